@@ -1,0 +1,38 @@
+# litaudit: make (this list) | make run | make test | make bench | make lint
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DB     ?= litaudit.duckdb
+
+.DEFAULT_GOAL := help
+.PHONY: help venv run test bench lint clean
+
+help:  ## list the targets
+	@echo "litaudit targets:"
+	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-6s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (set PYTHON=...)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[dev]'
+	@touch $(STAMP)
+
+venv: $(STAMP)  ## create .venv and install litaudit with its dev tools
+
+run: $(STAMP)  ## build the database from seeds/ and run the main audit
+	$(BIN)/litaudit --db $(DB) init
+	$(BIN)/litaudit --db $(DB) audit summary
+
+test: $(STAMP)  ## run the test suite
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)  ## run the benchmarks in bench/ (figures and ratios against peers)
+	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+lint: $(STAMP)  ## ruff check
+	$(BIN)/ruff check litaudit tests bench
+
+clean:  ## remove the environment and the default database
+	rm -rf $(VENV) $(DB) $(DB).wal

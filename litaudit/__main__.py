@@ -1,0 +1,3 @@
+from litaudit.cli.main import main
+
+main()

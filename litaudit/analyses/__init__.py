@@ -1,0 +1,1 @@
+"""Analyses: read inputs from the store, call the pure statistics, store the audit."""

@@ -1,0 +1,80 @@
+"""`litaudit db ...` and `litaudit init`."""
+
+from __future__ import annotations
+
+import typer
+
+from litaudit.cli.common import JsonOpt, db_path
+
+app = typer.Typer(help="Create, migrate and inspect the database.", no_args_is_help=True)
+
+
+@app.command("migrate")
+def migrate(ctx: typer.Context,
+            list_: bool = typer.Option(False, "--list", help="List migrations and exit."),
+            json_out: bool = JsonOpt):
+    """Apply pending schema migrations (numbered SQL files in schema/)."""
+    from litaudit.render.console import out, print_json, table
+    from litaudit.store import migrations
+    from litaudit.store.db import open_store
+
+    path = db_path(ctx)
+    if list_:
+        store = open_store(path, read_only=True, migrate=False, allow_outdated=True) if path.exists() else None
+        done = {v: str(at) for v, _, at in migrations.applied(store.con)} if store else {}
+        rows = [(m.version, m.name, done.get(m.version, "pending")) for m in migrations.available()]
+        if store:
+            store.close()
+        if json_out:
+            print_json([{"version": v, "name": n, "applied_at": a} for v, n, a in rows])
+        else:
+            out.print(table(f"Migrations ({path})", ["version", "name", "applied"], rows))
+        return
+    with open_store(path, read_only=False, migrate=False) as store:
+        before = store.schema_version()
+        applied = migrations.migrate(store.con, str(path))
+        after = store.schema_version()
+    if json_out:
+        print_json({"path": str(path), "from": before, "to": after,
+                    "applied": [m.path.name for m in applied]})
+    elif applied:
+        out.print(f"{path}: schema {before} -> {after} "
+                  f"({', '.join(m.path.name for m in applied)})")
+    else:
+        out.print(f"{path}: schema {after} is up to date")
+
+
+@app.command("info")
+def info(ctx: typer.Context, json_out: bool = JsonOpt):
+    """Schema version and row counts per table."""
+    from litaudit.render.console import out, print_json, table
+    from litaudit.store.info import db_info
+
+    with_info = db_info(db_path(ctx))
+    if json_out:
+        print_json(with_info)
+        return
+    out.print(f"{with_info['path']}: schema version {with_info['schema_version']} "
+              f"(code {with_info['code_version']})")
+    out.print(table(None, ["table", "rows"], sorted(with_info["tables"].items())))
+
+
+def init(ctx: typer.Context,
+         json_out: bool = typer.Option(False, "--json", help="Print JSON instead of text.")):
+    """Create the database (if needed) and load seeds/; a second run adds nothing."""
+    from litaudit.curation.seed import load_seeds
+    from litaudit.render.console import out, print_json, table
+    from litaudit.store.db import open_store
+
+    with open_store(db_path(ctx)) as store:
+        summary = load_seeds(store)
+    if json_out:
+        print_json(summary)
+        return
+    out.print(f"{summary['path']}: added {summary['added']['results']} results, "
+              f"{summary['added']['papers']} papers, {summary['added']['collections']} "
+              f"collections ({summary['added']['measures']} measures)")
+    out.print(table("Results per collection and measure (excluding retracted)",
+                    ["collection", "measure", "papers", "official"],
+                    [(r["collection"], r["measure"], r["paper"], r["official"])
+                     for r in summary["counts"]]))

@@ -1,0 +1,1 @@
+"""Ingest and curation of papers and published results."""

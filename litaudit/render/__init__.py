@@ -1,0 +1,1 @@
+"""Rendering: terminal tables, JSON and reports. Nothing here computes a statistic."""

@@ -1,0 +1,1 @@
+"""TREC run archives: reading run and qrels files, storing them, evaluating as trec_eval."""

@@ -1,0 +1,121 @@
+"""Opening the DuckDB file: path resolution, locking errors, schema checks.
+
+Read-only opens never create or modify a database. Write opens create the file and
+apply pending migrations.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from contextlib import contextmanager
+from pathlib import Path
+
+from litaudit.errors import SchemaOutdated, StoreError, StoreLocked
+from litaudit.store import migrations
+
+DEFAULT_DB = "litaudit.duckdb"
+
+
+def default_db_path() -> Path:
+    """``$LITAUDIT_DB`` if set, else ``./litaudit.duckdb``."""
+    return Path(os.environ.get("LITAUDIT_DB") or DEFAULT_DB)
+
+
+def _connect(path: str, read_only: bool):
+    import duckdb
+
+    try:
+        return duckdb.connect(path, read_only=read_only)
+    except duckdb.IOException as exc:
+        msg = str(exc)
+        if "lock" in msg.lower():
+            pid = re.search(r"PID (\d+)", msg)
+            who = f" (PID {pid.group(1)})" if pid else ""
+            raise StoreLocked(f"{path}: database is in use by another process{who}") from None
+        raise StoreError(f"{path}: cannot open database: {msg.splitlines()[0]}") from None
+    except duckdb.Error as exc:
+        raise StoreError(f"{path}: cannot open database: {str(exc).splitlines()[0]}") from None
+
+
+class Store:
+    """An open litaudit database: ``con`` is the raw DuckDB connection.
+
+    ``session()`` gives a SQLModel session over the same connection for typed rows.
+    """
+
+    def __init__(self, con, path: str, read_only: bool):
+        self.con = con
+        self.path = path
+        self.read_only = read_only
+        self._engine = None
+
+    @property
+    def engine(self):
+        if self._engine is None:
+            from duckdb_engine import ConnectionWrapper
+            from sqlalchemy.pool import StaticPool
+            from sqlmodel import create_engine
+
+            con = self.con
+            self._engine = create_engine(
+                "duckdb://", creator=lambda: ConnectionWrapper(con), poolclass=StaticPool
+            )
+        return self._engine
+
+    def session(self):
+        from sqlmodel import Session
+
+        return Session(self.engine, expire_on_commit=False)
+
+    @contextmanager
+    def transaction(self):
+        """All-or-nothing block on the raw connection."""
+        self.con.execute("BEGIN TRANSACTION")
+        try:
+            yield self.con
+        except BaseException:
+            self.con.execute("ROLLBACK")
+            raise
+        else:
+            self.con.execute("COMMIT")
+
+    def schema_version(self) -> int:
+        return migrations.db_version(self.con)
+
+    def close(self) -> None:
+        if self._engine is not None:
+            self._engine.dispose()
+        self.con.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def open_store(path: str | os.PathLike | None = None, *, read_only: bool = False,
+               migrate: bool = True, allow_outdated: bool = False) -> Store:
+    """Open (and for writing, create and migrate) the database at ``path``.
+
+    ``path=":memory:"`` gives an in-memory database (tests).
+    """
+    p = str(path) if path is not None else str(default_db_path())
+    if read_only and p != ":memory:" and not Path(p).exists():
+        raise StoreError(f"{p}: no database here; create it with `litaudit init`")
+    con = _connect(p, read_only=read_only and p != ":memory:")
+    try:
+        version = migrations.check_not_newer(con, p)
+        if read_only and not allow_outdated:
+            if version < migrations.code_version():
+                raise SchemaOutdated(
+                    f"{p}: database schema version {version} is older than this litaudit's "
+                    f"({migrations.code_version()}); run `litaudit db migrate`"
+                )
+        elif migrate:
+            migrations.migrate(con, p)
+    except BaseException:
+        con.close()
+        raise
+    return Store(con, p, read_only)

@@ -1,0 +1,105 @@
+"""Schema migrations: numbered SQL files in ``schema/`` applied in order, each in a transaction.
+
+The files are the one source of truth for the schema; ``_migrations`` records which were
+applied. A database whose recorded version is above the newest file is refused
+(:class:`~litaudit.errors.SchemaTooNew`): never a silent downgrade.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from litaudit.errors import SchemaTooNew, StoreError
+
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schema"
+_NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    name: str
+    path: Path
+
+    @property
+    def sql(self) -> str:
+        return self.path.read_text(encoding="utf-8")
+
+
+def available(schema_dir: Path = SCHEMA_DIR) -> list[Migration]:
+    """The migrations shipped with this code, in order."""
+    if not schema_dir.is_dir():
+        raise StoreError(f"schema folder not found: {schema_dir}")
+    found = []
+    for p in sorted(schema_dir.glob("*.sql")):
+        m = _NAME.match(p.name)
+        if not m:
+            raise StoreError(f"{p}: schema files are named NNN_name.sql")
+        found.append(Migration(int(m.group(1)), m.group(2), p))
+    versions = [m.version for m in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise StoreError(f"{schema_dir}: schema versions must run 1..n without gaps, got {versions}")
+    return found
+
+
+def code_version() -> int:
+    return len(available())
+
+
+def ensure_table(con) -> None:
+    con.execute(
+        "CREATE TABLE IF NOT EXISTS _migrations ("
+        " version INTEGER PRIMARY KEY, name VARCHAR NOT NULL,"
+        " applied_at TIMESTAMP NOT NULL DEFAULT current_timestamp)"
+    )
+
+
+def applied(con) -> list[tuple[int, str, object]]:
+    """(version, name, applied_at) of the migrations recorded in the database."""
+    has = con.execute(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = '_migrations'"
+    ).fetchone()[0]
+    if not has:
+        return []
+    return con.execute("SELECT version, name, applied_at FROM _migrations ORDER BY version").fetchall()
+
+
+def db_version(con) -> int:
+    rows = applied(con)
+    return rows[-1][0] if rows else 0
+
+
+def check_not_newer(con, path: str) -> int:
+    version = db_version(con)
+    known = code_version()
+    if version > known:
+        raise SchemaTooNew(
+            f"{path}: database schema version {version} is newer than this litaudit "
+            f"knows ({known}); upgrade litaudit"
+        )
+    return version
+
+
+def pending(con) -> list[Migration]:
+    version = db_version(con)
+    return [m for m in available() if m.version > version]
+
+
+def migrate(con, path: str) -> list[Migration]:
+    """Apply every pending migration, each in its own transaction. Returns those applied."""
+    check_not_newer(con, path)
+    ensure_table(con)
+    done = []
+    for m in pending(con):
+        con.execute("BEGIN TRANSACTION")
+        try:
+            con.execute(m.sql)
+            con.execute("INSERT INTO _migrations (version, name) VALUES (?, ?)", [m.version, m.name])
+            con.execute("COMMIT")
+        except Exception as exc:
+            con.execute("ROLLBACK")
+            raise StoreError(f"{m.path.name}: migration failed: {str(exc).splitlines()[0]}") from exc
+        done.append(m)
+    return done

@@ -1,0 +1,81 @@
+"""Shared fixtures: stores, the shared data folder, and a CLI runner."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+SHARED_PAPERS = REPO.parent / "shared" / "papers"
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """../shared/data, or skip with the reason when this checkout has no shared folder."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"shared data not found at {SHARED_DATA} (CI keeps ../shared beside the clone)")
+    return SHARED_DATA
+
+
+@pytest.fixture
+def shared_papers() -> Path:
+    if not SHARED_PAPERS.is_dir():
+        pytest.skip(f"shared papers not found at {SHARED_PAPERS}")
+    return SHARED_PAPERS
+
+
+@pytest.fixture
+def mem_store():
+    """An in-memory store with the schema and reference data (collections, measures)."""
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import load_reference_data
+
+    store = open_store(":memory:")
+    load_reference_data(store.con)
+    yield store
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def seeded_db_file(tmp_path_factory) -> Path:
+    """A database file built once per test session from seeds/ (treat as read-only)."""
+    from litaudit.curation.seed import load_seeds
+    from litaudit.store.db import open_store
+
+    path = tmp_path_factory.mktemp("seeded") / "seeded.duckdb"
+    with open_store(path) as store:
+        load_seeds(store)
+    return path
+
+
+@pytest.fixture
+def seeded_store(seeded_db_file, tmp_path):
+    """A writable copy of the seeded database."""
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    path = tmp_path / "seeded.duckdb"
+    shutil.copy(seeded_db_file, path)
+    store = open_store(path)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def cli(tmp_path):
+    """cli(*args, input=None, db=None) -> click Result, with --db pointing at a tmp file."""
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    runner = CliRunner()
+    default_db = tmp_path / "cli.duckdb"
+
+    def run(*args: str, input: str | None = None, db: Path | None = None):
+        return runner.invoke(app, ["--db", str(db or default_db), *map(str, args)], input=input)
+
+    run.db = default_db
+    return run
