@@ -1,7 +1,65 @@
-"""`litaudit collections ...`."""
+"""`litaudit collections ...`: test collections, aliases and topic sets."""
 
 from __future__ import annotations
 
 import typer
 
-app = typer.Typer(help="collections", no_args_is_help=True)
+from litaudit.cli.common import JsonOpt, open_read
+
+app = typer.Typer(help="Test collections (ir_datasets ids, aliases, topic sets).",
+                  no_args_is_help=True)
+
+
+@app.command("list")
+def list_(ctx: typer.Context, json_out: bool = JsonOpt):
+    """Collections with their default topic set and how many results they hold."""
+    from litaudit.render.console import out, print_json, table
+
+    with open_read(ctx) as store:
+        cur = store.con.execute(
+            "SELECT c.id, c.name, c.title, c.ir_datasets, t.n_topics, "
+            " (SELECT count(*) FROM results r WHERE r.collection_id = c.id) AS results "
+            "FROM collections c LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default "
+            "ORDER BY c.name")
+        names = [d[0] for d in cur.description]
+        rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    if json_out:
+        print_json(rows)
+        return
+    out.print(table(f"{len(rows)} collections", ["name", "id", "title", "topics", "results"],
+                    [(r["name"], r["id"], r["title"], r["n_topics"], r["results"]) for r in rows]))
+
+
+@app.command("show")
+def show(ctx: typer.Context, name: str = typer.Argument(..., help="Id or any alias."),
+         json_out: bool = JsonOpt):
+    """One collection: aliases, topic sets, results per measure."""
+    from litaudit.render.console import out, print_json, table
+    from litaudit.store.refdata import resolve_collection
+
+    with open_read(ctx) as store:
+        con = store.con
+        ref = resolve_collection(con, name)
+        c = con.execute("SELECT id, name, title, documents, ir_datasets, notes FROM collections "
+                        "WHERE id = ?", [ref.id]).fetchone()
+        aliases = [a for (a,) in con.execute("SELECT alias FROM collection_aliases WHERE "
+                                             "collection_id = ? ORDER BY alias", [ref.id]).fetchall()]
+        topics = con.execute("SELECT name, n_topics, is_default, description FROM topic_sets "
+                             "WHERE collection_id = ? ORDER BY name", [ref.id]).fetchall()
+        per = con.execute("SELECT measure, source, count(*) FROM results WHERE collection_id = ? "
+                          "AND status <> 'retracted' GROUP BY ALL ORDER BY 1, 2",
+                          [ref.id]).fetchall()
+    data = {"id": c[0], "name": c[1], "title": c[2], "documents": c[3], "ir_datasets": c[4],
+            "notes": c[5], "aliases": aliases,
+            "topic_sets": [{"name": t[0], "n_topics": t[1], "default": t[2], "description": t[3]}
+                           for t in topics],
+            "results": [{"measure": m, "source": s, "count": n} for m, s, n in per]}
+    if json_out:
+        print_json(data)
+        return
+    out.print(f"[bold]{c[2]}[/] ({c[1]})  id {c[0]}" + ("  [ir_datasets]" if c[4] else ""))
+    out.print(f"documents: {c[3]}")
+    out.print(f"aliases: {', '.join(aliases)}")
+    out.print(table("Topic sets", ["name", "topics", "default", "description"],
+                    [(t[0], t[1], t[2], t[3]) for t in topics]))
+    out.print(table("Results (not retracted)", ["measure", "source", "count"], per))

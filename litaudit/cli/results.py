@@ -1,7 +1,235 @@
-"""`litaudit results ...`."""
+"""`litaudit results ...`: published results with provenance and history."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
-app = typer.Typer(help="results", no_args_is_help=True)
+from litaudit.cli.common import JsonOpt, open_read, open_write
+
+app = typer.Typer(help="Add, import, edit, verify, retract and export published results.",
+                  no_args_is_help=True)
+
+CollectionOpt = typer.Option(None, "--collection", "-c", help="Collection id or alias.")
+MeasureOpt = typer.Option(None, "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
+WhoOpt = typer.Option(None, "--who", help="Curator name [default: $LITAUDIT_USER or login].",
+                      show_default=False)
+
+
+def _filter(collection, measure, role, status, source, years, paper, track):
+    from litaudit.curation.results import ResultFilter
+
+    return ResultFilter(collection=collection, measure=measure, role=role, status=status,
+                        source=source, years=years, paper=paper, track=track)
+
+
+def _who(who):
+    from litaudit.curation.fields import current_user
+
+    return who or current_user()
+
+
+@app.command("list")
+def list_(ctx: typer.Context, collection: str = CollectionOpt, measure: str = MeasureOpt,
+          role: str = typer.Option(None, help="proposed | baseline | official | reproduction"),
+          status: str = typer.Option(None, help="draft | verified | retracted"),
+          source: str = typer.Option(None, help="papers | official"),
+          years: str = typer.Option(None, help="YEAR or FROM-TO"),
+          paper: str = typer.Option(None, help="Paper bibkey."),
+          track: str = typer.Option(None, help="TREC track, e.g. trec7/adhoc."),
+          limit: int = typer.Option(None, help="Show at most this many."),
+          json_out: bool = JsonOpt):
+    """List results (retracted ones included, marked; filter with --status)."""
+    from litaudit.curation.results import query_results
+    from litaudit.render.console import out, print_json, table
+
+    with open_read(ctx) as store:
+        rows = query_results(store.con, _filter(collection, measure, role, status, source,
+                                                years, paper, track), limit)
+    if json_out:
+        print_json(rows)
+        return
+    out.print(table(f"{len(rows)} results", ["id", "source", "collection", "n", "measure",
+                                             "value", "system", "role", "type", "year",
+                                             "status"],
+                    [(r["id"], r["citation"] or r["track"], r["collection"], r["n_topics"],
+                      r["measure"], r["value_text"], r["system"], r["role"], r["run_type"],
+                      r["year"], r["status"]) for r in rows]))
+
+
+@app.command("show")
+def show(ctx: typer.Context, result_id: int = typer.Argument(..., help="Result id."),
+         json_out: bool = JsonOpt):
+    """One result with its full provenance and history."""
+    from litaudit.curation.results import get_result, history
+    from litaudit.render.console import out, print_json, table
+
+    with open_read(ctx) as store:
+        r = get_result(store.con, result_id)
+        h = history(store.con, "result", result_id)
+    if json_out:
+        print_json({**r, "history": h})
+        return
+    out.print(table(f"Result #{result_id}", ["field", "value"],
+                    [(k, v) for k, v in r.items() if k != "value"], justify_numbers=False))
+    out.print(table("History", ["when", "who", "action", "field", "old", "new", "reason"],
+                    [(x["changed_at"], x["who"], x["action"], x["field"], x["old_value"],
+                      x["new_value"], x["reason"]) for x in h]))
+
+
+@app.command("add")
+def add(ctx: typer.Context,
+        collection: str = typer.Option(..., "--collection", "-c", help="Collection id or alias."),
+        measure: str = typer.Option(..., "--measure", "-m", help="Measure, e.g. AP or P@10."),
+        value: str = typer.Option(..., help="The value exactly as printed, e.g. 0.2531."),
+        system: str = typer.Option(..., help="System label or run id."),
+        role: str = typer.Option(..., help="proposed | baseline | official | reproduction"),
+        paper: str = typer.Option(None, help="Paper bibkey (source paper)."),
+        track: str = typer.Option(None, help="TREC track (source official), e.g. trec7/adhoc."),
+        run_type: str = typer.Option(None, help="automatic | manual"),
+        n_topics: int = typer.Option(None, help="Number of topics [default: the collection's]."),
+        topic_set: str = typer.Option(None, help="Topic set name."),
+        year: int = typer.Option(None, help="Year [default: the paper's]."),
+        participant: str = typer.Option(None, help="TREC group / site."),
+        location: str = typer.Option(None, help="Where in the source: table, figure, page."),
+        nonstandard: bool = typer.Option(False, help="Flag a non-standard experimental setting."),
+        notes: str = typer.Option(None, help="Free-text notes."),
+        who: str = WhoOpt, json_out: bool = JsonOpt):
+    """Add one result (validated like an import)."""
+    from litaudit.curation.results import add_result
+    from litaudit.render.console import out, print_json
+
+    data = {"source": "official" if track and not paper else "paper", "paper": paper,
+            "track": track, "collection": collection, "measure": measure, "value": value,
+            "system": system, "role": role, "run_type": run_type, "n_topics": n_topics,
+            "topic_set": topic_set, "year": year, "participant": participant,
+            "location": location, "standard": "false" if nonstandard else "true", "notes": notes}
+    data = {k: ("" if v is None else str(v)) for k, v in data.items()}
+    with open_write(ctx) as store:
+        rid = add_result(store, data, who=_who(who))
+    if json_out:
+        print_json({"id": rid})
+    else:
+        out.print(f"added result #{rid}")
+
+
+@app.command("import")
+def import_(ctx: typer.Context,
+            files: list[Path] = typer.Argument(..., help="CSV, JSON or Parquet files."),
+            dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
+            who: str = WhoOpt, json_out: bool = JsonOpt):
+    """Import results. Every file is validated whole first; a file with any error writes nothing."""
+    from litaudit.curation.importer import import_file
+    from litaudit.render.console import out, print_json, table
+
+    reports = []
+    with open_write(ctx) as store:
+        for f in files:
+            rep, plan = import_file(store, f, who=_who(who), dry_run=dry_run)
+            reports.append((rep, plan))
+    if json_out:
+        print_json([{"file": r.file, "results": r.added_results, "papers": r.added_papers,
+                     "dry_run": r.dry_run} for r, _ in reports])
+        return
+    for rep, plan in reports:
+        verb = "would add" if rep.dry_run else "added"
+        out.print(f"{rep.file}: {verb} {rep.added_results} results and {rep.added_papers} papers")
+        if rep.dry_run and plan.results:
+            out.print(table(None, ["line", "collection", "measure", "value", "system", "role"],
+                            [(p.line, p.values["collection_id"], p.values["measure"],
+                              p.values["value_text"], p.values["system"], p.values["role"])
+                             for p in plan.results[:50]]))
+            if len(plan.results) > 50:
+                out.print(f"... and {len(plan.results) - 50} more")
+
+
+@app.command("edit")
+def edit(ctx: typer.Context, result_id: int = typer.Argument(..., help="Result id."),
+         set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
+         reason: str = typer.Option(..., help="Why (goes to history)."),
+         who: str = WhoOpt, json_out: bool = JsonOpt):
+    """Change fields of a result; every change goes to history with the reason."""
+    from litaudit.curation.results import edit_result
+    from litaudit.errors import LitauditError
+    from litaudit.render.console import out, print_json
+
+    changes = {}
+    for item in set_:
+        if "=" not in item:
+            raise LitauditError(f"--set {item!r}: expected FIELD=VALUE")
+        k, v = item.split("=", 1)
+        changes[k.strip()] = v
+    with open_write(ctx) as store:
+        log = edit_result(store, result_id, changes, reason=reason, who=_who(who))
+    if json_out:
+        print_json([{"field": f, "old": o, "new": n} for f, o, n in log])
+    elif log:
+        for f, o, n in log:
+            out.print(f"#{result_id} {f}: {o} -> {n}")
+    else:
+        out.print(f"#{result_id}: nothing changed")
+
+
+@app.command("verify")
+def verify(ctx: typer.Context, result_ids: list[int] = typer.Argument(..., help="Result ids."),
+           reason: str = typer.Option(None, help="Note for the history."), who: str = WhoOpt):
+    """Mark results as verified against their source."""
+    from litaudit.curation.results import set_status
+    from litaudit.render.console import out
+
+    with open_write(ctx) as store:
+        for rid in result_ids:
+            changed = set_status(store, rid, "verified", reason=reason, who=_who(who))
+            out.print(f"#{rid} verified" if changed else f"#{rid} was already verified")
+
+
+@app.command("retract")
+def retract(ctx: typer.Context, result_ids: list[int] = typer.Argument(..., help="Result ids."),
+            reason: str = typer.Option(..., help="Why (goes to history)."), who: str = WhoOpt):
+    """Retract results: they stay queryable but audits leave them out."""
+    from litaudit.curation.results import set_status
+    from litaudit.render.console import out
+
+    with open_write(ctx) as store:
+        for rid in result_ids:
+            changed = set_status(store, rid, "retracted", reason=reason, who=_who(who))
+            out.print(f"#{rid} retracted" if changed else f"#{rid} was already retracted")
+
+
+@app.command("history")
+def history_(ctx: typer.Context, result_id: int = typer.Argument(..., help="Result id."),
+             json_out: bool = JsonOpt):
+    """Every change to a result."""
+    from litaudit.curation.results import get_result, history
+    from litaudit.render.console import out, print_json, table
+
+    with open_read(ctx) as store:
+        get_result(store.con, result_id)
+        h = history(store.con, "result", result_id)
+    if json_out:
+        print_json(h)
+        return
+    out.print(table(f"History of result #{result_id}",
+                    ["when", "who", "action", "field", "old", "new", "reason"],
+                    [(x["changed_at"], x["who"], x["action"], x["field"], x["old_value"],
+                      x["new_value"], x["reason"]) for x in h]))
+
+
+@app.command("export")
+def export(ctx: typer.Context, output: Path = typer.Argument(..., help="Output file."),
+           fmt: str = typer.Option(None, "--format", help="csv | json | parquet [default: from the suffix]."),
+           collection: str = CollectionOpt, measure: str = MeasureOpt,
+           role: str = typer.Option(None), status: str = typer.Option(None),
+           source: str = typer.Option(None), years: str = typer.Option(None),
+           paper: str = typer.Option(None), track: str = typer.Option(None)):
+    """Export results in the import format (export then import reproduces every row)."""
+    from litaudit.curation.export import export_rows, format_for, write_export
+    from litaudit.render.console import out
+
+    f = format_for(output, fmt)
+    with open_read(ctx) as store:
+        rows = export_rows(store.con, _filter(collection, measure, role, status, source, years,
+                                              paper, track))
+    write_export(rows, output, f)
+    out.print(f"wrote {len(rows)} results to {output} ({f})")

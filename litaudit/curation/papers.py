@@ -1,0 +1,227 @@
+"""Papers: add, list, show, edit and import from BibTeX (bibtexparser v2).
+
+Papers are written through SQLModel (typed rows, ``store.models.Paper``); every creation
+and edit is recorded in ``history``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from pathlib import Path
+
+from litaudit.curation import fields as F
+from litaudit.errors import LitauditError, NotFound, Problem, ValidationFailed
+
+EDITABLE = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags", "notes")
+VENUES = ("SIGIR", "CIKM", "ECIR", "WSDM", "WWW", "KDD", "ICTIR", "TOIS", "TREC", "IRJ", "IPM",
+          "JASIST", "EMNLP", "NAACL", "ACL", "AAAI", "IJCAI", "ICLR", "NeurIPS", "TKDE", "TOIS")
+_ACRONYM = re.compile(r"\b(" + "|".join(VENUES) + r")\b")
+
+
+def short_venue(text: str | None) -> str | None:
+    if not text:
+        return None
+    m = _ACRONYM.search(text)
+    return m.group(1) if m else text.strip()
+
+
+def short_citation(authors: str | None, venue: str | None, year: int | None) -> str:
+    """'Yang et al. (SIGIR 2019)' from a BibTeX author list."""
+    names = [a.strip() for a in re.split(r"\s+and\s+", authors or "") if a.strip()]
+    surnames = [(n.split(",")[0] if "," in n else n.split()[-1]).strip("{} ") for n in names]
+    who = (surnames[0] if len(surnames) == 1 else
+           f"{surnames[0]} and {surnames[1]}" if len(surnames) == 2 else
+           f"{surnames[0]} et al." if surnames else "Anonymous")
+    where = " ".join(str(x) for x in (venue, year) if x)
+    return f"{who} ({where})" if where else who
+
+
+def _now():
+    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+
+
+def add_paper(store, values: dict, *, who: str, reason: str = "added with `papers add`") -> int:
+    """Insert one paper (typed through SQLModel). Raises on a duplicate bibkey."""
+    from litaudit.store.models import History, Paper
+
+    bibkey = (values.get("bibkey") or "").strip()
+    if not bibkey:
+        raise LitauditError("a paper needs a bibkey")
+    if store.con.execute("SELECT 1 FROM papers WHERE bibkey = ?", [bibkey]).fetchone():
+        raise LitauditError(f"paper {bibkey!r} already exists")
+    year = values.get("year")
+    try:
+        year = F.parse_year(year) if not F.blank(year) else None
+    except F.FieldError as e:
+        raise LitauditError(f"year: {e}") from None
+    citation = values.get("citation") or short_citation(values.get("authors"),
+                                                        values.get("venue"), year)
+    now = _now()
+    with store.session() as s:
+        paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=now,
+                      **{k: F.text_or_none(values.get(k)) for k in
+                         ("title", "authors", "venue", "doi", "url", "tags", "notes")})
+        s.add(paper)
+        s.flush()
+        s.add(History(entity="paper", entity_id=paper.id, action="create", reason=reason,
+                      who=who, changed_at=now))
+        s.commit()
+        return paper.id
+
+
+def get_paper(con, key: str) -> dict:
+    """A paper by bibkey or numeric id, with its results."""
+    if key.isdigit():
+        row = con.execute("SELECT * FROM papers WHERE id = ?", [int(key)])
+    else:
+        row = con.execute("SELECT * FROM papers WHERE bibkey = ?", [key])
+    names = [d[0] for d in row.description]
+    r = row.fetchone()
+    if r is None:
+        from litaudit.measures import did_you_mean
+
+        keys = [k for (k,) in con.execute("SELECT bibkey FROM papers").fetchall()]
+        raise NotFound(f"no paper {key!r}{did_you_mean(key, keys)}")
+    return dict(zip(names, r, strict=True))
+
+
+def list_papers(con, *, year: str | None = None, venue: str | None = None,
+                tag: str | None = None, collection: str | None = None) -> list[dict]:
+    from litaudit.curation.results import parse_years
+
+    where, args = [], []
+    yrs = parse_years(year)
+    if yrs:
+        where.append("p.year BETWEEN ? AND ?")
+        args.extend(yrs)
+    if venue:
+        where.append("lower(p.venue) = lower(?)")
+        args.append(venue)
+    if tag:
+        where.append("list_contains(string_split(coalesce(p.tags, ''), ','), ?)")
+        args.append(tag)
+    if collection:
+        from litaudit.store.refdata import resolve_collection
+
+        where.append("EXISTS (SELECT 1 FROM results r WHERE r.paper_id = p.id AND "
+                     "r.collection_id = ?)")
+        args.append(resolve_collection(con, collection).id)
+    sql = ("SELECT p.id, p.bibkey, p.citation, p.venue, p.year, p.doi, p.url, p.tags, "
+           "(SELECT count(*) FROM results r WHERE r.paper_id = p.id) AS results FROM papers p")
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    cur = con.execute(sql + " ORDER BY p.year, p.bibkey", args)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: str) -> list[tuple]:
+    if F.blank(reason):
+        raise LitauditError("an edit needs a reason (--reason)")
+    paper = get_paper(store.con, key)
+    log, updates = [], {}
+    for fld, text in changes.items():
+        if fld not in EDITABLE:
+            from litaudit.measures import did_you_mean
+
+            raise LitauditError(f"field {fld!r} cannot be edited{did_you_mean(fld, EDITABLE)}")
+        try:
+            new = (F.parse_year(text) if not F.blank(text) else None) if fld == "year" else F.text_or_none(text)
+        except F.FieldError as e:
+            raise LitauditError(f"--set {fld}: {e}") from None
+        if fld == "citation" and new is None:
+            raise LitauditError("--set citation: a paper needs a citation")
+        if paper[fld] != new:
+            updates[fld] = new
+            log.append((fld, None if paper[fld] is None else str(paper[fld]),
+                        None if new is None else str(new)))
+    if updates:
+        now = _now()
+        with store.transaction():
+            store.con.execute(f"UPDATE papers SET {', '.join(f'{c} = ?' for c in updates)} "
+                              "WHERE id = ?", [*updates.values(), paper["id"]])
+            for fld, old, new in log:
+                store.con.execute(
+                    "INSERT INTO history (entity, entity_id, action, field, old_value, new_value,"
+                    " reason, who, changed_at) VALUES ('paper', ?, 'edit', ?, ?, ?, ?, ?, ?)",
+                    [paper["id"], fld, old, new, reason, who, now])
+    return log
+
+
+def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
+    """Paper records from a .bib file, and every problem found (with its line)."""
+    import bibtexparser
+
+    path = Path(path)
+    if not path.exists():
+        raise LitauditError(f"{path}: no such file")
+    lib = bibtexparser.parse_string(path.read_text(encoding="utf-8"))
+    problems = [Problem(str(path), b.start_line + 1, f"cannot parse BibTeX block: {b.error}"
+                        if hasattr(b, "error") else "cannot parse BibTeX block")
+                for b in lib.failed_blocks]
+    records = []
+    for e in lib.entries:
+        f = {fl.key.lower(): " ".join(str(fl.value).split()) for fl in e.fields}
+        line = e.start_line + 1
+        bad = False
+        for need in ("title", "author", "year"):
+            if not f.get(need) or "=" in f.get(need, "") and need == "title":
+                problems.append(Problem(str(path), line, f"entry {e.key!r}: missing {need}"))
+                bad = True
+        try:
+            year = F.parse_year(f["year"]) if f.get("year") else None
+        except F.FieldError as err:
+            problems.append(Problem(str(path), line, f"entry {e.key!r}: {err}"))
+            bad = True
+        if bad:
+            continue
+        venue = short_venue(f.get("booktitle") or f.get("journal"))
+        doi = f.get("doi")
+        records.append({
+            "bibkey": e.key, "title": f["title"].strip("{}"), "authors": f["author"],
+            "venue": venue, "year": year, "doi": doi,
+            "url": f.get("url") or (f"https://doi.org/{doi}" if doi else None),
+            "citation": short_citation(f["author"], venue, year), "line": line,
+        })
+    return records, problems
+
+
+def import_bibtex(store, path: Path, *, who: str, dry_run: bool = False,
+                  skip_existing: bool = False) -> dict:
+    records, problems = read_bibtex(path)
+    existing = {k for (k,) in store.con.execute("SELECT bibkey FROM papers").fetchall()}
+    seen: dict[str, int] = {}
+    todo, skipped = [], 0
+    for r in records:
+        if r["bibkey"] in seen:
+            problems.append(Problem(str(path), r["line"], f"entry {r['bibkey']!r} appears again "
+                                    f"(first on line {seen[r['bibkey']]})"))
+            continue
+        seen[r["bibkey"]] = r["line"]
+        if r["bibkey"] in existing:
+            if skip_existing:
+                skipped += 1
+                continue
+            problems.append(Problem(str(path), r["line"], f"paper {r['bibkey']!r} already exists "
+                                    "(use --skip-existing)"))
+            continue
+        todo.append(r)
+    if problems:
+        raise ValidationFailed(problems)
+    if not records:
+        raise LitauditError(f"{path}: no BibTeX entries found")
+    if not dry_run and todo:
+        now, con = _now(), store.con
+        with store.transaction():  # all or nothing
+            for r in todo:
+                pid = con.execute(
+                    "INSERT INTO papers (bibkey, citation, title, authors, venue, year, doi, url, "
+                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    [r["bibkey"], r["citation"], r["title"], r["authors"], r["venue"], r["year"],
+                     r["doi"], r["url"], now]).fetchone()[0]
+                con.execute("INSERT INTO history (entity, entity_id, action, reason, who, "
+                            "changed_at) VALUES ('paper', ?, 'import', ?, ?, ?)",
+                            [pid, f"imported from {Path(path).name}", who, now])
+    return {"file": str(path), "added": 0 if dry_run else len(todo), "would_add": len(todo),
+            "skipped": skipped, "dry_run": dry_run, "papers": [r["bibkey"] for r in todo]}

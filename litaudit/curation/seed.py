@@ -1,0 +1,40 @@
+"""`litaudit init`: reference data and every ``seeds/results/*.csv``, idempotently.
+
+The seed files are imported through the normal importer (same validation); rows already
+present with the same value are skipped, so a second run adds nothing. The loader reads
+only ``seeds/`` (never ../shared).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from litaudit.curation.importer import apply_plan, plan_import, read_rows
+from litaudit.store.refdata import SEEDS_DIR, load_reference_data
+
+SEED_USER = "litaudit init"
+
+
+def seed_files(seeds_dir: Path = SEEDS_DIR) -> list[Path]:
+    return sorted((seeds_dir / "results").glob("*.csv"))
+
+
+def load_seeds(store, seeds_dir: Path = SEEDS_DIR) -> dict:
+    added = {"results": 0, "papers": 0}
+    with store.transaction():
+        added.update(load_reference_data(store.con, seeds_dir))
+    files = []
+    for path in seed_files(seeds_dir):
+        plan = plan_import(store.con, read_rows(path), str(path), on_duplicate="skip")
+        rep = apply_plan(store, plan, who=SEED_USER, reason=f"seeded from seeds/results/{path.name}")
+        added["results"] += rep.added_results
+        added["papers"] += rep.added_papers
+        files.append({"file": path.name, "added": rep.added_results, "skipped": rep.skipped})
+    counts = store.con.execute(
+        "SELECT c.name, r.measure, count(*) FILTER (WHERE r.source = 'paper'), "
+        "count(*) FILTER (WHERE r.source = 'official') FROM results r "
+        "JOIN collections c ON c.id = r.collection_id WHERE r.status <> 'retracted' "
+        "GROUP BY ALL ORDER BY 1, 2").fetchall()
+    return {"path": store.path, "added": added, "files": files,
+            "counts": [{"collection": c, "measure": m, "paper": p, "official": o}
+                       for c, m, p, o in counts]}
