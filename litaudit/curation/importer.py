@@ -172,6 +172,7 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
     new_papers: dict[str, PreparedPaper] = {}
 
     for row in rows:
+        n_before = len(problems)
         d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
 
         def bad(msg, fld=None, _line=row.line):
@@ -285,8 +286,7 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
                 v["year"] = None
         except F.FieldError as e:
             bad(str(e), "year")
-        if any(v.get(k) is None for k in ("collection_id", "measure", "n_topics", "year")) or (
-                "value" not in v):
+        if len(problems) > n_before:
             continue
         key = natural_key(v, bibkey if v["source"] == "paper" else None)
         if key in seen:

@@ -57,7 +57,7 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
         raise LitauditError(f"year: {e}") from None
     citation = values.get("citation") or short_citation(values.get("authors"),
                                                         values.get("venue"), year)
-    now = _now()
+    now = dt.datetime.now(dt.timezone.utc)  # SQLModel wants aware datetimes; stored as UTC
     with store.session() as s:
         paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=now,
                       **{k: F.text_or_none(values.get(k)) for k in

@@ -1,0 +1,149 @@
+"""CLI: curation commands through Typer's CliRunner (exact output, exit codes)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.test_curation import GOOD, write_csv
+
+# a bibkey the seeds do not have
+GOOD = [[("zz2005test" if c == "liu2005cikm" else c) for c in row] for row in GOOD]
+
+
+@pytest.fixture
+def inited(cli):
+    r = cli("init")
+    assert r.exit_code == 0, r.output
+    return cli
+
+
+def test_init_twice_adds_nothing(inited):
+    r = inited("init", "--json")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert data["added"]["results"] == 0 and data["added"]["papers"] == 0
+    assert any(c["collection"] == "trec7" and c["measure"] == "AP" for c in data["counts"])
+
+
+def test_read_only_commands_never_create_a_database(cli, tmp_path):
+    db = tmp_path / "none.duckdb"
+    for args in (["results", "list"], ["papers", "list"], ["collections", "list"],
+                 ["measures", "list"], ["db", "info"]):
+        r = cli(*args, db=db)
+        assert r.exit_code == 1
+        assert f"Error: {db}: no database here; create it with `litaudit init`" in r.stderr
+    assert not db.exists()
+
+
+def test_db_info_and_migrate(inited):
+    r = inited("db", "info", "--json")
+    info = json.loads(r.stdout)
+    assert info["schema_version"] == info["code_version"] >= 1
+    assert info["tables"]["results"] > 1000
+    r = inited("db", "migrate")
+    assert r.exit_code == 0 and "is up to date" in r.stdout
+    r = inited("db", "migrate", "--list", "--json")
+    assert [m["version"] for m in json.loads(r.stdout)][0] == 1
+
+
+def test_import_error_is_one_line_per_problem_with_file_and_line(inited, tmp_path):
+    bad = write_csv(tmp_path / "bad.csv", [
+        ["paper", "x2020", "X (SIGIR 2020)", "2020", "", "robust4", "AP", "0.3", "s",
+         "proposed", "", "", "a", "2026-11-20"]])
+    r = inited("results", "import", str(bad))
+    assert r.exit_code == 1
+    assert r.stderr.splitlines() == [
+        f"  {bad}:2: collection: unknown collection 'robust4'; did you mean 'robust04'?",
+        "Error: 1 problem(s); nothing was written"]
+    assert "Traceback" not in r.output
+
+
+def test_import_dry_run_then_real(inited, tmp_path):
+    f = write_csv(tmp_path / "r.csv", [GOOD[0], GOOD[1]])
+    r = inited("results", "import", str(f), "--dry-run")
+    assert r.exit_code == 0 and f"{f}: would add 2 results and 1 papers" in r.stdout
+    r = inited("results", "import", str(f), "--who", "alice")
+    assert r.exit_code == 0 and f"{f}: added 2 results and 1 papers" in r.stdout
+    r = inited("results", "list", "--paper", "zz2005test", "--json")
+    rows = json.loads(r.stdout)
+    assert sorted(x["value_text"] for x in rows) == ["0.30", "0.3574"]
+
+
+def test_edit_verify_retract_history(inited, tmp_path):
+    inited("results", "import", str(write_csv(tmp_path / "r.csv", [GOOD[1]])))
+    rid = json.loads(inited("results", "list", "--paper", "zz2005test", "--json").stdout)[0]["id"]
+    r = inited("results", "edit", str(rid), "--set", "value=0.31")
+    assert r.exit_code == 2  # --reason is required
+    r = inited("results", "edit", str(rid), "--set", "value=0.31", "--reason", "typo",
+               "--who", "carol")
+    assert r.exit_code == 0 and r.stdout.strip() == f"#{rid} value: 0.30 -> 0.31"
+    r = inited("results", "edit", str(rid), "--set", "colour=red", "--reason", "x")
+    assert r.exit_code == 1 and "field 'colour' cannot be edited" in r.stderr
+    assert inited("results", "verify", str(rid)).stdout.strip() == f"#{rid} verified"
+    r = inited("results", "retract", str(rid), "--reason", "duplicate table")
+    assert r.stdout.strip() == f"#{rid} retracted"
+    h = json.loads(inited("results", "history", str(rid), "--json").stdout)
+    assert [x["action"] for x in h] == ["import", "edit", "verify", "retract"]
+    assert h[1]["who"] == "carol" and h[1]["old_value"] == "0.30"
+    r = inited("results", "show", "999999")
+    assert r.exit_code == 1 and r.stderr.strip() == "Error: no result with id 999999"
+
+
+def test_export_round_trip_through_the_cli(inited, cli, tmp_path):
+    out = tmp_path / "trec7.csv"
+    r = inited("results", "export", str(out), "--collection", "trec7", "--measure", "AP")
+    assert r.exit_code == 0 and "wrote 103 results" in r.stdout
+    fresh = tmp_path / "fresh.duckdb"
+    assert cli("db", "migrate", db=fresh).exit_code == 0
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import load_reference_data
+
+    with open_store(fresh) as s:
+        with s.transaction():
+            load_reference_data(s.con)
+    assert cli("results", "import", str(out), db=fresh).exit_code == 0
+    again = tmp_path / "again.csv"
+    cli("results", "export", str(again), db=fresh)
+    assert again.read_text() == out.read_text()
+
+
+def test_papers_add_show_list(inited):
+    r = inited("papers", "add", "doe2024x", "--authors", "Doe, Jane and Roe, R", "--venue", "ECIR",
+               "--year", "2024", "--title", "A Paper")
+    assert r.exit_code == 0 and "added paper" in r.stdout
+    p = json.loads(inited("papers", "show", "doe2024x", "--json").stdout)
+    assert p["citation"] == "Doe and Roe (ECIR 2024)"
+    r = inited("papers", "add", "doe2024x")
+    assert r.exit_code == 1 and "already exists" in r.stderr
+    r = inited("papers", "show", "doe2024")
+    assert r.exit_code == 1 and "did you mean 'doe2024x'" in r.stderr
+    rows = json.loads(inited("papers", "list", "--collection", "robust04", "--json").stdout)
+    assert len(rows) >= 100
+
+
+def test_collections_and_measures(inited):
+    c = json.loads(inited("collections", "show", "Robust04", "--json").stdout)
+    assert c["id"] == "disks45/nocr/trec-robust-2004"
+    assert c["topic_sets"][0]["n_topics"] == 249
+    ms = {m["name"]: m for m in json.loads(inited("measures", "list", "--json").stdout)}
+    assert "map" in ms["AP"]["aliases"] and "p_10" in ms["P@10"]["aliases"]
+    assert "ndcg_cut_20" in ms["nDCG@20"]["aliases"]
+
+
+def test_every_command_has_help():
+    from litaudit.cli.main import app
+    from typer.main import get_command
+
+    root = get_command(app)
+
+    def walk(cmd, path):
+        if hasattr(cmd, "commands"):
+            for name, sub in cmd.commands.items():
+                yield from walk(sub, [*path, name])
+        else:
+            yield path, cmd
+
+    missing = [" ".join(p) for p, c in walk(root, []) if not (c.help or "").strip()]
+    assert missing == []

@@ -1,0 +1,152 @@
+"""The store: migrations, schema/model agreement, constraints, locking, version checks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import duckdb
+import pytest
+
+from litaudit.errors import SchemaOutdated, SchemaTooNew, StoreError, StoreLocked
+from litaudit.store import migrations
+from litaudit.store.db import open_store
+from litaudit.store.models import ALL_MODELS
+
+
+def test_migrations_are_numbered_without_gaps():
+    ms = migrations.available()
+    assert [m.version for m in ms] == list(range(1, len(ms) + 1))
+    assert ms[0].name == "core"
+
+
+def test_migrate_records_every_file_and_is_idempotent(tmp_path):
+    path = tmp_path / "a.duckdb"
+    with open_store(path) as s:
+        applied = [v for v, _, _ in migrations.applied(s.con)]
+        assert applied == [m.version for m in migrations.available()]
+    with open_store(path) as s:  # second open applies nothing new
+        assert [v for v, _, _ in migrations.applied(s.con)] == applied
+
+
+def test_newer_database_is_refused(tmp_path):
+    path = tmp_path / "new.duckdb"
+    with open_store(path) as s:
+        s.con.execute("INSERT INTO _migrations (version, name) VALUES (999, 'future')")
+    with pytest.raises(SchemaTooNew, match="newer than this litaudit knows"):
+        open_store(path)
+    with pytest.raises(SchemaTooNew):
+        open_store(path, read_only=True)
+
+
+def test_read_only_never_creates_a_database(tmp_path):
+    path = tmp_path / "missing.duckdb"
+    with pytest.raises(StoreError, match="no database here"):
+        open_store(path, read_only=True)
+    assert not path.exists()
+
+
+def test_read_only_on_outdated_schema_asks_for_migrate(tmp_path):
+    path = tmp_path / "old.duckdb"
+    duckdb.connect(str(path)).close()  # an empty DuckDB file, schema version 0
+    with pytest.raises(SchemaOutdated, match="litaudit db migrate"):
+        open_store(path, read_only=True)
+
+
+def test_database_held_by_another_process_is_a_clear_error(tmp_path):
+    path = tmp_path / "held.duckdb"
+    open_store(path).close()
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         f"import duckdb, sys, time; c = duckdb.connect({str(path)!r}); "
+         "print('ready', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "ready"
+        with pytest.raises(StoreLocked, match=r"in use by another process \(PID \d+\)"):
+            open_store(path)
+    finally:
+        holder.communicate("")
+
+
+def _db_columns(con, table):
+    return {r[0]: r[1] for r in con.execute(
+        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
+        [table]).fetchall()}
+
+
+_TYPES = {int: {"INTEGER", "BIGINT"}, str: {"VARCHAR"}, bool: {"BOOLEAN"},
+          float: {"DOUBLE"}}
+
+
+def test_models_and_tables_agree(mem_store):
+    import datetime as dt
+    import typing
+
+    for model in ALL_MODELS:
+        table = model.__tablename__
+        cols = _db_columns(mem_store.con, table)
+        hints = typing.get_type_hints(model)
+        fields = set(model.model_fields)
+        assert fields == set(cols), f"{table}: model {sorted(fields ^ set(cols))} differ"
+        for name in fields:
+            hint = hints[name]
+            base = [a for a in typing.get_args(hint) if a is not type(None)] or [hint]
+            t = base[0]
+            if t is dt.datetime:
+                assert cols[name].startswith("TIMESTAMP"), (table, name, cols[name])
+            elif t is dt.date:
+                assert cols[name] == "DATE", (table, name)
+            else:
+                assert cols[name] in _TYPES[t], (table, name, cols[name])
+
+
+def test_values_are_stored_as_double_not_float32(mem_store):
+    from litaudit.store.models import Measure
+
+    with mem_store.session() as s:
+        m = s.get(Measure, "AP")
+        assert isinstance(m.max_value, float)
+    mem_store.con.execute("CREATE TEMP TABLE probe AS SELECT CAST('0.2531' AS DOUBLE) v")
+    (v,) = mem_store.con.execute("SELECT v FROM probe").fetchone()
+    assert repr(v) == "0.2531"
+
+
+@pytest.mark.parametrize("column,bad", [("role", "winner"), ("status", "done"),
+                                        ("run_type", "semi"), ("source", "blog")])
+def test_check_constraints_reject_bad_values(mem_store, column, bad):
+    row = {"source": "official", "track": "trec7/adhoc", "collection_id": "disks45/nocr/trec7",
+           "n_topics": 50, "measure": "AP", "value": 0.3, "value_text": "0.3", "system": "x",
+           "role": "official", "year": 1998, "transcribed_by": "t",
+           "transcribed_at": "2026-11-22"}
+    row[column] = bad
+    cols = ", ".join(row)
+    with pytest.raises(duckdb.ConstraintException):
+        mem_store.con.execute(f"INSERT INTO results ({cols}) VALUES ({', '.join('?' * len(row))})",
+                              list(row.values()))
+
+
+def test_natural_key_is_unique(mem_store):
+    sql = ("INSERT INTO results (source, track, collection_id, n_topics, measure, value, "
+           "value_text, system, role, year, transcribed_by, transcribed_at) VALUES "
+           "('official', 'trec7/adhoc', 'disks45/nocr/trec7', 50, 'AP', 0.3, '0.3', 'x', "
+           "'official', 1998, 't', DATE '2026-11-22')")
+    mem_store.con.execute(sql)
+    with pytest.raises(duckdb.ConstraintException):
+        mem_store.con.execute(sql)
+
+
+def test_any_alias_resolves(mem_store):
+    from litaudit.errors import NotFound
+    from litaudit.store.refdata import resolve_collection, resolve_measure
+
+    for alias in ("robust04", "Robust04", "disks45/nocr/trec-robust-2004", "ROBUST2004"):
+        c = resolve_collection(mem_store.con, alias)
+        assert c.id == "disks45/nocr/trec-robust-2004" and c.default_topics == 249
+    assert resolve_collection(mem_store.con, "trec7").default_topics == 50
+    with pytest.raises(NotFound, match="did you mean 'robust04'"):
+        resolve_collection(mem_store.con, "robust4")
+    assert resolve_measure(mem_store.con, "MAP") == "AP"
+    assert resolve_measure(mem_store.con, "map") == "AP"
+    assert resolve_measure(mem_store.con, "P_10") == "P@10"
+    assert resolve_measure(mem_store.con, "ndcg_cut_20") == "nDCG@20"
