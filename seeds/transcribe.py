@@ -1,4 +1,4 @@
-"""Regenerate the seed CSVs in seeds/results/ from the shared data folder.
+"""Regenerate the seed CSVs in seeds/results/ and seeds/papers/ from the shared data folder.
 
 A developer script, never run by `litaudit init`: the loader reads only the CSVs this
 writes. Keeping the transcription as code makes it reproducible and reviewable.
@@ -119,6 +119,40 @@ def robust04_rows(data: Path) -> list[dict]:
     return rows
 
 
+PAPER_COLUMNS = ["bibkey", "citation", "title", "authors", "venue", "year", "doi", "url",
+                 "tags", "notes"]
+
+
+def robust04_papers(data: Path) -> list[dict]:
+    """Every paper of the meta-analysis, including the 18 that carry no values (the 11
+    non-standard ones among them), so that none is lost; tags: neural, nonstandard."""
+    path = data / "published" / "robust04_papers.json"
+    papers = json.loads(path.read_text(encoding="utf-8"), parse_float=str, parse_int=str)
+    out = []
+    for key, p in zip(bibkeys([p["short_cite"] for p in papers]), papers, strict=True):
+        authors, venue, year = parse_citation(p["short_cite"])
+        doi = DOI_IN_URL.match(p["link"])
+        tags = [t for t, on in (("neural", p["is_neural"] == "yes"),
+                                ("nonstandard", p["standard_setting"] != "yes")) if on]
+        has_values = any(p.get(part) for part, _, _ in PAPER_PARTS)
+        out.append({
+            "bibkey": key, "citation": p["short_cite"], "title": "",
+            "authors": "" if "et al." in authors else authors, "venue": venue, "year": year,
+            "doi": doi["doi"] if doi else "", "url": p["link"], "tags": ",".join(tags),
+            "notes": PAPER_NOTE.replace("; value as recorded there", "") + (
+                "" if has_values else "; the meta-analysis records no values for this paper"),
+        })
+    return out
+
+
+def papers_csv(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=PAPER_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
 # ---------------------------------------------------------------- official TREC runs
 # (edition, track, task) -> (track label, collection id, topic set, n_topics).
 # The label keeps NIST's task when the task separates tasks; where NIST's task field
@@ -230,15 +264,16 @@ def build(data: Path) -> tuple[dict[str, str], dict]:
     """{file name: CSV text}, and the runs left out per (edition, track, task)."""
     official, left_out = official_rows(data)
     return {
-        "robust04_literature.csv": to_csv(robust04_rows(data)),
-        "trec_official.csv": to_csv(official),
+        "results/robust04_literature.csv": to_csv(robust04_rows(data)),
+        "results/trec_official.csv": to_csv(official),
+        "papers/robust04_papers.csv": papers_csv(robust04_papers(data)),
     }, left_out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
-    ap.add_argument("--out", type=Path, default=RESULTS, help="where the CSVs go")
+    ap.add_argument("--out", type=Path, default=SEEDS, help="the seeds folder to write")
     ap.add_argument("--check", action="store_true",
                     help="compare with the files on disk instead of writing")
     args = ap.parse_args(argv)
@@ -256,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
             if not path.is_file() or path.read_text(encoding="utf-8") != text:
                 stale.append(name)
             continue
-        args.out.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         print(f"wrote {path} ({text.count(chr(10)) - 1} rows, {len(text.encode())} bytes)")
     if stale:

@@ -298,6 +298,6 @@ def test_transcription_is_up_to_date(shared_data):
     """The committed CSVs are exactly what seeds/transcribe.py writes from the sources."""
     files, left_out = load_transcribe().build(shared_data)
     for name, text in files.items():
-        assert (SEEDS / "results" / name).read_text(encoding="utf-8") == text, name
+        assert (SEEDS / name).read_text(encoding="utf-8") == text, name
     assert {"/".join(k): len(v) for k, v in left_out.items()} == {
         "trec15/terabyte/adhoc": 61, "trec15/terabyte/efficiency": 25}

@@ -106,11 +106,11 @@ def edit(ctx: typer.Context, key: str = typer.Argument(..., help="Bibkey or id."
 
 
 @app.command("import")
-def import_(ctx: typer.Context, file: Path = typer.Argument(..., help="A .bib file."),
+def import_(ctx: typer.Context, file: Path = typer.Argument(..., help="A .bib file, or a .csv with bibkey,citation,title,authors,venue,year,doi,url,tags,notes."),
             dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
             skip_existing: bool = typer.Option(False, help="Skip bibkeys already present."),
             who: str = typer.Option(None, help="Curator name."), json_out: bool = JsonOpt):
-    """Import papers from BibTeX (all or nothing)."""
+    """Import papers from BibTeX or CSV (validated whole; all or nothing)."""
     from litaudit.curation.papers import import_bibtex
     from litaudit.render.console import out, print_json
 

@@ -187,9 +187,51 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
     return records, problems
 
 
+PAPER_CSV_COLUMNS = ("bibkey", "citation", "title", "authors", "venue", "year", "doi", "url",
+                     "tags", "notes")
+
+
+def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
+    """Paper records from a CSV with the columns of PAPER_CSV_COLUMNS (bibkey, citation required)."""
+    import csv
+
+    from litaudit.measures import did_you_mean
+
+    path = Path(path)
+    if not path.exists():
+        raise LitauditError(f"{path}: no such file")
+    records, problems = [], []
+    with path.open(newline="", encoding="utf-8-sig") as fh:
+        reader = csv.DictReader(fh)
+        for c in reader.fieldnames or []:
+            if c not in PAPER_CSV_COLUMNS:
+                problems.append(Problem(str(path), 1, f"unknown column {c!r}"
+                                        f"{did_you_mean(c, PAPER_CSV_COLUMNS)}"))
+        if problems:
+            return [], problems
+        for rec in reader:
+            line = reader.line_num
+            r = {c: F.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
+            if not r["bibkey"] or not r["citation"]:
+                problems.append(Problem(str(path), line, "a paper needs a bibkey and a citation"))
+                continue
+            try:
+                r["year"] = F.parse_year(r["year"]) if r["year"] else None
+            except F.FieldError as e:
+                problems.append(Problem(str(path), line, str(e), "year"))
+                continue
+            r["line"] = line
+            records.append(r)
+    return records, problems
+
+
 def import_bibtex(store, path: Path, *, who: str, dry_run: bool = False,
                   skip_existing: bool = False) -> dict:
-    records, problems = read_bibtex(path)
+    """Import papers from a .bib file (or a papers .csv): validated whole, all or nothing."""
+    if Path(path).suffix.lower() == ".csv":
+        records, problems = read_papers_csv(path)
+    else:
+        records, problems = read_bibtex(path)
     existing = {k for (k,) in store.con.execute("SELECT bibkey FROM papers").fetchall()}
     seen: dict[str, int] = {}
     todo, skipped = [], 0
@@ -210,16 +252,16 @@ def import_bibtex(store, path: Path, *, who: str, dry_run: bool = False,
     if problems:
         raise ValidationFailed(problems)
     if not records:
-        raise LitauditError(f"{path}: no BibTeX entries found")
+        raise LitauditError(f"{path}: no papers found")
     if not dry_run and todo:
         now, con = _now(), store.con
         with store.transaction():  # all or nothing
             for r in todo:
                 pid = con.execute(
                     "INSERT INTO papers (bibkey, citation, title, authors, venue, year, doi, url, "
-                    "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "tags, notes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     [r["bibkey"], r["citation"], r["title"], r["authors"], r["venue"], r["year"],
-                     r["doi"], r["url"], now]).fetchone()[0]
+                     r["doi"], r["url"], r.get("tags"), r.get("notes"), now]).fetchone()[0]
                 con.execute("INSERT INTO history (entity, entity_id, action, reason, who, "
                             "changed_at) VALUES ('paper', ?, 'import', ?, ?, ?)",
                             [pid, f"imported from {Path(path).name}", who, now])

@@ -1,4 +1,4 @@
-"""`litaudit init`: reference data and every ``seeds/results/*.csv``, idempotently.
+"""`litaudit init`: reference data, ``seeds/papers/*.csv``, then ``seeds/results/*.csv``.
 
 The seed files are imported through the normal importer (same validation); rows already
 present with the same value are skipped, so a second run adds nothing. The loader reads
@@ -24,12 +24,19 @@ def load_seeds(store, seeds_dir: Path = SEEDS_DIR) -> dict:
     with store.transaction():
         added.update(load_reference_data(store.con, seeds_dir))
     files = []
+    from litaudit.curation.papers import import_bibtex
+
+    for path in sorted((seeds_dir / "papers").glob("*.csv")):
+        rep = import_bibtex(store, path, who=SEED_USER, skip_existing=True)
+        added["papers"] += rep["added"]
+        files.append({"file": f"papers/{path.name}", "added": rep["added"],
+                      "skipped": rep["skipped"]})
     for path in seed_files(seeds_dir):
         plan = plan_import(store.con, read_rows(path), str(path), on_duplicate="skip")
         rep = apply_plan(store, plan, who=SEED_USER, reason=f"seeded from seeds/results/{path.name}")
         added["results"] += rep.added_results
         added["papers"] += rep.added_papers
-        files.append({"file": path.name, "added": rep.added_results, "skipped": rep.skipped})
+        files.append({"file": f"results/{path.name}", "added": rep.added_results, "skipped": rep.skipped})
     counts = store.con.execute(
         "SELECT c.name, r.measure, count(*) FILTER (WHERE r.source = 'paper'), "
         "count(*) FILTER (WHERE r.source = 'official') FROM results r "
