@@ -26,14 +26,32 @@ def shared_papers() -> Path:
     return SHARED_PAPERS
 
 
-@pytest.fixture
-def mem_store():
-    """An in-memory store with the schema and reference data (collections, measures)."""
+@pytest.fixture(scope="session")
+def reference_db_file(tmp_path_factory) -> Path:
+    """A database file with the schema and reference data, built once per session."""
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
 
-    store = open_store(":memory:")
-    load_reference_data(store.con)
+    path = tmp_path_factory.mktemp("reference") / "reference.duckdb"
+    with open_store(path) as store:
+        with store.transaction():
+            load_reference_data(store.con)
+    return path
+
+
+@pytest.fixture
+def mem_store(reference_db_file, tmp_path):
+    """A fresh store with the schema and reference data (collections, measures).
+
+    (A copy of a session-built file: as isolated as an in-memory database, and fast.)
+    """
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    path = tmp_path / "store.duckdb"
+    shutil.copy(reference_db_file, path)
+    store = open_store(path)
     yield store
     store.close()
 

@@ -13,10 +13,19 @@ GOOD = [[("zz2005test" if c == "liu2005cikm" else c) for c in row] for row in GO
 
 
 @pytest.fixture
-def inited(cli):
+def inited(cli, seeded_db_file):
+    """The CLI on a copy of the session's seeded database (built once by `load_seeds`)."""
+    import shutil
+
+    shutil.copy(seeded_db_file, cli.db)
+    return cli
+
+
+def test_init_creates_the_database_and_prints_a_summary(cli):
     r = cli("init")
     assert r.exit_code == 0, r.output
-    return cli
+    assert r.stdout.startswith(f"{cli.db}: added 4127 results, 130 papers, 19 collections")
+    assert "Results per collection and measure" in r.stdout
 
 
 def test_init_twice_adds_nothing(inited):

@@ -158,9 +158,8 @@ def test_retracted_results_stay_queryable(mem_store, tmp_path):
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
 def test_export_then_import_into_an_empty_database_reproduces_every_row(
-        mem_store, tmp_path, fmt):
+        mem_store, tmp_path, reference_db_file, fmt):
     from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data
 
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
     rid = query_results(mem_store.con, ResultFilter(collection="trec7"))[0]["id"]
@@ -168,8 +167,11 @@ def test_export_then_import_into_an_empty_database_reproduces_every_row(
     rows = export_rows(mem_store.con, ResultFilter())
     out = tmp_path / f"export.{fmt}"
     write_export(rows, out, fmt)
-    with open_store(":memory:") as fresh:
-        load_reference_data(fresh.con)
+    fresh_db = tmp_path / "fresh.duckdb"
+    import shutil
+
+    shutil.copy(reference_db_file, fresh_db)
+    with open_store(fresh_db) as fresh:
         import_file(fresh, out, who="t")
         assert export_rows(fresh.con, ResultFilter()) == rows
 
@@ -180,17 +182,20 @@ value_text = st.builds(
     ["1", "1.0", "0.30", "0.2531", ".5", "0.000001", "1.000"])
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(values=st.lists(value_text, min_size=1, max_size=8, unique=True))
-def test_values_round_trip_digit_for_digit(tmp_path, values):
+def test_values_round_trip_digit_for_digit(tmp_path, reference_db_file, values):
+    import shutil
+
     from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data
 
     rows = [["official", "", "", "", "trec7/adhoc", "trec7", "AP", v, f"run{i}", "official", "",
              "", "t", "2026-11-22"] for i, v in enumerate(values)]
     path = write_csv(tmp_path / "v.csv", rows)
-    with open_store(":memory:") as s:
-        load_reference_data(s.con)
+    db = tmp_path / "v.duckdb"
+    db.unlink(missing_ok=True)
+    shutil.copy(reference_db_file, db)
+    with open_store(db) as s:
         import_file(s, path, who="t")
         got = {r["system"]: r["value_text"] for r in query_results(s.con, ResultFilter())}
         out = tmp_path / "v.json"

@@ -1,0 +1,113 @@
+"""The HTML report rendered in a real browser (headless Chromium, Debian's package).
+
+Checks the rendered DOM (the page's text, every plot drawn as SVG with paths) and the
+browser's network log (the page itself requests nothing). `make test` installs chromium
+(`make browser`); without it these tests skip with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.test_report import COLLECTION, make_fixture_db, store_literature_audits
+
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync")
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name) or (f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists()
+                                      else None)
+        if path:
+            return path
+    pytest.skip("chromium not found (install it with `make browser`: Debian package chromium)")
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    with tempfile.TemporaryDirectory(prefix="litaudit-chromium-") as profile:
+        return subprocess.run([_chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
+                              capture_output=True, text=True, timeout=120, check=False)
+
+
+def page_requests(netlog: Path) -> list[str]:
+    """URLs the page asked for: requests whose initiator is the page (the browser's own
+    background traffic has initiator 'not an origin'), other than file: and data:."""
+    log = json.loads(netlog.read_text(encoding="utf-8"))
+    start = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
+    urls = []
+    for e in log["events"]:
+        p = e.get("params") or {}
+        if e["type"] == start and p.get("url") and p.get("initiator") != "not an origin":
+            if not p["url"].startswith(("file:", "data:")):
+                urls.append(p["url"])
+    return urls
+
+
+@pytest.fixture(scope="module")
+def html_report(tmp_path_factory) -> Path:
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    folder = tmp_path_factory.mktemp("browser")
+    db = make_fixture_db(folder / "fixture.duckdb")
+    store_literature_audits(db)
+    out = folder / "report.html"
+    res = CliRunner().invoke(app, ["--db", str(db), "report", "-c", COLLECTION, "-m", "AP",
+                                   "--claim", "0.36", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+@pytest.mark.slow
+def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
+    netlog = tmp_path / "net.json"
+    res = _run(f"--log-net-log={netlog}", "--window-size=390,2000", "--dump-dom",
+               html_report.as_uri())
+    assert res.returncode == 0, res.stderr[-2000:]
+    dom = res.stdout
+    text = re.sub(r"<[^>]+>", " ", dom)
+    for words in ("Data and provenance", "Is the best published AP beyond chance?",
+                  "Candidate best systems (4)", "NeuralX", "Smith et al. (SIGIR 2019)",
+                  "0.36 is beyond what the best of 13 equally good systems",
+                  "Can the collection be trusted? Reusability", "Audits cited"):
+        assert words in text, words
+    plots = re.findall(r"<figure>(.*?)</figure>", dom, flags=re.S)
+    assert len(plots) == 6
+    for fig in plots:
+        assert '<svg xmlns="http://www.w3.org/2000/svg"' in fig and 'class="plot"' in fig
+        assert re.search(r'<path d="M\d', fig), fig[:200]
+        assert "<figcaption>" in fig
+    assert dom.count("<circle ") > 0
+    assert page_requests(netlog) == []
+
+
+@pytest.mark.slow
+def test_network_check_catches_a_request(tmp_path):
+    """The request detector is not vacuous: an <img> with an http URL is seen."""
+    page = tmp_path / "leak.html"
+    page.write_text('<!DOCTYPE html><img src="http://example.invalid/x.png">', "utf-8")
+    netlog = tmp_path / "net.json"
+    res = _run(f"--log-net-log={netlog}", "--dump-dom", page.as_uri())
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert page_requests(netlog) == ["http://example.invalid/x.png"]
+
+
+@pytest.mark.slow
+def test_phone_width_screenshot(html_report, tmp_path):
+    shot = tmp_path / "phone.png"
+    res = _run(f"--screenshot={shot}", "--window-size=390,1400", "--hide-scrollbars",
+               html_report.as_uri())
+    assert res.returncode == 0, res.stderr[-2000:]
+    png = shot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(png[16:20], "big")
+    assert width == 390

@@ -1,0 +1,199 @@
+"""The evaluator against trec_eval (pytrec_eval, the trec_eval 9 C code) on every edge case."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from litaudit.errors import NotFound, ParameterError
+from litaudit.runs.evaluate import evaluate
+from litaudit.runs.model import Qrels, Run
+
+pytrec_eval = pytest.importorskip("pytrec_eval")
+
+MEASURES = ["AP", "P@5", "P@10", "Rprec", "nDCG", "nDCG@5", "R@5", "RR", "RR@3", "Bpref",
+            "AP@5"]
+TREC = {"AP": "map", "P@5": "P_5", "P@10": "P_10", "Rprec": "Rprec", "nDCG": "ndcg",
+        "nDCG@5": "ndcg_cut_5", "R@5": "recall_5", "RR": "recip_rank", "Bpref": "bpref",
+        "AP@5": "map_cut_5"}
+
+
+def qrels_of(rows) -> Qrels:
+    t, d, r = zip(*rows, strict=True) if rows else ((), (), ())
+    return Qrels(np.array(t, object), np.array(d, object), np.array(r, np.int32))
+
+
+def run_of(tag, rows) -> Run:
+    t, d, s = zip(*rows, strict=True) if rows else ((), (), ())
+    return Run(tag, np.array(t, object), np.array(d, object), np.array(s, float))
+
+
+def oracle(runs, qrels, rel_level=1):
+    """pytrec_eval's per-topic values: {tag: {topic: {trec_name: value}}}."""
+    qd: dict = {}
+    for t, d, r in zip(qrels.topic, qrels.docno, qrels.rel, strict=True):
+        qd.setdefault(t, {})[d] = int(r)
+    ev = pytrec_eval.RelevanceEvaluator(
+        qd, {"map", "P", "Rprec", "ndcg", "ndcg_cut", "recall", "recip_rank", "bpref",
+             "map_cut"}, relevance_level=rel_level)
+    out = {}
+    for r in runs:
+        rd: dict = {}
+        for t, d, s in zip(r.topic, r.docno, r.score, strict=True):
+            rd.setdefault(t, {})[d] = float(s)
+        out[r.tag] = ev.evaluate(rd)
+    return out
+
+
+def assert_matches_oracle(runs, qrels, rel_level=1, measures=tuple(TREC)):
+    ev = evaluate(runs, qrels, list(measures), rel_level=rel_level)
+    want = oracle(runs, qrels, rel_level)
+    for ri, r in enumerate(runs):
+        for ti, topic in enumerate(ev.topics):
+            for m in measures:
+                got = ev.matrix(m)[ri, ti]
+                if topic in want[r.tag]:
+                    assert got == pytest.approx(want[r.tag][topic][TREC[m]], abs=1e-9), \
+                        (r.tag, topic, m)
+                else:
+                    assert math.isnan(got), (r.tag, topic, m)
+        # topics the oracle evaluated are exactly ours for this run
+        ours = {t for ti, t in enumerate(ev.topics) if not math.isnan(ev.scores[0, ri, ti])}
+        assert ours == set(want[r.tag])
+    return ev
+
+
+QRELS = qrels_of([
+    ("1", "d1", 1), ("1", "d2", 0), ("1", "d3", 2), ("1", "d4", 1), ("1", "d9", 0),
+    ("2", "d1", 0), ("2", "d5", 0),                       # topic 2: no relevant document
+    ("3", "d7", 1), ("3", "d8", -1),                      # topic 3: negative = unjudged
+])
+
+
+def test_basic_against_trec_eval():
+    run = run_of("a", [("1", "d1", 3.0), ("1", "d2", 2.0), ("1", "d3", 1.0), ("1", "dx", 0.5),
+                       ("2", "d1", 1.0), ("3", "d8", 2.0), ("3", "d7", 1.0)])
+    ev = assert_matches_oracle([run], QRELS)
+    # AP of topic 1 by hand: rel at ranks 1 and 3 of R=3 -> (1/1 + 2/3) / 3
+    assert ev.matrix("AP")[0, 0] == pytest.approx((1 + 2 / 3) / 3, abs=1e-12)
+    # a topic with no relevant document is evaluated and scores 0
+    assert ev.matrix("AP")[0, 1] == 0.0
+
+
+def test_ties_broken_by_docno_descending_and_rank_column_ignored():
+    # equal scores: trec_eval ranks docno descending, so d4 comes before d1
+    run = run_of("t", [("1", "d1", 1.0), ("1", "d4", 1.0), ("1", "d2", 1.0)])
+    ev = assert_matches_oracle([run], QRELS)
+    # order d4 (rel), d2 (non), d1 (rel): AP = (1/1 + 2/3) / 3
+    assert ev.matrix("AP")[0, 0] == pytest.approx((1 + 2 / 3) / 3, abs=1e-12)
+    assert ev.matrix("RR")[0, 0] == 1.0
+
+
+def test_scores_tie_at_float_precision_as_in_trec_eval():
+    # 1.00000001 and 1.00000002 are one C float: the docno decides (d4 > d2 > d1)
+    run = run_of("f", [("1", "d2", 1.00000002), ("1", "d4", 1.00000001), ("1", "d1", 0.5)])
+    ev = assert_matches_oracle([run], QRELS)
+    assert ev.matrix("RR")[0, 0] == 1.0
+
+
+def test_topic_in_run_but_not_in_qrels_is_not_evaluated():
+    run = run_of("x", [("1", "d1", 1.0), ("99", "d1", 1.0)])
+    ev = assert_matches_oracle([run], QRELS)
+    assert "99" not in ev.topics
+
+
+def test_topics_missing_from_a_run_nan_or_zero_with_complete():
+    a = run_of("a", [("1", "d1", 1.0)])
+    b = run_of("b", [("1", "d3", 1.0), ("3", "d7", 1.0)])
+    ev = assert_matches_oracle([a, b], QRELS)
+    assert ev.topics == ("1", "3")
+    assert math.isnan(ev.matrix("AP")[0, 1])
+    assert ev.mean("AP")[0] == pytest.approx(1 / 3)          # over its one topic
+    full = evaluate([a, b], QRELS, ["AP", "P@10"], complete=True)
+    assert full.topics == ("1", "2", "3")                     # every qrels topic (trec_eval -c)
+    assert full.matrix("AP")[0].tolist() == [pytest.approx(1 / 3), 0.0, 0.0]
+    assert full.mean("AP")[0] == pytest.approx(1 / 9)         # divided by 3 topics
+
+
+def test_rel_level_against_trec_eval():
+    run = run_of("l", [("1", "d1", 5.0), ("1", "d3", 4.0), ("1", "d9", 3.0), ("1", "d4", 2.0)])
+    assert_matches_oracle([run], QRELS, rel_level=2)
+    with pytest.raises(ParameterError):
+        evaluate([run], QRELS, ["AP"], rel_level=0)
+
+
+def test_duplicate_document_refused_like_trec_eval():
+    run = run_of("d", [("1", "d1", 2.0), ("1", "d1", 1.0)])
+    with pytest.raises(ParameterError, match="twice in topic 1"):
+        evaluate([run], QRELS, ["AP"])
+
+
+def test_measure_names_canonical_and_unknown():
+    run = run_of("a", [("1", "d1", 1.0)])
+    ev = evaluate([run], QRELS, ["map", "P_10", "ndcg_cut_5", "recip_rank", "MAP"])
+    assert ev.measures == ("AP", "P@10", "nDCG@5", "RR")
+    assert ev.mean("map")[0] == ev.mean("AP")[0]
+    with pytest.raises(NotFound):
+        evaluate([run], QRELS, ["nosuch"])
+    with pytest.raises(NotFound):
+        ev.matrix("Bpref")
+
+
+def test_precision_divides_by_k_even_when_fewer_retrieved():
+    run = run_of("p", [("1", "d1", 1.0)])
+    ev = evaluate([run], QRELS, ["P@10"])
+    assert ev.matrix("P@10")[0, 0] == pytest.approx(0.1)
+
+
+def test_run_helpers_rank_like_trec_eval():
+    run = run_of("r", [("2", "a", 1.0), ("1", "b", 1.0), ("1", "c", 1.0), ("1", "a", 2.0)])
+    ranked = run.ranked()
+    assert list(zip(ranked.topic, ranked.docno, strict=True)) == [
+        ("1", "a"), ("1", "c"), ("1", "b"), ("2", "a")]
+    top = run.top(2)
+    assert list(top.docno) == ["a", "c", "a"]
+
+
+docs = st.sampled_from([f"D{i}" for i in range(12)])
+topics = st.sampled_from(["1", "2", "3", "10"])
+
+
+@st.composite
+def archives(draw):
+    qrows = draw(st.lists(st.tuples(topics, docs, st.integers(-1, 3)), min_size=1,
+                          max_size=30, unique_by=lambda r: (r[0], r[1])))
+    runs = []
+    for i in range(draw(st.integers(1, 3))):
+        rrows = draw(st.lists(st.tuples(topics, docs,
+                                        st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.25, -1.0])),
+                              max_size=25, unique_by=lambda r: (r[0], r[1])))
+        runs.append(run_of(f"r{i}", rrows))
+    return runs, qrels_of(qrows)
+
+
+@settings(max_examples=60, deadline=None)
+@given(archives(), st.integers(1, 2))
+def test_property_equal_to_trec_eval(arch, rel_level):
+    runs, qrels = arch
+    if not any(len(r) for r in runs):
+        return
+    assert_matches_oracle(runs, qrels, rel_level=rel_level)
+
+
+@settings(max_examples=40, deadline=None)
+@given(archives(), st.randoms(use_true_random=False))
+def test_property_row_order_does_not_matter(arch, rnd):
+    runs, qrels = arch
+    ev = evaluate(runs, qrels, MEASURES, complete=True)
+    shuffled = []
+    for r in runs:
+        idx = list(range(len(r)))
+        rnd.shuffle(idx)
+        shuffled.append(Run(r.tag, r.topic[idx], r.docno[idx], r.score[idx]))
+    ev2 = evaluate(shuffled, qrels, MEASURES, complete=True)
+    np.testing.assert_array_equal(ev.scores, ev2.scores)
+    assert np.all((ev.scores >= 0) & (ev.scores <= 1))
