@@ -1,0 +1,618 @@
+"""Reusability by experimental design: agreement between baseline and reuse evaluations
+(Carterette, Kanoulas, Pavlu and Fang, "Reusable Test Collections Through Experimental
+Design", SIGIR 2010, Sections 3.2, 4.2, 4.3 and 5.1).
+
+Input is a :class:`ScoreDesign`: per-topic scores of runs, the site of every run, and the
+sites held out of every topic. It comes from one of
+- :func:`simulate_pooling` (Section 4.3): on a judged collection, hold k sites out of each
+  topic by round robin, keep only the judgments of documents in the depth-d pool of the
+  other sites (unjudged = non-relevant) and evaluate every run on those reduced qrels;
+- :func:`read_score_matrix` + :func:`read_holdouts` (or a generated assignment): a real
+  design and its per-topic scores, e.g. the Section 4.2 check where every score is the
+  full-judgment one and the collection is therefore reusable by construction.
+
+:func:`analyze` then computes, for within-site, between-site and participant-comparison
+pairs, the observed and expected agreement tables (aggregated over sites) and their
+chi-square fit (:mod:`litaudit.stats.agreement`), Kendall's tau overall and per site, the
+participant-comparison tau and the RMSE (:mod:`litaudit.stats.rankcorr`).
+:func:`agreement_component` gives the verdict its numbers with thresholds.
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from litaudit.errors import InputError, NotFound, ParameterError
+from litaudit.stats.agreement import (
+    AgreementTable,
+    PairTests,
+    aggregate,
+    decide,
+    pair_tests,
+    table,
+)
+from litaudit.stats.design import HoldoutAssignment, assign_holdouts
+from litaudit.stats.rankcorr import Tau, kendall_tau, participant_tau, rmse
+
+KIND = "reuse-agreement"
+ANALYSES = ("within-site", "between-site", "participant-comparison")
+
+
+# ------------------------------------------------------------------ input
+
+
+@dataclass(frozen=True)
+class ScoreDesign:
+    """Per-topic scores (runs x topics, NaN = missing), run sites, held-out sites per topic."""
+
+    runs: tuple[str, ...]
+    sites: tuple[str, ...]                    # the site of each run
+    topics: tuple[str, ...]
+    scores: np.ndarray                        # (len(runs), len(topics))
+    held_out: tuple[tuple[str, ...], ...]     # per topic; () = all-site baseline topic
+
+    def __post_init__(self):
+        s = np.asarray(self.scores, dtype=float)
+        object.__setattr__(self, "scores", s)
+        if s.shape != (len(self.runs), len(self.topics)):
+            raise ParameterError(f"scores have shape {s.shape}, expected "
+                                 f"({len(self.runs)}, {len(self.topics)})")
+        if len(self.sites) != len(self.runs):
+            raise ParameterError("one site per run is needed")
+        if len(self.held_out) != len(self.topics):
+            raise ParameterError("one held-out set per topic is needed")
+        if len(set(self.runs)) != len(self.runs):
+            raise ParameterError("run tags must be distinct")
+        known = set(self.sites)
+        for t, h in zip(self.topics, self.held_out, strict=True):
+            unknown = set(h) - known
+            if unknown:
+                raise ParameterError(f"topic {t} holds out unknown site {sorted(unknown)[0]!r}")
+
+    def site_names(self) -> tuple[str, ...]:
+        return tuple(sorted(set(self.sites)))
+
+    def held_mask(self, site: str) -> np.ndarray:
+        """Topics ``site`` was held out of."""
+        return np.array([site in h for h in self.held_out], dtype=bool)
+
+
+def pseudo_sites(runs: Sequence[str], m: int) -> tuple[str, ...]:
+    """Group runs into m pseudo-sites of consecutive runs (sizes differ by at most one).
+
+    For score matrices without site identity (Section 4.2 on anonymised runs): run j of R
+    goes to pseudo-site floor(j m / R) + 1, named ``P01``, ``P02``, ...
+    """
+    r = len(runs)
+    if not 2 <= m <= r:
+        raise ParameterError(f"pseudo-sites must be between 2 and the number of runs ({r})")
+    width = len(str(m))
+    return tuple(f"P{(j * m) // r + 1:0{width}d}" for j in range(r))
+
+
+def read_score_matrix(path) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarray]:
+    """(runs, topics, scores runs x topics) from a topics x runs CSV (shared/data/pertopic).
+
+    A leading ``topic`` column names the topics; without it topics are numbered 1, 2, ...
+    Blank or NA cells are missing scores (NaN). Read by :mod:`litaudit.runs.pertopic`.
+    """
+    from litaudit.runs.pertopic import read_pertopic_csv
+
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(str(path), None, "no such file")
+    m = read_pertopic_csv(path)
+    return m.runs, m.topics, m.scores
+
+
+def read_run_sites(path) -> dict[str, str]:
+    """A CSV ``run,site`` (header required) mapping run tags to sites."""
+    path = Path(path)
+    rows = _read_csv_rows(path, ("run", "site"))
+    out: dict[str, str] = {}
+    for line, row in rows:
+        run, site = row["run"].strip(), row["site"].strip()
+        if not run or not site:
+            raise InputError(str(path), line, "run and site must not be empty")
+        if run in out:
+            raise InputError(str(path), line, f"run {run!r} appears twice")
+        out[run] = site
+    return out
+
+
+def _read_csv_rows(path: Path, columns: tuple[str, ...]):
+    if not path.is_file():
+        raise InputError(str(path), None, "no such file")
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            header = [h.strip() for h in (reader.fieldnames or [])]
+            missing = [c for c in columns if c not in header]
+            if missing:
+                raise InputError(str(path), 1, f"missing column {missing[0]!r} "
+                                 f"(expected header {','.join(columns)})")
+            reader.fieldnames = header
+            rows = []
+            for row in reader:
+                if None in row or any(row[c] is None for c in columns):
+                    raise InputError(str(path), reader.line_num,
+                                     f"expected {len(header)} fields")
+                rows.append((reader.line_num, row))
+            return rows
+    except UnicodeDecodeError:
+        raise InputError(str(path), None, "not UTF-8 text") from None
+
+
+def read_holdouts(path, sites: Sequence[str] | None = None) -> dict[str, tuple[str, ...]]:
+    """The CSV written by :func:`write_holdouts`: ``topic,held_out_site``, one row per held-out
+    site of a topic, and one row with an empty site for an all-site baseline topic."""
+    path = Path(path)
+    known = set(sites) if sites is not None else None
+    out: dict[str, list[str]] = {}
+    for line, row in _read_csv_rows(path, ("topic", "held_out_site")):
+        topic, site = row["topic"].strip(), row["held_out_site"].strip()
+        if not topic:
+            raise InputError(str(path), line, "empty topic")
+        held = out.setdefault(topic, [])
+        if not site:
+            continue
+        if known is not None and site not in known:
+            raise InputError(str(path), line, f"unknown site {site!r} "
+                             f"(sites: {', '.join(sorted(known))})")
+        if site in held:
+            raise InputError(str(path), line, f"site {site!r} held out of topic {topic} twice")
+        held.append(site)
+    if not out:
+        raise InputError(str(path), None, "no topics")
+    return {t: tuple(h) for t, h in out.items()}
+
+
+def write_holdouts(path, assignment: HoldoutAssignment) -> int:
+    """Write ``topic,held_out_site`` (atomically: nothing half-written). Returns rows."""
+    path = Path(path)
+    rows = []
+    for t, held in zip(assignment.topics, assignment.held_out, strict=True):
+        rows.extend([(t, s) for s in held] or [(t, "")])
+    fd, tmp = tempfile.mkstemp(prefix=".holdout-", suffix=".csv", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh, lineterminator="\n")
+            w.writerow(["topic", "held_out_site"])
+            w.writerows(rows)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return len(rows)
+
+
+def design_from_scores(runs, sites, topics, scores, held_out: dict[str, tuple[str, ...]],
+                       source: str = "design") -> ScoreDesign:
+    """A ScoreDesign over the topics present in both the scores and the hold-out design."""
+    index = {t: i for i, t in enumerate(topics)}
+    common = [t for t in held_out if t in index]
+    if not common:
+        raise ParameterError(f"no topic of the {source} has scores")
+    cols = [index[t] for t in common]
+    return ScoreDesign(tuple(runs), tuple(sites), tuple(common),
+                       np.asarray(scores, dtype=float)[:, cols],
+                       tuple(held_out[t] for t in common))
+
+
+# ------------------------------------------------------------------ simulation (4.3)
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """A pooling simulation: the reduced-qrels scores, and what it was built from."""
+
+    design: ScoreDesign
+    assignment: HoldoutAssignment
+    depth: int
+    measure: str
+    true_scores: np.ndarray                   # runs x design.topics, full qrels
+    judged_kept: int                          # qrels lines kept in the reduced pools
+    judged_total: int
+    topics_dropped: tuple[str, ...]           # no relevant document left in the pool
+
+
+def simulate_pooling(qrels, runs, sites: Sequence[str], *, k: int = 2, depth: int = 100,
+                     baseline: int = 0, measure: str = "AP",
+                     rng: np.random.Generator | None = None) -> Simulation:
+    """Section 4.3: hold out k sites per topic, judge the depth-d pool of the others.
+
+    Topics are those the full evaluation scores (trec_eval's), in its order (permuted when
+    ``rng`` is given); the first ``baseline`` are all-site baseline topics and the others
+    hold out k sites by round robin (:func:`litaudit.stats.design.assign_holdouts`). For
+    every topic, only the qrels lines of documents in the top ``depth`` of a run of a
+    non-held-out site are kept; every run is then evaluated on these reduced qrels
+    (trec_eval -c: a topic a run did not answer scores 0). Topics left with no relevant
+    document are dropped.
+    """
+    from litaudit.runs.evaluate import evaluate
+
+    if len(runs) != len(sites):
+        raise ParameterError("one site per run is needed")
+    if depth < 1:
+        raise ParameterError(f"pool depth must be at least 1, got {depth}")
+    full = evaluate(runs, qrels, [measure], complete=True)
+    name = full.measures[0]
+    site_names = tuple(sorted(set(sites)))
+    assignment = assign_holdouts(full.topics, site_names, k, baseline, rng=rng)
+    held = dict(zip(assignment.topics, assignment.held_out, strict=True))
+    pooled: set[str] = set()
+    sep = "\x1f"
+    for run, site in zip(runs, sites, strict=True):
+        top = run.top(depth)
+        keep = np.array([site not in held.get(t, ()) for t in top.topic.tolist()], dtype=bool)
+        pooled.update(f"{t}{sep}{d}" for t, d in zip(top.topic[keep].tolist(),
+                                                         top.docno[keep].tolist(), strict=True))
+    mask = np.fromiter((f"{t}{sep}{d}" in pooled for t, d in zip(qrels.topic.tolist(),
+                                                                  qrels.docno.tolist(),
+                                                                  strict=True)),
+                       dtype=bool, count=len(qrels))
+    reduced = qrels.filter(mask)
+    red = evaluate(runs, reduced, [measure], complete=True)
+    rel_topics = set(reduced.topic[reduced.rel >= 1].tolist())
+    red_index = {t: i for i, t in enumerate(red.topics)}
+    keep_topics = [t for t in full.topics if t in red_index and t in rel_topics]
+    dropped = tuple(t for t in full.topics if t not in set(keep_topics))
+    if not keep_topics:
+        raise ParameterError(f"no topic has a relevant document left in the depth-{depth} "
+                             f"pools of the sites not held out")
+    full_index = {t: i for i, t in enumerate(full.topics)}
+    red_m = red.matrix(name)[:, [red_index[t] for t in keep_topics]]
+    true_m = full.matrix(name)[:, [full_index[t] for t in keep_topics]]
+    design = ScoreDesign(tuple(r.tag for r in runs), tuple(sites), tuple(keep_topics), red_m,
+                         tuple(held[t] for t in keep_topics))
+    return Simulation(design, assignment, depth, name, true_m, int(mask.sum()), len(qrels),
+                      dropped)
+
+
+# ------------------------------------------------------------------ analysis
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """One tested pair: its runs, sites, topic counts, p-values and decisions."""
+
+    analysis: str
+    group: str                    # the site (within-site), the new site (participant), a|b
+    run_a: str
+    run_b: str
+    site_a: str
+    site_b: str
+    n_baseline: int
+    n_reuse: int
+    effect: float
+    p_baseline: float
+    p_reuse: float
+    significant_baseline: bool
+    significant_reuse: bool
+    power_baseline: float
+    power_reuse: float
+
+
+@dataclass(frozen=True)
+class GroupTable:
+    group: str
+    table: AgreementTable
+
+
+@dataclass(frozen=True)
+class AnalysisResult:
+    """Agreement in significance for one type of reusability (Section 2.3)."""
+
+    analysis: str                 # within-site | between-site | participant-comparison
+    pairs_tested: int
+    pairs_skipped: int            # fewer than min_topics baseline or reuse topics
+    aggregate: AgreementTable | None
+    groups: tuple[GroupTable, ...]
+    pairs: tuple[PairResult, ...]
+
+
+@dataclass(frozen=True)
+class RunScores:
+    run: str
+    site: str
+    baseline: float               # mean over the topics its site contributed to
+    reuse: float                  # mean over the topics its site was held out of
+    n_baseline: int
+    n_reuse: int
+
+
+@dataclass(frozen=True)
+class SiteTau:
+    site: str
+    runs: int
+    tau: Tau
+
+
+@dataclass(frozen=True)
+class ReuseAgreement:
+    """Everything Section 3.2 measures on one design."""
+
+    source: str
+    measure: str
+    alpha: float
+    correction: str               # none | holm | bonferroni (applied per analysis family)
+    min_topics: int
+    runs: int
+    sites: int
+    topics: int
+    baseline_topics: int          # all-site baseline topics
+    analyses: tuple[AnalysisResult, ...]
+    tau: Tau | None               # overall, baseline vs reuse scores of every run
+    site_tau: tuple[SiteTau, ...]             # within each site (Table 6)
+    participant_tau: tuple[SiteTau, ...]      # per site (Table 6)
+    rmse: float | None
+    scores: tuple[RunScores, ...]
+    # pooling simulation only (the paper's Figure 1, right): per-run reuse mean against the
+    # mean over all topics with the full judgments
+    true_tau: Tau | None = None
+    true_rmse: float | None = None
+
+    def analysis(self, name: str) -> AnalysisResult:
+        for a in self.analyses:
+            if a.analysis == name:
+                return a
+        raise NotFound(f"no analysis {name!r}")
+
+
+def _pair(d: ScoreDesign, i: int, j: int, base: np.ndarray, reuse: np.ndarray,
+          min_topics: int) -> PairTests | None:
+    x, y = d.scores[i], d.scores[j]
+    ok = ~(np.isnan(x) | np.isnan(y))
+    b, r = base & ok, reuse & ok
+    if b.sum() < min_topics or r.sum() < min_topics:
+        return None
+    diff = x - y
+    return pair_tests(diff[b], diff[r])
+
+
+def _candidate_pairs(d: ScoreDesign, analysis: str):
+    """(group, i, j, baseline mask, reuse mask) for every pair of runs of one analysis."""
+    sites = d.site_names()
+    held = {s: d.held_mask(s) for s in sites}
+    members = {s: [i for i, x in enumerate(d.sites) if x == s] for s in sites}
+    if analysis == "within-site":
+        for s in sites:
+            for i, j in itertools.combinations(members[s], 2):
+                yield s, i, j, ~held[s], held[s]
+    elif analysis == "between-site":
+        for s, t in itertools.combinations(sites, 2):
+            base, reuse = ~held[s] & ~held[t], held[s] & held[t]
+            for i in members[s]:
+                for j in members[t]:
+                    yield f"{s}|{t}", i, j, base, reuse
+    else:   # participant comparison: s is the new site, t the participant on record
+        for s, t in itertools.permutations(sites, 2):
+            base, reuse = ~held[s] & ~held[t], held[s] & ~held[t]
+            for i in members[s]:
+                for j in members[t]:
+                    yield s, i, j, base, reuse
+
+
+def _analysis(d: ScoreDesign, analysis: str, alpha: float, correction: str,
+              min_topics: int, method: str) -> AnalysisResult:
+    meta, tests, skipped = [], [], 0
+    for group, i, j, base, reuse in _candidate_pairs(d, analysis):
+        t = _pair(d, i, j, base, reuse, min_topics)
+        if t is None:
+            skipped += 1
+            continue
+        meta.append((group, i, j))
+        tests.append(t)
+    dec = decide(tests, alpha, correction)
+    pairs = tuple(
+        PairResult(analysis, g, d.runs[i], d.runs[j], d.sites[i], d.sites[j], t.n_baseline,
+                   t.n_reuse, t.effect, t.p_baseline, t.p_reuse, dec.sig_baseline[n],
+                   dec.sig_reuse[n], dec.power_baseline[n], dec.power_reuse[n])
+        for n, ((g, i, j), t) in enumerate(zip(meta, tests, strict=True)))
+    groups: tuple[GroupTable, ...] = ()
+    if analysis != "between-site":
+        names = sorted({g for g, _, _ in meta})
+        groups = tuple(GroupTable(g, table(dec, [n for n, m in enumerate(meta) if m[0] == g],
+                                            method=method)) for g in names)
+    agg = None
+    if tests:
+        # summing per-group tables and refitting = the paper's aggregation over sites
+        agg = (aggregate([g.table for g in groups], method=method) if groups
+               else table(dec, method=method))
+    return AnalysisResult(analysis, len(tests), skipped, agg, groups, pairs)
+
+
+def _nanmean(x: np.ndarray) -> tuple[float, int]:
+    x = x[~np.isnan(x)]
+    return (float(x.mean()), int(x.size)) if x.size else (float("nan"), 0)
+
+
+def analyze(d: ScoreDesign, *, alpha: float = 0.05, correction: str = "none",
+            min_topics: int = 5, method: str = "auto", source: str = "",
+            measure: str = "AP", true_scores: np.ndarray | None = None,
+            which: Sequence[str] = ANALYSES) -> ReuseAgreement:
+    """Section 3.2 on a design: significance agreement (3.2.1), ordering (3.2.2), RMSE (3.2.3).
+
+    Pairs with fewer than ``min_topics`` baseline or reuse topics are skipped (counted).
+    ``true_scores`` (runs x topics, full judgments; from a simulation) adds Kendall's tau and
+    the RMSE between each run's reuse mean and its mean over all topics with all judgments.
+    With a correction, each analysis's baseline p-values form one family and its reuse
+    p-values another.
+    ``which`` restricts the analyses (default: all three).
+    """
+    if min_topics < 2:
+        raise ParameterError("min_topics must be at least 2 (a t-test needs 2 topics)")
+    unknown = [a for a in which if a not in ANALYSES]
+    if unknown:
+        raise ParameterError(f"unknown analysis {unknown[0]!r}; choose from {', '.join(ANALYSES)}")
+    analyses = tuple(_analysis(d, a, alpha, correction, min_topics, method) for a in which)
+    scores = []
+    for i, (run, site) in enumerate(zip(d.runs, d.sites, strict=True)):
+        h = d.held_mask(site)
+        b, nb = _nanmean(d.scores[i][~h])
+        r, nr = _nanmean(d.scores[i][h])
+        scores.append(RunScores(run, site, b, r, nb, nr))
+    ok = [s for s in scores if s.n_baseline and s.n_reuse]
+    base = np.array([s.baseline for s in ok])
+    reuse = np.array([s.reuse for s in ok])
+    tau = kendall_tau(base, reuse) if len(ok) >= 2 else None
+    site_tau, part_tau = [], []
+    for s in d.site_names():
+        mine = [n for n, x in enumerate(ok) if x.site == s]
+        others = [n for n, x in enumerate(ok) if x.site != s]
+        if len(mine) >= 2:
+            site_tau.append(SiteTau(s, len(mine), kendall_tau(base[mine], reuse[mine])))
+        if mine and others:
+            part_tau.append(SiteTau(s, len(mine),
+                                    participant_tau(base[mine], reuse[mine], base[others])))
+    true_tau = true_rmse = None
+    if true_scores is not None and ok:
+        idx = [d.runs.index(x.run) for x in ok]
+        truth = np.nanmean(np.asarray(true_scores, dtype=float)[idx], axis=1)
+        true_tau = kendall_tau(truth, reuse) if len(ok) >= 2 else None
+        true_rmse = rmse(truth, reuse)
+    return ReuseAgreement(
+        true_tau=true_tau, true_rmse=true_rmse, source=source, measure=measure, alpha=alpha, correction=correction,
+        min_topics=min_topics, runs=len(d.runs), sites=len(d.site_names()),
+        topics=len(d.topics), baseline_topics=sum(1 for h in d.held_out if not h),
+        analyses=analyses, tau=tau, site_tau=tuple(site_tau), participant_tau=tuple(part_tau),
+        rmse=rmse(base, reuse) if ok else None, scores=tuple(scores))
+
+
+# ------------------------------------------------------------------ verdict component
+
+
+@dataclass(frozen=True)
+class Check:
+    """One number of the verdict with its threshold; passed is None when not applicable."""
+
+    name: str
+    value: float | None
+    threshold: float | None       # None: reported only
+    rule: str                     # e.g. "p >= 0.05"
+    passed: bool | None
+    note: str
+
+
+@dataclass(frozen=True)
+class AgreementComponent:
+    """The significance-agreement part of `litaudit reuse verdict` (Carterette et al. 2010)."""
+
+    collection_id: str
+    measure: str
+    method: str                   # how the design was obtained, e.g. pooling simulation
+    params: dict
+    checks: tuple[Check, ...]
+    passed: bool | None           # all applicable checks pass (None: none applicable)
+    audit_id: int | None
+
+
+def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | None = None,
+               rmse_max: float | None = None) -> tuple[Check, ...]:
+    """Pass/fail of each number.
+
+    The chi-square p-value of every analysis is the test (Section 3.2.1: reject
+    reusability when p < p_min). Kendall's tau and the RMSE have no reference distribution
+    (Sections 3.2.2-3.2.3: "its interpretation is somewhat subjective"): they are reported
+    with ``passed = None`` unless a threshold is given.
+    """
+    out = []
+    for a in result.analyses:
+        fit = a.aggregate.fit if a.aggregate else None
+        rule = f"p >= {p_min:g}"
+        if fit is None:
+            out.append(Check(f"{a.analysis} chi-square p", None, p_min, rule, None,
+                             f"no pair with >= {result.min_topics} baseline and reuse topics"))
+        else:
+            out.append(Check(f"{a.analysis} chi-square p", fit.p_value, p_min, rule,
+                             fit.p_value >= p_min,
+                             f"{a.pairs_tested} pairs, {fit.method}, correction "
+                             f"{result.correction}"))
+
+    def info(name, value, threshold, op, note):
+        if value is None:
+            return Check(name, None, threshold, "", None, note)
+        if threshold is None:
+            return Check(name, value, None, "reported only", None, note)
+        ok = value >= threshold if op == ">=" else value <= threshold
+        return Check(name, value, threshold, f"{op} {threshold:g}", ok, note)
+
+    out.append(info("Kendall tau", result.tau.tau if result.tau else None, tau_min, ">=",
+                    "baseline vs reuse mean scores of every run"))
+    out.append(info("RMSE", result.rmse, rmse_max, "<=",
+                    "baseline vs reuse mean scores of every run"))
+    return tuple(out)
+
+
+def simulate_archive(con, collection_id: str, *, k: int = 2, depth: int = 100,
+                     measure: str = "AP", seed: int | None = None,
+                     progress=None) -> tuple[Simulation, tuple[str, ...]]:
+    """Load a stored run archive and run the pooling simulation; sites = participants."""
+    from litaudit.runs.archive import load_archive
+
+    archive = load_archive(con, collection_id)
+    if len(archive.runs) < 2:
+        raise NotFound(f"collection {collection_id} has fewer than 2 stored runs")
+    sites = tuple(i.participant or i.tag for i in archive.info)
+    rng = np.random.default_rng(seed) if seed is not None else None
+    sim = simulate_pooling(archive.qrels, archive.runs, sites, k=k, depth=depth,
+                           measure=measure, rng=rng)
+    return sim, sites
+
+
+def audit_params(*, source: str, k: int | None, depth: int | None, alpha: float,
+                 correction: str, min_topics: int, **extra) -> dict:
+    return {"source": source, "k": k, "depth": depth, "alpha": alpha, "correction": correction,
+            "min_topics": min_topics, **extra}
+
+
+def save(con, collection_id: str, result: ReuseAgreement, params: dict, design: ScoreDesign,
+         seed: int | None) -> int:
+    """Store the analysis as an audit of kind 'reuse-agreement'."""
+    from litaudit.analyses.audits import fingerprint, save_audit
+
+    rows = [[r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
+            for r, s, row in zip(design.runs, design.sites, design.scores, strict=True)]
+    rows.append(["topics", *design.topics])
+    rows.append(["held_out", *[list(h) for h in design.held_out]])
+    method = "exact+asymptotic chi-square, noncentral t power"
+    return save_audit(con, kind=KIND, collection_id=collection_id, measure=result.measure,
+                      params=params, method=method, input_fingerprint=fingerprint(rows),
+                      result=result, seed=seed, trials=None)
+
+
+def agreement_component(con, collection_id: str, *, k: int = 2, depth: int = 100,
+                        measure: str = "AP", alpha: float = 0.05, correction: str = "none",
+                        min_topics: int = 5, seed: int | None = None, p_min: float = 0.05,
+                        tau_min: float | None = None, rmse_max: float | None = None,
+                        save_audit: bool = False) -> AgreementComponent:
+    """The agreement numbers of a stored run archive for `litaudit reuse verdict`.
+
+    Runs the pooling simulation (k sites held out per topic, depth-d pools) on the archive,
+    the analysis, and the checks of :func:`checks_for`; with ``save_audit`` the analysis is
+    stored (kind 'reuse-agreement') and its id returned in ``audit_id``.
+    """
+    sim, _ = simulate_archive(con, collection_id, k=k, depth=depth, measure=measure,
+                              seed=seed)
+    result = analyze(sim.design, alpha=alpha, correction=correction, min_topics=min_topics,
+                     source=f"pooling simulation, k={k}, depth={depth}", measure=sim.measure,
+                     true_scores=sim.true_scores)
+    params = audit_params(source="simulation", k=k, depth=depth, alpha=alpha,
+                          correction=correction, min_topics=min_topics)
+    checks = checks_for(result, p_min=p_min, tau_min=tau_min, rmse_max=rmse_max)
+    applicable = [c.passed for c in checks if c.passed is not None]
+    audit_id = save(con, collection_id, result, params, sim.design, seed) if save_audit else None
+    return AgreementComponent(
+        collection_id=collection_id, measure=sim.measure,
+        method=f"pooling simulation (k={k}, depth={depth})",
+        params={**params, "p_min": p_min, "tau_min": tau_min, "rmse_max": rmse_max,
+                "seed": seed},
+        checks=checks, passed=all(applicable) if applicable else None, audit_id=audit_id)
