@@ -142,8 +142,9 @@ def test_collections_and_measures(inited):
 
 
 def test_every_command_has_help():
-    from litaudit.cli.main import app
     from typer.main import get_command
+
+    from litaudit.cli.main import app
 
     root = get_command(app)
 

@@ -342,7 +342,7 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
     import pandas as pd
 
     con = store.con
-    now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     note = reason or f"imported from {Path(plan.file).name}"
     with store.transaction():
         from litaudit.store.refdata import ensure_measure

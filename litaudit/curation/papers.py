@@ -38,7 +38,7 @@ def short_citation(authors: str | None, venue: str | None, year: int | None) -> 
 
 
 def _now():
-    return dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
 def add_paper(store, values: dict, *, who: str, reason: str = "added with `papers add`") -> int:
@@ -57,7 +57,7 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
         raise LitauditError(f"year: {e}") from None
     citation = values.get("citation") or short_citation(values.get("authors"),
                                                         values.get("venue"), year)
-    now = dt.datetime.now(dt.timezone.utc)  # SQLModel wants aware datetimes; stored as UTC
+    now = dt.datetime.now(dt.UTC)  # SQLModel wants aware datetimes; stored as UTC
     with store.session() as s:
         paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=now,
                       **{k: F.text_or_none(values.get(k)) for k in

@@ -196,7 +196,7 @@ def edit_result(store, result_id: int, changes: dict[str, str], *, reason: str, 
             log.append((fld, _s(old), _s(new)))
     if not updates:
         return []
-    now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     with store.transaction():
         _update(con, result_id, {**updates, "updated_at": now})
         for fld, old, new in log:
@@ -233,7 +233,7 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
     current = get_result(con, result_id)
     if current["status"] == status:
         return False
-    now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     action = {"verified": "verify", "retracted": "retract"}[status]
     with store.transaction():
         _update(con, result_id, {"status": status, "updated_at": now})
