@@ -1,0 +1,127 @@
+"""Sequential testing: the published record replayed over time (Carterette, SIGIR 2015).
+
+Carterette, "The Best Published Result is Random: Sequential Testing and its Effect on
+Reported Effectiveness", SIGIR 2015, Sec. 2 and Figure 2: as experiments accumulate on a
+collection, the expected maximum grows (logarithmically in N) even when no system is
+better than the baseline. Replaying results in year order, each year's record (the best
+value so far) is set against the expected max of the N results so far and the
+alpha-threshold of that max (``extreme.max_quantile(1 - alpha)``), both under the
+reference Normal(mu, sd / sqrt(n)).
+
+The reference is either ``final`` (mu and sd of all results: the collection's baseline as
+known today, the paper's choice for its Tables 2-3) or ``running`` (mu and sd of the
+results published so far: what a reader knew that year; undefined while N < 2).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from litaudit.errors import ParameterError
+from litaudit.stats import extreme as E
+
+REFERENCES = ("final", "running")
+
+
+@dataclass(frozen=True)
+class YearPoint:
+    """One year of the replay.
+
+    ``n_new`` results appeared this year, ``N`` results so far; ``record`` is the best so
+    far (``record_index`` its index in the input, ``new_record`` whether this year set
+    it). ``mu``/``sd``/``se`` describe the reference used for the year; ``expected_max``
+    and ``threshold`` are the mean and the (1 - alpha)-quantile of the max of N draws;
+    ``p_value`` = P(max of N >= record); ``beyond_chance`` = record > threshold. Reference
+    quantities are None for a running reference while N < 2 or sd = 0.
+    """
+
+    year: int
+    n_new: int
+    N: int
+    record: float
+    record_index: int
+    new_record: bool
+    mu: float | None
+    sd: float | None
+    se: float | None
+    expected_max: float | None
+    threshold: float | None
+    p_value: float | None
+    beyond_chance: bool | None
+
+
+@dataclass(frozen=True)
+class History:
+    """The whole replay: one YearPoint per year with results, oldest first.
+
+    ``reference`` is 'final' or 'running'; ``alpha`` the threshold level; ``n_topics``
+    the topics per mean; ``mu``/``sd`` the final reference (all results);
+    ``n_records`` the number of years that set a new record; ``n_beyond`` the number of
+    years whose record was beyond chance.
+    """
+
+    points: tuple[YearPoint, ...]
+    reference: str
+    alpha: float
+    n_topics: int
+    N: int
+    mu: float
+    sd: float
+    n_records: int
+    n_beyond: int
+
+
+def replay(values, years, n_topics: int, *, alpha: float = 0.05,
+           reference: str = "final") -> History:
+    """Replay ``values`` published in ``years`` (same length) in year order.
+
+    Ties within a year keep the input order; the result does not depend on the order of
+    years in the input.
+    """
+    v = np.asarray(values, dtype=np.float64).ravel()
+    y = np.asarray(years).ravel()
+    if v.size != y.size:
+        raise ParameterError(f"values and years differ in length ({v.size} vs {y.size})")
+    if reference not in REFERENCES:
+        raise ParameterError(f"unknown reference {reference!r}: choose one of "
+                             f"{', '.join(REFERENCES)}")
+    if not (0.0 < float(alpha) < 1.0):
+        raise ParameterError(f"alpha must be strictly between 0 and 1, got {alpha!r}")
+    final = E.reference(v, n_topics)
+    y = y.astype(np.int64)
+    order = np.lexsort((np.arange(v.size), y))
+    points: list[YearPoint] = []
+    record, rec_i = -math.inf, -1
+    seen: list[int] = []
+    for year in np.unique(y):
+        idx = [int(i) for i in order if y[i] == year]
+        seen.extend(idx)
+        best_new = max(idx, key=lambda i: (v[i], -i))
+        new_record = bool(v[best_new] > record)
+        if new_record:
+            record, rec_i = float(v[best_new]), best_new
+        N = len(seen)
+        if reference == "final":
+            mu, sd, se = final.mu, final.sd, final.se
+        else:
+            cur = v[seen]
+            sd = float(np.std(cur, ddof=1)) if N >= 2 else 0.0
+            if N >= 2 and sd > 0 and cur.min() != cur.max():
+                mu, se = float(np.mean(np.sort(cur))), sd / math.sqrt(n_topics)
+            else:
+                mu = sd = se = None
+        if se is None:
+            em = thr = pv = beyond = None
+        else:
+            em = E.expected_max(mu, se, N)
+            thr = E.max_quantile(1.0 - alpha, mu, se, N)
+            pv = float(E.max_sf(record, mu, se, N))
+            beyond = bool(record > thr)
+        points.append(YearPoint(int(year), len(idx), N, record, rec_i, new_record, mu, sd, se,
+                                em, thr, pv, beyond))
+    return History(tuple(points), reference, float(alpha), int(n_topics), final.n_results,
+                   final.mu, final.sd, sum(p.new_record for p in points),
+                   sum(bool(p.beyond_chance) for p in points))
