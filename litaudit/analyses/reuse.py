@@ -1,0 +1,756 @@
+"""Reusability from a run archive: RAO, leave-out-uniques, sub-collections, the verdict.
+
+Reads a stored run archive (``litaudit.runs.archive.load_archive``), runs the statistics
+of ``litaudit.stats.overlap`` (Voorhees, Lin, Efron, SIGIR 2014) and
+``litaudit.stats.subcollections`` (Sanderson, Turpin, Zhang, Scholer, CIKM 2012) and saves
+each result as an audit (kinds 'reuse-rao', 'reuse-lou', 'reuse-subcollections',
+'reuse-verdict'). The ``*_of_archive`` functions take an in-memory
+:class:`~litaudit.runs.model.Archive` and do no I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from litaudit.errors import InputError, LitauditError, NotFound, ParameterError
+from litaudit.stats import overlap, subcollections
+
+# ---------------------------------------------------------------------- thresholds, defaults
+
+# Pool depth: TREC-8's pools were built from the top 100 of each run (Voorhees et al. 2014,
+# Table 1, "K"). The robust03 archive does not record its depth: a parameter.
+DEFAULT_DEPTH = 100
+# RAO is plotted against R-precision, the primary measure of Microblog 2013 (Voorhees et
+# al. 2014, Section 3, Figure 1); the LOU test compares MAP (Section 4, Figure 2).
+RAO_MEASURE = "Rprec"
+LOU_MEASURE = "AP"
+# Leave-out-uniques: automatic runs with MAP >= 0.1; a change above 1% is beyond evaluation
+# noise, and a collection where no such run changes by more than 1% "is regarded as highly
+# reusable" (Voorhees et al. 2014, Section 4 and Table 2, on TREC-8).
+LOU_MIN_MAP = overlap.LOU_MIN_MAP
+LOU_MAX_PCT = overlap.LOU_NOISE_PCT
+# Sub-collections: automatic runs only, the bottom 25% by MAP discarded (Sanderson et al.
+# 2012, Section 3, after Voorhees and Buckley, SIGIR 2002); 1,000 random splits (Section
+# 3.2); a pair whose tau falls below the random taus at the 0.05 level ranks systems
+# differently from chance (Table 2 reports the 0.05, 0.01 and 0.001 levels).
+SUBCOLLECTION_BOTTOM = 0.25
+SUBCOLLECTION_PERMUTATIONS = subcollections.DEFAULT_PERMUTATIONS
+SUBCOLLECTION_ALPHA = 0.05
+SUBCOLLECTION_LEVELS = (0.05, 0.01, 0.001)
+DEFAULT_SEED = 20120101
+
+SOURCE_VOORHEES = "Voorhees, Lin, Efron, SIGIR 2014"
+SOURCE_SANDERSON = "Sanderson, Turpin, Zhang, Scholer, CIKM 2012"
+
+
+# ------------------------------------------------------------------------- coded archive
+
+@dataclass(frozen=True)
+class CodedArchive:
+    """An archive as integer codes, each list in trec_eval order (float32 score, docno)."""
+
+    collection_id: str
+    tags: tuple[str, ...]
+    participants: tuple[str, ...]        # per run (its tag when the archive has none)
+    run_types: tuple[str | None, ...]    # per run
+    participant_names: tuple[str, ...]   # distinct participants, sorted
+    participant_of_run: np.ndarray       # (n_runs,) index into participant_names
+    topic_names: tuple[str, ...]         # topics of the qrels
+    docnos: np.ndarray                   # docno of every doc code (byte order)
+    run: np.ndarray                      # ranked entries restricted to qrels topics
+    topic: np.ndarray
+    doc: np.ndarray
+    rank: np.ndarray                     # 0-based rank within its (run, topic) list
+    score: np.ndarray
+    q_topic: np.ndarray                  # qrels rows
+    q_doc: np.ndarray
+    q_rel: np.ndarray
+    fingerprint: str                     # sha256 of the archive's content
+
+
+def code_archive(archive) -> CodedArchive:
+    """Integer-code an :class:`~litaudit.runs.model.Archive` (runs in trec_eval order)."""
+    import pandas as pd
+
+    runs = archive.runs
+    if not runs:
+        raise NotFound(f"the run archive of {archive.collection_id} has no runs")
+    n = np.array([len(r) for r in runs])
+    all_docs = np.concatenate([r.docno for r in runs] + [archive.qrels.docno])
+    all_tops = np.concatenate([r.topic for r in runs] + [archive.qrels.topic])
+    doc_codes, docnos = pd.factorize(all_docs, sort=True)        # code point = strcmp order
+    top_codes, top_names = pd.factorize(all_tops, sort=True)
+    total = int(n.sum())
+    run = np.repeat(np.arange(len(runs)), n)
+    topic, doc = top_codes[:total], doc_codes[:total]
+    score32 = np.concatenate([r.score for r in runs]).astype(np.float32)
+    order = np.lexsort((-doc, -score32, topic, run))
+    score = np.concatenate([r.score for r in runs]).astype(np.float64)[order]
+    run, topic, doc = run[order], topic[order], doc[order]
+    q_topic, q_doc = top_codes[total:], doc_codes[total:]
+    # keep the topics of the qrels only; recode them 0..T-1 in trec_eval's topic order
+    from litaudit.runs.model import sort_topics
+
+    q_names = sort_topics({str(top_names[t]) for t in np.unique(q_topic)})
+    recode = np.full(len(top_names), -1)
+    name_pos = {t: i for i, t in enumerate(q_names)}
+    for code, name in enumerate(top_names):
+        recode[code] = name_pos.get(str(name), -1)
+    topic = recode[topic]
+    keep = topic >= 0
+    run, topic, doc, score = run[keep], topic[keep], doc[keep], score[keep]
+    grp = run * len(q_names) + topic
+    start = np.r_[True, grp[1:] != grp[:-1]] if grp.size else np.zeros(0, bool)
+    rank = np.arange(grp.size) - np.maximum.accumulate(np.where(start, np.arange(grp.size), 0))
+    parts = tuple((i.participant or i.tag) for i in archive.info)
+    part_names = tuple(sorted(set(parts)))
+    q_rel = np.asarray(archive.qrels.rel, dtype=np.int32)
+    h = hashlib.sha256()
+    for part in ("\n".join(map(str, docnos)), "\n".join(q_names),
+                 repr([(i.tag, i.participant, i.run_type) for i in archive.info])):
+        h.update(part.encode("utf-8"))
+    for arr in (run, topic, doc, score, recode[q_topic], q_doc, q_rel):
+        h.update(np.ascontiguousarray(arr).tobytes())
+    return CodedArchive(
+        collection_id=archive.collection_id, tags=tuple(r.tag for r in runs),
+        participants=parts, run_types=tuple(i.run_type for i in archive.info),
+        participant_names=part_names,
+        participant_of_run=np.array([part_names.index(p) for p in parts]),
+        topic_names=q_names, docnos=np.asarray(docnos, dtype=object),
+        run=run, topic=topic, doc=doc, rank=rank, score=score,
+        q_topic=recode[q_topic], q_doc=q_doc, q_rel=q_rel,
+        fingerprint=h.hexdigest())
+
+
+def _check_depth(depth: int) -> None:
+    if depth < 1:
+        raise ParameterError(f"depth must be at least 1, got {depth}")
+
+
+def _evaluate_means(c: CodedArchive, measure: str, *, runs: np.ndarray | None = None,
+                    qrels_keep: np.ndarray | None = None) -> np.ndarray:
+    """Per run the mean of ``measure`` as trec_eval computes it (litaudit.runs.evaluate),
+    for the runs ``runs`` (indices; default all) and the qrels rows ``qrels_keep``."""
+    from litaudit.runs.evaluate import CodedQrels, CodedRuns, evaluate_coded
+
+    if runs is None:
+        runs = np.arange(len(c.tags))
+    recode = np.full(len(c.tags), -1)
+    recode[runs] = np.arange(len(runs))
+    sel = recode[c.run] >= 0
+    coded = CodedRuns(tuple(c.tags[i] for i in runs), c.topic_names,
+                      recode[c.run[sel]].astype(np.int32), c.topic[sel].astype(np.int32),
+                      c.doc[sel], c.score[sel])
+    keep = slice(None) if qrels_keep is None else qrels_keep
+    cq = CodedQrels(c.q_topic[keep].astype(np.int32), c.q_doc[keep], c.q_rel[keep])
+    return evaluate_coded(coded, cq, [measure], check_duplicates=False).mean(measure)
+
+
+def _f(x) -> float | None:
+    x = float(x)
+    return None if math.isnan(x) else x
+
+
+# ----------------------------------------------------------------------------------- RAO
+
+@dataclass(frozen=True)
+class RunRAO:
+    tag: str
+    participant: str
+    run_type: str | None
+    rao: float | None
+    topics: int                 # topics averaged (with >= 1 retrieved document)
+    effectiveness: float | None  # mean of the measure over topics (R-precision by default)
+
+
+@dataclass(frozen=True)
+class RAOReport:
+    """Run Average Overlap of every run (Voorhees et al. 2014, Section 3, Figure 1)."""
+
+    collection_id: str
+    depth: int
+    measure: str
+    n_runs: int
+    n_participants: int
+    lower_bound: float          # 1/P
+    mean_rao: float | None
+    min_rao: float | None
+    max_rao: float | None
+    runs: tuple[RunRAO, ...]
+
+
+def rao_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_MEASURE,
+                   coded: CodedArchive | None = None) -> RAOReport:
+    _check_depth(depth)
+    from litaudit.measures import parse_measure
+
+    measure = str(parse_measure(measure))
+    c = coded or code_archive(archive)
+    top = c.rank < depth
+    res = overlap.run_average_overlap(c.run[top], c.topic[top], c.doc[top], c.participant_of_run)
+    eff = _evaluate_means(c, measure)
+    rows = tuple(RunRAO(t, p, rt, _f(r), int(nt), _f(e)) for t, p, rt, r, nt, e in zip(
+        c.tags, c.participants, c.run_types, res.rao, res.n_topics, eff, strict=True))
+    finite = res.rao[np.isfinite(res.rao)]
+    return RAOReport(
+        collection_id=c.collection_id, depth=depth, measure=measure, n_runs=len(c.tags),
+        n_participants=res.n_participants, lower_bound=res.lower_bound,
+        mean_rao=_f(finite.mean()) if finite.size else None,
+        min_rao=_f(finite.min()) if finite.size else None,
+        max_rao=_f(finite.max()) if finite.size else None, runs=rows)
+
+
+# ----------------------------------------------------------------------------------- LOU
+
+@dataclass(frozen=True)
+class ParticipantUniques:
+    participant: str
+    runs: int
+    unique_relevant: int
+    share_of_relevant: float | None
+    share_of_uniques: float | None
+
+
+@dataclass(frozen=True)
+class RunLOU:
+    tag: str
+    participant: str
+    run_type: str | None
+    before: float | None        # mean of the measure with the full qrels
+    after: float | None         # ... without the participant's unique relevant documents
+    pct_change: float | None    # 100 * (after - before) / before
+    considered: bool            # automatic, before >= min_map (Table 2 population)
+
+
+@dataclass(frozen=True)
+class LOUReport:
+    """Unique relevant documents and the leave-out-uniques test (Voorhees et al. 2014)."""
+
+    collection_id: str
+    depth: int
+    measure: str
+    n_relevant: int
+    n_retrieved_relevant: int   # relevant documents in some run's top K
+    n_unique: int
+    unique_fraction: float | None   # Table 2 row 1
+    largest_share: float | None     # Table 2 row 2 (share of the unique relevant documents)
+    largest_participant: str | None
+    min_map: float
+    noise_pct: float
+    n_considered: int
+    n_unknown_type: int         # runs without a run type (never considered)
+    mean_abs_pct: float | None  # Table 2 row 3
+    max_abs_pct: float | None   # Table 2 row 4
+    n_above: int                # Table 2 row 5
+    participants: tuple[ParticipantUniques, ...]
+    runs: tuple[RunLOU, ...]
+
+
+def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_MEASURE,
+                   min_map: float = LOU_MIN_MAP, noise_pct: float = LOU_MAX_PCT,
+                   coded: CodedArchive | None = None) -> LOUReport:
+    _check_depth(depth)
+    from litaudit.measures import parse_measure
+
+    measure = str(parse_measure(measure))
+    c = coded or code_archive(archive)
+    top = c.rank < depth
+    rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
+    uni = overlap.unique_relevant(c.run[top], c.topic[top], c.doc[top], c.participant_of_run,
+                                  c.q_topic[rel_rows], c.q_doc[rel_rows])
+    before = _evaluate_means(c, measure)
+    after = np.full(len(c.tags), np.nan)
+    for p in range(len(c.participant_names)):
+        runs_p = np.flatnonzero(c.participant_of_run == p)
+        if not runs_p.size:
+            continue
+        drop = np.zeros(len(c.q_rel), dtype=bool)
+        drop[rel_rows[uni.owner == p]] = True
+        after[runs_p] = _evaluate_means(c, measure, runs=runs_p, qrels_keep=~drop)
+    automatic = np.array([t == "automatic" for t in c.run_types])
+    lou = overlap.leave_out_uniques(before, after, automatic, min_map=min_map,
+                                    noise_pct=noise_pct)
+    n_runs_of = np.bincount(c.participant_of_run, minlength=len(c.participant_names))
+    parts = tuple(ParticipantUniques(name, int(n_runs_of[i]), int(uni.n_unique[i]),
+                                     _f(uni.share_of_relevant[i]), _f(uni.share_of_uniques[i]))
+                  for i, name in enumerate(c.participant_names))
+    runs = tuple(RunLOU(t, p, rt, _f(b), _f(a), _f(d), bool(k)) for t, p, rt, b, a, d, k in zip(
+        c.tags, c.participants, c.run_types, lou.before, lou.after, lou.pct_change,
+        lou.considered, strict=True))
+    return LOUReport(
+        collection_id=c.collection_id, depth=depth, measure=measure,
+        n_relevant=uni.n_relevant, n_retrieved_relevant=uni.n_retrieved_relevant,
+        n_unique=uni.n_unique_total, unique_fraction=_f(uni.unique_fraction),
+        largest_share=_f(uni.largest_share) if uni.n_unique_total else None,
+        largest_participant=(c.participant_names[uni.largest_participant]
+                             if uni.largest_participant >= 0 else None),
+        min_map=min_map, noise_pct=noise_pct, n_considered=lou.n_considered,
+        n_unknown_type=sum(t is None for t in c.run_types),
+        mean_abs_pct=_f(lou.mean_abs_pct), max_abs_pct=_f(lou.max_abs_pct),
+        n_above=lou.n_above, participants=parts, runs=runs)
+
+
+# -------------------------------------------------------------------------- sub-collections
+
+@dataclass(frozen=True)
+class Split:
+    """A rule assigning documents to sub-collections (label -1: in none)."""
+
+    rule: str                  # 'prefix', 'prefix:A,B', or the mapping file's path
+    names: tuple[str, ...]
+    labels: np.ndarray         # (n_docs,) per doc code
+
+
+_LEADING = re.compile(r"^([A-Za-z]+)")
+
+
+def split_documents(docnos: np.ndarray, rule: str) -> Split:
+    """Sub-collection of every docno: ``prefix`` (leading letters, e.g. FBIS, FR, FT, LA),
+    ``prefix:FBIS,FR94,FT,LA`` (the longest listed prefix; others in none) or a mapping file
+    with lines ``docno sub-collection`` (spaces, tabs or a comma; # comments)."""
+    import pandas as pd
+
+    docs = pd.Series(np.asarray(docnos, dtype=object), dtype=object)
+    if rule == "prefix":
+        lead = docs.str.extract(_LEADING, expand=False)
+        names = tuple(sorted(set(lead.dropna())))
+        codes = pd.Categorical(lead, categories=list(names)).codes.astype(np.int64)
+        return Split(rule, names, codes)
+    if rule.startswith("prefix:"):
+        prefixes = [p.strip() for p in rule[len("prefix:"):].split(",") if p.strip()]
+        if len(set(prefixes)) != len(prefixes) or not prefixes:
+            raise ParameterError(f"--split {rule!r}: give distinct, non-empty prefixes")
+        names = tuple(sorted(prefixes))
+        labels = np.full(len(docs), -1, dtype=np.int64)
+        best = np.zeros(len(docs), dtype=np.int64)
+        for i, p in enumerate(names):
+            hit = docs.str.startswith(p).to_numpy(dtype=bool) & (len(p) > best)
+            labels[hit] = i
+            best[hit] = len(p)
+        return Split(rule, names, labels)
+    path = Path(rule)
+    if not path.is_file():
+        raise ParameterError(f"--split {rule!r}: expected 'prefix', 'prefix:A,B,...' or a "
+                             "mapping file (docno sub-collection), and no such file exists")
+    mapping: dict[str, str] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read the mapping file ({exc})") from None
+    for no, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = [f for f in re.split(r"[\s,]+", line) if f]
+        if len(fields) != 2:
+            raise InputError(str(path), no, f"expected 2 fields (docno sub-collection), "
+                                            f"found {len(fields)}")
+        d, name = fields
+        if mapping.get(d, name) != name:
+            raise InputError(str(path), no, f"document {d} is mapped to both "
+                                            f"{mapping[d]!r} and {name!r}")
+        mapping[d] = name
+    if not mapping:
+        raise InputError(str(path), None, "the mapping file maps no document")
+    mapped = docs.map(mapping)
+    names = tuple(sorted(set(mapped.dropna())))
+    if not names:
+        raise InputError(str(path), None, "no document of the archive is in the mapping file")
+    codes = pd.Categorical(mapped, categories=list(names)).codes.astype(np.int64)
+    return Split(str(path), names, codes)
+
+
+@dataclass(frozen=True)
+class SubcollectionInfo:
+    name: str
+    documents: int              # documents of the archive (runs and qrels) in it
+    relevant: int               # relevant (topic, doc) pairs in it
+    topics: int                 # topics with >= 1 relevant document in it
+
+
+@dataclass(frozen=True)
+class RunSubMAP:
+    tag: str
+    full_map: float | None
+    maps: tuple[float | None, ...]   # per sub-collection, aligned with `subcollections`
+
+
+@dataclass(frozen=True)
+class PairTau:
+    """One row of Sanderson et al. (2012) Tables 3-4."""
+
+    a: str
+    b: str
+    tau: float | None
+    random_min: float | None
+    random_max: float | None
+    random_mean: float | None
+    random_q025: float | None
+    random_q975: float | None
+    random_valid: int           # random splits with a defined tau (the R of the p-value)
+    p_value: float | None
+
+
+@dataclass(frozen=True)
+class SubcollectionReport:
+    """Kendall's tau between sub-collection rankings and its randomization test."""
+
+    collection_id: str
+    split: str
+    measure: str                # AP (MAP)
+    automatic_only: bool
+    drop_bottom: float
+    permutations: int
+    seed: int
+    n_unassigned: int
+    subcollections: tuple[SubcollectionInfo, ...]
+    runs: tuple[RunSubMAP, ...]
+    excluded: tuple[tuple[str, str], ...]   # (tag, reason)
+    pairs: tuple[PairTau, ...]
+    significant: tuple[tuple[float, int], ...]   # (level, pairs with p < level)
+    mean_tau: float | None
+
+
+def select_runs(full_map: np.ndarray, run_types: Sequence[str | None], *, automatic_only: bool,
+                drop_bottom: float) -> tuple[np.ndarray, list[tuple[int, str]]]:
+    """Indices of the runs kept (Sanderson et al. 2012, Section 3) and why others were not."""
+    if not (0.0 <= drop_bottom < 1.0):
+        raise ParameterError(f"drop_bottom must be in [0, 1), got {drop_bottom}")
+    excluded: list[tuple[int, str]] = []
+    cand = []
+    for i, t in enumerate(run_types):
+        if automatic_only and t != "automatic":
+            excluded.append((i, f"run type {t or 'unknown'}"))
+        else:
+            cand.append(i)
+    cand_arr = np.array(cand, dtype=np.int64)
+    n_drop = int(math.floor(drop_bottom * cand_arr.size))
+    if n_drop:
+        score = np.nan_to_num(full_map[cand_arr], nan=-np.inf)
+        order = np.lexsort((cand_arr, score))     # lowest MAP first, ties by position
+        for i in cand_arr[order[:n_drop]]:
+            excluded.append((int(i), f"bottom {drop_bottom:.0%} by MAP"))
+        cand_arr = np.sort(cand_arr[order[n_drop:]])
+    return cand_arr, sorted(excluded)
+
+
+def prepare_subcollections(c: CodedArchive, keep: np.ndarray) -> subcollections.RankedRelevance:
+    """The fast-path input for the kept runs (binary relevance: grade >= 1)."""
+    sel = np.isin(c.run, keep)
+    recode = np.full(len(c.tags), -1)
+    recode[keep] = np.arange(keep.size)
+    rel = (c.q_rel >= 1) & (c.q_topic >= 0)
+    return subcollections.ranked_relevance(
+        recode[c.run[sel]], c.topic[sel], c.doc[sel], c.q_topic[rel], c.q_doc[rel],
+        n_runs=int(keep.size), n_topics=len(c.topic_names), n_docs=len(c.docnos))
+
+
+def subcollections_of_archive(archive, *, split: str = "prefix",
+                              permutations: int = SUBCOLLECTION_PERMUTATIONS,
+                              seed: int = DEFAULT_SEED, automatic_only: bool = True,
+                              drop_bottom: float = SUBCOLLECTION_BOTTOM, workers: int = 1,
+                              coded: CodedArchive | None = None,
+                              progress: Callable[[int], None] | None = None
+                              ) -> SubcollectionReport:
+    c = coded or code_archive(archive)
+    sp = split_documents(c.docnos, split)
+    if len(sp.names) < 2:
+        raise ParameterError(f"--split {split!r} gives {len(sp.names)} sub-collection(s) "
+                             f"({', '.join(sp.names) or 'none'}); need at least 2")
+    full = _evaluate_means(c, "AP")
+    keep, excluded = select_runs(full, c.run_types, automatic_only=automatic_only,
+                                 drop_bottom=drop_bottom)
+    if keep.size < 2:
+        raise ParameterError(
+            f"{keep.size} run(s) left to rank after selection ({len(excluded)} excluded"
+            + (", no automatic runs: run types unknown?" if automatic_only else "") + ")")
+    prep = prepare_subcollections(c, keep)
+    test = subcollections.subcollection_test(
+        prep, sp.labels, sp.names, permutations=permutations,
+        rng=np.random.default_rng(seed), progress=progress, workers=workers)
+    rel = (c.q_rel >= 1) & (c.q_topic >= 0)
+    rel_lab = sp.labels[c.q_doc[rel]]
+    infos = tuple(SubcollectionInfo(n, int(test.sizes[i]), int((rel_lab == i).sum()),
+                                    int(test.n_topics[i])) for i, n in enumerate(sp.names))
+    runs = tuple(RunSubMAP(c.tags[r], _f(full[r]), tuple(_f(v) for v in test.maps[:, j]))
+                 for j, r in enumerate(keep))
+    pairs = []
+    for k, (a, b) in enumerate(test.pairs):
+        rt = test.random_tau[k]
+        rt = rt[np.isfinite(rt)]
+        q = np.quantile(rt, [0.025, 0.975]) if rt.size else [np.nan, np.nan]
+        pairs.append(PairTau(sp.names[a], sp.names[b], _f(test.tau[k]),
+                             _f(rt.min()) if rt.size else None,
+                             _f(rt.max()) if rt.size else None,
+                             _f(rt.mean()) if rt.size else None, _f(q[0]), _f(q[1]),
+                             int(test.random_valid[k]), _f(test.p_value[k])))
+    pv = test.p_value[np.isfinite(test.p_value)]
+    taus = test.tau[np.isfinite(test.tau)]
+    return SubcollectionReport(
+        collection_id=c.collection_id, split=sp.rule, measure="AP",
+        automatic_only=automatic_only, drop_bottom=drop_bottom, permutations=permutations,
+        seed=seed, n_unassigned=test.n_unassigned, subcollections=infos, runs=runs,
+        excluded=tuple((c.tags[i], why) for i, why in excluded), pairs=tuple(pairs),
+        significant=tuple((lvl, int((pv < lvl).sum())) for lvl in SUBCOLLECTION_LEVELS),
+        mean_tau=_f(taus.mean()) if taus.size else None)
+
+
+# ------------------------------------------------------------------------ store + audits
+
+def load_coded(con, collection: str):
+    """(collection id, archive, coded archive) of a stored collection (any alias)."""
+    from litaudit.runs.archive import load_archive
+    from litaudit.store.refdata import resolve_collection
+
+    cid = resolve_collection(con, collection).id
+    archive = load_archive(con, cid)
+    return cid, archive, code_archive(archive)
+
+
+def _save(con, kind: str, cid: str, measure: str | None, params: dict, method: str,
+          fp: str, result, seed=None, trials=None) -> int:
+    from litaudit.analyses.audits import save_audit
+
+    return save_audit(con, kind=kind, collection_id=cid, measure=measure, params=params,
+                      method=method, input_fingerprint=fp, result=result, seed=seed,
+                      trials=trials)
+
+
+def run_rao(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_MEASURE,
+            save: bool = True, loaded=None) -> tuple[RAOReport, int | None]:
+    cid, archive, coded = loaded or load_coded(con, collection)
+    rep = rao_of_archive(archive, depth=depth, measure=measure, coded=coded)
+    aid = _save(con, "reuse-rao", cid, rep.measure, {"depth": depth}, "exact",
+                coded.fingerprint, rep) if save else None
+    return rep, aid
+
+
+def run_lou(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_MEASURE,
+            min_map: float = LOU_MIN_MAP, noise_pct: float = LOU_MAX_PCT, save: bool = True,
+            loaded=None) -> tuple[LOUReport, int | None]:
+    cid, archive, coded = loaded or load_coded(con, collection)
+    rep = lou_of_archive(archive, depth=depth, measure=measure, min_map=min_map,
+                         noise_pct=noise_pct, coded=coded)
+    aid = _save(con, "reuse-lou", cid, rep.measure,
+                {"depth": depth, "min_map": min_map, "noise_pct": noise_pct}, "exact",
+                coded.fingerprint, rep) if save else None
+    return rep, aid
+
+
+def subcollection_params(split: str, automatic_only: bool, drop_bottom: float) -> dict:
+    return {"split": split, "automatic_only": automatic_only, "drop_bottom": drop_bottom}
+
+
+def run_subcollections(con, collection: str, *, split: str = "prefix",
+                       permutations: int = SUBCOLLECTION_PERMUTATIONS, seed: int = DEFAULT_SEED,
+                       automatic_only: bool = True, drop_bottom: float = SUBCOLLECTION_BOTTOM,
+                       workers: int = 1, save: bool = True, loaded=None,
+                       progress: Callable[[int], None] | None = None
+                       ) -> tuple[SubcollectionReport, int | None]:
+    cid, archive, coded = loaded or load_coded(con, collection)
+    rep = subcollections_of_archive(archive, split=split, permutations=permutations, seed=seed,
+                                    automatic_only=automatic_only, drop_bottom=drop_bottom,
+                                    workers=workers, coded=coded, progress=progress)
+    aid = _save(con, "reuse-subcollections", cid, "AP",
+                subcollection_params(rep.split, automatic_only, drop_bottom), "randomization",
+                coded.fingerprint, rep, seed=seed, trials=permutations) if save else None
+    return rep, aid
+
+
+# ------------------------------------------------------------------------------ verdict
+
+@dataclass(frozen=True)
+class Check:
+    """One number of the verdict with its threshold; passed is None when only reported."""
+
+    component: str              # rao | lou | subcollections | agreement
+    name: str
+    value: float | None
+    threshold: float | None
+    rule: str
+    passed: bool | None
+    source: str
+    note: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """Reusability verdict of a collection from its run archive."""
+
+    collection_id: str
+    passed: bool | None         # every applicable check passes (None: none applicable)
+    n_checks: int               # checks with a pass/fail
+    n_failed: int
+    checks: tuple[Check, ...]
+    audits: tuple[tuple[str, int], ...]   # (kind, audit id) of the components used
+    skipped: tuple[str, ...]    # components not available, with the reason
+
+
+def _checks_rao(rep: RAOReport) -> list[Check]:
+    return [Check("rao", "mean RAO", rep.mean_rao, rep.lower_bound,
+                  f"reported; range [1/P = {rep.lower_bound:.4f}, 1]", None, SOURCE_VOORHEES,
+                  f"depth {rep.depth}, {rep.n_runs} runs, {rep.n_participants} participants; "
+                  "no threshold in the paper (Section 3: read with effectiveness)"),
+            Check("rao", "max RAO", rep.max_rao, None, "reported", None, SOURCE_VOORHEES,
+                  "a distinctive run exists when well above 1/P")]
+
+
+def _checks_lou(rep: LOUReport) -> list[Check]:
+    out = [
+        Check("lou", "unique relevant / all relevant", rep.unique_fraction, None, "reported",
+              None, SOURCE_VOORHEES, f"Table 2 row 1; {rep.n_unique} of {rep.n_relevant}; "
+              "within this archive's runs only"),
+        Check("lou", "largest participant share of uniques", rep.largest_share, None,
+              "reported", None, SOURCE_VOORHEES,
+              f"Table 2 row 2; {rep.largest_participant or '-'}"),
+        Check("lou", "mean |% change| of MAP", rep.mean_abs_pct, None, "reported", None,
+              SOURCE_VOORHEES, f"Table 2 row 3; {rep.n_considered} automatic runs with "
+              f"MAP >= {rep.min_map:g}"),
+    ]
+    if rep.n_considered == 0:
+        out.append(Check("lou", "max |% change| of MAP", None, rep.noise_pct,
+                         f"max <= {rep.noise_pct:g}%", None, SOURCE_VOORHEES,
+                         "no automatic run with MAP >= "
+                         f"{rep.min_map:g} ({rep.n_unknown_type} runs of unknown type)"))
+    else:
+        out.append(Check("lou", "max |% change| of MAP", rep.max_abs_pct, rep.noise_pct,
+                         f"max <= {rep.noise_pct:g}%", rep.max_abs_pct <= rep.noise_pct,
+                         SOURCE_VOORHEES, f"Table 2 rows 4-5; {rep.n_above} of "
+                         f"{rep.n_considered} runs above {rep.noise_pct:g}%"))
+    return out
+
+
+def _checks_sub(rep: SubcollectionReport, alpha: float) -> list[Check]:
+    out = []
+    for p in rep.pairs:
+        out.append(Check(
+            "subcollections", f"p of tau {p.a}-{p.b}", p.p_value, alpha, f"p >= {alpha:g}",
+            None if p.p_value is None else p.p_value >= alpha, SOURCE_SANDERSON,
+            "no tau: a side without relevant documents" if p.p_value is None else
+            f"tau {p.tau:.3f}; random {p.random_min:.2f}..{p.random_max:.2f} "
+            f"(R = {p.random_valid}, seed {rep.seed})"))
+    return out
+
+
+def _agreement_checks(con, cid: str, **kwargs) -> tuple[list[Check], int | None, str | None]:
+    """Checks of the significance-agreement component, or why there are none."""
+    import inspect
+
+    try:
+        from litaudit.analyses.agreement import agreement_component
+    except ImportError as exc:
+        return [], None, f"agreement: not available ({exc})"
+    accepted = inspect.signature(agreement_component).parameters
+    try:
+        comp = agreement_component(con, cid, **{k: v for k, v in kwargs.items()
+                                                if k in accepted})
+    except LitauditError as exc:     # e.g. too few sites to hold any out
+        return [], None, f"agreement: no data ({exc})"
+    if comp is None:
+        return [], None, "agreement: no data"
+    checks = [Check("agreement", ch.name, ch.value, ch.threshold, ch.rule, ch.passed,
+                    "Carterette, Kanoulas, Pavlu, Fang, SIGIR 2010", ch.note)
+              for ch in comp.checks]
+    return checks, getattr(comp, "audit_id", None), None
+
+
+def _stored_or_run(con, kind: str, cid: str, measure: str, params: dict, fp: str, run):
+    """Reuse an audit with exactly these inputs, else compute (and store) it."""
+    from litaudit.analyses.audits import find_audit
+    from litaudit.render.console import to_jsonable
+
+    found = find_audit(con, kind=kind, collection_id=cid, measure=measure,
+                       params=to_jsonable(params), input_fingerprint=fp)
+    if found is not None:
+        return found.result, found.id
+    rep, aid = run()
+    return to_jsonable(rep), aid
+
+
+def run_verdict(con, collection: str, *, depth: int = DEFAULT_DEPTH, split: str = "prefix",
+                permutations: int = SUBCOLLECTION_PERMUTATIONS, seed: int = DEFAULT_SEED,
+                alpha: float = SUBCOLLECTION_ALPHA, workers: int = 1, agreement: bool = True,
+                save: bool = True, progress: Callable[[int], None] | None = None
+                ) -> tuple[Verdict, int | None]:
+    """Gather RAO, LOU, sub-collections (stored audits with the same inputs are reused) and,
+    when available, the significance-agreement component into one verdict."""
+    from litaudit.analyses.audits import find_audit
+
+    loaded = load_coded(con, collection)
+    cid, _, coded = loaded
+    fp = coded.fingerprint
+    rao_d, rao_id = _stored_or_run(
+        con, "reuse-rao", cid, RAO_MEASURE, {"depth": depth}, fp,
+        lambda: run_rao(con, cid, depth=depth, save=save, loaded=loaded))
+    lou_d, lou_id = _stored_or_run(
+        con, "reuse-lou", cid, LOU_MEASURE,
+        {"depth": depth, "min_map": LOU_MIN_MAP, "noise_pct": LOU_MAX_PCT}, fp,
+        lambda: run_lou(con, cid, depth=depth, save=save, loaded=loaded))
+    checks = _checks_rao(_from_dict(RAOReport, rao_d)) + _checks_lou(_from_dict(LOUReport, lou_d))
+    audits = [("reuse-rao", rao_id), ("reuse-lou", lou_id)]
+    skipped = []
+    split_rule = split if split.startswith("prefix") else str(Path(split))
+    found = find_audit(con, kind="reuse-subcollections", collection_id=cid, measure="AP",
+                       params=subcollection_params(split_rule, True, SUBCOLLECTION_BOTTOM),
+                       input_fingerprint=fp)
+    if found is not None and found.seed == seed and found.trials == permutations:
+        sub = _from_dict(SubcollectionReport, found.result)
+        sub_id = found.id
+    else:
+        try:
+            sub, sub_id = run_subcollections(con, cid, split=split, permutations=permutations,
+                                             seed=seed, workers=workers, save=save,
+                                             loaded=loaded, progress=progress)
+        except ParameterError as exc:
+            sub, sub_id = None, None
+            skipped.append(f"subcollections: {exc}")
+    if sub is not None:
+        checks += _checks_sub(sub, alpha)
+        audits.append(("reuse-subcollections", sub_id))
+    if agreement:
+        ag_checks, ag_id, why = _agreement_checks(con, cid, depth=depth, seed=seed,
+                                                  save_audit=save)
+        checks += ag_checks
+        if why:
+            skipped.append(why)
+        elif ag_id is not None:
+            audits.append(("reuse-agreement", ag_id))
+    decided = [ch.passed for ch in checks if ch.passed is not None]
+    verdict = Verdict(
+        collection_id=cid, passed=all(decided) if decided else None, n_checks=len(decided),
+        n_failed=sum(not p for p in decided), checks=tuple(checks),
+        audits=tuple((k, i) for k, i in audits if i is not None), skipped=tuple(skipped))
+    aid = _save(con, "reuse-verdict", cid, None,
+                {"depth": depth, "split": split_rule, "alpha": alpha, "agreement": agreement},
+                "gathered", fp, verdict, seed=seed, trials=permutations) if save else None
+    return verdict, aid
+
+
+def _from_dict(cls, d):
+    """Rebuild a report dataclass (flat fields and tuples of dataclasses) from stored JSON."""
+    import dataclasses
+    import typing
+
+    if isinstance(d, cls):
+        return d
+    hints = typing.get_type_hints(cls)
+    kw = {}
+    for f in dataclasses.fields(cls):
+        v = d.get(f.name)
+        h = hints[f.name]
+        args = typing.get_args(h)
+        inner = args[0] if args else None
+        if (typing.get_origin(h) is tuple and dataclasses.is_dataclass(inner)
+                and isinstance(v, list)):
+            v = tuple(_from_dict(inner, x) for x in v)
+        elif isinstance(v, list):
+            v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+        kw[f.name] = v
+    return cls(**kw)

@@ -1,0 +1,397 @@
+"""Reusability analyses on run archives: RAO, leave-out-uniques, sub-collections, verdict.
+
+What the papers' numbers allow here. Voorhees, Lin, Efron (SIGIR 2014) report TREC-8 and
+Microblog 2012/2013 (71, 121 and 71 pooled runs); Sanderson et al. (CIKM 2012) report
+TRECs 2-8 and GOV2 (Tables 3-4: e.g. GOV2 2004 HTML-PDF tau 0.47, random 0.84-0.99,
+p < 0.001). We have none of those archives, only 17 of the 78 TREC 2003 Robust runs, so:
+- cannot be reproduced: every number of their Table 2, Figures 1-2 and Tables 2-4 (other
+  collections, other run sets; unique documents depend on the whole pool: "unique" here
+  means unique among these 17 runs, the 16 participants they come from);
+- can be reproduced on robust03: the official MAP of each of the 17 runs (trec_eval,
+  official_summaries.csv, 4 digits), which pins the archive and the evaluator that LOU
+  and the sub-collection MAPs rest on; the paper's definitions (RAO in [1/P, 1], Table 2
+  over automatic runs with MAP >= 0.1, p = (1 + #{tau_random <= tau}) / (1 + R), the
+  automatic-runs / bottom-25% selection), checked against independent computations
+  (Python sets for uniques and RAO, pytrec_eval for LOU, the general evaluator on
+  filtered runs and qrels for every sub-collection MAP, scipy for tau).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from litaudit.analyses import reuse
+from litaudit.errors import InputError, ParameterError
+from litaudit.runs.model import Archive, Qrels, Run, RunInfo
+
+# ------------------------------------------------------------------ a tiny archive, by hand
+
+TOPICS = ("1", "2")
+
+
+def tiny_archive() -> Archive:
+    """3 runs of 2 participants over documents of two sources (AA..., BB...)."""
+    qrels = Qrels(
+        topic=["1", "1", "1", "1", "2", "2", "2"],
+        docno=["AA1", "AA2", "BB1", "BB2", "AA3", "BB3", "BB4"],
+        rel=[1, 0, 1, 2, 1, 1, 0])
+    runs = (
+        Run("r1", ["1"] * 4 + ["2"] * 3, ["AA1", "BB1", "AA2", "BB2", "AA3", "BB3", "BB4"],
+            [4, 3, 2, 1, 3, 2, 1]),
+        Run("r2", ["1"] * 3 + ["2"] * 2, ["BB2", "AA2", "AA1", "BB4", "AA3"],
+            [3, 2, 1, 2, 1]),
+        Run("r3", ["1"] * 2 + ["2"] * 2, ["AA2", "BB1", "BB3", "AA3"], [2, 1, 2, 1]),
+    )
+    info = (RunInfo("r1", "siteA", "automatic", None), RunInfo("r2", "siteA", "automatic", None),
+            RunInfo("r3", "siteB", "manual", None))
+    return Archive("trec-robust-2003", qrels, runs, info)
+
+
+def test_code_archive_orders_as_trec_eval():
+    # scores equal as float32 tie, and ties go to the larger docno first (trec_eval)
+    run = Run("x", ["1", "1", "1"], ["AA1", "AA2", "BB1"], [1.0, 1.0 + 1e-9, 0.5])
+    arch = Archive("c", Qrels(["1"], ["AA1"], [1]), (run,), (RunInfo("x", None, None, None),))
+    c = reuse.code_archive(arch)
+    assert [c.docnos[d] for d in c.doc] == ["AA2", "AA1", "BB1"]
+    assert c.rank.tolist() == [0, 1, 2]
+    assert c.participants == ("x",)      # no participant: the run is its own
+
+
+def test_rao_and_lou_on_the_tiny_archive():
+    arch = tiny_archive()
+    rao = reuse.rao_of_archive(arch, depth=2)
+    # depth 2. topic 1: r1 {AA1, BB1}, r2 {BB2, AA2} (siteA), r3 {AA2, BB1} (siteB):
+    # P_AA1 = P_BB2 = 1, P_BB1 = P_AA2 = 2. topic 2: r1 {AA3, BB3}, r2 {BB4, AA3},
+    # r3 {BB3, AA3}: P_AA3 = P_BB3 = 2, P_BB4 = 1.
+    r1 = ((1 + 1 / 2) / 2 + (1 / 2 + 1 / 2) / 2) / 2
+    r2 = ((1 + 1 / 2) / 2 + (1 + 1 / 2) / 2) / 2
+    r3 = ((1 / 2 + 1 / 2) / 2 + (1 / 2 + 1 / 2) / 2) / 2
+    assert [r.rao for r in rao.runs] == pytest.approx([r1, r2, r3], abs=1e-15)
+    assert rao.n_participants == 2 and rao.lower_bound == 0.5
+    lou = reuse.lou_of_archive(arch, depth=2)
+    # relevant: 1/AA1 (siteA only), 1/BB1 (both), 1/BB2 (siteA only), 2/AA3 (both),
+    # 2/BB3 (both)
+    assert (lou.n_relevant, lou.n_unique) == (5, 2)
+    assert {p.participant: p.unique_relevant for p in lou.participants} == {
+        "siteA": 2, "siteB": 0}
+    assert lou.largest_participant == "siteA" and lou.largest_share == 1.0
+    # r1 loses AA1 and BB2 on topic 1: AP (1/1 + 2/2 + 3/4)/3 -> (1/2)/1
+    r1_lou = next(r for r in lou.runs if r.tag == "r1")
+    before = ((1 + 1 + 3 / 4) / 3 + (1 + 1) / 2) / 2
+    after = (1 / 2 + 1) / 2
+    assert (r1_lou.before, r1_lou.after) == pytest.approx((before, after), abs=1e-15)
+    assert r1_lou.pct_change == pytest.approx(100 * (after - before) / before, abs=1e-12)
+    r3_lou = next(r for r in lou.runs if r.tag == "r3")
+    assert r3_lou.before == r3_lou.after and not r3_lou.considered      # manual run
+    assert lou.n_considered == 2
+
+
+def test_split_rules(tmp_path):
+    docnos = np.array(["FBIS3-1", "FR940104-0-1", "FT911-1", "LA0101-1", "XX1"], dtype=object)
+    sp = reuse.split_documents(docnos, "prefix")
+    assert sp.names == ("FBIS", "FR", "FT", "LA", "XX")
+    assert sp.labels.tolist() == [0, 1, 2, 3, 4]
+    sp = reuse.split_documents(docnos, "prefix:FBIS,FR94,FT,LA,F")
+    assert sp.names == ("F", "FBIS", "FR94", "FT", "LA")
+    assert sp.labels.tolist() == [1, 2, 3, 4, -1]          # longest prefix wins
+    m = tmp_path / "map.tsv"
+    m.write_text("# docno type\nFBIS3-1\thtml\nFT911-1 , pdf\nFT911-1 pdf\n")
+    sp = reuse.split_documents(docnos, str(m))
+    assert sp.names == ("html", "pdf") and sp.labels.tolist() == [0, -1, 1, -1, -1]
+    m.write_text("FBIS3-1 html\nFT911-1 pdf extra\n")
+    with pytest.raises(InputError, match=r"map.tsv:2: expected 2 fields"):
+        reuse.split_documents(docnos, str(m))
+    m.write_text("FBIS3-1 html\nFBIS3-1 pdf\n")
+    with pytest.raises(InputError, match=r"map.tsv:2: document FBIS3-1 is mapped to both"):
+        reuse.split_documents(docnos, str(m))
+    with pytest.raises(ParameterError, match="no such file"):
+        reuse.split_documents(docnos, str(tmp_path / "absent"))
+    with pytest.raises(ParameterError, match="distinct"):
+        reuse.split_documents(docnos, "prefix:FT,FT")
+
+
+def test_select_runs():
+    full = np.array([0.3, 0.1, 0.2, 0.25, 0.05, np.nan])
+    types = ["automatic", "automatic", "manual", "automatic", "automatic", "automatic"]
+    keep, excluded = reuse.select_runs(full, types, automatic_only=True, drop_bottom=0.25)
+    # 5 automatic runs, floor(5/4) = 1 dropped: the NaN one (no score ranks lowest)
+    assert keep.tolist() == [0, 1, 3, 4]
+    assert excluded == [(2, "run type manual"), (5, "bottom 25% by MAP")]
+    keep, _ = reuse.select_runs(full[:5], types[:5], automatic_only=False, drop_bottom=0.5)
+    assert keep.tolist() == [0, 2, 3]          # 0.05 and 0.1 dropped (floor(5 / 2) = 2)
+    with pytest.raises(ParameterError):
+        reuse.select_runs(full, types, automatic_only=True, drop_bottom=1.0)
+
+
+# ------------------------------------------------------------------------- CLI, tiny store
+
+def write_tiny_files(tmp_path: Path) -> tuple[list[Path], Path, Path]:
+    arch = tiny_archive()
+    paths = []
+    for r in arch.runs:
+        p = tmp_path / f"input.{r.tag}.gz"
+        with gzip.open(p, "wt") as fh:
+            for i, (t, d, s) in enumerate(zip(r.topic, r.docno, r.score, strict=True)):
+                fh.write(f"{t} Q0 {d} {i + 1} {s} {r.tag}\n")
+        paths.append(p)
+    q = tmp_path / "qrels.txt"
+    q.write_text("".join(f"{t} 0 {d} {r}\n" for t, d, r in zip(
+        arch.qrels.topic, arch.qrels.docno, arch.qrels.rel, strict=True)))
+    meta = tmp_path / "meta.csv"
+    with open(meta, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["tag", "participant", "run_type"])
+        for i in arch.info:
+            w.writerow([i.tag, i.participant, i.run_type])
+    return paths, q, meta
+
+
+@pytest.fixture
+def tiny_cli(cli, tmp_path):
+    from litaudit.runs.archive import import_archive
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import load_reference_data
+
+    paths, q, meta = write_tiny_files(tmp_path)
+    with open_store(cli.db) as store:
+        load_reference_data(store.con)
+        import_archive(store, "trec-robust-2003", paths, qrels_path=q, metadata=meta)
+    return cli
+
+
+def audits(db: Path, kind: str):
+    from litaudit.analyses.audits import list_audits
+    from litaudit.store.db import open_store
+
+    with open_store(db, read_only=True) as store:
+        return list_audits(store.con, kind=kind)
+
+
+def test_cli_rao_and_lou(tiny_cli):
+    res = tiny_cli("reuse", "rao", "--collection", "robust03", "--depth", "2")
+    assert res.exit_code == 0, res.output
+    assert "Run Average Overlap, trec-robust-2003, depth 2" in res.output
+    assert "3 runs, P = 2 participants: RAO range [1/P = 0.5000, 1]" in res.output
+    assert "saved as audit 1" in res.output
+    res = tiny_cli("reuse", "rao", "-c", "robust03", "-k", "2", "--json")
+    out = json.loads(res.output)
+    assert out["audit_id"] == 2 and out["result"]["depth"] == 2
+    assert [r["tag"] for r in out["result"]["runs"]] == ["r1", "r2", "r3"]
+    assert [a.params for a in audits(tiny_cli.db, "reuse-rao")] == [{"depth": 2}] * 2
+    res = tiny_cli("reuse", "lou", "-c", "robust03", "-k", "2", "--json")
+    assert res.exit_code == 0, res.output
+    lou = json.loads(res.output)["result"]
+    assert (lou["n_unique"], lou["n_relevant"], lou["n_considered"]) == (2, 5, 2)
+    res = tiny_cli("reuse", "lou", "-c", "robust03", "-k", "2")
+    assert "Table 2 statistics (automatic runs with MAP >= 0.1)" in res.output
+    assert "2 unique of 5 relevant documents" in res.output
+
+
+def test_cli_subcollections_and_verdict(tiny_cli):
+    res = tiny_cli("reuse", "subcollections", "-c", "robust03", "--all-types",
+                   "--keep-bottom", "-R", "20", "--seed", "5", "--json")
+    assert res.exit_code == 0, res.output
+    sub = json.loads(res.output)["result"]
+    assert [s["name"] for s in sub["subcollections"]] == ["AA", "BB"]
+    assert sub["permutations"] == 20 and sub["seed"] == 5 and len(sub["pairs"]) == 1
+    p = sub["pairs"][0]["p_value"]
+    assert p is None or 0 < p <= 1
+    stored = audits(tiny_cli.db, "reuse-subcollections")
+    assert stored[0].seed == 5 and stored[0].trials == 20
+    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20", "--json")
+    assert res.exit_code == 0, res.output
+    v = json.loads(res.output)["result"]
+    kinds = {c["component"] for c in v["checks"]}
+    assert {"rao", "lou"} <= kinds
+    for c in v["checks"]:
+        assert set(c) >= {"name", "value", "threshold", "rule", "passed", "source"}
+    # r1 and r2 are automatic and floor(2 / 4) = 0 dropped: one pair (AA, BB) of 2 runs
+    assert [c["name"] for c in v["checks"] if c["component"] == "subcollections"] == [
+        "p of tau AA-BB"]
+    assert all(s.startswith("agreement") for s in v["skipped"])
+    assert v["n_failed"] == sum(c["passed"] is False for c in v["checks"])
+    assert v["passed"] == (v["n_failed"] == 0 if v["n_checks"] else None)
+    assert len(audits(tiny_cli.db, "reuse-verdict")) == 1
+    n_rao, n_lou = len(audits(tiny_cli.db, "reuse-rao")), len(audits(tiny_cli.db, "reuse-lou"))
+    n_sub = len(audits(tiny_cli.db, "reuse-subcollections"))
+    # a second verdict reuses the stored components (same inputs, seed and R)
+    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20")
+    assert res.exit_code == 0, res.output
+    assert "Reusability verdict, trec-robust-2003" in res.output
+    assert res.output.rstrip().splitlines()[-1] == "saved as audit " + str(
+        audits(tiny_cli.db, "reuse-verdict")[-1].id)
+    assert (len(audits(tiny_cli.db, "reuse-rao")), len(audits(tiny_cli.db, "reuse-lou")),
+            len(audits(tiny_cli.db, "reuse-subcollections"))) == (n_rao, n_lou, n_sub)
+    assert json.loads(tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
+                               "--json").output)["result"] == v
+
+
+@pytest.mark.parametrize("args, message", [
+    (("reuse", "rao", "-c", "nosuch"), "nosuch"),
+    (("reuse", "rao", "-c", "robust04"), "no run archive stored"),
+    (("reuse", "lou", "-c", "robust03", "--measure", "XYZ"), "unknown measure 'XYZ'"),
+    (("reuse", "subcollections", "-c", "robust03", "--split", "nosuchfile.tsv", "-R", "5"),
+     "no such file"),
+    (("reuse", "subcollections", "-c", "robust03", "--split", "prefix:AA", "-R", "5"),
+     "gives 1 sub-collection(s) (AA); need at least 2"),
+    (("reuse", "subcollections", "-c", "robust03", "--all-types", "--split", "prefix:AA,BB",
+      "-R", "5"), None),
+])
+def test_cli_errors(tiny_cli, args, message):
+    res = tiny_cli(*args)
+    if message is None:                     # the control: the same command, valid
+        assert res.exit_code == 0, res.output
+        assert "Kendall's tau per pair" in res.output
+        return
+    assert res.exit_code == 1
+    assert message in res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert len(audits(tiny_cli.db, "reuse-subcollections")) == 0
+
+
+# ------------------------------------------------------------------------ robust03, real
+
+@pytest.fixture(scope="module")
+def robust03():
+    from tests.conftest import SHARED_DATA
+
+    trec = SHARED_DATA / "trec"
+    if not (trec / "runs" / "robust03").is_dir():
+        pytest.skip(f"shared data not found at {SHARED_DATA}")
+    from litaudit.runs.trec_io import read_qrels, read_runs
+
+    official = {}
+    with open(trec / "official_summaries.csv", newline="", encoding="utf-8") as fh:
+        for r in csv.DictReader(fh):
+            if r["edition"] == "trec12" and r["track"] == "robust":
+                official.setdefault(r["run_id"], {"participant": r["participant"],
+                                                  "run_type": r["run_type"]})
+                official[r["run_id"]][r["measure"]] = r["value"]
+    runs = read_runs(sorted((trec / "runs" / "robust03").glob("input.*.gz")))
+    qrels = read_qrels(trec / "qrels" / "qrels.robust03.txt")
+    info = tuple(RunInfo(r.tag, official[r.tag]["participant"], official[r.tag]["run_type"],
+                         None) for r in runs)
+    arch = Archive("trec-robust-2003", qrels, tuple(runs), info)
+    return arch, reuse.code_archive(arch), official
+
+
+@pytest.mark.slow
+def test_robust03_official_map(shared_data, robust03):
+    # trec_eval's MAP of each run as NIST published it (official_summaries.csv, 4 digits)
+    arch, c, official = robust03
+    maps = reuse._evaluate_means(c, "AP")
+    for tag, m in zip(c.tags, maps, strict=True):
+        assert m == pytest.approx(float(official[tag]["map"]), abs=5e-5 + 1e-12), tag
+
+
+@pytest.mark.slow
+def test_robust03_rao_and_uniques_against_sets(shared_data, robust03):
+    arch, c, _ = robust03
+    depth = 100
+    rao = reuse.rao_of_archive(arch, depth=depth, coded=c)
+    assert rao.n_runs == 17 and rao.n_participants == 16      # uglasgow.ounis has 2 runs
+    assert all(1 / 16 <= r.rao <= 1 for r in rao.runs)
+    # pure-Python sets: top 100 per participant and topic
+    top: dict[tuple[str, str], set[str]] = {}
+    for r, i in zip(arch.runs, arch.info, strict=True):
+        rr = r.ranked()
+        for t in rr.topics():
+            docs = rr.docno[rr.topic == t][:depth]
+            top.setdefault((i.participant, t), set()).update(docs)
+    count: dict[tuple[str, str], int] = {}
+    for (_, t), docs in top.items():
+        for d in docs:
+            count[(t, d)] = count.get((t, d), 0) + 1
+    run = arch.runs[c.tags.index("uic0301")].ranked()
+    per_topic = [np.mean([1 / count[(t, d)] for d in run.docno[run.topic == t][:depth]])
+                 for t in run.topics() if t in c.topic_names]
+    assert rao.runs[c.tags.index("uic0301")].rao == pytest.approx(np.mean(per_topic),
+                                                                  abs=1e-12)
+    relevant = {(t, d) for t, d, g in zip(arch.qrels.topic, arch.qrels.docno, arch.qrels.rel,
+                                          strict=True) if g >= 1}
+    unique: dict[str, int] = {}
+    for (p, t), docs in top.items():
+        unique[p] = unique.get(p, 0) + sum((t, d) in relevant and count[(t, d)] == 1
+                                           for d in docs)
+    lou = reuse.lou_of_archive(arch, depth=depth, coded=c)
+    assert {p.participant: p.unique_relevant for p in lou.participants} == unique
+    assert (lou.n_relevant, lou.n_unique) == (len(relevant), sum(unique.values()))
+    assert lou.largest_participant == max(unique, key=unique.get)
+
+
+@pytest.mark.slow
+def test_robust03_lou_against_pytrec_eval(shared_data, robust03):
+    import pytrec_eval
+
+    arch, c, _ = robust03
+    lou = reuse.lou_of_archive(arch, depth=100, coded=c)
+    # every run is automatic; rutcor03100 (MAP 0.0737) is below 0.1: 16 considered
+    assert lou.n_considered == 16 and lou.n_unknown_type == 0
+    row = {r.tag: r for r in lou.runs}
+    assert not row["rutcor03100"].considered
+    # re-evaluate uic0301 with pytrec_eval on the qrels without its participant's uniques
+    top = {}
+    for r, i in zip(arch.runs, arch.info, strict=True):
+        rr = r.ranked()
+        for t in rr.topics():
+            for d in rr.docno[rr.topic == t][:100]:
+                top.setdefault((t, d), set()).add(i.participant)
+    qrels: dict[str, dict[str, int]] = {}
+    for t, d, g in zip(arch.qrels.topic, arch.qrels.docno, arch.qrels.rel, strict=True):
+        if g >= 1 and top.get((t, d)) == {"uillinois-chicago.yu"}:
+            continue
+        qrels.setdefault(t, {})[d] = int(g)
+    run = arch.runs[c.tags.index("uic0301")]
+    rd: dict[str, dict[str, float]] = {}
+    for t, d, s in zip(run.topic, run.docno, run.score, strict=True):
+        rd.setdefault(t, {})[d] = float(s)
+    res = pytrec_eval.RelevanceEvaluator(qrels, {"map"}).evaluate(rd)
+    after = np.mean([res[t]["map"] for t in res])
+    assert row["uic0301"].after == pytest.approx(after, abs=1e-12)
+    # Table 2 statistics of this 17-run subset (computed here, not in the paper)
+    pct = np.array([abs(r.pct_change) for r in lou.runs if r.considered])
+    assert lou.max_abs_pct == pytest.approx(pct.max(), abs=1e-12)
+    assert lou.max_abs_pct == pytest.approx(abs(row["uic0301"].pct_change), abs=1e-12)
+    assert lou.n_above == int((pct > 1.0).sum())
+
+
+@pytest.mark.slow
+def test_robust03_subcollection_maps_against_the_evaluator(shared_data, robust03):
+    from scipy.stats import kendalltau
+
+    from litaudit.runs.evaluate import evaluate
+
+    arch, c, _ = robust03
+    rep = reuse.subcollections_of_archive(arch, split="prefix:FBIS,FR94,FT,LA",
+                                          permutations=20, seed=1, coded=c)
+    assert [s.name for s in rep.subcollections] == ["FBIS", "FR94", "FT", "LA"]
+    assert [s.topics for s in rep.subcollections] == [70, 30, 92, 88]
+    assert len(rep.runs) == 13                # 17 automatic, bottom floor(17/4) = 4 dropped
+    assert {t for t, _ in rep.excluded} == {"rutcor03100", "NLPR03vb10", "humR03dc",
+                                            "MU03rob01"}
+    kept = [arch.runs[c.tags.index(r.tag)] for r in rep.runs]
+    oracle = []
+    for k, prefix in enumerate(["FBIS", "FR94", "FT", "LA"]):
+        qmask = np.array([d.startswith(prefix) for d in arch.qrels.docno])
+        q = arch.qrels.filter(qmask)
+        sub_runs = []
+        for r in kept:
+            m = np.array([d.startswith(prefix) for d in r.docno])
+            sub_runs.append(Run(r.tag, r.topic[m], r.docno[m], r.score[m]))
+        ev = evaluate(sub_runs, q, ["AP"], complete=True)
+        with_rel = [i for i, t in enumerate(ev.topics)
+                    if ((q.topic == t) & (q.rel >= 1)).any()]
+        expect = ev.matrix("AP")[:, with_rel].mean(axis=1)
+        got = np.array([r.maps[k] for r in rep.runs])
+        np.testing.assert_allclose(got, expect, rtol=0, atol=1e-12)
+        oracle.append(expect)
+    for p in rep.pairs:
+        a, b = ["FBIS", "FR94", "FT", "LA"].index(p.a), ["FBIS", "FR94", "FT", "LA"].index(p.b)
+        assert p.tau == pytest.approx(kendalltau(oracle[a], oracle[b]).statistic, abs=1e-12)
+        assert 1 / 21 <= p.p_value <= 1 and p.random_valid == 20
