@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 DB     ?= litaudit.duckdb
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run test bench lint clean
+.PHONY: help venv run test bench lint clean browser
 
 help:  ## list the targets
 	@echo "litaudit targets:"
@@ -25,7 +25,10 @@ run: $(STAMP)  ## build the database from seeds/ and run the main audit
 	$(BIN)/litaudit --db $(DB) init
 	$(BIN)/litaudit --db $(DB) audit summary
 
-test: $(STAMP)  ## run the test suite
+browser:  ## install headless chromium for the HTML report test (Debian package)
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+test: $(STAMP) browser  ## run the test suite
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)  ## run the benchmarks in bench/ (figures and ratios against peers)

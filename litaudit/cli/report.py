@@ -2,9 +2,102 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+from pathlib import Path
+
 import typer
 
+from litaudit.cli.common import db_path
+from litaudit.errors import LitauditError
 
-def report(ctx: typer.Context):
-    """Write an audit report for a collection (not built yet)."""
-    raise typer.Exit(2)
+_SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
+                  ".json": "json"}
+
+
+def report(
+    ctx: typer.Context,
+    collection: str = typer.Option(..., "--collection", "-c", help="Collection (any alias)."),
+    measure: str = typer.Option(None, "--measure", "-m",
+                                help="One measure (default: every measure with >= 2 "
+                                     "results)."),
+    claim: float = typer.Option(None, "--claim",
+                                help="A claimed value to check against the published "
+                                     "results (needs --measure when there are several)."),
+    fmt: str = typer.Option(None, "--format", "-f",
+                            help="md, html or json (default: from the -o suffix, else md)."),
+    output: Path = typer.Option(None, "--output", "-o",
+                                help="Write here (Markdown plots go beside it as "
+                                     "<stem>.fig-*.svg); default: stdout."),
+    timestamp: bool = typer.Option(False, "--timestamp",
+                                   help="Stamp the report and its audits with times (the "
+                                        "report is otherwise byte-identical for the same "
+                                        "database)."),
+):
+    """Write an audit report of a collection, built only from stored audits.
+
+    Sections: the data and its provenance, the paper-style tables of Carterette (2015),
+    the candidate best set with citations, the claim check (--claim) and, where runs are
+    stored, reusability. Missing audits are run and stored first.
+    """
+    fmt = _format(fmt, output)
+    path = db_path(ctx)
+    if not Path(path).exists():
+        raise LitauditError(f"no database at {path}: run `litaudit init` first")
+    from litaudit.cli.common import open_write
+    from litaudit.render.console import err
+    from litaudit.render.report import build_report, render_html, render_json, render_markdown
+
+    with open_write(ctx) as store:
+        rep = build_report(store.con, collection, measure=measure, claim=claim,
+                           timestamp=timestamp, note=lambda m: err.print(m, markup=False))
+    files: dict[str, str] = {}
+    if fmt == "md":
+        text, images = render_markdown(rep, output.stem if output else None)
+        if output:
+            files = {str(output.parent / name): svg for name, svg in images.items()}
+    elif fmt == "html":
+        text = render_html(rep)
+    else:
+        text = render_json(rep)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    files[str(output)] = text   # last, so the report never points at missing images
+    _write_all(files)
+    err.print(f"wrote {output}" + (f" and {len(files) - 1} plot(s) beside it"
+                                   if len(files) > 1 else ""), markup=False)
+
+
+def _format(fmt: str | None, output: Path | None) -> str:
+    if fmt is None:
+        return _SUFFIX_FORMAT.get(output.suffix.lower(), "md") if output else "md"
+    f = fmt.strip().lower().lstrip(".")
+    f = {"markdown": "md", "htm": "html"}.get(f, f)
+    if f not in ("md", "html", "json"):
+        raise LitauditError(f"--format: {fmt!r} is not one of md, html, json")
+    return f
+
+
+def _write_all(files: dict[str, str]) -> None:
+    """Write every file through a temporary beside it, then rename: nothing half-written."""
+    staged: list[tuple[str, str]] = []
+    try:
+        for target, text in files.items():
+            parent = Path(target).parent
+            if not parent.is_dir():
+                raise LitauditError(f"{target}: directory {parent} does not exist")
+            fd, tmp = tempfile.mkstemp(prefix=".litaudit-", suffix=".tmp", dir=parent)
+            staged.append((tmp, target))
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+                fh.write(text)
+    except OSError as exc:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise LitauditError(f"cannot write the report: {exc}") from None
+    except LitauditError:
+        for tmp, _ in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    for tmp, target in staged:
+        os.replace(tmp, target)

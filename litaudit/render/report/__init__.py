@@ -1,0 +1,25 @@
+"""Audit reports for reviewers: Markdown, self-contained HTML with inline SVG, JSON.
+
+``build_report`` gathers stored audits into a frozen :class:`~.model.Report`;
+``render_markdown``, ``render_html`` and ``render_json`` format it.
+"""
+
+from __future__ import annotations
+
+from litaudit.render.report.build import build_report
+from litaudit.render.report.html import render_html
+from litaudit.render.report.markdown import render_markdown
+from litaudit.render.report.model import Report
+
+FORMATS = ("md", "html", "json")
+
+
+def render_json(rep: Report) -> str:
+    """Everything in the report model as canonical JSON (sorted keys)."""
+    from litaudit.render.console import dumps
+
+    return dumps(rep) + "\n"
+
+
+__all__ = ["FORMATS", "Report", "build_report", "render_html", "render_json",
+           "render_markdown"]

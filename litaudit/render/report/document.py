@@ -1,0 +1,253 @@
+"""The report as a sequence of format-neutral blocks (headings, paragraphs, tables,
+figures), rendered by :mod:`.markdown` and :mod:`.html`. Numbers are formatted here,
+once, with a fixed number of digits."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from litaudit.render.report import figures as F
+from litaudit.render.report.literature import fmt_count, fmt_p
+from litaudit.render.report.model import LiteratureSection, Report, ReuseSection
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Para:
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    caption: str | None = None
+    links: tuple[tuple[str | None, ...], ...] = ()   # per cell: a URL, or None
+
+
+@dataclass(frozen=True)
+class FigureBlock:
+    figure: F.Figure
+
+
+def f4(x) -> str:
+    return "-" if x is None else f"{float(x):.4f}"
+
+
+def f2(x) -> str:
+    return "-" if x is None else f"{float(x):.2f}"
+
+
+def yes(x) -> str:
+    return "-" if x is None else ("pass" if x else "FAIL")
+
+
+def cite(aid: int | None) -> str:
+    return f"audit #{aid}" if aid is not None else "no audit"
+
+
+def blocks(rep: Report) -> list:
+    """Everything the Markdown and HTML reports show, in order."""
+    out: list = [Heading(1, rep.title)]
+    intro = (f"Collection `{rep.collection_id}`; measures: {', '.join(rep.measures) or 'none'}."
+             " Every number below cites the stored audit it comes from (audit #id); the "
+             "audits, with their parameters, method, seed, input fingerprint and software "
+             "version, are listed at the end.")
+    if rep.generated_at:
+        intro += f" Generated {rep.generated_at}."
+    out.append(Para(intro))
+    out += _data(rep)
+    for lit in rep.literature:
+        out += _literature(lit)
+    for c in rep.claims:
+        out += [Heading(2, f"Claim check: {c.measure} = {c.value:g}"), Para(c.sentence)]
+        if c.audit is not None:
+            out.append(Table(("claim", "systems (N + 1)", "p-value", "alpha", "mu0",
+                              "lower bound", "N*", "source"),
+                             ((f"{c.value:g}", str(c.n_draws), fmt_p(c.p_value), f"{c.alpha:g}",
+                               f4(c.mu0), f4(c.lower),
+                               "-" if c.n_star is None else fmt_count(c.n_star),
+                               cite(c.audit)),)))
+    if rep.reuse is not None:
+        out += _reuse(rep.reuse)
+    out += _audits(rep)
+    if rep.notes:
+        out += [Heading(2, "Notes")] + [Para(n) for n in rep.notes]
+    return out
+
+
+def _data(rep: Report) -> list:
+    d = rep.data
+    st = {c.label: c.n for c in d.statuses}
+    years = "-" if d.first_year is None else f"{d.first_year}-{d.last_year}"
+    when = "-" if d.first_transcribed is None else f"{d.first_transcribed} to " \
+        f"{d.last_transcribed}"
+    rows = (("collection", f"{d.collection_title} ({d.collection_name}, {d.collection_id})"),
+            ("topics (default set)", str(d.default_topics or "-")),
+            ("results (not retracted)", str(d.n_results)),
+            ("papers", str(d.n_papers)),
+            ("publication years", years),
+            ("verified / draft / retracted",
+             f"{st['verified']} / {st['draft']} / {st['retracted']}"),
+            ("transcribed by", "; ".join(f"{c.label} ({c.n})" for c in d.transcribers) or "-"),
+            ("transcribed", when),
+            ("input fingerprint", d.fingerprint[:16]))
+    out = [Heading(2, "Data and provenance"),
+           Table(("", ""), rows, "Published results in the store (results table, not an "
+                 "audit; the fingerprint is over the rows read)."),
+           Table(("source", "from", "results"),
+                 tuple((s.kind, s.name, str(s.results)) for s in d.sources), "Sources"),
+           Table(("measure", "results"), tuple((c.label, str(c.n)) for c in d.measures),
+                 "Results per measure")]
+    return out
+
+
+def _literature(lit: LiteratureSection) -> list:
+    out: list = [Heading(2, f"Is the best published {lit.measure} beyond chance?")]
+    if lit.best_audit is None:
+        out.append(Para(f"No extreme-value audit for {lit.measure}: {lit.error}."))
+        return out
+    src = cite(lit.best_audit)
+    out.append(Para(
+        f"The {lit.n} published {lit.measure} values are treated as {lit.n} draws from one "
+        f"normal distribution (mean {f4(lit.mean)}, standard error {f4(lit.se)} over "
+        f"{lit.n_topics} topics; Carterette, SIGIR 2015). The best of {lit.n} equally good "
+        f"systems is expected to reach {f4(lit.expected_max)} by chance; {lit.n_above} "
+        f"results lie above the {lit.alpha:g} beyond-chance threshold "
+        f"{f4(lit.max_threshold)}, and about {f2(lit.expected_false_positives)} of those "
+        f"are expected to be false positives."))
+    out.append(Table(("N", "topics", "mean", "sd", "max", "expected max", "source"),
+                     ((str(lit.n), str(lit.n_topics), f4(lit.mean), f4(lit.sd),
+                       f4(lit.maximum), f4(lit.expected_max), src),),
+                     "Table 2 of Carterette (2015): the published results"))
+    out.append(Table(("alpha", "max threshold", "above", "min threshold", "below",
+                      "expected false positives", "source"),
+                     ((f"{lit.alpha:g}", f4(lit.max_threshold), str(lit.n_above),
+                       f4(lit.min_threshold), str(lit.n_below),
+                       f2(lit.expected_false_positives), src),),
+                     "Beyond-chance thresholds"))
+    cover = "-" if lit.coverage is None else f"{lit.coverage:.0%}"
+    out.append(Table(("best", "p", "mu0", "interval", "coverage", "candidates", "source"),
+                     ((f4(lit.value), f"{lit.p:g}", f4(lit.mu0),
+                       f"[{f4(lit.lower)}, {f4(lit.value)}]", cover,
+                       str(len(lit.candidates)), src),),
+                     "Table 3 of Carterette (2015): intrinsic effectiveness of the best"))
+    for fig in (F.mxvd_figure(lit), F.expected_max_figure(lit)):
+        if fig is not None:
+            out.append(FigureBlock(fig))
+    if lit.candidates:
+        out.append(Heading(3, f"Candidate best systems ({len(lit.candidates)})"))
+        out.append(Para(f"Every result at or above the lower bound {f4(lit.lower)} could be "
+                        "the truly best system; they cannot be told apart by these numbers."))
+        rows, links = [], []
+        for c in lit.candidates:
+            rows.append((str(c.rank), c.value_text or f4(c.value), c.system or "-",
+                         c.citation or "-", str(c.year or "-")))
+            url = f"https://doi.org/{c.doi}" if c.doi else c.url
+            links.append((None, None, None, url, None))
+        out.append(Table(("#", lit.measure, "system", "source", "year"), tuple(rows),
+                         f"Candidate best set ({src})", tuple(links)))
+    fig = F.history_figure(lit)
+    if fig is not None:
+        out += [Heading(3, "The record over the years"), FigureBlock(fig)]
+    elif lit.history_error:
+        out.append(Para(f"No history: {lit.history_error}."))
+    return out
+
+
+def _reuse(r: ReuseSection) -> list:
+    out: list = [Heading(2, "Can the collection be trusted? Reusability")]
+    v = r.verdict or {}
+    state = {True: "passes every check", False: f"fails {v.get('n_failed')} of "
+             f"{v.get('n_checks')} checks", None: "has no check with a threshold"}
+    out.append(Para(f"From the {r.n_runs} stored runs the collection "
+                    f"{state[v.get('passed')]} ({cite(r.verdict_audit)})."))
+    out.append(Table(("component", "check", "value", "rule", "result", "note"),
+                     tuple((c["component"], c["name"], f4(c["value"]), c["rule"],
+                            yes(c["passed"]) if c["passed"] is not None else "reported",
+                            c["note"]) for c in v.get("checks", [])), "Verdict"))
+    if r.rao:
+        a = r.rao
+        out += [Heading(3, "Run average overlap (Voorhees et al. 2014)"),
+                Table(("runs", "participants", "depth", "1/P", "mean RAO", "min", "max",
+                       "source"),
+                      ((str(a["n_runs"]), str(a["n_participants"]), str(a["depth"]),
+                        f4(a["lower_bound"]), f4(a["mean_rao"]), f4(a["min_rao"]),
+                        f4(a["max_rao"]), cite(r.rao_audit)),))]
+        _fig(out, F.rao_figure(r))
+    if r.lou:
+        a = r.lou
+        out += [Heading(3, "Leave-out-uniques (Voorhees et al. 2014, Table 2)"),
+                Table(("unique / relevant", "largest share", "runs considered",
+                       "mean |% change|", "max |% change|", f"above {a['noise_pct']:g}%",
+                       "source"),
+                      ((f4(a["unique_fraction"]),
+                        f"{f4(a['largest_share'])} ({a['largest_participant'] or '-'})",
+                        str(a["n_considered"]), f2(a["mean_abs_pct"]), f2(a["max_abs_pct"]),
+                        str(a["n_above"]), cite(r.lou_audit)),))]
+        _fig(out, F.lou_figure(r))
+    if r.subcollections:
+        a = r.subcollections
+        out += [Heading(3, "Sub-collections (Sanderson et al. 2012)"),
+                Table(("sub-collections", "tau", "random tau range", "p", "source"),
+                      tuple((f"{p['a']} / {p['b']}", f4(p["tau"]),
+                             f"{f2(p['random_min'])} to {f2(p['random_max'])}",
+                             f4(p["p_value"]), cite(r.sub_audit)) for p in a["pairs"]),
+                      f"Kendall's tau between sub-collection rankings, {a['permutations']} "
+                      f"random splits (seed {a['seed']})")]
+    if r.agreement:
+        out += _agreement(r)
+    out += [Para(n) for n in r.notes]
+    return out
+
+
+def _agreement(r: ReuseSection) -> list:
+    a = r.agreement
+    rows = []
+    for an in a["analyses"]:
+        t = an["aggregate"]
+        if t is None:
+            rows.append((an["analysis"], "0", "-", "-", "-", cite(r.agreement_audit)))
+            continue
+        o, e = t["observed"], t["expected"]
+        fit = t["fit"] or {}
+        rows.append((an["analysis"], str(an["pairs_tested"]),
+                     f"{o[0][0]} {o[0][1]} / {o[1][0]} {o[1][1]}",
+                     f"{e[0][0]:.2f} {e[0][1]:.2f} / {e[1][0]:.2f} {e[1][1]:.2f}",
+                     f4(fit.get("p_value")), cite(r.agreement_audit)))
+    tau = a["tau"]["tau"] if a.get("tau") else None
+    out = [Heading(3, "Agreement in significance (Carterette et al. 2010)"),
+           Para(f"{a['source']}: {a['runs']} runs from {a['sites']} sites over {a['topics']} "
+                f"topics. Tables read: baseline significant (row 1) or not (row 2), by reuse "
+                f"significant or not; expected from power analysis. Kendall's tau of baseline "
+                f"and reuse scores {f4(tau)}, RMSE {f4(a.get('rmse'))}."),
+           Table(("pairs", "tested", "observed", "expected", "chi-square p", "source"),
+                 tuple(rows), f"alpha {a['alpha']:g}, correction {a['correction']}")]
+    _fig(out, F.agreement_figure(r))
+    return out
+
+
+def _fig(out: list, fig) -> None:
+    if fig is not None:
+        out.append(FigureBlock(fig))
+
+
+def _audits(rep: Report) -> list:
+    rows = []
+    for a in rep.audits:
+        params = json.dumps(a.params, sort_keys=True, separators=(", ", ": "))
+        row = (f"#{a.id}", a.kind, a.measure or "-", params, a.method,
+               "-" if a.seed is None else str(a.seed), "-" if a.trials is None else
+               str(a.trials), a.input_fingerprint[:16], a.software_version)
+        rows.append(row + ((a.created_at or "-",) if rep.generated_at else ()))
+    cols = ("audit", "kind", "measure", "parameters", "method", "seed", "trials",
+            "input fingerprint", "version") + (("created",) if rep.generated_at else ())
+    return [Heading(2, "Audits cited"),
+            Table(cols, tuple(rows), "Input fingerprints are SHA-256 (first 16 hex digits "
+                  "shown; the JSON report has them in full).")]

@@ -1,0 +1,153 @@
+"""The report's plots, drawn with :mod:`litaudit.render.report.svg` from the report model.
+
+Curves are computed from the audit's stored numbers (mu, se, N, mu0) with the closed
+forms of :mod:`litaudit.stats.extreme`, so a plot says nothing its audit does not.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from litaudit.render.report.model import LiteratureSection, ReuseSection
+from litaudit.render.report.svg import PALETTE, Plot
+
+
+@dataclass(frozen=True)
+class Figure:
+    name: str                   # file-name stem, e.g. fig-mxvd-AP
+    title: str
+    caption: str
+    audit: int | None
+    svg: str
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in text).strip("-")
+
+
+def mxvd_figure(lit: LiteratureSection) -> Figure | None:
+    """Normal, MxVD and MnVD of N draws around mu0 with the 1-2p band (2015, Figure 3)."""
+    from scipy.special import log_ndtr
+
+    if None in (lit.mu0, lit.se, lit.n, lit.lower, lit.value) or not lit.se > 0:
+        return None
+    mu0, se, n = lit.mu0, lit.se, int(lit.n)
+    x = np.linspace(mu0 - 5 * se, mu0 + 5 * se, 201)
+    z = (x - mu0) / se
+    phi = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) / se
+    pmax = n * phi * np.exp((n - 1) * log_ndtr(z))
+    pmin = n * phi * np.exp((n - 1) * log_ndtr(-z))
+    band = (x >= lit.lower) & (x <= lit.value)
+    cover = f"{lit.coverage:.0%}" if lit.coverage is not None else "1-2p"
+    p = Plot(f"{lit.measure}: where the best of {n} lands (Carterette 2015, Fig. 3)",
+             lit.measure, "density")
+    p.area(x[band], np.zeros(int(band.sum())), np.maximum(pmax, pmin)[band],
+           color=PALETTE[4], label=f"{cover} interval", opacity=0.25)
+    p.line(x, phi, color=PALETTE[6], label=f"Normal(mu0, se), mu0 = {mu0:.4f}")
+    p.line(x, pmax, color=PALETTE[0], label=f"max of {n} (MxVD)")
+    p.line(x, pmin, color=PALETTE[1], label=f"min of {n} (MnVD)")
+    p.vline(lit.value, label=f"best = {lit.value:.4f}")
+    cap = (f"Normal(mu0 = {mu0:.4f}, se = {se:.4f}) and the distributions of the max and the "
+           f"min of {n} draws from it; the shaded band [{lit.lower:.4f}, {lit.value:.4f}] "
+           f"holds non-extreme values with probability {cover}.")
+    return Figure(f"fig-mxvd-{_slug(lit.measure)}", "Intrinsic-effectiveness interval", cap,
+                  lit.best_audit, p.render())
+
+
+def expected_max_figure(lit: LiteratureSection) -> Figure | None:
+    """Expected max and the alpha threshold against N (2015, Figure 2)."""
+    from litaudit.stats.extreme import expected_max, max_quantile
+
+    if None in (lit.mean, lit.se, lit.n, lit.alpha) or not lit.se > 0:
+        return None
+    top = max(2 * int(lit.n), 50)
+    ns = sorted({int(round(v)) for v in np.geomspace(1, top, 40)})
+    em = [expected_max(lit.mean, lit.se, k) for k in ns]
+    th = [max_quantile(1 - lit.alpha, lit.mean, lit.se, k) for k in ns]
+    p = Plot(f"{lit.measure}: expected best of N equally good systems (Fig. 2)",
+             "N (systems tried)", lit.measure)
+    p.line(ns, em, color=PALETTE[0], label="expected max")
+    p.line(ns, th, color=PALETTE[1], dash=True, label=f"{1 - lit.alpha:.0%} point of max")
+    p.hline(lit.mean, color="#888888", label=f"mean = {lit.mean:.4f}")
+    if lit.maximum is not None:
+        p.scatter([lit.n], [lit.maximum], color=PALETTE[6],
+                  label=f"published best (N = {lit.n})")
+    cap = (f"Expected maximum of N draws from Normal({lit.mean:.4f}, {lit.se:.4f}) and the "
+           f"value the max exceeds with probability {lit.alpha:g}, for N = 1 to {top}.")
+    return Figure(f"fig-expected-max-{_slug(lit.measure)}", "Expected max against N", cap,
+                  lit.best_audit, p.render())
+
+
+def history_figure(lit: LiteratureSection) -> Figure | None:
+    """The record over the years against the expected max of the results so far."""
+    pts = [h for h in lit.history if h.record is not None]
+    if len(pts) < 1:
+        return None
+    years = [h.year for h in pts]
+    p = Plot(f"{lit.measure}: the record over the years", "year", lit.measure)
+    p.line(years, [h.record for h in pts], color=PALETTE[6], step=True, label="record so far")
+    p.line(years, [h.expected_max for h in pts], color=PALETTE[0], label="expected max")
+    p.line(years, [h.threshold for h in pts], color=PALETTE[1], dash=True,
+           label="beyond-chance threshold")
+    p.scatter(years, [h.record for h in pts], color=PALETTE[6])
+    cap = ("The best result published up to each year against the expected maximum and the "
+           "beyond-chance threshold for the number of results published so far.")
+    return Figure(f"fig-history-{_slug(lit.measure)}", "Record over the years", cap,
+                  lit.history_audit, p.render())
+
+
+def rao_figure(reuse: ReuseSection) -> Figure | None:
+    """RAO against effectiveness per run (Voorhees et al. 2014, Figure 1)."""
+    if not reuse.rao:
+        return None
+    runs = [r for r in reuse.rao["runs"] if r["rao"] is not None
+            and r["effectiveness"] is not None]
+    if not runs:
+        return None
+    m = reuse.rao["measure"]
+    p = Plot(f"Run average overlap against {m} (Voorhees 2014, Fig. 1)",
+             f"RAO (depth {reuse.rao['depth']})", m)
+    p.scatter([r["rao"] for r in runs], [r["effectiveness"] for r in runs], label="run")
+    p.vline(reuse.rao["lower_bound"], label="1/P (lowest RAO)")
+    cap = (f"{len(runs)} runs: a run far right shares its top documents with few other "
+           "participants; a strong run there would bring many unique relevant documents.")
+    return Figure("fig-rao", "RAO against effectiveness", cap, reuse.rao_audit, p.render())
+
+
+def lou_figure(reuse: ReuseSection) -> Figure | None:
+    """MAP before and after leaving out the participant's unique relevant documents."""
+    if not reuse.lou:
+        return None
+    runs = [r for r in reuse.lou["runs"] if r["before"] is not None and r["after"] is not None]
+    if not runs:
+        return None
+    m = reuse.lou["measure"]
+    p = Plot("Leave-out-uniques: before and after (Voorhees 2014, Fig. 2)",
+             f"{m} with all judgments", f"{m} without own unique relevant")
+    p.diagonal()
+    p.scatter([r["before"] for r in runs], [r["after"] for r in runs], label="run")
+    cap = (f"{len(runs)} runs; a run below the diagonal loses score when its participant's "
+           "unique relevant documents are removed from the qrels.")
+    return Figure("fig-lou", "Leave-out-uniques", cap, reuse.lou_audit, p.render())
+
+
+def agreement_figure(reuse: ReuseSection) -> Figure | None:
+    """Baseline against reuse mean scores per run (Carterette et al. 2010, Figure 1)."""
+    if not reuse.agreement:
+        return None
+    pts = [s for s in reuse.agreement["scores"] if s["baseline"] is not None
+           and s["reuse"] is not None and s["n_baseline"] and s["n_reuse"]]
+    if not pts:
+        return None
+    m = reuse.agreement["measure"]
+    p = Plot("Baseline against reuse scores (Carterette 2010, Fig. 1)",
+             f"{m} on baseline topics", f"{m} on reuse topics")
+    p.diagonal()
+    p.scatter([s["baseline"] for s in pts], [s["reuse"] for s in pts], label="run")
+    cap = (f"{len(pts)} runs: mean score over the topics the run's site contributed to "
+           "(baseline) and over the topics it was held out of (reuse).")
+    return Figure("fig-baseline-reuse", "Baseline against reuse", cap,
+                  reuse.agreement_audit, p.render())

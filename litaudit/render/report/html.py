@@ -1,0 +1,88 @@
+"""One self-contained HTML file: inline CSS and SVG, no scripts, no network requests.
+
+A Content-Security-Policy forbids every external load, and the layout reads at phone
+width (viewport meta, tables scroll sideways, plots scale to the page).
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from litaudit.render.report.document import FigureBlock, Heading, Para, Table, blocks
+from litaudit.render.report.model import Report
+
+CSS = """
+:root { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+  margin: 0 auto; padding: 1rem; max-width: 60rem; line-height: 1.45; color: #1b1b1b; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.25rem; margin-top: 2rem;
+  border-bottom: 1px solid #ddd; } h3 { font-size: 1.05rem; }
+code { background: #f3f3f3; padding: 0 .2em; border-radius: 3px; word-break: break-all; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: .5rem 0 1rem; }
+table { border-collapse: collapse; font-size: .9rem; }
+th, td { border: 1px solid #d0d0d0; padding: .25rem .5rem; text-align: left;
+  vertical-align: top; }
+th { background: #f5f5f5; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+caption { caption-side: top; text-align: left; font-style: italic; padding: .25rem 0; }
+figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; display: block; }
+figcaption { font-size: .9rem; color: #444; }
+@media (max-width: 600px) { body { padding: .5rem; } table { font-size: .8rem; } }
+"""
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _inline(text: str) -> str:
+    """Escape, then turn `code` spans into <code>."""
+    parts = escape(text).split("`")
+    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+
+
+def _is_num(v: str) -> bool:
+    return v.replace(".", "", 1).replace("-", "", 1).isdigit()
+
+
+def _table(t: Table) -> list[str]:
+    out = ['<div class="scroll"><table>']
+    if t.caption:
+        out.append(f"<caption>{_inline(t.caption)}</caption>")
+    if any(t.columns):
+        out.append("<thead><tr>" + "".join(f"<th>{escape(c)}</th>" for c in t.columns)
+                   + "</tr></thead>")
+    out.append("<tbody>")
+    for i, row in enumerate(t.rows):
+        links = t.links[i] if i < len(t.links) else ()
+        cells = []
+        for j, v in enumerate(row):
+            url = links[j] if j < len(links) else None
+            body = (f'<a href="{escape(url, quote=True)}" rel="noreferrer">{escape(v)}</a>'
+                    if url else escape(v))
+            if not any(t.columns) and j == 0:
+                cells.append(f'<th scope="row">{body}</th>')
+            else:
+                cells.append(f'<td class="num">{body}</td>' if _is_num(v) else f"<td>{body}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table></div>")
+    return out
+
+
+def render_html(rep: Report) -> str:
+    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
+           '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+           f"<title>{escape(rep.title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>"]
+    for b in blocks(rep):
+        if isinstance(b, Heading):
+            out.append(f"<h{b.level}>{_inline(b.text)}</h{b.level}>")
+        elif isinstance(b, Para):
+            out.append(f"<p>{_inline(b.text)}</p>")
+        elif isinstance(b, Table):
+            out += _table(b)
+        elif isinstance(b, FigureBlock):
+            f = b.figure
+            src = f"audit #{f.audit}" if f.audit is not None else "no audit"
+            out += ["<figure>", f.svg.rstrip("\n"),
+                    f"<figcaption>{escape(f.caption)} ({src})</figcaption>", "</figure>"]
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"

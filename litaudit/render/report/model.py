@@ -1,0 +1,184 @@
+"""The frozen report model: what `litaudit report` knows, before any formatting.
+
+Built by :mod:`litaudit.render.report.build` from stored audits only; rendered to
+Markdown, HTML or JSON. Every section names the audits (:class:`AuditRef`) its numbers
+come from; an audit's ``result`` is kept as the stored JSON, so the report shows exactly
+what the store holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class AuditRef:
+    """A stored audit as the report cites it (``created_at`` only with --timestamp)."""
+
+    id: int
+    kind: str
+    measure: str | None
+    params: dict
+    method: str
+    seed: int | None
+    trials: int | None
+    input_fingerprint: str
+    software_version: str
+    created_at: str | None
+
+
+@dataclass(frozen=True)
+class Count:
+    label: str
+    n: int
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str                   # paper | official
+    name: str                   # track, or "N papers"
+    results: int
+
+
+@dataclass(frozen=True)
+class DataSection:
+    """The published results behind the report and who put them in the store.
+
+    Computed from the results table (not an audit): ``fingerprint`` is the SHA-256 of the
+    rows read (:func:`litaudit.analyses.audits.fingerprint`), so a reader can tell whether
+    two reports saw the same data.
+    """
+
+    collection_id: str
+    collection_name: str
+    collection_title: str
+    default_topics: int | None
+    measures: tuple[Count, ...]         # non-retracted results per measure
+    n_results: int
+    n_papers: int
+    sources: tuple[Source, ...]
+    first_year: int | None
+    last_year: int | None
+    statuses: tuple[Count, ...]         # verified / draft / retracted
+    transcribers: tuple[Count, ...]
+    first_transcribed: str | None
+    last_transcribed: str | None
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One member of the candidate best set (Carterette 2015, Table 3) with provenance."""
+
+    rank: int
+    value: float
+    value_text: str | None
+    system: str | None
+    source: str | None
+    citation: str | None        # paper citation or official track
+    year: int | None
+    doi: str | None
+    url: str | None
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    year: int
+    n: int                      # results published up to this year
+    record: float | None        # best so far
+    expected_max: float | None  # E[max] of n draws
+    threshold: float | None     # alpha threshold of the max of n draws
+
+
+@dataclass(frozen=True)
+class LiteratureSection:
+    """Extreme-value audit of one collection and measure (Carterette, SIGIR 2015)."""
+
+    measure: str
+    best_audit: int | None
+    error: str | None           # why there is no audit (e.g. fewer than 2 results)
+    n: int | None               # Table 2
+    n_topics: int | None
+    mean: float | None
+    sd: float | None
+    se: float | None
+    maximum: float | None
+    expected_max: float | None
+    alpha: float | None
+    max_threshold: float | None
+    min_threshold: float | None
+    n_above: int | None
+    n_below: int | None
+    expected_false_positives: float | None
+    p: float | None             # Table 3
+    value: float | None
+    mu0: float | None
+    lower: float | None
+    coverage: float | None
+    candidates: tuple[Candidate, ...]
+    history_audit: int | None
+    history: tuple[HistoryPoint, ...]
+    history_error: str | None
+
+
+@dataclass(frozen=True)
+class ClaimSection:
+    """A claimed value judged as the best of N + 1 equally good systems."""
+
+    measure: str
+    audit: int | None
+    error: str | None
+    value: float
+    n_draws: int | None
+    alpha: float | None
+    p_value: float | None
+    beyond_chance: bool | None
+    mu0: float | None
+    lower: float | None
+    n_star: int | None
+    in_candidate_set: bool | None
+    sentence: str
+
+
+@dataclass(frozen=True)
+class ReuseSection:
+    """Reusability of the collection from its stored run archive."""
+
+    n_runs: int
+    verdict_audit: int | None
+    verdict: dict | None        # stored reuse-verdict result
+    rao_audit: int | None
+    rao: dict | None            # stored reuse-rao result (RAOReport)
+    lou_audit: int | None
+    lou: dict | None            # stored reuse-lou result (LOUReport)
+    sub_audit: int | None
+    subcollections: dict | None  # stored reuse-subcollections result
+    agreement_audit: int | None
+    agreement: dict | None      # stored reuse-agreement result (ReuseAgreement)
+    notes: tuple[str, ...]      # components missing and why
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    collection_id: str
+    measures: tuple[str, ...]
+    claim: float | None
+    generated_at: str | None    # only with --timestamp
+    data: DataSection
+    literature: tuple[LiteratureSection, ...]
+    claims: tuple[ClaimSection, ...]
+    reuse: ReuseSection | None
+    audits: tuple[AuditRef, ...]
+    notes: tuple[str, ...]
+
+    def audit(self, audit_id: int | None) -> AuditRef | None:
+        for a in self.audits:
+            if a.id == audit_id:
+                return a
+        return None
+
+
+def as_float(x: Any) -> float | None:
+    return None if x is None else float(x)
