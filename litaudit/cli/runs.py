@@ -2,7 +2,158 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
+
+from litaudit.cli.common import JsonOpt, open_read, open_write
 
 app = typer.Typer(help="Import TREC run archives and evaluate them as trec_eval does.",
                   no_args_is_help=True)
+
+CollectionOpt = typer.Option(..., "--collection", "-C", help="Collection (any alias).")
+
+
+@app.command("import")
+def import_(
+    ctx: typer.Context,
+    files: list[Path] = typer.Argument(..., help="Run files (plain or .gz) or directories."),
+    collection: str = CollectionOpt,
+    qrels: Path = typer.Option(None, "--qrels", help="Qrels file (topic iter docno rel)."),
+    metadata: Path = typer.Option(None, "--metadata",
+                                  help="CSV with tag, participant, run_type, pooled "
+                                       "(default: the official results seeded)."),
+    lenient: bool = typer.Option(False, "--lenient",
+                                 help="Skip bad lines (counted) instead of refusing the file."),
+    json_: bool = JsonOpt,
+):
+    """Validate and store run files (and the collection's qrels); all or nothing."""
+    from litaudit.render.console import err, out, print_json
+    from litaudit.runs.archive import import_archive
+    from litaudit.store.refdata import resolve_collection
+
+    with open_write(ctx) as store:
+        coll = resolve_collection(store.con, collection)
+        rep = import_archive(store, coll.id, files, qrels_path=qrels, metadata=metadata,
+                             lenient=lenient,
+                             progress=None if json_ else (lambda m: err.print(m + " ...")))
+    if json_:
+        print_json(rep)
+        return
+    out.print(f"{coll.id}: qrels {rep.qrels} ({rep.n_judgments} judgments); "
+              f"{len(rep.imported)} run(s) imported ({rep.lines} lines"
+              f"{f', {rep.skipped} bad lines skipped' if rep.skipped else ''}), "
+              f"{len(rep.unchanged)} unchanged")
+
+
+@app.command("list")
+def list_(ctx: typer.Context,
+          collection: str = typer.Option(None, "--collection", "-C", help="Only this one."),
+          json_: bool = JsonOpt):
+    """List the stored runs."""
+    from litaudit.render.console import out, print_json, table
+    from litaudit.runs.archive import list_runs
+    from litaudit.store.refdata import resolve_collection
+
+    with open_read(ctx) as store:
+        cid = resolve_collection(store.con, collection).id if collection else None
+        rows = list_runs(store.con, cid)
+    if json_:
+        print_json(rows)
+        return
+    if not rows:
+        out.print("no runs stored")
+        return
+    out.print(table(None, ["collection", "tag", "participant", "type", "pooled", "topics",
+                           "lines"],
+                    [[r.collection_id, r.tag, r.participant, r.run_type, r.pooled,
+                      r.n_topics, r.n_lines] for r in rows]))
+
+
+@app.command("show")
+def show(ctx: typer.Context, tag: str = typer.Argument(..., help="Run tag."),
+         collection: str = typer.Option(None, "--collection", "-C"), json_: bool = JsonOpt):
+    """Show one stored run's metadata."""
+    from litaudit.render.console import out, print_json
+    from litaudit.runs.archive import get_run
+    from litaudit.store.refdata import resolve_collection
+
+    with open_read(ctx) as store:
+        cid = resolve_collection(store.con, collection).id if collection else None
+        r = get_run(store.con, tag, cid)
+    if json_:
+        print_json(r)
+        return
+    for k, v in [("tag", r.tag), ("collection", r.collection_id),
+                 ("participant", r.participant), ("run type", r.run_type),
+                 ("pooled", r.pooled), ("topics", r.n_topics), ("lines", r.n_lines),
+                 ("bad lines skipped", r.n_skipped), ("file", r.path), ("sha256", r.sha256)]:
+        out.print(f"{k:>18}: {'' if v is None else v}", markup=False)
+
+
+@app.command("delete")
+def delete(ctx: typer.Context,
+           tags: list[str] = typer.Argument(None, help="Run tags to delete."),
+           collection: str = CollectionOpt,
+           all_: bool = typer.Option(False, "--all",
+                                     help="Delete the collection's whole archive and qrels.")):
+    """Delete stored runs (or, with --all, a collection's whole archive)."""
+    from litaudit.errors import ParameterError
+    from litaudit.render.console import out
+    from litaudit.runs.archive import delete_runs
+    from litaudit.store.refdata import resolve_collection
+
+    if bool(tags) == all_:
+        raise ParameterError("give run tags or --all (not both)")
+    with open_write(ctx) as store:
+        cid = resolve_collection(store.con, collection).id
+        n = delete_runs(store, cid, None if all_ else tags)
+    out.print(f"{cid}: deleted {n} run(s)" + (" and the qrels" if all_ else ""))
+
+
+@app.command("eval")
+def eval_(
+    ctx: typer.Context,
+    collection: str = CollectionOpt,
+    measure: list[str] = typer.Option(["AP"], "--measure", "-m",
+                                      help="Measure (ir_measures or trec_eval name); repeat."),
+    run: list[str] = typer.Option(None, "--run", help="Only these run tags; repeat."),
+    per_topic: bool = typer.Option(False, "--per-topic", help="One row per run and topic."),
+    rel_level: int = typer.Option(1, "--rel-level", help="Lowest relevant grade (-l)."),
+    complete: bool = typer.Option(False, "--complete", "-c",
+                                  help="Score topics missing from a run as 0 (trec_eval -c)."),
+    json_: bool = JsonOpt,
+):
+    """Evaluate stored runs as trec_eval does (mean over topics, or --per-topic)."""
+    from litaudit.render.console import out, print_json, table
+    from litaudit.runs.archive import evaluate_stored
+    from litaudit.store.refdata import resolve_collection
+
+    with open_read(ctx) as store:
+        cid = resolve_collection(store.con, collection).id
+        ev = evaluate_stored(store.con, cid, measure, tags=run or None, rel_level=rel_level,
+                             complete=complete)
+    if per_topic:
+        rows = []
+        for ri, tag in enumerate(ev.runs):
+            for ti, topic in enumerate(ev.topics):
+                vals = ev.scores[:, ri, ti]
+                if not all(v != v for v in vals):   # skip topics not evaluated for the run
+                    rows.append([tag, topic, *[float(v) for v in vals]])
+        if json_:
+            print_json([dict(zip(["run", "topic", *ev.measures], r, strict=True))
+                        for r in rows])
+            return
+        out.print(table(f"{cid}: per topic", ["run", "topic", *ev.measures], rows))
+        return
+    means = {m: ev.mean(m) for m in ev.measures}
+    counts = ev.topic_counts()
+    if json_:
+        print_json({"collection": cid, "measures": list(ev.measures), "runs": [
+            {"run": tag, "topics": int(counts[i]),
+             **{m: float(means[m][i]) for m in ev.measures}}
+            for i, tag in enumerate(ev.runs)]})
+        return
+    out.print(table(f"{cid}: mean over topics", ["run", "topics", *ev.measures],
+                    [[tag, int(counts[i]), *[float(means[m][i]) for m in ev.measures]]
+                     for i, tag in enumerate(ev.runs)]))

@@ -1,0 +1,156 @@
+"""Benchmark: import + evaluate (AP, P@10, Rprec) a TREC run archive, against peers.
+
+    .venv/bin/python bench/bench_runs.py            # robust03 (17 runs, 1.51M lines) + peers
+    .venv/bin/python bench/bench_runs.py --growth   # synthetic archives: time vs size
+    .venv/bin/python bench/bench_runs.py --growth --full  # 130 and 1,000 runs x 50 x 1,000
+
+Prints wall and CPU seconds, peak resident memory of the import (measured in a child
+process), and the ratio of each peer's time to litaudit's. The machine is shared: the
+load average is printed with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO.parent / "shared" / "data" / "trec"
+RUNS = DATA / "runs" / "robust03"
+QRELS = DATA / "qrels" / "qrels.robust03.txt"
+MEASURES = ["AP", "P@10", "Rprec"]
+
+
+def litaudit_once(run_dir: Path, qrels: Path, collection: str = "trec-robust-2003") -> dict:
+    """Import into a fresh on-disk store and evaluate; in this process."""
+    sys.path.insert(0, str(REPO))
+    from litaudit.runs.archive import evaluate_stored, import_archive
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import load_reference_data
+
+    with tempfile.TemporaryDirectory() as tmp:
+        with open_store(Path(tmp) / "b.duckdb") as store:
+            load_reference_data(store.con)
+            t0, c0 = time.perf_counter(), time.process_time()
+            rep = import_archive(store, collection, [run_dir], qrels_path=qrels)
+            t1 = time.perf_counter()
+            ev = evaluate_stored(store.con, collection, MEASURES)
+            t2, c2 = time.perf_counter(), time.process_time()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"import": t1 - t0, "eval": t2 - t1, "total": t2 - t0, "cpu": c2 - c0,
+            "lines": rep.lines, "peak_rss_mib": rss,
+            "map": [round(float(x), 4) for x in ev.mean("AP")]}
+
+
+def child(run_dir: Path, qrels: Path) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", str(run_dir), str(qrels)],
+                         check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def peer_pytrec_eval(run_dir: Path, qrels: Path) -> float:
+    import pytrec_eval
+
+    t0 = time.perf_counter()
+    qd: dict = {}
+    with open(qrels) as fh:
+        for line in fh:
+            t, _, d, r = line.split()
+            qd.setdefault(t, {})[d] = int(r)
+    ev = pytrec_eval.RelevanceEvaluator(qd, {"map", "P_10", "Rprec"})
+    for f in sorted(run_dir.iterdir()):
+        rd: dict = {}
+        with gzip.open(f, "rt") if f.suffix == ".gz" else open(f) as fh:
+            for line in fh:
+                t, _, d, _, s, _ = line.split()
+                rd.setdefault(t, {})[d] = float(s)
+        ev.evaluate(rd)
+    return time.perf_counter() - t0
+
+
+def peer_ir_measures(run_dir: Path, qrels: Path) -> float:
+    import ir_measures
+    from ir_measures import AP, P, Rprec
+
+    t0 = time.perf_counter()
+    qr = list(ir_measures.read_trec_qrels(str(qrels)))
+    for f in sorted(run_dir.iterdir()):
+        ir_measures.calc_aggregate([AP, P @ 10, Rprec], qr, ir_measures.read_trec_run(str(f)))
+    return time.perf_counter() - t0
+
+
+def synth(root: Path, n_runs: int, n_topics: int, depth: int, seed: int = 7) -> tuple[Path, Path]:
+    """A synthetic archive: qrels with ~5% relevant, runs of random scores (gzip)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    rd = root / f"runs_{n_runs}"
+    rd.mkdir(parents=True)
+    pool = [f"DOC-{i:07d}" for i in range(depth * 4)]
+    q = root / "qrels.txt"
+    with open(q, "w") as fh:
+        for t in range(n_topics):
+            for d in rng.choice(len(pool), size=depth, replace=False):
+                fh.write(f"{t + 1} 0 {pool[d]} {int(rng.random() < 0.05)}\n")
+    for r in range(n_runs):
+        lines = []
+        for t in range(n_topics):
+            docs = rng.choice(len(pool), size=depth, replace=False)
+            scores = np.sort(rng.random(depth))[::-1]
+            lines += [f"{t + 1}\tQ0\t{pool[d]}\t{i + 1}\t{s:.6f}\tsynth{r}\n"
+                      for i, (d, s) in enumerate(zip(docs, scores, strict=True))]
+        with gzip.open(rd / f"synth{r}.gz", "wt", compresslevel=1) as fh:
+            fh.writelines(lines)
+    return rd, q
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--child", nargs=2)
+    ap.add_argument("--growth", action="store_true")
+    ap.add_argument("--full", action="store_true")
+    ap.add_argument("--no-peers", action="store_true")
+    a = ap.parse_args()
+    if a.child:
+        print(json.dumps(litaudit_once(Path(a.child[0]), Path(a.child[1]))))
+        return
+    print(f"cores {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}")
+    if a.growth:
+        sizes = [(13, 50, 1000), (130, 50, 1000)] + ([(1000, 50, 1000)] if a.full else
+                                                      [(260, 50, 1000)])
+        for n_runs, n_top, depth in sizes:
+            with tempfile.TemporaryDirectory() as tmp:
+                rd, q = synth(Path(tmp), n_runs, n_top, depth)
+                r = child(rd, q)
+            print(f"{n_runs:5d} runs x {n_top} x {depth}: {r['lines']:>10,} lines  "
+                  f"total {r['total']:6.2f} s  ({r['total'] / r['lines'] * 1e6:.3f} us/line)"
+                  f"  cpu {r['cpu']:6.2f} s  peak RSS {r['peak_rss_mib']:.0f} MiB")
+        return
+    if not RUNS.is_dir():
+        sys.exit(f"shared data not found at {RUNS}")
+    r = child(RUNS, QRELS)
+    print(f"litaudit import {r['import']:.2f} s + eval {r['eval']:.2f} s = "
+          f"{r['total']:.2f} s wall ({r['cpu']:.2f} s CPU) for {r['lines']:,} lines; "
+          f"peak RSS {r['peak_rss_mib']:.0f} MiB (target: 1.0 s, 1 GiB)")
+    if a.no_peers:
+        return
+    for name, fn in [("pytrec_eval (Python parsing)", peer_pytrec_eval),
+                     ("ir_measures", peer_ir_measures)]:
+        try:
+            t = fn(RUNS, QRELS)
+        except ImportError as exc:
+            print(f"{name}: not installed ({exc})")
+            continue
+        print(f"{name}: {t:.2f} s  ratio {t / r['total']:.1f}x litaudit")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,402 @@
+"""Reading TREC run files (``topic Q0 docno rank score tag``) and qrels (``topic iter docno rel``).
+
+Plain or gzip (detected from the first two bytes), columns separated by any run of spaces
+or tabs, blank lines ignored. Validation is as strict as trec_eval's: a wrong column count,
+a non-numeric rank or score, a docno twice in one topic, an empty file, a run tag that
+changes inside a file, a topic missing from the qrels, a qrels line judged twice: each
+reported with file and line (:class:`~litaudit.errors.ValidationFailed`), unless
+``lenient`` (then bad lines are skipped and counted).
+
+Two parsers give the same answer: a fast one (python-isal when installed, then pyarrow's
+CSV reader on files whose columns are separated by single tabs or single spaces) that
+only says *whether* a file is clean, and a line-by-line Python one that runs on the files
+where it is not (mixed whitespace, or any problem), to name every problem with its line
+(and to drop bad lines when lenient).
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from litaudit.errors import InputError, Problem, ValidationFailed
+from litaudit.runs.model import Qrels, Run
+
+MAX_PROBLEMS = 20            # problems listed per file before "... and N more"
+_INT = r"^[+-]?[0-9]+$"
+_FLOAT = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
+_INT_RE = re.compile(_INT)
+_FLOAT_RE = re.compile(_FLOAT)
+_WS = re.compile(rb"[ \t\r\f\v]+")
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's content, decompressed when it is gzip (python-isal when installed)."""
+    raw = Path(path).read_bytes()
+    if raw[:2] != b"\x1f\x8b":
+        return raw
+    try:
+        from isal import igzip
+
+        return igzip.decompress(raw)
+    except ImportError:
+        return gzip.decompress(raw)
+    except Exception as exc:  # isal raises its own error types
+        raise InputError(str(path), None, f"not a readable gzip file ({exc})") from None
+
+
+@dataclass(frozen=True)
+class ParsedRun:
+    """A run file read line by line: the run, its tag and the lines skipped (lenient)."""
+
+    run: Run
+    lines: int            # non-blank lines read
+    skipped: int          # lines skipped as bad (lenient only)
+
+
+@dataclass(frozen=True)
+class ParsedQrels:
+    qrels: Qrels
+    lines: int
+    skipped: int
+
+
+class _Collector:
+    def __init__(self, name: str):
+        self.name = name
+        self.problems: list[Problem] = []
+        self.count = 0
+
+    def add(self, line: int | None, msg: str) -> None:
+        self.count += 1
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(self.name, line, msg))
+
+    def raise_if_any(self) -> None:
+        if self.count:
+            probs = list(self.problems)
+            if self.count > len(probs):
+                probs.append(Problem(self.name, None,
+                                     f"... and {self.count - len(probs)} more problems"))
+            raise ValidationFailed(probs)
+
+
+def _lines(path: Path, col: _Collector):
+    try:
+        data = read_bytes(path)
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read file: {exc.strerror or exc}") from None
+    except (EOFError, gzip.BadGzipFile) as exc:
+        raise InputError(str(path), None, f"not a readable gzip file ({exc})") from None
+    for no, raw in enumerate(data.split(b"\n"), start=1):
+        fields = _WS.split(raw.strip(b" \t\r\f\v"))
+        if fields == [b""]:
+            continue
+        try:
+            yield no, [f.decode("utf-8") for f in fields]
+        except UnicodeDecodeError:
+            col.add(no, "not UTF-8 text")
+
+
+def parse_run_file(path, *, qrels_topics: set[str] | None = None,
+                   lenient: bool = False) -> ParsedRun:
+    """Read one run file line by line, naming every problem with its line."""
+    path = Path(path)
+    col = _Collector(str(path))
+    topics: list[str] = []
+    docs: list[str] = []
+    scores: list[float] = []
+    seen: set[tuple[str, str]] = set()
+    tag: str | None = None
+    lines = bad = 0
+    missing_topics: set[str] = set()
+    for no, f in _lines(path, col):
+        lines += 1
+        if len(f) != 6:
+            col.add(no, f"expected 6 columns (topic Q0 docno rank score tag), found {len(f)}")
+            bad += 1
+            continue
+        topic, _, docno, rank, score, t = f
+        problem = None
+        if not _INT_RE.match(rank):
+            problem = f"rank {rank!r} is not an integer"
+        elif not _FLOAT_RE.match(score):
+            problem = f"score {score!r} is not a number"
+        elif tag is not None and t != tag:
+            problem = f"run tag changes from {tag!r} to {t!r}"
+        elif (topic, docno) in seen:
+            problem = f"document {docno} appears twice in topic {topic}"
+        elif qrels_topics is not None and topic not in qrels_topics:
+            if topic not in missing_topics:
+                problem = f"topic {topic} is not in the qrels"
+                missing_topics.add(topic)
+            else:   # report a missing topic once, skip its other lines quietly
+                bad += 1
+                continue
+        if problem:
+            col.add(no, problem)
+            bad += 1
+            continue
+        if tag is None:
+            tag = t
+        seen.add((topic, docno))
+        topics.append(topic)
+        docs.append(docno)
+        scores.append(float(score))
+    if lines == 0:
+        raise InputError(str(path), None, "empty run file (no ranking lines)")
+    if not lenient:
+        col.raise_if_any()
+    if tag is None:
+        raise InputError(str(path), None, f"no valid ranking line among {lines} lines")
+    run = Run(tag, np.array(topics, dtype=object), np.array(docs, dtype=object),
+              np.array(scores, dtype=np.float64))
+    return ParsedRun(run, lines, bad)
+
+
+def parse_qrels_file(path, *, lenient: bool = False) -> ParsedQrels:
+    """Read a qrels file line by line, naming every problem with its line."""
+    path = Path(path)
+    col = _Collector(str(path))
+    topics: list[str] = []
+    docs: list[str] = []
+    rels: list[int] = []
+    seen: set[tuple[str, str]] = set()
+    lines = bad = 0
+    for no, f in _lines(path, col):
+        lines += 1
+        if len(f) != 4:
+            col.add(no, f"expected 4 columns (topic iter docno rel), found {len(f)}")
+            bad += 1
+            continue
+        topic, _, docno, rel = f
+        if not _INT_RE.match(rel):
+            col.add(no, f"relevance {rel!r} is not an integer")
+            bad += 1
+            continue
+        if (topic, docno) in seen:
+            col.add(no, f"document {docno} is judged twice for topic {topic}")
+            bad += 1
+            continue
+        seen.add((topic, docno))
+        topics.append(topic)
+        docs.append(docno)
+        rels.append(int(rel))
+    if lines == 0:
+        raise InputError(str(path), None, "empty qrels file (no judgment lines)")
+    if not lenient:
+        col.raise_if_any()
+    q = Qrels(np.array(topics, dtype=object), np.array(docs, dtype=object),
+              np.array(rels, dtype=np.int32))
+    return ParsedQrels(q, lines, bad)
+
+
+# ------------------------------------------------------------------------ fast (pyarrow)
+
+@dataclass(frozen=True)
+class RunTable:
+    """A validated run as Arrow columns (topic, docno, score): what the importer stores."""
+
+    tag: str
+    table: object          # pyarrow.Table with columns topic, docno, score
+    lines: int
+    skipped: int
+
+    @property
+    def topics(self) -> int:
+        import pyarrow.compute as pc
+
+        return len(pc.unique(self.table.column("topic")))
+
+    def to_run(self) -> Run:
+        t = self.table
+        return Run(self.tag, t.column("topic").to_numpy(zero_copy_only=False),
+                   t.column("docno").to_numpy(zero_copy_only=False),
+                   t.column("score").to_numpy())
+
+
+def _single_delimiter(data: bytes) -> bytes | None:
+    """b"\t" or b" " when the file uses only that byte between columns (no CR, no mix).
+
+    Doubled, leading or trailing separators are caught after parsing, as a wrong column
+    count or an empty field (see :func:`_fast_run`)."""
+    if b"\r" in data or b"\f" in data or b"\v" in data:
+        return None
+    has_tab, has_space = b"\t" in data, b" " in data
+    if has_tab == has_space:
+        return None
+    return b"\t" if has_tab else b" "
+
+
+def _no_empty(column) -> bool:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if pa.types.is_dictionary(column.type):
+        column = column.chunk(0).dictionary if column.num_chunks == 1 else \
+            column.cast(pa.string())
+    return bool(len(column) == 0 or pc.min(pc.utf8_length(column)).as_py() > 0)
+
+
+def _fast_table(data: bytes, names: list[str], types: dict, delimiter: bytes):
+    """Arrow table of a well-formed file, or None when any line needs a closer look."""
+    import pyarrow as pa
+    import pyarrow.csv as pcsv
+
+    try:
+        return pcsv.read_csv(
+            pa.py_buffer(data),
+            read_options=pcsv.ReadOptions(column_names=names, use_threads=False,
+                                          block_size=1 << 24),
+            parse_options=pcsv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
+                                            double_quote=False, escape_char=False,
+                                            ignore_empty_lines=True),
+            convert_options=pcsv.ConvertOptions(
+                column_types=types, include_columns=list(types),
+                strings_can_be_null=False, quoted_strings_can_be_null=False,
+                null_values=[], true_values=[], false_values=[]))
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+
+
+_RUN_NAMES = ["topic", "q0", "docno", "rank", "score", "tag"]
+
+
+def _fast_run(data: bytes, qrels_topics: set[str] | None) -> RunTable | None:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    delim = _single_delimiter(data)
+    if delim is None:
+        return None
+    dict_str = pa.dictionary(pa.int32(), pa.string())
+    t = _fast_table(data, _RUN_NAMES, {"topic": dict_str, "docno": dict_str,
+                                       "rank": pa.int64(), "score": pa.float64(),
+                                       "tag": dict_str}, delim)
+    if t is None or t.num_rows == 0:
+        return None
+    t = t.combine_chunks().unify_dictionaries()
+    topic, docno, tag = (t.column(c).chunk(0) for c in ("topic", "docno", "tag"))
+    if len(tag.dictionary) != 1:
+        return None
+    if not all(_no_empty(c.dictionary) for c in (topic, docno, tag)):
+        return None
+    score = t.column("score")
+    if not pc.all(pc.is_finite(score)).as_py():
+        return None
+    if qrels_topics is not None and any(x not in qrels_topics
+                                        for x in topic.dictionary.to_pylist()):
+        return None
+    # a document twice in one topic: equal (topic, docno) index pairs
+    ti = topic.indices.to_numpy().astype(np.int64)
+    di = docno.indices.to_numpy().astype(np.int64)
+    key = np.sort(ti * len(docno.dictionary) + di)
+    if np.any(key[1:] == key[:-1]):
+        return None
+    table = pa.table({"topic": topic.cast(pa.string()), "docno": docno.cast(pa.string()),
+                      "score": score})
+    return RunTable(tag.dictionary[0].as_py(), table, t.num_rows, 0)
+
+
+def _slow_run(path: Path, qrels_topics, lenient) -> RunTable:
+    import pyarrow as pa
+
+    pr = parse_run_file(path, qrels_topics=qrels_topics, lenient=lenient)
+    r = pr.run
+    table = pa.table({"topic": pa.array(r.topic.tolist(), pa.string()),
+                      "docno": pa.array(r.docno.tolist(), pa.string()),
+                      "score": pa.array(r.score, pa.float64())})
+    return RunTable(r.tag, table, len(r), pr.skipped)
+
+
+def read_run_table(path, *, qrels_topics: set[str] | None = None,
+                   lenient: bool = False) -> RunTable:
+    """One run file as Arrow columns, validated (fast path, line-by-line when needed)."""
+    path = Path(path)
+    try:
+        data = read_bytes(path)
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read file: {exc.strerror or exc}") from None
+    except (EOFError, gzip.BadGzipFile) as exc:
+        raise InputError(str(path), None, f"not a readable gzip file ({exc})") from None
+    fast = _fast_run(data, qrels_topics)
+    if fast is not None:
+        return fast
+    del data
+    return _slow_run(path, qrels_topics, lenient)
+
+
+def read_run_tables(paths, *, qrels_topics: set[str] | None = None, lenient: bool = False,
+                    threads: int = 2) -> list[RunTable]:
+    """Several run files, read by ``threads`` threads (decompression and parsing release
+    the GIL). Every file's problems are collected before failing."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    paths = [Path(p) for p in paths]
+
+    def one(p):
+        try:
+            return read_run_table(p, qrels_topics=qrels_topics, lenient=lenient)
+        except ValidationFailed as exc:
+            return exc.problems
+        except InputError as exc:
+            return [exc.problem]
+
+    if threads > 1 and len(paths) > 1:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            results = list(pool.map(one, paths))
+    else:
+        results = [one(p) for p in paths]
+    problems = [p for r in results if isinstance(r, list) for p in r]
+    if problems:
+        raise ValidationFailed(problems)
+    return results
+
+
+def read_qrels_table(path, *, lenient: bool = False):
+    """A qrels file as an Arrow table (topic, docno, rel), validated."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    path = Path(path)
+    try:
+        data = read_bytes(path)
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read file: {exc.strerror or exc}") from None
+    delim = _single_delimiter(data)
+    if delim is not None:
+        t = _fast_table(data, ["topic", "iter", "docno", "rel"],
+                        {"topic": pa.string(), "docno": pa.string(), "rel": pa.int32()}, delim)
+        if t is not None and t.num_rows and _no_empty(t.column("topic")) \
+                and _no_empty(t.column("docno")):
+            keys = pc.binary_join_element_wise(t.column("topic"), t.column("docno"), "\x00")
+            if len(pc.unique(keys)) == t.num_rows:
+                return t
+    q = parse_qrels_file(path, lenient=lenient).qrels
+    return pa.table({"topic": pa.array(q.topic.tolist(), pa.string()),
+                     "docno": pa.array(q.docno.tolist(), pa.string()),
+                     "rel": pa.array(q.rel, pa.int32())})
+
+
+def read_runs(paths, *, qrels: Qrels | None = None, lenient: bool = False) -> list[Run]:
+    """Several run files (plain or .gz) as :class:`Run` objects."""
+    qtopics = set(qrels.topic.tolist()) if qrels is not None else None
+    return [t.to_run() for t in read_run_tables(paths, qrels_topics=qtopics, lenient=lenient)]
+
+
+def read_run(path, *, qrels: Qrels | None = None, lenient: bool = False) -> Run:
+    """One run file (plain or .gz). Problems name the file and line."""
+    qtopics = set(qrels.topic.tolist()) if qrels is not None else None
+    return read_run_table(path, qrels_topics=qtopics, lenient=lenient).to_run()
+
+
+def read_qrels(path, *, lenient: bool = False) -> Qrels:
+    """A qrels file (plain or .gz): ``topic iter docno rel``. Problems name file and line."""
+    t = read_qrels_table(path, lenient=lenient)
+    return Qrels(t.column("topic").to_numpy(zero_copy_only=False),
+                 t.column("docno").to_numpy(zero_copy_only=False),
+                 t.column("rel").to_numpy())

@@ -1,0 +1,49 @@
+-- litaudit schema 002: TREC run archives (qrels, runs, rankings) per collection.
+-- Written by litaudit.runs.archive; rankings hold integer document ids into run_docs so
+-- that an archive of millions of lines stays compact and loads without string work.
+
+CREATE TABLE run_docs (                      -- the docnos seen in a collection's runs and qrels
+    collection_id VARCHAR NOT NULL,
+    doc_id        INTEGER NOT NULL,          -- dense, 0-based, in order of first import
+    docno         VARCHAR NOT NULL           -- unique per collection (kept so by the importer;
+);                                           -- no index, so bulk inserts stay fast)
+
+CREATE TABLE run_qrels_files (               -- the qrels file a collection's qrels came from
+    collection_id VARCHAR PRIMARY KEY REFERENCES collections(id),
+    path          VARCHAR NOT NULL,
+    sha256        VARCHAR NOT NULL,          -- of the file's bytes as read (compressed or not)
+    n_judgments   INTEGER NOT NULL,
+    n_topics      INTEGER NOT NULL,
+    imported_at   TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+
+CREATE TABLE run_qrels (                     -- one row per judgment
+    collection_id VARCHAR NOT NULL,
+    topic         VARCHAR NOT NULL,
+    doc_id        INTEGER NOT NULL,
+    rel           INTEGER NOT NULL
+);
+
+CREATE SEQUENCE runs_id_seq START 1;
+CREATE TABLE runs (
+    id            INTEGER PRIMARY KEY DEFAULT nextval('runs_id_seq'),
+    collection_id VARCHAR NOT NULL REFERENCES collections(id),
+    tag           VARCHAR NOT NULL,          -- the run tag (last column of the run file)
+    participant   VARCHAR,                   -- site / group
+    run_type      VARCHAR CHECK (run_type IS NULL OR run_type IN ('automatic', 'manual')),
+    pooled        BOOLEAN,                   -- contributed to the judgment pool (NULL = unknown)
+    path          VARCHAR NOT NULL,
+    sha256        VARCHAR NOT NULL,          -- of the file's bytes as read
+    n_lines       INTEGER NOT NULL,          -- ranking lines stored
+    n_skipped     INTEGER NOT NULL DEFAULT 0, -- bad lines skipped under --lenient
+    n_topics      INTEGER NOT NULL,
+    imported_at   TIMESTAMP NOT NULL DEFAULT current_timestamp,
+    UNIQUE (collection_id, tag)
+);
+
+CREATE TABLE run_rankings (                  -- one row per retrieved document (rank column dropped)
+    run_id  INTEGER NOT NULL,
+    topic   VARCHAR NOT NULL,
+    doc_id  INTEGER NOT NULL,
+    score   DOUBLE NOT NULL
+);
