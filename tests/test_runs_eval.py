@@ -164,7 +164,10 @@ topics = st.sampled_from(["1", "2", "3", "10"])
 
 @st.composite
 def archives(draw):
-    qrows = draw(st.lists(st.tuples(topics, docs, st.integers(-1, 3)), min_size=1,
+    # Grades 0..3: pytrec_eval itself crashes (segfault or endless loop) on a topic whose
+    # only judgments are negative, so negative grades are checked by the explicit test
+    # above (hand-computed values) rather than against this oracle.
+    qrows = draw(st.lists(st.tuples(topics, docs, st.integers(0, 3)), min_size=1,
                           max_size=30, unique_by=lambda r: (r[0], r[1])))
     runs = []
     for i in range(draw(st.integers(1, 3))):
