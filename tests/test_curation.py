@@ -243,3 +243,18 @@ def test_bibtex_import_and_errors(mem_store, tmp_path):
     bad.write_text("@article{noyear,\n  title={T},\n  author={A, B}\n}\n")
     with pytest.raises(ValidationFailed, match=r"bad.bib:1: entry 'noyear': missing year"):
         import_bibtex(mem_store, bad, who="t")
+
+
+def test_export_is_atomic_and_gets_normal_permissions(mem_store, tmp_path):
+    import os
+
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "e.csv"
+        write_export(export_rows(mem_store.con, ResultFilter()), out, "csv")
+        assert oct(out.stat().st_mode & 0o777) == oct(0o644)
+        assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+        with pytest.raises(LitauditError, match="directory .* does not exist"):
+            write_export([], tmp_path / "missing" / "e.csv", "csv")
+    finally:
+        os.umask(old)

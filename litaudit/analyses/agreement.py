@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import csv
 import itertools
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,16 +179,12 @@ def write_holdouts(path, assignment: HoldoutAssignment) -> int:
     rows = []
     for t, held in zip(assignment.topics, assignment.held_out, strict=True):
         rows.extend([(t, s) for s in held] or [(t, "")])
-    fd, tmp = tempfile.mkstemp(prefix=".holdout-", suffix=".csv", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", newline="", encoding="utf-8") as fh:
-            w = csv.writer(fh, lineterminator="\n")
-            w.writerow(["topic", "held_out_site"])
-            w.writerows(rows)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from litaudit.files import atomic_write
+
+    with atomic_write(path, newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["topic", "held_out_site"])
+        w.writerows(rows)
     return len(rows)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import typer
@@ -81,23 +79,6 @@ def _format(fmt: str | None, output: Path | None) -> str:
 
 def _write_all(files: dict[str, str]) -> None:
     """Write every file through a temporary beside it, then rename: nothing half-written."""
-    staged: list[tuple[str, str]] = []
-    try:
-        for target, text in files.items():
-            parent = Path(target).parent
-            if not parent.is_dir():
-                raise LitauditError(f"{target}: directory {parent} does not exist")
-            fd, tmp = tempfile.mkstemp(prefix=".litaudit-", suffix=".tmp", dir=parent)
-            staged.append((tmp, target))
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-                fh.write(text)
-    except OSError as exc:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise LitauditError(f"cannot write the report: {exc}") from None
-    except LitauditError:
-        for tmp, _ in staged:
-            Path(tmp).unlink(missing_ok=True)
-        raise
-    for tmp, target in staged:
-        os.replace(tmp, target)
+    from litaudit.files import write_files
+
+    write_files(files)

@@ -48,13 +48,10 @@ def write_export(rows: list[dict], path: Path, fmt: str) -> None:
     """Write atomically: a temporary file beside the target, renamed at the end."""
     import csv
     import json
-    import os
-    import tempfile
 
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    from litaudit.files import atomic_path
+
+    with atomic_path(path) as tmp:
         if fmt == "csv":
             with open(tmp, "w", newline="", encoding="utf-8") as fh:
                 w = csv.DictWriter(fh, fieldnames=list(COLUMNS), lineterminator="\n")
@@ -71,7 +68,3 @@ def write_export(rows: list[dict], path: Path, fmt: str) -> None:
             table = pa.table({c: pa.array([r[c] for r in rows], type=pa.string())
                               for c in COLUMNS})
             pq.write_table(table, tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
