@@ -43,7 +43,7 @@ def _now():
 
 def add_paper(store, values: dict, *, who: str, reason: str = "added with `papers add`") -> int:
     """Insert one paper (typed through SQLModel). Raises on a duplicate bibkey."""
-    from litaudit.store.models import History, Paper
+    from litaudit.store.models import Paper
 
     bibkey = (values.get("bibkey") or "").strip()
     if not bibkey:
@@ -57,17 +57,19 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
         raise LitauditError(f"year: {e}") from None
     citation = values.get("citation") or short_citation(values.get("authors"),
                                                         values.get("venue"), year)
-    now = dt.datetime.now(dt.UTC)  # SQLModel wants aware datetimes; stored as UTC
-    with store.session() as s:
-        paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=now,
-                      **{k: F.text_or_none(values.get(k)) for k in
-                         ("title", "authors", "venue", "doi", "url", "tags", "notes")})
-        s.add(paper)
-        s.flush()
-        s.add(History(entity="paper", entity_id=paper.id, action="create", reason=reason,
-                      who=who, changed_at=now))
-        s.commit()
-        return paper.id
+    # a typed row (SQLModel validates the fields), written in one transaction with its history
+    paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=_now(),
+                  **{k: F.text_or_none(values.get(k)) for k in
+                     ("title", "authors", "venue", "doi", "url", "tags", "notes")})
+    cols = [c for c in Paper.model_fields if c != "id"]
+    con = store.con
+    with store.transaction():
+        pid = con.execute(f"INSERT INTO papers ({', '.join(cols)}) VALUES "
+                          f"({', '.join('?' * len(cols))}) RETURNING id",
+                          [getattr(paper, c) for c in cols]).fetchall()[0][0]
+        con.execute("INSERT INTO history (entity, entity_id, action, reason, who, changed_at) "
+                    "VALUES ('paper', ?, 'create', ?, ?, ?)", [pid, reason, who, paper.created_at])
+    return pid
 
 
 def get_paper(con, key: str) -> dict:
