@@ -39,3 +39,14 @@ def open_write(ctx: typer.Context):
 def fail(message: str) -> None:
     """Raise a user-facing error (one red line on stderr, exit code 1)."""
     raise LitauditError(message)
+
+
+def parse_assignments(items: list[str], option: str = "--set") -> dict[str, str]:
+    """['value=0.31', 'location=Table 4'] -> {'value': '0.31', 'location': 'Table 4'}."""
+    changes: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise LitauditError(f"{option} {item!r}: expected FIELD=VALUE")
+        k, v = item.split("=", 1)
+        changes[k.strip()] = v
+    return changes

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import JsonOpt, open_read, open_write
+from litaudit.cli.common import JsonOpt, open_read, open_write, parse_assignments
 
 app = typer.Typer(help="Add, list, show, edit and import (BibTeX) papers.", no_args_is_help=True)
 
@@ -88,15 +88,9 @@ def edit(ctx: typer.Context, key: str = typer.Argument(..., help="Bibkey or id."
          who: str = typer.Option(None, help="Curator name.")):
     """Change fields of a paper; every change goes to history."""
     from litaudit.curation.papers import edit_paper
-    from litaudit.errors import LitauditError
     from litaudit.render.console import out
 
-    changes = {}
-    for item in set_:
-        if "=" not in item:
-            raise LitauditError(f"--set {item!r}: expected FIELD=VALUE")
-        k, v = item.split("=", 1)
-        changes[k.strip()] = v
+    changes = parse_assignments(set_)
     with open_write(ctx) as store:
         log = edit_paper(store, key, changes, reason=reason, who=_who(who))
     for f, o, n in log:

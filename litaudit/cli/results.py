@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import JsonOpt, open_read, open_write
+from litaudit.cli.common import JsonOpt, open_read, open_write, parse_assignments
 
 app = typer.Typer(help="Add, import, edit, verify, retract and export published results.",
                   no_args_is_help=True)
@@ -151,15 +151,9 @@ def edit(ctx: typer.Context, result_id: int = typer.Argument(..., help="Result i
          who: str = WhoOpt, json_out: bool = JsonOpt):
     """Change fields of a result; every change goes to history with the reason."""
     from litaudit.curation.results import edit_result
-    from litaudit.errors import LitauditError
     from litaudit.render.console import out, print_json
 
-    changes = {}
-    for item in set_:
-        if "=" not in item:
-            raise LitauditError(f"--set {item!r}: expected FIELD=VALUE")
-        k, v = item.split("=", 1)
-        changes[k.strip()] = v
+    changes = parse_assignments(set_)
     with open_write(ctx) as store:
         log = edit_result(store, result_id, changes, reason=reason, who=_who(who))
     if json_out:
