@@ -166,3 +166,15 @@ def test_every_robust04_paper_is_seeded_and_nonstandard_ones_are_flagged(inited)
     assert sum("nonstandard" in (p["tags"] or "") for p in papers) == 11
     assert sum("neural" in (p["tags"] or "").split(",") for p in papers) >= 19
     assert robust
+
+
+def test_an_unexpected_database_error_is_one_line(inited):
+    import duckdb
+
+    con = duckdb.connect(str(inited.db))
+    con.execute("DROP TABLE history")
+    con.close()
+    r = inited("results", "history", "1")
+    assert r.exit_code == 1
+    assert r.stderr.startswith(f"Error: {inited.db}: database error: Catalog Error")
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output

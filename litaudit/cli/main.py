@@ -30,6 +30,16 @@ class _Group(TyperGroup):
 
             error(str(exc))
             raise typer.Exit(1) from None
+        except Exception as exc:
+            # a DuckDB error that no layer turned into a LitauditError: still one line
+            if type(exc).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
+                raise
+            from litaudit.render.console import error
+
+            root = ctx.find_root().obj or {}
+            where = f"{root.get('db')}: " if root.get("db") else ""
+            error(f"{where}database error: {str(exc).splitlines()[0]}")
+            raise typer.Exit(1) from None
 
 
 app = typer.Typer(
