@@ -176,5 +176,5 @@ def test_an_unexpected_database_error_is_one_line(inited):
     con.close()
     r = inited("results", "history", "1")
     assert r.exit_code == 1
-    assert r.stderr.startswith(f"Error: {inited.db}: database error: Catalog Error")
+    assert r.stderr.startswith(f"Error: {inited.db}: database error: ")
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output
