@@ -1,10 +1,18 @@
 -- litaudit schema 002: TREC run archives (qrels, runs, rankings) per collection.
--- Written by litaudit.runs.archive; rankings hold integer document ids into run_docs so
--- that an archive of millions of lines stays compact and loads without string work.
+-- Written by litaudit.runs.archive; rankings and qrels hold integer topic and document ids
+-- (run_topics, run_docs) so that an archive of millions of lines stays compact and loads
+-- without string work.
+
+CREATE TABLE run_topics (                    -- the topics of a collection's runs and qrels
+    collection_id VARCHAR NOT NULL,
+    topic_id      INTEGER NOT NULL,          -- dense, 0-based, in order of first import
+    topic         VARCHAR NOT NULL           -- unique per collection (kept so by the importer)
+);
 
 CREATE TABLE run_docs (                      -- the docnos seen in a collection's runs and qrels
     collection_id VARCHAR NOT NULL,
-    doc_id        INTEGER NOT NULL,          -- dense, 0-based, in order of first import
+    doc_id        INTEGER NOT NULL,          -- dense, 0-based; a first import numbers its
+                                             -- docnos in byte (strcmp) order, later ones append
     docno         VARCHAR NOT NULL           -- unique per collection (kept so by the importer;
 );                                           -- no index, so bulk inserts stay fast)
 
@@ -19,7 +27,7 @@ CREATE TABLE run_qrels_files (               -- the qrels file a collection's qr
 
 CREATE TABLE run_qrels (                     -- one row per judgment
     collection_id VARCHAR NOT NULL,
-    topic         VARCHAR NOT NULL,
+    topic_id      INTEGER NOT NULL,
     doc_id        INTEGER NOT NULL,
     rel           INTEGER NOT NULL
 );
@@ -41,9 +49,9 @@ CREATE TABLE runs (
     UNIQUE (collection_id, tag)
 );
 
-CREATE TABLE run_rankings (                  -- one row per retrieved document (rank column dropped)
-    run_id  INTEGER NOT NULL,
-    topic   VARCHAR NOT NULL,
-    doc_id  INTEGER NOT NULL,
-    score   DOUBLE NOT NULL
+CREATE TABLE run_rankings (                  -- one row per retrieved document (rank column dropped),
+    run_id   INTEGER NOT NULL,                 -- each run's rows stored in trec_eval order: topic,
+    topic_id INTEGER NOT NULL,                 -- score (as float32) descending, docno descending
+    doc_id   INTEGER NOT NULL,
+    score    DOUBLE NOT NULL
 );

@@ -162,3 +162,33 @@ def test_robust03_equals_trec_eval_and_official_maps(shared_data, seeded_store):
     means = dict(zip(ev.runs, ev.mean("AP"), strict=True))
     for tag, value in means.items():
         assert value == pytest.approx(official[tag], abs=5e-5), tag
+
+
+def test_second_import_appends_docnos_and_still_ranks_by_docno(mem_store, files, tmp_path):
+    """A later import numbers its new docnos after the stored ones (out of byte order):
+    the stored evaluation must still break ties by docno as trec_eval does."""
+    import_archive(mem_store, "trec-robust-2003", [files["a.run"]],
+                   qrels_path=files["qrels.txt"])
+    tied = tmp_path / "c.run"        # d0 and dz are new; all three tie on the score
+    tied.write_text("1 Q0 d0 1 1 C\n1 Q0 dz 2 1 C\n1 Q0 d3 3 1 C\n")
+    import_archive(mem_store, "trec-robust-2003", [tied, files["b.run"]])
+    arch = load_archive(mem_store.con, "trec-robust-2003")
+    assert list(arch.run("C").docno) == ["dz", "d3", "d0"]
+    ev_store = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1", "Bpref"])
+    ev_mem = evaluate(arch.runs, arch.qrels, ["AP", "P@1", "Bpref"])
+    np.testing.assert_array_equal(ev_store.scores, ev_mem.scores)
+    # C, topic 1: dz (unjudged), d3 (relevant, rank 2), R = 2 (d1, d3) -> AP (1/2) / 2
+    assert ev_store.matrix("AP")[ev_store.runs.index("C"), 0] == pytest.approx(0.25)
+
+
+def test_duplicate_found_after_coding_names_the_line(mem_store, files, tmp_path):
+    """Tab-separated (fast reader) run with a document twice at different scores."""
+    bad = tmp_path / "dup.run"
+    bad.write_text("1\tQ0\td1\t1\t3\tD\n1\tQ0\td2\t2\t2\tD\n1\tQ0\td1\t3\t1\tD\n")
+    with pytest.raises(ValidationFailed, match="dup.run:3: document d1 appears twice"):
+        import_archive(mem_store, "trec-robust-2003", [files["a.run"], bad],
+                       qrels_path=files["qrels.txt"])
+    assert counts(mem_store.con) == (0, 0, 0, 0)
+    rep = import_archive(mem_store, "trec-robust-2003", [files["a.run"], bad],
+                         qrels_path=files["qrels.txt"], lenient=True)
+    assert rep.skipped == 1 and rep.lines == 5       # lines stored: A 3, D 2

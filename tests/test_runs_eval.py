@@ -200,3 +200,44 @@ def test_property_row_order_does_not_matter(arch, rnd):
     ev2 = evaluate(shuffled, qrels, MEASURES, complete=True)
     np.testing.assert_array_equal(ev.scores, ev2.scores)
     assert np.all((ev.scores >= 0) & (ev.scores <= 1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.sampled_from([0.5, -0.0, 0.0, 1.0, 1e30,
+                                                              -2.5, 1.0000001]),
+                          st.integers(0, 40)), max_size=60,
+                unique_by=lambda r: (r[0], r[2])), st.booleans())
+def test_property_trec_order_equals_lexsort(rows, big):
+    """The packed-key sort orders as (key, float32 score desc, doc desc) does; ``big``
+    pushes the key past 64 bits (the lexsort fallback)."""
+    from litaudit.runs.evaluate import _in_trec_order, trec_order
+
+    key = np.array([r[0] for r in rows], dtype=np.int64) * (1 << 40 if big else 1)
+    score = np.array([r[1] for r in rows], dtype=np.float32)
+    doc = np.array([r[2] for r in rows], dtype=np.int64)
+    o = trec_order(key, score, doc)
+    assert sorted(o.tolist()) == list(range(len(rows)))
+    assert _in_trec_order(key[o], score[o], doc[o])
+    want = np.lexsort((-doc, -score, key))
+    np.testing.assert_array_equal(key[o], key[want])
+    np.testing.assert_array_equal(score[o] + np.float32(0), score[want] + np.float32(0))
+    np.testing.assert_array_equal(doc[o], doc[want])
+
+
+@settings(max_examples=30, deadline=None)
+@given(archives())
+def test_property_sparse_qrels_lookup_equals_dense(monkeypatch_arch):
+    """The per-docno qrels look-up (large collections) gives what the dense table gives."""
+    import litaudit.runs.evaluate as E
+
+    runs, qrels = monkeypatch_arch
+    if not any(len(r) for r in runs):
+        return
+    dense = evaluate(runs, qrels, MEASURES)
+    saved = E.DENSE_LOOKUP_MAX
+    E.DENSE_LOOKUP_MAX = 0
+    try:
+        sparse = evaluate(runs, qrels, MEASURES)
+    finally:
+        E.DENSE_LOOKUP_MAX = saved
+    np.testing.assert_array_equal(dense.scores, sparse.scores)

@@ -1,9 +1,10 @@
 """Run archives in DuckDB: import (validated, all-or-nothing, idempotent), load, list, delete.
 
-Tables (``schema/002_runs.sql``): ``run_docs`` (a collection's docno dictionary),
-``run_qrels_files`` / ``run_qrels``, ``runs`` (metadata + file sha256) and
-``run_rankings`` (run id, topic, doc id, score). Import parses every file at once in
-DuckDB (see :mod:`litaudit.runs.trec_io`) and writes in one transaction; a file whose
+Tables (``schema/002_runs.sql``): ``run_topics`` and ``run_docs`` (a collection's topic
+and docno dictionaries), ``run_qrels_files`` / ``run_qrels``, ``runs`` (metadata + file
+sha256) and ``run_rankings`` (run id, topic id, doc id, score; each run stored in
+trec_eval order). Import reads the files on two threads (see :mod:`litaudit.runs.trec_io`),
+codes every docno of the archive in one pass and writes in one transaction; a file whose
 sha256 is already stored for the collection is skipped, so re-importing changes nothing.
 """
 
@@ -155,6 +156,11 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     stored from a different file, two files with one tag, or different qrels for a
     collection that has some are refused. Run metadata comes from ``metadata`` (CSV, see
     :func:`read_metadata_csv`) or else from the official results seeded for the collection.
+
+    The files are read, hashed, decompressed and parsed by ``threads`` threads (all of it
+    releases the GIL); docnos are coded once for the whole archive (one Arrow hash pass),
+    each run is put in trec_eval order with one sort, and every table is written with one
+    statement, so that :func:`evaluate_stored` has nothing to sort.
     """
     import pyarrow as pa
 
@@ -184,29 +190,33 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     existing = {sha: (tag, path) for tag, sha, path in con.execute(
         "SELECT tag, sha256, path FROM runs WHERE collection_id = ?", [collection_id]).fetchall()}
     existing_tags = {tag: sha for sha, (tag, _) in existing.items()}
-    shas = [sha256_file(p) for p in paths]
-    todo = [(p, s) for p, s in zip(paths, shas, strict=True) if s not in existing]
-    unchanged = tuple(existing[s][0] for s in dict.fromkeys(shas) if s in existing)
+    stored_topics = dict(con.execute(
+        "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?",
+        [collection_id]).fetchall())
 
     qtable = None
     if qrels_state == "imported":
         note(f"reading qrels {qp.name}")
-        qtable = trec_io.read_qrels_table(qp, lenient=lenient)
+        qtable = trec_io.read_qrels_table(qp, lenient=lenient, check_duplicates=False)
         qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
         n_judg = qtable.num_rows
     else:
-        qtopics = {r[0] for r in con.execute(
-            "SELECT DISTINCT topic FROM run_qrels WHERE collection_id = ?",
-            [collection_id]).fetchall()}
+        qtopics = {t for (t,) in con.execute(
+            "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
+            "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
+            "WHERE q.collection_id = ?", [collection_id]).fetchall()}
         n_judg = stored_q[2]
-    tables: list[trec_io.RunTable] = []
-    if todo:
-        note(f"reading {len(todo)} run files")
-        tables = trec_io.read_run_tables([p for p, _ in todo], qrels_topics=qtopics,
-                                         lenient=lenient, threads=threads)
-    problems: list[Problem] = []
+    if paths:
+        note(f"reading {len(paths)} run files")
+    read = _read_runs(paths, existing, qtopics, lenient, threads)
+    problems = [p for r in read if isinstance(r, list) for p in r]
+    if problems:
+        raise ValidationFailed(problems)
+    shas = [sha for sha, _ in read]
+    unchanged = tuple(existing[s][0] for s in dict.fromkeys(shas) if s in existing)
+    todo = [(p, sha, rt) for p, (sha, rt) in zip(paths, read, strict=True) if rt is not None]
     tags_seen: dict[str, Path] = {}
-    for (p, sha), rt in zip(todo, tables, strict=True):
+    for p, sha, rt in todo:
         if rt.tag in tags_seen:
             problems.append(Problem(str(p), None, f"run tag {rt.tag!r} is also the tag of "
                                     f"{tags_seen[rt.tag]}"))
@@ -219,25 +229,44 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
         raise ValidationFailed(problems)
     info_of = meta if meta is not None else official_metadata(con, collection_id)
 
+    # code the topics and docnos; a document twice in a topic sends its file to the
+    # line-by-line reader (which names the lines, or drops them when lenient)
+    while True:
+        coded = _code(con, collection_id, qtable, [rt for _, _, rt in todo], stored_topics,
+                      threads)
+        if not coded.dup_qrels and not coded.dup_runs:
+            break
+        if coded.dup_qrels:
+            qtable = trec_io.read_slow_qrels_table(qp, lenient=lenient)
+        redo = []
+        for i in coded.dup_runs:
+            p, sha, _ = todo[i]
+            try:
+                todo[i] = (p, sha, trec_io.read_slow_run_table(p, qrels_topics=qtopics,
+                                                               lenient=lenient))
+            except ValidationFailed as exc:
+                redo.extend(exc.problems)
+        if redo:
+            raise ValidationFailed(redo)
+
     note("writing")
     lines = skipped = 0
+    cid = _lit(collection_id)
     with store.transaction():
-        docnos = ([qtable.column("docno")] if qtable is not None else []) + \
-            [rt.table.column("docno") for rt in tables]
-        doc_ids = _doc_ids(con, collection_id, docnos) if docnos else np.zeros(0, np.int32)
-        offset = 0
+        if len(coded.new_topics):
+            _insert(con, f"INSERT INTO run_topics SELECT {cid}, topic_id, topic FROM _arrow_in",
+                    coded.new_topics)
+        if len(coded.new_docs):
+            _insert(con, f"INSERT INTO run_docs SELECT {cid}, doc_id, docno FROM _arrow_in",
+                    coded.new_docs)
         if qtable is not None:
-            n = qtable.num_rows
-            _insert(con, "run_qrels", pa.table({
-                "collection_id": pa.repeat(collection_id, n),
-                "topic": qtable.column("topic"), "doc_id": doc_ids[:n],
-                "rel": qtable.column("rel")}))
-            offset = n
+            _insert(con, f"INSERT INTO run_qrels SELECT {cid}, topic_id, doc_id, rel "
+                    "FROM _arrow_in", coded.qrels)
             con.execute("INSERT INTO run_qrels_files (collection_id, path, sha256, "
                         "n_judgments, n_topics) VALUES (?, ?, ?, ?, ?)",
-                        [collection_id, str(qp), q_sha, n_judg, len(qtopics)])
+                        [collection_id, str(qp), q_sha, int(n_judg), len(qtopics)])
         run_ids = []
-        for (p, sha), rt in zip(todo, tables, strict=True):
+        for (p, sha, rt), n_topics in zip(todo, coded.run_topics, strict=True):
             info = info_of.get(rt.tag) or RunInfo(rt.tag, None, None, None)
             rid = con.execute(
                 "INSERT INTO runs (collection_id, tag, participant, run_type, pooled, path, "
@@ -245,59 +274,205 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
                 "RETURNING id",
                 [collection_id, rt.tag, info.participant,
                  RUN_TYPES.get((info.run_type or "").lower()), info.pooled, str(p), sha,
-                 rt.lines, rt.skipped, rt.topics]).fetchall()[0][0]
+                 rt.lines, rt.skipped, n_topics]).fetchall()[0][0]
             run_ids.append(rid)
             lines += rt.lines
             skipped += rt.skipped
-        if tables:
-            sizes = [rt.table.num_rows for rt in tables]
-            _insert(con, "run_rankings", pa.table({
-                "run_id": np.repeat(np.array(run_ids, np.int32), sizes),
-                "topic": pa.chunked_array([c for rt in tables
-                                           for c in rt.table.column("topic").chunks],
-                                          pa.string()),
-                "doc_id": doc_ids[offset:],
-                "score": pa.chunked_array([c for rt in tables
-                                           for c in rt.table.column("score").chunks],
-                                          pa.float64())}))
+        if todo:
+            sizes = [rt.table.num_rows for _, _, rt in todo]
+            _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in", pa.table({
+                "run_id": _arrow(np.repeat(np.array(run_ids, np.int32), sizes)),
+                "topic_id": _arrow(coded.topic_id), "doc_id": _arrow(coded.doc_id),
+                "score": _arrow(coded.score)}))
     return ImportReport(collection_id, qrels_state, int(n_judg),
-                        tuple(rt.tag for rt in tables), unchanged, lines, skipped)
+                        tuple(rt.tag for _, _, rt in todo), unchanged, lines, skipped)
 
 
-def _insert(con, table: str, data) -> None:
-    con.register("_arrow_in", data)
-    try:
-        con.execute(f"INSERT INTO {table} SELECT * FROM _arrow_in")
-    finally:
-        con.unregister("_arrow_in")
+def _read_runs(paths: list[Path], existing: dict, qtopics: set[str], lenient: bool,
+               threads: int) -> list:
+    """Per file: (sha256, RunTable), (sha256, None) when already stored, or its problems.
+    Read once: hashed, decompressed and parsed from the same bytes, in ``threads``."""
+    def one(p: Path):
+        try:
+            try:
+                raw = p.read_bytes()
+            except OSError as exc:
+                raise InputError(str(p), None,
+                                 f"cannot read file: {exc.strerror or exc}") from None
+            sha = hashlib.sha256(raw).hexdigest()
+            if sha in existing:
+                return sha, None
+            return sha, trec_io.read_run_table(p, qrels_topics=qtopics, lenient=lenient,
+                                               check_duplicates=False, raw=raw)
+        except ValidationFailed as exc:
+            return exc.problems
+        except InputError as exc:
+            return [exc.problem]
+
+    if threads > 1 and len(paths) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        # largest files first, so that the two threads finish together
+        order = sorted(range(len(paths)), key=lambda i: -paths[i].stat().st_size)
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            got = dict(zip(order, pool.map(one, [paths[i] for i in order]), strict=True))
+        return [got[i] for i in range(len(paths))]
+    return [one(p) for p in paths]
 
 
-def _doc_ids(con, collection_id: str, columns) -> np.ndarray:
-    """Doc ids (int32) for the docnos of ``columns`` in order, adding new docnos to the
-    collection's dictionary. Strings are hashed once (Arrow) and joined as uniques only."""
+@dataclass
+class _Coded:
+    """What :func:`_code` makes of an import: the rows to write, with integer ids."""
+
+    new_topics: object            # pyarrow.Table (topic_id, topic) to add to run_topics
+    new_docs: object              # pyarrow.Table (doc_id, docno) to add to run_docs
+    qrels: object                 # pyarrow.Table (topic_id, doc_id, rel) or None
+    topic_id: np.ndarray          # the runs' rows, each run in trec_eval order
+    doc_id: np.ndarray
+    score: np.ndarray
+    run_topics: list[int]         # topics per run
+    dup_qrels: bool               # a document judged twice in a topic
+    dup_runs: list[int]           # runs with a document twice in a topic
+
+
+def _code(con, collection_id: str, qtable, tables: list, stored_topics: dict[str, int],
+          threads: int) -> _Coded:
+    """Topic and doc ids for the qrels and runs being imported (new ones numbered after
+    the collection's stored ones), duplicate checks, and each run in trec_eval order."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    chunks = [c for col in columns for c in col.chunks]
+    from litaudit.runs.evaluate import trec_order
+
+    # topics: few; a first import numbers them in trec_eval's natural order
+    run_topic_dicts = [rt.table.column("topic").chunk(0).dictionary.to_pylist()
+                       for rt in tables]
+    q_topic_enc = (pc.dictionary_encode(qtable.column("topic")).combine_chunks()
+                   if qtable is not None else None)
+    seen = set(q_topic_enc.dictionary.to_pylist()) if q_topic_enc is not None else set()
+    for d in run_topic_dicts:
+        seen.update(d)
+    new = [t for t in sort_topics(seen) if t not in stored_topics]
+    base = max(stored_topics.values(), default=-1) + 1
+    topic_ids = dict(stored_topics)
+    topic_ids.update((t, base + i) for i, t in enumerate(new))
+    new_topics = pa.table({"topic_id": _arrow(np.arange(base, base + len(new), dtype=np.int32)),
+                           "topic": _arrow_strings(new)})
+
+    # docnos: one hash pass over every docno of the import
+    parts = ([qtable.column("docno")] if qtable is not None else []) + \
+        [rt.table.column("docno") for rt in tables]
+    chunks = [c for col in parts for c in col.chunks]
     enc = pc.dictionary_encode(pa.chunked_array(chunks, pa.string()).combine_chunks())
-    uniq = pa.table({"docno": enc.dictionary,
-                     "pos": pa.array(np.arange(len(enc.dictionary), dtype=np.int32))})
-    con.register("_uniq_docs", uniq)
+    codes = trec_io.numpy_of(enc.indices)
+    uniq = enc.dictionary
+    n_uniq = len(uniq)
+    by_bytes = trec_io.numpy_of(pc.sort_indices(uniq))         # strcmp order of the uniques
+    byte_rank = np.empty(n_uniq, dtype=np.int64)
+    byte_rank[by_bytes] = np.arange(n_uniq)
+    n_stored = con.execute("SELECT count(*) FROM run_docs WHERE collection_id = ?",
+                           [collection_id]).fetchall()[0][0]
+    if n_stored == 0:     # a first import: doc ids in byte order (then nothing to map)
+        doc_of = byte_rank.astype(np.int32)
+        new_docs = pa.table({"doc_id": _arrow(np.arange(n_uniq, dtype=np.int32)),
+                             "docno": uniq.take(_arrow(by_bytes))})
+    else:
+        doc_of, new_docs = _map_stored_docs(con, collection_id, uniq, n_stored)
+
+    offset = 0
+    qrels = None
+    dup_qrels = False
+    if qtable is not None:
+        n = qtable.num_rows
+        q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
+                         dtype=np.int32)
+        q_tid = q_map[trec_io.numpy_of(q_topic_enc.indices)]
+        q_doc = codes[:n]
+        dup_qrels = trec_io.has_duplicates(q_tid, q_doc, n_uniq)
+        qrels = pa.table({"topic_id": _arrow(q_tid), "doc_id": _arrow(doc_of[q_doc]),
+                          "rel": qtable.column("rel")})
+        offset = n
+
+    bounds = np.cumsum([offset] + [rt.table.num_rows for rt in tables])
+    n_rows = int(bounds[-1] - offset)
+    out_topic = np.empty(n_rows, dtype=np.int32)
+    out_doc = np.empty(n_rows, dtype=np.int32)
+    out_score = np.empty(n_rows, dtype=np.float64)
+
+    def one(i: int):
+        """Check and rank run i into its slice of the output columns (in a thread)."""
+        rt = tables[i]
+        topic = rt.table.column("topic").chunk(0)
+        t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
+        tid = t_map[trec_io.numpy_of(topic.indices)]
+        doc = codes[bounds[i]:bounds[i + 1]]
+        if trec_io.has_duplicates(tid, doc, n_uniq):
+            return None
+        score = trec_io.numpy_of(rt.table.column("score"))
+        o = trec_order(tid, score.astype(np.float32), byte_rank[doc])
+        at = slice(int(bounds[i] - offset), int(bounds[i + 1] - offset))
+        np.take(tid, o, out=out_topic[at])
+        np.take(doc_of, doc[o], out=out_doc[at])
+        np.take(score, o, out=out_score[at])
+        return len(t_map)
+
+    if threads > 1 and len(tables) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            done = list(pool.map(one, range(len(tables))))
+    else:
+        done = [one(i) for i in range(len(tables))]
+    dup_runs = [i for i, d in enumerate(done) if d is None]
+    return _Coded(new_topics, new_docs, qrels, out_topic, out_doc, out_score, done,
+                  dup_qrels, dup_runs)
+
+
+def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
+    """Doc ids of ``uniq`` (docnos) in a collection that has some stored: stored ones
+    looked up, new ones numbered from ``n_stored`` on."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    stored = con.sql(f"SELECT docno, doc_id FROM run_docs WHERE collection_id = "
+                     f"{_lit(collection_id)}").to_arrow_table()
+    pos = pc.index_in(uniq, value_set=stored.column("docno")).to_numpy(zero_copy_only=False)
+    known = ~np.isnan(pos) if pos.dtype.kind == "f" else np.ones(len(pos), bool)
+    doc_of = np.empty(len(uniq), dtype=np.int32)
+    ids = trec_io.numpy_of(stored.column("doc_id"))
+    doc_of[known] = ids[pos[known].astype(np.int64)]
+    fresh = np.flatnonzero(~known)
+    doc_of[fresh] = n_stored + np.arange(len(fresh), dtype=np.int32)
+    new_docs = pa.table({"doc_id": _arrow(doc_of[fresh]), "docno": uniq.take(_arrow(fresh))})
+    return doc_of, new_docs
+
+
+def _arrow(a: np.ndarray):
+    """A numeric numpy array as an Arrow array, zero copy (``pa.array`` would import
+    pandas, 0.3 s, to check whether it was given a pandas object)."""
+    import pyarrow as pa
+
+    a = np.ascontiguousarray(a)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(a.dtype), len(a), [None, pa.py_buffer(a)])
+
+
+def _arrow_strings(values: Sequence[str]):
+    """A short list of str as an Arrow string array (without ``pa.array``, see _arrow)."""
+    import pyarrow as pa
+
+    data = [v.encode("utf-8") for v in values]
+    offsets = np.zeros(len(data) + 1, dtype=np.int32)
+    np.cumsum([len(b) for b in data], out=offsets[1:])
+    return pa.Array.from_buffers(pa.string(), len(data),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
+
+
+def _insert(con, sql: str, data) -> None:
+    con.register("_arrow_in", data)
     try:
-        con.execute(
-            "INSERT INTO run_docs "
-            "SELECT ?, (SELECT coalesce(max(doc_id) + 1, 0) FROM run_docs "
-            "WHERE collection_id = ?) + (row_number() OVER ())::INTEGER - 1, u.docno "
-            "FROM _uniq_docs u ANTI JOIN (SELECT docno FROM run_docs WHERE collection_id = ?)"
-            " d ON d.docno = u.docno", [collection_id, collection_id, collection_id])
-        got = con.sql(
-            "SELECT u.pos, d.doc_id FROM _uniq_docs u JOIN run_docs d "
-            f"ON d.collection_id = {_lit(collection_id)} AND d.docno = u.docno").fetchnumpy()
+        con.execute(sql)
     finally:
-        con.unregister("_uniq_docs")
-    mapping = np.empty(len(enc.dictionary), dtype=np.int32)
-    mapping[got["pos"]] = got["doc_id"]
-    return mapping[enc.indices.to_numpy()]
+        con.unregister("_arrow_in")
 
 
 # ---------------------------------------------------------------------------------- read
@@ -324,11 +499,12 @@ def _require_qrels(con, collection_id: str) -> None:
 
 def load_qrels(con, collection_id: str) -> Qrels:
     _require_qrels(con, collection_id)
+    cid = _lit(collection_id)
     tbl = con.sql(
-        "SELECT q.topic, d.docno, q.rel FROM run_qrels q JOIN run_docs d "
-        "ON d.collection_id = q.collection_id AND d.doc_id = q.doc_id "
-        f"WHERE q.collection_id = {_lit(collection_id)} ORDER BY q.topic, d.docno"
-    ).to_arrow_table()
+        "SELECT t.topic, d.docno, q.rel FROM run_qrels q "
+        f"JOIN run_docs d ON d.collection_id = {cid} AND d.doc_id = q.doc_id "
+        f"JOIN run_topics t ON t.collection_id = {cid} AND t.topic_id = q.topic_id "
+        f"WHERE q.collection_id = {cid} ORDER BY t.topic, d.docno").to_arrow_table()
     return Qrels(tbl.column(0).to_numpy(zero_copy_only=False),
                  tbl.column(1).to_numpy(zero_copy_only=False),
                  tbl.column(2).to_numpy().astype(np.int32))
@@ -346,11 +522,13 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     infos: list[RunInfo] = []
     if rows:
         ids = ", ".join(str(r[0]) for r in rows)
+        cid = _lit(collection_id)
         tbl = con.sql(
-            "SELECT r.run_id, r.topic, d.docno, r.score FROM run_rankings r JOIN run_docs d "
-            f"ON d.collection_id = {_lit(collection_id)} AND d.doc_id = r.doc_id "
+            "SELECT r.run_id, t.topic, d.docno, r.score FROM run_rankings r "
+            f"JOIN run_docs d ON d.collection_id = {cid} AND d.doc_id = r.doc_id "
+            f"JOIN run_topics t ON t.collection_id = {cid} AND t.topic_id = r.topic_id "
             f"WHERE r.run_id IN ({ids}) "
-            "ORDER BY r.run_id, r.topic, r.score::FLOAT DESC, d.docno DESC").to_arrow_table()
+            "ORDER BY r.run_id, t.topic, r.score::FLOAT DESC, d.docno DESC").to_arrow_table()
         rid = tbl.column(0).to_numpy()
         topic = tbl.column(1).to_numpy(zero_copy_only=False)
         docno = tbl.column(2).to_numpy(zero_copy_only=False)
@@ -364,35 +542,49 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
 
 def load_coded(con, collection_id: str,
                tags: Sequence[str] | None = None) -> tuple[CodedRuns, CodedQrels]:
-    """The stored archive as integer codes for :func:`evaluate_coded` (no string work)."""
+    """The stored archive as integer codes for :func:`evaluate_coded` (no string work):
+    topic codes are the stored topic ids, doc codes the docnos' byte (strcmp) order, run
+    codes the runs' positions in tag order. Rows come in stored (trec_eval) order."""
+    import pyarrow.compute as pc
+
     _require_qrels(con, collection_id)
     rows = _run_rows(con, collection_id, tags)
     cid = _lit(collection_id)
-    # doc ids -> position in docno byte order (trec_eval breaks ties with strcmp)
-    order = con.sql(f"SELECT doc_id FROM run_docs WHERE collection_id = {cid} "
-                    "ORDER BY docno").fetchnumpy()["doc_id"]
-    doc_rank = np.empty(len(order), dtype=np.int64)
-    doc_rank[order] = np.arange(len(order))
-    topic_names = sort_topics(r[0] for r in con.execute(
-        f"SELECT DISTINCT topic FROM run_qrels WHERE collection_id = {cid} UNION "
-        f"SELECT DISTINCT topic FROM run_rankings WHERE run_id IN "
-        f"(SELECT id FROM runs WHERE collection_id = {cid})").fetchall())
-    tmap = ", ".join(f"{_lit(t)}: {i}" for i, t in enumerate(topic_names))
-    q = con.sql(f"SELECT MAP {{{tmap}}}[topic] AS t, doc_id, rel FROM run_qrels "
+    topic_names = tuple(t for (t,) in con.execute(
+        f"SELECT topic FROM run_topics WHERE collection_id = {cid} "
+        "ORDER BY topic_id").fetchall())
+    # doc ids -> position in docno byte order (trec_eval breaks ties with strcmp); a first
+    # import numbers them so already (then nothing to map), later imports append
+    docs = con.sql(f"SELECT doc_id, docno FROM run_docs WHERE collection_id = {cid} "
+                   "ORDER BY doc_id").to_arrow_table()
+    docnos = docs.column("docno")
+    doc_rank = None
+    if len(docnos) > 1 and pc.any(pc.less_equal(docnos[1:], docnos[:-1])).as_py():
+        doc_rank = np.empty(int(pc.max(docs.column("doc_id")).as_py()) + 1, dtype=np.int64)
+        doc_rank[trec_io.numpy_of(docs.column("doc_id"))[trec_io.numpy_of(pc.sort_indices(docnos))]] = \
+            np.arange(len(docnos))
+    q = con.sql(f"SELECT topic_id, doc_id, rel FROM run_qrels "
                 f"WHERE collection_id = {cid}").fetchnumpy()
-    cq = CodedQrels(q["t"].astype(np.int32), doc_rank[q["doc_id"]], q["rel"].astype(np.int32))
+    q_doc = q["doc_id"].astype(np.int64)
+    cq = CodedQrels(q["topic_id"].astype(np.int32),
+                    q_doc if doc_rank is None else doc_rank[q_doc], q["rel"].astype(np.int32))
     if rows:
         ids = ", ".join(str(r[0]) for r in rows)
-        pos = ", ".join(f"{r[0]}: {i}" for i, r in enumerate(rows))
-        d = con.sql(f"SELECT MAP {{{pos}}}[run_id] AS r, MAP {{{tmap}}}[topic] AS t, doc_id, "
-                    f"score FROM run_rankings WHERE run_id IN ({ids})").fetchnumpy()
-        run, top, doc, score = d["r"], d["t"], doc_rank[d["doc_id"]], d["score"]
+        d = con.sql("SELECT run_id, topic_id, doc_id, score FROM run_rankings "
+                    f"WHERE run_id IN ({ids})").fetchnumpy()
+        run_pos = np.full(max(r[0] for r in rows) + 1, -1, dtype=np.int32)
+        run_pos[[r[0] for r in rows]] = np.arange(len(rows), dtype=np.int32)
+        run = run_pos[d["run_id"]]
+        top = d["topic_id"].astype(np.int32)
+        doc = d["doc_id"].astype(np.int64)
+        doc = doc if doc_rank is None else doc_rank[doc]
+        score = d["score"]
     else:
         run = top = np.zeros(0, np.int32)
         doc = np.zeros(0, np.int64)
         score = np.zeros(0)
-    coded = CodedRuns(tuple(r[1] for r in rows), tuple(topic_names), run.astype(np.int32),
-                      top.astype(np.int32), doc, score.astype(np.float64))
+    coded = CodedRuns(tuple(r[1] for r in rows), topic_names, run, top, doc,
+                      score.astype(np.float64, copy=False))
     return coded, cq
 
 
@@ -439,6 +631,6 @@ def delete_runs(store, collection_id: str, tags: Sequence[str] | None = None) ->
             con.execute(f"DELETE FROM run_rankings WHERE run_id IN ({id_list})")
             con.execute(f"DELETE FROM runs WHERE id IN ({id_list})")
         if tags is None:
-            for t in ("run_qrels", "run_qrels_files", "run_docs"):
+            for t in ("run_qrels", "run_qrels_files", "run_docs", "run_topics"):
                 con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [collection_id])
     return len(ids)

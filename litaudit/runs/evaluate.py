@@ -146,17 +146,17 @@ def _parse_all(measures: Sequence[str]) -> list[MeasureName]:
     return out
 
 
-def _group_cumsum(x: np.ndarray, starts: np.ndarray, group: np.ndarray) -> np.ndarray:
-    """Inclusive cumulative sum of ``x`` restarting at each group start."""
-    c = np.cumsum(x)
-    before = np.concatenate(([0], c))[starts]
-    return c - before[group]
-
-
 def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
                    rel_level: int = 1, complete: bool = False,
                    check_duplicates: bool = True) -> Evaluation:
-    """The evaluator on integer-coded input (see :class:`CodedRuns`)."""
+    """The evaluator on integer-coded input (see :class:`CodedRuns`).
+
+    Rows already in trec_eval order (each run-topic block contiguous, scores descending,
+    ties by docno code descending: how :func:`litaudit.runs.archive.import_archive` stores
+    them) are not sorted again; otherwise one sort on a packed 64-bit key orders them.
+    Only the retrieved rows found in the qrels are looked at after that: every measure
+    here is a sum over judged documents and their ranks.
+    """
     if rel_level < 1:
         raise ParameterError(f"rel_level must be at least 1, got {rel_level}")
     names = _parse_all(measures)
@@ -171,9 +171,7 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     N = np.bincount(q_topic, weights=(q_rel >= 0) & (q_rel < rel_level), minlength=n_top)
     n_docs = int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
     q_key = q_topic * n_docs + cq.doc
-    q_order = np.argsort(q_key, kind="stable")
-    q_key = q_key[q_order]
-    q_rel_sorted = q_rel[q_order]
+    q_key.sort()
     if len(q_key) > 1 and np.any(q_key[1:] == q_key[:-1]):
         i = int(np.flatnonzero(q_key[1:] == q_key[:-1])[0])
         raise ParameterError(f"the qrels judge a document twice in topic "
@@ -181,26 +179,16 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
 
     # retrieved rows of evaluated topics, in trec_eval order
     keep = in_qrels[coded.topic]
-    run = coded.run[keep].astype(np.int64)
-    topic = coded.topic[keep].astype(np.int64)
-    doc = coded.doc[keep]
-    # trec_eval keeps scores as C float (TEXT_RESULTS.sim): ties are decided at float32
-    score = coded.score[keep].astype(np.float32)
-    key = run * n_top + topic
-    if not _in_trec_order(key, score, doc):
-        o = np.lexsort((-doc, -score, key))
-        key, run, topic, doc, score = key[o], run[o], topic[o], doc[o], score[o]
-    n = len(key)
-    if n:
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    if keep.all():
+        run, topic, doc, score64 = coded.run, coded.topic, coded.doc, coded.score
     else:
-        starts = np.zeros(0, dtype=np.int64)
-    n_groups = len(starts)
-    group = np.repeat(np.arange(n_groups), np.diff(np.r_[starts, n]))
-    rank = np.arange(n) - starts[group] + 1
-    g_run = run[starts]
-    g_topic = topic[starts]
-
+        run, topic = coded.run[keep], coded.topic[keep]
+        doc, score64 = coded.doc[keep], coded.score[keep]
+    key = run.astype(np.int64) * n_top + topic
+    doc = doc.astype(np.int64, copy=False)
+    # trec_eval keeps scores as C float (TEXT_RESULTS.sim): ties are decided at float32
+    score = score64.astype(np.float32)
+    n = len(key)
     if check_duplicates and n:
         dk = key * n_docs + doc
         dk.sort()
@@ -209,25 +197,40 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
             r, t = divmod(int(dk[i] // n_docs), n_top)
             raise ParameterError(f"run {coded.tags[r]!r} retrieves a document twice "
                                  f"in topic {coded.topic_names[t]}")
+    if not _in_trec_order(key, score, doc):
+        o = trec_order(key, score, doc)
+        key, topic, doc = key[o], topic[o], doc[o]
+    del score
+    if n:
+        new_block = np.empty(n, dtype=bool)
+        new_block[0] = True
+        np.not_equal(key[1:], key[:-1], out=new_block[1:])
+        starts = np.flatnonzero(new_block)
+    else:
+        starts = np.zeros(0, dtype=np.int64)
+    n_groups = len(starts)
+    g_run = key[starts] // max(n_top, 1)
+    g_topic = key[starts] % max(n_top, 1)
 
-    # relevance of each retrieved document
-    r_key = topic * n_docs + doc
-    pos = np.searchsorted(q_key, r_key)
-    pos_c = np.minimum(pos, max(len(q_key) - 1, 0))
-    found = (pos < len(q_key)) & (q_key[pos_c] == r_key) if len(q_key) else np.zeros(n, bool)
-    rel = np.where(found, q_rel_sorted[pos_c] if len(q_key) else 0, NONPOOL)
+    # the retrieved rows judged in the qrels, and their grades
+    rows, rel = _judged(topic, doc, q_topic, cq.doc, q_rel, n_top, n_docs)
+    group = (np.cumsum(new_block, dtype=np.int64) - 1)[rows] if n else \
+        np.zeros(0, dtype=np.int64)
+    rank = rows - starts[group] + 1
     isrel = rel >= rel_level
 
     Rg = R[g_topic]
     safe_R = np.maximum(Rg, 1)
-    cumrel = _group_cumsum(isrel.astype(np.int64), starts, group)
 
-    def per_group(weights) -> np.ndarray:
-        return np.bincount(group, weights=weights, minlength=n_groups)
+    def per_group(g, weights=None) -> np.ndarray:
+        return np.bincount(g, weights=weights, minlength=n_groups)
 
     def over_R(total) -> np.ndarray:
         return np.where(Rg > 0, total / safe_R, 0.0)
 
+    # relevant rows: their group, rank and 1-based position among the group's relevant
+    r_group, r_rank = group[isrel], rank[isrel]
+    cumrel = _position_in_group(r_group)
     ideal_cache: dict[int | None, np.ndarray] = {}
 
     def ideal(k: int | None) -> np.ndarray:
@@ -238,35 +241,38 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     values = np.empty((len(names), n_groups))
     for mi, m in enumerate(names):
         k = m.cutoff
-        within = rank <= k if k is not None else np.ones(n, bool)
+        within = r_rank <= k if k is not None else np.ones(len(r_rank), bool)
         if m.family == "AP":
-            values[mi] = over_R(per_group(np.where(isrel & within, cumrel / rank, 0.0)))
+            values[mi] = over_R(per_group(r_group[within],
+                                          cumrel[within] / r_rank[within]))
         elif m.family == "P":
-            values[mi] = per_group(isrel & within) / k
+            values[mi] = per_group(r_group[within]) / k
         elif m.family == "R":
-            values[mi] = over_R(per_group(isrel & within))
+            values[mi] = over_R(per_group(r_group[within]))
         elif m.family == "Rprec":
-            values[mi] = over_R(per_group(isrel & (rank <= R[topic])))
+            values[mi] = over_R(per_group(r_group[r_rank <= R[g_topic[r_group]]]))
         elif m.family == "RR":
-            hit = np.flatnonzero(isrel & within)
             first = np.full(n_groups, 0.0)
-            if len(hit):
-                g_hit, idx = np.unique(group[hit], return_index=True)
-                first[g_hit] = 1.0 / rank[hit[idx]]
+            g_hit = r_group[within]
+            if len(g_hit):
+                g_first, idx = np.unique(g_hit, return_index=True)
+                first[g_first] = 1.0 / r_rank[within][idx]
             values[mi] = first
         elif m.family == "nDCG":
-            gain = np.where((rel > 0) & within, rel, 0).astype(np.float64)
-            dcg = per_group(gain / np.log2(rank + 1.0))
+            gain = (rel > 0) & ((rank <= k) if k is not None else True)
+            dcg = per_group(group[gain], rel[gain].astype(np.float64)
+                            / np.log2(rank[gain] + 1.0))
             idcg = ideal(k)
             values[mi] = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), dcg)
         elif m.family == "Bpref":
+            # judged non-relevant documents ranked above each relevant one
             nonrel = (rel >= 0) & (rel < rel_level)
-            before = _group_cumsum(nonrel.astype(np.int64), starts, group)
-            Rr = R[topic]
-            denom = np.minimum(N[topic], Rr)
+            before = _group_cumsum(nonrel.astype(np.int64), group)[isrel]
+            Rr = R[g_topic[r_group]]
+            denom = np.minimum(N[g_topic[r_group]], Rr)
             frac = np.where(before > 0,
                             1.0 - np.minimum(before, Rr) / np.maximum(denom, 1), 1.0)
-            values[mi] = over_R(per_group(np.where(isrel, frac, 0.0)))
+            values[mi] = over_R(per_group(r_group, frac))
         else:  # pragma: no cover - the registry and this list move together
             raise NotFound(f"measure {m} is not implemented by the evaluator")
 
@@ -287,19 +293,105 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     return Evaluation(tuple(str(m) for m in names), tuple(coded.tags), tuple(ordered), scores)
 
 
+DENSE_LOOKUP_MAX = 1 << 26     # (topic, docno) cells of the dense qrels table (64 MiB)
+
+
+def _judged(topic, doc, q_topic, q_doc, q_rel, n_top: int, n_docs: int):
+    """(rows, grades): the retrieved rows that have a qrels line for their topic.
+
+    A dense int8 (topic, docno) table when it is small enough and the grades fit, else
+    the qrels lines of each docno (found by counting sort) matched on the topic."""
+    n = len(doc)
+    if not n or not len(q_doc):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    if n_top * n_docs <= DENSE_LOOKUP_MAX and q_rel.min() > -128 and q_rel.max() < 128:
+        table = np.full(n_top * n_docs, -128, dtype=np.int8)
+        table[q_topic * n_docs + q_doc] = q_rel
+        cell = topic.astype(np.int64) * n_docs
+        cell += doc
+        grade = table[cell]
+        rows = np.flatnonzero(grade != -128)
+        return rows, grade[rows].astype(np.int64)
+    by_doc = np.argsort(q_doc, kind="stable")
+    qd_count = np.bincount(q_doc, minlength=n_docs)
+    qd_start = np.cumsum(qd_count) - qd_count
+    qd_topic = q_topic[by_doc]
+    cnt = qd_count[doc]
+    cand = np.flatnonzero(cnt)
+    c_topic = topic[cand]
+    c_first = qd_start[doc[cand]]
+    c_cnt = cnt[cand]
+    found = np.full(len(cand), -1, dtype=np.int64)       # qrels line (by_doc order)
+    live = np.arange(len(cand))
+    j = 0
+    while len(live):
+        at = c_first[live] + j
+        hit = qd_topic[at] == c_topic[live]
+        found[live[hit]] = at[hit]
+        j += 1
+        live = live[~hit & (c_cnt[live] > j)]
+    ok = found >= 0
+    return cand[ok], q_rel[by_doc][found[ok]]
+
+
+def _position_in_group(group: np.ndarray) -> np.ndarray:
+    """1-based position of each element among the equal, contiguous ``group`` values."""
+    m = len(group)
+    idx = np.arange(m)
+    first = np.maximum.accumulate(np.where(np.r_[True, group[1:] != group[:-1]], idx, 0)) \
+        if m else idx
+    return idx - first + 1
+
+
+def _group_cumsum(x: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Inclusive cumulative sum of ``x`` restarting where the contiguous ``group`` changes."""
+    if not len(x):
+        return x
+    c = np.cumsum(x)
+    start = np.r_[True, group[1:] != group[:-1]]
+    base = np.maximum.accumulate(np.where(start, np.arange(len(x)), 0))
+    return c - (c[base] - x[base])
+
+
 def _in_trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray) -> bool:
-    """Are the rows already sorted by key, score descending, doc descending?"""
+    """Are the rows in trec_eval order: every key one contiguous block (blocks in any
+    order), inside it scores descending, then docno codes descending?"""
     if len(key) < 2:
         return True
-    dk = np.diff(key)
-    if np.any(dk < 0):
+    same = key[1:] == key[:-1]
+    if np.any(same & (score[1:] > score[:-1])):
         return False
-    same = dk == 0
-    ds = np.diff(score)
-    if np.any(same & (ds > 0)):
+    if np.any(same & (score[1:] == score[:-1]) & (doc[1:] >= doc[:-1])):
         return False
-    tie = same & (ds == 0)
-    return not np.any(tie & (np.diff(doc) >= 0))
+    block_keys = key[np.r_[True, ~same]]
+    return len(np.unique(block_keys)) == len(block_keys)
+
+
+def descending_score_bits(score: np.ndarray) -> np.ndarray:
+    """uint64 whose ascending order is ``score`` (float32) descending; -0.0 ties 0.0."""
+    s = (np.asarray(score, dtype=np.float32) + np.float32(0.0)).view(np.uint32)
+    asc = np.where(s & np.uint32(0x80000000), ~s, s | np.uint32(0x80000000))
+    return (np.uint32(0xFFFFFFFF) - asc).astype(np.uint64)
+
+
+def trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """Row order by ``key`` ascending, float32 ``score`` descending, ``doc`` descending
+    (trec_eval's ranking inside a run and topic): one sort of a packed 64-bit key when
+    the three fit in 64 bits, else a lexsort."""
+    if not len(key):
+        return np.zeros(0, dtype=np.int64)
+    key_bits = int(key.max()).bit_length()
+    doc_max = int(doc.max())
+    doc_bits = max(doc_max, 1).bit_length()
+    if key.min() >= 0 and doc.min() >= 0 and key_bits + 32 + doc_bits <= 64:
+        packed = key.astype(np.uint64) << np.uint64(32 + doc_bits)
+        packed |= descending_score_bits(score) << np.uint64(doc_bits)
+        packed |= (doc_max - doc).astype(np.uint64)
+        # run files usually come ranked already but for ties: a merge sort then costs
+        # little more than a pass, where quicksort would do the full n log n
+        descents = np.count_nonzero(packed[1:] < packed[:-1])
+        return np.argsort(packed, kind="stable" if descents * 16 < len(packed) else None)
+    return np.lexsort((-doc, -score.astype(np.float32), key))
 
 
 def _ideal_dcg(q_topic: np.ndarray, q_rel: np.ndarray, n_top: int, k: int | None) -> np.ndarray:

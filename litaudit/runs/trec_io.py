@@ -36,7 +36,11 @@ _WS = re.compile(rb"[ \t\r\f\v]+")
 
 def read_bytes(path: Path) -> bytes:
     """The file's content, decompressed when it is gzip (python-isal when installed)."""
-    raw = Path(path).read_bytes()
+    return decompress(path, Path(path).read_bytes())
+
+
+def decompress(path: Path, raw: bytes) -> bytes:
+    """``raw`` (the bytes of ``path``) decompressed when it is gzip."""
     if raw[:2] != b"\x1f\x8b":
         return raw
     try:
@@ -202,7 +206,7 @@ class RunTable:
     """A validated run as Arrow columns (topic, docno, score): what the importer stores."""
 
     tag: str
-    table: object          # pyarrow.Table with columns topic, docno, score
+    table: object          # pyarrow.Table: topic (dictionary-encoded), docno, score
     lines: int
     skipped: int
 
@@ -213,8 +217,10 @@ class RunTable:
         return len(pc.unique(self.table.column("topic")))
 
     def to_run(self) -> Run:
+        import pyarrow as pa
+
         t = self.table
-        return Run(self.tag, t.column("topic").to_numpy(zero_copy_only=False),
+        return Run(self.tag, t.column("topic").cast(pa.string()).to_numpy(zero_copy_only=False),
                    t.column("docno").to_numpy(zero_copy_only=False),
                    t.column("score").to_numpy())
 
@@ -266,7 +272,13 @@ def _fast_table(data: bytes, names: list[str], types: dict, delimiter: bytes):
 _RUN_NAMES = ["topic", "q0", "docno", "rank", "score", "tag"]
 
 
-def _fast_run(data: bytes, qrels_topics: set[str] | None) -> RunTable | None:
+def _fast_run(data: bytes, qrels_topics: set[str] | None,
+              check_duplicates: bool = True) -> RunTable | None:
+    """The run as Arrow columns when every line is well formed, else None.
+
+    ``check_duplicates=False`` leaves the "document twice in one topic" check to the
+    caller (the importer does it on its collection-wide docno codes, see
+    :func:`has_duplicates`)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -274,16 +286,19 @@ def _fast_run(data: bytes, qrels_topics: set[str] | None) -> RunTable | None:
     if delim is None:
         return None
     dict_str = pa.dictionary(pa.int32(), pa.string())
-    t = _fast_table(data, _RUN_NAMES, {"topic": dict_str, "docno": dict_str,
+    # docno stays plain text: hashing it here per file would cost more than the CSV parse
+    t = _fast_table(data, _RUN_NAMES, {"topic": dict_str, "docno": pa.string(),
                                        "rank": pa.int64(), "score": pa.float64(),
                                        "tag": dict_str}, delim)
     if t is None or t.num_rows == 0:
         return None
-    t = t.combine_chunks().unify_dictionaries()
-    topic, docno, tag = (t.column(c).chunk(0) for c in ("topic", "docno", "tag"))
-    if len(tag.dictionary) != 1:
+    t = t.unify_dictionaries()
+    tag_dict = t.column("tag").chunk(0).dictionary
+    if len(tag_dict) != 1:
         return None
-    if not all(_no_empty(c.dictionary) for c in (topic, docno, tag)):
+    topic = t.column("topic").combine_chunks()
+    docno = t.column("docno")
+    if not all(_no_empty(c) for c in (topic.dictionary, docno, tag_dict)):
         return None
     score = t.column("score")
     if not pc.all(pc.is_finite(score)).as_py():
@@ -291,43 +306,77 @@ def _fast_run(data: bytes, qrels_topics: set[str] | None) -> RunTable | None:
     if qrels_topics is not None and any(x not in qrels_topics
                                         for x in topic.dictionary.to_pylist()):
         return None
-    # a document twice in one topic: equal (topic, docno) index pairs
-    ti = topic.indices.to_numpy().astype(np.int64)
-    di = docno.indices.to_numpy().astype(np.int64)
-    key = np.sort(ti * len(docno.dictionary) + di)
-    if np.any(key[1:] == key[:-1]):
-        return None
-    table = pa.table({"topic": topic.cast(pa.string()), "docno": docno.cast(pa.string()),
-                      "score": score})
-    return RunTable(tag.dictionary[0].as_py(), table, t.num_rows, 0)
+    if check_duplicates:
+        enc = pc.dictionary_encode(docno.combine_chunks())
+        if has_duplicates(numpy_of(topic.indices), numpy_of(enc.indices),
+                          len(enc.dictionary)):
+            return None
+    table = pa.table({"topic": topic, "docno": docno, "score": score})
+    return RunTable(tag_dict[0].as_py(), table, t.num_rows, 0)
+
+
+def numpy_of(array) -> np.ndarray:
+    """A numeric Arrow array (or one-chunk ChunkedArray) without nulls as numpy, zero copy.
+
+    ``Array.to_numpy`` imports pandas (0.3 s) on its first call; this does not."""
+    if hasattr(array, "chunks"):
+        array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
+    dtype = _NP[str(array.type)]
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
+                         offset=array.offset * dtype.itemsize)
+
+
+_NP = {t: np.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16",
+                                 "uint32", "uint64")}
+_NP.update(float=np.dtype(np.float32), double=np.dtype(np.float64))   # Arrow's names
+
+
+def has_duplicates(topic_codes: np.ndarray, doc_codes: np.ndarray, n_docs: int) -> bool:
+    """Is a (topic, docno) code pair there twice?"""
+    key = topic_codes.astype(np.int64) * max(n_docs, 1)
+    key += doc_codes
+    key.sort()
+    return bool(np.any(key[1:] == key[:-1]))
 
 
 def _slow_run(path: Path, qrels_topics, lenient) -> RunTable:
     import pyarrow as pa
+    import pyarrow.compute as pc
 
     pr = parse_run_file(path, qrels_topics=qrels_topics, lenient=lenient)
     r = pr.run
-    table = pa.table({"topic": pa.array(r.topic.tolist(), pa.string()),
+    table = pa.table({"topic": pc.dictionary_encode(pa.array(r.topic.tolist(), pa.string())),
                       "docno": pa.array(r.docno.tolist(), pa.string()),
                       "score": pa.array(r.score, pa.float64())})
     return RunTable(r.tag, table, len(r), pr.skipped)
 
 
-def read_run_table(path, *, qrels_topics: set[str] | None = None,
-                   lenient: bool = False) -> RunTable:
-    """One run file as Arrow columns, validated (fast path, line-by-line when needed)."""
+def read_run_table(path, *, qrels_topics: set[str] | None = None, lenient: bool = False,
+                   check_duplicates: bool = True, raw: bytes | None = None) -> RunTable:
+    """One run file as Arrow columns, validated (fast path, line-by-line when needed).
+
+    ``raw``: the file's bytes when the caller has read them already (compressed or not).
+    ``check_duplicates=False``: the fast path does not look for a document twice in a
+    topic (the caller must, and re-read the file with :func:`read_slow_run_table` when it
+    finds one)."""
     path = Path(path)
     try:
-        data = read_bytes(path)
+        data = read_bytes(path) if raw is None else decompress(path, raw)
     except OSError as exc:
         raise InputError(str(path), None, f"cannot read file: {exc.strerror or exc}") from None
     except (EOFError, gzip.BadGzipFile) as exc:
         raise InputError(str(path), None, f"not a readable gzip file ({exc})") from None
-    fast = _fast_run(data, qrels_topics)
+    fast = _fast_run(data, qrels_topics, check_duplicates)
     if fast is not None:
         return fast
     del data
     return _slow_run(path, qrels_topics, lenient)
+
+
+def read_slow_run_table(path, *, qrels_topics: set[str] | None = None,
+                        lenient: bool = False) -> RunTable:
+    """One run file read line by line (every problem named with its line)."""
+    return _slow_run(Path(path), qrels_topics, lenient)
 
 
 def read_run_tables(paths, *, qrels_topics: set[str] | None = None, lenient: bool = False,
@@ -357,8 +406,11 @@ def read_run_tables(paths, *, qrels_topics: set[str] | None = None, lenient: boo
     return results
 
 
-def read_qrels_table(path, *, lenient: bool = False):
-    """A qrels file as an Arrow table (topic, docno, rel), validated."""
+def read_qrels_table(path, *, lenient: bool = False, check_duplicates: bool = True):
+    """A qrels file as an Arrow table (topic, docno, rel), validated.
+
+    ``check_duplicates=False``: the fast path does not look for a document judged twice
+    in a topic (the caller must, and re-read with :func:`read_slow_qrels_table`)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -373,9 +425,18 @@ def read_qrels_table(path, *, lenient: bool = False):
                         {"topic": pa.string(), "docno": pa.string(), "rel": pa.int32()}, delim)
         if t is not None and t.num_rows and _no_empty(t.column("topic")) \
                 and _no_empty(t.column("docno")):
+            if not check_duplicates:
+                return t
             keys = pc.binary_join_element_wise(t.column("topic"), t.column("docno"), "\x00")
             if len(pc.unique(keys)) == t.num_rows:
                 return t
+    return read_slow_qrels_table(path, lenient=lenient)
+
+
+def read_slow_qrels_table(path, *, lenient: bool = False):
+    """A qrels file read line by line (every problem named with its line)."""
+    import pyarrow as pa
+
     q = parse_qrels_file(path, lenient=lenient).qrels
     return pa.table({"topic": pa.array(q.topic.tolist(), pa.string()),
                      "docno": pa.array(q.docno.tolist(), pa.string()),
