@@ -90,16 +90,16 @@ def test_metadata_csv(mem_store, files, tmp_path):
 
 def test_cli_import_list_show_eval_delete(cli, files):
     assert cli("init").exit_code == 0
-    r = cli("runs", "import", "-C", "robust03", "--qrels", files["qrels.txt"],
+    r = cli("runs", "import", "-c", "robust03", "--qrels", files["qrels.txt"],
             files["a.run"], files["b.run"])
     assert r.exit_code == 0, r.output
     assert "2 run(s) imported (5 lines), 0 unchanged" in r.stdout
-    r = cli("runs", "eval", "-C", "robust03", "-m", "map", "-m", "P_1", "--json")
+    r = cli("runs", "eval", "-c", "robust03", "-m", "map", "-m", "P_1", "--json")
     data = json.loads(r.stdout)
     assert data["measures"] == ["AP", "P@1"]
     assert [(x["run"], x["topics"], x["P@1"]) for x in data["runs"]] == [("A", 2, 1.0),
                                                                          ("B", 1, 1.0)]
-    r = cli("runs", "eval", "-C", "robust03", "--per-topic", "--json", "--complete")
+    r = cli("runs", "eval", "-c", "robust03", "--per-topic", "--json", "--complete")
     assert [(x["run"], x["topic"]) for x in json.loads(r.stdout)] == [
         ("A", "1"), ("A", "2"), ("B", "1"), ("B", "2")]
     r = cli("runs", "list", "--json")
@@ -108,11 +108,11 @@ def test_cli_import_list_show_eval_delete(cli, files):
     assert r.exit_code == 0 and "lines: 2" in r.stdout
     r = cli("runs", "show", "nosuch")
     assert r.exit_code == 1 and "no stored run 'nosuch'" in r.stderr
-    r = cli("runs", "delete", "-C", "robust03", "B")
+    r = cli("runs", "delete", "-c", "robust03", "B")
     assert r.exit_code == 0 and "deleted 1 run(s)" in r.stdout
-    r = cli("runs", "delete", "-C", "robust03", "--all")
+    r = cli("runs", "delete", "-c", "robust03", "--all")
     assert r.exit_code == 0
-    r = cli("runs", "eval", "-C", "robust03")
+    r = cli("runs", "eval", "-c", "robust03")
     assert r.exit_code == 1 and "no run archive stored" in r.stderr
 
 
@@ -120,7 +120,7 @@ def test_cli_bad_file_one_line_per_problem(cli, files, tmp_path):
     cli("init")
     bad = tmp_path / "bad.run"
     bad.write_text("1 Q0 d1 1 3 C\n1 Q0 d1 2 2 C\n")
-    r = cli("runs", "import", "-C", "robust03", "--qrels", files["qrels.txt"], bad)
+    r = cli("runs", "import", "-c", "robust03", "--qrels", files["qrels.txt"], bad)
     assert r.exit_code == 1
     assert f"{bad}:2: document d1 appears twice in topic 1" in r.stderr
     assert "nothing was written" in r.stderr

@@ -11,7 +11,7 @@ from litaudit.cli.common import JsonOpt, open_read, open_write
 app = typer.Typer(help="Import TREC run archives and evaluate them as trec_eval does.",
                   no_args_is_help=True)
 
-CollectionOpt = typer.Option(..., "--collection", "-C", help="Collection (any alias).")
+CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection (any alias).")
 
 
 @app.command("import")
@@ -48,7 +48,7 @@ def import_(
 
 @app.command("list")
 def list_(ctx: typer.Context,
-          collection: str = typer.Option(None, "--collection", "-C", help="Only this one."),
+          collection: str = typer.Option(None, "--collection", "-c", help="Only this one."),
           json_: bool = JsonOpt):
     """List the stored runs."""
     from litaudit.render.console import out, print_json, table
@@ -72,7 +72,7 @@ def list_(ctx: typer.Context,
 
 @app.command("show")
 def show(ctx: typer.Context, tag: str = typer.Argument(..., help="Run tag."),
-         collection: str = typer.Option(None, "--collection", "-C"), json_: bool = JsonOpt):
+         collection: str = typer.Option(None, "--collection", "-c"), json_: bool = JsonOpt):
     """Show one stored run's metadata."""
     from litaudit.render.console import out, print_json
     from litaudit.runs.archive import get_run
@@ -120,7 +120,7 @@ def eval_(
     run: list[str] = typer.Option(None, "--run", help="Only these run tags; repeat."),
     per_topic: bool = typer.Option(False, "--per-topic", help="One row per run and topic."),
     rel_level: int = typer.Option(1, "--rel-level", help="Lowest relevant grade (-l)."),
-    complete: bool = typer.Option(False, "--complete", "-c",
+    complete: bool = typer.Option(False, "--complete",
                                   help="Score topics missing from a run as 0 (trec_eval -c)."),
     json_: bool = JsonOpt,
 ):
