@@ -41,32 +41,27 @@ def _connect(path: str, read_only: bool):
 class Store:
     """An open litaudit database: ``con`` is the raw DuckDB connection.
 
-    ``session()`` gives a SQLModel session over the same connection for typed rows.
+    ``fetch(Model, where, params)`` gives typed rows (SQLModel classes of store.models).
     """
 
     def __init__(self, con, path: str, read_only: bool):
         self.con = con
         self.path = path
         self.read_only = read_only
-        self._engine = None
 
-    @property
-    def engine(self):
-        if self._engine is None:
-            from duckdb_engine import ConnectionWrapper
-            from sqlalchemy.pool import StaticPool
-            from sqlmodel import create_engine
+    def fetch(self, model, where: str = "", params: list | None = None) -> list:
+        """Typed rows: ``model`` instances (SQLModel classes of store.models) for a query
+        on the model's table, e.g. ``store.fetch(Paper, "year >= ?", [2015])``.
 
-            con = self.con
-            self._engine = create_engine(
-                "duckdb://", creator=lambda: ConnectionWrapper(con), poolclass=StaticPool
-            )
-        return self._engine
-
-    def session(self):
-        from sqlmodel import Session
-
-        return Session(self.engine, expire_on_commit=False)
+        Rows are read with DuckDB and validated into the model, so DOUBLE columns come back
+        as Python floats (never through a float32 column type).
+        """
+        cols = list(model.model_fields)
+        sql = f"SELECT {', '.join(cols)} FROM {model.__tablename__}"
+        if where:
+            sql += f" WHERE {where}"
+        rows = self.con.execute(sql, params or []).fetchall()
+        return [model.model_validate(dict(zip(cols, r, strict=True))) for r in rows]
 
     @contextmanager
     def transaction(self):
@@ -84,8 +79,6 @@ class Store:
         return migrations.db_version(self.con)
 
     def close(self) -> None:
-        if self._engine is not None:
-            self._engine.dispose()
         self.con.close()
 
     def __enter__(self):

@@ -1,7 +1,8 @@
 """Typed rows (SQLModel) for the tables of ``schema/``.
 
-The DDL lives in ``schema/*.sql`` only (duckdb_engine cannot create SERIAL keys);
-these classes mirror it, and ``tests/test_store.py`` checks that models and tables agree.
+The DDL lives in ``schema/*.sql`` only (the one source of truth; duckdb_engine could not
+create SERIAL keys anyway), rows are read with DuckDB and validated into these classes
+(``Store.fetch``); they mirror the DDL, and ``tests/test_store.py`` checks that models and tables agree.
 Float columns are declared DOUBLE explicitly so values never round-trip through float32.
 """
 
