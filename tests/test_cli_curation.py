@@ -155,8 +155,13 @@ def test_every_command_has_help():
         else:
             yield path, cmd
 
-    missing = [" ".join(p) for p, c in walk(root, []) if not (c.help or "").strip()]
+    commands = list(walk(root, []))
+    missing = [" ".join(p) for p, c in commands if not (c.help or "").strip()]
     assert missing == []
+    # rich reads [..] in help text as markup and silently drops it
+    bracketed = [(" ".join(p), o.name) for p, c in commands for o in c.params
+                 if "[" in (getattr(o, "help", None) or "")]
+    assert bracketed == []
 
 
 def test_every_robust04_paper_is_seeded_and_nonstandard_ones_are_flagged(inited):

@@ -17,15 +17,15 @@ app = typer.Typer(help="Is the best published result beyond chance? (Carterette,
 
 CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection id or alias.")
 MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
-SourceOpt = typer.Option(None, "--source", help="papers | official [default: both].",
+SourceOpt = typer.Option(None, "--source", help="papers | official (default: both).",
                          show_default=False)
 RoleOpt = typer.Option(None, "--role", help="proposed | baseline | official | reproduction "
-                       "(repeatable) [default: all].", show_default=False)
+                       "(repeatable) (default: all).", show_default=False)
 RunTypeOpt = typer.Option(None, "--run-type", help="automatic | manual (repeatable) "
-                          "[default: all].", show_default=False)
+                          "(default: all).", show_default=False)
 YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
 TopicsOpt = typer.Option(None, "--topics", help="Topic count (50) or topic-set name "
-                         "[default: the only one, else the collection's default set].",
+                         "(default: the only one, else the collection's default set).",
                          show_default=False)
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
 NonstandardOpt = typer.Option(False, "--include-nonstandard",
@@ -34,9 +34,9 @@ AlphaOpt = typer.Option(0.05, "--alpha", help="Level of the beyond-chance thresh
 POpt = typer.Option(0.2, "--p", help="Probability defining mu0 and the lower bound "
                     "(interval coverage 1-2p).")
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-TrialsOpt = typer.Option(None, "--trials", help="Monte Carlo trials [default: 10000].",
+TrialsOpt = typer.Option(None, "--trials", help="Monte Carlo trials (default: 10000).",
                          show_default=False)
-SeedOpt = typer.Option(None, "--seed", help="Monte Carlo seed [default: 2015].",
+SeedOpt = typer.Option(None, "--seed", help="Monte Carlo seed (default: 2015).",
                        show_default=False)
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 
@@ -242,7 +242,7 @@ def best(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Mea
 def claim(ctx: typer.Context, collection: str = CollectionOpt, measure: str = MeasureOpt,
           value: float = typer.Option(..., "--value", help="The claimed value."),
           n: int = typer.Option(None, "--n", help="Experiments run before the claim "
-                                "[default: the number of published results].",
+                                "(default: the number of published results).",
                                 show_default=False),
           hidden_multiplier: float = typer.Option(
               1.0, "--hidden-multiplier", help="Experiments run per experiment published."),

@@ -19,7 +19,7 @@ def _who(who):
 
 @app.command("add")
 def add(ctx: typer.Context, bibkey: str = typer.Argument(..., help="BibTeX key."),
-        citation: str = typer.Option(None, help="Short citation [default: from authors, venue, year]."),
+        citation: str = typer.Option(None, help="Short citation (default: from authors, venue, year)."),
         title: str = typer.Option(None), authors: str = typer.Option(None, help="'A and B and C'"),
         venue: str = typer.Option(None), year: int = typer.Option(None),
         doi: str = typer.Option(None), url: str = typer.Option(None),

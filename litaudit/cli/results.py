@@ -13,7 +13,7 @@ app = typer.Typer(help="Add, import, edit, verify, retract and export published 
 
 CollectionOpt = typer.Option(None, "--collection", "-c", help="Collection id or alias.")
 MeasureOpt = typer.Option(None, "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
-WhoOpt = typer.Option(None, "--who", help="Curator name [default: $LITAUDIT_USER or login].",
+WhoOpt = typer.Option(None, "--who", help="Curator name (default: $LITAUDIT_USER or login).",
                       show_default=False)
 
 
@@ -88,9 +88,9 @@ def add(ctx: typer.Context,
         paper: str = typer.Option(None, help="Paper bibkey (source paper)."),
         track: str = typer.Option(None, help="TREC track (source official), e.g. trec7/adhoc."),
         run_type: str = typer.Option(None, help="automatic | manual"),
-        n_topics: int = typer.Option(None, help="Number of topics [default: the collection's]."),
+        n_topics: int = typer.Option(None, help="Number of topics (default: the collection's)."),
         topic_set: str = typer.Option(None, help="Topic set name."),
-        year: int = typer.Option(None, help="Year [default: the paper's]."),
+        year: int = typer.Option(None, help="Year (default: the paper's)."),
         participant: str = typer.Option(None, help="TREC group / site."),
         location: str = typer.Option(None, help="Where in the source: table, figure, page."),
         nonstandard: bool = typer.Option(False, help="Flag a non-standard experimental setting."),
@@ -212,7 +212,7 @@ def history_(ctx: typer.Context, result_id: int = typer.Argument(..., help="Resu
 
 @app.command("export")
 def export(ctx: typer.Context, output: Path = typer.Argument(..., help="Output file."),
-           fmt: str = typer.Option(None, "--format", help="csv | json | parquet [default: from the suffix]."),
+           fmt: str = typer.Option(None, "--format", help="csv | json | parquet (default: from the suffix)."),
            collection: str = CollectionOpt, measure: str = MeasureOpt,
            role: str = typer.Option(None), status: str = typer.Option(None),
            source: str = typer.Option(None), years: str = typer.Option(None),
