@@ -8,6 +8,8 @@ exactly as the command that made it did.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from litaudit.cli.common import JsonOpt, open_read, open_write
@@ -344,3 +346,43 @@ def show(ctx: typer.Context, audit_id: int = typer.Argument(..., help="Audit id.
         print_json(a.result)
     else:
         render({**a.result, "audit_id": a.id})
+
+
+@app.command("matrix")
+def matrix(ctx: typer.Context,
+           files: list[Path] = typer.Argument(..., help="A topic-by-run CSV, or trec_eval -q "
+                                              "outputs (one run per file)."),
+           measure: str = typer.Option(..., "--measure", "-m",
+                                       help="Measure of the scores (picks the trec_eval rows)."),
+           collection: str = typer.Option(None, "--collection", "-c",
+                                          help="Collection the runs were evaluated on (to store)."),
+           fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
+           alpha: float = typer.Option(0.05, help="Level of the beyond-chance thresholds."),
+           p: float = typer.Option(0.2, help="Probability defining mu0 and the lower bound."),
+           method: str = typer.Option("exact", help="exact | montecarlo"),
+           trials: int = TrialsOpt, seed: int = SeedOpt,
+           no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),
+           json_out: bool = JsonOpt):
+    """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics)."""
+    from litaudit.analyses.matrix import run_matrix
+    from litaudit.render.console import out, print_json, table
+
+    opener = open_read if no_save else open_write
+    with opener(ctx) as store:
+        rep = run_matrix(store.con, files, measure=measure, collection=collection, fmt=fmt,
+                         alpha=alpha, p=p, method=method, trials=trials, seed=seed,
+                         save=not no_save)
+    if json_out:
+        print_json(rep)
+        return
+    st = rep.stats
+    saved = f"  [audit #{rep.audit_id}]" if rep.audit_id else ""
+    out.print(f"Matrix audit: {rep.file} ({rep.measure}, {rep.n_runs} runs x {rep.n_topics} "
+              f"topics{'' if rep.topics_complete else ', some cells missing'}){saved}",
+              markup=False)
+    ref, th, iv = st.reference, st.thresholds, st.interval
+    out.print(table("Table 2 and 3 rows", ["N", "n", "mean", "sd", "max", "mu0", "lower",
+                                           "candidates", "max threshold", "above"],
+                    [(ref.n_results, ref.n_topics, ref.mu, ref.sd, ref.maximum, iv.mu0,
+                      iv.lower, st.n_candidates, th.max_threshold, th.n_above)]))
+    out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))

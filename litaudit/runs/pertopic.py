@@ -82,8 +82,8 @@ def read_pertopic_csv(path) -> PerTopicMatrix:
 
 
 def read_trec_eval_q(paths, measure: str) -> PerTopicMatrix:
-    """``trec_eval -q`` output files (``measure topic value``), one or more runs per file
-    (runs named by their ``runid`` line, else by file name). ``measure`` in trec_eval or
+    """``trec_eval -q`` output files (``measure topic value``), one run per file (named by
+    its ``runid`` line, else by the file name). ``measure`` in trec_eval or
     ir_measures spelling picks the rows; the ``all`` rows are ignored."""
     from litaudit.measures import parse_measure
 
