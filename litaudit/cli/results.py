@@ -53,7 +53,7 @@ def list_(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Me
     out.print(table(f"{len(rows)} results", ["id", "source", "collection", "n", "measure",
                                              "value", "system", "role", "type", "year",
                                              "status"],
-                    [(r["id"], r["citation"] or r["track"], r["collection"], r["n_topics"],
+                    [(r["id"], r["bibkey"] or r["track"], r["collection"], r["n_topics"],
                       r["measure"], r["value_text"], r["system"], r["role"], r["run_type"],
                       r["year"], r["status"]) for r in rows]))
 
