@@ -238,6 +238,15 @@ def _select(cid: str, cname: str, default_topics: int | None, meas: str,
     return _Population(cid, cname, meas, n_topics, rows, n_other)
 
 
+def _stored(con, kind: str, pop: _Population, rep, fp: str, params: dict, *, method: str,
+            seed: int | None = None, trials: int | None = None):
+    """Save ``rep`` as an audit of ``kind`` and return it with its ``audit_id``."""
+    aid = save_audit(con, kind=kind, collection_id=pop.collection_id, measure=pop.measure,
+                     params=params, method=method, input_fingerprint=fp, result=rep,
+                     seed=seed, trials=trials)
+    return dataclasses.replace(rep, audit_id=aid)
+
+
 def _params(pop: _Population, filters: Filters, **kw) -> dict:
     return {"collection": pop.collection_id, "measure": pop.measure,
             "filters": dataclasses.asdict(filters), **kw}
@@ -313,12 +322,9 @@ def _best(con, pop: _Population, filters: Filters, alpha: float, p: float, metho
                      filters, pop.n_topics, pop.n_other_topics, st, rows[st.candidates[0]],
                      cands, fp, SOURCE)
     if save:
-        aid = save_audit(con, kind="best", collection_id=pop.collection_id,
-                         measure=pop.measure,
-                         params=_params(pop, filters, alpha=alpha, p=p, method=method),
-                         method=method, input_fingerprint=fp, result=rep, seed=seed,
-                         trials=trials)
-        rep = dataclasses.replace(rep, audit_id=aid)
+        rep = _stored(con, "best", pop, rep, fp, _params(pop, filters, alpha=alpha, p=p,
+                                                         method=method),
+                      method=method, seed=seed, trials=trials)
     return rep
 
 
@@ -377,14 +383,11 @@ def run_claim(con, collection: str, measure: str, value: float, *, n: int | None
                       bool(ct.value >= cur.lower), sum(r.value >= ct.value for r in rows), fp,
                       SOURCE)
     if save:
-        aid = save_audit(con, kind="claim", collection_id=pop.collection_id,
-                         measure=pop.measure,
-                         params=_params(pop, filters, value=value, n=n,
-                                        hidden_multiplier=hidden_multiplier, alpha=alpha, p=p,
-                                        method=method),
-                         method=method, input_fingerprint=fp, result=rep, seed=seed,
-                         trials=trials)
-        rep = dataclasses.replace(rep, audit_id=aid)
+        rep = _stored(con, "claim", pop, rep, fp,
+                      _params(pop, filters, value=value, n=n,
+                              hidden_multiplier=hidden_multiplier, alpha=alpha, p=p,
+                              method=method),
+                      method=method, seed=seed, trials=trials)
     return rep
 
 
@@ -425,11 +428,8 @@ def run_history(con, collection: str, measure: str, *, filters: Filters = Filter
                         filters, pop.n_topics, pop.n_other_topics, h,
                         tuple(rows[pt.record_index] for pt in h.points), fp, SOURCE)
     if save:
-        aid = save_audit(con, kind="history", collection_id=pop.collection_id,
-                         measure=pop.measure,
-                         params=_params(pop, filters, alpha=alpha, reference=reference),
-                         method="exact", input_fingerprint=fp, result=rep)
-        rep = dataclasses.replace(rep, audit_id=aid)
+        rep = _stored(con, "history", pop, rep, fp,
+                      _params(pop, filters, alpha=alpha, reference=reference), method="exact")
     return rep
 
 
