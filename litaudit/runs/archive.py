@@ -4,7 +4,8 @@ Tables (``schema/002_runs.sql``): ``run_topics`` and ``run_docs`` (a collection'
 and docno dictionaries), ``run_qrels_files`` / ``run_qrels``, ``runs`` (metadata + file
 sha256) and ``run_rankings`` (run id, topic id, doc id, score; each run stored in
 trec_eval order). Import reads the files on two threads (see :mod:`litaudit.runs.trec_io`),
-codes every docno of the archive in one pass and writes in one transaction; a file whose
+codes every docno of the archive once (two halves hashed on two threads, then merged),
+ranks the runs on worker threads while DuckDB writes, and writes in one transaction; a file whose
 sha256 is already stored for the collection is skipped, so re-importing changes nothing.
 """
 
@@ -158,9 +159,10 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     :func:`read_metadata_csv`) or else from the official results seeded for the collection.
 
     The files are read, hashed, decompressed and parsed by ``threads`` threads (all of it
-    releases the GIL); docnos are coded once for the whole archive (one Arrow hash pass),
-    each run is put in trec_eval order with one sort, and every table is written with one
-    statement, so that :func:`evaluate_stored` has nothing to sort.
+    releases the GIL); docnos are coded once for the whole archive (one Arrow hash pass
+    per half of the rows, on two threads), each run is put in trec_eval order with one
+    sort (on worker threads, while DuckDB writes the docnos and qrels), and every table is
+    written with one statement, so that :func:`evaluate_stored` has nothing to sort.
     """
     import pyarrow as pa
 
@@ -250,7 +252,23 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
             raise ValidationFailed(redo)
 
     note("writing")
-    lines = skipped = 0
+    if todo:
+        coded.start_ranking(len(todo), threads)
+    try:
+        _write(store, collection_id, coded, qtable, todo, info_of, qp if qtable is not None
+               else None, q_sha if qtable is not None else None, n_judg, len(qtopics))
+    finally:
+        coded.stop_ranking()
+    lines = sum(rt.lines for _, _, rt in todo)
+    skipped = sum(rt.skipped for _, _, rt in todo)
+    return ImportReport(collection_id, qrels_state, int(n_judg),
+                        tuple(rt.tag for _, _, rt in todo), unchanged, lines, skipped)
+
+
+def _write(store, collection_id: str, coded, qtable, todo: list, info_of: dict, qp, q_sha,
+           n_judg: int, n_qtopics: int) -> None:
+    """Write an import in one transaction (the runs ranked meanwhile, see _Coded)."""
+    con = store.con
     cid = _lit(collection_id)
     with store.transaction():
         if len(coded.new_topics):
@@ -264,28 +282,24 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
                     "FROM _arrow_in", coded.qrels)
             con.execute("INSERT INTO run_qrels_files (collection_id, path, sha256, "
                         "n_judgments, n_topics) VALUES (?, ?, ?, ?, ?)",
-                        [collection_id, str(qp), q_sha, int(n_judg), len(qtopics)])
-        run_ids = []
+                        [collection_id, str(qp), q_sha, int(n_judg), n_qtopics])
+        rows = []
         for (p, sha, rt), n_topics in zip(todo, coded.run_topics, strict=True):
             info = info_of.get(rt.tag) or RunInfo(rt.tag, None, None, None)
-            rid = con.execute(
+            rows += [collection_id, rt.tag, info.participant,
+                     RUN_TYPES.get((info.run_type or "").lower()), info.pooled, str(p), sha,
+                     rt.lines, rt.skipped, n_topics]
+        if todo:    # one statement for all the runs' rows (tags are distinct here)
+            got = dict((tag, rid) for rid, tag in con.execute(
                 "INSERT INTO runs (collection_id, tag, participant, run_type, pooled, path, "
-                "sha256, n_lines, n_skipped, n_topics) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                "RETURNING id",
-                [collection_id, rt.tag, info.participant,
-                 RUN_TYPES.get((info.run_type or "").lower()), info.pooled, str(p), sha,
-                 rt.lines, rt.skipped, n_topics]).fetchall()[0][0]
-            run_ids.append(rid)
-            lines += rt.lines
-            skipped += rt.skipped
+                "sha256, n_lines, n_skipped, n_topics) VALUES "
+                + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(todo))
+                + " RETURNING id, tag", rows).fetchall())
+            run_ids = [got[rt.tag] for _, _, rt in todo]
         if todo:
-            sizes = [rt.table.num_rows for _, _, rt in todo]
-            _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in", pa.table({
-                "run_id": _arrow(np.repeat(np.array(run_ids, np.int32), sizes)),
-                "topic_id": _arrow(coded.topic_id), "doc_id": _arrow(coded.doc_id),
-                "score": _arrow(coded.score)}))
-    return ImportReport(collection_id, qrels_state, int(n_judg),
-                        tuple(rt.tag for _, _, rt in todo), unchanged, lines, skipped)
+            # the runs were ranked on worker threads while DuckDB wrote the tables above
+            _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in",
+                    coded.rankings(run_ids))
 
 
 def _read_runs(paths: list[Path], existing: dict, qtopics: set[str], lenient: bool,
@@ -327,18 +341,46 @@ class _Coded:
     new_topics: object            # pyarrow.Table (topic_id, topic) to add to run_topics
     new_docs: object              # pyarrow.Table (doc_id, docno) to add to run_docs
     qrels: object                 # pyarrow.Table (topic_id, doc_id, rel) or None
-    topic_id: np.ndarray          # the runs' rows, each run in trec_eval order
-    doc_id: np.ndarray
-    score: np.ndarray
     run_topics: list[int]         # topics per run
     dup_qrels: bool               # a document judged twice in a topic
     dup_runs: list[int]           # runs with a document twice in a topic
+    rank: Callable | None = None  # i -> rows of run i put in topic_id, doc_id, score
+    topic_id: np.ndarray | None = None    # the runs' rows, each run in trec_eval order
+    doc_id: np.ndarray | None = None
+    score: np.ndarray | None = None
+
+    def start_ranking(self, n_runs: int, threads: int) -> None:
+        """Rank the runs on ``threads`` worker threads from now on,
+        while the caller writes the other tables (DuckDB releases the GIL)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._pool = ThreadPoolExecutor(max_workers=max(1, threads))
+        self._futures = [self._pool.submit(self.rank, i) for i in range(n_runs)]
+
+    def stop_ranking(self) -> None:
+        if getattr(self, "_pool", None) is not None:
+            for f in self._futures:
+                f.cancel()
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def rankings(self, run_ids: list[int]):
+        """The runs' rows (run_id, topic_id, doc_id, score) as one Arrow table (one chunk:
+        DuckDB takes it twice as fast as one batch per run), each run in trec_eval order,
+        from the workers of :meth:`start_ranking`."""
+        import pyarrow as pa
+
+        sizes = [f.result() for f in self._futures]
+        return pa.table({"run_id": _arrow(np.repeat(np.array(run_ids, np.int32), sizes)),
+                         "topic_id": _arrow(self.topic_id), "doc_id": _arrow(self.doc_id),
+                         "score": _arrow(self.score)})
 
 
 def _code(con, collection_id: str, qtable, tables: list, stored_topics: dict[str, int],
           threads: int) -> _Coded:
     """Topic and doc ids for the qrels and runs being imported (new ones numbered after
-    the collection's stored ones), duplicate checks, and each run in trec_eval order."""
+    the collection's stored ones), duplicate checks, and (``_Coded.rank``) each run in
+    trec_eval order."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -359,73 +401,111 @@ def _code(con, collection_id: str, qtable, tables: list, stored_topics: dict[str
     new_topics = pa.table({"topic_id": _arrow(np.arange(base, base + len(new), dtype=np.int32)),
                            "topic": _arrow_strings(new)})
 
-    # docnos: one hash pass over every docno of the import
+    # docnos: every docno of the import hashed once, in two halves on two threads, then
+    # the two (small) dictionaries merged
     parts = ([qtable.column("docno")] if qtable is not None else []) + \
         [rt.table.column("docno") for rt in tables]
     chunks = [c for col in parts for c in col.chunks]
-    enc = pc.dictionary_encode(pa.chunked_array(chunks, pa.string()).combine_chunks())
-    codes = trec_io.numpy_of(enc.indices)
-    uniq = enc.dictionary
+    codes, uniq = _encode_strings(chunks, threads)
     n_uniq = len(uniq)
-    by_bytes = trec_io.numpy_of(pc.sort_indices(uniq))         # strcmp order of the uniques
-    byte_rank = np.empty(n_uniq, dtype=np.int64)
-    byte_rank[by_bytes] = np.arange(n_uniq)
-    n_stored = con.execute("SELECT count(*) FROM run_docs WHERE collection_id = ?",
-                           [collection_id]).fetchall()[0][0]
-    if n_stored == 0:     # a first import: doc ids in byte order (then nothing to map)
-        doc_of = byte_rank.astype(np.int32)
-        new_docs = pa.table({"doc_id": _arrow(np.arange(n_uniq, dtype=np.int32)),
-                             "docno": uniq.take(_arrow(by_bytes))})
-    else:
-        doc_of, new_docs = _map_stored_docs(con, collection_id, uniq, n_stored)
+    offset = qtable.num_rows if qtable is not None else 0
+    bounds = np.cumsum([offset] + [rt.table.num_rows for rt in tables])
+    tids: list = [None] * len(tables)
 
-    offset = 0
+    def check(i: int) -> bool:
+        """Topic ids of run i; is a document there twice in a topic? (in a thread)"""
+        t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
+        tids[i] = t_map[trec_io.numpy_of(tables[i].table.column("topic").chunk(0).indices)]
+        return trec_io.has_duplicates(tids[i], codes[bounds[i]:bounds[i + 1]], n_uniq)
+
+    pool = None
+    if threads > 1 and len(tables) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(max_workers=threads)
+        dup_futures = [pool.submit(check, i) for i in range(len(tables))]
+    try:
+        # the duplicate checks run while the uniques are put in strcmp order
+        by_bytes = trec_io.numpy_of(pc.sort_indices(uniq))
+        byte_rank = np.empty(n_uniq, dtype=np.int64)
+        byte_rank[by_bytes] = np.arange(n_uniq)
+        n_stored = con.execute("SELECT count(*) FROM run_docs WHERE collection_id = ?",
+                               [collection_id]).fetchall()[0][0]
+        if n_stored == 0:     # a first import: doc ids in byte order (then nothing to map)
+            doc_of = byte_rank.astype(np.int32)
+            new_docs = pa.table({"doc_id": _arrow(np.arange(n_uniq, dtype=np.int32)),
+                                 "docno": uniq.take(_arrow(by_bytes))})
+        else:
+            doc_of, new_docs = _map_stored_docs(con, collection_id, uniq, n_stored)
+        dups = [f.result() for f in dup_futures] if pool is not None else \
+            [check(i) for i in range(len(tables))]
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+
     qrels = None
     dup_qrels = False
     if qtable is not None:
-        n = qtable.num_rows
         q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
                          dtype=np.int32)
         q_tid = q_map[trec_io.numpy_of(q_topic_enc.indices)]
-        q_doc = codes[:n]
+        q_doc = codes[:offset]
         dup_qrels = trec_io.has_duplicates(q_tid, q_doc, n_uniq)
         qrels = pa.table({"topic_id": _arrow(q_tid), "doc_id": _arrow(doc_of[q_doc]),
                           "rel": qtable.column("rel")})
-        offset = n
 
-    bounds = np.cumsum([offset] + [rt.table.num_rows for rt in tables])
     n_rows = int(bounds[-1] - offset)
     out_topic = np.empty(n_rows, dtype=np.int32)
     out_doc = np.empty(n_rows, dtype=np.int32)
     out_score = np.empty(n_rows, dtype=np.float64)
 
-    def one(i: int):
-        """Check and rank run i into its slice of the output columns (in a thread)."""
-        rt = tables[i]
-        topic = rt.table.column("topic").chunk(0)
-        t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
-        tid = t_map[trec_io.numpy_of(topic.indices)]
+    def rank(i: int) -> int:
+        """Put run i's rows in trec_eval order into its slice of the output columns."""
+        tid = tids[i]
         doc = codes[bounds[i]:bounds[i + 1]]
-        if trec_io.has_duplicates(tid, doc, n_uniq):
-            return None
-        score = trec_io.numpy_of(rt.table.column("score"))
+        score = trec_io.numpy_of(tables[i].table.column("score"))
         o = trec_order(tid, score.astype(np.float32), byte_rank[doc])
         at = slice(int(bounds[i] - offset), int(bounds[i + 1] - offset))
         np.take(tid, o, out=out_topic[at])
         np.take(doc_of, doc[o], out=out_doc[at])
         np.take(score, o, out=out_score[at])
-        return len(t_map)
+        return len(o)
 
-    if threads > 1 and len(tables) > 1:
-        from concurrent.futures import ThreadPoolExecutor
+    return _Coded(new_topics, new_docs, qrels, [len(d) for d in run_topic_dicts], dup_qrels,
+                  [i for i, d in enumerate(dups) if d], rank, out_topic, out_doc, out_score)
 
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            done = list(pool.map(one, range(len(tables))))
-    else:
-        done = [one(i) for i in range(len(tables))]
-    dup_runs = [i for i, d in enumerate(done) if d is None]
-    return _Coded(new_topics, new_docs, qrels, out_topic, out_doc, out_score, done,
-                  dup_qrels, dup_runs)
+
+def _encode_strings(chunks: list, threads: int) -> tuple[np.ndarray, object]:
+    """(int32 codes, Arrow dictionary) of the concatenated string ``chunks``: one hash
+    pass per half of the rows on two threads (Arrow releases the GIL; a chunked array
+    shares one dictionary across its chunks), then one over the halves' dictionaries."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    def encode(cs: list):
+        enc = pc.dictionary_encode(pa.chunked_array(cs, pa.string()))
+        dictionary = enc.chunk(enc.num_chunks - 1).dictionary if enc.num_chunks else \
+            pa.array([], pa.string())
+        return [trec_io.numpy_of(c.indices) for c in enc.chunks], dictionary
+
+    sizes = np.cumsum([len(c) for c in chunks])
+    if threads < 2 or len(chunks) < 2 or sizes[-1] < 1 << 16:
+        idx, dictionary = encode(chunks)
+        return (np.concatenate(idx) if idx else np.zeros(0, np.int32)), dictionary
+    half = max(1, min(len(chunks) - 1, int(np.searchsorted(sizes, sizes[-1] / 2))))
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        (ia, da), (ib, db) = pool.map(encode, [chunks[:half], chunks[half:]])
+    merged = pc.dictionary_encode(pa.chunked_array([da, db], pa.string()))
+    remap = [trec_io.numpy_of(c.indices) for c in merged.chunks]
+    codes = np.empty(int(sizes[-1]), dtype=np.int32)
+    at = 0
+    for idx, m in [(ia, remap[0]), (ib, remap[1])]:
+        for i in idx:
+            np.take(m, i, out=codes[at:at + len(i)])
+            at += len(i)
+    return codes, merged.chunk(1).dictionary
 
 
 def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
@@ -563,20 +643,19 @@ def load_coded(con, collection_id: str,
         doc_rank = np.empty(int(pc.max(docs.column("doc_id")).as_py()) + 1, dtype=np.int64)
         doc_rank[trec_io.numpy_of(docs.column("doc_id"))[trec_io.numpy_of(pc.sort_indices(docnos))]] = \
             np.arange(len(docnos))
-    q = con.sql(f"SELECT topic_id, doc_id, rel FROM run_qrels "
-                f"WHERE collection_id = {cid}").fetchnumpy()
-    q_doc = q["doc_id"].astype(np.int64)
-    cq = CodedQrels(q["topic_id"].astype(np.int32),
-                    q_doc if doc_rank is None else doc_rank[q_doc], q["rel"].astype(np.int32))
+    q = _columns(con, f"SELECT topic_id, doc_id, rel FROM run_qrels "
+                 f"WHERE collection_id = {cid}")
+    q_doc = q["doc_id"]
+    cq = CodedQrels(q["topic_id"], q_doc if doc_rank is None else doc_rank[q_doc], q["rel"])
     if rows:
         ids = ", ".join(str(r[0]) for r in rows)
-        d = con.sql("SELECT run_id, topic_id, doc_id, score FROM run_rankings "
-                    f"WHERE run_id IN ({ids})").fetchnumpy()
+        d = _columns(con, "SELECT run_id, topic_id, doc_id, score FROM run_rankings "
+                     f"WHERE run_id IN ({ids})")
         run_pos = np.full(max(r[0] for r in rows) + 1, -1, dtype=np.int32)
         run_pos[[r[0] for r in rows]] = np.arange(len(rows), dtype=np.int32)
         run = run_pos[d["run_id"]]
-        top = d["topic_id"].astype(np.int32)
-        doc = d["doc_id"].astype(np.int64)
+        top = d["topic_id"]
+        doc = d["doc_id"]
         doc = doc if doc_rank is None else doc_rank[doc]
         score = d["score"]
     else:
@@ -586,6 +665,15 @@ def load_coded(con, collection_id: str,
     coded = CodedRuns(tuple(r[1] for r in rows), topic_names, run, top, doc,
                       score.astype(np.float64, copy=False))
     return coded, cq
+
+
+def _columns(con, sql: str) -> dict[str, np.ndarray]:
+    """A query's numeric, non-null columns as numpy arrays (through Arrow: no masked
+    arrays, no copy when a column comes in one chunk)."""
+    tbl = con.sql(sql).to_arrow_table()
+    return {name: trec_io.numpy_of(tbl.column(name)) if tbl.num_rows else
+            np.zeros(0, trec_io._NP[str(tbl.schema.field(name).type)])
+            for name in tbl.column_names}
 
 
 def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,

@@ -80,14 +80,14 @@ class CodedRuns:
     topic_names: tuple[str, ...]
     run: np.ndarray      # int32 run index
     topic: np.ndarray    # int32 topic code
-    doc: np.ndarray      # int64 docno code (byte order)
+    doc: np.ndarray      # int32 or int64 docno code (byte order)
     score: np.ndarray    # float64
 
 
 @dataclass(frozen=True)
 class CodedQrels:
     topic: np.ndarray    # int32 topic code (same codes as CodedRuns.topic)
-    doc: np.ndarray      # int64 docno code
+    doc: np.ndarray      # int32 or int64 docno code
     rel: np.ndarray      # int32 grade
 
 
@@ -184,8 +184,9 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     else:
         run, topic = coded.run[keep], coded.topic[keep]
         doc, score64 = coded.doc[keep], coded.score[keep]
-    key = run.astype(np.int64) * n_top + topic
-    doc = doc.astype(np.int64, copy=False)
+    key = run.astype(np.int64)      # in place from here: fresh pages cost more than the math
+    key *= n_top
+    key += topic
     # trec_eval keeps scores as C float (TEXT_RESULTS.sim): ties are decided at float32
     score = score64.astype(np.float32)
     n = len(key)
@@ -214,8 +215,11 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
 
     # the retrieved rows judged in the qrels, and their grades
     rows, rel = _judged(topic, doc, q_topic, cq.doc, q_rel, n_top, n_docs)
-    group = (np.cumsum(new_block, dtype=np.int64) - 1)[rows] if n else \
-        np.zeros(0, dtype=np.int64)
+    if n:
+        group = np.cumsum(new_block, dtype=np.int64)[rows]
+        group -= 1
+    else:
+        group = np.zeros(0, dtype=np.int64)
     rank = rows - starts[group] + 1
     isrel = rel >= rel_level
 
@@ -304,14 +308,25 @@ def _judged(topic, doc, q_topic, q_doc, q_rel, n_top: int, n_docs: int):
     n = len(doc)
     if not n or not len(q_doc):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    if n_top * n_docs <= DENSE_LOOKUP_MAX and q_rel.min() > -128 and q_rel.max() < 128:
-        table = np.full(n_top * n_docs, -128, dtype=np.int8)
-        table[q_topic * n_docs + q_doc] = q_rel
-        cell = topic.astype(np.int64) * n_docs
-        cell += doc
-        grade = table[cell]
-        rows = np.flatnonzero(grade != -128)
-        return rows, grade[rows].astype(np.int64)
+    if q_rel.min() > -128 and q_rel.max() < 128:
+        # the judged docnos numbered densely: a row whose docno nobody judged is out
+        # after one small look-up, the others meet a (topic, judged docno) int8 table
+        judged = np.zeros(n_docs, dtype=bool)
+        judged[q_doc] = True
+        n_judged = int(np.count_nonzero(judged))
+        if n_top * n_judged <= DENSE_LOOKUP_MAX:
+            jd = np.cumsum(judged, dtype=np.int32)
+            jd -= 1
+            jd[~judged] = -1
+            table = np.full(n_top * n_judged, -128, dtype=np.int8)
+            table[q_topic * n_judged + jd[q_doc]] = q_rel
+            row_jd = jd[doc]
+            rows = np.flatnonzero(row_jd >= 0)
+            cell = topic[rows].astype(np.int64) * n_judged
+            cell += row_jd[rows]
+            grade = table[cell]
+            hit = grade != -128
+            return rows[hit], grade[hit].astype(np.int64)
     by_doc = np.argsort(q_doc, kind="stable")
     qd_count = np.bincount(q_doc, minlength=n_docs)
     qd_start = np.cumsum(qd_count) - qd_count
