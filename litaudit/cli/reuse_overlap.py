@@ -207,7 +207,7 @@ def register(app: typer.Typer) -> None:
                                                   help="Leave out significance agreement."),
                 workers: int = WorkersOpt, as_json: bool = JsonOpt):
         """One reusability verdict: every number with its threshold and pass/fail."""
-        from litaudit.analyses.reuse import run_verdict
+        from litaudit.analyses.verdict import run_verdict
         from litaudit.render.console import print_json
 
         prog, advance = _progress_bar(permutations, "random splits")

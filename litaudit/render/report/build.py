@@ -126,11 +126,9 @@ def reuse_section(con, cid: str, used: dict, note: Note) -> tuple[ReuseSection |
     if n_runs == 0:
         return None, [f"no run archive is stored for {cid}: no reusability section "
                       "(import one with `litaudit runs import`)"]
-    try:
-        from litaudit.analyses import reuse
-    except ImportError as exc:  # the reuse analyses are not installed
-        return None, [f"reusability analyses not available ({exc})"]
+    from litaudit.analyses import reuse
     from litaudit.analyses.audits import get_audit, list_audits
+    from litaudit.analyses.verdict import run_verdict
 
     notes: list[str] = []
     _, _, coded = reuse.load_coded(con, cid)
@@ -144,7 +142,7 @@ def reuse_section(con, cid: str, used: dict, note: Note) -> tuple[ReuseSection |
     if verdict is None:
         note(f"running the reusability audits of {cid} (RAO, LOU, sub-collections, "
              "agreement)")
-        _, vid = reuse.run_verdict(con, cid)
+        _, vid = run_verdict(con, cid)
         verdict = get_audit(con, vid)
     used[verdict.id] = verdict
     parts: dict[str, object] = {}
@@ -174,11 +172,7 @@ def reuse_section(con, cid: str, used: dict, note: Note) -> tuple[ReuseSection |
 
 def _agreement(con, cid: str, verdict, used: dict, notes: list[str], note: Note):
     """The newest 'reuse-agreement' audit made after the verdict's archive, else run it."""
-    try:
-        from litaudit.analyses import agreement as ag
-    except ImportError as exc:
-        notes.append(f"agreement analysis not available ({exc})")
-        return None
+    from litaudit.analyses import agreement as ag
     from litaudit.analyses.audits import get_audit, list_audits
     from litaudit.errors import NotFound, ParameterError
 

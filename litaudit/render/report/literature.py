@@ -29,10 +29,8 @@ _FILTERS = ("role", "status", "source", "years", "paper", "track")
 
 
 def _best_module():
-    try:
-        from litaudit.analyses import best
-    except ImportError:
-        return None
+    from litaudit.analyses import best
+
     return best
 
 
