@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from litaudit.errors import ParameterError
+from litaudit.stats import claim as C
 from litaudit.stats import extreme as E
 
 
@@ -106,7 +107,7 @@ def test_trec7_on_the_official_maps(shared_data):
     assert a.thresholds.expected_false_positives == pytest.approx(1.75)  # 35 - 33
     assert a.thresholds.min_threshold == pytest.approx(0.1625, abs=1e-3)
     assert a.thresholds.n_below == 32
-    claim = E.claim_test(0.3033, a.reference.mu, a.reference.se, 102, p=0.2)
+    claim = C.claim_test(0.3033, a.reference.mu, a.reference.se, 102, p=0.2)
     assert claim.n_draws == 103
     assert claim.interval.mu0 == pytest.approx(0.2705, abs=1e-3)
     assert claim.interval.lower == pytest.approx(0.2378, abs=1e-3)
@@ -146,22 +147,22 @@ def test_montecarlo_is_reproducible_by_seed():
 
 def test_montecarlo_claim_p_value_never_zero():
     # +1 rule: a simulated p-value is at least 1 / (trials + 1)
-    c = E.claim_test(0.9, 0.2, 0.01, 50, method="montecarlo", trials=1000, seed=1)
+    c = C.claim_test(0.9, 0.2, 0.01, 50, method="montecarlo", trials=1000, seed=1)
     assert c.p_value == pytest.approx(1 / 1001)
 
 
 # --------------------------------------------------------------------------- claims
 def test_n_star_is_the_least_number_of_draws():
     mu, se = 0.2, 0.0114
-    k = E.n_star(0.25, mu, se, alpha=0.05)
+    k = C.n_star(0.25, mu, se, alpha=0.05)
     assert E.max_sf(0.25, mu, se, k) >= 0.05 > E.max_sf(0.25, mu, se, k - 1)
-    assert E.n_star(0.19, mu, se) == 1          # below the mean: beyond chance for no N
-    assert E.n_star(5.0, mu, se) is None        # 400 standard errors up: never by chance
+    assert C.n_star(0.19, mu, se) == 1          # below the mean: beyond chance for no N
+    assert C.n_star(5.0, mu, se) is None        # 400 standard errors up: never by chance
 
 
 def test_claim_hidden_multiplier_makes_claims_less_surprising():
-    base = E.claim_test(0.24, 0.2, 0.0114, 100)
-    hidden = E.claim_test(0.24, 0.2, 0.0114, 100, hidden_multiplier=10)
+    base = C.claim_test(0.24, 0.2, 0.0114, 100)
+    hidden = C.claim_test(0.24, 0.2, 0.0114, 100, hidden_multiplier=10)
     assert hidden.n_draws == 1001 and base.n_draws == 101
     assert hidden.p_value > base.p_value
     assert hidden.interval.mu0 < base.interval.mu0
@@ -183,8 +184,8 @@ def test_claim_hidden_multiplier_makes_claims_less_surprising():
     (lambda: E.audit_best([0.2, 0.3], 50, method="montecarlo", seed=1, trials=5), "trials"),
     (lambda: E.max_quantile(0.5, 0.2, 0.0, 10), "standard error"),
     (lambda: E.max_quantile(0.5, 0.2, 0.01, 0), "number of draws"),
-    (lambda: E.claim_test(0.3, 0.2, 0.01, 10, hidden_multiplier=0.5), "hidden multiplier"),
-    (lambda: E.claim_test(0.3, 0.2, 0.01, 0), "published results"),
+    (lambda: C.claim_test(0.3, 0.2, 0.01, 10, hidden_multiplier=0.5), "hidden multiplier"),
+    (lambda: C.claim_test(0.3, 0.2, 0.01, 0), "published results"),
 ])
 def test_bad_parameters_raise_parameter_error(call, message):
     with pytest.raises(ParameterError, match=message):

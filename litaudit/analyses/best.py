@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from litaudit.analyses.audits import fingerprint, save_audit
 from litaudit.curation import fields as F
 from litaudit.errors import LitauditError, NotFound, ParameterError
+from litaudit.stats import claim as claim_stats
 from litaudit.stats import extreme, sequential
 
 DEFAULT_ALPHA = 0.05   # Carterette 2015, Sec. 3.1: "5% of the distribution is greater"
@@ -348,7 +349,7 @@ class ClaimReport:
     n_topics: int
     n_other_topics: int
     reference: extreme.Reference
-    claim: extreme.ClaimTest
+    claim: claim_stats.ClaimTest
     current_best: ResultRow
     current_lower: float
     in_candidate_set: bool
@@ -373,7 +374,7 @@ def run_claim(con, collection: str, measure: str, value: float, *, n: int | None
     else:
         trials = seed = None
     n_pub = ref.n_results if n is None else n
-    ct = extreme.claim_test(value, ref.mu, ref.se, n_pub, alpha=alpha, p=p,
+    ct = claim_stats.claim_test(value, ref.mu, ref.se, n_pub, alpha=alpha, p=p,
                             hidden_multiplier=hidden_multiplier, method=method,
                             trials=trials, seed=seed)
     cur = extreme.intrinsic_interval(ref.maximum, ref.se, ref.n_results, p=p)
