@@ -192,3 +192,27 @@ def test_duplicate_found_after_coding_names_the_line(mem_store, files, tmp_path)
     rep = import_archive(mem_store, "trec-robust-2003", [files["a.run"], bad],
                          qrels_path=files["qrels.txt"], lenient=True)
     assert rep.skipped == 1 and rep.lines == 5       # lines stored: A 3, D 2
+
+
+def test_import_and_eval_do_not_load_pandas(files, tmp_path):
+    # pandas costs 0.3 s to import; Arrow loads it when given a Python scalar or list
+    # (pc.equal(col, "x"), pa.array([...])), which the import path must not do
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import sys
+        from litaudit.runs.archive import evaluate_stored, import_archive
+        from litaudit.store.db import open_store
+        from litaudit.store.refdata import load_reference_data
+        with open_store({str(tmp_path / 'p.duckdb')!r}) as store:
+            load_reference_data(store.con)
+            import_archive(store, "trec-robust-2003", [{str(files['a.run'])!r},
+                           {str(files['b.run'])!r}], qrels_path={str(files['qrels.txt'])!r})
+            evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
+        print("pandas" in sys.modules)
+    """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"

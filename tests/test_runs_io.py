@@ -74,6 +74,24 @@ def test_lenient_skips_and_counts(tmp_path):
     assert pr.skipped == 2 and len(pr.run) == 3
 
 
+@pytest.mark.parametrize("raw,msg", [(b"1 Q0 d\x001 2 0.5 tagA\n", "NUL byte in line"),
+                                     (b"1 Q0 d\xff1 2 0.5 tagA\n", "not UTF-8 text")])
+def test_lines_that_are_not_text(tmp_path, raw, msg):
+    # named with their line when strict; skipped and counted (as lines read) when lenient
+    p = tmp_path / "r.txt"
+    p.write_bytes(GOOD.encode() + raw)
+    with pytest.raises(ValidationFailed, match=f"r.txt:4: {msg}"):
+        read_run(p)
+    from litaudit.runs.trec_io import parse_run_file
+
+    pr = parse_run_file(p, lenient=True)
+    assert (pr.lines, pr.skipped, len(pr.run)) == (4, 1, 3)
+    q = tmp_path / "q.txt"
+    q.write_bytes(b"1 0 d1 1\n" + raw.replace(b"Q0", b"0").replace(b" 2 0.5 tagA", b" 1"))
+    with pytest.raises(ValidationFailed, match=f"q.txt:2: {msg}"):
+        read_qrels(q)
+
+
 def test_all_problems_of_all_files_collected(tmp_path):
     a = write(tmp_path, "a.txt", "1 Q0 d1 x 1 t\n1 Q0 d2 y 1 t\n")
     b = write(tmp_path, "b.txt", "1 Q0 d1 1 z t\n")

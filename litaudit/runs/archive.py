@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit.errors import InputError, LitauditError, NotFound, Problem, ValidationFailed
-from litaudit.runs import trec_io
+from litaudit.runs import strcodes, trec_io
 from litaudit.runs.evaluate import CodedQrels, CodedRuns, Evaluation, evaluate_coded
 from litaudit.runs.model import Archive, Qrels, Run, RunInfo, sort_topics
 
@@ -196,10 +196,11 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
         "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?",
         [collection_id]).fetchall())
 
-    qtable = None
+    qtable = qwords = None
     if qrels_state == "imported":
         note(f"reading qrels {qp.name}")
         qtable = trec_io.read_qrels_table(qp, lenient=lenient, check_duplicates=False)
+        qwords = _docno_words(qp, qtable)
         qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
         n_judg = qtable.num_rows
     else:
@@ -214,9 +215,11 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     problems = [p for r in read if isinstance(r, list) for p in r]
     if problems:
         raise ValidationFailed(problems)
-    shas = [sha for sha, _ in read]
+    shas = [r[0] for r in read]
     unchanged = tuple(existing[s][0] for s in dict.fromkeys(shas) if s in existing)
-    todo = [(p, sha, rt) for p, (sha, rt) in zip(paths, read, strict=True) if rt is not None]
+    todo = [(p, sha, rt) for p, (sha, rt, _) in zip(paths, read, strict=True)
+            if rt is not None]
+    words = [w for _, rt, w in read if rt is not None]
     tags_seen: dict[str, Path] = {}
     for p, sha, rt in todo:
         if rt.tag in tags_seen:
@@ -234,18 +237,20 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     # code the topics and docnos; a document twice in a topic sends its file to the
     # line-by-line reader (which names the lines, or drops them when lenient)
     while True:
-        coded = _code(con, collection_id, qtable, [rt for _, _, rt in todo], stored_topics,
-                      threads)
+        coded = _code(con, collection_id, qtable, qwords, [rt for _, _, rt in todo], words,
+                      stored_topics, threads)
         if not coded.dup_qrels and not coded.dup_runs:
             break
         if coded.dup_qrels:
             qtable = trec_io.read_slow_qrels_table(qp, lenient=lenient)
+            qwords = _docno_words(qp, qtable)
         redo = []
         for i in coded.dup_runs:
             p, sha, _ = todo[i]
             try:
-                todo[i] = (p, sha, trec_io.read_slow_run_table(p, qrels_topics=qtopics,
-                                                               lenient=lenient))
+                rt = trec_io.read_slow_run_table(p, qrels_topics=qtopics, lenient=lenient)
+                todo[i] = (p, sha, rt)
+                words[i] = _docno_words(p, rt.table)
             except ValidationFailed as exc:
                 redo.extend(exc.problems)
         if redo:
@@ -304,8 +309,9 @@ def _write(store, collection_id: str, coded, qtable, todo: list, info_of: dict, 
 
 def _read_runs(paths: list[Path], existing: dict, qtopics: set[str], lenient: bool,
                threads: int) -> list:
-    """Per file: (sha256, RunTable), (sha256, None) when already stored, or its problems.
-    Read once: hashed, decompressed and parsed from the same bytes, in ``threads``."""
+    """Per file: (sha256, RunTable, docno words), (sha256, None, None) when already
+    stored, or its problems. Read once: hashed, decompressed, parsed and its docnos cut
+    into words (see :mod:`litaudit.runs.strcodes`) from the same bytes, in ``threads``."""
     def one(p: Path):
         try:
             try:
@@ -315,9 +321,10 @@ def _read_runs(paths: list[Path], existing: dict, qtopics: set[str], lenient: bo
                                  f"cannot read file: {exc.strerror or exc}") from None
             sha = hashlib.sha256(raw).hexdigest()
             if sha in existing:
-                return sha, None
-            return sha, trec_io.read_run_table(p, qrels_topics=qtopics, lenient=lenient,
-                                               check_duplicates=False, raw=raw)
+                return sha, None, None
+            rt = trec_io.read_run_table(p, qrels_topics=qtopics, lenient=lenient,
+                                        check_duplicates=False, raw=raw)
+            return sha, rt, _docno_words(p, rt.table)
         except ValidationFailed as exc:
             return exc.problems
         except InputError as exc:
@@ -332,6 +339,15 @@ def _read_runs(paths: list[Path], existing: dict, qtopics: set[str], lenient: bo
             got = dict(zip(order, pool.map(one, [paths[i] for i in order]), strict=True))
         return [got[i] for i in range(len(paths))]
     return [one(p) for p in paths]
+
+
+def _docno_words(path: Path, table) -> list[np.ndarray]:
+    """The docno column of a parsed run or qrels table as 64-bit words."""
+    col = table.column("docno")
+    words = strcodes.words_of(col.chunk(0) if col.num_chunks == 1 else col.combine_chunks())
+    if words is None:      # the readers refuse NUL bytes, so this is a bug if it happens
+        raise InputError(str(path), None, "a docno holds a NUL byte")
+    return words
 
 
 @dataclass
@@ -376,20 +392,19 @@ class _Coded:
                          "score": _arrow(self.score)})
 
 
-def _code(con, collection_id: str, qtable, tables: list, stored_topics: dict[str, int],
-          threads: int) -> _Coded:
+def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
+          stored_topics: dict[str, int], threads: int) -> _Coded:
     """Topic and doc ids for the qrels and runs being imported (new ones numbered after
     the collection's stored ones), duplicate checks, and (``_Coded.rank``) each run in
     trec_eval order."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     from litaudit.runs.evaluate import trec_order
 
     # topics: few; a first import numbers them in trec_eval's natural order
     run_topic_dicts = [rt.table.column("topic").chunk(0).dictionary.to_pylist()
                        for rt in tables]
-    q_topic_enc = (pc.dictionary_encode(qtable.column("topic")).combine_chunks()
+    q_topic_enc = (pa.compute.dictionary_encode(qtable.column("topic")).combine_chunks()
                    if qtable is not None else None)
     seen = set(q_topic_enc.dictionary.to_pylist()) if q_topic_enc is not None else set()
     for d in run_topic_dicts:
@@ -401,22 +416,30 @@ def _code(con, collection_id: str, qtable, tables: list, stored_topics: dict[str
     new_topics = pa.table({"topic_id": _arrow(np.arange(base, base + len(new), dtype=np.int32)),
                            "topic": _arrow_strings(new)})
 
-    # docnos: every docno of the import hashed once, in two halves on two threads, then
-    # the two (small) dictionaries merged
-    parts = ([qtable.column("docno")] if qtable is not None else []) + \
-        [rt.table.column("docno") for rt in tables]
-    chunks = [c for col in parts for c in col.chunks]
-    codes, uniq = _encode_strings(chunks, threads)
-    n_uniq = len(uniq)
+    # docnos: every docno of the import coded at once, in byte order (strcmp), from the
+    # 64-bit words the readers cut them into: integer hashing only, no string sort
+    parts = ([qwords] if qtable is not None else []) + list(words)
+    sizes = [len(p[0]) if p else 0 for p in parts]
+    n_words = max((len(p) for p in parts), default=0)
+    columns = [np.concatenate([p[j] if j < len(p) else np.zeros(n, np.uint64)
+                               for p, n in zip(parts, sizes, strict=True)])
+               for j in range(n_words)]
+    codes, n_uniq = strcodes.byte_order_codes(columns) if columns else \
+        (np.zeros(0, np.int32), 0)
+    del columns
     offset = qtable.num_rows if qtable is not None else 0
     bounds = np.cumsum([offset] + [rt.table.num_rows for rt in tables])
+    docnos = pa.chunked_array(
+        ([c for c in qtable.column("docno").chunks] if qtable is not None else [])
+        + [c for rt in tables for c in rt.table.column("docno").chunks], pa.string())
+    uniq = docnos.take(_arrow(strcodes.row_per_code(codes, n_uniq)))   # in byte order
     tids: list = [None] * len(tables)
 
     def check(i: int) -> bool:
         """Topic ids of run i; is a document there twice in a topic? (in a thread)"""
         t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
         tids[i] = t_map[trec_io.numpy_of(tables[i].table.column("topic").chunk(0).indices)]
-        return trec_io.has_duplicates(tids[i], codes[bounds[i]:bounds[i + 1]], n_uniq)
+        return strcodes.has_duplicate_pairs(tids[i], codes[bounds[i]:bounds[i + 1]], n_uniq)
 
     pool = None
     if threads > 1 and len(tables) > 1:
@@ -425,16 +448,11 @@ def _code(con, collection_id: str, qtable, tables: list, stored_topics: dict[str
         pool = ThreadPoolExecutor(max_workers=threads)
         dup_futures = [pool.submit(check, i) for i in range(len(tables))]
     try:
-        # the duplicate checks run while the uniques are put in strcmp order
-        by_bytes = trec_io.numpy_of(pc.sort_indices(uniq))
-        byte_rank = np.empty(n_uniq, dtype=np.int64)
-        byte_rank[by_bytes] = np.arange(n_uniq)
         n_stored = con.execute("SELECT count(*) FROM run_docs WHERE collection_id = ?",
                                [collection_id]).fetchall()[0][0]
-        if n_stored == 0:     # a first import: doc ids in byte order (then nothing to map)
-            doc_of = byte_rank.astype(np.int32)
-            new_docs = pa.table({"doc_id": _arrow(np.arange(n_uniq, dtype=np.int32)),
-                                 "docno": uniq.take(_arrow(by_bytes))})
+        if n_stored == 0:     # a first import: doc ids are the byte-order codes
+            doc_of = np.arange(n_uniq, dtype=np.int32)
+            new_docs = pa.table({"doc_id": _arrow(doc_of), "docno": uniq})
         else:
             doc_of, new_docs = _map_stored_docs(con, collection_id, uniq, n_stored)
         dups = [f.result() for f in dup_futures] if pool is not None else \
@@ -450,7 +468,7 @@ def _code(con, collection_id: str, qtable, tables: list, stored_topics: dict[str
                          dtype=np.int32)
         q_tid = q_map[trec_io.numpy_of(q_topic_enc.indices)]
         q_doc = codes[:offset]
-        dup_qrels = trec_io.has_duplicates(q_tid, q_doc, n_uniq)
+        dup_qrels = strcodes.has_duplicate_pairs(q_tid, q_doc, n_uniq)
         qrels = pa.table({"topic_id": _arrow(q_tid), "doc_id": _arrow(doc_of[q_doc]),
                           "rel": qtable.column("rel")})
 
@@ -464,7 +482,7 @@ def _code(con, collection_id: str, qtable, tables: list, stored_topics: dict[str
         tid = tids[i]
         doc = codes[bounds[i]:bounds[i + 1]]
         score = trec_io.numpy_of(tables[i].table.column("score"))
-        o = trec_order(tid, score.astype(np.float32), byte_rank[doc])
+        o = trec_order(tid, score.astype(np.float32), doc)
         at = slice(int(bounds[i] - offset), int(bounds[i + 1] - offset))
         np.take(tid, o, out=out_topic[at])
         np.take(doc_of, doc[o], out=out_doc[at])
@@ -473,39 +491,6 @@ def _code(con, collection_id: str, qtable, tables: list, stored_topics: dict[str
 
     return _Coded(new_topics, new_docs, qrels, [len(d) for d in run_topic_dicts], dup_qrels,
                   [i for i, d in enumerate(dups) if d], rank, out_topic, out_doc, out_score)
-
-
-def _encode_strings(chunks: list, threads: int) -> tuple[np.ndarray, object]:
-    """(int32 codes, Arrow dictionary) of the concatenated string ``chunks``: one hash
-    pass per half of the rows on two threads (Arrow releases the GIL; a chunked array
-    shares one dictionary across its chunks), then one over the halves' dictionaries."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    def encode(cs: list):
-        enc = pc.dictionary_encode(pa.chunked_array(cs, pa.string()))
-        dictionary = enc.chunk(enc.num_chunks - 1).dictionary if enc.num_chunks else \
-            pa.array([], pa.string())
-        return [trec_io.numpy_of(c.indices) for c in enc.chunks], dictionary
-
-    sizes = np.cumsum([len(c) for c in chunks])
-    if threads < 2 or len(chunks) < 2 or sizes[-1] < 1 << 16:
-        idx, dictionary = encode(chunks)
-        return (np.concatenate(idx) if idx else np.zeros(0, np.int32)), dictionary
-    half = max(1, min(len(chunks) - 1, int(np.searchsorted(sizes, sizes[-1] / 2))))
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        (ia, da), (ib, db) = pool.map(encode, [chunks[:half], chunks[half:]])
-    merged = pc.dictionary_encode(pa.chunked_array([da, db], pa.string()))
-    remap = [trec_io.numpy_of(c.indices) for c in merged.chunks]
-    codes = np.empty(int(sizes[-1]), dtype=np.int32)
-    at = 0
-    for idx, m in [(ia, remap[0]), (ib, remap[1])]:
-        for i in idx:
-            np.take(m, i, out=codes[at:at + len(i)])
-            at += len(i)
-    return codes, merged.chunk(1).dictionary
 
 
 def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):

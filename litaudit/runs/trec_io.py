@@ -89,7 +89,9 @@ class _Collector:
             raise ValidationFailed(probs)
 
 
-def _lines(path: Path, col: _Collector):
+def _lines(path: Path):
+    """(line number, fields) of every non-blank line; fields is a str (the problem) for a
+    line that cannot be text (not UTF-8, or a NUL byte)."""
     try:
         data = read_bytes(path)
     except OSError as exc:
@@ -100,10 +102,13 @@ def _lines(path: Path, col: _Collector):
         fields = _WS.split(raw.strip(b" \t\r\f\v"))
         if fields == [b""]:
             continue
+        if b"\0" in raw:
+            yield no, "NUL byte in line"
+            continue
         try:
             yield no, [f.decode("utf-8") for f in fields]
         except UnicodeDecodeError:
-            col.add(no, "not UTF-8 text")
+            yield no, "not UTF-8 text"
 
 
 def parse_run_file(path, *, qrels_topics: set[str] | None = None,
@@ -118,8 +123,12 @@ def parse_run_file(path, *, qrels_topics: set[str] | None = None,
     tag: str | None = None
     lines = bad = 0
     missing_topics: set[str] = set()
-    for no, f in _lines(path, col):
+    for no, f in _lines(path):
         lines += 1
+        if isinstance(f, str):
+            col.add(no, f)
+            bad += 1
+            continue
         if len(f) != 6:
             col.add(no, f"expected 6 columns (topic Q0 docno rank score tag), found {len(f)}")
             bad += 1
@@ -171,8 +180,12 @@ def parse_qrels_file(path, *, lenient: bool = False) -> ParsedQrels:
     rels: list[int] = []
     seen: set[tuple[str, str]] = set()
     lines = bad = 0
-    for no, f in _lines(path, col):
+    for no, f in _lines(path):
         lines += 1
+        if isinstance(f, str):
+            col.add(no, f)
+            bad += 1
+            continue
         if len(f) != 4:
             col.add(no, f"expected 4 columns (topic iter docno rel), found {len(f)}")
             bad += 1
@@ -239,13 +252,19 @@ def _single_delimiter(data: bytes) -> bytes | None:
 
 
 def _no_empty(column) -> bool:
+    """No empty string in a string column (dictionary columns: in their dictionary)."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
     if pa.types.is_dictionary(column.type):
         column = column.chunk(0).dictionary if column.num_chunks == 1 else \
             column.cast(pa.string())
-    return bool(len(column) == 0 or pc.min(pc.utf8_length(column)).as_py() > 0)
+    if hasattr(column, "chunks"):
+        return all(_no_empty(c) for c in column.chunks)
+    if len(column) == 0:
+        return True
+    offsets = np.frombuffer(column.buffers()[1], dtype=np.int32, count=len(column) + 1,
+                            offset=column.offset * 4)
+    return bool(np.all(offsets[1:] > offsets[:-1]))
 
 
 def _fast_table(data: bytes, names: list[str], types: dict, delimiter: bytes):
@@ -276,29 +295,31 @@ def _fast_run(data: bytes, qrels_topics: set[str] | None,
               check_duplicates: bool = True) -> RunTable | None:
     """The run as Arrow columns when every line is well formed, else None.
 
+    Topic and tag are parsed as plain text (a dictionary column hashes every row, a third
+    of the parse): the tag is checked to be one value, and topics are coded from their
+    runs of equal lines (run files list a topic's lines together; any order works).
     ``check_duplicates=False`` leaves the "document twice in one topic" check to the
-    caller (the importer does it on its collection-wide docno codes, see
-    :func:`has_duplicates`)."""
+    caller (the importer does it on its collection-wide docno codes)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     delim = _single_delimiter(data)
-    if delim is None:
+    if delim is None or b"\0" in data:
         return None
-    dict_str = pa.dictionary(pa.int32(), pa.string())
-    # docno stays plain text: hashing it here per file would cost more than the CSV parse
-    t = _fast_table(data, _RUN_NAMES, {"topic": dict_str, "docno": pa.string(),
+    t = _fast_table(data, _RUN_NAMES, {"topic": pa.string(), "docno": pa.string(),
                                        "rank": pa.int64(), "score": pa.float64(),
-                                       "tag": dict_str}, delim)
+                                       "tag": pa.string()}, delim)
     if t is None or t.num_rows == 0:
         return None
-    t = t.unify_dictionaries()
-    tag_dict = t.column("tag").chunk(0).dictionary
-    if len(tag_dict) != 1:
+    t = t.combine_chunks()
+    tag_col = t.column("tag").chunk(0)
+    first = tag_col[0]           # an Arrow scalar: a Python str here would import pandas
+    tag = first.as_py()
+    if not tag or not pc.all(pc.equal(tag_col, first)).as_py():
         return None
-    topic = t.column("topic").combine_chunks()
-    docno = t.column("docno")
-    if not all(_no_empty(c) for c in (topic.dictionary, docno, tag_dict)):
+    topic = _topic_codes(t.column("topic").chunk(0))
+    docno = t.column("docno").chunk(0)
+    if not (_no_empty(topic.dictionary) and _no_empty(docno)):
         return None
     score = t.column("score")
     if not pc.all(pc.is_finite(score)).as_py():
@@ -307,12 +328,33 @@ def _fast_run(data: bytes, qrels_topics: set[str] | None,
                                         for x in topic.dictionary.to_pylist()):
         return None
     if check_duplicates:
-        enc = pc.dictionary_encode(docno.combine_chunks())
-        if has_duplicates(numpy_of(topic.indices), numpy_of(enc.indices),
-                          len(enc.dictionary)):
+        from litaudit.runs import strcodes
+
+        enc = pc.dictionary_encode(docno)
+        if strcodes.has_duplicate_pairs(numpy_of(topic.indices), numpy_of(enc.indices),
+                                        len(enc.dictionary)):
             return None
     table = pa.table({"topic": topic, "docno": docno, "score": score})
-    return RunTable(tag_dict[0].as_py(), table, t.num_rows, 0)
+    return RunTable(tag, table, t.num_rows, 0)
+
+
+def _topic_codes(topic):
+    """A string column as a dictionary array (dictionary in order of first appearance),
+    coded through its runs of equal values: a run file's few hundred topics cost a few
+    hundred hashes, not one per line."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    ree = pc.run_end_encode(topic)
+    values = ree.values
+    ends = np.frombuffer(ree.run_ends.buffers()[1], dtype=np.int32, count=len(values),
+                         offset=ree.run_ends.offset * 4)
+    enc = pc.dictionary_encode(values)
+    lengths = np.diff(ends, prepend=0)
+    indices = np.repeat(numpy_of(enc.indices), lengths)
+    return pa.DictionaryArray.from_arrays(
+        pa.Array.from_buffers(pa.int32(), len(indices), [None, pa.py_buffer(indices)]),
+        enc.dictionary)
 
 
 def numpy_of(array) -> np.ndarray:
@@ -329,14 +371,6 @@ def numpy_of(array) -> np.ndarray:
 _NP = {t: np.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16",
                                  "uint32", "uint64")}
 _NP.update(float=np.dtype(np.float32), double=np.dtype(np.float64))   # Arrow's names
-
-
-def has_duplicates(topic_codes: np.ndarray, doc_codes: np.ndarray, n_docs: int) -> bool:
-    """Is a (topic, docno) code pair there twice?"""
-    key = topic_codes.astype(np.int64) * max(n_docs, 1)
-    key += doc_codes
-    key.sort()
-    return bool(np.any(key[1:] == key[:-1]))
 
 
 def _slow_run(path: Path, qrels_topics, lenient) -> RunTable:
@@ -420,7 +454,7 @@ def read_qrels_table(path, *, lenient: bool = False, check_duplicates: bool = Tr
     except OSError as exc:
         raise InputError(str(path), None, f"cannot read file: {exc.strerror or exc}") from None
     delim = _single_delimiter(data)
-    if delim is not None:
+    if delim is not None and b"\0" not in data:
         t = _fast_table(data, ["topic", "iter", "docno", "rel"],
                         {"topic": pa.string(), "docno": pa.string(), "rel": pa.int32()}, delim)
         if t is not None and t.num_rows and _no_empty(t.column("topic")) \

@@ -1,0 +1,62 @@
+"""Byte-order string codes through 64-bit words (litaudit.runs.strcodes): exact against
+Python's own ordering of the UTF-8 bytes (strcmp order, how trec_eval breaks ties)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from litaudit.runs import strcodes
+
+# docnos: any text without NUL, with shared prefixes and lengths around the 8-byte words
+_docno = st.one_of(
+    st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)),
+            min_size=1, max_size=30),
+    st.builds(lambda p, k: p + str(k), st.sampled_from(["LA0710", "FBIS3-", "FT921-7",
+                                                          "clueweb09-en0000-00-"]),
+              st.integers(0, 99999)),
+)
+
+
+def reference(values: list[str]) -> tuple[np.ndarray, int]:
+    uniq = sorted({v.encode() for v in values})
+    index = {u: i for i, u in enumerate(uniq)}
+    return np.array([index[v.encode()] for v in values], dtype=np.int32), len(uniq)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_docno, max_size=60), st.booleans())
+def test_codes_are_byte_order_ranks(values, hashed_fold):
+    arr = pa.array(values, pa.string())
+    words = strcodes.words_of(arr)
+    old = strcodes.DENSE_MAX
+    strcodes.DENSE_MAX = 0 if hashed_fold else old    # both ways of folding words
+    try:
+        codes, n = strcodes.byte_order_codes(words) if words else (np.zeros(0, np.int32), 0)
+    finally:
+        strcodes.DENSE_MAX = old
+    ref, n_ref = reference(values)
+    assert n == n_ref
+    np.testing.assert_array_equal(codes, ref)
+    if n:
+        rows = strcodes.row_per_code(codes, n)
+        assert [values[r].encode() for r in rows] == sorted({v.encode() for v in values})
+
+
+def test_words_of_slices_and_nul():
+    arr = pa.array(["zz", "abcdefgh", "abcdefghi", "a"]).slice(1, 2)   # offset into buffers
+    w = strcodes.words_of(arr)
+    assert len(w) == 2
+    assert [int(x) for x in w[0]] == [int.from_bytes(b"abcdefgh", "big")] * 2
+    assert [int(x) for x in w[1]] == [0, int.from_bytes(b"i" + b"\0" * 7, "big")]
+    assert strcodes.words_of(pa.array(["ok", "a\x00b"])) is None
+    assert strcodes.max_length(arr) == 9
+
+
+@pytest.mark.parametrize("a,b,dup", [([1, 1, 2], [5, 6, 5], False), ([1, 2, 1], [5, 6, 5], True),
+                                     ([], [], False), ([0], [0], False)])
+def test_duplicate_pairs(a, b, dup):
+    assert strcodes.has_duplicate_pairs(np.array(a, np.int32), np.array(b, np.int32), 10) is dup
