@@ -341,10 +341,12 @@ def _read_runs(paths: list[Path], existing: dict, qtopics: set[str], lenient: bo
     return [one(p) for p in paths]
 
 
-def _docno_words(path: Path, table) -> list[np.ndarray]:
-    """The docno column of a parsed run or qrels table as 64-bit words."""
+def _docno_words(path: Path, table) -> list:
+    """The docno column of a parsed run or qrels table as dictionary-encoded 64-bit words
+    (see :func:`litaudit.runs.strcodes.coded_words`)."""
     col = table.column("docno")
-    words = strcodes.words_of(col.chunk(0) if col.num_chunks == 1 else col.combine_chunks())
+    words = strcodes.coded_words(col.chunk(0) if col.num_chunks == 1 else
+                                 col.combine_chunks())
     if words is None:      # the readers refuse NUL bytes, so this is a bug if it happens
         raise InputError(str(path), None, "a docno holds a NUL byte")
     return words
@@ -419,14 +421,9 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
     # docnos: every docno of the import coded at once, in byte order (strcmp), from the
     # 64-bit words the readers cut them into: integer hashing only, no string sort
     parts = ([qwords] if qtable is not None else []) + list(words)
-    sizes = [len(p[0]) if p else 0 for p in parts]
-    n_words = max((len(p) for p in parts), default=0)
-    columns = [np.concatenate([p[j] if j < len(p) else np.zeros(n, np.uint64)
-                               for p, n in zip(parts, sizes, strict=True)])
-               for j in range(n_words)]
-    codes, n_uniq = strcodes.byte_order_codes(columns) if columns else \
-        (np.zeros(0, np.int32), 0)
-    del columns
+    sizes = ([qtable.num_rows] if qtable is not None else []) + \
+        [rt.table.num_rows for rt in tables]
+    codes, n_uniq = strcodes.byte_order_codes(parts, sizes)
     offset = qtable.num_rows if qtable is not None else 0
     bounds = np.cumsum([offset] + [rt.table.num_rows for rt in tables])
     docnos = pa.chunked_array(

@@ -7,11 +7,13 @@ the slow part of that; here each string is read instead as a few big-endian 64-b
 strings are equal exactly when their words are, and compare as their words compare
 lexicographically, so:
 
-- each word column is coded by hashing integers (Arrow's ``dictionary_encode``, ~10 ns a
-  row), and its few distinct values sorted, giving per-word ranks in byte order;
-- the ranks of word 1..j are folded, word by word, into one dense code that keeps the
-  byte order (a bitmap over the product space when it is small, else an integer hash
-  and a sort of the distinct keys).
+- each word column is coded by hashing integers (:func:`coded_words`: Arrow's
+  ``dictionary_encode``, per file on the reader threads, where a word's few thousand
+  values fit in cache);
+- :func:`byte_order_codes` merges the parts' small dictionaries and sorts them, giving
+  per-word ranks in byte order, and folds the ranks of words 1..j, word by word, into
+  one dense code that keeps the byte order (a bitmap over the product space when it is
+  small, else an integer hash and a sort of the distinct keys).
 
 The result is exact: no hash collision can merge two strings. Pure numpy/pyarrow: no
 files, no database. Callers reject NUL bytes before (see :func:`words_of`).
@@ -73,8 +75,8 @@ def words_of(array, n_words: int | None = None) -> list[np.ndarray] | None:
     return out
 
 
-def _rank_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """(codes, n): dense codes of uint64 ``values`` that keep their order."""
+def _dictionary(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(int32 indices, distinct uint64 values in order of first appearance)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -83,10 +85,23 @@ def _rank_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
     idx = np.frombuffer(enc.indices.buffers()[1], dtype=np.int32, count=len(values),
                         offset=enc.indices.offset * 4)
     d = enc.dictionary
-    uniq = np.frombuffer(d.buffers()[1], dtype=np.uint64, count=len(d), offset=d.offset * 8)
+    return idx, np.frombuffer(d.buffers()[1], dtype=np.uint64, count=len(d),
+                              offset=d.offset * 8)
+
+
+def _rank_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """(codes, n): dense codes of uint64 ``values`` that keep their order."""
+    idx, uniq = _dictionary(values)
     rank = np.empty(len(uniq), dtype=np.int64)
     rank[np.argsort(uniq)] = np.arange(len(uniq))
     return rank[idx], len(uniq)
+
+
+def coded_words(array) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """The strings of an Arrow string array as words (:func:`words_of`), each word column
+    dictionary-encoded: a list of (indices, distinct values); None on a NUL byte."""
+    words = words_of(array)
+    return None if words is None else [_dictionary(w) for w in words]
 
 
 def _fold(key: np.ndarray, n_key: int, code: np.ndarray, n_code: int) -> tuple[np.ndarray, int]:
@@ -94,23 +109,46 @@ def _fold(key: np.ndarray, n_key: int, code: np.ndarray, n_code: int) -> tuple[n
     combined = key * n_code
     combined += code
     space = n_key * n_code
-    if space <= DENSE_MAX:
-        seen = np.zeros(space, dtype=bool)
-        seen[combined] = True
-        dense = np.cumsum(seen, dtype=np.int32)
-        return (dense[combined] - 1).astype(np.int64), int(dense[-1])
-    return _rank_codes(combined.view(np.uint64))
+    if space > DENSE_MAX:
+        return _rank_codes(combined.view(np.uint64))
+    # the pairs present, found in order through a bitmap; each numbered where it sits in
+    # a table that is written only there (np.empty: the rest is never touched)
+    seen = np.zeros(space, dtype=bool)
+    seen[combined] = True
+    present = np.flatnonzero(seen)
+    del seen
+    table = np.empty(space, dtype=np.int32)
+    table[present] = np.arange(len(present), dtype=np.int32)
+    return table[combined].astype(np.int64), len(present)
 
 
-def byte_order_codes(words: Sequence[np.ndarray]) -> tuple[np.ndarray, int]:
-    """(codes, n_distinct): int32 codes of the strings whose words are ``words`` (as from
-    :func:`words_of`, all of one length), numbered 0.. in byte order of the strings."""
-    if not words or not len(words[0]):
-        return np.zeros(len(words[0]) if words else 0, dtype=np.int32), 0
-    key, n_key = _rank_codes(words[0])
-    for w in words[1:]:
-        code, n_code = _rank_codes(w)
-        key, n_key = _fold(key, n_key, code, n_code)
+_ZERO = np.zeros(1, dtype=np.uint64)
+
+
+def byte_order_codes(parts: Sequence[list[tuple[np.ndarray, np.ndarray]]],
+                     sizes: Sequence[int]) -> tuple[np.ndarray, int]:
+    """(codes, n_distinct): int32 codes of the strings of all ``parts`` (each from
+    :func:`coded_words`, with ``sizes`` strings), numbered 0.. in byte order."""
+    n = int(sum(sizes))
+    n_words = max((len(p) for p in parts), default=0)
+    if n == 0 or n_words == 0:
+        return np.zeros(n, dtype=np.int32), int(n > 0)
+    key = None
+    n_key = 0
+    for j in range(n_words):
+        # a part whose strings are all shorter has the word 0 on every row
+        values = [p[j][1] if j < len(p) else _ZERO for p in parts]
+        starts = np.cumsum([0] + [len(v) for v in values])
+        rank, n_rank = _rank_codes(np.concatenate(values))
+        code = np.empty(n, dtype=np.int64)
+        at = 0
+        for p, size, lo, hi in zip(parts, sizes, starts[:-1], starts[1:], strict=True):
+            if j < len(p):
+                np.take(rank[lo:hi], p[j][0], out=code[at:at + size])
+            else:
+                code[at:at + size] = rank[lo]
+            at += size
+        key, n_key = (code, n_rank) if key is None else _fold(key, n_key, code, n_rank)
     return key.astype(np.int32), n_key
 
 
@@ -123,15 +161,12 @@ def row_per_code(codes: np.ndarray, n_codes: int) -> np.ndarray:
 
 
 def has_duplicate_pairs(a: np.ndarray, b: np.ndarray, n_b: int) -> bool:
-    """Is a pair (a[i], b[i]) there twice? (non-negative int codes, b < n_b; one integer
-    hash pass, several times faster than sorting the packed keys)."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
+    """Is a pair (a[i], b[i]) there twice? (non-negative int codes, b < n_b; numpy's
+    vectorised sort of the packed keys: faster here than hashing pairs that are nearly
+    all distinct, whose table does not fit in cache)."""
     if len(a) < 2:
         return False
     key = a.astype(np.int64) * max(n_b, 1)
     key += b
-    distinct = pc.count_distinct(pa.Array.from_buffers(pa.int64(), len(key),
-                                                       [None, pa.py_buffer(key)]))
-    return distinct.as_py() != len(key)
+    key.sort()
+    return bool(np.any(key[1:] == key[:-1]))
