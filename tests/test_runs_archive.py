@@ -216,3 +216,52 @@ def test_import_and_eval_do_not_load_pandas(files, tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_problems_of_runs_read_beside_their_qrels(mem_store, files, tmp_path):
+    # the qrels are read beside the run files: a run with a bad line and a topic they
+    # lack still gets both named, and a bad qrels file its own problems with the runs'
+    bad = tmp_path / "bad.run"
+    bad.write_text("1 Q0 d1 x 3 C\n9 Q0 d2 2 2 C\n")
+    with pytest.raises(ValidationFailed) as exc:
+        import_archive(mem_store, "trec-robust-2003", [files["a.run"], bad],
+                       qrels_path=files["qrels.txt"])
+    assert [(p.line, p.message) for p in exc.value.problems] == [
+        (1, "rank 'x' is not an integer"), (2, "topic 9 is not in the qrels")]
+    badq = tmp_path / "q.txt"
+    badq.write_text("1 0 d1 r\n")
+    with pytest.raises(ValidationFailed) as exc:
+        import_archive(mem_store, "trec-robust-2003", [bad], qrels_path=badq)
+    assert [(p.file, p.line) for p in exc.value.problems] == [(str(badq), 1), (str(bad), 1)]
+    assert counts(mem_store.con) == (0, 0, 0, 0)
+
+
+def test_eval_of_rows_stored_out_of_order(mem_store, tmp_path, monkeypatch):
+    # evaluate_stored takes the stored rows as ranked after a docno-free check; rows in
+    # another order (ties included) send it back to the docnos and a full sort
+    import litaudit.runs.archive as archive
+
+    (tmp_path / "q.txt").write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n2 0 a 1\n")
+    (tmp_path / "t.run").write_text("1 Q0 a 1 2 T\n1 Q0 b 2 2 T\n1 Q0 c 3 2 T\n"
+                                    "2 Q0 c 1 5 T\n2 Q0 a 2 4 T\n")
+    import_archive(mem_store, "trec-robust-2003", [tmp_path / "t.run"],
+                   qrels_path=tmp_path / "q.txt")
+    want = evaluate(load_archive(mem_store.con, "trec-robust-2003").runs,
+                    load_archive(mem_store.con, "trec-robust-2003").qrels, ["AP", "P@1"])
+    # topic 1: three tied scores, ranked c, b, a (docno descending): AP (1/1 + 2/3) / 2
+    assert want.matrix("AP")[0].tolist() == pytest.approx([(1 + 2 / 3) / 2, 1 / 2])
+    calls = []
+    real = archive.load_coded
+    monkeypatch.setattr(archive, "load_coded",
+                        lambda *a, **k: calls.append(k.get("byte_order", True)) or real(*a, **k))
+    got = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
+    np.testing.assert_array_equal(got.scores, want.scores)
+    assert calls == [False]                       # stored order held: no docnos read
+    con = mem_store.con
+    con.execute("CREATE TEMP TABLE r AS SELECT * FROM run_rankings")
+    con.execute("DELETE FROM run_rankings")
+    con.execute("INSERT INTO run_rankings SELECT * FROM r ORDER BY score, doc_id")
+    calls.clear()
+    got = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
+    np.testing.assert_array_equal(got.scores, want.scores)
+    assert calls == [False, True]                 # not ranked: reloaded in byte order

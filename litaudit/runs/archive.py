@@ -196,22 +196,28 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
         "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?",
         [collection_id]).fetchall())
 
-    qtable = qwords = None
+    qtable = qwords = qtopics = None
+    read_qrels = None
     if qrels_state == "imported":
-        note(f"reading qrels {qp.name}")
-        qtable = trec_io.read_qrels_table(qp, lenient=lenient, check_duplicates=False)
-        qwords = _docno_words(qp, qtable)
-        qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
-        n_judg = qtable.num_rows
+        def read_qrels():
+            table = trec_io.read_qrels_table(qp, lenient=lenient, check_duplicates=False)
+            return table, _docno_words(qp, table)
     else:
         qtopics = {t for (t,) in con.execute(
             "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
             "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
             "WHERE q.collection_id = ?", [collection_id]).fetchall()}
         n_judg = stored_q[2]
-    if paths:
-        note(f"reading {len(paths)} run files")
-    read = _read_runs(paths, existing, qtopics, lenient, threads)
+    note(f"reading {len(paths)} run files" + (f" and qrels {qp.name}" if read_qrels else ""))
+    # the qrels are read beside the run files; their topics are checked after that
+    read, qread = _read_runs(paths, existing, qtopics, lenient, threads, read_qrels)
+    if read_qrels is not None:
+        if isinstance(qread, list):
+            raise ValidationFailed(qread + [p for r in read if isinstance(r, list) for p in r])
+        qtable, qwords = qread
+        qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
+        n_judg = qtable.num_rows
+        read = [_check_topics(p, r, qtopics, lenient) for p, r in zip(paths, read, strict=True)]
     problems = [p for r in read if isinstance(r, list) for p in r]
     if problems:
         raise ValidationFailed(problems)
@@ -307,11 +313,13 @@ def _write(store, collection_id: str, coded, qtable, todo: list, info_of: dict, 
                     coded.rankings(run_ids))
 
 
-def _read_runs(paths: list[Path], existing: dict, qtopics: set[str], lenient: bool,
-               threads: int) -> list:
+def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, lenient: bool,
+               threads: int, first: Callable | None = None) -> tuple[list, object]:
     """Per file: (sha256, RunTable, docno words), (sha256, None, None) when already
-    stored, or its problems. Read once: hashed, decompressed, parsed and its docnos cut
-    into words (see :mod:`litaudit.runs.strcodes`) from the same bytes, in ``threads``."""
+    stored, or its problems; and what ``first`` returned (or its problems), a job run on
+    the same threads ahead of the files. Each file is read once: hashed, decompressed,
+    parsed and its docnos cut into words (see :mod:`litaudit.runs.strcodes`) from the
+    same bytes. ``qtopics=None``: run topics are not checked here (see _check_topics)."""
     def one(p: Path):
         try:
             try:
@@ -330,15 +338,48 @@ def _read_runs(paths: list[Path], existing: dict, qtopics: set[str], lenient: bo
         except InputError as exc:
             return [exc.problem]
 
-    if threads > 1 and len(paths) > 1:
+    def run_first():
+        try:
+            return first()
+        except ValidationFailed as exc:
+            return exc.problems
+        except InputError as exc:
+            return [exc.problem]
+
+    if threads > 1 and (len(paths) > 1 or (first is not None and paths)):
         from concurrent.futures import ThreadPoolExecutor
 
         # largest files first, so that the two threads finish together
         order = sorted(range(len(paths)), key=lambda i: -paths[i].stat().st_size)
         with ThreadPoolExecutor(max_workers=threads) as pool:
+            head = pool.submit(run_first) if first is not None else None
             got = dict(zip(order, pool.map(one, [paths[i] for i in order]), strict=True))
-        return [got[i] for i in range(len(paths))]
-    return [one(p) for p in paths]
+            done = head.result() if head is not None else None
+        return [got[i] for i in range(len(paths))], done
+    done = run_first() if first is not None else None
+    return [one(p) for p in paths], done
+
+
+def _check_topics(path: Path, result, qtopics: set[str], lenient: bool):
+    """A result of :func:`_read_runs` read before the qrels were known, checked against
+    their topics: a run with a topic they lack, or one rejected already (whose problems
+    should name the missing topics too), is read again line by line."""
+    if not isinstance(result, list):
+        sha, rt, _ = result
+        if rt is None or set(rt.table.column("topic").chunk(0).dictionary.to_pylist()) \
+                <= qtopics:
+            return result
+    elif any(p.line is None for p in result):      # unreadable, empty: nothing to add
+        return result
+    try:
+        rt = trec_io.read_slow_run_table(path, qrels_topics=qtopics, lenient=lenient)
+    except ValidationFailed as exc:
+        return exc.problems
+    except InputError as exc:
+        return [exc.problem]
+    if isinstance(result, list):     # rejected before, so it cannot pass now
+        return result
+    return result[0], rt, _docno_words(path, rt.table)
 
 
 def _docno_words(path: Path, table) -> list:
@@ -602,11 +643,12 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     return Archive(collection_id, qrels, tuple(runs), tuple(infos))
 
 
-def load_coded(con, collection_id: str,
-               tags: Sequence[str] | None = None) -> tuple[CodedRuns, CodedQrels]:
+def load_coded(con, collection_id: str, tags: Sequence[str] | None = None, *,
+               byte_order: bool = True) -> tuple[CodedRuns, CodedQrels]:
     """The stored archive as integer codes for :func:`evaluate_coded` (no string work):
-    topic codes are the stored topic ids, doc codes the docnos' byte (strcmp) order, run
-    codes the runs' positions in tag order. Rows come in stored (trec_eval) order."""
+    topic codes are the stored topic ids, doc codes the docnos' byte (strcmp) order
+    (``byte_order=False``: the stored doc ids, which need no docno read), run codes the
+    runs' positions in tag order. Rows come in stored (trec_eval) order."""
     import pyarrow.compute as pc
 
     _require_qrels(con, collection_id)
@@ -617,9 +659,9 @@ def load_coded(con, collection_id: str,
         "ORDER BY topic_id").fetchall())
     # doc ids -> position in docno byte order (trec_eval breaks ties with strcmp); a first
     # import numbers them so already (then nothing to map), later imports append
-    docs = con.sql(f"SELECT doc_id, docno FROM run_docs WHERE collection_id = {cid} "
+    docs = None if not byte_order else con.sql(f"SELECT doc_id, docno FROM run_docs WHERE collection_id = {cid} "
                    "ORDER BY doc_id").to_arrow_table()
-    docnos = docs.column("docno")
+    docnos = docs.column("docno") if docs is not None else []
     doc_rank = None
     if len(docnos) > 1 and pc.any(pc.less_equal(docnos[1:], docnos[:-1])).as_py():
         doc_rank = np.empty(int(pc.max(docs.column("doc_id")).as_py()) + 1, dtype=np.int64)
@@ -661,10 +703,21 @@ def _columns(con, sql: str) -> dict[str, np.ndarray]:
 def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
                     tags: Sequence[str] | None = None, rel_level: int = 1,
                     complete: bool = False) -> Evaluation:
-    """Evaluate a stored archive (fast path: integer codes straight from DuckDB)."""
-    coded, cq = load_coded(con, collection_id, tags)
-    return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
-                          check_duplicates=False)
+    """Evaluate a stored archive (fast path: integer codes straight from DuckDB).
+
+    The importer stored each run in trec_eval order, so the evaluator takes the rows as
+    ranked after checking what it can without docnos (each run and topic one block,
+    scores descending); only if that fails are the docnos read to sort the rows again."""
+    from litaudit.runs.evaluate import NotRanked
+
+    coded, cq = load_coded(con, collection_id, tags, byte_order=False)
+    try:
+        return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
+                              check_duplicates=False, ranked=True)
+    except NotRanked:
+        coded, cq = load_coded(con, collection_id, tags)
+        return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
+                              check_duplicates=False)
 
 
 def list_runs(con, collection_id: str | None = None) -> list[StoredRun]:

@@ -146,14 +146,21 @@ def _parse_all(measures: Sequence[str]) -> list[MeasureName]:
     return out
 
 
+class NotRanked(Exception):
+    """Rows given as ranked (``evaluate_coded(ranked=True)``) are not in trec_eval order."""
+
+
 def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
                    rel_level: int = 1, complete: bool = False,
-                   check_duplicates: bool = True) -> Evaluation:
+                   check_duplicates: bool = True, ranked: bool = False) -> Evaluation:
     """The evaluator on integer-coded input (see :class:`CodedRuns`).
 
     Rows already in trec_eval order (each run-topic block contiguous, scores descending,
     ties by docno code descending: how :func:`litaudit.runs.archive.import_archive` stores
     them) are not sorted again; otherwise one sort on a packed 64-bit key orders them.
+    ``ranked=True``: the caller knows the order of tied scores to be trec_eval's (doc codes
+    then need not follow the docnos' byte order); the rest of the order is checked, and
+    :class:`NotRanked` raised when it does not hold.
     Only the retrieved rows found in the qrels are looked at after that: every measure
     here is a sum over judged documents and their ranks.
     """
@@ -198,7 +205,10 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
             r, t = divmod(int(dk[i] // n_docs), n_top)
             raise ParameterError(f"run {coded.tags[r]!r} retrieves a document twice "
                                  f"in topic {coded.topic_names[t]}")
-    if not _in_trec_order(key, score, doc):
+    if ranked:
+        if not _in_trec_order(key, score, None):
+            raise NotRanked
+    elif not _in_trec_order(key, score, doc):
         o = trec_order(key, score, doc)
         key, topic, doc = key[o], topic[o], doc[o]
     del score
@@ -368,15 +378,16 @@ def _group_cumsum(x: np.ndarray, group: np.ndarray) -> np.ndarray:
     return c - (c[base] - x[base])
 
 
-def _in_trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray) -> bool:
+def _in_trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray | None) -> bool:
     """Are the rows in trec_eval order: every key one contiguous block (blocks in any
-    order), inside it scores descending, then docno codes descending?"""
+    order), inside it scores descending, then docno codes descending (not checked when
+    ``doc`` is None)?"""
     if len(key) < 2:
         return True
     same = key[1:] == key[:-1]
     if np.any(same & (score[1:] > score[:-1])):
         return False
-    if np.any(same & (score[1:] == score[:-1]) & (doc[1:] >= doc[:-1])):
+    if doc is not None and np.any(same & (score[1:] == score[:-1]) & (doc[1:] >= doc[:-1])):
         return False
     block_keys = key[np.r_[True, ~same]]
     return len(np.unique(block_keys)) == len(block_keys)
