@@ -28,8 +28,8 @@ def reference(values: list[str]) -> tuple[np.ndarray, int]:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(_docno, max_size=60), st.booleans())
-def test_codes_are_byte_order_ranks(values, hashed_fold):
+@given(st.lists(_docno, max_size=60), st.booleans(), st.booleans())
+def test_codes_are_byte_order_ranks(values, hashed_fold, threaded):
     # coded in up to three parts, as the importer codes the qrels and run files
     cut = sorted({0, len(values) // 3, len(values) // 2, len(values)})
     chunks = [values[a:b] for a, b in zip(cut[:-1], cut[1:], strict=True)]
@@ -37,14 +37,22 @@ def test_codes_are_byte_order_ranks(values, hashed_fold):
     old = strcodes.DENSE_MAX
     strcodes.DENSE_MAX = 0 if hashed_fold else old    # both ways of folding words
     try:
-        codes, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks])
+        if threaded:      # as the importer runs it: per-part steps on a thread pool
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                codes, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks],
+                                                     pool.map)
+        else:
+            codes, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks])
+        codes = np.concatenate(codes) if codes else np.zeros(0, np.int32)
     finally:
         strcodes.DENSE_MAX = old
     ref, n_ref = reference(values)
     assert n == n_ref
     np.testing.assert_array_equal(codes, ref)
     if n:
-        rows = strcodes.row_per_code(codes, n)
+        rows = strcodes.row_per_code([codes], n)
         assert [values[r].encode() for r in rows] == sorted({v.encode() for v in values})
 
 

@@ -464,28 +464,30 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
     parts = ([qwords] if qtable is not None else []) + list(words)
     sizes = ([qtable.num_rows] if qtable is not None else []) + \
         [rt.table.num_rows for rt in tables]
-    codes, n_uniq = strcodes.byte_order_codes(parts, sizes)
-    offset = qtable.num_rows if qtable is not None else 0
-    bounds = np.cumsum([offset] + [rt.table.num_rows for rt in tables])
-    docnos = pa.chunked_array(
-        ([c for c in qtable.column("docno").chunks] if qtable is not None else [])
-        + [c for rt in tables for c in rt.table.column("docno").chunks], pa.string())
-    uniq = docnos.take(_arrow(strcodes.row_per_code(codes, n_uniq)))   # in byte order
-    tids: list = [None] * len(tables)
-
-    def check(i: int) -> bool:
-        """Topic ids of run i; is a document there twice in a topic? (in a thread)"""
-        t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
-        tids[i] = t_map[trec_io.numpy_of(tables[i].table.column("topic").chunk(0).indices)]
-        return strcodes.has_duplicate_pairs(tids[i], codes[bounds[i]:bounds[i + 1]], n_uniq)
-
     pool = None
-    if threads > 1 and len(tables) > 1:
+    if threads > 1 and len(parts) > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         pool = ThreadPoolExecutor(max_workers=threads)
-        dup_futures = [pool.submit(check, i) for i in range(len(tables))]
     try:
+        codes, n_uniq = strcodes.byte_order_codes(parts, sizes,
+                                                  pool.map if pool is not None else None)
+        run_codes = codes[1:] if qtable is not None else codes
+        docnos = pa.chunked_array(
+            ([c for c in qtable.column("docno").chunks] if qtable is not None else [])
+            + [c for rt in tables for c in rt.table.column("docno").chunks], pa.string())
+        tids: list = [None] * len(tables)
+
+        def check(i: int) -> bool:
+            """Topic ids of run i; is a document there twice in a topic? (in a thread)"""
+            t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
+            tids[i] = t_map[trec_io.numpy_of(tables[i].table.column("topic").chunk(0)
+                                             .indices)]
+            return strcodes.has_duplicate_pairs(tids[i], run_codes[i], n_uniq)
+
+        dup_futures = [pool.submit(check, i) for i in range(len(tables))] \
+            if pool is not None else None
+        uniq = docnos.take(_arrow(strcodes.row_per_code(codes, n_uniq)))   # byte order
         n_stored = con.execute("SELECT count(*) FROM run_docs WHERE collection_id = ?",
                                [collection_id]).fetchall()[0][0]
         if n_stored == 0:     # a first import: doc ids are the byte-order codes
@@ -505,12 +507,13 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
         q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
                          dtype=np.int32)
         q_tid = q_map[trec_io.numpy_of(q_topic_enc.indices)]
-        q_doc = codes[:offset]
+        q_doc = codes[0]
         dup_qrels = strcodes.has_duplicate_pairs(q_tid, q_doc, n_uniq)
         qrels = pa.table({"topic_id": _arrow(q_tid), "doc_id": _arrow(doc_of[q_doc]),
                           "rel": qtable.column("rel")})
 
-    n_rows = int(bounds[-1] - offset)
+    bounds = np.cumsum([0] + [rt.table.num_rows for rt in tables])
+    n_rows = int(bounds[-1])
     out_topic = np.empty(n_rows, dtype=np.int32)
     out_doc = np.empty(n_rows, dtype=np.int32)
     out_score = np.empty(n_rows, dtype=np.float64)
@@ -518,10 +521,10 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
     def rank(i: int) -> int:
         """Put run i's rows in trec_eval order into its slice of the output columns."""
         tid = tids[i]
-        doc = codes[bounds[i]:bounds[i + 1]]
+        doc = run_codes[i]
         score = trec_io.numpy_of(tables[i].table.column("score"))
         o = trec_order(tid, score.astype(np.float32), doc)
-        at = slice(int(bounds[i] - offset), int(bounds[i + 1] - offset))
+        at = slice(int(bounds[i]), int(bounds[i + 1]))
         np.take(tid, o, out=out_topic[at])
         np.take(doc_of, doc[o], out=out_doc[at])
         np.take(score, o, out=out_score[at])

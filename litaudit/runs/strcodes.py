@@ -104,59 +104,81 @@ def coded_words(array) -> list[tuple[np.ndarray, np.ndarray]] | None:
     return None if words is None else [_dictionary(w) for w in words]
 
 
-def _fold(key: np.ndarray, n_key: int, code: np.ndarray, n_code: int) -> tuple[np.ndarray, int]:
-    """Dense codes of the pairs (key, code), in the pairs' lexicographic order."""
-    combined = key * n_code
-    combined += code
-    space = n_key * n_code
-    if space > DENSE_MAX:
-        return _rank_codes(combined.view(np.uint64))
-    # the pairs present, found in order through a bitmap; each numbered where it sits in
-    # a table that is written only there (np.empty: the rest is never touched)
-    seen = np.zeros(space, dtype=bool)
-    seen[combined] = True
-    present = np.flatnonzero(seen)
-    del seen
-    table = np.empty(space, dtype=np.int32)
-    table[present] = np.arange(len(present), dtype=np.int32)
-    return table[combined].astype(np.int64), len(present)
-
-
 _ZERO = np.zeros(1, dtype=np.uint64)
 
 
 def byte_order_codes(parts: Sequence[list[tuple[np.ndarray, np.ndarray]]],
-                     sizes: Sequence[int]) -> tuple[np.ndarray, int]:
-    """(codes, n_distinct): int32 codes of the strings of all ``parts`` (each from
-    :func:`coded_words`, with ``sizes`` strings), numbered 0.. in byte order."""
+                     sizes: Sequence[int], map_parts=None) -> tuple[list[np.ndarray], int]:
+    """(codes per part, n_distinct): int32 codes of the strings of all ``parts`` (each
+    from :func:`coded_words`, with ``sizes`` strings), numbered 0.. in byte order.
+
+    ``map_parts(f, range)`` runs the per-part steps (e.g. ``ThreadPoolExecutor.map``:
+    numpy releases the GIL in them); only the merges of small dictionaries and of the
+    bitmap of present pairs are global."""
+    run = map_parts or map
     n = int(sum(sizes))
     n_words = max((len(p) for p in parts), default=0)
+    idx = range(len(parts))
     if n == 0 or n_words == 0:
-        return np.zeros(n, dtype=np.int32), int(n > 0)
-    key = None
-    n_key = 0
+        return [np.zeros(k, dtype=np.int32) for k in sizes], int(n > 0)
+    # per word: the parts' distinct values ranked together (a part whose strings are all
+    # shorter has the word 0 on every row)
+    ranks = []
     for j in range(n_words):
-        # a part whose strings are all shorter has the word 0 on every row
         values = [p[j][1] if j < len(p) else _ZERO for p in parts]
         starts = np.cumsum([0] + [len(v) for v in values])
         rank, n_rank = _rank_codes(np.concatenate(values))
-        code = np.empty(n, dtype=np.int64)
-        at = 0
-        for p, size, lo, hi in zip(parts, sizes, starts[:-1], starts[1:], strict=True):
-            if j < len(p):
-                np.take(rank[lo:hi], p[j][0], out=code[at:at + size])
-            else:
-                code[at:at + size] = rank[lo]
-            at += size
-        key, n_key = (code, n_rank) if key is None else _fold(key, n_key, code, n_rank)
-    return key.astype(np.int32), n_key
+        ranks.append(([rank[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)],
+                      n_rank))
+
+    def word_rank(i: int, j: int) -> np.ndarray:
+        r = ranks[j][0][i]
+        return r[parts[i][j][0]] if j < len(parts[i]) else np.full(sizes[i], r[0])
+
+    keys = list(run(lambda i: word_rank(i, 0), idx))
+    n_key = ranks[0][1]
+    for j in range(1, n_words):
+        n_code = ranks[j][1]
+        space = n_key * n_code
+
+        def combine(i: int, j=j, n_code=n_code, keys=keys) -> np.ndarray:
+            k = keys[i] * n_code
+            k += word_rank(i, j)
+            return k
+
+        combined = list(run(combine, idx))
+        if space > DENSE_MAX:     # a big product space: hash the keys, sort the distinct
+            flat, n_key = _rank_codes(np.concatenate(combined).view(np.uint64))
+            bounds = np.cumsum([0] + list(sizes))
+            keys = [flat[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+            continue
+        # the pairs present, found in order through a bitmap (written by every part: all
+        # write True), each numbered in a table written only where a pair is present
+        seen = np.zeros(space, dtype=bool)
+
+        def mark(i: int, seen=seen, combined=combined) -> None:
+            seen[combined[i]] = True
+
+        list(run(mark, idx))
+        present = np.flatnonzero(seen)
+        del seen
+        table = np.empty(space, dtype=np.int32)
+        table[present] = np.arange(len(present), dtype=np.int32)
+        keys = list(run(lambda i, table=table, combined=combined: table[combined[i]]
+                        .astype(np.int64), idx))
+        n_key = len(present)
+    return [k.astype(np.int32) for k in keys], n_key
 
 
-def row_per_code(codes: np.ndarray, n_codes: int) -> np.ndarray:
-    """Per code, a row that has it (every code in 0..n_codes-1 must occur; rows with one
-    code hold one string, so any of them will do)."""
+def row_per_code(codes: Sequence[np.ndarray], n_codes: int) -> np.ndarray:
+    """Per code, a row that has it, numbering the rows of the ``codes`` parts one after
+    the other (every code in 0..n_codes-1 must occur; rows with one code hold one
+    string, so any of them will do)."""
     rows = np.empty(n_codes, dtype=np.int64)
-    rows[codes] = np.arange(len(codes), dtype=np.int64)
+    at = 0
+    for c in codes:
+        rows[c] = np.arange(at, at + len(c), dtype=np.int64)
+        at += len(c)
     return rows
 
 
