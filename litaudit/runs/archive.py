@@ -3,10 +3,11 @@
 Tables (``schema/002_runs.sql``): ``run_topics`` and ``run_docs`` (a collection's topic
 and docno dictionaries), ``run_qrels_files`` / ``run_qrels``, ``runs`` (metadata + file
 sha256) and ``run_rankings`` (run id, topic id, doc id, score; each run stored in
-trec_eval order). Import reads the files on two threads (see :mod:`litaudit.runs.trec_io`),
-codes every docno of the archive once (two halves hashed on two threads, then merged),
-ranks the runs on worker threads while DuckDB writes, and writes in one transaction; a file whose
-sha256 is already stored for the collection is skipped, so re-importing changes nothing.
+trec_eval order). Import reads the qrels and run files on two threads (see
+:mod:`litaudit.runs.trec_io`), codes every docno of the archive once in byte order without
+hashing a string (see :mod:`litaudit.runs.strcodes`), ranks the runs on worker threads
+while DuckDB writes, and writes in one transaction; a file whose sha256 is already stored
+for the collection is skipped, so re-importing changes nothing.
 """
 
 from __future__ import annotations
@@ -158,11 +159,13 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     collection that has some are refused. Run metadata comes from ``metadata`` (CSV, see
     :func:`read_metadata_csv`) or else from the official results seeded for the collection.
 
-    The files are read, hashed, decompressed and parsed by ``threads`` threads (all of it
-    releases the GIL); docnos are coded once for the whole archive (one Arrow hash pass
-    per half of the rows, on two threads), each run is put in trec_eval order with one
-    sort (on worker threads, while DuckDB writes the docnos and qrels), and every table is
-    written with one statement, so that :func:`evaluate_stored` has nothing to sort.
+    The qrels and run files are read, hashed, decompressed, parsed and their docnos cut
+    into dictionary-coded 64-bit words by ``threads`` threads (all of it releases the
+    GIL); the docnos are then coded once for the whole archive in strcmp order from those
+    words (:mod:`litaudit.runs.strcodes`: integer work only, per file on the same
+    threads), each run is put in trec_eval order with one sort (on worker threads, while
+    DuckDB writes the docnos and qrels), and every table is written with one statement,
+    so that :func:`evaluate_stored` has nothing to sort.
     """
     import pyarrow as pa
 
