@@ -241,3 +241,28 @@ def test_property_sparse_qrels_lookup_equals_dense(monkeypatch_arch):
     finally:
         E.DENSE_LOOKUP_MAX = saved
     np.testing.assert_array_equal(dense.scores, sparse.scores)
+
+
+@settings(max_examples=60, deadline=None)
+@given(archives(), st.booleans(), st.booleans())
+def test_property_two_threads_equal_one(arch, complete, interleave):
+    # the runs split over two threads (cut at a run boundary, or picked by a mask when
+    # rows of runs interleave) and joined by topic: the same grid as one pass
+    from litaudit.runs import evaluate as ev_mod
+    from litaudit.runs.evaluate import CodedRuns, encode, evaluate_coded
+
+    runs, qrels = arch
+    coded, cq = encode(runs, qrels)
+    if interleave and len(coded.run):
+        o = np.argsort(np.arange(len(coded.run)) % 3, kind="stable")   # rows of runs mixed
+        coded = CodedRuns(coded.tags, coded.topic_names, coded.run[o], coded.topic[o],
+                          coded.doc[o], coded.score[o])
+    one = evaluate_coded(coded, cq, MEASURES, complete=complete)
+    old = ev_mod.PARALLEL_MIN_ROWS
+    ev_mod.PARALLEL_MIN_ROWS = 2
+    try:
+        two = evaluate_coded(coded, cq, MEASURES, complete=complete, threads=2)
+    finally:
+        ev_mod.PARALLEL_MIN_ROWS = old
+    assert (two.runs, two.topics, two.measures) == (one.runs, one.topics, one.measures)
+    np.testing.assert_array_equal(two.scores, one.scores)

@@ -719,7 +719,7 @@ def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
     coded, cq = load_coded(con, collection_id, tags, byte_order=False)
     try:
         return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
-                              check_duplicates=False, ranked=True)
+                              check_duplicates=False, ranked=True, threads=2)
     except NotRanked:
         coded, cq = load_coded(con, collection_id, tags)
         return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
