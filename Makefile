@@ -32,7 +32,13 @@ browser:  ## install headless chromium for the HTML report test (Debian package)
 test: $(STAMP) browser  ## run the test suite
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)  ## run the benchmarks in bench/ (figures and ratios against peers)
+BENCH_STAMP := $(VENV)/.bench-installed
+
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/pip install -q -e '.[dev,bench]'
+	@touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)  ## run the benchmarks in bench/ (figures and ratios against peers)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 lint: $(STAMP)  ## ruff check

@@ -38,7 +38,8 @@ def litaudit_once(run_dir: Path, qrels: Path, collection: str = "trec-robust-200
 
     The libraries are imported before the clock starts, as process start-up (duckdb,
     numpy and litaudit always were; pyarrow and isal, which the importer loads on first
-    use, are too): their import time is reported apart, as ``startup_imports``."""
+    use, are too): their import time is reported apart, as ``startup_imports``. The
+    process sets its allocator up as the litaudit command's does (litaudit.runtime)."""
     t_imp = time.perf_counter()
     sys.path.insert(0, str(REPO))
     import concurrent.futures  # noqa: F401
@@ -52,9 +53,11 @@ def litaudit_once(run_dir: Path, qrels: Path, collection: str = "trec-robust-200
     except ImportError:
         pass
     from litaudit.runs.archive import evaluate_stored, import_archive
+    from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
 
+    tune_allocator()        # as the litaudit command does when it opens a database
     t_imp = time.perf_counter() - t_imp
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -24,15 +24,19 @@ def db_path(ctx: typer.Context) -> Path:
 
 def open_read(ctx: typer.Context):
     """Open the database read-only (never creates or modifies it)."""
+    from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
 
+    tune_allocator()          # the command's process only (see litaudit.runtime)
     return open_store(db_path(ctx), read_only=True)
 
 
 def open_write(ctx: typer.Context):
     """Open the database for writing, creating and migrating it as needed."""
+    from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
 
+    tune_allocator()
     return open_store(db_path(ctx), read_only=False)
 
 
