@@ -6,6 +6,8 @@ import gzip
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from litaudit.errors import InputError, ValidationFailed
 from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
@@ -134,3 +136,61 @@ def test_pertopic_shared_adhoc7(shared_data):
     assert m.scores.shape == (103, 50)
     assert m.mean().mean() == pytest.approx(0.1992, abs=5e-5)
     assert m.mean().std(ddof=1) == pytest.approx(0.0806, abs=5e-5)
+
+
+_tags = st.sampled_from(["t", "tagA", "xt", "t2", "é"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), st.sampled_from(["d1", "d2", "LA1"]),
+                          st.sampled_from(["1", "2", "9999999999", "x"]),
+                          st.sampled_from(["3.5", "1e-3", "-2", "nan"]), _tags),
+                min_size=1, max_size=8),
+       st.sampled_from([" ", "\t"]), st.booleans(), st.booleans())
+def test_fast_reader_agrees_with_line_reader(rows, sep, final_newline, leading_blank):
+    # the fast path (Arrow CSV, tag checked by counting line endings) either declines a
+    # file or reads exactly what the line-by-line reader reads
+    from litaudit.runs.trec_io import _fast_run, parse_run_file
+
+    text = "\n".join(sep.join([t, "Q0", d, r, s, g]) for t, d, r, s, g in rows)
+    text = ("\n\n" if leading_blank else "") + text + ("\n" if final_newline else "")
+    data = text.encode()
+    fast = _fast_run(data, None, check_duplicates=True)
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as tmp:
+        p = Path(tmp) / "r.txt"
+        p.write_bytes(data)
+        try:
+            slow = parse_run_file(p)
+        except (ValidationFailed, InputError):
+            slow = None
+    if fast is None:
+        return
+    assert slow is not None, text
+    run = fast.to_run()
+    assert fast.tag == slow.run.tag and fast.lines == slow.lines
+    assert run.topic.tolist() == slow.run.topic.tolist()
+    assert run.docno.tolist() == slow.run.docno.tolist()
+    np.testing.assert_array_equal(run.score, slow.run.score)
+
+
+def test_fast_reader_declines_what_it_cannot_check():
+    from litaudit.runs.trec_io import _fast_run
+
+    ok = b"1\tQ0\td1\t1\t3\tT\n1\tQ0\td2\t2\t2\tT"
+    assert _fast_run(ok, None).tag == "T"                                    # no final newline
+    assert _fast_run(b"1\tQ0\td1\t1\t3\tT\n1\tQ0\td2\t2\t2\txT\n", None) is None   # tag suffix
+    assert _fast_run(b"1\tQ0\td1\t1\t3\t\n", None) is None                   # empty tag
+    assert _fast_run(b"1\tQ0\td1\t9999999999\t3\tT\n", None) is None         # rank > int32
+    assert read_run(write_bytes_file(b"1 Q0 d1 9999999999 3 T\n")).tag == "T"
+
+
+def write_bytes_file(data: bytes):
+    import tempfile
+    from pathlib import Path
+
+    p = Path(tempfile.mkdtemp()) / "r.txt"
+    p.write_bytes(data)
+    return p

@@ -90,10 +90,10 @@ def _dictionary(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _rank_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
-    """(codes, n): dense codes of uint64 ``values`` that keep their order."""
+    """(int32 codes, n): dense codes of uint64 ``values`` that keep their order."""
     idx, uniq = _dictionary(values)
-    rank = np.empty(len(uniq), dtype=np.int64)
-    rank[np.argsort(uniq)] = np.arange(len(uniq))
+    rank = np.empty(len(uniq), dtype=np.int32)
+    rank[np.argsort(uniq)] = np.arange(len(uniq), dtype=np.int32)
     return rank[idx], len(uniq)
 
 
@@ -141,14 +141,19 @@ def byte_order_codes(parts: Sequence[list[tuple[np.ndarray, np.ndarray]]],
         n_code = ranks[j][1]
         space = n_key * n_code
 
-        def combine(i: int, j=j, n_code=n_code, keys=keys) -> np.ndarray:
-            k = keys[i] * n_code
+        # int32 keys while the product space fits the bitmap, int64 beyond it
+        wide = np.int64 if space > DENSE_MAX else np.int32
+
+        def combine(i: int, j=j, n_code=n_code, keys=keys, wide=wide) -> np.ndarray:
+            k = keys[i].astype(wide)
+            k *= n_code
             k += word_rank(i, j)
             return k
 
         combined = list(run(combine, idx))
         if space > DENSE_MAX:     # a big product space: hash the keys, sort the distinct
-            flat, n_key = _rank_codes(np.concatenate(combined).view(np.uint64))
+            flat, n_key = _rank_codes(np.concatenate(combined).astype(np.int64)
+                                      .view(np.uint64))
             bounds = np.cumsum([0] + list(sizes))
             keys = [flat[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
             continue
@@ -164,10 +169,9 @@ def byte_order_codes(parts: Sequence[list[tuple[np.ndarray, np.ndarray]]],
         del seen
         table = np.empty(space, dtype=np.int32)
         table[present] = np.arange(len(present), dtype=np.int32)
-        keys = list(run(lambda i, table=table, combined=combined: table[combined[i]]
-                        .astype(np.int64), idx))
+        keys = list(run(lambda i, table=table, combined=combined: table[combined[i]], idx))
         n_key = len(present)
-    return [k.astype(np.int32) for k in keys], n_key
+    return [k.astype(np.int32, copy=False) for k in keys], n_key
 
 
 def row_per_code(codes: Sequence[np.ndarray], n_codes: int) -> np.ndarray:

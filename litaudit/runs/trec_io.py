@@ -295,28 +295,28 @@ def _fast_run(data: bytes, qrels_topics: set[str] | None,
               check_duplicates: bool = True) -> RunTable | None:
     """The run as Arrow columns when every line is well formed, else None.
 
-    Topic and tag are parsed as plain text (a dictionary column hashes every row, a third
-    of the parse): the tag is checked to be one value, and topics are coded from their
-    runs of equal lines (run files list a topic's lines together; any order works).
-    ``check_duplicates=False`` leaves the "document twice in one topic" check to the
-    caller (the importer does it on its collection-wide docno codes)."""
+    The tag column is not parsed: every line must end with the first line's tag, which
+    one count over the bytes checks (:func:`_one_tag`). The topic is parsed as plain text
+    (a dictionary column hashes every row) and coded from its runs of equal lines (run
+    files list a topic's lines together; any order works). ``check_duplicates=False``
+    leaves the "document twice in one topic" check to the caller (the importer does it on
+    its collection-wide docno codes)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     delim = _single_delimiter(data)
     if delim is None or b"\0" in data:
         return None
+    # rank: an int32 is checked and dropped (a larger rank goes to the line-by-line
+    # reader, which accepts any integer)
     t = _fast_table(data, _RUN_NAMES, {"topic": pa.string(), "docno": pa.string(),
-                                       "rank": pa.int64(), "score": pa.float64(),
-                                       "tag": pa.string()}, delim)
+                                       "rank": pa.int32(), "score": pa.float64()}, delim)
     if t is None or t.num_rows == 0:
         return None
-    t = t.combine_chunks()
-    tag_col = t.column("tag").chunk(0)
-    first = tag_col[0]           # an Arrow scalar: a Python str here would import pandas
-    tag = first.as_py()
-    if not tag or not pc.all(pc.equal(tag_col, first)).as_py():
+    tag = _one_tag(data, delim, t.num_rows)
+    if tag is None:
         return None
+    t = t.combine_chunks()
     topic = _topic_codes(t.column("topic").chunk(0))
     docno = t.column("docno").chunk(0)
     if not (_no_empty(topic.dictionary) and _no_empty(docno)):
@@ -336,6 +336,24 @@ def _fast_run(data: bytes, qrels_topics: set[str] | None,
             return None
     table = pa.table({"topic": topic, "docno": docno, "score": score})
     return RunTable(tag, table, t.num_rows, 0)
+
+
+def _one_tag(data: bytes, delim: bytes, n_lines: int) -> str | None:
+    """The run tag when each of the file's ``n_lines`` (non-blank) lines ends with the
+    same last field, else None. A line ends with tag T exactly when the bytes hold
+    ``delim + T + newline`` there (T holds neither), so counting those is the check."""
+    start = len(data) - len(data.lstrip(b"\n"))
+    end = data.find(b"\n", start)
+    tag = (data[start:] if end < 0 else data[start:end]).rsplit(delim, 1)[-1]
+    if not tag:
+        return None
+    ending = delim + tag
+    if data.count(ending + b"\n") + data.endswith(ending) != n_lines:
+        return None
+    try:
+        return tag.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
 
 
 def _topic_codes(topic):
