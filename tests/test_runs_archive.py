@@ -265,3 +265,14 @@ def test_eval_of_rows_stored_out_of_order(mem_store, tmp_path, monkeypatch):
     got = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
     np.testing.assert_array_equal(got.scores, want.scores)
     assert calls == [False, True]                 # not ranked: reloaded in byte order
+
+
+def test_scores_beyond_float_range_evaluate_as_trec_eval(mem_store, tmp_path):
+    # trec_eval keeps scores as C float: 1e300 becomes inf and ranks first; the stored
+    # archive is read back through the same rounding (DuckDB refuses that cast, numpy not)
+    (tmp_path / "q.txt").write_text("1 0 a 1\n1 0 b 0\n")
+    (tmp_path / "t.run").write_text("1 Q0 b 1 5 T\n1 Q0 a 2 1e300 T\n")
+    import_archive(mem_store, "trec-robust-2003", [tmp_path / "t.run"],
+                   qrels_path=tmp_path / "q.txt")
+    ev = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
+    assert ev.matrix("AP")[0].tolist() == [1.0] and ev.matrix("P@1")[0].tolist() == [1.0]

@@ -526,7 +526,8 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
         tid = tids[i]
         doc = run_codes[i]
         score = trec_io.numpy_of(tables[i].table.column("score"))
-        o = trec_order(tid, score.astype(np.float32), doc)
+        with np.errstate(over="ignore"):        # beyond FLT_MAX: +-inf, as C's (float)
+            o = trec_order(tid, score.astype(np.float32), doc)
         at = slice(int(bounds[i]), int(bounds[i + 1]))
         np.take(tid, o, out=out_topic[at])
         np.take(doc_of, doc[o], out=out_doc[at])
@@ -693,7 +694,7 @@ def load_coded(con, collection_id: str, tags: Sequence[str] | None = None, *,
         doc = np.zeros(0, np.int64)
         score = np.zeros(0)
     coded = CodedRuns(tuple(r[1] for r in rows), topic_names, run, top, doc,
-                      score.astype(np.float64, copy=False))
+                      score)
     return coded, cq
 
 

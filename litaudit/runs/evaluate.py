@@ -81,7 +81,7 @@ class CodedRuns:
     run: np.ndarray      # int32 run index
     topic: np.ndarray    # int32 topic code
     doc: np.ndarray      # int32 or int64 docno code (byte order)
-    score: np.ndarray    # float64
+    score: np.ndarray    # float64, or float32 (the evaluator compares scores as C float)
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,8 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     key *= n_top
     key += topic
     # trec_eval keeps scores as C float (TEXT_RESULTS.sim): ties are decided at float32
-    score = score64.astype(np.float32)
+    with np.errstate(over="ignore"):           # beyond FLT_MAX: +-inf, as C's (float)
+        score = score64.astype(np.float32, copy=False)
     n = len(key)
     if check_duplicates and n:
         dk = key * n_docs + doc
@@ -455,7 +456,8 @@ def _in_trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray | None) -
 
 def descending_score_bits(score: np.ndarray) -> np.ndarray:
     """uint64 whose ascending order is ``score`` (float32) descending; -0.0 ties 0.0."""
-    s = (np.asarray(score, dtype=np.float32) + np.float32(0.0)).view(np.uint32)
+    with np.errstate(over="ignore"):
+        s = (np.asarray(score, dtype=np.float32) + np.float32(0.0)).view(np.uint32)
     asc = np.where(s & np.uint32(0x80000000), ~s, s | np.uint32(0x80000000))
     return (np.uint32(0xFFFFFFFF) - asc).astype(np.uint64)
 
@@ -477,7 +479,8 @@ def trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarra
         # little more than a pass, where quicksort would do the full n log n
         descents = np.count_nonzero(packed[1:] < packed[:-1])
         return np.argsort(packed, kind="stable" if descents * 16 < len(packed) else None)
-    return np.lexsort((-doc, -score.astype(np.float32), key))
+    with np.errstate(over="ignore"):
+        return np.lexsort((-doc, -score.astype(np.float32), key))
 
 
 def _ideal_dcg(q_topic: np.ndarray, q_rel: np.ndarray, n_top: int, k: int | None) -> np.ndarray:
