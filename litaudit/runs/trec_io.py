@@ -8,10 +8,11 @@ reported with file and line (:class:`~litaudit.errors.ValidationFailed`), unless
 ``lenient`` (then bad lines are skipped and counted).
 
 Two parsers give the same answer: a fast one (python-isal when installed, then pyarrow's
-CSV reader on files whose columns are separated by single tabs or single spaces) that
-only says *whether* a file is clean, and a line-by-line Python one that runs on the files
-where it is not (mixed whitespace, or any problem), to name every problem with its line
-(and to drop bad lines when lenient).
+CSV reader on the file as it is when single tabs or single spaces separate its columns,
+else on its bytes with every whitespace run made one tab, which byte-level passes do)
+that only says *whether* a file is clean, and a line-by-line Python one that runs on the
+files where it is not (any problem), to name every problem with its line (and to drop bad
+lines when lenient).
 """
 
 from __future__ import annotations
@@ -251,6 +252,38 @@ def _single_delimiter(data: bytes) -> bytes | None:
     return b"\t" if has_tab else b" "
 
 
+_WS_TO_TAB = bytes.maketrans(b" \r\f\v", b"\t\t\t\t")
+MAX_TAB_PASSES = 8                  # runs of up to 256 whitespace bytes between columns
+
+
+def _tab_separated(data: bytes) -> bytes | None:
+    """The bytes with every run of whitespace inside a line made one tab and whitespace
+    at the line ends dropped: the fields that splitting each line on whitespace reads
+    (as the line reader does), line numbers unchanged, in a form the CSV reader takes.
+    Byte-level passes only (a regular expression is ten times slower); None when the
+    whitespace runs are too long for ``MAX_TAB_PASSES`` halvings."""
+    out = data.translate(_WS_TO_TAB)
+    passes = 0
+    while b"\t\t" in out:
+        if passes == MAX_TAB_PASSES:
+            return None
+        out = out.replace(b"\t\t", b"\t")          # halves every run of tabs
+        passes += 1
+    out = out.replace(b"\n\t", b"\n").replace(b"\t\n", b"\n")
+    return out[out.startswith(b"\t"):len(out) - out.endswith(b"\t")]
+
+
+def _delimited(data: bytes):
+    """(delimiter, bytes) the CSV reader can take: the file as it is when one byte
+    separates its columns, then its tab-separated form (see :func:`_tab_separated`)."""
+    delim = _single_delimiter(data)
+    if delim is not None:
+        yield delim, data
+    norm = _tab_separated(data)
+    if norm is not None and norm != data:
+        yield b"\t", norm
+
+
 def _no_empty(column) -> bool:
     """No empty string in a string column (dictionary columns: in their dictionary)."""
     import pyarrow as pa
@@ -301,12 +334,20 @@ def _fast_run(data: bytes, qrels_topics: set[str] | None,
     files list a topic's lines together; any order works). ``check_duplicates=False``
     leaves the "document twice in one topic" check to the caller (the importer does it on
     its collection-wide docno codes)."""
+    if b"\0" in data:
+        return None
+    for delim, text in _delimited(data):
+        found = _fast_run_of(text, delim, qrels_topics, check_duplicates)
+        if found is not None:
+            return found
+    return None
+
+
+def _fast_run_of(data: bytes, delim: bytes, qrels_topics: set[str] | None,
+                 check_duplicates: bool) -> RunTable | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    delim = _single_delimiter(data)
-    if delim is None or b"\0" in data:
-        return None
     # rank: an int32 is checked and dropped (a larger rank goes to the line-by-line
     # reader, which accepts any integer)
     t = _fast_table(data, _RUN_NAMES, {"topic": pa.string(), "docno": pa.string(),
@@ -471,9 +512,8 @@ def read_qrels_table(path, *, lenient: bool = False, check_duplicates: bool = Tr
         data = read_bytes(path)
     except OSError as exc:
         raise InputError(str(path), None, f"cannot read file: {exc.strerror or exc}") from None
-    delim = _single_delimiter(data)
-    if delim is not None and b"\0" not in data:
-        t = _fast_table(data, ["topic", "iter", "docno", "rel"],
+    for delim, text in _delimited(data) if b"\0" not in data else ():
+        t = _fast_table(text, ["topic", "iter", "docno", "rel"],
                         {"topic": pa.string(), "docno": pa.string(), "rel": pa.int32()}, delim)
         if t is not None and t.num_rows and _no_empty(t.column("topic")) \
                 and _no_empty(t.column("docno")):
