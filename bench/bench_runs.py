@@ -160,7 +160,7 @@ def main() -> None:
     ap.add_argument("--growth", action="store_true")
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--no-peers", action="store_true")
-    ap.add_argument("--repeat", type=int, default=3, help="litaudit repetitions (median)")
+    ap.add_argument("--repeat", type=int, default=7, help="litaudit repetitions (median)")
     a = ap.parse_args()
     if a.child:
         print(json.dumps(litaudit_once(Path(a.child[0]), Path(a.child[1]))))

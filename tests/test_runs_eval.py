@@ -244,8 +244,8 @@ def test_property_sparse_qrels_lookup_equals_dense(monkeypatch_arch):
 
 
 @settings(max_examples=60, deadline=None)
-@given(archives(), st.booleans(), st.booleans())
-def test_property_two_threads_equal_one(arch, complete, interleave):
+@given(archives(), st.booleans(), st.booleans(), st.booleans())
+def test_property_two_threads_equal_one(arch, complete, interleave, sparse):
     # the runs split over two threads (cut at a run boundary, or picked by a mask when
     # rows of runs interleave) and joined by topic: the same grid as one pass
     from litaudit.runs import evaluate as ev_mod
@@ -258,11 +258,13 @@ def test_property_two_threads_equal_one(arch, complete, interleave):
         coded = CodedRuns(coded.tags, coded.topic_names, coded.run[o], coded.topic[o],
                           coded.doc[o], coded.score[o])
     one = evaluate_coded(coded, cq, MEASURES, complete=complete)
-    old = ev_mod.PARALLEL_MIN_ROWS
+    saved = ev_mod.PARALLEL_MIN_ROWS, ev_mod.DENSE_LOOKUP_MAX
     ev_mod.PARALLEL_MIN_ROWS = 2
+    if sparse:        # the halves share the per-docno qrels look-up instead of the table
+        ev_mod.DENSE_LOOKUP_MAX = 0
     try:
         two = evaluate_coded(coded, cq, MEASURES, complete=complete, threads=2)
     finally:
-        ev_mod.PARALLEL_MIN_ROWS = old
+        ev_mod.PARALLEL_MIN_ROWS, ev_mod.DENSE_LOOKUP_MAX = saved
     assert (two.runs, two.topics, two.measures) == (one.runs, one.topics, one.measures)
     np.testing.assert_array_equal(two.scores, one.scores)

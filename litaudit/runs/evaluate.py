@@ -156,7 +156,7 @@ PARALLEL_MIN_ROWS = 1 << 18    # below this, splitting the runs over threads cos
 def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
                    rel_level: int = 1, complete: bool = False,
                    check_duplicates: bool = True, ranked: bool = False,
-                   threads: int = 1) -> Evaluation:
+                   threads: int = 1, _lookup: tuple | None = None) -> Evaluation:
     """The evaluator on integer-coded input (see :class:`CodedRuns`).
 
     ``threads=2``: two halves of the runs are evaluated on two threads (runs are
@@ -179,10 +179,15 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
         from concurrent.futures import ThreadPoolExecutor
 
         halves = _split_runs(coded)
+        # one qrels look-up for both halves, over the doc codes of all the runs
+        n_docs = int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
+        lookup = (n_docs, _judged_lookup(cq.topic.astype(np.int64), cq.doc,
+                                         cq.rel.astype(np.int64), len(coded.topic_names),
+                                         n_docs))
         with ThreadPoolExecutor(max_workers=2) as pool:
             parts = list(pool.map(lambda h: evaluate_coded(
                 h[0], cq, measures, rel_level=rel_level, complete=complete,
-                check_duplicates=check_duplicates, ranked=ranked), halves))
+                check_duplicates=check_duplicates, ranked=ranked, _lookup=lookup), halves))
         return _join_runs(coded.tags, [h[1] for h in halves], parts)
     n_runs = len(coded.tags)
     n_top = len(coded.topic_names)
@@ -193,7 +198,8 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     in_qrels = np.bincount(q_topic, minlength=n_top) > 0
     R = np.bincount(q_topic, weights=q_rel >= rel_level, minlength=n_top)
     N = np.bincount(q_topic, weights=(q_rel >= 0) & (q_rel < rel_level), minlength=n_top)
-    n_docs = int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
+    n_docs = _lookup[0] if _lookup is not None else \
+        int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
     q_key = q_topic * n_docs + cq.doc
     q_key.sort()
     if len(q_key) > 1 and np.any(q_key[1:] == q_key[:-1]):
@@ -242,7 +248,9 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     g_topic = key[starts] % max(n_top, 1)
 
     # the retrieved rows judged in the qrels, and their grades
-    rows, rel = _judged(topic, doc, q_topic, cq.doc, q_rel, n_top, n_docs)
+    if _lookup is None:
+        _lookup = (n_docs, _judged_lookup(q_topic, cq.doc, q_rel, n_top, n_docs))
+    rows, rel = _lookup[1](topic, doc)
     if n:
         group = np.cumsum(new_block, dtype=np.int64)[rows]
         group -= 1
@@ -371,14 +379,15 @@ def _join_runs(tags: tuple[str, ...], codes: list[np.ndarray],
 DENSE_LOOKUP_MAX = 1 << 26     # (topic, docno) cells of the dense qrels table (64 MiB)
 
 
-def _judged(topic, doc, q_topic, q_doc, q_rel, n_top: int, n_docs: int):
-    """(rows, grades): the retrieved rows that have a qrels line for their topic.
+def _judged_lookup(q_topic, q_doc, q_rel, n_top: int, n_docs: int):
+    """A function (topic, doc) -> (rows, grades): the retrieved rows that have a qrels
+    line for their topic. Built once per qrels (the threads of one evaluation share it).
 
-    A dense int8 (topic, docno) table when it is small enough and the grades fit, else
-    the qrels lines of each docno (found by counting sort) matched on the topic."""
-    n = len(doc)
-    if not n or not len(q_doc):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    A dense int8 (topic, judged docno) table when it is small enough and the grades fit,
+    else the qrels lines of each docno (found by counting sort) matched on the topic."""
+    empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    if not len(q_doc):
+        return lambda topic, doc: empty
     if q_rel.min() > -128 and q_rel.max() < 128:
         # the judged docnos numbered densely: a row whose docno nobody judged is out
         # after one small look-up, the others meet a (topic, judged docno) int8 table
@@ -391,33 +400,46 @@ def _judged(topic, doc, q_topic, q_doc, q_rel, n_top: int, n_docs: int):
             jd[~judged] = -1
             table = np.full(n_top * n_judged, -128, dtype=np.int8)
             table[q_topic * n_judged + jd[q_doc]] = q_rel
-            row_jd = jd[doc]
-            rows = np.flatnonzero(row_jd >= 0)
-            cell = topic[rows].astype(np.int64) * n_judged
-            cell += row_jd[rows]
-            grade = table[cell]
-            hit = grade != -128
-            return rows[hit], grade[hit].astype(np.int64)
+
+            def dense(topic, doc):
+                if not len(doc):
+                    return empty
+                row_jd = jd[doc]
+                rows = np.flatnonzero(row_jd >= 0)
+                cell = topic[rows].astype(np.int64) * n_judged
+                cell += row_jd[rows]
+                grade = table[cell]
+                hit = grade != -128
+                return rows[hit], grade[hit].astype(np.int64)
+
+            return dense
     by_doc = np.argsort(q_doc, kind="stable")
     qd_count = np.bincount(q_doc, minlength=n_docs)
     qd_start = np.cumsum(qd_count) - qd_count
     qd_topic = q_topic[by_doc]
-    cnt = qd_count[doc]
-    cand = np.flatnonzero(cnt)
-    c_topic = topic[cand]
-    c_first = qd_start[doc[cand]]
-    c_cnt = cnt[cand]
-    found = np.full(len(cand), -1, dtype=np.int64)       # qrels line (by_doc order)
-    live = np.arange(len(cand))
-    j = 0
-    while len(live):
-        at = c_first[live] + j
-        hit = qd_topic[at] == c_topic[live]
-        found[live[hit]] = at[hit]
-        j += 1
-        live = live[~hit & (c_cnt[live] > j)]
-    ok = found >= 0
-    return cand[ok], q_rel[by_doc][found[ok]]
+    rel_by_doc = q_rel[by_doc]
+
+    def sparse(topic, doc):
+        if not len(doc):
+            return empty
+        cnt = qd_count[doc]
+        cand = np.flatnonzero(cnt)
+        c_topic = topic[cand]
+        c_first = qd_start[doc[cand]]
+        c_cnt = cnt[cand]
+        found = np.full(len(cand), -1, dtype=np.int64)       # qrels line (by_doc order)
+        live = np.arange(len(cand))
+        j = 0
+        while len(live):
+            at = c_first[live] + j
+            hit = qd_topic[at] == c_topic[live]
+            found[live[hit]] = at[hit]
+            j += 1
+            live = live[~hit & (c_cnt[live] > j)]
+        ok = found >= 0
+        return cand[ok], rel_by_doc[found[ok]]
+
+    return sparse
 
 
 def _position_in_group(group: np.ndarray) -> np.ndarray:
