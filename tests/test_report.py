@@ -100,7 +100,7 @@ def make_fixture_db(path: Path, *, runs: bool = True) -> Path:
         load_reference_data(store.con)
         import_file(store, _results_csv(path.parent / "results.csv"), who="fixture")
         if runs:
-            from litaudit.runs.archive import import_archive
+            from litaudit.runs.ingest import import_archive
             from litaudit.store.refdata import resolve_collection
 
             q, rs, meta = _archive(path.parent / "archive")

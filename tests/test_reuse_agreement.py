@@ -365,7 +365,7 @@ def _tiny_archive(tmp_path, n_sites=4, runs_per_site=2, n_topics=24, seed=0):
 
 def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     from litaudit.analyses.audits import list_audits
-    from litaudit.runs.archive import import_archive
+    from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
 

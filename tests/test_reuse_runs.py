@@ -154,7 +154,7 @@ def write_tiny_files(tmp_path: Path) -> tuple[list[Path], Path, Path]:
 
 @pytest.fixture
 def tiny_cli(cli, tmp_path):
-    from litaudit.runs.archive import import_archive
+    from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
 

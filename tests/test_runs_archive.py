@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from litaudit.errors import LitauditError, ValidationFailed
-from litaudit.runs.archive import delete_runs, evaluate_stored, import_archive, load_archive
+from litaudit.runs.archive import delete_runs, evaluate_stored, load_archive
 from litaudit.runs.evaluate import evaluate
+from litaudit.runs.ingest import import_archive
 
 QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 d1 0\n2 0 d4 1\n"
 RUN_A = "1 Q0 d1 1 3 A\n1 Q0 d2 2 2 A\n2 Q0 d4 1 1 A\n"
@@ -203,7 +204,8 @@ def test_import_and_eval_do_not_load_pandas(files, tmp_path):
 
     script = textwrap.dedent(f"""
         import sys
-        from litaudit.runs.archive import evaluate_stored, import_archive
+        from litaudit.runs.archive import evaluate_stored
+        from litaudit.runs.ingest import import_archive
         from litaudit.store.db import open_store
         from litaudit.store.refdata import load_reference_data
         with open_store({str(tmp_path / 'p.duckdb')!r}) as store:

@@ -12,7 +12,7 @@ def test_tune_allocator_applies_on_glibc_and_only_for_the_command():
     # a fresh process: importing the library leaves the allocator alone; the command's
     # database opening tunes it, once
     script = (
-        "import litaudit.runs.archive, litaudit.runtime as rt\n"
+        "import litaudit.runs.archive, litaudit.runs.ingest, litaudit.runtime as rt\n"
         "print(rt._tuned)\n"
         "print(rt.tune_allocator(), rt.tune_allocator())\n"
     )

@@ -29,7 +29,7 @@ def import_(
 ):
     """Validate and store run files (and the collection's qrels); all or nothing."""
     from litaudit.render.console import err, out, print_json
-    from litaudit.runs.archive import import_archive
+    from litaudit.runs.ingest import import_archive
     from litaudit.store.refdata import resolve_collection
 
     with open_write(ctx) as store:

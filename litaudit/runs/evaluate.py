@@ -164,7 +164,7 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     their grids joined by topic name.
 
     Rows already in trec_eval order (each run-topic block contiguous, scores descending,
-    ties by docno code descending: how :func:`litaudit.runs.archive.import_archive` stores
+    ties by docno code descending: how :func:`litaudit.runs.ingest.import_archive` stores
     them) are not sorted again; otherwise one sort on a packed 64-bit key orders them.
     ``ranked=True``: the caller knows the order of tied scores to be trec_eval's (doc codes
     then need not follow the docnos' byte order); the rest of the order is checked, and

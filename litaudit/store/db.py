@@ -112,3 +112,8 @@ def open_store(path: str | os.PathLike | None = None, *, read_only: bool = False
         con.close()
         raise
     return Store(con, p, read_only)
+
+
+def sql_string(text: str) -> str:
+    """``text`` as a SQL string literal (quotes doubled), for values inlined in SQL."""
+    return "'" + text.replace("'", "''") + "'"

@@ -1,0 +1,565 @@
+"""Importing TREC run archives into DuckDB: validated, all-or-nothing, idempotent, fast.
+
+Reads the qrels and run files on two threads (see :mod:`litaudit.runs.trec_io`), codes
+every docno of the archive once in byte order without hashing a string (see
+:mod:`litaudit.runs.strcodes`), ranks the runs on worker threads while DuckDB writes, and
+writes in one transaction (tables: ``schema/002_runs.sql``, read back by
+:mod:`litaudit.runs.archive`); a file whose sha256 is already stored for the collection is
+skipped, so re-importing changes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
+from litaudit.runs import strcodes, trec_io
+from litaudit.runs.model import RunInfo, sort_topics
+from litaudit.store.db import sql_string as _lit
+
+RUN_TYPES = {"automatic": "automatic", "auto": "automatic", "relauto": "automatic",
+             "manual": "manual", "human-assisted": "manual"}
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    collection_id: str
+    qrels: str                     # "imported", "unchanged" or "stored" (no file given)
+    n_judgments: int
+    imported: tuple[str, ...]      # run tags written
+    unchanged: tuple[str, ...]     # run files already stored (same sha256)
+    lines: int                     # ranking lines written
+    skipped: int                   # bad lines skipped (--lenient)
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def expand_paths(items: Sequence[str | Path]) -> list[Path]:
+    """Run files given as files or directories (every regular, non-hidden file inside)."""
+    out: list[Path] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            found = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+            if not found:
+                raise InputError(str(p), None, "directory has no run files")
+            out.extend(found)
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise InputError(str(p), None, "no such file or directory")
+    seen: set[Path] = set()
+    uniq = []
+    for p in out:
+        r = p.resolve()
+        if r not in seen:
+            seen.add(r)
+            uniq.append(p)
+    return uniq
+
+
+def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
+    """Run metadata CSV: columns ``tag`` (or ``run``/``run_id``), ``participant`` (or
+    ``site``), ``run_type`` (automatic|manual), ``pooled`` (true|false|yes|no|1|0)."""
+    problems: list[Problem] = []
+    out: dict[str, RunInfo] = {}
+    try:
+        fh = open(path, newline="", encoding="utf-8")
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read file: {exc.strerror}") from None
+    with fh:
+        reader = csv.DictReader(fh)
+        cols = {c.strip().lower(): c for c in (reader.fieldnames or [])}
+        tag_col = next((cols[c] for c in ("tag", "run", "run_id", "runid") if c in cols), None)
+        if tag_col is None:
+            raise InputError(str(path), 1, "no 'tag' column (also accepted: run, run_id)")
+        site_col = next((cols[c] for c in ("participant", "site", "group") if c in cols), None)
+        type_col = cols.get("run_type") or cols.get("type")
+        pool_col = cols.get("pooled")
+        for no, row in enumerate(reader, start=2):
+            tag = (row.get(tag_col) or "").strip()
+            if not tag:
+                problems.append(Problem(str(path), no, "empty run tag", "tag"))
+                continue
+            if tag in out:
+                problems.append(Problem(str(path), no, f"run {tag!r} listed twice", "tag"))
+                continue
+            rt = (row.get(type_col) or "").strip().lower() if type_col else ""
+            if rt and rt not in RUN_TYPES:
+                problems.append(Problem(str(path), no, f"unknown run type {rt!r} "
+                                        "(automatic or manual)", "run_type"))
+                continue
+            pv = (row.get(pool_col) or "").strip().lower() if pool_col else ""
+            pooled = None
+            if pv in ("true", "yes", "1", "y"):
+                pooled = True
+            elif pv in ("false", "no", "0", "n"):
+                pooled = False
+            elif pv:
+                problems.append(Problem(str(path), no, f"pooled must be true or false, "
+                                        f"got {pv!r}", "pooled"))
+                continue
+            site = (row.get(site_col) or "").strip() if site_col else ""
+            out[tag] = RunInfo(tag, site or None, RUN_TYPES.get(rt), pooled)
+    if problems:
+        raise ValidationFailed(problems)
+    return out
+
+
+def official_metadata(con, collection_id: str) -> dict[str, RunInfo]:
+    """Participant and run type of official TREC runs seeded in ``results``."""
+    rows = con.execute(
+        "SELECT system, any_value(participant), any_value(run_type) FROM results "
+        "WHERE source = 'official' AND collection_id = ? GROUP BY system",
+        [collection_id]).fetchall()
+    return {s: RunInfo(s, p, rt, None) for s, p, rt in rows}
+
+
+
+def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *,
+                   qrels_path: str | Path | None = None, metadata: Path | None = None,
+                   lenient: bool = False, threads: int = 2,
+                   progress: Callable[[str], None] | None = None) -> ImportReport:
+    """Validate and store a qrels file and run files for ``collection_id``, all or nothing.
+
+    Files already stored for the collection (same sha256) are skipped; a run tag already
+    stored from a different file, two files with one tag, or different qrels for a
+    collection that has some are refused. Run metadata comes from ``metadata`` (CSV, see
+    :func:`read_metadata_csv`) or else from the official results seeded for the collection.
+
+    The qrels and run files are read, hashed, decompressed, parsed and their docnos cut
+    into dictionary-coded 64-bit words by ``threads`` threads (all of it releases the
+    GIL); the docnos are then coded once for the whole archive in strcmp order from those
+    words (:mod:`litaudit.runs.strcodes`: integer work only, per file on the same
+    threads), each run is put in trec_eval order with one sort (on worker threads, while
+    DuckDB writes the docnos and qrels), and every table is written with one statement,
+    so that :func:`evaluate_stored` has nothing to sort.
+    """
+    import pyarrow as pa
+
+    con = store.con
+    note = progress or (lambda _msg: None)
+    paths = expand_paths(run_paths) if run_paths else []
+    meta = read_metadata_csv(Path(metadata)) if metadata else None
+
+    found_q = con.execute("SELECT path, sha256, n_judgments FROM run_qrels_files "
+                          "WHERE collection_id = ?", [collection_id]).fetchall()
+    stored_q = found_q[0] if found_q else None
+    qrels_state = "stored"
+    if qrels_path is not None:
+        qp = Path(qrels_path)
+        if not qp.is_file():
+            raise InputError(str(qp), None, "no such file")
+        q_sha = sha256_file(qp)
+        if stored_q and stored_q[1] != q_sha:
+            raise LitauditError(
+                f"{qp}: collection {collection_id} already has different qrels "
+                f"(from {stored_q[0]}); delete the archive first with "
+                f"`litaudit runs delete --collection {collection_id} --all`")
+        qrels_state = "unchanged" if stored_q else "imported"
+    elif stored_q is None:
+        raise LitauditError(f"collection {collection_id} has no qrels yet; give --qrels FILE")
+
+    existing = {sha: (tag, path) for tag, sha, path in con.execute(
+        "SELECT tag, sha256, path FROM runs WHERE collection_id = ?", [collection_id]).fetchall()}
+    existing_tags = {tag: sha for sha, (tag, _) in existing.items()}
+    stored_topics = dict(con.execute(
+        "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?",
+        [collection_id]).fetchall())
+
+    qtable = qwords = qtopics = None
+    read_qrels = None
+    if qrels_state == "imported":
+        def read_qrels():
+            table = trec_io.read_qrels_table(qp, lenient=lenient, check_duplicates=False)
+            return table, _docno_words(qp, table)
+    else:
+        qtopics = {t for (t,) in con.execute(
+            "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
+            "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
+            "WHERE q.collection_id = ?", [collection_id]).fetchall()}
+        n_judg = stored_q[2]
+    note(f"reading {len(paths)} run files" + (f" and qrels {qp.name}" if read_qrels else ""))
+    # the qrels are read beside the run files; their topics are checked after that
+    read, qread = _read_runs(paths, existing, qtopics, lenient, threads, read_qrels)
+    if read_qrels is not None:
+        if isinstance(qread, list):
+            raise ValidationFailed(qread + [p for r in read if isinstance(r, list) for p in r])
+        qtable, qwords = qread
+        qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
+        n_judg = qtable.num_rows
+        read = [_check_topics(p, r, qtopics, lenient) for p, r in zip(paths, read, strict=True)]
+    problems = [p for r in read if isinstance(r, list) for p in r]
+    if problems:
+        raise ValidationFailed(problems)
+    shas = [r[0] for r in read]
+    unchanged = tuple(existing[s][0] for s in dict.fromkeys(shas) if s in existing)
+    todo = [(p, sha, rt) for p, (sha, rt, _) in zip(paths, read, strict=True)
+            if rt is not None]
+    words = [w for _, rt, w in read if rt is not None]
+    tags_seen: dict[str, Path] = {}
+    for p, sha, rt in todo:
+        if rt.tag in tags_seen:
+            problems.append(Problem(str(p), None, f"run tag {rt.tag!r} is also the tag of "
+                                    f"{tags_seen[rt.tag]}"))
+        elif rt.tag in existing_tags and existing_tags[rt.tag] != sha:
+            problems.append(Problem(str(p), None, f"run {rt.tag!r} is already stored for "
+                                    f"{collection_id} from a different file; delete it "
+                                    f"first with `litaudit runs delete {rt.tag}`"))
+        tags_seen[rt.tag] = p
+    if problems:
+        raise ValidationFailed(problems)
+    info_of = meta if meta is not None else official_metadata(con, collection_id)
+
+    # code the topics and docnos; a document twice in a topic sends its file to the
+    # line-by-line reader (which names the lines, or drops them when lenient)
+    while True:
+        coded = _code(con, collection_id, qtable, qwords, [rt for _, _, rt in todo], words,
+                      stored_topics, threads)
+        if not coded.dup_qrels and not coded.dup_runs:
+            break
+        if coded.dup_qrels:
+            qtable = trec_io.read_slow_qrels_table(qp, lenient=lenient)
+            qwords = _docno_words(qp, qtable)
+        redo = []
+        for i in coded.dup_runs:
+            p, sha, _ = todo[i]
+            try:
+                rt = trec_io.read_slow_run_table(p, qrels_topics=qtopics, lenient=lenient)
+                todo[i] = (p, sha, rt)
+                words[i] = _docno_words(p, rt.table)
+            except ValidationFailed as exc:
+                redo.extend(exc.problems)
+        if redo:
+            raise ValidationFailed(redo)
+
+    note("writing")
+    if todo:
+        coded.start_ranking(len(todo), threads)
+    try:
+        _write(store, collection_id, coded, qtable, todo, info_of, qp if qtable is not None
+               else None, q_sha if qtable is not None else None, n_judg, len(qtopics))
+    finally:
+        coded.stop_ranking()
+    lines = sum(rt.lines for _, _, rt in todo)
+    skipped = sum(rt.skipped for _, _, rt in todo)
+    return ImportReport(collection_id, qrels_state, int(n_judg),
+                        tuple(rt.tag for _, _, rt in todo), unchanged, lines, skipped)
+
+
+def _write(store, collection_id: str, coded, qtable, todo: list, info_of: dict, qp, q_sha,
+           n_judg: int, n_qtopics: int) -> None:
+    """Write an import in one transaction (the runs ranked meanwhile, see _Coded)."""
+    con = store.con
+    cid = _lit(collection_id)
+    with store.transaction():
+        if len(coded.new_topics):
+            _insert(con, f"INSERT INTO run_topics SELECT {cid}, topic_id, topic FROM _arrow_in",
+                    coded.new_topics)
+        if len(coded.new_docs):
+            _insert(con, f"INSERT INTO run_docs SELECT {cid}, doc_id, docno FROM _arrow_in",
+                    coded.new_docs)
+        if qtable is not None:
+            _insert(con, f"INSERT INTO run_qrels SELECT {cid}, topic_id, doc_id, rel "
+                    "FROM _arrow_in", coded.qrels)
+            con.execute("INSERT INTO run_qrels_files (collection_id, path, sha256, "
+                        "n_judgments, n_topics) VALUES (?, ?, ?, ?, ?)",
+                        [collection_id, str(qp), q_sha, int(n_judg), n_qtopics])
+        rows = []
+        for (p, sha, rt), n_topics in zip(todo, coded.run_topics, strict=True):
+            info = info_of.get(rt.tag) or RunInfo(rt.tag, None, None, None)
+            rows += [collection_id, rt.tag, info.participant,
+                     RUN_TYPES.get((info.run_type or "").lower()), info.pooled, str(p), sha,
+                     rt.lines, rt.skipped, n_topics]
+        if todo:    # one statement for all the runs' rows (tags are distinct here)
+            got = dict((tag, rid) for rid, tag in con.execute(
+                "INSERT INTO runs (collection_id, tag, participant, run_type, pooled, path, "
+                "sha256, n_lines, n_skipped, n_topics) VALUES "
+                + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(todo))
+                + " RETURNING id, tag", rows).fetchall())
+            run_ids = [got[rt.tag] for _, _, rt in todo]
+        if todo:
+            # the runs were ranked on worker threads while DuckDB wrote the tables above
+            _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in",
+                    coded.rankings(run_ids))
+
+
+def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, lenient: bool,
+               threads: int, first: Callable | None = None) -> tuple[list, object]:
+    """Per file: (sha256, RunTable, docno words), (sha256, None, None) when already
+    stored, or its problems; and what ``first`` returned (or its problems), a job run on
+    the same threads ahead of the files. Each file is read once: hashed, decompressed,
+    parsed and its docnos cut into words (see :mod:`litaudit.runs.strcodes`) from the
+    same bytes. ``qtopics=None``: run topics are not checked here (see _check_topics)."""
+    def one(p: Path):
+        try:
+            try:
+                raw = p.read_bytes()
+            except OSError as exc:
+                raise InputError(str(p), None,
+                                 f"cannot read file: {exc.strerror or exc}") from None
+            sha = hashlib.sha256(raw).hexdigest()
+            if sha in existing:
+                return sha, None, None
+            rt = trec_io.read_run_table(p, qrels_topics=qtopics, lenient=lenient,
+                                        check_duplicates=False, raw=raw)
+            return sha, rt, _docno_words(p, rt.table)
+        except ValidationFailed as exc:
+            return exc.problems
+        except InputError as exc:
+            return [exc.problem]
+
+    def run_first():
+        try:
+            return first()
+        except ValidationFailed as exc:
+            return exc.problems
+        except InputError as exc:
+            return [exc.problem]
+
+    if threads > 1 and (len(paths) > 1 or (first is not None and paths)):
+        from concurrent.futures import ThreadPoolExecutor
+
+        # largest files first, so that the two threads finish together
+        order = sorted(range(len(paths)), key=lambda i: -paths[i].stat().st_size)
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            head = pool.submit(run_first) if first is not None else None
+            got = dict(zip(order, pool.map(one, [paths[i] for i in order]), strict=True))
+            done = head.result() if head is not None else None
+        return [got[i] for i in range(len(paths))], done
+    done = run_first() if first is not None else None
+    return [one(p) for p in paths], done
+
+
+def _check_topics(path: Path, result, qtopics: set[str], lenient: bool):
+    """A result of :func:`_read_runs` read before the qrels were known, checked against
+    their topics: a run with a topic they lack, or one rejected already (whose problems
+    should name the missing topics too), is read again line by line."""
+    if not isinstance(result, list):
+        sha, rt, _ = result
+        if rt is None or set(rt.table.column("topic").chunk(0).dictionary.to_pylist()) \
+                <= qtopics:
+            return result
+    elif any(p.line is None for p in result):      # unreadable, empty: nothing to add
+        return result
+    try:
+        rt = trec_io.read_slow_run_table(path, qrels_topics=qtopics, lenient=lenient)
+    except ValidationFailed as exc:
+        return exc.problems
+    except InputError as exc:
+        return [exc.problem]
+    if isinstance(result, list):     # rejected before, so it cannot pass now
+        return result
+    return result[0], rt, _docno_words(path, rt.table)
+
+
+def _docno_words(path: Path, table) -> list:
+    """The docno column of a parsed run or qrels table as dictionary-encoded 64-bit words
+    (see :func:`litaudit.runs.strcodes.coded_words`)."""
+    col = table.column("docno")
+    words = strcodes.coded_words(col.chunk(0) if col.num_chunks == 1 else
+                                 col.combine_chunks())
+    if words is None:      # the readers refuse NUL bytes, so this is a bug if it happens
+        raise InputError(str(path), None, "a docno holds a NUL byte")
+    return words
+
+
+@dataclass
+class _Coded:
+    """What :func:`_code` makes of an import: the rows to write, with integer ids."""
+
+    new_topics: object            # pyarrow.Table (topic_id, topic) to add to run_topics
+    new_docs: object              # pyarrow.Table (doc_id, docno) to add to run_docs
+    qrels: object                 # pyarrow.Table (topic_id, doc_id, rel) or None
+    run_topics: list[int]         # topics per run
+    dup_qrels: bool               # a document judged twice in a topic
+    dup_runs: list[int]           # runs with a document twice in a topic
+    rank: Callable | None = None  # i -> rows of run i put in topic_id, doc_id, score
+    topic_id: np.ndarray | None = None    # the runs' rows, each run in trec_eval order
+    doc_id: np.ndarray | None = None
+    score: np.ndarray | None = None
+
+    def start_ranking(self, n_runs: int, threads: int) -> None:
+        """Rank the runs on ``threads`` worker threads from now on,
+        while the caller writes the other tables (DuckDB releases the GIL)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._pool = ThreadPoolExecutor(max_workers=max(1, threads))
+        self._futures = [self._pool.submit(self.rank, i) for i in range(n_runs)]
+
+    def stop_ranking(self) -> None:
+        if getattr(self, "_pool", None) is not None:
+            for f in self._futures:
+                f.cancel()
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def rankings(self, run_ids: list[int]):
+        """The runs' rows (run_id, topic_id, doc_id, score) as one Arrow table (one chunk:
+        DuckDB takes it twice as fast as one batch per run), each run in trec_eval order,
+        from the workers of :meth:`start_ranking`."""
+        import pyarrow as pa
+
+        sizes = [f.result() for f in self._futures]
+        return pa.table({"run_id": _arrow(np.repeat(np.array(run_ids, np.int32), sizes)),
+                         "topic_id": _arrow(self.topic_id), "doc_id": _arrow(self.doc_id),
+                         "score": _arrow(self.score)})
+
+
+def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
+          stored_topics: dict[str, int], threads: int) -> _Coded:
+    """Topic and doc ids for the qrels and runs being imported (new ones numbered after
+    the collection's stored ones), duplicate checks, and (``_Coded.rank``) each run in
+    trec_eval order."""
+    import pyarrow as pa
+
+    from litaudit.runs.evaluate import trec_order
+
+    # topics: few; a first import numbers them in trec_eval's natural order
+    run_topic_dicts = [rt.table.column("topic").chunk(0).dictionary.to_pylist()
+                       for rt in tables]
+    q_topic_enc = (pa.compute.dictionary_encode(qtable.column("topic")).combine_chunks()
+                   if qtable is not None else None)
+    seen = set(q_topic_enc.dictionary.to_pylist()) if q_topic_enc is not None else set()
+    for d in run_topic_dicts:
+        seen.update(d)
+    new = [t for t in sort_topics(seen) if t not in stored_topics]
+    base = max(stored_topics.values(), default=-1) + 1
+    topic_ids = dict(stored_topics)
+    topic_ids.update((t, base + i) for i, t in enumerate(new))
+    new_topics = pa.table({"topic_id": _arrow(np.arange(base, base + len(new), dtype=np.int32)),
+                           "topic": _arrow_strings(new)})
+
+    # docnos: every docno of the import coded at once, in byte order (strcmp), from the
+    # 64-bit words the readers cut them into: integer hashing only, no string sort
+    parts = ([qwords] if qtable is not None else []) + list(words)
+    sizes = ([qtable.num_rows] if qtable is not None else []) + \
+        [rt.table.num_rows for rt in tables]
+    pool = None
+    if threads > 1 and len(parts) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(max_workers=threads)
+    try:
+        codes, n_uniq = strcodes.byte_order_codes(parts, sizes,
+                                                  pool.map if pool is not None else None)
+        run_codes = codes[1:] if qtable is not None else codes
+        docnos = pa.chunked_array(
+            ([c for c in qtable.column("docno").chunks] if qtable is not None else [])
+            + [c for rt in tables for c in rt.table.column("docno").chunks], pa.string())
+        tids: list = [None] * len(tables)
+
+        def check(i: int) -> bool:
+            """Topic ids of run i; is a document there twice in a topic? (in a thread)"""
+            t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
+            tids[i] = t_map[trec_io.numpy_of(tables[i].table.column("topic").chunk(0)
+                                             .indices)]
+            return strcodes.has_duplicate_pairs(tids[i], run_codes[i], n_uniq)
+
+        dup_futures = [pool.submit(check, i) for i in range(len(tables))] \
+            if pool is not None else None
+        uniq = docnos.take(_arrow(strcodes.row_per_code(codes, n_uniq)))   # byte order
+        n_stored = con.execute("SELECT count(*) FROM run_docs WHERE collection_id = ?",
+                               [collection_id]).fetchall()[0][0]
+        if n_stored == 0:     # a first import: doc ids are the byte-order codes
+            doc_of = np.arange(n_uniq, dtype=np.int32)
+            new_docs = pa.table({"doc_id": _arrow(doc_of), "docno": uniq})
+        else:
+            doc_of, new_docs = _map_stored_docs(con, collection_id, uniq, n_stored)
+        dups = [f.result() for f in dup_futures] if pool is not None else \
+            [check(i) for i in range(len(tables))]
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+    qrels = None
+    dup_qrels = False
+    if qtable is not None:
+        q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
+                         dtype=np.int32)
+        q_tid = q_map[trec_io.numpy_of(q_topic_enc.indices)]
+        q_doc = codes[0]
+        dup_qrels = strcodes.has_duplicate_pairs(q_tid, q_doc, n_uniq)
+        qrels = pa.table({"topic_id": _arrow(q_tid), "doc_id": _arrow(doc_of[q_doc]),
+                          "rel": qtable.column("rel")})
+
+    bounds = np.cumsum([0] + [rt.table.num_rows for rt in tables])
+    n_rows = int(bounds[-1])
+    out_topic = np.empty(n_rows, dtype=np.int32)
+    out_doc = np.empty(n_rows, dtype=np.int32)
+    out_score = np.empty(n_rows, dtype=np.float64)
+
+    def rank(i: int) -> int:
+        """Put run i's rows in trec_eval order into its slice of the output columns."""
+        tid = tids[i]
+        doc = run_codes[i]
+        score = trec_io.numpy_of(tables[i].table.column("score"))
+        with np.errstate(over="ignore"):        # beyond FLT_MAX: +-inf, as C's (float)
+            o = trec_order(tid, score.astype(np.float32), doc)
+        at = slice(int(bounds[i]), int(bounds[i + 1]))
+        np.take(tid, o, out=out_topic[at])
+        np.take(doc_of, doc[o], out=out_doc[at])
+        np.take(score, o, out=out_score[at])
+        return len(o)
+
+    return _Coded(new_topics, new_docs, qrels, [len(d) for d in run_topic_dicts], dup_qrels,
+                  [i for i, d in enumerate(dups) if d], rank, out_topic, out_doc, out_score)
+
+
+def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
+    """Doc ids of ``uniq`` (docnos) in a collection that has some stored: stored ones
+    looked up, new ones numbered from ``n_stored`` on."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    stored = con.sql(f"SELECT docno, doc_id FROM run_docs WHERE collection_id = "
+                     f"{_lit(collection_id)}").to_arrow_table()
+    pos = pc.index_in(uniq, value_set=stored.column("docno")).to_numpy(zero_copy_only=False)
+    known = ~np.isnan(pos) if pos.dtype.kind == "f" else np.ones(len(pos), bool)
+    doc_of = np.empty(len(uniq), dtype=np.int32)
+    ids = trec_io.numpy_of(stored.column("doc_id"))
+    doc_of[known] = ids[pos[known].astype(np.int64)]
+    fresh = np.flatnonzero(~known)
+    doc_of[fresh] = n_stored + np.arange(len(fresh), dtype=np.int32)
+    new_docs = pa.table({"doc_id": _arrow(doc_of[fresh]), "docno": uniq.take(_arrow(fresh))})
+    return doc_of, new_docs
+
+
+def _arrow(a: np.ndarray):
+    """A numeric numpy array as an Arrow array, zero copy (``pa.array`` would import
+    pandas, 0.3 s, to check whether it was given a pandas object)."""
+    import pyarrow as pa
+
+    a = np.ascontiguousarray(a)
+    return pa.Array.from_buffers(pa.from_numpy_dtype(a.dtype), len(a), [None, pa.py_buffer(a)])
+
+
+def _arrow_strings(values: Sequence[str]):
+    """A short list of str as an Arrow string array (without ``pa.array``, see _arrow)."""
+    import pyarrow as pa
+
+    data = [v.encode("utf-8") for v in values]
+    offsets = np.zeros(len(data) + 1, dtype=np.int32)
+    np.cumsum([len(b) for b in data], out=offsets[1:])
+    return pa.Array.from_buffers(pa.string(), len(data),
+                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
+
+
+def _insert(con, sql: str, data) -> None:
+    con.register("_arrow_in", data)
+    try:
+        con.execute(sql)
+    finally:
+        con.unregister("_arrow_in")
