@@ -395,3 +395,52 @@ def test_robust03_subcollection_maps_against_the_evaluator(shared_data, robust03
         a, b = ["FBIS", "FR94", "FT", "LA"].index(p.a), ["FBIS", "FR94", "FT", "LA"].index(p.b)
         assert p.tau == pytest.approx(kendalltau(oracle[a], oracle[b]).statistic, abs=1e-12)
         assert 1 / 21 <= p.p_value <= 1 and p.random_valid == 20
+
+
+def _assert_same_coding(a, b):
+    import dataclasses
+
+    for f in dataclasses.fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype, f.name
+            np.testing.assert_array_equal(x, y, err_msg=f.name)
+        else:
+            assert x == y, f.name
+
+
+def test_code_stored_equals_code_archive(mem_store, tmp_path):
+    # the analyses' loader builds from the integer tables what code_archive makes of the
+    # string archive: same arrays, order, dtypes and fingerprint; here with topics whose
+    # text and numeric orders differ, a second import appending doc ids out of byte order,
+    # a deleted run leaving unused docnos behind, and score ties
+    from litaudit.runs.archive import delete_runs, load_archive, load_tables
+    from litaudit.runs.ingest import import_archive
+
+    (tmp_path / "q.txt").write_text("2 0 b 1\n10 0 a 1\n10 0 c 0\n2 0 zz 2\n1 0 m 1\n")
+    (tmp_path / "a.run").write_text("2 Q0 b 1 1.5 A\n2 Q0 q 2 1.5 A\n10 Q0 c 1 3 A\n"
+                                    "10 Q0 a 2 2 A\n1 Q0 m 1 1 A\n")
+    (tmp_path / "x.run").write_text("2 Q0 only_x 1 9 X\n")
+    (tmp_path / "b.run").write_text("10 Q0 aa 1 5 B\n10 Q0 a 2 5 B\n2 Q0 zz 1 0.5 B\n")
+    import_archive(mem_store, "trec-robust-2003", [tmp_path / "a.run", tmp_path / "x.run"],
+                   qrels_path=tmp_path / "q.txt")
+    import_archive(mem_store, "trec-robust-2003", [tmp_path / "b.run"])
+    delete_runs(mem_store, "trec-robust-2003", ["X"])
+    con = mem_store.con
+    want = reuse.code_archive(load_archive(con, "trec-robust-2003"))
+    got = reuse.code_stored(load_tables(con, "trec-robust-2003"), "trec-robust-2003")
+    _assert_same_coding(got, want)
+    assert "only_x" not in got.docnos.tolist() and got.topic_names == ("1", "2", "10")
+
+
+@pytest.mark.slow
+def test_code_stored_equals_code_archive_robust03(shared_data, mem_store):
+    from litaudit.runs.archive import load_archive, load_tables
+    from litaudit.runs.ingest import import_archive
+
+    import_archive(mem_store, "trec-robust-2003", [shared_data / "trec" / "runs" / "robust03"],
+                   qrels_path=shared_data / "trec" / "qrels" / "qrels.robust03.txt")
+    con = mem_store.con
+    _assert_same_coding(reuse.code_stored(load_tables(con, "trec-robust-2003"),
+                                          "trec-robust-2003"),
+                        reuse.code_archive(load_archive(con, "trec-robust-2003")))

@@ -1,11 +1,11 @@
 """Reusability from a run archive: RAO, leave-out-uniques, sub-collections, the verdict.
 
-Reads a stored run archive (``litaudit.runs.archive.load_archive``), runs the statistics
+Reads a stored run archive (``litaudit.runs.archive.load_tables``), runs the statistics
 of ``litaudit.stats.overlap`` (Voorhees, Lin, Efron, SIGIR 2014) and
 ``litaudit.stats.subcollections`` (Sanderson, Turpin, Zhang, Scholer, CIKM 2012) and saves
 each result as an audit (kinds 'reuse-rao', 'reuse-lou', 'reuse-subcollections',
 'reuse-verdict'). The ``*_of_archive`` functions take an in-memory
-:class:`~litaudit.runs.model.Archive` and do no I/O.
+:class:`~litaudit.runs.model.Archive` (or its :class:`CodedArchive`) and do no I/O.
 """
 
 from __future__ import annotations
@@ -93,40 +93,102 @@ def code_archive(archive) -> CodedArchive:
     score32 = np.concatenate([r.score for r in runs]).astype(np.float32)
     order = np.lexsort((-doc, -score32, topic, run))
     score = np.concatenate([r.score for r in runs]).astype(np.float64)[order]
-    run, topic, doc = run[order], topic[order], doc[order]
-    q_topic, q_doc = top_codes[total:], doc_codes[total:]
-    # keep the topics of the qrels only; recode them 0..T-1 in trec_eval's topic order
+    return _assemble(archive.collection_id, [(i.tag, i.participant, i.run_type)
+                                             for i in archive.info],
+                     np.asarray(docnos, dtype=object), [str(t) for t in top_names],
+                     run[order], topic[order], doc[order], score,
+                     top_codes[total:], doc_codes[total:],
+                     np.asarray(archive.qrels.rel, dtype=np.int32))
+
+
+def code_stored(tables, collection_id: str) -> CodedArchive:
+    """What :func:`code_archive` makes of ``load_archive``, built from the stored integer
+    tables (:func:`litaudit.runs.archive.load_tables`) with no string joins or sorts of
+    rows by text: the same arrays, in the same order, with the same fingerprint."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from litaudit.runs.evaluate import trec_order
+
+    t = tables
+    if not t.runs:
+        raise NotFound(f"the run archive of {collection_id} has no runs")
+    run_pos = np.full(max(r[0] for r in t.runs) + 1, -1, dtype=np.int64)
+    run_pos[[r[0] for r in t.runs]] = np.arange(len(t.runs))
+    run = run_pos[t.run_id]
+    # docnos used by these runs and qrels, coded by their rank in byte (strcmp) order
+    used = np.zeros(len(t.docnos), dtype=bool)
+    used[t.doc_id] = True
+    used[t.q_doc_id] = True
+    used_ids = np.flatnonzero(used)
+    names = t.docnos.take(pa.array(used_ids))
+    by_bytes = np.asarray(pc.sort_indices(names))
+    doc_code = np.full(len(t.docnos), -1, dtype=np.int64)
+    doc_code[used_ids[by_bytes]] = np.arange(len(used_ids))
+    docnos = np.asarray(names.take(pa.array(by_bytes)).to_pylist(), dtype=object)
+    # topics used, coded by their rank as strings (code_archive's intermediate order)
+    top_used = np.zeros(len(t.topics), dtype=bool)
+    top_used[t.topic_id] = True
+    top_used[t.q_topic_id] = True
+    top_ids = np.flatnonzero(top_used)
+    top_sorted = sorted(top_ids.tolist(), key=lambda i: t.topics[i])
+    top_code = np.full(len(t.topics), -1, dtype=np.int64)
+    top_code[top_sorted] = np.arange(len(top_sorted))
+    topic, doc = top_code[t.topic_id], doc_code[t.doc_id]
+    with np.errstate(over="ignore"):
+        order = trec_order(run * len(top_sorted) + topic, t.score.astype(np.float32), doc)
+    # qrels in load_qrels' order: topic, then docno (as text)
+    q_topic, q_doc = top_code[t.q_topic_id], doc_code[t.q_doc_id]
+    q_order = np.lexsort((q_doc, q_topic))
+    return _assemble(collection_id, [(r[1], r[2], r[3]) for r in t.runs], docnos,
+                     [t.topics[i] for i in top_sorted], run[order], topic[order], doc[order],
+                     t.score.astype(np.float64)[order], q_topic[q_order], q_doc[q_order],
+                     np.asarray(t.q_rel, dtype=np.int32)[q_order])
+
+
+def _assemble(collection_id: str, infos: list[tuple], docnos: np.ndarray,
+              top_names: list[str], run, topic, doc, score, q_topic, q_doc,
+              q_rel) -> CodedArchive:
+    """The coded archive from rows already in order (run, topic as text, trec_eval's
+    ranking) whose topics are coded by their rank as text (``top_names``): topics recoded
+    to the qrels' topics in trec_eval's order, rows of other topics dropped."""
     from litaudit.runs.model import sort_topics
 
-    q_names = sort_topics({str(top_names[t]) for t in np.unique(q_topic)})
+    q_names = sort_topics({top_names[t] for t in np.unique(q_topic)})
     recode = np.full(len(top_names), -1)
     name_pos = {t: i for i, t in enumerate(q_names)}
     for code, name in enumerate(top_names):
-        recode[code] = name_pos.get(str(name), -1)
+        recode[code] = name_pos.get(name, -1)
     topic = recode[topic]
     keep = topic >= 0
     run, topic, doc, score = run[keep], topic[keep], doc[keep], score[keep]
     grp = run * len(q_names) + topic
     start = np.r_[True, grp[1:] != grp[:-1]] if grp.size else np.zeros(0, bool)
     rank = np.arange(grp.size) - np.maximum.accumulate(np.where(start, np.arange(grp.size), 0))
-    parts = tuple((i.participant or i.tag) for i in archive.info)
+    parts = tuple((p or tag) for tag, p, _ in infos)
     part_names = tuple(sorted(set(parts)))
-    q_rel = np.asarray(archive.qrels.rel, dtype=np.int32)
     h = hashlib.sha256()
-    for part in ("\n".join(map(str, docnos)), "\n".join(q_names),
-                 repr([(i.tag, i.participant, i.run_type) for i in archive.info])):
+    for part in ("\n".join(map(str, docnos)), "\n".join(q_names), repr(list(infos))):
         h.update(part.encode("utf-8"))
     for arr in (run, topic, doc, score, recode[q_topic], q_doc, q_rel):
         h.update(np.ascontiguousarray(arr).tobytes())
     return CodedArchive(
-        collection_id=archive.collection_id, tags=tuple(r.tag for r in runs),
-        participants=parts, run_types=tuple(i.run_type for i in archive.info),
+        collection_id=collection_id, tags=tuple(tag for tag, _, _ in infos),
+        participants=parts, run_types=tuple(rt for _, _, rt in infos),
         participant_names=part_names,
         participant_of_run=np.array([part_names.index(p) for p in parts]),
-        topic_names=q_names, docnos=np.asarray(docnos, dtype=object),
+        topic_names=q_names, docnos=docnos,
         run=run, topic=topic, doc=doc, rank=rank, score=score,
         q_topic=recode[q_topic], q_doc=q_doc, q_rel=q_rel,
         fingerprint=h.hexdigest())
+
+
+def _coded(archive, coded: CodedArchive | None) -> CodedArchive:
+    """The coded form of what an ``*_of_archive`` function was given (an Archive, or a
+    CodedArchive already)."""
+    if coded is not None:
+        return coded
+    return archive if isinstance(archive, CodedArchive) else code_archive(archive)
 
 
 def _check_depth(depth: int) -> None:
@@ -192,7 +254,7 @@ def rao_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_ME
     from litaudit.measures import parse_measure
 
     measure = str(parse_measure(measure))
-    c = coded or code_archive(archive)
+    c = _coded(archive, coded)
     top = c.rank < depth
     res = overlap.run_average_overlap(c.run[top], c.topic[top], c.doc[top], c.participant_of_run)
     eff = _evaluate_means(c, measure)
@@ -260,7 +322,7 @@ def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_ME
     from litaudit.measures import parse_measure
 
     measure = str(parse_measure(measure))
-    c = coded or code_archive(archive)
+    c = _coded(archive, coded)
     top = c.rank < depth
     rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
     uni = overlap.unique_relevant(c.run[top], c.topic[top], c.doc[top], c.participant_of_run,
@@ -459,7 +521,7 @@ def subcollections_of_archive(archive, *, split: str = "prefix",
                               coded: CodedArchive | None = None,
                               progress: Callable[[int], None] | None = None
                               ) -> SubcollectionReport:
-    c = coded or code_archive(archive)
+    c = _coded(archive, coded)
     sp = split_documents(c.docnos, split)
     if len(sp.names) < 2:
         raise ParameterError(f"--split {split!r} gives {len(sp.names)} sub-collection(s) "
@@ -504,14 +566,14 @@ def subcollections_of_archive(archive, *, split: str = "prefix",
 
 # ------------------------------------------------------------------------ store + audits
 
-def load_coded(con, collection: str):
-    """(collection id, archive, coded archive) of a stored collection (any alias)."""
-    from litaudit.runs.archive import load_archive
+def load_coded(con, collection: str) -> tuple[str, CodedArchive]:
+    """(collection id, coded archive) of a stored collection (any alias), built from the
+    stored integer tables (:func:`code_stored`)."""
+    from litaudit.runs.archive import load_tables
     from litaudit.store.refdata import resolve_collection
 
     cid = resolve_collection(con, collection).id
-    archive = load_archive(con, cid)
-    return cid, archive, code_archive(archive)
+    return cid, code_stored(load_tables(con, cid), cid)
 
 
 def _save(con, kind: str, cid: str, measure: str | None, params: dict, method: str,
@@ -525,8 +587,8 @@ def _save(con, kind: str, cid: str, measure: str | None, params: dict, method: s
 
 def run_rao(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_MEASURE,
             save: bool = True, loaded=None) -> tuple[RAOReport, int | None]:
-    cid, archive, coded = loaded or load_coded(con, collection)
-    rep = rao_of_archive(archive, depth=depth, measure=measure, coded=coded)
+    cid, coded = loaded or load_coded(con, collection)
+    rep = rao_of_archive(coded, depth=depth, measure=measure)
     aid = _save(con, "reuse-rao", cid, rep.measure, {"depth": depth}, "exact",
                 coded.fingerprint, rep) if save else None
     return rep, aid
@@ -535,9 +597,9 @@ def run_rao(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = 
 def run_lou(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_MEASURE,
             min_map: float = LOU_MIN_MAP, noise_pct: float = LOU_MAX_PCT, save: bool = True,
             loaded=None) -> tuple[LOUReport, int | None]:
-    cid, archive, coded = loaded or load_coded(con, collection)
-    rep = lou_of_archive(archive, depth=depth, measure=measure, min_map=min_map,
-                         noise_pct=noise_pct, coded=coded)
+    cid, coded = loaded or load_coded(con, collection)
+    rep = lou_of_archive(coded, depth=depth, measure=measure, min_map=min_map,
+                         noise_pct=noise_pct)
     aid = _save(con, "reuse-lou", cid, rep.measure,
                 {"depth": depth, "min_map": min_map, "noise_pct": noise_pct}, "exact",
                 coded.fingerprint, rep) if save else None
@@ -554,10 +616,10 @@ def run_subcollections(con, collection: str, *, split: str = "prefix",
                        workers: int = 1, save: bool = True, loaded=None,
                        progress: Callable[[int], None] | None = None
                        ) -> tuple[SubcollectionReport, int | None]:
-    cid, archive, coded = loaded or load_coded(con, collection)
-    rep = subcollections_of_archive(archive, split=split, permutations=permutations, seed=seed,
+    cid, coded = loaded or load_coded(con, collection)
+    rep = subcollections_of_archive(coded, split=split, permutations=permutations, seed=seed,
                                     automatic_only=automatic_only, drop_bottom=drop_bottom,
-                                    workers=workers, coded=coded, progress=progress)
+                                    workers=workers, progress=progress)
     aid = _save(con, "reuse-subcollections", cid, "AP",
                 subcollection_params(rep.split, automatic_only, drop_bottom), "randomization",
                 coded.fingerprint, rep, seed=seed, trials=permutations) if save else None

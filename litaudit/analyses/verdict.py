@@ -151,7 +151,7 @@ def run_verdict(con, collection: str, *, depth: int = DEFAULT_DEPTH, split: str 
     from litaudit.analyses.audits import find_audit
 
     loaded = load_coded(con, collection)
-    cid, _, coded = loaded
+    cid, coded = loaded
     fp = coded.fingerprint
     rao_d, rao_id = _stored_or_run(
         con, "reuse-rao", cid, RAO_MEASURE, {"depth": depth}, fp,

@@ -96,6 +96,45 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     return Archive(collection_id, qrels, tuple(runs), tuple(infos))
 
 
+@dataclass(frozen=True)
+class StoredTables:
+    """A stored archive as its tables hold it: integer ids, and the names they stand for."""
+
+    runs: tuple[tuple, ...]     # (id, tag, participant, run_type, pooled), in tag order
+    topics: np.ndarray          # topic name (str, object dtype) of each topic id
+    docnos: object              # pyarrow string array: the docno of each doc id
+    run_id: np.ndarray          # rankings, each run's rows in trec_eval order
+    topic_id: np.ndarray
+    doc_id: np.ndarray
+    score: np.ndarray           # float64, as stored
+    q_topic_id: np.ndarray      # qrels
+    q_doc_id: np.ndarray
+    q_rel: np.ndarray
+
+
+def load_tables(con, collection_id: str) -> StoredTables:
+    """Every table of a stored archive, read as integer columns (no string joins)."""
+    _require_qrels(con, collection_id)
+    rows = tuple(_run_rows(con, collection_id, None))
+    cid = _lit(collection_id)
+    topics = con.sql(f"SELECT topic_id, topic FROM run_topics WHERE collection_id = {cid}"
+                     ).to_arrow_table()
+    names = np.empty(int(max(topics.column("topic_id").to_pylist(), default=-1)) + 1,
+                     dtype=object)
+    names[trec_io.numpy_of(topics.column("topic_id"))] = topics.column("topic").to_pylist()
+    docs = con.sql(f"SELECT doc_id, docno FROM run_docs WHERE collection_id = {cid} "
+                   "ORDER BY doc_id").to_arrow_table()
+    if len(docs) and int(trec_io.numpy_of(docs.column("doc_id"))[-1]) != len(docs) - 1:
+        raise LitauditError(f"{collection_id}: stored doc ids are not dense")   # never written
+    q = _columns(con, f"SELECT topic_id, doc_id, rel FROM run_qrels WHERE collection_id = {cid}")
+    ids = ", ".join(str(r[0]) for r in rows) or "NULL"
+    d = _columns(con, "SELECT run_id, topic_id, doc_id, score FROM run_rankings "
+                 f"WHERE run_id IN ({ids})")
+    return StoredTables(rows, names, docs.column("docno").combine_chunks(), d["run_id"],
+                        d["topic_id"], d["doc_id"], d["score"], q["topic_id"], q["doc_id"],
+                        q["rel"])
+
+
 def load_coded(con, collection_id: str, tags: Sequence[str] | None = None, *,
                byte_order: bool = True) -> tuple[CodedRuns, CodedQrels]:
     """The stored archive as integer codes for :func:`evaluate_coded` (no string work):

@@ -131,7 +131,7 @@ def reuse_section(con, cid: str, used: dict, note: Note) -> tuple[ReuseSection |
     from litaudit.analyses.verdict import run_verdict
 
     notes: list[str] = []
-    _, _, coded = reuse.load_coded(con, cid)
+    _, coded = reuse.load_coded(con, cid)
     verdict = None
     for a in reversed(list_audits(con, kind="reuse-verdict", collection_id=cid)):
         if (a.input_fingerprint == coded.fingerprint
