@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit.errors import LitauditError, NotFound
-from litaudit.runs import trec_io
+from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
 from litaudit.runs.evaluate import CodedQrels, CodedRuns, Evaluation, evaluate_coded
 from litaudit.runs.model import Archive, Qrels, Run, RunInfo
 from litaudit.store.db import sql_string as _lit
@@ -112,27 +112,31 @@ class StoredTables:
     q_rel: np.ndarray
 
 
-def load_tables(con, collection_id: str) -> StoredTables:
-    """Every table of a stored archive, read as integer columns (no string joins)."""
+def load_tables(con, collection_id: str, tags: Sequence[str] | None = None, *,
+                docnos: bool = True) -> StoredTables:
+    """The tables of a stored archive (its runs ``tags``, default all) as integer columns,
+    with no string joins; ``docnos=False`` leaves the docnos unread (an empty array)."""
     _require_qrels(con, collection_id)
-    rows = tuple(_run_rows(con, collection_id, None))
+    rows = tuple(_run_rows(con, collection_id, tags))
     cid = _lit(collection_id)
     topics = con.sql(f"SELECT topic_id, topic FROM run_topics WHERE collection_id = {cid}"
                      ).to_arrow_table()
     names = np.empty(int(max(topics.column("topic_id").to_pylist(), default=-1)) + 1,
                      dtype=object)
-    names[trec_io.numpy_of(topics.column("topic_id"))] = topics.column("topic").to_pylist()
-    docs = con.sql(f"SELECT doc_id, docno FROM run_docs WHERE collection_id = {cid} "
-                   "ORDER BY doc_id").to_arrow_table()
-    if len(docs) and int(trec_io.numpy_of(docs.column("doc_id"))[-1]) != len(docs) - 1:
-        raise LitauditError(f"{collection_id}: stored doc ids are not dense")   # never written
+    names[to_numpy(topics.column("topic_id"))] = topics.column("topic").to_pylist()
+    doc_names = from_strings([])
+    if docnos:
+        docs = con.sql(f"SELECT doc_id, docno FROM run_docs WHERE collection_id = {cid} "
+                       "ORDER BY doc_id").to_arrow_table()
+        if len(docs) and int(to_numpy(docs.column("doc_id"))[-1]) != len(docs) - 1:
+            raise LitauditError(f"{collection_id}: stored doc ids are not dense")  # never so
+        doc_names = docs.column("docno").combine_chunks()
     q = _columns(con, f"SELECT topic_id, doc_id, rel FROM run_qrels WHERE collection_id = {cid}")
     ids = ", ".join(str(r[0]) for r in rows) or "NULL"
     d = _columns(con, "SELECT run_id, topic_id, doc_id, score FROM run_rankings "
                  f"WHERE run_id IN ({ids})")
-    return StoredTables(rows, names, docs.column("docno").combine_chunks(), d["run_id"],
-                        d["topic_id"], d["doc_id"], d["score"], q["topic_id"], q["doc_id"],
-                        q["rel"])
+    return StoredTables(rows, names, doc_names, d["run_id"], d["topic_id"], d["doc_id"],
+                        d["score"], q["topic_id"], q["doc_id"], q["rel"])
 
 
 def load_coded(con, collection_id: str, tags: Sequence[str] | None = None, *,
@@ -143,43 +147,20 @@ def load_coded(con, collection_id: str, tags: Sequence[str] | None = None, *,
     runs' positions in tag order. Rows come in stored (trec_eval) order."""
     import pyarrow.compute as pc
 
-    _require_qrels(con, collection_id)
-    rows = _run_rows(con, collection_id, tags)
-    cid = _lit(collection_id)
-    topic_names = tuple(t for (t,) in con.execute(
-        f"SELECT topic FROM run_topics WHERE collection_id = {cid} "
-        "ORDER BY topic_id").fetchall())
+    t = load_tables(con, collection_id, tags, docnos=byte_order)
     # doc ids -> position in docno byte order (trec_eval breaks ties with strcmp); a first
     # import numbers them so already (then nothing to map), later imports append
-    docs = None if not byte_order else con.sql(f"SELECT doc_id, docno FROM run_docs WHERE collection_id = {cid} "
-                   "ORDER BY doc_id").to_arrow_table()
-    docnos = docs.column("docno") if docs is not None else []
     doc_rank = None
-    if len(docnos) > 1 and pc.any(pc.less_equal(docnos[1:], docnos[:-1])).as_py():
-        doc_rank = np.empty(int(pc.max(docs.column("doc_id")).as_py()) + 1, dtype=np.int64)
-        doc_rank[trec_io.numpy_of(docs.column("doc_id"))[trec_io.numpy_of(pc.sort_indices(docnos))]] = \
-            np.arange(len(docnos))
-    q = _columns(con, f"SELECT topic_id, doc_id, rel FROM run_qrels "
-                 f"WHERE collection_id = {cid}")
-    q_doc = q["doc_id"]
-    cq = CodedQrels(q["topic_id"], q_doc if doc_rank is None else doc_rank[q_doc], q["rel"])
-    if rows:
-        ids = ", ".join(str(r[0]) for r in rows)
-        d = _columns(con, "SELECT run_id, topic_id, doc_id, score FROM run_rankings "
-                     f"WHERE run_id IN ({ids})")
-        run_pos = np.full(max(r[0] for r in rows) + 1, -1, dtype=np.int32)
-        run_pos[[r[0] for r in rows]] = np.arange(len(rows), dtype=np.int32)
-        run = run_pos[d["run_id"]]
-        top = d["topic_id"]
-        doc = d["doc_id"]
-        doc = doc if doc_rank is None else doc_rank[doc]
-        score = d["score"]
-    else:
-        run = top = np.zeros(0, np.int32)
-        doc = np.zeros(0, np.int64)
-        score = np.zeros(0)
-    coded = CodedRuns(tuple(r[1] for r in rows), topic_names, run, top, doc,
-                      score)
+    if len(t.docnos) > 1 and pc.any(pc.less_equal(t.docnos[1:], t.docnos[:-1])).as_py():
+        doc_rank = np.empty(len(t.docnos), dtype=np.int64)
+        doc_rank[to_numpy(pc.sort_indices(t.docnos))] = np.arange(len(t.docnos))
+    run_pos = np.full(max((r[0] for r in t.runs), default=0) + 1, -1, dtype=np.int32)
+    run_pos[[r[0] for r in t.runs]] = np.arange(len(t.runs), dtype=np.int32)
+    coded = CodedRuns(tuple(r[1] for r in t.runs), tuple(t.topics), run_pos[t.run_id],
+                      t.topic_id, t.doc_id if doc_rank is None else doc_rank[t.doc_id],
+                      t.score)
+    cq = CodedQrels(t.q_topic_id, t.q_doc_id if doc_rank is None else doc_rank[t.q_doc_id],
+                    t.q_rel)
     return coded, cq
 
 
@@ -187,8 +168,8 @@ def _columns(con, sql: str) -> dict[str, np.ndarray]:
     """A query's numeric, non-null columns as numpy arrays (through Arrow: no masked
     arrays, no copy when a column comes in one chunk)."""
     tbl = con.sql(sql).to_arrow_table()
-    return {name: trec_io.numpy_of(tbl.column(name)) if tbl.num_rows else
-            np.zeros(0, trec_io._NP[str(tbl.schema.field(name).type)])
+    return {name: to_numpy(tbl.column(name)) if tbl.num_rows else
+            np.zeros(0, numpy_dtype(tbl.schema.field(name).type))
             for name in tbl.column_names}
 
 

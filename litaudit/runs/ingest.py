@@ -20,6 +20,7 @@ import numpy as np
 
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.runs import strcodes, trec_io
+from litaudit.runs.columns import from_numpy, from_strings, to_numpy
 from litaudit.runs.model import RunInfo, sort_topics
 from litaudit.store.db import sql_string as _lit
 
@@ -413,9 +414,9 @@ class _Coded:
         import pyarrow as pa
 
         sizes = [f.result() for f in self._futures]
-        return pa.table({"run_id": _arrow(np.repeat(np.array(run_ids, np.int32), sizes)),
-                         "topic_id": _arrow(self.topic_id), "doc_id": _arrow(self.doc_id),
-                         "score": _arrow(self.score)})
+        return pa.table({"run_id": from_numpy(np.repeat(np.array(run_ids, np.int32), sizes)),
+                         "topic_id": from_numpy(self.topic_id), "doc_id": from_numpy(self.doc_id),
+                         "score": from_numpy(self.score)})
 
 
 def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
@@ -439,8 +440,8 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
     base = max(stored_topics.values(), default=-1) + 1
     topic_ids = dict(stored_topics)
     topic_ids.update((t, base + i) for i, t in enumerate(new))
-    new_topics = pa.table({"topic_id": _arrow(np.arange(base, base + len(new), dtype=np.int32)),
-                           "topic": _arrow_strings(new)})
+    new_topics = pa.table({"topic_id": from_numpy(np.arange(base, base + len(new), dtype=np.int32)),
+                           "topic": from_strings(new)})
 
     # docnos: every docno of the import coded at once, in byte order (strcmp), from the
     # 64-bit words the readers cut them into: integer hashing only, no string sort
@@ -464,18 +465,18 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
         def check(i: int) -> bool:
             """Topic ids of run i; is a document there twice in a topic? (in a thread)"""
             t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
-            tids[i] = t_map[trec_io.numpy_of(tables[i].table.column("topic").chunk(0)
+            tids[i] = t_map[to_numpy(tables[i].table.column("topic").chunk(0)
                                              .indices)]
             return strcodes.has_duplicate_pairs(tids[i], run_codes[i], n_uniq)
 
         dup_futures = [pool.submit(check, i) for i in range(len(tables))] \
             if pool is not None else None
-        uniq = docnos.take(_arrow(strcodes.row_per_code(codes, n_uniq)))   # byte order
+        uniq = docnos.take(from_numpy(strcodes.row_per_code(codes, n_uniq)))   # byte order
         n_stored = con.execute("SELECT count(*) FROM run_docs WHERE collection_id = ?",
                                [collection_id]).fetchall()[0][0]
         if n_stored == 0:     # a first import: doc ids are the byte-order codes
             doc_of = np.arange(n_uniq, dtype=np.int32)
-            new_docs = pa.table({"doc_id": _arrow(doc_of), "docno": uniq})
+            new_docs = pa.table({"doc_id": from_numpy(doc_of), "docno": uniq})
         else:
             doc_of, new_docs = _map_stored_docs(con, collection_id, uniq, n_stored)
         dups = [f.result() for f in dup_futures] if pool is not None else \
@@ -489,10 +490,10 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
     if qtable is not None:
         q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
                          dtype=np.int32)
-        q_tid = q_map[trec_io.numpy_of(q_topic_enc.indices)]
+        q_tid = q_map[to_numpy(q_topic_enc.indices)]
         q_doc = codes[0]
         dup_qrels = strcodes.has_duplicate_pairs(q_tid, q_doc, n_uniq)
-        qrels = pa.table({"topic_id": _arrow(q_tid), "doc_id": _arrow(doc_of[q_doc]),
+        qrels = pa.table({"topic_id": from_numpy(q_tid), "doc_id": from_numpy(doc_of[q_doc]),
                           "rel": qtable.column("rel")})
 
     bounds = np.cumsum([0] + [rt.table.num_rows for rt in tables])
@@ -505,7 +506,7 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
         """Put run i's rows in trec_eval order into its slice of the output columns."""
         tid = tids[i]
         doc = run_codes[i]
-        score = trec_io.numpy_of(tables[i].table.column("score"))
+        score = to_numpy(tables[i].table.column("score"))
         with np.errstate(over="ignore"):        # beyond FLT_MAX: +-inf, as C's (float)
             o = trec_order(tid, score.astype(np.float32), doc)
         at = slice(int(bounds[i]), int(bounds[i + 1]))
@@ -529,32 +530,12 @@ def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
     pos = pc.index_in(uniq, value_set=stored.column("docno")).to_numpy(zero_copy_only=False)
     known = ~np.isnan(pos) if pos.dtype.kind == "f" else np.ones(len(pos), bool)
     doc_of = np.empty(len(uniq), dtype=np.int32)
-    ids = trec_io.numpy_of(stored.column("doc_id"))
+    ids = to_numpy(stored.column("doc_id"))
     doc_of[known] = ids[pos[known].astype(np.int64)]
     fresh = np.flatnonzero(~known)
     doc_of[fresh] = n_stored + np.arange(len(fresh), dtype=np.int32)
-    new_docs = pa.table({"doc_id": _arrow(doc_of[fresh]), "docno": uniq.take(_arrow(fresh))})
+    new_docs = pa.table({"doc_id": from_numpy(doc_of[fresh]), "docno": uniq.take(from_numpy(fresh))})
     return doc_of, new_docs
-
-
-def _arrow(a: np.ndarray):
-    """A numeric numpy array as an Arrow array, zero copy (``pa.array`` would import
-    pandas, 0.3 s, to check whether it was given a pandas object)."""
-    import pyarrow as pa
-
-    a = np.ascontiguousarray(a)
-    return pa.Array.from_buffers(pa.from_numpy_dtype(a.dtype), len(a), [None, pa.py_buffer(a)])
-
-
-def _arrow_strings(values: Sequence[str]):
-    """A short list of str as an Arrow string array (without ``pa.array``, see _arrow)."""
-    import pyarrow as pa
-
-    data = [v.encode("utf-8") for v in values]
-    offsets = np.zeros(len(data) + 1, dtype=np.int32)
-    np.cumsum([len(b) for b in data], out=offsets[1:])
-    return pa.Array.from_buffers(pa.string(), len(data),
-                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
 
 
 def _insert(con, sql: str, data) -> None:

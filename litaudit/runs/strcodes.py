@@ -25,6 +25,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from litaudit.runs.columns import from_numpy, string_buffers, to_numpy
+
 DENSE_MAX = 1 << 25          # product spaces up to this size are folded through a bitmap
 
 # MASKS[k]: the k leading bytes of a big-endian word
@@ -32,22 +34,11 @@ _MASKS = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 
                   dtype=np.uint64)
 
 
-def _buffers(array) -> tuple[np.ndarray, np.ndarray]:
-    """(offsets as int64 of length n + 1, data as uint8) of an Arrow string array."""
-    n = len(array)
-    offsets = np.frombuffer(array.buffers()[1], dtype=np.int32, count=n + 1,
-                            offset=array.offset * 4)
-    data_buf = array.buffers()[2]
-    data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else \
-        np.zeros(0, np.uint8)
-    return offsets.astype(np.int64), data
-
-
 def max_length(array) -> int:
     """The longest string's length in bytes (0 for an empty array)."""
     if not len(array):
         return 0
-    offsets, _ = _buffers(array)
+    offsets, _ = string_buffers(array)
     return int(np.max(np.diff(offsets)))
 
 
@@ -55,7 +46,7 @@ def words_of(array, n_words: int | None = None) -> list[np.ndarray] | None:
     """The strings of an Arrow string array (one chunk, no nulls) as ``n_words`` uint64
     columns (default: enough for the longest), or None when a string holds a NUL byte."""
     n = len(array)
-    offsets, data = _buffers(array)
+    offsets, data = string_buffers(array)
     lo, hi = int(offsets[0]), int(offsets[-1])
     if np.any(data[lo:hi] == 0):
         return None
@@ -77,16 +68,10 @@ def words_of(array, n_words: int | None = None) -> list[np.ndarray] | None:
 
 def _dictionary(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(int32 indices, distinct uint64 values in order of first appearance)."""
-    import pyarrow as pa
     import pyarrow.compute as pc
 
-    enc = pc.dictionary_encode(pa.Array.from_buffers(
-        pa.int64(), len(values), [None, pa.py_buffer(np.ascontiguousarray(values))]))
-    idx = np.frombuffer(enc.indices.buffers()[1], dtype=np.int32, count=len(values),
-                        offset=enc.indices.offset * 4)
-    d = enc.dictionary
-    return idx, np.frombuffer(d.buffers()[1], dtype=np.uint64, count=len(d),
-                              offset=d.offset * 8)
+    enc = pc.dictionary_encode(from_numpy(values.view(np.int64)))
+    return to_numpy(enc.indices), to_numpy(enc.dictionary).view(np.uint64)
 
 
 def _rank_codes(values: np.ndarray) -> tuple[np.ndarray, int]:

@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit.errors import InputError, Problem, ValidationFailed
+from litaudit.runs.columns import from_numpy, string_buffers, to_numpy
 from litaudit.runs.model import Qrels, Run
 
 MAX_PROBLEMS = 20            # problems listed per file before "... and N more"
@@ -295,8 +296,7 @@ def _no_empty(column) -> bool:
         return all(_no_empty(c) for c in column.chunks)
     if len(column) == 0:
         return True
-    offsets = np.frombuffer(column.buffers()[1], dtype=np.int32, count=len(column) + 1,
-                            offset=column.offset * 4)
+    offsets, _ = string_buffers(column)
     return bool(np.all(offsets[1:] > offsets[:-1]))
 
 
@@ -372,7 +372,7 @@ def _fast_run_of(data: bytes, delim: bytes, qrels_topics: set[str] | None,
         from litaudit.runs import strcodes
 
         enc = pc.dictionary_encode(docno)
-        if strcodes.has_duplicate_pairs(numpy_of(topic.indices), numpy_of(enc.indices),
+        if strcodes.has_duplicate_pairs(to_numpy(topic.indices), to_numpy(enc.indices),
                                         len(enc.dictionary)):
             return None
     table = pa.table({"topic": topic, "docno": docno, "score": score})
@@ -406,30 +406,10 @@ def _topic_codes(topic):
 
     ree = pc.run_end_encode(topic)
     values = ree.values
-    ends = np.frombuffer(ree.run_ends.buffers()[1], dtype=np.int32, count=len(values),
-                         offset=ree.run_ends.offset * 4)
     enc = pc.dictionary_encode(values)
-    lengths = np.diff(ends, prepend=0)
-    indices = np.repeat(numpy_of(enc.indices), lengths)
-    return pa.DictionaryArray.from_arrays(
-        pa.Array.from_buffers(pa.int32(), len(indices), [None, pa.py_buffer(indices)]),
-        enc.dictionary)
-
-
-def numpy_of(array) -> np.ndarray:
-    """A numeric Arrow array (or one-chunk ChunkedArray) without nulls as numpy, zero copy.
-
-    ``Array.to_numpy`` imports pandas (0.3 s) on its first call; this does not."""
-    if hasattr(array, "chunks"):
-        array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
-    dtype = _NP[str(array.type)]
-    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
-                         offset=array.offset * dtype.itemsize)
-
-
-_NP = {t: np.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16",
-                                 "uint32", "uint64")}
-_NP.update(float=np.dtype(np.float32), double=np.dtype(np.float64))   # Arrow's names
+    lengths = np.diff(to_numpy(ree.run_ends), prepend=0)
+    indices = np.repeat(to_numpy(enc.indices), lengths)
+    return pa.DictionaryArray.from_arrays(from_numpy(indices), enc.dictionary)
 
 
 def _slow_run(path: Path, qrels_topics, lenient) -> RunTable:
