@@ -210,7 +210,8 @@ def test_property_row_order_does_not_matter(arch, rnd):
 def test_property_trec_order_equals_lexsort(rows, big):
     """The packed-key sort orders as (key, float32 score desc, doc desc) does; ``big``
     pushes the key past 64 bits (the lexsort fallback)."""
-    from litaudit.runs.evaluate import _in_trec_order, trec_order
+    from litaudit.runs.order import in_trec_order as _in_trec_order
+    from litaudit.runs.order import trec_order
 
     key = np.array([r[0] for r in rows], dtype=np.int64) * (1 << 40 if big else 1)
     score = np.array([r[1] for r in rows], dtype=np.float32)
@@ -228,7 +229,7 @@ def test_property_trec_order_equals_lexsort(rows, big):
 @given(archives())
 def test_property_sparse_qrels_lookup_equals_dense(monkeypatch_arch):
     """The per-docno qrels look-up (large collections) gives what the dense table gives."""
-    import litaudit.runs.evaluate as E
+    import litaudit.runs.judged as E
 
     runs, qrels = monkeypatch_arch
     if not any(len(r) for r in runs):
@@ -258,13 +259,15 @@ def test_property_two_threads_equal_one(arch, complete, interleave, sparse):
         coded = CodedRuns(coded.tags, coded.topic_names, coded.run[o], coded.topic[o],
                           coded.doc[o], coded.score[o])
     one = evaluate_coded(coded, cq, MEASURES, complete=complete)
-    saved = ev_mod.PARALLEL_MIN_ROWS, ev_mod.DENSE_LOOKUP_MAX
+    from litaudit.runs import judged
+
+    saved = ev_mod.PARALLEL_MIN_ROWS, judged.DENSE_LOOKUP_MAX
     ev_mod.PARALLEL_MIN_ROWS = 2
     if sparse:        # the halves share the per-docno qrels look-up instead of the table
-        ev_mod.DENSE_LOOKUP_MAX = 0
+        judged.DENSE_LOOKUP_MAX = 0
     try:
         two = evaluate_coded(coded, cq, MEASURES, complete=complete, threads=2)
     finally:
-        ev_mod.PARALLEL_MIN_ROWS, ev_mod.DENSE_LOOKUP_MAX = saved
+        ev_mod.PARALLEL_MIN_ROWS, judged.DENSE_LOOKUP_MAX = saved
     assert (two.runs, two.topics, two.measures) == (one.runs, one.topics, one.measures)
     np.testing.assert_array_equal(two.scores, one.scores)

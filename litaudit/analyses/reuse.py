@@ -108,7 +108,7 @@ def code_stored(tables, collection_id: str) -> CodedArchive:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from litaudit.runs.evaluate import trec_order
+    from litaudit.runs.order import trec_order
 
     t = tables
     if not t.runs:

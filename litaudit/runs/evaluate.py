@@ -28,7 +28,9 @@ import numpy as np
 
 from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import MeasureName, parse_measure
+from litaudit.runs.judged import judged_lookup
 from litaudit.runs.model import Qrels, Run, sort_topics
+from litaudit.runs.order import group_cumsum, in_trec_order, position_in_group, trec_order
 
 NONPOOL = -1     # a retrieved document that has no line in the qrels
 
@@ -81,7 +83,7 @@ class CodedRuns:
     run: np.ndarray      # int32 run index
     topic: np.ndarray    # int32 topic code
     doc: np.ndarray      # int32 or int64 docno code (byte order)
-    score: np.ndarray    # float64, or float32 (the evaluator compares scores as C float)
+    score: np.ndarray    # float64
 
 
 @dataclass(frozen=True)
@@ -156,7 +158,7 @@ PARALLEL_MIN_ROWS = 1 << 18    # below this, splitting the runs over threads cos
 def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
                    rel_level: int = 1, complete: bool = False,
                    check_duplicates: bool = True, ranked: bool = False,
-                   threads: int = 1, _lookup: tuple | None = None) -> Evaluation:
+                   threads: int = 1) -> Evaluation:
     """The evaluator on integer-coded input (see :class:`CodedRuns`).
 
     ``threads=2``: two halves of the runs are evaluated on two threads (runs are
@@ -175,20 +177,26 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     if rel_level < 1:
         raise ParameterError(f"rel_level must be at least 1, got {rel_level}")
     names = _parse_all(measures)
-    if threads > 1 and len(coded.tags) > 1 and len(coded.run) >= PARALLEL_MIN_ROWS:
-        from concurrent.futures import ThreadPoolExecutor
+    if threads < 2 or len(coded.tags) < 2 or len(coded.run) < PARALLEL_MIN_ROWS:
+        return _evaluate(coded, cq, names, rel_level, complete, check_duplicates, ranked, None)
+    from concurrent.futures import ThreadPoolExecutor
 
-        halves = _split_runs(coded)
-        # one qrels look-up for both halves, over the doc codes of all the runs
-        n_docs = int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
-        lookup = (n_docs, _judged_lookup(cq.topic.astype(np.int64), cq.doc,
-                                         cq.rel.astype(np.int64), len(coded.topic_names),
-                                         n_docs))
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            parts = list(pool.map(lambda h: evaluate_coded(
-                h[0], cq, measures, rel_level=rel_level, complete=complete,
-                check_duplicates=check_duplicates, ranked=ranked, _lookup=lookup), halves))
-        return _join_runs(coded.tags, [h[1] for h in halves], parts)
+    halves = _split_runs(coded)
+    # one qrels look-up for both halves, over the doc codes of all the runs
+    n_docs = int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
+    lookup = (n_docs, judged_lookup(cq.topic.astype(np.int64), cq.doc,
+                                    cq.rel.astype(np.int64), len(coded.topic_names), n_docs))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        parts = list(pool.map(lambda h: _evaluate(h[0], cq, names, rel_level, complete,
+                                                  check_duplicates, ranked, lookup), halves))
+    return _join_runs(coded.tags, [h[1] for h in halves], parts)
+
+
+def _evaluate(coded: CodedRuns, cq: CodedQrels, names: list[MeasureName], rel_level: int,
+              complete: bool, check_duplicates: bool, ranked: bool,
+              lookup: tuple | None) -> Evaluation:
+    """:func:`evaluate_coded` in one pass (``lookup``: (n_docs, qrels look-up) shared by
+    the threads of a split evaluation, or None)."""
     n_runs = len(coded.tags)
     n_top = len(coded.topic_names)
 
@@ -198,7 +206,7 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     in_qrels = np.bincount(q_topic, minlength=n_top) > 0
     R = np.bincount(q_topic, weights=q_rel >= rel_level, minlength=n_top)
     N = np.bincount(q_topic, weights=(q_rel >= 0) & (q_rel < rel_level), minlength=n_top)
-    n_docs = _lookup[0] if _lookup is not None else \
+    n_docs = lookup[0] if lookup is not None else \
         int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
     q_key = q_topic * n_docs + cq.doc
     q_key.sort()
@@ -230,9 +238,9 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
             raise ParameterError(f"run {coded.tags[r]!r} retrieves a document twice "
                                  f"in topic {coded.topic_names[t]}")
     if ranked:
-        if not _in_trec_order(key, score, None):
+        if not in_trec_order(key, score, None):
             raise NotRanked
-    elif not _in_trec_order(key, score, doc):
+    elif not in_trec_order(key, score, doc):
         o = trec_order(key, score, doc)
         key, topic, doc = key[o], topic[o], doc[o]
     del score
@@ -248,9 +256,9 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     g_topic = key[starts] % max(n_top, 1)
 
     # the retrieved rows judged in the qrels, and their grades
-    if _lookup is None:
-        _lookup = (n_docs, _judged_lookup(q_topic, cq.doc, q_rel, n_top, n_docs))
-    rows, rel = _lookup[1](topic, doc)
+    if lookup is None:
+        lookup = (n_docs, judged_lookup(q_topic, cq.doc, q_rel, n_top, n_docs))
+    rows, rel = lookup[1](topic, doc)
     if n:
         group = np.cumsum(new_block, dtype=np.int64)[rows]
         group -= 1
@@ -270,7 +278,7 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
 
     # relevant rows: their group, rank and 1-based position among the group's relevant
     r_group, r_rank = group[isrel], rank[isrel]
-    cumrel = _position_in_group(r_group)
+    cumrel = position_in_group(r_group)
     ideal_cache: dict[int | None, np.ndarray] = {}
 
     def ideal(k: int | None) -> np.ndarray:
@@ -307,7 +315,7 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
         elif m.family == "Bpref":
             # judged non-relevant documents ranked above each relevant one
             nonrel = (rel >= 0) & (rel < rel_level)
-            before = _group_cumsum(nonrel.astype(np.int64), group)[isrel]
+            before = group_cumsum(nonrel.astype(np.int64), group)[isrel]
             Rr = R[g_topic[r_group]]
             denom = np.minimum(N[g_topic[r_group]], Rr)
             frac = np.where(before > 0,
@@ -374,135 +382,6 @@ def _join_runs(tags: tuple[str, ...], codes: list[np.ndarray],
         cols = np.array([col[t] for t in p.topics], dtype=np.int64)
         scores[np.ix_(np.arange(len(p.measures)), c, cols)] = p.scores
     return Evaluation(parts[0].measures, tuple(tags), topics, scores)
-
-
-DENSE_LOOKUP_MAX = 1 << 26     # (topic, docno) cells of the dense qrels table (64 MiB)
-
-
-def _judged_lookup(q_topic, q_doc, q_rel, n_top: int, n_docs: int):
-    """A function (topic, doc) -> (rows, grades): the retrieved rows that have a qrels
-    line for their topic. Built once per qrels (the threads of one evaluation share it).
-
-    A dense int8 (topic, judged docno) table when it is small enough and the grades fit,
-    else the qrels lines of each docno (found by counting sort) matched on the topic."""
-    empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-    if not len(q_doc):
-        return lambda topic, doc: empty
-    if q_rel.min() > -128 and q_rel.max() < 128:
-        # the judged docnos numbered densely: a row whose docno nobody judged is out
-        # after one small look-up, the others meet a (topic, judged docno) int8 table
-        judged = np.zeros(n_docs, dtype=bool)
-        judged[q_doc] = True
-        n_judged = int(np.count_nonzero(judged))
-        if n_top * n_judged <= DENSE_LOOKUP_MAX:
-            jd = np.cumsum(judged, dtype=np.int32)
-            jd -= 1
-            jd[~judged] = -1
-            table = np.full(n_top * n_judged, -128, dtype=np.int8)
-            table[q_topic * n_judged + jd[q_doc]] = q_rel
-
-            def dense(topic, doc):
-                if not len(doc):
-                    return empty
-                row_jd = jd[doc]
-                rows = np.flatnonzero(row_jd >= 0)
-                cell = topic[rows].astype(np.int64) * n_judged
-                cell += row_jd[rows]
-                grade = table[cell]
-                hit = grade != -128
-                return rows[hit], grade[hit].astype(np.int64)
-
-            return dense
-    by_doc = np.argsort(q_doc, kind="stable")
-    qd_count = np.bincount(q_doc, minlength=n_docs)
-    qd_start = np.cumsum(qd_count) - qd_count
-    qd_topic = q_topic[by_doc]
-    rel_by_doc = q_rel[by_doc]
-
-    def sparse(topic, doc):
-        if not len(doc):
-            return empty
-        cnt = qd_count[doc]
-        cand = np.flatnonzero(cnt)
-        c_topic = topic[cand]
-        c_first = qd_start[doc[cand]]
-        c_cnt = cnt[cand]
-        found = np.full(len(cand), -1, dtype=np.int64)       # qrels line (by_doc order)
-        live = np.arange(len(cand))
-        j = 0
-        while len(live):
-            at = c_first[live] + j
-            hit = qd_topic[at] == c_topic[live]
-            found[live[hit]] = at[hit]
-            j += 1
-            live = live[~hit & (c_cnt[live] > j)]
-        ok = found >= 0
-        return cand[ok], rel_by_doc[found[ok]]
-
-    return sparse
-
-
-def _position_in_group(group: np.ndarray) -> np.ndarray:
-    """1-based position of each element among the equal, contiguous ``group`` values."""
-    m = len(group)
-    idx = np.arange(m)
-    first = np.maximum.accumulate(np.where(np.r_[True, group[1:] != group[:-1]], idx, 0)) \
-        if m else idx
-    return idx - first + 1
-
-
-def _group_cumsum(x: np.ndarray, group: np.ndarray) -> np.ndarray:
-    """Inclusive cumulative sum of ``x`` restarting where the contiguous ``group`` changes."""
-    if not len(x):
-        return x
-    c = np.cumsum(x)
-    start = np.r_[True, group[1:] != group[:-1]]
-    base = np.maximum.accumulate(np.where(start, np.arange(len(x)), 0))
-    return c - (c[base] - x[base])
-
-
-def _in_trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray | None) -> bool:
-    """Are the rows in trec_eval order: every key one contiguous block (blocks in any
-    order), inside it scores descending, then docno codes descending (not checked when
-    ``doc`` is None)?"""
-    if len(key) < 2:
-        return True
-    same = key[1:] == key[:-1]
-    if np.any(same & (score[1:] > score[:-1])):
-        return False
-    if doc is not None and np.any(same & (score[1:] == score[:-1]) & (doc[1:] >= doc[:-1])):
-        return False
-    block_keys = key[np.r_[True, ~same]]
-    return len(np.unique(block_keys)) == len(block_keys)
-
-
-def descending_score_bits(score: np.ndarray) -> np.ndarray:
-    """uint64 whose ascending order is ``score`` (float32) descending; -0.0 ties 0.0."""
-    with np.errstate(over="ignore"):
-        s = (np.asarray(score, dtype=np.float32) + np.float32(0.0)).view(np.uint32)
-    asc = np.where(s & np.uint32(0x80000000), ~s, s | np.uint32(0x80000000))
-    return (np.uint32(0xFFFFFFFF) - asc).astype(np.uint64)
-
-
-def trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarray:
-    """Row order by ``key`` ascending, float32 ``score`` descending, ``doc`` descending
-    (trec_eval's ranking inside a run and topic): one sort of a packed 64-bit key when
-    the three fit in 64 bits, else a lexsort."""
-    if not len(key):
-        return np.zeros(0, dtype=np.int64)
-    key_bits = int(key.max()).bit_length()
-    doc_max = int(doc.max())
-    doc_bits = max(doc_max, 1).bit_length()
-    if key.min() >= 0 and doc.min() >= 0 and key_bits + 32 + doc_bits <= 64:
-        packed = key.astype(np.uint64) << np.uint64(32 + doc_bits)
-        packed |= descending_score_bits(score) << np.uint64(doc_bits)
-        packed |= (doc_max - doc).astype(np.uint64)
-        # run files usually come ranked already but for ties: a merge sort then costs
-        # little more than a pass, where quicksort would do the full n log n
-        descents = np.count_nonzero(packed[1:] < packed[:-1])
-        return np.argsort(packed, kind="stable" if descents * 16 < len(packed) else None)
-    with np.errstate(over="ignore"):
-        return np.lexsort((-doc, -score.astype(np.float32), key))
 
 
 def _ideal_dcg(q_topic: np.ndarray, q_rel: np.ndarray, n_top: int, k: int | None) -> np.ndarray:

@@ -426,7 +426,7 @@ def _code(con, collection_id: str, qtable, qwords, tables: list, words: list,
     trec_eval order."""
     import pyarrow as pa
 
-    from litaudit.runs.evaluate import trec_order
+    from litaudit.runs.order import trec_order
 
     # topics: few; a first import numbers them in trec_eval's natural order
     run_topic_dicts = [rt.table.column("topic").chunk(0).dictionary.to_pylist()
