@@ -154,7 +154,8 @@ def test_fast_reader_agrees_with_line_reader(rows, seps, edge, eol, final_newlin
     # the fast path (Arrow CSV, after making whitespace runs single tabs when needed; tag
     # checked by counting line endings) either declines a file or reads exactly what the
     # line-by-line reader reads
-    from litaudit.runs.trec_io import _fast_run, parse_run_file
+    from litaudit.runs.fastread import fast_run as _fast_run
+    from litaudit.runs.trec_io import parse_run_file
 
     def line(fields):
         out = fields[0]
@@ -190,7 +191,7 @@ def test_fast_reader_agrees_with_line_reader(rows, seps, edge, eol, final_newlin
 
 
 def test_fast_reader_declines_what_it_cannot_check():
-    from litaudit.runs.trec_io import _fast_run
+    from litaudit.runs.fastread import fast_run as _fast_run
 
     ok = b"1\tQ0\td1\t1\t3\tT\n1\tQ0\td2\t2\t2\tT"
     assert _fast_run(ok, None).tag == "T"                                    # no final newline
