@@ -1,0 +1,190 @@
+"""An import's tables coded for storage: topic and doc ids (docnos in strcmp order, see
+:mod:`litaudit.runs.strcodes`), the duplicate checks, and each run put in trec_eval
+order on worker threads (:class:`Coded`), for :mod:`litaudit.runs.ingest` to write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from litaudit.errors import InputError
+from litaudit.runs import strcodes
+from litaudit.runs.columns import from_numpy, from_strings, to_numpy
+from litaudit.runs.model import sort_topics
+from litaudit.store.db import sql_string as _lit
+
+
+def docno_words(path: Path, table) -> list:
+    """The docno column of a parsed run or qrels table as dictionary-encoded 64-bit words
+    (see :func:`litaudit.runs.strcodes.coded_words`)."""
+    col = table.column("docno")
+    words = strcodes.coded_words(col.chunk(0) if col.num_chunks == 1 else
+                                 col.combine_chunks())
+    if words is None:      # the readers refuse NUL bytes, so this is a bug if it happens
+        raise InputError(str(path), None, "a docno holds a NUL byte")
+    return words
+
+
+@dataclass
+class Coded:
+    """What :func:`code_import` makes of an import: the rows to write, with integer ids."""
+
+    new_topics: object            # pyarrow.Table (topic_id, topic) to add to run_topics
+    new_docs: object              # pyarrow.Table (doc_id, docno) to add to run_docs
+    qrels: object                 # pyarrow.Table (topic_id, doc_id, rel) or None
+    run_topics: list[int]         # topics per run
+    dup_qrels: bool               # a document judged twice in a topic
+    dup_runs: list[int]           # runs with a document twice in a topic
+    rank: Callable | None = None  # i -> rows of run i put in topic_id, doc_id, score
+    topic_id: np.ndarray | None = None    # the runs' rows, each run in trec_eval order
+    doc_id: np.ndarray | None = None
+    score: np.ndarray | None = None
+
+    def start_ranking(self, n_runs: int, threads: int) -> None:
+        """Rank the runs on ``threads`` worker threads from now on,
+        while the caller writes the other tables (DuckDB releases the GIL)."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._pool = ThreadPoolExecutor(max_workers=max(1, threads))
+        self._futures = [self._pool.submit(self.rank, i) for i in range(n_runs)]
+
+    def stop_ranking(self) -> None:
+        if getattr(self, "_pool", None) is not None:
+            for f in self._futures:
+                f.cancel()
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def rankings(self, run_ids: list[int]):
+        """The runs' rows (run_id, topic_id, doc_id, score) as one Arrow table (one chunk:
+        DuckDB takes it twice as fast as one batch per run), each run in trec_eval order,
+        from the workers of :meth:`start_ranking`."""
+        import pyarrow as pa
+
+        sizes = [f.result() for f in self._futures]
+        return pa.table({"run_id": from_numpy(np.repeat(np.array(run_ids, np.int32), sizes)),
+                         "topic_id": from_numpy(self.topic_id), "doc_id": from_numpy(self.doc_id),
+                         "score": from_numpy(self.score)})
+
+
+def code_import(con, collection_id: str, qtable, qwords, tables: list, words: list,
+          stored_topics: dict[str, int], threads: int) -> Coded:
+    """Topic and doc ids for the qrels and runs being imported (new ones numbered after
+    the collection's stored ones), duplicate checks, and (``Coded.rank``) each run in
+    trec_eval order."""
+    import pyarrow as pa
+
+    from litaudit.runs.order import trec_order
+
+    # topics: few; a first import numbers them in trec_eval's natural order
+    run_topic_dicts = [rt.table.column("topic").chunk(0).dictionary.to_pylist()
+                       for rt in tables]
+    q_topic_enc = (pa.compute.dictionary_encode(qtable.column("topic")).combine_chunks()
+                   if qtable is not None else None)
+    seen = set(q_topic_enc.dictionary.to_pylist()) if q_topic_enc is not None else set()
+    for d in run_topic_dicts:
+        seen.update(d)
+    new = [t for t in sort_topics(seen) if t not in stored_topics]
+    base = max(stored_topics.values(), default=-1) + 1
+    topic_ids = dict(stored_topics)
+    topic_ids.update((t, base + i) for i, t in enumerate(new))
+    new_topics = pa.table({"topic_id": from_numpy(np.arange(base, base + len(new), dtype=np.int32)),
+                           "topic": from_strings(new)})
+
+    # docnos: every docno of the import coded at once, in byte order (strcmp), from the
+    # 64-bit words the readers cut them into: integer hashing only, no string sort
+    parts = ([qwords] if qtable is not None else []) + list(words)
+    sizes = ([qtable.num_rows] if qtable is not None else []) + \
+        [rt.table.num_rows for rt in tables]
+    pool = None
+    if threads > 1 and len(parts) > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(max_workers=threads)
+    try:
+        codes, n_uniq = strcodes.byte_order_codes(parts, sizes,
+                                                  pool.map if pool is not None else None)
+        run_codes = codes[1:] if qtable is not None else codes
+        docnos = pa.chunked_array(
+            ([c for c in qtable.column("docno").chunks] if qtable is not None else [])
+            + [c for rt in tables for c in rt.table.column("docno").chunks], pa.string())
+        tids: list = [None] * len(tables)
+
+        def check(i: int) -> bool:
+            """Topic ids of run i; is a document there twice in a topic? (in a thread)"""
+            t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
+            tids[i] = t_map[to_numpy(tables[i].table.column("topic").chunk(0)
+                                             .indices)]
+            return strcodes.has_duplicate_pairs(tids[i], run_codes[i], n_uniq)
+
+        dup_futures = [pool.submit(check, i) for i in range(len(tables))] \
+            if pool is not None else None
+        uniq = docnos.take(from_numpy(strcodes.row_per_code(codes, n_uniq)))   # byte order
+        n_stored = con.execute("SELECT count(*) FROM run_docs WHERE collection_id = ?",
+                               [collection_id]).fetchall()[0][0]
+        if n_stored == 0:     # a first import: doc ids are the byte-order codes
+            doc_of = np.arange(n_uniq, dtype=np.int32)
+            new_docs = pa.table({"doc_id": from_numpy(doc_of), "docno": uniq})
+        else:
+            doc_of, new_docs = _map_stored_docs(con, collection_id, uniq, n_stored)
+        dups = [f.result() for f in dup_futures] if pool is not None else \
+            [check(i) for i in range(len(tables))]
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
+
+    qrels = None
+    dup_qrels = False
+    if qtable is not None:
+        q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
+                         dtype=np.int32)
+        q_tid = q_map[to_numpy(q_topic_enc.indices)]
+        q_doc = codes[0]
+        dup_qrels = strcodes.has_duplicate_pairs(q_tid, q_doc, n_uniq)
+        qrels = pa.table({"topic_id": from_numpy(q_tid), "doc_id": from_numpy(doc_of[q_doc]),
+                          "rel": qtable.column("rel")})
+
+    bounds = np.cumsum([0] + [rt.table.num_rows for rt in tables])
+    n_rows = int(bounds[-1])
+    out_topic = np.empty(n_rows, dtype=np.int32)
+    out_doc = np.empty(n_rows, dtype=np.int32)
+    out_score = np.empty(n_rows, dtype=np.float64)
+
+    def rank(i: int) -> int:
+        """Put run i's rows in trec_eval order into its slice of the output columns."""
+        tid = tids[i]
+        doc = run_codes[i]
+        score = to_numpy(tables[i].table.column("score"))
+        with np.errstate(over="ignore"):        # beyond FLT_MAX: +-inf, as C's (float)
+            o = trec_order(tid, score.astype(np.float32), doc)
+        at = slice(int(bounds[i]), int(bounds[i + 1]))
+        np.take(tid, o, out=out_topic[at])
+        np.take(doc_of, doc[o], out=out_doc[at])
+        np.take(score, o, out=out_score[at])
+        return len(o)
+
+    return Coded(new_topics, new_docs, qrels, [len(d) for d in run_topic_dicts], dup_qrels,
+                  [i for i, d in enumerate(dups) if d], rank, out_topic, out_doc, out_score)
+
+
+def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
+    """Doc ids of ``uniq`` (docnos) in a collection that has some stored: stored ones
+    looked up, new ones numbered from ``n_stored`` on."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    stored = con.sql(f"SELECT docno, doc_id FROM run_docs WHERE collection_id = "
+                     f"{_lit(collection_id)}").to_arrow_table()
+    pos = pc.index_in(uniq, value_set=stored.column("docno")).to_numpy(zero_copy_only=False)
+    known = ~np.isnan(pos) if pos.dtype.kind == "f" else np.ones(len(pos), bool)
+    doc_of = np.empty(len(uniq), dtype=np.int32)
+    ids = to_numpy(stored.column("doc_id"))
+    doc_of[known] = ids[pos[known].astype(np.int64)]
+    fresh = np.flatnonzero(~known)
+    doc_of[fresh] = n_stored + np.arange(len(fresh), dtype=np.int32)
+    new_docs = pa.table({"doc_id": from_numpy(doc_of[fresh]), "docno": uniq.take(from_numpy(fresh))})
+    return doc_of, new_docs
