@@ -65,7 +65,7 @@ def obvious_maps(c, keep, labels, names) -> np.ndarray:
 
 
 def main() -> int:
-    from litaudit.analyses import reuse
+    from litaudit.analyses import coded_archive, subcollection_tau
     from litaudit.stats import subcollections as sc
 
     if not DATA.is_dir():
@@ -76,12 +76,13 @@ def main() -> int:
     t0 = time.perf_counter()
     archive = load_archive()
     t1 = time.perf_counter()
-    c = reuse.code_archive(archive)
-    split = reuse.split_documents(c.docnos, SPLIT)
-    full = reuse._evaluate_means(c, "AP")
-    keep, _ = reuse.select_runs(full, c.run_types, automatic_only=True,
-                                drop_bottom=reuse.SUBCOLLECTION_BOTTOM)
-    prep = reuse.prepare_subcollections(c, keep)
+    c = coded_archive.code_archive(archive)
+    split = subcollection_tau.split_documents(c.docnos, SPLIT)
+    full = coded_archive.evaluate_means(c, "AP")
+    keep, _ = subcollection_tau.select_runs(
+        full, c.run_types, automatic_only=True,
+        drop_bottom=subcollection_tau.SUBCOLLECTION_BOTTOM)
+    prep = subcollection_tau.prepare_subcollections(c, keep)
     t2 = time.perf_counter()
     print(f"robust03: {len(c.tags)} runs ({keep.size} ranked), {len(c.topic_names)} topics, "
           f"{len(c.docnos)} documents; {prep.pos_doc.size} ranked positions up to the last "

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from litaudit.analyses import reuse
+from litaudit.analyses import coded_archive, reuse, subcollection_tau
 from litaudit.errors import InputError, ParameterError
 from litaudit.runs.model import Archive, Qrels, Run, RunInfo
 
@@ -57,7 +57,7 @@ def test_code_archive_orders_as_trec_eval():
     # scores equal as float32 tie, and ties go to the larger docno first (trec_eval)
     run = Run("x", ["1", "1", "1"], ["AA1", "AA2", "BB1"], [1.0, 1.0 + 1e-9, 0.5])
     arch = Archive("c", Qrels(["1"], ["AA1"], [1]), (run,), (RunInfo("x", None, None, None),))
-    c = reuse.code_archive(arch)
+    c = coded_archive.code_archive(arch)
     assert [c.docnos[d] for d in c.doc] == ["AA2", "AA1", "BB1"]
     assert c.rank.tolist() == [0, 1, 2]
     assert c.participants == ("x",)      # no participant: the run is its own
@@ -94,39 +94,41 @@ def test_rao_and_lou_on_the_tiny_archive():
 
 def test_split_rules(tmp_path):
     docnos = np.array(["FBIS3-1", "FR940104-0-1", "FT911-1", "LA0101-1", "XX1"], dtype=object)
-    sp = reuse.split_documents(docnos, "prefix")
+    sp = subcollection_tau.split_documents(docnos, "prefix")
     assert sp.names == ("FBIS", "FR", "FT", "LA", "XX")
     assert sp.labels.tolist() == [0, 1, 2, 3, 4]
-    sp = reuse.split_documents(docnos, "prefix:FBIS,FR94,FT,LA,F")
+    sp = subcollection_tau.split_documents(docnos, "prefix:FBIS,FR94,FT,LA,F")
     assert sp.names == ("F", "FBIS", "FR94", "FT", "LA")
     assert sp.labels.tolist() == [1, 2, 3, 4, -1]          # longest prefix wins
     m = tmp_path / "map.tsv"
     m.write_text("# docno type\nFBIS3-1\thtml\nFT911-1 , pdf\nFT911-1 pdf\n")
-    sp = reuse.split_documents(docnos, str(m))
+    sp = subcollection_tau.split_documents(docnos, str(m))
     assert sp.names == ("html", "pdf") and sp.labels.tolist() == [0, -1, 1, -1, -1]
     m.write_text("FBIS3-1 html\nFT911-1 pdf extra\n")
     with pytest.raises(InputError, match=r"map.tsv:2: expected 2 fields"):
-        reuse.split_documents(docnos, str(m))
+        subcollection_tau.split_documents(docnos, str(m))
     m.write_text("FBIS3-1 html\nFBIS3-1 pdf\n")
     with pytest.raises(InputError, match=r"map.tsv:2: document FBIS3-1 is mapped to both"):
-        reuse.split_documents(docnos, str(m))
+        subcollection_tau.split_documents(docnos, str(m))
     with pytest.raises(ParameterError, match="no such file"):
-        reuse.split_documents(docnos, str(tmp_path / "absent"))
+        subcollection_tau.split_documents(docnos, str(tmp_path / "absent"))
     with pytest.raises(ParameterError, match="distinct"):
-        reuse.split_documents(docnos, "prefix:FT,FT")
+        subcollection_tau.split_documents(docnos, "prefix:FT,FT")
 
 
 def test_select_runs():
     full = np.array([0.3, 0.1, 0.2, 0.25, 0.05, np.nan])
     types = ["automatic", "automatic", "manual", "automatic", "automatic", "automatic"]
-    keep, excluded = reuse.select_runs(full, types, automatic_only=True, drop_bottom=0.25)
+    keep, excluded = subcollection_tau.select_runs(full, types, automatic_only=True,
+                                                   drop_bottom=0.25)
     # 5 automatic runs, floor(5/4) = 1 dropped: the NaN one (no score ranks lowest)
     assert keep.tolist() == [0, 1, 3, 4]
     assert excluded == [(2, "run type manual"), (5, "bottom 25% by MAP")]
-    keep, _ = reuse.select_runs(full[:5], types[:5], automatic_only=False, drop_bottom=0.5)
+    keep, _ = subcollection_tau.select_runs(full[:5], types[:5], automatic_only=False,
+                                            drop_bottom=0.5)
     assert keep.tolist() == [0, 2, 3]          # 0.05 and 0.1 dropped (floor(5 / 2) = 2)
     with pytest.raises(ParameterError):
-        reuse.select_runs(full, types, automatic_only=True, drop_bottom=1.0)
+        subcollection_tau.select_runs(full, types, automatic_only=True, drop_bottom=1.0)
 
 
 # ------------------------------------------------------------------------- CLI, tiny store
@@ -278,14 +280,14 @@ def robust03():
     info = tuple(RunInfo(r.tag, official[r.tag]["participant"], official[r.tag]["run_type"],
                          None) for r in runs)
     arch = Archive("trec-robust-2003", qrels, tuple(runs), info)
-    return arch, reuse.code_archive(arch), official
+    return arch, coded_archive.code_archive(arch), official
 
 
 @pytest.mark.slow
 def test_robust03_official_map(shared_data, robust03):
     # trec_eval's MAP of each run as NIST published it (official_summaries.csv, 4 digits)
     arch, c, official = robust03
-    maps = reuse._evaluate_means(c, "AP")
+    maps = coded_archive.evaluate_means(c, "AP")
     for tag, m in zip(c.tags, maps, strict=True):
         assert m == pytest.approx(float(official[tag]["map"]), abs=5e-5 + 1e-12), tag
 
@@ -368,7 +370,7 @@ def test_robust03_subcollection_maps_against_the_evaluator(shared_data, robust03
     from litaudit.runs.evaluate import evaluate
 
     arch, c, _ = robust03
-    rep = reuse.subcollections_of_archive(arch, split="prefix:FBIS,FR94,FT,LA",
+    rep = subcollection_tau.subcollections_of_archive(arch, split="prefix:FBIS,FR94,FT,LA",
                                           permutations=20, seed=1, coded=c)
     assert [s.name for s in rep.subcollections] == ["FBIS", "FR94", "FT", "LA"]
     assert [s.topics for s in rep.subcollections] == [70, 30, 92, 88]
@@ -427,8 +429,8 @@ def test_code_stored_equals_code_archive(mem_store, tmp_path):
     import_archive(mem_store, "trec-robust-2003", [tmp_path / "b.run"])
     delete_runs(mem_store, "trec-robust-2003", ["X"])
     con = mem_store.con
-    want = reuse.code_archive(load_archive(con, "trec-robust-2003"))
-    got = reuse.code_stored(load_tables(con, "trec-robust-2003"), "trec-robust-2003")
+    want = coded_archive.code_archive(load_archive(con, "trec-robust-2003"))
+    got = coded_archive.code_stored(load_tables(con, "trec-robust-2003"), "trec-robust-2003")
     _assert_same_coding(got, want)
     assert "only_x" not in got.docnos.tolist() and got.topic_names == ("1", "2", "10")
 
@@ -441,6 +443,6 @@ def test_code_stored_equals_code_archive_robust03(shared_data, mem_store):
     import_archive(mem_store, "trec-robust-2003", [shared_data / "trec" / "runs" / "robust03"],
                    qrels_path=shared_data / "trec" / "qrels" / "qrels.robust03.txt")
     con = mem_store.con
-    _assert_same_coding(reuse.code_stored(load_tables(con, "trec-robust-2003"),
+    _assert_same_coding(coded_archive.code_stored(load_tables(con, "trec-robust-2003"),
                                           "trec-robust-2003"),
-                        reuse.code_archive(load_archive(con, "trec-robust-2003")))
+                        coded_archive.code_archive(load_archive(con, "trec-robust-2003")))

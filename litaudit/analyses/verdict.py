@@ -2,7 +2,8 @@
 its number, threshold and pass/fail, stored as an audit (kind 'reuse-verdict').
 
 Gathers RAO, leave-out-uniques (Voorhees, Lin, Efron, SIGIR 2014), sub-collection tau
-(Sanderson, Turpin, Zhang, Scholer, CIKM 2012), all from ``litaudit.analyses.reuse``, and,
+(Sanderson, Turpin, Zhang, Scholer, CIKM 2012), from ``litaudit.analyses.reuse`` and
+``litaudit.analyses.subcollection_tau``, and,
 where the archive allows it, agreement in significance (Carterette et al., SIGIR 2010)
 from ``litaudit.analyses.agreement``.
 """
@@ -13,25 +14,27 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from litaudit.analyses.coded_archive import load_coded
 from litaudit.analyses.reuse import (
     DEFAULT_DEPTH,
-    DEFAULT_SEED,
     LOU_MAX_PCT,
     LOU_MEASURE,
     LOU_MIN_MAP,
     RAO_MEASURE,
-    SOURCE_SANDERSON,
     SOURCE_VOORHEES,
+    LOUReport,
+    RAOReport,
+    run_lou,
+    run_rao,
+    save_reuse_audit,
+)
+from litaudit.analyses.subcollection_tau import (
+    DEFAULT_SEED,
+    SOURCE_SANDERSON,
     SUBCOLLECTION_ALPHA,
     SUBCOLLECTION_BOTTOM,
     SUBCOLLECTION_PERMUTATIONS,
-    LOUReport,
-    RAOReport,
     SubcollectionReport,
-    _save,
-    load_coded,
-    run_lou,
-    run_rao,
     run_subcollections,
     subcollection_params,
 )
@@ -194,7 +197,7 @@ def run_verdict(con, collection: str, *, depth: int = DEFAULT_DEPTH, split: str 
         collection_id=cid, passed=all(decided) if decided else None, n_checks=len(decided),
         n_failed=sum(not p for p in decided), checks=tuple(checks),
         audits=tuple((k, i) for k, i in audits if i is not None), skipped=tuple(skipped))
-    aid = _save(con, "reuse-verdict", cid, None,
+    aid = save_reuse_audit(con, "reuse-verdict", cid, None,
                 {"depth": depth, "split": split_rule, "alpha": alpha, "agreement": agreement},
                 "gathered", fp, verdict, seed=seed, trials=permutations) if save else None
     return verdict, aid

@@ -186,7 +186,7 @@ def register(app: typer.Typer) -> None:
         workers: int = WorkersOpt, as_json: bool = JsonOpt,
     ):
         """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
-        from litaudit.analyses.reuse import SUBCOLLECTION_BOTTOM, run_subcollections
+        from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
         from litaudit.render.console import print_json
 
         prog, advance = _progress_bar(permutations, "random splits")

@@ -186,5 +186,6 @@ def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
     doc_of[known] = ids[pos[known].astype(np.int64)]
     fresh = np.flatnonzero(~known)
     doc_of[fresh] = n_stored + np.arange(len(fresh), dtype=np.int32)
-    new_docs = pa.table({"doc_id": from_numpy(doc_of[fresh]), "docno": uniq.take(from_numpy(fresh))})
+    new_docs = pa.table({"doc_id": from_numpy(doc_of[fresh]),
+                         "docno": uniq.take(from_numpy(fresh))})
     return doc_of, new_docs

@@ -128,10 +128,11 @@ def reuse_section(con, cid: str, used: dict, note: Note) -> tuple[ReuseSection |
                       "(import one with `litaudit runs import`)"]
     from litaudit.analyses import reuse
     from litaudit.analyses.audits import get_audit, list_audits
+    from litaudit.analyses.coded_archive import load_coded
     from litaudit.analyses.verdict import run_verdict
 
     notes: list[str] = []
-    _, coded = reuse.load_coded(con, cid)
+    _, coded = load_coded(con, cid)
     verdict = None
     for a in reversed(list_audits(con, kind="reuse-verdict", collection_id=cid)):
         if (a.input_fingerprint == coded.fingerprint

@@ -1,0 +1,258 @@
+"""Sub-collection differences from a run archive (Sanderson, Turpin, Zhang, Scholer, CIKM
+2012): the documents split into sub-collections (by docno prefix, or a rule given), each
+run's MAP on each, Kendall's tau between the sub-collections' rankings of the runs, and a
+seeded randomization test against random splits of the same sizes
+(``litaudit.stats.subcollections``); saved as audits of kind 'reuse-subcollections'.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
+from litaudit.analyses.reuse import optional_float as _f
+from litaudit.analyses.reuse import save_reuse_audit
+from litaudit.errors import InputError, ParameterError
+from litaudit.stats import subcollections
+
+# Sub-collections: automatic runs only, the bottom 25% by MAP discarded (Sanderson et al.
+# 2012, Section 3, after Voorhees and Buckley, SIGIR 2002); 1,000 random splits (Section
+# 3.2); a pair whose tau falls below the random taus at the 0.05 level ranks systems
+# differently from chance (Table 2 reports the 0.05, 0.01 and 0.001 levels).
+SUBCOLLECTION_BOTTOM = 0.25
+SUBCOLLECTION_PERMUTATIONS = subcollections.DEFAULT_PERMUTATIONS
+SUBCOLLECTION_ALPHA = 0.05
+SUBCOLLECTION_LEVELS = (0.05, 0.01, 0.001)
+DEFAULT_SEED = 20120101
+SOURCE_SANDERSON = "Sanderson, Turpin, Zhang, Scholer, CIKM 2012"
+
+
+@dataclass(frozen=True)
+class Split:
+    """A rule assigning documents to sub-collections (label -1: in none)."""
+
+    rule: str                  # 'prefix', 'prefix:A,B', or the mapping file's path
+    names: tuple[str, ...]
+    labels: np.ndarray         # (n_docs,) per doc code
+
+
+_LEADING = re.compile(r"^([A-Za-z]+)")
+
+
+def split_documents(docnos: np.ndarray, rule: str) -> Split:
+    """Sub-collection of every docno: ``prefix`` (leading letters, e.g. FBIS, FR, FT, LA),
+    ``prefix:FBIS,FR94,FT,LA`` (the longest listed prefix; others in none) or a mapping file
+    with lines ``docno sub-collection`` (spaces, tabs or a comma; # comments)."""
+    import pandas as pd
+
+    docs = pd.Series(np.asarray(docnos, dtype=object), dtype=object)
+    if rule == "prefix":
+        lead = docs.str.extract(_LEADING, expand=False)
+        names = tuple(sorted(set(lead.dropna())))
+        codes = pd.Categorical(lead, categories=list(names)).codes.astype(np.int64)
+        return Split(rule, names, codes)
+    if rule.startswith("prefix:"):
+        prefixes = [p.strip() for p in rule[len("prefix:"):].split(",") if p.strip()]
+        if len(set(prefixes)) != len(prefixes) or not prefixes:
+            raise ParameterError(f"--split {rule!r}: give distinct, non-empty prefixes")
+        names = tuple(sorted(prefixes))
+        labels = np.full(len(docs), -1, dtype=np.int64)
+        best = np.zeros(len(docs), dtype=np.int64)
+        for i, p in enumerate(names):
+            hit = docs.str.startswith(p).to_numpy(dtype=bool) & (len(p) > best)
+            labels[hit] = i
+            best[hit] = len(p)
+        return Split(rule, names, labels)
+    path = Path(rule)
+    if not path.is_file():
+        raise ParameterError(f"--split {rule!r}: expected 'prefix', 'prefix:A,B,...' or a "
+                             "mapping file (docno sub-collection), and no such file exists")
+    mapping: dict[str, str] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read the mapping file ({exc})") from None
+    for no, line in enumerate(text.splitlines(), start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        fields = [f for f in re.split(r"[\s,]+", line) if f]
+        if len(fields) != 2:
+            raise InputError(str(path), no, f"expected 2 fields (docno sub-collection), "
+                                            f"found {len(fields)}")
+        d, name = fields
+        if mapping.get(d, name) != name:
+            raise InputError(str(path), no, f"document {d} is mapped to both "
+                                            f"{mapping[d]!r} and {name!r}")
+        mapping[d] = name
+    if not mapping:
+        raise InputError(str(path), None, "the mapping file maps no document")
+    mapped = docs.map(mapping)
+    names = tuple(sorted(set(mapped.dropna())))
+    if not names:
+        raise InputError(str(path), None, "no document of the archive is in the mapping file")
+    codes = pd.Categorical(mapped, categories=list(names)).codes.astype(np.int64)
+    return Split(str(path), names, codes)
+
+
+@dataclass(frozen=True)
+class SubcollectionInfo:
+    name: str
+    documents: int              # documents of the archive (runs and qrels) in it
+    relevant: int               # relevant (topic, doc) pairs in it
+    topics: int                 # topics with >= 1 relevant document in it
+
+
+@dataclass(frozen=True)
+class RunSubMAP:
+    tag: str
+    full_map: float | None
+    maps: tuple[float | None, ...]   # per sub-collection, aligned with `subcollections`
+
+
+@dataclass(frozen=True)
+class PairTau:
+    """One row of Sanderson et al. (2012) Tables 3-4."""
+
+    a: str
+    b: str
+    tau: float | None
+    random_min: float | None
+    random_max: float | None
+    random_mean: float | None
+    random_q025: float | None
+    random_q975: float | None
+    random_valid: int           # random splits with a defined tau (the R of the p-value)
+    p_value: float | None
+
+
+@dataclass(frozen=True)
+class SubcollectionReport:
+    """Kendall's tau between sub-collection rankings and its randomization test."""
+
+    collection_id: str
+    split: str
+    measure: str                # AP (MAP)
+    automatic_only: bool
+    drop_bottom: float
+    permutations: int
+    seed: int
+    n_unassigned: int
+    subcollections: tuple[SubcollectionInfo, ...]
+    runs: tuple[RunSubMAP, ...]
+    excluded: tuple[tuple[str, str], ...]   # (tag, reason)
+    pairs: tuple[PairTau, ...]
+    significant: tuple[tuple[float, int], ...]   # (level, pairs with p < level)
+    mean_tau: float | None
+
+
+def select_runs(full_map: np.ndarray, run_types: Sequence[str | None], *, automatic_only: bool,
+                drop_bottom: float) -> tuple[np.ndarray, list[tuple[int, str]]]:
+    """Indices of the runs kept (Sanderson et al. 2012, Section 3) and why others were not."""
+    if not (0.0 <= drop_bottom < 1.0):
+        raise ParameterError(f"drop_bottom must be in [0, 1), got {drop_bottom}")
+    excluded: list[tuple[int, str]] = []
+    cand = []
+    for i, t in enumerate(run_types):
+        if automatic_only and t != "automatic":
+            excluded.append((i, f"run type {t or 'unknown'}"))
+        else:
+            cand.append(i)
+    cand_arr = np.array(cand, dtype=np.int64)
+    n_drop = int(math.floor(drop_bottom * cand_arr.size))
+    if n_drop:
+        score = np.nan_to_num(full_map[cand_arr], nan=-np.inf)
+        order = np.lexsort((cand_arr, score))     # lowest MAP first, ties by position
+        for i in cand_arr[order[:n_drop]]:
+            excluded.append((int(i), f"bottom {drop_bottom:.0%} by MAP"))
+        cand_arr = np.sort(cand_arr[order[n_drop:]])
+    return cand_arr, sorted(excluded)
+
+
+def prepare_subcollections(c: CodedArchive, keep: np.ndarray) -> subcollections.RankedRelevance:
+    """The fast-path input for the kept runs (binary relevance: grade >= 1)."""
+    sel = np.isin(c.run, keep)
+    recode = np.full(len(c.tags), -1)
+    recode[keep] = np.arange(keep.size)
+    rel = (c.q_rel >= 1) & (c.q_topic >= 0)
+    return subcollections.ranked_relevance(
+        recode[c.run[sel]], c.topic[sel], c.doc[sel], c.q_topic[rel], c.q_doc[rel],
+        n_runs=int(keep.size), n_topics=len(c.topic_names), n_docs=len(c.docnos))
+
+
+def subcollections_of_archive(archive, *, split: str = "prefix",
+                              permutations: int = SUBCOLLECTION_PERMUTATIONS,
+                              seed: int = DEFAULT_SEED, automatic_only: bool = True,
+                              drop_bottom: float = SUBCOLLECTION_BOTTOM, workers: int = 1,
+                              coded: CodedArchive | None = None,
+                              progress: Callable[[int], None] | None = None
+                              ) -> SubcollectionReport:
+    c = as_coded(archive, coded)
+    sp = split_documents(c.docnos, split)
+    if len(sp.names) < 2:
+        raise ParameterError(f"--split {split!r} gives {len(sp.names)} sub-collection(s) "
+                             f"({', '.join(sp.names) or 'none'}); need at least 2")
+    full = evaluate_means(c, "AP")
+    keep, excluded = select_runs(full, c.run_types, automatic_only=automatic_only,
+                                 drop_bottom=drop_bottom)
+    if keep.size < 2:
+        raise ParameterError(
+            f"{keep.size} run(s) left to rank after selection ({len(excluded)} excluded"
+            + (", no automatic runs: run types unknown?" if automatic_only else "") + ")")
+    prep = prepare_subcollections(c, keep)
+    test = subcollections.subcollection_test(
+        prep, sp.labels, sp.names, permutations=permutations,
+        rng=np.random.default_rng(seed), progress=progress, workers=workers)
+    rel = (c.q_rel >= 1) & (c.q_topic >= 0)
+    rel_lab = sp.labels[c.q_doc[rel]]
+    infos = tuple(SubcollectionInfo(n, int(test.sizes[i]), int((rel_lab == i).sum()),
+                                    int(test.n_topics[i])) for i, n in enumerate(sp.names))
+    runs = tuple(RunSubMAP(c.tags[r], _f(full[r]), tuple(_f(v) for v in test.maps[:, j]))
+                 for j, r in enumerate(keep))
+    pairs = []
+    for k, (a, b) in enumerate(test.pairs):
+        rt = test.random_tau[k]
+        rt = rt[np.isfinite(rt)]
+        q = np.quantile(rt, [0.025, 0.975]) if rt.size else [np.nan, np.nan]
+        pairs.append(PairTau(sp.names[a], sp.names[b], _f(test.tau[k]),
+                             _f(rt.min()) if rt.size else None,
+                             _f(rt.max()) if rt.size else None,
+                             _f(rt.mean()) if rt.size else None, _f(q[0]), _f(q[1]),
+                             int(test.random_valid[k]), _f(test.p_value[k])))
+    pv = test.p_value[np.isfinite(test.p_value)]
+    taus = test.tau[np.isfinite(test.tau)]
+    return SubcollectionReport(
+        collection_id=c.collection_id, split=sp.rule, measure="AP",
+        automatic_only=automatic_only, drop_bottom=drop_bottom, permutations=permutations,
+        seed=seed, n_unassigned=test.n_unassigned, subcollections=infos, runs=runs,
+        excluded=tuple((c.tags[i], why) for i, why in excluded), pairs=tuple(pairs),
+        significant=tuple((lvl, int((pv < lvl).sum())) for lvl in SUBCOLLECTION_LEVELS),
+        mean_tau=_f(taus.mean()) if taus.size else None)
+
+
+# ------------------------------------------------------------------------ store + audits
+
+def subcollection_params(split: str, automatic_only: bool, drop_bottom: float) -> dict:
+    return {"split": split, "automatic_only": automatic_only, "drop_bottom": drop_bottom}
+
+
+def run_subcollections(con, collection: str, *, split: str = "prefix",
+                       permutations: int = SUBCOLLECTION_PERMUTATIONS, seed: int = DEFAULT_SEED,
+                       automatic_only: bool = True, drop_bottom: float = SUBCOLLECTION_BOTTOM,
+                       workers: int = 1, save: bool = True, loaded=None,
+                       progress: Callable[[int], None] | None = None
+                       ) -> tuple[SubcollectionReport, int | None]:
+    cid, coded = loaded or load_coded(con, collection)
+    rep = subcollections_of_archive(coded, split=split, permutations=permutations, seed=seed,
+                                    automatic_only=automatic_only, drop_bottom=drop_bottom,
+                                    workers=workers, progress=progress)
+    aid = save_reuse_audit(con, "reuse-subcollections", cid, "AP",
+                subcollection_params(rep.split, automatic_only, drop_bottom), "randomization",
+                coded.fingerprint, rep, seed=seed, trials=permutations) if save else None
+    return rep, aid
