@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from litaudit.analyses import best as B  # noqa: E402
 from litaudit.curation.seed import load_seeds  # noqa: E402
-from litaudit.stats import extreme as E  # noqa: E402
+from litaudit.stats import intervals  # noqa: E402
 from litaudit.store.db import open_store  # noqa: E402
 
 REPEATS = 5
@@ -59,8 +59,8 @@ def main() -> int:
                 f = B.Filters(source=r.source)
                 vals = [x.value for x in B.load_results(con, r.collection_id, r.measure, f)
                         if x.n_topics == r.n_topics]
-                ex = E.audit_best(vals, r.n_topics)
-                mc = E.audit_best(vals, r.n_topics, method="montecarlo", trials=TRIALS,
+                ex = intervals.audit_best(vals, r.n_topics)
+                mc = intervals.audit_best(vals, r.n_topics, method="montecarlo", trials=TRIALS,
                                   seed=SEED)
                 for a, b, se in (
                         (mc.thresholds.max_threshold, ex.thresholds.max_threshold,

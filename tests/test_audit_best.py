@@ -11,6 +11,7 @@ from litaudit.analyses import best as B
 from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.errors import LitauditError, NotFound, ParameterError
 from litaudit.stats import extreme as E
+from litaudit.stats import intervals
 
 ROBUST = "robust04"
 
@@ -54,7 +55,7 @@ def lit(mem_store):
 
 def test_best_matches_the_pure_statistics_and_keeps_provenance(lit):
     rep = B.run_best(lit.con, "Robust04", "MAP")
-    pure = E.audit_best(VALUES, 249)
+    pure = intervals.audit_best(VALUES, 249)
     assert rep.collection_name == ROBUST and rep.measure == "AP" and rep.n_topics == 249
     assert rep.stats.reference == pure.reference
     assert rep.stats.thresholds == pure.thresholds

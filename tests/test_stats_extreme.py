@@ -13,6 +13,7 @@ from scipy import stats as sps
 from litaudit.errors import ParameterError
 from litaudit.stats import claim as C
 from litaudit.stats import extreme as E
+from litaudit.stats import intervals
 
 
 # ------------------------------------------------------------------ exact distributions
@@ -76,7 +77,7 @@ def test_trec7_with_the_papers_rounded_inputs():
     # paper's numbers to within 0.0003 (the rest is its simulation and linear search).
     assert E.max_quantile(0.95, 0.2, 0.0114, 103) == pytest.approx(0.2375, abs=3e-4)
     assert E.min_quantile(0.05, 0.2, 0.0114, 103) == pytest.approx(0.1625, abs=3e-4)
-    iv = E.intrinsic_interval(0.303, 0.0114, 103, p=0.2)
+    iv = intervals.intrinsic_interval(0.303, 0.0114, 103, p=0.2)
     assert iv.mu0 == pytest.approx(0.2705, abs=3e-4)
     assert iv.lower == pytest.approx(0.2378, abs=3e-4)
     assert iv.coverage == pytest.approx(0.60)          # "the probability ... is 60%"
@@ -97,7 +98,7 @@ def test_trec7_on_the_official_maps(shared_data):
     import pandas as pd
 
     maps = pd.read_csv(shared_data / "pertopic" / "adhoc7_ap.csv").mean().to_numpy()
-    a = E.audit_best(maps, 50, alpha=0.05, p=0.2)
+    a = intervals.audit_best(maps, 50, alpha=0.05, p=0.2)
     assert a.reference.n_results == 103
     assert a.reference.mu == pytest.approx(0.1992, abs=1e-4)
     assert a.reference.sd == pytest.approx(0.0806, abs=1e-4)
@@ -120,8 +121,8 @@ def test_montecarlo_agrees_with_exact_within_its_standard_error():
     # standard errors of the exact value (fails by chance with probability ~1e-4 each;
     # the seed is fixed, so the test is deterministic).
     vals = np.random.default_rng(7).normal(0.25, 0.04, size=60)
-    ex = E.audit_best(vals, 50)
-    mc = E.audit_best(vals, 50, method="montecarlo", trials=20_000, seed=2015)
+    ex = intervals.audit_best(vals, 50)
+    mc = intervals.audit_best(vals, 50, method="montecarlo", trials=20_000, seed=2015)
     assert mc.method == "montecarlo" and mc.trials == 20_000 and mc.seed == 2015
     pairs = [
         (mc.thresholds.max_threshold, ex.thresholds.max_threshold, mc.thresholds.max_threshold_se),
@@ -176,12 +177,12 @@ def test_claim_hidden_multiplier_makes_claims_less_surprising():
     (lambda: E.reference([0.2, 0.2, 0.2], 50), "standard deviation is 0"),
     (lambda: E.reference([0.2, 0.3], 0), "number of topics"),
     (lambda: E.reference([0.2, float("nan")], 50), "finite"),
-    (lambda: E.audit_best([0.2, 0.3], 50, alpha=0), "alpha must be strictly between 0 and 1"),
-    (lambda: E.audit_best([0.2, 0.3], 50, alpha=1.5), "alpha"),
-    (lambda: E.audit_best([0.2, 0.3], 50, p=1.0), "p must be strictly between 0 and 1"),
-    (lambda: E.audit_best([0.2, 0.3], 50, method="bayes"), "unknown method 'bayes'"),
-    (lambda: E.audit_best([0.2, 0.3], 50, method="montecarlo"), "integer seed"),
-    (lambda: E.audit_best([0.2, 0.3], 50, method="montecarlo", seed=1, trials=5), "trials"),
+    (lambda: intervals.audit_best([0.2, 0.3], 50, alpha=0), "alpha must be strictly between 0 and 1"),
+    (lambda: intervals.audit_best([0.2, 0.3], 50, alpha=1.5), "alpha"),
+    (lambda: intervals.audit_best([0.2, 0.3], 50, p=1.0), "p must be strictly between 0 and 1"),
+    (lambda: intervals.audit_best([0.2, 0.3], 50, method="bayes"), "unknown method 'bayes'"),
+    (lambda: intervals.audit_best([0.2, 0.3], 50, method="montecarlo"), "integer seed"),
+    (lambda: intervals.audit_best([0.2, 0.3], 50, method="montecarlo", seed=1, trials=5), "trials"),
     (lambda: E.max_quantile(0.5, 0.2, 0.0, 10), "standard error"),
     (lambda: E.max_quantile(0.5, 0.2, 0.01, 0), "number of draws"),
     (lambda: C.claim_test(0.3, 0.2, 0.01, 10, hidden_multiplier=0.5), "hidden multiplier"),
@@ -200,7 +201,7 @@ values_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=2, max_size=
 @settings(max_examples=60, deadline=None)
 @given(values=values_st, n=st.integers(1, 300), p=st.floats(0.01, 0.49))
 def test_interval_orders_lower_mu0_value(values, n, p):
-    a = E.audit_best(values, n, p=p)
+    a = intervals.audit_best(values, n, p=p)
     iv = a.interval
     assert iv.lower <= iv.mu0 <= iv.value == iv.upper
     # the best result is always a candidate, and candidates are exactly those >= lower
@@ -215,8 +216,8 @@ def test_interval_orders_lower_mu0_value(values, n, p):
 @given(values=values_st, seed=st.integers(0, 2**32 - 1))
 def test_results_independent_of_row_order(values, seed):
     perm = np.random.default_rng(seed).permutation(len(values))
-    a = E.audit_best(values, 50)
-    b = E.audit_best([values[i] for i in perm], 50)
+    a = intervals.audit_best(values, 50)
+    b = intervals.audit_best([values[i] for i in perm], 50)
     assert a.reference == b.reference
     assert a.thresholds == b.thresholds
     assert a.interval == b.interval

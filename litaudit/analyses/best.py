@@ -26,7 +26,7 @@ from litaudit.analyses.audits import fingerprint, save_audit
 from litaudit.curation import fields as F
 from litaudit.errors import LitauditError, NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
-from litaudit.stats import extreme, sequential
+from litaudit.stats import extreme, intervals, sequential
 
 DEFAULT_ALPHA = 0.05   # Carterette 2015, Sec. 3.1: "5% of the distribution is greater"
 DEFAULT_P = 0.2        # Sec. 3.1 / Table 3: "with probability 0.2", a 60% interval
@@ -288,7 +288,7 @@ class BestReport:
     filters: Filters
     n_topics: int
     n_other_topics: int
-    stats: extreme.BestAudit
+    stats: intervals.BestAudit
     best: ResultRow
     candidates: tuple[Candidate, ...]
     fingerprint: str
@@ -313,7 +313,7 @@ def _best(con, pop: _Population, filters: Filters, alpha: float, p: float, metho
         seed = DEFAULT_SEED if seed is None else seed
     else:
         trials = seed = None
-    st = extreme.audit_best([r.value for r in rows], pop.n_topics, alpha=alpha, p=p,
+    st = intervals.audit_best([r.value for r in rows], pop.n_topics, alpha=alpha, p=p,
                             method=method, trials=trials, seed=seed)
     best_value = st.interval.value
     cands = tuple(Candidate(k + 1, best_value - rows[i].value, rows[i])
@@ -377,7 +377,7 @@ def run_claim(con, collection: str, measure: str, value: float, *, n: int | None
     ct = claim_stats.claim_test(value, ref.mu, ref.se, n_pub, alpha=alpha, p=p,
                             hidden_multiplier=hidden_multiplier, method=method,
                             trials=trials, seed=seed)
-    cur = extreme.intrinsic_interval(ref.maximum, ref.se, ref.n_results, p=p)
+    cur = intervals.intrinsic_interval(ref.maximum, ref.se, ref.n_results, p=p)
     fp = _fingerprint(rows)
     rep = ClaimReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
                       filters, pop.n_topics, pop.n_other_topics, ref, ct, rows[0], cur.lower,

@@ -16,7 +16,7 @@ import numpy as np
 
 from litaudit.analyses.audits import save_audit
 from litaudit.errors import LitauditError
-from litaudit.stats.extreme import BestAudit, audit_best
+from litaudit.stats.intervals import BestAudit, audit_best
 
 KIND = "best-matrix"
 

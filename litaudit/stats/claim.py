@@ -15,14 +15,8 @@ import numpy as np
 from scipy.special import log_ndtr
 
 from litaudit.errors import ParameterError
-from litaudit.stats.extreme import (
-    IntrinsicInterval,
-    _check_mu,
-    _check_prob,
-    _check_se,
-    _interval,
-    _StdExtremes,
-)
+from litaudit.stats.extreme import _check_mu, _check_prob, _check_se, _StdExtremes
+from litaudit.stats.intervals import IntrinsicInterval, _interval
 
 
 @dataclass(frozen=True)
