@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit.analyses import agreement as ag
+from litaudit.analyses import agreement_input as agin
 from litaudit.stats.agreement import chisq_gof
 from litaudit.stats.design import assign_holdouts
 
@@ -47,10 +48,10 @@ def main() -> None:
     path = DATA / "pertopic/robust2004_ap.csv"
     if path.is_file():
         print("Section 4.2 on robust2004_ap.csv")
-        runs, topics, scores = ag.read_score_matrix(path)
-        sites = ag.pseudo_sites(runs, 14)
+        runs, topics, scores = agin.read_score_matrix(path)
+        sites = agin.pseudo_sites(runs, 14)
         a = assign_holdouts(topics, sorted(set(sites)), 2, 0)
-        d = ag.design_from_scores(runs, sites, topics, scores,
+        d = agin.design_from_scores(runs, sites, topics, scores,
                                   dict(zip(a.topics, a.held_out, strict=True)))
         r, _ = timed("  within-site (378 pairs)",
                      lambda: ag.analyze(d, which=("within-site",)))
@@ -61,7 +62,7 @@ def main() -> None:
         for seed in range(5):
             a = assign_holdouts(topics, sorted(set(sites)), 2, 0,
                                 rng=np.random.default_rng(seed))
-            d = ag.design_from_scores(runs, sites, topics, scores,
+            d = agin.design_from_scores(runs, sites, topics, scores,
                                       dict(zip(a.topics, a.held_out, strict=True)))
             r = ag.analyze(d)
             print(f"    seed {seed}: p within {r.analyses[0].aggregate.fit.p_value:.4f}, "
@@ -75,7 +76,7 @@ def main() -> None:
         runs, _ = timed("  read 17 runs", lambda: [read_run(p) for p in sorted(
             (DATA / "trec/runs/robust03").glob("input.*"))])
         for depth in (10, 100):
-            sim, _ = timed(f"  simulate depth {depth}", lambda depth=depth: ag.simulate_pooling(
+            sim, _ = timed(f"  simulate depth {depth}", lambda depth=depth: agin.simulate_pooling(
                 q, runs, [r.tag for r in runs], k=2, depth=depth))
             r, _ = timed("  analyze", lambda sim=sim: ag.analyze(sim.design,
                                                                  true_scores=sim.true_scores))

@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from litaudit.analyses import agreement as ag
+from litaudit.analyses import agreement_input as agin
 from litaudit.errors import InputError, ParameterError
 from litaudit.runs.model import Qrels, Run
 from litaudit.stats.design import assign_holdouts
@@ -17,12 +18,12 @@ from litaudit.stats.design import assign_holdouts
 # ------------------------------------------------------------------ small designs
 
 
-def _three_site_design(seed: int = 0) -> ag.ScoreDesign:
+def _three_site_design(seed: int = 0) -> agin.ScoreDesign:
     """3 sites x 2 runs, 20 topics: 0-4 all-site baseline, 5-9 hold out A, 10-14 B, 15-19 C."""
     rng = np.random.default_rng(seed)
     scores = rng.uniform(0, 1, (6, 20)) + np.array([0.0, 0.1, 0.2, 0.0, 0.3, 0.05])[:, None]
     held = [()] * 5 + [("A",)] * 5 + [("B",)] * 5 + [("C",)] * 5
-    return ag.ScoreDesign(("a1", "a2", "b1", "b2", "c1", "c2"), ("A", "A", "B", "B", "C", "C"),
+    return agin.ScoreDesign(("a1", "a2", "b1", "b2", "c1", "c2"), ("A", "A", "B", "B", "C", "C"),
                           tuple(str(t) for t in range(20)), scores, tuple(held))
 
 
@@ -89,26 +90,26 @@ def test_missing_scores_and_errors():
     d = _three_site_design()
     s = d.scores.copy()
     s[0, 5] = np.nan                      # a1 missing one reuse topic
-    d2 = ag.ScoreDesign(d.runs, d.sites, d.topics, s, d.held_out)
+    d2 = agin.ScoreDesign(d.runs, d.sites, d.topics, s, d.held_out)
     p = next(x for x in ag.analyze(d2, min_topics=4).analysis("within-site").pairs
              if x.run_a == "a1")
     assert p.n_reuse == 4
     # with 5 topics required the pair is skipped, not tested on fewer
     assert ag.analyze(d2, min_topics=5).analysis("within-site").pairs_skipped == 1
     with pytest.raises(ParameterError, match="unknown site 'Z'"):
-        ag.ScoreDesign(d.runs, d.sites, d.topics, d.scores, (("Z",),) + d.held_out[1:])
+        agin.ScoreDesign(d.runs, d.sites, d.topics, d.scores, (("Z",),) + d.held_out[1:])
     with pytest.raises(ParameterError, match="shape"):
-        ag.ScoreDesign(d.runs, d.sites, d.topics, d.scores[:, :3], d.held_out)
+        agin.ScoreDesign(d.runs, d.sites, d.topics, d.scores[:, :3], d.held_out)
     with pytest.raises(ParameterError, match="unknown analysis"):
         ag.analyze(d, which=("across-site",))
 
 
 def test_pseudo_sites():
-    assert ag.pseudo_sites([f"r{i}" for i in range(7)], 3) == (
+    assert agin.pseudo_sites([f"r{i}" for i in range(7)], 3) == (
         "P1", "P1", "P1", "P2", "P2", "P3", "P3")
-    assert len(set(ag.pseudo_sites([f"r{i}" for i in range(110)], 14))) == 14
+    assert len(set(agin.pseudo_sites([f"r{i}" for i in range(110)], 14))) == 14
     with pytest.raises(ParameterError):
-        ag.pseudo_sites(["a", "b"], 3)
+        agin.pseudo_sites(["a", "b"], 3)
 
 
 # ------------------------------------------------------------------ pooling simulation
@@ -123,13 +124,13 @@ def test_pooling_simulation_by_hand():
     q = Qrels(["1", "1", "1", "2", "2"], ["x", "y", "z", "x", "w"], [1, 1, 0, 1, 1])
     a = Run("runA", ["1", "1", "2"], ["y", "z", "w"], [2.0, 1.0, 1.0])
     b = Run("runB", ["1", "1", "2"], ["x", "y", "x"], [2.0, 1.0, 1.0])
-    sim = ag.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=10)
+    sim = agin.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=10)
     assert sim.design.held_out == (("B",), ("A",))
     assert sim.design.scores.tolist() == [[1.0, 0.0], [0.5, 1.0]]
     assert sim.true_scores.tolist() == [[0.5, 0.5], [1.0, 0.5]]
     assert (sim.judged_kept, sim.judged_total, sim.topics_dropped) == (3, 5, ())
     # depth 1 on topic 1: the pool is A's y only, z leaves the qrels; scores unchanged
-    assert ag.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=1).judged_kept == 2
+    assert agin.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=1).judged_kept == 2
 
 
 def test_simulation_drops_topics_without_relevant():
@@ -139,27 +140,27 @@ def test_simulation_drops_topics_without_relevant():
     q = Qrels(["1", "1", "2", "2", "3"], ["x", "y", "w", "v", "u"], [1, 0, 0, 1, 1])
     a = Run("runA", ["1", "2", "3"], ["x", "w", "u"], [1.0, 1.0, 1.0])
     b = Run("runB", ["1", "2", "3"], ["y", "v", "u"], [1.0, 1.0, 1.0])
-    kept = ag.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=5)
+    kept = agin.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=5)
     assert kept.topics_dropped == () and kept.design.topics == ("1", "2", "3")
     # runA as site B and runB as site A: each relevant x, v is retrieved only by the run
     # held out of its topic, so topics 1 and 2 have no relevant document left
-    dropped = ag.simulate_pooling(q, [a, b], ["B", "A"], k=1, depth=5)
+    dropped = agin.simulate_pooling(q, [a, b], ["B", "A"], k=1, depth=5)
     assert dropped.topics_dropped == ("1", "2")
     assert dropped.design.topics == ("3",)
     assert dropped.true_scores.shape == (2, 1)
     with pytest.raises(ParameterError, match="no topic has a relevant document left"):
-        ag.simulate_pooling(q.filter(np.array([True, True, True, True, False])), [a, b],
+        agin.simulate_pooling(q.filter(np.array([True, True, True, True, False])), [a, b],
                             ["B", "A"], k=1, depth=5)
 
 
 def test_seeded_simulation_is_reproducible():
     q = Qrels(["1", "1", "2", "2", "3", "3"], ["x", "y", "x", "y", "x", "y"], [1, 0, 1, 0, 1, 1])
     runs = [Run(f"r{i}", ["1", "2", "3"], ["x", "y", "x"], [1.0, 1.0, 1.0]) for i in range(3)]
-    s1 = ag.simulate_pooling(q, runs, ["A", "B", "C"], k=1, rng=np.random.default_rng(4))
-    s2 = ag.simulate_pooling(q, runs, ["A", "B", "C"], k=1, rng=np.random.default_rng(4))
+    s1 = agin.simulate_pooling(q, runs, ["A", "B", "C"], k=1, rng=np.random.default_rng(4))
+    s2 = agin.simulate_pooling(q, runs, ["A", "B", "C"], k=1, rng=np.random.default_rng(4))
     assert s1.assignment == s2.assignment
     with pytest.raises(ParameterError, match="depth"):
-        ag.simulate_pooling(q, runs, ["A", "B", "C"], depth=0)
+        agin.simulate_pooling(q, runs, ["A", "B", "C"], depth=0)
 
 
 # ------------------------------------------------------------------ real data
@@ -174,12 +175,12 @@ def test_section_4_2_robust2004_is_not_rejected(shared_data):
     # within-site analysis"). The pinned p = 0.1215 is this implementation's value on this
     # data (regression, tolerance 1e-4), not a number from the paper (Table 4 used the
     # real sites and simulated pools and reports 0.74).
-    runs, topics, scores = ag.read_score_matrix(shared_data / "pertopic/robust2004_ap.csv")
+    runs, topics, scores = agin.read_score_matrix(shared_data / "pertopic/robust2004_ap.csv")
     assert (len(runs), len(topics)) == (110, 249)
-    sites = ag.pseudo_sites(runs, 14)
+    sites = agin.pseudo_sites(runs, 14)
     a = assign_holdouts(topics, sorted(set(sites)), 2, 0)
     held = dict(zip(a.topics, a.held_out, strict=True))
-    d = ag.design_from_scores(runs, sites, topics, scores, held)
+    d = agin.design_from_scores(runs, sites, topics, scores, held)
     r = ag.analyze(d, which=("within-site",))
     within = r.analysis("within-site")
     assert within.pairs_tested == 378
@@ -204,7 +205,7 @@ def test_robust03_pooling_simulation(shared_data):
 
     qrels = read_qrels(shared_data / "trec/qrels/qrels.robust03.txt")
     runs = [read_run(p) for p in sorted((shared_data / "trec/runs/robust03").glob("input.*"))]
-    sim = ag.simulate_pooling(qrels, runs, [r.tag for r in runs], k=2, depth=100)
+    sim = agin.simulate_pooling(qrels, runs, [r.tag for r in runs], k=2, depth=100)
     assert len(sim.design.topics) == 100 and sim.topics_dropped == ()
     assert sim.judged_kept < sim.judged_total
     r = ag.analyze(sim.design, true_scores=sim.true_scores)
@@ -223,8 +224,8 @@ def test_holdout_csv_round_trip(tmp_path):
     a = assign_holdouts([str(t) for t in range(1, 18)], ["S1", "S2", "S3", "S4", "S5", "S6"],
                         2, baseline=2)
     path = tmp_path / "h.csv"
-    assert ag.write_holdouts(path, a) == 2 + 15 * 2
-    back = ag.read_holdouts(path, a.sites)
+    assert agin.write_holdouts(path, a) == 2 + 15 * 2
+    back = agin.read_holdouts(path, a.sites)
     assert back == dict(zip(a.topics, a.held_out, strict=True))
     assert path.read_text().splitlines()[:4] == ["topic,held_out_site", "1,", "2,", "3,S5"]
 
@@ -239,7 +240,7 @@ def test_holdout_csv_errors(tmp_path, text, line, message):
     path = tmp_path / "bad.csv"
     path.write_text(text)
     with pytest.raises(InputError) as exc:
-        ag.read_holdouts(path, ["A", "B"])
+        agin.read_holdouts(path, ["A", "B"])
     assert exc.value.problem.line == line
     assert message in str(exc.value) and str(path) in str(exc.value)
 
@@ -297,7 +298,7 @@ def test_cli_holdout_then_agreement(cli, tmp_path):
               _topics(tmp_path), "--held-out", "1", "-o", out, "--seed", "5")
     assert res.exit_code == 0, res.output
     assert "30 topics, 0 all-site baseline, b=10 subsets of 3" in res.output
-    assert len(ag.read_holdouts(out)) == 30
+    assert len(agin.read_holdouts(out)) == 30
     scores = _write_scores(tmp_path / "scores.csv")
     res = cli("reuse", "agreement", "--scores", scores, "--design", out, "--pseudo-sites", "3",
               "--correction", "holm", "--json")

@@ -83,7 +83,7 @@ def holdout_cmd(
     """Write the round-robin assignment of held-out sites to topics (Table 1) as CSV."""
     import numpy as np
 
-    from litaudit.analyses.agreement import write_holdouts
+    from litaudit.analyses.agreement_input import write_holdouts
     from litaudit.errors import InputError
     from litaudit.render.console import out, print_json
     from litaudit.stats.design import assign_holdouts, design
@@ -151,6 +151,7 @@ def agreement_cmd(
     import numpy as np
 
     from litaudit.analyses import agreement as ag
+    from litaudit.analyses import agreement_input as agin
     from litaudit.measures import parse_measure
 
     given = [v for v in (collection, qrels, scores) if v is not None]
@@ -162,19 +163,19 @@ def agreement_cmd(
     true_scores = None
     store = None
     if scores is not None:
-        tags, topics, matrix = ag.read_score_matrix(scores)
+        tags, topics, matrix = agin.read_score_matrix(scores)
         if run_sites is not None:
-            mapping = ag.read_run_sites(run_sites)
+            mapping = agin.read_run_sites(run_sites)
             missing = [t for t in tags if t not in mapping]
             if missing:
                 raise LitauditError(f"{run_sites}: no site for run {missing[0]!r}")
             sites = tuple(mapping[t] for t in tags)
         elif pseudo is not None:
-            sites = ag.pseudo_sites(tags, pseudo)
+            sites = agin.pseudo_sites(tags, pseudo)
         else:
             raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
         if design_csv is not None:
-            held = ag.read_holdouts(design_csv, sorted(set(sites)))
+            held = agin.read_holdouts(design_csv, sorted(set(sites)))
             source = f"scores {scores.name}, design {design_csv.name}"
         else:
             from litaudit.stats.design import assign_holdouts
@@ -182,7 +183,7 @@ def agreement_cmd(
             a = assign_holdouts(topics, sorted(set(sites)), held_out, baseline, rng=rng)
             held = dict(zip(a.topics, a.held_out, strict=True))
             source = f"scores {scores.name}, round robin k={held_out}, baseline {baseline}"
-        design = ag.design_from_scores(tags, sites, topics, matrix, held, source=str(design_csv))
+        design = agin.design_from_scores(tags, sites, topics, matrix, held, source=str(design_csv))
         params = ag.audit_params(source="scores", k=None if design_csv else held_out,
                                  depth=None, alpha=alpha, correction=correction,
                                  min_topics=min_topics, file=scores.name)
@@ -214,7 +215,7 @@ def agreement_cmd(
             q = read_qrels(qrels)
             run_list = [read_run(p) for p in paths]
             if run_sites is not None:
-                mapping = ag.read_run_sites(run_sites)
+                mapping = agin.read_run_sites(run_sites)
                 missing = [r.tag for r in run_list if r.tag not in mapping]
                 if missing:
                     raise LitauditError(f"{run_sites}: no site for run {missing[0]!r}")
@@ -225,7 +226,7 @@ def agreement_cmd(
 
         try:
             with err.status(f"simulating depth-{depth} pools, {held_out} sites held out..."):
-                sim = ag.simulate_pooling(q, run_list, sites, k=held_out, depth=depth,
+                sim = agin.simulate_pooling(q, run_list, sites, k=held_out, depth=depth,
                                           baseline=baseline, measure=measure, rng=rng)
         except BaseException:
             if store is not None:

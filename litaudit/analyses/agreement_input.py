@@ -1,0 +1,244 @@
+"""The input of the agreement analyses of Carterette, Kanoulas, Pavlu and Fang (SIGIR 2010):
+a :class:`ScoreDesign` (per-topic scores of runs, the site of every run, the sites held
+out of every topic) read from files or built from scores, and the pooling simulation of
+Section 4.3 that makes one from a run archive (:func:`simulate_pooling`). The analyses
+themselves are in :mod:`litaudit.analyses.agreement`.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from litaudit.errors import InputError, ParameterError
+from litaudit.stats.design import HoldoutAssignment, assign_holdouts
+
+# ------------------------------------------------------------------ input
+
+
+@dataclass(frozen=True)
+class ScoreDesign:
+    """Per-topic scores (runs x topics, NaN = missing), run sites, held-out sites per topic."""
+
+    runs: tuple[str, ...]
+    sites: tuple[str, ...]                    # the site of each run
+    topics: tuple[str, ...]
+    scores: np.ndarray                        # (len(runs), len(topics))
+    held_out: tuple[tuple[str, ...], ...]     # per topic; () = all-site baseline topic
+
+    def __post_init__(self):
+        s = np.asarray(self.scores, dtype=float)
+        object.__setattr__(self, "scores", s)
+        if s.shape != (len(self.runs), len(self.topics)):
+            raise ParameterError(f"scores have shape {s.shape}, expected "
+                                 f"({len(self.runs)}, {len(self.topics)})")
+        if len(self.sites) != len(self.runs):
+            raise ParameterError("one site per run is needed")
+        if len(self.held_out) != len(self.topics):
+            raise ParameterError("one held-out set per topic is needed")
+        if len(set(self.runs)) != len(self.runs):
+            raise ParameterError("run tags must be distinct")
+        known = set(self.sites)
+        for t, h in zip(self.topics, self.held_out, strict=True):
+            unknown = set(h) - known
+            if unknown:
+                raise ParameterError(f"topic {t} holds out unknown site {sorted(unknown)[0]!r}")
+
+    def site_names(self) -> tuple[str, ...]:
+        return tuple(sorted(set(self.sites)))
+
+    def held_mask(self, site: str) -> np.ndarray:
+        """Topics ``site`` was held out of."""
+        return np.array([site in h for h in self.held_out], dtype=bool)
+
+
+def pseudo_sites(runs: Sequence[str], m: int) -> tuple[str, ...]:
+    """Group runs into m pseudo-sites of consecutive runs (sizes differ by at most one).
+
+    For score matrices without site identity (Section 4.2 on anonymised runs): run j of R
+    goes to pseudo-site floor(j m / R) + 1, named ``P01``, ``P02``, ...
+    """
+    r = len(runs)
+    if not 2 <= m <= r:
+        raise ParameterError(f"pseudo-sites must be between 2 and the number of runs ({r})")
+    width = len(str(m))
+    return tuple(f"P{(j * m) // r + 1:0{width}d}" for j in range(r))
+
+
+def read_score_matrix(path) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarray]:
+    """(runs, topics, scores runs x topics) from a topics x runs CSV (shared/data/pertopic).
+
+    A leading ``topic`` column names the topics; without it topics are numbered 1, 2, ...
+    Blank or NA cells are missing scores (NaN). Read by :mod:`litaudit.runs.pertopic`.
+    """
+    from litaudit.runs.pertopic import read_pertopic_csv
+
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(str(path), None, "no such file")
+    m = read_pertopic_csv(path)
+    return m.runs, m.topics, m.scores
+
+
+def read_run_sites(path) -> dict[str, str]:
+    """A CSV ``run,site`` (header required) mapping run tags to sites."""
+    path = Path(path)
+    rows = _read_csv_rows(path, ("run", "site"))
+    out: dict[str, str] = {}
+    for line, row in rows:
+        run, site = row["run"].strip(), row["site"].strip()
+        if not run or not site:
+            raise InputError(str(path), line, "run and site must not be empty")
+        if run in out:
+            raise InputError(str(path), line, f"run {run!r} appears twice")
+        out[run] = site
+    return out
+
+
+def _read_csv_rows(path: Path, columns: tuple[str, ...]):
+    if not path.is_file():
+        raise InputError(str(path), None, "no such file")
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            reader = csv.DictReader(fh)
+            header = [h.strip() for h in (reader.fieldnames or [])]
+            missing = [c for c in columns if c not in header]
+            if missing:
+                raise InputError(str(path), 1, f"missing column {missing[0]!r} "
+                                 f"(expected header {','.join(columns)})")
+            reader.fieldnames = header
+            rows = []
+            for row in reader:
+                if None in row or any(row[c] is None for c in columns):
+                    raise InputError(str(path), reader.line_num,
+                                     f"expected {len(header)} fields")
+                rows.append((reader.line_num, row))
+            return rows
+    except UnicodeDecodeError:
+        raise InputError(str(path), None, "not UTF-8 text") from None
+
+
+def read_holdouts(path, sites: Sequence[str] | None = None) -> dict[str, tuple[str, ...]]:
+    """The CSV written by :func:`write_holdouts`: ``topic,held_out_site``, one row per held-out
+    site of a topic, and one row with an empty site for an all-site baseline topic."""
+    path = Path(path)
+    known = set(sites) if sites is not None else None
+    out: dict[str, list[str]] = {}
+    for line, row in _read_csv_rows(path, ("topic", "held_out_site")):
+        topic, site = row["topic"].strip(), row["held_out_site"].strip()
+        if not topic:
+            raise InputError(str(path), line, "empty topic")
+        held = out.setdefault(topic, [])
+        if not site:
+            continue
+        if known is not None and site not in known:
+            raise InputError(str(path), line, f"unknown site {site!r} "
+                             f"(sites: {', '.join(sorted(known))})")
+        if site in held:
+            raise InputError(str(path), line, f"site {site!r} held out of topic {topic} twice")
+        held.append(site)
+    if not out:
+        raise InputError(str(path), None, "no topics")
+    return {t: tuple(h) for t, h in out.items()}
+
+
+def write_holdouts(path, assignment: HoldoutAssignment) -> int:
+    """Write ``topic,held_out_site`` (atomically: nothing half-written). Returns rows."""
+    path = Path(path)
+    rows = []
+    for t, held in zip(assignment.topics, assignment.held_out, strict=True):
+        rows.extend([(t, s) for s in held] or [(t, "")])
+    from litaudit.files import atomic_write
+
+    with atomic_write(path, newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["topic", "held_out_site"])
+        w.writerows(rows)
+    return len(rows)
+
+
+def design_from_scores(runs, sites, topics, scores, held_out: dict[str, tuple[str, ...]],
+                       source: str = "design") -> ScoreDesign:
+    """A ScoreDesign over the topics present in both the scores and the hold-out design."""
+    index = {t: i for i, t in enumerate(topics)}
+    common = [t for t in held_out if t in index]
+    if not common:
+        raise ParameterError(f"no topic of the {source} has scores")
+    cols = [index[t] for t in common]
+    return ScoreDesign(tuple(runs), tuple(sites), tuple(common),
+                       np.asarray(scores, dtype=float)[:, cols],
+                       tuple(held_out[t] for t in common))
+
+
+# ------------------------------------------------------------------ simulation (4.3)
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """A pooling simulation: the reduced-qrels scores, and what it was built from."""
+
+    design: ScoreDesign
+    assignment: HoldoutAssignment
+    depth: int
+    measure: str
+    true_scores: np.ndarray                   # runs x design.topics, full qrels
+    judged_kept: int                          # qrels lines kept in the reduced pools
+    judged_total: int
+    topics_dropped: tuple[str, ...]           # no relevant document left in the pool
+
+
+def simulate_pooling(qrels, runs, sites: Sequence[str], *, k: int = 2, depth: int = 100,
+                     baseline: int = 0, measure: str = "AP",
+                     rng: np.random.Generator | None = None) -> Simulation:
+    """Section 4.3: hold out k sites per topic, judge the depth-d pool of the others.
+
+    Topics are those the full evaluation scores (trec_eval's), in its order (permuted when
+    ``rng`` is given); the first ``baseline`` are all-site baseline topics and the others
+    hold out k sites by round robin (:func:`litaudit.stats.design.assign_holdouts`). For
+    every topic, only the qrels lines of documents in the top ``depth`` of a run of a
+    non-held-out site are kept; every run is then evaluated on these reduced qrels
+    (trec_eval -c: a topic a run did not answer scores 0). Topics left with no relevant
+    document are dropped.
+    """
+    from litaudit.runs.evaluate import evaluate
+
+    if len(runs) != len(sites):
+        raise ParameterError("one site per run is needed")
+    if depth < 1:
+        raise ParameterError(f"pool depth must be at least 1, got {depth}")
+    full = evaluate(runs, qrels, [measure], complete=True)
+    name = full.measures[0]
+    site_names = tuple(sorted(set(sites)))
+    assignment = assign_holdouts(full.topics, site_names, k, baseline, rng=rng)
+    held = dict(zip(assignment.topics, assignment.held_out, strict=True))
+    pooled: set[str] = set()
+    sep = "\x1f"
+    for run, site in zip(runs, sites, strict=True):
+        top = run.top(depth)
+        keep = np.array([site not in held.get(t, ()) for t in top.topic.tolist()], dtype=bool)
+        pooled.update(f"{t}{sep}{d}" for t, d in zip(top.topic[keep].tolist(),
+                                                         top.docno[keep].tolist(), strict=True))
+    mask = np.fromiter((f"{t}{sep}{d}" in pooled for t, d in zip(qrels.topic.tolist(),
+                                                                  qrels.docno.tolist(),
+                                                                  strict=True)),
+                       dtype=bool, count=len(qrels))
+    reduced = qrels.filter(mask)
+    red = evaluate(runs, reduced, [measure], complete=True)
+    rel_topics = set(reduced.topic[reduced.rel >= 1].tolist())
+    red_index = {t: i for i, t in enumerate(red.topics)}
+    keep_topics = [t for t in full.topics if t in red_index and t in rel_topics]
+    dropped = tuple(t for t in full.topics if t not in set(keep_topics))
+    if not keep_topics:
+        raise ParameterError(f"no topic has a relevant document left in the depth-{depth} "
+                             f"pools of the sites not held out")
+    full_index = {t: i for i, t in enumerate(full.topics)}
+    red_m = red.matrix(name)[:, [red_index[t] for t in keep_topics]]
+    true_m = full.matrix(name)[:, [full_index[t] for t in keep_topics]]
+    design = ScoreDesign(tuple(r.tag for r in runs), tuple(sites), tuple(keep_topics), red_m,
+                         tuple(held[t] for t in keep_topics))
+    return Simulation(design, assignment, depth, name, true_m, int(mask.sum()), len(qrels),
+                      dropped)
