@@ -18,6 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from litaudit.analyses import best as B  # noqa: E402
+from litaudit.analyses import population  # noqa: E402
 from litaudit.curation.seed import load_seeds  # noqa: E402
 from litaudit.stats import intervals  # noqa: E402
 from litaudit.store.db import open_store  # noqa: E402
@@ -57,7 +58,7 @@ def main() -> int:
             z_all, within2, n_q = [], 0, 0
             for r in s.rows:
                 f = B.Filters(source=r.source)
-                vals = [x.value for x in B.load_results(con, r.collection_id, r.measure, f)
+                vals = [x.value for x in population.load_results(con, r.collection_id, r.measure, f)
                         if x.n_topics == r.n_topics]
                 ex = intervals.audit_best(vals, r.n_topics)
                 mc = intervals.audit_best(vals, r.n_topics, method="montecarlo", trials=TRIALS,

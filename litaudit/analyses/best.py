@@ -19,12 +19,19 @@ topic set is used (the others are counted in ``n_other_topics``), or ``topics`` 
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass
 
-from litaudit.analyses.audits import fingerprint, save_audit
-from litaudit.curation import fields as F
-from litaudit.errors import LitauditError, NotFound, ParameterError
+from litaudit.analyses.audits import save_audit
+from litaudit.analyses.population import (
+    Filters,
+    Population,
+    ResultRow,
+    load_population,
+    population,
+    results_fingerprint,
+    select_population,
+)
+from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import extreme, intervals, sequential
 
@@ -39,207 +46,7 @@ SUMMARY_MIN_N = 5
 SOURCE = "Carterette, SIGIR 2015"
 
 
-# ------------------------------------------------------------------------------- filters
-@dataclass(frozen=True)
-class Filters:
-    """Which results of a collection and measure enter an audit.
-
-    ``source``: 'paper' | 'official' | None (both); ``roles``/``run_types``: allowed
-    values (empty = all); ``years``: inclusive (from, to) or None; ``topics``: a topic
-    count ('50') or topic-set name ('351-400'), or None for the default rule.
-    """
-
-    source: str | None = None
-    roles: tuple[str, ...] = ()
-    run_types: tuple[str, ...] = ()
-    years: tuple[int, int] | None = None
-    topics: str | None = None
-    include_retracted: bool = False
-    include_nonstandard: bool = False
-
-    @classmethod
-    def parse(cls, *, source: str | None = None, roles=(), run_types=(),
-              years: str | None = None, topics: str | None = None,
-              include_retracted: bool = False, include_nonstandard: bool = False) -> Filters:
-        """Filters from user text ('papers' for 'paper', '2005-2010' for years ...)."""
-        from litaudit.curation.results import parse_years
-
-        src = None
-        if source:
-            src = source.strip().lower()
-            src = {"papers": "paper", "officials": "official"}.get(src, src)
-            if src not in F.SOURCES:
-                raise LitauditError(f"--source: {source!r} is not one of papers, official")
-        rs = tuple(sorted({_choice(r, F.ROLES, "--role") for r in roles or ()}))
-        ts = tuple(sorted({_choice(t, F.RUN_TYPES, "--run-type") for t in run_types or ()}))
-        return cls(src, rs, ts, parse_years(years), topics.strip() if topics else None,
-                   bool(include_retracted), bool(include_nonstandard))
-
-
-def _choice(value: str, choices, opt: str) -> str:
-    v = value.strip().lower()
-    if v not in choices:
-        raise LitauditError(f"{opt}: {value!r} is not one of {', '.join(choices)}")
-    return v
-
-
-# --------------------------------------------------------------------------- result rows
-@dataclass(frozen=True)
-class ResultRow:
-    """One published result with its provenance.
-
-    ``provenance`` is a one-line citation: the paper's short citation (or the TREC track
-    for official runs) and the location in the source.
-    """
-
-    id: int
-    source: str
-    system: str
-    participant: str | None
-    value: float
-    value_text: str
-    role: str
-    run_type: str | None
-    year: int
-    n_topics: int
-    topic_set: str | None
-    standard: bool
-    status: str
-    location: str | None
-    track: str | None
-    bibkey: str | None
-    citation: str | None
-    title: str | None
-    venue: str | None
-    doi: str | None
-    url: str | None
-    provenance: str
-
-
-_SQL = """
-SELECT r.id, r.source, r.system, r.participant, r.value, r.value_text, r.role, r.run_type,
-       r.year, r.n_topics, r.topic_set, r.standard, r.status, r.location, r.track,
-       p.bibkey, p.citation, p.title, p.venue, p.doi, p.url, r.collection_id, r.measure
-FROM results r LEFT JOIN papers p ON p.id = r.paper_id
-WHERE TRUE
-"""
-
-
-def _provenance(source, citation, track, location) -> str:
-    who = citation if source == "paper" and citation else f"TREC {track}" if track else source
-    return f"{who}, {location}" if location else who
-
-
-def load_results(con, collection_id: str, measure: str, filters: Filters) -> list[ResultRow]:
-    """The filtered results of a collection and measure, best first (ties by provenance,
-    system, id)."""
-    return [x.row for x in _load(con, collection_id, measure, filters)]
-
-
-@dataclass(frozen=True)
-class _Loaded:
-    collection_id: str
-    measure: str
-    row: ResultRow
-
-
-def _load(con, collection_id: str | None, measure: str | None,
-          filters: Filters) -> list[_Loaded]:
-    """load_results with its collection and measure; None means all (one query)."""
-    sql, args = _SQL, []
-    if collection_id is not None:
-        sql += " AND r.collection_id = ?"
-        args.append(collection_id)
-    if measure is not None:
-        sql += " AND r.measure = ?"
-        args.append(measure)
-    if filters.source:
-        sql += " AND r.source = ?"
-        args.append(filters.source)
-    if filters.roles:
-        sql += f" AND r.role IN ({', '.join('?' * len(filters.roles))})"
-        args.extend(filters.roles)
-    if filters.run_types:
-        sql += f" AND r.run_type IN ({', '.join('?' * len(filters.run_types))})"
-        args.extend(filters.run_types)
-    if filters.years:
-        sql += " AND r.year BETWEEN ? AND ?"
-        args.extend(filters.years)
-    if not filters.include_retracted:
-        sql += " AND r.status <> 'retracted'"
-    if not filters.include_nonstandard:
-        sql += " AND r.standard"
-    rows = [_Loaded(r[-2], r[-1], ResultRow(*r[:-2], provenance=_provenance(r[1], r[16], r[14],
-                                                                            r[13])))
-            for r in con.execute(sql, args).fetchall()]
-    rows.sort(key=lambda x: (-x.row.value, x.row.provenance, x.row.system, x.row.id))
-    return rows
-
-
-def _fingerprint(rows: list[ResultRow]) -> str:
-    """Content fingerprint of the input rows, independent of row order and database ids."""
-    keys = sorted(json.dumps([r.source, r.bibkey or "", r.track or "", r.system, r.role,
-                              r.n_topics, r.value_text, r.value, r.year, r.status, r.standard])
-                  for r in rows)
-    return fingerprint(keys)
-
-
-@dataclass(frozen=True)
-class _Population:
-    collection_id: str
-    collection_name: str
-    measure: str
-    n_topics: int
-    rows: list[ResultRow]
-    n_other_topics: int
-
-
-def _population(con, collection: str, measure: str, filters: Filters,
-                min_n: int = 2) -> _Population:
-    from litaudit.store.refdata import resolve_collection, resolve_measure
-
-    coll = resolve_collection(con, collection)
-    meas = resolve_measure(con, measure)
-    rows = load_results(con, coll.id, meas, filters)
-    return _select(coll.id, coll.name, coll.default_topics, meas, rows, filters, min_n)
-
-
-def _select(cid: str, cname: str, default_topics: int | None, meas: str,
-            rows: list[ResultRow], filters: Filters, min_n: int) -> _Population:
-    """Apply the topic rule and the minimum N to the loaded rows (see the module doc)."""
-    where = f"{cname} {meas}"
-    if filters.topics:
-        t = filters.topics
-        keep = [r for r in rows if (str(r.n_topics) == t if t.isdigit() else r.topic_set == t)]
-        if not keep and rows:
-            have = sorted({f"{r.n_topics} ({r.topic_set})" for r in rows})
-            raise NotFound(f"{where}: no results on topics {t!r}; they use {', '.join(have)}")
-        n_other = len(rows) - len(keep)
-        rows = keep
-    else:
-        counts: dict[int, int] = {}
-        for r in rows:
-            counts[r.n_topics] = counts.get(r.n_topics, 0) + 1
-        n_other = 0
-        if len(counts) > 1:
-            if default_topics in counts:
-                keep = [r for r in rows if r.n_topics == default_topics]
-                n_other = len(rows) - len(keep)
-                rows = keep
-            else:
-                have = ", ".join(f"{k} topics: {v}" for k, v in sorted(counts.items()))
-                raise ParameterError(f"{where}: results use several topic counts ({have}); "
-                                     "choose one with --topics")
-    if len(rows) < min_n:
-        raise ParameterError(f"{where}: {len(rows)} result(s) after the filters; the "
-                             f"extreme-value audit needs at least {min_n}")
-    n_topics = rows[0].n_topics
-    if any(r.n_topics != n_topics for r in rows):  # a topic-set name spanning counts
-        raise ParameterError(f"{where}: topic set {filters.topics!r} has several topic counts")
-    return _Population(cid, cname, meas, n_topics, rows, n_other)
-
-
-def _stored(con, kind: str, pop: _Population, rep, fp: str, params: dict, *, method: str,
+def _stored(con, kind: str, pop: Population, rep, fp: str, params: dict, *, method: str,
             seed: int | None = None, trials: int | None = None):
     """Save ``rep`` as an audit of ``kind`` and return it with its ``audit_id``."""
     aid = save_audit(con, kind=kind, collection_id=pop.collection_id, measure=pop.measure,
@@ -248,7 +55,7 @@ def _stored(con, kind: str, pop: _Population, rep, fp: str, params: dict, *, met
     return dataclasses.replace(rep, audit_id=aid)
 
 
-def _params(pop: _Population, filters: Filters, **kw) -> dict:
+def _params(pop: Population, filters: Filters, **kw) -> dict:
     return {"collection": pop.collection_id, "measure": pop.measure,
             "filters": dataclasses.asdict(filters), **kw}
 
@@ -301,11 +108,11 @@ def run_best(con, collection: str, measure: str, *, filters: Filters = Filters()
              trials: int | None = None, seed: int | None = None, save: bool = True,
              min_n: int = 2) -> BestReport:
     """Audit the best result of a collection and measure; store it unless ``save=False``."""
-    pop = _population(con, collection, measure, filters, min_n)
+    pop = population(con, collection, measure, filters, min_n)
     return _best(con, pop, filters, alpha, p, method, trials, seed, save)
 
 
-def _best(con, pop: _Population, filters: Filters, alpha: float, p: float, method: str,
+def _best(con, pop: Population, filters: Filters, alpha: float, p: float, method: str,
           trials: int | None, seed: int | None, save: bool) -> BestReport:
     rows = pop.rows
     if method == "montecarlo":
@@ -318,7 +125,7 @@ def _best(con, pop: _Population, filters: Filters, alpha: float, p: float, metho
     best_value = st.interval.value
     cands = tuple(Candidate(k + 1, best_value - rows[i].value, rows[i])
                   for k, i in enumerate(st.candidates))
-    fp = _fingerprint(rows)
+    fp = results_fingerprint(rows)
     rep = BestReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
                      filters, pop.n_topics, pop.n_other_topics, st, rows[st.candidates[0]],
                      cands, fp, SOURCE)
@@ -365,7 +172,7 @@ def run_claim(con, collection: str, measure: str, value: float, *, n: int | None
               trials: int | None = None, seed: int | None = None,
               save: bool = True) -> ClaimReport:
     """Test a claimed ``value``; ``n`` overrides the number of earlier experiments."""
-    pop = _population(con, collection, measure, filters)
+    pop = population(con, collection, measure, filters)
     rows = pop.rows
     ref = extreme.reference([r.value for r in rows], pop.n_topics)
     if method == "montecarlo":
@@ -378,7 +185,7 @@ def run_claim(con, collection: str, measure: str, value: float, *, n: int | None
                             hidden_multiplier=hidden_multiplier, method=method,
                             trials=trials, seed=seed)
     cur = intervals.intrinsic_interval(ref.maximum, ref.se, ref.n_results, p=p)
-    fp = _fingerprint(rows)
+    fp = results_fingerprint(rows)
     rep = ClaimReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
                       filters, pop.n_topics, pop.n_other_topics, ref, ct, rows[0], cur.lower,
                       bool(ct.value >= cur.lower), sum(r.value >= ct.value for r in rows), fp,
@@ -420,11 +227,11 @@ def run_history(con, collection: str, measure: str, *, filters: Filters = Filter
                 alpha: float = DEFAULT_ALPHA, reference: str = "final",
                 save: bool = True) -> HistoryReport:
     """Replay the results of a collection and measure by year; store unless ``save=False``."""
-    pop = _population(con, collection, measure, filters)
+    pop = population(con, collection, measure, filters)
     rows = pop.rows
     h = sequential.replay([r.value for r in rows], [r.year for r in rows], pop.n_topics,
                           alpha=alpha, reference=reference)
-    fp = _fingerprint(rows)
+    fp = results_fingerprint(rows)
     rep = HistoryReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
                         filters, pop.n_topics, pop.n_other_topics, h,
                         tuple(rows[pt.record_index] for pt in h.points), fp, SOURCE)
@@ -482,14 +289,14 @@ def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA
         "ON t.collection_id = c.id AND t.is_default").fetchall()}
     base = Filters(include_retracted=include_retracted, include_nonstandard=include_nonstandard)
     groups: dict[tuple[str, str, str, str], list[ResultRow]] = {}
-    for x in _load(con, None, None, base):
+    for x in load_population(con, None, None, base):
         groups.setdefault((colls[x.collection_id][0], x.measure, x.row.source, x.collection_id),
                           []).append(x.row)
     out, skipped = [], []
     for (cname, meas, src, cid), rows in sorted(groups.items()):
         f = dataclasses.replace(base, source=src)
         try:
-            pop = _select(cid, cname, colls[cid][1], meas, rows, f, min_n)
+            pop = select_population(cid, cname, colls[cid][1], meas, rows, f, min_n)
         except (ParameterError, NotFound) as exc:
             skipped.append((cname, meas, src, len(rows), str(exc)))
             continue
