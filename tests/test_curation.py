@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from litaudit.curation.export import export_rows, write_export
-from litaudit.curation.importer import COLUMNS, import_file
+from litaudit.curation.importer import import_file
 from litaudit.curation.results import (
     ResultFilter,
     edit_result,
@@ -21,6 +21,7 @@ from litaudit.curation.results import (
     query_results,
     set_status,
 )
+from litaudit.curation.rows import COLUMNS
 from litaudit.errors import LitauditError, ValidationFailed
 
 HEADER = ["source", "paper", "paper_citation", "paper_year", "track", "collection", "measure",

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litaudit.curation.importer import COLUMNS
 from litaudit.curation.results import ResultFilter, query_results
+from litaudit.curation.rows import COLUMNS
 from litaudit.errors import LitauditError
 
 FORMATS = ("csv", "json", "parquet")

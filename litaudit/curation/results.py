@@ -10,7 +10,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from litaudit.curation import fields as F
-from litaudit.curation.importer import Row, apply_plan, plan_import
+from litaudit.curation.importer import apply_plan, plan_import
+from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, NotFound
 from litaudit.measures import did_you_mean
 

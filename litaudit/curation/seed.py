@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litaudit.curation.importer import apply_plan, plan_import, read_rows
+from litaudit.curation.importer import apply_plan, plan_import
+from litaudit.curation.rows import read_rows
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
 SEED_USER = "litaudit init"
