@@ -1,0 +1,22 @@
+"""Defaults in one place: every analysis, the CLI and the reports read them from here.
+
+Each constant says where its value comes from (a paper and section, or our own choice and
+why). Add a constant here instead of repeating a literal in a command's help or a report.
+"""
+
+from __future__ import annotations
+
+# --- extreme-value audits (Carterette, SIGIR 2015) -------------------------------------
+ALPHA = 0.05                 # Sec. 3.1: the 5% point of the max/min-value distribution
+P_INTERVAL = 0.2             # Sec. 3.2: intrinsic-effectiveness interval at p = 0.2 (60% band)
+MIN_N = 5                    # ours: fewer published results than this make no population
+MONTECARLO_TRIALS = 10_000   # ours: Monte Carlo draws when an exact method is not asked for
+MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
+
+# --- claims (issue 11) -----------------------------------------------------------------
+
+# --- reusability (Carterette et al. 2010; Voorhees et al. 2014; Sanderson et al. 2012) -
+
+# --- today's populations (issue 13) ----------------------------------------------------
+
+# --- run archives (issue 15) -----------------------------------------------------------
