@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from litaudit.curation.export import export_rows, write_export
+from litaudit.curation.filters import AUDIT, CURATION
 from litaudit.curation.importer import import_file
 from litaudit.curation.results import (
-    ResultFilter,
     edit_result,
     get_result,
     history,
@@ -51,7 +51,7 @@ def count(store, table="results"):
 def test_import_keeps_values_as_printed_and_resolves_names(mem_store, tmp_path):
     rep, _ = import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="tester")
     assert (rep.added_results, rep.added_papers) == (3, 1)
-    rows = {r["system"] + r["measure"]: r for r in query_results(mem_store.con, ResultFilter())}
+    rows = {r["system"] + r["measure"]: r for r in query_results(mem_store.con, CURATION)}
     assert rows["bestP@20"]["value_text"] == "0.30" and rows["bestP@20"]["value"] == 0.3
     assert rows["bestAP"]["collection_id"] == "disks45/nocr/trec-robust-2004"
     assert rows["bestAP"]["n_topics"] == 249 and rows["bestAP"]["year"] == 2005
@@ -128,7 +128,7 @@ def test_dry_run_writes_nothing(mem_store, tmp_path):
 
 def test_edit_needs_a_reason_and_goes_to_history(mem_store, tmp_path):
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
-    rid = query_results(mem_store.con, ResultFilter(measure="P@20"))[0]["id"]
+    rid = query_results(mem_store.con, CURATION, measure="P@20")[0]["id"]
     with pytest.raises(LitauditError, match="needs a reason"):
         edit_result(mem_store, rid, {"value": "0.31"}, reason="", who="t")
     with pytest.raises(LitauditError, match="outside the range"):
@@ -145,15 +145,14 @@ def test_edit_needs_a_reason_and_goes_to_history(mem_store, tmp_path):
 
 def test_retracted_results_stay_queryable(mem_store, tmp_path):
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
-    rid = query_results(mem_store.con, ResultFilter(collection="trec7"))[0]["id"]
+    rid = query_results(mem_store.con, CURATION, collection="trec7")[0]["id"]
     with pytest.raises(LitauditError, match="needs a reason"):
         set_status(mem_store, rid, "retracted", reason=None, who="t")
     assert set_status(mem_store, rid, "retracted", reason="wrong run", who="t")
     assert not set_status(mem_store, rid, "retracted", reason="again", who="t")
     assert get_result(mem_store.con, rid)["status"] == "retracted"
-    assert len(query_results(mem_store.con, ResultFilter(collection="trec7"))) == 1
-    assert query_results(mem_store.con, ResultFilter(collection="trec7",
-                                                     include_retracted=False)) == []
+    assert len(query_results(mem_store.con, CURATION, collection="trec7")) == 1
+    assert query_results(mem_store.con, AUDIT, collection="trec7") == []
     assert history(mem_store.con, "result", rid)[-1]["action"] == "retract"
 
 
@@ -163,9 +162,9 @@ def test_export_then_import_into_an_empty_database_reproduces_every_row(
     from litaudit.store.db import open_store
 
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
-    rid = query_results(mem_store.con, ResultFilter(collection="trec7"))[0]["id"]
+    rid = query_results(mem_store.con, CURATION, collection="trec7")[0]["id"]
     set_status(mem_store, rid, "verified", reason=None, who="t")
-    rows = export_rows(mem_store.con, ResultFilter())
+    rows = export_rows(mem_store.con, CURATION)
     out = tmp_path / f"export.{fmt}"
     write_export(rows, out, fmt)
     fresh_db = tmp_path / "fresh.duckdb"
@@ -174,7 +173,7 @@ def test_export_then_import_into_an_empty_database_reproduces_every_row(
     shutil.copy(reference_db_file, fresh_db)
     with open_store(fresh_db) as fresh:
         import_file(fresh, out, who="t")
-        assert export_rows(fresh.con, ResultFilter()) == rows
+        assert export_rows(fresh.con, CURATION) == rows
 
 
 value_text = st.builds(
@@ -198,15 +197,15 @@ def test_values_round_trip_digit_for_digit(tmp_path, reference_db_file, values):
     shutil.copy(reference_db_file, db)
     with open_store(db) as s:
         import_file(s, path, who="t")
-        got = {r["system"]: r["value_text"] for r in query_results(s.con, ResultFilter())}
+        got = {r["system"]: r["value_text"] for r in query_results(s.con, CURATION)}
         out = tmp_path / "v.json"
-        write_export(export_rows(s.con, ResultFilter()), out, "json")
+        write_export(export_rows(s.con, CURATION), out, "json")
     assert got == {f"run{i}": v for i, v in enumerate(values)}
     assert [r["value"] for r in json.loads(out.read_text())] == [got[r["system"]] for r in json.loads(out.read_text())]
 
 
 def test_export_columns_are_the_import_columns(mem_store):
-    assert export_rows(mem_store.con, ResultFilter()) == []
+    assert export_rows(mem_store.con, CURATION) == []
     assert COLUMNS[0] == "source" and "value" in COLUMNS
 
 
@@ -252,7 +251,7 @@ def test_export_is_atomic_and_gets_normal_permissions(mem_store, tmp_path):
     old = os.umask(0o022)
     try:
         out = tmp_path / "e.csv"
-        write_export(export_rows(mem_store.con, ResultFilter()), out, "csv")
+        write_export(export_rows(mem_store.con, CURATION), out, "csv")
         assert oct(out.stat().st_mode & 0o777) == oct(0o644)
         assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
         with pytest.raises(LitauditError, match="directory .* does not exist"):

@@ -55,9 +55,15 @@ def _stored(con, kind: str, pop: Population, rep, fp: str, params: dict, *, meth
     return dataclasses.replace(rep, audit_id=aid)
 
 
+def filter_params(filters: Filters) -> dict:
+    """The filters as stored with an audit (the collection and measure are stored beside)."""
+    return {k: v for k, v in dataclasses.asdict(filters).items()
+            if k not in ("collection_id", "measure")}
+
+
 def _params(pop: Population, filters: Filters, **kw) -> dict:
     return {"collection": pop.collection_id, "measure": pop.measure,
-            "filters": dataclasses.asdict(filters), **kw}
+            "filters": filter_params(filters), **kw}
 
 
 # ------------------------------------------------------------------------------ best

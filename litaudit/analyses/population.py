@@ -5,55 +5,17 @@ provenance, and a fingerprint of what was read (:mod:`litaudit.analyses.best` au
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from dataclasses import dataclass
 
 from litaudit.analyses.audits import fingerprint
-from litaudit.curation import fields as F
-from litaudit.errors import LitauditError, NotFound, ParameterError
+from litaudit.curation.filters import Filters, where
+from litaudit.errors import NotFound, ParameterError
 
-
-@dataclass(frozen=True)
-class Filters:
-    """Which results of a collection and measure enter an audit.
-
-    ``source``: 'paper' | 'official' | None (both); ``roles``/``run_types``: allowed
-    values (empty = all); ``years``: inclusive (from, to) or None; ``topics``: a topic
-    count ('50') or topic-set name ('351-400'), or None for the default rule.
-    """
-
-    source: str | None = None
-    roles: tuple[str, ...] = ()
-    run_types: tuple[str, ...] = ()
-    years: tuple[int, int] | None = None
-    topics: str | None = None
-    include_retracted: bool = False
-    include_nonstandard: bool = False
-
-    @classmethod
-    def parse(cls, *, source: str | None = None, roles=(), run_types=(),
-              years: str | None = None, topics: str | None = None,
-              include_retracted: bool = False, include_nonstandard: bool = False) -> Filters:
-        """Filters from user text ('papers' for 'paper', '2005-2010' for years ...)."""
-        from litaudit.curation.results import parse_years
-
-        src = None
-        if source:
-            src = source.strip().lower()
-            src = {"papers": "paper", "officials": "official"}.get(src, src)
-            if src not in F.SOURCES:
-                raise LitauditError(f"--source: {source!r} is not one of papers, official")
-        rs = tuple(sorted({_choice(r, F.ROLES, "--role") for r in roles or ()}))
-        ts = tuple(sorted({_choice(t, F.RUN_TYPES, "--run-type") for t in run_types or ()}))
-        return cls(src, rs, ts, parse_years(years), topics.strip() if topics else None,
-                   bool(include_retracted), bool(include_nonstandard))
-
-
-def _choice(value: str, choices, opt: str) -> str:
-    v = value.strip().lower()
-    if v not in choices:
-        raise LitauditError(f"{opt}: {value!r} is not one of {', '.join(choices)}")
-    return v
+__all__ = ["Filters", "ResultRow", "Loaded", "Population", "load_results", "load_population",
+           "population", "select_population", "results_fingerprint", "track_label"]
 
 
 # --------------------------------------------------------------------------- result rows
@@ -87,19 +49,31 @@ class ResultRow:
     doi: str | None
     url: str | None
     provenance: str
+    date: str | None = None
+    reporter: str | None = None
+    link: str | None = None
+    code_url: str | None = None
 
 
 _SQL = """
 SELECT r.id, r.source, r.system, r.participant, r.value, r.value_text, r.role, r.run_type,
        r.year, r.n_topics, r.topic_set, r.standard, r.status, r.location, r.track,
-       p.bibkey, p.citation, p.title, p.venue, p.doi, p.url, r.collection_id, r.measure
+       p.bibkey, p.citation, p.title, p.venue, p.doi, p.url,
+       CAST(r.date AS VARCHAR), r.reporter, r.url, r.code_url, r.collection_id, r.measure
 FROM results r LEFT JOIN papers p ON p.id = r.paper_id
-WHERE TRUE
 """
 
 
+def track_label(track: str | None) -> str | None:
+    """How a track is cited: TREC tracks as 'TREC trec7/adhoc', others (leaderboards,
+    benchmarks: 'msmarco-passage/leaderboard/full-ranking', 'mteb/retrieval') as they are."""
+    if not track:
+        return None
+    return f"TREC {track}" if re.match(r"trec[\d-]", track) else track
+
+
 def _provenance(source, citation, track, location) -> str:
-    who = citation if source == "paper" and citation else f"TREC {track}" if track else source
+    who = citation if source == "paper" and citation else track_label(track) or source
     return f"{who}, {location}" if location else who
 
 
@@ -119,31 +93,13 @@ class Loaded:
 def load_population(con, collection_id: str | None, measure: str | None,
           filters: Filters) -> list[Loaded]:
     """load_results with its collection and measure; None means all (one query)."""
-    sql, args = _SQL, []
-    if collection_id is not None:
-        sql += " AND r.collection_id = ?"
-        args.append(collection_id)
-    if measure is not None:
-        sql += " AND r.measure = ?"
-        args.append(measure)
-    if filters.source:
-        sql += " AND r.source = ?"
-        args.append(filters.source)
-    if filters.roles:
-        sql += f" AND r.role IN ({', '.join('?' * len(filters.roles))})"
-        args.extend(filters.roles)
-    if filters.run_types:
-        sql += f" AND r.run_type IN ({', '.join('?' * len(filters.run_types))})"
-        args.extend(filters.run_types)
-    if filters.years:
-        sql += " AND r.year BETWEEN ? AND ?"
-        args.extend(filters.years)
-    if not filters.include_retracted:
-        sql += " AND r.status <> 'retracted'"
-    if not filters.include_nonstandard:
-        sql += " AND r.standard"
-    rows = [Loaded(r[-2], r[-1], ResultRow(*r[:-2], provenance=_provenance(r[1], r[16], r[14],
-                                                                            r[13])))
+    cond, args = where(dataclasses.replace(filters, collection_id=collection_id,
+                                           measure=measure))
+    sql = _SQL + (f" WHERE {cond}" if cond else "")
+    rows = [Loaded(r[-2], r[-1], ResultRow(*r[:21], provenance=_provenance(r[1], r[16], r[14],
+                                                                            r[13]),
+                                           date=r[21], reporter=r[22], link=r[23],
+                                           code_url=r[24]))
             for r in con.execute(sql, args).fetchall()]
     rows.sort(key=lambda x: (-x.row.value, x.row.provenance, x.row.system, x.row.id))
     return rows

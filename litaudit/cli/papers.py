@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import typer
@@ -64,12 +65,13 @@ def show(ctx: typer.Context, key: str = typer.Argument(..., help="Bibkey or id."
          json_out: bool = JsonOpt):
     """A paper with its results and history."""
     from litaudit.curation.papers import get_paper
-    from litaudit.curation.results import ResultFilter, history, query_results
+    from litaudit.curation.filters import CURATION
+    from litaudit.curation.results import history, query_results
     from litaudit.render.console import out, print_json, table
 
     with open_read(ctx) as store:
         p = get_paper(store.con, key)
-        results = query_results(store.con, ResultFilter(paper=p["bibkey"]))
+        results = query_results(store.con, dataclasses.replace(CURATION, paper=p["bibkey"]))
         h = history(store.con, "paper", p["id"])
     if json_out:
         print_json({**p, "results": results, "history": h})

@@ -17,11 +17,15 @@ WhoOpt = typer.Option(None, "--who", help="Curator name (default: $LITAUDIT_USER
                       show_default=False)
 
 
-def _filter(collection, measure, role, status, source, years, paper, track):
-    from litaudit.curation.results import ResultFilter
+def _filter(role, status, source, years, paper, track, since=None, until=None,
+            reporter=None):
+    """The curation filter (retracted and non-standard results shown) from the options."""
+    from litaudit.curation.filters import Filters
 
-    return ResultFilter(collection=collection, measure=measure, role=role, status=status,
-                        source=source, years=years, paper=paper, track=track)
+    return Filters.parse(roles=[role] if role else (), statuses=[status] if status else (),
+                         source=source, years=years, paper=paper, track=track, since=since,
+                         until=until, reporters=reporter or (), include_retracted=True,
+                         include_nonstandard=True)
 
 
 def _who(who):
@@ -37,7 +41,13 @@ def list_(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Me
           source: str = typer.Option(None, help="papers | official"),
           years: str = typer.Option(None, help="YEAR or FROM-TO"),
           paper: str = typer.Option(None, help="Paper bibkey."),
-          track: str = typer.Option(None, help="TREC track, e.g. trec7/adhoc."),
+          track: str = typer.Option(None, help="Track, e.g. trec7/adhoc, or a prefix ending "
+                                    "in '/' (msmarco-passage/leaderboard/)."),
+          since: str = typer.Option(None, "--since", help="Dated on or after (YYYY, YYYY-MM or YYYY-MM-DD); "
+                                    "undated results by year."),
+          until: str = typer.Option(None, "--until", help="Dated on or before (YYYY, YYYY-MM or YYYY-MM-DD)."),
+          reporter: list[str] = typer.Option(None, "--reporter", help="Who reported: authors, "
+                                             "nist, leaderboard, mteb, unknown (repeatable)."),
           limit: int = typer.Option(None, help="Show at most this many."),
           json_out: bool = JsonOpt):
     """List results (retracted ones included, marked; filter with --status)."""
@@ -45,8 +55,9 @@ def list_(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Me
     from litaudit.render.console import out, print_json, table
 
     with open_read(ctx) as store:
-        rows = query_results(store.con, _filter(collection, measure, role, status, source,
-                                                years, paper, track), limit)
+        rows = query_results(store.con, _filter(role, status, source, years, paper, track,
+                                                since, until, reporter),
+                             collection=collection, measure=measure, limit=limit)
     if json_out:
         print_json(rows)
         return
@@ -223,7 +234,7 @@ def export(ctx: typer.Context, output: Path = typer.Argument(..., help="Output f
 
     f = format_for(output, fmt)
     with open_read(ctx) as store:
-        rows = export_rows(store.con, _filter(collection, measure, role, status, source, years,
-                                              paper, track))
+        rows = export_rows(store.con, _filter(role, status, source, years, paper, track),
+                           collection=collection, measure=measure)
     write_export(rows, output, f)
     out.print(f"wrote {len(rows)} results to {output} ({f})")

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litaudit.curation.results import ResultFilter, query_results
+from litaudit.curation.filters import CURATION, Filters
+from litaudit.curation.results import query_results
 from litaudit.curation.rows import COLUMNS
 from litaudit.errors import LitauditError
 
 FORMATS = ("csv", "json", "parquet")
 
 
-def export_rows(con, f: ResultFilter) -> list[dict]:
+def export_rows(con, f: Filters = CURATION, *, collection: str | None = None,
+                measure: str | None = None) -> list[dict]:
     out = []
-    for r in query_results(con, f):
+    for r in query_results(con, f, collection=collection, measure=measure):
         row = {
             "source": r["source"], "paper": r["bibkey"],
             "paper_citation": r["citation"], "paper_title": r["paper_title"],
@@ -30,7 +32,8 @@ def export_rows(con, f: ResultFilter) -> list[dict]:
             "run_type": r["run_type"], "year": r["year"],
             "standard": "true" if r["standard"] else "false", "location": r["location"],
             "transcribed_by": r["transcribed_by"], "transcribed_at": r["transcribed_at"],
-            "status": r["status"], "notes": r["notes"],
+            "status": r["status"], "notes": r["notes"], "date": r["date"],
+            "reporter": r["reporter"], "url": r["url"], "code_url": r["code_url"],
         }
         out.append({c: ("" if row[c] is None else str(row[c])) for c in COLUMNS})
     return out

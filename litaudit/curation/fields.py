@@ -16,6 +16,9 @@ SOURCES = ("paper", "official")
 ROLES = ("proposed", "baseline", "official", "reproduction")
 RUN_TYPES = ("automatic", "manual")
 STATUSES = ("draft", "verified", "retracted")
+# Who produced a published number (results.reporter): the paper's authors, NIST's official
+# evaluation, a leaderboard's maintainers, the MTEB maintainers' own run, or not recorded.
+REPORTERS = ("authors", "nist", "leaderboard", "mteb", "unknown")
 RUN_TYPE_SPELLINGS = {
     "automatic": "automatic", "auto": "automatic", "a": "automatic",
     "manual": "manual", "man": "manual", "m": "manual", "human-assisted": "manual",
@@ -88,6 +91,23 @@ def parse_date(text) -> dt.date:
         return dt.date.fromisoformat(s[:10])
     except ValueError:
         raise FieldError(f"expected a date YYYY-MM-DD, got {s!r}") from None
+
+
+def parse_reporter(text) -> str | None:
+    if blank(text):
+        return None
+    return parse_choice(text, REPORTERS, "reporter")
+
+
+def parse_url(text) -> str | None:
+    """An http(s) URL or nothing: other schemes are refused (stored text is never a link
+    to anything else)."""
+    if blank(text):
+        return None
+    s = str(text).strip()
+    if not re.match(r"^https?://\S+$", s, re.IGNORECASE):
+        raise FieldError(f"expected an http(s) URL, got {s!r}")
+    return s
 
 
 def parse_choice(text, choices: tuple[str, ...], what: str) -> str:

@@ -167,6 +167,10 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
             ("status", lambda s: F.parse_choice(s or "draft", F.STATUSES, "status")),
             ("standard", lambda s: True if F.blank(s) else F.parse_bool(s)),
             ("transcribed_at", F.parse_date),
+            ("date", lambda s: None if F.blank(s) else F.parse_date(s)),
+            ("reporter", F.parse_reporter),
+            ("url", F.parse_url),
+            ("code_url", F.parse_url),
         ):
             try:
                 v[name] = fn(d.get(name, ""))
@@ -197,6 +201,8 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
         try:
             if not F.blank(d.get("year")):
                 v["year"] = F.parse_year(d["year"])
+            elif v.get("date"):
+                v["year"] = v["date"].year
             elif v["source"] == "paper" and bibkey in new_papers and new_papers[bibkey].values.get("year"):
                 v["year"] = new_papers[bibkey].values["year"]
             elif v["source"] == "paper" and bibkey in ctx.papers and ctx.papers[bibkey][1]:
@@ -254,8 +260,11 @@ RESULT_DB_COLUMNS = (
     "id", "source", "paper_id", "track", "collection_id", "topic_set", "n_topics", "measure",
     "value", "value_text", "system", "participant", "role", "run_type", "year", "standard",
     "location", "transcribed_by", "transcribed_at", "status", "notes", "created_at",
-    "updated_at",
+    "updated_at", "date", "reporter", "url", "code_url",
 )
+# typed reads of the registered frame (a column of None has no type of its own)
+_CASTS = {"date": "CAST(date AS DATE)", "reporter": "CAST(reporter AS VARCHAR)",
+          "url": "CAST(url AS VARCHAR)", "code_url": "CAST(code_url AS VARCHAR)"}
 
 
 def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
@@ -303,7 +312,8 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
             con.register("_import_results", df)
             try:
                 cols = ", ".join(RESULT_DB_COLUMNS)
-                con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _import_results")
+                sel = ", ".join(_CASTS.get(c, c) for c in RESULT_DB_COLUMNS)
+                con.execute(f"INSERT INTO results ({cols}) SELECT {sel} FROM _import_results")
             finally:
                 con.unregister("_import_results")
             hist = pd.DataFrame({"entity": "result", "entity_id": ids, "action": action,

@@ -7,87 +7,18 @@ Retracted results stay queryable; audits leave them out by default.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
-
 from litaudit.curation import fields as F
+from litaudit.curation.filters import CURATION, Filters, where
+from litaudit.curation.filters import parse_years as _parse_years
 from litaudit.curation.importer import apply_plan, plan_import
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, NotFound
 from litaudit.measures import did_you_mean
 
 
-@dataclass(frozen=True)
-class ResultFilter:
-    """Filters shared by `results list`, `results export` and the audits."""
-
-    collection: str | None = None
-    measure: str | None = None
-    role: str | None = None
-    status: str | None = None
-    source: str | None = None        # paper | official
-    years: str | None = None         # 2010 or 2005-2012
-    paper: str | None = None         # bibkey
-    track: str | None = None
-    include_retracted: bool = True
-
-
 def parse_years(text: str | None) -> tuple[int, int] | None:
-    if not text:
-        return None
-    parts = text.replace("..", "-").split("-")
-    try:
-        if len(parts) == 1:
-            y = int(parts[0])
-            return y, y
-        lo = int(parts[0]) if parts[0] else 1950
-        hi = int(parts[1]) if parts[1] else 2100
-        return lo, hi
-    except ValueError:
-        raise LitauditError(f"--years: expected YEAR or FROM-TO, got {text!r}") from None
-
-
-def where_clause(con, f: ResultFilter) -> tuple[str, list]:
-    """SQL WHERE (on results r LEFT JOIN papers p) for a filter; names resolved by alias."""
-    from litaudit.store.refdata import resolve_collection, resolve_measure
-
-    where, args = [], []
-    if f.collection:
-        where.append("r.collection_id = ?")
-        args.append(resolve_collection(con, f.collection).id)
-    if f.measure:
-        where.append("r.measure = ?")
-        args.append(resolve_measure(con, f.measure))
-    if f.role:
-        where.append("r.role = ?")
-        args.append(_choice(f.role, F.ROLES, "--role"))
-    if f.status:
-        where.append("r.status = ?")
-        args.append(_choice(f.status, F.STATUSES, "--status"))
-    if f.source:
-        src = f.source.lower().rstrip("s")  # papers -> paper
-        where.append("r.source = ?")
-        args.append(_choice(src, F.SOURCES, "--source"))
-    yrs = parse_years(f.years)
-    if yrs:
-        where.append("r.year BETWEEN ? AND ?")
-        args.extend(yrs)
-    if f.paper:
-        where.append("p.bibkey = ?")
-        args.append(f.paper)
-    if f.track:
-        where.append("r.track = ?")
-        args.append(f.track)
-    if not f.include_retracted:
-        where.append("r.status <> 'retracted'")
-    return (" WHERE " + " AND ".join(where)) if where else "", args
-
-
-def _choice(value: str, choices, opt: str) -> str:
-    v = value.strip().lower()
-    if v not in choices:
-        raise LitauditError(f"{opt}: {value!r} is not one of {', '.join(choices)}"
-                            f"{did_you_mean(value, choices)}")
-    return v
+    """Kept for callers of the old name: :func:`litaudit.curation.filters.parse_years`."""
+    return _parse_years(text)
 
 
 LIST_SQL = """
@@ -96,15 +27,22 @@ SELECT r.id, r.source, p.bibkey, p.citation, r.track, c.name AS collection, r.co
        r.role, r.run_type, r.year, r.standard, r.location, r.transcribed_by,
        CAST(r.transcribed_at AS VARCHAR) AS transcribed_at, r.status, r.notes,
        p.title AS paper_title, p.authors AS paper_authors, p.venue AS paper_venue,
-       p.year AS paper_year, p.doi AS paper_doi, p.url AS paper_url, p.tags AS paper_tags
+       p.year AS paper_year, p.doi AS paper_doi, p.url AS paper_url, p.tags AS paper_tags,
+       CAST(r.date AS VARCHAR) AS date, r.reporter, r.url, r.code_url
 FROM results r JOIN collections c ON c.id = r.collection_id
 LEFT JOIN papers p ON p.id = r.paper_id
 """
 
 
-def query_results(con, f: ResultFilter, limit: int | None = None) -> list[dict]:
-    w, args = where_clause(con, f)
-    sql = LIST_SQL + w + " ORDER BY r.collection_id, r.measure, r.year, r.id"
+def query_results(con, f: Filters = CURATION, *, collection: str | None = None,
+                  measure: str | None = None, limit: int | None = None) -> list[dict]:
+    """Results passing ``f`` (a collection and a measure given by any name are resolved
+    first), ordered by collection, measure, year, id."""
+    if collection or measure:
+        f = f.resolved(con, collection, measure)
+    cond, args = where(f)
+    sql = LIST_SQL + (f" WHERE {cond}" if cond else "") + \
+        " ORDER BY r.collection_id, r.measure, r.year, r.id"
     if limit:
         sql += f" LIMIT {int(limit)}"
     cur = con.execute(sql, args)
@@ -148,6 +86,8 @@ def _parse_for_edit(con, fld: str, text: str):
         "transcribed_by": lambda s: _nonblank(s, "transcribed_by"),
         "participant": F.text_or_none, "topic_set": F.text_or_none,
         "location": F.text_or_none, "notes": F.text_or_none, "track": F.text_or_none,
+        "date": lambda s: None if F.blank(s) else F.parse_date(s).isoformat(),
+        "reporter": F.parse_reporter, "url": F.parse_url, "code_url": F.parse_url,
     }
     if fld not in parsers:
         raise LitauditError(f"field {fld!r} cannot be edited{did_you_mean(fld, list(parsers) + ['value'])}"

@@ -20,6 +20,7 @@ COLUMNS = (
     "paper_year", "paper_doi", "paper_url", "paper_tags", "track", "collection", "topic_set",
     "n_topics", "measure", "value", "system", "participant", "role", "run_type", "year",
     "standard", "location", "transcribed_by", "transcribed_at", "status", "notes",
+    "date", "reporter", "url", "code_url",
 )
 
 @dataclass

@@ -75,9 +75,10 @@ def build_report(con, collection: str, *, measure: str | None = None,
 def data_section(con, ref) -> DataSection:
     """Sources, counts, years, transcribers and statuses of the collection's results."""
     from litaudit.analyses.audits import fingerprint
-    from litaudit.curation.results import ResultFilter, query_results
+    from litaudit.curation.filters import CURATION
+    from litaudit.curation.results import query_results
 
-    rows = query_results(con, ResultFilter(collection=ref.id))
+    rows = query_results(con, CURATION, collection=ref.id)
     live = [r for r in rows if r["status"] != "retracted"]
     by_measure = Counter(r["measure"] for r in live)
     measures = tuple(Count(m, n) for m, n in sorted(by_measure.items(),

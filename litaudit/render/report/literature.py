@@ -24,8 +24,6 @@ from litaudit.render.report.model import (
 )
 
 Note = Callable[[str], None]
-# result filters an audit's params may carry, as ResultFilter fields
-_FILTERS = ("role", "status", "source", "years", "paper", "track")
 
 
 def _best_module():
@@ -64,7 +62,7 @@ def _run(con, kind: str, cid: str, measure: str, note: Note, **kwargs):
         probe = fn(con, cid, measure, save=False, **kwargs)
     except LitauditError as exc:
         return None, str(exc)
-    filters = to_jsonable(probe.filters)
+    filters = to_jsonable(best.filter_params(probe.filters))
     value = kwargs.get("value")
 
     def same(a) -> bool:
@@ -142,11 +140,13 @@ def _candidates(con, cid: str, measure: str, best, lower: float | None
     else:
         if lower is None:
             return ()
-        from litaudit.curation.results import ResultFilter, query_results
+        from litaudit.curation.filters import AUDIT, Filters
+        from litaudit.curation.results import query_results
 
-        filt = {k: best.params[k] for k in _FILTERS if best.params.get(k) is not None}
-        rows = [r for r in query_results(con, ResultFilter(collection=cid, measure=measure,
-                                                           include_retracted=False, **filt))
+        fd = best.params.get("filters") or {}
+        filt = Filters(**{k: tuple(v) if isinstance(v, list) else v for k, v in fd.items()
+                          if k in Filters.__dataclass_fields__}) if fd else AUDIT
+        rows = [r for r in query_results(con, filt, collection=cid, measure=measure)
                 if r["value"] >= lower]
         rows.sort(key=lambda r: (-r["value"], r["id"]))
     out = []

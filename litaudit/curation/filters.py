@@ -1,0 +1,232 @@
+"""One filter over published results and one SQL builder, for curation and audits.
+
+`results list/export` and every audit (`audit best/claim/history/summary`, reports) say
+which results they read with the same :class:`Filters`; :func:`where` turns it into SQL on
+``results r LEFT JOIN papers p``. The spellings accepted from users are the same
+everywhere (``papers`` or ``paper``, roles and run types repeatable, years ``2005-2010``,
+dates ``2020``, ``2020-06`` or ``2020-06-15``). Only the defaults differ by use: curation
+shows retracted and non-standard results, audits leave them out (:data:`CURATION`,
+:data:`AUDIT`).
+
+Date window: a result with a date is inside ``[since, until]`` by its date; a result
+without one (rows transcribed before dates were kept) by its year, so ``--since 2019-06``
+keeps a 2019 result of unknown date and drops a 2018 one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from litaudit.curation import fields as F
+from litaudit.errors import LitauditError
+from litaudit.measures import did_you_mean
+
+REPORTERS = F.REPORTERS
+_SOURCE_SPELLINGS = {"paper": "paper", "papers": "paper", "official": "official",
+                     "officials": "official"}
+_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which published results are read.
+
+    ``collection_id``/``measure``: canonical ids (resolve names first) or None for all;
+    ``source``: 'paper' | 'official' | None; ``roles``, ``run_types``, ``statuses``,
+    ``reporters``: allowed values (empty = all); ``years``: inclusive (from, to);
+    ``since``/``until``: ISO dates (inclusive) of the date window; ``paper``: a bibkey;
+    ``track``: a track label or a prefix ending in '/' (``msmarco-passage/leaderboard/``);
+    ``topics``: a topic count ('50') or topic-set name, applied by the audits' topic rule.
+    """
+
+    collection_id: str | None = None
+    measure: str | None = None
+    source: str | None = None
+    roles: tuple[str, ...] = ()
+    run_types: tuple[str, ...] = ()
+    statuses: tuple[str, ...] = ()
+    reporters: tuple[str, ...] = ()
+    years: tuple[int, int] | None = None
+    since: str | None = None
+    until: str | None = None
+    paper: str | None = None
+    track: str | None = None
+    topics: str | None = None
+    include_retracted: bool = False
+    include_nonstandard: bool = False
+
+    @classmethod
+    def parse(cls, *, source: str | None = None, roles=(), run_types=(), statuses=(),
+              reporters=(), years: str | None = None, since: str | None = None,
+              until: str | None = None, paper: str | None = None, track: str | None = None,
+              topics: str | None = None, include_retracted: bool = False,
+              include_nonstandard: bool = False) -> Filters:
+        """Filters from user text; a bad value raises one error naming its option."""
+        src = None
+        if source and source.strip():
+            src = _SOURCE_SPELLINGS.get(source.strip().lower())
+            if src is None:
+                raise LitauditError(f"--source: {source!r} is not one of papers, official"
+                                    f"{did_you_mean(source, list(_SOURCE_SPELLINGS))}")
+        lo = parse_date(since, "--since", end=False)
+        hi = parse_date(until, "--until", end=True)
+        if lo and hi and lo > hi:
+            raise LitauditError(f"--since {since} is after --until {until}")
+        return cls(
+            source=src,
+            roles=_choices(roles, F.ROLES, "--role"),
+            run_types=_choices(run_types, F.RUN_TYPES, "--run-type"),
+            statuses=_choices(statuses, F.STATUSES, "--status"),
+            reporters=_choices(reporters, REPORTERS, "--reporter"),
+            years=parse_years(years), since=lo, until=hi,
+            paper=paper.strip() if paper and paper.strip() else None,
+            track=track.strip() if track and track.strip() else None,
+            topics=topics.strip() if topics and topics.strip() else None,
+            include_retracted=bool(include_retracted),
+            include_nonstandard=bool(include_nonstandard))
+
+    def resolved(self, con, collection: str | None, measure: str | None) -> Filters:
+        """The same filters with a collection and a measure resolved by any name."""
+        from litaudit.store.refdata import resolve_collection, resolve_measure
+
+        return dataclasses.replace(
+            self, collection_id=resolve_collection(con, collection).id if collection else None,
+            measure=resolve_measure(con, measure) if measure else None)
+
+    def describe(self) -> str:
+        """The filters in words ('' when none narrows the results)."""
+        parts = []
+        if self.source:
+            parts.append(f"source {self.source}")
+        for name, vals in (("role", self.roles), ("run type", self.run_types),
+                           ("status", self.statuses), ("reporter", self.reporters)):
+            if vals:
+                parts.append(f"{name} {' or '.join(vals)}")
+        if self.years:
+            parts.append(f"years {self.years[0]}-{self.years[1]}")
+        if self.since or self.until:
+            parts.append(f"dated {self.since or '...'} to {self.until or '...'}")
+        if self.track:
+            parts.append(f"track {self.track}")
+        if self.paper:
+            parts.append(f"paper {self.paper}")
+        if self.topics:
+            parts.append(f"topics {self.topics}")
+        if self.include_retracted:
+            parts.append("retracted included")
+        if self.include_nonstandard:
+            parts.append("non-standard included")
+        return ", ".join(parts)
+
+
+# Curation lists everything; audits leave retracted and non-standard results out.
+CURATION = Filters(include_retracted=True, include_nonstandard=True)
+AUDIT = Filters()
+
+
+def where(f: Filters) -> tuple[str, list]:
+    """SQL conditions (joined with AND, '' when none) and their parameters, on
+    ``results r LEFT JOIN papers p``."""
+    conds: list[str] = []
+    args: list = []
+
+    def eq(col: str, value) -> None:
+        conds.append(f"{col} = ?")
+        args.append(value)
+
+    def any_of(col: str, values) -> None:
+        if values:
+            conds.append(f"{col} IN ({', '.join('?' * len(values))})")
+            args.extend(values)
+
+    if f.collection_id is not None:
+        eq("r.collection_id", f.collection_id)
+    if f.measure is not None:
+        eq("r.measure", f.measure)
+    if f.source:
+        eq("r.source", f.source)
+    any_of("r.role", f.roles)
+    any_of("r.run_type", f.run_types)
+    any_of("r.status", f.statuses)
+    any_of("r.reporter", f.reporters)
+    if f.years:
+        conds.append("r.year BETWEEN ? AND ?")
+        args.extend(f.years)
+    if f.since:
+        conds.append("(r.date >= CAST(? AS DATE) OR (r.date IS NULL AND r.year >= ?))")
+        args.extend([f.since, int(f.since[:4])])
+    if f.until:
+        conds.append("(r.date <= CAST(? AS DATE) OR (r.date IS NULL AND r.year <= ?))")
+        args.extend([f.until, int(f.until[:4])])
+    if f.paper:
+        eq("p.bibkey", f.paper)
+    if f.track:
+        if f.track.endswith("/"):
+            conds.append("starts_with(r.track, ?)")
+            args.append(f.track)
+        else:
+            eq("r.track", f.track)
+    if not f.include_retracted:
+        conds.append("r.status <> 'retracted'")
+    if not f.include_nonstandard:
+        conds.append("r.standard")
+    return " AND ".join(conds), args
+
+
+def parse_years(text: str | None) -> tuple[int, int] | None:
+    """'2010' -> (2010, 2010); '2005-2012', '2005..2012', '2005-', '-2012'."""
+    if not text or not str(text).strip():
+        return None
+    parts = str(text).strip().replace("..", "-").split("-")
+    try:
+        if len(parts) == 1:
+            y = int(parts[0])
+            return y, y
+        if len(parts) != 2:
+            raise ValueError
+        lo = int(parts[0]) if parts[0] else 1950
+        hi = int(parts[1]) if parts[1] else 2100
+    except ValueError:
+        raise LitauditError(f"--years: expected YEAR or FROM-TO, got {text!r}") from None
+    if lo > hi:
+        raise LitauditError(f"--years: {lo} is after {hi}")
+    return lo, hi
+
+
+def parse_date(text: str | None, opt: str, *, end: bool) -> str | None:
+    """'2020' / '2020-06' / '2020-06-15' -> an ISO date: the first day of the period, or
+    its last day when ``end`` (so ``--until 2020`` means up to 2020-12-31)."""
+    if not text or not str(text).strip():
+        return None
+    m = _DATE.match(str(text).strip())
+    try:
+        if not m:
+            raise ValueError
+        y, mo, d = int(m[1]), int(m[2] or 0), int(m[3] or 0)
+        if d:
+            day = dt.date(y, mo, d)
+        elif mo:
+            day = dt.date(y, mo, 1)
+            if end:
+                day = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1) \
+                    - dt.timedelta(days=1)
+        else:
+            day = dt.date(y, 12, 31) if end else dt.date(y, 1, 1)
+    except ValueError:
+        raise LitauditError(f"{opt}: expected YYYY, YYYY-MM or YYYY-MM-DD, got {text!r}") \
+            from None
+    return day.isoformat()
+
+
+def _choices(values, choices: tuple[str, ...], opt: str) -> tuple[str, ...]:
+    out = set()
+    for value in values or ():
+        v = str(value).strip().lower()
+        if v not in choices:
+            raise LitauditError(f"{opt}: {value!r} is not one of {', '.join(choices)}"
+                                f"{did_you_mean(value, choices)}")
+        out.add(v)
+    return tuple(sorted(out))
