@@ -74,7 +74,7 @@ def test_history(cli, db):
     r = cli("audit", "history", "-c", "robust04", "-m", "AP", "--source", "papers", db=db)
     assert r.exit_code == 0, r.output
     assert "Sequential-testing history: robust04 AP (papers), 249 topics" in r.output
-    assert "│ 2005 │" in r.output and "record years" in r.output
+    assert "│ 2005 │" in r.output and "3 records over 15 years" in r.output
 
 
 def test_summary_is_what_make_run_prints(cli, db):

@@ -25,6 +25,8 @@ from litaudit.analyses.audits import save_audit
 from litaudit.analyses.population import (
     Filters,
     Population,
+    PopulationNote,
+    describe_population,
     ResultRow,
     load_population,
     population,
@@ -107,6 +109,7 @@ class BestReport:
     fingerprint: str
     citation: str
     audit_id: int | None = None
+    population: PopulationNote | None = None
 
 
 def run_best(con, collection: str, measure: str, *, filters: Filters = Filters(),
@@ -119,8 +122,10 @@ def run_best(con, collection: str, measure: str, *, filters: Filters = Filters()
 
 
 def _best(con, pop: Population, filters: Filters, alpha: float, p: float, method: str,
-          trials: int | None, seed: int | None, save: bool) -> BestReport:
+          trials: int | None, seed: int | None, save: bool,
+          describe: bool = True) -> BestReport:
     rows = pop.rows
+    note = describe_population(pop, filters) if describe else None
     if method == "montecarlo":
         trials = DEFAULT_TRIALS if trials is None else trials
         seed = DEFAULT_SEED if seed is None else seed
@@ -134,7 +139,7 @@ def _best(con, pop: Population, filters: Filters, alpha: float, p: float, method
     fp = results_fingerprint(rows)
     rep = BestReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
                      filters, pop.n_topics, pop.n_other_topics, st, rows[st.candidates[0]],
-                     cands, fp, SOURCE)
+                     cands, fp, SOURCE, population=note)
     if save:
         rep = _stored(con, "best", pop, rep, fp, _params(pop, filters, alpha=alpha, p=p,
                                                          method=method),
@@ -170,6 +175,7 @@ class ClaimReport:
     fingerprint: str
     citation: str
     audit_id: int | None = None
+    population: PopulationNote | None = None
 
 
 def run_claim(con, collection: str, measure: str, value: float, *, n: int | None = None,
@@ -195,7 +201,7 @@ def run_claim(con, collection: str, measure: str, value: float, *, n: int | None
     rep = ClaimReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
                       filters, pop.n_topics, pop.n_other_topics, ref, ct, rows[0], cur.lower,
                       bool(ct.value >= cur.lower), sum(r.value >= ct.value for r in rows), fp,
-                      SOURCE)
+                      SOURCE, population=describe_population(pop, filters))
     if save:
         rep = _stored(con, "claim", pop, rep, fp,
                       _params(pop, filters, value=value, n=n,
@@ -208,11 +214,13 @@ def run_claim(con, collection: str, measure: str, value: float, *, n: int | None
 # ---------------------------------------------------------------------------- history
 @dataclass(frozen=True)
 class HistoryReport:
-    """`audit history`: the record replayed in year order (sequential testing).
+    """`audit history`: the record replayed over time (sequential testing, Carterette 2015
+    Sec. 2 and Fig. 2).
 
-    ``history.points``: per year N so far, record, expected max, alpha-threshold, p-value,
-    beyond_chance (see ``stats.sequential.YearPoint``); ``records[i]`` is the result
-    holding the record in ``history.points[i]``.
+    ``history.points``: per step (a year, or a date when every result is dated: ``by``)
+    N so far, record, expected max, alpha-threshold, p-value, beyond_chance (see
+    ``stats.sequential.YearPoint``); ``records[i]`` is the result holding the record in
+    ``history.points[i]``. ``population`` says how the population was chosen.
     """
 
     collection_id: str
@@ -227,20 +235,31 @@ class HistoryReport:
     fingerprint: str
     citation: str
     audit_id: int | None = None
+    by: str = "year"
+    population: PopulationNote | None = None
 
 
 def run_history(con, collection: str, measure: str, *, filters: Filters = Filters(),
                 alpha: float = DEFAULT_ALPHA, reference: str = "final",
                 save: bool = True) -> HistoryReport:
-    """Replay the results of a collection and measure by year; store unless ``save=False``."""
+    """Replay the results of a collection and measure over time: by date when every result
+    carries one, else by year. Stored unless ``save=False``."""
+    import datetime as dt
+
     pop = population(con, collection, measure, filters)
     rows = pop.rows
+    by = "date" if all(r.date for r in rows) else "year"
+    times = labels = None
+    if by == "date":
+        days = [dt.date.fromisoformat(r.date[:10]) for r in rows]
+        times, labels = [d.toordinal() for d in days], [d.isoformat() for d in days]
     h = sequential.replay([r.value for r in rows], [r.year for r in rows], pop.n_topics,
-                          alpha=alpha, reference=reference)
+                          alpha=alpha, reference=reference, times=times, labels=labels)
     fp = results_fingerprint(rows)
     rep = HistoryReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
                         filters, pop.n_topics, pop.n_other_topics, h,
-                        tuple(rows[pt.record_index] for pt in h.points), fp, SOURCE)
+                        tuple(rows[pt.record_index] for pt in h.points), fp, SOURCE, None, by,
+                        describe_population(pop, filters))
     if save:
         rep = _stored(con, "history", pop, rep, fp,
                       _params(pop, filters, alpha=alpha, reference=reference), method="exact")
@@ -271,6 +290,7 @@ class SummaryRow:
     n_above: int
     expected_max: float
     audit_id: int | None
+    warning: str | None = None
 
 
 @dataclass(frozen=True)
@@ -286,14 +306,17 @@ class Summary:
 
 def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA,
                 p: float = DEFAULT_P, include_retracted: bool = False,
-                include_nonstandard: bool = False, save: bool = True) -> Summary:
-    """`audit best` for every collection, measure and source in the store (exact method)."""
+                include_nonstandard: bool = False, filters: Filters | None = None,
+                save: bool = True) -> Summary:
+    """`audit best` for every collection, measure and source in the store (exact method);
+    ``filters`` (a date window, reporters ...) narrows every group."""
     if min_n < 2:
         raise ParameterError(f"--min-n must be at least 2, got {min_n}")
     colls = {r[0]: (r[1], r[2]) for r in con.execute(
         "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
         "ON t.collection_id = c.id AND t.is_default").fetchall()}
-    base = Filters(include_retracted=include_retracted, include_nonstandard=include_nonstandard)
+    base = filters if filters is not None else Filters(
+        include_retracted=include_retracted, include_nonstandard=include_nonstandard)
     groups: dict[tuple[str, str, str, str], list[ResultRow]] = {}
     for x in load_population(con, None, None, base):
         groups.setdefault((colls[x.collection_id][0], x.measure, x.row.source, x.collection_id),
@@ -313,5 +336,6 @@ def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA
                               rep.best.value_text, rep.best.system, rep.best.provenance,
                               s.interval.mu0, s.interval.lower, s.n_candidates,
                               s.thresholds.max_threshold, s.thresholds.n_above,
-                              s.mxvd.expected_max, rep.audit_id))
+                              s.mxvd.expected_max, rep.audit_id,
+                              rep.population.warning if rep.population else None))
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

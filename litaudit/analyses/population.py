@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from litaudit.analyses.audits import fingerprint
 from litaudit.curation.filters import Filters, where
 from litaudit.errors import NotFound, ParameterError
+from litaudit.stats.shape import Shape
 
-__all__ = ["Filters", "ResultRow", "Loaded", "Population", "load_results", "load_population",
-           "population", "select_population", "results_fingerprint", "track_label"]
+__all__ = ["Filters", "ResultRow", "Loaded", "Population", "PopulationNote", "load_results",
+           "load_population", "population", "select_population", "results_fingerprint",
+           "track_label", "describe_population"]
 
 
 # --------------------------------------------------------------------------- result rows
@@ -166,3 +168,70 @@ def select_population(cid: str, cname: str, default_topics: int | None, meas: st
     if any(r.n_topics != n_topics for r in rows):  # a topic-set name spanning counts
         raise ParameterError(f"{where}: topic set {filters.topics!r} has several topic counts")
     return Population(cid, cname, meas, n_topics, rows, n_other)
+
+
+# ------------------------------------------------------------------- how it was chosen
+@dataclass(frozen=True)
+class PopulationNote:
+    """How an audit's population was chosen, and how far it is from the Normal model.
+
+    ``text``: one line (N, collection, measure, topic count, filters, where the results
+    come from, who reported them, the dates they span); ``by_origin``/``by_reporter``:
+    (label, count) pairs; ``first_date``/``last_date``/``n_undated``: the date span;
+    ``shape``: skewness, excess kurtosis, Shapiro-Wilk; ``warning``: set when the values
+    are far from a Normal distribution (litaudit.defaults NORMAL_FIT_*), else None.
+    """
+
+    text: str
+    by_origin: tuple[tuple[str, int], ...]
+    by_reporter: tuple[tuple[str, int], ...]
+    first_date: str | None
+    last_date: str | None
+    n_undated: int
+    shape: Shape
+    warning: str | None
+
+
+def _counts(labels) -> tuple[tuple[str, int], ...]:
+    c: dict[str, int] = {}
+    for x in labels:
+        c[x] = c.get(x, 0) + 1
+    return tuple(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def describe_population(pop: Population, filters: Filters) -> PopulationNote:
+    """The population in words, with a warning when it is far from the Normal model."""
+    from litaudit import defaults as D
+    from litaudit.stats.shape import normal_shape
+
+    rows = pop.rows
+    origin = _counts((r.citation and "papers") if r.source == "paper"
+                     else (r.track or r.source) for r in rows)
+    reporter = _counts(r.reporter or "not recorded" for r in rows)
+    dates = sorted(r.date[:10] for r in rows if r.date)
+    first, last = (dates[0], dates[-1]) if dates else (None, None)
+    n_undated = len(rows) - len(dates)
+    parts = [f"{len(rows)} results of {pop.collection_name} {pop.measure} on "
+             f"{pop.n_topics} topics"]
+    if pop.n_other_topics:
+        parts.append(f"{pop.n_other_topics} on other topic counts left out")
+    fdesc = filters.describe()
+    parts.append(f"filters: {fdesc}" if fdesc else "no filters")
+    parts.append("from " + ", ".join(f"{k} {n}" for k, n in origin))
+    parts.append("reported by " + ", ".join(f"{k} {n}" for k, n in reporter))
+    if dates:
+        span = f"dated {first} to {last}"
+        parts.append(span + (f" ({n_undated} undated)" if n_undated else ""))
+    shape = normal_shape([r.value for r in rows])
+    far = []
+    if shape.shapiro_p is not None and shape.shapiro_p < D.NORMAL_FIT_ALPHA:
+        far.append(f"Shapiro-Wilk p = {shape.shapiro_p:.2g} < {D.NORMAL_FIT_ALPHA}")
+    if shape.skewness is not None and abs(shape.skewness) > D.NORMAL_FIT_MAX_SKEW:
+        far.append(f"skewness {shape.skewness:.2f}")
+    warning = None
+    if far:
+        warning = (f"the {len(rows)} values are far from a Normal distribution ("
+                   + "; ".join(far) + "), which the audit assumes; a mixed population? "
+                   "narrow it with --since/--until, --reporter or --track")
+    return PopulationNote("; ".join(parts), origin, reporter, first, last, n_undated, shape,
+                          warning)

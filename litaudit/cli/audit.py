@@ -26,6 +26,15 @@ RoleOpt = typer.Option(None, "--role", help="proposed | baseline | official | re
 RunTypeOpt = typer.Option(None, "--run-type", help="automatic | manual (repeatable) "
                           "(default: all).", show_default=False)
 YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
+SinceOpt = typer.Option(None, "--since", help="Results dated on or after YYYY, YYYY-MM or "
+                        "YYYY-MM-DD (undated results by their year).")
+UntilOpt = typer.Option(None, "--until", help="Results dated on or before YYYY, YYYY-MM or "
+                        "YYYY-MM-DD (undated results by their year).")
+ReporterOpt = typer.Option(None, "--reporter", help="Who reported the value: authors, nist, "
+                           "leaderboard, mteb, unknown (repeatable) (default: all).",
+                           show_default=False)
+TrackOpt = typer.Option(None, "--track", help="A track or leaderboard, or a prefix ending in "
+                        "'/' (msmarco-passage/leaderboard/full-ranking).", show_default=False)
 TopicsOpt = typer.Option(None, "--topics", help="Topic count (50) or topic-set name "
                          "(default: the only one, else the collection's default set).",
                          show_default=False)
@@ -43,12 +52,14 @@ SeedOpt = typer.Option(None, "--seed", help="Monte Carlo seed (default: 2015).",
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 
 
-def _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard):
-    from litaudit.analyses.best import Filters
+def _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard,
+             since=None, until=None, reporter=None, track=None):
+    from litaudit.curation.filters import Filters
 
     return Filters.parse(source=source, roles=role or (), run_types=run_type or (),
                          years=years, topics=topics, include_retracted=include_retracted,
-                         include_nonstandard=include_nonstandard)
+                         include_nonstandard=include_nonstandard, since=since, until=until,
+                         reporters=reporter or (), track=track)
 
 
 def _run(ctx: typer.Context, no_save: bool, fn):
@@ -85,7 +96,20 @@ def _p(x) -> str:
 
 
 def _cited(r: dict) -> str:
-    return r["citation"] if r["source"] == "paper" and r["citation"] else f"TREC {r['track']}"
+    from litaudit.analyses.population import track_label
+
+    return (r["citation"] if r["source"] == "paper" and r["citation"]
+            else track_label(r["track"]) or r["source"])
+
+
+def _population(d: dict) -> None:
+    """How the population was chosen, and the warning when it is far from Normal."""
+    note = d.get("population")
+    if not note:
+        return
+    _line(f"Population: {note['text']}")
+    if note.get("warning"):
+        _line(f"Warning: {note['warning']}")
 
 
 def _f(x, digits: int = 4) -> str:
@@ -111,6 +135,7 @@ def _render_best(d: dict) -> None:
     ref, th, iv, mx = s["reference"], s["thresholds"], s["interval"], s["mxvd"]
     method = s["method"] + (f" ({s['trials']} trials, seed {s['seed']})" if s["trials"] else "")
     _line(_head(d, "Best-result audit") + f"  method: {method}")
+    _population(d)
     _print(table("Table 2: the published population",
                  ["N", "mean", "sd", "se", "min", "max"],
                  [(ref["n_results"], ref["mu"], ref["sd"], ref["se"], ref["minimum"],
@@ -145,6 +170,7 @@ def _render_claim(d: dict) -> None:
 
     c, ref, iv = d["claim"], d["reference"], d["claim"]["interval"]
     _line(_head(d, "Claim audit"))
+    _population(d)
     hidden = (f" ({c['n_published']} published x {c['hidden_multiplier']:g})"
               if c["hidden_multiplier"] != 1 else "")
     verdict = "BEYOND CHANCE" if c["beyond_chance"] else "not beyond chance"
@@ -173,23 +199,34 @@ def _render_claim(d: dict) -> None:
         _line(f"N* = {c['n_star']}: already within chance with {c['n_draws']} draws.")
 
 
-def _render_history(d: dict) -> None:
+def _render_history(d: dict, every: bool = False) -> None:
+    """The steps that set a record (every step with ``every``), then the count of records
+    and of those beyond the running threshold."""
     from litaudit.render.console import table
 
     h = d["history"]
+    step = d.get("by", "year")
     _line(_head(d, "Sequential-testing history") +
               f"  reference: {h['reference']} (mean {_f(h['mu'])}, sd {_f(h['sd'])})")
+    _population(d)
     rows = []
     for pt, rec in zip(h["points"], d["records"], strict=True):
-        rows.append((pt["year"], pt["n_new"], pt["N"], pt["record"],
+        if not (every or pt["new_record"]):
+            continue
+        rows.append((pt.get("when") or pt["year"], pt["n_new"], pt["N"], pt["record"],
                      "*" if pt["new_record"] else "", pt["expected_max"], pt["threshold"],
                      _p(pt["p_value"]),
                      None if pt["beyond_chance"] is None else pt["beyond_chance"],
                      f"{rec['value_text']} {rec['system']} ({_cited(rec)})"))
-    _print(table(None, ["year", "new", "N", "record", "new", "expected max",
-                        f"threshold ({h['alpha']})", "p", "beyond", "record holder"],
+    title = None if every else f"Records ({step}s that set a new record)"
+    _print(table(title, [step, "new", "N", "record", "new", "expected max",
+                         f"threshold ({h['alpha']})", "p", "beyond", "record holder"],
                  rows))
-    _line(f"{h['n_records']} record years; {h['n_beyond']} with the record beyond chance.")
+    beyond = [pt for pt in h["points"] if pt["new_record"] and pt["beyond_chance"]]
+    _line(f"{h['n_records']} records over {len(h['points'])} {step}s; "
+          f"{len(beyond)} of them beyond the threshold for the N published so far"
+          + (f" ({', '.join(str(pt.get('when') or pt['year']) for pt in beyond)})"
+             if beyond else "") + f"; {h['n_beyond']} {step}s with the record beyond it.")
 
 
 def _render_summary(d: dict) -> None:
@@ -203,6 +240,10 @@ def _render_summary(d: dict) -> None:
                  f"p = {d['p']}, N >= {d['min_n']}",
                  ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
                   "candidates", "threshold", "above"], rows))
+    far = [r for r in d["rows"] if r.get("warning")]
+    if far:
+        _line(f"{len(far)} population(s) far from the Normal model (see `audit best`): "
+              + ", ".join(f"{r['collection_name']} {r['measure']}" for r in far))
     if d["skipped"]:
         _line(f"{len(d['skipped'])} group(s) skipped:")
         for cname, meas, src, n, why in d["skipped"]:
@@ -229,11 +270,13 @@ def best(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Mea
          include_retracted: bool = RetractedOpt, include_nonstandard: bool = NonstandardOpt,
          alpha: float = AlphaOpt, p: float = POpt, method: str = MethodOpt,
          trials: int = TrialsOpt, seed: int = SeedOpt, no_save: bool = NoSaveOpt,
-         json_out: bool = JsonOpt):
+         since: str = SinceOpt, until: str = UntilOpt, reporter: list[str] = ReporterOpt,
+         track: str = TrackOpt, json_out: bool = JsonOpt):
     """Is the best result beyond chance, and which systems could be the best? (Tables 2-3)"""
     from litaudit.analyses.best import run_best
 
-    f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard)
+    f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard,
+                 since, until, reporter, track)
     rep = _run(ctx, no_save, lambda con: run_best(
         con, collection, measure, filters=f, alpha=alpha, p=p, method=method, trials=trials,
         seed=seed, save=not no_save))
@@ -253,11 +296,13 @@ def claim(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Me
           include_retracted: bool = RetractedOpt, include_nonstandard: bool = NonstandardOpt,
           alpha: float = AlphaOpt, p: float = POpt, method: str = MethodOpt,
           trials: int = TrialsOpt, seed: int = SeedOpt, no_save: bool = NoSaveOpt,
-          json_out: bool = JsonOpt):
+          since: str = SinceOpt, until: str = UntilOpt, reporter: list[str] = ReporterOpt,
+          track: str = TrackOpt, json_out: bool = JsonOpt):
     """Is a claimed value beyond chance as the max of N+1 experiments? Its mu0 and N*."""
     from litaudit.analyses.best import run_claim
 
-    f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard)
+    f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard,
+                 since, until, reporter, track)
     rep = _run(ctx, no_save, lambda con: run_claim(
         con, collection, measure, value, n=n, hidden_multiplier=hidden_multiplier, filters=f,
         alpha=alpha, p=p, method=method, trials=trials, seed=seed, save=not no_save))
@@ -272,15 +317,25 @@ def history(ctx: typer.Context, collection: str = CollectionOpt, measure: str = 
             run_type: list[str] = RunTypeOpt, years: str = YearsOpt, topics: str = TopicsOpt,
             include_retracted: bool = RetractedOpt,
             include_nonstandard: bool = NonstandardOpt, alpha: float = AlphaOpt,
-            no_save: bool = NoSaveOpt, json_out: bool = JsonOpt):
-    """The record year by year against the expected max and threshold for the N so far."""
+            no_save: bool = NoSaveOpt, since: str = SinceOpt, until: str = UntilOpt,
+            reporter: list[str] = ReporterOpt, track: str = TrackOpt,
+            every: bool = typer.Option(False, "--all", help="Show every step, not only the "
+                                       "ones that set a record."),
+            json_out: bool = JsonOpt):
+    """The record over time against the expected max and its threshold for the N so far."""
     from litaudit.analyses.best import run_history
 
-    f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard)
+    f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard,
+                 since, until, reporter, track)
     rep = _run(ctx, no_save, lambda con: run_history(
         con, collection, measure, filters=f, alpha=alpha, reference=reference,
         save=not no_save))
-    _emit(rep, json_out, "history")
+    if json_out:
+        _emit(rep, json_out, "history")
+    else:
+        from litaudit.render.console import to_jsonable
+
+        _render_history(to_jsonable(rep), every)
 
 
 @app.command("summary")
@@ -289,13 +344,15 @@ def summary(ctx: typer.Context,
             alpha: float = AlphaOpt, p: float = POpt,
             include_retracted: bool = RetractedOpt,
             include_nonstandard: bool = NonstandardOpt, no_save: bool = NoSaveOpt,
+            since: str = SinceOpt, until: str = UntilOpt, reporter: list[str] = ReporterOpt,
             json_out: bool = JsonOpt):
     """`audit best` (exact) for every collection, measure and source; one table."""
     from litaudit.analyses.best import run_summary
 
+    f = _filters(None, None, None, None, None, include_retracted, include_nonstandard,
+                 since, until, reporter)
     rep = _run(ctx, no_save, lambda con: run_summary(
-        con, min_n=min_n, alpha=alpha, p=p, include_retracted=include_retracted,
-        include_nonstandard=include_nonstandard, save=not no_save))
+        con, min_n=min_n, alpha=alpha, p=p, filters=f, save=not no_save))
     _emit(rep, json_out, "summary")
 
 

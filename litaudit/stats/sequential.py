@@ -8,6 +8,10 @@ value so far) is set against the expected max of the N results so far and the
 alpha-threshold of that max (``extreme.max_quantile(1 - alpha)``), both under the
 reference Normal(mu, sd / sqrt(n)).
 
+The steps are years, or dates for a dated population (a leaderboard: every submission
+day is a step), given as sortable integers (``times``: a year, or a date's ordinal) with
+their labels (``labels``: '2019', '2020-09-18').
+
 The reference is either ``final`` (mu and sd of all results: the collection's baseline as
 known today, the paper's choice for its Tables 2-3) or ``running`` (mu and sd of the
 results published so far: what a reader knew that year; undefined while N < 2).
@@ -35,7 +39,8 @@ class YearPoint:
     it). ``mu``/``sd``/``se`` describe the reference used for the year; ``expected_max``
     and ``threshold`` are the mean and the (1 - alpha)-quantile of the max of N draws;
     ``p_value`` = P(max of N >= record); ``beyond_chance`` = record > threshold. Reference
-    quantities are None for a running reference while N < 2 or sd = 0.
+    quantities are None for a running reference while N < 2 or sd = 0. ``when`` labels the
+    step (the year, or the date of a dated population); ``year`` is its year.
     """
 
     year: int
@@ -51,6 +56,7 @@ class YearPoint:
     threshold: float | None
     p_value: float | None
     beyond_chance: bool | None
+    when: str | None = None
 
 
 @dataclass(frozen=True)
@@ -75,16 +81,20 @@ class History:
 
 
 def replay(values, years, n_topics: int, *, alpha: float = 0.05,
-           reference: str = "final") -> History:
-    """Replay ``values`` published in ``years`` (same length) in year order.
+           reference: str = "final", times=None, labels=None) -> History:
+    """Replay ``values`` published in ``years`` (same length) in year order, or by
+    ``times`` (sortable integers, e.g. date ordinals, labelled by ``labels``) when given.
 
-    Ties within a year keep the input order; the result does not depend on the order of
-    years in the input.
+    Ties within a step keep the input order; the result does not depend on the order of
+    steps in the input.
     """
     v = np.asarray(values, dtype=np.float64).ravel()
-    y = np.asarray(years).ravel()
-    if v.size != y.size:
-        raise ParameterError(f"values and years differ in length ({v.size} vs {y.size})")
+    yr = np.asarray(years).ravel()
+    if v.size != yr.size:
+        raise ParameterError(f"values and years differ in length ({v.size} vs {yr.size})")
+    y = yr if times is None else np.asarray(times).ravel()
+    if y.size != v.size or (labels is not None and len(labels) != v.size):
+        raise ParameterError("values, times and labels differ in length")
     if reference not in REFERENCES:
         raise ParameterError(f"unknown reference {reference!r}: choose one of "
                              f"{', '.join(REFERENCES)}")
@@ -120,8 +130,10 @@ def replay(values, years, n_topics: int, *, alpha: float = 0.05,
             thr = E.max_quantile(1.0 - alpha, mu, se, N)
             pv = float(E.max_sf(record, mu, se, N))
             beyond = bool(record > thr)
-        points.append(YearPoint(int(year), len(idx), N, record, rec_i, new_record, mu, sd, se,
-                                em, thr, pv, beyond))
+        first = idx[0]
+        when = str(labels[first]) if labels is not None else str(int(yr[first]))
+        points.append(YearPoint(int(yr[first]), len(idx), N, record, rec_i, new_record, mu, sd,
+                                se, em, thr, pv, beyond, when))
     return History(tuple(points), reference, float(alpha), int(n_topics), final.n_results,
                    final.mu, final.sd, sum(p.new_record for p in points),
                    sum(bool(p.beyond_chance) for p in points))
