@@ -18,12 +18,13 @@ MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
 # --- reusability (Carterette et al. 2010; Voorhees et al. 2014; Sanderson et al. 2012) -
 
 # --- today's populations (issue 13) ----------------------------------------------------
-# A population is reported as far from the audits' Normal model when the Shapiro-Wilk
-# test rejects normality at this level or the sample skewness exceeds this in size. Ours:
-# 0.01 so that a few hundred leaderboard values are not flagged for small departures;
-# |skewness| 1 is the usual rule of thumb for a markedly skewed sample (e.g. Bulmer,
-# Principles of Statistics, 1979, Ch. 4).
-NORMAL_FIT_ALPHA = 0.01
-NORMAL_FIT_MAX_SKEW = 1.0
+# A population is reported as far from the audits' Normal model when its sample skewness
+# or excess kurtosis exceeds these in size. Ours, and only shown (the audit still runs):
+# real published populations are rarely Normal (Shapiro-Wilk rejects 155 of the 173 seeded
+# ones at 0.01, so a test would flag everything); these flag marked departures (long tails
+# of weak or broken systems, mixtures of generations: 51 of 173) and leave Carterette's
+# TREC-7 example (skewness -0.3) unflagged.
+NORMAL_FIT_MAX_SKEW = 1.5
+NORMAL_FIT_MAX_KURTOSIS = 3.0
 
 # --- run archives (issue 15) -----------------------------------------------------------

@@ -10,6 +10,9 @@ writes. Keeping the transcription as code makes it reproducible and reviewable.
 Sources (see seeds/README.md for the mapping decisions):
   published/robust04_papers.json  Yang, Lu, Yang, Lin, SIGIR 2019 (lintool/robust04-analysis)
   trec/official_summaries.csv     NIST TREC browser (usnistgov/trec-browser)
+  published/msmarco_passage_leaderboard.csv, msmarco_document_leaderboard.csv
+                                  microsoft/MSMARCO-{Passage,Document}-Ranking-Submissions
+  published/mteb_beir_retrieval.csv  embeddings-benchmark/results (MTEB), CC0
 
 Values are copied as text, exactly as the source prints them (JSON numbers are read with
 ``parse_float=str``), so 0.327 stays 0.327 and 0.4730 stays 0.4730. Standard library only.
@@ -19,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import io
 import json
 import re
 import sys
 from collections import Counter, defaultdict
+from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
 SEEDS = Path(__file__).resolve().parent
@@ -36,6 +41,7 @@ COLUMNS = [
     "paper_year", "paper_doi", "paper_url", "paper_tags", "track", "collection", "topic_set",
     "n_topics", "measure", "value", "system", "participant", "role", "run_type", "year",
     "standard", "location", "transcribed_by", "transcribed_at", "status", "notes",
+    "date", "reporter", "url", "code_url",
 ]
 TRANSCRIBED_BY = "litaudit seeds (transcribe.py)"
 TRANSCRIBED_AT = "2026-11-22"
@@ -115,6 +121,7 @@ def robust04_rows(data: Path) -> list[dict]:
                     "value": value, "system": system, "role": role, "year": year,
                     "standard": "true" if standard else "false",
                     "location": f"robust04_papers.json: {part}.{mkey}", "notes": note,
+                    "reporter": "authors",
                 })
     return rows
 
@@ -181,13 +188,15 @@ OFFICIAL_TRACKS = {
                                            "gov2/trec-tb-2006/efficiency", "801-850", 50),
     ("trec26", "core", "main"): ("trec26/core/main", "nyt/trec-core-2017", "core17", 50),
     ("trec27", "core", "main"): ("trec27/core/main", "wapo/v2/trec-core-2018", "core18", 50),
-    ("trec28", "deep", "docs"): ("trec28/deep/docs", "msmarco-document/trec-dl-2019",
+    ("trec28", "deep", "docs"): ("trec28/deep/docs", "msmarco-document/trec-dl-2019/judged",
                                  "judged", 43),
-    ("trec28", "deep", "passages"): ("trec28/deep/passages", "msmarco-passage/trec-dl-2019",
+    ("trec28", "deep", "passages"): ("trec28/deep/passages",
+                                     "msmarco-passage/trec-dl-2019/judged",
                                      "judged", 43),
-    ("trec29", "deep", "docs"): ("trec29/deep/docs", "msmarco-document/trec-dl-2020",
+    ("trec29", "deep", "docs"): ("trec29/deep/docs", "msmarco-document/trec-dl-2020/judged",
                                  "judged", 45),
-    ("trec29", "deep", "passages"): ("trec29/deep/passages", "msmarco-passage/trec-dl-2020",
+    ("trec29", "deep", "passages"): ("trec29/deep/passages",
+                                     "msmarco-passage/trec-dl-2020/judged",
                                      "judged", 54),
 }
 # trec_eval names -> ir_measures names (the ones seeded; others in the file are left out).
@@ -201,6 +210,16 @@ RUN_TYPE_NOTES = {
                "run_type left blank",
 }
 MULTI_EVAL_NOTE = "partial: see seeds/README.md (Terabyte 2006)"
+
+
+def submitted_date(text: str) -> str:
+    """NIST's submission date 'M/D/YYYY' or 'M/D/YY' -> ISO; '' when absent or unreadable."""
+    m = re.match(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$", text.strip())
+    if not m:
+        return ""
+    year = int(m[3]) if len(m[3]) == 4 else (1900 + int(m[3]) if int(m[3]) >= 50
+                                              else 2000 + int(m[3]))
+    return f"{year:04d}-{int(m[1]):02d}-{int(m[2]):02d}"
 
 
 def trec_year(edition: str) -> int:
@@ -241,11 +260,224 @@ def official_rows(data: Path) -> tuple[list[dict], dict]:
             "run_type": RUN_TYPES[r["run_type"]] or "", "year": trec_year(r["edition"]),
             "standard": "true",
             "location": f"official_summaries.csv: {'/'.join(key)} {r['measure']}",
-            "notes": "; ".join(notes),
+            "notes": "; ".join(notes), "reporter": "nist",
+            "date": submitted_date(r["submitted"]),
         })
     order = {label: i for i, (label, *_) in enumerate(OFFICIAL_TRACKS.values())}
     rows.sort(key=lambda r: order[r["track"]])  # stable: source order within a track
     return rows, {k: sorted(v) for k, v in left_out.items()}
+
+
+# ---------------------------------------------------------------- MS MARCO leaderboards
+# file -> (collection, topic set, n, value column) for dev and eval, measure, track stem.
+# Query counts: ir_datasets metadata.json (seeds/collections.json, provenance).
+MSMARCO = {
+    "msmarco_passage_leaderboard.csv": {
+        "measure": "RR@10", "track": "msmarco-passage/leaderboard",
+        "values": (("dev", "msmarco-passage/dev/small", "dev/small", 6980),
+                   ("eval", "msmarco-passage/eval/small", "eval/small", 6837))},
+    "msmarco_document_leaderboard.csv": {
+        "measure": "RR@100", "track": "msmarco-document/leaderboard",
+        "values": (("MRR@100 (Dev)", "msmarco-document/dev", "dev", 5193),
+                   ("MRR@100 (Eval)", "msmarco-document/eval", "eval", 5793))},
+}
+# The leaderboards' marker column (unnamed): a record, an official baseline.
+MARKERS = {"🏆": "leaderboard record (🏆)", "🏛": "official baseline (🏛)"}
+# `type` spellings -> the track's task; 'reraking' is a typo in one passage row.
+MSMARCO_TYPES = {"full ranking": "full-ranking", "reranking": "reranking",
+                 "reraking": "reranking"}
+
+
+def _http(text: str) -> str:
+    t = text.strip()
+    return t if re.match(r"^https?://\S+$", t) else ""
+
+
+def _labels(recs: list[dict], key) -> list[str]:
+    """System labels unique within a track: the description, then + its id or date, then
+    + its line, only where needed."""
+    base = [r["description"].strip() or f"line {r['_line']}" for r in recs]
+    count = Counter((key(r), b) for r, b in zip(recs, base, strict=True))
+    second = [b if count[(key(r), b)] == 1 else f"{b} ({r.get('id') or r['_iso']})"
+              for r, b in zip(recs, base, strict=True)]
+    count2 = Counter((key(r), b) for r, b in zip(recs, second, strict=True))
+    return [b if count2[(key(r), b)] == 1 else f"{b} ({r['_iso']}, line {r['_line']})"
+            for r, b in zip(recs, second, strict=True)]
+
+
+def _read_lines(path: Path) -> list[dict]:
+    """CSV records with the line each starts on (header = line 1) under '_line'."""
+    with path.open(newline="", encoding="utf-8") as f:
+        reader = csv.reader(f)
+        header = next(reader)
+        out, start = [], reader.line_num + 1
+        for rec in reader:
+            d = dict(zip(header, rec, strict=True))
+            d["_line"] = start
+            out.append(d)
+            start = reader.line_num + 1
+    return out
+
+
+def msmarco_rows(data: Path) -> list[dict]:
+    rows = []
+    for fname, spec in MSMARCO.items():
+        recs = _read_lines(data / "published" / fname)
+        for r in recs:
+            r["_iso"] = r["date"].replace("/", "-")
+            r["_task"] = MSMARCO_TYPES[r["type"].strip()]
+        labels = _labels(recs, key=lambda r: (r["_task"], r[""] == "🏛"))
+        for r, label in zip(recs, labels, strict=True):
+            notes = [MARKERS[r[""]]] if r[""] else []
+            if r["type"].strip() != r["_task"].replace("-", " "):
+                notes.append(f"type printed {r['type']!r}")
+            if r.get("id"):
+                notes.append(f"submission id {r['id']}")
+            for col, collection, topic_set, n in spec["values"]:
+                value = r[col].strip()
+                if not value:
+                    continue
+                rows.append({
+                    "source": "official", "track": f"{spec['track']}/{r['_task']}",
+                    "collection": collection, "topic_set": topic_set, "n_topics": n,
+                    "measure": spec["measure"], "value": value, "system": label,
+                    "participant": r["team"].strip(),
+                    "role": "baseline" if r[""] == "🏛" else "official",
+                    "year": r["_iso"][:4], "standard": "true",
+                    "location": f"{fname}: line {r['_line']}, column {col}",
+                    "notes": "; ".join(notes), "date": r["_iso"], "reporter": "leaderboard",
+                    "url": _http(r["paper"]), "code_url": _http(r["code"]),
+                })
+    return rows
+
+
+# ---------------------------------------------------------------- MTEB (BEIR tasks)
+MTEB_FILE = "mteb_beir_retrieval.csv"
+MTEB_TRACK = "mteb/retrieval"
+DERIVED_TRACK = "mteb/retrieval/derived"
+# MTEB task -> (ir_datasets id, topic set, queries), checked against collections.json.
+MTEB_TASKS = {
+    "ArguAna": ("beir/arguana", "test", 1406),
+    "ClimateFEVER": ("beir/climate-fever", "test", 1535),
+    "DBPedia": ("beir/dbpedia-entity/test", "test", 400),
+    "FEVER": ("beir/fever/test", "test", 6666),
+    "FiQA2018": ("beir/fiqa/test", "test", 648),
+    "HotpotQA": ("beir/hotpotqa/test", "test", 7405),
+    "MSMARCO": ("beir/msmarco/dev", "dev", 6980),
+    "NFCorpus": ("beir/nfcorpus/test", "test", 323),
+    "NQ": ("beir/nq", "test", 3452),
+    "QuoraRetrieval": ("beir/quora/test", "test", 10000),
+    "SCIDOCS": ("beir/scidocs", "test", 1000),
+    "SciFact": ("beir/scifact/test", "test", 300),
+    "Touche2020": ("beir/webis-touche2020/v2", "test", 49),
+    "TRECCOVID": ("beir/trec-covid", "test", 50),
+}
+CQA_FORUMS = {"android": 699, "english": 1570, "gaming": 1595, "gis": 885,
+              "mathematica": 804, "physics": 1039, "programmers": 876, "stats": 652,
+              "tex": 2906, "unix": 1072, "webmasters": 506, "wordpress": 541}
+MTEB_TASKS.update({f"CQADupstack{f.capitalize()}Retrieval": (f"beir/cqadupstack/{f}", "test", n)
+                   for f, n in CQA_FORUMS.items()})
+# MTEB score columns -> ir_measures names. map_at_10 is pytrec_eval's map_cut_10, the mean
+# of AP cut at rank 10 (ir_measures AP@10), not trec_eval's AP; mrr_at_10 is MRR cut at
+# 10 (RR@10); main_score repeats ndcg_at_10 and is not seeded twice.
+MTEB_MEASURES = {"ndcg_at_10": "nDCG@10", "map_at_10": "AP@10", "mrr_at_10": "RR@10",
+                 "recall_at_100": "R@100"}
+CQA = ("beir/cqadupstack", "12-forums", sum(CQA_FORUMS.values()))
+# BEIR's 15 datasets as MTEB's retrieval leaderboard averages them (CQADupStack as one).
+BEIR_MEAN = ("beir/mean", "15-datasets", 53359)  # the 15 datasets' queries (collections.json)
+DERIVED_DIGITS = Decimal("0.00001")  # the sources print 5 decimals
+
+
+def _mteb_notes(r: dict) -> str:
+    bits = [f"MTEB {r['task']} ({r['split']})",
+            f"model revision {r['revision'] or 'not recorded'}",
+            f"n_parameters {r['n_parameters'] or 'not recorded'}",
+            f"open weights {r['open_weights'] or 'not recorded'}"]
+    if r["mteb_version"]:
+        bits.append(f"mteb {r['mteb_version']}")
+    return "; ".join(bits)
+
+
+def mteb_rows(data: Path) -> tuple[list[dict], dict]:
+    """One row per model, task and measure present; what was left out (no release date:
+    the store needs a year)."""
+    recs = _read_lines(data / "published" / MTEB_FILE)
+    rows, undated = [], Counter()
+    for r in recs:
+        if not r["release_date"]:
+            undated[r["model"]] += 1
+            continue
+        cid, topic_set, n = MTEB_TASKS[r["task"]]
+        for col, measure in MTEB_MEASURES.items():
+            value = r[col].strip()
+            if not value:
+                continue
+            rows.append({
+                "source": "official", "track": MTEB_TRACK, "collection": cid,
+                "topic_set": topic_set, "n_topics": n, "measure": measure, "value": value,
+                "system": r["model"], "participant": r["model"].split("/")[0] if "/" in
+                r["model"] else "", "role": "official", "year": r["release_date"][:4],
+                "standard": "true", "location": f"{MTEB_FILE}: line {r['_line']}, column {col}",
+                "notes": _mteb_notes(r), "date": r["release_date"],
+                "reporter": r["reported_by"], "url": _http(r["reference"]),
+            })
+    return rows, dict(undated)
+
+
+def _mean(values: list[Decimal]) -> Decimal:
+    return sum(values, Decimal(0)) / len(values)
+
+
+def derived_rows(data: Path) -> list[dict]:
+    """CQADupStack's mean over its 12 forums and BEIR's mean over its 15 datasets, per
+    model and measure, for the models that have every part (exact decimal arithmetic on
+    the printed values, rounded half-even to 5 decimals at the end)."""
+    recs = [r for r in _read_lines(data / "published" / MTEB_FILE) if r["release_date"]]
+    by_model: dict[str, dict[str, dict]] = defaultdict(dict)
+    for r in recs:
+        by_model[r["model"]][r["task"]] = r
+    cqa_tasks = [t for t in MTEB_TASKS if t.startswith("CQADupstack")]
+    beir_tasks = [t for t in MTEB_TASKS if not t.startswith("CQADupstack")] + ["CQADupStack"]
+    rows = []
+    for model in sorted(by_model):
+        tasks = by_model[model]
+        for col, measure in MTEB_MEASURES.items():
+            parts = {t: tasks[t] for t in cqa_tasks if t in tasks and tasks[t][col].strip()}
+            cqa = None
+            if len(parts) == len(cqa_tasks):
+                cqa = _mean([Decimal(parts[t][col]) for t in cqa_tasks])
+                rows.append(_derived(model, measure, col, CQA, cqa, list(parts.values()),
+                                     "mean of the 12 CQADupStack forums"))
+            ds = {t: Decimal(tasks[t][col]) for t in beir_tasks[:-1]
+                  if t in tasks and tasks[t][col].strip()}
+            if cqa is not None and len(ds) == len(beir_tasks) - 1:
+                used = [tasks[t] for t in beir_tasks[:-1]] + list(parts.values())
+                rows.append(_derived(model, measure, col, BEIR_MEAN,
+                                     _mean([*ds.values(), cqa]), used,
+                                     "mean of the 15 BEIR datasets (CQADupStack as the mean of "
+                                     "its 12 forums)"))
+    return rows
+
+
+def _derived(model, measure, col, target, value: Decimal, parts: list[dict], how: str) -> dict:
+    cid, topic_set, n_topics = target
+    reporters = sorted({p["reported_by"] for p in parts})
+    dates = sorted({p["release_date"] for p in parts})
+    lines = ",".join(str(p["_line"]) for p in sorted(parts, key=lambda p: p["_line"]))
+    notes = [f"derived: {how}, for models with every part; exact decimal arithmetic on "
+             "the printed values, rounded half-even to 5 decimals"]
+    if len(reporters) > 1:
+        notes.append(f"parts reported by {', '.join(reporters)}")
+    return {
+        "source": "official", "track": DERIVED_TRACK, "collection": cid,
+        "topic_set": topic_set, "n_topics": n_topics, "measure": measure,
+        "value": str(value.quantize(DERIVED_DIGITS, rounding=ROUND_HALF_EVEN)),
+        "system": model, "participant": model.split("/")[0] if "/" in model else "",
+        "role": "official", "year": dates[-1][:4], "standard": "true",
+        "location": f"{MTEB_FILE}: lines {lines}, column {col}", "notes": "; ".join(notes),
+        "date": dates[-1], "reporter": reporters[0] if len(reporters) == 1 else "unknown",
+        "url": _http(parts[0]["reference"]),
+    }
 
 
 # ---------------------------------------------------------------- output
@@ -263,11 +495,23 @@ def to_csv(rows: list[dict]) -> str:
 def build(data: Path) -> tuple[dict[str, str], dict]:
     """{file name: CSV text}, and the runs left out per (edition, track, task)."""
     official, left_out = official_rows(data)
+    mteb, undated = mteb_rows(data)
+    if undated:
+        left_out[("mteb", "no release date")] = sorted(undated)
     return {
         "results/robust04_literature.csv": to_csv(robust04_rows(data)),
         "results/trec_official.csv": to_csv(official),
+        "results/msmarco_leaderboards.csv": to_csv(msmarco_rows(data)),
+        "results/mteb_beir.csv.gz": to_csv(mteb),
+        "results/beir_averages.csv.gz": to_csv(derived_rows(data)),
         "papers/robust04_papers.csv": papers_csv(robust04_papers(data)),
     }, left_out
+
+
+def read_text(path: Path) -> str:
+    """A seed file's text (.csv.gz files decompressed)."""
+    data = path.read_bytes()
+    return (gzip.decompress(data) if path.suffix == ".gz" else data).decode("utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -282,18 +526,22 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     files, left_out = build(args.data)
     for key, runs in sorted(left_out.items()):
-        print(f"left out {'/'.join(key)}: {len(runs)} runs with several evaluations",
-              file=sys.stderr)
+        what = ("models without a release date" if key[0] == "mteb"
+                else "runs with several evaluations")
+        print(f"left out {'/'.join(key)}: {len(runs)} {what}", file=sys.stderr)
     stale = []
     for name, text in files.items():
         path = args.out / name
         if args.check:
-            if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            if not path.is_file() or read_text(path) != text:
                 stale.append(name)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        print(f"wrote {path} ({text.count(chr(10)) - 1} rows, {len(text.encode())} bytes)")
+        data = text.encode("utf-8")
+        if name.endswith(".gz"):  # deterministic: no name, mtime 0
+            data = gzip.compress(data, compresslevel=9, mtime=0)
+        path.write_bytes(data)
+        print(f"wrote {path} ({text.count(chr(10)) - 1} rows, {len(data)} bytes)")
     if stale:
         print(f"out of date: {', '.join(stale)} (run python seeds/transcribe.py)",
               file=sys.stderr)

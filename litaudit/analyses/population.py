@@ -6,7 +6,6 @@ provenance, and a fingerprint of what was read (:mod:`litaudit.analyses.best` au
 from __future__ import annotations
 
 import dataclasses
-import json
 import re
 from dataclasses import dataclass
 
@@ -57,13 +56,22 @@ class ResultRow:
     code_url: str | None = None
 
 
-_SQL = """
+# provenance as _provenance() writes it, computed in SQL so that the rows come sorted
+_PROVENANCE = """
+    CASE WHEN r.source = 'paper' AND p.citation IS NOT NULL THEN p.citation
+         WHEN r.track IS NOT NULL AND regexp_matches(r.track, '^trec[0-9-]')
+              THEN 'TREC ' || r.track
+         ELSE coalesce(r.track, r.source) END
+    || CASE WHEN r.location IS NOT NULL THEN ', ' || r.location ELSE '' END"""
+_SQL = f"""
 SELECT r.id, r.source, r.system, r.participant, r.value, r.value_text, r.role, r.run_type,
        r.year, r.n_topics, r.topic_set, r.standard, r.status, r.location, r.track,
-       p.bibkey, p.citation, p.title, p.venue, p.doi, p.url,
+       p.bibkey, p.citation, p.title, p.venue, p.doi, p.url, {_PROVENANCE} AS provenance,
        CAST(r.date AS VARCHAR), r.reporter, r.url, r.code_url, r.collection_id, r.measure
 FROM results r LEFT JOIN papers p ON p.id = r.paper_id
 """
+# best first; ties by provenance, system, id (byte order, as Python compares str)
+_ORDER = " ORDER BY r.value DESC, provenance, r.system, r.id"
 
 
 def track_label(track: str | None) -> str | None:
@@ -72,11 +80,6 @@ def track_label(track: str | None) -> str | None:
     if not track:
         return None
     return f"TREC {track}" if re.match(r"trec[\d-]", track) else track
-
-
-def _provenance(source, citation, track, location) -> str:
-    who = citation if source == "paper" and citation else track_label(track) or source
-    return f"{who}, {location}" if location else who
 
 
 def load_results(con, collection_id: str, measure: str, filters: Filters) -> list[ResultRow]:
@@ -97,20 +100,15 @@ def load_population(con, collection_id: str | None, measure: str | None,
     """load_results with its collection and measure; None means all (one query)."""
     cond, args = where(dataclasses.replace(filters, collection_id=collection_id,
                                            measure=measure))
-    sql = _SQL + (f" WHERE {cond}" if cond else "")
-    rows = [Loaded(r[-2], r[-1], ResultRow(*r[:21], provenance=_provenance(r[1], r[16], r[14],
-                                                                            r[13]),
-                                           date=r[21], reporter=r[22], link=r[23],
-                                           code_url=r[24]))
-            for r in con.execute(sql, args).fetchall()]
-    rows.sort(key=lambda x: (-x.row.value, x.row.provenance, x.row.system, x.row.id))
-    return rows
+    sql = _SQL + (f" WHERE {cond}" if cond else "") + _ORDER
+    return [Loaded(r[26], r[27], ResultRow(*r[:26])) for r in con.execute(sql, args).fetchall()]
 
 
 def results_fingerprint(rows: list[ResultRow]) -> str:
     """Content fingerprint of the input rows, independent of row order and database ids."""
-    keys = sorted(json.dumps([r.source, r.bibkey or "", r.track or "", r.system, r.role,
-                              r.n_topics, r.value_text, r.value, r.year, r.status, r.standard])
+    keys = sorted(f"{r.source}\x1f{r.bibkey or ''}\x1f{r.track or ''}\x1f{r.system}\x1f"
+                  f"{r.role}\x1f{r.n_topics}\x1f{r.value_text}\x1f{r.value!r}\x1f{r.year}\x1f"
+                  f"{r.status}\x1f{r.standard}\x1f{r.date or ''}\x1f{r.reporter or ''}"
                   for r in rows)
     return fingerprint(keys)
 
@@ -178,7 +176,7 @@ class PopulationNote:
     ``text``: one line (N, collection, measure, topic count, filters, where the results
     come from, who reported them, the dates they span); ``by_origin``/``by_reporter``:
     (label, count) pairs; ``first_date``/``last_date``/``n_undated``: the date span;
-    ``shape``: skewness, excess kurtosis, Shapiro-Wilk; ``warning``: set when the values
+    ``shape``: skewness and excess kurtosis; ``warning``: set when the values
     are far from a Normal distribution (litaudit.defaults NORMAL_FIT_*), else None.
     """
 
@@ -224,14 +222,15 @@ def describe_population(pop: Population, filters: Filters) -> PopulationNote:
         parts.append(span + (f" ({n_undated} undated)" if n_undated else ""))
     shape = normal_shape([r.value for r in rows])
     far = []
-    if shape.shapiro_p is not None and shape.shapiro_p < D.NORMAL_FIT_ALPHA:
-        far.append(f"Shapiro-Wilk p = {shape.shapiro_p:.2g} < {D.NORMAL_FIT_ALPHA}")
     if shape.skewness is not None and abs(shape.skewness) > D.NORMAL_FIT_MAX_SKEW:
         far.append(f"skewness {shape.skewness:.2f}")
+    if shape.excess_kurtosis is not None and \
+            abs(shape.excess_kurtosis) > D.NORMAL_FIT_MAX_KURTOSIS:
+        far.append(f"excess kurtosis {shape.excess_kurtosis:.2f}")
     warning = None
     if far:
-        warning = (f"the {len(rows)} values are far from a Normal distribution ("
-                   + "; ".join(far) + "), which the audit assumes; a mixed population? "
-                   "narrow it with --since/--until, --reporter or --track")
+        warning = (f"the {len(rows)} values are far from the Normal distribution the audit "
+                   f"assumes ({', '.join(far)}; Normal: 0); a mixed population? narrow it "
+                   "with --since/--until, --reporter or --track")
     return PopulationNote("; ".join(parts), origin, reporter, first, last, n_undated, shape,
                           warning)

@@ -240,10 +240,11 @@ def _render_summary(d: dict) -> None:
                  f"p = {d['p']}, N >= {d['min_n']}",
                  ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
                   "candidates", "threshold", "above"], rows))
-    far = [r for r in d["rows"] if r.get("warning")]
+    far = [f"{r['collection_name']} {r['measure']}" for r in d["rows"] if r.get("warning")]
     if far:
-        _line(f"{len(far)} population(s) far from the Normal model (see `audit best`): "
-              + ", ".join(f"{r['collection_name']} {r['measure']}" for r in far))
+        _line(f"{len(far)} of {len(d['rows'])} populations far from the Normal model "
+              f"(`audit best` says why): {', '.join(far[:6])}"
+              + (f" and {len(far) - 6} more" if len(far) > 6 else ""))
     if d["skipped"]:
         _line(f"{len(d['skipped'])} group(s) skipped:")
         for cname, meas, src, n, why in d["skipped"]:

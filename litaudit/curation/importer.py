@@ -133,7 +133,11 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
         coll = d["collection"]
         cid = ctx.aliases.get(coll.lower())
         if cid is None:
-            bad(f"unknown collection {coll!r}{did_you_mean(coll, list(ctx.aliases))}",
+            from litaudit.store.refdata import near_names
+
+            near = near_names(coll, list(ctx.aliases))
+            bad(f"unknown collection {coll!r}"
+                + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""),
                 "collection")
         v["collection_id"] = cid
         # measure
@@ -262,16 +266,27 @@ RESULT_DB_COLUMNS = (
     "location", "transcribed_by", "transcribed_at", "status", "notes", "created_at",
     "updated_at", "date", "reporter", "url", "code_url",
 )
-# typed reads of the registered frame (a column of None has no type of its own)
-_CASTS = {"date": "CAST(date AS DATE)", "reporter": "CAST(reporter AS VARCHAR)",
-          "url": "CAST(url AS VARCHAR)", "code_url": "CAST(code_url AS VARCHAR)"}
+# Arrow types of the bulk insert's columns (filled on first use; default: string)
+_ARROW_TYPES: dict = {}
+
+
+def _arrow_types(pa) -> None:
+    if not _ARROW_TYPES:
+        _ARROW_TYPES.update({
+            "id": pa.int64(), "paper_id": pa.int64(), "n_topics": pa.int64(),
+            "value": pa.float64(), "year": pa.int64(), "standard": pa.bool_(),
+            "transcribed_at": pa.date32(), "date": pa.date32(), "created_at": pa.timestamp("us"),
+            "updated_at": pa.timestamp("us")})
+        for c in RESULT_DB_COLUMNS:
+            _ARROW_TYPES.setdefault(c, pa.string())
 
 
 def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
                action: str = "import") -> ImportReport:
     """Write a validated plan in one transaction (papers, results, history)."""
-    import pandas as pd
+    import pyarrow as pa
 
+    _arrow_types(pa)
     con = store.con
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     note = reason or f"imported from {Path(plan.file).name}"
@@ -306,24 +321,24 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
                 v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
                 v["created_at"] = v["updated_at"] = now
                 records.append({c: v.get(c) for c in RESULT_DB_COLUMNS})
-            df = pd.DataFrame.from_records(records, columns=list(RESULT_DB_COLUMNS))
-            df["paper_id"] = df["paper_id"].astype("Int64")
-            df["value"] = df["value"].astype("float64")
-            con.register("_import_results", df)
+            # bulk insert from an Arrow table (DuckDB's executemany is slow; pyarrow
+            # imports in a fraction of pandas' time)
+            table = pa.table({c: pa.array([r[c] for r in records], type=_ARROW_TYPES.get(c))
+                              for c in RESULT_DB_COLUMNS})
+            con.register("_import_results", table)
             try:
                 cols = ", ".join(RESULT_DB_COLUMNS)
-                sel = ", ".join(_CASTS.get(c, c) for c in RESULT_DB_COLUMNS)
-                con.execute(f"INSERT INTO results ({cols}) SELECT {sel} FROM _import_results")
+                con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _import_results")
             finally:
                 con.unregister("_import_results")
-            hist = pd.DataFrame({"entity": "result", "entity_id": ids, "action": action,
-                                 "new_value": [r.values["value_text"] for r in plan.results],
-                                 "reason": note, "who": who, "changed_at": now})
+            hist = pa.table({"entity_id": pa.array(ids, type=pa.int64()),
+                             "new_value": pa.array([r.values["value_text"]
+                                                    for r in plan.results], type=pa.string())})
             con.register("_import_history", hist)
             try:
                 con.execute("INSERT INTO history (entity, entity_id, action, new_value, reason, "
-                            "who, changed_at) SELECT entity, entity_id, action, new_value, "
-                            "reason, who, changed_at FROM _import_history")
+                            "who, changed_at) SELECT 'result', entity_id, ?, new_value, ?, ?, ? "
+                            "FROM _import_history", [action, note, who, now])
             finally:
                 con.unregister("_import_history")
     return ImportReport(plan.file, n, len(plan.papers), plan.skipped, False, tuple(ids))

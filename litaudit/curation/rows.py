@@ -37,8 +37,15 @@ def read_rows(path: Path) -> list[Row]:
     if not path.exists():
         raise LitauditError(f"{path}: no such file")
     suffix = path.suffix.lower()
+    gz = suffix == ".gz"
+    if gz:  # a gzipped CSV/TSV (the large seed files)
+        suffix = Path(path.stem).suffix.lower()
     if suffix in (".csv", ".tsv", ".txt"):
-        with path.open(newline="", encoding="utf-8-sig") as fh:
+        import gzip
+
+        opener = gzip.open(path, "rt", newline="", encoding="utf-8-sig") if gz else \
+            path.open(newline="", encoding="utf-8-sig")
+        with opener as fh:
             reader = csv.DictReader(fh, delimiter="\t" if suffix == ".tsv" else ",")
             if reader.fieldnames is None:
                 raise LitauditError(f"{path}: empty file")
@@ -70,7 +77,8 @@ def read_rows(path: Path) -> list[Row]:
         _check_columns(path, table.column_names)
         return [Row(i + 2, {k: _json_text(v) for k, v in rec.items()})
                 for i, rec in enumerate(table.to_pylist())]
-    raise LitauditError(f"{path}: unknown format {suffix!r} (use .csv, .tsv, .json or .parquet)")
+    raise LitauditError(f"{path}: unknown format {suffix!r} (use .csv, .tsv, .csv.gz, .json "
+                        "or .parquet)")
 
 
 def _json_text(v):

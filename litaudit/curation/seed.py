@@ -17,7 +17,8 @@ SEED_USER = "litaudit init"
 
 
 def seed_files(seeds_dir: Path = SEEDS_DIR) -> list[Path]:
-    return sorted((seeds_dir / "results").glob("*.csv"))
+    d = seeds_dir / "results"
+    return sorted([*d.glob("*.csv"), *d.glob("*.csv.gz")])
 
 
 def load_seeds(store, seeds_dir: Path = SEEDS_DIR) -> dict:
@@ -34,7 +35,8 @@ def load_seeds(store, seeds_dir: Path = SEEDS_DIR) -> dict:
                       "skipped": rep["skipped"]})
     for path in seed_files(seeds_dir):
         plan = plan_import(store.con, read_rows(path), str(path), on_duplicate="skip")
-        rep = apply_plan(store, plan, who=SEED_USER, reason=f"seeded from seeds/results/{path.name}")
+        rep = apply_plan(store, plan, who=SEED_USER,
+                         reason=f"seeded from seeds/results/{path.name}")
         added["results"] += rep.added_results
         added["papers"] += rep.added_papers
         files.append({"file": f"results/{path.name}", "added": rep.added_results, "skipped": rep.skipped})

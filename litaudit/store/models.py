@@ -26,6 +26,7 @@ class Collection(SQLModel, table=True):
     documents: str
     ir_datasets: bool = False
     notes: str | None = None
+    provenance: str | None = None        # schema 003
 
 
 class CollectionAlias(SQLModel, table=True):
@@ -100,6 +101,10 @@ class Result(SQLModel, table=True):
     notes: str | None = None
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
+    date: dt.date | None = None          # schema 003
+    reporter: str | None = None
+    url: str | None = None
+    code_url: str | None = None
 
 
 class History(SQLModel, table=True):

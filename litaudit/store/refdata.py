@@ -1,16 +1,23 @@
 """Reference data: collections (with aliases and topic sets) and measures.
 
 Loaded from ``seeds/collections.json`` and the measure registry by ``litaudit init``;
-resolved by any alias, case-insensitively, with a did-you-mean on a miss.
+``collections add`` adds any other. A collection is resolved by its id, name or any alias
+(case-insensitively), or by a unique prefix that ends at a '/' of an id
+(``msmarco-passage/dev`` -> ``msmarco-passage/dev/small``). A miss suggests only names
+that could mean the same query set (:func:`near_names`): never a different split or
+year of the same corpus (``msmarco-passage/dev`` does not suggest ``trec-dl-2020``).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import difflib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from litaudit.errors import NotFound
+from litaudit.errors import LitauditError, NotFound
 from litaudit.measures import DEFAULT_MEASURES, FAMILIES, aliases_for, did_you_mean, parse_measure
 
 SEEDS_DIR = Path(__file__).resolve().parents[2] / "seeds"
@@ -28,30 +35,50 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
     """Insert collections, aliases, topic sets and measures that are not there yet."""
     data = json.loads((seeds_dir / "collections.json").read_text(encoding="utf-8"))
     added = {"collections": 0, "measures": 0}
+    have = con.execute("SELECT list(id), list(name) FROM collections").fetchone()
+    present = set(have[0] or ()) | set(have[1] or ())
+    colls, aliases, topic_sets = [], {}, []
     for c in data["collections"]:
-        if con.execute("SELECT 1 FROM collections WHERE id = ?", [c["id"]]).fetchone():
+        # present already, or (a database seeded before an id changed, e.g. the TREC DL
+        # collections before their '/judged' ids) present under its short name
+        if c["id"] in present or c["name"] in present:
             continue
-        con.execute(
-            "INSERT INTO collections (id, name, title, documents, ir_datasets, notes) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [c["id"], c["name"], c["title"], c["documents"], c.get("ir_datasets", False),
-             c.get("notes")],
-        )
+        colls.append([c["id"], c["name"], c["title"], c["documents"],
+                      bool(c.get("ir_datasets", False)), c.get("notes"), c.get("provenance")])
         for alias in {c["id"].lower(), c["name"].lower(), *(a.lower() for a in c.get("aliases", []))}:
-            con.execute(
-                "INSERT INTO collection_aliases (alias, collection_id) VALUES (?, ?) "
-                "ON CONFLICT DO NOTHING", [alias, c["id"]])
+            aliases.setdefault(alias, c["id"])
         for ts in c.get("topic_sets", []):
-            con.execute(
-                "INSERT INTO topic_sets (collection_id, name, n_topics, is_default, description) "
-                "VALUES (?, ?, ?, ?, ?)",
-                [c["id"], ts["name"], ts["n_topics"], ts.get("default", False),
-                 ts.get("description")],
-            )
-        added["collections"] += 1
+            topic_sets.append([c["id"], ts["name"], ts["n_topics"], bool(ts.get("default", False)),
+                               ts.get("description")])
+    # one statement per table (list parameters unnested): DuckDB runs single-row statements
+    # and executemany slowly
+    if colls:
+        _insert_columns(con, "collections (id, name, title, documents, ir_datasets, notes, "
+                        "provenance)", colls, conflict="")
+        _insert_columns(con, "collection_aliases (alias, collection_id)",
+                        [list(kv) for kv in aliases.items()], conflict=" ON CONFLICT DO NOTHING")
+        if topic_sets:
+            _insert_columns(con, "topic_sets (collection_id, name, n_topics, is_default, "
+                            "description)", topic_sets, conflict="")
+    added["collections"] += len(colls)
     for name in DEFAULT_MEASURES:
         added["measures"] += ensure_measure(con, name)
     return added
+
+
+def _insert_columns(con, target: str, rows: list[list], conflict: str) -> None:
+    cols = list(zip(*rows, strict=True))
+    sel = ", ".join(f"unnest(?::{t})" for t in _column_types(cols))
+    con.execute(f"INSERT INTO {target} SELECT {sel}{conflict}", [list(c) for c in cols])
+
+
+def _column_types(cols) -> list[str]:
+    out = []
+    for col in cols:
+        kinds = {type(v) for v in col if v is not None}
+        out.append("BOOLEAN[]" if kinds == {bool} else "BIGINT[]" if kinds == {int}
+                   else "VARCHAR[]")
+    return out
 
 
 def ensure_measure(con, name: str) -> int:
@@ -72,20 +99,104 @@ def ensure_measure(con, name: str) -> int:
     return 1
 
 
+_REF_SQL = (
+    "SELECT c.id, c.name, c.title, "
+    " (SELECT n_topics FROM topic_sets t WHERE t.collection_id = c.id AND t.is_default) "
+    "FROM collections c WHERE c.id = ?")
+
+
 def resolve_collection(con, name: str) -> CollectionRef:
-    """A collection by id, short name or alias (case-insensitive)."""
-    row = con.execute(
-        "SELECT c.id, c.name, c.title, "
-        " (SELECT n_topics FROM topic_sets t WHERE t.collection_id = c.id AND t.is_default) "
-        "FROM collection_aliases a JOIN collections c ON c.id = a.collection_id "
-        "WHERE a.alias = ?", [name.strip().lower()]).fetchone()
+    """A collection by id, short name or alias (case-insensitive), or by a unique prefix
+    of an id ending at a '/' of it; a miss names the near names of the same query set."""
+    key = name.strip().lower()
+    row = con.execute("SELECT collection_id FROM collection_aliases WHERE alias = ?",
+                      [key]).fetchone()
+    if row is None and key:
+        ids = [i for (i,) in con.execute("SELECT id FROM collections").fetchall()]
+        hits = sorted({i for i in ids if i.lower().startswith(key.rstrip("/") + "/")})
+        if len(hits) > 1:
+            raise NotFound(f"collection {name!r} is ambiguous: it begins "
+                           f"{', '.join(hits[:8])}{' ...' if len(hits) > 8 else ''}")
+        row = (hits[0],) if hits else None
     if row is None:
         choices = [r[0] for r in con.execute("SELECT alias FROM collection_aliases").fetchall()]
         if not choices:
             raise NotFound(f"unknown collection {name!r}: the database has no collections; "
                            "run `litaudit init`")
-        raise NotFound(f"unknown collection {name!r}{did_you_mean(name, choices)}")
-    return CollectionRef(*row)
+        near = near_names(name, choices)
+        hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else \
+            "; `litaudit collections list` shows them, `collections add` adds one"
+        raise NotFound(f"unknown collection {name!r}{hint}")
+    return CollectionRef(*con.execute(_REF_SQL, [row[0]]).fetchone())
+
+
+def near_names(name: str, choices, n: int = 3) -> list[str]:
+    """Names close to ``name`` that could mean the same query set.
+
+    A name with '/' (an ir_datasets-like id) is compared part by part: a choice is near
+    only when it has as many parts and every part is close (a typo), so a different split
+    (dev vs eval) or year (trec-dl-2019 vs -2020) is never offered. Plain names are
+    compared whole, among plain names.
+    """
+    key = name.strip().lower()
+    parts = key.split("/")
+    out = []
+    for c in choices:
+        cp = c.lower().split("/")
+        if len(cp) != len(parts):
+            continue
+        if all(_close(a, b) for a, b in zip(parts, cp, strict=True)):
+            out.append((difflib.SequenceMatcher(None, key, c.lower()).ratio(), c))
+    out.sort(key=lambda x: (-x[0], x[1]))
+    return [c for _, c in out[:n]]
+
+
+def _close(a: str, b: str) -> bool:
+    """Two parts of a name are the same but for a typo: equal, or similar (ratio >= 0.75)
+    with the same numbers (so 2019 never stands for 2020, v1 never for v2; 4 is 04)."""
+    if a == b:
+        return True
+    numbers = [int(x) for x in re.findall(r"\d+", a)], [int(x) for x in re.findall(r"\d+", b)]
+    return numbers[0] == numbers[1] and difflib.SequenceMatcher(None, a, b).ratio() >= 0.75
+
+
+def add_collection(con, cid: str, n_topics: int, *, title: str | None = None,
+                   name: str | None = None, documents: str | None = None,
+                   aliases=(), ir_datasets: bool = False, provenance: str | None = None,
+                   who: str = "unknown") -> CollectionRef:
+    """Add a collection with one (default) topic set of ``n_topics`` queries.
+
+    The id, name and aliases must be new; the provenance defaults to who added it when.
+    """
+    cid = cid.strip()
+    if not cid or any(ch.isspace() for ch in cid):
+        raise LitauditError(f"collection id {cid!r}: give a non-empty id without spaces")
+    if n_topics < 1:
+        raise LitauditError(f"--topics must be at least 1, got {n_topics}")
+    name = (name or cid).strip()
+    names = {cid.lower(), name.lower(), *(a.strip().lower() for a in aliases if a.strip())}
+    taken = con.execute(
+        f"SELECT alias, collection_id FROM collection_aliases WHERE alias IN "
+        f"({', '.join('?' * len(names))})", sorted(names)).fetchall()
+    taken += [(i, i) for (i,) in con.execute("SELECT id FROM collections WHERE lower(id) = ? "
+                                             "OR lower(name) = ?", [cid.lower(),
+                                                                    name.lower()]).fetchall()]
+    if taken:
+        a, owner = taken[0]
+        raise LitauditError(f"collection {a!r} exists already (collection {owner!r})")
+    prov = provenance or (f"added by {who} with `litaudit collections add` on "
+                          f"{dt.date.today().isoformat()}")
+    con.execute("INSERT INTO collections (id, name, title, documents, ir_datasets, notes, "
+                "provenance) VALUES (?, ?, ?, ?, ?, NULL, ?)",
+                [cid, name, (title or cid).strip(), (documents or "not recorded").strip(),
+                 bool(ir_datasets), prov])
+    for alias in sorted(names):
+        con.execute("INSERT INTO collection_aliases (alias, collection_id) VALUES (?, ?)",
+                    [alias, cid])
+    con.execute("INSERT INTO topic_sets (collection_id, name, n_topics, is_default, "
+                "description) VALUES (?, 'default', ?, TRUE, ?)",
+                [cid, int(n_topics), f"{n_topics} queries ({prov})"])
+    return CollectionRef(cid, name, (title or cid).strip(), int(n_topics))
 
 
 def resolve_measure(con, name: str) -> str:
