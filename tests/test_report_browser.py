@@ -111,3 +111,41 @@ def test_phone_width_screenshot(html_report, tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width = int.from_bytes(png[16:20], "big")
     assert width == 390
+
+
+@pytest.fixture(scope="module")
+def scifact_report(tmp_path_factory) -> Path:
+    """A report on a database made by `litaudit init` (every seed): BEIR SciFact nDCG@10,
+    the MTEB population, with a claim of 0.80."""
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    folder = tmp_path_factory.mktemp("scifact")
+    db, out = folder / "seeded.duckdb", folder / "scifact.html"
+    runner = CliRunner()
+    assert runner.invoke(app, ["--db", str(db), "init"]).exit_code == 0
+    res = runner.invoke(app, ["--db", str(db), "report", "-c", "beir/scifact/test", "-m",
+                              "nDCG@10", "--claim", "0.80", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+@pytest.mark.slow
+def test_beir_scifact_report_renders(scifact_report, tmp_path):
+    netlog = tmp_path / "net.json"
+    res = _run(f"--log-net-log={netlog}", "--window-size=1200,3000", "--dump-dom",
+               scifact_report.as_uri())
+    assert res.returncode == 0, res.stderr[-2000:]
+    dom = res.stdout
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
+    # the candidate best systems of MTEB's SciFact population, by name
+    for words in ("SciFact, test (BEIR)", "Candidate best systems (9)",
+                  "openbmb/MiniCPM-Embedding", "Salesforce/SFR-Embedding-2_R",
+                  "mteb/retrieval", "Claim check: nDCG@10 = 0.8"):
+        assert words in text, words
+    plots = re.findall(r"<figure>(.*?)</figure>", dom, flags=re.S)
+    assert len(plots) == 3  # interval, expected max, record over time (no run archive)
+    for fig in plots:
+        assert re.search(r'<path d="M\d', fig), fig[:200]
+    assert page_requests(netlog) == []

@@ -81,21 +81,44 @@ def expected_max_figure(lit: LiteratureSection) -> Figure | None:
                   lit.best_audit, p.render())
 
 
+def _decimal_year(h) -> float:
+    """A history step on a continuous time axis: 2020-09-18 -> 2020.71, 2019 -> 2019."""
+    import datetime as dt
+
+    if h.when and len(h.when) == 10:
+        d = dt.date.fromisoformat(h.when)
+        return d.year + (d.timetuple().tm_yday - 1) / (366 if d.year % 4 == 0 else 365)
+    return float(h.year)
+
+
 def history_figure(lit: LiteratureSection) -> Figure | None:
-    """The record over the years against the expected max of the results so far."""
+    """The record over time against the expected max of the results so far and its
+    (1 - alpha) point (Carterette 2015, Sec. 2 and Fig. 2, replayed over the population),
+    the records that passed that threshold marked."""
     pts = [h for h in lit.history if h.record is not None]
     if len(pts) < 1:
         return None
-    years = [h.year for h in pts]
-    p = Plot(f"{lit.measure}: the record over the years", "year", lit.measure)
-    p.line(years, [h.record for h in pts], color=PALETTE[6], step=True, label="record so far")
-    p.line(years, [h.expected_max for h in pts], color=PALETTE[0], label="expected max")
-    p.line(years, [h.threshold for h in pts], color=PALETTE[1], dash=True,
+    dated = any(h.when and len(h.when) == 10 for h in pts)
+    xs = [_decimal_year(h) for h in pts]
+    p = Plot(f"{lit.measure}: the record over time", "year", lit.measure)
+    p.line(xs, [h.record for h in pts], color=PALETTE[6], step=True, label="record so far")
+    p.line(xs, [h.expected_max for h in pts], color=PALETTE[0], label="expected max of N so far")
+    p.line(xs, [h.threshold for h in pts], color=PALETTE[1], dash=True,
            label="beyond-chance threshold")
-    p.scatter(years, [h.record for h in pts], color=PALETTE[6])
-    cap = ("The best result published up to each year against the expected maximum and the "
-           "beyond-chance threshold for the number of results published so far.")
-    return Figure(f"fig-history-{_slug(lit.measure)}", "Record over the years", cap,
+    rec = [(x, h) for x, h in zip(xs, pts, strict=True) if h.new_record or not dated]
+    passed = [(x, h) for x, h in rec if h.threshold is not None and h.record > h.threshold]
+    within = [(x, h) for x, h in rec if (x, h) not in passed]
+    if passed:
+        p.scatter([x for x, _ in passed], [h.record for _, h in passed], color=PALETTE[1],
+                  label="record beyond the threshold")
+    if within:
+        p.scatter([x for x, _ in within], [h.record for _, h in within], color=PALETTE[6],
+                  label="record within chance")
+    step = "date" if dated else "year"
+    cap = (f"The best result published up to each {step} against the expected maximum and "
+           f"the beyond-chance threshold for the number of results published so far; "
+           f"{len(passed)} of {len(rec)} records passed that threshold.")
+    return Figure(f"fig-history-{_slug(lit.measure)}", "Record over time", cap,
                   lit.history_audit, p.render())
 
 

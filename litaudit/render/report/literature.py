@@ -174,7 +174,8 @@ def _history(result: Any) -> tuple[HistoryPoint, ...]:
             int(p["year"]), int(p.get("N") or p.get("n") or 0),
             as_float(_first(p, "record", "best", "max_so_far")),
             as_float(_first(p, "expected_max", "expected")),
-            as_float(_first(p, "threshold", "max_threshold", "alpha_threshold"))))
+            as_float(_first(p, "threshold", "max_threshold", "alpha_threshold")),
+            p.get("when"), bool(p.get("new_record"))))
     return tuple(out)
 
 

@@ -89,6 +89,8 @@ class HistoryPoint:
     record: float | None        # best so far
     expected_max: float | None  # E[max] of n draws
     threshold: float | None     # alpha threshold of the max of n draws
+    when: str | None = None     # the step: a year, or a date for a dated population
+    new_record: bool = False    # this step set a new record
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,252 @@
+"""Today's claims end to end (issue 13): MS MARCO, TREC DL and BEIR/MTEB populations from
+the seeds, collections by ir_datasets id, date-window and reporter filters, the record
+over time of a dated population, averages over sub-tasks.
+
+Audits run with --no-save on the session's seeded database (read-only); commands that
+write get a copy.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from litaudit.curation.filters import AUDIT, Filters, parse_date, where
+from litaudit.errors import LitauditError
+
+
+@pytest.fixture
+def seeded_copy(seeded_db_file, tmp_path):
+    path = tmp_path / "copy.duckdb"
+    shutil.copy(seeded_db_file, path)
+    return path
+
+
+def _json(result) -> dict:
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+# ------------------------------------------------------------------ the three claims
+def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
+    r = cli("audit", "claim", "-c", "msmarco-passage/dev/small", "-m", "MRR@10", "--value",
+            "0.440", "--no-save", db=seeded_db_file)
+    assert r.exit_code == 0, r.output
+    assert "Claim audit: msmarco-passage-dev RR@10 (all sources), 6980 topics" in r.output
+    assert "Population: 155 results of msmarco-passage-dev RR@10" in r.output
+    assert "dated 2018-11-01 to 2022-11-13" in r.output
+    best = _json(cli("audit", "best", "-c", "msmarco-passage/dev/small", "-m", "RR@10",
+                     "--no-save", "--json", db=seeded_db_file))
+    cands = [c["result"] for c in best["candidates"]]
+    # the leaderboard's record (AliceMind, 2022-03-17) leads, cited by file and line
+    assert cands[0]["system"].startswith("AliceMind Search LM")
+    assert cands[0]["value_text"] == "0.463" and cands[0]["date"] == "2022-03-17"
+    assert all(c["provenance"].startswith("msmarco-passage/leaderboard/")
+               and "msmarco_passage_leaderboard.csv: line " in c["provenance"] for c in cands)
+
+
+def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
+    r = cli("audit", "claim", "-c", "msmarco-passage/trec-dl-2019/judged", "-m", "nDCG@10",
+            "--value", "0.745", "--no-save", db=seeded_db_file)
+    assert r.exit_code == 0, r.output
+    assert "Claim audit: dl19-passage nDCG@10 (all sources), 43 topics" in r.output
+    best = _json(cli("audit", "best", "-c", "dl19-passage", "-m", "ndcg_cut_10", "--no-save",
+                     "--json", db=seeded_db_file))
+    cands = [c["result"] for c in best["candidates"]]
+    assert cands[0]["system"] == "idst_bert_p1" and cands[0]["value_text"] == "0.7645"
+    assert all(c["provenance"] == "TREC trec28/deep/passages, official_summaries.csv: "
+               "trec28/deep/passages ndcg_cut_10" for c in cands)
+    # the old id (200 queries in ir_datasets, 43 judged) still names the collection
+    old = _json(cli("audit", "best", "-c", "msmarco-passage/trec-dl-2019", "-m", "nDCG@10",
+                    "--no-save", "--json", db=seeded_db_file))
+    assert old["collection_id"] == "msmarco-passage/trec-dl-2019/judged"
+
+
+def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
+    r = cli("audit", "claim", "-c", "beir/scifact/test", "-m", "nDCG@10", "--value", "0.80",
+            "--no-save", db=seeded_db_file)
+    assert r.exit_code == 0, r.output
+    assert "Claim audit: scifact nDCG@10 (all sources), 300 topics" in r.output
+    assert "reported by mteb 132, authors 96, unknown 7" in r.output
+    best = _json(cli("audit", "best", "-c", "beir/scifact/test", "-m", "nDCG@10", "--no-save",
+                     "--json", db=seeded_db_file))
+    names = [c["result"]["system"] for c in best["candidates"]]
+    assert names[:3] == ["openbmb/MiniCPM-Embedding", "Salesforce/SFR-Embedding-2_R",
+                         "infly/inf-retriever-v1"]
+    top = best["candidates"][0]["result"]
+    assert top["provenance"].startswith("mteb/retrieval, mteb_beir_retrieval.csv: line ")
+    assert top["reporter"] in ("authors", "mteb", "unknown") and top["date"][:4] == "2024"
+
+
+# ------------------------------------------------------------------ populations
+def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_file):
+    d = _json(cli("audit", "best", "-c", "beir/scifact/test", "-m", "nDCG@10", "--no-save",
+                  "--json", db=seeded_db_file))
+    note = d["population"]
+    assert note["text"].startswith("235 results of scifact nDCG@10 on 300 topics; no filters")
+    assert dict(note["by_reporter"]) == {"mteb": 132, "authors": 96, "unknown": 7}
+    assert note["first_date"] == "2019-11-01" and note["n_undated"] == 0
+    assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 235 values")
+    # Carterette's TREC-7 example is near Normal: no warning
+    t7 = _json(cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json",
+                   db=seeded_db_file))
+    assert t7["population"]["warning"] is None
+
+
+def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
+    base = ["-c", "beir/scifact/test", "-m", "nDCG@10", "--no-save", "--json"]
+    recent = _json(cli("audit", "best", *base, "--since", "2025", db=seeded_db_file))
+    assert recent["stats"]["reference"]["n_results"] < 235
+    assert all(c["result"]["date"] >= "2025-01-01" for c in recent["candidates"])
+    authors = _json(cli("audit", "best", *base, "--reporter", "authors", db=seeded_db_file))
+    assert authors["stats"]["reference"]["n_results"] == 96
+    assert "reporter authors" in authors["population"]["text"]
+    window = _json(cli("audit", "claim", *base, "--value", "0.8", "--since", "2020-01",
+                       "--until", "2023-12-31", db=seeded_db_file))
+    assert window["filters"]["since"] == "2020-01-01"
+    assert window["filters"]["until"] == "2023-12-31"
+    hist = _json(cli("audit", "history", *base, "--until", "2022", db=seeded_db_file))
+    assert hist["history"]["points"][-1]["when"] <= "2022-12-31"
+    summary = _json(cli("audit", "summary", "--no-save", "--json", "--until", "2017",
+                        db=seeded_db_file))
+    names = {r["collection_name"] for r in summary["rows"]}
+    assert "trec7" in names and "core17" in names  # TREC 2017 runs, submitted in 2017
+    assert "msmarco-passage-dev" not in names and "dl19-passage" not in names
+    bad = cli("audit", "best", *base, "--since", "2020-13", db=seeded_db_file)
+    assert bad.exit_code == 1 and "--since: expected YYYY, YYYY-MM or YYYY-MM-DD" in bad.output
+
+
+def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
+    args = ["-c", "msmarco-passage/dev/small", "-m", "RR@10", "--no-save", "--json"]
+    full = _json(cli("audit", "best", *args, "--track",
+                     "msmarco-passage/leaderboard/full-ranking", db=seeded_db_file))
+    rerank = _json(cli("audit", "best", *args, "--track",
+                       "msmarco-passage/leaderboard/reranking", db=seeded_db_file))
+    assert full["stats"]["reference"]["n_results"] == 77
+    assert rerank["stats"]["reference"]["n_results"] == 78
+    both = _json(cli("audit", "best", *args, "--track", "msmarco-passage/leaderboard/",
+                     db=seeded_db_file))
+    assert both["stats"]["reference"]["n_results"] == 155
+
+
+# ------------------------------------------------------------------ history over time
+def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_file):
+    d = _json(cli("audit", "history", "-c", "msmarco-passage/dev/small", "-m", "RR@10",
+                  "--no-save", "--json", db=seeded_db_file))
+    assert d["by"] == "date"
+    pts = d["history"]["points"]
+    assert pts[0]["when"] == "2018-11-01" and pts[0]["N"] == 1
+    assert [p["N"] for p in pts] == sorted(p["N"] for p in pts) and pts[-1]["N"] == 155
+    records = [(p["when"], p["record"]) for p in pts if p["new_record"]]
+    assert records[0] == ("2018-11-01", 0.167) and records[-1] == ("2022-03-17", 0.463)
+    assert all(b > a for (_, a), (_, b) in zip(records, records[1:]))
+    # the expected max and its 95% point grow with the N published so far
+    ems = [p["expected_max"] for p in pts]
+    assert ems == sorted(ems) and all(p["threshold"] > p["expected_max"] for p in pts)
+    text = cli("audit", "history", "-c", "msmarco-passage/dev/small", "-m", "RR@10",
+               "--no-save", db=seeded_db_file).output
+    assert "Records (dates that set a new record)" in text
+    assert "18 records over 127 dates; 15 of them beyond the threshold" in text
+
+
+def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
+    d = _json(cli("audit", "history", "-c", "robust04", "-m", "AP", "--source", "papers",
+                  "--no-save", "--json", db=seeded_db_file))
+    assert d["by"] == "year" and d["history"]["points"][0]["when"] == "2005"
+
+
+# ------------------------------------------------------------------ averages over sub-tasks
+def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_file):
+    d = _json(cli("audit", "best", "-c", "beir/cqadupstack", "-m", "nDCG@10", "--no-save",
+                  "--json", db=seeded_db_file))
+    assert d["n_topics"] == 13145  # the 12 forums' queries, ir_datasets metadata
+    assert d["stats"]["reference"]["n_results"] > 150
+    top = d["candidates"][0]["result"]
+    assert top["track"] == "mteb/retrieval/derived"
+    assert top["provenance"].startswith("mteb/retrieval/derived, mteb_beir_retrieval.csv: lines ")
+    mean = _json(cli("audit", "best", "-c", "beir", "-m", "nDCG@10", "--no-save", "--json",
+                     db=seeded_db_file))
+    assert mean["collection_id"] == "beir/mean" and mean["n_topics"] == 53359
+
+
+# ------------------------------------------------------------------ collections
+def test_collections_resolve_by_id_alias_and_unique_prefix(seeded_store):
+    from litaudit.store.refdata import resolve_collection
+
+    con = seeded_store.con
+    assert resolve_collection(con, "msmarco-passage/dev").id == "msmarco-passage/dev/small"
+    assert resolve_collection(con, "MSMARCO-DEV").id == "msmarco-passage/dev/small"
+    assert resolve_collection(con, "beir/msmarco").id == "beir/msmarco/dev"
+    assert resolve_collection(con, "scifact").default_topics == 300
+    with pytest.raises(LitauditError, match="ambiguous: it begins beir/cqadupstack/android"):
+        resolve_collection(con, "beir/cqadupstack/")
+
+
+def test_a_near_miss_suggests_only_the_same_query_set(seeded_store):
+    from litaudit.store.refdata import resolve_collection
+
+    con = seeded_store.con
+    with pytest.raises(LitauditError) as exc:
+        resolve_collection(con, "msmarco-pasage/dev/smal")
+    assert "did you mean 'msmarco-passage/dev/small'?" in str(exc.value)
+    for miss in ("msmarco-passage/dev/large", "msmarco-passage/trec-dl-2021",
+                 "msmarco-passage/devv"):
+        with pytest.raises(LitauditError) as exc:
+            resolve_collection(con, miss)
+        assert "did you mean" not in str(exc.value), miss
+    with pytest.raises(LitauditError, match="did you mean 'robust04'"):
+        resolve_collection(con, "robust4")
+
+
+def test_collections_add_then_audit(cli, seeded_copy):
+    r = cli("collections", "add", "beir/nfcorpus/dev", "--topics", "324", "--title",
+            "NFCorpus, dev (BEIR)", "--ir-datasets", db=seeded_copy)
+    assert r.exit_code == 0 and "added collection beir/nfcorpus/dev (324 queries)" in r.output
+    shown = _json(cli("collections", "show", "beir/nfcorpus/dev", "--json", db=seeded_copy))
+    assert shown["title"] == "NFCorpus, dev (BEIR)" and shown["ir_datasets"] is True
+    assert shown["topic_sets"][0]["n_topics"] == 324
+    assert "collections add" in shown["provenance"]
+    again = cli("collections", "add", "scifact", "--topics", "3", db=seeded_copy)
+    assert again.exit_code == 1 and "exists already" in again.output
+    bad = cli("collections", "add", "x", "--topics", "0", db=seeded_copy)
+    assert bad.exit_code == 1 and "--topics must be at least 1" in bad.output
+
+
+def test_collections_list_shows_query_counts(cli, seeded_db_file):
+    rows = _json(cli("collections", "list", "--json", db=seeded_db_file))
+    by_id = {r["id"]: r for r in rows}
+    assert by_id["beir/trec-covid"]["n_topics"] == 50
+    assert by_id["beir/msmarco/dev"]["n_topics"] == 6980
+    assert by_id["beir/webis-touche2020/v2"]["n_topics"] == 49
+    assert by_id["msmarco-document/eval"]["n_topics"] == 5793
+    assert all(r["provenance"] for r in rows)
+
+
+# ------------------------------------------------------------------ the filter itself
+def test_one_filter_builds_the_same_sql_for_curation_and_audits():
+    f = Filters.parse(source="papers", roles=["Proposed", "baseline"], reporters=["authors"],
+                      since="2019", until="2020-02", track="msmarco-passage/leaderboard/")
+    assert f.source == "paper" and f.roles == ("baseline", "proposed")
+    assert (f.since, f.until) == ("2019-01-01", "2020-02-29")
+    cond, args = where(f)
+    assert "r.source = ?" in cond and "starts_with(r.track, ?)" in cond
+    assert "r.date IS NULL AND r.year >= ?" in cond and 2019 in args and 2020 in args
+    assert cond.endswith("r.status <> 'retracted' AND r.standard")
+    assert where(AUDIT) == ("r.status <> 'retracted' AND r.standard", [])
+    with pytest.raises(LitauditError, match="--source: 'blogs'"):
+        Filters.parse(source="blogs")
+    with pytest.raises(LitauditError, match="--since 2021 is after --until 2020"):
+        Filters.parse(since="2021", until="2020")
+    assert parse_date("2024-02", "--until", end=True) == "2024-02-29"
+
+
+def test_undated_rows_fall_in_a_window_by_their_year(seeded_store):
+    from litaudit.curation.results import query_results
+
+    con = seeded_store.con
+    rows = query_results(con, Filters.parse(since="2009-06", until="2009-06",
+                                            include_retracted=True),
+                         collection="robust04", measure="AP")
+    assert rows and {r["year"] for r in rows} == {2009} and {r["date"] for r in rows} == {None}
