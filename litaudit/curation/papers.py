@@ -257,15 +257,16 @@ def import_bibtex(store, path: Path, *, who: str, dry_run: bool = False,
         raise LitauditError(f"{path}: no papers found")
     if not dry_run and todo:
         now, con = _now(), store.con
-        with store.transaction():  # all or nothing
-            for r in todo:
-                pid = con.execute(
-                    "INSERT INTO papers (bibkey, citation, title, authors, venue, year, doi, url, "
-                    "tags, notes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    [r["bibkey"], r["citation"], r["title"], r["authors"], r["venue"], r["year"],
-                     r["doi"], r["url"], r.get("tags"), r.get("notes"), now]).fetchone()[0]
-                con.execute("INSERT INTO history (entity, entity_id, action, reason, who, "
-                            "changed_at) VALUES ('paper', ?, 'import', ?, ?, ?)",
-                            [pid, f"imported from {Path(path).name}", who, now])
+        cols = ("bibkey", "citation", "title", "authors", "venue", "year", "doi", "url",
+                "tags", "notes")
+        with store.transaction():  # all or nothing; one statement per table (bulk)
+            ids = [i for (i,) in con.execute(
+                f"INSERT INTO papers ({', '.join(cols)}, created_at) SELECT "
+                + ", ".join(f"unnest(?::{'INTEGER' if c == 'year' else 'VARCHAR'}[])"
+                            for c in cols) + ", ? RETURNING id",
+                [[r.get(c) for r in todo] for c in cols] + [now]).fetchall()]
+            con.execute("INSERT INTO history (entity, entity_id, action, reason, who, "
+                        "changed_at) SELECT 'paper', unnest(?::INTEGER[]), 'import', ?, ?, ?",
+                        [ids, f"imported from {Path(path).name}", who, now])
     return {"file": str(path), "added": 0 if dry_run else len(todo), "would_add": len(todo),
             "skipped": skipped, "dry_run": dry_run, "papers": [r["bibkey"] for r in todo]}

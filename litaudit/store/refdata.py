@@ -100,18 +100,23 @@ def ensure_measure(con, name: str) -> int:
 
 
 _REF_SQL = (
-    "SELECT c.id, c.name, c.title, "
-    " (SELECT n_topics FROM topic_sets t WHERE t.collection_id = c.id AND t.is_default) "
-    "FROM collections c WHERE c.id = ?")
+    "SELECT c.id, c.name, c.title, t.n_topics FROM collections c "
+    "LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default WHERE c.id = ?")
+_ALIAS_SQL = (
+    "SELECT c.id, c.name, c.title, t.n_topics FROM collection_aliases a "
+    "JOIN collections c ON c.id = a.collection_id "
+    "LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default WHERE a.alias = ?")
 
 
 def resolve_collection(con, name: str) -> CollectionRef:
     """A collection by id, short name or alias (case-insensitive), or by a unique prefix
     of an id ending at a '/' of it; a miss names the near names of the same query set."""
     key = name.strip().lower()
-    row = con.execute("SELECT collection_id FROM collection_aliases WHERE alias = ?",
-                      [key]).fetchone()
-    if row is None and key:
+    ref = con.execute(_ALIAS_SQL, [key]).fetchone()
+    if ref is not None:
+        return CollectionRef(*ref)
+    row = None
+    if key:
         ids = [i for (i,) in con.execute("SELECT id FROM collections").fetchall()]
         hits = sorted({i for i in ids if i.lower().startswith(key.rstrip("/") + "/")})
         if len(hits) > 1:
