@@ -203,9 +203,9 @@ def describe_population(pop: Population, filters: Filters) -> PopulationNote:
     from litaudit.stats.shape import normal_shape
 
     rows = pop.rows
-    origin = _counts((r.citation and "papers") if r.source == "paper"
-                     else (r.track or r.source) for r in rows)
-    reporter = _counts(r.reporter or "not recorded" for r in rows)
+    origin = _counts("papers" if r.source == "paper" else (track_label(r.track) or r.source)
+                     for r in rows)
+    reporter = _counts(r.reporter or "" for r in rows)
     dates = sorted(r.date[:10] for r in rows if r.date)
     first, last = (dates[0], dates[-1]) if dates else (None, None)
     n_undated = len(rows) - len(dates)
@@ -216,7 +216,12 @@ def describe_population(pop: Population, filters: Filters) -> PopulationNote:
     fdesc = filters.describe()
     parts.append(f"filters: {fdesc}" if fdesc else "no filters")
     parts.append("from " + ", ".join(f"{k} {n}" for k, n in origin))
-    parts.append("reported by " + ", ".join(f"{k} {n}" for k, n in reporter))
+    named = [f"{k} {n}" for k, n in reporter if k]
+    unnamed = sum(n for k, n in reporter if not k)
+    if named:
+        parts.append("reported by " + ", ".join(named))
+    if unnamed:
+        parts.append(f"no reporter recorded for {unnamed}")
     if dates:
         span = f"dated {first} to {last}"
         parts.append(span + (f" ({n_undated} undated)" if n_undated else ""))

@@ -122,6 +122,10 @@ def _literature(lit: LiteratureSection) -> list:
         f"results lie above the {lit.alpha:g} beyond-chance threshold "
         f"{f4(lit.max_threshold)}, and about {f2(lit.expected_false_positives)} of those "
         f"are expected to be false positives."))
+    if lit.population:
+        out.append(Para(f"Population: {lit.population}."))
+    if lit.population_warning:
+        out.append(Para(f"Warning: {lit.population_warning}."))
     out.append(Table(("N", "topics", "mean", "sd", "max", "expected max", "source"),
                      ((str(lit.n), str(lit.n_topics), f4(lit.mean), f4(lit.sd),
                        f4(lit.maximum), f4(lit.expected_max), src),),

@@ -128,7 +128,9 @@ def section(con, ref, measure: str, used: dict, note: Note) -> LiteratureSection
         p=as_float(iv.get("p")), value=as_float(iv.get("value")), mu0=as_float(iv.get("mu0")),
         lower=lower, coverage=as_float(iv.get("coverage")),
         candidates=_candidates(con, ref.id, measure, best, lower),
-        history_audit=hist.id if hist else None, history=history, history_error=herr)
+        history_audit=hist.id if hist else None, history=history, history_error=herr,
+        population=(best.result.get("population") or {}).get("text"),
+        population_warning=(best.result.get("population") or {}).get("warning"))
 
 
 def _candidates(con, cid: str, measure: str, best, lower: float | None

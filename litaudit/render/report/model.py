@@ -122,6 +122,8 @@ class LiteratureSection:
     history_audit: int | None
     history: tuple[HistoryPoint, ...]
     history_error: str | None
+    population: str | None = None        # how the population was chosen (best audit)
+    population_warning: str | None = None  # far from the Normal model
 
 
 @dataclass(frozen=True)
