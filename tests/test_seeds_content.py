@@ -398,7 +398,7 @@ def test_beir_collections_and_query_counts_are_the_documented_ones():
     data = json.loads((SEEDS / "collections.json").read_text(encoding="utf-8"))
     by_id = {c["id"]: c for c in data["collections"]}
     t = load_transcribe()
-    for cid, topic_set, n in t.MTEB_TASKS.values():
+    for cid, _topic_set, n in t.MTEB_TASKS.values():
         c = by_id[cid]
         assert c["ir_datasets"] and c["topic_sets"][0]["n_topics"] == n, cid
         assert c["provenance"].endswith(f"{cid} queries.count {n}"), cid

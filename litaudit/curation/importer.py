@@ -14,7 +14,7 @@ from pathlib import Path
 from litaudit.curation import fields as F
 from litaudit.curation.rows import Row, read_rows
 from litaudit.errors import LitauditError, Problem, ValidationFailed
-from litaudit.measures import did_you_mean, parse_measure
+from litaudit.measures import parse_measure
 
 PAPER_FIELDS = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags")
 REQUIRED = ("source", "collection", "measure", "value", "system", "role", "transcribed_by",

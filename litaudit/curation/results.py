@@ -7,6 +7,7 @@ Retracted results stay queryable; audits leave them out by default.
 from __future__ import annotations
 
 import datetime as dt
+
 from litaudit.curation import fields as F
 from litaudit.curation.filters import CURATION, Filters, where
 from litaudit.curation.filters import parse_years as _parse_years

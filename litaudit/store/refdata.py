@@ -37,7 +37,9 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
     added = {"collections": 0, "measures": 0}
     have = con.execute("SELECT list(id), list(name) FROM collections").fetchone()
     present = set(have[0] or ()) | set(have[1] or ())
-    colls, aliases, topic_sets = [], {}, []
+    colls: list[list] = []
+    aliases: dict[str, str] = {}
+    topic_sets: list[list] = []
     for c in data["collections"]:
         # present already, or (a database seeded before an id changed, e.g. the TREC DL
         # collections before their '/judged' ids) present under its short name
