@@ -250,3 +250,17 @@ def test_undated_rows_fall_in_a_window_by_their_year(seeded_store):
                                             include_retracted=True),
                          collection="robust04", measure="AP")
     assert rows and {r["year"] for r in rows} == {2009} and {r["date"] for r in rows} == {None}
+
+
+def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_store):
+    from litaudit.analyses.audits import get_audit
+    from litaudit.analyses.best import run_summary
+
+    with seeded_store.transaction() as con:
+        rep = run_summary(con)
+    assert len(rep.rows) == 173 and len({r.audit_id for r in rep.rows}) == 173
+    for r in rep.rows[::17]:
+        a = get_audit(seeded_store.con, r.audit_id)
+        assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)
+        assert a.result["stats"]["reference"]["n_results"] == r.N
+        assert a.params["filters"]["source"] == r.source

@@ -53,6 +53,25 @@ def save_audit(con, *, kind: str, collection_id: str, measure: str | None, param
     return int(row[0])
 
 
+def save_audits(con, audits: list[dict]) -> list[int]:
+    """Insert many audits (each a dict of save_audit's keyword arguments) in one statement;
+    their ids, in order. DuckDB runs single-row inserts slowly (`audit summary` stores
+    one audit per population)."""
+    if not audits:
+        return []
+    cols = ("kind", "collection_id", "measure", "params", "method", "seed", "trials",
+            "input_fingerprint", "result")
+    data = {c: [a.get(c) for a in audits] for c in cols}
+    data["params"] = [dumps(x) for x in data["params"]]
+    data["result"] = [dumps(x) for x in data["result"]]
+    types = {"seed": "BIGINT[]", "trials": "INTEGER[]"}
+    sel = ", ".join(f"unnest(?::{types.get(c, 'VARCHAR[]')})" for c in cols)
+    rows = con.execute(
+        f"INSERT INTO audits ({', '.join(cols)}, software_version) SELECT {sel}, ? "
+        "RETURNING id", [data[c] for c in cols] + [__version__]).fetchall()
+    return sorted(int(r[0]) for r in rows)  # ids come from the sequence in row order
+
+
 _COLS = ("id, kind, collection_id, measure, params, method, seed, trials, input_fingerprint, "
          "software_version, result, CAST(created_at AS VARCHAR)")
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from litaudit.analyses.audits import save_audit
+from litaudit.analyses.audits import save_audit, save_audits
 from litaudit.analyses.population import (
     Filters,
     Population,
@@ -321,7 +321,7 @@ def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA
     for x in load_population(con, None, None, base):
         groups.setdefault((colls[x.collection_id][0], x.measure, x.row.source, x.collection_id),
                           []).append(x.row)
-    out, skipped = [], []
+    out, skipped, reps = [], [], []
     for (cname, meas, src, cid), rows in sorted(groups.items()):
         f = dataclasses.replace(base, source=src)
         try:
@@ -329,13 +329,22 @@ def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA
         except (ParameterError, NotFound) as exc:
             skipped.append((cname, meas, src, len(rows), str(exc)))
             continue
-        rep = _best(con, pop, f, alpha, p, "exact", None, None, save)
+        reps.append((pop, f, _best(con, pop, f, alpha, p, "exact", None, None, False)))
+    ids: list[int | None] = [None] * len(reps)
+    if save:  # one insert for every audit
+        ids = list(save_audits(con, [
+            {"kind": "best", "collection_id": pop.collection_id, "measure": pop.measure,
+             "params": _params(pop, f, alpha=alpha, p=p, method="exact"), "method": "exact",
+             "input_fingerprint": rep.fingerprint, "result": rep}
+            for pop, f, rep in reps]))
+    for (_pop, _f, rep), aid in zip(reps, ids, strict=True):
         s = rep.stats
-        out.append(SummaryRow(cid, cname, meas, src, s.reference.n_results, rep.n_topics,
+        out.append(SummaryRow(rep.collection_id, rep.collection_name, rep.measure,
+                              _f.source, s.reference.n_results, rep.n_topics,
                               s.reference.mu, s.reference.sd, s.interval.value,
                               rep.best.value_text, rep.best.system, rep.best.provenance,
                               s.interval.mu0, s.interval.lower, s.n_candidates,
                               s.thresholds.max_threshold, s.thresholds.n_above,
-                              s.mxvd.expected_max, rep.audit_id,
+                              s.mxvd.expected_max, aid,
                               rep.population.warning if rep.population else None))
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

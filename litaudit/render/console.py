@@ -24,6 +24,11 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 def to_jsonable(obj: Any) -> Any:
     """Plain JSON types for dataclasses, numpy scalars/arrays, dates, paths, Decimals."""
+    t = type(obj)
+    if t is str or t is int or t is bool or obj is None:  # fast path: most leaves
+        return obj
+    if t is float:
+        return None if math.isnan(obj) or math.isinf(obj) else obj
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
     if isinstance(obj, dict):
