@@ -251,7 +251,7 @@ def run_history(con, collection: str, measure: str, *, filters: Filters = Filter
     by = "date" if all(r.date for r in rows) else "year"
     times = labels = None
     if by == "date":
-        days = [dt.date.fromisoformat(r.date[:10]) for r in rows]
+        days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
         times, labels = [d.toordinal() for d in days], [d.isoformat() for d in days]
     h = sequential.replay([r.value for r in rows], [r.year for r in rows], pop.n_topics,
                           alpha=alpha, reference=reference, times=times, labels=labels)
@@ -329,18 +329,18 @@ def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA
         except (ParameterError, NotFound) as exc:
             skipped.append((cname, meas, src, len(rows), str(exc)))
             continue
-        reps.append((pop, f, _best(con, pop, f, alpha, p, "exact", None, None, False)))
+        reps.append((pop, src, _best(con, pop, f, alpha, p, "exact", None, None, False)))
     ids: list[int | None] = [None] * len(reps)
     if save:  # one insert for every audit
         ids = list(save_audits(con, [
             {"kind": "best", "collection_id": pop.collection_id, "measure": pop.measure,
-             "params": _params(pop, f, alpha=alpha, p=p, method="exact"), "method": "exact",
-             "input_fingerprint": rep.fingerprint, "result": rep}
-            for pop, f, rep in reps]))
-    for (_pop, _f, rep), aid in zip(reps, ids, strict=True):
+             "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
+             "method": "exact", "input_fingerprint": rep.fingerprint, "result": rep}
+            for pop, _src, rep in reps]))
+    for (_pop, src, rep), aid in zip(reps, ids, strict=True):
         s = rep.stats
         out.append(SummaryRow(rep.collection_id, rep.collection_name, rep.measure,
-                              _f.source, s.reference.n_results, rep.n_topics,
+                              src, s.reference.n_results, rep.n_topics,
                               s.reference.mu, s.reference.sd, s.interval.value,
                               rep.best.value_text, rep.best.system, rep.best.provenance,
                               s.interval.mu0, s.interval.lower, s.n_candidates,

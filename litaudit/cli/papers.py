@@ -64,8 +64,8 @@ def list_(ctx: typer.Context, year: str = typer.Option(None, "--year", "--years"
 def show(ctx: typer.Context, key: str = typer.Argument(..., help="Bibkey or id."),
          json_out: bool = JsonOpt):
     """A paper with its results and history."""
-    from litaudit.curation.papers import get_paper
     from litaudit.curation.filters import CURATION
+    from litaudit.curation.papers import get_paper
     from litaudit.curation.results import history, query_results
     from litaudit.render.console import out, print_json, table
 

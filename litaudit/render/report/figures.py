@@ -98,21 +98,22 @@ def history_figure(lit: LiteratureSection) -> Figure | None:
     pts = [h for h in lit.history if h.record is not None]
     if len(pts) < 1:
         return None
+    recs = [float(h.record or 0.0) for h in pts]
     dated = any(h.when and len(h.when) == 10 for h in pts)
     xs = [_decimal_year(h) for h in pts]
     p = Plot(f"{lit.measure}: the record over time", "year", lit.measure)
-    p.line(xs, [h.record for h in pts], color=PALETTE[6], step=True, label="record so far")
+    p.line(xs, recs, color=PALETTE[6], step=True, label="record so far")
     p.line(xs, [h.expected_max for h in pts], color=PALETTE[0], label="expected max of N so far")
     p.line(xs, [h.threshold for h in pts], color=PALETTE[1], dash=True,
            label="beyond-chance threshold")
-    rec = [(x, h) for x, h in zip(xs, pts, strict=True) if h.new_record or not dated]
-    passed = [(x, h) for x, h in rec if h.threshold is not None and h.record > h.threshold]
-    within = [(x, h) for x, h in rec if (x, h) not in passed]
+    rec = [(x, r, h) for x, r, h in zip(xs, recs, pts, strict=True) if h.new_record or not dated]
+    passed = [(x, r) for x, r, h in rec if h.threshold is not None and r > h.threshold]
+    within = [(x, r) for x, r, h in rec if not (h.threshold is not None and r > h.threshold)]
     if passed:
-        p.scatter([x for x, _ in passed], [h.record for _, h in passed], color=PALETTE[1],
+        p.scatter([x for x, _ in passed], [r for _, r in passed], color=PALETTE[1],
                   label="record beyond the threshold")
     if within:
-        p.scatter([x for x, _ in within], [h.record for _, h in within], color=PALETTE[6],
+        p.scatter([x for x, _ in within], [r for _, r in within], color=PALETTE[6],
                   label="record within chance")
     step = "date" if dated else "year"
     cap = (f"The best result published up to each {step} against the expected maximum and "

@@ -146,8 +146,9 @@ def _candidates(con, cid: str, measure: str, best, lower: float | None
         from litaudit.curation.results import query_results
 
         fd = best.params.get("filters") or {}
-        filt = Filters(**{k: tuple(v) if isinstance(v, list) else v for k, v in fd.items()
-                          if k in Filters.__dataclass_fields__}) if fd else AUDIT
+        kw: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in fd.items()
+                              if k in Filters.__dataclass_fields__}
+        filt = Filters(**kw) if kw else AUDIT
         rows = [r for r in query_results(con, filt, collection=cid, measure=measure)
                 if r["value"] >= lower]
         rows.sort(key=lambda r: (-r["value"], r["id"]))
