@@ -264,3 +264,17 @@ def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_s
         assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)
         assert a.result["stats"]["reference"]["n_results"] == r.N
         assert a.params["filters"]["source"] == r.source
+
+
+def test_results_add_takes_a_date_and_a_reporter(cli, seeded_copy):
+    r = cli("results", "add", "-c", "beir/scifact/test", "-m", "nDCG@10", "--value", "0.80",
+            "--system", "my-model", "--role", "proposed", "--track", "mteb/retrieval",
+            "--date", "2026-10-01", "--reporter", "authors", "--url",
+            "https://example.org/paper", "--json", db=seeded_copy)
+    rid = _json(r)["id"]
+    shown = _json(cli("results", "show", str(rid), "--json", db=seeded_copy))
+    assert (shown["date"], shown["year"], shown["reporter"]) == ("2026-10-01", 2026, "authors")
+    bad = cli("results", "add", "-c", "scifact", "-m", "nDCG@10", "--value", "0.8",
+              "--system", "x", "--role", "proposed", "--track", "t", "--url",
+              "javascript:alert(1)", db=seeded_copy)
+    assert bad.exit_code == 1 and "expected an http(s) URL" in bad.output

@@ -106,6 +106,12 @@ def add(ctx: typer.Context,
         location: str = typer.Option(None, help="Where in the source: table, figure, page."),
         nonstandard: bool = typer.Option(False, help="Flag a non-standard experimental setting."),
         notes: str = typer.Option(None, help="Free-text notes."),
+        date: str = typer.Option(None, "--date", help="Publication or submission date "
+                                 "(YYYY-MM-DD); the year defaults to its year."),
+        reporter: str = typer.Option(None, "--reporter", help="Who reported the value: "
+                                     "authors, nist, leaderboard, mteb, unknown."),
+        url: str = typer.Option(None, "--url", help="The result's own source (http(s))."),
+        code_url: str = typer.Option(None, "--code-url", help="Its code (http(s))."),
         who: str = WhoOpt, json_out: bool = JsonOpt):
     """Add one result (validated like an import)."""
     from litaudit.curation.results import add_result
@@ -115,7 +121,8 @@ def add(ctx: typer.Context,
             "track": track, "collection": collection, "measure": measure, "value": value,
             "system": system, "role": role, "run_type": run_type, "n_topics": n_topics,
             "topic_set": topic_set, "year": year, "participant": participant,
-            "location": location, "standard": "false" if nonstandard else "true", "notes": notes}
+            "location": location, "standard": "false" if nonstandard else "true", "notes": notes,
+            "date": date, "reporter": reporter, "url": url, "code_url": code_url}
     data = {k: ("" if v is None else str(v)) for k, v in data.items()}
     with open_write(ctx) as store:
         rid = add_result(store, data, who=_who(who))
