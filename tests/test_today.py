@@ -278,3 +278,37 @@ def test_results_add_takes_a_date_and_a_reporter(cli, seeded_copy):
               "--system", "x", "--role", "proposed", "--track", "t", "--url",
               "javascript:alert(1)", db=seeded_copy)
     assert bad.exit_code == 1 and "expected an http(s) URL" in bad.output
+
+
+def test_migration_003_keeps_old_rows_with_their_years(tmp_path):
+    """A schema-2 database (before dates) migrates: old rows keep their year, have no
+    date, and are placed in a date window by their year."""
+    import duckdb
+
+    from litaudit.store import migrations
+    from litaudit.store.db import open_store
+
+    path = tmp_path / "v2.duckdb"
+    con = duckdb.connect(str(path))
+    migrations.ensure_table(con)
+    for m in migrations.available()[:2]:
+        con.execute(m.sql)
+        con.execute("INSERT INTO _migrations (version, name) VALUES (?, ?)", [m.version, m.name])
+    con.execute("INSERT INTO collections VALUES ('c', 'c', 'C', 'docs', FALSE, NULL)")
+    con.execute("INSERT INTO measures VALUES ('AP', 'AP', NULL, 0, 1, 'average precision')")
+    con.execute("INSERT INTO results (source, track, collection_id, n_topics, measure, value, "
+                "value_text, system, role, year, transcribed_by, transcribed_at) VALUES "
+                "('official', 'trec7/adhoc', 'c', 50, 'AP', 0.25, '0.25', 'r1', 'official', "
+                "1998, 't', '2026-01-01')")
+    con.close()
+    with pytest.raises(LitauditError, match="run `litaudit db migrate`"):
+        open_store(path, read_only=True)
+    with open_store(path) as store:  # migrates
+        assert migrations.db_version(store.con) == 3
+        row = store.con.execute("SELECT year, date, reporter FROM results").fetchone()
+        assert row == (1998, None, None)
+        from litaudit.curation.results import query_results
+
+        inside = query_results(store.con, Filters.parse(since="1998-06", until="1999"))
+        outside = query_results(store.con, Filters.parse(since="1999"))
+        assert len(inside) == 1 and outside == []
