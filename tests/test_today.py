@@ -312,3 +312,15 @@ def test_migration_003_keeps_old_rows_with_their_years(tmp_path):
         inside = query_results(store.con, Filters.parse(since="1998-06", until="1999"))
         outside = query_results(store.con, Filters.parse(since="1999"))
         assert len(inside) == 1 and outside == []
+
+
+def test_history_by_year_or_date_on_request(cli, seeded_db_file):
+    args = ["-c", "trec7", "-m", "AP", "--no-save", "--json"]
+    by_date = _json(cli("audit", "history", *args, db=seeded_db_file))
+    by_year = _json(cli("audit", "history", *args, "--by", "year", db=seeded_db_file))
+    assert by_date["by"] == "date" and len(by_date["history"]["points"]) > 1
+    assert by_year["by"] == "year" and [p["when"] for p in by_year["history"]["points"]] \
+        == ["1998"]
+    r = cli("audit", "history", "-c", "robust04", "-m", "AP", "--by", "date", "--no-save",
+            db=seeded_db_file)
+    assert r.exit_code == 1 and "have no date; replay by year" in r.output

@@ -239,16 +239,27 @@ class HistoryReport:
     population: PopulationNote | None = None
 
 
+HISTORY_STEPS = ("auto", "date", "year")
+
+
 def run_history(con, collection: str, measure: str, *, filters: Filters = Filters(),
-                alpha: float = DEFAULT_ALPHA, reference: str = "final",
+                alpha: float = DEFAULT_ALPHA, reference: str = "final", by: str = "auto",
                 save: bool = True) -> HistoryReport:
-    """Replay the results of a collection and measure over time: by date when every result
-    carries one, else by year. Stored unless ``save=False``."""
+    """Replay the results of a collection and measure over time, ``by`` date or year;
+    ``auto``: by date when every result carries one, else by year. Stored unless
+    ``save=False``."""
     import datetime as dt
 
+    if by not in HISTORY_STEPS:
+        raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")
     pop = population(con, collection, measure, filters)
     rows = pop.rows
-    by = "date" if all(r.date for r in rows) else "year"
+    undated = sum(1 for r in rows if not r.date)
+    if by == "date" and undated:
+        raise ParameterError(f"{pop.collection_name} {pop.measure}: {undated} of {len(rows)} "
+                             "results have no date; replay by year, or narrow the population")
+    if by == "auto":
+        by = "year" if undated else "date"
     times = labels = None
     if by == "date":
         days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
@@ -262,7 +273,8 @@ def run_history(con, collection: str, measure: str, *, filters: Filters = Filter
                         describe_population(pop, filters))
     if save:
         rep = _stored(con, "history", pop, rep, fp,
-                      _params(pop, filters, alpha=alpha, reference=reference), method="exact")
+                      _params(pop, filters, alpha=alpha, reference=reference, by=by),
+                      method="exact")
     return rep
 
 

@@ -322,6 +322,8 @@ def history(ctx: typer.Context, collection: str = CollectionOpt, measure: str = 
             reporter: list[str] = ReporterOpt, track: str = TrackOpt,
             every: bool = typer.Option(False, "--all", help="Show every step, not only the "
                                        "ones that set a record."),
+            by: str = typer.Option("auto", "--by", help="Steps: date, year, or auto (by "
+                                   "date when every result has one)."),
             json_out: bool = JsonOpt):
     """The record over time against the expected max and its threshold for the N so far."""
     from litaudit.analyses.best import run_history
@@ -329,7 +331,7 @@ def history(ctx: typer.Context, collection: str = CollectionOpt, measure: str = 
     f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard,
                  since, until, reporter, track)
     rep = _run(ctx, no_save, lambda con: run_history(
-        con, collection, measure, filters=f, alpha=alpha, reference=reference,
+        con, collection, measure, filters=f, alpha=alpha, reference=reference, by=by,
         save=not no_save))
     if json_out:
         _emit(rep, json_out, "history")
