@@ -324,3 +324,39 @@ def test_history_by_year_or_date_on_request(cli, seeded_db_file):
     r = cli("audit", "history", "-c", "robust04", "-m", "AP", "--by", "date", "--no-save",
             db=seeded_db_file)
     assert r.exit_code == 1 and "have no date; replay by year" in r.output
+
+
+# ------------------------------------------------------------------ properties
+from hypothesis import assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 10_000).map(lambda k: k / 10_000),
+                          st.integers(0, 400)),
+                min_size=2, max_size=40), st.randoms(use_true_random=False))
+def test_dated_replay_does_not_depend_on_row_order(rows, rnd):
+    """Replaying by date: the steps, N so far, records and thresholds are the same for any
+    order of the input rows (Carterette 2015's sequential view of a population)."""
+    import datetime as dt
+
+    from litaudit.stats.sequential import replay
+
+    assume(len({v for v, _ in rows}) > 1)  # a spread to estimate
+
+    def run(rs):
+        days = [dt.date(2019, 1, 1) + dt.timedelta(days=d) for _, d in rs]
+        return replay([v for v, _ in rs], [d.year for d in days], 100,
+                      times=[d.toordinal() for d in days], labels=[d.isoformat() for d in days])
+
+    shuffled = list(rows)
+    rnd.shuffle(shuffled)
+    a, b = run(rows), run(shuffled)
+    key = [(p.when, p.N, p.n_new, p.record, p.new_record, p.threshold) for p in a.points]
+    assert key == [(p.when, p.N, p.n_new, p.record, p.new_record, p.threshold)
+                   for p in b.points]
+    assert [p.N for p in a.points] == sorted(p.N for p in a.points)
+    assert a.points[-1].N == len(rows)
+    assert all(p.record == max(v for v, d in rows
+                               if (dt.date(2019, 1, 1) + dt.timedelta(days=d)).isoformat()
+                               <= p.when) for p in a.points)

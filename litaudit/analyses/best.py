@@ -122,10 +122,9 @@ def run_best(con, collection: str, measure: str, *, filters: Filters = Filters()
 
 
 def _best(con, pop: Population, filters: Filters, alpha: float, p: float, method: str,
-          trials: int | None, seed: int | None, save: bool,
-          describe: bool = True) -> BestReport:
+          trials: int | None, seed: int | None, save: bool) -> BestReport:
     rows = pop.rows
-    note = describe_population(pop, filters) if describe else None
+    note = describe_population(pop, filters)
     if method == "montecarlo":
         trials = DEFAULT_TRIALS if trials is None else trials
         seed = DEFAULT_SEED if seed is None else seed
