@@ -67,9 +67,9 @@ def _print(renderable) -> None:
     if out.is_terminal:
         out.print(renderable)
     else:
-        from rich.console import Console
+        from litaudit.render.console import SafeConsole
 
-        Console(highlight=False, soft_wrap=True, width=160).print(renderable)
+        SafeConsole(soft_wrap=True, width=160).print(renderable)
 
 
 def _line(text: str) -> None:

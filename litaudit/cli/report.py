@@ -24,9 +24,9 @@ def report(
                                      "results (needs --measure when there are several)."),
     fmt: str = typer.Option(None, "--format", "-f",
                             help="md, html or json (default: from the -o suffix, else md)."),
-    output: Path = typer.Option(None, "--output", "-o",
-                                help="Write here (Markdown plots go beside it as "
-                                     "<stem>.fig-*.svg); default: stdout."),
+    output: str = typer.Option(None, "--output", "-o",
+                               help="Write here (Markdown plots go beside it as "
+                                    "<stem>.fig-*.svg); - or none: stdout."),
     timestamp: bool = typer.Option(False, "--timestamp",
                                    help="Stamp the report and its audits with times (the "
                                         "report is otherwise byte-identical for the same "
@@ -38,8 +38,13 @@ def report(
     the candidate best set with citations, the claim check (--claim) and, where runs are
     stored, reusability. Missing audits are run and stored first.
     """
-    fmt = _format(fmt, output)
+    from litaudit.files import STDOUT, check_target
+
+    target = None if output is None or output == STDOUT else Path(output)
+    fmt = _format(fmt, target)
     path = db_path(ctx)
+    if target is not None:
+        check_target(output, [path])      # refused before any audit is run or stored
     if not Path(path).exists():
         raise LitauditError(f"no database at {path}: run `litaudit init` first")
     from litaudit.cli.common import open_write
@@ -51,19 +56,19 @@ def report(
                            timestamp=timestamp, note=lambda m: err.print(m, markup=False))
     files: dict[str, str] = {}
     if fmt == "md":
-        text, images = render_markdown(rep, output.stem if output else None)
-        if output:
-            files = {str(output.parent / name): svg for name, svg in images.items()}
+        text, images = render_markdown(rep, target.stem if target else None)
+        if target:
+            files = {str(target.parent / name): svg for name, svg in images.items()}
     elif fmt == "html":
         text = render_html(rep)
     else:
         text = render_json(rep)
-    if output is None:
+    if target is None:
         typer.echo(text, nl=False)
         return
-    files[str(output)] = text   # last, so the report never points at missing images
-    _write_all(files)
-    err.print(f"wrote {output}" + (f" and {len(files) - 1} plot(s) beside it"
+    files[str(target)] = text   # last, so the report never points at missing images
+    _write_all(files, [path])
+    err.print(f"wrote {target}" + (f" and {len(files) - 1} plot(s) beside it"
                                    if len(files) > 1 else ""), markup=False)
 
 
@@ -77,8 +82,9 @@ def _format(fmt: str | None, output: Path | None) -> str:
     return f
 
 
-def _write_all(files: dict[str, str]) -> None:
-    """Write every file through a temporary beside it, then rename: nothing half-written."""
+def _write_all(files: dict[str, str], protect) -> None:
+    """Write every file through a temporary beside it, then rename: nothing half-written,
+    nothing left behind, never over the database."""
     from litaudit.files import write_files
 
-    write_files(files)
+    write_files(files, protect)

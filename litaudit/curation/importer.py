@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from litaudit.curation import fields as F
-from litaudit.curation.rows import Row, read_rows
-from litaudit.errors import LitauditError, Problem, ValidationFailed
+from litaudit.curation.rows import Row
+from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean, parse_measure
 
 PAPER_FIELDS = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags")
@@ -27,6 +27,7 @@ class PreparedResult:
     key: tuple
     values: dict          # column -> typed value for the results table (paper_id filled later)
     bibkey: str | None
+    existing_id: int | None = None    # the row it updates (on_existing="update")
 
 
 @dataclass
@@ -43,6 +44,8 @@ class ImportPlan:
     papers: list[PreparedPaper] = field(default_factory=list)
     skipped: int = 0      # rows already in the database (skip mode)
     new_measures: set = field(default_factory=set)
+    updates: list[PreparedResult] = field(default_factory=list)   # update mode
+    existing: list[tuple[int, int]] = field(default_factory=list)  # (line, id) skipped
 
 
 @dataclass(frozen=True)
@@ -53,6 +56,8 @@ class ImportReport:
     skipped: int
     dry_run: bool
     result_ids: tuple[int, ...] = ()
+    updated: int = 0
+    history: int = 0          # history entries copied (curation export)
 
 
 # ---------------------------------------------------------------- validation
@@ -85,13 +90,33 @@ def natural_key(v: dict, bibkey: str | None) -> tuple:
             v["measure"], v["system"], v["role"])
 
 
-def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error") -> ImportPlan:
-    """Validate every row; return the plan or raise ValidationFailed listing every problem."""
+ON_EXISTING = ("fail", "skip", "update")
+
+
+def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
+                columns: tuple[str, ...] | None = None, header_line: int | None = None,
+                problems: list[Problem] | None = None) -> ImportPlan:
+    """Validate every row; return the plan or raise ValidationFailed listing every problem.
+
+    ``on_existing`` says what a row whose natural key (source, paper or track, collection,
+    topics, measure, system, role) is already in the database does: ``fail`` (a problem),
+    ``skip`` (left as it is), ``update`` (its changed fields are written, each in the
+    history) or ``same`` (skipped when the value is the same, else a problem: seeds).
+    ``columns``: the file's columns (a required column missing from the file is reported
+    once, not on every row); ``problems``: those found reading the file (reported with
+    these).
+    """
     ctx = _Context(con)
     plan = ImportPlan(file=file)
-    problems: list[Problem] = []
+    problems = list(problems or [])
     seen: dict[tuple, int] = {}
     new_papers: dict[str, PreparedPaper] = {}
+    absent = set()
+    if columns is not None:
+        for c in REQUIRED:
+            if c not in columns:
+                problems.append(Problem(file, header_line, f"missing column {c!r}"))
+                absent.add(c)
 
     for row in rows:
         n_before = len(problems)
@@ -100,10 +125,15 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
         def bad(msg, fld=None, _line=row.line):
             problems.append(Problem(file, _line, msg, fld))
 
+        for k, text in d.items():
+            why = F.check_text(text)
+            if why:
+                bad(why, k)
+                d[k] = ""
         missing = [c for c in REQUIRED if F.blank(d.get(c))]
         for c in missing:
-            what = "missing provenance" if c.startswith("transcribed") else "missing value"
-            bad(what, c)
+            if c not in absent:
+                bad("missing provenance" if c.startswith("transcribed") else "missing value", c)
         if missing:
             continue
         v: dict = {}
@@ -178,17 +208,27 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
         # topics
         v["topic_set"] = F.text_or_none(d.get("topic_set"))
         try:
+            known = cid and v["topic_set"] and (cid, v["topic_set"]) in ctx.topic_sets
+            if cid and v["topic_set"] and not known:
+                names = [n for (c, n) in ctx.topic_sets if c == cid]
+                bad(f"unknown topic set {v['topic_set']!r} of {cid}"
+                    f"{did_you_mean(v['topic_set'], names) or ' (known: ' + (', '.join(names) or 'none') + ')'}",
+                    "topic_set")
             if not F.blank(d.get("n_topics")):
                 v["n_topics"] = F.parse_int(d["n_topics"], "n_topics", minimum=1)
-            elif cid and v["topic_set"] and (cid, v["topic_set"]) in ctx.topic_sets:
+                if known and ctx.topic_sets[(cid, v["topic_set"])] != v["n_topics"]:
+                    bad(f"topic set {v['topic_set']!r} has "
+                        f"{ctx.topic_sets[(cid, v['topic_set'])]} topics, not {v['n_topics']}",
+                        "n_topics")
+            elif known:
                 v["n_topics"] = ctx.topic_sets[(cid, v["topic_set"])]
-            elif cid and cid in ctx.default_topics:
+            elif cid and cid in ctx.default_topics and not v["topic_set"]:
                 name, n = ctx.default_topics[cid]
-                v["topic_set"] = v["topic_set"] or name
+                v["topic_set"] = name
                 v["n_topics"] = n
             else:
                 v["n_topics"] = None
-                if cid:
+                if cid and not v["topic_set"]:
                     bad("missing number of topics and the collection has no default", "n_topics")
         except F.FieldError as e:
             bad(str(e), "n_topics")
@@ -201,8 +241,9 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
                 v["year"] = new_papers[bibkey].values["year"]
             elif v["source"] == "paper" and bibkey in ctx.papers and ctx.papers[bibkey][1]:
                 v["year"] = ctx.papers[bibkey][1]
-            elif v["track"] and v["track"].lower().startswith("trec") and v["track"][4:].split("/")[0].isdigit():
+            elif v["track"] and v["track"].lower().startswith("trec") and v["track"][4:].split("/")[0].isascii() and v["track"][4:].split("/")[0].isdigit():
                 v["year"] = 1991 + int(v["track"][4:].split("/")[0])
+                F.parse_year(v["year"])
             else:
                 bad("missing year (of the paper or the submission)", "year")
                 v["year"] = None
@@ -216,15 +257,20 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
                 "system and role)")
             continue
         seen[key] = row.line
-        if key in ctx.existing:
-            rid, vt = ctx.existing[key]
-            if on_duplicate == "skip" and vt == v["value_text"]:
-                plan.skipped += 1
-                continue
-            bad(f"duplicate of existing result #{rid} (value {vt})")
-            continue
         if v["source"] == "official":
             bibkey = None
+        if key in ctx.existing:
+            rid, vt = ctx.existing[key]
+            if on_existing == "skip" or (on_existing == "same" and vt == v["value_text"]):
+                plan.skipped += 1
+                plan.existing.append((row.line, rid))
+                continue
+            if on_existing == "update":
+                plan.updates.append(PreparedResult(row.line, key, v, bibkey, rid))
+                continue
+            bad(f"already in the database as result #{rid} (value {vt}); use "
+                "--on-existing skip or update")
+            continue
         plan.results.append(PreparedResult(row.line, key, v, bibkey))
     if problems:
         raise ValidationFailed(problems)
@@ -234,10 +280,16 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
 
 def _prepare_paper(d: dict, bibkey: str, line: int, file: str,
                    problems: list[Problem]) -> PreparedPaper | None:
+    """A new paper from the row's paper_* columns. ``paper_citation`` is optional: without
+    it the short citation is made from the authors, venue and year (as `papers add`
+    does); a row with none of citation, title and authors names an unknown paper."""
+    from litaudit.curation.papers import short_citation, short_venue
+
     vals = {f: F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
-    if not vals["citation"]:
+    if not (vals["citation"] or vals["title"] or vals["authors"]):
         problems.append(Problem(file, line, f"unknown paper {bibkey!r}: add it first "
-                                "(litaudit papers add/import) or give paper_citation", "paper"))
+                                "(litaudit papers add/import) or give paper_citation, "
+                                "paper_title or paper_authors", "paper"))
         return None
     if vals["year"] is not None:
         try:
@@ -245,6 +297,9 @@ def _prepare_paper(d: dict, bibkey: str, line: int, file: str,
         except F.FieldError as e:
             problems.append(Problem(file, line, str(e), "paper_year"))
             return None
+    if not vals["citation"]:
+        vals["citation"] = short_citation(vals["authors"], short_venue(vals["venue"]),
+                                          vals["year"])
     return PreparedPaper(bibkey, vals, line)
 
 
@@ -259,8 +314,12 @@ RESULT_DB_COLUMNS = (
 
 
 def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
-               action: str = "import") -> ImportReport:
-    """Write a validated plan in one transaction (papers, results, history)."""
+               action: str = "import", record: bool = True,
+               times: dict[int, tuple] | None = None) -> ImportReport:
+    """Write a validated plan in one transaction (papers, results, history).
+
+    ``record=False`` writes no history rows of its own (a curation export brings its
+    history); ``times`` maps a row's line to its (created_at, updated_at)."""
     import pandas as pd
 
     con = store.con
@@ -278,8 +337,10 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
                 "tags, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 [p.bibkey, *(p.values[f] for f in PAPER_FIELDS), now]).fetchone()[0]
             paper_ids[p.bibkey] = pid
-            con.execute("INSERT INTO history (entity, entity_id, action, reason, who, changed_at) "
-                        "VALUES ('paper', ?, 'create', ?, ?, ?)", [pid, note, who, now])
+            if record:
+                con.execute("INSERT INTO history (entity, entity_id, action, reason, who, "
+                            "changed_at) VALUES ('paper', ?, 'create', ?, ?, ?)",
+                            [pid, note, who, now])
         need = [r.bibkey for r in plan.results if r.bibkey and r.bibkey not in paper_ids]
         if need:
             for k, i in con.execute("SELECT bibkey, id FROM papers WHERE bibkey IN "
@@ -295,7 +356,7 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
                 v = dict(r.values)
                 v["id"] = rid
                 v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
-                v["created_at"] = v["updated_at"] = now
+                v["created_at"], v["updated_at"] = (times or {}).get(r.line, (now, now))
                 records.append({c: v.get(c) for c in RESULT_DB_COLUMNS})
             df = pd.DataFrame.from_records(records, columns=list(RESULT_DB_COLUMNS))
             df["paper_id"] = df["paper_id"].astype("Int64")
@@ -306,27 +367,118 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
                 con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _import_results")
             finally:
                 con.unregister("_import_results")
-            hist = pd.DataFrame({"entity": "result", "entity_id": ids, "action": action,
-                                 "new_value": [r.values["value_text"] for r in plan.results],
-                                 "reason": note, "who": who, "changed_at": now})
-            con.register("_import_history", hist)
-            try:
-                con.execute("INSERT INTO history (entity, entity_id, action, new_value, reason, "
-                            "who, changed_at) SELECT entity, entity_id, action, new_value, "
-                            "reason, who, changed_at FROM _import_history")
-            finally:
-                con.unregister("_import_history")
-    return ImportReport(plan.file, n, len(plan.papers), plan.skipped, False, tuple(ids))
+            if record:
+                hist = pd.DataFrame({"entity": "result", "entity_id": ids, "action": action,
+                                     "new_value": [r.values["value_text"] for r in plan.results],
+                                     "reason": note, "who": who, "changed_at": now})
+                con.register("_import_history", hist)
+                try:
+                    con.execute("INSERT INTO history (entity, entity_id, action, new_value, "
+                                "reason, who, changed_at) SELECT entity, entity_id, action, "
+                                "new_value, reason, who, changed_at FROM _import_history")
+                finally:
+                    con.unregister("_import_history")
+        updated = sum(_update_existing(con, r, who=who, reason=f"updated from "
+                                       f"{Path(plan.file).name}", now=now)
+                      for r in plan.updates)
+    return ImportReport(plan.file, n, len(plan.papers), plan.skipped, False, tuple(ids),
+                        updated)
+
+
+_UPDATABLE = ("topic_set", "value_text", "participant", "run_type", "year", "standard",
+              "location", "transcribed_by", "transcribed_at", "status", "notes")
+
+
+def _update_existing(con, r: PreparedResult, *, who: str, reason: str, now) -> int:
+    """Write the fields of an existing result that the row changes, each in the history.
+    Returns 1 when something changed."""
+    cols = ", ".join(_UPDATABLE)
+    old = dict(zip(_UPDATABLE, con.execute(f"SELECT {cols} FROM results WHERE id = ?",
+                                           [r.existing_id]).fetchone(), strict=True))
+    changes = {c: r.values[c] for c in _UPDATABLE if old[c] != r.values[c]}
+    if not changes:
+        return 0
+    if "value_text" in changes:
+        changes["value"] = r.values["value"]
+    sets = ", ".join(f"{c} = ?" for c in changes)
+    con.execute(f"UPDATE results SET {sets}, updated_at = ? WHERE id = ?",
+                [*changes.values(), now, r.existing_id])
+    for c in _UPDATABLE:
+        if c in changes:
+            fld = "value" if c == "value_text" else c
+            con.execute("INSERT INTO history (entity, entity_id, action, field, old_value, "
+                        "new_value, reason, who, changed_at) VALUES "
+                        "('result', ?, 'edit', ?, ?, ?, ?, ?, ?)",
+                        [r.existing_id, fld, _text(old[c]), _text(changes[c]), reason, who, now])
+    return 1
+
+
+def _text(v) -> str | None:
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
 
 
 def import_file(store, path, *, who: str | None = None, dry_run: bool = False,
-                on_duplicate: str = "error") -> tuple[ImportReport, ImportPlan]:
-    """Validate and (unless dry_run) import one results file. All or nothing."""
-    rows = read_rows(Path(path))
-    if not rows:
-        raise LitauditError(f"{path}: no rows to import")
-    plan = plan_import(store.con, rows, str(path), on_duplicate=on_duplicate)
-    if dry_run:
-        return ImportReport(str(path), len(plan.results), len(plan.papers), plan.skipped,
-                            True), plan
-    return apply_plan(store, plan, who=who or F.current_user()), plan
+                on_existing: str = "fail") -> tuple[ImportReport, ImportPlan]:
+    """Validate and (unless dry_run) import one results file (or a curation export with
+    papers and history, see :mod:`litaudit.curation.bundle`). All or nothing."""
+    reports = import_files(store, [path], who=who, dry_run=dry_run, on_existing=on_existing)
+    return reports[0]
+
+
+def import_files(store, paths, *, who: str | None = None, dry_run: bool = False,
+                 on_existing: str = "fail") -> list[tuple[ImportReport, ImportPlan]]:
+    """Import several files in one transaction: every file is written or none is.
+
+    Each file is validated after the ones before it were written (inside the
+    transaction), so a later file may use the papers of an earlier one; the problems of
+    every file are reported together, and any problem rolls everything back."""
+    from litaudit.curation import bundle
+    from litaudit.curation.rows import read_table
+
+    if on_existing not in ON_EXISTING:
+        raise LitauditError(f"--on-existing: {on_existing!r} is not one of "
+                            f"{', '.join(ON_EXISTING)}")
+    who = who or F.current_user()
+    problems: list[Problem] = []
+    out: list[tuple[ImportReport, ImportPlan]] = []
+
+    class _Rollback(Exception):
+        pass
+
+    try:
+        with store.transaction():
+            for path in paths:
+                try:
+                    table = read_table(Path(path))
+                    if not table.rows and not table.problems and not (
+                            table.bundle and table.bundle.get("papers")):
+                        raise InputError(str(path), None, "no rows to import")
+                    if table.bundle is not None and not problems:
+                        out.append(bundle.apply_bundle(store, table, str(path), who=who,
+                                                       on_existing=on_existing))
+                        continue
+                    plan = plan_import(store.con, table.rows, str(path),
+                                       on_existing=on_existing, columns=table.columns,
+                                       header_line=table.header_line,
+                                       problems=table.problems)
+                except ValidationFailed as exc:
+                    problems += exc.problems
+                    continue
+                except InputError as exc:
+                    problems.append(exc.problem)
+                    continue
+                if not problems:   # written, so that the next file sees it
+                    out.append((apply_plan(store, plan, who=who), plan))
+            if problems:
+                raise ValidationFailed(problems)
+            if dry_run:    # everything was checked against the writes; undo them
+                raise _Rollback
+    except _Rollback:
+        import dataclasses
+
+        out = [(dataclasses.replace(r, dry_run=True, result_ids=()), p) for r, p in out]
+    return out
