@@ -69,6 +69,15 @@ def run_matrix(con, paths, *, measure: str, collection: str | None = None, fmt: 
     scores = np.asarray(matrix.scores, dtype=np.float64)
     if scores.size == 0:
         raise LitauditError(f"{path}: no scores")
+    pm = parse_measure(m)
+    bad = np.isinf(scores) | (scores < pm.min_value) | (scores > pm.max_value)
+    if bad.any():
+        i, j = (int(x[0]) for x in np.nonzero(bad))
+        where = paths[i] if fmt == "trec_eval" and len(paths) == len(matrix.runs) else paths[0]
+        raise LitauditError(f"{where}: run {matrix.runs[i]}, topic {matrix.topics[j]}: "
+                            f"{m} {scores[i, j]:g} is outside its range "
+                            f"[{pm.min_value:g}, {pm.max_value:g}]"
+                            + (f" (and {int(bad.sum()) - 1} more cells)" if bad.sum() > 1 else ""))
     means = np.nanmean(scores, axis=1)
     stats = audit_best(means, len(matrix.topics), alpha=alpha, p=p, method=method,
                        trials=trials, seed=seed)

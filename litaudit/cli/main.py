@@ -17,6 +17,9 @@ from litaudit import __version__
 from litaudit.errors import LitauditError, ValidationFailed
 
 
+MAX_SHOWN = 50          # problems listed on the terminal; --json lists them all
+
+
 def _json_errors(ctx: typer.Context) -> bool:
     """Was the command given --json (errors then go to stderr as JSON)?"""
     return "--json" in [*getattr(ctx, "protected_args", []), *ctx.args] or "--json" in sys.argv[1:]
@@ -32,8 +35,10 @@ def _report(ctx: typer.Context, problems, summary: str | None, *, details: bool)
     from litaudit.render.console import err, error
 
     if details:
-        for p in problems:
+        for p in problems[:MAX_SHOWN]:
             err.print(f"  {p}")
+        if len(problems) > MAX_SHOWN:
+            err.print(f"  ... and {len(problems) - MAX_SHOWN} more (all of them with --json)")
     error(summary if summary is not None else str(problems[0]))
 
 

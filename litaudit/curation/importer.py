@@ -112,6 +112,7 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
     seen: dict[tuple, int] = {}
     new_papers: dict[str, PreparedPaper] = {}
     absent = set()
+    conflicts: list[tuple[int, int, str]] = []     # rows already in the database (fail)
     if columns is not None:
         for c in REQUIRED:
             if c not in columns:
@@ -268,10 +269,16 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
             if on_existing == "update":
                 plan.updates.append(PreparedResult(row.line, key, v, bibkey, rid))
                 continue
-            bad(f"already in the database as result #{rid} (value {vt}); use "
-                "--on-existing skip or update")
+            conflicts.append((row.line, rid, vt))
             continue
         plan.results.append(PreparedResult(row.line, key, v, bibkey))
+    if conflicts:      # one problem, not one per row
+        line, rid, vt = conflicts[0]
+        more = (f" (and {len(conflicts) - 1} more rows, lines "
+                f"{', '.join(str(c[0]) for c in conflicts[1:6])}"
+                f"{', ...' if len(conflicts) > 6 else ''})" if len(conflicts) > 1 else "")
+        problems.append(Problem(file, line, f"already in the database as result #{rid} "
+                                f"(value {vt}){more}; use --on-existing skip or update"))
     if problems:
         raise ValidationFailed(problems)
     plan.papers = list(new_papers.values())

@@ -34,16 +34,23 @@ class ResultFilter:
 def parse_years(text: str | None) -> tuple[int, int] | None:
     if not text:
         return None
-    parts = text.replace("..", "-").split("-")
+    parts = text.strip().replace("..", "-").split("-")
+    bad = LitauditError(f"--years: expected YEAR or FROM-TO (e.g. 2005-2012), got {text!r}")
+    if len(parts) > 2 or not all(p.strip() == "" or (p.strip().isascii() and p.strip().isdigit())
+                                 for p in parts) or not any(p.strip() for p in parts):
+        raise bad
     try:
         if len(parts) == 1:
-            y = int(parts[0])
+            y = F.parse_year(parts[0])
             return y, y
-        lo = int(parts[0]) if parts[0] else 1950
-        hi = int(parts[1]) if parts[1] else 2100
-        return lo, hi
-    except ValueError:
-        raise LitauditError(f"--years: expected YEAR or FROM-TO, got {text!r}") from None
+        lo = F.parse_year(parts[0]) if parts[0].strip() else 1950
+        hi = F.parse_year(parts[1]) if parts[1].strip() else 2100
+    except F.FieldError as e:
+        raise LitauditError(f"--years: {e}") from None
+    if lo > hi:
+        raise LitauditError(f"--years: {text!r} runs backwards (from {lo} to {hi}); "
+                            f"did you mean {hi}-{lo}?")
+    return lo, hi
 
 
 def where_clause(con, f: ResultFilter) -> tuple[str, list]:
@@ -197,6 +204,10 @@ def edit_result(store, result_id: int, changes: dict[str, str], *, reason: str, 
             log.append((fld, _s(old), _s(new)))
     if not updates:
         return []
+    if current["status"] == "verified":
+        # the verification was of the old values: an edited result is a draft again
+        updates["status"] = "draft"
+        log.append(("status", "verified", "draft"))
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     with store.transaction():
         _update(con, result_id, {**updates, "updated_at": now})

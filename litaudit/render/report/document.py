@@ -36,6 +36,24 @@ class FigureBlock:
     figure: F.Figure
 
 
+def http_url(url: str | None) -> str | None:
+    """``url`` when it is an http(s) URL with a host, else None: stored text never
+    becomes a javascript:, data: or relative link. Characters that would end a link
+    (spaces, quotes, angle brackets, controls) are percent-encoded."""
+    from urllib.parse import quote, urlsplit
+
+    if not url:
+        return None
+    url = url.strip()
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return quote(url, safe=":/?#[]@!$&'()*+,;=%~-._")
+
+
 def f4(x) -> str:
     return "-" if x is None else f"{float(x):.4f}"
 
