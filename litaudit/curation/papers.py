@@ -48,6 +48,10 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
     bibkey = (values.get("bibkey") or "").strip()
     if not bibkey:
         raise LitauditError("a paper needs a bibkey")
+    for k, v in values.items():
+        why = F.check_text(v)
+        if why:
+            raise LitauditError(f"{k}: {why}")
     if store.con.execute("SELECT 1 FROM papers WHERE bibkey = ?", [bibkey]).fetchone():
         raise LitauditError(f"paper {bibkey!r} already exists")
     year = values.get("year")
@@ -128,6 +132,8 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
             from litaudit.measures import did_you_mean
 
             raise LitauditError(f"field {fld!r} cannot be edited{did_you_mean(fld, EDITABLE)}")
+        if F.check_text(text):
+            raise LitauditError(f"--set {fld}: {F.check_text(text)}")
         try:
             new = (F.parse_year(text) if not F.blank(text) else None) if fld == "year" else F.text_or_none(text)
         except F.FieldError as e:

@@ -130,8 +130,15 @@ def get_result(con, result_id: int) -> dict:
 
 def add_result(store, data: dict, *, who: str) -> int:
     """Add one result (fields as in the import format); the same validation as import."""
+    from litaudit.errors import Problem, ValidationFailed
+
     data = {"transcribed_by": who, "transcribed_at": dt.date.today().isoformat(), **data}
-    plan = plan_import(store.con, [Row(1, data)], "<command line>")
+    try:
+        plan = plan_import(store.con, [Row(1, data)], "")
+    except ValidationFailed as exc:   # command-line values: named by their option
+        raise ValidationFailed([Problem("", None, p.message, p.field and
+                                        "--" + p.field.replace("_", "-"))
+                                for p in exc.problems]) from None
     report = apply_plan(store, plan, who=who, reason="added with `results add`", action="create")
     return report.result_ids[0]
 
@@ -140,6 +147,9 @@ def add_result(store, data: dict, *, who: str) -> int:
 def _parse_for_edit(con, fld: str, text: str):
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
+    why = F.check_text(text)
+    if why:
+        raise F.FieldError(why)
     if fld == "value":
         return F.parse_value(text)
     parsers = {
