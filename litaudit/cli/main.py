@@ -22,7 +22,7 @@ MAX_SHOWN = 50          # problems listed on the terminal; --json lists them all
 
 def _json_errors(ctx: typer.Context) -> bool:
     """Was the command given --json (errors then go to stderr as JSON)?"""
-    return "--json" in [*getattr(ctx, "protected_args", []), *ctx.args] or "--json" in sys.argv[1:]
+    return "--json" in (ctx.meta.get("litaudit.argv") or [])
 
 
 def _report(ctx: typer.Context, problems, summary: str | None, *, details: bool) -> None:
@@ -49,6 +49,7 @@ class _Group(TyperGroup):
     def invoke(self, ctx: typer.Context):
         from litaudit.errors import Problem, problems_of
 
+        ctx.meta["litaudit.argv"] = [*(getattr(ctx, "_protected_args", None) or []), *ctx.args]
         try:
             return super().invoke(ctx)
         except ValidationFailed as exc:

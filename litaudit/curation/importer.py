@@ -93,6 +93,10 @@ def natural_key(v: dict, bibkey: str | None) -> tuple:
 ON_EXISTING = ("fail", "skip", "update")
 
 
+class _Missing(Exception):
+    """A required field is missing (already reported)."""
+
+
 def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
                 columns: tuple[str, ...] | None = None, header_line: int | None = None,
                 problems: list[Problem] | None = None) -> ImportPlan:
@@ -135,14 +139,13 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
         for c in missing:
             if c not in absent:
                 bad("missing provenance" if c.startswith("transcribed") else "missing value", c)
-        if missing:
-            continue
-        v: dict = {}
+        # the other fields are still checked, so that every problem is reported at once
+        v: dict = {"source": None}
         try:
-            v["source"] = F.parse_choice(d["source"], F.SOURCES, "source")
+            if "source" not in missing:
+                v["source"] = F.parse_choice(d["source"], F.SOURCES, "source")
         except F.FieldError as e:
             bad(str(e), "source")
-            continue
         bibkey = F.text_or_none(d.get("paper"))
         v["track"] = F.text_or_none(d.get("track"))
         if v["source"] == "paper":
@@ -157,18 +160,20 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
                     elif prev.values != pp.values:
                         bad(f"paper {bibkey!r} is described differently on line {prev.line}",
                             "paper")
-        elif not v["track"]:
+        elif v["source"] == "official" and not v["track"]:
             bad("missing provenance: an official result needs its track, e.g. trec7/adhoc",
                 "track")
         # collection
-        coll = d["collection"]
+        coll = d.get("collection") or ""
         cid = ctx.aliases.get(coll.lower())
-        if cid is None:
+        if cid is None and "collection" not in missing:
             bad(f"unknown collection {coll!r}{did_you_mean(coll, list(ctx.aliases))}",
                 "collection")
         v["collection_id"] = cid
         # measure
         try:
+            if "measure" in missing:
+                raise _Missing
             m = str(parse_measure(d["measure"]))
             if m not in ctx.measures:
                 # parseable but not yet registered: registered when the plan is applied
@@ -179,8 +184,12 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
         except LitauditError as e:
             bad(str(e), "measure")
             v["measure"] = None
+        except _Missing:
+            v["measure"] = None
         # value
         try:
+            if "value" in missing:
+                raise _Missing
             v["value"], v["value_text"] = F.parse_value(d["value"])
             if v["measure"]:
                 lo, hi = ctx.measures[v["measure"]]
@@ -190,7 +199,9 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
                         f"[{lo:g}, {hi:g}]{hint}", "value")
         except F.FieldError as e:
             bad(str(e), "value")
-        v["system"] = d["system"]
+        except _Missing:
+            pass
+        v["system"] = d.get("system")
         v["participant"] = F.text_or_none(d.get("participant"))
         for name, fn in (
             ("role", lambda s: F.parse_choice(s, F.ROLES, "role")),
@@ -199,11 +210,13 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
             ("standard", lambda s: True if F.blank(s) else F.parse_bool(s)),
             ("transcribed_at", F.parse_date),
         ):
+            if name in missing:
+                continue
             try:
                 v[name] = fn(d.get(name, ""))
             except F.FieldError as e:
                 bad(str(e), name)
-        v["transcribed_by"] = d["transcribed_by"]
+        v["transcribed_by"] = d.get("transcribed_by")
         v["location"] = F.text_or_none(d.get("location"))
         v["notes"] = F.text_or_none(d.get("notes"))
         # topics
@@ -246,11 +259,12 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
                 v["year"] = 1991 + int(v["track"][4:].split("/")[0])
                 F.parse_year(v["year"])
             else:
-                bad("missing year (of the paper or the submission)", "year")
+                if v["source"]:
+                    bad("missing year (of the paper or the submission)", "year")
                 v["year"] = None
         except F.FieldError as e:
             bad(str(e), "year")
-        if len(problems) > n_before:
+        if len(problems) > n_before or missing:
             continue
         key = natural_key(v, bibkey if v["source"] == "paper" else None)
         if key in seen:

@@ -266,7 +266,7 @@ def _parquet(name: str, raw: bytes) -> Table:
     import pyarrow.parquet as pq
 
     try:
-        table = pq.read_table(pa.BufferReader(raw))
+        table = pq.ParquetFile(pa.BufferReader(raw)).read()   # keeps duplicate names
     except (pa.ArrowException, OSError, ValueError) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise InputError(name, None, f"not a readable Parquet file (corrupt or truncated?): "
