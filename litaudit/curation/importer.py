@@ -123,6 +123,10 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
                 problems.append(Problem(file, header_line, f"missing column {c!r}"))
                 absent.add(c)
 
+    # new bibkeys whose paper some row describes (the others may name it alone)
+    described = {str(r.data.get("paper")).strip() for r in rows
+                 if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in
+                        ("citation", "title", "authors"))}
     for row in rows:
         n_before = len(problems)
         d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
@@ -151,6 +155,9 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
         if v["source"] == "paper":
             if not bibkey:
                 bad("missing provenance: a paper result needs the paper's bibkey", "paper")
+            elif bibkey not in ctx.papers and bibkey in described and not any(
+                    F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS):
+                pass       # described on another line of the file
             elif bibkey not in ctx.papers:
                 pp = _prepare_paper(d, bibkey, row.line, file, problems)
                 if pp is not None:
