@@ -9,7 +9,6 @@ The inputs are generated here, in the test (no fixture files to drift from the c
 from __future__ import annotations
 
 import csv
-import gzip
 import hashlib
 import io
 import json

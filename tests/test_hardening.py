@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -203,9 +202,10 @@ def test_csv_export_round_trips_into_a_seeded_database(seeded_db_file, cli, tmp_
 # ------------------------------------------------------------------ digits
 
 def test_json_and_parquet_keep_printed_digits(mem_store, tmp_path):
+    from decimal import Decimal
+
     import pyarrow as pa
     import pyarrow.parquet as pq
-    from decimal import Decimal
 
     from litaudit.curation.importer import import_files
     from litaudit.curation.results import ResultFilter, query_results

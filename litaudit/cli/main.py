@@ -14,10 +14,8 @@ except ImportError:  # pragma: no cover
     from click import UsageError
 
 from litaudit import __version__
+from litaudit.defaults import MAX_PROBLEMS_SHOWN as MAX_SHOWN
 from litaudit.errors import LitauditError, ValidationFailed
-
-
-MAX_SHOWN = 50          # problems listed on the terminal; --json lists them all
 
 
 def _json_errors(ctx: typer.Context) -> bool:

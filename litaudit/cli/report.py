@@ -38,7 +38,12 @@ def report(
     the candidate best set with citations, the claim check (--claim) and, where runs are
     stored, reusability. Missing audits are run and stored first.
     """
+    import math
+
     from litaudit.files import STDOUT, check_target
+
+    if claim is not None and not math.isfinite(claim):
+        raise LitauditError(f"--claim: {claim} is not a finite number")
 
     target = None if output is None or output == STDOUT else Path(output)
     fmt = _format(fmt, target)

@@ -85,12 +85,11 @@ def holdout_cmd(
     import numpy as np
 
     from litaudit.analyses.agreement_input import write_holdouts
+    from litaudit.cli.common import db_path
     from litaudit.errors import InputError
+    from litaudit.files import check_target
     from litaudit.render.console import out, print_json
     from litaudit.stats.design import assign_holdouts, design
-
-    from litaudit.cli.common import db_path
-    from litaudit.files import check_target
 
     check_target(output, [db_path(ctx)])     # never the database, a directory or a FIFO
     names = _sites_option(sites, site_names)

@@ -58,7 +58,7 @@ def export_bundle(con, f) -> dict:
         papers = [p for p in papers if p[1] in used]
     bibkey = {p[0]: p[1] for p in papers}
     history = []
-    for (eid, entity, entity_id, action, fld, old, new, reason, who, at) in con.execute(
+    for (_id, entity, entity_id, action, fld, old, new, reason, who, at) in con.execute(
             "SELECT id, entity, entity_id, action, field, old_value, new_value, reason, who, "
             "CAST(changed_at AS VARCHAR) FROM history ORDER BY id").fetchall():
         if entity == "result" and entity_id in position:

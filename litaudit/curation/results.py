@@ -112,8 +112,10 @@ LEFT JOIN papers p ON p.id = r.paper_id
 def query_results(con, f: ResultFilter, limit: int | None = None) -> list[dict]:
     w, args = where_clause(con, f)
     sql = LIST_SQL + w + " ORDER BY r.collection_id, r.measure, r.year, r.id"
-    if limit:
-        sql += f" LIMIT {int(limit)}"
+    if limit is not None:
+        if limit < 1:
+            raise LitauditError(f"--limit must be at least 1, got {limit}")
+        sql += f" LIMIT {min(int(limit), 2**62)}"
     cur = con.execute(sql, args)
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]

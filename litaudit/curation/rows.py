@@ -20,6 +20,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from litaudit.defaults import MAX_CSV_FIELD, MAX_JSON_DEPTH
 from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 
@@ -30,8 +31,7 @@ COLUMNS = (
     "n_topics", "measure", "value", "system", "participant", "role", "run_type", "year",
     "standard", "location", "transcribed_by", "transcribed_at", "status", "notes",
 )
-MAX_FIELD = 1 << 20          # characters in one CSV field (csv's own default is 131072)
-MAX_JSON_DEPTH = 64          # a results file is a list of flat objects
+MAX_FIELD = MAX_CSV_FIELD
 
 
 @dataclass
@@ -184,7 +184,7 @@ _DUPLICATES = "\x00duplicate keys"
 
 
 def _depth_ok(text: str) -> bool:
-    depth = deepest = 0
+    depth = 0
     in_string = escaped = False
     for ch in text:
         if in_string:

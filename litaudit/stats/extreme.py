@@ -248,8 +248,12 @@ def simulate_std_extremes(N: int, trials: int, seed: int) -> tuple[np.ndarray, n
 
 
 def _check_trials(trials) -> int:
+    from litaudit.defaults import MAX_TRIALS
+
     if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 100:
         raise ParameterError(f"trials must be an integer >= 100, got {trials!r}")
+    if trials > MAX_TRIALS:
+        raise ParameterError(f"trials must be at most {MAX_TRIALS}, got {trials}")
     return int(trials)
 
 

@@ -6,10 +6,9 @@ width (viewport meta, tables scroll sideways, plots scale to the page).
 
 from __future__ import annotations
 
-from html import escape
-
 from litaudit.render.report.document import FigureBlock, Heading, Para, Table, blocks, http_url
 from litaudit.render.report.model import Report
+from litaudit.render.report.svg import escape  # escaped, control characters dropped
 
 CSS = """
 :root { color-scheme: light; }

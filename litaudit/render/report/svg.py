@@ -10,9 +10,19 @@ screen readers.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from html import escape
+from html import escape as _html_escape
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def escape(text: str, quote: bool = True) -> str:
+    """Stored text for XML/HTML: escaped, control characters (not allowed in XML 1.0,
+    terminal escapes in HTML) dropped."""
+    return _html_escape(_CONTROL.sub("", str(text)), quote=quote)
+
 
 # a colour-blind-safe palette (Okabe and Ito, 2008)
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
