@@ -11,7 +11,7 @@ from typer.core import TyperGroup
 try:  # typer >= 0.16 vendors click
     from typer._click.exceptions import UsageError
 except ImportError:  # pragma: no cover
-    from click import UsageError
+    from click import UsageError  # type: ignore[no-redef]
 
 from litaudit import __version__
 from litaudit.defaults import MAX_PROBLEMS_SHOWN as MAX_SHOWN

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from litaudit.curation import fields as F
 from litaudit.curation.rows import Row
@@ -313,7 +314,7 @@ def _prepare_paper(d: dict, bibkey: str, line: int, file: str,
     does); a row with none of citation, title and authors names an unknown paper."""
     from litaudit.curation.papers import short_citation, short_venue
 
-    vals = {f: F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
+    vals: dict[str, Any] = {f: F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
     if not (vals["citation"] or vals["title"] or vals["authors"]):
         problems.append(Problem(file, line, f"unknown paper {bibkey!r}: add it first "
                                 "(litaudit papers add/import) or give paper_citation, "
