@@ -24,6 +24,5 @@ MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
 # --- input and output limits (issue 12) ------------------------------------------------
 MAX_CSV_FIELD = 1 << 20      # ours: characters in one CSV field (csv's own limit, 131072, is
                              # too small for long notes; larger is not a results file)
-MAX_JSON_DEPTH = 64          # ours: a results file is a list of flat objects (depth 2-3)
 MAX_PROBLEMS_SHOWN = 50      # ours: problems listed on the terminal (--json lists them all)
 MAX_TRIALS = 10_000_000      # ours: Monte Carlo trials; more would not fit in memory

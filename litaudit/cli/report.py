@@ -69,7 +69,9 @@ def report(
     else:
         text = render_json(rep)
     if target is None:
-        typer.echo(text, nl=False)
+        from litaudit.render.console import terminal_json
+
+        typer.echo(terminal_json(text) if fmt == "json" else text, nl=False)
         return
     files[str(target)] = text   # last, so the report never points at missing images
     _write_all(files, [path])

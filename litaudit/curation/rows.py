@@ -20,7 +20,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litaudit.defaults import MAX_CSV_FIELD, MAX_JSON_DEPTH
+from litaudit.defaults import MAX_CSV_FIELD
 from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 
@@ -183,39 +183,15 @@ def _pairs(pairs):
 _DUPLICATES = "\x00duplicate keys"
 
 
-def _depth_ok(text: str) -> bool:
-    depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_JSON_DEPTH:
-                return False
-        elif ch in "]}":
-            depth -= 1
-    return True
-
-
 def _json(name: str, text: str) -> Table:
-    if not _depth_ok(text):
-        raise InputError(name, None, f"JSON nested more than {MAX_JSON_DEPTH} levels deep; "
-                         "a results file is a list of flat objects")
     try:
         data = json.loads(text, parse_float=_Literal, parse_int=_Literal,
                           parse_constant=_Literal, object_pairs_hook=_pairs)
     except json.JSONDecodeError as exc:
         raise InputError(name, exc.lineno, f"invalid JSON: {exc.msg}") from None
     except RecursionError:
-        raise InputError(name, None, "JSON nested too deeply") from None
+        raise InputError(name, None, "JSON nested too deeply (a results file is a list of "
+                         "flat objects)") from None
     bundle = None
     if isinstance(data, dict) and "results" in data:
         bundle = data
