@@ -88,18 +88,6 @@ def unchanged(db: Path, base_sha: str, base_print: str) -> bool:
         fingerprint(db) == base_print
 
 
-@pytest.fixture(scope="module", autouse=True)
-def _one_click_command():
-    """Build the Typer app's click command once for the module, not on every invoke
-    (the corpus runs the CLI ~170 times)."""
-    import typer.testing as tt
-
-    original, cache = tt._get_command, {}
-    tt._get_command = lambda app: cache.setdefault(id(app), original(app))
-    yield
-    tt._get_command = original
-
-
 # ------------------------------------------------------------------ input builders
 
 def _write_csv(path: Path, rows: list[dict], header: list[str] | None = None) -> Path:
