@@ -359,3 +359,18 @@ def test_paper_citation_is_optional(mem_store, tmp_path):
                  "robust04,AP,0.25,s,proposed,t,2024-05-01\n")
     import_file(mem_store, p, who="t")
     assert get_paper(mem_store.con, "kim2018")["citation"] == "Kim et al. (CIKM 2018)"
+
+
+def test_the_same_problem_on_many_lines_reports_once(mem_store, tmp_path):
+    from litaudit.curation.importer import import_file
+    from litaudit.errors import ValidationFailed
+
+    p = tmp_path / "r.csv"
+    p.write_text(CSV_HEAD + "".join(f"official,trec7/adhoc,robust4,AP,0.{i},s{i},official,,"
+                                    "2024-05-01\n" for i in range(1, 23)))
+    with pytest.raises(ValidationFailed) as exc:
+        import_file(mem_store, p, who="t")
+    msgs = [str(x) for x in exc.value.problems]
+    assert len(msgs) == 2, msgs
+    assert msgs[0].startswith(f"{p}:2: ") and "(also on lines 3, 4, 5, 6, 7 and 16 more)" \
+        in msgs[0]

@@ -302,9 +302,31 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
         problems.append(Problem(file, line, f"already in the database as result #{rid} "
                                 f"(value {vt}){more}; use --on-existing skip or update"))
     if problems:
-        raise ValidationFailed(problems)
+        raise ValidationFailed(collapse(problems))
     plan.papers = list(new_papers.values())
     return plan
+
+
+def collapse(problems: list[Problem], shown: int = 5) -> list[Problem]:
+    """One problem once: the same message on the same field on several lines of a file
+    becomes one problem at its first line that lists the others."""
+    groups: dict[tuple, list[Problem]] = {}
+    for p in problems:
+        groups.setdefault((p.file, p.field, p.message), []).append(p)
+    out = []
+    for p in problems:
+        same = groups.get((p.file, p.field, p.message))
+        if not same:
+            continue           # already listed with its first line
+        del groups[(p.file, p.field, p.message)]
+        others = [q.line for q in same[1:] if q.line is not None]
+        if others:
+            lines = ", ".join(str(n) for n in others[:shown])
+            more = f" and {len(others) - shown} more" if len(others) > shown else ""
+            p = Problem(p.file, p.line, f"{p.message} (also on line"
+                        f"{'s' if len(others) > 1 else ''} {lines}{more})", p.field)
+        out.append(p)
+    return out
 
 
 def _prepare_paper(d: dict, bibkey: str, line: int, file: str,
