@@ -16,8 +16,8 @@ from __future__ import annotations
 import datetime as dt
 
 from litaudit.curation import fields as F
-from litaudit.curation.importer import ImportReport, apply_plan, plan_import
-from litaudit.curation.rows import _DUPLICATES, COLUMNS, Table
+from litaudit.curation.importer import apply_plan, plan_import
+from litaudit.curation.rows import _DUPLICATES, Table
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 
@@ -258,5 +258,3 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
 def _s(v) -> str | None:
     return None if v is None else str(v)
 
-
-__all__ = ["export_bundle", "apply_bundle", "COLUMNS", "ImportReport"]
