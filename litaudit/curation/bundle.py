@@ -196,7 +196,8 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
             time_problems.append(Problem(name, row.line, str(e)))
     plan = plan_import(con, table.rows, name, on_existing=on_existing, columns=None,
                        problems=time_problems)
-    report = apply_plan(store, plan, who=who, record=False, times=times)
+    # a curation export brings its own history; a bare {"results": [...]} gets "import"
+    report = apply_plan(store, plan, who=who, record="history" not in b, times=times)
     ids = {}
     for r, rid in zip(plan.results, report.result_ids, strict=True):
         ids[r.line] = rid
