@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from litaudit.analyses.audits import save_audit
+from litaudit.analyses.audits import register_kind, store_or_reuse
 from litaudit.analyses.population import (
     Filters,
     Population,
@@ -48,11 +48,12 @@ SOURCE = "Carterette, SIGIR 2015"
 
 def _stored(con, kind: str, pop: Population, rep, fp: str, params: dict, *, method: str,
             seed: int | None = None, trials: int | None = None):
-    """Save ``rep`` as an audit of ``kind`` and return it with its ``audit_id``."""
-    aid = save_audit(con, kind=kind, collection_id=pop.collection_id, measure=pop.measure,
-                     params=params, method=method, input_fingerprint=fp, result=rep,
-                     seed=seed, trials=trials)
-    return dataclasses.replace(rep, audit_id=aid)
+    """Save ``rep`` as an audit of ``kind`` (or find the identical stored one) and return it
+    with its ``audit_id``."""
+    done = store_or_reuse(con, kind, collection_id=pop.collection_id, measure=pop.measure,
+                          params=params, fingerprint=fp, result=rep, method=method,
+                          seed=seed, trials=trials)
+    return dataclasses.replace(rep, audit_id=done.audit_id)
 
 
 def _params(pop: Population, filters: Filters, **kw) -> dict:
@@ -73,6 +74,7 @@ class Candidate:
     result: ResultRow
 
 
+@register_kind("best")
 @dataclass(frozen=True)
 class BestReport:
     """`audit best`: the paper's Tables 2 and 3 for one collection, measure and filter.
@@ -137,6 +139,7 @@ def _best(con, pop: Population, filters: Filters, alpha: float, p: float, method
 
 
 # ----------------------------------------------------------------------------- claim
+@register_kind("claim")
 @dataclass(frozen=True)
 class ClaimReport:
     """`audit claim`: is a claimed value beyond chance against the current population?
@@ -200,6 +203,7 @@ def run_claim(con, collection: str, measure: str, value: float, *, n: int | None
 
 
 # ---------------------------------------------------------------------------- history
+@register_kind("history")
 @dataclass(frozen=True)
 class HistoryReport:
     """`audit history`: the record replayed in year order (sequential testing).

@@ -42,13 +42,15 @@ def report(
     path = db_path(ctx)
     if not Path(path).exists():
         raise LitauditError(f"no database at {path}: run `litaudit init` first")
+    from litaudit.analyses.report_audits import prepare_report
     from litaudit.cli.common import open_write
     from litaudit.render.console import err
     from litaudit.render.report import build_report, render_html, render_json, render_markdown
 
     with open_write(ctx) as store:
-        rep = build_report(store.con, collection, measure=measure, claim=claim,
-                           timestamp=timestamp, note=lambda m: err.print(m, markup=False))
+        audits = prepare_report(store.con, collection, measure=measure, claim=claim,
+                                note=lambda m: err.print(m, markup=False))
+        rep = build_report(store.con, audits, timestamp=timestamp)
     files: dict[str, str] = {}
     if fmt == "md":
         text, images = render_markdown(rep, output.stem if output else None)

@@ -101,17 +101,17 @@ def history_figure(lit: LiteratureSection) -> Figure | None:
 
 def rao_figure(reuse: ReuseSection) -> Figure | None:
     """RAO against effectiveness per run (Voorhees et al. 2014, Figure 1)."""
-    if not reuse.rao:
+    rao = reuse.rao
+    if not rao:
         return None
-    runs = [r for r in reuse.rao["runs"] if r["rao"] is not None
-            and r["effectiveness"] is not None]
+    runs = [r for r in rao.runs if r.rao is not None and r.effectiveness is not None]
     if not runs:
         return None
-    m = reuse.rao["measure"]
+    m = rao.measure
     p = Plot(f"Run average overlap against {m} (Voorhees 2014, Fig. 1)",
-             f"RAO (depth {reuse.rao['depth']})", m)
-    p.scatter([r["rao"] for r in runs], [r["effectiveness"] for r in runs], label="run")
-    p.vline(reuse.rao["lower_bound"], label="1/P (lowest RAO)")
+             f"RAO (depth {rao.depth})", m)
+    p.scatter([r.rao for r in runs], [r.effectiveness for r in runs], label="run")
+    p.vline(rao.lower_bound, label="1/P (lowest RAO)")
     cap = (f"{len(runs)} runs: a run far right shares its top documents with few other "
            "participants; a strong run there would bring many unique relevant documents.")
     return Figure("fig-rao", "RAO against effectiveness", cap, reuse.rao_audit, p.render())
@@ -119,16 +119,17 @@ def rao_figure(reuse: ReuseSection) -> Figure | None:
 
 def lou_figure(reuse: ReuseSection) -> Figure | None:
     """MAP before and after leaving out the participant's unique relevant documents."""
-    if not reuse.lou:
+    lou = reuse.lou
+    if not lou:
         return None
-    runs = [r for r in reuse.lou["runs"] if r["before"] is not None and r["after"] is not None]
+    runs = [r for r in lou.runs if r.before is not None and r.after is not None]
     if not runs:
         return None
-    m = reuse.lou["measure"]
+    m = lou.measure
     p = Plot("Leave-out-uniques: before and after (Voorhees 2014, Fig. 2)",
              f"{m} with all judgments", f"{m} without own unique relevant")
     p.diagonal()
-    p.scatter([r["before"] for r in runs], [r["after"] for r in runs], label="run")
+    p.scatter([r.before for r in runs], [r.after for r in runs], label="run")
     cap = (f"{len(runs)} runs; a run below the diagonal loses score when its participant's "
            "unique relevant documents are removed from the qrels.")
     return Figure("fig-lou", "Leave-out-uniques", cap, reuse.lou_audit, p.render())
