@@ -154,6 +154,15 @@ def min_cdf(x, mu: float, se: float, N: int):
     return -np.expm1(N * log_ndtr(-(np.asarray(x, dtype=np.float64) - mu) / se))
 
 
+def extreme_pdfs(x, mu: float, se: float, N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Densities at ``x`` of one draw from Normal(mu, se), of the max of N draws (MxVD:
+    N phi(z) Phi(z)^(N-1) / se) and of the min (MnVD): Figure 3 of the paper."""
+    N, se = _check_n_draws(N), _check_se(se)
+    z = (np.asarray(x, dtype=np.float64) - mu) / se
+    phi = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) / se
+    return phi, N * phi * np.exp((N - 1) * log_ndtr(z)), N * phi * np.exp((N - 1) * log_ndtr(-z))
+
+
 def std_max_quantile(q: float, N: int) -> float:
     """q-quantile of the max of N standard normals: Phi^-1(q ** (1/N))."""
     q, N = _check_prob("quantile level", q), _check_n_draws(N)

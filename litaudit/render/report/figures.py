@@ -1,12 +1,12 @@
 """The report's plots, drawn with :mod:`litaudit.render.report.svg` from the report model.
 
-Curves are computed from the audit's stored numbers (mu, se, N, mu0) with the closed
-forms of :mod:`litaudit.stats.extreme`, so a plot says nothing its audit does not.
+Curves are the closed forms of :mod:`litaudit.stats.extreme` evaluated at the audit's
+stored numbers (mu, se, N, mu0), so a plot says nothing its audit does not; no statistic
+is computed here.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,16 +30,14 @@ def _slug(text: str) -> str:
 
 def mxvd_figure(lit: LiteratureSection) -> Figure | None:
     """Normal, MxVD and MnVD of N draws around mu0 with the 1-2p band (2015, Figure 3)."""
-    from scipy.special import log_ndtr
+    from litaudit.stats.extreme import extreme_pdfs
 
-    if None in (lit.mu0, lit.se, lit.n, lit.lower, lit.value) or not lit.se > 0:
+    if (lit.mu0 is None or lit.se is None or lit.n is None or lit.lower is None
+            or lit.value is None or not lit.se > 0):
         return None
     mu0, se, n = lit.mu0, lit.se, int(lit.n)
     x = np.linspace(mu0 - 5 * se, mu0 + 5 * se, 201)
-    z = (x - mu0) / se
-    phi = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) / se
-    pmax = n * phi * np.exp((n - 1) * log_ndtr(z))
-    pmin = n * phi * np.exp((n - 1) * log_ndtr(-z))
+    phi, pmax, pmin = extreme_pdfs(x, mu0, se, n)
     band = (x >= lit.lower) & (x <= lit.value)
     cover = f"{lit.coverage:.0%}" if lit.coverage is not None else "1-2p"
     p = Plot(f"{lit.measure}: where the best of {n} lands (Carterette 2015, Fig. 3)",
