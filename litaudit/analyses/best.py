@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from litaudit import defaults
 from litaudit.analyses.audits import register_kind, store_or_reuse
 from litaudit.analyses.population import (
     Filters,
@@ -35,14 +36,12 @@ from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import extreme, intervals, sequential
 
-DEFAULT_ALPHA = 0.05   # Carterette 2015, Sec. 3.1: "5% of the distribution is greater"
-DEFAULT_P = 0.2        # Sec. 3.1 / Table 3: "with probability 0.2", a 60% interval
-DEFAULT_TRIALS = extreme.DEFAULT_TRIALS
-DEFAULT_SEED = 2015
-# Smallest population audited by `audit summary`: with fewer results the sample sd that
-# sets the reference spread is too unstable to be worth a table row (the paper's Table 2
-# populations are in the tens to hundreds).
-SUMMARY_MIN_N = 5
+# the defaults and where they come from: litaudit/defaults.py
+DEFAULT_ALPHA = defaults.ALPHA
+DEFAULT_P = defaults.P_INTERVAL
+DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
+DEFAULT_SEED = defaults.MONTECARLO_SEED
+SUMMARY_MIN_N = defaults.MIN_N
 SOURCE = "Carterette, SIGIR 2015"
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from litaudit import defaults
 from litaudit.cli.common import JsonOpt, open_read, open_write
 
 app = typer.Typer(help="Is the best published result beyond chance? (Carterette, SIGIR 2015)",
@@ -32,14 +33,14 @@ TopicsOpt = typer.Option(None, "--topics", help="Topic count (50) or topic-set n
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
 NonstandardOpt = typer.Option(False, "--include-nonstandard",
                               help="Include results flagged non-standard.")
-AlphaOpt = typer.Option(0.05, "--alpha", help="Level of the beyond-chance thresholds.")
-POpt = typer.Option(0.2, "--p", help="Probability defining mu0 and the lower bound "
+AlphaOpt = typer.Option(defaults.ALPHA, "--alpha", help="Level of the beyond-chance thresholds.")
+POpt = typer.Option(defaults.P_INTERVAL, "--p", help="Probability defining mu0 and the lower bound "
                     "(interval coverage 1-2p).")
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-TrialsOpt = typer.Option(None, "--trials", help="Monte Carlo trials (default: 10000).",
-                         show_default=False)
-SeedOpt = typer.Option(None, "--seed", help="Monte Carlo seed (default: 2015).",
-                       show_default=False)
+TrialsOpt = typer.Option(None, "--trials", help="Monte Carlo trials (default: "
+                         f"{defaults.MONTECARLO_TRIALS}).", show_default=False)
+SeedOpt = typer.Option(None, "--seed", help="Monte Carlo seed (default: "
+                       f"{defaults.MONTECARLO_SEED}).", show_default=False)
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 
 
@@ -294,7 +295,8 @@ def history(ctx: typer.Context, collection: str = CollectionOpt, measure: str = 
 
 @app.command("summary")
 def summary(ctx: typer.Context,
-            min_n: int = typer.Option(5, "--min-n", help="Smallest population audited."),
+            min_n: int = typer.Option(defaults.MIN_N, "--min-n",
+                                      help="Smallest population audited."),
             alpha: float = AlphaOpt, p: float = POpt,
             include_retracted: bool = RetractedOpt,
             include_nonstandard: bool = NonstandardOpt, no_save: bool = NoSaveOpt,
@@ -361,8 +363,10 @@ def matrix(ctx: typer.Context,
            collection: str = typer.Option(None, "--collection", "-c",
                                           help="Collection the runs were evaluated on (to store)."),
            fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
-           alpha: float = typer.Option(0.05, help="Level of the beyond-chance thresholds."),
-           p: float = typer.Option(0.2, help="Probability defining mu0 and the lower bound."),
+           alpha: float = typer.Option(defaults.ALPHA,
+                                       help="Level of the beyond-chance thresholds."),
+           p: float = typer.Option(defaults.P_INTERVAL,
+                                   help="Probability defining mu0 and the lower bound."),
            method: str = typer.Option("exact", help="exact | montecarlo"),
            trials: int = TrialsOpt, seed: int = SeedOpt,
            no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),

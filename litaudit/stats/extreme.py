@@ -53,11 +53,12 @@ import numpy as np
 from scipy import integrate
 from scipy.special import log_ndtr, ndtri_exp
 
+from litaudit import defaults
 from litaudit.errors import ParameterError
 
 EULER_GAMMA = float(np.euler_gamma)
 METHODS = ("exact", "montecarlo")
-DEFAULT_TRIALS = 10_000
+DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
 _CHUNK = 2_000_000  # draws per simulation chunk (bounds memory at ~16 MB)
 
 
