@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from litaudit.errors import LitauditError
 
@@ -60,7 +61,9 @@ def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Pre
     else run and stored."""
     from litaudit.analyses import best
 
-    fn = {"best": best.run_best, "history": best.run_history, "claim": best.run_claim}[kind]
+    runners: dict[str, Callable[..., Any]] = {
+        "best": best.run_best, "history": best.run_history, "claim": best.run_claim}
+    fn = runners[kind]
     before = _last_id(con)
     try:
         rep = fn(con, cid, measure, **kw)
@@ -131,6 +134,8 @@ def _reuse(con, cid: str, note: Note) -> tuple[int, int | None, int | None, list
         note(f"running the reusability audits of {cid} (RAO, LOU, sub-collections, "
              "agreement)")
         _, vid = run_verdict(con, cid)
+        if vid is None:
+            raise LitauditError(f"the reusability verdict of {cid} was not stored")
         verdict = get_audit(con, vid)
     notes: list[str] = []
     parts = {kind: int(aid) for kind, aid in verdict.result.get("audits", [])}

@@ -219,8 +219,11 @@ def _register_renderers() -> None:
     from litaudit.render.audits import RENDERERS
     from litaudit.render.console import to_jsonable
 
+    def on_json(fn):
+        return lambda result: fn(to_jsonable(result))
+
     for kind, fn in _RENDER.items():
-        RENDERERS.setdefault(kind, lambda r, fn=fn: fn(to_jsonable(r)))
+        RENDERERS.setdefault(kind, on_json(fn))
 
 
 def _emit(rep, json_out: bool, kind: str) -> None:

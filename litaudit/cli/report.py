@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -51,7 +52,7 @@ def report(
         audits = prepare_report(store.con, collection, measure=measure, claim=claim,
                                 note=lambda m: err.print(m, markup=False))
         rep = build_report(store.con, audits, timestamp=timestamp)
-    files: dict[str, str] = {}
+    files: dict[str | os.PathLike, str] = {}
     if fmt == "md":
         text, images = render_markdown(rep, output.stem if output else None)
         if output:
@@ -79,7 +80,7 @@ def _format(fmt: str | None, output: Path | None) -> str:
     return f
 
 
-def _write_all(files: dict[str, str]) -> None:
+def _write_all(files: dict[str | os.PathLike, str]) -> None:
     """Write every file through a temporary beside it, then rename: nothing half-written."""
     from litaudit.files import write_files
 

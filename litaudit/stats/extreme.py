@@ -224,7 +224,8 @@ def expected_max(mu: float, se: float, N: int) -> float:
 
 
 # ------------------------------------------------------------------------ Monte Carlo
-def simulate_std_extremes(N: int, trials: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def simulate_std_extremes(N: int, trials: int, seed: int | None
+                          ) -> tuple[np.ndarray, np.ndarray]:
     """The paper's sampling procedure on the standard scale (Sec. 2).
 
     ``trials`` times, draw N standard normal values (the N sample means, already reduced

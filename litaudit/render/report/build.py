@@ -107,8 +107,8 @@ def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
     verdict = get_audit(con, audits.verdict)
     used[verdict.id] = verdict
     parts: dict[str, StoredAudit] = {}
-    for kind, aid in verdict.result.get("audits", []):
-        a = get_audit(con, int(aid))
+    for kind, part_id in verdict.result.get("audits", []):
+        a = get_audit(con, int(part_id))
         used[a.id] = a
         parts[kind] = a
     notes = [f"reusability: {s}" for s in verdict.result.get("skipped", [])]

@@ -208,7 +208,7 @@ def _reuse(r: ReuseSection) -> list:
 
 
 def _agreement(r: ReuseSection) -> list:
-    a = r.agreement
+    a: dict = r.agreement or {}
     rows = []
     for an in a["analyses"]:
         t = an["aggregate"]

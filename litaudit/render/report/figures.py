@@ -59,22 +59,23 @@ def expected_max_figure(lit: LiteratureSection) -> Figure | None:
     """Expected max and the alpha threshold against N (2015, Figure 2)."""
     from litaudit.stats.extreme import expected_max, max_quantile
 
-    if None in (lit.mean, lit.se, lit.n, lit.alpha) or not lit.se > 0:
+    mean, se, n, alpha = lit.mean, lit.se, lit.n, lit.alpha
+    if mean is None or se is None or n is None or alpha is None or not se > 0:
         return None
-    top = max(2 * int(lit.n), 50)
+    top = max(2 * int(n), 50)
     ns = sorted({int(round(v)) for v in np.geomspace(1, top, 40)})
-    em = [expected_max(lit.mean, lit.se, k) for k in ns]
-    th = [max_quantile(1 - lit.alpha, lit.mean, lit.se, k) for k in ns]
+    em = [expected_max(mean, se, k) for k in ns]
+    th = [max_quantile(1 - alpha, mean, se, k) for k in ns]
     p = Plot(f"{lit.measure}: expected best of N equally good systems (Fig. 2)",
              "N (systems tried)", lit.measure)
     p.line(ns, em, color=PALETTE[0], label="expected max")
-    p.line(ns, th, color=PALETTE[1], dash=True, label=f"{1 - lit.alpha:.0%} point of max")
-    p.hline(lit.mean, color="#888888", label=f"mean = {lit.mean:.4f}")
+    p.line(ns, th, color=PALETTE[1], dash=True, label=f"{1 - alpha:.0%} point of max")
+    p.hline(mean, color="#888888", label=f"mean = {mean:.4f}")
     if lit.maximum is not None:
-        p.scatter([lit.n], [lit.maximum], color=PALETTE[6],
-                  label=f"published best (N = {lit.n})")
-    cap = (f"Expected maximum of N draws from Normal({lit.mean:.4f}, {lit.se:.4f}) and the "
-           f"value the max exceeds with probability {lit.alpha:g}, for N = 1 to {top}.")
+        p.scatter([n], [lit.maximum], color=PALETTE[6],
+                  label=f"published best (N = {n})")
+    cap = (f"Expected maximum of N draws from Normal({mean:.4f}, {se:.4f}) and the "
+           f"value the max exceeds with probability {alpha:g}, for N = 1 to {top}.")
     return Figure(f"fig-expected-max-{_slug(lit.measure)}", "Expected max against N", cap,
                   lit.best_audit, p.render())
 

@@ -33,7 +33,7 @@ def _stored(con, prepared: Prepared, used: dict[int, StoredAudit]) -> StoredAudi
     return a
 
 
-def _num(x: float) -> float | None:
+def _num(x: float | None) -> float | None:
     """A stored number as the report shows it (NaN: none)."""
     return None if x is None or math.isnan(x) else float(x)
 
@@ -45,8 +45,13 @@ def section(con, measure: str, best: Prepared, hist: Prepared,
     history = _history(h.result) if h is not None else ()
     b = _stored(con, best, used)
     if b is None:
-        return LiteratureSection(measure, None, best.error, *([None] * 18), (),
-                                 h.id if h else None, history, hist.error)
+        return LiteratureSection(
+            measure=measure, best_audit=None, error=best.error, n=None, n_topics=None,
+            mean=None, sd=None, se=None, maximum=None, expected_max=None, alpha=None,
+            max_threshold=None, min_threshold=None, n_above=None, n_below=None,
+            expected_false_positives=None, p=None, value=None, mu0=None, lower=None,
+            coverage=None, candidates=(), history_audit=h.id if h else None,
+            history=history, history_error=hist.error)
     r: BestReport = b.result
     rf, th, iv, mx = r.stats.reference, r.stats.thresholds, r.stats.interval, r.stats.mxvd
     return LiteratureSection(
@@ -80,8 +85,10 @@ def claim_section(con, measure: str, value: float, prepared: Prepared,
     """The claim check of ``value`` from its stored 'claim' audit."""
     a = _stored(con, prepared, used)
     if a is None:
-        return ClaimSection(measure, None, prepared.error, value, *([None] * 8),
-                            f"{_v(value)} could not be checked: {prepared.error}")
+        return ClaimSection(measure, None, prepared.error, value, n_draws=None, alpha=None,
+                            p_value=None, beyond_chance=None, mu0=None, lower=None,
+                            n_star=None, in_candidate_set=None,
+                            sentence=f"{_v(value)} could not be checked: {prepared.error}")
     r: ClaimReport = a.result
     c = r.claim
     pv = _num(c.p_value)
@@ -98,8 +105,10 @@ def _v(x: float) -> str:
     return f"{x:.6f}".rstrip("0").rstrip(".") if x == x else "nan"
 
 
-def fmt_p(p: float) -> str:
+def fmt_p(p: float | None) -> str:
     """A p-value with 4 decimals, or in scientific notation below 0.0001."""
+    if p is None:
+        return "-"
     return f"{p:.4f}" if p >= 1e-4 else f"{p:.2e}"
 
 
