@@ -187,3 +187,94 @@ def _subcollections(rep) -> None:
     out.print(f"pairs significant: {sig} (of {len(rep.pairs)}); mean tau "
               f"{'-' if rep.mean_tau is None else f'{rep.mean_tau:.3f}'}; smallest possible "
               f"p = 1/{rep.permutations + 1}")
+
+
+# ------------------------------------------------- extreme-value audits (Carterette 2015)
+def _print(renderable) -> None:
+    """Print at the terminal's width, or unwrapped (160 columns) when piped or captured."""
+    if out.is_terminal:
+        out.print(renderable)
+    else:
+        from rich.console import Console
+
+        Console(highlight=False, soft_wrap=True, width=160).print(renderable)
+
+
+def p_value(x: float | None) -> str:
+    """A p-value: 3 significant digits; an underflow to 0 shows as < 1e-300."""
+    return "-" if x is None else "< 1e-300" if x == 0 else f"{x:.3g}"
+
+
+def cited(r) -> str:
+    """Where a published result comes from: its paper's citation, else its TREC track."""
+    return r.citation if r.source == "paper" and r.citation else f"TREC {r.track}"
+
+
+def headline(rep, what: str) -> str:
+    """The first line of a best/claim/history audit: population, topics, audit id."""
+    aid = f"  [audit #{rep.audit_id}]" if rep.audit_id is not None else ""
+    other = (f" ({rep.n_other_topics} results on other topic counts left out)"
+             if rep.n_other_topics else "")
+    source = {"paper": "papers", "official": "official", None: "all sources"}[rep.source]
+    return (f"{what}: {rep.collection_name} {rep.measure} ({source}), "
+            f"{rep.n_topics} topics{other}{aid}")
+
+
+@renderer("best")
+def _best(rep) -> None:
+    s = rep.stats
+    ref, th, iv, mx = s.reference, s.thresholds, s.interval, s.mxvd
+    method = s.method + (f" ({s.trials} trials, seed {s.seed})" if s.trials else "")
+    line(headline(rep, "Best-result audit") + f"  method: {method}")
+    _print(table("Table 2: the published population",
+                 ["N", "mean", "sd", "se", "min", "max"],
+                 [(ref.n_results, ref.mu, ref.sd, ref.se, ref.minimum, ref.maximum)]))
+    cov = f"{round(100 * iv.coverage)}%"
+    _print(table(f"Table 3: intrinsic effectiveness of the best (p = {s.p})",
+                 ["best", "mu0", f"{cov} interval", "mu0 below best", "candidates"],
+                 [(iv.value, iv.mu0, f"[{_f4(iv.lower)}, {_f4(iv.upper)}]",
+                   f"{100 * iv.drop:.1f}%", s.n_candidates)]))
+    _print(table(f"Beyond chance at alpha = {th.alpha} (max and min of N = {ref.n_results})",
+                 ["", "threshold", "results", "expected false positives"],
+                 [("max above", th.max_threshold, th.n_above, th.expected_false_positives),
+                  ("min below", th.min_threshold, th.n_below,
+                   th.expected_false_negatives_below),
+                  ("within", None, th.n_within, None)]))
+    g = mx.gumbel
+    line(f"Expected max of {ref.n_results} draws: {_f4(mx.expected_max)} "
+         f"(+{100 * mx.lift:.1f}% over the mean; Gumbel location "
+         f"{_f4(g.location)}, scale {_f4(g.scale)})")
+    _print(table(f"Candidate best systems (>= {_f4(iv.lower)})",
+                 ["rank", "value", "system", "role", "type", "year", "source", "location"],
+                 [(c.rank, c.result.value_text, c.result.system, c.result.role,
+                   c.result.run_type or "-", c.result.year, cited(c.result),
+                   c.result.location or "-") for c in rep.candidates]))
+
+
+@renderer("history")
+def _history(rep) -> None:
+    h = rep.history
+    line(headline(rep, "Sequential-testing history") +
+         f"  reference: {h.reference} (mean {_f4(h.mu)}, sd {_f4(h.sd)})")
+    rows = [(pt.year, pt.n_new, pt.N, pt.record, "*" if pt.new_record else "",
+             pt.expected_max, pt.threshold, p_value(pt.p_value), pt.beyond_chance,
+             f"{rec.value_text} {rec.system} ({cited(rec)})")
+            for pt, rec in zip(h.points, rep.records, strict=True)]
+    _print(table(None, ["year", "new", "N", "record", "new", "expected max",
+                        f"threshold ({h.alpha})", "p", "beyond", "record holder"], rows))
+    line(f"{h.n_records} record years; {h.n_beyond} with the record beyond chance.")
+
+
+@renderer("summary")
+def _summary(rep) -> None:
+    rows = [(r.collection_name, r.measure, {"paper": "papers"}.get(r.source, r.source),
+             r.N, r.n_topics, r.best_text, r.mu0, r.lower, r.n_candidates, r.threshold,
+             r.n_above) for r in rep.rows]
+    _print(table(f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {rep.alpha}, "
+                 f"p = {rep.p}, N >= {rep.min_n}",
+                 ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
+                  "candidates", "threshold", "above"], rows))
+    if rep.skipped:
+        line(f"{len(rep.skipped)} group(s) skipped:")
+        for cname, meas, src, n, why in rep.skipped:
+            line(f"  {cname} {meas} ({src}, N = {n}): {why}")
