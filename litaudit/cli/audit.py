@@ -1,9 +1,10 @@
 """`litaudit audit ...`: extreme-value audits of published results (Carterette 2015).
 
 Every command stores its audit (parameters, method, seed, input fingerprint, version,
-result) unless ``--no-save``; with ``--no-save`` the database is opened read-only.
-Rendering works on the JSON form of a report, so `audit show` prints a stored audit
-exactly as the command that made it did.
+result) unless ``--no-save``, or finds the identical call's stored audit; with
+``--no-save`` the database is opened read-only. Rendering goes through the per-kind
+renderers of :mod:`litaudit.render.audits`, so `audit show` prints a stored audit exactly
+as the command that made it did.
 """
 
 from __future__ import annotations
