@@ -12,7 +12,7 @@ or infinity: they are written as null, and a null read into a field typed ``floa
 ``float | None``) comes back as NaN. numpy scalars are written as Python numbers and come
 back as the field's Python type.
 
-Stdlib only: analyses, the store and the renderers all import it.
+Stdlib only (and litaudit.errors): analyses, the store and the renderers all import it.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
+
+from litaudit.errors import LitauditError
 
 T = TypeVar("T")
 
@@ -62,7 +64,7 @@ def dumps(obj: Any) -> str:
     return json.dumps(to_jsonable(obj), sort_keys=True, indent=2, ensure_ascii=False)
 
 
-class DecodeError(ValueError):
+class DecodeError(LitauditError, ValueError):
     """Stored JSON does not fit the type it is decoded into."""
 
 
@@ -99,8 +101,14 @@ def _decode(tp: Any, data: Any, where: str) -> Any:
         if not isinstance(data, dict):
             raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")
         hints = _hints(tp)
+        fields = [f for f in dataclasses.fields(tp) if f.init]
+        missing = [f.name for f in fields if f.name not in data
+                   and f.default is dataclasses.MISSING
+                   and f.default_factory is dataclasses.MISSING]
+        if missing:
+            raise DecodeError(f"{where}: no {', '.join(missing)}")
         kw = {f.name: _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
-              for f in dataclasses.fields(tp) if f.init and f.name in data}
+              for f in fields if f.name in data}
         return tp(**kw)
     if origin is tuple:
         _seq(data, where)

@@ -66,6 +66,19 @@ def test_a_stored_result_that_does_not_fit_is_an_error():
         decode(Tree, to_jsonable(Tree((), ("a", 1), (), None, {})) | {"pair": ["a"]})
 
 
+def test_a_stored_audit_of_another_shape_is_one_clear_error(mem_store):
+    from litaudit.analyses.audits import get_audit, save_audit
+    from litaudit.errors import StoreError
+    from litaudit.store.refdata import resolve_collection
+
+    con = mem_store.con
+    aid = save_audit(con, kind="reuse-rao", collection_id=resolve_collection(con, "trec7").id,
+                     measure="Rprec", params={}, method="exact", input_fingerprint="f" * 64,
+                     result={"collection_id": "x", "depth": 1})
+    with pytest.raises(StoreError, match=rf"audit #{aid} \(reuse-rao.*RAOReport: no measure"):
+        get_audit(con, aid)
+
+
 def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
     from litaudit.analyses.audits import get_audit, kinds, list_audits, run_or_reuse
     from litaudit.analyses.reuse import RAOReport

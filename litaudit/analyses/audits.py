@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from litaudit import __version__
-from litaudit.codec import decode, dumps, to_jsonable
-from litaudit.errors import NotFound
+from litaudit.codec import DecodeError, decode, dumps, to_jsonable
+from litaudit.errors import NotFound, StoreError
 
 T = TypeVar("T")
 _KINDS: dict[str, type] = {}
@@ -108,7 +108,12 @@ def _row(r) -> StoredAudit:
     result = json.loads(r[10])
     tp = result_type(r[1])
     if tp is not None:
-        result = decode(tp, result)
+        try:
+            result = decode(tp, result)
+        except DecodeError as exc:
+            raise StoreError(f"audit #{r[0]} ({r[1]}, made by litaudit {r[9]}): its stored "
+                             f"result does not fit {tp.__name__} ({exc}); re-run the "
+                             "audit with this version") from None
     return StoredAudit(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8], r[9],
                        result, r[11])
 
