@@ -118,3 +118,21 @@ def test_every_registered_kind_has_a_renderer_or_is_listed_as_field_by_field():
 
     _register_renderers()
     assert set(kinds()) <= set(RENDERERS)
+
+
+def test_audit_show_renders_a_kind_without_renderer_field_by_field(cli):
+    from litaudit.analyses.audits import save_audit
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import load_reference_data, resolve_collection
+
+    with open_store(cli.db) as store:
+        load_reference_data(store.con)
+        cid = resolve_collection(store.con, "trec7").id
+        aid = save_audit(store.con, kind="some-new-kind", collection_id=cid, measure=None,
+                         params={}, method="exact", input_fingerprint="f" * 64,
+                         result={"passed": True, "checks": [{"name": "tau", "value": 0.9}]})
+    r = cli("audit", "show", str(aid))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith(f"Audit #{aid} (some-new-kind)")
+    assert lines[1:] == ["checks:", "  [0]", "    name: tau", "    value: 0.9", "passed: True"]
