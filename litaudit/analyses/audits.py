@@ -7,8 +7,8 @@ canonical JSON result. Reports are built only from stored audits.
 The pipeline (docs/DEVELOPING.md, "Adding an audit kind"): an analysis returns a frozen
 dataclass whose type is registered for its kind (``@register_kind("best-matrix")``);
 :func:`run_or_reuse` stores it with its parameters and input fingerprint, or hands back
-the stored audit of an identical call (same kind, collection, measure, parameters, seed,
-trials, input fingerprint and software version), decoded into the same type
+the stored audit of an identical call (same kind, collection, measure, parameters,
+method, seed, trials, input fingerprint and software version), decoded into the same type
 (:mod:`litaudit.codec`). ``get_audit`` / ``find_audit`` / ``list_audits`` decode every
 registered kind; an unregistered kind's result stays the plain JSON.
 """
@@ -166,13 +166,14 @@ class Audited(Generic[T]):
 
 
 def _identical(con, kind: str, collection_id: str, measure: str | None, params: dict,
-               fingerprint: str, seed: int | None, trials: int | None) -> StoredAudit | None:
+               fingerprint: str, method: str, seed: int | None,
+               trials: int | None) -> StoredAudit | None:
     r = con.execute(
         f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
         "AND measure IS NOT DISTINCT FROM ? AND params = ? AND input_fingerprint = ? "
-        "AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
+        "AND method = ? AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
         "AND software_version = ? ORDER BY id DESC LIMIT 1",
-        [kind, collection_id, measure, dumps(params), fingerprint, seed, trials,
+        [kind, collection_id, measure, dumps(params), fingerprint, method, seed, trials,
          __version__]).fetchone()
     return _row(r) if r is not None else None
 
@@ -183,15 +184,17 @@ def run_or_reuse(con, kind: str, *, collection_id: str, measure: str | None, par
                  save: bool = True) -> Audited[T]:
     """The stored audit of an identical call, else ``compute()`` stored as a new audit.
 
-    Identical: same kind, collection, measure, parameters (canonical JSON), seed, trials,
-    input fingerprint and software version. ``save=False`` computes and stores nothing.
+    Identical: same kind, collection, measure, parameters (canonical JSON), method, seed,
+    trials, input fingerprint and software version. ``save=False`` computes and stores
+    nothing.
     """
     if not save:
         return Audited(compute(), None)
     tp = result_type(kind)
     if tp is None:
         raise ValueError(f"audit kind {kind!r} has no registered result type")
-    found = _identical(con, kind, collection_id, measure, params, fingerprint, seed, trials)
+    found = _identical(con, kind, collection_id, measure, params, fingerprint, method, seed,
+                       trials)
     if found is not None:
         return Audited(found.result, found.id, reused=True)
     result = compute()
