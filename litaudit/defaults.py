@@ -14,6 +14,11 @@ MONTECARLO_TRIALS = 10_000   # ours: Monte Carlo draws when an exact method is n
 MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
 
 # --- claims (issue 11) -----------------------------------------------------------------
+P_FLOOR = 1e-6               # ours: smaller p-values print as "< 1e-06"; below this the normal
+                             # tail of the reference model decides the digits, not the data
+                             # (docs/STATISTICS.md, "p-values and their floor")
+N_STAR_CAP = 1e12            # ours: N* beyond this prints as "> 1e+12" (capped): no collection
+                             # sees that many experiments, and the tail model is meaningless there
 
 # --- reusability (Carterette et al. 2010; Voorhees et al. 2014; Sanderson et al. 2012) -
 

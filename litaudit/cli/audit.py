@@ -12,6 +12,7 @@ from pathlib import Path
 
 import typer
 
+from litaudit import defaults
 from litaudit.cli.common import JsonOpt, open_read, open_write
 
 app = typer.Typer(help="Is the best published result beyond chance? (Carterette, SIGIR 2015)",
@@ -32,14 +33,15 @@ TopicsOpt = typer.Option(None, "--topics", help="Topic count (50) or topic-set n
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
 NonstandardOpt = typer.Option(False, "--include-nonstandard",
                               help="Include results flagged non-standard.")
-AlphaOpt = typer.Option(0.05, "--alpha", help="Level of the beyond-chance thresholds.")
-POpt = typer.Option(0.2, "--p", help="Probability defining mu0 and the lower bound "
-                    "(interval coverage 1-2p).")
+AlphaOpt = typer.Option(defaults.ALPHA, "--alpha", help="Level of the thresholds of the max "
+                        "and min (0 < alpha < 1).")
+POpt = typer.Option(defaults.P_INTERVAL, "--p", help="Probability defining mu0 and the lower "
+                    "bound (0 < p < 0.5; interval coverage 1-2p).")
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-TrialsOpt = typer.Option(None, "--trials", help="Monte Carlo trials (default: 10000).",
-                         show_default=False)
-SeedOpt = typer.Option(None, "--seed", help="Monte Carlo seed (default: 2015).",
-                       show_default=False)
+TrialsOpt = typer.Option(None, "--trials", help=f"Monte Carlo trials (default: "
+                         f"{defaults.MONTECARLO_TRIALS}).", show_default=False)
+SeedOpt = typer.Option(None, "--seed", help=f"Monte Carlo seed (default: "
+                       f"{defaults.MONTECARLO_SEED}).", show_default=False)
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 
 
@@ -79,9 +81,25 @@ def _line(text: str) -> None:
     out.print(text, markup=False)
 
 
-def _p(x) -> str:
-    """A p-value: 3 significant digits; an underflow to 0 shows as < 1e-300."""
-    return "-" if x is None else "< 1e-300" if x == 0 else f"{x:.3g}"
+def _p(x, below: bool = False) -> str:
+    """A p-value: 3 significant digits, or '< 1e-6' below the floor (defaults.P_FLOOR)."""
+    from litaudit.analyses.wording import p_text
+
+    return p_text(x, below, defaults.P_FLOOR)
+
+
+def _population(d: dict) -> None:
+    from litaudit.analyses.population import population_from_json
+    from litaudit.analyses.wording import population_sentence
+
+    _line(population_sentence(population_from_json(d["population"])))
+
+
+def _fit(d: dict) -> None:
+    from litaudit.analyses.wording import fit_sentence
+    from litaudit.stats.modelfit import ModelFit
+
+    _line(fit_sentence(ModelFit(**d)))
 
 
 def _cited(r: dict) -> str:
@@ -111,6 +129,7 @@ def _render_best(d: dict) -> None:
     ref, th, iv, mx = s["reference"], s["thresholds"], s["interval"], s["mxvd"]
     method = s["method"] + (f" ({s['trials']} trials, seed {s['seed']})" if s["trials"] else "")
     _line(_head(d, "Best-result audit") + f"  method: {method}")
+    _population(d)
     _print(table("Table 2: the published population",
                  ["N", "mean", "sd", "se", "min", "max"],
                  [(ref["n_results"], ref["mu"], ref["sd"], ref["se"], ref["minimum"],
@@ -120,14 +139,16 @@ def _render_best(d: dict) -> None:
                  ["best", "mu0", f"{cov} interval", "mu0 below best", "candidates"],
                  [(iv["value"], iv["mu0"], f"[{_f(iv['lower'])}, {_f(iv['upper'])}]",
                    f"{100 * iv['drop']:.1f}%", s["n_candidates"])]))
-    a = th["alpha"]
-    _print(table(f"Beyond chance at alpha = {a} (max and min of N = {ref['n_results']})",
-                 ["", "threshold", "results", "expected false positives"],
+    a, n = th["alpha"], ref["n_results"]
+    _print(table(f"Thresholds of the max and min of N = {n} at alpha = {a}",
+                 ["", "threshold", "published results", f"expected of {n} draws under the "
+                  "model"],
                  [("max above", th["max_threshold"], th["n_above"],
-                   th["expected_false_positives"]),
+                   th["expected_above_under_null"]),
                   ("min below", th["min_threshold"], th["n_below"],
-                   th["expected_false_negatives_below"]),
-                  ("within", None, th["n_within"], None)]))
+                   th["expected_below_under_null"]),
+                  ("within", None, th["n_within"], None)], digits=4))
+    _fit(d["fit"])
     g = mx["gumbel"]
     _line(f"Expected max of {ref['n_results']} draws: {_f(mx['expected_max'])} "
               f"(+{100 * mx['lift']:.1f}% over the mean; Gumbel location "
@@ -141,36 +162,46 @@ def _render_best(d: dict) -> None:
 
 
 def _render_claim(d: dict) -> None:
+    from litaudit.analyses.wording import fmt_n_star
     from litaudit.render.console import table
 
-    c, ref, iv = d["claim"], d["reference"], d["claim"]["interval"]
+    st = d["stats"]
+    rc, ch, iv = st["record"], st["chance"], st["interval"]
     _line(_head(d, "Claim audit"))
-    hidden = (f" ({c['n_published']} published x {c['hidden_multiplier']:g})"
-              if c["hidden_multiplier"] != 1 else "")
-    verdict = "BEYOND CHANCE" if c["beyond_chance"] else "not beyond chance"
-    _line(f"Claimed {c['value']:.4f} as the max of {c['n_draws']} draws{hidden} from "
-              f"Normal({_f(ref['mu'])}, {_f(ref['se'])}): p = {_p(c['p_value'])} "
-              f"at alpha {c['alpha']}: {verdict}")
-    best = d["current_best"]
-    _print(table(None, ["", "value"], [
-        ("claim", f"{c['value']:.4f}"),
-        ("p-value (max of N+1)", _p(c["p_value"])),
-        ("mu0", _f(iv["mu0"])),
-        (f"{round(100 * iv['coverage'])}% interval", f"[{_f(iv['lower'])}, {_f(iv['upper'])}]"),
-        ("N*", "-" if c["n_star"] is None else f"{c['n_star']:.4g}"),
-        ("current best", f"{best['value_text']} {best['system']} ({_cited(best)})"),
-        ("current candidate lower bound", _f(d["current_lower"])),
-        ("in the candidate set", "yes" if d["in_candidate_set"] else "no"),
-        ("published results >= claim", str(d["n_at_or_above"])),
+    _population(d)
+    for sentence in d["answers"]:
+        _line(sentence)
+    cov = f"{round(100 * iv['coverage'])}%"
+    rec = d["record_holder"]
+    riv = rc["record_interval"]
+    where = ("yes" if rc["claim_in_record_interval"] else
+             "no (above it)" if rc["value"] > rc["record"] else "no (below it)")
+    _print(table("(a) against the record", ["", "value"], [
+        ("record", f"{rec['value_text']} {rec['system']} ({_cited(rec)})"),
+        (f"record's {cov} interval (max of {st['reference']['n_results']})",
+         f"[{_f(riv['lower'])}, {_f(riv['upper'])}]"),
+        ("claim in the record's interval", where),
+        ("record in the claim's interval", "yes" if rc["record_in_claim_interval"] else "no"),
+        ("published results >= claim" + (" (others)" if d["subject"] else ""),
+         str(rc["n_at_or_above"])),
     ], justify_numbers=False))
-    if c["n_star"] is None:
-        _line("N*: no feasible number of experiments makes this value a chance maximum.")
-    elif c["beyond_chance"]:
-        _line(f"N* = {c['n_star']:.4g}: with that many experiments on the collection "
-                  f"({c['n_star_ratio']:.3g} times {c['n_draws']}) the claim is no longer "
-                  "beyond chance.")
-    else:
-        _line(f"N* = {c['n_star']}: already within chance with {c['n_draws']} draws.")
+    m = ch["n_draws"]
+    _print(table(f"(b) against chance: the max of M = {m} draws from Normal("
+                 f"{_f(ch['mu'])}, {_f(ch['se'])})", ["", "value"], [
+        (f"threshold (exceeded with probability {ch['alpha']:g})", _f(ch["threshold"])),
+        ("claim above the threshold", "yes" if ch["passes"] else "no"),
+        ("expected above it under the model (M x P(one draw))",
+         f"{ch['expected_above_under_null']:.3f}"),
+        ("published results above it", str(ch["n_published_above"])),
+        ("p = P(max of M >= claim), descriptive", _p(ch["p_value"], ch["p_below_floor"])),
+        ("N* (experiments whose max reaches the claim with probability alpha)",
+         fmt_n_star(ch["n_star"] if ch["n_star"] is not None else float("inf"),
+                    ch["n_star_capped"], ch["n_star_cap"])),
+    ], justify_numbers=False))
+    _print(table(f"(c) the claim's own interval (max of M, p = {iv['p']:g})", ["", "value"], [
+        ("mu0", _f(iv["mu0"])),
+        (f"{cov} interval", f"[{_f(iv['lower'])}, {_f(iv['upper'])}]"),
+    ], justify_numbers=False))
 
 
 def _render_history(d: dict) -> None:
@@ -179,17 +210,20 @@ def _render_history(d: dict) -> None:
     h = d["history"]
     _line(_head(d, "Sequential-testing history") +
               f"  reference: {h['reference']} (mean {_f(h['mu'])}, sd {_f(h['sd'])})")
+    _population(d)
     rows = []
     for pt, rec in zip(h["points"], d["records"], strict=True):
         rows.append((pt["year"], pt["n_new"], pt["N"], pt["record"],
                      "*" if pt["new_record"] else "", pt["expected_max"], pt["threshold"],
-                     _p(pt["p_value"]),
+                     _p(pt["p_value"], pt["p_below_floor"]),
                      None if pt["beyond_chance"] is None else pt["beyond_chance"],
                      f"{rec['value_text']} {rec['system']} ({_cited(rec)})"))
     _print(table(None, ["year", "new", "N", "record", "new", "expected max",
-                        f"threshold ({h['alpha']})", "p", "beyond", "record holder"],
+                        f"threshold ({h['alpha']})", "p", "above", "record holder"],
                  rows))
-    _line(f"{h['n_records']} record years; {h['n_beyond']} with the record beyond chance.")
+    _line(f"{h['n_records']} record years; {h['n_beyond']} with the record above the "
+          f"{h['alpha']:g} threshold of the max of the N so far.")
+    _fit(d["fit"])
 
 
 def _render_summary(d: dict) -> None:
@@ -198,15 +232,24 @@ def _render_summary(d: dict) -> None:
     rows = [(r["collection_name"], r["measure"], {"paper": "papers"}.get(r["source"],
                                                                          r["source"]),
              r["N"], r["n_topics"], r["best_text"], r["mu0"], r["lower"], r["n_candidates"],
-             r["threshold"], r["n_above"]) for r in d["rows"]]
+             r["threshold"], r["n_above"], _composition(r["population"]),
+             "rejected" if r["model_rejected"] else "ok") for r in d["rows"]]
     _print(table(f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {d['alpha']}, "
                  f"p = {d['p']}, N >= {d['min_n']}",
                  ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
-                  "candidates", "threshold", "above"], rows))
+                  "candidates", "threshold", "above", "roles (run types)", "model"], rows))
     if d["skipped"]:
         _line(f"{len(d['skipped'])} group(s) skipped:")
         for cname, meas, src, n, why in d["skipped"]:
             _line(f"  {cname} {meas} ({src}, N = {n}): {why}")
+
+
+def _composition(ps: dict) -> str:
+    """'official 103 (automatic 86, manual 17)': roles, and run types where recorded."""
+    roles = ", ".join(f"{t['label']} {t['n']}" for t in ps["roles"])
+    types = [t for t in ps["run_types"] if t["label"] != "-"]
+    return roles + (f" ({', '.join(t['label'] + ' ' + str(t['n']) for t in types)})"
+                    if types else "")
 
 
 _RENDER = {"best": _render_best, "claim": _render_claim, "history": _render_history,
@@ -242,9 +285,16 @@ def best(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Mea
 
 @app.command("claim")
 def claim(ctx: typer.Context, collection: str = CollectionOpt, measure: str = MeasureOpt,
-          value: float = typer.Option(..., "--value", help="The claimed value."),
-          n: int = typer.Option(None, "--n", help="Experiments run before the claim "
-                                "(default: the number of published results).",
+          value: float = typer.Option(None, "--value", help="A new claimed value (judged as "
+                                      "one more draw besides the N published).",
+                                      show_default=False),
+          result: int = typer.Option(None, "--result", help="A published result's id "
+                                     "(judged as one of the N).", show_default=False),
+          system: str = typer.Option(None, "--system", help="A published result by its "
+                                     "system name (judged as one of the N).",
+                                     show_default=False),
+          n: int = typer.Option(None, "--n", help="Experiments besides the claim (default: N "
+                                "for --value, N - 1 for --result/--system).",
                                 show_default=False),
           hidden_multiplier: float = typer.Option(
               1.0, "--hidden-multiplier", help="Experiments run per experiment published."),
@@ -254,13 +304,15 @@ def claim(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Me
           alpha: float = AlphaOpt, p: float = POpt, method: str = MethodOpt,
           trials: int = TrialsOpt, seed: int = SeedOpt, no_save: bool = NoSaveOpt,
           json_out: bool = JsonOpt):
-    """Is a claimed value beyond chance as the max of N+1 experiments? Its mu0 and N*."""
+    """A claim against the record, against chance (the max of N+1, or of N for a published
+    result) and its own mu0 and interval."""
     from litaudit.analyses.best import run_claim
 
     f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard)
     rep = _run(ctx, no_save, lambda con: run_claim(
-        con, collection, measure, value, n=n, hidden_multiplier=hidden_multiplier, filters=f,
-        alpha=alpha, p=p, method=method, trials=trials, seed=seed, save=not no_save))
+        con, collection, measure, value, result_id=result, system=system, n=n,
+        hidden_multiplier=hidden_multiplier, filters=f, alpha=alpha, p=p, method=method,
+        trials=trials, seed=seed, save=not no_save))
     _emit(rep, json_out, "claim")
 
 
@@ -285,7 +337,9 @@ def history(ctx: typer.Context, collection: str = CollectionOpt, measure: str = 
 
 @app.command("summary")
 def summary(ctx: typer.Context,
-            min_n: int = typer.Option(5, "--min-n", help="Smallest population audited."),
+            min_n: int = typer.Option(defaults.MIN_N, "--min-n",
+                                      help="Smallest population audited (at least "
+                                           f"{defaults.MIN_N})."),
             alpha: float = AlphaOpt, p: float = POpt,
             include_retracted: bool = RetractedOpt,
             include_nonstandard: bool = NonstandardOpt, no_save: bool = NoSaveOpt,
@@ -357,8 +411,7 @@ def matrix(ctx: typer.Context,
            collection: str = typer.Option(None, "--collection", "-c",
                                           help="Collection the runs were evaluated on (to store)."),
            fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
-           alpha: float = typer.Option(0.05, help="Level of the beyond-chance thresholds."),
-           p: float = typer.Option(0.2, help="Probability defining mu0 and the lower bound."),
+           alpha: float = AlphaOpt, p: float = POpt,
            method: str = typer.Option("exact", help="exact | montecarlo"),
            trials: int = TrialsOpt, seed: int = SeedOpt,
            no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),

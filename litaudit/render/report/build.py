@@ -37,7 +37,7 @@ def build_report(con, collection: str, *, measure: str | None = None,
     """The report of ``collection`` (any alias): data, literature audits, claim, reuse.
 
     ``measure`` limits the literature sections to one measure (default: every measure
-    with at least 2 results); ``claim`` needs a measure when the collection has several.
+    with at least ``defaults.MIN_N`` results); ``claim`` needs a measure when the collection has several.
     Missing audits are run and stored (the connection must be writable).
     """
     import datetime as dt
@@ -51,7 +51,9 @@ def build_report(con, collection: str, *, measure: str | None = None,
     if measure is not None:
         measures = (resolve_measure(con, measure),)
     else:
-        measures = tuple(c.label for c in data.measures if c.n >= 2)
+        from litaudit.defaults import MIN_N
+
+        measures = tuple(c.label for c in data.measures if c.n >= MIN_N)
     if claim is not None and len(measures) != 1:
         raise LitauditError(f"--claim needs --measure: {ref.name} has results for "
                             f"{len(measures)} measures ({', '.join(measures) or 'none'})")

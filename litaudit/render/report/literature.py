@@ -70,6 +70,7 @@ def _run(con, kind: str, cid: str, measure: str, note: Note, **kwargs):
     def same(a) -> bool:
         return (a.input_fingerprint == probe.fingerprint and a.params.get("filters") == filters
                 and a.method == "exact" and a.params.get("n") is None
+                and a.params.get("result_id") is None
                 and (value is None or _close(a.params.get("value"), value)))
 
     found = _newest(con, kind, cid, measure, same)
@@ -126,11 +127,29 @@ def section(con, ref, measure: str, used: dict, note: Note) -> LiteratureSection
         max_threshold=as_float(th.get("max_threshold")),
         min_threshold=as_float(th.get("min_threshold")), n_above=th.get("n_above"),
         n_below=th.get("n_below"),
-        expected_false_positives=as_float(th.get("expected_false_positives")),
+        expected_above_under_null=as_float(th.get("expected_above_under_null")),
         p=as_float(iv.get("p")), value=as_float(iv.get("value")), mu0=as_float(iv.get("mu0")),
         lower=lower, coverage=as_float(iv.get("coverage")),
         candidates=_candidates(con, ref.id, measure, best, lower),
-        history_audit=hist.id if hist else None, history=history, history_error=herr)
+        history_audit=hist.id if hist else None, history=history, history_error=herr,
+        population=_population_text(best.result), model_fit=_fit_text(best.result))
+
+
+def _population_text(result: dict) -> str | None:
+    """The stored audit's population, in the words the terminal uses."""
+    from litaudit.analyses.population import population_from_json
+    from litaudit.analyses.wording import population_sentence
+
+    d = result.get("population")
+    return None if not isinstance(d, dict) else population_sentence(population_from_json(d))
+
+
+def _fit_text(result: dict) -> str | None:
+    from litaudit.analyses.wording import fit_sentence
+    from litaudit.stats.modelfit import ModelFit
+
+    d = result.get("fit")
+    return None if not isinstance(d, dict) else fit_sentence(ModelFit(**d))
 
 
 def _candidates(con, cid: str, measure: str, best, lower: float | None
@@ -189,28 +208,38 @@ def _first(d: dict, *keys: str):
 
 def claim_section(con, ref, measure: str, value: float, lit: LiteratureSection, used: dict,
                   note: Note) -> ClaimSection:
-    """The claim check of ``value``: stored 'claim' audit with this value, else run it."""
+    """The claim audit of ``value``: the stored 'claim' audit with this value, else run it.
+
+    Its sentences and numbers are read from the stored result (kind 'claim', written by
+    :func:`litaudit.analyses.best.run_claim`), so the report says what the terminal said.
+    """
     a, err = _run(con, "claim", ref.id, measure, note, value=value)
     if a is None:
-        return ClaimSection(measure, None, err, value, *([None] * 8),
-                            f"{_v(value)} could not be checked: {err}")
+        return ClaimSection(measure, None, err, value,
+                            answers=(f"{_v(value)} could not be audited: {err}",))
     used[a.id] = a
     r = a.result
-    iv = _find(r, "interval") or {}
-    n_draws = _find(r, "n_draws")
-    pv = as_float(_find(r, "p_value"))
-    alpha = as_float(_find(r, "alpha"))
-    beyond = _find(r, "beyond_chance")
-    lower = as_float(iv.get("lower")) if isinstance(iv, dict) else None
-    cur_lower = as_float(r.get("current_lower", lit.lower))
-    in_set = r.get("in_candidate_set")
-    if in_set is None and cur_lower is not None:
-        in_set = value >= cur_lower
-    ns = _find(r, "n_star")
-    return ClaimSection(measure, a.id, None, value, n_draws, alpha, pv, beyond,
-                        as_float(iv.get("mu0")) if isinstance(iv, dict) else None, lower,
-                        ns, in_set, claim_sentence(value, n_draws, pv, alpha, beyond, ns,
-                                                   in_set, cur_lower))
+    st = r["stats"]
+    rc, ch, iv = st["record"], st["chance"], st["interval"]
+    holder = r["record_holder"]
+    cited = holder["citation"] if holder["source"] == "paper" and holder["citation"] else \
+        f"TREC {holder['track']}"
+    return ClaimSection(
+        measure=measure, audit=a.id, error=None, value=value, answers=tuple(r["answers"]),
+        population=_population_text(r),
+        record_text=f"{holder['value_text']} {holder['system']} ({cited})",
+        record_value=as_float(rc["record"]),
+        record_lower=as_float(rc["record_interval"]["lower"]),
+        claim_in_record_interval=rc["claim_in_record_interval"],
+        record_in_claim_interval=rc["record_in_claim_interval"],
+        n_at_or_above=rc["n_at_or_above"], n_draws=ch["n_draws"], alpha=as_float(ch["alpha"]),
+        threshold=as_float(ch["threshold"]), passes=ch["passes"],
+        expected_above_under_null=as_float(ch["expected_above_under_null"]),
+        n_published_above=ch["n_published_above"], p_value=as_float(ch["p_value"]),
+        p_below_floor=bool(ch["p_below_floor"]), p_floor=as_float(ch["p_floor"]),
+        n_star=as_float(ch["n_star"]), n_star_capped=bool(ch["n_star_capped"]),
+        n_star_cap=as_float(ch["n_star_cap"]), mu0=as_float(iv["mu0"]),
+        lower=as_float(iv["lower"]), coverage=as_float(iv["coverage"]))
 
 
 def _close(x, y: float) -> bool:
@@ -220,34 +249,3 @@ def _close(x, y: float) -> bool:
 def _v(x: float) -> str:
     """A claimed value as the user typed it (0.36, not 0.3600)."""
     return f"{x:.6f}".rstrip("0").rstrip(".") if x == x else "nan"
-
-
-def fmt_p(p: float) -> str:
-    """A p-value with 4 decimals, or in scientific notation below 0.0001."""
-    return f"{p:.4f}" if p >= 1e-4 else f"{p:.2e}"
-
-
-def fmt_count(n: int) -> str:
-    """A count in full up to a billion, else in scientific notation."""
-    return str(n) if n < 10**9 else f"about {float(n):.2e}"
-
-
-def claim_sentence(value: float, n_draws, p_value, alpha, beyond, n_star, in_set,
-                   lower) -> str:
-    """The claim check in plain words (the reviewer's question, answered)."""
-    if n_draws is None or p_value is None:
-        return f"{_v(value)} could not be checked against the published results."
-    p = f"p = {fmt_p(p_value)}"
-    if beyond:
-        s = (f"{_v(value)} is beyond what the best of {n_draws} equally good systems reaches "
-             f"by chance ({p} < {alpha:g}).")
-        if n_star is not None:
-            s += (f" It would stop being beyond chance only if {fmt_count(n_star)} equally "
-                  "good systems had been tried.")
-    else:
-        s = (f"{_v(value)} is within what the best of {n_draws} equally good systems reaches "
-             f"by chance ({p} >= {alpha:g}).")
-    if in_set is not None and lower is not None:
-        s += (f" It is {'in' if in_set else 'below'} the candidate best set of the published "
-              f"results (lower bound {lower:.4f}).")
-    return s
