@@ -39,6 +39,10 @@ def f4(x) -> str:
     return "-" if x is None else f"{float(x):.4f}"
 
 
+def f3(x) -> str:
+    return "-" if x is None else f"{float(x):.3f}"
+
+
 def f2(x) -> str:
     return "-" if x is None else f"{float(x):.2f}"
 
@@ -151,7 +155,7 @@ def _literature(lit: LiteratureSection) -> list:
         f"systems is expected to reach {f4(lit.expected_max)} by chance; {lit.n_above} "
         f"published results lie above {f4(lit.max_threshold)}, the value that best exceeds "
         f"with probability {lit.alpha:g}; if all {lit.n} were draws from that distribution, "
-        f"{f2(lit.expected_above_under_null)} would be expected above it."))
+        f"{f3(lit.expected_above_under_null)} would be expected above it."))
     if lit.model_fit:
         out.append(Para(lit.model_fit))
     out.append(Table(("N", "topics", "mean", "sd", "max", "expected max", "source"),
@@ -162,7 +166,7 @@ def _literature(lit: LiteratureSection) -> list:
                       "published below", "expected above under the model", "source"),
                      ((f"{lit.alpha:g}", f4(lit.max_threshold), str(lit.n_above),
                        f4(lit.min_threshold), str(lit.n_below),
-                       f2(lit.expected_above_under_null), src),),
+                       f3(lit.expected_above_under_null), src),),
                      "Thresholds of the max and min of N"))
     cover = "-" if lit.coverage is None else f"{lit.coverage:.0%}"
     out.append(Table(("best", "p", "mu0", "interval", "coverage", "candidates", "source"),
