@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit.analyses.audits import save_audit
+from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 from litaudit.stats.intervals import BestAudit, audit_best
 
@@ -70,6 +71,10 @@ def run_matrix(con, paths, *, measure: str, collection: str | None = None, fmt: 
     if scores.size == 0:
         raise LitauditError(f"{path}: no scores")
     means = np.nanmean(scores, axis=1)
+    if means.size < MIN_N:
+        from litaudit.analyses.population import too_few_message
+
+        raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
     stats = audit_best(means, len(matrix.topics), alpha=alpha, p=p, method=method,
                        trials=trials, seed=seed)
     cid = None

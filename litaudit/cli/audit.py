@@ -232,12 +232,15 @@ def _render_summary(d: dict) -> None:
     rows = [(r["collection_name"], r["measure"], {"paper": "papers"}.get(r["source"],
                                                                          r["source"]),
              r["N"], r["n_topics"], r["best_text"], r["mu0"], r["lower"], r["n_candidates"],
-             r["threshold"], r["n_above"], _composition(r["population"]),
-             "rejected" if r["model_rejected"] else "ok") for r in d["rows"]]
+             r["threshold"], r["n_above"], _composition(r["population"])) for r in d["rows"]]
     _print(table(f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {d['alpha']}, "
                  f"p = {d['p']}, N >= {d['min_n']}",
                  ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
-                  "candidates", "threshold", "above", "roles (run types)", "model"], rows))
+                  "candidates", "threshold", "above", "roles (run types)"], rows))
+    bad = sum(r["model_rejected"] for r in d["rows"])
+    _line(f"Model fit (see `audit best`): the reference model is rejected at alpha "
+          f"{d['alpha']} in {bad} of {len(d['rows'])} groups; thresholds and intervals "
+          "describe systems as good as the average result.")
     if d["skipped"]:
         _line(f"{len(d['skipped'])} group(s) skipped:")
         for cname, meas, src, n, why in d["skipped"]:
