@@ -186,6 +186,18 @@ def test_history(cli, db):
     assert r.exit_code == 0, r.output
     assert "Sequential-testing history: robust04 AP (papers), 249 topics" in r.output
     assert "│ 2005 │" in r.output and "record years" in r.output
+    assert r.output.splitlines()[1].startswith("Population: N = 218 results on 249 topics; "
+                                               "sources: papers 218 (from 109 papers)")
+    # p-values 30+ standard errors out print as the floor, next to the model-fit check
+    assert "< 1e-6" in r.output and "e-2" not in r.output
+    assert "Model fit: the 218 published results" in r.output
+    assert "beyond chance" not in r.output.lower()
+    d = json.loads(cli("audit", "history", "-c", "robust04", "-m", "AP", "--source", "papers",
+                       "--json", "--no-save", db=db).output)
+    last = d["history"]["points"][-1]
+    assert last["p_value"] == 1e-6 and last["p_below_floor"] is True
+    assert d["population"]["roles"] == [{"label": "baseline", "n": 109},
+                                        {"label": "proposed", "n": 109}]
 
 
 def test_summary_is_what_make_run_prints(cli, db):
@@ -201,6 +213,10 @@ def test_summary_is_what_make_run_prints(cli, db):
                for ln in lines)
     assert any(ln.startswith("│ robust04 ") and "│ AP " in ln and "│ papers " in ln
                for ln in lines)
+    assert "roles (run types)" in header
+    assert any("│ official 103 (automatic 86, manual 17)" in ln for ln in lines)
+    assert lines[-1].startswith("Model fit (see `audit best`): the reference model is "
+                                "rejected at alpha 0.05 in ")
     n = _n_audits(db)
     assert n > 40
     listed = cli("audit", "list", "--kind", "best", "--json", db=db)

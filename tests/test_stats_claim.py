@@ -77,6 +77,9 @@ def test_p_floor_and_n_star_cap():
     assert c.n_star == 1e12 and c.n_star_capped and isinstance(c.n_star, float)
     raw, _ = C.chance_check(0.372, 0.2719, 0.0027, 328)
     assert raw.p_value < 1e-280 and raw.n_star > 1e280 and not raw.n_star_capped
+    mc, _ = C.chance_check(0.372, 0.2719, 0.0027, 328, method="montecarlo", trials=999,
+                           seed=5, p_floor=1e-6)
+    assert mc.p_value == pytest.approx(1e-3) and mc.p_below_floor and mc.p_floor == 1e-3
     small, _ = C.chance_check(0.285, 0.2719, 0.0027, 328, p_floor=1e-6, n_star_cap=1e12)
     assert not small.p_below_floor and not small.n_star_capped
 

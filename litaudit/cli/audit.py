@@ -81,11 +81,11 @@ def _line(text: str) -> None:
     out.print(text, markup=False)
 
 
-def _p(x, below: bool = False) -> str:
-    """A p-value: 3 significant digits, or '< 1e-6' below the floor (defaults.P_FLOOR)."""
+def _p(x, below: bool = False, floor: float | None = defaults.P_FLOOR) -> str:
+    """A p-value: 3 significant digits, or '< 1e-6' below its floor (defaults.P_FLOOR)."""
     from litaudit.analyses.wording import p_text
 
-    return p_text(x, below, defaults.P_FLOOR)
+    return p_text(x, below, floor)
 
 
 def _population(d: dict) -> None:
@@ -167,7 +167,9 @@ def _render_claim(d: dict) -> None:
 
     st = d["stats"]
     rc, ch, iv = st["record"], st["chance"], st["interval"]
-    _line(_head(d, "Claim audit"))
+    method = st["method"] + (f" ({st['trials']} trials, seed {st['seed']})"
+                             if st["trials"] else "")
+    _line(_head(d, "Claim audit") + ("" if method == "exact" else f"  method: {method}"))
     _population(d)
     for sentence in d["answers"]:
         _line(sentence)
@@ -193,7 +195,8 @@ def _render_claim(d: dict) -> None:
         ("expected above it under the model (M x P(one draw))",
          f"{ch['expected_above_under_null']:.3f}"),
         ("published results above it", str(ch["n_published_above"])),
-        ("p = P(max of M >= claim), descriptive", _p(ch["p_value"], ch["p_below_floor"])),
+        ("p = P(max of M >= claim), descriptive",
+         _p(ch["p_value"], ch["p_below_floor"], ch["p_floor"])),
         ("N* (experiments whose max reaches the claim with probability alpha)",
          fmt_n_star(ch["n_star"] if ch["n_star"] is not None else float("inf"),
                     ch["n_star_capped"], ch["n_star_cap"])),

@@ -85,7 +85,8 @@ class ChanceCheck:
     ``n_draws * P(one draw > threshold)`` (about 0.051 at alpha 0.05 for any N).
     ``n_published_above``: published results above the threshold (a count, not a
     number of true improvements). ``p_value``: P(max >= value), descriptive; below
-    ``p_floor`` it is the floor with ``p_below_floor``. ``n_star``: the least number of
+    ``p_floor`` it is the floor with ``p_below_floor`` (with Monte Carlo the floor is at
+    least 1 / (trials + 1), the +1 rule's smallest p). ``n_star``: the least number of
     draws with P(max >= value) >= alpha, capped at ``n_star_cap`` (``n_star_capped``; inf
     stands for "no feasible number"); ``n_star_ratio`` = n_star / n_draws.
     """
@@ -187,18 +188,23 @@ def chance_check(value: float, mu: float, se: float, n_other: int, *,
     zq, zq_se = ext.max_q(1.0 - alpha)
     threshold = mu + se * zq
     pv_raw, pv_se = ext.max_sf((value - mu) / se)
-    pv, low = floor_p(pv_raw, p_floor)
+    floor = p_floor
+    if ext.trials:   # a simulated p is at least 1 / (trials + 1): that is its resolution
+        res = 1.0 / (ext.trials + 1)
+        floor = res if floor is None else max(floor, res)
+    pv, low = floor_p(pv_raw, floor)
+    low = low or (ext.trials is not None and pv_raw <= floor)
     ns = n_star(value, mu, se, alpha)
-    capped = n_star_cap is not None and ns > n_star_cap
-    if capped:
-        ns = float(n_star_cap)
+    capped = False
+    if n_star_cap is not None and ns > n_star_cap:
+        ns, capped = float(n_star_cap), True
     above = 0 if values is None else int(np.sum(np.asarray(values, dtype=np.float64)
                                                 > threshold))
     return ChanceCheck(
         value=value, mu=mu, se=se, n_other=n_other, hidden_multiplier=k, n_draws=draws,
         alpha=alpha, threshold=threshold, threshold_se=se * zq_se, passes=value > threshold,
         expected_above_under_null=draws * float(np.exp(log_ndtr(-zq))),
-        n_published_above=above, p_value=pv, p_value_se=pv_se, p_floor=p_floor,
+        n_published_above=above, p_value=pv, p_value_se=pv_se, p_floor=floor,
         p_below_floor=low, n_star=ns, n_star_cap=n_star_cap, n_star_capped=capped,
         n_star_ratio=ns / draws), ext
 

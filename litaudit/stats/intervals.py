@@ -20,8 +20,8 @@ from litaudit.stats.extreme import (
     _check_prob,
     _check_se,
     _mxvd,
-    check_interval_p,
     _StdExtremes,
+    check_interval_p,
     reference,
 )
 
