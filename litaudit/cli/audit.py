@@ -15,7 +15,8 @@ import typer
 from litaudit import defaults
 from litaudit.cli.common import JsonOpt, open_read, open_write
 
-app = typer.Typer(help="Is the best published result beyond chance? (Carterette, SIGIR 2015)",
+app = typer.Typer(help="Published results against the record and against chance "
+                  "(Carterette, SIGIR 2015)",
                   no_args_is_help=True)
 
 CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection id or alias.")
@@ -279,7 +280,8 @@ def best(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Mea
          alpha: float = AlphaOpt, p: float = POpt, method: str = MethodOpt,
          trials: int = TrialsOpt, seed: int = SeedOpt, no_save: bool = NoSaveOpt,
          json_out: bool = JsonOpt):
-    """Is the best result beyond chance, and which systems could be the best? (Tables 2-3)"""
+    """The population, the thresholds of its max and min, and the candidate best systems
+    (Tables 2-3)."""
     from litaudit.analyses.best import run_best
 
     f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard)

@@ -141,7 +141,8 @@ def _data(rep: Report) -> list:
 
 
 def _literature(lit: LiteratureSection) -> list:
-    out: list = [Heading(2, f"Is the best published {lit.measure} beyond chance?")]
+    out: list = [Heading(2, f"The best published {lit.measure} against the best of N equally "
+                            "good systems")]
     if lit.best_audit is None:
         out.append(Para(f"No extreme-value audit for {lit.measure}: {lit.error}."))
         return out

@@ -1,8 +1,8 @@
 """Literature sections of a report: the stored 'best', 'claim' and 'history' audits.
 
 Carterette, "The Best Published Result is Random", SIGIR 2015: Table 2 (N, mean, sd,
-max), Table 3 (mu0, the 1-2p interval, the candidate best set), the beyond-chance
-threshold, the record over the years against the expected max, and a claimed value
+max), Table 3 (mu0, the 1-2p interval, the candidate best set), the alpha threshold
+of the max, the record over the years against the expected max, and a claimed value
 judged as the best of N + 1 draws. Audits are read from the store; missing ones are run
 through :mod:`litaudit.analyses.best` when it is installed.
 """
