@@ -286,6 +286,16 @@ def test_bad_input_is_one_line_and_exit_1(cli, fixture_db, args, message):
     assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize(("value", "message"), [
+    ("37.2", "claimed AP 37.2 is not a fraction; did you mean 0.372?"),
+    ("-0.2", "claimed AP -0.2 is negative")])
+def test_a_bad_claimed_value_is_an_error(cli, fixture_db, value, message):
+    before = _n_audits(fixture_db)
+    res = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", value, db=fixture_db)
+    assert res.exit_code == 1 and message in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and _n_audits(fixture_db) == before
+
+
 def test_claim_needs_a_measure_when_there_are_several(cli, seeded_db_file, tmp_path):
     import shutil
 

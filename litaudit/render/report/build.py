@@ -57,6 +57,10 @@ def build_report(con, collection: str, *, measure: str | None = None,
     if claim is not None and len(measures) != 1:
         raise LitauditError(f"--claim needs --measure: {ref.name} has results for "
                             f"{len(measures)} measures ({', '.join(measures) or 'none'})")
+    if claim is not None:   # a bad value is an error, not a report that could not check it
+        from litaudit.analyses.best import check_claimed_value
+
+        check_claimed_value(con, measures[0], claim)
     used: dict[int, object] = {}
     lit = tuple(literature.section(con, ref, m, used, note) for m in measures)
     claims = ()
