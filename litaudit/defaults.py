@@ -9,7 +9,9 @@ from __future__ import annotations
 # --- extreme-value audits (Carterette, SIGIR 2015) -------------------------------------
 ALPHA = 0.05                 # Sec. 3.1: the 5% point of the max/min-value distribution
 P_INTERVAL = 0.2             # Sec. 3.2: intrinsic-effectiveness interval at p = 0.2 (60% band)
-MIN_N = 5                    # ours: fewer published results than this make no population
+MIN_N = 5                    # ours: fewer results make no population (the audits refuse them,
+                             # `audit summary` skips them): their sample sd is too unstable
+                             # (the paper's Table 2 populations: tens to hundreds)
 MONTECARLO_TRIALS = 10_000   # ours: Monte Carlo draws when an exact method is not asked for
 MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
 

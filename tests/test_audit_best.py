@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import dataclasses
 
 import numpy as np
 import pytest
@@ -78,8 +78,9 @@ def test_stored_audit_carries_everything_needed_to_cite_it(lit):
     assert a.params["filters"]["include_retracted"] is False
     assert a.input_fingerprint == rep.fingerprint and len(a.input_fingerprint) == 64
     assert a.software_version
-    assert a.result["stats"]["interval"]["mu0"] == pytest.approx(rep.stats.interval.mu0)
-    assert a.result["candidates"][0]["result"]["citation"] == "Author4 et al. (SIGIR 2009)"
+    # decoded back into the type the analysis returned (stored before its audit id was known)
+    assert a.result == dataclasses.replace(rep, audit_id=None)
+    assert a.result.candidates[0].result.citation == "Author4 et al. (SIGIR 2009)"
     mc = B.run_best(lit.con, ROBUST, "AP", method="montecarlo", trials=1000, seed=9)
     m = get_audit(lit.con, mc.audit_id)
     assert (m.method, m.seed, m.trials) == ("montecarlo", 9, 1000)
@@ -192,7 +193,7 @@ def test_claim_and_history(lit):
         "Against the record", "Against chance", "The claim's own interval", "Model fit"]
     stored = get_audit(con, c.audit_id)
     assert stored.params["value"] == 0.31 and stored.params["result_id"] is None
-    assert stored.result["answers"] == list(c.answers)
+    assert stored.result.answers == c.answers    # decoded into a ClaimReport
     low = B.run_claim(con, ROBUST, "AP", 0.25, save=False)
     assert low.stats.record.standing == "below-apart" and low.stats.record.n_at_or_above == 8
     # a published result, as one of the N: by system name or by id
@@ -266,7 +267,7 @@ def test_robust04_literature_end_to_end(seeded_store):
     assert all(c.result.citation and c.result.source == "paper" for c in rep.candidates)
     assert rep.stats.interval.lower <= rep.stats.interval.mu0 <= rep.best.value
     stored = get_audit(con, rep.audit_id)
-    assert json.loads(json.dumps(stored.result))["best"]["citation"] == rep.best.citation
+    assert stored.result.best.citation == rep.best.citation
     h = B.run_history(con, "robust04", "AP", filters=B.Filters.parse(source="papers"))
     assert h.history.points[-1].N == rep.stats.reference.n_results
     assert h.history.points[-1].record == rep.best.value

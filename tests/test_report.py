@@ -125,13 +125,13 @@ def store_literature_audits(path: Path) -> None:
 def fixture_db_file(tmp_path_factory) -> Path:
     """The fixture database with literature audits; the reuse audits are run by the first
     report (module-scoped: treat as read-only, copy it to write)."""
-    from litaudit.render.report import build_report
+    from litaudit.analyses.report_audits import prepare_report
     from litaudit.store.db import open_store
 
     path = make_fixture_db(tmp_path_factory.mktemp("report") / "fixture.duckdb")
     store_literature_audits(path)
     with open_store(path) as store:     # runs and stores the reusability audits once
-        build_report(store.con, COLLECTION, measure="AP")
+        prepare_report(store.con, COLLECTION, measure="AP")
     return path
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from litaudit import defaults
 from litaudit.analyses import wording
-from litaudit.analyses.audits import save_audit
+from litaudit.analyses.audits import register_kind, store_or_reuse
 from litaudit.analyses.population import (
     Filters,
     Population,
@@ -43,6 +43,7 @@ from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals, modelfit, sequential
 
+# the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
 DEFAULT_P = defaults.P_INTERVAL
 DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
@@ -53,11 +54,12 @@ SOURCE = "Carterette, SIGIR 2015"
 
 def _stored(con, kind: str, pop: Population, rep, fp: str, params: dict, *, method: str,
             seed: int | None = None, trials: int | None = None):
-    """Save ``rep`` as an audit of ``kind`` and return it with its ``audit_id``."""
-    aid = save_audit(con, kind=kind, collection_id=pop.collection_id, measure=pop.measure,
-                     params=params, method=method, input_fingerprint=fp, result=rep,
-                     seed=seed, trials=trials)
-    return dataclasses.replace(rep, audit_id=aid)
+    """Save ``rep`` as an audit of ``kind`` (or find the identical stored one) and return it
+    with its ``audit_id``."""
+    done = store_or_reuse(con, kind, collection_id=pop.collection_id, measure=pop.measure,
+                          params=params, fingerprint=fp, result=rep, method=method,
+                          seed=seed, trials=trials)
+    return dataclasses.replace(rep, audit_id=done.audit_id)
 
 
 def _params(pop: Population, filters: Filters, **kw) -> dict:
@@ -78,6 +80,7 @@ class Candidate:
     result: ResultRow
 
 
+@register_kind("best")
 @dataclass(frozen=True)
 class BestReport:
     """`audit best`: the paper's Tables 2 and 3 for one collection, measure and filter.
@@ -147,6 +150,7 @@ def _best(con, pop: Population, filters: Filters, alpha: float, p: float, method
 
 
 # ----------------------------------------------------------------------------- claim
+@register_kind("claim")
 @dataclass(frozen=True)
 class ClaimReport:
     """`audit claim`: a claim against the record, against chance, and its own interval.
@@ -269,6 +273,7 @@ def run_claim(con, collection: str, measure: str, value: float | None = None, *,
 
 
 # ---------------------------------------------------------------------------- history
+@register_kind("history")
 @dataclass(frozen=True)
 class HistoryReport:
     """`audit history`: the record replayed in year order (sequential testing).

@@ -39,9 +39,9 @@ AlphaOpt = typer.Option(defaults.ALPHA, "--alpha", help="Level of the thresholds
 POpt = typer.Option(defaults.P_INTERVAL, "--p", help="Probability defining mu0 and the lower "
                     "bound (0 < p < 0.5; interval coverage 1-2p).")
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-TrialsOpt = typer.Option(None, "--trials", help=f"Monte Carlo trials (default: "
+TrialsOpt = typer.Option(None, "--trials", help="Monte Carlo trials (default: "
                          f"{defaults.MONTECARLO_TRIALS}).", show_default=False)
-SeedOpt = typer.Option(None, "--seed", help=f"Monte Carlo seed (default: "
+SeedOpt = typer.Option(None, "--seed", help="Monte Carlo seed (default: "
                        f"{defaults.MONTECARLO_SEED}).", show_default=False)
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 
@@ -263,6 +263,18 @@ _RENDER = {"best": _render_best, "claim": _render_claim, "history": _render_hist
            "summary": _render_summary}
 
 
+def _register_renderers() -> None:
+    """Put this module's renderers (on the JSON form) into the registry `audit show` uses."""
+    from litaudit.render.audits import RENDERERS
+    from litaudit.render.console import to_jsonable
+
+    def on_json(fn):
+        return lambda result: fn(to_jsonable(result))
+
+    for kind, fn in _RENDER.items():
+        RENDERERS.setdefault(kind, on_json(fn))
+
+
 def _emit(rep, json_out: bool, kind: str) -> None:
     from litaudit.render.console import print_json, to_jsonable
 
@@ -393,6 +405,7 @@ def show(ctx: typer.Context, audit_id: int = typer.Argument(..., help="Audit id.
          json_out: bool = JsonOpt):
     """Show a stored audit as its command printed it (or its full record with --json)."""
     from litaudit.analyses.audits import get_audit
+    from litaudit.render.audits import render_stored
     from litaudit.render.console import print_json
 
     with open_read(ctx) as store:
@@ -400,14 +413,8 @@ def show(ctx: typer.Context, audit_id: int = typer.Argument(..., help="Audit id.
     if json_out:
         print_json(a)
         return
-    _line(f"Audit #{a.id} ({a.kind}), {a.created_at[:19]}, litaudit {a.software_version}, "
-              f"method {a.method}" + (f", seed {a.seed}, {a.trials} trials" if a.trials else "")
-              + f", input {a.input_fingerprint[:12]}")
-    render = _RENDER.get(a.kind)
-    if render is None:
-        print_json(a.result)
-    else:
-        render({**a.result, "audit_id": a.id})
+    _register_renderers()
+    render_stored(a)
 
 
 @app.command("matrix")
@@ -425,25 +432,12 @@ def matrix(ctx: typer.Context,
            no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),
            json_out: bool = JsonOpt):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics)."""
-    from litaudit.analyses.matrix import run_matrix
-    from litaudit.render.console import out, print_json, table
+    from litaudit.analyses.matrix import KIND, run_matrix
+    from litaudit.render.audits import emit
 
     opener = open_read if no_save else open_write
     with opener(ctx) as store:
-        rep = run_matrix(store.con, files, measure=measure, collection=collection, fmt=fmt,
-                         alpha=alpha, p=p, method=method, trials=trials, seed=seed,
-                         save=not no_save)
-    if json_out:
-        print_json(rep)
-        return
-    st = rep.stats
-    saved = f"  [audit #{rep.audit_id}]" if rep.audit_id else ""
-    out.print(f"Matrix audit: {rep.file} ({rep.measure}, {rep.n_runs} runs x {rep.n_topics} "
-              f"topics{'' if rep.topics_complete else ', some cells missing'}){saved}",
-              markup=False)
-    ref, th, iv = st.reference, st.thresholds, st.interval
-    out.print(table("Table 2 and 3 rows", ["N", "n", "mean", "sd", "max", "mu0", "lower",
-                                           "candidates", "max threshold", "above"],
-                    [(ref.n_results, ref.n_topics, ref.mu, ref.sd, ref.maximum, iv.mu0,
-                      iv.lower, st.n_candidates, th.max_threshold, th.n_above)]))
-    out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
+        done = run_matrix(store.con, files, measure=measure, collection=collection, fmt=fmt,
+                          alpha=alpha, p=p, method=method, trials=trials, seed=seed,
+                          save=not no_save)
+    emit(KIND, done, json_out)

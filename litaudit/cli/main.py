@@ -15,7 +15,7 @@ from litaudit.errors import LitauditError, ValidationFailed
 class _Group(TyperGroup):
     """Turns every LitauditError into one red line on stderr and exit code 1."""
 
-    def invoke(self, ctx: typer.Context):
+    def invoke(self, ctx):  # click.Context (typer may vendor click: not annotated)
         try:
             return super().invoke(ctx)
         except ValidationFailed as exc:

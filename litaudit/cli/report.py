@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
@@ -43,14 +44,16 @@ def report(
     path = db_path(ctx)
     if not Path(path).exists():
         raise LitauditError(f"no database at {path}: run `litaudit init` first")
+    from litaudit.analyses.report_audits import prepare_report
     from litaudit.cli.common import open_write
     from litaudit.render.console import err
     from litaudit.render.report import build_report, render_html, render_json, render_markdown
 
     with open_write(ctx) as store:
-        rep = build_report(store.con, collection, measure=measure, claim=claim,
-                           timestamp=timestamp, note=lambda m: err.print(m, markup=False))
-    files: dict[str, str] = {}
+        audits = prepare_report(store.con, collection, measure=measure, claim=claim,
+                                note=lambda m: err.print(m, markup=False))
+        rep = build_report(store.con, audits, timestamp=timestamp)
+    files: dict[str | os.PathLike, str] = {}
     if fmt == "md":
         text, images = render_markdown(rep, output.stem if output else None)
         if output:
@@ -78,7 +81,7 @@ def _format(fmt: str | None, output: Path | None) -> str:
     return f
 
 
-def _write_all(files: dict[str, str]) -> None:
+def _write_all(files: dict[str | os.PathLike, str]) -> None:
     """Write every file through a temporary beside it, then rename: nothing half-written."""
     from litaudit.files import write_files
 

@@ -28,10 +28,10 @@ def load_seeds(store, seeds_dir: Path = SEEDS_DIR) -> dict:
     from litaudit.curation.papers import import_bibtex
 
     for path in sorted((seeds_dir / "papers").glob("*.csv")):
-        rep = import_bibtex(store, path, who=SEED_USER, skip_existing=True)
-        added["papers"] += rep["added"]
-        files.append({"file": f"papers/{path.name}", "added": rep["added"],
-                      "skipped": rep["skipped"]})
+        bib = import_bibtex(store, path, who=SEED_USER, skip_existing=True)
+        added["papers"] += bib["added"]
+        files.append({"file": f"papers/{path.name}", "added": bib["added"],
+                      "skipped": bib["skipped"]})
     for path in seed_files(seeds_dir):
         plan = plan_import(store.con, read_rows(path), str(path), on_duplicate="skip")
         rep = apply_plan(store, plan, who=SEED_USER, reason=f"seeded from seeds/results/{path.name}")

@@ -193,7 +193,7 @@ def chance_check(value: float, mu: float, se: float, n_other: int, *,
         res = 1.0 / (ext.trials + 1)
         floor = res if floor is None else max(floor, res)
     pv, low = floor_p(pv_raw, floor)
-    low = low or (ext.trials is not None and pv_raw <= floor)
+    low = low or (ext.trials is not None and floor is not None and pv_raw <= floor)
     ns = n_star(value, mu, se, alpha)
     capped = False
     if n_star_cap is not None and ns > n_star_cap:

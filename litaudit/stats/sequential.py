@@ -109,6 +109,9 @@ def replay(values, years, n_topics: int, *, alpha: float = 0.05,
         if new_record:
             record, rec_i = float(v[best_new]), best_new
         N = len(seen)
+        mu: float | None
+        sd: float | None
+        se: float | None
         if reference == "final":
             mu, sd, se = final.mu, final.sd, final.se
         else:
@@ -119,7 +122,7 @@ def replay(values, years, n_topics: int, *, alpha: float = 0.05,
             else:
                 mu = sd = se = None
         low = False
-        if se is None:
+        if se is None or mu is None:
             em = thr = pv = beyond = None
         else:
             em = E.expected_max(mu, se, N)

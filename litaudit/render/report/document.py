@@ -214,30 +214,30 @@ def _reuse(r: ReuseSection) -> list:
         out += [Heading(3, "Run average overlap (Voorhees et al. 2014)"),
                 Table(("runs", "participants", "depth", "1/P", "mean RAO", "min", "max",
                        "source"),
-                      ((str(a["n_runs"]), str(a["n_participants"]), str(a["depth"]),
-                        f4(a["lower_bound"]), f4(a["mean_rao"]), f4(a["min_rao"]),
-                        f4(a["max_rao"]), cite(r.rao_audit)),))]
+                      ((str(a.n_runs), str(a.n_participants), str(a.depth),
+                        f4(a.lower_bound), f4(a.mean_rao), f4(a.min_rao),
+                        f4(a.max_rao), cite(r.rao_audit)),))]
         _fig(out, F.rao_figure(r))
     if r.lou:
-        a = r.lou
+        u = r.lou
         out += [Heading(3, "Leave-out-uniques (Voorhees et al. 2014, Table 2)"),
                 Table(("unique / relevant", "largest share", "runs considered",
-                       "mean |% change|", "max |% change|", f"above {a['noise_pct']:g}%",
+                       "mean |% change|", "max |% change|", f"above {u.noise_pct:g}%",
                        "source"),
-                      ((f4(a["unique_fraction"]),
-                        f"{f4(a['largest_share'])} ({a['largest_participant'] or '-'})",
-                        str(a["n_considered"]), f2(a["mean_abs_pct"]), f2(a["max_abs_pct"]),
-                        str(a["n_above"]), cite(r.lou_audit)),))]
+                      ((f4(u.unique_fraction),
+                        f"{f4(u.largest_share)} ({u.largest_participant or '-'})",
+                        str(u.n_considered), f2(u.mean_abs_pct), f2(u.max_abs_pct),
+                        str(u.n_above), cite(r.lou_audit)),))]
         _fig(out, F.lou_figure(r))
     if r.subcollections:
-        a = r.subcollections
+        sub = r.subcollections
         out += [Heading(3, "Sub-collections (Sanderson et al. 2012)"),
                 Table(("sub-collections", "tau", "random tau range", "p", "source"),
-                      tuple((f"{p['a']} / {p['b']}", f4(p["tau"]),
-                             f"{f2(p['random_min'])} to {f2(p['random_max'])}",
-                             f4(p["p_value"]), cite(r.sub_audit)) for p in a["pairs"]),
-                      f"Kendall's tau between sub-collection rankings, {a['permutations']} "
-                      f"random splits (seed {a['seed']})")]
+                      tuple((f"{p.a} / {p.b}", f4(p.tau),
+                             f"{f2(p.random_min)} to {f2(p.random_max)}",
+                             f4(p.p_value), cite(r.sub_audit)) for p in sub.pairs),
+                      f"Kendall's tau between sub-collection rankings, {sub.permutations} "
+                      f"random splits (seed {sub.seed})")]
     if r.agreement:
         out += _agreement(r)
     out += [Para(n) for n in r.notes]
@@ -245,7 +245,7 @@ def _reuse(r: ReuseSection) -> list:
 
 
 def _agreement(r: ReuseSection) -> list:
-    a = r.agreement
+    a: dict = r.agreement or {}
     rows = []
     for an in a["analyses"]:
         t = an["aggregate"]

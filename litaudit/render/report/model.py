@@ -2,14 +2,16 @@
 
 Built by :mod:`litaudit.render.report.build` from stored audits only; rendered to
 Markdown, HTML or JSON. Every section names the audits (:class:`AuditRef`) its numbers
-come from; an audit's ``result`` is kept as the stored JSON, so the report shows exactly
-what the store holds.
+come from; an audit's result is its typed stored result (the verdict and agreement, not
+yet typed, their stored JSON), so the report shows exactly what the store holds.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from litaudit.analyses.reuse import LOUReport, RAOReport
+from litaudit.analyses.subcollection_tau import SubcollectionReport
 
 
 @dataclass(frozen=True)
@@ -173,11 +175,11 @@ class ReuseSection:
     verdict_audit: int | None
     verdict: dict | None        # stored reuse-verdict result
     rao_audit: int | None
-    rao: dict | None            # stored reuse-rao result (RAOReport)
+    rao: RAOReport | None
     lou_audit: int | None
-    lou: dict | None            # stored reuse-lou result (LOUReport)
+    lou: LOUReport | None
     sub_audit: int | None
-    subcollections: dict | None  # stored reuse-subcollections result
+    subcollections: SubcollectionReport | None
     agreement_audit: int | None
     agreement: dict | None      # stored reuse-agreement result (ReuseAgreement)
     notes: tuple[str, ...]      # components missing and why
@@ -202,7 +204,3 @@ class Report:
             if a.id == audit_id:
                 return a
         return None
-
-
-def as_float(x: Any) -> float | None:
-    return None if x is None else float(x)
