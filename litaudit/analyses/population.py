@@ -274,16 +274,3 @@ def summarize(pop: Population, filters: Filters) -> PopulationSummary:
         roles=_tally(r.role for r in rows), run_types=_tally(r.run_type or "-" for r in rows),
         topic_sets=_tally(r.topic_set or "-" for r in rows),
         n_other_topics=pop.n_other_topics, filters=filters)
-
-
-def population_from_json(d: dict) -> PopulationSummary:
-    """A PopulationSummary back from its stored JSON form (``render.console.to_jsonable``)."""
-    tallies = {k: tuple(Tally(str(t["label"]), int(t["n"])) for t in d[k])
-               for k in ("sources", "roles", "run_types", "topic_sets")}
-    f = d["filters"]
-    filters = Filters(f["source"], tuple(f["roles"]), tuple(f["run_types"]),
-                      None if f["years"] is None else (int(f["years"][0]), int(f["years"][1])),
-                      f["topics"], bool(f["include_retracted"]), bool(f["include_nonstandard"]))
-    return PopulationSummary(int(d["n"]), int(d["n_topics"]), tallies["sources"],
-                             int(d["n_papers"]), tallies["roles"], tallies["run_types"],
-                             tallies["topic_sets"], int(d["n_other_topics"]), filters)
