@@ -44,7 +44,7 @@ def test_trec7_matrix_reproduces_the_official_population(cli, shared_data, seede
 
 def test_trec_eval_q_input_and_read_only_use(cli, tmp_path):
     files = []
-    for run, base in (("a", 0.30), ("b", 0.20), ("c", 0.25)):
+    for run, base in (("a", 0.30), ("b", 0.20), ("c", 0.25), ("d", 0.22), ("e", 0.27)):
         # trec_eval -q: the per-topic rows, then the summary block naming the run
         lines = [f"map\t{t}\t{base + 0.01 * t:.4f}" for t in range(1, 6)]
         lines += [f"runid\tall\t{run}", f"map\tall\t{base + 0.03:.4f}"]
@@ -57,9 +57,14 @@ def test_trec_eval_q_input_and_read_only_use(cli, tmp_path):
     assert r.exit_code == 0, r.output
     done = json.loads(r.stdout)
     rep = done["result"]
-    assert rep["runs"] == ["a", "b", "c"] and rep["n_topics"] == 5
-    assert rep["means"] == pytest.approx([0.33, 0.23, 0.28])
+    assert rep["runs"] == ["a", "b", "c", "d", "e"] and rep["n_topics"] == 5
+    assert rep["means"] == pytest.approx([0.33, 0.23, 0.28, 0.25, 0.30])
     assert done["audit_id"] is None
+    few = cli("audit", "matrix", *files[:3], "-m", "MAP", "--format", "trec_eval",
+              "--no-save")
+    assert few.exit_code == 1
+    assert "a.q AP: 3 result(s) after the filters; an extreme-value audit needs at least 5" \
+        in few.stderr
     r = cli("audit", "matrix", *files, "-m", "MAP", "--format", "trec_eval")
     assert r.exit_code == 1 and "--collection is needed" in r.stderr
     r = cli("audit", "matrix", tmp_path / "none.csv", "-m", "AP", "--no-save")

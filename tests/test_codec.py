@@ -113,10 +113,8 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
 
 def test_every_registered_kind_has_a_renderer_or_is_listed_as_field_by_field():
     from litaudit.analyses.audits import kinds
-    from litaudit.cli.audit import _register_renderers
     from litaudit.render.audits import RENDERERS
 
-    _register_renderers()
     assert set(kinds()) <= set(RENDERERS)
 
 

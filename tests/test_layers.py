@@ -14,9 +14,15 @@ PKG = Path(__file__).resolve().parents[1] / "litaudit"
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 # what render may take from the analyses: result types, constants, and reading stored
 # audits; never a function that computes or stores one
+# audits; never a function that computes or stores one. analyses.wording turns typed
+# results into the sentences the claim audit stores (string formatting, no statistic): the
+# renderers use the same functions so that terminal and report say the same words.
 RENDER_MAY_READ = {"litaudit.analyses.audits": {"StoredAudit", "Audited", "get_audit",
                                                "list_audits", "find_audit", "kinds",
-                                               "result_type", "fingerprint"}}
+                                               "result_type", "fingerprint"},
+                   "litaudit.analyses.wording": {"p_text", "fmt_p", "fmt_n_star", "sci", "who",
+                                                 "result_label", "fit_sentence",
+                                                 "population_sentence"}}
 
 
 def _modules():

@@ -88,6 +88,10 @@ def run_matrix(con, paths, *, measure: str, collection: str | None = None, fmt: 
         if scores.size == 0:
             raise LitauditError(f"{paths[0]}: no scores")
         means = np.nanmean(scores, axis=1)
+        if means.size < defaults.MIN_N:
+            from litaudit.analyses.population import too_few_message
+
+            raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
         stats = audit_best(means, len(matrix.topics), alpha=alpha, p=p, method=method,
                            trials=trials, seed=seed)
         return MatrixAudit(

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from litaudit import defaults
 from litaudit.errors import LitauditError
 
 Note = Callable[[str], None]
@@ -44,11 +45,12 @@ class ReportAudits:
 
 
 def report_measures(con, collection_id: str) -> tuple[str, ...]:
-    """Measures with at least 2 non-retracted results, most results first."""
+    """Measures with at least ``defaults.MIN_N`` non-retracted results, most results first
+    (fewer make no population: the audits would refuse them)."""
     rows = con.execute(
         "SELECT measure, count(*) AS n FROM results WHERE collection_id = ? "
-        "AND status <> 'retracted' GROUP BY measure HAVING count(*) >= 2 "
-        "ORDER BY n DESC, measure", [collection_id]).fetchall()
+        "AND status <> 'retracted' GROUP BY measure HAVING count(*) >= ? "
+        "ORDER BY n DESC, measure", [collection_id, defaults.MIN_N]).fetchall()
     return tuple(r[0] for r in rows)
 
 
@@ -79,8 +81,9 @@ def prepare_report(con, collection: str, *, measure: str | None = None,
     """Run (and store) the audits missing for the report of ``collection``.
 
     ``measure`` limits the literature sections to one measure (default: every measure
-    with at least 2 results); ``claim`` needs a measure when the collection has several.
-    The connection must be writable.
+    with at least ``defaults.MIN_N`` results); ``claim`` needs a measure when the
+    collection has several, and a value in the measure's range (a bad value is an error,
+    not a report that could not check it). The connection must be writable.
     """
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
@@ -93,6 +96,10 @@ def prepare_report(con, collection: str, *, measure: str | None = None,
     if claim is not None and len(measures) != 1:
         raise LitauditError(f"--claim needs --measure: {ref.name} has results for "
                             f"{len(measures)} measures ({', '.join(measures) or 'none'})")
+    if claim is not None:
+        from litaudit.analyses.best import check_claimed_value
+
+        check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note) for m in measures)
     history = tuple(_literature(con, "history", ref.id, m, note) for m in measures)
     claimed = (_literature(con, "claim", ref.id, measures[0], note, value=float(claim))

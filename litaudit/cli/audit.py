@@ -1,10 +1,10 @@
 """`litaudit audit ...`: extreme-value audits of published results (Carterette 2015).
 
 Every command stores its audit (parameters, method, seed, input fingerprint, version,
-result) unless ``--no-save``, or finds the identical call's stored audit; with
-``--no-save`` the database is opened read-only. Rendering goes through the per-kind
-renderers of :mod:`litaudit.render.audits`, so `audit show` prints a stored audit exactly
-as the command that made it did.
+result) unless ``--no-save``; with ``--no-save`` the database is opened read-only.
+Rendering (litaudit.render.audits) works on the typed report, the same type a stored
+audit decodes into, so `audit show` prints a stored audit exactly as the command that
+made it did.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import typer
 from litaudit import defaults
 from litaudit.cli.common import JsonOpt, open_read, open_write
 
-app = typer.Typer(help="Is the best published result beyond chance? (Carterette, SIGIR 2015)",
+app = typer.Typer(help="Published results against the record and against chance "
+                  "(Carterette, SIGIR 2015)",
                   no_args_is_help=True)
 
 CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection id or alias.")
@@ -34,9 +35,10 @@ TopicsOpt = typer.Option(None, "--topics", help="Topic count (50) or topic-set n
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
 NonstandardOpt = typer.Option(False, "--include-nonstandard",
                               help="Include results flagged non-standard.")
-AlphaOpt = typer.Option(defaults.ALPHA, "--alpha", help="Level of the beyond-chance thresholds.")
-POpt = typer.Option(defaults.P_INTERVAL, "--p", help="Probability defining mu0 and the lower bound "
-                    "(interval coverage 1-2p).")
+AlphaOpt = typer.Option(defaults.ALPHA, "--alpha", help="Level of the thresholds of the max "
+                        "and min (0 < alpha < 1).")
+POpt = typer.Option(defaults.P_INTERVAL, "--p", help="Probability defining mu0 and the lower "
+                    "bound (0 < p < 0.5; interval coverage 1-2p).")
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
 TrialsOpt = typer.Option(None, "--trials", help="Monte Carlo trials (default: "
                          f"{defaults.MONTECARLO_TRIALS}).", show_default=False)
@@ -63,107 +65,22 @@ def _run(ctx: typer.Context, no_save: bool, fn):
 
 
 def _print(renderable) -> None:
-    """Print at the terminal's width, or unwrapped (160 columns) when piped or captured."""
-    from litaudit.render.console import out
+    from litaudit.render.audits import wide
 
-    if out.is_terminal:
-        out.print(renderable)
-    else:
-        from rich.console import Console
-
-        Console(highlight=False, soft_wrap=True, width=160).print(renderable)
-
-
-def _line(text: str) -> None:
-    """Print a line of text as is (no rich markup: '[audit #3]' stays)."""
-    from litaudit.render.console import out
-
-    out.print(text, markup=False)
-
-
-def _p(x) -> str:
-    """A p-value: 3 significant digits; an underflow to 0 shows as < 1e-300."""
-    return "-" if x is None else "< 1e-300" if x == 0 else f"{x:.3g}"
-
-
-def _cited(r: dict) -> str:
-    return r["citation"] if r["source"] == "paper" and r["citation"] else f"TREC {r['track']}"
-
-
-def _f(x, digits: int = 4) -> str:
-    return "-" if x is None else f"{x:.{digits}f}"
-
-
-def _source_label(d: dict) -> str:
-    return {"paper": "papers", "official": "official", None: "all sources"}[d.get("source")]
-
-
-def _head(d: dict, what: str) -> str:
-    aid = f"  [audit #{d['audit_id']}]" if d.get("audit_id") is not None else ""
-    other = (f" ({d['n_other_topics']} results on other topic counts left out)"
-             if d.get("n_other_topics") else "")
-    return (f"{what}: {d['collection_name']} {d['measure']} ({_source_label(d)}), "
-            f"{d['n_topics']} topics{other}{aid}")
-
-
-def _render_claim(d: dict) -> None:
-    from litaudit.render.console import table
-
-    c, ref, iv = d["claim"], d["reference"], d["claim"]["interval"]
-    _line(_head(d, "Claim audit"))
-    hidden = (f" ({c['n_published']} published x {c['hidden_multiplier']:g})"
-              if c["hidden_multiplier"] != 1 else "")
-    verdict = "BEYOND CHANCE" if c["beyond_chance"] else "not beyond chance"
-    _line(f"Claimed {c['value']:.4f} as the max of {c['n_draws']} draws{hidden} from "
-              f"Normal({_f(ref['mu'])}, {_f(ref['se'])}): p = {_p(c['p_value'])} "
-              f"at alpha {c['alpha']}: {verdict}")
-    best = d["current_best"]
-    _print(table(None, ["", "value"], [
-        ("claim", f"{c['value']:.4f}"),
-        ("p-value (max of N+1)", _p(c["p_value"])),
-        ("mu0", _f(iv["mu0"])),
-        (f"{round(100 * iv['coverage'])}% interval", f"[{_f(iv['lower'])}, {_f(iv['upper'])}]"),
-        ("N*", "-" if c["n_star"] is None else f"{c['n_star']:.4g}"),
-        ("current best", f"{best['value_text']} {best['system']} ({_cited(best)})"),
-        ("current candidate lower bound", _f(d["current_lower"])),
-        ("in the candidate set", "yes" if d["in_candidate_set"] else "no"),
-        ("published results >= claim", str(d["n_at_or_above"])),
-    ], justify_numbers=False))
-    if c["n_star"] is None:
-        _line("N*: no feasible number of experiments makes this value a chance maximum.")
-    elif c["beyond_chance"]:
-        _line(f"N* = {c['n_star']:.4g}: with that many experiments on the collection "
-                  f"({c['n_star_ratio']:.3g} times {c['n_draws']}) the claim is no longer "
-                  "beyond chance.")
-    else:
-        _line(f"N* = {c['n_star']}: already within chance with {c['n_draws']} draws.")
-
-
-# renderers on the JSON form, for kinds not yet rendered from their type in
-# litaudit/render/audits.py (best, history and summary are)
-_RENDER = {"claim": _render_claim}
-
-
-def _register_renderers() -> None:
-    """Put this module's renderers (on the JSON form) into the registry `audit show` uses."""
-    from litaudit.render.audits import RENDERERS
-    from litaudit.render.console import to_jsonable
-
-    def on_json(fn):
-        return lambda result: fn(to_jsonable(result))
-
-    for kind, fn in _RENDER.items():
-        RENDERERS.setdefault(kind, on_json(fn))
+    wide(renderable)
 
 
 def _emit(rep, json_out: bool, kind: str) -> None:
-    from litaudit.render.audits import render_result
-    from litaudit.render.console import print_json, to_jsonable
+    """--json: the report itself (its ``audit_id`` inside); else its kind's renderer."""
+    from litaudit.render.console import print_json
 
     if json_out:
         print_json(rep)
-    elif kind in _RENDER:
-        _RENDER[kind](to_jsonable(rep))
+        return
+    from litaudit.render.audits import render_result, render_summary
+
+    if kind == "summary":
+        render_summary(rep)
     else:
         render_result(kind, rep)
 
@@ -176,7 +93,8 @@ def best(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Mea
          alpha: float = AlphaOpt, p: float = POpt, method: str = MethodOpt,
          trials: int = TrialsOpt, seed: int = SeedOpt, no_save: bool = NoSaveOpt,
          json_out: bool = JsonOpt):
-    """Is the best result beyond chance, and which systems could be the best? (Tables 2-3)"""
+    """The population, the thresholds of its max and min, and the candidate best systems
+    (Tables 2-3)."""
     from litaudit.analyses.best import run_best
 
     f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard)
@@ -188,9 +106,16 @@ def best(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Mea
 
 @app.command("claim")
 def claim(ctx: typer.Context, collection: str = CollectionOpt, measure: str = MeasureOpt,
-          value: float = typer.Option(..., "--value", help="The claimed value."),
-          n: int = typer.Option(None, "--n", help="Experiments run before the claim "
-                                "(default: the number of published results).",
+          value: float = typer.Option(None, "--value", help="A new claimed value (judged as "
+                                      "one more draw besides the N published).",
+                                      show_default=False),
+          result: int = typer.Option(None, "--result", help="A published result's id "
+                                     "(judged as one of the N).", show_default=False),
+          system: str = typer.Option(None, "--system", help="A published result by its "
+                                     "system name (judged as one of the N).",
+                                     show_default=False),
+          n: int = typer.Option(None, "--n", help="Experiments besides the claim (default: N "
+                                "for --value, N - 1 for --result/--system).",
                                 show_default=False),
           hidden_multiplier: float = typer.Option(
               1.0, "--hidden-multiplier", help="Experiments run per experiment published."),
@@ -200,13 +125,15 @@ def claim(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Me
           alpha: float = AlphaOpt, p: float = POpt, method: str = MethodOpt,
           trials: int = TrialsOpt, seed: int = SeedOpt, no_save: bool = NoSaveOpt,
           json_out: bool = JsonOpt):
-    """Is a claimed value beyond chance as the max of N+1 experiments? Its mu0 and N*."""
+    """A claim against the record, against chance (the max of N+1, or of N for a published
+    result) and its own mu0 and interval."""
     from litaudit.analyses.best import run_claim
 
     f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard)
     rep = _run(ctx, no_save, lambda con: run_claim(
-        con, collection, measure, value, n=n, hidden_multiplier=hidden_multiplier, filters=f,
-        alpha=alpha, p=p, method=method, trials=trials, seed=seed, save=not no_save))
+        con, collection, measure, value, result_id=result, system=system, n=n,
+        hidden_multiplier=hidden_multiplier, filters=f, alpha=alpha, p=p, method=method,
+        trials=trials, seed=seed, save=not no_save))
     _emit(rep, json_out, "claim")
 
 
@@ -232,7 +159,8 @@ def history(ctx: typer.Context, collection: str = CollectionOpt, measure: str = 
 @app.command("summary")
 def summary(ctx: typer.Context,
             min_n: int = typer.Option(defaults.MIN_N, "--min-n",
-                                      help="Smallest population audited."),
+                                      help="Smallest population audited (at least "
+                                           f"{defaults.MIN_N})."),
             alpha: float = AlphaOpt, p: float = POpt,
             include_retracted: bool = RetractedOpt,
             include_nonstandard: bool = NonstandardOpt, no_save: bool = NoSaveOpt,
@@ -286,7 +214,6 @@ def show(ctx: typer.Context, audit_id: int = typer.Argument(..., help="Audit id.
     if json_out:
         print_json(a)
         return
-    _register_renderers()
     render_stored(a)
 
 
@@ -299,10 +226,7 @@ def matrix(ctx: typer.Context,
            collection: str = typer.Option(None, "--collection", "-c",
                                           help="Collection the runs were evaluated on (to store)."),
            fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
-           alpha: float = typer.Option(defaults.ALPHA,
-                                       help="Level of the beyond-chance thresholds."),
-           p: float = typer.Option(defaults.P_INTERVAL,
-                                   help="Probability defining mu0 and the lower bound."),
+           alpha: float = AlphaOpt, p: float = POpt,
            method: str = typer.Option("exact", help="exact | montecarlo"),
            trials: int = TrialsOpt, seed: int = SeedOpt,
            no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),

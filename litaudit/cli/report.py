@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import db_path
+from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
@@ -18,8 +19,8 @@ def report(
     ctx: typer.Context,
     collection: str = typer.Option(..., "--collection", "-c", help="Collection (any alias)."),
     measure: str = typer.Option(None, "--measure", "-m",
-                                help="One measure (default: every measure with >= 2 "
-                                     "results)."),
+                                help="One measure (default: every measure with at least "
+                                     f"{MIN_N} results)."),
     claim: float = typer.Option(None, "--claim",
                                 help="A claimed value to check against the published "
                                      "results (needs --measure when there are several)."),

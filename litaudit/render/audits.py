@@ -13,10 +13,15 @@ Imports only types from the analyses (never runs one).
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from typing import Any
 
+from litaudit import defaults
 from litaudit.analyses.audits import Audited, StoredAudit
+from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport, Summary
+from litaudit.analyses.population import PopulationSummary, ResultRow
+from litaudit.analyses.wording import fit_sentence, fmt_n_star, p_text, population_sentence
 from litaudit.codec import to_jsonable
 from litaudit.render.console import out, print_json, table
 
@@ -189,8 +194,8 @@ def _subcollections(rep) -> None:
               f"p = 1/{rep.permutations + 1}")
 
 
-# ------------------------------------------------- extreme-value audits (Carterette 2015)
-def _print(renderable) -> None:
+# ------------------------------------------------- audit best / claim / history / summary
+def wide(renderable) -> None:
     """Print at the terminal's width, or unwrapped (160 columns) when piped or captured."""
     if out.is_terminal:
         out.print(renderable)
@@ -200,81 +205,145 @@ def _print(renderable) -> None:
         Console(highlight=False, soft_wrap=True, width=160).print(renderable)
 
 
-def p_value(x: float | None) -> str:
-    """A p-value: 3 significant digits; an underflow to 0 shows as < 1e-300."""
-    return "-" if x is None else "< 1e-300" if x == 0 else f"{x:.3g}"
+def _f(x: float | None, digits: int = 4) -> str:
+    return "-" if x is None or x != x else f"{x:.{digits}f}"
 
 
-def cited(r) -> str:
-    """Where a published result comes from: its paper's citation, else its TREC track."""
+def _p(x: float | None, below: bool = False, floor: float | None = defaults.P_FLOOR) -> str:
+    """A p-value: 3 significant digits, or '< 1e-6' below its floor (defaults.P_FLOOR)."""
+    return p_text(None if x is None or x != x else x, below, floor)
+
+
+def _cited(r: ResultRow) -> str:
     return r.citation if r.source == "paper" and r.citation else f"TREC {r.track}"
 
 
-def headline(rep, what: str) -> str:
-    """The first line of a best/claim/history audit: population, topics, audit id."""
+def _head(rep, what: str) -> str:
+    """'Claim audit: Robust04 AP (papers), 249 topics  [audit #3]'."""
     aid = f"  [audit #{rep.audit_id}]" if rep.audit_id is not None else ""
     other = (f" ({rep.n_other_topics} results on other topic counts left out)"
              if rep.n_other_topics else "")
-    source = {"paper": "papers", "official": "official", None: "all sources"}[rep.source]
-    return (f"{what}: {rep.collection_name} {rep.measure} ({source}), "
-            f"{rep.n_topics} topics{other}{aid}")
+    src = {"paper": "papers", "official": "official", None: "all sources"}[rep.source]
+    return (f"{what}: {rep.collection_name} {rep.measure} ({src}), {rep.n_topics} topics"
+            f"{other}{aid}")
+
+
+def _method(st) -> str:
+    return st.method + (f" ({st.trials} trials, seed {st.seed})" if st.trials else "")
 
 
 @renderer("best")
-def _best(rep) -> None:
+def _best(rep: BestReport) -> None:
     s = rep.stats
     ref, th, iv, mx = s.reference, s.thresholds, s.interval, s.mxvd
-    method = s.method + (f" ({s.trials} trials, seed {s.seed})" if s.trials else "")
-    line(headline(rep, "Best-result audit") + f"  method: {method}")
-    _print(table("Table 2: the published population",
-                 ["N", "mean", "sd", "se", "min", "max"],
-                 [(ref.n_results, ref.mu, ref.sd, ref.se, ref.minimum, ref.maximum)]))
+    line(_head(rep, "Best-result audit") + f"  method: {_method(s)}")
+    line(population_sentence(rep.population))
+    wide(table("Table 2: the published population", ["N", "mean", "sd", "se", "min", "max"],
+               [(ref.n_results, ref.mu, ref.sd, ref.se, ref.minimum, ref.maximum)]))
     cov = f"{round(100 * iv.coverage)}%"
-    _print(table(f"Table 3: intrinsic effectiveness of the best (p = {s.p})",
-                 ["best", "mu0", f"{cov} interval", "mu0 below best", "candidates"],
-                 [(iv.value, iv.mu0, f"[{_f4(iv.lower)}, {_f4(iv.upper)}]",
-                   f"{100 * iv.drop:.1f}%", s.n_candidates)]))
-    _print(table(f"Beyond chance at alpha = {th.alpha} (max and min of N = {ref.n_results})",
-                 ["", "threshold", "results", "expected false positives"],
-                 [("max above", th.max_threshold, th.n_above, th.expected_false_positives),
-                  ("min below", th.min_threshold, th.n_below,
-                   th.expected_false_negatives_below),
-                  ("within", None, th.n_within, None)]))
+    wide(table(f"Table 3: intrinsic effectiveness of the best (p = {s.p})",
+               ["best", "mu0", f"{cov} interval", "mu0 below best", "candidates"],
+               [(iv.value, iv.mu0, f"[{_f(iv.lower)}, {_f(iv.upper)}]",
+                 f"{100 * iv.drop:.1f}%", s.n_candidates)]))
+    a, n = th.alpha, ref.n_results
+    wide(table(f"Thresholds of the max and min of N = {n} at alpha = {a}",
+               ["", "threshold", "published results", f"expected of {n} draws under the "
+                "model"],
+               [("max above", th.max_threshold, th.n_above, th.expected_above_under_null),
+                ("min below", th.min_threshold, th.n_below, th.expected_below_under_null),
+                ("within", None, th.n_within, None)], digits=4))
+    line(fit_sentence(rep.fit))
     g = mx.gumbel
-    line(f"Expected max of {ref.n_results} draws: {_f4(mx.expected_max)} "
+    line(f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
          f"(+{100 * mx.lift:.1f}% over the mean; Gumbel location "
-         f"{_f4(g.location)}, scale {_f4(g.scale)})")
-    _print(table(f"Candidate best systems (>= {_f4(iv.lower)})",
-                 ["rank", "value", "system", "role", "type", "year", "source", "location"],
-                 [(c.rank, c.result.value_text, c.result.system, c.result.role,
-                   c.result.run_type or "-", c.result.year, cited(c.result),
-                   c.result.location or "-") for c in rep.candidates]))
+         f"{_f(g.location)}, scale {_f(g.scale)})")
+    wide(table(f"Candidate best systems (>= {_f(iv.lower)})",
+               ["rank", "value", "system", "role", "type", "year", "source", "location"],
+               [(c.rank, c.result.value_text, c.result.system, c.result.role,
+                 c.result.run_type or "-", c.result.year, _cited(c.result),
+                 c.result.location or "-") for c in rep.candidates]))
+
+
+@renderer("claim")
+def _claim(rep: ClaimReport) -> None:
+    st = rep.stats
+    rc, ch, iv = st.record, st.chance, st.interval
+    method = _method(st)
+    line(_head(rep, "Claim audit") + ("" if method == "exact" else f"  method: {method}"))
+    line(population_sentence(rep.population))
+    for sentence in rep.answers:
+        line(sentence)
+    cov = f"{round(100 * iv.coverage)}%"
+    rec, riv = rep.record_holder, rc.record_interval
+    where = ("yes" if rc.claim_in_record_interval else
+             "no (above it)" if rc.value > rc.record else "no (below it)")
+    wide(table("(a) against the record", ["", "value"], [
+        ("record", f"{rec.value_text} {rec.system} ({_cited(rec)})"),
+        (f"record's {cov} interval (max of {st.reference.n_results})",
+         f"[{_f(riv.lower)}, {_f(riv.upper)}]"),
+        ("claim in the record's interval", where),
+        ("record in the claim's interval", "yes" if rc.record_in_claim_interval else "no"),
+        ("published results >= claim" + (" (others)" if rep.subject else ""),
+         str(rc.n_at_or_above)),
+    ], justify_numbers=False))
+    # JSON has no infinity: a stored "no feasible number" (inf) reads back as NaN
+    n_star = math.inf if ch.n_star != ch.n_star else ch.n_star
+    wide(table(f"(b) against chance: the max of M = {ch.n_draws} draws from Normal("
+               f"{_f(ch.mu)}, {_f(ch.se)})", ["", "value"], [
+        (f"threshold (exceeded with probability {ch.alpha:g})", _f(ch.threshold)),
+        ("claim above the threshold", "yes" if ch.passes else "no"),
+        ("expected above it under the model (M x P(one draw))",
+         f"{ch.expected_above_under_null:.3f}"),
+        ("published results above it", str(ch.n_published_above)),
+        ("p = P(max of M >= claim), descriptive",
+         _p(ch.p_value, ch.p_below_floor, ch.p_floor)),
+        ("N* (experiments whose max reaches the claim with probability alpha)",
+         fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap)),
+    ], justify_numbers=False))
+    wide(table(f"(c) the claim's own interval (max of M, p = {iv.p:g})", ["", "value"], [
+        ("mu0", _f(iv.mu0)),
+        (f"{cov} interval", f"[{_f(iv.lower)}, {_f(iv.upper)}]"),
+    ], justify_numbers=False))
 
 
 @renderer("history")
-def _history(rep) -> None:
+def _history(rep: HistoryReport) -> None:
     h = rep.history
-    line(headline(rep, "Sequential-testing history") +
-         f"  reference: {h.reference} (mean {_f4(h.mu)}, sd {_f4(h.sd)})")
+    line(_head(rep, "Sequential-testing history") +
+         f"  reference: {h.reference} (mean {_f(h.mu)}, sd {_f(h.sd)})")
+    line(population_sentence(rep.population))
     rows = [(pt.year, pt.n_new, pt.N, pt.record, "*" if pt.new_record else "",
-             pt.expected_max, pt.threshold, p_value(pt.p_value), pt.beyond_chance,
-             f"{rec.value_text} {rec.system} ({cited(rec)})")
+             pt.expected_max, pt.threshold, _p(pt.p_value, pt.p_below_floor),
+             pt.beyond_chance, f"{rec.value_text} {rec.system} ({_cited(rec)})")
             for pt, rec in zip(h.points, rep.records, strict=True)]
-    _print(table(None, ["year", "new", "N", "record", "new", "expected max",
-                        f"threshold ({h.alpha})", "p", "beyond", "record holder"], rows))
-    line(f"{h.n_records} record years; {h.n_beyond} with the record beyond chance.")
+    wide(table(None, ["year", "new", "N", "record", "new", "expected max",
+                      f"threshold ({h.alpha})", "p", "above", "record holder"], rows))
+    line(f"{h.n_records} record years; {h.n_beyond} with the record above the "
+         f"{h.alpha:g} threshold of the max of the N so far.")
+    line(fit_sentence(rep.fit))
 
 
-@renderer("summary")
-def _summary(rep) -> None:
+def render_summary(rep: Summary) -> None:
+    """`audit summary` (not an audit kind: each of its rows is a stored 'best' audit)."""
     rows = [(r.collection_name, r.measure, {"paper": "papers"}.get(r.source, r.source),
              r.N, r.n_topics, r.best_text, r.mu0, r.lower, r.n_candidates, r.threshold,
-             r.n_above) for r in rep.rows]
-    _print(table(f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {rep.alpha}, "
-                 f"p = {rep.p}, N >= {rep.min_n}",
-                 ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
-                  "candidates", "threshold", "above"], rows))
+             r.n_above, _composition(r.population)) for r in rep.rows]
+    wide(table(f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {rep.alpha}, "
+               f"p = {rep.p}, N >= {rep.min_n}",
+               ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
+                "candidates", "threshold", "above", "roles (run types)"], rows))
+    bad = sum(r.model_rejected for r in rep.rows)
+    line(f"Model fit (see `audit best`): the reference model is rejected at alpha "
+         f"{rep.alpha} in {bad} of {len(rep.rows)} groups; thresholds and intervals "
+         "describe systems as good as the average result.")
     if rep.skipped:
         line(f"{len(rep.skipped)} group(s) skipped:")
         for cname, meas, src, n, why in rep.skipped:
             line(f"  {cname} {meas} ({src}, N = {n}): {why}")
+
+
+def _composition(ps: PopulationSummary) -> str:
+    """'official 103 (automatic 86, manual 17)': roles, and run types where recorded."""
+    roles = ", ".join(f"{t.label} {t.n}" for t in ps.roles)
+    types = [t for t in ps.run_types if t.label != "-"]
+    return roles + (f" ({', '.join(f'{t.label} {t.n}' for t in types)})" if types else "")

@@ -90,6 +90,27 @@ def _check_mu(mu) -> float:
     return mu
 
 
+def check_interval_p(p) -> float:
+    """p of the intrinsic-effectiveness interval: 0 < p < 0.5 (the interval covers 1 - 2p)."""
+    p = float(p)
+    if not (0.0 < p < 0.5):
+        raise ParameterError(f"p must be strictly between 0 and 0.5 (the interval covers "
+                             f"1 - 2p), got {p!r}")
+    return p
+
+
+def floor_p(p: float, floor: float | None) -> tuple[float, bool]:
+    """(max(p, floor), whether p was below the floor); no floor when ``floor`` is None.
+
+    A p-value below the floor is reported as "< floor": its digits come from the normal
+    tail of the reference model, which the data cannot check (docs/STATISTICS.md).
+    """
+    p = float(p)
+    if floor is None or p >= floor:
+        return p, False
+    return float(floor), True
+
+
 def _check_method(method: str) -> str:
     if method not in METHODS:
         raise ParameterError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")

@@ -90,10 +90,10 @@ def history_figure(lit: LiteratureSection) -> Figure | None:
     p.line(years, [h.record for h in pts], color=PALETTE[6], step=True, label="record so far")
     p.line(years, [h.expected_max for h in pts], color=PALETTE[0], label="expected max")
     p.line(years, [h.threshold for h in pts], color=PALETTE[1], dash=True,
-           label="beyond-chance threshold")
+           label="alpha threshold of the max")
     p.scatter(years, [h.record for h in pts], color=PALETTE[6])
     cap = ("The best result published up to each year against the expected maximum and the "
-           "beyond-chance threshold for the number of results published so far.")
+           "value the max of that many equally good systems exceeds with probability alpha.")
     return Figure(f"fig-history-{_slug(lit.measure)}", "Record over the years", cap,
                   lit.history_audit, p.render())
 

@@ -1,11 +1,12 @@
 """Literature sections of a report: the stored 'best', 'claim' and 'history' audits.
 
 Carterette, "The Best Published Result is Random", SIGIR 2015: Table 2 (N, mean, sd,
-max), Table 3 (mu0, the 1-2p interval, the candidate best set), the beyond-chance
-threshold, the record over the years against the expected max, and a claimed value
-judged as the best of N + 1 draws. The audits are typed results read from the store
-(:class:`~litaudit.analyses.best.BestReport` ...), run beforehand by
-:func:`litaudit.analyses.report_audits.prepare_report`.
+max), Table 3 (mu0, the 1-2p interval, the candidate best set), the alpha threshold
+of the max, the record over the years against the expected max, and a claim audited
+against the record, against chance and by its own interval. The audits are typed results
+read from the store (:class:`~litaudit.analyses.best.BestReport` ...), run beforehand by
+:func:`litaudit.analyses.report_audits.prepare_report`; the sentences are the ones the
+terminal prints (:mod:`litaudit.analyses.wording`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ import math
 
 from litaudit.analyses.audits import StoredAudit
 from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport
+from litaudit.analyses.population import ResultRow
 from litaudit.analyses.report_audits import Prepared
+from litaudit.analyses.wording import fit_sentence, population_sentence
 from litaudit.render.report.model import (
     Candidate,
     ClaimSection,
@@ -49,7 +52,7 @@ def section(con, measure: str, best: Prepared, hist: Prepared,
             measure=measure, best_audit=None, error=best.error, n=None, n_topics=None,
             mean=None, sd=None, se=None, maximum=None, expected_max=None, alpha=None,
             max_threshold=None, min_threshold=None, n_above=None, n_below=None,
-            expected_false_positives=None, p=None, value=None, mu0=None, lower=None,
+            expected_above_under_null=None, p=None, value=None, mu0=None, lower=None,
             coverage=None, candidates=(), history_audit=h.id if h else None,
             history=history, history_error=hist.error)
     r: BestReport = b.result
@@ -60,10 +63,11 @@ def section(con, measure: str, best: Prepared, hist: Prepared,
         expected_max=_num(mx.expected_max), alpha=_num(th.alpha),
         max_threshold=_num(th.max_threshold), min_threshold=_num(th.min_threshold),
         n_above=th.n_above, n_below=th.n_below,
-        expected_false_positives=_num(th.expected_false_positives), p=_num(iv.p),
+        expected_above_under_null=_num(th.expected_above_under_null), p=_num(iv.p),
         value=_num(iv.value), mu0=_num(iv.mu0), lower=_num(iv.lower),
         coverage=_num(iv.coverage), candidates=_candidates(r),
-        history_audit=h.id if h else None, history=history, history_error=hist.error)
+        history_audit=h.id if h else None, history=history, history_error=hist.error,
+        population=population_sentence(r.population), model_fit=fit_sentence(r.fit))
 
 
 def _candidates(r: BestReport) -> tuple[Candidate, ...]:
@@ -82,57 +86,39 @@ def _history(r: HistoryReport) -> tuple[HistoryPoint, ...]:
 
 def claim_section(con, measure: str, value: float, prepared: Prepared,
                   used: dict[int, StoredAudit]) -> ClaimSection:
-    """The claim check of ``value`` from its stored 'claim' audit."""
+    """The claim audit of ``value`` from its stored 'claim' audit.
+
+    Its sentences and numbers are those of the stored result (kind 'claim', written by
+    :func:`litaudit.analyses.best.run_claim`), so the report says what the terminal said.
+    """
     a = _stored(con, prepared, used)
     if a is None:
-        return ClaimSection(measure, None, prepared.error, value, n_draws=None, alpha=None,
-                            p_value=None, beyond_chance=None, mu0=None, lower=None,
-                            n_star=None, in_candidate_set=None,
-                            sentence=f"{_v(value)} could not be checked: {prepared.error}")
+        return ClaimSection(measure, None, prepared.error, value,
+                            answers=(f"{_v(value)} could not be audited: {prepared.error}",))
     r: ClaimReport = a.result
-    c = r.claim
-    pv = _num(c.p_value)
-    cur_lower = _num(r.current_lower)
-    return ClaimSection(measure, a.id, None, value, c.n_draws, c.alpha, pv, c.beyond_chance,
-                        _num(c.interval.mu0), _num(c.interval.lower), c.n_star,
-                        r.in_candidate_set,
-                        claim_sentence(value, c.n_draws, pv, c.alpha, c.beyond_chance,
-                                       c.n_star, r.in_candidate_set, cur_lower))
+    st = r.stats
+    rc, ch, iv = st.record, st.chance, st.interval
+    return ClaimSection(
+        measure=measure, audit=a.id, error=None, value=value, answers=r.answers,
+        population=population_sentence(r.population),
+        record_text=f"{r.record_holder.value_text} {r.record_holder.system} "
+                    f"({_cited(r.record_holder)})",
+        record_value=_num(rc.record), record_lower=_num(rc.record_interval.lower),
+        claim_in_record_interval=rc.claim_in_record_interval,
+        record_in_claim_interval=rc.record_in_claim_interval,
+        n_at_or_above=rc.n_at_or_above, n_draws=ch.n_draws, alpha=_num(ch.alpha),
+        threshold=_num(ch.threshold), passes=ch.passes,
+        expected_above_under_null=_num(ch.expected_above_under_null),
+        n_published_above=ch.n_published_above, p_value=_num(ch.p_value),
+        p_below_floor=ch.p_below_floor, p_floor=ch.p_floor, n_star=_num(ch.n_star),
+        n_star_capped=ch.n_star_capped, n_star_cap=ch.n_star_cap, mu0=_num(iv.mu0),
+        lower=_num(iv.lower), coverage=_num(iv.coverage))
+
+
+def _cited(r: ResultRow) -> str:
+    return r.citation if r.source == "paper" and r.citation else f"TREC {r.track}"
 
 
 def _v(x: float) -> str:
     """A claimed value as the user typed it (0.36, not 0.3600)."""
     return f"{x:.6f}".rstrip("0").rstrip(".") if x == x else "nan"
-
-
-def fmt_p(p: float | None) -> str:
-    """A p-value with 4 decimals, or in scientific notation below 0.0001."""
-    if p is None:
-        return "-"
-    return f"{p:.4f}" if p >= 1e-4 else f"{p:.2e}"
-
-
-def fmt_count(n: int) -> str:
-    """A count in full up to a billion, else in scientific notation."""
-    return str(n) if n < 10**9 else f"about {float(n):.2e}"
-
-
-def claim_sentence(value: float, n_draws, p_value, alpha, beyond, n_star, in_set,
-                   lower) -> str:
-    """The claim check in plain words (the reviewer's question, answered)."""
-    if n_draws is None or p_value is None:
-        return f"{_v(value)} could not be checked against the published results."
-    p = f"p = {fmt_p(p_value)}"
-    if beyond:
-        s = (f"{_v(value)} is beyond what the best of {n_draws} equally good systems reaches "
-             f"by chance ({p} < {alpha:g}).")
-        if n_star is not None:
-            s += (f" It would stop being beyond chance only if {fmt_count(n_star)} equally "
-                  "good systems had been tried.")
-    else:
-        s = (f"{_v(value)} is within what the best of {n_draws} equally good systems reaches "
-             f"by chance ({p} >= {alpha:g}).")
-    if in_set is not None and lower is not None:
-        s += (f" It is {'in' if in_set else 'below'} the candidate best set of the published "
-              f"results (lower bound {lower:.4f}).")
-    return s
