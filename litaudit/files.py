@@ -127,7 +127,7 @@ def atomic_write(path: str | os.PathLike, mode: str = "w", protect: Iterable = (
         yield fh
 
 
-def write_files(files: Mapping[str, str], protect: Iterable = ()) -> None:
+def write_files(files: Mapping[str | os.PathLike, str], protect: Iterable = ()) -> None:
     """Write several text files: either all of them are written or none is.
 
     Every target is checked before anything is written; after a failure no temporary is

@@ -44,7 +44,7 @@ class _Group(TyperGroup):
     """Turns every LitauditError into one red line on stderr and exit code 1 (with
     --json: a JSON list of {file, line, field, message} on stderr)."""
 
-    def invoke(self, ctx: typer.Context):
+    def invoke(self, ctx):  # click.Context (typer may vendor click: not annotated)
         from litaudit.errors import Problem, problems_of
 
         ctx.meta["litaudit.argv"] = [*(getattr(ctx, "_protected_args", None) or []), *ctx.args]

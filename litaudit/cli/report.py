@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
 
 from litaudit.cli.common import db_path
+from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
@@ -17,8 +19,8 @@ def report(
     ctx: typer.Context,
     collection: str = typer.Option(..., "--collection", "-c", help="Collection (any alias)."),
     measure: str = typer.Option(None, "--measure", "-m",
-                                help="One measure (default: every measure with >= 2 "
-                                     "results)."),
+                                help="One measure (default: every measure with at least "
+                                     f"{MIN_N} results)."),
     claim: float = typer.Option(None, "--claim",
                                 help="A claimed value to check against the published "
                                      "results (needs --measure when there are several)."),
@@ -52,14 +54,16 @@ def report(
         check_target(output, [path])      # refused before any audit is run or stored
     if not Path(path).exists():
         raise LitauditError(f"no database at {path}: run `litaudit init` first")
+    from litaudit.analyses.report_audits import prepare_report
     from litaudit.cli.common import open_write
     from litaudit.render.console import err
     from litaudit.render.report import build_report, render_html, render_json, render_markdown
 
     with open_write(ctx) as store:
-        rep = build_report(store.con, collection, measure=measure, claim=claim,
-                           timestamp=timestamp, note=lambda m: err.print(m, markup=False))
-    files: dict[str, str] = {}
+        audits = prepare_report(store.con, collection, measure=measure, claim=claim,
+                                note=lambda m: err.print(m, markup=False))
+        rep = build_report(store.con, audits, timestamp=timestamp)
+    files: dict[str | os.PathLike, str] = {}
     if fmt == "md":
         text, images = render_markdown(rep, target.stem if target else None)
         if target:
@@ -89,7 +93,7 @@ def _format(fmt: str | None, output: Path | None) -> str:
     return f
 
 
-def _write_all(files: dict[str, str], protect) -> None:
+def _write_all(files: dict[str | os.PathLike, str], protect) -> None:
     """Write every file through a temporary beside it, then rename: nothing half-written,
     nothing left behind, never over the database."""
     from litaudit.files import write_files

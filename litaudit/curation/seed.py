@@ -31,10 +31,10 @@ def load_seeds(store, seeds_dir: Path = SEEDS_DIR, *, seeds: bool = True) -> dic
     from litaudit.curation.papers import import_bibtex
 
     for path in sorted((seeds_dir / "papers").glob("*.csv")):
-        rep = import_bibtex(store, path, who=SEED_USER, skip_existing=True)
-        added["papers"] += rep["added"]
-        files.append({"file": f"papers/{path.name}", "added": rep["added"],
-                      "skipped": rep["skipped"]})
+        bib = import_bibtex(store, path, who=SEED_USER, skip_existing=True)
+        added["papers"] += bib["added"]
+        files.append({"file": f"papers/{path.name}", "added": bib["added"],
+                      "skipped": bib["skipped"]})
     for path in seed_files(seeds_dir):
         table = read_table(path)
         plan = plan_import(store.con, table.rows, str(path), on_existing="same",

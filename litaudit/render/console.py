@@ -11,19 +11,16 @@ sequences, C0 and C1 codes; tab and newline stay), see :func:`clean`.
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-import json
 import math
 import re
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape as _markup_escape
 from rich.table import Table
+
+from litaudit.codec import dumps, to_jsonable  # noqa: F401  (re-exported: the codec's home)
 
 # C0 controls but tab and newline, DEL, C1 controls (0x80-0x9f: CSI 0x9b among them)
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -57,36 +54,6 @@ class SafeConsole(Console):
 
 out = SafeConsole(soft_wrap=True)
 err = SafeConsole(stderr=True, soft_wrap=True)
-
-
-def to_jsonable(obj: Any) -> Any:
-    """Plain JSON types for dataclasses, numpy scalars/arrays, dates, paths, Decimals."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-    if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple, set, frozenset)):
-        return [to_jsonable(v) for v in obj]
-    if isinstance(obj, float):
-        return None if math.isnan(obj) or math.isinf(obj) else obj
-    if isinstance(obj, (str, int, bool)) or obj is None:
-        return obj
-    if isinstance(obj, (dt.date, dt.datetime)):
-        return obj.isoformat()
-    if isinstance(obj, Decimal):
-        return str(obj)
-    if isinstance(obj, Path):
-        return str(obj)
-    if hasattr(obj, "model_dump"):  # SQLModel / pydantic rows
-        return to_jsonable(obj.model_dump())
-    if hasattr(obj, "tolist"):  # numpy arrays and scalars
-        return to_jsonable(obj.tolist())
-    return str(obj)
-
-
-def dumps(obj: Any) -> str:
-    """Canonical JSON (sorted keys) used for --json output and stored audits."""
-    return json.dumps(to_jsonable(obj), sort_keys=True, indent=2, ensure_ascii=False)
 
 
 _C1 = re.compile("[\x80-\x9f]")
