@@ -267,11 +267,17 @@ def test_terminal_output_escapes_markup_and_strips_controls(cli, nasty_db):
     db, rid, pid = nasty_db
     for argv in (["results", "show", str(rid)], ["results", "list", "-c", "trec7"],
                  ["papers", "show", str(pid)], ["papers", "list"],
-                 ["audit", "best", "-c", "trec7", "-m", "AP", "--source", "official"]):
+                 ["audit", "best", "-c", "trec7", "-m", "AP", "--source", "official"],
+                 ["audit", "claim", "-c", "trec7", "-m", "AP", "--source", "official",
+                  "--value", "0.5", "--no-save"],
+                 ["audit", "history", "-c", "trec7", "-m", "AP", "--source", "official",
+                  "--no-save"]):
         res = cli(*argv, db=db)
         assert res.exit_code == 0, (argv, res.stderr, res.exception)
         _no_controls(res.stdout)
         assert "\U0001f4af" not in res.stdout                        # no :100: emoji
+        if argv[:2] in (["audit", "claim"], ["audit", "history"]):  # the record holder
+            assert "[/bold]sys :100: [red]x" in res.stdout, res.stdout
     res = cli("results", "show", str(rid), db=db)
     assert "[/bold]sys :100: [red]x" in res.stdout
     aid = re.search(r"audit #(\d+)", cli("audit", "best", "-c", "trec7", "-m", "AP",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from pathlib import Path
+from typing import Any
 
 from litaudit.curation import fields as F
 from litaudit.errors import InputError, LitauditError, NotFound, Problem, ValidationFailed
@@ -62,9 +63,9 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
     citation = values.get("citation") or short_citation(values.get("authors"),
                                                         values.get("venue"), year)
     # a typed row (SQLModel validates the fields), written in one transaction with its history
-    paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=_now(),
-                  **{k: F.text_or_none(values.get(k)) for k in
-                     ("title", "authors", "venue", "doi", "url", "tags", "notes")})
+    texts: dict[str, Any] = {k: F.text_or_none(values.get(k)) for k in
+                             ("title", "authors", "venue", "doi", "url", "tags", "notes")}
+    paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=_now(), **texts)
     cols = [c for c in Paper.model_fields if c != "id"]
     con = store.con
     with store.transaction():
@@ -96,7 +97,8 @@ def list_papers(con, *, year: str | None = None, venue: str | None = None,
                 tag: str | None = None, collection: str | None = None) -> list[dict]:
     from litaudit.curation.results import parse_years
 
-    where, args = [], []
+    where: list[str] = []
+    args: list[object] = []
     yrs = parse_years(year)
     if yrs:
         where.append("p.year BETWEEN ? AND ?")
@@ -157,6 +159,11 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
     return log
 
 
+def _line_of(block) -> int | None:
+    """The 1-based line a bibtexparser block starts on (None when it does not say)."""
+    return None if block.start_line is None else block.start_line + 1
+
+
 def _bibtex_reason(block) -> str:
     """Why bibtexparser could not use a block, in words (its exceptions carry the reason
     that it otherwise only logs)."""
@@ -199,8 +206,8 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
     except OSError as exc:
         raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
     if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        raise InputError(str(path), line, "contains a NUL byte (not a BibTeX text file)")
+        nul_line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError(str(path), nul_line, "contains a NUL byte (not a BibTeX text file)")
     logger = logging.getLogger("bibtexparser")
     was = logger.disabled
     logger.disabled = True
@@ -212,12 +219,12 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
         raise InputError(str(path), None, f"cannot parse BibTeX: {exc}") from None
     finally:
         logger.disabled = was
-    problems = [Problem(str(path), b.start_line + 1, f"cannot parse BibTeX: {_bibtex_reason(b)}")
+    problems = [Problem(str(path), _line_of(b), f"cannot parse BibTeX: {_bibtex_reason(b)}")
                 for b in lib.failed_blocks]
     records = []
     for e in lib.entries:
         f = {fl.key.lower(): " ".join(str(fl.value).split()) for fl in e.fields}
-        line = e.start_line + 1
+        line = _line_of(e)
         if not e.key or not e.key.strip():
             problems.append(Problem(str(path), line, "entry without a key"))
             continue
@@ -299,7 +306,7 @@ def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
             problems.append(Problem(str(path), line, "the row's cells do not match the "
                                     "header's columns"))
             continue
-        r = {c: F.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
+        r: dict[str, Any] = {c: F.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
         why = next((f"{c}: {F.check_text(v)}" for c, v in r.items() if F.check_text(v)), None)
         if why:
             problems.append(Problem(str(path), line, why))

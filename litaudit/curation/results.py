@@ -57,7 +57,8 @@ def where_clause(con, f: ResultFilter) -> tuple[str, list]:
     """SQL WHERE (on results r LEFT JOIN papers p) for a filter; names resolved by alias."""
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
-    where, args = [], []
+    where: list[str] = []
+    args: list[object] = []
     if f.collection:
         where.append("r.collection_id = ?")
         args.append(resolve_collection(con, f.collection).id)

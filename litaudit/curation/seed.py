@@ -25,7 +25,7 @@ def load_seeds(store, seeds_dir: Path = SEEDS_DIR, *, seeds: bool = True) -> dic
     added = {"results": 0, "papers": 0}
     with store.transaction():
         added.update(load_reference_data(store.con, seeds_dir))
-    files = []
+    files: list[dict] = []
     if not seeds:
         return {"path": store.path, "added": added, "files": files, "counts": []}
     from litaudit.curation.papers import import_bibtex
