@@ -35,8 +35,9 @@ def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
             "0.440", "--no-save", db=seeded_db_file)
     assert r.exit_code == 0, r.output
     assert "Claim audit: msmarco-passage-dev RR@10 (all sources), 6980 topics" in r.output
-    assert "Population: 155 results of msmarco-passage-dev RR@10" in r.output
-    assert "dated 2018-11-01 to 2022-11-13" in r.output
+    assert "Population: N = 155 results on 6980 topics; sources: msmarco-passage/leaderboard/" \
+        in r.output
+    assert "reported by leaderboard 155; dated 2018-11-01 to 2022-11-13." in r.output
     best = _json(cli("audit", "best", "-c", "msmarco-passage/dev/small", "-m", "RR@10",
                      "--no-save", "--json", db=seeded_db_file))
     cands = [c["result"] for c in best["candidates"]]
@@ -85,8 +86,9 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
     d = _json(cli("audit", "best", "-c", "beir/scifact/test", "-m", "nDCG@10", "--no-save",
                   "--json", db=seeded_db_file))
     note = d["population"]
-    assert note["text"].startswith("235 results of scifact nDCG@10 on 300 topics; no filters")
-    assert dict(note["by_reporter"]) == {"mteb": 132, "authors": 96, "unknown": 7}
+    assert note["n"] == 235 and note["n_topics"] == 300
+    assert {t["label"]: t["n"] for t in note["reporters"]} == {"mteb": 132, "authors": 96,
+                                                               "unknown": 7}
     assert note["first_date"] == "2019-11-01" and note["n_undated"] == 0
     assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 235 values")
     # Carterette's TREC-7 example is near Normal: no warning
@@ -102,7 +104,9 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     assert all(c["result"]["date"] >= "2025-01-01" for c in recent["candidates"])
     authors = _json(cli("audit", "best", *base, "--reporter", "authors", db=seeded_db_file))
     assert authors["stats"]["reference"]["n_results"] == 96
-    assert "reporter authors" in authors["population"]["text"]
+    assert authors["population"]["filters"]["reporters"] == ["authors"]
+    text = cli("audit", "best", *base[:-1], "--reporter", "authors", db=seeded_db_file).output
+    assert "reported by authors 96; dated " in text and "; filters: reporter authors." in text
     window = _json(cli("audit", "claim", *base, "--value", "0.8", "--since", "2020-01",
                        "--until", "2023-12-31", db=seeded_db_file))
     assert window["filters"]["since"] == "2020-01-01"
@@ -148,7 +152,7 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
     text = cli("audit", "history", "-c", "msmarco-passage/dev/small", "-m", "RR@10",
                "--no-save", db=seeded_db_file).output
     assert "Records (dates that set a new record)" in text
-    assert "18 records over 127 dates; 15 of them beyond the threshold" in text
+    assert "18 records over 127 dates; 15 of them above the 0.05 threshold" in text
 
 
 def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
@@ -262,8 +266,12 @@ def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_s
     for r in rep.rows[::17]:
         a = get_audit(seeded_store.con, r.audit_id)
         assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)
-        assert a.result["stats"]["reference"]["n_results"] == r.N
+        assert a.result.stats.reference.n_results == r.N
         assert a.params["filters"]["source"] == r.source
+    # the same summary again reuses every stored audit (analyses.audits.run_or_reuse)
+    with seeded_store.transaction() as con:
+        again = run_summary(con)
+    assert [r.audit_id for r in again.rows] == [r.audit_id for r in rep.rows]
 
 
 def test_results_add_takes_a_date_and_a_reporter(cli, seeded_copy):

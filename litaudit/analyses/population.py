@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 from litaudit.analyses.audits import fingerprint
 from litaudit.curation.filters import Filters, where
+from litaudit.defaults import MIN_N
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.shape import Shape
 
-__all__ = ["Filters", "ResultRow", "Loaded", "Population", "PopulationNote", "load_results",
-           "load_population", "population", "select_population", "results_fingerprint",
-           "track_label", "describe_population"]
+__all__ = ["Filters", "ResultRow", "Loaded", "Population", "PopulationSummary", "Tally",
+           "load_results", "load_population", "population", "select_population",
+           "results_fingerprint", "track_label", "summarize", "check_min_n"]
 
 
 # --------------------------------------------------------------------------- result rows
@@ -123,8 +124,22 @@ class Population:
     n_other_topics: int
 
 
+def too_few_message(where: str, n: int, min_n: int = MIN_N) -> str:
+    """The one message every extreme-value audit gives for a population below ``min_n``."""
+    return (f"{where}: {n} result(s) after the filters; an extreme-value audit needs at "
+            f"least {min_n} (with fewer, the sample sd that sets the reference spread is "
+            "too unstable)")
+
+
+def check_min_n(min_n: int) -> int:
+    """A user's --min-n: at least MIN_N (the floor every audit applies)."""
+    if isinstance(min_n, bool) or not isinstance(min_n, int) or min_n < MIN_N:
+        raise ParameterError(f"--min-n must be at least {MIN_N}, got {min_n!r}")
+    return min_n
+
+
 def population(con, collection: str, measure: str, filters: Filters,
-                min_n: int = 2) -> Population:
+               min_n: int = MIN_N) -> Population:
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
     coll = resolve_collection(con, collection)
@@ -156,86 +171,97 @@ def select_population(cid: str, cname: str, default_topics: int | None, meas: st
                 n_other = len(rows) - len(keep)
                 rows = keep
             else:
-                have = ", ".join(f"{k} topics: {v}" for k, v in sorted(counts.items()))
-                raise ParameterError(f"{where}: results use several topic counts ({have}); "
+                listed = ", ".join(f"{k} topics: {v}" for k, v in sorted(counts.items()))
+                raise ParameterError(f"{where}: results use several topic counts ({listed}); "
                                      "choose one with --topics")
     if len(rows) < min_n:
-        raise ParameterError(f"{where}: {len(rows)} result(s) after the filters; the "
-                             f"extreme-value audit needs at least {min_n}")
+        raise ParameterError(too_few_message(where, len(rows), min_n))
     n_topics = rows[0].n_topics
     if any(r.n_topics != n_topics for r in rows):  # a topic-set name spanning counts
         raise ParameterError(f"{where}: topic set {filters.topics!r} has several topic counts")
     return Population(cid, cname, meas, n_topics, rows, n_other)
 
 
-# ------------------------------------------------------------------- how it was chosen
+# ------------------------------------------------------------------ what the audit used
 @dataclass(frozen=True)
-class PopulationNote:
-    """How an audit's population was chosen, and how far it is from the Normal model.
+class Tally:
+    """A label and how many results of the population carry it."""
 
-    ``text``: one line (N, collection, measure, topic count, filters, where the results
-    come from, who reported them, the dates they span); ``by_origin``/``by_reporter``:
-    (label, count) pairs; ``first_date``/``last_date``/``n_undated``: the date span;
-    ``shape``: skewness and excess kurtosis; ``warning``: set when the values
-    are far from a Normal distribution (litaudit.defaults NORMAL_FIT_*), else None.
+    label: str
+    n: int
+
+
+@dataclass(frozen=True)
+class PopulationSummary:
+    """The population an audit used, stated in its output.
+
+    ``n`` results on ``n_topics`` topics; ``sources``: 'papers' and each track or
+    leaderboard ('TREC trec7/adhoc', 'msmarco-passage/leaderboard/full-ranking');
+    ``n_papers`` distinct papers; ``roles``, ``run_types`` ('-' when not recorded) and
+    ``topic_sets`` with their counts, largest first; ``n_other_topics`` results left out
+    for another topic count; ``filters`` the filters as given; ``reporters``: who reported
+    the values ('' = not recorded); ``first_date``/``last_date``/``n_undated``: the dates
+    the results span; ``shape``: skewness and excess kurtosis of the values; ``warning``:
+    set when they are far from a Normal distribution (litaudit.defaults NORMAL_FIT_*).
     """
 
-    text: str
-    by_origin: tuple[tuple[str, int], ...]
-    by_reporter: tuple[tuple[str, int], ...]
-    first_date: str | None
-    last_date: str | None
-    n_undated: int
-    shape: Shape
-    warning: str | None
+    n: int
+    n_topics: int
+    sources: tuple[Tally, ...]
+    n_papers: int
+    roles: tuple[Tally, ...]
+    run_types: tuple[Tally, ...]
+    topic_sets: tuple[Tally, ...]
+    n_other_topics: int
+    filters: Filters
+    reporters: tuple[Tally, ...] = ()
+    first_date: str | None = None
+    last_date: str | None = None
+    n_undated: int = 0
+    shape: Shape | None = None
+    warning: str | None = None
 
 
-def _counts(labels) -> tuple[tuple[str, int], ...]:
-    c: dict[str, int] = {}
+def _tally(labels) -> tuple[Tally, ...]:
+    counts: dict[str, int] = {}
     for x in labels:
-        c[x] = c.get(x, 0) + 1
-    return tuple(sorted(c.items(), key=lambda kv: (-kv[1], kv[0])))
+        counts[x] = counts.get(x, 0) + 1
+    return tuple(Tally(k, n) for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 
-def describe_population(pop: Population, filters: Filters) -> PopulationNote:
-    """The population in words, with a warning when it is far from the Normal model."""
+def shape_warning(shape: Shape) -> str | None:
+    """Skewness or excess kurtosis beyond litaudit.defaults NORMAL_FIT_*, else None."""
     from litaudit import defaults as D
-    from litaudit.stats.shape import normal_shape
 
-    rows = pop.rows
-    origin = _counts("papers" if r.source == "paper" else (track_label(r.track) or r.source)
-                     for r in rows)
-    reporter = _counts(r.reporter or "" for r in rows)
-    dates = sorted(r.date[:10] for r in rows if r.date)
-    first, last = (dates[0], dates[-1]) if dates else (None, None)
-    n_undated = len(rows) - len(dates)
-    parts = [f"{len(rows)} results of {pop.collection_name} {pop.measure} on "
-             f"{pop.n_topics} topics"]
-    if pop.n_other_topics:
-        parts.append(f"{pop.n_other_topics} on other topic counts left out")
-    fdesc = filters.describe()
-    parts.append(f"filters: {fdesc}" if fdesc else "no filters")
-    parts.append("from " + ", ".join(f"{k} {n}" for k, n in origin))
-    named = [f"{k} {n}" for k, n in reporter if k]
-    unnamed = sum(n for k, n in reporter if not k)
-    if named:
-        parts.append("reported by " + ", ".join(named))
-    if unnamed:
-        parts.append(f"no reporter recorded for {unnamed}")
-    if dates:
-        span = f"dated {first} to {last}"
-        parts.append(span + (f" ({n_undated} undated)" if n_undated else ""))
-    shape = normal_shape([r.value for r in rows])
     far = []
     if shape.skewness is not None and abs(shape.skewness) > D.NORMAL_FIT_MAX_SKEW:
         far.append(f"skewness {shape.skewness:.2f}")
     if shape.excess_kurtosis is not None and \
             abs(shape.excess_kurtosis) > D.NORMAL_FIT_MAX_KURTOSIS:
         far.append(f"excess kurtosis {shape.excess_kurtosis:.2f}")
-    warning = None
-    if far:
-        warning = (f"the {len(rows)} values are far from the Normal distribution the audit "
-                   f"assumes ({', '.join(far)}; Normal: 0); a mixed population? narrow it "
-                   "with --since/--until, --reporter or --track")
-    return PopulationNote("; ".join(parts), origin, reporter, first, last, n_undated, shape,
-                          warning)
+    if not far:
+        return None
+    return (f"the {shape.n} values are far from the Normal distribution the audit assumes "
+            f"({', '.join(far)}; Normal: 0); a mixed population? narrow it with "
+            "--since/--until, --reporter or --track")
+
+
+def summarize(pop: Population, filters: Filters) -> PopulationSummary:
+    """What ``pop`` is made of (sources, roles, run types, topic sets, reporters, dates,
+    N of each) and how far its values are from the Normal model."""
+    from litaudit.stats.shape import normal_shape
+
+    rows = pop.rows
+    dates = sorted(r.date[:10] for r in rows if r.date)
+    shape = normal_shape([r.value for r in rows])
+    return PopulationSummary(
+        n=len(rows), n_topics=pop.n_topics,
+        sources=_tally("papers" if r.source == "paper" else (track_label(r.track) or r.source)
+                       for r in rows),
+        n_papers=len({r.bibkey for r in rows if r.source == "paper"}),
+        roles=_tally(r.role for r in rows), run_types=_tally(r.run_type or "-" for r in rows),
+        topic_sets=_tally(r.topic_set or "-" for r in rows),
+        n_other_topics=pop.n_other_topics, filters=filters,
+        reporters=_tally(r.reporter or "" for r in rows),
+        first_date=dates[0] if dates else None, last_date=dates[-1] if dates else None,
+        n_undated=len(rows) - len(dates), shape=shape, warning=shape_warning(shape))

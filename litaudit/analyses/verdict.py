@@ -134,7 +134,7 @@ def _agreement_checks(con, cid: str, *, depth: int, seed: int | None,
 def _stored_or_run(con, kind: str, cid: str, measure: str, params: dict, fp: str, run):
     """Reuse an audit with exactly these inputs, else compute (and store) it."""
     from litaudit.analyses.audits import find_audit
-    from litaudit.render.console import to_jsonable
+    from litaudit.codec import to_jsonable
 
     found = find_audit(con, kind=kind, collection_id=cid, measure=measure,
                        params=to_jsonable(params), input_fingerprint=fp)

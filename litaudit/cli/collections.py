@@ -57,12 +57,15 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="Id or any ali
     if json_out:
         print_json(data)
         return
-    out.print(f"[bold]{c[2]}[/] ({c[1]})  id {c[0]}" + ("  [ir_datasets]" if c[4] else ""))
-    out.print(f"documents: {c[3]}", markup=False)
+    from litaudit.render.console import escape
+
+    out.print(f"[bold]{escape(c[2])}[/] ({escape(c[1])})  id {escape(c[0])}"
+              + ("  \\[ir_datasets]" if c[4] else ""), markup=True)
+    out.print(f"documents: {c[3]}")
     if c[6]:
-        out.print(f"query count and title from: {c[6]}", markup=False)
+        out.print(f"query count and title from: {c[6]}")
     if c[5]:
-        out.print(f"notes: {c[5]}", markup=False)
+        out.print(f"notes: {c[5]}")
     out.print(f"aliases: {', '.join(aliases)}")
     out.print(table("Topic sets", ["name", "topics", "default", "description"],
                     [(t[0], t[1], t[2], t[3]) for t in topics]))

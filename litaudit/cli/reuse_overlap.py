@@ -32,10 +32,6 @@ def _workers(n: int) -> int:
     return n or max(1, min(2, os.cpu_count() or 1))
 
 
-def _pct(x: float | None) -> float | None:
-    return None if x is None else 100.0 * x
-
-
 def _progress_bar(total: int, label: str):
     """A rich progress bar on stderr; returns (context manager, advance callback)."""
     from rich.progress import (
@@ -55,76 +51,6 @@ def _progress_bar(total: int, label: str):
     return prog, (lambda k: prog.advance(task, k))
 
 
-def _print_rao(rep, aid) -> None:
-    from litaudit.render.console import out, table
-
-    rows = [(r.tag, r.participant, r.run_type or "-", r.rao, r.effectiveness, r.topics)
-            for r in rep.runs]
-    out.print(table(f"Run Average Overlap, {rep.collection_id}, depth {rep.depth} "
-                    "(Voorhees et al. 2014)",
-                    ["run", "participant", "type", "RAO", rep.measure, "topics"], rows))
-    out.print(f"{rep.n_runs} runs, P = {rep.n_participants} participants: RAO range "
-              f"[1/P = {rep.lower_bound:.4f}, 1]; mean {rep.mean_rao:.4f}, "
-              f"min {rep.min_rao:.4f}, max {rep.max_rao:.4f}")
-    if aid is not None:
-        out.print(f"saved as audit {aid}")
-
-
-def _print_lou(rep, aid) -> None:
-    from litaudit.render.console import out, table
-
-    prow = [(p.participant, p.runs, p.unique_relevant, _pct(p.share_of_relevant),
-             _pct(p.share_of_uniques)) for p in rep.participants]
-    out.print(table(f"Unique relevant documents, {rep.collection_id}, depth {rep.depth}",
-                    ["participant", "runs", "unique", "% of relevant", "% of uniques"], prow,
-                    digits=2))
-    rrow = [(r.tag, r.participant, r.run_type or "-", r.before, r.after, r.pct_change,
-             r.considered) for r in rep.runs]
-    m = "MAP" if rep.measure == "AP" else rep.measure
-    out.print(table("Leave-out-uniques", ["run", "participant", "type", f"{m} before",
-                                          f"{m} after", "% change", "in Table 2"], rrow))
-    t2 = [
-        ("% of relevant documents that are unique", _pct(rep.unique_fraction)),
-        ("largest % of uniques from one participant", _pct(rep.largest_share)),
-        ("mean |% difference|", rep.mean_abs_pct),
-        ("max |% difference|", rep.max_abs_pct),
-        (f"runs with |% difference| > {rep.noise_pct:g}%", f"{rep.n_above} of "
-                                                           f"{rep.n_considered}"),
-    ]
-    out.print(table(f"Table 2 statistics (automatic runs with {m} >= {rep.min_map:g})",
-                    ["statistic", "value"], t2, digits=2))
-    out.print(f"{rep.n_unique} unique of {rep.n_relevant} relevant documents "
-              f"({rep.n_retrieved_relevant} in some run's top {rep.depth}); largest: "
-              f"{rep.largest_participant or '-'}")
-    if aid is not None:
-        out.print(f"saved as audit {aid}")
-
-
-def _print_sub(rep, aid) -> None:
-    from litaudit.render.console import out, table
-
-    srow = [(s.name, s.documents, s.relevant, s.topics) for s in rep.subcollections]
-    out.print(table(f"Sub-collections of {rep.collection_id} (split {rep.split})",
-                    ["sub-collection", "documents", "relevant", "topics"], srow))
-    names = [s.name for s in rep.subcollections]
-    rrow = [(r.tag, r.full_map, *r.maps) for r in rep.runs]
-    out.print(table("MAP per sub-collection", ["run", "all", *names], rrow))
-    prow = [(f"{p.a}-{p.b}", p.tau,
-             "-" if p.random_min is None else f"{p.random_min:.2f}-{p.random_max:.2f}",
-             p.p_value) for p in rep.pairs]
-    out.print(table(f"Kendall's tau per pair and randomization test ({rep.permutations} "
-                    f"random splits, seed {rep.seed}; Sanderson et al. 2012, Tables 3-4)",
-                    ["pair", "tau", "random tau range", "p"], prow, digits=3))
-    sig = ", ".join(f"{n} at {lvl:g}" for lvl, n in rep.significant)
-    excl = "; ".join(f"{t} ({why})" for t, why in rep.excluded) or "none"
-    out.print(f"{len(rep.runs)} runs ranked; excluded: {excl}")
-    out.print(f"pairs significant: {sig} (of {len(rep.pairs)}); mean tau "
-              f"{'-' if rep.mean_tau is None else f'{rep.mean_tau:.3f}'}; smallest possible "
-              f"p = 1/{rep.permutations + 1}")
-    if aid is not None:
-        out.print(f"saved as audit {aid}")
-
-
 def _print_verdict(v, aid) -> None:
     from litaudit.render.console import fmt, out, table
 
@@ -138,7 +64,9 @@ def _print_verdict(v, aid) -> None:
     word = {True: "REUSABLE", False: "NOT SHOWN REUSABLE", None: "NO DECISION"}[v.passed]
     out.print(f"verdict: {word} ({v.n_failed} of {v.n_checks} checks failed)")
     if aid is not None:
-        out.print(f"saved as audit {aid}")
+        from litaudit.render.audits import saved_footer
+
+        out.print(saved_footer(aid), markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -151,11 +79,11 @@ def register(app: typer.Typer) -> None:
             as_json: bool = JsonOpt):
         """Run Average Overlap of every run at depth K (Voorhees et al. SIGIR 2014)."""
         from litaudit.analyses.reuse import run_rao
-        from litaudit.render.console import print_json
+        from litaudit.render.audits import emit
 
         with open_write(ctx) as store:
-            rep, aid = run_rao(store.con, collection, depth=depth, measure=measure)
-        print_json({"audit_id": aid, "result": rep}) if as_json else _print_rao(rep, aid)
+            done = run_rao(store.con, collection, depth=depth, measure=measure)
+        emit("reuse-rao", done, as_json)
 
     @app.command("lou")
     def lou(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
@@ -168,12 +96,12 @@ def register(app: typer.Typer) -> None:
             as_json: bool = JsonOpt):
         """Unique relevant documents per participant and leave-out-uniques (SIGIR 2014)."""
         from litaudit.analyses.reuse import run_lou
-        from litaudit.render.console import print_json
+        from litaudit.render.audits import emit
 
         with open_write(ctx) as store:
-            rep, aid = run_lou(store.con, collection, depth=depth, measure=measure,
-                               min_map=min_map, noise_pct=noise)
-        print_json({"audit_id": aid, "result": rep}) if as_json else _print_lou(rep, aid)
+            done = run_lou(store.con, collection, depth=depth, measure=measure,
+                           min_map=min_map, noise_pct=noise)
+        emit("reuse-lou", done, as_json)
 
     @app.command("subcollections")
     def subcollections(
@@ -187,16 +115,16 @@ def register(app: typer.Typer) -> None:
     ):
         """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
         from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
-        from litaudit.render.console import print_json
+        from litaudit.render.audits import emit
 
         prog, advance = _progress_bar(permutations, "random splits")
         with open_write(ctx) as store, prog:
-            rep, aid = run_subcollections(
+            done = run_subcollections(
                 store.con, collection, split=split, permutations=permutations, seed=seed,
                 automatic_only=not all_types,
                 drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
                 workers=_workers(workers), progress=advance)
-        print_json({"audit_id": aid, "result": rep}) if as_json else _print_sub(rep, aid)
+        emit("reuse-subcollections", done, as_json)
 
     @app.command("verdict")
     def verdict(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,

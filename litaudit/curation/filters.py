@@ -27,7 +27,7 @@ from litaudit.measures import did_you_mean
 REPORTERS = F.REPORTERS
 _SOURCE_SPELLINGS = {"paper": "paper", "papers": "paper", "official": "official",
                      "officials": "official"}
-_DATE = re.compile(r"^(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?$")
+_DATE = re.compile(r"^([0-9]{4})(?:-([0-9]{1,2})(?:-([0-9]{1,2}))?)?$")
 
 
 @dataclass(frozen=True)
@@ -107,8 +107,12 @@ class Filters:
                 parts.append(f"{name} {' or '.join(vals)}")
         if self.years:
             parts.append(f"years {self.years[0]}-{self.years[1]}")
-        if self.since or self.until:
-            parts.append(f"dated {self.since or '...'} to {self.until or '...'}")
+        if self.since and self.until:
+            parts.append(f"dated {self.since} to {self.until}")
+        elif self.since:
+            parts.append(f"dated from {self.since}")
+        elif self.until:
+            parts.append(f"dated up to {self.until}")
         if self.track:
             parts.append(f"track {self.track}")
         if self.paper:
@@ -177,22 +181,27 @@ def where(f: Filters) -> tuple[str, list]:
 
 
 def parse_years(text: str | None) -> tuple[int, int] | None:
-    """'2010' -> (2010, 2010); '2005-2012', '2005..2012', '2005-', '-2012'."""
+    """'2010' -> (2010, 2010); '2005-2012', '2005..2012', '2005-', '-2012'. ASCII digits
+    only; a range running backwards is refused with the range it probably meant."""
     if not text or not str(text).strip():
         return None
-    parts = str(text).strip().replace("..", "-").split("-")
+    text = str(text)
+    parts = text.strip().replace("..", "-").split("-")
+    bad = LitauditError(f"--years: expected YEAR or FROM-TO (e.g. 2005-2012), got {text!r}")
+    if len(parts) > 2 or not all(p.strip() == "" or (p.strip().isascii() and p.strip().isdigit())
+                                 for p in parts) or not any(p.strip() for p in parts):
+        raise bad
     try:
         if len(parts) == 1:
-            y = int(parts[0])
+            y = F.parse_year(parts[0])
             return y, y
-        if len(parts) != 2:
-            raise ValueError
-        lo = int(parts[0]) if parts[0] else 1950
-        hi = int(parts[1]) if parts[1] else 2100
-    except ValueError:
-        raise LitauditError(f"--years: expected YEAR or FROM-TO, got {text!r}") from None
+        lo = F.parse_year(parts[0]) if parts[0].strip() else 1950
+        hi = F.parse_year(parts[1]) if parts[1].strip() else 2100
+    except F.FieldError as e:
+        raise LitauditError(f"--years: {e}") from None
     if lo > hi:
-        raise LitauditError(f"--years: {lo} is after {hi}")
+        raise LitauditError(f"--years: {text!r} runs backwards (from {lo} to {hi}); "
+                            f"did you mean {hi}-{lo}?")
     return lo, hi
 
 

@@ -44,8 +44,10 @@ def query_results(con, f: Filters = CURATION, *, collection: str | None = None,
     cond, args = where(f)
     sql = LIST_SQL + (f" WHERE {cond}" if cond else "") + \
         " ORDER BY r.collection_id, r.measure, r.year, r.id"
-    if limit:
-        sql += f" LIMIT {int(limit)}"
+    if limit is not None:
+        if limit < 1:
+            raise LitauditError(f"--limit must be at least 1, got {limit}")
+        sql += f" LIMIT {min(int(limit), 2**62)}"
     cur = con.execute(sql, args)
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
@@ -62,8 +64,15 @@ def get_result(con, result_id: int) -> dict:
 
 def add_result(store, data: dict, *, who: str) -> int:
     """Add one result (fields as in the import format); the same validation as import."""
+    from litaudit.errors import Problem, ValidationFailed
+
     data = {"transcribed_by": who, "transcribed_at": dt.date.today().isoformat(), **data}
-    plan = plan_import(store.con, [Row(1, data)], "<command line>")
+    try:
+        plan = plan_import(store.con, [Row(1, data)], "")
+    except ValidationFailed as exc:   # command-line values: named by their option
+        raise ValidationFailed([Problem("", None, p.message, p.field and
+                                        "--" + p.field.replace("_", "-"))
+                                for p in exc.problems]) from None
     report = apply_plan(store, plan, who=who, reason="added with `results add`", action="create")
     return report.result_ids[0]
 
@@ -72,6 +81,9 @@ def add_result(store, data: dict, *, who: str) -> int:
 def _parse_for_edit(con, fld: str, text: str):
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
+    why = F.check_text(text)
+    if why:
+        raise F.FieldError(why)
     if fld == "value":
         return F.parse_value(text)
     parsers = {
@@ -138,6 +150,10 @@ def edit_result(store, result_id: int, changes: dict[str, str], *, reason: str, 
             log.append((fld, _s(old), _s(new)))
     if not updates:
         return []
+    if current["status"] == "verified":
+        # the verification was of the old values: an edited result is a draft again
+        updates["status"] = "draft"
+        log.append(("status", "verified", "draft"))
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     with store.transaction():
         _update(con, result_id, {**updates, "updated_at": now})
