@@ -13,7 +13,8 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-DATA = {"schema": ("*.sql",), "seeds": ("**/*.csv", "**/*.json", "**/*.md", "**/*.tsv")}
+DATA = {"schema": ("*.sql",), "seeds": ("**/*.csv", "**/*.csv.gz", "**/*.json", "**/*.md",
+                                        "**/*.tsv")}
 
 
 class BuildPyWithData(build_py):

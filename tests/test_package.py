@@ -49,7 +49,9 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     names = _run(sys.executable, "-m", "zipfile", "-l", wheel).stdout
     for f in (REPO / "schema").glob("*.sql"):
         assert f"litaudit/_data/schema/{f.name}" in names
-    for f in (REPO / "seeds").rglob("*.csv"):
+    seeds = [*(REPO / "seeds").rglob("*.csv"), *(REPO / "seeds").rglob("*.csv.gz")]
+    assert any(f.name.endswith(".csv.gz") for f in seeds)   # the large seeds are gzipped
+    for f in seeds:
         assert f"litaudit/_data/seeds/{f.relative_to(REPO / 'seeds').as_posix()}" in names
 
     # a fresh venv without pip; the dependencies come from this environment's
@@ -77,3 +79,8 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     assert rep["stats"]["reference"]["n_results"] == 103 and rep["audit_id"] == 1
+    # a population from a gzipped seed (seeds/results/mteb_beir.csv.gz)
+    r = _run(exe, "--db", db, "audit", "best", "-c", "beir/scifact/test", "-m", "nDCG@10",
+             "--no-save", "--json", cwd=work)
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["stats"]["reference"]["n_results"] == 235
