@@ -20,3 +20,6 @@ MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
 # --- today's populations (issue 13) ----------------------------------------------------
 
 # --- run archives (issue 15) -----------------------------------------------------------
+IMPORT_GROUP_BYTES = 256 << 20   # ours: run files are imported in groups of this much text
+                                 # (uncompressed); the import's memory is about 4x one group
+                                 # (bench/bench_runs.py --msmarco), so it stays under 2 GiB

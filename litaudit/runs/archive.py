@@ -214,7 +214,10 @@ def get_run(con, tag: str, collection_id: str | None = None) -> StoredRun:
 
 
 def delete_runs(store, collection_id: str, tags: Sequence[str] | None = None) -> int:
-    """Delete runs by tag, or (tags=None) the whole archive of a collection with its qrels."""
+    """Delete runs by tag, or (tags=None) the whole archive of a collection with its qrels
+    (and the evaluations stored for it, see :mod:`litaudit.runs.evalcache`)."""
+    from litaudit.runs.evalcache import invalidate
+
     con = store.con
     if tags is not None:
         rows = _run_rows(con, collection_id, tags)
@@ -222,6 +225,7 @@ def delete_runs(store, collection_id: str, tags: Sequence[str] | None = None) ->
         rows = _run_rows(con, collection_id, None)
     ids = [r[0] for r in rows]
     with store.transaction():
+        invalidate(con, collection_id)
         if ids:
             id_list = ", ".join(map(str, ids))
             con.execute(f"DELETE FROM run_rankings WHERE run_id IN ({id_list})")
