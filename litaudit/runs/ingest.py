@@ -17,10 +17,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from litaudit.defaults import IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.runs import trec_io
 from litaudit.runs.coding import code_import, docno_words
-from litaudit.defaults import IMPORT_GROUP_BYTES
 from litaudit.runs.model import RunInfo
 from litaudit.store.db import sql_string as _lit
 
