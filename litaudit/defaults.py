@@ -22,4 +22,8 @@ MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
 # --- run archives (issue 15) -----------------------------------------------------------
 IMPORT_GROUP_BYTES = 256 << 20   # ours: run files are imported in groups of this much text
                                  # (uncompressed); the import's memory is about 4x one group
-                                 # (bench/bench_runs.py --msmarco), so it stays under 2 GiB
+                                 # (bench/bench_runs_scale.py), so it stays under 2 GiB
+IMPORT_DUCKDB_MEMORY = "256MB"   # ours: DuckDB's memory limit while an import of several
+                                 # groups writes (its block cache otherwise grows with it)
+EVAL_GROUP_LINES = 30_000_000    # ours: stored runs are evaluated in groups of this many
+                                 # lines (about 60 bytes a line at the peak: under 2 GiB)

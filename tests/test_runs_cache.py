@@ -247,3 +247,18 @@ def test_progress_bar_counts_on_a_terminal(monkeypatch):
         bar.advance(1, lines=234)
         bar._prog.refresh()
         assert "1,234 lines" in buf.getvalue() and "2/2" in buf.getvalue()
+
+
+def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
+    q, paths = _write_archive(tmp_path)
+    import_archive(mem_store, CID, paths, qrels_path=q)
+    measures = ["AP", "P@10", "Rprec", "nDCG", "Bpref"]
+    for complete in (False, True):
+        for tags in (None, ["run4", "run1", "run2"]):
+            seen = []
+            grouped = evaluate_stored(mem_store.con, CID, measures, tags=tags,
+                                      complete=complete, group_lines=150,
+                                      progress=lambda r, n: seen.append((r, n)))
+            assert len(seen) > 1 and sum(r for r, _ in seen) == len(grouped.runs)
+            _same_evaluation(grouped, evaluate_stored(mem_store.con, CID, measures,
+                                                      tags=tags, complete=complete))

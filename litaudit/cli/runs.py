@@ -143,10 +143,14 @@ def eval_(
 
     with open_read(ctx) as store:
         cid = resolve_collection(store.con, collection).id
-        with progress_bar("evaluating", None, quiet=json_):
+        n_runs = len(run) if run else store.con.execute(
+            "SELECT count(*) FROM runs WHERE collection_id = ?", [cid]).fetchall()[0][0]
+        with progress_bar("evaluating runs", n_runs, unit="runs", counts=("lines",),
+                          quiet=json_) as bar:
             ev, pending = evaluate_cached(store.con, cid, measure, tags=run or None,
                                           rel_level=rel_level, complete=complete,
-                                          use_cache=cache)
+                                          use_cache=cache,
+                                          progress=lambda n, lines: bar.advance(n, lines=lines))
     if pending is not None and cache:
         _keep(ctx, pending)
     if per_topic:

@@ -8,11 +8,12 @@ trec_eval order by :mod:`litaudit.runs.ingest`, which writes them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit.defaults import EVAL_GROUP_LINES
 from litaudit.errors import LitauditError, NotFound
 from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
 from litaudit.runs.evaluate import CodedQrels, CodedRuns, Evaluation, evaluate_coded
@@ -175,12 +176,46 @@ def _columns(con, sql: str) -> dict[str, np.ndarray]:
 
 def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
                     tags: Sequence[str] | None = None, rel_level: int = 1,
-                    complete: bool = False) -> Evaluation:
+                    complete: bool = False, group_lines: int = EVAL_GROUP_LINES,
+                    progress: Callable[[int, int], None] | None = None) -> Evaluation:
     """Evaluate a stored archive (fast path: integer codes straight from DuckDB).
 
     The importer stored each run in trec_eval order, so the evaluator takes the rows as
     ranked after checking what it can without docnos (each run and topic one block,
-    scores descending); only if that fails are the docnos read to sort the rows again."""
+    scores descending); only if that fails are the docnos read to sort the rows again.
+    Runs are read and evaluated in groups of about ``group_lines`` lines (runs are
+    independent in trec_eval), so that memory does not grow with the archive;
+    ``progress(runs, lines)`` is called after each group."""
+    from litaudit.runs.evaluate import _join_runs
+
+    rows = _run_rows(con, collection_id, tags)
+    sizes = dict(con.execute("SELECT id, n_lines FROM runs WHERE collection_id = ?",
+                             [collection_id]).fetchall())
+    groups: list[list[int]] = []
+    size = 0
+    for i, r in enumerate(rows):
+        n = int(sizes.get(r[0], 0))
+        if not groups or size + n > group_lines:
+            groups.append([])
+            size = 0
+        groups[-1].append(i)
+        size += n
+    if len(groups) <= 1:
+        ev = _evaluate_group(con, collection_id, measures, tags, rel_level, complete)
+        if progress is not None:
+            progress(len(rows), sum(int(sizes.get(r[0], 0)) for r in rows))
+        return ev
+    parts = []
+    for g in groups:
+        parts.append(_evaluate_group(con, collection_id, measures, [rows[i][1] for i in g],
+                                     rel_level, complete))
+        if progress is not None:
+            progress(len(g), sum(int(sizes.get(rows[i][0], 0)) for i in g))
+    return _join_runs(tuple(r[1] for r in rows), [np.array(g) for g in groups], parts)
+
+
+def _evaluate_group(con, collection_id: str, measures: Sequence[str],
+                    tags: Sequence[str] | None, rel_level: int, complete: bool) -> Evaluation:
     from litaudit.runs.evaluate import NotRanked
 
     coded, cq = load_coded(con, collection_id, tags, byte_order=False)
@@ -188,6 +223,7 @@ def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
         return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
                               check_duplicates=False, ranked=True, threads=2)
     except NotRanked:
+        del coded, cq
         coded, cq = load_coded(con, collection_id, tags)
         return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
                               check_duplicates=False)

@@ -168,11 +168,12 @@ class Pending:
 
 def evaluate_cached(con, collection_id: str, measures: Sequence[str], *,
                     tags: Sequence[str] | None = None, rel_level: int = 1,
-                    complete: bool = False, use_cache: bool = True):
+                    complete: bool = False, use_cache: bool = True, progress=None):
     """(Evaluation, Pending or None): :func:`~litaudit.runs.archive.evaluate_stored`, with
     the measures stored for the archive's current fingerprint read back instead of
     computed. The measures computed come back as ``Pending`` for the caller to
-    :func:`save` (on a connection that may write: this function only reads)."""
+    :func:`save` (on a connection that may write: this function only reads).
+    ``progress(runs, lines)``: see :func:`~litaudit.runs.archive.evaluate_stored`."""
     from litaudit.errors import ParameterError
     from litaudit.runs.archive import _require_qrels, _run_rows, evaluate_stored
 
@@ -190,7 +191,8 @@ def evaluate_cached(con, collection_id: str, measures: Sequence[str], *,
     computed = None
     if missing or not run_tags:
         computed = evaluate_stored(con, collection_id, missing or names, tags=run_tags,
-                                   rel_level=rel_level, complete=complete)
+                                   rel_level=rel_level, complete=complete,
+                                   progress=progress)
         if not cached:
             return computed, Pending(collection_id, fp, computed, rel_level, complete)
     ev = assemble(names, run_tags, cached, computed)

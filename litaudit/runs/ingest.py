@@ -3,8 +3,8 @@
 Reads the qrels and run files on two threads (see :mod:`litaudit.runs.trec_io`) in groups
 of bounded size (so that memory does not grow with the archive), codes every docno of a
 group once in byte order without hashing a string (see :mod:`litaudit.runs.strcodes`),
-ranks the runs on worker threads while DuckDB writes, and writes every group in one
-transaction (tables: ``schema/002_runs.sql``, read back by
+ranks the runs on worker threads while DuckDB writes, and writes each group in one
+transaction (a failure in a later group deletes what the earlier ones wrote) (tables: ``schema/002_runs.sql``, read back by
 :mod:`litaudit.runs.archive`); a file whose sha256 is already stored for the collection is
 skipped, so re-importing changes nothing.
 """
@@ -14,13 +14,14 @@ from __future__ import annotations
 import csv
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from litaudit.defaults import IMPORT_GROUP_BYTES
+from litaudit.defaults import IMPORT_DUCKDB_MEMORY, IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.runs import trec_io
 from litaudit.runs.coding import code_import, docno_words
+from litaudit.runs.evalcache import invalidate
 from litaudit.runs.model import RunInfo
 from litaudit.store.db import sql_string as _lit
 
@@ -142,9 +143,12 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     :func:`read_metadata_csv`) or else from the official results seeded for the collection.
 
     The run files are imported in groups of about ``group_bytes`` bytes of text (see
-    :func:`file_groups`), one group after the other inside one transaction, so that the
-    memory an import needs is that of one group whatever the archive's size (a failure in
-    any group rolls every group back). In a group, the files (and, with the first group,
+    :func:`file_groups`), one group after the other, each written in its own transaction
+    (DuckDB keeps a transaction's rows in memory), so that the memory an import needs is
+    that of one group whatever the archive's size; when a later group fails (a problem in
+    a file, an error, an interrupt), what the earlier groups wrote is deleted again. A
+    process killed between two groups leaves the groups it wrote (an import of one group,
+    up to ``group_bytes``, is one transaction). In a group, the files (and, with the first group,
     the qrels) are read, hashed, decompressed, parsed and their docnos cut into
     dictionary-coded 64-bit words by ``threads`` threads (all of it releases the GIL); the
     docnos are then coded in strcmp order from those words (:mod:`litaudit.runs.strcodes`:
@@ -209,8 +213,13 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     unchanged: dict[str, None] = {}
     lines = skipped = 0
     info_of: dict[str, RunInfo] | None = None
-    with store.transaction():
-        for gi, group in enumerate(file_groups(paths, group_bytes) or [[]]):
+    groups = file_groups(paths, group_bytes) or [[]]
+    undo = _Undo(collection_id, int(con.execute(
+        "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
+    ).fetchall()[0][0]), max(stored_topics.values(), default=-1))
+    memory = _limit_duckdb_memory(con, IMPORT_DUCKDB_MEMORY) if len(groups) > 1 else None
+    try:
+        for gi, group in enumerate(groups):
             first = read_qrels if gi == 0 else None
             # the qrels are read beside the first group; its topics are checked after that
             read, qread = _read_runs(group, existing, qtopics, lenient, threads, first,
@@ -246,14 +255,21 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
                 todo.append((p, sha, rt))
                 words.append(w)
             del read
-            if problems:        # read on, to list every problem; nothing is written
+            if problems:        # read on, to list every problem; nothing is kept
+                continue
+            if not todo and qtable is None:
                 continue
             if info_of is None:
                 info_of = meta if meta is not None else official_metadata(con, collection_id)
-            new_topics = _import_group(store, collection_id, qp if qtable is not None else None,
-                                       q_sha if qtable is not None else None, qtable, qwords,
-                                       int(n_judg), qtopics, todo, words, stored_topics,
-                                       info_of, lenient, threads)
+            # one transaction per group: DuckDB holds a transaction's rows in memory
+            with store.transaction():
+                invalidate(con, collection_id)
+                new_topics, run_ids = _import_group(
+                    store, collection_id, qp if qtable is not None else None,
+                    q_sha if qtable is not None else None, qtable, qwords, int(n_judg),
+                    qtopics, todo, words, stored_topics, info_of, lenient, threads)
+            undo.run_ids += run_ids
+            undo.qrels = undo.qrels or qtable is not None
             stored_topics.update(new_topics)
             imported += [rt.tag for _, _, rt in todo]
             lines += sum(rt.lines for _, _, rt in todo)
@@ -261,12 +277,51 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
             del todo, words, qtable, qwords
         if problems:
             raise ValidationFailed(problems)
-        if imported or qrels_state == "imported":
-            from litaudit.runs.evalcache import invalidate
-
-            invalidate(con, collection_id)
+    except BaseException:
+        undo.apply(store)
+        raise
+    finally:
+        if memory is not None:
+            con.execute(f"SET memory_limit = {_lit(memory)}")
     return ImportReport(collection_id, qrels_state, int(n_judg), tuple(imported),
                         tuple(unchanged), lines, skipped)
+
+
+@dataclass
+class _Undo:
+    """What the committed groups of an import added, to delete if a later group fails."""
+
+    collection_id: str
+    n_docs: int                    # run_docs of the collection before the import
+    max_topic: int                 # its highest topic id before the import
+    run_ids: list[int] = field(default_factory=list)
+    qrels: bool = False
+
+    def apply(self, store) -> None:
+        if not self.run_ids and not self.qrels:
+            return
+        con = store.con
+        cid = self.collection_id
+        with store.transaction():
+            if self.run_ids:
+                ids = ", ".join(map(str, self.run_ids))
+                con.execute(f"DELETE FROM run_rankings WHERE run_id IN ({ids})")
+                con.execute(f"DELETE FROM runs WHERE id IN ({ids})")
+            if self.qrels:
+                for t in ("run_qrels", "run_qrels_files"):
+                    con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [cid])
+            con.execute("DELETE FROM run_docs WHERE collection_id = ? AND doc_id >= ?",
+                        [cid, self.n_docs])
+            con.execute("DELETE FROM run_topics WHERE collection_id = ? AND topic_id > ?",
+                        [cid, self.max_topic])
+
+
+def _limit_duckdb_memory(con, limit: str) -> str:
+    """Set DuckDB's memory limit (its cache of the blocks written would otherwise grow
+    with the archive); the previous setting, to restore."""
+    before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    con.execute(f"SET memory_limit = {_lit(limit)}")
+    return before
 
 
 def file_groups(paths: Sequence[Path], group_bytes: int) -> list[list[Path]]:
@@ -304,9 +359,9 @@ def _text_size(path: Path) -> int:
 def _import_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: int,
                   qtopics: set[str] | None, todo: list, words: list,
                   stored_topics: dict[str, int], info_of: dict, lenient: bool,
-                  threads: int) -> dict[str, int]:
+                  threads: int) -> tuple[dict[str, int], list[int]]:
     """Code and write one group of runs (and the qrels, with the first group) inside the
-    caller's transaction; the topics it added (name -> id)."""
+    caller's transaction: the topics it added (name -> id) and the runs' ids."""
     con = store.con
     # code the topics and docnos; a document twice in a topic sends its file to the
     # line-by-line reader (which names the lines, or drops them when lenient)
@@ -333,17 +388,17 @@ def _import_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: 
     if todo:
         coded.start_ranking(len(todo), threads)
     try:
-        _write(con, collection_id, coded, qtable, todo, info_of, qp, q_sha, n_judg,
-               len(qtopics or ()))
+        run_ids = _write(con, collection_id, coded, qtable, todo, info_of, qp, q_sha, n_judg,
+                         len(qtopics or ()))
     finally:
         coded.stop_ranking()
     nt = coded.new_topics
     return dict(zip(nt.column("topic").to_pylist(), nt.column("topic_id").to_pylist(),
-                    strict=True))
+                    strict=True)), run_ids
 
 
 def _write(con, collection_id: str, coded, qtable, todo: list, info_of: dict, qp, q_sha,
-           n_judg: int, n_qtopics: int) -> None:
+           n_judg: int, n_qtopics: int) -> list[int]:
     """Write a group of an import (the runs ranked meanwhile, see coding.Coded), in the
     caller's transaction."""
     cid = _lit(collection_id)
@@ -375,6 +430,8 @@ def _write(con, collection_id: str, coded, qtable, todo: list, info_of: dict, qp
         # the runs were ranked on worker threads while DuckDB wrote the tables above
         _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in",
                 coded.rankings(run_ids))
+        return run_ids
+    return []
 
 
 def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, lenient: bool,
@@ -399,6 +456,7 @@ def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, leni
                 return sha, None, None
             rt = trec_io.read_run_table(p, qrels_topics=qtopics, lenient=lenient,
                                         check_duplicates=False, raw=raw)
+            del raw         # before the docno words: one file's bytes less in memory
             if progress is not None:
                 progress(1, rt.lines)
             return sha, rt, docno_words(p, rt.table)
