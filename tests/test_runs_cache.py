@@ -258,7 +258,7 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
             seen = []
             grouped = evaluate_stored(mem_store.con, CID, measures, tags=tags,
                                       complete=complete, group_lines=150,
-                                      progress=lambda r, n: seen.append((r, n)))
+                                      progress=lambda r, n, seen=seen: seen.append((r, n)))
             assert len(seen) > 1 and sum(r for r, _ in seen) == len(grouped.runs)
             _same_evaluation(grouped, evaluate_stored(mem_store.con, CID, measures,
                                                       tags=tags, complete=complete))
