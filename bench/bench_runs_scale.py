@@ -78,13 +78,14 @@ def synth_msmarco(root: Path, n_runs: int, seed: int = 15) -> tuple[Path, Path]:
 
 
 def run_child(cmd: list[str]) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS MiB, "") of a child process, its stderr silenced (peak RSS
+    """(wall seconds, peak RSS MiB, "") of a child process, its output discarded (peak RSS
     from wait4: that child's alone)."""
     t0 = time.perf_counter()
     pid = os.fork()
     if pid == 0:                                       # the child: run the command
         os.chdir(REPO)
         fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
         os.dup2(fd, 2)
         os.execv(cmd[0], cmd)
     _, status, usage = os.wait4(pid, 0)

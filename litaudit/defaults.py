@@ -25,5 +25,5 @@ IMPORT_GROUP_BYTES = 256 << 20   # ours: run files are imported in groups of thi
                                  # (bench/bench_runs_scale.py), so it stays under 2 GiB
 IMPORT_DUCKDB_MEMORY = "256MB"   # ours: DuckDB's memory limit while an import of several
                                  # groups writes (its block cache otherwise grows with it)
-EVAL_GROUP_LINES = 30_000_000    # ours: stored runs are evaluated in groups of this many
-                                 # lines (about 60 bytes a line at the peak: under 2 GiB)
+EVAL_GROUP_LINES = 15_000_000    # ours: stored runs are evaluated in groups of this many
+                                 # lines (28M lines in one group peaked at 2.2 GiB)

@@ -262,3 +262,22 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
             assert len(seen) > 1 and sum(r for r, _ in seen) == len(grouped.runs)
             _same_evaluation(grouped, evaluate_stored(mem_store.con, CID, measures,
                                                       tags=tags, complete=complete))
+
+
+def test_load_archive_reads_each_run_in_trec_eval_order(tmp_path, mem_store):
+    """load_archive (integer columns, names shared) gives what a string join ordered by
+    topic, score as float descending and docno descending gives, after two imports (the
+    second numbers its docnos out of byte order)."""
+    q, paths = _write_archive(tmp_path)
+    import_archive(mem_store, CID, paths[:2], qrels_path=q)
+    import_archive(mem_store, CID, paths[2:])
+    arch = load_archive(mem_store.con, CID)
+    cid = f"'{CID}'"
+    for run in arch.runs:
+        want = mem_store.con.execute(
+            "SELECT t.topic, d.docno, r.score FROM run_rankings r "
+            f"JOIN runs u ON u.id = r.run_id AND u.tag = '{run.tag}' "
+            f"JOIN run_docs d ON d.collection_id = {cid} AND d.doc_id = r.doc_id "
+            f"JOIN run_topics t ON t.collection_id = {cid} AND t.topic_id = r.topic_id "
+            "ORDER BY t.topic, r.score::FLOAT DESC, d.docno DESC").fetchall()
+        assert list(zip(run.topic, run.docno, run.score, strict=True)) == want

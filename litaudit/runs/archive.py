@@ -72,7 +72,10 @@ def load_qrels(con, collection_id: str) -> Qrels:
 
 
 def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> Archive:
-    """The stored archive of a collection: qrels, runs (in trec_eval order) and metadata."""
+    """The stored archive of a collection: qrels, runs (in trec_eval order) and metadata.
+
+    Each distinct topic and docno is one Python string, shared by every row that holds
+    it (rows come as integer ids, in the order DuckDB sorts them)."""
     qrels = load_qrels(con, collection_id)
     rows = _run_rows(con, collection_id, tags)
     runs: list[Run] = []
@@ -80,16 +83,25 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     if rows:
         ids = ", ".join(str(r[0]) for r in rows)
         cid = _lit(collection_id)
-        tbl = con.sql(
-            "SELECT r.run_id, t.topic, d.docno, r.score FROM run_rankings r "
+        docs = con.sql(f"SELECT docno FROM run_docs WHERE collection_id = {cid} "
+                       "ORDER BY doc_id").to_arrow_table().column(0)
+        docnames = docs.to_numpy(zero_copy_only=False)
+        del docs
+        topics = con.execute("SELECT topic_id, topic FROM run_topics WHERE collection_id = ?",
+                             [collection_id]).fetchall()
+        names = np.empty(max(t for t, _ in topics) + 1, dtype=object)
+        for t, name in topics:
+            names[t] = name
+        d = _columns(con,
+            "SELECT r.run_id, r.topic_id, r.doc_id, r.score FROM run_rankings r "
             f"JOIN run_docs d ON d.collection_id = {cid} AND d.doc_id = r.doc_id "
             f"JOIN run_topics t ON t.collection_id = {cid} AND t.topic_id = r.topic_id "
             f"WHERE r.run_id IN ({ids}) "
-            "ORDER BY r.run_id, t.topic, r.score::FLOAT DESC, d.docno DESC").to_arrow_table()
-        rid = tbl.column(0).to_numpy()
-        topic = tbl.column(1).to_numpy(zero_copy_only=False)
-        docno = tbl.column(2).to_numpy(zero_copy_only=False)
-        score = tbl.column(3).to_numpy()
+            "ORDER BY r.run_id, t.topic, r.score::FLOAT DESC, d.docno DESC")
+        rid = d["run_id"]
+        topic = names[d["topic_id"]]
+        docno = docnames[d["doc_id"]]
+        score = d["score"]
         for r in rows:
             lo, hi = np.searchsorted(rid, [r[0], r[0] + 1])
             runs.append(Run(r[1], topic[lo:hi], docno[lo:hi], score[lo:hi]))
