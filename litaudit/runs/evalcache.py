@@ -85,7 +85,6 @@ def store(con, collection_id: str, fp: str, ev, rel_level: int, complete: bool) 
     """Keep an :class:`~litaudit.runs.evaluate.Evaluation` of the archive whose
     fingerprint is ``fp`` (replacing what is stored for its measures and runs)."""
     import numpy as np
-    import pyarrow as pa
 
     if not ev.runs or not ev.measures:
         return
@@ -96,28 +95,20 @@ def store(con, collection_id: str, fp: str, ev, rel_level: int, complete: bool) 
         con.execute(f"DELETE FROM {t} WHERE collection_id = ? AND fingerprint = ? AND "
                     f"rel_level = ? AND complete = ? AND measure IN ({m_list}) AND "
                     f"run IN ({r_list})", key + list(ev.measures) + list(ev.runs))
-    con.executemany("INSERT INTO run_eval_runs (collection_id, fingerprint, measure, "
-                    "rel_level, complete, run) VALUES (?, ?, ?, ?, ?, ?)",
-                    [[collection_id, fp, m, rel_level, complete, r]
-                     for m in ev.measures for r in ev.runs])
+    # one statement per table, the rows as lists zipped by unnest (no row-by-row inserts)
+    con.execute("INSERT INTO run_eval_runs (collection_id, fingerprint, measure, rel_level, "
+                "complete, run) SELECT ?, ?, unnest(?), ?, ?, unnest(?)",
+                [collection_id, fp, [m for m in ev.measures for _ in ev.runs], rel_level,
+                 complete, [r for _ in ev.measures for r in ev.runs]])
     mi, ri, ti = np.nonzero(~np.isnan(ev.scores))
     if not len(mi):
         return
-    cells = pa.table({
-        "measure": pa.DictionaryArray.from_arrays(pa.array(mi.astype(np.int32)),
-                                                  pa.array(list(ev.measures))),
-        "run": pa.DictionaryArray.from_arrays(pa.array(ri.astype(np.int32)),
-                                              pa.array(list(ev.runs))),
-        "topic": pa.DictionaryArray.from_arrays(pa.array(ti.astype(np.int32)),
-                                                pa.array(list(ev.topics))),
-        "value": pa.array(ev.scores[mi, ri, ti])})
-    con.register("_eval_cells", cells)
-    try:
-        con.execute("INSERT INTO run_eval_topics SELECT ?, ?, measure::VARCHAR, ?, ?, "
-                    "run::VARCHAR, topic::VARCHAR, value FROM _eval_cells",
-                    [collection_id, fp, rel_level, complete])
-    finally:
-        con.unregister("_eval_cells")
+    con.execute("INSERT INTO run_eval_topics SELECT ?, ?, list_extract(?, m), ?, ?, "
+                "list_extract(?, r), list_extract(?, t), v FROM (SELECT unnest(?) AS m, "
+                "unnest(?) AS r, unnest(?) AS t, unnest(?) AS v)",
+                [collection_id, fp, list(ev.measures), rel_level, complete, list(ev.runs),
+                 list(ev.topics), (mi + 1).tolist(), (ri + 1).tolist(), (ti + 1).tolist(),
+                 ev.scores[mi, ri, ti].tolist()])
 
 
 def assemble(measures: Sequence[str], tags: Sequence[str], cached: dict[str, Cached],
