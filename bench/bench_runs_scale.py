@@ -77,9 +77,9 @@ def synth_msmarco(root: Path, n_runs: int, seed: int = 15) -> tuple[Path, Path]:
     return run_dir, qrels
 
 
-def run_child(cmd: list[str]) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS MiB, "") of a child process, its output discarded (peak RSS
-    from wait4: that child's alone)."""
+def run_child(cmd: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, peak RSS MiB, CPU seconds) of a child process, its output discarded
+    (peak RSS and CPU from wait4: that child's alone)."""
     t0 = time.perf_counter()
     pid = os.fork()
     if pid == 0:                                       # the child: run the command
@@ -92,7 +92,7 @@ def run_child(cmd: list[str]) -> tuple[float, float, str]:
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status):
         sys.exit(f"failed ({status}): {' '.join(cmd)}")
-    return wall, usage.ru_maxrss / 1024, ""
+    return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
 def one_size(tmp_root: Path, n_runs: int, base_db: Path) -> dict:
@@ -105,18 +105,18 @@ def one_size(tmp_root: Path, n_runs: int, base_db: Path) -> dict:
         db = root / "a.duckdb"
         shutil.copy(base_db, db)
         lines = n_runs * N_TOPICS * DEPTH
-        t_imp, rss_imp, _ = run_child([*LITAUDIT, "--db", str(db), "runs", "import", "-c",
+        t_imp, rss_imp, cpu_imp = run_child([*LITAUDIT, "--db", str(db), "runs", "import", "-c",
                                        COLLECTION, "--qrels", str(qrels), str(run_dir)])
         db_size = db.stat().st_size
         for p in run_dir.iterdir():                     # free the disk before evaluating
             p.unlink()
         ev = [*LITAUDIT, "--db", str(db), "runs", "eval", "-c", COLLECTION, "-m", "AP",
               "--json"]
-        t_ev, rss_ev, _ = run_child(ev + ["--no-cache"])
+        t_ev, rss_ev, cpu_ev = run_child(ev + ["--no-cache"])
         t_ev1, _, _ = run_child(ev)                     # computes and stores
         t_ev2, rss_ev2, _ = run_child(ev)               # reads the stored values
     return {"runs": n_runs, "lines": lines, "text_mib": text / 2**20, "gen": gen,
-            "import": t_imp, "rss_import": rss_imp, "db_mib": db_size / 2**20,
+            "import": t_imp, "cpu_import": cpu_imp, "cpu_eval": cpu_ev, "rss_import": rss_imp, "db_mib": db_size / 2**20,
             "eval": t_ev, "rss_eval": rss_ev, "eval_store": t_ev1, "eval_cached": t_ev2,
             "rss_cached": rss_ev2}
 
@@ -147,12 +147,12 @@ def main() -> None:
             print(f"{n:3d} runs, {r['lines'] / 1e6:6.1f}M lines ({r['text_mib']:,.0f} MiB "
                   f"text; generated in {r['gen']:.0f} s): import {r['import']:6.1f} s "
                   f"({r['lines'] / r['import'] / 1e6:.2f}M lines/s, {per:.3f} us/line = "
-                  f"{per / first:.2f}x the smallest), peak RSS {r['rss_import']:,.0f} MiB "
+                  f"{per / first:.2f}x the smallest; CPU {r['cpu_import']:.1f} s), peak RSS {r['rss_import']:,.0f} MiB "
                   f"[{'PASS' if r['rss_import'] <= RSS_TARGET_MIB else 'MISS'} <= 2 GiB]; "
                   f"database {r['db_mib']:,.0f} MiB", flush=True)
             ev_target = EVAL_TARGET_S * r["lines"] / 140e6
             print(f"     eval -m AP {r['eval']:6.1f} s ({r['lines'] / r['eval'] / 1e6:.1f}M "
-                  f"lines/s; the 30 s at 140M target scaled to this size: {ev_target:.1f} s, "
+                  f"lines/s, CPU {r['cpu_eval']:.1f} s; the 30 s at 140M target scaled to this size: {ev_target:.1f} s, "
                   f"{'PASS' if r['eval'] <= ev_target else 'MISS'}), peak RSS "
                   f"{r['rss_eval']:,.0f} MiB; computing and storing {r['eval_store']:.1f} s; "
                   f"stored values read back {r['eval_cached']:.2f} s (peak "
