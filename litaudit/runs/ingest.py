@@ -414,7 +414,7 @@ def _import_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: 
                 redo.extend(exc.problems)
         if redo:
             raise ValidationFailed(redo)
-    del words
+    words.clear()       # the caller's list too: the words are not needed past coding
     if todo:
         coded.start_ranking(len(todo), threads)
     try:
