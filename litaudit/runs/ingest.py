@@ -223,7 +223,7 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
             first = read_qrels if gi == 0 else None
             # the qrels are read beside the first group; its topics are checked after that
             read, qread = _read_runs(group, existing, qtopics, lenient, threads, first,
-                                     progress)
+                                     progress, release=len(groups) > 1)
             qtable = qwords = None
             if first is not None:
                 if isinstance(qread, list):
@@ -268,7 +268,8 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
                     store, collection_id, qp if qtable is not None else None,
                     q_sha if qtable is not None else None, qtable, qwords, int(n_judg),
                     qtopics, todo, words, stored_topics, info_of, lenient, threads)
-            release_memory()
+            if len(groups) > 1:
+                release_memory()
             undo.run_ids += run_ids
             undo.qrels = undo.qrels or qtable is not None
             stored_topics.update(new_topics)
@@ -466,7 +467,8 @@ def _write(con, collection_id: str, coded, qtable, todo: list, info_of: dict, qp
 
 def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, lenient: bool,
                threads: int, first: Callable | None = None,
-               progress: Callable[[int, int], None] | None = None) -> tuple[list, object]:
+               progress: Callable[[int, int], None] | None = None,
+               release: bool = False) -> tuple[list, object]:
     """Per file: (sha256, RunTable, docno words), (sha256, None, None) when already
     stored, or its problems; and what ``first`` returned (or its problems), a job run on
     the same threads ahead of the files. Each file is read once: hashed, decompressed,
@@ -490,7 +492,8 @@ def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, leni
             if progress is not None:
                 progress(1, rt.lines)
             words = docno_words(p, rt.table)
-            release_memory()
+            if release:
+                release_memory()
             return sha, rt, words
         except ValidationFailed as exc:
             return exc.problems
