@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from litaudit.defaults import EVAL_GROUP_LINES
+from litaudit.defaults import DUCKDB_MEMORY_LIMIT, EVAL_GROUP_LINES
 from litaudit.errors import LitauditError, NotFound
 from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
 from litaudit.runs.evaluate import CodedQrels, CodedRuns, Evaluation, evaluate_coded
@@ -218,11 +218,17 @@ def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
             progress(len(rows), sum(int(sizes.get(r[0], 0)) for r in rows))
         return ev
     parts = []
-    for g in groups:
-        parts.append(_evaluate_group(con, collection_id, measures, [rows[i][1] for i in g],
-                                     rel_level, complete))
-        if progress is not None:
-            progress(len(g), sum(int(sizes.get(rows[i][0], 0)) for i in g))
+    # DuckDB's cache of the blocks read would otherwise grow with the archive
+    before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    con.execute(f"SET memory_limit = {_lit(DUCKDB_MEMORY_LIMIT)}")
+    try:
+        for g in groups:
+            parts.append(_evaluate_group(con, collection_id, measures,
+                                         [rows[i][1] for i in g], rel_level, complete))
+            if progress is not None:
+                progress(len(g), sum(int(sizes.get(rows[i][0], 0)) for i in g))
+    finally:
+        con.execute(f"SET memory_limit = {_lit(before)}")
     return _join_runs(tuple(r[1] for r in rows), [np.array(g) for g in groups], parts)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from litaudit.defaults import IMPORT_DUCKDB_MEMORY, IMPORT_GROUP_BYTES
+from litaudit.defaults import DUCKDB_MEMORY_LIMIT, IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.runs import trec_io
 from litaudit.runs.coding import code_import, docno_words
@@ -217,7 +217,7 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     undo = _Undo(collection_id, int(con.execute(
         "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
     ).fetchall()[0][0]), max(stored_topics.values(), default=-1))
-    memory = _limit_duckdb_memory(con, IMPORT_DUCKDB_MEMORY) if len(groups) > 1 else None
+    memory = _limit_duckdb_memory(con, DUCKDB_MEMORY_LIMIT) if len(groups) > 1 else None
     try:
         for gi, group in enumerate(groups):
             first = read_qrels if gi == 0 else None
