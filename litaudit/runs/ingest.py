@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
@@ -352,7 +353,7 @@ def _malloc_trim() -> None:
         _trim(0)
 
 
-_trim = None
+_trim: Any = None      # glibc's malloc_trim, False where there is none, None: not looked up
 
 
 def file_groups(paths: Sequence[Path], group_bytes: int) -> list[list[Path]]:
@@ -423,7 +424,7 @@ def _import_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: 
                          len(qtopics or ()))
     finally:
         coded.stop_ranking()
-    nt = coded.new_topics
+    nt: Any = coded.new_topics
     return dict(zip(nt.column("topic").to_pylist(), nt.column("topic_id").to_pylist(),
                     strict=True)), run_ids
 
