@@ -183,8 +183,13 @@ def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
         found = con.sql("SELECT n.i, d.doc_id FROM _new_docnos n JOIN run_docs d ON "
                         f"d.collection_id = {_lit(collection_id)} AND d.docno = n.docno"
                         ).to_arrow_table()
-    finally:
-        con.unregister("_new_docnos")
+    except BaseException:
+        try:                    # (the transaction may be aborted: keep the first error)
+            con.unregister("_new_docnos")
+        except Exception:
+            pass
+        raise
+    con.unregister("_new_docnos")
     doc_of = np.full(len(uniq), -1, dtype=np.int32)
     if found.num_rows:
         doc_of[to_numpy(found.column("i"))] = to_numpy(found.column("doc_id"))

@@ -280,8 +280,12 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
             del todo, words, qtable, qwords
         if problems:
             raise ValidationFailed(problems)
-    except BaseException:
+    except BaseException as exc:
         undo.apply(store)
+        if type(exc).__name__ == "OutOfMemoryException":     # duckdb's, within its limit
+            raise LitauditError(
+                f"DuckDB ran out of memory importing into {collection_id} "
+                f"({str(exc).splitlines()[0]}); nothing was kept") from None
         raise
     finally:
         if memory is not None:
