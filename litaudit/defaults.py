@@ -16,6 +16,20 @@ MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
 # --- claims (issue 11) -----------------------------------------------------------------
 
 # --- reusability (Carterette et al. 2010; Voorhees et al. 2014; Sanderson et al. 2012) -
+REUSE_ALPHA = 0.05           # level of every test entering the reuse verdict (Holm, family-wise)
+REUSE_CORRECTION = "holm"    # ours: Holm (1979) across every test entering the verdict
+AGREEMENT_K = 2              # Carterette et al. 2010, Sec. 4.3: 2 sites held out per topic
+AGREEMENT_DEPTH = 100        # Sec. 4.3: the simulated pool of the sites not held out, depth 100
+AGREEMENT_MIN_TOPICS = 5     # ours: a pair needs >= 5 baseline and 5 reuse topics (t-tests)
+AGREEMENT_MIN_PAIRS = 10     # ours: an analysis needs >= 10 pairs per assignment on average
+                             # (the paper's smallest worked example, APL, has 10 pairs)
+AGREEMENT_ASSIGNMENTS = 100  # ours: random hold-out assignments the agreement test averages
+AGREEMENT_SEED = 20100719    # ours: seed of those assignments (the SIGIR 2010 opening day)
+AGREEMENT_FLIPS = 9999       # ours: random sign flips of the agreement test (p >= 1e-4)
+AGREEMENT_FLIP_SEED = 3201   # ours: seed of the sign flips (its own procedure)
+LOU_DEPTHS = (10, 20, 50, 100, 1000)  # ours: pool depths tried when the depth is unknown
+                             # (Carterette et al. 2010 Sec. 4.3 tried 10, 20, 50, 100; 1000 =
+                             # the whole run)
 
 # --- today's populations (issue 13) ----------------------------------------------------
 

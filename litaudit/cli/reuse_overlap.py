@@ -24,6 +24,7 @@ SplitOpt = typer.Option(
 PermOpt = typer.Option(1000, "--permutations", "-R", min=1,
                        help="Random splits for the randomization test.")
 SeedOpt = typer.Option(20120101, "--seed", help="Seed of the random splits.")
+# the verdict's own options are in `verdict` below (defaults in litaudit.defaults)
 WorkersOpt = typer.Option(0, "--workers", min=0,
                           help="Threads for the randomization test (0: one per core, max 2).")
 
@@ -36,8 +37,9 @@ def _pct(x: float | None) -> float | None:
     return None if x is None else 100.0 * x
 
 
-def _progress_bar(total: int, label: str):
-    """A rich progress bar on stderr; returns (context manager, advance callback)."""
+def _progress_bar(total: int, label: str, quiet: bool = False):
+    """A rich progress bar on stderr (off when ``quiet``: --json or not a terminal);
+    returns (context manager, advance callback)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -50,7 +52,7 @@ def _progress_bar(total: int, label: str):
     from litaudit.render.console import err
 
     prog = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True)
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True, disable=quiet)
     task = prog.add_task(label, total=total)
     return prog, (lambda k: prog.advance(task, k))
 
@@ -128,15 +130,62 @@ def _print_sub(rep, aid) -> None:
 def _print_verdict(v, aid) -> None:
     from litaudit.render.console import fmt, out, table
 
-    rows = [(c.component, c.name, fmt(c.value), c.rule,
-             "-" if c.passed is None else ("pass" if c.passed else "FAIL"), c.note)
-            for c in v.checks]
-    out.print(table(f"Reusability verdict, {v.collection_id}",
-                    ["component", "number", "value", "threshold", "result", "note"], rows))
-    for s in v.skipped:
-        out.print(f"skipped: {s}")
-    word = {True: "REUSABLE", False: "NOT SHOWN REUSABLE", None: "NO DECISION"}[v.passed]
-    out.print(f"verdict: {word} ({v.n_failed} of {v.n_checks} checks failed)")
+    name = v.collection_id or "score matrix"
+    c = v.coverage
+    out.print(f"Reusability verdict, {name}: {c.runs} runs, {c.participants} participants "
+              f"(sites), {c.topics} topics; {c.note}")
+    if v.tests:
+        rows = [("-" if t.depth is None else t.depth, f"{t.result.shift_pct:+.2f}%",
+                 fmt(t.result.shift), fmt(t.result.se), fmt(t.result.p_value, 3),
+                 fmt(t.p_adjusted, 3), "yes" if t.evidence else "no",
+                 ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in t.most_affected))
+                for t in v.tests]
+        out.print(table(
+            f"Tests entering the verdict: shift of held-out runs (Carterette et al. 2010, "
+            f"pooling simulation, k = 2, expected over the design's assignments), "
+            f"{v.correction} at alpha {v.alpha:g}",
+            ["pool depth", "shift", "AP points", "se", "p", "adjusted p", "evidence",
+             "sites losing most"], rows))
+    a = v.agreement
+    if a is not None:
+        rows = []
+        for p in a.parts:
+            if p.status != "tested":
+                rows.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}", "-", "-", "-",
+                             "-", p.reason))
+                continue
+            rows.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}",
+                         f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%",
+                         f"{p.paper_p.median:.3f}",
+                         f"{p.paper_rejections} of {a.assignments}", fmt(p.p_value, 3), ""))
+        out.print(table(
+            f"Descriptive, not a gate: agreement in significance over {a.assignments} random "
+            f"assignments ({a.source}; seed {a.seed}, sign flips seed {a.flip_seed})",
+            ["analysis", "pairs", "disagree real / random", "paper's p (median)",
+             "paper's p < alpha", "dependence-kept p", "note"], rows))
+    if v.lou:
+        out.print(table("Descriptive: leave-out-uniques by pool depth (Voorhees et al. 2014, "
+                        "Table 2; automatic runs with MAP >= 0.1)",
+                        ["depth", "unique / relevant", "runs", "mean |% change|",
+                         "max |% change|", "above 1%"],
+                        [(x.depth, fmt(x.unique_fraction), x.considered, fmt(x.mean_abs_pct, 2),
+                          fmt(x.max_abs_pct, 2), x.above_noise) for x in v.lou]))
+    if v.rao is not None:
+        r = v.rao
+        out.print(f"Descriptive: run average overlap at depth {r.depth}: mean {fmt(r.mean_rao)}, "
+                  f"max {fmt(r.max_rao)}, range [1/P = {r.lower_bound:.4f}, 1]")
+    if v.subcollections is not None:
+        sc = v.subcollections
+        out.print(f"Descriptive: sub-collection pairs with p < {v.alpha:g}: {sc.significant} of "
+                  f"{sc.pairs} ({sc.significant_holm} after Holm); mean tau {fmt(sc.mean_tau, 3)} "
+                  f"({sc.permutations} random splits, seed {sc.seed})")
+    if v.references:
+        out.print(table("Beside the papers' reference values (shown, not enforced)",
+                        ["quantity", "here", "paper", "source"],
+                        [(r.quantity, r.ours, r.paper, r.source) for r in v.references]))
+    for n in v.notes:
+        out.print(f"note: {n}")
+    out.print(f"verdict: {v.headline}")
     if aid is not None:
         out.print(f"saved as audit {aid}")
 
@@ -199,21 +248,79 @@ def register(app: typer.Typer) -> None:
         print_json({"audit_id": aid, "result": rep}) if as_json else _print_sub(rep, aid)
 
     @app.command("verdict")
-    def verdict(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
-                split: str = SplitOpt, permutations: int = PermOpt, seed: int = SeedOpt,
-                alpha: float = typer.Option(0.05, "--alpha",
-                                            help="Level of the sub-collection test."),
-                no_agreement: bool = typer.Option(False, "--no-agreement",
-                                                  help="Leave out significance agreement."),
+    def verdict(ctx: typer.Context,
+                collection: str = typer.Option(None, "--collection", "-c",
+                                               help="Collection id or alias (e.g. robust03)."),
+                scores: str = typer.Option(None, "--scores",
+                                           help="Per-topic score matrix CSV (topics x runs) "
+                                                "instead of a stored archive."),
+                pseudo_sites: int = typer.Option(None, "--pseudo-sites",
+                                                 help="With --scores: group runs into M sites."),
+                run_sites: str = typer.Option(None, "--run-sites",
+                                              help="With --scores: CSV run,site."),
+                depth: int = typer.Option(None, "--depth", "-k", min=1,
+                                          help="Pool depth added to the depths tried "
+                                               "(default: the paper's, see docs)."),
+                split: str = SplitOpt, permutations: int = PermOpt,
+                split_seed: int = typer.Option(None, "--split-seed",
+                                               help="Seed of the sub-collection random splits."),
+                seed: int = typer.Option(None, "--seed",
+                                         help="Seed of the random hold-out assignments."),
+                assignments: int = typer.Option(None, "--assignments", min=1,
+                                                help="Random hold-out assignments of the "
+                                                     "agreement analysis."),
+                alpha: float = typer.Option(None, "--alpha",
+                                            help="Family-wise level of the verdict's tests."),
+                with_sub: bool = typer.Option(False, "--subcollections",
+                                              help="Also show sub-collection tau "
+                                                   "(descriptive; R random splits)."),
                 workers: int = WorkersOpt, as_json: bool = JsonOpt):
-        """One reusability verdict: every number with its threshold and pass/fail."""
-        from litaudit.analyses.verdict import run_verdict
-        from litaudit.render.console import print_json
+        """One reusability verdict: evidence against reuse, none in these data, or not
+        enough data (docs/STATISTICS.md, reusability)."""
+        from litaudit import defaults
+        from litaudit.analyses import verdict as V
+        from litaudit.errors import ParameterError
+        from litaudit.render.console import err, print_json
 
-        prog, advance = _progress_bar(permutations, "random splits")
-        with open_write(ctx) as store, prog:
-            v, aid = run_verdict(store.con, collection, depth=depth, split=split,
-                                 permutations=permutations, seed=seed, alpha=alpha,
-                                 workers=_workers(workers), agreement=not no_agreement,
-                                 progress=advance)
+        seed = defaults.AGREEMENT_SEED if seed is None else seed
+        assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
+        alpha = defaults.REUSE_ALPHA if alpha is None else alpha
+        quiet = as_json or not err.is_terminal
+        if (collection is None) == (scores is None):
+            raise ParameterError("give --collection or --scores")
+        if scores is not None:
+            from pathlib import Path
+
+            from litaudit.analyses import agreement_input as agin
+
+            tags, _, matrix = agin.read_score_matrix(Path(scores))
+            if run_sites is not None:
+                mapping = agin.read_run_sites(Path(run_sites))
+                missing = [t for t in tags if t not in mapping]
+                if missing:
+                    raise ParameterError(f"{run_sites}: no site for run {missing[0]!r}")
+                sites = tuple(mapping[t] for t in tags)
+            elif pseudo_sites is not None:
+                sites = agin.pseudo_sites(tags, pseudo_sites)
+            else:
+                raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
+            prog, advance = _progress_bar(assignments, "hold-out assignments", quiet)
+            with prog:
+                v = V.matrix_verdict(matrix, sites, names=tuple(sorted(set(sites))),
+                                     source=Path(scores).name, seed=seed,
+                                     assignments=assignments, alpha=alpha, progress=advance)
+            aid = None
+        else:
+            depth = depth or defaults.AGREEMENT_DEPTH
+            total = V.verdict_steps(V._depths(depth), assignments, permutations,
+                                    with_sub)
+            prog, advance = _progress_bar(total, "reusability", quiet)
+            with open_write(ctx) as store, prog:
+                v, aid = V.run_verdict(
+                    store.con, collection, depth=depth, split=split,
+                    permutations=permutations,
+                    split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
+                    seed=seed, assignments=assignments, alpha=alpha,
+                    workers=_workers(workers), subcollections=with_sub,
+                    progress=advance)
         print_json({"audit_id": aid, "result": v}) if as_json else _print_verdict(v, aid)

@@ -129,21 +129,21 @@ def reuse_section(con, cid: str, used: dict, note: Note) -> tuple[ReuseSection |
     from litaudit.analyses import reuse
     from litaudit.analyses.audits import get_audit, list_audits
     from litaudit.analyses.coded_archive import load_coded
-    from litaudit.analyses.verdict import run_verdict
+    from litaudit.analyses.verdict import run_verdict, verdict_from_json
 
     notes: list[str] = []
     _, coded = load_coded(con, cid)
     verdict = None
     for a in reversed(list_audits(con, kind="reuse-verdict", collection_id=cid)):
-        if (a.input_fingerprint == coded.fingerprint
+        if (a.input_fingerprint == coded.fingerprint and "outcome" in a.result
                 and a.params.get("depth") == reuse.DEFAULT_DEPTH
-                and a.params.get("split") == "prefix"):
+                and a.params.get("split") == "prefix" and a.params.get("subcollections")):
             verdict = a
             break
     if verdict is None:
         note(f"running the reusability audits of {cid} (RAO, LOU, sub-collections, "
              "agreement)")
-        _, vid = run_verdict(con, cid)
+        _, vid = run_verdict(con, cid, subcollections=True)
         verdict = get_audit(con, vid)
     used[verdict.id] = verdict
     parts: dict[str, object] = {}
@@ -151,7 +151,8 @@ def reuse_section(con, cid: str, used: dict, note: Note) -> tuple[ReuseSection |
         a = get_audit(con, int(aid))
         used[a.id] = a
         parts[kind] = a
-    notes += [f"reusability: {s}" for s in verdict.result.get("skipped", [])]
+    decoded = verdict_from_json(verdict.result)
+    notes += [f"reusability: {s}" for s in decoded.notes]
     agreement = parts.get("reuse-agreement") or _agreement(con, cid, verdict, used, notes,
                                                            note)
 
@@ -162,7 +163,7 @@ def reuse_section(con, cid: str, used: dict, note: Note) -> tuple[ReuseSection |
         return None if a is None else a.id
 
     return ReuseSection(
-        n_runs=n_runs, verdict_audit=verdict.id, verdict=verdict.result,
+        n_runs=n_runs, verdict_audit=verdict.id, verdict=decoded,
         rao_audit=aid(parts.get("reuse-rao")), rao=res(parts.get("reuse-rao")),
         lou_audit=aid(parts.get("reuse-lou")), lou=res(parts.get("reuse-lou")),
         sub_audit=aid(parts.get("reuse-subcollections")),

@@ -163,15 +163,22 @@ def _literature(lit: LiteratureSection) -> list:
 
 def _reuse(r: ReuseSection) -> list:
     out: list = [Heading(2, "Can the collection be trusted? Reusability")]
-    v = r.verdict or {}
-    state = {True: "passes every check", False: f"fails {v.get('n_failed')} of "
-             f"{v.get('n_checks')} checks", None: "has no check with a threshold"}
-    out.append(Para(f"From the {r.n_runs} stored runs the collection "
-                    f"{state[v.get('passed')]} ({cite(r.verdict_audit)})."))
-    out.append(Table(("component", "check", "value", "rule", "result", "note"),
-                     tuple((c["component"], c["name"], f4(c["value"]), c["rule"],
-                            yes(c["passed"]) if c["passed"] is not None else "reported",
-                            c["note"]) for c in v.get("checks", [])), "Verdict"))
+    v = r.verdict
+    if v is not None:
+        out.append(Para(f"From the {r.n_runs} stored runs: {v.headline} "
+                        f"({cite(r.verdict_audit)}). {v.coverage.note[:1].upper()}"
+                        f"{v.coverage.note[1:]}."))
+        out.append(Table(("pool depth", "shift of held-out runs", "p", "adjusted p",
+                          "evidence"),
+                         tuple(("-" if t.depth is None else str(t.depth),
+                                f"{t.result.shift_pct:+.2f}%", fmt_p(t.result.p_value),
+                                fmt_p(t.p_adjusted), "yes" if t.evidence else "no")
+                               for t in v.tests),
+                         f"Verdict ({v.correction} at alpha {v.alpha:g})"))
+        out.append(Table(("quantity", "here", "paper", "source"),
+                         tuple((x.quantity, x.ours, x.paper, x.source)
+                               for x in v.references),
+                         "Beside the papers' reference values (shown, not enforced)"))
     if r.rao:
         a = r.rao
         out += [Heading(3, "Run average overlap (Voorhees et al. 2014)"),

@@ -8,6 +8,11 @@ what the store holds.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from litaudit.analyses.verdict import Verdict
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -147,7 +152,7 @@ class ReuseSection:
 
     n_runs: int
     verdict_audit: int | None
-    verdict: dict | None        # stored reuse-verdict result
+    verdict: Verdict | None     # stored reuse-verdict result, decoded
     rao_audit: int | None
     rao: dict | None            # stored reuse-rao result (RAOReport)
     lou_audit: int | None
