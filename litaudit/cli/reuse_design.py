@@ -183,7 +183,9 @@ def agreement_cmd(
             a = assign_holdouts(topics, sorted(set(sites)), held_out, baseline, rng=rng)
             held = dict(zip(a.topics, a.held_out, strict=True))
             source = f"scores {scores.name}, round robin k={held_out}, baseline {baseline}"
-        design = agin.design_from_scores(tags, sites, topics, matrix, held, source=str(design_csv))
+        design = agin.design_from_scores(
+            tags, sites, topics, matrix, held,
+            source=f"design {design_csv}" if design_csv is not None else "generated design")
         params = ag.audit_params(source="scores", k=None if design_csv else held_out,
                                  depth=None, alpha=alpha, correction=correction,
                                  min_topics=min_topics, file=scores.name)
@@ -323,8 +325,70 @@ def _without_pairs(result):
         dataclasses.replace(a, pairs=()) for a in result.analyses))
 
 
+def power_cmd(
+    effect: list[float] = typer.Option(..., "--effect", "-e",
+                                       help="Effect size mean/sd of the paired differences "
+                                            "(repeat)."),
+    topics: list[int] = typer.Option(..., "--topics", "-n", help="Number of topics (repeat)."),
+    alpha: float = typer.Option(None, "--alpha", help="Level of the t-test (default 0.05)."),
+    json_out: bool = JsonOpt,
+):
+    """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
+    from litaudit import defaults
+    from litaudit.analyses.agreement_tables import power_rows
+    from litaudit.render.console import out, print_json, table
+
+    rows = power_rows(effect, topics, defaults.REUSE_ALPHA if alpha is None else alpha)
+    if json_out:
+        print_json(rows)
+        return
+    out.print(table("Power of the two-sided paired t-test (noncentral t)",
+                    ["effect", "topics", "alpha", "power"],
+                    [[r.effect, r.topics, r.alpha, r.power] for r in rows]))
+
+
+def table_cmd(
+    observed: str = typer.Option(..., "--observed", "-o",
+                                 help="Observed counts a,b,c,d: both significant, baseline "
+                                      "only, reuse only, neither."),
+    expected: str = typer.Option(None, "--expected",
+                                 help="Expected counts a,b,c,d (as the paper prints them)."),
+    pair: list[str] = typer.Option(None, "--pair",
+                                   help="Instead of --expected: a pair as "
+                                        "effect:baseline_topics:reuse_topics (repeat)."),
+    alpha: float = typer.Option(None, "--alpha", help="Level of the t-tests (default 0.05)."),
+    json_out: bool = JsonOpt,
+):
+    """Observed against expected agreement in significance: expected table, exact and
+    asymptotic chi-square p (Carterette et al. 2010, Section 3.2.1, Tables 3-5)."""
+    from litaudit import defaults
+    from litaudit.analyses import agreement_tables as T
+    from litaudit.render.console import out, print_json, table
+
+    a = defaults.REUSE_ALPHA if alpha is None else alpha
+    pairs = tuple(T.parse_pair(p, a) for p in pair or ())
+    res = T.table_test(T.parse_cells(observed, "--observed"),
+                       T.parse_cells(expected, "--expected") if expected else None, pairs)
+    if json_out:
+        print_json(res)
+        return
+    o, e = res.observed, res.expected
+    out.print(table("Observed / expected (rows: baseline p < alpha, p >= alpha)",
+                    ["", "reuse p < alpha", "reuse p >= alpha"],
+                    [["baseline p < alpha", f"{o[0]} / {e[0]:.3f}", f"{o[1]} / {e[1]:.3f}"],
+                     ["baseline p >= alpha", f"{o[2]} / {e[2]:.3f}", f"{o[3]} / {e[3]:.3f}"]]))
+    exact = "-" if res.p_exact is None else f"{res.p_exact:.4f}"
+    out.print(f"chi-square {res.statistic:.4f}, df {res.df}: exact p {exact} "
+              f"({res.outcomes} outcomes), asymptotic p {res.p_asymptotic:.4g}")
+    if res.note:
+        out.print(f"note: {res.note}")
+    out.print("the p-values treat the pairs as independent (as the paper does)")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the `reuse` sub-app."""
+    app.command("power")(power_cmd)
+    app.command("table")(table_cmd)
     app.command("design")(design_cmd)
     app.command("holdout")(holdout_cmd)
     app.command("agreement")(agreement_cmd)
