@@ -159,8 +159,10 @@ def _candidate_pairs(d: ScoreDesign, analysis: str):
             for i in members[s]:
                 for j in members[t]:
                     yield f"{s}|{t}", i, j, base, reuse
-    else:   # participant comparison: s is the new site, t the participant on record
-        for s, t in itertools.permutations(sites, 2):
+    else:   # participant comparison: s is the new site, t the participant on record;
+        # each pair of runs once (s the earlier site in sort order), as in the verdict's
+        # litaudit.stats.agreement_null.pair_sets
+        for s, t in itertools.combinations(sites, 2):
             base, reuse = ~held[s] & ~held[t], held[s] & ~held[t]
             for i in members[s]:
                 for j in members[t]:

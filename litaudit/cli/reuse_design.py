@@ -32,11 +32,39 @@ def design_cmd(
     baseline_min: int = typer.Option(..., "--baseline-min", help="Minimum all-site baseline n0."),
     held_out: int = typer.Option(None, "--held-out", "-k",
                                  help="Sites held out of each topic (default: table only)."),
+    partial: bool = typer.Option(False, "--partial",
+                                 help="Exactly --baseline-min all-site topics; every other "
+                                      "topic holds out k sites, the last cycle partial "
+                                      "(Section 4.3; what `reuse agreement --baseline` uses)."),
     json_out: bool = JsonOpt,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
     from litaudit.render.console import out, print_json, table
-    from litaudit.stats.design import design, design_table
+    from litaudit.stats.design import design, design_table, partial_design
+
+    if partial:
+        if held_out is None:
+            raise ParameterError("--partial needs --held-out K")
+        d = partial_design(sites, topics, baseline_min, held_out)
+        if json_out:
+            print_json({"design": d})
+            return
+        out.print(f"m={d.sites} sites, N={d.topics} topics, n={d.baseline} all-site "
+                  f"baseline, k={d.held_out} held out of every other topic")
+        out.print(f"{d.full_cycles} full cycle(s) of C({d.sites},{d.held_out})={d.blocks} "
+                  f"topics and a partial cycle of {d.partial}"
+                  + ("" if d.partial else " (balanced: Table 2's sizes)"))
+
+        def span(v):
+            return str(v[0]) if v[0] == v[1] else f"{v[0]}-{v[1]}"
+
+        out.print(table("Topic sets (min-max over sites or site pairs)", ["set", "topics"], [
+            ["within-site baseline", span(d.within_site_baseline)],
+            ["within-site reuse", span(d.within_site_reuse)],
+            ["between-site baseline", span(d.between_site_baseline)],
+            ["between-site reuse", span(d.between_site_reuse)],
+            ["participant comparison", span(d.participant_comparison)]]))
+        return
 
     chosen = design(sites, topics, baseline_min, held_out) if held_out is not None else None
     rows = design_table(sites, topics, baseline_min)
