@@ -17,7 +17,8 @@ with its Monte Carlo standard error, and, beside it, the rate of the paper's chi
 with the pairs taken as independent (one random assignment per case).
 
 Run: .venv/bin/python bench/bench_calibration.py [--quick | --full]
-(--quick, the default: 200 cases per family; --full: 1,000.)
+(--quick, the default: 200 cases per family; --full: 1,000.) Then the verdict's
+stability: 20 seeds on robust03 and on robust04 (10 assignments each; --full: 100).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 SEED = 11_2026            # the bench's own seed (case i of a family: [SEED + f, i])
 
 
-def load_robust03():
+def load_robust03() -> tuple:
     from litaudit.analyses.coded_archive import load_coded
     from litaudit.curation.seed import load_seeds
     from litaudit.runs.ingest import import_archive
@@ -47,7 +48,7 @@ def load_robust03():
         load_seeds(store)
         import_archive(store, "trec-robust-2003", [DATA / "trec" / "runs" / "robust03"],
                        qrels_path=DATA / "trec" / "qrels" / "qrels.robust03.txt")
-        return load_coded(store.con, "trec-robust-2003")[1]
+        return tmp, load_coded(store.con, "trec-robust-2003")[1]
 
 
 def show(r: cal.FamilyResult, seconds: float) -> None:
@@ -69,8 +70,8 @@ def main() -> int:
         return 0
     from litaudit.analyses.agreement_input import read_score_matrix
 
-    _, _, r04 = read_score_matrix(DATA / "pertopic" / "robust2004_ap.csv")
-    coded = load_robust03()
+    r04_tags, _, r04 = read_score_matrix(DATA / "pertopic" / "robust2004_ap.csv")
+    coded_path, coded = load_robust03()
     print(f"alpha 0.05, {n} cases per family (Monte Carlo standard errors; 2-core machine "
           "shared with other jobs)")
     families = [
@@ -106,7 +107,28 @@ def main() -> int:
             ok = False
     print("calibrated (<= 5%) and powered (>= 80%) within Monte Carlo error:",
           "yes" if ok else "NO")
+    ok = stability(coded_path, r04_tags, r04, 100 if args.full else 10) and ok
     return 0 if ok else 1
+
+
+def stability(db_path, tags, r04, assignments: int) -> bool:
+    """The verdict for 20 seeds of its random assignments, on robust03 and robust04."""
+    from litaudit.analyses import verdict as V
+    from litaudit.analyses.agreement_input import pseudo_sites
+    from litaudit.store.db import open_store
+
+    t = time.perf_counter()
+    with open_store(db_path) as store:
+        r03 = [V.run_verdict(store.con, "trec-robust-2003", seed=s, assignments=assignments,
+                             save=False)[0].outcome for s in range(20)]
+    sites = pseudo_sites(tags, 14)
+    r04v = [V.matrix_verdict(r04, sites, seed=s, assignments=assignments).outcome
+            for s in range(20)]
+    for name, outs in (("robust03 archive", r03), ("robust04 per-topic, 14 sites", r04v)):
+        print(f"stability, {name}, 20 seeds ({assignments} assignments each): "
+              + "; ".join(f"{o!r} x {outs.count(o)}" for o in sorted(set(outs))))
+    print(f"[{time.perf_counter() - t:.0f} s]")
+    return len(set(r03)) == 1 and len(set(r04v)) == 1
 
 
 if __name__ == "__main__":

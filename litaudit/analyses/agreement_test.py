@@ -150,9 +150,9 @@ def _shift(scores: np.ndarray, held_runs: np.ndarray) -> tuple[float, float, int
     two means, and the runs with both; scores centred per topic (each topic's mean over
     runs subtracted), so that topic difficulty does not enter."""
     ok = np.isfinite(scores)
-    with np.errstate(invalid="ignore"):
-        centred = scores - np.nanmean(np.where(ok, scores, np.nan), axis=0, keepdims=True)
-    x = np.where(ok, centred, 0.0)
+    centre = np.where(ok, scores, 0.0).sum(axis=0, keepdims=True) / np.maximum(
+        ok.sum(axis=0, keepdims=True), 1)
+    x = np.where(ok, scores - centre, 0.0)
     nh, nb = (held_runs & ok).sum(1), (~held_runs & ok).sum(1)
     use = (nh > 0) & (nb > 0)
     if not use.any():

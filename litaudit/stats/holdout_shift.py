@@ -59,9 +59,9 @@ def holdout_shift(ap, count, site_of_run, subsets) -> HoldoutShift:
     if total != n_t:
         raise ParameterError(f"the design's counts sum to {total}, not the {n_t} topics")
     ok = np.isfinite(y)
-    with np.errstate(invalid="ignore"):
-        yc = y - np.nanmean(np.where(ok, y, np.nan), axis=2, keepdims=True)
-    yc = np.where(ok, yc, 0.0)
+    n_ok = ok.sum(axis=2, keepdims=True)
+    centre = np.where(ok, y, 0.0).sum(axis=2, keepdims=True) / np.maximum(n_ok, 1)
+    yc = np.where(ok, y - centre, 0.0)
     m = int(site.max()) + 1
     contains = np.zeros((n_s, m), dtype=bool)
     for n, s in enumerate(subsets):
