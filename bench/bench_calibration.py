@@ -29,8 +29,6 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 from litaudit.analyses import reuse_calibration as cal
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"

@@ -106,10 +106,10 @@ def test_outcomes_claim_no_proof():
 def test_each_pair_counted_once():
     sets = {p.analysis: p for p in pair_sets([0, 0, 1, 1, 2])}
     within = sets["within-site"]
-    assert sorted(zip(within.i.tolist(), within.j.tolist())) == [(0, 1), (2, 3)]
+    assert sorted(zip(within.i.tolist(), within.j.tolist(), strict=True)) == [(0, 1), (2, 3)]
     for name in ("between-site", "participant-comparison"):
         ps = sets[name]
-        pairs = [frozenset(x) for x in zip(ps.i.tolist(), ps.j.tolist())]
+        pairs = [frozenset(x) for x in zip(ps.i.tolist(), ps.j.tolist(), strict=True)]
         assert len(pairs) == len(set(pairs)) == 8           # 2x2 + 2x1 + 2x1
         assert np.all(ps.a < ps.b)                           # the earlier site is the new one
 

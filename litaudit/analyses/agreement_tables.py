@@ -120,5 +120,6 @@ def table_test(observed: Sequence[float], expected: Sequence[float] | None = Non
     else:
         note = (f"exact enumeration would need {outcomes} outcomes (limit "
                 f"{MAX_EXACT_OUTCOMES}): asymptotic only")
-    return TableTest(tuple(int(v) for v in obs), tuple(float(v) for v in exp), tuple(pairs),
+    return TableTest((int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
+                     (float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])), tuple(pairs),
                      asym.statistic, asym.df, p_exact, outcomes, asym.p_value, note)

@@ -238,13 +238,12 @@ def agreement_test(site_of_run, n_topics: int, score_fn: Callable[[np.ndarray], 
     parts = []
     for n, ps in enumerate(sets):
         pm = pairs[:, n]
-        common = dict(analysis=ps.analysis, pairs_min=int(pm.min()), pairs_max=int(pm.max()))
         if pm.mean() < min_pairs:
             parts.append(AgreementPart(
-                **common, status="not enough data",
-                reason=(f"{pm.mean():.1f} pairs with >= {min_topics} baseline and reuse "
-                        f"topics per assignment on average (fewer than {min_pairs})"),
-                disagreement_real=None, disagreement_null=None, expected_disagreement=None,
+                ps.analysis, "not enough data",
+                (f"{pm.mean():.1f} pairs with >= {min_topics} baseline and reuse "
+                 f"topics per assignment on average (fewer than {min_pairs})"),
+                pairs_min=int(pm.min()), pairs_max=int(pm.max()), disagreement_real=None, disagreement_null=None, expected_disagreement=None,
                 x2_real=None, x2_null=None, p_value=None, paper_p=None,
                 paper_rejections=None))
             continue
@@ -252,7 +251,7 @@ def agreement_test(site_of_run, n_topics: int, score_fn: Callable[[np.ndarray], 
         d = x2[ok, n, 0] - x2[ok, n, 1]
         p_paper = null[ok, n, 0]
         parts.append(AgreementPart(
-            **common, status="tested", reason="",
+            ps.analysis, "tested", "", pairs_min=int(pm.min()), pairs_max=int(pm.max()),
             disagreement_real=float(np.nanmean(real[ok, n, 0])),
             disagreement_null=float(np.nanmean(real[ok, n, 1])),
             expected_disagreement=float(np.nanmean(real[ok, n, 2])),

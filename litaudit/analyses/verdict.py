@@ -20,7 +20,7 @@ Turpin, Zhang, Scholer, CIKM 2012); each with the papers' reference values.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -168,7 +168,7 @@ class Verdict:
 # ------------------------------------------------------------------ decision
 
 
-def decide(tests: list[tuple[int | None, HoldoutShift, tuple[SiteShift, ...]]],
+def decide(tests: Sequence[tuple[int | None, HoldoutShift, tuple[SiteShift, ...]]],
            alpha: float, correction: str) -> tuple[str, str, tuple[ShiftTest, ...]]:
     """Outcome, headline and the tests with their adjusted p-values."""
     if not tests:
@@ -382,7 +382,8 @@ def _subcollections(con, cid, fp, split, permutations, split_seed, workers, save
                        params=subcollection_params(split_rule, True, SUBCOLLECTION_BOTTOM),
                        input_fingerprint=fp)
     if found is not None and found.seed == split_seed and found.trials == permutations:
-        rep, sub_id = _from_dict(SubcollectionReport, found.result), found.id
+        rep = _from_dict(SubcollectionReport, found.result)
+        sub_id: int | None = found.id
         tick(permutations)
     else:
         try:

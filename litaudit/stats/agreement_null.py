@@ -177,7 +177,8 @@ def agreement_statistics(scores, held, sets: tuple[PairSet, ...], *, alpha: floa
         x2 = float(np.sum((obs[pos] - exp[pos]) ** 2 / exp[pos]))
         m = int(keep.sum())
         out.append(AgreementStatistic(
-            ps.analysis, m, tuple(int(v) for v in obs), tuple(float(v) for v in exp), x2,
+            ps.analysis, m, (int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
+            (float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])), x2,
             float((obs[1] + obs[2]) / m), float((exp[1] + exp[2]) / m)))
     return tuple(out)
 

@@ -23,10 +23,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
+from typing import TypeVar
 
 import numpy as np
 
 from litaudit.errors import ParameterError
+
+_S = TypeVar("_S", str, int)
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ class HoldoutAssignment:
     held_out: tuple[tuple[str, ...], ...]
 
 
-def round_robin(sites: Sequence[str], k: int) -> tuple[tuple[str, ...], ...]:
+def round_robin(sites: Sequence[_S], k: int) -> tuple[tuple[_S, ...], ...]:
     """The order in which Table 1 holds out k-subsets of sites.
 
     Table 1 (m = 6, k = 2) holds out {S5,S6}, {S4,S6}, {S3,S6}, {S2,S6}, {S1,S6}, {S4,S5},
