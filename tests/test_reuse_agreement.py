@@ -394,7 +394,8 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     within = comp.checks[0]
     assert within.value == pytest.approx(
         next(x for x in data["checks"] if x["name"] == within.name)["value"])
-    assert within.passed == (within.value >= 0.05)
+    # 4 within-site pairs: fewer than 10, so not enough data rather than a pass
+    assert within.passed is None and within.note.startswith("not enough data")
     tau = next(c for c in comp.checks if c.name == "Kendall tau")
     assert tau.passed is None and tau.rule == "reported only"
     applicable = [c.passed for c in comp.checks if c.passed is not None]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit import defaults
 from litaudit.analyses.agreement_input import ScoreDesign, Simulation, simulate_pooling
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.agreement import (
@@ -288,7 +289,10 @@ def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | 
     """Pass/fail of each number.
 
     The chi-square p-value of every analysis is the test (Section 3.2.1: reject
-    reusability when p < p_min). Kendall's tau and the RMSE have no reference distribution
+    reusability when p < p_min); an analysis with fewer than
+    ``defaults.AGREEMENT_MIN_PAIRS`` pairs is not enough data (passed None), never a pass.
+    The p-value treats the pairs as independent (see docs/STATISTICS.md: the verdict
+    does not gate on it). Kendall's tau and the RMSE have no reference distribution
     (Sections 3.2.2-3.2.3: "its interpretation is somewhat subjective"): they are reported
     with ``passed = None`` unless a threshold is given.
     """
@@ -299,6 +303,10 @@ def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | 
         if fit is None:
             out.append(Check(f"{a.analysis} chi-square p", None, p_min, rule, None,
                              f"no pair with >= {result.min_topics} baseline and reuse topics"))
+        elif a.pairs_tested < defaults.AGREEMENT_MIN_PAIRS:
+            out.append(Check(f"{a.analysis} chi-square p", fit.p_value, p_min, rule, None,
+                             f"not enough data: {a.pairs_tested} pair(s), fewer than "
+                             f"{defaults.AGREEMENT_MIN_PAIRS}"))
         else:
             out.append(Check(f"{a.analysis} chi-square p", fit.p_value, p_min, rule,
                              fit.p_value >= p_min,
