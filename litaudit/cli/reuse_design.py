@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import JsonOpt
-from litaudit.errors import LitauditError, ParameterError
+from litaudit.errors import ParameterError
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
 
@@ -176,109 +176,20 @@ def agreement_cmd(
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
     (Carterette et al. 2010, Section 3.2)."""
-    import numpy as np
+    from contextlib import nullcontext
 
-    from litaudit.analyses import agreement as ag
-    from litaudit.analyses import agreement_input as agin
-    from litaudit.measures import parse_measure
+    from litaudit.analyses.agreement_run import AgreementRequest, run_agreement
+    from litaudit.cli.common import open_write
+    from litaudit.render.console import err
 
-    given = [v for v in (collection, qrels, scores) if v is not None]
-    if len(given) != 1:
-        raise ParameterError("give exactly one of --collection, --qrels with --run/--runs-dir, "
-                             "or --scores")
-    rng = np.random.default_rng(seed) if seed is not None else None
-    measure = str(parse_measure(measure))
-    true_scores = None
-    store = None
-    if scores is not None:
-        tags, topics, matrix = agin.read_score_matrix(scores)
-        if run_sites is not None:
-            mapping = agin.read_run_sites(run_sites)
-            missing = [t for t in tags if t not in mapping]
-            if missing:
-                raise LitauditError(f"{run_sites}: no site for run {missing[0]!r}")
-            sites = tuple(mapping[t] for t in tags)
-        elif pseudo is not None:
-            sites = agin.pseudo_sites(tags, pseudo)
-        else:
-            raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
-        if design_csv is not None:
-            held = agin.read_holdouts(design_csv, sorted(set(sites)))
-            source = f"scores {scores.name}, design {design_csv.name}"
-        else:
-            from litaudit.stats.design import assign_holdouts
-
-            a = assign_holdouts(topics, sorted(set(sites)), held_out, baseline, rng=rng)
-            held = dict(zip(a.topics, a.held_out, strict=True))
-            source = f"scores {scores.name}, round robin k={held_out}, baseline {baseline}"
-        design = agin.design_from_scores(
-            tags, sites, topics, matrix, held,
-            source=f"design {design_csv}" if design_csv is not None else "generated design")
-        params = ag.audit_params(source="scores", k=None if design_csv else held_out,
-                                 depth=None, alpha=alpha, correction=correction,
-                                 min_topics=min_topics, file=scores.name)
-    else:
-        if collection is not None:
-            from litaudit.cli.common import open_write
-            from litaudit.runs.archive import load_archive
-            from litaudit.store.refdata import resolve_collection
-
-            store = open_write(ctx)
-            try:
-                cid = resolve_collection(store.con, collection).id
-                archive = load_archive(store.con, cid)
-            except BaseException:
-                store.close()
-                raise
-            run_list, q = list(archive.runs), archive.qrels
-            sites = tuple(i.participant or i.tag for i in archive.info)
-        else:
-            from litaudit.runs.trec_io import read_qrels, read_run
-
-            paths = list(runs or [])
-            if runs_dir is not None:
-                if not runs_dir.is_dir():
-                    raise LitauditError(f"{runs_dir}: not a directory")
-                paths += sorted(p for p in runs_dir.iterdir() if p.is_file())
-            if len(paths) < 2:
-                raise ParameterError("--qrels needs at least 2 runs (--run or --runs-dir)")
-            q = read_qrels(qrels)
-            run_list = [read_run(p) for p in paths]
-            if run_sites is not None:
-                mapping = agin.read_run_sites(run_sites)
-                missing = [r.tag for r in run_list if r.tag not in mapping]
-                if missing:
-                    raise LitauditError(f"{run_sites}: no site for run {missing[0]!r}")
-                sites = tuple(mapping[r.tag] for r in run_list)
-            else:
-                sites = tuple(r.tag for r in run_list)
-        from litaudit.render.console import err
-
-        try:
-            with err.status(f"simulating depth-{depth} pools, {held_out} sites held out..."):
-                sim = agin.simulate_pooling(q, run_list, sites, k=held_out, depth=depth,
-                                          baseline=baseline, measure=measure, rng=rng)
-        except BaseException:
-            if store is not None:
-                store.close()
-            raise
-        design, true_scores, measure = sim.design, sim.true_scores, sim.measure
-        source = (f"pooling simulation, k={held_out}, depth={depth}; kept {sim.judged_kept} "
-                  f"of {sim.judged_total} judgments")
-        params = ag.audit_params(source="simulation", k=held_out, depth=depth, alpha=alpha,
-                                 correction=correction, min_topics=min_topics,
-                                 baseline=baseline)
-    audit_id = None
-    try:
-        result = ag.analyze(design, alpha=alpha, correction=correction, min_topics=min_topics,
-                            source=source, measure=measure, true_scores=true_scores)
-        if store is not None:
-            with store.transaction():
-                audit_id = ag.save(store.con, cid, result, {**params, "seed": seed}, design,
-                                   seed)
-    finally:
-        if store is not None:
-            store.close()
+    req = AgreementRequest(
+        collection=collection, qrels=qrels, runs=tuple(runs or ()), runs_dir=runs_dir,
+        scores=scores, design=design_csv, run_sites=run_sites, pseudo_sites=pseudo,
+        held_out=held_out, baseline=baseline, depth=depth, measure=measure, alpha=alpha,
+        correction=correction, min_topics=min_topics, seed=seed)
+    req.check()
+    with open_write(ctx) if collection is not None else nullcontext() as store:
+        result, audit_id = run_agreement(req, store=store, status=err.status)
     _render(result, audit_id, seed, json_out, pairs)
 
 
