@@ -145,7 +145,10 @@ class LOUReport:
 
 def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_MEASURE,
                    min_map: float = LOU_MIN_MAP, noise_pct: float = LOU_MAX_PCT,
-                   coded: CodedArchive | None = None) -> LOUReport:
+                   coded: CodedArchive | None = None,
+                   before: np.ndarray | None = None) -> LOUReport:
+    """``before``: every run's mean ``measure`` with the full qrels, when already known
+    (it does not depend on the depth)."""
     _check_depth(depth)
     from litaudit.measures import parse_measure
 
@@ -155,7 +158,8 @@ def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_ME
     rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
     uni = overlap.unique_relevant(c.run[top], c.topic[top], c.doc[top], c.participant_of_run,
                                   c.q_topic[rel_rows], c.q_doc[rel_rows])
-    before = evaluate_means(c, measure)
+    if before is None:
+        before = evaluate_means(c, measure)
     after = np.full(len(c.tags), np.nan)
     for p in range(len(c.participant_names)):
         runs_p = np.flatnonzero(c.participant_of_run == p)

@@ -311,8 +311,10 @@ def run_verdict(con, collection: str, *, depth: int = defaults.AGREEMENT_DEPTH,
         lambda: run_lou(con, cid, depth=depth, save=save, loaded=loaded), LOUReport)
     audits += [("reuse-rao", rao_id), ("reuse-lou", lou_id)]
     lou = []
+    before = np.array([np.nan if r.before is None else r.before for r in lou_main.runs])
     for d in depths:
-        rep = lou_main if d == depth else lou_of_archive(coded, depth=d, coded=coded)
+        rep = lou_main if d == depth else lou_of_archive(coded, depth=d, coded=coded,
+                                                         before=before)
         lou.append(LOUDepth(d, rep.unique_fraction, rep.n_considered, rep.mean_abs_pct,
                             rep.max_abs_pct, rep.n_above))
         tick(1)
