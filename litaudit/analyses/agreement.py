@@ -273,14 +273,14 @@ class Check:
 
 @dataclass(frozen=True)
 class AgreementComponent:
-    """The significance-agreement part of `litaudit reuse verdict` (Carterette et al. 2010)."""
+    """The significance-agreement analysis of a stored archive as the report shows it
+    (Carterette et al. 2010); its numbers are not the verdict's gate (docs/STATISTICS.md)."""
 
     collection_id: str
     measure: str
     method: str                   # how the design was obtained, e.g. pooling simulation
-    params: dict
+    seed: int | None
     checks: tuple[Check, ...]
-    passed: bool | None           # all applicable checks pass (None: none applicable)
     audit_id: int | None
 
 
@@ -384,11 +384,8 @@ def agreement_component(con, collection_id: str, *, k: int = 2, depth: int = 100
     params = audit_params(source="simulation", k=k, depth=depth, alpha=alpha,
                           correction=correction, min_topics=min_topics)
     checks = checks_for(result, p_min=p_min, tau_min=tau_min, rmse_max=rmse_max)
-    applicable = [c.passed for c in checks if c.passed is not None]
     audit_id = save(con, collection_id, result, params, sim.design, seed) if save_audit else None
     return AgreementComponent(
         collection_id=collection_id, measure=sim.measure,
-        method=f"pooling simulation (k={k}, depth={depth})",
-        params={**params, "p_min": p_min, "tau_min": tau_min, "rmse_max": rmse_max,
-                "seed": seed},
-        checks=checks, passed=all(applicable) if applicable else None, audit_id=audit_id)
+        method=f"pooling simulation (k={k}, depth={depth})", seed=seed,
+        checks=checks, audit_id=audit_id)
