@@ -323,3 +323,35 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
         heads = {V.run_verdict(store.con, "robust03", seed=s, assignments=1,
                                save=False)[0].headline for s in (1, 2, 3)}
     assert len(heads) == 1
+
+
+def test_randomization_test_of_a_design():
+    from litaudit.analyses import agreement_input as agin
+    from litaudit.analyses.agreement_run import randomization_test
+    from litaudit.errors import ParameterError
+
+    rng = np.random.default_rng(2)
+    sites = tuple(f"S{i}" for i in range(6) for _ in range(3))       # 6 sites x 3 runs
+    runs = tuple(f"r{i}" for i in range(18))
+    topics = tuple(str(t) for t in range(60))
+    a = assign_holdouts(topics, sorted(set(sites)), 2, 0, rng=rng)
+    held = dict(zip(a.topics, a.held_out, strict=True))
+    x = rng.uniform(0.1, 0.6, size=(18, 60)) + np.linspace(0, 0.2, 18)[:, None]
+    fair = agin.design_from_scores(runs, sites, topics, x, held)
+    r = randomization_test(fair, assignments=49, seed=1)
+    assert r.k == 2 and r.baseline == 0 and r.assignments == 49
+    assert all(1 / 50 <= v.p_value <= 1 for v in r.analyses if v.pairs)
+    # held-out runs lose 0.3 on the topics their site was held out of: X^2 far out
+    y = x.copy()
+    for i, s in enumerate(sites):
+        y[i, [t for t, tp in enumerate(topics) if s in held[tp]]] -= 0.3
+    unfair = agin.design_from_scores(runs, sites, topics, y, held)
+    part = {v.analysis: v for v in randomization_test(unfair, assignments=49,
+                                                      seed=1).analyses}
+    # (within a site every run loses the same: within-site pairs cannot see it)
+    assert part["participant-comparison"].p_value == pytest.approx(1 / 50)
+    with pytest.raises(ParameterError, match="same number of held-out"):
+        odd = dict(held)
+        odd[topics[0]] = (sites[0],)
+        randomization_test(agin.design_from_scores(runs, sites, topics, x, odd),
+                           assignments=5, seed=1)

@@ -38,6 +38,8 @@ class AgreementRequest:
     correction: str = "none"
     min_topics: int = 5
     seed: int | None = None
+    randomize: int = 0                     # R assignments of the randomization test (0: none)
+    randomize_seed: int = 0
 
     def check(self) -> None:
         given = [v for v in (self.collection, self.qrels, self.scores) if v is not None]
@@ -85,9 +87,10 @@ def _from_scores(req: AgreementRequest, rng):
 
 def run_agreement(req: AgreementRequest, *, store=None,
                   status: Callable[[str], AbstractContextManager] | None = None
-                  ) -> tuple[ag.ReuseAgreement, int | None]:
-    """The analysis of ``req`` and, for a stored archive (``store`` open for writing),
-    the id of the audit saved in one transaction."""
+                  ) -> tuple[ag.ReuseAgreement, int | None, Randomization | None]:
+    """The analysis of ``req``, for a stored archive (``store`` open for writing) the id
+    of the audit saved in one transaction, and with ``req.randomize`` the randomization
+    test of the same design."""
     from litaudit.measures import parse_measure
 
     req.check()
@@ -135,9 +138,89 @@ def run_agreement(req: AgreementRequest, *, store=None,
     result = ag.analyze(design, alpha=req.alpha, correction=req.correction,
                         min_topics=req.min_topics, source=source, measure=measure,
                         true_scores=true_scores)
+    rand = None
+    if req.randomize:
+        rand = randomization_test(design, assignments=req.randomize, seed=req.randomize_seed,
+                                  alpha=req.alpha, min_topics=req.min_topics)
     audit_id = None
     if cid is not None:
         with store.transaction():
             audit_id = ag.save(store.con, cid, result, {**params, "seed": req.seed}, design,
                                req.seed)
-    return result, audit_id
+    return result, audit_id, rand
+
+
+@dataclass(frozen=True)
+class RandomizedAnalysis:
+    """One analysis's X^2 against the same scores under other assignments of the design."""
+
+    analysis: str
+    pairs: int
+    x2: float
+    x2_null_mean: float | None
+    p_value: float | None         # (1 + #{X^2_r >= X^2}) / (1 + R); None without pairs
+
+
+@dataclass(frozen=True)
+class Randomization:
+    """The dependence-keeping test of a design (litaudit.stats.agreement_null)."""
+
+    assignments: int              # R
+    seed: int
+    k: int
+    baseline: int
+    analyses: tuple[RandomizedAnalysis, ...]
+
+
+def randomization_test(design, *, assignments: int, seed: int, alpha: float = 0.05,
+                       min_topics: int = 5, progress=None) -> Randomization:
+    """X^2 of each analysis with the design's assignment against ``assignments`` random
+    assignments of the same design (same k, same all-site baseline count, the round robin
+    after a random topic order) on the same scores. Valid when the real assignment was
+    randomized that way; the design must hold out the same number of sites of every
+    non-baseline topic."""
+    from litaudit.stats.agreement_null import (
+        agreement_statistics,
+        pair_sets,
+        randomization_pvalue,
+    )
+    from litaudit.stats.design import assign_holdouts
+
+    if assignments < 1:
+        raise ParameterError("--randomize needs at least 1 assignment")
+    sizes = {len(h) for h in design.held_out if h}
+    if len(sizes) != 1:
+        raise ParameterError("the randomization test needs the same number of held-out "
+                             f"sites on every held-out topic (got {sorted(sizes) or 'none'})")
+    k = sizes.pop()
+    baseline = sum(1 for h in design.held_out if not h)
+    names = design.site_names()
+    code = {s: i for i, s in enumerate(names)}
+    site = np.array([code[s] for s in design.sites])
+    pos = {t: i for i, t in enumerate(design.topics)}
+
+    def held(pairs_of_topic) -> np.ndarray:
+        h = np.zeros((len(names), len(pos)), dtype=bool)
+        for t, hs in pairs_of_topic:
+            for s in hs:
+                h[code[s], pos[t]] = True
+        return h
+
+    sets = pair_sets(site)
+    real = agreement_statistics(design.scores, held(zip(design.topics, design.held_out,
+                                                        strict=True)),
+                                sets, alpha=alpha, min_topics=min_topics)
+    rng = np.random.default_rng(seed)
+    null = np.zeros((assignments, len(sets)))
+    for r in range(assignments):
+        a = assign_holdouts(design.topics, names, k, baseline, rng=rng)
+        st = agreement_statistics(design.scores, held(zip(a.topics, a.held_out, strict=True)),
+                                  sets, alpha=alpha, min_topics=min_topics)
+        null[r] = [x.x2 for x in st]
+        if progress is not None:
+            progress(1)
+    out = tuple(RandomizedAnalysis(
+        x.analysis, x.pairs, x.x2, float(null[:, n].mean()) if x.pairs else None,
+        randomization_pvalue(x.x2, null[:, n]) if x.pairs else None)
+        for n, x in enumerate(real))
+    return Randomization(assignments, seed, k, baseline, out)

@@ -172,12 +172,19 @@ def agreement_cmd(
                                    help="Skip pairs with fewer baseline or reuse topics."),
     seed: int = typer.Option(None, "--seed", help="Shuffle topics before assigning hold-outs."),
     pairs: bool = typer.Option(False, "--pairs", help="Also list every tested pair."),
+    randomize: int = typer.Option(0, "--randomize", min=0,
+                                  help="Also test each analysis's X^2 against R random "
+                                       "assignments of the same design (keeps the pairs' "
+                                       "dependence; see docs)."),
+    randomize_seed: int = typer.Option(None, "--randomize-seed",
+                                       help="Seed of those assignments."),
     json_out: bool = JsonOpt,
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
     (Carterette et al. 2010, Section 3.2)."""
     from contextlib import nullcontext
 
+    from litaudit import defaults
     from litaudit.analyses.agreement_run import AgreementRequest, run_agreement
     from litaudit.cli.common import open_write
     from litaudit.render.console import err
@@ -186,20 +193,23 @@ def agreement_cmd(
         collection=collection, qrels=qrels, runs=tuple(runs or ()), runs_dir=runs_dir,
         scores=scores, design=design_csv, run_sites=run_sites, pseudo_sites=pseudo,
         held_out=held_out, baseline=baseline, depth=depth, measure=measure, alpha=alpha,
-        correction=correction, min_topics=min_topics, seed=seed)
+        correction=correction, min_topics=min_topics, seed=seed, randomize=randomize,
+        randomize_seed=(defaults.AGREEMENT_RANDOMIZATION_SEED if randomize_seed is None
+                        else randomize_seed))
     req.check()
     with open_write(ctx) if collection is not None else nullcontext() as store:
-        result, audit_id = run_agreement(req, store=store, status=err.status)
-    _render(result, audit_id, seed, json_out, pairs)
+        result, audit_id, rand = run_agreement(req, store=store, status=err.status)
+    _render(result, audit_id, seed, json_out, pairs, rand)
 
 
-def _render(result, audit_id, seed, json_out: bool, show_pairs: bool) -> None:
+def _render(result, audit_id, seed, json_out: bool, show_pairs: bool, rand=None) -> None:
     from litaudit.analyses.agreement import checks_for
     from litaudit.render.console import out, print_json, table
 
     checks = checks_for(result)
     if json_out:
-        payload = {"audit_id": audit_id, "seed": seed, "checks": checks, "result": result}
+        payload = {"audit_id": audit_id, "seed": seed, "checks": checks, "result": result,
+                   "randomization": rand}
         if not show_pairs:
             payload["result"] = _without_pairs(result)
         print_json(payload)
@@ -251,8 +261,16 @@ def _render(result, audit_id, seed, json_out: bool, show_pairs: bool) -> None:
     if result.true_tau is not None:
         out.print(f"reuse vs full-judgment means: tau {result.true_tau.tau:.3f}, "
                   f"RMSE {result.true_rmse:.4f}")
-    out.print(table("Checks", ["check", "value", "rule", "passed", "note"],
+    out.print(table("Checks (the chi-square p treats the pairs as independent)",
+                    ["check", "value", "rule", "passed", "note"],
                     [[c.name, c.value, c.rule, c.passed, c.note] for c in checks]))
+    if rand is not None:
+        out.print(table(
+            f"Randomization test: X^2 against {rand.assignments} random assignments of the "
+            f"same design (k = {rand.k}, {rand.baseline} all-site topics; seed {rand.seed}); "
+            "p = (1 + #{X^2_r >= X^2}) / (1 + R)",
+            ["analysis", "pairs", "X^2", "mean X^2 random", "p"],
+            [[x.analysis, x.pairs, x.x2, x.x2_null_mean, x.p_value] for x in rand.analyses]))
     if audit_id is not None:
         out.print(f"saved audit {audit_id}")
 
