@@ -304,6 +304,7 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
 
     from typer.testing import CliRunner
 
+    from litaudit.analyses.audits import list_audits
     from litaudit.cli.main import app
     from litaudit.store.db import open_store
 
@@ -320,9 +321,16 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     assert "reusable" not in line.lower() and "proof" not in line.lower()
     # the decision does not depend on the seed of the (descriptive) assignments
     with open_store(path) as store:
-        heads = {V.run_verdict(store.con, "robust03", seed=s, assignments=1,
-                               save=False)[0].headline for s in (1, 2, 3)}
-    assert len(heads) == 1
+        runs = [V.run_verdict(store.con, "robust03", seed=s, assignments=1,
+                              save=False)[0] for s in (1, 2, 3)]
+        stored = V.verdict_from_json(list_audits(store.con, kind=V.KIND)[-1].result)
+    assert len({v.headline for v in runs}) == 1 and runs[0].tests == runs[2].tests
+    # the stored audit decodes back into the same typed verdict
+    from litaudit.render.console import to_jsonable
+
+    assert isinstance(stored, V.Verdict) and stored.outcome == V.EVIDENCE
+    assert to_jsonable(V.verdict_from_json(to_jsonable(stored))) == to_jsonable(stored)
+    assert [t.depth for t in stored.tests] == [10, 20, 50, 100, 1000]
 
 
 def test_randomization_test_of_a_design():
