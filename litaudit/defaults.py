@@ -28,6 +28,8 @@ AGREEMENT_SEED = 20100719    # ours: seed of those assignments (the SIGIR 2010 o
 AGREEMENT_FLIPS = 9999       # ours: random sign flips of the agreement test (p >= 1e-4)
 AGREEMENT_FLIP_SEED = 3201   # ours: seed of the sign flips (its own procedure)
 AGREEMENT_RANDOMIZATION_SEED = 1007  # ours: seed of `reuse agreement --randomize`
+SUBCOLLECTION_SEED = 20120101  # ours: seed of the sub-collection random splits (its own;
+                             # the hold-out assignments no longer borrow it)
 LOU_DEPTHS = (10, 20, 50, 100, 1000)  # ours: pool depths tried when the depth is unknown
                              # (Carterette et al. 2010 Sec. 4.3 tried 10, 20, 50, 100; 1000 =
                              # the whole run)

@@ -11,6 +11,7 @@ import os
 
 import typer
 
+from litaudit import defaults
 from litaudit.cli.common import JsonOpt, open_write
 
 CollectionOpt = typer.Option(..., "--collection", "-c",
@@ -23,7 +24,8 @@ SplitOpt = typer.Option(
          "(listed prefixes) or a FILE of 'docno sub-collection' lines.")
 PermOpt = typer.Option(1000, "--permutations", "-R", min=1,
                        help="Random splits for the randomization test.")
-SeedOpt = typer.Option(20120101, "--seed", help="Seed of the random splits.")
+SeedOpt = typer.Option(defaults.SUBCOLLECTION_SEED, "--seed",
+                       help="Seed of the random splits.")
 # the verdict's own options are in `verdict` below (defaults in litaudit.defaults)
 WorkersOpt = typer.Option(0, "--workers", min=0,
                           help="Threads for the randomization test (0: one per core, max 2).")
