@@ -118,7 +118,7 @@ def stability(db_path, tags, r04, assignments: int) -> bool:
     t = time.perf_counter()
     with open_store(db_path) as store:
         r03 = [V.run_verdict(store.con, "trec-robust-2003", seed=s, assignments=assignments,
-                             save=False)[0].outcome for s in range(20)]
+                             save=False).result.outcome for s in range(20)]
     sites = pseudo_sites(tags, 14)
     r04v = [V.matrix_verdict(r04, sites, seed=s, assignments=assignments).outcome
             for s in range(20)]

@@ -9,11 +9,18 @@ from __future__ import annotations
 # --- extreme-value audits (Carterette, SIGIR 2015) -------------------------------------
 ALPHA = 0.05                 # Sec. 3.1: the 5% point of the max/min-value distribution
 P_INTERVAL = 0.2             # Sec. 3.2: intrinsic-effectiveness interval at p = 0.2 (60% band)
-MIN_N = 5                    # ours: fewer published results than this make no population
+MIN_N = 5                    # ours: fewer results make no population (the audits refuse them,
+                             # `audit summary` skips them): their sample sd is too unstable
+                             # (the paper's Table 2 populations: tens to hundreds)
 MONTECARLO_TRIALS = 10_000   # ours: Monte Carlo draws when an exact method is not asked for
 MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
 
 # --- claims (issue 11) -----------------------------------------------------------------
+P_FLOOR = 1e-6               # ours: smaller p-values print as "< 1e-06"; below this the normal
+                             # tail of the reference model decides the digits, not the data
+                             # (docs/STATISTICS.md, "p-values and their floor")
+N_STAR_CAP = 1e12            # ours: N* beyond this prints as "> 1e+12" (capped): no collection
+                             # sees that many experiments, and the tail model is meaningless there
 
 # --- reusability (Carterette et al. 2010; Voorhees et al. 2014; Sanderson et al. 2012) -
 REUSE_ALPHA = 0.05           # level of every test entering the reuse verdict (Holm, family-wise)
@@ -37,3 +44,9 @@ LOU_DEPTHS = (10, 20, 50, 100, 1000)  # ours: pool depths tried when the depth i
 # --- today's populations (issue 13) ----------------------------------------------------
 
 # --- run archives (issue 15) -----------------------------------------------------------
+
+# --- input and output limits (issue 12) ------------------------------------------------
+MAX_CSV_FIELD = 1 << 20      # ours: characters in one CSV field (csv's own limit, 131072, is
+                             # too small for long notes; larger is not a results file)
+MAX_PROBLEMS_SHOWN = 50      # ours: problems listed on the terminal (--json lists them all)
+MAX_TRIALS = 10_000_000      # ours: Monte Carlo trials; more would not fit in memory

@@ -45,7 +45,12 @@ class Problem:
     def __str__(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         what = f"{self.field}: {self.message}" if self.field else self.message
-        return f"{where}: {what}"
+        return f"{where}: {what}" if where else what
+
+    def as_dict(self) -> dict:
+        """The form `--json` prints on stderr: file, line, field, message."""
+        return {"file": self.file or None, "line": self.line, "field": self.field,
+                "message": self.message}
 
 
 class ValidationFailed(LitauditError):
@@ -62,6 +67,15 @@ class ValidationFailed(LitauditError):
 class InputError(LitauditError):
     """A single input file problem with its file and line, for fail-fast readers."""
 
-    def __init__(self, file: str, line: int | None, message: str):
-        self.problem = Problem(str(file), line, message)
+    def __init__(self, file: str, line: int | None, message: str, field: str | None = None):
+        self.problem = Problem(str(file), line, message, field)
         super().__init__(str(self.problem))
+
+
+def problems_of(exc: LitauditError) -> list[Problem]:
+    """Every problem an error carries (one without a file has file and line None)."""
+    if isinstance(exc, ValidationFailed):
+        return list(exc.problems)
+    if isinstance(exc, InputError):
+        return [exc.problem]
+    return [Problem("", None, str(exc))]

@@ -82,6 +82,18 @@ def seeded_store(seeded_db_file, tmp_path):
     store.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _click_command_once():
+    """Build the Typer app's click command once per session, not on every CliRunner
+    invoke (~0.1 s each; the bad-input corpus alone runs the CLI ~170 times)."""
+    import typer.testing as tt
+
+    original, cache = tt._get_command, {}
+    tt._get_command = lambda app: cache.setdefault(id(app), original(app))
+    yield
+    tt._get_command = original
+
+
 @pytest.fixture
 def cli(tmp_path):
     """cli(*args, input=None, db=None) -> click Result, with --db pointing at a tmp file."""

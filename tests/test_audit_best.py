@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import json
+import dataclasses
 
 import numpy as np
 import pytest
 
 from litaudit.analyses import best as B
 from litaudit.analyses.audits import get_audit, list_audits
+from litaudit.analyses.population import Tally
 from litaudit.errors import LitauditError, NotFound, ParameterError
 from litaudit.stats import extreme as E
 from litaudit.stats import intervals
@@ -77,8 +78,9 @@ def test_stored_audit_carries_everything_needed_to_cite_it(lit):
     assert a.params["filters"]["include_retracted"] is False
     assert a.input_fingerprint == rep.fingerprint and len(a.input_fingerprint) == 64
     assert a.software_version
-    assert a.result["stats"]["interval"]["mu0"] == pytest.approx(rep.stats.interval.mu0)
-    assert a.result["candidates"][0]["result"]["citation"] == "Author4 et al. (SIGIR 2009)"
+    # decoded back into the type the analysis returned (stored before its audit id was known)
+    assert a.result == dataclasses.replace(rep, audit_id=None)
+    assert a.result.candidates[0].result.citation == "Author4 et al. (SIGIR 2009)"
     mc = B.run_best(lit.con, ROBUST, "AP", method="montecarlo", trials=1000, seed=9)
     m = get_audit(lit.con, mc.audit_id)
     assert (m.method, m.seed, m.trials) == ("montecarlo", 9, 1000)
@@ -123,8 +125,13 @@ def test_filters_role_years_source(lit):
     con = lit.con
     prop = B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(roles=["proposed"]), save=False)
     assert prop.stats.reference.n_results == 5
-    yrs = B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(years="2007-2010"), save=False)
-    assert sorted(yrs.stats.values) == sorted(VALUES[2:6])
+    yrs = B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(years="2006-2010"), save=False)
+    assert sorted(yrs.stats.values) == sorted(VALUES[1:6])
+    assert yrs.population.n == 5 and yrs.population.roles == (
+        Tally("baseline", 3), Tally("proposed", 2))
+    with pytest.raises(ParameterError, match="4 result.s. after the filters; an extreme-value "
+                       "audit needs at least 5"):
+        B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(years="2007-2010"), save=False)
     with pytest.raises(ParameterError, match="0 result"):
         B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(source="official"), save=False)
     with pytest.raises(LitauditError, match="--source"):
@@ -135,14 +142,15 @@ def test_filters_role_years_source(lit):
 
 def test_mixed_topic_counts(lit):
     con = lit.con
-    for i in range(3):
+    for i in range(5):
         _result(con, value=0.3 + i / 100, system=f"half{i}", n_topics=50,
                 paper=_paper(con, f"h{i}", f"H{i} (2015)", 2015))
     # the collection's default topic set (249) wins; the others are counted
     rep = B.run_best(con, ROBUST, "AP", save=False)
-    assert rep.n_topics == 249 and rep.n_other_topics == 3
+    assert rep.n_topics == 249 and rep.n_other_topics == 5
+    assert rep.population.n_other_topics == 5 and rep.population.n == 10
     rep50 = B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(topics="50"), save=False)
-    assert rep50.stats.reference.n_results == 3 and rep50.n_topics == 50
+    assert rep50.stats.reference.n_results == 5 and rep50.n_topics == 50
     with pytest.raises(NotFound, match="no results on topics '100'"):
         B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(topics="100"), save=False)
 
@@ -151,21 +159,55 @@ def test_too_few_results_and_unknown_names(mem_store):
     with pytest.raises(NotFound, match="unknown collection"):
         B.run_best(mem_store.con, "no-such-collection", "AP")
     _result(mem_store.con, value=0.3, system="only", track="trec13/robust", role="official")
-    with pytest.raises(ParameterError, match="needs at least 2"):
-        B.run_best(mem_store.con, ROBUST, "AP")
+    for i in range(3):
+        _result(mem_store.con, value=0.2 + i / 100, system=f"r{i}", track="trec13/robust",
+                role="official")
+    # N = 5 is the floor of every audit (defaults.MIN_N), with one message
+    for run in (lambda: B.run_best(mem_store.con, ROBUST, "AP"),
+                lambda: B.run_claim(mem_store.con, ROBUST, "AP", 0.3),
+                lambda: B.run_history(mem_store.con, ROBUST, "AP")):
+        with pytest.raises(ParameterError, match=r"robust04 AP: 4 result\(s\) after the "
+                           "filters; an extreme-value audit needs at least 5"):
+            run()
+    _result(mem_store.con, value=0.25, system="r5", track="trec13/robust", role="official")
+    B.run_best(mem_store.con, ROBUST, "AP", filters=B.Filters.parse(source="official"),
+               save=False)
     assert list_audits(mem_store.con) == []
 
 
 def test_claim_and_history(lit):
     con = lit.con
     c = B.run_claim(con, ROBUST, "AP", 0.31)
-    assert c.claim.n_draws == 11 and c.reference.n_results == 10
-    assert c.n_at_or_above == 0 and c.in_candidate_set
+    assert c.stats.chance.n_draws == 11 and c.stats.reference.n_results == 10
+    assert c.stats.record.n_at_or_above == 0 and c.stats.record.standing == "above-apart"
+    assert c.record_holder.system == "sys4" and c.subject is None
     ref = E.reference(VALUES, 249)
-    assert c.claim.p_value == pytest.approx(float(E.max_sf(0.31, ref.mu, ref.se, 11)))
-    assert get_audit(con, c.audit_id).params["value"] == 0.31
+    assert float(E.max_sf(0.31, ref.mu, ref.se, 11)) < 1e-300    # 38 standard errors up
+    assert c.stats.chance.p_value == 1e-6 and c.stats.chance.p_below_floor   # the floor
+    mid = B.run_claim(con, ROBUST, "AP", 0.27, save=False)
+    assert mid.stats.chance.p_value == pytest.approx(float(E.max_sf(0.27, ref.mu, ref.se, 11)))
+    assert c.answers[0].startswith("Against the record: 0.3100 is above the record, 0.3010 "
+                                   "(sys4, Author4 et al. (SIGIR 2009)), and the record lies "
+                                   "below the claim's 60% interval")
+    assert [a.split(":")[0] for a in c.answers] == [
+        "Against the record", "Against chance", "The claim's own interval", "Model fit"]
+    stored = get_audit(con, c.audit_id)
+    assert stored.params["value"] == 0.31 and stored.params["result_id"] is None
+    assert stored.result.answers == c.answers    # decoded into a ClaimReport
     low = B.run_claim(con, ROBUST, "AP", 0.25, save=False)
-    assert not low.in_candidate_set and low.n_at_or_above == 8
+    assert low.stats.record.standing == "below-apart" and low.stats.record.n_at_or_above == 8
+    # a published result, as one of the N: by system name or by id
+    one = B.run_claim(con, ROBUST, "AP", system="SYS8", save=False)
+    assert one.subject.system == "sys8" and one.stats.chance.n_draws == 10
+    assert one.stats.value == 0.290 and one.stats.record.n_at_or_above == 1
+    by_id = B.run_claim(con, ROBUST, "AP", result_id=one.subject.id, save=False)
+    assert by_id.stats == one.stats
+    with pytest.raises(NotFound, match="no result of system 'nope'"):
+        B.run_claim(con, ROBUST, "AP", system="nope", save=False)
+    with pytest.raises(NotFound, match="result #999 is not in the population"):
+        B.run_claim(con, ROBUST, "AP", result_id=999, save=False)
+    with pytest.raises(ParameterError, match="exactly one of"):
+        B.run_claim(con, ROBUST, "AP", 0.3, system="sys8", save=False)
     h = B.run_history(con, ROBUST, "AP")
     pts = h.history.points
     assert [p.year for p in pts] == list(range(2005, 2015))
@@ -202,9 +244,16 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     assert rep.stats.thresholds.max_threshold == pytest.approx(0.2375, abs=1e-3)
     assert rep.stats.thresholds.n_above == 35
     assert rep.stats.thresholds.min_threshold == pytest.approx(0.1625, abs=1e-3)
-    claim = B.run_claim(con, "trec7", "AP", 0.3033, n=102)  # ok7ax as the max of the 103
-    assert claim.claim.interval.mu0 == pytest.approx(0.2705, abs=1e-3)
-    assert claim.claim.interval.lower == pytest.approx(0.2378, abs=1e-3)
+    claim = B.run_claim(con, "trec7", "AP", system="ok7ax")  # ok7ax as one of the 103
+    assert claim.subject.value_text == "0.3033" and claim.stats.chance.n_draws == 103
+    assert claim.stats.interval.mu0 == pytest.approx(0.2705, abs=1e-3)
+    assert claim.stats.interval.lower == pytest.approx(0.2378, abs=1e-3)
+    assert claim.stats.chance.threshold == pytest.approx(0.2375, abs=1e-3)
+    assert claim.stats.chance.expected_above_under_null == pytest.approx(0.0513, abs=1e-4)
+    assert claim.stats.chance.n_published_above == 35
+    # the same as the new value 0.3033 judged as the max of 102 others + itself
+    as_value = B.run_claim(con, "trec7", "AP", 0.3033, n=102, save=False)
+    assert as_value.stats.interval == claim.stats.interval
     auto = B.run_best(con, "trec7", "AP", filters=B.Filters.parse(run_types=["automatic"]),
                       save=False)
     assert auto.best.system == "ok7ax" and auto.best.value_text == "0.3033"
@@ -218,7 +267,7 @@ def test_robust04_literature_end_to_end(seeded_store):
     assert all(c.result.citation and c.result.source == "paper" for c in rep.candidates)
     assert rep.stats.interval.lower <= rep.stats.interval.mu0 <= rep.best.value
     stored = get_audit(con, rep.audit_id)
-    assert json.loads(json.dumps(stored.result))["best"]["citation"] == rep.best.citation
+    assert stored.result.best.citation == rep.best.citation
     h = B.run_history(con, "robust04", "AP", filters=B.Filters.parse(source="papers"))
     assert h.history.points[-1].N == rep.stats.reference.n_results
     assert h.history.points[-1].record == rep.best.value

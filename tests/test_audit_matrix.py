@@ -16,21 +16,35 @@ def test_trec7_matrix_reproduces_the_official_population(cli, shared_data, seede
     r = cli("audit", "matrix", shared_data / "pertopic" / "adhoc7_ap.csv", "-m", "AP",
             "-c", "trec7", "--json")
     assert r.exit_code == 0, r.output
-    rep = json.loads(r.stdout)
+    done = json.loads(r.stdout)
+    rep = done["result"]
     ref = rep["stats"]["reference"]
     assert (ref["n_results"], ref["n_topics"]) == (103, 50)
     assert ref["mu"] == pytest.approx(0.1992, abs=1e-4)
     assert ref["sd"] == pytest.approx(0.0806, abs=1e-4)
     assert rep["stats"]["thresholds"]["max_threshold"] == pytest.approx(0.2375, abs=1e-3)
     assert rep["stats"]["thresholds"]["n_above"] == 35
-    assert rep["audit_id"] >= 1 and len(rep["file_sha256"]) == 64
-    shown = cli("audit", "show", str(rep["audit_id"]), "--json")
+    assert done["audit_id"] >= 1 and not done["reused"] and len(rep["file_sha256"]) == 64
+    shown = cli("audit", "show", str(done["audit_id"]), "--json")
     assert shown.exit_code == 0 and json.loads(shown.stdout)["kind"] == "best-matrix"
+    shown = cli("audit", "show", str(done["audit_id"]))
+    assert shown.exit_code == 0 and "Table 2 and 3 rows" in shown.stdout
+    # the same call again: the stored audit, not a new one
+    again = json.loads(cli("audit", "matrix", shared_data / "pertopic" / "adhoc7_ap.csv",
+                           "-m", "AP", "-c", "trec7", "--json").stdout)
+    assert (again["audit_id"], again["reused"], again["result"]) == (done["audit_id"], True, rep)
+    # Monte Carlo without --seed takes the documented default seed
+    r = cli("audit", "matrix", shared_data / "pertopic" / "adhoc7_ap.csv", "-m", "AP",
+            "--method", "montecarlo", "--trials", "500", "--no-save", "--json")
+    assert r.exit_code == 0, r.output
+    from litaudit import defaults
+
+    assert json.loads(r.stdout)["result"]["stats"]["seed"] == defaults.MONTECARLO_SEED
 
 
 def test_trec_eval_q_input_and_read_only_use(cli, tmp_path):
     files = []
-    for run, base in (("a", 0.30), ("b", 0.20), ("c", 0.25)):
+    for run, base in (("a", 0.30), ("b", 0.20), ("c", 0.25), ("d", 0.22), ("e", 0.27)):
         # trec_eval -q: the per-topic rows, then the summary block naming the run
         lines = [f"map\t{t}\t{base + 0.01 * t:.4f}" for t in range(1, 6)]
         lines += [f"runid\tall\t{run}", f"map\tall\t{base + 0.03:.4f}"]
@@ -41,10 +55,16 @@ def test_trec_eval_q_input_and_read_only_use(cli, tmp_path):
     r = cli("audit", "matrix", *files, "-m", "MAP", "--format", "trec_eval", "--no-save",
             "--json")
     assert r.exit_code == 0, r.output
-    rep = json.loads(r.stdout)
-    assert rep["runs"] == ["a", "b", "c"] and rep["n_topics"] == 5
-    assert rep["means"] == pytest.approx([0.33, 0.23, 0.28])
-    assert rep["audit_id"] is None
+    done = json.loads(r.stdout)
+    rep = done["result"]
+    assert rep["runs"] == ["a", "b", "c", "d", "e"] and rep["n_topics"] == 5
+    assert rep["means"] == pytest.approx([0.33, 0.23, 0.28, 0.25, 0.30])
+    assert done["audit_id"] is None
+    few = cli("audit", "matrix", *files[:3], "-m", "MAP", "--format", "trec_eval",
+              "--no-save")
+    assert few.exit_code == 1
+    assert "a.q AP: 3 result(s) after the filters; an extreme-value audit needs at least 5" \
+        in few.stderr
     r = cli("audit", "matrix", *files, "-m", "MAP", "--format", "trec_eval")
     assert r.exit_code == 1 and "--collection is needed" in r.stderr
     r = cli("audit", "matrix", tmp_path / "none.csv", "-m", "AP", "--no-save")

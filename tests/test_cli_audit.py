@@ -33,7 +33,13 @@ def test_best_prints_tables_2_and_3_and_candidates(cli, db):
     assert out.startswith("Best-result audit: trec7 AP (official), 50 topics  [audit #1]")
     assert "Table 2: the published population" in out
     assert "│ 103 │ 0.1992 │ 0.0806 │ 0.0114 │ 0.0117 │ 0.3702 │" in out
-    assert "│ max above │    0.2367 │      35 │" in out
+    assert out.splitlines()[1] == (
+        "Population: N = 103 results on 50 topics; sources: TREC trec7/adhoc 103; roles: "
+        "official 103; run types: automatic 86, manual 17; topic sets: 351-400 103.")
+    assert "Thresholds of the max and min of N = 103 at alpha = 0.05" in out
+    assert "│ max above │    0.2367 │                35 │                                0.0513 │" in out
+    assert "false positives" not in out and "beyond chance" not in out.lower()
+    assert "Model fit: the 103 published results spread with sd 0.0806, 7.1 times" in out
     assert "│ 0.3702 │ 0.3377 │ [0.3052, 0.3702] │" in out
     assert "CLARIT98COMB" in out and "TREC trec7/adhoc" in out
     assert _n_audits(db) == 1
@@ -55,19 +61,124 @@ def test_best_json_and_montecarlo(cli, db):
 
 
 def test_claim_ok7ax(cli, db):
-    # Carterette 2015, Sec. 3.1: ok7ax (0.303) as the max of the 103 TREC-7 runs has
-    # mu0 ~0.2705 and lower bound ~0.2378; exact on the NIST values: 0.2708, 0.2383.
-    r = cli("audit", "claim", "-c", "trec7", "-m", "AP", "--value", "0.3033", "--n", "102",
-            db=db)
+    # Carterette 2015, Sec. 3.1: ok7ax (0.303), the best automatic run, as one of the 103
+    # TREC-7 runs: threshold ~0.2375, mu0 ~0.2705, lower bound ~0.2378; exact on the NIST
+    # values: 0.2367, 0.2708, 0.2383.
+    r = cli("audit", "claim", "-c", "trec7", "-m", "AP", "--system", "ok7ax", db=db)
     assert r.exit_code == 0, r.output
-    assert "Claimed 0.3033 as the max of 103 draws from Normal(0.1992, 0.0114)" in r.output
-    assert "BEYOND CHANCE" in r.output
-    assert "│ mu0                           │ 0.2708 " in r.output
-    assert "[0.2383, 0.3033]" in r.output
+    lines = r.output.splitlines()
+    assert lines[2] == ("Against the record: 0.3033 (ok7ax, TREC trec7/adhoc) is below the "
+                        "record, 0.3702 (CLARIT98COMB, TREC trec7/adhoc), and below the "
+                        "record's 60% interval [0.3052, 0.3702]; 6 other published results "
+                        "are at or above it.")
+    assert lines[3].startswith(
+        "Against chance: 0.3033 is above 0.2367, the value that the best of 103 draws from "
+        "Normal(0.1992, 0.0114) (the claim as one of the 103 published results; systems as "
+        "good as the average published result) exceeds with probability 0.05 (p < 1e-6). "
+        "Under that model 0.051 of the 103 draws are expected above 0.2367; 35 of the 103 "
+        "published results are above it.")
+    assert lines[4] == ("The claim's own interval: the lowest population mean whose best of "
+                        "103 draws reaches 0.3033 with probability 0.2 is mu0 = 0.2708, 10.7% "
+                        "lower; the claim's 60% interval is [0.2383, 0.3033].")
+    assert lines[5].startswith("Model fit: ")
+    assert "│ mu0          │ 0.2708           │" in r.output
     j = json.loads(cli("audit", "claim", "-c", "trec7", "-m", "AP", "--value", "0.24",
                        "--hidden-multiplier", "3", "--json", "--no-save", db=db).output)
-    assert j["claim"]["n_draws"] == 3 * 103 + 1 and j["audit_id"] is None
+    assert j["stats"]["chance"]["n_draws"] == 3 * 103 + 1 and j["audit_id"] is None
     assert _n_audits(db) == 1
+
+
+ROBUST_0372 = [
+    "Claim audit: robust04 AP (all sources), 249 topics  [audit #1]",
+    "Population: N = 328 results on 249 topics; sources: papers 218 (from 109 papers), TREC "
+    "trec13/robust 110; roles: official 110, baseline 109, proposed 109; run types: - 218, "
+    "automatic 110; topic sets: judged 328.",
+    "Against the record: 0.3720 is above the record, 0.3686 (best (proposed), Cormack et al. "
+    "(SIGIR 2009)), but the record lies in the claim's 60% interval [0.3544, 0.3720]: the "
+    "claim cannot be told apart from the record; no published result is at or above it.",
+    "Against chance: 0.3720 is above 0.2818, the value that the best of 329 draws from "
+    "Normal(0.2719, 0.0027) (the claim as one more draw besides the 328 published results; "
+    "systems as good as the average published result) exceeds with probability 0.05 "
+    "(p < 1e-6). Under that model 0.051 of the 329 draws are expected above 0.2818; 146 of "
+    "the 328 published results are above it. N* > 1e+12 (capped): the number of experiments "
+    "whose best reaches 0.3720 with probability 0.05.",
+    "The claim's own interval: the lowest population mean whose best of 329 draws reaches "
+    "0.3720 with probability 0.2 is mu0 = 0.3632, 2.4% lower; the claim's 60% interval is "
+    "[0.3544, 0.3720].",
+    "Model fit: the 328 published results spread with sd 0.0433, 15.8 times the standard "
+    "error 0.0027 the model gives each result (chi-square variance test p < 1e-6); "
+    "Shapiro-Wilk normality W = 0.934 (p < 1e-6). Warning: the model is rejected at alpha "
+    "0.05 (spread and normality): the p-values and N* describe systems as good as the "
+    "average result, not these results.",
+]
+
+
+def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
+    # issue 11: 0.3720 on robust04 was printed as BEYOND CHANCE; the record (0.3686,
+    # Cormack et al., SIGIR 2009) lies in the claim's own 60% interval
+    r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.3720", db=db)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[:6] == ROBUST_0372
+    low = r.output.lower()
+    for word in ("beyond chance", "state of the art", "beats", "better than", "significant"):
+        assert word not in low
+    assert "│ record in the claim's interval     │ yes" in r.output
+    assert "│ claim in the record's interval     │ no (above it)" in r.output
+    assert "│ p = P(max of M >= claim), descriptive" in r.output and "< 1e-6" in r.output
+    # --json: the same answers, in order, and N* as a capped float
+    d = json.loads(cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.3720",
+                       "--json", "--no-save", db=db).output)
+    assert d["answers"] == ROBUST_0372[2:]
+    ch = d["stats"]["chance"]
+    assert ch["n_star"] == 1e12 and ch["n_star_capped"] is True and ch["n_star_cap"] == 1e12
+    assert ch["p_value"] == 1e-6 and ch["p_below_floor"] is True
+    assert d["record_holder"]["citation"] == "Cormack et al. (SIGIR 2009)"
+    assert d["population"]["n"] == 328 and d["stats"]["fit"]["rejected"] is True
+    # audit show prints the stored audit as the command did
+    shown = cli("audit", "show", "1", db=db)
+    assert shown.output.splitlines()[1:7] == ROBUST_0372
+
+
+def test_a_claim_below_the_record_is_not_above_it(cli, db):
+    r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.36", "--no-save",
+            db=db)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[2] == (
+        "Against the record: 0.3600 is below the record, 0.3686 (best (proposed), Cormack et "
+        "al. (SIGIR 2009)), but in the record's 60% interval [0.3510, 0.3686]: it cannot be "
+        "told apart from the record; 3 published results are at or above it.")
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--value", "37.2"), "claimed AP 37.2 is not a fraction; did you mean 0.372? "
+                          "(AP lies between 0 and 1)"),
+    (("--value", "5"), "claimed AP 5 is not a fraction; did you mean 0.05?"),
+    (("--value", "-0.2"), "claimed AP -0.2 is negative; AP lies between 0 and 1"),
+    (("--value", "0.3", "--p", "0.6"),
+     "p must be strictly between 0 and 0.5 (the interval covers 1 - 2p), got 0.6"),
+    (("--value", "0.3", "--alpha", "1.5"), "alpha must be strictly between 0 and 1, got 1.5"),
+    (("--value", "0.3", "--years", "2019"),
+     "robust04 AP: 2 result(s) after the filters; an extreme-value audit needs at least 5"),
+    (("--system", "best (proposed)"), "system 'best (proposed)' names 109 results"),
+    (("--value", "0.3", "--system", "x"), "give exactly one of"),
+    ((), "give exactly one of"),
+])
+def test_bad_claims_are_one_line_and_exit_1(cli, db, args, message):
+    r = cli("audit", "claim", "-c", "robust04", "-m", "AP", *args, db=db)
+    assert r.exit_code == 1, r.output
+    assert r.output.startswith("Error: ") and message in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert _n_audits(db) == 0
+
+
+@pytest.mark.parametrize("cmd", ["best", "history"])
+def test_every_audit_needs_five_results(cli, db, cmd):
+    r = cli("audit", cmd, "-c", "robust04", "-m", "AP", "--years", "2019", db=db)
+    assert r.exit_code == 1
+    assert ("robust04 AP: 2 result(s) after the filters; an extreme-value audit needs at "
+            "least 5") in r.output
+    s = cli("audit", "summary", "--min-n", "4", db=db)
+    assert s.exit_code == 1 and "--min-n must be at least 5, got 4" in s.output
 
 
 def test_history(cli, db):
@@ -75,6 +186,18 @@ def test_history(cli, db):
     assert r.exit_code == 0, r.output
     assert "Sequential-testing history: robust04 AP (papers), 249 topics" in r.output
     assert "│ 2005 │" in r.output and "record years" in r.output
+    assert r.output.splitlines()[1].startswith("Population: N = 218 results on 249 topics; "
+                                               "sources: papers 218 (from 109 papers)")
+    # p-values 30+ standard errors out print as the floor, next to the model-fit check
+    assert "< 1e-6" in r.output and "e-2" not in r.output
+    assert "Model fit: the 218 published results" in r.output
+    assert "beyond chance" not in r.output.lower()
+    d = json.loads(cli("audit", "history", "-c", "robust04", "-m", "AP", "--source", "papers",
+                       "--json", "--no-save", db=db).output)
+    last = d["history"]["points"][-1]
+    assert last["p_value"] == 1e-6 and last["p_below_floor"] is True
+    assert d["population"]["roles"] == [{"label": "baseline", "n": 109},
+                                        {"label": "proposed", "n": 109}]
 
 
 def test_summary_is_what_make_run_prints(cli, db):
@@ -90,6 +213,10 @@ def test_summary_is_what_make_run_prints(cli, db):
                for ln in lines)
     assert any(ln.startswith("│ robust04 ") and "│ AP " in ln and "│ papers " in ln
                for ln in lines)
+    assert "roles (run types)" in header
+    assert any("│ official 103 (automatic 86, manual 17)" in ln for ln in lines)
+    assert lines[-1].startswith("Model fit (see `audit best`): the reference model is "
+                                "rejected at alpha 0.05 in ")
     n = _n_audits(db)
     assert n > 40
     listed = cli("audit", "list", "--kind", "best", "--json", db=db)
@@ -109,7 +236,7 @@ def test_no_save_opens_read_only(cli, db):
     (("best", "-c", "nope", "-m", "AP"), "unknown collection 'nope'"),
     (("best", "-c", "trec7", "-m", "AP", "--alpha", "1.5"),
      "alpha must be strictly between 0 and 1"),
-    (("best", "-c", "trec7", "-m", "AP", "--p", "0"), "p must be strictly between 0 and 1"),
+    (("best", "-c", "trec7", "-m", "AP", "--p", "0"), "p must be strictly between 0 and 0.5"),
     (("best", "-c", "trec7", "-m", "AP", "--source", "blogs"), "--source"),
     (("best", "-c", "trec7", "-m", "AP", "--method", "bayes"), "unknown method 'bayes'"),
     (("best", "-c", "trec7", "-m", "AP", "--years", "1990"), "0 result(s) after the filters"),

@@ -109,7 +109,7 @@ def test_duplicates_within_a_file_and_against_the_store(mem_store, tmp_path):
     with pytest.raises(ValidationFailed, match="duplicate of line 2"):
         import_file(mem_store, write_csv(tmp_path / "d.csv", [GOOD[0], GOOD[0]]), who="t")
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
-    with pytest.raises(ValidationFailed, match=r"duplicate of existing result #\d+"):
+    with pytest.raises(ValidationFailed, match=r"already in the database as result #\d+"):
         import_file(mem_store, write_csv(tmp_path / "r2.csv", GOOD[2:]), who="t")
     assert count(mem_store) == 3
 

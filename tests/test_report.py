@@ -6,6 +6,7 @@ database made here (12 transcribed results, 4 synthetic runs), not from the seed
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import os
@@ -125,13 +126,13 @@ def store_literature_audits(path: Path) -> None:
 def fixture_db_file(tmp_path_factory) -> Path:
     """The fixture database with literature audits; the reuse audits are run by the first
     report (module-scoped: treat as read-only, copy it to write)."""
-    from litaudit.render.report import build_report
+    from litaudit.analyses.report_audits import prepare_report
     from litaudit.store.db import open_store
 
     path = make_fixture_db(tmp_path_factory.mktemp("report") / "fixture.duckdb")
     store_literature_audits(path)
     with open_store(path) as store:     # runs and stores the reusability audits once
-        build_report(store.con, COLLECTION, measure="AP")
+        prepare_report(store.con, COLLECTION, measure="AP")
     return path
 
 
@@ -216,7 +217,13 @@ def test_json_holds_every_section_and_full_fingerprints(cli, fixture_db):
     assert [c["system"] for c in lit["candidates"]] == ["NeuralX", "DeepY", "BM25+RM3", "runF"]
     assert lit["candidates"][0]["doi"] == "10.1145/0000001"
     assert [h["year"] for h in lit["history"]] == [1998, 2019, 2021]
-    assert d["claims"][0]["beyond_chance"] is True and d["claims"][0]["n_draws"] == 13
+    c = d["claims"][0]
+    assert c["passes"] is True and c["n_draws"] == 13 and c["record_value"] == 0.301
+    assert [a.split(":")[0] for a in c["answers"]] == [
+        "Against the record", "Against chance", "The claim's own interval", "Model fit"]
+    assert c["p_value"] == 1e-6 and c["p_below_floor"] is True and c["n_star_capped"] is True
+    assert lit["expected_above_under_null"] == pytest.approx(12 * (1 - 0.95 ** (1 / 12)))
+    assert lit["population"].startswith("Population: N = 12 results on 50 topics")
     assert d["reuse"]["n_runs"] == 4 and d["reuse"]["rao"]["n_participants"] == 4
     kinds = sorted(a["kind"] for a in d["audits"])
     assert kinds == ["best", "claim", "history", "reuse-agreement", "reuse-lou", "reuse-rao",
@@ -239,15 +246,30 @@ def test_html_is_self_contained(cli, fixture_db):
     assert html.count('class="plot"') == 6
 
 
-def test_claim_sentences_in_plain_words():
-    from litaudit.render.report.literature import claim_sentence
+def _unmarkdown(text: str) -> str:
+    """The plain text of a paragraph the Markdown report escaped (backslash escapes and
+    the &amp; &lt; &gt; entities undone)."""
+    return html.unescape(re.sub(r"\\(.)", r"\1", text))
 
-    s = claim_sentence(0.36, 120, 0.21, 0.05, False, 40, True, 0.3)
-    assert s.startswith("0.36 is within what the best of 120 equally good systems reaches "
-                        "by chance (p = 0.2100 >= 0.05).")
-    s = claim_sentence(0.4, 120, 0.001, 0.05, True, 4000, False, 0.41)
-    assert "0.4 is beyond what the best of 120" in s and "only if 4000 equally" in s
-    assert "below the candidate best set" in s
+
+def test_claim_section_says_what_the_terminal_says(cli, fixture_db):
+    """The report's claim section is the stored audit's answers, in order, then its tables:
+    (a) against the record, (b) against chance, (c) the claim's own interval."""
+    term = cli("audit", "claim", "-c", COLLECTION, "-m", "AP", "--value", "0.36", "--no-save",
+               db=fixture_db)
+    answers = term.output.splitlines()[2:6]
+    md = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", db=fixture_db).stdout
+    section = md[md.index("## Claim audit: AP = 0.36"):md.index("## Can the collection")]
+    paras = [p for p in section.split("\n\n") if p.startswith(("Against", "The claim", "Model"))]
+    assert [_unmarkdown(p) for p in paras] == answers   # the same words, escaped as Markdown
+    assert answers[0].startswith("Against the record: 0.3600 is above the record, 0.3010 "
+                                 "(NeuralX, Smith et al. (SIGIR 2019)), and the record lies "
+                                 "below the claim's 60% interval [0.3307, 0.3600]")
+    order = [section.index(t) for t in ("*(a) Against the record*", "*(b) Against chance*",
+                                         "*(c) The claim's own interval*")]
+    assert order == sorted(order)
+    assert "| 13 | 0.05 | 0.2561 | yes | 0.051 | 5 | &lt; 1e-6 | &gt; 1e+12 (capped) |" in section
+    assert "beyond chance" not in md.lower() and "false positive" not in md
 
 
 def test_report_without_runs_or_literature_audits(cli, tmp_path):
@@ -269,6 +291,16 @@ def test_bad_input_is_one_line_and_exit_1(cli, fixture_db, args, message):
     res = cli("report", *args, db=fixture_db)
     assert res.exit_code == 1
     assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("37.2", "claimed AP 37.2 is not a fraction; did you mean 0.372?"),
+    ("-0.2", "claimed AP -0.2 is negative")])
+def test_a_bad_claimed_value_is_an_error(cli, fixture_db, value, message):
+    before = _n_audits(fixture_db)
+    res = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", value, db=fixture_db)
+    assert res.exit_code == 1 and message in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1 and _n_audits(fixture_db) == before
 
 
 def test_claim_needs_a_measure_when_there_are_several(cli, seeded_db_file, tmp_path):

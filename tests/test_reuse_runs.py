@@ -180,12 +180,18 @@ def test_cli_rao_and_lou(tiny_cli):
     assert res.exit_code == 0, res.output
     assert "Run Average Overlap, trec-robust-2003, depth 2" in res.output
     assert "3 runs, P = 2 participants: RAO range [1/P = 0.5000, 1]" in res.output
-    assert "saved as audit 1" in res.output
+    assert "saved as audit #1" in res.output
+    # an identical call hands back the stored audit instead of storing a new one
     res = tiny_cli("reuse", "rao", "-c", "robust03", "-k", "2", "--json")
     out = json.loads(res.output)
-    assert out["audit_id"] == 2 and out["result"]["depth"] == 2
+    assert (out["audit_id"], out["reused"], out["result"]["depth"]) == (1, True, 2)
     assert [r["tag"] for r in out["result"]["runs"]] == ["r1", "r2", "r3"]
-    assert [a.params for a in audits(tiny_cli.db, "reuse-rao")] == [{"depth": 2}] * 2
+    assert [a.params for a in audits(tiny_cli.db, "reuse-rao")] == [{"depth": 2}]
+    res = tiny_cli("reuse", "rao", "-c", "robust03", "-k", "3", "--json")
+    assert json.loads(res.output)["audit_id"] == 2
+    shown = tiny_cli("audit", "show", "1")
+    assert shown.exit_code == 0, shown.output
+    assert "Run Average Overlap, trec-robust-2003, depth 2" in shown.output
     res = tiny_cli("reuse", "lou", "-c", "robust03", "-k", "2", "--json")
     assert res.exit_code == 0, res.output
     lou = json.loads(res.output)["result"]
@@ -220,14 +226,26 @@ def test_cli_subcollections_and_verdict(tiny_cli):
     assert len(audits(tiny_cli.db, "reuse-verdict")) == 1
     n_rao, n_lou = len(audits(tiny_cli.db, "reuse-rao")), len(audits(tiny_cli.db, "reuse-lou"))
     n_sub = len(audits(tiny_cli.db, "reuse-subcollections"))
-    # a second verdict reuses the stored components (same inputs, seed and R)
+    # an identical second call reuses the stored verdict (and stores nothing new)
     res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
                    "--subcollections", "--split-seed", "5")
     assert res.exit_code == 0, res.output
     assert "Reusability verdict, trec-robust-2003" in res.output
     assert "verdict: not enough data" in res.output
     assert "REUSABLE" not in res.output
-    assert res.output.rstrip().splitlines()[-1] == "saved as audit " + str(
+    vid = audits(tiny_cli.db, "reuse-verdict")[-1].id
+    assert res.output.rstrip().splitlines()[-1].startswith(
+        f"audit #{vid}: stored earlier by an identical call")
+    assert len(audits(tiny_cli.db, "reuse-verdict")) == 1
+    # `audit show` prints the stored verdict as the command did, not its JSON
+    shown = tiny_cli("audit", "show", str(vid))
+    assert shown.exit_code == 0, shown.output
+    assert "verdict: not enough data" in shown.output and '"outcome"' not in shown.output
+    # another alpha is another call; its components are reused (same inputs, seed and R)
+    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
+                   "--subcollections", "--split-seed", "5", "--alpha", "0.01")
+    assert res.exit_code == 0, res.output
+    assert res.output.rstrip().splitlines()[-1] == "saved as audit #" + str(
         audits(tiny_cli.db, "reuse-verdict")[-1].id)
     assert (len(audits(tiny_cli.db, "reuse-rao")), len(audits(tiny_cli.db, "reuse-lou")),
             len(audits(tiny_cli.db, "reuse-subcollections"))) == (n_rao, n_lou, n_sub)

@@ -322,14 +322,14 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     # the decision does not depend on the seed of the (descriptive) assignments
     with open_store(path) as store:
         runs = [V.run_verdict(store.con, "robust03", seed=s, assignments=1,
-                              save=False)[0] for s in (1, 2, 3)]
-        stored = V.verdict_from_json(list_audits(store.con, kind=V.KIND)[-1].result)
+                              save=False).result for s in (1, 2, 3)]
+        stored = list_audits(store.con, kind=V.KIND)[-1].result
     assert len({v.headline for v in runs}) == 1 and runs[0].tests == runs[2].tests
-    # the stored audit decodes back into the same typed verdict
-    from litaudit.render.console import to_jsonable
+    # the stored audit decodes back into the same typed verdict (registered kind)
+    from litaudit.codec import decode, to_jsonable
 
     assert isinstance(stored, V.Verdict) and stored.outcome == V.EVIDENCE
-    assert to_jsonable(V.verdict_from_json(to_jsonable(stored))) == to_jsonable(stored)
+    assert to_jsonable(decode(V.Verdict, to_jsonable(stored))) == to_jsonable(stored)
     assert [t.depth for t in stored.tests] == [10, 20, 50, 100, 1000]
 
 

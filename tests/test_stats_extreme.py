@@ -105,14 +105,23 @@ def test_trec7_on_the_official_maps(shared_data):
     assert a.reference.se == pytest.approx(0.0114, abs=1e-4)
     assert a.thresholds.max_threshold == pytest.approx(0.2375, abs=1e-3)
     assert a.thresholds.n_above == 35
-    assert a.thresholds.expected_false_positives == pytest.approx(1.75)  # 35 - 33
+    # the expected number above the threshold if all 103 were draws of the model:
+    # 103 * (1 - 0.95**(1/103)) = 0.0513 (not the paper's aside, 5% of the 35 above)
+    assert a.thresholds.expected_above_under_null == pytest.approx(
+        103 * (1 - 0.95 ** (1 / 103)), rel=1e-9)
+    assert a.thresholds.expected_above_under_null == pytest.approx(0.0513, abs=1e-4)
     assert a.thresholds.min_threshold == pytest.approx(0.1625, abs=1e-3)
     assert a.thresholds.n_below == 32
-    claim = C.claim_test(0.3033, a.reference.mu, a.reference.se, 102, p=0.2)
-    assert claim.n_draws == 103
+    ok7ax = int(np.argmin(np.abs(maps - 0.3033)))   # the best automatic run, one of the 103
+    claim = C.audit_claim(maps, 50, index=ok7ax, p=0.2)
+    assert claim.chance.n_draws == 103 and claim.value == pytest.approx(0.3033, abs=1e-4)
     assert claim.interval.mu0 == pytest.approx(0.2705, abs=1e-3)
     assert claim.interval.lower == pytest.approx(0.2378, abs=1e-3)
-    assert claim.beyond_chance
+    assert claim.chance.threshold == pytest.approx(a.thresholds.max_threshold, abs=1e-12)
+    assert claim.chance.passes and claim.chance.n_published_above == 35
+    # the record (0.3702, a manual run) is another run; ok7ax is below its 60% interval
+    assert claim.record.record == pytest.approx(0.3702, abs=1e-4)
+    assert claim.record.standing == "below-apart" and claim.record.n_at_or_above == 6
 
 
 # -------------------------------------------------------------------------- Monte Carlo
@@ -148,7 +157,7 @@ def test_montecarlo_is_reproducible_by_seed():
 
 def test_montecarlo_claim_p_value_never_zero():
     # +1 rule: a simulated p-value is at least 1 / (trials + 1)
-    c = C.claim_test(0.9, 0.2, 0.01, 50, method="montecarlo", trials=1000, seed=1)
+    c, _ = C.chance_check(0.9, 0.2, 0.01, 50, method="montecarlo", trials=1000, seed=1)
     assert c.p_value == pytest.approx(1 / 1001)
 
 
@@ -156,19 +165,19 @@ def test_montecarlo_claim_p_value_never_zero():
 def test_n_star_is_the_least_number_of_draws():
     mu, se = 0.2, 0.0114
     k = C.n_star(0.25, mu, se, alpha=0.05)
-    assert E.max_sf(0.25, mu, se, k) >= 0.05 > E.max_sf(0.25, mu, se, k - 1)
+    assert isinstance(k, float) and k == int(k)
+    assert E.max_sf(0.25, mu, se, int(k)) >= 0.05 > E.max_sf(0.25, mu, se, int(k) - 1)
     assert C.n_star(0.19, mu, se) == 1          # below the mean: beyond chance for no N
-    assert C.n_star(5.0, mu, se) is None        # 400 standard errors up: never by chance
+    assert C.n_star(5.0, mu, se) == math.inf    # 400 standard errors up: never by chance
 
 
 def test_claim_hidden_multiplier_makes_claims_less_surprising():
-    base = C.claim_test(0.24, 0.2, 0.0114, 100)
-    hidden = C.claim_test(0.24, 0.2, 0.0114, 100, hidden_multiplier=10)
+    base, _ = C.chance_check(0.24, 0.2, 0.0114, 100)
+    hidden, _ = C.chance_check(0.24, 0.2, 0.0114, 100, hidden_multiplier=10)
     assert hidden.n_draws == 1001 and base.n_draws == 101
-    assert hidden.p_value > base.p_value
-    assert hidden.interval.mu0 < base.interval.mu0
-    assert base.beyond_chance and not hidden.beyond_chance
-    assert base.n_star is not None and base.n_draws < base.n_star <= hidden.n_draws
+    assert hidden.p_value > base.p_value and hidden.threshold > base.threshold
+    assert base.passes and not hidden.passes
+    assert base.n_star == hidden.n_star and base.n_draws < base.n_star <= hidden.n_draws
 
 
 # ----------------------------------------------------------------------- bad parameters
@@ -179,14 +188,20 @@ def test_claim_hidden_multiplier_makes_claims_less_surprising():
     (lambda: E.reference([0.2, float("nan")], 50), "finite"),
     (lambda: intervals.audit_best([0.2, 0.3], 50, alpha=0), "alpha must be strictly between 0 and 1"),
     (lambda: intervals.audit_best([0.2, 0.3], 50, alpha=1.5), "alpha"),
-    (lambda: intervals.audit_best([0.2, 0.3], 50, p=1.0), "p must be strictly between 0 and 1"),
+    (lambda: intervals.audit_best([0.2, 0.3], 50, p=1.0), "p must be strictly between 0 and 0.5"),
     (lambda: intervals.audit_best([0.2, 0.3], 50, method="bayes"), "unknown method 'bayes'"),
     (lambda: intervals.audit_best([0.2, 0.3], 50, method="montecarlo"), "integer seed"),
     (lambda: intervals.audit_best([0.2, 0.3], 50, method="montecarlo", seed=1, trials=5), "trials"),
     (lambda: E.max_quantile(0.5, 0.2, 0.0, 10), "standard error"),
     (lambda: E.max_quantile(0.5, 0.2, 0.01, 0), "number of draws"),
-    (lambda: C.claim_test(0.3, 0.2, 0.01, 10, hidden_multiplier=0.5), "hidden multiplier"),
-    (lambda: C.claim_test(0.3, 0.2, 0.01, 0), "published results"),
+    (lambda: C.chance_check(0.3, 0.2, 0.01, 10, hidden_multiplier=0.5), "hidden multiplier"),
+    (lambda: C.chance_check(0.3, 0.2, 0.01, 0), "besides the claim must be an integer >= 1"),
+    (lambda: C.audit_claim([0.2, 0.3, 0.25], 50), "either a claimed value or the index"),
+    (lambda: C.audit_claim([0.2, 0.3, 0.25], 50, value=0.3, index=1), "either"),
+    (lambda: C.audit_claim([0.2, 0.3, 0.25], 50, index=3), "index must be"),
+    (lambda: C.audit_claim([0.2, 0.3, 0.25], 50, value=0.3, p=0.6),
+     r"p must be strictly between 0 and 0.5 \(the interval covers 1 - 2p\), got 0.6"),
+    (lambda: intervals.audit_best([0.2, 0.3], 50, p=0.5), "between 0 and 0.5"),
 ])
 def test_bad_parameters_raise_parameter_error(call, message):
     with pytest.raises(ParameterError, match=message):

@@ -3,18 +3,63 @@
 An audit row holds its kind, collection, measure, canonical JSON parameters, method,
 seed and trials, a SHA-256 fingerprint of its input rows, the software version and the
 canonical JSON result. Reports are built only from stored audits.
+
+The pipeline (docs/DEVELOPING.md, "Adding an audit kind"): an analysis returns a frozen
+dataclass whose type is registered for its kind (``@register_kind("best-matrix")``);
+:func:`run_or_reuse` stores it with its parameters and input fingerprint, or hands back
+the stored audit of an identical call (same kind, collection, measure, parameters,
+method, seed, trials, input fingerprint and software version), decoded into the same type
+(:mod:`litaudit.codec`). ``get_audit`` / ``find_audit`` / ``list_audits`` decode every
+registered kind; an unregistered kind's result stays the plain JSON.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
+import pkgutil
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from litaudit import __version__
-from litaudit.errors import NotFound
-from litaudit.render.console import dumps, to_jsonable
+from litaudit.codec import DecodeError, decode, dumps, to_jsonable
+from litaudit.errors import NotFound, StoreError
+
+T = TypeVar("T")
+_KINDS: dict[str, type] = {}
+_LOADED = False
+
+
+def register_kind(kind: str, result_type: type | None = None):
+    """Register the result type of an audit kind (also usable as a class decorator)."""
+    def add(cls: type) -> type:
+        old = _KINDS.get(kind)
+        if old is not None and old.__qualname__ != cls.__qualname__:
+            raise ValueError(f"audit kind {kind!r} is already {old.__qualname__}")
+        _KINDS[kind] = cls
+        return cls
+
+    return add(result_type) if result_type is not None else add
+
+
+def result_type(kind: str) -> type | None:
+    """The registered result type of ``kind`` (importing the analyses that register), or None."""
+    global _LOADED
+    if kind not in _KINDS and not _LOADED:
+        import litaudit.analyses as pkg
+
+        for mod in pkgutil.iter_modules(pkg.__path__):
+            importlib.import_module(f"{pkg.__name__}.{mod.name}")
+        _LOADED = True
+    return _KINDS.get(kind)
+
+
+def kinds() -> dict[str, type]:
+    """Every registered kind and its result type."""
+    result_type("")
+    return dict(_KINDS)
 
 
 def fingerprint(rows) -> str:
@@ -25,6 +70,8 @@ def fingerprint(rows) -> str:
 
 @dataclass(frozen=True)
 class StoredAudit:
+    """One row of ``audits``; ``result`` is the registered type of ``kind`` (else JSON)."""
+
     id: int
     kind: str
     collection_id: str
@@ -58,8 +105,17 @@ _COLS = ("id, kind, collection_id, measure, params, method, seed, trials, input_
 
 
 def _row(r) -> StoredAudit:
+    result = json.loads(r[10])
+    tp = result_type(r[1])
+    if tp is not None:
+        try:
+            result = decode(tp, result)
+        except DecodeError as exc:
+            raise StoreError(f"audit #{r[0]} ({r[1]}, made by litaudit {r[9]}): its stored "
+                             f"result does not fit {tp.__name__} ({exc}); re-run the "
+                             "audit with this version") from None
     return StoredAudit(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8], r[9],
-                       json.loads(r[10]), r[11])
+                       result, r[11])
 
 
 def get_audit(con, audit_id: int) -> StoredAudit:
@@ -89,3 +145,73 @@ def list_audits(con, *, kind: str | None = None, collection_id: str | None = Non
             args.append(val)
     sql = f"SELECT {_COLS} FROM audits" + (f" WHERE {' AND '.join(where)}" if where else "")
     return [_row(r) for r in con.execute(sql + " ORDER BY id", args).fetchall()]
+
+
+@dataclass(frozen=True)
+class Audited(Generic[T]):
+    """An analysis result and the audit that holds it: the one shape every audit command
+    returns and prints (``--json``: ``{"audit_id": ..., "reused": ..., "result": ...}``).
+
+    ``audit_id`` is None when the result was not stored (``--no-save``); ``reused`` says
+    that an identical call's stored audit was handed back instead of storing a new one.
+    """
+
+    result: T
+    audit_id: int | None
+    reused: bool = False
+
+    def __iter__(self) -> Iterator[Any]:
+        # unpacks as (result, audit_id): the reuse analyses' former return shape
+        return iter((self.result, self.audit_id))
+
+
+def _identical(con, kind: str, collection_id: str, measure: str | None, params: dict,
+               fingerprint: str, method: str, seed: int | None,
+               trials: int | None) -> StoredAudit | None:
+    r = con.execute(
+        f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
+        "AND measure IS NOT DISTINCT FROM ? AND params = ? AND input_fingerprint = ? "
+        "AND method = ? AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
+        "AND software_version = ? ORDER BY id DESC LIMIT 1",
+        [kind, collection_id, measure, dumps(params), fingerprint, method, seed, trials,
+         __version__]).fetchone()
+    return _row(r) if r is not None else None
+
+
+def run_or_reuse(con, kind: str, *, collection_id: str, measure: str | None, params: dict,
+                 fingerprint: str, compute: Callable[[], T], method: str,
+                 seed: int | None = None, trials: int | None = None,
+                 save: bool = True) -> Audited[T]:
+    """The stored audit of an identical call, else ``compute()`` stored as a new audit.
+
+    Identical: same kind, collection, measure, parameters (canonical JSON), method, seed,
+    trials, input fingerprint and software version. ``save=False`` computes and stores
+    nothing.
+    """
+    if not save:
+        return Audited(compute(), None)
+    tp = result_type(kind)
+    if tp is None:
+        raise ValueError(f"audit kind {kind!r} has no registered result type")
+    found = _identical(con, kind, collection_id, measure, params, fingerprint, method, seed,
+                       trials)
+    if found is not None:
+        return Audited(found.result, found.id, reused=True)
+    result = compute()
+    if not isinstance(result, tp):
+        raise TypeError(f"audit kind {kind!r} computed a {type(result).__name__}, "
+                        f"registered {tp.__name__}")
+    aid = save_audit(con, kind=kind, collection_id=collection_id, measure=measure,
+                     params=params, method=method, input_fingerprint=fingerprint,
+                     result=result, seed=seed, trials=trials)
+    return Audited(result, aid)
+
+
+def store_or_reuse(con, kind: str, *, collection_id: str, measure: str | None, params: dict,
+                   fingerprint: str, result: T, method: str, seed: int | None = None,
+                   trials: int | None = None) -> Audited[T]:
+    """:func:`run_or_reuse` for a result already computed (when computing is cheaper than
+    knowing the fingerprint without it): the identical stored audit's id, else a new one."""
+    return run_or_reuse(con, kind, collection_id=collection_id, measure=measure,
+                        params=params, fingerprint=fingerprint, compute=lambda: result,
+                        method=method, seed=seed, trials=trials)

@@ -8,7 +8,10 @@ Reads the results of one collection and measure (with filters), runs
 * ``claim``: a claimed value against the population (:class:`ClaimReport`);
 * ``history``: the record replayed year by year (:class:`HistoryReport`).
 
-Every report carries the rows' provenance (paper citation, bibkey, DOI, URL, or TREC
+Every report states the population it used (:class:`PopulationSummary`: sources, roles,
+run types, topic sets, N of each) and the fit of the reference model
+(:mod:`litaudit.stats.modelfit`); p-values are floored at ``defaults.P_FLOOR``. Every
+report carries the rows' provenance (paper citation, bibkey, DOI, URL, or TREC
 track; system, value as printed, location) so that a report can cite each candidate.
 Retracted results are left out unless ``include_retracted``; results flagged
 non-standard (``standard = false``) are left out unless ``include_nonstandard``. The
@@ -21,38 +24,42 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from litaudit.analyses.audits import save_audit
+from litaudit import defaults
+from litaudit.analyses import wording
+from litaudit.analyses.audits import register_kind, store_or_reuse
 from litaudit.analyses.population import (
     Filters,
     Population,
+    PopulationSummary,
     ResultRow,
+    check_min_n,
     load_population,
     population,
     results_fingerprint,
     select_population,
+    summarize,
 )
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
-from litaudit.stats import extreme, intervals, sequential
+from litaudit.stats import intervals, modelfit, sequential
 
-DEFAULT_ALPHA = 0.05   # Carterette 2015, Sec. 3.1: "5% of the distribution is greater"
-DEFAULT_P = 0.2        # Sec. 3.1 / Table 3: "with probability 0.2", a 60% interval
-DEFAULT_TRIALS = extreme.DEFAULT_TRIALS
-DEFAULT_SEED = 2015
-# Smallest population audited by `audit summary`: with fewer results the sample sd that
-# sets the reference spread is too unstable to be worth a table row (the paper's Table 2
-# populations are in the tens to hundreds).
-SUMMARY_MIN_N = 5
+# the defaults and where they come from: litaudit/defaults.py
+DEFAULT_ALPHA = defaults.ALPHA
+DEFAULT_P = defaults.P_INTERVAL
+DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
+DEFAULT_SEED = defaults.MONTECARLO_SEED
+SUMMARY_MIN_N = defaults.MIN_N
 SOURCE = "Carterette, SIGIR 2015"
 
 
 def _stored(con, kind: str, pop: Population, rep, fp: str, params: dict, *, method: str,
             seed: int | None = None, trials: int | None = None):
-    """Save ``rep`` as an audit of ``kind`` and return it with its ``audit_id``."""
-    aid = save_audit(con, kind=kind, collection_id=pop.collection_id, measure=pop.measure,
-                     params=params, method=method, input_fingerprint=fp, result=rep,
-                     seed=seed, trials=trials)
-    return dataclasses.replace(rep, audit_id=aid)
+    """Save ``rep`` as an audit of ``kind`` (or find the identical stored one) and return it
+    with its ``audit_id``."""
+    done = store_or_reuse(con, kind, collection_id=pop.collection_id, measure=pop.measure,
+                          params=params, fingerprint=fp, result=rep, method=method,
+                          seed=seed, trials=trials)
+    return dataclasses.replace(rep, audit_id=done.audit_id)
 
 
 def _params(pop: Population, filters: Filters, **kw) -> dict:
@@ -73,6 +80,7 @@ class Candidate:
     result: ResultRow
 
 
+@register_kind("best")
 @dataclass(frozen=True)
 class BestReport:
     """`audit best`: the paper's Tables 2 and 3 for one collection, measure and filter.
@@ -84,8 +92,9 @@ class BestReport:
     width; ``stats.values``: the N values sorted). ``best`` is the result whose interval
     is computed (the maximum unless a value was given); ``candidates`` every result at or
     above the lower bound, best first, with provenance. ``n_other_topics`` results were
-    left out because they use another topic count. ``fingerprint`` identifies the input
-    rows; ``audit_id`` the stored audit (None when not saved).
+    left out because they use another topic count. ``population`` states what the audit
+    used; ``fit`` the reference model against the data. ``fingerprint`` identifies the
+    input rows; ``audit_id`` the stored audit (None when not saved).
     """
 
     collection_id: str
@@ -95,7 +104,9 @@ class BestReport:
     filters: Filters
     n_topics: int
     n_other_topics: int
+    population: PopulationSummary
     stats: intervals.BestAudit
+    fit: modelfit.ModelFit
     best: ResultRow
     candidates: tuple[Candidate, ...]
     fingerprint: str
@@ -105,10 +116,10 @@ class BestReport:
 
 def run_best(con, collection: str, measure: str, *, filters: Filters = Filters(),
              alpha: float = DEFAULT_ALPHA, p: float = DEFAULT_P, method: str = "exact",
-             trials: int | None = None, seed: int | None = None, save: bool = True,
-             min_n: int = 2) -> BestReport:
+             trials: int | None = None, seed: int | None = None, save: bool = True
+             ) -> BestReport:
     """Audit the best result of a collection and measure; store it unless ``save=False``."""
-    pop = population(con, collection, measure, filters, min_n)
+    pop = population(con, collection, measure, filters)
     return _best(con, pop, filters, alpha, p, method, trials, seed, save)
 
 
@@ -126,9 +137,11 @@ def _best(con, pop: Population, filters: Filters, alpha: float, p: float, method
     cands = tuple(Candidate(k + 1, best_value - rows[i].value, rows[i])
                   for k, i in enumerate(st.candidates))
     fp = results_fingerprint(rows)
+    fit = modelfit.model_fit([r.value for r in rows], pop.n_topics, alpha=alpha,
+                             p_floor=defaults.P_FLOOR)
     rep = BestReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
-                     filters, pop.n_topics, pop.n_other_topics, st, rows[st.candidates[0]],
-                     cands, fp, SOURCE)
+                     filters, pop.n_topics, pop.n_other_topics, summarize(pop, filters), st,
+                     fit, rows[st.candidates[0]], cands, fp, SOURCE)
     if save:
         rep = _stored(con, "best", pop, rep, fp, _params(pop, filters, alpha=alpha, p=p,
                                                          method=method),
@@ -137,15 +150,18 @@ def _best(con, pop: Population, filters: Filters, alpha: float, p: float, method
 
 
 # ----------------------------------------------------------------------------- claim
+@register_kind("claim")
 @dataclass(frozen=True)
 class ClaimReport:
-    """`audit claim`: is a claimed value beyond chance against the current population?
+    """`audit claim`: a claim against the record, against chance, and its own interval.
 
-    ``reference``: the population (N, mu, sd, se); ``claim``: the test (p-value of the
-    value as the max of N+1 draws, beyond_chance, its mu0 and interval, N*);
-    ``current_best`` and ``current_lower``: the population's best result and its
-    candidate-set lower bound (Table 3, same p); ``in_candidate_set``: value >=
-    current_lower; ``n_at_or_above``: published results at or above the value.
+    ``answers``: the audit in plain words, in this order: (a) against the record, (b)
+    against chance, (c) the claim's own interval, then the model-fit check
+    (:mod:`litaudit.analyses.wording`). ``stats`` holds every number
+    (:class:`litaudit.stats.claim.ClaimAudit`: ``record``, ``chance``, ``interval``,
+    ``fit``, ``reference``). ``subject``: the published result audited as one of the N
+    (None for a new value, judged as one more draw); ``record_holder``: the best
+    published result other than the claim. ``population`` states what the audit used.
     """
 
     collection_id: str
@@ -155,58 +171,118 @@ class ClaimReport:
     filters: Filters
     n_topics: int
     n_other_topics: int
-    reference: extreme.Reference
-    claim: claim_stats.ClaimTest
-    current_best: ResultRow
-    current_lower: float
-    in_candidate_set: bool
-    n_at_or_above: int
+    population: PopulationSummary
+    value: float
+    subject: ResultRow | None
+    answers: tuple[str, ...]
+    record_holder: ResultRow
+    stats: claim_stats.ClaimAudit
     fingerprint: str
     citation: str
     audit_id: int | None = None
 
 
-def run_claim(con, collection: str, measure: str, value: float, *, n: int | None = None,
-              hidden_multiplier: float = 1.0, filters: Filters = Filters(),
-              alpha: float = DEFAULT_ALPHA, p: float = DEFAULT_P, method: str = "exact",
-              trials: int | None = None, seed: int | None = None,
-              save: bool = True) -> ClaimReport:
-    """Test a claimed ``value``; ``n`` overrides the number of earlier experiments."""
+def check_claimed_value(con, measure: str, value: float) -> float:
+    """A claimed value within the measure's range (a percentage gets a suggestion)."""
+    import math
+
+    value = float(value)
+    if not math.isfinite(value):
+        raise ParameterError(f"claimed {measure} must be a finite number, got {value!r}")
+    row = con.execute("SELECT min_value, max_value FROM measures WHERE name = ?",
+                      [measure]).fetchone()
+    lo, hi = (0.0, 1.0) if row is None else (float(row[0]), float(row[1]))
+    span = f"{measure} lies between {lo:g} and {hi:g}"
+    if value < lo:
+        raise ParameterError(f"claimed {measure} {value:g} is "
+                             f"{'negative' if value < 0 else 'below the range'}; {span}")
+    if value > hi:
+        if lo == 0.0 and hi == 1.0 and value <= 100:
+            raise ParameterError(f"claimed {measure} {value:g} is not a fraction; did you "
+                                 f"mean {value / 100:g}? ({span})")
+        raise ParameterError(f"claimed {measure} {value:g} is above the range; {span}")
+    return value
+
+
+def _subject_index(rows: list[ResultRow], where: str, result_id: int | None,
+                   system: str | None) -> int:
+    """The position in ``rows`` of the published result named by id or by system."""
+    if result_id is not None:
+        hit = [i for i, r in enumerate(rows) if r.id == result_id]
+        if not hit:
+            raise NotFound(f"result #{result_id} is not in the population of {where} (another "
+                           "collection or measure, retracted, non-standard, filtered out, or "
+                           "on another topic count)")
+        return hit[0]
+    want = (system or "").strip().lower()
+    hit = [i for i, r in enumerate(rows) if r.system.lower() == want]
+    if not hit:
+        raise NotFound(f"no result of system {system!r} in the population of {where}")
+    if len(hit) > 1:
+        ex = ", ".join(f"#{rows[i].id} {rows[i].value_text} ({wording.who(rows[i])})"
+                       for i in hit[:3])
+        raise ParameterError(f"system {system!r} names {len(hit)} results in the population "
+                             f"of {where}; choose one with --result ID (e.g. {ex})")
+    return hit[0]
+
+
+def run_claim(con, collection: str, measure: str, value: float | None = None, *,
+              result_id: int | None = None, system: str | None = None,
+              n: int | None = None, hidden_multiplier: float = 1.0,
+              filters: Filters = Filters(), alpha: float = DEFAULT_ALPHA,
+              p: float = DEFAULT_P, method: str = "exact", trials: int | None = None,
+              seed: int | None = None, save: bool = True) -> ClaimReport:
+    """Audit a claim: a new ``value`` (one more draw) or a published result named by
+    ``result_id`` or ``system`` (one of the N). ``n`` overrides the number of experiments
+    besides the claim (default: N for a new value, N - 1 for a published one)."""
+    given = [x is not None for x in (value, result_id, system)]
+    if sum(given) != 1:
+        raise ParameterError("give exactly one of a claimed value (--value), a result id "
+                             "(--result) or a system name (--system)")
     pop = population(con, collection, measure, filters)
     rows = pop.rows
-    ref = extreme.reference([r.value for r in rows], pop.n_topics)
+    where = f"{pop.collection_name} {pop.measure}"
+    index = None
+    if value is not None:
+        value = check_claimed_value(con, pop.measure, value)
+    else:
+        index = _subject_index(rows, where, result_id, system)
     if method == "montecarlo":
         trials = DEFAULT_TRIALS if trials is None else trials
         seed = DEFAULT_SEED if seed is None else seed
     else:
         trials = seed = None
-    n_pub = ref.n_results if n is None else n
-    ct = claim_stats.claim_test(value, ref.mu, ref.se, n_pub, alpha=alpha, p=p,
-                            hidden_multiplier=hidden_multiplier, method=method,
-                            trials=trials, seed=seed)
-    cur = intervals.intrinsic_interval(ref.maximum, ref.se, ref.n_results, p=p)
+    ca = claim_stats.audit_claim(
+        [r.value for r in rows], pop.n_topics, value=value, index=index, n_other=n,
+        hidden_multiplier=hidden_multiplier, alpha=alpha, p=p, method=method, trials=trials,
+        seed=seed, p_floor=defaults.P_FLOOR, n_star_cap=defaults.N_STAR_CAP)
+    holder = next(r for i, r in enumerate(rows) if i != index)
+    subject = None if index is None else rows[index]
     fp = results_fingerprint(rows)
     rep = ClaimReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
-                      filters, pop.n_topics, pop.n_other_topics, ref, ct, rows[0], cur.lower,
-                      bool(ct.value >= cur.lower), sum(r.value >= ct.value for r in rows), fp,
-                      SOURCE)
+                      filters, pop.n_topics, pop.n_other_topics, summarize(pop, filters),
+                      ca.value, subject, wording.claim_answers(ca, holder, subject), holder, ca,
+                      fp, SOURCE)
     if save:
         rep = _stored(con, "claim", pop, rep, fp,
-                      _params(pop, filters, value=value, n=n,
-                              hidden_multiplier=hidden_multiplier, alpha=alpha, p=p,
-                              method=method),
+                      _params(pop, filters, value=value, result_id=None if subject is None
+                              else subject.id, n=n, hidden_multiplier=hidden_multiplier,
+                              alpha=alpha, p=p, method=method),
                       method=method, seed=seed, trials=trials)
     return rep
 
 
 # ---------------------------------------------------------------------------- history
+@register_kind("history")
 @dataclass(frozen=True)
 class HistoryReport:
     """`audit history`: the record replayed in year order (sequential testing).
 
     ``history.points``: per year N so far, record, expected max, alpha-threshold, p-value,
-    beyond_chance (see ``stats.sequential.YearPoint``); ``records[i]`` is the result
-    holding the record in ``history.points[i]``.
+    beyond_chance (see ``stats.sequential.YearPoint``; p-values floored at
+    ``defaults.P_FLOOR``); ``records[i]`` is the result holding the record in
+    ``history.points[i]``. ``population`` states what the audit used; ``fit`` the final
+    reference model against all N results.
     """
 
     collection_id: str
@@ -216,7 +292,9 @@ class HistoryReport:
     filters: Filters
     n_topics: int
     n_other_topics: int
+    population: PopulationSummary
     history: sequential.History
+    fit: modelfit.ModelFit
     records: tuple[ResultRow, ...]
     fingerprint: str
     citation: str
@@ -230,10 +308,13 @@ def run_history(con, collection: str, measure: str, *, filters: Filters = Filter
     pop = population(con, collection, measure, filters)
     rows = pop.rows
     h = sequential.replay([r.value for r in rows], [r.year for r in rows], pop.n_topics,
-                          alpha=alpha, reference=reference)
+                          alpha=alpha, reference=reference, p_floor=defaults.P_FLOOR)
+    fit = modelfit.model_fit([r.value for r in rows], pop.n_topics, alpha=alpha,
+                             p_floor=defaults.P_FLOOR)
     fp = results_fingerprint(rows)
     rep = HistoryReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
-                        filters, pop.n_topics, pop.n_other_topics, h,
+                        filters, pop.n_topics, pop.n_other_topics, summarize(pop, filters), h,
+                        fit,
                         tuple(rows[pt.record_index] for pt in h.points), fp, SOURCE)
     if save:
         rep = _stored(con, "history", pop, rep, fp,
@@ -264,6 +345,8 @@ class SummaryRow:
     threshold: float
     n_above: int
     expected_max: float
+    population: PopulationSummary
+    model_rejected: bool
     audit_id: int | None
 
 
@@ -282,8 +365,7 @@ def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA
                 p: float = DEFAULT_P, include_retracted: bool = False,
                 include_nonstandard: bool = False, save: bool = True) -> Summary:
     """`audit best` for every collection, measure and source in the store (exact method)."""
-    if min_n < 2:
-        raise ParameterError(f"--min-n must be at least 2, got {min_n}")
+    check_min_n(min_n)
     colls = {r[0]: (r[1], r[2]) for r in con.execute(
         "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
         "ON t.collection_id = c.id AND t.is_default").fetchall()}
@@ -307,5 +389,6 @@ def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA
                               rep.best.value_text, rep.best.system, rep.best.provenance,
                               s.interval.mu0, s.interval.lower, s.n_candidates,
                               s.thresholds.max_threshold, s.thresholds.n_above,
-                              s.mxvd.expected_max, rep.audit_id))
+                              s.mxvd.expected_max, rep.population, rep.fit.rejected,
+                              rep.audit_id))
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

@@ -7,20 +7,21 @@ n is the number of topics. The audit is stored (kind ``best-matrix``) like the o
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from litaudit.analyses.audits import save_audit
+from litaudit import defaults
+from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
 from litaudit.errors import LitauditError
 from litaudit.stats.intervals import BestAudit, audit_best
 
 KIND = "best-matrix"
 
 
+@register_kind(KIND)
 @dataclass(frozen=True)
 class MatrixAudit:
     """``stats`` as for published results; ``runs``/``means`` in input order; ``file`` (the
@@ -38,7 +39,6 @@ class MatrixAudit:
     means: tuple[float, ...]
     stats: BestAudit
     candidates: tuple[tuple[str, float], ...]
-    audit_id: int | None = None
 
 
 def read_matrix(paths: list[Path], fmt: str, measure: str):
@@ -55,9 +55,11 @@ def read_matrix(paths: list[Path], fmt: str, measure: str):
 
 
 def run_matrix(con, paths, *, measure: str, collection: str | None = None, fmt: str = "csv",
-               alpha: float = 0.05, p: float = 0.2, method: str = "exact",
-               trials: int | None = None, seed: int | None = None,
-               save: bool = True) -> MatrixAudit:
+               alpha: float = defaults.ALPHA, p: float = defaults.P_INTERVAL,
+               method: str = "exact", trials: int | None = None, seed: int | None = None,
+               save: bool = True) -> Audited[MatrixAudit]:
+    """Audit the run means of a score matrix; stored (kind ``best-matrix``) unless
+    ``save=False``, or the stored audit of the same files and parameters reused."""
     from litaudit.measures import parse_measure
 
     paths = [Path(p) for p in ([paths] if isinstance(paths, (str, Path)) else paths)]
@@ -65,34 +67,53 @@ def run_matrix(con, paths, *, measure: str, collection: str | None = None, fmt: 
         if not path.is_file():
             raise LitauditError(f"{path}: no such file")
     m = str(parse_measure(measure))
-    matrix = read_matrix(paths, fmt, m)
-    scores = np.asarray(matrix.scores, dtype=np.float64)
-    if scores.size == 0:
-        raise LitauditError(f"{path}: no scores")
-    means = np.nanmean(scores, axis=1)
-    stats = audit_best(means, len(matrix.topics), alpha=alpha, p=p, method=method,
-                       trials=trials, seed=seed)
+    if method == "montecarlo":
+        trials = defaults.MONTECARLO_TRIALS if trials is None else trials
+        seed = defaults.MONTECARLO_SEED if seed is None else seed
     cid = None
     if collection is not None:
         from litaudit.store.refdata import resolve_collection
 
         cid = resolve_collection(con, collection).id
+    if save and cid is None:
+        raise LitauditError("--collection is needed to store the audit (or use --no-save)")
     h = hashlib.sha256()
     for path in paths:
         h.update(path.read_bytes())
     digest = h.hexdigest()
-    rep = MatrixAudit(
-        ", ".join(str(p) for p in paths), digest, cid, m, len(matrix.runs), len(matrix.topics),
-        bool(np.isfinite(scores).all()), tuple(matrix.runs),
-        tuple(float(x) for x in means), stats,
-        tuple((matrix.runs[i], float(means[i])) for i in stats.candidates))
-    if save:
-        if cid is None:
-            raise LitauditError("--collection is needed to store the audit (or use --no-save)")
-        aid = save_audit(con, kind=KIND, collection_id=cid, measure=m,
-                         params={"files": [p.name for p in paths], "format": fmt, "alpha": alpha, "p": p,
-                                 "method": method},
-                         method=stats.method, input_fingerprint=digest, result=rep,
-                         seed=stats.seed, trials=stats.trials)
-        rep = dataclasses.replace(rep, audit_id=aid)
-    return rep
+
+    def compute() -> MatrixAudit:
+        matrix = read_matrix(paths, fmt, m)
+        scores = np.asarray(matrix.scores, dtype=np.float64)
+        if scores.size == 0:
+            raise LitauditError(f"{paths[0]}: no scores")
+        pm = parse_measure(m)
+        bad = np.isinf(scores) | (scores < pm.min_value) | (scores > pm.max_value)
+        if bad.any():
+            i, j = (int(x[0]) for x in np.nonzero(bad))
+            where = (paths[i] if fmt == "trec_eval" and len(paths) == len(matrix.runs)
+                     else paths[0])
+            raise LitauditError(f"{where}: run {matrix.runs[i]}, topic {matrix.topics[j]}: "
+                                f"{m} {scores[i, j]:g} is outside its range "
+                                f"[{pm.min_value:g}, {pm.max_value:g}]"
+                                + (f" (and {int(bad.sum()) - 1} more cells)"
+                                   if bad.sum() > 1 else ""))
+        means = np.nanmean(scores, axis=1)
+        if means.size < defaults.MIN_N:
+            from litaudit.analyses.population import too_few_message
+
+            raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
+        stats = audit_best(means, len(matrix.topics), alpha=alpha, p=p, method=method,
+                           trials=trials, seed=seed)
+        return MatrixAudit(
+            ", ".join(str(p) for p in paths), digest, cid, m, len(matrix.runs),
+            len(matrix.topics), bool(np.isfinite(scores).all()), tuple(matrix.runs),
+            tuple(float(x) for x in means), stats,
+            tuple((matrix.runs[i], float(means[i])) for i in stats.candidates))
+
+    params = {"files": [p.name for p in paths], "format": fmt, "alpha": alpha, "p": p,
+              "method": method}
+    return run_or_reuse(con, KIND, collection_id=cid or "", measure=m, params=params,
+                        fingerprint=digest, compute=compute, method=method,
+                        seed=seed if method == "montecarlo" else None,
+                        trials=trials if method == "montecarlo" else None, save=save)

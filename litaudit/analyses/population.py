@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from litaudit.analyses.audits import fingerprint
 from litaudit.curation import fields as F
+from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError, NotFound, ParameterError
 
 
@@ -167,8 +168,22 @@ class Population:
     n_other_topics: int
 
 
+def too_few_message(where: str, n: int, min_n: int = MIN_N) -> str:
+    """The one message every extreme-value audit gives for a population below ``min_n``."""
+    return (f"{where}: {n} result(s) after the filters; an extreme-value audit needs at "
+            f"least {min_n} (with fewer, the sample sd that sets the reference spread is "
+            "too unstable)")
+
+
+def check_min_n(min_n: int) -> int:
+    """A user's --min-n: at least MIN_N (the floor every audit applies)."""
+    if isinstance(min_n, bool) or not isinstance(min_n, int) or min_n < MIN_N:
+        raise ParameterError(f"--min-n must be at least {MIN_N}, got {min_n!r}")
+    return min_n
+
+
 def population(con, collection: str, measure: str, filters: Filters,
-                min_n: int = 2) -> Population:
+               min_n: int = MIN_N) -> Population:
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
     coll = resolve_collection(con, collection)
@@ -204,9 +219,58 @@ def select_population(cid: str, cname: str, default_topics: int | None, meas: st
                 raise ParameterError(f"{where}: results use several topic counts ({have}); "
                                      "choose one with --topics")
     if len(rows) < min_n:
-        raise ParameterError(f"{where}: {len(rows)} result(s) after the filters; the "
-                             f"extreme-value audit needs at least {min_n}")
+        raise ParameterError(too_few_message(where, len(rows), min_n))
     n_topics = rows[0].n_topics
     if any(r.n_topics != n_topics for r in rows):  # a topic-set name spanning counts
         raise ParameterError(f"{where}: topic set {filters.topics!r} has several topic counts")
     return Population(cid, cname, meas, n_topics, rows, n_other)
+
+
+# ------------------------------------------------------------------ what the audit used
+@dataclass(frozen=True)
+class Tally:
+    """A label and how many results of the population carry it."""
+
+    label: str
+    n: int
+
+
+@dataclass(frozen=True)
+class PopulationSummary:
+    """The population an audit used, stated in its output.
+
+    ``n`` results on ``n_topics`` topics; ``sources``: 'papers' and each official track
+    ('TREC trec7/adhoc'); ``n_papers`` distinct papers; ``roles``, ``run_types`` ('-' when
+    not recorded) and ``topic_sets`` with their counts, largest first; ``n_other_topics``
+    results left out for another topic count; ``filters`` the filters as given.
+    """
+
+    n: int
+    n_topics: int
+    sources: tuple[Tally, ...]
+    n_papers: int
+    roles: tuple[Tally, ...]
+    run_types: tuple[Tally, ...]
+    topic_sets: tuple[Tally, ...]
+    n_other_topics: int
+    filters: Filters
+
+
+def _tally(labels) -> tuple[Tally, ...]:
+    counts: dict[str, int] = {}
+    for x in labels:
+        counts[x] = counts.get(x, 0) + 1
+    return tuple(Tally(k, n) for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def summarize(pop: Population, filters: Filters) -> PopulationSummary:
+    """What ``pop`` is made of (sources, roles, run types, topic sets, N of each)."""
+    rows = pop.rows
+    return PopulationSummary(
+        n=len(rows), n_topics=pop.n_topics,
+        sources=_tally("papers" if r.source == "paper" else f"TREC {r.track or r.source}"
+                       for r in rows),
+        n_papers=len({r.bibkey for r in rows if r.source == "paper"}),
+        roles=_tally(r.role for r in rows), run_types=_tally(r.run_type or "-" for r in rows),
+        topic_sets=_tally(r.topic_set or "-" for r in rows),
+        n_other_topics=pop.n_other_topics, filters=filters)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
 from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.errors import ParameterError
 from litaudit.stats import overlap
@@ -60,6 +61,7 @@ class RunRAO:
     effectiveness: float | None  # mean of the measure over topics (R-precision by default)
 
 
+@register_kind("reuse-rao")
 @dataclass(frozen=True)
 class RAOReport:
     """Run Average Overlap of every run (Voorhees et al. 2014, Section 3, Figure 1)."""
@@ -119,6 +121,7 @@ class RunLOU:
     considered: bool            # automatic, before >= min_map (Table 2 population)
 
 
+@register_kind("reuse-lou")
 @dataclass(frozen=True)
 class LOUReport:
     """Unique relevant documents and the leave-out-uniques test (Voorhees et al. 2014)."""
@@ -192,7 +195,7 @@ def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_ME
 
 
 def save_reuse_audit(con, kind: str, cid: str, measure: str | None, params: dict, method: str,
-          fp: str, result, seed=None, trials=None) -> int:
+                     fp: str, result, seed=None, trials=None) -> int:
     from litaudit.analyses.audits import save_audit
 
     return save_audit(con, kind=kind, collection_id=cid, measure=measure, params=params,
@@ -201,21 +204,27 @@ def save_reuse_audit(con, kind: str, cid: str, measure: str | None, params: dict
 
 
 def run_rao(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_MEASURE,
-            save: bool = True, loaded=None) -> tuple[RAOReport, int | None]:
+            save: bool = True, loaded=None) -> Audited[RAOReport]:
+    """RAO of a stored archive, stored as an audit (or the stored audit of an identical call)."""
+    from litaudit.measures import parse_measure
+
     cid, coded = loaded or load_coded(con, collection)
-    rep = rao_of_archive(coded, depth=depth, measure=measure)
-    aid = save_reuse_audit(con, "reuse-rao", cid, rep.measure, {"depth": depth}, "exact",
-                coded.fingerprint, rep) if save else None
-    return rep, aid
+    return run_or_reuse(
+        con, "reuse-rao", collection_id=cid, measure=str(parse_measure(measure)),
+        params={"depth": depth}, fingerprint=coded.fingerprint, method="exact", save=save,
+        compute=lambda: rao_of_archive(coded, depth=depth, measure=measure))
 
 
 def run_lou(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_MEASURE,
             min_map: float = LOU_MIN_MAP, noise_pct: float = LOU_MAX_PCT, save: bool = True,
-            loaded=None) -> tuple[LOUReport, int | None]:
+            loaded=None) -> Audited[LOUReport]:
+    """Leave-out-uniques of a stored archive, stored as an audit (or reused, as run_rao)."""
+    from litaudit.measures import parse_measure
+
     cid, coded = loaded or load_coded(con, collection)
-    rep = lou_of_archive(coded, depth=depth, measure=measure, min_map=min_map,
-                         noise_pct=noise_pct)
-    aid = save_reuse_audit(con, "reuse-lou", cid, rep.measure,
-                {"depth": depth, "min_map": min_map, "noise_pct": noise_pct}, "exact",
-                coded.fingerprint, rep) if save else None
-    return rep, aid
+    return run_or_reuse(
+        con, "reuse-lou", collection_id=cid, measure=str(parse_measure(measure)),
+        params={"depth": depth, "min_map": min_map, "noise_pct": noise_pct},
+        fingerprint=coded.fingerprint, method="exact", save=save,
+        compute=lambda: lou_of_archive(coded, depth=depth, measure=measure, min_map=min_map,
+                                       noise_pct=noise_pct))

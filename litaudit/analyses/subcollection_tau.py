@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
+from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
 from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.analyses.reuse import optional_float as _f
-from litaudit.analyses.reuse import save_reuse_audit
 from litaudit.errors import InputError, ParameterError
 from litaudit.stats import subcollections
 
@@ -133,6 +133,7 @@ class PairTau:
     p_value: float | None
 
 
+@register_kind("reuse-subcollections")
 @dataclass(frozen=True)
 class SubcollectionReport:
     """Kendall's tau between sub-collection rankings and its randomization test."""
@@ -248,12 +249,22 @@ def run_subcollections(con, collection: str, *, split: str = "prefix",
                        automatic_only: bool = True, drop_bottom: float = SUBCOLLECTION_BOTTOM,
                        workers: int = 1, save: bool = True, loaded=None,
                        progress: Callable[[int], None] | None = None
-                       ) -> tuple[SubcollectionReport, int | None]:
+                       ) -> Audited[SubcollectionReport]:
+    """The sub-collection test of a stored archive, stored as an audit (or the stored audit
+    of an identical call: same split, selection, seed, permutations and archive)."""
     cid, coded = loaded or load_coded(con, collection)
-    rep = subcollections_of_archive(coded, split=split, permutations=permutations, seed=seed,
-                                    automatic_only=automatic_only, drop_bottom=drop_bottom,
-                                    workers=workers, progress=progress)
-    aid = save_reuse_audit(con, "reuse-subcollections", cid, "AP",
-                subcollection_params(rep.split, automatic_only, drop_bottom), "randomization",
-                coded.fingerprint, rep, seed=seed, trials=permutations) if save else None
-    return rep, aid
+    rule = split if split.startswith("prefix") else str(Path(split))
+    params = subcollection_params(rule, automatic_only, drop_bottom)
+    if not split.startswith("prefix") and Path(split).is_file():
+        import hashlib
+
+        # the mapping file is input too: a changed file is a different call
+        params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
+    return run_or_reuse(
+        con, "reuse-subcollections", collection_id=cid, measure="AP", params=params,
+        fingerprint=coded.fingerprint, method="randomization", seed=seed,
+        trials=permutations, save=save,
+        compute=lambda: subcollections_of_archive(
+            coded, split=split, permutations=permutations, seed=seed,
+            automatic_only=automatic_only, drop_bottom=drop_bottom, workers=workers,
+            progress=progress))

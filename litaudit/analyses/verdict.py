@@ -20,8 +20,10 @@ Turpin, Zhang, Scholer, CIKM 2012); each with the papers' reference values.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -33,14 +35,9 @@ from litaudit.analyses.agreement_test import (
     holdout_design,
     matrix_agreement,
 )
+from litaudit.analyses.audits import Audited, register_kind
 from litaudit.analyses.coded_archive import load_coded
 from litaudit.analyses.reuse import (
-    LOU_MAX_PCT,
-    LOU_MEASURE,
-    LOU_MIN_MAP,
-    RAO_MEASURE,
-    LOUReport,
-    RAOReport,
     lou_of_archive,
     run_lou,
     run_rao,
@@ -49,11 +46,8 @@ from litaudit.analyses.subcollection_tau import (
     DEFAULT_SEED as SUBCOLLECTION_SEED,
 )
 from litaudit.analyses.subcollection_tau import (
-    SUBCOLLECTION_BOTTOM,
     SUBCOLLECTION_PERMUTATIONS,
-    SubcollectionReport,
     run_subcollections,
-    subcollection_params,
 )
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement import adjust_pvalues
@@ -143,6 +137,7 @@ class Reference:
     source: str
 
 
+@register_kind(KIND)
 @dataclass(frozen=True)
 class Verdict:
     """Reusability verdict of a collection (from its run archive) or of a score matrix."""
@@ -283,17 +278,42 @@ def run_verdict(con, collection: str, *, depth: int = defaults.AGREEMENT_DEPTH,
                 alpha: float = defaults.REUSE_ALPHA,
                 correction: str = defaults.REUSE_CORRECTION, workers: int = 1,
                 subcollections: bool = False, save: bool = True,
-                progress: Callable[[int], None] | None = None) -> tuple[Verdict, int | None]:
-    """The verdict of a stored run archive (see the module doc)."""
-    from litaudit.analyses.holdout_pools import design_counts, pool_scores
-    from litaudit.analyses.reuse import save_reuse_audit
+                progress: Callable[[int], None] | None = None) -> Audited[Verdict]:
+    """The verdict of a stored run archive (see the module doc), stored as an audit; an
+    identical call (same parameters, seeds, archive and version) hands back the stored one."""
+    from litaudit.analyses.audits import run_or_reuse
 
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
-    tick = progress or (lambda n: None)
     loaded = load_coded(con, collection)
     cid, coded = loaded
-    fp = coded.fingerprint
+    depths = _depths(depth)
+    params = {"depth": depth, "depths": list(depths), "split": split, "alpha": alpha,
+              "correction": correction, "assignments": assignments,
+              "split_seed": split_seed, "permutations": permutations,
+              "flip_seed": defaults.AGREEMENT_FLIP_SEED, "subcollections": subcollections}
+    if not split.startswith("prefix") and Path(split).is_file():
+        # the mapping file is input too (as in run_subcollections)
+        params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
+    return run_or_reuse(
+        con, KIND, collection_id=cid, measure=None, params=params,
+        fingerprint=coded.fingerprint, method="expected hold-out shift, topic t-test, Holm",
+        seed=seed, trials=assignments, save=save,
+        compute=lambda: _archive_verdict(
+            con, loaded, depth=depth, split=split, permutations=permutations,
+            split_seed=split_seed, seed=seed, assignments=assignments, alpha=alpha,
+            correction=correction, workers=workers, subcollections=subcollections,
+            save=save, progress=progress))
+
+
+def _archive_verdict(con, loaded, *, depth: int, split: str, permutations: int,
+                     split_seed: int, seed: int, assignments: int, alpha: float,
+                     correction: str, workers: int, subcollections: bool, save: bool,
+                     progress: Callable[[int], None] | None) -> Verdict:
+    from litaudit.analyses.holdout_pools import design_counts, pool_scores
+
+    tick = progress or (lambda n: None)
+    cid, coded = loaded
     site = coded.participant_of_run
     names = coded.participant_names
     m = len(names)
@@ -302,13 +322,9 @@ def run_verdict(con, collection: str, *, depth: int = defaults.AGREEMENT_DEPTH,
     audits: list[tuple[str, int]] = []
     cov = coverage(len(coded.tags), m, len(coded.topic_names), official_counts(con, cid))
     # descriptive: RAO and LOU at the asked depth (stored), LOU at every depth
-    rao, rao_id = _stored_or_run(con, "reuse-rao", cid, RAO_MEASURE, {"depth": depth}, fp,
-                                 lambda: run_rao(con, cid, depth=depth, save=save,
-                                                 loaded=loaded), RAOReport)
-    lou_main, lou_id = _stored_or_run(
-        con, "reuse-lou", cid, LOU_MEASURE,
-        {"depth": depth, "min_map": LOU_MIN_MAP, "noise_pct": LOU_MAX_PCT}, fp,
-        lambda: run_lou(con, cid, depth=depth, save=save, loaded=loaded), LOUReport)
+    # (each reused when an identical call stored it)
+    rao, rao_id = run_rao(con, cid, depth=depth, save=save, loaded=loaded)
+    lou_main, lou_id = run_lou(con, cid, depth=depth, save=save, loaded=loaded)
     audits += [("reuse-rao", rao_id), ("reuse-lou", lou_id)]
     lou = []
     before = np.array([np.nan if r.before is None else r.before for r in lou_main.runs])
@@ -347,7 +363,7 @@ def run_verdict(con, collection: str, *, depth: int = defaults.AGREEMENT_DEPTH,
         tick(assignments)
     sub = None
     if subcollections:
-        sub, sub_id = _subcollections(con, cid, fp, split, permutations, split_seed, workers,
+        sub, sub_id = _subcollections(con, cid, split, permutations, split_seed, workers,
                                       save, loaded, alpha, notes, tick)
         if sub_id is not None:
             audits.append(("reuse-subcollections", sub_id))
@@ -360,58 +376,26 @@ def run_verdict(con, collection: str, *, depth: int = defaults.AGREEMENT_DEPTH,
         rao=RAOSummary(rao.depth, rao.mean_rao, rao.max_rao, rao.lower_bound),
         subcollections=sub, references=references(shift_tests, tuple(lou), sub, agreement),
         audits=tuple((k, i) for k, i in audits if i is not None), notes=tuple(notes))
-    aid = None
-    if save:
-        params = {"depth": depth, "depths": list(depths), "split": split, "alpha": alpha,
-                  "correction": correction, "assignments": assignments,
-                  "split_seed": split_seed, "permutations": permutations,
-                  "flip_seed": defaults.AGREEMENT_FLIP_SEED,
-                  "subcollections": subcollections}
-        aid = save_reuse_audit(con, KIND, cid, None, params,
-                               "expected hold-out shift, topic t-test, Holm", fp, v,
-                               seed=seed, trials=assignments)
-    return v, aid
+    return v
 
 
-def _subcollections(con, cid, fp, split, permutations, split_seed, workers, save, loaded,
+def _subcollections(con, cid, split, permutations, split_seed, workers, save, loaded,
                     alpha, notes, tick):
-    from pathlib import Path
-
-    from litaudit.analyses.audits import find_audit
-
-    split_rule = split if split.startswith("prefix") else str(Path(split))
-    found = find_audit(con, kind="reuse-subcollections", collection_id=cid, measure="AP",
-                       params=subcollection_params(split_rule, True, SUBCOLLECTION_BOTTOM),
-                       input_fingerprint=fp)
-    if found is not None and found.seed == split_seed and found.trials == permutations:
-        rep = _from_dict(SubcollectionReport, found.result)
-        sub_id: int | None = found.id
+    try:
+        done = run_subcollections(con, cid, split=split, permutations=permutations,
+                                  seed=split_seed, workers=workers, save=save,
+                                  loaded=loaded, progress=tick)
+    except ParameterError as exc:
+        notes.append(f"sub-collections: {exc}")
         tick(permutations)
-    else:
-        try:
-            rep, sub_id = run_subcollections(con, cid, split=split, permutations=permutations,
-                                             seed=split_seed, workers=workers, save=save,
-                                             loaded=loaded, progress=tick)
-        except ParameterError as exc:
-            notes.append(f"sub-collections: {exc}")
-            tick(permutations)
-            return None, None
+        return None, None
+    rep, sub_id = done.result, done.audit_id
+    if done.reused:
+        tick(permutations)
     p = np.array([x.p_value for x in rep.pairs if x.p_value is not None])
     adj = adjust_pvalues(p, "holm") if p.size else p
     return SubcollectionSummary(len(rep.pairs), int((p < alpha).sum()), int((adj < alpha).sum()),
                                 rep.mean_tau, rep.permutations, rep.seed), sub_id
-
-
-def _stored_or_run(con, kind: str, cid: str, measure: str, params: dict, fp: str, run, cls):
-    """Reuse an audit with exactly these inputs, else compute (and store) it."""
-    from litaudit.analyses.audits import find_audit
-    from litaudit.render.console import to_jsonable
-
-    found = find_audit(con, kind=kind, collection_id=cid, measure=measure,
-                       params=to_jsonable(params), input_fingerprint=fp)
-    if found is not None:
-        return _from_dict(cls, found.result), found.id
-    return run()
 
 
 # ------------------------------------------------------------------ score-matrix verdict
@@ -461,46 +445,3 @@ def matrix_verdict(scores, sites, *, names=None, source: str = "scores",
     return Verdict(None, outcome, headline, alpha, correction, "AP", cov, design, tests,
                    agreement, (), None, None, references(tests, (), None, agreement), (),
                    tuple(notes))
-
-
-def _decode(h, v):
-    """``v`` (stored JSON) as the type ``h``: dataclasses, X | None, tuple[X, ...],
-    fixed tuples; floats stored as null (NaN) come back as NaN."""
-    import dataclasses
-    import types
-    import typing
-
-    origin, args = typing.get_origin(h), typing.get_args(h)
-    if v is None:
-        return float("nan") if h is float else None
-    if origin in (typing.Union, types.UnionType):
-        inner = [a for a in args if a is not type(None)]
-        return _decode(inner[0], v) if len(inner) == 1 else v
-    if dataclasses.is_dataclass(h):
-        return _from_dict(h, v)
-    if origin is tuple:
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], x) for x in v)
-        if args:
-            return tuple(_decode(a, x) for a, x in zip(args, v, strict=True))
-        return tuple(v)
-    if h is float:
-        return float(v)
-    return v
-
-
-def _from_dict(cls, d):
-    """Rebuild a result dataclass, nested ones included, from its stored JSON."""
-    import dataclasses
-    import typing
-
-    if isinstance(d, cls):
-        return d
-    hints = typing.get_type_hints(cls)
-    return cls(**{f.name: _decode(hints[f.name], d.get(f.name))
-                  for f in dataclasses.fields(cls)})
-
-
-def verdict_from_json(d: dict) -> Verdict:
-    """A stored 'reuse-verdict' result as the :class:`Verdict` it was saved from."""
-    return _from_dict(Verdict, d)

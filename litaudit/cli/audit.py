@@ -2,8 +2,9 @@
 
 Every command stores its audit (parameters, method, seed, input fingerprint, version,
 result) unless ``--no-save``; with ``--no-save`` the database is opened read-only.
-Rendering works on the JSON form of a report, so `audit show` prints a stored audit
-exactly as the command that made it did.
+Rendering (litaudit.render.audits) works on the typed report, the same type a stored
+audit decodes into, so `audit show` prints a stored audit exactly as the command that
+made it did.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from pathlib import Path
 
 import typer
 
+from litaudit import defaults
 from litaudit.cli.common import JsonOpt, open_read, open_write
 
-app = typer.Typer(help="Is the best published result beyond chance? (Carterette, SIGIR 2015)",
+app = typer.Typer(help="Published results against the record and against chance "
+                  "(Carterette, SIGIR 2015)",
                   no_args_is_help=True)
 
 CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection id or alias.")
@@ -32,14 +35,15 @@ TopicsOpt = typer.Option(None, "--topics", help="Topic count (50) or topic-set n
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
 NonstandardOpt = typer.Option(False, "--include-nonstandard",
                               help="Include results flagged non-standard.")
-AlphaOpt = typer.Option(0.05, "--alpha", help="Level of the beyond-chance thresholds.")
-POpt = typer.Option(0.2, "--p", help="Probability defining mu0 and the lower bound "
-                    "(interval coverage 1-2p).")
+AlphaOpt = typer.Option(defaults.ALPHA, "--alpha", help="Level of the thresholds of the max "
+                        "and min (0 < alpha < 1).")
+POpt = typer.Option(defaults.P_INTERVAL, "--p", help="Probability defining mu0 and the lower "
+                    "bound (0 < p < 0.5; interval coverage 1-2p).")
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-TrialsOpt = typer.Option(None, "--trials", help="Monte Carlo trials (default: 10000).",
-                         show_default=False)
-SeedOpt = typer.Option(None, "--seed", help="Monte Carlo seed (default: 2015).",
-                       show_default=False)
+TrialsOpt = typer.Option(None, "--trials", help="Monte Carlo trials (default: "
+                         f"{defaults.MONTECARLO_TRIALS}).", show_default=False)
+SeedOpt = typer.Option(None, "--seed", help="Monte Carlo seed (default: "
+                       f"{defaults.MONTECARLO_SEED}).", show_default=False)
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 
 
@@ -61,165 +65,24 @@ def _run(ctx: typer.Context, no_save: bool, fn):
 
 
 def _print(renderable) -> None:
-    """Print at the terminal's width, or unwrapped (160 columns) when piped or captured."""
-    from litaudit.render.console import out
+    from litaudit.render.audits import wide
 
-    if out.is_terminal:
-        out.print(renderable)
-    else:
-        from rich.console import Console
-
-        Console(highlight=False, soft_wrap=True, width=160).print(renderable)
-
-
-def _line(text: str) -> None:
-    """Print a line of text as is (no rich markup: '[audit #3]' stays)."""
-    from litaudit.render.console import out
-
-    out.print(text, markup=False)
-
-
-def _p(x) -> str:
-    """A p-value: 3 significant digits; an underflow to 0 shows as < 1e-300."""
-    return "-" if x is None else "< 1e-300" if x == 0 else f"{x:.3g}"
-
-
-def _cited(r: dict) -> str:
-    return r["citation"] if r["source"] == "paper" and r["citation"] else f"TREC {r['track']}"
-
-
-def _f(x, digits: int = 4) -> str:
-    return "-" if x is None else f"{x:.{digits}f}"
-
-
-def _source_label(d: dict) -> str:
-    return {"paper": "papers", "official": "official", None: "all sources"}[d.get("source")]
-
-
-def _head(d: dict, what: str) -> str:
-    aid = f"  [audit #{d['audit_id']}]" if d.get("audit_id") is not None else ""
-    other = (f" ({d['n_other_topics']} results on other topic counts left out)"
-             if d.get("n_other_topics") else "")
-    return (f"{what}: {d['collection_name']} {d['measure']} ({_source_label(d)}), "
-            f"{d['n_topics']} topics{other}{aid}")
-
-
-def _render_best(d: dict) -> None:
-    from litaudit.render.console import table
-
-    s = d["stats"]
-    ref, th, iv, mx = s["reference"], s["thresholds"], s["interval"], s["mxvd"]
-    method = s["method"] + (f" ({s['trials']} trials, seed {s['seed']})" if s["trials"] else "")
-    _line(_head(d, "Best-result audit") + f"  method: {method}")
-    _print(table("Table 2: the published population",
-                 ["N", "mean", "sd", "se", "min", "max"],
-                 [(ref["n_results"], ref["mu"], ref["sd"], ref["se"], ref["minimum"],
-                   ref["maximum"])]))
-    cov = f"{round(100 * iv['coverage'])}%"
-    _print(table(f"Table 3: intrinsic effectiveness of the best (p = {s['p']})",
-                 ["best", "mu0", f"{cov} interval", "mu0 below best", "candidates"],
-                 [(iv["value"], iv["mu0"], f"[{_f(iv['lower'])}, {_f(iv['upper'])}]",
-                   f"{100 * iv['drop']:.1f}%", s["n_candidates"])]))
-    a = th["alpha"]
-    _print(table(f"Beyond chance at alpha = {a} (max and min of N = {ref['n_results']})",
-                 ["", "threshold", "results", "expected false positives"],
-                 [("max above", th["max_threshold"], th["n_above"],
-                   th["expected_false_positives"]),
-                  ("min below", th["min_threshold"], th["n_below"],
-                   th["expected_false_negatives_below"]),
-                  ("within", None, th["n_within"], None)]))
-    g = mx["gumbel"]
-    _line(f"Expected max of {ref['n_results']} draws: {_f(mx['expected_max'])} "
-              f"(+{100 * mx['lift']:.1f}% over the mean; Gumbel location "
-              f"{_f(g['location'])}, scale {_f(g['scale'])})")
-    _print(table(f"Candidate best systems (>= {_f(iv['lower'])})",
-                 ["rank", "value", "system", "role", "type", "year", "source", "location"],
-                 [(c["rank"], c["result"]["value_text"], c["result"]["system"],
-                   c["result"]["role"], c["result"]["run_type"] or "-", c["result"]["year"],
-                   _cited(c["result"]), c["result"]["location"] or "-")
-                  for c in d["candidates"]]))
-
-
-def _render_claim(d: dict) -> None:
-    from litaudit.render.console import table
-
-    c, ref, iv = d["claim"], d["reference"], d["claim"]["interval"]
-    _line(_head(d, "Claim audit"))
-    hidden = (f" ({c['n_published']} published x {c['hidden_multiplier']:g})"
-              if c["hidden_multiplier"] != 1 else "")
-    verdict = "BEYOND CHANCE" if c["beyond_chance"] else "not beyond chance"
-    _line(f"Claimed {c['value']:.4f} as the max of {c['n_draws']} draws{hidden} from "
-              f"Normal({_f(ref['mu'])}, {_f(ref['se'])}): p = {_p(c['p_value'])} "
-              f"at alpha {c['alpha']}: {verdict}")
-    best = d["current_best"]
-    _print(table(None, ["", "value"], [
-        ("claim", f"{c['value']:.4f}"),
-        ("p-value (max of N+1)", _p(c["p_value"])),
-        ("mu0", _f(iv["mu0"])),
-        (f"{round(100 * iv['coverage'])}% interval", f"[{_f(iv['lower'])}, {_f(iv['upper'])}]"),
-        ("N*", "-" if c["n_star"] is None else f"{c['n_star']:.4g}"),
-        ("current best", f"{best['value_text']} {best['system']} ({_cited(best)})"),
-        ("current candidate lower bound", _f(d["current_lower"])),
-        ("in the candidate set", "yes" if d["in_candidate_set"] else "no"),
-        ("published results >= claim", str(d["n_at_or_above"])),
-    ], justify_numbers=False))
-    if c["n_star"] is None:
-        _line("N*: no feasible number of experiments makes this value a chance maximum.")
-    elif c["beyond_chance"]:
-        _line(f"N* = {c['n_star']:.4g}: with that many experiments on the collection "
-                  f"({c['n_star_ratio']:.3g} times {c['n_draws']}) the claim is no longer "
-                  "beyond chance.")
-    else:
-        _line(f"N* = {c['n_star']}: already within chance with {c['n_draws']} draws.")
-
-
-def _render_history(d: dict) -> None:
-    from litaudit.render.console import table
-
-    h = d["history"]
-    _line(_head(d, "Sequential-testing history") +
-              f"  reference: {h['reference']} (mean {_f(h['mu'])}, sd {_f(h['sd'])})")
-    rows = []
-    for pt, rec in zip(h["points"], d["records"], strict=True):
-        rows.append((pt["year"], pt["n_new"], pt["N"], pt["record"],
-                     "*" if pt["new_record"] else "", pt["expected_max"], pt["threshold"],
-                     _p(pt["p_value"]),
-                     None if pt["beyond_chance"] is None else pt["beyond_chance"],
-                     f"{rec['value_text']} {rec['system']} ({_cited(rec)})"))
-    _print(table(None, ["year", "new", "N", "record", "new", "expected max",
-                        f"threshold ({h['alpha']})", "p", "beyond", "record holder"],
-                 rows))
-    _line(f"{h['n_records']} record years; {h['n_beyond']} with the record beyond chance.")
-
-
-def _render_summary(d: dict) -> None:
-    from litaudit.render.console import table
-
-    rows = [(r["collection_name"], r["measure"], {"paper": "papers"}.get(r["source"],
-                                                                         r["source"]),
-             r["N"], r["n_topics"], r["best_text"], r["mu0"], r["lower"], r["n_candidates"],
-             r["threshold"], r["n_above"]) for r in d["rows"]]
-    _print(table(f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {d['alpha']}, "
-                 f"p = {d['p']}, N >= {d['min_n']}",
-                 ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
-                  "candidates", "threshold", "above"], rows))
-    if d["skipped"]:
-        _line(f"{len(d['skipped'])} group(s) skipped:")
-        for cname, meas, src, n, why in d["skipped"]:
-            _line(f"  {cname} {meas} ({src}, N = {n}): {why}")
-
-
-_RENDER = {"best": _render_best, "claim": _render_claim, "history": _render_history,
-           "summary": _render_summary}
+    wide(renderable)
 
 
 def _emit(rep, json_out: bool, kind: str) -> None:
-    from litaudit.render.console import print_json, to_jsonable
+    """--json: the report itself (its ``audit_id`` inside); else its kind's renderer."""
+    from litaudit.render.console import print_json
 
     if json_out:
         print_json(rep)
+        return
+    from litaudit.render.audits import render_result, render_summary
+
+    if kind == "summary":
+        render_summary(rep)
     else:
-        _RENDER[kind](to_jsonable(rep))
+        render_result(kind, rep)
 
 
 @app.command("best")
@@ -230,7 +93,8 @@ def best(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Mea
          alpha: float = AlphaOpt, p: float = POpt, method: str = MethodOpt,
          trials: int = TrialsOpt, seed: int = SeedOpt, no_save: bool = NoSaveOpt,
          json_out: bool = JsonOpt):
-    """Is the best result beyond chance, and which systems could be the best? (Tables 2-3)"""
+    """The population, the thresholds of its max and min, and the candidate best systems
+    (Tables 2-3)."""
     from litaudit.analyses.best import run_best
 
     f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard)
@@ -242,9 +106,16 @@ def best(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Mea
 
 @app.command("claim")
 def claim(ctx: typer.Context, collection: str = CollectionOpt, measure: str = MeasureOpt,
-          value: float = typer.Option(..., "--value", help="The claimed value."),
-          n: int = typer.Option(None, "--n", help="Experiments run before the claim "
-                                "(default: the number of published results).",
+          value: float = typer.Option(None, "--value", help="A new claimed value (judged as "
+                                      "one more draw besides the N published).",
+                                      show_default=False),
+          result: int = typer.Option(None, "--result", help="A published result's id "
+                                     "(judged as one of the N).", show_default=False),
+          system: str = typer.Option(None, "--system", help="A published result by its "
+                                     "system name (judged as one of the N).",
+                                     show_default=False),
+          n: int = typer.Option(None, "--n", help="Experiments besides the claim (default: N "
+                                "for --value, N - 1 for --result/--system).",
                                 show_default=False),
           hidden_multiplier: float = typer.Option(
               1.0, "--hidden-multiplier", help="Experiments run per experiment published."),
@@ -254,13 +125,15 @@ def claim(ctx: typer.Context, collection: str = CollectionOpt, measure: str = Me
           alpha: float = AlphaOpt, p: float = POpt, method: str = MethodOpt,
           trials: int = TrialsOpt, seed: int = SeedOpt, no_save: bool = NoSaveOpt,
           json_out: bool = JsonOpt):
-    """Is a claimed value beyond chance as the max of N+1 experiments? Its mu0 and N*."""
+    """A claim against the record, against chance (the max of N+1, or of N for a published
+    result) and its own mu0 and interval."""
     from litaudit.analyses.best import run_claim
 
     f = _filters(source, role, run_type, years, topics, include_retracted, include_nonstandard)
     rep = _run(ctx, no_save, lambda con: run_claim(
-        con, collection, measure, value, n=n, hidden_multiplier=hidden_multiplier, filters=f,
-        alpha=alpha, p=p, method=method, trials=trials, seed=seed, save=not no_save))
+        con, collection, measure, value, result_id=result, system=system, n=n,
+        hidden_multiplier=hidden_multiplier, filters=f, alpha=alpha, p=p, method=method,
+        trials=trials, seed=seed, save=not no_save))
     _emit(rep, json_out, "claim")
 
 
@@ -285,7 +158,9 @@ def history(ctx: typer.Context, collection: str = CollectionOpt, measure: str = 
 
 @app.command("summary")
 def summary(ctx: typer.Context,
-            min_n: int = typer.Option(5, "--min-n", help="Smallest population audited."),
+            min_n: int = typer.Option(defaults.MIN_N, "--min-n",
+                                      help="Smallest population audited (at least "
+                                           f"{defaults.MIN_N})."),
             alpha: float = AlphaOpt, p: float = POpt,
             include_retracted: bool = RetractedOpt,
             include_nonstandard: bool = NonstandardOpt, no_save: bool = NoSaveOpt,
@@ -331,6 +206,7 @@ def show(ctx: typer.Context, audit_id: int = typer.Argument(..., help="Audit id.
          json_out: bool = JsonOpt):
     """Show a stored audit as its command printed it (or its full record with --json)."""
     from litaudit.analyses.audits import get_audit
+    from litaudit.render.audits import render_stored
     from litaudit.render.console import print_json
 
     with open_read(ctx) as store:
@@ -338,14 +214,7 @@ def show(ctx: typer.Context, audit_id: int = typer.Argument(..., help="Audit id.
     if json_out:
         print_json(a)
         return
-    _line(f"Audit #{a.id} ({a.kind}), {a.created_at[:19]}, litaudit {a.software_version}, "
-              f"method {a.method}" + (f", seed {a.seed}, {a.trials} trials" if a.trials else "")
-              + f", input {a.input_fingerprint[:12]}")
-    render = _RENDER.get(a.kind)
-    if render is None:
-        print_json(a.result)
-    else:
-        render({**a.result, "audit_id": a.id})
+    render_stored(a)
 
 
 @app.command("matrix")
@@ -357,32 +226,18 @@ def matrix(ctx: typer.Context,
            collection: str = typer.Option(None, "--collection", "-c",
                                           help="Collection the runs were evaluated on (to store)."),
            fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
-           alpha: float = typer.Option(0.05, help="Level of the beyond-chance thresholds."),
-           p: float = typer.Option(0.2, help="Probability defining mu0 and the lower bound."),
+           alpha: float = AlphaOpt, p: float = POpt,
            method: str = typer.Option("exact", help="exact | montecarlo"),
            trials: int = TrialsOpt, seed: int = SeedOpt,
            no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),
            json_out: bool = JsonOpt):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics)."""
-    from litaudit.analyses.matrix import run_matrix
-    from litaudit.render.console import out, print_json, table
+    from litaudit.analyses.matrix import KIND, run_matrix
+    from litaudit.render.audits import emit
 
     opener = open_read if no_save else open_write
     with opener(ctx) as store:
-        rep = run_matrix(store.con, files, measure=measure, collection=collection, fmt=fmt,
-                         alpha=alpha, p=p, method=method, trials=trials, seed=seed,
-                         save=not no_save)
-    if json_out:
-        print_json(rep)
-        return
-    st = rep.stats
-    saved = f"  [audit #{rep.audit_id}]" if rep.audit_id else ""
-    out.print(f"Matrix audit: {rep.file} ({rep.measure}, {rep.n_runs} runs x {rep.n_topics} "
-              f"topics{'' if rep.topics_complete else ', some cells missing'}){saved}",
-              markup=False)
-    ref, th, iv = st.reference, st.thresholds, st.interval
-    out.print(table("Table 2 and 3 rows", ["N", "n", "mean", "sd", "max", "mu0", "lower",
-                                           "candidates", "max threshold", "above"],
-                    [(ref.n_results, ref.n_topics, ref.mu, ref.sd, ref.maximum, iv.mu0,
-                      iv.lower, st.n_candidates, th.max_threshold, th.n_above)]))
-    out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
+        done = run_matrix(store.con, files, measure=measure, collection=collection, fmt=fmt,
+                          alpha=alpha, p=p, method=method, trials=trials, seed=seed,
+                          save=not no_save)
+    emit(KIND, done, json_out)

@@ -57,7 +57,10 @@ def show(ctx: typer.Context, name: str = typer.Argument(..., help="Id or any ali
     if json_out:
         print_json(data)
         return
-    out.print(f"[bold]{c[2]}[/] ({c[1]})  id {c[0]}" + ("  [ir_datasets]" if c[4] else ""))
+    from litaudit.render.console import escape
+
+    out.print(f"[bold]{escape(c[2])}[/] ({escape(c[1])})  id {escape(c[0])}"
+              + ("  \\[ir_datasets]" if c[4] else ""), markup=True)
     out.print(f"documents: {c[3]}")
     out.print(f"aliases: {', '.join(aliases)}")
     out.print(table("Topic sets", ["name", "topics", "default", "description"],

@@ -40,11 +40,6 @@ def open_write(ctx: typer.Context):
     return open_store(db_path(ctx), read_only=False)
 
 
-def fail(message: str) -> None:
-    """Raise a user-facing error (one red line on stderr, exit code 1)."""
-    raise LitauditError(message)
-
-
 def parse_assignments(items: list[str], option: str = "--set") -> dict[str, str]:
     """['value=0.31', 'location=Table 4'] -> {'value': '0.31', 'location': 'Table 4'}."""
     changes: dict[str, str] = {}

@@ -60,6 +60,9 @@ def info(ctx: typer.Context, json_out: bool = JsonOpt):
 
 
 def init(ctx: typer.Context,
+         no_seeds: bool = typer.Option(False, "--no-seeds",
+                                       help="Reference data only (collections, measures): "
+                                            "a database to import a curation export into."),
          json_out: bool = typer.Option(False, "--json", help="Print JSON instead of text.")):
     """Create the database (if needed) and load seeds/; a second run adds nothing."""
     from litaudit.curation.seed import load_seeds
@@ -67,13 +70,15 @@ def init(ctx: typer.Context,
     from litaudit.store.db import open_store
 
     with open_store(db_path(ctx)) as store:
-        summary = load_seeds(store)
+        summary = load_seeds(store, seeds=not no_seeds)
     if json_out:
         print_json(summary)
         return
     out.print(f"{summary['path']}: added {summary['added']['results']} results, "
               f"{summary['added']['papers']} papers, {summary['added']['collections']} "
               f"collections ({summary['added']['measures']} measures)")
+    if no_seeds:
+        return
     out.print(table("Results per collection and measure (excluding retracted)",
                     ["collection", "measure", "papers", "official"],
                     [(r["collection"], r["measure"], r["paper"], r["official"])

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import typer
 
 from litaudit.cli.common import db_path
+from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
@@ -17,16 +19,16 @@ def report(
     ctx: typer.Context,
     collection: str = typer.Option(..., "--collection", "-c", help="Collection (any alias)."),
     measure: str = typer.Option(None, "--measure", "-m",
-                                help="One measure (default: every measure with >= 2 "
-                                     "results)."),
+                                help="One measure (default: every measure with at least "
+                                     f"{MIN_N} results)."),
     claim: float = typer.Option(None, "--claim",
                                 help="A claimed value to check against the published "
                                      "results (needs --measure when there are several)."),
     fmt: str = typer.Option(None, "--format", "-f",
                             help="md, html or json (default: from the -o suffix, else md)."),
-    output: Path = typer.Option(None, "--output", "-o",
-                                help="Write here (Markdown plots go beside it as "
-                                     "<stem>.fig-*.svg); default: stdout."),
+    output: str = typer.Option(None, "--output", "-o",
+                               help="Write here (Markdown plots go beside it as "
+                                    "<stem>.fig-*.svg); - or none: stdout."),
     timestamp: bool = typer.Option(False, "--timestamp",
                                    help="Stamp the report and its audits with times (the "
                                         "report is otherwise byte-identical for the same "
@@ -38,32 +40,46 @@ def report(
     the candidate best set with citations, the claim check (--claim) and, where runs are
     stored, reusability. Missing audits are run and stored first.
     """
-    fmt = _format(fmt, output)
+    import math
+
+    from litaudit.files import STDOUT, check_target
+
+    if claim is not None and not math.isfinite(claim):
+        raise LitauditError(f"--claim: {claim} is not a finite number")
+
+    target = None if output is None or output == STDOUT else Path(output)
+    fmt = _format(fmt, target)
     path = db_path(ctx)
+    if target is not None:
+        check_target(output, [path])      # refused before any audit is run or stored
     if not Path(path).exists():
         raise LitauditError(f"no database at {path}: run `litaudit init` first")
+    from litaudit.analyses.report_audits import prepare_report
     from litaudit.cli.common import open_write
     from litaudit.render.console import err
     from litaudit.render.report import build_report, render_html, render_json, render_markdown
 
     with open_write(ctx) as store:
-        rep = build_report(store.con, collection, measure=measure, claim=claim,
-                           timestamp=timestamp, note=lambda m: err.print(m, markup=False))
-    files: dict[str, str] = {}
+        audits = prepare_report(store.con, collection, measure=measure, claim=claim,
+                                note=lambda m: err.print(m, markup=False))
+        rep = build_report(store.con, audits, timestamp=timestamp)
+    files: dict[str | os.PathLike, str] = {}
     if fmt == "md":
-        text, images = render_markdown(rep, output.stem if output else None)
-        if output:
-            files = {str(output.parent / name): svg for name, svg in images.items()}
+        text, images = render_markdown(rep, target.stem if target else None)
+        if target:
+            files = {str(target.parent / name): svg for name, svg in images.items()}
     elif fmt == "html":
         text = render_html(rep)
     else:
         text = render_json(rep)
-    if output is None:
-        typer.echo(text, nl=False)
+    if target is None:
+        from litaudit.render.console import terminal_json
+
+        typer.echo(terminal_json(text) if fmt == "json" else text, nl=False)
         return
-    files[str(output)] = text   # last, so the report never points at missing images
-    _write_all(files)
-    err.print(f"wrote {output}" + (f" and {len(files) - 1} plot(s) beside it"
+    files[str(target)] = text   # last, so the report never points at missing images
+    _write_all(files, [path])
+    err.print(f"wrote {target}" + (f" and {len(files) - 1} plot(s) beside it"
                                    if len(files) > 1 else ""), markup=False)
 
 
@@ -77,8 +93,9 @@ def _format(fmt: str | None, output: Path | None) -> str:
     return f
 
 
-def _write_all(files: dict[str, str]) -> None:
-    """Write every file through a temporary beside it, then rename: nothing half-written."""
+def _write_all(files: dict[str | os.PathLike, str], protect) -> None:
+    """Write every file through a temporary beside it, then rename: nothing half-written,
+    nothing left behind, never over the database."""
     from litaudit.files import write_files
 
-    write_files(files)
+    write_files(files, protect)

@@ -116,25 +116,34 @@ def add(ctx: typer.Context,
 
 @app.command("import")
 def import_(ctx: typer.Context,
-            files: list[Path] = typer.Argument(..., help="CSV, JSON or Parquet files."),
+            files: list[Path] = typer.Argument(..., help="CSV, JSON or Parquet files (a JSON "
+                                               "curation export brings papers and history)."),
             dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
+            on_existing: str = typer.Option("fail", "--on-existing",
+                                            help="A row already in the database (same "
+                                                 "source, paper or track, collection, topics, "
+                                                 "measure, system, role): fail | skip | update."),
             who: str = WhoOpt, json_out: bool = JsonOpt):
-    """Import results. Every file is validated whole first; a file with any error writes nothing."""
-    from litaudit.curation.importer import import_file
+    """Import results: every file is validated whole, and all files are written in one
+    transaction: any problem in any file writes nothing."""
+    from litaudit.curation.importer import import_files
     from litaudit.render.console import out, print_json, table
 
-    reports = []
     with open_write(ctx) as store:
-        for f in files:
-            rep, plan = import_file(store, f, who=_who(who), dry_run=dry_run)
-            reports.append((rep, plan))
+        reports = import_files(store, files, who=_who(who), dry_run=dry_run,
+                               on_existing=on_existing.strip().lower())
     if json_out:
         print_json([{"file": r.file, "results": r.added_results, "papers": r.added_papers,
+                     "skipped": r.skipped, "updated": r.updated, "history": r.history,
                      "dry_run": r.dry_run} for r, _ in reports])
         return
     for rep, plan in reports:
         verb = "would add" if rep.dry_run else "added"
-        out.print(f"{rep.file}: {verb} {rep.added_results} results and {rep.added_papers} papers")
+        extra = "".join(f", {'would ' if rep.dry_run else ''}{w} {n} {what}" for w, n, what in (
+            ("skipped", rep.skipped, "already present"), ("updated", rep.updated, "existing"),
+            ("copied", rep.history, "history entries")) if n)
+        out.print(f"{rep.file}: {verb} {rep.added_results} results and {rep.added_papers} "
+                  f"papers{extra}")
         if rep.dry_run and plan.results:
             out.print(table(None, ["line", "collection", "measure", "value", "system", "role"],
                             [(p.line, p.values["collection_id"], p.values["measure"],
@@ -211,19 +220,36 @@ def history_(ctx: typer.Context, result_id: int = typer.Argument(..., help="Resu
 
 
 @app.command("export")
-def export(ctx: typer.Context, output: Path = typer.Argument(..., help="Output file."),
+def export(ctx: typer.Context, output: str = typer.Argument(..., help="Output file, or - for "
+                                                            "standard output."),
            fmt: str = typer.Option(None, "--format", help="csv | json | parquet (default: from the suffix)."),
            collection: str = CollectionOpt, measure: str = MeasureOpt,
            role: str = typer.Option(None), status: str = typer.Option(None),
            source: str = typer.Option(None), years: str = typer.Option(None),
            paper: str = typer.Option(None), track: str = typer.Option(None)):
-    """Export results in the import format (export then import reproduces every row)."""
-    from litaudit.curation.export import export_rows, format_for, write_export
-    from litaudit.render.console import out
+    """Export results in the import format (export then import reproduces every row).
 
-    f = format_for(output, fmt)
+    JSON is the curation export: the results with every paper (notes included, with or
+    without results; with a filter, the papers of the results exported) and the whole
+    history (edits, reasons, verifications, retractions)."""
+    from litaudit.cli.common import db_path
+    from litaudit.curation.export import export_rows, format_for, write_export
+    from litaudit.files import STDOUT, check_target
+    from litaudit.render.console import err, out
+
+    f = format_for(Path(output), fmt)
+    if output != STDOUT:
+        check_target(output, [db_path(ctx)])     # before any work
+    filt = _filter(collection, measure, role, status, source, years, paper, track)
     with open_read(ctx) as store:
-        rows = export_rows(store.con, _filter(collection, measure, role, status, source, years,
-                                              paper, track))
-    write_export(rows, output, f)
-    out.print(f"wrote {len(rows)} results to {output} ({f})")
+        rows = export_rows(store.con, filt)
+        bundle = None
+        if f == "json":
+            from litaudit.curation.bundle import export_bundle
+
+            bundle = export_bundle(store.con, filt)
+    write_export(rows, output, f, protect=[db_path(ctx)], bundle=bundle)
+    extra = (f", {len(bundle['papers'])} papers and {len(bundle['history'])} history "
+             "entries" if bundle else "")
+    msg = f"wrote {len(rows)} results{extra} to {output} ({f})"
+    (err if output == STDOUT else out).print(msg)

@@ -96,6 +96,7 @@ def design_cmd(
 
 
 def holdout_cmd(
+    ctx: typer.Context,
     output: Path = typer.Option(..., "--output", "-o", help="CSV to write (topic,held_out_site)."),
     sites: int = typer.Option(None, "--sites", "-m", help="Number of sites m (named S1..Sm)."),
     site_names: str = typer.Option(None, "--site-names", help="Comma-separated site names."),
@@ -112,10 +113,13 @@ def holdout_cmd(
     import numpy as np
 
     from litaudit.analyses.agreement_input import write_holdouts
+    from litaudit.cli.common import db_path
     from litaudit.errors import InputError
+    from litaudit.files import check_target
     from litaudit.render.console import out, print_json
     from litaudit.stats.design import assign_holdouts, design
 
+    check_target(output, [db_path(ctx)])     # never the database, a directory or a FIFO
     names = _sites_option(sites, site_names)
     if topic_file is not None:
         if not topic_file.is_file():

@@ -35,10 +35,6 @@ def _workers(n: int) -> int:
     return n or max(1, min(2, os.cpu_count() or 1))
 
 
-def _pct(x: float | None) -> float | None:
-    return None if x is None else 100.0 * x
-
-
 def _progress_bar(total: int, label: str, quiet: bool = False):
     """A rich progress bar on stderr (off when ``quiet``: --json or not a terminal);
     returns (context manager, advance callback)."""
@@ -59,139 +55,6 @@ def _progress_bar(total: int, label: str, quiet: bool = False):
     return prog, (lambda k: prog.advance(task, k))
 
 
-def _print_rao(rep, aid) -> None:
-    from litaudit.render.console import out, table
-
-    rows = [(r.tag, r.participant, r.run_type or "-", r.rao, r.effectiveness, r.topics)
-            for r in rep.runs]
-    out.print(table(f"Run Average Overlap, {rep.collection_id}, depth {rep.depth} "
-                    "(Voorhees et al. 2014)",
-                    ["run", "participant", "type", "RAO", rep.measure, "topics"], rows))
-    out.print(f"{rep.n_runs} runs, P = {rep.n_participants} participants: RAO range "
-              f"[1/P = {rep.lower_bound:.4f}, 1]; mean {rep.mean_rao:.4f}, "
-              f"min {rep.min_rao:.4f}, max {rep.max_rao:.4f}")
-    if aid is not None:
-        out.print(f"saved as audit {aid}")
-
-
-def _print_lou(rep, aid) -> None:
-    from litaudit.render.console import out, table
-
-    prow = [(p.participant, p.runs, p.unique_relevant, _pct(p.share_of_relevant),
-             _pct(p.share_of_uniques)) for p in rep.participants]
-    out.print(table(f"Unique relevant documents, {rep.collection_id}, depth {rep.depth}",
-                    ["participant", "runs", "unique", "% of relevant", "% of uniques"], prow,
-                    digits=2))
-    rrow = [(r.tag, r.participant, r.run_type or "-", r.before, r.after, r.pct_change,
-             r.considered) for r in rep.runs]
-    m = "MAP" if rep.measure == "AP" else rep.measure
-    out.print(table("Leave-out-uniques", ["run", "participant", "type", f"{m} before",
-                                          f"{m} after", "% change", "in Table 2"], rrow))
-    t2 = [
-        ("% of relevant documents that are unique", _pct(rep.unique_fraction)),
-        ("largest % of uniques from one participant", _pct(rep.largest_share)),
-        ("mean |% difference|", rep.mean_abs_pct),
-        ("max |% difference|", rep.max_abs_pct),
-        (f"runs with |% difference| > {rep.noise_pct:g}%", f"{rep.n_above} of "
-                                                           f"{rep.n_considered}"),
-    ]
-    out.print(table(f"Table 2 statistics (automatic runs with {m} >= {rep.min_map:g})",
-                    ["statistic", "value"], t2, digits=2))
-    out.print(f"{rep.n_unique} unique of {rep.n_relevant} relevant documents "
-              f"({rep.n_retrieved_relevant} in some run's top {rep.depth}); largest: "
-              f"{rep.largest_participant or '-'}")
-    if aid is not None:
-        out.print(f"saved as audit {aid}")
-
-
-def _print_sub(rep, aid) -> None:
-    from litaudit.render.console import out, table
-
-    srow = [(s.name, s.documents, s.relevant, s.topics) for s in rep.subcollections]
-    out.print(table(f"Sub-collections of {rep.collection_id} (split {rep.split})",
-                    ["sub-collection", "documents", "relevant", "topics"], srow))
-    names = [s.name for s in rep.subcollections]
-    rrow = [(r.tag, r.full_map, *r.maps) for r in rep.runs]
-    out.print(table("MAP per sub-collection", ["run", "all", *names], rrow))
-    prow = [(f"{p.a}-{p.b}", p.tau,
-             "-" if p.random_min is None else f"{p.random_min:.2f}-{p.random_max:.2f}",
-             p.p_value) for p in rep.pairs]
-    out.print(table(f"Kendall's tau per pair and randomization test ({rep.permutations} "
-                    f"random splits, seed {rep.seed}; Sanderson et al. 2012, Tables 3-4)",
-                    ["pair", "tau", "random tau range", "p"], prow, digits=3))
-    sig = ", ".join(f"{n} at {lvl:g}" for lvl, n in rep.significant)
-    excl = "; ".join(f"{t} ({why})" for t, why in rep.excluded) or "none"
-    out.print(f"{len(rep.runs)} runs ranked; excluded: {excl}")
-    out.print(f"pairs significant: {sig} (of {len(rep.pairs)}); mean tau "
-              f"{'-' if rep.mean_tau is None else f'{rep.mean_tau:.3f}'}; smallest possible "
-              f"p = 1/{rep.permutations + 1}")
-    if aid is not None:
-        out.print(f"saved as audit {aid}")
-
-
-def _print_verdict(v, aid) -> None:
-    from litaudit.render.console import fmt, out, table
-
-    name = v.collection_id or "score matrix"
-    c = v.coverage
-    out.print(f"Reusability verdict, {name}: {c.runs} runs, {c.participants} participants "
-              f"(sites), {c.topics} topics; {c.note}")
-    if v.tests:
-        rows = [("-" if t.depth is None else t.depth, f"{t.result.shift_pct:+.2f}%",
-                 fmt(t.result.shift), fmt(t.result.se), fmt(t.result.p_value, 3),
-                 fmt(t.p_adjusted, 3), "yes" if t.evidence else "no",
-                 ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in t.most_affected))
-                for t in v.tests]
-        out.print(table(
-            f"Tests entering the verdict: shift of held-out runs (Carterette et al. 2010, "
-            f"pooling simulation, k = 2, expected over the design's assignments), "
-            f"{v.correction} at alpha {v.alpha:g}",
-            ["pool depth", "shift", "AP points", "se", "p", "adjusted p", "evidence",
-             "sites losing most"], rows))
-    a = v.agreement
-    if a is not None:
-        rows = []
-        for p in a.parts:
-            if p.status != "tested":
-                rows.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}", "-", "-", "-",
-                             "-", p.reason))
-                continue
-            rows.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}",
-                         f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%",
-                         f"{p.paper_p.median:.3f}",
-                         f"{p.paper_rejections} of {a.assignments}", fmt(p.p_value, 3), ""))
-        out.print(table(
-            f"Descriptive, not a gate: agreement in significance over {a.assignments} random "
-            f"assignments ({a.source}; seed {a.seed}, sign flips seed {a.flip_seed})",
-            ["analysis", "pairs", "disagree real / random", "paper's p (median)",
-             "paper's p < alpha", "dependence-kept p", "note"], rows))
-    if v.lou:
-        out.print(table("Descriptive: leave-out-uniques by pool depth (Voorhees et al. 2014, "
-                        "Table 2; automatic runs with MAP >= 0.1)",
-                        ["depth", "unique / relevant", "runs", "mean |% change|",
-                         "max |% change|", "above 1%"],
-                        [(x.depth, fmt(x.unique_fraction), x.considered, fmt(x.mean_abs_pct, 2),
-                          fmt(x.max_abs_pct, 2), x.above_noise) for x in v.lou]))
-    if v.rao is not None:
-        r = v.rao
-        out.print(f"Descriptive: run average overlap at depth {r.depth}: mean {fmt(r.mean_rao)}, "
-                  f"max {fmt(r.max_rao)}, range [1/P = {r.lower_bound:.4f}, 1]")
-    if v.subcollections is not None:
-        sc = v.subcollections
-        out.print(f"Descriptive: sub-collection pairs with p < {v.alpha:g}: {sc.significant} of "
-                  f"{sc.pairs} ({sc.significant_holm} after Holm); mean tau {fmt(sc.mean_tau, 3)} "
-                  f"({sc.permutations} random splits, seed {sc.seed})")
-    if v.references:
-        out.print(table("Beside the papers' reference values (shown, not enforced)",
-                        ["quantity", "here", "paper", "source"],
-                        [(r.quantity, r.ours, r.paper, r.source) for r in v.references]))
-    for n in v.notes:
-        out.print(f"note: {n}")
-    out.print(f"verdict: {v.headline}")
-    if aid is not None:
-        out.print(f"saved as audit {aid}")
-
-
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the `reuse` sub-app."""
 
@@ -202,11 +65,11 @@ def register(app: typer.Typer) -> None:
             as_json: bool = JsonOpt):
         """Run Average Overlap of every run at depth K (Voorhees et al. SIGIR 2014)."""
         from litaudit.analyses.reuse import run_rao
-        from litaudit.render.console import print_json
+        from litaudit.render.audits import emit
 
         with open_write(ctx) as store:
-            rep, aid = run_rao(store.con, collection, depth=depth, measure=measure)
-        print_json({"audit_id": aid, "result": rep}) if as_json else _print_rao(rep, aid)
+            done = run_rao(store.con, collection, depth=depth, measure=measure)
+        emit("reuse-rao", done, as_json)
 
     @app.command("lou")
     def lou(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
@@ -219,12 +82,12 @@ def register(app: typer.Typer) -> None:
             as_json: bool = JsonOpt):
         """Unique relevant documents per participant and leave-out-uniques (SIGIR 2014)."""
         from litaudit.analyses.reuse import run_lou
-        from litaudit.render.console import print_json
+        from litaudit.render.audits import emit
 
         with open_write(ctx) as store:
-            rep, aid = run_lou(store.con, collection, depth=depth, measure=measure,
-                               min_map=min_map, noise_pct=noise)
-        print_json({"audit_id": aid, "result": rep}) if as_json else _print_lou(rep, aid)
+            done = run_lou(store.con, collection, depth=depth, measure=measure,
+                           min_map=min_map, noise_pct=noise)
+        emit("reuse-lou", done, as_json)
 
     @app.command("subcollections")
     def subcollections(
@@ -238,16 +101,16 @@ def register(app: typer.Typer) -> None:
     ):
         """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
         from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
-        from litaudit.render.console import print_json
+        from litaudit.render.audits import emit
 
         prog, advance = _progress_bar(permutations, "random splits")
         with open_write(ctx) as store, prog:
-            rep, aid = run_subcollections(
+            done = run_subcollections(
                 store.con, collection, split=split, permutations=permutations, seed=seed,
                 automatic_only=not all_types,
                 drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
                 workers=_workers(workers), progress=advance)
-        print_json({"audit_id": aid, "result": rep}) if as_json else _print_sub(rep, aid)
+        emit("reuse-subcollections", done, as_json)
 
     @app.command("verdict")
     def verdict(ctx: typer.Context,
@@ -281,8 +144,10 @@ def register(app: typer.Typer) -> None:
         enough data (docs/STATISTICS.md, reusability)."""
         from litaudit import defaults
         from litaudit.analyses import verdict as V
+        from litaudit.analyses.audits import Audited
         from litaudit.errors import ParameterError
-        from litaudit.render.console import err, print_json
+        from litaudit.render.audits import emit
+        from litaudit.render.console import err
 
         seed = defaults.AGREEMENT_SEED if seed is None else seed
         assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
@@ -311,18 +176,18 @@ def register(app: typer.Typer) -> None:
                 v = V.matrix_verdict(matrix, sites, names=tuple(sorted(set(sites))),
                                      source=Path(scores).name, seed=seed,
                                      assignments=assignments, alpha=alpha, progress=advance)
-            aid = None
+            done = Audited(v, None)
         else:
             depth = depth or defaults.AGREEMENT_DEPTH
             total = V.verdict_steps(V._depths(depth), assignments, permutations,
                                     with_sub)
             prog, advance = _progress_bar(total, "reusability", quiet)
             with open_write(ctx) as store, prog:
-                v, aid = V.run_verdict(
+                done = V.run_verdict(
                     store.con, collection, depth=depth, split=split,
                     permutations=permutations,
                     split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
                     seed=seed, assignments=assignments, alpha=alpha,
                     workers=_workers(workers), subcollections=with_sub,
                     progress=advance)
-        print_json({"audit_id": aid, "result": v}) if as_json else _print_verdict(v, aid)
+        emit("reuse-verdict", done, as_json)

@@ -20,7 +20,13 @@ RUN_TYPE_SPELLINGS = {
     "automatic": "automatic", "auto": "automatic", "a": "automatic",
     "manual": "manual", "man": "manual", "m": "manual", "human-assisted": "manual",
 }
-_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
+# ASCII digits only: str.isdigit and \d would take Arabic-Indic and other digits
+_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+INT32_MAX = 2**31 - 1            # the database's INTEGER columns
+# control characters a text field may not hold (tab, newline and carriage return may)
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class FieldError(ValueError):
@@ -41,7 +47,7 @@ def parse_value(text) -> tuple[float, str]:
     if blank(text):
         raise FieldError("missing value")
     s = str(text).strip()
-    if not _NUMBER.match(s):
+    if not _NUMBER.fullmatch(s):
         raise FieldError(f"not a number: {s!r}")
     try:
         d = Decimal(s)
@@ -52,8 +58,10 @@ def parse_value(text) -> tuple[float, str]:
 
 def parse_int(text, what: str, minimum: int | None = None) -> int:
     s = str(text).strip()
-    if not re.fullmatch(r"[+-]?\d+", s):
+    if not _INTEGER.fullmatch(s):
         raise FieldError(f"{what} must be a whole number, got {s!r}")
+    if len(s.lstrip("+-")) > 12 or abs(int(s)) > INT32_MAX:
+        raise FieldError(f"{what} {s} is too large (at most {INT32_MAX})")
     v = int(s)
     if minimum is not None and v < minimum:
         raise FieldError(f"{what} must be at least {minimum}, got {v}")
@@ -84,10 +92,28 @@ def parse_date(text) -> dt.date:
     if isinstance(text, dt.date):
         return text
     s = str(text).strip()
+    if not _DATE.fullmatch(s):
+        raise FieldError(f"expected a date YYYY-MM-DD, got {s!r}")
     try:
-        return dt.date.fromisoformat(s[:10])
+        d = dt.date.fromisoformat(s)
     except ValueError:
-        raise FieldError(f"expected a date YYYY-MM-DD, got {s!r}") from None
+        raise FieldError(f"not a calendar date: {s!r}") from None
+    # a day of slack: the curator's clock may be ahead of UTC
+    if d > dt.datetime.now(dt.UTC).date() + dt.timedelta(days=1):
+        raise FieldError(f"{s} is in the future")
+    return d
+
+
+def check_text(text) -> str | None:
+    """The problem with a text field's content, if any (a NUL or another control
+    character; tab and newlines are allowed)."""
+    if not isinstance(text, str):
+        return None
+    m = _CONTROL.search(text)
+    if m is None:
+        return None
+    what = "a NUL byte" if m.group() == "\x00" else f"control character U+{ord(m.group()):04X}"
+    return f"contains {what}"
 
 
 def parse_choice(text, choices: tuple[str, ...], what: str) -> str:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from litaudit.curation import fields as F
-from litaudit.curation.rows import Row, read_rows
-from litaudit.errors import LitauditError, Problem, ValidationFailed
+from litaudit.curation.rows import Row
+from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean, parse_measure
 
 PAPER_FIELDS = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags")
@@ -27,6 +28,7 @@ class PreparedResult:
     key: tuple
     values: dict          # column -> typed value for the results table (paper_id filled later)
     bibkey: str | None
+    existing_id: int | None = None    # the row it updates (on_existing="update")
 
 
 @dataclass
@@ -43,6 +45,8 @@ class ImportPlan:
     papers: list[PreparedPaper] = field(default_factory=list)
     skipped: int = 0      # rows already in the database (skip mode)
     new_measures: set = field(default_factory=set)
+    updates: list[PreparedResult] = field(default_factory=list)   # update mode
+    existing: list[tuple[int, int]] = field(default_factory=list)  # (line, id) skipped
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,8 @@ class ImportReport:
     skipped: int
     dry_run: bool
     result_ids: tuple[int, ...] = ()
+    updated: int = 0
+    history: int = 0          # history entries copied (curation export)
 
 
 # ---------------------------------------------------------------- validation
@@ -85,14 +91,43 @@ def natural_key(v: dict, bibkey: str | None) -> tuple:
             v["measure"], v["system"], v["role"])
 
 
-def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error") -> ImportPlan:
-    """Validate every row; return the plan or raise ValidationFailed listing every problem."""
+ON_EXISTING = ("fail", "skip", "update")
+
+
+class _Missing(Exception):
+    """A required field is missing (already reported)."""
+
+
+def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
+                columns: tuple[str, ...] | None = None, header_line: int | None = None,
+                problems: list[Problem] | None = None) -> ImportPlan:
+    """Validate every row; return the plan or raise ValidationFailed listing every problem.
+
+    ``on_existing`` says what a row whose natural key (source, paper or track, collection,
+    topics, measure, system, role) is already in the database does: ``fail`` (a problem),
+    ``skip`` (left as it is), ``update`` (its changed fields are written, each in the
+    history) or ``same`` (skipped when the value is the same, else a problem: seeds).
+    ``columns``: the file's columns (a required column missing from the file is reported
+    once, not on every row); ``problems``: those found reading the file (reported with
+    these).
+    """
     ctx = _Context(con)
     plan = ImportPlan(file=file)
-    problems: list[Problem] = []
+    problems = list(problems or [])
     seen: dict[tuple, int] = {}
     new_papers: dict[str, PreparedPaper] = {}
+    absent = set()
+    conflicts: list[tuple[int, int, str]] = []     # rows already in the database (fail)
+    if columns is not None:
+        for c in REQUIRED:
+            if c not in columns:
+                problems.append(Problem(file, header_line, f"missing column {c!r}"))
+                absent.add(c)
 
+    # new bibkeys whose paper some row describes (the others may name it alone)
+    described = {str(r.data.get("paper")).strip() for r in rows
+                 if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in
+                        ("citation", "title", "authors"))}
     for row in rows:
         n_before = len(problems)
         d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
@@ -100,23 +135,30 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
         def bad(msg, fld=None, _line=row.line):
             problems.append(Problem(file, _line, msg, fld))
 
+        for k, text in d.items():
+            why = F.check_text(text)
+            if why:
+                bad(why, k)
+                d[k] = ""
         missing = [c for c in REQUIRED if F.blank(d.get(c))]
         for c in missing:
-            what = "missing provenance" if c.startswith("transcribed") else "missing value"
-            bad(what, c)
-        if missing:
-            continue
-        v: dict = {}
+            if c not in absent:
+                bad("missing provenance" if c.startswith("transcribed") else "missing value", c)
+        # the other fields are still checked, so that every problem is reported at once
+        v: dict = {"source": None}
         try:
-            v["source"] = F.parse_choice(d["source"], F.SOURCES, "source")
+            if "source" not in missing:
+                v["source"] = F.parse_choice(d["source"], F.SOURCES, "source")
         except F.FieldError as e:
             bad(str(e), "source")
-            continue
         bibkey = F.text_or_none(d.get("paper"))
         v["track"] = F.text_or_none(d.get("track"))
         if v["source"] == "paper":
             if not bibkey:
                 bad("missing provenance: a paper result needs the paper's bibkey", "paper")
+            elif bibkey not in ctx.papers and bibkey in described and not any(
+                    F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS):
+                pass       # described on another line of the file
             elif bibkey not in ctx.papers:
                 pp = _prepare_paper(d, bibkey, row.line, file, problems)
                 if pp is not None:
@@ -126,18 +168,20 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
                     elif prev.values != pp.values:
                         bad(f"paper {bibkey!r} is described differently on line {prev.line}",
                             "paper")
-        elif not v["track"]:
+        elif v["source"] == "official" and not v["track"]:
             bad("missing provenance: an official result needs its track, e.g. trec7/adhoc",
                 "track")
         # collection
-        coll = d["collection"]
+        coll = d.get("collection") or ""
         cid = ctx.aliases.get(coll.lower())
-        if cid is None:
+        if cid is None and "collection" not in missing:
             bad(f"unknown collection {coll!r}{did_you_mean(coll, list(ctx.aliases))}",
                 "collection")
         v["collection_id"] = cid
         # measure
         try:
+            if "measure" in missing:
+                raise _Missing
             m = str(parse_measure(d["measure"]))
             if m not in ctx.measures:
                 # parseable but not yet registered: registered when the plan is applied
@@ -148,8 +192,12 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
         except LitauditError as e:
             bad(str(e), "measure")
             v["measure"] = None
+        except _Missing:
+            v["measure"] = None
         # value
         try:
+            if "value" in missing:
+                raise _Missing
             v["value"], v["value_text"] = F.parse_value(d["value"])
             if v["measure"]:
                 lo, hi = ctx.measures[v["measure"]]
@@ -159,7 +207,9 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
                         f"[{lo:g}, {hi:g}]{hint}", "value")
         except F.FieldError as e:
             bad(str(e), "value")
-        v["system"] = d["system"]
+        except _Missing:
+            pass
+        v["system"] = d.get("system")
         v["participant"] = F.text_or_none(d.get("participant"))
         for name, fn in (
             ("role", lambda s: F.parse_choice(s, F.ROLES, "role")),
@@ -168,27 +218,39 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
             ("standard", lambda s: True if F.blank(s) else F.parse_bool(s)),
             ("transcribed_at", F.parse_date),
         ):
+            if name in missing:
+                continue
             try:
                 v[name] = fn(d.get(name, ""))
             except F.FieldError as e:
                 bad(str(e), name)
-        v["transcribed_by"] = d["transcribed_by"]
+        v["transcribed_by"] = d.get("transcribed_by")
         v["location"] = F.text_or_none(d.get("location"))
         v["notes"] = F.text_or_none(d.get("notes"))
         # topics
         v["topic_set"] = F.text_or_none(d.get("topic_set"))
         try:
+            known = cid and v["topic_set"] and (cid, v["topic_set"]) in ctx.topic_sets
+            if cid and v["topic_set"] and not known:
+                names = [n for (c, n) in ctx.topic_sets if c == cid]
+                bad(f"unknown topic set {v['topic_set']!r} of {cid}"
+                    f"{did_you_mean(v['topic_set'], names) or ' (known: ' + (', '.join(names) or 'none') + ')'}",
+                    "topic_set")
             if not F.blank(d.get("n_topics")):
                 v["n_topics"] = F.parse_int(d["n_topics"], "n_topics", minimum=1)
-            elif cid and v["topic_set"] and (cid, v["topic_set"]) in ctx.topic_sets:
+                if known and ctx.topic_sets[(cid, v["topic_set"])] != v["n_topics"]:
+                    bad(f"topic set {v['topic_set']!r} has "
+                        f"{ctx.topic_sets[(cid, v['topic_set'])]} topics, not {v['n_topics']}",
+                        "n_topics")
+            elif known:
                 v["n_topics"] = ctx.topic_sets[(cid, v["topic_set"])]
-            elif cid and cid in ctx.default_topics:
+            elif cid and cid in ctx.default_topics and not v["topic_set"]:
                 name, n = ctx.default_topics[cid]
-                v["topic_set"] = v["topic_set"] or name
+                v["topic_set"] = name
                 v["n_topics"] = n
             else:
                 v["n_topics"] = None
-                if cid:
+                if cid and not v["topic_set"]:
                     bad("missing number of topics and the collection has no default", "n_topics")
         except F.FieldError as e:
             bad(str(e), "n_topics")
@@ -201,14 +263,16 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
                 v["year"] = new_papers[bibkey].values["year"]
             elif v["source"] == "paper" and bibkey in ctx.papers and ctx.papers[bibkey][1]:
                 v["year"] = ctx.papers[bibkey][1]
-            elif v["track"] and v["track"].lower().startswith("trec") and v["track"][4:].split("/")[0].isdigit():
+            elif v["track"] and v["track"].lower().startswith("trec") and v["track"][4:].split("/")[0].isascii() and v["track"][4:].split("/")[0].isdigit():
                 v["year"] = 1991 + int(v["track"][4:].split("/")[0])
+                F.parse_year(v["year"])
             else:
-                bad("missing year (of the paper or the submission)", "year")
+                if v["source"]:
+                    bad("missing year (of the paper or the submission)", "year")
                 v["year"] = None
         except F.FieldError as e:
             bad(str(e), "year")
-        if len(problems) > n_before:
+        if len(problems) > n_before or missing:
             continue
         key = natural_key(v, bibkey if v["source"] == "paper" else None)
         if key in seen:
@@ -216,28 +280,67 @@ def plan_import(con, rows: list[Row], file: str, *, on_duplicate: str = "error")
                 "system and role)")
             continue
         seen[key] = row.line
-        if key in ctx.existing:
-            rid, vt = ctx.existing[key]
-            if on_duplicate == "skip" and vt == v["value_text"]:
-                plan.skipped += 1
-                continue
-            bad(f"duplicate of existing result #{rid} (value {vt})")
-            continue
         if v["source"] == "official":
             bibkey = None
+        if key in ctx.existing:
+            rid, vt = ctx.existing[key]
+            if on_existing == "skip" or (on_existing == "same" and vt == v["value_text"]):
+                plan.skipped += 1
+                plan.existing.append((row.line, rid))
+                continue
+            if on_existing == "update":
+                plan.updates.append(PreparedResult(row.line, key, v, bibkey, rid))
+                continue
+            conflicts.append((row.line, rid, vt))
+            continue
         plan.results.append(PreparedResult(row.line, key, v, bibkey))
+    if conflicts:      # one problem, not one per row
+        line, rid, vt = conflicts[0]
+        more = (f" (and {len(conflicts) - 1} more rows, lines "
+                f"{', '.join(str(c[0]) for c in conflicts[1:6])}"
+                f"{', ...' if len(conflicts) > 6 else ''})" if len(conflicts) > 1 else "")
+        problems.append(Problem(file, line, f"already in the database as result #{rid} "
+                                f"(value {vt}){more}; use --on-existing skip or update"))
     if problems:
-        raise ValidationFailed(problems)
+        raise ValidationFailed(collapse(problems))
     plan.papers = list(new_papers.values())
     return plan
 
 
+def collapse(problems: list[Problem], shown: int = 5) -> list[Problem]:
+    """One problem once: the same message on the same field on several lines of a file
+    becomes one problem at its first line that lists the others."""
+    groups: dict[tuple, list[Problem]] = {}
+    for p in problems:
+        groups.setdefault((p.file, p.field, p.message), []).append(p)
+    out = []
+    for p in problems:
+        same = groups.get((p.file, p.field, p.message))
+        if not same:
+            continue           # already listed with its first line
+        del groups[(p.file, p.field, p.message)]
+        others = [q.line for q in same[1:] if q.line is not None]
+        if others:
+            lines = ", ".join(str(n) for n in others[:shown])
+            more = f" and {len(others) - shown} more" if len(others) > shown else ""
+            p = Problem(p.file, p.line, f"{p.message} (also on line"
+                        f"{'s' if len(others) > 1 else ''} {lines}{more})", p.field)
+        out.append(p)
+    return out
+
+
 def _prepare_paper(d: dict, bibkey: str, line: int, file: str,
                    problems: list[Problem]) -> PreparedPaper | None:
-    vals = {f: F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
-    if not vals["citation"]:
+    """A new paper from the row's paper_* columns. ``paper_citation`` is optional: without
+    it the short citation is made from the authors, venue and year (as `papers add`
+    does); a row with none of citation, title and authors names an unknown paper."""
+    from litaudit.curation.papers import short_citation, short_venue
+
+    vals: dict[str, Any] = {f: F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
+    if not (vals["citation"] or vals["title"] or vals["authors"]):
         problems.append(Problem(file, line, f"unknown paper {bibkey!r}: add it first "
-                                "(litaudit papers add/import) or give paper_citation", "paper"))
+                                "(litaudit papers add/import) or give paper_citation, "
+                                "paper_title or paper_authors", "paper"))
         return None
     if vals["year"] is not None:
         try:
@@ -245,6 +348,9 @@ def _prepare_paper(d: dict, bibkey: str, line: int, file: str,
         except F.FieldError as e:
             problems.append(Problem(file, line, str(e), "paper_year"))
             return None
+    if not vals["citation"]:
+        vals["citation"] = short_citation(vals["authors"], short_venue(vals["venue"]),
+                                          vals["year"])
     return PreparedPaper(bibkey, vals, line)
 
 
@@ -259,8 +365,12 @@ RESULT_DB_COLUMNS = (
 
 
 def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
-               action: str = "import") -> ImportReport:
-    """Write a validated plan in one transaction (papers, results, history)."""
+               action: str = "import", record: bool = True,
+               times: dict[int, tuple] | None = None) -> ImportReport:
+    """Write a validated plan in one transaction (papers, results, history).
+
+    ``record=False`` writes no history rows of its own (a curation export brings its
+    history); ``times`` maps a row's line to its (created_at, updated_at)."""
     import pandas as pd
 
     con = store.con
@@ -278,8 +388,10 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
                 "tags, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 [p.bibkey, *(p.values[f] for f in PAPER_FIELDS), now]).fetchone()[0]
             paper_ids[p.bibkey] = pid
-            con.execute("INSERT INTO history (entity, entity_id, action, reason, who, changed_at) "
-                        "VALUES ('paper', ?, 'create', ?, ?, ?)", [pid, note, who, now])
+            if record:
+                con.execute("INSERT INTO history (entity, entity_id, action, reason, who, "
+                            "changed_at) VALUES ('paper', ?, 'create', ?, ?, ?)",
+                            [pid, note, who, now])
         need = [r.bibkey for r in plan.results if r.bibkey and r.bibkey not in paper_ids]
         if need:
             for k, i in con.execute("SELECT bibkey, id FROM papers WHERE bibkey IN "
@@ -295,7 +407,7 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
                 v = dict(r.values)
                 v["id"] = rid
                 v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
-                v["created_at"] = v["updated_at"] = now
+                v["created_at"], v["updated_at"] = (times or {}).get(r.line, (now, now))
                 records.append({c: v.get(c) for c in RESULT_DB_COLUMNS})
             df = pd.DataFrame.from_records(records, columns=list(RESULT_DB_COLUMNS))
             df["paper_id"] = df["paper_id"].astype("Int64")
@@ -306,27 +418,118 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
                 con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _import_results")
             finally:
                 con.unregister("_import_results")
-            hist = pd.DataFrame({"entity": "result", "entity_id": ids, "action": action,
-                                 "new_value": [r.values["value_text"] for r in plan.results],
-                                 "reason": note, "who": who, "changed_at": now})
-            con.register("_import_history", hist)
-            try:
-                con.execute("INSERT INTO history (entity, entity_id, action, new_value, reason, "
-                            "who, changed_at) SELECT entity, entity_id, action, new_value, "
-                            "reason, who, changed_at FROM _import_history")
-            finally:
-                con.unregister("_import_history")
-    return ImportReport(plan.file, n, len(plan.papers), plan.skipped, False, tuple(ids))
+            if record:
+                hist = pd.DataFrame({"entity": "result", "entity_id": ids, "action": action,
+                                     "new_value": [r.values["value_text"] for r in plan.results],
+                                     "reason": note, "who": who, "changed_at": now})
+                con.register("_import_history", hist)
+                try:
+                    con.execute("INSERT INTO history (entity, entity_id, action, new_value, "
+                                "reason, who, changed_at) SELECT entity, entity_id, action, "
+                                "new_value, reason, who, changed_at FROM _import_history")
+                finally:
+                    con.unregister("_import_history")
+        updated = sum(_update_existing(con, r, who=who, reason=f"updated from "
+                                       f"{Path(plan.file).name}", now=now)
+                      for r in plan.updates)
+    return ImportReport(plan.file, n, len(plan.papers), plan.skipped, False, tuple(ids),
+                        updated)
+
+
+_UPDATABLE = ("topic_set", "value_text", "participant", "run_type", "year", "standard",
+              "location", "transcribed_by", "transcribed_at", "status", "notes")
+
+
+def _update_existing(con, r: PreparedResult, *, who: str, reason: str, now) -> int:
+    """Write the fields of an existing result that the row changes, each in the history.
+    Returns 1 when something changed."""
+    cols = ", ".join(_UPDATABLE)
+    old = dict(zip(_UPDATABLE, con.execute(f"SELECT {cols} FROM results WHERE id = ?",
+                                           [r.existing_id]).fetchone(), strict=True))
+    changes = {c: r.values[c] for c in _UPDATABLE if old[c] != r.values[c]}
+    if not changes:
+        return 0
+    if "value_text" in changes:
+        changes["value"] = r.values["value"]
+    sets = ", ".join(f"{c} = ?" for c in changes)
+    con.execute(f"UPDATE results SET {sets}, updated_at = ? WHERE id = ?",
+                [*changes.values(), now, r.existing_id])
+    for c in _UPDATABLE:
+        if c in changes:
+            fld = "value" if c == "value_text" else c
+            con.execute("INSERT INTO history (entity, entity_id, action, field, old_value, "
+                        "new_value, reason, who, changed_at) VALUES "
+                        "('result', ?, 'edit', ?, ?, ?, ?, ?, ?)",
+                        [r.existing_id, fld, _text(old[c]), _text(changes[c]), reason, who, now])
+    return 1
+
+
+def _text(v) -> str | None:
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
 
 
 def import_file(store, path, *, who: str | None = None, dry_run: bool = False,
-                on_duplicate: str = "error") -> tuple[ImportReport, ImportPlan]:
-    """Validate and (unless dry_run) import one results file. All or nothing."""
-    rows = read_rows(Path(path))
-    if not rows:
-        raise LitauditError(f"{path}: no rows to import")
-    plan = plan_import(store.con, rows, str(path), on_duplicate=on_duplicate)
-    if dry_run:
-        return ImportReport(str(path), len(plan.results), len(plan.papers), plan.skipped,
-                            True), plan
-    return apply_plan(store, plan, who=who or F.current_user()), plan
+                on_existing: str = "fail") -> tuple[ImportReport, ImportPlan]:
+    """Validate and (unless dry_run) import one results file (or a curation export with
+    papers and history, see :mod:`litaudit.curation.bundle`). All or nothing."""
+    reports = import_files(store, [path], who=who, dry_run=dry_run, on_existing=on_existing)
+    return reports[0]
+
+
+def import_files(store, paths, *, who: str | None = None, dry_run: bool = False,
+                 on_existing: str = "fail") -> list[tuple[ImportReport, ImportPlan]]:
+    """Import several files in one transaction: every file is written or none is.
+
+    Each file is validated after the ones before it were written (inside the
+    transaction), so a later file may use the papers of an earlier one; the problems of
+    every file are reported together, and any problem rolls everything back."""
+    from litaudit.curation import bundle
+    from litaudit.curation.rows import read_table
+
+    if on_existing not in ON_EXISTING:
+        raise LitauditError(f"--on-existing: {on_existing!r} is not one of "
+                            f"{', '.join(ON_EXISTING)}")
+    who = who or F.current_user()
+    problems: list[Problem] = []
+    out: list[tuple[ImportReport, ImportPlan]] = []
+
+    class _Rollback(Exception):
+        pass
+
+    try:
+        with store.transaction():
+            for path in paths:
+                try:
+                    table = read_table(Path(path))
+                    if not table.rows and not table.problems and not (
+                            table.bundle and table.bundle.get("papers")):
+                        raise InputError(str(path), None, "no rows to import")
+                    if table.bundle is not None and not problems:
+                        out.append(bundle.apply_bundle(store, table, str(path), who=who,
+                                                       on_existing=on_existing))
+                        continue
+                    plan = plan_import(store.con, table.rows, str(path),
+                                       on_existing=on_existing, columns=table.columns,
+                                       header_line=table.header_line,
+                                       problems=table.problems)
+                except ValidationFailed as exc:
+                    problems += exc.problems
+                    continue
+                except InputError as exc:
+                    problems.append(exc.problem)
+                    continue
+                if not problems:   # written, so that the next file sees it
+                    out.append((apply_plan(store, plan, who=who), plan))
+            if problems:
+                raise ValidationFailed(problems)
+            if dry_run:    # everything was checked against the writes; undo them
+                raise _Rollback
+    except _Rollback:
+        import dataclasses
+
+        out = [(dataclasses.replace(r, dry_run=True, result_ids=()), p) for r, p in out]
+    return out

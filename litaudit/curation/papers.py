@@ -9,9 +9,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 from pathlib import Path
+from typing import Any
 
 from litaudit.curation import fields as F
-from litaudit.errors import LitauditError, NotFound, Problem, ValidationFailed
+from litaudit.errors import InputError, LitauditError, NotFound, Problem, ValidationFailed
 
 EDITABLE = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags", "notes")
 VENUES = ("SIGIR", "CIKM", "ECIR", "WSDM", "WWW", "KDD", "ICTIR", "TOIS", "TREC", "IRJ", "IPM",
@@ -48,6 +49,10 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
     bibkey = (values.get("bibkey") or "").strip()
     if not bibkey:
         raise LitauditError("a paper needs a bibkey")
+    for k, v in values.items():
+        why = F.check_text(v)
+        if why:
+            raise LitauditError(f"{k}: {why}")
     if store.con.execute("SELECT 1 FROM papers WHERE bibkey = ?", [bibkey]).fetchone():
         raise LitauditError(f"paper {bibkey!r} already exists")
     year = values.get("year")
@@ -58,9 +63,9 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
     citation = values.get("citation") or short_citation(values.get("authors"),
                                                         values.get("venue"), year)
     # a typed row (SQLModel validates the fields), written in one transaction with its history
-    paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=_now(),
-                  **{k: F.text_or_none(values.get(k)) for k in
-                     ("title", "authors", "venue", "doi", "url", "tags", "notes")})
+    texts: dict[str, Any] = {k: F.text_or_none(values.get(k)) for k in
+                             ("title", "authors", "venue", "doi", "url", "tags", "notes")}
+    paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=_now(), **texts)
     cols = [c for c in Paper.model_fields if c != "id"]
     con = store.con
     with store.transaction():
@@ -92,7 +97,8 @@ def list_papers(con, *, year: str | None = None, venue: str | None = None,
                 tag: str | None = None, collection: str | None = None) -> list[dict]:
     from litaudit.curation.results import parse_years
 
-    where, args = [], []
+    where: list[str] = []
+    args: list[object] = []
     yrs = parse_years(year)
     if yrs:
         where.append("p.year BETWEEN ? AND ?")
@@ -128,6 +134,8 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
             from litaudit.measures import did_you_mean
 
             raise LitauditError(f"field {fld!r} cannot be edited{did_you_mean(fld, EDITABLE)}")
+        if F.check_text(text):
+            raise LitauditError(f"--set {fld}: {F.check_text(text)}")
         try:
             new = (F.parse_year(text) if not F.blank(text) else None) if fld == "year" else F.text_or_none(text)
         except F.FieldError as e:
@@ -151,25 +159,84 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
     return log
 
 
+def _line_of(block) -> int | None:
+    """The 1-based line a bibtexparser block starts on (None when it does not say)."""
+    return None if block.start_line is None else block.start_line + 1
+
+
+def _bibtex_reason(block) -> str:
+    """Why bibtexparser could not use a block, in words (its exceptions carry the reason
+    that it otherwise only logs)."""
+    from bibtexparser import model
+
+    if isinstance(block, model.DuplicateBlockKeyBlock):
+        return f"entry key {block.key!r} appears twice"
+    if isinstance(block, model.DuplicateFieldKeyBlock):
+        dup = ", ".join(sorted(getattr(block, "duplicate_keys", ()) or ())) or "a field"
+        return f"field {dup} appears twice in the entry"
+    err = getattr(block, "error", None)
+    reason = (getattr(err, "abort_reason", None) or (str(err) if err else "")).strip()
+    if "entry key" in reason:
+        return f"entry without a key ({reason})"
+    if "end of file" in reason.lower():
+        return "unterminated entry: a { or \" is never closed before the end of the file"
+    return reason or type(err).__name__ if err else "cannot parse this block"
+
+
 def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
-    """Paper records from a .bib file, and every problem found (with its line)."""
+    """Paper records from a .bib file, and every problem found (with its line).
+
+    LaTeX in the fields (accents, braces protecting capitals) becomes Unicode through
+    bibtexparser's own LatexDecodingMiddleware; its log lines are kept off the terminal
+    and its reasons reported as problems instead."""
+    import logging
+
     import bibtexparser
+    from bibtexparser.middlewares import LatexDecodingMiddleware
+
+    from litaudit.curation.rows import decode_utf8
 
     path = Path(path)
-    if not path.exists():
-        raise LitauditError(f"{path}: no such file")
-    lib = bibtexparser.parse_string(path.read_text(encoding="utf-8"))
-    problems = [Problem(str(path), b.start_line + 1, f"cannot parse BibTeX block: {b.error}"
-                        if hasattr(b, "error") else "cannot parse BibTeX block")
+    if path.is_dir():
+        raise InputError(str(path), None, "is a directory, not a BibTeX file")
+    try:
+        text = decode_utf8(str(path), path.read_bytes())
+    except FileNotFoundError:
+        raise InputError(str(path), None, "no such file") from None
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
+    if "\x00" in text:
+        nul_line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError(str(path), nul_line, "contains a NUL byte (not a BibTeX text file)")
+    logger = logging.getLogger("bibtexparser")
+    was = logger.disabled
+    logger.disabled = True
+    try:
+        lib = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
+    except RecursionError:
+        raise InputError(str(path), None, "cannot parse BibTeX: nested too deeply") from None
+    except Exception as exc:  # bibtexparser's own state errors
+        raise InputError(str(path), None, f"cannot parse BibTeX: {exc}") from None
+    finally:
+        logger.disabled = was
+    problems = [Problem(str(path), _line_of(b), f"cannot parse BibTeX: {_bibtex_reason(b)}")
                 for b in lib.failed_blocks]
     records = []
     for e in lib.entries:
         f = {fl.key.lower(): " ".join(str(fl.value).split()) for fl in e.fields}
-        line = e.start_line + 1
+        line = _line_of(e)
+        if not e.key or not e.key.strip():
+            problems.append(Problem(str(path), line, "entry without a key"))
+            continue
         bad = False
         for need in ("title", "author", "year"):
-            if not f.get(need) or "=" in f.get(need, "") and need == "title":
+            if not f.get(need):
                 problems.append(Problem(str(path), line, f"entry {e.key!r}: missing {need}"))
+                bad = True
+        for k, v in f.items():
+            why = F.check_text(v)
+            if why:
+                problems.append(Problem(str(path), line, f"entry {e.key!r}: {k} {why}"))
                 bad = True
         try:
             year = F.parse_year(f["year"]) if f.get("year") else None
@@ -181,7 +248,7 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
         venue = short_venue(f.get("booktitle") or f.get("journal"))
         doi = f.get("doi")
         records.append({
-            "bibkey": e.key, "title": f["title"].strip("{}"), "authors": f["author"],
+            "bibkey": e.key, "title": f["title"], "authors": f["author"],
             "venue": venue, "year": year, "doi": doi,
             "url": f.get("url") or (f"https://doi.org/{doi}" if doi else None),
             "citation": short_citation(f["author"], venue, year), "line": line,
@@ -196,34 +263,64 @@ PAPER_CSV_COLUMNS = ("bibkey", "citation", "title", "authors", "venue", "year", 
 def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
     """Paper records from a CSV with the columns of PAPER_CSV_COLUMNS (bibkey, citation required)."""
     import csv
+    import io
 
+    from litaudit.curation.rows import decode_utf8
     from litaudit.measures import did_you_mean
 
     path = Path(path)
-    if not path.exists():
-        raise LitauditError(f"{path}: no such file")
+    if path.is_dir():
+        raise InputError(str(path), None, "is a directory, not a CSV file")
+    try:
+        text = decode_utf8(str(path), path.read_bytes())
+    except FileNotFoundError:
+        raise InputError(str(path), None, "no such file") from None
     records, problems = [], []
-    with path.open(newline="", encoding="utf-8-sig") as fh:
-        reader = csv.DictReader(fh)
-        for c in reader.fieldnames or []:
-            if c not in PAPER_CSV_COLUMNS:
-                problems.append(Problem(str(path), 1, f"unknown column {c!r}"
-                                        f"{did_you_mean(c, PAPER_CSV_COLUMNS)}"))
-        if problems:
-            return [], problems
-        for rec in reader:
-            line = reader.line_num
-            r = {c: F.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
-            if not r["bibkey"] or not r["citation"]:
-                problems.append(Problem(str(path), line, "a paper needs a bibkey and a citation"))
-                continue
-            try:
-                r["year"] = F.parse_year(r["year"]) if r["year"] else None
-            except F.FieldError as e:
-                problems.append(Problem(str(path), line, str(e), "year"))
-                continue
-            r["line"] = line
-            records.append(r)
+    reader = csv.DictReader(io.StringIO(text, newline=""), strict=True)
+    try:
+        names = reader.fieldnames or []
+    except csv.Error as exc:
+        raise InputError(str(path), 1, f"cannot read CSV: {exc}") from None
+    for i, c in enumerate(names):
+        if c in names[:i]:
+            problems.append(Problem(str(path), 1, f"column {c!r} appears twice"))
+        if c not in PAPER_CSV_COLUMNS:
+            problems.append(Problem(str(path), 1, f"unknown column {c!r}"
+                                    f"{did_you_mean(c, PAPER_CSV_COLUMNS)}"))
+    if problems:
+        return [], problems
+    rows = iter(reader)
+    while True:
+        try:
+            rec = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            msg = str(exc)
+            problems.append(Problem(str(path), reader.line_num,
+                                    "unterminated quote" if "end of data" in msg
+                                    else f"cannot read CSV: {msg}"))
+            break
+        line = reader.line_num
+        if None in rec or None in rec.values():
+            problems.append(Problem(str(path), line, "the row's cells do not match the "
+                                    "header's columns"))
+            continue
+        r: dict[str, Any] = {c: F.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
+        why = next((f"{c}: {F.check_text(v)}" for c, v in r.items() if F.check_text(v)), None)
+        if why:
+            problems.append(Problem(str(path), line, why))
+            continue
+        if not r["bibkey"] or not r["citation"]:
+            problems.append(Problem(str(path), line, "a paper needs a bibkey and a citation"))
+            continue
+        try:
+            r["year"] = F.parse_year(r["year"]) if r["year"] else None
+        except F.FieldError as e:
+            problems.append(Problem(str(path), line, str(e), "year"))
+            continue
+        r["line"] = line
+        records.append(r)
     return records, problems
 
 

@@ -34,23 +34,31 @@ class ResultFilter:
 def parse_years(text: str | None) -> tuple[int, int] | None:
     if not text:
         return None
-    parts = text.replace("..", "-").split("-")
+    parts = text.strip().replace("..", "-").split("-")
+    bad = LitauditError(f"--years: expected YEAR or FROM-TO (e.g. 2005-2012), got {text!r}")
+    if len(parts) > 2 or not all(p.strip() == "" or (p.strip().isascii() and p.strip().isdigit())
+                                 for p in parts) or not any(p.strip() for p in parts):
+        raise bad
     try:
         if len(parts) == 1:
-            y = int(parts[0])
+            y = F.parse_year(parts[0])
             return y, y
-        lo = int(parts[0]) if parts[0] else 1950
-        hi = int(parts[1]) if parts[1] else 2100
-        return lo, hi
-    except ValueError:
-        raise LitauditError(f"--years: expected YEAR or FROM-TO, got {text!r}") from None
+        lo = F.parse_year(parts[0]) if parts[0].strip() else 1950
+        hi = F.parse_year(parts[1]) if parts[1].strip() else 2100
+    except F.FieldError as e:
+        raise LitauditError(f"--years: {e}") from None
+    if lo > hi:
+        raise LitauditError(f"--years: {text!r} runs backwards (from {lo} to {hi}); "
+                            f"did you mean {hi}-{lo}?")
+    return lo, hi
 
 
 def where_clause(con, f: ResultFilter) -> tuple[str, list]:
     """SQL WHERE (on results r LEFT JOIN papers p) for a filter; names resolved by alias."""
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
-    where, args = [], []
+    where: list[str] = []
+    args: list[object] = []
     if f.collection:
         where.append("r.collection_id = ?")
         args.append(resolve_collection(con, f.collection).id)
@@ -105,8 +113,10 @@ LEFT JOIN papers p ON p.id = r.paper_id
 def query_results(con, f: ResultFilter, limit: int | None = None) -> list[dict]:
     w, args = where_clause(con, f)
     sql = LIST_SQL + w + " ORDER BY r.collection_id, r.measure, r.year, r.id"
-    if limit:
-        sql += f" LIMIT {int(limit)}"
+    if limit is not None:
+        if limit < 1:
+            raise LitauditError(f"--limit must be at least 1, got {limit}")
+        sql += f" LIMIT {min(int(limit), 2**62)}"
     cur = con.execute(sql, args)
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
@@ -123,8 +133,15 @@ def get_result(con, result_id: int) -> dict:
 
 def add_result(store, data: dict, *, who: str) -> int:
     """Add one result (fields as in the import format); the same validation as import."""
+    from litaudit.errors import Problem, ValidationFailed
+
     data = {"transcribed_by": who, "transcribed_at": dt.date.today().isoformat(), **data}
-    plan = plan_import(store.con, [Row(1, data)], "<command line>")
+    try:
+        plan = plan_import(store.con, [Row(1, data)], "")
+    except ValidationFailed as exc:   # command-line values: named by their option
+        raise ValidationFailed([Problem("", None, p.message, p.field and
+                                        "--" + p.field.replace("_", "-"))
+                                for p in exc.problems]) from None
     report = apply_plan(store, plan, who=who, reason="added with `results add`", action="create")
     return report.result_ids[0]
 
@@ -133,6 +150,9 @@ def add_result(store, data: dict, *, who: str) -> int:
 def _parse_for_edit(con, fld: str, text: str):
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
+    why = F.check_text(text)
+    if why:
+        raise F.FieldError(why)
     if fld == "value":
         return F.parse_value(text)
     parsers = {
@@ -197,6 +217,10 @@ def edit_result(store, result_id: int, changes: dict[str, str], *, reason: str, 
             log.append((fld, _s(old), _s(new)))
     if not updates:
         return []
+    if current["status"] == "verified":
+        # the verification was of the old values: an edited result is a draft again
+        updates["status"] = "draft"
+        log.append(("status", "verified", "draft"))
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     with store.transaction():
         _update(con, result_id, {**updates, "updated_at": now})

@@ -1,17 +1,27 @@
 """The results file format (docs/DEVELOPING.md, "Results import format"): its columns,
 in export order, and reading a CSV / TSV, JSON or Parquet file into raw rows with their
-line numbers (unknown columns refused with a did-you-mean). Validation and writing are in
-:mod:`litaudit.curation.importer`; :mod:`litaudit.curation.export` writes the same columns.
+line numbers. Validation and writing are in :mod:`litaudit.curation.importer`;
+:mod:`litaudit.curation.export` writes the same columns.
+
+Reading keeps every value as the text the file holds: JSON numbers are read as their
+literal (``0.30`` stays ``0.30``), Parquet strings and decimals as text, and a binary
+float column by the shortest text that reads back as the same float of its own width
+(``repr``; a float32 0.3012 gives ``0.3012``). Structural problems (not UTF-8, a column
+twice, an unknown column, a row with too many or too few cells, an unterminated quote)
+are returned with the rows, so that they are reported together with the problems of the
+values; a file that cannot be read at all raises :class:`~litaudit.errors.InputError`.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from litaudit.errors import LitauditError, Problem, ValidationFailed
+from litaudit.defaults import MAX_CSV_FIELD
+from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 
 # The import/export columns, in export order (docs/DEVELOPING.md, "Results import format").
@@ -21,6 +31,8 @@ COLUMNS = (
     "n_topics", "measure", "value", "system", "participant", "role", "run_type", "year",
     "standard", "location", "transcribed_by", "transcribed_at", "status", "notes",
 )
+MAX_FIELD = MAX_CSV_FIELD
+
 
 @dataclass
 class Row:
@@ -30,49 +42,194 @@ class Row:
     data: dict
 
 
+@dataclass
+class Table:
+    """The rows of a file, its columns and the structural problems found reading it."""
+
+    rows: list[Row]
+    columns: tuple[str, ...]
+    problems: list[Problem] = field(default_factory=list)
+    bundle: dict | None = None      # the papers and history of a curation export (JSON)
+    header_line: int | None = None  # the line of the column names (CSV: 1)
+
+
 def read_rows(path: Path) -> list[Row]:
-    """Rows of a CSV (header line 1), JSON (a list of objects) or Parquet file."""
+    """Rows of a CSV (header line 1), JSON (a list of objects) or Parquet file; raises
+    ValidationFailed on any structural problem."""
+    t = read_table(path)
+    if t.problems:
+        raise ValidationFailed(t.problems)
+    return t.rows
+
+
+def read_table(path: Path) -> Table:
+    """The rows of a results file with its structural problems (see the module doc)."""
     path = Path(path)
-    if not path.exists():
-        raise LitauditError(f"{path}: no such file")
+    name = str(path)
+    if path.is_dir():
+        raise InputError(name, None, "is a directory, not a results file")
     suffix = path.suffix.lower()
-    if suffix in (".csv", ".tsv", ".txt"):
-        with path.open(newline="", encoding="utf-8-sig") as fh:
-            reader = csv.DictReader(fh, delimiter="\t" if suffix == ".tsv" else ",")
-            if reader.fieldnames is None:
-                raise LitauditError(f"{path}: empty file")
-            _check_columns(path, reader.fieldnames)
-            rows = []
-            for rec in reader:
-                if None in rec:
-                    raise ValidationFailed([Problem(str(path), reader.line_num,
-                                                    "more cells than header columns")])
-                rows.append(Row(reader.line_num, rec))
-            return rows
-    if suffix == ".json":
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as exc:
-            raise LitauditError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from None
-        if isinstance(data, dict) and "results" in data:
-            data = data["results"]
-        if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
-            raise LitauditError(f"{path}: expected a JSON list of objects")
-        cols = sorted({k for x in data for k in x})
-        _check_columns(path, cols)
-        # JSON records are numbered from 1 (reported as the line)
-        return [Row(i + 1, {k: _json_text(v) for k, v in x.items()}) for i, x in enumerate(data)]
+    if suffix not in (".csv", ".tsv", ".txt", ".json", ".parquet"):
+        raise InputError(name, None, f"unknown format {suffix!r} "
+                         "(use .csv, .tsv, .json or .parquet)")
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(name, None, "no such file") from None
+    except OSError as exc:
+        raise InputError(name, None, f"cannot read: {exc.strerror or exc}") from None
     if suffix == ".parquet":
-        import pyarrow.parquet as pq
-
-        table = pq.read_table(path)
-        _check_columns(path, table.column_names)
-        return [Row(i + 2, {k: _json_text(v) for k, v in rec.items()})
-                for i, rec in enumerate(table.to_pylist())]
-    raise LitauditError(f"{path}: unknown format {suffix!r} (use .csv, .tsv, .json or .parquet)")
+        return _parquet(name, raw)
+    text = decode_utf8(name, raw)
+    if suffix == ".json":
+        return _json(name, text)
+    return _csv(name, text, "\t" if suffix == ".tsv" else ",")
 
 
-def _json_text(v):
+def decode_utf8(name: str, raw: bytes) -> str:
+    """The bytes as UTF-8 text (a UTF-8 byte-order mark dropped); anything else is refused
+    with the line of the first byte that is not UTF-8."""
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(name, 1, "not UTF-8: the file is UTF-16 (it starts with a UTF-16 "
+                         "byte-order mark); save it as UTF-8")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(name, line, f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be "
+                         "decoded (Latin-1 or another encoding?); save the file as "
+                         "UTF-8") from None
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def _unknown(name: str, columns, line: int | None) -> list[Problem]:
+    problems, seen = [], set()
+    for c in columns:
+        if c in seen:
+            problems.append(Problem(name, line, f"column {c!r} appears twice", c))
+        seen.add(c)
+        if c not in COLUMNS:
+            problems.append(Problem(name, line, f"unknown column {c!r}"
+                                    f"{did_you_mean(c, COLUMNS)}"))
+    return problems
+
+
+def _csv(name: str, text: str, delimiter: str) -> Table:
+    if not text.strip():
+        raise InputError(name, None, "empty file (no header line)")
+    if csv.field_size_limit() < MAX_FIELD:
+        csv.field_size_limit(MAX_FIELD)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    problems: list[Problem] = []
+    try:
+        header = next(reader)
+    except csv.Error as exc:
+        raise InputError(name, 1, _csv_problem(exc)) from None
+    header = [h.strip() for h in header]
+    problems += _unknown(name, header, 1)
+    known = [c if c in COLUMNS and header.index(c) == i else None
+             for i, c in enumerate(header)]
+    rows: list[Row] = []
+    while True:
+        start = reader.line_num + 1
+        try:
+            rec = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.append(Problem(name, start, _csv_problem(exc)))
+            break          # the reader cannot resynchronise after a broken quote
+        if not rec or rec == [""]:
+            continue
+        if len(rec) > len(header):
+            problems.append(Problem(name, start, f"{len(rec)} cells but the header has "
+                                    f"{len(header)} columns (an unquoted comma?)"))
+            continue
+        if len(rec) < len(header):
+            problems.append(Problem(name, start, f"{len(rec)} cells but the header has "
+                                    f"{len(header)} columns"))
+            continue
+        rows.append(Row(start, {c: v for c, v in zip(known, rec, strict=True) if c}))
+    return Table(rows, tuple(c for c in known if c), problems, header_line=1)
+
+
+def _csv_problem(exc: csv.Error) -> str:
+    msg = str(exc)
+    if "unexpected end of data" in msg or "EOF" in msg:
+        return "unterminated quote: a field opened with \" is never closed"
+    if "field larger than field limit" in msg:
+        return f"a field is longer than {MAX_FIELD} characters"
+    if "expected after" in msg:
+        return f"malformed quoted field ({msg})"
+    return f"cannot read CSV: {msg}"
+
+
+class _Literal(str):
+    """A JSON number or constant, kept as the text the file wrote."""
+
+
+def _pairs(pairs):
+    d: dict = {}
+    dups = []
+    for k, v in pairs:
+        if k in d:
+            dups.append(k)
+        d[k] = v
+    if dups:
+        d[_DUPLICATES] = dups
+    return d
+
+
+_DUPLICATES = "\x00duplicate keys"
+
+
+def _json(name: str, text: str) -> Table:
+    try:
+        data = json.loads(text, parse_float=_Literal, parse_int=_Literal,
+                          parse_constant=_Literal, object_pairs_hook=_pairs)
+    except json.JSONDecodeError as exc:
+        raise InputError(name, exc.lineno, f"invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise InputError(name, None, "JSON nested too deeply (a results file is a list of "
+                         "flat objects)") from None
+    bundle = None
+    if isinstance(data, dict) and "results" in data:
+        bundle = data
+        data = data["results"]
+    if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
+        raise InputError(name, None, "expected a JSON list of objects (or an object with "
+                         "\"results\")")
+    problems: list[Problem] = []
+    columns: list[str] = []
+    for x in data:
+        for k in x:
+            if k not in columns and k != _DUPLICATES:
+                columns.append(k)
+    problems += [p for p in _unknown(name, columns, None)
+                 if not (bundle is not None and p.message.startswith("unknown column")
+                         and p.message.split("'")[1] in BUNDLE_RESULT_KEYS)]
+    rows = []
+    for i, x in enumerate(data, start=1):
+        for k in x.pop(_DUPLICATES, []):
+            problems.append(Problem(name, i, f"key {k!r} appears twice in the object", k))
+        vals = {}
+        for k, v in x.items():
+            if k not in COLUMNS:
+                continue
+            if isinstance(v, (dict, list)):
+                problems.append(Problem(name, i, f"a JSON {'object' if isinstance(v, dict) else 'list'}"
+                                        " is not a value", k))
+                continue
+            vals[k] = _text(v)
+        rows.append(Row(i, vals))
+    return Table(rows, tuple(c for c in columns if c in COLUMNS), problems, bundle)
+
+
+# keys a curation export (a JSON object with papers, results and history) adds to a row
+BUNDLE_RESULT_KEYS = ("created_at", "updated_at")
+
+
+def _text(v) -> str:
     if v is None:
         return ""
     if isinstance(v, bool):
@@ -80,11 +237,49 @@ def _json_text(v):
     return str(v)
 
 
-def _check_columns(path: Path, columns) -> None:
-    problems = []
-    for c in columns:
-        if c not in COLUMNS:
-            problems.append(Problem(str(path), 1, f"unknown column {c!r}"
-                                    f"{did_you_mean(c, COLUMNS)}"))
-    if problems:
-        raise ValidationFailed(problems)
+def _parquet(name: str, raw: bytes) -> Table:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.ParquetFile(pa.BufferReader(raw)).read()   # keeps duplicate names
+    except (pa.ArrowException, OSError, ValueError) as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise InputError(name, None, f"not a readable Parquet file (corrupt or truncated?): "
+                         f"{msg}") from None
+    problems = _unknown(name, table.column_names, None)
+    names = [c for i, c in enumerate(table.column_names)
+             if c in COLUMNS and table.column_names.index(c) == i]
+    columns = {}
+    for c in names:
+        col = table.column(table.column_names.index(c))
+        try:
+            columns[c] = _arrow_text(col)
+        except TypeError as exc:
+            problems.append(Problem(name, None, str(exc), c))
+    n = table.num_rows
+    rows = [Row(i + 2, {c: columns[c][i] for c in columns}) for i in range(n)]
+    return Table(rows, tuple(names), problems)
+
+
+def _arrow_text(col) -> list[str]:
+    """A Parquet column as text: strings as they are, decimals with their scale, integers,
+    booleans, dates; binary floats by their shortest round-trip form at their own width."""
+    import pyarrow as pa
+
+    t = col.type
+    if pa.types.is_dictionary(t):
+        col = col.cast(t.value_type)
+        t = t.value_type
+    values = col.to_pylist()
+    if pa.types.is_floating(t):
+        import numpy as np
+
+        width = {16: np.float16, 32: np.float32}.get(t.bit_width)
+        return ["" if v is None else (str(width(v)) if width else repr(float(v)))
+                for v in values]
+    if (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t)
+            or pa.types.is_decimal(t) or pa.types.is_boolean(t) or pa.types.is_date(t)
+            or pa.types.is_null(t) or pa.types.is_timestamp(t)):
+        return [_text(v.isoformat() if hasattr(v, "isoformat") else v) for v in values]
+    raise TypeError(f"a column of type {t} cannot hold this field (use strings)")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from litaudit.curation.importer import apply_plan, plan_import
-from litaudit.curation.rows import read_rows
+from litaudit.curation.rows import read_table
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
 SEED_USER = "litaudit init"
@@ -20,20 +20,26 @@ def seed_files(seeds_dir: Path = SEEDS_DIR) -> list[Path]:
     return sorted((seeds_dir / "results").glob("*.csv"))
 
 
-def load_seeds(store, seeds_dir: Path = SEEDS_DIR) -> dict:
+def load_seeds(store, seeds_dir: Path = SEEDS_DIR, *, seeds: bool = True) -> dict:
+    """Reference data, then (unless ``seeds=False``) the seed papers and results."""
     added = {"results": 0, "papers": 0}
     with store.transaction():
         added.update(load_reference_data(store.con, seeds_dir))
-    files = []
+    files: list[dict] = []
+    if not seeds:
+        return {"path": store.path, "added": added, "files": files, "counts": []}
     from litaudit.curation.papers import import_bibtex
 
     for path in sorted((seeds_dir / "papers").glob("*.csv")):
-        rep = import_bibtex(store, path, who=SEED_USER, skip_existing=True)
-        added["papers"] += rep["added"]
-        files.append({"file": f"papers/{path.name}", "added": rep["added"],
-                      "skipped": rep["skipped"]})
+        bib = import_bibtex(store, path, who=SEED_USER, skip_existing=True)
+        added["papers"] += bib["added"]
+        files.append({"file": f"papers/{path.name}", "added": bib["added"],
+                      "skipped": bib["skipped"]})
     for path in seed_files(seeds_dir):
-        plan = plan_import(store.con, read_rows(path), str(path), on_duplicate="skip")
+        table = read_table(path)
+        plan = plan_import(store.con, table.rows, str(path), on_existing="same",
+                           columns=table.columns, header_line=table.header_line,
+                           problems=table.problems)
         rep = apply_plan(store, plan, who=SEED_USER, reason=f"seeded from seeds/results/{path.name}")
         added["results"] += rep.added_results
         added["papers"] += rep.added_papers

@@ -2,59 +2,72 @@
 
 Every read command renders either a rich table (default) or ``--json``; both are built
 here so that formats are defined once.
+
+Stored text is data, never markup: the consoles parse no Rich markup and substitute no
+emoji unless a call asks for it (``markup=True``, with stored text passed through
+:func:`escape`), and every string printed loses its control characters (terminal escape
+sequences, C0 and C1 codes; tab and newline stay), see :func:`clean`.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
-import json
 import math
+import re
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape as _markup_escape
 from rich.table import Table
 
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+from litaudit.codec import dumps, to_jsonable  # noqa: F401  (re-exported: the codec's home)
+
+# C0 controls but tab and newline, DEL, C1 controls (0x80-0x9f: CSI 0x9b among them)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_ESCAPE_SEQUENCE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
 
 
-def to_jsonable(obj: Any) -> Any:
-    """Plain JSON types for dataclasses, numpy scalars/arrays, dates, paths, Decimals."""
-    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
-    if isinstance(obj, dict):
-        return {str(k): to_jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple, set, frozenset)):
-        return [to_jsonable(v) for v in obj]
-    if isinstance(obj, float):
-        return None if math.isnan(obj) or math.isinf(obj) else obj
-    if isinstance(obj, (str, int, bool)) or obj is None:
-        return obj
-    if isinstance(obj, (dt.date, dt.datetime)):
-        return obj.isoformat()
-    if isinstance(obj, Decimal):
-        return str(obj)
-    if isinstance(obj, Path):
-        return str(obj)
-    if hasattr(obj, "model_dump"):  # SQLModel / pydantic rows
-        return to_jsonable(obj.model_dump())
-    if hasattr(obj, "tolist"):  # numpy arrays and scalars
-        return to_jsonable(obj.tolist())
-    return str(obj)
+def clean(text: str) -> str:
+    """``text`` without terminal escape sequences and control characters (tab and
+    newline kept): what stored text may put on a terminal."""
+    return _CONTROL.sub("", _ESCAPE_SEQUENCE.sub("", text))
 
 
-def dumps(obj: Any) -> str:
-    """Canonical JSON (sorted keys) used for --json output and stored audits."""
-    return json.dumps(to_jsonable(obj), sort_keys=True, indent=2, ensure_ascii=False)
+def escape(text: Any) -> str:
+    """Stored text for a string printed with ``markup=True``: markup escaped, cleaned."""
+    return _markup_escape(clean(str(text)))
+
+
+class SafeConsole(Console):
+    """A Console that never prints control characters from the strings it renders, and
+    by default parses no markup and no emoji codes (``:100:`` stays ``:100:``)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("markup", False)
+        kwargs.setdefault("emoji", False)
+        kwargs.setdefault("highlight", False)
+        super().__init__(**kwargs)
+
+    def render_str(self, text: str, **kwargs):
+        return super().render_str(clean(text), **kwargs)
+
+
+out = SafeConsole(soft_wrap=True)
+err = SafeConsole(stderr=True, soft_wrap=True)
+
+
+_C1 = re.compile("[\x80-\x9f]")
+
+
+def terminal_json(text: str) -> str:
+    """JSON text safe on a terminal: the C1 controls ``json.dumps(ensure_ascii=False)``
+    leaves raw (they only occur inside strings) become ``\\u0080``-style escapes."""
+    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def print_json(obj: Any) -> None:
     # plain print: rich would re-wrap long strings
-    print(dumps(obj))
+    print(terminal_json(dumps(obj)))
 
 
 def fmt(value: Any, digits: int = 4) -> str:
@@ -71,7 +84,11 @@ def fmt(value: Any, digits: int = 4) -> str:
 
 def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]],
           digits: int = 4, justify_numbers: bool = True) -> Table:
-    t = Table(title=title, title_justify="left", header_style="bold")
+    """A rich table; every cell is plain text (no markup), cleaned when printed."""
+    from rich.text import Text
+
+    t = Table(title=None if title is None else Text(clean(title)), title_justify="left",
+              header_style="bold")
     rows = [list(r) for r in rows]
     for i, c in enumerate(columns):
         numeric = justify_numbers and rows and all(
@@ -84,4 +101,4 @@ def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any
 
 
 def error(message: str) -> None:
-    err.print(f"[bold red]Error:[/] {message}", markup=True, highlight=False)
+    err.print(f"[bold red]Error:[/] {escape(message)}", markup=True, highlight=False)

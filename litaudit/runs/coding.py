@@ -49,14 +49,19 @@ class Coded:
         while the caller writes the other tables (DuckDB releases the GIL)."""
         from concurrent.futures import ThreadPoolExecutor
 
-        self._pool = ThreadPoolExecutor(max_workers=max(1, threads))
-        self._futures = [self._pool.submit(self.rank, i) for i in range(n_runs)]
+        rank = self.rank
+        if rank is None:
+            raise ValueError("nothing to rank: the import has no runs")
+        pool = ThreadPoolExecutor(max_workers=max(1, threads))
+        self._pool: ThreadPoolExecutor | None = pool
+        self._futures = [pool.submit(rank, i) for i in range(n_runs)]
 
     def stop_ranking(self) -> None:
-        if getattr(self, "_pool", None) is not None:
+        pool = getattr(self, "_pool", None)
+        if pool is not None:
             for f in self._futures:
                 f.cancel()
-            self._pool.shutdown(wait=True)
+            pool.shutdown(wait=True)
             self._pool = None
 
     def rankings(self, run_ids: list[int]):
@@ -66,9 +71,12 @@ class Coded:
         import pyarrow as pa
 
         sizes = [f.result() for f in self._futures]
+        topic_id, doc_id, score = self.topic_id, self.doc_id, self.score
+        if topic_id is None or doc_id is None or score is None:
+            raise ValueError("rankings() before start_ranking()")
         return pa.table({"run_id": from_numpy(np.repeat(np.array(run_ids, np.int32), sizes)),
-                         "topic_id": from_numpy(self.topic_id), "doc_id": from_numpy(self.doc_id),
-                         "score": from_numpy(self.score)})
+                         "topic_id": from_numpy(topic_id), "doc_id": from_numpy(doc_id),
+                         "score": from_numpy(score)})
 
 
 def code_import(con, collection_id: str, qtable, qwords, tables: list, words: list,
@@ -131,7 +139,7 @@ def code_import(con, collection_id: str, qtable, qwords, tables: list, words: li
             new_docs = pa.table({"doc_id": from_numpy(doc_of), "docno": uniq})
         else:
             doc_of, new_docs = _map_stored_docs(con, collection_id, uniq, n_stored)
-        dups = [f.result() for f in dup_futures] if pool is not None else \
+        dups = [f.result() for f in dup_futures] if dup_futures is not None else \
             [check(i) for i in range(len(tables))]
     finally:
         if pool is not None:
@@ -139,7 +147,7 @@ def code_import(con, collection_id: str, qtable, qwords, tables: list, words: li
 
     qrels = None
     dup_qrels = False
-    if qtable is not None:
+    if qtable is not None and q_topic_enc is not None:
         q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
                          dtype=np.int32)
         q_tid = q_map[to_numpy(q_topic_enc.indices)]

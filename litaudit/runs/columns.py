@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-_NP = {t: np.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16",
+_NP: dict[str, np.dtype] = {t: np.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16",
                                  "uint32", "uint64")}
 _NP.update(float=np.dtype(np.float32), double=np.dtype(np.float64))   # Arrow's names
 

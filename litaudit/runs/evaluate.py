@@ -21,7 +21,7 @@ Measure names follow ``litaudit.measures`` (ir_measures syntax; trec_eval names 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,8 +31,6 @@ from litaudit.measures import MeasureName, parse_measure
 from litaudit.runs.judged import judged_lookup
 from litaudit.runs.model import Qrels, Run, sort_topics
 from litaudit.runs.order import group_cumsum, in_trec_order, position_in_group, trec_order
-
-NONPOOL = -1     # a retrieved document that has no line in the qrels
 
 
 @dataclass(frozen=True)
@@ -197,10 +195,31 @@ def _evaluate(coded: CodedRuns, cq: CodedQrels, names: list[MeasureName], rel_le
               lookup: tuple | None) -> Evaluation:
     """:func:`evaluate_coded` in one pass (``lookup``: (n_docs, qrels look-up) shared by
     the threads of a split evaluation, or None)."""
-    n_runs = len(coded.tags)
     n_top = len(coded.topic_names)
+    q = _qrels_counts(coded, cq, n_top, rel_level, lookup)
+    key, topic, doc = _ranked_rows(coded, q, n_top, check_duplicates, ranked)
+    j = _judged_rows(key, topic, doc, q, n_top, rel_level, lookup)
+    values = np.empty((len(names), j.n_groups))
+    for mi, m in enumerate(names):
+        values[mi] = PROVIDERS[m.family](j, m.cutoff)
+    return _grid(coded, names, q.in_qrels, j, values, complete)
 
-    # qrels per topic: R (relevant), N (judged non-relevant); sorted keys for look-ups
+
+@dataclass(frozen=True)
+class _Qrels:
+    """Per topic: judged at all, R (relevant), N (judged non-relevant); the codes."""
+
+    topic: np.ndarray       # int64 topic code per qrels line
+    doc: np.ndarray         # docno code per qrels line
+    rel: np.ndarray         # int64 grade per qrels line
+    in_qrels: np.ndarray    # bool per topic
+    R: np.ndarray
+    N: np.ndarray
+    n_docs: int
+
+
+def _qrels_counts(coded: CodedRuns, cq: CodedQrels, n_top: int, rel_level: int,
+                  lookup: tuple | None) -> _Qrels:
     q_topic = cq.topic.astype(np.int64)
     q_rel = cq.rel.astype(np.int64)
     in_qrels = np.bincount(q_topic, minlength=n_top) > 0
@@ -214,9 +233,14 @@ def _evaluate(coded: CodedRuns, cq: CodedQrels, names: list[MeasureName], rel_le
         i = int(np.flatnonzero(q_key[1:] == q_key[:-1])[0])
         raise ParameterError(f"the qrels judge a document twice in topic "
                              f"{coded.topic_names[int(q_key[i] // n_docs)]}")
+    return _Qrels(q_topic, cq.doc, q_rel, in_qrels, R, N, n_docs)
 
-    # retrieved rows of evaluated topics, in trec_eval order
-    keep = in_qrels[coded.topic]
+
+def _ranked_rows(coded: CodedRuns, q: _Qrels, n_top: int, check_duplicates: bool,
+                 ranked: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(run-topic key, topic, doc) of the retrieved rows of evaluated topics, in trec_eval
+    order."""
+    keep = q.in_qrels[coded.topic]
     if keep.all():
         run, topic, doc, score64 = coded.run, coded.topic, coded.doc, coded.score
     else:
@@ -228,13 +252,12 @@ def _evaluate(coded: CodedRuns, cq: CodedQrels, names: list[MeasureName], rel_le
     # trec_eval keeps scores as C float (TEXT_RESULTS.sim): ties are decided at float32
     with np.errstate(over="ignore"):           # beyond FLT_MAX: +-inf, as C's (float)
         score = score64.astype(np.float32, copy=False)
-    n = len(key)
-    if check_duplicates and n:
-        dk = key * n_docs + doc
+    if check_duplicates and len(key):
+        dk = key * q.n_docs + doc
         dk.sort()
         if np.any(dk[1:] == dk[:-1]):
             i = int(np.flatnonzero(dk[1:] == dk[:-1])[0])
-            r, t = divmod(int(dk[i] // n_docs), n_top)
+            r, t = divmod(int(dk[i] // q.n_docs), n_top)
             raise ParameterError(f"run {coded.tags[r]!r} retrieves a document twice "
                                  f"in topic {coded.topic_names[t]}")
     if ranked:
@@ -243,7 +266,56 @@ def _evaluate(coded: CodedRuns, cq: CodedQrels, names: list[MeasureName], rel_le
     elif not in_trec_order(key, score, doc):
         o = trec_order(key, score, doc)
         key, topic, doc = key[o], topic[o], doc[o]
-    del score
+    return key, topic, doc
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What every measure provider reads: the run-topic groups and their judged rows.
+
+    A group is one run's ranking for one topic (``g_run``, ``g_topic``); ``group``,
+    ``rank`` (1-based) and ``rel`` (grade) describe the retrieved rows found in the qrels;
+    ``r_group``/``r_rank``/``cumrel`` the relevant ones (``cumrel``: 1-based position among
+    their group's relevant rows). ``R``/``N`` are per topic.
+    """
+
+    n_groups: int
+    g_run: np.ndarray
+    g_topic: np.ndarray
+    group: np.ndarray
+    rank: np.ndarray
+    rel: np.ndarray
+    isrel: np.ndarray
+    r_group: np.ndarray
+    r_rank: np.ndarray
+    cumrel: np.ndarray
+    R: np.ndarray
+    N: np.ndarray
+    rel_level: int
+    q: _Qrels
+    ideal_cache: dict
+
+    def per_group(self, g: np.ndarray, weights=None) -> np.ndarray:
+        return np.bincount(g, weights=weights, minlength=self.n_groups)
+
+    def over_R(self, total: np.ndarray) -> np.ndarray:
+        Rg = self.R[self.g_topic]
+        return np.where(Rg > 0, total / np.maximum(Rg, 1), 0.0)
+
+    def within(self, k: int | None) -> np.ndarray | slice:
+        """The relevant rows ranked within the top k (all of them without a cutoff)."""
+        return self.r_rank <= k if k is not None else slice(None)
+
+    def ideal(self, k: int | None) -> np.ndarray:
+        if k not in self.ideal_cache:
+            n_top = len(self.R)
+            self.ideal_cache[k] = _ideal_dcg(self.q.topic, self.q.rel, n_top, k)[self.g_topic]
+        return self.ideal_cache[k]
+
+
+def _judged_rows(key: np.ndarray, topic: np.ndarray, doc: np.ndarray, q: _Qrels, n_top: int,
+                 rel_level: int, lookup: tuple | None) -> Judged:
+    n = len(key)
     if n:
         new_block = np.empty(n, dtype=bool)
         new_block[0] = True
@@ -251,13 +323,11 @@ def _evaluate(coded: CodedRuns, cq: CodedQrels, names: list[MeasureName], rel_le
         starts = np.flatnonzero(new_block)
     else:
         starts = np.zeros(0, dtype=np.int64)
-    n_groups = len(starts)
     g_run = key[starts] // max(n_top, 1)
     g_topic = key[starts] % max(n_top, 1)
-
     # the retrieved rows judged in the qrels, and their grades
     if lookup is None:
-        lookup = (n_docs, judged_lookup(q_topic, cq.doc, q_rel, n_top, n_docs))
+        lookup = (q.n_docs, judged_lookup(q.topic, q.doc, q.rel, n_top, q.n_docs))
     rows, rel = lookup[1](topic, doc)
     if n:
         group = np.cumsum(new_block, dtype=np.int64)[rows]
@@ -266,78 +336,83 @@ def _evaluate(coded: CodedRuns, cq: CodedQrels, names: list[MeasureName], rel_le
         group = np.zeros(0, dtype=np.int64)
     rank = rows - starts[group] + 1
     isrel = rel >= rel_level
-
-    Rg = R[g_topic]
-    safe_R = np.maximum(Rg, 1)
-
-    def per_group(g, weights=None) -> np.ndarray:
-        return np.bincount(g, weights=weights, minlength=n_groups)
-
-    def over_R(total) -> np.ndarray:
-        return np.where(Rg > 0, total / safe_R, 0.0)
-
-    # relevant rows: their group, rank and 1-based position among the group's relevant
     r_group, r_rank = group[isrel], rank[isrel]
-    cumrel = position_in_group(r_group)
-    ideal_cache: dict[int | None, np.ndarray] = {}
+    return Judged(len(starts), g_run, g_topic, group, rank, rel, isrel, r_group, r_rank,
+                  position_in_group(r_group), q.R, q.N, rel_level, q, {})
+# --------------------------------------------------------------------- measure providers
+# One function per measure family of litaudit.measures (declared there: name, cutoff,
+# aliases, citation); each returns the per-group value, trec_eval's computation of it.
 
-    def ideal(k: int | None) -> np.ndarray:
-        if k not in ideal_cache:
-            ideal_cache[k] = _ideal_dcg(q_topic, q_rel, n_top, k)[g_topic]
-        return ideal_cache[k]
+def _ap(j: Judged, k: int | None) -> np.ndarray:
+    w = j.within(k)
+    return j.over_R(j.per_group(j.r_group[w], j.cumrel[w] / j.r_rank[w]))
 
-    values = np.empty((len(names), n_groups))
-    for mi, m in enumerate(names):
-        k = m.cutoff
-        within = r_rank <= k if k is not None else np.ones(len(r_rank), bool)
-        if m.family == "AP":
-            values[mi] = over_R(per_group(r_group[within],
-                                          cumrel[within] / r_rank[within]))
-        elif m.family == "P":
-            values[mi] = per_group(r_group[within]) / k
-        elif m.family == "R":
-            values[mi] = over_R(per_group(r_group[within]))
-        elif m.family == "Rprec":
-            values[mi] = over_R(per_group(r_group[r_rank <= R[g_topic[r_group]]]))
-        elif m.family == "RR":
-            first = np.full(n_groups, 0.0)
-            g_hit = r_group[within]
-            if len(g_hit):
-                g_first, idx = np.unique(g_hit, return_index=True)
-                first[g_first] = 1.0 / r_rank[within][idx]
-            values[mi] = first
-        elif m.family == "nDCG":
-            gain = (rel > 0) & ((rank <= k) if k is not None else True)
-            dcg = per_group(group[gain], rel[gain].astype(np.float64)
-                            / np.log2(rank[gain] + 1.0))
-            idcg = ideal(k)
-            values[mi] = np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), dcg)
-        elif m.family == "Bpref":
-            # judged non-relevant documents ranked above each relevant one
-            nonrel = (rel >= 0) & (rel < rel_level)
-            before = group_cumsum(nonrel.astype(np.int64), group)[isrel]
-            Rr = R[g_topic[r_group]]
-            denom = np.minimum(N[g_topic[r_group]], Rr)
-            frac = np.where(before > 0,
-                            1.0 - np.minimum(before, Rr) / np.maximum(denom, 1), 1.0)
-            values[mi] = over_R(per_group(r_group, frac))
-        else:  # pragma: no cover - the registry and this list move together
-            raise NotFound(f"measure {m} is not implemented by the evaluator")
 
-    # the (runs x topics) grid
+def _precision(j: Judged, k: int | None) -> np.ndarray:
+    assert k is not None                    # the registry requires a cutoff for P
+    return j.per_group(j.r_group[j.within(k)]) / k
+
+
+def _recall(j: Judged, k: int | None) -> np.ndarray:
+    return j.over_R(j.per_group(j.r_group[j.within(k)]))
+
+
+def _rprec(j: Judged, k: int | None) -> np.ndarray:
+    return j.over_R(j.per_group(j.r_group[j.r_rank <= j.R[j.g_topic[j.r_group]]]))
+
+
+def _rr(j: Judged, k: int | None) -> np.ndarray:
+    """1 / rank of the first relevant row (within the top k: ir_measures' RR@k), else 0."""
+    first = np.zeros(j.n_groups)
+    w = j.within(k)
+    g_hit = j.r_group[w]
+    if len(g_hit):
+        g_first, idx = np.unique(g_hit, return_index=True)
+        first[g_first] = 1.0 / j.r_rank[w][idx]
+    return first
+
+
+def _ndcg(j: Judged, k: int | None) -> np.ndarray:
+    gain = (j.rel > 0) & ((j.rank <= k) if k is not None else True)
+    dcg = j.per_group(j.group[gain], j.rel[gain].astype(np.float64)
+                      / np.log2(j.rank[gain] + 1.0))
+    idcg = j.ideal(k)
+    return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), dcg)
+
+
+def _bpref(j: Judged, k: int | None) -> np.ndarray:
+    # judged non-relevant documents ranked above each relevant one
+    nonrel = (j.rel >= 0) & (j.rel < j.rel_level)
+    before = group_cumsum(nonrel.astype(np.int64), j.group)[j.isrel]
+    Rr = j.R[j.g_topic[j.r_group]]
+    denom = np.minimum(j.N[j.g_topic[j.r_group]], Rr)
+    frac = np.where(before > 0, 1.0 - np.minimum(before, Rr) / np.maximum(denom, 1), 1.0)
+    return j.over_R(j.per_group(j.r_group, frac))
+
+
+PROVIDERS: dict[str, Callable[[Judged, int | None], np.ndarray]] = {
+    "AP": _ap, "P": _precision, "R": _recall, "Rprec": _rprec, "RR": _rr, "nDCG": _ndcg,
+    "Bpref": _bpref,
+}
+
+
+def _grid(coded: CodedRuns, names: list[MeasureName], in_qrels: np.ndarray, j: Judged,
+          values: np.ndarray, complete: bool) -> Evaluation:
+    """The (measures x runs x topics) grid of the per-group values."""
+    n_top = len(coded.topic_names)
     if complete:
         topic_codes = np.flatnonzero(in_qrels)
     else:
-        topic_codes = np.unique(g_topic)
+        topic_codes = np.unique(j.g_topic)
     names_t = [coded.topic_names[t] for t in topic_codes]
     ordered = sort_topics(names_t)
     col_of = np.full(n_top, -1, dtype=np.int64)
     index = {t: i for i, t in enumerate(ordered)}
     for code, name in zip(topic_codes, names_t, strict=True):
         col_of[code] = index[name]
-    scores = np.full((len(names), n_runs, len(ordered)), 0.0 if complete else np.nan)
-    if n_groups:
-        scores[:, g_run, col_of[g_topic]] = values
+    scores = np.full((len(names), len(coded.tags), len(ordered)), 0.0 if complete else np.nan)
+    if j.n_groups:
+        scores[:, j.g_run, col_of[j.g_topic]] = values
     return Evaluation(tuple(str(m) for m in names), tuple(coded.tags), tuple(ordered), scores)
 
 

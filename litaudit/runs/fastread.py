@@ -8,6 +8,7 @@ name every problem.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,7 @@ class RunTable:
     """A validated run as Arrow columns (topic, docno, score): what the importer stores."""
 
     tag: str
-    table: object          # pyarrow.Table: topic (dictionary-encoded), docno, score
+    table: Any             # pyarrow.Table: topic (dictionary-encoded), docno, score
     lines: int
     skipped: int
 

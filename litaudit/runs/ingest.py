@@ -69,18 +69,32 @@ def expand_paths(items: Sequence[str | Path]) -> list[Path]:
     return uniq
 
 
+METADATA_COLUMNS = ("tag", "run", "run_id", "runid", "participant", "site", "group",
+                    "run_type", "type", "pooled")
+
+
 def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
     """Run metadata CSV: columns ``tag`` (or ``run``/``run_id``), ``participant`` (or
     ``site``), ``run_type`` (automatic|manual), ``pooled`` (true|false|yes|no|1|0)."""
     problems: list[Problem] = []
     out: dict[str, RunInfo] = {}
+    import io
+
+    from litaudit.curation.rows import decode_utf8
+    from litaudit.measures import did_you_mean
+
     try:
-        fh = open(path, newline="", encoding="utf-8")
+        text = decode_utf8(str(path), Path(path).read_bytes())
     except OSError as exc:
         raise InputError(str(path), None, f"cannot read file: {exc.strerror}") from None
-    with fh:
+    with io.StringIO(text, newline="") as fh:
         reader = csv.DictReader(fh)
         cols = {c.strip().lower(): c for c in (reader.fieldnames or [])}
+        unknown = [Problem(str(path), 1, f"unknown column {c!r}"
+                           f"{did_you_mean(c, METADATA_COLUMNS)}")
+                   for c in cols if c not in METADATA_COLUMNS]
+        if unknown:
+            raise ValidationFailed(unknown)
         tag_col = next((cols[c] for c in ("tag", "run", "run_id", "runid") if c in cols), None)
         if tag_col is None:
             raise InputError(str(path), 1, "no 'tag' column (also accepted: run, run_id)")
@@ -160,7 +174,8 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     if qrels_path is not None:
         qp = Path(qrels_path)
         if not qp.is_file():
-            raise InputError(str(qp), None, "no such file")
+            raise InputError(str(qp), None, "is a directory, not a qrels file" if qp.is_dir()
+                             else "no such file")
         q_sha = sha256_file(qp)
         if stored_q and stored_q[1] != q_sha:
             raise LitauditError(

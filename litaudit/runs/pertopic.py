@@ -127,7 +127,8 @@ def read_trec_eval_q(paths, measure: str) -> PerTopicMatrix:
         if problems:
             raise ValidationFailed(problems)
         if not scores:
-            raise InputError(str(path), None, f"no per-topic {want.trec_eval} lines "
+            what = want.trec_eval or f"{want} (trec_eval has no such measure)"
+            raise InputError(str(path), None, f"no per-topic {what} lines "
                              "(was trec_eval run with -q?)")
         if run in per_run:
             raise InputError(str(path), None, f"run {run!r} was already read from another file")
@@ -140,11 +141,3 @@ def read_trec_eval_q(paths, measure: str) -> PerTopicMatrix:
         for t, v in per_run[r].items():
             mat[ri, col[t]] = v
     return PerTopicMatrix(topics, runs, mat, str(want))
-
-
-def from_evaluation(ev, measure: str) -> PerTopicMatrix:
-    """The matrix of one measure of an :class:`~litaudit.runs.evaluate.Evaluation`."""
-    from litaudit.measures import parse_measure
-
-    return PerTopicMatrix(ev.topics, ev.runs, ev.matrix(measure).copy(),
-                          str(parse_measure(measure)))

@@ -154,7 +154,10 @@ def byte_order_codes(parts: Sequence[list[tuple[np.ndarray, np.ndarray]]],
         del seen
         table = np.empty(space, dtype=np.int32)
         table[present] = np.arange(len(present), dtype=np.int32)
-        keys = list(run(lambda i, table=table, combined=combined: table[combined[i]], idx))
+        def look_up(i: int, table=table, combined=combined) -> np.ndarray:
+            return table[combined[i]]
+
+        keys = list(run(look_up, idx))
         n_key = len(present)
     return [k.astype(np.int32, copy=False) for k in keys], n_key
 

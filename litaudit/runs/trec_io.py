@@ -16,6 +16,7 @@ clean, and the line-by-line Python one here, which runs on the files where it is
 from __future__ import annotations
 
 import gzip
+import math
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,7 @@ from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.runs.fastread import RunTable, fast_qrels, fast_run
 from litaudit.runs.model import Qrels, Run
 
+REL_MAX = 2**31 - 1          # relevance grades are stored as int32
 MAX_PROBLEMS = 20            # problems listed per file before "... and N more"
 _INT = r"^[+-]?[0-9]+$"
 _FLOAT = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
@@ -98,6 +100,9 @@ def _lines(path: Path):
         raise InputError(str(path), None, f"cannot read file: {exc.strerror or exc}") from None
     except (EOFError, gzip.BadGzipFile) as exc:
         raise InputError(str(path), None, f"not a readable gzip file ({exc})") from None
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError(str(path), 1, "not UTF-8: the file is UTF-16 (it starts with a "
+                         "UTF-16 byte-order mark); save it as UTF-8")
     for no, raw in enumerate(data.split(b"\n"), start=1):
         fields = _WS.split(raw.strip(b" \t\r\f\v"))
         if fields == [b""]:
@@ -107,8 +112,8 @@ def _lines(path: Path):
             continue
         try:
             yield no, [f.decode("utf-8") for f in fields]
-        except UnicodeDecodeError:
-            yield no, "not UTF-8 text"
+        except UnicodeDecodeError as exc:
+            yield no, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}; Latin-1?)"
 
 
 def parse_run_file(path, *, qrels_topics: set[str] | None = None,
@@ -139,6 +144,9 @@ def parse_run_file(path, *, qrels_topics: set[str] | None = None,
             problem = f"rank {rank!r} is not an integer"
         elif not _FLOAT_RE.match(score):
             problem = f"score {score!r} is not a number"
+        elif not math.isfinite(float(score)):
+            # trec_eval's atof reads both "inf" and "1e400" as infinity; both are refused
+            problem = f"score {score!r} is not a finite number (beyond a double's range)"
         elif tag is not None and t != tag:
             problem = f"run tag changes from {tag!r} to {t!r}"
         elif (topic, docno) in seen:
@@ -193,6 +201,11 @@ def parse_qrels_file(path, *, lenient: bool = False) -> ParsedQrels:
         topic, _, docno, rel = f
         if not _INT_RE.match(rel):
             col.add(no, f"relevance {rel!r} is not an integer")
+            bad += 1
+            continue
+        if len(rel) > 12 or not -REL_MAX <= int(rel) <= REL_MAX:
+            col.add(no, f"relevance {rel} is out of range (a 32-bit integer, at most "
+                    f"{REL_MAX})")
             bad += 1
             continue
         if (topic, docno) in seen:

@@ -340,10 +340,11 @@ def agreement(tests, alpha: float = 0.05, correction: str = "none",
 
 def _table(pairs: int, alpha: float, correction: str, obs, exp, method: str) -> AgreementTable:
     fit = chisq_gof(obs, exp, method=method)
+    o, e = np.asarray(obs), np.asarray(exp)
     return AgreementTable(
         pairs, alpha, correction,
-        tuple(tuple(int(v) for v in row) for row in np.asarray(obs)),
-        tuple(tuple(float(v) for v in row) for row in np.asarray(exp)), fit)
+        ((int(o[0, 0]), int(o[0, 1])), (int(o[1, 0]), int(o[1, 1]))),
+        ((float(e[0, 0]), float(e[0, 1])), (float(e[1, 0]), float(e[1, 1]))), fit)
 
 
 def aggregate(tables, method: str = "auto") -> AgreementTable:

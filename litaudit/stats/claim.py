@@ -1,9 +1,22 @@
-"""Claim checks: is a new value beyond chance given N earlier experiments?
+"""Claim audits: a value set against the record, against chance, and its own interval.
 
-Carterette, "The Best Published Result is Random", SIGIR 2015, Sec. 3.1 and Sec. 5: the
-claim is judged as the max of the N earlier results plus itself under the reference
-distribution of ``litaudit.stats.extreme``; N* is the number of experiments at which it
-would no longer be beyond chance (the published N is only a lower bound).
+Carterette, "The Best Published Result is Random", SIGIR 2015, Sec. 3.1 and Sec. 5. A
+claimed value V is audited in three parts, in this order:
+
+(a) against the record: the best published result R (of the others, when V is one of the
+    published results), whether V lies in R's intrinsic-effectiveness interval (R as the
+    max of the N published results, Table 3) and R in V's; how many published results
+    are at or above V;
+(b) against chance: the alpha threshold of the max of M draws from the reference
+    Normal(mu, se) (M = N + 1 for a new value judged as one more draw, M = N for a
+    published result judged as one of the N), whether V passes it, the expected number of
+    the M draws above it under the model (``M * P(one draw > threshold)``), the
+    descriptive p-value P(max of M >= V) (the paper proposes no test: Sec. 3.1, "we are
+    not actually going to propose a significance test") and N*, the number of draws at
+    which V stops passing (the published N is only a lower bound on the experiments run);
+(c) V's own mu0 and 1 - 2p interval as the max of M draws (Sec. 3.1, Fig. 3).
+
+Pure: arrays in, frozen dataclasses out.
 """
 
 from __future__ import annotations
@@ -15,87 +28,241 @@ import numpy as np
 from scipy.special import log_ndtr
 
 from litaudit.errors import ParameterError
-from litaudit.stats.extreme import _check_mu, _check_prob, _check_se, _StdExtremes
+from litaudit.stats.extreme import (
+    Reference,
+    _check_mu,
+    _check_prob,
+    _check_se,
+    _StdExtremes,
+    check_interval_p,
+    floor_p,
+    reference,
+)
 from litaudit.stats.intervals import IntrinsicInterval, _interval
+from litaudit.stats.modelfit import ModelFit, model_fit
+
+# (a) where the claim stands against the record; each is one plain sentence in the output
+STANDINGS = (
+    "above-apart",      # above the record, and the record lies below the claim's interval
+    "above-within",     # above the record, and the record lies in the claim's interval
+    "equal",            # equal to the record
+    "below-within",     # below the record, in the record's interval
+    "below-apart",      # below the record's interval
+)
 
 
 @dataclass(frozen=True)
-class ClaimTest:
-    """Is a claimed value V beyond chance given N earlier experiments? (Sec. 3.1, Sec. 5)
+class RecordCheck:
+    """(a) The claim against the record.
 
-    ``n_draws`` = N + 1: the claim judged as the max of the earlier experiments plus
-    itself, where N = ``hidden_multiplier`` times the published count (published N is a
-    lower bound on the experiments run). ``p_value`` = P(max of n_draws >= V);
-    ``beyond_chance`` = p_value < alpha. ``interval`` is V's intrinsic-effectiveness
-    interval for n_draws. ``n_star`` is the least number of draws at which V is no longer
-    beyond chance (None if it exceeds 1e300, i.e. V is beyond chance for any feasible N);
-    ``n_star_ratio`` = n_star / n_draws.
+    ``record``: the best published result other than the claim; ``record_interval``: its
+    interval as the max of the N published results (Table 3, as `audit best` computes it);
+    ``claim_lower``: the lower bound of the claim's own interval (part c).
+    ``claim_in_record_interval``: record_interval.lower <= value <= record;
+    ``record_in_claim_interval``: claim_lower <= record <= value. ``standing``: one of
+    STANDINGS. ``holds_record``: the claim is a published result at or above every other.
+    ``n_at_or_above``: published results other than the claim with a value >= the claim.
+    """
+
+    value: float
+    record: float
+    record_interval: IntrinsicInterval
+    claim_lower: float
+    claim_in_record_interval: bool
+    record_in_claim_interval: bool
+    standing: str
+    holds_record: bool
+    n_at_or_above: int
+
+
+@dataclass(frozen=True)
+class ChanceCheck:
+    """(b) The claim against chance: the max of ``n_draws`` draws from Normal(mu, se).
+
+    ``n_draws`` = round(``hidden_multiplier`` * ``n_other``) + 1: the claim and the
+    experiments besides it. ``threshold``: the value that max exceeds with probability
+    ``alpha``; ``passes``: value > threshold. ``expected_above_under_null``:
+    ``n_draws * P(one draw > threshold)`` (about 0.051 at alpha 0.05 for any N).
+    ``n_published_above``: published results above the threshold (a count, not a
+    number of true improvements). ``p_value``: P(max >= value), descriptive; below
+    ``p_floor`` it is the floor with ``p_below_floor`` (with Monte Carlo the floor is at
+    least 1 / (trials + 1), the +1 rule's smallest p). ``n_star``: the least number of
+    draws with P(max >= value) >= alpha, capped at ``n_star_cap`` (``n_star_capped``; inf
+    stands for "no feasible number"); ``n_star_ratio`` = n_star / n_draws.
     """
 
     value: float
     mu: float
     se: float
-    n_published: int
+    n_other: int
     hidden_multiplier: float
     n_draws: int
     alpha: float
+    threshold: float
+    threshold_se: float
+    passes: bool
+    expected_above_under_null: float
+    n_published_above: int
     p_value: float
     p_value_se: float
-    beyond_chance: bool
+    p_floor: float | None
+    p_below_floor: bool
+    n_star: float
+    n_star_cap: float | None
+    n_star_capped: bool
+    n_star_ratio: float
+
+
+@dataclass(frozen=True)
+class ClaimAudit:
+    """A claim audited against N published results: (a) ``record``, (b) ``chance``,
+    (c) ``interval`` (the claim's mu0 and 1 - 2p interval as the max of
+    ``chance.n_draws``), with the ``fit`` of the reference model.
+
+    ``index`` is the claim's position in the input values when it is one of them (None
+    for a new value); ``reference`` the population's N, mu, sd, se.
+    """
+
+    value: float
+    index: int | None
+    reference: Reference
+    record: RecordCheck
+    chance: ChanceCheck
     interval: IntrinsicInterval
-    n_star: int | None
-    n_star_ratio: float | None
+    fit: ModelFit
+    p: float
     method: str
     trials: int | None
     seed: int | None
 
 
-def n_star(value: float, mu: float, se: float, alpha: float = 0.05) -> int | None:
-    """Least number of draws M with P(max of M >= value) >= alpha (exact).
+def n_star(value: float, mu: float, se: float, alpha: float = 0.05) -> float:
+    """Least number of draws M with P(max of M >= value) >= alpha (exact), as a float.
 
     ``M = ceil(log(1 - alpha) / log Phi(z))``, computed with log_ndtr so that values many
-    standard errors above mu stay exact. None when M would exceed 1e300.
+    standard errors above mu stay exact; ``inf`` when Phi(z) rounds to 1 (z above ~38).
+    Nondecreasing in ``value``.
     """
     value, mu, se = _check_mu(value), _check_mu(mu), _check_se(se)
     alpha = _check_prob("alpha", alpha)
     lp = float(log_ndtr((value - mu) / se))
     if lp == 0.0:
-        return None
+        return math.inf
     m = math.log1p(-alpha) / lp
-    if m > 1e300:
-        return None
+    if not math.isfinite(m):
+        return math.inf
     k = max(1, math.ceil(m))
     if k < 2**40:  # guard the ceiling against rounding in the last bit (where it can matter)
         while k > 1 and -math.expm1((k - 1) * lp) >= alpha:
             k -= 1
         while -math.expm1(k * lp) < alpha:
             k += 1
-    return k
+    return float(k)
 
 
-def claim_test(value: float, mu: float, se: float, n_published: int, *, alpha: float = 0.05,
-               p: float = 0.2, hidden_multiplier: float = 1.0, method: str = "exact",
-               trials: int | None = None, seed: int | None = None) -> ClaimTest:
-    """Test a claimed value V against a reference Normal(mu, se) of ``n_published`` results.
+def _check_count(name: str, n) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ParameterError(f"{name} must be an integer >= 1, got {n!r}")
+    return int(n)
 
-    The claim is judged as the max of ``round(hidden_multiplier * n_published) + 1``
-    draws. See ClaimTest for the fields.
+
+def chance_check(value: float, mu: float, se: float, n_other: int, *,
+                 values=None, alpha: float = 0.05, hidden_multiplier: float = 1.0,
+                 method: str = "exact", trials: int | None = None, seed: int | None = None,
+                 p_floor: float | None = None, n_star_cap: float | None = None
+                 ) -> tuple[ChanceCheck, _StdExtremes]:
+    """(b) for ``value`` as the max of round(hidden_multiplier * n_other) + 1 draws.
+
+    ``values``: the published results, to count those above the threshold (0 if None).
+    Returns the check and the draws' extremes (for the claim's interval).
     """
     value, mu, se = _check_mu(value), _check_mu(mu), _check_se(se)
-    alpha, p = _check_prob("alpha", alpha), _check_prob("p", p)
-    if isinstance(n_published, bool) or not isinstance(n_published, (int, np.integer)) \
-            or n_published < 1:
-        raise ParameterError(f"number of published results must be an integer >= 1, "
-                             f"got {n_published!r}")
+    alpha = _check_prob("alpha", alpha)
+    n_other = _check_count("number of experiments besides the claim", n_other)
     k = float(hidden_multiplier)
     if not (math.isfinite(k) and k >= 1.0):
         raise ParameterError(f"hidden multiplier must be >= 1 (published N is a lower bound "
                              f"on experiments run), got {hidden_multiplier!r}")
-    draws = int(round(k * int(n_published))) + 1
+    draws = int(round(k * n_other)) + 1
     ext = _StdExtremes.make(draws, method, trials, seed)
-    pv, pv_se = ext.max_sf((value - mu) / se)
+    zq, zq_se = ext.max_q(1.0 - alpha)
+    threshold = mu + se * zq
+    pv_raw, pv_se = ext.max_sf((value - mu) / se)
+    floor = p_floor
+    if ext.trials:   # a simulated p is at least 1 / (trials + 1): that is its resolution
+        res = 1.0 / (ext.trials + 1)
+        floor = res if floor is None else max(floor, res)
+    pv, low = floor_p(pv_raw, floor)
+    low = low or (ext.trials is not None and floor is not None and pv_raw <= floor)
     ns = n_star(value, mu, se, alpha)
-    return ClaimTest(value, mu, se, int(n_published), k, draws, alpha, pv, pv_se,
-                     pv < alpha, _interval(value, se, ext, p), ns,
-                     None if ns is None else ns / draws, ext.method, ext.trials,
-                     seed if ext.trials else None)
+    capped = False
+    if n_star_cap is not None and ns > n_star_cap:
+        ns, capped = float(n_star_cap), True
+    above = 0 if values is None else int(np.sum(np.asarray(values, dtype=np.float64)
+                                                > threshold))
+    return ChanceCheck(
+        value=value, mu=mu, se=se, n_other=n_other, hidden_multiplier=k, n_draws=draws,
+        alpha=alpha, threshold=threshold, threshold_se=se * zq_se, passes=value > threshold,
+        expected_above_under_null=draws * float(np.exp(log_ndtr(-zq))),
+        n_published_above=above, p_value=pv, p_value_se=pv_se, p_floor=floor,
+        p_below_floor=low, n_star=ns, n_star_cap=n_star_cap, n_star_capped=capped,
+        n_star_ratio=ns / draws), ext
+
+
+def _standing(value: float, record: float, rec_lower: float, claim_lower: float) -> str:
+    if value > record:
+        return "above-within" if record >= claim_lower else "above-apart"
+    if value == record:
+        return "equal"
+    return "below-within" if value >= rec_lower else "below-apart"
+
+
+def audit_claim(values, n_topics: int, *, value: float | None = None,
+                index: int | None = None, n_other: int | None = None,
+                hidden_multiplier: float = 1.0, alpha: float = 0.05, p: float = 0.2,
+                method: str = "exact", trials: int | None = None, seed: int | None = None,
+                p_floor: float | None = None, n_star_cap: float | None = None) -> ClaimAudit:
+    """Audit a claim against the N published ``values`` over ``n_topics`` topics.
+
+    Give either ``value`` (a new result: one more draw, N + 1 in all) or ``index`` (the
+    published result ``values[index]``: one of the N). ``n_other`` overrides the number
+    of experiments besides the claim (default N for a new value, N - 1 for a published
+    one); ``hidden_multiplier`` scales it (published N is a lower bound). The reference
+    Normal(mu, se) is always that of the N published values.
+    """
+    v = np.asarray(values, dtype=np.float64).ravel()
+    ref = reference(v, n_topics)
+    alpha, p = _check_prob("alpha", alpha), check_interval_p(p)
+    if (value is None) == (index is None):
+        raise ParameterError("give either a claimed value or the index of a published result")
+    if index is not None:
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) \
+                or not 0 <= index < v.size:
+            raise ParameterError(f"index must be an integer in [0, {v.size}), got {index!r}")
+        index = int(index)
+        value = float(v[index])
+        others = np.delete(v, index)
+        default_other = v.size - 1
+    else:
+        value = _check_mu(value)
+        others = v
+        default_other = v.size
+    ch, ext = chance_check(value, ref.mu, ref.se, default_other if n_other is None else n_other,
+                           values=v, alpha=alpha, hidden_multiplier=hidden_multiplier,
+                           method=method, trials=trials, seed=seed, p_floor=p_floor,
+                           n_star_cap=n_star_cap)
+    iv = _interval(value, ref.se, ext, p)
+    ext_n = ext if ext.N == ref.n_results else _StdExtremes.make(ref.n_results, method, trials,
+                                                                 seed)
+    record = float(others.max())
+    riv = _interval(record, ref.se, ext_n, p)
+    rc = RecordCheck(
+        value=value, record=record, record_interval=riv, claim_lower=iv.lower,
+        claim_in_record_interval=bool(riv.lower <= value <= record),
+        record_in_claim_interval=bool(iv.lower <= record <= value),
+        standing=_standing(value, record, riv.lower, iv.lower),
+        holds_record=index is not None and value >= record,
+        n_at_or_above=int(np.sum(others >= value)))
+    fit = model_fit(v, n_topics, alpha=alpha, p_floor=p_floor)
+    return ClaimAudit(value, index, ref, rc, ch, iv, fit, p, ext.method, ext.trials,
+                      seed if ext.trials else None)

@@ -53,11 +53,12 @@ import numpy as np
 from scipy import integrate
 from scipy.special import log_ndtr, ndtri_exp
 
+from litaudit import defaults
 from litaudit.errors import ParameterError
 
 EULER_GAMMA = float(np.euler_gamma)
 METHODS = ("exact", "montecarlo")
-DEFAULT_TRIALS = 10_000
+DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
 _CHUNK = 2_000_000  # draws per simulation chunk (bounds memory at ~16 MB)
 
 
@@ -87,6 +88,27 @@ def _check_mu(mu) -> float:
     if not math.isfinite(mu):
         raise ParameterError(f"mean must be finite, got {mu!r}")
     return mu
+
+
+def check_interval_p(p) -> float:
+    """p of the intrinsic-effectiveness interval: 0 < p < 0.5 (the interval covers 1 - 2p)."""
+    p = float(p)
+    if not (0.0 < p < 0.5):
+        raise ParameterError(f"p must be strictly between 0 and 0.5 (the interval covers "
+                             f"1 - 2p), got {p!r}")
+    return p
+
+
+def floor_p(p: float, floor: float | None) -> tuple[float, bool]:
+    """(max(p, floor), whether p was below the floor); no floor when ``floor`` is None.
+
+    A p-value below the floor is reported as "< floor": its digits come from the normal
+    tail of the reference model, which the data cannot check (docs/STATISTICS.md).
+    """
+    p = float(p)
+    if floor is None or p >= floor:
+        return p, False
+    return float(floor), True
 
 
 def _check_method(method: str) -> str:
@@ -154,6 +176,15 @@ def min_cdf(x, mu: float, se: float, N: int):
     return -np.expm1(N * log_ndtr(-(np.asarray(x, dtype=np.float64) - mu) / se))
 
 
+def extreme_pdfs(x, mu: float, se: float, N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Densities at ``x`` of one draw from Normal(mu, se), of the max of N draws (MxVD:
+    N phi(z) Phi(z)^(N-1) / se) and of the min (MnVD): Figure 3 of the paper."""
+    N, se = _check_n_draws(N), _check_se(se)
+    z = (np.asarray(x, dtype=np.float64) - mu) / se
+    phi = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) / se
+    return phi, N * phi * np.exp((N - 1) * log_ndtr(z)), N * phi * np.exp((N - 1) * log_ndtr(-z))
+
+
 def std_max_quantile(q: float, N: int) -> float:
     """q-quantile of the max of N standard normals: Phi^-1(q ** (1/N))."""
     q, N = _check_prob("quantile level", q), _check_n_draws(N)
@@ -214,7 +245,8 @@ def expected_max(mu: float, se: float, N: int) -> float:
 
 
 # ------------------------------------------------------------------------ Monte Carlo
-def simulate_std_extremes(N: int, trials: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def simulate_std_extremes(N: int, trials: int, seed: int | None
+                          ) -> tuple[np.ndarray, np.ndarray]:
     """The paper's sampling procedure on the standard scale (Sec. 2).
 
     ``trials`` times, draw N standard normal values (the N sample means, already reduced
@@ -248,8 +280,12 @@ def simulate_std_extremes(N: int, trials: int, seed: int) -> tuple[np.ndarray, n
 
 
 def _check_trials(trials) -> int:
+    from litaudit.defaults import MAX_TRIALS
+
     if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 100:
         raise ParameterError(f"trials must be an integer >= 100, got {trials!r}")
+    if trials > MAX_TRIALS:
+        raise ParameterError(f"trials must be at most {MAX_TRIALS}, got {trials}")
     return int(trials)
 
 

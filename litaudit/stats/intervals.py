@@ -21,6 +21,7 @@ from litaudit.stats.extreme import (
     _check_se,
     _mxvd,
     _StdExtremes,
+    check_interval_p,
     reference,
 )
 
@@ -31,12 +32,14 @@ class Thresholds:
 
     ``max_threshold``: the value the max of N exceeds with probability alpha (0.2375 for
     TREC-7); ``min_threshold``: the value the min falls below with probability alpha
-    (0.1625). ``n_above``/``n_below`` count results strictly above/below them and
-    ``n_within`` the rest. ``expected_false_positives`` is the paper's ``alpha * n_above``
-    ("33 (95% of 35, since we expect 5% to be false positives)") and
-    ``expected_false_negatives_below`` the same for the min; ``expected_above_under_null``
-    is ``N * P(one draw > max_threshold)``, the expected count above it if all N results
-    came from the reference distribution. ``*_se`` are Monte Carlo standard errors (0 when
+    (0.1625). ``n_above``/``n_below`` count published results strictly above/below them
+    and ``n_within`` the rest. ``expected_above_under_null`` is ``N * P(one draw >
+    max_threshold)``, the number of the N expected above it if all N were draws from the
+    reference distribution (``N * (1 - (1 - alpha)**(1/N))``, about 0.051 at alpha 0.05),
+    and ``expected_below_under_null`` the same below ``min_threshold``. The paper's aside
+    "33 (95% of 35, since we expect 5% to be false positives)", alpha times the count
+    above, is not computed: nothing in the model makes 5% of the runs above the threshold
+    false positives (docs/STATISTICS.md). ``*_se`` are Monte Carlo standard errors (0 when
     exact).
     """
 
@@ -48,9 +51,8 @@ class Thresholds:
     n_above: int
     n_below: int
     n_within: int
-    expected_false_positives: float
-    expected_false_negatives_below: float
     expected_above_under_null: float
+    expected_below_under_null: float
 
 
 def _thresholds(values: np.ndarray, ref: Reference, ext: _StdExtremes, alpha: float
@@ -62,8 +64,9 @@ def _thresholds(values: np.ndarray, ref: Reference, ext: _StdExtremes, alpha: fl
     above = int(np.sum(values > hi))
     below = int(np.sum(values < lo))
     null_above = ref.n_results * float(np.exp(log_ndtr(-zq)))
+    null_below = ref.n_results * float(np.exp(log_ndtr(wq)))
     return Thresholds(alpha, hi, ref.se * zq_se, lo, ref.se * wq_se, above, below,
-                      ref.n_results - above - below, alpha * above, alpha * below, null_above)
+                      ref.n_results - above - below, null_above, null_below)
 
 
 def thresholds(values, n_topics: int, *, alpha: float = 0.05, method: str = "exact",
@@ -118,7 +121,7 @@ def intrinsic_interval(value: float, se: float, N: int, *, p: float = 0.2,
                        method: str = "exact", trials: int | None = None,
                        seed: int | None = None) -> IntrinsicInterval:
     """mu0 and the lower bound for an observed ``value`` as the max of N (Table 3)."""
-    value, se, p = _check_mu(value), _check_se(se), _check_prob("p", p)
+    value, se, p = _check_mu(value), _check_se(se), check_interval_p(p)
     return _interval(value, se, _StdExtremes.make(N, method, trials, seed), p)
 
 
@@ -161,7 +164,7 @@ def audit_best(values, n_topics: int, *, alpha: float = 0.05, p: float = 0.2,
     (default 10,000) of N draws for every quantity.
     """
     v = np.asarray(values, dtype=np.float64).ravel()
-    alpha, p = _check_prob("alpha", alpha), _check_prob("p", p)
+    alpha, p = _check_prob("alpha", alpha), check_interval_p(p)
     ref = reference(v, n_topics)
     target = ref.maximum if value is None else _check_mu(value)
     ext = _StdExtremes.make(ref.n_results, method, trials, seed)

@@ -37,7 +37,7 @@ def effect_size(differences) -> float:
     return mean / sd
 
 
-def paired_t_power(effect, n, alpha: float = 0.05):
+def paired_t_power(effect, n, alpha: float | np.ndarray = 0.05):
     """Power of the two-sided paired t-test for effect size(s) ``effect`` over ``n`` topics.
 
     Vectorised over ``effect``, ``n`` and ``alpha`` (broadcast); returns a float for scalar

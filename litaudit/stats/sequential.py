@@ -34,8 +34,10 @@ class YearPoint:
     far (``record_index`` its index in the input, ``new_record`` whether this year set
     it). ``mu``/``sd``/``se`` describe the reference used for the year; ``expected_max``
     and ``threshold`` are the mean and the (1 - alpha)-quantile of the max of N draws;
-    ``p_value`` = P(max of N >= record); ``beyond_chance`` = record > threshold. Reference
-    quantities are None for a running reference while N < 2 or sd = 0.
+    ``p_value`` = P(max of N >= record), descriptive, at most ``p_floor`` of ``replay``
+    (``p_below_floor`` then); ``beyond_chance`` = record > threshold (the record is above
+    the alpha threshold of the max of N: nothing more). Reference quantities are None for
+    a running reference while N < 2 or sd = 0.
     """
 
     year: int
@@ -50,6 +52,7 @@ class YearPoint:
     expected_max: float | None
     threshold: float | None
     p_value: float | None
+    p_below_floor: bool
     beyond_chance: bool | None
 
 
@@ -75,8 +78,10 @@ class History:
 
 
 def replay(values, years, n_topics: int, *, alpha: float = 0.05,
-           reference: str = "final") -> History:
+           reference: str = "final", p_floor: float | None = None) -> History:
     """Replay ``values`` published in ``years`` (same length) in year order.
+
+    p-values below ``p_floor`` are reported as the floor (see ``extreme.floor_p``).
 
     Ties within a year keep the input order; the result does not depend on the order of
     years in the input.
@@ -104,6 +109,9 @@ def replay(values, years, n_topics: int, *, alpha: float = 0.05,
         if new_record:
             record, rec_i = float(v[best_new]), best_new
         N = len(seen)
+        mu: float | None
+        sd: float | None
+        se: float | None
         if reference == "final":
             mu, sd, se = final.mu, final.sd, final.se
         else:
@@ -113,15 +121,16 @@ def replay(values, years, n_topics: int, *, alpha: float = 0.05,
                 mu, se = float(np.mean(np.sort(cur))), sd / math.sqrt(n_topics)
             else:
                 mu = sd = se = None
-        if se is None:
+        low = False
+        if se is None or mu is None:
             em = thr = pv = beyond = None
         else:
             em = E.expected_max(mu, se, N)
             thr = E.max_quantile(1.0 - alpha, mu, se, N)
-            pv = float(E.max_sf(record, mu, se, N))
+            pv, low = E.floor_p(float(E.max_sf(record, mu, se, N)), p_floor)
             beyond = bool(record > thr)
         points.append(YearPoint(int(year), len(idx), N, record, rec_i, new_record, mu, sd, se,
-                                em, thr, pv, beyond))
+                                em, thr, pv, low, beyond))
     return History(tuple(points), reference, float(alpha), int(n_topics), final.n_results,
                    final.mu, final.sd, sum(p.new_record for p in points),
                    sum(bool(p.beyond_chance) for p in points))

@@ -48,6 +48,7 @@ class Store:
         self.con = con
         self.path = path
         self.read_only = read_only
+        self._depth = 0
 
     def fetch(self, model, where: str = "", params: list | None = None) -> list:
         """Typed rows: ``model`` instances (SQLModel classes of store.models) for a query
@@ -65,14 +66,25 @@ class Store:
 
     @contextmanager
     def transaction(self):
-        """All-or-nothing block on the raw connection."""
+        """All-or-nothing block on the raw connection. A block inside another joins it:
+        everything commits, or rolls back, with the outermost one."""
+        if self._depth:
+            self._depth += 1
+            try:
+                yield self.con
+            finally:
+                self._depth -= 1
+            return
         self.con.execute("BEGIN TRANSACTION")
+        self._depth = 1
         try:
             yield self.con
         except BaseException:
+            self._depth = 0
             self.con.execute("ROLLBACK")
             raise
         else:
+            self._depth = 0
             self.con.execute("COMMIT")
 
     def schema_version(self) -> int:

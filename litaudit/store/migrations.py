@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from litaudit.errors import SchemaTooNew, StoreError
+from litaudit.resources import data_dir
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schema"
+SCHEMA_DIR = data_dir("schema")
 _NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
 
 

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from litaudit.errors import NotFound
 from litaudit.measures import DEFAULT_MEASURES, FAMILIES, aliases_for, did_you_mean, parse_measure
+from litaudit.resources import data_dir
 
-SEEDS_DIR = Path(__file__).resolve().parents[2] / "seeds"
+SEEDS_DIR = data_dir("seeds")
 
 
 @dataclass(frozen=True)

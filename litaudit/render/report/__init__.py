@@ -1,6 +1,8 @@
 """Audit reports for reviewers: Markdown, self-contained HTML with inline SVG, JSON.
 
-``build_report`` gathers stored audits into a frozen :class:`~.model.Report`;
+``build_report`` gathers the stored audits that
+:func:`litaudit.analyses.report_audits.prepare_report` ran or found into a frozen
+:class:`~.model.Report`;
 ``render_markdown``, ``render_html`` and ``render_json`` format it.
 """
 
@@ -11,8 +13,6 @@ from litaudit.render.report.html import render_html
 from litaudit.render.report.markdown import render_markdown
 from litaudit.render.report.model import Report
 
-FORMATS = ("md", "html", "json")
-
 
 def render_json(rep: Report) -> str:
     """Everything in the report model as canonical JSON (sorted keys)."""
@@ -21,5 +21,5 @@ def render_json(rep: Report) -> str:
     return dumps(rep) + "\n"
 
 
-__all__ = ["FORMATS", "Report", "build_report", "render_html", "render_json",
+__all__ = ["Report", "build_report", "render_html", "render_json",
            "render_markdown"]

@@ -1,17 +1,18 @@
 """Gather the stored audits of a collection into one frozen :class:`Report`.
 
-Every number of the report comes from a stored audit; audits that are missing are run
-through the analysis functions (which store them) and then read back from the store, so
-a first and a second report on the same database are byte-identical. The data section
-is read from the results table, fingerprinted like an audit input.
+Every number of the report comes from a stored audit. The audits are run (and stored)
+beforehand by :func:`litaudit.analyses.report_audits.prepare_report`; this module only
+reads them, so a first and a second report on the same database are byte-identical. The
+data section is read from the results table, fingerprinted like an audit input.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from typing import Any
 
-from litaudit.errors import LitauditError
+from litaudit.analyses.audits import StoredAudit
+from litaudit.analyses.report_audits import ReportAudits
 from litaudit.render.report.model import (
     AuditRef,
     Count,
@@ -21,8 +22,6 @@ from litaudit.render.report.model import (
     Source,
 )
 
-Note = Callable[[str], None]
-
 
 def audit_ref(a, *, timestamp: bool = False) -> AuditRef:
     """The citation of a stored audit (``created_at`` only when timestamps are wanted)."""
@@ -31,43 +30,31 @@ def audit_ref(a, *, timestamp: bool = False) -> AuditRef:
                     a.created_at if timestamp else None)
 
 
-def build_report(con, collection: str, *, measure: str | None = None,
-                 claim: float | None = None, timestamp: bool = False,
-                 note: Note | None = None) -> Report:
-    """The report of ``collection`` (any alias): data, literature audits, claim, reuse.
-
-    ``measure`` limits the literature sections to one measure (default: every measure
-    with at least 2 results); ``claim`` needs a measure when the collection has several.
-    Missing audits are run and stored (the connection must be writable).
-    """
+def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Report:
+    """The report of the collection whose audits ``audits`` names (from
+    :func:`~litaudit.analyses.report_audits.prepare_report`): data, literature, claim,
+    reuse."""
     import datetime as dt
 
     from litaudit.render.report import literature
-    from litaudit.store.refdata import resolve_collection, resolve_measure
+    from litaudit.store.refdata import resolve_collection
 
-    note = note or (lambda _msg: None)
-    ref = resolve_collection(con, collection)
+    ref = resolve_collection(con, audits.collection_id)
     data = data_section(con, ref)
-    if measure is not None:
-        measures = (resolve_measure(con, measure),)
-    else:
-        measures = tuple(c.label for c in data.measures if c.n >= 2)
-    if claim is not None and len(measures) != 1:
-        raise LitauditError(f"--claim needs --measure: {ref.name} has results for "
-                            f"{len(measures)} measures ({', '.join(measures) or 'none'})")
-    used: dict[int, object] = {}
-    lit = tuple(literature.section(con, ref, m, used, note) for m in measures)
-    claims = ()
-    if claim is not None:
-        claims = (literature.claim_section(con, ref, measures[0], float(claim), lit[0], used,
-                                           note),)
-    reuse, notes = reuse_section(con, ref.id, used, note)
+    used: dict[int, StoredAudit] = {}
+    lit = tuple(literature.section(con, m, b, h, used) for m, b, h in
+                zip(audits.measures, audits.best, audits.history, strict=True))
+    claims: tuple = ()
+    if audits.claim is not None and audits.claim_value is not None:
+        claims = (literature.claim_section(con, audits.measures[0], audits.claim_value,
+                                           audits.claim, used),)
+    reuse = reuse_section(con, audits, used)
     generated = (dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
                  if timestamp else None)
-    audits = tuple(audit_ref(used[i], timestamp=timestamp) for i in sorted(used))
+    refs = tuple(audit_ref(used[i], timestamp=timestamp) for i in sorted(used))
     title = f"Audit report: {ref.title} ({ref.name})"
-    return Report(title, ref.id, measures, claim, generated, data, lit, claims, reuse, audits,
-                  tuple(notes))
+    return Report(title, ref.id, audits.measures, audits.claim_value, generated, data, lit,
+                  claims, reuse, refs, audits.notes)
 
 
 # ---------------------------------------------------------------------------- data section
@@ -111,89 +98,38 @@ def data_section(con, ref) -> DataSection:
 
 # --------------------------------------------------------------------------- reusability
 
-def n_stored_runs(con, collection_id: str) -> int:
-    try:
-        return int(con.execute("SELECT count(*) FROM runs WHERE collection_id = ?",
-                               [collection_id]).fetchone()[0])
-    except Exception:  # noqa: BLE001 - a store without the runs schema has no runs
-        return 0
-
-
-def reuse_section(con, cid: str, used: dict, note: Note) -> tuple[ReuseSection | None,
-                                                                   list[str]]:
+def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
     """Verdict, RAO, LOU, sub-collections and agreement audits, when runs are stored."""
-    n_runs = n_stored_runs(con, cid)
-    if n_runs == 0:
-        return None, [f"no run archive is stored for {cid}: no reusability section "
-                      "(import one with `litaudit runs import`)"]
-    from litaudit.analyses import reuse
-    from litaudit.analyses.audits import get_audit, list_audits
-    from litaudit.analyses.coded_archive import load_coded
-    from litaudit.analyses.verdict import run_verdict, verdict_from_json
+    from litaudit.analyses.audits import get_audit
 
-    notes: list[str] = []
-    _, coded = load_coded(con, cid)
-    verdict = None
-    for a in reversed(list_audits(con, kind="reuse-verdict", collection_id=cid)):
-        if (a.input_fingerprint == coded.fingerprint and "outcome" in a.result
-                and a.params.get("depth") == reuse.DEFAULT_DEPTH
-                and a.params.get("split") == "prefix" and a.params.get("subcollections")):
-            verdict = a
-            break
-    if verdict is None:
-        note(f"running the reusability audits of {cid} (RAO, LOU, sub-collections, "
-             "agreement)")
-        _, vid = run_verdict(con, cid, subcollections=True)
-        verdict = get_audit(con, vid)
+    if audits.verdict is None:
+        return None
+    verdict = get_audit(con, audits.verdict)
     used[verdict.id] = verdict
-    parts: dict[str, object] = {}
-    for kind, aid in verdict.result.get("audits", []):
-        a = get_audit(con, int(aid))
+    parts: dict[str, StoredAudit] = {}
+    for kind, part_id in verdict.result.audits:
+        a = get_audit(con, int(part_id))
         used[a.id] = a
         parts[kind] = a
-    decoded = verdict_from_json(verdict.result)
-    notes += [f"reusability: {s}" for s in decoded.notes]
-    agreement = parts.get("reuse-agreement") or _agreement(con, cid, verdict, used, notes,
-                                                           note)
+    decoded = verdict.result
+    notes = [f"reusability: {s}" for s in decoded.notes]
+    notes += audits.reuse_notes
+    agreement = parts.get("reuse-agreement")
+    if agreement is None and audits.agreement is not None:
+        agreement = get_audit(con, audits.agreement)
+        used[agreement.id] = agreement
 
-    def res(a):
+    def res(a: StoredAudit | None) -> Any:
         return None if a is None else a.result
 
-    def aid(a):
+    def aid(a: StoredAudit | None) -> int | None:
         return None if a is None else a.id
 
     return ReuseSection(
-        n_runs=n_runs, verdict_audit=verdict.id, verdict=decoded,
+        n_runs=audits.n_runs, verdict_audit=verdict.id, verdict=decoded,
         rao_audit=aid(parts.get("reuse-rao")), rao=res(parts.get("reuse-rao")),
         lou_audit=aid(parts.get("reuse-lou")), lou=res(parts.get("reuse-lou")),
         sub_audit=aid(parts.get("reuse-subcollections")),
         subcollections=res(parts.get("reuse-subcollections")),
         agreement_audit=aid(agreement), agreement=res(agreement),
-        notes=tuple(notes)), []
-
-
-def _agreement(con, cid: str, verdict, used: dict, notes: list[str], note: Note):
-    """The newest 'reuse-agreement' audit made after the verdict's archive, else run it."""
-    from litaudit.analyses import agreement as ag
-    from litaudit.analyses.audits import get_audit, list_audits
-    from litaudit.errors import NotFound, ParameterError
-
-    params = ag.audit_params(source="simulation", k=2, depth=100, alpha=0.05,
-                             correction="none", min_topics=5)
-    imported = con.execute("SELECT CAST(max(imported_at) AS VARCHAR) FROM runs "
-                           "WHERE collection_id = ?", [cid]).fetchone()[0]
-    found = None
-    for a in reversed(list_audits(con, kind=ag.KIND, collection_id=cid)):
-        if a.params == params and (imported is None or a.created_at >= imported):
-            found = a
-            break
-    if found is None:
-        note(f"running the agreement analysis of {cid} (pooling simulation, k=2, depth=100)")
-        try:
-            comp = ag.agreement_component(con, cid, save_audit=True)
-        except (NotFound, ParameterError) as exc:
-            notes.append(f"agreement: no data ({exc})")
-            return None
-        found = get_audit(con, comp.audit_id)
-    used[found.id] = found
-    return found
+        notes=tuple(notes))

@@ -8,8 +8,7 @@ import json
 from dataclasses import dataclass
 
 from litaudit.render.report import figures as F
-from litaudit.render.report.literature import fmt_count, fmt_p
-from litaudit.render.report.model import LiteratureSection, Report, ReuseSection
+from litaudit.render.report.model import ClaimSection, LiteratureSection, Report, ReuseSection
 
 
 @dataclass(frozen=True)
@@ -36,8 +35,30 @@ class FigureBlock:
     figure: F.Figure
 
 
+def http_url(url: str | None) -> str | None:
+    """``url`` when it is an http(s) URL with a host, else None: stored text never
+    becomes a javascript:, data: or relative link. Characters that would end a link
+    (spaces, quotes, angle brackets, controls) are percent-encoded."""
+    from urllib.parse import quote, urlsplit
+
+    if not url:
+        return None
+    url = url.strip()
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return quote(url, safe=":/?#[]@!$&'()*+,;=%~-._")
+
+
 def f4(x) -> str:
     return "-" if x is None else f"{float(x):.4f}"
+
+
+def f3(x) -> str:
+    return "-" if x is None else f"{float(x):.3f}"
 
 
 def f2(x) -> str:
@@ -66,19 +87,48 @@ def blocks(rep: Report) -> list:
     for lit in rep.literature:
         out += _literature(lit)
     for c in rep.claims:
-        out += [Heading(2, f"Claim check: {c.measure} = {c.value:g}"), Para(c.sentence)]
-        if c.audit is not None:
-            out.append(Table(("claim", "systems (N + 1)", "p-value", "alpha", "mu0",
-                              "lower bound", "N*", "source"),
-                             ((f"{c.value:g}", str(c.n_draws), fmt_p(c.p_value), f"{c.alpha:g}",
-                               f4(c.mu0), f4(c.lower),
-                               "-" if c.n_star is None else fmt_count(c.n_star),
-                               cite(c.audit)),)))
+        out += _claim(c)
     if rep.reuse is not None:
         out += _reuse(rep.reuse)
     out += _audits(rep)
     if rep.notes:
         out += [Heading(2, "Notes")] + [Para(n) for n in rep.notes]
+    return out
+
+
+def _claim(c: ClaimSection) -> list:
+    """The claim audit: its sentences in order (record, chance, own interval, model fit),
+    then a table for each of (a), (b) and (c)."""
+    from litaudit.analyses.wording import fmt_n_star, p_text
+
+    out: list = [Heading(2, f"Claim audit: {c.measure} = {c.value:g}")]
+    if c.population:
+        out.append(Para(c.population))
+    out += [Para(s) for s in c.answers]
+    if c.audit is None:
+        return out
+    src = cite(c.audit)
+    cov = "-" if c.coverage is None else f"{c.coverage:.0%}"
+    inside = ("yes" if c.claim_in_record_interval else "no (above it)"
+              if c.record_value is not None and c.value > c.record_value else "no (below it)")
+    out.append(Table(("record", f"record's {cov} interval", "claim in it",
+                      "record in the claim's interval", "published results >= claim",
+                      "source"),
+                     ((c.record_text or "-", f"[{f4(c.record_lower)}, {f4(c.record_value)}]",
+                       inside, "yes" if c.record_in_claim_interval else "no",
+                       str(c.n_at_or_above), src),), "(a) Against the record"))
+    ns = "-" if c.n_star is None else fmt_n_star(c.n_star, c.n_star_capped, c.n_star_cap)
+    out.append(Table(("draws (M)", "alpha", "threshold of the max of M", "claim above it",
+                      "expected above it under the model (M x P(one draw))",
+                      "published results above it", "p (descriptive)", "N*", "source"),
+                     ((str(c.n_draws), f"{c.alpha:g}", f4(c.threshold),
+                       "yes" if c.passes else "no", f"{c.expected_above_under_null:.3f}",
+                       str(c.n_published_above), p_text(c.p_value, c.p_below_floor,
+                                                        c.p_floor), ns, src),),
+                     "(b) Against chance"))
+    out.append(Table(("claim", "mu0", f"{cov} interval", "source"),
+                     ((f4(c.value), f4(c.mu0), f"[{f4(c.lower)}, {f4(c.value)}]", src),),
+                     "(c) The claim's own interval"))
     return out
 
 
@@ -109,29 +159,34 @@ def _data(rep: Report) -> list:
 
 
 def _literature(lit: LiteratureSection) -> list:
-    out: list = [Heading(2, f"Is the best published {lit.measure} beyond chance?")]
+    out: list = [Heading(2, f"The best published {lit.measure} against the best of N equally "
+                            "good systems")]
     if lit.best_audit is None:
         out.append(Para(f"No extreme-value audit for {lit.measure}: {lit.error}."))
         return out
     src = cite(lit.best_audit)
+    if lit.population:
+        out.append(Para(lit.population))
     out.append(Para(
         f"The {lit.n} published {lit.measure} values are treated as {lit.n} draws from one "
         f"normal distribution (mean {f4(lit.mean)}, standard error {f4(lit.se)} over "
         f"{lit.n_topics} topics; Carterette, SIGIR 2015). The best of {lit.n} equally good "
         f"systems is expected to reach {f4(lit.expected_max)} by chance; {lit.n_above} "
-        f"results lie above the {lit.alpha:g} beyond-chance threshold "
-        f"{f4(lit.max_threshold)}, and about {f2(lit.expected_false_positives)} of those "
-        f"are expected to be false positives."))
+        f"published results lie above {f4(lit.max_threshold)}, the value that best exceeds "
+        f"with probability {lit.alpha:g}; if all {lit.n} were draws from that distribution, "
+        f"{f3(lit.expected_above_under_null)} would be expected above it."))
+    if lit.model_fit:
+        out.append(Para(lit.model_fit))
     out.append(Table(("N", "topics", "mean", "sd", "max", "expected max", "source"),
                      ((str(lit.n), str(lit.n_topics), f4(lit.mean), f4(lit.sd),
                        f4(lit.maximum), f4(lit.expected_max), src),),
                      "Table 2 of Carterette (2015): the published results"))
-    out.append(Table(("alpha", "max threshold", "above", "min threshold", "below",
-                      "expected false positives", "source"),
+    out.append(Table(("alpha", "max threshold", "published above", "min threshold",
+                      "published below", "expected above under the model", "source"),
                      ((f"{lit.alpha:g}", f4(lit.max_threshold), str(lit.n_above),
                        f4(lit.min_threshold), str(lit.n_below),
-                       f2(lit.expected_false_positives), src),),
-                     "Beyond-chance thresholds"))
+                       f3(lit.expected_above_under_null), src),),
+                     "Thresholds of the max and min of N"))
     cover = "-" if lit.coverage is None else f"{lit.coverage:.0%}"
     out.append(Table(("best", "p", "mu0", "interval", "coverage", "candidates", "source"),
                      ((f4(lit.value), f"{lit.p:g}", f4(lit.mu0),
@@ -162,6 +217,8 @@ def _literature(lit: LiteratureSection) -> list:
 
 
 def _reuse(r: ReuseSection) -> list:
+    from litaudit.analyses.wording import p_text
+
     out: list = [Heading(2, "Can the collection be trusted? Reusability")]
     v = r.verdict
     if v is not None:
@@ -171,8 +228,8 @@ def _reuse(r: ReuseSection) -> list:
         out.append(Table(("pool depth", "shift of held-out runs", "p", "adjusted p",
                           "evidence"),
                          tuple(("-" if t.depth is None else str(t.depth),
-                                f"{t.result.shift_pct:+.2f}%", fmt_p(t.result.p_value),
-                                fmt_p(t.p_adjusted), "yes" if t.evidence else "no")
+                                f"{t.result.shift_pct:+.2f}%", p_text(t.result.p_value),
+                                p_text(t.p_adjusted), "yes" if t.evidence else "no")
                                for t in v.tests),
                          f"Verdict ({v.correction} at alpha {v.alpha:g})"))
         out.append(Table(("quantity", "here", "paper", "source"),
@@ -184,30 +241,30 @@ def _reuse(r: ReuseSection) -> list:
         out += [Heading(3, "Run average overlap (Voorhees et al. 2014)"),
                 Table(("runs", "participants", "depth", "1/P", "mean RAO", "min", "max",
                        "source"),
-                      ((str(a["n_runs"]), str(a["n_participants"]), str(a["depth"]),
-                        f4(a["lower_bound"]), f4(a["mean_rao"]), f4(a["min_rao"]),
-                        f4(a["max_rao"]), cite(r.rao_audit)),))]
+                      ((str(a.n_runs), str(a.n_participants), str(a.depth),
+                        f4(a.lower_bound), f4(a.mean_rao), f4(a.min_rao),
+                        f4(a.max_rao), cite(r.rao_audit)),))]
         _fig(out, F.rao_figure(r))
     if r.lou:
-        a = r.lou
+        u = r.lou
         out += [Heading(3, "Leave-out-uniques (Voorhees et al. 2014, Table 2)"),
                 Table(("unique / relevant", "largest share", "runs considered",
-                       "mean |% change|", "max |% change|", f"above {a['noise_pct']:g}%",
+                       "mean |% change|", "max |% change|", f"above {u.noise_pct:g}%",
                        "source"),
-                      ((f4(a["unique_fraction"]),
-                        f"{f4(a['largest_share'])} ({a['largest_participant'] or '-'})",
-                        str(a["n_considered"]), f2(a["mean_abs_pct"]), f2(a["max_abs_pct"]),
-                        str(a["n_above"]), cite(r.lou_audit)),))]
+                      ((f4(u.unique_fraction),
+                        f"{f4(u.largest_share)} ({u.largest_participant or '-'})",
+                        str(u.n_considered), f2(u.mean_abs_pct), f2(u.max_abs_pct),
+                        str(u.n_above), cite(r.lou_audit)),))]
         _fig(out, F.lou_figure(r))
     if r.subcollections:
-        a = r.subcollections
+        sub = r.subcollections
         out += [Heading(3, "Sub-collections (Sanderson et al. 2012)"),
                 Table(("sub-collections", "tau", "random tau range", "p", "source"),
-                      tuple((f"{p['a']} / {p['b']}", f4(p["tau"]),
-                             f"{f2(p['random_min'])} to {f2(p['random_max'])}",
-                             f4(p["p_value"]), cite(r.sub_audit)) for p in a["pairs"]),
-                      f"Kendall's tau between sub-collection rankings, {a['permutations']} "
-                      f"random splits (seed {a['seed']})")]
+                      tuple((f"{p.a} / {p.b}", f4(p.tau),
+                             f"{f2(p.random_min)} to {f2(p.random_max)}",
+                             f4(p.p_value), cite(r.sub_audit)) for p in sub.pairs),
+                      f"Kendall's tau between sub-collection rankings, {sub.permutations} "
+                      f"random splits (seed {sub.seed})")]
     if r.agreement:
         out += _agreement(r)
     out += [Para(n) for n in r.notes]
@@ -215,7 +272,7 @@ def _reuse(r: ReuseSection) -> list:
 
 
 def _agreement(r: ReuseSection) -> list:
-    a = r.agreement
+    a: dict = r.agreement or {}
     rows = []
     for an in a["analyses"]:
         t = an["aggregate"]

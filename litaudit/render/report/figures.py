@@ -1,12 +1,12 @@
 """The report's plots, drawn with :mod:`litaudit.render.report.svg` from the report model.
 
-Curves are computed from the audit's stored numbers (mu, se, N, mu0) with the closed
-forms of :mod:`litaudit.stats.extreme`, so a plot says nothing its audit does not.
+Curves are the closed forms of :mod:`litaudit.stats.extreme` evaluated at the audit's
+stored numbers (mu, se, N, mu0), so a plot says nothing its audit does not; no statistic
+is computed here.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,16 +30,14 @@ def _slug(text: str) -> str:
 
 def mxvd_figure(lit: LiteratureSection) -> Figure | None:
     """Normal, MxVD and MnVD of N draws around mu0 with the 1-2p band (2015, Figure 3)."""
-    from scipy.special import log_ndtr
+    from litaudit.stats.extreme import extreme_pdfs
 
-    if None in (lit.mu0, lit.se, lit.n, lit.lower, lit.value) or not lit.se > 0:
+    if (lit.mu0 is None or lit.se is None or lit.n is None or lit.lower is None
+            or lit.value is None or not lit.se > 0):
         return None
     mu0, se, n = lit.mu0, lit.se, int(lit.n)
     x = np.linspace(mu0 - 5 * se, mu0 + 5 * se, 201)
-    z = (x - mu0) / se
-    phi = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) / se
-    pmax = n * phi * np.exp((n - 1) * log_ndtr(z))
-    pmin = n * phi * np.exp((n - 1) * log_ndtr(-z))
+    phi, pmax, pmin = extreme_pdfs(x, mu0, se, n)
     band = (x >= lit.lower) & (x <= lit.value)
     cover = f"{lit.coverage:.0%}" if lit.coverage is not None else "1-2p"
     p = Plot(f"{lit.measure}: where the best of {n} lands (Carterette 2015, Fig. 3)",
@@ -61,22 +59,23 @@ def expected_max_figure(lit: LiteratureSection) -> Figure | None:
     """Expected max and the alpha threshold against N (2015, Figure 2)."""
     from litaudit.stats.extreme import expected_max, max_quantile
 
-    if None in (lit.mean, lit.se, lit.n, lit.alpha) or not lit.se > 0:
+    mean, se, n, alpha = lit.mean, lit.se, lit.n, lit.alpha
+    if mean is None or se is None or n is None or alpha is None or not se > 0:
         return None
-    top = max(2 * int(lit.n), 50)
+    top = max(2 * int(n), 50)
     ns = sorted({int(round(v)) for v in np.geomspace(1, top, 40)})
-    em = [expected_max(lit.mean, lit.se, k) for k in ns]
-    th = [max_quantile(1 - lit.alpha, lit.mean, lit.se, k) for k in ns]
+    em = [expected_max(mean, se, k) for k in ns]
+    th = [max_quantile(1 - alpha, mean, se, k) for k in ns]
     p = Plot(f"{lit.measure}: expected best of N equally good systems (Fig. 2)",
              "N (systems tried)", lit.measure)
     p.line(ns, em, color=PALETTE[0], label="expected max")
-    p.line(ns, th, color=PALETTE[1], dash=True, label=f"{1 - lit.alpha:.0%} point of max")
-    p.hline(lit.mean, color="#888888", label=f"mean = {lit.mean:.4f}")
+    p.line(ns, th, color=PALETTE[1], dash=True, label=f"{1 - alpha:.0%} point of max")
+    p.hline(mean, color="#888888", label=f"mean = {mean:.4f}")
     if lit.maximum is not None:
-        p.scatter([lit.n], [lit.maximum], color=PALETTE[6],
-                  label=f"published best (N = {lit.n})")
-    cap = (f"Expected maximum of N draws from Normal({lit.mean:.4f}, {lit.se:.4f}) and the "
-           f"value the max exceeds with probability {lit.alpha:g}, for N = 1 to {top}.")
+        p.scatter([n], [lit.maximum], color=PALETTE[6],
+                  label=f"published best (N = {n})")
+    cap = (f"Expected maximum of N draws from Normal({mean:.4f}, {se:.4f}) and the "
+           f"value the max exceeds with probability {alpha:g}, for N = 1 to {top}.")
     return Figure(f"fig-expected-max-{_slug(lit.measure)}", "Expected max against N", cap,
                   lit.best_audit, p.render())
 
@@ -91,27 +90,27 @@ def history_figure(lit: LiteratureSection) -> Figure | None:
     p.line(years, [h.record for h in pts], color=PALETTE[6], step=True, label="record so far")
     p.line(years, [h.expected_max for h in pts], color=PALETTE[0], label="expected max")
     p.line(years, [h.threshold for h in pts], color=PALETTE[1], dash=True,
-           label="beyond-chance threshold")
+           label="alpha threshold of the max")
     p.scatter(years, [h.record for h in pts], color=PALETTE[6])
     cap = ("The best result published up to each year against the expected maximum and the "
-           "beyond-chance threshold for the number of results published so far.")
+           "value the max of that many equally good systems exceeds with probability alpha.")
     return Figure(f"fig-history-{_slug(lit.measure)}", "Record over the years", cap,
                   lit.history_audit, p.render())
 
 
 def rao_figure(reuse: ReuseSection) -> Figure | None:
     """RAO against effectiveness per run (Voorhees et al. 2014, Figure 1)."""
-    if not reuse.rao:
+    rao = reuse.rao
+    if not rao:
         return None
-    runs = [r for r in reuse.rao["runs"] if r["rao"] is not None
-            and r["effectiveness"] is not None]
+    runs = [r for r in rao.runs if r.rao is not None and r.effectiveness is not None]
     if not runs:
         return None
-    m = reuse.rao["measure"]
+    m = rao.measure
     p = Plot(f"Run average overlap against {m} (Voorhees 2014, Fig. 1)",
-             f"RAO (depth {reuse.rao['depth']})", m)
-    p.scatter([r["rao"] for r in runs], [r["effectiveness"] for r in runs], label="run")
-    p.vline(reuse.rao["lower_bound"], label="1/P (lowest RAO)")
+             f"RAO (depth {rao.depth})", m)
+    p.scatter([r.rao for r in runs], [r.effectiveness for r in runs], label="run")
+    p.vline(rao.lower_bound, label="1/P (lowest RAO)")
     cap = (f"{len(runs)} runs: a run far right shares its top documents with few other "
            "participants; a strong run there would bring many unique relevant documents.")
     return Figure("fig-rao", "RAO against effectiveness", cap, reuse.rao_audit, p.render())
@@ -119,16 +118,17 @@ def rao_figure(reuse: ReuseSection) -> Figure | None:
 
 def lou_figure(reuse: ReuseSection) -> Figure | None:
     """MAP before and after leaving out the participant's unique relevant documents."""
-    if not reuse.lou:
+    lou = reuse.lou
+    if not lou:
         return None
-    runs = [r for r in reuse.lou["runs"] if r["before"] is not None and r["after"] is not None]
+    runs = [r for r in lou.runs if r.before is not None and r.after is not None]
     if not runs:
         return None
-    m = reuse.lou["measure"]
+    m = lou.measure
     p = Plot("Leave-out-uniques: before and after (Voorhees 2014, Fig. 2)",
              f"{m} with all judgments", f"{m} without own unique relevant")
     p.diagonal()
-    p.scatter([r["before"] for r in runs], [r["after"] for r in runs], label="run")
+    p.scatter([r.before for r in runs], [r.after for r in runs], label="run")
     cap = (f"{len(runs)} runs; a run below the diagonal loses score when its participant's "
            "unique relevant documents are removed from the qrels.")
     return Figure("fig-lou", "Leave-out-uniques", cap, reuse.lou_audit, p.render())

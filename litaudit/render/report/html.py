@@ -6,10 +6,9 @@ width (viewport meta, tables scroll sideways, plots scale to the page).
 
 from __future__ import annotations
 
-from html import escape
-
-from litaudit.render.report.document import FigureBlock, Heading, Para, Table, blocks
+from litaudit.render.report.document import FigureBlock, Heading, Para, Table, blocks, http_url
 from litaudit.render.report.model import Report
+from litaudit.render.report.svg import escape  # escaped, control characters dropped
 
 CSS = """
 :root { color-scheme: light; }
@@ -55,7 +54,7 @@ def _table(t: Table) -> list[str]:
         links = t.links[i] if i < len(t.links) else ()
         cells = []
         for j, v in enumerate(row):
-            url = links[j] if j < len(links) else None
+            url = http_url(links[j]) if j < len(links) else None
             body = (f'<a href="{escape(url, quote=True)}" rel="noreferrer">{escape(v)}</a>'
                     if url else escape(v))
             if not any(t.columns) and j == 0:

@@ -2,18 +2,56 @@
 
 from __future__ import annotations
 
-from litaudit.render.report.document import FigureBlock, Heading, Para, Table, blocks
+import re
+from urllib.parse import quote
+
+from litaudit.render.report.document import FigureBlock, Heading, Para, Table, blocks, http_url
 from litaudit.render.report.model import Report
+
+# Stored text is data, never Markdown or HTML: the characters that would start markup
+# are backslash-escaped, and &, <, > become entities (no live HTML, no autolinks).
+_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _text(text: str) -> str:
+    """Plain text for Markdown: one line, markup characters escaped."""
+    text = _CONTROL.sub(" ", text.replace("\r\n", " ").replace("\n", " "))
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _SPECIAL.sub(r"\\\1", text)
+
+
+def _inline(text: str) -> str:
+    """Text with the report's own `code` spans kept (as in the HTML report) and the rest
+    escaped; a lone backtick is escaped too."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:          # an odd number of backticks: the last one is text
+        parts[-2:] = [parts[-2] + "`" + parts[-1]]
+    out = []
+    for i, p in enumerate(parts):
+        if i % 2 == 0:
+            out.append(_text(p))
+        elif p.strip():
+            code = _CONTROL.sub(" ", p.replace("\n", " "))
+            out.append(f"`{code}`")
+    return "".join(out)
 
 
 def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    return _text(text)
+
+
+def _line_start(text: str) -> str:
+    """Escape what would make a paragraph a list, quote, heading or rule."""
+    return re.sub(r"^(\s*)([-+>=#]|\d+[.)](?=\s|$))", lambda m: m.group(1) + "\\" + m.group(2)
+                  if not m.group(2)[0].isdigit() else m.group(1) + m.group(2)[:-1] + "\\"
+                  + m.group(2)[-1], text)
 
 
 def _table(t: Table) -> list[str]:
     out = []
     if t.caption:
-        out += [f"*{_cell(t.caption)}*", ""]
+        out += [f"*{_inline(t.caption)}*", ""]
     header = t.columns if any(t.columns) else ("", "")
     out.append("| " + " | ".join(_cell(c) for c in header) + " |")
     out.append("|" + "|".join("---" for _ in header) + "|")
@@ -21,7 +59,7 @@ def _table(t: Table) -> list[str]:
         links = t.links[i] if i < len(t.links) else ()
         cells = []
         for j, v in enumerate(row):
-            url = links[j] if j < len(links) else None
+            url = http_url(links[j]) if j < len(links) else None
             cells.append(f"[{_cell(v)}](<{url}>)" if url else _cell(v))
         out.append("| " + " | ".join(cells) + " |")
     return out
@@ -38,9 +76,9 @@ def render_markdown(rep: Report, image_prefix: str | None) -> tuple[str, dict[st
     skipped = 0
     for b in blocks(rep):
         if isinstance(b, Heading):
-            lines.append("#" * b.level + " " + b.text)
+            lines.append("#" * b.level + " " + _inline(b.text))
         elif isinstance(b, Para):
-            lines.append(b.text)
+            lines.append(_line_start(_inline(b.text)))
         elif isinstance(b, Table):
             lines += _table(b)
         elif isinstance(b, FigureBlock):
@@ -50,7 +88,7 @@ def render_markdown(rep: Report, image_prefix: str | None) -> tuple[str, dict[st
                 continue
             name = f"{image_prefix}.{fig.name}.svg"
             files[name] = fig.svg
-            lines += [f"![{fig.title}]({name})", "", f"*{_cell(fig.caption)} "
+            lines += [f"![{_text(fig.title)}]({quote(name)})", "", f"*{_cell(fig.caption)} "
                       f"({'audit #' + str(fig.audit) if fig.audit is not None else 'no audit'})*"]
         lines.append("")
     if skipped:

@@ -2,8 +2,8 @@
 
 Built by :mod:`litaudit.render.report.build` from stored audits only; rendered to
 Markdown, HTML or JSON. Every section names the audits (:class:`AuditRef`) its numbers
-come from; an audit's ``result`` is kept as the stored JSON, so the report shows exactly
-what the store holds.
+come from; an audit's result is its typed stored result (the verdict and agreement, not
+yet typed, their stored JSON), so the report shows exactly what the store holds.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ if TYPE_CHECKING:
     from litaudit.analyses.verdict import Verdict
 
 from dataclasses import dataclass
-from typing import Any
+
+from litaudit.analyses.reuse import LOUReport, RAOReport
+from litaudit.analyses.subcollection_tau import SubcollectionReport
 
 
 @dataclass(frozen=True)
@@ -115,7 +117,7 @@ class LiteratureSection:
     min_threshold: float | None
     n_above: int | None
     n_below: int | None
-    expected_false_positives: float | None
+    expected_above_under_null: float | None   # N x P(one draw > max threshold)
     p: float | None             # Table 3
     value: float | None
     mu0: float | None
@@ -125,25 +127,49 @@ class LiteratureSection:
     history_audit: int | None
     history: tuple[HistoryPoint, ...]
     history_error: str | None
+    population: str | None = None   # the population the audit used, in words
+    model_fit: str | None = None    # the reference model against the data, in words
 
 
 @dataclass(frozen=True)
 class ClaimSection:
-    """A claimed value judged as the best of N + 1 equally good systems."""
+    """A claimed value audited against the published results (a stored 'claim' audit).
+
+    ``answers``: the audit's own sentences, in order: (a) against the record, (b) against
+    chance, (c) the claim's interval, the model-fit check. The numbers: (a) ``record_*``,
+    ``claim_in_record_interval``, ``record_in_claim_interval``, ``n_at_or_above``; (b) the
+    max of ``n_draws`` draws: ``threshold``, ``passes``, ``expected_above_under_null``,
+    ``n_published_above``, ``p_value`` (``p_below_floor``: it is the floor ``p_floor``),
+    ``n_star`` (``n_star_capped`` at ``n_star_cap``); (c) ``mu0``, ``lower``, ``coverage``.
+    """
 
     measure: str
     audit: int | None
     error: str | None
     value: float
-    n_draws: int | None
-    alpha: float | None
-    p_value: float | None
-    beyond_chance: bool | None
-    mu0: float | None
-    lower: float | None
-    n_star: int | None
-    in_candidate_set: bool | None
-    sentence: str
+    answers: tuple[str, ...] = ()
+    population: str | None = None
+    record_text: str | None = None
+    record_value: float | None = None
+    record_lower: float | None = None
+    claim_in_record_interval: bool | None = None
+    record_in_claim_interval: bool | None = None
+    n_at_or_above: int | None = None
+    n_draws: int | None = None
+    alpha: float | None = None
+    threshold: float | None = None
+    passes: bool | None = None
+    expected_above_under_null: float | None = None
+    n_published_above: int | None = None
+    p_value: float | None = None
+    p_below_floor: bool = False
+    p_floor: float | None = None
+    n_star: float | None = None
+    n_star_capped: bool = False
+    n_star_cap: float | None = None
+    mu0: float | None = None
+    lower: float | None = None
+    coverage: float | None = None
 
 
 @dataclass(frozen=True)
@@ -154,11 +180,11 @@ class ReuseSection:
     verdict_audit: int | None
     verdict: Verdict | None     # stored reuse-verdict result, decoded
     rao_audit: int | None
-    rao: dict | None            # stored reuse-rao result (RAOReport)
+    rao: RAOReport | None
     lou_audit: int | None
-    lou: dict | None            # stored reuse-lou result (LOUReport)
+    lou: LOUReport | None
     sub_audit: int | None
-    subcollections: dict | None  # stored reuse-subcollections result
+    subcollections: SubcollectionReport | None
     agreement_audit: int | None
     agreement: dict | None      # stored reuse-agreement result (ReuseAgreement)
     notes: tuple[str, ...]      # components missing and why
@@ -183,7 +209,3 @@ class Report:
             if a.id == audit_id:
                 return a
         return None
-
-
-def as_float(x: Any) -> float | None:
-    return None if x is None else float(x)

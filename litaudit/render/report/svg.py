@@ -10,9 +10,26 @@ screen readers.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from html import escape
+from html import escape as _html_escape
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+if TYPE_CHECKING:
+    import numpy as np
+
+# values a layer takes: numbers or arrays; None and non-finite values are dropped
+Values: TypeAlias = "Sequence[float | None] | np.ndarray[Any, Any]"
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def escape(text: str, quote: bool = True) -> str:
+    """Stored text for XML/HTML: escaped, control characters (not allowed in XML 1.0,
+    terminal escapes in HTML) dropped."""
+    return _html_escape(_CONTROL.sub("", str(text)), quote=quote)
+
 
 # a colour-blind-safe palette (Okabe and Ito, 2008)
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
@@ -85,7 +102,7 @@ class Plot:
     layers: list[_Layer] = field(default_factory=list)
     notes: list[tuple[float, float, str]] = field(default_factory=list)
 
-    def line(self, xs: Sequence[float], ys: Sequence[float], *, color: str = PALETTE[0],
+    def line(self, xs: Values, ys: Values, *, color: str = PALETTE[0],
              label: str | None = None, dash: bool = False, step: bool = False) -> Plot:
         xs, ys = _pairs(xs, ys)
         if step and xs:
@@ -97,7 +114,7 @@ class Plot:
         self.layers.append(_Layer("line", xs, ys, color=color, label=label, dash=dash))
         return self
 
-    def area(self, xs: Sequence[float], lower: Sequence[float], upper: Sequence[float], *,
+    def area(self, xs: Values, lower: Values, upper: Values, *,
              color: str = PALETTE[0], label: str | None = None, opacity: float = 0.2) -> Plot:
         xs, lo = _pairs(xs, lower)
         _, hi = _pairs(xs, upper)
@@ -105,7 +122,7 @@ class Plot:
                                   opacity=opacity))
         return self
 
-    def scatter(self, xs: Sequence[float], ys: Sequence[float], *, color: str = PALETTE[0],
+    def scatter(self, xs: Values, ys: Values, *, color: str = PALETTE[0],
                 label: str | None = None) -> Plot:
         xs, ys = _pairs(xs, ys)
         self.layers.append(_Layer("scatter", xs, ys, color=color, label=label))
@@ -246,14 +263,14 @@ class Plot:
                        f'stroke-width="2"{dash}/>')
             out.append(sym)
             out.append(f'<text x="{sym_x + 24}" y="{y}" font-size="11">'
-                       f"{escape(lay.label)}</text>")
+                       f"{escape(lay.label or '')}</text>")
             y += 16
         box = (f'<rect x="{x - 206}" y="{MARGIN_T + 2}" width="204" height="{16 * len(items) + 4}" '
                'fill="#ffffff" fill-opacity="0.85" stroke="#cccccc" stroke-width="0.5"/>')
         return ['<g class="legend">', box] + out + ["</g>"]
 
 
-def _pairs(xs: Sequence[float], ys: Sequence[float]) -> tuple[tuple[float, ...], ...]:
+def _pairs(xs: Values, ys: Values) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Finite (x, y) pairs as two tuples of floats (missing values are dropped)."""
     if len(xs) != len(ys):
         raise ValueError(f"{len(xs)} x values but {len(ys)} y values")

@@ -1,0 +1,180 @@
+"""The audits a collection's report is built from, run and stored before it is rendered.
+
+`litaudit report` calls :func:`prepare_report` (this module: it runs the missing
+analyses and stores them) and then hands the :class:`ReportAudits` to
+:func:`litaudit.render.report.build_report`, which only reads stored audits. With the
+default parameters, an identical audit already stored is reused (same input fingerprint,
+parameters and version), so a second report on the same database runs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from litaudit import defaults
+from litaudit.errors import LitauditError
+
+Note = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One audit a report section needs: its stored id, or why there is none."""
+
+    audit_id: int | None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class ReportAudits:
+    """What :func:`prepare_report` ran or found, section by section."""
+
+    collection_id: str
+    measures: tuple[str, ...]               # literature sections, in report order
+    best: tuple[Prepared, ...]              # per measure
+    history: tuple[Prepared, ...]           # per measure
+    claim_value: float | None
+    claim: Prepared | None
+    n_runs: int                             # runs stored for the collection
+    verdict: int | None                     # the reuse-verdict audit (None: no runs)
+    agreement: int | None                   # a reuse-agreement audit
+    notes: tuple[str, ...]                  # sections missing and why
+    reuse_notes: tuple[str, ...]            # reusability components missing and why
+
+
+def report_measures(con, collection_id: str) -> tuple[str, ...]:
+    """Measures with at least ``defaults.MIN_N`` non-retracted results, most results first
+    (fewer make no population: the audits would refuse them)."""
+    rows = con.execute(
+        "SELECT measure, count(*) AS n FROM results WHERE collection_id = ? "
+        "AND status <> 'retracted' GROUP BY measure HAVING count(*) >= ? "
+        "ORDER BY n DESC, measure", [collection_id, defaults.MIN_N]).fetchall()
+    return tuple(r[0] for r in rows)
+
+
+def _last_id(con) -> int:
+    return int(con.execute("SELECT coalesce(max(id), 0) FROM audits").fetchone()[0])
+
+
+def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Prepared:
+    """The default-parameter audit of ``kind``: the stored one for the current results,
+    else run and stored."""
+    from litaudit.analyses import best
+
+    runners: dict[str, Callable[..., Any]] = {
+        "best": best.run_best, "history": best.run_history, "claim": best.run_claim}
+    fn = runners[kind]
+    before = _last_id(con)
+    try:
+        rep = fn(con, cid, measure, **kw)
+    except LitauditError as exc:
+        return Prepared(None, str(exc))
+    if rep.audit_id > before:
+        note(f"ran the '{kind}' audit of {cid} / {measure}")
+    return Prepared(rep.audit_id)
+
+
+def prepare_report(con, collection: str, *, measure: str | None = None,
+                   claim: float | None = None, note: Note | None = None) -> ReportAudits:
+    """Run (and store) the audits missing for the report of ``collection``.
+
+    ``measure`` limits the literature sections to one measure (default: every measure
+    with at least ``defaults.MIN_N`` results); ``claim`` needs a measure when the
+    collection has several, and a value in the measure's range (a bad value is an error,
+    not a report that could not check it). The connection must be writable.
+    """
+    from litaudit.store.refdata import resolve_collection, resolve_measure
+
+    note = note or (lambda _msg: None)
+    ref = resolve_collection(con, collection)
+    if measure is not None:
+        measures: tuple[str, ...] = (resolve_measure(con, measure),)
+    else:
+        measures = report_measures(con, ref.id)
+    if claim is not None and len(measures) != 1:
+        raise LitauditError(f"--claim needs --measure: {ref.name} has results for "
+                            f"{len(measures)} measures ({', '.join(measures) or 'none'})")
+    if claim is not None:
+        from litaudit.analyses.best import check_claimed_value
+
+        check_claimed_value(con, measures[0], claim)
+    best = tuple(_literature(con, "best", ref.id, m, note) for m in measures)
+    history = tuple(_literature(con, "history", ref.id, m, note) for m in measures)
+    claimed = (_literature(con, "claim", ref.id, measures[0], note, value=float(claim))
+               if claim is not None else None)
+    n_runs, verdict, agreement, notes = _reuse(con, ref.id, note)
+    return ReportAudits(ref.id, measures, best, history, claim, claimed, n_runs, verdict,
+                        agreement, tuple(notes) if not n_runs else (),
+                        tuple(notes) if n_runs else ())
+
+
+def n_stored_runs(con, collection_id: str) -> int:
+    try:
+        return int(con.execute("SELECT count(*) FROM runs WHERE collection_id = ?",
+                               [collection_id]).fetchone()[0])
+    except Exception:  # noqa: BLE001 - a store without the runs schema has no runs
+        return 0
+
+
+def _reuse(con, cid: str, note: Note) -> tuple[int, int | None, int | None, list[str]]:
+    """(runs stored, verdict audit, agreement audit, notes): the reusability audits."""
+    n_runs = n_stored_runs(con, cid)
+    if n_runs == 0:
+        return 0, None, None, [f"no run archive is stored for {cid}: no reusability "
+                               "section (import one with `litaudit runs import`)"]
+    from litaudit.analyses import reuse
+    from litaudit.analyses.audits import get_audit
+    from litaudit.analyses.coded_archive import load_coded
+    from litaudit.analyses.verdict import KIND, run_verdict
+    from litaudit.errors import StoreError
+
+    _, coded = load_coded(con, cid)
+    verdict = None
+    # newest first; a verdict stored by an older version in another shape is passed over
+    rows = con.execute("SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
+                       "AND input_fingerprint = ? ORDER BY id DESC",
+                       [KIND, cid, coded.fingerprint]).fetchall()
+    for (vid,) in rows:
+        try:
+            a = get_audit(con, int(vid))
+        except StoreError:
+            continue
+        if (a.params.get("depth") == reuse.DEFAULT_DEPTH
+                and a.params.get("split") == "prefix" and a.params.get("subcollections")):
+            verdict = a
+            break
+    if verdict is None:
+        note(f"running the reusability audits of {cid} (RAO, LOU, sub-collections, "
+             "agreement)")
+        _, vid = run_verdict(con, cid, subcollections=True)
+        if vid is None:
+            raise LitauditError(f"the reusability verdict of {cid} was not stored")
+        verdict = get_audit(con, vid)
+    notes: list[str] = []
+    parts = {kind: int(aid) for kind, aid in verdict.result.audits}
+    agreement = parts.get("reuse-agreement") or _agreement(con, cid, notes, note)
+    return n_runs, verdict.id, agreement, notes
+
+
+def _agreement(con, cid: str, notes: list[str], note: Note) -> int | None:
+    """The newest 'reuse-agreement' audit made after the archive was imported, else run it."""
+    from litaudit.analyses import agreement as ag
+    from litaudit.analyses.audits import list_audits
+    from litaudit.errors import NotFound, ParameterError
+
+    params = ag.audit_params(source="simulation", k=2, depth=100, alpha=0.05,
+                             correction="none", min_topics=5)
+    imported = con.execute("SELECT CAST(max(imported_at) AS VARCHAR) FROM runs "
+                           "WHERE collection_id = ?", [cid]).fetchone()[0]
+    for a in reversed(list_audits(con, kind=ag.KIND, collection_id=cid)):
+        if a.params == params and (imported is None or a.created_at >= imported):
+            return a.id
+    note(f"running the agreement analysis of {cid} (pooling simulation, k=2, depth=100)")
+    try:
+        comp = ag.agreement_component(con, cid, save_audit=True)
+    except (NotFound, ParameterError) as exc:
+        notes.append(f"agreement: no data ({exc})")
+        return None
+    return comp.audit_id

@@ -1,0 +1,171 @@
+"""Canonical JSON for results, and back: the codec every layer shares.
+
+``to_jsonable`` / ``dumps`` turn a result (frozen dataclasses, tuples, numpy scalars and
+arrays, dates, paths, Decimals) into plain JSON with sorted keys: the form of ``--json``
+output and of stored audits. ``decode(T, data)`` rebuilds a ``T`` from that JSON by
+reading ``T``'s type hints, so that ``decode(type(x), json.loads(dumps(x))) == x`` for a
+frozen dataclass ``x`` built of the types below (nested dataclasses, ``tuple[X, ...]``,
+fixed tuples, ``list``/``dict``, ``X | None``, ``int``/``float``/``str``/``bool``).
+
+Floats survive exactly (JSON keeps ``repr``'s shortest round-trip digits). JSON has no NaN
+or infinity: they are written as null, and a null read into a field typed ``float`` (not
+``float | None``) comes back as NaN. numpy scalars are written as Python numbers and come
+back as the field's Python type.
+
+Stdlib only (and litaudit.errors): analyses, the store and the renderers all import it.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import dataclasses
+import datetime as dt
+import json
+import math
+import types
+import typing
+from decimal import Decimal
+from functools import cache
+from pathlib import Path
+from typing import Any, TypeVar
+
+from litaudit.errors import LitauditError
+
+T = TypeVar("T")
+
+
+def to_jsonable(obj: Any) -> Any:
+    """Plain JSON types for dataclasses, numpy scalars/arrays, dates, paths, Decimals."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_jsonable(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, dict):
+        return {str(k): to_jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return [to_jsonable(v) for v in obj]
+    if isinstance(obj, float):
+        return None if math.isnan(obj) or math.isinf(obj) else obj
+    if isinstance(obj, (str, int, bool)) or obj is None:
+        return obj
+    if isinstance(obj, (dt.date, dt.datetime)):
+        return obj.isoformat()
+    if isinstance(obj, Decimal):
+        return str(obj)
+    if isinstance(obj, Path):
+        return str(obj)
+    if hasattr(obj, "model_dump"):  # SQLModel / pydantic rows
+        return to_jsonable(obj.model_dump())
+    if hasattr(obj, "tolist"):  # numpy arrays and scalars
+        return to_jsonable(obj.tolist())
+    return str(obj)
+
+
+def dumps(obj: Any) -> str:
+    """Canonical JSON (sorted keys) used for --json output and stored audits."""
+    return json.dumps(to_jsonable(obj), sort_keys=True, indent=2, ensure_ascii=False)
+
+
+class DecodeError(LitauditError, ValueError):
+    """Stored JSON does not fit the type it is decoded into."""
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def decode(tp: Any, data: Any) -> Any:
+    """Rebuild a value of type ``tp`` from its JSON form (see the module docstring)."""
+    return _decode(tp, data, tp.__name__ if isinstance(tp, type) else str(tp))
+
+
+def _decode(tp: Any, data: Any, where: str) -> Any:
+    if tp is Any or tp is object:
+        return data
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if data is None and type(None) in args:
+            return None
+        rest = [a for a in args if a is not type(None)]
+        if len(rest) == 1:
+            return _decode(rest[0], data, where)
+        for a in rest:          # a union of several types: the first that fits
+            try:
+                return _decode(a, data, where)
+            except (DecodeError, TypeError, ValueError):
+                continue
+        raise DecodeError(f"{where}: {data!r} fits none of {tp}")
+    if origin is typing.Literal:
+        return data
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if not isinstance(data, dict):
+            raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")
+        hints = _hints(tp)
+        fields = [f for f in dataclasses.fields(tp) if f.init]
+        missing = [f.name for f in fields if f.name not in data
+                   and f.default is dataclasses.MISSING
+                   and f.default_factory is dataclasses.MISSING]
+        if missing:
+            raise DecodeError(f"{where}: no {', '.join(missing)}")
+        kw = {f.name: _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
+              for f in fields if f.name in data}
+        return tp(**kw)
+    if origin is tuple:
+        _seq(data, where)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], x, f"{where}[{i}]") for i, x in enumerate(data))
+        if args and len(args) != len(data):
+            raise DecodeError(f"{where}: expected {len(args)} items, got {len(data)}")
+        return tuple(_decode(a, x, f"{where}[{i}]") for i, (a, x) in
+                     enumerate(zip(args, data, strict=True))) if args else tuple(data)
+    if origin in (list, collections.abc.Sequence):
+        _seq(data, where)
+        inner = args[0] if args else Any
+        return [_decode(inner, x, f"{where}[{i}]") for i, x in enumerate(data)]
+    if origin is dict:
+        if not isinstance(data, dict):
+            raise DecodeError(f"{where}: expected an object")
+        vt = args[1] if len(args) == 2 else Any
+        return {k: _decode(vt, v, f"{where}.{k}") for k, v in data.items()}
+    return _scalar(tp, data, where)
+
+
+def _seq(data: Any, where: str) -> None:
+    if not isinstance(data, list):
+        raise DecodeError(f"{where}: expected a list, got {type(data).__name__}")
+
+
+def _scalar(tp: Any, data: Any, where: str) -> Any:
+    if tp is float:
+        if data is None:
+            return math.nan
+        if isinstance(data, bool) or not isinstance(data, (int, float)):
+            raise DecodeError(f"{where}: expected a number, got {data!r}")
+        return float(data)
+    if tp is bool:
+        if not isinstance(data, bool):
+            raise DecodeError(f"{where}: expected true/false, got {data!r}")
+        return data
+    if tp is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise DecodeError(f"{where}: expected an integer, got {data!r}")
+        return data
+    if tp is str:
+        if not isinstance(data, str):
+            raise DecodeError(f"{where}: expected a string, got {data!r}")
+        return data
+    if tp is type(None):
+        if data is not None:
+            raise DecodeError(f"{where}: expected null, got {data!r}")
+        return None
+    if tp in (dt.date, dt.datetime):
+        return tp.fromisoformat(data)
+    if tp in (Path, Decimal):
+        return tp(data)
+    if getattr(tp, "__name__", "") == "ndarray":     # numpy arrays: lists of numbers
+        import numpy as np
+
+        return np.asarray([math.nan if x is None else x for x in data]
+                          if isinstance(data, list) and data and not isinstance(data[0], list)
+                          else data)
+    return data

@@ -1,0 +1,261 @@
+"""The curation export: papers, results and their history in one JSON object, the lossless
+form of `results export` (docs/DEVELOPING.md, "Curation export").
+
+``{"format": "litaudit-curation", "version": 1, "papers": [...], "results": [...],
+"history": [...]}``: ``results`` are rows of the results import format (plus their
+``created_at`` and ``updated_at``); ``papers`` every paper with its notes (results or
+not); ``history`` every change, in order, naming a result by its position in
+``results`` (from 1) or a paper by its bibkey. Importing it into a database without these
+rows reproduces all of it digit for digit; rows already present (by their natural key,
+papers by bibkey) are failed, skipped or updated as ``--on-existing`` says, and only the
+history of the rows the import creates is copied.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from litaudit.curation import fields as F
+from litaudit.curation.importer import apply_plan, plan_import
+from litaudit.curation.rows import _DUPLICATES, Table
+from litaudit.errors import Problem, ValidationFailed
+from litaudit.measures import did_you_mean
+
+FORMAT = "litaudit-curation"
+VERSION = 1
+PAPER_KEYS = ("bibkey", "citation", "title", "authors", "venue", "year", "doi", "url", "tags",
+              "notes", "created_at")
+HISTORY_KEYS = ("entity", "result", "paper", "action", "field", "old_value", "new_value",
+                "reason", "who", "changed_at")
+ACTIONS = ("create", "edit", "verify", "retract", "import")
+
+
+def _ts(v) -> str | None:
+    return None if v is None else str(v)
+
+
+def export_bundle(con, f) -> dict:
+    """Papers, results (filtered by ``f``) and their history as one JSON-ready object."""
+    from litaudit.curation.export import export_row
+    from litaudit.curation.results import query_results
+
+    results = query_results(con, f)
+    times = dict(((i, (c, u)) for i, c, u in con.execute(
+        "SELECT id, CAST(created_at AS VARCHAR), CAST(updated_at AS VARCHAR) FROM results"
+    ).fetchall()))
+    rows, position = [], {}
+    for i, r in enumerate(results, start=1):
+        row = export_row(r)
+        row["created_at"], row["updated_at"] = times[r["id"]]
+        rows.append(row)
+        position[r["id"]] = i
+    filtered = any(v for k, v in vars(f).items() if k != "include_retracted")
+    cols = ", ".join(PAPER_KEYS[:-1])
+    papers = con.execute(f"SELECT id, {cols}, CAST(created_at AS VARCHAR) FROM papers "
+                         "ORDER BY id").fetchall()
+    if filtered:
+        used = {r["bibkey"] for r in results if r["bibkey"]}
+        papers = [p for p in papers if p[1] in used]
+    bibkey = {p[0]: p[1] for p in papers}
+    history = []
+    for (_id, entity, entity_id, action, fld, old, new, reason, who, at) in con.execute(
+            "SELECT id, entity, entity_id, action, field, old_value, new_value, reason, who, "
+            "CAST(changed_at AS VARCHAR) FROM history ORDER BY id").fetchall():
+        if entity == "result" and entity_id in position:
+            ref = {"result": position[entity_id]}
+        elif entity == "paper" and entity_id in bibkey:
+            ref = {"paper": bibkey[entity_id]}
+        else:
+            continue
+        history.append({"entity": entity, **ref, "action": action, "field": fld,
+                        "old_value": old, "new_value": new, "reason": reason, "who": who,
+                        "changed_at": at})
+    return {"format": FORMAT, "version": VERSION,
+            "papers": [dict(zip(PAPER_KEYS, p[1:], strict=True)) for p in papers],
+            "results": rows, "history": history}
+
+
+def _timestamp(text, what: str) -> dt.datetime:
+    try:
+        return dt.datetime.fromisoformat(str(text))
+    except ValueError:
+        raise F.FieldError(f"{what}: expected a timestamp YYYY-MM-DD HH:MM:SS, "
+                           f"got {text!r}") from None
+
+
+def _list(b: dict, key: str, name: str, problems: list[Problem]) -> list:
+    v = b.get(key, [])
+    if not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
+        problems.append(Problem(name, None, f"\"{key}\" must be a list of objects", key))
+        return []
+    for i, x in enumerate(v, start=1):
+        for k in x.pop(_DUPLICATES, []):
+            problems.append(Problem(name, None, f"{key}[{i}]: key {k!r} appears twice", k))
+    return v
+
+
+def _papers(b: dict, name: str, problems: list[Problem]) -> list[dict]:
+    out = []
+    for i, p in enumerate(_list(b, "papers", name, problems), start=1):
+        where = f"papers[{i}]"
+        n0 = len(problems)
+
+        def bad(msg, fld=None, _w=where):
+            problems.append(Problem(name, None, f"{_w}: {msg}", fld))
+
+        for k in p:
+            if k not in PAPER_KEYS:
+                bad(f"unknown key {k!r}{did_you_mean(k, PAPER_KEYS)}", k)
+        vals = {k: p.get(k) for k in PAPER_KEYS}
+        for k, v in vals.items():
+            if v is not None and not isinstance(v, str) and not (k == "year"):
+                bad("must be text", k)
+            elif F.check_text(v):
+                bad(F.check_text(v), k)
+        if F.blank(vals["bibkey"]) or F.blank(vals["citation"]):
+            bad("a paper needs a bibkey and a citation")
+        try:
+            vals["year"] = None if F.blank(vals["year"]) else F.parse_year(vals["year"])
+            vals["created_at"] = (None if F.blank(vals["created_at"])
+                                  else _timestamp(vals["created_at"], "created_at"))
+        except F.FieldError as e:
+            bad(str(e))
+        if len(problems) == n0:
+            out.append(vals)
+    return out
+
+
+def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
+    """Import a curation export (inside the caller's transaction). Returns (report, plan)."""
+    b = table.bundle or {}
+    con = store.con
+    problems = list(table.problems)
+    if b.get("format") not in (None, FORMAT) or str(b.get("version", VERSION)) != str(VERSION):
+        raise ValidationFailed([Problem(name, None, f"not a {FORMAT} export of version "
+                                        f"{VERSION} (format {b.get('format')!r}, version "
+                                        f"{b.get('version')!r})")])
+    for k in b.pop(_DUPLICATES, []):
+        problems.append(Problem(name, None, f"key {k!r} appears twice", k))
+    for k in b:
+        if k not in ("format", "version", "papers", "results", "history"):
+            problems.append(Problem(name, None, f"unknown key {k!r}", k))
+    papers = _papers(b, name, problems)
+    history = _list(b, "history", name, problems)
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    existing = {k: dict(zip(PAPER_KEYS[1:-1], rest, strict=True)) | {"id": i}
+                for i, k, *rest in con.execute(
+                    f"SELECT id, bibkey, {', '.join(PAPER_KEYS[1:-1])} FROM papers").fetchall()}
+    new_papers: dict[str, int] = {}
+    seen: set[str] = set()
+    for p in papers:
+        key = p["bibkey"]
+        if key in seen:
+            problems.append(Problem(name, None, f"paper {key!r} appears twice", "bibkey"))
+            continue
+        seen.add(key)
+        old = existing.get(key)
+        if old is None:
+            continue
+        changed = {k: p[k] for k in PAPER_KEYS[1:-1] if p[k] != old[k]}
+        if changed and on_existing == "fail":
+            problems.append(Problem(name, None, f"paper {key!r} is already in the database "
+                                    f"with other {', '.join(changed)}; use --on-existing "
+                                    "skip or update", "bibkey"))
+    if problems:
+        raise ValidationFailed(problems)
+    for p in papers:
+        old = existing.get(p["bibkey"])
+        if old is None:
+            cols = PAPER_KEYS
+            pid = con.execute(f"INSERT INTO papers ({', '.join(cols)}) VALUES "
+                              f"({', '.join('?' * len(cols))}) RETURNING id",
+                              [p[c] if c != "created_at" else (p[c] or now)
+                               for c in cols]).fetchone()[0]
+            new_papers[p["bibkey"]] = pid
+        elif on_existing == "update":
+            changed = {k: p[k] for k in PAPER_KEYS[1:-1] if p[k] != old[k]}
+            for k, v in changed.items():
+                con.execute(f"UPDATE papers SET {k} = ? WHERE id = ?", [v, old["id"]])
+                con.execute("INSERT INTO history (entity, entity_id, action, field, old_value, "
+                            "new_value, reason, who, changed_at) VALUES ('paper', ?, 'edit', ?, "
+                            "?, ?, ?, ?, ?)", [old["id"], k, _s(old[k]), _s(v),
+                                               f"updated from {name}", who, now])
+    # results: the papers above exist now, so rows name them by bibkey alone
+    times, time_problems = {}, []
+    raw = b.get("results") or []
+    for row in table.rows:
+        x = raw[row.line - 1] if row.line - 1 < len(raw) else {}
+        try:
+            c = x.get("created_at")
+            u = x.get("updated_at")
+            if c is not None or u is not None:
+                c = _timestamp(c, "created_at") if c is not None else now
+                u = _timestamp(u, "updated_at") if u is not None else c
+                times[row.line] = (c, u)
+        except F.FieldError as e:
+            time_problems.append(Problem(name, row.line, str(e)))
+    plan = plan_import(con, table.rows, name, on_existing=on_existing, columns=None,
+                       problems=time_problems)
+    # a curation export brings its own history; a bare {"results": [...]} gets "import"
+    report = apply_plan(store, plan, who=who, record="history" not in b, times=times)
+    ids = {}
+    for r, rid in zip(plan.results, report.result_ids, strict=True):
+        ids[r.line] = rid
+    hist_problems, n_hist = [], 0
+    for i, h in enumerate(history, start=1):
+        where = f"history[{i}]"
+        unknown = [k for k in h if k not in HISTORY_KEYS]
+        if unknown:
+            hist_problems.append(Problem(name, None, f"{where}: unknown key {unknown[0]!r}"))
+            continue
+        entity = h.get("entity")
+        if entity == "result":
+            pos = h.get("result")
+            if not isinstance(pos, str) or not pos.isascii() or not pos.isdigit() \
+                    or not 1 <= int(pos) <= len(raw):
+                hist_problems.append(Problem(name, None, f"{where}: \"result\" must be a "
+                                             f"position in results (1 to {len(raw)})"))
+                continue
+            eid = ids.get(int(pos))
+        elif entity == "paper":
+            eid = new_papers.get(h.get("paper")) if isinstance(h.get("paper"), str) else None
+            if h.get("paper") not in seen:
+                hist_problems.append(Problem(name, None, f"{where}: paper {h.get('paper')!r} "
+                                             "is not among the papers"))
+                continue
+        else:
+            hist_problems.append(Problem(name, None, f"{where}: entity must be result or paper"))
+            continue
+        if h.get("action") not in ACTIONS:
+            hist_problems.append(Problem(name, None, f"{where}: action must be one of "
+                                         f"{', '.join(ACTIONS)}"))
+            continue
+        texts = [h.get(k) for k in ("field", "old_value", "new_value", "reason", "who")]
+        if any(t is not None and (not isinstance(t, str) or F.check_text(t)) for t in texts) \
+                or F.blank(h.get("who")):
+            hist_problems.append(Problem(name, None, f"{where}: field, old_value, new_value, "
+                                         "reason and who must be text (who not empty)"))
+            continue
+        try:
+            at = _timestamp(h.get("changed_at"), "changed_at")
+        except F.FieldError as e:
+            hist_problems.append(Problem(name, None, f"{where}: {e}"))
+            continue
+        if eid is None:          # a row that was there already keeps its own history
+            continue
+        con.execute("INSERT INTO history (entity, entity_id, action, field, old_value, "
+                    "new_value, reason, who, changed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [entity, eid, h["action"], *texts, at])
+        n_hist += 1
+    if hist_problems:
+        raise ValidationFailed(hist_problems)
+    import dataclasses
+
+    report = dataclasses.replace(report, added_papers=report.added_papers + len(new_papers),
+                                 history=n_hist)
+    return report, plan
+
+
+def _s(v) -> str | None:
+    return None if v is None else str(v)
+

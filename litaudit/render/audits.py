@@ -1,0 +1,413 @@
+"""Rendering stored and fresh audits: one renderer per audit kind, one "saved" footer, one
+``--json`` shape.
+
+A renderer takes the typed result of its kind (the registered result type of
+:mod:`litaudit.analyses.audits`) and prints it on the terminal. ``audit show ID`` and the
+command that made the audit both go through :func:`render_result`, so a stored audit
+reads back as it was first printed. A kind without a renderer is shown field by field
+(never as raw JSON). See docs/DEVELOPING.md, "Adding an audit kind".
+
+Imports only types from the analyses (never runs one).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable
+from typing import Any
+
+from litaudit import defaults
+from litaudit.analyses.audits import Audited, StoredAudit
+from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport, Summary
+from litaudit.analyses.population import PopulationSummary, ResultRow
+from litaudit.analyses.wording import fit_sentence, fmt_n_star, p_text, population_sentence
+from litaudit.codec import to_jsonable
+from litaudit.render.console import out, print_json, table
+
+Renderer = Callable[[Any], None]
+RENDERERS: dict[str, Renderer] = {}
+
+
+def renderer(kind: str) -> Callable[[Renderer], Renderer]:
+    """Register the terminal renderer of an audit kind (a function decorator)."""
+    def add(fn: Renderer) -> Renderer:
+        RENDERERS[kind] = fn
+        return fn
+
+    return add
+
+
+def line(text: str) -> None:
+    """Print a line of text as is (no rich markup: '[audit #3]' stays)."""
+    out.print(text, markup=False)
+
+
+def saved_footer(audit_id: int | None, reused: bool = False) -> str | None:
+    """The one footer of every audit command: where its result is stored."""
+    if audit_id is None:
+        return None
+    if reused:
+        return (f"audit #{audit_id}: stored earlier by an identical call "
+                "(same parameters, input and version), not recomputed")
+    return f"saved as audit #{audit_id}"
+
+
+def envelope(audited: Audited) -> dict:
+    """The ``--json`` form of an audit command's outcome."""
+    return {"audit_id": audited.audit_id, "reused": audited.reused, "result": audited.result}
+
+
+def render_result(kind: str, result: Any) -> None:
+    """Print ``result`` with its kind's renderer (field by field when it has none)."""
+    fn = RENDERERS.get(kind)
+    if fn is None:
+        _fields(to_jsonable(result), "")
+    else:
+        fn(result)
+
+
+def emit(kind: str, audited: Audited, json_out: bool) -> None:
+    """Print an audit command's outcome: ``--json`` envelope, or the table and footer."""
+    if json_out:
+        print_json(envelope(audited))
+        return
+    render_result(kind, audited.result)
+    foot = saved_footer(audited.audit_id, audited.reused)
+    if foot:
+        line(foot)
+
+
+def render_stored(a: StoredAudit) -> None:
+    """`audit show`: the record's provenance line, then its kind's rendering."""
+    line(f"Audit #{a.id} ({a.kind}), {a.created_at[:19]}, litaudit {a.software_version}, "
+         f"method {a.method}" + (f", seed {a.seed}, {a.trials} trials" if a.trials else "")
+         + f", input {a.input_fingerprint[:12]}")
+    result = a.result
+    if dataclasses.is_dataclass(result) and any(
+            f.name == "audit_id" for f in dataclasses.fields(result)):
+        result = dataclasses.replace(result, audit_id=a.id)  # type: ignore[type-var]
+    render_result(a.kind, result)
+
+
+def _fields(d: Any, indent: str) -> None:
+    """A result without a renderer: one line per field, nested fields indented."""
+    if isinstance(d, dict):
+        for k, v in d.items():
+            if isinstance(v, (dict, list)) and v:
+                line(f"{indent}{k}:")
+                _fields(v, indent + "  ")
+            else:
+                line(f"{indent}{k}: {'-' if v is None or v == [] else v}")
+    elif isinstance(d, list):
+        for i, v in enumerate(d):
+            if isinstance(v, (dict, list)):
+                line(f"{indent}[{i}]")
+                _fields(v, indent + "  ")
+            else:
+                line(f"{indent}- {v}")
+    else:
+        line(f"{indent}{d}")
+
+
+# ----------------------------------------------------------------------- audit matrix
+@renderer("best-matrix")
+def _matrix(rep) -> None:
+    st = rep.stats
+    line(f"Matrix audit: {rep.file} ({rep.measure}, {rep.n_runs} runs x {rep.n_topics} "
+         f"topics{'' if rep.topics_complete else ', some cells missing'})")
+    ref, th, iv = st.reference, st.thresholds, st.interval
+    out.print(table("Table 2 and 3 rows", ["N", "n", "mean", "sd", "max", "mu0", "lower",
+                                           "candidates", "max threshold", "above"],
+                    [(ref.n_results, ref.n_topics, ref.mu, ref.sd, ref.maximum, iv.mu0,
+                      iv.lower, st.n_candidates, th.max_threshold, th.n_above)]))
+    out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
+
+
+# ------------------------------------------------------------------------ reuse kinds
+def _pct(x: float | None) -> float | None:
+    return None if x is None else 100.0 * x
+
+
+def _f4(x: float | None) -> str:
+    return "-" if x is None else f"{x:.4f}"
+
+
+@renderer("reuse-rao")
+def _rao(rep) -> None:
+    rows = [(r.tag, r.participant, r.run_type or "-", r.rao, r.effectiveness, r.topics)
+            for r in rep.runs]
+    out.print(table(f"Run Average Overlap, {rep.collection_id}, depth {rep.depth} "
+                    "(Voorhees et al. 2014)",
+                    ["run", "participant", "type", "RAO", rep.measure, "topics"], rows))
+    out.print(f"{rep.n_runs} runs, P = {rep.n_participants} participants: RAO range "
+              f"[1/P = {rep.lower_bound:.4f}, 1]; mean {_f4(rep.mean_rao)}, "
+              f"min {_f4(rep.min_rao)}, max {_f4(rep.max_rao)}")
+
+
+@renderer("reuse-lou")
+def _lou(rep) -> None:
+    prow = [(p.participant, p.runs, p.unique_relevant, _pct(p.share_of_relevant),
+             _pct(p.share_of_uniques)) for p in rep.participants]
+    out.print(table(f"Unique relevant documents, {rep.collection_id}, depth {rep.depth}",
+                    ["participant", "runs", "unique", "% of relevant", "% of uniques"], prow,
+                    digits=2))
+    rrow = [(r.tag, r.participant, r.run_type or "-", r.before, r.after, r.pct_change,
+             r.considered) for r in rep.runs]
+    m = "MAP" if rep.measure == "AP" else rep.measure
+    out.print(table("Leave-out-uniques", ["run", "participant", "type", f"{m} before",
+                                          f"{m} after", "% change", "in Table 2"], rrow))
+    t2 = [
+        ("% of relevant documents that are unique", _pct(rep.unique_fraction)),
+        ("largest % of uniques from one participant", _pct(rep.largest_share)),
+        ("mean |% difference|", rep.mean_abs_pct),
+        ("max |% difference|", rep.max_abs_pct),
+        (f"runs with |% difference| > {rep.noise_pct:g}%", f"{rep.n_above} of "
+                                                           f"{rep.n_considered}"),
+    ]
+    out.print(table(f"Table 2 statistics (automatic runs with {m} >= {rep.min_map:g})",
+                    ["statistic", "value"], t2, digits=2))
+    out.print(f"{rep.n_unique} unique of {rep.n_relevant} relevant documents "
+              f"({rep.n_retrieved_relevant} in some run's top {rep.depth}); largest: "
+              f"{rep.largest_participant or '-'}")
+
+
+@renderer("reuse-subcollections")
+def _subcollections(rep) -> None:
+    srow = [(s.name, s.documents, s.relevant, s.topics) for s in rep.subcollections]
+    out.print(table(f"Sub-collections of {rep.collection_id} (split {rep.split})",
+                    ["sub-collection", "documents", "relevant", "topics"], srow))
+    names = [s.name for s in rep.subcollections]
+    rrow = [(r.tag, r.full_map, *r.maps) for r in rep.runs]
+    out.print(table("MAP per sub-collection", ["run", "all", *names], rrow))
+    prow = [(f"{p.a}-{p.b}", p.tau,
+             "-" if p.random_min is None else f"{p.random_min:.2f}-{p.random_max:.2f}",
+             p.p_value) for p in rep.pairs]
+    out.print(table(f"Kendall's tau per pair and randomization test ({rep.permutations} "
+                    f"random splits, seed {rep.seed}; Sanderson et al. 2012, Tables 3-4)",
+                    ["pair", "tau", "random tau range", "p"], prow, digits=3))
+    sig = ", ".join(f"{n} at {lvl:g}" for lvl, n in rep.significant)
+    excl = "; ".join(f"{t} ({why})" for t, why in rep.excluded) or "none"
+    out.print(f"{len(rep.runs)} runs ranked; excluded: {excl}")
+    out.print(f"pairs significant: {sig} (of {len(rep.pairs)}); mean tau "
+              f"{'-' if rep.mean_tau is None else f'{rep.mean_tau:.3f}'}; smallest possible "
+              f"p = 1/{rep.permutations + 1}")
+
+
+@renderer("reuse-verdict")
+def _verdict(v) -> None:
+    """The reusability verdict (`reuse verdict`, `audit show`): the deciding tests, then
+    what is shown beside them."""
+    from litaudit.render.console import fmt
+
+    name = v.collection_id or "score matrix"
+    c = v.coverage
+    out.print(f"Reusability verdict, {name}: {c.runs} runs, {c.participants} participants "
+              f"(sites), {c.topics} topics; {c.note}")
+    if v.tests:
+        rows = [("-" if t.depth is None else t.depth, f"{t.result.shift_pct:+.2f}%",
+                 fmt(t.result.shift), fmt(t.result.se), fmt(t.result.p_value, 3),
+                 fmt(t.p_adjusted, 3), "yes" if t.evidence else "no",
+                 ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in t.most_affected))
+                for t in v.tests]
+        out.print(table(
+            f"Tests entering the verdict: shift of held-out runs (Carterette et al. 2010, "
+            f"pooling simulation, k = 2, expected over the design's assignments), "
+            f"{v.correction} at alpha {v.alpha:g}",
+            ["pool depth", "shift", "AP points", "se", "p", "adjusted p", "evidence",
+             "sites losing most"], rows))
+    a = v.agreement
+    if a is not None:
+        parts: list[tuple] = []
+        for p in a.parts:
+            if p.status != "tested":
+                parts.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}", "-", "-", "-",
+                              "-", p.reason))
+                continue
+            parts.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}",
+                          f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%",
+                          f"{p.paper_p.median:.3f}",
+                          f"{p.paper_rejections} of {a.assignments}", fmt(p.p_value, 3), ""))
+        out.print(table(
+            f"Descriptive, not a gate: agreement in significance over {a.assignments} random "
+            f"assignments ({a.source}; seed {a.seed}, sign flips seed {a.flip_seed})",
+            ["analysis", "pairs", "disagree real / random", "paper's p (median)",
+             "paper's p < alpha", "dependence-kept p", "note"], parts))
+    if v.lou:
+        out.print(table("Descriptive: leave-out-uniques by pool depth (Voorhees et al. 2014, "
+                        "Table 2; automatic runs with MAP >= 0.1)",
+                        ["depth", "unique / relevant", "runs", "mean |% change|",
+                         "max |% change|", "above 1%"],
+                        [(x.depth, fmt(x.unique_fraction), x.considered, fmt(x.mean_abs_pct, 2),
+                          fmt(x.max_abs_pct, 2), x.above_noise) for x in v.lou]))
+    if v.rao is not None:
+        r = v.rao
+        out.print(f"Descriptive: run average overlap at depth {r.depth}: mean {fmt(r.mean_rao)}, "
+                  f"max {fmt(r.max_rao)}, range [1/P = {r.lower_bound:.4f}, 1]")
+    if v.subcollections is not None:
+        sc = v.subcollections
+        out.print(f"Descriptive: sub-collection pairs with p < {v.alpha:g}: {sc.significant} of "
+                  f"{sc.pairs} ({sc.significant_holm} after Holm); mean tau {fmt(sc.mean_tau, 3)} "
+                  f"({sc.permutations} random splits, seed {sc.seed})")
+    if v.references:
+        out.print(table("Beside the papers' reference values (shown, not enforced)",
+                        ["quantity", "here", "paper", "source"],
+                        [(r.quantity, r.ours, r.paper, r.source) for r in v.references]))
+    for n in v.notes:
+        out.print(f"note: {n}")
+    out.print(f"verdict: {v.headline}")
+
+
+# ------------------------------------------------- audit best / claim / history / summary
+def wide(renderable) -> None:
+    """Print at the terminal's width, or unwrapped (160 columns) when piped or captured."""
+    if out.is_terminal:
+        out.print(renderable)
+    else:
+        from litaudit.render.console import SafeConsole
+
+        SafeConsole(soft_wrap=True, width=160).print(renderable)
+
+
+def _f(x: float | None, digits: int = 4) -> str:
+    return "-" if x is None or x != x else f"{x:.{digits}f}"
+
+
+def _p(x: float | None, below: bool = False, floor: float | None = defaults.P_FLOOR) -> str:
+    """A p-value: 3 significant digits, or '< 1e-6' below its floor (defaults.P_FLOOR)."""
+    return p_text(None if x is None or x != x else x, below, floor)
+
+
+def _cited(r: ResultRow) -> str:
+    return r.citation if r.source == "paper" and r.citation else f"TREC {r.track}"
+
+
+def _head(rep, what: str) -> str:
+    """'Claim audit: Robust04 AP (papers), 249 topics  [audit #3]'."""
+    aid = f"  [audit #{rep.audit_id}]" if rep.audit_id is not None else ""
+    other = (f" ({rep.n_other_topics} results on other topic counts left out)"
+             if rep.n_other_topics else "")
+    src = {"paper": "papers", "official": "official", None: "all sources"}[rep.source]
+    return (f"{what}: {rep.collection_name} {rep.measure} ({src}), {rep.n_topics} topics"
+            f"{other}{aid}")
+
+
+def _method(st) -> str:
+    return st.method + (f" ({st.trials} trials, seed {st.seed})" if st.trials else "")
+
+
+@renderer("best")
+def _best(rep: BestReport) -> None:
+    s = rep.stats
+    ref, th, iv, mx = s.reference, s.thresholds, s.interval, s.mxvd
+    line(_head(rep, "Best-result audit") + f"  method: {_method(s)}")
+    line(population_sentence(rep.population))
+    wide(table("Table 2: the published population", ["N", "mean", "sd", "se", "min", "max"],
+               [(ref.n_results, ref.mu, ref.sd, ref.se, ref.minimum, ref.maximum)]))
+    cov = f"{round(100 * iv.coverage)}%"
+    wide(table(f"Table 3: intrinsic effectiveness of the best (p = {s.p})",
+               ["best", "mu0", f"{cov} interval", "mu0 below best", "candidates"],
+               [(iv.value, iv.mu0, f"[{_f(iv.lower)}, {_f(iv.upper)}]",
+                 f"{100 * iv.drop:.1f}%", s.n_candidates)]))
+    a, n = th.alpha, ref.n_results
+    wide(table(f"Thresholds of the max and min of N = {n} at alpha = {a}",
+               ["", "threshold", "published results", f"expected of {n} draws under the "
+                "model"],
+               [("max above", th.max_threshold, th.n_above, th.expected_above_under_null),
+                ("min below", th.min_threshold, th.n_below, th.expected_below_under_null),
+                ("within", None, th.n_within, None)], digits=4))
+    line(fit_sentence(rep.fit))
+    g = mx.gumbel
+    line(f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
+         f"(+{100 * mx.lift:.1f}% over the mean; Gumbel location "
+         f"{_f(g.location)}, scale {_f(g.scale)})")
+    wide(table(f"Candidate best systems (>= {_f(iv.lower)})",
+               ["rank", "value", "system", "role", "type", "year", "source", "location"],
+               [(c.rank, c.result.value_text, c.result.system, c.result.role,
+                 c.result.run_type or "-", c.result.year, _cited(c.result),
+                 c.result.location or "-") for c in rep.candidates]))
+
+
+@renderer("claim")
+def _claim(rep: ClaimReport) -> None:
+    st = rep.stats
+    rc, ch, iv = st.record, st.chance, st.interval
+    method = _method(st)
+    line(_head(rep, "Claim audit") + ("" if method == "exact" else f"  method: {method}"))
+    line(population_sentence(rep.population))
+    for sentence in rep.answers:
+        line(sentence)
+    cov = f"{round(100 * iv.coverage)}%"
+    rec, riv = rep.record_holder, rc.record_interval
+    where = ("yes" if rc.claim_in_record_interval else
+             "no (above it)" if rc.value > rc.record else "no (below it)")
+    wide(table("(a) against the record", ["", "value"], [
+        ("record", f"{rec.value_text} {rec.system} ({_cited(rec)})"),
+        (f"record's {cov} interval (max of {st.reference.n_results})",
+         f"[{_f(riv.lower)}, {_f(riv.upper)}]"),
+        ("claim in the record's interval", where),
+        ("record in the claim's interval", "yes" if rc.record_in_claim_interval else "no"),
+        ("published results >= claim" + (" (others)" if rep.subject else ""),
+         str(rc.n_at_or_above)),
+    ], justify_numbers=False))
+    # JSON has no infinity: a stored "no feasible number" (inf) reads back as NaN
+    n_star = math.inf if ch.n_star != ch.n_star else ch.n_star
+    wide(table(f"(b) against chance: the max of M = {ch.n_draws} draws from Normal("
+               f"{_f(ch.mu)}, {_f(ch.se)})", ["", "value"], [
+        (f"threshold (exceeded with probability {ch.alpha:g})", _f(ch.threshold)),
+        ("claim above the threshold", "yes" if ch.passes else "no"),
+        ("expected above it under the model (M x P(one draw))",
+         f"{ch.expected_above_under_null:.3f}"),
+        ("published results above it", str(ch.n_published_above)),
+        ("p = P(max of M >= claim), descriptive",
+         _p(ch.p_value, ch.p_below_floor, ch.p_floor)),
+        ("N* (experiments whose max reaches the claim with probability alpha)",
+         fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap)),
+    ], justify_numbers=False))
+    wide(table(f"(c) the claim's own interval (max of M, p = {iv.p:g})", ["", "value"], [
+        ("mu0", _f(iv.mu0)),
+        (f"{cov} interval", f"[{_f(iv.lower)}, {_f(iv.upper)}]"),
+    ], justify_numbers=False))
+
+
+@renderer("history")
+def _history(rep: HistoryReport) -> None:
+    h = rep.history
+    line(_head(rep, "Sequential-testing history") +
+         f"  reference: {h.reference} (mean {_f(h.mu)}, sd {_f(h.sd)})")
+    line(population_sentence(rep.population))
+    rows = [(pt.year, pt.n_new, pt.N, pt.record, "*" if pt.new_record else "",
+             pt.expected_max, pt.threshold, _p(pt.p_value, pt.p_below_floor),
+             pt.beyond_chance, f"{rec.value_text} {rec.system} ({_cited(rec)})")
+            for pt, rec in zip(h.points, rep.records, strict=True)]
+    wide(table(None, ["year", "new", "N", "record", "new", "expected max",
+                      f"threshold ({h.alpha})", "p", "above", "record holder"], rows))
+    line(f"{h.n_records} record years; {h.n_beyond} with the record above the "
+         f"{h.alpha:g} threshold of the max of the N so far.")
+    line(fit_sentence(rep.fit))
+
+
+def render_summary(rep: Summary) -> None:
+    """`audit summary` (not an audit kind: each of its rows is a stored 'best' audit)."""
+    rows = [(r.collection_name, r.measure, {"paper": "papers"}.get(r.source, r.source),
+             r.N, r.n_topics, r.best_text, r.mu0, r.lower, r.n_candidates, r.threshold,
+             r.n_above, _composition(r.population)) for r in rep.rows]
+    wide(table(f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {rep.alpha}, "
+               f"p = {rep.p}, N >= {rep.min_n}",
+               ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
+                "candidates", "threshold", "above", "roles (run types)"], rows))
+    bad = sum(r.model_rejected for r in rep.rows)
+    line(f"Model fit (see `audit best`): the reference model is rejected at alpha "
+         f"{rep.alpha} in {bad} of {len(rep.rows)} groups; thresholds and intervals "
+         "describe systems as good as the average result.")
+    if rep.skipped:
+        line(f"{len(rep.skipped)} group(s) skipped:")
+        for cname, meas, src, n, why in rep.skipped:
+            line(f"  {cname} {meas} ({src}, N = {n}): {why}")
+
+
+def _composition(ps: PopulationSummary) -> str:
+    """'official 103 (automatic 86, manual 17)': roles, and run types where recorded."""
+    roles = ", ".join(f"{t.label} {t.n}" for t in ps.roles)
+    types = [t for t in ps.run_types if t.label != "-"]
+    return roles + (f" ({', '.join(f'{t.label} {t.n}' for t in types)})" if types else "")
