@@ -37,6 +37,13 @@ AGREEMENT_FLIP_SEED = 3201   # ours: seed of the sign flips (its own procedure)
 AGREEMENT_RANDOMIZATION_SEED = 1007  # ours: seed of `reuse agreement --randomize`
 SUBCOLLECTION_SEED = 20120101  # ours: seed of the sub-collection random splits (its own;
                              # the hold-out assignments no longer borrow it)
+REUSE_DEPTH = 100            # Voorhees et al. 2014, Table 1 "K": TREC-8 pooled each run's top
+                             # 100 (`reuse rao/lou/verdict` depth; an archive does not record it)
+RAO_MEASURE = "Rprec"        # Voorhees et al. 2014, Sec. 3, Figure 1: RAO beside R-precision
+LOU_MEASURE = "AP"           # Voorhees et al. 2014, Sec. 4, Figure 2: LOU compares MAP
+LOU_MIN_MAP = 0.1            # Voorhees et al. 2014, Sec. 4, Table 2: automatic runs, MAP >= 0.1
+LOU_NOISE_PCT = 1.0          # Voorhees et al. 2014, Sec. 4: a change within 1% is noise
+SUBCOLLECTION_PERMUTATIONS = 1000  # Sanderson et al. 2012, Sec. 3.2: 1,000 random splits
 LOU_DEPTHS = (10, 20, 50, 100, 1000)  # ours: pool depths tried when the depth is unknown
                              # (Carterette et al. 2010 Sec. 4.3 tried 10, 20, 50, 100; 1000 =
                              # the whole run)

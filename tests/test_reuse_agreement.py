@@ -267,12 +267,18 @@ def test_save_audit(mem_store):
     params = ag.audit_params(source="scores", k=1, depth=None, alpha=0.05, correction="holm",
                              min_topics=5)
     cid = mem_store.con.execute("SELECT id FROM collections LIMIT 1").fetchone()[0]
-    audit_id = ag.save(mem_store.con, cid, r, params, d, seed=11)
+    done = ag.save(mem_store.con, cid, r, params, d, seed=11)
     (a,) = list_audits(mem_store.con, kind="reuse-agreement")
-    assert a.id == audit_id and a.seed == 11 and a.params["correction"] == "holm"
-    within = next(x for x in a.result["analyses"] if x["analysis"] == "within-site")
-    assert within["aggregate"]["observed"] == [list(row) for row in
-                                               r.analysis("within-site").aggregate.observed]
+    assert a.id == done.audit_id and not done.reused
+    assert a.seed == 11 and a.params["correction"] == "holm"
+    # stored typed (registered kind): decodes back into the same analysis
+    assert isinstance(a.result, ag.ReuseAgreement)
+    assert (a.result.analysis("within-site").aggregate.observed
+            == r.analysis("within-site").aggregate.observed)
+    # an identical call reuses the stored audit
+    again = ag.save(mem_store.con, cid, r, params, d, seed=11)
+    assert again.reused and again.audit_id == done.audit_id
+    assert len(list_audits(mem_store.con, kind="reuse-agreement")) == 1
 
 
 def test_cli_design(cli):
@@ -383,6 +389,18 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     data = json.loads(res.output)
     assert data["audit_id"] is not None and data["seed"] == 3
     assert data["result"]["sites"] == 4 and data["result"]["runs"] == 8
+    assert data["reused"] is False
+    # `audit show` prints the stored analysis as the command does (its renderer), and an
+    # identical call hands back the same audit
+    shown = cli("audit", "show", str(data["audit_id"]))
+    assert shown.exit_code == 0, shown.output
+    assert "multiple-comparison correction" in shown.output
+    assert "Ordering: baseline vs reuse mean scores" in shown.output
+    again = cli("reuse", "agreement", "--collection", "robust03", "-k", "1", "--depth", "10",
+                "--seed", "3", "--min-topics", "3")
+    assert again.exit_code == 0, again.output
+    assert again.output.rstrip().splitlines()[-1].startswith(
+        f"audit #{data['audit_id']}: stored earlier by an identical call")
     with open_store(cli.db) as store:
         (a,) = list_audits(store.con, kind="reuse-agreement")
         assert a.seed == 3 and a.params["depth"] == 10 and a.params["k"] == 1

@@ -29,6 +29,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.agreement_input import ScoreDesign, Simulation, simulate_pooling
+from litaudit.analyses.audits import Audited, register_kind
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.agreement import (
     AgreementTable,
@@ -103,6 +104,7 @@ class SiteTau:
     tau: Tau
 
 
+@register_kind(KIND)
 @dataclass(frozen=True)
 class ReuseAgreement:
     """Everything Section 3.2 measures on one design."""
@@ -204,7 +206,7 @@ def _nanmean(x: np.ndarray) -> tuple[float, int]:
     return (float(x.mean()), int(x.size)) if x.size else (float("nan"), 0)
 
 
-def analyze(d: ScoreDesign, *, alpha: float = 0.05, correction: str = "none",
+def analyze(d: ScoreDesign, *, alpha: float = defaults.REUSE_ALPHA, correction: str = "none",
             min_topics: int = 5, method: str = "auto", source: str = "",
             measure: str = "AP", true_scores: np.ndarray | None = None,
             which: Sequence[str] = ANALYSES) -> ReuseAgreement:
@@ -328,7 +330,8 @@ def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | 
     return tuple(out)
 
 
-def simulate_archive(con, collection_id: str, *, k: int = 2, depth: int = 100,
+def simulate_archive(con, collection_id: str, *, k: int = defaults.AGREEMENT_K,
+                     depth: int = defaults.AGREEMENT_DEPTH,
                      measure: str = "AP", seed: int | None = None,
                      progress=None) -> tuple[Simulation, tuple[str, ...]]:
     """Load a stored run archive and run the pooling simulation; sites = participants."""
@@ -351,23 +354,27 @@ def audit_params(*, source: str, k: int | None, depth: int | None, alpha: float,
 
 
 def save(con, collection_id: str, result: ReuseAgreement, params: dict, design: ScoreDesign,
-         seed: int | None) -> int:
-    """Store the analysis as an audit of kind 'reuse-agreement'."""
-    from litaudit.analyses.audits import fingerprint, save_audit
+         seed: int | None) -> Audited[ReuseAgreement]:
+    """Store the analysis as an audit of kind 'reuse-agreement' (or hand back the stored
+    audit of an identical call: same design, scores, parameters, seed and version)."""
+    from litaudit.analyses.audits import fingerprint, store_or_reuse
 
-    rows = [[r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
-            for r, s, row in zip(design.runs, design.sites, design.scores, strict=True)]
+    rows: list[list[object]] = [
+        [r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
+        for r, s, row in zip(design.runs, design.sites, design.scores, strict=True)]
     rows.append(["topics", *design.topics])
     rows.append(["held_out", *[list(h) for h in design.held_out]])
     method = "exact+asymptotic chi-square, noncentral t power"
-    return save_audit(con, kind=KIND, collection_id=collection_id, measure=result.measure,
-                      params=params, method=method, input_fingerprint=fingerprint(rows),
-                      result=result, seed=seed, trials=None)
+    return store_or_reuse(con, KIND, collection_id=collection_id, measure=result.measure,
+                          params=params, method=method, fingerprint=fingerprint(rows),
+                          result=result, seed=seed, trials=None)
 
 
-def agreement_component(con, collection_id: str, *, k: int = 2, depth: int = 100,
-                        measure: str = "AP", alpha: float = 0.05, correction: str = "none",
-                        min_topics: int = 5, seed: int | None = None, p_min: float = 0.05,
+def agreement_component(con, collection_id: str, *, k: int = defaults.AGREEMENT_K,
+                        depth: int = defaults.AGREEMENT_DEPTH, measure: str = "AP",
+                        alpha: float = defaults.REUSE_ALPHA, correction: str = "none",
+                        min_topics: int = defaults.AGREEMENT_MIN_TOPICS,
+                        seed: int | None = None, p_min: float = defaults.REUSE_ALPHA,
                         tau_min: float | None = None, rmse_max: float | None = None,
                         save_audit: bool = False) -> AgreementComponent:
     """The agreement numbers of a stored run archive for `litaudit reuse verdict`.
@@ -384,7 +391,8 @@ def agreement_component(con, collection_id: str, *, k: int = 2, depth: int = 100
     params = audit_params(source="simulation", k=k, depth=depth, alpha=alpha,
                           correction=correction, min_topics=min_topics)
     checks = checks_for(result, p_min=p_min, tau_min=tau_min, rmse_max=rmse_max)
-    audit_id = save(con, collection_id, result, params, sim.design, seed) if save_audit else None
+    audit_id = (save(con, collection_id, result, params, sim.design, seed).audit_id
+                if save_audit else None)
     return AgreementComponent(
         collection_id=collection_id, measure=sim.measure,
         method=f"pooling simulation (k={k}, depth={depth})", seed=seed,

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
+from litaudit import defaults
 from litaudit.analyses import agreement as ag
 from litaudit.analyses import agreement_input as agin
+from litaudit.analyses.audits import Audited
 from litaudit.errors import LitauditError, ParameterError
 
 
@@ -30,13 +32,13 @@ class AgreementRequest:
     design: Path | None = None            # hold-out CSV for --scores
     run_sites: Path | None = None
     pseudo_sites: int | None = None
-    held_out: int = 2
+    held_out: int = defaults.AGREEMENT_K
     baseline: int = 0
-    depth: int = 100
+    depth: int = defaults.AGREEMENT_DEPTH
     measure: str = "AP"
-    alpha: float = 0.05
+    alpha: float = defaults.REUSE_ALPHA
     correction: str = "none"
-    min_topics: int = 5
+    min_topics: int = defaults.AGREEMENT_MIN_TOPICS
     seed: int | None = None
     randomize: int = 0                     # R assignments of the randomization test (0: none)
     randomize_seed: int = 0
@@ -87,10 +89,10 @@ def _from_scores(req: AgreementRequest, rng):
 
 def run_agreement(req: AgreementRequest, *, store=None,
                   status: Callable[[str], AbstractContextManager] | None = None
-                  ) -> tuple[ag.ReuseAgreement, int | None, Randomization | None]:
-    """The analysis of ``req``, for a stored archive (``store`` open for writing) the id
-    of the audit saved in one transaction, and with ``req.randomize`` the randomization
-    test of the same design."""
+                  ) -> tuple[Audited[ag.ReuseAgreement], Randomization | None]:
+    """The analysis of ``req`` (for a stored archive, ``store`` open for writing, saved as
+    an audit in one transaction, or the stored audit of an identical call), and with
+    ``req.randomize`` the randomization test of the same design."""
     from litaudit.measures import parse_measure
 
     req.check()
@@ -142,12 +144,12 @@ def run_agreement(req: AgreementRequest, *, store=None,
     if req.randomize:
         rand = randomization_test(design, assignments=req.randomize, seed=req.randomize_seed,
                                   alpha=req.alpha, min_topics=req.min_topics)
-    audit_id = None
+    done: Audited[ag.ReuseAgreement] = Audited(result, None)
     if cid is not None:
         with store.transaction():
-            audit_id = ag.save(store.con, cid, result, {**params, "seed": req.seed}, design,
-                               req.seed)
-    return result, audit_id, rand
+            done = ag.save(store.con, cid, result, {**params, "seed": req.seed}, design,
+                           req.seed)
+    return done, rand
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,8 @@ class Randomization:
     analyses: tuple[RandomizedAnalysis, ...]
 
 
-def randomization_test(design, *, assignments: int, seed: int, alpha: float = 0.05,
+def randomization_test(design, *, assignments: int, seed: int,
+                       alpha: float = defaults.REUSE_ALPHA,
                        min_topics: int = 5, progress=None) -> Randomization:
     """X^2 of each analysis with the design's assignment against ``assignments`` random
     assignments of the same design (same k, same all-site baseline count, the round robin

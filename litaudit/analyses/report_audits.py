@@ -164,14 +164,16 @@ def _agreement(con, cid: str, notes: list[str], note: Note) -> int | None:
     from litaudit.analyses.audits import list_audits
     from litaudit.errors import NotFound, ParameterError
 
-    params = ag.audit_params(source="simulation", k=2, depth=100, alpha=0.05,
-                             correction="none", min_topics=5)
+    params = ag.audit_params(source="simulation", k=defaults.AGREEMENT_K,
+                             depth=defaults.AGREEMENT_DEPTH, alpha=defaults.REUSE_ALPHA,
+                             correction="none", min_topics=defaults.AGREEMENT_MIN_TOPICS)
     imported = con.execute("SELECT CAST(max(imported_at) AS VARCHAR) FROM runs "
                            "WHERE collection_id = ?", [cid]).fetchone()[0]
     for a in reversed(list_audits(con, kind=ag.KIND, collection_id=cid)):
         if a.params == params and (imported is None or a.created_at >= imported):
             return a.id
-    note(f"running the agreement analysis of {cid} (pooling simulation, k=2, depth=100)")
+    note(f"running the agreement analysis of {cid} (pooling simulation, "
+         f"k={defaults.AGREEMENT_K}, depth={defaults.AGREEMENT_DEPTH})")
     try:
         comp = ag.agreement_component(con, cid, save_audit=True)
     except (NotFound, ParameterError) as exc:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit import defaults
 from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
 from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.errors import ParameterError
@@ -22,11 +23,11 @@ from litaudit.stats import overlap
 
 # Pool depth: TREC-8's pools were built from the top 100 of each run (Voorhees et al. 2014,
 # Table 1, "K"). The robust03 archive does not record its depth: a parameter.
-DEFAULT_DEPTH = 100
+DEFAULT_DEPTH = defaults.REUSE_DEPTH
 # RAO is plotted against R-precision, the primary measure of Microblog 2013 (Voorhees et
 # al. 2014, Section 3, Figure 1); the LOU test compares MAP (Section 4, Figure 2).
-RAO_MEASURE = "Rprec"
-LOU_MEASURE = "AP"
+RAO_MEASURE = defaults.RAO_MEASURE
+LOU_MEASURE = defaults.LOU_MEASURE
 # Leave-out-uniques: automatic runs with MAP >= 0.1; a change above 1% is beyond evaluation
 # noise, and a collection where no such run changes by more than 1% "is regarded as highly
 # reusable" (Voorhees et al. 2014, Section 4 and Table 2, on TREC-8).

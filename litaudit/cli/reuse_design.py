@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from litaudit import defaults
 from litaudit.cli.common import JsonOpt
 from litaudit.errors import ParameterError
 
@@ -78,17 +79,17 @@ def design_cmd(
                 d.between_site_baseline, d.between_site_reuse, d.participant_comparison]
 
     if chosen is not None:
-        d = chosen
-        out.print(f"m={d.sites} sites, N={d.topics} topics, n0={d.baseline_min}, "
-                  f"k={d.held_out} held out per topic")
-        out.print(f"b={d.subsets} subsets of C({d.sites},{d.held_out})={d.blocks} topics, "
-                  f"all-site baseline n={d.baseline}")
+        c = chosen
+        out.print(f"m={c.sites} sites, N={c.topics} topics, n0={c.baseline_min}, "
+                  f"k={c.held_out} held out per topic")
+        out.print(f"b={c.subsets} subsets of C({c.sites},{c.held_out})={c.blocks} topics, "
+                  f"all-site baseline n={c.baseline}")
         out.print(table("Topic sets (Table 2)", ["set", "topics"], [
-            ["within-site baseline", d.within_site_baseline],
-            ["within-site reuse", d.within_site_reuse],
-            ["between-site baseline", d.between_site_baseline],
-            ["between-site reuse", d.between_site_reuse],
-            ["participant comparison", d.participant_comparison]]))
+            ["within-site baseline", c.within_site_baseline],
+            ["within-site reuse", c.within_site_reuse],
+            ["between-site baseline", c.between_site_baseline],
+            ["between-site reuse", c.between_site_reuse],
+            ["participant comparison", c.participant_comparison]]))
     out.print(table(f"Feasible k for m={sites}, N={topics}, n0={baseline_min}", cols,
                     [row(d) for d in rows]))
     if not rows:
@@ -104,7 +105,7 @@ def holdout_cmd(
     topic_file: Path = typer.Option(None, "--topic-file",
                                     help="Topic ids, one per line (instead of --topics)."),
     baseline_min: int = typer.Option(0, "--baseline-min", help="Minimum all-site baseline n0."),
-    held_out: int = typer.Option(2, "--held-out", "-k", help="Sites held out of each topic."),
+    held_out: int = typer.Option(defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."),
     seed: int = typer.Option(None, "--seed",
                              help="Shuffle the topic order first (randomized design)."),
     json_out: bool = JsonOpt,
@@ -166,13 +167,15 @@ def agreement_cmd(
     run_sites: Path = typer.Option(None, "--run-sites", help="CSV run,site."),
     pseudo: int = typer.Option(None, "--pseudo-sites",
                                help="Group --scores runs into M pseudo-sites of adjacent runs."),
-    held_out: int = typer.Option(2, "--held-out", "-k", help="Sites held out of each topic."),
+    held_out: int = typer.Option(defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."),
     baseline: int = typer.Option(0, "--baseline", help="All-site baseline topics (generated)."),
-    depth: int = typer.Option(100, "--depth", "-d", help="Pool depth of the simulation."),
+    depth: int = typer.Option(defaults.AGREEMENT_DEPTH, "--depth", "-d",
+                              help="Pool depth of the simulation."),
     measure: str = typer.Option("AP", "--measure", help="Measure (simulation only)."),
-    alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the t-tests."),
+    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha",
+                                help="Significance level of the t-tests."),
     correction: str = typer.Option("none", "--correction", help=CORRECTION_HELP),
-    min_topics: int = typer.Option(5, "--min-topics",
+    min_topics: int = typer.Option(defaults.AGREEMENT_MIN_TOPICS, "--min-topics",
                                    help="Skip pairs with fewer baseline or reuse topics."),
     seed: int = typer.Option(None, "--seed", help="Shuffle topics before assigning hold-outs."),
     pairs: bool = typer.Option(False, "--pairs", help="Also list every tested pair."),
@@ -202,50 +205,25 @@ def agreement_cmd(
                         else randomize_seed))
     req.check()
     with open_write(ctx) if collection is not None else nullcontext() as store:
-        result, audit_id, rand = run_agreement(req, store=store, status=err.status)
-    _render(result, audit_id, seed, json_out, pairs, rand)
+        done, rand = run_agreement(req, store=store, status=err.status)
+    _render(done, seed, json_out, pairs, rand)
 
 
-def _render(result, audit_id, seed, json_out: bool, show_pairs: bool, rand=None) -> None:
+def _render(done, seed, json_out: bool, show_pairs: bool, rand=None) -> None:
     from litaudit.analyses.agreement import checks_for
+    from litaudit.render.audits import envelope, line, render_result, saved_footer
     from litaudit.render.console import out, print_json, table
 
+    result = done.result
     checks = checks_for(result)
     if json_out:
-        payload = {"audit_id": audit_id, "seed": seed, "checks": checks, "result": result,
-                   "randomization": rand}
+        payload = {**envelope(done), "seed": seed, "checks": checks, "randomization": rand}
         if not show_pairs:
             payload["result"] = _without_pairs(result)
         print_json(payload)
         return
-    out.print(f"{result.source}")
-    out.print(f"{result.runs} runs, {result.sites} sites, {result.topics} topics "
-              f"({result.baseline_topics} all-site baseline); {result.measure}; "
-              f"alpha {result.alpha:g}; multiple-comparison correction: {result.correction}; "
-              f"seed: {seed if seed is not None else 'none (topic order as given)'}")
-    for a in result.analyses:
-        t = a.aggregate
-        head = f"{a.analysis}: {a.pairs_tested} pairs ({a.pairs_skipped} skipped)"
-        if t is None:
-            out.print(f"{head}: no pair has {result.min_topics} baseline and reuse topics")
-            continue
-        (o11, o12), (o21, o22) = t.observed
-        (e11, e12), (e21, e22) = t.expected
-        out.print(table(f"{head}, observed / expected, aggregated over sites",
-                        ["", "reuse p < a", "reuse p >= a"],
-                        [["baseline p < a", f"{o11} / {e11:.1f}", f"{o12} / {e12:.1f}"],
-                         ["baseline p >= a", f"{o21} / {e21:.1f}", f"{o22} / {e22:.1f}"]]))
-        out.print(f"chi2 = {t.fit.statistic:.3f}, df {t.fit.df}, p = {t.fit.p_value:.4f} "
-                  f"({t.fit.method}){'; ' + t.fit.note if t.fit.note else ''}")
-    for a in result.analyses:
-        if a.groups:
-            out.print(table(f"{a.analysis} per site (cells: both, omission, commission, "
-                            "neither)", ["site", "pairs", "observed", "expected", "p",
-                                         "method"],
-                            [[g.group, g.table.pairs,
-                              " ".join(str(v) for r in g.table.observed for v in r),
-                              " ".join(f"{v:.1f}" for r in g.table.expected for v in r),
-                              g.table.fit.p_value, g.table.fit.method] for g in a.groups]))
+    render_result("reuse-agreement", result)
+    line(f"topic-order seed: {seed if seed is not None else 'none (topic order as given)'}")
     if show_pairs:
         for a in result.analyses:
             if a.pairs:
@@ -255,16 +233,6 @@ def _render(result, audit_id, seed, json_out: bool, show_pairs: bool, rand=None)
                     [[p.group, p.run_a, p.run_b, p.n_baseline, p.n_reuse, p.effect,
                       p.p_baseline, p.p_reuse, p.power_baseline, p.power_reuse]
                      for p in a.pairs]))
-    tau_rows = [["all runs", result.runs, result.tau.tau if result.tau else None, "Kendall"]]
-    tau_rows += [[s.site, s.runs, s.tau.tau, "within site"] for s in result.site_tau]
-    tau_rows += [[s.site, s.runs, s.tau.tau, "participant"] for s in result.participant_tau]
-    out.print(table("Ordering: baseline vs reuse mean scores", ["site", "runs", "tau", "kind"],
-                    tau_rows, digits=3))
-    out.print(f"RMSE baseline vs reuse: {result.rmse:.4f}" if result.rmse is not None
-              else "RMSE: -")
-    if result.true_tau is not None:
-        out.print(f"reuse vs full-judgment means: tau {result.true_tau.tau:.3f}, "
-                  f"RMSE {result.true_rmse:.4f}")
     out.print(table("Checks (the chi-square p treats the pairs as independent)",
                     ["check", "value", "rule", "passed", "note"],
                     [[c.name, c.value, c.rule, c.passed, c.note] for c in checks]))
@@ -275,8 +243,9 @@ def _render(result, audit_id, seed, json_out: bool, show_pairs: bool, rand=None)
             "p = (1 + #{X^2_r >= X^2}) / (1 + R)",
             ["analysis", "pairs", "X^2", "mean X^2 random", "p"],
             [[x.analysis, x.pairs, x.x2, x.x2_null_mean, x.p_value] for x in rand.analyses]))
-    if audit_id is not None:
-        out.print(f"saved audit {audit_id}")
+    foot = saved_footer(done.audit_id, done.reused)
+    if foot:
+        line(foot)
 
 
 def _without_pairs(result):
@@ -291,7 +260,7 @@ def power_cmd(
                                        help="Effect size mean/sd of the paired differences "
                                             "(repeat)."),
     topics: list[int] = typer.Option(..., "--topics", "-n", help="Number of topics (repeat)."),
-    alpha: float = typer.Option(None, "--alpha", help="Level of the t-test (default 0.05)."),
+    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-test."),
     json_out: bool = JsonOpt,
 ):
     """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
@@ -317,7 +286,7 @@ def table_cmd(
     pair: list[str] = typer.Option(None, "--pair",
                                    help="Instead of --expected: a pair as "
                                         "effect:baseline_topics:reuse_topics (repeat)."),
-    alpha: float = typer.Option(None, "--alpha", help="Level of the t-tests (default 0.05)."),
+    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-tests."),
     json_out: bool = JsonOpt,
 ):
     """Observed against expected agreement in significance: expected table, exact and

@@ -16,13 +16,13 @@ from litaudit.cli.common import JsonOpt, open_write
 
 CollectionOpt = typer.Option(..., "--collection", "-c",
                              help="Collection id or alias (e.g. robust03).")
-DepthOpt = typer.Option(100, "--depth", "-k", min=1,
+DepthOpt = typer.Option(defaults.REUSE_DEPTH, "--depth", "-k", min=1,
                         help="Pool depth K: a run 'retrieves' its top K documents per topic.")
 SplitOpt = typer.Option(
     "prefix", "--split",
     help="Sub-collections: 'prefix' (docno's leading letters), 'prefix:FBIS,FR94,FT,LA' "
          "(listed prefixes) or a FILE of 'docno sub-collection' lines.")
-PermOpt = typer.Option(1000, "--permutations", "-R", min=1,
+PermOpt = typer.Option(defaults.SUBCOLLECTION_PERMUTATIONS, "--permutations", "-R", min=1,
                        help="Random splits for the randomization test.")
 SeedOpt = typer.Option(defaults.SUBCOLLECTION_SEED, "--seed",
                        help="Seed of the random splits.")
@@ -60,8 +60,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("rao")
     def rao(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
-            measure: str = typer.Option("Rprec", "--measure", "-m",
-                                        help="Effectiveness shown beside RAO (paper: Rprec)."),
+            measure: str = typer.Option(defaults.RAO_MEASURE, "--measure", "-m",
+                                        help="Effectiveness shown beside RAO (default: "
+                                             "the paper's)."),
             as_json: bool = JsonOpt):
         """Run Average Overlap of every run at depth K (Voorhees et al. SIGIR 2014)."""
         from litaudit.analyses.reuse import run_rao
@@ -73,11 +74,11 @@ def register(app: typer.Typer) -> None:
 
     @app.command("lou")
     def lou(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
-            measure: str = typer.Option("AP", "--measure", "-m",
-                                        help="Measure re-evaluated (paper: MAP)."),
-            min_map: float = typer.Option(0.1, "--min-map",
+            measure: str = typer.Option(defaults.LOU_MEASURE, "--measure", "-m",
+                                        help="Measure re-evaluated (default: the paper's)."),
+            min_map: float = typer.Option(defaults.LOU_MIN_MAP, "--min-map",
                                           help="Table 2 includes automatic runs above this."),
-            noise: float = typer.Option(1.0, "--noise-pct",
+            noise: float = typer.Option(defaults.LOU_NOISE_PCT, "--noise-pct",
                                         help="A |% difference| above this is not noise."),
             as_json: bool = JsonOpt):
         """Unique relevant documents per participant and leave-out-uniques (SIGIR 2014)."""

@@ -194,6 +194,48 @@ def _subcollections(rep) -> None:
               f"p = 1/{rep.permutations + 1}")
 
 
+@renderer("reuse-agreement")
+def _agreement(result) -> None:
+    """Agreement in significance, tau and RMSE (`reuse agreement`, `audit show`)."""
+    out.print(f"{result.source}")
+    out.print(f"{result.runs} runs, {result.sites} sites, {result.topics} topics "
+              f"({result.baseline_topics} all-site baseline); {result.measure}; "
+              f"alpha {result.alpha:g}; multiple-comparison correction: {result.correction}")
+    for a in result.analyses:
+        t = a.aggregate
+        head = f"{a.analysis}: {a.pairs_tested} pairs ({a.pairs_skipped} skipped)"
+        if t is None:
+            out.print(f"{head}: no pair has {result.min_topics} baseline and reuse topics")
+            continue
+        (o11, o12), (o21, o22) = t.observed
+        (e11, e12), (e21, e22) = t.expected
+        out.print(table(f"{head}, observed / expected, aggregated over sites",
+                        ["", "reuse p < a", "reuse p >= a"],
+                        [["baseline p < a", f"{o11} / {e11:.1f}", f"{o12} / {e12:.1f}"],
+                         ["baseline p >= a", f"{o21} / {e21:.1f}", f"{o22} / {e22:.1f}"]]))
+        out.print(f"chi2 = {t.fit.statistic:.3f}, df {t.fit.df}, p = {t.fit.p_value:.4f} "
+                  f"({t.fit.method}){'; ' + t.fit.note if t.fit.note else ''}")
+    for a in result.analyses:
+        if a.groups:
+            out.print(table(f"{a.analysis} per site (cells: both, omission, commission, "
+                            "neither)", ["site", "pairs", "observed", "expected", "p",
+                                         "method"],
+                            [[g.group, g.table.pairs,
+                              " ".join(str(v) for r in g.table.observed for v in r),
+                              " ".join(f"{v:.1f}" for r in g.table.expected for v in r),
+                              g.table.fit.p_value, g.table.fit.method] for g in a.groups]))
+    tau_rows = [["all runs", result.runs, result.tau.tau if result.tau else None, "Kendall"]]
+    tau_rows += [[s.site, s.runs, s.tau.tau, "within site"] for s in result.site_tau]
+    tau_rows += [[s.site, s.runs, s.tau.tau, "participant"] for s in result.participant_tau]
+    out.print(table("Ordering: baseline vs reuse mean scores", ["site", "runs", "tau", "kind"],
+                    tau_rows, digits=3))
+    out.print(f"RMSE baseline vs reuse: {result.rmse:.4f}" if result.rmse is not None
+              else "RMSE: -")
+    if result.true_tau is not None:
+        out.print(f"reuse vs full-judgment means: tau {result.true_tau.tau:.3f}, "
+                  f"RMSE {result.true_rmse:.4f}")
+
+
 @renderer("reuse-verdict")
 def _verdict(v) -> None:
     """The reusability verdict (`reuse verdict`, `audit show`): the deciding tests, then

@@ -23,13 +23,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit import defaults
 from litaudit.errors import ParameterError
 
 # Table 2 of Voorhees et al. (2014): only automatic runs with an original MAP of at least
 # 0.1 are summarised ("percentage differences are artificially magnified for ineffective
 # runs"), and a difference above 1% is counted as beyond evaluation noise.
-LOU_MIN_MAP = 0.1
-LOU_NOISE_PCT = 1.0
+LOU_MIN_MAP = defaults.LOU_MIN_MAP
+LOU_NOISE_PCT = defaults.LOU_NOISE_PCT
 # a difference equal to the threshold up to floating-point rounding is not above it
 _ROUNDING = 1e-9
 

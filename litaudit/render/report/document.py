@@ -272,27 +272,29 @@ def _reuse(r: ReuseSection) -> list:
 
 
 def _agreement(r: ReuseSection) -> list:
-    a: dict = r.agreement or {}
+    a = r.agreement
+    if a is None:
+        return []
     rows = []
-    for an in a["analyses"]:
-        t = an["aggregate"]
+    for an in a.analyses:
+        t = an.aggregate
         if t is None:
-            rows.append((an["analysis"], "0", "-", "-", "-", cite(r.agreement_audit)))
+            rows.append((an.analysis, "0", "-", "-", "-", cite(r.agreement_audit)))
             continue
-        o, e = t["observed"], t["expected"]
-        fit = t["fit"] or {}
-        rows.append((an["analysis"], str(an["pairs_tested"]),
+        o, e = t.observed, t.expected
+        rows.append((an.analysis, str(an.pairs_tested),
                      f"{o[0][0]} {o[0][1]} / {o[1][0]} {o[1][1]}",
                      f"{e[0][0]:.2f} {e[0][1]:.2f} / {e[1][0]:.2f} {e[1][1]:.2f}",
-                     f4(fit.get("p_value")), cite(r.agreement_audit)))
-    tau = a["tau"]["tau"] if a.get("tau") else None
+                     f4(t.fit.p_value if t.fit is not None else None),
+                     cite(r.agreement_audit)))
+    tau = a.tau.tau if a.tau is not None else None
     out = [Heading(3, "Agreement in significance (Carterette et al. 2010)"),
-           Para(f"{a['source']}: {a['runs']} runs from {a['sites']} sites over {a['topics']} "
+           Para(f"{a.source}: {a.runs} runs from {a.sites} sites over {a.topics} "
                 f"topics. Tables read: baseline significant (row 1) or not (row 2), by reuse "
                 f"significant or not; expected from power analysis. Kendall's tau of baseline "
-                f"and reuse scores {f4(tau)}, RMSE {f4(a.get('rmse'))}."),
+                f"and reuse scores {f4(tau)}, RMSE {f4(a.rmse)}."),
            Table(("pairs", "tested", "observed", "expected", "chi-square p", "source"),
-                 tuple(rows), f"alpha {a['alpha']:g}, correction {a['correction']}")]
+                 tuple(rows), f"alpha {a.alpha:g}, correction {a.correction}")]
     _fig(out, F.agreement_figure(r))
     return out
 

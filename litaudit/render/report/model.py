@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from litaudit.analyses.agreement import ReuseAgreement
     from litaudit.analyses.verdict import Verdict
 
 from dataclasses import dataclass
@@ -186,7 +187,7 @@ class ReuseSection:
     sub_audit: int | None
     subcollections: SubcollectionReport | None
     agreement_audit: int | None
-    agreement: dict | None      # stored reuse-agreement result (ReuseAgreement)
+    agreement: ReuseAgreement | None  # stored reuse-agreement result, decoded
     notes: tuple[str, ...]      # components missing and why
 
 
