@@ -1,6 +1,7 @@
 """Benchmark: import + evaluate (AP, P@10, Rprec) a TREC run archive, against peers.
 
     .venv/bin/python bench/bench_runs.py            # robust03 (17 runs, 1.51M lines) + peers
+    .venv/bin/python bench/bench_runs.py --cli      # only the user's path (two commands)
     .venv/bin/python bench/bench_runs.py --growth   # synthetic archives: time vs size
     .venv/bin/python bench/bench_runs.py --growth --full  # 130 and 1,000 runs x 50 x 1,000
 
@@ -31,6 +32,7 @@ QRELS = DATA / "qrels" / "qrels.robust03.txt"
 MEASURES = ["AP", "P@10", "Rprec"]
 TARGET_S = 1.0
 TARGET_RSS_MIB = 1024
+CLI_TARGET_S = 1.3          # issue 15: runs import + runs eval as two commands
 
 
 def litaudit_once(run_dir: Path, qrels: Path, collection: str = "trec-robust-2003") -> dict:
@@ -155,6 +157,65 @@ def synth(root: Path, n_runs: int, n_topics: int, depth: int, seed: int = 7) -> 
     return rd, q
 
 
+def run_child(cmd: list[str]) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak RSS MiB) of a child process (fork/exec, stdout and stderr
+    discarded; CPU and peak from wait4, that child's alone)."""
+    t0 = time.perf_counter()
+    pid = os.fork()
+    if pid == 0:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 1)
+        os.dup2(fd, 2)
+        os.execv(cmd[0], cmd)
+    _, status, ru = os.wait4(pid, 0)
+    wall = time.perf_counter() - t0
+    if os.waitstatus_to_exitcode(status):
+        sys.exit(f"failed: {' '.join(cmd)}")
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
+
+
+def cli_path(repeat: int) -> None:
+    """The user's path, as separate processes typed one after the other: ``litaudit runs
+    import`` (into a database made by ``litaudit init``) then ``litaudit runs eval -m AP -m
+    P@10 -m Rprec``, against bench/pytrec_eval_script.py (parse + evaluate in one process);
+    medians of ``repeat`` alternated repetitions. Then the same eval again (values read
+    back from the store)."""
+    import shutil
+    import statistics
+
+    lit = [sys.executable, "-m", "litaudit"]
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base.duckdb"
+        subprocess.run([*lit, "--db", str(base), "init"], check=True, capture_output=True)
+        ours, peer, again, cpu, rss = [], [], [], [], []
+        for _ in range(repeat):
+            db = Path(tmp) / "a.duckdb"
+            for p in Path(tmp).glob("a.duckdb*"):
+                p.unlink()
+            shutil.copy(base, db)
+            t1, c1, r1 = run_child([*lit, "--db", str(db), "runs", "import", "-c", "robust03",
+                                    "--qrels", str(QRELS), str(RUNS)])
+            ev = [*lit, "--db", str(db), "runs", "eval", "-c", "robust03", "-m", "AP", "-m",
+                  "P@10", "-m", "Rprec"]
+            t2, c2, r2 = run_child(ev)
+            ours.append(t1 + t2)
+            cpu.append(c1 + c2)
+            rss.append(max(r1, r2))
+            again.append(run_child(ev)[0])
+            peer.append(run_child([sys.executable, str(REPO / "bench" / "pytrec_eval_script.py"),
+                                   str(QRELS), str(RUNS)])[0])
+            print(f"  runs import {t1:.2f} s + runs eval {t2:.2f} s = {t1 + t2:.2f} s "
+                  f"(CPU {c1 + c2:.2f} s, peak RSS {max(r1, r2):.0f} MiB); eval again "
+                  f"{again[-1]:.2f} s; pytrec_eval script {peer[-1]:.2f} s; load "
+                  f"{os.getloadavg()[0]:.2f}", flush=True)
+        med, pmed = statistics.median(ours), statistics.median(peer)
+        print(f"user's path (two commands): median {med:.2f} s (best {min(ours):.2f} s, CPU "
+              f"{statistics.median(cpu):.2f} s): {'PASS' if med <= CLI_TARGET_S else 'MISS'} "
+              f"(target {CLI_TARGET_S} s); pytrec_eval script median {pmed:.2f} s, ratio "
+              f"{pmed / med:.2f}x: {'PASS' if pmed / med >= 2 else 'MISS'} (target 2x); "
+              f"repeated eval {statistics.median(again):.2f} s; peak RSS {max(rss):.0f} MiB")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--child", nargs=2)
@@ -162,6 +223,8 @@ def main() -> None:
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--repeat", type=int, default=7, help="litaudit repetitions (median)")
+    ap.add_argument("--cli", action="store_true",
+                    help="only the user's path: the two commands against a pytrec_eval script")
     a = ap.parse_args()
     if a.child:
         print(json.dumps(litaudit_once(Path(a.child[0]), Path(a.child[1]))))
@@ -185,6 +248,11 @@ def main() -> None:
         return
     if not RUNS.is_dir():
         sys.exit(f"shared data not found at {RUNS}")
+    print("the user's path: `litaudit runs import` + `litaudit runs eval -m AP -m P@10 "
+          "-m Rprec` (robust03) as two processes, against a pytrec_eval script")
+    cli_path(a.repeat)
+    if a.cli:
+        return
     results = []
     for _ in range(a.repeat):
         r = child(RUNS, QRELS)

@@ -51,6 +51,15 @@ LOU_DEPTHS = (10, 20, 50, 100, 1000)  # ours: pool depths tried when the depth i
 # --- today's populations (issue 13) ----------------------------------------------------
 
 # --- run archives (issue 15) -----------------------------------------------------------
+IMPORT_GROUP_BYTES = 256 << 20   # ours: run files are imported in groups of this much text
+                                 # (uncompressed); the import's memory is about 4x one group
+                                 # (bench/bench_runs_scale.py), so it stays under 2 GiB
+DUCKDB_MEMORY_LIMIT = "256MB"    # ours: DuckDB's memory limit while an import or an
+                                 # evaluation works in several groups (its block cache
+                                 # otherwise grows with the archive: eval of 140M lines
+                                 # peaked at 2.0 GiB with DuckDB's default, 80% of RAM)
+EVAL_GROUP_LINES = 15_000_000    # ours: stored runs are evaluated in groups of this many
+                                 # lines (28M lines in one group peaked at 2.2 GiB)
 
 # --- input and output limits (issue 12) ------------------------------------------------
 MAX_CSV_FIELD = 1 << 20      # ours: characters in one CSV field (csv's own limit, 131072, is

@@ -348,8 +348,10 @@ CASES = [
     ("run-metadata-latin1", runs(extra=["--metadata", _metadata("tag,participant\nA,\xe9\n"
                                                                  .encode("latin-1"))]),
      1, "not UTF-8"),
-    ("run-unknown-collection", args("runs", "import", "-c", "robust4", "x.run"), 1,
-     "unknown collection"),
+    ("run-unknown-collection", lambda d: [x if x != "robust03" else "robust4"
+                                          for x in runs()(d)], 1, "unknown collection"),
+    ("run-missing-file", args("runs", "import", "-c", "robust03", "x.run"), 1,
+     "x.run: no such file"),
     # ---------------------------------------------------------------- qrels
     ("qrels-huge-relevance", runs(qrels="1 0 d1 100000000000000000000\n"), 1,
      "relevance 100000000000000000000 is out of range"),

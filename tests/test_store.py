@@ -14,10 +14,29 @@ from litaudit.store.db import open_store
 from litaudit.store.models import ALL_MODELS
 
 
-def test_migrations_are_numbered_without_gaps():
+def test_migrations_are_numbered_in_order():
     ms = migrations.available()
-    assert [m.version for m in ms] == list(range(1, len(ms) + 1))
+    versions = [m.version for m in ms]
+    assert versions == sorted(set(versions)) and versions[0] == 1
     assert ms[0].name == "core"
+
+
+def test_a_migration_merged_with_a_lower_number_is_still_applied(tmp_path, monkeypatch):
+    schema = tmp_path / "schema"
+    schema.mkdir()
+    (schema / "001_core.sql").write_text("CREATE TABLE a (x INTEGER);")
+    (schema / "004_cache.sql").write_text("CREATE TABLE d (x INTEGER);")
+    monkeypatch.setattr(migrations, "SCHEMA_DIR", schema)
+    con = duckdb.connect(str(tmp_path / "m.duckdb"))
+    assert [m.version for m in migrations.migrate(con, "m")] == [1, 4]
+    (schema / "003_dates.sql").write_text("CREATE TABLE c (x INTEGER);")
+    assert [m.version for m in migrations.pending(con)] == [3]
+    assert [m.version for m in migrations.migrate(con, "m")] == [3]
+    assert migrations.pending(con) == [] and migrations.db_version(con) == 4
+    con.execute("SELECT * FROM c").fetchall()
+    (schema / "004_other.sql").write_text("CREATE TABLE e (x INTEGER);")
+    with pytest.raises(StoreError, match="distinct"):
+        migrations.available()
 
 
 def test_migrate_records_every_file_and_is_idempotent(tmp_path):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import JsonOpt, open_read, open_write
+from litaudit.cli.common import JsonOpt, db_path, open_read, open_write
 
 app = typer.Typer(help="Import TREC run archives and evaluate them as trec_eval does.",
                   no_args_is_help=True)
@@ -28,15 +28,19 @@ def import_(
     json_: bool = JsonOpt,
 ):
     """Validate and store run files (and the collection's qrels); all or nothing."""
-    from litaudit.render.console import err, out, print_json
-    from litaudit.runs.ingest import import_archive
+    from litaudit.render.console import out, print_json
+    from litaudit.render.progress import progress_bar
+    from litaudit.runs.ingest import expand_paths, import_archive
     from litaudit.store.refdata import resolve_collection
 
-    with open_write(ctx) as store:
+    paths = expand_paths(files)
+    with open_write(ctx) as store, \
+            progress_bar("importing runs", len(paths), unit="files", counts=("lines",),
+                         quiet=json_) as bar:
         coll = resolve_collection(store.con, collection)
-        rep = import_archive(store, coll.id, files, qrels_path=qrels, metadata=metadata,
+        rep = import_archive(store, coll.id, paths, qrels_path=qrels, metadata=metadata,
                              lenient=lenient,
-                             progress=None if json_ else (lambda m: err.print(m + " ...")))
+                             progress=lambda n, lines: bar.advance(n, lines=lines))
     if json_:
         print_json(rep)
         return
@@ -122,17 +126,33 @@ def eval_(
     rel_level: int = typer.Option(1, "--rel-level", help="Lowest relevant grade (-l)."),
     complete: bool = typer.Option(False, "--complete",
                                   help="Score topics missing from a run as 0 (trec_eval -c)."),
+    cache: bool = typer.Option(True, "--cache/--no-cache",
+                               help="Read and keep the values in the database's store of "
+                                    "evaluations (kept per archive state)."),
     json_: bool = JsonOpt,
 ):
-    """Evaluate stored runs as trec_eval does (mean over topics, or --per-topic)."""
+    """Evaluate stored runs as trec_eval does (mean over topics, or --per-topic).
+
+    Values computed are kept in the database with the archive's fingerprint (when the
+    database can be written), so asking again reads them; importing or deleting runs
+    drops them."""
     from litaudit.render.console import out, print_json, table
-    from litaudit.runs.archive import evaluate_stored
+    from litaudit.render.progress import progress_bar
+    from litaudit.runs.evalcache import evaluate_cached
     from litaudit.store.refdata import resolve_collection
 
     with open_read(ctx) as store:
         cid = resolve_collection(store.con, collection).id
-        ev = evaluate_stored(store.con, cid, measure, tags=run or None, rel_level=rel_level,
-                             complete=complete)
+        n_runs = len(run) if run else store.con.execute(
+            "SELECT count(*) FROM runs WHERE collection_id = ?", [cid]).fetchall()[0][0]
+        with progress_bar("evaluating runs", n_runs, unit="runs", counts=("lines",),
+                          quiet=json_) as bar:
+            ev, pending = evaluate_cached(store.con, cid, measure, tags=run or None,
+                                          rel_level=rel_level, complete=complete,
+                                          use_cache=cache,
+                                          progress=lambda n, lines: bar.advance(n, lines=lines))
+    if pending is not None and cache:
+        _keep(ctx, pending)
     if per_topic:
         rows = []
         for ri, tag in enumerate(ev.runs):
@@ -157,3 +177,22 @@ def eval_(
     out.print(table(f"{cid}: mean over topics", ["run", "topics", *ev.measures],
                     [[tag, int(counts[i]), *[float(means[m][i]) for m in ev.measures]]
                      for i, tag in enumerate(ev.runs)]))
+
+
+def _keep(ctx: typer.Context, pending) -> None:
+    """Store computed evaluations (see :mod:`litaudit.runs.evalcache`) when the database
+    can be written now: never created, never migrated; skipped when it is in use, read
+    only, or of another schema version."""
+    import duckdb
+
+    from litaudit.errors import StoreError
+    from litaudit.runs.evalcache import save
+    from litaudit.store.db import open_store
+    from litaudit.store.migrations import pending as pending_migrations
+
+    try:
+        with open_store(db_path(ctx), migrate=False) as store:
+            if not pending_migrations(store.con):
+                save(store.con, pending)
+    except (StoreError, OSError, duckdb.Error):
+        pass

@@ -8,11 +8,12 @@ trec_eval order by :mod:`litaudit.runs.ingest`, which writes them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit.defaults import DUCKDB_MEMORY_LIMIT, EVAL_GROUP_LINES
 from litaudit.errors import LitauditError, NotFound
 from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
 from litaudit.runs.evaluate import CodedQrels, CodedRuns, Evaluation, evaluate_coded
@@ -71,7 +72,10 @@ def load_qrels(con, collection_id: str) -> Qrels:
 
 
 def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> Archive:
-    """The stored archive of a collection: qrels, runs (in trec_eval order) and metadata."""
+    """The stored archive of a collection: qrels, runs (in trec_eval order) and metadata.
+
+    Each distinct topic and docno is one Python string, shared by every row that holds
+    it (rows come as integer ids, in the order DuckDB sorts them)."""
     qrels = load_qrels(con, collection_id)
     rows = _run_rows(con, collection_id, tags)
     runs: list[Run] = []
@@ -79,16 +83,25 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     if rows:
         ids = ", ".join(str(r[0]) for r in rows)
         cid = _lit(collection_id)
-        tbl = con.sql(
-            "SELECT r.run_id, t.topic, d.docno, r.score FROM run_rankings r "
+        docs = con.sql(f"SELECT docno FROM run_docs WHERE collection_id = {cid} "
+                       "ORDER BY doc_id").to_arrow_table().column(0)
+        docnames = docs.to_numpy(zero_copy_only=False)
+        del docs
+        topics = con.execute("SELECT topic_id, topic FROM run_topics WHERE collection_id = ?",
+                             [collection_id]).fetchall()
+        names = np.empty(max(t for t, _ in topics) + 1, dtype=object)
+        for t, name in topics:
+            names[t] = name
+        d = _columns(con,
+            "SELECT r.run_id, r.topic_id, r.doc_id, r.score FROM run_rankings r "
             f"JOIN run_docs d ON d.collection_id = {cid} AND d.doc_id = r.doc_id "
             f"JOIN run_topics t ON t.collection_id = {cid} AND t.topic_id = r.topic_id "
             f"WHERE r.run_id IN ({ids}) "
-            "ORDER BY r.run_id, t.topic, r.score::FLOAT DESC, d.docno DESC").to_arrow_table()
-        rid = tbl.column(0).to_numpy()
-        topic = tbl.column(1).to_numpy(zero_copy_only=False)
-        docno = tbl.column(2).to_numpy(zero_copy_only=False)
-        score = tbl.column(3).to_numpy()
+            "ORDER BY r.run_id, t.topic, r.score::FLOAT DESC, d.docno DESC")
+        rid = d["run_id"]
+        topic = names[d["topic_id"]]
+        docno = docnames[d["doc_id"]]
+        score = d["score"]
         for r in rows:
             lo, hi = np.searchsorted(rid, [r[0], r[0] + 1])
             runs.append(Run(r[1], topic[lo:hi], docno[lo:hi], score[lo:hi]))
@@ -175,12 +188,52 @@ def _columns(con, sql: str) -> dict[str, np.ndarray]:
 
 def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
                     tags: Sequence[str] | None = None, rel_level: int = 1,
-                    complete: bool = False) -> Evaluation:
+                    complete: bool = False, group_lines: int = EVAL_GROUP_LINES,
+                    progress: Callable[[int, int], None] | None = None) -> Evaluation:
     """Evaluate a stored archive (fast path: integer codes straight from DuckDB).
 
     The importer stored each run in trec_eval order, so the evaluator takes the rows as
     ranked after checking what it can without docnos (each run and topic one block,
-    scores descending); only if that fails are the docnos read to sort the rows again."""
+    scores descending); only if that fails are the docnos read to sort the rows again.
+    Runs are read and evaluated in groups of about ``group_lines`` lines (runs are
+    independent in trec_eval), so that memory does not grow with the archive;
+    ``progress(runs, lines)`` is called after each group."""
+    from litaudit.runs.evaluate import _join_runs
+
+    rows = _run_rows(con, collection_id, tags)
+    sizes = dict(con.execute("SELECT id, n_lines FROM runs WHERE collection_id = ?",
+                             [collection_id]).fetchall())
+    groups: list[list[int]] = []
+    size = 0
+    for i, r in enumerate(rows):
+        n = int(sizes.get(r[0], 0))
+        if not groups or size + n > group_lines:
+            groups.append([])
+            size = 0
+        groups[-1].append(i)
+        size += n
+    if len(groups) <= 1:
+        ev = _evaluate_group(con, collection_id, measures, tags, rel_level, complete)
+        if progress is not None:
+            progress(len(rows), sum(int(sizes.get(r[0], 0)) for r in rows))
+        return ev
+    parts = []
+    # DuckDB's cache of the blocks read would otherwise grow with the archive
+    before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    con.execute(f"SET memory_limit = {_lit(DUCKDB_MEMORY_LIMIT)}")
+    try:
+        for g in groups:
+            parts.append(_evaluate_group(con, collection_id, measures,
+                                         [rows[i][1] for i in g], rel_level, complete))
+            if progress is not None:
+                progress(len(g), sum(int(sizes.get(rows[i][0], 0)) for i in g))
+    finally:
+        con.execute(f"SET memory_limit = {_lit(before)}")
+    return _join_runs(tuple(r[1] for r in rows), [np.array(g) for g in groups], parts)
+
+
+def _evaluate_group(con, collection_id: str, measures: Sequence[str],
+                    tags: Sequence[str] | None, rel_level: int, complete: bool) -> Evaluation:
     from litaudit.runs.evaluate import NotRanked
 
     coded, cq = load_coded(con, collection_id, tags, byte_order=False)
@@ -188,6 +241,7 @@ def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
         return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
                               check_duplicates=False, ranked=True, threads=2)
     except NotRanked:
+        del coded, cq
         coded, cq = load_coded(con, collection_id, tags)
         return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
                               check_duplicates=False)
@@ -214,7 +268,10 @@ def get_run(con, tag: str, collection_id: str | None = None) -> StoredRun:
 
 
 def delete_runs(store, collection_id: str, tags: Sequence[str] | None = None) -> int:
-    """Delete runs by tag, or (tags=None) the whole archive of a collection with its qrels."""
+    """Delete runs by tag, or (tags=None) the whole archive of a collection with its qrels
+    (and the evaluations stored for it, see :mod:`litaudit.runs.evalcache`)."""
+    from litaudit.runs.evalcache import invalidate
+
     con = store.con
     if tags is not None:
         rows = _run_rows(con, collection_id, tags)
@@ -222,6 +279,7 @@ def delete_runs(store, collection_id: str, tags: Sequence[str] | None = None) ->
         rows = _run_rows(con, collection_id, None)
     ids = [r[0] for r in rows]
     with store.transaction():
+        invalidate(con, collection_id)
         if ids:
             id_list = ", ".join(map(str, ids))
             con.execute(f"DELETE FROM run_rankings WHERE run_id IN ({id_list})")

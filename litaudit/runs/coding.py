@@ -181,18 +181,28 @@ def code_import(con, collection_id: str, qtable, qwords, tables: list, words: li
 
 def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
     """Doc ids of ``uniq`` (docnos) in a collection that has some stored: stored ones
-    looked up, new ones numbered from ``n_stored`` on."""
+    looked up (a join in DuckDB, within its memory limit: the stored docnos of a large
+    archive are not read into this process), new ones numbered from ``n_stored`` on."""
     import pyarrow as pa
-    import pyarrow.compute as pc
 
-    stored = con.sql(f"SELECT docno, doc_id FROM run_docs WHERE collection_id = "
-                     f"{_lit(collection_id)}").to_arrow_table()
-    pos = pc.index_in(uniq, value_set=stored.column("docno")).to_numpy(zero_copy_only=False)
-    known = ~np.isnan(pos) if pos.dtype.kind == "f" else np.ones(len(pos), bool)
-    doc_of = np.empty(len(uniq), dtype=np.int32)
-    ids = to_numpy(stored.column("doc_id"))
-    doc_of[known] = ids[pos[known].astype(np.int64)]
-    fresh = np.flatnonzero(~known)
+    new = pa.table({"i": from_numpy(np.arange(len(uniq), dtype=np.int32)), "docno": uniq})
+    con.register("_new_docnos", new)
+    try:
+        found = con.sql("SELECT n.i, d.doc_id FROM _new_docnos n JOIN run_docs d ON "
+                        f"d.collection_id = {_lit(collection_id)} AND d.docno = n.docno"
+                        ).to_arrow_table()
+    except BaseException:
+        try:                    # (the transaction may be aborted: keep the first error)
+            con.unregister("_new_docnos")
+        except Exception:
+            pass
+        raise
+    con.unregister("_new_docnos")
+    doc_of = np.full(len(uniq), -1, dtype=np.int32)
+    if found.num_rows:
+        doc_of[to_numpy(found.column("i"))] = to_numpy(found.column("doc_id"))
+    del found
+    fresh = np.flatnonzero(doc_of < 0)
     doc_of[fresh] = n_stored + np.arange(len(fresh), dtype=np.int32)
     new_docs = pa.table({"doc_id": from_numpy(doc_of[fresh]),
                          "docno": uniq.take(from_numpy(fresh))})

@@ -1,9 +1,10 @@
 """Importing TREC run archives into DuckDB: validated, all-or-nothing, idempotent, fast.
 
-Reads the qrels and run files on two threads (see :mod:`litaudit.runs.trec_io`), codes
-every docno of the archive once in byte order without hashing a string (see
-:mod:`litaudit.runs.strcodes`), ranks the runs on worker threads while DuckDB writes, and
-writes in one transaction (tables: ``schema/002_runs.sql``, read back by
+Reads the qrels and run files on two threads (see :mod:`litaudit.runs.trec_io`) in groups
+of bounded size (so that memory does not grow with the archive), codes every docno of a
+group once in byte order without hashing a string (see :mod:`litaudit.runs.strcodes`),
+ranks the runs on worker threads while DuckDB writes, and writes each group in one
+transaction (a failure in a later group deletes what the earlier ones wrote) (tables: ``schema/002_runs.sql``, read back by
 :mod:`litaudit.runs.archive`); a file whose sha256 is already stored for the collection is
 skipped, so re-importing changes nothing.
 """
@@ -13,12 +14,15 @@ from __future__ import annotations
 import csv
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from litaudit.defaults import DUCKDB_MEMORY_LIMIT, IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.runs import trec_io
 from litaudit.runs.coding import code_import, docno_words
+from litaudit.runs.evalcache import invalidate
 from litaudit.runs.model import RunInfo
 from litaudit.store.db import sql_string as _lit
 
@@ -144,7 +148,8 @@ def official_metadata(con, collection_id: str) -> dict[str, RunInfo]:
 def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *,
                    qrels_path: str | Path | None = None, metadata: Path | None = None,
                    lenient: bool = False, threads: int = 2,
-                   progress: Callable[[str], None] | None = None) -> ImportReport:
+                   progress: Callable[[int, int], None] | None = None,
+                   group_bytes: int = IMPORT_GROUP_BYTES) -> ImportReport:
     """Validate and store a qrels file and run files for ``collection_id``, all or nothing.
 
     Files already stored for the collection (same sha256) are skipped; a run tag already
@@ -152,18 +157,29 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     collection that has some are refused. Run metadata comes from ``metadata`` (CSV, see
     :func:`read_metadata_csv`) or else from the official results seeded for the collection.
 
-    The qrels and run files are read, hashed, decompressed, parsed and their docnos cut
-    into dictionary-coded 64-bit words by ``threads`` threads (all of it releases the
-    GIL); the docnos are then coded once for the whole archive in strcmp order from those
-    words (:mod:`litaudit.runs.strcodes`: integer work only, per file on the same
-    threads), each run is put in trec_eval order with one sort (on worker threads, while
-    DuckDB writes the docnos and qrels), and every table is written with one statement,
-    so that :func:`evaluate_stored` has nothing to sort.
+    The run files are imported in groups of about ``group_bytes`` bytes of text (see
+    :func:`file_groups`), one group after the other, each written in its own transaction
+    (DuckDB keeps a transaction's rows in memory), so that the memory an import needs is
+    that of one group whatever the archive's size; when a later group fails (a problem in
+    a file, an error, an interrupt), what the earlier groups wrote is deleted again. A
+    process killed between two groups leaves the groups it wrote (an import of one group,
+    up to ``group_bytes``, is one transaction). In a group, the files (and, with the first group,
+    the qrels) are read, hashed, decompressed, parsed and their docnos cut into
+    dictionary-coded 64-bit words by ``threads`` threads (all of it releases the GIL); the
+    docnos are then coded in strcmp order from those words (:mod:`litaudit.runs.strcodes`:
+    integer work only; docnos already stored keep their ids, see
+    :func:`litaudit.runs.coding.code_import`), each run is put in trec_eval order with one
+    sort (on worker threads, while DuckDB writes the docnos and qrels), and every table is
+    written with one statement, so that :func:`evaluate_stored` has nothing to sort.
+    A file with problems does not stop the reading: every file is read so that every
+    problem is listed, and nothing is written.
+
+    ``progress(files, lines)`` is called (from the reader threads) as each run file has
+    been read, with the number of files (1) and of lines it holds.
     """
     import pyarrow as pa
 
     con = store.con
-    note = progress or (lambda _msg: None)
     paths = expand_paths(run_paths) if run_paths else []
     meta = read_metadata_csv(Path(metadata)) if metadata else None
 
@@ -193,8 +209,9 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
         "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?",
         [collection_id]).fetchall())
 
-    qtable = qwords = qtopics = None
+    qtopics: set[str] | None = None
     read_qrels = None
+    n_judg = 0
     if qrels_state == "imported":
         def read_qrels():
             table = trec_io.read_qrels_table(qp, lenient=lenient, check_duplicates=False)
@@ -205,43 +222,203 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
             "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
             "WHERE q.collection_id = ?", [collection_id]).fetchall()}
         n_judg = stored_q[2]
-    note(f"reading {len(paths)} run files" + (f" and qrels {qp.name}" if read_qrels else ""))
-    # the qrels are read beside the run files; their topics are checked after that
-    read, qread = _read_runs(paths, existing, qtopics, lenient, threads, read_qrels)
-    if read_qrels is not None:
-        if isinstance(qread, list):
-            raise ValidationFailed(qread + [p for r in read if isinstance(r, list) for p in r])
-        qtable, qwords = qread
-        qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
-        n_judg = qtable.num_rows
-        read = [_check_topics(p, r, qtopics, lenient) for p, r in zip(paths, read, strict=True)]
-    problems = [p for r in read if isinstance(r, list) for p in r]
-    if problems:
-        raise ValidationFailed(problems)
-    shas = [r[0] for r in read]
-    unchanged = tuple(existing[s][0] for s in dict.fromkeys(shas) if s in existing)
-    todo = [(p, sha, rt) for p, (sha, rt, _) in zip(paths, read, strict=True)
-            if rt is not None]
-    words = [w for _, rt, w in read if rt is not None]
-    tags_seen: dict[str, Path] = {}
-    for p, sha, rt in todo:
-        if rt.tag in tags_seen:
-            problems.append(Problem(str(p), None, f"run tag {rt.tag!r} is also the tag of "
-                                    f"{tags_seen[rt.tag]}"))
-        elif rt.tag in existing_tags and existing_tags[rt.tag] != sha:
-            problems.append(Problem(str(p), None, f"run {rt.tag!r} is already stored for "
-                                    f"{collection_id} from a different file; delete it "
-                                    f"first with `litaudit runs delete {rt.tag}`"))
-        tags_seen[rt.tag] = p
-    if problems:
-        raise ValidationFailed(problems)
-    info_of = meta if meta is not None else official_metadata(con, collection_id)
 
+    problems: list[Problem] = []
+    tags_seen: dict[str, Path] = {}
+    imported: list[str] = []
+    unchanged: dict[str, None] = {}
+    lines = skipped = 0
+    info_of: dict[str, RunInfo] | None = None
+    groups = file_groups(paths, group_bytes) or [[]]
+    undo = _Undo(collection_id, int(con.execute(
+        "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
+    ).fetchall()[0][0]), max(stored_topics.values(), default=-1))
+    memory = _limit_duckdb_memory(con, DUCKDB_MEMORY_LIMIT) if len(groups) > 1 else None
+    try:
+        for gi, group in enumerate(groups):
+            first = read_qrels if gi == 0 else None
+            # the qrels are read beside the first group; its topics are checked after that
+            read, qread = _read_runs(group, existing, qtopics, lenient, threads, first,
+                                     progress, release=len(groups) > 1)
+            qtable = qwords = None
+            if first is not None:
+                if isinstance(qread, list):
+                    raise ValidationFailed(qread + [p for r in read if isinstance(r, list)
+                                                    for p in r])
+                qtable, qwords = qread
+                qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
+                n_judg = qtable.num_rows
+                read = [_check_topics(p, r, qtopics, lenient)
+                        for p, r in zip(group, read, strict=True)]
+            problems += [p for r in read if isinstance(r, list) for p in r]
+            todo, words = [], []
+            for p, r in zip(group, read, strict=True):
+                if isinstance(r, list):
+                    continue
+                sha, rt, w = r
+                if rt is None:
+                    unchanged[existing[sha][0]] = None
+                    continue
+                if rt.tag in tags_seen:
+                    problems.append(Problem(str(p), None, f"run tag {rt.tag!r} is also the "
+                                            f"tag of {tags_seen[rt.tag]}"))
+                elif rt.tag in existing_tags and existing_tags[rt.tag] != sha:
+                    problems.append(Problem(
+                        str(p), None, f"run {rt.tag!r} is already stored for {collection_id} "
+                        f"from a different file; delete it first with "
+                        f"`litaudit runs delete {rt.tag}`"))
+                tags_seen[rt.tag] = p
+                todo.append((p, sha, rt))
+                words.append(w)
+            del read
+            if problems:        # read on, to list every problem; nothing is kept
+                continue
+            if not todo and qtable is None:
+                continue
+            if info_of is None:
+                info_of = meta if meta is not None else official_metadata(con, collection_id)
+            # one transaction per group: DuckDB holds a transaction's rows in memory
+            with store.transaction():
+                invalidate(con, collection_id)
+                new_topics, run_ids = _import_group(
+                    store, collection_id, qp if qtable is not None else None,
+                    q_sha if qtable is not None else None, qtable, qwords, int(n_judg),
+                    qtopics, todo, words, stored_topics, info_of, lenient, threads)
+            if len(groups) > 1:
+                release_memory()
+            undo.run_ids += run_ids
+            undo.qrels = undo.qrels or qtable is not None
+            stored_topics.update(new_topics)
+            imported += [rt.tag for _, _, rt in todo]
+            lines += sum(rt.lines for _, _, rt in todo)
+            skipped += sum(rt.skipped for _, _, rt in todo)
+            del todo, words, qtable, qwords
+        if problems:
+            raise ValidationFailed(problems)
+    except BaseException as exc:
+        undo.apply(store)
+        if type(exc).__name__ == "OutOfMemoryException":     # duckdb's, within its limit
+            raise LitauditError(
+                f"DuckDB ran out of memory importing into {collection_id} "
+                f"({str(exc).splitlines()[0]}); nothing was kept") from None
+        raise
+    finally:
+        if memory is not None:
+            con.execute(f"SET memory_limit = {_lit(memory)}")
+    return ImportReport(collection_id, qrels_state, int(n_judg), tuple(imported),
+                        tuple(unchanged), lines, skipped)
+
+
+@dataclass
+class _Undo:
+    """What the committed groups of an import added, to delete if a later group fails."""
+
+    collection_id: str
+    n_docs: int                    # run_docs of the collection before the import
+    max_topic: int                 # its highest topic id before the import
+    run_ids: list[int] = field(default_factory=list)
+    qrels: bool = False
+
+    def apply(self, store) -> None:
+        if not self.run_ids and not self.qrels:
+            return
+        con = store.con
+        cid = self.collection_id
+        with store.transaction():
+            if self.run_ids:
+                ids = ", ".join(map(str, self.run_ids))
+                con.execute(f"DELETE FROM run_rankings WHERE run_id IN ({ids})")
+                con.execute(f"DELETE FROM runs WHERE id IN ({ids})")
+            if self.qrels:
+                for t in ("run_qrels", "run_qrels_files"):
+                    con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [cid])
+            con.execute("DELETE FROM run_docs WHERE collection_id = ? AND doc_id >= ?",
+                        [cid, self.n_docs])
+            con.execute("DELETE FROM run_topics WHERE collection_id = ? AND topic_id > ?",
+                        [cid, self.max_topic])
+
+
+def _limit_duckdb_memory(con, limit: str) -> str:
+    """Set DuckDB's memory limit (its cache of the blocks written would otherwise grow
+    with the archive); the previous setting, to restore."""
+    before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
+    con.execute(f"SET memory_limit = {_lit(limit)}")
+    return before
+
+
+def release_memory() -> None:
+    """Hand the memory freed by a step back to the system: Arrow's pool (jemalloc keeps
+    freed pages for reuse by Arrow alone) and the C library's heap (glibc's malloc_trim).
+    Without it, the memory an import holds grows by a few hundred MB with each group."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+    _malloc_trim()
+
+
+def _malloc_trim() -> None:
+    global _trim
+    if _trim is None:
+        _trim = False
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None)
+            if hasattr(libc, "gnu_get_libc_version"):
+                _trim = libc.malloc_trim
+        except (OSError, AttributeError):
+            pass
+    if _trim:
+        _trim(0)
+
+
+_trim: Any = None      # glibc's malloc_trim, False where there is none, None: not looked up
+
+
+def file_groups(paths: Sequence[Path], group_bytes: int) -> list[list[Path]]:
+    """The files in order, cut into groups of at most ``group_bytes`` bytes of text each
+    (a larger file is a group of its own): gzip files count their uncompressed size, read
+    from their last four bytes (ISIZE, RFC 1952; modulo 4 GiB, so never less than the
+    compressed size)."""
+    groups: list[list[Path]] = []
+    size = 0
+    for p in paths:
+        n = _text_size(p)
+        if not groups or size + n > group_bytes:
+            groups.append([])
+            size = 0
+        groups[-1].append(p)
+        size += n
+    return groups
+
+
+def _text_size(path: Path) -> int:
+    try:
+        n = path.stat().st_size
+        with open(path, "rb") as fh:
+            if fh.read(2) != b"\x1f\x8b" or n < 18:
+                return n
+            fh.seek(-4, 2)
+            isize = int.from_bytes(fh.read(4), "little")
+    except OSError:
+        return 0            # reported by the reader
+    while isize < n:
+        isize += 1 << 32
+    return isize
+
+
+def _import_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: int,
+                  qtopics: set[str] | None, todo: list, words: list,
+                  stored_topics: dict[str, int], info_of: dict, lenient: bool,
+                  threads: int) -> tuple[dict[str, int], list[int]]:
+    """Code and write one group of runs (and the qrels, with the first group) inside the
+    caller's transaction: the topics it added (name -> id) and the runs' ids."""
+    con = store.con
     # code the topics and docnos; a document twice in a topic sends its file to the
     # line-by-line reader (which names the lines, or drops them when lenient)
     while True:
-        coded = code_import(con, collection_id, qtable, qwords, [rt for _, _, rt in todo], words,
-                      stored_topics, threads)
+        coded = code_import(con, collection_id, qtable, qwords, [rt for _, _, rt in todo],
+                            words, stored_topics, threads)
         if not coded.dup_qrels and not coded.dup_runs:
             break
         if coded.dup_qrels:
@@ -258,60 +435,60 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
                 redo.extend(exc.problems)
         if redo:
             raise ValidationFailed(redo)
-
-    note("writing")
+    words.clear()       # the caller's list too: the words are not needed past coding
     if todo:
         coded.start_ranking(len(todo), threads)
     try:
-        _write(store, collection_id, coded, qtable, todo, info_of, qp if qtable is not None
-               else None, q_sha if qtable is not None else None, n_judg, len(qtopics))
+        run_ids = _write(con, collection_id, coded, qtable, todo, info_of, qp, q_sha, n_judg,
+                         len(qtopics or ()))
     finally:
         coded.stop_ranking()
-    lines = sum(rt.lines for _, _, rt in todo)
-    skipped = sum(rt.skipped for _, _, rt in todo)
-    return ImportReport(collection_id, qrels_state, int(n_judg),
-                        tuple(rt.tag for _, _, rt in todo), unchanged, lines, skipped)
+    nt: Any = coded.new_topics
+    return dict(zip(nt.column("topic").to_pylist(), nt.column("topic_id").to_pylist(),
+                    strict=True)), run_ids
 
 
-def _write(store, collection_id: str, coded, qtable, todo: list, info_of: dict, qp, q_sha,
-           n_judg: int, n_qtopics: int) -> None:
-    """Write an import in one transaction (the runs ranked meanwhile, see coding.Coded)."""
-    con = store.con
+def _write(con, collection_id: str, coded, qtable, todo: list, info_of: dict, qp, q_sha,
+           n_judg: int, n_qtopics: int) -> list[int]:
+    """Write a group of an import (the runs ranked meanwhile, see coding.Coded), in the
+    caller's transaction."""
     cid = _lit(collection_id)
-    with store.transaction():
-        if len(coded.new_topics):
-            _insert(con, f"INSERT INTO run_topics SELECT {cid}, topic_id, topic FROM _arrow_in",
-                    coded.new_topics)
-        if len(coded.new_docs):
-            _insert(con, f"INSERT INTO run_docs SELECT {cid}, doc_id, docno FROM _arrow_in",
-                    coded.new_docs)
-        if qtable is not None:
-            _insert(con, f"INSERT INTO run_qrels SELECT {cid}, topic_id, doc_id, rel "
-                    "FROM _arrow_in", coded.qrels)
-            con.execute("INSERT INTO run_qrels_files (collection_id, path, sha256, "
-                        "n_judgments, n_topics) VALUES (?, ?, ?, ?, ?)",
-                        [collection_id, str(qp), q_sha, int(n_judg), n_qtopics])
-        rows = []
-        for (p, sha, rt), n_topics in zip(todo, coded.run_topics, strict=True):
-            info = info_of.get(rt.tag) or RunInfo(rt.tag, None, None, None)
-            rows += [collection_id, rt.tag, info.participant,
-                     RUN_TYPES.get((info.run_type or "").lower()), info.pooled, str(p), sha,
-                     rt.lines, rt.skipped, n_topics]
-        if todo:    # one statement for all the runs' rows (tags are distinct here)
-            got = dict((tag, rid) for rid, tag in con.execute(
-                "INSERT INTO runs (collection_id, tag, participant, run_type, pooled, path, "
-                "sha256, n_lines, n_skipped, n_topics) VALUES "
-                + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(todo))
-                + " RETURNING id, tag", rows).fetchall())
-            run_ids = [got[rt.tag] for _, _, rt in todo]
-        if todo:
-            # the runs were ranked on worker threads while DuckDB wrote the tables above
-            _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in",
-                    coded.rankings(run_ids))
+    if len(coded.new_topics):
+        _insert(con, f"INSERT INTO run_topics SELECT {cid}, topic_id, topic FROM _arrow_in",
+                coded.new_topics)
+    if len(coded.new_docs):
+        _insert(con, f"INSERT INTO run_docs SELECT {cid}, doc_id, docno FROM _arrow_in",
+                coded.new_docs)
+    if qtable is not None:
+        _insert(con, f"INSERT INTO run_qrels SELECT {cid}, topic_id, doc_id, rel "
+                "FROM _arrow_in", coded.qrels)
+        con.execute("INSERT INTO run_qrels_files (collection_id, path, sha256, "
+                    "n_judgments, n_topics) VALUES (?, ?, ?, ?, ?)",
+                    [collection_id, str(qp), q_sha, int(n_judg), n_qtopics])
+    rows = []
+    for (p, sha, rt), n_topics in zip(todo, coded.run_topics, strict=True):
+        info = info_of.get(rt.tag) or RunInfo(rt.tag, None, None, None)
+        rows += [collection_id, rt.tag, info.participant,
+                 RUN_TYPES.get((info.run_type or "").lower()), info.pooled, str(p), sha,
+                 rt.lines, rt.skipped, n_topics]
+    if todo:    # one statement for all the runs' rows (tags are distinct here)
+        got = dict((tag, rid) for rid, tag in con.execute(
+            "INSERT INTO runs (collection_id, tag, participant, run_type, pooled, path, "
+            "sha256, n_lines, n_skipped, n_topics) VALUES "
+            + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(todo))
+            + " RETURNING id, tag", rows).fetchall())
+        run_ids = [got[rt.tag] for _, _, rt in todo]
+        # the runs were ranked on worker threads while DuckDB wrote the tables above
+        _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in",
+                coded.rankings(run_ids))
+        return run_ids
+    return []
 
 
 def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, lenient: bool,
-               threads: int, first: Callable | None = None) -> tuple[list, object]:
+               threads: int, first: Callable | None = None,
+               progress: Callable[[int, int], None] | None = None,
+               release: bool = False) -> tuple[list, object]:
     """Per file: (sha256, RunTable, docno words), (sha256, None, None) when already
     stored, or its problems; and what ``first`` returned (or its problems), a job run on
     the same threads ahead of the files. Each file is read once: hashed, decompressed,
@@ -326,10 +503,18 @@ def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, leni
                                  f"cannot read file: {exc.strerror or exc}") from None
             sha = hashlib.sha256(raw).hexdigest()
             if sha in existing:
+                if progress is not None:
+                    progress(1, 0)
                 return sha, None, None
             rt = trec_io.read_run_table(p, qrels_topics=qtopics, lenient=lenient,
                                         check_duplicates=False, raw=raw)
-            return sha, rt, docno_words(p, rt.table)
+            del raw         # before the docno words: one file's bytes less in memory
+            if progress is not None:
+                progress(1, rt.lines)
+            words = docno_words(p, rt.table)
+            if release:
+                release_memory()
+            return sha, rt, words
         except ValidationFailed as exc:
             return exc.problems
         except InputError as exc:

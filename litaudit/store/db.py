@@ -113,7 +113,7 @@ def open_store(path: str | os.PathLike | None = None, *, read_only: bool = False
     try:
         version = migrations.check_not_newer(con, p)
         if read_only and not allow_outdated:
-            if version < migrations.code_version():
+            if migrations.pending(con):
                 raise SchemaOutdated(
                     f"{p}: database schema version {version} is older than this litaudit's "
                     f"({migrations.code_version()}); run `litaudit db migrate`"

@@ -29,8 +29,13 @@ class Migration:
         return self.path.read_text(encoding="utf-8")
 
 
-def available(schema_dir: Path = SCHEMA_DIR) -> list[Migration]:
-    """The migrations shipped with this code, in order."""
+def available(schema_dir: Path | None = None) -> list[Migration]:
+    """The migrations shipped with this code, in order of their numbers.
+
+    Numbers are unique and increasing but may leave gaps (branches developed side by side
+    each take their own number): a migration is pending while its number is not recorded,
+    so one merged later with a lower number than some applied one is still applied."""
+    schema_dir = schema_dir or SCHEMA_DIR
     if not schema_dir.is_dir():
         raise StoreError(f"schema folder not found: {schema_dir}")
     found = []
@@ -40,13 +45,15 @@ def available(schema_dir: Path = SCHEMA_DIR) -> list[Migration]:
             raise StoreError(f"{p}: schema files are named NNN_name.sql")
         found.append(Migration(int(m.group(1)), m.group(2), p))
     versions = [m.version for m in found]
-    if versions != list(range(1, len(found) + 1)):
-        raise StoreError(f"{schema_dir}: schema versions must run 1..n without gaps, got {versions}")
+    if len(set(versions)) != len(versions) or 0 in versions:
+        raise StoreError(f"{schema_dir}: schema versions must be distinct and from 1 on, "
+                         f"got {versions}")
     return found
 
 
 def code_version() -> int:
-    return len(available())
+    """The highest migration number this code ships."""
+    return max((m.version for m in available()), default=0)
 
 
 def ensure_table(con) -> None:
@@ -84,8 +91,9 @@ def check_not_newer(con, path: str) -> int:
 
 
 def pending(con) -> list[Migration]:
-    version = db_version(con)
-    return [m for m in available() if m.version > version]
+    """The shipped migrations not recorded in the database, in order."""
+    done = {v for v, _, _ in applied(con)}
+    return [m for m in available() if m.version not in done]
 
 
 def migrate(con, path: str) -> list[Migration]:

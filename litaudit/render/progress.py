@@ -1,0 +1,90 @@
+"""Progress bars on stderr for the commands that can take more than a few seconds.
+
+One helper for every command: :func:`progress_bar` is a context manager that yields a
+:class:`Bar`, whose :meth:`Bar.advance` the library's ``progress`` callbacks call (from any
+thread). The bar shows the steps done of the total (files, runs, splits, ...) and, when
+asked, running counts of other things (lines, ...). It is drawn on the stderr console only
+when stderr is a terminal and the command was not asked for ``--json`` (``quiet``); then
+it costs nothing, and the callbacks stay harmless. It disappears when the work is done.
+
+    with progress_bar("importing", total=len(files), unit="files",
+                      counts=("lines",), quiet=json_) as bar:
+        import_archive(..., progress=lambda files, lines: bar.advance(files, lines=lines))
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+
+class Bar:
+    """A running progress bar (or a silent one): :meth:`advance` it as work is done."""
+
+    def __init__(self, prog=None, task=None, counts: Sequence[str] = ()):
+        self._prog = prog
+        self._task = task
+        self._counts = dict.fromkeys(counts, 0)
+        self._lock = threading.Lock()
+
+    @property
+    def shown(self) -> bool:
+        return self._prog is not None
+
+    def advance(self, steps: float = 1, **counts: int) -> None:
+        """``steps`` more done, and more of the running ``counts`` (e.g. ``lines=1000``)."""
+        if self._prog is None:
+            return
+        with self._lock:
+            for k, v in counts.items():
+                self._counts[k] = self._counts.get(k, 0) + v
+            text = ", ".join(f"{v:,} {k}" for k, v in self._counts.items())
+            self._prog.update(self._task, advance=steps, counts=text)
+
+    def update(self, *, description: str | None = None, total: float | None = None) -> None:
+        """A new label or total for the bar (a command's next phase)."""
+        if self._prog is not None:
+            kw = {k: v for k, v in (("description", description), ("total", total))
+                  if v is not None}
+            self._prog.update(self._task, **kw)
+
+
+def shows(quiet: bool = False) -> bool:
+    """Would a bar be drawn? (stderr a terminal, and not ``quiet``)."""
+    if quiet:
+        return False
+    from litaudit.render.console import err
+
+    return err.is_terminal
+
+
+@contextmanager
+def progress_bar(description: str, total: float | None = None, *, unit: str = "",
+                 counts: Sequence[str] = (), quiet: bool = False) -> Iterator[Bar]:
+    """A progress bar on stderr for the block (see the module's docstring); ``total=None``
+    for work of unknown size (the bar pulses, the counts still move)."""
+    if not shows(quiet):
+        yield Bar()
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from litaudit.render.console import err
+
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
+    if unit:
+        columns.append(TextColumn(unit))
+    columns += [TextColumn("{task.fields[counts]}"), TimeElapsedColumn(),
+                TimeRemainingColumn()]
+    prog = Progress(*columns, console=err, transient=True, refresh_per_second=8)
+    task = prog.add_task(description, total=total, counts="")
+    bar = Bar(prog, task, counts)
+    with prog:
+        yield bar

@@ -1,0 +1,207 @@
+"""Evaluations of stored run archives, kept with the archive's fingerprint.
+
+``runs eval`` asks for measures over a stored archive; the per-run and per-topic values of
+each measure are stored (``schema/004_run_evaluations.sql``) with the :func:`fingerprint`
+of the archive they were computed on, so that asking again reads them back instead of
+evaluating again. A stored value is read only while the fingerprint is the archive's
+current one; importing or deleting runs or qrels deletes the collection's stored values
+(:func:`invalidate`, called by :mod:`litaudit.runs.ingest` and
+:func:`litaudit.runs.archive.delete_runs` inside their transactions).
+
+What is stored per run is exactly what the evaluator computed for it: the topics
+evaluated for the run and their values (NaN cells, topics not evaluated for the run, are
+not stored). The evaluator's topic grid is the union of the topics evaluated for some
+run (with ``complete``, every qrels topic, which each run then has), so the grid read
+back for any set of runs is the one :func:`evaluate_stored` gives for those runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from litaudit.measures import parse_measure
+
+
+def fingerprint(con, collection_id: str) -> str:
+    """The archive's state: its qrels file (sha256 and import time) and its runs (id, tag,
+    sha256). Any import or delete changes it (a run imported again gets a new id)."""
+    q = con.execute("SELECT sha256, CAST(imported_at AS VARCHAR) FROM run_qrels_files "
+                    "WHERE collection_id = ?", [collection_id]).fetchall()
+    runs = con.execute("SELECT id, tag, sha256 FROM runs WHERE collection_id = ? ORDER BY id",
+                       [collection_id]).fetchall()
+    h = hashlib.sha256(repr((collection_id, q, runs)).encode("utf-8"))
+    return h.hexdigest()
+
+
+def invalidate(con, collection_id: str) -> None:
+    """Delete the stored evaluations of a collection's archive (it is being changed)."""
+    for t in ("run_eval_topics", "run_eval_runs"):
+        con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [collection_id])
+
+
+def canonical(measures: Sequence[str]) -> list[str]:
+    """Canonical measure names, each once, in the order asked."""
+    return list(dict.fromkeys(str(parse_measure(m)) for m in measures))
+
+
+@dataclass(frozen=True)
+class Cached:
+    """What the store holds for one measure: per run, {topic: value}."""
+
+    measure: str
+    values: dict[str, dict[str, float]]
+
+
+def lookup(con, collection_id: str, fp: str, measures: Sequence[str], tags: Sequence[str],
+           rel_level: int, complete: bool) -> dict[str, Cached]:
+    """The measures (canonical names) stored under ``fp`` for every one of ``tags``."""
+    if not measures or not tags:
+        return {}
+    key = [collection_id, fp, rel_level, complete]
+    m_list = ", ".join("?" * len(measures))
+    have = con.execute(
+        "SELECT measure, count(DISTINCT run) FROM run_eval_runs WHERE collection_id = ? "
+        f"AND fingerprint = ? AND rel_level = ? AND complete = ? AND measure IN ({m_list}) "
+        f"AND run IN ({', '.join('?' * len(tags))}) GROUP BY measure",
+        key + list(measures) + list(tags)).fetchall()
+    full = [m for m, n in have if n == len(set(tags))]
+    if not full:
+        return {}
+    out = {m: Cached(m, {t: {} for t in tags}) for m in full}
+    wanted = set(tags)
+    rows = con.execute(
+        "SELECT measure, run, topic, value FROM run_eval_topics WHERE collection_id = ? "
+        "AND fingerprint = ? AND rel_level = ? AND complete = ? "
+        f"AND measure IN ({', '.join('?' * len(full))})", key + full).fetchall()
+    for m, run, topic, value in rows:
+        if run in wanted:
+            out[m].values[run][topic] = value
+    return out
+
+
+def store(con, collection_id: str, fp: str, ev, rel_level: int, complete: bool) -> None:
+    """Keep an :class:`~litaudit.runs.evaluate.Evaluation` of the archive whose
+    fingerprint is ``fp`` (replacing what is stored for its measures and runs)."""
+    import numpy as np
+
+    if not ev.runs or not ev.measures:
+        return
+    key = [collection_id, fp, rel_level, complete]
+    m_list = ", ".join("?" * len(ev.measures))
+    r_list = ", ".join("?" * len(ev.runs))
+    for t in ("run_eval_topics", "run_eval_runs"):
+        con.execute(f"DELETE FROM {t} WHERE collection_id = ? AND fingerprint = ? AND "
+                    f"rel_level = ? AND complete = ? AND measure IN ({m_list}) AND "
+                    f"run IN ({r_list})", key + list(ev.measures) + list(ev.runs))
+    # one statement per table, the rows as lists zipped by unnest (no row-by-row inserts)
+    con.execute("INSERT INTO run_eval_runs (collection_id, fingerprint, measure, rel_level, "
+                "complete, run) SELECT ?, ?, unnest(?), ?, ?, unnest(?)",
+                [collection_id, fp, [m for m in ev.measures for _ in ev.runs], rel_level,
+                 complete, [r for _ in ev.measures for r in ev.runs]])
+    mi, ri, ti = np.nonzero(~np.isnan(ev.scores))
+    if not len(mi):
+        return
+    con.execute("INSERT INTO run_eval_topics SELECT ?, ?, list_extract(?, m), ?, ?, "
+                "list_extract(?, r), list_extract(?, t), v FROM (SELECT unnest(?) AS m, "
+                "unnest(?) AS r, unnest(?) AS t, unnest(?) AS v)",
+                [collection_id, fp, list(ev.measures), rel_level, complete, list(ev.runs),
+                 list(ev.topics), (mi + 1).tolist(), (ri + 1).tolist(), (ti + 1).tolist(),
+                 ev.scores[mi, ri, ti].tolist()])
+
+
+def assemble(measures: Sequence[str], tags: Sequence[str], cached: dict[str, Cached],
+             computed=None):
+    """One Evaluation of ``measures`` (canonical) over ``tags`` from stored values and
+    (for the measures not stored) a computed Evaluation of the same runs."""
+    import numpy as np
+
+    from litaudit.runs.evaluate import Evaluation
+    from litaudit.runs.model import sort_topics
+
+    topics_seen: set[str] = set()
+    for c in cached.values():
+        for vals in c.values.values():
+            topics_seen.update(vals)
+    if computed is not None:
+        seen = ~np.all(np.isnan(computed.scores), axis=(0, 1))
+        topics_seen.update(t for t, s in zip(computed.topics, seen, strict=True) if s)
+    topics = tuple(sort_topics(topics_seen))
+    col = {t: i for i, t in enumerate(topics)}
+    scores = np.full((len(measures), len(tags), len(topics)), np.nan)
+    for mi, m in enumerate(measures):
+        if m in cached:
+            for ri, tag in enumerate(tags):
+                vals = cached[m].values[tag]
+                if vals:
+                    scores[mi, ri, [col[t] for t in vals]] = list(vals.values())
+        else:
+            src_m = computed.measures.index(m)
+            src_r = [computed.runs.index(t) for t in tags]
+            cols = [col.get(t, -1) for t in computed.topics]
+            keep = [i for i, c in enumerate(cols) if c >= 0]
+            scores[mi][:, [cols[i] for i in keep]] = \
+                computed.scores[src_m][np.ix_(src_r, keep)]
+    return Evaluation(tuple(measures), tuple(tags), topics, scores)
+
+
+@dataclass(frozen=True)
+class Pending:
+    """Values computed by :func:`evaluate_cached` and not stored yet (see :func:`save`)."""
+
+    collection_id: str
+    fingerprint: str
+    evaluation: object          # litaudit.runs.evaluate.Evaluation
+    rel_level: int
+    complete: bool
+
+
+def evaluate_cached(con, collection_id: str, measures: Sequence[str], *,
+                    tags: Sequence[str] | None = None, rel_level: int = 1,
+                    complete: bool = False, use_cache: bool = True, progress=None):
+    """(Evaluation, Pending or None): :func:`~litaudit.runs.archive.evaluate_stored`, with
+    the measures stored for the archive's current fingerprint read back instead of
+    computed. The measures computed come back as ``Pending`` for the caller to
+    :func:`save` (on a connection that may write: this function only reads).
+    ``progress(runs, lines)``: see :func:`~litaudit.runs.archive.evaluate_stored`."""
+    from litaudit.errors import ParameterError
+    from litaudit.runs.archive import _require_qrels, _run_rows, evaluate_stored
+
+    if rel_level < 1:
+        raise ParameterError(f"rel_level must be at least 1, got {rel_level}")
+    if not measures:
+        raise ParameterError("no measure asked for")
+    names = canonical(measures)
+    _require_qrels(con, collection_id)
+    run_tags = [r[1] for r in _run_rows(con, collection_id, tags)]
+    fp = fingerprint(con, collection_id)
+    cached = lookup(con, collection_id, fp, names, run_tags, rel_level, complete) \
+        if use_cache else {}
+    missing = [m for m in names if m not in cached]
+    computed = None
+    if missing or not run_tags:
+        computed = evaluate_stored(con, collection_id, missing or names, tags=run_tags,
+                                   rel_level=rel_level, complete=complete,
+                                   progress=progress)
+        if not cached:
+            return computed, Pending(collection_id, fp, computed, rel_level, complete)
+    ev = assemble(names, run_tags, cached, computed)
+    return ev, (Pending(collection_id, fp, computed, rel_level, complete)
+                if computed is not None else None)
+
+
+def save(con, pending: Pending) -> bool:
+    """Store what :func:`evaluate_cached` computed, if the archive has not changed since
+    (True when stored)."""
+    if fingerprint(con, pending.collection_id) != pending.fingerprint:
+        return False
+    con.execute("BEGIN TRANSACTION")
+    try:
+        store(con, pending.collection_id, pending.fingerprint, pending.evaluation,
+              pending.rel_level, pending.complete)
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+    return True
