@@ -363,3 +363,28 @@ def test_randomization_test_of_a_design():
         odd[topics[0]] = (sites[0],)
         randomization_test(agin.design_from_scores(runs, sites, topics, x, odd),
                            assignments=5, seed=1)
+
+
+def test_verdict_renderer_escapes_stored_text():
+    """Stored names (collection, sites) print as text: no markup, no control characters."""
+    import dataclasses
+
+    from litaudit.render.audits import render_result
+    from litaudit.render.console import out
+
+    rng = np.random.default_rng(4)
+    sites = ("[bold]s1[/bold]", "s2\x1b[31m", "s3", "s4")
+    x = rng.uniform(0.1, 0.6, size=(8, 24))
+    v = V.matrix_verdict(x, tuple(sites[i % 4] for i in range(8)), assignments=3, seed=1)
+    assert v.tests and v.tests[0].most_affected
+    v = dataclasses.replace(v, collection_id="c\x1b]0;title\x07[red]x[/red]")
+    width = out.width
+    out.width = 300                     # no cell cut short
+    try:
+        with out.capture() as cap:
+            render_result(V.KIND, v)
+    finally:
+        out.width = width
+    text = cap.get()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "[red]x[/red]" in text and "[bold]s1[/bold] +0.0%" in text

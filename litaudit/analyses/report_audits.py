@@ -161,17 +161,26 @@ def _reuse(con, cid: str, note: Note) -> tuple[int, int | None, int | None, list
 def _agreement(con, cid: str, notes: list[str], note: Note) -> int | None:
     """The newest 'reuse-agreement' audit made after the archive was imported, else run it."""
     from litaudit.analyses import agreement as ag
-    from litaudit.analyses.audits import list_audits
-    from litaudit.errors import NotFound, ParameterError
+    from litaudit.analyses.audits import get_audit
+    from litaudit.codec import dumps
+    from litaudit.errors import NotFound, ParameterError, StoreError
 
     params = ag.audit_params(source="simulation", k=defaults.AGREEMENT_K,
                              depth=defaults.AGREEMENT_DEPTH, alpha=defaults.REUSE_ALPHA,
                              correction="none", min_topics=defaults.AGREEMENT_MIN_TOPICS)
     imported = con.execute("SELECT CAST(max(imported_at) AS VARCHAR) FROM runs "
                            "WHERE collection_id = ?", [cid]).fetchone()[0]
-    for a in reversed(list_audits(con, kind=ag.KIND, collection_id=cid)):
-        if a.params == params and (imported is None or a.created_at >= imported):
-            return a.id
+    rows = con.execute("SELECT id, CAST(created_at AS VARCHAR) FROM audits WHERE kind = ? "
+                       "AND collection_id = ? AND params = ? ORDER BY id DESC",
+                       [ag.KIND, cid, dumps(params)]).fetchall()
+    for aid, created in rows:
+        if imported is not None and created < imported:
+            continue
+        try:
+            get_audit(con, int(aid))    # one stored by an older version in another shape
+        except StoreError:              # is passed over
+            continue
+        return int(aid)
     note(f"running the agreement analysis of {cid} (pooling simulation, "
          f"k={defaults.AGREEMENT_K}, depth={defaults.AGREEMENT_DEPTH})")
     try:

@@ -195,15 +195,6 @@ def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_ME
         n_above=lou.n_above, participants=parts, runs=runs)
 
 
-def save_reuse_audit(con, kind: str, cid: str, measure: str | None, params: dict, method: str,
-                     fp: str, result, seed=None, trials=None) -> int:
-    from litaudit.analyses.audits import save_audit
-
-    return save_audit(con, kind=kind, collection_id=cid, measure=measure, params=params,
-                      method=method, input_fingerprint=fp, result=result, seed=seed,
-                      trials=trials)
-
-
 def run_rao(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_MEASURE,
             save: bool = True, loaded=None) -> Audited[RAOReport]:
     """RAO of a stored archive, stored as an audit (or the stored audit of an identical call)."""
