@@ -23,6 +23,30 @@ N_STAR_CAP = 1e12            # ours: N* beyond this prints as "> 1e+12" (capped)
                              # sees that many experiments, and the tail model is meaningless there
 
 # --- reusability (Carterette et al. 2010; Voorhees et al. 2014; Sanderson et al. 2012) -
+REUSE_ALPHA = 0.05           # level of every test entering the reuse verdict (Holm, family-wise)
+REUSE_CORRECTION = "holm"    # ours: Holm (1979) across every test entering the verdict
+AGREEMENT_K = 2              # Carterette et al. 2010, Sec. 4.3: 2 sites held out per topic
+AGREEMENT_DEPTH = 100        # Sec. 4.3: the simulated pool of the sites not held out, depth 100
+AGREEMENT_MIN_TOPICS = 5     # ours: a pair needs >= 5 baseline and 5 reuse topics (t-tests)
+AGREEMENT_MIN_PAIRS = 10     # ours: an analysis needs >= 10 pairs per assignment on average
+                             # (the paper's smallest worked example, APL, has 10 pairs)
+AGREEMENT_ASSIGNMENTS = 100  # ours: random hold-out assignments the agreement test averages
+AGREEMENT_SEED = 20100719    # ours: seed of those assignments (the SIGIR 2010 opening day)
+AGREEMENT_FLIPS = 9999       # ours: random sign flips of the agreement test (p >= 1e-4)
+AGREEMENT_FLIP_SEED = 3201   # ours: seed of the sign flips (its own procedure)
+AGREEMENT_RANDOMIZATION_SEED = 1007  # ours: seed of `reuse agreement --randomize`
+SUBCOLLECTION_SEED = 20120101  # ours: seed of the sub-collection random splits (its own;
+                             # the hold-out assignments no longer borrow it)
+REUSE_DEPTH = 100            # Voorhees et al. 2014, Table 1 "K": TREC-8 pooled each run's top
+                             # 100 (`reuse rao/lou/verdict` depth; an archive does not record it)
+RAO_MEASURE = "Rprec"        # Voorhees et al. 2014, Sec. 3, Figure 1: RAO beside R-precision
+LOU_MEASURE = "AP"           # Voorhees et al. 2014, Sec. 4, Figure 2: LOU compares MAP
+LOU_MIN_MAP = 0.1            # Voorhees et al. 2014, Sec. 4, Table 2: automatic runs, MAP >= 0.1
+LOU_NOISE_PCT = 1.0          # Voorhees et al. 2014, Sec. 4: a change within 1% is noise
+SUBCOLLECTION_PERMUTATIONS = 1000  # Sanderson et al. 2012, Sec. 3.2: 1,000 random splits
+LOU_DEPTHS = (10, 20, 50, 100, 1000)  # ours: pool depths tried when the depth is unknown
+                             # (Carterette et al. 2010 Sec. 4.3 tried 10, 20, 50, 100; 1000 =
+                             # the whole run)
 
 # --- today's populations (issue 13) ----------------------------------------------------
 # A population is reported as far from the audits' Normal model when its sample skewness

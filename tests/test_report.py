@@ -365,3 +365,25 @@ def test_ticks_are_nice_increasing_and_inside(lo, span):
     tol = step * 1e-6
     assert all(lo - tol <= v <= hi + tol for v in vals)
     assert len({f"{v:.{decimals}f}" for v in vals}) == len(vals)   # labels distinct
+
+
+def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
+    """A verdict or agreement stored by an earlier version (another JSON shape) with the
+    same parameters is not used (it no longer decodes); the report uses the current ones."""
+    from litaudit.analyses.audits import get_audit, save_audit
+    from litaudit.analyses.report_audits import prepare_report
+    from litaudit.store.db import open_store
+
+    with open_store(fixture_db) as store:
+        con = store.con
+        before = prepare_report(con, COLLECTION, measure="AP")
+        v = get_audit(con, before.verdict)
+        a = get_audit(con, before.agreement)
+        for old in (v, a):
+            save_audit(con, kind=old.kind, collection_id=old.collection_id,
+                       measure=old.measure, params=old.params, method=old.method,
+                       input_fingerprint=old.input_fingerprint,
+                       result={"checks": [], "passed": None}, seed=old.seed,
+                       trials=old.trials)
+        after = prepare_report(con, COLLECTION, measure="AP")
+    assert (after.verdict, after.agreement) == (before.verdict, before.agreement)

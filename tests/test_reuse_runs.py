@@ -212,31 +212,45 @@ def test_cli_subcollections_and_verdict(tiny_cli):
     assert p is None or 0 < p <= 1
     stored = audits(tiny_cli.db, "reuse-subcollections")
     assert stored[0].seed == 5 and stored[0].trials == 20
-    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20", "--json")
+    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
+                   "--subcollections", "--split-seed", "5", "--json")
     assert res.exit_code == 0, res.output
     v = json.loads(res.output)["result"]
-    kinds = {c["component"] for c in v["checks"]}
-    assert {"rao", "lou"} <= kinds
-    for c in v["checks"]:
-        assert set(c) >= {"name", "value", "threshold", "rule", "passed", "source"}
-    # r1 and r2 are automatic and floor(2 / 4) = 0 dropped: one pair (AA, BB) of 2 runs
-    assert [c["name"] for c in v["checks"] if c["component"] == "subcollections"] == [
-        "p of tau AA-BB"]
-    assert all(s.startswith("agreement") for s in v["skipped"])
-    assert v["n_failed"] == sum(c["passed"] is False for c in v["checks"])
-    assert v["passed"] == (v["n_failed"] == 0 if v["n_checks"] else None)
+    # two participants: no hold-out design (k = 2 of >= 3 sites), so no test can be made
+    assert v["outcome"] == "not enough data"
+    assert v["tests"] == [] and v["agreement"] is None
+    assert any("2 participant(s)" in n for n in v["notes"])
+    assert v["coverage"]["runs"] == 3 and v["coverage"]["participants"] == 2
+    assert [x["depth"] for x in v["lou"]] == [2, 10, 20, 50, 100, 1000]
+    assert v["subcollections"]["seed"] == 5 and v["subcollections"]["pairs"] == 1
     assert len(audits(tiny_cli.db, "reuse-verdict")) == 1
     n_rao, n_lou = len(audits(tiny_cli.db, "reuse-rao")), len(audits(tiny_cli.db, "reuse-lou"))
     n_sub = len(audits(tiny_cli.db, "reuse-subcollections"))
-    # a second verdict reuses the stored components (same inputs, seed and R)
-    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20")
+    # an identical second call reuses the stored verdict (and stores nothing new)
+    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
+                   "--subcollections", "--split-seed", "5")
     assert res.exit_code == 0, res.output
     assert "Reusability verdict, trec-robust-2003" in res.output
+    assert "verdict: not enough data" in res.output
+    assert "REUSABLE" not in res.output
+    vid = audits(tiny_cli.db, "reuse-verdict")[-1].id
+    assert res.output.rstrip().splitlines()[-1].startswith(
+        f"audit #{vid}: stored earlier by an identical call")
+    assert len(audits(tiny_cli.db, "reuse-verdict")) == 1
+    # `audit show` prints the stored verdict as the command did, not its JSON
+    shown = tiny_cli("audit", "show", str(vid))
+    assert shown.exit_code == 0, shown.output
+    assert "verdict: not enough data" in shown.output and '"outcome"' not in shown.output
+    # another alpha is another call; its components are reused (same inputs, seed and R)
+    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
+                   "--subcollections", "--split-seed", "5", "--alpha", "0.01")
+    assert res.exit_code == 0, res.output
     assert res.output.rstrip().splitlines()[-1] == "saved as audit #" + str(
         audits(tiny_cli.db, "reuse-verdict")[-1].id)
     assert (len(audits(tiny_cli.db, "reuse-rao")), len(audits(tiny_cli.db, "reuse-lou")),
             len(audits(tiny_cli.db, "reuse-subcollections"))) == (n_rao, n_lou, n_sub)
     assert json.loads(tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
+                               "--subcollections", "--split-seed", "5",
                                "--json").output)["result"] == v
 
 

@@ -27,7 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit import defaults
 from litaudit.analyses.agreement_input import ScoreDesign, Simulation, simulate_pooling
+from litaudit.analyses.audits import Audited, register_kind
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.agreement import (
     AgreementTable,
@@ -102,6 +104,7 @@ class SiteTau:
     tau: Tau
 
 
+@register_kind(KIND)
 @dataclass(frozen=True)
 class ReuseAgreement:
     """Everything Section 3.2 measures on one design."""
@@ -159,8 +162,10 @@ def _candidate_pairs(d: ScoreDesign, analysis: str):
             for i in members[s]:
                 for j in members[t]:
                     yield f"{s}|{t}", i, j, base, reuse
-    else:   # participant comparison: s is the new site, t the participant on record
-        for s, t in itertools.permutations(sites, 2):
+    else:   # participant comparison: s is the new site, t the participant on record;
+        # each pair of runs once (s the earlier site in sort order), as in the verdict's
+        # litaudit.stats.agreement_null.pair_sets
+        for s, t in itertools.combinations(sites, 2):
             base, reuse = ~held[s] & ~held[t], held[s] & ~held[t]
             for i in members[s]:
                 for j in members[t]:
@@ -201,7 +206,7 @@ def _nanmean(x: np.ndarray) -> tuple[float, int]:
     return (float(x.mean()), int(x.size)) if x.size else (float("nan"), 0)
 
 
-def analyze(d: ScoreDesign, *, alpha: float = 0.05, correction: str = "none",
+def analyze(d: ScoreDesign, *, alpha: float = defaults.REUSE_ALPHA, correction: str = "none",
             min_topics: int = 5, method: str = "auto", source: str = "",
             measure: str = "AP", true_scores: np.ndarray | None = None,
             which: Sequence[str] = ANALYSES) -> ReuseAgreement:
@@ -270,14 +275,14 @@ class Check:
 
 @dataclass(frozen=True)
 class AgreementComponent:
-    """The significance-agreement part of `litaudit reuse verdict` (Carterette et al. 2010)."""
+    """The significance-agreement analysis of a stored archive as the report shows it
+    (Carterette et al. 2010); its numbers are not the verdict's gate (docs/STATISTICS.md)."""
 
     collection_id: str
     measure: str
     method: str                   # how the design was obtained, e.g. pooling simulation
-    params: dict
+    seed: int | None
     checks: tuple[Check, ...]
-    passed: bool | None           # all applicable checks pass (None: none applicable)
     audit_id: int | None
 
 
@@ -286,7 +291,10 @@ def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | 
     """Pass/fail of each number.
 
     The chi-square p-value of every analysis is the test (Section 3.2.1: reject
-    reusability when p < p_min). Kendall's tau and the RMSE have no reference distribution
+    reusability when p < p_min); an analysis with fewer than
+    ``defaults.AGREEMENT_MIN_PAIRS`` pairs is not enough data (passed None), never a pass.
+    The p-value treats the pairs as independent (see docs/STATISTICS.md: the verdict
+    does not gate on it). Kendall's tau and the RMSE have no reference distribution
     (Sections 3.2.2-3.2.3: "its interpretation is somewhat subjective"): they are reported
     with ``passed = None`` unless a threshold is given.
     """
@@ -297,6 +305,10 @@ def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | 
         if fit is None:
             out.append(Check(f"{a.analysis} chi-square p", None, p_min, rule, None,
                              f"no pair with >= {result.min_topics} baseline and reuse topics"))
+        elif a.pairs_tested < defaults.AGREEMENT_MIN_PAIRS:
+            out.append(Check(f"{a.analysis} chi-square p", fit.p_value, p_min, rule, None,
+                             f"not enough data: {a.pairs_tested} pair(s), fewer than "
+                             f"{defaults.AGREEMENT_MIN_PAIRS}"))
         else:
             out.append(Check(f"{a.analysis} chi-square p", fit.p_value, p_min, rule,
                              fit.p_value >= p_min,
@@ -318,7 +330,8 @@ def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | 
     return tuple(out)
 
 
-def simulate_archive(con, collection_id: str, *, k: int = 2, depth: int = 100,
+def simulate_archive(con, collection_id: str, *, k: int = defaults.AGREEMENT_K,
+                     depth: int = defaults.AGREEMENT_DEPTH,
                      measure: str = "AP", seed: int | None = None,
                      progress=None) -> tuple[Simulation, tuple[str, ...]]:
     """Load a stored run archive and run the pooling simulation; sites = participants."""
@@ -341,23 +354,27 @@ def audit_params(*, source: str, k: int | None, depth: int | None, alpha: float,
 
 
 def save(con, collection_id: str, result: ReuseAgreement, params: dict, design: ScoreDesign,
-         seed: int | None) -> int:
-    """Store the analysis as an audit of kind 'reuse-agreement'."""
-    from litaudit.analyses.audits import fingerprint, save_audit
+         seed: int | None) -> Audited[ReuseAgreement]:
+    """Store the analysis as an audit of kind 'reuse-agreement' (or hand back the stored
+    audit of an identical call: same design, scores, parameters, seed and version)."""
+    from litaudit.analyses.audits import fingerprint, store_or_reuse
 
-    rows = [[r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
-            for r, s, row in zip(design.runs, design.sites, design.scores, strict=True)]
+    rows: list[list[object]] = [
+        [r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
+        for r, s, row in zip(design.runs, design.sites, design.scores, strict=True)]
     rows.append(["topics", *design.topics])
     rows.append(["held_out", *[list(h) for h in design.held_out]])
     method = "exact+asymptotic chi-square, noncentral t power"
-    return save_audit(con, kind=KIND, collection_id=collection_id, measure=result.measure,
-                      params=params, method=method, input_fingerprint=fingerprint(rows),
-                      result=result, seed=seed, trials=None)
+    return store_or_reuse(con, KIND, collection_id=collection_id, measure=result.measure,
+                          params=params, method=method, fingerprint=fingerprint(rows),
+                          result=result, seed=seed, trials=None)
 
 
-def agreement_component(con, collection_id: str, *, k: int = 2, depth: int = 100,
-                        measure: str = "AP", alpha: float = 0.05, correction: str = "none",
-                        min_topics: int = 5, seed: int | None = None, p_min: float = 0.05,
+def agreement_component(con, collection_id: str, *, k: int = defaults.AGREEMENT_K,
+                        depth: int = defaults.AGREEMENT_DEPTH, measure: str = "AP",
+                        alpha: float = defaults.REUSE_ALPHA, correction: str = "none",
+                        min_topics: int = defaults.AGREEMENT_MIN_TOPICS,
+                        seed: int | None = None, p_min: float = defaults.REUSE_ALPHA,
                         tau_min: float | None = None, rmse_max: float | None = None,
                         save_audit: bool = False) -> AgreementComponent:
     """The agreement numbers of a stored run archive for `litaudit reuse verdict`.
@@ -374,11 +391,9 @@ def agreement_component(con, collection_id: str, *, k: int = 2, depth: int = 100
     params = audit_params(source="simulation", k=k, depth=depth, alpha=alpha,
                           correction=correction, min_topics=min_topics)
     checks = checks_for(result, p_min=p_min, tau_min=tau_min, rmse_max=rmse_max)
-    applicable = [c.passed for c in checks if c.passed is not None]
-    audit_id = save(con, collection_id, result, params, sim.design, seed) if save_audit else None
+    audit_id = (save(con, collection_id, result, params, sim.design, seed).audit_id
+                if save_audit else None)
     return AgreementComponent(
         collection_id=collection_id, measure=sim.measure,
-        method=f"pooling simulation (k={k}, depth={depth})",
-        params={**params, "p_min": p_min, "tau_min": tau_min, "rmse_max": rmse_max,
-                "seed": seed},
-        checks=checks, passed=all(applicable) if applicable else None, audit_id=audit_id)
+        method=f"pooling simulation (k={k}, depth={depth})", seed=seed,
+        checks=checks, audit_id=audit_id)

@@ -167,7 +167,8 @@ def design_from_scores(runs, sites, topics, scores, held_out: dict[str, tuple[st
     index = {t: i for i, t in enumerate(topics)}
     common = [t for t in held_out if t in index]
     if not common:
-        raise ParameterError(f"no topic of the {source} has scores")
+        raise ParameterError(f"no topic of the {source} has scores (the score matrix and "
+                             "the hold-out design share no topic id)")
     cols = [index[t] for t in common]
     return ScoreDesign(tuple(runs), tuple(sites), tuple(common),
                        np.asarray(scores, dtype=float)[:, cols],

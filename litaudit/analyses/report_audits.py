@@ -125,27 +125,35 @@ def _reuse(con, cid: str, note: Note) -> tuple[int, int | None, int | None, list
         return 0, None, None, [f"no run archive is stored for {cid}: no reusability "
                                "section (import one with `litaudit runs import`)"]
     from litaudit.analyses import reuse
-    from litaudit.analyses.audits import get_audit, list_audits
+    from litaudit.analyses.audits import get_audit
     from litaudit.analyses.coded_archive import load_coded
-    from litaudit.analyses.verdict import run_verdict
+    from litaudit.analyses.verdict import KIND, run_verdict
+    from litaudit.errors import StoreError
 
     _, coded = load_coded(con, cid)
     verdict = None
-    for a in reversed(list_audits(con, kind="reuse-verdict", collection_id=cid)):
-        if (a.input_fingerprint == coded.fingerprint
-                and a.params.get("depth") == reuse.DEFAULT_DEPTH
-                and a.params.get("split") == "prefix"):
+    # newest first; a verdict stored by an older version in another shape is passed over
+    rows = con.execute("SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
+                       "AND input_fingerprint = ? ORDER BY id DESC",
+                       [KIND, cid, coded.fingerprint]).fetchall()
+    for (vid,) in rows:
+        try:
+            a = get_audit(con, int(vid))
+        except StoreError:
+            continue
+        if (a.params.get("depth") == reuse.DEFAULT_DEPTH
+                and a.params.get("split") == "prefix" and a.params.get("subcollections")):
             verdict = a
             break
     if verdict is None:
         note(f"running the reusability audits of {cid} (RAO, LOU, sub-collections, "
              "agreement)")
-        _, vid = run_verdict(con, cid)
+        _, vid = run_verdict(con, cid, subcollections=True)
         if vid is None:
             raise LitauditError(f"the reusability verdict of {cid} was not stored")
         verdict = get_audit(con, vid)
     notes: list[str] = []
-    parts = {kind: int(aid) for kind, aid in verdict.result.get("audits", [])}
+    parts = {kind: int(aid) for kind, aid in verdict.result.audits}
     agreement = parts.get("reuse-agreement") or _agreement(con, cid, notes, note)
     return n_runs, verdict.id, agreement, notes
 
@@ -153,17 +161,28 @@ def _reuse(con, cid: str, note: Note) -> tuple[int, int | None, int | None, list
 def _agreement(con, cid: str, notes: list[str], note: Note) -> int | None:
     """The newest 'reuse-agreement' audit made after the archive was imported, else run it."""
     from litaudit.analyses import agreement as ag
-    from litaudit.analyses.audits import list_audits
-    from litaudit.errors import NotFound, ParameterError
+    from litaudit.analyses.audits import get_audit
+    from litaudit.codec import dumps
+    from litaudit.errors import NotFound, ParameterError, StoreError
 
-    params = ag.audit_params(source="simulation", k=2, depth=100, alpha=0.05,
-                             correction="none", min_topics=5)
+    params = ag.audit_params(source="simulation", k=defaults.AGREEMENT_K,
+                             depth=defaults.AGREEMENT_DEPTH, alpha=defaults.REUSE_ALPHA,
+                             correction="none", min_topics=defaults.AGREEMENT_MIN_TOPICS)
     imported = con.execute("SELECT CAST(max(imported_at) AS VARCHAR) FROM runs "
                            "WHERE collection_id = ?", [cid]).fetchone()[0]
-    for a in reversed(list_audits(con, kind=ag.KIND, collection_id=cid)):
-        if a.params == params and (imported is None or a.created_at >= imported):
-            return a.id
-    note(f"running the agreement analysis of {cid} (pooling simulation, k=2, depth=100)")
+    rows = con.execute("SELECT id, CAST(created_at AS VARCHAR) FROM audits WHERE kind = ? "
+                       "AND collection_id = ? AND params = ? ORDER BY id DESC",
+                       [ag.KIND, cid, dumps(params)]).fetchall()
+    for aid, created in rows:
+        if imported is not None and created < imported:
+            continue
+        try:
+            get_audit(con, int(aid))    # one stored by an older version in another shape
+        except StoreError:              # is passed over
+            continue
+        return int(aid)
+    note(f"running the agreement analysis of {cid} (pooling simulation, "
+         f"k={defaults.AGREEMENT_K}, depth={defaults.AGREEMENT_DEPTH})")
     try:
         comp = ag.agreement_component(con, cid, save_audit=True)
     except (NotFound, ParameterError) as exc:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit import defaults
 from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
 from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.errors import ParameterError
@@ -22,11 +23,11 @@ from litaudit.stats import overlap
 
 # Pool depth: TREC-8's pools were built from the top 100 of each run (Voorhees et al. 2014,
 # Table 1, "K"). The robust03 archive does not record its depth: a parameter.
-DEFAULT_DEPTH = 100
+DEFAULT_DEPTH = defaults.REUSE_DEPTH
 # RAO is plotted against R-precision, the primary measure of Microblog 2013 (Voorhees et
 # al. 2014, Section 3, Figure 1); the LOU test compares MAP (Section 4, Figure 2).
-RAO_MEASURE = "Rprec"
-LOU_MEASURE = "AP"
+RAO_MEASURE = defaults.RAO_MEASURE
+LOU_MEASURE = defaults.LOU_MEASURE
 # Leave-out-uniques: automatic runs with MAP >= 0.1; a change above 1% is beyond evaluation
 # noise, and a collection where no such run changes by more than 1% "is regarded as highly
 # reusable" (Voorhees et al. 2014, Section 4 and Table 2, on TREC-8).
@@ -148,7 +149,10 @@ class LOUReport:
 
 def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_MEASURE,
                    min_map: float = LOU_MIN_MAP, noise_pct: float = LOU_MAX_PCT,
-                   coded: CodedArchive | None = None) -> LOUReport:
+                   coded: CodedArchive | None = None,
+                   before: np.ndarray | None = None) -> LOUReport:
+    """``before``: every run's mean ``measure`` with the full qrels, when already known
+    (it does not depend on the depth)."""
     _check_depth(depth)
     from litaudit.measures import parse_measure
 
@@ -158,7 +162,8 @@ def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_ME
     rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
     uni = overlap.unique_relevant(c.run[top], c.topic[top], c.doc[top], c.participant_of_run,
                                   c.q_topic[rel_rows], c.q_doc[rel_rows])
-    before = evaluate_means(c, measure)
+    if before is None:
+        before = evaluate_means(c, measure)
     after = np.full(len(c.tags), np.nan)
     for p in range(len(c.participant_names)):
         runs_p = np.flatnonzero(c.participant_of_run == p)
@@ -188,15 +193,6 @@ def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_ME
         n_unknown_type=sum(t is None for t in c.run_types),
         mean_abs_pct=_f(lou.mean_abs_pct), max_abs_pct=_f(lou.max_abs_pct),
         n_above=lou.n_above, participants=parts, runs=runs)
-
-
-def save_reuse_audit(con, kind: str, cid: str, measure: str | None, params: dict, method: str,
-                     fp: str, result, seed=None, trials=None) -> int:
-    from litaudit.analyses.audits import save_audit
-
-    return save_audit(con, kind=kind, collection_id=cid, measure=measure, params=params,
-                      method=method, input_fingerprint=fp, result=result, seed=seed,
-                      trials=trials)
 
 
 def run_rao(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_MEASURE,

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from litaudit import defaults
 from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
 from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.analyses.reuse import optional_float as _f
@@ -29,7 +30,7 @@ SUBCOLLECTION_BOTTOM = 0.25
 SUBCOLLECTION_PERMUTATIONS = subcollections.DEFAULT_PERMUTATIONS
 SUBCOLLECTION_ALPHA = 0.05
 SUBCOLLECTION_LEVELS = (0.05, 0.01, 0.001)
-DEFAULT_SEED = 20120101
+DEFAULT_SEED = defaults.SUBCOLLECTION_SEED
 SOURCE_SANDERSON = "Sanderson, Turpin, Zhang, Scholer, CIKM 2012"
 
 

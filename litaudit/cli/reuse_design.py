@@ -8,8 +8,9 @@ from pathlib import Path
 
 import typer
 
+from litaudit import defaults
 from litaudit.cli.common import JsonOpt
-from litaudit.errors import LitauditError, ParameterError
+from litaudit.errors import ParameterError
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
 
@@ -32,11 +33,39 @@ def design_cmd(
     baseline_min: int = typer.Option(..., "--baseline-min", help="Minimum all-site baseline n0."),
     held_out: int = typer.Option(None, "--held-out", "-k",
                                  help="Sites held out of each topic (default: table only)."),
+    partial: bool = typer.Option(False, "--partial",
+                                 help="Exactly --baseline-min all-site topics; every other "
+                                      "topic holds out k sites, the last cycle partial "
+                                      "(Section 4.3; what `reuse agreement --baseline` uses)."),
     json_out: bool = JsonOpt,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
     from litaudit.render.console import out, print_json, table
-    from litaudit.stats.design import design, design_table
+    from litaudit.stats.design import design, design_table, partial_design
+
+    if partial:
+        if held_out is None:
+            raise ParameterError("--partial needs --held-out K")
+        d = partial_design(sites, topics, baseline_min, held_out)
+        if json_out:
+            print_json({"design": d})
+            return
+        out.print(f"m={d.sites} sites, N={d.topics} topics, n={d.baseline} all-site "
+                  f"baseline, k={d.held_out} held out of every other topic")
+        out.print(f"{d.full_cycles} full cycle(s) of C({d.sites},{d.held_out})={d.blocks} "
+                  f"topics and a partial cycle of {d.partial}"
+                  + ("" if d.partial else " (balanced: Table 2's sizes)"))
+
+        def span(v):
+            return str(v[0]) if v[0] == v[1] else f"{v[0]}-{v[1]}"
+
+        out.print(table("Topic sets (min-max over sites or site pairs)", ["set", "topics"], [
+            ["within-site baseline", span(d.within_site_baseline)],
+            ["within-site reuse", span(d.within_site_reuse)],
+            ["between-site baseline", span(d.between_site_baseline)],
+            ["between-site reuse", span(d.between_site_reuse)],
+            ["participant comparison", span(d.participant_comparison)]]))
+        return
 
     chosen = design(sites, topics, baseline_min, held_out) if held_out is not None else None
     rows = design_table(sites, topics, baseline_min)
@@ -50,17 +79,17 @@ def design_cmd(
                 d.between_site_baseline, d.between_site_reuse, d.participant_comparison]
 
     if chosen is not None:
-        d = chosen
-        out.print(f"m={d.sites} sites, N={d.topics} topics, n0={d.baseline_min}, "
-                  f"k={d.held_out} held out per topic")
-        out.print(f"b={d.subsets} subsets of C({d.sites},{d.held_out})={d.blocks} topics, "
-                  f"all-site baseline n={d.baseline}")
+        c = chosen
+        out.print(f"m={c.sites} sites, N={c.topics} topics, n0={c.baseline_min}, "
+                  f"k={c.held_out} held out per topic")
+        out.print(f"b={c.subsets} subsets of C({c.sites},{c.held_out})={c.blocks} topics, "
+                  f"all-site baseline n={c.baseline}")
         out.print(table("Topic sets (Table 2)", ["set", "topics"], [
-            ["within-site baseline", d.within_site_baseline],
-            ["within-site reuse", d.within_site_reuse],
-            ["between-site baseline", d.between_site_baseline],
-            ["between-site reuse", d.between_site_reuse],
-            ["participant comparison", d.participant_comparison]]))
+            ["within-site baseline", c.within_site_baseline],
+            ["within-site reuse", c.within_site_reuse],
+            ["between-site baseline", c.between_site_baseline],
+            ["between-site reuse", c.between_site_reuse],
+            ["participant comparison", c.participant_comparison]]))
     out.print(table(f"Feasible k for m={sites}, N={topics}, n0={baseline_min}", cols,
                     [row(d) for d in rows]))
     if not rows:
@@ -76,7 +105,7 @@ def holdout_cmd(
     topic_file: Path = typer.Option(None, "--topic-file",
                                     help="Topic ids, one per line (instead of --topics)."),
     baseline_min: int = typer.Option(0, "--baseline-min", help="Minimum all-site baseline n0."),
-    held_out: int = typer.Option(2, "--held-out", "-k", help="Sites held out of each topic."),
+    held_out: int = typer.Option(defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."),
     seed: int = typer.Option(None, "--seed",
                              help="Shuffle the topic order first (randomized design)."),
     json_out: bool = JsonOpt,
@@ -138,163 +167,63 @@ def agreement_cmd(
     run_sites: Path = typer.Option(None, "--run-sites", help="CSV run,site."),
     pseudo: int = typer.Option(None, "--pseudo-sites",
                                help="Group --scores runs into M pseudo-sites of adjacent runs."),
-    held_out: int = typer.Option(2, "--held-out", "-k", help="Sites held out of each topic."),
+    held_out: int = typer.Option(defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."),
     baseline: int = typer.Option(0, "--baseline", help="All-site baseline topics (generated)."),
-    depth: int = typer.Option(100, "--depth", "-d", help="Pool depth of the simulation."),
+    depth: int = typer.Option(defaults.AGREEMENT_DEPTH, "--depth", "-d",
+                              help="Pool depth of the simulation."),
     measure: str = typer.Option("AP", "--measure", help="Measure (simulation only)."),
-    alpha: float = typer.Option(0.05, "--alpha", help="Significance level of the t-tests."),
+    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha",
+                                help="Significance level of the t-tests."),
     correction: str = typer.Option("none", "--correction", help=CORRECTION_HELP),
-    min_topics: int = typer.Option(5, "--min-topics",
+    min_topics: int = typer.Option(defaults.AGREEMENT_MIN_TOPICS, "--min-topics",
                                    help="Skip pairs with fewer baseline or reuse topics."),
     seed: int = typer.Option(None, "--seed", help="Shuffle topics before assigning hold-outs."),
     pairs: bool = typer.Option(False, "--pairs", help="Also list every tested pair."),
+    randomize: int = typer.Option(0, "--randomize", min=0,
+                                  help="Also test each analysis's X^2 against R random "
+                                       "assignments of the same design (keeps the pairs' "
+                                       "dependence; see docs)."),
+    randomize_seed: int = typer.Option(None, "--randomize-seed",
+                                       help="Seed of those assignments."),
     json_out: bool = JsonOpt,
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
     (Carterette et al. 2010, Section 3.2)."""
-    import numpy as np
+    from contextlib import nullcontext
 
-    from litaudit.analyses import agreement as ag
-    from litaudit.analyses import agreement_input as agin
-    from litaudit.measures import parse_measure
+    from litaudit import defaults
+    from litaudit.analyses.agreement_run import AgreementRequest, run_agreement
+    from litaudit.cli.common import open_write
+    from litaudit.render.console import err
 
-    given = [v for v in (collection, qrels, scores) if v is not None]
-    if len(given) != 1:
-        raise ParameterError("give exactly one of --collection, --qrels with --run/--runs-dir, "
-                             "or --scores")
-    rng = np.random.default_rng(seed) if seed is not None else None
-    measure = str(parse_measure(measure))
-    true_scores = None
-    store = None
-    if scores is not None:
-        tags, topics, matrix = agin.read_score_matrix(scores)
-        if run_sites is not None:
-            mapping = agin.read_run_sites(run_sites)
-            missing = [t for t in tags if t not in mapping]
-            if missing:
-                raise LitauditError(f"{run_sites}: no site for run {missing[0]!r}")
-            sites = tuple(mapping[t] for t in tags)
-        elif pseudo is not None:
-            sites = agin.pseudo_sites(tags, pseudo)
-        else:
-            raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
-        if design_csv is not None:
-            held = agin.read_holdouts(design_csv, sorted(set(sites)))
-            source = f"scores {scores.name}, design {design_csv.name}"
-        else:
-            from litaudit.stats.design import assign_holdouts
-
-            a = assign_holdouts(topics, sorted(set(sites)), held_out, baseline, rng=rng)
-            held = dict(zip(a.topics, a.held_out, strict=True))
-            source = f"scores {scores.name}, round robin k={held_out}, baseline {baseline}"
-        design = agin.design_from_scores(tags, sites, topics, matrix, held, source=str(design_csv))
-        params = ag.audit_params(source="scores", k=None if design_csv else held_out,
-                                 depth=None, alpha=alpha, correction=correction,
-                                 min_topics=min_topics, file=scores.name)
-    else:
-        if collection is not None:
-            from litaudit.cli.common import open_write
-            from litaudit.runs.archive import load_archive
-            from litaudit.store.refdata import resolve_collection
-
-            store = open_write(ctx)
-            try:
-                cid = resolve_collection(store.con, collection).id
-                archive = load_archive(store.con, cid)
-            except BaseException:
-                store.close()
-                raise
-            run_list, q = list(archive.runs), archive.qrels
-            sites = tuple(i.participant or i.tag for i in archive.info)
-        else:
-            from litaudit.runs.trec_io import read_qrels, read_run
-
-            paths = list(runs or [])
-            if runs_dir is not None:
-                if not runs_dir.is_dir():
-                    raise LitauditError(f"{runs_dir}: not a directory")
-                paths += sorted(p for p in runs_dir.iterdir() if p.is_file())
-            if len(paths) < 2:
-                raise ParameterError("--qrels needs at least 2 runs (--run or --runs-dir)")
-            q = read_qrels(qrels)
-            run_list = [read_run(p) for p in paths]
-            if run_sites is not None:
-                mapping = agin.read_run_sites(run_sites)
-                missing = [r.tag for r in run_list if r.tag not in mapping]
-                if missing:
-                    raise LitauditError(f"{run_sites}: no site for run {missing[0]!r}")
-                sites = tuple(mapping[r.tag] for r in run_list)
-            else:
-                sites = tuple(r.tag for r in run_list)
-        from litaudit.render.console import err
-
-        try:
-            with err.status(f"simulating depth-{depth} pools, {held_out} sites held out..."):
-                sim = agin.simulate_pooling(q, run_list, sites, k=held_out, depth=depth,
-                                          baseline=baseline, measure=measure, rng=rng)
-        except BaseException:
-            if store is not None:
-                store.close()
-            raise
-        design, true_scores, measure = sim.design, sim.true_scores, sim.measure
-        source = (f"pooling simulation, k={held_out}, depth={depth}; kept {sim.judged_kept} "
-                  f"of {sim.judged_total} judgments")
-        params = ag.audit_params(source="simulation", k=held_out, depth=depth, alpha=alpha,
-                                 correction=correction, min_topics=min_topics,
-                                 baseline=baseline)
-    audit_id = None
-    try:
-        result = ag.analyze(design, alpha=alpha, correction=correction, min_topics=min_topics,
-                            source=source, measure=measure, true_scores=true_scores)
-        if store is not None:
-            with store.transaction():
-                audit_id = ag.save(store.con, cid, result, {**params, "seed": seed}, design,
-                                   seed)
-    finally:
-        if store is not None:
-            store.close()
-    _render(result, audit_id, seed, json_out, pairs)
+    req = AgreementRequest(
+        collection=collection, qrels=qrels, runs=tuple(runs or ()), runs_dir=runs_dir,
+        scores=scores, design=design_csv, run_sites=run_sites, pseudo_sites=pseudo,
+        held_out=held_out, baseline=baseline, depth=depth, measure=measure, alpha=alpha,
+        correction=correction, min_topics=min_topics, seed=seed, randomize=randomize,
+        randomize_seed=(defaults.AGREEMENT_RANDOMIZATION_SEED if randomize_seed is None
+                        else randomize_seed))
+    req.check()
+    with open_write(ctx) if collection is not None else nullcontext() as store:
+        done, rand = run_agreement(req, store=store, status=err.status)
+    _render(done, seed, json_out, pairs, rand)
 
 
-def _render(result, audit_id, seed, json_out: bool, show_pairs: bool) -> None:
+def _render(done, seed, json_out: bool, show_pairs: bool, rand=None) -> None:
     from litaudit.analyses.agreement import checks_for
+    from litaudit.render.audits import envelope, line, render_result, saved_footer
     from litaudit.render.console import out, print_json, table
 
+    result = done.result
     checks = checks_for(result)
     if json_out:
-        payload = {"audit_id": audit_id, "seed": seed, "checks": checks, "result": result}
+        payload = {**envelope(done), "seed": seed, "checks": checks, "randomization": rand}
         if not show_pairs:
             payload["result"] = _without_pairs(result)
         print_json(payload)
         return
-    out.print(f"{result.source}")
-    out.print(f"{result.runs} runs, {result.sites} sites, {result.topics} topics "
-              f"({result.baseline_topics} all-site baseline); {result.measure}; "
-              f"alpha {result.alpha:g}; multiple-comparison correction: {result.correction}; "
-              f"seed: {seed if seed is not None else 'none (topic order as given)'}")
-    for a in result.analyses:
-        t = a.aggregate
-        head = f"{a.analysis}: {a.pairs_tested} pairs ({a.pairs_skipped} skipped)"
-        if t is None:
-            out.print(f"{head}: no pair has {result.min_topics} baseline and reuse topics")
-            continue
-        (o11, o12), (o21, o22) = t.observed
-        (e11, e12), (e21, e22) = t.expected
-        out.print(table(f"{head}, observed / expected, aggregated over sites",
-                        ["", "reuse p < a", "reuse p >= a"],
-                        [["baseline p < a", f"{o11} / {e11:.1f}", f"{o12} / {e12:.1f}"],
-                         ["baseline p >= a", f"{o21} / {e21:.1f}", f"{o22} / {e22:.1f}"]]))
-        out.print(f"chi2 = {t.fit.statistic:.3f}, df {t.fit.df}, p = {t.fit.p_value:.4f} "
-                  f"({t.fit.method}){'; ' + t.fit.note if t.fit.note else ''}")
-    for a in result.analyses:
-        if a.groups:
-            out.print(table(f"{a.analysis} per site (cells: both, omission, commission, "
-                            "neither)", ["site", "pairs", "observed", "expected", "p",
-                                         "method"],
-                            [[g.group, g.table.pairs,
-                              " ".join(str(v) for r in g.table.observed for v in r),
-                              " ".join(f"{v:.1f}" for r in g.table.expected for v in r),
-                              g.table.fit.p_value, g.table.fit.method] for g in a.groups]))
+    render_result("reuse-agreement", result)
+    line(f"topic-order seed: {seed if seed is not None else 'none (topic order as given)'}")
     if show_pairs:
         for a in result.analyses:
             if a.pairs:
@@ -304,20 +233,19 @@ def _render(result, audit_id, seed, json_out: bool, show_pairs: bool) -> None:
                     [[p.group, p.run_a, p.run_b, p.n_baseline, p.n_reuse, p.effect,
                       p.p_baseline, p.p_reuse, p.power_baseline, p.power_reuse]
                      for p in a.pairs]))
-    tau_rows = [["all runs", result.runs, result.tau.tau if result.tau else None, "Kendall"]]
-    tau_rows += [[s.site, s.runs, s.tau.tau, "within site"] for s in result.site_tau]
-    tau_rows += [[s.site, s.runs, s.tau.tau, "participant"] for s in result.participant_tau]
-    out.print(table("Ordering: baseline vs reuse mean scores", ["site", "runs", "tau", "kind"],
-                    tau_rows, digits=3))
-    out.print(f"RMSE baseline vs reuse: {result.rmse:.4f}" if result.rmse is not None
-              else "RMSE: -")
-    if result.true_tau is not None:
-        out.print(f"reuse vs full-judgment means: tau {result.true_tau.tau:.3f}, "
-                  f"RMSE {result.true_rmse:.4f}")
-    out.print(table("Checks", ["check", "value", "rule", "passed", "note"],
+    out.print(table("Checks (the chi-square p treats the pairs as independent)",
+                    ["check", "value", "rule", "passed", "note"],
                     [[c.name, c.value, c.rule, c.passed, c.note] for c in checks]))
-    if audit_id is not None:
-        out.print(f"saved audit {audit_id}")
+    if rand is not None:
+        out.print(table(
+            f"Randomization test: X^2 against {rand.assignments} random assignments of the "
+            f"same design (k = {rand.k}, {rand.baseline} all-site topics; seed {rand.seed}); "
+            "p = (1 + #{X^2_r >= X^2}) / (1 + R)",
+            ["analysis", "pairs", "X^2", "mean X^2 random", "p"],
+            [[x.analysis, x.pairs, x.x2, x.x2_null_mean, x.p_value] for x in rand.analyses]))
+    foot = saved_footer(done.audit_id, done.reused)
+    if foot:
+        line(foot)
 
 
 def _without_pairs(result):
@@ -327,8 +255,70 @@ def _without_pairs(result):
         dataclasses.replace(a, pairs=()) for a in result.analyses))
 
 
+def power_cmd(
+    effect: list[float] = typer.Option(..., "--effect", "-e",
+                                       help="Effect size mean/sd of the paired differences "
+                                            "(repeat)."),
+    topics: list[int] = typer.Option(..., "--topics", "-n", help="Number of topics (repeat)."),
+    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-test."),
+    json_out: bool = JsonOpt,
+):
+    """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
+    from litaudit import defaults
+    from litaudit.analyses.agreement_tables import power_rows
+    from litaudit.render.console import out, print_json, table
+
+    rows = power_rows(effect, topics, defaults.REUSE_ALPHA if alpha is None else alpha)
+    if json_out:
+        print_json(rows)
+        return
+    out.print(table("Power of the two-sided paired t-test (noncentral t)",
+                    ["effect", "topics", "alpha", "power"],
+                    [[r.effect, r.topics, r.alpha, r.power] for r in rows]))
+
+
+def table_cmd(
+    observed: str = typer.Option(..., "--observed", "-o",
+                                 help="Observed counts a,b,c,d: both significant, baseline "
+                                      "only, reuse only, neither."),
+    expected: str = typer.Option(None, "--expected",
+                                 help="Expected counts a,b,c,d (as the paper prints them)."),
+    pair: list[str] = typer.Option(None, "--pair",
+                                   help="Instead of --expected: a pair as "
+                                        "effect:baseline_topics:reuse_topics (repeat)."),
+    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-tests."),
+    json_out: bool = JsonOpt,
+):
+    """Observed against expected agreement in significance: expected table, exact and
+    asymptotic chi-square p (Carterette et al. 2010, Section 3.2.1, Tables 3-5)."""
+    from litaudit import defaults
+    from litaudit.analyses import agreement_tables as T
+    from litaudit.render.console import out, print_json, table
+
+    a = defaults.REUSE_ALPHA if alpha is None else alpha
+    pairs = tuple(T.parse_pair(p, a) for p in pair or ())
+    res = T.table_test(T.parse_cells(observed, "--observed"),
+                       T.parse_cells(expected, "--expected") if expected else None, pairs)
+    if json_out:
+        print_json(res)
+        return
+    o, e = res.observed, res.expected
+    out.print(table("Observed / expected (rows: baseline p < alpha, p >= alpha)",
+                    ["", "reuse p < alpha", "reuse p >= alpha"],
+                    [["baseline p < alpha", f"{o[0]} / {e[0]:.3f}", f"{o[1]} / {e[1]:.3f}"],
+                     ["baseline p >= alpha", f"{o[2]} / {e[2]:.3f}", f"{o[3]} / {e[3]:.3f}"]]))
+    exact = "-" if res.p_exact is None else f"{res.p_exact:.4f}"
+    out.print(f"chi-square {res.statistic:.4f}, df {res.df}: exact p {exact} "
+              f"({res.outcomes} outcomes), asymptotic p {res.p_asymptotic:.4g}")
+    if res.note:
+        out.print(f"note: {res.note}")
+    out.print("the p-values treat the pairs as independent (as the paper does)")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the `reuse` sub-app."""
+    app.command("power")(power_cmd)
+    app.command("table")(table_cmd)
     app.command("design")(design_cmd)
     app.command("holdout")(holdout_cmd)
     app.command("agreement")(agreement_cmd)

@@ -11,19 +11,22 @@ import os
 
 import typer
 
+from litaudit import defaults
 from litaudit.cli.common import JsonOpt, open_write
 
 CollectionOpt = typer.Option(..., "--collection", "-c",
                              help="Collection id or alias (e.g. robust03).")
-DepthOpt = typer.Option(100, "--depth", "-k", min=1,
+DepthOpt = typer.Option(defaults.REUSE_DEPTH, "--depth", "-k", min=1,
                         help="Pool depth K: a run 'retrieves' its top K documents per topic.")
 SplitOpt = typer.Option(
     "prefix", "--split",
     help="Sub-collections: 'prefix' (docno's leading letters), 'prefix:FBIS,FR94,FT,LA' "
          "(listed prefixes) or a FILE of 'docno sub-collection' lines.")
-PermOpt = typer.Option(1000, "--permutations", "-R", min=1,
+PermOpt = typer.Option(defaults.SUBCOLLECTION_PERMUTATIONS, "--permutations", "-R", min=1,
                        help="Random splits for the randomization test.")
-SeedOpt = typer.Option(20120101, "--seed", help="Seed of the random splits.")
+SeedOpt = typer.Option(defaults.SUBCOLLECTION_SEED, "--seed",
+                       help="Seed of the random splits.")
+# the verdict's own options are in `verdict` below (defaults in litaudit.defaults)
 WorkersOpt = typer.Option(0, "--workers", min=0,
                           help="Threads for the randomization test (0: one per core, max 2).")
 
@@ -32,8 +35,9 @@ def _workers(n: int) -> int:
     return n or max(1, min(2, os.cpu_count() or 1))
 
 
-def _progress_bar(total: int, label: str):
-    """A rich progress bar on stderr; returns (context manager, advance callback)."""
+def _progress_bar(total: int, label: str, quiet: bool = False):
+    """A rich progress bar on stderr (off when ``quiet``: --json or not a terminal);
+    returns (context manager, advance callback)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -46,27 +50,9 @@ def _progress_bar(total: int, label: str):
     from litaudit.render.console import err
 
     prog = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True)
+                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True, disable=quiet)
     task = prog.add_task(label, total=total)
     return prog, (lambda k: prog.advance(task, k))
-
-
-def _print_verdict(v, aid) -> None:
-    from litaudit.render.console import fmt, out, table
-
-    rows = [(c.component, c.name, fmt(c.value), c.rule,
-             "-" if c.passed is None else ("pass" if c.passed else "FAIL"), c.note)
-            for c in v.checks]
-    out.print(table(f"Reusability verdict, {v.collection_id}",
-                    ["component", "number", "value", "threshold", "result", "note"], rows))
-    for s in v.skipped:
-        out.print(f"skipped: {s}")
-    word = {True: "REUSABLE", False: "NOT SHOWN REUSABLE", None: "NO DECISION"}[v.passed]
-    out.print(f"verdict: {word} ({v.n_failed} of {v.n_checks} checks failed)")
-    if aid is not None:
-        from litaudit.render.audits import saved_footer
-
-        out.print(saved_footer(aid), markup=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -74,8 +60,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("rao")
     def rao(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
-            measure: str = typer.Option("Rprec", "--measure", "-m",
-                                        help="Effectiveness shown beside RAO (paper: Rprec)."),
+            measure: str = typer.Option(defaults.RAO_MEASURE, "--measure", "-m",
+                                        help="Effectiveness shown beside RAO (default: "
+                                             "the paper's)."),
             as_json: bool = JsonOpt):
         """Run Average Overlap of every run at depth K (Voorhees et al. SIGIR 2014)."""
         from litaudit.analyses.reuse import run_rao
@@ -87,11 +74,11 @@ def register(app: typer.Typer) -> None:
 
     @app.command("lou")
     def lou(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
-            measure: str = typer.Option("AP", "--measure", "-m",
-                                        help="Measure re-evaluated (paper: MAP)."),
-            min_map: float = typer.Option(0.1, "--min-map",
+            measure: str = typer.Option(defaults.LOU_MEASURE, "--measure", "-m",
+                                        help="Measure re-evaluated (default: the paper's)."),
+            min_map: float = typer.Option(defaults.LOU_MIN_MAP, "--min-map",
                                           help="Table 2 includes automatic runs above this."),
-            noise: float = typer.Option(1.0, "--noise-pct",
+            noise: float = typer.Option(defaults.LOU_NOISE_PCT, "--noise-pct",
                                         help="A |% difference| above this is not noise."),
             as_json: bool = JsonOpt):
         """Unique relevant documents per participant and leave-out-uniques (SIGIR 2014)."""
@@ -127,21 +114,81 @@ def register(app: typer.Typer) -> None:
         emit("reuse-subcollections", done, as_json)
 
     @app.command("verdict")
-    def verdict(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
-                split: str = SplitOpt, permutations: int = PermOpt, seed: int = SeedOpt,
-                alpha: float = typer.Option(0.05, "--alpha",
-                                            help="Level of the sub-collection test."),
-                no_agreement: bool = typer.Option(False, "--no-agreement",
-                                                  help="Leave out significance agreement."),
+    def verdict(ctx: typer.Context,
+                collection: str = typer.Option(None, "--collection", "-c",
+                                               help="Collection id or alias (e.g. robust03)."),
+                scores: str = typer.Option(None, "--scores",
+                                           help="Per-topic score matrix CSV (topics x runs) "
+                                                "instead of a stored archive."),
+                pseudo_sites: int = typer.Option(None, "--pseudo-sites",
+                                                 help="With --scores: group runs into M sites."),
+                run_sites: str = typer.Option(None, "--run-sites",
+                                              help="With --scores: CSV run,site."),
+                depth: int = typer.Option(None, "--depth", "-k", min=1,
+                                          help="Pool depth added to the depths tried "
+                                               "(default: the paper's, see docs)."),
+                split: str = SplitOpt, permutations: int = PermOpt,
+                split_seed: int = typer.Option(None, "--split-seed",
+                                               help="Seed of the sub-collection random splits."),
+                seed: int = typer.Option(None, "--seed",
+                                         help="Seed of the random hold-out assignments."),
+                assignments: int = typer.Option(None, "--assignments", min=1,
+                                                help="Random hold-out assignments of the "
+                                                     "agreement analysis."),
+                alpha: float = typer.Option(None, "--alpha",
+                                            help="Family-wise level of the verdict's tests."),
+                with_sub: bool = typer.Option(False, "--subcollections",
+                                              help="Also show sub-collection tau "
+                                                   "(descriptive; R random splits)."),
                 workers: int = WorkersOpt, as_json: bool = JsonOpt):
-        """One reusability verdict: every number with its threshold and pass/fail."""
-        from litaudit.analyses.verdict import run_verdict
-        from litaudit.render.console import print_json
+        """One reusability verdict: evidence against reuse, none in these data, or not
+        enough data (docs/STATISTICS.md, reusability)."""
+        from litaudit import defaults
+        from litaudit.analyses import verdict as V
+        from litaudit.analyses.audits import Audited
+        from litaudit.errors import ParameterError
+        from litaudit.render.audits import emit
+        from litaudit.render.console import err
 
-        prog, advance = _progress_bar(permutations, "random splits")
-        with open_write(ctx) as store, prog:
-            v, aid = run_verdict(store.con, collection, depth=depth, split=split,
-                                 permutations=permutations, seed=seed, alpha=alpha,
-                                 workers=_workers(workers), agreement=not no_agreement,
-                                 progress=advance)
-        print_json({"audit_id": aid, "result": v}) if as_json else _print_verdict(v, aid)
+        seed = defaults.AGREEMENT_SEED if seed is None else seed
+        assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
+        alpha = defaults.REUSE_ALPHA if alpha is None else alpha
+        quiet = as_json or not err.is_terminal
+        if (collection is None) == (scores is None):
+            raise ParameterError("give --collection or --scores")
+        if scores is not None:
+            from pathlib import Path
+
+            from litaudit.analyses import agreement_input as agin
+
+            tags, _, matrix = agin.read_score_matrix(Path(scores))
+            if run_sites is not None:
+                mapping = agin.read_run_sites(Path(run_sites))
+                missing = [t for t in tags if t not in mapping]
+                if missing:
+                    raise ParameterError(f"{run_sites}: no site for run {missing[0]!r}")
+                sites = tuple(mapping[t] for t in tags)
+            elif pseudo_sites is not None:
+                sites = agin.pseudo_sites(tags, pseudo_sites)
+            else:
+                raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
+            prog, advance = _progress_bar(assignments, "hold-out assignments", quiet)
+            with prog:
+                v = V.matrix_verdict(matrix, sites, names=tuple(sorted(set(sites))),
+                                     source=Path(scores).name, seed=seed,
+                                     assignments=assignments, alpha=alpha, progress=advance)
+            done = Audited(v, None)
+        else:
+            depth = depth or defaults.AGREEMENT_DEPTH
+            total = V.verdict_steps(V._depths(depth), assignments, permutations,
+                                    with_sub)
+            prog, advance = _progress_bar(total, "reusability", quiet)
+            with open_write(ctx) as store, prog:
+                done = V.run_verdict(
+                    store.con, collection, depth=depth, split=split,
+                    permutations=permutations,
+                    split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
+                    seed=seed, assignments=assignments, alpha=alpha,
+                    workers=_workers(workers), subcollections=with_sub,
+                    progress=advance)
+        emit("reuse-verdict", done, as_json)

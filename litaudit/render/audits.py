@@ -194,6 +194,112 @@ def _subcollections(rep) -> None:
               f"p = 1/{rep.permutations + 1}")
 
 
+@renderer("reuse-agreement")
+def _agreement(result) -> None:
+    """Agreement in significance, tau and RMSE (`reuse agreement`, `audit show`)."""
+    out.print(f"{result.source}")
+    out.print(f"{result.runs} runs, {result.sites} sites, {result.topics} topics "
+              f"({result.baseline_topics} all-site baseline); {result.measure}; "
+              f"alpha {result.alpha:g}; multiple-comparison correction: {result.correction}")
+    for a in result.analyses:
+        t = a.aggregate
+        head = f"{a.analysis}: {a.pairs_tested} pairs ({a.pairs_skipped} skipped)"
+        if t is None:
+            out.print(f"{head}: no pair has {result.min_topics} baseline and reuse topics")
+            continue
+        (o11, o12), (o21, o22) = t.observed
+        (e11, e12), (e21, e22) = t.expected
+        out.print(table(f"{head}, observed / expected, aggregated over sites",
+                        ["", "reuse p < a", "reuse p >= a"],
+                        [["baseline p < a", f"{o11} / {e11:.1f}", f"{o12} / {e12:.1f}"],
+                         ["baseline p >= a", f"{o21} / {e21:.1f}", f"{o22} / {e22:.1f}"]]))
+        out.print(f"chi2 = {t.fit.statistic:.3f}, df {t.fit.df}, p = {t.fit.p_value:.4f} "
+                  f"({t.fit.method}){'; ' + t.fit.note if t.fit.note else ''}")
+    for a in result.analyses:
+        if a.groups:
+            out.print(table(f"{a.analysis} per site (cells: both, omission, commission, "
+                            "neither)", ["site", "pairs", "observed", "expected", "p",
+                                         "method"],
+                            [[g.group, g.table.pairs,
+                              " ".join(str(v) for r in g.table.observed for v in r),
+                              " ".join(f"{v:.1f}" for r in g.table.expected for v in r),
+                              g.table.fit.p_value, g.table.fit.method] for g in a.groups]))
+    tau_rows = [["all runs", result.runs, result.tau.tau if result.tau else None, "Kendall"]]
+    tau_rows += [[s.site, s.runs, s.tau.tau, "within site"] for s in result.site_tau]
+    tau_rows += [[s.site, s.runs, s.tau.tau, "participant"] for s in result.participant_tau]
+    out.print(table("Ordering: baseline vs reuse mean scores", ["site", "runs", "tau", "kind"],
+                    tau_rows, digits=3))
+    out.print(f"RMSE baseline vs reuse: {result.rmse:.4f}" if result.rmse is not None
+              else "RMSE: -")
+    if result.true_tau is not None:
+        out.print(f"reuse vs full-judgment means: tau {result.true_tau.tau:.3f}, "
+                  f"RMSE {result.true_rmse:.4f}")
+
+
+@renderer("reuse-verdict")
+def _verdict(v) -> None:
+    """The reusability verdict (`reuse verdict`, `audit show`): the deciding tests, then
+    what is shown beside them."""
+    from litaudit.render.console import fmt
+
+    name = v.collection_id or "score matrix"
+    c = v.coverage
+    out.print(f"Reusability verdict, {name}: {c.runs} runs, {c.participants} participants "
+              f"(sites), {c.topics} topics; {c.note}")
+    if v.tests:
+        rows = [("-" if t.depth is None else t.depth, f"{t.result.shift_pct:+.2f}%",
+                 fmt(t.result.shift), fmt(t.result.se), fmt(t.result.p_value, 3),
+                 fmt(t.p_adjusted, 3), "yes" if t.evidence else "no",
+                 ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in t.most_affected))
+                for t in v.tests]
+        out.print(table(
+            f"Tests entering the verdict: shift of held-out runs (Carterette et al. 2010, "
+            f"pooling simulation, k = 2, expected over the design's assignments), "
+            f"{v.correction} at alpha {v.alpha:g}",
+            ["pool depth", "shift", "AP points", "se", "p", "adjusted p", "evidence",
+             "sites losing most"], rows))
+    a = v.agreement
+    if a is not None:
+        parts: list[tuple] = []
+        for p in a.parts:
+            if p.status != "tested":
+                parts.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}", "-", "-", "-",
+                              "-", p.reason))
+                continue
+            parts.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}",
+                          f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%",
+                          f"{p.paper_p.median:.3f}",
+                          f"{p.paper_rejections} of {a.assignments}", fmt(p.p_value, 3), ""))
+        out.print(table(
+            f"Descriptive, not a gate: agreement in significance over {a.assignments} random "
+            f"assignments ({a.source}; seed {a.seed}, sign flips seed {a.flip_seed})",
+            ["analysis", "pairs", "disagree real / random", "paper's p (median)",
+             "paper's p < alpha", "dependence-kept p", "note"], parts))
+    if v.lou:
+        out.print(table("Descriptive: leave-out-uniques by pool depth (Voorhees et al. 2014, "
+                        "Table 2; automatic runs with MAP >= 0.1)",
+                        ["depth", "unique / relevant", "runs", "mean |% change|",
+                         "max |% change|", "above 1%"],
+                        [(x.depth, fmt(x.unique_fraction), x.considered, fmt(x.mean_abs_pct, 2),
+                          fmt(x.max_abs_pct, 2), x.above_noise) for x in v.lou]))
+    if v.rao is not None:
+        r = v.rao
+        out.print(f"Descriptive: run average overlap at depth {r.depth}: mean {fmt(r.mean_rao)}, "
+                  f"max {fmt(r.max_rao)}, range [1/P = {r.lower_bound:.4f}, 1]")
+    if v.subcollections is not None:
+        sc = v.subcollections
+        out.print(f"Descriptive: sub-collection pairs with p < {v.alpha:g}: {sc.significant} of "
+                  f"{sc.pairs} ({sc.significant_holm} after Holm); mean tau {fmt(sc.mean_tau, 3)} "
+                  f"({sc.permutations} random splits, seed {sc.seed})")
+    if v.references:
+        out.print(table("Beside the papers' reference values (shown, not enforced)",
+                        ["quantity", "here", "paper", "source"],
+                        [(r.quantity, r.ours, r.paper, r.source) for r in v.references]))
+    for n in v.notes:
+        out.print(f"note: {n}")
+    out.print(f"verdict: {v.headline}")
+
+
 # ------------------------------------------------- audit best / claim / history / summary
 def wide(renderable) -> None:
     """Print at the terminal's width, or unwrapped (160 columns) when piped or captured."""

@@ -23,10 +23,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
+from typing import TypeVar
 
 import numpy as np
 
 from litaudit.errors import ParameterError
+
+_S = TypeVar("_S", str, int)
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ class HoldoutAssignment:
     held_out: tuple[tuple[str, ...], ...]
 
 
-def round_robin(sites: Sequence[str], k: int) -> tuple[tuple[str, ...], ...]:
+def round_robin(sites: Sequence[_S], k: int) -> tuple[tuple[_S, ...], ...]:
     """The order in which Table 1 holds out k-subsets of sites.
 
     Table 1 (m = 6, k = 2) holds out {S5,S6}, {S4,S6}, {S3,S6}, {S2,S6}, {S1,S6}, {S4,S5},
@@ -155,3 +158,57 @@ def assign_holdouts(topics: Sequence[str], sites: Sequence[str], k: int, baselin
     held = tuple(() if i < baseline else order[(i - baseline) % len(order)]
                  for i in range(len(topics)))
     return HoldoutAssignment(topics=topics, sites=sites, k=k, baseline=baseline, held_out=held)
+
+
+@dataclass(frozen=True)
+class PartialDesign:
+    """A design whose last round-robin cycle may be partial (Carterette et al. 2010,
+    Section 4.3: Robust 2004's 249 topics all hold out 2 of 14 sites, no all-site
+    baseline). Every held-out topic after the ``baseline`` ones takes the next k-subset of
+    :func:`round_robin`, so the first ``partial`` subsets are held out of one topic more
+    than the others and the set sizes vary by site: each is given as (min, max) over
+    sites (within-site) or ordered site pairs (between-site, participant comparison).
+    With ``partial == 0`` every range is one number, Table 2's."""
+
+    sites: int                    # m
+    topics: int                   # N
+    baseline: int                 # n: all-site baseline topics
+    held_out: int                 # k
+    blocks: int                   # C(m, k)
+    full_cycles: int              # b
+    partial: int                  # topics of the last, partial cycle
+    within_site_baseline: tuple[int, int]
+    within_site_reuse: tuple[int, int]
+    between_site_baseline: tuple[int, int]
+    between_site_reuse: tuple[int, int]
+    participant_comparison: tuple[int, int]
+
+
+def partial_design(sites: int, topics: int, baseline: int, held_out: int) -> PartialDesign:
+    """Set sizes of the round-robin design with exactly ``baseline`` all-site topics and
+    every other topic holding out ``held_out`` sites (the last cycle possibly partial);
+    the same counts :func:`assign_holdouts` produces (in any topic order)."""
+    m = _check_int("sites (m)", sites, 2)
+    n_topics = _check_int("topics (N)", topics, 1)
+    n = _check_int("baseline (n)", baseline, 0)
+    k = _check_int("held-out (k)", held_out, 1)
+    if k >= m:
+        raise ParameterError(f"held-out (k) must be below the number of sites m={m}, got {k}")
+    if n > n_topics:
+        raise ParameterError(f"baseline (n)={n} exceeds the number of topics N={n_topics}")
+    order = round_robin(tuple(range(m)), k)
+    b, r = divmod(n_topics - n, len(order))
+    count = {s: b + (1 if i < r else 0) for i, s in enumerate(order)}
+    within = [sum(c for s, c in count.items() if x in s) for x in range(m)]
+    pairs = list(itertools.permutations(range(m), 2))
+    between = [sum(c for s, c in count.items() if x in s and y in s) for x, y in pairs]
+    between_base = [n + sum(c for s, c in count.items() if x not in s and y not in s)
+                    for x, y in pairs]
+    partic = [sum(c for s, c in count.items() if x in s and y not in s) for x, y in pairs]
+
+    def rng(v):
+        return (min(v), max(v))
+
+    return PartialDesign(m, n_topics, n, k, len(order), b, r,
+                         rng([n_topics - w for w in within]), rng(within),
+                         rng(between_base), rng(between), rng(partic))

@@ -32,9 +32,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit import defaults
 from litaudit.errors import ParameterError
 
-DEFAULT_PERMUTATIONS = 1000     # Sanderson et al. (2012), Section 3.2: 1,000 random splits
+DEFAULT_PERMUTATIONS = defaults.SUBCOLLECTION_PERMUTATIONS  # Sanderson et al. (2012), Sec. 3.2
 _TIE = 1e-12                    # taus equal up to rounding count as <= (ties favour p)
 _BATCH_POSITIONS = 4_000_000    # ranked positions x splits evaluated per batch (memory bound)
 

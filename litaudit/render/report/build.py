@@ -108,11 +108,12 @@ def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
     verdict = get_audit(con, audits.verdict)
     used[verdict.id] = verdict
     parts: dict[str, StoredAudit] = {}
-    for kind, part_id in verdict.result.get("audits", []):
+    for kind, part_id in verdict.result.audits:
         a = get_audit(con, int(part_id))
         used[a.id] = a
         parts[kind] = a
-    notes = [f"reusability: {s}" for s in verdict.result.get("skipped", [])]
+    decoded = verdict.result
+    notes = [f"reusability: {s}" for s in decoded.notes]
     notes += audits.reuse_notes
     agreement = parts.get("reuse-agreement")
     if agreement is None and audits.agreement is not None:
@@ -126,7 +127,7 @@ def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
         return None if a is None else a.id
 
     return ReuseSection(
-        n_runs=audits.n_runs, verdict_audit=verdict.id, verdict=verdict.result,
+        n_runs=audits.n_runs, verdict_audit=verdict.id, verdict=decoded,
         rao_audit=aid(parts.get("reuse-rao")), rao=res(parts.get("reuse-rao")),
         lou_audit=aid(parts.get("reuse-lou")), lou=res(parts.get("reuse-lou")),
         sub_audit=aid(parts.get("reuse-subcollections")),

@@ -217,16 +217,25 @@ def _literature(lit: LiteratureSection) -> list:
 
 
 def _reuse(r: ReuseSection) -> list:
+    from litaudit.analyses.wording import p_text
+
     out: list = [Heading(2, "Can the collection be trusted? Reusability")]
-    v = r.verdict or {}
-    state = {True: "passes every check", False: f"fails {v.get('n_failed')} of "
-             f"{v.get('n_checks')} checks", None: "has no check with a threshold"}
-    out.append(Para(f"From the {r.n_runs} stored runs the collection "
-                    f"{state[v.get('passed')]} ({cite(r.verdict_audit)})."))
-    out.append(Table(("component", "check", "value", "rule", "result", "note"),
-                     tuple((c["component"], c["name"], f4(c["value"]), c["rule"],
-                            yes(c["passed"]) if c["passed"] is not None else "reported",
-                            c["note"]) for c in v.get("checks", [])), "Verdict"))
+    v = r.verdict
+    if v is not None:
+        out.append(Para(f"From the {r.n_runs} stored runs: {v.headline} "
+                        f"({cite(r.verdict_audit)}). {v.coverage.note[:1].upper()}"
+                        f"{v.coverage.note[1:]}."))
+        out.append(Table(("pool depth", "shift of held-out runs", "p", "adjusted p",
+                          "evidence"),
+                         tuple(("-" if t.depth is None else str(t.depth),
+                                f"{t.result.shift_pct:+.2f}%", p_text(t.result.p_value),
+                                p_text(t.p_adjusted), "yes" if t.evidence else "no")
+                               for t in v.tests),
+                         f"Verdict ({v.correction} at alpha {v.alpha:g})"))
+        out.append(Table(("quantity", "here", "paper", "source"),
+                         tuple((x.quantity, x.ours, x.paper, x.source)
+                               for x in v.references),
+                         "Beside the papers' reference values (shown, not enforced)"))
     if r.rao:
         a = r.rao
         out += [Heading(3, "Run average overlap (Voorhees et al. 2014)"),
@@ -263,27 +272,29 @@ def _reuse(r: ReuseSection) -> list:
 
 
 def _agreement(r: ReuseSection) -> list:
-    a: dict = r.agreement or {}
+    a = r.agreement
+    if a is None:
+        return []
     rows = []
-    for an in a["analyses"]:
-        t = an["aggregate"]
+    for an in a.analyses:
+        t = an.aggregate
         if t is None:
-            rows.append((an["analysis"], "0", "-", "-", "-", cite(r.agreement_audit)))
+            rows.append((an.analysis, "0", "-", "-", "-", cite(r.agreement_audit)))
             continue
-        o, e = t["observed"], t["expected"]
-        fit = t["fit"] or {}
-        rows.append((an["analysis"], str(an["pairs_tested"]),
+        o, e = t.observed, t.expected
+        rows.append((an.analysis, str(an.pairs_tested),
                      f"{o[0][0]} {o[0][1]} / {o[1][0]} {o[1][1]}",
                      f"{e[0][0]:.2f} {e[0][1]:.2f} / {e[1][0]:.2f} {e[1][1]:.2f}",
-                     f4(fit.get("p_value")), cite(r.agreement_audit)))
-    tau = a["tau"]["tau"] if a.get("tau") else None
+                     f4(t.fit.p_value if t.fit is not None else None),
+                     cite(r.agreement_audit)))
+    tau = a.tau.tau if a.tau is not None else None
     out = [Heading(3, "Agreement in significance (Carterette et al. 2010)"),
-           Para(f"{a['source']}: {a['runs']} runs from {a['sites']} sites over {a['topics']} "
+           Para(f"{a.source}: {a.runs} runs from {a.sites} sites over {a.topics} "
                 f"topics. Tables read: baseline significant (row 1) or not (row 2), by reuse "
                 f"significant or not; expected from power analysis. Kendall's tau of baseline "
-                f"and reuse scores {f4(tau)}, RMSE {f4(a.get('rmse'))}."),
+                f"and reuse scores {f4(tau)}, RMSE {f4(a.rmse)}."),
            Table(("pairs", "tested", "observed", "expected", "chi-square p", "source"),
-                 tuple(rows), f"alpha {a['alpha']:g}, correction {a['correction']}")]
+                 tuple(rows), f"alpha {a.alpha:g}, correction {a.correction}")]
     _fig(out, F.agreement_figure(r))
     return out
 

@@ -8,6 +8,12 @@ yet typed, their stored JSON), so the report shows exactly what the store holds.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from litaudit.analyses.agreement import ReuseAgreement
+    from litaudit.analyses.verdict import Verdict
+
 from dataclasses import dataclass
 
 from litaudit.analyses.reuse import LOUReport, RAOReport
@@ -175,7 +181,7 @@ class ReuseSection:
 
     n_runs: int
     verdict_audit: int | None
-    verdict: dict | None        # stored reuse-verdict result
+    verdict: Verdict | None     # stored reuse-verdict result, decoded
     rao_audit: int | None
     rao: RAOReport | None
     lou_audit: int | None
@@ -183,7 +189,7 @@ class ReuseSection:
     sub_audit: int | None
     subcollections: SubcollectionReport | None
     agreement_audit: int | None
-    agreement: dict | None      # stored reuse-agreement result (ReuseAgreement)
+    agreement: ReuseAgreement | None  # stored reuse-agreement result, decoded
     notes: tuple[str, ...]      # components missing and why
 
 

@@ -1,0 +1,229 @@
+"""`litaudit reuse agreement` as a library call: assemble the design from one of its three
+inputs (a stored run archive, run files with qrels, or a per-topic score matrix), run
+the Section 3.2 analysis of Carterette, Kanoulas, Pavlu and Fang (SIGIR 2010,
+:func:`litaudit.analyses.agreement.analyze`) and, for a stored archive, save the audit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from litaudit import defaults
+from litaudit.analyses import agreement as ag
+from litaudit.analyses import agreement_input as agin
+from litaudit.analyses.audits import Audited
+from litaudit.errors import LitauditError, ParameterError
+
+
+@dataclass(frozen=True)
+class AgreementRequest:
+    """What `reuse agreement` was asked: exactly one of collection, qrels, scores."""
+
+    collection: str | None = None
+    qrels: Path | None = None
+    runs: tuple[Path, ...] = ()
+    runs_dir: Path | None = None
+    scores: Path | None = None
+    design: Path | None = None            # hold-out CSV for --scores
+    run_sites: Path | None = None
+    pseudo_sites: int | None = None
+    held_out: int = defaults.AGREEMENT_K
+    baseline: int = 0
+    depth: int = defaults.AGREEMENT_DEPTH
+    measure: str = "AP"
+    alpha: float = defaults.REUSE_ALPHA
+    correction: str = "none"
+    min_topics: int = defaults.AGREEMENT_MIN_TOPICS
+    seed: int | None = None
+    randomize: int = 0                     # R assignments of the randomization test (0: none)
+    randomize_seed: int = 0
+
+    def check(self) -> None:
+        given = [v for v in (self.collection, self.qrels, self.scores) if v is not None]
+        if len(given) != 1:
+            raise ParameterError("give exactly one of --collection, --qrels with "
+                                 "--run/--runs-dir, or --scores")
+
+
+def _sites_of(tags, run_sites: Path | None) -> tuple[str, ...] | None:
+    if run_sites is None:
+        return None
+    mapping = agin.read_run_sites(run_sites)
+    missing = [t for t in tags if t not in mapping]
+    if missing:
+        raise LitauditError(f"{run_sites}: no site for run {missing[0]!r}")
+    return tuple(mapping[t] for t in tags)
+
+
+def _from_scores(req: AgreementRequest, rng):
+    assert req.scores is not None
+    tags, topics, matrix = agin.read_score_matrix(req.scores)
+    sites = _sites_of(tags, req.run_sites)
+    if sites is None:
+        if req.pseudo_sites is None:
+            raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
+        sites = agin.pseudo_sites(tags, req.pseudo_sites)
+    if req.design is not None:
+        held = agin.read_holdouts(req.design, sorted(set(sites)))
+        source = f"scores {req.scores.name}, design {req.design.name}"
+        what = f"design {req.design}"
+    else:
+        from litaudit.stats.design import assign_holdouts
+
+        a = assign_holdouts(topics, sorted(set(sites)), req.held_out, req.baseline, rng=rng)
+        held = dict(zip(a.topics, a.held_out, strict=True))
+        source = (f"scores {req.scores.name}, round robin k={req.held_out}, "
+                  f"baseline {req.baseline}")
+        what = "generated design"
+    design = agin.design_from_scores(tags, sites, topics, matrix, held, source=what)
+    params = ag.audit_params(source="scores", k=None if req.design else req.held_out,
+                             depth=None, alpha=req.alpha, correction=req.correction,
+                             min_topics=req.min_topics, file=req.scores.name)
+    return design, None, req.measure, source, params
+
+
+def run_agreement(req: AgreementRequest, *, store=None,
+                  status: Callable[[str], AbstractContextManager] | None = None
+                  ) -> tuple[Audited[ag.ReuseAgreement], Randomization | None]:
+    """The analysis of ``req`` (for a stored archive, ``store`` open for writing, saved as
+    an audit in one transaction, or the stored audit of an identical call), and with
+    ``req.randomize`` the randomization test of the same design."""
+    from litaudit.measures import parse_measure
+
+    req.check()
+    req = AgreementRequest(**{**req.__dict__, "measure": str(parse_measure(req.measure))})
+    rng = np.random.default_rng(req.seed) if req.seed is not None else None
+    cid = None
+    if req.scores is not None:
+        design, true_scores, measure, source, params = _from_scores(req, rng)
+    else:
+        if req.collection is not None:
+            from litaudit.runs.archive import load_archive
+            from litaudit.store.refdata import resolve_collection
+
+            if store is None:
+                raise ParameterError("a stored archive needs an open store")
+            cid = resolve_collection(store.con, req.collection).id
+            archive = load_archive(store.con, cid)
+            run_list, q = list(archive.runs), archive.qrels
+            sites = tuple(i.participant or i.tag for i in archive.info)
+        else:
+            from litaudit.runs.trec_io import read_qrels, read_run
+
+            paths = list(req.runs)
+            if req.runs_dir is not None:
+                if not req.runs_dir.is_dir():
+                    raise LitauditError(f"{req.runs_dir}: not a directory")
+                paths += sorted(p for p in req.runs_dir.iterdir() if p.is_file())
+            if len(paths) < 2:
+                raise ParameterError("--qrels needs at least 2 runs (--run or --runs-dir)")
+            assert req.qrels is not None
+            q = read_qrels(req.qrels)
+            run_list = [read_run(p) for p in paths]
+            tags = [r.tag for r in run_list]
+            sites = _sites_of(tags, req.run_sites) or tuple(tags)
+        label = (f"simulating depth-{req.depth} pools, {req.held_out} sites held out...")
+        with (status(label) if status is not None else nullcontext()):
+            sim = agin.simulate_pooling(q, run_list, sites, k=req.held_out, depth=req.depth,
+                                        baseline=req.baseline, measure=req.measure, rng=rng)
+        design, true_scores, measure = sim.design, sim.true_scores, sim.measure
+        source = (f"pooling simulation, k={req.held_out}, depth={req.depth}; kept "
+                  f"{sim.judged_kept} of {sim.judged_total} judgments")
+        params = ag.audit_params(source="simulation", k=req.held_out, depth=req.depth,
+                                 alpha=req.alpha, correction=req.correction,
+                                 min_topics=req.min_topics, baseline=req.baseline)
+    result = ag.analyze(design, alpha=req.alpha, correction=req.correction,
+                        min_topics=req.min_topics, source=source, measure=measure,
+                        true_scores=true_scores)
+    rand = None
+    if req.randomize:
+        rand = randomization_test(design, assignments=req.randomize, seed=req.randomize_seed,
+                                  alpha=req.alpha, min_topics=req.min_topics)
+    done: Audited[ag.ReuseAgreement] = Audited(result, None)
+    if cid is not None:
+        with store.transaction():
+            done = ag.save(store.con, cid, result, {**params, "seed": req.seed}, design,
+                           req.seed)
+    return done, rand
+
+
+@dataclass(frozen=True)
+class RandomizedAnalysis:
+    """One analysis's X^2 against the same scores under other assignments of the design."""
+
+    analysis: str
+    pairs: int
+    x2: float
+    x2_null_mean: float | None
+    p_value: float | None         # (1 + #{X^2_r >= X^2}) / (1 + R); None without pairs
+
+
+@dataclass(frozen=True)
+class Randomization:
+    """The dependence-keeping test of a design (litaudit.stats.agreement_null)."""
+
+    assignments: int              # R
+    seed: int
+    k: int
+    baseline: int
+    analyses: tuple[RandomizedAnalysis, ...]
+
+
+def randomization_test(design, *, assignments: int, seed: int,
+                       alpha: float = defaults.REUSE_ALPHA,
+                       min_topics: int = 5, progress=None) -> Randomization:
+    """X^2 of each analysis with the design's assignment against ``assignments`` random
+    assignments of the same design (same k, same all-site baseline count, the round robin
+    after a random topic order) on the same scores. Valid when the real assignment was
+    randomized that way; the design must hold out the same number of sites of every
+    non-baseline topic."""
+    from litaudit.stats.agreement_null import (
+        agreement_statistics,
+        pair_sets,
+        randomization_pvalue,
+    )
+    from litaudit.stats.design import assign_holdouts
+
+    if assignments < 1:
+        raise ParameterError("--randomize needs at least 1 assignment")
+    sizes = {len(h) for h in design.held_out if h}
+    if len(sizes) != 1:
+        raise ParameterError("the randomization test needs the same number of held-out "
+                             f"sites on every held-out topic (got {sorted(sizes) or 'none'})")
+    k = sizes.pop()
+    baseline = sum(1 for h in design.held_out if not h)
+    names = design.site_names()
+    code = {s: i for i, s in enumerate(names)}
+    site = np.array([code[s] for s in design.sites])
+    pos = {t: i for i, t in enumerate(design.topics)}
+
+    def held(pairs_of_topic) -> np.ndarray:
+        h = np.zeros((len(names), len(pos)), dtype=bool)
+        for t, hs in pairs_of_topic:
+            for s in hs:
+                h[code[s], pos[t]] = True
+        return h
+
+    sets = pair_sets(site)
+    real = agreement_statistics(design.scores, held(zip(design.topics, design.held_out,
+                                                        strict=True)),
+                                sets, alpha=alpha, min_topics=min_topics)
+    rng = np.random.default_rng(seed)
+    null = np.zeros((assignments, len(sets)))
+    for r in range(assignments):
+        a = assign_holdouts(design.topics, names, k, baseline, rng=rng)
+        st = agreement_statistics(design.scores, held(zip(a.topics, a.held_out, strict=True)),
+                                  sets, alpha=alpha, min_topics=min_topics)
+        null[r] = [x.x2 for x in st]
+        if progress is not None:
+            progress(1)
+    out = tuple(RandomizedAnalysis(
+        x.analysis, x.pairs, x.x2, float(null[:, n].mean()) if x.pairs else None,
+        randomization_pvalue(x.x2, null[:, n]) if x.pairs else None)
+        for n, x in enumerate(real))
+    return Randomization(assignments, seed, k, baseline, out)
