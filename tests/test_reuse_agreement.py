@@ -417,3 +417,12 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     tau = next(c for c in comp.checks if c.name == "Kendall tau")
     assert tau.passed is None and tau.rule == "reported only"
     assert comp.seed == 3 and comp.method == "pooling simulation (k=1, depth=10)"
+
+
+def test_cli_holdout_to_standard_output(cli, tmp_path):
+    res = cli("reuse", "holdout", "--site-names", "P1,P2,P3", "--topics", "6", "--held-out",
+              "1", "-o", "-")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "topic,held_out_site" and len(lines) == 7
+    assert not (tmp_path / "-").exists() and not __import__("pathlib").Path("-").exists()

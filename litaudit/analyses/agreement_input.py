@@ -147,16 +147,24 @@ def read_holdouts(path, sites: Sequence[str] | None = None) -> dict[str, tuple[s
 
 
 def write_holdouts(path, assignment: HoldoutAssignment) -> int:
-    """Write ``topic,held_out_site`` (atomically: nothing half-written). Returns rows."""
-    path = Path(path)
+    """Write ``topic,held_out_site`` (atomically: nothing half-written; ``-`` is standard
+    output). Returns rows."""
+    import sys
+
+    from litaudit.files import STDOUT, atomic_write
+
     rows = []
     for t, held in zip(assignment.topics, assignment.held_out, strict=True):
         rows.extend([(t, s) for s in held] or [(t, "")])
-    from litaudit.files import atomic_write
-
-    with atomic_write(path, newline="", encoding="utf-8") as fh:
+    header = ["topic", "held_out_site"]
+    if str(path) == STDOUT:
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+        return len(rows)
+    with atomic_write(Path(path), newline="", encoding="utf-8") as fh:
         w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["topic", "held_out_site"])
+        w.writerow(header)
         w.writerows(rows)
     return len(rows)
 

@@ -98,7 +98,7 @@ def design_cmd(
 
 def holdout_cmd(
     ctx: typer.Context,
-    output: Path = typer.Option(..., "--output", "-o", help="CSV to write (topic,held_out_site)."),
+    output: Path = typer.Option(..., "--output", "-o", help="CSV to write (topic,held_out_site); - for standard output."),
     sites: int = typer.Option(None, "--sites", "-m", help="Number of sites m (named S1..Sm)."),
     site_names: str = typer.Option(None, "--site-names", help="Comma-separated site names."),
     topics: int = typer.Option(None, "--topics", "-N", help="Number of topics (named 1..N)."),
@@ -120,7 +120,11 @@ def holdout_cmd(
     from litaudit.render.console import out, print_json
     from litaudit.stats.design import assign_holdouts, design
 
-    check_target(output, [db_path(ctx)])     # never the database, a directory or a FIFO
+    from litaudit.files import STDOUT
+
+    to_stdout = str(output) == STDOUT
+    if not to_stdout:
+        check_target(output, [db_path(ctx)])     # never the database, a directory or a FIFO
     names = _sites_option(sites, site_names)
     if topic_file is not None:
         if not topic_file.is_file():
@@ -145,8 +149,10 @@ def holdout_cmd(
     n_rows = write_holdouts(output, a)
     summary = {"output": str(output), "rows": n_rows, "design": d, "seed": seed,
                "topic_order": "shuffled" if seed is not None else "as given"}
-    if json_out:
+    if json_out and not to_stdout:
         print_json(summary)
+        return
+    if to_stdout:
         return
     out.print(f"wrote {output}: {len(ids)} topics, {d.baseline} all-site baseline, "
               f"b={d.subsets} subsets of {d.blocks}, k={held_out} of {len(names)} sites held out "
