@@ -116,11 +116,9 @@ def holdout_cmd(
     from litaudit.analyses.agreement_input import write_holdouts
     from litaudit.cli.common import db_path
     from litaudit.errors import InputError
-    from litaudit.files import check_target
+    from litaudit.files import STDOUT, check_target
     from litaudit.render.console import out, print_json
     from litaudit.stats.design import assign_holdouts, design
-
-    from litaudit.files import STDOUT
 
     to_stdout = str(output) == STDOUT
     if not to_stdout:
