@@ -134,8 +134,9 @@ def eval_(
     """Evaluate stored runs as trec_eval does (mean over topics, or --per-topic).
 
     Values computed are kept in the database with the archive's fingerprint (when the
-    database can be written), so asking again reads them; importing or deleting runs
-    drops them."""
+    database can be written: it is then opened for writing, and other processes cannot
+    open it until the command ends), so asking again reads them; importing or deleting runs
+    drops them. --no-cache opens it read-only."""
     import duckdb
 
     from litaudit.render.console import out, print_json, table
@@ -190,7 +191,11 @@ def _open_for_eval(ctx: typer.Context, cache: bool):
     (a second open for writing cost ~0.05 s of a 0.6 s command), but never created, never
     migrated: a database that does not exist, is of another schema version, is in use or
     cannot be written is opened read-only as before (and nothing is kept). With
-    ``--no-cache``, read-only: nothing is read from or written to the store."""
+    ``--no-cache``, read-only: nothing is read from or written to the store.
+
+    The price: while it evaluates, the command holds the database as a writer does, so
+    another process cannot open it (before, two ``runs eval`` could read side by side and
+    one of them skipped keeping its values)."""
     from litaudit.errors import StoreError
     from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
