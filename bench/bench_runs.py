@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_runs.py            # robust03 (17 runs, 1.51M lines) + peers
     .venv/bin/python bench/bench_runs.py --cli      # only the user's path (two commands)
+    .venv/bin/python bench/bench_runs.py --cli --before DIR  # ... and older code, alternating
     .venv/bin/python bench/bench_runs.py --growth   # synthetic archives: time vs size
     .venv/bin/python bench/bench_runs.py --growth --full  # 130 and 1,000 runs x 50 x 1,000
 
@@ -174,12 +175,14 @@ def run_child(cmd: list[str]) -> tuple[float, float, float]:
     return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
 
 
-def cli_path(repeat: int) -> None:
+def cli_path(repeat: int, before: Path | None = None) -> None:
     """The user's path, as separate processes typed one after the other: ``litaudit runs
     import`` (into a database made by ``litaudit init``) then ``litaudit runs eval -m AP -m
     P@10 -m Rprec``, against bench/pytrec_eval_script.py (parse + evaluate in one process);
     medians of ``repeat`` alternated repetitions. Then the same eval again (values read
-    back from the store)."""
+    back from the store). ``before``: a folder holding older code (its litaudit/, schema/
+    and seeds/, e.g. from ``git archive REV litaudit schema seeds | tar -x -C DIR``), run
+    the same way (first on PYTHONPATH) in each repetition, for a before/after figure."""
     import shutil
     import statistics
 
@@ -188,7 +191,12 @@ def cli_path(repeat: int) -> None:
         base = Path(tmp) / "base.duckdb"
         subprocess.run([*lit, "--db", str(base), "init"], check=True, capture_output=True)
         ours, peer, again, cpu, rss = [], [], [], [], []
+        old: list[tuple[float, float, float]] = []
         for _ in range(repeat):
+            if before is not None:
+                old.append(_cli_once(lit, tmp, base, before))
+                print(f"  before: two commands {old[-1][0]:.2f} s (CPU {old[-1][1]:.2f} s); "
+                      f"eval again {old[-1][2]:.2f} s", flush=True)
             db = Path(tmp) / "a.duckdb"
             for p in Path(tmp).glob("a.duckdb*"):
                 p.unlink()
@@ -209,11 +217,42 @@ def cli_path(repeat: int) -> None:
                   f"{again[-1]:.2f} s; pytrec_eval script {peer[-1]:.2f} s; load "
                   f"{os.getloadavg()[0]:.2f}", flush=True)
         med, pmed = statistics.median(ours), statistics.median(peer)
+        if old:
+            print(f"before ({before}): two commands median "
+                  f"{statistics.median(x[0] for x in old):.2f} s (CPU "
+                  f"{statistics.median(x[1] for x in old):.2f} s), ratio "
+                  f"{pmed / statistics.median(x[0] for x in old):.2f}x; repeated eval "
+                  f"{statistics.median(x[2] for x in old):.2f} s")
         print(f"user's path (two commands): median {med:.2f} s (best {min(ours):.2f} s, CPU "
               f"{statistics.median(cpu):.2f} s): {'PASS' if med <= CLI_TARGET_S else 'MISS'} "
               f"(target {CLI_TARGET_S} s); pytrec_eval script median {pmed:.2f} s, ratio "
               f"{pmed / med:.2f}x: {'PASS' if pmed / med >= 2 else 'MISS'} (target 2x); "
               f"repeated eval {statistics.median(again):.2f} s; peak RSS {max(rss):.0f} MiB")
+
+
+def _cli_once(lit: list[str], tmp: str, base: Path, code: Path) -> tuple[float, float, float]:
+    """(wall, CPU of the two commands, wall of the eval again) with the code in ``code``."""
+    import shutil
+
+    db = Path(tmp) / "b.duckdb"
+    for p in Path(tmp).glob("b.duckdb*"):
+        p.unlink()
+    shutil.copy(base, db)
+    saved = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(code)
+    try:
+        t1, c1, _ = run_child([*lit, "--db", str(db), "runs", "import", "-c", "robust03",
+                               "--qrels", str(QRELS), str(RUNS)])
+        ev = [*lit, "--db", str(db), "runs", "eval", "-c", "robust03", "-m", "AP", "-m",
+              "P@10", "-m", "Rprec"]
+        t2, c2, _ = run_child(ev)
+        t3 = run_child(ev)[0]
+    finally:
+        if saved is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = saved
+    return t1 + t2, c1 + c2, t3
 
 
 def main() -> None:
@@ -225,6 +264,9 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=7, help="litaudit repetitions (median)")
     ap.add_argument("--cli", action="store_true",
                     help="only the user's path: the two commands against a pytrec_eval script")
+    ap.add_argument("--before", type=Path,
+                    help="with --cli: also time older code from this folder (its litaudit/, "
+                         "schema/, seeds/), alternating")
     a = ap.parse_args()
     if a.child:
         print(json.dumps(litaudit_once(Path(a.child[0]), Path(a.child[1]))))
@@ -250,7 +292,7 @@ def main() -> None:
         sys.exit(f"shared data not found at {RUNS}")
     print("the user's path: `litaudit runs import` + `litaudit runs eval -m AP -m P@10 "
           "-m Rprec` (robust03) as two processes, against a pytrec_eval script")
-    cli_path(a.repeat)
+    cli_path(a.repeat, a.before)
     if a.cli:
         return
     results = []

@@ -281,3 +281,40 @@ def test_load_archive_reads_each_run_in_trec_eval_order(tmp_path, mem_store):
             f"JOIN run_topics t ON t.collection_id = {cid} AND t.topic_id = r.topic_id "
             "ORDER BY t.topic, r.score::FLOAT DESC, d.docno DESC").fetchall()
         assert list(zip(run.topic, run.docno, run.score, strict=True)) == want
+
+
+def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp_path):
+    """`runs eval` opens the database for writing to keep its values on the same
+    connection; when another process has it open (read-only), the command falls back to a
+    read-only open: the same values, nothing stored, the file unchanged."""
+    import hashlib
+    import subprocess
+    import sys
+
+    q, paths = _write_archive(tmp_path)
+    assert cli("init").exit_code == 0
+    assert cli("runs", "import", "-c", "robust03", "--qrels", q, *paths).exit_code == 0
+    db = cli.db
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    reader = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys, time\n"
+         f"c = duckdb.connect({str(db)!r}, read_only=True)\n"
+         "print('open', flush=True)\nsys.stdin.read()\n"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert reader.stdout.readline().strip() == "open"
+        r = cli("runs", "eval", "-c", "robust03", "-m", "AP", "--json")
+        assert r.exit_code == 0, r.output
+    finally:
+        reader.communicate("", timeout=60)     # closes its stdin: the reader exits
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    assert _stored_rows(con) == 0
+    con.close()
+    again = cli("runs", "eval", "-c", "robust03", "-m", "AP", "--json")    # now kept
+    assert json.loads(again.stdout) == json.loads(r.stdout)
+    con = duckdb.connect(str(db), read_only=True)
+    assert _stored_rows(con) == len(paths)
+    con.close()

@@ -35,3 +35,26 @@ def test_cli_opening_a_database_tunes(cli, monkeypatch):
     assert cli("collections", "list").exit_code == 0       # opens it read-only
     assert cli("runs", "list").exit_code == 0
     assert len(calls) == 2
+
+
+def test_the_command_runs_openblas_on_one_thread_unless_the_user_chose():
+    # the command's entry point sets it before numpy is loaded; a user's value is kept;
+    # importing the library sets nothing
+    script = (
+        "import atexit, os, sys\n"
+        "import litaudit.runs.archive\n"
+        "print(os.environ.get('OPENBLAS_NUM_THREADS'))\n"
+        "atexit.register(lambda: print(os.environ.get('OPENBLAS_NUM_THREADS')))\n"
+        "sys.argv = ['litaudit', '--help']\n"
+        "from litaudit.cli.main import main\n"
+        "main()\n"
+    )
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=env).stdout.split()
+    assert out[0] == "None" and out[-1] == "1"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env={**env, "OPENBLAS_NUM_THREADS": "3"}).stdout.split()
+    assert out[0] == "3" and out[-1] == "3"

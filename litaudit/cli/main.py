@@ -137,6 +137,9 @@ _register()
 
 
 def main() -> None:
+    from litaudit.runtime import command_environment
+
+    command_environment()
     try:
         app()
     except KeyboardInterrupt:

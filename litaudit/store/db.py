@@ -11,7 +11,7 @@ import re
 from contextlib import contextmanager
 from pathlib import Path
 
-from litaudit.errors import SchemaOutdated, StoreError, StoreLocked
+from litaudit.errors import SchemaOutdated, SchemaTooNew, StoreError, StoreLocked
 from litaudit.store import migrations
 
 DEFAULT_DB = "litaudit.duckdb"
@@ -111,14 +111,24 @@ def open_store(path: str | os.PathLike | None = None, *, read_only: bool = False
         raise StoreError(f"{p}: no database here; create it with `litaudit init`")
     con = _connect(p, read_only=read_only and p != ":memory:")
     try:
-        version = migrations.check_not_newer(con, p)
+        # the recorded versions are read once (one query); a database whose schema is
+        # current is not touched further
+        done = {v for v, _, _ in migrations.applied(con)}
+        version = max(done, default=0)
+        known = migrations.code_version()
+        if version > known:
+            raise SchemaTooNew(
+                f"{p}: database schema version {version} is newer than this litaudit "
+                f"knows ({known}); upgrade litaudit"
+            )
+        todo = migrations.pending(con, done)
         if read_only and not allow_outdated:
-            if migrations.pending(con):
+            if todo:
                 raise SchemaOutdated(
                     f"{p}: database schema version {version} is older than this litaudit's "
-                    f"({migrations.code_version()}); run `litaudit db migrate`"
+                    f"({known}); run `litaudit db migrate`"
                 )
-        elif migrate:
+        elif migrate and todo:
             migrations.migrate(con, p)
     except BaseException:
         con.close()

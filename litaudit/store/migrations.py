@@ -65,13 +65,15 @@ def ensure_table(con) -> None:
 
 
 def applied(con) -> list[tuple[int, str, object]]:
-    """(version, name, applied_at) of the migrations recorded in the database."""
-    has = con.execute(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = '_migrations'"
-    ).fetchone()[0]
-    if not has:
+    """(version, name, applied_at) of the migrations recorded in the database (one query;
+    none when the database has no ``_migrations`` table yet)."""
+    import duckdb
+
+    try:
+        return con.execute(
+            "SELECT version, name, applied_at FROM _migrations ORDER BY version").fetchall()
+    except duckdb.CatalogException:
         return []
-    return con.execute("SELECT version, name, applied_at FROM _migrations ORDER BY version").fetchall()
 
 
 def db_version(con) -> int:
@@ -90,9 +92,11 @@ def check_not_newer(con, path: str) -> int:
     return version
 
 
-def pending(con) -> list[Migration]:
-    """The shipped migrations not recorded in the database, in order."""
-    done = {v for v, _, _ in applied(con)}
+def pending(con, done: set[int] | None = None) -> list[Migration]:
+    """The shipped migrations not recorded in the database (or not in ``done``, the
+    versions recorded, when the caller has read them), in order."""
+    if done is None:
+        done = {v for v, _, _ in applied(con)}
     return [m for m in available() if m.version not in done]
 
 
