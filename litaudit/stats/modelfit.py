@@ -25,7 +25,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as sps
 
 from litaudit.stats.extreme import _check_prob, floor_p, reference
 
@@ -64,6 +63,8 @@ class ModelFit:
 def model_fit(values, n_topics: int, *, alpha: float = 0.05,
               p_floor: float | None = None) -> ModelFit:
     """Check the reference model of the N ``values`` over ``n_topics`` topics (see module)."""
+    from scipy import stats as sps  # imported here: 0.4 s that a stored audit never needs
+
     alpha = _check_prob("alpha", alpha)
     v = np.sort(np.asarray(values, dtype=np.float64).ravel())
     ref = reference(v, n_topics)
