@@ -132,7 +132,7 @@ def fixture_db_file(tmp_path_factory) -> Path:
     path = make_fixture_db(tmp_path_factory.mktemp("report") / "fixture.duckdb")
     store_literature_audits(path)
     with open_store(path) as store:     # runs and stores the reusability audits once
-        prepare_report(store.con, COLLECTION, measure="AP")
+        prepare_report(store.con, COLLECTION, measure="AP", subcollections=True)
     return path
 
 
@@ -188,7 +188,8 @@ def test_same_database_gives_byte_identical_reports(cli, fresh_db):
     before = _n_audits(fixture_db)
     outs = {}
     for fmt in ("md", "html", "json"):
-        first = cli("report", "-c", COLLECTION, "-m", "AP", "--format", fmt, db=fixture_db)
+        first = cli("report", "-c", COLLECTION, "-m", "AP", "--format", fmt,
+                    "--subcollections", db=fixture_db)
         assert first.exit_code == 0, first.output
         n = _n_audits(fixture_db)
         second = cli("report", "-c", COLLECTION, "-m", "AP", "--format", fmt, db=fixture_db)
@@ -200,6 +201,14 @@ def test_same_database_gives_byte_identical_reports(cli, fresh_db):
     stamped = cli("report", "-c", COLLECTION, "-m", "AP", "--timestamp", db=fixture_db)
     assert re.search(r"Generated \d{4}-\d\d-\d\dT", stamped.stdout)
     assert "| created |" in stamped.stdout
+
+
+def test_report_without_subcollections_runs_the_verdict_without_them(cli, fresh_db):
+    """As `reuse verdict`: the sub-collection test only when asked for."""
+    res = cli("report", "-c", COLLECTION, "-m", "AP", "--format", "json", db=fresh_db)
+    assert res.exit_code == 0, res.output
+    kinds = sorted(a["kind"] for a in json.loads(res.stdout)["audits"])
+    assert "reuse-verdict" in kinds and "reuse-subcollections" not in kinds
 
 
 # ------------------------------------------------------------------------------ contents

@@ -77,13 +77,18 @@ def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Pre
 
 
 def prepare_report(con, collection: str, *, measure: str | None = None,
-                   claim: float | None = None, note: Note | None = None) -> ReportAudits:
+                   claim: float | None = None, note: Note | None = None,
+                   subcollections: bool = False) -> ReportAudits:
     """Run (and store) the audits missing for the report of ``collection``.
 
     ``measure`` limits the literature sections to one measure (default: every measure
     with at least ``defaults.MIN_N`` results); ``claim`` needs a measure when the
     collection has several, and a value in the measure's range (a bad value is an error,
-    not a report that could not check it). The connection must be writable.
+    not a report that could not check it). ``subcollections`` adds Sanderson et al.'s
+    sub-collection test to the reusability verdict (as `reuse verdict --subcollections`;
+    off by default there and here: its random splits are most of the verdict's time); a
+    stored verdict that has it is used either way.
+    The connection must be writable.
     """
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
@@ -104,7 +109,7 @@ def prepare_report(con, collection: str, *, measure: str | None = None,
     history = tuple(_literature(con, "history", ref.id, m, note) for m in measures)
     claimed = (_literature(con, "claim", ref.id, measures[0], note, value=float(claim))
                if claim is not None else None)
-    n_runs, verdict, agreement, notes = _reuse(con, ref.id, note)
+    n_runs, verdict, agreement, notes = _reuse(con, ref.id, note, subcollections)
     return ReportAudits(ref.id, measures, best, history, claim, claimed, n_runs, verdict,
                         agreement, tuple(notes) if not n_runs else (),
                         tuple(notes) if n_runs else ())
@@ -118,7 +123,8 @@ def n_stored_runs(con, collection_id: str) -> int:
         return 0
 
 
-def _reuse(con, cid: str, note: Note) -> tuple[int, int | None, int | None, list[str]]:
+def _reuse(con, cid: str, note: Note,
+           subcollections: bool = False) -> tuple[int, int | None, int | None, list[str]]:
     """(runs stored, verdict audit, agreement audit, notes): the reusability audits."""
     n_runs = n_stored_runs(con, cid)
     if n_runs == 0:
@@ -142,13 +148,14 @@ def _reuse(con, cid: str, note: Note) -> tuple[int, int | None, int | None, list
         except StoreError:
             continue
         if (a.params.get("depth") == reuse.DEFAULT_DEPTH
-                and a.params.get("split") == "prefix" and a.params.get("subcollections")):
+                and a.params.get("split") == "prefix"
+                and (a.params.get("subcollections") or not subcollections)):
             verdict = a
             break
     if verdict is None:
-        note(f"running the reusability audits of {cid} (RAO, LOU, sub-collections, "
-             "agreement)")
-        _, vid = run_verdict(con, cid, subcollections=True)
+        parts = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
+        note(f"running the reusability audits of {cid} ({parts})")
+        _, vid = run_verdict(con, cid, subcollections=subcollections)
         if vid is None:
             raise LitauditError(f"the reusability verdict of {cid} was not stored")
         verdict = get_audit(con, vid)

@@ -29,6 +29,9 @@ def report(
     output: str = typer.Option(None, "--output", "-o",
                                help="Write here (Markdown plots go beside it as "
                                     "<stem>.fig-*.svg); - or none: stdout."),
+    subcollections: bool = typer.Option(False, "--subcollections",
+                                        help="Add the sub-collection test (Sanderson et al. "
+                                             "2012) to the reusability section."),
     timestamp: bool = typer.Option(False, "--timestamp",
                                    help="Stamp the report and its audits with times (the "
                                         "report is otherwise byte-identical for the same "
@@ -61,7 +64,8 @@ def report(
 
     with open_write(ctx) as store:
         audits = prepare_report(store.con, collection, measure=measure, claim=claim,
-                                note=lambda m: err.print(m, markup=False))
+                                note=lambda m: err.print(m, markup=False),
+                                subcollections=subcollections)
         rep = build_report(store.con, audits, timestamp=timestamp)
     files: dict[str | os.PathLike, str] = {}
     if fmt == "md":
