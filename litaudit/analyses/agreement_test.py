@@ -171,6 +171,58 @@ def _held_matrix(held_out, topic_pos: dict[str, int], m: int) -> np.ndarray:
     return h
 
 
+def _agreement_parts(sets, pairs: np.ndarray, real: np.ndarray, null: np.ndarray,
+                     x2: np.ndarray, flip_rng: np.random.Generator, *, flips: int,
+                     alpha: float, min_topics: int, min_pairs: int) -> list[AgreementPart]:
+    """One part per pair set from the per-assignment statistics (sign-flip p-values
+    drawn from ``flip_rng`` in set order)."""
+    parts = []
+    for n, ps in enumerate(sets):
+        pm = pairs[:, n]
+        if pm.mean() < min_pairs:
+            parts.append(AgreementPart(
+                ps.analysis, "not enough data",
+                (f"{pm.mean():.1f} pairs with >= {min_topics} baseline and reuse "
+                 f"topics per assignment on average (fewer than {min_pairs})"),
+                pairs_min=int(pm.min()), pairs_max=int(pm.max()), disagreement_real=None, disagreement_null=None, expected_disagreement=None,
+                x2_real=None, x2_null=None, p_value=None, paper_p=None,
+                paper_rejections=None))
+            continue
+        ok = pm > 0
+        d = x2[ok, n, 0] - x2[ok, n, 1]
+        p_paper = null[ok, n, 0]
+        parts.append(AgreementPart(
+            ps.analysis, "tested", "", pairs_min=int(pm.min()), pairs_max=int(pm.max()),
+            disagreement_real=float(np.nanmean(real[ok, n, 0])),
+            disagreement_null=float(np.nanmean(real[ok, n, 1])),
+            expected_disagreement=float(np.nanmean(real[ok, n, 2])),
+            x2_real=float(x2[ok, n, 0].mean()), x2_null=float(x2[ok, n, 1].mean()),
+            p_value=signflip_pvalue(d, flips, flip_rng), paper_p=_quantiles(p_paper),
+            paper_rejections=int((p_paper < alpha).sum())))
+    return parts
+
+
+def _shift_part(shifts: np.ndarray, shift_runs: list[int],
+                score_fn: Callable[[np.ndarray], np.ndarray], last_held: np.ndarray,
+                flip_rng: np.random.Generator, flips: int) -> ShiftPart:
+    """The held-out runs' score shift (relative to the mean score under the last
+    assignment's hold-outs ``last_held``)."""
+    runs_min = min(shift_runs)
+    if runs_min < 2:
+        shift = ShiftPart("not enough data", "fewer than 2 runs with held-out and other "
+                          "topics", runs_min, None, None, None, None, None, None, None)
+    else:
+        d = shifts[:, 0] - shifts[:, 1]
+        effect = float(d.mean())
+        mean_score = float(np.nanmean(score_fn(last_held)))
+        p = signflip_pvalue(d, flips, flip_rng, two_sided=True)
+        shift = ShiftPart("tested", "", runs_min, float(shifts[:, 0].mean()),
+                          float(shifts[:, 1].mean()), effect,
+                          100.0 * effect / mean_score if mean_score else None,
+                          float(shifts[:, 2].mean()), float(shifts[:, 3].mean()), p)
+    return shift
+
+
 def agreement_test(site_of_run, n_topics: int, score_fn: Callable[[np.ndarray], np.ndarray],
                    *, k: int = defaults.AGREEMENT_K, baseline: int = 0,
                    assignments: int = defaults.AGREEMENT_ASSIGNMENTS,
@@ -235,42 +287,9 @@ def agreement_test(site_of_run, n_topics: int, score_fn: Callable[[np.ndarray], 
         if progress is not None:
             progress(1)
     flip_rng = np.random.default_rng(flip_seed)
-    parts = []
-    for n, ps in enumerate(sets):
-        pm = pairs[:, n]
-        if pm.mean() < min_pairs:
-            parts.append(AgreementPart(
-                ps.analysis, "not enough data",
-                (f"{pm.mean():.1f} pairs with >= {min_topics} baseline and reuse "
-                 f"topics per assignment on average (fewer than {min_pairs})"),
-                pairs_min=int(pm.min()), pairs_max=int(pm.max()), disagreement_real=None, disagreement_null=None, expected_disagreement=None,
-                x2_real=None, x2_null=None, p_value=None, paper_p=None,
-                paper_rejections=None))
-            continue
-        ok = pm > 0
-        d = x2[ok, n, 0] - x2[ok, n, 1]
-        p_paper = null[ok, n, 0]
-        parts.append(AgreementPart(
-            ps.analysis, "tested", "", pairs_min=int(pm.min()), pairs_max=int(pm.max()),
-            disagreement_real=float(np.nanmean(real[ok, n, 0])),
-            disagreement_null=float(np.nanmean(real[ok, n, 1])),
-            expected_disagreement=float(np.nanmean(real[ok, n, 2])),
-            x2_real=float(x2[ok, n, 0].mean()), x2_null=float(x2[ok, n, 1].mean()),
-            p_value=signflip_pvalue(d, flips, flip_rng), paper_p=_quantiles(p_paper),
-            paper_rejections=int((p_paper < alpha).sum())))
-    runs_min = min(shift_runs)
-    if runs_min < 2:
-        shift = ShiftPart("not enough data", "fewer than 2 runs with held-out and other "
-                          "topics", runs_min, None, None, None, None, None, None, None)
-    else:
-        d = shifts[:, 0] - shifts[:, 1]
-        effect = float(d.mean())
-        mean_score = float(np.nanmean(score_fn(h)))
-        p = signflip_pvalue(d, flips, flip_rng, two_sided=True)
-        shift = ShiftPart("tested", "", runs_min, float(shifts[:, 0].mean()),
-                          float(shifts[:, 1].mean()), effect,
-                          100.0 * effect / mean_score if mean_score else None,
-                          float(shifts[:, 2].mean()), float(shifts[:, 3].mean()), p)
+    parts = _agreement_parts(sets, pairs, real, null, x2, flip_rng, flips=flips,
+                             alpha=alpha, min_topics=min_topics, min_pairs=min_pairs)
+    shift = _shift_part(shifts, shift_runs, score_fn, h, flip_rng, flips)
     return AgreementTest(
         source=source, measure=measure, alpha=alpha, k=k, depth=depth,
         assignments=assignments, flips=flips, seed=seed, flip_seed=flip_seed,

@@ -55,25 +55,21 @@ def _progress_bar(total: int, label: str, quiet: bool = False):
     return prog, (lambda k: prog.advance(task, k))
 
 
-def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `reuse` sub-app."""
-
-    @app.command("rao")
-    def rao(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
+def rao_cmd(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
             measure: str = typer.Option(defaults.RAO_MEASURE, "--measure", "-m",
                                         help="Effectiveness shown beside RAO (default: "
                                              "the paper's)."),
             as_json: bool = JsonOpt):
-        """Run Average Overlap of every run at depth K (Voorhees et al. SIGIR 2014)."""
-        from litaudit.analyses.reuse import run_rao
-        from litaudit.render.audits import emit
+    """Run Average Overlap of every run at depth K (Voorhees et al. SIGIR 2014)."""
+    from litaudit.analyses.reuse import run_rao
+    from litaudit.render.audits import emit
 
-        with open_write(ctx) as store:
-            done = run_rao(store.con, collection, depth=depth, measure=measure)
-        emit("reuse-rao", done, as_json)
+    with open_write(ctx) as store:
+        done = run_rao(store.con, collection, depth=depth, measure=measure)
+    emit("reuse-rao", done, as_json)
 
-    @app.command("lou")
-    def lou(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
+
+def lou_cmd(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
             measure: str = typer.Option(defaults.LOU_MEASURE, "--measure", "-m",
                                         help="Measure re-evaluated (default: the paper's)."),
             min_map: float = typer.Option(defaults.LOU_MIN_MAP, "--min-map",
@@ -81,40 +77,40 @@ def register(app: typer.Typer) -> None:
             noise: float = typer.Option(defaults.LOU_NOISE_PCT, "--noise-pct",
                                         help="A |% difference| above this is not noise."),
             as_json: bool = JsonOpt):
-        """Unique relevant documents per participant and leave-out-uniques (SIGIR 2014)."""
-        from litaudit.analyses.reuse import run_lou
-        from litaudit.render.audits import emit
+    """Unique relevant documents per participant and leave-out-uniques (SIGIR 2014)."""
+    from litaudit.analyses.reuse import run_lou
+    from litaudit.render.audits import emit
 
-        with open_write(ctx) as store:
-            done = run_lou(store.con, collection, depth=depth, measure=measure,
-                           min_map=min_map, noise_pct=noise)
-        emit("reuse-lou", done, as_json)
+    with open_write(ctx) as store:
+        done = run_lou(store.con, collection, depth=depth, measure=measure,
+                       min_map=min_map, noise_pct=noise)
+    emit("reuse-lou", done, as_json)
 
-    @app.command("subcollections")
-    def subcollections(
-        ctx: typer.Context, collection: str = CollectionOpt, split: str = SplitOpt,
-        permutations: int = PermOpt, seed: int = SeedOpt,
-        all_types: bool = typer.Option(False, "--all-types",
-                                       help="Rank manual runs too (paper: automatic only)."),
-        keep_bottom: bool = typer.Option(False, "--keep-bottom",
-                                         help="Keep the bottom 25% of runs by MAP."),
-        workers: int = WorkersOpt, as_json: bool = JsonOpt,
-    ):
-        """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
-        from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
-        from litaudit.render.audits import emit
 
-        prog, advance = _progress_bar(permutations, "random splits")
-        with open_write(ctx) as store, prog:
-            done = run_subcollections(
-                store.con, collection, split=split, permutations=permutations, seed=seed,
-                automatic_only=not all_types,
-                drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
-                workers=_workers(workers), progress=advance)
-        emit("reuse-subcollections", done, as_json)
+def subcollections_cmd(
+    ctx: typer.Context, collection: str = CollectionOpt, split: str = SplitOpt,
+    permutations: int = PermOpt, seed: int = SeedOpt,
+    all_types: bool = typer.Option(False, "--all-types",
+                                   help="Rank manual runs too (paper: automatic only)."),
+    keep_bottom: bool = typer.Option(False, "--keep-bottom",
+                                     help="Keep the bottom 25% of runs by MAP."),
+    workers: int = WorkersOpt, as_json: bool = JsonOpt,
+):
+    """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
+    from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
+    from litaudit.render.audits import emit
 
-    @app.command("verdict")
-    def verdict(ctx: typer.Context,
+    prog, advance = _progress_bar(permutations, "random splits")
+    with open_write(ctx) as store, prog:
+        done = run_subcollections(
+            store.con, collection, split=split, permutations=permutations, seed=seed,
+            automatic_only=not all_types,
+            drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
+            workers=_workers(workers), progress=advance)
+    emit("reuse-subcollections", done, as_json)
+
+
+def verdict_cmd(ctx: typer.Context,
                 collection: str = typer.Option(None, "--collection", "-c",
                                                help="Collection id or alias (e.g. robust03)."),
                 scores: str = typer.Option(None, "--scores",
@@ -141,54 +137,62 @@ def register(app: typer.Typer) -> None:
                                               help="Also show sub-collection tau "
                                                    "(descriptive; R random splits)."),
                 workers: int = WorkersOpt, as_json: bool = JsonOpt):
-        """One reusability verdict: evidence against reuse, none in these data, or not
-        enough data (docs/STATISTICS.md, reusability)."""
-        from litaudit import defaults
-        from litaudit.analyses import verdict as V
-        from litaudit.analyses.audits import Audited
-        from litaudit.errors import ParameterError
-        from litaudit.render.audits import emit
-        from litaudit.render.console import err
+    """One reusability verdict: evidence against reuse, none in these data, or not
+    enough data (docs/STATISTICS.md, reusability)."""
+    from litaudit import defaults
+    from litaudit.analyses import verdict as V
+    from litaudit.analyses.audits import Audited
+    from litaudit.errors import ParameterError
+    from litaudit.render.audits import emit
+    from litaudit.render.console import err
 
-        seed = defaults.AGREEMENT_SEED if seed is None else seed
-        assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
-        alpha = defaults.REUSE_ALPHA if alpha is None else alpha
-        quiet = as_json or not err.is_terminal
-        if (collection is None) == (scores is None):
-            raise ParameterError("give --collection or --scores")
-        if scores is not None:
-            from pathlib import Path
+    seed = defaults.AGREEMENT_SEED if seed is None else seed
+    assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
+    alpha = defaults.REUSE_ALPHA if alpha is None else alpha
+    quiet = as_json or not err.is_terminal
+    if (collection is None) == (scores is None):
+        raise ParameterError("give --collection or --scores")
+    if scores is not None:
+        from pathlib import Path
 
-            from litaudit.analyses import agreement_input as agin
+        from litaudit.analyses import agreement_input as agin
 
-            tags, _, matrix = agin.read_score_matrix(Path(scores))
-            if run_sites is not None:
-                mapping = agin.read_run_sites(Path(run_sites))
-                missing = [t for t in tags if t not in mapping]
-                if missing:
-                    raise ParameterError(f"{run_sites}: no site for run {missing[0]!r}")
-                sites = tuple(mapping[t] for t in tags)
-            elif pseudo_sites is not None:
-                sites = agin.pseudo_sites(tags, pseudo_sites)
-            else:
-                raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
-            prog, advance = _progress_bar(assignments, "hold-out assignments", quiet)
-            with prog:
-                v = V.matrix_verdict(matrix, sites, names=tuple(sorted(set(sites))),
-                                     source=Path(scores).name, seed=seed,
-                                     assignments=assignments, alpha=alpha, progress=advance)
-            done = Audited(v, None)
+        tags, _, matrix = agin.read_score_matrix(Path(scores))
+        if run_sites is not None:
+            mapping = agin.read_run_sites(Path(run_sites))
+            missing = [t for t in tags if t not in mapping]
+            if missing:
+                raise ParameterError(f"{run_sites}: no site for run {missing[0]!r}")
+            sites = tuple(mapping[t] for t in tags)
+        elif pseudo_sites is not None:
+            sites = agin.pseudo_sites(tags, pseudo_sites)
         else:
-            depth = depth or defaults.AGREEMENT_DEPTH
-            total = V.verdict_steps(V._depths(depth), assignments, permutations,
-                                    with_sub)
-            prog, advance = _progress_bar(total, "reusability", quiet)
-            with open_write(ctx) as store, prog:
-                done = V.run_verdict(
-                    store.con, collection, depth=depth, split=split,
-                    permutations=permutations,
-                    split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
-                    seed=seed, assignments=assignments, alpha=alpha,
-                    workers=_workers(workers), subcollections=with_sub,
-                    progress=advance)
-        emit("reuse-verdict", done, as_json)
+            raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
+        prog, advance = _progress_bar(assignments, "hold-out assignments", quiet)
+        with prog:
+            v = V.matrix_verdict(matrix, sites, names=tuple(sorted(set(sites))),
+                                 source=Path(scores).name, seed=seed,
+                                 assignments=assignments, alpha=alpha, progress=advance)
+        done = Audited(v, None)
+    else:
+        depth = depth or defaults.AGREEMENT_DEPTH
+        total = V.verdict_steps(V._depths(depth), assignments, permutations,
+                                with_sub)
+        prog, advance = _progress_bar(total, "reusability", quiet)
+        with open_write(ctx) as store, prog:
+            done = V.run_verdict(
+                store.con, collection, depth=depth, split=split,
+                permutations=permutations,
+                split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
+                seed=seed, assignments=assignments, alpha=alpha,
+                workers=_workers(workers), subcollections=with_sub,
+                progress=advance)
+    emit("reuse-verdict", done, as_json)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the `reuse` sub-app."""
+    app.command("rao")(rao_cmd)
+    app.command("lou")(lou_cmd)
+    app.command("subcollections")(subcollections_cmd)
+    app.command("verdict")(verdict_cmd)

@@ -147,7 +147,35 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
     existing = {k: dict(zip(PAPER_KEYS[1:-1], rest, strict=True)) | {"id": i}
                 for i, k, *rest in con.execute(
                     f"SELECT id, bibkey, {', '.join(PAPER_KEYS[1:-1])} FROM papers").fetchall()}
-    new_papers: dict[str, int] = {}
+    seen = _check_papers(papers, existing, name, on_existing, problems)
+    if problems:
+        raise ValidationFailed(problems)
+    new_papers = _write_papers(con, papers, existing, name, on_existing, who, now)
+    # results: the papers above exist now, so rows name them by bibkey alone
+    raw = b.get("results") or []
+    times, time_problems = _result_times(table.rows, raw, name, now)
+    plan = plan_import(con, table.rows, name, on_existing=on_existing, columns=None,
+                       problems=time_problems)
+    # a curation export brings its own history; a bare {"results": [...]} gets "import"
+    report = apply_plan(store, plan, who=who, record="history" not in b, times=times)
+    ids = {}
+    for r, rid in zip(plan.results, report.result_ids, strict=True):
+        ids[r.line] = rid
+    hist_problems, pending = _history_rows(history, raw, ids, new_papers, seen, name)
+    if hist_problems:
+        raise ValidationFailed(hist_problems)
+    _insert_history(con, pending)
+    import dataclasses
+
+    report = dataclasses.replace(report, added_papers=report.added_papers + len(new_papers),
+                                 history=len(pending))
+    return report, plan
+
+
+def _check_papers(papers: list[dict], existing: dict, name: str, on_existing: str,
+                  problems: list[Problem]) -> set[str]:
+    """The bundle's bibkeys; a paper given twice, or (on_existing="fail") already stored
+    with other values, is a problem."""
     seen: set[str] = set()
     for p in papers:
         key = p["bibkey"]
@@ -163,8 +191,14 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
             problems.append(Problem(name, None, f"paper {key!r} is already in the database "
                                     f"with other {', '.join(changed)}; use --on-existing "
                                     "skip or update", "bibkey"))
-    if problems:
-        raise ValidationFailed(problems)
+    return seen
+
+
+def _write_papers(con, papers: list[dict], existing: dict, name: str, on_existing: str,
+                  who: str, now: dt.datetime) -> dict[str, int]:
+    """Insert the new papers (bibkey -> new id returned); with on_existing="update", write
+    a stored paper's changed fields, each in the history."""
+    new_papers: dict[str, int] = {}
     for p in papers:
         old = existing.get(p["bibkey"])
         if old is None:
@@ -182,10 +216,15 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
                             "new_value, reason, who, changed_at) VALUES ('paper', ?, 'edit', ?, "
                             "?, ?, ?, ?, ?)", [old["id"], k, _s(old[k]), _s(v),
                                                f"updated from {name}", who, now])
-    # results: the papers above exist now, so rows name them by bibkey alone
+    return new_papers
+
+
+def _result_times(rows: list, raw: list, name: str, now: dt.datetime
+                  ) -> tuple[dict[int, tuple], list[Problem]]:
+    """Each result row's (created_at, updated_at) when the bundle gives them (line ->
+    times), and the problems with them."""
     times, time_problems = {}, []
-    raw = b.get("results") or []
-    for row in table.rows:
+    for row in rows:
         x = raw[row.line - 1] if row.line - 1 < len(raw) else {}
         try:
             c = x.get("created_at")
@@ -196,14 +235,14 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
                 times[row.line] = (c, u)
         except F.FieldError as e:
             time_problems.append(Problem(name, row.line, str(e)))
-    plan = plan_import(con, table.rows, name, on_existing=on_existing, columns=None,
-                       problems=time_problems)
-    # a curation export brings its own history; a bare {"results": [...]} gets "import"
-    report = apply_plan(store, plan, who=who, record="history" not in b, times=times)
-    ids = {}
-    for r, rid in zip(plan.results, report.result_ids, strict=True):
-        ids[r.line] = rid
-    hist_problems, n_hist = [], 0
+    return times, time_problems
+
+
+def _history_rows(history: list, raw: list, ids: dict[int, int], new_papers: dict[str, int],
+                  seen: set[str], name: str) -> tuple[list[Problem], list[tuple]]:
+    """The history entries' problems, and the rows to insert for the results and papers
+    this import added (a row that was there already keeps its own history)."""
+    hist_problems: list[Problem] = []
     pending: list[tuple] = []
     for i, h in enumerate(history, start=1):
         where = f"history[{i}]"
@@ -247,15 +286,7 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
         if eid is None:          # a row that was there already keeps its own history
             continue
         pending.append((entity, eid, h["action"], *texts, at))
-        n_hist += 1
-    if hist_problems:
-        raise ValidationFailed(hist_problems)
-    _insert_history(con, pending)
-    import dataclasses
-
-    report = dataclasses.replace(report, added_papers=report.added_papers + len(new_papers),
-                                 history=n_hist)
-    return report, plan
+    return hist_problems, pending
 
 
 _HISTORY_COLUMNS = ("entity", "entity_id", "action", "field", "old_value", "new_value",

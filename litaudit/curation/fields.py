@@ -10,7 +10,9 @@ import datetime as dt
 import getpass
 import os
 import re
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 SOURCES = ("paper", "official")
 ROLES = ("proposed", "baseline", "official", "reproduction")
@@ -150,6 +152,27 @@ def parse_run_type(text) -> str | None:
     if s not in RUN_TYPE_SPELLINGS:
         raise FieldError(f"run type must be automatic or manual; got {text!r}")
     return RUN_TYPE_SPELLINGS[s]
+
+
+# A field's value from its text, by the same rules in an import (curation.importer) and an
+# edit (curation.results): one parser per field. Fields whose rules differ between the two
+# (status, standard and date default or convert differently; collection and measure are
+# looked up) are parsed where they are used.
+FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
+    "role": lambda s: parse_choice(s, ROLES, "role"),
+    "run_type": parse_run_type,
+    "transcribed_at": parse_date,
+    "reporter": parse_reporter,
+    "url": parse_url,
+    "code_url": parse_url,
+    "n_topics": lambda s: parse_int(s, "n_topics", minimum=1),
+    "year": parse_year,
+    "participant": text_or_none,
+    "topic_set": text_or_none,
+    "location": text_or_none,
+    "notes": text_or_none,
+    "track": text_or_none,
+}
 
 
 def current_user() -> str:

@@ -94,10 +94,6 @@ def natural_key(v: dict, bibkey: str | None) -> tuple:
 ON_EXISTING = ("fail", "skip", "update")
 
 
-class _Missing(Exception):
-    """A required field is missing (already reported)."""
-
-
 def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
                 columns: tuple[str, ...] | None = None, header_line: int | None = None,
                 problems: list[Problem] | None = None) -> ImportPlan:
@@ -130,158 +126,12 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
                         ("citation", "title", "authors"))}
     for row in rows:
         n_before = len(problems)
-        d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
 
         def bad(msg, fld=None, _line=row.line):
             problems.append(Problem(file, _line, msg, fld))
 
-        for k, text in d.items():
-            why = F.check_text(text)
-            if why:
-                bad(why, k)
-                d[k] = ""
-        missing = [c for c in REQUIRED if F.blank(d.get(c))]
-        for c in missing:
-            if c not in absent:
-                bad("missing provenance" if c.startswith("transcribed") else "missing value", c)
-        # the other fields are still checked, so that every problem is reported at once
-        v: dict = {"source": None}
-        try:
-            if "source" not in missing:
-                v["source"] = F.parse_choice(d["source"], F.SOURCES, "source")
-        except F.FieldError as e:
-            bad(str(e), "source")
-        bibkey = F.text_or_none(d.get("paper"))
-        v["track"] = F.text_or_none(d.get("track"))
-        if v["source"] == "paper":
-            if not bibkey:
-                bad("missing provenance: a paper result needs the paper's bibkey", "paper")
-            elif bibkey not in ctx.papers and bibkey in described and not any(
-                    F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS):
-                pass       # described on another line of the file
-            elif bibkey not in ctx.papers:
-                pp = _prepare_paper(d, bibkey, row.line, file, problems)
-                if pp is not None:
-                    prev = new_papers.get(bibkey)
-                    if prev is None:
-                        new_papers[bibkey] = pp
-                    elif prev.values != pp.values:
-                        bad(f"paper {bibkey!r} is described differently on line {prev.line}",
-                            "paper")
-        elif v["source"] == "official" and not v["track"]:
-            bad("missing provenance: an official result needs its track, e.g. trec7/adhoc",
-                "track")
-        # collection
-        coll = d.get("collection") or ""
-        cid = ctx.aliases.get(coll.lower())
-        if cid is None and "collection" not in missing:
-            from litaudit.store.refdata import near_names
-
-            near = near_names(coll, list(ctx.aliases))
-            bad(f"unknown collection {coll!r}"
-                + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""),
-                "collection")
-        v["collection_id"] = cid
-        # measure
-        try:
-            if "measure" in missing:
-                raise _Missing
-            m = str(parse_measure(d["measure"]))
-            if m not in ctx.measures:
-                # parseable but not yet registered: registered when the plan is applied
-                pm = parse_measure(m)
-                ctx.measures[m] = (pm.min_value, pm.max_value)
-                plan.new_measures.add(m)
-            v["measure"] = m
-        except LitauditError as e:
-            bad(str(e), "measure")
-            v["measure"] = None
-        except _Missing:
-            v["measure"] = None
-        # value
-        try:
-            if "value" in missing:
-                raise _Missing
-            v["value"], v["value_text"] = F.parse_value(d["value"])
-            if v["measure"]:
-                lo, hi = ctx.measures[v["measure"]]
-                if not lo <= v["value"] <= hi:
-                    hint = " (a percentage? give it as a fraction)" if hi == 1 and v["value"] <= 100 else ""
-                    bad(f"{v['value_text']} is outside the range of {v['measure']} "
-                        f"[{lo:g}, {hi:g}]{hint}", "value")
-        except F.FieldError as e:
-            bad(str(e), "value")
-        except _Missing:
-            pass
-        v["system"] = d.get("system")
-        v["participant"] = F.text_or_none(d.get("participant"))
-        for name, fn in (
-            ("role", lambda s: F.parse_choice(s, F.ROLES, "role")),
-            ("run_type", F.parse_run_type),
-            ("status", lambda s: F.parse_choice(s or "draft", F.STATUSES, "status")),
-            ("standard", lambda s: True if F.blank(s) else F.parse_bool(s)),
-            ("transcribed_at", F.parse_date),
-            ("date", lambda s: None if F.blank(s) else F.parse_date(s)),
-            ("reporter", F.parse_reporter),
-            ("url", F.parse_url),
-            ("code_url", F.parse_url),
-        ):
-            if name in missing:
-                continue
-            try:
-                v[name] = fn(d.get(name, ""))
-            except F.FieldError as e:
-                bad(str(e), name)
-        v["transcribed_by"] = d.get("transcribed_by")
-        v["location"] = F.text_or_none(d.get("location"))
-        v["notes"] = F.text_or_none(d.get("notes"))
-        # topics
-        v["topic_set"] = F.text_or_none(d.get("topic_set"))
-        try:
-            known = cid and v["topic_set"] and (cid, v["topic_set"]) in ctx.topic_sets
-            if cid and v["topic_set"] and not known:
-                names = [n for (c, n) in ctx.topic_sets if c == cid]
-                bad(f"unknown topic set {v['topic_set']!r} of {cid}"
-                    f"{did_you_mean(v['topic_set'], names) or ' (known: ' + (', '.join(names) or 'none') + ')'}",
-                    "topic_set")
-            if not F.blank(d.get("n_topics")):
-                v["n_topics"] = F.parse_int(d["n_topics"], "n_topics", minimum=1)
-                if known and ctx.topic_sets[(cid, v["topic_set"])] != v["n_topics"]:
-                    bad(f"topic set {v['topic_set']!r} has "
-                        f"{ctx.topic_sets[(cid, v['topic_set'])]} topics, not {v['n_topics']}",
-                        "n_topics")
-            elif known:
-                v["n_topics"] = ctx.topic_sets[(cid, v["topic_set"])]
-            elif cid and cid in ctx.default_topics and not v["topic_set"]:
-                name, n = ctx.default_topics[cid]
-                v["topic_set"] = name
-                v["n_topics"] = n
-            else:
-                v["n_topics"] = None
-                if cid and not v["topic_set"]:
-                    bad("missing number of topics and the collection has no default", "n_topics")
-        except F.FieldError as e:
-            bad(str(e), "n_topics")
-            v["n_topics"] = None
-        # year
-        try:
-            if not F.blank(d.get("year")):
-                v["year"] = F.parse_year(d["year"])
-            elif v.get("date"):
-                v["year"] = v["date"].year
-            elif v["source"] == "paper" and bibkey in new_papers and new_papers[bibkey].values.get("year"):
-                v["year"] = new_papers[bibkey].values["year"]
-            elif v["source"] == "paper" and bibkey in ctx.papers and ctx.papers[bibkey][1]:
-                v["year"] = ctx.papers[bibkey][1]
-            elif v["track"] and v["track"].lower().startswith("trec") and v["track"][4:].split("/")[0].isascii() and v["track"][4:].split("/")[0].isdigit():
-                v["year"] = 1991 + int(v["track"][4:].split("/")[0])
-                F.parse_year(v["year"])
-            else:
-                if v["source"]:
-                    bad("missing year (of the paper or the submission)", "year")
-                v["year"] = None
-        except F.FieldError as e:
-            bad(str(e), "year")
+        v, bibkey, missing = _parse_row(ctx, plan, row, file, problems, bad, absent,
+                                        described, new_papers)
         if len(problems) > n_before or missing:
             continue
         key = natural_key(v, bibkey if v["source"] == "paper" else None)
@@ -305,16 +155,202 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
             continue
         plan.results.append(PreparedResult(row.line, key, v, bibkey))
     if conflicts:      # one problem, not one per row
-        line, rid, vt = conflicts[0]
-        more = (f" (and {len(conflicts) - 1} more rows, lines "
-                f"{', '.join(str(c[0]) for c in conflicts[1:6])}"
-                f"{', ...' if len(conflicts) > 6 else ''})" if len(conflicts) > 1 else "")
-        problems.append(Problem(file, line, f"already in the database as result #{rid} "
-                                f"(value {vt}){more}; use --on-existing skip or update"))
+        problems.append(_conflicts_problem(file, conflicts))
     if problems:
         raise ValidationFailed(collapse(problems))
     plan.papers = list(new_papers.values())
     return plan
+
+
+def _conflicts_problem(file: str, conflicts: list[tuple[int, int, str]]) -> Problem:
+    """One problem for the rows already in the database (on_existing="fail")."""
+    line, rid, vt = conflicts[0]
+    more = (f" (and {len(conflicts) - 1} more rows, lines "
+            f"{', '.join(str(c[0]) for c in conflicts[1:6])}"
+            f"{', ...' if len(conflicts) > 6 else ''})" if len(conflicts) > 1 else "")
+    return Problem(file, line, f"already in the database as result #{rid} "
+                   f"(value {vt}){more}; use --on-existing skip or update")
+
+
+def _parse_row(ctx: _Context, plan: ImportPlan, row: Row, file: str, problems: list[Problem],
+               bad, absent: set, described: set, new_papers: dict[str, PreparedPaper]
+               ) -> tuple[dict, str | None, list[str]]:
+    """One row's typed values, its bibkey and its missing required fields; its problems
+    reported through ``bad`` (every field is checked, so that all are reported at once)."""
+    d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
+    for k, text in d.items():
+        why = F.check_text(text)
+        if why:
+            bad(why, k)
+            d[k] = ""
+    missing = [c for c in REQUIRED if F.blank(d.get(c))]
+    for c in missing:
+        if c not in absent:
+            bad("missing provenance" if c.startswith("transcribed") else "missing value", c)
+    # the other fields are still checked, so that every problem is reported at once
+    v: dict = {"source": None}
+    try:
+        if "source" not in missing:
+            v["source"] = F.parse_choice(d["source"], F.SOURCES, "source")
+    except F.FieldError as e:
+        bad(str(e), "source")
+    bibkey = F.text_or_none(d.get("paper"))
+    v["track"] = F.text_or_none(d.get("track"))
+    _check_provenance(ctx, d, v, bibkey, row, file, problems, bad, described, new_papers)
+    v["collection_id"] = cid = _parse_collection(ctx, d, missing, bad)
+    v["measure"] = _parse_measure(ctx, plan, d, missing, bad)
+    _parse_value(ctx, d, v, missing, bad)
+    v["system"] = d.get("system")
+    v["participant"] = F.text_or_none(d.get("participant"))
+    for name, fn in (
+        ("role", F.FIELD_PARSERS["role"]),
+        ("run_type", F.FIELD_PARSERS["run_type"]),
+        ("status", lambda s: F.parse_choice(s or "draft", F.STATUSES, "status")),
+        ("standard", lambda s: True if F.blank(s) else F.parse_bool(s)),
+        ("transcribed_at", F.FIELD_PARSERS["transcribed_at"]),
+        ("date", lambda s: None if F.blank(s) else F.parse_date(s)),
+        ("reporter", F.FIELD_PARSERS["reporter"]),
+        ("url", F.FIELD_PARSERS["url"]),
+        ("code_url", F.FIELD_PARSERS["code_url"]),
+    ):
+        if name in missing:
+            continue
+        try:
+            v[name] = fn(d.get(name, ""))
+        except F.FieldError as e:
+            bad(str(e), name)
+    v["transcribed_by"] = d.get("transcribed_by")
+    v["location"] = F.text_or_none(d.get("location"))
+    v["notes"] = F.text_or_none(d.get("notes"))
+    _parse_topics(ctx, d, v, cid, bad)
+    _parse_year(ctx, d, v, bibkey, new_papers, bad)
+    return v, bibkey, missing
+
+
+def _check_provenance(ctx: _Context, d: dict, v: dict, bibkey: str | None, row: Row,
+                      file: str, problems: list[Problem], bad, described: set,
+                      new_papers: dict[str, PreparedPaper]) -> None:
+    """A paper result's bibkey (its paper prepared when new), an official one's track."""
+    if v["source"] == "paper":
+        if not bibkey:
+            bad("missing provenance: a paper result needs the paper's bibkey", "paper")
+        elif bibkey not in ctx.papers and bibkey in described and not any(
+                F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS):
+            pass       # described on another line of the file
+        elif bibkey not in ctx.papers:
+            pp = _prepare_paper(d, bibkey, row.line, file, problems)
+            if pp is not None:
+                prev = new_papers.get(bibkey)
+                if prev is None:
+                    new_papers[bibkey] = pp
+                elif prev.values != pp.values:
+                    bad(f"paper {bibkey!r} is described differently on line {prev.line}",
+                        "paper")
+    elif v["source"] == "official" and not v["track"]:
+        bad("missing provenance: an official result needs its track, e.g. trec7/adhoc",
+            "track")
+
+
+def _parse_collection(ctx: _Context, d: dict, missing: list[str], bad) -> str | None:
+    coll = d.get("collection") or ""
+    cid = ctx.aliases.get(coll.lower())
+    if cid is None and "collection" not in missing:
+        from litaudit.store.refdata import near_names
+
+        near = near_names(coll, list(ctx.aliases))
+        bad(f"unknown collection {coll!r}"
+            + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""),
+            "collection")
+    return cid
+
+
+def _parse_measure(ctx: _Context, plan: ImportPlan, d: dict, missing: list[str],
+                   bad) -> str | None:
+    """The measure's name; one parseable but not yet registered is added to the plan."""
+    if "measure" in missing:
+        return None
+    try:
+        m = str(parse_measure(d["measure"]))
+        if m not in ctx.measures:
+            # parseable but not yet registered: registered when the plan is applied
+            pm = parse_measure(m)
+            ctx.measures[m] = (pm.min_value, pm.max_value)
+            plan.new_measures.add(m)
+        return m
+    except LitauditError as e:
+        bad(str(e), "measure")
+        return None
+
+
+def _parse_value(ctx: _Context, d: dict, v: dict, missing: list[str], bad) -> None:
+    """``value`` and ``value_text``, checked against the measure's range."""
+    if "value" in missing:
+        return
+    try:
+        v["value"], v["value_text"] = F.parse_value(d["value"])
+        if v["measure"]:
+            lo, hi = ctx.measures[v["measure"]]
+            if not lo <= v["value"] <= hi:
+                hint = " (a percentage? give it as a fraction)" if hi == 1 and v["value"] <= 100 else ""
+                bad(f"{v['value_text']} is outside the range of {v['measure']} "
+                    f"[{lo:g}, {hi:g}]{hint}", "value")
+    except F.FieldError as e:
+        bad(str(e), "value")
+
+
+def _parse_topics(ctx: _Context, d: dict, v: dict, cid: str | None, bad) -> None:
+    """``topic_set`` and ``n_topics`` (the collection's default topic set when neither
+    is given)."""
+    v["topic_set"] = F.FIELD_PARSERS["topic_set"](d.get("topic_set"))
+    try:
+        known = cid and v["topic_set"] and (cid, v["topic_set"]) in ctx.topic_sets
+        if cid and v["topic_set"] and not known:
+            names = [n for (c, n) in ctx.topic_sets if c == cid]
+            bad(f"unknown topic set {v['topic_set']!r} of {cid}"
+                f"{did_you_mean(v['topic_set'], names) or ' (known: ' + (', '.join(names) or 'none') + ')'}",
+                "topic_set")
+        if not F.blank(d.get("n_topics")):
+            v["n_topics"] = F.FIELD_PARSERS["n_topics"](d["n_topics"])
+            if known and ctx.topic_sets[(cid, v["topic_set"])] != v["n_topics"]:
+                bad(f"topic set {v['topic_set']!r} has "
+                    f"{ctx.topic_sets[(cid, v['topic_set'])]} topics, not {v['n_topics']}",
+                    "n_topics")
+        elif known:
+            v["n_topics"] = ctx.topic_sets[(cid, v["topic_set"])]
+        elif cid and cid in ctx.default_topics and not v["topic_set"]:
+            name, n = ctx.default_topics[cid]
+            v["topic_set"] = name
+            v["n_topics"] = n
+        else:
+            v["n_topics"] = None
+            if cid and not v["topic_set"]:
+                bad("missing number of topics and the collection has no default", "n_topics")
+    except F.FieldError as e:
+        bad(str(e), "n_topics")
+        v["n_topics"] = None
+
+
+def _parse_year(ctx: _Context, d: dict, v: dict, bibkey: str | None,
+                new_papers: dict[str, PreparedPaper], bad) -> None:
+    """``year``: given, else the date's, the paper's, or a TREC track's (trec7: 1998)."""
+    try:
+        if not F.blank(d.get("year")):
+            v["year"] = F.FIELD_PARSERS["year"](d["year"])
+        elif v.get("date"):
+            v["year"] = v["date"].year
+        elif v["source"] == "paper" and bibkey in new_papers and new_papers[bibkey].values.get("year"):
+            v["year"] = new_papers[bibkey].values["year"]
+        elif v["source"] == "paper" and bibkey in ctx.papers and ctx.papers[bibkey][1]:
+            v["year"] = ctx.papers[bibkey][1]
+        elif v["track"] and v["track"].lower().startswith("trec") and v["track"][4:].split("/")[0].isascii() and v["track"][4:].split("/")[0].isdigit():
+            v["year"] = 1991 + int(v["track"][4:].split("/")[0])
+            F.parse_year(v["year"])
+        else:
+            if v["source"]:
+                bad("missing year (of the paper or the submission)", "year")
+            v["year"] = None
+    except F.FieldError as e:
+        bad(str(e), "year")
 
 
 def collapse(problems: list[Problem], shown: int = 5) -> list[Problem]:

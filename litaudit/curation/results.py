@@ -87,20 +87,13 @@ def _parse_for_edit(con, fld: str, text: str):
     if fld == "value":
         return F.parse_value(text)
     parsers = {
+        **F.FIELD_PARSERS,      # the same rules as an import's
         "collection": lambda s: resolve_collection(con, s).id,
         "measure": lambda s: resolve_measure(con, s),
-        "n_topics": lambda s: F.parse_int(s, "n_topics", minimum=1),
-        "year": F.parse_year,
-        "role": lambda s: F.parse_choice(s, F.ROLES, "role"),
-        "run_type": F.parse_run_type,
         "standard": F.parse_bool,
-        "transcribed_at": F.parse_date,
         "system": lambda s: _nonblank(s, "system"),
         "transcribed_by": lambda s: _nonblank(s, "transcribed_by"),
-        "participant": F.text_or_none, "topic_set": F.text_or_none,
-        "location": F.text_or_none, "notes": F.text_or_none, "track": F.text_or_none,
         "date": lambda s: None if F.blank(s) else F.parse_date(s).isoformat(),
-        "reporter": F.parse_reporter, "url": F.parse_url, "code_url": F.parse_url,
     }
     if fld not in parsers:
         raise LitauditError(f"field {fld!r} cannot be edited{did_you_mean(fld, list(parsers) + ['value'])}"

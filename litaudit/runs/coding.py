@@ -79,14 +79,10 @@ class Coded:
                          "score": from_numpy(score)})
 
 
-def code_import(con, collection_id: str, qtable, qwords, tables: list, words: list,
-          stored_topics: dict[str, int], threads: int) -> Coded:
-    """Topic and doc ids for the qrels and runs being imported (new ones numbered after
-    the collection's stored ones), duplicate checks, and (``Coded.rank``) each run in
-    trec_eval order."""
+def _code_topics(qtable, tables: list, stored_topics: dict[str, int]):
+    """Each run's topic dictionary, the qrels' dictionary-encoded topics, the topic ids
+    (new topics numbered after the stored ones) and the table of new topics."""
     import pyarrow as pa
-
-    from litaudit.runs.order import trec_order
 
     # topics: few; a first import numbers them in trec_eval's natural order
     run_topic_dicts = [rt.table.column("topic").chunk(0).dictionary.to_pylist()
@@ -102,6 +98,38 @@ def code_import(con, collection_id: str, qtable, qwords, tables: list, words: li
     topic_ids.update((t, base + i) for i, t in enumerate(new))
     new_topics = pa.table({"topic_id": from_numpy(np.arange(base, base + len(new), dtype=np.int32)),
                            "topic": from_strings(new)})
+    return run_topic_dicts, q_topic_enc, topic_ids, new_topics
+
+
+def _code_qrels(qtable, q_topic_enc, topic_ids: dict[str, int], q_doc, doc_of: np.ndarray,
+                n_uniq: int):
+    """The coded qrels table (or None) and whether a document is judged twice in a topic;
+    ``q_doc``: the qrels' docno codes."""
+    import pyarrow as pa
+
+    qrels = None
+    dup_qrels = False
+    if qtable is not None and q_topic_enc is not None:
+        q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
+                         dtype=np.int32)
+        q_tid = q_map[to_numpy(q_topic_enc.indices)]
+        dup_qrels = strcodes.has_duplicate_pairs(q_tid, q_doc, n_uniq)
+        qrels = pa.table({"topic_id": from_numpy(q_tid), "doc_id": from_numpy(doc_of[q_doc]),
+                          "rel": qtable.column("rel")})
+    return qrels, dup_qrels
+
+
+def code_import(con, collection_id: str, qtable, qwords, tables: list, words: list,
+          stored_topics: dict[str, int], threads: int) -> Coded:
+    """Topic and doc ids for the qrels and runs being imported (new ones numbered after
+    the collection's stored ones), duplicate checks, and (``Coded.rank``) each run in
+    trec_eval order."""
+    import pyarrow as pa
+
+    from litaudit.runs.order import trec_order
+
+    run_topic_dicts, q_topic_enc, topic_ids, new_topics = _code_topics(
+        qtable, tables, stored_topics)
 
     # docnos: every docno of the import coded at once, in byte order (strcmp), from the
     # 64-bit words the readers cut them into: integer hashing only, no string sort
@@ -145,16 +173,8 @@ def code_import(con, collection_id: str, qtable, qwords, tables: list, words: li
         if pool is not None:
             pool.shutdown(wait=True)
 
-    qrels = None
-    dup_qrels = False
-    if qtable is not None and q_topic_enc is not None:
-        q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
-                         dtype=np.int32)
-        q_tid = q_map[to_numpy(q_topic_enc.indices)]
-        q_doc = codes[0]
-        dup_qrels = strcodes.has_duplicate_pairs(q_tid, q_doc, n_uniq)
-        qrels = pa.table({"topic_id": from_numpy(q_tid), "doc_id": from_numpy(doc_of[q_doc]),
-                          "rel": qtable.column("rel")})
+    qrels, dup_qrels = _code_qrels(qtable, q_topic_enc, topic_ids,
+                                   codes[0] if qtable is not None else None, doc_of, n_uniq)
 
     bounds = np.cumsum([0] + [rt.table.num_rows for rt in tables])
     n_rows = int(bounds[-1])

@@ -177,62 +177,18 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     ``progress(files, lines)`` is called (from the reader threads) as each run file has
     been read, with the number of files (1) and of lines it holds.
     """
-    import pyarrow as pa
-
     con = store.con
     paths = expand_paths(run_paths) if run_paths else []
     meta = read_metadata_csv(Path(metadata)) if metadata else None
+    stored_q, qrels_state, qp, q_sha = _qrels_plan(con, collection_id, qrels_path)
+    existing, existing_tags, stored_topics = _stored_runs(con, collection_id)
+    read_qrels, qtopics, n_judg = _qrels_source(con, collection_id, qrels_state, qp,
+                                                stored_q, lenient)
 
-    found_q = con.execute("SELECT path, sha256, n_judgments FROM run_qrels_files "
-                          "WHERE collection_id = ?", [collection_id]).fetchall()
-    stored_q = found_q[0] if found_q else None
-    qrels_state = "stored"
-    if qrels_path is not None:
-        qp = Path(qrels_path)
-        if not qp.is_file():
-            raise InputError(str(qp), None, "is a directory, not a qrels file" if qp.is_dir()
-                             else "no such file")
-        q_sha = sha256_file(qp)
-        if stored_q and stored_q[1] != q_sha:
-            raise LitauditError(
-                f"{qp}: collection {collection_id} already has different qrels "
-                f"(from {stored_q[0]}); delete the archive first with "
-                f"`litaudit runs delete --collection {collection_id} --all`")
-        qrels_state = "unchanged" if stored_q else "imported"
-    elif stored_q is None:
-        raise LitauditError(f"collection {collection_id} has no qrels yet; give --qrels FILE")
-
-    existing = {sha: (tag, path) for tag, sha, path in con.execute(
-        "SELECT tag, sha256, path FROM runs WHERE collection_id = ?", [collection_id]).fetchall()}
-    existing_tags = {tag: sha for sha, (tag, _) in existing.items()}
-    stored_topics = dict(con.execute(
-        "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?",
-        [collection_id]).fetchall())
-
-    qtopics: set[str] | None = None
-    read_qrels = None
-    n_judg = 0
-    if qrels_state == "imported":
-        def read_qrels():
-            table = trec_io.read_qrels_table(qp, lenient=lenient, check_duplicates=False)
-            return table, docno_words(qp, table)
-    else:
-        qtopics = {t for (t,) in con.execute(
-            "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
-            "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
-            "WHERE q.collection_id = ?", [collection_id]).fetchall()}
-        n_judg = stored_q[2]
-
-    problems: list[Problem] = []
-    tags_seen: dict[str, Path] = {}
-    imported: list[str] = []
-    unchanged: dict[str, None] = {}
-    lines = skipped = 0
+    tally = _Tally()
     info_of: dict[str, RunInfo] | None = None
     groups = file_groups(paths, group_bytes) or [[]]
-    undo = _Undo(collection_id, int(con.execute(
-        "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
-    ).fetchall()[0][0]), max(stored_topics.values(), default=-1))
+    undo = _Undo.before(con, collection_id, stored_topics)
     memory = _limit_duckdb_memory(con, DUCKDB_MEMORY_LIMIT) if len(groups) > 1 else None
     try:
         for gi, group in enumerate(groups):
@@ -242,71 +198,177 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
                                      progress, release=len(groups) > 1)
             qtable = qwords = None
             if first is not None:
-                if isinstance(qread, list):
-                    raise ValidationFailed(qread + [p for r in read if isinstance(r, list)
-                                                    for p in r])
-                qtable, qwords = qread
-                qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
+                qtable, qwords, qtopics, read = _with_qrels(qread, read, group, lenient)
                 n_judg = qtable.num_rows
-                read = [_check_topics(p, r, qtopics, lenient)
-                        for p, r in zip(group, read, strict=True)]
-            problems += [p for r in read if isinstance(r, list) for p in r]
-            todo, words = [], []
-            for p, r in zip(group, read, strict=True):
-                if isinstance(r, list):
-                    continue
-                sha, rt, w = r
-                if rt is None:
-                    unchanged[existing[sha][0]] = None
-                    continue
-                if rt.tag in tags_seen:
-                    problems.append(Problem(str(p), None, f"run tag {rt.tag!r} is also the "
-                                            f"tag of {tags_seen[rt.tag]}"))
-                elif rt.tag in existing_tags and existing_tags[rt.tag] != sha:
-                    problems.append(Problem(
-                        str(p), None, f"run {rt.tag!r} is already stored for {collection_id} "
-                        f"from a different file; delete it first with "
-                        f"`litaudit runs delete {rt.tag}`"))
-                tags_seen[rt.tag] = p
-                todo.append((p, sha, rt))
-                words.append(w)
+            todo, words = tally.sort(group, read, existing, existing_tags, collection_id)
             del read
-            if problems:        # read on, to list every problem; nothing is kept
-                continue
-            if not todo and qtable is None:
-                continue
+            if tally.problems or (not todo and qtable is None):
+                continue        # with problems: read on, to list every one; nothing is kept
             if info_of is None:
                 info_of = meta if meta is not None else official_metadata(con, collection_id)
-            # one transaction per group: DuckDB holds a transaction's rows in memory
-            with store.transaction():
-                invalidate(con, collection_id)
-                new_topics, run_ids = _import_group(
-                    store, collection_id, qp if qtable is not None else None,
-                    q_sha if qtable is not None else None, qtable, qwords, int(n_judg),
-                    qtopics, todo, words, stored_topics, info_of, lenient, threads)
-            if len(groups) > 1:
-                release_memory()
-            undo.run_ids += run_ids
-            undo.qrels = undo.qrels or qtable is not None
-            stored_topics.update(new_topics)
-            imported += [rt.tag for _, _, rt in todo]
-            lines += sum(rt.lines for _, _, rt in todo)
-            skipped += sum(rt.skipped for _, _, rt in todo)
+            _commit_group(store, collection_id, qp if qtable is not None else None,
+                          q_sha if qtable is not None else None, qtable, qwords, int(n_judg),
+                          qtopics, todo, words, stored_topics, info_of, lenient, threads,
+                          undo, release=len(groups) > 1)
+            tally.add(todo)
             del todo, words, qtable, qwords
-        if problems:
-            raise ValidationFailed(problems)
+        if tally.problems:
+            raise ValidationFailed(tally.problems)
     except BaseException as exc:
         undo.apply(store)
-        if type(exc).__name__ == "OutOfMemoryException":     # duckdb's, within its limit
-            raise LitauditError(
-                f"DuckDB ran out of memory importing into {collection_id} "
-                f"({str(exc).splitlines()[0]}); nothing was kept") from None
+        _raise_if_out_of_memory(exc, collection_id)
         raise
     finally:
         if memory is not None:
             con.execute(f"SET memory_limit = {_lit(memory)}")
-    return ImportReport(collection_id, qrels_state, int(n_judg), tuple(imported),
-                        tuple(unchanged), lines, skipped)
+    return ImportReport(collection_id, qrels_state, int(n_judg), tuple(tally.imported),
+                        tuple(tally.unchanged), tally.lines, tally.skipped)
+
+
+def _stored_runs(con, collection_id: str
+                 ) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, int]]:
+    """The collection's stored run files (sha256 -> (tag, path)), their tags (tag ->
+    sha256) and its topics (name -> id)."""
+    existing = {sha: (tag, path) for tag, sha, path in con.execute(
+        "SELECT tag, sha256, path FROM runs WHERE collection_id = ?", [collection_id]).fetchall()}
+    existing_tags = {tag: sha for sha, (tag, _) in existing.items()}
+    stored_topics = dict(con.execute(
+        "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?",
+        [collection_id]).fetchall())
+    return existing, existing_tags, stored_topics
+
+
+def _commit_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: int,
+                  qtopics: set[str] | None, todo: list, words: list,
+                  stored_topics: dict[str, int], info_of: dict, lenient: bool, threads: int,
+                  undo: _Undo, *, release: bool) -> None:
+    """Write one group (see :func:`_import_group`) in its own transaction (DuckDB holds a
+    transaction's rows in memory), and note what it added in ``undo`` and
+    ``stored_topics``."""
+    with store.transaction():
+        invalidate(store.con, collection_id)
+        new_topics, run_ids = _import_group(
+            store, collection_id, qp, q_sha, qtable, qwords, n_judg, qtopics, todo, words,
+            stored_topics, info_of, lenient, threads)
+    if release:
+        release_memory()
+    undo.run_ids += run_ids
+    undo.qrels = undo.qrels or qtable is not None
+    stored_topics.update(new_topics)
+
+
+def _qrels_plan(con, collection_id: str, qrels_path: str | Path | None
+                ) -> tuple[tuple[str, str, int] | None, str, Path | None, str | None]:
+    """The collection's stored qrels file (path, sha256, judgments) if any, what the
+    import does with the qrels ("stored", "unchanged" or "imported"), and the qrels file
+    given with its sha256."""
+    found_q = con.execute("SELECT path, sha256, n_judgments FROM run_qrels_files "
+                          "WHERE collection_id = ?", [collection_id]).fetchall()
+    stored_q = found_q[0] if found_q else None
+    if qrels_path is None:
+        if stored_q is None:
+            raise LitauditError(f"collection {collection_id} has no qrels yet; "
+                                "give --qrels FILE")
+        return stored_q, "stored", None, None
+    qp = Path(qrels_path)
+    if not qp.is_file():
+        raise InputError(str(qp), None, "is a directory, not a qrels file" if qp.is_dir()
+                         else "no such file")
+    q_sha = sha256_file(qp)
+    if stored_q and stored_q[1] != q_sha:
+        raise LitauditError(
+            f"{qp}: collection {collection_id} already has different qrels "
+            f"(from {stored_q[0]}); delete the archive first with "
+            f"`litaudit runs delete --collection {collection_id} --all`")
+    return stored_q, "unchanged" if stored_q else "imported", qp, q_sha
+
+
+def _qrels_source(con, collection_id: str, qrels_state: str, qp: Path | None,
+                  stored_q: tuple[str, str, int] | None, lenient: bool
+                  ) -> tuple[Callable[[], tuple[Any, Any]] | None, set[str] | None, int]:
+    """A job reading the qrels file to import (None when stored qrels are kept), else the
+    stored qrels' topics and number of judgments."""
+    if qrels_state == "imported":
+        if qp is None:
+            raise LitauditError("internal error: qrels to import without a qrels file")
+        path = qp
+
+        def read_qrels():
+            table = trec_io.read_qrels_table(path, lenient=lenient, check_duplicates=False)
+            return table, docno_words(path, table)
+        return read_qrels, None, 0
+    if stored_q is None:
+        raise LitauditError(f"internal error: collection {collection_id} has no stored qrels")
+    qtopics = {t for (t,) in con.execute(
+        "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
+        "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
+        "WHERE q.collection_id = ?", [collection_id]).fetchall()}
+    return None, qtopics, stored_q[2]
+
+
+def _with_qrels(qread, read: list, group: list[Path], lenient: bool
+                ) -> tuple[Any, Any, set[str], list]:
+    """The qrels read beside the first group (table, docno words, topics) and the group's
+    results checked against their topics; the qrels' problems (and the group's) raised."""
+    import pyarrow as pa
+
+    if isinstance(qread, list):
+        raise ValidationFailed(qread + [p for r in read if isinstance(r, list) for p in r])
+    qtable, qwords = qread
+    qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
+    return qtable, qwords, qtopics, [_check_topics(p, r, qtopics, lenient)
+                                     for p, r in zip(group, read, strict=True)]
+
+
+def _raise_if_out_of_memory(exc: BaseException, collection_id: str) -> None:
+    if type(exc).__name__ == "OutOfMemoryException":     # duckdb's, within its limit
+        raise LitauditError(
+            f"DuckDB ran out of memory importing into {collection_id} "
+            f"({str(exc).splitlines()[0]}); nothing was kept") from None
+
+
+@dataclass
+class _Tally:
+    """What an import has found so far: problems, run tags, files written or skipped."""
+
+    problems: list[Problem] = field(default_factory=list)
+    tags_seen: dict[str, Path] = field(default_factory=dict)
+    imported: list[str] = field(default_factory=list)
+    unchanged: dict[str, None] = field(default_factory=dict)
+    lines: int = 0
+    skipped: int = 0
+
+    def sort(self, group: list[Path], read: list, existing: dict, existing_tags: dict,
+             collection_id: str) -> tuple[list, list]:
+        """A group's files to write (path, sha256, RunTable) and their docno words;
+        problems and files already stored noted."""
+        self.problems += [p for r in read if isinstance(r, list) for p in r]
+        todo, words = [], []
+        for p, r in zip(group, read, strict=True):
+            if isinstance(r, list):
+                continue
+            sha, rt, w = r
+            if rt is None:
+                self.unchanged[existing[sha][0]] = None
+                continue
+            if rt.tag in self.tags_seen:
+                self.problems.append(Problem(str(p), None, f"run tag {rt.tag!r} is also the "
+                                             f"tag of {self.tags_seen[rt.tag]}"))
+            elif rt.tag in existing_tags and existing_tags[rt.tag] != sha:
+                self.problems.append(Problem(
+                    str(p), None, f"run {rt.tag!r} is already stored for {collection_id} "
+                    f"from a different file; delete it first with "
+                    f"`litaudit runs delete {rt.tag}`"))
+            self.tags_seen[rt.tag] = p
+            todo.append((p, sha, rt))
+            words.append(w)
+        return todo, words
+
+    def add(self, todo: list) -> None:
+        """Count a written group's runs."""
+        self.imported += [rt.tag for _, _, rt in todo]
+        self.lines += sum(rt.lines for _, _, rt in todo)
+        self.skipped += sum(rt.skipped for _, _, rt in todo)
 
 
 @dataclass
@@ -318,6 +380,13 @@ class _Undo:
     max_topic: int                 # its highest topic id before the import
     run_ids: list[int] = field(default_factory=list)
     qrels: bool = False
+
+    @classmethod
+    def before(cls, con, collection_id: str, stored_topics: dict[str, int]) -> _Undo:
+        """Nothing to undo yet: the collection's docs and topics before the import."""
+        return cls(collection_id, int(con.execute(
+            "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
+        ).fetchall()[0][0]), max(stored_topics.values(), default=-1))
 
     def apply(self, store) -> None:
         if not self.run_ids and not self.qrels:
@@ -521,6 +590,8 @@ def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, leni
             return [exc.problem]
 
     def run_first():
+        if first is None:
+            raise LitauditError("internal error: no first job to run")
         try:
             return first()
         except ValidationFailed as exc:
