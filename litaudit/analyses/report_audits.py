@@ -153,8 +153,9 @@ def _reuse(con, cid: str, note: Note,
             verdict = a
             break
     if verdict is None:
-        parts = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
-        note(f"running the reusability audits of {cid} ({parts})")
+        what = ("RAO, LOU, sub-collections, agreement" if subcollections
+                else "RAO, LOU, agreement")
+        note(f"running the reusability audits of {cid} ({what})")
         _, vid = run_verdict(con, cid, subcollections=subcollections)
         if vid is None:
             raise LitauditError(f"the reusability verdict of {cid} was not stored")

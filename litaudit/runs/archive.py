@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -115,7 +116,7 @@ class StoredTables:
 
     runs: tuple[tuple, ...]     # (id, tag, participant, run_type, pooled), in tag order
     topics: np.ndarray          # topic name (str, object dtype) of each topic id
-    docnos: object              # pyarrow string array: the docno of each doc id
+    docnos: Any                 # pyarrow string array: the docno of each doc id
     run_id: np.ndarray          # rankings, each run's rows in trec_eval order
     topic_id: np.ndarray
     doc_id: np.ndarray
