@@ -35,26 +35,6 @@ def _workers(n: int) -> int:
     return n or max(1, min(2, os.cpu_count() or 1))
 
 
-def _progress_bar(total: int, label: str, quiet: bool = False):
-    """A rich progress bar on stderr (off when ``quiet``: --json or not a terminal);
-    returns (context manager, advance callback)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    from litaudit.render.console import err
-
-    prog = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True, disable=quiet)
-    task = prog.add_task(label, total=total)
-    return prog, (lambda k: prog.advance(task, k))
-
-
 def rao_cmd(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
             measure: str = typer.Option(defaults.RAO_MEASURE, "--measure", "-m",
                                         help="Effectiveness shown beside RAO (default: "
@@ -99,14 +79,15 @@ def subcollections_cmd(
     """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
     from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
     from litaudit.render.audits import emit
+    from litaudit.render.progress import progress_bar
 
-    prog, advance = _progress_bar(permutations, "random splits")
-    with open_write(ctx) as store, prog:
+    with open_write(ctx) as store, progress_bar("random splits", permutations,
+                                                quiet=as_json) as bar:
         done = run_subcollections(
             store.con, collection, split=split, permutations=permutations, seed=seed,
             automatic_only=not all_types,
             drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
-            workers=_workers(workers), progress=advance)
+            workers=_workers(workers), progress=bar.advance)
     emit("reuse-subcollections", done, as_json)
 
 
@@ -145,6 +126,7 @@ def verdict_cmd(ctx: typer.Context,
     from litaudit.errors import ParameterError
     from litaudit.render.audits import emit
     from litaudit.render.console import err
+    from litaudit.render.progress import progress_bar
 
     seed = defaults.AGREEMENT_SEED if seed is None else seed
     assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
@@ -168,25 +150,23 @@ def verdict_cmd(ctx: typer.Context,
             sites = agin.pseudo_sites(tags, pseudo_sites)
         else:
             raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
-        prog, advance = _progress_bar(assignments, "hold-out assignments", quiet)
-        with prog:
+        with progress_bar("hold-out assignments", assignments, quiet=quiet) as bar:
             v = V.matrix_verdict(matrix, sites, names=tuple(sorted(set(sites))),
                                  source=Path(scores).name, seed=seed,
-                                 assignments=assignments, alpha=alpha, progress=advance)
+                                 assignments=assignments, alpha=alpha, progress=bar.advance)
         done = Audited(v, None)
     else:
         depth = depth or defaults.AGREEMENT_DEPTH
         total = V.verdict_steps(V._depths(depth), assignments, permutations,
                                 with_sub)
-        prog, advance = _progress_bar(total, "reusability", quiet)
-        with open_write(ctx) as store, prog:
+        with open_write(ctx) as store, progress_bar("reusability", total, quiet=quiet) as bar:
             done = V.run_verdict(
                 store.con, collection, depth=depth, split=split,
                 permutations=permutations,
                 split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
                 seed=seed, assignments=assignments, alpha=alpha,
                 workers=_workers(workers), subcollections=with_sub,
-                progress=advance)
+                progress=bar.advance)
     emit("reuse-verdict", done, as_json)
 
 
