@@ -197,19 +197,20 @@ def _identical(con, kind: str, collection_id: str, measure: str | None, params: 
     return _row(r) if r is not None else None
 
 
-def identical_id(con, *, kind: str, collection_id: str, measure: str | None, params: dict,
-                 input_fingerprint: str, method: str, seed: int | None = None,
-                 trials: int | None = None, **_ignored) -> int | None:
-    """The id of the stored audit identical to these arguments (see :func:`run_or_reuse`),
-    without decoding it; None when there is none."""
-    r = con.execute(
-        "SELECT max(id) FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND measure IS NOT DISTINCT FROM ? AND params = ? AND input_fingerprint = ? "
-        "AND method = ? AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
-        "AND software_version = ?",
-        [kind, collection_id, measure, dumps(params), input_fingerprint, method, seed, trials,
-         __version__]).fetchone()
-    return None if r is None or r[0] is None else int(r[0])
+def identical_ids(con, audits: list[dict]) -> list[int | None]:
+    """The id of the stored audit identical to each of ``audits`` (keyword dicts as for
+    :func:`save_audits`; identical as in :func:`run_or_reuse`), or None; one query a kind."""
+    found: dict[tuple, int] = {}
+    for kind in {a["kind"] for a in audits}:
+        rows = con.execute(
+            "SELECT max(id), collection_id, measure, params, input_fingerprint, method, seed, "
+            "trials FROM audits WHERE kind = ? AND software_version = ? "
+            "GROUP BY ALL", [kind, __version__]).fetchall()
+        for r in rows:
+            found[(kind, *r[1:])] = int(r[0])
+    return [found.get((a["kind"], a["collection_id"], a["measure"], dumps(a["params"]),
+                       a["input_fingerprint"], a["method"], a.get("seed"), a.get("trials")))
+            for a in audits]
 
 
 def run_or_reuse(con, kind: str, *, collection_id: str, measure: str | None, params: dict,

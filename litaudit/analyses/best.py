@@ -28,7 +28,7 @@ from typing import Any
 from litaudit import defaults
 from litaudit.analyses import wording
 from litaudit.analyses.audits import (
-    identical_id,
+    identical_ids,
     register_kind,
     save_audits,
     store_or_reuse,
@@ -428,7 +428,7 @@ def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA
                  "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
                  "method": "exact", "input_fingerprint": rep.fingerprint, "result": rep}
                 for pop, _src, rep in reps]
-        ids = [identical_id(con, **a) for a in todo]
+        ids = identical_ids(con, todo)
         new = [i for i, found in enumerate(ids) if found is None]
         for i, added in zip(new, save_audits(con, [todo[i] for i in new]), strict=True):
             ids[i] = added
