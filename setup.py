@@ -13,22 +13,25 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
-DATA = {"schema": ("*.sql",), "seeds": ("**/*.csv", "**/*.csv.gz", "**/*.json", "**/*.md",
-                                        "**/*.tsv")}
+DATA = {
+    "schema": ("*.sql",),
+    "seeds": ("**/*.csv", "**/*.csv.gz", "**/*.json", "**/*.md", "**/*.tsv"),
+}
 
 
 class BuildPyWithData(build_py):
     def run(self):
         super().run()
         if getattr(self, "editable_mode", False):
-            return          # editable installs read the repository's folders
+            return  # editable installs read the repository's folders
         for folder, patterns in DATA.items():
             for pattern in patterns:
                 for src in sorted((ROOT / folder).glob(pattern)):
                     if not src.is_file():
                         continue
-                    dst = Path(self.build_lib, "litaudit", "_data", folder,
-                               src.relative_to(ROOT / folder))
+                    dst = Path(
+                        self.build_lib, "litaudit", "_data", folder, src.relative_to(ROOT / folder)
+                    )
                     self.mkpath(str(dst.parent))
                     self.copy_file(str(src), str(dst))
 

@@ -46,39 +46,56 @@ def main() -> int:
                     stored.append(time.perf_counter() - t)
             n_rows = sum(r.N for r in s.rows)
             tc, ts = statistics.median(compute), statistics.median(stored)
-            print(f"exact audits: {len(s.rows)} collection/measure/source groups, "
-                  f"{n_rows} results ({len(s.skipped)} groups skipped)")
-            print(f"  compute only:         {tc * 1000:7.1f} ms  "
-                  f"({tc / TARGET_S:.2f}x of the {TARGET_S:.0f} s target)")
-            print(f"  compute + store all:  {ts * 1000:7.1f} ms  "
-                  f"({ts / TARGET_S:.2f}x of the target)")
+            print(
+                f"exact audits: {len(s.rows)} collection/measure/source groups, "
+                f"{n_rows} results ({len(s.skipped)} groups skipped)"
+            )
+            print(
+                f"  compute only:         {tc * 1000:7.1f} ms  "
+                f"({tc / TARGET_S:.2f}x of the {TARGET_S:.0f} s target)"
+            )
+            print(
+                f"  compute + store all:  {ts * 1000:7.1f} ms  ({ts / TARGET_S:.2f}x of the target)"
+            )
 
             # exact vs Monte Carlo, group by group, from the same populations
             t = time.perf_counter()
             z_all, within2, n_q = [], 0, 0
             for r in s.rows:
                 f = B.Filters(source=r.source)
-                vals = [x.value for x in population.load_results(con, r.collection_id, r.measure, f)
-                        if x.n_topics == r.n_topics]
+                vals = [
+                    x.value
+                    for x in population.load_results(con, r.collection_id, r.measure, f)
+                    if x.n_topics == r.n_topics
+                ]
                 ex = intervals.audit_best(vals, r.n_topics)
-                mc = intervals.audit_best(vals, r.n_topics, method="montecarlo", trials=TRIALS,
-                                  seed=SEED)
+                mc = intervals.audit_best(
+                    vals, r.n_topics, method="montecarlo", trials=TRIALS, seed=SEED
+                )
                 for a, b, se in (
-                        (mc.thresholds.max_threshold, ex.thresholds.max_threshold,
-                         mc.thresholds.max_threshold_se),
-                        (mc.interval.mu0, ex.interval.mu0, mc.interval.mu0_se),
-                        (mc.interval.lower, ex.interval.lower, mc.interval.lower_se),
-                        (mc.mxvd.expected_max, ex.mxvd.expected_max, mc.mxvd.expected_max_se)):
+                    (
+                        mc.thresholds.max_threshold,
+                        ex.thresholds.max_threshold,
+                        mc.thresholds.max_threshold_se,
+                    ),
+                    (mc.interval.mu0, ex.interval.mu0, mc.interval.mu0_se),
+                    (mc.interval.lower, ex.interval.lower, mc.interval.lower_se),
+                    (mc.mxvd.expected_max, ex.mxvd.expected_max, mc.mxvd.expected_max_se),
+                ):
                     z = abs(a - b) / se
                     z_all.append(z)
                     within2 += z <= 2
                     n_q += 1
             tm = time.perf_counter() - t
-            print(f"Monte Carlo ({TRIALS} trials, seed {SEED}) vs exact on {len(s.rows)} groups, "
-                  f"{n_q} quantities, {tm:.2f} s ({tm / max(tc, 1e-9):.0f}x the exact time):")
-            print(f"  |MC - exact| / MC standard error: median {statistics.median(z_all):.2f}, "
-                  f"max {max(z_all):.2f}; within 2 SE: {within2}/{n_q} "
-                  f"({100 * within2 / n_q:.1f}%, ~95% expected)")
+            print(
+                f"Monte Carlo ({TRIALS} trials, seed {SEED}) vs exact on {len(s.rows)} groups, "
+                f"{n_q} quantities, {tm:.2f} s ({tm / max(tc, 1e-9):.0f}x the exact time):"
+            )
+            print(
+                f"  |MC - exact| / MC standard error: median {statistics.median(z_all):.2f}, "
+                f"max {max(z_all):.2f}; within 2 SE: {within2}/{n_q} "
+                f"({100 * within2 / n_q:.1f}%, ~95% expected)"
+            )
             ok = tc < TARGET_S
             print("PASS" if ok else "FAIL", f"exact audits in {tc:.3f} s (target < {TARGET_S} s)")
             return 0 if ok else 1

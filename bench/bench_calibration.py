@@ -32,7 +32,7 @@ from pathlib import Path
 from litaudit.analyses import reuse_calibration as cal
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-SEED = 11_2026            # the bench's own seed (case i of a family: [SEED + f, i])
+SEED = 11_2026  # the bench's own seed (case i of a family: [SEED + f, i])
 
 
 def load_robust03() -> tuple:
@@ -44,16 +44,22 @@ def load_robust03() -> tuple:
     tmp = Path(tempfile.mkdtemp()) / "bench.duckdb"
     with open_store(tmp) as store:
         load_seeds(store)
-        import_archive(store, "trec-robust-2003", [DATA / "trec" / "runs" / "robust03"],
-                       qrels_path=DATA / "trec" / "qrels" / "qrels.robust03.txt")
+        import_archive(
+            store,
+            "trec-robust-2003",
+            [DATA / "trec" / "runs" / "robust03"],
+            qrels_path=DATA / "trec" / "qrels" / "qrels.robust03.txt",
+        )
         return tmp, load_coded(store.con, "trec-robust-2003")[1]
 
 
 def show(r: cal.FamilyResult, seconds: float) -> None:
     bound = f" (95% upper bound {100 * r.upper95:.1f}%)" if r.rejections == 0 else ""
-    print(f"{r.family:<58} {r.rejections:>4}/{r.cases:<5} {100 * r.rate:5.1f}% "
-          f"+- {100 * r.se:3.1f}{bound}; paper's chi-square {100 * r.paper_rate:5.1f}% "
-          f"+- {100 * r.paper_se:3.1f}; mean shift {r.mean_shift_pct:+.2f}%  [{seconds:.0f} s]")
+    print(
+        f"{r.family:<58} {r.rejections:>4}/{r.cases:<5} {100 * r.rate:5.1f}% "
+        f"+- {100 * r.se:3.1f}{bound}; paper's chi-square {100 * r.paper_rate:5.1f}% "
+        f"+- {100 * r.paper_se:3.1f}; mean shift {r.mean_shift_pct:+.2f}%  [{seconds:.0f} s]"
+    )
 
 
 def main() -> int:
@@ -70,27 +76,49 @@ def main() -> int:
 
     r04_tags, _, r04 = read_score_matrix(DATA / "pertopic" / "robust2004_ap.csv")
     coded_path, coded = load_robust03()
-    print(f"alpha 0.05, {n} cases per family (Monte Carlo standard errors; 2-core machine "
-          "shared with other jobs)")
+    print(
+        f"alpha 0.05, {n} cases per family (Monte Carlo standard errors; 2-core machine "
+        "shared with other jobs)"
+    )
     families = [
-        ("reusable: robust04 per-topic, 14 random sites",
-         lambda rng: cal.matrix_case(r04, rng, sites=14)),
-        ("reusable + unbiased noise (sd 0.02): robust04, 14 sites",
-         lambda rng: cal.matrix_case(r04, rng, sites=14, noise=0.02)),
-        ("reusable: robust03 full qrels, 4-8 random sites, 50 topics",
-         lambda rng: cal.archive_case(coded, rng, depth=None, sites=int(rng.integers(4, 9)),
-                                      topics=50)),
-        ("non-reusable: robust03 depth 10/20 pools, 4-8 sites, 50 topics",
-         lambda rng: cal.archive_case(coded, rng, depth=int(rng.choice([10, 20])),
-                                      sites=int(rng.integers(4, 9)), topics=50)),
+        (
+            "reusable: robust04 per-topic, 14 random sites",
+            lambda rng: cal.matrix_case(r04, rng, sites=14),
+        ),
+        (
+            "reusable + unbiased noise (sd 0.02): robust04, 14 sites",
+            lambda rng: cal.matrix_case(r04, rng, sites=14, noise=0.02),
+        ),
+        (
+            "reusable: robust03 full qrels, 4-8 random sites, 50 topics",
+            lambda rng: cal.archive_case(
+                coded, rng, depth=None, sites=int(rng.integers(4, 9)), topics=50
+            ),
+        ),
+        (
+            "non-reusable: robust03 depth 10/20 pools, 4-8 sites, 50 topics",
+            lambda rng: cal.archive_case(
+                coded,
+                rng,
+                depth=int(rng.choice([10, 20])),
+                sites=int(rng.integers(4, 9)),
+                topics=50,
+            ),
+        ),
     ]
     milder = [
-        ("milder: robust03 depth 50 pools, 4-8 sites, 50 topics",
-         lambda rng: cal.archive_case(coded, rng, depth=50, sites=int(rng.integers(4, 9)),
-                                      topics=50)),
-        ("milder: robust03 depth 100 pools, 4-8 sites, 50 topics",
-         lambda rng: cal.archive_case(coded, rng, depth=100, sites=int(rng.integers(4, 9)),
-                                      topics=50)),
+        (
+            "milder: robust03 depth 50 pools, 4-8 sites, 50 topics",
+            lambda rng: cal.archive_case(
+                coded, rng, depth=50, sites=int(rng.integers(4, 9)), topics=50
+            ),
+        ),
+        (
+            "milder: robust03 depth 100 pools, 4-8 sites, 50 topics",
+            lambda rng: cal.archive_case(
+                coded, rng, depth=100, sites=int(rng.integers(4, 9)), topics=50
+            ),
+        ),
     ]
     if args.full:
         families += milder
@@ -103,8 +131,9 @@ def main() -> int:
             ok = False
         if name.startswith("non-reusable") and r.rate + 2 * r.se < 0.80:
             ok = False
-    print("calibrated (<= 5%) and powered (>= 80%) within Monte Carlo error:",
-          "yes" if ok else "NO")
+    print(
+        "calibrated (<= 5%) and powered (>= 80%) within Monte Carlo error:", "yes" if ok else "NO"
+    )
     ok = stability(coded_path, r04_tags, r04, 100 if args.full else 10) and ok
     return 0 if ok else 1
 
@@ -117,14 +146,21 @@ def stability(db_path, tags, r04, assignments: int) -> bool:
 
     t = time.perf_counter()
     with open_store(db_path) as store:
-        r03 = [V.run_verdict(store.con, "trec-robust-2003", seed=s, assignments=assignments,
-                             save=False).result.outcome for s in range(20)]
+        r03 = [
+            V.run_verdict(
+                store.con, "trec-robust-2003", seed=s, assignments=assignments, save=False
+            ).result.outcome
+            for s in range(20)
+        ]
     sites = pseudo_sites(tags, 14)
-    r04v = [V.matrix_verdict(r04, sites, seed=s, assignments=assignments).outcome
-            for s in range(20)]
+    r04v = [
+        V.matrix_verdict(r04, sites, seed=s, assignments=assignments).outcome for s in range(20)
+    ]
     for name, outs in (("robust03 archive", r03), ("robust04 per-topic, 14 sites", r04v)):
-        print(f"stability, {name}, 20 seeds ({assignments} assignments each): "
-              + "; ".join(f"{o!r} x {outs.count(o)}" for o in sorted(set(outs))))
+        print(
+            f"stability, {name}, 20 seeds ({assignments} assignments each): "
+            + "; ".join(f"{o!r} x {outs.count(o)}" for o in sorted(set(outs)))
+        )
     print(f"[{time.perf_counter() - t:.0f} s]")
     return len(set(r03)) == 1 and len(set(r04v)) == 1
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 REPEATS = 15
-MINIMAL = '''
+MINIMAL = """
 import typer
 app = typer.Typer()
 @app.command()
@@ -22,7 +22,7 @@ def one(): "First."
 @app.command()
 def two(): "Second."
 app()
-'''
+"""
 
 
 def timed(cmd: list[str]) -> float:
@@ -43,12 +43,18 @@ def main() -> int:
             a.append(timed(ours))
             b.append(timed(peer))
     heavy = subprocess.run(
-        [sys.executable, "-c",
-         "import sys, runpy; sys.argv=['litaudit','--help'];\n"
-         "try:\n runpy.run_module('litaudit', run_name='__main__')\n"
-         "except SystemExit: pass\n"
-         "print('HEAVY:' + ','.join(m for m in ('duckdb','sqlmodel','numpy','scipy','pandas',"
-         "'sqlalchemy') if m in sys.modules))"], capture_output=True, text=True).stdout
+        [
+            sys.executable,
+            "-c",
+            "import sys, runpy; sys.argv=['litaudit','--help'];\n"
+            "try:\n runpy.run_module('litaudit', run_name='__main__')\n"
+            "except SystemExit: pass\n"
+            "print('HEAVY:' + ','.join(m for m in ('duckdb','sqlmodel','numpy','scipy','pandas',"
+            "'sqlalchemy') if m in sys.modules))",
+        ],
+        capture_output=True,
+        text=True,
+    ).stdout
     heavy = [x[6:] for x in heavy.splitlines() if x.startswith("HEAVY:")]
     ma, mb = statistics.median(a), statistics.median(b)
     print(f"litaudit --help      median {ma * 1000:7.1f} ms over {REPEATS} runs")

@@ -33,7 +33,7 @@ QRELS = DATA / "qrels" / "qrels.robust03.txt"
 MEASURES = ["AP", "P@10", "Rprec"]
 TARGET_S = 1.0
 TARGET_RSS_MIB = 1024
-CLI_TARGET_S = 1.3          # issue 15: runs import + runs eval as two commands
+CLI_TARGET_S = 1.3  # issue 15: runs import + runs eval as two commands
 
 
 def litaudit_once(run_dir: Path, qrels: Path, collection: str = "trec-robust-2003") -> dict:
@@ -61,7 +61,7 @@ def litaudit_once(run_dir: Path, qrels: Path, collection: str = "trec-robust-200
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
 
-    tune_allocator()        # as the litaudit command does when it opens a database
+    tune_allocator()  # as the litaudit command does when it opens a database
     t_imp = time.perf_counter() - t_imp
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,15 +73,25 @@ def litaudit_once(run_dir: Path, qrels: Path, collection: str = "trec-robust-200
             ev = evaluate_stored(store.con, collection, MEASURES)
             t2, c2 = time.perf_counter(), time.process_time()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"import": t1 - t0, "eval": t2 - t1, "total": t2 - t0, "cpu": c2 - c0,
-            "startup_imports": t_imp,
-            "lines": rep.lines, "peak_rss_mib": rss,
-            "map": [round(float(x), 4) for x in ev.mean("AP")]}
+    return {
+        "import": t1 - t0,
+        "eval": t2 - t1,
+        "total": t2 - t0,
+        "cpu": c2 - c0,
+        "startup_imports": t_imp,
+        "lines": rep.lines,
+        "peak_rss_mib": rss,
+        "map": [round(float(x), 4) for x in ev.mean("AP")],
+    }
 
 
 def child(run_dir: Path, qrels: Path) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", str(run_dir), str(qrels)],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", str(run_dir), str(qrels)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -119,13 +129,18 @@ def peer_ir_measures(run_dir: Path, qrels: Path) -> float:
 def peer_ranx(run_dir: Path, qrels: Path) -> float:
     import ranx
 
-    ranx.evaluate(ranx.Qrels({"q": {"d": 1}}), ranx.Run({"q": {"d": 1.0}}),
-                  ["map", "precision@10", "r-precision"])       # JIT compile, not timed
+    ranx.evaluate(
+        ranx.Qrels({"q": {"d": 1}}),
+        ranx.Run({"q": {"d": 1.0}}),
+        ["map", "precision@10", "r-precision"],
+    )  # JIT compile, not timed
     t0 = time.perf_counter()
     qr = ranx.Qrels.from_file(str(qrels), kind="trec")
     for f in sorted(run_dir.iterdir()):
-        with gzip.open(f, "rt") if f.suffix == ".gz" else open(f) as fh, \
-                tempfile.NamedTemporaryFile("w", suffix=".txt") as tmp:
+        with (
+            gzip.open(f, "rt") if f.suffix == ".gz" else open(f) as fh,
+            tempfile.NamedTemporaryFile("w", suffix=".txt") as tmp,
+        ):
             tmp.write(fh.read())
             tmp.flush()
             run = ranx.Run.from_file(tmp.name, kind="trec")
@@ -151,8 +166,10 @@ def synth(root: Path, n_runs: int, n_topics: int, depth: int, seed: int = 7) -> 
         for t in range(n_topics):
             docs = rng.choice(len(pool), size=depth, replace=False)
             scores = np.sort(rng.random(depth))[::-1]
-            lines += [f"{t + 1}\tQ0\t{pool[d]}\t{i + 1}\t{s:.6f}\tsynth{r}\n"
-                      for i, (d, s) in enumerate(zip(docs, scores, strict=True))]
+            lines += [
+                f"{t + 1}\tQ0\t{pool[d]}\t{i + 1}\t{s:.6f}\tsynth{r}\n"
+                for i, (d, s) in enumerate(zip(docs, scores, strict=True))
+            ]
         with gzip.open(rd / f"synth{r}.gz", "wt", compresslevel=1) as fh:
             fh.writelines(lines)
     return rd, q
@@ -195,39 +212,82 @@ def cli_path(repeat: int, before: Path | None = None) -> None:
         for _ in range(repeat):
             if before is not None:
                 old.append(_cli_once(lit, tmp, base, before))
-                print(f"  before: two commands {old[-1][0]:.2f} s (CPU {old[-1][1]:.2f} s); "
-                      f"eval again {old[-1][2]:.2f} s", flush=True)
+                print(
+                    f"  before: two commands {old[-1][0]:.2f} s (CPU {old[-1][1]:.2f} s); "
+                    f"eval again {old[-1][2]:.2f} s",
+                    flush=True,
+                )
             db = Path(tmp) / "a.duckdb"
             for p in Path(tmp).glob("a.duckdb*"):
                 p.unlink()
             shutil.copy(base, db)
-            t1, c1, r1 = run_child([*lit, "--db", str(db), "runs", "import", "-c", "robust03",
-                                    "--qrels", str(QRELS), str(RUNS)])
-            ev = [*lit, "--db", str(db), "runs", "eval", "-c", "robust03", "-m", "AP", "-m",
-                  "P@10", "-m", "Rprec"]
+            t1, c1, r1 = run_child(
+                [
+                    *lit,
+                    "--db",
+                    str(db),
+                    "runs",
+                    "import",
+                    "-c",
+                    "robust03",
+                    "--qrels",
+                    str(QRELS),
+                    str(RUNS),
+                ]
+            )
+            ev = [
+                *lit,
+                "--db",
+                str(db),
+                "runs",
+                "eval",
+                "-c",
+                "robust03",
+                "-m",
+                "AP",
+                "-m",
+                "P@10",
+                "-m",
+                "Rprec",
+            ]
             t2, c2, r2 = run_child(ev)
             ours.append(t1 + t2)
             cpu.append(c1 + c2)
             rss.append(max(r1, r2))
             again.append(run_child(ev)[0])
-            peer.append(run_child([sys.executable, str(REPO / "bench" / "pytrec_eval_script.py"),
-                                   str(QRELS), str(RUNS)])[0])
-            print(f"  runs import {t1:.2f} s + runs eval {t2:.2f} s = {t1 + t2:.2f} s "
-                  f"(CPU {c1 + c2:.2f} s, peak RSS {max(r1, r2):.0f} MiB); eval again "
-                  f"{again[-1]:.2f} s; pytrec_eval script {peer[-1]:.2f} s; load "
-                  f"{os.getloadavg()[0]:.2f}", flush=True)
+            peer.append(
+                run_child(
+                    [
+                        sys.executable,
+                        str(REPO / "bench" / "pytrec_eval_script.py"),
+                        str(QRELS),
+                        str(RUNS),
+                    ]
+                )[0]
+            )
+            print(
+                f"  runs import {t1:.2f} s + runs eval {t2:.2f} s = {t1 + t2:.2f} s "
+                f"(CPU {c1 + c2:.2f} s, peak RSS {max(r1, r2):.0f} MiB); eval again "
+                f"{again[-1]:.2f} s; pytrec_eval script {peer[-1]:.2f} s; load "
+                f"{os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
         med, pmed = statistics.median(ours), statistics.median(peer)
         if old:
-            print(f"before ({before}): two commands median "
-                  f"{statistics.median(x[0] for x in old):.2f} s (CPU "
-                  f"{statistics.median(x[1] for x in old):.2f} s), ratio "
-                  f"{pmed / statistics.median(x[0] for x in old):.2f}x; repeated eval "
-                  f"{statistics.median(x[2] for x in old):.2f} s")
-        print(f"user's path (two commands): median {med:.2f} s (best {min(ours):.2f} s, CPU "
-              f"{statistics.median(cpu):.2f} s): {'PASS' if med <= CLI_TARGET_S else 'MISS'} "
-              f"(target {CLI_TARGET_S} s); pytrec_eval script median {pmed:.2f} s, ratio "
-              f"{pmed / med:.2f}x: {'PASS' if pmed / med >= 2 else 'MISS'} (target 2x); "
-              f"repeated eval {statistics.median(again):.2f} s; peak RSS {max(rss):.0f} MiB")
+            print(
+                f"before ({before}): two commands median "
+                f"{statistics.median(x[0] for x in old):.2f} s (CPU "
+                f"{statistics.median(x[1] for x in old):.2f} s), ratio "
+                f"{pmed / statistics.median(x[0] for x in old):.2f}x; repeated eval "
+                f"{statistics.median(x[2] for x in old):.2f} s"
+            )
+        print(
+            f"user's path (two commands): median {med:.2f} s (best {min(ours):.2f} s, CPU "
+            f"{statistics.median(cpu):.2f} s): {'PASS' if med <= CLI_TARGET_S else 'MISS'} "
+            f"(target {CLI_TARGET_S} s); pytrec_eval script median {pmed:.2f} s, ratio "
+            f"{pmed / med:.2f}x: {'PASS' if pmed / med >= 2 else 'MISS'} (target 2x); "
+            f"repeated eval {statistics.median(again):.2f} s; peak RSS {max(rss):.0f} MiB"
+        )
 
 
 def _cli_once(lit: list[str], tmp: str, base: Path, code: Path) -> tuple[float, float, float]:
@@ -241,10 +301,35 @@ def _cli_once(lit: list[str], tmp: str, base: Path, code: Path) -> tuple[float, 
     saved = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = str(code)
     try:
-        t1, c1, _ = run_child([*lit, "--db", str(db), "runs", "import", "-c", "robust03",
-                               "--qrels", str(QRELS), str(RUNS)])
-        ev = [*lit, "--db", str(db), "runs", "eval", "-c", "robust03", "-m", "AP", "-m",
-              "P@10", "-m", "Rprec"]
+        t1, c1, _ = run_child(
+            [
+                *lit,
+                "--db",
+                str(db),
+                "runs",
+                "import",
+                "-c",
+                "robust03",
+                "--qrels",
+                str(QRELS),
+                str(RUNS),
+            ]
+        )
+        ev = [
+            *lit,
+            "--db",
+            str(db),
+            "runs",
+            "eval",
+            "-c",
+            "robust03",
+            "-m",
+            "AP",
+            "-m",
+            "P@10",
+            "-m",
+            "Rprec",
+        ]
         t2, c2, _ = run_child(ev)
         t3 = run_child(ev)[0]
     finally:
@@ -262,19 +347,26 @@ def main() -> None:
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--repeat", type=int, default=7, help="litaudit repetitions (median)")
-    ap.add_argument("--cli", action="store_true",
-                    help="only the user's path: the two commands against a pytrec_eval script")
-    ap.add_argument("--before", type=Path,
-                    help="with --cli: also time older code from this folder (its litaudit/, "
-                         "schema/, seeds/), alternating")
+    ap.add_argument(
+        "--cli",
+        action="store_true",
+        help="only the user's path: the two commands against a pytrec_eval script",
+    )
+    ap.add_argument(
+        "--before",
+        type=Path,
+        help="with --cli: also time older code from this folder (its litaudit/, "
+        "schema/, seeds/), alternating",
+    )
     a = ap.parse_args()
     if a.child:
         print(json.dumps(litaudit_once(Path(a.child[0]), Path(a.child[1]))))
         return
     print(f"cores {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}")
     if a.growth:
-        sizes = [(13, 50, 1000), (130, 50, 1000)] + ([(1000, 50, 1000)] if a.full else
-                                                      [(260, 50, 1000)])
+        sizes = [(13, 50, 1000), (130, 50, 1000)] + (
+            [(1000, 50, 1000)] if a.full else [(260, 50, 1000)]
+        )
         first = None
         for n_runs, n_top, depth in sizes:
             with tempfile.TemporaryDirectory() as tmp:
@@ -282,16 +374,21 @@ def main() -> None:
                 r = child(rd, q)
             per_line = r["total"] / r["lines"] * 1e6
             first = first or per_line
-            print(f"{n_runs:5d} runs x {n_top} x {depth}: {r['lines']:>10,} lines  "
-                  f"total {r['total']:6.2f} s (import {r['import']:.2f}, eval "
-                  f"{r['eval']:.2f})  {per_line:.3f} us/line ({per_line / first:.2f}x the "
-                  f"smallest)  cpu {r['cpu']:6.2f} s  peak RSS {r['peak_rss_mib']:.0f} MiB  "
-                  f"load {os.getloadavg()[0]:.2f}", flush=True)
+            print(
+                f"{n_runs:5d} runs x {n_top} x {depth}: {r['lines']:>10,} lines  "
+                f"total {r['total']:6.2f} s (import {r['import']:.2f}, eval "
+                f"{r['eval']:.2f})  {per_line:.3f} us/line ({per_line / first:.2f}x the "
+                f"smallest)  cpu {r['cpu']:6.2f} s  peak RSS {r['peak_rss_mib']:.0f} MiB  "
+                f"load {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
         return
     if not RUNS.is_dir():
         sys.exit(f"shared data not found at {RUNS}")
-    print("the user's path: `litaudit runs import` + `litaudit runs eval -m AP -m P@10 "
-          "-m Rprec` (robust03) as two processes, against a pytrec_eval script")
+    print(
+        "the user's path: `litaudit runs import` + `litaudit runs eval -m AP -m P@10 "
+        "-m Rprec` (robust03) as two processes, against a pytrec_eval script"
+    )
     cli_path(a.repeat, a.before)
     if a.cli:
         return
@@ -299,21 +396,28 @@ def main() -> None:
     for _ in range(a.repeat):
         r = child(RUNS, QRELS)
         results.append(r)
-        print(f"litaudit import {r['import']:.2f} s + eval {r['eval']:.2f} s = "
-              f"{r['total']:.2f} s wall ({r['cpu']:.2f} s CPU) for {r['lines']:,} lines; "
-              f"peak RSS {r['peak_rss_mib']:.0f} MiB; load {os.getloadavg()[0]:.2f} "
-              f"(library imports before the clock: {r['startup_imports']:.2f} s)")
+        print(
+            f"litaudit import {r['import']:.2f} s + eval {r['eval']:.2f} s = "
+            f"{r['total']:.2f} s wall ({r['cpu']:.2f} s CPU) for {r['lines']:,} lines; "
+            f"peak RSS {r['peak_rss_mib']:.0f} MiB; load {os.getloadavg()[0]:.2f} "
+            f"(library imports before the clock: {r['startup_imports']:.2f} s)"
+        )
     totals = sorted(x["total"] for x in results)
     med = totals[len(totals) // 2]
     rss = max(x["peak_rss_mib"] for x in results)
     r = {"total": med}
-    print(f"litaudit median {med:.2f} s (best {totals[0]:.2f} s) of {len(totals)}: "
-          f"{'PASS' if med <= TARGET_S else 'MISS'} (target {TARGET_S} s); peak RSS "
-          f"{rss:.0f} MiB: {'PASS' if rss < TARGET_RSS_MIB else 'MISS'} (target 1 GiB)")
+    print(
+        f"litaudit median {med:.2f} s (best {totals[0]:.2f} s) of {len(totals)}: "
+        f"{'PASS' if med <= TARGET_S else 'MISS'} (target {TARGET_S} s); peak RSS "
+        f"{rss:.0f} MiB: {'PASS' if rss < TARGET_RSS_MIB else 'MISS'} (target 1 GiB)"
+    )
     if a.no_peers:
         return
-    for name, fn in [("pytrec_eval (Python parsing)", peer_pytrec_eval),
-                     ("ir_measures", peer_ir_measures), ("ranx (warm)", peer_ranx)]:
+    for name, fn in [
+        ("pytrec_eval (Python parsing)", peer_pytrec_eval),
+        ("ir_measures", peer_ir_measures),
+        ("ranx (warm)", peer_ranx),
+    ]:
         try:
             t = fn(RUNS, QRELS)
         except ImportError as exc:

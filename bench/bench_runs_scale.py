@@ -32,12 +32,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 LITAUDIT = [sys.executable, "-m", "litaudit"]
-COLLECTION = "dl19-passage"          # an MS MARCO passage collection of the reference data
-N_TOPICS = 6980                      # MS MARCO passage dev (small) queries
+COLLECTION = "dl19-passage"  # an MS MARCO passage collection of the reference data
+N_TOPICS = 6980  # MS MARCO passage dev (small) queries
 DEPTH = 1000
 N_PASSAGES = 8_841_823
 RSS_TARGET_MIB = 2048
-EVAL_TARGET_S = 30.0                 # at 140M lines
+EVAL_TARGET_S = 30.0  # at 140M lines
 
 
 def synth_msmarco(root: Path, n_runs: int, seed: int = 15) -> tuple[Path, Path]:
@@ -48,16 +48,25 @@ def synth_msmarco(root: Path, n_runs: int, seed: int = 15) -> tuple[Path, Path]:
 
     rng = np.random.default_rng(seed)
     topics = np.sort(rng.choice(1_100_000, size=N_TOPICS, replace=False)) + 2
-    base = rng.integers(0, N_PASSAGES - 8 * DEPTH, size=N_TOPICS)   # each topic's passages
+    base = rng.integers(0, N_PASSAGES - 8 * DEPTH, size=N_TOPICS)  # each topic's passages
     opts = pcsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
     n_rel = 1 + (rng.random(N_TOPICS) < 0.1)
     q_topic = np.repeat(topics, n_rel)
     q_doc = np.repeat(base, n_rel) + 7 * rng.integers(0, DEPTH, size=len(q_topic))
-    q_doc[1:][q_topic[1:] == q_topic[:-1]] += 1      # two relevant: distinct passages
+    q_doc[1:][q_topic[1:] == q_topic[:-1]] += 1  # two relevant: distinct passages
     qrels = root / "qrels.dev.small.tsv"
-    pcsv.write_csv(pa.table({"t": q_topic.astype(str), "i": np.zeros(len(q_topic), np.int8),
-                             "d": q_doc.astype(str), "r": np.ones(len(q_topic), np.int8)}),
-                   qrels, opts)
+    pcsv.write_csv(
+        pa.table(
+            {
+                "t": q_topic.astype(str),
+                "i": np.zeros(len(q_topic), np.int8),
+                "d": q_doc.astype(str),
+                "r": np.ones(len(q_topic), np.int8),
+            }
+        ),
+        qrels,
+        opts,
+    )
     run_dir = root / "runs"
     run_dir.mkdir()
     rank = np.tile(np.arange(1, DEPTH + 1, dtype=np.int32), N_TOPICS)
@@ -67,11 +76,18 @@ def synth_msmarco(root: Path, n_runs: int, seed: int = 15) -> tuple[Path, Path]:
         k = rng.permuted(np.tile(np.arange(DEPTH), (N_TOPICS, 1)), axis=1)
         docs = (base[:, None] + 7 * k + rng.integers(0, 7, size=(N_TOPICS, DEPTH))).ravel()
         score = np.round(np.sort(rng.random((N_TOPICS, DEPTH)) * 20, axis=1)[:, ::-1], 3)
-        table = pa.table({"t": t_col, "q": pa.array(["Q0"] * 1, pa.string()).take(
-                              pa.array(np.zeros(len(rank), np.int32))),
-                          "d": pa.array(docs.astype(str)), "k": rank,
-                          "s": score.ravel(), "tag": pa.array([f"synth{r:02d}"]).take(
-                              pa.array(np.zeros(len(rank), np.int32)))})
+        table = pa.table(
+            {
+                "t": t_col,
+                "q": pa.array(["Q0"] * 1, pa.string()).take(
+                    pa.array(np.zeros(len(rank), np.int32))
+                ),
+                "d": pa.array(docs.astype(str)),
+                "k": rank,
+                "s": score.ravel(),
+                "tag": pa.array([f"synth{r:02d}"]).take(pa.array(np.zeros(len(rank), np.int32))),
+            }
+        )
         pcsv.write_csv(table, run_dir / f"run.synth{r:02d}.trec", opts)
         del table, docs, score, k
     return run_dir, qrels
@@ -82,7 +98,7 @@ def run_child(cmd: list[str]) -> tuple[float, float, float]:
     (peak RSS and CPU from wait4: that child's alone)."""
     t0 = time.perf_counter()
     pid = os.fork()
-    if pid == 0:                                       # the child: run the command
+    if pid == 0:  # the child: run the command
         os.chdir(REPO)
         fd = os.open(os.devnull, os.O_WRONLY)
         os.dup2(fd, 1)
@@ -105,58 +121,94 @@ def one_size(tmp_root: Path, n_runs: int, base_db: Path) -> dict:
         db = root / "a.duckdb"
         shutil.copy(base_db, db)
         lines = n_runs * N_TOPICS * DEPTH
-        t_imp, rss_imp, cpu_imp = run_child([*LITAUDIT, "--db", str(db), "runs", "import", "-c",
-                                       COLLECTION, "--qrels", str(qrels), str(run_dir)])
+        t_imp, rss_imp, cpu_imp = run_child(
+            [
+                *LITAUDIT,
+                "--db",
+                str(db),
+                "runs",
+                "import",
+                "-c",
+                COLLECTION,
+                "--qrels",
+                str(qrels),
+                str(run_dir),
+            ]
+        )
         db_size = db.stat().st_size
-        for p in run_dir.iterdir():                     # free the disk before evaluating
+        for p in run_dir.iterdir():  # free the disk before evaluating
             p.unlink()
-        ev = [*LITAUDIT, "--db", str(db), "runs", "eval", "-c", COLLECTION, "-m", "AP",
-              "--json"]
+        ev = [*LITAUDIT, "--db", str(db), "runs", "eval", "-c", COLLECTION, "-m", "AP", "--json"]
         t_ev, rss_ev, cpu_ev = run_child(ev + ["--no-cache"])
-        t_ev1, _, _ = run_child(ev)                     # computes and stores
-        t_ev2, rss_ev2, _ = run_child(ev)               # reads the stored values
-    return {"runs": n_runs, "lines": lines, "text_mib": text / 2**20, "gen": gen,
-            "import": t_imp, "cpu_import": cpu_imp, "cpu_eval": cpu_ev, "rss_import": rss_imp, "db_mib": db_size / 2**20,
-            "eval": t_ev, "rss_eval": rss_ev, "eval_store": t_ev1, "eval_cached": t_ev2,
-            "rss_cached": rss_ev2}
+        t_ev1, _, _ = run_child(ev)  # computes and stores
+        t_ev2, rss_ev2, _ = run_child(ev)  # reads the stored values
+    return {
+        "runs": n_runs,
+        "lines": lines,
+        "text_mib": text / 2**20,
+        "gen": gen,
+        "import": t_imp,
+        "cpu_import": cpu_imp,
+        "cpu_eval": cpu_ev,
+        "rss_import": rss_imp,
+        "db_mib": db_size / 2**20,
+        "eval": t_ev,
+        "rss_eval": rss_ev,
+        "eval_store": t_ev1,
+        "eval_cached": t_ev2,
+        "rss_cached": rss_ev2,
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--full", action="store_true", help="2, 5 and 10 runs (70M lines)")
     ap.add_argument("--runs", type=int, nargs="*", help="these sizes (runs) instead")
-    ap.add_argument("--tmp", type=Path, default=Path(tempfile.gettempdir()),
-                    help="where to write the synthetic files (deleted after each size)")
+    ap.add_argument(
+        "--tmp",
+        type=Path,
+        default=Path(tempfile.gettempdir()),
+        help="where to write the synthetic files (deleted after each size)",
+    )
     a = ap.parse_args()
     sizes = a.runs or ([2, 5, 10] if a.full else [1, 2, 4])
     need = max(sizes) * 0.27 * 2**30 * 1.6
     free = shutil.disk_usage(a.tmp).free
     if free < need:
         sys.exit(f"{a.tmp}: {free / 2**30:.1f} GiB free, need about {need / 2**30:.1f} GiB")
-    print(f"cores {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}; MS MARCO-shaped "
-          f"runs of {N_TOPICS} topics x {DEPTH} documents, collection {COLLECTION}")
+    print(
+        f"cores {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}; MS MARCO-shaped "
+        f"runs of {N_TOPICS} topics x {DEPTH} documents, collection {COLLECTION}"
+    )
     with tempfile.TemporaryDirectory(dir=a.tmp) as tmp:
         base = Path(tmp) / "base.duckdb"
-        subprocess.run([*LITAUDIT, "--db", str(base), "init"], check=True, cwd=REPO,
-                       capture_output=True)
+        subprocess.run(
+            [*LITAUDIT, "--db", str(base), "init"], check=True, cwd=REPO, capture_output=True
+        )
         first = None
         for n in sizes:
             r = one_size(Path(tmp), n, base)
             per = r["import"] / r["lines"] * 1e6
             first = first or per
-            print(f"{n:3d} runs, {r['lines'] / 1e6:6.1f}M lines ({r['text_mib']:,.0f} MiB "
-                  f"text; generated in {r['gen']:.0f} s): import {r['import']:6.1f} s "
-                  f"({r['lines'] / r['import'] / 1e6:.2f}M lines/s, {per:.3f} us/line = "
-                  f"{per / first:.2f}x the smallest; CPU {r['cpu_import']:.1f} s), peak RSS {r['rss_import']:,.0f} MiB "
-                  f"[{'PASS' if r['rss_import'] <= RSS_TARGET_MIB else 'MISS'} <= 2 GiB]; "
-                  f"database {r['db_mib']:,.0f} MiB", flush=True)
+            print(
+                f"{n:3d} runs, {r['lines'] / 1e6:6.1f}M lines ({r['text_mib']:,.0f} MiB "
+                f"text; generated in {r['gen']:.0f} s): import {r['import']:6.1f} s "
+                f"({r['lines'] / r['import'] / 1e6:.2f}M lines/s, {per:.3f} us/line = "
+                f"{per / first:.2f}x the smallest; CPU {r['cpu_import']:.1f} s), peak RSS {r['rss_import']:,.0f} MiB "
+                f"[{'PASS' if r['rss_import'] <= RSS_TARGET_MIB else 'MISS'} <= 2 GiB]; "
+                f"database {r['db_mib']:,.0f} MiB",
+                flush=True,
+            )
             ev_target = EVAL_TARGET_S * r["lines"] / 140e6
-            print(f"     eval -m AP {r['eval']:6.1f} s ({r['lines'] / r['eval'] / 1e6:.1f}M "
-                  f"lines/s, CPU {r['cpu_eval']:.1f} s; the 30 s at 140M target scaled to this size: {ev_target:.1f} s, "
-                  f"{'PASS' if r['eval'] <= ev_target else 'MISS'}), peak RSS "
-                  f"{r['rss_eval']:,.0f} MiB; computing and storing {r['eval_store']:.1f} s; "
-                  f"stored values read back {r['eval_cached']:.2f} s (peak "
-                  f"{r['rss_cached']:,.0f} MiB); load {os.getloadavg()[0]:.2f}", flush=True)
+            print(
+                f"     eval -m AP {r['eval']:6.1f} s ({r['lines'] / r['eval'] / 1e6:.1f}M "
+                f"lines/s, CPU {r['cpu_eval']:.1f} s; the 30 s at 140M target scaled to this size: {ev_target:.1f} s, "
+                f"{'PASS' if r['eval'] <= ev_target else 'MISS'}), peak RSS "
+                f"{r['rss_eval']:,.0f} MiB; computing and storing {r['eval_store']:.1f} s; "
+                f"stored values read back {r['eval_cached']:.2f} s (peak "
+                f"{r['rss_cached']:,.0f} MiB); load {os.getloadavg()[0]:.2f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

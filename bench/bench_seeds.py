@@ -42,16 +42,19 @@ def _wall(args: list[str], what: str) -> float:
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wall = time.perf_counter() - t
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    CPU.setdefault(what, []).append(after.ru_utime - before.ru_utime
-                                    + after.ru_stime - before.ru_stime)
+    CPU.setdefault(what, []).append(
+        after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    )
     return wall
 
 
 def _line(what: str, times: list[float], target: float, unit: str = "s") -> str:
     k = 1000.0 if unit == "ms" else 1.0
     med = statistics.median(times) * k
-    return (f"  {what:<34} {med:8.2f} {unit}  (range {min(times) * k:.2f}-{max(times) * k:.2f}; "
-            f"{med / target:.2f}x of the {target:g} {unit} target)")
+    return (
+        f"  {what:<34} {med:8.2f} {unit}  (range {min(times) * k:.2f}-{max(times) * k:.2f}; "
+        f"{med / target:.2f}x of the {target:g} {unit} target)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -69,19 +72,27 @@ def main(argv: list[str] | None = None) -> int:
         db = Path(d) / "init0.duckdb"
         with open_store(db, read_only=True) as store:
             n = store.con.execute("SELECT count(*) FROM results").fetchone()[0]
-        summaries = [_wall([*LITAUDIT, "--db", str(db), "audit", "summary"], "summary")
-                     for _ in range(args.repeats)]
+        summaries = [
+            _wall([*LITAUDIT, "--db", str(db), "audit", "summary"], "summary")
+            for _ in range(args.repeats)
+        ]
         with open_store(db, read_only=True) as store:
             con = store.con
-            groups = con.execute("SELECT DISTINCT c.name, r.measure, r.source FROM results r "
-                                 "JOIN collections c ON c.id = r.collection_id "
-                                 "ORDER BY 1, 2, 3").fetchall()
+            groups = con.execute(
+                "SELECT DISTINCT c.name, r.measure, r.source FROM results r "
+                "JOIN collections c ON c.id = r.collection_id "
+                "ORDER BY 1, 2, 3"
+            ).fetchall()
             # as the summary runs them: one read of every population, then each audit
             from litaudit.analyses.population import load_population, select_population
 
-            colls = {r[0]: (r[1], r[2]) for r in con.execute(
-                "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
-                "ON t.collection_id = c.id AND t.is_default").fetchall()}
+            colls = {
+                r[0]: (r[1], r[2])
+                for r in con.execute(
+                    "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
+                    "ON t.collection_id = c.id AND t.is_default"
+                ).fetchall()
+            }
             pops: dict = {}
             for x in load_population(con, None, None, B.Filters()):
                 pops.setdefault((x.collection_id, x.measure, x.row.source), []).append(x.row)
@@ -89,15 +100,15 @@ def main(argv: list[str] | None = None) -> int:
             for (cid, measure, source), rows in pops.items():
                 f = B.Filters(source=source)
                 try:
-                    pop = select_population(cid, colls[cid][0], colls[cid][1], measure, rows, f,
-                                            B.SUMMARY_MIN_N)
+                    pop = select_population(
+                        cid, colls[cid][0], colls[cid][1], measure, rows, f, B.SUMMARY_MIN_N
+                    )
                 except Exception:
                     continue
                 reps = []
                 for _ in range(3):
                     t = time.perf_counter()
-                    B._best(con, pop, f, B.DEFAULT_ALPHA, B.DEFAULT_P, "exact", None, None,
-                            False)
+                    B._best(con, pop, f, B.DEFAULT_ALPHA, B.DEFAULT_P, "exact", None, None, False)
                     reps.append(time.perf_counter() - t)
                 inner.append(min(reps))
                 if min(reps) > inner_slowest[0]:
@@ -124,12 +135,16 @@ def main(argv: list[str] | None = None) -> int:
     print(_line("litaudit audit summary (stored)", summaries, SUMMARY_TARGET_S))
     print(_line("  its CPU time (user + system)", CPU["summary"], SUMMARY_TARGET_S))
     print(_line("audit within the summary, median", inner, AUDIT_TARGET_MS, "ms"))
-    print(f"  {'audit within the summary, slowest':<34} {inner_slowest[0] * 1000:8.2f} ms  "
-          f"({inner_slowest[1]}; {inner_slowest[0] * 1000 / AUDIT_TARGET_MS:.2f}x of the "
-          f"{AUDIT_TARGET_MS:g} ms target)")
+    print(
+        f"  {'audit within the summary, slowest':<34} {inner_slowest[0] * 1000:8.2f} ms  "
+        f"({inner_slowest[1]}; {inner_slowest[0] * 1000 / AUDIT_TARGET_MS:.2f}x of the "
+        f"{AUDIT_TARGET_MS:g} ms target)"
+    )
     print(_line("one exact audit, median", per, AUDIT_TARGET_MS, "ms"))
-    print(f"  {'one exact audit, slowest':<34} {slowest[0] * 1000:8.2f} ms  ({slowest[1]}; "
-          f"{slowest[0] * 1000 / AUDIT_TARGET_MS:.2f}x of the {AUDIT_TARGET_MS:g} ms target)")
+    print(
+        f"  {'one exact audit, slowest':<34} {slowest[0] * 1000:8.2f} ms  ({slowest[1]}; "
+        f"{slowest[0] * 1000 / AUDIT_TARGET_MS:.2f}x of the {AUDIT_TARGET_MS:g} ms target)"
+    )
     return 0
 
 

@@ -80,13 +80,15 @@ def main() -> int:
     split = subcollection_tau.split_documents(c.docnos, SPLIT)
     full = coded_archive.evaluate_means(c, "AP")
     keep, _ = subcollection_tau.select_runs(
-        full, c.run_types, automatic_only=True,
-        drop_bottom=subcollection_tau.SUBCOLLECTION_BOTTOM)
+        full, c.run_types, automatic_only=True, drop_bottom=subcollection_tau.SUBCOLLECTION_BOTTOM
+    )
     prep = subcollection_tau.prepare_subcollections(c, keep)
     t2 = time.perf_counter()
-    print(f"robust03: {len(c.tags)} runs ({keep.size} ranked), {len(c.topic_names)} topics, "
-          f"{len(c.docnos)} documents; {prep.pos_doc.size} ranked positions up to the last "
-          f"relevant, {prep.rel_doc.size} relevant retrieved")
+    print(
+        f"robust03: {len(c.tags)} runs ({keep.size} ranked), {len(c.topic_names)} topics, "
+        f"{len(c.docnos)} documents; {prep.pos_doc.size} ranked positions up to the last "
+        f"relevant, {prep.rel_doc.size} relevant retrieved"
+    )
     print(f"read files {t1 - t0:.1f} s; code + select + precompute {t2 - t1:.1f} s")
 
     from rich.progress import Progress
@@ -97,18 +99,28 @@ def main() -> int:
     w0 = time.perf_counter()
     with Progress(console=err, transient=True) as prog:
         task = prog.add_task("random splits", total=permutations)
-        test = sc.subcollection_test(prep, split.labels, split.names, permutations=permutations,
-                                     rng=np.random.default_rng(SEED), workers=workers,
-                                     progress=lambda k: prog.advance(task, k))
+        test = sc.subcollection_test(
+            prep,
+            split.labels,
+            split.names,
+            permutations=permutations,
+            rng=np.random.default_rng(SEED),
+            workers=workers,
+            progress=lambda k: prog.advance(task, k),
+        )
     fast = time.perf_counter() - w0
     cpu = time.process_time() - cpu0
-    print(f"fast path: {permutations} random splits in {fast:.1f} s wall ({cpu:.1f} s CPU, "
-          f"{workers} threads): {1000 * fast / permutations:.1f} ms per split "
-          f"[target: 1,000 splits <= 30 s]")
+    print(
+        f"fast path: {permutations} random splits in {fast:.1f} s wall ({cpu:.1f} s CPU, "
+        f"{workers} threads): {1000 * fast / permutations:.1f} ms per split "
+        f"[target: 1,000 splits <= 30 s]"
+    )
     for k, (a, b) in enumerate(test.pairs):
-        print(f"  {split.names[a]:>5}-{split.names[b]:<5} tau {test.tau[k]:.3f}  random "
-              f"{np.nanmin(test.random_tau[k]):.2f}-{np.nanmax(test.random_tau[k]):.2f}  "
-              f"p {test.p_value[k]:.4f}")
+        print(
+            f"  {split.names[a]:>5}-{split.names[b]:<5} tau {test.tau[k]:.3f}  random "
+            f"{np.nanmin(test.random_tau[k]):.2f}-{np.nanmax(test.random_tau[k]):.2f}  "
+            f"p {test.p_value[k]:.4f}"
+        )
 
     seeds = sc.split_seeds(np.random.default_rng(SEED), permutations)[:OBVIOUS_SPLITS]
     small = split.labels.astype(np.int8)
@@ -120,8 +132,10 @@ def main() -> int:
         quick, _ = sc.subcollection_map(prep, labels[None, :].astype(np.int64), len(split.names))
         worst = max(worst, float(np.nanmax(np.abs(slow - quick[0]))))
     per = (time.perf_counter() - w0) / OBVIOUS_SPLITS
-    print(f"obvious way (filter + pytrec_eval): {per:.1f} s per split over {OBVIOUS_SPLITS} "
-          f"splits -> {1000 * per / 60:.0f} min for 1,000")
+    print(
+        f"obvious way (filter + pytrec_eval): {per:.1f} s per split over {OBVIOUS_SPLITS} "
+        f"splits -> {1000 * per / 60:.0f} min for 1,000"
+    )
     print(f"max |MAP fast - MAP pytrec_eval| over {OBVIOUS_SPLITS} splits: {worst:.2e}")
     print(f"ratio obvious / fast per split: {per / (fast / permutations):.0f}x")
     return 0

@@ -29,8 +29,10 @@ def main(qrels: Path, run_dir: Path) -> None:
                 rd.setdefault(t, {})[d] = float(s)
         res = ev.evaluate(rd)
         n = len(res)
-        print(f.name, *(f"{sum(v[m] for v in res.values()) / n:.4f}"
-                        for m in ("map", "P_10", "Rprec")))
+        print(
+            f.name,
+            *(f"{sum(v[m] for v in res.values()) / n:.4f}" for m in ("map", "P_10", "Rprec")),
+        )
 
 
 if __name__ == "__main__":

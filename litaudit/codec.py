@@ -94,7 +94,7 @@ def _decode(tp: Any, data: Any, where: str) -> Any:
         rest = [a for a in args if a is not type(None)]
         if len(rest) == 1:
             return _decode(rest[0], data, where)
-        for a in rest:          # a union of several types: the first that fits
+        for a in rest:  # a union of several types: the first that fits
             try:
                 return _decode(a, data, where)
             except (DecodeError, TypeError, ValueError):
@@ -107,13 +107,20 @@ def _decode(tp: Any, data: Any, where: str) -> Any:
             raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")
         hints = _hints(tp)
         fields = [f for f in dataclasses.fields(tp) if f.init]
-        missing = [f.name for f in fields if f.name not in data
-                   and f.default is dataclasses.MISSING
-                   and f.default_factory is dataclasses.MISSING]
+        missing = [
+            f.name
+            for f in fields
+            if f.name not in data
+            and f.default is dataclasses.MISSING
+            and f.default_factory is dataclasses.MISSING
+        ]
         if missing:
             raise DecodeError(f"{where}: no {', '.join(missing)}")
-        kw = {f.name: _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
-              for f in fields if f.name in data}
+        kw = {
+            f.name: _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
+            for f in fields
+            if f.name in data
+        }
         return tp(**kw)
     if origin is tuple:
         _seq(data, where)
@@ -121,8 +128,14 @@ def _decode(tp: Any, data: Any, where: str) -> Any:
             return tuple(_decode(args[0], x, f"{where}[{i}]") for i, x in enumerate(data))
         if args and len(args) != len(data):
             raise DecodeError(f"{where}: expected {len(args)} items, got {len(data)}")
-        return tuple(_decode(a, x, f"{where}[{i}]") for i, (a, x) in
-                     enumerate(zip(args, data, strict=True))) if args else tuple(data)
+        return (
+            tuple(
+                _decode(a, x, f"{where}[{i}]")
+                for i, (a, x) in enumerate(zip(args, data, strict=True))
+            )
+            if args
+            else tuple(data)
+        )
     if origin in (list, collections.abc.Sequence):
         _seq(data, where)
         inner = args[0] if args else Any
@@ -167,10 +180,12 @@ def _scalar(tp: Any, data: Any, where: str) -> Any:
         return tp.fromisoformat(data)
     if tp in (Path, Decimal):
         return tp(data)
-    if getattr(tp, "__name__", "") == "ndarray":     # numpy arrays: lists of numbers
+    if getattr(tp, "__name__", "") == "ndarray":  # numpy arrays: lists of numbers
         import numpy as np
 
-        return np.asarray([math.nan if x is None else x for x in data]
-                          if isinstance(data, list) and data and not isinstance(data[0], list)
-                          else data)
+        return np.asarray(
+            [math.nan if x is None else x for x in data]
+            if isinstance(data, list) and data and not isinstance(data[0], list)
+            else data
+        )
     return data

@@ -7,46 +7,46 @@ why). Add a constant here instead of repeating a literal in a command's help or 
 from __future__ import annotations
 
 # --- extreme-value audits (Carterette, SIGIR 2015) -------------------------------------
-ALPHA = 0.05                 # Sec. 3.1: the 5% point of the max/min-value distribution
-P_INTERVAL = 0.2             # Sec. 3.2: intrinsic-effectiveness interval at p = 0.2 (60% band)
-MIN_N = 5                    # ours: fewer results make no population (the audits refuse them,
-                             # `audit summary` skips them): their sample sd is too unstable
-                             # (the paper's Table 2 populations: tens to hundreds)
-MONTECARLO_TRIALS = 10_000   # ours: Monte Carlo draws when an exact method is not asked for
-MONTECARLO_SEED = 2015       # ours: the seed of the extreme-value Monte Carlo
+ALPHA = 0.05  # Sec. 3.1: the 5% point of the max/min-value distribution
+P_INTERVAL = 0.2  # Sec. 3.2: intrinsic-effectiveness interval at p = 0.2 (60% band)
+MIN_N = 5  # ours: fewer results make no population (the audits refuse them,
+# `audit summary` skips them): their sample sd is too unstable
+# (the paper's Table 2 populations: tens to hundreds)
+MONTECARLO_TRIALS = 10_000  # ours: Monte Carlo draws when an exact method is not asked for
+MONTECARLO_SEED = 2015  # ours: the seed of the extreme-value Monte Carlo
 
 # --- claims (issue 11) -----------------------------------------------------------------
-P_FLOOR = 1e-6               # ours: smaller p-values print as "< 1e-06"; below this the normal
-                             # tail of the reference model decides the digits, not the data
-                             # (docs/STATISTICS.md, "p-values and their floor")
-N_STAR_CAP = 1e12            # ours: N* beyond this prints as "> 1e+12" (capped): no collection
-                             # sees that many experiments, and the tail model is meaningless there
+P_FLOOR = 1e-6  # ours: smaller p-values print as "< 1e-06"; below this the normal
+# tail of the reference model decides the digits, not the data
+# (docs/STATISTICS.md, "p-values and their floor")
+N_STAR_CAP = 1e12  # ours: N* beyond this prints as "> 1e+12" (capped): no collection
+# sees that many experiments, and the tail model is meaningless there
 
 # --- reusability (Carterette et al. 2010; Voorhees et al. 2014; Sanderson et al. 2012) -
-REUSE_ALPHA = 0.05           # level of every test entering the reuse verdict (Holm, family-wise)
-REUSE_CORRECTION = "holm"    # ours: Holm (1979) across every test entering the verdict
-AGREEMENT_K = 2              # Carterette et al. 2010, Sec. 4.3: 2 sites held out per topic
-AGREEMENT_DEPTH = 100        # Sec. 4.3: the simulated pool of the sites not held out, depth 100
-AGREEMENT_MIN_TOPICS = 5     # ours: a pair needs >= 5 baseline and 5 reuse topics (t-tests)
-AGREEMENT_MIN_PAIRS = 10     # ours: an analysis needs >= 10 pairs per assignment on average
-                             # (the paper's smallest worked example, APL, has 10 pairs)
+REUSE_ALPHA = 0.05  # level of every test entering the reuse verdict (Holm, family-wise)
+REUSE_CORRECTION = "holm"  # ours: Holm (1979) across every test entering the verdict
+AGREEMENT_K = 2  # Carterette et al. 2010, Sec. 4.3: 2 sites held out per topic
+AGREEMENT_DEPTH = 100  # Sec. 4.3: the simulated pool of the sites not held out, depth 100
+AGREEMENT_MIN_TOPICS = 5  # ours: a pair needs >= 5 baseline and 5 reuse topics (t-tests)
+AGREEMENT_MIN_PAIRS = 10  # ours: an analysis needs >= 10 pairs per assignment on average
+# (the paper's smallest worked example, APL, has 10 pairs)
 AGREEMENT_ASSIGNMENTS = 100  # ours: random hold-out assignments the agreement test averages
-AGREEMENT_SEED = 20100719    # ours: seed of those assignments (the SIGIR 2010 opening day)
-AGREEMENT_FLIPS = 9999       # ours: random sign flips of the agreement test (p >= 1e-4)
-AGREEMENT_FLIP_SEED = 3201   # ours: seed of the sign flips (its own procedure)
+AGREEMENT_SEED = 20100719  # ours: seed of those assignments (the SIGIR 2010 opening day)
+AGREEMENT_FLIPS = 9999  # ours: random sign flips of the agreement test (p >= 1e-4)
+AGREEMENT_FLIP_SEED = 3201  # ours: seed of the sign flips (its own procedure)
 AGREEMENT_RANDOMIZATION_SEED = 1007  # ours: seed of `reuse agreement --randomize`
 SUBCOLLECTION_SEED = 20120101  # ours: seed of the sub-collection random splits (its own;
-                             # the hold-out assignments no longer borrow it)
-REUSE_DEPTH = 100            # Voorhees et al. 2014, Table 1 "K": TREC-8 pooled each run's top
-                             # 100 (`reuse rao/lou/verdict` depth; an archive does not record it)
-RAO_MEASURE = "Rprec"        # Voorhees et al. 2014, Sec. 3, Figure 1: RAO beside R-precision
-LOU_MEASURE = "AP"           # Voorhees et al. 2014, Sec. 4, Figure 2: LOU compares MAP
-LOU_MIN_MAP = 0.1            # Voorhees et al. 2014, Sec. 4, Table 2: automatic runs, MAP >= 0.1
-LOU_NOISE_PCT = 1.0          # Voorhees et al. 2014, Sec. 4: a change within 1% is noise
+# the hold-out assignments no longer borrow it)
+REUSE_DEPTH = 100  # Voorhees et al. 2014, Table 1 "K": TREC-8 pooled each run's top
+# 100 (`reuse rao/lou/verdict` depth; an archive does not record it)
+RAO_MEASURE = "Rprec"  # Voorhees et al. 2014, Sec. 3, Figure 1: RAO beside R-precision
+LOU_MEASURE = "AP"  # Voorhees et al. 2014, Sec. 4, Figure 2: LOU compares MAP
+LOU_MIN_MAP = 0.1  # Voorhees et al. 2014, Sec. 4, Table 2: automatic runs, MAP >= 0.1
+LOU_NOISE_PCT = 1.0  # Voorhees et al. 2014, Sec. 4: a change within 1% is noise
 SUBCOLLECTION_PERMUTATIONS = 1000  # Sanderson et al. 2012, Sec. 3.2: 1,000 random splits
 LOU_DEPTHS = (10, 20, 50, 100, 1000)  # ours: pool depths tried when the depth is unknown
-                             # (Carterette et al. 2010 Sec. 4.3 tried 10, 20, 50, 100; 1000 =
-                             # the whole run)
+# (Carterette et al. 2010 Sec. 4.3 tried 10, 20, 50, 100; 1000 =
+# the whole run)
 
 # --- today's populations (issue 13) ----------------------------------------------------
 # A population is reported as far from the audits' Normal model when its sample skewness
@@ -59,18 +59,18 @@ NORMAL_FIT_MAX_SKEW = 1.5
 NORMAL_FIT_MAX_KURTOSIS = 3.0
 
 # --- run archives (issue 15) -----------------------------------------------------------
-IMPORT_GROUP_BYTES = 256 << 20   # ours: run files are imported in groups of this much text
-                                 # (uncompressed); the import's memory is about 4x one group
-                                 # (bench/bench_runs_scale.py), so it stays under 2 GiB
-DUCKDB_MEMORY_LIMIT = "256MB"    # ours: DuckDB's memory limit while an import or an
-                                 # evaluation works in several groups (its block cache
-                                 # otherwise grows with the archive: eval of 140M lines
-                                 # peaked at 2.0 GiB with DuckDB's default, 80% of RAM)
-EVAL_GROUP_LINES = 15_000_000    # ours: stored runs are evaluated in groups of this many
-                                 # lines (28M lines in one group peaked at 2.2 GiB)
+IMPORT_GROUP_BYTES = 256 << 20  # ours: run files are imported in groups of this much text
+# (uncompressed); the import's memory is about 4x one group
+# (bench/bench_runs_scale.py), so it stays under 2 GiB
+DUCKDB_MEMORY_LIMIT = "256MB"  # ours: DuckDB's memory limit while an import or an
+# evaluation works in several groups (its block cache
+# otherwise grows with the archive: eval of 140M lines
+# peaked at 2.0 GiB with DuckDB's default, 80% of RAM)
+EVAL_GROUP_LINES = 15_000_000  # ours: stored runs are evaluated in groups of this many
+# lines (28M lines in one group peaked at 2.2 GiB)
 
 # --- input and output limits (issue 12) ------------------------------------------------
-MAX_CSV_FIELD = 1 << 20      # ours: characters in one CSV field (csv's own limit, 131072, is
-                             # too small for long notes; larger is not a results file)
-MAX_PROBLEMS_SHOWN = 50      # ours: problems listed on the terminal (--json lists them all)
-MAX_TRIALS = 10_000_000      # ours: Monte Carlo trials; more would not fit in memory
+MAX_CSV_FIELD = 1 << 20  # ours: characters in one CSV field (csv's own limit, 131072, is
+# too small for long notes; larger is not a results file)
+MAX_PROBLEMS_SHOWN = 50  # ours: problems listed on the terminal (--json lists them all)
+MAX_TRIALS = 10_000_000  # ours: Monte Carlo trials; more would not fit in memory

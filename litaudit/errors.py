@@ -49,8 +49,12 @@ class Problem:
 
     def as_dict(self) -> dict:
         """The form `--json` prints on stderr: file, line, field, message."""
-        return {"file": self.file or None, "line": self.line, "field": self.field,
-                "message": self.message}
+        return {
+            "file": self.file or None,
+            "line": self.line,
+            "field": self.field,
+            "message": self.message,
+        }
 
 
 class ValidationFailed(LitauditError):

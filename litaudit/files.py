@@ -67,8 +67,7 @@ def check_target(path: str | os.PathLike, protect: Iterable = ()) -> Path:
     real = Path(os.path.realpath(p))
     for db in _protected(protect):
         if _same(p, db) or real == Path(os.path.realpath(db)):
-            raise OutputError(f"{text}: refusing to overwrite the open database "
-                              f"({db})")
+            raise OutputError(f"{text}: refusing to overwrite the open database ({db})")
     try:
         st = os.stat(p)
     except FileNotFoundError:
@@ -79,8 +78,10 @@ def check_target(path: str | os.PathLike, protect: Iterable = ()) -> Path:
         if stat.S_ISDIR(st.st_mode):
             raise OutputError(f"{text}: is a directory; give a file name")
         if not stat.S_ISREG(st.st_mode):
-            raise OutputError(f"{text}: not a regular file (a FIFO, socket or device); "
-                              "write to a regular file or to - (standard output)")
+            raise OutputError(
+                f"{text}: not a regular file (a FIFO, socket or device); "
+                "write to a regular file or to - (standard output)"
+            )
     parent = real.parent
     if not parent.is_dir():
         raise OutputError(f"{text}: directory {p.parent} does not exist")
@@ -120,8 +121,9 @@ def atomic_path(path: str | os.PathLike, protect: Iterable = ()) -> Iterator[str
 
 
 @contextmanager
-def atomic_write(path: str | os.PathLike, mode: str = "w", protect: Iterable = (),
-                 **kwargs) -> Iterator:
+def atomic_write(
+    path: str | os.PathLike, mode: str = "w", protect: Iterable = (), **kwargs
+) -> Iterator:
     """``open`` for writing, all or nothing."""
     with atomic_path(path, protect) as tmp, open(tmp, mode, **kwargs) as fh:
         yield fh

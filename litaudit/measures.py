@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from litaudit.errors import NotFound
 
-NO, OPTIONAL, REQUIRED = "no", "optional", "required"      # does the measure take @k
+NO, OPTIONAL, REQUIRED = "no", "optional", "required"  # does the measure take @k
 
 
 @dataclass(frozen=True)
@@ -51,33 +51,68 @@ class Measure:
 
 
 _DECLARED = (
-    Measure("AP", OPTIONAL, "average precision (MAP is its mean over topics)",
-            "Harman, TREC-1 overview (1992); trec_eval 'map'", ("ap", "map"),
-            trec_eval="map", trec_eval_cut="map_cut"),
-    Measure("P", REQUIRED, "precision at a rank cutoff", "trec_eval 'P_k'", ("p",),
-            trec_eval_cut="P"),
-    Measure("R", REQUIRED, "recall at a rank cutoff", "trec_eval 'recall_k'",
-            ("r", "recall"), trec_eval_cut="recall"),
-    Measure("nDCG", OPTIONAL, "normalised discounted cumulative gain",
-            "Jarvelin and Kekalainen, TOIS 2002; trec_eval 'ndcg', 'ndcg_cut_k'",
-            ("ndcg",), trec_eval="ndcg", trec_eval_cut="ndcg_cut"),
-    Measure("RR", OPTIONAL, "reciprocal rank of the first relevant document (@k: within "
-            "the top k, else 0)", "Voorhees, TREC-8 QA overview (1999); trec_eval "
-            "'recip_rank'; ir_measures 'RR@k'", ("rr", "mrr", "recip_rank"),
-            trec_eval="recip_rank"),
-    Measure("Rprec", NO, "precision at rank R (R = number of relevant)", "trec_eval 'Rprec'",
-            ("rprec", "r-prec", "r_prec"), trec_eval="Rprec"),
-    Measure("Bpref", NO, "binary preference", "Buckley and Voorhees, SIGIR 2004",
-            ("bpref",), trec_eval="bpref"),
+    Measure(
+        "AP",
+        OPTIONAL,
+        "average precision (MAP is its mean over topics)",
+        "Harman, TREC-1 overview (1992); trec_eval 'map'",
+        ("ap", "map"),
+        trec_eval="map",
+        trec_eval_cut="map_cut",
+    ),
+    Measure(
+        "P", REQUIRED, "precision at a rank cutoff", "trec_eval 'P_k'", ("p",), trec_eval_cut="P"
+    ),
+    Measure(
+        "R",
+        REQUIRED,
+        "recall at a rank cutoff",
+        "trec_eval 'recall_k'",
+        ("r", "recall"),
+        trec_eval_cut="recall",
+    ),
+    Measure(
+        "nDCG",
+        OPTIONAL,
+        "normalised discounted cumulative gain",
+        "Jarvelin and Kekalainen, TOIS 2002; trec_eval 'ndcg', 'ndcg_cut_k'",
+        ("ndcg",),
+        trec_eval="ndcg",
+        trec_eval_cut="ndcg_cut",
+    ),
+    Measure(
+        "RR",
+        OPTIONAL,
+        "reciprocal rank of the first relevant document (@k: within the top k, else 0)",
+        "Voorhees, TREC-8 QA overview (1999); trec_eval 'recip_rank'; ir_measures 'RR@k'",
+        ("rr", "mrr", "recip_rank"),
+        trec_eval="recip_rank",
+    ),
+    Measure(
+        "Rprec",
+        NO,
+        "precision at rank R (R = number of relevant)",
+        "trec_eval 'Rprec'",
+        ("rprec", "r-prec", "r_prec"),
+        trec_eval="Rprec",
+    ),
+    Measure(
+        "Bpref",
+        NO,
+        "binary preference",
+        "Buckley and Voorhees, SIGIR 2004",
+        ("bpref",),
+        trec_eval="bpref",
+    ),
 )
 FAMILIES: dict[str, Measure] = {m.name: m for m in _DECLARED}
 
 # every lower-case family spelling -> family; trec_eval cut names -> family
 _FAMILY_OF = {a: m.name for m in _DECLARED for a in (m.name.lower(), *m.aliases)}
 _CUT_OF = {m.trec_eval_cut.lower(): m.name for m in _DECLARED if m.trec_eval_cut}
-_IR = re.compile(r"^(?P<fam>[A-Za-z][A-Za-z_\-]*?)@(?P<k>\d+)$")          # P@10, nDCG@20
-_TREC = re.compile(r"^(?P<fam>[A-Za-z][A-Za-z_\-]*?)[_.](?P<k>\d+)$")      # P_10, P.10
-_BARE = re.compile(r"^[A-Za-z][A-Za-z_\-]*$")                              # AP, map
+_IR = re.compile(r"^(?P<fam>[A-Za-z][A-Za-z_\-]*?)@(?P<k>\d+)$")  # P@10, nDCG@20
+_TREC = re.compile(r"^(?P<fam>[A-Za-z][A-Za-z_\-]*?)[_.](?P<k>\d+)$")  # P_10, P.10
+_BARE = re.compile(r"^[A-Za-z][A-Za-z_\-]*$")  # AP, map
 
 
 @dataclass(frozen=True, order=True)
@@ -129,8 +164,7 @@ def parse_measure(text: str) -> MeasureName:
     if k is not None and k < 1:
         raise NotFound(f"measure {text!r}: the cutoff must be at least 1")
     if k is None and decl.cutoff == REQUIRED:
-        raise NotFound(f"measure {text!r}: {decl.description} needs a cutoff, "
-                       f"e.g. {fam}@10")
+        raise NotFound(f"measure {text!r}: {decl.description} needs a cutoff, e.g. {fam}@10")
     return MeasureName(fam, k)
 
 
@@ -144,11 +178,35 @@ def did_you_mean(text: str, choices) -> str:
 # The measures the store knows by default (reference data loaded into `measures`).
 # AP@10: MTEB's BEIR results (seeds/results, trec_eval 'map_cut_10')
 DEFAULT_MEASURES = [
-    "AP", "AP@10", "P@5", "P@10", "P@20", "P@30", "P@100", "Rprec", "Bpref", "nDCG", "nDCG@5",
-    "nDCG@10", "nDCG@20", "R@100", "R@1000", "RR", "RR@10", "RR@100",
+    "AP",
+    "AP@10",
+    "P@5",
+    "P@10",
+    "P@20",
+    "P@30",
+    "P@100",
+    "Rprec",
+    "Bpref",
+    "nDCG",
+    "nDCG@5",
+    "nDCG@10",
+    "nDCG@20",
+    "R@100",
+    "R@1000",
+    "RR",
+    "RR@10",
+    "RR@100",
 ]
-KNOWN_NAMES = DEFAULT_MEASURES + ["MAP", "map", "P_10", "P.10", "ndcg_cut_20", "recall_1000",
-                                  "recip_rank", "MRR@10"]
+KNOWN_NAMES = DEFAULT_MEASURES + [
+    "MAP",
+    "map",
+    "P_10",
+    "P.10",
+    "ndcg_cut_20",
+    "recall_1000",
+    "recip_rank",
+    "MRR@10",
+]
 
 
 def aliases_for(m: MeasureName) -> list[str]:

@@ -27,9 +27,9 @@ from __future__ import annotations
 import os
 import sys
 
-M_TRIM_THRESHOLD = -1            # glibc's mallopt parameters (malloc.h)
+M_TRIM_THRESHOLD = -1  # glibc's mallopt parameters (malloc.h)
 M_MMAP_THRESHOLD = -3
-MMAP_THRESHOLD = 32 << 20        # DEFAULT_MMAP_THRESHOLD_MAX on 64-bit glibc
+MMAP_THRESHOLD = 32 << 20  # DEFAULT_MMAP_THRESHOLD_MAX on 64-bit glibc
 TRIM_THRESHOLD = 1 << 30
 
 _tuned: bool | None = None
@@ -49,15 +49,16 @@ def _apply() -> bool:
     import ctypes
 
     try:
-        libc = ctypes.CDLL(None)               # the process's own C library
+        libc = ctypes.CDLL(None)  # the process's own C library
         mallopt = libc.mallopt
     except (OSError, AttributeError):
         return False
-    if not hasattr(libc, "gnu_get_libc_version"):   # glibc's parameters: glibc only
+    if not hasattr(libc, "gnu_get_libc_version"):  # glibc's parameters: glibc only
         return False
     mallopt.argtypes = [ctypes.c_int, ctypes.c_int]
-    return bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-                and mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD))
+    return bool(
+        mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) and mallopt(M_TRIM_THRESHOLD, TRIM_THRESHOLD)
+    )
 
 
 def command_environment() -> None:

@@ -37,11 +37,37 @@ DEFAULT_DATA = SEEDS.parent.parent / "shared" / "data"
 
 # The results import format (docs/DEVELOPING.md, "Results import format"), in its order.
 COLUMNS = [
-    "source", "paper", "paper_citation", "paper_title", "paper_authors", "paper_venue",
-    "paper_year", "paper_doi", "paper_url", "paper_tags", "track", "collection", "topic_set",
-    "n_topics", "measure", "value", "system", "participant", "role", "run_type", "year",
-    "standard", "location", "transcribed_by", "transcribed_at", "status", "notes",
-    "date", "reporter", "url", "code_url",
+    "source",
+    "paper",
+    "paper_citation",
+    "paper_title",
+    "paper_authors",
+    "paper_venue",
+    "paper_year",
+    "paper_doi",
+    "paper_url",
+    "paper_tags",
+    "track",
+    "collection",
+    "topic_set",
+    "n_topics",
+    "measure",
+    "value",
+    "system",
+    "participant",
+    "role",
+    "run_type",
+    "year",
+    "standard",
+    "location",
+    "transcribed_by",
+    "transcribed_at",
+    "status",
+    "notes",
+    "date",
+    "reporter",
+    "url",
+    "code_url",
 ]
 TRANSCRIBED_BY = "litaudit seeds (transcribe.py)"
 TRANSCRIBED_AT = "2026-11-22"
@@ -52,18 +78,26 @@ ROBUST04 = "disks45/nocr/trec-robust-2004"
 ROBUST04_TOPIC_SET, ROBUST04_TOPICS = "judged", 249
 # Measure keys of robust04_papers.json -> ir_measures names.
 PAPER_MEASURES = {
-    "AP": "AP", "P@5": "P@5", "P@10": "P@10", "P@20": "P@20", "nDCG@10": "nDCG@10",
-    "nDCG@20": "nDCG@20", "R-precision": "Rprec",
+    "AP": "AP",
+    "P@5": "P@5",
+    "P@10": "P@10",
+    "P@20": "P@20",
+    "nDCG@10": "nDCG@10",
+    "nDCG@20": "nDCG@20",
+    "R-precision": "Rprec",
 }
 # Carried by the data but not seeded: the measure registry has no geometric-mean family.
 SKIPPED_PAPER_MEASURES = {"gMAP": "geometric mean of AP: no such measure in litaudit.measures"}
 PAPER_PARTS = (("best", "proposed", "best (proposed)"), ("baseline", "baseline", "best baseline"))
-PAPER_NOTE = ("from the Robust04 meta-analysis of Yang, Lu, Yang, Lin (SIGIR 2019), "
-              "lintool/robust04-analysis; value as recorded there")
+PAPER_NOTE = (
+    "from the Robust04 meta-analysis of Yang, Lu, Yang, Lin (SIGIR 2019), "
+    "lintool/robust04-analysis; value as recorded there"
+)
 CITE = re.compile(r"^(?P<authors>.+?) \((?P<venue>[A-Za-z]+) (?P<year>\d{4})\)$")
 DOI_IN_URL = re.compile(
     r"^https://(?:link\.springer\.com/(?:chapter|article)|onlinelibrary\.wiley\.com/doi/"
-    r"(?:full|abs))/(?P<doi>10\.\d{4,9}/\S+)$")
+    r"(?:full|abs))/(?P<doi>10\.\d{4,9}/\S+)$"
+)
 
 
 def parse_citation(cite: str) -> tuple[str, str, int]:
@@ -103,31 +137,58 @@ def robust04_rows(data: Path) -> list[dict]:
         authors, venue, year = parse_citation(p["short_cite"])
         standard = p["standard_setting"] == "yes"
         doi = DOI_IN_URL.match(p["link"])
-        note = PAPER_NOTE if standard else (
-            PAPER_NOTE + "; non-standard setting per the meta-analysis, topic count not "
-            "recorded there, 249 assumed")
+        note = (
+            PAPER_NOTE
+            if standard
+            else (
+                PAPER_NOTE + "; non-standard setting per the meta-analysis, topic count not "
+                "recorded there, 249 assumed"
+            )
+        )
         for part, role, system in PAPER_PARTS:
             for mkey, value in (p.get(part) or {}).items():
                 if mkey in SKIPPED_PAPER_MEASURES:
                     continue
-                rows.append({
-                    "source": "paper", "paper": key, "paper_citation": p["short_cite"],
-                    "paper_authors": "" if "et al." in authors else authors,
-                    "paper_venue": venue, "paper_year": year,
-                    "paper_doi": doi["doi"] if doi else "", "paper_url": p["link"],
-                    "paper_tags": "neural" if p["is_neural"] == "yes" else "",
-                    "collection": ROBUST04, "topic_set": ROBUST04_TOPIC_SET,
-                    "n_topics": ROBUST04_TOPICS, "measure": PAPER_MEASURES[mkey],
-                    "value": value, "system": system, "role": role, "year": year,
-                    "standard": "true" if standard else "false",
-                    "location": f"robust04_papers.json: {part}.{mkey}", "notes": note,
-                    "reporter": "authors",
-                })
+                rows.append(
+                    {
+                        "source": "paper",
+                        "paper": key,
+                        "paper_citation": p["short_cite"],
+                        "paper_authors": "" if "et al." in authors else authors,
+                        "paper_venue": venue,
+                        "paper_year": year,
+                        "paper_doi": doi["doi"] if doi else "",
+                        "paper_url": p["link"],
+                        "paper_tags": "neural" if p["is_neural"] == "yes" else "",
+                        "collection": ROBUST04,
+                        "topic_set": ROBUST04_TOPIC_SET,
+                        "n_topics": ROBUST04_TOPICS,
+                        "measure": PAPER_MEASURES[mkey],
+                        "value": value,
+                        "system": system,
+                        "role": role,
+                        "year": year,
+                        "standard": "true" if standard else "false",
+                        "location": f"robust04_papers.json: {part}.{mkey}",
+                        "notes": note,
+                        "reporter": "authors",
+                    }
+                )
     return rows
 
 
-PAPER_COLUMNS = ["bibkey", "citation", "title", "authors", "venue", "year", "doi", "url",
-                 "tags", "notes"]
+PAPER_COLUMNS = [
+    "bibkey",
+    "citation",
+    "title",
+    "authors",
+    "venue",
+    "year",
+    "doi",
+    "url",
+    "tags",
+    "notes",
+]
 
 
 def robust04_papers(data: Path) -> list[dict]:
@@ -139,16 +200,30 @@ def robust04_papers(data: Path) -> list[dict]:
     for key, p in zip(bibkeys([p["short_cite"] for p in papers]), papers, strict=True):
         authors, venue, year = parse_citation(p["short_cite"])
         doi = DOI_IN_URL.match(p["link"])
-        tags = [t for t, on in (("neural", p["is_neural"] == "yes"),
-                                ("nonstandard", p["standard_setting"] != "yes")) if on]
+        tags = [
+            t
+            for t, on in (
+                ("neural", p["is_neural"] == "yes"),
+                ("nonstandard", p["standard_setting"] != "yes"),
+            )
+            if on
+        ]
         has_values = any(p.get(part) for part, _, _ in PAPER_PARTS)
-        out.append({
-            "bibkey": key, "citation": p["short_cite"], "title": "",
-            "authors": "" if "et al." in authors else authors, "venue": venue, "year": year,
-            "doi": doi["doi"] if doi else "", "url": p["link"], "tags": ",".join(tags),
-            "notes": PAPER_NOTE.replace("; value as recorded there", "") + (
-                "" if has_values else "; the meta-analysis records no values for this paper"),
-        })
+        out.append(
+            {
+                "bibkey": key,
+                "citation": p["short_cite"],
+                "title": "",
+                "authors": "" if "et al." in authors else authors,
+                "venue": venue,
+                "year": year,
+                "doi": doi["doi"] if doi else "",
+                "url": p["link"],
+                "tags": ",".join(tags),
+                "notes": PAPER_NOTE.replace("; value as recorded there", "")
+                + ("" if has_values else "; the meta-analysis records no values for this paper"),
+            }
+        )
     return out
 
 
@@ -175,39 +250,71 @@ OFFICIAL_TRACKS = {
     ("trec9", "web", "content-only"): ("trec9/web", "wt10g/trec-web-2000", "451-500", 50),
     ("trec9", "web", "content-link"): ("trec9/web", "wt10g/trec-web-2000", "451-500", 50),
     ("trec10", "web", "adhoc"): ("trec10/web/adhoc", "wt10g/trec-web-2001", "501-550", 50),
-    **{("trec13", "terabyte", t): ("trec13/terabyte", "gov2/trec-tb-2004", "701-750", 49)
-       for t in [f"{a}LinksUsed-{b}AnchorTextUsed-{c}DocStructUsed"
-                 for a in ("", "No") for b in ("", "No") for c in ("", "No")]},
-    ("trec14", "terabyte", "adhoc"): ("trec14/terabyte/adhoc", "gov2/trec-tb-2005", "751-800",
-                                      50),
-    ("trec14", "terabyte", "efficiency"): ("trec14/terabyte/efficiency",
-                                           "gov2/trec-tb-2005/efficiency", "751-800", 50),
-    ("trec15", "terabyte", "adhoc"): ("trec15/terabyte/adhoc", "gov2/trec-tb-2006", "801-850",
-                                      50),
-    ("trec15", "terabyte", "efficiency"): ("trec15/terabyte/efficiency",
-                                           "gov2/trec-tb-2006/efficiency", "801-850", 50),
+    **{
+        ("trec13", "terabyte", t): ("trec13/terabyte", "gov2/trec-tb-2004", "701-750", 49)
+        for t in [
+            f"{a}LinksUsed-{b}AnchorTextUsed-{c}DocStructUsed"
+            for a in ("", "No")
+            for b in ("", "No")
+            for c in ("", "No")
+        ]
+    },
+    ("trec14", "terabyte", "adhoc"): ("trec14/terabyte/adhoc", "gov2/trec-tb-2005", "751-800", 50),
+    ("trec14", "terabyte", "efficiency"): (
+        "trec14/terabyte/efficiency",
+        "gov2/trec-tb-2005/efficiency",
+        "751-800",
+        50,
+    ),
+    ("trec15", "terabyte", "adhoc"): ("trec15/terabyte/adhoc", "gov2/trec-tb-2006", "801-850", 50),
+    ("trec15", "terabyte", "efficiency"): (
+        "trec15/terabyte/efficiency",
+        "gov2/trec-tb-2006/efficiency",
+        "801-850",
+        50,
+    ),
     ("trec26", "core", "main"): ("trec26/core/main", "nyt/trec-core-2017", "core17", 50),
     ("trec27", "core", "main"): ("trec27/core/main", "wapo/v2/trec-core-2018", "core18", 50),
-    ("trec28", "deep", "docs"): ("trec28/deep/docs", "msmarco-document/trec-dl-2019/judged",
-                                 "judged", 43),
-    ("trec28", "deep", "passages"): ("trec28/deep/passages",
-                                     "msmarco-passage/trec-dl-2019/judged",
-                                     "judged", 43),
-    ("trec29", "deep", "docs"): ("trec29/deep/docs", "msmarco-document/trec-dl-2020/judged",
-                                 "judged", 45),
-    ("trec29", "deep", "passages"): ("trec29/deep/passages",
-                                     "msmarco-passage/trec-dl-2020/judged",
-                                     "judged", 54),
+    ("trec28", "deep", "docs"): (
+        "trec28/deep/docs",
+        "msmarco-document/trec-dl-2019/judged",
+        "judged",
+        43,
+    ),
+    ("trec28", "deep", "passages"): (
+        "trec28/deep/passages",
+        "msmarco-passage/trec-dl-2019/judged",
+        "judged",
+        43,
+    ),
+    ("trec29", "deep", "docs"): (
+        "trec29/deep/docs",
+        "msmarco-document/trec-dl-2020/judged",
+        "judged",
+        45,
+    ),
+    ("trec29", "deep", "passages"): (
+        "trec29/deep/passages",
+        "msmarco-passage/trec-dl-2020/judged",
+        "judged",
+        54,
+    ),
 }
 # trec_eval names -> ir_measures names (the ones seeded; others in the file are left out).
 OFFICIAL_MEASURES = {"map": "AP", "P_10": "P@10", "Rprec": "Rprec", "ndcg_cut_10": "nDCG@10"}
 # NIST run-type spellings -> run_type; None = left blank (unknown or neither).
-RUN_TYPES = {"automatic": "automatic", "auto": "automatic", "manual": "manual",
-             "human-assisted": "manual", "relauto": None, "": None}
+RUN_TYPES = {
+    "automatic": "automatic",
+    "auto": "automatic",
+    "manual": "manual",
+    "human-assisted": "manual",
+    "relauto": None,
+    "": None,
+}
 RUN_TYPE_NOTES = {
     "human-assisted": "NIST run type: human-assisted",
     "relauto": "NIST run type: relauto (automatic, using earlier relevance judgments); "
-               "run_type left blank",
+    "run_type left blank",
 }
 MULTI_EVAL_NOTE = "partial: see seeds/README.md (Terabyte 2006)"
 
@@ -217,8 +324,9 @@ def submitted_date(text: str) -> str:
     m = re.match(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$", text.strip())
     if not m:
         return ""
-    year = int(m[3]) if len(m[3]) == 4 else (1900 + int(m[3]) if int(m[3]) >= 50
-                                              else 2000 + int(m[3]))
+    year = (
+        int(m[3]) if len(m[3]) == 4 else (1900 + int(m[3]) if int(m[3]) >= 50 else 2000 + int(m[3]))
+    )
     return f"{year:04d}-{int(m[1]):02d}-{int(m[2]):02d}"
 
 
@@ -231,12 +339,12 @@ def official_rows(data: Path) -> tuple[list[dict], dict]:
     """Rows for OFFICIAL_TRACKS, and what was left out (runs with several evaluations)."""
     path = data / "trec" / "official_summaries.csv"
     with path.open(newline="", encoding="utf-8") as f:
-        src = [r for r in csv.DictReader(f)
-               if (r["edition"], r["track"], r["task"]) in OFFICIAL_TRACKS]
+        src = [
+            r for r in csv.DictReader(f) if (r["edition"], r["track"], r["task"]) in OFFICIAL_TRACKS
+        ]
     # A run printed with several trec_eval blocks for one measure (Terabyte 2006: NIST's
     # summary files hold two unlabeled evaluations) cannot be attributed: leave it out.
-    n_evals = Counter((r["edition"], r["track"], r["task"], r["run_id"], r["measure"])
-                      for r in src)
+    n_evals = Counter((r["edition"], r["track"], r["task"], r["run_id"], r["measure"]) for r in src)
     ambiguous = {k[:4] for k, n in n_evals.items() if n > 1}
     left_out = defaultdict(set)
     partial = {k[:3] for k in ambiguous}
@@ -252,17 +360,27 @@ def official_rows(data: Path) -> tuple[list[dict], dict]:
         notes = [RUN_TYPE_NOTES[r["run_type"]]] if r["run_type"] in RUN_TYPE_NOTES else []
         if key in partial:
             notes.append(MULTI_EVAL_NOTE)
-        rows.append({
-            "source": "official", "track": label, "collection": collection,
-            "topic_set": topic_set, "n_topics": n_topics,
-            "measure": OFFICIAL_MEASURES[r["measure"]], "value": r["value"],
-            "system": r["run_id"], "participant": r["participant"], "role": "official",
-            "run_type": RUN_TYPES[r["run_type"]] or "", "year": trec_year(r["edition"]),
-            "standard": "true",
-            "location": f"official_summaries.csv: {'/'.join(key)} {r['measure']}",
-            "notes": "; ".join(notes), "reporter": "nist",
-            "date": submitted_date(r["submitted"]),
-        })
+        rows.append(
+            {
+                "source": "official",
+                "track": label,
+                "collection": collection,
+                "topic_set": topic_set,
+                "n_topics": n_topics,
+                "measure": OFFICIAL_MEASURES[r["measure"]],
+                "value": r["value"],
+                "system": r["run_id"],
+                "participant": r["participant"],
+                "role": "official",
+                "run_type": RUN_TYPES[r["run_type"]] or "",
+                "year": trec_year(r["edition"]),
+                "standard": "true",
+                "location": f"official_summaries.csv: {'/'.join(key)} {r['measure']}",
+                "notes": "; ".join(notes),
+                "reporter": "nist",
+                "date": submitted_date(r["submitted"]),
+            }
+        )
     order = {label: i for i, (label, *_) in enumerate(OFFICIAL_TRACKS.values())}
     rows.sort(key=lambda r: order[r["track"]])  # stable: source order within a track
     return rows, {k: sorted(v) for k, v in left_out.items()}
@@ -273,19 +391,26 @@ def official_rows(data: Path) -> tuple[list[dict], dict]:
 # Query counts: ir_datasets metadata.json (seeds/collections.json, provenance).
 MSMARCO = {
     "msmarco_passage_leaderboard.csv": {
-        "measure": "RR@10", "track": "msmarco-passage/leaderboard",
-        "values": (("dev", "msmarco-passage/dev/small", "dev/small", 6980),
-                   ("eval", "msmarco-passage/eval/small", "eval/small", 6837))},
+        "measure": "RR@10",
+        "track": "msmarco-passage/leaderboard",
+        "values": (
+            ("dev", "msmarco-passage/dev/small", "dev/small", 6980),
+            ("eval", "msmarco-passage/eval/small", "eval/small", 6837),
+        ),
+    },
     "msmarco_document_leaderboard.csv": {
-        "measure": "RR@100", "track": "msmarco-document/leaderboard",
-        "values": (("MRR@100 (Dev)", "msmarco-document/dev", "dev", 5193),
-                   ("MRR@100 (Eval)", "msmarco-document/eval", "eval", 5793))},
+        "measure": "RR@100",
+        "track": "msmarco-document/leaderboard",
+        "values": (
+            ("MRR@100 (Dev)", "msmarco-document/dev", "dev", 5193),
+            ("MRR@100 (Eval)", "msmarco-document/eval", "eval", 5793),
+        ),
+    },
 }
 # The leaderboards' marker column (unnamed): a record, an official baseline.
 MARKERS = {"🏆": "leaderboard record (🏆)", "🏛": "official baseline (🏛)"}
 # `type` spellings -> the track's task; 'reraking' is a typo in one passage row.
-MSMARCO_TYPES = {"full ranking": "full-ranking", "reranking": "reranking",
-                 "reraking": "reranking"}
+MSMARCO_TYPES = {"full ranking": "full-ranking", "reranking": "reranking", "reraking": "reranking"}
 
 
 def _http(text: str) -> str:
@@ -298,11 +423,15 @@ def _labels(recs: list[dict], key) -> list[str]:
     + its line, only where needed."""
     base = [r["description"].strip() or f"line {r['_line']}" for r in recs]
     count = Counter((key(r), b) for r, b in zip(recs, base, strict=True))
-    second = [b if count[(key(r), b)] == 1 else f"{b} ({r.get('id') or r['_iso']})"
-              for r, b in zip(recs, base, strict=True)]
+    second = [
+        b if count[(key(r), b)] == 1 else f"{b} ({r.get('id') or r['_iso']})"
+        for r, b in zip(recs, base, strict=True)
+    ]
     count2 = Counter((key(r), b) for r, b in zip(recs, second, strict=True))
-    return [b if count2[(key(r), b)] == 1 else f"{b} ({r['_iso']}, line {r['_line']})"
-            for r, b in zip(recs, second, strict=True)]
+    return [
+        b if count2[(key(r), b)] == 1 else f"{b} ({r['_iso']}, line {r['_line']})"
+        for r, b in zip(recs, second, strict=True)
+    ]
 
 
 def _read_lines(path: Path) -> list[dict]:
@@ -337,17 +466,28 @@ def msmarco_rows(data: Path) -> list[dict]:
                 value = r[col].strip()
                 if not value:
                     continue
-                rows.append({
-                    "source": "official", "track": f"{spec['track']}/{r['_task']}",
-                    "collection": collection, "topic_set": topic_set, "n_topics": n,
-                    "measure": spec["measure"], "value": value, "system": label,
-                    "participant": r["team"].strip(),
-                    "role": "baseline" if r[""] == "🏛" else "official",
-                    "year": r["_iso"][:4], "standard": "true",
-                    "location": f"{fname}: line {r['_line']}, column {col}",
-                    "notes": "; ".join(notes), "date": r["_iso"], "reporter": "leaderboard",
-                    "url": _http(r["paper"]), "code_url": _http(r["code"]),
-                })
+                rows.append(
+                    {
+                        "source": "official",
+                        "track": f"{spec['track']}/{r['_task']}",
+                        "collection": collection,
+                        "topic_set": topic_set,
+                        "n_topics": n,
+                        "measure": spec["measure"],
+                        "value": value,
+                        "system": label,
+                        "participant": r["team"].strip(),
+                        "role": "baseline" if r[""] == "🏛" else "official",
+                        "year": r["_iso"][:4],
+                        "standard": "true",
+                        "location": f"{fname}: line {r['_line']}, column {col}",
+                        "notes": "; ".join(notes),
+                        "date": r["_iso"],
+                        "reporter": "leaderboard",
+                        "url": _http(r["paper"]),
+                        "code_url": _http(r["code"]),
+                    }
+                )
     return rows
 
 
@@ -372,16 +512,35 @@ MTEB_TASKS = {
     "Touche2020": ("beir/webis-touche2020/v2", "test", 49),
     "TRECCOVID": ("beir/trec-covid", "test", 50),
 }
-CQA_FORUMS = {"android": 699, "english": 1570, "gaming": 1595, "gis": 885,
-              "mathematica": 804, "physics": 1039, "programmers": 876, "stats": 652,
-              "tex": 2906, "unix": 1072, "webmasters": 506, "wordpress": 541}
-MTEB_TASKS.update({f"CQADupstack{f.capitalize()}Retrieval": (f"beir/cqadupstack/{f}", "test", n)
-                   for f, n in CQA_FORUMS.items()})
+CQA_FORUMS = {
+    "android": 699,
+    "english": 1570,
+    "gaming": 1595,
+    "gis": 885,
+    "mathematica": 804,
+    "physics": 1039,
+    "programmers": 876,
+    "stats": 652,
+    "tex": 2906,
+    "unix": 1072,
+    "webmasters": 506,
+    "wordpress": 541,
+}
+MTEB_TASKS.update(
+    {
+        f"CQADupstack{f.capitalize()}Retrieval": (f"beir/cqadupstack/{f}", "test", n)
+        for f, n in CQA_FORUMS.items()
+    }
+)
 # MTEB score columns -> ir_measures names. map_at_10 is pytrec_eval's map_cut_10, the mean
 # of AP cut at rank 10 (ir_measures AP@10), not trec_eval's AP; mrr_at_10 is MRR cut at
 # 10 (RR@10); main_score repeats ndcg_at_10 and is not seeded twice.
-MTEB_MEASURES = {"ndcg_at_10": "nDCG@10", "map_at_10": "AP@10", "mrr_at_10": "RR@10",
-                 "recall_at_100": "R@100"}
+MTEB_MEASURES = {
+    "ndcg_at_10": "nDCG@10",
+    "map_at_10": "AP@10",
+    "mrr_at_10": "RR@10",
+    "recall_at_100": "R@100",
+}
 CQA = ("beir/cqadupstack", "12-forums", sum(CQA_FORUMS.values()))
 # BEIR's 15 datasets as MTEB's retrieval leaderboard averages them (CQADupStack as one).
 BEIR_MEAN = ("beir/mean", "15-datasets", 53359)  # the 15 datasets' queries (collections.json)
@@ -389,10 +548,12 @@ DERIVED_DIGITS = Decimal("0.00001")  # the sources print 5 decimals
 
 
 def _mteb_notes(r: dict) -> str:
-    bits = [f"MTEB {r['task']} ({r['split']})",
-            f"model revision {r['revision'] or 'not recorded'}",
-            f"n_parameters {r['n_parameters'] or 'not recorded'}",
-            f"open weights {r['open_weights'] or 'not recorded'}"]
+    bits = [
+        f"MTEB {r['task']} ({r['split']})",
+        f"model revision {r['revision'] or 'not recorded'}",
+        f"n_parameters {r['n_parameters'] or 'not recorded'}",
+        f"open weights {r['open_weights'] or 'not recorded'}",
+    ]
     if r["mteb_version"]:
         bits.append(f"mteb {r['mteb_version']}")
     return "; ".join(bits)
@@ -412,15 +573,27 @@ def mteb_rows(data: Path) -> tuple[list[dict], dict]:
             value = r[col].strip()
             if not value:
                 continue
-            rows.append({
-                "source": "official", "track": MTEB_TRACK, "collection": cid,
-                "topic_set": topic_set, "n_topics": n, "measure": measure, "value": value,
-                "system": r["model"], "participant": r["model"].split("/")[0] if "/" in
-                r["model"] else "", "role": "official", "year": r["release_date"][:4],
-                "standard": "true", "location": f"{MTEB_FILE}: line {r['_line']}, column {col}",
-                "notes": _mteb_notes(r), "date": r["release_date"],
-                "reporter": r["reported_by"], "url": _http(r["reference"]),
-            })
+            rows.append(
+                {
+                    "source": "official",
+                    "track": MTEB_TRACK,
+                    "collection": cid,
+                    "topic_set": topic_set,
+                    "n_topics": n,
+                    "measure": measure,
+                    "value": value,
+                    "system": r["model"],
+                    "participant": r["model"].split("/")[0] if "/" in r["model"] else "",
+                    "role": "official",
+                    "year": r["release_date"][:4],
+                    "standard": "true",
+                    "location": f"{MTEB_FILE}: line {r['_line']}, column {col}",
+                    "notes": _mteb_notes(r),
+                    "date": r["release_date"],
+                    "reporter": r["reported_by"],
+                    "url": _http(r["reference"]),
+                }
+            )
     return rows, dict(undated)
 
 
@@ -446,16 +619,35 @@ def derived_rows(data: Path) -> list[dict]:
             cqa = None
             if len(parts) == len(cqa_tasks):
                 cqa = _mean([Decimal(parts[t][col]) for t in cqa_tasks])
-                rows.append(_derived(model, measure, col, CQA, cqa, list(parts.values()),
-                                     "mean of the 12 CQADupStack forums"))
-            ds = {t: Decimal(tasks[t][col]) for t in beir_tasks[:-1]
-                  if t in tasks and tasks[t][col].strip()}
+                rows.append(
+                    _derived(
+                        model,
+                        measure,
+                        col,
+                        CQA,
+                        cqa,
+                        list(parts.values()),
+                        "mean of the 12 CQADupStack forums",
+                    )
+                )
+            ds = {
+                t: Decimal(tasks[t][col])
+                for t in beir_tasks[:-1]
+                if t in tasks and tasks[t][col].strip()
+            }
             if cqa is not None and len(ds) == len(beir_tasks) - 1:
                 used = [tasks[t] for t in beir_tasks[:-1]] + list(parts.values())
-                rows.append(_derived(model, measure, col, BEIR_MEAN,
-                                     _mean([*ds.values(), cqa]), used,
-                                     "mean of the 15 BEIR datasets (CQADupStack as the mean of "
-                                     "its 12 forums)"))
+                rows.append(
+                    _derived(
+                        model,
+                        measure,
+                        col,
+                        BEIR_MEAN,
+                        _mean([*ds.values(), cqa]),
+                        used,
+                        "mean of the 15 BEIR datasets (CQADupStack as the mean of its 12 forums)",
+                    )
+                )
     return rows
 
 
@@ -464,18 +656,29 @@ def _derived(model, measure, col, target, value: Decimal, parts: list[dict], how
     reporters = sorted({p["reported_by"] for p in parts})
     dates = sorted({p["release_date"] for p in parts})
     lines = ",".join(str(p["_line"]) for p in sorted(parts, key=lambda p: p["_line"]))
-    notes = [f"derived: {how}, for models with every part; exact decimal arithmetic on "
-             "the printed values, rounded half-even to 5 decimals"]
+    notes = [
+        f"derived: {how}, for models with every part; exact decimal arithmetic on "
+        "the printed values, rounded half-even to 5 decimals"
+    ]
     if len(reporters) > 1:
         notes.append(f"parts reported by {', '.join(reporters)}")
     return {
-        "source": "official", "track": DERIVED_TRACK, "collection": cid,
-        "topic_set": topic_set, "n_topics": n_topics, "measure": measure,
+        "source": "official",
+        "track": DERIVED_TRACK,
+        "collection": cid,
+        "topic_set": topic_set,
+        "n_topics": n_topics,
+        "measure": measure,
         "value": str(value.quantize(DERIVED_DIGITS, rounding=ROUND_HALF_EVEN)),
-        "system": model, "participant": model.split("/")[0] if "/" in model else "",
-        "role": "official", "year": dates[-1][:4], "standard": "true",
-        "location": f"{MTEB_FILE}: lines {lines}, column {col}", "notes": "; ".join(notes),
-        "date": dates[-1], "reporter": reporters[0] if len(reporters) == 1 else "unknown",
+        "system": model,
+        "participant": model.split("/")[0] if "/" in model else "",
+        "role": "official",
+        "year": dates[-1][:4],
+        "standard": "true",
+        "location": f"{MTEB_FILE}: lines {lines}, column {col}",
+        "notes": "; ".join(notes),
+        "date": dates[-1],
+        "reporter": reporters[0] if len(reporters) == 1 else "unknown",
         "url": _http(parts[0]["reference"]),
     }
 
@@ -486,9 +689,10 @@ def to_csv(rows: list[dict]) -> str:
     w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow({c: r.get(c, "") for c in COLUMNS} | {
-            "transcribed_by": TRANSCRIBED_BY, "transcribed_at": TRANSCRIBED_AT,
-            "status": STATUS})
+        w.writerow(
+            {c: r.get(c, "") for c in COLUMNS}
+            | {"transcribed_by": TRANSCRIBED_BY, "transcribed_at": TRANSCRIBED_AT, "status": STATUS}
+        )
     return buf.getvalue()
 
 
@@ -518,16 +722,18 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA, help="the shared data folder")
     ap.add_argument("--out", type=Path, default=SEEDS, help="the seeds folder to write")
-    ap.add_argument("--check", action="store_true",
-                    help="compare with the files on disk instead of writing")
+    ap.add_argument(
+        "--check", action="store_true", help="compare with the files on disk instead of writing"
+    )
     args = ap.parse_args(argv)
     if not args.data.is_dir():
         print(f"error: shared data folder not found: {args.data}", file=sys.stderr)
         return 2
     files, left_out = build(args.data)
     for key, runs in sorted(left_out.items()):
-        what = ("models without a release date" if key[0] == "mteb"
-                else "runs with several evaluations")
+        what = (
+            "models without a release date" if key[0] == "mteb" else "runs with several evaluations"
+        )
         print(f"left out {'/'.join(key)}: {len(runs)} {what}", file=sys.stderr)
     stale = []
     for name, text in files.items():
@@ -543,8 +749,7 @@ def main(argv: list[str] | None = None) -> int:
         path.write_bytes(data)
         print(f"wrote {path} ({text.count(chr(10)) - 1} rows, {len(data)} bytes)")
     if stale:
-        print(f"out of date: {', '.join(stale)} (run python seeds/transcribe.py)",
-              file=sys.stderr)
+        print(f"out of date: {', '.join(stale)} (run python seeds/transcribe.py)", file=sys.stderr)
         return 1
     return 0
 

@@ -19,15 +19,27 @@ ROBUST = "robust04"
 
 def _paper(con, bibkey: str, citation: str, year: int) -> int:
     return con.execute(
-        "INSERT INTO papers (bibkey, citation, year, doi, url) VALUES (?, ?, ?, ?, ?) "
-        "RETURNING id", [bibkey, citation, year, f"10.1/{bibkey}", f"https://x/{bibkey}"]
+        "INSERT INTO papers (bibkey, citation, year, doi, url) VALUES (?, ?, ?, ?, ?) RETURNING id",
+        [bibkey, citation, year, f"10.1/{bibkey}", f"https://x/{bibkey}"],
     ).fetchone()[0]
 
 
-def _result(con, *, value: float, system: str, year: int = 2010, paper: int | None = None,
-            track: str | None = None, n_topics: int = 249, measure: str = "AP",
-            role: str = "proposed", run_type: str | None = None, status: str = "draft",
-            standard: bool = True, collection: str = ROBUST) -> None:
+def _result(
+    con,
+    *,
+    value: float,
+    system: str,
+    year: int = 2010,
+    paper: int | None = None,
+    track: str | None = None,
+    n_topics: int = 249,
+    measure: str = "AP",
+    role: str = "proposed",
+    run_type: str | None = None,
+    status: str = "draft",
+    standard: bool = True,
+    collection: str = ROBUST,
+) -> None:
     from litaudit.store.refdata import resolve_collection
 
     cid = resolve_collection(con, collection).id
@@ -36,8 +48,24 @@ def _result(con, *, value: float, system: str, year: int = 2010, paper: int | No
         "value_text, system, role, run_type, year, standard, location, transcribed_by, "
         "transcribed_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'test', "
         "DATE '2026-01-01', ?)",
-        ["paper" if paper else "official", paper, track, cid, n_topics, measure, value,
-         f"{value:.4f}", system, role, run_type, year, standard, "Table 2", status])
+        [
+            "paper" if paper else "official",
+            paper,
+            track,
+            cid,
+            n_topics,
+            measure,
+            value,
+            f"{value:.4f}",
+            system,
+            role,
+            run_type,
+            year,
+            standard,
+            "Table 2",
+            status,
+        ],
+    )
 
 
 VALUES = [0.251, 0.262, 0.240, 0.275, 0.301, 0.255, 0.268, 0.249, 0.290, 0.258]
@@ -49,8 +77,14 @@ def lit(mem_store):
     con = mem_store.con
     for i, v in enumerate(VALUES):
         pid = _paper(con, f"p{i}", f"Author{i} et al. (SIGIR {2005 + i})", 2005 + i)
-        _result(con, value=v, system=f"sys{i}", year=2005 + i, paper=pid,
-                role="proposed" if i % 2 == 0 else "baseline")
+        _result(
+            con,
+            value=v,
+            system=f"sys{i}",
+            year=2005 + i,
+            paper=pid,
+            role="proposed" if i % 2 == 0 else "baseline",
+        )
     return mem_store
 
 
@@ -66,7 +100,8 @@ def test_best_matches_the_pure_statistics_and_keeps_provenance(lit):
     assert rep.best.doi == "10.1/p4" and rep.best.bibkey == "p4"
     assert rep.best.provenance == "Author4 et al. (SIGIR 2009), Table 2"
     assert [c.result.value for c in rep.candidates] == sorted(
-        (v for v in VALUES if v >= pure.interval.lower), reverse=True)
+        (v for v in VALUES if v >= pure.interval.lower), reverse=True
+    )
     assert rep.candidates[0].rank == 1 and rep.candidates[0].gap == 0.0
 
 
@@ -95,8 +130,9 @@ def test_fingerprint_is_independent_of_row_order_and_changes_with_the_data(mem_s
         s = open_store(":memory:")
         load_reference_data(s.con)
         for i in order:
-            _result(s.con, value=VALUES[i], system=f"sys{i}", track="trec13/robust",
-                    role="official")
+            _result(
+                s.con, value=VALUES[i], system=f"sys{i}", track="trec13/robust", role="official"
+            )
         return s
 
     a, b = build(range(10)), build(reversed(range(10)))
@@ -111,10 +147,14 @@ def test_fingerprint_is_independent_of_row_order_and_changes_with_the_data(mem_s
 
 def test_retracted_and_nonstandard_are_left_out_by_default(lit):
     con = lit.con
-    _result(con, value=0.40, system="retracted", paper=_paper(con, "r", "R (2011)", 2011),
-            status="retracted")
-    _result(con, value=0.39, system="odd", paper=_paper(con, "o", "O (2012)", 2012),
-            standard=False)
+    _result(
+        con,
+        value=0.40,
+        system="retracted",
+        paper=_paper(con, "r", "R (2011)", 2011),
+        status="retracted",
+    )
+    _result(con, value=0.39, system="odd", paper=_paper(con, "o", "O (2012)", 2012), standard=False)
     assert B.run_best(con, ROBUST, "AP", save=False).stats.reference.n_results == 10
     f = B.Filters(include_retracted=True, include_nonstandard=True)
     rep = B.run_best(con, ROBUST, "AP", filters=f, save=False)
@@ -128,9 +168,13 @@ def test_filters_role_years_source(lit):
     yrs = B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(years="2006-2010"), save=False)
     assert sorted(yrs.stats.values) == sorted(VALUES[1:6])
     assert yrs.population.n == 5 and yrs.population.roles == (
-        Tally("baseline", 3), Tally("proposed", 2))
-    with pytest.raises(ParameterError, match="4 result.s. after the filters; an extreme-value "
-                       "audit needs at least 5"):
+        Tally("baseline", 3),
+        Tally("proposed", 2),
+    )
+    with pytest.raises(
+        ParameterError,
+        match="4 result.s. after the filters; an extreme-value audit needs at least 5",
+    ):
         B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(years="2007-2010"), save=False)
     with pytest.raises(ParameterError, match="0 result"):
         B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(source="official"), save=False)
@@ -143,8 +187,13 @@ def test_filters_role_years_source(lit):
 def test_mixed_topic_counts(lit):
     con = lit.con
     for i in range(5):
-        _result(con, value=0.3 + i / 100, system=f"half{i}", n_topics=50,
-                paper=_paper(con, f"h{i}", f"H{i} (2015)", 2015))
+        _result(
+            con,
+            value=0.3 + i / 100,
+            system=f"half{i}",
+            n_topics=50,
+            paper=_paper(con, f"h{i}", f"H{i} (2015)", 2015),
+        )
     # the collection's default topic set (249) wins; the others are counted
     rep = B.run_best(con, ROBUST, "AP", save=False)
     assert rep.n_topics == 249 and rep.n_other_topics == 5
@@ -160,18 +209,27 @@ def test_too_few_results_and_unknown_names(mem_store):
         B.run_best(mem_store.con, "no-such-collection", "AP")
     _result(mem_store.con, value=0.3, system="only", track="trec13/robust", role="official")
     for i in range(3):
-        _result(mem_store.con, value=0.2 + i / 100, system=f"r{i}", track="trec13/robust",
-                role="official")
+        _result(
+            mem_store.con,
+            value=0.2 + i / 100,
+            system=f"r{i}",
+            track="trec13/robust",
+            role="official",
+        )
     # N = 5 is the floor of every audit (defaults.MIN_N), with one message
-    for run in (lambda: B.run_best(mem_store.con, ROBUST, "AP"),
-                lambda: B.run_claim(mem_store.con, ROBUST, "AP", 0.3),
-                lambda: B.run_history(mem_store.con, ROBUST, "AP")):
-        with pytest.raises(ParameterError, match=r"robust04 AP: 4 result\(s\) after the "
-                           "filters; an extreme-value audit needs at least 5"):
+    for run in (
+        lambda: B.run_best(mem_store.con, ROBUST, "AP"),
+        lambda: B.run_claim(mem_store.con, ROBUST, "AP", 0.3),
+        lambda: B.run_history(mem_store.con, ROBUST, "AP"),
+    ):
+        with pytest.raises(
+            ParameterError,
+            match=r"robust04 AP: 4 result\(s\) after the "
+            "filters; an extreme-value audit needs at least 5",
+        ):
             run()
     _result(mem_store.con, value=0.25, system="r5", track="trec13/robust", role="official")
-    B.run_best(mem_store.con, ROBUST, "AP", filters=B.Filters.parse(source="official"),
-               save=False)
+    B.run_best(mem_store.con, ROBUST, "AP", filters=B.Filters.parse(source="official"), save=False)
     assert list_audits(mem_store.con) == []
 
 
@@ -182,18 +240,24 @@ def test_claim_and_history(lit):
     assert c.stats.record.n_at_or_above == 0 and c.stats.record.standing == "above-apart"
     assert c.record_holder.system == "sys4" and c.subject is None
     ref = E.reference(VALUES, 249)
-    assert float(E.max_sf(0.31, ref.mu, ref.se, 11)) < 1e-300    # 38 standard errors up
-    assert c.stats.chance.p_value == 1e-6 and c.stats.chance.p_below_floor   # the floor
+    assert float(E.max_sf(0.31, ref.mu, ref.se, 11)) < 1e-300  # 38 standard errors up
+    assert c.stats.chance.p_value == 1e-6 and c.stats.chance.p_below_floor  # the floor
     mid = B.run_claim(con, ROBUST, "AP", 0.27, save=False)
     assert mid.stats.chance.p_value == pytest.approx(float(E.max_sf(0.27, ref.mu, ref.se, 11)))
-    assert c.answers[0].startswith("Against the record: 0.3100 is above the record, 0.3010 "
-                                   "(sys4, Author4 et al. (SIGIR 2009)), and the record lies "
-                                   "below the claim's 60% interval")
+    assert c.answers[0].startswith(
+        "Against the record: 0.3100 is above the record, 0.3010 "
+        "(sys4, Author4 et al. (SIGIR 2009)), and the record lies "
+        "below the claim's 60% interval"
+    )
     assert [a.split(":")[0] for a in c.answers] == [
-        "Against the record", "Against chance", "The claim's own interval", "Model fit"]
+        "Against the record",
+        "Against chance",
+        "The claim's own interval",
+        "Model fit",
+    ]
     stored = get_audit(con, c.audit_id)
     assert stored.params["value"] == 0.31 and stored.params["result_id"] is None
-    assert stored.result.answers == c.answers    # decoded into a ClaimReport
+    assert stored.result.answers == c.answers  # decoded into a ClaimReport
     low = B.run_claim(con, ROBUST, "AP", 0.25, save=False)
     assert low.stats.record.standing == "below-apart" and low.stats.record.n_at_or_above == 8
     # a published result, as one of the N: by system name or by id
@@ -254,8 +318,9 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     # the same as the new value 0.3033 judged as the max of 102 others + itself
     as_value = B.run_claim(con, "trec7", "AP", 0.3033, n=102, save=False)
     assert as_value.stats.interval == claim.stats.interval
-    auto = B.run_best(con, "trec7", "AP", filters=B.Filters.parse(run_types=["automatic"]),
-                      save=False)
+    auto = B.run_best(
+        con, "trec7", "AP", filters=B.Filters.parse(run_types=["automatic"]), save=False
+    )
     assert auto.best.system == "ok7ax" and auto.best.value_text == "0.3033"
     assert auto.best.track == "trec7/adhoc" and auto.best.provenance.startswith("TREC trec7")
 

@@ -13,8 +13,16 @@ def test_trec7_matrix_reproduces_the_official_population(cli, shared_data, seede
     shutil.copy(seeded_db_file, cli.db)
     # Urbano's TREC-7 matrix reproduces the official MAPs (data README: mean 0.1992, sd
     # 0.0806 over 103 runs); Carterette 2015 Sec. 4: threshold about 0.2375, 35 above.
-    r = cli("audit", "matrix", shared_data / "pertopic" / "adhoc7_ap.csv", "-m", "AP",
-            "-c", "trec7", "--json")
+    r = cli(
+        "audit",
+        "matrix",
+        shared_data / "pertopic" / "adhoc7_ap.csv",
+        "-m",
+        "AP",
+        "-c",
+        "trec7",
+        "--json",
+    )
     assert r.exit_code == 0, r.output
     done = json.loads(r.stdout)
     rep = done["result"]
@@ -30,12 +38,33 @@ def test_trec7_matrix_reproduces_the_official_population(cli, shared_data, seede
     shown = cli("audit", "show", str(done["audit_id"]))
     assert shown.exit_code == 0 and "Table 2 and 3 rows" in shown.stdout
     # the same call again: the stored audit, not a new one
-    again = json.loads(cli("audit", "matrix", shared_data / "pertopic" / "adhoc7_ap.csv",
-                           "-m", "AP", "-c", "trec7", "--json").stdout)
+    again = json.loads(
+        cli(
+            "audit",
+            "matrix",
+            shared_data / "pertopic" / "adhoc7_ap.csv",
+            "-m",
+            "AP",
+            "-c",
+            "trec7",
+            "--json",
+        ).stdout
+    )
     assert (again["audit_id"], again["reused"], again["result"]) == (done["audit_id"], True, rep)
     # Monte Carlo without --seed takes the documented default seed
-    r = cli("audit", "matrix", shared_data / "pertopic" / "adhoc7_ap.csv", "-m", "AP",
-            "--method", "montecarlo", "--trials", "500", "--no-save", "--json")
+    r = cli(
+        "audit",
+        "matrix",
+        shared_data / "pertopic" / "adhoc7_ap.csv",
+        "-m",
+        "AP",
+        "--method",
+        "montecarlo",
+        "--trials",
+        "500",
+        "--no-save",
+        "--json",
+    )
     assert r.exit_code == 0, r.output
     from litaudit import defaults
 
@@ -52,19 +81,19 @@ def test_trec_eval_q_input_and_read_only_use(cli, tmp_path):
         f.write_text("\n".join(lines) + "\n")
         files.append(f)
     assert cli("db", "migrate").exit_code == 0
-    r = cli("audit", "matrix", *files, "-m", "MAP", "--format", "trec_eval", "--no-save",
-            "--json")
+    r = cli("audit", "matrix", *files, "-m", "MAP", "--format", "trec_eval", "--no-save", "--json")
     assert r.exit_code == 0, r.output
     done = json.loads(r.stdout)
     rep = done["result"]
     assert rep["runs"] == ["a", "b", "c", "d", "e"] and rep["n_topics"] == 5
     assert rep["means"] == pytest.approx([0.33, 0.23, 0.28, 0.25, 0.30])
     assert done["audit_id"] is None
-    few = cli("audit", "matrix", *files[:3], "-m", "MAP", "--format", "trec_eval",
-              "--no-save")
+    few = cli("audit", "matrix", *files[:3], "-m", "MAP", "--format", "trec_eval", "--no-save")
     assert few.exit_code == 1
-    assert "a.q AP: 3 result(s) after the filters; an extreme-value audit needs at least 5" \
+    assert (
+        "a.q AP: 3 result(s) after the filters; an extreme-value audit needs at least 5"
         in few.stderr
+    )
     r = cli("audit", "matrix", *files, "-m", "MAP", "--format", "trec_eval")
     assert r.exit_code == 1 and "--collection is needed" in r.stderr
     r = cli("audit", "matrix", tmp_path / "none.csv", "-m", "AP", "--no-save")

@@ -36,9 +36,13 @@ def test_best_prints_tables_2_and_3_and_candidates(cli, db):
     assert out.splitlines()[1] == (
         "Population: N = 103 results on 50 topics; sources: TREC trec7/adhoc 103; roles: "
         "official 103; run types: automatic 86, manual 17; topic sets: 351-400 103; reported by "
-        "nist 103; dated 1998-06-26 to 1998-08-09.")
+        "nist 103; dated 1998-06-26 to 1998-08-09."
+    )
     assert "Thresholds of the max and min of N = 103 at alpha = 0.05" in out
-    assert "│ max above │    0.2367 │                35 │                                0.0513 │" in out
+    assert (
+        "│ max above │    0.2367 │                35 │                                0.0513 │"
+        in out
+    )
     assert "false positives" not in out and "beyond chance" not in out.lower()
     assert "Model fit: the 103 published results spread with sd 0.0806, 7.1 times" in out
     assert "│ 0.3702 │ 0.3377 │ [0.3052, 0.3702] │" in out
@@ -47,8 +51,24 @@ def test_best_prints_tables_2_and_3_and_candidates(cli, db):
 
 
 def test_best_json_and_montecarlo(cli, db):
-    r = cli("audit", "best", "-c", "trec7", "-m", "AP", "--run-type", "automatic",
-            "--method", "montecarlo", "--trials", "2000", "--seed", "7", "--json", db=db)
+    r = cli(
+        "audit",
+        "best",
+        "-c",
+        "trec7",
+        "-m",
+        "AP",
+        "--run-type",
+        "automatic",
+        "--method",
+        "montecarlo",
+        "--trials",
+        "2000",
+        "--seed",
+        "7",
+        "--json",
+        db=db,
+    )
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
     assert d["best"]["system"] == "ok7ax" and d["best"]["value_text"] == "0.3033"
@@ -68,23 +88,43 @@ def test_claim_ok7ax(cli, db):
     r = cli("audit", "claim", "-c", "trec7", "-m", "AP", "--system", "ok7ax", db=db)
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[2] == ("Against the record: 0.3033 (ok7ax, TREC trec7/adhoc) is below the "
-                        "record, 0.3702 (CLARIT98COMB, TREC trec7/adhoc), and below the "
-                        "record's 60% interval [0.3052, 0.3702]; 6 other published results "
-                        "are at or above it.")
+    assert lines[2] == (
+        "Against the record: 0.3033 (ok7ax, TREC trec7/adhoc) is below the "
+        "record, 0.3702 (CLARIT98COMB, TREC trec7/adhoc), and below the "
+        "record's 60% interval [0.3052, 0.3702]; 6 other published results "
+        "are at or above it."
+    )
     assert lines[3].startswith(
         "Against chance: 0.3033 is above 0.2367, the value that the best of 103 draws from "
         "Normal(0.1992, 0.0114) (the claim as one of the 103 published results; systems as "
         "good as the average published result) exceeds with probability 0.05 (p < 1e-6). "
         "Under that model 0.051 of the 103 draws are expected above 0.2367; 35 of the 103 "
-        "published results are above it.")
-    assert lines[4] == ("The claim's own interval: the lowest population mean whose best of "
-                        "103 draws reaches 0.3033 with probability 0.2 is mu0 = 0.2708, 10.7% "
-                        "lower; the claim's 60% interval is [0.2383, 0.3033].")
+        "published results are above it."
+    )
+    assert lines[4] == (
+        "The claim's own interval: the lowest population mean whose best of "
+        "103 draws reaches 0.3033 with probability 0.2 is mu0 = 0.2708, 10.7% "
+        "lower; the claim's 60% interval is [0.2383, 0.3033]."
+    )
     assert lines[5].startswith("Model fit: ")
     assert "│ mu0          │ 0.2708           │" in r.output
-    j = json.loads(cli("audit", "claim", "-c", "trec7", "-m", "AP", "--value", "0.24",
-                       "--hidden-multiplier", "3", "--json", "--no-save", db=db).output)
+    j = json.loads(
+        cli(
+            "audit",
+            "claim",
+            "-c",
+            "trec7",
+            "-m",
+            "AP",
+            "--value",
+            "0.24",
+            "--hidden-multiplier",
+            "3",
+            "--json",
+            "--no-save",
+            db=db,
+        ).output
+    )
     assert j["stats"]["chance"]["n_draws"] == 3 * 103 + 1 and j["audit_id"] is None
     assert _n_audits(db) == 1
 
@@ -128,8 +168,21 @@ def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
     assert "│ claim in the record's interval     │ no (above it)" in r.output
     assert "│ p = P(max of M >= claim), descriptive" in r.output and "< 1e-6" in r.output
     # --json: the same answers, in order, and N* as a capped float
-    d = json.loads(cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.3720",
-                       "--json", "--no-save", db=db).output)
+    d = json.loads(
+        cli(
+            "audit",
+            "claim",
+            "-c",
+            "robust04",
+            "-m",
+            "AP",
+            "--value",
+            "0.3720",
+            "--json",
+            "--no-save",
+            db=db,
+        ).output
+    )
     assert d["answers"] == ROBUST_0372[2:]
     ch = d["stats"]["chance"]
     assert ch["n_star"] == 1e12 and ch["n_star_capped"] is True and ch["n_star_cap"] == 1e12
@@ -142,29 +195,38 @@ def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
 
 
 def test_a_claim_below_the_record_is_not_above_it(cli, db):
-    r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.36", "--no-save",
-            db=db)
+    r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.36", "--no-save", db=db)
     assert r.exit_code == 0, r.output
     assert r.output.splitlines()[2] == (
         "Against the record: 0.3600 is below the record, 0.3686 (best (proposed), Cormack et "
         "al. (SIGIR 2009)), but in the record's 60% interval [0.3510, 0.3686]: it cannot be "
-        "told apart from the record; 3 published results are at or above it.")
+        "told apart from the record; 3 published results are at or above it."
+    )
 
 
-@pytest.mark.parametrize("args, message", [
-    (("--value", "37.2"), "claimed AP 37.2 is not a fraction; did you mean 0.372? "
-                          "(AP lies between 0 and 1)"),
-    (("--value", "5"), "claimed AP 5 is not a fraction; did you mean 0.05?"),
-    (("--value", "-0.2"), "claimed AP -0.2 is negative; AP lies between 0 and 1"),
-    (("--value", "0.3", "--p", "0.6"),
-     "p must be strictly between 0 and 0.5 (the interval covers 1 - 2p), got 0.6"),
-    (("--value", "0.3", "--alpha", "1.5"), "alpha must be strictly between 0 and 1, got 1.5"),
-    (("--value", "0.3", "--years", "2019"),
-     "robust04 AP: 2 result(s) after the filters; an extreme-value audit needs at least 5"),
-    (("--system", "best (proposed)"), "system 'best (proposed)' names 109 results"),
-    (("--value", "0.3", "--system", "x"), "give exactly one of"),
-    ((), "give exactly one of"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ("--value", "37.2"),
+            "claimed AP 37.2 is not a fraction; did you mean 0.372? (AP lies between 0 and 1)",
+        ),
+        (("--value", "5"), "claimed AP 5 is not a fraction; did you mean 0.05?"),
+        (("--value", "-0.2"), "claimed AP -0.2 is negative; AP lies between 0 and 1"),
+        (
+            ("--value", "0.3", "--p", "0.6"),
+            "p must be strictly between 0 and 0.5 (the interval covers 1 - 2p), got 0.6",
+        ),
+        (("--value", "0.3", "--alpha", "1.5"), "alpha must be strictly between 0 and 1, got 1.5"),
+        (
+            ("--value", "0.3", "--years", "2019"),
+            "robust04 AP: 2 result(s) after the filters; an extreme-value audit needs at least 5",
+        ),
+        (("--system", "best (proposed)"), "system 'best (proposed)' names 109 results"),
+        (("--value", "0.3", "--system", "x"), "give exactly one of"),
+        ((), "give exactly one of"),
+    ],
+)
 def test_bad_claims_are_one_line_and_exit_1(cli, db, args, message):
     r = cli("audit", "claim", "-c", "robust04", "-m", "AP", *args, db=db)
     assert r.exit_code == 1, r.output
@@ -177,8 +239,9 @@ def test_bad_claims_are_one_line_and_exit_1(cli, db, args, message):
 def test_every_audit_needs_five_results(cli, db, cmd):
     r = cli("audit", cmd, "-c", "robust04", "-m", "AP", "--years", "2019", db=db)
     assert r.exit_code == 1
-    assert ("robust04 AP: 2 result(s) after the filters; an extreme-value audit needs at "
-            "least 5") in r.output
+    assert (
+        "robust04 AP: 2 result(s) after the filters; an extreme-value audit needs at least 5"
+    ) in r.output
     s = cli("audit", "summary", "--min-n", "4", db=db)
     assert s.exit_code == 1 and "--min-n must be at least 5, got 4" in s.output
 
@@ -188,39 +251,57 @@ def test_history(cli, db):
     assert r.exit_code == 0, r.output
     assert "Sequential-testing history: robust04 AP (papers), 249 topics" in r.output
     assert "│ 2005 │" in r.output and "3 records over 15 years" in r.output
-    assert r.output.splitlines()[1].startswith("Population: N = 218 results on 249 topics; "
-                                               "sources: papers 218 (from 109 papers)")
+    assert r.output.splitlines()[1].startswith(
+        "Population: N = 218 results on 249 topics; sources: papers 218 (from 109 papers)"
+    )
     # p-values 30+ standard errors out print as the floor, next to the model-fit check
     assert "< 1e-6" in r.output and "e-2" not in r.output
     assert "Model fit: the 218 published results" in r.output
     assert "beyond chance" not in r.output.lower()
-    d = json.loads(cli("audit", "history", "-c", "robust04", "-m", "AP", "--source", "papers",
-                       "--json", "--no-save", db=db).output)
+    d = json.loads(
+        cli(
+            "audit",
+            "history",
+            "-c",
+            "robust04",
+            "-m",
+            "AP",
+            "--source",
+            "papers",
+            "--json",
+            "--no-save",
+            db=db,
+        ).output
+    )
     last = d["history"]["points"][-1]
     assert last["p_value"] == 1e-6 and last["p_below_floor"] is True
-    assert d["population"]["roles"] == [{"label": "baseline", "n": 109},
-                                        {"label": "proposed", "n": 109}]
+    assert d["population"]["roles"] == [
+        {"label": "baseline", "n": 109},
+        {"label": "proposed", "n": 109},
+    ]
 
 
 def test_summary_is_what_make_run_prints(cli, db):
     r = cli("audit", "summary", db=db)
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0] == ("Extreme-value audits (Carterette, SIGIR 2015): alpha = 0.05, "
-                        "p = 0.2, N >= 5")
+    assert lines[0] == (
+        "Extreme-value audits (Carterette, SIGIR 2015): alpha = 0.05, p = 0.2, N >= 5"
+    )
     header = next(ln for ln in lines if "collection" in ln)
     for col in ("measure", "source", "N", "best", "mu0", "lower", "candidates", "threshold"):
         assert col in header
-    assert any(ln.startswith("│ trec7 ") and "│ AP " in ln and "│ official │ 103 │" in ln
-               for ln in lines)
-    assert any(ln.startswith("│ robust04 ") and "│ AP " in ln and "│ papers " in ln
-               for ln in lines)
+    assert any(
+        ln.startswith("│ trec7 ") and "│ AP " in ln and "│ official │ 103 │" in ln for ln in lines
+    )
+    assert any(ln.startswith("│ robust04 ") and "│ AP " in ln and "│ papers " in ln for ln in lines)
     assert "roles (run types)" in header
     # the seeded BEIR/MS MARCO names and leaderboard digits widen the table: the cell wraps
     i = next(k for k, ln in enumerate(lines) if ln.startswith("│ trec7 ") and "│ AP " in ln)
     assert "│ official 103 (automatic" in lines[i] and "86, manual 17)" in lines[i + 1]
-    assert lines[-1].startswith("Model fit (see `audit best`): the reference model is "
-                                "rejected at alpha 0.05 in ")
+    assert lines[-1].startswith(
+        "Model fit (see `audit best`): the reference model is rejected at alpha 0.05 in "
+    )
     n = _n_audits(db)
     assert n > 40
     listed = cli("audit", "list", "--kind", "best", "--json", db=db)
@@ -236,19 +317,26 @@ def test_no_save_opens_read_only(cli, db):
     assert _n_audits(db) == 0
 
 
-@pytest.mark.parametrize("args, message", [
-    (("best", "-c", "nope", "-m", "AP"), "unknown collection 'nope'"),
-    (("best", "-c", "trec7", "-m", "AP", "--alpha", "1.5"),
-     "alpha must be strictly between 0 and 1"),
-    (("best", "-c", "trec7", "-m", "AP", "--p", "0"), "p must be strictly between 0 and 0.5"),
-    (("best", "-c", "trec7", "-m", "AP", "--source", "blogs"), "--source"),
-    (("best", "-c", "trec7", "-m", "AP", "--method", "bayes"), "unknown method 'bayes'"),
-    (("best", "-c", "trec7", "-m", "AP", "--years", "1990"), "0 result(s) after the filters"),
-    (("claim", "-c", "trec7", "-m", "AP", "--value", "0.3", "--hidden-multiplier", "0.5"),
-     "hidden multiplier must be >= 1"),
-    (("history", "-c", "trec7", "-m", "AP", "--reference", "oracle"), "unknown reference"),
-    (("show", "999"), "no audit with id 999"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("best", "-c", "nope", "-m", "AP"), "unknown collection 'nope'"),
+        (
+            ("best", "-c", "trec7", "-m", "AP", "--alpha", "1.5"),
+            "alpha must be strictly between 0 and 1",
+        ),
+        (("best", "-c", "trec7", "-m", "AP", "--p", "0"), "p must be strictly between 0 and 0.5"),
+        (("best", "-c", "trec7", "-m", "AP", "--source", "blogs"), "--source"),
+        (("best", "-c", "trec7", "-m", "AP", "--method", "bayes"), "unknown method 'bayes'"),
+        (("best", "-c", "trec7", "-m", "AP", "--years", "1990"), "0 result(s) after the filters"),
+        (
+            ("claim", "-c", "trec7", "-m", "AP", "--value", "0.3", "--hidden-multiplier", "0.5"),
+            "hidden multiplier must be >= 1",
+        ),
+        (("history", "-c", "trec7", "-m", "AP", "--reference", "oracle"), "unknown reference"),
+        (("show", "999"), "no audit with id 999"),
+    ],
+)
 def test_errors_are_one_line_and_exit_1(cli, db, args, message):
     r = cli("audit", *args, db=db)
     assert r.exit_code == 1

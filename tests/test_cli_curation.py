@@ -38,8 +38,13 @@ def test_init_twice_adds_nothing(inited):
 
 def test_read_only_commands_never_create_a_database(cli, tmp_path):
     db = tmp_path / "none.duckdb"
-    for args in (["results", "list"], ["papers", "list"], ["collections", "list"],
-                 ["measures", "list"], ["db", "info"]):
+    for args in (
+        ["results", "list"],
+        ["papers", "list"],
+        ["collections", "list"],
+        ["measures", "list"],
+        ["db", "info"],
+    ):
         r = cli(*args, db=db)
         assert r.exit_code == 1
         assert f"Error: {db}: no database here; create it with `litaudit init`" in r.stderr
@@ -58,14 +63,33 @@ def test_db_info_and_migrate(inited):
 
 
 def test_import_error_is_one_line_per_problem_with_file_and_line(inited, tmp_path):
-    bad = write_csv(tmp_path / "bad.csv", [
-        ["paper", "x2020", "X (SIGIR 2020)", "2020", "", "robust4", "AP", "0.3", "s",
-         "proposed", "", "", "a", "2026-11-20"]])
+    bad = write_csv(
+        tmp_path / "bad.csv",
+        [
+            [
+                "paper",
+                "x2020",
+                "X (SIGIR 2020)",
+                "2020",
+                "",
+                "robust4",
+                "AP",
+                "0.3",
+                "s",
+                "proposed",
+                "",
+                "",
+                "a",
+                "2026-11-20",
+            ]
+        ],
+    )
     r = inited("results", "import", str(bad))
     assert r.exit_code == 1
     assert r.stderr.splitlines() == [
         f"  {bad}:2: collection: unknown collection 'robust4'; did you mean 'robust04'?",
-        "Error: 1 problem(s); nothing was written"]
+        "Error: 1 problem(s); nothing was written",
+    ]
     assert "Traceback" not in r.output
 
 
@@ -85,8 +109,9 @@ def test_edit_verify_retract_history(inited, tmp_path):
     rid = json.loads(inited("results", "list", "--paper", "zz2005test", "--json").stdout)[0]["id"]
     r = inited("results", "edit", str(rid), "--set", "value=0.31")
     assert r.exit_code == 2  # --reason is required
-    r = inited("results", "edit", str(rid), "--set", "value=0.31", "--reason", "typo",
-               "--who", "carol")
+    r = inited(
+        "results", "edit", str(rid), "--set", "value=0.31", "--reason", "typo", "--who", "carol"
+    )
     assert r.exit_code == 0 and r.stdout.strip() == f"#{rid} value: 0.30 -> 0.31"
     r = inited("results", "edit", str(rid), "--set", "colour=red", "--reason", "x")
     assert r.exit_code == 1 and "field 'colour' cannot be edited" in r.stderr
@@ -119,8 +144,19 @@ def test_export_round_trip_through_the_cli(inited, cli, tmp_path):
 
 
 def test_papers_add_show_list(inited):
-    r = inited("papers", "add", "doe2024x", "--authors", "Doe, Jane and Roe, R", "--venue", "ECIR",
-               "--year", "2024", "--title", "A Paper")
+    r = inited(
+        "papers",
+        "add",
+        "doe2024x",
+        "--authors",
+        "Doe, Jane and Roe, R",
+        "--venue",
+        "ECIR",
+        "--year",
+        "2024",
+        "--title",
+        "A Paper",
+    )
     assert r.exit_code == 0 and "added paper" in r.stdout
     p = json.loads(inited("papers", "show", "doe2024x", "--json").stdout)
     assert p["citation"] == "Doe and Roe (ECIR 2024)"
@@ -159,8 +195,12 @@ def test_every_command_has_help():
     missing = [" ".join(p) for p, c in commands if not (c.help or "").strip()]
     assert missing == []
     # rich reads [..] in help text as markup and silently drops it
-    bracketed = [(" ".join(p), o.name) for p, c in commands for o in c.params
-                 if "[" in (getattr(o, "help", None) or "")]
+    bracketed = [
+        (" ".join(p), o.name)
+        for p, c in commands
+        for o in c.params
+        if "[" in (getattr(o, "help", None) or "")
+    ]
     assert bracketed == []
 
 

@@ -36,17 +36,22 @@ class Tree:
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
 leaf = st.builds(Leaf, st.text(), finite, st.integers(), st.booleans(), st.none() | finite)
-tree = st.builds(Tree, st.lists(leaf, max_size=4).map(tuple), st.tuples(st.text(), st.integers()),
-                 st.lists(st.tuples(st.text(), finite), max_size=3).map(tuple),
-                 st.none() | leaf, st.dictionaries(st.text(), st.integers(), max_size=3),
-                 st.none() | st.tuples(st.integers(), st.integers()))
+tree = st.builds(
+    Tree,
+    st.lists(leaf, max_size=4).map(tuple),
+    st.tuples(st.text(), st.integers()),
+    st.lists(st.tuples(st.text(), finite), max_size=3).map(tuple),
+    st.none() | leaf,
+    st.dictionaries(st.text(), st.integers(), max_size=3),
+    st.none() | st.tuples(st.integers(), st.integers()),
+)
 
 
 @given(tree)
 def test_round_trip_is_exact(t):
     back = decode(Tree, json.loads(dumps(t)))
     assert back == t and type(back) is Tree
-    assert dumps(back) == dumps(t)      # canonical: the same text again
+    assert dumps(back) == dumps(t)  # canonical: the same text again
 
 
 def test_numpy_scalars_and_nan():
@@ -72,9 +77,16 @@ def test_a_stored_audit_of_another_shape_is_one_clear_error(mem_store):
     from litaudit.store.refdata import resolve_collection
 
     con = mem_store.con
-    aid = save_audit(con, kind="reuse-rao", collection_id=resolve_collection(con, "trec7").id,
-                     measure="Rprec", params={}, method="exact", input_fingerprint="f" * 64,
-                     result={"collection_id": "x", "depth": 1})
+    aid = save_audit(
+        con,
+        kind="reuse-rao",
+        collection_id=resolve_collection(con, "trec7").id,
+        measure="Rprec",
+        params={},
+        method="exact",
+        input_fingerprint="f" * 64,
+        result={"collection_id": "x", "depth": 1},
+    )
     with pytest.raises(StoreError, match=rf"audit #{aid} \(reuse-rao.*RAOReport: no measure"):
         get_audit(con, aid)
 
@@ -94,14 +106,14 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
         calls.append(1)
         return RAOReport(cid, 2, "Rprec", 0, 0, 0.5, None, None, None, ())
 
-    args = dict(collection_id=cid, measure="Rprec", fingerprint="f" * 64, method="exact",
-                compute=compute)
+    args = dict(
+        collection_id=cid, measure="Rprec", fingerprint="f" * 64, method="exact", compute=compute
+    )
     first = run_or_reuse(con, "reuse-rao", params={"depth": 2}, **args)
     again = run_or_reuse(con, "reuse-rao", params={"depth": 2}, **args)
     other = run_or_reuse(con, "reuse-rao", params={"depth": 3}, **args)
     seeded = run_or_reuse(con, "reuse-rao", params={"depth": 2}, seed=1, **args)
-    assert (first.reused, again.reused, other.reused, seeded.reused) == (False, True, False,
-                                                                          False)
+    assert (first.reused, again.reused, other.reused, seeded.reused) == (False, True, False, False)
     assert again.audit_id == first.audit_id and again.result == first.result
     assert len(calls) == 3 and len(list_audits(con)) == 3
     assert get_audit(con, first.audit_id).result == first.result
@@ -126,9 +138,16 @@ def test_audit_show_renders_a_kind_without_renderer_field_by_field(cli):
     with open_store(cli.db) as store:
         load_reference_data(store.con)
         cid = resolve_collection(store.con, "trec7").id
-        aid = save_audit(store.con, kind="some-new-kind", collection_id=cid, measure=None,
-                         params={}, method="exact", input_fingerprint="f" * 64,
-                         result={"passed": True, "checks": [{"name": "tau", "value": 0.9}]})
+        aid = save_audit(
+            store.con,
+            kind="some-new-kind",
+            collection_id=cid,
+            measure=None,
+            params={},
+            method="exact",
+            input_fingerprint="f" * 64,
+            result={"passed": True, "checks": [{"name": "tau", "value": 0.9}]},
+        )
     r = cli("audit", "show", str(aid))
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()

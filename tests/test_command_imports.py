@@ -26,8 +26,12 @@ finally:
 
 
 def _loaded(*args: str) -> list[str]:
-    out = subprocess.run([sys.executable, "-c", _PROBE.format(heavy=HEAVY), *args],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE.format(heavy=HEAVY), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -39,13 +43,38 @@ def test_runs_import_and_eval_load_no_pandas_scipy_or_sqlmodel(tmp_path):
     runs = []
     for r in range(2):
         p = tmp_path / f"run{r}.txt"
-        p.write_text("".join(f"{t} Q0 D{(d + r) % 6} {d + 1} {1 - d / 10:.2f} run{r}\n"
-                             for t in (1, 2) for d in range(5)))
+        p.write_text(
+            "".join(
+                f"{t} Q0 D{(d + r) % 6} {d + 1} {1 - d / 10:.2f} run{r}\n"
+                for t in (1, 2)
+                for d in range(5)
+            )
+        )
         runs.append(str(p))
-    subprocess.run([sys.executable, "-m", "litaudit", "--db", db, "init"], check=True,
-                   capture_output=True, timeout=120)
-    assert _loaded("--db", db, "runs", "import", "-c", "robust03", "--qrels", str(qrels),
-                   *runs) == []
-    for _ in range(2):      # computed and kept, then read back from the store
-        assert _loaded("--db", db, "runs", "eval", "-c", "robust03", "-m", "AP", "-m",
-                       "P@10", "-m", "Rprec") == []
+    subprocess.run(
+        [sys.executable, "-m", "litaudit", "--db", db, "init"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert (
+        _loaded("--db", db, "runs", "import", "-c", "robust03", "--qrels", str(qrels), *runs) == []
+    )
+    for _ in range(2):  # computed and kept, then read back from the store
+        assert (
+            _loaded(
+                "--db",
+                db,
+                "runs",
+                "eval",
+                "-c",
+                "robust03",
+                "-m",
+                "AP",
+                "-m",
+                "P@10",
+                "-m",
+                "Rprec",
+            )
+            == []
+        )

@@ -24,15 +24,71 @@ from litaudit.curation.results import (
 from litaudit.curation.rows import COLUMNS
 from litaudit.errors import LitauditError, ValidationFailed
 
-HEADER = ["source", "paper", "paper_citation", "paper_year", "track", "collection", "measure",
-          "value", "system", "role", "run_type", "location", "transcribed_by", "transcribed_at"]
+HEADER = [
+    "source",
+    "paper",
+    "paper_citation",
+    "paper_year",
+    "track",
+    "collection",
+    "measure",
+    "value",
+    "system",
+    "role",
+    "run_type",
+    "location",
+    "transcribed_by",
+    "transcribed_at",
+]
 GOOD = [
-    ["paper", "liu2005cikm", "Liu et al. (CIKM 2005)", "2005", "", "robust04", "MAP", "0.3574",
-     "best", "proposed", "automatic", "Table 3", "alice", "2026-11-20"],
-    ["paper", "liu2005cikm", "Liu et al. (CIKM 2005)", "2005", "", "Robust04", "P_20", "0.30",
-     "best", "proposed", "", "Table 3", "alice", "2026-11-20"],
-    ["official", "", "", "", "trec7/adhoc", "trec7", "map", "0.3033", "ok7ax", "official",
-     "auto", "", "bob", "2026-11-20"],
+    [
+        "paper",
+        "liu2005cikm",
+        "Liu et al. (CIKM 2005)",
+        "2005",
+        "",
+        "robust04",
+        "MAP",
+        "0.3574",
+        "best",
+        "proposed",
+        "automatic",
+        "Table 3",
+        "alice",
+        "2026-11-20",
+    ],
+    [
+        "paper",
+        "liu2005cikm",
+        "Liu et al. (CIKM 2005)",
+        "2005",
+        "",
+        "Robust04",
+        "P_20",
+        "0.30",
+        "best",
+        "proposed",
+        "",
+        "Table 3",
+        "alice",
+        "2026-11-20",
+    ],
+    [
+        "official",
+        "",
+        "",
+        "",
+        "trec7/adhoc",
+        "trec7",
+        "map",
+        "0.3033",
+        "ok7ax",
+        "official",
+        "auto",
+        "",
+        "bob",
+        "2026-11-20",
+    ],
 ]
 
 
@@ -57,35 +113,228 @@ def test_import_keeps_values_as_printed_and_resolves_names(mem_store, tmp_path):
     assert rows["bestAP"]["n_topics"] == 249 and rows["bestAP"]["year"] == 2005
     assert rows["ok7axAP"]["year"] == 1998 and rows["ok7axAP"]["run_type"] == "automatic"
     assert rows["ok7axAP"]["n_topics"] == 50
-    assert [h["action"] for h in history(mem_store.con, "result", rows["bestAP"]["id"])] == ["import"]
+    assert [h["action"] for h in history(mem_store.con, "result", rows["bestAP"]["id"])] == [
+        "import"
+    ]
 
 
-@pytest.mark.parametrize("row,expected", [
-    (["paper", "liu2005cikm", "Liu", "2005", "", "robust4", "AP", "0.3", "s", "proposed", "",
-      "", "a", "2026-11-20"], "collection: unknown collection 'robust4'; did you mean 'robust04'?"),
-    (["paper", "liu2005cikm", "Liu", "2005", "", "robust04", "MAPP", "0.3", "s", "proposed", "",
-      "", "a", "2026-11-20"], "measure: unknown measure 'MAPP'; did you mean 'map'?"),
-    (["paper", "liu2005cikm", "Liu", "2005", "", "robust04", "AP", "25.31", "s", "proposed", "",
-      "", "a", "2026-11-20"], "value: 25.31 is outside the range of AP [0, 1]"),
-    (["paper", "liu2005cikm", "Liu", "2005", "", "robust04", "AP", "abc", "s", "proposed", "",
-      "", "a", "2026-11-20"], "value: not a number: 'abc'"),
-    (["paper", "liu2005cikm", "Liu", "2005", "", "robust04", "AP", "0.3", "s", "proposed", "",
-      "", "", "2026-11-20"], "transcribed_by: missing provenance"),
-    (["paper", "", "", "", "", "robust04", "AP", "0.3", "s", "proposed", "", "", "a",
-      "2026-11-20"], "paper: missing provenance"),
-    (["official", "", "", "", "", "trec7", "AP", "0.3", "s", "official", "", "", "a",
-      "2026-11-20"], "track: missing provenance"),
-    (["paper", "nokey", "", "", "", "robust04", "AP", "0.3", "s", "proposed", "", "", "a",
-      "2026-11-20"], "paper: unknown paper 'nokey'"),
-    (["paper", "liu2005cikm", "Liu", "2005", "", "robust04", "AP", "0.3", "s", "winner", "",
-      "", "a", "2026-11-20"], "role: role must be one of"),
-    (["paper", "liu2005cikm", "Liu", "2005", "", "robust04", "AP", "0.3", "s", "proposed",
-      "semi", "", "a", "2026-11-20"], "run_type: run type must be automatic or manual"),
-    (["paper", "liu2005cikm", "Liu", "2005", "", "robust04", "AP", "0.3", "s", "proposed", "",
-      "", "a", "20/11/2026"], "transcribed_at: expected a date"),
-])
+@pytest.mark.parametrize(
+    "row,expected",
+    [
+        (
+            [
+                "paper",
+                "liu2005cikm",
+                "Liu",
+                "2005",
+                "",
+                "robust4",
+                "AP",
+                "0.3",
+                "s",
+                "proposed",
+                "",
+                "",
+                "a",
+                "2026-11-20",
+            ],
+            "collection: unknown collection 'robust4'; did you mean 'robust04'?",
+        ),
+        (
+            [
+                "paper",
+                "liu2005cikm",
+                "Liu",
+                "2005",
+                "",
+                "robust04",
+                "MAPP",
+                "0.3",
+                "s",
+                "proposed",
+                "",
+                "",
+                "a",
+                "2026-11-20",
+            ],
+            "measure: unknown measure 'MAPP'; did you mean 'map'?",
+        ),
+        (
+            [
+                "paper",
+                "liu2005cikm",
+                "Liu",
+                "2005",
+                "",
+                "robust04",
+                "AP",
+                "25.31",
+                "s",
+                "proposed",
+                "",
+                "",
+                "a",
+                "2026-11-20",
+            ],
+            "value: 25.31 is outside the range of AP [0, 1]",
+        ),
+        (
+            [
+                "paper",
+                "liu2005cikm",
+                "Liu",
+                "2005",
+                "",
+                "robust04",
+                "AP",
+                "abc",
+                "s",
+                "proposed",
+                "",
+                "",
+                "a",
+                "2026-11-20",
+            ],
+            "value: not a number: 'abc'",
+        ),
+        (
+            [
+                "paper",
+                "liu2005cikm",
+                "Liu",
+                "2005",
+                "",
+                "robust04",
+                "AP",
+                "0.3",
+                "s",
+                "proposed",
+                "",
+                "",
+                "",
+                "2026-11-20",
+            ],
+            "transcribed_by: missing provenance",
+        ),
+        (
+            [
+                "paper",
+                "",
+                "",
+                "",
+                "",
+                "robust04",
+                "AP",
+                "0.3",
+                "s",
+                "proposed",
+                "",
+                "",
+                "a",
+                "2026-11-20",
+            ],
+            "paper: missing provenance",
+        ),
+        (
+            [
+                "official",
+                "",
+                "",
+                "",
+                "",
+                "trec7",
+                "AP",
+                "0.3",
+                "s",
+                "official",
+                "",
+                "",
+                "a",
+                "2026-11-20",
+            ],
+            "track: missing provenance",
+        ),
+        (
+            [
+                "paper",
+                "nokey",
+                "",
+                "",
+                "",
+                "robust04",
+                "AP",
+                "0.3",
+                "s",
+                "proposed",
+                "",
+                "",
+                "a",
+                "2026-11-20",
+            ],
+            "paper: unknown paper 'nokey'",
+        ),
+        (
+            [
+                "paper",
+                "liu2005cikm",
+                "Liu",
+                "2005",
+                "",
+                "robust04",
+                "AP",
+                "0.3",
+                "s",
+                "winner",
+                "",
+                "",
+                "a",
+                "2026-11-20",
+            ],
+            "role: role must be one of",
+        ),
+        (
+            [
+                "paper",
+                "liu2005cikm",
+                "Liu",
+                "2005",
+                "",
+                "robust04",
+                "AP",
+                "0.3",
+                "s",
+                "proposed",
+                "semi",
+                "",
+                "a",
+                "2026-11-20",
+            ],
+            "run_type: run type must be automatic or manual",
+        ),
+        (
+            [
+                "paper",
+                "liu2005cikm",
+                "Liu",
+                "2005",
+                "",
+                "robust04",
+                "AP",
+                "0.3",
+                "s",
+                "proposed",
+                "",
+                "",
+                "a",
+                "20/11/2026",
+            ],
+            "transcribed_at: expected a date",
+        ),
+    ],
+)
 def test_each_import_error_is_reported_with_its_line_and_nothing_is_written(
-        mem_store, tmp_path, row, expected):
+    mem_store, tmp_path, row, expected
+):
     path = write_csv(tmp_path / "bad.csv", [GOOD[0], row])
     with pytest.raises(ValidationFailed) as exc:
         import_file(mem_store, path, who="t")
@@ -95,11 +344,41 @@ def test_each_import_error_is_reported_with_its_line_and_nothing_is_written(
 
 
 def test_every_problem_in_a_file_is_reported(mem_store, tmp_path):
-    rows = [GOOD[0],
-            ["paper", "liu2005cikm", "Liu", "2005", "", "robust4", "AP", "0.3", "s", "proposed",
-             "", "", "a", "2026-11-20"],
-            ["paper", "liu2005cikm", "Liu", "2005", "", "robust04", "AP", "7", "s", "proposed",
-             "", "", "a", "2026-11-20"]]
+    rows = [
+        GOOD[0],
+        [
+            "paper",
+            "liu2005cikm",
+            "Liu",
+            "2005",
+            "",
+            "robust4",
+            "AP",
+            "0.3",
+            "s",
+            "proposed",
+            "",
+            "",
+            "a",
+            "2026-11-20",
+        ],
+        [
+            "paper",
+            "liu2005cikm",
+            "Liu",
+            "2005",
+            "",
+            "robust04",
+            "AP",
+            "7",
+            "s",
+            "proposed",
+            "",
+            "",
+            "a",
+            "2026-11-20",
+        ],
+    ]
     with pytest.raises(ValidationFailed) as exc:
         import_file(mem_store, write_csv(tmp_path / "bad.csv", rows), who="t")
     assert sorted({p.line for p in exc.value.problems}) == [3, 4]
@@ -123,7 +402,11 @@ def test_unknown_column_gets_a_did_you_mean(mem_store, tmp_path):
 def test_dry_run_writes_nothing(mem_store, tmp_path):
     rep, plan = import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t", dry_run=True)
     assert rep.dry_run and len(plan.results) == 3
-    assert count(mem_store) == 0 and count(mem_store, "papers") == 0 and count(mem_store, "history") == 0
+    assert (
+        count(mem_store) == 0
+        and count(mem_store, "papers") == 0
+        and count(mem_store, "history") == 0
+    )
 
 
 def test_edit_needs_a_reason_and_goes_to_history(mem_store, tmp_path):
@@ -133,14 +416,21 @@ def test_edit_needs_a_reason_and_goes_to_history(mem_store, tmp_path):
         edit_result(mem_store, rid, {"value": "0.31"}, reason="", who="t")
     with pytest.raises(LitauditError, match="outside the range"):
         edit_result(mem_store, rid, {"value": "1.5"}, reason="typo", who="t")
-    log = edit_result(mem_store, rid, {"value": "0.300", "location": "Table 4"},
-                      reason="re-read the table", who="carol")
+    log = edit_result(
+        mem_store,
+        rid,
+        {"value": "0.300", "location": "Table 4"},
+        reason="re-read the table",
+        who="carol",
+    )
     assert log == [("value", "0.30", "0.300"), ("location", "Table 3", "Table 4")]
     r = get_result(mem_store.con, rid)
     assert r["value_text"] == "0.300" and r["location"] == "Table 4"
     h = history(mem_store.con, "result", rid)
     assert [(x["action"], x["field"], x["old_value"], x["new_value"], x["who"]) for x in h[1:]] == [
-        ("edit", "value", "0.30", "0.300", "carol"), ("edit", "location", "Table 3", "Table 4", "carol")]
+        ("edit", "value", "0.30", "0.300", "carol"),
+        ("edit", "location", "Table 3", "Table 4", "carol"),
+    ]
 
 
 def test_retracted_results_stay_queryable(mem_store, tmp_path):
@@ -158,7 +448,8 @@ def test_retracted_results_stay_queryable(mem_store, tmp_path):
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
 def test_export_then_import_into_an_empty_database_reproduces_every_row(
-        mem_store, tmp_path, reference_db_file, fmt):
+    mem_store, tmp_path, reference_db_file, fmt
+):
     from litaudit.store.db import open_store
 
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
@@ -178,19 +469,40 @@ def test_export_then_import_into_an_empty_database_reproduces_every_row(
 
 value_text = st.builds(
     lambda i, f, d: f"{i}.{str(f).zfill(d)[:d]}" if d else str(i),
-    st.integers(0, 0), st.integers(0, 10**6), st.integers(0, 6)) | st.sampled_from(
-    ["1", "1.0", "0.30", "0.2531", ".5", "0.000001", "1.000"])
+    st.integers(0, 0),
+    st.integers(0, 10**6),
+    st.integers(0, 6),
+) | st.sampled_from(["1", "1.0", "0.30", "0.2531", ".5", "0.000001", "1.000"])
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(values=st.lists(value_text, min_size=1, max_size=8, unique=True))
 def test_values_round_trip_digit_for_digit(tmp_path, reference_db_file, values):
     import shutil
 
     from litaudit.store.db import open_store
 
-    rows = [["official", "", "", "", "trec7/adhoc", "trec7", "AP", v, f"run{i}", "official", "",
-             "", "t", "2026-11-22"] for i, v in enumerate(values)]
+    rows = [
+        [
+            "official",
+            "",
+            "",
+            "",
+            "trec7/adhoc",
+            "trec7",
+            "AP",
+            v,
+            f"run{i}",
+            "official",
+            "",
+            "",
+            "t",
+            "2026-11-22",
+        ]
+        for i, v in enumerate(values)
+    ]
     path = write_csv(tmp_path / "v.csv", rows)
     db = tmp_path / "v.duckdb"
     db.unlink(missing_ok=True)
@@ -201,7 +513,9 @@ def test_values_round_trip_digit_for_digit(tmp_path, reference_db_file, values):
         out = tmp_path / "v.json"
         write_export(export_rows(s.con, CURATION), out, "json")
     assert got == {f"run{i}": v for i, v in enumerate(values)}
-    assert [r["value"] for r in json.loads(out.read_text())] == [got[r["system"]] for r in json.loads(out.read_text())]
+    assert [r["value"] for r in json.loads(out.read_text())] == [
+        got[r["system"]] for r in json.loads(out.read_text())
+    ]
 
 
 def test_export_columns_are_the_import_columns(mem_store):

@@ -20,15 +20,17 @@ def _long_functions(root: Path, limit: int) -> list[str]:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 n = (node.end_lineno or node.lineno) - node.lineno + 1
                 if n > limit:
-                    out.append(f"{path.relative_to(root.parent)}:{node.lineno} "
-                               f"{node.name} ({n} lines)")
+                    out.append(
+                        f"{path.relative_to(root.parent)}:{node.lineno} {node.name} ({n} lines)"
+                    )
     return out
 
 
 def test_no_function_over_80_lines():
     offenders = _long_functions(PACKAGE, MAX_LINES)
-    assert not offenders, ("functions over 80 lines (split them into named steps):\n"
-                           + "\n".join(offenders))
+    assert not offenders, "functions over 80 lines (split them into named steps):\n" + "\n".join(
+        offenders
+    )
 
 
 def test_the_check_finds_a_long_function(tmp_path):

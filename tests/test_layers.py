@@ -17,12 +17,29 @@ STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 # audits; never a function that computes or stores one. analyses.wording turns typed
 # results into the sentences the claim audit stores (string formatting, no statistic): the
 # renderers use the same functions so that terminal and report say the same words.
-RENDER_MAY_READ = {"litaudit.analyses.audits": {"StoredAudit", "Audited", "get_audit",
-                                               "list_audits", "find_audit", "kinds",
-                                               "result_type", "fingerprint"},
-                   "litaudit.analyses.wording": {"p_text", "fmt_p", "fmt_n_star", "sci", "who",
-                                                 "result_label", "fit_sentence",
-                                                 "population_sentence", "cited"}}
+RENDER_MAY_READ = {
+    "litaudit.analyses.audits": {
+        "StoredAudit",
+        "Audited",
+        "get_audit",
+        "list_audits",
+        "find_audit",
+        "kinds",
+        "result_type",
+        "fingerprint",
+    },
+    "litaudit.analyses.wording": {
+        "p_text",
+        "fmt_p",
+        "fmt_n_star",
+        "sci",
+        "who",
+        "result_label",
+        "fit_sentence",
+        "population_sentence",
+        "cited",
+    },
+}
 
 
 def _modules():
@@ -46,13 +63,16 @@ def _imports(name: str, path: Path):
             mod = node.module or ""
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - node.level + 1]
+                base = base[: len(base) - node.level + 1]
                 mod = ".".join(base + ([mod] if mod else []))
             names = [a.name for a in node.names]
-            submods = [f"{mod}.{n}" for n in names if (PKG.parent / f"{mod}.{n}".replace(
-                ".", "/")).with_suffix(".py").exists() or (PKG.parent / f"{mod}.{n}".replace(
-                    ".", "/")).is_dir()]
-            if submods:          # `from litaudit.analyses import best` imports a module
+            submods = [
+                f"{mod}.{n}"
+                for n in names
+                if (PKG.parent / f"{mod}.{n}".replace(".", "/")).with_suffix(".py").exists()
+                or (PKG.parent / f"{mod}.{n}".replace(".", "/")).is_dir()
+            ]
+            if submods:  # `from litaudit.analyses import best` imports a module
                 for sm in submods:
                     yield sm, None, node.lineno
             else:
@@ -107,26 +127,32 @@ def test_every_module_keeps_its_layer():
     assert problems == []
 
 
-@pytest.mark.parametrize("name, mod, names, bad", [
-    ("litaudit.stats.x", "duckdb", None, True),
-    ("litaudit.stats.x", "numpy", None, False),
-    ("litaudit.analyses.x", "litaudit.render.console", ["out"], True),
-    ("litaudit.render.x", "litaudit.analyses.best", ["run_best"], True),
-    ("litaudit.render.x", "litaudit.analyses.best", ["BestReport"], False),
-    ("litaudit.render.x", "litaudit.analyses.audits", ["save_audit"], True),
-    ("litaudit.store.x", "litaudit.analyses.audits", ["fingerprint"], True),
-])
+@pytest.mark.parametrize(
+    "name, mod, names, bad",
+    [
+        ("litaudit.stats.x", "duckdb", None, True),
+        ("litaudit.stats.x", "numpy", None, False),
+        ("litaudit.analyses.x", "litaudit.render.console", ["out"], True),
+        ("litaudit.render.x", "litaudit.analyses.best", ["run_best"], True),
+        ("litaudit.render.x", "litaudit.analyses.best", ["BestReport"], False),
+        ("litaudit.render.x", "litaudit.analyses.audits", ["save_audit"], True),
+        ("litaudit.store.x", "litaudit.analyses.audits", ["fingerprint"], True),
+    ],
+)
 def test_the_rules_catch_a_leak(name, mod, names, bad):
     assert (_violation(name, mod, names) is not None) == bad
 
 
 def test_importing_the_analyses_loads_no_rendering():
-    code = ("import sys, pkgutil, importlib, litaudit.analyses as a\n"
-            "for m in pkgutil.iter_modules(a.__path__):\n"
-            "    importlib.import_module('litaudit.analyses.' + m.name)\n"
-            "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'rich'\n"
-            "             or m.startswith(('litaudit.render', 'litaudit.cli')))\n"
-            "print(','.join(bad))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=PKG.parent)
+    code = (
+        "import sys, pkgutil, importlib, litaudit.analyses as a\n"
+        "for m in pkgutil.iter_modules(a.__path__):\n"
+        "    importlib.import_module('litaudit.analyses.' + m.name)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'rich'\n"
+        "             or m.startswith(('litaudit.render', 'litaudit.cli')))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PKG.parent
+    )
     assert out.stdout.strip() == ""

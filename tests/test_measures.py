@@ -11,25 +11,54 @@ from litaudit.errors import NotFound
 from litaudit.measures import FAMILIES, MeasureName, aliases_for, parse_measure
 
 
-@pytest.mark.parametrize("text, want", [
-    ("AP", "AP"), ("map", "AP"), ("MAP", "AP"), ("AP@100", "AP@100"), ("map_cut_100", "AP@100"),
-    ("map_cut.100", "AP@100"),
-    ("P@10", "P@10"), ("P_10", "P@10"), ("P.10", "P@10"), ("p@10", "P@10"),
-    ("R@1000", "R@1000"), ("recall_1000", "R@1000"), ("recall.1000", "R@1000"),
-    ("nDCG", "nDCG"), ("ndcg", "nDCG"), ("nDCG@10", "nDCG@10"), ("ndcg_cut_10", "nDCG@10"),
-    ("ndcg_cut.10", "nDCG@10"),
-    ("RR", "RR"), ("recip_rank", "RR"), ("MRR", "RR"), ("RR@10", "RR@10"), ("MRR@10", "RR@10"),
-    ("Rprec", "Rprec"), ("R-prec", "Rprec"), ("bpref", "Bpref"), ("Bpref", "Bpref"),
-])
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        ("AP", "AP"),
+        ("map", "AP"),
+        ("MAP", "AP"),
+        ("AP@100", "AP@100"),
+        ("map_cut_100", "AP@100"),
+        ("map_cut.100", "AP@100"),
+        ("P@10", "P@10"),
+        ("P_10", "P@10"),
+        ("P.10", "P@10"),
+        ("p@10", "P@10"),
+        ("R@1000", "R@1000"),
+        ("recall_1000", "R@1000"),
+        ("recall.1000", "R@1000"),
+        ("nDCG", "nDCG"),
+        ("ndcg", "nDCG"),
+        ("nDCG@10", "nDCG@10"),
+        ("ndcg_cut_10", "nDCG@10"),
+        ("ndcg_cut.10", "nDCG@10"),
+        ("RR", "RR"),
+        ("recip_rank", "RR"),
+        ("MRR", "RR"),
+        ("RR@10", "RR@10"),
+        ("MRR@10", "RR@10"),
+        ("Rprec", "Rprec"),
+        ("R-prec", "Rprec"),
+        ("bpref", "Bpref"),
+        ("Bpref", "Bpref"),
+    ],
+)
 def test_spellings(text, want):
     assert str(parse_measure(text)) == want
 
 
-@pytest.mark.parametrize("text, message", [
-    ("P", "needs a cutoff"), ("recall", "needs a cutoff"), ("Rprec@10", "takes no cutoff"),
-    ("bpref_5", "unknown measure"), ("P@0", "at least 1"), ("nosuch", "unknown measure"),
-    ("recip_rank_10", "unknown measure"),        # trec_eval has no cut recip_rank
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("P", "needs a cutoff"),
+        ("recall", "needs a cutoff"),
+        ("Rprec@10", "takes no cutoff"),
+        ("bpref_5", "unknown measure"),
+        ("P@0", "at least 1"),
+        ("nosuch", "unknown measure"),
+        ("recip_rank_10", "unknown measure"),  # trec_eval has no cut recip_rank
+    ],
+)
 def test_refused(text, message):
     with pytest.raises(NotFound, match=message):
         parse_measure(text)
@@ -40,9 +69,10 @@ def test_recip_rank_is_rr_and_never_rr_at_10():
     assert MeasureName("RR", 10).trec_eval is None
     assert "recip_rank" not in aliases_for(MeasureName("RR", 10))
     assert "recip_rank" in aliases_for(MeasureName("RR"))
-    for fam in FAMILIES.values():          # every stored alias parses back to its measure
-        for k in ((None,) if fam.cutoff == "no" else (10,) if fam.cutoff == "required"
-                  else (None, 10)):
+    for fam in FAMILIES.values():  # every stored alias parses back to its measure
+        for k in (
+            (None,) if fam.cutoff == "no" else (10,) if fam.cutoff == "required" else (None, 10)
+        ):
             m = MeasureName(fam.name, k)
             assert all(parse_measure(a) == m for a in aliases_for(m)), m
             if m.trec_eval:
@@ -57,9 +87,18 @@ def test_every_declared_measure_has_a_provider():
 
 # ------------------------------------------------------------- against the references
 # (measure, the reference's name): trec_eval's through pytrec_eval, else ir_measures'
-TREC_EVAL = [("AP", "map"), ("AP@100", "map_cut_100"), ("P@10", "P_10"), ("P@30", "P_30"),
-             ("R@1000", "recall_1000"), ("nDCG", "ndcg"), ("nDCG@10", "ndcg_cut_10"),
-             ("RR", "recip_rank"), ("Rprec", "Rprec"), ("Bpref", "bpref")]
+TREC_EVAL = [
+    ("AP", "map"),
+    ("AP@100", "map_cut_100"),
+    ("P@10", "P_10"),
+    ("P@30", "P_30"),
+    ("R@1000", "recall_1000"),
+    ("nDCG", "ndcg"),
+    ("nDCG@10", "ndcg_cut_10"),
+    ("RR", "recip_rank"),
+    ("Rprec", "Rprec"),
+    ("Bpref", "bpref"),
+]
 IR_MEASURES = [("RR@10", "RR@10"), ("RR@1", "RR@1"), ("P@5", "P@5"), ("nDCG@20", "nDCG@20")]
 
 
@@ -104,8 +143,9 @@ def test_each_measure_equals_trec_eval_on_robust03(robust03):
     oracle = pytrec_eval.RelevanceEvaluator(_qrels_dict(qrels), {t for _, t in TREC_EVAL})
     for ri, run in enumerate(runs):
         want = oracle.evaluate(_run_dict(run))
-        assert set(want) == {t for ti, t in enumerate(ev.topics)
-                             if not np.isnan(ev.scores[0, ri, ti])}
+        assert set(want) == {
+            t for ti, t in enumerate(ev.topics) if not np.isnan(ev.scores[0, ri, ti])
+        }
         for m, tm in TREC_EVAL:
             got = ev.matrix(m)[ri]
             exp = np.array([want[t][tm] if t in want else np.nan for t in ev.topics])
@@ -119,8 +159,10 @@ def _trec_ranked(run) -> dict:
     by_topic: dict = {}
     for t, d, s in zip(run.topic, run.docno, run.score, strict=True):
         by_topic.setdefault(str(t), []).append((float(np.float32(s)), str(d)))
-    return {t: {d: float(len(docs) - i) for i, (_, d) in
-                enumerate(sorted(docs, reverse=True))} for t, docs in by_topic.items()}
+    return {
+        t: {d: float(len(docs) - i) for i, (_, d) in enumerate(sorted(docs, reverse=True))}
+        for t, docs in by_topic.items()
+    }
 
 
 @pytest.mark.shared

@@ -13,13 +13,11 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-TREE = ("litaudit", "schema", "seeds", "pyproject.toml", "setup.py", "MANIFEST.in",
-        "README.md")
+TREE = ("litaudit", "schema", "seeds", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
 
 
 def _run(*args, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True,
-                          timeout=600, **kw)
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=600, **kw)
 
 
 def _build_wheel(src: Path, out: Path) -> Path:
@@ -28,8 +26,7 @@ def _build_wheel(src: Path, out: Path) -> Path:
     tries = [(), ("--no-build-isolation",)]
     errors = []
     for extra in tries:
-        r = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", *extra,
-                 "-w", out, src)
+        r = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", *extra, "-w", out, src)
         wheels = sorted(out.glob("litaudit-*.whl"))
         if r.returncode == 0 and wheels:
             return wheels[0]
@@ -43,14 +40,17 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     src.mkdir()
     for name in TREE:
         p = REPO / name
-        (shutil.copytree(p, src / name, ignore=shutil.ignore_patterns("__pycache__"))
-         if p.is_dir() else shutil.copy(p, src / name))
+        (
+            shutil.copytree(p, src / name, ignore=shutil.ignore_patterns("__pycache__"))
+            if p.is_dir()
+            else shutil.copy(p, src / name)
+        )
     wheel = _build_wheel(src, tmp_path / "dist")
     names = _run(sys.executable, "-m", "zipfile", "-l", wheel).stdout
     for f in (REPO / "schema").glob("*.sql"):
         assert f"litaudit/_data/schema/{f.name}" in names
     seeds = [*(REPO / "seeds").rglob("*.csv"), *(REPO / "seeds").rglob("*.csv.gz")]
-    assert any(f.name.endswith(".csv.gz") for f in seeds)   # the large seeds are gzipped
+    assert any(f.name.endswith(".csv.gz") for f in seeds)  # the large seeds are gzipped
     for f in seeds:
         assert f"litaudit/_data/seeds/{f.relative_to(REPO / 'seeds').as_posix()}" in names
 
@@ -61,11 +61,22 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     r = _run(sys.executable, "-m", "venv", "--without-pip", env)
     assert r.returncode == 0, r.stderr
     py = env / "bin" / "python"
-    site = Path(_run(py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])")
-                .stdout.strip())
+    site = Path(
+        _run(py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip()
+    )
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    r = _run(sys.executable, "-m", "pip", "--python", py, "install", "--no-deps",
-             "--no-index", "-q", wheel)
+    r = _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        py,
+        "install",
+        "--no-deps",
+        "--no-index",
+        "-q",
+        wheel,
+    )
     assert r.returncode == 0, r.stderr
     work = tmp_path / "elsewhere"
     work.mkdir()
@@ -80,7 +91,19 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     rep = json.loads(r.stdout)
     assert rep["stats"]["reference"]["n_results"] == 103 and rep["audit_id"] == 1
     # a population from a gzipped seed (seeds/results/mteb_beir.csv.gz)
-    r = _run(exe, "--db", db, "audit", "best", "-c", "beir/scifact/test", "-m", "nDCG@10",
-             "--no-save", "--json", cwd=work)
+    r = _run(
+        exe,
+        "--db",
+        db,
+        "audit",
+        "best",
+        "-c",
+        "beir/scifact/test",
+        "-m",
+        "nDCG@10",
+        "--no-save",
+        "--json",
+        cwd=work,
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["stats"]["reference"]["n_results"] == 235

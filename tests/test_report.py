@@ -42,19 +42,42 @@ RESULTS = [  # source, paper or track, system, value, year, status
 
 
 def _results_csv(path: Path) -> Path:
-    cols = ["source", "paper", "paper_citation", "paper_doi", "paper_year", "track",
-            "collection", "measure", "value", "system", "participant", "role", "run_type",
-            "year", "transcribed_by", "transcribed_at", "status"]
+    cols = [
+        "source",
+        "paper",
+        "paper_citation",
+        "paper_doi",
+        "paper_year",
+        "track",
+        "collection",
+        "measure",
+        "value",
+        "system",
+        "participant",
+        "role",
+        "run_type",
+        "year",
+        "transcribed_by",
+        "transcribed_at",
+        "status",
+    ]
     papers = {p[0]: p for p in PAPERS}
     lines = [",".join(cols)]
     for src, where, system, value, year, status in RESULTS:
         p = papers.get(where)
-        row = {"source": src, "collection": COLLECTION, "measure": "MAP", "value": value,
-               "system": system, "year": str(year), "status": status,
-               "transcribed_by": "alice" if src == "paper" else "bob",
-               "transcribed_at": "2024-03-0" + ("1" if src == "paper" else "2"),
-               "role": "proposed" if src == "paper" else "official",
-               "run_type": "automatic"}
+        row = {
+            "source": src,
+            "collection": COLLECTION,
+            "measure": "MAP",
+            "value": value,
+            "system": system,
+            "year": str(year),
+            "status": status,
+            "transcribed_by": "alice" if src == "paper" else "bob",
+            "transcribed_at": "2024-03-0" + ("1" if src == "paper" else "2"),
+            "role": "proposed" if src == "paper" else "official",
+            "run_type": "automatic",
+        }
         if p:
             row.update(paper=p[0], paper_citation=p[1], paper_doi=p[2], paper_year=str(p[3]))
         else:
@@ -78,16 +101,22 @@ def _archive(folder: Path) -> tuple[Path, list[Path], Path]:
     for r in range(4):
         lines = []
         for t in range(1, 13):
-            scored = sorted(((((d * (r + 3) + t * 11 + r * 5) % 29) + (3 - r) * 0.01 * d, doc)
-                             for d, doc in enumerate(docs)), reverse=True)[:20]
-            lines += [f"{t} Q0 {doc} {k + 1} {s:.3f} run{r}" for k, (s, doc)
-                      in enumerate(scored)]
+            scored = sorted(
+                (
+                    (((d * (r + 3) + t * 11 + r * 5) % 29) + (3 - r) * 0.01 * d, doc)
+                    for d, doc in enumerate(docs)
+                ),
+                reverse=True,
+            )[:20]
+            lines += [f"{t} Q0 {doc} {k + 1} {s:.3f} run{r}" for k, (s, doc) in enumerate(scored)]
         p = folder / f"input.run{r}"
         p.write_text("\n".join(lines) + "\n", encoding="utf-8")
         runs.append(p)
     meta = folder / "meta.csv"
-    meta.write_text("tag,participant,run_type\n" + "".join(
-        f"run{r},site{r},automatic\n" for r in range(4)), encoding="utf-8")
+    meta.write_text(
+        "tag,participant,run_type\n" + "".join(f"run{r},site{r},automatic\n" for r in range(4)),
+        encoding="utf-8",
+    )
     return qpath, runs, meta
 
 
@@ -105,8 +134,9 @@ def make_fixture_db(path: Path, *, runs: bool = True) -> Path:
             from litaudit.store.refdata import resolve_collection
 
             q, rs, meta = _archive(path.parent / "archive")
-            import_archive(store, resolve_collection(store.con, COLLECTION).id, rs,
-                           qrels_path=q, metadata=meta)
+            import_archive(
+                store, resolve_collection(store.con, COLLECTION).id, rs, qrels_path=q, metadata=meta
+            )
     return path
 
 
@@ -131,7 +161,7 @@ def fixture_db_file(tmp_path_factory) -> Path:
 
     path = make_fixture_db(tmp_path_factory.mktemp("report") / "fixture.duckdb")
     store_literature_audits(path)
-    with open_store(path) as store:     # runs and stores the reusability audits once
+    with open_store(path) as store:  # runs and stores the reusability audits once
         prepare_report(store.con, COLLECTION, measure="AP", subcollections=True)
     return path
 
@@ -162,10 +192,21 @@ def _n_audits(path: Path) -> int:
 
 # ------------------------------------------------------------------------------- snapshot
 
+
 def test_markdown_snapshot(cli, fixture_db, tmp_path):
     out = tmp_path / "report.md"
-    res = cli("report", "--collection", COLLECTION, "--measure", "MAP", "--claim", "0.36",
-              "-o", out, db=fixture_db)
+    res = cli(
+        "report",
+        "--collection",
+        COLLECTION,
+        "--measure",
+        "MAP",
+        "--claim",
+        "0.36",
+        "-o",
+        out,
+        db=fixture_db,
+    )
     assert res.exit_code == 0, res.output
     text = out.read_text(encoding="utf-8")
     snap = SNAPSHOTS / "report_fixture.md"
@@ -178,7 +219,7 @@ def test_markdown_snapshot(cli, fixture_db, tmp_path):
     assert len(links) == 6
     for name in links:
         svg = (tmp_path / name).read_text(encoding="utf-8")
-        assert svg.startswith("<svg ") and "<path d=\"M" in svg
+        assert svg.startswith("<svg ") and '<path d="M' in svg
 
 
 @pytest.mark.slow
@@ -188,16 +229,25 @@ def test_same_database_gives_byte_identical_reports(cli, fresh_db):
     before = _n_audits(fixture_db)
     outs = {}
     for fmt in ("md", "html", "json"):
-        first = cli("report", "-c", COLLECTION, "-m", "AP", "--format", fmt,
-                    "--subcollections", db=fixture_db)
+        first = cli(
+            "report",
+            "-c",
+            COLLECTION,
+            "-m",
+            "AP",
+            "--format",
+            fmt,
+            "--subcollections",
+            db=fixture_db,
+        )
         assert first.exit_code == 0, first.output
         n = _n_audits(fixture_db)
         second = cli("report", "-c", COLLECTION, "-m", "AP", "--format", fmt, db=fixture_db)
         assert second.stdout == first.stdout
-        assert _n_audits(fixture_db) == n     # nothing re-run
+        assert _n_audits(fixture_db) == n  # nothing re-run
         outs[fmt] = second.stdout
-    assert _n_audits(fixture_db) == before + 5   # rao, lou, sub-collections, verdict, agreement
-    assert "Generated" not in outs["md"] and "created_at\": null" in outs["json"]
+    assert _n_audits(fixture_db) == before + 5  # rao, lou, sub-collections, verdict, agreement
+    assert "Generated" not in outs["md"] and 'created_at": null' in outs["json"]
     stamped = cli("report", "-c", COLLECTION, "-m", "AP", "--timestamp", db=fixture_db)
     assert re.search(r"Generated \d{4}-\d\d-\d\dT", stamped.stdout)
     assert "| created |" in stamped.stdout
@@ -213,9 +263,11 @@ def test_report_without_subcollections_runs_the_verdict_without_them(cli, fresh_
 
 # ------------------------------------------------------------------------------ contents
 
+
 def test_json_holds_every_section_and_full_fingerprints(cli, fixture_db):
-    res = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", "--format", "json",
-              db=fixture_db)
+    res = cli(
+        "report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", "--format", "json", db=fixture_db
+    )
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
     lit = d["literature"][0]
@@ -229,17 +281,32 @@ def test_json_holds_every_section_and_full_fingerprints(cli, fixture_db):
     c = d["claims"][0]
     assert c["passes"] is True and c["n_draws"] == 13 and c["record_value"] == 0.301
     assert [a.split(":")[0] for a in c["answers"]] == [
-        "Against the record", "Against chance", "The claim's own interval", "Model fit"]
+        "Against the record",
+        "Against chance",
+        "The claim's own interval",
+        "Model fit",
+    ]
     assert c["p_value"] == 1e-6 and c["p_below_floor"] is True and c["n_star_capped"] is True
     assert lit["expected_above_under_null"] == pytest.approx(12 * (1 - 0.95 ** (1 / 12)))
     assert lit["population"].startswith("Population: N = 12 results on 50 topics")
     assert d["reuse"]["n_runs"] == 4 and d["reuse"]["rao"]["n_participants"] == 4
     kinds = sorted(a["kind"] for a in d["audits"])
-    assert kinds == ["best", "claim", "history", "reuse-agreement", "reuse-lou", "reuse-rao",
-                     "reuse-subcollections", "reuse-verdict"]
+    assert kinds == [
+        "best",
+        "claim",
+        "history",
+        "reuse-agreement",
+        "reuse-lou",
+        "reuse-rao",
+        "reuse-subcollections",
+        "reuse-verdict",
+    ]
     assert all(len(a["input_fingerprint"]) == 64 for a in d["audits"])
-    assert d["data"]["statuses"] == [{"label": "verified", "n": 3}, {"label": "draft", "n": 9},
-                                     {"label": "retracted", "n": 0}]
+    assert d["data"]["statuses"] == [
+        {"label": "verified", "n": 3},
+        {"label": "draft", "n": 9},
+        {"label": "retracted", "n": 0},
+    ]
 
 
 def test_html_is_self_contained(cli, fixture_db):
@@ -264,18 +331,36 @@ def _unmarkdown(text: str) -> str:
 def test_claim_section_says_what_the_terminal_says(cli, fixture_db):
     """The report's claim section is the stored audit's answers, in order, then its tables:
     (a) against the record, (b) against chance, (c) the claim's own interval."""
-    term = cli("audit", "claim", "-c", COLLECTION, "-m", "AP", "--value", "0.36", "--no-save",
-               db=fixture_db)
+    term = cli(
+        "audit",
+        "claim",
+        "-c",
+        COLLECTION,
+        "-m",
+        "AP",
+        "--value",
+        "0.36",
+        "--no-save",
+        db=fixture_db,
+    )
     answers = term.output.splitlines()[2:6]
     md = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", db=fixture_db).stdout
-    section = md[md.index("## Claim audit: AP = 0.36"):md.index("## Can the collection")]
+    section = md[md.index("## Claim audit: AP = 0.36") : md.index("## Can the collection")]
     paras = [p for p in section.split("\n\n") if p.startswith(("Against", "The claim", "Model"))]
-    assert [_unmarkdown(p) for p in paras] == answers   # the same words, escaped as Markdown
-    assert answers[0].startswith("Against the record: 0.3600 is above the record, 0.3010 "
-                                 "(NeuralX, Smith et al. (SIGIR 2019)), and the record lies "
-                                 "below the claim's 60% interval [0.3307, 0.3600]")
-    order = [section.index(t) for t in ("*(a) Against the record*", "*(b) Against chance*",
-                                         "*(c) The claim's own interval*")]
+    assert [_unmarkdown(p) for p in paras] == answers  # the same words, escaped as Markdown
+    assert answers[0].startswith(
+        "Against the record: 0.3600 is above the record, 0.3010 "
+        "(NeuralX, Smith et al. (SIGIR 2019)), and the record lies "
+        "below the claim's 60% interval [0.3307, 0.3600]"
+    )
+    order = [
+        section.index(t)
+        for t in (
+            "*(a) Against the record*",
+            "*(b) Against chance*",
+            "*(c) The claim's own interval*",
+        )
+    ]
     assert order == sorted(order)
     assert "| 13 | 0.05 | 0.2561 | yes | 0.051 | 5 | &lt; 1e-6 | &gt; 1e+12 (capped) |" in section
     assert "beyond chance" not in md.lower() and "false positive" not in md
@@ -292,19 +377,27 @@ def test_report_without_runs_or_literature_audits(cli, tmp_path):
 
 # --------------------------------------------------------------------------------- errors
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("-c", "nosuch"), "unknown collection 'nosuch'"),
-    (("-c", COLLECTION, "-m", "AP", "--format", "pdf"), "--format: 'pdf' is not one of"),
-])
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("-c", "nosuch"), "unknown collection 'nosuch'"),
+        (("-c", COLLECTION, "-m", "AP", "--format", "pdf"), "--format: 'pdf' is not one of"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_1(cli, fixture_db, args, message):
     res = cli("report", *args, db=fixture_db)
     assert res.exit_code == 1
     assert message in res.stderr and len(res.stderr.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize(("value", "message"), [
-    ("37.2", "claimed AP 37.2 is not a fraction; did you mean 0.372?"),
-    ("-0.2", "claimed AP -0.2 is negative")])
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("37.2", "claimed AP 37.2 is not a fraction; did you mean 0.372?"),
+        ("-0.2", "claimed AP -0.2 is negative"),
+    ],
+)
 def test_a_bad_claimed_value_is_an_error(cli, fixture_db, value, message):
     before = _n_audits(fixture_db)
     res = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", value, db=fixture_db)
@@ -337,6 +430,7 @@ def test_missing_output_directory_writes_nothing(cli, fixture_db, tmp_path):
 
 # ------------------------------------------------------------------------------------ svg
 
+
 def test_svg_plot_is_deterministic_and_drops_missing_points():
     from litaudit.render.report.svg import Plot
 
@@ -350,7 +444,7 @@ def test_svg_plot_is_deterministic_and_drops_missing_points():
 
     a, b = make(), make()
     assert a == b and "t &lt;&amp;&gt;" in a and "nan" not in a
-    assert a.count("<circle") == 2          # the point and its legend symbol
+    assert a.count("<circle") == 2  # the point and its legend symbol
     with pytest.raises(ValueError):
         Plot("t", "x", "y").line([1, 2], [1])
 
@@ -373,7 +467,7 @@ def test_ticks_are_nice_increasing_and_inside(lo, span):
     assert vals == sorted(vals) and len(vals) >= 1
     tol = step * 1e-6
     assert all(lo - tol <= v <= hi + tol for v in vals)
-    assert len({f"{v:.{decimals}f}" for v in vals}) == len(vals)   # labels distinct
+    assert len({f"{v:.{decimals}f}" for v in vals}) == len(vals)  # labels distinct
 
 
 def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
@@ -389,10 +483,17 @@ def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
         v = get_audit(con, before.verdict)
         a = get_audit(con, before.agreement)
         for old in (v, a):
-            save_audit(con, kind=old.kind, collection_id=old.collection_id,
-                       measure=old.measure, params=old.params, method=old.method,
-                       input_fingerprint=old.input_fingerprint,
-                       result={"checks": [], "passed": None}, seed=old.seed,
-                       trials=old.trials)
+            save_audit(
+                con,
+                kind=old.kind,
+                collection_id=old.collection_id,
+                measure=old.measure,
+                params=old.params,
+                method=old.method,
+                input_fingerprint=old.input_fingerprint,
+                result={"checks": [], "passed": None},
+                seed=old.seed,
+                trials=old.trials,
+            )
         after = prepare_report(con, COLLECTION, measure="AP")
     assert (after.verdict, after.agreement) == (before.verdict, before.agreement)

@@ -18,14 +18,23 @@ import pytest
 
 from tests.test_report import COLLECTION, make_fixture_db, store_literature_audits
 
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync")
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
 
 
 def _chromium() -> str:
     for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name) or (f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists()
-                                      else None)
+        path = shutil.which(name) or (
+            f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists() else None
+        )
         if path:
             return path
     pytest.skip("chromium not found (install it with `make browser`: Debian package chromium)")
@@ -33,8 +42,13 @@ def _chromium() -> str:
 
 def _run(*args: str) -> subprocess.CompletedProcess:
     with tempfile.TemporaryDirectory(prefix="litaudit-chromium-") as profile:
-        return subprocess.run([_chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
-                              capture_output=True, text=True, timeout=120, check=False)
+        return subprocess.run(
+            [_chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
 
 
 def page_requests(netlog: Path) -> list[str]:
@@ -61,8 +75,22 @@ def html_report(tmp_path_factory) -> Path:
     db = make_fixture_db(folder / "fixture.duckdb")
     store_literature_audits(db)
     out = folder / "report.html"
-    res = CliRunner().invoke(app, ["--db", str(db), "report", "-c", COLLECTION, "-m", "AP",
-                                   "--claim", "0.36", "-o", str(out)])
+    res = CliRunner().invoke(
+        app,
+        [
+            "--db",
+            str(db),
+            "report",
+            "-c",
+            COLLECTION,
+            "-m",
+            "AP",
+            "--claim",
+            "0.36",
+            "-o",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     return out
 
@@ -70,15 +98,22 @@ def html_report(tmp_path_factory) -> Path:
 @pytest.mark.slow
 def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
     netlog = tmp_path / "net.json"
-    res = _run(f"--log-net-log={netlog}", "--window-size=390,2000", "--dump-dom",
-               html_report.as_uri())
+    res = _run(
+        f"--log-net-log={netlog}", "--window-size=390,2000", "--dump-dom", html_report.as_uri()
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     dom = res.stdout
     text = re.sub(r"<[^>]+>", " ", dom)
-    for words in ("Data and provenance", "The best published AP against the best of N",
-                  "Candidate best systems (4)", "NeuralX", "Smith et al. (SIGIR 2019)",
-                  "Against the record: 0.3600 is above the record, 0.3010 (NeuralX",
-                  "Can the collection be trusted? Reusability", "Audits cited"):
+    for words in (
+        "Data and provenance",
+        "The best published AP against the best of N",
+        "Candidate best systems (4)",
+        "NeuralX",
+        "Smith et al. (SIGIR 2019)",
+        "Against the record: 0.3600 is above the record, 0.3010 (NeuralX",
+        "Can the collection be trusted? Reusability",
+        "Audits cited",
+    ):
         assert words in text, words
     plots = re.findall(r"<figure>(.*?)</figure>", dom, flags=re.S)
     assert len(plots) == 6
@@ -104,8 +139,9 @@ def test_network_check_catches_a_request(tmp_path):
 @pytest.mark.slow
 def test_phone_width_screenshot(html_report, tmp_path):
     shot = tmp_path / "phone.png"
-    res = _run(f"--screenshot={shot}", "--window-size=390,1400", "--hide-scrollbars",
-               html_report.as_uri())
+    res = _run(
+        f"--screenshot={shot}", "--window-size=390,1400", "--hide-scrollbars", html_report.as_uri()
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     png = shot.read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
@@ -125,8 +161,22 @@ def scifact_report(tmp_path_factory) -> Path:
     db, out = folder / "seeded.duckdb", folder / "scifact.html"
     runner = CliRunner()
     assert runner.invoke(app, ["--db", str(db), "init"]).exit_code == 0
-    res = runner.invoke(app, ["--db", str(db), "report", "-c", "beir/scifact/test", "-m",
-                              "nDCG@10", "--claim", "0.80", "-o", str(out)])
+    res = runner.invoke(
+        app,
+        [
+            "--db",
+            str(db),
+            "report",
+            "-c",
+            "beir/scifact/test",
+            "-m",
+            "nDCG@10",
+            "--claim",
+            "0.80",
+            "-o",
+            str(out),
+        ],
+    )
     assert res.exit_code == 0, res.output
     return out
 
@@ -134,15 +184,21 @@ def scifact_report(tmp_path_factory) -> Path:
 @pytest.mark.slow
 def test_beir_scifact_report_renders(scifact_report, tmp_path):
     netlog = tmp_path / "net.json"
-    res = _run(f"--log-net-log={netlog}", "--window-size=1200,3000", "--dump-dom",
-               scifact_report.as_uri())
+    res = _run(
+        f"--log-net-log={netlog}", "--window-size=1200,3000", "--dump-dom", scifact_report.as_uri()
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     dom = res.stdout
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
     # the candidate best systems of MTEB's SciFact population, by name
-    for words in ("SciFact, test (BEIR)", "Candidate best systems (9)",
-                  "openbmb/MiniCPM-Embedding", "Salesforce/SFR-Embedding-2_R",
-                  "mteb/retrieval", "Claim audit: nDCG@10 = 0.8"):
+    for words in (
+        "SciFact, test (BEIR)",
+        "Candidate best systems (9)",
+        "openbmb/MiniCPM-Embedding",
+        "Salesforce/SFR-Embedding-2_R",
+        "mteb/retrieval",
+        "Claim audit: nDCG@10 = 0.8",
+    ):
         assert words in text, words
     plots = re.findall(r"<figure>(.*?)</figure>", dom, flags=re.S)
     assert len(plots) == 3  # interval, expected max, record over time (no run archive)

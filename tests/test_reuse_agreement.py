@@ -23,8 +23,13 @@ def _three_site_design(seed: int = 0) -> agin.ScoreDesign:
     rng = np.random.default_rng(seed)
     scores = rng.uniform(0, 1, (6, 20)) + np.array([0.0, 0.1, 0.2, 0.0, 0.3, 0.05])[:, None]
     held = [()] * 5 + [("A",)] * 5 + [("B",)] * 5 + [("C",)] * 5
-    return agin.ScoreDesign(("a1", "a2", "b1", "b2", "c1", "c2"), ("A", "A", "B", "B", "C", "C"),
-                          tuple(str(t) for t in range(20)), scores, tuple(held))
+    return agin.ScoreDesign(
+        ("a1", "a2", "b1", "b2", "c1", "c2"),
+        ("A", "A", "B", "B", "C", "C"),
+        tuple(str(t) for t in range(20)),
+        scores,
+        tuple(held),
+    )
 
 
 def test_within_and_participant_topic_sets():
@@ -37,9 +42,11 @@ def test_within_and_participant_topic_sets():
     base = [t for t in range(20) if not 5 <= t <= 9]
     assert (a.n_baseline, a.n_reuse) == (15, 5)
     assert a.p_baseline == pytest.approx(
-        stats.ttest_rel(d.scores[0, base], d.scores[1, base]).pvalue, rel=1e-12)
+        stats.ttest_rel(d.scores[0, base], d.scores[1, base]).pvalue, rel=1e-12
+    )
     assert a.p_reuse == pytest.approx(
-        stats.ttest_rel(d.scores[0, 5:10], d.scores[1, 5:10]).pvalue, rel=1e-12)
+        stats.ttest_rel(d.scores[0, 5:10], d.scores[1, 5:10]).pvalue, rel=1e-12
+    )
     # between-site: no topic holds out two sites (k = 1), so every pair is skipped
     between = r.analysis("between-site")
     assert (between.pairs_tested, between.pairs_skipped) == (0, 12)
@@ -54,7 +61,8 @@ def test_within_and_participant_topic_sets():
     assert (p.group, p.n_baseline, p.n_reuse) == ("A", 10, 5)
     both = list(range(5)) + list(range(15, 20))
     assert p.p_baseline == pytest.approx(
-        stats.ttest_rel(d.scores[0, both], d.scores[3, both]).pvalue, rel=1e-12)
+        stats.ttest_rel(d.scores[0, both], d.scores[3, both]).pvalue, rel=1e-12
+    )
     # observed + expected tables cover every tested pair
     assert sum(map(sum, part.aggregate.observed)) == 12
     assert sum(map(sum, part.aggregate.expected)) == pytest.approx(12)
@@ -73,7 +81,7 @@ def test_run_scores_tau_and_rmse():
     assert r.rmse == pytest.approx(np.sqrt(np.mean((base - reuse) ** 2)))
     assert [s.site for s in r.site_tau] == ["A", "B", "C"]
     assert all(s.tau.pairs == 1 for s in r.site_tau)
-    assert all(s.tau.pairs == 8 for s in r.participant_tau)     # 2 runs x 4 others
+    assert all(s.tau.pairs == 8 for s in r.participant_tau)  # 2 runs x 4 others
 
 
 def test_correction_is_recorded_and_only_removes_significance():
@@ -83,7 +91,8 @@ def test_correction_is_recorded_and_only_removes_significance():
     assert holm.correction == "holm"
     for a, b in zip(none.analyses, holm.analyses, strict=True):
         assert sum(p.significant_baseline for p in b.pairs) <= sum(
-            p.significant_baseline for p in a.pairs)
+            p.significant_baseline for p in a.pairs
+        )
         if b.aggregate:
             assert b.aggregate.correction == "holm"
 
@@ -91,10 +100,11 @@ def test_correction_is_recorded_and_only_removes_significance():
 def test_missing_scores_and_errors():
     d = _three_site_design()
     s = d.scores.copy()
-    s[0, 5] = np.nan                      # a1 missing one reuse topic
+    s[0, 5] = np.nan  # a1 missing one reuse topic
     d2 = agin.ScoreDesign(d.runs, d.sites, d.topics, s, d.held_out)
-    p = next(x for x in ag.analyze(d2, min_topics=4).analysis("within-site").pairs
-             if x.run_a == "a1")
+    p = next(
+        x for x in ag.analyze(d2, min_topics=4).analysis("within-site").pairs if x.run_a == "a1"
+    )
     assert p.n_reuse == 4
     # with 5 topics required the pair is skipped, not tested on fewer
     assert ag.analyze(d2, min_topics=5).analysis("within-site").pairs_skipped == 1
@@ -108,7 +118,14 @@ def test_missing_scores_and_errors():
 
 def test_pseudo_sites():
     assert agin.pseudo_sites([f"r{i}" for i in range(7)], 3) == (
-        "P1", "P1", "P1", "P2", "P2", "P3", "P3")
+        "P1",
+        "P1",
+        "P1",
+        "P2",
+        "P2",
+        "P3",
+        "P3",
+    )
     assert len(set(agin.pseudo_sites([f"r{i}" for i in range(110)], 14))) == 14
     with pytest.raises(ParameterError):
         agin.pseudo_sites(["a", "b"], 3)
@@ -151,8 +168,9 @@ def test_simulation_drops_topics_without_relevant():
     assert dropped.design.topics == ("3",)
     assert dropped.true_scores.shape == (2, 1)
     with pytest.raises(ParameterError, match="no topic has a relevant document left"):
-        agin.simulate_pooling(q.filter(np.array([True, True, True, True, False])), [a, b],
-                            ["B", "A"], k=1, depth=5)
+        agin.simulate_pooling(
+            q.filter(np.array([True, True, True, True, False])), [a, b], ["B", "A"], k=1, depth=5
+        )
 
 
 def test_seeded_simulation_is_reproducible():
@@ -215,7 +233,7 @@ def test_robust03_pooling_simulation(shared_data):
     assert r.analysis("between-site").pairs_tested == 0
     part = r.analysis("participant-comparison")
     assert part.pairs_tested == 136
-    assert part.aggregate.fit.p_value >= 0.05          # not rejected here
+    assert part.aggregate.fit.p_value >= 0.05  # not rejected here
     assert r.true_tau is not None and -1 <= r.true_tau.tau <= 1
 
 
@@ -223,8 +241,9 @@ def test_robust03_pooling_simulation(shared_data):
 
 
 def test_holdout_csv_round_trip(tmp_path):
-    a = assign_holdouts([str(t) for t in range(1, 18)], ["S1", "S2", "S3", "S4", "S5", "S6"],
-                        2, baseline=2)
+    a = assign_holdouts(
+        [str(t) for t in range(1, 18)], ["S1", "S2", "S3", "S4", "S5", "S6"], 2, baseline=2
+    )
     path = tmp_path / "h.csv"
     assert agin.write_holdouts(path, a) == 2 + 15 * 2
     back = agin.read_holdouts(path, a.sites)
@@ -232,12 +251,15 @@ def test_holdout_csv_round_trip(tmp_path):
     assert path.read_text().splitlines()[:4] == ["topic,held_out_site", "1,", "2,", "3,S5"]
 
 
-@pytest.mark.parametrize("text,line,message", [
-    ("topic,site\n1,A\n", 1, "missing column 'held_out_site'"),
-    ("topic,held_out_site\n1,A\n2,Q\n", 3, "unknown site 'Q'"),
-    ("topic,held_out_site\n1,A\n1,A\n", 3, "held out of topic 1 twice"),
-    ("topic,held_out_site\n,A\n", 2, "empty topic"),
-])
+@pytest.mark.parametrize(
+    "text,line,message",
+    [
+        ("topic,site\n1,A\n", 1, "missing column 'held_out_site'"),
+        ("topic,held_out_site\n1,A\n2,Q\n", 3, "unknown site 'Q'"),
+        ("topic,held_out_site\n1,A\n1,A\n", 3, "held out of topic 1 twice"),
+        ("topic,held_out_site\n,A\n", 2, "empty topic"),
+    ],
+)
 def test_holdout_csv_errors(tmp_path, text, line, message):
     path = tmp_path / "bad.csv"
     path.write_text(text)
@@ -264,8 +286,9 @@ def test_save_audit(mem_store):
 
     d = _three_site_design()
     r = ag.analyze(d, correction="holm")
-    params = ag.audit_params(source="scores", k=1, depth=None, alpha=0.05, correction="holm",
-                             min_topics=5)
+    params = ag.audit_params(
+        source="scores", k=1, depth=None, alpha=0.05, correction="holm", min_topics=5
+    )
     cid = mem_store.con.execute("SELECT id FROM collections LIMIT 1").fetchone()[0]
     done = ag.save(mem_store.con, cid, r, params, d, seed=11)
     (a,) = list_audits(mem_store.con, kind="reuse-agreement")
@@ -273,8 +296,10 @@ def test_save_audit(mem_store):
     assert a.seed == 11 and a.params["correction"] == "holm"
     # stored typed (registered kind): decodes back into the same analysis
     assert isinstance(a.result, ag.ReuseAgreement)
-    assert (a.result.analysis("within-site").aggregate.observed
-            == r.analysis("within-site").aggregate.observed)
+    assert (
+        a.result.analysis("within-site").aggregate.observed
+        == r.analysis("within-site").aggregate.observed
+    )
     # an identical call reuses the stored audit
     again = ag.save(mem_store.con, cid, r, params, d, seed=11)
     assert again.reused and again.audit_id == done.audit_id
@@ -282,12 +307,23 @@ def test_save_audit(mem_store):
 
 
 def test_cli_design(cli):
-    res = cli("reuse", "design", "--sites", "9", "--topics", "564", "--baseline-min", "200",
-              "--held-out", "2")
+    res = cli(
+        "reuse",
+        "design",
+        "--sites",
+        "9",
+        "--topics",
+        "564",
+        "--baseline-min",
+        "200",
+        "--held-out",
+        "2",
+    )
     assert res.exit_code == 0, res.output
     assert "b=10 subsets of C(9,2)=36 topics, all-site baseline n=204" in res.output
-    res = cli("reuse", "design", "-m", "9", "-N", "564", "--baseline-min", "200", "-k", "2",
-              "--json")
+    res = cli(
+        "reuse", "design", "-m", "9", "-N", "564", "--baseline-min", "200", "-k", "2", "--json"
+    )
     data = json.loads(res.output)
     assert data["design"]["subsets"] == 10 and data["design"]["within_site_reuse"] == 80
     assert [row["held_out"] for row in data["table"]] == list(range(1, 9))
@@ -297,19 +333,42 @@ def test_cli_design_error(cli):
     res = cli("reuse", "design", "-m", "9", "-N", "230", "--baseline-min", "200", "-k", "2")
     assert res.exit_code == 1
     assert "needs at least n0 + C(9,2) = 236 topics" in res.output
-    assert res.output.strip().count("\n") == 0          # one line
+    assert res.output.strip().count("\n") == 0  # one line
 
 
 def test_cli_holdout_then_agreement(cli, tmp_path):
     out = tmp_path / "design.csv"
-    res = cli("reuse", "holdout", "--site-names", "P1,P2,P3", "--topic-file",
-              _topics(tmp_path), "--held-out", "1", "-o", out, "--seed", "5")
+    res = cli(
+        "reuse",
+        "holdout",
+        "--site-names",
+        "P1,P2,P3",
+        "--topic-file",
+        _topics(tmp_path),
+        "--held-out",
+        "1",
+        "-o",
+        out,
+        "--seed",
+        "5",
+    )
     assert res.exit_code == 0, res.output
     assert "30 topics, 0 all-site baseline, b=10 subsets of 3" in res.output
     assert len(agin.read_holdouts(out)) == 30
     scores = _write_scores(tmp_path / "scores.csv")
-    res = cli("reuse", "agreement", "--scores", scores, "--design", out, "--pseudo-sites", "3",
-              "--correction", "holm", "--json")
+    res = cli(
+        "reuse",
+        "agreement",
+        "--scores",
+        scores,
+        "--design",
+        out,
+        "--pseudo-sites",
+        "3",
+        "--correction",
+        "holm",
+        "--json",
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["result"]["correction"] == "holm"
@@ -317,7 +376,7 @@ def test_cli_holdout_then_agreement(cli, tmp_path):
     assert {c["name"] for c in data["checks"]} >= {"within-site chi-square p", "Kendall tau"}
     within = data["result"]["analyses"][0]
     assert within["analysis"] == "within-site" and within["pairs_tested"] == 3
-    assert within["pairs"] == []                          # only with --pairs
+    assert within["pairs"] == []  # only with --pairs
     res = cli("reuse", "agreement", "--scores", scores, "--pseudo-sites", "3", "-k", "1")
     assert res.exit_code == 0, res.output
     assert "multiple-comparison correction: none" in res.output
@@ -339,8 +398,9 @@ def test_cli_agreement_bad_input(cli, tmp_path):
     assert f"{bad}:2: unknown site 'P9'" in res.output
     res = cli("reuse", "agreement", "--scores", scores)
     assert res.exit_code == 1 and "--run-sites FILE or --pseudo-sites M" in res.output
-    res = cli("reuse", "agreement", "--scores", scores, "--pseudo-sites", "3",
-              "--correction", "fdr")
+    res = cli(
+        "reuse", "agreement", "--scores", scores, "--pseudo-sites", "3", "--correction", "fdr"
+    )
     assert res.exit_code == 1 and "unknown correction 'fdr'" in res.output
     res = cli("reuse", "holdout", "-m", "3", "-o", tmp_path / "x.csv")
     assert res.exit_code == 1 and "--topics N or --topic-file" in res.output
@@ -381,10 +441,28 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     paths = _tiny_archive(tmp_path)
     with open_store(cli.db) as store:
         load_reference_data(store.con)
-        import_archive(store, "trec-robust-2003", paths, qrels_path=tmp_path / "qrels.txt",
-                       metadata=tmp_path / "meta.csv")
-    res = cli("reuse", "agreement", "--collection", "robust03", "-k", "1", "--depth", "10",
-              "--seed", "3", "--min-topics", "3", "--json")
+        import_archive(
+            store,
+            "trec-robust-2003",
+            paths,
+            qrels_path=tmp_path / "qrels.txt",
+            metadata=tmp_path / "meta.csv",
+        )
+    res = cli(
+        "reuse",
+        "agreement",
+        "--collection",
+        "robust03",
+        "-k",
+        "1",
+        "--depth",
+        "10",
+        "--seed",
+        "3",
+        "--min-topics",
+        "3",
+        "--json",
+    )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
     assert data["audit_id"] is not None and data["seed"] == 3
@@ -396,22 +474,39 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     assert shown.exit_code == 0, shown.output
     assert "multiple-comparison correction" in shown.output
     assert "Ordering: baseline vs reuse mean scores" in shown.output
-    again = cli("reuse", "agreement", "--collection", "robust03", "-k", "1", "--depth", "10",
-                "--seed", "3", "--min-topics", "3")
+    again = cli(
+        "reuse",
+        "agreement",
+        "--collection",
+        "robust03",
+        "-k",
+        "1",
+        "--depth",
+        "10",
+        "--seed",
+        "3",
+        "--min-topics",
+        "3",
+    )
     assert again.exit_code == 0, again.output
-    assert again.output.rstrip().splitlines()[-1].startswith(
-        f"audit #{data['audit_id']}: stored earlier by an identical call")
+    assert (
+        again.output.rstrip()
+        .splitlines()[-1]
+        .startswith(f"audit #{data['audit_id']}: stored earlier by an identical call")
+    )
     with open_store(cli.db) as store:
         (a,) = list_audits(store.con, kind="reuse-agreement")
         assert a.seed == 3 and a.params["depth"] == 10 and a.params["k"] == 1
-        comp = ag.agreement_component(store.con, "trec-robust-2003", k=1, depth=10, seed=3,
-                                      min_topics=3)
+        comp = ag.agreement_component(
+            store.con, "trec-robust-2003", k=1, depth=10, seed=3, min_topics=3
+        )
     assert comp.audit_id is None
     names = [c.name for c in comp.checks]
     assert names[:3] == [f"{x} chi-square p" for x in ag.ANALYSES]
     within = comp.checks[0]
     assert within.value == pytest.approx(
-        next(x for x in data["checks"] if x["name"] == within.name)["value"])
+        next(x for x in data["checks"] if x["name"] == within.name)["value"]
+    )
     # 4 within-site pairs: fewer than 10, so not enough data rather than a pass
     assert within.passed is None and within.note.startswith("not enough data")
     tau = next(c for c in comp.checks if c.name == "Kendall tau")
@@ -420,8 +515,18 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
 
 
 def test_cli_holdout_to_standard_output(cli, tmp_path):
-    res = cli("reuse", "holdout", "--site-names", "P1,P2,P3", "--topics", "6", "--held-out",
-              "1", "-o", "-")
+    res = cli(
+        "reuse",
+        "holdout",
+        "--site-names",
+        "P1,P2,P3",
+        "--topics",
+        "6",
+        "--held-out",
+        "1",
+        "-o",
+        "-",
+    )
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     assert lines[0] == "topic,held_out_site" and len(lines) == 7

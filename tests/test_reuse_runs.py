@@ -40,16 +40,23 @@ def tiny_archive() -> Archive:
     qrels = Qrels(
         topic=["1", "1", "1", "1", "2", "2", "2"],
         docno=["AA1", "AA2", "BB1", "BB2", "AA3", "BB3", "BB4"],
-        rel=[1, 0, 1, 2, 1, 1, 0])
+        rel=[1, 0, 1, 2, 1, 1, 0],
+    )
     runs = (
-        Run("r1", ["1"] * 4 + ["2"] * 3, ["AA1", "BB1", "AA2", "BB2", "AA3", "BB3", "BB4"],
-            [4, 3, 2, 1, 3, 2, 1]),
-        Run("r2", ["1"] * 3 + ["2"] * 2, ["BB2", "AA2", "AA1", "BB4", "AA3"],
-            [3, 2, 1, 2, 1]),
+        Run(
+            "r1",
+            ["1"] * 4 + ["2"] * 3,
+            ["AA1", "BB1", "AA2", "BB2", "AA3", "BB3", "BB4"],
+            [4, 3, 2, 1, 3, 2, 1],
+        ),
+        Run("r2", ["1"] * 3 + ["2"] * 2, ["BB2", "AA2", "AA1", "BB4", "AA3"], [3, 2, 1, 2, 1]),
         Run("r3", ["1"] * 2 + ["2"] * 2, ["AA2", "BB1", "BB3", "AA3"], [2, 1, 2, 1]),
     )
-    info = (RunInfo("r1", "siteA", "automatic", None), RunInfo("r2", "siteA", "automatic", None),
-            RunInfo("r3", "siteB", "manual", None))
+    info = (
+        RunInfo("r1", "siteA", "automatic", None),
+        RunInfo("r2", "siteA", "automatic", None),
+        RunInfo("r3", "siteB", "manual", None),
+    )
     return Archive("trec-robust-2003", qrels, runs, info)
 
 
@@ -60,7 +67,7 @@ def test_code_archive_orders_as_trec_eval():
     c = coded_archive.code_archive(arch)
     assert [c.docnos[d] for d in c.doc] == ["AA2", "AA1", "BB1"]
     assert c.rank.tolist() == [0, 1, 2]
-    assert c.participants == ("x",)      # no participant: the run is its own
+    assert c.participants == ("x",)  # no participant: the run is its own
 
 
 def test_rao_and_lou_on_the_tiny_archive():
@@ -78,8 +85,7 @@ def test_rao_and_lou_on_the_tiny_archive():
     # relevant: 1/AA1 (siteA only), 1/BB1 (both), 1/BB2 (siteA only), 2/AA3 (both),
     # 2/BB3 (both)
     assert (lou.n_relevant, lou.n_unique) == (5, 2)
-    assert {p.participant: p.unique_relevant for p in lou.participants} == {
-        "siteA": 2, "siteB": 0}
+    assert {p.participant: p.unique_relevant for p in lou.participants} == {"siteA": 2, "siteB": 0}
     assert lou.largest_participant == "siteA" and lou.largest_share == 1.0
     # r1 loses AA1 and BB2 on topic 1: AP (1/1 + 2/2 + 3/4)/3 -> (1/2)/1
     r1_lou = next(r for r in lou.runs if r.tag == "r1")
@@ -88,7 +94,7 @@ def test_rao_and_lou_on_the_tiny_archive():
     assert (r1_lou.before, r1_lou.after) == pytest.approx((before, after), abs=1e-15)
     assert r1_lou.pct_change == pytest.approx(100 * (after - before) / before, abs=1e-12)
     r3_lou = next(r for r in lou.runs if r.tag == "r3")
-    assert r3_lou.before == r3_lou.after and not r3_lou.considered      # manual run
+    assert r3_lou.before == r3_lou.after and not r3_lou.considered  # manual run
     assert lou.n_considered == 2
 
 
@@ -99,7 +105,7 @@ def test_split_rules(tmp_path):
     assert sp.labels.tolist() == [0, 1, 2, 3, 4]
     sp = subcollection_tau.split_documents(docnos, "prefix:FBIS,FR94,FT,LA,F")
     assert sp.names == ("F", "FBIS", "FR94", "FT", "LA")
-    assert sp.labels.tolist() == [1, 2, 3, 4, -1]          # longest prefix wins
+    assert sp.labels.tolist() == [1, 2, 3, 4, -1]  # longest prefix wins
     m = tmp_path / "map.tsv"
     m.write_text("# docno type\nFBIS3-1\thtml\nFT911-1 , pdf\nFT911-1 pdf\n")
     sp = subcollection_tau.split_documents(docnos, str(m))
@@ -119,19 +125,22 @@ def test_split_rules(tmp_path):
 def test_select_runs():
     full = np.array([0.3, 0.1, 0.2, 0.25, 0.05, np.nan])
     types = ["automatic", "automatic", "manual", "automatic", "automatic", "automatic"]
-    keep, excluded = subcollection_tau.select_runs(full, types, automatic_only=True,
-                                                   drop_bottom=0.25)
+    keep, excluded = subcollection_tau.select_runs(
+        full, types, automatic_only=True, drop_bottom=0.25
+    )
     # 5 automatic runs, floor(5/4) = 1 dropped: the NaN one (no score ranks lowest)
     assert keep.tolist() == [0, 1, 3, 4]
     assert excluded == [(2, "run type manual"), (5, "bottom 25% by MAP")]
-    keep, _ = subcollection_tau.select_runs(full[:5], types[:5], automatic_only=False,
-                                            drop_bottom=0.5)
-    assert keep.tolist() == [0, 2, 3]          # 0.05 and 0.1 dropped (floor(5 / 2) = 2)
+    keep, _ = subcollection_tau.select_runs(
+        full[:5], types[:5], automatic_only=False, drop_bottom=0.5
+    )
+    assert keep.tolist() == [0, 2, 3]  # 0.05 and 0.1 dropped (floor(5 / 2) = 2)
     with pytest.raises(ParameterError):
         subcollection_tau.select_runs(full, types, automatic_only=True, drop_bottom=1.0)
 
 
 # ------------------------------------------------------------------------- CLI, tiny store
+
 
 def write_tiny_files(tmp_path: Path) -> tuple[list[Path], Path, Path]:
     arch = tiny_archive()
@@ -143,8 +152,12 @@ def write_tiny_files(tmp_path: Path) -> tuple[list[Path], Path, Path]:
                 fh.write(f"{t} Q0 {d} {i + 1} {s} {r.tag}\n")
         paths.append(p)
     q = tmp_path / "qrels.txt"
-    q.write_text("".join(f"{t} 0 {d} {r}\n" for t, d, r in zip(
-        arch.qrels.topic, arch.qrels.docno, arch.qrels.rel, strict=True)))
+    q.write_text(
+        "".join(
+            f"{t} 0 {d} {r}\n"
+            for t, d, r in zip(arch.qrels.topic, arch.qrels.docno, arch.qrels.rel, strict=True)
+        )
+    )
     meta = tmp_path / "meta.csv"
     with open(meta, "w", newline="") as fh:
         w = csv.writer(fh)
@@ -202,8 +215,19 @@ def test_cli_rao_and_lou(tiny_cli):
 
 
 def test_cli_subcollections_and_verdict(tiny_cli):
-    res = tiny_cli("reuse", "subcollections", "-c", "robust03", "--all-types",
-                   "--keep-bottom", "-R", "20", "--seed", "5", "--json")
+    res = tiny_cli(
+        "reuse",
+        "subcollections",
+        "-c",
+        "robust03",
+        "--all-types",
+        "--keep-bottom",
+        "-R",
+        "20",
+        "--seed",
+        "5",
+        "--json",
+    )
     assert res.exit_code == 0, res.output
     sub = json.loads(res.output)["result"]
     assert [s["name"] for s in sub["subcollections"]] == ["AA", "BB"]
@@ -212,8 +236,20 @@ def test_cli_subcollections_and_verdict(tiny_cli):
     assert p is None or 0 < p <= 1
     stored = audits(tiny_cli.db, "reuse-subcollections")
     assert stored[0].seed == 5 and stored[0].trials == 20
-    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
-                   "--subcollections", "--split-seed", "5", "--json")
+    res = tiny_cli(
+        "reuse",
+        "verdict",
+        "-c",
+        "robust03",
+        "-k",
+        "2",
+        "-R",
+        "20",
+        "--subcollections",
+        "--split-seed",
+        "5",
+        "--json",
+    )
     assert res.exit_code == 0, res.output
     v = json.loads(res.output)["result"]
     # two participants: no hold-out design (k = 2 of >= 3 sites), so no test can be made
@@ -227,47 +263,113 @@ def test_cli_subcollections_and_verdict(tiny_cli):
     n_rao, n_lou = len(audits(tiny_cli.db, "reuse-rao")), len(audits(tiny_cli.db, "reuse-lou"))
     n_sub = len(audits(tiny_cli.db, "reuse-subcollections"))
     # an identical second call reuses the stored verdict (and stores nothing new)
-    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
-                   "--subcollections", "--split-seed", "5")
+    res = tiny_cli(
+        "reuse",
+        "verdict",
+        "-c",
+        "robust03",
+        "-k",
+        "2",
+        "-R",
+        "20",
+        "--subcollections",
+        "--split-seed",
+        "5",
+    )
     assert res.exit_code == 0, res.output
     assert "Reusability verdict, trec-robust-2003" in res.output
     assert "verdict: not enough data" in res.output
     assert "REUSABLE" not in res.output
     vid = audits(tiny_cli.db, "reuse-verdict")[-1].id
-    assert res.output.rstrip().splitlines()[-1].startswith(
-        f"audit #{vid}: stored earlier by an identical call")
+    assert (
+        res.output.rstrip()
+        .splitlines()[-1]
+        .startswith(f"audit #{vid}: stored earlier by an identical call")
+    )
     assert len(audits(tiny_cli.db, "reuse-verdict")) == 1
     # `audit show` prints the stored verdict as the command did, not its JSON
     shown = tiny_cli("audit", "show", str(vid))
     assert shown.exit_code == 0, shown.output
     assert "verdict: not enough data" in shown.output and '"outcome"' not in shown.output
     # another alpha is another call; its components are reused (same inputs, seed and R)
-    res = tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
-                   "--subcollections", "--split-seed", "5", "--alpha", "0.01")
+    res = tiny_cli(
+        "reuse",
+        "verdict",
+        "-c",
+        "robust03",
+        "-k",
+        "2",
+        "-R",
+        "20",
+        "--subcollections",
+        "--split-seed",
+        "5",
+        "--alpha",
+        "0.01",
+    )
     assert res.exit_code == 0, res.output
     assert res.output.rstrip().splitlines()[-1] == "saved as audit #" + str(
-        audits(tiny_cli.db, "reuse-verdict")[-1].id)
-    assert (len(audits(tiny_cli.db, "reuse-rao")), len(audits(tiny_cli.db, "reuse-lou")),
-            len(audits(tiny_cli.db, "reuse-subcollections"))) == (n_rao, n_lou, n_sub)
-    assert json.loads(tiny_cli("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20",
-                               "--subcollections", "--split-seed", "5",
-                               "--json").output)["result"] == v
+        audits(tiny_cli.db, "reuse-verdict")[-1].id
+    )
+    assert (
+        len(audits(tiny_cli.db, "reuse-rao")),
+        len(audits(tiny_cli.db, "reuse-lou")),
+        len(audits(tiny_cli.db, "reuse-subcollections")),
+    ) == (n_rao, n_lou, n_sub)
+    assert (
+        json.loads(
+            tiny_cli(
+                "reuse",
+                "verdict",
+                "-c",
+                "robust03",
+                "-k",
+                "2",
+                "-R",
+                "20",
+                "--subcollections",
+                "--split-seed",
+                "5",
+                "--json",
+            ).output
+        )["result"]
+        == v
+    )
 
 
-@pytest.mark.parametrize("args, message", [
-    (("reuse", "rao", "-c", "nosuch"), "nosuch"),
-    (("reuse", "rao", "-c", "robust04"), "no run archive stored"),
-    (("reuse", "lou", "-c", "robust03", "--measure", "XYZ"), "unknown measure 'XYZ'"),
-    (("reuse", "subcollections", "-c", "robust03", "--split", "nosuchfile.tsv", "-R", "5"),
-     "no such file"),
-    (("reuse", "subcollections", "-c", "robust03", "--split", "prefix:AA", "-R", "5"),
-     "gives 1 sub-collection(s) (AA); need at least 2"),
-    (("reuse", "subcollections", "-c", "robust03", "--all-types", "--split", "prefix:AA,BB",
-      "-R", "5"), None),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("reuse", "rao", "-c", "nosuch"), "nosuch"),
+        (("reuse", "rao", "-c", "robust04"), "no run archive stored"),
+        (("reuse", "lou", "-c", "robust03", "--measure", "XYZ"), "unknown measure 'XYZ'"),
+        (
+            ("reuse", "subcollections", "-c", "robust03", "--split", "nosuchfile.tsv", "-R", "5"),
+            "no such file",
+        ),
+        (
+            ("reuse", "subcollections", "-c", "robust03", "--split", "prefix:AA", "-R", "5"),
+            "gives 1 sub-collection(s) (AA); need at least 2",
+        ),
+        (
+            (
+                "reuse",
+                "subcollections",
+                "-c",
+                "robust03",
+                "--all-types",
+                "--split",
+                "prefix:AA,BB",
+                "-R",
+                "5",
+            ),
+            None,
+        ),
+    ],
+)
 def test_cli_errors(tiny_cli, args, message):
     res = tiny_cli(*args)
-    if message is None:                     # the control: the same command, valid
+    if message is None:  # the control: the same command, valid
         assert res.exit_code == 0, res.output
         assert "Kendall's tau per pair" in res.output
         return
@@ -278,6 +380,7 @@ def test_cli_errors(tiny_cli, args, message):
 
 
 # ------------------------------------------------------------------------ robust03, real
+
 
 @pytest.fixture(scope="module")
 def robust03():
@@ -292,13 +395,16 @@ def robust03():
     with open(trec / "official_summaries.csv", newline="", encoding="utf-8") as fh:
         for r in csv.DictReader(fh):
             if r["edition"] == "trec12" and r["track"] == "robust":
-                official.setdefault(r["run_id"], {"participant": r["participant"],
-                                                  "run_type": r["run_type"]})
+                official.setdefault(
+                    r["run_id"], {"participant": r["participant"], "run_type": r["run_type"]}
+                )
                 official[r["run_id"]][r["measure"]] = r["value"]
     runs = read_runs(sorted((trec / "runs" / "robust03").glob("input.*.gz")))
     qrels = read_qrels(trec / "qrels" / "qrels.robust03.txt")
-    info = tuple(RunInfo(r.tag, official[r.tag]["participant"], official[r.tag]["run_type"],
-                         None) for r in runs)
+    info = tuple(
+        RunInfo(r.tag, official[r.tag]["participant"], official[r.tag]["run_type"], None)
+        for r in runs
+    )
     arch = Archive("trec-robust-2003", qrels, tuple(runs), info)
     return arch, coded_archive.code_archive(arch), official
 
@@ -317,7 +423,7 @@ def test_robust03_rao_and_uniques_against_sets(shared_data, robust03):
     arch, c, _ = robust03
     depth = 100
     rao = reuse.rao_of_archive(arch, depth=depth, coded=c)
-    assert rao.n_runs == 17 and rao.n_participants == 16      # uglasgow.ounis has 2 runs
+    assert rao.n_runs == 17 and rao.n_participants == 16  # uglasgow.ounis has 2 runs
     assert all(1 / 16 <= r.rao <= 1 for r in rao.runs)
     # pure-Python sets: top 100 per participant and topic
     top: dict[tuple[str, str], set[str]] = {}
@@ -331,16 +437,20 @@ def test_robust03_rao_and_uniques_against_sets(shared_data, robust03):
         for d in docs:
             count[(t, d)] = count.get((t, d), 0) + 1
     run = arch.runs[c.tags.index("uic0301")].ranked()
-    per_topic = [np.mean([1 / count[(t, d)] for d in run.docno[run.topic == t][:depth]])
-                 for t in run.topics() if t in c.topic_names]
-    assert rao.runs[c.tags.index("uic0301")].rao == pytest.approx(np.mean(per_topic),
-                                                                  abs=1e-12)
-    relevant = {(t, d) for t, d, g in zip(arch.qrels.topic, arch.qrels.docno, arch.qrels.rel,
-                                          strict=True) if g >= 1}
+    per_topic = [
+        np.mean([1 / count[(t, d)] for d in run.docno[run.topic == t][:depth]])
+        for t in run.topics()
+        if t in c.topic_names
+    ]
+    assert rao.runs[c.tags.index("uic0301")].rao == pytest.approx(np.mean(per_topic), abs=1e-12)
+    relevant = {
+        (t, d)
+        for t, d, g in zip(arch.qrels.topic, arch.qrels.docno, arch.qrels.rel, strict=True)
+        if g >= 1
+    }
     unique: dict[str, int] = {}
     for (p, t), docs in top.items():
-        unique[p] = unique.get(p, 0) + sum((t, d) in relevant and count[(t, d)] == 1
-                                           for d in docs)
+        unique[p] = unique.get(p, 0) + sum((t, d) in relevant and count[(t, d)] == 1 for d in docs)
     lou = reuse.lou_of_archive(arch, depth=depth, coded=c)
     assert {p.participant: p.unique_relevant for p in lou.participants} == unique
     assert (lou.n_relevant, lou.n_unique) == (len(relevant), sum(unique.values()))
@@ -390,13 +500,13 @@ def test_robust03_subcollection_maps_against_the_evaluator(shared_data, robust03
     from litaudit.runs.evaluate import evaluate
 
     arch, c, _ = robust03
-    rep = subcollection_tau.subcollections_of_archive(arch, split="prefix:FBIS,FR94,FT,LA",
-                                          permutations=20, seed=1, coded=c)
+    rep = subcollection_tau.subcollections_of_archive(
+        arch, split="prefix:FBIS,FR94,FT,LA", permutations=20, seed=1, coded=c
+    )
     assert [s.name for s in rep.subcollections] == ["FBIS", "FR94", "FT", "LA"]
     assert [s.topics for s in rep.subcollections] == [70, 30, 92, 88]
-    assert len(rep.runs) == 13                # 17 automatic, bottom floor(17/4) = 4 dropped
-    assert {t for t, _ in rep.excluded} == {"rutcor03100", "NLPR03vb10", "humR03dc",
-                                            "MU03rob01"}
+    assert len(rep.runs) == 13  # 17 automatic, bottom floor(17/4) = 4 dropped
+    assert {t for t, _ in rep.excluded} == {"rutcor03100", "NLPR03vb10", "humR03dc", "MU03rob01"}
     kept = [arch.runs[c.tags.index(r.tag)] for r in rep.runs]
     oracle = []
     for k, prefix in enumerate(["FBIS", "FR94", "FT", "LA"]):
@@ -407,8 +517,7 @@ def test_robust03_subcollection_maps_against_the_evaluator(shared_data, robust03
             m = np.array([d.startswith(prefix) for d in r.docno])
             sub_runs.append(Run(r.tag, r.topic[m], r.docno[m], r.score[m]))
         ev = evaluate(sub_runs, q, ["AP"], complete=True)
-        with_rel = [i for i, t in enumerate(ev.topics)
-                    if ((q.topic == t) & (q.rel >= 1)).any()]
+        with_rel = [i for i, t in enumerate(ev.topics) if ((q.topic == t) & (q.rel >= 1)).any()]
         expect = ev.matrix("AP")[:, with_rel].mean(axis=1)
         got = np.array([r.maps[k] for r in rep.runs])
         np.testing.assert_allclose(got, expect, rtol=0, atol=1e-12)
@@ -440,12 +549,17 @@ def test_code_stored_equals_code_archive(mem_store, tmp_path):
     from litaudit.runs.ingest import import_archive
 
     (tmp_path / "q.txt").write_text("2 0 b 1\n10 0 a 1\n10 0 c 0\n2 0 zz 2\n1 0 m 1\n")
-    (tmp_path / "a.run").write_text("2 Q0 b 1 1.5 A\n2 Q0 q 2 1.5 A\n10 Q0 c 1 3 A\n"
-                                    "10 Q0 a 2 2 A\n1 Q0 m 1 1 A\n")
+    (tmp_path / "a.run").write_text(
+        "2 Q0 b 1 1.5 A\n2 Q0 q 2 1.5 A\n10 Q0 c 1 3 A\n10 Q0 a 2 2 A\n1 Q0 m 1 1 A\n"
+    )
     (tmp_path / "x.run").write_text("2 Q0 only_x 1 9 X\n")
     (tmp_path / "b.run").write_text("10 Q0 aa 1 5 B\n10 Q0 a 2 5 B\n2 Q0 zz 1 0.5 B\n")
-    import_archive(mem_store, "trec-robust-2003", [tmp_path / "a.run", tmp_path / "x.run"],
-                   qrels_path=tmp_path / "q.txt")
+    import_archive(
+        mem_store,
+        "trec-robust-2003",
+        [tmp_path / "a.run", tmp_path / "x.run"],
+        qrels_path=tmp_path / "q.txt",
+    )
     import_archive(mem_store, "trec-robust-2003", [tmp_path / "b.run"])
     delete_runs(mem_store, "trec-robust-2003", ["X"])
     con = mem_store.con
@@ -460,9 +574,14 @@ def test_code_stored_equals_code_archive_robust03(shared_data, mem_store):
     from litaudit.runs.archive import load_archive, load_tables
     from litaudit.runs.ingest import import_archive
 
-    import_archive(mem_store, "trec-robust-2003", [shared_data / "trec" / "runs" / "robust03"],
-                   qrels_path=shared_data / "trec" / "qrels" / "qrels.robust03.txt")
+    import_archive(
+        mem_store,
+        "trec-robust-2003",
+        [shared_data / "trec" / "runs" / "robust03"],
+        qrels_path=shared_data / "trec" / "qrels" / "qrels.robust03.txt",
+    )
     con = mem_store.con
-    _assert_same_coding(coded_archive.code_stored(load_tables(con, "trec-robust-2003"),
-                                          "trec-robust-2003"),
-                        coded_archive.code_archive(load_archive(con, "trec-robust-2003")))
+    _assert_same_coding(
+        coded_archive.code_stored(load_tables(con, "trec-robust-2003"), "trec-robust-2003"),
+        coded_archive.code_archive(load_archive(con, "trec-robust-2003")),
+    )

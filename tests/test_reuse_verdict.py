@@ -60,7 +60,7 @@ def test_shift_is_the_expectation_over_random_assignments():
     # assignments (topic order shuffled, round robin) within 4 standard errors
     rng = np.random.default_rng(7)
     table, site, subsets, order = _table(rng, bias=0.02)
-    table = table + rng.normal(0, 0.03, size=table.shape)     # depends on the hold-outs
+    table = table + rng.normal(0, 0.03, size=table.shape)  # depends on the hold-outs
     exact = holdout_shift(table, round_robin_counts(subsets, 30, 0, order), site, subsets)
     index = {s: n for n, s in enumerate(subsets)}
     topics = [str(t) for t in range(30)]
@@ -95,8 +95,11 @@ def test_holm_across_the_verdict_tests():
 
 
 def test_outcomes_claim_no_proof():
-    assert V.OUTCOMES == ("evidence against reuse", "no evidence against reuse in these data",
-                          "not enough data")
+    assert V.OUTCOMES == (
+        "evidence against reuse",
+        "no evidence against reuse in these data",
+        "not enough data",
+    )
     assert not any("reusable" in o.lower().replace("reuse", "") for o in V.OUTCOMES)
 
 
@@ -110,8 +113,8 @@ def test_each_pair_counted_once():
     for name in ("between-site", "participant-comparison"):
         ps = sets[name]
         pairs = [frozenset(x) for x in zip(ps.i.tolist(), ps.j.tolist(), strict=True)]
-        assert len(pairs) == len(set(pairs)) == 8           # 2x2 + 2x1 + 2x1
-        assert np.all(ps.a < ps.b)                           # the earlier site is the new one
+        assert len(pairs) == len(set(pairs)) == 8  # 2x2 + 2x1 + 2x1
+        assert np.all(ps.a < ps.b)  # the earlier site is the new one
 
 
 def test_single_within_site_pair_is_not_enough_data():
@@ -129,8 +132,10 @@ def test_single_within_site_pair_is_not_enough_data():
 def test_fast_power_matches_the_noncentral_t():
     d = np.linspace(0, 3, 61)
     for n in (5, 12, 39, 210):
-        assert np.max(np.abs(fast_power(d, np.full(d.size, n), 0.05)
-                             - paired_t_power(d, n, 0.05))) < 1e-4
+        assert (
+            np.max(np.abs(fast_power(d, np.full(d.size, n), 0.05) - paired_t_power(d, n, 0.05)))
+            < 1e-4
+        )
 
 
 @given(st.lists(st.floats(-5, 5), min_size=1, max_size=50), st.floats(-5, 5))
@@ -151,20 +156,19 @@ def test_signflip_is_calibrated_on_symmetric_differences():
 def test_partial_design_robust2004():
     d = partial_design(14, 249, 0, 2)
     assert (d.full_cycles, d.partial) == (2, 67)
-    assert d.within_site_reuse[1] == 39 and d.between_site_reuse[1] == 3   # the paper's
-    assert d.within_site_baseline[0] == 210                                # Figure 1: 210
+    assert d.within_site_reuse[1] == 39 and d.between_site_reuse[1] == 3  # the paper's
+    assert d.within_site_baseline[0] == 210  # Figure 1: 210
 
 
 def test_partial_design_agrees_with_table_2_and_the_assignment():
-    full = design(9, 564, 200, 2)            # Section 4.2: b = 10, n = 204
+    full = design(9, 564, 200, 2)  # Section 4.2: b = 10, n = 204
     p = partial_design(9, 564, full.baseline, 2)
     assert p.partial == 0 and p.within_site_reuse == (full.within_site_reuse,) * 2
     assert p.between_site_reuse == (full.between_site_reuse,) * 2
     assert p.participant_comparison == (full.participant_comparison,) * 2
     # the sizes are those of the assignment `reuse agreement` makes, in any topic order
     sites = [f"S{i}" for i in range(1, 15)]
-    a = assign_holdouts([str(t) for t in range(249)], sites, 2, 0,
-                        rng=np.random.default_rng(5))
+    a = assign_holdouts([str(t) for t in range(249)], sites, 2, 0, rng=np.random.default_rng(5))
     per_site = [sum(s in h for h in a.held_out) for s in sites]
     d = partial_design(14, 249, 0, 2)
     assert (min(per_site), max(per_site)) == d.within_site_reuse
@@ -190,10 +194,13 @@ def test_cli_table_reproduces_the_apl_example(cli):
     assert np.round(t.expected, 3).tolist() == [0.341, 0.623, 0.013, 0.023]
 
 
-@pytest.mark.parametrize("obs, exp, paper_p, exact", [
-    ("196,57,2,45", "189.5,62.1,4.3,44.1", 0.58, 0.5936),     # Table 3
-    ("130,127,17,160", "135.4,121.6,13.9,163.1", 0.74, None),  # Table 4
-])
+@pytest.mark.parametrize(
+    "obs, exp, paper_p, exact",
+    [
+        ("196,57,2,45", "189.5,62.1,4.3,44.1", 0.58, 0.5936),  # Table 3
+        ("130,127,17,160", "135.4,121.6,13.9,163.1", 0.74, None),  # Table 4
+    ],
+)
 def test_cli_table_3_and_4(cli, obs, exp, paper_p, exact):
     res = cli("reuse", "table", "-o", obs, "--expected", exp, "--json")
     assert res.exit_code == 0, res.output
@@ -205,20 +212,26 @@ def test_cli_table_3_and_4(cli, obs, exp, paper_p, exact):
 
 
 def test_cli_table_5(cli):
-    res = cli("reuse", "table", "-o", "257,133,41,100", "--expected",
-              "302.5,85.1,26.2,117.2", "--json")
+    res = cli(
+        "reuse", "table", "-o", "257,133,41,100", "--expected", "302.5,85.1,26.2,117.2", "--json"
+    )
     out = json.loads(res.output)
     assert out["statistic"] == pytest.approx(44.69, abs=0.01) and out["p_asymptotic"] < 1e-8
     assert out["p_exact"] is None and "asymptotic only" in out["note"]
 
 
-@pytest.mark.parametrize("args, message", [
-    (("reuse", "table", "-o", "6,3,0"), "expected four numbers"),
-    (("reuse", "table", "-o", "6,3,0,1"), "give the expected table or the pairs"),
-    (("reuse", "table", "-o", "6,3,0,1", "--pair", "0.2:10"), "effect:baseline_topics"),
-    (("reuse", "design", "-m", "14", "-N", "249", "--baseline-min", "0", "--partial"),
-     "--partial needs --held-out"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("reuse", "table", "-o", "6,3,0"), "expected four numbers"),
+        (("reuse", "table", "-o", "6,3,0,1"), "give the expected table or the pairs"),
+        (("reuse", "table", "-o", "6,3,0,1", "--pair", "0.2:10"), "effect:baseline_topics"),
+        (
+            ("reuse", "design", "-m", "14", "-N", "249", "--baseline-min", "0", "--partial"),
+            "--partial needs --held-out",
+        ),
+    ],
+)
 def test_cli_table_bad_input(cli, args, message):
     res = cli(*args)
     assert res.exit_code == 1 and message in res.output
@@ -242,8 +255,12 @@ def robust03(tmp_path_factory):
     path = tmp_path_factory.mktemp("r03") / "r03.duckdb"
     with open_store(path) as store:
         load_seeds(store)
-        import_archive(store, "trec-robust-2003", [data / "trec" / "runs" / "robust03"],
-                       qrels_path=data / "trec" / "qrels" / "qrels.robust03.txt")
+        import_archive(
+            store,
+            "trec-robust-2003",
+            [data / "trec" / "runs" / "robust03"],
+            qrels_path=data / "trec" / "qrels" / "qrels.robust03.txt",
+        )
         coded = load_coded(store.con, "trec-robust-2003")[1]
     return path, coded, data
 
@@ -258,14 +275,14 @@ def test_pool_scores_equal_the_pooling_simulation(robust03):
     ps = pool_scores(c, c.participant_of_run, k=2, depth=20)
     with open_store(path, read_only=True) as store:
         arch = load_archive(store.con, "trec-robust-2003")
-    sim = simulate_pooling(arch.qrels, arch.runs, c.participants, k=2, depth=20,
-                           rng=np.random.default_rng(5))
+    sim = simulate_pooling(
+        arch.qrels, arch.runs, c.participants, k=2, depth=20, rng=np.random.default_rng(5)
+    )
     held = dict(zip(sim.assignment.topics, sim.assignment.held_out, strict=True))
     names = c.participant_names
     sub = [ps.index(tuple(names.index(x) for x in held[t])) for t in c.topic_names]
     cols = [c.topic_names.index(t) for t in sim.design.topics]
-    np.testing.assert_allclose(ps.scores(np.array(sub))[:, cols], sim.design.scores,
-                               atol=1e-12)
+    np.testing.assert_allclose(ps.scores(np.array(sub))[:, cols], sim.design.scores, atol=1e-12)
     np.testing.assert_allclose(ps.full[:, cols], sim.true_scores, atol=1e-12)
 
 
@@ -278,14 +295,17 @@ def test_calibration_smoke(robust03):
     r = cal.run_family("r04", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6), seed=1)
     assert r.rejections == 0 and r.rate == 0 and 0 < r.upper95 < 1
     assert abs(r.mean_shift_pct) < 1e-9
-    r = cal.run_family("noise", 6, lambda rng: cal.matrix_case(
-        r04[:40], rng, sites=6, noise=0.02), seed=2)
+    r = cal.run_family(
+        "noise", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6, noise=0.02), seed=2
+    )
     assert r.cases == 6 and 0 <= r.rate <= 1 and abs(r.mean_shift_pct) < 5
-    r = cal.run_family("r03 full", 4, lambda rng: cal.archive_case(
-        c, rng, depth=None, sites=5, topics=50), seed=3)
+    r = cal.run_family(
+        "r03 full", 4, lambda rng: cal.archive_case(c, rng, depth=None, sites=5, topics=50), seed=3
+    )
     assert r.rejections == 0
-    r = cal.run_family("r03 shallow", 4, lambda rng: cal.archive_case(
-        c, rng, depth=10, sites=5, topics=50), seed=4)
+    r = cal.run_family(
+        "r03 shallow", 4, lambda rng: cal.archive_case(c, rng, depth=10, sites=5, topics=50), seed=4
+    )
     assert r.rejections == 4 and r.mean_shift_pct < -1
 
 
@@ -310,8 +330,9 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
 
     path = tmp_path / "r03.duckdb"
     shutil.copy(robust03[0], path)
-    res = CliRunner().invoke(app, ["--db", str(path), "reuse", "verdict", "-c", "robust03",
-                                   "--assignments", "5"])
+    res = CliRunner().invoke(
+        app, ["--db", str(path), "reuse", "verdict", "-c", "robust03", "--assignments", "5"]
+    )
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())
     assert "verdict: evidence against reuse" in text
@@ -321,8 +342,10 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     assert "reusable" not in line.lower() and "proof" not in line.lower()
     # the decision does not depend on the seed of the (descriptive) assignments
     with open_store(path) as store:
-        runs = [V.run_verdict(store.con, "robust03", seed=s, assignments=1,
-                              save=False).result for s in (1, 2, 3)]
+        runs = [
+            V.run_verdict(store.con, "robust03", seed=s, assignments=1, save=False).result
+            for s in (1, 2, 3)
+        ]
         stored = list_audits(store.con, kind=V.KIND)[-1].result
     assert len({v.headline for v in runs}) == 1 and runs[0].tests == runs[2].tests
     # the stored audit decodes back into the same typed verdict (registered kind)
@@ -339,7 +362,7 @@ def test_randomization_test_of_a_design():
     from litaudit.errors import ParameterError
 
     rng = np.random.default_rng(2)
-    sites = tuple(f"S{i}" for i in range(6) for _ in range(3))       # 6 sites x 3 runs
+    sites = tuple(f"S{i}" for i in range(6) for _ in range(3))  # 6 sites x 3 runs
     runs = tuple(f"r{i}" for i in range(18))
     topics = tuple(str(t) for t in range(60))
     a = assign_holdouts(topics, sorted(set(sites)), 2, 0, rng=rng)
@@ -354,15 +377,15 @@ def test_randomization_test_of_a_design():
     for i, s in enumerate(sites):
         y[i, [t for t, tp in enumerate(topics) if s in held[tp]]] -= 0.3
     unfair = agin.design_from_scores(runs, sites, topics, y, held)
-    part = {v.analysis: v for v in randomization_test(unfair, assignments=49,
-                                                      seed=1).analyses}
+    part = {v.analysis: v for v in randomization_test(unfair, assignments=49, seed=1).analyses}
     # (within a site every run loses the same: within-site pairs cannot see it)
     assert part["participant-comparison"].p_value == pytest.approx(1 / 50)
     with pytest.raises(ParameterError, match="same number of held-out"):
         odd = dict(held)
         odd[topics[0]] = (sites[0],)
-        randomization_test(agin.design_from_scores(runs, sites, topics, x, odd),
-                           assignments=5, seed=1)
+        randomization_test(
+            agin.design_from_scores(runs, sites, topics, x, odd), assignments=5, seed=1
+        )
 
 
 def test_verdict_renderer_escapes_stored_text():
@@ -379,7 +402,7 @@ def test_verdict_renderer_escapes_stored_text():
     assert v.tests and v.tests[0].most_affected
     v = dataclasses.replace(v, collection_id="c\x1b]0;title\x07[red]x[/red]")
     width = out.width
-    out.width = 300                     # no cell cut short
+    out.width = 300  # no cell cut short
     try:
         with out.capture() as cap:
             render_result(V.KIND, v)

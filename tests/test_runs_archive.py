@@ -27,18 +27,28 @@ def files(tmp_path):
 
 
 def counts(con):
-    return tuple(con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
-                 for t in ("runs", "run_rankings", "run_qrels", "run_docs"))
+    return tuple(
+        con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
+        for t in ("runs", "run_rankings", "run_qrels", "run_docs")
+    )
 
 
 def test_import_load_and_reimport_changes_nothing(mem_store, files):
-    rep = import_archive(mem_store, "trec-robust-2003", [files["a.run"], files["b.run"]],
-                         qrels_path=files["qrels.txt"])
+    rep = import_archive(
+        mem_store,
+        "trec-robust-2003",
+        [files["a.run"], files["b.run"]],
+        qrels_path=files["qrels.txt"],
+    )
     assert rep.imported == ("A", "B") and rep.lines == 5 and rep.qrels == "imported"
     before = counts(mem_store.con)
     assert before == (2, 5, 5, 5)
-    again = import_archive(mem_store, "trec-robust-2003", [files["b.run"], files["a.run"]],
-                           qrels_path=files["qrels.txt"])
+    again = import_archive(
+        mem_store,
+        "trec-robust-2003",
+        [files["b.run"], files["a.run"]],
+        qrels_path=files["qrels.txt"],
+    )
     assert again.imported == () and set(again.unchanged) == {"A", "B"}
     assert counts(mem_store.con) == before
     arch = load_archive(mem_store.con, "trec-robust-2003")
@@ -54,17 +64,22 @@ def test_rejected_file_writes_nothing(mem_store, files, tmp_path):
     bad = tmp_path / "bad.run"
     bad.write_text("1 Q0 d1 1 3 C\n9 Q0 d2 2 2 C\n")
     with pytest.raises(ValidationFailed, match="bad.run:2: topic 9 is not in the qrels"):
-        import_archive(mem_store, "trec-robust-2003", [files["a.run"], bad],
-                       qrels_path=files["qrels.txt"])
+        import_archive(
+            mem_store, "trec-robust-2003", [files["a.run"], bad], qrels_path=files["qrels.txt"]
+        )
     assert counts(mem_store.con) == (0, 0, 0, 0)
-    rep = import_archive(mem_store, "trec-robust-2003", [files["a.run"], bad],
-                         qrels_path=files["qrels.txt"], lenient=True)
+    rep = import_archive(
+        mem_store,
+        "trec-robust-2003",
+        [files["a.run"], bad],
+        qrels_path=files["qrels.txt"],
+        lenient=True,
+    )
     assert rep.skipped == 1 and rep.lines == 4
 
 
 def test_conflicts_are_refused(mem_store, files, tmp_path):
-    import_archive(mem_store, "trec-robust-2003", [files["a.run"]],
-                   qrels_path=files["qrels.txt"])
+    import_archive(mem_store, "trec-robust-2003", [files["a.run"]], qrels_path=files["qrels.txt"])
     other = tmp_path / "a2.run"
     other.write_text(RUN_A.replace(" 3 A", " 4 A"))
     with pytest.raises(ValidationFailed, match="already stored .* from a different file"):
@@ -80,8 +95,13 @@ def test_conflicts_are_refused(mem_store, files, tmp_path):
 def test_metadata_csv(mem_store, files, tmp_path):
     meta = tmp_path / "meta.csv"
     meta.write_text("tag,participant,run_type,pooled\nA,site1,manual,yes\n")
-    import_archive(mem_store, "trec-robust-2003", [files["a.run"]],
-                   qrels_path=files["qrels.txt"], metadata=meta)
+    import_archive(
+        mem_store,
+        "trec-robust-2003",
+        [files["a.run"]],
+        qrels_path=files["qrels.txt"],
+        metadata=meta,
+    )
     info = load_archive(mem_store.con, "trec-robust-2003").info[0]
     assert (info.participant, info.run_type, info.pooled) == ("site1", "manual", True)
     meta.write_text("tag,pooled\nA,maybe\n")
@@ -91,18 +111,32 @@ def test_metadata_csv(mem_store, files, tmp_path):
 
 def test_cli_import_list_show_eval_delete(cli, files):
     assert cli("init").exit_code == 0
-    r = cli("runs", "import", "-c", "robust03", "--qrels", files["qrels.txt"],
-            files["a.run"], files["b.run"])
+    r = cli(
+        "runs",
+        "import",
+        "-c",
+        "robust03",
+        "--qrels",
+        files["qrels.txt"],
+        files["a.run"],
+        files["b.run"],
+    )
     assert r.exit_code == 0, r.output
     assert "2 run(s) imported (5 lines), 0 unchanged" in r.stdout
     r = cli("runs", "eval", "-c", "robust03", "-m", "map", "-m", "P_1", "--json")
     data = json.loads(r.stdout)
     assert data["measures"] == ["AP", "P@1"]
-    assert [(x["run"], x["topics"], x["P@1"]) for x in data["runs"]] == [("A", 2, 1.0),
-                                                                         ("B", 1, 1.0)]
+    assert [(x["run"], x["topics"], x["P@1"]) for x in data["runs"]] == [
+        ("A", 2, 1.0),
+        ("B", 1, 1.0),
+    ]
     r = cli("runs", "eval", "-c", "robust03", "--per-topic", "--json", "--complete")
     assert [(x["run"], x["topic"]) for x in json.loads(r.stdout)] == [
-        ("A", "1"), ("A", "2"), ("B", "1"), ("B", "2")]
+        ("A", "1"),
+        ("A", "2"),
+        ("B", "1"),
+        ("B", "2"),
+    ]
     r = cli("runs", "list", "--json")
     assert [x["tag"] for x in json.loads(r.stdout)] == ["A", "B"]
     r = cli("runs", "show", "B")
@@ -137,8 +171,12 @@ def test_robust03_equals_trec_eval_and_official_maps(shared_data, seeded_store):
     pytrec_eval = pytest.importorskip("pytrec_eval")
     store = seeded_store
     runs_dir = shared_data / "trec" / "runs" / "robust03"
-    import_archive(store, "trec-robust-2003", [runs_dir],
-                   qrels_path=shared_data / "trec" / "qrels" / "qrels.robust03.txt")
+    import_archive(
+        store,
+        "trec-robust-2003",
+        [runs_dir],
+        qrels_path=shared_data / "trec" / "qrels" / "qrels.robust03.txt",
+    )
     ev = evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
     assert len(ev.runs) == 17 and len(ev.topics) == 100
     arch = load_archive(store.con, "trec-robust-2003")
@@ -155,9 +193,12 @@ def test_robust03_equals_trec_eval_and_official_maps(shared_data, seeded_store):
             got = ev.matrix(m)[ri]
             exp = np.array([want[t][tm] for t in ev.topics])
             np.testing.assert_allclose(got, exp, rtol=0, atol=1e-4)
-    official = dict(store.con.execute(
-        "SELECT system, value FROM results WHERE source = 'official' "
-        "AND track = 'trec12/robust' AND measure = 'AP'").fetchall())
+    official = dict(
+        store.con.execute(
+            "SELECT system, value FROM results WHERE source = 'official' "
+            "AND track = 'trec12/robust' AND measure = 'AP'"
+        ).fetchall()
+    )
     if not official:
         pytest.skip("seeds hold no official trec12/robust MAPs yet")
     means = dict(zip(ev.runs, ev.mean("AP"), strict=True))
@@ -168,9 +209,8 @@ def test_robust03_equals_trec_eval_and_official_maps(shared_data, seeded_store):
 def test_second_import_appends_docnos_and_still_ranks_by_docno(mem_store, files, tmp_path):
     """A later import numbers its new docnos after the stored ones (out of byte order):
     the stored evaluation must still break ties by docno as trec_eval does."""
-    import_archive(mem_store, "trec-robust-2003", [files["a.run"]],
-                   qrels_path=files["qrels.txt"])
-    tied = tmp_path / "c.run"        # d0 and dz are new; all three tie on the score
+    import_archive(mem_store, "trec-robust-2003", [files["a.run"]], qrels_path=files["qrels.txt"])
+    tied = tmp_path / "c.run"  # d0 and dz are new; all three tie on the score
     tied.write_text("1 Q0 d0 1 1 C\n1 Q0 dz 2 1 C\n1 Q0 d3 3 1 C\n")
     import_archive(mem_store, "trec-robust-2003", [tied, files["b.run"]])
     arch = load_archive(mem_store.con, "trec-robust-2003")
@@ -187,12 +227,18 @@ def test_duplicate_found_after_coding_names_the_line(mem_store, files, tmp_path)
     bad = tmp_path / "dup.run"
     bad.write_text("1\tQ0\td1\t1\t3\tD\n1\tQ0\td2\t2\t2\tD\n1\tQ0\td1\t3\t1\tD\n")
     with pytest.raises(ValidationFailed, match="dup.run:3: document d1 appears twice"):
-        import_archive(mem_store, "trec-robust-2003", [files["a.run"], bad],
-                       qrels_path=files["qrels.txt"])
+        import_archive(
+            mem_store, "trec-robust-2003", [files["a.run"], bad], qrels_path=files["qrels.txt"]
+        )
     assert counts(mem_store.con) == (0, 0, 0, 0)
-    rep = import_archive(mem_store, "trec-robust-2003", [files["a.run"], bad],
-                         qrels_path=files["qrels.txt"], lenient=True)
-    assert rep.skipped == 1 and rep.lines == 5       # lines stored: A 3, D 2
+    rep = import_archive(
+        mem_store,
+        "trec-robust-2003",
+        [files["a.run"], bad],
+        qrels_path=files["qrels.txt"],
+        lenient=True,
+    )
+    assert rep.skipped == 1 and rep.lines == 5  # lines stored: A 3, D 2
 
 
 def test_import_and_eval_do_not_load_pandas(files, tmp_path):
@@ -208,15 +254,14 @@ def test_import_and_eval_do_not_load_pandas(files, tmp_path):
         from litaudit.runs.ingest import import_archive
         from litaudit.store.db import open_store
         from litaudit.store.refdata import load_reference_data
-        with open_store({str(tmp_path / 'p.duckdb')!r}) as store:
+        with open_store({str(tmp_path / "p.duckdb")!r}) as store:
             load_reference_data(store.con)
-            import_archive(store, "trec-robust-2003", [{str(files['a.run'])!r},
-                           {str(files['b.run'])!r}], qrels_path={str(files['qrels.txt'])!r})
+            import_archive(store, "trec-robust-2003", [{str(files["a.run"])!r},
+                           {str(files["b.run"])!r}], qrels_path={str(files["qrels.txt"])!r})
             evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
         print("pandas" in sys.modules)
     """)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 
 
@@ -226,10 +271,13 @@ def test_problems_of_runs_read_beside_their_qrels(mem_store, files, tmp_path):
     bad = tmp_path / "bad.run"
     bad.write_text("1 Q0 d1 x 3 C\n9 Q0 d2 2 2 C\n")
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, "trec-robust-2003", [files["a.run"], bad],
-                       qrels_path=files["qrels.txt"])
+        import_archive(
+            mem_store, "trec-robust-2003", [files["a.run"], bad], qrels_path=files["qrels.txt"]
+        )
     assert [(p.line, p.message) for p in exc.value.problems] == [
-        (1, "rank 'x' is not an integer"), (2, "topic 9 is not in the qrels")]
+        (1, "rank 'x' is not an integer"),
+        (2, "topic 9 is not in the qrels"),
+    ]
     badq = tmp_path / "q.txt"
     badq.write_text("1 0 d1 r\n")
     with pytest.raises(ValidationFailed) as exc:
@@ -244,21 +292,29 @@ def test_eval_of_rows_stored_out_of_order(mem_store, tmp_path, monkeypatch):
     import litaudit.runs.archive as archive
 
     (tmp_path / "q.txt").write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n2 0 a 1\n")
-    (tmp_path / "t.run").write_text("1 Q0 a 1 2 T\n1 Q0 b 2 2 T\n1 Q0 c 3 2 T\n"
-                                    "2 Q0 c 1 5 T\n2 Q0 a 2 4 T\n")
-    import_archive(mem_store, "trec-robust-2003", [tmp_path / "t.run"],
-                   qrels_path=tmp_path / "q.txt")
-    want = evaluate(load_archive(mem_store.con, "trec-robust-2003").runs,
-                    load_archive(mem_store.con, "trec-robust-2003").qrels, ["AP", "P@1"])
+    (tmp_path / "t.run").write_text(
+        "1 Q0 a 1 2 T\n1 Q0 b 2 2 T\n1 Q0 c 3 2 T\n2 Q0 c 1 5 T\n2 Q0 a 2 4 T\n"
+    )
+    import_archive(
+        mem_store, "trec-robust-2003", [tmp_path / "t.run"], qrels_path=tmp_path / "q.txt"
+    )
+    want = evaluate(
+        load_archive(mem_store.con, "trec-robust-2003").runs,
+        load_archive(mem_store.con, "trec-robust-2003").qrels,
+        ["AP", "P@1"],
+    )
     # topic 1: three tied scores, ranked c, b, a (docno descending): AP (1/1 + 2/3) / 2
     assert want.matrix("AP")[0].tolist() == pytest.approx([(1 + 2 / 3) / 2, 1 / 2])
     calls = []
     real = archive.load_coded
-    monkeypatch.setattr(archive, "load_coded",
-                        lambda *a, **k: calls.append(k.get("byte_order", True)) or real(*a, **k))
+    monkeypatch.setattr(
+        archive,
+        "load_coded",
+        lambda *a, **k: calls.append(k.get("byte_order", True)) or real(*a, **k),
+    )
     got = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
     np.testing.assert_array_equal(got.scores, want.scores)
-    assert calls == [False]                       # stored order held: no docnos read
+    assert calls == [False]  # stored order held: no docnos read
     con = mem_store.con
     con.execute("CREATE TEMP TABLE r AS SELECT * FROM run_rankings")
     con.execute("DELETE FROM run_rankings")
@@ -266,7 +322,7 @@ def test_eval_of_rows_stored_out_of_order(mem_store, tmp_path, monkeypatch):
     calls.clear()
     got = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
     np.testing.assert_array_equal(got.scores, want.scores)
-    assert calls == [False, True]                 # not ranked: reloaded in byte order
+    assert calls == [False, True]  # not ranked: reloaded in byte order
 
 
 def test_scores_beyond_float_range_evaluate_as_trec_eval(mem_store, tmp_path):
@@ -274,7 +330,8 @@ def test_scores_beyond_float_range_evaluate_as_trec_eval(mem_store, tmp_path):
     # archive is read back through the same rounding (DuckDB refuses that cast, numpy not)
     (tmp_path / "q.txt").write_text("1 0 a 1\n1 0 b 0\n")
     (tmp_path / "t.run").write_text("1 Q0 b 1 5 T\n1 Q0 a 2 1e300 T\n")
-    import_archive(mem_store, "trec-robust-2003", [tmp_path / "t.run"],
-                   qrels_path=tmp_path / "q.txt")
+    import_archive(
+        mem_store, "trec-robust-2003", [tmp_path / "t.run"], qrels_path=tmp_path / "q.txt"
+    )
     ev = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
     assert ev.matrix("AP")[0].tolist() == [1.0] and ev.matrix("P@1")[0].tolist() == [1.0]

@@ -22,19 +22,25 @@ def _write_archive(root, n_runs=5, n_topics=6, depth=30, seed=3):
     rng = np.random.default_rng(seed)
     pool = [f"D{i:04d}" for i in range(depth * 3)] + ["FT-1", "LA-9", "ZZ"]
     q = root / "qrels.txt"
-    q.write_text("".join(f"{t} 0 {pool[d]} {int(rng.integers(-1, 3))}\n"
-                         for t in range(1, n_topics + 1)
-                         for d in rng.choice(depth * 2, size=depth, replace=False)))
+    q.write_text(
+        "".join(
+            f"{t} 0 {pool[d]} {int(rng.integers(-1, 3))}\n"
+            for t in range(1, n_topics + 1)
+            for d in rng.choice(depth * 2, size=depth, replace=False)
+        )
+    )
     paths = []
     for r in range(n_runs):
         lines = []
-        for t in range(1, n_topics + 1 - (r % 2)):       # odd runs have a topic less...
+        for t in range(1, n_topics + 1 - (r % 2)):  # odd runs have a topic less...
             if r == 2 and t == 3:
-                continue                                 # ...and run 2 skips topic 3
+                continue  # ...and run 2 skips topic 3
             docs = rng.choice(len(pool) if r >= 3 else depth * 2, size=depth, replace=False)
-            scores = np.round(rng.random(depth), 1)      # many ties
-            lines += [f"{t} Q0 {pool[d]} {i} {s} run{r}\n" for i, (d, s) in
-                      enumerate(zip(docs, scores, strict=True))]
+            scores = np.round(rng.random(depth), 1)  # many ties
+            lines += [
+                f"{t} Q0 {pool[d]} {i} {s} run{r}\n"
+                for i, (d, s) in enumerate(zip(docs, scores, strict=True))
+            ]
         p = root / f"run{r}.gz" if r % 2 else root / f"run{r}.txt"
         if r % 2:
             with gzip.open(p, "wt") as fh:
@@ -53,8 +59,10 @@ def _same_evaluation(a, b):
 
 def test_file_groups_bound_the_text_of_each_group(tmp_path):
     q, paths = _write_archive(tmp_path)
-    sizes = [len(gzip.decompress(p.read_bytes())) if p.suffix == ".gz" else p.stat().st_size
-             for p in paths]
+    sizes = [
+        len(gzip.decompress(p.read_bytes())) if p.suffix == ".gz" else p.stat().st_size
+        for p in paths
+    ]
     budget = sizes[0] + sizes[1]
     groups = file_groups(paths, budget)
     assert [p for g in groups for p in g] == paths
@@ -74,14 +82,22 @@ def test_grouped_import_stores_what_one_group_does(tmp_path, mem_store, group_by
     with open_store(":memory:") as other:
         load_reference_data(other.con)
         seen = []
-        rep = import_archive(other, CID, paths, qrels_path=q, group_bytes=group_bytes,
-                             progress=lambda n, lines: seen.append((n, lines)))
+        rep = import_archive(
+            other,
+            CID,
+            paths,
+            qrels_path=q,
+            group_bytes=group_bytes,
+            progress=lambda n, lines: seen.append((n, lines)),
+        )
         assert len(file_groups(paths, group_bytes)) > 1
         assert rep.lines == sum(x[1] for x in seen) and len(seen) == len(paths)
         measures = ["AP", "P@10", "Rprec", "nDCG@10", "Bpref", "RR"]
         for complete in (False, True):
-            _same_evaluation(evaluate_stored(other.con, CID, measures, complete=complete),
-                             evaluate_stored(mem_store.con, CID, measures, complete=complete))
+            _same_evaluation(
+                evaluate_stored(other.con, CID, measures, complete=complete),
+                evaluate_stored(mem_store.con, CID, measures, complete=complete),
+            )
         a, b = load_archive(other.con, CID), load_archive(mem_store.con, CID)
         for ra, rb in zip(a.runs, b.runs, strict=True):
             assert ra.tag == rb.tag and list(ra.docno) == list(rb.docno)
@@ -89,19 +105,16 @@ def test_grouped_import_stores_what_one_group_does(tmp_path, mem_store, group_by
         assert other.con.execute(n_docs).fetchall() == mem_store.con.execute(n_docs).fetchall()
 
 
-def test_a_problem_in_a_later_group_writes_nothing_and_every_problem_is_listed(
-        tmp_path, mem_store):
+def test_a_problem_in_a_later_group_writes_nothing_and_every_problem_is_listed(tmp_path, mem_store):
     q, paths = _write_archive(tmp_path)
     bad_first = tmp_path / "bad0.txt"
     bad_first.write_text("1 Q0 D0001 1 x bad\n")
     bad_last = tmp_path / "zbad.txt"
     bad_last.write_text("1 Q0 D0001 1 1.0\n")
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [bad_first, *paths, bad_last], qrels_path=q,
-                       group_bytes=1)
+        import_archive(mem_store, CID, [bad_first, *paths, bad_last], qrels_path=q, group_bytes=1)
     assert {p.file for p in exc.value.problems} == {str(bad_first), str(bad_last)}
-    for t in ("runs", "run_rankings", "run_qrels", "run_docs", "run_topics",
-              "run_qrels_files"):
+    for t in ("runs", "run_rankings", "run_qrels", "run_docs", "run_topics", "run_qrels_files"):
         assert mem_store.con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] == 0
     # a tag clash between groups is found too
     clash = tmp_path / "clash.txt"
@@ -111,18 +124,22 @@ def test_a_problem_in_a_later_group_writes_nothing_and_every_problem_is_listed(
     assert mem_store.con.execute("SELECT count(*) FROM runs").fetchall()[0][0] == 0
 
 
-def test_cached_evaluation_equals_a_fresh_one_and_is_not_recomputed(tmp_path, mem_store,
-                                                                    monkeypatch):
+def test_cached_evaluation_equals_a_fresh_one_and_is_not_recomputed(
+    tmp_path, mem_store, monkeypatch
+):
     q, paths = _write_archive(tmp_path)
     import_archive(mem_store, CID, paths, qrels_path=q)
     con = mem_store.con
-    cases = [(["AP", "P@10"], None, 1, False), (["map", "Rprec"], ["run2", "run0"], 1, True),
-             (["nDCG@10"], ["run1"], 2, False)]
+    cases = [
+        (["AP", "P@10"], None, 1, False),
+        (["map", "Rprec"], ["run2", "run0"], 1, True),
+        (["nDCG@10"], ["run1"], 2, False),
+    ]
     for measures, tags, rel, complete in cases:
-        want = evaluate_stored(con, CID, measures, tags=tags, rel_level=rel,
-                               complete=complete)
-        ev, pending = evalcache.evaluate_cached(con, CID, measures, tags=tags, rel_level=rel,
-                                                complete=complete)
+        want = evaluate_stored(con, CID, measures, tags=tags, rel_level=rel, complete=complete)
+        ev, pending = evalcache.evaluate_cached(
+            con, CID, measures, tags=tags, rel_level=rel, complete=complete
+        )
         _same_evaluation(ev, want)
         assert pending is not None and evalcache.save(con, pending)
     import litaudit.runs.archive as archive
@@ -132,12 +149,14 @@ def test_cached_evaluation_equals_a_fresh_one_and_is_not_recomputed(tmp_path, me
 
     monkeypatch.setattr(archive, "evaluate_stored", no_eval)
     for measures, tags, rel, complete in cases:
-        ev, pending = evalcache.evaluate_cached(con, CID, measures, tags=tags, rel_level=rel,
-                                                complete=complete)
+        ev, pending = evalcache.evaluate_cached(
+            con, CID, measures, tags=tags, rel_level=rel, complete=complete
+        )
         assert pending is None
         monkeypatch.undo()
-        _same_evaluation(ev, evaluate_stored(con, CID, measures, tags=tags, rel_level=rel,
-                                             complete=complete))
+        _same_evaluation(
+            ev, evaluate_stored(con, CID, measures, tags=tags, rel_level=rel, complete=complete)
+        )
         monkeypatch.setattr(archive, "evaluate_stored", no_eval)
     # a subset of the runs evaluated on all of them, from the store
     monkeypatch.undo()
@@ -171,19 +190,19 @@ def test_any_edit_of_the_archive_invalidates_stored_evaluations(tmp_path, mem_st
     fp0 = evalcache.fingerprint(con, CID)
     ev, pending = eval_and_save()
     assert pending is not None and _stored_rows(con) == 3
-    assert eval_and_save()[1] is None                      # read back
-    import_archive(mem_store, CID, paths[:3])               # nothing new: nothing changes
+    assert eval_and_save()[1] is None  # read back
+    import_archive(mem_store, CID, paths[:3])  # nothing new: nothing changes
     assert evalcache.fingerprint(con, CID) == fp0 and _stored_rows(con) == 3
-    import_archive(mem_store, CID, paths[3:])               # import: dropped
+    import_archive(mem_store, CID, paths[3:])  # import: dropped
     fp1 = evalcache.fingerprint(con, CID)
     assert fp1 != fp0 and _stored_rows(con) == 0
     ev, pending = eval_and_save()
     assert pending is not None and ev.runs == tuple(f"run{i}" for i in range(5))
-    delete_runs(mem_store, CID, ["run4"])                   # delete: dropped
+    delete_runs(mem_store, CID, ["run4"])  # delete: dropped
     assert _stored_rows(con) == 0 and evalcache.fingerprint(con, CID) != fp1
     ev, pending = eval_and_save()
     assert pending is not None and "run4" not in ev.runs
-    import_archive(mem_store, CID, [paths[4]])              # the same file again: dropped
+    import_archive(mem_store, CID, [paths[4]])  # the same file again: dropped
     assert _stored_rows(con) == 0 and evalcache.fingerprint(con, CID) != fp1
     ev, pending = eval_and_save()
     assert pending is not None and "run4" in ev.runs
@@ -200,10 +219,9 @@ def test_cli_eval_keeps_values_and_no_cache_neither_reads_nor_writes(cli, tmp_pa
     assert cli("init").exit_code == 0
     r = cli("runs", "import", "-c", "robust03", "--qrels", q, *paths)
     assert r.exit_code == 0, r.output
-    assert r.stderr == ""                                  # no bar: stderr is not a terminal
+    assert r.stderr == ""  # no bar: stderr is not a terminal
     db = cli.db
-    r1 = cli("runs", "eval", "-c", "robust03", "-m", "AP", "-m", "P@10", "--json",
-             "--no-cache")
+    r1 = cli("runs", "eval", "-c", "robust03", "-m", "AP", "-m", "P@10", "--json", "--no-cache")
     assert r1.exit_code == 0 and r1.stderr == ""
     if db is not None:
         con = duckdb.connect(str(db), read_only=True)
@@ -256,12 +274,19 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
     for complete in (False, True):
         for tags in (None, ["run4", "run1", "run2"]):
             seen = []
-            grouped = evaluate_stored(mem_store.con, CID, measures, tags=tags,
-                                      complete=complete, group_lines=150,
-                                      progress=lambda r, n, seen=seen: seen.append((r, n)))
+            grouped = evaluate_stored(
+                mem_store.con,
+                CID,
+                measures,
+                tags=tags,
+                complete=complete,
+                group_lines=150,
+                progress=lambda r, n, seen=seen: seen.append((r, n)),
+            )
             assert len(seen) > 1 and sum(r for r, _ in seen) == len(grouped.runs)
-            _same_evaluation(grouped, evaluate_stored(mem_store.con, CID, measures,
-                                                      tags=tags, complete=complete))
+            _same_evaluation(
+                grouped, evaluate_stored(mem_store.con, CID, measures, tags=tags, complete=complete)
+            )
 
 
 def test_load_archive_reads_each_run_in_trec_eval_order(tmp_path, mem_store):
@@ -279,7 +304,8 @@ def test_load_archive_reads_each_run_in_trec_eval_order(tmp_path, mem_store):
             f"JOIN runs u ON u.id = r.run_id AND u.tag = '{run.tag}' "
             f"JOIN run_docs d ON d.collection_id = {cid} AND d.doc_id = r.doc_id "
             f"JOIN run_topics t ON t.collection_id = {cid} AND t.topic_id = r.topic_id "
-            "ORDER BY t.topic, r.score::FLOAT DESC, d.docno DESC").fetchall()
+            "ORDER BY t.topic, r.score::FLOAT DESC, d.docno DESC"
+        ).fetchall()
         assert list(zip(run.topic, run.docno, run.score, strict=True)) == want
 
 
@@ -297,23 +323,30 @@ def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp
     db = cli.db
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     reader = subprocess.Popen(
-        [sys.executable, "-c", "import duckdb, sys, time\n"
-         f"c = duckdb.connect({str(db)!r}, read_only=True)\n"
-         "print('open', flush=True)\nsys.stdin.read()\n"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import duckdb, sys, time\n"
+            f"c = duckdb.connect({str(db)!r}, read_only=True)\n"
+            "print('open', flush=True)\nsys.stdin.read()\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert reader.stdout.readline().strip() == "open"
         r = cli("runs", "eval", "-c", "robust03", "-m", "AP", "--json")
         assert r.exit_code == 0, r.output
     finally:
-        reader.communicate("", timeout=60)     # closes its stdin: the reader exits
+        reader.communicate("", timeout=60)  # closes its stdin: the reader exits
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
     import duckdb
 
     con = duckdb.connect(str(db), read_only=True)
     assert _stored_rows(con) == 0
     con.close()
-    again = cli("runs", "eval", "-c", "robust03", "-m", "AP", "--json")    # now kept
+    again = cli("runs", "eval", "-c", "robust03", "-m", "AP", "--json")  # now kept
     assert json.loads(again.stdout) == json.loads(r.stdout)
     con = duckdb.connect(str(db), read_only=True)
     assert _stored_rows(con) == len(paths)

@@ -15,11 +15,19 @@ from litaudit.runs.model import Qrels, Run
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
-MEASURES = ["AP", "P@5", "P@10", "Rprec", "nDCG", "nDCG@5", "R@5", "RR", "RR@3", "Bpref",
-            "AP@5"]
-TREC = {"AP": "map", "P@5": "P_5", "P@10": "P_10", "Rprec": "Rprec", "nDCG": "ndcg",
-        "nDCG@5": "ndcg_cut_5", "R@5": "recall_5", "RR": "recip_rank", "Bpref": "bpref",
-        "AP@5": "map_cut_5"}
+MEASURES = ["AP", "P@5", "P@10", "Rprec", "nDCG", "nDCG@5", "R@5", "RR", "RR@3", "Bpref", "AP@5"]
+TREC = {
+    "AP": "map",
+    "P@5": "P_5",
+    "P@10": "P_10",
+    "Rprec": "Rprec",
+    "nDCG": "ndcg",
+    "nDCG@5": "ndcg_cut_5",
+    "R@5": "recall_5",
+    "RR": "recip_rank",
+    "Bpref": "bpref",
+    "AP@5": "map_cut_5",
+}
 
 
 def qrels_of(rows) -> Qrels:
@@ -38,8 +46,10 @@ def oracle(runs, qrels, rel_level=1):
     for t, d, r in zip(qrels.topic, qrels.docno, qrels.rel, strict=True):
         qd.setdefault(t, {})[d] = int(r)
     ev = pytrec_eval.RelevanceEvaluator(
-        qd, {"map", "P", "Rprec", "ndcg", "ndcg_cut", "recall", "recip_rank", "bpref",
-             "map_cut"}, relevance_level=rel_level)
+        qd,
+        {"map", "P", "Rprec", "ndcg", "ndcg_cut", "recall", "recip_rank", "bpref", "map_cut"},
+        relevance_level=rel_level,
+    )
     out = {}
     for r in runs:
         rd: dict = {}
@@ -57,8 +67,11 @@ def assert_matches_oracle(runs, qrels, rel_level=1, measures=tuple(TREC)):
             for m in measures:
                 got = ev.matrix(m)[ri, ti]
                 if topic in want[r.tag]:
-                    assert got == pytest.approx(want[r.tag][topic][TREC[m]], abs=1e-9), \
-                        (r.tag, topic, m)
+                    assert got == pytest.approx(want[r.tag][topic][TREC[m]], abs=1e-9), (
+                        r.tag,
+                        topic,
+                        m,
+                    )
                 else:
                     assert math.isnan(got), (r.tag, topic, m)
         # topics the oracle evaluated are exactly ours for this run
@@ -67,16 +80,34 @@ def assert_matches_oracle(runs, qrels, rel_level=1, measures=tuple(TREC)):
     return ev
 
 
-QRELS = qrels_of([
-    ("1", "d1", 1), ("1", "d2", 0), ("1", "d3", 2), ("1", "d4", 1), ("1", "d9", 0),
-    ("2", "d1", 0), ("2", "d5", 0),                       # topic 2: no relevant document
-    ("3", "d7", 1), ("3", "d8", -1),                      # topic 3: negative = unjudged
-])
+QRELS = qrels_of(
+    [
+        ("1", "d1", 1),
+        ("1", "d2", 0),
+        ("1", "d3", 2),
+        ("1", "d4", 1),
+        ("1", "d9", 0),
+        ("2", "d1", 0),
+        ("2", "d5", 0),  # topic 2: no relevant document
+        ("3", "d7", 1),
+        ("3", "d8", -1),  # topic 3: negative = unjudged
+    ]
+)
 
 
 def test_basic_against_trec_eval():
-    run = run_of("a", [("1", "d1", 3.0), ("1", "d2", 2.0), ("1", "d3", 1.0), ("1", "dx", 0.5),
-                       ("2", "d1", 1.0), ("3", "d8", 2.0), ("3", "d7", 1.0)])
+    run = run_of(
+        "a",
+        [
+            ("1", "d1", 3.0),
+            ("1", "d2", 2.0),
+            ("1", "d3", 1.0),
+            ("1", "dx", 0.5),
+            ("2", "d1", 1.0),
+            ("3", "d8", 2.0),
+            ("3", "d7", 1.0),
+        ],
+    )
     ev = assert_matches_oracle([run], QRELS)
     # AP of topic 1 by hand: rel at ranks 1 and 3 of R=3 -> (1/1 + 2/3) / 3
     assert ev.matrix("AP")[0, 0] == pytest.approx((1 + 2 / 3) / 3, abs=1e-12)
@@ -112,11 +143,11 @@ def test_topics_missing_from_a_run_nan_or_zero_with_complete():
     ev = assert_matches_oracle([a, b], QRELS)
     assert ev.topics == ("1", "3")
     assert math.isnan(ev.matrix("AP")[0, 1])
-    assert ev.mean("AP")[0] == pytest.approx(1 / 3)          # over its one topic
+    assert ev.mean("AP")[0] == pytest.approx(1 / 3)  # over its one topic
     full = evaluate([a, b], QRELS, ["AP", "P@10"], complete=True)
-    assert full.topics == ("1", "2", "3")                     # every qrels topic (trec_eval -c)
+    assert full.topics == ("1", "2", "3")  # every qrels topic (trec_eval -c)
     assert full.matrix("AP")[0].tolist() == [pytest.approx(1 / 3), 0.0, 0.0]
-    assert full.mean("AP")[0] == pytest.approx(1 / 9)         # divided by 3 topics
+    assert full.mean("AP")[0] == pytest.approx(1 / 9)  # divided by 3 topics
 
 
 def test_rel_level_against_trec_eval():
@@ -153,7 +184,11 @@ def test_run_helpers_rank_like_trec_eval():
     run = run_of("r", [("2", "a", 1.0), ("1", "b", 1.0), ("1", "c", 1.0), ("1", "a", 2.0)])
     ranked = run.ranked()
     assert list(zip(ranked.topic, ranked.docno, strict=True)) == [
-        ("1", "a"), ("1", "c"), ("1", "b"), ("2", "a")]
+        ("1", "a"),
+        ("1", "c"),
+        ("1", "b"),
+        ("2", "a"),
+    ]
     top = run.top(2)
     assert list(top.docno) == ["a", "c", "a"]
 
@@ -167,13 +202,23 @@ def archives(draw):
     # Grades 0..3: pytrec_eval itself crashes (segfault or endless loop) on a topic whose
     # only judgments are negative, so negative grades are checked by the explicit test
     # above (hand-computed values) rather than against this oracle.
-    qrows = draw(st.lists(st.tuples(topics, docs, st.integers(0, 3)), min_size=1,
-                          max_size=30, unique_by=lambda r: (r[0], r[1])))
+    qrows = draw(
+        st.lists(
+            st.tuples(topics, docs, st.integers(0, 3)),
+            min_size=1,
+            max_size=30,
+            unique_by=lambda r: (r[0], r[1]),
+        )
+    )
     runs = []
     for i in range(draw(st.integers(1, 3))):
-        rrows = draw(st.lists(st.tuples(topics, docs,
-                                        st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.25, -1.0])),
-                              max_size=25, unique_by=lambda r: (r[0], r[1])))
+        rrows = draw(
+            st.lists(
+                st.tuples(topics, docs, st.sampled_from([0.5, 1.0, 1.5, 2.0, 3.25, -1.0])),
+                max_size=25,
+                unique_by=lambda r: (r[0], r[1]),
+            )
+        )
         runs.append(run_of(f"r{i}", rrows))
     return runs, qrels_of(qrows)
 
@@ -203,10 +248,18 @@ def test_property_row_order_does_not_matter(arch, rnd):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 5), st.sampled_from([0.5, -0.0, 0.0, 1.0, 1e30,
-                                                              -2.5, 1.0000001]),
-                          st.integers(0, 40)), max_size=60,
-                unique_by=lambda r: (r[0], r[2])), st.booleans())
+@given(
+    st.lists(
+        st.tuples(
+            st.integers(0, 5),
+            st.sampled_from([0.5, -0.0, 0.0, 1.0, 1e30, -2.5, 1.0000001]),
+            st.integers(0, 40),
+        ),
+        max_size=60,
+        unique_by=lambda r: (r[0], r[2]),
+    ),
+    st.booleans(),
+)
 def test_property_trec_order_equals_lexsort(rows, big):
     """The packed-key sort orders as (key, float32 score desc, doc desc) does; ``big``
     pushes the key past 64 bits (the lexsort fallback)."""
@@ -255,15 +308,21 @@ def test_property_two_threads_equal_one(arch, complete, interleave, sparse):
     runs, qrels = arch
     coded, cq = encode(runs, qrels)
     if interleave and len(coded.run):
-        o = np.argsort(np.arange(len(coded.run)) % 3, kind="stable")   # rows of runs mixed
-        coded = CodedRuns(coded.tags, coded.topic_names, coded.run[o], coded.topic[o],
-                          coded.doc[o], coded.score[o])
+        o = np.argsort(np.arange(len(coded.run)) % 3, kind="stable")  # rows of runs mixed
+        coded = CodedRuns(
+            coded.tags,
+            coded.topic_names,
+            coded.run[o],
+            coded.topic[o],
+            coded.doc[o],
+            coded.score[o],
+        )
     one = evaluate_coded(coded, cq, MEASURES, complete=complete)
     from litaudit.runs import judged
 
     saved = ev_mod.PARALLEL_MIN_ROWS, judged.DENSE_LOOKUP_MAX
     ev_mod.PARALLEL_MIN_ROWS = 2
-    if sparse:        # the halves share the per-docno qrels look-up instead of the table
+    if sparse:  # the halves share the per-docno qrels look-up instead of the table
         judged.DENSE_LOOKUP_MAX = 0
     try:
         two = evaluate_coded(coded, cq, MEASURES, complete=complete, threads=2)

@@ -25,11 +25,14 @@ def write(tmp_path, name, text, gz=False):
     return p
 
 
-@pytest.mark.parametrize("text", [
-    GOOD,
-    GOOD.replace(" ", "\t"),
-    "1\tQ0  d1 \t1 3.5\ttagA\r\n  1 Q0 d2 2 2.5 tagA\n\n2 Q0 d1 1 1e-3    tagA",  # mixed
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        GOOD,
+        GOOD.replace(" ", "\t"),
+        "1\tQ0  d1 \t1 3.5\ttagA\r\n  1 Q0 d2 2 2.5 tagA\n\n2 Q0 d1 1 1e-3    tagA",  # mixed
+    ],
+)
 def test_run_formats_give_the_same_run(tmp_path, text):
     for gz in (False, True):
         r = read_run(write(tmp_path, "r.gz" if gz else "r.txt", text, gz))
@@ -39,14 +42,17 @@ def test_run_formats_give_the_same_run(tmp_path, text):
         np.testing.assert_array_equal(r.score, [3.5, 2.5, 1e-3])
 
 
-@pytest.mark.parametrize("text,line,msg", [
-    ("1 Q0 d1 1 3.5 t\n1 Q0 d2 2 t\n", 2, "expected 6 columns"),
-    ("1 Q0 d1 x 3.5 t\n", 1, "rank 'x' is not an integer"),
-    ("1 Q0 d1 1 3.5 t\n1 Q0 d2 2 high t\n", 2, "score 'high' is not a number"),
-    ("1 Q0 d1 1 3.5 t\n1 Q0 d2 2 nan t\n", 2, "score 'nan' is not a number"),
-    ("1 Q0 d1 1 3.5 t\n1 Q0 d1 2 2.5 t\n", 2, "document d1 appears twice in topic 1"),
-    ("1 Q0 d1 1 3.5 t\n1 Q0 d2 2 2.5 u\n", 2, "run tag changes from 't' to 'u'"),
-])
+@pytest.mark.parametrize(
+    "text,line,msg",
+    [
+        ("1 Q0 d1 1 3.5 t\n1 Q0 d2 2 t\n", 2, "expected 6 columns"),
+        ("1 Q0 d1 x 3.5 t\n", 1, "rank 'x' is not an integer"),
+        ("1 Q0 d1 1 3.5 t\n1 Q0 d2 2 high t\n", 2, "score 'high' is not a number"),
+        ("1 Q0 d1 1 3.5 t\n1 Q0 d2 2 nan t\n", 2, "score 'nan' is not a number"),
+        ("1 Q0 d1 1 3.5 t\n1 Q0 d1 2 2.5 t\n", 2, "document d1 appears twice in topic 1"),
+        ("1 Q0 d1 1 3.5 t\n1 Q0 d2 2 2.5 u\n", 2, "run tag changes from 't' to 'u'"),
+    ],
+)
 def test_run_problems_name_file_and_line(tmp_path, text, line, msg):
     for sep in (" ", "\t"):
         p = write(tmp_path, "bad.txt", text.replace(" ", sep))
@@ -76,8 +82,13 @@ def test_lenient_skips_and_counts(tmp_path):
     assert pr.skipped == 2 and len(pr.run) == 3
 
 
-@pytest.mark.parametrize("raw,msg", [(b"1 Q0 d\x001 2 0.5 tagA\n", "NUL byte in line"),
-                                     (b"1 Q0 d\xff1 2 0.5 tagA\n", "not UTF-8 text")])
+@pytest.mark.parametrize(
+    "raw,msg",
+    [
+        (b"1 Q0 d\x001 2 0.5 tagA\n", "NUL byte in line"),
+        (b"1 Q0 d\xff1 2 0.5 tagA\n", "not UTF-8 text"),
+    ],
+)
 def test_lines_that_are_not_text(tmp_path, raw, msg):
     # named with their line when strict; skipped and counted (as lines read) when lenient
     p = tmp_path / "r.txt"
@@ -99,8 +110,7 @@ def test_all_problems_of_all_files_collected(tmp_path):
     b = write(tmp_path, "b.txt", "1 Q0 d1 1 z t\n")
     with pytest.raises(ValidationFailed) as exc:
         read_runs([a, b])
-    assert [(p.file, p.line) for p in exc.value.problems] == [(str(a), 1), (str(a), 2),
-                                                               (str(b), 1)]
+    assert [(p.file, p.line) for p in exc.value.problems] == [(str(a), 1), (str(a), 2), (str(b), 1)]
 
 
 def test_qrels_validation(tmp_path):
@@ -122,8 +132,7 @@ def test_pertopic_csv_and_trec_eval_q(tmp_path):
     assert m.topics == ("1",)
     with pytest.raises(ValidationFailed, match=r"bad.csv:3: s2: 'x' is not a number"):
         read_pertopic_csv(write(tmp_path, "bad.csv", "topic,s1,s2\n1,0,0\n2,0,x\n"))
-    q = write(tmp_path, "q.out", "runid all R1\nmap 1 0.5\nP_10 1 0.3\nmap 2 0.25\n"
-                                 "map all 0.375\n")
+    q = write(tmp_path, "q.out", "runid all R1\nmap 1 0.5\nP_10 1 0.3\nmap 2 0.25\nmap all 0.375\n")
     m = read_trec_eval_q([q], "AP")
     assert m.runs == ("R1",) and m.topics == ("1", "2") and m.measure == "AP"
     np.testing.assert_array_equal(m.scores, [[0.5, 0.25]])
@@ -142,15 +151,25 @@ _tags = st.sampled_from(["t", "tagA", "xt", "t2", "é"])
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["1", "2", "10"]), st.sampled_from(["d1", "d2", "LA1"]),
-                          st.sampled_from(["1", "2", "9999999999", "x"]),
-                          st.sampled_from(["3.5", "1e-3", "-2", "nan"]), _tags),
-                min_size=1, max_size=8),
-       st.lists(st.sampled_from([" ", "\t", "  ", " \t", "\t\t\t"]), min_size=5, max_size=5),
-       st.sampled_from(["", " ", "\t "]), st.sampled_from(["\n", "\r\n", " \n"]),
-       st.booleans(), st.booleans())
-def test_fast_reader_agrees_with_line_reader(rows, seps, edge, eol, final_newline,
-                                             leading_blank):
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["1", "2", "10"]),
+            st.sampled_from(["d1", "d2", "LA1"]),
+            st.sampled_from(["1", "2", "9999999999", "x"]),
+            st.sampled_from(["3.5", "1e-3", "-2", "nan"]),
+            _tags,
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+    st.lists(st.sampled_from([" ", "\t", "  ", " \t", "\t\t\t"]), min_size=5, max_size=5),
+    st.sampled_from(["", " ", "\t "]),
+    st.sampled_from(["\n", "\r\n", " \n"]),
+    st.booleans(),
+    st.booleans(),
+)
+def test_fast_reader_agrees_with_line_reader(rows, seps, edge, eol, final_newline, leading_blank):
     # the fast path (Arrow CSV, after making whitespace runs single tabs when needed; tag
     # checked by counting line endings) either declines a file or reads exactly what the
     # line-by-line reader reads
@@ -194,10 +213,10 @@ def test_fast_reader_declines_what_it_cannot_check():
     from litaudit.runs.fastread import fast_run as _fast_run
 
     ok = b"1\tQ0\td1\t1\t3\tT\n1\tQ0\td2\t2\t2\tT"
-    assert _fast_run(ok, None).tag == "T"                                    # no final newline
-    assert _fast_run(b"1\tQ0\td1\t1\t3\tT\n1\tQ0\td2\t2\t2\txT\n", None) is None   # tag suffix
-    assert _fast_run(b"1\tQ0\td1\t1\t3\t\n", None) is None                   # empty tag
-    assert _fast_run(b"1\tQ0\td1\t9999999999\t3\tT\n", None) is None         # rank > int32
+    assert _fast_run(ok, None).tag == "T"  # no final newline
+    assert _fast_run(b"1\tQ0\td1\t1\t3\tT\n1\tQ0\td2\t2\t2\txT\n", None) is None  # tag suffix
+    assert _fast_run(b"1\tQ0\td1\t1\t3\t\n", None) is None  # empty tag
+    assert _fast_run(b"1\tQ0\td1\t9999999999\t3\tT\n", None) is None  # rank > int32
     assert read_run(write_bytes_file(b"1 Q0 d1 9999999999 3 T\n")).tag == "T"
 
 

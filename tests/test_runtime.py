@@ -16,8 +16,9 @@ def test_tune_allocator_applies_on_glibc_and_only_for_the_command():
         "print(rt._tuned)\n"
         "print(rt.tune_allocator(), rt.tune_allocator())\n"
     )
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         check=True).stdout.split("\n")
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    ).stdout.split("\n")
     assert out[0] == "None"
     import platform
 
@@ -32,7 +33,7 @@ def test_cli_opening_a_database_tunes(cli, monkeypatch):
     assert cli("init").exit_code == 0
     calls = []
     monkeypatch.setattr(rt, "tune_allocator", lambda: calls.append(1) or True)
-    assert cli("collections", "list").exit_code == 0       # opens it read-only
+    assert cli("collections", "list").exit_code == 0  # opens it read-only
     assert cli("runs", "list").exit_code == 0
     assert len(calls) == 2
 
@@ -52,9 +53,14 @@ def test_the_command_runs_openblas_on_one_thread_unless_the_user_chose():
     import os
 
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         env=env).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env
+    ).stdout.split()
     assert out[0] == "None" and out[-1] == "1"
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                         env={**env, "OPENBLAS_NUM_THREADS": "3"}).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env={**env, "OPENBLAS_NUM_THREADS": "3"},
+    ).stdout.split()
     assert out[0] == "3" and out[-1] == "3"

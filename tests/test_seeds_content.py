@@ -25,21 +25,49 @@ ROBUST04 = "disks45/nocr/trec-robust-2004"
 
 # docs/DEVELOPING.md, "Results import format", in its order.
 COLUMNS = [
-    "source", "paper", "paper_citation", "paper_title", "paper_authors", "paper_venue",
-    "paper_year", "paper_doi", "paper_url", "paper_tags", "track", "collection", "topic_set",
-    "n_topics", "measure", "value", "system", "participant", "role", "run_type", "year",
-    "standard", "location", "transcribed_by", "transcribed_at", "status", "notes",
-    "date", "reporter", "url", "code_url",
+    "source",
+    "paper",
+    "paper_citation",
+    "paper_title",
+    "paper_authors",
+    "paper_venue",
+    "paper_year",
+    "paper_doi",
+    "paper_url",
+    "paper_tags",
+    "track",
+    "collection",
+    "topic_set",
+    "n_topics",
+    "measure",
+    "value",
+    "system",
+    "participant",
+    "role",
+    "run_type",
+    "year",
+    "standard",
+    "location",
+    "transcribed_by",
+    "transcribed_at",
+    "status",
+    "notes",
+    "date",
+    "reporter",
+    "url",
+    "code_url",
 ]
 MSMARCO_CSV = SEEDS / "results" / "msmarco_leaderboards.csv"
 MTEB_CSV = SEEDS / "results" / "mteb_beir.csv.gz"
 DERIVED_CSV = SEEDS / "results" / "beir_averages.csv.gz"
 # where each file's rows point (the location's prefix)
-LOCATIONS = {"robust04_literature.csv": r"robust04_papers\.json: ",
-             "trec_official.csv": r"official_summaries\.csv: ",
-             "msmarco_leaderboards.csv": r"msmarco_(passage|document)_leaderboard\.csv: line \d+, ",
-             "mteb_beir.csv.gz": r"mteb_beir_retrieval\.csv: line \d+, column ",
-             "beir_averages.csv.gz": r"mteb_beir_retrieval\.csv: lines \d+(,\d+){11,}, column "}
+LOCATIONS = {
+    "robust04_literature.csv": r"robust04_papers\.json: ",
+    "trec_official.csv": r"official_summaries\.csv: ",
+    "msmarco_leaderboards.csv": r"msmarco_(passage|document)_leaderboard\.csv: line \d+, ",
+    "mteb_beir.csv.gz": r"mteb_beir_retrieval\.csv: line \d+, column ",
+    "beir_averages.csv.gz": r"mteb_beir_retrieval\.csv: lines \d+(,\d+){11,}, column ",
+}
 
 
 def text(path: Path) -> str:
@@ -93,8 +121,20 @@ def test_every_row_names_its_source_and_provenance():
     for name, line, r in all_rows():
         where = f"{name}:{line}"
         assert r["source"] in ("paper", "official"), where
-        for col in ("collection", "n_topics", "measure", "value", "system", "role", "year",
-                    "standard", "location", "transcribed_by", "transcribed_at", "status"):
+        for col in (
+            "collection",
+            "n_topics",
+            "measure",
+            "value",
+            "system",
+            "role",
+            "year",
+            "standard",
+            "location",
+            "transcribed_by",
+            "transcribed_at",
+            "status",
+        ):
             assert r[col].strip(), f"{where}: {col} is blank"
         assert re.match(LOCATIONS[name], r["location"]), where
         if r["source"] == "paper":
@@ -133,19 +173,33 @@ def test_enumerations_are_valid():
         assert r["standard"] in ("true", "false"), where
         assert int(r["n_topics"]) > 0 and 1950 <= int(r["year"]) <= 2100, where
         if r["source"] == "paper":
-            assert (r["role"], r["system"]) in {("proposed", "best (proposed)"),
-                                                 ("baseline", "best baseline")}, where
+            assert (r["role"], r["system"]) in {
+                ("proposed", "best (proposed)"),
+                ("baseline", "best baseline"),
+            }, where
         elif name.startswith("msmarco"):  # the leaderboards' official baselines (🏛)
-            assert r["role"] == ("baseline" if "official baseline" in r["notes"]
-                                 else "official"), where
+            assert r["role"] == ("baseline" if "official baseline" in r["notes"] else "official"), (
+                where
+            )
         else:
             assert r["role"] == "official", where
 
 
 def test_natural_keys_are_unique():
     """The store's results_natural_key (schema/001_core.sql) must not collide on import."""
-    keys = Counter((r["source"], r["paper"], r["track"], r["collection"], r["n_topics"],
-                    r["measure"], r["system"], r["role"]) for _, _, r in all_rows())
+    keys = Counter(
+        (
+            r["source"],
+            r["paper"],
+            r["track"],
+            r["collection"],
+            r["n_topics"],
+            r["measure"],
+            r["system"],
+            r["role"],
+        )
+        for _, _, r in all_rows()
+    )
     assert [k for k, n in keys.items() if n > 1] == []
 
 
@@ -154,10 +208,15 @@ def test_collections_measures_and_topic_counts_resolve(mem_store):
 
     con = mem_store.con
     ensure_measure(con, "AP@10")  # registered by the import that first uses it (MTEB's)
-    topic_sets = {(c, n): k for c, n, k in
-                  con.execute("SELECT collection_id, name, n_topics FROM topic_sets").fetchall()}
-    used = {(r["collection"], r["topic_set"], r["n_topics"], r["measure"])
-            for _, _, r in all_rows()}
+    topic_sets = {
+        (c, n): k
+        for c, n, k in con.execute(
+            "SELECT collection_id, name, n_topics FROM topic_sets"
+        ).fetchall()
+    }
+    used = {
+        (r["collection"], r["topic_set"], r["n_topics"], r["measure"]) for _, _, r in all_rows()
+    }
     for collection, topic_set, n_topics, measure in sorted(used):
         assert resolve_collection(con, collection).id == collection
         assert resolve_measure(con, measure) == measure  # stored canonical
@@ -172,11 +231,18 @@ def test_robust04_counts_and_flags():
     papers = {r["paper"] for r in rows}
     assert len(papers) == 112  # of 130 papers, 18 carry no value at all
     # "109 papers carry a best AP" (shared/data/README.md)
-    assert len({r["paper"] for r in rows if r["role"] == "proposed" and r["measure"] == "AP"}) \
-        == 109
+    assert (
+        len({r["paper"] for r in rows if r["role"] == "proposed" and r["measure"] == "AP"}) == 109
+    )
     assert Counter(r["measure"] for r in rows) == {
-        "AP": 218, "P@10": 76, "P@20": 46, "nDCG@20": 40, "nDCG@10": 25, "P@5": 14,
-        "Rprec": 8}
+        "AP": 218,
+        "P@10": 76,
+        "P@20": 46,
+        "nDCG@20": 40,
+        "nDCG@10": 25,
+        "P@5": 14,
+        "Rprec": 8,
+    }
     neural = {r["paper"] for r in rows if r["paper_tags"] == "neural"}
     assert len(neural) == 19 and "guo2016cikma" in neural and "liu2005cikm" not in neural
 
@@ -188,8 +254,15 @@ def test_robust04_paper_fields_are_consistent_per_bibkey():
     assert all(len(v) == 1 for v in by_key.values())
     fields = {k: next(iter(v)) for k, v in by_key.items()}
     # 'Liu et al. (CIKM 2005)' -> venue CIKM, year 2005, authors incomplete -> blank
-    assert fields["liu2005cikm"][:7] == ("liu2005cikm", "Liu et al. (CIKM 2005)", "", "",
-                                         "CIKM", "2005", "")
+    assert fields["liu2005cikm"][:7] == (
+        "liu2005cikm",
+        "Liu et al. (CIKM 2005)",
+        "",
+        "",
+        "CIKM",
+        "2005",
+        "",
+    )
     assert fields["amati2006ecir"][6] == "10.1007/11735106_3"  # DOI read off the Springer URL
     # colliding short citations are told apart in source order
     assert {"lv2011cikma", "lv2011cikmb", "zamani2016ictira", "zamani2016ictirb"} <= set(fields)
@@ -207,8 +280,11 @@ def test_robust04_known_values():
 
 
 def test_robust04_values_equal_the_source_digit_for_digit(shared_data):
-    papers = json.loads((shared_data / "published" / "robust04_papers.json")
-                        .read_text(encoding="utf-8"), parse_float=str, parse_int=str)
+    papers = json.loads(
+        (shared_data / "published" / "robust04_papers.json").read_text(encoding="utf-8"),
+        parse_float=str,
+        parse_int=str,
+    )
     by_cite_url = {(p["short_cite"], p["link"]): p for p in papers}
     rows = read(ROBUST04_CSV)
     seen = set()
@@ -220,9 +296,13 @@ def test_robust04_values_equal_the_source_digit_for_digit(shared_data):
         assert (r["paper_tags"] == "neural") == (p["is_neural"] == "yes")
         seen.add((r["paper_citation"], r["paper_url"], part, key))
     # and nothing the source carries is missing, except the documented gMAP values
-    expected = {(p["short_cite"], p["link"], part, key)
-                for p in papers for part in ("best", "baseline")
-                for key in (p.get(part) or {}) if key != "gMAP"}
+    expected = {
+        (p["short_cite"], p["link"], part, key)
+        for p in papers
+        for part in ("best", "baseline")
+        for key in (p.get(part) or {})
+        if key != "gMAP"
+    }
     assert seen == expected
 
 
@@ -265,8 +345,7 @@ def test_official_run_types_normalised():
 def test_official_values_equal_the_source_digit_for_digit(shared_data):
     t = load_transcribe()
     src = {}
-    with (shared_data / "trec" / "official_summaries.csv").open(newline="",
-                                                                 encoding="utf-8") as f:
+    with (shared_data / "trec" / "official_summaries.csv").open(newline="", encoding="utf-8") as f:
         for s in csv.DictReader(f):
             k = (s["edition"], s["track"], s["task"], s["run_id"], s["measure"])
             src.setdefault(k, []).append(s)
@@ -285,8 +364,11 @@ def test_official_values_equal_the_source_digit_for_digit(shared_data):
         seeded.add((edition, track, task, r["system"], measure))
     # complete: every unambiguous source value of the selected tracks and measures is in
     ambiguous = {k[:4] for k, v in src.items() if len(v) > 1}
-    expected = {k for k in src if k[:3] in t.OFFICIAL_TRACKS
-                and k[4] in t.OFFICIAL_MEASURES and k[:4] not in ambiguous}
+    expected = {
+        k
+        for k in src
+        if k[:3] in t.OFFICIAL_TRACKS and k[4] in t.OFFICIAL_MEASURES and k[:4] not in ambiguous
+    }
     assert seeded == expected
 
 
@@ -329,8 +411,10 @@ def test_transcription_is_up_to_date(shared_data):
     for name, written in files.items():
         assert text(SEEDS / name) == written, name
     assert {"/".join(k): len(v) for k, v in left_out.items()} == {
-        "trec15/terabyte/adhoc": 61, "trec15/terabyte/efficiency": 25,
-        "mteb/no release date": 18}
+        "trec15/terabyte/adhoc": 61,
+        "trec15/terabyte/efficiency": 25,
+        "mteb/no release date": 18,
+    }
 
 
 # ------------------------------------------------------------------ MS MARCO leaderboards
@@ -348,13 +432,15 @@ def _source_lines(path: Path) -> dict[int, dict]:
 
 def test_msmarco_values_dates_and_markers_equal_the_leaderboards(shared_data):
     rows = read(MSMARCO_CSV)
-    src = {f: _source_lines(shared_data / "published" / f) for f in
-           ("msmarco_passage_leaderboard.csv", "msmarco_document_leaderboard.csv")}
+    src = {
+        f: _source_lines(shared_data / "published" / f)
+        for f in ("msmarco_passage_leaderboard.csv", "msmarco_document_leaderboard.csv")
+    }
     seen = set()
     for r in rows:
         m = re.match(r"(\S+): line (\d+), column (.+)$", r["location"])
         s = src[m[1]][int(m[2])]
-        assert s[m[3]] == r["value"], r["location"]          # the printed digits
+        assert s[m[3]] == r["value"], r["location"]  # the printed digits
         assert s["date"].replace("/", "-") == r["date"]
         assert s["team"].strip() == r["participant"]
         assert (s[""] == "🏛") == (r["role"] == "baseline")
@@ -363,15 +449,21 @@ def test_msmarco_values_dates_and_markers_equal_the_leaderboards(shared_data):
         assert r["track"].endswith("/" + kind)
         assert r["url"] == s["paper"].strip() and r["code_url"] == s["code"].strip()
         seen.add((m[1], int(m[2]), m[3]))
-    expected = {(f, line, col) for f, recs in src.items() for line, s in recs.items()
-                for col in (("dev", "eval") if "passage" in f else
-                            ("MRR@100 (Dev)", "MRR@100 (Eval)")) if s[col].strip()}
+    expected = {
+        (f, line, col)
+        for f, recs in src.items()
+        for line, s in recs.items()
+        for col in (("dev", "eval") if "passage" in f else ("MRR@100 (Dev)", "MRR@100 (Eval)"))
+        if s[col].strip()
+    }
     assert seen == expected and len(rows) == 536
     counts = Counter((r["collection"], r["measure"]) for r in rows)
-    assert counts == {("msmarco-passage/dev/small", "RR@10"): 155,
-                      ("msmarco-passage/eval/small", "RR@10"): 168,
-                      ("msmarco-document/dev", "RR@100"): 96,
-                      ("msmarco-document/eval", "RR@100"): 117}
+    assert counts == {
+        ("msmarco-passage/dev/small", "RR@10"): 155,
+        ("msmarco-passage/eval/small", "RR@10"): 168,
+        ("msmarco-document/dev", "RR@100"): 96,
+        ("msmarco-document/eval", "RR@100"): 117,
+    }
 
 
 # ------------------------------------------------------------------ MTEB (BEIR)
@@ -387,8 +479,13 @@ def test_mteb_values_equal_the_source_digit_for_digit(shared_data):
         assert t.MTEB_TASKS[s["task"]][0] == r["collection"] and s["model"] == r["system"]
         assert s["release_date"] == r["date"] and s["reported_by"] == r["reporter"]
         seen.add((int(m[1]), m[2]))
-    expected = {(line, col) for line, s in src.items() if s["release_date"]
-                for col in t.MTEB_MEASURES if s[col].strip()}
+    expected = {
+        (line, col)
+        for line, s in src.items()
+        if s["release_date"]
+        for col in t.MTEB_MEASURES
+        if s[col].strip()
+    }
     assert seen == expected
     # map_at_10 is AP cut at 10 (ir_measures AP@10), never trec_eval's AP
     assert {r["measure"] for r in rows} == {"nDCG@10", "AP@10", "RR@10", "R@100"}

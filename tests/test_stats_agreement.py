@@ -68,8 +68,10 @@ def test_power_matches_direct_integration():
 
         def f(v):
             s = np.sqrt(v / df)
-            return (stats.norm.sf(c * s - ncp) + stats.norm.cdf(-c * s - ncp)) * \
-                stats.chi2.pdf(v, df)
+            return (stats.norm.sf(c * s - ncp) + stats.norm.cdf(-c * s - ncp)) * stats.chi2.pdf(
+                v, df
+            )
+
         lo, hi = stats.chi2.ppf(1e-13, df), stats.chi2.isf(1e-13, df)
         return integrate.quad(f, lo, hi, limit=400, epsabs=1e-11)[0]
 
@@ -99,8 +101,9 @@ def test_apl_chisq():
     assert fit.p_value == pytest.approx(0.8928, abs=1e-4)
     assert fit.p_value == pytest.approx(0.88, abs=0.02)
     # the asymptotic chi-square(3) would say 0.8615: the expected 0.073 is far below 5
-    assert chisq_gof([6, 3, 0, 1], [7.098, 2.043, 0.073, 0.786],
-                     method="asymptotic").p_value == pytest.approx(0.8615, abs=1e-4)
+    assert chisq_gof(
+        [6, 3, 0, 1], [7.098, 2.043, 0.073, 0.786], method="asymptotic"
+    ).p_value == pytest.approx(0.8615, abs=1e-4)
 
 
 # ---------------------------------------------------------------- Tables 3, 4 and 5
@@ -134,8 +137,10 @@ def test_tables_3_and_4(paper_csv, number, paper_p):
     fit = chisq_gof(obs, exp)
     assert fit.p_value == pytest.approx(paper_p, abs=0.02)
     assert fit.method == ("exact" if exp.min() < 5 else "asymptotic")
-    ps = [chisq_gof(obs, exp + np.reshape(s, (2, 2)), method="asymptotic").p_value
-          for s in itertools.product([-0.05, 0.05], repeat=4)]
+    ps = [
+        chisq_gof(obs, exp + np.reshape(s, (2, 2)), method="asymptotic").p_value
+        for s in itertools.product([-0.05, 0.05], repeat=4)
+    ]
     assert min(ps) <= paper_p + 0.005 and max(ps) >= paper_p - 0.005
 
 
@@ -180,8 +185,10 @@ def test_chisq_edge_cases():
 
 
 @settings(max_examples=60, deadline=None)
-@given(cells=st.lists(st.integers(0, 12), min_size=4, max_size=4).filter(lambda c: sum(c) > 0),
-       weights=st.lists(st.floats(0.05, 10), min_size=4, max_size=4))
+@given(
+    cells=st.lists(st.integers(0, 12), min_size=4, max_size=4).filter(lambda c: sum(c) > 0),
+    weights=st.lists(st.floats(0.05, 10), min_size=4, max_size=4),
+)
 def test_exact_p_in_unit_interval_and_at_least_observed_probability(cells, weights):
     w = np.array(weights) / sum(weights) * sum(cells)
     fit = chisq_gof(cells, w, method="exact")
@@ -190,21 +197,23 @@ def test_exact_p_in_unit_interval_and_at_least_observed_probability(cells, weigh
     assert fit.p_value >= stats.multinomial.pmf(cells, sum(cells), w / w.sum()) - 1e-12
     # rescaling the expected table does not change anything
     assert chisq_gof(cells, w * 1.005, method="exact").p_value == pytest.approx(
-        fit.p_value, abs=1e-9)
+        fit.p_value, abs=1e-9
+    )
 
 
 # ---------------------------------------------------------------- power properties
 
 
 @settings(max_examples=100, deadline=None)
-@given(d=st.floats(0.0, 2.0), n=st.integers(2, 400), step=st.integers(1, 50),
-       dd=st.floats(0.001, 1.0))
+@given(
+    d=st.floats(0.0, 2.0), n=st.integers(2, 400), step=st.integers(1, 50), dd=st.floats(0.001, 1.0)
+)
 def test_power_monotone(d, n, step, dd):
     p = paired_t_power(d, n)
     assert 0.05 - 1e-9 <= p <= 1.0
-    assert paired_t_power(d, n + step) >= p - 1e-9          # in n
-    assert paired_t_power(d + dd, n) >= p - 1e-9            # in effect size
-    assert paired_t_power(d, n, 0.01) <= p + 1e-9           # smaller alpha, less power
+    assert paired_t_power(d, n + step) >= p - 1e-9  # in n
+    assert paired_t_power(d + dd, n) >= p - 1e-9  # in effect size
+    assert paired_t_power(d, n, 0.01) <= p + 1e-9  # smaller alpha, less power
 
 
 def test_power_errors():
@@ -225,7 +234,7 @@ def test_expected_table_sums_to_pairs(pb, seed):
     pr = np.random.default_rng(seed).uniform(size=len(pb))
     e = expected_table(pb, pr)
     assert e.sum() == pytest.approx(len(pb), abs=1e-9)
-    assert e[0].sum() == pytest.approx(sum(pb), abs=1e-9)     # row 0 = expected baseline sig
+    assert e[0].sum() == pytest.approx(sum(pb), abs=1e-9)  # row 0 = expected baseline sig
     assert e[:, 0].sum() == pytest.approx(pr.sum(), abs=1e-9)
 
 
@@ -251,8 +260,7 @@ def test_holm_against_hand_computation():
     assert adjust_pvalues(p, "holm") == pytest.approx([0.03, 0.06, 0.06, 0.02])
     assert adjust_pvalues(p, "bonferroni") == pytest.approx([0.04, 0.16, 0.12, 0.02])
     assert adjust_pvalues(p, "none") == pytest.approx(p)
-    assert effective_alpha(p, 0.05, "holm") == pytest.approx([0.05 / 3, 0.05, 0.05 / 2,
-                                                              0.05 / 4])
+    assert effective_alpha(p, 0.05, "holm") == pytest.approx([0.05 / 3, 0.05, 0.05 / 2, 0.05 / 4])
     with pytest.raises(ParameterError, match="unknown correction"):
         adjust_pvalues(p, "fdr")
 
@@ -264,13 +272,14 @@ def test_holm_properties(p):
     assert np.all(h >= np.asarray(p) - 1e-15) and np.all(h <= 1)
     assert np.all(h <= adjust_pvalues(p, "bonferroni") + 1e-15)
     order = np.argsort(p, kind="stable")
-    assert np.all(np.diff(h[order]) >= -1e-15)             # monotone in p
+    assert np.all(np.diff(h[order]) >= -1e-15)  # monotone in p
 
 
 def test_agreement_family_and_aggregation():
     rng = np.random.default_rng(11)
-    tests = [pair_tests(rng.normal(0.02 * i, 0.1, 60), rng.normal(0.02 * i, 0.1, 15))
-             for i in range(8)]
+    tests = [
+        pair_tests(rng.normal(0.02 * i, 0.1, 60), rng.normal(0.02 * i, 0.1, 15)) for i in range(8)
+    ]
     t = agreement(tests)
     assert t.pairs == 8 and sum(map(sum, t.observed)) == 8
     assert sum(map(sum, t.expected)) == pytest.approx(8)

@@ -38,7 +38,7 @@ def test_trec7_worked_example_with_the_papers_inputs():
     # 103, has mu0 about 0.2705 ("11% lower than 0.303") and lower bound about 0.2378.
     # The paper read these off simulations: tolerance 3e-4.
     sd = 0.0114 * math.sqrt(50)
-    vals = _population_with(0.303, 0.2, sd, 103)     # ok7ax is the last of the 103
+    vals = _population_with(0.303, 0.2, sd, 103)  # ok7ax is the last of the 103
     a = C.audit_claim(vals, 50, index=102, p=0.2, alpha=0.05)
     assert a.reference.mu == pytest.approx(0.2, abs=1e-12)
     assert a.reference.se == pytest.approx(0.0114, abs=1e-12)
@@ -50,11 +50,12 @@ def test_trec7_worked_example_with_the_papers_inputs():
     # the expected count above the threshold under the model: N x P(one draw above) =
     # 103 (1 - 0.95^(1/103)) = 0.0513 (the paper's "5% of 35" is not this number)
     assert a.chance.expected_above_under_null == pytest.approx(
-        103 * (1 - 0.95 ** (1 / 103)), rel=1e-9)
+        103 * (1 - 0.95 ** (1 / 103)), rel=1e-9
+    )
     assert a.chance.expected_above_under_null == pytest.approx(0.0513, abs=1e-4)
     # as a new value (one more draw) the same claim is the max of 104
     b = C.audit_claim(vals[:-1], 50, value=0.303)
-    assert b.chance.n_draws == 103 and b.index is None   # N = 102 others + the claim
+    assert b.chance.n_draws == 103 and b.index is None  # N = 102 others + the claim
     c = C.audit_claim(vals, 50, value=0.303)
     assert c.chance.n_draws == 104
 
@@ -73,21 +74,29 @@ def test_chance_check_closed_forms():
 
 def test_p_floor_and_n_star_cap():
     c, _ = C.chance_check(0.372, 0.2719, 0.0027, 328, p_floor=1e-6, n_star_cap=1e12)
-    assert c.p_value == 1e-6 and c.p_below_floor           # raw p is about 1e-289
+    assert c.p_value == 1e-6 and c.p_below_floor  # raw p is about 1e-289
     assert c.n_star == 1e12 and c.n_star_capped and isinstance(c.n_star, float)
     raw, _ = C.chance_check(0.372, 0.2719, 0.0027, 328)
     assert raw.p_value < 1e-280 and raw.n_star > 1e280 and not raw.n_star_capped
-    mc, _ = C.chance_check(0.372, 0.2719, 0.0027, 328, method="montecarlo", trials=999,
-                           seed=5, p_floor=1e-6)
+    mc, _ = C.chance_check(
+        0.372, 0.2719, 0.0027, 328, method="montecarlo", trials=999, seed=5, p_floor=1e-6
+    )
     assert mc.p_value == pytest.approx(1e-3) and mc.p_below_floor and mc.p_floor == 1e-3
     small, _ = C.chance_check(0.285, 0.2719, 0.0027, 328, p_floor=1e-6, n_star_cap=1e12)
     assert not small.p_below_floor and not small.n_star_capped
 
 
 # ------------------------------------------------------------------------ the record
-@pytest.mark.parametrize(("value", "standing"), [
-    (0.50, "above-apart"), (0.3002, "above-within"), (0.30, "equal"),
-    (0.2999, "below-within"), (0.10, "below-apart")])
+@pytest.mark.parametrize(
+    ("value", "standing"),
+    [
+        (0.50, "above-apart"),
+        (0.3002, "above-within"),
+        (0.30, "equal"),
+        (0.2999, "below-within"),
+        (0.10, "below-apart"),
+    ],
+)
 def test_standings(value, standing):
     vals = _population(0.2, 0.05, 40)
     vals[-1] = 0.30
@@ -121,16 +130,17 @@ def test_model_fit_closed_forms():
     assert f.variance_p == 1e-6 and f.variance_p_below_floor and f.spread_rejected
     w = sps.shapiro(vals)
     assert f.shapiro_w == pytest.approx(w.statistic) and f.shapiro_p == pytest.approx(w.pvalue)
-    assert not f.normality_rejected and f.rejected      # normal scores: the shape fits
+    assert not f.normality_rejected and f.rejected  # normal scores: the shape fits
     skew = np.concatenate([np.full(30, 0.1), np.linspace(0.1, 0.9, 10)])
     g = model_fit(skew, 1, alpha=0.05)
     assert g.normality_rejected and g.spread_ratio == pytest.approx(1.0)
-    assert not g.spread_rejected                        # n = 1: the model's own spread
+    assert not g.spread_rejected  # n = 1: the model's own spread
 
 
 # ------------------------------------------------------------------------ properties
 values_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=5, max_size=60).filter(
-    lambda v: np.std(v) > 1e-4)
+    lambda v: np.std(v) > 1e-4
+)
 
 
 @settings(max_examples=80, deadline=None)
@@ -148,19 +158,26 @@ def test_a_claim_at_or_below_the_record_is_never_above_it(values, frac, n_topics
 
 
 @settings(max_examples=80, deadline=None)
-@given(v1=st.floats(-1.0, 2.0), v2=st.floats(-1.0, 2.0), se=st.floats(1e-4, 0.1),
-       alpha=st.floats(0.001, 0.5))
+@given(
+    v1=st.floats(-1.0, 2.0),
+    v2=st.floats(-1.0, 2.0),
+    se=st.floats(1e-4, 0.1),
+    alpha=st.floats(0.001, 0.5),
+)
 def test_n_star_is_monotone_in_the_value(v1, v2, se, alpha):
     lo, hi = sorted((v1, v2))
     assert C.n_star(lo, 0.3, se, alpha) <= C.n_star(hi, 0.3, se, alpha)
 
 
 @settings(max_examples=60, deadline=None)
-@given(values=values_st, value=st.floats(0.0, 1.0), n_topics=st.integers(1, 300),
-       alpha=st.floats(0.001, 0.5))
+@given(
+    values=values_st,
+    value=st.floats(0.0, 1.0),
+    n_topics=st.integers(1, 300),
+    alpha=st.floats(0.001, 0.5),
+)
 def test_passing_the_threshold_is_p_below_alpha(values, value, n_topics, alpha):
-    a = C.audit_claim(values, n_topics, value=value, alpha=alpha, p_floor=1e-6,
-                      n_star_cap=1e12)
+    a = C.audit_claim(values, n_topics, value=value, alpha=alpha, p_floor=1e-6, n_star_cap=1e12)
     c = a.chance
     assert c.n_draws == len(values) + 1
     if abs(value - c.threshold) > 1e-9:
@@ -168,13 +185,35 @@ def test_passing_the_threshold_is_p_below_alpha(values, value, n_topics, alpha):
         assert c.passes == (c.n_star > c.n_draws)
     assert c.n_star <= 1e12 and c.p_value >= 1e-6
     assert a.interval.lower <= a.interval.mu0 <= a.interval.value == value
-    assert float(E.max_sf(value, a.interval.mu0, a.reference.se, c.n_draws)) == \
-        pytest.approx(0.2, rel=1e-6)
+    assert float(E.max_sf(value, a.interval.mu0, a.reference.se, c.n_draws)) == pytest.approx(
+        0.2, rel=1e-6
+    )
 
 
 def _row(value: float):
     from litaudit.analyses.population import ResultRow
 
-    return ResultRow(1, "paper", "sys", None, value, f"{value:.4f}", "proposed", None, 2010,
-                     50, None, True, "draft", None, None, "k", "A et al. (X 2010)", None, None,
-                     None, None, "A et al. (X 2010)")
+    return ResultRow(
+        1,
+        "paper",
+        "sys",
+        None,
+        value,
+        f"{value:.4f}",
+        "proposed",
+        None,
+        2010,
+        50,
+        None,
+        True,
+        "draft",
+        None,
+        None,
+        "k",
+        "A et al. (X 2010)",
+        None,
+        None,
+        None,
+        None,
+        "A et al. (X 2010)",
+    )

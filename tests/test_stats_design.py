@@ -43,15 +43,29 @@ def test_table1_sizes():
 
 def test_round_robin_is_table1():
     # Table 1 of the paper, subset T1 (topics n+1..n+15), the two sites marked as held out:
-    table1 = [("S5", "S6"), ("S4", "S6"), ("S3", "S6"), ("S2", "S6"), ("S1", "S6"),
-              ("S4", "S5"), ("S3", "S5"), ("S2", "S5"), ("S1", "S5"), ("S3", "S4"),
-              ("S2", "S4"), ("S1", "S4"), ("S2", "S3"), ("S1", "S3"), ("S1", "S2")]
+    table1 = [
+        ("S5", "S6"),
+        ("S4", "S6"),
+        ("S3", "S6"),
+        ("S2", "S6"),
+        ("S1", "S6"),
+        ("S4", "S5"),
+        ("S3", "S5"),
+        ("S2", "S5"),
+        ("S1", "S5"),
+        ("S3", "S4"),
+        ("S2", "S4"),
+        ("S1", "S4"),
+        ("S2", "S3"),
+        ("S1", "S3"),
+        ("S1", "S2"),
+    ]
     sites = [f"S{i}" for i in range(1, 7)]
     assert list(round_robin(sites, 2)) == table1
     a = assign_holdouts([f"t{i}" for i in range(1, 34)], sites, 2, baseline=3)
     assert a.held_out[:3] == ((), (), ())
-    assert list(a.held_out[3:18]) == table1          # T1
-    assert list(a.held_out[18:33]) == table1         # T2 has T1's pattern
+    assert list(a.held_out[3:18]) == table1  # T1
+    assert list(a.held_out[18:33]) == table1  # T2 has T1's pattern
     # "the within-site reusability set for site S6 includes the first five topics in each
     # subset"
     assert [i for i in range(3, 18) if "S6" in a.held_out[i]] == [3, 4, 5, 6, 7]
@@ -80,8 +94,9 @@ def test_design_table_skips_infeasible_k():
 
 
 @settings(max_examples=200, deadline=None)
-@given(m=st.integers(2, 12), k=st.integers(1, 11), n0=st.integers(0, 300),
-       extra=st.integers(0, 2000))
+@given(
+    m=st.integers(2, 12), k=st.integers(1, 11), n0=st.integers(0, 300), extra=st.integers(0, 2000)
+)
 def test_design_invariants(m, k, n0, extra):
     if k >= m:
         return
@@ -89,28 +104,33 @@ def test_design_invariants(m, k, n0, extra):
     d = design(m, total, n0, k)
     assert d.baseline >= n0
     assert d.baseline + d.subsets * d.blocks == total
-    assert d.baseline - n0 < d.blocks                  # b is the largest feasible
+    assert d.baseline - n0 < d.blocks  # b is the largest feasible
     # each site: contributes to + held out of = all topics
     assert d.within_site_baseline + d.within_site_reuse == total
     # a pair of sites: both contribute + both held out + one held out (either way) = N
-    assert (d.between_site_baseline + d.between_site_reuse
-            + 2 * d.participant_comparison) == total
+    assert (d.between_site_baseline + d.between_site_reuse + 2 * d.participant_comparison) == total
 
 
 @settings(max_examples=100, deadline=None)
-@given(m=st.integers(2, 8), k=st.integers(1, 7), b=st.integers(1, 4), n=st.integers(0, 20),
-       seed=st.integers(0, 2**32 - 1))
+@given(
+    m=st.integers(2, 8),
+    k=st.integers(1, 7),
+    b=st.integers(1, 4),
+    n=st.integers(0, 20),
+    seed=st.integers(0, 2**32 - 1),
+)
 def test_assignment_matches_design(m, k, b, n, seed):
     if k >= m:
         return
     sites = [f"s{i}" for i in range(m)]
     total = n + b * comb(m, k)
     d = design(m, total, n, k)
-    a = assign_holdouts([str(t) for t in range(total)], sites, k, d.baseline,
-                        rng=np.random.default_rng(seed))
+    a = assign_holdouts(
+        [str(t) for t in range(total)], sites, k, d.baseline, rng=np.random.default_rng(seed)
+    )
     assert sorted(a.topics, key=int) == [str(t) for t in range(total)]
     # every k-subset held out of exactly b topics
-    assert set(Counter(a.held_out[d.baseline:]).values()) == {d.subsets}
+    assert set(Counter(a.held_out[d.baseline :]).values()) == {d.subsets}
     for s in sites:
         held = sum(s in h for h in a.held_out)
         assert held == d.within_site_reuse

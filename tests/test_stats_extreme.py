@@ -32,11 +32,13 @@ def test_expected_max_known_closed_forms():
 def test_cdfs_match_definitions():
     x = np.linspace(0.15, 0.3, 7)
     phi = sps.norm.cdf(x, 0.2, 0.0114)
-    np.testing.assert_allclose(E.max_cdf(x, 0.2, 0.0114, 103), phi ** 103, rtol=1e-12)
-    np.testing.assert_allclose(E.min_cdf(x, 0.2, 0.0114, 103), 1 - (1 - phi) ** 103,
-                               rtol=1e-10, atol=1e-12)  # the naive form loses digits
-    np.testing.assert_allclose(E.max_sf(x, 0.2, 0.0114, 103), 1 - phi ** 103,
-                               rtol=1e-10, atol=1e-12)  # the naive form loses digits
+    np.testing.assert_allclose(E.max_cdf(x, 0.2, 0.0114, 103), phi**103, rtol=1e-12)
+    np.testing.assert_allclose(
+        E.min_cdf(x, 0.2, 0.0114, 103), 1 - (1 - phi) ** 103, rtol=1e-10, atol=1e-12
+    )  # the naive form loses digits
+    np.testing.assert_allclose(
+        E.max_sf(x, 0.2, 0.0114, 103), 1 - phi**103, rtol=1e-10, atol=1e-12
+    )  # the naive form loses digits
 
 
 @pytest.mark.parametrize("q", [0.01, 0.2, 0.5, 0.8, 0.95, 0.999])
@@ -80,8 +82,8 @@ def test_trec7_with_the_papers_rounded_inputs():
     iv = intervals.intrinsic_interval(0.303, 0.0114, 103, p=0.2)
     assert iv.mu0 == pytest.approx(0.2705, abs=3e-4)
     assert iv.lower == pytest.approx(0.2378, abs=3e-4)
-    assert iv.coverage == pytest.approx(0.60)          # "the probability ... is 60%"
-    assert iv.drop == pytest.approx(0.11, abs=0.005)   # "0.2705, which is 11% lower than 0.303"
+    assert iv.coverage == pytest.approx(0.60)  # "the probability ... is 60%"
+    assert iv.drop == pytest.approx(0.11, abs=0.005)  # "0.2705, which is 11% lower than 0.303"
     # "the change from 0.2378 to 0.303 represents a 27% improvement"
     assert iv.width == pytest.approx(0.27, abs=0.005)
 
@@ -108,11 +110,12 @@ def test_trec7_on_the_official_maps(shared_data):
     # the expected number above the threshold if all 103 were draws of the model:
     # 103 * (1 - 0.95**(1/103)) = 0.0513 (not the paper's aside, 5% of the 35 above)
     assert a.thresholds.expected_above_under_null == pytest.approx(
-        103 * (1 - 0.95 ** (1 / 103)), rel=1e-9)
+        103 * (1 - 0.95 ** (1 / 103)), rel=1e-9
+    )
     assert a.thresholds.expected_above_under_null == pytest.approx(0.0513, abs=1e-4)
     assert a.thresholds.min_threshold == pytest.approx(0.1625, abs=1e-3)
     assert a.thresholds.n_below == 32
-    ok7ax = int(np.argmin(np.abs(maps - 0.3033)))   # the best automatic run, one of the 103
+    ok7ax = int(np.argmin(np.abs(maps - 0.3033)))  # the best automatic run, one of the 103
     claim = C.audit_claim(maps, 50, index=ok7ax, p=0.2)
     assert claim.chance.n_draws == 103 and claim.value == pytest.approx(0.3033, abs=1e-4)
     assert claim.interval.mu0 == pytest.approx(0.2705, abs=1e-3)
@@ -167,8 +170,8 @@ def test_n_star_is_the_least_number_of_draws():
     k = C.n_star(0.25, mu, se, alpha=0.05)
     assert isinstance(k, float) and k == int(k)
     assert E.max_sf(0.25, mu, se, int(k)) >= 0.05 > E.max_sf(0.25, mu, se, int(k) - 1)
-    assert C.n_star(0.19, mu, se) == 1          # below the mean: beyond chance for no N
-    assert C.n_star(5.0, mu, se) == math.inf    # 400 standard errors up: never by chance
+    assert C.n_star(0.19, mu, se) == 1  # below the mean: beyond chance for no N
+    assert C.n_star(5.0, mu, se) == math.inf  # 400 standard errors up: never by chance
 
 
 def test_claim_hidden_multiplier_makes_claims_less_surprising():
@@ -181,28 +184,42 @@ def test_claim_hidden_multiplier_makes_claims_less_surprising():
 
 
 # ----------------------------------------------------------------------- bad parameters
-@pytest.mark.parametrize("call, message", [
-    (lambda: E.reference([0.2], 50), "at least 2 results"),
-    (lambda: E.reference([0.2, 0.2, 0.2], 50), "standard deviation is 0"),
-    (lambda: E.reference([0.2, 0.3], 0), "number of topics"),
-    (lambda: E.reference([0.2, float("nan")], 50), "finite"),
-    (lambda: intervals.audit_best([0.2, 0.3], 50, alpha=0), "alpha must be strictly between 0 and 1"),
-    (lambda: intervals.audit_best([0.2, 0.3], 50, alpha=1.5), "alpha"),
-    (lambda: intervals.audit_best([0.2, 0.3], 50, p=1.0), "p must be strictly between 0 and 0.5"),
-    (lambda: intervals.audit_best([0.2, 0.3], 50, method="bayes"), "unknown method 'bayes'"),
-    (lambda: intervals.audit_best([0.2, 0.3], 50, method="montecarlo"), "integer seed"),
-    (lambda: intervals.audit_best([0.2, 0.3], 50, method="montecarlo", seed=1, trials=5), "trials"),
-    (lambda: E.max_quantile(0.5, 0.2, 0.0, 10), "standard error"),
-    (lambda: E.max_quantile(0.5, 0.2, 0.01, 0), "number of draws"),
-    (lambda: C.chance_check(0.3, 0.2, 0.01, 10, hidden_multiplier=0.5), "hidden multiplier"),
-    (lambda: C.chance_check(0.3, 0.2, 0.01, 0), "besides the claim must be an integer >= 1"),
-    (lambda: C.audit_claim([0.2, 0.3, 0.25], 50), "either a claimed value or the index"),
-    (lambda: C.audit_claim([0.2, 0.3, 0.25], 50, value=0.3, index=1), "either"),
-    (lambda: C.audit_claim([0.2, 0.3, 0.25], 50, index=3), "index must be"),
-    (lambda: C.audit_claim([0.2, 0.3, 0.25], 50, value=0.3, p=0.6),
-     r"p must be strictly between 0 and 0.5 \(the interval covers 1 - 2p\), got 0.6"),
-    (lambda: intervals.audit_best([0.2, 0.3], 50, p=0.5), "between 0 and 0.5"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: E.reference([0.2], 50), "at least 2 results"),
+        (lambda: E.reference([0.2, 0.2, 0.2], 50), "standard deviation is 0"),
+        (lambda: E.reference([0.2, 0.3], 0), "number of topics"),
+        (lambda: E.reference([0.2, float("nan")], 50), "finite"),
+        (
+            lambda: intervals.audit_best([0.2, 0.3], 50, alpha=0),
+            "alpha must be strictly between 0 and 1",
+        ),
+        (lambda: intervals.audit_best([0.2, 0.3], 50, alpha=1.5), "alpha"),
+        (
+            lambda: intervals.audit_best([0.2, 0.3], 50, p=1.0),
+            "p must be strictly between 0 and 0.5",
+        ),
+        (lambda: intervals.audit_best([0.2, 0.3], 50, method="bayes"), "unknown method 'bayes'"),
+        (lambda: intervals.audit_best([0.2, 0.3], 50, method="montecarlo"), "integer seed"),
+        (
+            lambda: intervals.audit_best([0.2, 0.3], 50, method="montecarlo", seed=1, trials=5),
+            "trials",
+        ),
+        (lambda: E.max_quantile(0.5, 0.2, 0.0, 10), "standard error"),
+        (lambda: E.max_quantile(0.5, 0.2, 0.01, 0), "number of draws"),
+        (lambda: C.chance_check(0.3, 0.2, 0.01, 10, hidden_multiplier=0.5), "hidden multiplier"),
+        (lambda: C.chance_check(0.3, 0.2, 0.01, 0), "besides the claim must be an integer >= 1"),
+        (lambda: C.audit_claim([0.2, 0.3, 0.25], 50), "either a claimed value or the index"),
+        (lambda: C.audit_claim([0.2, 0.3, 0.25], 50, value=0.3, index=1), "either"),
+        (lambda: C.audit_claim([0.2, 0.3, 0.25], 50, index=3), "index must be"),
+        (
+            lambda: C.audit_claim([0.2, 0.3, 0.25], 50, value=0.3, p=0.6),
+            r"p must be strictly between 0 and 0.5 \(the interval covers 1 - 2p\), got 0.6",
+        ),
+        (lambda: intervals.audit_best([0.2, 0.3], 50, p=0.5), "between 0 and 0.5"),
+    ],
+)
 def test_bad_parameters_raise_parameter_error(call, message):
     with pytest.raises(ParameterError, match=message):
         call()
@@ -210,7 +227,8 @@ def test_bad_parameters_raise_parameter_error(call, message):
 
 # ------------------------------------------------------------------------- properties
 values_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=2, max_size=60).filter(
-    lambda v: np.std(v) > 1e-6)
+    lambda v: np.std(v) > 1e-6
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -237,8 +255,7 @@ def test_results_independent_of_row_order(values, seed):
     assert a.thresholds == b.thresholds
     assert a.interval == b.interval
     assert a.values == b.values
-    assert sorted(values[i] for i in a.candidates) == sorted(
-        values[perm[i]] for i in b.candidates)
+    assert sorted(values[i] for i in a.candidates) == sorted(values[perm[i]] for i in b.candidates)
 
 
 @settings(max_examples=60, deadline=None)

@@ -38,8 +38,13 @@ def entries(lists):
 
 # Three participants (0, 1, 2); runs 0 and 1 belong to participant 0.
 LISTS = {
-    (0, 0): [1, 2, 3], (1, 0): [1, 2, 4], (2, 0): [1, 5, 6], (3, 0): [1, 2, 7],
-    (0, 1): [10], (2, 1): [11], (3, 1): [10, 11],
+    (0, 0): [1, 2, 3],
+    (1, 0): [1, 2, 4],
+    (2, 0): [1, 5, 6],
+    (3, 0): [1, 2, 7],
+    (0, 1): [10],
+    (2, 1): [11],
+    (3, 1): [10, 11],
 }
 PART = np.array([0, 0, 1, 2])
 
@@ -50,10 +55,10 @@ def test_rao_hand_computed():
     # topic 1: P_10 = 2 (0, 2), P_11 = 2 (1, 2).
     res = run_average_overlap(*entries(LISTS), PART)
     expect = [
-        ((1 / 3 + 1 / 2 + 1) / 3 + 1 / 2) / 2,       # run 0
-        (1 / 3 + 1 / 2 + 1) / 3,                       # run 1: topic 0 only
-        ((1 / 3 + 1 + 1) / 3 + 1 / 2) / 2,             # run 2
-        ((1 / 3 + 1 / 2 + 1) / 3 + (1 / 2 + 1 / 2) / 2) / 2,   # run 3
+        ((1 / 3 + 1 / 2 + 1) / 3 + 1 / 2) / 2,  # run 0
+        (1 / 3 + 1 / 2 + 1) / 3,  # run 1: topic 0 only
+        ((1 / 3 + 1 + 1) / 3 + 1 / 2) / 2,  # run 2
+        ((1 / 3 + 1 / 2 + 1) / 3 + (1 / 2 + 1 / 2) / 2) / 2,  # run 3
     ]
     np.testing.assert_allclose(res.rao, expect, rtol=0, atol=1e-15)
     assert res.n_topics.tolist() == [2, 1, 2, 2]
@@ -123,7 +128,7 @@ def test_lou_table2_statistics():
     assert lou.n_considered == 3
     assert lou.mean_abs_pct == pytest.approx(5.0 / 3, abs=1e-12)
     assert lou.max_abs_pct == pytest.approx(4.0, abs=1e-12)
-    assert lou.n_above == 1    # -1.0% (-1.0000000000000009 in floating point) is not above 1%
+    assert lou.n_above == 1  # -1.0% (-1.0000000000000009 in floating point) is not above 1%
     assert (lou.min_map, lou.noise_pct) == (LOU_MIN_MAP, LOU_NOISE_PCT) == (0.1, 1.0)
 
 
@@ -132,17 +137,20 @@ def test_lou_nothing_considered():
     assert lou.n_considered == 0 and lou.n_above == 0 and np.isnan(lou.max_abs_pct)
 
 
-@pytest.mark.parametrize("call", [
-    lambda: run_average_overlap([0, 1], [0], [0, 1], [0, 0]),
-    lambda: run_average_overlap([0, 3], [0, 0], [0, 1], [0, 0]),
-    lambda: run_average_overlap([0.5], [0], [0], [0]),
-    lambda: run_average_overlap([-1], [0], [0], [0]),
-    lambda: run_average_overlap([0], [0], [0], []),
-    lambda: unique_relevant([0], [0], [0], [0], [0, 1], [0]),
-    lambda: leave_out_uniques([0.1, 0.2], [0.1], [True, True]),
-    lambda: leave_out_uniques([0.1], [0.1], [True], min_map=2),
-    lambda: leave_out_uniques([0.1], [0.1], [True], noise_pct=-1),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: run_average_overlap([0, 1], [0], [0, 1], [0, 0]),
+        lambda: run_average_overlap([0, 3], [0, 0], [0, 1], [0, 0]),
+        lambda: run_average_overlap([0.5], [0], [0], [0]),
+        lambda: run_average_overlap([-1], [0], [0], [0]),
+        lambda: run_average_overlap([0], [0], [0], []),
+        lambda: unique_relevant([0], [0], [0], [0], [0, 1], [0]),
+        lambda: leave_out_uniques([0.1, 0.2], [0.1], [True, True]),
+        lambda: leave_out_uniques([0.1], [0.1], [True], min_map=2),
+        lambda: leave_out_uniques([0.1], [0.1], [True], noise_pct=-1),
+    ],
+)
 def test_bad_input(call):
     with pytest.raises(ParameterError):
         call()
@@ -173,14 +181,17 @@ def test_rao_properties(arch, rnd):
     rnd.shuffle(order)
     perm = list(range(part.size))
     rnd.shuffle(perm)
-    inv = np.argsort(perm)            # new index of old run r is inv[r]
+    inv = np.argsort(perm)  # new index of old run r is inv[r]
     res2 = run_average_overlap(inv[run[order]], topic[order], doc[order], part[perm])
     np.testing.assert_allclose(res2.rao[inv], res.rao, atol=1e-12)
 
 
 @settings(max_examples=150, deadline=None)
-@given(archives(), st.lists(st.tuples(st.integers(0, 2), st.integers(0, 14)), max_size=15,
-                            unique=True), st.randoms(use_true_random=False))
+@given(
+    archives(),
+    st.lists(st.tuples(st.integers(0, 2), st.integers(0, 14)), max_size=15, unique=True),
+    st.randoms(use_true_random=False),
+)
 def test_unique_properties(arch, rels, rnd):
     run, topic, doc, part = arch
     rel_t = np.array([t for t, _ in rels], int)
@@ -188,8 +199,9 @@ def test_unique_properties(arch, rels, rnd):
     u = unique_relevant(run, topic, doc, part, rel_t, rel_d)
     # brute force: participants retrieving each relevant pair
     for i, (t, d) in enumerate(rels):
-        who = {int(part[r]) for r, tt, dd in zip(run, topic, doc, strict=True)
-               if tt == t and dd == d}
+        who = {
+            int(part[r]) for r, tt, dd in zip(run, topic, doc, strict=True) if tt == t and dd == d
+        }
         assert u.owner[i] == (who.pop() if len(who) == 1 else -1)
     assert u.n_unique.sum() == u.n_unique_total <= u.n_retrieved_relevant <= u.n_relevant
     if u.n_unique_total:

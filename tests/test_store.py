@@ -76,10 +76,16 @@ def test_database_held_by_another_process_is_a_clear_error(tmp_path):
     path = tmp_path / "held.duckdb"
     open_store(path).close()
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         f"import duckdb, sys, time; c = duckdb.connect({str(path)!r}); "
-         "print('ready', flush=True); sys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            f"import duckdb, sys, time; c = duckdb.connect({str(path)!r}); "
+            "print('ready', flush=True); sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "ready"
         with pytest.raises(StoreLocked, match=r"in use by another process \(PID \d+\)"):
@@ -89,13 +95,16 @@ def test_database_held_by_another_process_is_a_clear_error(tmp_path):
 
 
 def _db_columns(con, table):
-    return {r[0]: r[1] for r in con.execute(
-        "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
-        [table]).fetchall()}
+    return {
+        r[0]: r[1]
+        for r in con.execute(
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
+            [table],
+        ).fetchall()
+    }
 
 
-_TYPES = {int: {"INTEGER", "BIGINT"}, str: {"VARCHAR"}, bool: {"BOOLEAN"},
-          float: {"DOUBLE"}}
+_TYPES = {int: {"INTEGER", "BIGINT"}, str: {"VARCHAR"}, bool: {"BOOLEAN"}, float: {"DOUBLE"}}
 
 
 def test_models_and_tables_agree(mem_store):
@@ -130,25 +139,39 @@ def test_values_are_stored_as_double_not_float32(mem_store):
     assert repr(v) == "0.2531"
 
 
-@pytest.mark.parametrize("column,bad", [("role", "winner"), ("status", "done"),
-                                        ("run_type", "semi"), ("source", "blog")])
+@pytest.mark.parametrize(
+    "column,bad", [("role", "winner"), ("status", "done"), ("run_type", "semi"), ("source", "blog")]
+)
 def test_check_constraints_reject_bad_values(mem_store, column, bad):
-    row = {"source": "official", "track": "trec7/adhoc", "collection_id": "disks45/nocr/trec7",
-           "n_topics": 50, "measure": "AP", "value": 0.3, "value_text": "0.3", "system": "x",
-           "role": "official", "year": 1998, "transcribed_by": "t",
-           "transcribed_at": "2026-11-22"}
+    row = {
+        "source": "official",
+        "track": "trec7/adhoc",
+        "collection_id": "disks45/nocr/trec7",
+        "n_topics": 50,
+        "measure": "AP",
+        "value": 0.3,
+        "value_text": "0.3",
+        "system": "x",
+        "role": "official",
+        "year": 1998,
+        "transcribed_by": "t",
+        "transcribed_at": "2026-11-22",
+    }
     row[column] = bad
     cols = ", ".join(row)
     with pytest.raises(duckdb.ConstraintException):
-        mem_store.con.execute(f"INSERT INTO results ({cols}) VALUES ({', '.join('?' * len(row))})",
-                              list(row.values()))
+        mem_store.con.execute(
+            f"INSERT INTO results ({cols}) VALUES ({', '.join('?' * len(row))})", list(row.values())
+        )
 
 
 def test_natural_key_is_unique(mem_store):
-    sql = ("INSERT INTO results (source, track, collection_id, n_topics, measure, value, "
-           "value_text, system, role, year, transcribed_by, transcribed_at) VALUES "
-           "('official', 'trec7/adhoc', 'disks45/nocr/trec7', 50, 'AP', 0.3, '0.3', 'x', "
-           "'official', 1998, 't', DATE '2026-11-22')")
+    sql = (
+        "INSERT INTO results (source, track, collection_id, n_topics, measure, value, "
+        "value_text, system, role, year, transcribed_by, transcribed_at) VALUES "
+        "('official', 'trec7/adhoc', 'disks45/nocr/trec7', 50, 'AP', 0.3, '0.3', 'x', "
+        "'official', 1998, 't', DATE '2026-11-22')"
+    )
     mem_store.con.execute(sql)
     with pytest.raises(duckdb.ConstraintException):
         mem_store.con.execute(sql)

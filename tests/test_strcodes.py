@@ -13,11 +13,16 @@ from litaudit.runs import strcodes
 
 # docnos: any text without NUL, with shared prefixes and lengths around the 8-byte words
 _docno = st.one_of(
-    st.text(st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)),
-            min_size=1, max_size=30),
-    st.builds(lambda p, k: p + str(k), st.sampled_from(["LA0710", "FBIS3-", "FT921-7",
-                                                          "clueweb09-en0000-00-"]),
-              st.integers(0, 99999)),
+    st.text(
+        st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)),
+        min_size=1,
+        max_size=30,
+    ),
+    st.builds(
+        lambda p, k: p + str(k),
+        st.sampled_from(["LA0710", "FBIS3-", "FT921-7", "clueweb09-en0000-00-"]),
+        st.integers(0, 99999),
+    ),
 )
 
 
@@ -35,14 +40,13 @@ def test_codes_are_byte_order_ranks(values, hashed_fold, threaded):
     chunks = [values[a:b] for a, b in zip(cut[:-1], cut[1:], strict=True)]
     parts = [strcodes.coded_words(pa.array(c, pa.string())) for c in chunks]
     old = strcodes.DENSE_MAX
-    strcodes.DENSE_MAX = 0 if hashed_fold else old    # both ways of folding words
+    strcodes.DENSE_MAX = 0 if hashed_fold else old  # both ways of folding words
     try:
-        if threaded:      # as the importer runs it: per-part steps on a thread pool
+        if threaded:  # as the importer runs it: per-part steps on a thread pool
             from concurrent.futures import ThreadPoolExecutor
 
             with ThreadPoolExecutor(max_workers=2) as pool:
-                codes, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks],
-                                                     pool.map)
+                codes, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks], pool.map)
         else:
             codes, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks])
         codes = np.concatenate(codes) if codes else np.zeros(0, np.int32)
@@ -57,7 +61,7 @@ def test_codes_are_byte_order_ranks(values, hashed_fold, threaded):
 
 
 def test_words_of_slices_and_nul():
-    arr = pa.array(["zz", "abcdefgh", "abcdefghi", "a"]).slice(1, 2)   # offset into buffers
+    arr = pa.array(["zz", "abcdefgh", "abcdefghi", "a"]).slice(1, 2)  # offset into buffers
     w = strcodes.words_of(arr)
     assert len(w) == 2
     assert [int(x) for x in w[0]] == [int.from_bytes(b"abcdefgh", "big")] * 2
@@ -66,7 +70,14 @@ def test_words_of_slices_and_nul():
     assert strcodes.max_length(arr) == 9
 
 
-@pytest.mark.parametrize("a,b,dup", [([1, 1, 2], [5, 6, 5], False), ([1, 2, 1], [5, 6, 5], True),
-                                     ([], [], False), ([0], [0], False)])
+@pytest.mark.parametrize(
+    "a,b,dup",
+    [
+        ([1, 1, 2], [5, 6, 5], False),
+        ([1, 2, 1], [5, 6, 5], True),
+        ([], [], False),
+        ([0], [0], False),
+    ],
+)
 def test_duplicate_pairs(a, b, dup):
     assert strcodes.has_duplicate_pairs(np.array(a, np.int32), np.array(b, np.int32), 10) is dup

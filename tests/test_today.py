@@ -31,51 +31,136 @@ def _json(result) -> dict:
 
 # ------------------------------------------------------------------ the three claims
 def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
-    r = cli("audit", "claim", "-c", "msmarco-passage/dev/small", "-m", "MRR@10", "--value",
-            "0.440", "--no-save", db=seeded_db_file)
+    r = cli(
+        "audit",
+        "claim",
+        "-c",
+        "msmarco-passage/dev/small",
+        "-m",
+        "MRR@10",
+        "--value",
+        "0.440",
+        "--no-save",
+        db=seeded_db_file,
+    )
     assert r.exit_code == 0, r.output
     assert "Claim audit: msmarco-passage-dev RR@10 (all sources), 6980 topics" in r.output
-    assert "Population: N = 155 results on 6980 topics; sources: msmarco-passage/leaderboard/" \
+    assert (
+        "Population: N = 155 results on 6980 topics; sources: msmarco-passage/leaderboard/"
         in r.output
+    )
     assert "reported by leaderboard 155; dated 2018-11-01 to 2022-11-13." in r.output
-    best = _json(cli("audit", "best", "-c", "msmarco-passage/dev/small", "-m", "RR@10",
-                     "--no-save", "--json", db=seeded_db_file))
+    best = _json(
+        cli(
+            "audit",
+            "best",
+            "-c",
+            "msmarco-passage/dev/small",
+            "-m",
+            "RR@10",
+            "--no-save",
+            "--json",
+            db=seeded_db_file,
+        )
+    )
     cands = [c["result"] for c in best["candidates"]]
     # the leaderboard's record (AliceMind, 2022-03-17) leads, cited by file and line
     assert cands[0]["system"].startswith("AliceMind Search LM")
     assert cands[0]["value_text"] == "0.463" and cands[0]["date"] == "2022-03-17"
-    assert all(c["provenance"].startswith("msmarco-passage/leaderboard/")
-               and "msmarco_passage_leaderboard.csv: line " in c["provenance"] for c in cands)
+    assert all(
+        c["provenance"].startswith("msmarco-passage/leaderboard/")
+        and "msmarco_passage_leaderboard.csv: line " in c["provenance"]
+        for c in cands
+    )
 
 
 def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
-    r = cli("audit", "claim", "-c", "msmarco-passage/trec-dl-2019/judged", "-m", "nDCG@10",
-            "--value", "0.745", "--no-save", db=seeded_db_file)
+    r = cli(
+        "audit",
+        "claim",
+        "-c",
+        "msmarco-passage/trec-dl-2019/judged",
+        "-m",
+        "nDCG@10",
+        "--value",
+        "0.745",
+        "--no-save",
+        db=seeded_db_file,
+    )
     assert r.exit_code == 0, r.output
     assert "Claim audit: dl19-passage nDCG@10 (all sources), 43 topics" in r.output
-    best = _json(cli("audit", "best", "-c", "dl19-passage", "-m", "ndcg_cut_10", "--no-save",
-                     "--json", db=seeded_db_file))
+    best = _json(
+        cli(
+            "audit",
+            "best",
+            "-c",
+            "dl19-passage",
+            "-m",
+            "ndcg_cut_10",
+            "--no-save",
+            "--json",
+            db=seeded_db_file,
+        )
+    )
     cands = [c["result"] for c in best["candidates"]]
     assert cands[0]["system"] == "idst_bert_p1" and cands[0]["value_text"] == "0.7645"
-    assert all(c["provenance"] == "TREC trec28/deep/passages, official_summaries.csv: "
-               "trec28/deep/passages ndcg_cut_10" for c in cands)
+    assert all(
+        c["provenance"] == "TREC trec28/deep/passages, official_summaries.csv: "
+        "trec28/deep/passages ndcg_cut_10"
+        for c in cands
+    )
     # the old id (200 queries in ir_datasets, 43 judged) still names the collection
-    old = _json(cli("audit", "best", "-c", "msmarco-passage/trec-dl-2019", "-m", "nDCG@10",
-                    "--no-save", "--json", db=seeded_db_file))
+    old = _json(
+        cli(
+            "audit",
+            "best",
+            "-c",
+            "msmarco-passage/trec-dl-2019",
+            "-m",
+            "nDCG@10",
+            "--no-save",
+            "--json",
+            db=seeded_db_file,
+        )
+    )
     assert old["collection_id"] == "msmarco-passage/trec-dl-2019/judged"
 
 
 def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
-    r = cli("audit", "claim", "-c", "beir/scifact/test", "-m", "nDCG@10", "--value", "0.80",
-            "--no-save", db=seeded_db_file)
+    r = cli(
+        "audit",
+        "claim",
+        "-c",
+        "beir/scifact/test",
+        "-m",
+        "nDCG@10",
+        "--value",
+        "0.80",
+        "--no-save",
+        db=seeded_db_file,
+    )
     assert r.exit_code == 0, r.output
     assert "Claim audit: scifact nDCG@10 (all sources), 300 topics" in r.output
     assert "reported by mteb 132, authors 96, unknown 7" in r.output
-    best = _json(cli("audit", "best", "-c", "beir/scifact/test", "-m", "nDCG@10", "--no-save",
-                     "--json", db=seeded_db_file))
+    best = _json(
+        cli(
+            "audit",
+            "best",
+            "-c",
+            "beir/scifact/test",
+            "-m",
+            "nDCG@10",
+            "--no-save",
+            "--json",
+            db=seeded_db_file,
+        )
+    )
     names = [c["result"]["system"] for c in best["candidates"]]
-    assert names[:3] == ["openbmb/MiniCPM-Embedding", "Salesforce/SFR-Embedding-2_R",
-                         "infly/inf-retriever-v1"]
+    assert names[:3] == [
+        "openbmb/MiniCPM-Embedding",
+        "Salesforce/SFR-Embedding-2_R",
+        "infly/inf-retriever-v1",
+    ]
     top = best["candidates"][0]["result"]
     assert top["provenance"].startswith("mteb/retrieval, mteb_beir_retrieval.csv: line ")
     assert top["reporter"] in ("authors", "mteb", "unknown") and top["date"][:4] == "2024"
@@ -83,17 +168,32 @@ def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
 
 # ------------------------------------------------------------------ populations
 def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_file):
-    d = _json(cli("audit", "best", "-c", "beir/scifact/test", "-m", "nDCG@10", "--no-save",
-                  "--json", db=seeded_db_file))
+    d = _json(
+        cli(
+            "audit",
+            "best",
+            "-c",
+            "beir/scifact/test",
+            "-m",
+            "nDCG@10",
+            "--no-save",
+            "--json",
+            db=seeded_db_file,
+        )
+    )
     note = d["population"]
     assert note["n"] == 235 and note["n_topics"] == 300
-    assert {t["label"]: t["n"] for t in note["reporters"]} == {"mteb": 132, "authors": 96,
-                                                               "unknown": 7}
+    assert {t["label"]: t["n"] for t in note["reporters"]} == {
+        "mteb": 132,
+        "authors": 96,
+        "unknown": 7,
+    }
     assert note["first_date"] == "2019-11-01" and note["n_undated"] == 0
     assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 235 values")
     # Carterette's TREC-7 example is near Normal: no warning
-    t7 = _json(cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json",
-                   db=seeded_db_file))
+    t7 = _json(
+        cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json", db=seeded_db_file)
+    )
     assert t7["population"]["warning"] is None
 
 
@@ -107,14 +207,27 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     assert authors["population"]["filters"]["reporters"] == ["authors"]
     text = cli("audit", "best", *base[:-1], "--reporter", "authors", db=seeded_db_file).output
     assert "reported by authors 96; dated " in text and "; filters: reporter authors." in text
-    window = _json(cli("audit", "claim", *base, "--value", "0.8", "--since", "2020-01",
-                       "--until", "2023-12-31", db=seeded_db_file))
+    window = _json(
+        cli(
+            "audit",
+            "claim",
+            *base,
+            "--value",
+            "0.8",
+            "--since",
+            "2020-01",
+            "--until",
+            "2023-12-31",
+            db=seeded_db_file,
+        )
+    )
     assert window["filters"]["since"] == "2020-01-01"
     assert window["filters"]["until"] == "2023-12-31"
     hist = _json(cli("audit", "history", *base, "--until", "2022", db=seeded_db_file))
     assert hist["history"]["points"][-1]["when"] <= "2022-12-31"
-    summary = _json(cli("audit", "summary", "--no-save", "--json", "--until", "2017",
-                        db=seeded_db_file))
+    summary = _json(
+        cli("audit", "summary", "--no-save", "--json", "--until", "2017", db=seeded_db_file)
+    )
     names = {r["collection_name"] for r in summary["rows"]}
     assert "trec7" in names and "core17" in names  # TREC 2017 runs, submitted in 2017
     assert "msmarco-passage-dev" not in names and "dl19-passage" not in names
@@ -124,21 +237,49 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
 
 def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
     args = ["-c", "msmarco-passage/dev/small", "-m", "RR@10", "--no-save", "--json"]
-    full = _json(cli("audit", "best", *args, "--track",
-                     "msmarco-passage/leaderboard/full-ranking", db=seeded_db_file))
-    rerank = _json(cli("audit", "best", *args, "--track",
-                       "msmarco-passage/leaderboard/reranking", db=seeded_db_file))
+    full = _json(
+        cli(
+            "audit",
+            "best",
+            *args,
+            "--track",
+            "msmarco-passage/leaderboard/full-ranking",
+            db=seeded_db_file,
+        )
+    )
+    rerank = _json(
+        cli(
+            "audit",
+            "best",
+            *args,
+            "--track",
+            "msmarco-passage/leaderboard/reranking",
+            db=seeded_db_file,
+        )
+    )
     assert full["stats"]["reference"]["n_results"] == 77
     assert rerank["stats"]["reference"]["n_results"] == 78
-    both = _json(cli("audit", "best", *args, "--track", "msmarco-passage/leaderboard/",
-                     db=seeded_db_file))
+    both = _json(
+        cli("audit", "best", *args, "--track", "msmarco-passage/leaderboard/", db=seeded_db_file)
+    )
     assert both["stats"]["reference"]["n_results"] == 155
 
 
 # ------------------------------------------------------------------ history over time
 def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_file):
-    d = _json(cli("audit", "history", "-c", "msmarco-passage/dev/small", "-m", "RR@10",
-                  "--no-save", "--json", db=seeded_db_file))
+    d = _json(
+        cli(
+            "audit",
+            "history",
+            "-c",
+            "msmarco-passage/dev/small",
+            "-m",
+            "RR@10",
+            "--no-save",
+            "--json",
+            db=seeded_db_file,
+        )
+    )
     assert d["by"] == "date"
     pts = d["history"]["points"]
     assert pts[0]["when"] == "2018-11-01" and pts[0]["N"] == 1
@@ -149,29 +290,64 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
     # the expected max and its 95% point grow with the N published so far
     ems = [p["expected_max"] for p in pts]
     assert ems == sorted(ems) and all(p["threshold"] > p["expected_max"] for p in pts)
-    text = cli("audit", "history", "-c", "msmarco-passage/dev/small", "-m", "RR@10",
-               "--no-save", db=seeded_db_file).output
+    text = cli(
+        "audit",
+        "history",
+        "-c",
+        "msmarco-passage/dev/small",
+        "-m",
+        "RR@10",
+        "--no-save",
+        db=seeded_db_file,
+    ).output
     assert "Records (dates that set a new record)" in text
     assert "18 records over 127 dates; 15 of them above the 0.05 threshold" in text
 
 
 def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
-    d = _json(cli("audit", "history", "-c", "robust04", "-m", "AP", "--source", "papers",
-                  "--no-save", "--json", db=seeded_db_file))
+    d = _json(
+        cli(
+            "audit",
+            "history",
+            "-c",
+            "robust04",
+            "-m",
+            "AP",
+            "--source",
+            "papers",
+            "--no-save",
+            "--json",
+            db=seeded_db_file,
+        )
+    )
     assert d["by"] == "year" and d["history"]["points"][0]["when"] == "2005"
 
 
 # ------------------------------------------------------------------ averages over sub-tasks
 def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_file):
-    d = _json(cli("audit", "best", "-c", "beir/cqadupstack", "-m", "nDCG@10", "--no-save",
-                  "--json", db=seeded_db_file))
+    d = _json(
+        cli(
+            "audit",
+            "best",
+            "-c",
+            "beir/cqadupstack",
+            "-m",
+            "nDCG@10",
+            "--no-save",
+            "--json",
+            db=seeded_db_file,
+        )
+    )
     assert d["n_topics"] == 13145  # the 12 forums' queries, ir_datasets metadata
     assert d["stats"]["reference"]["n_results"] > 150
     top = d["candidates"][0]["result"]
     assert top["track"] == "mteb/retrieval/derived"
     assert top["provenance"].startswith("mteb/retrieval/derived, mteb_beir_retrieval.csv: lines ")
-    mean = _json(cli("audit", "best", "-c", "beir", "-m", "nDCG@10", "--no-save", "--json",
-                     db=seeded_db_file))
+    mean = _json(
+        cli(
+            "audit", "best", "-c", "beir", "-m", "nDCG@10", "--no-save", "--json", db=seeded_db_file
+        )
+    )
     assert mean["collection_id"] == "beir/mean" and mean["n_topics"] == 53359
 
 
@@ -195,8 +371,11 @@ def test_a_near_miss_suggests_only_the_same_query_set(seeded_store):
     with pytest.raises(LitauditError) as exc:
         resolve_collection(con, "msmarco-pasage/dev/smal")
     assert "did you mean 'msmarco-passage/dev/small'?" in str(exc.value)
-    for miss in ("msmarco-passage/dev/large", "msmarco-passage/trec-dl-2021",
-                 "msmarco-passage/devv"):
+    for miss in (
+        "msmarco-passage/dev/large",
+        "msmarco-passage/trec-dl-2021",
+        "msmarco-passage/devv",
+    ):
         with pytest.raises(LitauditError) as exc:
             resolve_collection(con, miss)
         assert "did you mean" not in str(exc.value), miss
@@ -205,8 +384,17 @@ def test_a_near_miss_suggests_only_the_same_query_set(seeded_store):
 
 
 def test_collections_add_then_audit(cli, seeded_copy):
-    r = cli("collections", "add", "beir/nfcorpus/dev", "--topics", "324", "--title",
-            "NFCorpus, dev (BEIR)", "--ir-datasets", db=seeded_copy)
+    r = cli(
+        "collections",
+        "add",
+        "beir/nfcorpus/dev",
+        "--topics",
+        "324",
+        "--title",
+        "NFCorpus, dev (BEIR)",
+        "--ir-datasets",
+        db=seeded_copy,
+    )
     assert r.exit_code == 0 and "added collection beir/nfcorpus/dev (324 queries)" in r.output
     shown = _json(cli("collections", "show", "beir/nfcorpus/dev", "--json", db=seeded_copy))
     assert shown["title"] == "NFCorpus, dev (BEIR)" and shown["ir_datasets"] is True
@@ -230,8 +418,14 @@ def test_collections_list_shows_query_counts(cli, seeded_db_file):
 
 # ------------------------------------------------------------------ the filter itself
 def test_one_filter_builds_the_same_sql_for_curation_and_audits():
-    f = Filters.parse(source="papers", roles=["Proposed", "baseline"], reporters=["authors"],
-                      since="2019", until="2020-02", track="msmarco-passage/leaderboard/")
+    f = Filters.parse(
+        source="papers",
+        roles=["Proposed", "baseline"],
+        reporters=["authors"],
+        since="2019",
+        until="2020-02",
+        track="msmarco-passage/leaderboard/",
+    )
     assert f.source == "paper" and f.roles == ("baseline", "proposed")
     assert (f.since, f.until) == ("2019-01-01", "2020-02-29")
     cond, args = where(f)
@@ -250,9 +444,12 @@ def test_undated_rows_fall_in_a_window_by_their_year(seeded_store):
     from litaudit.curation.results import query_results
 
     con = seeded_store.con
-    rows = query_results(con, Filters.parse(since="2009-06", until="2009-06",
-                                            include_retracted=True),
-                         collection="robust04", measure="AP")
+    rows = query_results(
+        con,
+        Filters.parse(since="2009-06", until="2009-06", include_retracted=True),
+        collection="robust04",
+        measure="AP",
+    )
     assert rows and {r["year"] for r in rows} == {2009} and {r["date"] for r in rows} == {None}
 
 
@@ -275,16 +472,52 @@ def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_s
 
 
 def test_results_add_takes_a_date_and_a_reporter(cli, seeded_copy):
-    r = cli("results", "add", "-c", "beir/scifact/test", "-m", "nDCG@10", "--value", "0.80",
-            "--system", "my-model", "--role", "proposed", "--track", "mteb/retrieval",
-            "--date", "2026-10-01", "--reporter", "authors", "--url",
-            "https://example.org/paper", "--json", db=seeded_copy)
+    r = cli(
+        "results",
+        "add",
+        "-c",
+        "beir/scifact/test",
+        "-m",
+        "nDCG@10",
+        "--value",
+        "0.80",
+        "--system",
+        "my-model",
+        "--role",
+        "proposed",
+        "--track",
+        "mteb/retrieval",
+        "--date",
+        "2026-10-01",
+        "--reporter",
+        "authors",
+        "--url",
+        "https://example.org/paper",
+        "--json",
+        db=seeded_copy,
+    )
     rid = _json(r)["id"]
     shown = _json(cli("results", "show", str(rid), "--json", db=seeded_copy))
     assert (shown["date"], shown["year"], shown["reporter"]) == ("2026-10-01", 2026, "authors")
-    bad = cli("results", "add", "-c", "scifact", "-m", "nDCG@10", "--value", "0.8",
-              "--system", "x", "--role", "proposed", "--track", "t", "--url",
-              "javascript:alert(1)", db=seeded_copy)
+    bad = cli(
+        "results",
+        "add",
+        "-c",
+        "scifact",
+        "-m",
+        "nDCG@10",
+        "--value",
+        "0.8",
+        "--system",
+        "x",
+        "--role",
+        "proposed",
+        "--track",
+        "t",
+        "--url",
+        "javascript:alert(1)",
+        db=seeded_copy,
+    )
     assert bad.exit_code == 1 and "expected an http(s) URL" in bad.output
 
 
@@ -304,10 +537,12 @@ def test_migration_003_keeps_old_rows_with_their_years(tmp_path):
         con.execute("INSERT INTO _migrations (version, name) VALUES (?, ?)", [m.version, m.name])
     con.execute("INSERT INTO collections VALUES ('c', 'c', 'C', 'docs', FALSE, NULL)")
     con.execute("INSERT INTO measures VALUES ('AP', 'AP', NULL, 0, 1, 'average precision')")
-    con.execute("INSERT INTO results (source, track, collection_id, n_topics, measure, value, "
-                "value_text, system, role, year, transcribed_by, transcribed_at) VALUES "
-                "('official', 'trec7/adhoc', 'c', 50, 'AP', 0.25, '0.25', 'r1', 'official', "
-                "1998, 't', '2026-01-01')")
+    con.execute(
+        "INSERT INTO results (source, track, collection_id, n_topics, measure, value, "
+        "value_text, system, role, year, transcribed_by, transcribed_at) VALUES "
+        "('official', 'trec7/adhoc', 'c', 50, 'AP', 0.25, '0.25', 'r1', 'official', "
+        "1998, 't', '2026-01-01')"
+    )
     con.close()
     with pytest.raises(LitauditError, match="run `litaudit db migrate`"):
         open_store(path, read_only=True)
@@ -328,10 +563,19 @@ def test_history_by_year_or_date_on_request(cli, seeded_db_file):
     by_date = _json(cli("audit", "history", *args, db=seeded_db_file))
     by_year = _json(cli("audit", "history", *args, "--by", "year", db=seeded_db_file))
     assert by_date["by"] == "date" and len(by_date["history"]["points"]) > 1
-    assert by_year["by"] == "year" and [p["when"] for p in by_year["history"]["points"]] \
-        == ["1998"]
-    r = cli("audit", "history", "-c", "robust04", "-m", "AP", "--by", "date", "--no-save",
-            db=seeded_db_file)
+    assert by_year["by"] == "year" and [p["when"] for p in by_year["history"]["points"]] == ["1998"]
+    r = cli(
+        "audit",
+        "history",
+        "-c",
+        "robust04",
+        "-m",
+        "AP",
+        "--by",
+        "date",
+        "--no-save",
+        db=seeded_db_file,
+    )
     assert r.exit_code == 1 and "have no date; replay by year" in r.output
 
 
@@ -341,9 +585,14 @@ from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 10_000).map(lambda k: k / 10_000),
-                          st.integers(0, 400)),
-                min_size=2, max_size=40), st.randoms(use_true_random=False))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 10_000).map(lambda k: k / 10_000), st.integers(0, 400)),
+        min_size=2,
+        max_size=40,
+    ),
+    st.randoms(use_true_random=False),
+)
 def test_dated_replay_does_not_depend_on_row_order(rows, rnd):
     """Replaying by date: the steps, N so far, records and thresholds are the same for any
     order of the input rows (Carterette 2015's sequential view of a population)."""
@@ -355,17 +604,25 @@ def test_dated_replay_does_not_depend_on_row_order(rows, rnd):
 
     def run(rs):
         days = [dt.date(2019, 1, 1) + dt.timedelta(days=d) for _, d in rs]
-        return replay([v for v, _ in rs], [d.year for d in days], 100,
-                      times=[d.toordinal() for d in days], labels=[d.isoformat() for d in days])
+        return replay(
+            [v for v, _ in rs],
+            [d.year for d in days],
+            100,
+            times=[d.toordinal() for d in days],
+            labels=[d.isoformat() for d in days],
+        )
 
     shuffled = list(rows)
     rnd.shuffle(shuffled)
     a, b = run(rows), run(shuffled)
     key = [(p.when, p.N, p.n_new, p.record, p.new_record, p.threshold) for p in a.points]
-    assert key == [(p.when, p.N, p.n_new, p.record, p.new_record, p.threshold)
-                   for p in b.points]
+    assert key == [(p.when, p.N, p.n_new, p.record, p.new_record, p.threshold) for p in b.points]
     assert [p.N for p in a.points] == sorted(p.N for p in a.points)
     assert a.points[-1].N == len(rows)
-    assert all(p.record == max(v for v, d in rows
-                               if (dt.date(2019, 1, 1) + dt.timedelta(days=d)).isoformat()
-                               <= p.when) for p in a.points)
+    assert all(
+        p.record
+        == max(
+            v for v, d in rows if (dt.date(2019, 1, 1) + dt.timedelta(days=d)).isoformat() <= p.when
+        )
+        for p in a.points
+    )

@@ -53,7 +53,7 @@ class PairResult:
     """One tested pair: its runs, sites, topic counts, p-values and decisions."""
 
     analysis: str
-    group: str                    # the site (within-site), the new site (participant), a|b
+    group: str  # the site (within-site), the new site (participant), a|b
     run_a: str
     run_b: str
     site_a: str
@@ -79,9 +79,9 @@ class GroupTable:
 class AnalysisResult:
     """Agreement in significance for one type of reusability (Section 2.3)."""
 
-    analysis: str                 # within-site | between-site | participant-comparison
+    analysis: str  # within-site | between-site | participant-comparison
     pairs_tested: int
-    pairs_skipped: int            # fewer than min_topics baseline or reuse topics
+    pairs_skipped: int  # fewer than min_topics baseline or reuse topics
     aggregate: AgreementTable | None
     groups: tuple[GroupTable, ...]
     pairs: tuple[PairResult, ...]
@@ -91,8 +91,8 @@ class AnalysisResult:
 class RunScores:
     run: str
     site: str
-    baseline: float               # mean over the topics its site contributed to
-    reuse: float                  # mean over the topics its site was held out of
+    baseline: float  # mean over the topics its site contributed to
+    reuse: float  # mean over the topics its site was held out of
     n_baseline: int
     n_reuse: int
 
@@ -112,16 +112,16 @@ class ReuseAgreement:
     source: str
     measure: str
     alpha: float
-    correction: str               # none | holm | bonferroni (applied per analysis family)
+    correction: str  # none | holm | bonferroni (applied per analysis family)
     min_topics: int
     runs: int
     sites: int
     topics: int
-    baseline_topics: int          # all-site baseline topics
+    baseline_topics: int  # all-site baseline topics
     analyses: tuple[AnalysisResult, ...]
-    tau: Tau | None               # overall, baseline vs reuse scores of every run
-    site_tau: tuple[SiteTau, ...]             # within each site (Table 6)
-    participant_tau: tuple[SiteTau, ...]      # per site (Table 6)
+    tau: Tau | None  # overall, baseline vs reuse scores of every run
+    site_tau: tuple[SiteTau, ...]  # within each site (Table 6)
+    participant_tau: tuple[SiteTau, ...]  # per site (Table 6)
     rmse: float | None
     scores: tuple[RunScores, ...]
     # pooling simulation only (the paper's Figure 1, right): per-run reuse mean against the
@@ -136,8 +136,9 @@ class ReuseAgreement:
         raise NotFound(f"no analysis {name!r}")
 
 
-def _pair(d: ScoreDesign, i: int, j: int, base: np.ndarray, reuse: np.ndarray,
-          min_topics: int) -> PairTests | None:
+def _pair(
+    d: ScoreDesign, i: int, j: int, base: np.ndarray, reuse: np.ndarray, min_topics: int
+) -> PairTests | None:
     x, y = d.scores[i], d.scores[j]
     ok = ~(np.isnan(x) | np.isnan(y))
     b, r = base & ok, reuse & ok
@@ -162,7 +163,7 @@ def _candidate_pairs(d: ScoreDesign, analysis: str):
             for i in members[s]:
                 for j in members[t]:
                     yield f"{s}|{t}", i, j, base, reuse
-    else:   # participant comparison: s is the new site, t the participant on record;
+    else:  # participant comparison: s is the new site, t the participant on record;
         # each pair of runs once (s the earlier site in sort order), as in the verdict's
         # litaudit.stats.agreement_null.pair_sets
         for s, t in itertools.combinations(sites, 2):
@@ -172,8 +173,9 @@ def _candidate_pairs(d: ScoreDesign, analysis: str):
                     yield s, i, j, base, reuse
 
 
-def _analysis(d: ScoreDesign, analysis: str, alpha: float, correction: str,
-              min_topics: int, method: str) -> AnalysisResult:
+def _analysis(
+    d: ScoreDesign, analysis: str, alpha: float, correction: str, min_topics: int, method: str
+) -> AnalysisResult:
     meta, tests, skipped = [], [], 0
     for group, i, j, base, reuse in _candidate_pairs(d, analysis):
         t = _pair(d, i, j, base, reuse, min_topics)
@@ -184,20 +186,40 @@ def _analysis(d: ScoreDesign, analysis: str, alpha: float, correction: str,
         tests.append(t)
     dec = decide(tests, alpha, correction)
     pairs = tuple(
-        PairResult(analysis, g, d.runs[i], d.runs[j], d.sites[i], d.sites[j], t.n_baseline,
-                   t.n_reuse, t.effect, t.p_baseline, t.p_reuse, dec.sig_baseline[n],
-                   dec.sig_reuse[n], dec.power_baseline[n], dec.power_reuse[n])
-        for n, ((g, i, j), t) in enumerate(zip(meta, tests, strict=True)))
+        PairResult(
+            analysis,
+            g,
+            d.runs[i],
+            d.runs[j],
+            d.sites[i],
+            d.sites[j],
+            t.n_baseline,
+            t.n_reuse,
+            t.effect,
+            t.p_baseline,
+            t.p_reuse,
+            dec.sig_baseline[n],
+            dec.sig_reuse[n],
+            dec.power_baseline[n],
+            dec.power_reuse[n],
+        )
+        for n, ((g, i, j), t) in enumerate(zip(meta, tests, strict=True))
+    )
     groups: tuple[GroupTable, ...] = ()
     if analysis != "between-site":
         names = sorted({g for g, _, _ in meta})
-        groups = tuple(GroupTable(g, table(dec, [n for n, m in enumerate(meta) if m[0] == g],
-                                            method=method)) for g in names)
+        groups = tuple(
+            GroupTable(g, table(dec, [n for n, m in enumerate(meta) if m[0] == g], method=method))
+            for g in names
+        )
     agg = None
     if tests:
         # summing per-group tables and refitting = the paper's aggregation over sites
-        agg = (aggregate([g.table for g in groups], method=method) if groups
-               else table(dec, method=method))
+        agg = (
+            aggregate([g.table for g in groups], method=method)
+            if groups
+            else table(dec, method=method)
+        )
     return AnalysisResult(analysis, len(tests), skipped, agg, groups, pairs)
 
 
@@ -206,10 +228,18 @@ def _nanmean(x: np.ndarray) -> tuple[float, int]:
     return (float(x.mean()), int(x.size)) if x.size else (float("nan"), 0)
 
 
-def analyze(d: ScoreDesign, *, alpha: float = defaults.REUSE_ALPHA, correction: str = "none",
-            min_topics: int = 5, method: str = "auto", source: str = "",
-            measure: str = "AP", true_scores: np.ndarray | None = None,
-            which: Sequence[str] = ANALYSES) -> ReuseAgreement:
+def analyze(
+    d: ScoreDesign,
+    *,
+    alpha: float = defaults.REUSE_ALPHA,
+    correction: str = "none",
+    min_topics: int = 5,
+    method: str = "auto",
+    source: str = "",
+    measure: str = "AP",
+    true_scores: np.ndarray | None = None,
+    which: Sequence[str] = ANALYSES,
+) -> ReuseAgreement:
     """Section 3.2 on a design: significance agreement (3.2.1), ordering (3.2.2), RMSE (3.2.3).
 
     Pairs with fewer than ``min_topics`` baseline or reuse topics are skipped (counted).
@@ -242,8 +272,9 @@ def analyze(d: ScoreDesign, *, alpha: float = defaults.REUSE_ALPHA, correction: 
         if len(mine) >= 2:
             site_tau.append(SiteTau(s, len(mine), kendall_tau(base[mine], reuse[mine])))
         if mine and others:
-            part_tau.append(SiteTau(s, len(mine),
-                                    participant_tau(base[mine], reuse[mine], base[others])))
+            part_tau.append(
+                SiteTau(s, len(mine), participant_tau(base[mine], reuse[mine], base[others]))
+            )
     true_tau = true_rmse = None
     if true_scores is not None and ok:
         idx = [d.runs.index(x.run) for x in ok]
@@ -251,11 +282,24 @@ def analyze(d: ScoreDesign, *, alpha: float = defaults.REUSE_ALPHA, correction: 
         true_tau = kendall_tau(truth, reuse) if len(ok) >= 2 else None
         true_rmse = rmse(truth, reuse)
     return ReuseAgreement(
-        true_tau=true_tau, true_rmse=true_rmse, source=source, measure=measure, alpha=alpha, correction=correction,
-        min_topics=min_topics, runs=len(d.runs), sites=len(d.site_names()),
-        topics=len(d.topics), baseline_topics=sum(1 for h in d.held_out if not h),
-        analyses=analyses, tau=tau, site_tau=tuple(site_tau), participant_tau=tuple(part_tau),
-        rmse=rmse(base, reuse) if ok else None, scores=tuple(scores))
+        true_tau=true_tau,
+        true_rmse=true_rmse,
+        source=source,
+        measure=measure,
+        alpha=alpha,
+        correction=correction,
+        min_topics=min_topics,
+        runs=len(d.runs),
+        sites=len(d.site_names()),
+        topics=len(d.topics),
+        baseline_topics=sum(1 for h in d.held_out if not h),
+        analyses=analyses,
+        tau=tau,
+        site_tau=tuple(site_tau),
+        participant_tau=tuple(part_tau),
+        rmse=rmse(base, reuse) if ok else None,
+        scores=tuple(scores),
+    )
 
 
 # ------------------------------------------------------------------ verdict component
@@ -267,8 +311,8 @@ class Check:
 
     name: str
     value: float | None
-    threshold: float | None       # None: reported only
-    rule: str                     # e.g. "p >= 0.05"
+    threshold: float | None  # None: reported only
+    rule: str  # e.g. "p >= 0.05"
     passed: bool | None
     note: str
 
@@ -280,14 +324,19 @@ class AgreementComponent:
 
     collection_id: str
     measure: str
-    method: str                   # how the design was obtained, e.g. pooling simulation
+    method: str  # how the design was obtained, e.g. pooling simulation
     seed: int | None
     checks: tuple[Check, ...]
     audit_id: int | None
 
 
-def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | None = None,
-               rmse_max: float | None = None) -> tuple[Check, ...]:
+def checks_for(
+    result: ReuseAgreement,
+    *,
+    p_min: float = 0.05,
+    tau_min: float | None = None,
+    rmse_max: float | None = None,
+) -> tuple[Check, ...]:
     """Pass/fail of each number.
 
     The chi-square p-value of every analysis is the test (Section 3.2.1: reject
@@ -303,17 +352,39 @@ def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | 
         fit = a.aggregate.fit if a.aggregate else None
         rule = f"p >= {p_min:g}"
         if fit is None:
-            out.append(Check(f"{a.analysis} chi-square p", None, p_min, rule, None,
-                             f"no pair with >= {result.min_topics} baseline and reuse topics"))
+            out.append(
+                Check(
+                    f"{a.analysis} chi-square p",
+                    None,
+                    p_min,
+                    rule,
+                    None,
+                    f"no pair with >= {result.min_topics} baseline and reuse topics",
+                )
+            )
         elif a.pairs_tested < defaults.AGREEMENT_MIN_PAIRS:
-            out.append(Check(f"{a.analysis} chi-square p", fit.p_value, p_min, rule, None,
-                             f"not enough data: {a.pairs_tested} pair(s), fewer than "
-                             f"{defaults.AGREEMENT_MIN_PAIRS}"))
+            out.append(
+                Check(
+                    f"{a.analysis} chi-square p",
+                    fit.p_value,
+                    p_min,
+                    rule,
+                    None,
+                    f"not enough data: {a.pairs_tested} pair(s), fewer than "
+                    f"{defaults.AGREEMENT_MIN_PAIRS}",
+                )
+            )
         else:
-            out.append(Check(f"{a.analysis} chi-square p", fit.p_value, p_min, rule,
-                             fit.p_value >= p_min,
-                             f"{a.pairs_tested} pairs, {fit.method}, correction "
-                             f"{result.correction}"))
+            out.append(
+                Check(
+                    f"{a.analysis} chi-square p",
+                    fit.p_value,
+                    p_min,
+                    rule,
+                    fit.p_value >= p_min,
+                    f"{a.pairs_tested} pairs, {fit.method}, correction {result.correction}",
+                )
+            )
 
     def info(name, value, threshold, op, note):
         if value is None:
@@ -323,17 +394,31 @@ def checks_for(result: ReuseAgreement, *, p_min: float = 0.05, tau_min: float | 
         ok = value >= threshold if op == ">=" else value <= threshold
         return Check(name, value, threshold, f"{op} {threshold:g}", ok, note)
 
-    out.append(info("Kendall tau", result.tau.tau if result.tau else None, tau_min, ">=",
-                    "baseline vs reuse mean scores of every run"))
-    out.append(info("RMSE", result.rmse, rmse_max, "<=",
-                    "baseline vs reuse mean scores of every run"))
+    out.append(
+        info(
+            "Kendall tau",
+            result.tau.tau if result.tau else None,
+            tau_min,
+            ">=",
+            "baseline vs reuse mean scores of every run",
+        )
+    )
+    out.append(
+        info("RMSE", result.rmse, rmse_max, "<=", "baseline vs reuse mean scores of every run")
+    )
     return tuple(out)
 
 
-def simulate_archive(con, collection_id: str, *, k: int = defaults.AGREEMENT_K,
-                     depth: int = defaults.AGREEMENT_DEPTH,
-                     measure: str = "AP", seed: int | None = None,
-                     progress=None) -> tuple[Simulation, tuple[str, ...]]:
+def simulate_archive(
+    con,
+    collection_id: str,
+    *,
+    k: int = defaults.AGREEMENT_K,
+    depth: int = defaults.AGREEMENT_DEPTH,
+    measure: str = "AP",
+    seed: int | None = None,
+    progress=None,
+) -> tuple[Simulation, tuple[str, ...]]:
     """Load a stored run archive and run the pooling simulation; sites = participants."""
     from litaudit.runs.archive import load_archive
 
@@ -342,58 +427,115 @@ def simulate_archive(con, collection_id: str, *, k: int = defaults.AGREEMENT_K,
         raise NotFound(f"collection {collection_id} has fewer than 2 stored runs")
     sites = tuple(i.participant or i.tag for i in archive.info)
     rng = np.random.default_rng(seed) if seed is not None else None
-    sim = simulate_pooling(archive.qrels, archive.runs, sites, k=k, depth=depth,
-                           measure=measure, rng=rng)
+    sim = simulate_pooling(
+        archive.qrels, archive.runs, sites, k=k, depth=depth, measure=measure, rng=rng
+    )
     return sim, sites
 
 
-def audit_params(*, source: str, k: int | None, depth: int | None, alpha: float,
-                 correction: str, min_topics: int, **extra) -> dict:
-    return {"source": source, "k": k, "depth": depth, "alpha": alpha, "correction": correction,
-            "min_topics": min_topics, **extra}
+def audit_params(
+    *,
+    source: str,
+    k: int | None,
+    depth: int | None,
+    alpha: float,
+    correction: str,
+    min_topics: int,
+    **extra,
+) -> dict:
+    return {
+        "source": source,
+        "k": k,
+        "depth": depth,
+        "alpha": alpha,
+        "correction": correction,
+        "min_topics": min_topics,
+        **extra,
+    }
 
 
-def save(con, collection_id: str, result: ReuseAgreement, params: dict, design: ScoreDesign,
-         seed: int | None) -> Audited[ReuseAgreement]:
+def save(
+    con,
+    collection_id: str,
+    result: ReuseAgreement,
+    params: dict,
+    design: ScoreDesign,
+    seed: int | None,
+) -> Audited[ReuseAgreement]:
     """Store the analysis as an audit of kind 'reuse-agreement' (or hand back the stored
     audit of an identical call: same design, scores, parameters, seed and version)."""
     from litaudit.analyses.audits import fingerprint, store_or_reuse
 
     rows: list[list[object]] = [
         [r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
-        for r, s, row in zip(design.runs, design.sites, design.scores, strict=True)]
+        for r, s, row in zip(design.runs, design.sites, design.scores, strict=True)
+    ]
     rows.append(["topics", *design.topics])
     rows.append(["held_out", *[list(h) for h in design.held_out]])
     method = "exact+asymptotic chi-square, noncentral t power"
-    return store_or_reuse(con, KIND, collection_id=collection_id, measure=result.measure,
-                          params=params, method=method, fingerprint=fingerprint(rows),
-                          result=result, seed=seed, trials=None)
+    return store_or_reuse(
+        con,
+        KIND,
+        collection_id=collection_id,
+        measure=result.measure,
+        params=params,
+        method=method,
+        fingerprint=fingerprint(rows),
+        result=result,
+        seed=seed,
+        trials=None,
+    )
 
 
-def agreement_component(con, collection_id: str, *, k: int = defaults.AGREEMENT_K,
-                        depth: int = defaults.AGREEMENT_DEPTH, measure: str = "AP",
-                        alpha: float = defaults.REUSE_ALPHA, correction: str = "none",
-                        min_topics: int = defaults.AGREEMENT_MIN_TOPICS,
-                        seed: int | None = None, p_min: float = defaults.REUSE_ALPHA,
-                        tau_min: float | None = None, rmse_max: float | None = None,
-                        save_audit: bool = False) -> AgreementComponent:
+def agreement_component(
+    con,
+    collection_id: str,
+    *,
+    k: int = defaults.AGREEMENT_K,
+    depth: int = defaults.AGREEMENT_DEPTH,
+    measure: str = "AP",
+    alpha: float = defaults.REUSE_ALPHA,
+    correction: str = "none",
+    min_topics: int = defaults.AGREEMENT_MIN_TOPICS,
+    seed: int | None = None,
+    p_min: float = defaults.REUSE_ALPHA,
+    tau_min: float | None = None,
+    rmse_max: float | None = None,
+    save_audit: bool = False,
+) -> AgreementComponent:
     """The agreement numbers of a stored run archive for `litaudit reuse verdict`.
 
     Runs the pooling simulation (k sites held out per topic, depth-d pools) on the archive,
     the analysis, and the checks of :func:`checks_for`; with ``save_audit`` the analysis is
     stored (kind 'reuse-agreement') and its id returned in ``audit_id``.
     """
-    sim, _ = simulate_archive(con, collection_id, k=k, depth=depth, measure=measure,
-                              seed=seed)
-    result = analyze(sim.design, alpha=alpha, correction=correction, min_topics=min_topics,
-                     source=f"pooling simulation, k={k}, depth={depth}", measure=sim.measure,
-                     true_scores=sim.true_scores)
-    params = audit_params(source="simulation", k=k, depth=depth, alpha=alpha,
-                          correction=correction, min_topics=min_topics)
+    sim, _ = simulate_archive(con, collection_id, k=k, depth=depth, measure=measure, seed=seed)
+    result = analyze(
+        sim.design,
+        alpha=alpha,
+        correction=correction,
+        min_topics=min_topics,
+        source=f"pooling simulation, k={k}, depth={depth}",
+        measure=sim.measure,
+        true_scores=sim.true_scores,
+    )
+    params = audit_params(
+        source="simulation",
+        k=k,
+        depth=depth,
+        alpha=alpha,
+        correction=correction,
+        min_topics=min_topics,
+    )
     checks = checks_for(result, p_min=p_min, tau_min=tau_min, rmse_max=rmse_max)
-    audit_id = (save(con, collection_id, result, params, sim.design, seed).audit_id
-                if save_audit else None)
+    audit_id = (
+        save(con, collection_id, result, params, sim.design, seed).audit_id if save_audit else None
+    )
     return AgreementComponent(
-        collection_id=collection_id, measure=sim.measure,
-        method=f"pooling simulation (k={k}, depth={depth})", seed=seed,
-        checks=checks, audit_id=audit_id)
+        collection_id=collection_id,
+        measure=sim.measure,
+        method=f"pooling simulation (k={k}, depth={depth})",
+        seed=seed,
+        checks=checks,
+        audit_id=audit_id,
+    )

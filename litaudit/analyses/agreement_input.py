@@ -25,17 +25,18 @@ class ScoreDesign:
     """Per-topic scores (runs x topics, NaN = missing), run sites, held-out sites per topic."""
 
     runs: tuple[str, ...]
-    sites: tuple[str, ...]                    # the site of each run
+    sites: tuple[str, ...]  # the site of each run
     topics: tuple[str, ...]
-    scores: np.ndarray                        # (len(runs), len(topics))
-    held_out: tuple[tuple[str, ...], ...]     # per topic; () = all-site baseline topic
+    scores: np.ndarray  # (len(runs), len(topics))
+    held_out: tuple[tuple[str, ...], ...]  # per topic; () = all-site baseline topic
 
     def __post_init__(self):
         s = np.asarray(self.scores, dtype=float)
         object.__setattr__(self, "scores", s)
         if s.shape != (len(self.runs), len(self.topics)):
-            raise ParameterError(f"scores have shape {s.shape}, expected "
-                                 f"({len(self.runs)}, {len(self.topics)})")
+            raise ParameterError(
+                f"scores have shape {s.shape}, expected ({len(self.runs)}, {len(self.topics)})"
+            )
         if len(self.sites) != len(self.runs):
             raise ParameterError("one site per run is needed")
         if len(self.held_out) != len(self.topics):
@@ -108,14 +109,16 @@ def _read_csv_rows(path: Path, columns: tuple[str, ...]):
             header = [h.strip() for h in (reader.fieldnames or [])]
             missing = [c for c in columns if c not in header]
             if missing:
-                raise InputError(str(path), 1, f"missing column {missing[0]!r} "
-                                 f"(expected header {','.join(columns)})")
+                raise InputError(
+                    str(path),
+                    1,
+                    f"missing column {missing[0]!r} (expected header {','.join(columns)})",
+                )
             reader.fieldnames = header
             rows = []
             for row in reader:
                 if None in row or any(row[c] is None for c in columns):
-                    raise InputError(str(path), reader.line_num,
-                                     f"expected {len(header)} fields")
+                    raise InputError(str(path), reader.line_num, f"expected {len(header)} fields")
                 rows.append((reader.line_num, row))
             return rows
     except UnicodeDecodeError:
@@ -136,8 +139,9 @@ def read_holdouts(path, sites: Sequence[str] | None = None) -> dict[str, tuple[s
         if not site:
             continue
         if known is not None and site not in known:
-            raise InputError(str(path), line, f"unknown site {site!r} "
-                             f"(sites: {', '.join(sorted(known))})")
+            raise InputError(
+                str(path), line, f"unknown site {site!r} (sites: {', '.join(sorted(known))})"
+            )
         if site in held:
             raise InputError(str(path), line, f"site {site!r} held out of topic {topic} twice")
         held.append(site)
@@ -169,18 +173,25 @@ def write_holdouts(path, assignment: HoldoutAssignment) -> int:
     return len(rows)
 
 
-def design_from_scores(runs, sites, topics, scores, held_out: dict[str, tuple[str, ...]],
-                       source: str = "design") -> ScoreDesign:
+def design_from_scores(
+    runs, sites, topics, scores, held_out: dict[str, tuple[str, ...]], source: str = "design"
+) -> ScoreDesign:
     """A ScoreDesign over the topics present in both the scores and the hold-out design."""
     index = {t: i for i, t in enumerate(topics)}
     common = [t for t in held_out if t in index]
     if not common:
-        raise ParameterError(f"no topic of the {source} has scores (the score matrix and "
-                             "the hold-out design share no topic id)")
+        raise ParameterError(
+            f"no topic of the {source} has scores (the score matrix and "
+            "the hold-out design share no topic id)"
+        )
     cols = [index[t] for t in common]
-    return ScoreDesign(tuple(runs), tuple(sites), tuple(common),
-                       np.asarray(scores, dtype=float)[:, cols],
-                       tuple(held_out[t] for t in common))
+    return ScoreDesign(
+        tuple(runs),
+        tuple(sites),
+        tuple(common),
+        np.asarray(scores, dtype=float)[:, cols],
+        tuple(held_out[t] for t in common),
+    )
 
 
 # ------------------------------------------------------------------ simulation (4.3)
@@ -194,15 +205,23 @@ class Simulation:
     assignment: HoldoutAssignment
     depth: int
     measure: str
-    true_scores: np.ndarray                   # runs x design.topics, full qrels
-    judged_kept: int                          # qrels lines kept in the reduced pools
+    true_scores: np.ndarray  # runs x design.topics, full qrels
+    judged_kept: int  # qrels lines kept in the reduced pools
     judged_total: int
-    topics_dropped: tuple[str, ...]           # no relevant document left in the pool
+    topics_dropped: tuple[str, ...]  # no relevant document left in the pool
 
 
-def simulate_pooling(qrels, runs, sites: Sequence[str], *, k: int = 2, depth: int = 100,
-                     baseline: int = 0, measure: str = "AP",
-                     rng: np.random.Generator | None = None) -> Simulation:
+def simulate_pooling(
+    qrels,
+    runs,
+    sites: Sequence[str],
+    *,
+    k: int = 2,
+    depth: int = 100,
+    baseline: int = 0,
+    measure: str = "AP",
+    rng: np.random.Generator | None = None,
+) -> Simulation:
     """Section 4.3: hold out k sites per topic, judge the depth-d pool of the others.
 
     Topics are those the full evaluation scores (trec_eval's), in its order (permuted when
@@ -229,12 +248,18 @@ def simulate_pooling(qrels, runs, sites: Sequence[str], *, k: int = 2, depth: in
     for run, site in zip(runs, sites, strict=True):
         top = run.top(depth)
         keep = np.array([site not in held.get(t, ()) for t in top.topic.tolist()], dtype=bool)
-        pooled.update(f"{t}{sep}{d}" for t, d in zip(top.topic[keep].tolist(),
-                                                         top.docno[keep].tolist(), strict=True))
-    mask = np.fromiter((f"{t}{sep}{d}" in pooled for t, d in zip(qrels.topic.tolist(),
-                                                                  qrels.docno.tolist(),
-                                                                  strict=True)),
-                       dtype=bool, count=len(qrels))
+        pooled.update(
+            f"{t}{sep}{d}"
+            for t, d in zip(top.topic[keep].tolist(), top.docno[keep].tolist(), strict=True)
+        )
+    mask = np.fromiter(
+        (
+            f"{t}{sep}{d}" in pooled
+            for t, d in zip(qrels.topic.tolist(), qrels.docno.tolist(), strict=True)
+        ),
+        dtype=bool,
+        count=len(qrels),
+    )
     reduced = qrels.filter(mask)
     red = evaluate(runs, reduced, [measure], complete=True)
     rel_topics = set(reduced.topic[reduced.rel >= 1].tolist())
@@ -242,12 +267,18 @@ def simulate_pooling(qrels, runs, sites: Sequence[str], *, k: int = 2, depth: in
     keep_topics = [t for t in full.topics if t in red_index and t in rel_topics]
     dropped = tuple(t for t in full.topics if t not in set(keep_topics))
     if not keep_topics:
-        raise ParameterError(f"no topic has a relevant document left in the depth-{depth} "
-                             f"pools of the sites not held out")
+        raise ParameterError(
+            f"no topic has a relevant document left in the depth-{depth} "
+            f"pools of the sites not held out"
+        )
     full_index = {t: i for i, t in enumerate(full.topics)}
     red_m = red.matrix(name)[:, [red_index[t] for t in keep_topics]]
     true_m = full.matrix(name)[:, [full_index[t] for t in keep_topics]]
-    design = ScoreDesign(tuple(r.tag for r in runs), tuple(sites), tuple(keep_topics), red_m,
-                         tuple(held[t] for t in keep_topics))
-    return Simulation(design, assignment, depth, name, true_m, int(mask.sum()), len(qrels),
-                      dropped)
+    design = ScoreDesign(
+        tuple(r.tag for r in runs),
+        tuple(sites),
+        tuple(keep_topics),
+        red_m,
+        tuple(held[t] for t in keep_topics),
+    )
+    return Simulation(design, assignment, depth, name, true_m, int(mask.sum()), len(qrels), dropped)

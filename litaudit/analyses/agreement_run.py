@@ -29,7 +29,7 @@ class AgreementRequest:
     runs: tuple[Path, ...] = ()
     runs_dir: Path | None = None
     scores: Path | None = None
-    design: Path | None = None            # hold-out CSV for --scores
+    design: Path | None = None  # hold-out CSV for --scores
     run_sites: Path | None = None
     pseudo_sites: int | None = None
     held_out: int = defaults.AGREEMENT_K
@@ -40,14 +40,15 @@ class AgreementRequest:
     correction: str = "none"
     min_topics: int = defaults.AGREEMENT_MIN_TOPICS
     seed: int | None = None
-    randomize: int = 0                     # R assignments of the randomization test (0: none)
+    randomize: int = 0  # R assignments of the randomization test (0: none)
     randomize_seed: int = 0
 
     def check(self) -> None:
         given = [v for v in (self.collection, self.qrels, self.scores) if v is not None]
         if len(given) != 1:
-            raise ParameterError("give exactly one of --collection, --qrels with "
-                                 "--run/--runs-dir, or --scores")
+            raise ParameterError(
+                "give exactly one of --collection, --qrels with --run/--runs-dir, or --scores"
+            )
 
 
 def _sites_of(tags, run_sites: Path | None) -> tuple[str, ...] | None:
@@ -77,19 +78,27 @@ def _from_scores(req: AgreementRequest, rng):
 
         a = assign_holdouts(topics, sorted(set(sites)), req.held_out, req.baseline, rng=rng)
         held = dict(zip(a.topics, a.held_out, strict=True))
-        source = (f"scores {req.scores.name}, round robin k={req.held_out}, "
-                  f"baseline {req.baseline}")
+        source = f"scores {req.scores.name}, round robin k={req.held_out}, baseline {req.baseline}"
         what = "generated design"
     design = agin.design_from_scores(tags, sites, topics, matrix, held, source=what)
-    params = ag.audit_params(source="scores", k=None if req.design else req.held_out,
-                             depth=None, alpha=req.alpha, correction=req.correction,
-                             min_topics=req.min_topics, file=req.scores.name)
+    params = ag.audit_params(
+        source="scores",
+        k=None if req.design else req.held_out,
+        depth=None,
+        alpha=req.alpha,
+        correction=req.correction,
+        min_topics=req.min_topics,
+        file=req.scores.name,
+    )
     return design, None, req.measure, source, params
 
 
-def run_agreement(req: AgreementRequest, *, store=None,
-                  status: Callable[[str], AbstractContextManager] | None = None
-                  ) -> tuple[Audited[ag.ReuseAgreement], Randomization | None]:
+def run_agreement(
+    req: AgreementRequest,
+    *,
+    store=None,
+    status: Callable[[str], AbstractContextManager] | None = None,
+) -> tuple[Audited[ag.ReuseAgreement], Randomization | None]:
     """The analysis of ``req`` (for a stored archive, ``store`` open for writing, saved as
     an audit in one transaction, or the stored audit of an identical call), and with
     ``req.randomize`` the randomization test of the same design."""
@@ -127,28 +136,54 @@ def run_agreement(req: AgreementRequest, *, store=None,
             run_list = [read_run(p) for p in paths]
             tags = [r.tag for r in run_list]
             sites = _sites_of(tags, req.run_sites) or tuple(tags)
-        label = (f"simulating depth-{req.depth} pools, {req.held_out} sites held out...")
-        with (status(label) if status is not None else nullcontext()):
-            sim = agin.simulate_pooling(q, run_list, sites, k=req.held_out, depth=req.depth,
-                                        baseline=req.baseline, measure=req.measure, rng=rng)
+        label = f"simulating depth-{req.depth} pools, {req.held_out} sites held out..."
+        with status(label) if status is not None else nullcontext():
+            sim = agin.simulate_pooling(
+                q,
+                run_list,
+                sites,
+                k=req.held_out,
+                depth=req.depth,
+                baseline=req.baseline,
+                measure=req.measure,
+                rng=rng,
+            )
         design, true_scores, measure = sim.design, sim.true_scores, sim.measure
-        source = (f"pooling simulation, k={req.held_out}, depth={req.depth}; kept "
-                  f"{sim.judged_kept} of {sim.judged_total} judgments")
-        params = ag.audit_params(source="simulation", k=req.held_out, depth=req.depth,
-                                 alpha=req.alpha, correction=req.correction,
-                                 min_topics=req.min_topics, baseline=req.baseline)
-    result = ag.analyze(design, alpha=req.alpha, correction=req.correction,
-                        min_topics=req.min_topics, source=source, measure=measure,
-                        true_scores=true_scores)
+        source = (
+            f"pooling simulation, k={req.held_out}, depth={req.depth}; kept "
+            f"{sim.judged_kept} of {sim.judged_total} judgments"
+        )
+        params = ag.audit_params(
+            source="simulation",
+            k=req.held_out,
+            depth=req.depth,
+            alpha=req.alpha,
+            correction=req.correction,
+            min_topics=req.min_topics,
+            baseline=req.baseline,
+        )
+    result = ag.analyze(
+        design,
+        alpha=req.alpha,
+        correction=req.correction,
+        min_topics=req.min_topics,
+        source=source,
+        measure=measure,
+        true_scores=true_scores,
+    )
     rand = None
     if req.randomize:
-        rand = randomization_test(design, assignments=req.randomize, seed=req.randomize_seed,
-                                  alpha=req.alpha, min_topics=req.min_topics)
+        rand = randomization_test(
+            design,
+            assignments=req.randomize,
+            seed=req.randomize_seed,
+            alpha=req.alpha,
+            min_topics=req.min_topics,
+        )
     done: Audited[ag.ReuseAgreement] = Audited(result, None)
     if cid is not None:
         with store.transaction():
-            done = ag.save(store.con, cid, result, {**params, "seed": req.seed}, design,
-                           req.seed)
+            done = ag.save(store.con, cid, result, {**params, "seed": req.seed}, design, req.seed)
     return done, rand
 
 
@@ -160,23 +195,29 @@ class RandomizedAnalysis:
     pairs: int
     x2: float
     x2_null_mean: float | None
-    p_value: float | None         # (1 + #{X^2_r >= X^2}) / (1 + R); None without pairs
+    p_value: float | None  # (1 + #{X^2_r >= X^2}) / (1 + R); None without pairs
 
 
 @dataclass(frozen=True)
 class Randomization:
     """The dependence-keeping test of a design (litaudit.stats.agreement_null)."""
 
-    assignments: int              # R
+    assignments: int  # R
     seed: int
     k: int
     baseline: int
     analyses: tuple[RandomizedAnalysis, ...]
 
 
-def randomization_test(design, *, assignments: int, seed: int,
-                       alpha: float = defaults.REUSE_ALPHA,
-                       min_topics: int = 5, progress=None) -> Randomization:
+def randomization_test(
+    design,
+    *,
+    assignments: int,
+    seed: int,
+    alpha: float = defaults.REUSE_ALPHA,
+    min_topics: int = 5,
+    progress=None,
+) -> Randomization:
     """X^2 of each analysis with the design's assignment against ``assignments`` random
     assignments of the same design (same k, same all-site baseline count, the round robin
     after a random topic order) on the same scores. Valid when the real assignment was
@@ -193,8 +234,10 @@ def randomization_test(design, *, assignments: int, seed: int,
         raise ParameterError("--randomize needs at least 1 assignment")
     sizes = {len(h) for h in design.held_out if h}
     if len(sizes) != 1:
-        raise ParameterError("the randomization test needs the same number of held-out "
-                             f"sites on every held-out topic (got {sorted(sizes) or 'none'})")
+        raise ParameterError(
+            "the randomization test needs the same number of held-out "
+            f"sites on every held-out topic (got {sorted(sizes) or 'none'})"
+        )
     k = sizes.pop()
     baseline = sum(1 for h in design.held_out if not h)
     names = design.site_names()
@@ -210,20 +253,35 @@ def randomization_test(design, *, assignments: int, seed: int,
         return h
 
     sets = pair_sets(site)
-    real = agreement_statistics(design.scores, held(zip(design.topics, design.held_out,
-                                                        strict=True)),
-                                sets, alpha=alpha, min_topics=min_topics)
+    real = agreement_statistics(
+        design.scores,
+        held(zip(design.topics, design.held_out, strict=True)),
+        sets,
+        alpha=alpha,
+        min_topics=min_topics,
+    )
     rng = np.random.default_rng(seed)
     null = np.zeros((assignments, len(sets)))
     for r in range(assignments):
         a = assign_holdouts(design.topics, names, k, baseline, rng=rng)
-        st = agreement_statistics(design.scores, held(zip(a.topics, a.held_out, strict=True)),
-                                  sets, alpha=alpha, min_topics=min_topics)
+        st = agreement_statistics(
+            design.scores,
+            held(zip(a.topics, a.held_out, strict=True)),
+            sets,
+            alpha=alpha,
+            min_topics=min_topics,
+        )
         null[r] = [x.x2 for x in st]
         if progress is not None:
             progress(1)
-    out = tuple(RandomizedAnalysis(
-        x.analysis, x.pairs, x.x2, float(null[:, n].mean()) if x.pairs else None,
-        randomization_pvalue(x.x2, null[:, n]) if x.pairs else None)
-        for n, x in enumerate(real))
+    out = tuple(
+        RandomizedAnalysis(
+            x.analysis,
+            x.pairs,
+            x.x2,
+            float(null[:, n].mean()) if x.pairs else None,
+            randomization_pvalue(x.x2, null[:, n]) if x.pairs else None,
+        )
+        for n, x in enumerate(real)
+    )
     return Randomization(assignments, seed, k, baseline, out)

@@ -35,13 +35,17 @@ class PowerRow:
     power: float
 
 
-def power_rows(effects: Sequence[float], topics: Sequence[int],
-               alpha: float = defaults.REUSE_ALPHA) -> tuple[PowerRow, ...]:
+def power_rows(
+    effects: Sequence[float], topics: Sequence[int], alpha: float = defaults.REUSE_ALPHA
+) -> tuple[PowerRow, ...]:
     """Power for every (effect, topics) combination."""
     if not effects or not topics:
         raise ParameterError("give at least one effect size and one number of topics")
-    return tuple(PowerRow(float(e), int(n), alpha, float(paired_t_power(e, n, alpha)))
-                 for e in effects for n in topics)
+    return tuple(
+        PowerRow(float(e), int(n), alpha, float(paired_t_power(e, n, alpha)))
+        for e in effects
+        for n in topics
+    )
 
 
 @dataclass(frozen=True)
@@ -59,13 +63,13 @@ class Pair:
 class TableTest:
     """Observed against expected agreement, with exact and asymptotic chi-square p."""
 
-    observed: tuple[int, int, int, int]       # both, baseline only, reuse only, neither
-    expected: tuple[float, float, float, float]   # as given or built (before rescaling)
-    pairs: tuple[Pair, ...]                   # when built from effect sizes
+    observed: tuple[int, int, int, int]  # both, baseline only, reuse only, neither
+    expected: tuple[float, float, float, float]  # as given or built (before rescaling)
+    pairs: tuple[Pair, ...]  # when built from effect sizes
     statistic: float
     df: int
     p_exact: float | None
-    outcomes: int                             # multinomial outcomes of the exact test
+    outcomes: int  # multinomial outcomes of the exact test
     p_asymptotic: float
     note: str
 
@@ -89,14 +93,15 @@ def parse_pair(text: str, alpha: float) -> Pair:
         if len(parts) != 3:
             raise ValueError
     except (ValueError, IndexError):
-        raise ParameterError(f"--pair: expected effect:baseline_topics:reuse_topics, "
-                             f"got {text!r}") from None
-    return Pair(e, nb, nr, float(paired_t_power(e, nb, alpha)),
-                float(paired_t_power(e, nr, alpha)))
+        raise ParameterError(
+            f"--pair: expected effect:baseline_topics:reuse_topics, got {text!r}"
+        ) from None
+    return Pair(e, nb, nr, float(paired_t_power(e, nb, alpha)), float(paired_t_power(e, nr, alpha)))
 
 
-def table_test(observed: Sequence[float], expected: Sequence[float] | None = None,
-               pairs: Sequence[Pair] = ()) -> TableTest:
+def table_test(
+    observed: Sequence[float], expected: Sequence[float] | None = None, pairs: Sequence[Pair] = ()
+) -> TableTest:
     """The chi-square goodness of fit of ``observed`` to ``expected`` (or to the table the
     ``pairs``' powers give), both exact and asymptotic."""
     obs = np.asarray(observed, dtype=float)
@@ -105,11 +110,13 @@ def table_test(observed: Sequence[float], expected: Sequence[float] | None = Non
     if (expected is None) == (not pairs):
         raise ParameterError("give the expected table or the pairs' effect sizes, not both")
     if expected is None:
-        exp = expected_table([p.power_baseline for p in pairs],
-                             [p.power_reuse for p in pairs]).ravel()
+        exp = expected_table(
+            [p.power_baseline for p in pairs], [p.power_reuse for p in pairs]
+        ).ravel()
         if abs(exp.sum() - obs.sum()) > 1e-9:
-            raise ParameterError(f"{len(pairs)} pair(s) given but the observed table "
-                                 f"counts {int(obs.sum())}")
+            raise ParameterError(
+                f"{len(pairs)} pair(s) given but the observed table counts {int(obs.sum())}"
+            )
     else:
         exp = np.asarray(expected, dtype=float)
     asym = chisq_gof(obs, exp, method="asymptotic")
@@ -118,8 +125,18 @@ def table_test(observed: Sequence[float], expected: Sequence[float] | None = Non
     if outcomes <= MAX_EXACT_OUTCOMES:
         p_exact = chisq_gof(obs, exp, method="exact").p_value
     else:
-        note = (f"exact enumeration would need {outcomes} outcomes (limit "
-                f"{MAX_EXACT_OUTCOMES}): asymptotic only")
-    return TableTest((int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
-                     (float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])), tuple(pairs),
-                     asym.statistic, asym.df, p_exact, outcomes, asym.p_value, note)
+        note = (
+            f"exact enumeration would need {outcomes} outcomes (limit "
+            f"{MAX_EXACT_OUTCOMES}): asymptotic only"
+        )
+    return TableTest(
+        (int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
+        (float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])),
+        tuple(pairs),
+        asym.statistic,
+        asym.df,
+        p_exact,
+        outcomes,
+        asym.p_value,
+        note,
+    )

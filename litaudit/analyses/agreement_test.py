@@ -35,17 +35,17 @@ from litaudit.stats.design import assign_holdouts
 class HoldoutDesign:
     """The hold-out design the assignments follow (Section 3.1), and its balance."""
 
-    sites: int                    # m
-    topics: int                   # N
+    sites: int  # m
+    topics: int  # N
     k: int
-    baseline: int                 # all-site baseline topics
-    subsets: int                  # C(m, k)
-    full_cycles: int              # b: complete round-robin cycles
-    partial: int                  # topics of the last, partial cycle
-    held_per_site_min: int        # topics each site is held out of (min and max)
+    baseline: int  # all-site baseline topics
+    subsets: int  # C(m, k)
+    full_cycles: int  # b: complete round-robin cycles
+    partial: int  # topics of the last, partial cycle
+    held_per_site_min: int  # topics each site is held out of (min and max)
     held_per_site_max: int
     balanced: bool
-    note: str                     # why it is not balanced, or ""
+    note: str  # why it is not balanced, or ""
 
 
 def holdout_design(m: int, n_topics: int, k: int, baseline: int = 0) -> HoldoutDesign:
@@ -57,23 +57,29 @@ def holdout_design(m: int, n_topics: int, k: int, baseline: int = 0) -> HoldoutD
     c = comb(m, k)
     rest = n_topics - baseline
     b, r = divmod(rest, c)
-    a = assign_holdouts([str(t) for t in range(n_topics)], [str(s) for s in range(m)], k,
-                        baseline)
+    a = assign_holdouts([str(t) for t in range(n_topics)], [str(s) for s in range(m)], k, baseline)
     per_site = np.zeros(m, dtype=int)
     for h in a.held_out:
         for s in h:
             per_site[int(s)] += 1
     note = ""
     if r:
-        note = (f"unbalanced: {rest} held-out topics are {b} full cycle(s) of C({m},{k}) = "
-                f"{c} site subsets and a partial cycle of {r}; ")
+        note = (
+            f"unbalanced: {rest} held-out topics are {b} full cycle(s) of C({m},{k}) = "
+            f"{c} site subsets and a partial cycle of {r}; "
+        )
         if b == 0:
-            note += (f"fewer topics than subsets, so {c - r} of the {c} subsets are never "
-                     f"held out together; ")
-        note += (f"each site is held out of {per_site.min()} to {per_site.max()} topics "
-                 "(the topic order is random, so which subsets miss out is random too)")
-    return HoldoutDesign(m, n_topics, k, baseline, c, b, r, int(per_site.min()),
-                         int(per_site.max()), r == 0, note)
+            note += (
+                f"fewer topics than subsets, so {c - r} of the {c} subsets are never "
+                f"held out together; "
+            )
+        note += (
+            f"each site is held out of {per_site.min()} to {per_site.max()} topics "
+            "(the topic order is random, so which subsets miss out is random too)"
+        )
+    return HoldoutDesign(
+        m, n_topics, k, baseline, c, b, r, int(per_site.min()), int(per_site.max()), r == 0, note
+    )
 
 
 @dataclass(frozen=True)
@@ -88,17 +94,17 @@ class AgreementPart:
     """One analysis of the agreement test over B assignments."""
 
     analysis: str
-    status: str                   # "tested" | "not enough data"
+    status: str  # "tested" | "not enough data"
     reason: str
-    pairs_min: int                # pairs tested per assignment (min, max)
+    pairs_min: int  # pairs tested per assignment (min, max)
     pairs_max: int
-    disagreement_real: float | None    # mean share of pairs whose two tests disagree
-    disagreement_null: float | None    # ... with the random assignments A'_b
+    disagreement_real: float | None  # mean share of pairs whose two tests disagree
+    disagreement_null: float | None  # ... with the random assignments A'_b
     expected_disagreement: float | None  # the paper's expectation (powers), real A_b
-    x2_real: float | None         # mean X^2 with A_b and with A'_b
+    x2_real: float | None  # mean X^2 with A_b and with A'_b
     x2_null: float | None
-    p_value: float | None         # sign-flip test of mean(X^2(A_b) - X^2(A'_b)) > 0
-    paper_p: Quantiles | None     # the paper's chi-square(3) p over the B real assignments
+    p_value: float | None  # sign-flip test of mean(X^2(A_b) - X^2(A'_b)) > 0
+    paper_p: Quantiles | None  # the paper's chi-square(3) p over the B real assignments
     paper_rejections: int | None  # assignments where that p < alpha (descriptive)
 
 
@@ -107,38 +113,38 @@ class ShiftPart:
     """Score agreement (Section 3.2.3): how far each run's mean over the topics its site
     was held out of falls from its mean over the other topics, against random hold-outs."""
 
-    status: str                   # "tested" | "not enough data"
+    status: str  # "tested" | "not enough data"
     reason: str
-    runs: int                     # runs with both kinds of topics
-    shift_real: float | None      # mean over runs and assignments of reuse - baseline mean
-    shift_null: float | None      # ... with the random assignments A'_b
-    effect: float | None          # shift_real - shift_null (score points)
-    effect_pct: float | None      # effect as a % of the mean score
-    rmse_real: float | None       # the paper's RMSE between baseline and reuse means
+    runs: int  # runs with both kinds of topics
+    shift_real: float | None  # mean over runs and assignments of reuse - baseline mean
+    shift_null: float | None  # ... with the random assignments A'_b
+    effect: float | None  # shift_real - shift_null (score points)
+    effect_pct: float | None  # effect as a % of the mean score
+    rmse_real: float | None  # the paper's RMSE between baseline and reuse means
     rmse_null: float | None
-    p_value: float | None         # two-sided sign-flip test of mean(shift(A_b) - shift(A'_b))
+    p_value: float | None  # two-sided sign-flip test of mean(shift(A_b) - shift(A'_b))
 
 
 @dataclass(frozen=True)
 class AgreementTest:
     """The agreement test of one collection (or score matrix)."""
 
-    source: str                   # e.g. "pooling simulation, depth 100"
+    source: str  # e.g. "pooling simulation, depth 100"
     measure: str
     alpha: float
     k: int
     depth: int | None
-    assignments: int              # B
+    assignments: int  # B
     flips: int
-    seed: int                     # of the hold-out assignments
-    flip_seed: int                # of the sign flips
+    seed: int  # of the hold-out assignments
+    flip_seed: int  # of the sign flips
     min_topics: int
     min_pairs: int
     design: HoldoutDesign
     parts: tuple[AgreementPart, ...]
     shift: ShiftPart
-    held_out_bias: float | None   # simulation only: mean (reduced - full) AP of held-out
-                                  # runs minus that of the other runs, same topics
+    held_out_bias: float | None  # simulation only: mean (reduced - full) AP of held-out
+    # runs minus that of the other runs, same topics
 
 
 def _quantiles(x: np.ndarray) -> Quantiles:
@@ -151,7 +157,8 @@ def _shift(scores: np.ndarray, held_runs: np.ndarray) -> tuple[float, float, int
     runs subtracted), so that topic difficulty does not enter."""
     ok = np.isfinite(scores)
     centre = np.where(ok, scores, 0.0).sum(axis=0, keepdims=True) / np.maximum(
-        ok.sum(axis=0, keepdims=True), 1)
+        ok.sum(axis=0, keepdims=True), 1
+    )
     x = np.where(ok, scores - centre, 0.0)
     nh, nb = (held_runs & ok).sum(1), (~held_runs & ok).sum(1)
     use = (nh > 0) & (nb > 0)
@@ -159,8 +166,11 @@ def _shift(scores: np.ndarray, held_runs: np.ndarray) -> tuple[float, float, int
         return float("nan"), float("nan"), 0
     reuse = (x * (held_runs & ok)).sum(1)[use] / nh[use]
     base = (x * (~held_runs & ok)).sum(1)[use] / nb[use]
-    return (float(np.mean(reuse - base)), float(np.sqrt(np.mean((reuse - base) ** 2))),
-            int(use.sum()))
+    return (
+        float(np.mean(reuse - base)),
+        float(np.sqrt(np.mean((reuse - base) ** 2))),
+        int(use.sum()),
+    )
 
 
 def _held_matrix(held_out, topic_pos: dict[str, int], m: int) -> np.ndarray:
@@ -171,70 +181,133 @@ def _held_matrix(held_out, topic_pos: dict[str, int], m: int) -> np.ndarray:
     return h
 
 
-def _agreement_parts(sets, pairs: np.ndarray, real: np.ndarray, null: np.ndarray,
-                     x2: np.ndarray, flip_rng: np.random.Generator, *, flips: int,
-                     alpha: float, min_topics: int, min_pairs: int) -> list[AgreementPart]:
+def _agreement_parts(
+    sets,
+    pairs: np.ndarray,
+    real: np.ndarray,
+    null: np.ndarray,
+    x2: np.ndarray,
+    flip_rng: np.random.Generator,
+    *,
+    flips: int,
+    alpha: float,
+    min_topics: int,
+    min_pairs: int,
+) -> list[AgreementPart]:
     """One part per pair set from the per-assignment statistics (sign-flip p-values
     drawn from ``flip_rng`` in set order)."""
     parts = []
     for n, ps in enumerate(sets):
         pm = pairs[:, n]
         if pm.mean() < min_pairs:
-            parts.append(AgreementPart(
-                ps.analysis, "not enough data",
-                (f"{pm.mean():.1f} pairs with >= {min_topics} baseline and reuse "
-                 f"topics per assignment on average (fewer than {min_pairs})"),
-                pairs_min=int(pm.min()), pairs_max=int(pm.max()), disagreement_real=None, disagreement_null=None, expected_disagreement=None,
-                x2_real=None, x2_null=None, p_value=None, paper_p=None,
-                paper_rejections=None))
+            parts.append(
+                AgreementPart(
+                    ps.analysis,
+                    "not enough data",
+                    (
+                        f"{pm.mean():.1f} pairs with >= {min_topics} baseline and reuse "
+                        f"topics per assignment on average (fewer than {min_pairs})"
+                    ),
+                    pairs_min=int(pm.min()),
+                    pairs_max=int(pm.max()),
+                    disagreement_real=None,
+                    disagreement_null=None,
+                    expected_disagreement=None,
+                    x2_real=None,
+                    x2_null=None,
+                    p_value=None,
+                    paper_p=None,
+                    paper_rejections=None,
+                )
+            )
             continue
         ok = pm > 0
         d = x2[ok, n, 0] - x2[ok, n, 1]
         p_paper = null[ok, n, 0]
-        parts.append(AgreementPart(
-            ps.analysis, "tested", "", pairs_min=int(pm.min()), pairs_max=int(pm.max()),
-            disagreement_real=float(np.nanmean(real[ok, n, 0])),
-            disagreement_null=float(np.nanmean(real[ok, n, 1])),
-            expected_disagreement=float(np.nanmean(real[ok, n, 2])),
-            x2_real=float(x2[ok, n, 0].mean()), x2_null=float(x2[ok, n, 1].mean()),
-            p_value=signflip_pvalue(d, flips, flip_rng), paper_p=_quantiles(p_paper),
-            paper_rejections=int((p_paper < alpha).sum())))
+        parts.append(
+            AgreementPart(
+                ps.analysis,
+                "tested",
+                "",
+                pairs_min=int(pm.min()),
+                pairs_max=int(pm.max()),
+                disagreement_real=float(np.nanmean(real[ok, n, 0])),
+                disagreement_null=float(np.nanmean(real[ok, n, 1])),
+                expected_disagreement=float(np.nanmean(real[ok, n, 2])),
+                x2_real=float(x2[ok, n, 0].mean()),
+                x2_null=float(x2[ok, n, 1].mean()),
+                p_value=signflip_pvalue(d, flips, flip_rng),
+                paper_p=_quantiles(p_paper),
+                paper_rejections=int((p_paper < alpha).sum()),
+            )
+        )
     return parts
 
 
-def _shift_part(shifts: np.ndarray, shift_runs: list[int],
-                score_fn: Callable[[np.ndarray], np.ndarray], last_held: np.ndarray,
-                flip_rng: np.random.Generator, flips: int) -> ShiftPart:
+def _shift_part(
+    shifts: np.ndarray,
+    shift_runs: list[int],
+    score_fn: Callable[[np.ndarray], np.ndarray],
+    last_held: np.ndarray,
+    flip_rng: np.random.Generator,
+    flips: int,
+) -> ShiftPart:
     """The held-out runs' score shift (relative to the mean score under the last
     assignment's hold-outs ``last_held``)."""
     runs_min = min(shift_runs)
     if runs_min < 2:
-        shift = ShiftPart("not enough data", "fewer than 2 runs with held-out and other "
-                          "topics", runs_min, None, None, None, None, None, None, None)
+        shift = ShiftPart(
+            "not enough data",
+            "fewer than 2 runs with held-out and other topics",
+            runs_min,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+        )
     else:
         d = shifts[:, 0] - shifts[:, 1]
         effect = float(d.mean())
         mean_score = float(np.nanmean(score_fn(last_held)))
         p = signflip_pvalue(d, flips, flip_rng, two_sided=True)
-        shift = ShiftPart("tested", "", runs_min, float(shifts[:, 0].mean()),
-                          float(shifts[:, 1].mean()), effect,
-                          100.0 * effect / mean_score if mean_score else None,
-                          float(shifts[:, 2].mean()), float(shifts[:, 3].mean()), p)
+        shift = ShiftPart(
+            "tested",
+            "",
+            runs_min,
+            float(shifts[:, 0].mean()),
+            float(shifts[:, 1].mean()),
+            effect,
+            100.0 * effect / mean_score if mean_score else None,
+            float(shifts[:, 2].mean()),
+            float(shifts[:, 3].mean()),
+            p,
+        )
     return shift
 
 
-def agreement_test(site_of_run, n_topics: int, score_fn: Callable[[np.ndarray], np.ndarray],
-                   *, k: int = defaults.AGREEMENT_K, baseline: int = 0,
-                   assignments: int = defaults.AGREEMENT_ASSIGNMENTS,
-                   seed: int = defaults.AGREEMENT_SEED,
-                   flips: int = defaults.AGREEMENT_FLIPS,
-                   flip_seed: int = defaults.AGREEMENT_FLIP_SEED,
-                   alpha: float = defaults.REUSE_ALPHA,
-                   min_topics: int = defaults.AGREEMENT_MIN_TOPICS,
-                   min_pairs: int = defaults.AGREEMENT_MIN_PAIRS,
-                   source: str = "", measure: str = "AP", depth: int | None = None,
-                   full_scores: np.ndarray | None = None,
-                   progress: Callable[[int], None] | None = None) -> AgreementTest:
+def agreement_test(
+    site_of_run,
+    n_topics: int,
+    score_fn: Callable[[np.ndarray], np.ndarray],
+    *,
+    k: int = defaults.AGREEMENT_K,
+    baseline: int = 0,
+    assignments: int = defaults.AGREEMENT_ASSIGNMENTS,
+    seed: int = defaults.AGREEMENT_SEED,
+    flips: int = defaults.AGREEMENT_FLIPS,
+    flip_seed: int = defaults.AGREEMENT_FLIP_SEED,
+    alpha: float = defaults.REUSE_ALPHA,
+    min_topics: int = defaults.AGREEMENT_MIN_TOPICS,
+    min_pairs: int = defaults.AGREEMENT_MIN_PAIRS,
+    source: str = "",
+    measure: str = "AP",
+    depth: int | None = None,
+    full_scores: np.ndarray | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> AgreementTest:
     """The agreement test over ``assignments`` random hold-out assignments.
 
     ``site_of_run``: integer site codes 0..m-1. ``score_fn(held)``: the runs x topics
@@ -287,19 +360,47 @@ def agreement_test(site_of_run, n_topics: int, score_fn: Callable[[np.ndarray], 
         if progress is not None:
             progress(1)
     flip_rng = np.random.default_rng(flip_seed)
-    parts = _agreement_parts(sets, pairs, real, null, x2, flip_rng, flips=flips,
-                             alpha=alpha, min_topics=min_topics, min_pairs=min_pairs)
+    parts = _agreement_parts(
+        sets,
+        pairs,
+        real,
+        null,
+        x2,
+        flip_rng,
+        flips=flips,
+        alpha=alpha,
+        min_topics=min_topics,
+        min_pairs=min_pairs,
+    )
     shift = _shift_part(shifts, shift_runs, score_fn, h, flip_rng, flips)
     return AgreementTest(
-        source=source, measure=measure, alpha=alpha, k=k, depth=depth,
-        assignments=assignments, flips=flips, seed=seed, flip_seed=flip_seed,
-        min_topics=min_topics, min_pairs=min_pairs, design=design, parts=tuple(parts), shift=shift,
-        held_out_bias=float(np.mean(bias)) if bias else None)
+        source=source,
+        measure=measure,
+        alpha=alpha,
+        k=k,
+        depth=depth,
+        assignments=assignments,
+        flips=flips,
+        seed=seed,
+        flip_seed=flip_seed,
+        min_topics=min_topics,
+        min_pairs=min_pairs,
+        design=design,
+        parts=tuple(parts),
+        shift=shift,
+        held_out_bias=float(np.mean(bias)) if bias else None,
+    )
 
 
-def archive_agreement(coded, *, depth: int = defaults.AGREEMENT_DEPTH,
-                      k: int = defaults.AGREEMENT_K, site_of_run=None, full: bool = False,
-                      **kw) -> AgreementTest:
+def archive_agreement(
+    coded,
+    *,
+    depth: int = defaults.AGREEMENT_DEPTH,
+    k: int = defaults.AGREEMENT_K,
+    site_of_run=None,
+    full: bool = False,
+    **kw,
+) -> AgreementTest:
     """The agreement test on a run archive: pooling simulations at ``depth`` (sites =
     participants unless ``site_of_run`` is given). ``full=True`` scores every run with
     the full judgments on both sides instead (reusable by construction)."""
@@ -316,10 +417,21 @@ def archive_agreement(coded, *, depth: int = defaults.AGREEMENT_DEPTH,
         sub = [index[tuple(np.flatnonzero(h[:, t]).tolist())] for t in range(n_t)]
         return ps.scores(np.array(sub))
 
-    src = ("full judgments on both sides (reusable by construction)" if full else
-           f"pooling simulation: depth-{depth} pools of the sites not held out")
-    return agreement_test(site, n_t, score_fn, k=k, depth=None if full else depth,
-                          source=src, full_scores=None if full else ps.full, **kw)
+    src = (
+        "full judgments on both sides (reusable by construction)"
+        if full
+        else f"pooling simulation: depth-{depth} pools of the sites not held out"
+    )
+    return agreement_test(
+        site,
+        n_t,
+        score_fn,
+        k=k,
+        depth=None if full else depth,
+        source=src,
+        full_scores=None if full else ps.full,
+        **kw,
+    )
 
 
 def matrix_agreement(scores, site_of_run, **kw) -> AgreementTest:
@@ -328,5 +440,15 @@ def matrix_agreement(scores, site_of_run, **kw) -> AgreementTest:
     return agreement_test(site_of_run, x.shape[1], lambda h: x, **kw)
 
 
-__all__ = ["ANALYSES", "AgreementPart", "ShiftPart", "AgreementTest", "HoldoutDesign", "Quantiles",
-           "agreement_test", "archive_agreement", "holdout_design", "matrix_agreement"]
+__all__ = [
+    "ANALYSES",
+    "AgreementPart",
+    "ShiftPart",
+    "AgreementTest",
+    "HoldoutDesign",
+    "Quantiles",
+    "agreement_test",
+    "archive_agreement",
+    "holdout_design",
+    "matrix_agreement",
+]

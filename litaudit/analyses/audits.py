@@ -34,6 +34,7 @@ _LOADED = False
 
 def register_kind(kind: str, result_type: type | None = None):
     """Register the result type of an audit kind (also usable as a class decorator)."""
+
     def add(cls: type) -> type:
         old = _KINDS.get(kind)
         if old is not None and old.__qualname__ != cls.__qualname__:
@@ -86,16 +87,36 @@ class StoredAudit:
     created_at: str
 
 
-def save_audit(con, *, kind: str, collection_id: str, measure: str | None, params: dict,
-               method: str, input_fingerprint: str, result: Any, seed: int | None = None,
-               trials: int | None = None) -> int:
+def save_audit(
+    con,
+    *,
+    kind: str,
+    collection_id: str,
+    measure: str | None,
+    params: dict,
+    method: str,
+    input_fingerprint: str,
+    result: Any,
+    seed: int | None = None,
+    trials: int | None = None,
+) -> int:
     """Insert an audit row and return its id."""
     row = con.execute(
         "INSERT INTO audits (kind, collection_id, measure, params, method, seed, trials, "
         "input_fingerprint, software_version, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         "RETURNING id",
-        [kind, collection_id, measure, dumps(params), method, seed, trials, input_fingerprint,
-         __version__, dumps(result)],
+        [
+            kind,
+            collection_id,
+            measure,
+            dumps(params),
+            method,
+            seed,
+            trials,
+            input_fingerprint,
+            __version__,
+            dumps(result),
+        ],
     ).fetchone()
     return int(row[0])
 
@@ -106,21 +127,33 @@ def save_audits(con, audits: list[dict]) -> list[int]:
     one audit per population)."""
     if not audits:
         return []
-    cols = ("kind", "collection_id", "measure", "params", "method", "seed", "trials",
-            "input_fingerprint", "result")
+    cols = (
+        "kind",
+        "collection_id",
+        "measure",
+        "params",
+        "method",
+        "seed",
+        "trials",
+        "input_fingerprint",
+        "result",
+    )
     data = {c: [a.get(c) for a in audits] for c in cols}
     data["params"] = [dumps(x) for x in data["params"]]
     data["result"] = [dumps(x) for x in data["result"]]
     types = {"seed": "BIGINT[]", "trials": "INTEGER[]"}
     sel = ", ".join(f"unnest(?::{types.get(c, 'VARCHAR[]')})" for c in cols)
     rows = con.execute(
-        f"INSERT INTO audits ({', '.join(cols)}, software_version) SELECT {sel}, ? "
-        "RETURNING id", [data[c] for c in cols] + [__version__]).fetchall()
+        f"INSERT INTO audits ({', '.join(cols)}, software_version) SELECT {sel}, ? RETURNING id",
+        [data[c] for c in cols] + [__version__],
+    ).fetchall()
     return sorted(int(r[0]) for r in rows)  # ids come from the sequence in row order
 
 
-_COLS = ("id, kind, collection_id, measure, params, method, seed, trials, input_fingerprint, "
-         "software_version, result, CAST(created_at AS VARCHAR)")
+_COLS = (
+    "id, kind, collection_id, measure, params, method, seed, trials, input_fingerprint, "
+    "software_version, result, CAST(created_at AS VARCHAR)"
+)
 
 
 def _row(r) -> StoredAudit:
@@ -130,11 +163,14 @@ def _row(r) -> StoredAudit:
         try:
             result = decode(tp, result)
         except DecodeError as exc:
-            raise StoreError(f"audit #{r[0]} ({r[1]}, made by litaudit {r[9]}): its stored "
-                             f"result does not fit {tp.__name__} ({exc}); re-run the "
-                             "audit with this version") from None
-    return StoredAudit(r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8], r[9],
-                       result, r[11])
+            raise StoreError(
+                f"audit #{r[0]} ({r[1]}, made by litaudit {r[9]}): its stored "
+                f"result does not fit {tp.__name__} ({exc}); re-run the "
+                "audit with this version"
+            ) from None
+    return StoredAudit(
+        r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8], r[9], result, r[11]
+    )
 
 
 def get_audit(con, audit_id: int) -> StoredAudit:
@@ -144,19 +180,22 @@ def get_audit(con, audit_id: int) -> StoredAudit:
     return _row(r)
 
 
-def find_audit(con, *, kind: str, collection_id: str, measure: str | None, params: dict,
-               input_fingerprint: str) -> StoredAudit | None:
+def find_audit(
+    con, *, kind: str, collection_id: str, measure: str | None, params: dict, input_fingerprint: str
+) -> StoredAudit | None:
     """The newest stored audit with exactly these inputs (for reuse by reports), or None."""
     r = con.execute(
         f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
         "AND measure IS NOT DISTINCT FROM ? AND params = ? AND input_fingerprint = ? "
         "ORDER BY id DESC LIMIT 1",
-        [kind, collection_id, measure, dumps(params), input_fingerprint]).fetchone()
+        [kind, collection_id, measure, dumps(params), input_fingerprint],
+    ).fetchone()
     return _row(r) if r else None
 
 
-def list_audits(con, *, kind: str | None = None, collection_id: str | None = None,
-                measure: str | None = None) -> list[StoredAudit]:
+def list_audits(
+    con, *, kind: str | None = None, collection_id: str | None = None, measure: str | None = None
+) -> list[StoredAudit]:
     where, args = [], []
     for col, val in (("kind", kind), ("collection_id", collection_id), ("measure", measure)):
         if val is not None:
@@ -184,16 +223,34 @@ class Audited(Generic[T]):
         return iter((self.result, self.audit_id))
 
 
-def _identical(con, kind: str, collection_id: str, measure: str | None, params: dict,
-               fingerprint: str, method: str, seed: int | None,
-               trials: int | None) -> StoredAudit | None:
+def _identical(
+    con,
+    kind: str,
+    collection_id: str,
+    measure: str | None,
+    params: dict,
+    fingerprint: str,
+    method: str,
+    seed: int | None,
+    trials: int | None,
+) -> StoredAudit | None:
     r = con.execute(
         f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
         "AND measure IS NOT DISTINCT FROM ? AND params = ? AND input_fingerprint = ? "
         "AND method = ? AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
         "AND software_version = ? ORDER BY id DESC LIMIT 1",
-        [kind, collection_id, measure, dumps(params), fingerprint, method, seed, trials,
-         __version__]).fetchone()
+        [
+            kind,
+            collection_id,
+            measure,
+            dumps(params),
+            fingerprint,
+            method,
+            seed,
+            trials,
+            __version__,
+        ],
+    ).fetchone()
     return _row(r) if r is not None else None
 
 
@@ -205,18 +262,42 @@ def identical_ids(con, audits: list[dict]) -> list[int | None]:
         rows = con.execute(
             "SELECT max(id), collection_id, measure, params, input_fingerprint, method, seed, "
             "trials FROM audits WHERE kind = ? AND software_version = ? "
-            "GROUP BY ALL", [kind, __version__]).fetchall()
+            "GROUP BY ALL",
+            [kind, __version__],
+        ).fetchall()
         for r in rows:
             found[(kind, *r[1:])] = int(r[0])
-    return [found.get((a["kind"], a["collection_id"], a["measure"], dumps(a["params"]),
-                       a["input_fingerprint"], a["method"], a.get("seed"), a.get("trials")))
-            for a in audits]
+    return [
+        found.get(
+            (
+                a["kind"],
+                a["collection_id"],
+                a["measure"],
+                dumps(a["params"]),
+                a["input_fingerprint"],
+                a["method"],
+                a.get("seed"),
+                a.get("trials"),
+            )
+        )
+        for a in audits
+    ]
 
 
-def run_or_reuse(con, kind: str, *, collection_id: str, measure: str | None, params: dict,
-                 fingerprint: str, compute: Callable[[], T], method: str,
-                 seed: int | None = None, trials: int | None = None,
-                 save: bool = True) -> Audited[T]:
+def run_or_reuse(
+    con,
+    kind: str,
+    *,
+    collection_id: str,
+    measure: str | None,
+    params: dict,
+    fingerprint: str,
+    compute: Callable[[], T],
+    method: str,
+    seed: int | None = None,
+    trials: int | None = None,
+    save: bool = True,
+) -> Audited[T]:
     """The stored audit of an identical call, else ``compute()`` stored as a new audit.
 
     Identical: same kind, collection, measure, parameters (canonical JSON), method, seed,
@@ -228,25 +309,53 @@ def run_or_reuse(con, kind: str, *, collection_id: str, measure: str | None, par
     tp = result_type(kind)
     if tp is None:
         raise ValueError(f"audit kind {kind!r} has no registered result type")
-    found = _identical(con, kind, collection_id, measure, params, fingerprint, method, seed,
-                       trials)
+    found = _identical(con, kind, collection_id, measure, params, fingerprint, method, seed, trials)
     if found is not None:
         return Audited(found.result, found.id, reused=True)
     result = compute()
     if not isinstance(result, tp):
-        raise TypeError(f"audit kind {kind!r} computed a {type(result).__name__}, "
-                        f"registered {tp.__name__}")
-    aid = save_audit(con, kind=kind, collection_id=collection_id, measure=measure,
-                     params=params, method=method, input_fingerprint=fingerprint,
-                     result=result, seed=seed, trials=trials)
+        raise TypeError(
+            f"audit kind {kind!r} computed a {type(result).__name__}, registered {tp.__name__}"
+        )
+    aid = save_audit(
+        con,
+        kind=kind,
+        collection_id=collection_id,
+        measure=measure,
+        params=params,
+        method=method,
+        input_fingerprint=fingerprint,
+        result=result,
+        seed=seed,
+        trials=trials,
+    )
     return Audited(result, aid)
 
 
-def store_or_reuse(con, kind: str, *, collection_id: str, measure: str | None, params: dict,
-                   fingerprint: str, result: T, method: str, seed: int | None = None,
-                   trials: int | None = None) -> Audited[T]:
+def store_or_reuse(
+    con,
+    kind: str,
+    *,
+    collection_id: str,
+    measure: str | None,
+    params: dict,
+    fingerprint: str,
+    result: T,
+    method: str,
+    seed: int | None = None,
+    trials: int | None = None,
+) -> Audited[T]:
     """:func:`run_or_reuse` for a result already computed (when computing is cheaper than
     knowing the fingerprint without it): the identical stored audit's id, else a new one."""
-    return run_or_reuse(con, kind, collection_id=collection_id, measure=measure,
-                        params=params, fingerprint=fingerprint, compute=lambda: result,
-                        method=method, seed=seed, trials=trials)
+    return run_or_reuse(
+        con,
+        kind,
+        collection_id=collection_id,
+        measure=measure,
+        params=params,
+        fingerprint=fingerprint,
+        compute=lambda: result,
+        method=method,
+        seed=seed,
+        trials=trials,
+    )

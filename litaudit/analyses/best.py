@@ -58,25 +58,51 @@ SUMMARY_MIN_N = defaults.MIN_N
 SOURCE = "Carterette, SIGIR 2015"
 
 
-def _stored(con, kind: str, pop: Population, rep, fp: str, params: dict, *, method: str,
-            seed: int | None = None, trials: int | None = None):
+def _stored(
+    con,
+    kind: str,
+    pop: Population,
+    rep,
+    fp: str,
+    params: dict,
+    *,
+    method: str,
+    seed: int | None = None,
+    trials: int | None = None,
+):
     """Save ``rep`` as an audit of ``kind`` (or find the identical stored one) and return it
     with its ``audit_id``."""
-    done = store_or_reuse(con, kind, collection_id=pop.collection_id, measure=pop.measure,
-                          params=params, fingerprint=fp, result=rep, method=method,
-                          seed=seed, trials=trials)
+    done = store_or_reuse(
+        con,
+        kind,
+        collection_id=pop.collection_id,
+        measure=pop.measure,
+        params=params,
+        fingerprint=fp,
+        result=rep,
+        method=method,
+        seed=seed,
+        trials=trials,
+    )
     return dataclasses.replace(rep, audit_id=done.audit_id)
 
 
 def filter_params(filters: Filters) -> dict:
     """The filters as stored with an audit (the collection and measure are stored beside)."""
-    return {k: v for k, v in dataclasses.asdict(filters).items()
-            if k not in ("collection_id", "measure")}
+    return {
+        k: v
+        for k, v in dataclasses.asdict(filters).items()
+        if k not in ("collection_id", "measure")
+    }
 
 
 def _params(pop: Population, filters: Filters, **kw) -> dict:
-    return {"collection": pop.collection_id, "measure": pop.measure,
-            "filters": filter_params(filters), **kw}
+    return {
+        "collection": pop.collection_id,
+        "measure": pop.measure,
+        "filters": filter_params(filters),
+        **kw,
+    }
 
 
 # ------------------------------------------------------------------------------ best
@@ -126,38 +152,86 @@ class BestReport:
     audit_id: int | None = None
 
 
-def run_best(con, collection: str, measure: str, *, filters: Filters = Filters(),
-             alpha: float = DEFAULT_ALPHA, p: float = DEFAULT_P, method: str = "exact",
-             trials: int | None = None, seed: int | None = None, save: bool = True
-             ) -> BestReport:
+def run_best(
+    con,
+    collection: str,
+    measure: str,
+    *,
+    filters: Filters = Filters(),
+    alpha: float = DEFAULT_ALPHA,
+    p: float = DEFAULT_P,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int | None = None,
+    save: bool = True,
+) -> BestReport:
     """Audit the best result of a collection and measure; store it unless ``save=False``."""
     pop = population(con, collection, measure, filters)
     return _best(con, pop, filters, alpha, p, method, trials, seed, save)
 
 
-def _best(con, pop: Population, filters: Filters, alpha: float, p: float, method: str,
-          trials: int | None, seed: int | None, save: bool) -> BestReport:
+def _best(
+    con,
+    pop: Population,
+    filters: Filters,
+    alpha: float,
+    p: float,
+    method: str,
+    trials: int | None,
+    seed: int | None,
+    save: bool,
+) -> BestReport:
     rows = pop.rows
     if method == "montecarlo":
         trials = DEFAULT_TRIALS if trials is None else trials
         seed = DEFAULT_SEED if seed is None else seed
     else:
         trials = seed = None
-    st = intervals.audit_best([r.value for r in rows], pop.n_topics, alpha=alpha, p=p,
-                            method=method, trials=trials, seed=seed)
+    st = intervals.audit_best(
+        [r.value for r in rows],
+        pop.n_topics,
+        alpha=alpha,
+        p=p,
+        method=method,
+        trials=trials,
+        seed=seed,
+    )
     best_value = st.interval.value
-    cands = tuple(Candidate(k + 1, best_value - rows[i].value, rows[i])
-                  for k, i in enumerate(st.candidates))
+    cands = tuple(
+        Candidate(k + 1, best_value - rows[i].value, rows[i]) for k, i in enumerate(st.candidates)
+    )
     fp = results_fingerprint(rows)
-    fit = modelfit.model_fit([r.value for r in rows], pop.n_topics, alpha=alpha,
-                             p_floor=defaults.P_FLOOR)
-    rep = BestReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
-                     filters, pop.n_topics, pop.n_other_topics, summarize(pop, filters), st,
-                     fit, rows[st.candidates[0]], cands, fp, SOURCE)
+    fit = modelfit.model_fit(
+        [r.value for r in rows], pop.n_topics, alpha=alpha, p_floor=defaults.P_FLOOR
+    )
+    rep = BestReport(
+        pop.collection_id,
+        pop.collection_name,
+        pop.measure,
+        filters.source,
+        filters,
+        pop.n_topics,
+        pop.n_other_topics,
+        summarize(pop, filters),
+        st,
+        fit,
+        rows[st.candidates[0]],
+        cands,
+        fp,
+        SOURCE,
+    )
     if save:
-        rep = _stored(con, "best", pop, rep, fp, _params(pop, filters, alpha=alpha, p=p,
-                                                         method=method),
-                      method=method, seed=seed, trials=trials)
+        rep = _stored(
+            con,
+            "best",
+            pop,
+            rep,
+            fp,
+            _params(pop, filters, alpha=alpha, p=p, method=method),
+            method=method,
+            seed=seed,
+            trials=trials,
+        )
     return rep
 
 
@@ -201,56 +275,81 @@ def check_claimed_value(con, measure: str, value: float) -> float:
     value = float(value)
     if not math.isfinite(value):
         raise ParameterError(f"claimed {measure} must be a finite number, got {value!r}")
-    row = con.execute("SELECT min_value, max_value FROM measures WHERE name = ?",
-                      [measure]).fetchone()
+    row = con.execute(
+        "SELECT min_value, max_value FROM measures WHERE name = ?", [measure]
+    ).fetchone()
     lo, hi = (0.0, 1.0) if row is None else (float(row[0]), float(row[1]))
     span = f"{measure} lies between {lo:g} and {hi:g}"
     if value < lo:
-        raise ParameterError(f"claimed {measure} {value:g} is "
-                             f"{'negative' if value < 0 else 'below the range'}; {span}")
+        raise ParameterError(
+            f"claimed {measure} {value:g} is "
+            f"{'negative' if value < 0 else 'below the range'}; {span}"
+        )
     if value > hi:
         if lo == 0.0 and hi == 1.0 and value <= 100:
-            raise ParameterError(f"claimed {measure} {value:g} is not a fraction; did you "
-                                 f"mean {value / 100:g}? ({span})")
+            raise ParameterError(
+                f"claimed {measure} {value:g} is not a fraction; did you "
+                f"mean {value / 100:g}? ({span})"
+            )
         raise ParameterError(f"claimed {measure} {value:g} is above the range; {span}")
     return value
 
 
-def _subject_index(rows: list[ResultRow], where: str, result_id: int | None,
-                   system: str | None) -> int:
+def _subject_index(
+    rows: list[ResultRow], where: str, result_id: int | None, system: str | None
+) -> int:
     """The position in ``rows`` of the published result named by id or by system."""
     if result_id is not None:
         hit = [i for i, r in enumerate(rows) if r.id == result_id]
         if not hit:
-            raise NotFound(f"result #{result_id} is not in the population of {where} (another "
-                           "collection or measure, retracted, non-standard, filtered out, or "
-                           "on another topic count)")
+            raise NotFound(
+                f"result #{result_id} is not in the population of {where} (another "
+                "collection or measure, retracted, non-standard, filtered out, or "
+                "on another topic count)"
+            )
         return hit[0]
     want = (system or "").strip().lower()
     hit = [i for i, r in enumerate(rows) if r.system.lower() == want]
     if not hit:
         raise NotFound(f"no result of system {system!r} in the population of {where}")
     if len(hit) > 1:
-        ex = ", ".join(f"#{rows[i].id} {rows[i].value_text} ({wording.who(rows[i])})"
-                       for i in hit[:3])
-        raise ParameterError(f"system {system!r} names {len(hit)} results in the population "
-                             f"of {where}; choose one with --result ID (e.g. {ex})")
+        ex = ", ".join(
+            f"#{rows[i].id} {rows[i].value_text} ({wording.who(rows[i])})" for i in hit[:3]
+        )
+        raise ParameterError(
+            f"system {system!r} names {len(hit)} results in the population "
+            f"of {where}; choose one with --result ID (e.g. {ex})"
+        )
     return hit[0]
 
 
-def run_claim(con, collection: str, measure: str, value: float | None = None, *,
-              result_id: int | None = None, system: str | None = None,
-              n: int | None = None, hidden_multiplier: float = 1.0,
-              filters: Filters = Filters(), alpha: float = DEFAULT_ALPHA,
-              p: float = DEFAULT_P, method: str = "exact", trials: int | None = None,
-              seed: int | None = None, save: bool = True) -> ClaimReport:
+def run_claim(
+    con,
+    collection: str,
+    measure: str,
+    value: float | None = None,
+    *,
+    result_id: int | None = None,
+    system: str | None = None,
+    n: int | None = None,
+    hidden_multiplier: float = 1.0,
+    filters: Filters = Filters(),
+    alpha: float = DEFAULT_ALPHA,
+    p: float = DEFAULT_P,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int | None = None,
+    save: bool = True,
+) -> ClaimReport:
     """Audit a claim: a new ``value`` (one more draw) or a published result named by
     ``result_id`` or ``system`` (one of the N). ``n`` overrides the number of experiments
     besides the claim (default: N for a new value, N - 1 for a published one)."""
     given = [x is not None for x in (value, result_id, system)]
     if sum(given) != 1:
-        raise ParameterError("give exactly one of a claimed value (--value), a result id "
-                             "(--result) or a system name (--system)")
+        raise ParameterError(
+            "give exactly one of a claimed value (--value), a result id "
+            "(--result) or a system name (--system)"
+        )
     pop = population(con, collection, measure, filters)
     rows = pop.rows
     where = f"{pop.collection_name} {pop.measure}"
@@ -265,22 +364,62 @@ def run_claim(con, collection: str, measure: str, value: float | None = None, *,
     else:
         trials = seed = None
     ca = claim_stats.audit_claim(
-        [r.value for r in rows], pop.n_topics, value=value, index=index, n_other=n,
-        hidden_multiplier=hidden_multiplier, alpha=alpha, p=p, method=method, trials=trials,
-        seed=seed, p_floor=defaults.P_FLOOR, n_star_cap=defaults.N_STAR_CAP)
+        [r.value for r in rows],
+        pop.n_topics,
+        value=value,
+        index=index,
+        n_other=n,
+        hidden_multiplier=hidden_multiplier,
+        alpha=alpha,
+        p=p,
+        method=method,
+        trials=trials,
+        seed=seed,
+        p_floor=defaults.P_FLOOR,
+        n_star_cap=defaults.N_STAR_CAP,
+    )
     holder = next(r for i, r in enumerate(rows) if i != index)
     subject = None if index is None else rows[index]
     fp = results_fingerprint(rows)
-    rep = ClaimReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
-                      filters, pop.n_topics, pop.n_other_topics, summarize(pop, filters),
-                      ca.value, subject, wording.claim_answers(ca, holder, subject), holder, ca,
-                      fp, SOURCE)
+    rep = ClaimReport(
+        pop.collection_id,
+        pop.collection_name,
+        pop.measure,
+        filters.source,
+        filters,
+        pop.n_topics,
+        pop.n_other_topics,
+        summarize(pop, filters),
+        ca.value,
+        subject,
+        wording.claim_answers(ca, holder, subject),
+        holder,
+        ca,
+        fp,
+        SOURCE,
+    )
     if save:
-        rep = _stored(con, "claim", pop, rep, fp,
-                      _params(pop, filters, value=value, result_id=None if subject is None
-                              else subject.id, n=n, hidden_multiplier=hidden_multiplier,
-                              alpha=alpha, p=p, method=method),
-                      method=method, seed=seed, trials=trials)
+        rep = _stored(
+            con,
+            "claim",
+            pop,
+            rep,
+            fp,
+            _params(
+                pop,
+                filters,
+                value=value,
+                result_id=None if subject is None else subject.id,
+                n=n,
+                hidden_multiplier=hidden_multiplier,
+                alpha=alpha,
+                p=p,
+                method=method,
+            ),
+            method=method,
+            seed=seed,
+            trials=trials,
+        )
     return rep
 
 
@@ -319,9 +458,17 @@ class HistoryReport:
 HISTORY_STEPS = ("auto", "date", "year")
 
 
-def run_history(con, collection: str, measure: str, *, filters: Filters = Filters(),
-                alpha: float = DEFAULT_ALPHA, reference: str = "final", by: str = "auto",
-                save: bool = True) -> HistoryReport:
+def run_history(
+    con,
+    collection: str,
+    measure: str,
+    *,
+    filters: Filters = Filters(),
+    alpha: float = DEFAULT_ALPHA,
+    reference: str = "final",
+    by: str = "auto",
+    save: bool = True,
+) -> HistoryReport:
     """Replay the results of a collection and measure over time, ``by`` date or year;
     ``auto``: by date when every result carries one, else by year. Stored unless
     ``save=False``."""
@@ -333,28 +480,57 @@ def run_history(con, collection: str, measure: str, *, filters: Filters = Filter
     rows = pop.rows
     undated = sum(1 for r in rows if not r.date)
     if by == "date" and undated:
-        raise ParameterError(f"{pop.collection_name} {pop.measure}: {undated} of {len(rows)} "
-                             "results have no date; replay by year, or narrow the population")
+        raise ParameterError(
+            f"{pop.collection_name} {pop.measure}: {undated} of {len(rows)} "
+            "results have no date; replay by year, or narrow the population"
+        )
     if by == "auto":
         by = "year" if undated else "date"
     times = labels = None
     if by == "date":
         days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
         times, labels = [d.toordinal() for d in days], [d.isoformat() for d in days]
-    h = sequential.replay([r.value for r in rows], [r.year for r in rows], pop.n_topics,
-                          alpha=alpha, reference=reference, times=times, labels=labels,
-                          p_floor=defaults.P_FLOOR)
-    fit = modelfit.model_fit([r.value for r in rows], pop.n_topics, alpha=alpha,
-                             p_floor=defaults.P_FLOOR)
+    h = sequential.replay(
+        [r.value for r in rows],
+        [r.year for r in rows],
+        pop.n_topics,
+        alpha=alpha,
+        reference=reference,
+        times=times,
+        labels=labels,
+        p_floor=defaults.P_FLOOR,
+    )
+    fit = modelfit.model_fit(
+        [r.value for r in rows], pop.n_topics, alpha=alpha, p_floor=defaults.P_FLOOR
+    )
     fp = results_fingerprint(rows)
-    rep = HistoryReport(pop.collection_id, pop.collection_name, pop.measure, filters.source,
-                        filters, pop.n_topics, pop.n_other_topics, summarize(pop, filters), h,
-                        fit, tuple(rows[pt.record_index] for pt in h.points), fp, SOURCE,
-                        None, by)
+    rep = HistoryReport(
+        pop.collection_id,
+        pop.collection_name,
+        pop.measure,
+        filters.source,
+        filters,
+        pop.n_topics,
+        pop.n_other_topics,
+        summarize(pop, filters),
+        h,
+        fit,
+        tuple(rows[pt.record_index] for pt in h.points),
+        fp,
+        SOURCE,
+        None,
+        by,
+    )
     if save:
-        rep = _stored(con, "history", pop, rep, fp,
-                      _params(pop, filters, alpha=alpha, reference=reference, by=by),
-                      method="exact")
+        rep = _stored(
+            con,
+            "history",
+            pop,
+            rep,
+            fp,
+            _params(pop, filters, alpha=alpha, reference=reference, by=by),
+            method="exact",
+        )
     return rep
 
 
@@ -397,22 +573,37 @@ class Summary:
     p: float
 
 
-def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA,
-                p: float = DEFAULT_P, include_retracted: bool = False,
-                include_nonstandard: bool = False, filters: Filters | None = None,
-                save: bool = True) -> Summary:
+def run_summary(
+    con,
+    *,
+    min_n: int = SUMMARY_MIN_N,
+    alpha: float = DEFAULT_ALPHA,
+    p: float = DEFAULT_P,
+    include_retracted: bool = False,
+    include_nonstandard: bool = False,
+    filters: Filters | None = None,
+    save: bool = True,
+) -> Summary:
     """`audit best` for every collection, measure and source in the store (exact method);
     ``filters`` (a date window, reporters ...) narrows every group."""
     check_min_n(min_n)
-    colls = {r[0]: (r[1], r[2]) for r in con.execute(
-        "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
-        "ON t.collection_id = c.id AND t.is_default").fetchall()}
-    base = filters if filters is not None else Filters(
-        include_retracted=include_retracted, include_nonstandard=include_nonstandard)
+    colls = {
+        r[0]: (r[1], r[2])
+        for r in con.execute(
+            "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
+            "ON t.collection_id = c.id AND t.is_default"
+        ).fetchall()
+    }
+    base = (
+        filters
+        if filters is not None
+        else Filters(include_retracted=include_retracted, include_nonstandard=include_nonstandard)
+    )
     groups: dict[tuple[str, str, str, str], list[ResultRow]] = {}
     for x in load_population(con, None, None, base):
-        groups.setdefault((colls[x.collection_id][0], x.measure, x.row.source, x.collection_id),
-                          []).append(x.row)
+        groups.setdefault(
+            (colls[x.collection_id][0], x.measure, x.row.source, x.collection_id), []
+        ).append(x.row)
     out, skipped, reps = [], [], []
     for (cname, meas, src, cid), rows in sorted(groups.items()):
         f = dataclasses.replace(base, source=src)
@@ -424,22 +615,47 @@ def run_summary(con, *, min_n: int = SUMMARY_MIN_N, alpha: float = DEFAULT_ALPHA
         reps.append((pop, src, _best(con, pop, f, alpha, p, "exact", None, None, False)))
     ids: list[int | None] = [None] * len(reps)
     if save:  # an identical stored audit is reused; the others go in one insert
-        todo: list[dict[str, Any]] = [{"kind": "best", "collection_id": pop.collection_id, "measure": pop.measure,
-                 "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
-                 "method": "exact", "input_fingerprint": rep.fingerprint, "result": rep}
-                for pop, _src, rep in reps]
+        todo: list[dict[str, Any]] = [
+            {
+                "kind": "best",
+                "collection_id": pop.collection_id,
+                "measure": pop.measure,
+                "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
+                "method": "exact",
+                "input_fingerprint": rep.fingerprint,
+                "result": rep,
+            }
+            for pop, _src, rep in reps
+        ]
         ids = identical_ids(con, todo)
         new = [i for i, found in enumerate(ids) if found is None]
         for i, added in zip(new, save_audits(con, [todo[i] for i in new]), strict=True):
             ids[i] = added
     for (_pop, src, rep), aid in zip(reps, ids, strict=True):
         s = rep.stats
-        out.append(SummaryRow(rep.collection_id, rep.collection_name, rep.measure,
-                              src, s.reference.n_results, rep.n_topics,
-                              s.reference.mu, s.reference.sd, s.interval.value,
-                              rep.best.value_text, rep.best.system, rep.best.provenance,
-                              s.interval.mu0, s.interval.lower, s.n_candidates,
-                              s.thresholds.max_threshold, s.thresholds.n_above,
-                              s.mxvd.expected_max, rep.population, rep.fit.rejected,
-                              aid))
+        out.append(
+            SummaryRow(
+                rep.collection_id,
+                rep.collection_name,
+                rep.measure,
+                src,
+                s.reference.n_results,
+                rep.n_topics,
+                s.reference.mu,
+                s.reference.sd,
+                s.interval.value,
+                rep.best.value_text,
+                rep.best.system,
+                rep.best.provenance,
+                s.interval.mu0,
+                s.interval.lower,
+                s.n_candidates,
+                s.thresholds.max_threshold,
+                s.thresholds.n_above,
+                s.mxvd.expected_max,
+                rep.population,
+                rep.fit.rejected,
+                aid,
+            )
+        )
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

@@ -21,21 +21,21 @@ class CodedArchive:
 
     collection_id: str
     tags: tuple[str, ...]
-    participants: tuple[str, ...]        # per run (its tag when the archive has none)
-    run_types: tuple[str | None, ...]    # per run
-    participant_names: tuple[str, ...]   # distinct participants, sorted
-    participant_of_run: np.ndarray       # (n_runs,) index into participant_names
-    topic_names: tuple[str, ...]         # topics of the qrels
-    docnos: np.ndarray                   # docno of every doc code (byte order)
-    run: np.ndarray                      # ranked entries restricted to qrels topics
+    participants: tuple[str, ...]  # per run (its tag when the archive has none)
+    run_types: tuple[str | None, ...]  # per run
+    participant_names: tuple[str, ...]  # distinct participants, sorted
+    participant_of_run: np.ndarray  # (n_runs,) index into participant_names
+    topic_names: tuple[str, ...]  # topics of the qrels
+    docnos: np.ndarray  # docno of every doc code (byte order)
+    run: np.ndarray  # ranked entries restricted to qrels topics
     topic: np.ndarray
     doc: np.ndarray
-    rank: np.ndarray                     # 0-based rank within its (run, topic) list
+    rank: np.ndarray  # 0-based rank within its (run, topic) list
     score: np.ndarray
-    q_topic: np.ndarray                  # qrels rows
+    q_topic: np.ndarray  # qrels rows
     q_doc: np.ndarray
     q_rel: np.ndarray
-    fingerprint: str                     # sha256 of the archive's content
+    fingerprint: str  # sha256 of the archive's content
 
 
 def code_archive(archive) -> CodedArchive:
@@ -48,7 +48,7 @@ def code_archive(archive) -> CodedArchive:
     n = np.array([len(r) for r in runs])
     all_docs = np.concatenate([r.docno for r in runs] + [archive.qrels.docno])
     all_tops = np.concatenate([r.topic for r in runs] + [archive.qrels.topic])
-    doc_codes, docnos = pd.factorize(all_docs, sort=True)        # code point = strcmp order
+    doc_codes, docnos = pd.factorize(all_docs, sort=True)  # code point = strcmp order
     top_codes, top_names = pd.factorize(all_tops, sort=True)
     total = int(n.sum())
     run = np.repeat(np.arange(len(runs)), n)
@@ -56,12 +56,19 @@ def code_archive(archive) -> CodedArchive:
     score32 = np.concatenate([r.score for r in runs]).astype(np.float32)
     order = np.lexsort((-doc, -score32, topic, run))
     score = np.concatenate([r.score for r in runs]).astype(np.float64)[order]
-    return _assemble(archive.collection_id, [(i.tag, i.participant, i.run_type)
-                                             for i in archive.info],
-                     np.asarray(docnos, dtype=object), [str(t) for t in top_names],
-                     run[order], topic[order], doc[order], score,
-                     top_codes[total:], doc_codes[total:],
-                     np.asarray(archive.qrels.rel, dtype=np.int32))
+    return _assemble(
+        archive.collection_id,
+        [(i.tag, i.participant, i.run_type) for i in archive.info],
+        np.asarray(docnos, dtype=object),
+        [str(t) for t in top_names],
+        run[order],
+        topic[order],
+        doc[order],
+        score,
+        top_codes[total:],
+        doc_codes[total:],
+        np.asarray(archive.qrels.rel, dtype=np.int32),
+    )
 
 
 def code_stored(tables, collection_id: str) -> CodedArchive:
@@ -103,15 +110,34 @@ def code_stored(tables, collection_id: str) -> CodedArchive:
     # qrels in load_qrels' order: topic, then docno (as text)
     q_topic, q_doc = top_code[t.q_topic_id], doc_code[t.q_doc_id]
     q_order = np.lexsort((q_doc, q_topic))
-    return _assemble(collection_id, [(r[1], r[2], r[3]) for r in t.runs], docnos,
-                     [t.topics[i] for i in top_sorted], run[order], topic[order], doc[order],
-                     t.score.astype(np.float64)[order], q_topic[q_order], q_doc[q_order],
-                     np.asarray(t.q_rel, dtype=np.int32)[q_order])
+    return _assemble(
+        collection_id,
+        [(r[1], r[2], r[3]) for r in t.runs],
+        docnos,
+        [t.topics[i] for i in top_sorted],
+        run[order],
+        topic[order],
+        doc[order],
+        t.score.astype(np.float64)[order],
+        q_topic[q_order],
+        q_doc[q_order],
+        np.asarray(t.q_rel, dtype=np.int32)[q_order],
+    )
 
 
-def _assemble(collection_id: str, infos: list[tuple], docnos: np.ndarray,
-              top_names: list[str], run, topic, doc, score, q_topic, q_doc,
-              q_rel) -> CodedArchive:
+def _assemble(
+    collection_id: str,
+    infos: list[tuple],
+    docnos: np.ndarray,
+    top_names: list[str],
+    run,
+    topic,
+    doc,
+    score,
+    q_topic,
+    q_doc,
+    q_rel,
+) -> CodedArchive:
     """The coded archive from rows already in order (run, topic as text, trec_eval's
     ranking) whose topics are coded by their rank as text (``top_names``): topics recoded
     to the qrels' topics in trec_eval's order, rows of other topics dropped."""
@@ -136,14 +162,24 @@ def _assemble(collection_id: str, infos: list[tuple], docnos: np.ndarray,
     for arr in (run, topic, doc, score, recode[q_topic], q_doc, q_rel):
         h.update(np.ascontiguousarray(arr).tobytes())
     return CodedArchive(
-        collection_id=collection_id, tags=tuple(tag for tag, _, _ in infos),
-        participants=parts, run_types=tuple(rt for _, _, rt in infos),
+        collection_id=collection_id,
+        tags=tuple(tag for tag, _, _ in infos),
+        participants=parts,
+        run_types=tuple(rt for _, _, rt in infos),
         participant_names=part_names,
         participant_of_run=np.array([part_names.index(p) for p in parts]),
-        topic_names=q_names, docnos=docnos,
-        run=run, topic=topic, doc=doc, rank=rank, score=score,
-        q_topic=recode[q_topic], q_doc=q_doc, q_rel=q_rel,
-        fingerprint=h.hexdigest())
+        topic_names=q_names,
+        docnos=docnos,
+        run=run,
+        topic=topic,
+        doc=doc,
+        rank=rank,
+        score=score,
+        q_topic=recode[q_topic],
+        q_doc=q_doc,
+        q_rel=q_rel,
+        fingerprint=h.hexdigest(),
+    )
 
 
 def load_coded(con, collection: str) -> tuple[str, CodedArchive]:
@@ -164,8 +200,13 @@ def as_coded(archive, coded: CodedArchive | None) -> CodedArchive:
     return archive if isinstance(archive, CodedArchive) else code_archive(archive)
 
 
-def evaluate_means(c: CodedArchive, measure: str, *, runs: np.ndarray | None = None,
-                    qrels_keep: np.ndarray | None = None) -> np.ndarray:
+def evaluate_means(
+    c: CodedArchive,
+    measure: str,
+    *,
+    runs: np.ndarray | None = None,
+    qrels_keep: np.ndarray | None = None,
+) -> np.ndarray:
     """Per run the mean of ``measure`` as trec_eval computes it (litaudit.runs.evaluate),
     for the runs ``runs`` (indices; default all) and the qrels rows ``qrels_keep``."""
     from litaudit.runs.evaluate import CodedQrels, CodedRuns, evaluate_coded
@@ -175,9 +216,14 @@ def evaluate_means(c: CodedArchive, measure: str, *, runs: np.ndarray | None = N
     recode = np.full(len(c.tags), -1)
     recode[runs] = np.arange(len(runs))
     sel = recode[c.run] >= 0
-    coded = CodedRuns(tuple(c.tags[i] for i in runs), c.topic_names,
-                      recode[c.run[sel]].astype(np.int32), c.topic[sel].astype(np.int32),
-                      c.doc[sel], c.score[sel])
+    coded = CodedRuns(
+        tuple(c.tags[i] for i in runs),
+        c.topic_names,
+        recode[c.run[sel]].astype(np.int32),
+        c.topic[sel].astype(np.int32),
+        c.doc[sel],
+        c.score[sel],
+    )
     keep = slice(None) if qrels_keep is None else qrels_keep
     cq = CodedQrels(c.q_topic[keep].astype(np.int32), c.q_doc[keep], c.q_rel[keep])
     return evaluate_coded(coded, cq, [measure], check_duplicates=False).mean(measure)

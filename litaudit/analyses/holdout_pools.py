@@ -32,9 +32,9 @@ class PoolScores:
     depth: int
     k: int
     n_sites: int
-    subsets: tuple[tuple[int, ...], ...]     # index -> sorted site codes (index 0: ())
-    ap: np.ndarray                           # (topics, subsets, runs); NaN: no relevant left
-    full: np.ndarray                         # (runs, topics) AP with the full qrels
+    subsets: tuple[tuple[int, ...], ...]  # index -> sorted site codes (index 0: ())
+    ap: np.ndarray  # (topics, subsets, runs); NaN: no relevant left
+    full: np.ndarray  # (runs, topics) AP with the full qrels
 
     def index(self, held: tuple[int, ...]) -> int:
         return self.subsets.index(tuple(sorted(held)))
@@ -62,17 +62,17 @@ def pool_scores(c: CodedArchive, site_of_run, *, k: int, depth: int) -> PoolScor
     n_t, n_r = len(c.topic_names), len(c.tags)
     ap = np.full((n_t, len(subsets), n_r), np.nan)
     full = np.full((n_r, n_t), np.nan)
-    order = np.argsort(c.topic, kind="stable")         # keeps (run, rank) order per topic
+    order = np.argsort(c.topic, kind="stable")  # keeps (run, rank) order per topic
     bounds = np.searchsorted(c.topic[order], np.arange(n_t + 1))
     rel = c.q_rel >= 1
     q_order = np.argsort(c.q_topic, kind="stable")
     q_bounds = np.searchsorted(c.q_topic[q_order], np.arange(n_t + 1))
     for t in range(n_t):
-        qrows = q_order[q_bounds[t]:q_bounds[t + 1]]
+        qrows = q_order[q_bounds[t] : q_bounds[t + 1]]
         rel_docs = np.unique(c.q_doc[qrows][rel[qrows]])
         if rel_docs.size == 0:
             continue
-        rows = order[bounds[t]:bounds[t + 1]]
+        rows = order[bounds[t] : bounds[t + 1]]
         pos = np.searchsorted(rel_docs, c.doc[rows])
         pos = np.minimum(pos, rel_docs.size - 1)
         hit = rel_docs[pos] == c.doc[rows]
@@ -85,10 +85,10 @@ def pool_scores(c: CodedArchive, site_of_run, *, k: int, depth: int) -> PoolScor
         who[didx[top], site[run[top]]] = True
         kept = np.zeros((len(subsets) + 1, rel_docs.size), dtype=bool)
         kept[:-1] = (who[None, :, :] & ~sub_mask[:, None, :]).any(axis=2)
-        kept[-1] = True                                 # the full qrels
+        kept[-1] = True  # the full qrels
         n_rel = kept.sum(axis=1).astype(float)
         if rr.size:
-            kk = kept[:, didx]                          # (subsets + 1, positions)
+            kk = kept[:, didx]  # (subsets + 1, positions)
             starts = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
             cum = np.cumsum(kk, axis=1)
             before = np.zeros_like(cum)

@@ -46,18 +46,30 @@ def read_matrix(paths: list[Path], fmt: str, measure: str):
 
     if fmt == "csv":
         if len(paths) != 1:
-            raise LitauditError("a topic-by-run CSV is one file; several files are for "
-                                "--format trec_eval (one run each)")
+            raise LitauditError(
+                "a topic-by-run CSV is one file; several files are for "
+                "--format trec_eval (one run each)"
+            )
         return read_pertopic_csv(paths[0])
     if fmt == "trec_eval":
         return read_trec_eval_q(paths, measure)
     raise LitauditError(f"--format: {fmt!r} is not one of csv, trec_eval")
 
 
-def run_matrix(con, paths, *, measure: str, collection: str | None = None, fmt: str = "csv",
-               alpha: float = defaults.ALPHA, p: float = defaults.P_INTERVAL,
-               method: str = "exact", trials: int | None = None, seed: int | None = None,
-               save: bool = True) -> Audited[MatrixAudit]:
+def run_matrix(
+    con,
+    paths,
+    *,
+    measure: str,
+    collection: str | None = None,
+    fmt: str = "csv",
+    alpha: float = defaults.ALPHA,
+    p: float = defaults.P_INTERVAL,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int | None = None,
+    save: bool = True,
+) -> Audited[MatrixAudit]:
     """Audit the run means of a score matrix; stored (kind ``best-matrix``) unless
     ``save=False``, or the stored audit of the same files and parameters reused."""
     from litaudit.measures import parse_measure
@@ -91,29 +103,52 @@ def run_matrix(con, paths, *, measure: str, collection: str | None = None, fmt: 
         bad = np.isinf(scores) | (scores < pm.min_value) | (scores > pm.max_value)
         if bad.any():
             i, j = (int(x[0]) for x in np.nonzero(bad))
-            where = (paths[i] if fmt == "trec_eval" and len(paths) == len(matrix.runs)
-                     else paths[0])
-            raise LitauditError(f"{where}: run {matrix.runs[i]}, topic {matrix.topics[j]}: "
-                                f"{m} {scores[i, j]:g} is outside its range "
-                                f"[{pm.min_value:g}, {pm.max_value:g}]"
-                                + (f" (and {int(bad.sum()) - 1} more cells)"
-                                   if bad.sum() > 1 else ""))
+            where = paths[i] if fmt == "trec_eval" and len(paths) == len(matrix.runs) else paths[0]
+            raise LitauditError(
+                f"{where}: run {matrix.runs[i]}, topic {matrix.topics[j]}: "
+                f"{m} {scores[i, j]:g} is outside its range "
+                f"[{pm.min_value:g}, {pm.max_value:g}]"
+                + (f" (and {int(bad.sum()) - 1} more cells)" if bad.sum() > 1 else "")
+            )
         means = np.nanmean(scores, axis=1)
         if means.size < defaults.MIN_N:
             from litaudit.analyses.population import too_few_message
 
             raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
-        stats = audit_best(means, len(matrix.topics), alpha=alpha, p=p, method=method,
-                           trials=trials, seed=seed)
+        stats = audit_best(
+            means, len(matrix.topics), alpha=alpha, p=p, method=method, trials=trials, seed=seed
+        )
         return MatrixAudit(
-            ", ".join(str(p) for p in paths), digest, cid, m, len(matrix.runs),
-            len(matrix.topics), bool(np.isfinite(scores).all()), tuple(matrix.runs),
-            tuple(float(x) for x in means), stats,
-            tuple((matrix.runs[i], float(means[i])) for i in stats.candidates))
+            ", ".join(str(p) for p in paths),
+            digest,
+            cid,
+            m,
+            len(matrix.runs),
+            len(matrix.topics),
+            bool(np.isfinite(scores).all()),
+            tuple(matrix.runs),
+            tuple(float(x) for x in means),
+            stats,
+            tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
+        )
 
-    params = {"files": [p.name for p in paths], "format": fmt, "alpha": alpha, "p": p,
-              "method": method}
-    return run_or_reuse(con, KIND, collection_id=cid or "", measure=m, params=params,
-                        fingerprint=digest, compute=compute, method=method,
-                        seed=seed if method == "montecarlo" else None,
-                        trials=trials if method == "montecarlo" else None, save=save)
+    params = {
+        "files": [p.name for p in paths],
+        "format": fmt,
+        "alpha": alpha,
+        "p": p,
+        "method": method,
+    }
+    return run_or_reuse(
+        con,
+        KIND,
+        collection_id=cid or "",
+        measure=m,
+        params=params,
+        fingerprint=digest,
+        compute=compute,
+        method=method,
+        seed=seed if method == "montecarlo" else None,
+        trials=trials if method == "montecarlo" else None,
+        save=save,
+    )

@@ -15,9 +15,22 @@ from litaudit.defaults import MIN_N
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.shape import Shape
 
-__all__ = ["Filters", "ResultRow", "Loaded", "Population", "PopulationSummary", "Tally",
-           "load_results", "load_population", "population", "select_population",
-           "results_fingerprint", "track_label", "summarize", "check_min_n"]
+__all__ = [
+    "Filters",
+    "ResultRow",
+    "Loaded",
+    "Population",
+    "PopulationSummary",
+    "Tally",
+    "load_results",
+    "load_population",
+    "population",
+    "select_population",
+    "results_fingerprint",
+    "track_label",
+    "summarize",
+    "check_min_n",
+]
 
 
 # --------------------------------------------------------------------------- result rows
@@ -96,21 +109,23 @@ class Loaded:
     row: ResultRow
 
 
-def load_population(con, collection_id: str | None, measure: str | None,
-          filters: Filters) -> list[Loaded]:
+def load_population(
+    con, collection_id: str | None, measure: str | None, filters: Filters
+) -> list[Loaded]:
     """load_results with its collection and measure; None means all (one query)."""
-    cond, args = where(dataclasses.replace(filters, collection_id=collection_id,
-                                           measure=measure))
+    cond, args = where(dataclasses.replace(filters, collection_id=collection_id, measure=measure))
     sql = _SQL + (f" WHERE {cond}" if cond else "") + _ORDER
     return [Loaded(r[26], r[27], ResultRow(*r[:26])) for r in con.execute(sql, args).fetchall()]
 
 
 def results_fingerprint(rows: list[ResultRow]) -> str:
     """Content fingerprint of the input rows, independent of row order and database ids."""
-    keys = sorted(f"{r.source}\x1f{r.bibkey or ''}\x1f{r.track or ''}\x1f{r.system}\x1f"
-                  f"{r.role}\x1f{r.n_topics}\x1f{r.value_text}\x1f{r.value!r}\x1f{r.year}\x1f"
-                  f"{r.status}\x1f{r.standard}\x1f{r.date or ''}\x1f{r.reporter or ''}"
-                  for r in rows)
+    keys = sorted(
+        f"{r.source}\x1f{r.bibkey or ''}\x1f{r.track or ''}\x1f{r.system}\x1f"
+        f"{r.role}\x1f{r.n_topics}\x1f{r.value_text}\x1f{r.value!r}\x1f{r.year}\x1f"
+        f"{r.status}\x1f{r.standard}\x1f{r.date or ''}\x1f{r.reporter or ''}"
+        for r in rows
+    )
     return fingerprint(keys)
 
 
@@ -126,9 +141,11 @@ class Population:
 
 def too_few_message(where: str, n: int, min_n: int = MIN_N) -> str:
     """The one message every extreme-value audit gives for a population below ``min_n``."""
-    return (f"{where}: {n} result(s) after the filters; an extreme-value audit needs at "
-            f"least {min_n} (with fewer, the sample sd that sets the reference spread is "
-            "too unstable)")
+    return (
+        f"{where}: {n} result(s) after the filters; an extreme-value audit needs at "
+        f"least {min_n} (with fewer, the sample sd that sets the reference spread is "
+        "too unstable)"
+    )
 
 
 def check_min_n(min_n: int) -> int:
@@ -138,8 +155,9 @@ def check_min_n(min_n: int) -> int:
     return min_n
 
 
-def population(con, collection: str, measure: str, filters: Filters,
-               min_n: int = MIN_N) -> Population:
+def population(
+    con, collection: str, measure: str, filters: Filters, min_n: int = MIN_N
+) -> Population:
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
     coll = resolve_collection(con, collection)
@@ -148,8 +166,15 @@ def population(con, collection: str, measure: str, filters: Filters,
     return select_population(coll.id, coll.name, coll.default_topics, meas, rows, filters, min_n)
 
 
-def select_population(cid: str, cname: str, default_topics: int | None, meas: str,
-            rows: list[ResultRow], filters: Filters, min_n: int) -> Population:
+def select_population(
+    cid: str,
+    cname: str,
+    default_topics: int | None,
+    meas: str,
+    rows: list[ResultRow],
+    filters: Filters,
+    min_n: int,
+) -> Population:
     """Apply the topic rule and the minimum N to the loaded rows (see the module doc)."""
     where = f"{cname} {meas}"
     if filters.topics:
@@ -172,8 +197,10 @@ def select_population(cid: str, cname: str, default_topics: int | None, meas: st
                 rows = keep
             else:
                 listed = ", ".join(f"{k} topics: {v}" for k, v in sorted(counts.items()))
-                raise ParameterError(f"{where}: results use several topic counts ({listed}); "
-                                     "choose one with --topics")
+                raise ParameterError(
+                    f"{where}: results use several topic counts ({listed}); "
+                    "choose one with --topics"
+                )
     if len(rows) < min_n:
         raise ParameterError(too_few_message(where, len(rows), min_n))
     n_topics = rows[0].n_topics
@@ -236,14 +263,15 @@ def shape_warning(shape: Shape) -> str | None:
     far = []
     if shape.skewness is not None and abs(shape.skewness) > D.NORMAL_FIT_MAX_SKEW:
         far.append(f"skewness {shape.skewness:.2f}")
-    if shape.excess_kurtosis is not None and \
-            abs(shape.excess_kurtosis) > D.NORMAL_FIT_MAX_KURTOSIS:
+    if shape.excess_kurtosis is not None and abs(shape.excess_kurtosis) > D.NORMAL_FIT_MAX_KURTOSIS:
         far.append(f"excess kurtosis {shape.excess_kurtosis:.2f}")
     if not far:
         return None
-    return (f"the {shape.n} values are far from the Normal distribution the audit assumes "
-            f"({', '.join(far)}; Normal: 0); a mixed population? narrow it with "
-            "--since/--until, --reporter or --track")
+    return (
+        f"the {shape.n} values are far from the Normal distribution the audit assumes "
+        f"({', '.join(far)}; Normal: 0); a mixed population? narrow it with "
+        "--since/--until, --reporter or --track"
+    )
 
 
 def summarize(pop: Population, filters: Filters) -> PopulationSummary:
@@ -255,13 +283,21 @@ def summarize(pop: Population, filters: Filters) -> PopulationSummary:
     dates = sorted(r.date[:10] for r in rows if r.date)
     shape = normal_shape([r.value for r in rows])
     return PopulationSummary(
-        n=len(rows), n_topics=pop.n_topics,
-        sources=_tally("papers" if r.source == "paper" else (track_label(r.track) or r.source)
-                       for r in rows),
+        n=len(rows),
+        n_topics=pop.n_topics,
+        sources=_tally(
+            "papers" if r.source == "paper" else (track_label(r.track) or r.source) for r in rows
+        ),
         n_papers=len({r.bibkey for r in rows if r.source == "paper"}),
-        roles=_tally(r.role for r in rows), run_types=_tally(r.run_type or "-" for r in rows),
+        roles=_tally(r.role for r in rows),
+        run_types=_tally(r.run_type or "-" for r in rows),
         topic_sets=_tally(r.topic_set or "-" for r in rows),
-        n_other_topics=pop.n_other_topics, filters=filters,
+        n_other_topics=pop.n_other_topics,
+        filters=filters,
         reporters=_tally(r.reporter or "" for r in rows),
-        first_date=dates[0] if dates else None, last_date=dates[-1] if dates else None,
-        n_undated=len(rows) - len(dates), shape=shape, warning=shape_warning(shape))
+        first_date=dates[0] if dates else None,
+        last_date=dates[-1] if dates else None,
+        n_undated=len(rows) - len(dates),
+        shape=shape,
+        warning=shape_warning(shape),
+    )

@@ -32,16 +32,16 @@ class ReportAudits:
     """What :func:`prepare_report` ran or found, section by section."""
 
     collection_id: str
-    measures: tuple[str, ...]               # literature sections, in report order
-    best: tuple[Prepared, ...]              # per measure
-    history: tuple[Prepared, ...]           # per measure
+    measures: tuple[str, ...]  # literature sections, in report order
+    best: tuple[Prepared, ...]  # per measure
+    history: tuple[Prepared, ...]  # per measure
     claim_value: float | None
     claim: Prepared | None
-    n_runs: int                             # runs stored for the collection
-    verdict: int | None                     # the reuse-verdict audit (None: no runs)
-    agreement: int | None                   # a reuse-agreement audit
-    notes: tuple[str, ...]                  # sections missing and why
-    reuse_notes: tuple[str, ...]            # reusability components missing and why
+    n_runs: int  # runs stored for the collection
+    verdict: int | None  # the reuse-verdict audit (None: no runs)
+    agreement: int | None  # a reuse-agreement audit
+    notes: tuple[str, ...]  # sections missing and why
+    reuse_notes: tuple[str, ...]  # reusability components missing and why
 
 
 def report_measures(con, collection_id: str) -> tuple[str, ...]:
@@ -50,7 +50,9 @@ def report_measures(con, collection_id: str) -> tuple[str, ...]:
     rows = con.execute(
         "SELECT measure, count(*) AS n FROM results WHERE collection_id = ? "
         "AND status <> 'retracted' GROUP BY measure HAVING count(*) >= ? "
-        "ORDER BY n DESC, measure", [collection_id, defaults.MIN_N]).fetchall()
+        "ORDER BY n DESC, measure",
+        [collection_id, defaults.MIN_N],
+    ).fetchall()
     return tuple(r[0] for r in rows)
 
 
@@ -64,7 +66,10 @@ def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Pre
     from litaudit.analyses import best
 
     runners: dict[str, Callable[..., Any]] = {
-        "best": best.run_best, "history": best.run_history, "claim": best.run_claim}
+        "best": best.run_best,
+        "history": best.run_history,
+        "claim": best.run_claim,
+    }
     fn = runners[kind]
     before = _last_id(con)
     try:
@@ -76,9 +81,15 @@ def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Pre
     return Prepared(rep.audit_id)
 
 
-def prepare_report(con, collection: str, *, measure: str | None = None,
-                   claim: float | None = None, note: Note | None = None,
-                   subcollections: bool = False) -> ReportAudits:
+def prepare_report(
+    con,
+    collection: str,
+    *,
+    measure: str | None = None,
+    claim: float | None = None,
+    note: Note | None = None,
+    subcollections: bool = False,
+) -> ReportAudits:
     """Run (and store) the audits missing for the report of ``collection``.
 
     ``measure`` limits the literature sections to one measure (default: every measure
@@ -99,37 +110,63 @@ def prepare_report(con, collection: str, *, measure: str | None = None,
     else:
         measures = report_measures(con, ref.id)
     if claim is not None and len(measures) != 1:
-        raise LitauditError(f"--claim needs --measure: {ref.name} has results for "
-                            f"{len(measures)} measures ({', '.join(measures) or 'none'})")
+        raise LitauditError(
+            f"--claim needs --measure: {ref.name} has results for "
+            f"{len(measures)} measures ({', '.join(measures) or 'none'})"
+        )
     if claim is not None:
         from litaudit.analyses.best import check_claimed_value
 
         check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note) for m in measures)
     history = tuple(_literature(con, "history", ref.id, m, note) for m in measures)
-    claimed = (_literature(con, "claim", ref.id, measures[0], note, value=float(claim))
-               if claim is not None else None)
+    claimed = (
+        _literature(con, "claim", ref.id, measures[0], note, value=float(claim))
+        if claim is not None
+        else None
+    )
     n_runs, verdict, agreement, notes = _reuse(con, ref.id, note, subcollections)
-    return ReportAudits(ref.id, measures, best, history, claim, claimed, n_runs, verdict,
-                        agreement, tuple(notes) if not n_runs else (),
-                        tuple(notes) if n_runs else ())
+    return ReportAudits(
+        ref.id,
+        measures,
+        best,
+        history,
+        claim,
+        claimed,
+        n_runs,
+        verdict,
+        agreement,
+        tuple(notes) if not n_runs else (),
+        tuple(notes) if n_runs else (),
+    )
 
 
 def n_stored_runs(con, collection_id: str) -> int:
     try:
-        return int(con.execute("SELECT count(*) FROM runs WHERE collection_id = ?",
-                               [collection_id]).fetchone()[0])
+        return int(
+            con.execute(
+                "SELECT count(*) FROM runs WHERE collection_id = ?", [collection_id]
+            ).fetchone()[0]
+        )
     except Exception:  # noqa: BLE001 - a store without the runs schema has no runs
         return 0
 
 
-def _reuse(con, cid: str, note: Note,
-           subcollections: bool = False) -> tuple[int, int | None, int | None, list[str]]:
+def _reuse(
+    con, cid: str, note: Note, subcollections: bool = False
+) -> tuple[int, int | None, int | None, list[str]]:
     """(runs stored, verdict audit, agreement audit, notes): the reusability audits."""
     n_runs = n_stored_runs(con, cid)
     if n_runs == 0:
-        return 0, None, None, [f"no run archive is stored for {cid}: no reusability "
-                               "section (import one with `litaudit runs import`)"]
+        return (
+            0,
+            None,
+            None,
+            [
+                f"no run archive is stored for {cid}: no reusability "
+                "section (import one with `litaudit runs import`)"
+            ],
+        )
     from litaudit.analyses import reuse
     from litaudit.analyses.audits import get_audit
     from litaudit.analyses.coded_archive import load_coded
@@ -139,22 +176,25 @@ def _reuse(con, cid: str, note: Note,
     _, coded = load_coded(con, cid)
     verdict = None
     # newest first; a verdict stored by an older version in another shape is passed over
-    rows = con.execute("SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
-                       "AND input_fingerprint = ? ORDER BY id DESC",
-                       [KIND, cid, coded.fingerprint]).fetchall()
+    rows = con.execute(
+        "SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
+        "AND input_fingerprint = ? ORDER BY id DESC",
+        [KIND, cid, coded.fingerprint],
+    ).fetchall()
     for (vid,) in rows:
         try:
             a = get_audit(con, int(vid))
         except StoreError:
             continue
-        if (a.params.get("depth") == reuse.DEFAULT_DEPTH
-                and a.params.get("split") == "prefix"
-                and (a.params.get("subcollections") or not subcollections)):
+        if (
+            a.params.get("depth") == reuse.DEFAULT_DEPTH
+            and a.params.get("split") == "prefix"
+            and (a.params.get("subcollections") or not subcollections)
+        ):
             verdict = a
             break
     if verdict is None:
-        what = ("RAO, LOU, sub-collections, agreement" if subcollections
-                else "RAO, LOU, agreement")
+        what = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
         note(f"running the reusability audits of {cid} ({what})")
         _, vid = run_verdict(con, cid, subcollections=subcollections)
         if vid is None:
@@ -173,24 +213,34 @@ def _agreement(con, cid: str, notes: list[str], note: Note) -> int | None:
     from litaudit.codec import dumps
     from litaudit.errors import NotFound, ParameterError, StoreError
 
-    params = ag.audit_params(source="simulation", k=defaults.AGREEMENT_K,
-                             depth=defaults.AGREEMENT_DEPTH, alpha=defaults.REUSE_ALPHA,
-                             correction="none", min_topics=defaults.AGREEMENT_MIN_TOPICS)
-    imported = con.execute("SELECT CAST(max(imported_at) AS VARCHAR) FROM runs "
-                           "WHERE collection_id = ?", [cid]).fetchone()[0]
-    rows = con.execute("SELECT id, CAST(created_at AS VARCHAR) FROM audits WHERE kind = ? "
-                       "AND collection_id = ? AND params = ? ORDER BY id DESC",
-                       [ag.KIND, cid, dumps(params)]).fetchall()
+    params = ag.audit_params(
+        source="simulation",
+        k=defaults.AGREEMENT_K,
+        depth=defaults.AGREEMENT_DEPTH,
+        alpha=defaults.REUSE_ALPHA,
+        correction="none",
+        min_topics=defaults.AGREEMENT_MIN_TOPICS,
+    )
+    imported = con.execute(
+        "SELECT CAST(max(imported_at) AS VARCHAR) FROM runs WHERE collection_id = ?", [cid]
+    ).fetchone()[0]
+    rows = con.execute(
+        "SELECT id, CAST(created_at AS VARCHAR) FROM audits WHERE kind = ? "
+        "AND collection_id = ? AND params = ? ORDER BY id DESC",
+        [ag.KIND, cid, dumps(params)],
+    ).fetchall()
     for aid, created in rows:
         if imported is not None and created < imported:
             continue
         try:
-            get_audit(con, int(aid))    # one stored by an older version in another shape
-        except StoreError:              # is passed over
+            get_audit(con, int(aid))  # one stored by an older version in another shape
+        except StoreError:  # is passed over
             continue
         return int(aid)
-    note(f"running the agreement analysis of {cid} (pooling simulation, "
-         f"k={defaults.AGREEMENT_K}, depth={defaults.AGREEMENT_DEPTH})")
+    note(
+        f"running the agreement analysis of {cid} (pooling simulation, "
+        f"k={defaults.AGREEMENT_K}, depth={defaults.AGREEMENT_DEPTH})"
+    )
     try:
         comp = ag.agreement_component(con, cid, save_audit=True)
     except (NotFound, ParameterError) as exc:

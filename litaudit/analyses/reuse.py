@@ -52,13 +52,14 @@ _f = optional_float
 
 # ----------------------------------------------------------------------------------- RAO
 
+
 @dataclass(frozen=True)
 class RunRAO:
     tag: str
     participant: str
     run_type: str | None
     rao: float | None
-    topics: int                 # topics averaged (with >= 1 retrieved document)
+    topics: int  # topics averaged (with >= 1 retrieved document)
     effectiveness: float | None  # mean of the measure over topics (R-precision by default)
 
 
@@ -72,15 +73,20 @@ class RAOReport:
     measure: str
     n_runs: int
     n_participants: int
-    lower_bound: float          # 1/P
+    lower_bound: float  # 1/P
     mean_rao: float | None
     min_rao: float | None
     max_rao: float | None
     runs: tuple[RunRAO, ...]
 
 
-def rao_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_MEASURE,
-                   coded: CodedArchive | None = None) -> RAOReport:
+def rao_of_archive(
+    archive,
+    *,
+    depth: int = DEFAULT_DEPTH,
+    measure: str = RAO_MEASURE,
+    coded: CodedArchive | None = None,
+) -> RAOReport:
     _check_depth(depth)
     from litaudit.measures import parse_measure
 
@@ -89,18 +95,29 @@ def rao_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_ME
     top = c.rank < depth
     res = overlap.run_average_overlap(c.run[top], c.topic[top], c.doc[top], c.participant_of_run)
     eff = evaluate_means(c, measure)
-    rows = tuple(RunRAO(t, p, rt, _f(r), int(nt), _f(e)) for t, p, rt, r, nt, e in zip(
-        c.tags, c.participants, c.run_types, res.rao, res.n_topics, eff, strict=True))
+    rows = tuple(
+        RunRAO(t, p, rt, _f(r), int(nt), _f(e))
+        for t, p, rt, r, nt, e in zip(
+            c.tags, c.participants, c.run_types, res.rao, res.n_topics, eff, strict=True
+        )
+    )
     finite = res.rao[np.isfinite(res.rao)]
     return RAOReport(
-        collection_id=c.collection_id, depth=depth, measure=measure, n_runs=len(c.tags),
-        n_participants=res.n_participants, lower_bound=res.lower_bound,
+        collection_id=c.collection_id,
+        depth=depth,
+        measure=measure,
+        n_runs=len(c.tags),
+        n_participants=res.n_participants,
+        lower_bound=res.lower_bound,
         mean_rao=_f(finite.mean()) if finite.size else None,
         min_rao=_f(finite.min()) if finite.size else None,
-        max_rao=_f(finite.max()) if finite.size else None, runs=rows)
+        max_rao=_f(finite.max()) if finite.size else None,
+        runs=rows,
+    )
 
 
 # ----------------------------------------------------------------------------------- LOU
+
 
 @dataclass(frozen=True)
 class ParticipantUniques:
@@ -116,10 +133,10 @@ class RunLOU:
     tag: str
     participant: str
     run_type: str | None
-    before: float | None        # mean of the measure with the full qrels
-    after: float | None         # ... without the participant's unique relevant documents
-    pct_change: float | None    # 100 * (after - before) / before
-    considered: bool            # automatic, before >= min_map (Table 2 population)
+    before: float | None  # mean of the measure with the full qrels
+    after: float | None  # ... without the participant's unique relevant documents
+    pct_change: float | None  # 100 * (after - before) / before
+    considered: bool  # automatic, before >= min_map (Table 2 population)
 
 
 @register_kind("reuse-lou")
@@ -131,26 +148,32 @@ class LOUReport:
     depth: int
     measure: str
     n_relevant: int
-    n_retrieved_relevant: int   # relevant documents in some run's top K
+    n_retrieved_relevant: int  # relevant documents in some run's top K
     n_unique: int
-    unique_fraction: float | None   # Table 2 row 1
-    largest_share: float | None     # Table 2 row 2 (share of the unique relevant documents)
+    unique_fraction: float | None  # Table 2 row 1
+    largest_share: float | None  # Table 2 row 2 (share of the unique relevant documents)
     largest_participant: str | None
     min_map: float
     noise_pct: float
     n_considered: int
-    n_unknown_type: int         # runs without a run type (never considered)
+    n_unknown_type: int  # runs without a run type (never considered)
     mean_abs_pct: float | None  # Table 2 row 3
-    max_abs_pct: float | None   # Table 2 row 4
-    n_above: int                # Table 2 row 5
+    max_abs_pct: float | None  # Table 2 row 4
+    n_above: int  # Table 2 row 5
     participants: tuple[ParticipantUniques, ...]
     runs: tuple[RunLOU, ...]
 
 
-def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_MEASURE,
-                   min_map: float = LOU_MIN_MAP, noise_pct: float = LOU_MAX_PCT,
-                   coded: CodedArchive | None = None,
-                   before: np.ndarray | None = None) -> LOUReport:
+def lou_of_archive(
+    archive,
+    *,
+    depth: int = DEFAULT_DEPTH,
+    measure: str = LOU_MEASURE,
+    min_map: float = LOU_MIN_MAP,
+    noise_pct: float = LOU_MAX_PCT,
+    coded: CodedArchive | None = None,
+    before: np.ndarray | None = None,
+) -> LOUReport:
     """``before``: every run's mean ``measure`` with the full qrels, when already known
     (it does not depend on the depth)."""
     _check_depth(depth)
@@ -160,8 +183,14 @@ def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_ME
     c = as_coded(archive, coded)
     top = c.rank < depth
     rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
-    uni = overlap.unique_relevant(c.run[top], c.topic[top], c.doc[top], c.participant_of_run,
-                                  c.q_topic[rel_rows], c.q_doc[rel_rows])
+    uni = overlap.unique_relevant(
+        c.run[top],
+        c.topic[top],
+        c.doc[top],
+        c.participant_of_run,
+        c.q_topic[rel_rows],
+        c.q_doc[rel_rows],
+    )
     if before is None:
         before = evaluate_means(c, measure)
     after = np.full(len(c.tags), np.nan)
@@ -173,50 +202,106 @@ def lou_of_archive(archive, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_ME
         drop[rel_rows[uni.owner == p]] = True
         after[runs_p] = evaluate_means(c, measure, runs=runs_p, qrels_keep=~drop)
     automatic = np.array([t == "automatic" for t in c.run_types])
-    lou = overlap.leave_out_uniques(before, after, automatic, min_map=min_map,
-                                    noise_pct=noise_pct)
+    lou = overlap.leave_out_uniques(before, after, automatic, min_map=min_map, noise_pct=noise_pct)
     n_runs_of = np.bincount(c.participant_of_run, minlength=len(c.participant_names))
-    parts = tuple(ParticipantUniques(name, int(n_runs_of[i]), int(uni.n_unique[i]),
-                                     _f(uni.share_of_relevant[i]), _f(uni.share_of_uniques[i]))
-                  for i, name in enumerate(c.participant_names))
-    runs = tuple(RunLOU(t, p, rt, _f(b), _f(a), _f(d), bool(k)) for t, p, rt, b, a, d, k in zip(
-        c.tags, c.participants, c.run_types, lou.before, lou.after, lou.pct_change,
-        lou.considered, strict=True))
+    parts = tuple(
+        ParticipantUniques(
+            name,
+            int(n_runs_of[i]),
+            int(uni.n_unique[i]),
+            _f(uni.share_of_relevant[i]),
+            _f(uni.share_of_uniques[i]),
+        )
+        for i, name in enumerate(c.participant_names)
+    )
+    runs = tuple(
+        RunLOU(t, p, rt, _f(b), _f(a), _f(d), bool(k))
+        for t, p, rt, b, a, d, k in zip(
+            c.tags,
+            c.participants,
+            c.run_types,
+            lou.before,
+            lou.after,
+            lou.pct_change,
+            lou.considered,
+            strict=True,
+        )
+    )
     return LOUReport(
-        collection_id=c.collection_id, depth=depth, measure=measure,
-        n_relevant=uni.n_relevant, n_retrieved_relevant=uni.n_retrieved_relevant,
-        n_unique=uni.n_unique_total, unique_fraction=_f(uni.unique_fraction),
+        collection_id=c.collection_id,
+        depth=depth,
+        measure=measure,
+        n_relevant=uni.n_relevant,
+        n_retrieved_relevant=uni.n_retrieved_relevant,
+        n_unique=uni.n_unique_total,
+        unique_fraction=_f(uni.unique_fraction),
         largest_share=_f(uni.largest_share) if uni.n_unique_total else None,
-        largest_participant=(c.participant_names[uni.largest_participant]
-                             if uni.largest_participant >= 0 else None),
-        min_map=min_map, noise_pct=noise_pct, n_considered=lou.n_considered,
+        largest_participant=(
+            c.participant_names[uni.largest_participant] if uni.largest_participant >= 0 else None
+        ),
+        min_map=min_map,
+        noise_pct=noise_pct,
+        n_considered=lou.n_considered,
         n_unknown_type=sum(t is None for t in c.run_types),
-        mean_abs_pct=_f(lou.mean_abs_pct), max_abs_pct=_f(lou.max_abs_pct),
-        n_above=lou.n_above, participants=parts, runs=runs)
+        mean_abs_pct=_f(lou.mean_abs_pct),
+        max_abs_pct=_f(lou.max_abs_pct),
+        n_above=lou.n_above,
+        participants=parts,
+        runs=runs,
+    )
 
 
-def run_rao(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = RAO_MEASURE,
-            save: bool = True, loaded=None) -> Audited[RAOReport]:
+def run_rao(
+    con,
+    collection: str,
+    *,
+    depth: int = DEFAULT_DEPTH,
+    measure: str = RAO_MEASURE,
+    save: bool = True,
+    loaded=None,
+) -> Audited[RAOReport]:
     """RAO of a stored archive, stored as an audit (or the stored audit of an identical call)."""
     from litaudit.measures import parse_measure
 
     cid, coded = loaded or load_coded(con, collection)
     return run_or_reuse(
-        con, "reuse-rao", collection_id=cid, measure=str(parse_measure(measure)),
-        params={"depth": depth}, fingerprint=coded.fingerprint, method="exact", save=save,
-        compute=lambda: rao_of_archive(coded, depth=depth, measure=measure))
+        con,
+        "reuse-rao",
+        collection_id=cid,
+        measure=str(parse_measure(measure)),
+        params={"depth": depth},
+        fingerprint=coded.fingerprint,
+        method="exact",
+        save=save,
+        compute=lambda: rao_of_archive(coded, depth=depth, measure=measure),
+    )
 
 
-def run_lou(con, collection: str, *, depth: int = DEFAULT_DEPTH, measure: str = LOU_MEASURE,
-            min_map: float = LOU_MIN_MAP, noise_pct: float = LOU_MAX_PCT, save: bool = True,
-            loaded=None) -> Audited[LOUReport]:
+def run_lou(
+    con,
+    collection: str,
+    *,
+    depth: int = DEFAULT_DEPTH,
+    measure: str = LOU_MEASURE,
+    min_map: float = LOU_MIN_MAP,
+    noise_pct: float = LOU_MAX_PCT,
+    save: bool = True,
+    loaded=None,
+) -> Audited[LOUReport]:
     """Leave-out-uniques of a stored archive, stored as an audit (or reused, as run_rao)."""
     from litaudit.measures import parse_measure
 
     cid, coded = loaded or load_coded(con, collection)
     return run_or_reuse(
-        con, "reuse-lou", collection_id=cid, measure=str(parse_measure(measure)),
+        con,
+        "reuse-lou",
+        collection_id=cid,
+        measure=str(parse_measure(measure)),
         params={"depth": depth, "min_map": min_map, "noise_pct": noise_pct},
-        fingerprint=coded.fingerprint, method="exact", save=save,
-        compute=lambda: lou_of_archive(coded, depth=depth, measure=measure, min_map=min_map,
-                                       noise_pct=noise_pct))
+        fingerprint=coded.fingerprint,
+        method="exact",
+        save=save,
+        compute=lambda: lou_of_archive(
+            coded, depth=depth, measure=measure, min_map=min_map, noise_pct=noise_pct
+        ),
+    )

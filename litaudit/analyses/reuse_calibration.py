@@ -35,11 +35,11 @@ from litaudit.stats.holdout_shift import holdout_shift, round_robin_counts
 
 @dataclass(frozen=True)
 class CaseResult:
-    rejected: bool                # the verdict's test: evidence against reuse
+    rejected: bool  # the verdict's test: evidence against reuse
     p_value: float
     shift_pct: float
-    paper_rejected: bool          # the paper's chi-square (pairs independent), any analysis
-    paper_p: tuple[float, ...]    # per analysis with >= 1 pair (within, between, participant)
+    paper_rejected: bool  # the paper's chi-square (pairs independent), any analysis
+    paper_p: tuple[float, ...]  # per analysis with >= 1 pair (within, between, participant)
 
 
 @dataclass(frozen=True)
@@ -50,8 +50,8 @@ class FamilyResult:
     cases: int
     rejections: int
     rate: float
-    se: float                     # sqrt(rate (1 - rate) / cases)
-    upper95: float                # one-sided 95% upper bound (exact binomial)
+    se: float  # sqrt(rate (1 - rate) / cases)
+    upper95: float  # one-sided 95% upper bound (exact binomial)
     paper_rejections: int
     paper_rate: float
     paper_se: float
@@ -80,8 +80,7 @@ def _assignment(n_topics: int, order, rng) -> np.ndarray:
     return out
 
 
-def _case(table: np.ndarray, site: np.ndarray, subsets, order, rng,
-          alpha: float) -> CaseResult:
+def _case(table: np.ndarray, site: np.ndarray, subsets, order, rng, alpha: float) -> CaseResult:
     """``table``: (topics, subsets, runs) scores of the case."""
     n_t = table.shape[0]
     m = int(site.max()) + 1
@@ -91,14 +90,28 @@ def _case(table: np.ndarray, site: np.ndarray, subsets, order, rng,
     for t, s in enumerate(sub):
         held[list(subsets[s]), t] = True
     scores = table[np.arange(n_t), sub].T
-    ps = [stats.chi2.sf(a.x2, 3) for a in agreement_statistics(
-        scores, held, pair_sets(site), alpha=alpha) if a.pairs]
-    return CaseResult(bool(r.p_value < alpha), r.p_value, r.shift_pct,
-                      bool(any(p < alpha for p in ps)), tuple(float(p) for p in ps))
+    ps = [
+        stats.chi2.sf(a.x2, 3)
+        for a in agreement_statistics(scores, held, pair_sets(site), alpha=alpha)
+        if a.pairs
+    ]
+    return CaseResult(
+        bool(r.p_value < alpha),
+        r.p_value,
+        r.shift_pct,
+        bool(any(p < alpha for p in ps)),
+        tuple(float(p) for p in ps),
+    )
 
 
-def matrix_case(scores, rng: np.random.Generator, *, sites: int = 14, noise: float = 0.0,
-                alpha: float = defaults.REUSE_ALPHA) -> CaseResult:
+def matrix_case(
+    scores,
+    rng: np.random.Generator,
+    *,
+    sites: int = 14,
+    noise: float = 0.0,
+    alpha: float = defaults.REUSE_ALPHA,
+) -> CaseResult:
     """Reusable by construction from a runs x topics full-judgment matrix. ``noise`` > 0
     adds independent Normal(0, noise) errors to every (topic, held-out subset, run)
     score: the scores then depend on the hold-outs, but with no bias against the
@@ -112,9 +125,15 @@ def matrix_case(scores, rng: np.random.Generator, *, sites: int = 14, noise: flo
     return _case(table, site, subsets, order, rng, alpha)
 
 
-def archive_case(coded, rng: np.random.Generator, *, depth: int | None, sites: int,
-                 topics: int | None = None,
-                 alpha: float = defaults.REUSE_ALPHA) -> CaseResult:
+def archive_case(
+    coded,
+    rng: np.random.Generator,
+    *,
+    depth: int | None,
+    sites: int,
+    topics: int | None = None,
+    alpha: float = defaults.REUSE_ALPHA,
+) -> CaseResult:
     """A run archive case: ``depth`` None scores with the full judgments (reusable by
     construction), else the depth-``depth`` pools of the sites not held out."""
     from litaudit.analyses.holdout_pools import pool_scores
@@ -132,8 +151,13 @@ def archive_case(coded, rng: np.random.Generator, *, depth: int | None, sites: i
     return _case(table, site, subsets, order, rng, alpha)
 
 
-def run_family(family: str, cases: int, make_case: Callable[[np.random.Generator], CaseResult],
-               seed: int, progress: Callable[[int], None] | None = None) -> FamilyResult:
+def run_family(
+    family: str,
+    cases: int,
+    make_case: Callable[[np.random.Generator], CaseResult],
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> FamilyResult:
     """``cases`` independent cases, case i drawn with ``default_rng([seed, i])``."""
     results = []
     for i in range(cases):
@@ -144,6 +168,15 @@ def run_family(family: str, cases: int, make_case: Callable[[np.random.Generator
     paper = sum(r.paper_rejected for r in results)
     rate, prate = rej / cases, paper / cases
     upper = float(stats.beta.ppf(0.95, rej + 1, cases - rej)) if rej < cases else 1.0
-    return FamilyResult(family, cases, rej, rate, float(np.sqrt(rate * (1 - rate) / cases)),
-                        upper, paper, prate, float(np.sqrt(prate * (1 - prate) / cases)),
-                        float(np.mean([r.shift_pct for r in results])))
+    return FamilyResult(
+        family,
+        cases,
+        rej,
+        rate,
+        float(np.sqrt(rate * (1 - rate) / cases)),
+        upper,
+        paper,
+        prate,
+        float(np.sqrt(prate * (1 - prate) / cases)),
+        float(np.mean([r.shift_pct for r in results])),
+    )

@@ -38,9 +38,9 @@ SOURCE_SANDERSON = "Sanderson, Turpin, Zhang, Scholer, CIKM 2012"
 class Split:
     """A rule assigning documents to sub-collections (label -1: in none)."""
 
-    rule: str                  # 'prefix', 'prefix:A,B', or the mapping file's path
+    rule: str  # 'prefix', 'prefix:A,B', or the mapping file's path
     names: tuple[str, ...]
-    labels: np.ndarray         # (n_docs,) per doc code
+    labels: np.ndarray  # (n_docs,) per doc code
 
 
 _LEADING = re.compile(r"^([A-Za-z]+)")
@@ -59,7 +59,7 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
         codes = pd.Categorical(lead, categories=list(names)).codes.astype(np.int64)
         return Split(rule, names, codes)
     if rule.startswith("prefix:"):
-        prefixes = [p.strip() for p in rule[len("prefix:"):].split(",") if p.strip()]
+        prefixes = [p.strip() for p in rule[len("prefix:") :].split(",") if p.strip()]
         if len(set(prefixes)) != len(prefixes) or not prefixes:
             raise ParameterError(f"--split {rule!r}: give distinct, non-empty prefixes")
         names = tuple(sorted(prefixes))
@@ -72,8 +72,10 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
         return Split(rule, names, labels)
     path = Path(rule)
     if not path.is_file():
-        raise ParameterError(f"--split {rule!r}: expected 'prefix', 'prefix:A,B,...' or a "
-                             "mapping file (docno sub-collection), and no such file exists")
+        raise ParameterError(
+            f"--split {rule!r}: expected 'prefix', 'prefix:A,B,...' or a "
+            "mapping file (docno sub-collection), and no such file exists"
+        )
     mapping: dict[str, str] = {}
     try:
         text = path.read_text(encoding="utf-8")
@@ -85,12 +87,14 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
             continue
         fields = [f for f in re.split(r"[\s,]+", line) if f]
         if len(fields) != 2:
-            raise InputError(str(path), no, f"expected 2 fields (docno sub-collection), "
-                                            f"found {len(fields)}")
+            raise InputError(
+                str(path), no, f"expected 2 fields (docno sub-collection), found {len(fields)}"
+            )
         d, name = fields
         if mapping.get(d, name) != name:
-            raise InputError(str(path), no, f"document {d} is mapped to both "
-                                            f"{mapping[d]!r} and {name!r}")
+            raise InputError(
+                str(path), no, f"document {d} is mapped to both {mapping[d]!r} and {name!r}"
+            )
         mapping[d] = name
     if not mapping:
         raise InputError(str(path), None, "the mapping file maps no document")
@@ -105,16 +109,16 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
 @dataclass(frozen=True)
 class SubcollectionInfo:
     name: str
-    documents: int              # documents of the archive (runs and qrels) in it
-    relevant: int               # relevant (topic, doc) pairs in it
-    topics: int                 # topics with >= 1 relevant document in it
+    documents: int  # documents of the archive (runs and qrels) in it
+    relevant: int  # relevant (topic, doc) pairs in it
+    topics: int  # topics with >= 1 relevant document in it
 
 
 @dataclass(frozen=True)
 class RunSubMAP:
     tag: str
     full_map: float | None
-    maps: tuple[float | None, ...]   # per sub-collection, aligned with `subcollections`
+    maps: tuple[float | None, ...]  # per sub-collection, aligned with `subcollections`
 
 
 @dataclass(frozen=True)
@@ -129,7 +133,7 @@ class PairTau:
     random_mean: float | None
     random_q025: float | None
     random_q975: float | None
-    random_valid: int           # random splits with a defined tau (the R of the p-value)
+    random_valid: int  # random splits with a defined tau (the R of the p-value)
     p_value: float | None
 
 
@@ -140,7 +144,7 @@ class SubcollectionReport:
 
     collection_id: str
     split: str
-    measure: str                # AP (MAP)
+    measure: str  # AP (MAP)
     automatic_only: bool
     drop_bottom: float
     permutations: int
@@ -148,14 +152,19 @@ class SubcollectionReport:
     n_unassigned: int
     subcollections: tuple[SubcollectionInfo, ...]
     runs: tuple[RunSubMAP, ...]
-    excluded: tuple[tuple[str, str], ...]   # (tag, reason)
+    excluded: tuple[tuple[str, str], ...]  # (tag, reason)
     pairs: tuple[PairTau, ...]
-    significant: tuple[tuple[float, int], ...]   # (level, pairs with p < level)
+    significant: tuple[tuple[float, int], ...]  # (level, pairs with p < level)
     mean_tau: float | None
 
 
-def select_runs(full_map: np.ndarray, run_types: Sequence[str | None], *, automatic_only: bool,
-                drop_bottom: float) -> tuple[np.ndarray, list[tuple[int, str]]]:
+def select_runs(
+    full_map: np.ndarray,
+    run_types: Sequence[str | None],
+    *,
+    automatic_only: bool,
+    drop_bottom: float,
+) -> tuple[np.ndarray, list[tuple[int, str]]]:
     """Indices of the runs kept (Sanderson et al. 2012, Section 3) and why others were not."""
     if not (0.0 <= drop_bottom < 1.0):
         raise ParameterError(f"drop_bottom must be in [0, 1), got {drop_bottom}")
@@ -170,7 +179,7 @@ def select_runs(full_map: np.ndarray, run_types: Sequence[str | None], *, automa
     n_drop = int(math.floor(drop_bottom * cand_arr.size))
     if n_drop:
         score = np.nan_to_num(full_map[cand_arr], nan=-np.inf)
-        order = np.lexsort((cand_arr, score))     # lowest MAP first, ties by position
+        order = np.lexsort((cand_arr, score))  # lowest MAP first, ties by position
         for i in cand_arr[order[:n_drop]]:
             excluded.append((int(i), f"bottom {drop_bottom:.0%} by MAP"))
         cand_arr = np.sort(cand_arr[order[n_drop:]])
@@ -184,72 +193,126 @@ def prepare_subcollections(c: CodedArchive, keep: np.ndarray) -> subcollections.
     recode[keep] = np.arange(keep.size)
     rel = (c.q_rel >= 1) & (c.q_topic >= 0)
     return subcollections.ranked_relevance(
-        recode[c.run[sel]], c.topic[sel], c.doc[sel], c.q_topic[rel], c.q_doc[rel],
-        n_runs=int(keep.size), n_topics=len(c.topic_names), n_docs=len(c.docnos))
+        recode[c.run[sel]],
+        c.topic[sel],
+        c.doc[sel],
+        c.q_topic[rel],
+        c.q_doc[rel],
+        n_runs=int(keep.size),
+        n_topics=len(c.topic_names),
+        n_docs=len(c.docnos),
+    )
 
 
-def subcollections_of_archive(archive, *, split: str = "prefix",
-                              permutations: int = SUBCOLLECTION_PERMUTATIONS,
-                              seed: int = DEFAULT_SEED, automatic_only: bool = True,
-                              drop_bottom: float = SUBCOLLECTION_BOTTOM, workers: int = 1,
-                              coded: CodedArchive | None = None,
-                              progress: Callable[[int], None] | None = None
-                              ) -> SubcollectionReport:
+def subcollections_of_archive(
+    archive,
+    *,
+    split: str = "prefix",
+    permutations: int = SUBCOLLECTION_PERMUTATIONS,
+    seed: int = DEFAULT_SEED,
+    automatic_only: bool = True,
+    drop_bottom: float = SUBCOLLECTION_BOTTOM,
+    workers: int = 1,
+    coded: CodedArchive | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SubcollectionReport:
     c = as_coded(archive, coded)
     sp = split_documents(c.docnos, split)
     if len(sp.names) < 2:
-        raise ParameterError(f"--split {split!r} gives {len(sp.names)} sub-collection(s) "
-                             f"({', '.join(sp.names) or 'none'}); need at least 2")
+        raise ParameterError(
+            f"--split {split!r} gives {len(sp.names)} sub-collection(s) "
+            f"({', '.join(sp.names) or 'none'}); need at least 2"
+        )
     full = evaluate_means(c, "AP")
-    keep, excluded = select_runs(full, c.run_types, automatic_only=automatic_only,
-                                 drop_bottom=drop_bottom)
+    keep, excluded = select_runs(
+        full, c.run_types, automatic_only=automatic_only, drop_bottom=drop_bottom
+    )
     if keep.size < 2:
         raise ParameterError(
             f"{keep.size} run(s) left to rank after selection ({len(excluded)} excluded"
-            + (", no automatic runs: run types unknown?" if automatic_only else "") + ")")
+            + (", no automatic runs: run types unknown?" if automatic_only else "")
+            + ")"
+        )
     prep = prepare_subcollections(c, keep)
     test = subcollections.subcollection_test(
-        prep, sp.labels, sp.names, permutations=permutations,
-        rng=np.random.default_rng(seed), progress=progress, workers=workers)
+        prep,
+        sp.labels,
+        sp.names,
+        permutations=permutations,
+        rng=np.random.default_rng(seed),
+        progress=progress,
+        workers=workers,
+    )
     rel = (c.q_rel >= 1) & (c.q_topic >= 0)
     rel_lab = sp.labels[c.q_doc[rel]]
-    infos = tuple(SubcollectionInfo(n, int(test.sizes[i]), int((rel_lab == i).sum()),
-                                    int(test.n_topics[i])) for i, n in enumerate(sp.names))
-    runs = tuple(RunSubMAP(c.tags[r], _f(full[r]), tuple(_f(v) for v in test.maps[:, j]))
-                 for j, r in enumerate(keep))
+    infos = tuple(
+        SubcollectionInfo(n, int(test.sizes[i]), int((rel_lab == i).sum()), int(test.n_topics[i]))
+        for i, n in enumerate(sp.names)
+    )
+    runs = tuple(
+        RunSubMAP(c.tags[r], _f(full[r]), tuple(_f(v) for v in test.maps[:, j]))
+        for j, r in enumerate(keep)
+    )
     pairs = []
     for k, (a, b) in enumerate(test.pairs):
         rt = test.random_tau[k]
         rt = rt[np.isfinite(rt)]
         q = np.quantile(rt, [0.025, 0.975]) if rt.size else [np.nan, np.nan]
-        pairs.append(PairTau(sp.names[a], sp.names[b], _f(test.tau[k]),
-                             _f(rt.min()) if rt.size else None,
-                             _f(rt.max()) if rt.size else None,
-                             _f(rt.mean()) if rt.size else None, _f(q[0]), _f(q[1]),
-                             int(test.random_valid[k]), _f(test.p_value[k])))
+        pairs.append(
+            PairTau(
+                sp.names[a],
+                sp.names[b],
+                _f(test.tau[k]),
+                _f(rt.min()) if rt.size else None,
+                _f(rt.max()) if rt.size else None,
+                _f(rt.mean()) if rt.size else None,
+                _f(q[0]),
+                _f(q[1]),
+                int(test.random_valid[k]),
+                _f(test.p_value[k]),
+            )
+        )
     pv = test.p_value[np.isfinite(test.p_value)]
     taus = test.tau[np.isfinite(test.tau)]
     return SubcollectionReport(
-        collection_id=c.collection_id, split=sp.rule, measure="AP",
-        automatic_only=automatic_only, drop_bottom=drop_bottom, permutations=permutations,
-        seed=seed, n_unassigned=test.n_unassigned, subcollections=infos, runs=runs,
-        excluded=tuple((c.tags[i], why) for i, why in excluded), pairs=tuple(pairs),
+        collection_id=c.collection_id,
+        split=sp.rule,
+        measure="AP",
+        automatic_only=automatic_only,
+        drop_bottom=drop_bottom,
+        permutations=permutations,
+        seed=seed,
+        n_unassigned=test.n_unassigned,
+        subcollections=infos,
+        runs=runs,
+        excluded=tuple((c.tags[i], why) for i, why in excluded),
+        pairs=tuple(pairs),
         significant=tuple((lvl, int((pv < lvl).sum())) for lvl in SUBCOLLECTION_LEVELS),
-        mean_tau=_f(taus.mean()) if taus.size else None)
+        mean_tau=_f(taus.mean()) if taus.size else None,
+    )
 
 
 # ------------------------------------------------------------------------ store + audits
+
 
 def subcollection_params(split: str, automatic_only: bool, drop_bottom: float) -> dict:
     return {"split": split, "automatic_only": automatic_only, "drop_bottom": drop_bottom}
 
 
-def run_subcollections(con, collection: str, *, split: str = "prefix",
-                       permutations: int = SUBCOLLECTION_PERMUTATIONS, seed: int = DEFAULT_SEED,
-                       automatic_only: bool = True, drop_bottom: float = SUBCOLLECTION_BOTTOM,
-                       workers: int = 1, save: bool = True, loaded=None,
-                       progress: Callable[[int], None] | None = None
-                       ) -> Audited[SubcollectionReport]:
+def run_subcollections(
+    con,
+    collection: str,
+    *,
+    split: str = "prefix",
+    permutations: int = SUBCOLLECTION_PERMUTATIONS,
+    seed: int = DEFAULT_SEED,
+    automatic_only: bool = True,
+    drop_bottom: float = SUBCOLLECTION_BOTTOM,
+    workers: int = 1,
+    save: bool = True,
+    loaded=None,
+    progress: Callable[[int], None] | None = None,
+) -> Audited[SubcollectionReport]:
     """The sub-collection test of a stored archive, stored as an audit (or the stored audit
     of an identical call: same split, selection, seed, permutations and archive)."""
     cid, coded = loaded or load_coded(con, collection)
@@ -261,10 +324,24 @@ def run_subcollections(con, collection: str, *, split: str = "prefix",
         # the mapping file is input too: a changed file is a different call
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
     return run_or_reuse(
-        con, "reuse-subcollections", collection_id=cid, measure="AP", params=params,
-        fingerprint=coded.fingerprint, method="randomization", seed=seed,
-        trials=permutations, save=save,
+        con,
+        "reuse-subcollections",
+        collection_id=cid,
+        measure="AP",
+        params=params,
+        fingerprint=coded.fingerprint,
+        method="randomization",
+        seed=seed,
+        trials=permutations,
+        save=save,
         compute=lambda: subcollections_of_archive(
-            coded, split=split, permutations=permutations, seed=seed,
-            automatic_only=automatic_only, drop_bottom=drop_bottom, workers=workers,
-            progress=progress))
+            coded,
+            split=split,
+            permutations=permutations,
+            seed=seed,
+            automatic_only=automatic_only,
+            drop_bottom=drop_bottom,
+            workers=workers,
+            progress=progress,
+        ),
+    )

@@ -27,7 +27,7 @@ def open_read(ctx: typer.Context):
     from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
 
-    tune_allocator()          # the command's process only (see litaudit.runtime)
+    tune_allocator()  # the command's process only (see litaudit.runtime)
     return open_store(db_path(ctx), read_only=True)
 
 

@@ -10,9 +10,11 @@ app = typer.Typer(help="Create, migrate and inspect the database.", no_args_is_h
 
 
 @app.command("migrate")
-def migrate(ctx: typer.Context,
-            list_: bool = typer.Option(False, "--list", help="List migrations and exit."),
-            json_out: bool = JsonOpt):
+def migrate(
+    ctx: typer.Context,
+    list_: bool = typer.Option(False, "--list", help="List migrations and exit."),
+    json_out: bool = JsonOpt,
+):
     """Apply pending schema migrations (numbered SQL files in schema/)."""
     from litaudit.render.console import out, print_json, table
     from litaudit.store import migrations
@@ -20,7 +22,11 @@ def migrate(ctx: typer.Context,
 
     path = db_path(ctx)
     if list_:
-        store = open_store(path, read_only=True, migrate=False, allow_outdated=True) if path.exists() else None
+        store = (
+            open_store(path, read_only=True, migrate=False, allow_outdated=True)
+            if path.exists()
+            else None
+        )
         done = {v: str(at) for v, _, at in migrations.applied(store.con)} if store else {}
         rows = [(m.version, m.name, done.get(m.version, "pending")) for m in migrations.available()]
         if store:
@@ -35,11 +41,16 @@ def migrate(ctx: typer.Context,
         applied = migrations.migrate(store.con, str(path))
         after = store.schema_version()
     if json_out:
-        print_json({"path": str(path), "from": before, "to": after,
-                    "applied": [m.path.name for m in applied]})
+        print_json(
+            {
+                "path": str(path),
+                "from": before,
+                "to": after,
+                "applied": [m.path.name for m in applied],
+            }
+        )
     elif applied:
-        out.print(f"{path}: schema {before} -> {after} "
-                  f"({', '.join(m.path.name for m in applied)})")
+        out.print(f"{path}: schema {before} -> {after} ({', '.join(m.path.name for m in applied)})")
     else:
         out.print(f"{path}: schema {after} is up to date")
 
@@ -54,16 +65,23 @@ def info(ctx: typer.Context, json_out: bool = JsonOpt):
     if json_out:
         print_json(with_info)
         return
-    out.print(f"{with_info['path']}: schema version {with_info['schema_version']} "
-              f"(code {with_info['code_version']})")
+    out.print(
+        f"{with_info['path']}: schema version {with_info['schema_version']} "
+        f"(code {with_info['code_version']})"
+    )
     out.print(table(None, ["table", "rows"], sorted(with_info["tables"].items())))
 
 
-def init(ctx: typer.Context,
-         no_seeds: bool = typer.Option(False, "--no-seeds",
-                                       help="Reference data only (collections, measures): "
-                                            "a database to import a curation export into."),
-         json_out: bool = typer.Option(False, "--json", help="Print JSON instead of text.")):
+def init(
+    ctx: typer.Context,
+    no_seeds: bool = typer.Option(
+        False,
+        "--no-seeds",
+        help="Reference data only (collections, measures): "
+        "a database to import a curation export into.",
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+):
     """Create the database (if needed) and load seeds/; a second run adds nothing."""
     from litaudit.curation.seed import load_seeds
     from litaudit.render.console import out, print_json, table
@@ -74,12 +92,17 @@ def init(ctx: typer.Context,
     if json_out:
         print_json(summary)
         return
-    out.print(f"{summary['path']}: added {summary['added']['results']} results, "
-              f"{summary['added']['papers']} papers, {summary['added']['collections']} "
-              f"collections ({summary['added']['measures']} measures)")
+    out.print(
+        f"{summary['path']}: added {summary['added']['results']} results, "
+        f"{summary['added']['papers']} papers, {summary['added']['collections']} "
+        f"collections ({summary['added']['measures']} measures)"
+    )
     if no_seeds:
         return
-    out.print(table("Results per collection and measure (excluding retracted)",
-                    ["collection", "measure", "papers", "official"],
-                    [(r["collection"], r["measure"], r["paper"], r["official"])
-                     for r in summary["counts"]]))
+    out.print(
+        table(
+            "Results per collection and measure (excluding retracted)",
+            ["collection", "measure", "papers", "official"],
+            [(r["collection"], r["measure"], r["paper"], r["official"]) for r in summary["counts"]],
+        )
+    )

@@ -51,8 +51,12 @@ class _Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except ValidationFailed as exc:
-            _report(ctx, exc.problems, f"{len(exc.problems)} problem(s); nothing was written",
-                    details=True)
+            _report(
+                ctx,
+                exc.problems,
+                f"{len(exc.problems)} problem(s); nothing was written",
+                details=True,
+            )
             raise typer.Exit(1) from None
         except LitauditError as exc:
             _report(ctx, problems_of(exc), str(exc), details=False)
@@ -65,8 +69,7 @@ class _Group(TyperGroup):
         except OSError as exc:
             # a file the command reads or writes: one line naming it and the system's reason
             name = f"{exc.filename}: " if exc.filename else ""
-            _report(ctx, [Problem("", None, f"{name}{exc.strerror or exc}")], None,
-                    details=False)
+            _report(ctx, [Problem("", None, f"{name}{exc.strerror or exc}")], None, details=False)
             raise typer.Exit(1) from None
         except Exception as exc:
             # a DuckDB error that no layer turned into a LitauditError: still one line
@@ -74,8 +77,12 @@ class _Group(TyperGroup):
                 raise
             root = ctx.find_root().obj or {}
             where = f"{root.get('db')}: " if root.get("db") else ""
-            _report(ctx, [Problem("", None, f"{where}database error: "
-                                  f"{str(exc).splitlines()[0]}")], None, details=False)
+            _report(
+                ctx,
+                [Problem("", None, f"{where}database error: {str(exc).splitlines()[0]}")],
+                None,
+                details=False,
+            )
             raise typer.Exit(1) from None
 
 
@@ -98,11 +105,16 @@ def _version(value: bool):
 @app.callback()
 def root(
     ctx: typer.Context,
-    db: Path = typer.Option(None, "--db", envvar="LITAUDIT_DB",
-                            help="Database file (default: $LITAUDIT_DB or ./litaudit.duckdb).",
-                            show_default=False),
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                 help="Print the version and exit."),
+    db: Path = typer.Option(
+        None,
+        "--db",
+        envvar="LITAUDIT_DB",
+        help="Database file (default: $LITAUDIT_DB or ./litaudit.duckdb).",
+        show_default=False,
+    ),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
 ):
     """litaudit: is this state-of-the-art claim real, and can this collection be trusted?"""
     ctx.obj = {"db": db}

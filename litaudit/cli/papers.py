@@ -19,21 +19,40 @@ def _who(who):
 
 
 @app.command("add")
-def add(ctx: typer.Context, bibkey: str = typer.Argument(..., help="BibTeX key."),
-        citation: str = typer.Option(None, help="Short citation (default: from authors, venue, year)."),
-        title: str = typer.Option(None), authors: str = typer.Option(None, help="'A and B and C'"),
-        venue: str = typer.Option(None), year: int = typer.Option(None),
-        doi: str = typer.Option(None), url: str = typer.Option(None),
-        tags: str = typer.Option(None, help="Comma-separated, e.g. neural."),
-        who: str = typer.Option(None, help="Curator name."), json_out: bool = JsonOpt):
+def add(
+    ctx: typer.Context,
+    bibkey: str = typer.Argument(..., help="BibTeX key."),
+    citation: str = typer.Option(None, help="Short citation (default: from authors, venue, year)."),
+    title: str = typer.Option(None),
+    authors: str = typer.Option(None, help="'A and B and C'"),
+    venue: str = typer.Option(None),
+    year: int = typer.Option(None),
+    doi: str = typer.Option(None),
+    url: str = typer.Option(None),
+    tags: str = typer.Option(None, help="Comma-separated, e.g. neural."),
+    who: str = typer.Option(None, help="Curator name."),
+    json_out: bool = JsonOpt,
+):
     """Add a paper."""
     from litaudit.curation.papers import add_paper
     from litaudit.render.console import out, print_json
 
     with open_write(ctx) as store:
-        pid = add_paper(store, {"bibkey": bibkey, "citation": citation, "title": title,
-                                "authors": authors, "venue": venue, "year": year, "doi": doi,
-                                "url": url, "tags": tags}, who=_who(who))
+        pid = add_paper(
+            store,
+            {
+                "bibkey": bibkey,
+                "citation": citation,
+                "title": title,
+                "authors": authors,
+                "venue": venue,
+                "year": year,
+                "doi": doi,
+                "url": url,
+                "tags": tags,
+            },
+            who=_who(who),
+        )
     if json_out:
         print_json({"id": pid, "bibkey": bibkey})
     else:
@@ -41,11 +60,16 @@ def add(ctx: typer.Context, bibkey: str = typer.Argument(..., help="BibTeX key."
 
 
 @app.command("list")
-def list_(ctx: typer.Context, year: str = typer.Option(None, "--year", "--years", help="YEAR or FROM-TO"),
-          venue: str = typer.Option(None), tag: str = typer.Option(None),
-          collection: str = typer.Option(None, "--collection", "-c",
-                                         help="Only papers with results on this collection."),
-          json_out: bool = JsonOpt):
+def list_(
+    ctx: typer.Context,
+    year: str = typer.Option(None, "--year", "--years", help="YEAR or FROM-TO"),
+    venue: str = typer.Option(None),
+    tag: str = typer.Option(None),
+    collection: str = typer.Option(
+        None, "--collection", "-c", help="Only papers with results on this collection."
+    ),
+    json_out: bool = JsonOpt,
+):
     """List papers."""
     from litaudit.curation.papers import list_papers
     from litaudit.render.console import out, print_json, table
@@ -55,14 +79,31 @@ def list_(ctx: typer.Context, year: str = typer.Option(None, "--year", "--years"
     if json_out:
         print_json(rows)
         return
-    out.print(table(f"{len(rows)} papers", ["id", "bibkey", "citation", "year", "results", "link"],
-                    [(r["id"], r["bibkey"], r["citation"], r["year"], r["results"],
-                      r["doi"] and f"doi:{r['doi']}" or r["url"]) for r in rows]))
+    out.print(
+        table(
+            f"{len(rows)} papers",
+            ["id", "bibkey", "citation", "year", "results", "link"],
+            [
+                (
+                    r["id"],
+                    r["bibkey"],
+                    r["citation"],
+                    r["year"],
+                    r["results"],
+                    r["doi"] and f"doi:{r['doi']}" or r["url"],
+                )
+                for r in rows
+            ],
+        )
+    )
 
 
 @app.command("show")
-def show(ctx: typer.Context, key: str = typer.Argument(..., help="Bibkey or id."),
-         json_out: bool = JsonOpt):
+def show(
+    ctx: typer.Context,
+    key: str = typer.Argument(..., help="Bibkey or id."),
+    json_out: bool = JsonOpt,
+):
     """A paper with its results and history."""
     from litaudit.curation.filters import CURATION
     from litaudit.curation.papers import get_paper
@@ -76,18 +117,37 @@ def show(ctx: typer.Context, key: str = typer.Argument(..., help="Bibkey or id."
     if json_out:
         print_json({**p, "results": results, "history": h})
         return
-    out.print(table(f"Paper {p['bibkey']}", ["field", "value"], list(p.items()),
-                    justify_numbers=False))
-    out.print(table("Results", ["id", "collection", "measure", "value", "system", "role", "status"],
-                    [(r["id"], r["collection"], r["measure"], r["value_text"], r["system"],
-                      r["role"], r["status"]) for r in results]))
+    out.print(
+        table(f"Paper {p['bibkey']}", ["field", "value"], list(p.items()), justify_numbers=False)
+    )
+    out.print(
+        table(
+            "Results",
+            ["id", "collection", "measure", "value", "system", "role", "status"],
+            [
+                (
+                    r["id"],
+                    r["collection"],
+                    r["measure"],
+                    r["value_text"],
+                    r["system"],
+                    r["role"],
+                    r["status"],
+                )
+                for r in results
+            ],
+        )
+    )
 
 
 @app.command("edit")
-def edit(ctx: typer.Context, key: str = typer.Argument(..., help="Bibkey or id."),
-         set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
-         reason: str = typer.Option(..., help="Why (goes to history)."),
-         who: str = typer.Option(None, help="Curator name.")):
+def edit(
+    ctx: typer.Context,
+    key: str = typer.Argument(..., help="Bibkey or id."),
+    set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
+    reason: str = typer.Option(..., help="Why (goes to history)."),
+    who: str = typer.Option(None, help="Curator name."),
+):
     """Change fields of a paper; every change goes to history."""
     from litaudit.curation.papers import edit_paper
     from litaudit.render.console import out
@@ -102,20 +162,30 @@ def edit(ctx: typer.Context, key: str = typer.Argument(..., help="Bibkey or id."
 
 
 @app.command("import")
-def import_(ctx: typer.Context, file: Path = typer.Argument(..., help="A .bib file, or a .csv with bibkey,citation,title,authors,venue,year,doi,url,tags,notes."),
-            dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
-            skip_existing: bool = typer.Option(False, help="Skip bibkeys already present."),
-            who: str = typer.Option(None, help="Curator name."), json_out: bool = JsonOpt):
+def import_(
+    ctx: typer.Context,
+    file: Path = typer.Argument(
+        ...,
+        help="A .bib file, or a .csv with bibkey,citation,title,authors,venue,year,doi,url,tags,notes.",
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
+    skip_existing: bool = typer.Option(False, help="Skip bibkeys already present."),
+    who: str = typer.Option(None, help="Curator name."),
+    json_out: bool = JsonOpt,
+):
     """Import papers from BibTeX or CSV (validated whole; all or nothing)."""
     from litaudit.curation.papers import import_bibtex
     from litaudit.render.console import out, print_json
 
     with open_write(ctx) as store:
-        rep = import_bibtex(store, file, who=_who(who), dry_run=dry_run,
-                            skip_existing=skip_existing)
+        rep = import_bibtex(
+            store, file, who=_who(who), dry_run=dry_run, skip_existing=skip_existing
+        )
     if json_out:
         print_json(rep)
     else:
         verb = "would add" if dry_run else "added"
-        out.print(f"{file}: {verb} {rep['would_add']} papers"
-                  + (f", skipped {rep['skipped']} already present" if rep["skipped"] else ""))
+        out.print(
+            f"{file}: {verb} {rep['would_add']} papers"
+            + (f", skipped {rep['skipped']} already present" if rep["skipped"] else "")
+        )

@@ -11,31 +11,45 @@ from litaudit.cli.common import db_path
 from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 
-_SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html",
-                  ".json": "json"}
+_SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
 
 
 def report(
     ctx: typer.Context,
     collection: str = typer.Option(..., "--collection", "-c", help="Collection (any alias)."),
-    measure: str = typer.Option(None, "--measure", "-m",
-                                help="One measure (default: every measure with at least "
-                                     f"{MIN_N} results)."),
-    claim: float = typer.Option(None, "--claim",
-                                help="A claimed value to check against the published "
-                                     "results (needs --measure when there are several)."),
-    fmt: str = typer.Option(None, "--format", "-f",
-                            help="md, html or json (default: from the -o suffix, else md)."),
-    output: str = typer.Option(None, "--output", "-o",
-                               help="Write here (Markdown plots go beside it as "
-                                    "<stem>.fig-*.svg); - or none: stdout."),
-    subcollections: bool = typer.Option(False, "--subcollections",
-                                        help="Add the sub-collection test (Sanderson et al. "
-                                             "2012) to the reusability section."),
-    timestamp: bool = typer.Option(False, "--timestamp",
-                                   help="Stamp the report and its audits with times (the "
-                                        "report is otherwise byte-identical for the same "
-                                        "database)."),
+    measure: str = typer.Option(
+        None,
+        "--measure",
+        "-m",
+        help=f"One measure (default: every measure with at least {MIN_N} results).",
+    ),
+    claim: float = typer.Option(
+        None,
+        "--claim",
+        help="A claimed value to check against the published "
+        "results (needs --measure when there are several).",
+    ),
+    fmt: str = typer.Option(
+        None, "--format", "-f", help="md, html or json (default: from the -o suffix, else md)."
+    ),
+    output: str = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Write here (Markdown plots go beside it as <stem>.fig-*.svg); - or none: stdout.",
+    ),
+    subcollections: bool = typer.Option(
+        False,
+        "--subcollections",
+        help="Add the sub-collection test (Sanderson et al. 2012) to the reusability section.",
+    ),
+    timestamp: bool = typer.Option(
+        False,
+        "--timestamp",
+        help="Stamp the report and its audits with times (the "
+        "report is otherwise byte-identical for the same "
+        "database).",
+    ),
 ):
     """Write an audit report of a collection, built only from stored audits.
 
@@ -54,7 +68,7 @@ def report(
     fmt = _format(fmt, target)
     path = db_path(ctx)
     if target is not None:
-        check_target(output, [path])      # refused before any audit is run or stored
+        check_target(output, [path])  # refused before any audit is run or stored
     if not Path(path).exists():
         raise LitauditError(f"no database at {path}: run `litaudit init` first")
     from litaudit.analyses.report_audits import prepare_report
@@ -63,9 +77,14 @@ def report(
     from litaudit.render.report import build_report, render_html, render_json, render_markdown
 
     with open_write(ctx) as store:
-        audits = prepare_report(store.con, collection, measure=measure, claim=claim,
-                                note=lambda m: err.print(m, markup=False),
-                                subcollections=subcollections)
+        audits = prepare_report(
+            store.con,
+            collection,
+            measure=measure,
+            claim=claim,
+            note=lambda m: err.print(m, markup=False),
+            subcollections=subcollections,
+        )
         rep = build_report(store.con, audits, timestamp=timestamp)
     files: dict[str | os.PathLike, str] = {}
     if fmt == "md":
@@ -81,10 +100,12 @@ def report(
 
         typer.echo(terminal_json(text) if fmt == "json" else text, nl=False)
         return
-    files[str(target)] = text   # last, so the report never points at missing images
+    files[str(target)] = text  # last, so the report never points at missing images
     _write_all(files, [path])
-    err.print(f"wrote {target}" + (f" and {len(files) - 1} plot(s) beside it"
-                                   if len(files) > 1 else ""), markup=False)
+    err.print(
+        f"wrote {target}" + (f" and {len(files) - 1} plot(s) beside it" if len(files) > 1 else ""),
+        markup=False,
+    )
 
 
 def _format(fmt: str | None, output: Path | None) -> str:

@@ -8,24 +8,34 @@ import typer
 
 from litaudit.cli.common import JsonOpt, open_read, open_write, parse_assignments
 
-app = typer.Typer(help="Add, import, edit, verify, retract and export published results.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Add, import, edit, verify, retract and export published results.", no_args_is_help=True
+)
 
 CollectionOpt = typer.Option(None, "--collection", "-c", help="Collection id or alias.")
 MeasureOpt = typer.Option(None, "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
-WhoOpt = typer.Option(None, "--who", help="Curator name (default: $LITAUDIT_USER or login).",
-                      show_default=False)
+WhoOpt = typer.Option(
+    None, "--who", help="Curator name (default: $LITAUDIT_USER or login).", show_default=False
+)
 
 
-def _filter(role, status, source, years, paper, track, since=None, until=None,
-            reporter=None):
+def _filter(role, status, source, years, paper, track, since=None, until=None, reporter=None):
     """The curation filter (retracted and non-standard results shown) from the options."""
     from litaudit.curation.filters import Filters
 
-    return Filters.parse(roles=[role] if role else (), statuses=[status] if status else (),
-                         source=source, years=years, paper=paper, track=track, since=since,
-                         until=until, reporters=reporter or (), include_retracted=True,
-                         include_nonstandard=True)
+    return Filters.parse(
+        roles=[role] if role else (),
+        statuses=[status] if status else (),
+        source=source,
+        years=years,
+        paper=paper,
+        track=track,
+        since=since,
+        until=until,
+        reporters=reporter or (),
+        include_retracted=True,
+        include_nonstandard=True,
+    )
 
 
 def _who(who):
@@ -35,43 +45,92 @@ def _who(who):
 
 
 @app.command("list")
-def list_(ctx: typer.Context, collection: str = CollectionOpt, measure: str = MeasureOpt,
-          role: str = typer.Option(None, help="proposed | baseline | official | reproduction"),
-          status: str = typer.Option(None, help="draft | verified | retracted"),
-          source: str = typer.Option(None, help="papers | official"),
-          years: str = typer.Option(None, help="YEAR or FROM-TO"),
-          paper: str = typer.Option(None, help="Paper bibkey."),
-          track: str = typer.Option(None, help="Track, e.g. trec7/adhoc, or a prefix ending "
-                                    "in '/' (msmarco-passage/leaderboard/)."),
-          since: str = typer.Option(None, "--since", help="Dated on or after (YYYY, YYYY-MM or YYYY-MM-DD); "
-                                    "undated results by year."),
-          until: str = typer.Option(None, "--until", help="Dated on or before (YYYY, YYYY-MM or YYYY-MM-DD)."),
-          reporter: list[str] = typer.Option(None, "--reporter", help="Who reported: authors, "
-                                             "nist, leaderboard, mteb, unknown (repeatable)."),
-          limit: int = typer.Option(None, help="Show at most this many."),
-          json_out: bool = JsonOpt):
+def list_(
+    ctx: typer.Context,
+    collection: str = CollectionOpt,
+    measure: str = MeasureOpt,
+    role: str = typer.Option(None, help="proposed | baseline | official | reproduction"),
+    status: str = typer.Option(None, help="draft | verified | retracted"),
+    source: str = typer.Option(None, help="papers | official"),
+    years: str = typer.Option(None, help="YEAR or FROM-TO"),
+    paper: str = typer.Option(None, help="Paper bibkey."),
+    track: str = typer.Option(
+        None,
+        help="Track, e.g. trec7/adhoc, or a prefix ending in '/' (msmarco-passage/leaderboard/).",
+    ),
+    since: str = typer.Option(
+        None,
+        "--since",
+        help="Dated on or after (YYYY, YYYY-MM or YYYY-MM-DD); undated results by year.",
+    ),
+    until: str = typer.Option(
+        None, "--until", help="Dated on or before (YYYY, YYYY-MM or YYYY-MM-DD)."
+    ),
+    reporter: list[str] = typer.Option(
+        None,
+        "--reporter",
+        help="Who reported: authors, nist, leaderboard, mteb, unknown (repeatable).",
+    ),
+    limit: int = typer.Option(None, help="Show at most this many."),
+    json_out: bool = JsonOpt,
+):
     """List results (retracted ones included, marked; filter with --status)."""
     from litaudit.curation.results import query_results
     from litaudit.render.console import out, print_json, table
 
     with open_read(ctx) as store:
-        rows = query_results(store.con, _filter(role, status, source, years, paper, track,
-                                                since, until, reporter),
-                             collection=collection, measure=measure, limit=limit)
+        rows = query_results(
+            store.con,
+            _filter(role, status, source, years, paper, track, since, until, reporter),
+            collection=collection,
+            measure=measure,
+            limit=limit,
+        )
     if json_out:
         print_json(rows)
         return
-    out.print(table(f"{len(rows)} results", ["id", "source", "collection", "n", "measure",
-                                             "value", "system", "role", "type", "year",
-                                             "status"],
-                    [(r["id"], r["bibkey"] or r["track"], r["collection"], r["n_topics"],
-                      r["measure"], r["value_text"], r["system"], r["role"], r["run_type"],
-                      r["year"], r["status"]) for r in rows]))
+    out.print(
+        table(
+            f"{len(rows)} results",
+            [
+                "id",
+                "source",
+                "collection",
+                "n",
+                "measure",
+                "value",
+                "system",
+                "role",
+                "type",
+                "year",
+                "status",
+            ],
+            [
+                (
+                    r["id"],
+                    r["bibkey"] or r["track"],
+                    r["collection"],
+                    r["n_topics"],
+                    r["measure"],
+                    r["value_text"],
+                    r["system"],
+                    r["role"],
+                    r["run_type"],
+                    r["year"],
+                    r["status"],
+                )
+                for r in rows
+            ],
+        )
+    )
 
 
 @app.command("show")
-def show(ctx: typer.Context, result_id: int = typer.Argument(..., help="Result id."),
-         json_out: bool = JsonOpt):
+def show(
+    ctx: typer.Context,
+    result_id: int = typer.Argument(..., help="Result id."),
+    json_out: bool = JsonOpt,
+):
     """One result with its full provenance and history."""
     from litaudit.curation.results import get_result, history
     from litaudit.render.console import out, print_json, table
@@ -82,47 +141,93 @@ def show(ctx: typer.Context, result_id: int = typer.Argument(..., help="Result i
     if json_out:
         print_json({**r, "history": h})
         return
-    out.print(table(f"Result #{result_id}", ["field", "value"],
-                    [(k, v) for k, v in r.items() if k != "value"], justify_numbers=False))
-    out.print(table("History", ["when", "who", "action", "field", "old", "new", "reason"],
-                    [(x["changed_at"], x["who"], x["action"], x["field"], x["old_value"],
-                      x["new_value"], x["reason"]) for x in h]))
+    out.print(
+        table(
+            f"Result #{result_id}",
+            ["field", "value"],
+            [(k, v) for k, v in r.items() if k != "value"],
+            justify_numbers=False,
+        )
+    )
+    out.print(
+        table(
+            "History",
+            ["when", "who", "action", "field", "old", "new", "reason"],
+            [
+                (
+                    x["changed_at"],
+                    x["who"],
+                    x["action"],
+                    x["field"],
+                    x["old_value"],
+                    x["new_value"],
+                    x["reason"],
+                )
+                for x in h
+            ],
+        )
+    )
 
 
 @app.command("add")
-def add(ctx: typer.Context,
-        collection: str = typer.Option(..., "--collection", "-c", help="Collection id or alias."),
-        measure: str = typer.Option(..., "--measure", "-m", help="Measure, e.g. AP or P@10."),
-        value: str = typer.Option(..., help="The value exactly as printed, e.g. 0.2531."),
-        system: str = typer.Option(..., help="System label or run id."),
-        role: str = typer.Option(..., help="proposed | baseline | official | reproduction"),
-        paper: str = typer.Option(None, help="Paper bibkey (source paper)."),
-        track: str = typer.Option(None, help="TREC track (source official), e.g. trec7/adhoc."),
-        run_type: str = typer.Option(None, help="automatic | manual"),
-        n_topics: int = typer.Option(None, help="Number of topics (default: the collection's)."),
-        topic_set: str = typer.Option(None, help="Topic set name."),
-        year: int = typer.Option(None, help="Year (default: the paper's)."),
-        participant: str = typer.Option(None, help="TREC group / site."),
-        location: str = typer.Option(None, help="Where in the source: table, figure, page."),
-        nonstandard: bool = typer.Option(False, help="Flag a non-standard experimental setting."),
-        notes: str = typer.Option(None, help="Free-text notes."),
-        date: str = typer.Option(None, "--date", help="Publication or submission date "
-                                 "(YYYY-MM-DD); the year defaults to its year."),
-        reporter: str = typer.Option(None, "--reporter", help="Who reported the value: "
-                                     "authors, nist, leaderboard, mteb, unknown."),
-        url: str = typer.Option(None, "--url", help="The result's own source (http(s))."),
-        code_url: str = typer.Option(None, "--code-url", help="Its code (http(s))."),
-        who: str = WhoOpt, json_out: bool = JsonOpt):
+def add(
+    ctx: typer.Context,
+    collection: str = typer.Option(..., "--collection", "-c", help="Collection id or alias."),
+    measure: str = typer.Option(..., "--measure", "-m", help="Measure, e.g. AP or P@10."),
+    value: str = typer.Option(..., help="The value exactly as printed, e.g. 0.2531."),
+    system: str = typer.Option(..., help="System label or run id."),
+    role: str = typer.Option(..., help="proposed | baseline | official | reproduction"),
+    paper: str = typer.Option(None, help="Paper bibkey (source paper)."),
+    track: str = typer.Option(None, help="TREC track (source official), e.g. trec7/adhoc."),
+    run_type: str = typer.Option(None, help="automatic | manual"),
+    n_topics: int = typer.Option(None, help="Number of topics (default: the collection's)."),
+    topic_set: str = typer.Option(None, help="Topic set name."),
+    year: int = typer.Option(None, help="Year (default: the paper's)."),
+    participant: str = typer.Option(None, help="TREC group / site."),
+    location: str = typer.Option(None, help="Where in the source: table, figure, page."),
+    nonstandard: bool = typer.Option(False, help="Flag a non-standard experimental setting."),
+    notes: str = typer.Option(None, help="Free-text notes."),
+    date: str = typer.Option(
+        None,
+        "--date",
+        help="Publication or submission date (YYYY-MM-DD); the year defaults to its year.",
+    ),
+    reporter: str = typer.Option(
+        None,
+        "--reporter",
+        help="Who reported the value: authors, nist, leaderboard, mteb, unknown.",
+    ),
+    url: str = typer.Option(None, "--url", help="The result's own source (http(s))."),
+    code_url: str = typer.Option(None, "--code-url", help="Its code (http(s))."),
+    who: str = WhoOpt,
+    json_out: bool = JsonOpt,
+):
     """Add one result (validated like an import)."""
     from litaudit.curation.results import add_result
     from litaudit.render.console import out, print_json
 
-    data = {"source": "official" if track and not paper else "paper", "paper": paper,
-            "track": track, "collection": collection, "measure": measure, "value": value,
-            "system": system, "role": role, "run_type": run_type, "n_topics": n_topics,
-            "topic_set": topic_set, "year": year, "participant": participant,
-            "location": location, "standard": "false" if nonstandard else "true", "notes": notes,
-            "date": date, "reporter": reporter, "url": url, "code_url": code_url}
+    data = {
+        "source": "official" if track and not paper else "paper",
+        "paper": paper,
+        "track": track,
+        "collection": collection,
+        "measure": measure,
+        "value": value,
+        "system": system,
+        "role": role,
+        "run_type": run_type,
+        "n_topics": n_topics,
+        "topic_set": topic_set,
+        "year": year,
+        "participant": participant,
+        "location": location,
+        "standard": "false" if nonstandard else "true",
+        "notes": notes,
+        "date": date,
+        "reporter": reporter,
+        "url": url,
+        "code_url": code_url,
+    }
     data = {k: ("" if v is None else str(v)) for k, v in data.items()}
     with open_write(ctx) as store:
         rid = add_result(store, data, who=_who(who))
@@ -133,49 +238,92 @@ def add(ctx: typer.Context,
 
 
 @app.command("import")
-def import_(ctx: typer.Context,
-            files: list[Path] = typer.Argument(..., help="CSV, JSON or Parquet files (a JSON "
-                                               "curation export brings papers and history)."),
-            dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
-            on_existing: str = typer.Option("fail", "--on-existing",
-                                            help="A row already in the database (same "
-                                                 "source, paper or track, collection, topics, "
-                                                 "measure, system, role): fail | skip | update."),
-            who: str = WhoOpt, json_out: bool = JsonOpt):
+def import_(
+    ctx: typer.Context,
+    files: list[Path] = typer.Argument(
+        ..., help="CSV, JSON or Parquet files (a JSON curation export brings papers and history)."
+    ),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
+    on_existing: str = typer.Option(
+        "fail",
+        "--on-existing",
+        help="A row already in the database (same "
+        "source, paper or track, collection, topics, "
+        "measure, system, role): fail | skip | update.",
+    ),
+    who: str = WhoOpt,
+    json_out: bool = JsonOpt,
+):
     """Import results: every file is validated whole, and all files are written in one
     transaction: any problem in any file writes nothing."""
     from litaudit.curation.importer import import_files
     from litaudit.render.console import out, print_json, table
 
     with open_write(ctx) as store:
-        reports = import_files(store, files, who=_who(who), dry_run=dry_run,
-                               on_existing=on_existing.strip().lower())
+        reports = import_files(
+            store, files, who=_who(who), dry_run=dry_run, on_existing=on_existing.strip().lower()
+        )
     if json_out:
-        print_json([{"file": r.file, "results": r.added_results, "papers": r.added_papers,
-                     "skipped": r.skipped, "updated": r.updated, "history": r.history,
-                     "dry_run": r.dry_run} for r, _ in reports])
+        print_json(
+            [
+                {
+                    "file": r.file,
+                    "results": r.added_results,
+                    "papers": r.added_papers,
+                    "skipped": r.skipped,
+                    "updated": r.updated,
+                    "history": r.history,
+                    "dry_run": r.dry_run,
+                }
+                for r, _ in reports
+            ]
+        )
         return
     for rep, plan in reports:
         verb = "would add" if rep.dry_run else "added"
-        extra = "".join(f", {'would ' if rep.dry_run else ''}{w} {n} {what}" for w, n, what in (
-            ("skipped", rep.skipped, "already present"), ("updated", rep.updated, "existing"),
-            ("copied", rep.history, "history entries")) if n)
-        out.print(f"{rep.file}: {verb} {rep.added_results} results and {rep.added_papers} "
-                  f"papers{extra}")
+        extra = "".join(
+            f", {'would ' if rep.dry_run else ''}{w} {n} {what}"
+            for w, n, what in (
+                ("skipped", rep.skipped, "already present"),
+                ("updated", rep.updated, "existing"),
+                ("copied", rep.history, "history entries"),
+            )
+            if n
+        )
+        out.print(
+            f"{rep.file}: {verb} {rep.added_results} results and {rep.added_papers} papers{extra}"
+        )
         if rep.dry_run and plan.results:
-            out.print(table(None, ["line", "collection", "measure", "value", "system", "role"],
-                            [(p.line, p.values["collection_id"], p.values["measure"],
-                              p.values["value_text"], p.values["system"], p.values["role"])
-                             for p in plan.results[:50]]))
+            out.print(
+                table(
+                    None,
+                    ["line", "collection", "measure", "value", "system", "role"],
+                    [
+                        (
+                            p.line,
+                            p.values["collection_id"],
+                            p.values["measure"],
+                            p.values["value_text"],
+                            p.values["system"],
+                            p.values["role"],
+                        )
+                        for p in plan.results[:50]
+                    ],
+                )
+            )
             if len(plan.results) > 50:
                 out.print(f"... and {len(plan.results) - 50} more")
 
 
 @app.command("edit")
-def edit(ctx: typer.Context, result_id: int = typer.Argument(..., help="Result id."),
-         set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
-         reason: str = typer.Option(..., help="Why (goes to history)."),
-         who: str = WhoOpt, json_out: bool = JsonOpt):
+def edit(
+    ctx: typer.Context,
+    result_id: int = typer.Argument(..., help="Result id."),
+    set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
+    reason: str = typer.Option(..., help="Why (goes to history)."),
+    who: str = WhoOpt,
+    json_out: bool = JsonOpt,
+):
     """Change fields of a result; every change goes to history with the reason."""
     from litaudit.curation.results import edit_result
     from litaudit.render.console import out, print_json
@@ -193,8 +341,12 @@ def edit(ctx: typer.Context, result_id: int = typer.Argument(..., help="Result i
 
 
 @app.command("verify")
-def verify(ctx: typer.Context, result_ids: list[int] = typer.Argument(..., help="Result ids."),
-           reason: str = typer.Option(None, help="Note for the history."), who: str = WhoOpt):
+def verify(
+    ctx: typer.Context,
+    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    reason: str = typer.Option(None, help="Note for the history."),
+    who: str = WhoOpt,
+):
     """Mark results as verified against their source."""
     from litaudit.curation.results import set_status
     from litaudit.render.console import out
@@ -206,8 +358,12 @@ def verify(ctx: typer.Context, result_ids: list[int] = typer.Argument(..., help=
 
 
 @app.command("retract")
-def retract(ctx: typer.Context, result_ids: list[int] = typer.Argument(..., help="Result ids."),
-            reason: str = typer.Option(..., help="Why (goes to history)."), who: str = WhoOpt):
+def retract(
+    ctx: typer.Context,
+    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    reason: str = typer.Option(..., help="Why (goes to history)."),
+    who: str = WhoOpt,
+):
     """Retract results: they stay queryable but audits leave them out."""
     from litaudit.curation.results import set_status
     from litaudit.render.console import out
@@ -219,8 +375,11 @@ def retract(ctx: typer.Context, result_ids: list[int] = typer.Argument(..., help
 
 
 @app.command("history")
-def history_(ctx: typer.Context, result_id: int = typer.Argument(..., help="Result id."),
-             json_out: bool = JsonOpt):
+def history_(
+    ctx: typer.Context,
+    result_id: int = typer.Argument(..., help="Result id."),
+    json_out: bool = JsonOpt,
+):
     """Every change to a result."""
     from litaudit.curation.results import get_result, history
     from litaudit.render.console import out, print_json, table
@@ -231,20 +390,42 @@ def history_(ctx: typer.Context, result_id: int = typer.Argument(..., help="Resu
     if json_out:
         print_json(h)
         return
-    out.print(table(f"History of result #{result_id}",
-                    ["when", "who", "action", "field", "old", "new", "reason"],
-                    [(x["changed_at"], x["who"], x["action"], x["field"], x["old_value"],
-                      x["new_value"], x["reason"]) for x in h]))
+    out.print(
+        table(
+            f"History of result #{result_id}",
+            ["when", "who", "action", "field", "old", "new", "reason"],
+            [
+                (
+                    x["changed_at"],
+                    x["who"],
+                    x["action"],
+                    x["field"],
+                    x["old_value"],
+                    x["new_value"],
+                    x["reason"],
+                )
+                for x in h
+            ],
+        )
+    )
 
 
 @app.command("export")
-def export(ctx: typer.Context, output: str = typer.Argument(..., help="Output file, or - for "
-                                                            "standard output."),
-           fmt: str = typer.Option(None, "--format", help="csv | json | parquet (default: from the suffix)."),
-           collection: str = CollectionOpt, measure: str = MeasureOpt,
-           role: str = typer.Option(None), status: str = typer.Option(None),
-           source: str = typer.Option(None), years: str = typer.Option(None),
-           paper: str = typer.Option(None), track: str = typer.Option(None)):
+def export(
+    ctx: typer.Context,
+    output: str = typer.Argument(..., help="Output file, or - for standard output."),
+    fmt: str = typer.Option(
+        None, "--format", help="csv | json | parquet (default: from the suffix)."
+    ),
+    collection: str = CollectionOpt,
+    measure: str = MeasureOpt,
+    role: str = typer.Option(None),
+    status: str = typer.Option(None),
+    source: str = typer.Option(None),
+    years: str = typer.Option(None),
+    paper: str = typer.Option(None),
+    track: str = typer.Option(None),
+):
     """Export results in the import format (export then import reproduces every row).
 
     JSON is the curation export: the results with every paper (notes included, with or
@@ -257,7 +438,7 @@ def export(ctx: typer.Context, output: str = typer.Argument(..., help="Output fi
 
     f = format_for(Path(output), fmt)
     if output != STDOUT:
-        check_target(output, [db_path(ctx)])     # before any work
+        check_target(output, [db_path(ctx)])  # before any work
     filt = _filter(role, status, source, years, paper, track)
     with open_read(ctx) as store:
         filt = filt.resolved(store.con, collection, measure)
@@ -268,7 +449,10 @@ def export(ctx: typer.Context, output: str = typer.Argument(..., help="Output fi
 
             bundle = export_bundle(store.con, filt)
     write_export(rows, output, f, protect=[db_path(ctx)], bundle=bundle)
-    extra = (f", {len(bundle['papers'])} papers and {len(bundle['history'])} history "
-             "entries" if bundle else "")
+    extra = (
+        f", {len(bundle['papers'])} papers and {len(bundle['history'])} history entries"
+        if bundle
+        else ""
+    )
     msg = f"wrote {len(rows)} results{extra} to {output} ({f})"
     (err if output == STDOUT else out).print(msg)

@@ -11,7 +11,9 @@ import typer
 
 from litaudit.cli import reuse_design, reuse_overlap
 
-app = typer.Typer(help="Can this test collection be trusted for systems that did not build it?",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Can this test collection be trusted for systems that did not build it?",
+    no_args_is_help=True,
+)
 reuse_overlap.register(app)
 reuse_design.register(app)

@@ -31,12 +31,16 @@ def design_cmd(
     sites: int = typer.Option(..., "--sites", "-m", help="Number of sites m."),
     topics: int = typer.Option(..., "--topics", "-N", help="Total number of topics N."),
     baseline_min: int = typer.Option(..., "--baseline-min", help="Minimum all-site baseline n0."),
-    held_out: int = typer.Option(None, "--held-out", "-k",
-                                 help="Sites held out of each topic (default: table only)."),
-    partial: bool = typer.Option(False, "--partial",
-                                 help="Exactly --baseline-min all-site topics; every other "
-                                      "topic holds out k sites, the last cycle partial "
-                                      "(Section 4.3; what `reuse agreement --baseline` uses)."),
+    held_out: int = typer.Option(
+        None, "--held-out", "-k", help="Sites held out of each topic (default: table only)."
+    ),
+    partial: bool = typer.Option(
+        False,
+        "--partial",
+        help="Exactly --baseline-min all-site topics; every other "
+        "topic holds out k sites, the last cycle partial "
+        "(Section 4.3; what `reuse agreement --baseline` uses).",
+    ),
     json_out: bool = JsonOpt,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
@@ -50,21 +54,32 @@ def design_cmd(
         if json_out:
             print_json({"design": d})
             return
-        out.print(f"m={d.sites} sites, N={d.topics} topics, n={d.baseline} all-site "
-                  f"baseline, k={d.held_out} held out of every other topic")
-        out.print(f"{d.full_cycles} full cycle(s) of C({d.sites},{d.held_out})={d.blocks} "
-                  f"topics and a partial cycle of {d.partial}"
-                  + ("" if d.partial else " (balanced: Table 2's sizes)"))
+        out.print(
+            f"m={d.sites} sites, N={d.topics} topics, n={d.baseline} all-site "
+            f"baseline, k={d.held_out} held out of every other topic"
+        )
+        out.print(
+            f"{d.full_cycles} full cycle(s) of C({d.sites},{d.held_out})={d.blocks} "
+            f"topics and a partial cycle of {d.partial}"
+            + ("" if d.partial else " (balanced: Table 2's sizes)")
+        )
 
         def span(v):
             return str(v[0]) if v[0] == v[1] else f"{v[0]}-{v[1]}"
 
-        out.print(table("Topic sets (min-max over sites or site pairs)", ["set", "topics"], [
-            ["within-site baseline", span(d.within_site_baseline)],
-            ["within-site reuse", span(d.within_site_reuse)],
-            ["between-site baseline", span(d.between_site_baseline)],
-            ["between-site reuse", span(d.between_site_reuse)],
-            ["participant comparison", span(d.participant_comparison)]]))
+        out.print(
+            table(
+                "Topic sets (min-max over sites or site pairs)",
+                ["set", "topics"],
+                [
+                    ["within-site baseline", span(d.within_site_baseline)],
+                    ["within-site reuse", span(d.within_site_reuse)],
+                    ["between-site baseline", span(d.between_site_baseline)],
+                    ["between-site reuse", span(d.between_site_reuse)],
+                    ["participant comparison", span(d.participant_comparison)],
+                ],
+            )
+        )
         return
 
     chosen = design(sites, topics, baseline_min, held_out) if held_out is not None else None
@@ -75,39 +90,67 @@ def design_cmd(
     cols = ["k", "b", "n", "w/in base", "w/in reuse", "btw base", "btw reuse", "partic."]
 
     def row(d):
-        return [d.held_out, d.subsets, d.baseline, d.within_site_baseline, d.within_site_reuse,
-                d.between_site_baseline, d.between_site_reuse, d.participant_comparison]
+        return [
+            d.held_out,
+            d.subsets,
+            d.baseline,
+            d.within_site_baseline,
+            d.within_site_reuse,
+            d.between_site_baseline,
+            d.between_site_reuse,
+            d.participant_comparison,
+        ]
 
     if chosen is not None:
         c = chosen
-        out.print(f"m={c.sites} sites, N={c.topics} topics, n0={c.baseline_min}, "
-                  f"k={c.held_out} held out per topic")
-        out.print(f"b={c.subsets} subsets of C({c.sites},{c.held_out})={c.blocks} topics, "
-                  f"all-site baseline n={c.baseline}")
-        out.print(table("Topic sets (Table 2)", ["set", "topics"], [
-            ["within-site baseline", c.within_site_baseline],
-            ["within-site reuse", c.within_site_reuse],
-            ["between-site baseline", c.between_site_baseline],
-            ["between-site reuse", c.between_site_reuse],
-            ["participant comparison", c.participant_comparison]]))
-    out.print(table(f"Feasible k for m={sites}, N={topics}, n0={baseline_min}", cols,
-                    [row(d) for d in rows]))
+        out.print(
+            f"m={c.sites} sites, N={c.topics} topics, n0={c.baseline_min}, "
+            f"k={c.held_out} held out per topic"
+        )
+        out.print(
+            f"b={c.subsets} subsets of C({c.sites},{c.held_out})={c.blocks} topics, "
+            f"all-site baseline n={c.baseline}"
+        )
+        out.print(
+            table(
+                "Topic sets (Table 2)",
+                ["set", "topics"],
+                [
+                    ["within-site baseline", c.within_site_baseline],
+                    ["within-site reuse", c.within_site_reuse],
+                    ["between-site baseline", c.between_site_baseline],
+                    ["between-site reuse", c.between_site_reuse],
+                    ["participant comparison", c.participant_comparison],
+                ],
+            )
+        )
+    out.print(
+        table(
+            f"Feasible k for m={sites}, N={topics}, n0={baseline_min}", cols, [row(d) for d in rows]
+        )
+    )
     if not rows:
         out.print("no k is feasible: N - n0 is smaller than every C(m, k)")
 
 
 def holdout_cmd(
     ctx: typer.Context,
-    output: Path = typer.Option(..., "--output", "-o", help="CSV to write (topic,held_out_site); - for standard output."),
+    output: Path = typer.Option(
+        ..., "--output", "-o", help="CSV to write (topic,held_out_site); - for standard output."
+    ),
     sites: int = typer.Option(None, "--sites", "-m", help="Number of sites m (named S1..Sm)."),
     site_names: str = typer.Option(None, "--site-names", help="Comma-separated site names."),
     topics: int = typer.Option(None, "--topics", "-N", help="Number of topics (named 1..N)."),
-    topic_file: Path = typer.Option(None, "--topic-file",
-                                    help="Topic ids, one per line (instead of --topics)."),
+    topic_file: Path = typer.Option(
+        None, "--topic-file", help="Topic ids, one per line (instead of --topics)."
+    ),
     baseline_min: int = typer.Option(0, "--baseline-min", help="Minimum all-site baseline n0."),
-    held_out: int = typer.Option(defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."),
-    seed: int = typer.Option(None, "--seed",
-                             help="Shuffle the topic order first (randomized design)."),
+    held_out: int = typer.Option(
+        defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."
+    ),
+    seed: int = typer.Option(
+        None, "--seed", help="Shuffle the topic order first (randomized design)."
+    ),
     json_out: bool = JsonOpt,
 ):
     """Write the round-robin assignment of held-out sites to topics (Table 1) as CSV."""
@@ -122,7 +165,7 @@ def holdout_cmd(
 
     to_stdout = str(output) == STDOUT
     if not to_stdout:
-        check_target(output, [db_path(ctx)])     # never the database, a directory or a FIFO
+        check_target(output, [db_path(ctx)])  # never the database, a directory or a FIFO
     names = _sites_option(sites, site_names)
     if topic_file is not None:
         if not topic_file.is_file():
@@ -145,50 +188,71 @@ def holdout_cmd(
     rng = np.random.default_rng(seed) if seed is not None else None
     a = assign_holdouts(ids, names, held_out, d.baseline, rng=rng)
     n_rows = write_holdouts(output, a)
-    summary = {"output": str(output), "rows": n_rows, "design": d, "seed": seed,
-               "topic_order": "shuffled" if seed is not None else "as given"}
+    summary = {
+        "output": str(output),
+        "rows": n_rows,
+        "design": d,
+        "seed": seed,
+        "topic_order": "shuffled" if seed is not None else "as given",
+    }
     if json_out and not to_stdout:
         print_json(summary)
         return
     if to_stdout:
         return
-    out.print(f"wrote {output}: {len(ids)} topics, {d.baseline} all-site baseline, "
-              f"b={d.subsets} subsets of {d.blocks}, k={held_out} of {len(names)} sites held out "
-              f"({n_rows} rows; topic order {summary['topic_order']})")
+    out.print(
+        f"wrote {output}: {len(ids)} topics, {d.baseline} all-site baseline, "
+        f"b={d.subsets} subsets of {d.blocks}, k={held_out} of {len(names)} sites held out "
+        f"({n_rows} rows; topic order {summary['topic_order']})"
+    )
 
 
 def agreement_cmd(
     ctx: typer.Context,
-    collection: str = typer.Option(None, "--collection", "-c",
-                                   help="Stored run archive to simulate on (saves an audit)."),
+    collection: str = typer.Option(
+        None, "--collection", "-c", help="Stored run archive to simulate on (saves an audit)."
+    ),
     qrels: Path = typer.Option(None, "--qrels", help="Qrels file for a simulation from files."),
     runs: list[Path] = typer.Option(None, "--run", help="Run file (repeat) for --qrels."),
     runs_dir: Path = typer.Option(None, "--runs-dir", help="Directory of run files for --qrels."),
-    scores: Path = typer.Option(None, "--scores",
-                                help="Per-topic score matrix CSV (topics x runs) instead."),
-    design_csv: Path = typer.Option(None, "--design",
-                                    help="Hold-out CSV (topic,held_out_site) for --scores."),
+    scores: Path = typer.Option(
+        None, "--scores", help="Per-topic score matrix CSV (topics x runs) instead."
+    ),
+    design_csv: Path = typer.Option(
+        None, "--design", help="Hold-out CSV (topic,held_out_site) for --scores."
+    ),
     run_sites: Path = typer.Option(None, "--run-sites", help="CSV run,site."),
-    pseudo: int = typer.Option(None, "--pseudo-sites",
-                               help="Group --scores runs into M pseudo-sites of adjacent runs."),
-    held_out: int = typer.Option(defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."),
+    pseudo: int = typer.Option(
+        None, "--pseudo-sites", help="Group --scores runs into M pseudo-sites of adjacent runs."
+    ),
+    held_out: int = typer.Option(
+        defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."
+    ),
     baseline: int = typer.Option(0, "--baseline", help="All-site baseline topics (generated)."),
-    depth: int = typer.Option(defaults.AGREEMENT_DEPTH, "--depth", "-d",
-                              help="Pool depth of the simulation."),
+    depth: int = typer.Option(
+        defaults.AGREEMENT_DEPTH, "--depth", "-d", help="Pool depth of the simulation."
+    ),
     measure: str = typer.Option("AP", "--measure", help="Measure (simulation only)."),
-    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha",
-                                help="Significance level of the t-tests."),
+    alpha: float = typer.Option(
+        defaults.REUSE_ALPHA, "--alpha", help="Significance level of the t-tests."
+    ),
     correction: str = typer.Option("none", "--correction", help=CORRECTION_HELP),
-    min_topics: int = typer.Option(defaults.AGREEMENT_MIN_TOPICS, "--min-topics",
-                                   help="Skip pairs with fewer baseline or reuse topics."),
+    min_topics: int = typer.Option(
+        defaults.AGREEMENT_MIN_TOPICS,
+        "--min-topics",
+        help="Skip pairs with fewer baseline or reuse topics.",
+    ),
     seed: int = typer.Option(None, "--seed", help="Shuffle topics before assigning hold-outs."),
     pairs: bool = typer.Option(False, "--pairs", help="Also list every tested pair."),
-    randomize: int = typer.Option(0, "--randomize", min=0,
-                                  help="Also test each analysis's X^2 against R random "
-                                       "assignments of the same design (keeps the pairs' "
-                                       "dependence; see docs)."),
-    randomize_seed: int = typer.Option(None, "--randomize-seed",
-                                       help="Seed of those assignments."),
+    randomize: int = typer.Option(
+        0,
+        "--randomize",
+        min=0,
+        help="Also test each analysis's X^2 against R random "
+        "assignments of the same design (keeps the pairs' "
+        "dependence; see docs).",
+    ),
+    randomize_seed: int = typer.Option(None, "--randomize-seed", help="Seed of those assignments."),
     json_out: bool = JsonOpt,
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
@@ -201,12 +265,27 @@ def agreement_cmd(
     from litaudit.render.console import err
 
     req = AgreementRequest(
-        collection=collection, qrels=qrels, runs=tuple(runs or ()), runs_dir=runs_dir,
-        scores=scores, design=design_csv, run_sites=run_sites, pseudo_sites=pseudo,
-        held_out=held_out, baseline=baseline, depth=depth, measure=measure, alpha=alpha,
-        correction=correction, min_topics=min_topics, seed=seed, randomize=randomize,
-        randomize_seed=(defaults.AGREEMENT_RANDOMIZATION_SEED if randomize_seed is None
-                        else randomize_seed))
+        collection=collection,
+        qrels=qrels,
+        runs=tuple(runs or ()),
+        runs_dir=runs_dir,
+        scores=scores,
+        design=design_csv,
+        run_sites=run_sites,
+        pseudo_sites=pseudo,
+        held_out=held_out,
+        baseline=baseline,
+        depth=depth,
+        measure=measure,
+        alpha=alpha,
+        correction=correction,
+        min_topics=min_topics,
+        seed=seed,
+        randomize=randomize,
+        randomize_seed=(
+            defaults.AGREEMENT_RANDOMIZATION_SEED if randomize_seed is None else randomize_seed
+        ),
+    )
     req.check()
     with open_write(ctx) if collection is not None else nullcontext() as store:
         done, rand = run_agreement(req, store=store, status=err.status)
@@ -231,22 +310,55 @@ def _render(done, seed, json_out: bool, show_pairs: bool, rand=None) -> None:
     if show_pairs:
         for a in result.analyses:
             if a.pairs:
-                out.print(table(f"{a.analysis} pairs", [
-                    "group", "run a", "run b", "n base", "n reuse", "effect", "p base",
-                    "p reuse", "power base", "power reuse"],
-                    [[p.group, p.run_a, p.run_b, p.n_baseline, p.n_reuse, p.effect,
-                      p.p_baseline, p.p_reuse, p.power_baseline, p.power_reuse]
-                     for p in a.pairs]))
-    out.print(table("Checks (the chi-square p treats the pairs as independent)",
-                    ["check", "value", "rule", "passed", "note"],
-                    [[c.name, c.value, c.rule, c.passed, c.note] for c in checks]))
+                out.print(
+                    table(
+                        f"{a.analysis} pairs",
+                        [
+                            "group",
+                            "run a",
+                            "run b",
+                            "n base",
+                            "n reuse",
+                            "effect",
+                            "p base",
+                            "p reuse",
+                            "power base",
+                            "power reuse",
+                        ],
+                        [
+                            [
+                                p.group,
+                                p.run_a,
+                                p.run_b,
+                                p.n_baseline,
+                                p.n_reuse,
+                                p.effect,
+                                p.p_baseline,
+                                p.p_reuse,
+                                p.power_baseline,
+                                p.power_reuse,
+                            ]
+                            for p in a.pairs
+                        ],
+                    )
+                )
+    out.print(
+        table(
+            "Checks (the chi-square p treats the pairs as independent)",
+            ["check", "value", "rule", "passed", "note"],
+            [[c.name, c.value, c.rule, c.passed, c.note] for c in checks],
+        )
+    )
     if rand is not None:
-        out.print(table(
-            f"Randomization test: X^2 against {rand.assignments} random assignments of the "
-            f"same design (k = {rand.k}, {rand.baseline} all-site topics; seed {rand.seed}); "
-            "p = (1 + #{X^2_r >= X^2}) / (1 + R)",
-            ["analysis", "pairs", "X^2", "mean X^2 random", "p"],
-            [[x.analysis, x.pairs, x.x2, x.x2_null_mean, x.p_value] for x in rand.analyses]))
+        out.print(
+            table(
+                f"Randomization test: X^2 against {rand.assignments} random assignments of the "
+                f"same design (k = {rand.k}, {rand.baseline} all-site topics; seed {rand.seed}); "
+                "p = (1 + #{X^2_r >= X^2}) / (1 + R)",
+                ["analysis", "pairs", "X^2", "mean X^2 random", "p"],
+                [[x.analysis, x.pairs, x.x2, x.x2_null_mean, x.p_value] for x in rand.analyses],
+            )
+        )
     foot = saved_footer(done.audit_id, done.reused)
     if foot:
         line(foot)
@@ -255,14 +367,15 @@ def _render(done, seed, json_out: bool, show_pairs: bool, rand=None) -> None:
 def _without_pairs(result):
     import dataclasses
 
-    return dataclasses.replace(result, analyses=tuple(
-        dataclasses.replace(a, pairs=()) for a in result.analyses))
+    return dataclasses.replace(
+        result, analyses=tuple(dataclasses.replace(a, pairs=()) for a in result.analyses)
+    )
 
 
 def power_cmd(
-    effect: list[float] = typer.Option(..., "--effect", "-e",
-                                       help="Effect size mean/sd of the paired differences "
-                                            "(repeat)."),
+    effect: list[float] = typer.Option(
+        ..., "--effect", "-e", help="Effect size mean/sd of the paired differences (repeat)."
+    ),
     topics: list[int] = typer.Option(..., "--topics", "-n", help="Number of topics (repeat)."),
     alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-test."),
     json_out: bool = JsonOpt,
@@ -276,20 +389,30 @@ def power_cmd(
     if json_out:
         print_json(rows)
         return
-    out.print(table("Power of the two-sided paired t-test (noncentral t)",
-                    ["effect", "topics", "alpha", "power"],
-                    [[r.effect, r.topics, r.alpha, r.power] for r in rows]))
+    out.print(
+        table(
+            "Power of the two-sided paired t-test (noncentral t)",
+            ["effect", "topics", "alpha", "power"],
+            [[r.effect, r.topics, r.alpha, r.power] for r in rows],
+        )
+    )
 
 
 def table_cmd(
-    observed: str = typer.Option(..., "--observed", "-o",
-                                 help="Observed counts a,b,c,d: both significant, baseline "
-                                      "only, reuse only, neither."),
-    expected: str = typer.Option(None, "--expected",
-                                 help="Expected counts a,b,c,d (as the paper prints them)."),
-    pair: list[str] = typer.Option(None, "--pair",
-                                   help="Instead of --expected: a pair as "
-                                        "effect:baseline_topics:reuse_topics (repeat)."),
+    observed: str = typer.Option(
+        ...,
+        "--observed",
+        "-o",
+        help="Observed counts a,b,c,d: both significant, baseline only, reuse only, neither.",
+    ),
+    expected: str = typer.Option(
+        None, "--expected", help="Expected counts a,b,c,d (as the paper prints them)."
+    ),
+    pair: list[str] = typer.Option(
+        None,
+        "--pair",
+        help="Instead of --expected: a pair as effect:baseline_topics:reuse_topics (repeat).",
+    ),
     alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-tests."),
     json_out: bool = JsonOpt,
 ):
@@ -301,19 +424,30 @@ def table_cmd(
 
     a = defaults.REUSE_ALPHA if alpha is None else alpha
     pairs = tuple(T.parse_pair(p, a) for p in pair or ())
-    res = T.table_test(T.parse_cells(observed, "--observed"),
-                       T.parse_cells(expected, "--expected") if expected else None, pairs)
+    res = T.table_test(
+        T.parse_cells(observed, "--observed"),
+        T.parse_cells(expected, "--expected") if expected else None,
+        pairs,
+    )
     if json_out:
         print_json(res)
         return
     o, e = res.observed, res.expected
-    out.print(table("Observed / expected (rows: baseline p < alpha, p >= alpha)",
-                    ["", "reuse p < alpha", "reuse p >= alpha"],
-                    [["baseline p < alpha", f"{o[0]} / {e[0]:.3f}", f"{o[1]} / {e[1]:.3f}"],
-                     ["baseline p >= alpha", f"{o[2]} / {e[2]:.3f}", f"{o[3]} / {e[3]:.3f}"]]))
+    out.print(
+        table(
+            "Observed / expected (rows: baseline p < alpha, p >= alpha)",
+            ["", "reuse p < alpha", "reuse p >= alpha"],
+            [
+                ["baseline p < alpha", f"{o[0]} / {e[0]:.3f}", f"{o[1]} / {e[1]:.3f}"],
+                ["baseline p >= alpha", f"{o[2]} / {e[2]:.3f}", f"{o[3]} / {e[3]:.3f}"],
+            ],
+        )
+    )
     exact = "-" if res.p_exact is None else f"{res.p_exact:.4f}"
-    out.print(f"chi-square {res.statistic:.4f}, df {res.df}: exact p {exact} "
-              f"({res.outcomes} outcomes), asymptotic p {res.p_asymptotic:.4g}")
+    out.print(
+        f"chi-square {res.statistic:.4f}, df {res.df}: exact p {exact} "
+        f"({res.outcomes} outcomes), asymptotic p {res.p_asymptotic:.4g}"
+    )
     if res.note:
         out.print(f"note: {res.note}")
     out.print("the p-values treat the pairs as independent (as the paper does)")

@@ -14,32 +14,52 @@ import typer
 from litaudit import defaults
 from litaudit.cli.common import JsonOpt, open_write
 
-CollectionOpt = typer.Option(..., "--collection", "-c",
-                             help="Collection id or alias (e.g. robust03).")
-DepthOpt = typer.Option(defaults.REUSE_DEPTH, "--depth", "-k", min=1,
-                        help="Pool depth K: a run 'retrieves' its top K documents per topic.")
+CollectionOpt = typer.Option(
+    ..., "--collection", "-c", help="Collection id or alias (e.g. robust03)."
+)
+DepthOpt = typer.Option(
+    defaults.REUSE_DEPTH,
+    "--depth",
+    "-k",
+    min=1,
+    help="Pool depth K: a run 'retrieves' its top K documents per topic.",
+)
 SplitOpt = typer.Option(
-    "prefix", "--split",
+    "prefix",
+    "--split",
     help="Sub-collections: 'prefix' (docno's leading letters), 'prefix:FBIS,FR94,FT,LA' "
-         "(listed prefixes) or a FILE of 'docno sub-collection' lines.")
-PermOpt = typer.Option(defaults.SUBCOLLECTION_PERMUTATIONS, "--permutations", "-R", min=1,
-                       help="Random splits for the randomization test.")
-SeedOpt = typer.Option(defaults.SUBCOLLECTION_SEED, "--seed",
-                       help="Seed of the random splits.")
+    "(listed prefixes) or a FILE of 'docno sub-collection' lines.",
+)
+PermOpt = typer.Option(
+    defaults.SUBCOLLECTION_PERMUTATIONS,
+    "--permutations",
+    "-R",
+    min=1,
+    help="Random splits for the randomization test.",
+)
+SeedOpt = typer.Option(defaults.SUBCOLLECTION_SEED, "--seed", help="Seed of the random splits.")
 # the verdict's own options are in `verdict` below (defaults in litaudit.defaults)
-WorkersOpt = typer.Option(0, "--workers", min=0,
-                          help="Threads for the randomization test (0: one per core, max 2).")
+WorkersOpt = typer.Option(
+    0, "--workers", min=0, help="Threads for the randomization test (0: one per core, max 2)."
+)
 
 
 def _workers(n: int) -> int:
     return n or max(1, min(2, os.cpu_count() or 1))
 
 
-def rao_cmd(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
-            measure: str = typer.Option(defaults.RAO_MEASURE, "--measure", "-m",
-                                        help="Effectiveness shown beside RAO (default: "
-                                             "the paper's)."),
-            as_json: bool = JsonOpt):
+def rao_cmd(
+    ctx: typer.Context,
+    collection: str = CollectionOpt,
+    depth: int = DepthOpt,
+    measure: str = typer.Option(
+        defaults.RAO_MEASURE,
+        "--measure",
+        "-m",
+        help="Effectiveness shown beside RAO (default: the paper's).",
+    ),
+    as_json: bool = JsonOpt,
+):
     """Run Average Overlap of every run at depth K (Voorhees et al. SIGIR 2014)."""
     from litaudit.analyses.reuse import run_rao
     from litaudit.render.audits import emit
@@ -49,75 +69,109 @@ def rao_cmd(ctx: typer.Context, collection: str = CollectionOpt, depth: int = De
     emit("reuse-rao", done, as_json)
 
 
-def lou_cmd(ctx: typer.Context, collection: str = CollectionOpt, depth: int = DepthOpt,
-            measure: str = typer.Option(defaults.LOU_MEASURE, "--measure", "-m",
-                                        help="Measure re-evaluated (default: the paper's)."),
-            min_map: float = typer.Option(defaults.LOU_MIN_MAP, "--min-map",
-                                          help="Table 2 includes automatic runs above this."),
-            noise: float = typer.Option(defaults.LOU_NOISE_PCT, "--noise-pct",
-                                        help="A |% difference| above this is not noise."),
-            as_json: bool = JsonOpt):
+def lou_cmd(
+    ctx: typer.Context,
+    collection: str = CollectionOpt,
+    depth: int = DepthOpt,
+    measure: str = typer.Option(
+        defaults.LOU_MEASURE, "--measure", "-m", help="Measure re-evaluated (default: the paper's)."
+    ),
+    min_map: float = typer.Option(
+        defaults.LOU_MIN_MAP, "--min-map", help="Table 2 includes automatic runs above this."
+    ),
+    noise: float = typer.Option(
+        defaults.LOU_NOISE_PCT, "--noise-pct", help="A |% difference| above this is not noise."
+    ),
+    as_json: bool = JsonOpt,
+):
     """Unique relevant documents per participant and leave-out-uniques (SIGIR 2014)."""
     from litaudit.analyses.reuse import run_lou
     from litaudit.render.audits import emit
 
     with open_write(ctx) as store:
-        done = run_lou(store.con, collection, depth=depth, measure=measure,
-                       min_map=min_map, noise_pct=noise)
+        done = run_lou(
+            store.con, collection, depth=depth, measure=measure, min_map=min_map, noise_pct=noise
+        )
     emit("reuse-lou", done, as_json)
 
 
 def subcollections_cmd(
-    ctx: typer.Context, collection: str = CollectionOpt, split: str = SplitOpt,
-    permutations: int = PermOpt, seed: int = SeedOpt,
-    all_types: bool = typer.Option(False, "--all-types",
-                                   help="Rank manual runs too (paper: automatic only)."),
-    keep_bottom: bool = typer.Option(False, "--keep-bottom",
-                                     help="Keep the bottom 25% of runs by MAP."),
-    workers: int = WorkersOpt, as_json: bool = JsonOpt,
+    ctx: typer.Context,
+    collection: str = CollectionOpt,
+    split: str = SplitOpt,
+    permutations: int = PermOpt,
+    seed: int = SeedOpt,
+    all_types: bool = typer.Option(
+        False, "--all-types", help="Rank manual runs too (paper: automatic only)."
+    ),
+    keep_bottom: bool = typer.Option(
+        False, "--keep-bottom", help="Keep the bottom 25% of runs by MAP."
+    ),
+    workers: int = WorkersOpt,
+    as_json: bool = JsonOpt,
 ):
     """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
     from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
     from litaudit.render.audits import emit
     from litaudit.render.progress import progress_bar
 
-    with open_write(ctx) as store, progress_bar("random splits", permutations,
-                                                quiet=as_json) as bar:
+    with (
+        open_write(ctx) as store,
+        progress_bar("random splits", permutations, quiet=as_json) as bar,
+    ):
         done = run_subcollections(
-            store.con, collection, split=split, permutations=permutations, seed=seed,
+            store.con,
+            collection,
+            split=split,
+            permutations=permutations,
+            seed=seed,
             automatic_only=not all_types,
             drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
-            workers=_workers(workers), progress=bar.advance)
+            workers=_workers(workers),
+            progress=bar.advance,
+        )
     emit("reuse-subcollections", done, as_json)
 
 
-def verdict_cmd(ctx: typer.Context,
-                collection: str = typer.Option(None, "--collection", "-c",
-                                               help="Collection id or alias (e.g. robust03)."),
-                scores: str = typer.Option(None, "--scores",
-                                           help="Per-topic score matrix CSV (topics x runs) "
-                                                "instead of a stored archive."),
-                pseudo_sites: int = typer.Option(None, "--pseudo-sites",
-                                                 help="With --scores: group runs into M sites."),
-                run_sites: str = typer.Option(None, "--run-sites",
-                                              help="With --scores: CSV run,site."),
-                depth: int = typer.Option(None, "--depth", "-k", min=1,
-                                          help="Pool depth added to the depths tried "
-                                               "(default: the paper's, see docs)."),
-                split: str = SplitOpt, permutations: int = PermOpt,
-                split_seed: int = typer.Option(None, "--split-seed",
-                                               help="Seed of the sub-collection random splits."),
-                seed: int = typer.Option(None, "--seed",
-                                         help="Seed of the random hold-out assignments."),
-                assignments: int = typer.Option(None, "--assignments", min=1,
-                                                help="Random hold-out assignments of the "
-                                                     "agreement analysis."),
-                alpha: float = typer.Option(None, "--alpha",
-                                            help="Family-wise level of the verdict's tests."),
-                with_sub: bool = typer.Option(False, "--subcollections",
-                                              help="Also show sub-collection tau "
-                                                   "(descriptive; R random splits)."),
-                workers: int = WorkersOpt, as_json: bool = JsonOpt):
+def verdict_cmd(
+    ctx: typer.Context,
+    collection: str = typer.Option(
+        None, "--collection", "-c", help="Collection id or alias (e.g. robust03)."
+    ),
+    scores: str = typer.Option(
+        None,
+        "--scores",
+        help="Per-topic score matrix CSV (topics x runs) instead of a stored archive.",
+    ),
+    pseudo_sites: int = typer.Option(
+        None, "--pseudo-sites", help="With --scores: group runs into M sites."
+    ),
+    run_sites: str = typer.Option(None, "--run-sites", help="With --scores: CSV run,site."),
+    depth: int = typer.Option(
+        None,
+        "--depth",
+        "-k",
+        min=1,
+        help="Pool depth added to the depths tried (default: the paper's, see docs).",
+    ),
+    split: str = SplitOpt,
+    permutations: int = PermOpt,
+    split_seed: int = typer.Option(
+        None, "--split-seed", help="Seed of the sub-collection random splits."
+    ),
+    seed: int = typer.Option(None, "--seed", help="Seed of the random hold-out assignments."),
+    assignments: int = typer.Option(
+        None, "--assignments", min=1, help="Random hold-out assignments of the agreement analysis."
+    ),
+    alpha: float = typer.Option(None, "--alpha", help="Family-wise level of the verdict's tests."),
+    with_sub: bool = typer.Option(
+        False,
+        "--subcollections",
+        help="Also show sub-collection tau (descriptive; R random splits).",
+    ),
+    workers: int = WorkersOpt,
+    as_json: bool = JsonOpt,
+):
     """One reusability verdict: evidence against reuse, none in these data, or not
     enough data (docs/STATISTICS.md, reusability)."""
     from litaudit import defaults
@@ -151,22 +205,35 @@ def verdict_cmd(ctx: typer.Context,
         else:
             raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
         with progress_bar("hold-out assignments", assignments, quiet=quiet) as bar:
-            v = V.matrix_verdict(matrix, sites, names=tuple(sorted(set(sites))),
-                                 source=Path(scores).name, seed=seed,
-                                 assignments=assignments, alpha=alpha, progress=bar.advance)
+            v = V.matrix_verdict(
+                matrix,
+                sites,
+                names=tuple(sorted(set(sites))),
+                source=Path(scores).name,
+                seed=seed,
+                assignments=assignments,
+                alpha=alpha,
+                progress=bar.advance,
+            )
         done = Audited(v, None)
     else:
         depth = depth or defaults.AGREEMENT_DEPTH
-        total = V.verdict_steps(V._depths(depth), assignments, permutations,
-                                with_sub)
+        total = V.verdict_steps(V._depths(depth), assignments, permutations, with_sub)
         with open_write(ctx) as store, progress_bar("reusability", total, quiet=quiet) as bar:
             done = V.run_verdict(
-                store.con, collection, depth=depth, split=split,
+                store.con,
+                collection,
+                depth=depth,
+                split=split,
                 permutations=permutations,
                 split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
-                seed=seed, assignments=assignments, alpha=alpha,
-                workers=_workers(workers), subcollections=with_sub,
-                progress=bar.advance)
+                seed=seed,
+                assignments=assignments,
+                alpha=alpha,
+                workers=_workers(workers),
+                subcollections=with_sub,
+                progress=bar.advance,
+            )
     emit("reuse-verdict", done, as_json)
 
 

@@ -8,8 +8,9 @@ import typer
 
 from litaudit.cli.common import JsonOpt, db_path, open_read, open_write
 
-app = typer.Typer(help="Import TREC run archives and evaluate them as trec_eval does.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Import TREC run archives and evaluate them as trec_eval does.", no_args_is_help=True
+)
 
 CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection (any alias).")
 
@@ -20,11 +21,14 @@ def import_(
     files: list[Path] = typer.Argument(..., help="Run files (plain or .gz) or directories."),
     collection: str = CollectionOpt,
     qrels: Path = typer.Option(None, "--qrels", help="Qrels file (topic iter docno rel)."),
-    metadata: Path = typer.Option(None, "--metadata",
-                                  help="CSV with tag, participant, run_type, pooled "
-                                       "(default: the official results seeded)."),
-    lenient: bool = typer.Option(False, "--lenient",
-                                 help="Skip bad lines (counted) instead of refusing the file."),
+    metadata: Path = typer.Option(
+        None,
+        "--metadata",
+        help="CSV with tag, participant, run_type, pooled (default: the official results seeded).",
+    ),
+    lenient: bool = typer.Option(
+        False, "--lenient", help="Skip bad lines (counted) instead of refusing the file."
+    ),
     json_: bool = JsonOpt,
 ):
     """Validate and store run files (and the collection's qrels); all or nothing."""
@@ -34,26 +38,39 @@ def import_(
     from litaudit.store.refdata import resolve_collection
 
     paths = expand_paths(files)
-    with open_write(ctx) as store, \
-            progress_bar("importing runs", len(paths), unit="files", counts=("lines",),
-                         quiet=json_) as bar:
+    with (
+        open_write(ctx) as store,
+        progress_bar(
+            "importing runs", len(paths), unit="files", counts=("lines",), quiet=json_
+        ) as bar,
+    ):
         coll = resolve_collection(store.con, collection)
-        rep = import_archive(store, coll.id, paths, qrels_path=qrels, metadata=metadata,
-                             lenient=lenient,
-                             progress=lambda n, lines: bar.advance(n, lines=lines))
+        rep = import_archive(
+            store,
+            coll.id,
+            paths,
+            qrels_path=qrels,
+            metadata=metadata,
+            lenient=lenient,
+            progress=lambda n, lines: bar.advance(n, lines=lines),
+        )
     if json_:
         print_json(rep)
         return
-    out.print(f"{coll.id}: qrels {rep.qrels} ({rep.n_judgments} judgments); "
-              f"{len(rep.imported)} run(s) imported ({rep.lines} lines"
-              f"{f', {rep.skipped} bad lines skipped' if rep.skipped else ''}), "
-              f"{len(rep.unchanged)} unchanged")
+    out.print(
+        f"{coll.id}: qrels {rep.qrels} ({rep.n_judgments} judgments); "
+        f"{len(rep.imported)} run(s) imported ({rep.lines} lines"
+        f"{f', {rep.skipped} bad lines skipped' if rep.skipped else ''}), "
+        f"{len(rep.unchanged)} unchanged"
+    )
 
 
 @app.command("list")
-def list_(ctx: typer.Context,
-          collection: str = typer.Option(None, "--collection", "-c", help="Only this one."),
-          json_: bool = JsonOpt):
+def list_(
+    ctx: typer.Context,
+    collection: str = typer.Option(None, "--collection", "-c", help="Only this one."),
+    json_: bool = JsonOpt,
+):
     """List the stored runs."""
     from litaudit.render.console import out, print_json, table
     from litaudit.runs.archive import list_runs
@@ -68,15 +85,25 @@ def list_(ctx: typer.Context,
     if not rows:
         out.print("no runs stored")
         return
-    out.print(table(None, ["collection", "tag", "participant", "type", "pooled", "topics",
-                           "lines"],
-                    [[r.collection_id, r.tag, r.participant, r.run_type, r.pooled,
-                      r.n_topics, r.n_lines] for r in rows]))
+    out.print(
+        table(
+            None,
+            ["collection", "tag", "participant", "type", "pooled", "topics", "lines"],
+            [
+                [r.collection_id, r.tag, r.participant, r.run_type, r.pooled, r.n_topics, r.n_lines]
+                for r in rows
+            ],
+        )
+    )
 
 
 @app.command("show")
-def show(ctx: typer.Context, tag: str = typer.Argument(..., help="Run tag."),
-         collection: str = typer.Option(None, "--collection", "-c"), json_: bool = JsonOpt):
+def show(
+    ctx: typer.Context,
+    tag: str = typer.Argument(..., help="Run tag."),
+    collection: str = typer.Option(None, "--collection", "-c"),
+    json_: bool = JsonOpt,
+):
     """Show one stored run's metadata."""
     from litaudit.render.console import out, print_json
     from litaudit.runs.archive import get_run
@@ -88,19 +115,30 @@ def show(ctx: typer.Context, tag: str = typer.Argument(..., help="Run tag."),
     if json_:
         print_json(r)
         return
-    for k, v in [("tag", r.tag), ("collection", r.collection_id),
-                 ("participant", r.participant), ("run type", r.run_type),
-                 ("pooled", r.pooled), ("topics", r.n_topics), ("lines", r.n_lines),
-                 ("bad lines skipped", r.n_skipped), ("file", r.path), ("sha256", r.sha256)]:
+    for k, v in [
+        ("tag", r.tag),
+        ("collection", r.collection_id),
+        ("participant", r.participant),
+        ("run type", r.run_type),
+        ("pooled", r.pooled),
+        ("topics", r.n_topics),
+        ("lines", r.n_lines),
+        ("bad lines skipped", r.n_skipped),
+        ("file", r.path),
+        ("sha256", r.sha256),
+    ]:
         out.print(f"{k:>18}: {'' if v is None else v}", markup=False)
 
 
 @app.command("delete")
-def delete(ctx: typer.Context,
-           tags: list[str] = typer.Argument(None, help="Run tags to delete."),
-           collection: str = CollectionOpt,
-           all_: bool = typer.Option(False, "--all",
-                                     help="Delete the collection's whole archive and qrels.")):
+def delete(
+    ctx: typer.Context,
+    tags: list[str] = typer.Argument(None, help="Run tags to delete."),
+    collection: str = CollectionOpt,
+    all_: bool = typer.Option(
+        False, "--all", help="Delete the collection's whole archive and qrels."
+    ),
+):
     """Delete stored runs (or, with --all, a collection's whole archive)."""
     from litaudit.errors import ParameterError
     from litaudit.render.console import out
@@ -119,16 +157,21 @@ def delete(ctx: typer.Context,
 def eval_(
     ctx: typer.Context,
     collection: str = CollectionOpt,
-    measure: list[str] = typer.Option(["AP"], "--measure", "-m",
-                                      help="Measure (ir_measures or trec_eval name); repeat."),
+    measure: list[str] = typer.Option(
+        ["AP"], "--measure", "-m", help="Measure (ir_measures or trec_eval name); repeat."
+    ),
     run: list[str] = typer.Option(None, "--run", help="Only these run tags; repeat."),
     per_topic: bool = typer.Option(False, "--per-topic", help="One row per run and topic."),
     rel_level: int = typer.Option(1, "--rel-level", help="Lowest relevant grade (-l)."),
-    complete: bool = typer.Option(False, "--complete",
-                                  help="Score topics missing from a run as 0 (trec_eval -c)."),
-    cache: bool = typer.Option(True, "--cache/--no-cache",
-                               help="Read and keep the values in the database's store of "
-                                    "evaluations (kept per archive state)."),
+    complete: bool = typer.Option(
+        False, "--complete", help="Score topics missing from a run as 0 (trec_eval -c)."
+    ),
+    cache: bool = typer.Option(
+        True,
+        "--cache/--no-cache",
+        help="Read and keep the values in the database's store of "
+        "evaluations (kept per archive state).",
+    ),
     json_: bool = JsonOpt,
 ):
     """Evaluate stored runs as trec_eval does (mean over topics, or --per-topic).
@@ -146,43 +189,71 @@ def eval_(
 
     with _open_for_eval(ctx, cache) as store:
         cid = resolve_collection(store.con, collection).id
-        n_runs = len(run) if run else store.con.execute(
-            "SELECT count(*) FROM runs WHERE collection_id = ?", [cid]).fetchall()[0][0]
-        with progress_bar("evaluating runs", n_runs, unit="runs", counts=("lines",),
-                          quiet=json_) as bar:
-            ev, pending = evaluate_cached(store.con, cid, measure, tags=run or None,
-                                          rel_level=rel_level, complete=complete,
-                                          use_cache=cache,
-                                          progress=lambda n, lines: bar.advance(n, lines=lines))
+        n_runs = (
+            len(run)
+            if run
+            else store.con.execute(
+                "SELECT count(*) FROM runs WHERE collection_id = ?", [cid]
+            ).fetchall()[0][0]
+        )
+        with progress_bar(
+            "evaluating runs", n_runs, unit="runs", counts=("lines",), quiet=json_
+        ) as bar:
+            ev, pending = evaluate_cached(
+                store.con,
+                cid,
+                measure,
+                tags=run or None,
+                rel_level=rel_level,
+                complete=complete,
+                use_cache=cache,
+                progress=lambda n, lines: bar.advance(n, lines=lines),
+            )
         if pending is not None and cache and not store.read_only:
             try:
                 save(store.con, pending)
-            except duckdb.Error:        # the values are printed all the same
+            except duckdb.Error:  # the values are printed all the same
                 pass
     if per_topic:
         rows = []
         for ri, tag in enumerate(ev.runs):
             for ti, topic in enumerate(ev.topics):
                 vals = ev.scores[:, ri, ti]
-                if not all(v != v for v in vals):   # skip topics not evaluated for the run
+                if not all(v != v for v in vals):  # skip topics not evaluated for the run
                     rows.append([tag, topic, *[float(v) for v in vals]])
         if json_:
-            print_json([dict(zip(["run", "topic", *ev.measures], r, strict=True))
-                        for r in rows])
+            print_json([dict(zip(["run", "topic", *ev.measures], r, strict=True)) for r in rows])
             return
         out.print(table(f"{cid}: per topic", ["run", "topic", *ev.measures], rows))
         return
     means = {m: ev.mean(m) for m in ev.measures}
     counts = ev.topic_counts()
     if json_:
-        print_json({"collection": cid, "measures": list(ev.measures), "runs": [
-            {"run": tag, "topics": int(counts[i]),
-             **{m: float(means[m][i]) for m in ev.measures}}
-            for i, tag in enumerate(ev.runs)]})
+        print_json(
+            {
+                "collection": cid,
+                "measures": list(ev.measures),
+                "runs": [
+                    {
+                        "run": tag,
+                        "topics": int(counts[i]),
+                        **{m: float(means[m][i]) for m in ev.measures},
+                    }
+                    for i, tag in enumerate(ev.runs)
+                ],
+            }
+        )
         return
-    out.print(table(f"{cid}: mean over topics", ["run", "topics", *ev.measures],
-                    [[tag, int(counts[i]), *[float(means[m][i]) for m in ev.measures]]
-                     for i, tag in enumerate(ev.runs)]))
+    out.print(
+        table(
+            f"{cid}: mean over topics",
+            ["run", "topics", *ev.measures],
+            [
+                [tag, int(counts[i]), *[float(means[m][i]) for m in ev.measures]]
+                for i, tag in enumerate(ev.runs)
+            ],
+        )
+    )
 
 
 def _open_for_eval(ctx: typer.Context, cache: bool):

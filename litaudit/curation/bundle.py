@@ -23,10 +23,31 @@ from litaudit.measures import did_you_mean
 
 FORMAT = "litaudit-curation"
 VERSION = 1
-PAPER_KEYS = ("bibkey", "citation", "title", "authors", "venue", "year", "doi", "url", "tags",
-              "notes", "created_at")
-HISTORY_KEYS = ("entity", "result", "paper", "action", "field", "old_value", "new_value",
-                "reason", "who", "changed_at")
+PAPER_KEYS = (
+    "bibkey",
+    "citation",
+    "title",
+    "authors",
+    "venue",
+    "year",
+    "doi",
+    "url",
+    "tags",
+    "notes",
+    "created_at",
+)
+HISTORY_KEYS = (
+    "entity",
+    "result",
+    "paper",
+    "action",
+    "field",
+    "old_value",
+    "new_value",
+    "reason",
+    "who",
+    "changed_at",
+)
 ACTIONS = ("create", "edit", "verify", "retract", "import")
 
 
@@ -40,9 +61,14 @@ def export_bundle(con, f) -> dict:
     from litaudit.curation.results import query_results
 
     results = query_results(con, f)
-    times = dict(((i, (c, u)) for i, c, u in con.execute(
-        "SELECT id, CAST(created_at AS VARCHAR), CAST(updated_at AS VARCHAR) FROM results"
-    ).fetchall()))
+    times = dict(
+        (
+            (i, (c, u))
+            for i, c, u in con.execute(
+                "SELECT id, CAST(created_at AS VARCHAR), CAST(updated_at AS VARCHAR) FROM results"
+            ).fetchall()
+        )
+    )
     rows, position = [], {}
     for i, r in enumerate(results, start=1):
         row = export_row(r)
@@ -53,42 +79,59 @@ def export_bundle(con, f) -> dict:
 
     filtered = f != CURATION
     cols = ", ".join(PAPER_KEYS[:-1])
-    papers = con.execute(f"SELECT id, {cols}, CAST(created_at AS VARCHAR) FROM papers "
-                         "ORDER BY id").fetchall()
+    papers = con.execute(
+        f"SELECT id, {cols}, CAST(created_at AS VARCHAR) FROM papers ORDER BY id"
+    ).fetchall()
     if filtered:
         used = {r["bibkey"] for r in results if r["bibkey"]}
         papers = [p for p in papers if p[1] in used]
     bibkey = {p[0]: p[1] for p in papers}
     history = []
-    for (_id, entity, entity_id, action, fld, old, new, reason, who, at) in con.execute(
-            "SELECT id, entity, entity_id, action, field, old_value, new_value, reason, who, "
-            "CAST(changed_at AS VARCHAR) FROM history ORDER BY id").fetchall():
+    for _id, entity, entity_id, action, fld, old, new, reason, who, at in con.execute(
+        "SELECT id, entity, entity_id, action, field, old_value, new_value, reason, who, "
+        "CAST(changed_at AS VARCHAR) FROM history ORDER BY id"
+    ).fetchall():
         if entity == "result" and entity_id in position:
             ref = {"result": position[entity_id]}
         elif entity == "paper" and entity_id in bibkey:
             ref = {"paper": bibkey[entity_id]}
         else:
             continue
-        history.append({"entity": entity, **ref, "action": action, "field": fld,
-                        "old_value": old, "new_value": new, "reason": reason, "who": who,
-                        "changed_at": at})
-    return {"format": FORMAT, "version": VERSION,
-            "papers": [dict(zip(PAPER_KEYS, p[1:], strict=True)) for p in papers],
-            "results": rows, "history": history}
+        history.append(
+            {
+                "entity": entity,
+                **ref,
+                "action": action,
+                "field": fld,
+                "old_value": old,
+                "new_value": new,
+                "reason": reason,
+                "who": who,
+                "changed_at": at,
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "papers": [dict(zip(PAPER_KEYS, p[1:], strict=True)) for p in papers],
+        "results": rows,
+        "history": history,
+    }
 
 
 def _timestamp(text, what: str) -> dt.datetime:
     try:
         return dt.datetime.fromisoformat(str(text))
     except ValueError:
-        raise F.FieldError(f"{what}: expected a timestamp YYYY-MM-DD HH:MM:SS, "
-                           f"got {text!r}") from None
+        raise F.FieldError(
+            f"{what}: expected a timestamp YYYY-MM-DD HH:MM:SS, got {text!r}"
+        ) from None
 
 
 def _list(b: dict, key: str, name: str, problems: list[Problem]) -> list:
     v = b.get(key, [])
     if not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
-        problems.append(Problem(name, None, f"\"{key}\" must be a list of objects", key))
+        problems.append(Problem(name, None, f'"{key}" must be a list of objects', key))
         return []
     for i, x in enumerate(v, start=1):
         for k in x.pop(_DUPLICATES, []):
@@ -118,8 +161,11 @@ def _papers(b: dict, name: str, problems: list[Problem]) -> list[dict]:
             bad("a paper needs a bibkey and a citation")
         try:
             vals["year"] = None if F.blank(vals["year"]) else F.parse_year(vals["year"])
-            vals["created_at"] = (None if F.blank(vals["created_at"])
-                                  else _timestamp(vals["created_at"], "created_at"))
+            vals["created_at"] = (
+                None
+                if F.blank(vals["created_at"])
+                else _timestamp(vals["created_at"], "created_at")
+            )
         except F.FieldError as e:
             bad(str(e))
         if len(problems) == n0:
@@ -133,9 +179,17 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
     con = store.con
     problems = list(table.problems)
     if b.get("format") not in (None, FORMAT) or str(b.get("version", VERSION)) != str(VERSION):
-        raise ValidationFailed([Problem(name, None, f"not a {FORMAT} export of version "
-                                        f"{VERSION} (format {b.get('format')!r}, version "
-                                        f"{b.get('version')!r})")])
+        raise ValidationFailed(
+            [
+                Problem(
+                    name,
+                    None,
+                    f"not a {FORMAT} export of version "
+                    f"{VERSION} (format {b.get('format')!r}, version "
+                    f"{b.get('version')!r})",
+                )
+            ]
+        )
     for k in b.pop(_DUPLICATES, []):
         problems.append(Problem(name, None, f"key {k!r} appears twice", k))
     for k in b:
@@ -144,9 +198,12 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
     papers = _papers(b, name, problems)
     history = _list(b, "history", name, problems)
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-    existing = {k: dict(zip(PAPER_KEYS[1:-1], rest, strict=True)) | {"id": i}
-                for i, k, *rest in con.execute(
-                    f"SELECT id, bibkey, {', '.join(PAPER_KEYS[1:-1])} FROM papers").fetchall()}
+    existing = {
+        k: dict(zip(PAPER_KEYS[1:-1], rest, strict=True)) | {"id": i}
+        for i, k, *rest in con.execute(
+            f"SELECT id, bibkey, {', '.join(PAPER_KEYS[1:-1])} FROM papers"
+        ).fetchall()
+    }
     seen = _check_papers(papers, existing, name, on_existing, problems)
     if problems:
         raise ValidationFailed(problems)
@@ -154,8 +211,9 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
     # results: the papers above exist now, so rows name them by bibkey alone
     raw = b.get("results") or []
     times, time_problems = _result_times(table.rows, raw, name, now)
-    plan = plan_import(con, table.rows, name, on_existing=on_existing, columns=None,
-                       problems=time_problems)
+    plan = plan_import(
+        con, table.rows, name, on_existing=on_existing, columns=None, problems=time_problems
+    )
     # a curation export brings its own history; a bare {"results": [...]} gets "import"
     report = apply_plan(store, plan, who=who, record="history" not in b, times=times)
     ids = {}
@@ -167,13 +225,15 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
     _insert_history(con, pending)
     import dataclasses
 
-    report = dataclasses.replace(report, added_papers=report.added_papers + len(new_papers),
-                                 history=len(pending))
+    report = dataclasses.replace(
+        report, added_papers=report.added_papers + len(new_papers), history=len(pending)
+    )
     return report, plan
 
 
-def _check_papers(papers: list[dict], existing: dict, name: str, on_existing: str,
-                  problems: list[Problem]) -> set[str]:
+def _check_papers(
+    papers: list[dict], existing: dict, name: str, on_existing: str, problems: list[Problem]
+) -> set[str]:
     """The bundle's bibkeys; a paper given twice, or (on_existing="fail") already stored
     with other values, is a problem."""
     seen: set[str] = set()
@@ -188,14 +248,22 @@ def _check_papers(papers: list[dict], existing: dict, name: str, on_existing: st
             continue
         changed = {k: p[k] for k in PAPER_KEYS[1:-1] if p[k] != old[k]}
         if changed and on_existing == "fail":
-            problems.append(Problem(name, None, f"paper {key!r} is already in the database "
-                                    f"with other {', '.join(changed)}; use --on-existing "
-                                    "skip or update", "bibkey"))
+            problems.append(
+                Problem(
+                    name,
+                    None,
+                    f"paper {key!r} is already in the database "
+                    f"with other {', '.join(changed)}; use --on-existing "
+                    "skip or update",
+                    "bibkey",
+                )
+            )
     return seen
 
 
-def _write_papers(con, papers: list[dict], existing: dict, name: str, on_existing: str,
-                  who: str, now: dt.datetime) -> dict[str, int]:
+def _write_papers(
+    con, papers: list[dict], existing: dict, name: str, on_existing: str, who: str, now: dt.datetime
+) -> dict[str, int]:
     """Insert the new papers (bibkey -> new id returned); with on_existing="update", write
     a stored paper's changed fields, each in the history."""
     new_papers: dict[str, int] = {}
@@ -203,24 +271,28 @@ def _write_papers(con, papers: list[dict], existing: dict, name: str, on_existin
         old = existing.get(p["bibkey"])
         if old is None:
             cols = PAPER_KEYS
-            pid = con.execute(f"INSERT INTO papers ({', '.join(cols)}) VALUES "
-                              f"({', '.join('?' * len(cols))}) RETURNING id",
-                              [p[c] if c != "created_at" else (p[c] or now)
-                               for c in cols]).fetchone()[0]
+            pid = con.execute(
+                f"INSERT INTO papers ({', '.join(cols)}) VALUES "
+                f"({', '.join('?' * len(cols))}) RETURNING id",
+                [p[c] if c != "created_at" else (p[c] or now) for c in cols],
+            ).fetchone()[0]
             new_papers[p["bibkey"]] = pid
         elif on_existing == "update":
             changed = {k: p[k] for k in PAPER_KEYS[1:-1] if p[k] != old[k]}
             for k, v in changed.items():
                 con.execute(f"UPDATE papers SET {k} = ? WHERE id = ?", [v, old["id"]])
-                con.execute("INSERT INTO history (entity, entity_id, action, field, old_value, "
-                            "new_value, reason, who, changed_at) VALUES ('paper', ?, 'edit', ?, "
-                            "?, ?, ?, ?, ?)", [old["id"], k, _s(old[k]), _s(v),
-                                               f"updated from {name}", who, now])
+                con.execute(
+                    "INSERT INTO history (entity, entity_id, action, field, old_value, "
+                    "new_value, reason, who, changed_at) VALUES ('paper', ?, 'edit', ?, "
+                    "?, ?, ?, ?, ?)",
+                    [old["id"], k, _s(old[k]), _s(v), f"updated from {name}", who, now],
+                )
     return new_papers
 
 
-def _result_times(rows: list, raw: list, name: str, now: dt.datetime
-                  ) -> tuple[dict[int, tuple], list[Problem]]:
+def _result_times(
+    rows: list, raw: list, name: str, now: dt.datetime
+) -> tuple[dict[int, tuple], list[Problem]]:
     """Each result row's (created_at, updated_at) when the bundle gives them (line ->
     times), and the problems with them."""
     times, time_problems = {}, []
@@ -238,8 +310,14 @@ def _result_times(rows: list, raw: list, name: str, now: dt.datetime
     return times, time_problems
 
 
-def _history_rows(history: list, raw: list, ids: dict[int, int], new_papers: dict[str, int],
-                  seen: set[str], name: str) -> tuple[list[Problem], list[tuple]]:
+def _history_rows(
+    history: list,
+    raw: list,
+    ids: dict[int, int],
+    new_papers: dict[str, int],
+    seen: set[str],
+    name: str,
+) -> tuple[list[Problem], list[tuple]]:
     """The history entries' problems, and the rows to insert for the results and papers
     this import added (a row that was there already keeps its own history)."""
     hist_problems: list[Problem] = []
@@ -253,44 +331,73 @@ def _history_rows(history: list, raw: list, ids: dict[int, int], new_papers: dic
         entity = h.get("entity")
         if entity == "result":
             pos = h.get("result")
-            if not isinstance(pos, str) or not pos.isascii() or not pos.isdigit() \
-                    or not 1 <= int(pos) <= len(raw):
-                hist_problems.append(Problem(name, None, f"{where}: \"result\" must be a "
-                                             f"position in results (1 to {len(raw)})"))
+            if (
+                not isinstance(pos, str)
+                or not pos.isascii()
+                or not pos.isdigit()
+                or not 1 <= int(pos) <= len(raw)
+            ):
+                hist_problems.append(
+                    Problem(
+                        name,
+                        None,
+                        f'{where}: "result" must be a position in results (1 to {len(raw)})',
+                    )
+                )
                 continue
             eid = ids.get(int(pos))
         elif entity == "paper":
             eid = new_papers.get(h.get("paper")) if isinstance(h.get("paper"), str) else None
             if h.get("paper") not in seen:
-                hist_problems.append(Problem(name, None, f"{where}: paper {h.get('paper')!r} "
-                                             "is not among the papers"))
+                hist_problems.append(
+                    Problem(
+                        name, None, f"{where}: paper {h.get('paper')!r} is not among the papers"
+                    )
+                )
                 continue
         else:
             hist_problems.append(Problem(name, None, f"{where}: entity must be result or paper"))
             continue
         if h.get("action") not in ACTIONS:
-            hist_problems.append(Problem(name, None, f"{where}: action must be one of "
-                                         f"{', '.join(ACTIONS)}"))
+            hist_problems.append(
+                Problem(name, None, f"{where}: action must be one of {', '.join(ACTIONS)}")
+            )
             continue
         texts = [h.get(k) for k in ("field", "old_value", "new_value", "reason", "who")]
-        if any(t is not None and (not isinstance(t, str) or F.check_text(t)) for t in texts) \
-                or F.blank(h.get("who")):
-            hist_problems.append(Problem(name, None, f"{where}: field, old_value, new_value, "
-                                         "reason and who must be text (who not empty)"))
+        if any(
+            t is not None and (not isinstance(t, str) or F.check_text(t)) for t in texts
+        ) or F.blank(h.get("who")):
+            hist_problems.append(
+                Problem(
+                    name,
+                    None,
+                    f"{where}: field, old_value, new_value, "
+                    "reason and who must be text (who not empty)",
+                )
+            )
             continue
         try:
             at = _timestamp(h.get("changed_at"), "changed_at")
         except F.FieldError as e:
             hist_problems.append(Problem(name, None, f"{where}: {e}"))
             continue
-        if eid is None:          # a row that was there already keeps its own history
+        if eid is None:  # a row that was there already keeps its own history
             continue
         pending.append((entity, eid, h["action"], *texts, at))
     return hist_problems, pending
 
 
-_HISTORY_COLUMNS = ("entity", "entity_id", "action", "field", "old_value", "new_value",
-                    "reason", "who", "changed_at")
+_HISTORY_COLUMNS = (
+    "entity",
+    "entity_id",
+    "action",
+    "field",
+    "old_value",
+    "new_value",
+    "reason",
+    "who",
+    "changed_at",
+)
 
 
 def _insert_history(con, rows: list[tuple]) -> None:
@@ -302,18 +409,22 @@ def _insert_history(con, rows: list[tuple]) -> None:
 
     cols = list(zip(*rows, strict=True))
     types = {"entity_id": pa.int64(), "changed_at": pa.timestamp("us")}
-    table = pa.table({"k": pa.array(range(len(rows)), pa.int64()),
-                      **{c: pa.array(list(v), type=types.get(c, pa.string()))
-                         for c, v in zip(_HISTORY_COLUMNS, cols, strict=True)}})
+    table = pa.table(
+        {
+            "k": pa.array(range(len(rows)), pa.int64()),
+            **{
+                c: pa.array(list(v), type=types.get(c, pa.string()))
+                for c, v in zip(_HISTORY_COLUMNS, cols, strict=True)
+            },
+        }
+    )
     con.register("_bundle_history", table)
     try:
         names = ", ".join(_HISTORY_COLUMNS)
-        con.execute(f"INSERT INTO history ({names}) SELECT {names} FROM _bundle_history "
-                    "ORDER BY k")
+        con.execute(f"INSERT INTO history ({names}) SELECT {names} FROM _bundle_history ORDER BY k")
     finally:
         con.unregister("_bundle_history")
 
 
 def _s(v) -> str | None:
     return None if v is None else str(v)
-

@@ -22,14 +22,19 @@ STATUSES = ("draft", "verified", "retracted")
 # evaluation, a leaderboard's maintainers, the MTEB maintainers' own run, or not recorded.
 REPORTERS = ("authors", "nist", "leaderboard", "mteb", "unknown")
 RUN_TYPE_SPELLINGS = {
-    "automatic": "automatic", "auto": "automatic", "a": "automatic",
-    "manual": "manual", "man": "manual", "m": "manual", "human-assisted": "manual",
+    "automatic": "automatic",
+    "auto": "automatic",
+    "a": "automatic",
+    "manual": "manual",
+    "man": "manual",
+    "m": "manual",
+    "human-assisted": "manual",
 }
 # ASCII digits only: str.isdigit and \d would take Arabic-Indic and other digits
 _NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-INT32_MAX = 2**31 - 1            # the database's INTEGER columns
+INT32_MAX = 2**31 - 1  # the database's INTEGER columns
 # control characters a text field may not hold (tab, newline and carriage return may)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -39,8 +44,11 @@ class FieldError(ValueError):
 
 
 def blank(text) -> bool:
-    return text is None or (isinstance(text, str) and text.strip() == "") or (
-        isinstance(text, float) and text != text)
+    return (
+        text is None
+        or (isinstance(text, str) and text.strip() == "")
+        or (isinstance(text, float) and text != text)
+    )
 
 
 def text_or_none(text) -> str | None:

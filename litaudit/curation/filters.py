@@ -25,8 +25,12 @@ from litaudit.errors import LitauditError
 from litaudit.measures import did_you_mean
 
 REPORTERS = F.REPORTERS
-_SOURCE_SPELLINGS = {"paper": "paper", "papers": "paper", "official": "official",
-                     "officials": "official"}
+_SOURCE_SPELLINGS = {
+    "paper": "paper",
+    "papers": "paper",
+    "official": "official",
+    "officials": "official",
+}
 _DATE = re.compile(r"^([0-9]{4})(?:-([0-9]{1,2})(?:-([0-9]{1,2}))?)?$")
 
 
@@ -59,18 +63,32 @@ class Filters:
     include_nonstandard: bool = False
 
     @classmethod
-    def parse(cls, *, source: str | None = None, roles=(), run_types=(), statuses=(),
-              reporters=(), years: str | None = None, since: str | None = None,
-              until: str | None = None, paper: str | None = None, track: str | None = None,
-              topics: str | None = None, include_retracted: bool = False,
-              include_nonstandard: bool = False) -> Filters:
+    def parse(
+        cls,
+        *,
+        source: str | None = None,
+        roles=(),
+        run_types=(),
+        statuses=(),
+        reporters=(),
+        years: str | None = None,
+        since: str | None = None,
+        until: str | None = None,
+        paper: str | None = None,
+        track: str | None = None,
+        topics: str | None = None,
+        include_retracted: bool = False,
+        include_nonstandard: bool = False,
+    ) -> Filters:
         """Filters from user text; a bad value raises one error naming its option."""
         src = None
         if source and source.strip():
             src = _SOURCE_SPELLINGS.get(source.strip().lower())
             if src is None:
-                raise LitauditError(f"--source: {source!r} is not one of papers, official"
-                                    f"{did_you_mean(source, list(_SOURCE_SPELLINGS))}")
+                raise LitauditError(
+                    f"--source: {source!r} is not one of papers, official"
+                    f"{did_you_mean(source, list(_SOURCE_SPELLINGS))}"
+                )
         lo = parse_date(since, "--since", end=False)
         hi = parse_date(until, "--until", end=True)
         if lo and hi and lo > hi:
@@ -81,28 +99,37 @@ class Filters:
             run_types=_choices(run_types, F.RUN_TYPES, "--run-type"),
             statuses=_choices(statuses, F.STATUSES, "--status"),
             reporters=_choices(reporters, REPORTERS, "--reporter"),
-            years=parse_years(years), since=lo, until=hi,
+            years=parse_years(years),
+            since=lo,
+            until=hi,
             paper=paper.strip() if paper and paper.strip() else None,
             track=track.strip() if track and track.strip() else None,
             topics=topics.strip() if topics and topics.strip() else None,
             include_retracted=bool(include_retracted),
-            include_nonstandard=bool(include_nonstandard))
+            include_nonstandard=bool(include_nonstandard),
+        )
 
     def resolved(self, con, collection: str | None, measure: str | None) -> Filters:
         """The same filters with a collection and a measure resolved by any name."""
         from litaudit.store.refdata import resolve_collection, resolve_measure
 
         return dataclasses.replace(
-            self, collection_id=resolve_collection(con, collection).id if collection else None,
-            measure=resolve_measure(con, measure) if measure else None)
+            self,
+            collection_id=resolve_collection(con, collection).id if collection else None,
+            measure=resolve_measure(con, measure) if measure else None,
+        )
 
     def describe(self) -> str:
         """The filters in words ('' when none narrows the results)."""
         parts = []
         if self.source:
             parts.append(f"source {self.source}")
-        for name, vals in (("role", self.roles), ("run type", self.run_types),
-                           ("status", self.statuses), ("reporter", self.reporters)):
+        for name, vals in (
+            ("role", self.roles),
+            ("run type", self.run_types),
+            ("status", self.statuses),
+            ("reporter", self.reporters),
+        ):
             if vals:
                 parts.append(f"{name} {' or '.join(vals)}")
         if self.years:
@@ -188,8 +215,11 @@ def parse_years(text: str | None) -> tuple[int, int] | None:
     text = str(text)
     parts = text.strip().replace("..", "-").split("-")
     bad = LitauditError(f"--years: expected YEAR or FROM-TO (e.g. 2005-2012), got {text!r}")
-    if len(parts) > 2 or not all(p.strip() == "" or (p.strip().isascii() and p.strip().isdigit())
-                                 for p in parts) or not any(p.strip() for p in parts):
+    if (
+        len(parts) > 2
+        or not all(p.strip() == "" or (p.strip().isascii() and p.strip().isdigit()) for p in parts)
+        or not any(p.strip() for p in parts)
+    ):
         raise bad
     try:
         if len(parts) == 1:
@@ -200,8 +230,9 @@ def parse_years(text: str | None) -> tuple[int, int] | None:
     except F.FieldError as e:
         raise LitauditError(f"--years: {e}") from None
     if lo > hi:
-        raise LitauditError(f"--years: {text!r} runs backwards (from {lo} to {hi}); "
-                            f"did you mean {hi}-{lo}?")
+        raise LitauditError(
+            f"--years: {text!r} runs backwards (from {lo} to {hi}); did you mean {hi}-{lo}?"
+        )
     return lo, hi
 
 
@@ -220,13 +251,13 @@ def parse_date(text: str | None, opt: str, *, end: bool) -> str | None:
         elif mo:
             day = dt.date(y, mo, 1)
             if end:
-                day = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1) \
-                    - dt.timedelta(days=1)
+                day = (day.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(
+                    days=1
+                )
         else:
             day = dt.date(y, 12, 31) if end else dt.date(y, 1, 1)
     except ValueError:
-        raise LitauditError(f"{opt}: expected YYYY, YYYY-MM or YYYY-MM-DD, got {text!r}") \
-            from None
+        raise LitauditError(f"{opt}: expected YYYY, YYYY-MM or YYYY-MM-DD, got {text!r}") from None
     return day.isoformat()
 
 
@@ -235,7 +266,8 @@ def _choices(values, choices: tuple[str, ...], opt: str) -> tuple[str, ...]:
     for value in values or ():
         v = str(value).strip().lower()
         if v not in choices:
-            raise LitauditError(f"{opt}: {value!r} is not one of {', '.join(choices)}"
-                                f"{did_you_mean(value, choices)}")
+            raise LitauditError(
+                f"{opt}: {value!r} is not one of {', '.join(choices)}{did_you_mean(value, choices)}"
+            )
         out.add(v)
     return tuple(sorted(out))

@@ -18,17 +18,25 @@ from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean, parse_measure
 
 PAPER_FIELDS = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags")
-REQUIRED = ("source", "collection", "measure", "value", "system", "role", "transcribed_by",
-            "transcribed_at")
+REQUIRED = (
+    "source",
+    "collection",
+    "measure",
+    "value",
+    "system",
+    "role",
+    "transcribed_by",
+    "transcribed_at",
+)
 
 
 @dataclass
 class PreparedResult:
     line: int
     key: tuple
-    values: dict          # column -> typed value for the results table (paper_id filled later)
+    values: dict  # column -> typed value for the results table (paper_id filled later)
     bibkey: str | None
-    existing_id: int | None = None    # the row it updates (on_existing="update")
+    existing_id: int | None = None  # the row it updates (on_existing="update")
 
 
 @dataclass
@@ -43,9 +51,9 @@ class ImportPlan:
     file: str
     results: list[PreparedResult] = field(default_factory=list)
     papers: list[PreparedPaper] = field(default_factory=list)
-    skipped: int = 0      # rows already in the database (skip mode)
+    skipped: int = 0  # rows already in the database (skip mode)
     new_measures: set = field(default_factory=set)
-    updates: list[PreparedResult] = field(default_factory=list)   # update mode
+    updates: list[PreparedResult] = field(default_factory=list)  # update mode
     existing: list[tuple[int, int]] = field(default_factory=list)  # (line, id) skipped
 
 
@@ -58,45 +66,76 @@ class ImportReport:
     dry_run: bool
     result_ids: tuple[int, ...] = ()
     updated: int = 0
-    history: int = 0          # history entries copied (curation export)
+    history: int = 0  # history entries copied (curation export)
 
 
 # ---------------------------------------------------------------- validation
+
 
 class _Context:
     """Lookups cached once per import: aliases, measures, papers, existing keys."""
 
     def __init__(self, con):
         self.con = con
-        self.aliases = dict(con.execute("SELECT alias, collection_id FROM collection_aliases").fetchall())
+        self.aliases = dict(
+            con.execute("SELECT alias, collection_id FROM collection_aliases").fetchall()
+        )
         self.default_topics = {
-            cid: (name, n) for cid, name, n in con.execute(
-                "SELECT collection_id, name, n_topics FROM topic_sets WHERE is_default").fetchall()}
-        self.topic_sets = {(cid, name): n for cid, name, n in con.execute(
-            "SELECT collection_id, name, n_topics FROM topic_sets").fetchall()}
-        self.measures = {name: (lo, hi) for name, lo, hi in con.execute(
-            "SELECT name, min_value, max_value FROM measures").fetchall()}
-        self.papers = {k: (i, y) for i, k, y in con.execute(
-            "SELECT id, bibkey, year FROM papers").fetchall()}
+            cid: (name, n)
+            for cid, name, n in con.execute(
+                "SELECT collection_id, name, n_topics FROM topic_sets WHERE is_default"
+            ).fetchall()
+        }
+        self.topic_sets = {
+            (cid, name): n
+            for cid, name, n in con.execute(
+                "SELECT collection_id, name, n_topics FROM topic_sets"
+            ).fetchall()
+        }
+        self.measures = {
+            name: (lo, hi)
+            for name, lo, hi in con.execute(
+                "SELECT name, min_value, max_value FROM measures"
+            ).fetchall()
+        }
+        self.papers = {
+            k: (i, y) for i, k, y in con.execute("SELECT id, bibkey, year FROM papers").fetchall()
+        }
         self.existing = {}
         for rid, src, bib, track, cid, n, m, sysl, role, vt in con.execute(
-                "SELECT r.id, r.source, p.bibkey, r.track, r.collection_id, r.n_topics, "
-                "r.measure, r.system, r.role, r.value_text FROM results r "
-                "LEFT JOIN papers p ON p.id = r.paper_id").fetchall():
+            "SELECT r.id, r.source, p.bibkey, r.track, r.collection_id, r.n_topics, "
+            "r.measure, r.system, r.role, r.value_text FROM results r "
+            "LEFT JOIN papers p ON p.id = r.paper_id"
+        ).fetchall():
             self.existing[(src, bib or "", track or "", cid, n, m, sysl, role)] = (rid, vt)
 
 
 def natural_key(v: dict, bibkey: str | None) -> tuple:
-    return (v["source"], bibkey or "", v.get("track") or "", v["collection_id"], v["n_topics"],
-            v["measure"], v["system"], v["role"])
+    return (
+        v["source"],
+        bibkey or "",
+        v.get("track") or "",
+        v["collection_id"],
+        v["n_topics"],
+        v["measure"],
+        v["system"],
+        v["role"],
+    )
 
 
 ON_EXISTING = ("fail", "skip", "update")
 
 
-def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
-                columns: tuple[str, ...] | None = None, header_line: int | None = None,
-                problems: list[Problem] | None = None) -> ImportPlan:
+def plan_import(
+    con,
+    rows: list[Row],
+    file: str,
+    *,
+    on_existing: str = "fail",
+    columns: tuple[str, ...] | None = None,
+    header_line: int | None = None,
+    problems: list[Problem] | None = None,
+) -> ImportPlan:
     """Validate every row; return the plan or raise ValidationFailed listing every problem.
 
     ``on_existing`` says what a row whose natural key (source, paper or track, collection,
@@ -113,7 +152,7 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
     seen: dict[tuple, int] = {}
     new_papers: dict[str, PreparedPaper] = {}
     absent = set()
-    conflicts: list[tuple[int, int, str]] = []     # rows already in the database (fail)
+    conflicts: list[tuple[int, int, str]] = []  # rows already in the database (fail)
     if columns is not None:
         for c in REQUIRED:
             if c not in columns:
@@ -121,23 +160,28 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
                 absent.add(c)
 
     # new bibkeys whose paper some row describes (the others may name it alone)
-    described = {str(r.data.get("paper")).strip() for r in rows
-                 if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in
-                        ("citation", "title", "authors"))}
+    described = {
+        str(r.data.get("paper")).strip()
+        for r in rows
+        if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in ("citation", "title", "authors"))
+    }
     for row in rows:
         n_before = len(problems)
 
         def bad(msg, fld=None, _line=row.line):
             problems.append(Problem(file, _line, msg, fld))
 
-        v, bibkey, missing = _parse_row(ctx, plan, row, file, problems, bad, absent,
-                                        described, new_papers)
+        v, bibkey, missing = _parse_row(
+            ctx, plan, row, file, problems, bad, absent, described, new_papers
+        )
         if len(problems) > n_before or missing:
             continue
         key = natural_key(v, bibkey if v["source"] == "paper" else None)
         if key in seen:
-            bad(f"duplicate of line {seen[key]} (same source, collection, topics, measure, "
-                "system and role)")
+            bad(
+                f"duplicate of line {seen[key]} (same source, collection, topics, measure, "
+                "system and role)"
+            )
             continue
         seen[key] = row.line
         if v["source"] == "official":
@@ -154,7 +198,7 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
             conflicts.append((row.line, rid, vt))
             continue
         plan.results.append(PreparedResult(row.line, key, v, bibkey))
-    if conflicts:      # one problem, not one per row
+    if conflicts:  # one problem, not one per row
         problems.append(_conflicts_problem(file, conflicts))
     if problems:
         raise ValidationFailed(collapse(problems))
@@ -165,16 +209,32 @@ def plan_import(con, rows: list[Row], file: str, *, on_existing: str = "fail",
 def _conflicts_problem(file: str, conflicts: list[tuple[int, int, str]]) -> Problem:
     """One problem for the rows already in the database (on_existing="fail")."""
     line, rid, vt = conflicts[0]
-    more = (f" (and {len(conflicts) - 1} more rows, lines "
-            f"{', '.join(str(c[0]) for c in conflicts[1:6])}"
-            f"{', ...' if len(conflicts) > 6 else ''})" if len(conflicts) > 1 else "")
-    return Problem(file, line, f"already in the database as result #{rid} "
-                   f"(value {vt}){more}; use --on-existing skip or update")
+    more = (
+        f" (and {len(conflicts) - 1} more rows, lines "
+        f"{', '.join(str(c[0]) for c in conflicts[1:6])}"
+        f"{', ...' if len(conflicts) > 6 else ''})"
+        if len(conflicts) > 1
+        else ""
+    )
+    return Problem(
+        file,
+        line,
+        f"already in the database as result #{rid} "
+        f"(value {vt}){more}; use --on-existing skip or update",
+    )
 
 
-def _parse_row(ctx: _Context, plan: ImportPlan, row: Row, file: str, problems: list[Problem],
-               bad, absent: set, described: set, new_papers: dict[str, PreparedPaper]
-               ) -> tuple[dict, str | None, list[str]]:
+def _parse_row(
+    ctx: _Context,
+    plan: ImportPlan,
+    row: Row,
+    file: str,
+    problems: list[Problem],
+    bad,
+    absent: set,
+    described: set,
+    new_papers: dict[str, PreparedPaper],
+) -> tuple[dict, str | None, list[str]]:
     """One row's typed values, its bibkey and its missing required fields; its problems
     reported through ``bad`` (every field is checked, so that all are reported at once)."""
     d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
@@ -227,16 +287,28 @@ def _parse_row(ctx: _Context, plan: ImportPlan, row: Row, file: str, problems: l
     return v, bibkey, missing
 
 
-def _check_provenance(ctx: _Context, d: dict, v: dict, bibkey: str | None, row: Row,
-                      file: str, problems: list[Problem], bad, described: set,
-                      new_papers: dict[str, PreparedPaper]) -> None:
+def _check_provenance(
+    ctx: _Context,
+    d: dict,
+    v: dict,
+    bibkey: str | None,
+    row: Row,
+    file: str,
+    problems: list[Problem],
+    bad,
+    described: set,
+    new_papers: dict[str, PreparedPaper],
+) -> None:
     """A paper result's bibkey (its paper prepared when new), an official one's track."""
     if v["source"] == "paper":
         if not bibkey:
             bad("missing provenance: a paper result needs the paper's bibkey", "paper")
-        elif bibkey not in ctx.papers and bibkey in described and not any(
-                F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS):
-            pass       # described on another line of the file
+        elif (
+            bibkey not in ctx.papers
+            and bibkey in described
+            and not any(F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS)
+        ):
+            pass  # described on another line of the file
         elif bibkey not in ctx.papers:
             pp = _prepare_paper(d, bibkey, row.line, file, problems)
             if pp is not None:
@@ -244,11 +316,9 @@ def _check_provenance(ctx: _Context, d: dict, v: dict, bibkey: str | None, row: 
                 if prev is None:
                     new_papers[bibkey] = pp
                 elif prev.values != pp.values:
-                    bad(f"paper {bibkey!r} is described differently on line {prev.line}",
-                        "paper")
+                    bad(f"paper {bibkey!r} is described differently on line {prev.line}", "paper")
     elif v["source"] == "official" and not v["track"]:
-        bad("missing provenance: an official result needs its track, e.g. trec7/adhoc",
-            "track")
+        bad("missing provenance: an official result needs its track, e.g. trec7/adhoc", "track")
 
 
 def _parse_collection(ctx: _Context, d: dict, missing: list[str], bad) -> str | None:
@@ -258,14 +328,15 @@ def _parse_collection(ctx: _Context, d: dict, missing: list[str], bad) -> str | 
         from litaudit.store.refdata import near_names
 
         near = near_names(coll, list(ctx.aliases))
-        bad(f"unknown collection {coll!r}"
+        bad(
+            f"unknown collection {coll!r}"
             + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""),
-            "collection")
+            "collection",
+        )
     return cid
 
 
-def _parse_measure(ctx: _Context, plan: ImportPlan, d: dict, missing: list[str],
-                   bad) -> str | None:
+def _parse_measure(ctx: _Context, plan: ImportPlan, d: dict, missing: list[str], bad) -> str | None:
     """The measure's name; one parseable but not yet registered is added to the plan."""
     if "measure" in missing:
         return None
@@ -291,9 +362,16 @@ def _parse_value(ctx: _Context, d: dict, v: dict, missing: list[str], bad) -> No
         if v["measure"]:
             lo, hi = ctx.measures[v["measure"]]
             if not lo <= v["value"] <= hi:
-                hint = " (a percentage? give it as a fraction)" if hi == 1 and v["value"] <= 100 else ""
-                bad(f"{v['value_text']} is outside the range of {v['measure']} "
-                    f"[{lo:g}, {hi:g}]{hint}", "value")
+                hint = (
+                    " (a percentage? give it as a fraction)"
+                    if hi == 1 and v["value"] <= 100
+                    else ""
+                )
+                bad(
+                    f"{v['value_text']} is outside the range of {v['measure']} "
+                    f"[{lo:g}, {hi:g}]{hint}",
+                    "value",
+                )
     except F.FieldError as e:
         bad(str(e), "value")
 
@@ -306,15 +384,19 @@ def _parse_topics(ctx: _Context, d: dict, v: dict, cid: str | None, bad) -> None
         known = cid and v["topic_set"] and (cid, v["topic_set"]) in ctx.topic_sets
         if cid and v["topic_set"] and not known:
             names = [n for (c, n) in ctx.topic_sets if c == cid]
-            bad(f"unknown topic set {v['topic_set']!r} of {cid}"
+            bad(
+                f"unknown topic set {v['topic_set']!r} of {cid}"
                 f"{did_you_mean(v['topic_set'], names) or ' (known: ' + (', '.join(names) or 'none') + ')'}",
-                "topic_set")
+                "topic_set",
+            )
         if not F.blank(d.get("n_topics")):
             v["n_topics"] = F.FIELD_PARSERS["n_topics"](d["n_topics"])
             if known and ctx.topic_sets[(cid, v["topic_set"])] != v["n_topics"]:
-                bad(f"topic set {v['topic_set']!r} has "
+                bad(
+                    f"topic set {v['topic_set']!r} has "
                     f"{ctx.topic_sets[(cid, v['topic_set'])]} topics, not {v['n_topics']}",
-                    "n_topics")
+                    "n_topics",
+                )
         elif known:
             v["n_topics"] = ctx.topic_sets[(cid, v["topic_set"])]
         elif cid and cid in ctx.default_topics and not v["topic_set"]:
@@ -330,19 +412,29 @@ def _parse_topics(ctx: _Context, d: dict, v: dict, cid: str | None, bad) -> None
         v["n_topics"] = None
 
 
-def _parse_year(ctx: _Context, d: dict, v: dict, bibkey: str | None,
-                new_papers: dict[str, PreparedPaper], bad) -> None:
+def _parse_year(
+    ctx: _Context, d: dict, v: dict, bibkey: str | None, new_papers: dict[str, PreparedPaper], bad
+) -> None:
     """``year``: given, else the date's, the paper's, or a TREC track's (trec7: 1998)."""
     try:
         if not F.blank(d.get("year")):
             v["year"] = F.FIELD_PARSERS["year"](d["year"])
         elif v.get("date"):
             v["year"] = v["date"].year
-        elif v["source"] == "paper" and bibkey in new_papers and new_papers[bibkey].values.get("year"):
+        elif (
+            v["source"] == "paper"
+            and bibkey in new_papers
+            and new_papers[bibkey].values.get("year")
+        ):
             v["year"] = new_papers[bibkey].values["year"]
         elif v["source"] == "paper" and bibkey in ctx.papers and ctx.papers[bibkey][1]:
             v["year"] = ctx.papers[bibkey][1]
-        elif v["track"] and v["track"].lower().startswith("trec") and v["track"][4:].split("/")[0].isascii() and v["track"][4:].split("/")[0].isdigit():
+        elif (
+            v["track"]
+            and v["track"].lower().startswith("trec")
+            and v["track"][4:].split("/")[0].isascii()
+            and v["track"][4:].split("/")[0].isdigit()
+        ):
             v["year"] = 1991 + int(v["track"][4:].split("/")[0])
             F.parse_year(v["year"])
         else:
@@ -363,20 +455,25 @@ def collapse(problems: list[Problem], shown: int = 5) -> list[Problem]:
     for p in problems:
         same = groups.get((p.file, p.field, p.message))
         if not same:
-            continue           # already listed with its first line
+            continue  # already listed with its first line
         del groups[(p.file, p.field, p.message)]
         others = [q.line for q in same[1:] if q.line is not None]
         if others:
             lines = ", ".join(str(n) for n in others[:shown])
             more = f" and {len(others) - shown} more" if len(others) > shown else ""
-            p = Problem(p.file, p.line, f"{p.message} (also on line"
-                        f"{'s' if len(others) > 1 else ''} {lines}{more})", p.field)
+            p = Problem(
+                p.file,
+                p.line,
+                f"{p.message} (also on line{'s' if len(others) > 1 else ''} {lines}{more})",
+                p.field,
+            )
         out.append(p)
     return out
 
 
-def _prepare_paper(d: dict, bibkey: str, line: int, file: str,
-                   problems: list[Problem]) -> PreparedPaper | None:
+def _prepare_paper(
+    d: dict, bibkey: str, line: int, file: str, problems: list[Problem]
+) -> PreparedPaper | None:
     """A new paper from the row's paper_* columns. ``paper_citation`` is optional: without
     it the short citation is made from the authors, venue and year (as `papers add`
     does); a row with none of citation, title and authors names an unknown paper."""
@@ -384,9 +481,16 @@ def _prepare_paper(d: dict, bibkey: str, line: int, file: str,
 
     vals: dict[str, Any] = {f: F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
     if not (vals["citation"] or vals["title"] or vals["authors"]):
-        problems.append(Problem(file, line, f"unknown paper {bibkey!r}: add it first "
-                                "(litaudit papers add/import) or give paper_citation, "
-                                "paper_title or paper_authors", "paper"))
+        problems.append(
+            Problem(
+                file,
+                line,
+                f"unknown paper {bibkey!r}: add it first "
+                "(litaudit papers add/import) or give paper_citation, "
+                "paper_title or paper_authors",
+                "paper",
+            )
+        )
         return None
     if vals["year"] is not None:
         try:
@@ -395,18 +499,40 @@ def _prepare_paper(d: dict, bibkey: str, line: int, file: str,
             problems.append(Problem(file, line, str(e), "paper_year"))
             return None
     if not vals["citation"]:
-        vals["citation"] = short_citation(vals["authors"], short_venue(vals["venue"]),
-                                          vals["year"])
+        vals["citation"] = short_citation(vals["authors"], short_venue(vals["venue"]), vals["year"])
     return PreparedPaper(bibkey, vals, line)
 
 
 # ---------------------------------------------------------------- writing
 
 RESULT_DB_COLUMNS = (
-    "id", "source", "paper_id", "track", "collection_id", "topic_set", "n_topics", "measure",
-    "value", "value_text", "system", "participant", "role", "run_type", "year", "standard",
-    "location", "transcribed_by", "transcribed_at", "status", "notes", "created_at",
-    "updated_at", "date", "reporter", "url", "code_url",
+    "id",
+    "source",
+    "paper_id",
+    "track",
+    "collection_id",
+    "topic_set",
+    "n_topics",
+    "measure",
+    "value",
+    "value_text",
+    "system",
+    "participant",
+    "role",
+    "run_type",
+    "year",
+    "standard",
+    "location",
+    "transcribed_by",
+    "transcribed_at",
+    "status",
+    "notes",
+    "created_at",
+    "updated_at",
+    "date",
+    "reporter",
+    "url",
+    "code_url",
 )
 # Arrow types of the bulk insert's columns (filled on first use; default: string)
 _ARROW_TYPES: dict = {}
@@ -414,18 +540,34 @@ _ARROW_TYPES: dict = {}
 
 def _arrow_types(pa) -> None:
     if not _ARROW_TYPES:
-        _ARROW_TYPES.update({
-            "id": pa.int64(), "paper_id": pa.int64(), "n_topics": pa.int64(),
-            "value": pa.float64(), "year": pa.int64(), "standard": pa.bool_(),
-            "transcribed_at": pa.date32(), "date": pa.date32(), "created_at": pa.timestamp("us"),
-            "updated_at": pa.timestamp("us")})
+        _ARROW_TYPES.update(
+            {
+                "id": pa.int64(),
+                "paper_id": pa.int64(),
+                "n_topics": pa.int64(),
+                "value": pa.float64(),
+                "year": pa.int64(),
+                "standard": pa.bool_(),
+                "transcribed_at": pa.date32(),
+                "date": pa.date32(),
+                "created_at": pa.timestamp("us"),
+                "updated_at": pa.timestamp("us"),
+            }
+        )
         for c in RESULT_DB_COLUMNS:
             _ARROW_TYPES.setdefault(c, pa.string())
 
 
-def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
-               action: str = "import", record: bool = True,
-               times: dict[int, tuple] | None = None) -> ImportReport:
+def apply_plan(
+    store,
+    plan: ImportPlan,
+    *,
+    who: str,
+    reason: str | None = None,
+    action: str = "import",
+    record: bool = True,
+    times: dict[int, tuple] | None = None,
+) -> ImportReport:
     """Write a validated plan in one transaction (papers, results, history).
 
     ``record=False`` writes no history rows of its own (a curation export brings its
@@ -446,22 +588,31 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
             pid = con.execute(
                 "INSERT INTO papers (bibkey, citation, title, authors, venue, year, doi, url, "
                 "tags, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                [p.bibkey, *(p.values[f] for f in PAPER_FIELDS), now]).fetchone()[0]
+                [p.bibkey, *(p.values[f] for f in PAPER_FIELDS), now],
+            ).fetchone()[0]
             paper_ids[p.bibkey] = pid
             if record:
-                con.execute("INSERT INTO history (entity, entity_id, action, reason, who, "
-                            "changed_at) VALUES ('paper', ?, 'create', ?, ?, ?)",
-                            [pid, note, who, now])
+                con.execute(
+                    "INSERT INTO history (entity, entity_id, action, reason, who, "
+                    "changed_at) VALUES ('paper', ?, 'create', ?, ?, ?)",
+                    [pid, note, who, now],
+                )
         need = [r.bibkey for r in plan.results if r.bibkey and r.bibkey not in paper_ids]
         if need:
-            for k, i in con.execute("SELECT bibkey, id FROM papers WHERE bibkey IN "
-                                    f"({','.join('?' * len(set(need)))})", list(set(need))).fetchall():
+            for k, i in con.execute(
+                f"SELECT bibkey, id FROM papers WHERE bibkey IN ({','.join('?' * len(set(need)))})",
+                list(set(need)),
+            ).fetchall():
                 paper_ids[k] = i
         n = len(plan.results)
         ids: list[int] = []
         if n:
-            ids = [r[0] for r in con.execute(
-                "SELECT nextval('results_id_seq') FROM range(?)", [n]).fetchall()]
+            ids = [
+                r[0]
+                for r in con.execute(
+                    "SELECT nextval('results_id_seq') FROM range(?)", [n]
+                ).fetchall()
+            ]
             records = []
             for rid, r in zip(ids, plan.results, strict=True):
                 v = dict(r.values)
@@ -471,8 +622,12 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
                 records.append({c: v.get(c) for c in RESULT_DB_COLUMNS})
             # bulk insert from an Arrow table (DuckDB's executemany is slow; pyarrow
             # imports in a fraction of pandas' time)
-            table = pa.table({c: pa.array([r[c] for r in records], type=_ARROW_TYPES.get(c))
-                              for c in RESULT_DB_COLUMNS})
+            table = pa.table(
+                {
+                    c: pa.array([r[c] for r in records], type=_ARROW_TYPES.get(c))
+                    for c in RESULT_DB_COLUMNS
+                }
+            )
             con.register("_import_results", table)
             try:
                 cols = ", ".join(RESULT_DB_COLUMNS)
@@ -480,51 +635,82 @@ def apply_plan(store, plan: ImportPlan, *, who: str, reason: str | None = None,
             finally:
                 con.unregister("_import_results")
             if record:
-                hist = pa.table({"entity_id": pa.array(ids, type=pa.int64()),
-                                 "new_value": pa.array([r.values["value_text"]
-                                                        for r in plan.results],
-                                                       type=pa.string())})
+                hist = pa.table(
+                    {
+                        "entity_id": pa.array(ids, type=pa.int64()),
+                        "new_value": pa.array(
+                            [r.values["value_text"] for r in plan.results], type=pa.string()
+                        ),
+                    }
+                )
                 con.register("_import_history", hist)
                 try:
-                    con.execute("INSERT INTO history (entity, entity_id, action, new_value, "
-                                "reason, who, changed_at) SELECT 'result', entity_id, ?, "
-                                "new_value, ?, ?, ? FROM _import_history",
-                                [action, note, who, now])
+                    con.execute(
+                        "INSERT INTO history (entity, entity_id, action, new_value, "
+                        "reason, who, changed_at) SELECT 'result', entity_id, ?, "
+                        "new_value, ?, ?, ? FROM _import_history",
+                        [action, note, who, now],
+                    )
                 finally:
                     con.unregister("_import_history")
-        updated = sum(_update_existing(con, r, who=who, reason=f"updated from "
-                                       f"{Path(plan.file).name}", now=now)
-                      for r in plan.updates)
-    return ImportReport(plan.file, n, len(plan.papers), plan.skipped, False, tuple(ids),
-                        updated)
+        updated = sum(
+            _update_existing(
+                con, r, who=who, reason=f"updated from {Path(plan.file).name}", now=now
+            )
+            for r in plan.updates
+        )
+    return ImportReport(plan.file, n, len(plan.papers), plan.skipped, False, tuple(ids), updated)
 
 
-_UPDATABLE = ("topic_set", "value_text", "participant", "run_type", "year", "standard",
-              "location", "transcribed_by", "transcribed_at", "status", "notes", "date",
-              "reporter", "url", "code_url")
+_UPDATABLE = (
+    "topic_set",
+    "value_text",
+    "participant",
+    "run_type",
+    "year",
+    "standard",
+    "location",
+    "transcribed_by",
+    "transcribed_at",
+    "status",
+    "notes",
+    "date",
+    "reporter",
+    "url",
+    "code_url",
+)
 
 
 def _update_existing(con, r: PreparedResult, *, who: str, reason: str, now) -> int:
     """Write the fields of an existing result that the row changes, each in the history.
     Returns 1 when something changed."""
     cols = ", ".join(_UPDATABLE)
-    old = dict(zip(_UPDATABLE, con.execute(f"SELECT {cols} FROM results WHERE id = ?",
-                                           [r.existing_id]).fetchone(), strict=True))
+    old = dict(
+        zip(
+            _UPDATABLE,
+            con.execute(f"SELECT {cols} FROM results WHERE id = ?", [r.existing_id]).fetchone(),
+            strict=True,
+        )
+    )
     changes = {c: r.values[c] for c in _UPDATABLE if old[c] != r.values[c]}
     if not changes:
         return 0
     if "value_text" in changes:
         changes["value"] = r.values["value"]
     sets = ", ".join(f"{c} = ?" for c in changes)
-    con.execute(f"UPDATE results SET {sets}, updated_at = ? WHERE id = ?",
-                [*changes.values(), now, r.existing_id])
+    con.execute(
+        f"UPDATE results SET {sets}, updated_at = ? WHERE id = ?",
+        [*changes.values(), now, r.existing_id],
+    )
     for c in _UPDATABLE:
         if c in changes:
             fld = "value" if c == "value_text" else c
-            con.execute("INSERT INTO history (entity, entity_id, action, field, old_value, "
-                        "new_value, reason, who, changed_at) VALUES "
-                        "('result', ?, 'edit', ?, ?, ?, ?, ?, ?)",
-                        [r.existing_id, fld, _text(old[c]), _text(changes[c]), reason, who, now])
+            con.execute(
+                "INSERT INTO history (entity, entity_id, action, field, old_value, "
+                "new_value, reason, who, changed_at) VALUES "
+                "('result', ?, 'edit', ?, ?, ?, ?, ?, ?)",
+                [r.existing_id, fld, _text(old[c]), _text(changes[c]), reason, who, now],
+            )
     return 1
 
 
@@ -536,16 +722,18 @@ def _text(v) -> str | None:
     return str(v)
 
 
-def import_file(store, path, *, who: str | None = None, dry_run: bool = False,
-                on_existing: str = "fail") -> tuple[ImportReport, ImportPlan]:
+def import_file(
+    store, path, *, who: str | None = None, dry_run: bool = False, on_existing: str = "fail"
+) -> tuple[ImportReport, ImportPlan]:
     """Validate and (unless dry_run) import one results file (or a curation export with
     papers and history, see :mod:`litaudit.curation.bundle`). All or nothing."""
     reports = import_files(store, [path], who=who, dry_run=dry_run, on_existing=on_existing)
     return reports[0]
 
 
-def import_files(store, paths, *, who: str | None = None, dry_run: bool = False,
-                 on_existing: str = "fail") -> list[tuple[ImportReport, ImportPlan]]:
+def import_files(
+    store, paths, *, who: str | None = None, dry_run: bool = False, on_existing: str = "fail"
+) -> list[tuple[ImportReport, ImportPlan]]:
     """Import several files in one transaction: every file is written or none is.
 
     Each file is validated after the ones before it were written (inside the
@@ -555,8 +743,9 @@ def import_files(store, paths, *, who: str | None = None, dry_run: bool = False,
     from litaudit.curation.rows import read_table
 
     if on_existing not in ON_EXISTING:
-        raise LitauditError(f"--on-existing: {on_existing!r} is not one of "
-                            f"{', '.join(ON_EXISTING)}")
+        raise LitauditError(
+            f"--on-existing: {on_existing!r} is not one of {', '.join(ON_EXISTING)}"
+        )
     who = who or F.current_user()
     problems: list[Problem] = []
     out: list[tuple[ImportReport, ImportPlan]] = []
@@ -569,28 +758,39 @@ def import_files(store, paths, *, who: str | None = None, dry_run: bool = False,
             for path in paths:
                 try:
                     table = read_table(Path(path))
-                    if not table.rows and not table.problems and not (
-                            table.bundle and table.bundle.get("papers")):
+                    if (
+                        not table.rows
+                        and not table.problems
+                        and not (table.bundle and table.bundle.get("papers"))
+                    ):
                         raise InputError(str(path), None, "no rows to import")
                     if table.bundle is not None and not problems:
-                        out.append(bundle.apply_bundle(store, table, str(path), who=who,
-                                                       on_existing=on_existing))
+                        out.append(
+                            bundle.apply_bundle(
+                                store, table, str(path), who=who, on_existing=on_existing
+                            )
+                        )
                         continue
-                    plan = plan_import(store.con, table.rows, str(path),
-                                       on_existing=on_existing, columns=table.columns,
-                                       header_line=table.header_line,
-                                       problems=table.problems)
+                    plan = plan_import(
+                        store.con,
+                        table.rows,
+                        str(path),
+                        on_existing=on_existing,
+                        columns=table.columns,
+                        header_line=table.header_line,
+                        problems=table.problems,
+                    )
                 except ValidationFailed as exc:
                     problems += exc.problems
                     continue
                 except InputError as exc:
                     problems.append(exc.problem)
                     continue
-                if not problems:   # written, so that the next file sees it
+                if not problems:  # written, so that the next file sees it
                     out.append((apply_plan(store, plan, who=who), plan))
             if problems:
                 raise ValidationFailed(problems)
-            if dry_run:    # everything was checked against the writes; undo them
+            if dry_run:  # everything was checked against the writes; undo them
                 raise _Rollback
     except _Rollback:
         import dataclasses

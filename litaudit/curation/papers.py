@@ -15,8 +15,29 @@ from litaudit.curation import fields as F
 from litaudit.errors import InputError, LitauditError, NotFound, Problem, ValidationFailed
 
 EDITABLE = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags", "notes")
-VENUES = ("SIGIR", "CIKM", "ECIR", "WSDM", "WWW", "KDD", "ICTIR", "TOIS", "TREC", "IRJ", "IPM",
-          "JASIST", "EMNLP", "NAACL", "ACL", "AAAI", "IJCAI", "ICLR", "NeurIPS", "TKDE", "TOIS")
+VENUES = (
+    "SIGIR",
+    "CIKM",
+    "ECIR",
+    "WSDM",
+    "WWW",
+    "KDD",
+    "ICTIR",
+    "TOIS",
+    "TREC",
+    "IRJ",
+    "IPM",
+    "JASIST",
+    "EMNLP",
+    "NAACL",
+    "ACL",
+    "AAAI",
+    "IJCAI",
+    "ICLR",
+    "NeurIPS",
+    "TKDE",
+    "TOIS",
+)
 _ACRONYM = re.compile(r"\b(" + "|".join(VENUES) + r")\b")
 
 
@@ -31,9 +52,15 @@ def short_citation(authors: str | None, venue: str | None, year: int | None) -> 
     """'Yang et al. (SIGIR 2019)' from a BibTeX author list."""
     names = [a.strip() for a in re.split(r"\s+and\s+", authors or "") if a.strip()]
     surnames = [(n.split(",")[0] if "," in n else n.split()[-1]).strip("{} ") for n in names]
-    who = (surnames[0] if len(surnames) == 1 else
-           f"{surnames[0]} and {surnames[1]}" if len(surnames) == 2 else
-           f"{surnames[0]} et al." if surnames else "Anonymous")
+    who = (
+        surnames[0]
+        if len(surnames) == 1
+        else f"{surnames[0]} and {surnames[1]}"
+        if len(surnames) == 2
+        else f"{surnames[0]} et al."
+        if surnames
+        else "Anonymous"
+    )
     where = " ".join(str(x) for x in (venue, year) if x)
     return f"{who} ({where})" if where else who
 
@@ -60,20 +87,28 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
         year = F.parse_year(year) if not F.blank(year) else None
     except F.FieldError as e:
         raise LitauditError(f"year: {e}") from None
-    citation = values.get("citation") or short_citation(values.get("authors"),
-                                                        values.get("venue"), year)
+    citation = values.get("citation") or short_citation(
+        values.get("authors"), values.get("venue"), year
+    )
     # a typed row (SQLModel validates the fields), written in one transaction with its history
-    texts: dict[str, Any] = {k: F.text_or_none(values.get(k)) for k in
-                             ("title", "authors", "venue", "doi", "url", "tags", "notes")}
+    texts: dict[str, Any] = {
+        k: F.text_or_none(values.get(k))
+        for k in ("title", "authors", "venue", "doi", "url", "tags", "notes")
+    }
     paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=_now(), **texts)
     cols = [c for c in Paper.model_fields if c != "id"]
     con = store.con
     with store.transaction():
-        pid = con.execute(f"INSERT INTO papers ({', '.join(cols)}) VALUES "
-                          f"({', '.join('?' * len(cols))}) RETURNING id",
-                          [getattr(paper, c) for c in cols]).fetchall()[0][0]
-        con.execute("INSERT INTO history (entity, entity_id, action, reason, who, changed_at) "
-                    "VALUES ('paper', ?, 'create', ?, ?, ?)", [pid, reason, who, paper.created_at])
+        pid = con.execute(
+            f"INSERT INTO papers ({', '.join(cols)}) VALUES "
+            f"({', '.join('?' * len(cols))}) RETURNING id",
+            [getattr(paper, c) for c in cols],
+        ).fetchall()[0][0]
+        con.execute(
+            "INSERT INTO history (entity, entity_id, action, reason, who, changed_at) "
+            "VALUES ('paper', ?, 'create', ?, ?, ?)",
+            [pid, reason, who, paper.created_at],
+        )
     return pid
 
 
@@ -93,8 +128,14 @@ def get_paper(con, key: str) -> dict:
     return dict(zip(names, r, strict=True))
 
 
-def list_papers(con, *, year: str | None = None, venue: str | None = None,
-                tag: str | None = None, collection: str | None = None) -> list[dict]:
+def list_papers(
+    con,
+    *,
+    year: str | None = None,
+    venue: str | None = None,
+    tag: str | None = None,
+    collection: str | None = None,
+) -> list[dict]:
     from litaudit.curation.results import parse_years
 
     where: list[str] = []
@@ -112,11 +153,14 @@ def list_papers(con, *, year: str | None = None, venue: str | None = None,
     if collection:
         from litaudit.store.refdata import resolve_collection
 
-        where.append("EXISTS (SELECT 1 FROM results r WHERE r.paper_id = p.id AND "
-                     "r.collection_id = ?)")
+        where.append(
+            "EXISTS (SELECT 1 FROM results r WHERE r.paper_id = p.id AND r.collection_id = ?)"
+        )
         args.append(resolve_collection(con, collection).id)
-    sql = ("SELECT p.id, p.bibkey, p.citation, p.venue, p.year, p.doi, p.url, p.tags, "
-           "(SELECT count(*) FROM results r WHERE r.paper_id = p.id) AS results FROM papers p")
+    sql = (
+        "SELECT p.id, p.bibkey, p.citation, p.venue, p.year, p.doi, p.url, p.tags, "
+        "(SELECT count(*) FROM results r WHERE r.paper_id = p.id) AS results FROM papers p"
+    )
     if where:
         sql += " WHERE " + " AND ".join(where)
     cur = con.execute(sql + " ORDER BY p.year, p.bibkey", args)
@@ -137,25 +181,37 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
         if F.check_text(text):
             raise LitauditError(f"--set {fld}: {F.check_text(text)}")
         try:
-            new = (F.parse_year(text) if not F.blank(text) else None) if fld == "year" else F.text_or_none(text)
+            new = (
+                (F.parse_year(text) if not F.blank(text) else None)
+                if fld == "year"
+                else F.text_or_none(text)
+            )
         except F.FieldError as e:
             raise LitauditError(f"--set {fld}: {e}") from None
         if fld == "citation" and new is None:
             raise LitauditError("--set citation: a paper needs a citation")
         if paper[fld] != new:
             updates[fld] = new
-            log.append((fld, None if paper[fld] is None else str(paper[fld]),
-                        None if new is None else str(new)))
+            log.append(
+                (
+                    fld,
+                    None if paper[fld] is None else str(paper[fld]),
+                    None if new is None else str(new),
+                )
+            )
     if updates:
         now = _now()
         with store.transaction():
-            store.con.execute(f"UPDATE papers SET {', '.join(f'{c} = ?' for c in updates)} "
-                              "WHERE id = ?", [*updates.values(), paper["id"]])
+            store.con.execute(
+                f"UPDATE papers SET {', '.join(f'{c} = ?' for c in updates)} WHERE id = ?",
+                [*updates.values(), paper["id"]],
+            )
             for fld, old, new in log:
                 store.con.execute(
                     "INSERT INTO history (entity, entity_id, action, field, old_value, new_value,"
                     " reason, who, changed_at) VALUES ('paper', ?, 'edit', ?, ?, ?, ?, ?, ?)",
-                    [paper["id"], fld, old, new, reason, who, now])
+                    [paper["id"], fld, old, new, reason, who, now],
+                )
     return log
 
 
@@ -179,7 +235,7 @@ def _bibtex_reason(block) -> str:
     if "entry key" in reason:
         return f"entry without a key ({reason})"
     if "end of file" in reason.lower():
-        return "unterminated entry: a { or \" is never closed before the end of the file"
+        return 'unterminated entry: a { or " is never closed before the end of the file'
     return reason or type(err).__name__ if err else "cannot parse this block"
 
 
@@ -219,8 +275,10 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
         raise InputError(str(path), None, f"cannot parse BibTeX: {exc}") from None
     finally:
         logger.disabled = was
-    problems = [Problem(str(path), _line_of(b), f"cannot parse BibTeX: {_bibtex_reason(b)}")
-                for b in lib.failed_blocks]
+    problems = [
+        Problem(str(path), _line_of(b), f"cannot parse BibTeX: {_bibtex_reason(b)}")
+        for b in lib.failed_blocks
+    ]
     records = []
     for e in lib.entries:
         f = {fl.key.lower(): " ".join(str(fl.value).split()) for fl in e.fields}
@@ -247,17 +305,34 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
             continue
         venue = short_venue(f.get("booktitle") or f.get("journal"))
         doi = f.get("doi")
-        records.append({
-            "bibkey": e.key, "title": f["title"], "authors": f["author"],
-            "venue": venue, "year": year, "doi": doi,
-            "url": f.get("url") or (f"https://doi.org/{doi}" if doi else None),
-            "citation": short_citation(f["author"], venue, year), "line": line,
-        })
+        records.append(
+            {
+                "bibkey": e.key,
+                "title": f["title"],
+                "authors": f["author"],
+                "venue": venue,
+                "year": year,
+                "doi": doi,
+                "url": f.get("url") or (f"https://doi.org/{doi}" if doi else None),
+                "citation": short_citation(f["author"], venue, year),
+                "line": line,
+            }
+        )
     return records, problems
 
 
-PAPER_CSV_COLUMNS = ("bibkey", "citation", "title", "authors", "venue", "year", "doi", "url",
-                     "tags", "notes")
+PAPER_CSV_COLUMNS = (
+    "bibkey",
+    "citation",
+    "title",
+    "authors",
+    "venue",
+    "year",
+    "doi",
+    "url",
+    "tags",
+    "notes",
+)
 
 
 def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
@@ -285,8 +360,9 @@ def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
         if c in names[:i]:
             problems.append(Problem(str(path), 1, f"column {c!r} appears twice"))
         if c not in PAPER_CSV_COLUMNS:
-            problems.append(Problem(str(path), 1, f"unknown column {c!r}"
-                                    f"{did_you_mean(c, PAPER_CSV_COLUMNS)}"))
+            problems.append(
+                Problem(str(path), 1, f"unknown column {c!r}{did_you_mean(c, PAPER_CSV_COLUMNS)}")
+            )
     if problems:
         return [], problems
     rows = iter(reader)
@@ -297,14 +373,19 @@ def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
             break
         except csv.Error as exc:
             msg = str(exc)
-            problems.append(Problem(str(path), reader.line_num,
-                                    "unterminated quote" if "end of data" in msg
-                                    else f"cannot read CSV: {msg}"))
+            problems.append(
+                Problem(
+                    str(path),
+                    reader.line_num,
+                    "unterminated quote" if "end of data" in msg else f"cannot read CSV: {msg}",
+                )
+            )
             break
         line = reader.line_num
         if None in rec or None in rec.values():
-            problems.append(Problem(str(path), line, "the row's cells do not match the "
-                                    "header's columns"))
+            problems.append(
+                Problem(str(path), line, "the row's cells do not match the header's columns")
+            )
             continue
         r: dict[str, Any] = {c: F.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
         why = next((f"{c}: {F.check_text(v)}" for c, v in r.items() if F.check_text(v)), None)
@@ -324,8 +405,9 @@ def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
     return records, problems
 
 
-def import_bibtex(store, path: Path, *, who: str, dry_run: bool = False,
-                  skip_existing: bool = False) -> dict:
+def import_bibtex(
+    store, path: Path, *, who: str, dry_run: bool = False, skip_existing: bool = False
+) -> dict:
     """Import papers from a .bib file (or a papers .csv): validated whole, all or nothing."""
     if Path(path).suffix.lower() == ".csv":
         records, problems = read_papers_csv(path)
@@ -336,16 +418,26 @@ def import_bibtex(store, path: Path, *, who: str, dry_run: bool = False,
     todo, skipped = [], 0
     for r in records:
         if r["bibkey"] in seen:
-            problems.append(Problem(str(path), r["line"], f"entry {r['bibkey']!r} appears again "
-                                    f"(first on line {seen[r['bibkey']]})"))
+            problems.append(
+                Problem(
+                    str(path),
+                    r["line"],
+                    f"entry {r['bibkey']!r} appears again (first on line {seen[r['bibkey']]})",
+                )
+            )
             continue
         seen[r["bibkey"]] = r["line"]
         if r["bibkey"] in existing:
             if skip_existing:
                 skipped += 1
                 continue
-            problems.append(Problem(str(path), r["line"], f"paper {r['bibkey']!r} already exists "
-                                    "(use --skip-existing)"))
+            problems.append(
+                Problem(
+                    str(path),
+                    r["line"],
+                    f"paper {r['bibkey']!r} already exists (use --skip-existing)",
+                )
+            )
             continue
         todo.append(r)
     if problems:
@@ -354,16 +446,40 @@ def import_bibtex(store, path: Path, *, who: str, dry_run: bool = False,
         raise LitauditError(f"{path}: no papers found")
     if not dry_run and todo:
         now, con = _now(), store.con
-        cols = ("bibkey", "citation", "title", "authors", "venue", "year", "doi", "url",
-                "tags", "notes")
+        cols = (
+            "bibkey",
+            "citation",
+            "title",
+            "authors",
+            "venue",
+            "year",
+            "doi",
+            "url",
+            "tags",
+            "notes",
+        )
         with store.transaction():  # all or nothing; one statement per table (bulk)
-            ids = [i for (i,) in con.execute(
-                f"INSERT INTO papers ({', '.join(cols)}, created_at) SELECT "
-                + ", ".join(f"unnest(?::{'INTEGER' if c == 'year' else 'VARCHAR'}[])"
-                            for c in cols) + ", ? RETURNING id",
-                [[r.get(c) for r in todo] for c in cols] + [now]).fetchall()]
-            con.execute("INSERT INTO history (entity, entity_id, action, reason, who, "
-                        "changed_at) SELECT 'paper', unnest(?::INTEGER[]), 'import', ?, ?, ?",
-                        [ids, f"imported from {Path(path).name}", who, now])
-    return {"file": str(path), "added": 0 if dry_run else len(todo), "would_add": len(todo),
-            "skipped": skipped, "dry_run": dry_run, "papers": [r["bibkey"] for r in todo]}
+            ids = [
+                i
+                for (i,) in con.execute(
+                    f"INSERT INTO papers ({', '.join(cols)}, created_at) SELECT "
+                    + ", ".join(
+                        f"unnest(?::{'INTEGER' if c == 'year' else 'VARCHAR'}[])" for c in cols
+                    )
+                    + ", ? RETURNING id",
+                    [[r.get(c) for r in todo] for c in cols] + [now],
+                ).fetchall()
+            ]
+            con.execute(
+                "INSERT INTO history (entity, entity_id, action, reason, who, "
+                "changed_at) SELECT 'paper', unnest(?::INTEGER[]), 'import', ?, ?, ?",
+                [ids, f"imported from {Path(path).name}", who, now],
+            )
+    return {
+        "file": str(path),
+        "added": 0 if dry_run else len(todo),
+        "would_add": len(todo),
+        "skipped": skipped,
+        "dry_run": dry_run,
+        "papers": [r["bibkey"] for r in todo],
+    }

@@ -35,15 +35,24 @@ LEFT JOIN papers p ON p.id = r.paper_id
 """
 
 
-def query_results(con, f: Filters = CURATION, *, collection: str | None = None,
-                  measure: str | None = None, limit: int | None = None) -> list[dict]:
+def query_results(
+    con,
+    f: Filters = CURATION,
+    *,
+    collection: str | None = None,
+    measure: str | None = None,
+    limit: int | None = None,
+) -> list[dict]:
     """Results passing ``f`` (a collection and a measure given by any name are resolved
     first), ordered by collection, measure, year, id."""
     if collection or measure:
         f = f.resolved(con, collection, measure)
     cond, args = where(f)
-    sql = LIST_SQL + (f" WHERE {cond}" if cond else "") + \
-        " ORDER BY r.collection_id, r.measure, r.year, r.id"
+    sql = (
+        LIST_SQL
+        + (f" WHERE {cond}" if cond else "")
+        + " ORDER BY r.collection_id, r.measure, r.year, r.id"
+    )
     if limit is not None:
         if limit < 1:
             raise LitauditError(f"--limit must be at least 1, got {limit}")
@@ -69,10 +78,13 @@ def add_result(store, data: dict, *, who: str) -> int:
     data = {"transcribed_by": who, "transcribed_at": dt.date.today().isoformat(), **data}
     try:
         plan = plan_import(store.con, [Row(1, data)], "")
-    except ValidationFailed as exc:   # command-line values: named by their option
-        raise ValidationFailed([Problem("", None, p.message, p.field and
-                                        "--" + p.field.replace("_", "-"))
-                                for p in exc.problems]) from None
+    except ValidationFailed as exc:  # command-line values: named by their option
+        raise ValidationFailed(
+            [
+                Problem("", None, p.message, p.field and "--" + p.field.replace("_", "-"))
+                for p in exc.problems
+            ]
+        ) from None
     report = apply_plan(store, plan, who=who, reason="added with `results add`", action="create")
     return report.result_ids[0]
 
@@ -87,7 +99,7 @@ def _parse_for_edit(con, fld: str, text: str):
     if fld == "value":
         return F.parse_value(text)
     parsers = {
-        **F.FIELD_PARSERS,      # the same rules as an import's
+        **F.FIELD_PARSERS,  # the same rules as an import's
         "collection": lambda s: resolve_collection(con, s).id,
         "measure": lambda s: resolve_measure(con, s),
         "standard": F.parse_bool,
@@ -96,8 +108,10 @@ def _parse_for_edit(con, fld: str, text: str):
         "date": lambda s: None if F.blank(s) else F.parse_date(s).isoformat(),
     }
     if fld not in parsers:
-        raise LitauditError(f"field {fld!r} cannot be edited{did_you_mean(fld, list(parsers) + ['value'])}"
-                            " (status changes go through verify/retract)")
+        raise LitauditError(
+            f"field {fld!r} cannot be edited{did_you_mean(fld, list(parsers) + ['value'])}"
+            " (status changes go through verify/retract)"
+        )
     return parsers[fld](text)
 
 
@@ -110,7 +124,9 @@ def _nonblank(s: str, what: str) -> str:
 _COLUMN = {"collection": "collection_id"}
 
 
-def edit_result(store, result_id: int, changes: dict[str, str], *, reason: str, who: str) -> list[tuple]:
+def edit_result(
+    store, result_id: int, changes: dict[str, str], *, reason: str, who: str
+) -> list[tuple]:
     """Apply field changes to one result; each goes to history. Returns (field, old, new)."""
     if F.blank(reason):
         raise LitauditError("an edit needs a reason (--reason)")
@@ -127,11 +143,14 @@ def edit_result(store, result_id: int, changes: dict[str, str], *, reason: str, 
             raise LitauditError(f"--set {fld}: {e}") from None
         if fld == "value":
             value, value_text = new
-            lo, hi = con.execute("SELECT min_value, max_value FROM measures WHERE name = ?",
-                                 [current["measure"]]).fetchone()
+            lo, hi = con.execute(
+                "SELECT min_value, max_value FROM measures WHERE name = ?", [current["measure"]]
+            ).fetchone()
             if not lo <= value <= hi:
-                raise LitauditError(f"--set value: {value_text} is outside the range of "
-                                    f"{current['measure']} [{lo:g}, {hi:g}]")
+                raise LitauditError(
+                    f"--set value: {value_text} is outside the range of "
+                    f"{current['measure']} [{lo:g}, {hi:g}]"
+                )
             if value_text != current["value_text"]:
                 updates["value"], updates["value_text"] = value, value_text
                 log.append(("value", current["value_text"], value_text))
@@ -151,9 +170,11 @@ def edit_result(store, result_id: int, changes: dict[str, str], *, reason: str, 
     with store.transaction():
         _update(con, result_id, {**updates, "updated_at": now})
         for fld, old, new in log:
-            con.execute("INSERT INTO history (entity, entity_id, action, field, old_value, "
-                        "new_value, reason, who, changed_at) VALUES ('result', ?, 'edit', ?, ?, ?, ?, ?, ?)",
-                        [result_id, fld, old, new, reason, who, now])
+            con.execute(
+                "INSERT INTO history (entity, entity_id, action, field, old_value, "
+                "new_value, reason, who, changed_at) VALUES ('result', ?, 'edit', ?, ?, ?, ?, ?, ?)",
+                [result_id, fld, old, new, reason, who, now],
+            )
     return log
 
 
@@ -164,8 +185,10 @@ def _update(con, result_id: int, updates: dict) -> None:
     try:
         con.execute(f"UPDATE results SET {sets} WHERE id = ?", [*updates.values(), result_id])
     except duckdb.ConstraintException as exc:
-        raise LitauditError(f"result #{result_id}: the change would duplicate another result "
-                            f"({str(exc).splitlines()[0]})") from None
+        raise LitauditError(
+            f"result #{result_id}: the change would duplicate another result "
+            f"({str(exc).splitlines()[0]})"
+        ) from None
 
 
 def _s(v) -> str | None:
@@ -188,9 +211,11 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
     action = {"verified": "verify", "retracted": "retract"}[status]
     with store.transaction():
         _update(con, result_id, {"status": status, "updated_at": now})
-        con.execute("INSERT INTO history (entity, entity_id, action, field, old_value, new_value, "
-                    "reason, who, changed_at) VALUES ('result', ?, ?, 'status', ?, ?, ?, ?, ?)",
-                    [result_id, action, current["status"], status, reason, who, now])
+        con.execute(
+            "INSERT INTO history (entity, entity_id, action, field, old_value, new_value, "
+            "reason, who, changed_at) VALUES ('result', ?, ?, 'status', ?, ?, ?, ?, ?)",
+            [result_id, action, current["status"], status, reason, who, now],
+        )
     return True
 
 
@@ -198,6 +223,8 @@ def history(con, entity: str, entity_id: int) -> list[dict]:
     cur = con.execute(
         "SELECT id, action, field, old_value, new_value, reason, who, "
         "CAST(changed_at AS VARCHAR) AS changed_at FROM history "
-        "WHERE entity = ? AND entity_id = ? ORDER BY id", [entity, entity_id])
+        "WHERE entity = ? AND entity_id = ? ORDER BY id",
+        [entity, entity_id],
+    )
     names = [d[0] for d in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]

@@ -26,11 +26,37 @@ from litaudit.measures import did_you_mean
 
 # The import/export columns, in export order (docs/DEVELOPING.md, "Results import format").
 COLUMNS = (
-    "source", "paper", "paper_citation", "paper_title", "paper_authors", "paper_venue",
-    "paper_year", "paper_doi", "paper_url", "paper_tags", "track", "collection", "topic_set",
-    "n_topics", "measure", "value", "system", "participant", "role", "run_type", "year",
-    "standard", "location", "transcribed_by", "transcribed_at", "status", "notes",
-    "date", "reporter", "url", "code_url",
+    "source",
+    "paper",
+    "paper_citation",
+    "paper_title",
+    "paper_authors",
+    "paper_venue",
+    "paper_year",
+    "paper_doi",
+    "paper_url",
+    "paper_tags",
+    "track",
+    "collection",
+    "topic_set",
+    "n_topics",
+    "measure",
+    "value",
+    "system",
+    "participant",
+    "role",
+    "run_type",
+    "year",
+    "standard",
+    "location",
+    "transcribed_by",
+    "transcribed_at",
+    "status",
+    "notes",
+    "date",
+    "reporter",
+    "url",
+    "code_url",
 )
 MAX_FIELD = MAX_CSV_FIELD
 
@@ -50,7 +76,7 @@ class Table:
     rows: list[Row]
     columns: tuple[str, ...]
     problems: list[Problem] = field(default_factory=list)
-    bundle: dict | None = None      # the papers and history of a curation export (JSON)
+    bundle: dict | None = None  # the papers and history of a curation export (JSON)
     header_line: int | None = None  # the line of the column names (CSV: 1)
 
 
@@ -73,10 +99,14 @@ def read_table(path: Path) -> Table:
     gz = suffix == ".gz"
     if gz:  # a gzipped CSV/TSV (the large seed files)
         suffix = Path(path.stem).suffix.lower()
-    if suffix not in (".csv", ".tsv", ".txt", ".json", ".parquet") or \
-            (gz and suffix not in (".csv", ".tsv", ".txt")):
-        raise InputError(name, None, f"unknown format {path.suffix.lower()!r} "
-                         "(use .csv, .tsv, .csv.gz, .json or .parquet)")
+    if suffix not in (".csv", ".tsv", ".txt", ".json", ".parquet") or (
+        gz and suffix not in (".csv", ".tsv", ".txt")
+    ):
+        raise InputError(
+            name,
+            None,
+            f"unknown format {path.suffix.lower()!r} (use .csv, .tsv, .csv.gz, .json or .parquet)",
+        )
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
@@ -103,15 +133,23 @@ def decode_utf8(name: str, raw: bytes) -> str:
     """The bytes as UTF-8 text (a UTF-8 byte-order mark dropped); anything else is refused
     with the line of the first byte that is not UTF-8."""
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError(name, 1, "not UTF-8: the file is UTF-16 (it starts with a UTF-16 "
-                         "byte-order mark); save it as UTF-8")
+        raise InputError(
+            name,
+            1,
+            "not UTF-8: the file is UTF-16 (it starts with a UTF-16 "
+            "byte-order mark); save it as UTF-8",
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise InputError(name, line, f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be "
-                         "decoded (Latin-1 or another encoding?); save the file as "
-                         "UTF-8") from None
+        raise InputError(
+            name,
+            line,
+            f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be "
+            "decoded (Latin-1 or another encoding?); save the file as "
+            "UTF-8",
+        ) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -122,8 +160,7 @@ def _unknown(name: str, columns, line: int | None) -> list[Problem]:
             problems.append(Problem(name, line, f"column {c!r} appears twice", c))
         seen.add(c)
         if c not in COLUMNS:
-            problems.append(Problem(name, line, f"unknown column {c!r}"
-                                    f"{did_you_mean(c, COLUMNS)}"))
+            problems.append(Problem(name, line, f"unknown column {c!r}{did_you_mean(c, COLUMNS)}"))
     return problems
 
 
@@ -140,8 +177,7 @@ def _csv(name: str, text: str, delimiter: str) -> Table:
         raise InputError(name, 1, _csv_problem(exc)) from None
     header = [h.strip() for h in header]
     problems += _unknown(name, header, 1)
-    known = [c if c in COLUMNS and header.index(c) == i else None
-             for i, c in enumerate(header)]
+    known = [c if c in COLUMNS and header.index(c) == i else None for i, c in enumerate(header)]
     rows: list[Row] = []
     while True:
         start = reader.line_num + 1
@@ -151,16 +187,23 @@ def _csv(name: str, text: str, delimiter: str) -> Table:
             break
         except csv.Error as exc:
             problems.append(Problem(name, start, _csv_problem(exc)))
-            break          # the reader cannot resynchronise after a broken quote
+            break  # the reader cannot resynchronise after a broken quote
         if not rec or rec == [""]:
             continue
         if len(rec) > len(header):
-            problems.append(Problem(name, start, f"{len(rec)} cells but the header has "
-                                    f"{len(header)} columns (an unquoted comma?)"))
+            problems.append(
+                Problem(
+                    name,
+                    start,
+                    f"{len(rec)} cells but the header has "
+                    f"{len(header)} columns (an unquoted comma?)",
+                )
+            )
             continue
         if len(rec) < len(header):
-            problems.append(Problem(name, start, f"{len(rec)} cells but the header has "
-                                    f"{len(header)} columns"))
+            problems.append(
+                Problem(name, start, f"{len(rec)} cells but the header has {len(header)} columns")
+            )
             continue
         rows.append(Row(start, {c: v for c, v in zip(known, rec, strict=True) if c}))
     return Table(rows, tuple(c for c in known if c), problems, header_line=1)
@@ -169,7 +212,7 @@ def _csv(name: str, text: str, delimiter: str) -> Table:
 def _csv_problem(exc: csv.Error) -> str:
     msg = str(exc)
     if "unexpected end of data" in msg or "EOF" in msg:
-        return "unterminated quote: a field opened with \" is never closed"
+        return 'unterminated quote: a field opened with " is never closed'
     if "field larger than field limit" in msg:
         return f"a field is longer than {MAX_FIELD} characters"
     if "expected after" in msg:
@@ -198,29 +241,42 @@ _DUPLICATES = "\x00duplicate keys"
 
 def _json(name: str, text: str) -> Table:
     try:
-        data = json.loads(text, parse_float=_Literal, parse_int=_Literal,
-                          parse_constant=_Literal, object_pairs_hook=_pairs)
+        data = json.loads(
+            text,
+            parse_float=_Literal,
+            parse_int=_Literal,
+            parse_constant=_Literal,
+            object_pairs_hook=_pairs,
+        )
     except json.JSONDecodeError as exc:
         raise InputError(name, exc.lineno, f"invalid JSON: {exc.msg}") from None
     except RecursionError:
-        raise InputError(name, None, "JSON nested too deeply (a results file is a list of "
-                         "flat objects)") from None
+        raise InputError(
+            name, None, "JSON nested too deeply (a results file is a list of flat objects)"
+        ) from None
     bundle = None
     if isinstance(data, dict) and "results" in data:
         bundle = data
         data = data["results"]
     if not isinstance(data, list) or not all(isinstance(x, dict) for x in data):
-        raise InputError(name, None, "expected a JSON list of objects (or an object with "
-                         "\"results\")")
+        raise InputError(
+            name, None, 'expected a JSON list of objects (or an object with "results")'
+        )
     problems: list[Problem] = []
     columns: list[str] = []
     for x in data:
         for k in x:
             if k not in columns and k != _DUPLICATES:
                 columns.append(k)
-    problems += [p for p in _unknown(name, columns, None)
-                 if not (bundle is not None and p.message.startswith("unknown column")
-                         and p.message.split("'")[1] in BUNDLE_RESULT_KEYS)]
+    problems += [
+        p
+        for p in _unknown(name, columns, None)
+        if not (
+            bundle is not None
+            and p.message.startswith("unknown column")
+            and p.message.split("'")[1] in BUNDLE_RESULT_KEYS
+        )
+    ]
     rows = []
     for i, x in enumerate(data, start=1):
         for k in x.pop(_DUPLICATES, []):
@@ -230,8 +286,14 @@ def _json(name: str, text: str) -> Table:
             if k not in COLUMNS:
                 continue
             if isinstance(v, (dict, list)):
-                problems.append(Problem(name, i, f"a JSON {'object' if isinstance(v, dict) else 'list'}"
-                                        " is not a value", k))
+                problems.append(
+                    Problem(
+                        name,
+                        i,
+                        f"a JSON {'object' if isinstance(v, dict) else 'list'} is not a value",
+                        k,
+                    )
+                )
                 continue
             vals[k] = _text(v)
         rows.append(Row(i, vals))
@@ -255,14 +317,18 @@ def _parquet(name: str, raw: bytes) -> Table:
     import pyarrow.parquet as pq
 
     try:
-        table = pq.ParquetFile(pa.BufferReader(raw)).read()   # keeps duplicate names
+        table = pq.ParquetFile(pa.BufferReader(raw)).read()  # keeps duplicate names
     except (pa.ArrowException, OSError, ValueError) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(name, None, f"not a readable Parquet file (corrupt or truncated?): "
-                         f"{msg}") from None
+        raise InputError(
+            name, None, f"not a readable Parquet file (corrupt or truncated?): {msg}"
+        ) from None
     problems = _unknown(name, table.column_names, None)
-    names = [c for i, c in enumerate(table.column_names)
-             if c in COLUMNS and table.column_names.index(c) == i]
+    names = [
+        c
+        for i, c in enumerate(table.column_names)
+        if c in COLUMNS and table.column_names.index(c) == i
+    ]
     columns = {}
     for c in names:
         col = table.column(table.column_names.index(c))
@@ -289,10 +355,16 @@ def _arrow_text(col) -> list[str]:
         import numpy as np
 
         width = {16: np.float16, 32: np.float32}.get(t.bit_width)
-        return ["" if v is None else (str(width(v)) if width else repr(float(v)))
-                for v in values]
-    if (pa.types.is_string(t) or pa.types.is_large_string(t) or pa.types.is_integer(t)
-            or pa.types.is_decimal(t) or pa.types.is_boolean(t) or pa.types.is_date(t)
-            or pa.types.is_null(t) or pa.types.is_timestamp(t)):
+        return ["" if v is None else (str(width(v)) if width else repr(float(v))) for v in values]
+    if (
+        pa.types.is_string(t)
+        or pa.types.is_large_string(t)
+        or pa.types.is_integer(t)
+        or pa.types.is_decimal(t)
+        or pa.types.is_boolean(t)
+        or pa.types.is_date(t)
+        or pa.types.is_null(t)
+        or pa.types.is_timestamp(t)
+    ):
         return [_text(v.isoformat() if hasattr(v, "isoformat") else v) for v in values]
     raise TypeError(f"a column of type {t} cannot hold this field (use strings)")

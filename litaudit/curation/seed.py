@@ -34,22 +34,39 @@ def load_seeds(store, seeds_dir: Path = SEEDS_DIR, *, seeds: bool = True) -> dic
     for path in sorted((seeds_dir / "papers").glob("*.csv")):
         bib = import_bibtex(store, path, who=SEED_USER, skip_existing=True)
         added["papers"] += bib["added"]
-        files.append({"file": f"papers/{path.name}", "added": bib["added"],
-                      "skipped": bib["skipped"]})
+        files.append(
+            {"file": f"papers/{path.name}", "added": bib["added"], "skipped": bib["skipped"]}
+        )
     for path in seed_files(seeds_dir):
         table = read_table(path)
-        plan = plan_import(store.con, table.rows, str(path), on_existing="same",
-                           columns=table.columns, header_line=table.header_line,
-                           problems=table.problems)
-        rep = apply_plan(store, plan, who=SEED_USER, reason=f"seeded from seeds/results/{path.name}")
+        plan = plan_import(
+            store.con,
+            table.rows,
+            str(path),
+            on_existing="same",
+            columns=table.columns,
+            header_line=table.header_line,
+            problems=table.problems,
+        )
+        rep = apply_plan(
+            store, plan, who=SEED_USER, reason=f"seeded from seeds/results/{path.name}"
+        )
         added["results"] += rep.added_results
         added["papers"] += rep.added_papers
-        files.append({"file": f"results/{path.name}", "added": rep.added_results, "skipped": rep.skipped})
+        files.append(
+            {"file": f"results/{path.name}", "added": rep.added_results, "skipped": rep.skipped}
+        )
     counts = store.con.execute(
         "SELECT c.name, r.measure, count(*) FILTER (WHERE r.source = 'paper'), "
         "count(*) FILTER (WHERE r.source = 'official') FROM results r "
         "JOIN collections c ON c.id = r.collection_id WHERE r.status <> 'retracted' "
-        "GROUP BY ALL ORDER BY 1, 2").fetchall()
-    return {"path": store.path, "added": added, "files": files,
-            "counts": [{"collection": c, "measure": m, "paper": p, "official": o}
-                       for c, m, p, o in counts]}
+        "GROUP BY ALL ORDER BY 1, 2"
+    ).fetchall()
+    return {
+        "path": store.path,
+        "added": added,
+        "files": files,
+        "counts": [
+            {"collection": c, "measure": m, "paper": p, "official": o} for c, m, p, o in counts
+        ],
+    }

@@ -31,6 +31,7 @@ RENDERERS: dict[str, Renderer] = {}
 
 def renderer(kind: str) -> Callable[[Renderer], Renderer]:
     """Register the terminal renderer of an audit kind (a function decorator)."""
+
     def add(fn: Renderer) -> Renderer:
         RENDERERS[kind] = fn
         return fn
@@ -48,8 +49,10 @@ def saved_footer(audit_id: int | None, reused: bool = False) -> str | None:
     if audit_id is None:
         return None
     if reused:
-        return (f"audit #{audit_id}: stored earlier by an identical call "
-                "(same parameters, input and version), not recomputed")
+        return (
+            f"audit #{audit_id}: stored earlier by an identical call "
+            "(same parameters, input and version), not recomputed"
+        )
     return f"saved as audit #{audit_id}"
 
 
@@ -80,12 +83,16 @@ def emit(kind: str, audited: Audited, json_out: bool) -> None:
 
 def render_stored(a: StoredAudit) -> None:
     """`audit show`: the record's provenance line, then its kind's rendering."""
-    line(f"Audit #{a.id} ({a.kind}), {a.created_at[:19]}, litaudit {a.software_version}, "
-         f"method {a.method}" + (f", seed {a.seed}, {a.trials} trials" if a.trials else "")
-         + f", input {a.input_fingerprint[:12]}")
+    line(
+        f"Audit #{a.id} ({a.kind}), {a.created_at[:19]}, litaudit {a.software_version}, "
+        f"method {a.method}"
+        + (f", seed {a.seed}, {a.trials} trials" if a.trials else "")
+        + f", input {a.input_fingerprint[:12]}"
+    )
     result = a.result
     if dataclasses.is_dataclass(result) and any(
-            f.name == "audit_id" for f in dataclasses.fields(result)):
+        f.name == "audit_id" for f in dataclasses.fields(result)
+    ):
         result = dataclasses.replace(result, audit_id=a.id)  # type: ignore[type-var]
     render_result(a.kind, result)
 
@@ -114,13 +121,31 @@ def _fields(d: Any, indent: str) -> None:
 @renderer("best-matrix")
 def _matrix(rep) -> None:
     st = rep.stats
-    line(f"Matrix audit: {rep.file} ({rep.measure}, {rep.n_runs} runs x {rep.n_topics} "
-         f"topics{'' if rep.topics_complete else ', some cells missing'})")
+    line(
+        f"Matrix audit: {rep.file} ({rep.measure}, {rep.n_runs} runs x {rep.n_topics} "
+        f"topics{'' if rep.topics_complete else ', some cells missing'})"
+    )
     ref, th, iv = st.reference, st.thresholds, st.interval
-    out.print(table("Table 2 and 3 rows", ["N", "n", "mean", "sd", "max", "mu0", "lower",
-                                           "candidates", "max threshold", "above"],
-                    [(ref.n_results, ref.n_topics, ref.mu, ref.sd, ref.maximum, iv.mu0,
-                      iv.lower, st.n_candidates, th.max_threshold, th.n_above)]))
+    out.print(
+        table(
+            "Table 2 and 3 rows",
+            ["N", "n", "mean", "sd", "max", "mu0", "lower", "candidates", "max threshold", "above"],
+            [
+                (
+                    ref.n_results,
+                    ref.n_topics,
+                    ref.mu,
+                    ref.sd,
+                    ref.maximum,
+                    iv.mu0,
+                    iv.lower,
+                    st.n_candidates,
+                    th.max_threshold,
+                    th.n_above,
+                )
+            ],
+        )
+    )
     out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
 
 
@@ -135,72 +160,128 @@ def _f4(x: float | None) -> str:
 
 @renderer("reuse-rao")
 def _rao(rep) -> None:
-    rows = [(r.tag, r.participant, r.run_type or "-", r.rao, r.effectiveness, r.topics)
-            for r in rep.runs]
-    out.print(table(f"Run Average Overlap, {rep.collection_id}, depth {rep.depth} "
-                    "(Voorhees et al. 2014)",
-                    ["run", "participant", "type", "RAO", rep.measure, "topics"], rows))
-    out.print(f"{rep.n_runs} runs, P = {rep.n_participants} participants: RAO range "
-              f"[1/P = {rep.lower_bound:.4f}, 1]; mean {_f4(rep.mean_rao)}, "
-              f"min {_f4(rep.min_rao)}, max {_f4(rep.max_rao)}")
+    rows = [
+        (r.tag, r.participant, r.run_type or "-", r.rao, r.effectiveness, r.topics)
+        for r in rep.runs
+    ]
+    out.print(
+        table(
+            f"Run Average Overlap, {rep.collection_id}, depth {rep.depth} (Voorhees et al. 2014)",
+            ["run", "participant", "type", "RAO", rep.measure, "topics"],
+            rows,
+        )
+    )
+    out.print(
+        f"{rep.n_runs} runs, P = {rep.n_participants} participants: RAO range "
+        f"[1/P = {rep.lower_bound:.4f}, 1]; mean {_f4(rep.mean_rao)}, "
+        f"min {_f4(rep.min_rao)}, max {_f4(rep.max_rao)}"
+    )
 
 
 @renderer("reuse-lou")
 def _lou(rep) -> None:
-    prow = [(p.participant, p.runs, p.unique_relevant, _pct(p.share_of_relevant),
-             _pct(p.share_of_uniques)) for p in rep.participants]
-    out.print(table(f"Unique relevant documents, {rep.collection_id}, depth {rep.depth}",
-                    ["participant", "runs", "unique", "% of relevant", "% of uniques"], prow,
-                    digits=2))
-    rrow = [(r.tag, r.participant, r.run_type or "-", r.before, r.after, r.pct_change,
-             r.considered) for r in rep.runs]
+    prow = [
+        (
+            p.participant,
+            p.runs,
+            p.unique_relevant,
+            _pct(p.share_of_relevant),
+            _pct(p.share_of_uniques),
+        )
+        for p in rep.participants
+    ]
+    out.print(
+        table(
+            f"Unique relevant documents, {rep.collection_id}, depth {rep.depth}",
+            ["participant", "runs", "unique", "% of relevant", "% of uniques"],
+            prow,
+            digits=2,
+        )
+    )
+    rrow = [
+        (r.tag, r.participant, r.run_type or "-", r.before, r.after, r.pct_change, r.considered)
+        for r in rep.runs
+    ]
     m = "MAP" if rep.measure == "AP" else rep.measure
-    out.print(table("Leave-out-uniques", ["run", "participant", "type", f"{m} before",
-                                          f"{m} after", "% change", "in Table 2"], rrow))
+    out.print(
+        table(
+            "Leave-out-uniques",
+            ["run", "participant", "type", f"{m} before", f"{m} after", "% change", "in Table 2"],
+            rrow,
+        )
+    )
     t2 = [
         ("% of relevant documents that are unique", _pct(rep.unique_fraction)),
         ("largest % of uniques from one participant", _pct(rep.largest_share)),
         ("mean |% difference|", rep.mean_abs_pct),
         ("max |% difference|", rep.max_abs_pct),
-        (f"runs with |% difference| > {rep.noise_pct:g}%", f"{rep.n_above} of "
-                                                           f"{rep.n_considered}"),
+        (f"runs with |% difference| > {rep.noise_pct:g}%", f"{rep.n_above} of {rep.n_considered}"),
     ]
-    out.print(table(f"Table 2 statistics (automatic runs with {m} >= {rep.min_map:g})",
-                    ["statistic", "value"], t2, digits=2))
-    out.print(f"{rep.n_unique} unique of {rep.n_relevant} relevant documents "
-              f"({rep.n_retrieved_relevant} in some run's top {rep.depth}); largest: "
-              f"{rep.largest_participant or '-'}")
+    out.print(
+        table(
+            f"Table 2 statistics (automatic runs with {m} >= {rep.min_map:g})",
+            ["statistic", "value"],
+            t2,
+            digits=2,
+        )
+    )
+    out.print(
+        f"{rep.n_unique} unique of {rep.n_relevant} relevant documents "
+        f"({rep.n_retrieved_relevant} in some run's top {rep.depth}); largest: "
+        f"{rep.largest_participant or '-'}"
+    )
 
 
 @renderer("reuse-subcollections")
 def _subcollections(rep) -> None:
     srow = [(s.name, s.documents, s.relevant, s.topics) for s in rep.subcollections]
-    out.print(table(f"Sub-collections of {rep.collection_id} (split {rep.split})",
-                    ["sub-collection", "documents", "relevant", "topics"], srow))
+    out.print(
+        table(
+            f"Sub-collections of {rep.collection_id} (split {rep.split})",
+            ["sub-collection", "documents", "relevant", "topics"],
+            srow,
+        )
+    )
     names = [s.name for s in rep.subcollections]
     rrow = [(r.tag, r.full_map, *r.maps) for r in rep.runs]
     out.print(table("MAP per sub-collection", ["run", "all", *names], rrow))
-    prow = [(f"{p.a}-{p.b}", p.tau,
-             "-" if p.random_min is None else f"{p.random_min:.2f}-{p.random_max:.2f}",
-             p.p_value) for p in rep.pairs]
-    out.print(table(f"Kendall's tau per pair and randomization test ({rep.permutations} "
-                    f"random splits, seed {rep.seed}; Sanderson et al. 2012, Tables 3-4)",
-                    ["pair", "tau", "random tau range", "p"], prow, digits=3))
+    prow = [
+        (
+            f"{p.a}-{p.b}",
+            p.tau,
+            "-" if p.random_min is None else f"{p.random_min:.2f}-{p.random_max:.2f}",
+            p.p_value,
+        )
+        for p in rep.pairs
+    ]
+    out.print(
+        table(
+            f"Kendall's tau per pair and randomization test ({rep.permutations} "
+            f"random splits, seed {rep.seed}; Sanderson et al. 2012, Tables 3-4)",
+            ["pair", "tau", "random tau range", "p"],
+            prow,
+            digits=3,
+        )
+    )
     sig = ", ".join(f"{n} at {lvl:g}" for lvl, n in rep.significant)
     excl = "; ".join(f"{t} ({why})" for t, why in rep.excluded) or "none"
     out.print(f"{len(rep.runs)} runs ranked; excluded: {excl}")
-    out.print(f"pairs significant: {sig} (of {len(rep.pairs)}); mean tau "
-              f"{'-' if rep.mean_tau is None else f'{rep.mean_tau:.3f}'}; smallest possible "
-              f"p = 1/{rep.permutations + 1}")
+    out.print(
+        f"pairs significant: {sig} (of {len(rep.pairs)}); mean tau "
+        f"{'-' if rep.mean_tau is None else f'{rep.mean_tau:.3f}'}; smallest possible "
+        f"p = 1/{rep.permutations + 1}"
+    )
 
 
 @renderer("reuse-agreement")
 def _agreement(result) -> None:
     """Agreement in significance, tau and RMSE (`reuse agreement`, `audit show`)."""
     out.print(f"{result.source}")
-    out.print(f"{result.runs} runs, {result.sites} sites, {result.topics} topics "
-              f"({result.baseline_topics} all-site baseline); {result.measure}; "
-              f"alpha {result.alpha:g}; multiple-comparison correction: {result.correction}")
+    out.print(
+        f"{result.runs} runs, {result.sites} sites, {result.topics} topics "
+        f"({result.baseline_topics} all-site baseline); {result.measure}; "
+        f"alpha {result.alpha:g}; multiple-comparison correction: {result.correction}"
+    )
     for a in result.analyses:
         t = a.aggregate
         head = f"{a.analysis}: {a.pairs_tested} pairs ({a.pairs_skipped} skipped)"
@@ -209,31 +290,58 @@ def _agreement(result) -> None:
             continue
         (o11, o12), (o21, o22) = t.observed
         (e11, e12), (e21, e22) = t.expected
-        out.print(table(f"{head}, observed / expected, aggregated over sites",
-                        ["", "reuse p < a", "reuse p >= a"],
-                        [["baseline p < a", f"{o11} / {e11:.1f}", f"{o12} / {e12:.1f}"],
-                         ["baseline p >= a", f"{o21} / {e21:.1f}", f"{o22} / {e22:.1f}"]]))
-        out.print(f"chi2 = {t.fit.statistic:.3f}, df {t.fit.df}, p = {t.fit.p_value:.4f} "
-                  f"({t.fit.method}){'; ' + t.fit.note if t.fit.note else ''}")
+        out.print(
+            table(
+                f"{head}, observed / expected, aggregated over sites",
+                ["", "reuse p < a", "reuse p >= a"],
+                [
+                    ["baseline p < a", f"{o11} / {e11:.1f}", f"{o12} / {e12:.1f}"],
+                    ["baseline p >= a", f"{o21} / {e21:.1f}", f"{o22} / {e22:.1f}"],
+                ],
+            )
+        )
+        out.print(
+            f"chi2 = {t.fit.statistic:.3f}, df {t.fit.df}, p = {t.fit.p_value:.4f} "
+            f"({t.fit.method}){'; ' + t.fit.note if t.fit.note else ''}"
+        )
     for a in result.analyses:
         if a.groups:
-            out.print(table(f"{a.analysis} per site (cells: both, omission, commission, "
-                            "neither)", ["site", "pairs", "observed", "expected", "p",
-                                         "method"],
-                            [[g.group, g.table.pairs,
-                              " ".join(str(v) for r in g.table.observed for v in r),
-                              " ".join(f"{v:.1f}" for r in g.table.expected for v in r),
-                              g.table.fit.p_value, g.table.fit.method] for g in a.groups]))
+            out.print(
+                table(
+                    f"{a.analysis} per site (cells: both, omission, commission, neither)",
+                    ["site", "pairs", "observed", "expected", "p", "method"],
+                    [
+                        [
+                            g.group,
+                            g.table.pairs,
+                            " ".join(str(v) for r in g.table.observed for v in r),
+                            " ".join(f"{v:.1f}" for r in g.table.expected for v in r),
+                            g.table.fit.p_value,
+                            g.table.fit.method,
+                        ]
+                        for g in a.groups
+                    ],
+                )
+            )
     tau_rows = [["all runs", result.runs, result.tau.tau if result.tau else None, "Kendall"]]
     tau_rows += [[s.site, s.runs, s.tau.tau, "within site"] for s in result.site_tau]
     tau_rows += [[s.site, s.runs, s.tau.tau, "participant"] for s in result.participant_tau]
-    out.print(table("Ordering: baseline vs reuse mean scores", ["site", "runs", "tau", "kind"],
-                    tau_rows, digits=3))
-    out.print(f"RMSE baseline vs reuse: {result.rmse:.4f}" if result.rmse is not None
-              else "RMSE: -")
+    out.print(
+        table(
+            "Ordering: baseline vs reuse mean scores",
+            ["site", "runs", "tau", "kind"],
+            tau_rows,
+            digits=3,
+        )
+    )
+    out.print(
+        f"RMSE baseline vs reuse: {result.rmse:.4f}" if result.rmse is not None else "RMSE: -"
+    )
     if result.true_tau is not None:
-        out.print(f"reuse vs full-judgment means: tau {result.true_tau.tau:.3f}, "
-                  f"RMSE {result.true_rmse:.4f}")
+        out.print(
+            f"reuse vs full-judgment means: tau {result.true_tau.tau:.3f}, "
+            f"RMSE {result.true_rmse:.4f}"
+        )
 
 
 @renderer("reuse-verdict")
@@ -244,57 +352,125 @@ def _verdict(v) -> None:
 
     name = v.collection_id or "score matrix"
     c = v.coverage
-    out.print(f"Reusability verdict, {name}: {c.runs} runs, {c.participants} participants "
-              f"(sites), {c.topics} topics; {c.note}")
+    out.print(
+        f"Reusability verdict, {name}: {c.runs} runs, {c.participants} participants "
+        f"(sites), {c.topics} topics; {c.note}"
+    )
     if v.tests:
-        rows = [("-" if t.depth is None else t.depth, f"{t.result.shift_pct:+.2f}%",
-                 fmt(t.result.shift), fmt(t.result.se), fmt(t.result.p_value, 3),
-                 fmt(t.p_adjusted, 3), "yes" if t.evidence else "no",
-                 ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in t.most_affected))
-                for t in v.tests]
-        out.print(table(
-            f"Tests entering the verdict: shift of held-out runs (Carterette et al. 2010, "
-            f"pooling simulation, k = 2, expected over the design's assignments), "
-            f"{v.correction} at alpha {v.alpha:g}",
-            ["pool depth", "shift", "AP points", "se", "p", "adjusted p", "evidence",
-             "sites losing most"], rows))
+        rows = [
+            (
+                "-" if t.depth is None else t.depth,
+                f"{t.result.shift_pct:+.2f}%",
+                fmt(t.result.shift),
+                fmt(t.result.se),
+                fmt(t.result.p_value, 3),
+                fmt(t.p_adjusted, 3),
+                "yes" if t.evidence else "no",
+                ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in t.most_affected),
+            )
+            for t in v.tests
+        ]
+        out.print(
+            table(
+                f"Tests entering the verdict: shift of held-out runs (Carterette et al. 2010, "
+                f"pooling simulation, k = 2, expected over the design's assignments), "
+                f"{v.correction} at alpha {v.alpha:g}",
+                [
+                    "pool depth",
+                    "shift",
+                    "AP points",
+                    "se",
+                    "p",
+                    "adjusted p",
+                    "evidence",
+                    "sites losing most",
+                ],
+                rows,
+            )
+        )
     a = v.agreement
     if a is not None:
         parts: list[tuple] = []
         for p in a.parts:
             if p.status != "tested":
-                parts.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}", "-", "-", "-",
-                              "-", p.reason))
+                parts.append(
+                    (p.analysis, f"{p.pairs_min}-{p.pairs_max}", "-", "-", "-", "-", p.reason)
+                )
                 continue
-            parts.append((p.analysis, f"{p.pairs_min}-{p.pairs_max}",
-                          f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%",
-                          f"{p.paper_p.median:.3f}",
-                          f"{p.paper_rejections} of {a.assignments}", fmt(p.p_value, 3), ""))
-        out.print(table(
-            f"Descriptive, not a gate: agreement in significance over {a.assignments} random "
-            f"assignments ({a.source}; seed {a.seed}, sign flips seed {a.flip_seed})",
-            ["analysis", "pairs", "disagree real / random", "paper's p (median)",
-             "paper's p < alpha", "dependence-kept p", "note"], parts))
+            parts.append(
+                (
+                    p.analysis,
+                    f"{p.pairs_min}-{p.pairs_max}",
+                    f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%",
+                    f"{p.paper_p.median:.3f}",
+                    f"{p.paper_rejections} of {a.assignments}",
+                    fmt(p.p_value, 3),
+                    "",
+                )
+            )
+        out.print(
+            table(
+                f"Descriptive, not a gate: agreement in significance over {a.assignments} random "
+                f"assignments ({a.source}; seed {a.seed}, sign flips seed {a.flip_seed})",
+                [
+                    "analysis",
+                    "pairs",
+                    "disagree real / random",
+                    "paper's p (median)",
+                    "paper's p < alpha",
+                    "dependence-kept p",
+                    "note",
+                ],
+                parts,
+            )
+        )
     if v.lou:
-        out.print(table("Descriptive: leave-out-uniques by pool depth (Voorhees et al. 2014, "
-                        "Table 2; automatic runs with MAP >= 0.1)",
-                        ["depth", "unique / relevant", "runs", "mean |% change|",
-                         "max |% change|", "above 1%"],
-                        [(x.depth, fmt(x.unique_fraction), x.considered, fmt(x.mean_abs_pct, 2),
-                          fmt(x.max_abs_pct, 2), x.above_noise) for x in v.lou]))
+        out.print(
+            table(
+                "Descriptive: leave-out-uniques by pool depth (Voorhees et al. 2014, "
+                "Table 2; automatic runs with MAP >= 0.1)",
+                [
+                    "depth",
+                    "unique / relevant",
+                    "runs",
+                    "mean |% change|",
+                    "max |% change|",
+                    "above 1%",
+                ],
+                [
+                    (
+                        x.depth,
+                        fmt(x.unique_fraction),
+                        x.considered,
+                        fmt(x.mean_abs_pct, 2),
+                        fmt(x.max_abs_pct, 2),
+                        x.above_noise,
+                    )
+                    for x in v.lou
+                ],
+            )
+        )
     if v.rao is not None:
         r = v.rao
-        out.print(f"Descriptive: run average overlap at depth {r.depth}: mean {fmt(r.mean_rao)}, "
-                  f"max {fmt(r.max_rao)}, range [1/P = {r.lower_bound:.4f}, 1]")
+        out.print(
+            f"Descriptive: run average overlap at depth {r.depth}: mean {fmt(r.mean_rao)}, "
+            f"max {fmt(r.max_rao)}, range [1/P = {r.lower_bound:.4f}, 1]"
+        )
     if v.subcollections is not None:
         sc = v.subcollections
-        out.print(f"Descriptive: sub-collection pairs with p < {v.alpha:g}: {sc.significant} of "
-                  f"{sc.pairs} ({sc.significant_holm} after Holm); mean tau {fmt(sc.mean_tau, 3)} "
-                  f"({sc.permutations} random splits, seed {sc.seed})")
+        out.print(
+            f"Descriptive: sub-collection pairs with p < {v.alpha:g}: {sc.significant} of "
+            f"{sc.pairs} ({sc.significant_holm} after Holm); mean tau {fmt(sc.mean_tau, 3)} "
+            f"({sc.permutations} random splits, seed {sc.seed})"
+        )
     if v.references:
-        out.print(table("Beside the papers' reference values (shown, not enforced)",
-                        ["quantity", "here", "paper", "source"],
-                        [(r.quantity, r.ours, r.paper, r.source) for r in v.references]))
+        out.print(
+            table(
+                "Beside the papers' reference values (shown, not enforced)",
+                ["quantity", "here", "paper", "source"],
+                [(r.quantity, r.ours, r.paper, r.source) for r in v.references],
+            )
+        )
     for n in v.notes:
         out.print(f"note: {n}")
     out.print(f"verdict: {v.headline}")
@@ -323,11 +499,13 @@ def _p(x: float | None, below: bool = False, floor: float | None = defaults.P_FL
 def _head(rep, what: str) -> str:
     """'Claim audit: Robust04 AP (papers), 249 topics  [audit #3]'."""
     aid = f"  [audit #{rep.audit_id}]" if rep.audit_id is not None else ""
-    other = (f" ({rep.n_other_topics} results on other topic counts left out)"
-             if rep.n_other_topics else "")
+    other = (
+        f" ({rep.n_other_topics} results on other topic counts left out)"
+        if rep.n_other_topics
+        else ""
+    )
     src = {"paper": "papers", "official": "official", None: "all sources"}[rep.source]
-    return (f"{what}: {rep.collection_name} {rep.measure} ({src}), {rep.n_topics} topics"
-            f"{other}{aid}")
+    return f"{what}: {rep.collection_name} {rep.measure} ({src}), {rep.n_topics} topics{other}{aid}"
 
 
 def _method(st) -> str:
@@ -340,30 +518,68 @@ def _best(rep: BestReport) -> None:
     ref, th, iv, mx = s.reference, s.thresholds, s.interval, s.mxvd
     line(_head(rep, "Best-result audit") + f"  method: {_method(s)}")
     line(population_sentence(rep.population))
-    wide(table("Table 2: the published population", ["N", "mean", "sd", "se", "min", "max"],
-               [(ref.n_results, ref.mu, ref.sd, ref.se, ref.minimum, ref.maximum)]))
+    wide(
+        table(
+            "Table 2: the published population",
+            ["N", "mean", "sd", "se", "min", "max"],
+            [(ref.n_results, ref.mu, ref.sd, ref.se, ref.minimum, ref.maximum)],
+        )
+    )
     cov = f"{round(100 * iv.coverage)}%"
-    wide(table(f"Table 3: intrinsic effectiveness of the best (p = {s.p})",
-               ["best", "mu0", f"{cov} interval", "mu0 below best", "candidates"],
-               [(iv.value, iv.mu0, f"[{_f(iv.lower)}, {_f(iv.upper)}]",
-                 f"{100 * iv.drop:.1f}%", s.n_candidates)]))
+    wide(
+        table(
+            f"Table 3: intrinsic effectiveness of the best (p = {s.p})",
+            ["best", "mu0", f"{cov} interval", "mu0 below best", "candidates"],
+            [
+                (
+                    iv.value,
+                    iv.mu0,
+                    f"[{_f(iv.lower)}, {_f(iv.upper)}]",
+                    f"{100 * iv.drop:.1f}%",
+                    s.n_candidates,
+                )
+            ],
+        )
+    )
     a, n = th.alpha, ref.n_results
-    wide(table(f"Thresholds of the max and min of N = {n} at alpha = {a}",
-               ["", "threshold", "published results", f"expected of {n} draws under the "
-                "model"],
-               [("max above", th.max_threshold, th.n_above, th.expected_above_under_null),
+    wide(
+        table(
+            f"Thresholds of the max and min of N = {n} at alpha = {a}",
+            ["", "threshold", "published results", f"expected of {n} draws under the model"],
+            [
+                ("max above", th.max_threshold, th.n_above, th.expected_above_under_null),
                 ("min below", th.min_threshold, th.n_below, th.expected_below_under_null),
-                ("within", None, th.n_within, None)], digits=4))
+                ("within", None, th.n_within, None),
+            ],
+            digits=4,
+        )
+    )
     line(fit_sentence(rep.fit))
     g = mx.gumbel
-    line(f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
-         f"(+{100 * mx.lift:.1f}% over the mean; Gumbel location "
-         f"{_f(g.location)}, scale {_f(g.scale)})")
-    wide(table(f"Candidate best systems (>= {_f(iv.lower)})",
-               ["rank", "value", "system", "role", "type", "year", "source", "location"],
-               [(c.rank, c.result.value_text, c.result.system, c.result.role,
-                 c.result.run_type or "-", c.result.year, cited(c.result),
-                 c.result.location or "-") for c in rep.candidates]))
+    line(
+        f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
+        f"(+{100 * mx.lift:.1f}% over the mean; Gumbel location "
+        f"{_f(g.location)}, scale {_f(g.scale)})"
+    )
+    wide(
+        table(
+            f"Candidate best systems (>= {_f(iv.lower)})",
+            ["rank", "value", "system", "role", "type", "year", "source", "location"],
+            [
+                (
+                    c.rank,
+                    c.result.value_text,
+                    c.result.system,
+                    c.result.role,
+                    c.result.run_type or "-",
+                    c.result.year,
+                    cited(c.result),
+                    c.result.location or "-",
+                )
+                for c in rep.candidates
+            ],
+        )
+    )
 
 
 @renderer("claim")
@@ -377,35 +593,71 @@ def _claim(rep: ClaimReport) -> None:
         line(sentence)
     cov = f"{round(100 * iv.coverage)}%"
     rec, riv = rep.record_holder, rc.record_interval
-    where = ("yes" if rc.claim_in_record_interval else
-             "no (above it)" if rc.value > rc.record else "no (below it)")
-    wide(table("(a) against the record", ["", "value"], [
-        ("record", f"{rec.value_text} {rec.system} ({cited(rec)})"),
-        (f"record's {cov} interval (max of {st.reference.n_results})",
-         f"[{_f(riv.lower)}, {_f(riv.upper)}]"),
-        ("claim in the record's interval", where),
-        ("record in the claim's interval", "yes" if rc.record_in_claim_interval else "no"),
-        ("published results >= claim" + (" (others)" if rep.subject else ""),
-         str(rc.n_at_or_above)),
-    ], justify_numbers=False))
+    where = (
+        "yes"
+        if rc.claim_in_record_interval
+        else "no (above it)"
+        if rc.value > rc.record
+        else "no (below it)"
+    )
+    wide(
+        table(
+            "(a) against the record",
+            ["", "value"],
+            [
+                ("record", f"{rec.value_text} {rec.system} ({cited(rec)})"),
+                (
+                    f"record's {cov} interval (max of {st.reference.n_results})",
+                    f"[{_f(riv.lower)}, {_f(riv.upper)}]",
+                ),
+                ("claim in the record's interval", where),
+                ("record in the claim's interval", "yes" if rc.record_in_claim_interval else "no"),
+                (
+                    "published results >= claim" + (" (others)" if rep.subject else ""),
+                    str(rc.n_at_or_above),
+                ),
+            ],
+            justify_numbers=False,
+        )
+    )
     # JSON has no infinity: a stored "no feasible number" (inf) reads back as NaN
     n_star = math.inf if ch.n_star != ch.n_star else ch.n_star
-    wide(table(f"(b) against chance: the max of M = {ch.n_draws} draws from Normal("
-               f"{_f(ch.mu)}, {_f(ch.se)})", ["", "value"], [
-        (f"threshold (exceeded with probability {ch.alpha:g})", _f(ch.threshold)),
-        ("claim above the threshold", "yes" if ch.passes else "no"),
-        ("expected above it under the model (M x P(one draw))",
-         f"{ch.expected_above_under_null:.3f}"),
-        ("published results above it", str(ch.n_published_above)),
-        ("p = P(max of M >= claim), descriptive",
-         _p(ch.p_value, ch.p_below_floor, ch.p_floor)),
-        ("N* (experiments whose max reaches the claim with probability alpha)",
-         fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap)),
-    ], justify_numbers=False))
-    wide(table(f"(c) the claim's own interval (max of M, p = {iv.p:g})", ["", "value"], [
-        ("mu0", _f(iv.mu0)),
-        (f"{cov} interval", f"[{_f(iv.lower)}, {_f(iv.upper)}]"),
-    ], justify_numbers=False))
+    wide(
+        table(
+            f"(b) against chance: the max of M = {ch.n_draws} draws from Normal("
+            f"{_f(ch.mu)}, {_f(ch.se)})",
+            ["", "value"],
+            [
+                (f"threshold (exceeded with probability {ch.alpha:g})", _f(ch.threshold)),
+                ("claim above the threshold", "yes" if ch.passes else "no"),
+                (
+                    "expected above it under the model (M x P(one draw))",
+                    f"{ch.expected_above_under_null:.3f}",
+                ),
+                ("published results above it", str(ch.n_published_above)),
+                (
+                    "p = P(max of M >= claim), descriptive",
+                    _p(ch.p_value, ch.p_below_floor, ch.p_floor),
+                ),
+                (
+                    "N* (experiments whose max reaches the claim with probability alpha)",
+                    fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap),
+                ),
+            ],
+            justify_numbers=False,
+        )
+    )
+    wide(
+        table(
+            f"(c) the claim's own interval (max of M, p = {iv.p:g})",
+            ["", "value"],
+            [
+                ("mu0", _f(iv.mu0)),
+                (f"{cov} interval", f"[{_f(iv.lower)}, {_f(iv.upper)}]"),
+            ],
+            justify_numbers=False,
+        )
+    )
 
 
 @renderer("history")
@@ -418,44 +670,110 @@ def render_history(rep: HistoryReport, every: bool = False) -> None:
     then the count of records and of those beyond the running threshold."""
     h = rep.history
     step = rep.by
-    line(_head(rep, "Sequential-testing history") +
-         f"  reference: {h.reference} (mean {_f(h.mu)}, sd {_f(h.sd)})")
+    line(
+        _head(rep, "Sequential-testing history")
+        + f"  reference: {h.reference} (mean {_f(h.mu)}, sd {_f(h.sd)})"
+    )
     line(population_sentence(rep.population))
-    rows = [(pt.when or pt.year, pt.n_new, pt.N, pt.record, "*" if pt.new_record else "",
-             pt.expected_max, pt.threshold, _p(pt.p_value, pt.p_below_floor),
-             pt.beyond_chance, f"{rec.value_text} {rec.system} ({cited(rec)})")
-            for pt, rec in zip(h.points, rep.records, strict=True)
-            if every or pt.new_record]
+    rows = [
+        (
+            pt.when or pt.year,
+            pt.n_new,
+            pt.N,
+            pt.record,
+            "*" if pt.new_record else "",
+            pt.expected_max,
+            pt.threshold,
+            _p(pt.p_value, pt.p_below_floor),
+            pt.beyond_chance,
+            f"{rec.value_text} {rec.system} ({cited(rec)})",
+        )
+        for pt, rec in zip(h.points, rep.records, strict=True)
+        if every or pt.new_record
+    ]
     title = None if every else f"Records ({step}s that set a new record)"
-    wide(table(title, [step, "new", "N", "record", "new", "expected max",
-                       f"threshold ({h.alpha})", "p", "above", "record holder"], rows))
+    wide(
+        table(
+            title,
+            [
+                step,
+                "new",
+                "N",
+                "record",
+                "new",
+                "expected max",
+                f"threshold ({h.alpha})",
+                "p",
+                "above",
+                "record holder",
+            ],
+            rows,
+        )
+    )
     above = [pt for pt in h.points if pt.new_record and pt.beyond_chance]
-    line(f"{h.n_records} records over {len(h.points)} {step}s; "
-         f"{len(above)} of them above the {h.alpha:g} threshold of the max of the N "
-         "published so far"
-         + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
-         + f"; {h.n_beyond} {step}s with the record above it.")
+    line(
+        f"{h.n_records} records over {len(h.points)} {step}s; "
+        f"{len(above)} of them above the {h.alpha:g} threshold of the max of the N "
+        "published so far"
+        + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
+        + f"; {h.n_beyond} {step}s with the record above it."
+    )
     line(fit_sentence(rep.fit))
 
 
 def render_summary(rep: Summary) -> None:
     """`audit summary` (not an audit kind: each of its rows is a stored 'best' audit)."""
-    rows = [(r.collection_name, r.measure, {"paper": "papers"}.get(r.source, r.source),
-             r.N, r.n_topics, r.best_text, r.mu0, r.lower, r.n_candidates, r.threshold,
-             r.n_above, _composition(r.population)) for r in rep.rows]
-    wide(table(f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {rep.alpha}, "
-               f"p = {rep.p}, N >= {rep.min_n}",
-               ["collection", "measure", "source", "N", "n", "best", "mu0", "lower",
-                "candidates", "threshold", "above", "roles (run types)"], rows))
+    rows = [
+        (
+            r.collection_name,
+            r.measure,
+            {"paper": "papers"}.get(r.source, r.source),
+            r.N,
+            r.n_topics,
+            r.best_text,
+            r.mu0,
+            r.lower,
+            r.n_candidates,
+            r.threshold,
+            r.n_above,
+            _composition(r.population),
+        )
+        for r in rep.rows
+    ]
+    wide(
+        table(
+            f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {rep.alpha}, "
+            f"p = {rep.p}, N >= {rep.min_n}",
+            [
+                "collection",
+                "measure",
+                "source",
+                "N",
+                "n",
+                "best",
+                "mu0",
+                "lower",
+                "candidates",
+                "threshold",
+                "above",
+                "roles (run types)",
+            ],
+            rows,
+        )
+    )
     far = [f"{r.collection_name} {r.measure}" for r in rep.rows if r.population.warning]
     if far:
-        line(f"{len(far)} of {len(rep.rows)} populations far from the Normal model "
-             f"(`audit best` says why): {', '.join(far[:6])}"
-             + (f" and {len(far) - 6} more" if len(far) > 6 else ""))
+        line(
+            f"{len(far)} of {len(rep.rows)} populations far from the Normal model "
+            f"(`audit best` says why): {', '.join(far[:6])}"
+            + (f" and {len(far) - 6} more" if len(far) > 6 else "")
+        )
     bad = sum(r.model_rejected for r in rep.rows)
-    line(f"Model fit (see `audit best`): the reference model is rejected at alpha "
-         f"{rep.alpha} in {bad} of {len(rep.rows)} groups; thresholds and intervals "
-         "describe systems as good as the average result.")
+    line(
+        f"Model fit (see `audit best`): the reference model is rejected at alpha "
+        f"{rep.alpha} in {bad} of {len(rep.rows)} groups; thresholds and intervals "
+        "describe systems as good as the average result."
+    )
     if rep.skipped:
         line(f"{len(rep.skipped)} group(s) skipped:")
         for cname, meas, src, n, why in rep.skipped:

@@ -82,18 +82,32 @@ def fmt(value: Any, digits: int = 4) -> str:
     return str(value)
 
 
-def table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[Any]],
-          digits: int = 4, justify_numbers: bool = True) -> Table:
+def table(
+    title: str | None,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    digits: int = 4,
+    justify_numbers: bool = True,
+) -> Table:
     """A rich table; every cell is plain text (no markup), cleaned when printed."""
     from rich.text import Text
 
-    t = Table(title=None if title is None else Text(clean(title)), title_justify="left",
-              header_style="bold")
+    t = Table(
+        title=None if title is None else Text(clean(title)),
+        title_justify="left",
+        header_style="bold",
+    )
     rows = [list(r) for r in rows]
     for i, c in enumerate(columns):
-        numeric = justify_numbers and rows and all(
-            isinstance(r[i], (int, float)) and not isinstance(r[i], bool) for r in rows
-            if r[i] is not None)
+        numeric = (
+            justify_numbers
+            and rows
+            and all(
+                isinstance(r[i], (int, float)) and not isinstance(r[i], bool)
+                for r in rows
+                if r[i] is not None
+            )
+        )
         t.add_column(c, justify="right" if numeric else "left")
     for r in rows:
         t.add_row(*[fmt(v, digits) for v in r])

@@ -45,8 +45,9 @@ class Bar:
     def update(self, *, description: str | None = None, total: float | None = None) -> None:
         """A new label or total for the bar (a command's next phase)."""
         if self._prog is not None:
-            kw = {k: v for k, v in (("description", description), ("total", total))
-                  if v is not None}
+            kw = {
+                k: v for k, v in (("description", description), ("total", total)) if v is not None
+            }
             self._prog.update(self._task, **kw)
 
 
@@ -60,8 +61,14 @@ def shows(quiet: bool = False) -> bool:
 
 
 @contextmanager
-def progress_bar(description: str, total: float | None = None, *, unit: str = "",
-                 counts: Sequence[str] = (), quiet: bool = False) -> Iterator[Bar]:
+def progress_bar(
+    description: str,
+    total: float | None = None,
+    *,
+    unit: str = "",
+    counts: Sequence[str] = (),
+    quiet: bool = False,
+) -> Iterator[Bar]:
     """A progress bar on stderr for the block (see the module's docstring); ``total=None``
     for work of unknown size (the bar pulses, the counts still move)."""
     if not shows(quiet):
@@ -81,8 +88,7 @@ def progress_bar(description: str, total: float | None = None, *, unit: str = ""
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
     if unit:
         columns.append(TextColumn(unit))
-    columns += [TextColumn("{task.fields[counts]}"), TimeElapsedColumn(),
-                TimeRemainingColumn()]
+    columns += [TextColumn("{task.fields[counts]}"), TimeElapsedColumn(), TimeRemainingColumn()]
     prog = Progress(*columns, console=err, transient=True, refresh_per_second=8)
     task = prog.add_task(description, total=total, counts="")
     bar = Bar(prog, task, counts)

@@ -42,7 +42,9 @@ class StoredRun:
 def _run_rows(con, collection_id: str, tags: Sequence[str] | None) -> list[tuple]:
     rows = con.execute(
         "SELECT id, tag, participant, run_type, pooled FROM runs WHERE collection_id = ? "
-        "ORDER BY tag", [collection_id]).fetchall()
+        "ORDER BY tag",
+        [collection_id],
+    ).fetchall()
     if tags is None:
         return rows
     by_tag = {r[1]: r for r in rows}
@@ -53,10 +55,12 @@ def _run_rows(con, collection_id: str, tags: Sequence[str] | None) -> list[tuple
 
 
 def _require_qrels(con, collection_id: str) -> None:
-    if not con.execute("SELECT 1 FROM run_qrels_files WHERE collection_id = ?",
-                       [collection_id]).fetchall():
-        raise NotFound(f"no run archive stored for {collection_id}; "
-                       "import one with `litaudit runs import`")
+    if not con.execute(
+        "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
+    ).fetchall():
+        raise NotFound(
+            f"no run archive stored for {collection_id}; import one with `litaudit runs import`"
+        )
 
 
 def load_qrels(con, collection_id: str) -> Qrels:
@@ -66,10 +70,13 @@ def load_qrels(con, collection_id: str) -> Qrels:
         "SELECT t.topic, d.docno, q.rel FROM run_qrels q "
         f"JOIN run_docs d ON d.collection_id = {cid} AND d.doc_id = q.doc_id "
         f"JOIN run_topics t ON t.collection_id = {cid} AND t.topic_id = q.topic_id "
-        f"WHERE q.collection_id = {cid} ORDER BY t.topic, d.docno").to_arrow_table()
-    return Qrels(tbl.column(0).to_numpy(zero_copy_only=False),
-                 tbl.column(1).to_numpy(zero_copy_only=False),
-                 tbl.column(2).to_numpy().astype(np.int32))
+        f"WHERE q.collection_id = {cid} ORDER BY t.topic, d.docno"
+    ).to_arrow_table()
+    return Qrels(
+        tbl.column(0).to_numpy(zero_copy_only=False),
+        tbl.column(1).to_numpy(zero_copy_only=False),
+        tbl.column(2).to_numpy().astype(np.int32),
+    )
 
 
 def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> Archive:
@@ -84,21 +91,27 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     if rows:
         ids = ", ".join(str(r[0]) for r in rows)
         cid = _lit(collection_id)
-        docs = con.sql(f"SELECT docno FROM run_docs WHERE collection_id = {cid} "
-                       "ORDER BY doc_id").to_arrow_table().column(0)
+        docs = (
+            con.sql(f"SELECT docno FROM run_docs WHERE collection_id = {cid} ORDER BY doc_id")
+            .to_arrow_table()
+            .column(0)
+        )
         docnames = docs.to_numpy(zero_copy_only=False)
         del docs
-        topics = con.execute("SELECT topic_id, topic FROM run_topics WHERE collection_id = ?",
-                             [collection_id]).fetchall()
+        topics = con.execute(
+            "SELECT topic_id, topic FROM run_topics WHERE collection_id = ?", [collection_id]
+        ).fetchall()
         names = np.empty(max(t for t, _ in topics) + 1, dtype=object)
         for t, name in topics:
             names[t] = name
-        d = _columns(con,
+        d = _columns(
+            con,
             "SELECT r.run_id, r.topic_id, r.doc_id, r.score FROM run_rankings r "
             f"JOIN run_docs d ON d.collection_id = {cid} AND d.doc_id = r.doc_id "
             f"JOIN run_topics t ON t.collection_id = {cid} AND t.topic_id = r.topic_id "
             f"WHERE r.run_id IN ({ids}) "
-            "ORDER BY r.run_id, t.topic, r.score::FLOAT DESC, d.docno DESC")
+            "ORDER BY r.run_id, t.topic, r.score::FLOAT DESC, d.docno DESC",
+        )
         rid = d["run_id"]
         topic = names[d["topic_id"]]
         docno = docnames[d["doc_id"]]
@@ -114,47 +127,61 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
 class StoredTables:
     """A stored archive as its tables hold it: integer ids, and the names they stand for."""
 
-    runs: tuple[tuple, ...]     # (id, tag, participant, run_type, pooled), in tag order
-    topics: np.ndarray          # topic name (str, object dtype) of each topic id
-    docnos: Any                 # pyarrow string array: the docno of each doc id
-    run_id: np.ndarray          # rankings, each run's rows in trec_eval order
+    runs: tuple[tuple, ...]  # (id, tag, participant, run_type, pooled), in tag order
+    topics: np.ndarray  # topic name (str, object dtype) of each topic id
+    docnos: Any  # pyarrow string array: the docno of each doc id
+    run_id: np.ndarray  # rankings, each run's rows in trec_eval order
     topic_id: np.ndarray
     doc_id: np.ndarray
-    score: np.ndarray           # float64, as stored
-    q_topic_id: np.ndarray      # qrels
+    score: np.ndarray  # float64, as stored
+    q_topic_id: np.ndarray  # qrels
     q_doc_id: np.ndarray
     q_rel: np.ndarray
 
 
-def load_tables(con, collection_id: str, tags: Sequence[str] | None = None, *,
-                docnos: bool = True) -> StoredTables:
+def load_tables(
+    con, collection_id: str, tags: Sequence[str] | None = None, *, docnos: bool = True
+) -> StoredTables:
     """The tables of a stored archive (its runs ``tags``, default all) as integer columns,
     with no string joins; ``docnos=False`` leaves the docnos unread (an empty array)."""
     _require_qrels(con, collection_id)
     rows = tuple(_run_rows(con, collection_id, tags))
     cid = _lit(collection_id)
-    topics = con.sql(f"SELECT topic_id, topic FROM run_topics WHERE collection_id = {cid}"
-                     ).to_arrow_table()
-    names = np.empty(int(max(topics.column("topic_id").to_pylist(), default=-1)) + 1,
-                     dtype=object)
+    topics = con.sql(
+        f"SELECT topic_id, topic FROM run_topics WHERE collection_id = {cid}"
+    ).to_arrow_table()
+    names = np.empty(int(max(topics.column("topic_id").to_pylist(), default=-1)) + 1, dtype=object)
     names[to_numpy(topics.column("topic_id"))] = topics.column("topic").to_pylist()
     doc_names = from_strings([])
     if docnos:
-        docs = con.sql(f"SELECT doc_id, docno FROM run_docs WHERE collection_id = {cid} "
-                       "ORDER BY doc_id").to_arrow_table()
+        docs = con.sql(
+            f"SELECT doc_id, docno FROM run_docs WHERE collection_id = {cid} ORDER BY doc_id"
+        ).to_arrow_table()
         if len(docs) and int(to_numpy(docs.column("doc_id"))[-1]) != len(docs) - 1:
             raise LitauditError(f"{collection_id}: stored doc ids are not dense")  # never so
         doc_names = docs.column("docno").combine_chunks()
     q = _columns(con, f"SELECT topic_id, doc_id, rel FROM run_qrels WHERE collection_id = {cid}")
     ids = ", ".join(str(r[0]) for r in rows) or "NULL"
-    d = _columns(con, "SELECT run_id, topic_id, doc_id, score FROM run_rankings "
-                 f"WHERE run_id IN ({ids})")
-    return StoredTables(rows, names, doc_names, d["run_id"], d["topic_id"], d["doc_id"],
-                        d["score"], q["topic_id"], q["doc_id"], q["rel"])
+    d = _columns(
+        con, f"SELECT run_id, topic_id, doc_id, score FROM run_rankings WHERE run_id IN ({ids})"
+    )
+    return StoredTables(
+        rows,
+        names,
+        doc_names,
+        d["run_id"],
+        d["topic_id"],
+        d["doc_id"],
+        d["score"],
+        q["topic_id"],
+        q["doc_id"],
+        q["rel"],
+    )
 
 
-def load_coded(con, collection_id: str, tags: Sequence[str] | None = None, *,
-               byte_order: bool = True) -> tuple[CodedRuns, CodedQrels]:
+def load_coded(
+    con, collection_id: str, tags: Sequence[str] | None = None, *, byte_order: bool = True
+) -> tuple[CodedRuns, CodedQrels]:
     """The stored archive as integer codes for :func:`evaluate_coded` (no string work):
     topic codes are the stored topic ids, doc codes the docnos' byte (strcmp) order
     (``byte_order=False``: the stored doc ids, which need no docno read), run codes the
@@ -171,11 +198,15 @@ def load_coded(con, collection_id: str, tags: Sequence[str] | None = None, *,
             doc_rank[to_numpy(pc.sort_indices(t.docnos))] = np.arange(len(t.docnos))
     run_pos = np.full(max((r[0] for r in t.runs), default=0) + 1, -1, dtype=np.int32)
     run_pos[[r[0] for r in t.runs]] = np.arange(len(t.runs), dtype=np.int32)
-    coded = CodedRuns(tuple(r[1] for r in t.runs), tuple(t.topics), run_pos[t.run_id],
-                      t.topic_id, t.doc_id if doc_rank is None else doc_rank[t.doc_id],
-                      t.score)
-    cq = CodedQrels(t.q_topic_id, t.q_doc_id if doc_rank is None else doc_rank[t.q_doc_id],
-                    t.q_rel)
+    coded = CodedRuns(
+        tuple(r[1] for r in t.runs),
+        tuple(t.topics),
+        run_pos[t.run_id],
+        t.topic_id,
+        t.doc_id if doc_rank is None else doc_rank[t.doc_id],
+        t.score,
+    )
+    cq = CodedQrels(t.q_topic_id, t.q_doc_id if doc_rank is None else doc_rank[t.q_doc_id], t.q_rel)
     return coded, cq
 
 
@@ -183,15 +214,25 @@ def _columns(con, sql: str) -> dict[str, np.ndarray]:
     """A query's numeric, non-null columns as numpy arrays (through Arrow: no masked
     arrays, no copy when a column comes in one chunk)."""
     tbl = con.sql(sql).to_arrow_table()
-    return {name: to_numpy(tbl.column(name)) if tbl.num_rows else
-            np.zeros(0, numpy_dtype(tbl.schema.field(name).type))
-            for name in tbl.column_names}
+    return {
+        name: to_numpy(tbl.column(name))
+        if tbl.num_rows
+        else np.zeros(0, numpy_dtype(tbl.schema.field(name).type))
+        for name in tbl.column_names
+    }
 
 
-def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
-                    tags: Sequence[str] | None = None, rel_level: int = 1,
-                    complete: bool = False, group_lines: int = EVAL_GROUP_LINES,
-                    progress: Callable[[int, int], None] | None = None) -> Evaluation:
+def evaluate_stored(
+    con,
+    collection_id: str,
+    measures: Sequence[str],
+    *,
+    tags: Sequence[str] | None = None,
+    rel_level: int = 1,
+    complete: bool = False,
+    group_lines: int = EVAL_GROUP_LINES,
+    progress: Callable[[int, int], None] | None = None,
+) -> Evaluation:
     """Evaluate a stored archive (fast path: integer codes straight from DuckDB).
 
     The importer stored each run in trec_eval order, so the evaluator takes the rows as
@@ -203,8 +244,11 @@ def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
     from litaudit.runs.evaluate import _join_runs
 
     rows = _run_rows(con, collection_id, tags)
-    sizes = dict(con.execute("SELECT id, n_lines FROM runs WHERE collection_id = ?",
-                             [collection_id]).fetchall())
+    sizes = dict(
+        con.execute(
+            "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]
+        ).fetchall()
+    )
     groups: list[list[int]] = []
     size = 0
     for i, r in enumerate(rows):
@@ -225,8 +269,11 @@ def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
     con.execute(f"SET memory_limit = {_lit(DUCKDB_MEMORY_LIMIT)}")
     try:
         for g in groups:
-            parts.append(_evaluate_group(con, collection_id, measures,
-                                         [rows[i][1] for i in g], rel_level, complete))
+            parts.append(
+                _evaluate_group(
+                    con, collection_id, measures, [rows[i][1] for i in g], rel_level, complete
+                )
+            )
             if progress is not None:
                 progress(len(g), sum(int(sizes.get(rows[i][0], 0)) for i in g))
     finally:
@@ -234,19 +281,34 @@ def evaluate_stored(con, collection_id: str, measures: Sequence[str], *,
     return _join_runs(tuple(r[1] for r in rows), [np.array(g) for g in groups], parts)
 
 
-def _evaluate_group(con, collection_id: str, measures: Sequence[str],
-                    tags: Sequence[str] | None, rel_level: int, complete: bool) -> Evaluation:
+def _evaluate_group(
+    con,
+    collection_id: str,
+    measures: Sequence[str],
+    tags: Sequence[str] | None,
+    rel_level: int,
+    complete: bool,
+) -> Evaluation:
     from litaudit.runs.evaluate import NotRanked
 
     coded, cq = load_coded(con, collection_id, tags, byte_order=False)
     try:
-        return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
-                              check_duplicates=False, ranked=True, threads=2)
+        return evaluate_coded(
+            coded,
+            cq,
+            measures,
+            rel_level=rel_level,
+            complete=complete,
+            check_duplicates=False,
+            ranked=True,
+            threads=2,
+        )
     except NotRanked:
         del coded, cq
         coded, cq = load_coded(con, collection_id, tags)
-        return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
-                              check_duplicates=False)
+        return evaluate_coded(
+            coded, cq, measures, rel_level=rel_level, complete=complete, check_duplicates=False
+        )
 
 
 def list_runs(con, collection_id: str | None = None) -> list[StoredRun]:
@@ -254,18 +316,22 @@ def list_runs(con, collection_id: str | None = None) -> list[StoredRun]:
     rows = con.execute(
         "SELECT id, collection_id, tag, participant, run_type, pooled, path, sha256, n_lines, "
         f"n_skipped, n_topics FROM runs {where} ORDER BY collection_id, tag",
-        [collection_id] if collection_id else []).fetchall()
+        [collection_id] if collection_id else [],
+    ).fetchall()
     return [StoredRun(*r) for r in rows]
 
 
 def get_run(con, tag: str, collection_id: str | None = None) -> StoredRun:
     found = [r for r in list_runs(con, collection_id) if r.tag == tag]
     if not found:
-        raise NotFound(f"no stored run {tag!r}" + (f" for {collection_id}" if collection_id
-                                                     else ""))
+        raise NotFound(
+            f"no stored run {tag!r}" + (f" for {collection_id}" if collection_id else "")
+        )
     if len(found) > 1:
-        raise LitauditError(f"run {tag!r} is stored for several collections "
-                            f"({', '.join(r.collection_id for r in found)}); give --collection")
+        raise LitauditError(
+            f"run {tag!r} is stored for several collections "
+            f"({', '.join(r.collection_id for r in found)}); give --collection"
+        )
     return found[0]
 
 

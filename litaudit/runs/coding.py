@@ -22,9 +22,8 @@ def docno_words(path: Path, table) -> list:
     """The docno column of a parsed run or qrels table as dictionary-encoded 64-bit words
     (see :func:`litaudit.runs.strcodes.coded_words`)."""
     col = table.column("docno")
-    words = strcodes.coded_words(col.chunk(0) if col.num_chunks == 1 else
-                                 col.combine_chunks())
-    if words is None:      # the readers refuse NUL bytes, so this is a bug if it happens
+    words = strcodes.coded_words(col.chunk(0) if col.num_chunks == 1 else col.combine_chunks())
+    if words is None:  # the readers refuse NUL bytes, so this is a bug if it happens
         raise InputError(str(path), None, "a docno holds a NUL byte")
     return words
 
@@ -33,14 +32,14 @@ def docno_words(path: Path, table) -> list:
 class Coded:
     """What :func:`code_import` makes of an import: the rows to write, with integer ids."""
 
-    new_topics: object            # pyarrow.Table (topic_id, topic) to add to run_topics
-    new_docs: object              # pyarrow.Table (doc_id, docno) to add to run_docs
-    qrels: object                 # pyarrow.Table (topic_id, doc_id, rel) or None
-    run_topics: list[int]         # topics per run
-    dup_qrels: bool               # a document judged twice in a topic
-    dup_runs: list[int]           # runs with a document twice in a topic
+    new_topics: object  # pyarrow.Table (topic_id, topic) to add to run_topics
+    new_docs: object  # pyarrow.Table (doc_id, docno) to add to run_docs
+    qrels: object  # pyarrow.Table (topic_id, doc_id, rel) or None
+    run_topics: list[int]  # topics per run
+    dup_qrels: bool  # a document judged twice in a topic
+    dup_runs: list[int]  # runs with a document twice in a topic
     rank: Callable | None = None  # i -> rows of run i put in topic_id, doc_id, score
-    topic_id: np.ndarray | None = None    # the runs' rows, each run in trec_eval order
+    topic_id: np.ndarray | None = None  # the runs' rows, each run in trec_eval order
     doc_id: np.ndarray | None = None
     score: np.ndarray | None = None
 
@@ -74,9 +73,14 @@ class Coded:
         topic_id, doc_id, score = self.topic_id, self.doc_id, self.score
         if topic_id is None or doc_id is None or score is None:
             raise ValueError("rankings() before start_ranking()")
-        return pa.table({"run_id": from_numpy(np.repeat(np.array(run_ids, np.int32), sizes)),
-                         "topic_id": from_numpy(topic_id), "doc_id": from_numpy(doc_id),
-                         "score": from_numpy(score)})
+        return pa.table(
+            {
+                "run_id": from_numpy(np.repeat(np.array(run_ids, np.int32), sizes)),
+                "topic_id": from_numpy(topic_id),
+                "doc_id": from_numpy(doc_id),
+                "score": from_numpy(score),
+            }
+        )
 
 
 def _code_topics(qtable, tables: list, stored_topics: dict[str, int]):
@@ -85,10 +89,12 @@ def _code_topics(qtable, tables: list, stored_topics: dict[str, int]):
     import pyarrow as pa
 
     # topics: few; a first import numbers them in trec_eval's natural order
-    run_topic_dicts = [rt.table.column("topic").chunk(0).dictionary.to_pylist()
-                       for rt in tables]
-    q_topic_enc = (pa.compute.dictionary_encode(qtable.column("topic")).combine_chunks()
-                   if qtable is not None else None)
+    run_topic_dicts = [rt.table.column("topic").chunk(0).dictionary.to_pylist() for rt in tables]
+    q_topic_enc = (
+        pa.compute.dictionary_encode(qtable.column("topic")).combine_chunks()
+        if qtable is not None
+        else None
+    )
     seen = set(q_topic_enc.dictionary.to_pylist()) if q_topic_enc is not None else set()
     for d in run_topic_dicts:
         seen.update(d)
@@ -96,13 +102,18 @@ def _code_topics(qtable, tables: list, stored_topics: dict[str, int]):
     base = max(stored_topics.values(), default=-1) + 1
     topic_ids = dict(stored_topics)
     topic_ids.update((t, base + i) for i, t in enumerate(new))
-    new_topics = pa.table({"topic_id": from_numpy(np.arange(base, base + len(new), dtype=np.int32)),
-                           "topic": from_strings(new)})
+    new_topics = pa.table(
+        {
+            "topic_id": from_numpy(np.arange(base, base + len(new), dtype=np.int32)),
+            "topic": from_strings(new),
+        }
+    )
     return run_topic_dicts, q_topic_enc, topic_ids, new_topics
 
 
-def _code_qrels(qtable, q_topic_enc, topic_ids: dict[str, int], q_doc, doc_of: np.ndarray,
-                n_uniq: int):
+def _code_qrels(
+    qtable, q_topic_enc, topic_ids: dict[str, int], q_doc, doc_of: np.ndarray, n_uniq: int
+):
     """The coded qrels table (or None) and whether a document is judged twice in a topic;
     ``q_doc``: the qrels' docno codes."""
     import pyarrow as pa
@@ -110,17 +121,29 @@ def _code_qrels(qtable, q_topic_enc, topic_ids: dict[str, int], q_doc, doc_of: n
     qrels = None
     dup_qrels = False
     if qtable is not None and q_topic_enc is not None:
-        q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()],
-                         dtype=np.int32)
+        q_map = np.array([topic_ids[t] for t in q_topic_enc.dictionary.to_pylist()], dtype=np.int32)
         q_tid = q_map[to_numpy(q_topic_enc.indices)]
         dup_qrels = strcodes.has_duplicate_pairs(q_tid, q_doc, n_uniq)
-        qrels = pa.table({"topic_id": from_numpy(q_tid), "doc_id": from_numpy(doc_of[q_doc]),
-                          "rel": qtable.column("rel")})
+        qrels = pa.table(
+            {
+                "topic_id": from_numpy(q_tid),
+                "doc_id": from_numpy(doc_of[q_doc]),
+                "rel": qtable.column("rel"),
+            }
+        )
     return qrels, dup_qrels
 
 
-def code_import(con, collection_id: str, qtable, qwords, tables: list, words: list,
-          stored_topics: dict[str, int], threads: int) -> Coded:
+def code_import(
+    con,
+    collection_id: str,
+    qtable,
+    qwords,
+    tables: list,
+    words: list,
+    stored_topics: dict[str, int],
+    threads: int,
+) -> Coded:
     """Topic and doc ids for the qrels and runs being imported (new ones numbered after
     the collection's stored ones), duplicate checks, and (``Coded.rank``) each run in
     trec_eval order."""
@@ -129,52 +152,60 @@ def code_import(con, collection_id: str, qtable, qwords, tables: list, words: li
     from litaudit.runs.order import trec_order
 
     run_topic_dicts, q_topic_enc, topic_ids, new_topics = _code_topics(
-        qtable, tables, stored_topics)
+        qtable, tables, stored_topics
+    )
 
     # docnos: every docno of the import coded at once, in byte order (strcmp), from the
     # 64-bit words the readers cut them into: integer hashing only, no string sort
     parts = ([qwords] if qtable is not None else []) + list(words)
-    sizes = ([qtable.num_rows] if qtable is not None else []) + \
-        [rt.table.num_rows for rt in tables]
+    sizes = ([qtable.num_rows] if qtable is not None else []) + [rt.table.num_rows for rt in tables]
     pool = None
     if threads > 1 and len(parts) > 1:
         from concurrent.futures import ThreadPoolExecutor
 
         pool = ThreadPoolExecutor(max_workers=threads)
     try:
-        codes, n_uniq = strcodes.byte_order_codes(parts, sizes,
-                                                  pool.map if pool is not None else None)
+        codes, n_uniq = strcodes.byte_order_codes(
+            parts, sizes, pool.map if pool is not None else None
+        )
         run_codes = codes[1:] if qtable is not None else codes
         docnos = pa.chunked_array(
             ([c for c in qtable.column("docno").chunks] if qtable is not None else [])
-            + [c for rt in tables for c in rt.table.column("docno").chunks], pa.string())
+            + [c for rt in tables for c in rt.table.column("docno").chunks],
+            pa.string(),
+        )
         tids: list = [None] * len(tables)
 
         def check(i: int) -> bool:
             """Topic ids of run i; is a document there twice in a topic? (in a thread)"""
             t_map = np.array([topic_ids[t] for t in run_topic_dicts[i]], dtype=np.int32)
-            tids[i] = t_map[to_numpy(tables[i].table.column("topic").chunk(0)
-                                             .indices)]
+            tids[i] = t_map[to_numpy(tables[i].table.column("topic").chunk(0).indices)]
             return strcodes.has_duplicate_pairs(tids[i], run_codes[i], n_uniq)
 
-        dup_futures = [pool.submit(check, i) for i in range(len(tables))] \
-            if pool is not None else None
-        uniq = docnos.take(from_numpy(strcodes.row_per_code(codes, n_uniq)))   # byte order
-        n_stored = con.execute("SELECT count(*) FROM run_docs WHERE collection_id = ?",
-                               [collection_id]).fetchall()[0][0]
-        if n_stored == 0:     # a first import: doc ids are the byte-order codes
+        dup_futures = (
+            [pool.submit(check, i) for i in range(len(tables))] if pool is not None else None
+        )
+        uniq = docnos.take(from_numpy(strcodes.row_per_code(codes, n_uniq)))  # byte order
+        n_stored = con.execute(
+            "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
+        ).fetchall()[0][0]
+        if n_stored == 0:  # a first import: doc ids are the byte-order codes
             doc_of = np.arange(n_uniq, dtype=np.int32)
             new_docs = pa.table({"doc_id": from_numpy(doc_of), "docno": uniq})
         else:
             doc_of, new_docs = _map_stored_docs(con, collection_id, uniq, n_stored)
-        dups = [f.result() for f in dup_futures] if dup_futures is not None else \
-            [check(i) for i in range(len(tables))]
+        dups = (
+            [f.result() for f in dup_futures]
+            if dup_futures is not None
+            else [check(i) for i in range(len(tables))]
+        )
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
 
-    qrels, dup_qrels = _code_qrels(qtable, q_topic_enc, topic_ids,
-                                   codes[0] if qtable is not None else None, doc_of, n_uniq)
+    qrels, dup_qrels = _code_qrels(
+        qtable, q_topic_enc, topic_ids, codes[0] if qtable is not None else None, doc_of, n_uniq
+    )
 
     bounds = np.cumsum([0] + [rt.table.num_rows for rt in tables])
     n_rows = int(bounds[-1])
@@ -187,7 +218,7 @@ def code_import(con, collection_id: str, qtable, qwords, tables: list, words: li
         tid = tids[i]
         doc = run_codes[i]
         score = to_numpy(tables[i].table.column("score"))
-        with np.errstate(over="ignore"):        # beyond FLT_MAX: +-inf, as C's (float)
+        with np.errstate(over="ignore"):  # beyond FLT_MAX: +-inf, as C's (float)
             o = trec_order(tid, score.astype(np.float32), doc)
         at = slice(int(bounds[i]), int(bounds[i + 1]))
         np.take(tid, o, out=out_topic[at])
@@ -195,8 +226,18 @@ def code_import(con, collection_id: str, qtable, qwords, tables: list, words: li
         np.take(score, o, out=out_score[at])
         return len(o)
 
-    return Coded(new_topics, new_docs, qrels, [len(d) for d in run_topic_dicts], dup_qrels,
-                  [i for i, d in enumerate(dups) if d], rank, out_topic, out_doc, out_score)
+    return Coded(
+        new_topics,
+        new_docs,
+        qrels,
+        [len(d) for d in run_topic_dicts],
+        dup_qrels,
+        [i for i, d in enumerate(dups) if d],
+        rank,
+        out_topic,
+        out_doc,
+        out_score,
+    )
 
 
 def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
@@ -208,11 +249,12 @@ def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
     new = pa.table({"i": from_numpy(np.arange(len(uniq), dtype=np.int32)), "docno": uniq})
     con.register("_new_docnos", new)
     try:
-        found = con.sql("SELECT n.i, d.doc_id FROM _new_docnos n JOIN run_docs d ON "
-                        f"d.collection_id = {_lit(collection_id)} AND d.docno = n.docno"
-                        ).to_arrow_table()
+        found = con.sql(
+            "SELECT n.i, d.doc_id FROM _new_docnos n JOIN run_docs d ON "
+            f"d.collection_id = {_lit(collection_id)} AND d.docno = n.docno"
+        ).to_arrow_table()
     except BaseException:
-        try:                    # (the transaction may be aborted: keep the first error)
+        try:  # (the transaction may be aborted: keep the first error)
             con.unregister("_new_docnos")
         except Exception:
             pass
@@ -224,6 +266,7 @@ def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
     del found
     fresh = np.flatnonzero(doc_of < 0)
     doc_of[fresh] = n_stored + np.arange(len(fresh), dtype=np.int32)
-    new_docs = pa.table({"doc_id": from_numpy(doc_of[fresh]),
-                         "docno": uniq.take(from_numpy(fresh))})
+    new_docs = pa.table(
+        {"doc_id": from_numpy(doc_of[fresh]), "docno": uniq.take(from_numpy(fresh))}
+    )
     return doc_of, new_docs

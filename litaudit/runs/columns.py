@@ -11,9 +11,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-_NP: dict[str, np.dtype] = {t: np.dtype(t) for t in ("int8", "int16", "int32", "int64", "uint8", "uint16",
-                                 "uint32", "uint64")}
-_NP.update(float=np.dtype(np.float32), double=np.dtype(np.float64))   # Arrow's names
+_NP: dict[str, np.dtype] = {
+    t: np.dtype(t)
+    for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64")
+}
+_NP.update(float=np.dtype(np.float32), double=np.dtype(np.float64))  # Arrow's names
 
 
 def numpy_dtype(arrow_type) -> np.dtype:
@@ -27,8 +29,9 @@ def to_numpy(array) -> np.ndarray:
     if hasattr(array, "chunks"):
         array = array.chunk(0) if array.num_chunks == 1 else array.combine_chunks()
     dtype = numpy_dtype(array.type)
-    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array),
-                         offset=array.offset * dtype.itemsize)
+    return np.frombuffer(
+        array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize
+    )
 
 
 def from_numpy(a: np.ndarray):
@@ -46,16 +49,19 @@ def from_strings(values: Sequence[str]):
     data = [v.encode("utf-8") for v in values]
     offsets = np.zeros(len(data) + 1, dtype=np.int32)
     np.cumsum([len(b) for b in data], out=offsets[1:])
-    return pa.Array.from_buffers(pa.string(), len(data),
-                                 [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))])
+    return pa.Array.from_buffers(
+        pa.string(), len(data), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(data))]
+    )
 
 
 def string_buffers(array) -> tuple[np.ndarray, np.ndarray]:
     """(offsets, n + 1 of them, as int64; the bytes as uint8) of an Arrow string array."""
     n = len(array)
-    offsets = np.frombuffer(array.buffers()[1], dtype=np.int32, count=n + 1,
-                            offset=array.offset * 4)
+    offsets = np.frombuffer(
+        array.buffers()[1], dtype=np.int32, count=n + 1, offset=array.offset * 4
+    )
     data_buf = array.buffers()[2]
-    data = np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else \
-        np.zeros(0, np.uint8)
+    data = (
+        np.frombuffer(data_buf, dtype=np.uint8) if data_buf is not None else np.zeros(0, np.uint8)
+    )
     return offsets.astype(np.int64), data

@@ -27,10 +27,13 @@ from litaudit.measures import parse_measure
 def fingerprint(con, collection_id: str) -> str:
     """The archive's state: its qrels file (sha256 and import time) and its runs (id, tag,
     sha256). Any import or delete changes it (a run imported again gets a new id)."""
-    q = con.execute("SELECT sha256, CAST(imported_at AS VARCHAR) FROM run_qrels_files "
-                    "WHERE collection_id = ?", [collection_id]).fetchall()
-    runs = con.execute("SELECT id, tag, sha256 FROM runs WHERE collection_id = ? ORDER BY id",
-                       [collection_id]).fetchall()
+    q = con.execute(
+        "SELECT sha256, CAST(imported_at AS VARCHAR) FROM run_qrels_files WHERE collection_id = ?",
+        [collection_id],
+    ).fetchall()
+    runs = con.execute(
+        "SELECT id, tag, sha256 FROM runs WHERE collection_id = ? ORDER BY id", [collection_id]
+    ).fetchall()
     h = hashlib.sha256(repr((collection_id, q, runs)).encode("utf-8"))
     return h.hexdigest()
 
@@ -54,8 +57,15 @@ class Cached:
     values: dict[str, dict[str, float]]
 
 
-def lookup(con, collection_id: str, fp: str, measures: Sequence[str], tags: Sequence[str],
-           rel_level: int, complete: bool) -> dict[str, Cached]:
+def lookup(
+    con,
+    collection_id: str,
+    fp: str,
+    measures: Sequence[str],
+    tags: Sequence[str],
+    rel_level: int,
+    complete: bool,
+) -> dict[str, Cached]:
     """The measures (canonical names) stored under ``fp`` for every one of ``tags``."""
     if not measures or not tags:
         return {}
@@ -65,7 +75,8 @@ def lookup(con, collection_id: str, fp: str, measures: Sequence[str], tags: Sequ
         "SELECT measure, count(DISTINCT run) FROM run_eval_runs WHERE collection_id = ? "
         f"AND fingerprint = ? AND rel_level = ? AND complete = ? AND measure IN ({m_list}) "
         f"AND run IN ({', '.join('?' * len(tags))}) GROUP BY measure",
-        key + list(measures) + list(tags)).fetchall()
+        key + list(measures) + list(tags),
+    ).fetchall()
     full = [m for m, n in have if n == len(set(tags))]
     if not full:
         return {}
@@ -74,7 +85,9 @@ def lookup(con, collection_id: str, fp: str, measures: Sequence[str], tags: Sequ
     rows = con.execute(
         "SELECT measure, run, topic, value FROM run_eval_topics WHERE collection_id = ? "
         "AND fingerprint = ? AND rel_level = ? AND complete = ? "
-        f"AND measure IN ({', '.join('?' * len(full))})", key + full).fetchall()
+        f"AND measure IN ({', '.join('?' * len(full))})",
+        key + full,
+    ).fetchall()
     for m, run, topic, value in rows:
         if run in wanted:
             out[m].values[run][topic] = value
@@ -92,27 +105,51 @@ def store(con, collection_id: str, fp: str, ev, rel_level: int, complete: bool) 
     m_list = ", ".join("?" * len(ev.measures))
     r_list = ", ".join("?" * len(ev.runs))
     for t in ("run_eval_topics", "run_eval_runs"):
-        con.execute(f"DELETE FROM {t} WHERE collection_id = ? AND fingerprint = ? AND "
-                    f"rel_level = ? AND complete = ? AND measure IN ({m_list}) AND "
-                    f"run IN ({r_list})", key + list(ev.measures) + list(ev.runs))
+        con.execute(
+            f"DELETE FROM {t} WHERE collection_id = ? AND fingerprint = ? AND "
+            f"rel_level = ? AND complete = ? AND measure IN ({m_list}) AND "
+            f"run IN ({r_list})",
+            key + list(ev.measures) + list(ev.runs),
+        )
     # one statement per table, the rows as lists zipped by unnest (no row-by-row inserts)
-    con.execute("INSERT INTO run_eval_runs (collection_id, fingerprint, measure, rel_level, "
-                "complete, run) SELECT ?, ?, unnest(?), ?, ?, unnest(?)",
-                [collection_id, fp, [m for m in ev.measures for _ in ev.runs], rel_level,
-                 complete, [r for _ in ev.measures for r in ev.runs]])
+    con.execute(
+        "INSERT INTO run_eval_runs (collection_id, fingerprint, measure, rel_level, "
+        "complete, run) SELECT ?, ?, unnest(?), ?, ?, unnest(?)",
+        [
+            collection_id,
+            fp,
+            [m for m in ev.measures for _ in ev.runs],
+            rel_level,
+            complete,
+            [r for _ in ev.measures for r in ev.runs],
+        ],
+    )
     mi, ri, ti = np.nonzero(~np.isnan(ev.scores))
     if not len(mi):
         return
-    con.execute("INSERT INTO run_eval_topics SELECT ?, ?, list_extract(?, m), ?, ?, "
-                "list_extract(?, r), list_extract(?, t), v FROM (SELECT unnest(?) AS m, "
-                "unnest(?) AS r, unnest(?) AS t, unnest(?) AS v)",
-                [collection_id, fp, list(ev.measures), rel_level, complete, list(ev.runs),
-                 list(ev.topics), (mi + 1).tolist(), (ri + 1).tolist(), (ti + 1).tolist(),
-                 ev.scores[mi, ri, ti].tolist()])
+    con.execute(
+        "INSERT INTO run_eval_topics SELECT ?, ?, list_extract(?, m), ?, ?, "
+        "list_extract(?, r), list_extract(?, t), v FROM (SELECT unnest(?) AS m, "
+        "unnest(?) AS r, unnest(?) AS t, unnest(?) AS v)",
+        [
+            collection_id,
+            fp,
+            list(ev.measures),
+            rel_level,
+            complete,
+            list(ev.runs),
+            list(ev.topics),
+            (mi + 1).tolist(),
+            (ri + 1).tolist(),
+            (ti + 1).tolist(),
+            ev.scores[mi, ri, ti].tolist(),
+        ],
+    )
 
 
-def assemble(measures: Sequence[str], tags: Sequence[str], cached: dict[str, Cached],
-             computed=None):
+def assemble(
+    measures: Sequence[str], tags: Sequence[str], cached: dict[str, Cached], computed=None
+):
     """One Evaluation of ``measures`` (canonical) over ``tags`` from stored values and
     (for the measures not stored) a computed Evaluation of the same runs."""
     import numpy as np
@@ -141,8 +178,7 @@ def assemble(measures: Sequence[str], tags: Sequence[str], cached: dict[str, Cac
             src_r = [computed.runs.index(t) for t in tags]
             cols = [col.get(t, -1) for t in computed.topics]
             keep = [i for i, c in enumerate(cols) if c >= 0]
-            scores[mi][:, [cols[i] for i in keep]] = \
-                computed.scores[src_m][np.ix_(src_r, keep)]
+            scores[mi][:, [cols[i] for i in keep]] = computed.scores[src_m][np.ix_(src_r, keep)]
     return Evaluation(tuple(measures), tuple(tags), topics, scores)
 
 
@@ -152,14 +188,22 @@ class Pending:
 
     collection_id: str
     fingerprint: str
-    evaluation: object          # litaudit.runs.evaluate.Evaluation
+    evaluation: object  # litaudit.runs.evaluate.Evaluation
     rel_level: int
     complete: bool
 
 
-def evaluate_cached(con, collection_id: str, measures: Sequence[str], *,
-                    tags: Sequence[str] | None = None, rel_level: int = 1,
-                    complete: bool = False, use_cache: bool = True, progress=None):
+def evaluate_cached(
+    con,
+    collection_id: str,
+    measures: Sequence[str],
+    *,
+    tags: Sequence[str] | None = None,
+    rel_level: int = 1,
+    complete: bool = False,
+    use_cache: bool = True,
+    progress=None,
+):
     """(Evaluation, Pending or None): :func:`~litaudit.runs.archive.evaluate_stored`, with
     the measures stored for the archive's current fingerprint read back instead of
     computed. The measures computed come back as ``Pending`` for the caller to
@@ -176,19 +220,27 @@ def evaluate_cached(con, collection_id: str, measures: Sequence[str], *,
     _require_qrels(con, collection_id)
     run_tags = [r[1] for r in _run_rows(con, collection_id, tags)]
     fp = fingerprint(con, collection_id)
-    cached = lookup(con, collection_id, fp, names, run_tags, rel_level, complete) \
-        if use_cache else {}
+    cached = (
+        lookup(con, collection_id, fp, names, run_tags, rel_level, complete) if use_cache else {}
+    )
     missing = [m for m in names if m not in cached]
     computed = None
     if missing or not run_tags:
-        computed = evaluate_stored(con, collection_id, missing or names, tags=run_tags,
-                                   rel_level=rel_level, complete=complete,
-                                   progress=progress)
+        computed = evaluate_stored(
+            con,
+            collection_id,
+            missing or names,
+            tags=run_tags,
+            rel_level=rel_level,
+            complete=complete,
+            progress=progress,
+        )
         if not cached:
             return computed, Pending(collection_id, fp, computed, rel_level, complete)
     ev = assemble(names, run_tags, cached, computed)
-    return ev, (Pending(collection_id, fp, computed, rel_level, complete)
-                if computed is not None else None)
+    return ev, (
+        Pending(collection_id, fp, computed, rel_level, complete) if computed is not None else None
+    )
 
 
 def save(con, pending: Pending) -> bool:
@@ -198,8 +250,14 @@ def save(con, pending: Pending) -> bool:
         return False
     con.execute("BEGIN TRANSACTION")
     try:
-        store(con, pending.collection_id, pending.fingerprint, pending.evaluation,
-              pending.rel_level, pending.complete)
+        store(
+            con,
+            pending.collection_id,
+            pending.fingerprint,
+            pending.evaluation,
+            pending.rel_level,
+            pending.complete,
+        )
     except BaseException:
         con.execute("ROLLBACK")
         raise

@@ -37,18 +37,19 @@ from litaudit.runs.order import group_cumsum, in_trec_order, position_in_group, 
 class Evaluation:
     """Per-topic scores of runs: ``scores[measure, run, topic]``."""
 
-    measures: tuple[str, ...]        # canonical ir_measures names, e.g. ("AP", "P@10")
-    runs: tuple[str, ...]            # run tags
-    topics: tuple[str, ...]          # topics evaluated, decided as trec_eval decides
-    scores: np.ndarray               # (len(measures), len(runs), len(topics)), NaN = not evaluated
+    measures: tuple[str, ...]  # canonical ir_measures names, e.g. ("AP", "P@10")
+    runs: tuple[str, ...]  # run tags
+    topics: tuple[str, ...]  # topics evaluated, decided as trec_eval decides
+    scores: np.ndarray  # (len(measures), len(runs), len(topics)), NaN = not evaluated
 
     def _index(self, measure: str) -> int:
         name = str(parse_measure(measure))
         try:
             return self.measures.index(name)
         except ValueError:
-            raise NotFound(f"measure {name!r} was not evaluated "
-                           f"(have {', '.join(self.measures)})") from None
+            raise NotFound(
+                f"measure {name!r} was not evaluated (have {', '.join(self.measures)})"
+            ) from None
 
     def matrix(self, measure: str) -> np.ndarray:
         """(runs, topics) scores of one measure."""
@@ -78,17 +79,17 @@ class CodedRuns:
 
     tags: tuple[str, ...]
     topic_names: tuple[str, ...]
-    run: np.ndarray      # int32 run index
-    topic: np.ndarray    # int32 topic code
-    doc: np.ndarray      # int32 or int64 docno code (byte order)
-    score: np.ndarray    # float64
+    run: np.ndarray  # int32 run index
+    topic: np.ndarray  # int32 topic code
+    doc: np.ndarray  # int32 or int64 docno code (byte order)
+    score: np.ndarray  # float64
 
 
 @dataclass(frozen=True)
 class CodedQrels:
-    topic: np.ndarray    # int32 topic code (same codes as CodedRuns.topic)
-    doc: np.ndarray      # int32 or int64 docno code
-    rel: np.ndarray      # int32 grade
+    topic: np.ndarray  # int32 topic code (same codes as CodedRuns.topic)
+    doc: np.ndarray  # int32 or int64 docno code
+    rel: np.ndarray  # int32 grade
 
 
 def _factorize_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -119,8 +120,14 @@ def encode(runs: Sequence[Run], qrels: Qrels) -> tuple[CodedRuns, CodedQrels]:
     return coded, cq
 
 
-def evaluate(runs: Sequence[Run], qrels: Qrels, measures: Sequence[str], *, rel_level: int = 1,
-             complete: bool = False) -> Evaluation:
+def evaluate(
+    runs: Sequence[Run],
+    qrels: Qrels,
+    measures: Sequence[str],
+    *,
+    rel_level: int = 1,
+    complete: bool = False,
+) -> Evaluation:
     """Evaluate ``runs`` against ``qrels`` on ``measures`` exactly as trec_eval does.
 
     Raises ParameterError for a run with a document twice in one topic (trec_eval refuses
@@ -131,8 +138,9 @@ def evaluate(runs: Sequence[Run], qrels: Qrels, measures: Sequence[str], *, rel_
         dup = sorted({t for t in tags if tags.count(t) > 1})
         raise ParameterError(f"two runs share the tag {dup[0]!r}")
     coded, cq = encode(runs, qrels)
-    return evaluate_coded(coded, cq, measures, rel_level=rel_level, complete=complete,
-                          check_duplicates=True)
+    return evaluate_coded(
+        coded, cq, measures, rel_level=rel_level, complete=complete, check_duplicates=True
+    )
 
 
 def _parse_all(measures: Sequence[str]) -> list[MeasureName]:
@@ -150,13 +158,20 @@ class NotRanked(Exception):
     """Rows given as ranked (``evaluate_coded(ranked=True)``) are not in trec_eval order."""
 
 
-PARALLEL_MIN_ROWS = 1 << 18    # below this, splitting the runs over threads costs more
+PARALLEL_MIN_ROWS = 1 << 18  # below this, splitting the runs over threads costs more
 
 
-def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
-                   rel_level: int = 1, complete: bool = False,
-                   check_duplicates: bool = True, ranked: bool = False,
-                   threads: int = 1) -> Evaluation:
+def evaluate_coded(
+    coded: CodedRuns,
+    cq: CodedQrels,
+    measures: Sequence[str],
+    *,
+    rel_level: int = 1,
+    complete: bool = False,
+    check_duplicates: bool = True,
+    ranked: bool = False,
+    threads: int = 1,
+) -> Evaluation:
     """The evaluator on integer-coded input (see :class:`CodedRuns`).
 
     ``threads=2``: two halves of the runs are evaluated on two threads (runs are
@@ -182,17 +197,38 @@ def evaluate_coded(coded: CodedRuns, cq: CodedQrels, measures: Sequence[str], *,
     halves = _split_runs(coded)
     # one qrels look-up for both halves, over the doc codes of all the runs
     n_docs = int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
-    lookup = (n_docs, judged_lookup(cq.topic.astype(np.int64), cq.doc,
-                                    cq.rel.astype(np.int64), len(coded.topic_names), n_docs))
+    lookup = (
+        n_docs,
+        judged_lookup(
+            cq.topic.astype(np.int64),
+            cq.doc,
+            cq.rel.astype(np.int64),
+            len(coded.topic_names),
+            n_docs,
+        ),
+    )
     with ThreadPoolExecutor(max_workers=2) as pool:
-        parts = list(pool.map(lambda h: _evaluate(h[0], cq, names, rel_level, complete,
-                                                  check_duplicates, ranked, lookup), halves))
+        parts = list(
+            pool.map(
+                lambda h: _evaluate(
+                    h[0], cq, names, rel_level, complete, check_duplicates, ranked, lookup
+                ),
+                halves,
+            )
+        )
     return _join_runs(coded.tags, [h[1] for h in halves], parts)
 
 
-def _evaluate(coded: CodedRuns, cq: CodedQrels, names: list[MeasureName], rel_level: int,
-              complete: bool, check_duplicates: bool, ranked: bool,
-              lookup: tuple | None) -> Evaluation:
+def _evaluate(
+    coded: CodedRuns,
+    cq: CodedQrels,
+    names: list[MeasureName],
+    rel_level: int,
+    complete: bool,
+    check_duplicates: bool,
+    ranked: bool,
+    lookup: tuple | None,
+) -> Evaluation:
     """:func:`evaluate_coded` in one pass (``lookup``: (n_docs, qrels look-up) shared by
     the threads of a split evaluation, or None)."""
     n_top = len(coded.topic_names)
@@ -209,35 +245,42 @@ def _evaluate(coded: CodedRuns, cq: CodedQrels, names: list[MeasureName], rel_le
 class _Qrels:
     """Per topic: judged at all, R (relevant), N (judged non-relevant); the codes."""
 
-    topic: np.ndarray       # int64 topic code per qrels line
-    doc: np.ndarray         # docno code per qrels line
-    rel: np.ndarray         # int64 grade per qrels line
-    in_qrels: np.ndarray    # bool per topic
+    topic: np.ndarray  # int64 topic code per qrels line
+    doc: np.ndarray  # docno code per qrels line
+    rel: np.ndarray  # int64 grade per qrels line
+    in_qrels: np.ndarray  # bool per topic
     R: np.ndarray
     N: np.ndarray
     n_docs: int
 
 
-def _qrels_counts(coded: CodedRuns, cq: CodedQrels, n_top: int, rel_level: int,
-                  lookup: tuple | None) -> _Qrels:
+def _qrels_counts(
+    coded: CodedRuns, cq: CodedQrels, n_top: int, rel_level: int, lookup: tuple | None
+) -> _Qrels:
     q_topic = cq.topic.astype(np.int64)
     q_rel = cq.rel.astype(np.int64)
     in_qrels = np.bincount(q_topic, minlength=n_top) > 0
     R = np.bincount(q_topic, weights=q_rel >= rel_level, minlength=n_top)
     N = np.bincount(q_topic, weights=(q_rel >= 0) & (q_rel < rel_level), minlength=n_top)
-    n_docs = lookup[0] if lookup is not None else \
-        int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
+    n_docs = (
+        lookup[0]
+        if lookup is not None
+        else int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
+    )
     q_key = q_topic * n_docs + cq.doc
     q_key.sort()
     if len(q_key) > 1 and np.any(q_key[1:] == q_key[:-1]):
         i = int(np.flatnonzero(q_key[1:] == q_key[:-1])[0])
-        raise ParameterError(f"the qrels judge a document twice in topic "
-                             f"{coded.topic_names[int(q_key[i] // n_docs)]}")
+        raise ParameterError(
+            f"the qrels judge a document twice in topic "
+            f"{coded.topic_names[int(q_key[i] // n_docs)]}"
+        )
     return _Qrels(q_topic, cq.doc, q_rel, in_qrels, R, N, n_docs)
 
 
-def _ranked_rows(coded: CodedRuns, q: _Qrels, n_top: int, check_duplicates: bool,
-                 ranked: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ranked_rows(
+    coded: CodedRuns, q: _Qrels, n_top: int, check_duplicates: bool, ranked: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(run-topic key, topic, doc) of the retrieved rows of evaluated topics, in trec_eval
     order."""
     keep = q.in_qrels[coded.topic]
@@ -246,11 +289,11 @@ def _ranked_rows(coded: CodedRuns, q: _Qrels, n_top: int, check_duplicates: bool
     else:
         run, topic = coded.run[keep], coded.topic[keep]
         doc, score64 = coded.doc[keep], coded.score[keep]
-    key = run.astype(np.int64)      # in place from here: fresh pages cost more than the math
+    key = run.astype(np.int64)  # in place from here: fresh pages cost more than the math
     key *= n_top
     key += topic
     # trec_eval keeps scores as C float (TEXT_RESULTS.sim): ties are decided at float32
-    with np.errstate(over="ignore"):           # beyond FLT_MAX: +-inf, as C's (float)
+    with np.errstate(over="ignore"):  # beyond FLT_MAX: +-inf, as C's (float)
         score = score64.astype(np.float32, copy=False)
     if check_duplicates and len(key):
         dk = key * q.n_docs + doc
@@ -258,8 +301,9 @@ def _ranked_rows(coded: CodedRuns, q: _Qrels, n_top: int, check_duplicates: bool
         if np.any(dk[1:] == dk[:-1]):
             i = int(np.flatnonzero(dk[1:] == dk[:-1])[0])
             r, t = divmod(int(dk[i] // q.n_docs), n_top)
-            raise ParameterError(f"run {coded.tags[r]!r} retrieves a document twice "
-                                 f"in topic {coded.topic_names[t]}")
+            raise ParameterError(
+                f"run {coded.tags[r]!r} retrieves a document twice in topic {coded.topic_names[t]}"
+            )
     if ranked:
         if not in_trec_order(key, score, None):
             raise NotRanked
@@ -313,8 +357,15 @@ class Judged:
         return self.ideal_cache[k]
 
 
-def _judged_rows(key: np.ndarray, topic: np.ndarray, doc: np.ndarray, q: _Qrels, n_top: int,
-                 rel_level: int, lookup: tuple | None) -> Judged:
+def _judged_rows(
+    key: np.ndarray,
+    topic: np.ndarray,
+    doc: np.ndarray,
+    q: _Qrels,
+    n_top: int,
+    rel_level: int,
+    lookup: tuple | None,
+) -> Judged:
     n = len(key)
     if n:
         new_block = np.empty(n, dtype=bool)
@@ -337,11 +388,29 @@ def _judged_rows(key: np.ndarray, topic: np.ndarray, doc: np.ndarray, q: _Qrels,
     rank = rows - starts[group] + 1
     isrel = rel >= rel_level
     r_group, r_rank = group[isrel], rank[isrel]
-    return Judged(len(starts), g_run, g_topic, group, rank, rel, isrel, r_group, r_rank,
-                  position_in_group(r_group), q.R, q.N, rel_level, q, {})
+    return Judged(
+        len(starts),
+        g_run,
+        g_topic,
+        group,
+        rank,
+        rel,
+        isrel,
+        r_group,
+        r_rank,
+        position_in_group(r_group),
+        q.R,
+        q.N,
+        rel_level,
+        q,
+        {},
+    )
+
+
 # --------------------------------------------------------------------- measure providers
 # One function per measure family of litaudit.measures (declared there: name, cutoff,
 # aliases, citation); each returns the per-group value, trec_eval's computation of it.
+
 
 def _ap(j: Judged, k: int | None) -> np.ndarray:
     w = j.within(k)
@@ -349,7 +418,7 @@ def _ap(j: Judged, k: int | None) -> np.ndarray:
 
 
 def _precision(j: Judged, k: int | None) -> np.ndarray:
-    assert k is not None                    # the registry requires a cutoff for P
+    assert k is not None  # the registry requires a cutoff for P
     return j.per_group(j.r_group[j.within(k)]) / k
 
 
@@ -374,8 +443,7 @@ def _rr(j: Judged, k: int | None) -> np.ndarray:
 
 def _ndcg(j: Judged, k: int | None) -> np.ndarray:
     gain = (j.rel > 0) & ((j.rank <= k) if k is not None else True)
-    dcg = j.per_group(j.group[gain], j.rel[gain].astype(np.float64)
-                      / np.log2(j.rank[gain] + 1.0))
+    dcg = j.per_group(j.group[gain], j.rel[gain].astype(np.float64) / np.log2(j.rank[gain] + 1.0))
     idcg = j.ideal(k)
     return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), dcg)
 
@@ -391,13 +459,24 @@ def _bpref(j: Judged, k: int | None) -> np.ndarray:
 
 
 PROVIDERS: dict[str, Callable[[Judged, int | None], np.ndarray]] = {
-    "AP": _ap, "P": _precision, "R": _recall, "Rprec": _rprec, "RR": _rr, "nDCG": _ndcg,
+    "AP": _ap,
+    "P": _precision,
+    "R": _recall,
+    "Rprec": _rprec,
+    "RR": _rr,
+    "nDCG": _ndcg,
     "Bpref": _bpref,
 }
 
 
-def _grid(coded: CodedRuns, names: list[MeasureName], in_qrels: np.ndarray, j: Judged,
-          values: np.ndarray, complete: bool) -> Evaluation:
+def _grid(
+    coded: CodedRuns,
+    names: list[MeasureName],
+    in_qrels: np.ndarray,
+    j: Judged,
+    values: np.ndarray,
+    complete: bool,
+) -> Evaluation:
     """The (measures x runs x topics) grid of the per-group values."""
     n_top = len(coded.topic_names)
     if complete:
@@ -429,7 +508,7 @@ def _split_runs(coded: CodedRuns) -> list[tuple[CodedRuns, np.ndarray]]:
     first = np.bincount(run[:cut], minlength=n_runs) > 0
     if 0 < cut < n and not np.any(first & (np.bincount(run[cut:], minlength=n_runs) > 0)):
         pieces = [(slice(0, cut), np.flatnonzero(first)), (slice(cut, n), np.flatnonzero(~first))]
-    else:       # runs interleaved: half of the run codes each, rows by mask
+    else:  # runs interleaved: half of the run codes each, rows by mask
         codes = np.arange(n_runs)
         in_first = codes < n_runs // 2
         mask = in_first[run]
@@ -438,14 +517,25 @@ def _split_runs(coded: CodedRuns) -> list[tuple[CodedRuns, np.ndarray]]:
     for rows, codes in pieces:
         remap = np.full(n_runs, -1, dtype=np.int32)
         remap[codes] = np.arange(len(codes), dtype=np.int32)
-        out.append((CodedRuns(tuple(coded.tags[c] for c in codes), coded.topic_names,
-                              remap[run[rows]], coded.topic[rows], coded.doc[rows],
-                              coded.score[rows]), codes))
+        out.append(
+            (
+                CodedRuns(
+                    tuple(coded.tags[c] for c in codes),
+                    coded.topic_names,
+                    remap[run[rows]],
+                    coded.topic[rows],
+                    coded.doc[rows],
+                    coded.score[rows],
+                ),
+                codes,
+            )
+        )
     return out
 
 
-def _join_runs(tags: tuple[str, ...], codes: list[np.ndarray],
-               parts: list[Evaluation]) -> Evaluation:
+def _join_runs(
+    tags: tuple[str, ...], codes: list[np.ndarray], parts: list[Evaluation]
+) -> Evaluation:
     """One Evaluation of all ``tags`` from the Evaluations of groups of them (``codes``:
     each group's positions in ``tags``); topics joined by name, in trec_eval's order."""
     topics = sort_topics(set().union(*[p.topics for p in parts]))

@@ -21,7 +21,7 @@ class RunTable:
     """A validated run as Arrow columns (topic, docno, score): what the importer stores."""
 
     tag: str
-    table: Any             # pyarrow.Table: topic (dictionary-encoded), docno, score
+    table: Any  # pyarrow.Table: topic (dictionary-encoded), docno, score
     lines: int
     skipped: int
 
@@ -35,9 +35,12 @@ class RunTable:
         import pyarrow as pa
 
         t = self.table
-        return Run(self.tag, t.column("topic").cast(pa.string()).to_numpy(zero_copy_only=False),
-                   t.column("docno").to_numpy(zero_copy_only=False),
-                   t.column("score").to_numpy())
+        return Run(
+            self.tag,
+            t.column("topic").cast(pa.string()).to_numpy(zero_copy_only=False),
+            t.column("docno").to_numpy(zero_copy_only=False),
+            t.column("score").to_numpy(),
+        )
 
 
 def _single_delimiter(data: bytes) -> bytes | None:
@@ -54,7 +57,7 @@ def _single_delimiter(data: bytes) -> bytes | None:
 
 
 _WS_TO_TAB = bytes.maketrans(b" \r\f\v", b"\t\t\t\t")
-MAX_TAB_PASSES = 8                  # runs of up to 256 whitespace bytes between columns
+MAX_TAB_PASSES = 8  # runs of up to 256 whitespace bytes between columns
 
 
 def _tab_separated(data: bytes) -> bytes | None:
@@ -68,10 +71,10 @@ def _tab_separated(data: bytes) -> bytes | None:
     while b"\t\t" in out:
         if passes == MAX_TAB_PASSES:
             return None
-        out = out.replace(b"\t\t", b"\t")          # halves every run of tabs
+        out = out.replace(b"\t\t", b"\t")  # halves every run of tabs
         passes += 1
     out = out.replace(b"\n\t", b"\n").replace(b"\t\n", b"\n")
-    return out[out.startswith(b"\t"):len(out) - out.endswith(b"\t")]
+    return out[out.startswith(b"\t") : len(out) - out.endswith(b"\t")]
 
 
 def _delimited(data: bytes):
@@ -90,8 +93,7 @@ def _no_empty(column) -> bool:
     import pyarrow as pa
 
     if pa.types.is_dictionary(column.type):
-        column = column.chunk(0).dictionary if column.num_chunks == 1 else \
-            column.cast(pa.string())
+        column = column.chunk(0).dictionary if column.num_chunks == 1 else column.cast(pa.string())
     if hasattr(column, "chunks"):
         return all(_no_empty(c) for c in column.chunks)
     if len(column) == 0:
@@ -108,15 +110,26 @@ def _fast_table(data: bytes, names: list[str], types: dict, delimiter: bytes):
     try:
         return pcsv.read_csv(
             pa.py_buffer(data),
-            read_options=pcsv.ReadOptions(column_names=names, use_threads=False,
-                                          block_size=1 << 24),
-            parse_options=pcsv.ParseOptions(delimiter=delimiter.decode(), quote_char=False,
-                                            double_quote=False, escape_char=False,
-                                            ignore_empty_lines=True),
+            read_options=pcsv.ReadOptions(
+                column_names=names, use_threads=False, block_size=1 << 24
+            ),
+            parse_options=pcsv.ParseOptions(
+                delimiter=delimiter.decode(),
+                quote_char=False,
+                double_quote=False,
+                escape_char=False,
+                ignore_empty_lines=True,
+            ),
             convert_options=pcsv.ConvertOptions(
-                column_types=types, include_columns=list(types),
-                strings_can_be_null=False, quoted_strings_can_be_null=False,
-                null_values=[], true_values=[], false_values=[]))
+                column_types=types,
+                include_columns=list(types),
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+                null_values=[],
+                true_values=[],
+                false_values=[],
+            ),
+        )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
 
@@ -124,8 +137,9 @@ def _fast_table(data: bytes, names: list[str], types: dict, delimiter: bytes):
 _RUN_NAMES = ["topic", "q0", "docno", "rank", "score", "tag"]
 
 
-def fast_run(data: bytes, qrels_topics: set[str] | None,
-              check_duplicates: bool = True) -> RunTable | None:
+def fast_run(
+    data: bytes, qrels_topics: set[str] | None, check_duplicates: bool = True
+) -> RunTable | None:
     """The run as Arrow columns when every line is well formed, else None.
 
     The tag column is not parsed: every line must end with the first line's tag, which
@@ -143,15 +157,20 @@ def fast_run(data: bytes, qrels_topics: set[str] | None,
     return None
 
 
-def _fast_run_of(data: bytes, delim: bytes, qrels_topics: set[str] | None,
-                 check_duplicates: bool) -> RunTable | None:
+def _fast_run_of(
+    data: bytes, delim: bytes, qrels_topics: set[str] | None, check_duplicates: bool
+) -> RunTable | None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
     # rank: an int32 is checked and dropped (a larger rank goes to the line-by-line
     # reader, which accepts any integer)
-    t = _fast_table(data, _RUN_NAMES, {"topic": pa.string(), "docno": pa.string(),
-                                       "rank": pa.int32(), "score": pa.float64()}, delim)
+    t = _fast_table(
+        data,
+        _RUN_NAMES,
+        {"topic": pa.string(), "docno": pa.string(), "rank": pa.int32(), "score": pa.float64()},
+        delim,
+    )
     if t is None or t.num_rows == 0:
         return None
     tag = _one_tag(data, delim, t.num_rows)
@@ -165,15 +184,17 @@ def _fast_run_of(data: bytes, delim: bytes, qrels_topics: set[str] | None,
     score = t.column("score")
     if not pc.all(pc.is_finite(score)).as_py():
         return None
-    if qrels_topics is not None and any(x not in qrels_topics
-                                        for x in topic.dictionary.to_pylist()):
+    if qrels_topics is not None and any(
+        x not in qrels_topics for x in topic.dictionary.to_pylist()
+    ):
         return None
     if check_duplicates:
         from litaudit.runs import strcodes
 
         enc = pc.dictionary_encode(docno)
-        if strcodes.has_duplicate_pairs(to_numpy(topic.indices), to_numpy(enc.indices),
-                                        len(enc.dictionary)):
+        if strcodes.has_duplicate_pairs(
+            to_numpy(topic.indices), to_numpy(enc.indices), len(enc.dictionary)
+        ):
             return None
     table = pa.table({"topic": topic, "docno": docno, "score": score})
     return RunTable(tag, table, t.num_rows, 0)
@@ -220,10 +241,18 @@ def fast_qrels(data: bytes, check_duplicates: bool = True):
     import pyarrow.compute as pc
 
     for delim, text in _delimited(data) if b"\0" not in data else ():
-        t = _fast_table(text, ["topic", "iter", "docno", "rel"],
-                        {"topic": pa.string(), "docno": pa.string(), "rel": pa.int32()}, delim)
-        if t is not None and t.num_rows and _no_empty(t.column("topic")) \
-                and _no_empty(t.column("docno")):
+        t = _fast_table(
+            text,
+            ["topic", "iter", "docno", "rel"],
+            {"topic": pa.string(), "docno": pa.string(), "rel": pa.int32()},
+            delim,
+        )
+        if (
+            t is not None
+            and t.num_rows
+            and _no_empty(t.column("topic"))
+            and _no_empty(t.column("docno"))
+        ):
             if not check_duplicates:
                 return t
             keys = pc.binary_join_element_wise(t.column("topic"), t.column("docno"), "\x00")

@@ -26,19 +26,24 @@ from litaudit.runs.evalcache import invalidate
 from litaudit.runs.model import RunInfo
 from litaudit.store.db import sql_string as _lit
 
-RUN_TYPES = {"automatic": "automatic", "auto": "automatic", "relauto": "automatic",
-             "manual": "manual", "human-assisted": "manual"}
+RUN_TYPES = {
+    "automatic": "automatic",
+    "auto": "automatic",
+    "relauto": "automatic",
+    "manual": "manual",
+    "human-assisted": "manual",
+}
 
 
 @dataclass(frozen=True)
 class ImportReport:
     collection_id: str
-    qrels: str                     # "imported", "unchanged" or "stored" (no file given)
+    qrels: str  # "imported", "unchanged" or "stored" (no file given)
     n_judgments: int
-    imported: tuple[str, ...]      # run tags written
-    unchanged: tuple[str, ...]     # run files already stored (same sha256)
-    lines: int                     # ranking lines written
-    skipped: int                   # bad lines skipped (--lenient)
+    imported: tuple[str, ...]  # run tags written
+    unchanged: tuple[str, ...]  # run files already stored (same sha256)
+    lines: int  # ranking lines written
+    skipped: int  # bad lines skipped (--lenient)
 
 
 def sha256_file(path: Path) -> str:
@@ -73,8 +78,18 @@ def expand_paths(items: Sequence[str | Path]) -> list[Path]:
     return uniq
 
 
-METADATA_COLUMNS = ("tag", "run", "run_id", "runid", "participant", "site", "group",
-                    "run_type", "type", "pooled")
+METADATA_COLUMNS = (
+    "tag",
+    "run",
+    "run_id",
+    "runid",
+    "participant",
+    "site",
+    "group",
+    "run_type",
+    "type",
+    "pooled",
+)
 
 
 def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
@@ -94,9 +109,11 @@ def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
     with io.StringIO(text, newline="") as fh:
         reader = csv.DictReader(fh)
         cols = {c.strip().lower(): c for c in (reader.fieldnames or [])}
-        unknown = [Problem(str(path), 1, f"unknown column {c!r}"
-                           f"{did_you_mean(c, METADATA_COLUMNS)}")
-                   for c in cols if c not in METADATA_COLUMNS]
+        unknown = [
+            Problem(str(path), 1, f"unknown column {c!r}{did_you_mean(c, METADATA_COLUMNS)}")
+            for c in cols
+            if c not in METADATA_COLUMNS
+        ]
         if unknown:
             raise ValidationFailed(unknown)
         tag_col = next((cols[c] for c in ("tag", "run", "run_id", "runid") if c in cols), None)
@@ -115,8 +132,11 @@ def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
                 continue
             rt = (row.get(type_col) or "").strip().lower() if type_col else ""
             if rt and rt not in RUN_TYPES:
-                problems.append(Problem(str(path), no, f"unknown run type {rt!r} "
-                                        "(automatic or manual)", "run_type"))
+                problems.append(
+                    Problem(
+                        str(path), no, f"unknown run type {rt!r} (automatic or manual)", "run_type"
+                    )
+                )
                 continue
             pv = (row.get(pool_col) or "").strip().lower() if pool_col else ""
             pooled = None
@@ -125,8 +145,9 @@ def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
             elif pv in ("false", "no", "0", "n"):
                 pooled = False
             elif pv:
-                problems.append(Problem(str(path), no, f"pooled must be true or false, "
-                                        f"got {pv!r}", "pooled"))
+                problems.append(
+                    Problem(str(path), no, f"pooled must be true or false, got {pv!r}", "pooled")
+                )
                 continue
             site = (row.get(site_col) or "").strip() if site_col else ""
             out[tag] = RunInfo(tag, site or None, RUN_TYPES.get(rt), pooled)
@@ -140,16 +161,23 @@ def official_metadata(con, collection_id: str) -> dict[str, RunInfo]:
     rows = con.execute(
         "SELECT system, any_value(participant), any_value(run_type) FROM results "
         "WHERE source = 'official' AND collection_id = ? GROUP BY system",
-        [collection_id]).fetchall()
+        [collection_id],
+    ).fetchall()
     return {s: RunInfo(s, p, rt, None) for s, p, rt in rows}
 
 
-
-def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *,
-                   qrels_path: str | Path | None = None, metadata: Path | None = None,
-                   lenient: bool = False, threads: int = 2,
-                   progress: Callable[[int, int], None] | None = None,
-                   group_bytes: int = IMPORT_GROUP_BYTES) -> ImportReport:
+def import_archive(
+    store,
+    collection_id: str,
+    run_paths: Sequence[str | Path],
+    *,
+    qrels_path: str | Path | None = None,
+    metadata: Path | None = None,
+    lenient: bool = False,
+    threads: int = 2,
+    progress: Callable[[int, int], None] | None = None,
+    group_bytes: int = IMPORT_GROUP_BYTES,
+) -> ImportReport:
     """Validate and store a qrels file and run files for ``collection_id``, all or nothing.
 
     Files already stored for the collection (same sha256) are skipped; a run tag already
@@ -182,8 +210,9 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     meta = read_metadata_csv(Path(metadata)) if metadata else None
     stored_q, qrels_state, qp, q_sha = _qrels_plan(con, collection_id, qrels_path)
     existing, existing_tags, stored_topics = _stored_runs(con, collection_id)
-    read_qrels, qtopics, n_judg = _qrels_source(con, collection_id, qrels_state, qp,
-                                                stored_q, lenient)
+    read_qrels, qtopics, n_judg = _qrels_source(
+        con, collection_id, qrels_state, qp, stored_q, lenient
+    )
 
     tally = _Tally()
     info_of: dict[str, RunInfo] | None = None
@@ -194,8 +223,9 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
         for gi, group in enumerate(groups):
             first = read_qrels if gi == 0 else None
             # the qrels are read beside the first group; its topics are checked after that
-            read, qread = _read_runs(group, existing, qtopics, lenient, threads, first,
-                                     progress, release=len(groups) > 1)
+            read, qread = _read_runs(
+                group, existing, qtopics, lenient, threads, first, progress, release=len(groups) > 1
+            )
             qtable = qwords = None
             if first is not None:
                 qtable, qwords, qtopics, read = _with_qrels(qread, read, group, lenient)
@@ -203,13 +233,27 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
             todo, words = tally.sort(group, read, existing, existing_tags, collection_id)
             del read
             if tally.problems or (not todo and qtable is None):
-                continue        # with problems: read on, to list every one; nothing is kept
+                continue  # with problems: read on, to list every one; nothing is kept
             if info_of is None:
                 info_of = meta if meta is not None else official_metadata(con, collection_id)
-            _commit_group(store, collection_id, qp if qtable is not None else None,
-                          q_sha if qtable is not None else None, qtable, qwords, int(n_judg),
-                          qtopics, todo, words, stored_topics, info_of, lenient, threads,
-                          undo, release=len(groups) > 1)
+            _commit_group(
+                store,
+                collection_id,
+                qp if qtable is not None else None,
+                q_sha if qtable is not None else None,
+                qtable,
+                qwords,
+                int(n_judg),
+                qtopics,
+                todo,
+                words,
+                stored_topics,
+                info_of,
+                lenient,
+                threads,
+                undo,
+                release=len(groups) > 1,
+            )
             tally.add(todo)
             del todo, words, qtable, qwords
         if tally.problems:
@@ -221,35 +265,77 @@ def import_archive(store, collection_id: str, run_paths: Sequence[str | Path], *
     finally:
         if memory is not None:
             con.execute(f"SET memory_limit = {_lit(memory)}")
-    return ImportReport(collection_id, qrels_state, int(n_judg), tuple(tally.imported),
-                        tuple(tally.unchanged), tally.lines, tally.skipped)
+    return ImportReport(
+        collection_id,
+        qrels_state,
+        int(n_judg),
+        tuple(tally.imported),
+        tuple(tally.unchanged),
+        tally.lines,
+        tally.skipped,
+    )
 
 
-def _stored_runs(con, collection_id: str
-                 ) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, int]]:
+def _stored_runs(
+    con, collection_id: str
+) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, int]]:
     """The collection's stored run files (sha256 -> (tag, path)), their tags (tag ->
     sha256) and its topics (name -> id)."""
-    existing = {sha: (tag, path) for tag, sha, path in con.execute(
-        "SELECT tag, sha256, path FROM runs WHERE collection_id = ?", [collection_id]).fetchall()}
+    existing = {
+        sha: (tag, path)
+        for tag, sha, path in con.execute(
+            "SELECT tag, sha256, path FROM runs WHERE collection_id = ?", [collection_id]
+        ).fetchall()
+    }
     existing_tags = {tag: sha for sha, (tag, _) in existing.items()}
-    stored_topics = dict(con.execute(
-        "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?",
-        [collection_id]).fetchall())
+    stored_topics = dict(
+        con.execute(
+            "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?", [collection_id]
+        ).fetchall()
+    )
     return existing, existing_tags, stored_topics
 
 
-def _commit_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: int,
-                  qtopics: set[str] | None, todo: list, words: list,
-                  stored_topics: dict[str, int], info_of: dict, lenient: bool, threads: int,
-                  undo: _Undo, *, release: bool) -> None:
+def _commit_group(
+    store,
+    collection_id: str,
+    qp,
+    q_sha,
+    qtable,
+    qwords,
+    n_judg: int,
+    qtopics: set[str] | None,
+    todo: list,
+    words: list,
+    stored_topics: dict[str, int],
+    info_of: dict,
+    lenient: bool,
+    threads: int,
+    undo: _Undo,
+    *,
+    release: bool,
+) -> None:
     """Write one group (see :func:`_import_group`) in its own transaction (DuckDB holds a
     transaction's rows in memory), and note what it added in ``undo`` and
     ``stored_topics``."""
     with store.transaction():
         invalidate(store.con, collection_id)
         new_topics, run_ids = _import_group(
-            store, collection_id, qp, q_sha, qtable, qwords, n_judg, qtopics, todo, words,
-            stored_topics, info_of, lenient, threads)
+            store,
+            collection_id,
+            qp,
+            q_sha,
+            qtable,
+            qwords,
+            n_judg,
+            qtopics,
+            todo,
+            words,
+            stored_topics,
+            info_of,
+            lenient,
+            threads,
+        )
     if release:
         release_memory()
     undo.run_ids += run_ids
@@ -257,35 +343,44 @@ def _commit_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: 
     stored_topics.update(new_topics)
 
 
-def _qrels_plan(con, collection_id: str, qrels_path: str | Path | None
-                ) -> tuple[tuple[str, str, int] | None, str, Path | None, str | None]:
+def _qrels_plan(
+    con, collection_id: str, qrels_path: str | Path | None
+) -> tuple[tuple[str, str, int] | None, str, Path | None, str | None]:
     """The collection's stored qrels file (path, sha256, judgments) if any, what the
     import does with the qrels ("stored", "unchanged" or "imported"), and the qrels file
     given with its sha256."""
-    found_q = con.execute("SELECT path, sha256, n_judgments FROM run_qrels_files "
-                          "WHERE collection_id = ?", [collection_id]).fetchall()
+    found_q = con.execute(
+        "SELECT path, sha256, n_judgments FROM run_qrels_files WHERE collection_id = ?",
+        [collection_id],
+    ).fetchall()
     stored_q = found_q[0] if found_q else None
     if qrels_path is None:
         if stored_q is None:
-            raise LitauditError(f"collection {collection_id} has no qrels yet; "
-                                "give --qrels FILE")
+            raise LitauditError(f"collection {collection_id} has no qrels yet; give --qrels FILE")
         return stored_q, "stored", None, None
     qp = Path(qrels_path)
     if not qp.is_file():
-        raise InputError(str(qp), None, "is a directory, not a qrels file" if qp.is_dir()
-                         else "no such file")
+        raise InputError(
+            str(qp), None, "is a directory, not a qrels file" if qp.is_dir() else "no such file"
+        )
     q_sha = sha256_file(qp)
     if stored_q and stored_q[1] != q_sha:
         raise LitauditError(
             f"{qp}: collection {collection_id} already has different qrels "
             f"(from {stored_q[0]}); delete the archive first with "
-            f"`litaudit runs delete --collection {collection_id} --all`")
+            f"`litaudit runs delete --collection {collection_id} --all`"
+        )
     return stored_q, "unchanged" if stored_q else "imported", qp, q_sha
 
 
-def _qrels_source(con, collection_id: str, qrels_state: str, qp: Path | None,
-                  stored_q: tuple[str, str, int] | None, lenient: bool
-                  ) -> tuple[Callable[[], tuple[Any, Any]] | None, set[str] | None, int]:
+def _qrels_source(
+    con,
+    collection_id: str,
+    qrels_state: str,
+    qp: Path | None,
+    stored_q: tuple[str, str, int] | None,
+    lenient: bool,
+) -> tuple[Callable[[], tuple[Any, Any]] | None, set[str] | None, int]:
     """A job reading the qrels file to import (None when stored qrels are kept), else the
     stored qrels' topics and number of judgments."""
     if qrels_state == "imported":
@@ -296,18 +391,25 @@ def _qrels_source(con, collection_id: str, qrels_state: str, qp: Path | None,
         def read_qrels():
             table = trec_io.read_qrels_table(path, lenient=lenient, check_duplicates=False)
             return table, docno_words(path, table)
+
         return read_qrels, None, 0
     if stored_q is None:
         raise LitauditError(f"internal error: collection {collection_id} has no stored qrels")
-    qtopics = {t for (t,) in con.execute(
-        "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
-        "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
-        "WHERE q.collection_id = ?", [collection_id]).fetchall()}
+    qtopics = {
+        t
+        for (t,) in con.execute(
+            "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
+            "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
+            "WHERE q.collection_id = ?",
+            [collection_id],
+        ).fetchall()
+    }
     return None, qtopics, stored_q[2]
 
 
-def _with_qrels(qread, read: list, group: list[Path], lenient: bool
-                ) -> tuple[Any, Any, set[str], list]:
+def _with_qrels(
+    qread, read: list, group: list[Path], lenient: bool
+) -> tuple[Any, Any, set[str], list]:
     """The qrels read beside the first group (table, docno words, topics) and the group's
     results checked against their topics; the qrels' problems (and the group's) raised."""
     import pyarrow as pa
@@ -316,15 +418,20 @@ def _with_qrels(qread, read: list, group: list[Path], lenient: bool
         raise ValidationFailed(qread + [p for r in read if isinstance(r, list) for p in r])
     qtable, qwords = qread
     qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
-    return qtable, qwords, qtopics, [_check_topics(p, r, qtopics, lenient)
-                                     for p, r in zip(group, read, strict=True)]
+    return (
+        qtable,
+        qwords,
+        qtopics,
+        [_check_topics(p, r, qtopics, lenient) for p, r in zip(group, read, strict=True)],
+    )
 
 
 def _raise_if_out_of_memory(exc: BaseException, collection_id: str) -> None:
-    if type(exc).__name__ == "OutOfMemoryException":     # duckdb's, within its limit
+    if type(exc).__name__ == "OutOfMemoryException":  # duckdb's, within its limit
         raise LitauditError(
             f"DuckDB ran out of memory importing into {collection_id} "
-            f"({str(exc).splitlines()[0]}); nothing was kept") from None
+            f"({str(exc).splitlines()[0]}); nothing was kept"
+        ) from None
 
 
 @dataclass
@@ -338,8 +445,9 @@ class _Tally:
     lines: int = 0
     skipped: int = 0
 
-    def sort(self, group: list[Path], read: list, existing: dict, existing_tags: dict,
-             collection_id: str) -> tuple[list, list]:
+    def sort(
+        self, group: list[Path], read: list, existing: dict, existing_tags: dict, collection_id: str
+    ) -> tuple[list, list]:
         """A group's files to write (path, sha256, RunTable) and their docno words;
         problems and files already stored noted."""
         self.problems += [p for r in read if isinstance(r, list) for p in r]
@@ -352,13 +460,23 @@ class _Tally:
                 self.unchanged[existing[sha][0]] = None
                 continue
             if rt.tag in self.tags_seen:
-                self.problems.append(Problem(str(p), None, f"run tag {rt.tag!r} is also the "
-                                             f"tag of {self.tags_seen[rt.tag]}"))
+                self.problems.append(
+                    Problem(
+                        str(p),
+                        None,
+                        f"run tag {rt.tag!r} is also the tag of {self.tags_seen[rt.tag]}",
+                    )
+                )
             elif rt.tag in existing_tags and existing_tags[rt.tag] != sha:
-                self.problems.append(Problem(
-                    str(p), None, f"run {rt.tag!r} is already stored for {collection_id} "
-                    f"from a different file; delete it first with "
-                    f"`litaudit runs delete {rt.tag}`"))
+                self.problems.append(
+                    Problem(
+                        str(p),
+                        None,
+                        f"run {rt.tag!r} is already stored for {collection_id} "
+                        f"from a different file; delete it first with "
+                        f"`litaudit runs delete {rt.tag}`",
+                    )
+                )
             self.tags_seen[rt.tag] = p
             todo.append((p, sha, rt))
             words.append(w)
@@ -376,17 +494,23 @@ class _Undo:
     """What the committed groups of an import added, to delete if a later group fails."""
 
     collection_id: str
-    n_docs: int                    # run_docs of the collection before the import
-    max_topic: int                 # its highest topic id before the import
+    n_docs: int  # run_docs of the collection before the import
+    max_topic: int  # its highest topic id before the import
     run_ids: list[int] = field(default_factory=list)
     qrels: bool = False
 
     @classmethod
     def before(cls, con, collection_id: str, stored_topics: dict[str, int]) -> _Undo:
         """Nothing to undo yet: the collection's docs and topics before the import."""
-        return cls(collection_id, int(con.execute(
-            "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
-        ).fetchall()[0][0]), max(stored_topics.values(), default=-1))
+        return cls(
+            collection_id,
+            int(
+                con.execute(
+                    "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
+                ).fetchall()[0][0]
+            ),
+            max(stored_topics.values(), default=-1),
+        )
 
     def apply(self, store) -> None:
         if not self.run_ids and not self.qrels:
@@ -401,10 +525,13 @@ class _Undo:
             if self.qrels:
                 for t in ("run_qrels", "run_qrels_files"):
                     con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [cid])
-            con.execute("DELETE FROM run_docs WHERE collection_id = ? AND doc_id >= ?",
-                        [cid, self.n_docs])
-            con.execute("DELETE FROM run_topics WHERE collection_id = ? AND topic_id > ?",
-                        [cid, self.max_topic])
+            con.execute(
+                "DELETE FROM run_docs WHERE collection_id = ? AND doc_id >= ?", [cid, self.n_docs]
+            )
+            con.execute(
+                "DELETE FROM run_topics WHERE collection_id = ? AND topic_id > ?",
+                [cid, self.max_topic],
+            )
 
 
 def _limit_duckdb_memory(con, limit: str) -> str:
@@ -441,7 +568,7 @@ def _malloc_trim() -> None:
         _trim(0)
 
 
-_trim: Any = None      # glibc's malloc_trim, False where there is none, None: not looked up
+_trim: Any = None  # glibc's malloc_trim, False where there is none, None: not looked up
 
 
 def file_groups(paths: Sequence[Path], group_bytes: int) -> list[list[Path]]:
@@ -470,24 +597,44 @@ def _text_size(path: Path) -> int:
             fh.seek(-4, 2)
             isize = int.from_bytes(fh.read(4), "little")
     except OSError:
-        return 0            # reported by the reader
+        return 0  # reported by the reader
     while isize < n:
         isize += 1 << 32
     return isize
 
 
-def _import_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: int,
-                  qtopics: set[str] | None, todo: list, words: list,
-                  stored_topics: dict[str, int], info_of: dict, lenient: bool,
-                  threads: int) -> tuple[dict[str, int], list[int]]:
+def _import_group(
+    store,
+    collection_id: str,
+    qp,
+    q_sha,
+    qtable,
+    qwords,
+    n_judg: int,
+    qtopics: set[str] | None,
+    todo: list,
+    words: list,
+    stored_topics: dict[str, int],
+    info_of: dict,
+    lenient: bool,
+    threads: int,
+) -> tuple[dict[str, int], list[int]]:
     """Code and write one group of runs (and the qrels, with the first group) inside the
     caller's transaction: the topics it added (name -> id) and the runs' ids."""
     con = store.con
     # code the topics and docnos; a document twice in a topic sends its file to the
     # line-by-line reader (which names the lines, or drops them when lenient)
     while True:
-        coded = code_import(con, collection_id, qtable, qwords, [rt for _, _, rt in todo],
-                            words, stored_topics, threads)
+        coded = code_import(
+            con,
+            collection_id,
+            qtable,
+            qwords,
+            [rt for _, _, rt in todo],
+            words,
+            stored_topics,
+            threads,
+        )
         if not coded.dup_qrels and not coded.dup_runs:
             break
         if coded.dup_qrels:
@@ -504,80 +651,121 @@ def _import_group(store, collection_id: str, qp, q_sha, qtable, qwords, n_judg: 
                 redo.extend(exc.problems)
         if redo:
             raise ValidationFailed(redo)
-    words.clear()       # the caller's list too: the words are not needed past coding
+    words.clear()  # the caller's list too: the words are not needed past coding
     if todo:
         coded.start_ranking(len(todo), threads)
     try:
-        run_ids = _write(con, collection_id, coded, qtable, todo, info_of, qp, q_sha, n_judg,
-                         len(qtopics or ()))
+        run_ids = _write(
+            con, collection_id, coded, qtable, todo, info_of, qp, q_sha, n_judg, len(qtopics or ())
+        )
     finally:
         coded.stop_ranking()
     nt: Any = coded.new_topics
-    return dict(zip(nt.column("topic").to_pylist(), nt.column("topic_id").to_pylist(),
-                    strict=True)), run_ids
+    return dict(
+        zip(nt.column("topic").to_pylist(), nt.column("topic_id").to_pylist(), strict=True)
+    ), run_ids
 
 
-def _write(con, collection_id: str, coded, qtable, todo: list, info_of: dict, qp, q_sha,
-           n_judg: int, n_qtopics: int) -> list[int]:
+def _write(
+    con,
+    collection_id: str,
+    coded,
+    qtable,
+    todo: list,
+    info_of: dict,
+    qp,
+    q_sha,
+    n_judg: int,
+    n_qtopics: int,
+) -> list[int]:
     """Write a group of an import (the runs ranked meanwhile, see coding.Coded), in the
     caller's transaction."""
     cid = _lit(collection_id)
     if len(coded.new_topics):
-        _insert(con, f"INSERT INTO run_topics SELECT {cid}, topic_id, topic FROM _arrow_in",
-                coded.new_topics)
+        _insert(
+            con,
+            f"INSERT INTO run_topics SELECT {cid}, topic_id, topic FROM _arrow_in",
+            coded.new_topics,
+        )
     if len(coded.new_docs):
-        _insert(con, f"INSERT INTO run_docs SELECT {cid}, doc_id, docno FROM _arrow_in",
-                coded.new_docs)
+        _insert(
+            con, f"INSERT INTO run_docs SELECT {cid}, doc_id, docno FROM _arrow_in", coded.new_docs
+        )
     if qtable is not None:
-        _insert(con, f"INSERT INTO run_qrels SELECT {cid}, topic_id, doc_id, rel "
-                "FROM _arrow_in", coded.qrels)
-        con.execute("INSERT INTO run_qrels_files (collection_id, path, sha256, "
-                    "n_judgments, n_topics) VALUES (?, ?, ?, ?, ?)",
-                    [collection_id, str(qp), q_sha, int(n_judg), n_qtopics])
+        _insert(
+            con,
+            f"INSERT INTO run_qrels SELECT {cid}, topic_id, doc_id, rel FROM _arrow_in",
+            coded.qrels,
+        )
+        con.execute(
+            "INSERT INTO run_qrels_files (collection_id, path, sha256, "
+            "n_judgments, n_topics) VALUES (?, ?, ?, ?, ?)",
+            [collection_id, str(qp), q_sha, int(n_judg), n_qtopics],
+        )
     rows = []
     for (p, sha, rt), n_topics in zip(todo, coded.run_topics, strict=True):
         info = info_of.get(rt.tag) or RunInfo(rt.tag, None, None, None)
-        rows += [collection_id, rt.tag, info.participant,
-                 RUN_TYPES.get((info.run_type or "").lower()), info.pooled, str(p), sha,
-                 rt.lines, rt.skipped, n_topics]
-    if todo:    # one statement for all the runs' rows (tags are distinct here)
-        got = dict((tag, rid) for rid, tag in con.execute(
-            "INSERT INTO runs (collection_id, tag, participant, run_type, pooled, path, "
-            "sha256, n_lines, n_skipped, n_topics) VALUES "
-            + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(todo))
-            + " RETURNING id, tag", rows).fetchall())
+        rows += [
+            collection_id,
+            rt.tag,
+            info.participant,
+            RUN_TYPES.get((info.run_type or "").lower()),
+            info.pooled,
+            str(p),
+            sha,
+            rt.lines,
+            rt.skipped,
+            n_topics,
+        ]
+    if todo:  # one statement for all the runs' rows (tags are distinct here)
+        got = dict(
+            (tag, rid)
+            for rid, tag in con.execute(
+                "INSERT INTO runs (collection_id, tag, participant, run_type, pooled, path, "
+                "sha256, n_lines, n_skipped, n_topics) VALUES "
+                + ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"] * len(todo))
+                + " RETURNING id, tag",
+                rows,
+            ).fetchall()
+        )
         run_ids = [got[rt.tag] for _, _, rt in todo]
         # the runs were ranked on worker threads while DuckDB wrote the tables above
-        _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in",
-                coded.rankings(run_ids))
+        _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in", coded.rankings(run_ids))
         return run_ids
     return []
 
 
-def _read_runs(paths: list[Path], existing: dict, qtopics: set[str] | None, lenient: bool,
-               threads: int, first: Callable | None = None,
-               progress: Callable[[int, int], None] | None = None,
-               release: bool = False) -> tuple[list, object]:
+def _read_runs(
+    paths: list[Path],
+    existing: dict,
+    qtopics: set[str] | None,
+    lenient: bool,
+    threads: int,
+    first: Callable | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    release: bool = False,
+) -> tuple[list, object]:
     """Per file: (sha256, RunTable, docno words), (sha256, None, None) when already
     stored, or its problems; and what ``first`` returned (or its problems), a job run on
     the same threads ahead of the files. Each file is read once: hashed, decompressed,
     parsed and its docnos cut into words (see :mod:`litaudit.runs.strcodes`) from the
     same bytes. ``qtopics=None``: run topics are not checked here (see _check_topics)."""
+
     def one(p: Path):
         try:
             try:
                 raw = p.read_bytes()
             except OSError as exc:
-                raise InputError(str(p), None,
-                                 f"cannot read file: {exc.strerror or exc}") from None
+                raise InputError(str(p), None, f"cannot read file: {exc.strerror or exc}") from None
             sha = hashlib.sha256(raw).hexdigest()
             if sha in existing:
                 if progress is not None:
                     progress(1, 0)
                 return sha, None, None
-            rt = trec_io.read_run_table(p, qrels_topics=qtopics, lenient=lenient,
-                                        check_duplicates=False, raw=raw)
-            del raw         # before the docno words: one file's bytes less in memory
+            rt = trec_io.read_run_table(
+                p, qrels_topics=qtopics, lenient=lenient, check_duplicates=False, raw=raw
+            )
+            del raw  # before the docno words: one file's bytes less in memory
             if progress is not None:
                 progress(1, rt.lines)
             words = docno_words(p, rt.table)
@@ -619,10 +807,9 @@ def _check_topics(path: Path, result, qtopics: set[str], lenient: bool):
     should name the missing topics too), is read again line by line."""
     if not isinstance(result, list):
         sha, rt, _ = result
-        if rt is None or set(rt.table.column("topic").chunk(0).dictionary.to_pylist()) \
-                <= qtopics:
+        if rt is None or set(rt.table.column("topic").chunk(0).dictionary.to_pylist()) <= qtopics:
             return result
-    elif any(p.line is None for p in result):      # unreadable, empty: nothing to add
+    elif any(p.line is None for p in result):  # unreadable, empty: nothing to add
         return result
     try:
         rt = trec_io.read_slow_run_table(path, qrels_topics=qtopics, lenient=lenient)
@@ -630,7 +817,7 @@ def _check_topics(path: Path, result, qtopics: set[str], lenient: bool):
         return exc.problems
     except InputError as exc:
         return [exc.problem]
-    if isinstance(result, list):     # rejected before, so it cannot pass now
+    if isinstance(result, list):  # rejected before, so it cannot pass now
         return result
     return result[0], rt, docno_words(path, rt.table)
 

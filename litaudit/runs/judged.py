@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-DENSE_LOOKUP_MAX = 1 << 26     # (topic, docno) cells of the dense qrels table (64 MiB)
+DENSE_LOOKUP_MAX = 1 << 26  # (topic, docno) cells of the dense qrels table (64 MiB)
 
 
 def judged_lookup(q_topic, q_doc, q_rel, n_top: int, n_docs: int):
@@ -58,7 +58,7 @@ def judged_lookup(q_topic, q_doc, q_rel, n_top: int, n_docs: int):
         c_topic = topic[cand]
         c_first = qd_start[doc[cand]]
         c_cnt = cnt[cand]
-        found = np.full(len(cand), -1, dtype=np.int64)       # qrels line (by_doc order)
+        found = np.full(len(cand), -1, dtype=np.int64)  # qrels line (by_doc order)
         live = np.arange(len(cand))
         j = 0
         while len(live):

@@ -22,9 +22,9 @@ def _str_array(values) -> np.ndarray:
 class Qrels:
     """Relevance judgments, one row per line of a qrels file (``topic iter docno rel``)."""
 
-    topic: np.ndarray   # str (object dtype)
-    docno: np.ndarray   # str (object dtype)
-    rel: np.ndarray     # int32 relevance grade (negative = in the pool but unjudged)
+    topic: np.ndarray  # str (object dtype)
+    docno: np.ndarray  # str (object dtype)
+    rel: np.ndarray  # int32 relevance grade (negative = in the pool but unjudged)
 
     def __post_init__(self):
         object.__setattr__(self, "topic", _str_array(self.topic))
@@ -51,9 +51,9 @@ class Run:
     """One run: ``tag`` and its rankings (file order unless :meth:`ranked` was called)."""
 
     tag: str
-    topic: np.ndarray   # str
-    docno: np.ndarray   # str
-    score: np.ndarray   # float64
+    topic: np.ndarray  # str
+    docno: np.ndarray  # str
+    score: np.ndarray  # float64
 
     def __post_init__(self):
         object.__setattr__(self, "topic", _str_array(self.topic))
@@ -101,7 +101,7 @@ class RunInfo:
 
     tag: str
     participant: str | None
-    run_type: str | None      # automatic | manual | None when unknown
+    run_type: str | None  # automatic | manual | None when unknown
     pooled: bool | None
 
 

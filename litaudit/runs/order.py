@@ -58,8 +58,9 @@ def position_in_group(group: np.ndarray) -> np.ndarray:
     """1-based position of each element among the equal, contiguous ``group`` values."""
     m = len(group)
     idx = np.arange(m)
-    first = np.maximum.accumulate(np.where(np.r_[True, group[1:] != group[:-1]], idx, 0)) \
-        if m else idx
+    first = (
+        np.maximum.accumulate(np.where(np.r_[True, group[1:] != group[:-1]], idx, 0)) if m else idx
+    )
     return idx - first + 1
 
 

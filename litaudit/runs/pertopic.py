@@ -21,7 +21,7 @@ class PerTopicMatrix:
 
     topics: tuple[str, ...]
     runs: tuple[str, ...]
-    scores: np.ndarray          # (len(runs), len(topics)) float64
+    scores: np.ndarray  # (len(runs), len(topics)) float64
     measure: str | None = None  # when the source names it (trec_eval -q)
 
     def mean(self) -> np.ndarray:
@@ -53,8 +53,9 @@ def read_pertopic_csv(path) -> PerTopicMatrix:
         if not row or all(not c.strip() for c in row):
             continue
         if len(row) != len(header):
-            problems.append(Problem(str(path), no, f"expected {len(header)} columns, "
-                                    f"found {len(row)}"))
+            problems.append(
+                Problem(str(path), no, f"expected {len(header)} columns, found {len(row)}")
+            )
             continue
         topic = row[0].strip() if has_topic else str(len(topics) + 1)
         cells = row[1:] if has_topic else row
@@ -102,8 +103,11 @@ def read_trec_eval_q(paths, measure: str) -> PerTopicMatrix:
             if not f:
                 continue
             if len(f) != 3:
-                problems.append(Problem(str(path), no, f"expected 3 columns "
-                                        f"(measure topic value), found {len(f)}"))
+                problems.append(
+                    Problem(
+                        str(path), no, f"expected 3 columns (measure topic value), found {len(f)}"
+                    )
+                )
                 continue
             name, topic, value = f
             if name == "runid":
@@ -128,8 +132,9 @@ def read_trec_eval_q(paths, measure: str) -> PerTopicMatrix:
             raise ValidationFailed(problems)
         if not scores:
             what = want.trec_eval or f"{want} (trec_eval has no such measure)"
-            raise InputError(str(path), None, f"no per-topic {what} lines "
-                             "(was trec_eval run with -q?)")
+            raise InputError(
+                str(path), None, f"no per-topic {what} lines (was trec_eval run with -q?)"
+            )
         if run in per_run:
             raise InputError(str(path), None, f"run {run!r} was already read from another file")
         per_run[run] = scores

@@ -27,11 +27,12 @@ import numpy as np
 
 from litaudit.runs.columns import from_numpy, string_buffers, to_numpy
 
-DENSE_MAX = 1 << 25          # product spaces up to this size are folded through a bitmap
+DENSE_MAX = 1 << 25  # product spaces up to this size are folded through a bitmap
 
 # MASKS[k]: the k leading bytes of a big-endian word
-_MASKS = np.array([0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 9)],
-                  dtype=np.uint64)
+_MASKS = np.array(
+    [0] + [((1 << (8 * k)) - 1) << (64 - 8 * k) for k in range(1, 9)], dtype=np.uint64
+)
 
 
 def max_length(array) -> int:
@@ -55,7 +56,7 @@ def words_of(array, n_words: int | None = None) -> list[np.ndarray] | None:
         n_words = (int(length.max()) + 7) // 8 if n else 0
     # every string read as unaligned big-endian 8-byte windows of a zero-padded copy
     pad = np.zeros(hi - lo + 8 * n_words + 8, dtype=np.uint8)
-    pad[:hi - lo] = data[lo:hi]
+    pad[: hi - lo] = data[lo:hi]
     windows = np.ndarray((hi - lo + 8 * n_words,), dtype=">u8", buffer=pad, strides=(1,))
     start = offsets[:-1] - lo
     out = []
@@ -92,8 +93,9 @@ def coded_words(array) -> list[tuple[np.ndarray, np.ndarray]] | None:
 _ZERO = np.zeros(1, dtype=np.uint64)
 
 
-def byte_order_codes(parts: Sequence[list[tuple[np.ndarray, np.ndarray]]],
-                     sizes: Sequence[int], map_parts=None) -> tuple[list[np.ndarray], int]:
+def byte_order_codes(
+    parts: Sequence[list[tuple[np.ndarray, np.ndarray]]], sizes: Sequence[int], map_parts=None
+) -> tuple[list[np.ndarray], int]:
     """(codes per part, n_distinct): int32 codes of the strings of all ``parts`` (each
     from :func:`coded_words`, with ``sizes`` strings), numbered 0.. in byte order.
 
@@ -113,8 +115,7 @@ def byte_order_codes(parts: Sequence[list[tuple[np.ndarray, np.ndarray]]],
         values = [p[j][1] if j < len(p) else _ZERO for p in parts]
         starts = np.cumsum([0] + [len(v) for v in values])
         rank, n_rank = _rank_codes(np.concatenate(values))
-        ranks.append(([rank[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)],
-                      n_rank))
+        ranks.append(([rank[a:b] for a, b in zip(starts[:-1], starts[1:], strict=True)], n_rank))
 
     def word_rank(i: int, j: int) -> np.ndarray:
         r = ranks[j][0][i]
@@ -136,9 +137,8 @@ def byte_order_codes(parts: Sequence[list[tuple[np.ndarray, np.ndarray]]],
             return k
 
         combined = list(run(combine, idx))
-        if space > DENSE_MAX:     # a big product space: hash the keys, sort the distinct
-            flat, n_key = _rank_codes(np.concatenate(combined).astype(np.int64)
-                                      .view(np.uint64))
+        if space > DENSE_MAX:  # a big product space: hash the keys, sort the distinct
+            flat, n_key = _rank_codes(np.concatenate(combined).astype(np.int64).view(np.uint64))
             bounds = np.cumsum([0] + list(sizes))
             keys = [flat[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
             continue
@@ -154,6 +154,7 @@ def byte_order_codes(parts: Sequence[list[tuple[np.ndarray, np.ndarray]]],
         del seen
         table = np.empty(space, dtype=np.int32)
         table[present] = np.arange(len(present), dtype=np.int32)
+
         def look_up(i: int, table=table, combined=combined) -> np.ndarray:
             return table[combined[i]]
 

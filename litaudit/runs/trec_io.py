@@ -27,8 +27,8 @@ from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.runs.fastread import RunTable, fast_qrels, fast_run
 from litaudit.runs.model import Qrels, Run
 
-REL_MAX = 2**31 - 1          # relevance grades are stored as int32
-MAX_PROBLEMS = 20            # problems listed per file before "... and N more"
+REL_MAX = 2**31 - 1  # relevance grades are stored as int32
+MAX_PROBLEMS = 20  # problems listed per file before "... and N more"
 _INT = r"^[+-]?[0-9]+$"
 _FLOAT = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
 _INT_RE = re.compile(_INT)
@@ -60,8 +60,8 @@ class ParsedRun:
     """A run file read line by line: the run, its tag and the lines skipped (lenient)."""
 
     run: Run
-    lines: int            # non-blank lines read
-    skipped: int          # lines skipped as bad (lenient only)
+    lines: int  # non-blank lines read
+    skipped: int  # lines skipped as bad (lenient only)
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,9 @@ class _Collector:
         if self.count:
             probs = list(self.problems)
             if self.count > len(probs):
-                probs.append(Problem(self.name, None,
-                                     f"... and {self.count - len(probs)} more problems"))
+                probs.append(
+                    Problem(self.name, None, f"... and {self.count - len(probs)} more problems")
+                )
             raise ValidationFailed(probs)
 
 
@@ -101,8 +102,12 @@ def _lines(path: Path):
     except (EOFError, gzip.BadGzipFile) as exc:
         raise InputError(str(path), None, f"not a readable gzip file ({exc})") from None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise InputError(str(path), 1, "not UTF-8: the file is UTF-16 (it starts with a "
-                         "UTF-16 byte-order mark); save it as UTF-8")
+        raise InputError(
+            str(path),
+            1,
+            "not UTF-8: the file is UTF-16 (it starts with a "
+            "UTF-16 byte-order mark); save it as UTF-8",
+        )
     for no, raw in enumerate(data.split(b"\n"), start=1):
         fields = _WS.split(raw.strip(b" \t\r\f\v"))
         if fields == [b""]:
@@ -116,8 +121,9 @@ def _lines(path: Path):
             yield no, f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x}; Latin-1?)"
 
 
-def parse_run_file(path, *, qrels_topics: set[str] | None = None,
-                   lenient: bool = False) -> ParsedRun:
+def parse_run_file(
+    path, *, qrels_topics: set[str] | None = None, lenient: bool = False
+) -> ParsedRun:
     """Read one run file line by line, naming every problem with its line."""
     path = Path(path)
     col = _Collector(str(path))
@@ -155,7 +161,7 @@ def parse_run_file(path, *, qrels_topics: set[str] | None = None,
             if topic not in missing_topics:
                 problem = f"topic {topic} is not in the qrels"
                 missing_topics.add(topic)
-            else:   # report a missing topic once, skip its other lines quietly
+            else:  # report a missing topic once, skip its other lines quietly
                 bad += 1
                 continue
         if problem:
@@ -174,8 +180,12 @@ def parse_run_file(path, *, qrels_topics: set[str] | None = None,
         col.raise_if_any()
     if tag is None:
         raise InputError(str(path), None, f"no valid ranking line among {lines} lines")
-    run = Run(tag, np.array(topics, dtype=object), np.array(docs, dtype=object),
-              np.array(scores, dtype=np.float64))
+    run = Run(
+        tag,
+        np.array(topics, dtype=object),
+        np.array(docs, dtype=object),
+        np.array(scores, dtype=np.float64),
+    )
     return ParsedRun(run, lines, bad)
 
 
@@ -204,8 +214,7 @@ def parse_qrels_file(path, *, lenient: bool = False) -> ParsedQrels:
             bad += 1
             continue
         if len(rel) > 12 or not -REL_MAX <= int(rel) <= REL_MAX:
-            col.add(no, f"relevance {rel} is out of range (a 32-bit integer, at most "
-                    f"{REL_MAX})")
+            col.add(no, f"relevance {rel} is out of range (a 32-bit integer, at most {REL_MAX})")
             bad += 1
             continue
         if (topic, docno) in seen:
@@ -220,8 +229,9 @@ def parse_qrels_file(path, *, lenient: bool = False) -> ParsedQrels:
         raise InputError(str(path), None, "empty qrels file (no judgment lines)")
     if not lenient:
         col.raise_if_any()
-    q = Qrels(np.array(topics, dtype=object), np.array(docs, dtype=object),
-              np.array(rels, dtype=np.int32))
+    q = Qrels(
+        np.array(topics, dtype=object), np.array(docs, dtype=object), np.array(rels, dtype=np.int32)
+    )
     return ParsedQrels(q, lines, bad)
 
 
@@ -231,14 +241,24 @@ def _slow_run(path: Path, qrels_topics, lenient) -> RunTable:
 
     pr = parse_run_file(path, qrels_topics=qrels_topics, lenient=lenient)
     r = pr.run
-    table = pa.table({"topic": pc.dictionary_encode(pa.array(r.topic.tolist(), pa.string())),
-                      "docno": pa.array(r.docno.tolist(), pa.string()),
-                      "score": pa.array(r.score, pa.float64())})
+    table = pa.table(
+        {
+            "topic": pc.dictionary_encode(pa.array(r.topic.tolist(), pa.string())),
+            "docno": pa.array(r.docno.tolist(), pa.string()),
+            "score": pa.array(r.score, pa.float64()),
+        }
+    )
     return RunTable(r.tag, table, len(r), pr.skipped)
 
 
-def read_run_table(path, *, qrels_topics: set[str] | None = None, lenient: bool = False,
-                   check_duplicates: bool = True, raw: bytes | None = None) -> RunTable:
+def read_run_table(
+    path,
+    *,
+    qrels_topics: set[str] | None = None,
+    lenient: bool = False,
+    check_duplicates: bool = True,
+    raw: bytes | None = None,
+) -> RunTable:
     """One run file as Arrow columns, validated (fast path, line-by-line when needed).
 
     ``raw``: the file's bytes when the caller has read them already (compressed or not).
@@ -259,14 +279,16 @@ def read_run_table(path, *, qrels_topics: set[str] | None = None, lenient: bool 
     return _slow_run(path, qrels_topics, lenient)
 
 
-def read_slow_run_table(path, *, qrels_topics: set[str] | None = None,
-                        lenient: bool = False) -> RunTable:
+def read_slow_run_table(
+    path, *, qrels_topics: set[str] | None = None, lenient: bool = False
+) -> RunTable:
     """One run file read line by line (every problem named with its line)."""
     return _slow_run(Path(path), qrels_topics, lenient)
 
 
-def read_run_tables(paths, *, qrels_topics: set[str] | None = None, lenient: bool = False,
-                    threads: int = 2) -> list[RunTable]:
+def read_run_tables(
+    paths, *, qrels_topics: set[str] | None = None, lenient: bool = False, threads: int = 2
+) -> list[RunTable]:
     """Several run files, read by ``threads`` threads (decompression and parsing release
     the GIL). Every file's problems are collected before failing."""
     from concurrent.futures import ThreadPoolExecutor
@@ -314,9 +336,13 @@ def read_slow_qrels_table(path, *, lenient: bool = False):
     import pyarrow as pa
 
     q = parse_qrels_file(path, lenient=lenient).qrels
-    return pa.table({"topic": pa.array(q.topic.tolist(), pa.string()),
-                     "docno": pa.array(q.docno.tolist(), pa.string()),
-                     "rel": pa.array(q.rel, pa.int32())})
+    return pa.table(
+        {
+            "topic": pa.array(q.topic.tolist(), pa.string()),
+            "docno": pa.array(q.docno.tolist(), pa.string()),
+            "rel": pa.array(q.rel, pa.int32()),
+        }
+    )
 
 
 def read_runs(paths, *, qrels: Qrels | None = None, lenient: bool = False) -> list[Run]:
@@ -334,6 +360,8 @@ def read_run(path, *, qrels: Qrels | None = None, lenient: bool = False) -> Run:
 def read_qrels(path, *, lenient: bool = False) -> Qrels:
     """A qrels file (plain or .gz): ``topic iter docno rel``. Problems name file and line."""
     t = read_qrels_table(path, lenient=lenient)
-    return Qrels(t.column("topic").to_numpy(zero_copy_only=False),
-                 t.column("docno").to_numpy(zero_copy_only=False),
-                 t.column("rel").to_numpy())
+    return Qrels(
+        t.column("topic").to_numpy(zero_copy_only=False),
+        t.column("docno").to_numpy(zero_copy_only=False),
+        t.column("rel").to_numpy(),
+    )

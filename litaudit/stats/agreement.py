@@ -31,7 +31,7 @@ from litaudit.errors import ParameterError
 from litaudit.stats.power import effect_size, paired_t_power
 
 CORRECTIONS = ("none", "holm", "bonferroni")
-SMALL_EXPECTED = 5.0          # Cochran's rule: asymptotic chi-square needs every E >= 5
+SMALL_EXPECTED = 5.0  # Cochran's rule: asymptotic chi-square needs every E >= 5
 MAX_EXACT_OUTCOMES = 10_000_000
 
 
@@ -60,7 +60,9 @@ def adjust_pvalues(pvalues, method: str = "holm") -> np.ndarray:
     """
     p = np.asarray(pvalues, dtype=float)
     if method not in CORRECTIONS:
-        raise ParameterError(f"unknown correction {method!r}; choose one of {', '.join(CORRECTIONS)}")
+        raise ParameterError(
+            f"unknown correction {method!r}; choose one of {', '.join(CORRECTIONS)}"
+        )
     if np.any((p < 0) | (p > 1)) or np.any(np.isnan(p)):
         raise ParameterError("p-values must lie in [0, 1]")
     m = p.size
@@ -87,7 +89,9 @@ def effective_alpha(pvalues, alpha: float, method: str) -> np.ndarray:
     p = np.asarray(pvalues, dtype=float)
     m = p.size
     if method not in CORRECTIONS:
-        raise ParameterError(f"unknown correction {method!r}; choose one of {', '.join(CORRECTIONS)}")
+        raise ParameterError(
+            f"unknown correction {method!r}; choose one of {', '.join(CORRECTIONS)}"
+        )
     if method == "none" or m == 0:
         return np.full(m, float(alpha))
     if method == "bonferroni":
@@ -103,8 +107,9 @@ def observed_table(sig_baseline, sig_reuse) -> np.ndarray:
     r = np.asarray(sig_reuse, dtype=bool)
     if b.shape != r.shape:
         raise ParameterError("baseline and reuse decisions must have the same length")
-    return np.array([[np.sum(b & r), np.sum(b & ~r)], [np.sum(~b & r), np.sum(~b & ~r)]],
-                    dtype=np.int64)
+    return np.array(
+        [[np.sum(b & r), np.sum(b & ~r)], [np.sum(~b & r), np.sum(~b & ~r)]], dtype=np.int64
+    )
 
 
 def expected_table(power_baseline, power_reuse) -> np.ndarray:
@@ -118,8 +123,12 @@ def expected_table(power_baseline, power_reuse) -> np.ndarray:
         raise ParameterError("baseline and reuse powers must have the same length")
     if np.any((pb < 0) | (pb > 1) | (pr < 0) | (pr > 1)) or np.any(np.isnan(pb + pr)):
         raise ParameterError("powers must lie in [0, 1]")
-    return np.array([[np.sum(pb * pr), np.sum(pb * (1 - pr))],
-                     [np.sum((1 - pb) * pr), np.sum((1 - pb) * (1 - pr))]])
+    return np.array(
+        [
+            [np.sum(pb * pr), np.sum(pb * (1 - pr))],
+            [np.sum((1 - pb) * pr), np.sum((1 - pb) * (1 - pr))],
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -127,12 +136,12 @@ class ChiSquareFit:
     """Chi-square goodness of fit of observed counts to expected counts."""
 
     observed: tuple[int, ...]
-    expected: tuple[float, ...]     # rescaled to the observed total
+    expected: tuple[float, ...]  # rescaled to the observed total
     statistic: float
     df: int
     p_value: float
-    method: str                     # 'exact' (multinomial enumerated) or 'asymptotic'
-    outcomes: int | None            # multinomial outcomes enumerated (exact only)
+    method: str  # 'exact' (multinomial enumerated) or 'asymptotic'
+    outcomes: int | None  # multinomial outcomes enumerated (exact only)
     note: str
 
 
@@ -176,15 +185,20 @@ def _exact_pvalue(obs: np.ndarray, prob: np.ndarray, x0: float) -> float:
             total += tail(rest, x_part, lp_part)
             return
         for j in range(rest + 1):
-            rec(depth + 1, rest - j, x_part + (j - e[depth]) ** 2 / e[depth],
-                lp_part - logf[j] + j * logp[depth])
+            rec(
+                depth + 1,
+                rest - j,
+                x_part + (j - e[depth]) ** 2 / e[depth],
+                lp_part - logf[j] + j * logp[depth],
+            )
 
     rec(0, n, 0.0, 0.0)
     return min(1.0, total)
 
 
-def chisq_gof(observed, expected, method: str = "auto",
-              max_outcomes: int = MAX_EXACT_OUTCOMES) -> ChiSquareFit:
+def chisq_gof(
+    observed, expected, method: str = "auto", max_outcomes: int = MAX_EXACT_OUTCOMES
+) -> ChiSquareFit:
     """Pearson chi-square goodness of fit of ``observed`` counts to ``expected`` counts.
 
     The expected counts are rescaled to the observed total (they must already agree with
@@ -215,14 +229,23 @@ def chisq_gof(observed, expected, method: str = "auto",
     exp_t = tuple(float(v) for v in e)
     zero = e <= 0
     if np.any(zero & (o > 0)):
-        return ChiSquareFit(obs_t, exp_t, float("inf"), int(o.size) - 1, 0.0, "exact", None,
-                            "a cell with expected count 0 was observed")
+        return ChiSquareFit(
+            obs_t,
+            exp_t,
+            float("inf"),
+            int(o.size) - 1,
+            0.0,
+            "exact",
+            None,
+            "a cell with expected count 0 was observed",
+        )
     keep = ~zero
     o_k, e_k = o[keep].astype(np.int64), e[keep]
     df = int(keep.sum()) - 1
     if df == 0:
-        return ChiSquareFit(obs_t, exp_t, 0.0, 0, 1.0, "exact", 1,
-                            "only one cell has a positive expected count")
+        return ChiSquareFit(
+            obs_t, exp_t, 0.0, 0, 1.0, "exact", 1, "only one cell has a positive expected count"
+        )
     x0 = float(np.sum((o_k - e_k) ** 2 / e_k))
     outcomes = comb(n + df, df)
     small = bool(np.any(e_k < SMALL_EXPECTED))
@@ -233,12 +256,15 @@ def chisq_gof(observed, expected, method: str = "auto",
         else:
             method = "asymptotic"
             if small:
-                note = (f"asymptotic although an expected count is below {SMALL_EXPECTED:g}: "
-                        f"exact enumeration would need {outcomes} outcomes")
+                note = (
+                    f"asymptotic although an expected count is below {SMALL_EXPECTED:g}: "
+                    f"exact enumeration would need {outcomes} outcomes"
+                )
     if method == "exact":
         if outcomes > max_outcomes:
             raise ParameterError(
-                f"exact enumeration needs {outcomes} outcomes (limit {max_outcomes})")
+                f"exact enumeration needs {outcomes} outcomes (limit {max_outcomes})"
+            )
         p = _exact_pvalue(o_k, e_k / n, x0)
         return ChiSquareFit(obs_t, exp_t, x0, df, p, "exact", outcomes, note)
     p = float(stats.chi2.sf(x0, df))
@@ -251,8 +277,8 @@ class PairTests:
 
     n_baseline: int
     n_reuse: int
-    mean_difference: float          # on the baseline topics
-    effect: float                   # mean / sd of the baseline differences
+    mean_difference: float  # on the baseline topics
+    effect: float  # mean / sd of the baseline differences
     p_baseline: float
     p_reuse: float
 
@@ -261,8 +287,14 @@ def pair_tests(diff_baseline, diff_reuse) -> PairTests:
     """Paired t-tests on the baseline and reuse differences of one pair of runs."""
     db = np.asarray(diff_baseline, dtype=float)
     dr = np.asarray(diff_reuse, dtype=float)
-    return PairTests(int(db.size), int(dr.size), float(db.mean()) if db.size else float("nan"),
-                     effect_size(db), paired_t_pvalue(db), paired_t_pvalue(dr))
+    return PairTests(
+        int(db.size),
+        int(dr.size),
+        float(db.mean()) if db.size else float("nan"),
+        effect_size(db),
+        paired_t_pvalue(db),
+        paired_t_pvalue(dr),
+    )
 
 
 @dataclass(frozen=True)
@@ -274,7 +306,7 @@ class AgreementTable:
     correction: str
     observed: tuple[tuple[int, int], tuple[int, int]]
     expected: tuple[tuple[float, float], tuple[float, float]]
-    fit: ChiSquareFit | None        # None when there are no pairs
+    fit: ChiSquareFit | None  # None when there are no pairs
 
 
 @dataclass(frozen=True)
@@ -301,7 +333,8 @@ def decide(tests, alpha: float = 0.05, correction: str = "none") -> Decisions:
         raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
     if correction not in CORRECTIONS:
         raise ParameterError(
-            f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}")
+            f"unknown correction {correction!r}; choose one of {', '.join(CORRECTIONS)}"
+        )
     if not tests:
         return Decisions(alpha, correction, (), (), (), ())
     pb = np.array([t.p_baseline for t in tests])
@@ -311,29 +344,34 @@ def decide(tests, alpha: float = 0.05, correction: str = "none") -> Decisions:
     nr = np.array([t.n_reuse for t in tests])
     pow_b = np.atleast_1d(paired_t_power(eff, nb, effective_alpha(pb, alpha, correction)))
     pow_r = np.atleast_1d(paired_t_power(eff, nr, effective_alpha(pr, alpha, correction)))
-    return Decisions(alpha, correction,
-                     tuple(bool(v) for v in adjust_pvalues(pb, correction) < alpha),
-                     tuple(bool(v) for v in adjust_pvalues(pr, correction) < alpha),
-                     tuple(float(v) for v in pow_b), tuple(float(v) for v in pow_r))
+    return Decisions(
+        alpha,
+        correction,
+        tuple(bool(v) for v in adjust_pvalues(pb, correction) < alpha),
+        tuple(bool(v) for v in adjust_pvalues(pr, correction) < alpha),
+        tuple(float(v) for v in pow_b),
+        tuple(float(v) for v in pow_r),
+    )
 
 
 def table(decisions: Decisions, index=None, method: str = "auto") -> AgreementTable:
     """Observed and expected tables (and their fit) over the pairs ``index`` (default all)."""
-    idx = (np.arange(len(decisions.sig_baseline)) if index is None
-           else np.asarray(index, dtype=int))
+    idx = np.arange(len(decisions.sig_baseline)) if index is None else np.asarray(index, dtype=int)
     if idx.size == 0:
         z = ((0, 0), (0, 0))
-        return AgreementTable(0, decisions.alpha, decisions.correction, z,
-                              ((0.0, 0.0), (0.0, 0.0)), None)
-    obs = observed_table(np.array(decisions.sig_baseline)[idx],
-                         np.array(decisions.sig_reuse)[idx])
-    exp = expected_table(np.array(decisions.power_baseline)[idx],
-                         np.array(decisions.power_reuse)[idx])
+        return AgreementTable(
+            0, decisions.alpha, decisions.correction, z, ((0.0, 0.0), (0.0, 0.0)), None
+        )
+    obs = observed_table(np.array(decisions.sig_baseline)[idx], np.array(decisions.sig_reuse)[idx])
+    exp = expected_table(
+        np.array(decisions.power_baseline)[idx], np.array(decisions.power_reuse)[idx]
+    )
     return _table(int(idx.size), decisions.alpha, decisions.correction, obs, exp, method)
 
 
-def agreement(tests, alpha: float = 0.05, correction: str = "none",
-              method: str = "auto") -> AgreementTable:
+def agreement(
+    tests, alpha: float = 0.05, correction: str = "none", method: str = "auto"
+) -> AgreementTable:
     """Observed and expected tables and their chi-square fit for one family of pair tests."""
     return table(decide(tests, alpha, correction), method=method)
 
@@ -342,9 +380,13 @@ def _table(pairs: int, alpha: float, correction: str, obs, exp, method: str) -> 
     fit = chisq_gof(obs, exp, method=method)
     o, e = np.asarray(obs), np.asarray(exp)
     return AgreementTable(
-        pairs, alpha, correction,
+        pairs,
+        alpha,
+        correction,
         ((int(o[0, 0]), int(o[0, 1])), (int(o[1, 0]), int(o[1, 1]))),
-        ((float(e[0, 0]), float(e[0, 1])), (float(e[1, 0]), float(e[1, 1]))), fit)
+        ((float(e[0, 0]), float(e[0, 1])), (float(e[1, 0]), float(e[1, 1]))),
+        fit,
+    )
 
 
 def aggregate(tables, method: str = "auto") -> AgreementTable:
@@ -356,5 +398,6 @@ def aggregate(tables, method: str = "auto") -> AgreementTable:
         raise ParameterError("tables to aggregate must share alpha and correction")
     obs = sum(np.array(t.observed) for t in tables)
     exp = sum(np.array(t.expected) for t in tables)
-    return _table(sum(t.pairs for t in tables), tables[0].alpha, tables[0].correction,
-                  obs, exp, method)
+    return _table(
+        sum(t.pairs for t in tables), tables[0].alpha, tables[0].correction, obs, exp, method
+    )

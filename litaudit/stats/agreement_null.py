@@ -108,10 +108,10 @@ class AgreementStatistic:
 
     analysis: str
     pairs: int
-    observed: tuple[int, int, int, int]       # both, omission, commission, neither
+    observed: tuple[int, int, int, int]  # both, omission, commission, neither
     expected: tuple[float, float, float, float]
-    x2: float                                 # Pearson X^2 (cells with expected > 0)
-    disagreement: float                       # (omission + commission) / pairs observed
+    x2: float  # Pearson X^2 (cells with expected > 0)
+    disagreement: float  # (omission + commission) / pairs observed
     expected_disagreement: float
 
 
@@ -129,8 +129,9 @@ def _ttests(dsum, dsq, n):
     return eff, p
 
 
-def agreement_statistics(scores, held, sets: tuple[PairSet, ...], *, alpha: float = 0.05,
-                         min_topics: int = 5) -> tuple[AgreementStatistic, ...]:
+def agreement_statistics(
+    scores, held, sets: tuple[PairSet, ...], *, alpha: float = 0.05, min_topics: int = 5
+) -> tuple[AgreementStatistic, ...]:
     """X^2 of observed against expected agreement, per analysis (one per ``sets``).
 
     ``scores``: runs x topics (NaN: missing); ``held``: sites x topics, True where the
@@ -143,8 +144,11 @@ def agreement_statistics(scores, held, sets: tuple[PairSet, ...], *, alpha: floa
     out = []
     for ps in sets:
         if ps.i.size == 0:
-            out.append(AgreementStatistic(ps.analysis, 0, (0, 0, 0, 0), (0.0,) * 4, 0.0,
-                                          float("nan"), float("nan")))
+            out.append(
+                AgreementStatistic(
+                    ps.analysis, 0, (0, 0, 0, 0), (0.0,) * 4, 0.0, float("nan"), float("nan")
+                )
+            )
             continue
         valid = ok[ps.i] & ok[ps.j]
         ha, hb = h[ps.a], h[ps.b]
@@ -161,8 +165,11 @@ def agreement_statistics(scores, held, sets: tuple[PairSet, ...], *, alpha: floa
         nb, nr = base.sum(1), reuse.sum(1)
         keep = (nb >= min_topics) & (nr >= min_topics)
         if not keep.any():
-            out.append(AgreementStatistic(ps.analysis, 0, (0, 0, 0, 0), (0.0,) * 4, 0.0,
-                                          float("nan"), float("nan")))
+            out.append(
+                AgreementStatistic(
+                    ps.analysis, 0, (0, 0, 0, 0), (0.0,) * 4, 0.0, float("nan"), float("nan")
+                )
+            )
             continue
         base, reuse, d, d2 = base[keep], reuse[keep], d[keep], d2[keep]
         nb, nr = nb[keep], nr[keep]
@@ -171,15 +178,28 @@ def agreement_statistics(scores, held, sets: tuple[PairSet, ...], *, alpha: floa
         wb, wr = fast_power(eff, nb, alpha), fast_power(eff, nr, alpha)
         sb, sr = pb < alpha, pr < alpha
         obs = np.array([np.sum(sb & sr), np.sum(sb & ~sr), np.sum(~sb & sr), np.sum(~sb & ~sr)])
-        exp = np.array([np.sum(wb * wr), np.sum(wb * (1 - wr)), np.sum((1 - wb) * wr),
-                        np.sum((1 - wb) * (1 - wr))])
+        exp = np.array(
+            [
+                np.sum(wb * wr),
+                np.sum(wb * (1 - wr)),
+                np.sum((1 - wb) * wr),
+                np.sum((1 - wb) * (1 - wr)),
+            ]
+        )
         pos = exp > 0
         x2 = float(np.sum((obs[pos] - exp[pos]) ** 2 / exp[pos]))
         m = int(keep.sum())
-        out.append(AgreementStatistic(
-            ps.analysis, m, (int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
-            (float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])), x2,
-            float((obs[1] + obs[2]) / m), float((exp[1] + exp[2]) / m)))
+        out.append(
+            AgreementStatistic(
+                ps.analysis,
+                m,
+                (int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
+                (float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])),
+                x2,
+                float((obs[1] + obs[2]) / m),
+                float((exp[1] + exp[2]) / m),
+            )
+        )
     return tuple(out)
 
 
@@ -189,8 +209,9 @@ def randomization_pvalue(observed: float, null) -> float:
     return float((1 + np.sum(z >= observed - 1e-12 * max(1.0, abs(observed)))) / (1 + z.size))
 
 
-def signflip_pvalue(differences, flips: int, rng: np.random.Generator,
-                    two_sided: bool = False) -> float:
+def signflip_pvalue(
+    differences, flips: int, rng: np.random.Generator, two_sided: bool = False
+) -> float:
     """Sign-flip test that the mean of ``differences`` is above 0 (``two_sided``: not 0).
 
     p = (1 + #{mean of randomly signed differences >= observed mean}) / (1 + flips), with

@@ -43,11 +43,11 @@ from litaudit.stats.modelfit import ModelFit, model_fit
 
 # (a) where the claim stands against the record; each is one plain sentence in the output
 STANDINGS = (
-    "above-apart",      # above the record, and the record lies below the claim's interval
-    "above-within",     # above the record, and the record lies in the claim's interval
-    "equal",            # equal to the record
-    "below-within",     # below the record, in the record's interval
-    "below-apart",      # below the record's interval
+    "above-apart",  # above the record, and the record lies below the claim's interval
+    "above-within",  # above the record, and the record lies in the claim's interval
+    "equal",  # equal to the record
+    "below-within",  # below the record, in the record's interval
+    "below-apart",  # below the record's interval
 )
 
 
@@ -166,11 +166,21 @@ def _check_count(name: str, n) -> int:
     return int(n)
 
 
-def chance_check(value: float, mu: float, se: float, n_other: int, *,
-                 values=None, alpha: float = 0.05, hidden_multiplier: float = 1.0,
-                 method: str = "exact", trials: int | None = None, seed: int | None = None,
-                 p_floor: float | None = None, n_star_cap: float | None = None
-                 ) -> tuple[ChanceCheck, _StdExtremes]:
+def chance_check(
+    value: float,
+    mu: float,
+    se: float,
+    n_other: int,
+    *,
+    values=None,
+    alpha: float = 0.05,
+    hidden_multiplier: float = 1.0,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int | None = None,
+    p_floor: float | None = None,
+    n_star_cap: float | None = None,
+) -> tuple[ChanceCheck, _StdExtremes]:
     """(b) for ``value`` as the max of round(hidden_multiplier * n_other) + 1 draws.
 
     ``values``: the published results, to count those above the threshold (0 if None).
@@ -181,15 +191,17 @@ def chance_check(value: float, mu: float, se: float, n_other: int, *,
     n_other = _check_count("number of experiments besides the claim", n_other)
     k = float(hidden_multiplier)
     if not (math.isfinite(k) and k >= 1.0):
-        raise ParameterError(f"hidden multiplier must be >= 1 (published N is a lower bound "
-                             f"on experiments run), got {hidden_multiplier!r}")
+        raise ParameterError(
+            f"hidden multiplier must be >= 1 (published N is a lower bound "
+            f"on experiments run), got {hidden_multiplier!r}"
+        )
     draws = int(round(k * n_other)) + 1
     ext = _StdExtremes.make(draws, method, trials, seed)
     zq, zq_se = ext.max_q(1.0 - alpha)
     threshold = mu + se * zq
     pv_raw, pv_se = ext.max_sf((value - mu) / se)
     floor = p_floor
-    if ext.trials:   # a simulated p is at least 1 / (trials + 1): that is its resolution
+    if ext.trials:  # a simulated p is at least 1 / (trials + 1): that is its resolution
         res = 1.0 / (ext.trials + 1)
         floor = res if floor is None else max(floor, res)
     pv, low = floor_p(pv_raw, floor)
@@ -198,15 +210,29 @@ def chance_check(value: float, mu: float, se: float, n_other: int, *,
     capped = False
     if n_star_cap is not None and ns > n_star_cap:
         ns, capped = float(n_star_cap), True
-    above = 0 if values is None else int(np.sum(np.asarray(values, dtype=np.float64)
-                                                > threshold))
+    above = 0 if values is None else int(np.sum(np.asarray(values, dtype=np.float64) > threshold))
     return ChanceCheck(
-        value=value, mu=mu, se=se, n_other=n_other, hidden_multiplier=k, n_draws=draws,
-        alpha=alpha, threshold=threshold, threshold_se=se * zq_se, passes=value > threshold,
+        value=value,
+        mu=mu,
+        se=se,
+        n_other=n_other,
+        hidden_multiplier=k,
+        n_draws=draws,
+        alpha=alpha,
+        threshold=threshold,
+        threshold_se=se * zq_se,
+        passes=value > threshold,
         expected_above_under_null=draws * float(np.exp(log_ndtr(-zq))),
-        n_published_above=above, p_value=pv, p_value_se=pv_se, p_floor=floor,
-        p_below_floor=low, n_star=ns, n_star_cap=n_star_cap, n_star_capped=capped,
-        n_star_ratio=ns / draws), ext
+        n_published_above=above,
+        p_value=pv,
+        p_value_se=pv_se,
+        p_floor=floor,
+        p_below_floor=low,
+        n_star=ns,
+        n_star_cap=n_star_cap,
+        n_star_capped=capped,
+        n_star_ratio=ns / draws,
+    ), ext
 
 
 def _standing(value: float, record: float, rec_lower: float, claim_lower: float) -> str:
@@ -217,11 +243,22 @@ def _standing(value: float, record: float, rec_lower: float, claim_lower: float)
     return "below-within" if value >= rec_lower else "below-apart"
 
 
-def audit_claim(values, n_topics: int, *, value: float | None = None,
-                index: int | None = None, n_other: int | None = None,
-                hidden_multiplier: float = 1.0, alpha: float = 0.05, p: float = 0.2,
-                method: str = "exact", trials: int | None = None, seed: int | None = None,
-                p_floor: float | None = None, n_star_cap: float | None = None) -> ClaimAudit:
+def audit_claim(
+    values,
+    n_topics: int,
+    *,
+    value: float | None = None,
+    index: int | None = None,
+    n_other: int | None = None,
+    hidden_multiplier: float = 1.0,
+    alpha: float = 0.05,
+    p: float = 0.2,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int | None = None,
+    p_floor: float | None = None,
+    n_star_cap: float | None = None,
+) -> ClaimAudit:
     """Audit a claim against the N published ``values`` over ``n_topics`` topics.
 
     Give either ``value`` (a new result: one more draw, N + 1 in all) or ``index`` (the
@@ -236,8 +273,11 @@ def audit_claim(values, n_topics: int, *, value: float | None = None,
     if (value is None) == (index is None):
         raise ParameterError("give either a claimed value or the index of a published result")
     if index is not None:
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) \
-                or not 0 <= index < v.size:
+        if (
+            isinstance(index, bool)
+            or not isinstance(index, (int, np.integer))
+            or not 0 <= index < v.size
+        ):
             raise ParameterError(f"index must be an integer in [0, {v.size}), got {index!r}")
         index = int(index)
         value = float(v[index])
@@ -247,22 +287,38 @@ def audit_claim(values, n_topics: int, *, value: float | None = None,
         value = _check_mu(value)
         others = v
         default_other = v.size
-    ch, ext = chance_check(value, ref.mu, ref.se, default_other if n_other is None else n_other,
-                           values=v, alpha=alpha, hidden_multiplier=hidden_multiplier,
-                           method=method, trials=trials, seed=seed, p_floor=p_floor,
-                           n_star_cap=n_star_cap)
+    ch, ext = chance_check(
+        value,
+        ref.mu,
+        ref.se,
+        default_other if n_other is None else n_other,
+        values=v,
+        alpha=alpha,
+        hidden_multiplier=hidden_multiplier,
+        method=method,
+        trials=trials,
+        seed=seed,
+        p_floor=p_floor,
+        n_star_cap=n_star_cap,
+    )
     iv = _interval(value, ref.se, ext, p)
-    ext_n = ext if ext.N == ref.n_results else _StdExtremes.make(ref.n_results, method, trials,
-                                                                 seed)
+    ext_n = (
+        ext if ext.N == ref.n_results else _StdExtremes.make(ref.n_results, method, trials, seed)
+    )
     record = float(others.max())
     riv = _interval(record, ref.se, ext_n, p)
     rc = RecordCheck(
-        value=value, record=record, record_interval=riv, claim_lower=iv.lower,
+        value=value,
+        record=record,
+        record_interval=riv,
+        claim_lower=iv.lower,
         claim_in_record_interval=bool(riv.lower <= value <= record),
         record_in_claim_interval=bool(iv.lower <= record <= value),
         standing=_standing(value, record, riv.lower, iv.lower),
         holds_record=index is not None and value >= record,
-        n_at_or_above=int(np.sum(others >= value)))
+        n_at_or_above=int(np.sum(others >= value)),
+    )
     fit = model_fit(v, n_topics, alpha=alpha, p_floor=p_floor)
-    return ClaimAudit(value, index, ref, rc, ch, iv, fit, p, ext.method, ext.trials,
-                      seed if ext.trials else None)
+    return ClaimAudit(
+        value, index, ref, rc, ch, iv, fit, p, ext.method, ext.trials, seed if ext.trials else None
+    )

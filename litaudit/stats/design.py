@@ -36,18 +36,18 @@ _S = TypeVar("_S", str, int)
 class Design:
     """Parameters and topic-set sizes of one design (Carterette et al. 2010, Table 2)."""
 
-    sites: int                    # m
-    topics: int                   # N
-    baseline_min: int             # n0
-    held_out: int                 # k
-    blocks: int                   # C(m, k): topics per subset, one per held-out k-set
-    subsets: int                  # b
-    baseline: int                 # n, the all-site baseline
-    within_site_baseline: int     # n + b C(m-1, k)
-    within_site_reuse: int        # b C(m-1, k-1)
-    between_site_baseline: int    # n + b C(m-2, k)
-    between_site_reuse: int       # b C(m-2, k-2)
-    participant_comparison: int   # b C(m-2, k-1)
+    sites: int  # m
+    topics: int  # N
+    baseline_min: int  # n0
+    held_out: int  # k
+    blocks: int  # C(m, k): topics per subset, one per held-out k-set
+    subsets: int  # b
+    baseline: int  # n, the all-site baseline
+    within_site_baseline: int  # n + b C(m-1, k)
+    within_site_reuse: int  # b C(m-1, k-1)
+    between_site_baseline: int  # n + b C(m-2, k)
+    between_site_reuse: int  # b C(m-2, k-2)
+    participant_comparison: int  # b C(m-2, k-1)
 
 
 def _c(n: int, k: int) -> int:
@@ -77,10 +77,16 @@ def design(sites: int, topics: int, baseline_min: int, held_out: int) -> Design:
     b = (n_topics - n0) // blocks
     if b < 1:
         raise ParameterError(
-            f"k={k} needs at least n0 + C({m},{k}) = {n0 + blocks} topics, got N={n_topics}")
+            f"k={k} needs at least n0 + C({m},{k}) = {n0 + blocks} topics, got N={n_topics}"
+        )
     n = n_topics - b * blocks
     return Design(
-        sites=m, topics=n_topics, baseline_min=n0, held_out=k, blocks=blocks, subsets=b,
+        sites=m,
+        topics=n_topics,
+        baseline_min=n0,
+        held_out=k,
+        blocks=blocks,
+        subsets=b,
         baseline=n,
         within_site_baseline=n + b * _c(m - 1, k),
         within_site_reuse=b * _c(m - 1, k - 1),
@@ -125,12 +131,18 @@ def round_robin(sites: Sequence[_S], k: int) -> tuple[tuple[_S, ...], ...]:
     """
     sites = tuple(sites)
     rank = {s: i for i, s in enumerate(sites)}
-    return tuple(tuple(sorted(c, key=rank.__getitem__))
-                 for c in itertools.combinations(sites[::-1], k))
+    return tuple(
+        tuple(sorted(c, key=rank.__getitem__)) for c in itertools.combinations(sites[::-1], k)
+    )
 
 
-def assign_holdouts(topics: Sequence[str], sites: Sequence[str], k: int, baseline: int,
-                    rng: np.random.Generator | None = None) -> HoldoutAssignment:
+def assign_holdouts(
+    topics: Sequence[str],
+    sites: Sequence[str],
+    k: int,
+    baseline: int,
+    rng: np.random.Generator | None = None,
+) -> HoldoutAssignment:
     """Hold k sites out of each topic after the first ``baseline``, by round robin.
 
     Topic i >= baseline holds out the ((i - baseline) mod C(m, k))-th subset of
@@ -155,8 +167,9 @@ def assign_holdouts(topics: Sequence[str], sites: Sequence[str], k: int, baselin
     if rng is not None:
         topics = tuple(topics[i] for i in rng.permutation(len(topics)))
     order = round_robin(sites, k)
-    held = tuple(() if i < baseline else order[(i - baseline) % len(order)]
-                 for i in range(len(topics)))
+    held = tuple(
+        () if i < baseline else order[(i - baseline) % len(order)] for i in range(len(topics))
+    )
     return HoldoutAssignment(topics=topics, sites=sites, k=k, baseline=baseline, held_out=held)
 
 
@@ -170,13 +183,13 @@ class PartialDesign:
     sites (within-site) or ordered site pairs (between-site, participant comparison).
     With ``partial == 0`` every range is one number, Table 2's."""
 
-    sites: int                    # m
-    topics: int                   # N
-    baseline: int                 # n: all-site baseline topics
-    held_out: int                 # k
-    blocks: int                   # C(m, k)
-    full_cycles: int              # b
-    partial: int                  # topics of the last, partial cycle
+    sites: int  # m
+    topics: int  # N
+    baseline: int  # n: all-site baseline topics
+    held_out: int  # k
+    blocks: int  # C(m, k)
+    full_cycles: int  # b
+    partial: int  # topics of the last, partial cycle
     within_site_baseline: tuple[int, int]
     within_site_reuse: tuple[int, int]
     between_site_baseline: tuple[int, int]
@@ -202,13 +215,25 @@ def partial_design(sites: int, topics: int, baseline: int, held_out: int) -> Par
     within = [sum(c for s, c in count.items() if x in s) for x in range(m)]
     pairs = list(itertools.permutations(range(m), 2))
     between = [sum(c for s, c in count.items() if x in s and y in s) for x, y in pairs]
-    between_base = [n + sum(c for s, c in count.items() if x not in s and y not in s)
-                    for x, y in pairs]
+    between_base = [
+        n + sum(c for s, c in count.items() if x not in s and y not in s) for x, y in pairs
+    ]
     partic = [sum(c for s, c in count.items() if x in s and y not in s) for x, y in pairs]
 
     def rng(v):
         return (min(v), max(v))
 
-    return PartialDesign(m, n_topics, n, k, len(order), b, r,
-                         rng([n_topics - w for w in within]), rng(within),
-                         rng(between_base), rng(between), rng(partic))
+    return PartialDesign(
+        m,
+        n_topics,
+        n,
+        k,
+        len(order),
+        b,
+        r,
+        rng([n_topics - w for w in within]),
+        rng(within),
+        rng(between_base),
+        rng(between),
+        rng(partic),
+    )

@@ -93,8 +93,9 @@ def check_interval_p(p) -> float:
     """p of the intrinsic-effectiveness interval: 0 < p < 0.5 (the interval covers 1 - 2p)."""
     p = float(p)
     if not (0.0 < p < 0.5):
-        raise ParameterError(f"p must be strictly between 0 and 0.5 (the interval covers "
-                             f"1 - 2p), got {p!r}")
+        raise ParameterError(
+            f"p must be strictly between 0 and 0.5 (the interval covers 1 - 2p), got {p!r}"
+        )
     return p
 
 
@@ -150,10 +151,19 @@ def reference(values, n_topics: int) -> Reference:
         raise ParameterError(f"number of topics n must be an integer >= 1, got {n_topics!r}")
     sd = float(np.std(v, ddof=1))
     if v[0] == v[-1] or not sd > 0:
-        raise ParameterError(f"all {v.size} results are equal ({v[0]!r}): standard deviation "
-                             "is 0, so no reference distribution exists")
-    return Reference(int(v.size), int(n_topics), float(np.mean(v)), sd,
-                     sd / math.sqrt(int(n_topics)), float(v[0]), float(v[-1]))
+        raise ParameterError(
+            f"all {v.size} results are equal ({v[0]!r}): standard deviation "
+            "is 0, so no reference distribution exists"
+        )
+    return Reference(
+        int(v.size),
+        int(n_topics),
+        float(np.mean(v)),
+        sd,
+        sd / math.sqrt(int(n_topics)),
+        float(v[0]),
+        float(v[-1]),
+    )
 
 
 # ------------------------------------------------------------------- exact distributions
@@ -246,8 +256,7 @@ def expected_max(mu: float, se: float, N: int) -> float:
 
 
 # ------------------------------------------------------------------------ Monte Carlo
-def simulate_std_extremes(N: int, trials: int, seed: int | None
-                          ) -> tuple[np.ndarray, np.ndarray]:
+def simulate_std_extremes(N: int, trials: int, seed: int | None) -> tuple[np.ndarray, np.ndarray]:
     """The paper's sampling procedure on the standard scale (Sec. 2).
 
     ``trials`` times, draw N standard normal values (the N sample means, already reduced
@@ -291,8 +300,12 @@ def _check_trials(trials) -> int:
 
 
 def _check_seed(seed) -> int:
-    if seed is None or isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) \
-            or seed < 0:
+    if (
+        seed is None
+        or isinstance(seed, bool)
+        or not isinstance(seed, (int, np.integer))
+        or seed < 0
+    ):
         raise ParameterError(f"the Monte Carlo method needs an integer seed >= 0, got {seed!r}")
     return int(seed)
 
@@ -326,8 +339,9 @@ class _StdExtremes:
         N, method = _check_n_draws(N), _check_method(method)
         if method == "exact":
             return cls(N, method)
-        zmax, zmin = simulate_std_extremes(N, trials if trials is not None else DEFAULT_TRIALS,
-                                           seed)
+        zmax, zmin = simulate_std_extremes(
+            N, trials if trials is not None else DEFAULT_TRIALS, seed
+        )
         return cls(N, method, zmax, zmin)
 
     def max_q(self, q: float) -> tuple[float, float]:
@@ -405,9 +419,15 @@ class MaxValueDistribution:
     seed: int | None
 
 
-def max_value_distribution(mu: float, se: float, N: int, *, method: str = "exact",
-                           trials: int | None = None, seed: int | None = None
-                           ) -> MaxValueDistribution:
+def max_value_distribution(
+    mu: float,
+    se: float,
+    N: int,
+    *,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int | None = None,
+) -> MaxValueDistribution:
     """The MxVD of N draws from Normal(mu, se): expected max, spread and Gumbel fit.
 
     Figure 1 of the paper: ``max_value_distribution(0.20, 0.027, 100).expected_max`` is
@@ -422,7 +442,16 @@ def _mxvd(mu: float, se: float, ext: _StdExtremes, seed: int | None) -> MaxValue
     m, s, m_se = ext.moments()
     emax = mu + se * m
     return MaxValueDistribution(
-        mu=mu, se=se, N=ext.N, expected_max=emax, expected_max_se=se * m_se, sd_max=se * s,
-        expected_min=2 * mu - emax, gumbel=gumbel_from_moments(emax, se * s),
-        lift=(emax / mu - 1.0) if mu != 0 else math.nan, method=ext.method,
-        trials=ext.trials, seed=seed if ext.trials else None)
+        mu=mu,
+        se=se,
+        N=ext.N,
+        expected_max=emax,
+        expected_max_se=se * m_se,
+        sd_max=se * s,
+        expected_min=2 * mu - emax,
+        gumbel=gumbel_from_moments(emax, se * s),
+        lift=(emax / mu - 1.0) if mu != 0 else math.nan,
+        method=ext.method,
+        trials=ext.trials,
+        seed=seed if ext.trials else None,
+    )

@@ -36,13 +36,13 @@ class HoldoutShift:
 
     topics: int
     runs: int
-    mean_score: float             # mean score with subset 0 (nothing held out)
-    shift: float                  # mean over runs of shift_r (score points)
-    shift_pct: float              # 100 * shift / mean_score
-    se: float                     # standard error over topics
+    mean_score: float  # mean score with subset 0 (nothing held out)
+    shift: float  # mean over runs of shift_r (score points)
+    shift_pct: float  # 100 * shift / mean_score
+    se: float  # standard error over topics
     t: float | None
-    p_value: float                # two-sided
-    per_run: tuple[float, ...]    # shift_r
+    p_value: float  # two-sided
+    per_run: tuple[float, ...]  # shift_r
 
 
 def holdout_shift(ap, count, site_of_run, subsets) -> HoldoutShift:
@@ -66,10 +66,10 @@ def holdout_shift(ap, count, site_of_run, subsets) -> HoldoutShift:
     contains = np.zeros((n_s, m), dtype=bool)
     for n, s in enumerate(subsets):
         contains[n, list(s)] = True
-    held = contains[:, site]                        # (subsets, runs)
-    w = c / n_t                                     # P(topic holds out S)
-    wh = (w[:, None] * held)                        # (subsets, runs)
-    wn = (w[:, None] * ~held)
+    held = contains[:, site]  # (subsets, runs)
+    w = c / n_t  # P(topic holds out S)
+    wh = w[:, None] * held  # (subsets, runs)
+    wn = w[:, None] * ~held
     g = np.einsum("tsr,sr->tr", yc, wh)
     h = np.einsum("tsr,sr->tr", yc, wn)
     # expected number of scored topics held out / not held out, per run
@@ -91,9 +91,17 @@ def holdout_shift(ap, count, site_of_run, subsets) -> HoldoutShift:
     else:
         t = shift / se
         p = float(2.0 * stats.t.sf(abs(t), n_t - 1))
-    return HoldoutShift(n_t, int(use.sum()), mean_score, shift,
-                        100.0 * shift / mean_score if mean_score else float("nan"), se,
-                        t, p, tuple(float(v) for v in per_run))
+    return HoldoutShift(
+        n_t,
+        int(use.sum()),
+        mean_score,
+        shift,
+        100.0 * shift / mean_score if mean_score else float("nan"),
+        se,
+        t,
+        p,
+        tuple(float(v) for v in per_run),
+    )
 
 
 def round_robin_counts(subsets, n_topics: int, baseline: int, order) -> np.ndarray:

@@ -55,8 +55,7 @@ class Thresholds:
     expected_below_under_null: float
 
 
-def _thresholds(values: np.ndarray, ref: Reference, ext: _StdExtremes, alpha: float
-                ) -> Thresholds:
+def _thresholds(values: np.ndarray, ref: Reference, ext: _StdExtremes, alpha: float) -> Thresholds:
     zq, zq_se = ext.max_q(1.0 - alpha)
     wq, wq_se = ext.min_q(alpha)
     hi = ref.mu + ref.se * zq
@@ -65,12 +64,29 @@ def _thresholds(values: np.ndarray, ref: Reference, ext: _StdExtremes, alpha: fl
     below = int(np.sum(values < lo))
     null_above = ref.n_results * float(np.exp(log_ndtr(-zq)))
     null_below = ref.n_results * float(np.exp(log_ndtr(wq)))
-    return Thresholds(alpha, hi, ref.se * zq_se, lo, ref.se * wq_se, above, below,
-                      ref.n_results - above - below, null_above, null_below)
+    return Thresholds(
+        alpha,
+        hi,
+        ref.se * zq_se,
+        lo,
+        ref.se * wq_se,
+        above,
+        below,
+        ref.n_results - above - below,
+        null_above,
+        null_below,
+    )
 
 
-def thresholds(values, n_topics: int, *, alpha: float = 0.05, method: str = "exact",
-               trials: int | None = None, seed: int | None = None) -> Thresholds:
+def thresholds(
+    values,
+    n_topics: int,
+    *,
+    alpha: float = 0.05,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int | None = None,
+) -> Thresholds:
     """Beyond-chance thresholds of the max and min of the N ``values`` at level alpha."""
     alpha = _check_prob("alpha", alpha)
     ref = reference(values, n_topics)
@@ -111,15 +127,31 @@ def _interval(value: float, se: float, ext: _StdExtremes, p: float) -> Intrinsic
     mu0 = value - se * zq
     lower = mu0 + se * wq
     return IntrinsicInterval(
-        value=value, p=p, N=ext.N, se=se, mu0=mu0, mu0_se=se * zq_se, lower=lower,
-        lower_se=se * math.hypot(zq_se, wq_se), upper=value, coverage=1.0 - 2.0 * p,
+        value=value,
+        p=p,
+        N=ext.N,
+        se=se,
+        mu0=mu0,
+        mu0_se=se * zq_se,
+        lower=lower,
+        lower_se=se * math.hypot(zq_se, wq_se),
+        upper=value,
+        coverage=1.0 - 2.0 * p,
         drop=(1.0 - mu0 / value) if value != 0 else math.nan,
-        width=(value / lower - 1.0) if lower > 0 else math.nan)
+        width=(value / lower - 1.0) if lower > 0 else math.nan,
+    )
 
 
-def intrinsic_interval(value: float, se: float, N: int, *, p: float = 0.2,
-                       method: str = "exact", trials: int | None = None,
-                       seed: int | None = None) -> IntrinsicInterval:
+def intrinsic_interval(
+    value: float,
+    se: float,
+    N: int,
+    *,
+    p: float = 0.2,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int | None = None,
+) -> IntrinsicInterval:
     """mu0 and the lower bound for an observed ``value`` as the max of N (Table 3)."""
     value, se, p = _check_mu(value), _check_se(se), check_interval_p(p)
     return _interval(value, se, _StdExtremes.make(N, method, trials, seed), p)
@@ -152,9 +184,17 @@ class BestAudit:
     seed: int | None
 
 
-def audit_best(values, n_topics: int, *, alpha: float = 0.05, p: float = 0.2,
-               value: float | None = None, method: str = "exact", trials: int | None = None,
-               seed: int | None = None) -> BestAudit:
+def audit_best(
+    values,
+    n_topics: int,
+    *,
+    alpha: float = 0.05,
+    p: float = 0.2,
+    value: float | None = None,
+    method: str = "exact",
+    trials: int | None = None,
+    seed: int | None = None,
+) -> BestAudit:
     """Extreme-value audit of the best of N published results (Sec. 3.1, Tables 2-3).
 
     ``values``: the N mean effectiveness values; ``n_topics``: topics per mean; ``alpha``:
@@ -172,6 +212,17 @@ def audit_best(values, n_topics: int, *, alpha: float = 0.05, p: float = 0.2,
     iv = _interval(target, ref.se, ext, p)
     order = sorted(range(v.size), key=lambda i: (-v[i], i))
     cands = tuple(i for i in order if v[i] >= iv.lower)
-    return BestAudit(ref, _mxvd(ref.mu, ref.se, ext, seed), th, iv, cands, len(cands),
-                     tuple(float(x) for x in np.sort(v)), alpha, p, ext.method, ext.trials,
-                     seed if ext.trials else None)
+    return BestAudit(
+        ref,
+        _mxvd(ref.mu, ref.se, ext, seed),
+        th,
+        iv,
+        cands,
+        len(cands),
+        tuple(float(x) for x in np.sort(v)),
+        alpha,
+        p,
+        ext.method,
+        ext.trials,
+        seed if ext.trials else None,
+    )

@@ -60,8 +60,9 @@ class ModelFit:
     rejected: bool
 
 
-def model_fit(values, n_topics: int, *, alpha: float = 0.05,
-              p_floor: float | None = None) -> ModelFit:
+def model_fit(
+    values, n_topics: int, *, alpha: float = 0.05, p_floor: float | None = None
+) -> ModelFit:
     """Check the reference model of the N ``values`` over ``n_topics`` topics (see module)."""
     from scipy import stats as sps  # imported here: 0.4 s that a stored audit never needs
 
@@ -76,7 +77,7 @@ def model_fit(values, n_topics: int, *, alpha: float = 0.05,
     w = sp = None
     s_low = False
     if v.size >= 3:
-        with warnings.catch_warnings():   # N > 5000: scipy warns its p may be inaccurate
+        with warnings.catch_warnings():  # N > 5000: scipy warns its p may be inaccurate
             warnings.simplefilter("ignore")
             res = sps.shapiro(v)
         w = float(res.statistic)
@@ -86,5 +87,22 @@ def model_fit(values, n_topics: int, *, alpha: float = 0.05,
     else:
         sp_rej = False
     spread_rej = vp_raw < alpha
-    return ModelFit(ref.n_results, ref.n_topics, ref.sd, ref.se, ratio, stat, df, vp, v_low,
-                    w, sp, s_low, alpha, p_floor, spread_rej, sp_rej, spread_rej or sp_rej)
+    return ModelFit(
+        ref.n_results,
+        ref.n_topics,
+        ref.sd,
+        ref.se,
+        ratio,
+        stat,
+        df,
+        vp,
+        v_low,
+        w,
+        sp,
+        s_low,
+        alpha,
+        p_floor,
+        spread_rej,
+        sp_rej,
+        spread_rej or sp_rej,
+    )

@@ -62,13 +62,15 @@ def _entries(run, topic, doc, participant_of_run):
     part_of_run = _as_int("participant_of_run", participant_of_run)
     if not (run.size == topic.size == doc.size):
         raise ParameterError(
-            f"run, topic and doc must have the same length ({run.size}, {topic.size}, {doc.size})")
+            f"run, topic and doc must have the same length ({run.size}, {topic.size}, {doc.size})"
+        )
     if part_of_run.size == 0:
         raise ParameterError("the run set is empty")
     if run.size and run.max() >= part_of_run.size:
         raise ParameterError(
             f"run code {run.max()} has no participant (participant_of_run has "
-            f"{part_of_run.size} entries)")
+            f"{part_of_run.size} entries)"
+        )
     # one entry per (run, topic, doc): a document listed twice in a top K counts once
     n_t = int(topic.max()) + 1 if topic.size else 1
     n_d = int(doc.max()) + 1 if doc.size else 1
@@ -83,7 +85,7 @@ def _participants_per_doc(run, topic, doc, part_of_run, n_t, n_d):
     """Per entry its (topic, doc) key; the distinct retrieved keys with P_d; and the
     participant of each distinct (participant, topic, doc), sorted by (topic, doc)."""
     td = topic * n_d + doc
-    ptd = _distinct(part_of_run[run] * (n_t * n_d) + td)   # distinct (participant, topic, doc)
+    ptd = _distinct(part_of_run[run] * (n_t * n_d) + td)  # distinct (participant, topic, doc)
     ptd_td, ptd_part = ptd % (n_t * n_d), ptd // (n_t * n_d)
     order = np.argsort(ptd_td, kind="stable")
     keys, counts = _distinct(ptd_td, counts=True)
@@ -94,10 +96,10 @@ def _participants_per_doc(run, topic, doc, part_of_run, n_t, n_d):
 class RunAverageOverlap:
     """Run Average Overlap per run (Voorhees et al. 2014, Section 3)."""
 
-    rao: np.ndarray             # (n_runs,) RAO; NaN for a run with no retrieved document
-    n_topics: np.ndarray        # (n_runs,) topics with >= 1 retrieved document (the T averaged)
-    n_participants: int         # P: participants with runs in the run set
-    lower_bound: float          # 1/P, the RAO of a run retrieving only what all retrieve
+    rao: np.ndarray  # (n_runs,) RAO; NaN for a run with no retrieved document
+    n_topics: np.ndarray  # (n_runs,) topics with >= 1 retrieved document (the T averaged)
+    n_participants: int  # P: participants with runs in the run set
+    lower_bound: float  # 1/P, the RAO of a run retrieving only what all retrieve
 
 
 def run_average_overlap(run, topic, doc, participant_of_run) -> RunAverageOverlap:
@@ -117,30 +119,31 @@ def run_average_overlap(run, topic, doc, participant_of_run) -> RunAverageOverla
         inv_p = 1.0 / counts[np.searchsorted(keys, td)]
         rt = run * n_t + topic
         rt_keys, rt_idx, rt_n = np.unique(rt, return_inverse=True, return_counts=True)
-        per_topic = np.bincount(rt_idx, weights=inv_p) / rt_n       # mean 1/P_d per (run, topic)
+        per_topic = np.bincount(rt_idx, weights=inv_p) / rt_n  # mean 1/P_d per (run, topic)
         rt_run = rt_keys // n_t
         n_topics = np.bincount(rt_run, minlength=n_runs)
         total = np.bincount(rt_run, weights=per_topic, minlength=n_runs)
         has = n_topics > 0
         rao[has] = total[has] / n_topics[has]
-    return RunAverageOverlap(rao=rao, n_topics=n_topics, n_participants=int(n_p),
-                             lower_bound=1.0 / n_p)
+    return RunAverageOverlap(
+        rao=rao, n_topics=n_topics, n_participants=int(n_p), lower_bound=1.0 / n_p
+    )
 
 
 @dataclass(frozen=True)
 class UniqueRelevant:
     """Uniquely retrieved relevant documents per participant (Voorhees et al. 2014, Table 2)."""
 
-    n_unique: np.ndarray           # (n_participants,) unique relevant documents of each
+    n_unique: np.ndarray  # (n_participants,) unique relevant documents of each
     share_of_relevant: np.ndarray  # n_unique / n_relevant
-    share_of_uniques: np.ndarray   # n_unique / n_unique_total (NaN when there are none)
-    n_relevant: int                # relevant (topic, doc) pairs in the qrels
-    n_retrieved_relevant: int      # ... of which in some participant's top K
-    n_unique_total: int            # ... of which in exactly one participant's top K
-    unique_fraction: float         # Table 2 row 1: n_unique_total / n_relevant
-    largest_share: float           # Table 2 row 2: max share_of_uniques
-    largest_participant: int       # its participant code (-1 when there are no uniques)
-    owner: np.ndarray              # (n_relevant,) participant owning each relevant pair, or -1
+    share_of_uniques: np.ndarray  # n_unique / n_unique_total (NaN when there are none)
+    n_relevant: int  # relevant (topic, doc) pairs in the qrels
+    n_retrieved_relevant: int  # ... of which in some participant's top K
+    n_unique_total: int  # ... of which in exactly one participant's top K
+    unique_fraction: float  # Table 2 row 1: n_unique_total / n_relevant
+    largest_share: float  # Table 2 row 2: max share_of_uniques
+    largest_participant: int  # its participant code (-1 when there are no uniques)
+    owner: np.ndarray  # (n_relevant,) participant owning each relevant pair, or -1
 
 
 def unique_relevant(run, topic, doc, participant_of_run, rel_topic, rel_doc) -> UniqueRelevant:
@@ -162,7 +165,8 @@ def unique_relevant(run, topic, doc, participant_of_run, rel_topic, rel_doc) -> 
         n_t = max(n_t, int(rel_topic.max()) + 1)
         n_d = max(n_d, int(rel_doc.max()) + 1)
         _, keys, counts, ptd_td, ptd_part = _participants_per_doc(
-            run, topic, doc, part_of_run, n_t, n_d)
+            run, topic, doc, part_of_run, n_t, n_d
+        )
         rel_td = rel_topic * n_d + rel_doc
         pos = np.minimum(np.searchsorted(keys, rel_td), keys.size - 1)
         found = keys[pos] == rel_td
@@ -177,31 +181,38 @@ def unique_relevant(run, topic, doc, participant_of_run, rel_topic, rel_doc) -> 
     share_uni = n_unique / total_unique if total_unique else np.full(n_p, np.nan)
     largest = int(np.argmax(n_unique)) if total_unique else -1
     return UniqueRelevant(
-        n_unique=n_unique, share_of_relevant=share_rel, share_of_uniques=share_uni,
-        n_relevant=n_rel, n_retrieved_relevant=n_retrieved, n_unique_total=total_unique,
+        n_unique=n_unique,
+        share_of_relevant=share_rel,
+        share_of_uniques=share_uni,
+        n_relevant=n_rel,
+        n_retrieved_relevant=n_retrieved,
+        n_unique_total=total_unique,
         unique_fraction=total_unique / n_rel if n_rel else float("nan"),
         largest_share=float(share_uni[largest]) if total_unique else 0.0,
-        largest_participant=largest, owner=owner)
+        largest_participant=largest,
+        owner=owner,
+    )
 
 
 @dataclass(frozen=True)
 class LeaveOutUniques:
     """Leave-out-uniques statistics (Voorhees et al. 2014, Section 4 and Table 2)."""
 
-    before: np.ndarray        # (n_runs,) MAP with the full qrels
-    after: np.ndarray         # (n_runs,) MAP without the run's participant's unique relevants
-    pct_change: np.ndarray    # 100 * (after - before) / before (negative: the run loses)
-    considered: np.ndarray    # (n_runs,) bool: automatic and before >= min_map
+    before: np.ndarray  # (n_runs,) MAP with the full qrels
+    after: np.ndarray  # (n_runs,) MAP without the run's participant's unique relevants
+    pct_change: np.ndarray  # 100 * (after - before) / before (negative: the run loses)
+    considered: np.ndarray  # (n_runs,) bool: automatic and before >= min_map
     min_map: float
     noise_pct: float
     n_considered: int
-    mean_abs_pct: float       # Table 2 row 3: mean |% difference| over the considered runs
-    max_abs_pct: float        # Table 2 row 4: maximum |% difference|
-    n_above: int              # Table 2 row 5: runs with |% difference| > noise_pct
+    mean_abs_pct: float  # Table 2 row 3: mean |% difference| over the considered runs
+    max_abs_pct: float  # Table 2 row 4: maximum |% difference|
+    n_above: int  # Table 2 row 5: runs with |% difference| > noise_pct
 
 
-def leave_out_uniques(before, after, automatic, *, min_map: float = LOU_MIN_MAP,
-                      noise_pct: float = LOU_NOISE_PCT) -> LeaveOutUniques:
+def leave_out_uniques(
+    before, after, automatic, *, min_map: float = LOU_MIN_MAP, noise_pct: float = LOU_NOISE_PCT
+) -> LeaveOutUniques:
     """Table 2 statistics of the LOU test from MAP before and after (Voorhees et al. 2014).
 
     The percentage difference is taken in absolute value: a run that gains when its
@@ -222,8 +233,14 @@ def leave_out_uniques(before, after, automatic, *, min_map: float = LOU_MIN_MAP,
     considered = automatic & (before >= min_map) & np.isfinite(pct)
     absd = np.abs(pct[considered])
     return LeaveOutUniques(
-        before=before, after=after, pct_change=pct, considered=considered, min_map=min_map,
-        noise_pct=noise_pct, n_considered=int(considered.sum()),
+        before=before,
+        after=after,
+        pct_change=pct,
+        considered=considered,
+        min_map=min_map,
+        noise_pct=noise_pct,
+        n_considered=int(considered.sum()),
         mean_abs_pct=float(absd.mean()) if absd.size else float("nan"),
         max_abs_pct=float(absd.max()) if absd.size else float("nan"),
-        n_above=int((absd > noise_pct + _ROUNDING).sum()))
+        n_above=int((absd > noise_pct + _ROUNDING).sum()),
+    )

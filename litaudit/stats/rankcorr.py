@@ -76,8 +76,9 @@ def participant_tau(new_baseline, new_reuse, others_baseline) -> Tau:
         raise ParameterError("participant tau: other runs' scores must be a finite vector")
     if nb.size == 0 or ob.size == 0:
         raise ParameterError("participant tau needs at least one run on each side")
-    return _tau(np.sign(nb[:, None] - ob[None, :]).ravel(),
-                np.sign(nr[:, None] - ob[None, :]).ravel())
+    return _tau(
+        np.sign(nb[:, None] - ob[None, :]).ravel(), np.sign(nr[:, None] - ob[None, :]).ravel()
+    )
 
 
 def rmse(baseline, reuse) -> float:

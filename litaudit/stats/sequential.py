@@ -83,9 +83,17 @@ class History:
     n_beyond: int
 
 
-def replay(values, years, n_topics: int, *, alpha: float = 0.05,
-           reference: str = "final", times=None, labels=None,
-           p_floor: float | None = None) -> History:
+def replay(
+    values,
+    years,
+    n_topics: int,
+    *,
+    alpha: float = 0.05,
+    reference: str = "final",
+    times=None,
+    labels=None,
+    p_floor: float | None = None,
+) -> History:
     """Replay ``values`` published in ``years`` (same length) in year order, or by
     ``times`` (sortable integers, e.g. date ordinals, labelled by ``labels``) when given.
 
@@ -102,8 +110,9 @@ def replay(values, years, n_topics: int, *, alpha: float = 0.05,
     if y.size != v.size or (labels is not None and len(labels) != v.size):
         raise ParameterError("values, times and labels differ in length")
     if reference not in REFERENCES:
-        raise ParameterError(f"unknown reference {reference!r}: choose one of "
-                             f"{', '.join(REFERENCES)}")
+        raise ParameterError(
+            f"unknown reference {reference!r}: choose one of {', '.join(REFERENCES)}"
+        )
     if not (0.0 < float(alpha) < 1.0):
         raise ParameterError(f"alpha must be strictly between 0 and 1, got {alpha!r}")
     final = E.reference(v, n_topics)
@@ -142,8 +151,33 @@ def replay(values, years, n_topics: int, *, alpha: float = 0.05,
             beyond = bool(record > thr)
         first = idx[0]
         when = str(labels[first]) if labels is not None else str(int(yr[first]))
-        points.append(YearPoint(int(yr[first]), len(idx), N, record, rec_i, new_record, mu, sd,
-                                se, em, thr, pv, low, beyond, when))
-    return History(tuple(points), reference, float(alpha), int(n_topics), final.n_results,
-                   final.mu, final.sd, sum(p.new_record for p in points),
-                   sum(bool(p.beyond_chance) for p in points))
+        points.append(
+            YearPoint(
+                int(yr[first]),
+                len(idx),
+                N,
+                record,
+                rec_i,
+                new_record,
+                mu,
+                sd,
+                se,
+                em,
+                thr,
+                pv,
+                low,
+                beyond,
+                when,
+            )
+        )
+    return History(
+        tuple(points),
+        reference,
+        float(alpha),
+        int(n_topics),
+        final.n_results,
+        final.mu,
+        final.sd,
+        sum(p.new_record for p in points),
+        sum(bool(p.beyond_chance) for p in points),
+    )

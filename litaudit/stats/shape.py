@@ -36,8 +36,8 @@ def normal_shape(values) -> Shape:
     m2 = float(np.mean(d * d))
     if m2 == 0.0:
         return Shape(n, None, None)
-    m3, m4 = float(np.mean(d ** 3)), float(np.mean(d ** 4))
-    g1, g2 = m3 / m2 ** 1.5, m4 / (m2 * m2) - 3.0
+    m3, m4 = float(np.mean(d**3)), float(np.mean(d**4))
+    g1, g2 = m3 / m2**1.5, m4 / (m2 * m2) - 3.0
     skew = math.sqrt(n * (n - 1)) / (n - 2) * g1
     kurt = (n - 1) / ((n - 2) * (n - 3)) * ((n + 1) * g2 + 6.0)
     return Shape(n, skew, kurt)

@@ -36,8 +36,8 @@ from litaudit import defaults
 from litaudit.errors import ParameterError
 
 DEFAULT_PERMUTATIONS = defaults.SUBCOLLECTION_PERMUTATIONS  # Sanderson et al. (2012), Sec. 3.2
-_TIE = 1e-12                    # taus equal up to rounding count as <= (ties favour p)
-_BATCH_POSITIONS = 4_000_000    # ranked positions x splits evaluated per batch (memory bound)
+_TIE = 1e-12  # taus equal up to rounding count as <= (ties favour p)
+_BATCH_POSITIONS = 4_000_000  # ranked positions x splits evaluated per batch (memory bound)
 
 
 def kendall_tau(x, y) -> np.ndarray:
@@ -75,20 +75,21 @@ class RankedRelevance:
     n_runs: int
     n_topics: int
     n_docs: int
-    seg_run: np.ndarray      # (M,) run of each (run, topic) list that retrieved a relevant doc
-    seg_topic: np.ndarray    # (M,) its topic
-    doc_index: np.ndarray    # (D,) original code of each document used; below, codes index it
-    pos_doc: np.ndarray      # (N,) ranked documents of all cut lists, concatenated
-    pos_key: np.ndarray      # (N,) block of each position = its next relevant position's index
-    rel_doc: np.ndarray      # (Q,) relevant retrieved documents, in list and rank order
-    rel_seg: np.ndarray      # (Q,) their list
-    rel_first: np.ndarray    # (M,) index in rel_doc of each list's first relevant document
-    qrel_topic: np.ndarray   # (J,) the relevant (topic, doc) pairs of the qrels
-    qrel_doc: np.ndarray     # (J,)
+    seg_run: np.ndarray  # (M,) run of each (run, topic) list that retrieved a relevant doc
+    seg_topic: np.ndarray  # (M,) its topic
+    doc_index: np.ndarray  # (D,) original code of each document used; below, codes index it
+    pos_doc: np.ndarray  # (N,) ranked documents of all cut lists, concatenated
+    pos_key: np.ndarray  # (N,) block of each position = its next relevant position's index
+    rel_doc: np.ndarray  # (Q,) relevant retrieved documents, in list and rank order
+    rel_seg: np.ndarray  # (Q,) their list
+    rel_first: np.ndarray  # (M,) index in rel_doc of each list's first relevant document
+    qrel_topic: np.ndarray  # (J,) the relevant (topic, doc) pairs of the qrels
+    qrel_doc: np.ndarray  # (J,)
 
 
-def ranked_relevance(run, topic, doc, qrel_topic, qrel_doc, *, n_runs: int, n_topics: int,
-                     n_docs: int) -> RankedRelevance:
+def ranked_relevance(
+    run, topic, doc, qrel_topic, qrel_doc, *, n_runs: int, n_topics: int, n_docs: int
+) -> RankedRelevance:
     """Precompute the ranked relevance of every (run, topic) list.
 
     ``run``, ``topic``, ``doc``: one entry per retrieved document, each list's entries in
@@ -105,8 +106,13 @@ def ranked_relevance(run, topic, doc, qrel_topic, qrel_doc, *, n_runs: int, n_to
         raise ParameterError("run, topic and doc must be 1-d arrays of one length")
     if qt.shape != qd.shape or qt.ndim != 1:
         raise ParameterError("qrel_topic and qrel_doc must be 1-d arrays of one length")
-    for name, a, n in (("run", run, n_runs), ("topic", topic, n_topics), ("doc", doc, n_docs),
-                       ("qrel_topic", qt, n_topics), ("qrel_doc", qd, n_docs)):
+    for name, a, n in (
+        ("run", run, n_runs),
+        ("topic", topic, n_topics),
+        ("doc", doc, n_docs),
+        ("qrel_topic", qt, n_topics),
+        ("qrel_doc", qd, n_docs),
+    ):
         if a.size and (a.min() < 0 or a.max() >= n):
             raise ParameterError(f"{name} codes must be in [0, {n})")
     order = np.argsort(run * n_topics + topic, kind="stable")
@@ -124,8 +130,9 @@ def ranked_relevance(run, topic, doc, qrel_topic, qrel_doc, *, n_runs: int, n_to
     rel_idx = np.flatnonzero(is_rel)
     nxt = np.full(key.size + 1, -1, dtype=np.int64)
     nxt[rel_idx] = np.arange(rel_idx.size)
-    nxt = np.minimum.accumulate(np.where(nxt[::-1] < 0, np.iinfo(np.int64).max,
-                                         nxt[::-1]))[::-1][:-1]
+    nxt = np.minimum.accumulate(np.where(nxt[::-1] < 0, np.iinfo(np.int64).max, nxt[::-1]))[::-1][
+        :-1
+    ]
     has_next = nxt < rel_idx.size
     nxt_c = np.minimum(nxt, max(rel_idx.size - 1, 0))
     keep = has_next & (rel_idx.size > 0)
@@ -142,15 +149,24 @@ def ranked_relevance(run, topic, doc, qrel_topic, qrel_doc, *, n_runs: int, n_to
     p_doc, p_key = p_doc[by_topic], p_key[by_topic]
     used = np.concatenate([p_doc, doc[rel_idx], qd])
     _, first = np.unique(used, return_index=True)
-    doc_index = used[np.sort(first)]                    # original code of each new doc code
+    doc_index = used[np.sort(first)]  # original code of each new doc code
     new_code = np.full(n_docs, -1, dtype=np.int64)
     new_code[doc_index] = np.arange(doc_index.size)
     return RankedRelevance(
-        n_runs=n_runs, n_topics=n_topics, n_docs=n_docs,
-        seg_run=seg_keys // n_topics, seg_topic=seg_keys % n_topics,
-        doc_index=doc_index, pos_doc=new_code[p_doc].astype(np.int32), pos_key=p_key,
-        rel_doc=new_code[doc[rel_idx]], rel_seg=rel_seg.astype(np.int64),
-        rel_first=rel_first, qrel_topic=qt, qrel_doc=new_code[qd])
+        n_runs=n_runs,
+        n_topics=n_topics,
+        n_docs=n_docs,
+        seg_run=seg_keys // n_topics,
+        seg_topic=seg_keys % n_topics,
+        doc_index=doc_index,
+        pos_doc=new_code[p_doc].astype(np.int32),
+        pos_key=p_key,
+        rel_doc=new_code[doc[rel_idx]],
+        rel_seg=rel_seg.astype(np.int64),
+        rel_first=rel_first,
+        qrel_topic=qt,
+        qrel_doc=new_code[qd],
+    )
 
 
 def _at_own_label(per_block: np.ndarray, rl: np.ndarray, prep: RankedRelevance) -> np.ndarray:
@@ -160,13 +176,14 @@ def _at_own_label(per_block: np.ndarray, rl: np.ndarray, prep: RankedRelevance) 
     flat = np.cumsum(per_block, axis=2, dtype=np.int32).reshape(b, c1 * q_n)
     row = rl * q_n
     at = np.take_along_axis(flat, row + np.arange(q_n), axis=1)
-    before = prep.rel_first[prep.rel_seg] - 1                         # -1: list starts at 0
+    before = prep.rel_first[prep.rel_seg] - 1  # -1: list starts at 0
     base = np.take_along_axis(flat, row + np.maximum(before, 0), axis=1)
     return at - np.where(before >= 0, base, 0)
 
 
-def subcollection_map(prep: RankedRelevance, labels, n_labels: int) -> tuple[np.ndarray,
-                                                                              np.ndarray]:
+def subcollection_map(
+    prep: RankedRelevance, labels, n_labels: int
+) -> tuple[np.ndarray, np.ndarray]:
     """MAP of every run on every sub-collection, for a batch of labellings of the documents.
 
     ``labels``: (B, n_docs) ints, the sub-collection 0..n_labels-1 of each document, or -1
@@ -180,35 +197,37 @@ def subcollection_map(prep: RankedRelevance, labels, n_labels: int) -> tuple[np.
         raise ParameterError(f"labels must have {prep.n_docs} columns, got {labels.shape[1]}")
     if labels.size and (labels.min() < -1 or labels.max() >= n_labels):
         raise ParameterError(f"labels must be in [-1, {n_labels})")
-    labels = labels[:, prep.doc_index]                   # the documents used, in their order
+    labels = labels[:, prep.doc_index]  # the documents used, in their order
     b = labels.shape[0]
     m, t_n, q_n = prep.seg_run.size, prep.n_topics, prep.rel_doc.size
-    c1 = n_labels + 1                                     # label + 1; 0 = no sub-collection
+    c1 = n_labels + 1  # label + 1; 0 = no sub-collection
     lab1 = (labels + 1).astype(np.int8 if n_labels < 127 else np.int32)
     # documents of each label per block: one bincount over the ranked positions per split
     counts = np.empty((b, c1, q_n), dtype=np.int32)
     for i in range(b):
-        offset = lab1[i].astype(np.intp) * q_n           # (label + 1) * Q for every document
-        counts[i] = np.bincount(prep.pos_key + offset[prep.pos_doc],
-                                minlength=c1 * q_n).reshape(c1, q_n)
-    rl = lab1[:, prep.rel_doc].astype(np.intp)                          # (B, Q)
-    den = _at_own_label(counts, rl, prep)      # documents of q's label at ranks <= q's rank
+        offset = lab1[i].astype(np.intp) * q_n  # (label + 1) * Q for every document
+        counts[i] = np.bincount(prep.pos_key + offset[prep.pos_doc], minlength=c1 * q_n).reshape(
+            c1, q_n
+        )
+    rl = lab1[:, prep.rel_doc].astype(np.intp)  # (B, Q)
+    den = _at_own_label(counts, rl, prep)  # documents of q's label at ranks <= q's rank
     onehot = np.zeros((b, c1, q_n), dtype=np.int32)
     np.put_along_axis(onehot, rl[:, None, :], 1, axis=1)
-    num = _at_own_label(onehot, rl, prep)      # relevant documents of q's label up to q
+    num = _at_own_label(onehot, rl, prep)  # relevant documents of q's label up to q
     valid = rl > 0
     prec = np.where(valid, num / np.maximum(den, 1), 0.0)
     # sum of precisions per (split, list, label)
     idx = (np.arange(b)[:, None] * m + prep.rel_seg[None, :]) * n_labels + np.maximum(rl - 1, 0)
-    sums = np.bincount(idx[valid], weights=prec[valid],
-                       minlength=b * m * n_labels).reshape(b, m, n_labels)
+    sums = np.bincount(idx[valid], weights=prec[valid], minlength=b * m * n_labels).reshape(
+        b, m, n_labels
+    )
     # relevant documents per (split, topic, label)
     q_lab = labels[:, prep.qrel_doc].astype(np.int64)
     q_ok = q_lab >= 0
     q_idx = (np.arange(b)[:, None] * t_n + prep.qrel_topic[None, :]) * n_labels + q_lab
     n_rel = np.bincount(q_idx[q_ok], minlength=b * t_n * n_labels).reshape(b, t_n, n_labels)
-    n_top = (n_rel > 0).sum(axis=1)                                  # (B, C)
-    r_seg = n_rel[:, prep.seg_topic, :]                              # (B, M, C)
+    n_top = (n_rel > 0).sum(axis=1)  # (B, C)
+    r_seg = n_rel[:, prep.seg_topic, :]  # (B, M, C)
     ap = np.where(r_seg > 0, sums / np.maximum(r_seg, 1), 0.0)
     per_run = np.zeros((m, prep.n_runs))
     per_run[np.arange(m), prep.seg_run] = 1.0
@@ -232,22 +251,29 @@ def random_labels(labels: np.ndarray, seed) -> np.ndarray:
 class SubcollectionTest:
     """Sub-collection ranking consistency with its randomization test (Sanderson 2012)."""
 
-    names: tuple[str, ...]           # sub-collections
-    sizes: np.ndarray                # (C,) documents of each in the document universe
-    n_unassigned: int                # documents in no sub-collection
-    maps: np.ndarray                 # (C, n_runs) MAP of each run on each sub-collection
-    n_topics: np.ndarray             # (C,) topics with >= 1 relevant document in each
+    names: tuple[str, ...]  # sub-collections
+    sizes: np.ndarray  # (C,) documents of each in the document universe
+    n_unassigned: int  # documents in no sub-collection
+    maps: np.ndarray  # (C, n_runs) MAP of each run on each sub-collection
+    n_topics: np.ndarray  # (C,) topics with >= 1 relevant document in each
     pairs: tuple[tuple[int, int], ...]
-    tau: np.ndarray                  # (n_pairs,) Kendall's tau-b of the two rankings
-    random_tau: np.ndarray           # (n_pairs, R) tau of the random splits of equal sizes
-    random_valid: np.ndarray         # (n_pairs,) random splits whose tau is defined
-    p_value: np.ndarray              # (n_pairs,) (1 + #{random <= tau}) / (1 + valid)
+    tau: np.ndarray  # (n_pairs,) Kendall's tau-b of the two rankings
+    random_tau: np.ndarray  # (n_pairs, R) tau of the random splits of equal sizes
+    random_valid: np.ndarray  # (n_pairs,) random splits whose tau is defined
+    p_value: np.ndarray  # (n_pairs,) (1 + #{random <= tau}) / (1 + valid)
     permutations: int
 
 
-def subcollection_test(prep: RankedRelevance, labels, names, *, permutations: int =
-                       DEFAULT_PERMUTATIONS, rng: np.random.Generator, workers: int = 1,
-                       progress: Callable[[int], None] | None = None) -> SubcollectionTest:
+def subcollection_test(
+    prep: RankedRelevance,
+    labels,
+    names,
+    *,
+    permutations: int = DEFAULT_PERMUTATIONS,
+    rng: np.random.Generator,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> SubcollectionTest:
     """Kendall's tau per pair of sub-collections and its randomization test.
 
     ``labels``: (n_docs,) sub-collection of every document of the universe (-1: none).
@@ -308,6 +334,15 @@ def subcollection_test(prep: RankedRelevance, labels, names, *, permutations: in
         below = (rand <= tau[:, None] + _TIE).sum(axis=1)
     p = np.where(np.isnan(tau), np.nan, (1 + below) / (1 + valid))
     return SubcollectionTest(
-        names=names, sizes=np.bincount(labels[labels >= 0], minlength=c_n),
-        n_unassigned=int((labels < 0).sum()), maps=maps[0], n_topics=n_top[0], pairs=pairs,
-        tau=tau, random_tau=rand, random_valid=valid, p_value=p, permutations=permutations)
+        names=names,
+        sizes=np.bincount(labels[labels >= 0], minlength=c_n),
+        n_unassigned=int((labels < 0).sum()),
+        maps=maps[0],
+        n_topics=n_top[0],
+        pairs=pairs,
+        tau=tau,
+        random_tau=rand,
+        random_valid=valid,
+        p_value=p,
+        permutations=permutations,
+    )

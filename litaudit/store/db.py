@@ -100,8 +100,13 @@ class Store:
         self.close()
 
 
-def open_store(path: str | os.PathLike | None = None, *, read_only: bool = False,
-               migrate: bool = True, allow_outdated: bool = False) -> Store:
+def open_store(
+    path: str | os.PathLike | None = None,
+    *,
+    read_only: bool = False,
+    migrate: bool = True,
+    allow_outdated: bool = False,
+) -> Store:
     """Open (and for writing, create and migrate) the database at ``path``.
 
     ``path=":memory:"`` gives an in-memory database (tests).

@@ -46,8 +46,9 @@ def available(schema_dir: Path | None = None) -> list[Migration]:
         found.append(Migration(int(m.group(1)), m.group(2), p))
     versions = [m.version for m in found]
     if len(set(versions)) != len(versions) or 0 in versions:
-        raise StoreError(f"{schema_dir}: schema versions must be distinct and from 1 on, "
-                         f"got {versions}")
+        raise StoreError(
+            f"{schema_dir}: schema versions must be distinct and from 1 on, got {versions}"
+        )
     return found
 
 
@@ -71,7 +72,8 @@ def applied(con) -> list[tuple[int, str, object]]:
 
     try:
         return con.execute(
-            "SELECT version, name, applied_at FROM _migrations ORDER BY version").fetchall()
+            "SELECT version, name, applied_at FROM _migrations ORDER BY version"
+        ).fetchall()
     except duckdb.CatalogException:
         return []
 
@@ -109,10 +111,14 @@ def migrate(con, path: str) -> list[Migration]:
         con.execute("BEGIN TRANSACTION")
         try:
             con.execute(m.sql)
-            con.execute("INSERT INTO _migrations (version, name) VALUES (?, ?)", [m.version, m.name])
+            con.execute(
+                "INSERT INTO _migrations (version, name) VALUES (?, ?)", [m.version, m.name]
+            )
             con.execute("COMMIT")
         except Exception as exc:
             con.execute("ROLLBACK")
-            raise StoreError(f"{m.path.name}: migration failed: {str(exc).splitlines()[0]}") from exc
+            raise StoreError(
+                f"{m.path.name}: migration failed: {str(exc).splitlines()[0]}"
+            ) from exc
         done.append(m)
     return done

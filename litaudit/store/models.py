@@ -26,7 +26,7 @@ class Collection(SQLModel, table=True):
     documents: str
     ir_datasets: bool = False
     notes: str | None = None
-    provenance: str | None = None        # schema 003
+    provenance: str | None = None  # schema 003
 
 
 class CollectionAlias(SQLModel, table=True):
@@ -101,7 +101,7 @@ class Result(SQLModel, table=True):
     notes: str | None = None
     created_at: dt.datetime | None = None
     updated_at: dt.datetime | None = None
-    date: dt.date | None = None          # schema 003
+    date: dt.date | None = None  # schema 003
     reporter: str | None = None
     url: str | None = None
     code_url: str | None = None
@@ -137,5 +137,14 @@ class Audit(SQLModel, table=True):
     created_at: dt.datetime | None = None
 
 
-ALL_MODELS = [Collection, CollectionAlias, TopicSet, Measure, MeasureAlias, Paper, Result,
-              History, Audit]
+ALL_MODELS = [
+    Collection,
+    CollectionAlias,
+    TopicSet,
+    Measure,
+    MeasureAlias,
+    Paper,
+    Result,
+    History,
+    Audit,
+]

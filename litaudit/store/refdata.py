@@ -46,23 +46,55 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
         # collections before their '/judged' ids) present under its short name
         if c["id"] in present or c["name"] in present:
             continue
-        colls.append([c["id"], c["name"], c["title"], c["documents"],
-                      bool(c.get("ir_datasets", False)), c.get("notes"), c.get("provenance")])
-        for alias in {c["id"].lower(), c["name"].lower(), *(a.lower() for a in c.get("aliases", []))}:
+        colls.append(
+            [
+                c["id"],
+                c["name"],
+                c["title"],
+                c["documents"],
+                bool(c.get("ir_datasets", False)),
+                c.get("notes"),
+                c.get("provenance"),
+            ]
+        )
+        for alias in {
+            c["id"].lower(),
+            c["name"].lower(),
+            *(a.lower() for a in c.get("aliases", [])),
+        }:
             aliases.setdefault(alias, c["id"])
         for ts in c.get("topic_sets", []):
-            topic_sets.append([c["id"], ts["name"], ts["n_topics"], bool(ts.get("default", False)),
-                               ts.get("description")])
+            topic_sets.append(
+                [
+                    c["id"],
+                    ts["name"],
+                    ts["n_topics"],
+                    bool(ts.get("default", False)),
+                    ts.get("description"),
+                ]
+            )
     # one statement per table (list parameters unnested): DuckDB runs single-row statements
     # and executemany slowly
     if colls:
-        _insert_columns(con, "collections (id, name, title, documents, ir_datasets, notes, "
-                        "provenance)", colls, conflict="")
-        _insert_columns(con, "collection_aliases (alias, collection_id)",
-                        [list(kv) for kv in aliases.items()], conflict=" ON CONFLICT DO NOTHING")
+        _insert_columns(
+            con,
+            "collections (id, name, title, documents, ir_datasets, notes, provenance)",
+            colls,
+            conflict="",
+        )
+        _insert_columns(
+            con,
+            "collection_aliases (alias, collection_id)",
+            [list(kv) for kv in aliases.items()],
+            conflict=" ON CONFLICT DO NOTHING",
+        )
         if topic_sets:
-            _insert_columns(con, "topic_sets (collection_id, name, n_topics, is_default, "
-                            "description)", topic_sets, conflict="")
+            _insert_columns(
+                con,
+                "topic_sets (collection_id, name, n_topics, is_default, description)",
+                topic_sets,
+                conflict="",
+            )
     added["collections"] += len(colls)
     for name in DEFAULT_MEASURES:
         added["measures"] += ensure_measure(con, name)
@@ -79,8 +111,9 @@ def _column_types(cols) -> list[str]:
     out = []
     for col in cols:
         kinds = {type(v) for v in col if v is not None}
-        out.append("BOOLEAN[]" if kinds == {bool} else "BIGINT[]" if kinds == {int}
-                   else "VARCHAR[]")
+        out.append(
+            "BOOLEAN[]" if kinds == {bool} else "BIGINT[]" if kinds == {int} else "VARCHAR[]"
+        )
     return out
 
 
@@ -93,22 +126,32 @@ def ensure_measure(con, name: str) -> int:
     con.execute(
         "INSERT INTO measures (name, family, cutoff, min_value, max_value, description) "
         "VALUES (?, ?, ?, ?, ?, ?)",
-        [str(m), m.family, m.cutoff, m.min_value, m.max_value,
-         fam.description + (f" at {m.cutoff}" if m.cutoff else "")],
+        [
+            str(m),
+            m.family,
+            m.cutoff,
+            m.min_value,
+            m.max_value,
+            fam.description + (f" at {m.cutoff}" if m.cutoff else ""),
+        ],
     )
     for alias in aliases_for(m):
-        con.execute("INSERT INTO measure_aliases (alias, measure) VALUES (?, ?) "
-                    "ON CONFLICT DO NOTHING", [alias, str(m)])
+        con.execute(
+            "INSERT INTO measure_aliases (alias, measure) VALUES (?, ?) ON CONFLICT DO NOTHING",
+            [alias, str(m)],
+        )
     return 1
 
 
 _REF_SQL = (
     "SELECT c.id, c.name, c.title, t.n_topics FROM collections c "
-    "LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default WHERE c.id = ?")
+    "LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default WHERE c.id = ?"
+)
 _ALIAS_SQL = (
     "SELECT c.id, c.name, c.title, t.n_topics FROM collection_aliases a "
     "JOIN collections c ON c.id = a.collection_id "
-    "LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default WHERE a.alias = ?")
+    "LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default WHERE a.alias = ?"
+)
 
 
 def resolve_collection(con, name: str) -> CollectionRef:
@@ -123,17 +166,23 @@ def resolve_collection(con, name: str) -> CollectionRef:
         ids = [i for (i,) in con.execute("SELECT id FROM collections").fetchall()]
         hits = sorted({i for i in ids if i.lower().startswith(key.rstrip("/") + "/")})
         if len(hits) > 1:
-            raise NotFound(f"collection {name!r} is ambiguous: it begins "
-                           f"{', '.join(hits[:8])}{' ...' if len(hits) > 8 else ''}")
+            raise NotFound(
+                f"collection {name!r} is ambiguous: it begins "
+                f"{', '.join(hits[:8])}{' ...' if len(hits) > 8 else ''}"
+            )
         row = (hits[0],) if hits else None
     if row is None:
         choices = [r[0] for r in con.execute("SELECT alias FROM collection_aliases").fetchall()]
         if not choices:
-            raise NotFound(f"unknown collection {name!r}: the database has no collections; "
-                           "run `litaudit init`")
+            raise NotFound(
+                f"unknown collection {name!r}: the database has no collections; run `litaudit init`"
+            )
         near = near_names(name, choices)
-        hint = f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else \
-            "; `litaudit collections list` shows them, `collections add` adds one"
+        hint = (
+            f"; did you mean {' or '.join(repr(n) for n in near)}?"
+            if near
+            else "; `litaudit collections list` shows them, `collections add` adds one"
+        )
         raise NotFound(f"unknown collection {name!r}{hint}")
     return CollectionRef(*con.execute(_REF_SQL, [row[0]]).fetchone())
 
@@ -168,10 +217,19 @@ def _close(a: str, b: str) -> bool:
     return numbers[0] == numbers[1] and difflib.SequenceMatcher(None, a, b).ratio() >= 0.75
 
 
-def add_collection(con, cid: str, n_topics: int, *, title: str | None = None,
-                   name: str | None = None, documents: str | None = None,
-                   aliases=(), ir_datasets: bool = False, provenance: str | None = None,
-                   who: str = "unknown") -> CollectionRef:
+def add_collection(
+    con,
+    cid: str,
+    n_topics: int,
+    *,
+    title: str | None = None,
+    name: str | None = None,
+    documents: str | None = None,
+    aliases=(),
+    ir_datasets: bool = False,
+    provenance: str | None = None,
+    who: str = "unknown",
+) -> CollectionRef:
     """Add a collection with one (default) topic set of ``n_topics`` queries.
 
     The id, name and aliases must be new; the provenance defaults to who added it when.
@@ -185,25 +243,43 @@ def add_collection(con, cid: str, n_topics: int, *, title: str | None = None,
     names = {cid.lower(), name.lower(), *(a.strip().lower() for a in aliases if a.strip())}
     taken = con.execute(
         f"SELECT alias, collection_id FROM collection_aliases WHERE alias IN "
-        f"({', '.join('?' * len(names))})", sorted(names)).fetchall()
-    taken += [(i, i) for (i,) in con.execute("SELECT id FROM collections WHERE lower(id) = ? "
-                                             "OR lower(name) = ?", [cid.lower(),
-                                                                    name.lower()]).fetchall()]
+        f"({', '.join('?' * len(names))})",
+        sorted(names),
+    ).fetchall()
+    taken += [
+        (i, i)
+        for (i,) in con.execute(
+            "SELECT id FROM collections WHERE lower(id) = ? OR lower(name) = ?",
+            [cid.lower(), name.lower()],
+        ).fetchall()
+    ]
     if taken:
         a, owner = taken[0]
         raise LitauditError(f"collection {a!r} exists already (collection {owner!r})")
-    prov = provenance or (f"added by {who} with `litaudit collections add` on "
-                          f"{dt.date.today().isoformat()}")
-    con.execute("INSERT INTO collections (id, name, title, documents, ir_datasets, notes, "
-                "provenance) VALUES (?, ?, ?, ?, ?, NULL, ?)",
-                [cid, name, (title or cid).strip(), (documents or "not recorded").strip(),
-                 bool(ir_datasets), prov])
+    prov = provenance or (
+        f"added by {who} with `litaudit collections add` on {dt.date.today().isoformat()}"
+    )
+    con.execute(
+        "INSERT INTO collections (id, name, title, documents, ir_datasets, notes, "
+        "provenance) VALUES (?, ?, ?, ?, ?, NULL, ?)",
+        [
+            cid,
+            name,
+            (title or cid).strip(),
+            (documents or "not recorded").strip(),
+            bool(ir_datasets),
+            prov,
+        ],
+    )
     for alias in sorted(names):
-        con.execute("INSERT INTO collection_aliases (alias, collection_id) VALUES (?, ?)",
-                    [alias, cid])
-    con.execute("INSERT INTO topic_sets (collection_id, name, n_topics, is_default, "
-                "description) VALUES (?, 'default', ?, TRUE, ?)",
-                [cid, int(n_topics), f"{n_topics} queries ({prov})"])
+        con.execute(
+            "INSERT INTO collection_aliases (alias, collection_id) VALUES (?, ?)", [alias, cid]
+        )
+    con.execute(
+        "INSERT INTO topic_sets (collection_id, name, n_topics, is_default, "
+        "description) VALUES (?, 'default', ?, TRUE, ?)",
+        [cid, int(n_topics), f"{n_topics} queries ({prov})"],
+    )
     return CollectionRef(cid, name, (title or cid).strip(), int(n_topics))
 
 

@@ -21,5 +21,4 @@ def render_json(rep: Report) -> str:
     return dumps(rep) + "\n"
 
 
-__all__ = ["Report", "build_report", "render_html", "render_json",
-           "render_markdown"]
+__all__ = ["Report", "build_report", "render_html", "render_json", "render_markdown"]

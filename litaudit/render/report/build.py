@@ -25,9 +25,18 @@ from litaudit.render.report.model import (
 
 def audit_ref(a, *, timestamp: bool = False) -> AuditRef:
     """The citation of a stored audit (``created_at`` only when timestamps are wanted)."""
-    return AuditRef(a.id, a.kind, a.measure, a.params, a.method, a.seed, a.trials,
-                    a.input_fingerprint, a.software_version,
-                    a.created_at if timestamp else None)
+    return AuditRef(
+        a.id,
+        a.kind,
+        a.measure,
+        a.params,
+        a.method,
+        a.seed,
+        a.trials,
+        a.input_fingerprint,
+        a.software_version,
+        a.created_at if timestamp else None,
+    )
 
 
 def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Report:
@@ -42,22 +51,38 @@ def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Repor
     ref = resolve_collection(con, audits.collection_id)
     data = data_section(con, ref)
     used: dict[int, StoredAudit] = {}
-    lit = tuple(literature.section(con, m, b, h, used) for m, b, h in
-                zip(audits.measures, audits.best, audits.history, strict=True))
+    lit = tuple(
+        literature.section(con, m, b, h, used)
+        for m, b, h in zip(audits.measures, audits.best, audits.history, strict=True)
+    )
     claims: tuple = ()
     if audits.claim is not None and audits.claim_value is not None:
-        claims = (literature.claim_section(con, audits.measures[0], audits.claim_value,
-                                           audits.claim, used),)
+        claims = (
+            literature.claim_section(
+                con, audits.measures[0], audits.claim_value, audits.claim, used
+            ),
+        )
     reuse = reuse_section(con, audits, used)
-    generated = (dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat()
-                 if timestamp else None)
+    generated = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat() if timestamp else None
     refs = tuple(audit_ref(used[i], timestamp=timestamp) for i in sorted(used))
     title = f"Audit report: {ref.title} ({ref.name})"
-    return Report(title, ref.id, audits.measures, audits.claim_value, generated, data, lit,
-                  claims, reuse, refs, audits.notes)
+    return Report(
+        title,
+        ref.id,
+        audits.measures,
+        audits.claim_value,
+        generated,
+        data,
+        lit,
+        claims,
+        reuse,
+        refs,
+        audits.notes,
+    )
 
 
 # ---------------------------------------------------------------------------- data section
+
 
 def data_section(con, ref) -> DataSection:
     """Sources, counts, years, transcribers and statuses of the collection's results."""
@@ -68,8 +93,9 @@ def data_section(con, ref) -> DataSection:
     rows = query_results(con, CURATION, collection=ref.id)
     live = [r for r in rows if r["status"] != "retracted"]
     by_measure = Counter(r["measure"] for r in live)
-    measures = tuple(Count(m, n) for m, n in sorted(by_measure.items(),
-                                                     key=lambda kv: (-kv[1], kv[0])))
+    measures = tuple(
+        Count(m, n) for m, n in sorted(by_measure.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
     papers = {r["bibkey"] for r in live if r["source"] == "paper"}
     sources = []
     n_paper_rows = sum(1 for r in live if r["source"] == "paper")
@@ -81,23 +107,45 @@ def data_section(con, ref) -> DataSection:
     statuses = Counter(r["status"] for r in rows)
     who = Counter(r["transcribed_by"] for r in rows)
     when = sorted(r["transcribed_at"] for r in rows if r["transcribed_at"])
-    keys = ("id", "source", "bibkey", "track", "measure", "value_text", "system", "role",
-            "year", "n_topics", "status", "transcribed_by", "transcribed_at")
+    keys = (
+        "id",
+        "source",
+        "bibkey",
+        "track",
+        "measure",
+        "value_text",
+        "system",
+        "role",
+        "year",
+        "n_topics",
+        "status",
+        "transcribed_by",
+        "transcribed_at",
+    )
     fp = fingerprint([[r[k] for k in keys] for r in sorted(rows, key=lambda r: r["id"])])
     return DataSection(
-        collection_id=ref.id, collection_name=ref.name, collection_title=ref.title,
-        default_topics=ref.default_topics, measures=measures, n_results=len(live),
-        n_papers=len(papers), sources=tuple(sources),
-        first_year=min(years) if years else None, last_year=max(years) if years else None,
-        statuses=tuple(Count(s, statuses.get(s, 0)) for s in ("verified", "draft",
-                                                               "retracted")),
-        transcribers=tuple(Count(w, n) for w, n in sorted(who.items(),
-                                                          key=lambda kv: (-kv[1], kv[0]))),
+        collection_id=ref.id,
+        collection_name=ref.name,
+        collection_title=ref.title,
+        default_topics=ref.default_topics,
+        measures=measures,
+        n_results=len(live),
+        n_papers=len(papers),
+        sources=tuple(sources),
+        first_year=min(years) if years else None,
+        last_year=max(years) if years else None,
+        statuses=tuple(Count(s, statuses.get(s, 0)) for s in ("verified", "draft", "retracted")),
+        transcribers=tuple(
+            Count(w, n) for w, n in sorted(who.items(), key=lambda kv: (-kv[1], kv[0]))
+        ),
         first_transcribed=when[0] if when else None,
-        last_transcribed=when[-1] if when else None, fingerprint=fp)
+        last_transcribed=when[-1] if when else None,
+        fingerprint=fp,
+    )
 
 
 # --------------------------------------------------------------------------- reusability
+
 
 def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
     """Verdict, RAO, LOU, sub-collections and agreement audits, when runs are stored."""
@@ -127,10 +175,16 @@ def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
         return None if a is None else a.id
 
     return ReuseSection(
-        n_runs=audits.n_runs, verdict_audit=verdict.id, verdict=decoded,
-        rao_audit=aid(parts.get("reuse-rao")), rao=res(parts.get("reuse-rao")),
-        lou_audit=aid(parts.get("reuse-lou")), lou=res(parts.get("reuse-lou")),
+        n_runs=audits.n_runs,
+        verdict_audit=verdict.id,
+        verdict=decoded,
+        rao_audit=aid(parts.get("reuse-rao")),
+        rao=res(parts.get("reuse-rao")),
+        lou_audit=aid(parts.get("reuse-lou")),
+        lou=res(parts.get("reuse-lou")),
         sub_audit=aid(parts.get("reuse-subcollections")),
         subcollections=res(parts.get("reuse-subcollections")),
-        agreement_audit=aid(agreement), agreement=res(agreement),
-        notes=tuple(notes))
+        agreement_audit=aid(agreement),
+        agreement=res(agreement),
+        notes=tuple(notes),
+    )

@@ -27,7 +27,7 @@ class Table:
     columns: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
     caption: str | None = None
-    links: tuple[tuple[str | None, ...], ...] = ()   # per cell: a URL, or None
+    links: tuple[tuple[str | None, ...], ...] = ()  # per cell: a URL, or None
 
 
 @dataclass(frozen=True)
@@ -76,10 +76,12 @@ def cite(aid: int | None) -> str:
 def blocks(rep: Report) -> list:
     """Everything the Markdown and HTML reports show, in order."""
     out: list = [Heading(1, rep.title)]
-    intro = (f"Collection `{rep.collection_id}`; measures: {', '.join(rep.measures) or 'none'}."
-             " Every number below cites the stored audit it comes from (audit #id); the "
-             "audits, with their parameters, method, seed, input fingerprint and software "
-             "version, are listed at the end.")
+    intro = (
+        f"Collection `{rep.collection_id}`; measures: {', '.join(rep.measures) or 'none'}."
+        " Every number below cites the stored audit it comes from (audit #id); the "
+        "audits, with their parameters, method, seed, input fingerprint and software "
+        "version, are listed at the end."
+    )
     if rep.generated_at:
         intro += f" Generated {rep.generated_at}."
     out.append(Para(intro))
@@ -109,26 +111,73 @@ def _claim(c: ClaimSection) -> list:
         return out
     src = cite(c.audit)
     cov = "-" if c.coverage is None else f"{c.coverage:.0%}"
-    inside = ("yes" if c.claim_in_record_interval else "no (above it)"
-              if c.record_value is not None and c.value > c.record_value else "no (below it)")
-    out.append(Table(("record", f"record's {cov} interval", "claim in it",
-                      "record in the claim's interval", "published results >= claim",
-                      "source"),
-                     ((c.record_text or "-", f"[{f4(c.record_lower)}, {f4(c.record_value)}]",
-                       inside, "yes" if c.record_in_claim_interval else "no",
-                       str(c.n_at_or_above), src),), "(a) Against the record"))
+    inside = (
+        "yes"
+        if c.claim_in_record_interval
+        else "no (above it)"
+        if c.record_value is not None and c.value > c.record_value
+        else "no (below it)"
+    )
+    out.append(
+        Table(
+            (
+                "record",
+                f"record's {cov} interval",
+                "claim in it",
+                "record in the claim's interval",
+                "published results >= claim",
+                "source",
+            ),
+            (
+                (
+                    c.record_text or "-",
+                    f"[{f4(c.record_lower)}, {f4(c.record_value)}]",
+                    inside,
+                    "yes" if c.record_in_claim_interval else "no",
+                    str(c.n_at_or_above),
+                    src,
+                ),
+            ),
+            "(a) Against the record",
+        )
+    )
     ns = "-" if c.n_star is None else fmt_n_star(c.n_star, c.n_star_capped, c.n_star_cap)
-    out.append(Table(("draws (M)", "alpha", "threshold of the max of M", "claim above it",
-                      "expected above it under the model (M x P(one draw))",
-                      "published results above it", "p (descriptive)", "N*", "source"),
-                     ((str(c.n_draws), f"{c.alpha:g}", f4(c.threshold),
-                       "yes" if c.passes else "no", f"{c.expected_above_under_null:.3f}",
-                       str(c.n_published_above), p_text(c.p_value, c.p_below_floor,
-                                                        c.p_floor), ns, src),),
-                     "(b) Against chance"))
-    out.append(Table(("claim", "mu0", f"{cov} interval", "source"),
-                     ((f4(c.value), f4(c.mu0), f"[{f4(c.lower)}, {f4(c.value)}]", src),),
-                     "(c) The claim's own interval"))
+    out.append(
+        Table(
+            (
+                "draws (M)",
+                "alpha",
+                "threshold of the max of M",
+                "claim above it",
+                "expected above it under the model (M x P(one draw))",
+                "published results above it",
+                "p (descriptive)",
+                "N*",
+                "source",
+            ),
+            (
+                (
+                    str(c.n_draws),
+                    f"{c.alpha:g}",
+                    f4(c.threshold),
+                    "yes" if c.passes else "no",
+                    f"{c.expected_above_under_null:.3f}",
+                    str(c.n_published_above),
+                    p_text(c.p_value, c.p_below_floor, c.p_floor),
+                    ns,
+                    src,
+                ),
+            ),
+            "(b) Against chance",
+        )
+    )
+    out.append(
+        Table(
+            ("claim", "mu0", f"{cov} interval", "source"),
+            ((f4(c.value), f4(c.mu0), f"[{f4(c.lower)}, {f4(c.value)}]", src),),
+            "(c) The claim's own interval",
+        )
+    )
     return out
 
 
@@ -136,78 +185,155 @@ def _data(rep: Report) -> list:
     d = rep.data
     st = {c.label: c.n for c in d.statuses}
     years = "-" if d.first_year is None else f"{d.first_year}-{d.last_year}"
-    when = "-" if d.first_transcribed is None else f"{d.first_transcribed} to " \
-        f"{d.last_transcribed}"
-    rows = (("collection", f"{d.collection_title} ({d.collection_name}, {d.collection_id})"),
-            ("topics (default set)", str(d.default_topics or "-")),
-            ("results (not retracted)", str(d.n_results)),
-            ("papers", str(d.n_papers)),
-            ("publication years", years),
-            ("verified / draft / retracted",
-             f"{st['verified']} / {st['draft']} / {st['retracted']}"),
-            ("transcribed by", "; ".join(f"{c.label} ({c.n})" for c in d.transcribers) or "-"),
-            ("transcribed", when),
-            ("input fingerprint", d.fingerprint[:16]))
-    out = [Heading(2, "Data and provenance"),
-           Table(("", ""), rows, "Published results in the store (results table, not an "
-                 "audit; the fingerprint is over the rows read)."),
-           Table(("source", "from", "results"),
-                 tuple((s.kind, s.name, str(s.results)) for s in d.sources), "Sources"),
-           Table(("measure", "results"), tuple((c.label, str(c.n)) for c in d.measures),
-                 "Results per measure")]
+    when = "-" if d.first_transcribed is None else f"{d.first_transcribed} to {d.last_transcribed}"
+    rows = (
+        ("collection", f"{d.collection_title} ({d.collection_name}, {d.collection_id})"),
+        ("topics (default set)", str(d.default_topics or "-")),
+        ("results (not retracted)", str(d.n_results)),
+        ("papers", str(d.n_papers)),
+        ("publication years", years),
+        ("verified / draft / retracted", f"{st['verified']} / {st['draft']} / {st['retracted']}"),
+        ("transcribed by", "; ".join(f"{c.label} ({c.n})" for c in d.transcribers) or "-"),
+        ("transcribed", when),
+        ("input fingerprint", d.fingerprint[:16]),
+    )
+    out = [
+        Heading(2, "Data and provenance"),
+        Table(
+            ("", ""),
+            rows,
+            "Published results in the store (results table, not an "
+            "audit; the fingerprint is over the rows read).",
+        ),
+        Table(
+            ("source", "from", "results"),
+            tuple((s.kind, s.name, str(s.results)) for s in d.sources),
+            "Sources",
+        ),
+        Table(
+            ("measure", "results"),
+            tuple((c.label, str(c.n)) for c in d.measures),
+            "Results per measure",
+        ),
+    ]
     return out
 
 
 def _literature(lit: LiteratureSection) -> list:
-    out: list = [Heading(2, f"The best published {lit.measure} against the best of N equally "
-                            "good systems")]
+    out: list = [
+        Heading(2, f"The best published {lit.measure} against the best of N equally good systems")
+    ]
     if lit.best_audit is None:
         out.append(Para(f"No extreme-value audit for {lit.measure}: {lit.error}."))
         return out
     src = cite(lit.best_audit)
     if lit.population:
         out.append(Para(lit.population))
-    out.append(Para(
-        f"The {lit.n} published {lit.measure} values are treated as {lit.n} draws from one "
-        f"normal distribution (mean {f4(lit.mean)}, standard error {f4(lit.se)} over "
-        f"{lit.n_topics} topics; Carterette, SIGIR 2015). The best of {lit.n} equally good "
-        f"systems is expected to reach {f4(lit.expected_max)} by chance; {lit.n_above} "
-        f"published results lie above {f4(lit.max_threshold)}, the value that best exceeds "
-        f"with probability {lit.alpha:g}; if all {lit.n} were draws from that distribution, "
-        f"{f3(lit.expected_above_under_null)} would be expected above it."))
+    out.append(
+        Para(
+            f"The {lit.n} published {lit.measure} values are treated as {lit.n} draws from one "
+            f"normal distribution (mean {f4(lit.mean)}, standard error {f4(lit.se)} over "
+            f"{lit.n_topics} topics; Carterette, SIGIR 2015). The best of {lit.n} equally good "
+            f"systems is expected to reach {f4(lit.expected_max)} by chance; {lit.n_above} "
+            f"published results lie above {f4(lit.max_threshold)}, the value that best exceeds "
+            f"with probability {lit.alpha:g}; if all {lit.n} were draws from that distribution, "
+            f"{f3(lit.expected_above_under_null)} would be expected above it."
+        )
+    )
     if lit.model_fit:
         out.append(Para(lit.model_fit))
-    out.append(Table(("N", "topics", "mean", "sd", "max", "expected max", "source"),
-                     ((str(lit.n), str(lit.n_topics), f4(lit.mean), f4(lit.sd),
-                       f4(lit.maximum), f4(lit.expected_max), src),),
-                     "Table 2 of Carterette (2015): the published results"))
-    out.append(Table(("alpha", "max threshold", "published above", "min threshold",
-                      "published below", "expected above under the model", "source"),
-                     ((f"{lit.alpha:g}", f4(lit.max_threshold), str(lit.n_above),
-                       f4(lit.min_threshold), str(lit.n_below),
-                       f3(lit.expected_above_under_null), src),),
-                     "Thresholds of the max and min of N"))
+    out.append(
+        Table(
+            ("N", "topics", "mean", "sd", "max", "expected max", "source"),
+            (
+                (
+                    str(lit.n),
+                    str(lit.n_topics),
+                    f4(lit.mean),
+                    f4(lit.sd),
+                    f4(lit.maximum),
+                    f4(lit.expected_max),
+                    src,
+                ),
+            ),
+            "Table 2 of Carterette (2015): the published results",
+        )
+    )
+    out.append(
+        Table(
+            (
+                "alpha",
+                "max threshold",
+                "published above",
+                "min threshold",
+                "published below",
+                "expected above under the model",
+                "source",
+            ),
+            (
+                (
+                    f"{lit.alpha:g}",
+                    f4(lit.max_threshold),
+                    str(lit.n_above),
+                    f4(lit.min_threshold),
+                    str(lit.n_below),
+                    f3(lit.expected_above_under_null),
+                    src,
+                ),
+            ),
+            "Thresholds of the max and min of N",
+        )
+    )
     cover = "-" if lit.coverage is None else f"{lit.coverage:.0%}"
-    out.append(Table(("best", "p", "mu0", "interval", "coverage", "candidates", "source"),
-                     ((f4(lit.value), f"{lit.p:g}", f4(lit.mu0),
-                       f"[{f4(lit.lower)}, {f4(lit.value)}]", cover,
-                       str(len(lit.candidates)), src),),
-                     "Table 3 of Carterette (2015): intrinsic effectiveness of the best"))
+    out.append(
+        Table(
+            ("best", "p", "mu0", "interval", "coverage", "candidates", "source"),
+            (
+                (
+                    f4(lit.value),
+                    f"{lit.p:g}",
+                    f4(lit.mu0),
+                    f"[{f4(lit.lower)}, {f4(lit.value)}]",
+                    cover,
+                    str(len(lit.candidates)),
+                    src,
+                ),
+            ),
+            "Table 3 of Carterette (2015): intrinsic effectiveness of the best",
+        )
+    )
     for fig in (F.mxvd_figure(lit), F.expected_max_figure(lit)):
         if fig is not None:
             out.append(FigureBlock(fig))
     if lit.candidates:
         out.append(Heading(3, f"Candidate best systems ({len(lit.candidates)})"))
-        out.append(Para(f"Every result at or above the lower bound {f4(lit.lower)} could be "
-                        "the truly best system; they cannot be told apart by these numbers."))
+        out.append(
+            Para(
+                f"Every result at or above the lower bound {f4(lit.lower)} could be "
+                "the truly best system; they cannot be told apart by these numbers."
+            )
+        )
         rows, links = [], []
         for c in lit.candidates:
-            rows.append((str(c.rank), c.value_text or f4(c.value), c.system or "-",
-                         c.citation or "-", str(c.year or "-")))
+            rows.append(
+                (
+                    str(c.rank),
+                    c.value_text or f4(c.value),
+                    c.system or "-",
+                    c.citation or "-",
+                    str(c.year or "-"),
+                )
+            )
             url = f"https://doi.org/{c.doi}" if c.doi else c.url
             links.append((None, None, None, url, None))
-        out.append(Table(("#", lit.measure, "system", "source", "year"), tuple(rows),
-                         f"Candidate best set ({src})", tuple(links)))
+        out.append(
+            Table(
+                ("#", lit.measure, "system", "source", "year"),
+                tuple(rows),
+                f"Candidate best set ({src})",
+                tuple(links),
+            )
+        )
     fig = F.history_figure(lit)
     if fig is not None:
         out += [Heading(3, "The record over the years"), FigureBlock(fig)]
@@ -222,49 +348,105 @@ def _reuse(r: ReuseSection) -> list:
     out: list = [Heading(2, "Can the collection be trusted? Reusability")]
     v = r.verdict
     if v is not None:
-        out.append(Para(f"From the {r.n_runs} stored runs: {v.headline} "
-                        f"({cite(r.verdict_audit)}). {v.coverage.note[:1].upper()}"
-                        f"{v.coverage.note[1:]}."))
-        out.append(Table(("pool depth", "shift of held-out runs", "p", "adjusted p",
-                          "evidence"),
-                         tuple(("-" if t.depth is None else str(t.depth),
-                                f"{t.result.shift_pct:+.2f}%", p_text(t.result.p_value),
-                                p_text(t.p_adjusted), "yes" if t.evidence else "no")
-                               for t in v.tests),
-                         f"Verdict ({v.correction} at alpha {v.alpha:g})"))
-        out.append(Table(("quantity", "here", "paper", "source"),
-                         tuple((x.quantity, x.ours, x.paper, x.source)
-                               for x in v.references),
-                         "Beside the papers' reference values (shown, not enforced)"))
+        out.append(
+            Para(
+                f"From the {r.n_runs} stored runs: {v.headline} "
+                f"({cite(r.verdict_audit)}). {v.coverage.note[:1].upper()}"
+                f"{v.coverage.note[1:]}."
+            )
+        )
+        out.append(
+            Table(
+                ("pool depth", "shift of held-out runs", "p", "adjusted p", "evidence"),
+                tuple(
+                    (
+                        "-" if t.depth is None else str(t.depth),
+                        f"{t.result.shift_pct:+.2f}%",
+                        p_text(t.result.p_value),
+                        p_text(t.p_adjusted),
+                        "yes" if t.evidence else "no",
+                    )
+                    for t in v.tests
+                ),
+                f"Verdict ({v.correction} at alpha {v.alpha:g})",
+            )
+        )
+        out.append(
+            Table(
+                ("quantity", "here", "paper", "source"),
+                tuple((x.quantity, x.ours, x.paper, x.source) for x in v.references),
+                "Beside the papers' reference values (shown, not enforced)",
+            )
+        )
     if r.rao:
         a = r.rao
-        out += [Heading(3, "Run average overlap (Voorhees et al. 2014)"),
-                Table(("runs", "participants", "depth", "1/P", "mean RAO", "min", "max",
-                       "source"),
-                      ((str(a.n_runs), str(a.n_participants), str(a.depth),
-                        f4(a.lower_bound), f4(a.mean_rao), f4(a.min_rao),
-                        f4(a.max_rao), cite(r.rao_audit)),))]
+        out += [
+            Heading(3, "Run average overlap (Voorhees et al. 2014)"),
+            Table(
+                ("runs", "participants", "depth", "1/P", "mean RAO", "min", "max", "source"),
+                (
+                    (
+                        str(a.n_runs),
+                        str(a.n_participants),
+                        str(a.depth),
+                        f4(a.lower_bound),
+                        f4(a.mean_rao),
+                        f4(a.min_rao),
+                        f4(a.max_rao),
+                        cite(r.rao_audit),
+                    ),
+                ),
+            ),
+        ]
         _fig(out, F.rao_figure(r))
     if r.lou:
         u = r.lou
-        out += [Heading(3, "Leave-out-uniques (Voorhees et al. 2014, Table 2)"),
-                Table(("unique / relevant", "largest share", "runs considered",
-                       "mean |% change|", "max |% change|", f"above {u.noise_pct:g}%",
-                       "source"),
-                      ((f4(u.unique_fraction),
+        out += [
+            Heading(3, "Leave-out-uniques (Voorhees et al. 2014, Table 2)"),
+            Table(
+                (
+                    "unique / relevant",
+                    "largest share",
+                    "runs considered",
+                    "mean |% change|",
+                    "max |% change|",
+                    f"above {u.noise_pct:g}%",
+                    "source",
+                ),
+                (
+                    (
+                        f4(u.unique_fraction),
                         f"{f4(u.largest_share)} ({u.largest_participant or '-'})",
-                        str(u.n_considered), f2(u.mean_abs_pct), f2(u.max_abs_pct),
-                        str(u.n_above), cite(r.lou_audit)),))]
+                        str(u.n_considered),
+                        f2(u.mean_abs_pct),
+                        f2(u.max_abs_pct),
+                        str(u.n_above),
+                        cite(r.lou_audit),
+                    ),
+                ),
+            ),
+        ]
         _fig(out, F.lou_figure(r))
     if r.subcollections:
         sub = r.subcollections
-        out += [Heading(3, "Sub-collections (Sanderson et al. 2012)"),
-                Table(("sub-collections", "tau", "random tau range", "p", "source"),
-                      tuple((f"{p.a} / {p.b}", f4(p.tau),
-                             f"{f2(p.random_min)} to {f2(p.random_max)}",
-                             f4(p.p_value), cite(r.sub_audit)) for p in sub.pairs),
-                      f"Kendall's tau between sub-collection rankings, {sub.permutations} "
-                      f"random splits (seed {sub.seed})")]
+        out += [
+            Heading(3, "Sub-collections (Sanderson et al. 2012)"),
+            Table(
+                ("sub-collections", "tau", "random tau range", "p", "source"),
+                tuple(
+                    (
+                        f"{p.a} / {p.b}",
+                        f4(p.tau),
+                        f"{f2(p.random_min)} to {f2(p.random_max)}",
+                        f4(p.p_value),
+                        cite(r.sub_audit),
+                    )
+                    for p in sub.pairs
+                ),
+                f"Kendall's tau between sub-collection rankings, {sub.permutations} "
+                f"random splits (seed {sub.seed})",
+            ),
+        ]
     if r.agreement:
         out += _agreement(r)
     out += [Para(n) for n in r.notes]
@@ -282,19 +464,31 @@ def _agreement(r: ReuseSection) -> list:
             rows.append((an.analysis, "0", "-", "-", "-", cite(r.agreement_audit)))
             continue
         o, e = t.observed, t.expected
-        rows.append((an.analysis, str(an.pairs_tested),
-                     f"{o[0][0]} {o[0][1]} / {o[1][0]} {o[1][1]}",
-                     f"{e[0][0]:.2f} {e[0][1]:.2f} / {e[1][0]:.2f} {e[1][1]:.2f}",
-                     f4(t.fit.p_value if t.fit is not None else None),
-                     cite(r.agreement_audit)))
+        rows.append(
+            (
+                an.analysis,
+                str(an.pairs_tested),
+                f"{o[0][0]} {o[0][1]} / {o[1][0]} {o[1][1]}",
+                f"{e[0][0]:.2f} {e[0][1]:.2f} / {e[1][0]:.2f} {e[1][1]:.2f}",
+                f4(t.fit.p_value if t.fit is not None else None),
+                cite(r.agreement_audit),
+            )
+        )
     tau = a.tau.tau if a.tau is not None else None
-    out = [Heading(3, "Agreement in significance (Carterette et al. 2010)"),
-           Para(f"{a.source}: {a.runs} runs from {a.sites} sites over {a.topics} "
-                f"topics. Tables read: baseline significant (row 1) or not (row 2), by reuse "
-                f"significant or not; expected from power analysis. Kendall's tau of baseline "
-                f"and reuse scores {f4(tau)}, RMSE {f4(a.rmse)}."),
-           Table(("pairs", "tested", "observed", "expected", "chi-square p", "source"),
-                 tuple(rows), f"alpha {a.alpha:g}, correction {a.correction}")]
+    out = [
+        Heading(3, "Agreement in significance (Carterette et al. 2010)"),
+        Para(
+            f"{a.source}: {a.runs} runs from {a.sites} sites over {a.topics} "
+            f"topics. Tables read: baseline significant (row 1) or not (row 2), by reuse "
+            f"significant or not; expected from power analysis. Kendall's tau of baseline "
+            f"and reuse scores {f4(tau)}, RMSE {f4(a.rmse)}."
+        ),
+        Table(
+            ("pairs", "tested", "observed", "expected", "chi-square p", "source"),
+            tuple(rows),
+            f"alpha {a.alpha:g}, correction {a.correction}",
+        ),
+    ]
     _fig(out, F.agreement_figure(r))
     return out
 
@@ -308,12 +502,35 @@ def _audits(rep: Report) -> list:
     rows = []
     for a in rep.audits:
         params = json.dumps(a.params, sort_keys=True, separators=(", ", ": "))
-        row = (f"#{a.id}", a.kind, a.measure or "-", params, a.method,
-               "-" if a.seed is None else str(a.seed), "-" if a.trials is None else
-               str(a.trials), a.input_fingerprint[:16], a.software_version)
+        row = (
+            f"#{a.id}",
+            a.kind,
+            a.measure or "-",
+            params,
+            a.method,
+            "-" if a.seed is None else str(a.seed),
+            "-" if a.trials is None else str(a.trials),
+            a.input_fingerprint[:16],
+            a.software_version,
+        )
         rows.append(row + ((a.created_at or "-",) if rep.generated_at else ()))
-    cols = ("audit", "kind", "measure", "parameters", "method", "seed", "trials",
-            "input fingerprint", "version") + (("created",) if rep.generated_at else ())
-    return [Heading(2, "Audits cited"),
-            Table(cols, tuple(rows), "Input fingerprints are SHA-256 (first 16 hex digits "
-                  "shown; the JSON report has them in full).")]
+    cols = (
+        "audit",
+        "kind",
+        "measure",
+        "parameters",
+        "method",
+        "seed",
+        "trials",
+        "input fingerprint",
+        "version",
+    ) + (("created",) if rep.generated_at else ())
+    return [
+        Heading(2, "Audits cited"),
+        Table(
+            cols,
+            tuple(rows),
+            "Input fingerprints are SHA-256 (first 16 hex digits "
+            "shown; the JSON report has them in full).",
+        ),
+    ]

@@ -47,16 +47,20 @@ def _table(t: Table) -> list[str]:
     if t.caption:
         out.append(f"<caption>{_inline(t.caption)}</caption>")
     if any(t.columns):
-        out.append("<thead><tr>" + "".join(f"<th>{escape(c)}</th>" for c in t.columns)
-                   + "</tr></thead>")
+        out.append(
+            "<thead><tr>" + "".join(f"<th>{escape(c)}</th>" for c in t.columns) + "</tr></thead>"
+        )
     out.append("<tbody>")
     for i, row in enumerate(t.rows):
         links = t.links[i] if i < len(t.links) else ()
         cells = []
         for j, v in enumerate(row):
             url = http_url(links[j]) if j < len(links) else None
-            body = (f'<a href="{escape(url, quote=True)}" rel="noreferrer">{escape(v)}</a>'
-                    if url else escape(v))
+            body = (
+                f'<a href="{escape(url, quote=True)}" rel="noreferrer">{escape(v)}</a>'
+                if url
+                else escape(v)
+            )
             if not any(t.columns) and j == 0:
                 cells.append(f'<th scope="row">{body}</th>')
             else:
@@ -67,10 +71,18 @@ def _table(t: Table) -> list[str]:
 
 
 def render_html(rep: Report) -> str:
-    out = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
-           f"<title>{escape(rep.title)}</title>", f"<style>{CSS}</style>", "</head>", "<body>"]
+    out = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
+        f"<title>{escape(rep.title)}</title>",
+        f"<style>{CSS}</style>",
+        "</head>",
+        "<body>",
+    ]
     for b in blocks(rep):
         if isinstance(b, Heading):
             out.append(f"<h{b.level}>{_inline(b.text)}</h{b.level}>")
@@ -81,7 +93,11 @@ def render_html(rep: Report) -> str:
         elif isinstance(b, FigureBlock):
             f = b.figure
             src = f"audit #{f.audit}" if f.audit is not None else "no audit"
-            out += ["<figure>", f.svg.rstrip("\n"),
-                    f"<figcaption>{escape(f.caption)} ({src})</figcaption>", "</figure>"]
+            out += [
+                "<figure>",
+                f.svg.rstrip("\n"),
+                f"<figcaption>{escape(f.caption)} ({src})</figcaption>",
+                "</figure>",
+            ]
     out += ["</body>", "</html>"]
     return "\n".join(out) + "\n"

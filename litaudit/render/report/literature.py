@@ -40,51 +40,105 @@ def _num(x: float | None) -> float | None:
     return None if x is None or math.isnan(x) else float(x)
 
 
-def section(con, measure: str, best: Prepared, hist: Prepared,
-            used: dict[int, StoredAudit]) -> LiteratureSection:
+def section(
+    con, measure: str, best: Prepared, hist: Prepared, used: dict[int, StoredAudit]
+) -> LiteratureSection:
     """Tables 2-3, thresholds, candidates (with provenance) and history of one measure."""
     h = _stored(con, hist, used)
     history = _history(h.result) if h is not None else ()
     b = _stored(con, best, used)
     if b is None:
         return LiteratureSection(
-            measure=measure, best_audit=None, error=best.error, n=None, n_topics=None,
-            mean=None, sd=None, se=None, maximum=None, expected_max=None, alpha=None,
-            max_threshold=None, min_threshold=None, n_above=None, n_below=None,
-            expected_above_under_null=None, p=None, value=None, mu0=None, lower=None,
-            coverage=None, candidates=(), history_audit=h.id if h else None,
-            history=history, history_error=hist.error)
+            measure=measure,
+            best_audit=None,
+            error=best.error,
+            n=None,
+            n_topics=None,
+            mean=None,
+            sd=None,
+            se=None,
+            maximum=None,
+            expected_max=None,
+            alpha=None,
+            max_threshold=None,
+            min_threshold=None,
+            n_above=None,
+            n_below=None,
+            expected_above_under_null=None,
+            p=None,
+            value=None,
+            mu0=None,
+            lower=None,
+            coverage=None,
+            candidates=(),
+            history_audit=h.id if h else None,
+            history=history,
+            history_error=hist.error,
+        )
     r: BestReport = b.result
     rf, th, iv, mx = r.stats.reference, r.stats.thresholds, r.stats.interval, r.stats.mxvd
     return LiteratureSection(
-        measure=measure, best_audit=b.id, error=None, n=rf.n_results, n_topics=rf.n_topics,
-        mean=_num(rf.mu), sd=_num(rf.sd), se=_num(rf.se), maximum=_num(rf.maximum),
-        expected_max=_num(mx.expected_max), alpha=_num(th.alpha),
-        max_threshold=_num(th.max_threshold), min_threshold=_num(th.min_threshold),
-        n_above=th.n_above, n_below=th.n_below,
-        expected_above_under_null=_num(th.expected_above_under_null), p=_num(iv.p),
-        value=_num(iv.value), mu0=_num(iv.mu0), lower=_num(iv.lower),
-        coverage=_num(iv.coverage), candidates=_candidates(r),
-        history_audit=h.id if h else None, history=history, history_error=hist.error,
-        population=population_sentence(r.population), model_fit=fit_sentence(r.fit))
+        measure=measure,
+        best_audit=b.id,
+        error=None,
+        n=rf.n_results,
+        n_topics=rf.n_topics,
+        mean=_num(rf.mu),
+        sd=_num(rf.sd),
+        se=_num(rf.se),
+        maximum=_num(rf.maximum),
+        expected_max=_num(mx.expected_max),
+        alpha=_num(th.alpha),
+        max_threshold=_num(th.max_threshold),
+        min_threshold=_num(th.min_threshold),
+        n_above=th.n_above,
+        n_below=th.n_below,
+        expected_above_under_null=_num(th.expected_above_under_null),
+        p=_num(iv.p),
+        value=_num(iv.value),
+        mu0=_num(iv.mu0),
+        lower=_num(iv.lower),
+        coverage=_num(iv.coverage),
+        candidates=_candidates(r),
+        history_audit=h.id if h else None,
+        history=history,
+        history_error=hist.error,
+        population=population_sentence(r.population),
+        model_fit=fit_sentence(r.fit),
+    )
 
 
 def _candidates(r: BestReport) -> tuple[Candidate, ...]:
     """The candidate best set with citations (the stored rows' provenance)."""
-    return tuple(Candidate(c.rank, c.result.value, c.result.value_text, c.result.system,
-                           c.result.source, c.result.citation or c.result.track,
-                           c.result.year, c.result.doi, c.result.url) for c in r.candidates)
+    return tuple(
+        Candidate(
+            c.rank,
+            c.result.value,
+            c.result.value_text,
+            c.result.system,
+            c.result.source,
+            c.result.citation or c.result.track,
+            c.result.year,
+            c.result.doi,
+            c.result.url,
+        )
+        for c in r.candidates
+    )
 
 
 def _history(r: HistoryReport) -> tuple[HistoryPoint, ...]:
-    return tuple(HistoryPoint(p.year, p.N, _num(p.record), _num(p.expected_max),
-                              _num(p.threshold)) for p in r.history.points)
+    return tuple(
+        HistoryPoint(p.year, p.N, _num(p.record), _num(p.expected_max), _num(p.threshold))
+        for p in r.history.points
+    )
 
 
 # ----------------------------------------------------------------------------------- claim
 
-def claim_section(con, measure: str, value: float, prepared: Prepared,
-                  used: dict[int, StoredAudit]) -> ClaimSection:
+
+def claim_section(
+    con, measure: str, value: float, prepared: Prepared, used: dict[int, StoredAudit]
+) -> ClaimSection:
     """The claim audit of ``value`` from its stored 'claim' audit.
 
     Its sentences and numbers are those of the stored result (kind 'claim', written by
@@ -92,26 +146,46 @@ def claim_section(con, measure: str, value: float, prepared: Prepared,
     """
     a = _stored(con, prepared, used)
     if a is None:
-        return ClaimSection(measure, None, prepared.error, value,
-                            answers=(f"{_v(value)} could not be audited: {prepared.error}",))
+        return ClaimSection(
+            measure,
+            None,
+            prepared.error,
+            value,
+            answers=(f"{_v(value)} could not be audited: {prepared.error}",),
+        )
     r: ClaimReport = a.result
     st = r.stats
     rc, ch, iv = st.record, st.chance, st.interval
     return ClaimSection(
-        measure=measure, audit=a.id, error=None, value=value, answers=r.answers,
+        measure=measure,
+        audit=a.id,
+        error=None,
+        value=value,
+        answers=r.answers,
         population=population_sentence(r.population),
         record_text=f"{r.record_holder.value_text} {r.record_holder.system} "
-                    f"({cited(r.record_holder)})",
-        record_value=_num(rc.record), record_lower=_num(rc.record_interval.lower),
+        f"({cited(r.record_holder)})",
+        record_value=_num(rc.record),
+        record_lower=_num(rc.record_interval.lower),
         claim_in_record_interval=rc.claim_in_record_interval,
         record_in_claim_interval=rc.record_in_claim_interval,
-        n_at_or_above=rc.n_at_or_above, n_draws=ch.n_draws, alpha=_num(ch.alpha),
-        threshold=_num(ch.threshold), passes=ch.passes,
+        n_at_or_above=rc.n_at_or_above,
+        n_draws=ch.n_draws,
+        alpha=_num(ch.alpha),
+        threshold=_num(ch.threshold),
+        passes=ch.passes,
         expected_above_under_null=_num(ch.expected_above_under_null),
-        n_published_above=ch.n_published_above, p_value=_num(ch.p_value),
-        p_below_floor=ch.p_below_floor, p_floor=ch.p_floor, n_star=_num(ch.n_star),
-        n_star_capped=ch.n_star_capped, n_star_cap=ch.n_star_cap, mu0=_num(iv.mu0),
-        lower=_num(iv.lower), coverage=_num(iv.coverage))
+        n_published_above=ch.n_published_above,
+        p_value=_num(ch.p_value),
+        p_below_floor=ch.p_below_floor,
+        p_floor=ch.p_floor,
+        n_star=_num(ch.n_star),
+        n_star_capped=ch.n_star_capped,
+        n_star_cap=ch.n_star_cap,
+        mu0=_num(iv.mu0),
+        lower=_num(iv.lower),
+        coverage=_num(iv.coverage),
+    )
 
 
 def _v(x: float) -> str:

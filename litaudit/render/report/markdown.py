@@ -25,7 +25,7 @@ def _inline(text: str) -> str:
     """Text with the report's own `code` spans kept (as in the HTML report) and the rest
     escaped; a lone backtick is escaped too."""
     parts = text.split("`")
-    if len(parts) % 2 == 0:          # an odd number of backticks: the last one is text
+    if len(parts) % 2 == 0:  # an odd number of backticks: the last one is text
         parts[-2:] = [parts[-2] + "`" + parts[-1]]
     out = []
     for i, p in enumerate(parts):
@@ -43,9 +43,15 @@ def _cell(text: str) -> str:
 
 def _line_start(text: str) -> str:
     """Escape what would make a paragraph a list, quote, heading or rule."""
-    return re.sub(r"^(\s*)([-+>=#]|\d+[.)](?=\s|$))", lambda m: m.group(1) + "\\" + m.group(2)
-                  if not m.group(2)[0].isdigit() else m.group(1) + m.group(2)[:-1] + "\\"
-                  + m.group(2)[-1], text)
+    return re.sub(
+        r"^(\s*)([-+>=#]|\d+[.)](?=\s|$))",
+        lambda m: (
+            m.group(1) + "\\" + m.group(2)
+            if not m.group(2)[0].isdigit()
+            else m.group(1) + m.group(2)[:-1] + "\\" + m.group(2)[-1]
+        ),
+        text,
+    )
 
 
 def _table(t: Table) -> list[str]:
@@ -88,10 +94,17 @@ def render_markdown(rep: Report, image_prefix: str | None) -> tuple[str, dict[st
                 continue
             name = f"{image_prefix}.{fig.name}.svg"
             files[name] = fig.svg
-            lines += [f"![{_text(fig.title)}]({quote(name)})", "", f"*{_cell(fig.caption)} "
-                      f"({'audit #' + str(fig.audit) if fig.audit is not None else 'no audit'})*"]
+            lines += [
+                f"![{_text(fig.title)}]({quote(name)})",
+                "",
+                f"*{_cell(fig.caption)} "
+                f"({'audit #' + str(fig.audit) if fig.audit is not None else 'no audit'})*",
+            ]
         lines.append("")
     if skipped:
-        lines += [f"*{skipped} plot(s) left out: write the report to a file with `-o` to "
-                  "get them as SVG images beside it, or use `--format html`.*", ""]
+        lines += [
+            f"*{skipped} plot(s) left out: write the report to a file with `-o` to "
+            "get them as SVG images beside it, or use `--format html`.*",
+            "",
+        ]
     return "\n".join(lines).rstrip("\n") + "\n", files

@@ -44,8 +44,8 @@ class Count:
 
 @dataclass(frozen=True)
 class Source:
-    kind: str                   # paper | official
-    name: str                   # track, or "N papers"
+    kind: str  # paper | official
+    name: str  # track, or "N papers"
     results: int
 
 
@@ -62,13 +62,13 @@ class DataSection:
     collection_name: str
     collection_title: str
     default_topics: int | None
-    measures: tuple[Count, ...]         # non-retracted results per measure
+    measures: tuple[Count, ...]  # non-retracted results per measure
     n_results: int
     n_papers: int
     sources: tuple[Source, ...]
     first_year: int | None
     last_year: int | None
-    statuses: tuple[Count, ...]         # verified / draft / retracted
+    statuses: tuple[Count, ...]  # verified / draft / retracted
     transcribers: tuple[Count, ...]
     first_transcribed: str | None
     last_transcribed: str | None
@@ -84,7 +84,7 @@ class Candidate:
     value_text: str | None
     system: str | None
     source: str | None
-    citation: str | None        # paper citation or official track
+    citation: str | None  # paper citation or official track
     year: int | None
     doi: str | None
     url: str | None
@@ -93,12 +93,12 @@ class Candidate:
 @dataclass(frozen=True)
 class HistoryPoint:
     year: int
-    n: int                      # results published up to this year
-    record: float | None        # best so far
+    n: int  # results published up to this year
+    record: float | None  # best so far
     expected_max: float | None  # E[max] of n draws
-    threshold: float | None     # alpha threshold of the max of n draws
-    when: str | None = None     # the step: a year, or a date for a dated population
-    new_record: bool = False    # this step set a new record
+    threshold: float | None  # alpha threshold of the max of n draws
+    when: str | None = None  # the step: a year, or a date for a dated population
+    new_record: bool = False  # this step set a new record
 
 
 @dataclass(frozen=True)
@@ -107,8 +107,8 @@ class LiteratureSection:
 
     measure: str
     best_audit: int | None
-    error: str | None           # why there is no audit (e.g. fewer than 2 results)
-    n: int | None               # Table 2
+    error: str | None  # why there is no audit (e.g. fewer than 2 results)
+    n: int | None  # Table 2
     n_topics: int | None
     mean: float | None
     sd: float | None
@@ -120,8 +120,8 @@ class LiteratureSection:
     min_threshold: float | None
     n_above: int | None
     n_below: int | None
-    expected_above_under_null: float | None   # N x P(one draw > max threshold)
-    p: float | None             # Table 3
+    expected_above_under_null: float | None  # N x P(one draw > max threshold)
+    p: float | None  # Table 3
     value: float | None
     mu0: float | None
     lower: float | None
@@ -130,8 +130,8 @@ class LiteratureSection:
     history_audit: int | None
     history: tuple[HistoryPoint, ...]
     history_error: str | None
-    population: str | None = None   # the population the audit used, in words
-    model_fit: str | None = None    # the reference model against the data, in words
+    population: str | None = None  # the population the audit used, in words
+    model_fit: str | None = None  # the reference model against the data, in words
 
 
 @dataclass(frozen=True)
@@ -181,7 +181,7 @@ class ReuseSection:
 
     n_runs: int
     verdict_audit: int | None
-    verdict: Verdict | None     # stored reuse-verdict result, decoded
+    verdict: Verdict | None  # stored reuse-verdict result, decoded
     rao_audit: int | None
     rao: RAOReport | None
     lou_audit: int | None
@@ -190,7 +190,7 @@ class ReuseSection:
     subcollections: SubcollectionReport | None
     agreement_audit: int | None
     agreement: ReuseAgreement | None  # stored reuse-agreement result, decoded
-    notes: tuple[str, ...]      # components missing and why
+    notes: tuple[str, ...]  # components missing and why
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ class Report:
     collection_id: str
     measures: tuple[str, ...]
     claim: float | None
-    generated_at: str | None    # only with --timestamp
+    generated_at: str | None  # only with --timestamp
     data: DataSection
     literature: tuple[LiteratureSection, ...]
     claims: tuple[ClaimSection, ...]
