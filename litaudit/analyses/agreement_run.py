@@ -93,6 +93,37 @@ def _from_scores(req: AgreementRequest, rng):
     return design, None, req.measure, source, params
 
 
+def _pool_inputs(req: AgreementRequest, store):
+    """The collection id (None for files), qrels, runs and sites of the pooling simulation:
+    a stored archive (``req.collection``) or TREC files."""
+    if req.collection is not None:
+        from litaudit.runs.archive import load_archive
+        from litaudit.store.refdata import resolve_collection
+
+        if store is None:
+            raise ParameterError("a stored archive needs an open store")
+        cid = resolve_collection(store.con, req.collection).id
+        archive = load_archive(store.con, cid)
+        run_list, q = list(archive.runs), archive.qrels
+        sites = tuple(i.participant or i.tag for i in archive.info)
+        return cid, q, run_list, sites
+    from litaudit.runs.trec_io import read_qrels, read_run
+
+    paths = list(req.runs)
+    if req.runs_dir is not None:
+        if not req.runs_dir.is_dir():
+            raise LitauditError(f"{req.runs_dir}: not a directory")
+        paths += sorted(p for p in req.runs_dir.iterdir() if p.is_file())
+    if len(paths) < 2:
+        raise ParameterError("--qrels needs at least 2 runs (--run or --runs-dir)")
+    assert req.qrels is not None
+    q = read_qrels(req.qrels)
+    run_list = [read_run(p) for p in paths]
+    tags = [r.tag for r in run_list]
+    sites = _sites_of(tags, req.run_sites) or tuple(tags)
+    return None, q, run_list, sites
+
+
 def run_agreement(
     req: AgreementRequest,
     *,
@@ -111,31 +142,7 @@ def run_agreement(
     if req.scores is not None:
         design, true_scores, measure, source, params = _from_scores(req, rng)
     else:
-        if req.collection is not None:
-            from litaudit.runs.archive import load_archive
-            from litaudit.store.refdata import resolve_collection
-
-            if store is None:
-                raise ParameterError("a stored archive needs an open store")
-            cid = resolve_collection(store.con, req.collection).id
-            archive = load_archive(store.con, cid)
-            run_list, q = list(archive.runs), archive.qrels
-            sites = tuple(i.participant or i.tag for i in archive.info)
-        else:
-            from litaudit.runs.trec_io import read_qrels, read_run
-
-            paths = list(req.runs)
-            if req.runs_dir is not None:
-                if not req.runs_dir.is_dir():
-                    raise LitauditError(f"{req.runs_dir}: not a directory")
-                paths += sorted(p for p in req.runs_dir.iterdir() if p.is_file())
-            if len(paths) < 2:
-                raise ParameterError("--qrels needs at least 2 runs (--run or --runs-dir)")
-            assert req.qrels is not None
-            q = read_qrels(req.qrels)
-            run_list = [read_run(p) for p in paths]
-            tags = [r.tag for r in run_list]
-            sites = _sites_of(tags, req.run_sites) or tuple(tags)
+        cid, q, run_list, sites = _pool_inputs(req, store)
         label = f"simulating depth-{req.depth} pools, {req.held_out} sites held out..."
         with status(label) if status is not None else nullcontext():
             sim = agin.simulate_pooling(

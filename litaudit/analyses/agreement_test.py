@@ -288,6 +288,61 @@ def _shift_part(
     return shift
 
 
+def _check_test_args(assignments: int, alpha: float) -> None:
+    if assignments < 1:
+        raise ParameterError("assignments must be at least 1")
+    if not 0 < alpha < 1:
+        raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
+
+
+@dataclass
+class _Draws:
+    """The per-assignment statistics of :func:`agreement_test`, filled row by row."""
+
+    real: np.ndarray
+    null: np.ndarray
+    x2: np.ndarray
+    pairs: np.ndarray
+    shifts: np.ndarray
+    shift_runs: list[int]
+    bias: list[float]
+
+    @classmethod
+    def zeros(cls, assignments: int, n_sets: int) -> _Draws:
+        return cls(
+            real=np.zeros((assignments, n_sets, 4)),
+            null=np.zeros((assignments, n_sets, 4)),
+            x2=np.zeros((assignments, n_sets, 2)),
+            pairs=np.zeros((assignments, n_sets), dtype=int),
+            shifts=np.zeros((assignments, 4)),
+            shift_runs=assignments * [0],
+            bias=[],
+        )
+
+    def record(self, b, scores, h, h2, site, sets, alpha, min_topics, full_scores) -> None:
+        """Row ``b``: the statistics of ``scores`` under the assignment ``h`` and the
+        independent ``h2``."""
+        st = agreement_statistics(scores, h, sets, alpha=alpha, min_topics=min_topics)
+        su = agreement_statistics(scores, h2, sets, alpha=alpha, min_topics=min_topics)
+        for n, (x, y) in enumerate(zip(st, su, strict=True)):
+            self.real[b, n] = (x.disagreement, y.disagreement, x.expected_disagreement, 0)
+            self.x2[b, n] = (x.x2, y.x2)
+            self.pairs[b, n] = min(x.pairs, y.pairs)
+            self.null[b, n, 0] = stats.chi2.sf(x.x2, 3) if x.pairs else np.nan
+        sr, rr, nr = _shift(scores, h[site])
+        sn, rn, nn = _shift(scores, h2[site])
+        self.shifts[b] = (sr, sn, rr, rn)
+        self.shift_runs[b] = min(nr, nn)
+        if full_scores is not None:
+            delta = scores - full_scores
+            ok = np.isfinite(delta)
+            held_runs = h[site]
+            if (held_runs & ok).any() and (~held_runs & ok).any():
+                self.bias.append(
+                    float(delta[held_runs & ok].mean() - delta[~held_runs & ok].mean())
+                )
+
+
 def agreement_test(
     site_of_run,
     n_topics: int,
@@ -317,48 +372,25 @@ def agreement_test(
     """
     site = np.asarray(site_of_run, dtype=np.int64)
     m = int(site.max()) + 1
-    if assignments < 1:
-        raise ParameterError("assignments must be at least 1")
-    if not 0 < alpha < 1:
-        raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
+    _check_test_args(assignments, alpha)
     design = holdout_design(m, n_topics, k, baseline)
     topics = [str(t) for t in range(n_topics)]
     pos = {t: i for i, t in enumerate(topics)}
     names = [str(s) for s in range(m)]
     sets = pair_sets(site)
     rng = np.random.default_rng(seed)
-    real = np.zeros((assignments, len(sets), 4))
-    null = np.zeros((assignments, len(sets), 4))
-    x2 = np.zeros((assignments, len(sets), 2))
-    pairs = np.zeros((assignments, len(sets)), dtype=int)
-    shifts = np.zeros((assignments, 4))
-    shift_runs = assignments * [0]
-    bias = []
+    d = _Draws.zeros(assignments, len(sets))
     for b in range(assignments):
         a = assign_holdouts(topics, names, k, baseline, rng=rng)
         a2 = assign_holdouts(topics, names, k, baseline, rng=rng)
         h = _held_matrix(zip(a.topics, a.held_out, strict=True), pos, m)
         h2 = _held_matrix(zip(a2.topics, a2.held_out, strict=True), pos, m)
         scores = score_fn(h)
-        st = agreement_statistics(scores, h, sets, alpha=alpha, min_topics=min_topics)
-        su = agreement_statistics(scores, h2, sets, alpha=alpha, min_topics=min_topics)
-        for n, (x, y) in enumerate(zip(st, su, strict=True)):
-            real[b, n] = (x.disagreement, y.disagreement, x.expected_disagreement, 0)
-            x2[b, n] = (x.x2, y.x2)
-            pairs[b, n] = min(x.pairs, y.pairs)
-            null[b, n, 0] = stats.chi2.sf(x.x2, 3) if x.pairs else np.nan
-        sr, rr, nr = _shift(scores, h[site])
-        sn, rn, nn = _shift(scores, h2[site])
-        shifts[b] = (sr, sn, rr, rn)
-        shift_runs[b] = min(nr, nn)
-        if full_scores is not None:
-            delta = scores - full_scores
-            ok = np.isfinite(delta)
-            held_runs = h[site]
-            if (held_runs & ok).any() and (~held_runs & ok).any():
-                bias.append(float(delta[held_runs & ok].mean() - delta[~held_runs & ok].mean()))
+        d.record(b, scores, h, h2, site, sets, alpha, min_topics, full_scores)
         if progress is not None:
             progress(1)
+    real, null, x2, pairs = d.real, d.null, d.x2, d.pairs
+    shifts, shift_runs, bias = d.shifts, d.shift_runs, d.bias
     flip_rng = np.random.default_rng(flip_seed)
     parts = _agreement_parts(
         sets,

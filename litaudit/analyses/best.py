@@ -323,6 +323,30 @@ def _subject_index(
     return hit[0]
 
 
+def _check_one_subject(value, result_id, system) -> None:
+    given = [x is not None for x in (value, result_id, system)]
+    if sum(given) != 1:
+        raise ParameterError(
+            "give exactly one of a claimed value (--value), a result id "
+            "(--result) or a system name (--system)"
+        )
+
+
+def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method) -> dict:
+    """The stored parameters of a claim audit."""
+    return _params(
+        pop,
+        filters,
+        value=value,
+        result_id=None if subject is None else subject.id,
+        n=n,
+        hidden_multiplier=hidden_multiplier,
+        alpha=alpha,
+        p=p,
+        method=method,
+    )
+
+
 def run_claim(
     con,
     collection: str,
@@ -344,12 +368,7 @@ def run_claim(
     """Audit a claim: a new ``value`` (one more draw) or a published result named by
     ``result_id`` or ``system`` (one of the N). ``n`` overrides the number of experiments
     besides the claim (default: N for a new value, N - 1 for a published one)."""
-    given = [x is not None for x in (value, result_id, system)]
-    if sum(given) != 1:
-        raise ParameterError(
-            "give exactly one of a claimed value (--value), a result id "
-            "(--result) or a system name (--system)"
-        )
+    _check_one_subject(value, result_id, system)
     pop = population(con, collection, measure, filters)
     rows = pop.rows
     where = f"{pop.collection_name} {pop.measure}"
@@ -399,27 +418,8 @@ def run_claim(
         SOURCE,
     )
     if save:
-        rep = _stored(
-            con,
-            "claim",
-            pop,
-            rep,
-            fp,
-            _params(
-                pop,
-                filters,
-                value=value,
-                result_id=None if subject is None else subject.id,
-                n=n,
-                hidden_multiplier=hidden_multiplier,
-                alpha=alpha,
-                p=p,
-                method=method,
-            ),
-            method=method,
-            seed=seed,
-            trials=trials,
-        )
+        params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method)
+        rep = _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
     return rep
 
 
@@ -573,6 +573,29 @@ class Summary:
     p: float
 
 
+def _summary_audit_ids(con, reps, alpha: float, p: float, save: bool) -> list[int | None]:
+    """The audit ids of the summary's reports (None each without ``save``)."""
+    ids: list[int | None] = [None] * len(reps)
+    if save:  # an identical stored audit is reused; the others go in one insert
+        todo: list[dict[str, Any]] = [
+            {
+                "kind": "best",
+                "collection_id": pop.collection_id,
+                "measure": pop.measure,
+                "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
+                "method": "exact",
+                "input_fingerprint": rep.fingerprint,
+                "result": rep,
+            }
+            for pop, _src, rep in reps
+        ]
+        ids = identical_ids(con, todo)
+        new = [i for i, found in enumerate(ids) if found is None]
+        for i, added in zip(new, save_audits(con, [todo[i] for i in new]), strict=True):
+            ids[i] = added
+    return ids
+
+
 def run_summary(
     con,
     *,
@@ -613,24 +636,7 @@ def run_summary(
             skipped.append((cname, meas, src, len(rows), str(exc)))
             continue
         reps.append((pop, src, _best(con, pop, f, alpha, p, "exact", None, None, False)))
-    ids: list[int | None] = [None] * len(reps)
-    if save:  # an identical stored audit is reused; the others go in one insert
-        todo: list[dict[str, Any]] = [
-            {
-                "kind": "best",
-                "collection_id": pop.collection_id,
-                "measure": pop.measure,
-                "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
-                "method": "exact",
-                "input_fingerprint": rep.fingerprint,
-                "result": rep,
-            }
-            for pop, _src, rep in reps
-        ]
-        ids = identical_ids(con, todo)
-        new = [i for i, found in enumerate(ids) if found is None]
-        for i, added in zip(new, save_audits(con, [todo[i] for i in new]), strict=True):
-            ids[i] = added
+    ids = _summary_audit_ids(con, reps, alpha, p, save)
     for (_pop, src, rep), aid in zip(reps, ids, strict=True):
         s = rep.stats
         out.append(

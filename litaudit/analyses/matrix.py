@@ -56,6 +56,39 @@ def read_matrix(paths: list[Path], fmt: str, measure: str):
     raise LitauditError(f"--format: {fmt!r} is not one of csv, trec_eval")
 
 
+def _existing_paths(paths) -> list[Path]:
+    paths = [Path(p) for p in ([paths] if isinstance(paths, (str, Path)) else paths)]
+    for path in paths:
+        if not path.is_file():
+            raise LitauditError(f"{path}: no such file")
+    return paths
+
+
+def _sha256_of(paths: list[Path]) -> str:
+    """The SHA-256 of the files' bytes, one after the other."""
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def _check_range(scores: np.ndarray, matrix, paths: list[Path], fmt: str, m: str) -> None:
+    """An error naming the first score outside the range of the measure ``m``."""
+    from litaudit.measures import parse_measure
+
+    pm = parse_measure(m)
+    bad = np.isinf(scores) | (scores < pm.min_value) | (scores > pm.max_value)
+    if bad.any():
+        i, j = (int(x[0]) for x in np.nonzero(bad))
+        where = paths[i] if fmt == "trec_eval" and len(paths) == len(matrix.runs) else paths[0]
+        raise LitauditError(
+            f"{where}: run {matrix.runs[i]}, topic {matrix.topics[j]}: "
+            f"{m} {scores[i, j]:g} is outside its range "
+            f"[{pm.min_value:g}, {pm.max_value:g}]"
+            + (f" (and {int(bad.sum()) - 1} more cells)" if bad.sum() > 1 else "")
+        )
+
+
 def run_matrix(
     con,
     paths,
@@ -74,10 +107,7 @@ def run_matrix(
     ``save=False``, or the stored audit of the same files and parameters reused."""
     from litaudit.measures import parse_measure
 
-    paths = [Path(p) for p in ([paths] if isinstance(paths, (str, Path)) else paths)]
-    for path in paths:
-        if not path.is_file():
-            raise LitauditError(f"{path}: no such file")
+    paths = _existing_paths(paths)
     m = str(parse_measure(measure))
     if method == "montecarlo":
         trials = defaults.MONTECARLO_TRIALS if trials is None else trials
@@ -89,27 +119,14 @@ def run_matrix(
         cid = resolve_collection(con, collection).id
     if save and cid is None:
         raise LitauditError("--collection is needed to store the audit (or use --no-save)")
-    h = hashlib.sha256()
-    for path in paths:
-        h.update(path.read_bytes())
-    digest = h.hexdigest()
+    digest = _sha256_of(paths)
 
     def compute() -> MatrixAudit:
         matrix = read_matrix(paths, fmt, m)
         scores = np.asarray(matrix.scores, dtype=np.float64)
         if scores.size == 0:
             raise LitauditError(f"{paths[0]}: no scores")
-        pm = parse_measure(m)
-        bad = np.isinf(scores) | (scores < pm.min_value) | (scores > pm.max_value)
-        if bad.any():
-            i, j = (int(x[0]) for x in np.nonzero(bad))
-            where = paths[i] if fmt == "trec_eval" and len(paths) == len(matrix.runs) else paths[0]
-            raise LitauditError(
-                f"{where}: run {matrix.runs[i]}, topic {matrix.topics[j]}: "
-                f"{m} {scores[i, j]:g} is outside its range "
-                f"[{pm.min_value:g}, {pm.max_value:g}]"
-                + (f" (and {int(bad.sum()) - 1} more cells)" if bad.sum() > 1 else "")
-            )
+        _check_range(scores, matrix, paths, fmt, m)
         means = np.nanmean(scores, axis=1)
         if means.size < defaults.MIN_N:
             from litaudit.analyses.population import too_few_message

@@ -164,6 +164,36 @@ class LOUReport:
     runs: tuple[RunLOU, ...]
 
 
+def _means_without_own_uniques(c: CodedArchive, measure: str, rel_rows, uni) -> np.ndarray:
+    """Every run's mean ``measure`` with its participant's unique relevant documents
+    left out of the qrels (NaN for runs of no participant)."""
+    after = np.full(len(c.tags), np.nan)
+    for p in range(len(c.participant_names)):
+        runs_p = np.flatnonzero(c.participant_of_run == p)
+        if not runs_p.size:
+            continue
+        drop = np.zeros(len(c.q_rel), dtype=bool)
+        drop[rel_rows[uni.owner == p]] = True
+        after[runs_p] = evaluate_means(c, measure, runs=runs_p, qrels_keep=~drop)
+    return after
+
+
+def _lou_runs(c: CodedArchive, lou) -> tuple[RunLOU, ...]:
+    return tuple(
+        RunLOU(t, p, rt, _f(b), _f(a), _f(d), bool(k))
+        for t, p, rt, b, a, d, k in zip(
+            c.tags,
+            c.participants,
+            c.run_types,
+            lou.before,
+            lou.after,
+            lou.pct_change,
+            lou.considered,
+            strict=True,
+        )
+    )
+
+
 def lou_of_archive(
     archive,
     *,
@@ -193,14 +223,7 @@ def lou_of_archive(
     )
     if before is None:
         before = evaluate_means(c, measure)
-    after = np.full(len(c.tags), np.nan)
-    for p in range(len(c.participant_names)):
-        runs_p = np.flatnonzero(c.participant_of_run == p)
-        if not runs_p.size:
-            continue
-        drop = np.zeros(len(c.q_rel), dtype=bool)
-        drop[rel_rows[uni.owner == p]] = True
-        after[runs_p] = evaluate_means(c, measure, runs=runs_p, qrels_keep=~drop)
+    after = _means_without_own_uniques(c, measure, rel_rows, uni)
     automatic = np.array([t == "automatic" for t in c.run_types])
     lou = overlap.leave_out_uniques(before, after, automatic, min_map=min_map, noise_pct=noise_pct)
     n_runs_of = np.bincount(c.participant_of_run, minlength=len(c.participant_names))
@@ -214,19 +237,7 @@ def lou_of_archive(
         )
         for i, name in enumerate(c.participant_names)
     )
-    runs = tuple(
-        RunLOU(t, p, rt, _f(b), _f(a), _f(d), bool(k))
-        for t, p, rt, b, a, d, k in zip(
-            c.tags,
-            c.participants,
-            c.run_types,
-            lou.before,
-            lou.after,
-            lou.pct_change,
-            lou.considered,
-            strict=True,
-        )
-    )
+    runs = _lou_runs(c, lou)
     return LOUReport(
         collection_id=c.collection_id,
         depth=depth,

@@ -204,6 +204,30 @@ def prepare_subcollections(c: CodedArchive, keep: np.ndarray) -> subcollections.
     )
 
 
+def _pair_taus(test, names) -> list[PairTau]:
+    """Each pair of sub-collections: its tau against the taus of its random splits."""
+    pairs = []
+    for k, (a, b) in enumerate(test.pairs):
+        rt = test.random_tau[k]
+        rt = rt[np.isfinite(rt)]
+        q = np.quantile(rt, [0.025, 0.975]) if rt.size else [np.nan, np.nan]
+        pairs.append(
+            PairTau(
+                names[a],
+                names[b],
+                _f(test.tau[k]),
+                _f(rt.min()) if rt.size else None,
+                _f(rt.max()) if rt.size else None,
+                _f(rt.mean()) if rt.size else None,
+                _f(q[0]),
+                _f(q[1]),
+                int(test.random_valid[k]),
+                _f(test.p_value[k]),
+            )
+        )
+    return pairs
+
+
 def subcollections_of_archive(
     archive,
     *,
@@ -253,25 +277,7 @@ def subcollections_of_archive(
         RunSubMAP(c.tags[r], _f(full[r]), tuple(_f(v) for v in test.maps[:, j]))
         for j, r in enumerate(keep)
     )
-    pairs = []
-    for k, (a, b) in enumerate(test.pairs):
-        rt = test.random_tau[k]
-        rt = rt[np.isfinite(rt)]
-        q = np.quantile(rt, [0.025, 0.975]) if rt.size else [np.nan, np.nan]
-        pairs.append(
-            PairTau(
-                sp.names[a],
-                sp.names[b],
-                _f(test.tau[k]),
-                _f(rt.min()) if rt.size else None,
-                _f(rt.max()) if rt.size else None,
-                _f(rt.mean()) if rt.size else None,
-                _f(q[0]),
-                _f(q[1]),
-                int(test.random_valid[k]),
-                _f(test.p_value[k]),
-            )
-        )
+    pairs = _pair_taus(test, sp.names)
     pv = test.p_value[np.isfinite(test.p_value)]
     taus = test.tau[np.isfinite(test.tau)]
     return SubcollectionReport(

@@ -393,39 +393,9 @@ def run_verdict(
     )
 
 
-def _archive_verdict(
-    con,
-    loaded,
-    *,
-    depth: int,
-    split: str,
-    permutations: int,
-    split_seed: int,
-    seed: int,
-    assignments: int,
-    alpha: float,
-    correction: str,
-    workers: int,
-    subcollections: bool,
-    save: bool,
-    progress: Callable[[int], None] | None,
-) -> Verdict:
-    from litaudit.analyses.holdout_pools import design_counts, pool_scores
-
-    tick = progress or (lambda n: None)
-    cid, coded = loaded
-    site = coded.participant_of_run
-    names = coded.participant_names
-    m = len(names)
-    depths = _depths(depth)
-    notes: list[str] = []
-    audits: list[tuple[str, int]] = []
-    cov = coverage(len(coded.tags), m, len(coded.topic_names), official_counts(con, cid))
-    # descriptive: RAO and LOU at the asked depth (stored), LOU at every depth
-    # (each reused when an identical call stored it)
-    rao, rao_id = run_rao(con, cid, depth=depth, save=save, loaded=loaded)
-    lou_main, lou_id = run_lou(con, cid, depth=depth, save=save, loaded=loaded)
-    audits += [("reuse-rao", rao_id), ("reuse-lou", lou_id)]
+def _lou_depths(coded, lou_main, depth: int, depths, tick) -> list[LOUDepth]:
+    """LOU at every depth: ``lou_main`` at ``depth``, the others computed (with the runs'
+    full-qrels means of ``lou_main``)."""
     lou = []
     before = np.array([np.nan if r.before is None else r.before for r in lou_main.runs])
     for d in depths:
@@ -441,9 +411,17 @@ def _archive_verdict(
             )
         )
         tick(1)
-    if lou_main.n_unknown_type:
-        notes.append(f"{lou_main.n_unknown_type} run(s) of unknown type are left out of LOU")
-    # the deciding tests
+    return lou
+
+
+def _pool_shift_tests(coded, depths, notes: list[str], tick):
+    """The hold-out design and the shift test at every depth (none under 3 participants,
+    with a note)."""
+    from litaudit.analyses.holdout_pools import design_counts, pool_scores
+
+    site = coded.participant_of_run
+    names = coded.participant_names
+    m = len(names)
     design = None
     tests = []
     if m < 3:
@@ -462,6 +440,43 @@ def _archive_verdict(
             r = holdout_shift(ps.ap, design_counts(ps), site, ps.subsets)
             tests.append((d, r, _site_shifts(r, site, names)))
             tick(1)
+    return design, tests
+
+
+def _archive_verdict(
+    con,
+    loaded,
+    *,
+    depth: int,
+    split: str,
+    permutations: int,
+    split_seed: int,
+    seed: int,
+    assignments: int,
+    alpha: float,
+    correction: str,
+    workers: int,
+    subcollections: bool,
+    save: bool,
+    progress: Callable[[int], None] | None,
+) -> Verdict:
+    tick = progress or (lambda n: None)
+    cid, coded = loaded
+    m = len(coded.participant_names)
+    depths = _depths(depth)
+    notes: list[str] = []
+    audits: list[tuple[str, int]] = []
+    cov = coverage(len(coded.tags), m, len(coded.topic_names), official_counts(con, cid))
+    # descriptive: RAO and LOU at the asked depth (stored), LOU at every depth
+    # (each reused when an identical call stored it)
+    rao, rao_id = run_rao(con, cid, depth=depth, save=save, loaded=loaded)
+    lou_main, lou_id = run_lou(con, cid, depth=depth, save=save, loaded=loaded)
+    audits += [("reuse-rao", rao_id), ("reuse-lou", lou_id)]
+    lou = _lou_depths(coded, lou_main, depth, depths, tick)
+    if lou_main.n_unknown_type:
+        notes.append(f"{lou_main.n_unknown_type} run(s) of unknown type are left out of LOU")
+    # the deciding tests
+    design, tests = _pool_shift_tests(coded, depths, notes, tick)
     outcome, headline, shift_tests = decide(tests, alpha, correction)
     # descriptive: the paper's agreement analysis over random assignments
     agreement = None
@@ -538,6 +553,29 @@ def _subcollections(
 # ------------------------------------------------------------------ score-matrix verdict
 
 
+def _too_few_sites(m: int, cov, notes: list[str], alpha: float, correction: str) -> Verdict:
+    """The score-matrix verdict with fewer than 3 sites: no hold-out design."""
+    outcome, headline, tests = decide([], alpha, correction)
+    return Verdict(
+        None,
+        outcome,
+        headline,
+        alpha,
+        correction,
+        "AP",
+        cov,
+        None,
+        tests,
+        None,
+        (),
+        None,
+        None,
+        (),
+        (),
+        tuple(notes + [f"{m} site(s): the hold-out design needs at least 3"]),
+    )
+
+
 def matrix_verdict(
     scores,
     sites,
@@ -565,25 +603,7 @@ def matrix_verdict(
         "out (reusable by construction), so the shift is 0 whatever the data"
     ]
     if m < 3:
-        outcome, headline, tests = decide([], alpha, correction)
-        return Verdict(
-            None,
-            outcome,
-            headline,
-            alpha,
-            correction,
-            "AP",
-            cov,
-            None,
-            tests,
-            None,
-            (),
-            None,
-            None,
-            (),
-            (),
-            tuple(notes + [f"{m} site(s): the hold-out design needs at least 3"]),
-        )
+        return _too_few_sites(m, cov, notes, alpha, correction)
     design = holdout_design(m, n_t, defaults.AGREEMENT_K)
     if design.note:
         notes.append(f"hold-out design {design.note}")
