@@ -215,6 +215,17 @@ def best(
     _emit(rep, json_out, "best")
 
 
+def _run_claim(ctx: typer.Context, no_save: bool, f, collection, measure, value, **kw):
+    """`audit claim`'s analysis: run_claim on the store (saved unless --no-save)."""
+    from litaudit.analyses.best import run_claim
+
+    return _run(
+        ctx,
+        no_save,
+        lambda con: run_claim(con, collection, measure, value, filters=f, save=not no_save, **kw),
+    )
+
+
 @app.command("claim")
 def claim(
     ctx: typer.Context,
@@ -268,41 +279,24 @@ def claim(
 ):
     """A claim against the record, against chance (the max of N+1, or of N for a published
     result) and its own mu0 and interval."""
-    from litaudit.analyses.best import run_claim
-
-    f = _filters(
-        source,
-        role,
-        run_type,
-        years,
-        topics,
-        include_retracted,
-        include_nonstandard,
-        since,
-        until,
-        reporter,
-        track,
-    )
-    rep = _run(
+    ft = (source, role, run_type, years, topics, include_retracted, include_nonstandard)
+    f = _filters(*ft, since, until, reporter, track)
+    rep = _run_claim(
         ctx,
         no_save,
-        lambda con: run_claim(
-            con,
-            collection,
-            measure,
-            value,
-            result_id=result,
-            system=system,
-            n=n,
-            hidden_multiplier=hidden_multiplier,
-            filters=f,
-            alpha=alpha,
-            p=p,
-            method=method,
-            trials=trials,
-            seed=seed,
-            save=not no_save,
-        ),
+        f,
+        collection,
+        measure,
+        value,
+        result_id=result,
+        system=system,
+        n=n,
+        hidden_multiplier=hidden_multiplier,
+        alpha=alpha,
+        p=p,
+        method=method,
+        trials=trials,
+        seed=seed,
     )
     _emit(rep, json_out, "claim")
 

@@ -57,6 +57,26 @@ def report(
     the candidate best set with citations, the claim check (--claim) and, where runs are
     stored, reusability. Missing audits are run and stored first.
     """
+    target, fmt, path = _checked_target(ctx, claim, fmt, output)
+    rep = _build(ctx, collection, measure, claim, subcollections, timestamp)
+    text, files = _render(rep, fmt, target)
+    if target is None:
+        from litaudit.render.console import terminal_json
+
+        typer.echo(terminal_json(text) if fmt == "json" else text, nl=False)
+        return
+    files[str(target)] = text  # last, so the report never points at missing images
+    _write_all(files, [path])
+    from litaudit.render.console import err
+
+    err.print(
+        f"wrote {target}" + (f" and {len(files) - 1} plot(s) beside it" if len(files) > 1 else ""),
+        markup=False,
+    )
+
+
+def _checked_target(ctx: typer.Context, claim, fmt, output):
+    """Check --claim and the output before any audit: (target path or None, format, db path)."""
     import math
 
     from litaudit.files import STDOUT, check_target
@@ -71,10 +91,15 @@ def report(
         check_target(output, [path])  # refused before any audit is run or stored
     if not Path(path).exists():
         raise LitauditError(f"no database at {path}: run `litaudit init` first")
+    return target, fmt, path
+
+
+def _build(ctx: typer.Context, collection, measure, claim, subcollections, timestamp):
+    """Run and store the missing audits, then build the report from the stored ones."""
     from litaudit.analyses.report_audits import prepare_report
     from litaudit.cli.common import open_write
     from litaudit.render.console import err
-    from litaudit.render.report import build_report, render_html, render_json, render_markdown
+    from litaudit.render.report import build_report
 
     with open_write(ctx) as store:
         audits = prepare_report(
@@ -85,7 +110,13 @@ def report(
             note=lambda m: err.print(m, markup=False),
             subcollections=subcollections,
         )
-        rep = build_report(store.con, audits, timestamp=timestamp)
+        return build_report(store.con, audits, timestamp=timestamp)
+
+
+def _render(rep, fmt, target):
+    """The report's text and, for Markdown to a file, its plots by path."""
+    from litaudit.render.report import render_html, render_json, render_markdown
+
     files: dict[str | os.PathLike, str] = {}
     if fmt == "md":
         text, images = render_markdown(rep, target.stem if target else None)
@@ -95,17 +126,7 @@ def report(
         text = render_html(rep)
     else:
         text = render_json(rep)
-    if target is None:
-        from litaudit.render.console import terminal_json
-
-        typer.echo(terminal_json(text) if fmt == "json" else text, nl=False)
-        return
-    files[str(target)] = text  # last, so the report never points at missing images
-    _write_all(files, [path])
-    err.print(
-        f"wrote {target}" + (f" and {len(files) - 1} plot(s) beside it" if len(files) > 1 else ""),
-        markup=False,
-    )
+    return text, files
 
 
 def _format(fmt: str | None, output: Path | None) -> str:

@@ -44,43 +44,55 @@ def design_cmd(
     json_out: bool = JsonOpt,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
-    from litaudit.render.console import out, print_json, table
-    from litaudit.stats.design import design, design_table, partial_design
-
     if partial:
         if held_out is None:
             raise ParameterError("--partial needs --held-out K")
-        d = partial_design(sites, topics, baseline_min, held_out)
-        if json_out:
-            print_json({"design": d})
-            return
-        out.print(
-            f"m={d.sites} sites, N={d.topics} topics, n={d.baseline} all-site "
-            f"baseline, k={d.held_out} held out of every other topic"
-        )
-        out.print(
-            f"{d.full_cycles} full cycle(s) of C({d.sites},{d.held_out})={d.blocks} "
-            f"topics and a partial cycle of {d.partial}"
-            + ("" if d.partial else " (balanced: Table 2's sizes)")
-        )
-
-        def span(v):
-            return str(v[0]) if v[0] == v[1] else f"{v[0]}-{v[1]}"
-
-        out.print(
-            table(
-                "Topic sets (min-max over sites or site pairs)",
-                ["set", "topics"],
-                [
-                    ["within-site baseline", span(d.within_site_baseline)],
-                    ["within-site reuse", span(d.within_site_reuse)],
-                    ["between-site baseline", span(d.between_site_baseline)],
-                    ["between-site reuse", span(d.between_site_reuse)],
-                    ["participant comparison", span(d.participant_comparison)],
-                ],
-            )
-        )
+        _partial_design(sites, topics, baseline_min, held_out, json_out)
         return
+    _design_table(sites, topics, baseline_min, held_out, json_out)
+
+
+def _partial_design(sites: int, topics: int, baseline_min: int, held_out: int, json_out: bool):
+    """`reuse design --partial`: the partial-cycle design and its topic-set sizes."""
+    from litaudit.render.console import out, print_json, table
+    from litaudit.stats.design import partial_design
+
+    d = partial_design(sites, topics, baseline_min, held_out)
+    if json_out:
+        print_json({"design": d})
+        return
+    out.print(
+        f"m={d.sites} sites, N={d.topics} topics, n={d.baseline} all-site "
+        f"baseline, k={d.held_out} held out of every other topic"
+    )
+    out.print(
+        f"{d.full_cycles} full cycle(s) of C({d.sites},{d.held_out})={d.blocks} "
+        f"topics and a partial cycle of {d.partial}"
+        + ("" if d.partial else " (balanced: Table 2's sizes)")
+    )
+
+    def span(v):
+        return str(v[0]) if v[0] == v[1] else f"{v[0]}-{v[1]}"
+
+    out.print(
+        table(
+            "Topic sets (min-max over sites or site pairs)",
+            ["set", "topics"],
+            [
+                ["within-site baseline", span(d.within_site_baseline)],
+                ["within-site reuse", span(d.within_site_reuse)],
+                ["between-site baseline", span(d.between_site_baseline)],
+                ["between-site reuse", span(d.between_site_reuse)],
+                ["participant comparison", span(d.participant_comparison)],
+            ],
+        )
+    )
+
+
+def _design_table(sites: int, topics: int, baseline_min: int, held_out, json_out: bool):
+    """`reuse design`: the chosen k's design (with --held-out) and the table of feasible k."""
+    from litaudit.render.console import out, print_json, table
+    from litaudit.stats.design import design, design_table
 
     chosen = design(sites, topics, baseline_min, held_out) if held_out is not None else None
     rows = design_table(sites, topics, baseline_min)
@@ -257,12 +269,8 @@ def agreement_cmd(
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
     (Carterette et al. 2010, Section 3.2)."""
-    from contextlib import nullcontext
-
     from litaudit import defaults
-    from litaudit.analyses.agreement_run import AgreementRequest, run_agreement
-    from litaudit.cli.common import open_write
-    from litaudit.render.console import err
+    from litaudit.analyses.agreement_run import AgreementRequest
 
     req = AgreementRequest(
         collection=collection,
@@ -287,9 +295,20 @@ def agreement_cmd(
         ),
     )
     req.check()
-    with open_write(ctx) if collection is not None else nullcontext() as store:
-        done, rand = run_agreement(req, store=store, status=err.status)
+    done, rand = _run_agreement(ctx, req)
     _render(done, seed, json_out, pairs, rand)
+
+
+def _run_agreement(ctx: typer.Context, req):
+    """Run the agreement analysis; a stored archive's (--collection) in a write store."""
+    from contextlib import nullcontext
+
+    from litaudit.analyses.agreement_run import run_agreement
+    from litaudit.cli.common import open_write
+    from litaudit.render.console import err
+
+    with open_write(ctx) if req.collection is not None else nullcontext() as store:
+        return run_agreement(req, store=store, status=err.status)
 
 
 def _render(done, seed, json_out: bool, show_pairs: bool, rand=None) -> None:

@@ -175,12 +175,9 @@ def verdict_cmd(
     """One reusability verdict: evidence against reuse, none in these data, or not
     enough data (docs/STATISTICS.md, reusability)."""
     from litaudit import defaults
-    from litaudit.analyses import verdict as V
-    from litaudit.analyses.audits import Audited
     from litaudit.errors import ParameterError
     from litaudit.render.audits import emit
     from litaudit.render.console import err
-    from litaudit.render.progress import progress_bar
 
     seed = defaults.AGREEMENT_SEED if seed is None else seed
     assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
@@ -189,52 +186,95 @@ def verdict_cmd(
     if (collection is None) == (scores is None):
         raise ParameterError("give --collection or --scores")
     if scores is not None:
-        from pathlib import Path
-
-        from litaudit.analyses import agreement_input as agin
-
-        tags, _, matrix = agin.read_score_matrix(Path(scores))
-        if run_sites is not None:
-            mapping = agin.read_run_sites(Path(run_sites))
-            missing = [t for t in tags if t not in mapping]
-            if missing:
-                raise ParameterError(f"{run_sites}: no site for run {missing[0]!r}")
-            sites = tuple(mapping[t] for t in tags)
-        elif pseudo_sites is not None:
-            sites = agin.pseudo_sites(tags, pseudo_sites)
-        else:
-            raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
-        with progress_bar("hold-out assignments", assignments, quiet=quiet) as bar:
-            v = V.matrix_verdict(
-                matrix,
-                sites,
-                names=tuple(sorted(set(sites))),
-                source=Path(scores).name,
-                seed=seed,
-                assignments=assignments,
-                alpha=alpha,
-                progress=bar.advance,
-            )
-        done = Audited(v, None)
+        done = _scores_verdict(scores, run_sites, pseudo_sites, seed, assignments, alpha, quiet)
     else:
         depth = depth or defaults.AGREEMENT_DEPTH
-        total = V.verdict_steps(V._depths(depth), assignments, permutations, with_sub)
-        with open_write(ctx) as store, progress_bar("reusability", total, quiet=quiet) as bar:
-            done = V.run_verdict(
-                store.con,
-                collection,
-                depth=depth,
-                split=split,
-                permutations=permutations,
-                split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
-                seed=seed,
-                assignments=assignments,
-                alpha=alpha,
-                workers=_workers(workers),
-                subcollections=with_sub,
-                progress=bar.advance,
-            )
+        done = _stored_verdict(
+            ctx,
+            collection,
+            depth,
+            split,
+            permutations,
+            split_seed,
+            seed,
+            assignments,
+            alpha,
+            workers,
+            with_sub,
+            quiet,
+        )
     emit("reuse-verdict", done, as_json)
+
+
+def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alpha, quiet):
+    """`reuse verdict --scores`: the verdict of a per-topic score matrix (not stored)."""
+    from pathlib import Path
+
+    from litaudit.analyses import agreement_input as agin
+    from litaudit.analyses import verdict as V
+    from litaudit.analyses.audits import Audited
+    from litaudit.errors import ParameterError
+    from litaudit.render.progress import progress_bar
+
+    tags, _, matrix = agin.read_score_matrix(Path(scores))
+    if run_sites is not None:
+        mapping = agin.read_run_sites(Path(run_sites))
+        missing = [t for t in tags if t not in mapping]
+        if missing:
+            raise ParameterError(f"{run_sites}: no site for run {missing[0]!r}")
+        sites = tuple(mapping[t] for t in tags)
+    elif pseudo_sites is not None:
+        sites = agin.pseudo_sites(tags, pseudo_sites)
+    else:
+        raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
+    with progress_bar("hold-out assignments", assignments, quiet=quiet) as bar:
+        v = V.matrix_verdict(
+            matrix,
+            sites,
+            names=tuple(sorted(set(sites))),
+            source=Path(scores).name,
+            seed=seed,
+            assignments=assignments,
+            alpha=alpha,
+            progress=bar.advance,
+        )
+    return Audited(v, None)
+
+
+def _stored_verdict(
+    ctx: typer.Context,
+    collection: str,
+    depth: int,
+    split,
+    permutations,
+    split_seed,
+    seed,
+    assignments,
+    alpha,
+    workers,
+    with_sub: bool,
+    quiet: bool,
+):
+    """`reuse verdict --collection`: the verdict of a stored run archive, saved as an audit."""
+    from litaudit.analyses import verdict as V
+    from litaudit.render.progress import progress_bar
+
+    total = V.verdict_steps(V._depths(depth), assignments, permutations, with_sub)
+    with open_write(ctx) as store, progress_bar("reusability", total, quiet=quiet) as bar:
+        return V.run_verdict(
+            store.con,
+            collection,
+            depth=depth,
+            split=split,
+            permutations=permutations,
+            split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
+            seed=seed,
+            assignments=assignments,
+            alpha=alpha,
+            workers=_workers(workers),
+            subcollections=with_sub,
+            progress=bar.advance,
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -182,7 +182,6 @@ def eval_(
     drops them. --no-cache opens it read-only."""
     import duckdb
 
-    from litaudit.render.console import out, print_json, table
     from litaudit.render.progress import progress_bar
     from litaudit.runs.evalcache import evaluate_cached, save
     from litaudit.store.refdata import resolve_collection
@@ -215,17 +214,31 @@ def eval_(
             except duckdb.Error:  # the values are printed all the same
                 pass
     if per_topic:
-        rows = []
-        for ri, tag in enumerate(ev.runs):
-            for ti, topic in enumerate(ev.topics):
-                vals = ev.scores[:, ri, ti]
-                if not all(v != v for v in vals):  # skip topics not evaluated for the run
-                    rows.append([tag, topic, *[float(v) for v in vals]])
-        if json_:
-            print_json([dict(zip(["run", "topic", *ev.measures], r, strict=True)) for r in rows])
-            return
-        out.print(table(f"{cid}: per topic", ["run", "topic", *ev.measures], rows))
+        _print_per_topic(ev, cid, json_)
         return
+    _print_means(ev, cid, json_)
+
+
+def _print_per_topic(ev, cid: str, json_: bool) -> None:
+    """`runs eval --per-topic`: one row per run and evaluated topic."""
+    from litaudit.render.console import out, print_json, table
+
+    rows = []
+    for ri, tag in enumerate(ev.runs):
+        for ti, topic in enumerate(ev.topics):
+            vals = ev.scores[:, ri, ti]
+            if not all(v != v for v in vals):  # skip topics not evaluated for the run
+                rows.append([tag, topic, *[float(v) for v in vals]])
+    if json_:
+        print_json([dict(zip(["run", "topic", *ev.measures], r, strict=True)) for r in rows])
+        return
+    out.print(table(f"{cid}: per topic", ["run", "topic", *ev.measures], rows))
+
+
+def _print_means(ev, cid: str, json_: bool) -> None:
+    """`runs eval`: one row per run, the mean over its topics."""
+    from litaudit.render.console import out, print_json, table
+
     means = {m: ev.mean(m) for m in ev.measures}
     counts = ev.topic_counts()
     if json_:

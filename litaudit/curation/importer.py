@@ -583,76 +583,19 @@ def apply_plan(
 
         for m in sorted(plan.new_measures):
             ensure_measure(con, m)
-        paper_ids: dict[str, int] = {}
-        for p in plan.papers:
-            pid = con.execute(
-                "INSERT INTO papers (bibkey, citation, title, authors, venue, year, doi, url, "
-                "tags, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                [p.bibkey, *(p.values[f] for f in PAPER_FIELDS), now],
-            ).fetchone()[0]
-            paper_ids[p.bibkey] = pid
-            if record:
-                con.execute(
-                    "INSERT INTO history (entity, entity_id, action, reason, who, "
-                    "changed_at) VALUES ('paper', ?, 'create', ?, ?, ?)",
-                    [pid, note, who, now],
-                )
-        need = [r.bibkey for r in plan.results if r.bibkey and r.bibkey not in paper_ids]
-        if need:
-            for k, i in con.execute(
-                f"SELECT bibkey, id FROM papers WHERE bibkey IN ({','.join('?' * len(set(need)))})",
-                list(set(need)),
-            ).fetchall():
-                paper_ids[k] = i
-        n = len(plan.results)
-        ids: list[int] = []
-        if n:
-            ids = [
-                r[0]
-                for r in con.execute(
-                    "SELECT nextval('results_id_seq') FROM range(?)", [n]
-                ).fetchall()
-            ]
-            records = []
-            for rid, r in zip(ids, plan.results, strict=True):
-                v = dict(r.values)
-                v["id"] = rid
-                v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
-                v["created_at"], v["updated_at"] = (times or {}).get(r.line, (now, now))
-                records.append({c: v.get(c) for c in RESULT_DB_COLUMNS})
-            # bulk insert from an Arrow table (DuckDB's executemany is slow; pyarrow
-            # imports in a fraction of pandas' time)
-            table = pa.table(
-                {
-                    c: pa.array([r[c] for r in records], type=_ARROW_TYPES.get(c))
-                    for c in RESULT_DB_COLUMNS
-                }
-            )
-            con.register("_import_results", table)
-            try:
-                cols = ", ".join(RESULT_DB_COLUMNS)
-                con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _import_results")
-            finally:
-                con.unregister("_import_results")
-            if record:
-                hist = pa.table(
-                    {
-                        "entity_id": pa.array(ids, type=pa.int64()),
-                        "new_value": pa.array(
-                            [r.values["value_text"] for r in plan.results], type=pa.string()
-                        ),
-                    }
-                )
-                con.register("_import_history", hist)
-                try:
-                    con.execute(
-                        "INSERT INTO history (entity, entity_id, action, new_value, "
-                        "reason, who, changed_at) SELECT 'result', entity_id, ?, "
-                        "new_value, ?, ?, ? FROM _import_history",
-                        [action, note, who, now],
-                    )
-                finally:
-                    con.unregister("_import_history")
+        paper_ids = _insert_papers(con, plan, who=who, note=note, record=record, now=now)
+        n, ids = _insert_results(
+            con,
+            pa,
+            plan,
+            paper_ids,
+            who=who,
+            note=note,
+            action=action,
+            record=record,
+            now=now,
+            times=times,
+        )
         updated = sum(
             _update_existing(
                 con, r, who=who, reason=f"updated from {Path(plan.file).name}", now=now
@@ -660,6 +603,97 @@ def apply_plan(
             for r in plan.updates
         )
     return ImportReport(plan.file, n, len(plan.papers), plan.skipped, False, tuple(ids), updated)
+
+
+def _insert_papers(con, plan: ImportPlan, *, who: str, note: str, record: bool, now):
+    """Insert the plan's new papers (and their history): paper id by bibkey, with the
+    existing papers its results name."""
+    paper_ids: dict[str, int] = {}
+    for p in plan.papers:
+        pid = con.execute(
+            "INSERT INTO papers (bibkey, citation, title, authors, venue, year, doi, url, "
+            "tags, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            [p.bibkey, *(p.values[f] for f in PAPER_FIELDS), now],
+        ).fetchone()[0]
+        paper_ids[p.bibkey] = pid
+        if record:
+            con.execute(
+                "INSERT INTO history (entity, entity_id, action, reason, who, "
+                "changed_at) VALUES ('paper', ?, 'create', ?, ?, ?)",
+                [pid, note, who, now],
+            )
+    need = [r.bibkey for r in plan.results if r.bibkey and r.bibkey not in paper_ids]
+    if need:
+        for k, i in con.execute(
+            f"SELECT bibkey, id FROM papers WHERE bibkey IN ({','.join('?' * len(set(need)))})",
+            list(set(need)),
+        ).fetchall():
+            paper_ids[k] = i
+    return paper_ids
+
+
+def _insert_results(
+    con,
+    pa,
+    plan: ImportPlan,
+    paper_ids: dict[str, int],
+    *,
+    who: str,
+    note: str,
+    action: str,
+    record: bool,
+    now,
+    times: dict[int, tuple] | None,
+) -> tuple[int, list[int]]:
+    """Bulk-insert the plan's new results (and their history): (count, ids)."""
+    n = len(plan.results)
+    ids: list[int] = []
+    if n:
+        ids = [
+            r[0]
+            for r in con.execute("SELECT nextval('results_id_seq') FROM range(?)", [n]).fetchall()
+        ]
+        records = []
+        for rid, r in zip(ids, plan.results, strict=True):
+            v = dict(r.values)
+            v["id"] = rid
+            v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
+            v["created_at"], v["updated_at"] = (times or {}).get(r.line, (now, now))
+            records.append({c: v.get(c) for c in RESULT_DB_COLUMNS})
+        # bulk insert from an Arrow table (DuckDB's executemany is slow; pyarrow
+        # imports in a fraction of pandas' time)
+        table = pa.table(
+            {
+                c: pa.array([r[c] for r in records], type=_ARROW_TYPES.get(c))
+                for c in RESULT_DB_COLUMNS
+            }
+        )
+        con.register("_import_results", table)
+        try:
+            cols = ", ".join(RESULT_DB_COLUMNS)
+            con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _import_results")
+        finally:
+            con.unregister("_import_results")
+        if record:
+            hist = pa.table(
+                {
+                    "entity_id": pa.array(ids, type=pa.int64()),
+                    "new_value": pa.array(
+                        [r.values["value_text"] for r in plan.results], type=pa.string()
+                    ),
+                }
+            )
+            con.register("_import_history", hist)
+            try:
+                con.execute(
+                    "INSERT INTO history (entity, entity_id, action, new_value, "
+                    "reason, who, changed_at) SELECT 'result', entity_id, ?, "
+                    "new_value, ?, ?, ? FROM _import_history",
+                    [action, note, who, now],
+                )
+            finally:
+                con.unregister("_import_history")
+    return n, ids
 
 
 _UPDATABLE = (
