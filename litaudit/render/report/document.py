@@ -397,96 +397,93 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
     from litaudit.analyses.wording import p_text
 
     out: list = []
-    if v is not None:
-        out.append(
-            Para(
-                f"From the {r.n_runs} stored runs: {v.headline} "
-                f"({cite(r.verdict_audit)}). {v.coverage.note[:1].upper()}"
-                f"{v.coverage.note[1:]}."
-            )
+    out.append(
+        Para(
+            f"From the {r.n_runs} stored runs: {v.headline} "
+            f"({cite(r.verdict_audit)}). {v.coverage.note[:1].upper()}"
+            f"{v.coverage.note[1:]}."
         )
-        out.append(
-            Table(
-                ("pool depth", "shift of held-out runs", "p", "adjusted p", "evidence"),
-                tuple(
-                    (
-                        "-" if t.depth is None else str(t.depth),
-                        f"{t.result.shift_pct:+.2f}%",
-                        p_text(t.result.p_value),
-                        p_text(t.p_adjusted),
-                        "yes" if t.evidence else "no",
-                    )
-                    for t in v.tests
-                ),
-                f"Verdict ({v.correction} at alpha {v.alpha:g})",
-            )
+    )
+    out.append(
+        Table(
+            ("pool depth", "shift of held-out runs", "p", "adjusted p", "evidence"),
+            tuple(
+                (
+                    "-" if t.depth is None else str(t.depth),
+                    f"{t.result.shift_pct:+.2f}%",
+                    p_text(t.result.p_value),
+                    p_text(t.p_adjusted),
+                    "yes" if t.evidence else "no",
+                )
+                for t in v.tests
+            ),
+            f"Verdict ({v.correction} at alpha {v.alpha:g})",
         )
-        out.append(
-            Table(
-                ("quantity", "here", "paper", "source"),
-                tuple((x.quantity, x.ours, x.paper, x.source) for x in v.references),
-                "Beside the papers' reference values (shown, not enforced)",
-            )
+    )
+    out.append(
+        Table(
+            ("quantity", "here", "paper", "source"),
+            tuple((x.quantity, x.ours, x.paper, x.source) for x in v.references),
+            "Beside the papers' reference values (shown, not enforced)",
         )
+    )
     return out
 
 
 def _reuse_rao(r: ReuseSection, a) -> list:
     """Run average overlap (Voorhees et al. 2014), with its figure."""
     out: list = []
-    if a:
-        out += [
-            Heading(3, "Run average overlap (Voorhees et al. 2014)"),
-            Table(
-                ("runs", "participants", "depth", "1/P", "mean RAO", "min", "max", "source"),
+    out += [
+        Heading(3, "Run average overlap (Voorhees et al. 2014)"),
+        Table(
+            ("runs", "participants", "depth", "1/P", "mean RAO", "min", "max", "source"),
+            (
                 (
-                    (
-                        str(a.n_runs),
-                        str(a.n_participants),
-                        str(a.depth),
-                        f4(a.lower_bound),
-                        f4(a.mean_rao),
-                        f4(a.min_rao),
-                        f4(a.max_rao),
-                        cite(r.rao_audit),
-                    ),
+                    str(a.n_runs),
+                    str(a.n_participants),
+                    str(a.depth),
+                    f4(a.lower_bound),
+                    f4(a.mean_rao),
+                    f4(a.min_rao),
+                    f4(a.max_rao),
+                    cite(r.rao_audit),
                 ),
             ),
-        ]
-        _fig(out, F.rao_figure(r))
+        ),
+    ]
+    _fig(out, F.rao_figure(r))
     return out
 
 
 def _reuse_lou(r: ReuseSection, u) -> list:
     """Leave-out-uniques (Voorhees et al. 2014, Table 2), with its figure."""
     out: list = []
-    if u:
-        out += [
-            Heading(3, "Leave-out-uniques (Voorhees et al. 2014, Table 2)"),
-            Table(
+    out += [
+        Heading(3, "Leave-out-uniques (Voorhees et al. 2014, Table 2)"),
+        Table(
+            (
+                "unique / relevant",
+                "largest share",
+                "runs considered",
+                "mean |% change|",
+                "max |% change|",
+                f"above {u.noise_pct:g}%",
+                "source",
+            ),
+            (
                 (
-                    "unique / relevant",
-                    "largest share",
-                    "runs considered",
-                    "mean |% change|",
-                    "max |% change|",
-                    f"above {u.noise_pct:g}%",
-                    "source",
-                ),
-                (
-                    (
-                        f4(u.unique_fraction),
-                        f"{f4(u.largest_share)} ({u.largest_participant or '-'})",
-                        str(u.n_considered),
-                        f2(u.mean_abs_pct),
-                        f2(u.max_abs_pct),
-                        str(u.n_above),
-                        cite(r.lou_audit),
-                    ),
+                    f4(u.unique_fraction),
+                    f"{f4(u.largest_share)} ({u.largest_participant or '-'})",
+                    str(u.n_considered),
+                    f2(u.mean_abs_pct),
+                    f2(u.max_abs_pct),
+                    str(u.n_above),
+                    cite(r.lou_audit),
                 ),
             ),
-        ]
-        _fig(out, F.lou_figure(r))
+        ),
+    ]
+    _fig(out, F.lou_figure(r))
     return out
 
 
