@@ -348,14 +348,22 @@ def _agreement(result) -> None:
 def _verdict(v) -> None:
     """The reusability verdict (`reuse verdict`, `audit show`): the deciding tests, then
     what is shown beside them."""
-    from litaudit.render.console import fmt
-
     name = v.collection_id or "score matrix"
     c = v.coverage
     out.print(
         f"Reusability verdict, {name}: {c.runs} runs, {c.participants} participants "
         f"(sites), {c.topics} topics; {c.note}"
     )
+    _verdict_tests(v)
+    _verdict_agreement(v)
+    _verdict_descriptive(v)
+    out.print(f"verdict: {v.headline}")
+
+
+def _verdict_tests(v) -> None:
+    """The tests entering the reusability verdict."""
+    from litaudit.render.console import fmt
+
     if v.tests:
         rows = [
             (
@@ -388,6 +396,12 @@ def _verdict(v) -> None:
                 rows,
             )
         )
+
+
+def _verdict_agreement(v) -> None:
+    """The agreement-in-significance table beside the verdict (descriptive)."""
+    from litaudit.render.console import fmt
+
     a = v.agreement
     if a is not None:
         parts: list[tuple] = []
@@ -424,6 +438,13 @@ def _verdict(v) -> None:
                 parts,
             )
         )
+
+
+def _verdict_descriptive(v) -> None:
+    """What is shown beside the verdict: leave-out-uniques, run average overlap,
+    sub-collections, the papers' reference values and notes."""
+    from litaudit.render.console import fmt
+
     if v.lou:
         out.print(
             table(
@@ -473,7 +494,6 @@ def _verdict(v) -> None:
         )
     for n in v.notes:
         out.print(f"note: {n}")
-    out.print(f"verdict: {v.headline}")
 
 
 # ------------------------------------------------- audit best / claim / history / summary

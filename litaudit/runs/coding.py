@@ -134,26 +134,21 @@ def _code_qrels(
     return qrels, dup_qrels
 
 
-def code_import(
+def _code_docs(
     con,
     collection_id: str,
     qtable,
     qwords,
     tables: list,
     words: list,
-    stored_topics: dict[str, int],
+    run_topic_dicts: list,
+    topic_ids: dict[str, int],
     threads: int,
-) -> Coded:
-    """Topic and doc ids for the qrels and runs being imported (new ones numbered after
-    the collection's stored ones), duplicate checks, and (``Coded.rank``) each run in
-    trec_eval order."""
+):
+    """Doc ids of the import (stored ones looked up, new ones numbered after them), the
+    runs' topic ids, and which runs hold a document twice in a topic (checked in threads
+    while the docnos are coded)."""
     import pyarrow as pa
-
-    from litaudit.runs.order import trec_order
-
-    run_topic_dicts, q_topic_enc, topic_ids, new_topics = _code_topics(
-        qtable, tables, stored_topics
-    )
 
     # docnos: every docno of the import coded at once, in byte order (strcmp), from the
     # 64-bit words the readers cut them into: integer hashing only, no string sort
@@ -202,6 +197,31 @@ def code_import(
     finally:
         if pool is not None:
             pool.shutdown(wait=True)
+    return codes, n_uniq, run_codes, tids, doc_of, new_docs, dups
+
+
+def code_import(
+    con,
+    collection_id: str,
+    qtable,
+    qwords,
+    tables: list,
+    words: list,
+    stored_topics: dict[str, int],
+    threads: int,
+) -> Coded:
+    """Topic and doc ids for the qrels and runs being imported (new ones numbered after
+    the collection's stored ones), duplicate checks, and (``Coded.rank``) each run in
+    trec_eval order."""
+    from litaudit.runs.order import trec_order
+
+    run_topic_dicts, q_topic_enc, topic_ids, new_topics = _code_topics(
+        qtable, tables, stored_topics
+    )
+
+    codes, n_uniq, run_codes, tids, doc_of, new_docs, dups = _code_docs(
+        con, collection_id, qtable, qwords, tables, words, run_topic_dicts, topic_ids, threads
+    )
 
     qrels, dup_qrels = _code_qrels(
         qtable, q_topic_enc, topic_ids, codes[0] if qtable is not None else None, doc_of, n_uniq

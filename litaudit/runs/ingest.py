@@ -215,49 +215,29 @@ def import_archive(
     )
 
     tally = _Tally()
-    info_of: dict[str, RunInfo] | None = None
     groups = file_groups(paths, group_bytes) or [[]]
     undo = _Undo.before(con, collection_id, stored_topics)
     memory = _limit_duckdb_memory(con, DUCKDB_MEMORY_LIMIT) if len(groups) > 1 else None
     try:
-        for gi, group in enumerate(groups):
-            first = read_qrels if gi == 0 else None
-            # the qrels are read beside the first group; its topics are checked after that
-            read, qread = _read_runs(
-                group, existing, qtopics, lenient, threads, first, progress, release=len(groups) > 1
-            )
-            qtable = qwords = None
-            if first is not None:
-                qtable, qwords, qtopics, read = _with_qrels(qread, read, group, lenient)
-                n_judg = qtable.num_rows
-            todo, words = tally.sort(group, read, existing, existing_tags, collection_id)
-            del read
-            if tally.problems or (not todo and qtable is None):
-                continue  # with problems: read on, to list every one; nothing is kept
-            if info_of is None:
-                info_of = meta if meta is not None else official_metadata(con, collection_id)
-            _commit_group(
-                store,
-                collection_id,
-                qp if qtable is not None else None,
-                q_sha if qtable is not None else None,
-                qtable,
-                qwords,
-                int(n_judg),
-                qtopics,
-                todo,
-                words,
-                stored_topics,
-                info_of,
-                lenient,
-                threads,
-                undo,
-                release=len(groups) > 1,
-            )
-            tally.add(todo)
-            del todo, words, qtable, qwords
-        if tally.problems:
-            raise ValidationFailed(tally.problems)
+        n_judg = _read_and_commit_groups(
+            store,
+            collection_id,
+            groups,
+            tally,
+            undo,
+            existing=existing,
+            existing_tags=existing_tags,
+            stored_topics=stored_topics,
+            meta=meta,
+            read_qrels=read_qrels,
+            qtopics=qtopics,
+            n_judg=n_judg,
+            qp=qp,
+            q_sha=q_sha,
+            lenient=lenient,
+            threads=threads,
+            progress=progress,
+        )
     except BaseException as exc:
         undo.apply(store)
         _raise_if_out_of_memory(exc, collection_id)
@@ -265,6 +245,11 @@ def import_archive(
     finally:
         if memory is not None:
             con.execute(f"SET memory_limit = {_lit(memory)}")
+    return _import_report(collection_id, qrels_state, n_judg, tally)
+
+
+def _import_report(collection_id: str, qrels_state: str, n_judg, tally: _Tally) -> ImportReport:
+    """What :func:`import_archive` did."""
     return ImportReport(
         collection_id,
         qrels_state,
@@ -274,6 +259,72 @@ def import_archive(
         tally.lines,
         tally.skipped,
     )
+
+
+def _read_and_commit_groups(
+    store,
+    collection_id: str,
+    groups: list[list[Path]],
+    tally: _Tally,
+    undo: _Undo,
+    *,
+    existing: dict[str, tuple[str, str]],
+    existing_tags: dict[str, str],
+    stored_topics: dict[str, int],
+    meta: dict[str, RunInfo] | None,
+    read_qrels,
+    qtopics,
+    n_judg,
+    qp,
+    q_sha,
+    lenient: bool,
+    threads: int,
+    progress: Callable[[int, int], None] | None,
+):
+    """The groups of :func:`import_archive`, one after the other: each read (the qrels
+    beside the first) and, if no file so far has problems, committed; every problem found
+    raised at the end (ValidationFailed); returns the number of judgments of the qrels."""
+    con = store.con
+    info_of: dict[str, RunInfo] | None = None
+    for gi, group in enumerate(groups):
+        first = read_qrels if gi == 0 else None
+        # the qrels are read beside the first group; its topics are checked after that
+        read, qread = _read_runs(
+            group, existing, qtopics, lenient, threads, first, progress, release=len(groups) > 1
+        )
+        qtable = qwords = None
+        if first is not None:
+            qtable, qwords, qtopics, read = _with_qrels(qread, read, group, lenient)
+            n_judg = qtable.num_rows
+        todo, words = tally.sort(group, read, existing, existing_tags, collection_id)
+        del read
+        if tally.problems or (not todo and qtable is None):
+            continue  # with problems: read on, to list every one; nothing is kept
+        if info_of is None:
+            info_of = meta if meta is not None else official_metadata(con, collection_id)
+        _commit_group(
+            store,
+            collection_id,
+            qp if qtable is not None else None,
+            q_sha if qtable is not None else None,
+            qtable,
+            qwords,
+            int(n_judg),
+            qtopics,
+            todo,
+            words,
+            stored_topics,
+            info_of,
+            lenient,
+            threads,
+            undo,
+            release=len(groups) > 1,
+        )
+        tally.add(todo)
+        del todo, words, qtable, qwords
+    if tally.problems:
+        raise ValidationFailed(tally.problems)
+    return n_judg
 
 
 def _stored_runs(

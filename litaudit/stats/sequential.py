@@ -83,6 +83,47 @@ class History:
     n_beyond: int
 
 
+def _replay_inputs(values, years, times, labels, reference: str, alpha: float):
+    """The values, years and step keys (``times`` or else the years) of :func:`replay`,
+    as arrays, checked."""
+    v = np.asarray(values, dtype=np.float64).ravel()
+    yr = np.asarray(years).ravel()
+    if v.size != yr.size:
+        raise ParameterError(f"values and years differ in length ({v.size} vs {yr.size})")
+    y = yr if times is None else np.asarray(times).ravel()
+    if y.size != v.size or (labels is not None and len(labels) != v.size):
+        raise ParameterError("values, times and labels differ in length")
+    if reference not in REFERENCES:
+        raise ParameterError(
+            f"unknown reference {reference!r}: choose one of {', '.join(REFERENCES)}"
+        )
+    if not (0.0 < float(alpha) < 1.0):
+        raise ParameterError(f"alpha must be strictly between 0 and 1, got {alpha!r}")
+    return v, yr, y
+
+
+def _step_reference(
+    v: np.ndarray, seen: list[int], reference: str, final, n_topics: int
+) -> tuple[float | None, float | None, float | None]:
+    """Mean, sd and standard error of the distribution a step of :func:`replay` is
+    judged against: the final one, or that of the results published so far (None when
+    they cannot give one)."""
+    N = len(seen)
+    mu: float | None
+    sd: float | None
+    se: float | None
+    if reference == "final":
+        mu, sd, se = final.mu, final.sd, final.se
+    else:
+        cur = v[seen]
+        sd = float(np.std(cur, ddof=1)) if N >= 2 else 0.0
+        if N >= 2 and sd > 0 and cur.min() != cur.max():
+            mu, se = float(np.mean(np.sort(cur))), sd / math.sqrt(n_topics)
+        else:
+            mu = sd = se = None
+    return mu, sd, se
+
+
 def replay(
     values,
     years,
@@ -102,19 +143,7 @@ def replay(
     Ties within a step keep the input order; the result does not depend on the order of
     steps in the input.
     """
-    v = np.asarray(values, dtype=np.float64).ravel()
-    yr = np.asarray(years).ravel()
-    if v.size != yr.size:
-        raise ParameterError(f"values and years differ in length ({v.size} vs {yr.size})")
-    y = yr if times is None else np.asarray(times).ravel()
-    if y.size != v.size or (labels is not None and len(labels) != v.size):
-        raise ParameterError("values, times and labels differ in length")
-    if reference not in REFERENCES:
-        raise ParameterError(
-            f"unknown reference {reference!r}: choose one of {', '.join(REFERENCES)}"
-        )
-    if not (0.0 < float(alpha) < 1.0):
-        raise ParameterError(f"alpha must be strictly between 0 and 1, got {alpha!r}")
+    v, yr, y = _replay_inputs(values, years, times, labels, reference, alpha)
     final = E.reference(v, n_topics)
     y = y.astype(np.int64)
     order = np.lexsort((np.arange(v.size), y))
@@ -129,18 +158,7 @@ def replay(
         if new_record:
             record, rec_i = float(v[best_new]), best_new
         N = len(seen)
-        mu: float | None
-        sd: float | None
-        se: float | None
-        if reference == "final":
-            mu, sd, se = final.mu, final.sd, final.se
-        else:
-            cur = v[seen]
-            sd = float(np.std(cur, ddof=1)) if N >= 2 else 0.0
-            if N >= 2 and sd > 0 and cur.min() != cur.max():
-                mu, se = float(np.mean(np.sort(cur))), sd / math.sqrt(n_topics)
-            else:
-                mu = sd = se = None
+        mu, sd, se = _step_reference(v, seen, reference, final, n_topics)
         low = False
         if se is None or mu is None:
             em = thr = pv = beyond = None

@@ -264,6 +264,24 @@ class SubcollectionTest:
     permutations: int
 
 
+def _check_test_inputs(
+    prep: RankedRelevance, labels: np.ndarray, c_n: int, permutations: int, workers: int
+) -> None:
+    """The parameter checks of :func:`subcollection_test` (``c_n``: sub-collections)."""
+    if c_n < 2:
+        raise ParameterError(f"need at least 2 sub-collections, got {c_n}")
+    if prep.n_runs < 2:
+        raise ParameterError(f"need at least 2 runs to rank, got {prep.n_runs}")
+    if permutations < 1:
+        raise ParameterError(f"permutations must be >= 1, got {permutations}")
+    if workers < 1:
+        raise ParameterError(f"workers must be >= 1, got {workers}")
+    if labels.shape != (prep.n_docs,):
+        raise ParameterError(f"labels must have shape ({prep.n_docs},), got {labels.shape}")
+    if labels.min() < -1 or labels.max() >= c_n:
+        raise ParameterError(f"labels must be in [-1, {c_n})")
+
+
 def subcollection_test(
     prep: RankedRelevance,
     labels,
@@ -286,18 +304,7 @@ def subcollection_test(
     labels = np.asarray(labels, dtype=np.int64)
     names = tuple(names)
     c_n = len(names)
-    if c_n < 2:
-        raise ParameterError(f"need at least 2 sub-collections, got {c_n}")
-    if prep.n_runs < 2:
-        raise ParameterError(f"need at least 2 runs to rank, got {prep.n_runs}")
-    if permutations < 1:
-        raise ParameterError(f"permutations must be >= 1, got {permutations}")
-    if workers < 1:
-        raise ParameterError(f"workers must be >= 1, got {workers}")
-    if labels.shape != (prep.n_docs,):
-        raise ParameterError(f"labels must have shape ({prep.n_docs},), got {labels.shape}")
-    if labels.min() < -1 or labels.max() >= c_n:
-        raise ParameterError(f"labels must be in [-1, {c_n})")
+    _check_test_inputs(prep, labels, c_n, permutations, workers)
     pairs = tuple((a, b) for a in range(c_n) for b in range(a + 1, c_n))
     pa = np.array([p[0] for p in pairs])
     pb = np.array([p[1] for p in pairs])

@@ -101,8 +101,6 @@ def blocks(rep: Report) -> list:
 def _claim(c: ClaimSection) -> list:
     """The claim audit: its sentences in order (record, chance, own interval, model fit),
     then a table for each of (a), (b) and (c)."""
-    from litaudit.analyses.wording import fmt_n_star, p_text
-
     out: list = [Heading(2, f"Claim audit: {c.measure} = {c.value:g}")]
     if c.population:
         out.append(Para(c.population))
@@ -141,36 +139,7 @@ def _claim(c: ClaimSection) -> list:
             "(a) Against the record",
         )
     )
-    ns = "-" if c.n_star is None else fmt_n_star(c.n_star, c.n_star_capped, c.n_star_cap)
-    out.append(
-        Table(
-            (
-                "draws (M)",
-                "alpha",
-                "threshold of the max of M",
-                "claim above it",
-                "expected above it under the model (M x P(one draw))",
-                "published results above it",
-                "p (descriptive)",
-                "N*",
-                "source",
-            ),
-            (
-                (
-                    str(c.n_draws),
-                    f"{c.alpha:g}",
-                    f4(c.threshold),
-                    "yes" if c.passes else "no",
-                    f"{c.expected_above_under_null:.3f}",
-                    str(c.n_published_above),
-                    p_text(c.p_value, c.p_below_floor, c.p_floor),
-                    ns,
-                    src,
-                ),
-            ),
-            "(b) Against chance",
-        )
-    )
+    out.append(_claim_chance(c, src))
     out.append(
         Table(
             ("claim", "mu0", f"{cov} interval", "source"),
@@ -179,6 +148,40 @@ def _claim(c: ClaimSection) -> list:
         )
     )
     return out
+
+
+def _claim_chance(c: ClaimSection, src: str) -> Table:
+    """Table (b) of the claim audit: the claim against chance."""
+    from litaudit.analyses.wording import fmt_n_star, p_text
+
+    ns = "-" if c.n_star is None else fmt_n_star(c.n_star, c.n_star_capped, c.n_star_cap)
+    return Table(
+        (
+            "draws (M)",
+            "alpha",
+            "threshold of the max of M",
+            "claim above it",
+            "expected above it under the model (M x P(one draw))",
+            "published results above it",
+            "p (descriptive)",
+            "N*",
+            "source",
+        ),
+        (
+            (
+                str(c.n_draws),
+                f"{c.alpha:g}",
+                f4(c.threshold),
+                "yes" if c.passes else "no",
+                f"{c.expected_above_under_null:.3f}",
+                str(c.n_published_above),
+                p_text(c.p_value, c.p_below_floor, c.p_floor),
+                ns,
+                src,
+            ),
+        ),
+        "(b) Against chance",
+    )
 
 
 def _data(rep: Report) -> list:
@@ -242,6 +245,23 @@ def _literature(lit: LiteratureSection) -> list:
     )
     if lit.model_fit:
         out.append(Para(lit.model_fit))
+    out += _literature_tables(lit, src)
+    for fig in (F.mxvd_figure(lit), F.expected_max_figure(lit)):
+        if fig is not None:
+            out.append(FigureBlock(fig))
+    if lit.candidates:
+        out += _candidates(lit, src)
+    fig = F.history_figure(lit)
+    if fig is not None:
+        out += [Heading(3, "The record over the years"), FigureBlock(fig)]
+    elif lit.history_error:
+        out.append(Para(f"No history: {lit.history_error}."))
+    return out
+
+
+def _literature_tables(lit: LiteratureSection, src: str) -> list:
+    """Tables 2 and 3 of Carterette (2015) and the thresholds of the max and min of N."""
+    out: list = []
     out.append(
         Table(
             ("N", "topics", "mean", "sd", "max", "expected max", "source"),
@@ -302,131 +322,50 @@ def _literature(lit: LiteratureSection) -> list:
             "Table 3 of Carterette (2015): intrinsic effectiveness of the best",
         )
     )
-    for fig in (F.mxvd_figure(lit), F.expected_max_figure(lit)):
-        if fig is not None:
-            out.append(FigureBlock(fig))
-    if lit.candidates:
-        out.append(Heading(3, f"Candidate best systems ({len(lit.candidates)})"))
-        out.append(
-            Para(
-                f"Every result at or above the lower bound {f4(lit.lower)} could be "
-                "the truly best system; they cannot be told apart by these numbers."
+    return out
+
+
+def _candidates(lit: LiteratureSection, src: str) -> list:
+    """The candidate best systems: every result at or above the lower bound."""
+    out: list = [Heading(3, f"Candidate best systems ({len(lit.candidates)})")]
+    out.append(
+        Para(
+            f"Every result at or above the lower bound {f4(lit.lower)} could be "
+            "the truly best system; they cannot be told apart by these numbers."
+        )
+    )
+    rows, links = [], []
+    for c in lit.candidates:
+        rows.append(
+            (
+                str(c.rank),
+                c.value_text or f4(c.value),
+                c.system or "-",
+                c.citation or "-",
+                str(c.year or "-"),
             )
         )
-        rows, links = [], []
-        for c in lit.candidates:
-            rows.append(
-                (
-                    str(c.rank),
-                    c.value_text or f4(c.value),
-                    c.system or "-",
-                    c.citation or "-",
-                    str(c.year or "-"),
-                )
-            )
-            url = f"https://doi.org/{c.doi}" if c.doi else c.url
-            links.append((None, None, None, url, None))
-        out.append(
-            Table(
-                ("#", lit.measure, "system", "source", "year"),
-                tuple(rows),
-                f"Candidate best set ({src})",
-                tuple(links),
-            )
+        url = f"https://doi.org/{c.doi}" if c.doi else c.url
+        links.append((None, None, None, url, None))
+    out.append(
+        Table(
+            ("#", lit.measure, "system", "source", "year"),
+            tuple(rows),
+            f"Candidate best set ({src})",
+            tuple(links),
         )
-    fig = F.history_figure(lit)
-    if fig is not None:
-        out += [Heading(3, "The record over the years"), FigureBlock(fig)]
-    elif lit.history_error:
-        out.append(Para(f"No history: {lit.history_error}."))
+    )
     return out
 
 
 def _reuse(r: ReuseSection) -> list:
-    from litaudit.analyses.wording import p_text
-
     out: list = [Heading(2, "Can the collection be trusted? Reusability")]
-    v = r.verdict
-    if v is not None:
-        out.append(
-            Para(
-                f"From the {r.n_runs} stored runs: {v.headline} "
-                f"({cite(r.verdict_audit)}). {v.coverage.note[:1].upper()}"
-                f"{v.coverage.note[1:]}."
-            )
-        )
-        out.append(
-            Table(
-                ("pool depth", "shift of held-out runs", "p", "adjusted p", "evidence"),
-                tuple(
-                    (
-                        "-" if t.depth is None else str(t.depth),
-                        f"{t.result.shift_pct:+.2f}%",
-                        p_text(t.result.p_value),
-                        p_text(t.p_adjusted),
-                        "yes" if t.evidence else "no",
-                    )
-                    for t in v.tests
-                ),
-                f"Verdict ({v.correction} at alpha {v.alpha:g})",
-            )
-        )
-        out.append(
-            Table(
-                ("quantity", "here", "paper", "source"),
-                tuple((x.quantity, x.ours, x.paper, x.source) for x in v.references),
-                "Beside the papers' reference values (shown, not enforced)",
-            )
-        )
+    if r.verdict is not None:
+        out += _reuse_verdict(r, r.verdict)
     if r.rao:
-        a = r.rao
-        out += [
-            Heading(3, "Run average overlap (Voorhees et al. 2014)"),
-            Table(
-                ("runs", "participants", "depth", "1/P", "mean RAO", "min", "max", "source"),
-                (
-                    (
-                        str(a.n_runs),
-                        str(a.n_participants),
-                        str(a.depth),
-                        f4(a.lower_bound),
-                        f4(a.mean_rao),
-                        f4(a.min_rao),
-                        f4(a.max_rao),
-                        cite(r.rao_audit),
-                    ),
-                ),
-            ),
-        ]
-        _fig(out, F.rao_figure(r))
+        out += _reuse_rao(r, r.rao)
     if r.lou:
-        u = r.lou
-        out += [
-            Heading(3, "Leave-out-uniques (Voorhees et al. 2014, Table 2)"),
-            Table(
-                (
-                    "unique / relevant",
-                    "largest share",
-                    "runs considered",
-                    "mean |% change|",
-                    "max |% change|",
-                    f"above {u.noise_pct:g}%",
-                    "source",
-                ),
-                (
-                    (
-                        f4(u.unique_fraction),
-                        f"{f4(u.largest_share)} ({u.largest_participant or '-'})",
-                        str(u.n_considered),
-                        f2(u.mean_abs_pct),
-                        f2(u.max_abs_pct),
-                        str(u.n_above),
-                        cite(r.lou_audit),
-                    ),
-                ),
-            ),
-        ]
-        _fig(out, F.lou_figure(r))
+        out += _reuse_lou(r, r.lou)
     if r.subcollections:
         sub = r.subcollections
         out += [
@@ -450,6 +389,101 @@ def _reuse(r: ReuseSection) -> list:
     if r.agreement:
         out += _agreement(r)
     out += [Para(n) for n in r.notes]
+    return out
+
+
+def _reuse_verdict(r: ReuseSection, v) -> list:
+    """The reusability verdict: its headline, its tests and the papers' reference values."""
+    from litaudit.analyses.wording import p_text
+
+    out: list = []
+    out.append(
+        Para(
+            f"From the {r.n_runs} stored runs: {v.headline} "
+            f"({cite(r.verdict_audit)}). {v.coverage.note[:1].upper()}"
+            f"{v.coverage.note[1:]}."
+        )
+    )
+    out.append(
+        Table(
+            ("pool depth", "shift of held-out runs", "p", "adjusted p", "evidence"),
+            tuple(
+                (
+                    "-" if t.depth is None else str(t.depth),
+                    f"{t.result.shift_pct:+.2f}%",
+                    p_text(t.result.p_value),
+                    p_text(t.p_adjusted),
+                    "yes" if t.evidence else "no",
+                )
+                for t in v.tests
+            ),
+            f"Verdict ({v.correction} at alpha {v.alpha:g})",
+        )
+    )
+    out.append(
+        Table(
+            ("quantity", "here", "paper", "source"),
+            tuple((x.quantity, x.ours, x.paper, x.source) for x in v.references),
+            "Beside the papers' reference values (shown, not enforced)",
+        )
+    )
+    return out
+
+
+def _reuse_rao(r: ReuseSection, a) -> list:
+    """Run average overlap (Voorhees et al. 2014), with its figure."""
+    out: list = []
+    out += [
+        Heading(3, "Run average overlap (Voorhees et al. 2014)"),
+        Table(
+            ("runs", "participants", "depth", "1/P", "mean RAO", "min", "max", "source"),
+            (
+                (
+                    str(a.n_runs),
+                    str(a.n_participants),
+                    str(a.depth),
+                    f4(a.lower_bound),
+                    f4(a.mean_rao),
+                    f4(a.min_rao),
+                    f4(a.max_rao),
+                    cite(r.rao_audit),
+                ),
+            ),
+        ),
+    ]
+    _fig(out, F.rao_figure(r))
+    return out
+
+
+def _reuse_lou(r: ReuseSection, u) -> list:
+    """Leave-out-uniques (Voorhees et al. 2014, Table 2), with its figure."""
+    out: list = []
+    out += [
+        Heading(3, "Leave-out-uniques (Voorhees et al. 2014, Table 2)"),
+        Table(
+            (
+                "unique / relevant",
+                "largest share",
+                "runs considered",
+                "mean |% change|",
+                "max |% change|",
+                f"above {u.noise_pct:g}%",
+                "source",
+            ),
+            (
+                (
+                    f4(u.unique_fraction),
+                    f"{f4(u.largest_share)} ({u.largest_participant or '-'})",
+                    str(u.n_considered),
+                    f2(u.mean_abs_pct),
+                    f2(u.max_abs_pct),
+                    str(u.n_above),
+                    cite(r.lou_audit),
+                ),
+            ),
+        ),
+    ]
+    _fig(out, F.lou_figure(r))
     return out
 
 
