@@ -31,44 +31,14 @@ from collections import Counter, defaultdict
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
 
+from litaudit.curation.rows import COLUMNS as RESULT_COLUMNS
+
 SEEDS = Path(__file__).resolve().parent
 RESULTS = SEEDS / "results"
 DEFAULT_DATA = SEEDS.parent.parent / "shared" / "data"
 
 # The results import format (docs/DEVELOPING.md, "Results import format"), in its order.
-COLUMNS = [
-    "source",
-    "paper",
-    "paper_citation",
-    "paper_title",
-    "paper_authors",
-    "paper_venue",
-    "paper_year",
-    "paper_doi",
-    "paper_url",
-    "paper_tags",
-    "track",
-    "collection",
-    "topic_set",
-    "n_topics",
-    "measure",
-    "value",
-    "system",
-    "participant",
-    "role",
-    "run_type",
-    "year",
-    "standard",
-    "location",
-    "transcribed_by",
-    "transcribed_at",
-    "status",
-    "notes",
-    "date",
-    "reporter",
-    "url",
-    "code_url",
-]
+COLUMNS = list(RESULT_COLUMNS)
 TRANSCRIBED_BY = "litaudit seeds (transcribe.py)"
 TRANSCRIBED_AT = "2026-11-22"
 STATUS = "draft"
