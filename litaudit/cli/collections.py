@@ -15,16 +15,10 @@ app = typer.Typer(
 def list_(ctx: typer.Context, json_out: bool = JsonOpt):
     """Collections with their default topic set and how many results they hold."""
     from litaudit.render.console import out, print_json, table
+    from litaudit.store.refdata import list_collections
 
     with open_read(ctx) as store:
-        cur = store.con.execute(
-            "SELECT c.id, c.name, c.title, c.ir_datasets, t.n_topics, c.provenance, "
-            " (SELECT count(*) FROM results r WHERE r.collection_id = c.id) AS results "
-            "FROM collections c LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default "
-            "ORDER BY c.name"
-        )
-        names = [d[0] for d in cur.description]
-        rows = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+        rows = list_collections(store.con)
     if json_out:
         print_json(rows)
         return
@@ -44,71 +38,36 @@ def show(
     json_out: bool = JsonOpt,
 ):
     """One collection: aliases, topic sets, results per measure."""
-    from litaudit.render.console import out, print_json, table
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.render.console import escape, out, print_json, table
+    from litaudit.store.refdata import collection_details, resolve_collection
 
     with open_read(ctx) as store:
-        con = store.con
-        ref = resolve_collection(con, name)
-        c = con.execute(
-            "SELECT id, name, title, documents, ir_datasets, notes, provenance "
-            "FROM collections WHERE id = ?",
-            [ref.id],
-        ).fetchone()
-        aliases = [
-            a
-            for (a,) in con.execute(
-                "SELECT alias FROM collection_aliases WHERE collection_id = ? ORDER BY alias",
-                [ref.id],
-            ).fetchall()
-        ]
-        topics = con.execute(
-            "SELECT name, n_topics, is_default, description FROM topic_sets "
-            "WHERE collection_id = ? ORDER BY name",
-            [ref.id],
-        ).fetchall()
-        per = con.execute(
-            "SELECT measure, source, count(*) FROM results WHERE collection_id = ? "
-            "AND status <> 'retracted' GROUP BY ALL ORDER BY 1, 2",
-            [ref.id],
-        ).fetchall()
-    data = {
-        "id": c[0],
-        "name": c[1],
-        "title": c[2],
-        "documents": c[3],
-        "ir_datasets": c[4],
-        "notes": c[5],
-        "provenance": c[6],
-        "aliases": aliases,
-        "topic_sets": [
-            {"name": t[0], "n_topics": t[1], "default": t[2], "description": t[3]} for t in topics
-        ],
-        "results": [{"measure": m, "source": s, "count": n} for m, s, n in per],
-    }
+        data = collection_details(store.con, resolve_collection(store.con, name).id)
     if json_out:
         print_json(data)
         return
-    from litaudit.render.console import escape
-
     out.print(
-        f"[bold]{escape(c[2])}[/] ({escape(c[1])})  id {escape(c[0])}"
-        + ("  \\[ir_datasets]" if c[4] else ""),
+        f"[bold]{escape(data['title'])}[/] ({escape(data['name'])})  id {escape(data['id'])}"
+        + ("  \\[ir_datasets]" if data["ir_datasets"] else ""),
         markup=True,
     )
-    out.print(f"documents: {c[3]}")
-    if c[6]:
-        out.print(f"query count and title from: {c[6]}")
-    if c[5]:
-        out.print(f"notes: {c[5]}")
-    out.print(f"aliases: {', '.join(aliases)}")
+    out.print(f"documents: {data['documents']}")
+    if data["provenance"]:
+        out.print(f"query count and title from: {data['provenance']}")
+    if data["notes"]:
+        out.print(f"notes: {data['notes']}")
+    out.print(f"aliases: {', '.join(data['aliases'])}")
     out.print(
         table(
             "Topic sets",
             ["name", "topics", "default", "description"],
-            [(t[0], t[1], t[2], t[3]) for t in topics],
+            [
+                (t["name"], t["n_topics"], t["default"], t["description"])
+                for t in data["topic_sets"]
+            ],
         )
     )
+    per = [(r["measure"], r["source"], r["count"]) for r in data["results"]]
     out.print(table("Results (not retracted)", ["measure", "source", "count"], per))
 
 

@@ -15,26 +15,10 @@ app = typer.Typer(
 def list_(ctx: typer.Context, json_out: bool = JsonOpt):
     """Registered measures, their aliases and value ranges."""
     from litaudit.render.console import out, print_json, table
+    from litaudit.store.refdata import list_measures
 
     with open_read(ctx) as store:
-        rows = store.con.execute(
-            "SELECT m.name, m.family, m.cutoff, m.min_value, m.max_value, m.description, "
-            " string_agg(a.alias, ', ' ORDER BY a.alias) FROM measures m "
-            "LEFT JOIN measure_aliases a ON a.measure = m.name GROUP BY ALL "
-            "ORDER BY m.family, m.cutoff NULLS FIRST"
-        ).fetchall()
-    data = [
-        {
-            "name": r[0],
-            "family": r[1],
-            "cutoff": r[2],
-            "min": r[3],
-            "max": r[4],
-            "description": r[5],
-            "aliases": (r[6] or "").split(", "),
-        }
-        for r in rows
-    ]
+        data = list_measures(store.con)
     if json_out:
         print_json(data)
         return

@@ -290,3 +290,74 @@ def resolve_measure(con, name: str) -> str:
         choices = [r[0] for r in con.execute("SELECT name FROM measures").fetchall()]
         raise NotFound(f"measure {m!r} is not registered{did_you_mean(m, choices)}")
     return m
+
+
+def list_collections(con) -> list[dict]:
+    """Every collection with its default topic count and how many results it holds."""
+    cur = con.execute(
+        "SELECT c.id, c.name, c.title, c.ir_datasets, t.n_topics, c.provenance, "
+        " (SELECT count(*) FROM results r WHERE r.collection_id = c.id) AS results "
+        "FROM collections c LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default "
+        "ORDER BY c.name"
+    )
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def collection_details(con, collection_id: str) -> dict:
+    """One collection: its fields, aliases, topic sets and results per measure and source."""
+    c = con.execute(
+        "SELECT id, name, title, documents, ir_datasets, notes, provenance "
+        "FROM collections WHERE id = ?",
+        [collection_id],
+    ).fetchone()
+    if c is None:
+        raise NotFound(f"no collection {collection_id!r}")
+    aliases = [
+        a
+        for (a,) in con.execute(
+            "SELECT alias FROM collection_aliases WHERE collection_id = ? ORDER BY alias",
+            [collection_id],
+        ).fetchall()
+    ]
+    topics = con.execute(
+        "SELECT name, n_topics, is_default, description FROM topic_sets "
+        "WHERE collection_id = ? ORDER BY name",
+        [collection_id],
+    ).fetchall()
+    per = con.execute(
+        "SELECT measure, source, count(*) FROM results WHERE collection_id = ? "
+        "AND status <> 'retracted' GROUP BY ALL ORDER BY 1, 2",
+        [collection_id],
+    ).fetchall()
+    keys = ("id", "name", "title", "documents", "ir_datasets", "notes", "provenance")
+    return {
+        **dict(zip(keys, c, strict=True)),
+        "aliases": aliases,
+        "topic_sets": [
+            {"name": t[0], "n_topics": t[1], "default": t[2], "description": t[3]} for t in topics
+        ],
+        "results": [{"measure": m, "source": s, "count": n} for m, s, n in per],
+    }
+
+
+def list_measures(con) -> list[dict]:
+    """The registered measures with their aliases and value ranges."""
+    rows = con.execute(
+        "SELECT m.name, m.family, m.cutoff, m.min_value, m.max_value, m.description, "
+        " string_agg(a.alias, ', ' ORDER BY a.alias) FROM measures m "
+        "LEFT JOIN measure_aliases a ON a.measure = m.name GROUP BY ALL "
+        "ORDER BY m.family, m.cutoff NULLS FIRST"
+    ).fetchall()
+    return [
+        {
+            "name": r[0],
+            "family": r[1],
+            "cutoff": r[2],
+            "min": r[3],
+            "max": r[4],
+            "description": r[5],
+            "aliases": (r[6] or "").split(", "),
+        }
+        for r in rows
+    ]
