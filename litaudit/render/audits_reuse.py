@@ -1,0 +1,358 @@
+"""Renderers of the reusability audit kinds (RAO, LOU, sub-collections, the 2010
+agreement analysis, the reuse verdict): each prints its typed result on the terminal,
+registered with :func:`litaudit.render.audits.renderer` (imported by that module, so
+`audit show` and the `reuse` commands find them).
+
+Imports only types from the analyses (never runs one).
+"""
+
+from __future__ import annotations
+
+from litaudit.render.audits import renderer
+from litaudit.render.console import out, table
+
+
+def _pct(x: float | None) -> float | None:
+    return None if x is None else 100.0 * x
+
+
+def _f4(x: float | None) -> str:
+    return "-" if x is None else f"{x:.4f}"
+
+
+@renderer("reuse-rao")
+def _rao(rep) -> None:
+    rows = [
+        (r.tag, r.participant, r.run_type or "-", r.rao, r.effectiveness, r.topics)
+        for r in rep.runs
+    ]
+    out.print(
+        table(
+            f"Run Average Overlap, {rep.collection_id}, depth {rep.depth} (Voorhees et al. 2014)",
+            ["run", "participant", "type", "RAO", rep.measure, "topics"],
+            rows,
+        )
+    )
+    out.print(
+        f"{rep.n_runs} runs, P = {rep.n_participants} participants: RAO range "
+        f"[1/P = {rep.lower_bound:.4f}, 1]; mean {_f4(rep.mean_rao)}, "
+        f"min {_f4(rep.min_rao)}, max {_f4(rep.max_rao)}"
+    )
+
+
+@renderer("reuse-lou")
+def _lou(rep) -> None:
+    prow = [
+        (
+            p.participant,
+            p.runs,
+            p.unique_relevant,
+            _pct(p.share_of_relevant),
+            _pct(p.share_of_uniques),
+        )
+        for p in rep.participants
+    ]
+    out.print(
+        table(
+            f"Unique relevant documents, {rep.collection_id}, depth {rep.depth}",
+            ["participant", "runs", "unique", "% of relevant", "% of uniques"],
+            prow,
+            digits=2,
+        )
+    )
+    rrow = [
+        (r.tag, r.participant, r.run_type or "-", r.before, r.after, r.pct_change, r.considered)
+        for r in rep.runs
+    ]
+    m = "MAP" if rep.measure == "AP" else rep.measure
+    out.print(
+        table(
+            "Leave-out-uniques",
+            ["run", "participant", "type", f"{m} before", f"{m} after", "% change", "in Table 2"],
+            rrow,
+        )
+    )
+    t2 = [
+        ("% of relevant documents that are unique", _pct(rep.unique_fraction)),
+        ("largest % of uniques from one participant", _pct(rep.largest_share)),
+        ("mean |% difference|", rep.mean_abs_pct),
+        ("max |% difference|", rep.max_abs_pct),
+        (f"runs with |% difference| > {rep.noise_pct:g}%", f"{rep.n_above} of {rep.n_considered}"),
+    ]
+    out.print(
+        table(
+            f"Table 2 statistics (automatic runs with {m} >= {rep.min_map:g})",
+            ["statistic", "value"],
+            t2,
+            digits=2,
+        )
+    )
+    out.print(
+        f"{rep.n_unique} unique of {rep.n_relevant} relevant documents "
+        f"({rep.n_retrieved_relevant} in some run's top {rep.depth}); largest: "
+        f"{rep.largest_participant or '-'}"
+    )
+
+
+@renderer("reuse-subcollections")
+def _subcollections(rep) -> None:
+    srow = [(s.name, s.documents, s.relevant, s.topics) for s in rep.subcollections]
+    out.print(
+        table(
+            f"Sub-collections of {rep.collection_id} (split {rep.split})",
+            ["sub-collection", "documents", "relevant", "topics"],
+            srow,
+        )
+    )
+    names = [s.name for s in rep.subcollections]
+    rrow = [(r.tag, r.full_map, *r.maps) for r in rep.runs]
+    out.print(table("MAP per sub-collection", ["run", "all", *names], rrow))
+    prow = [
+        (
+            f"{p.a}-{p.b}",
+            p.tau,
+            "-" if p.random_min is None else f"{p.random_min:.2f}-{p.random_max:.2f}",
+            p.p_value,
+        )
+        for p in rep.pairs
+    ]
+    out.print(
+        table(
+            f"Kendall's tau per pair and randomization test ({rep.permutations} "
+            f"random splits, seed {rep.seed}; Sanderson et al. 2012, Tables 3-4)",
+            ["pair", "tau", "random tau range", "p"],
+            prow,
+            digits=3,
+        )
+    )
+    sig = ", ".join(f"{n} at {lvl:g}" for lvl, n in rep.significant)
+    excl = "; ".join(f"{t} ({why})" for t, why in rep.excluded) or "none"
+    out.print(f"{len(rep.runs)} runs ranked; excluded: {excl}")
+    out.print(
+        f"pairs significant: {sig} (of {len(rep.pairs)}); mean tau "
+        f"{'-' if rep.mean_tau is None else f'{rep.mean_tau:.3f}'}; smallest possible "
+        f"p = 1/{rep.permutations + 1}"
+    )
+
+
+@renderer("reuse-agreement")
+def _agreement(result) -> None:
+    """Agreement in significance, tau and RMSE (`reuse agreement`, `audit show`)."""
+    out.print(f"{result.source}")
+    out.print(
+        f"{result.runs} runs, {result.sites} sites, {result.topics} topics "
+        f"({result.baseline_topics} all-site baseline); {result.measure}; "
+        f"alpha {result.alpha:g}; multiple-comparison correction: {result.correction}"
+    )
+    for a in result.analyses:
+        t = a.aggregate
+        head = f"{a.analysis}: {a.pairs_tested} pairs ({a.pairs_skipped} skipped)"
+        if t is None:
+            out.print(f"{head}: no pair has {result.min_topics} baseline and reuse topics")
+            continue
+        (o11, o12), (o21, o22) = t.observed
+        (e11, e12), (e21, e22) = t.expected
+        out.print(
+            table(
+                f"{head}, observed / expected, aggregated over sites",
+                ["", "reuse p < a", "reuse p >= a"],
+                [
+                    ["baseline p < a", f"{o11} / {e11:.1f}", f"{o12} / {e12:.1f}"],
+                    ["baseline p >= a", f"{o21} / {e21:.1f}", f"{o22} / {e22:.1f}"],
+                ],
+            )
+        )
+        out.print(
+            f"chi2 = {t.fit.statistic:.3f}, df {t.fit.df}, p = {t.fit.p_value:.4f} "
+            f"({t.fit.method}){'; ' + t.fit.note if t.fit.note else ''}"
+        )
+    for a in result.analyses:
+        if a.groups:
+            out.print(
+                table(
+                    f"{a.analysis} per site (cells: both, omission, commission, neither)",
+                    ["site", "pairs", "observed", "expected", "p", "method"],
+                    [
+                        [
+                            g.group,
+                            g.table.pairs,
+                            " ".join(str(v) for r in g.table.observed for v in r),
+                            " ".join(f"{v:.1f}" for r in g.table.expected for v in r),
+                            g.table.fit.p_value,
+                            g.table.fit.method,
+                        ]
+                        for g in a.groups
+                    ],
+                )
+            )
+    tau_rows = [["all runs", result.runs, result.tau.tau if result.tau else None, "Kendall"]]
+    tau_rows += [[s.site, s.runs, s.tau.tau, "within site"] for s in result.site_tau]
+    tau_rows += [[s.site, s.runs, s.tau.tau, "participant"] for s in result.participant_tau]
+    out.print(
+        table(
+            "Ordering: baseline vs reuse mean scores",
+            ["site", "runs", "tau", "kind"],
+            tau_rows,
+            digits=3,
+        )
+    )
+    out.print(
+        f"RMSE baseline vs reuse: {result.rmse:.4f}" if result.rmse is not None else "RMSE: -"
+    )
+    if result.true_tau is not None:
+        out.print(
+            f"reuse vs full-judgment means: tau {result.true_tau.tau:.3f}, "
+            f"RMSE {result.true_rmse:.4f}"
+        )
+
+
+@renderer("reuse-verdict")
+def _verdict(v) -> None:
+    """The reusability verdict (`reuse verdict`, `audit show`): the deciding tests, then
+    what is shown beside them."""
+    name = v.collection_id or "score matrix"
+    c = v.coverage
+    out.print(
+        f"Reusability verdict, {name}: {c.runs} runs, {c.participants} participants "
+        f"(sites), {c.topics} topics; {c.note}"
+    )
+    _verdict_tests(v)
+    _verdict_agreement(v)
+    _verdict_descriptive(v)
+    out.print(f"verdict: {v.headline}")
+
+
+def _verdict_tests(v) -> None:
+    """The tests entering the reusability verdict."""
+    from litaudit.render.console import fmt
+
+    if v.tests:
+        rows = [
+            (
+                "-" if t.depth is None else t.depth,
+                f"{t.result.shift_pct:+.2f}%",
+                fmt(t.result.shift),
+                fmt(t.result.se),
+                fmt(t.result.p_value, 3),
+                fmt(t.p_adjusted, 3),
+                "yes" if t.evidence else "no",
+                ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in t.most_affected),
+            )
+            for t in v.tests
+        ]
+        out.print(
+            table(
+                f"Tests entering the verdict: shift of held-out runs (Carterette et al. 2010, "
+                f"pooling simulation, k = 2, expected over the design's assignments), "
+                f"{v.correction} at alpha {v.alpha:g}",
+                [
+                    "pool depth",
+                    "shift",
+                    "AP points",
+                    "se",
+                    "p",
+                    "adjusted p",
+                    "evidence",
+                    "sites losing most",
+                ],
+                rows,
+            )
+        )
+
+
+def _verdict_agreement(v) -> None:
+    """The agreement-in-significance table beside the verdict (descriptive)."""
+    from litaudit.render.console import fmt
+
+    a = v.agreement
+    if a is not None:
+        parts: list[tuple] = []
+        for p in a.parts:
+            if p.status != "tested":
+                parts.append(
+                    (p.analysis, f"{p.pairs_min}-{p.pairs_max}", "-", "-", "-", "-", p.reason)
+                )
+                continue
+            parts.append(
+                (
+                    p.analysis,
+                    f"{p.pairs_min}-{p.pairs_max}",
+                    f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%",
+                    f"{p.paper_p.median:.3f}",
+                    f"{p.paper_rejections} of {a.assignments}",
+                    fmt(p.p_value, 3),
+                    "",
+                )
+            )
+        out.print(
+            table(
+                f"Descriptive, not a gate: agreement in significance over {a.assignments} random "
+                f"assignments ({a.source}; seed {a.seed}, sign flips seed {a.flip_seed})",
+                [
+                    "analysis",
+                    "pairs",
+                    "disagree real / random",
+                    "paper's p (median)",
+                    "paper's p < alpha",
+                    "dependence-kept p",
+                    "note",
+                ],
+                parts,
+            )
+        )
+
+
+def _verdict_descriptive(v) -> None:
+    """What is shown beside the verdict: leave-out-uniques, run average overlap,
+    sub-collections, the papers' reference values and notes."""
+    from litaudit.render.console import fmt
+
+    if v.lou:
+        out.print(
+            table(
+                "Descriptive: leave-out-uniques by pool depth (Voorhees et al. 2014, "
+                "Table 2; automatic runs with MAP >= 0.1)",
+                [
+                    "depth",
+                    "unique / relevant",
+                    "runs",
+                    "mean |% change|",
+                    "max |% change|",
+                    "above 1%",
+                ],
+                [
+                    (
+                        x.depth,
+                        fmt(x.unique_fraction),
+                        x.considered,
+                        fmt(x.mean_abs_pct, 2),
+                        fmt(x.max_abs_pct, 2),
+                        x.above_noise,
+                    )
+                    for x in v.lou
+                ],
+            )
+        )
+    if v.rao is not None:
+        r = v.rao
+        out.print(
+            f"Descriptive: run average overlap at depth {r.depth}: mean {fmt(r.mean_rao)}, "
+            f"max {fmt(r.max_rao)}, range [1/P = {r.lower_bound:.4f}, 1]"
+        )
+    if v.subcollections is not None:
+        sc = v.subcollections
+        out.print(
+            f"Descriptive: sub-collection pairs with p < {v.alpha:g}: {sc.significant} of "
+            f"{sc.pairs} ({sc.significant_holm} after Holm); mean tau {fmt(sc.mean_tau, 3)} "
+            f"({sc.permutations} random splits, seed {sc.seed})"
+        )
+    if v.references:
+        out.print(
+            table(
+                "Beside the papers' reference values (shown, not enforced)",
+                ["quantity", "here", "paper", "source"],
+                [(r.quantity, r.ours, r.paper, r.source) for r in v.references],
+            )
+        )
+    for n in v.notes:
+        out.print(f"note: {n}")
