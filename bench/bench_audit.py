@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from litaudit.analyses import best as B  # noqa: E402
 from litaudit.analyses import population  # noqa: E402
+from litaudit.analyses import summary as S  # noqa: E402
 from litaudit.curation.seed import load_seeds  # noqa: E402
 from litaudit.stats import intervals  # noqa: E402
 from litaudit.store.db import open_store  # noqa: E402
@@ -34,15 +35,15 @@ def main() -> int:
         with open_store(Path(d) / "bench.duckdb") as store:
             load_seeds(store)
             con = store.con
-            B.run_summary(con, save=False)  # warm caches
+            S.run_summary(con, save=False)  # warm caches
             compute, stored = [], []
             for _ in range(REPEATS):
                 t = time.perf_counter()
-                s = B.run_summary(con, save=False)
+                s = S.run_summary(con, save=False)
                 compute.append(time.perf_counter() - t)
                 with store.transaction():
                     t = time.perf_counter()
-                    B.run_summary(con, save=True)
+                    S.run_summary(con, save=True)
                     stored.append(time.perf_counter() - t)
             n_rows = sum(r.N for r in s.rows)
             tc, ts = statistics.median(compute), statistics.median(stored)

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from litaudit.analyses import best as B
+from litaudit.analyses import summary as S
 from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.analyses.population import Tally
 from litaudit.errors import LitauditError, NotFound, ParameterError
@@ -341,7 +342,7 @@ def test_robust04_literature_end_to_end(seeded_store):
 def test_summary_audits_every_group(seeded_store):
     con = seeded_store.con
     before = len(list_audits(con))
-    s = B.run_summary(con, min_n=5)
+    s = S.run_summary(con, min_n=5)
     groups = {(r.collection_name, r.measure, r.source): r for r in s.rows}
     assert ("trec7", "AP", "official") in groups and ("robust04", "AP", "paper") in groups
     assert groups[("trec7", "AP", "official")].n_above == 35
@@ -350,4 +351,4 @@ def test_summary_audits_every_group(seeded_store):
     assert len(list_audits(con)) == before + len(s.rows)
     assert all(n < 5 for _, _, _, n, why in s.skipped if why.startswith("fewer"))
     with pytest.raises(ParameterError, match="--min-n"):
-        B.run_summary(con, min_n=1)
+        S.run_summary(con, min_n=1)

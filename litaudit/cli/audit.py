@@ -385,7 +385,7 @@ def summary(
     json_out: bool = JsonOpt,
 ):
     """`audit best` (exact) for every collection, measure and source; one table."""
-    from litaudit.analyses.best import run_summary
+    from litaudit.analyses.summary import run_summary
 
     f = _filters(
         None, None, None, None, None, include_retracted, include_nonstandard, since, until, reporter

@@ -19,8 +19,9 @@ from typing import Any
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, StoredAudit
-from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport, Summary
+from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport
 from litaudit.analyses.population import PopulationSummary
+from litaudit.analyses.summary import Summary
 from litaudit.analyses.wording import cited, fit_sentence, fmt_n_star, p_text, population_sentence
 from litaudit.codec import to_jsonable
 from litaudit.render.console import out, print_json, table

@@ -1,0 +1,156 @@
+"""`audit summary`: the `best` audit (Carterette, SIGIR 2015, Tables 2-3) of every
+collection, measure and source in the store, with the groups too small to audit.
+
+Each group's audit is the one :mod:`litaudit.analyses.best` computes (exact method); an
+identical stored audit is reused and the new ones are stored in one insert.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from litaudit.analyses.audits import identical_ids, save_audits
+from litaudit.analyses.best import DEFAULT_ALPHA, DEFAULT_P, SUMMARY_MIN_N, _best, _params
+from litaudit.analyses.population import (
+    Filters,
+    PopulationSummary,
+    ResultRow,
+    check_min_n,
+    load_population,
+    select_population,
+)
+from litaudit.errors import NotFound, ParameterError
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """One line of `audit summary`: a `best` audit of a collection, measure and source."""
+
+    collection_id: str
+    collection_name: str
+    measure: str
+    source: str
+    N: int
+    n_topics: int
+    mu: float
+    sd: float
+    best: float
+    best_text: str
+    best_system: str
+    best_provenance: str
+    mu0: float
+    lower: float
+    n_candidates: int
+    threshold: float
+    n_above: int
+    expected_max: float
+    population: PopulationSummary
+    model_rejected: bool
+    audit_id: int | None
+
+
+@dataclass(frozen=True)
+class Summary:
+    """`audit summary`: every group with at least ``min_n`` results, and those skipped."""
+
+    rows: tuple[SummaryRow, ...]
+    skipped: tuple[tuple[str, str, str, int, str], ...]  # collection, measure, source, N, why
+    min_n: int
+    alpha: float
+    p: float
+
+
+def _summary_audit_ids(con, reps, alpha: float, p: float, save: bool) -> list[int | None]:
+    """The audit ids of the summary's reports (None each without ``save``)."""
+    ids: list[int | None] = [None] * len(reps)
+    if save:  # an identical stored audit is reused; the others go in one insert
+        todo: list[dict[str, Any]] = [
+            {
+                "kind": "best",
+                "collection_id": pop.collection_id,
+                "measure": pop.measure,
+                "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
+                "method": "exact",
+                "input_fingerprint": rep.fingerprint,
+                "result": rep,
+            }
+            for pop, _src, rep in reps
+        ]
+        ids = identical_ids(con, todo)
+        new = [i for i, found in enumerate(ids) if found is None]
+        for i, added in zip(new, save_audits(con, [todo[i] for i in new]), strict=True):
+            ids[i] = added
+    return ids
+
+
+def run_summary(
+    con,
+    *,
+    min_n: int = SUMMARY_MIN_N,
+    alpha: float = DEFAULT_ALPHA,
+    p: float = DEFAULT_P,
+    include_retracted: bool = False,
+    include_nonstandard: bool = False,
+    filters: Filters | None = None,
+    save: bool = True,
+) -> Summary:
+    """`audit best` for every collection, measure and source in the store (exact method);
+    ``filters`` (a date window, reporters ...) narrows every group."""
+    check_min_n(min_n)
+    colls = {
+        r[0]: (r[1], r[2])
+        for r in con.execute(
+            "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
+            "ON t.collection_id = c.id AND t.is_default"
+        ).fetchall()
+    }
+    base = (
+        filters
+        if filters is not None
+        else Filters(include_retracted=include_retracted, include_nonstandard=include_nonstandard)
+    )
+    groups: dict[tuple[str, str, str, str], list[ResultRow]] = {}
+    for x in load_population(con, None, None, base):
+        groups.setdefault(
+            (colls[x.collection_id][0], x.measure, x.row.source, x.collection_id), []
+        ).append(x.row)
+    out, skipped, reps = [], [], []
+    for (cname, meas, src, cid), rows in sorted(groups.items()):
+        f = dataclasses.replace(base, source=src)
+        try:
+            pop = select_population(cid, cname, colls[cid][1], meas, rows, f, min_n)
+        except (ParameterError, NotFound) as exc:
+            skipped.append((cname, meas, src, len(rows), str(exc)))
+            continue
+        reps.append((pop, src, _best(con, pop, f, alpha, p, "exact", None, None, False)))
+    ids = _summary_audit_ids(con, reps, alpha, p, save)
+    for (_pop, src, rep), aid in zip(reps, ids, strict=True):
+        s = rep.stats
+        out.append(
+            SummaryRow(
+                rep.collection_id,
+                rep.collection_name,
+                rep.measure,
+                src,
+                s.reference.n_results,
+                rep.n_topics,
+                s.reference.mu,
+                s.reference.sd,
+                s.interval.value,
+                rep.best.value_text,
+                rep.best.system,
+                rep.best.provenance,
+                s.interval.mu0,
+                s.interval.lower,
+                s.n_candidates,
+                s.thresholds.max_threshold,
+                s.thresholds.n_above,
+                s.mxvd.expected_max,
+                rep.population,
+                rep.fit.rejected,
+                aid,
+            )
+        )
+    return Summary(tuple(out), tuple(skipped), min_n, alpha, p)
