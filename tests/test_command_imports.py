@@ -13,6 +13,10 @@ import subprocess
 import sys
 
 HEAVY = ("pandas", "scipy", "sqlmodel", "sqlalchemy")
+# the other command groups: the root makes only the sub-command it runs (cli.main._LazyCommands)
+OTHER_GROUPS = tuple(
+    f"litaudit.cli.{m}" for m in ("audit", "collections", "measures", "papers", "results", "reuse")
+)
 
 # run the command as `litaudit` does, then name the heavy modules it loaded
 _PROBE = """
@@ -27,7 +31,7 @@ finally:
 
 def _loaded(*args: str) -> list[str]:
     out = subprocess.run(
-        [sys.executable, "-c", _PROBE.format(heavy=HEAVY), *args],
+        [sys.executable, "-c", _PROBE.format(heavy=HEAVY + OTHER_GROUPS), *args],
         capture_output=True,
         text=True,
         timeout=120,
@@ -36,7 +40,7 @@ def _loaded(*args: str) -> list[str]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def test_runs_import_and_eval_load_no_pandas_scipy_or_sqlmodel(tmp_path):
+def test_runs_import_and_eval_load_no_pandas_scipy_sqlmodel_or_other_commands(tmp_path):
     db = str(tmp_path / "t.duckdb")
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"{t} 0 D{d} {d % 2}\n" for t in (1, 2) for d in range(6)))
@@ -78,3 +82,17 @@ def test_runs_import_and_eval_load_no_pandas_scipy_or_sqlmodel(tmp_path):
             )
             == []
         )
+
+
+def test_help_still_loads_every_command():
+    """--help lists every sub-command (loading them all), so none is lost by loading late."""
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import _SUBCOMMANDS, app
+
+    out = CliRunner().invoke(app, ["--help"], terminal_width=100).output
+    listed = [name for name, _, _ in _SUBCOMMANDS]
+    assert all(f"│ {name} " in out for name in listed)
+    assert [out.index(f"│ {name} ") for name in listed] == sorted(
+        out.index(f"│ {name} ") for name in listed
+    )
