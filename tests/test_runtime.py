@@ -64,3 +64,28 @@ def test_the_command_runs_openblas_on_one_thread_unless_the_user_chose():
         env={**env, "OPENBLAS_NUM_THREADS": "3"},
     ).stdout.split()
     assert out[0] == "3" and out[-1] == "3"
+
+
+@pytest.mark.parametrize("json_", [True, False])
+def test_a_closed_stdout_stops_the_command_quietly(seeded_db_file, tmp_path, json_):
+    # `litaudit results list --json | head -c 1`: the reader goes away after one byte; the
+    # command ends quietly, nothing on stderr (no "Broken pipe" error, no traceback, no
+    # message about flushing stdout at exit): exit code 1 where the write failed (JSON),
+    # 0 where rich's console stopped writing on its own
+    import shutil
+
+    db = tmp_path / "s.duckdb"
+    shutil.copy(seeded_db_file, db)
+    args = ["results", "list", "--limit", "100000"] + (["--json"] if json_ else [])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "litaudit", "--db", str(db), *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**__import__("os").environ, "COLUMNS": "200"},
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.read(1)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == (1 if json_ else 0)
+    assert err == ""

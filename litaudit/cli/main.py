@@ -63,6 +63,8 @@ class _Group(TyperGroup):
                 raise
             _report(ctx, [Problem("", None, exc.format_message())], None, details=False)
             raise typer.Exit(2) from None
+        except BrokenPipeError:
+            raise  # the reader of stdout went away (`litaudit ... | head`): see main()
         except OSError as exc:
             # a file the command reads or writes: one line naming it and the system's reason
             name = f"{exc.filename}: " if exc.filename else ""
@@ -201,3 +203,10 @@ def main() -> None:
         app()
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError:
+        # stdout was closed by its reader (`| head`): stop quietly, as other tools do, and
+        # keep Python from reporting the failed flush of stdout at exit
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
