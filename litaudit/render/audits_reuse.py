@@ -223,7 +223,9 @@ def _verdict(v) -> None:
 
 
 def _verdict_tests(v) -> None:
-    """The tests entering the reusability verdict."""
+    """The tests entering the reusability verdict (p-values with 3 significant digits, as
+    the report prints them: a p of 3e-30 is not printed as 0.000)."""
+    from litaudit.analyses.wording import p_text
     from litaudit.render.console import fmt
 
     if v.tests:
@@ -233,8 +235,8 @@ def _verdict_tests(v) -> None:
                 f"{t.result.shift_pct:+.2f}%",
                 fmt(t.result.shift),
                 fmt(t.result.se),
-                fmt(t.result.p_value, 3),
-                fmt(t.p_adjusted, 3),
+                p_text(t.result.p_value),
+                p_text(t.p_adjusted),
                 "yes" if t.evidence else "no",
                 ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in t.most_affected),
             )
@@ -262,7 +264,7 @@ def _verdict_tests(v) -> None:
 
 def _verdict_agreement(v) -> None:
     """The agreement-in-significance table beside the verdict (descriptive)."""
-    from litaudit.render.console import fmt
+    from litaudit.analyses.wording import p_text
 
     a = v.agreement
     if a is not None:
@@ -280,7 +282,7 @@ def _verdict_agreement(v) -> None:
                     f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%",
                     f"{p.paper_p.median:.3f}",
                     f"{p.paper_rejections} of {a.assignments}",
-                    fmt(p.p_value, 3),
+                    p_text(p.p_value),
                     "",
                 )
             )
