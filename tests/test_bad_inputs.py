@@ -942,6 +942,26 @@ def test_json_errors_are_a_list_on_stderr(cli, base_db, tmp_path):
     assert res.exit_code == 2 and json.loads(res.stderr)[0]["message"].startswith("No such")
 
 
+def test_json_problems_name_the_line_the_object_starts_on(cli, base_db, tmp_path):
+    # an indented list (as `results export` writes it) and a curation export's "results":
+    # each problem names the text line where its object begins, not its position
+    db = tmp_path / "db.duckdb"
+    shutil.copy(base_db, db)
+    rows = [dict(BASE, system="a"), dict(BASE, system="b", value="y")]
+    for doc in (rows, {"results": rows}):
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(doc, indent=1))
+        text = path.read_text().splitlines()
+        start = next(i for i, t in enumerate(text, 1) if '"system": "b"' in t)
+        line = max(i for i, t in enumerate(text[:start], 1) if t.strip() == "{")
+        assert line > 2
+        res = cli("results", "import", path, db=db)
+        assert res.exit_code == 1 and f"{path}:{line}: value: not a number" in res.stderr
+    path.write_text('[\n {"a": 1},\n {"a": 2}\n}')
+    res = cli("results", "import", path, db=db)
+    assert res.exit_code == 1 and f"{path}:4: invalid JSON: Expecting ',' or ']'" in res.stderr
+
+
 def test_a_problem_on_line_100_is_not_an_emoji(cli, base_db, tmp_path):
     db = tmp_path / "db.duckdb"
     shutil.copy(base_db, db)

@@ -216,9 +216,10 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
     )
     # a curation export brings its own history; a bare {"results": [...]} gets "import"
     report = apply_plan(store, plan, who=who, record="history" not in b, times=times)
-    ids = {}
+    ids = {}  # position in the results list (as the history refers to it) -> result id
+    index_of = {row.line: row.index for row in table.rows}
     for r, rid in zip(plan.results, report.result_ids, strict=True):
-        ids[r.line] = rid
+        ids[index_of[r.line]] = rid
     hist_problems, pending = _history_rows(history, raw, ids, new_papers, seen, name)
     if hist_problems:
         raise ValidationFailed(hist_problems)
@@ -297,7 +298,7 @@ def _result_times(
     times), and the problems with them."""
     times, time_problems = {}, []
     for row in rows:
-        x = raw[row.line - 1] if row.line - 1 < len(raw) else {}
+        x = raw[row.index - 1] if row.index is not None and row.index - 1 < len(raw) else {}
         try:
             c = x.get("created_at")
             u = x.get("updated_at")
