@@ -217,7 +217,7 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
     # a curation export brings its own history; a bare {"results": [...]} gets "import"
     report = apply_plan(store, plan, who=who, record="history" not in b, times=times)
     ids = {}  # position in the results list (as the history refers to it) -> result id
-    index_of = {row.line: row.index for row in table.rows}
+    index_of = {row.line: row.index or 0 for row in table.rows}  # (JSON rows all have one)
     for r, rid in zip(plan.results, report.result_ids, strict=True):
         ids[index_of[r.line]] = rid
     hist_problems, pending = _history_rows(history, raw, ids, new_papers, seen, name)

@@ -325,6 +325,7 @@ def _decode(text: str) -> tuple[object, list[int] | None]:
     at = _Positions(text)
     i = _skip(text, 0)
     lines = None
+    data: object
     if text.startswith("[", i):
         data, lines, i = _scan_list(text, i, dec, at)
     elif text.startswith("{", i):
