@@ -80,7 +80,7 @@ def test_recip_rank_is_rr_and_never_rr_at_10():
 
 
 def test_every_declared_measure_has_a_provider():
-    from litaudit.runs.evaluate import PROVIDERS
+    from litaudit.runs.trec_measures import PROVIDERS
 
     assert set(PROVIDERS) == set(FAMILIES)
 

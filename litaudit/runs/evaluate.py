@@ -21,7 +21,7 @@ Measure names follow ``litaudit.measures`` (ir_measures syntax; trec_eval names 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,7 +30,8 @@ from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import MeasureName, parse_measure
 from litaudit.runs.judged import judged_lookup
 from litaudit.runs.model import Qrels, Run, sort_topics
-from litaudit.runs.order import group_cumsum, in_trec_order, position_in_group, trec_order
+from litaudit.runs.order import in_trec_order, position_in_group, trec_order
+from litaudit.runs.trec_measures import PROVIDERS, Judged, QrelsCounts
 
 
 @dataclass(frozen=True)
@@ -241,22 +242,9 @@ def _evaluate(
     return _grid(coded, names, q.in_qrels, j, values, complete)
 
 
-@dataclass(frozen=True)
-class _Qrels:
-    """Per topic: judged at all, R (relevant), N (judged non-relevant); the codes."""
-
-    topic: np.ndarray  # int64 topic code per qrels line
-    doc: np.ndarray  # docno code per qrels line
-    rel: np.ndarray  # int64 grade per qrels line
-    in_qrels: np.ndarray  # bool per topic
-    R: np.ndarray
-    N: np.ndarray
-    n_docs: int
-
-
 def _qrels_counts(
     coded: CodedRuns, cq: CodedQrels, n_top: int, rel_level: int, lookup: tuple | None
-) -> _Qrels:
+) -> QrelsCounts:
     q_topic = cq.topic.astype(np.int64)
     q_rel = cq.rel.astype(np.int64)
     in_qrels = np.bincount(q_topic, minlength=n_top) > 0
@@ -275,11 +263,11 @@ def _qrels_counts(
             f"the qrels judge a document twice in topic "
             f"{coded.topic_names[int(q_key[i] // n_docs)]}"
         )
-    return _Qrels(q_topic, cq.doc, q_rel, in_qrels, R, N, n_docs)
+    return QrelsCounts(q_topic, cq.doc, q_rel, in_qrels, R, N, n_docs)
 
 
 def _ranked_rows(
-    coded: CodedRuns, q: _Qrels, n_top: int, check_duplicates: bool, ranked: bool
+    coded: CodedRuns, q: QrelsCounts, n_top: int, check_duplicates: bool, ranked: bool
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(run-topic key, topic, doc) of the retrieved rows of evaluated topics, in trec_eval
     order."""
@@ -313,55 +301,11 @@ def _ranked_rows(
     return key, topic, doc
 
 
-@dataclass(frozen=True)
-class Judged:
-    """What every measure provider reads: the run-topic groups and their judged rows.
-
-    A group is one run's ranking for one topic (``g_run``, ``g_topic``); ``group``,
-    ``rank`` (1-based) and ``rel`` (grade) describe the retrieved rows found in the qrels;
-    ``r_group``/``r_rank``/``cumrel`` the relevant ones (``cumrel``: 1-based position among
-    their group's relevant rows). ``R``/``N`` are per topic.
-    """
-
-    n_groups: int
-    g_run: np.ndarray
-    g_topic: np.ndarray
-    group: np.ndarray
-    rank: np.ndarray
-    rel: np.ndarray
-    isrel: np.ndarray
-    r_group: np.ndarray
-    r_rank: np.ndarray
-    cumrel: np.ndarray
-    R: np.ndarray
-    N: np.ndarray
-    rel_level: int
-    q: _Qrels
-    ideal_cache: dict
-
-    def per_group(self, g: np.ndarray, weights=None) -> np.ndarray:
-        return np.bincount(g, weights=weights, minlength=self.n_groups)
-
-    def over_R(self, total: np.ndarray) -> np.ndarray:
-        Rg = self.R[self.g_topic]
-        return np.where(Rg > 0, total / np.maximum(Rg, 1), 0.0)
-
-    def within(self, k: int | None) -> np.ndarray | slice:
-        """The relevant rows ranked within the top k (all of them without a cutoff)."""
-        return self.r_rank <= k if k is not None else slice(None)
-
-    def ideal(self, k: int | None) -> np.ndarray:
-        if k not in self.ideal_cache:
-            n_top = len(self.R)
-            self.ideal_cache[k] = _ideal_dcg(self.q.topic, self.q.rel, n_top, k)[self.g_topic]
-        return self.ideal_cache[k]
-
-
 def _judged_rows(
     key: np.ndarray,
     topic: np.ndarray,
     doc: np.ndarray,
-    q: _Qrels,
+    q: QrelsCounts,
     n_top: int,
     rel_level: int,
     lookup: tuple | None,
@@ -405,68 +349,6 @@ def _judged_rows(
         q,
         {},
     )
-
-
-# --------------------------------------------------------------------- measure providers
-# One function per measure family of litaudit.measures (declared there: name, cutoff,
-# aliases, citation); each returns the per-group value, trec_eval's computation of it.
-
-
-def _ap(j: Judged, k: int | None) -> np.ndarray:
-    w = j.within(k)
-    return j.over_R(j.per_group(j.r_group[w], j.cumrel[w] / j.r_rank[w]))
-
-
-def _precision(j: Judged, k: int | None) -> np.ndarray:
-    assert k is not None  # the registry requires a cutoff for P
-    return j.per_group(j.r_group[j.within(k)]) / k
-
-
-def _recall(j: Judged, k: int | None) -> np.ndarray:
-    return j.over_R(j.per_group(j.r_group[j.within(k)]))
-
-
-def _rprec(j: Judged, k: int | None) -> np.ndarray:
-    return j.over_R(j.per_group(j.r_group[j.r_rank <= j.R[j.g_topic[j.r_group]]]))
-
-
-def _rr(j: Judged, k: int | None) -> np.ndarray:
-    """1 / rank of the first relevant row (within the top k: ir_measures' RR@k), else 0."""
-    first = np.zeros(j.n_groups)
-    w = j.within(k)
-    g_hit = j.r_group[w]
-    if len(g_hit):
-        g_first, idx = np.unique(g_hit, return_index=True)
-        first[g_first] = 1.0 / j.r_rank[w][idx]
-    return first
-
-
-def _ndcg(j: Judged, k: int | None) -> np.ndarray:
-    gain = (j.rel > 0) & ((j.rank <= k) if k is not None else True)
-    dcg = j.per_group(j.group[gain], j.rel[gain].astype(np.float64) / np.log2(j.rank[gain] + 1.0))
-    idcg = j.ideal(k)
-    return np.where(idcg > 0, dcg / np.where(idcg > 0, idcg, 1.0), dcg)
-
-
-def _bpref(j: Judged, k: int | None) -> np.ndarray:
-    # judged non-relevant documents ranked above each relevant one
-    nonrel = (j.rel >= 0) & (j.rel < j.rel_level)
-    before = group_cumsum(nonrel.astype(np.int64), j.group)[j.isrel]
-    Rr = j.R[j.g_topic[j.r_group]]
-    denom = np.minimum(j.N[j.g_topic[j.r_group]], Rr)
-    frac = np.where(before > 0, 1.0 - np.minimum(before, Rr) / np.maximum(denom, 1), 1.0)
-    return j.over_R(j.per_group(j.r_group, frac))
-
-
-PROVIDERS: dict[str, Callable[[Judged, int | None], np.ndarray]] = {
-    "AP": _ap,
-    "P": _precision,
-    "R": _recall,
-    "Rprec": _rprec,
-    "RR": _rr,
-    "nDCG": _ndcg,
-    "Bpref": _bpref,
-}
 
 
 def _grid(
@@ -547,21 +429,3 @@ def _join_runs(
         cols = np.array([col[t] for t in p.topics], dtype=np.int64)
         scores[np.ix_(np.arange(len(p.measures)), c, cols)] = p.scores
     return Evaluation(parts[0].measures, tuple(tags), topics, scores)
-
-
-def _ideal_dcg(q_topic: np.ndarray, q_rel: np.ndarray, n_top: int, k: int | None) -> np.ndarray:
-    """Per topic: the DCG of the ideal ranking of its positive grades (cut at k)."""
-    pos = q_rel > 0
-    t = q_topic[pos]
-    g = q_rel[pos].astype(np.float64)
-    if not len(t):
-        return np.zeros(n_top)
-    o = np.lexsort((-g, t))
-    t, g = t[o], g[o]
-    starts = np.flatnonzero(np.r_[True, t[1:] != t[:-1]])
-    grp = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(t)]))
-    rank = np.arange(len(t)) - starts[grp] + 1
-    w = g / np.log2(rank + 1.0)
-    if k is not None:
-        w = np.where(rank <= k, w, 0.0)
-    return np.bincount(t, weights=w, minlength=n_top)
