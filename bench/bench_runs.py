@@ -202,7 +202,6 @@ def cli_path(repeat: int, before: Path | None = None) -> None:
     back from the store). ``before``: a folder holding older code (its litaudit/, schema/
     and seeds/, e.g. from ``git archive REV litaudit schema seeds | tar -x -C DIR``), run
     the same way (first on PYTHONPATH) in each repetition, for a before/after figure."""
-    import shutil
     import statistics
 
     lit = [sys.executable, "-m", "litaudit"]
@@ -225,44 +224,11 @@ def cli_path(repeat: int, before: Path | None = None) -> None:
                     f"eval again {old[-1][2]:.2f} s",
                     flush=True,
                 )
-            db = Path(tmp) / "a.duckdb"
-            for p in Path(tmp).glob("a.duckdb*"):
-                p.unlink()
-            shutil.copy(base, db)
-            t1, c1, r1 = run_child(
-                [
-                    *lit,
-                    "--db",
-                    str(db),
-                    "runs",
-                    "import",
-                    "-c",
-                    "robust03",
-                    "--qrels",
-                    str(QRELS),
-                    str(RUNS),
-                ]
-            )
-            ev = [
-                *lit,
-                "--db",
-                str(db),
-                "runs",
-                "eval",
-                "-c",
-                "robust03",
-                "-m",
-                "AP",
-                "-m",
-                "P@10",
-                "-m",
-                "Rprec",
-            ]
-            t2, c2, r2 = run_child(ev)
+            (t1, c1, r1), (t2, c2, r2), t3 = _two_commands(lit, Path(tmp) / "a.duckdb", base)
             ours.append(t1 + t2)
             cpu.append(c1 + c2)
             rss.append(max(r1, r2))
-            again.append(run_child(ev)[0])
+            again.append(t3)
             peer.append(
                 run_child(
                     [
@@ -305,48 +271,29 @@ def cli_path(repeat: int, before: Path | None = None) -> None:
         )
 
 
-def _cli_once(lit: list[str], tmp: str, base: Path, code: Path) -> tuple[float, float, float]:
-    """(wall, CPU of the two commands, wall of the eval again) with the code in ``code``."""
+def _two_commands(
+    lit: list[str], db: Path, base: Path
+) -> tuple[tuple[float, float, float], tuple[float, float, float], float]:
+    """``runs import`` then ``runs eval`` into a fresh copy ``db`` of ``base``: (wall, CPU,
+    peak RSS) of each, and the wall time of the eval asked again."""
     import shutil
 
-    db = Path(tmp) / "b.duckdb"
-    for p in Path(tmp).glob("b.duckdb*"):
+    for p in db.parent.glob(db.name + "*"):
         p.unlink()
     shutil.copy(base, db)
+    on = [*lit, "--db", str(db), "runs"]
+    imp = run_child([*on, "import", "-c", "robust03", "--qrels", str(QRELS), str(RUNS)])
+    ev = [*on, "eval", "-c", "robust03", "-m", "AP", "-m", "P@10", "-m", "Rprec"]
+    first = run_child(ev)
+    return imp, first, run_child(ev)[0]
+
+
+def _cli_once(lit: list[str], tmp: str, base: Path, code: Path) -> tuple[float, float, float]:
+    """(wall, CPU of the two commands, wall of the eval again) with the code in ``code``."""
     saved = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = str(code)
     try:
-        t1, c1, _ = run_child(
-            [
-                *lit,
-                "--db",
-                str(db),
-                "runs",
-                "import",
-                "-c",
-                "robust03",
-                "--qrels",
-                str(QRELS),
-                str(RUNS),
-            ]
-        )
-        ev = [
-            *lit,
-            "--db",
-            str(db),
-            "runs",
-            "eval",
-            "-c",
-            "robust03",
-            "-m",
-            "AP",
-            "-m",
-            "P@10",
-            "-m",
-            "Rprec",
-        ]
-        t2, c2, _ = run_child(ev)
-        t3 = run_child(ev)[0]
+        (t1, c1, _), (t2, c2, _), t3 = _two_commands(lit, Path(tmp) / "b.duckdb", base)
     finally:
         if saved is None:
             del os.environ["PYTHONPATH"]
