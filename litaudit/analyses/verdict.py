@@ -338,14 +338,17 @@ def run_verdict(
     subcollections: bool = False,
     save: bool = True,
     progress: Callable[[int], None] | None = None,
+    loaded=None,
 ) -> Audited[Verdict]:
     """The verdict of a stored run archive (see the module doc), stored as an audit; an
-    identical call (same parameters, seeds, archive and version) hands back the stored one."""
+    identical call (same parameters, seeds, archive and version) hands back the stored one.
+    ``loaded``: the (collection id, coded archive) of ``collection`` when the caller has
+    it already (as :func:`load_coded` returns it)."""
     from litaudit.analyses.audits import run_or_reuse
 
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
-    loaded = load_coded(con, collection)
+    loaded = loaded or load_coded(con, collection)
     cid, coded = loaded
     depths = _depths(depth)
     params = {
