@@ -219,19 +219,16 @@ def load_coded(con, collection: str) -> tuple[str, CodedArchive]:
     """(collection id, coded archive) of a stored collection (any alias), built from the
     stored integer tables (:func:`code_stored`).
 
-    Memory: DuckDB's and Arrow's allocators keep what they free for their own reuse,
-    which the coding's numpy arrays cannot have; both are asked to hand it back (DuckDB's
-    after the query, Arrow's once the tables are coded). On robust03 (1.5M rows) that
-    lowers `report`'s peak by about 70 MB."""
+    Memory: Arrow's allocator keeps what it frees for its own reuse, which the analyses'
+    numpy arrays cannot have; it is asked to hand the tables' memory back once they are
+    coded (on robust03's 1.5M rows, `report`'s peak drops by about 50 MB)."""
     import pyarrow as pa
 
     from litaudit.runs.archive import load_tables
-    from litaudit.store.db import release_memory
     from litaudit.store.refdata import resolve_collection
 
     cid = resolve_collection(con, collection).id
     tables = load_tables(con, cid)
-    release_memory(con)
     coded = code_stored(tables, cid)
     del tables
     pa.default_memory_pool().release_unused()

@@ -144,12 +144,3 @@ def open_store(
 def sql_string(text: str) -> str:
     """``text`` as a SQL string literal (quotes doubled), for values inlined in SQL."""
     return "'" + text.replace("'", "''") + "'"
-
-
-def release_memory(con) -> None:
-    """Hand the memory DuckDB keeps after a large query back to the system: setting the
-    memory limit (here to its current value, so nothing else changes) flushes DuckDB's
-    allocator caches. After ``load_tables`` of robust03's 1.5M ranked rows this returns
-    about 25 MB that the analyses' numpy arrays could not reuse."""
-    limit = con.execute("SELECT current_setting('memory_limit')").fetchone()[0]
-    con.execute(f"SET memory_limit = {sql_string(str(limit))}")
