@@ -17,7 +17,8 @@ from litaudit.errors import NotFound
 
 @dataclass(frozen=True)
 class CodedArchive:
-    """An archive as integer codes, each list in trec_eval order (float32 score, docno)."""
+    """An archive as integer codes, each list in trec_eval order (float32 score, docno);
+    rows sorted by run (each run's rows one block), then topic, then rank."""
 
     collection_id: str
     tags: tuple[str, ...]
@@ -243,6 +244,18 @@ def as_coded(archive, coded: CodedArchive | None) -> CodedArchive:
     return archive if isinstance(archive, CodedArchive) else code_archive(archive)
 
 
+def _rows_of_runs(run: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Indices of the rows of the runs ``wanted`` (ascending), in row order: each run's
+    rows are one block (rows are sorted by run), found by binary search, so a few runs
+    of a large archive cost their own rows, not a pass over all of them."""
+    start = np.searchsorted(run, wanted, side="left")
+    stop = np.searchsorted(run, wanted, side="right")
+    return np.concatenate(
+        [np.arange(0, dtype=np.int64)]
+        + [np.arange(a, b) for a, b in zip(start.tolist(), stop.tolist(), strict=True)]
+    )
+
+
 def evaluate_means(
     c: CodedArchive,
     measure: str,
@@ -266,7 +279,7 @@ def evaluate_means(
     else:
         recode = np.full(len(c.tags), -1)
         recode[runs] = np.arange(len(runs))
-        sel = recode[c.run] >= 0
+        sel = _rows_of_runs(c.run, np.flatnonzero(recode >= 0))
         coded = CodedRuns(
             tuple(c.tags[i] for i in runs),
             c.topic_names,
