@@ -216,7 +216,7 @@ def test_markdown_snapshot(cli, fixture_db, tmp_path):
     assert text == snap.read_text(encoding="utf-8")
     # every image the Markdown links is written beside it, and each is an SVG with paths
     links = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", text)
-    assert len(links) == 6
+    assert len(links) == 5
     for name in links:
         svg = (tmp_path / name).read_text(encoding="utf-8")
         assert svg.startswith("<svg ") and '<path d="M' in svg
@@ -246,7 +246,7 @@ def test_same_database_gives_byte_identical_reports(cli, fresh_db):
         assert second.stdout == first.stdout
         assert _n_audits(fixture_db) == n  # nothing re-run
         outs[fmt] = second.stdout
-    assert _n_audits(fixture_db) == before + 5  # rao, lou, sub-collections, verdict, agreement
+    assert _n_audits(fixture_db) == before + 4  # rao, lou, sub-collections, verdict
     assert "Generated" not in outs["md"] and 'created_at": null' in outs["json"]
     stamped = cli("report", "-c", COLLECTION, "-m", "AP", "--timestamp", db=fixture_db)
     assert re.search(r"Generated \d{4}-\d\d-\d\dT", stamped.stdout)
@@ -295,7 +295,6 @@ def test_json_holds_every_section_and_full_fingerprints(cli, fixture_db):
         "best",
         "claim",
         "history",
-        "reuse-agreement",
         "reuse-lou",
         "reuse-rao",
         "reuse-subcollections",
@@ -319,7 +318,7 @@ def test_html_is_self_contained(cli, fixture_db):
     # the only URLs are the SVG namespace and links a reader may follow (DOIs)
     urls = set(re.findall(r"https?://[^\"'<> ]+", html))
     assert urls == {"http://www.w3.org/2000/svg", "https://doi.org/10.1145/0000001"}
-    assert html.count('class="plot"') == 6
+    assert html.count('class="plot"') == 5
 
 
 def _unmarkdown(text: str) -> str:
@@ -471,8 +470,8 @@ def test_ticks_are_nice_increasing_and_inside(lo, span):
 
 
 def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
-    """A verdict or agreement stored by an earlier version (another JSON shape) with the
-    same parameters is not used (it no longer decodes); the report uses the current ones."""
+    """A verdict stored by an earlier version (another JSON shape) with the same
+    parameters is not used (it no longer decodes); the report uses the current one."""
     from litaudit.analyses.audits import get_audit, save_audit
     from litaudit.analyses.report_audits import prepare_report
     from litaudit.store.db import open_store
@@ -480,20 +479,81 @@ def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
     with open_store(fixture_db) as store:
         con = store.con
         before = prepare_report(con, COLLECTION, measure="AP")
-        v = get_audit(con, before.verdict)
-        a = get_audit(con, before.agreement)
-        for old in (v, a):
-            save_audit(
-                con,
-                kind=old.kind,
-                collection_id=old.collection_id,
-                measure=old.measure,
-                params=old.params,
-                method=old.method,
-                input_fingerprint=old.input_fingerprint,
-                result={"checks": [], "passed": None},
-                seed=old.seed,
-                trials=old.trials,
-            )
+        old = get_audit(con, before.verdict)
+        save_audit(
+            con,
+            kind=old.kind,
+            collection_id=old.collection_id,
+            measure=old.measure,
+            params=old.params,
+            method=old.method,
+            input_fingerprint=old.input_fingerprint,
+            result={"checks": [], "passed": None},
+            seed=old.seed,
+            trials=old.trials,
+        )
         after = prepare_report(con, COLLECTION, measure="AP")
-    assert (after.verdict, after.agreement) == (before.verdict, before.agreement)
+    assert after.verdict == before.verdict
+
+
+def test_report_agreement_is_the_verdicts_own(cli, fresh_db):
+    """The report's agreement section is the stored verdict's agreement over random
+    assignments (the analysis `reuse verdict` prints), cited to the verdict's audit; no
+    other agreement analysis is run or stored."""
+    from litaudit.analyses.audits import get_audit, list_audits
+    from litaudit.store.db import open_store
+
+    res = cli("report", "-c", COLLECTION, "-m", "AP", db=fresh_db)
+    assert res.exit_code == 0, res.output
+    with open_store(fresh_db, read_only=True) as store:
+        assert list_audits(store.con, kind="reuse-agreement") == []
+        (v,) = list_audits(store.con, kind="reuse-verdict")
+        a = get_audit(store.con, v.id).result.agreement
+    md = res.stdout
+    section = md[md.index("### Agreement in significance over random assignments") :]
+    section = section[: section.index("\n## ")]
+    assert f"(audit #{v.id})" in section
+    assert f"{a.assignments} random assignments (seed {a.seed})" in section
+    assert f"{a.flips} sign flips" in section and f"seed {a.flip_seed}" in section
+    rows = [line for line in section.splitlines() if line.startswith("| ") and "---" not in line]
+    assert [r.split(" | ")[0].lstrip("| ") for r in rows[1:]] == [p.analysis for p in a.parts]
+    assert "Kendall" not in section and "expected from power analysis" not in section
+
+
+def test_agreement_rows_are_the_verdicts_numbers():
+    """Each row of the report's agreement table is one part of the verdict's agreement
+    test, with its numbers as stored (a score-matrix verdict: 12 runs of 6 sites)."""
+    import numpy as np
+
+    from litaudit.analyses.verdict import matrix_verdict
+    from litaudit.render.report.document import Para, Table, _agreement
+    from litaudit.render.report.model import ReuseSection
+
+    rng = np.random.default_rng(5)
+    scores = rng.uniform(0.1, 0.5, (12, 60)) + np.linspace(0, 0.2, 12)[:, None]
+    v = matrix_verdict(scores, [r // 2 for r in range(12)], assignments=20)
+    section = ReuseSection(
+        n_runs=12,
+        verdict_audit=3,
+        verdict=v,
+        rao_audit=None,
+        rao=None,
+        lou_audit=None,
+        lou=None,
+        sub_audit=None,
+        subcollections=None,
+        notes=(),
+    )
+    blocks = _agreement(section)
+    para = next(b for b in blocks if isinstance(b, Para)).text
+    table = next(b for b in blocks if isinstance(b, Table))
+    a = v.agreement
+    assert "(audit #3)" in para and "20 random assignments" in para
+    tested = [p for p in a.parts if p.status == "tested"]
+    assert tested, "the fixture should give at least one tested analysis"
+    for p in tested:
+        row = next(r for r in table.rows if r[0] == p.analysis)
+        assert row[2] == f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%"
+        assert row[3].startswith(f"{p.paper_p.median:.3f} (")
+        assert row[4] == f"{p.paper_rejections} of 20"
+        assert row[5] == f"{p.p_value:.3g}"

@@ -116,7 +116,7 @@ def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
     ):
         assert words in text, words
     plots = re.findall(r"<figure>(.*?)</figure>", dom, flags=re.S)
-    assert len(plots) == 6
+    assert len(plots) == 5
     for fig in plots:
         assert '<svg xmlns="http://www.w3.org/2000/svg"' in fig and 'class="plot"' in fig
         assert re.search(r'<path d="M\d', fig), fig[:200]

@@ -152,6 +152,20 @@ def test_pooling_simulation_by_hand():
     assert agin.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=1).judged_kept == 2
 
 
+def test_pooling_simulation_pools_the_top_k_of_trec_evals_ranking():
+    # Sites A, B, k = 1: B is held out of topic 1, A of topic 2 (as above). runA's scores
+    # of x and y are one C float (a tie, so y ranks first, docno descending), though x's is
+    # larger at float64. Depth 1: topic 1's pool is runA's top document, y; with x pooled
+    # instead runA would score (1/2)/1 = 0.5 on topic 1, not 1.
+    q = Qrels(["1", "1", "2", "2"], ["x", "y", "z", "x"], [1, 1, 1, 0])
+    a = Run("runA", ["1", "1", "2", "2"], ["x", "y", "x", "y"], [0.1 + 1e-12, 0.1, 2.0, 1.0])
+    b = Run("runB", ["1", "2"], ["z", "z"], [1.0, 1.0])
+    sim = agin.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=1)
+    assert sim.design.held_out == (("B",), ("A",))
+    assert sim.judged_kept == 2  # y of topic 1, z of topic 2
+    assert sim.design.scores.tolist() == [[1.0, 0.0], [0.0, 1.0]]
+
+
 def test_simulation_drops_topics_without_relevant():
     # Sites A, B, k = 1: round robin holds B out of topics 1 and 3, A out of topic 2.
     # Topic 1's relevant x is retrieved by runA only, topic 2's v by runB only, topic 3's u

@@ -70,6 +70,20 @@ def test_code_archive_orders_as_trec_eval():
     assert c.participants == ("x",)  # no participant: the run is its own
 
 
+@pytest.mark.parametrize("runs", [[0], [2], [0, 2], [2, 0], [1, 2], [0, 1, 2]])
+def test_evaluate_means_of_some_runs_equals_the_full_evaluation(runs):
+    """The means of a subset of runs (its rows found by run blocks) are the full
+    evaluation's means of those runs, in the order asked for."""
+    c = coded_archive.code_archive(tiny_archive())
+    full = coded_archive.evaluate_means(c, "AP")
+    some = coded_archive.evaluate_means(c, "AP", runs=np.array(runs))
+    assert some.tolist() == full[runs].tolist()
+    keep = c.q_rel < 1  # no relevant document left: every mean 0
+    assert coded_archive.evaluate_means(c, "AP", runs=np.array(runs), qrels_keep=keep).tolist() == [
+        0.0
+    ] * len(runs)
+
+
 def test_rao_and_lou_on_the_tiny_archive():
     arch = tiny_archive()
     rao = reuse.rao_of_archive(arch, depth=2)

@@ -193,6 +193,45 @@ def test_run_helpers_rank_like_trec_eval():
     assert list(top.docno) == ["a", "c", "a"]
 
 
+def test_run_order_breaks_ties_at_float32_as_trec_eval():
+    # 0.1 + 1e-12 and 0.1 are one C float: a tie, broken by docno descending (B first),
+    # as trec_eval, the evaluator and the stored archive rank them; at float64 A came first
+    assert 0.1 + 1e-12 > 0.1 and np.float32(0.1 + 1e-12) == np.float32(0.1)
+    run = run_of("r", [("1", "A", 0.1 + 1e-12), ("1", "B", 0.1), ("1", "C", 0.05)])
+    assert list(run.ranked().docno) == ["B", "A", "C"]
+    assert list(run.top(1).docno) == ["B"]
+    only_b = Qrels(["1", "1"], ["A", "B"], [0, 1])
+    assert evaluate([run], only_b, ["P@1"]).matrix("P@1")[0, 0] == 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["1", "2", "10"]),
+            st.sampled_from(["a", "b", "c", "d"]),
+            st.sampled_from([0.1, 0.1 + 1e-12, 0.2, 1e39, -0.0, 0.0]),
+        ),
+        min_size=1,
+        max_size=12,
+        unique_by=lambda r: (r[0], r[1]),
+    )
+)
+def test_run_order_is_the_archives_order(rows):
+    """Run.order ranks as code_archive (the analyses' coded archive) does: float32 score
+    descending, docno descending, within each topic."""
+    from litaudit.analyses.coded_archive import code_archive
+    from litaudit.runs.model import Archive, RunInfo
+
+    run = run_of("r", rows)
+    ranked = run.ranked()
+    qrels = Qrels([t for t, _, _ in rows], [d for _, d, _ in rows], [1] * len(rows))
+    c = code_archive(Archive("x", qrels, (run,), (RunInfo("r", None, None, None),)))
+    for t, name in enumerate(c.topic_names):
+        want = [c.docnos[d] for d in c.doc[c.topic == t]]
+        assert [d for tt, d in zip(ranked.topic, ranked.docno, strict=True) if tt == name] == want
+
+
 docs = st.sampled_from([f"D{i}" for i in range(12)])
 topics = st.sampled_from(["1", "2", "3", "10"])
 

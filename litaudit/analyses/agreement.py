@@ -16,7 +16,9 @@ runs, the site of every run, and the sites held out of every topic
 pairs, the observed and expected agreement tables (aggregated over sites) and their
 chi-square fit (:mod:`litaudit.stats.agreement`), Kendall's tau overall and per site, the
 participant-comparison tau and the RMSE (:mod:`litaudit.stats.rankcorr`).
-:func:`agreement_component` gives the verdict its numbers with thresholds.
+:func:`agreement_component` gives the analysis of a stored archive with checks against
+thresholds (no command runs it: `reuse verdict` and `report` show the agreement over
+random assignments of :mod:`litaudit.analyses.agreement_test` instead).
 """
 
 from __future__ import annotations

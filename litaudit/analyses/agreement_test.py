@@ -431,15 +431,20 @@ def archive_agreement(
     k: int = defaults.AGREEMENT_K,
     site_of_run=None,
     full: bool = False,
+    pools=None,
     **kw,
 ) -> AgreementTest:
     """The agreement test on a run archive: pooling simulations at ``depth`` (sites =
     participants unless ``site_of_run`` is given). ``full=True`` scores every run with
-    the full judgments on both sides instead (reusable by construction)."""
+    the full judgments on both sides instead (reusable by construction). ``pools``: the
+    :func:`~litaudit.analyses.holdout_pools.pool_scores` table of these sites, ``k`` and
+    ``depth`` when the caller made it already."""
     from litaudit.analyses.holdout_pools import pool_scores
 
     site = coded.participant_of_run if site_of_run is None else np.asarray(site_of_run)
-    ps = pool_scores(coded, site, k=k, depth=depth)
+    ps = pools
+    if ps is None or (ps.k, ps.depth, ps.n_sites) != (k, depth, int(site.max()) + 1):
+        ps = pool_scores(coded, site, k=k, depth=depth)
     index = {s: n for n, s in enumerate(ps.subsets)}
     n_t = ps.ap.shape[0]
 

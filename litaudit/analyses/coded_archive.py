@@ -17,7 +17,8 @@ from litaudit.errors import NotFound
 
 @dataclass(frozen=True)
 class CodedArchive:
-    """An archive as integer codes, each list in trec_eval order (float32 score, docno)."""
+    """An archive as integer codes, each list in trec_eval order (float32 score, docno);
+    rows sorted by run (each run's rows one block), then topic, then rank."""
 
     collection_id: str
     tags: tuple[str, ...]
@@ -53,7 +54,8 @@ def code_archive(archive) -> CodedArchive:
     total = int(n.sum())
     run = np.repeat(np.arange(len(runs)), n)
     topic, doc = top_codes[:total], doc_codes[:total]
-    score32 = np.concatenate([r.score for r in runs]).astype(np.float32)
+    with np.errstate(over="ignore"):  # beyond FLT_MAX: +-inf, as C's (float)
+        score32 = np.concatenate([r.score for r in runs]).astype(np.float32)
     order = np.lexsort((-doc, -score32, topic, run))
     score = np.concatenate([r.score for r in runs]).astype(np.float64)[order]
     return _assemble(
@@ -74,28 +76,31 @@ def code_archive(archive) -> CodedArchive:
 def code_stored(tables, collection_id: str) -> CodedArchive:
     """What :func:`code_archive` makes of ``load_archive``, built from the stored integer
     tables (:func:`litaudit.runs.archive.load_tables`) with no string joins or sorts of
-    rows by text: the same arrays, in the same order, with the same fingerprint."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
+    rows by text: the same arrays, in the same order, with the same fingerprint.
 
-    from litaudit.runs.order import trec_order
+    Memory: the sort key is built from int32 codes where they fit and each column is
+    gathered into order straight from the stored one (robust03's 1.5M rows: 107 MB of
+    numpy at the peak, 76 MB kept, instead of 166 MB)."""
+    from litaudit.runs.columns import from_numpy  # pa.array would import pandas
 
     t = tables
     if not t.runs:
         raise NotFound(f"the run archive of {collection_id} has no runs")
     run_pos = np.full(max(r[0] for r in t.runs) + 1, -1, dtype=np.int64)
     run_pos[[r[0] for r in t.runs]] = np.arange(len(t.runs))
-    run = run_pos[t.run_id]
     # docnos used by these runs and qrels, coded by their rank in byte (strcmp) order
     used = np.zeros(len(t.docnos), dtype=bool)
     used[t.doc_id] = True
     used[t.q_doc_id] = True
     used_ids = np.flatnonzero(used)
-    names = t.docnos.take(pa.array(used_ids))
-    by_bytes = np.asarray(pc.sort_indices(names))
+    names = t.docnos.take(from_numpy(used_ids)).to_pylist()
+    # str order is code point order, which is UTF-8 byte order (strcmp)
+    by_bytes = np.array(sorted(range(len(names)), key=names.__getitem__), dtype=np.int64)
     doc_code = np.full(len(t.docnos), -1, dtype=np.int64)
     doc_code[used_ids[by_bytes]] = np.arange(len(used_ids))
-    docnos = np.asarray(names.take(pa.array(by_bytes)).to_pylist(), dtype=object)
+    docnos = np.empty(len(names), dtype=object)
+    docnos[:] = names
+    docnos = docnos[by_bytes]
     # topics used, coded by their rank as strings (code_archive's intermediate order)
     top_used = np.zeros(len(t.topics), dtype=bool)
     top_used[t.topic_id] = True
@@ -104,9 +109,7 @@ def code_stored(tables, collection_id: str) -> CodedArchive:
     top_sorted = sorted(top_ids.tolist(), key=lambda i: t.topics[i])
     top_code = np.full(len(t.topics), -1, dtype=np.int64)
     top_code[top_sorted] = np.arange(len(top_sorted))
-    topic, doc = top_code[t.topic_id], doc_code[t.doc_id]
-    with np.errstate(over="ignore"):
-        order = trec_order(run * len(top_sorted) + topic, t.score.astype(np.float32), doc)
+    order = _stored_order(t, run_pos, top_code, doc_code, len(top_sorted))
     # qrels in load_qrels' order: topic, then docno (as text)
     q_topic, q_doc = top_code[t.q_topic_id], doc_code[t.q_doc_id]
     q_order = np.lexsort((q_doc, q_topic))
@@ -115,14 +118,29 @@ def code_stored(tables, collection_id: str) -> CodedArchive:
         [(r[1], r[2], r[3]) for r in t.runs],
         docnos,
         [t.topics[i] for i in top_sorted],
-        run[order],
-        topic[order],
-        doc[order],
-        t.score.astype(np.float64)[order],
+        run_pos[t.run_id[order]],
+        top_code[t.topic_id[order]],
+        doc_code[t.doc_id[order]],
+        np.asarray(t.score, dtype=np.float64)[order],
         q_topic[q_order],
         q_doc[q_order],
         np.asarray(t.q_rel, dtype=np.int32)[q_order],
     )
+
+
+def _stored_order(t, run_pos, top_code, doc_code, n_topics: int) -> np.ndarray:
+    """The rows' order: run, topic code, then trec_eval's ranking (float32 score
+    descending, docno code descending); codes looked up as int32 where they fit."""
+    from litaudit.runs.order import trec_order
+
+    small = max(len(run_pos) * max(n_topics, 1), len(doc_code)) < 2**31
+    ct = np.int32 if small else np.int64
+    key = run_pos.astype(ct)[t.run_id]
+    key *= ct(n_topics)
+    key += top_code.astype(ct)[t.topic_id]
+    doc = doc_code.astype(ct)[t.doc_id]
+    with np.errstate(over="ignore"):
+        return trec_order(key, np.asarray(t.score).astype(np.float32), doc)
 
 
 def _assemble(
@@ -150,17 +168,17 @@ def _assemble(
         recode[code] = name_pos.get(name, -1)
     topic = recode[topic]
     keep = topic >= 0
-    run, topic, doc, score = run[keep], topic[keep], doc[keep], score[keep]
-    grp = run * len(q_names) + topic
-    start = np.r_[True, grp[1:] != grp[:-1]] if grp.size else np.zeros(0, bool)
-    rank = np.arange(grp.size) - np.maximum.accumulate(np.where(start, np.arange(grp.size), 0))
+    if not keep.all():  # no copies when every row is of a qrels topic
+        run, topic, doc, score = run[keep], topic[keep], doc[keep], score[keep]
+    del keep
+    rank = _rank_in_list(run, topic)
     parts = tuple((p or tag) for tag, p, _ in infos)
     part_names = tuple(sorted(set(parts)))
     h = hashlib.sha256()
     for part in ("\n".join(map(str, docnos)), "\n".join(q_names), repr(list(infos))):
         h.update(part.encode("utf-8"))
     for arr in (run, topic, doc, score, recode[q_topic], q_doc, q_rel):
-        h.update(np.ascontiguousarray(arr).tobytes())
+        h.update(np.ascontiguousarray(arr).data.cast("B"))  # its bytes, no copy
     return CodedArchive(
         collection_id=collection_id,
         tags=tuple(tag for tag, _, _ in infos),
@@ -182,14 +200,40 @@ def _assemble(
     )
 
 
+def _rank_in_list(run: np.ndarray, topic: np.ndarray) -> np.ndarray:
+    """0-based position of each row in its (run, topic) list (rows grouped by list)."""
+    n = run.size
+    if not n:
+        return np.zeros(0, dtype=np.int64)
+    start = np.empty(n, dtype=bool)
+    start[0] = True
+    np.not_equal(run[1:], run[:-1], out=start[1:])
+    start[1:] |= topic[1:] != topic[:-1]
+    rank = np.arange(n)
+    first = np.where(start, rank, 0)
+    np.maximum.accumulate(first, out=first)
+    rank -= first
+    return rank
+
+
 def load_coded(con, collection: str) -> tuple[str, CodedArchive]:
     """(collection id, coded archive) of a stored collection (any alias), built from the
-    stored integer tables (:func:`code_stored`)."""
+    stored integer tables (:func:`code_stored`).
+
+    Memory: Arrow's allocator keeps what it frees for its own reuse, which the analyses'
+    numpy arrays cannot have; it is asked to hand the tables' memory back once they are
+    coded (on robust03's 1.5M rows, `report`'s peak drops by about 50 MB)."""
+    import pyarrow as pa
+
     from litaudit.runs.archive import load_tables
     from litaudit.store.refdata import resolve_collection
 
     cid = resolve_collection(con, collection).id
-    return cid, code_stored(load_tables(con, cid), cid)
+    tables = load_tables(con, cid)
+    coded = code_stored(tables, cid)
+    del tables
+    pa.default_memory_pool().release_unused()
+    return cid, coded
 
 
 def as_coded(archive, coded: CodedArchive | None) -> CodedArchive:
@@ -198,6 +242,18 @@ def as_coded(archive, coded: CodedArchive | None) -> CodedArchive:
     if coded is not None:
         return coded
     return archive if isinstance(archive, CodedArchive) else code_archive(archive)
+
+
+def _rows_of_runs(run: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Indices of the rows of the runs ``wanted`` (ascending), in row order: each run's
+    rows are one block (rows are sorted by run), found by binary search, so a few runs
+    of a large archive cost their own rows, not a pass over all of them."""
+    start = np.searchsorted(run, wanted, side="left")
+    stop = np.searchsorted(run, wanted, side="right")
+    return np.concatenate(
+        [np.arange(0, dtype=np.int64)]
+        + [np.arange(a, b) for a, b in zip(start.tolist(), stop.tolist(), strict=True)]
+    )
 
 
 def evaluate_means(
@@ -211,19 +267,27 @@ def evaluate_means(
     for the runs ``runs`` (indices; default all) and the qrels rows ``qrels_keep``."""
     from litaudit.runs.evaluate import CodedQrels, CodedRuns, evaluate_coded
 
-    if runs is None:
-        runs = np.arange(len(c.tags))
-    recode = np.full(len(c.tags), -1)
-    recode[runs] = np.arange(len(runs))
-    sel = recode[c.run] >= 0
-    coded = CodedRuns(
-        tuple(c.tags[i] for i in runs),
-        c.topic_names,
-        recode[c.run[sel]].astype(np.int32),
-        c.topic[sel].astype(np.int32),
-        c.doc[sel],
-        c.score[sel],
-    )
+    if runs is None:  # every run: the archive's own columns, no row selection
+        coded = CodedRuns(
+            c.tags,
+            c.topic_names,
+            c.run.astype(np.int32),
+            c.topic.astype(np.int32),
+            c.doc,
+            c.score,
+        )
+    else:
+        recode = np.full(len(c.tags), -1)
+        recode[runs] = np.arange(len(runs))
+        sel = _rows_of_runs(c.run, np.flatnonzero(recode >= 0))
+        coded = CodedRuns(
+            tuple(c.tags[i] for i in runs),
+            c.topic_names,
+            recode[c.run[sel]].astype(np.int32),
+            c.topic[sel].astype(np.int32),
+            c.doc[sel],
+            c.score[sel],
+        )
     keep = slice(None) if qrels_keep is None else qrels_keep
     cq = CodedQrels(c.q_topic[keep].astype(np.int32), c.q_doc[keep], c.q_rel[keep])
     return evaluate_coded(coded, cq, [measure], check_duplicates=False).mean(measure)

@@ -39,7 +39,6 @@ class ReportAudits:
     claim: Prepared | None
     n_runs: int  # runs stored for the collection
     verdict: int | None  # the reuse-verdict audit (None: no runs)
-    agreement: int | None  # a reuse-agreement audit
     notes: tuple[str, ...]  # sections missing and why
     reuse_notes: tuple[str, ...]  # reusability components missing and why
 
@@ -125,7 +124,7 @@ def prepare_report(
         if claim is not None
         else None
     )
-    n_runs, verdict, agreement, notes = _reuse(con, ref.id, note, subcollections)
+    n_runs, verdict, notes = _reuse(con, ref.id, note, subcollections)
     return ReportAudits(
         ref.id,
         measures,
@@ -135,7 +134,6 @@ def prepare_report(
         claimed,
         n_runs,
         verdict,
-        agreement,
         tuple(notes) if not n_runs else (),
         tuple(notes) if n_runs else (),
     )
@@ -154,32 +152,46 @@ def n_stored_runs(con, collection_id: str) -> int:
 
 def _reuse(
     con, cid: str, note: Note, subcollections: bool = False
-) -> tuple[int, int | None, int | None, list[str]]:
-    """(runs stored, verdict audit, agreement audit, notes): the reusability audits."""
+) -> tuple[int, int | None, list[str]]:
+    """(runs stored, verdict audit, notes): the reusability audits. The agreement in
+    significance the report shows is the verdict's own (over its random assignments)."""
     n_runs = n_stored_runs(con, cid)
     if n_runs == 0:
         return (
             0,
-            None,
             None,
             [
                 f"no run archive is stored for {cid}: no reusability "
                 "section (import one with `litaudit runs import`)"
             ],
         )
+    from litaudit.analyses.coded_archive import load_coded
+    from litaudit.analyses.verdict import run_verdict
+
+    loaded = load_coded(con, cid)
+    verdict = _stored_verdict(con, cid, loaded[1].fingerprint, subcollections)
+    if verdict is None:
+        what = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
+        note(f"running the reusability audits of {cid} ({what})")
+        _, vid = run_verdict(con, cid, subcollections=subcollections, loaded=loaded)
+        if vid is None:
+            raise LitauditError(f"the reusability verdict of {cid} was not stored")
+        verdict = vid
+    return n_runs, verdict, []
+
+
+def _stored_verdict(con, cid: str, fingerprint: str, subcollections: bool) -> int | None:
+    """The newest stored verdict of the report's parameters for this archive; one stored by
+    an older version in another shape is passed over."""
     from litaudit.analyses import reuse
     from litaudit.analyses.audits import get_audit
-    from litaudit.analyses.coded_archive import load_coded
-    from litaudit.analyses.verdict import KIND, run_verdict
+    from litaudit.analyses.verdict import KIND
     from litaudit.errors import StoreError
 
-    _, coded = load_coded(con, cid)
-    verdict = None
-    # newest first; a verdict stored by an older version in another shape is passed over
     rows = con.execute(
         "SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
         "AND input_fingerprint = ? ORDER BY id DESC",
-        [KIND, cid, coded.fingerprint],
+        [KIND, cid, fingerprint],
     ).fetchall()
     for (vid,) in rows:
         try:
@@ -191,59 +203,5 @@ def _reuse(
             and a.params.get("split") == "prefix"
             and (a.params.get("subcollections") or not subcollections)
         ):
-            verdict = a
-            break
-    if verdict is None:
-        what = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
-        note(f"running the reusability audits of {cid} ({what})")
-        _, vid = run_verdict(con, cid, subcollections=subcollections)
-        if vid is None:
-            raise LitauditError(f"the reusability verdict of {cid} was not stored")
-        verdict = get_audit(con, vid)
-    notes: list[str] = []
-    parts = {kind: int(aid) for kind, aid in verdict.result.audits}
-    agreement = parts.get("reuse-agreement") or _agreement(con, cid, notes, note)
-    return n_runs, verdict.id, agreement, notes
-
-
-def _agreement(con, cid: str, notes: list[str], note: Note) -> int | None:
-    """The newest 'reuse-agreement' audit made after the archive was imported, else run it."""
-    from litaudit.analyses import agreement as ag
-    from litaudit.analyses.audits import get_audit
-    from litaudit.codec import dumps
-    from litaudit.errors import NotFound, ParameterError, StoreError
-
-    params = ag.audit_params(
-        source="simulation",
-        k=defaults.AGREEMENT_K,
-        depth=defaults.AGREEMENT_DEPTH,
-        alpha=defaults.REUSE_ALPHA,
-        correction="none",
-        min_topics=defaults.AGREEMENT_MIN_TOPICS,
-    )
-    imported = con.execute(
-        "SELECT CAST(max(imported_at) AS VARCHAR) FROM runs WHERE collection_id = ?", [cid]
-    ).fetchone()[0]
-    rows = con.execute(
-        "SELECT id, CAST(created_at AS VARCHAR) FROM audits WHERE kind = ? "
-        "AND collection_id = ? AND params = ? ORDER BY id DESC",
-        [ag.KIND, cid, dumps(params)],
-    ).fetchall()
-    for aid, created in rows:
-        if imported is not None and created < imported:
-            continue
-        try:
-            get_audit(con, int(aid))  # one stored by an older version in another shape
-        except StoreError:  # is passed over
-            continue
-        return int(aid)
-    note(
-        f"running the agreement analysis of {cid} (pooling simulation, "
-        f"k={defaults.AGREEMENT_K}, depth={defaults.AGREEMENT_DEPTH})"
-    )
-    try:
-        comp = ag.agreement_component(con, cid, save_audit=True)
-    except (NotFound, ParameterError) as exc:
-        notes.append(f"agreement: no data ({exc})")
-        return None
-    return comp.audit_id
+            return a.id
+    return None

@@ -80,6 +80,15 @@ class RAOReport:
     runs: tuple[RunRAO, ...]
 
 
+def _top_rows(c: CodedArchive, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(run, topic, doc) of the rows in the top ``depth`` of their list: the archive's own
+    arrays (no copy) when every list is that short."""
+    top = c.rank < depth
+    if top.all():
+        return c.run, c.topic, c.doc
+    return c.run[top], c.topic[top], c.doc[top]
+
+
 def rao_of_archive(
     archive,
     *,
@@ -92,8 +101,7 @@ def rao_of_archive(
 
     measure = str(parse_measure(measure))
     c = as_coded(archive, coded)
-    top = c.rank < depth
-    res = overlap.run_average_overlap(c.run[top], c.topic[top], c.doc[top], c.participant_of_run)
+    res = overlap.run_average_overlap(*_top_rows(c, depth), c.participant_of_run)
     eff = evaluate_means(c, measure)
     rows = tuple(
         RunRAO(t, p, rt, _f(r), int(nt), _f(e))
@@ -211,12 +219,9 @@ def lou_of_archive(
 
     measure = str(parse_measure(measure))
     c = as_coded(archive, coded)
-    top = c.rank < depth
     rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
     uni = overlap.unique_relevant(
-        c.run[top],
-        c.topic[top],
-        c.doc[top],
+        *_top_rows(c, depth),
         c.participant_of_run,
         c.q_topic[rel_rows],
         c.q_doc[rel_rows],

@@ -338,14 +338,17 @@ def run_verdict(
     subcollections: bool = False,
     save: bool = True,
     progress: Callable[[int], None] | None = None,
+    loaded=None,
 ) -> Audited[Verdict]:
     """The verdict of a stored run archive (see the module doc), stored as an audit; an
-    identical call (same parameters, seeds, archive and version) hands back the stored one."""
+    identical call (same parameters, seeds, archive and version) hands back the stored one.
+    ``loaded``: the (collection id, coded archive) of ``collection`` when the caller has
+    it already (as :func:`load_coded` returns it)."""
     from litaudit.analyses.audits import run_or_reuse
 
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
-    loaded = load_coded(con, collection)
+    loaded = loaded or load_coded(con, collection)
     cid, coded = loaded
     depths = _depths(depth)
     params = {
@@ -414,15 +417,16 @@ def _lou_depths(coded, lou_main, depth: int, depths, tick) -> list[LOUDepth]:
     return lou
 
 
-def _pool_shift_tests(coded, depths, notes: list[str], tick):
-    """The hold-out design and the shift test at every depth (none under 3 participants,
-    with a note)."""
+def _pool_shift_tests(coded, depths, notes: list[str], tick, keep: int | None = None):
+    """The hold-out design, the shift test at every depth (none under 3 participants,
+    with a note) and the pool table at depth ``keep`` (None when not made)."""
     from litaudit.analyses.holdout_pools import design_counts, pool_scores
 
     site = coded.participant_of_run
     names = coded.participant_names
     m = len(names)
     design = None
+    kept = None
     tests = []
     if m < 3:
         notes.append(
@@ -439,8 +443,9 @@ def _pool_shift_tests(coded, depths, notes: list[str], tick):
             ps = pool_scores(coded, site, k=defaults.AGREEMENT_K, depth=d)
             r = holdout_shift(ps.ap, design_counts(ps), site, ps.subsets)
             tests.append((d, r, _site_shifts(r, site, names)))
+            kept = ps if d == keep else kept
             tick(1)
-    return design, tests
+    return design, tests, kept
 
 
 def _archive_verdict(
@@ -476,13 +481,19 @@ def _archive_verdict(
     if lou_main.n_unknown_type:
         notes.append(f"{lou_main.n_unknown_type} run(s) of unknown type are left out of LOU")
     # the deciding tests
-    design, tests = _pool_shift_tests(coded, depths, notes, tick)
+    design, tests, pools = _pool_shift_tests(coded, depths, notes, tick, keep=depth)
     outcome, headline, shift_tests = decide(tests, alpha, correction)
     # descriptive: the paper's agreement analysis over random assignments
     agreement = None
     if m >= 3:
         agreement = archive_agreement(
-            coded, depth=depth, assignments=assignments, seed=seed, alpha=alpha, progress=tick
+            coded,
+            depth=depth,
+            assignments=assignments,
+            seed=seed,
+            alpha=alpha,
+            progress=tick,
+            pools=pools,
         )
     else:
         tick(assignments)

@@ -66,13 +66,17 @@ class Run:
         return len(self.topic)
 
     def order(self) -> np.ndarray:
-        """Row order that trec_eval ranks by: topic, score descending, docno descending."""
+        """Row order that trec_eval ranks by: topic (as text), score descending as a C
+        float (float32: scores equal there are ties, as trec_eval and the stored archive
+        see them), docno descending (strcmp)."""
+        from litaudit.runs.order import trec_order
+
         if len(self) == 0:
             return np.zeros(0, dtype=np.int64)
-        # docno descending by byte order (strcmp): rank docnos ascending, then negate.
-        _, doc_code = np.unique(self.docno.astype(str), return_inverse=True)
-        _, topic_code = np.unique(self.topic.astype(str), return_inverse=True)
-        return np.lexsort((-doc_code, -self.score, topic_code))
+        # str order is code point order, which is UTF-8 byte order (strcmp)
+        _, doc_code = np.unique(self.docno, return_inverse=True)
+        _, topic_code = np.unique(self.topic, return_inverse=True)
+        return trec_order(topic_code.ravel(), self.score, doc_code.ravel())
 
     def ranked(self) -> Run:
         """This run sorted by topic, score descending, docno descending (trec_eval order)."""

@@ -46,18 +46,27 @@ def _as_int(name: str, a) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-def _distinct(a: np.ndarray, counts: bool = False):
+def _distinct(a: np.ndarray, counts: bool = False, inplace: bool = False):
     """Sorted distinct values (and their counts) by one sort: numpy 2's hash-based
-    ``np.unique`` is several times slower on millions of int64 keys."""
-    s = np.sort(a, kind="stable")
+    ``np.unique`` is several times slower on millions of int64 keys. ``inplace``: ``a``
+    is the caller's own scratch array, sorted in place (no copy)."""
+    if inplace:
+        s = a
+        s.sort(kind="stable")
+    else:
+        s = np.sort(a, kind="stable")
     first = np.r_[True, s[1:] != s[:-1]] if s.size else np.zeros(0, dtype=bool)
     if not counts:
-        return s[first]
+        return s if first.all() else s[first]
     starts = np.flatnonzero(first)
     return s[first], np.diff(np.r_[starts, s.size])
 
 
-def _entries(run, topic, doc, participant_of_run):
+def _entries(run, topic, doc, participant_of_run, extra_topic=None, extra_doc=None):
+    """The distinct (run, topic, doc) entries as sorted int64 keys (run * n_t + topic)
+    * n_d + doc, with the participant of each run and n_t, n_d (which also bound
+    ``extra_topic``, ``extra_doc`` when given). Built in place: a few arrays of the
+    entries' length are alive at once, not one per step."""
     run, topic, doc = _as_int("run", run), _as_int("topic", topic), _as_int("doc", doc)
     part_of_run = _as_int("participant_of_run", participant_of_run)
     if not (run.size == topic.size == doc.size):
@@ -74,22 +83,33 @@ def _entries(run, topic, doc, participant_of_run):
     # one entry per (run, topic, doc): a document listed twice in a top K counts once
     n_t = int(topic.max()) + 1 if topic.size else 1
     n_d = int(doc.max()) + 1 if doc.size else 1
-    key = _distinct((run * n_t + topic) * n_d + doc)
-    doc = key % n_d
-    topic = (key // n_d) % n_t
-    run = key // (n_d * n_t)
-    return run, topic, doc, part_of_run, n_t, n_d
+    if extra_topic is not None and extra_topic.size:
+        n_t = max(n_t, int(extra_topic.max()) + 1)
+    if extra_doc is not None and extra_doc.size:
+        n_d = max(n_d, int(extra_doc.max()) + 1)
+    key = run * n_t
+    key += topic
+    key *= n_d
+    key += doc
+    return _distinct(key, inplace=True), part_of_run, n_t, n_d
 
 
-def _participants_per_doc(run, topic, doc, part_of_run, n_t, n_d):
+def _participants_per_doc(key, part_of_run, n_t, n_d):
     """Per entry its (topic, doc) key; the distinct retrieved keys with P_d; and the
-    participant of each distinct (participant, topic, doc), sorted by (topic, doc)."""
-    td = topic * n_d + doc
-    ptd = _distinct(part_of_run[run] * (n_t * n_d) + td)  # distinct (participant, topic, doc)
-    ptd_td, ptd_part = ptd % (n_t * n_d), ptd // (n_t * n_d)
-    order = np.argsort(ptd_td, kind="stable")
-    keys, counts = _distinct(ptd_td, counts=True)
-    return td, keys, counts, ptd_td[order], ptd_part[order]
+    participant of each distinct (participant, topic, doc), sorted by (topic, doc) then
+    participant. One sort of (topic, doc) * n_p + participant gives the last two."""
+    n_td = n_t * n_d
+    n_p = int(part_of_run.max()) + 1
+    td = key % n_td
+    ptd = key // n_td  # run
+    ptd = part_of_run[ptd]
+    ptd += td * n_p
+    ptd = _distinct(ptd, inplace=True)  # distinct (topic, doc, participant)
+    ptd_td = ptd // n_p  # sorted
+    ptd %= n_p  # participant
+    first = np.r_[True, ptd_td[1:] != ptd_td[:-1]] if ptd_td.size else np.zeros(0, bool)
+    starts = np.flatnonzero(first)
+    return td, ptd_td[first], np.diff(np.r_[starts, ptd_td.size]), ptd_td, ptd
 
 
 @dataclass(frozen=True)
@@ -109,15 +129,16 @@ def run_average_overlap(run, topic, doc, participant_of_run) -> RunAverageOverla
     ``participant_of_run[r]``: participant code of run r (runs of one participant share
     it). A run's RAO averages over the topics for which it retrieved something.
     """
-    run, topic, doc, part_of_run, n_t, n_d = _entries(run, topic, doc, participant_of_run)
+    key, part_of_run, n_t, n_d = _entries(run, topic, doc, participant_of_run)
     n_runs = part_of_run.size
     n_p = np.unique(part_of_run).size
     rao = np.full(n_runs, np.nan)
     n_topics = np.zeros(n_runs, dtype=np.int64)
-    if run.size:
-        td, keys, counts, _, _ = _participants_per_doc(run, topic, doc, part_of_run, n_t, n_d)
+    if key.size:
+        td, keys, counts, _, _ = _participants_per_doc(key, part_of_run, n_t, n_d)
         inv_p = 1.0 / counts[np.searchsorted(keys, td)]
-        rt = run * n_t + topic
+        del td
+        rt = key // n_d  # run * n_t + topic
         rt_keys, rt_idx, rt_n = np.unique(rt, return_inverse=True, return_counts=True)
         per_topic = np.bincount(rt_idx, weights=inv_p) / rt_n  # mean 1/P_d per (run, topic)
         rt_run = rt_keys // n_t
@@ -153,20 +174,19 @@ def unique_relevant(run, topic, doc, participant_of_run, rel_topic, rel_doc) -> 
     integer codes as the run entries; ``owner`` is aligned with them, so that a caller can
     drop a participant's unique relevant documents from its qrels (the LOU test).
     """
-    run, topic, doc, part_of_run, n_t, n_d = _entries(run, topic, doc, participant_of_run)
     rel_topic, rel_doc = _as_int("rel_topic", rel_topic), _as_int("rel_doc", rel_doc)
     if rel_topic.size != rel_doc.size:
         raise ParameterError("rel_topic and rel_doc must have the same length")
+    key, part_of_run, n_t, n_d = _entries(
+        run, topic, doc, participant_of_run, extra_topic=rel_topic, extra_doc=rel_doc
+    )
     n_p = int(part_of_run.max()) + 1
     n_rel = int(rel_topic.size)
     owner = np.full(n_rel, -1, dtype=np.int64)
     n_retrieved = 0
-    if run.size and n_rel:
-        n_t = max(n_t, int(rel_topic.max()) + 1)
-        n_d = max(n_d, int(rel_doc.max()) + 1)
-        _, keys, counts, ptd_td, ptd_part = _participants_per_doc(
-            run, topic, doc, part_of_run, n_t, n_d
-        )
+    if key.size and n_rel:
+        _, keys, counts, ptd_td, ptd_part = _participants_per_doc(key, part_of_run, n_t, n_d)
+        del key
         rel_td = rel_topic * n_d + rel_doc
         pos = np.minimum(np.searchsorted(keys, rel_td), keys.size - 1)
         found = keys[pos] == rel_td

@@ -148,7 +148,8 @@ def data_section(con, ref) -> DataSection:
 
 
 def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
-    """Verdict, RAO, LOU, sub-collections and agreement audits, when runs are stored."""
+    """Verdict, RAO, LOU and sub-collections audits, when runs are stored (the agreement
+    in significance is the verdict's own)."""
     from litaudit.analyses.audits import get_audit
 
     if audits.verdict is None:
@@ -163,10 +164,6 @@ def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
     decoded = verdict.result
     notes = [f"reusability: {s}" for s in decoded.notes]
     notes += audits.reuse_notes
-    agreement = parts.get("reuse-agreement")
-    if agreement is None and audits.agreement is not None:
-        agreement = get_audit(con, audits.agreement)
-        used[agreement.id] = agreement
 
     def res(a: StoredAudit | None) -> Any:
         return None if a is None else a.result
@@ -184,7 +181,5 @@ def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
         lou=res(parts.get("reuse-lou")),
         sub_audit=aid(parts.get("reuse-subcollections")),
         subcollections=res(parts.get("reuse-subcollections")),
-        agreement_audit=aid(agreement),
-        agreement=res(agreement),
         notes=tuple(notes),
     )

@@ -7,7 +7,6 @@ is computed here.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -212,32 +211,3 @@ def lou_figure(reuse: ReuseSection) -> Figure | None:
         "unique relevant documents are removed from the qrels."
     )
     return Figure("fig-lou", "Leave-out-uniques", cap, reuse.lou_audit, p.render())
-
-
-def agreement_figure(reuse: ReuseSection) -> Figure | None:
-    """Baseline against reuse mean scores per run (Carterette et al. 2010, Figure 1)."""
-    if not reuse.agreement:
-        return None
-    # a mean over no topics is stored as null and read back as NaN
-    pts = [
-        s
-        for s in reuse.agreement.scores
-        if math.isfinite(s.baseline) and math.isfinite(s.reuse) and s.n_baseline and s.n_reuse
-    ]
-    if not pts:
-        return None
-    m = reuse.agreement.measure
-    p = Plot(
-        "Baseline against reuse scores (Carterette 2010, Fig. 1)",
-        f"{m} on baseline topics",
-        f"{m} on reuse topics",
-    )
-    p.diagonal()
-    p.scatter([s.baseline for s in pts], [s.reuse for s in pts], label="run")
-    cap = (
-        f"{len(pts)} runs: mean score over the topics the run's site contributed to "
-        "(baseline) and over the topics it was held out of (reuse)."
-    )
-    return Figure(
-        "fig-baseline-reuse", "Baseline against reuse", cap, reuse.agreement_audit, p.render()
-    )

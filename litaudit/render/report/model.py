@@ -2,8 +2,8 @@
 
 Built by :mod:`litaudit.render.report.build` from stored audits only; rendered to
 Markdown, HTML or JSON. Every section names the audits (:class:`AuditRef`) its numbers
-come from; an audit's result is its typed stored result (the verdict and agreement, not
-yet typed, their stored JSON), so the report shows exactly what the store holds.
+come from; an audit's result is its typed stored result, so the report shows exactly
+what the store holds.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from litaudit.analyses.agreement import ReuseAgreement
     from litaudit.analyses.verdict import Verdict
 
 from dataclasses import dataclass
@@ -188,8 +187,6 @@ class ReuseSection:
     lou: LOUReport | None
     sub_audit: int | None
     subcollections: SubcollectionReport | None
-    agreement_audit: int | None
-    agreement: ReuseAgreement | None  # stored reuse-agreement result, decoded
     notes: tuple[str, ...]  # components missing and why
 
 
