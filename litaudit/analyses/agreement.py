@@ -16,9 +16,9 @@ runs, the site of every run, and the sites held out of every topic
 pairs, the observed and expected agreement tables (aggregated over sites) and their
 chi-square fit (:mod:`litaudit.stats.agreement`), Kendall's tau overall and per site, the
 participant-comparison tau and the RMSE (:mod:`litaudit.stats.rankcorr`).
-:func:`agreement_component` gives the analysis of a stored archive with checks against
-thresholds (no command runs it: `reuse verdict` and `report` show the agreement over
-random assignments of :mod:`litaudit.analyses.agreement_test` instead).
+`reuse agreement` runs it on one assignment with the checks of :func:`checks_for`;
+`reuse verdict` and `report` show the agreement over random assignments of
+:mod:`litaudit.analyses.agreement_test` instead.
 """
 
 from __future__ import annotations
@@ -319,19 +319,6 @@ class Check:
     note: str
 
 
-@dataclass(frozen=True)
-class AgreementComponent:
-    """The significance-agreement analysis of a stored archive as the report shows it
-    (Carterette et al. 2010); its numbers are not the verdict's gate (docs/STATISTICS.md)."""
-
-    collection_id: str
-    measure: str
-    method: str  # how the design was obtained, e.g. pooling simulation
-    seed: int | None
-    checks: tuple[Check, ...]
-    audit_id: int | None
-
-
 def checks_for(
     result: ReuseAgreement,
     *,
@@ -486,58 +473,4 @@ def save(
         result=result,
         seed=seed,
         trials=None,
-    )
-
-
-def agreement_component(
-    con,
-    collection_id: str,
-    *,
-    k: int = defaults.AGREEMENT_K,
-    depth: int = defaults.AGREEMENT_DEPTH,
-    measure: str = "AP",
-    alpha: float = defaults.REUSE_ALPHA,
-    correction: str = "none",
-    min_topics: int = defaults.AGREEMENT_MIN_TOPICS,
-    seed: int | None = None,
-    p_min: float = defaults.REUSE_ALPHA,
-    tau_min: float | None = None,
-    rmse_max: float | None = None,
-    save_audit: bool = False,
-) -> AgreementComponent:
-    """The agreement numbers of a stored run archive for `litaudit reuse verdict`.
-
-    Runs the pooling simulation (k sites held out per topic, depth-d pools) on the archive,
-    the analysis, and the checks of :func:`checks_for`; with ``save_audit`` the analysis is
-    stored (kind 'reuse-agreement') and its id returned in ``audit_id``.
-    """
-    sim, _ = simulate_archive(con, collection_id, k=k, depth=depth, measure=measure, seed=seed)
-    result = analyze(
-        sim.design,
-        alpha=alpha,
-        correction=correction,
-        min_topics=min_topics,
-        source=f"pooling simulation, k={k}, depth={depth}",
-        measure=sim.measure,
-        true_scores=sim.true_scores,
-    )
-    params = audit_params(
-        source="simulation",
-        k=k,
-        depth=depth,
-        alpha=alpha,
-        correction=correction,
-        min_topics=min_topics,
-    )
-    checks = checks_for(result, p_min=p_min, tau_min=tau_min, rmse_max=rmse_max)
-    audit_id = (
-        save(con, collection_id, result, params, sim.design, seed).audit_id if save_audit else None
-    )
-    return AgreementComponent(
-        collection_id=collection_id,
-        measure=sim.measure,
-        method=f"pooling simulation (k={k}, depth={depth})",
-        seed=seed,
-        checks=checks,
-        audit_id=audit_id,
     )
