@@ -269,9 +269,79 @@ OFFICIAL_TRACKS = {
         "judged",
         54,
     ),
+    # TREC 2021 and 2022 Deep Learning: the v2 corpora; judged queries per ir_datasets'
+    # metadata, which the P_10 values confirm (each a multiple of 1/(10 n), see README).
+    ("trec30", "deep", "docs"): (
+        "trec30/deep/docs",
+        "msmarco-document-v2/trec-dl-2021/judged",
+        "judged",
+        57,
+    ),
+    ("trec30", "deep", "passages"): (
+        "trec30/deep/passages",
+        "msmarco-passage-v2/trec-dl-2021/judged",
+        "judged",
+        53,
+    ),
+    ("trec31", "deep", "docs"): (
+        "trec31/deep/docs",
+        "msmarco-document-v2/trec-dl-2022/judged",
+        "judged",
+        76,
+    ),
+    ("trec31", "deep", "passages"): (
+        "trec31/deep/passages",
+        "msmarco-passage-v2/trec-dl-2022/judged",
+        "judged",
+        76,
+    ),
+    # TREC-COVID (2020): each round its own collection (CORD-19 release, topics 1-30 in
+    # round 1 and 5 more each round, residual-collection judgments of that round).
+    **{
+        ("trec-covid", f"round{i}", ""): (
+            f"trec-covid/round{i}",
+            f"cord19/trec-covid/round{i}",
+            f"1-{n}",
+            n,
+        )
+        for i, n in ((1, 30), (2, 35), (3, 40), (4, 45), (5, 50))
+    },
 }
 # trec_eval names -> ir_measures names (the ones seeded; others in the file are left out).
-OFFICIAL_MEASURES = {"map": "AP", "P_10": "P@10", "Rprec": "Rprec", "ndcg_cut_10": "nDCG@10"}
+# P_5 and P_20 occur only in TREC-COVID (rounds 1-3 and 4-5). Not seeded there: 'ndcg'
+# and 'ndcg_20' (names trec_eval does not print, see README), bpref, rbp_p5.
+OFFICIAL_MEASURES = {
+    "map": "AP",
+    "P_5": "P@5",
+    "P_10": "P@10",
+    "P_20": "P@20",
+    "Rprec": "Rprec",
+    "ndcg_cut_10": "nDCG@10",
+}
+# The summaries of these tracks (trec_eval's older report: P_10, P_100, P_1000, Rprec,
+# map) print P@15 under the name P_10: recomputed from the 17 Robust 2003 runs and qrels
+# in ../shared/data, every 'P_10' equals P@15 and none P@10, and in every track below
+# the values are multiples of 1/(15 n) (n topics), not of 1/(10 n). Seeded as P@15.
+P15_TRACKS = {
+    "trec6/adhoc/A",
+    "trec7/adhoc",
+    "trec8/adhoc",
+    "trec9/web",
+    "trec10/web/adhoc",
+    "trec12/robust",
+    "trec13/robust",
+    "trec14/robust",
+}
+P15_NOTE = "NIST's summary names this value P_10; it is P@15 (seeds/README.md)"
+
+
+def official_measure(label: str, trec_eval_name: str) -> str:
+    """The ir_measures name of a trec_eval value of the track ``label``."""
+    if trec_eval_name == "P_10" and label in P15_TRACKS:
+        return "P@15"
+    return OFFICIAL_MEASURES[trec_eval_name]
+
+
 # NIST run-type spellings -> run_type; None = left blank (unknown or neither).
 RUN_TYPES = {
     "automatic": "automatic",
@@ -279,12 +349,15 @@ RUN_TYPES = {
     "manual": "manual",
     "human-assisted": "manual",
     "relauto": None,
+    "feedback": None,
     "": None,
 }
 RUN_TYPE_NOTES = {
     "human-assisted": "NIST run type: human-assisted",
     "relauto": "NIST run type: relauto (automatic, using earlier relevance judgments); "
     "run_type left blank",
+    "feedback": "NIST run type: feedback (TREC-COVID: automatic, using the relevance "
+    "judgments of earlier rounds); run_type left blank",
 }
 MULTI_EVAL_NOTE = "partial: see seeds/README.md (Terabyte 2006)"
 
@@ -300,8 +373,15 @@ def submitted_date(text: str) -> str:
     return f"{year:04d}-{int(m[1]):02d}-{int(m[2]):02d}"
 
 
+# Editions not numbered: the year they were held.
+EDITION_YEARS = {"trec-covid": 2020}
+
+
 def trec_year(edition: str) -> int:
-    """TREC edition N was held in 1991 + N (trec7 -> 1998, trec28 -> 2019)."""
+    """TREC edition N was held in 1991 + N (trec7 -> 1998, trec28 -> 2019); TREC-COVID
+    in 2020."""
+    if edition in EDITION_YEARS:
+        return EDITION_YEARS[edition]
     return 1991 + int(edition.removeprefix("trec"))
 
 
@@ -328,6 +408,9 @@ def official_rows(data: Path) -> tuple[list[dict], dict]:
             continue
         label, collection, topic_set, n_topics = OFFICIAL_TRACKS[key]
         notes = [RUN_TYPE_NOTES[r["run_type"]]] if r["run_type"] in RUN_TYPE_NOTES else []
+        measure = official_measure(label, r["measure"])
+        if measure == "P@15":
+            notes.append(P15_NOTE)
         if key in partial:
             notes.append(MULTI_EVAL_NOTE)
         rows.append(
@@ -337,7 +420,7 @@ def official_rows(data: Path) -> tuple[list[dict], dict]:
                 "collection": collection,
                 "topic_set": topic_set,
                 "n_topics": n_topics,
-                "measure": OFFICIAL_MEASURES[r["measure"]],
+                "measure": measure,
                 "value": r["value"],
                 "system": r["run_id"],
                 "participant": r["participant"],
