@@ -333,13 +333,43 @@ P15_TRACKS = {
     "trec14/robust",
 }
 P15_NOTE = "NIST's summary names this value P_10; it is P@15 (seeds/README.md)"
+# Deep Learning passages: which qrels NIST's summaries used, read off the track's
+# baseline runs that Anserini's regressions reproduce (seeds/README.md). 2019: the full
+# graded qrels, so binary measures count grade 1 ('related') as relevant; 2020-2022: the
+# qrels with grade 1 mapped to 0 for every measure, nDCG included, so ndcg_cut_10 is not
+# the track's nDCG@10 (on graded qrels) and is left out.
+DL_PASSAGES_FULL_QRELS = {"trec28/deep/passages"}
+DL_PASSAGES_BINARY_QRELS = {"trec29/deep/passages", "trec30/deep/passages", "trec31/deep/passages"}
+BINARY_MEASURES = {"map", "P_10"}
+DL_FULL_QRELS_NOTE = (
+    "computed on the full qrels: grade 1 ('related') passages count as relevant "
+    "(trec_eval's default), not grade >= 2 as the track binarises passages (seeds/README.md)"
+)
+DL_BINARY_QRELS_NOTE = (
+    "computed on the qrels with grade 1 ('related') mapped to 0: relevant = grade >= 2, "
+    "as the track binarises passages (seeds/README.md)"
+)
 
 
-def official_measure(label: str, trec_eval_name: str) -> str:
-    """The ir_measures name of a trec_eval value of the track ``label``."""
+def official_measure(label: str, trec_eval_name: str) -> str | None:
+    """The ir_measures name of a trec_eval value of the track ``label``; None: not seeded."""
     if trec_eval_name == "P_10" and label in P15_TRACKS:
         return "P@15"
-    return OFFICIAL_MEASURES[trec_eval_name]
+    if trec_eval_name == "ndcg_cut_10" and label in DL_PASSAGES_BINARY_QRELS:
+        return None
+    return OFFICIAL_MEASURES.get(trec_eval_name)
+
+
+def official_notes(label: str, trec_eval_name: str, run_type: str) -> list[str]:
+    """What a row of the track ``label`` says about its value and run type."""
+    notes = [RUN_TYPE_NOTES[run_type]] if run_type in RUN_TYPE_NOTES else []
+    if official_measure(label, trec_eval_name) == "P@15":
+        notes.append(P15_NOTE)
+    if trec_eval_name in BINARY_MEASURES and label in DL_PASSAGES_FULL_QRELS:
+        notes.append(DL_FULL_QRELS_NOTE)
+    if trec_eval_name in BINARY_MEASURES and label in DL_PASSAGES_BINARY_QRELS:
+        notes.append(DL_BINARY_QRELS_NOTE)
+    return notes
 
 
 # NIST run-type spellings -> run_type; None = left blank (unknown or neither).
@@ -404,13 +434,11 @@ def official_rows(data: Path) -> tuple[list[dict], dict]:
         if key + (r["run_id"],) in ambiguous:
             left_out[key].add(r["run_id"])
             continue
-        if r["measure"] not in OFFICIAL_MEASURES:
-            continue
         label, collection, topic_set, n_topics = OFFICIAL_TRACKS[key]
-        notes = [RUN_TYPE_NOTES[r["run_type"]]] if r["run_type"] in RUN_TYPE_NOTES else []
         measure = official_measure(label, r["measure"])
-        if measure == "P@15":
-            notes.append(P15_NOTE)
+        if measure is None:
+            continue
+        notes = official_notes(label, r["measure"], r["run_type"])
         if key in partial:
             notes.append(MULTI_EVAL_NOTE)
         rows.append(

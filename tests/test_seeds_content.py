@@ -344,8 +344,8 @@ def test_recent_official_tracks():
     for track, (n_runs, collection, n_topics, precision) in RECENT.items():
         mine = [r for r in rows if r["track"] == track]
         measures = Counter(r["measure"] for r in mine)
-        dl = track.startswith("trec3")
-        assert measures == {m: n_runs for m in ("AP", precision) + (("nDCG@10",) * dl)}, track
+        docs = track.endswith("/docs")  # DL passages 2020-2022: no nDCG@10 (see below)
+        assert measures == {m: n_runs for m in ("AP", precision) + (("nDCG@10",) * docs)}, track
         assert {(r["collection"], r["n_topics"]) for r in mine} == {(collection, str(n_topics))}
         c = by_id[collection]
         assert c["ir_datasets"] and c["topic_sets"][0]["n_topics"] == n_topics, collection
@@ -353,15 +353,51 @@ def test_recent_official_tracks():
         assert "0526f71732c84618f32a916d7f0109da18033c7e" in c["provenance"], collection
     names = {c["name"] for c in collections["collections"]}
     assert {"dl21-passage", "dl21-doc", "dl22-passage", "dl22-doc", "trec-covid-r5"} <= names
-    # DL 2021 passages: the best nDCG@10 (three runs tie) and AP, with their runs
-    dl21 = [r for r in rows if r["track"] == "trec30/deep/passages"]
-    for measure, value, runs in (
-        ("nDCG@10", "0.6464", {"pash_f1", "pash_f2", "pash_f3"}),
-        ("AP", "0.3923", {"NLE_P_v1"}),
+    # DL 2021: the best AP of passages and nDCG@10 and AP of documents, with their runs
+    for track, measure, value, run in (
+        ("trec30/deep/passages", "AP", "0.3923", "NLE_P_v1"),
+        ("trec30/deep/docs", "nDCG@10", "0.7437", "pash_doc_f1"),
+        ("trec30/deep/docs", "AP", "0.3521", "pash_doc_f5"),
     ):
-        values = {r["system"]: r["value"] for r in dl21 if r["measure"] == measure}
+        values = {
+            r["system"]: r["value"] for r in rows if (r["track"], r["measure"]) == (track, measure)
+        }
         assert max(values.values(), key=float) == value
-        assert {s for s, v in values.items() if v == value} == runs
+        assert [s for s, v in values.items() if v == value] == [run]
+
+
+# Baseline runs whose official scores Anserini's regressions reproduce (castorini/anserini,
+# docs/regressions-dl19-passage.md, regressions-dl20-passage.md, docs/regressions/
+# regressions-dl21-passage.md, -dl22-passage.md): their AP (trec_eval map) without -l 2
+# for 2019, with -l 2 for 2020-2022, and nDCG@10 on the graded qrels.
+ANSERINI = {
+    ("trec28", "bm25base_p"): ("0.3773", "0.5058"),
+    ("trec29", "p_bm25"): ("0.2856", "0.4796"),
+    ("trec30", "p_bm25"): ("0.1357", "0.4458"),
+    ("trec31", "p_bm25"): ("0.0325", "0.2692"),
+}
+
+
+def test_dl_passage_values_say_which_qrels_nist_used(shared_data):
+    """NIST's DL passage summaries: 2019 on the full graded qrels (its map counts grade 1
+    as relevant, its nDCG@10 is the track's); 2020-2022 on the qrels with grade 1 mapped
+    to 0 (map as the track's binary AP, but ndcg_cut_10 is not the graded nDCG@10, so it
+    is not seeded). The seeded rows say so."""
+    src = {}
+    with (shared_data / "trec" / "official_summaries.csv").open(newline="", encoding="utf-8") as f:
+        for s in csv.DictReader(f):
+            if s["track"] == "deep" and s["task"] == "passages":
+                src[(s["edition"], s["run_id"], s["measure"])] = s["value"]
+    for (edition, run), (ap, graded_ndcg) in ANSERINI.items():
+        assert src[(edition, run, "map")] == ap, edition
+        assert (src[(edition, run, "ndcg_cut_10")] == graded_ndcg) == (edition == "trec28")
+    rows = [r for r in read(OFFICIAL_CSV) if r["track"].endswith("/deep/passages")]
+    assert {r["track"] for r in rows if r["measure"] == "nDCG@10"} == {"trec28/deep/passages"}
+    for r in rows:
+        binary = r["measure"] in ("AP", "P@10")
+        full = binary and r["track"] == "trec28/deep/passages"
+        assert ("grade 1 ('related') passages count as relevant" in r["notes"]) == full
+        assert ("grade 1 ('related') mapped to 0" in r["notes"]) == (binary and not full)
 
 
 def _fits(value: str, denominator: int) -> bool:
@@ -484,7 +520,9 @@ def test_official_values_equal_the_source_digit_for_digit(shared_data):
     expected = {
         k
         for k in src
-        if k[:3] in t.OFFICIAL_TRACKS and k[4] in t.OFFICIAL_MEASURES and k[:4] not in ambiguous
+        if k[:3] in t.OFFICIAL_TRACKS
+        and t.official_measure(t.OFFICIAL_TRACKS[k[:3]][0], k[4])
+        and k[:4] not in ambiguous
     }
     assert seeded == expected
 
