@@ -1,7 +1,7 @@
 """Every seed in, and every seeded population audited (issue 13 targets).
 
 1. `litaudit init` with every seed (robust04 literature, TREC official runs, MS MARCO
-   leaderboards, MTEB's BEIR results and the derived averages: 29,732 results) in a
+   leaderboards, MTEB's BEIR results and the derived averages: 31,435 results) in a
    fresh process on a fresh database: wall time, median of repeats. Target <= 5 s.
 2. `litaudit audit summary` (exact `audit best` of every seeded collection, measure and
    source, stored) in a fresh process: wall time, median of repeats. Target <= 2 s.

@@ -269,9 +269,109 @@ OFFICIAL_TRACKS = {
         "judged",
         54,
     ),
+    # TREC 2021 and 2022 Deep Learning: the v2 corpora; judged queries per ir_datasets'
+    # metadata, which the P_10 values confirm (each a multiple of 1/(10 n), see README).
+    ("trec30", "deep", "docs"): (
+        "trec30/deep/docs",
+        "msmarco-document-v2/trec-dl-2021/judged",
+        "judged",
+        57,
+    ),
+    ("trec30", "deep", "passages"): (
+        "trec30/deep/passages",
+        "msmarco-passage-v2/trec-dl-2021/judged",
+        "judged",
+        53,
+    ),
+    ("trec31", "deep", "docs"): (
+        "trec31/deep/docs",
+        "msmarco-document-v2/trec-dl-2022/judged",
+        "judged",
+        76,
+    ),
+    ("trec31", "deep", "passages"): (
+        "trec31/deep/passages",
+        "msmarco-passage-v2/trec-dl-2022/judged",
+        "judged",
+        76,
+    ),
+    # TREC-COVID (2020): each round its own collection (CORD-19 release, topics 1-30 in
+    # round 1 and 5 more each round, residual-collection judgments of that round).
+    **{
+        ("trec-covid", f"round{i}", ""): (
+            f"trec-covid/round{i}",
+            f"cord19/trec-covid/round{i}",
+            f"1-{n}",
+            n,
+        )
+        for i, n in ((1, 30), (2, 35), (3, 40), (4, 45), (5, 50))
+    },
 }
 # trec_eval names -> ir_measures names (the ones seeded; others in the file are left out).
-OFFICIAL_MEASURES = {"map": "AP", "P_10": "P@10", "Rprec": "Rprec", "ndcg_cut_10": "nDCG@10"}
+# P_5 and P_20 occur only in TREC-COVID (rounds 1-3 and 4-5). Not seeded there: 'ndcg'
+# and 'ndcg_20' (names trec_eval does not print, see README), bpref, rbp_p5.
+OFFICIAL_MEASURES = {
+    "map": "AP",
+    "P_5": "P@5",
+    "P_10": "P@10",
+    "P_20": "P@20",
+    "Rprec": "Rprec",
+    "ndcg_cut_10": "nDCG@10",
+}
+# The summaries of these tracks (trec_eval's older report: P_10, P_100, P_1000, Rprec,
+# map) print P@15 under the name P_10: recomputed from the 17 Robust 2003 runs and qrels
+# in ../shared/data, every 'P_10' equals P@15 and none P@10, and in every track below
+# the values are multiples of 1/(15 n) (n topics), not of 1/(10 n). Seeded as P@15.
+P15_TRACKS = {
+    "trec6/adhoc/A",
+    "trec7/adhoc",
+    "trec8/adhoc",
+    "trec9/web",
+    "trec10/web/adhoc",
+    "trec12/robust",
+    "trec13/robust",
+    "trec14/robust",
+}
+P15_NOTE = "NIST's summary names this value P_10; it is P@15 (seeds/README.md)"
+# Deep Learning passages: which qrels NIST's summaries used, read off the track's
+# baseline runs that Anserini's regressions reproduce (seeds/README.md). 2019: the full
+# graded qrels, so binary measures count grade 1 ('related') as relevant; 2020-2022: the
+# qrels with grade 1 mapped to 0 for every measure, nDCG included, so ndcg_cut_10 is not
+# the track's nDCG@10 (on graded qrels) and is left out.
+DL_PASSAGES_FULL_QRELS = {"trec28/deep/passages"}
+DL_PASSAGES_BINARY_QRELS = {"trec29/deep/passages", "trec30/deep/passages", "trec31/deep/passages"}
+BINARY_MEASURES = {"map", "P_10"}
+DL_FULL_QRELS_NOTE = (
+    "computed on the full qrels: grade 1 ('related') passages count as relevant "
+    "(trec_eval's default), not grade >= 2 as the track binarises passages (seeds/README.md)"
+)
+DL_BINARY_QRELS_NOTE = (
+    "computed on the qrels with grade 1 ('related') mapped to 0: relevant = grade >= 2, "
+    "as the track binarises passages (seeds/README.md)"
+)
+
+
+def official_measure(label: str, trec_eval_name: str) -> str | None:
+    """The ir_measures name of a trec_eval value of the track ``label``; None: not seeded."""
+    if trec_eval_name == "P_10" and label in P15_TRACKS:
+        return "P@15"
+    if trec_eval_name == "ndcg_cut_10" and label in DL_PASSAGES_BINARY_QRELS:
+        return None
+    return OFFICIAL_MEASURES.get(trec_eval_name)
+
+
+def official_notes(label: str, trec_eval_name: str, run_type: str) -> list[str]:
+    """What a row of the track ``label`` says about its value and run type."""
+    notes = [RUN_TYPE_NOTES[run_type]] if run_type in RUN_TYPE_NOTES else []
+    if official_measure(label, trec_eval_name) == "P@15":
+        notes.append(P15_NOTE)
+    if trec_eval_name in BINARY_MEASURES and label in DL_PASSAGES_FULL_QRELS:
+        notes.append(DL_FULL_QRELS_NOTE)
+    if trec_eval_name in BINARY_MEASURES and label in DL_PASSAGES_BINARY_QRELS:
+        notes.append(DL_BINARY_QRELS_NOTE)
+    return notes
+
+
 # NIST run-type spellings -> run_type; None = left blank (unknown or neither).
 RUN_TYPES = {
     "automatic": "automatic",
@@ -279,12 +379,15 @@ RUN_TYPES = {
     "manual": "manual",
     "human-assisted": "manual",
     "relauto": None,
+    "feedback": None,
     "": None,
 }
 RUN_TYPE_NOTES = {
     "human-assisted": "NIST run type: human-assisted",
     "relauto": "NIST run type: relauto (automatic, using earlier relevance judgments); "
     "run_type left blank",
+    "feedback": "NIST run type: feedback (TREC-COVID: automatic, using the relevance "
+    "judgments of earlier rounds); run_type left blank",
 }
 MULTI_EVAL_NOTE = "partial: see seeds/README.md (Terabyte 2006)"
 
@@ -300,8 +403,15 @@ def submitted_date(text: str) -> str:
     return f"{year:04d}-{int(m[1]):02d}-{int(m[2]):02d}"
 
 
+# Editions not numbered: the year they were held.
+EDITION_YEARS = {"trec-covid": 2020}
+
+
 def trec_year(edition: str) -> int:
-    """TREC edition N was held in 1991 + N (trec7 -> 1998, trec28 -> 2019)."""
+    """TREC edition N was held in 1991 + N (trec7 -> 1998, trec28 -> 2019); TREC-COVID
+    in 2020."""
+    if edition in EDITION_YEARS:
+        return EDITION_YEARS[edition]
     return 1991 + int(edition.removeprefix("trec"))
 
 
@@ -324,10 +434,11 @@ def official_rows(data: Path) -> tuple[list[dict], dict]:
         if key + (r["run_id"],) in ambiguous:
             left_out[key].add(r["run_id"])
             continue
-        if r["measure"] not in OFFICIAL_MEASURES:
-            continue
         label, collection, topic_set, n_topics = OFFICIAL_TRACKS[key]
-        notes = [RUN_TYPE_NOTES[r["run_type"]]] if r["run_type"] in RUN_TYPE_NOTES else []
+        measure = official_measure(label, r["measure"])
+        if measure is None:
+            continue
+        notes = official_notes(label, r["measure"], r["run_type"])
         if key in partial:
             notes.append(MULTI_EVAL_NOTE)
         rows.append(
@@ -337,7 +448,7 @@ def official_rows(data: Path) -> tuple[list[dict], dict]:
                 "collection": collection,
                 "topic_set": topic_set,
                 "n_topics": n_topics,
-                "measure": OFFICIAL_MEASURES[r["measure"]],
+                "measure": measure,
                 "value": r["value"],
                 "system": r["run_id"],
                 "participant": r["participant"],

@@ -112,9 +112,10 @@ def test_columns_are_the_documented_import_format():
 def test_seed_files_exist_and_are_small():
     names = {p.name for p in all_files()}
     assert set(LOCATIONS) == names
-    # the two large ones (MTEB: 23,497 rows) are gzipped
+    # the two large ones (MTEB: 23,497 rows) are gzipped; trec_official.csv (5,625 rows,
+    # 1.4 MB) stays plain text so that a change to it reads as a diff
     total = sum(p.stat().st_size for p in SEEDS.rglob("*") if p.is_file())
-    assert total < 2_500_000, f"seeds/ is {total} bytes"
+    assert total < 3_000_000, f"seeds/ is {total} bytes"
 
 
 def test_every_row_names_its_source_and_provenance():
@@ -207,7 +208,8 @@ def test_collections_measures_and_topic_counts_resolve(mem_store):
     from litaudit.store.refdata import ensure_measure, resolve_collection, resolve_measure
 
     con = mem_store.con
-    ensure_measure(con, "AP@10")  # registered by the import that first uses it (MTEB's)
+    for m in ("AP@10", "P@15"):  # registered by the import that first uses it
+        ensure_measure(con, m)
     topic_sets = {
         (c, n): k
         for c, n, k in con.execute(
@@ -320,6 +322,149 @@ def test_official_counts():
     assert max(Counter((r["track"], r["system"], r["measure"]) for r in rows).values()) == 1
 
 
+# TREC Deep Learning 2021 and 2022, TREC-COVID rounds 1-5: runs, collection, judged topics
+# (ir_datasets metadata.json queries.count of the judged ids), measures seeded.
+RECENT = {
+    "trec30/deep/docs": (66, "msmarco-document-v2/trec-dl-2021/judged", 57, "P@10"),
+    "trec30/deep/passages": (63, "msmarco-passage-v2/trec-dl-2021/judged", 53, "P@10"),
+    "trec31/deep/docs": (42, "msmarco-document-v2/trec-dl-2022/judged", 76, "P@10"),
+    "trec31/deep/passages": (100, "msmarco-passage-v2/trec-dl-2022/judged", 76, "P@10"),
+    "trec-covid/round1": (143, "cord19/trec-covid/round1", 30, "P@5"),
+    "trec-covid/round2": (136, "cord19/trec-covid/round2", 35, "P@5"),
+    "trec-covid/round3": (79, "cord19/trec-covid/round3", 40, "P@5"),
+    "trec-covid/round4": (72, "cord19/trec-covid/round4", 45, "P@20"),
+    "trec-covid/round5": (126, "cord19/trec-covid/round5", 50, "P@20"),
+}
+
+
+def test_recent_official_tracks():
+    rows = read(OFFICIAL_CSV)
+    collections = json.loads((SEEDS / "collections.json").read_text(encoding="utf-8"))
+    by_id = {c["id"]: c for c in collections["collections"]}
+    for track, (n_runs, collection, n_topics, precision) in RECENT.items():
+        mine = [r for r in rows if r["track"] == track]
+        measures = Counter(r["measure"] for r in mine)
+        docs = track.endswith("/docs")  # DL passages 2020-2022: no nDCG@10 (see below)
+        assert measures == {m: n_runs for m in ("AP", precision) + (("nDCG@10",) * docs)}, track
+        assert {(r["collection"], r["n_topics"]) for r in mine} == {(collection, str(n_topics))}
+        c = by_id[collection]
+        assert c["ir_datasets"] and c["topic_sets"][0]["n_topics"] == n_topics, collection
+        assert re.search(rf" queries.count (is )?{n_topics}\b", c["provenance"]), collection
+        assert "0526f71732c84618f32a916d7f0109da18033c7e" in c["provenance"], collection
+    names = {c["name"] for c in collections["collections"]}
+    assert {"dl21-passage", "dl21-doc", "dl22-passage", "dl22-doc", "trec-covid-r5"} <= names
+    # DL 2021: the best AP of passages and nDCG@10 and AP of documents, with their runs
+    for track, measure, value, run in (
+        ("trec30/deep/passages", "AP", "0.3923", "NLE_P_v1"),
+        ("trec30/deep/docs", "nDCG@10", "0.7437", "pash_doc_f1"),
+        ("trec30/deep/docs", "AP", "0.3521", "pash_doc_f5"),
+    ):
+        values = {
+            r["system"]: r["value"] for r in rows if (r["track"], r["measure"]) == (track, measure)
+        }
+        assert max(values.values(), key=float) == value
+        assert [s for s, v in values.items() if v == value] == [run]
+
+
+# Baseline runs whose official scores Anserini's regressions reproduce (castorini/anserini,
+# docs/regressions-dl19-passage.md, regressions-dl20-passage.md, docs/regressions/
+# regressions-dl21-passage.md, -dl22-passage.md): their AP (trec_eval map) without -l 2
+# for 2019, with -l 2 for 2020-2022, and nDCG@10 on the graded qrels.
+ANSERINI = {
+    ("trec28", "bm25base_p"): ("0.3773", "0.5058"),
+    ("trec29", "p_bm25"): ("0.2856", "0.4796"),
+    ("trec30", "p_bm25"): ("0.1357", "0.4458"),
+    ("trec31", "p_bm25"): ("0.0325", "0.2692"),
+}
+
+
+def test_dl_passage_values_say_which_qrels_nist_used(shared_data):
+    """NIST's DL passage summaries: 2019 on the full graded qrels (its map counts grade 1
+    as relevant, its nDCG@10 is the track's); 2020-2022 on the qrels with grade 1 mapped
+    to 0 (map as the track's binary AP, but ndcg_cut_10 is not the graded nDCG@10, so it
+    is not seeded). The seeded rows say so."""
+    src = {}
+    with (shared_data / "trec" / "official_summaries.csv").open(newline="", encoding="utf-8") as f:
+        for s in csv.DictReader(f):
+            if s["track"] == "deep" and s["task"] == "passages":
+                src[(s["edition"], s["run_id"], s["measure"])] = s["value"]
+    for (edition, run), (ap, graded_ndcg) in ANSERINI.items():
+        assert src[(edition, run, "map")] == ap, edition
+        assert (src[(edition, run, "ndcg_cut_10")] == graded_ndcg) == (edition == "trec28")
+    rows = [r for r in read(OFFICIAL_CSV) if r["track"].endswith("/deep/passages")]
+    assert {r["track"] for r in rows if r["measure"] == "nDCG@10"} == {"trec28/deep/passages"}
+    for r in rows:
+        binary = r["measure"] in ("AP", "P@10")
+        full = binary and r["track"] == "trec28/deep/passages"
+        assert ("grade 1 ('related') passages count as relevant" in r["notes"]) == full
+        assert ("grade 1 ('related') mapped to 0" in r["notes"]) == (binary and not full)
+
+
+def _fits(value: str, denominator: int) -> bool:
+    """A printed 4-decimal mean is k / denominator for an integer k (half a unit of the
+    last digit either way)."""
+    from decimal import Decimal
+
+    x = Decimal(value) * denominator
+    return abs(x - x.to_integral_value()) <= Decimal("0.00005") * denominator
+
+
+def test_precision_values_fit_their_topic_counts():
+    """A mean of P@k over n topics is a multiple of 1/(k n): the P@k values NIST printed
+    confirm each seeded topic count and cutoff. For DL 2021/2022 and TREC-COVID, n is the
+    smallest count every run fits, so NIST's numbers imply exactly ir_datasets' judged
+    queries. The older tracks' P_10 fits 1/(15 n) and not 1/(10 n): it is P@15."""
+    rows = read(OFFICIAL_CSV)
+    by_track = defaultdict(list)
+    for r in rows:
+        if r["measure"].startswith("P@"):
+            by_track[(r["track"], int(r["measure"][2:]), int(r["n_topics"]))].append(r["value"])
+    assert len(by_track) == len({r["track"] for r in rows})  # every track has one P@k
+    for (track, k, n), values in by_track.items():
+        fit = sum(_fits(v, k * n) for v in values)
+        # Robust 2004: three runs average over fewer than 249 topics (trec_eval without -c)
+        assert fit == len(values) - 3 * (track == "trec13/robust"), (track, k, n)
+        if k == 15:
+            assert sum(_fits(v, 10 * n) for v in values) < len(values) / 2, track
+        if track in RECENT:
+            smallest = next(m for m in range(1, n + 1) if all(_fits(v, k * m) for v in values))
+            assert smallest == n, track
+
+
+def test_older_p_10_is_p_at_15_recomputed_from_robust03_runs(shared_data):
+    """Recomputed from three Robust 2003 runs and the track's qrels (ranked as trec_eval
+    ranks: score, then docno, both descending), NIST's 'P_10' is P@15, not P@10."""
+    import gzip
+
+    qrels = defaultdict(set)
+    with (shared_data / "trec" / "qrels" / "qrels.robust03.txt").open(encoding="utf-8") as f:
+        for line in f:
+            topic, _, docno, rel = line.split()
+            if int(rel) > 0:
+                qrels[topic].add(docno)
+    seeded = {
+        (r["system"], r["measure"]): r["value"]
+        for r in read(OFFICIAL_CSV)
+        if r["track"] == "trec12/robust"
+    }
+    assert not any(m == "P@10" for _, m in seeded)
+    for run in ("InexpC2", "NLPR03vb10", "SABIR03BASE"):
+        ranked = defaultdict(list)
+        with gzip.open(shared_data / "trec" / "runs" / "robust03" / f"input.{run}.gz", "rt") as f:
+            for line in f:
+                topic, _, docno, _, score, _ = line.split()
+                ranked[topic].append((float(score), docno))
+        topics = [t for t in ranked if t in qrels]
+        assert len(topics) == 100
+        means = {}
+        for k in (10, 15):
+            hits = [
+                sum(d in qrels[t] for _, d in sorted(ranked[t], reverse=True)[:k]) for t in topics
+            ]
+            means[k] = f"{sum(hits) / (k * len(topics)):.4f}"
+        assert seeded[(run, "P@15")] == means[15] != means[10], run
+
+
 def test_official_collections_kept_apart_and_years():
     rows = read(OFFICIAL_CSV)
     coll = {r["track"]: r["collection"] for r in rows}
@@ -327,18 +472,26 @@ def test_official_collections_kept_apart_and_years():
     assert coll["trec28/deep/passages"] == "msmarco-passage/trec-dl-2019/judged"
     assert coll["trec14/terabyte/adhoc"] != coll["trec14/terabyte/efficiency"]
     assert coll["trec13/robust"] == ROBUST04
+    t = load_transcribe()
     for r in rows:
-        edition = int(r["track"].split("/")[0].removeprefix("trec"))
-        assert int(r["year"]) == 1991 + edition
+        assert int(r["year"]) == t.trec_year(r["track"].split("/")[0])
     assert {r["year"] for r in rows if r["track"] == "trec7/adhoc"} == {"1998"}
+    assert {r["year"] for r in rows if r["track"].startswith("trec30/")} == {"2021"}
+    assert {r["year"] for r in rows if r["track"].startswith("trec31/")} == {"2022"}
+    assert {r["year"] for r in rows if r["track"].startswith("trec-covid/")} == {"2020"}
 
 
 def test_official_run_types_normalised():
     rows = read(OFFICIAL_CSV)
     assert {r["run_type"] for r in rows} == {"automatic", "manual", ""}
     blank = [r for r in rows if r["run_type"] == ""]
-    assert len(blank) == 93 and {r["track"] for r in blank} == {"trec27/core/main"}
-    assert all(r["notes"].startswith("NIST run type: relauto") for r in blank)
+    relauto = [r for r in blank if r["track"] == "trec27/core/main"]
+    assert len(relauto) == 93  # 31 runs x AP, P@10, nDCG@10
+    assert all(r["notes"].startswith("NIST run type: relauto") for r in relauto)
+    # TREC-COVID's feedback runs (judgments of earlier rounds): 177 runs x AP, P@5|P@20
+    feedback = [r for r in blank if r["track"] != "trec27/core/main"]
+    assert len(feedback) == 354 and {r["track"][:11] for r in feedback} == {"trec-covid/"}
+    assert all(r["notes"].startswith("NIST run type: feedback") for r in feedback)
     assert {r["run_type"] for r in rows if r["system"] == "juruManTit"} == {"manual"}
 
 
@@ -359,7 +512,7 @@ def test_official_values_equal_the_source_digit_for_digit(shared_data):
         assert s["value"] == r["value"], f"line {line}"
         assert s["participant"] == r["participant"], f"line {line}"
         assert (t.RUN_TYPES[s["run_type"]] or "") == r["run_type"], f"line {line}"
-        assert t.OFFICIAL_MEASURES[measure] == r["measure"], f"line {line}"
+        assert t.official_measure(r["track"], measure) == r["measure"], f"line {line}"
         assert t.OFFICIAL_TRACKS[(edition, track, task)][0] == r["track"], f"line {line}"
         seeded.add((edition, track, task, r["system"], measure))
     # complete: every unambiguous source value of the selected tracks and measures is in
@@ -367,7 +520,9 @@ def test_official_values_equal_the_source_digit_for_digit(shared_data):
     expected = {
         k
         for k in src
-        if k[:3] in t.OFFICIAL_TRACKS and k[4] in t.OFFICIAL_MEASURES and k[:4] not in ambiguous
+        if k[:3] in t.OFFICIAL_TRACKS
+        and t.official_measure(t.OFFICIAL_TRACKS[k[:3]][0], k[4])
+        and k[:4] not in ambiguous
     }
     assert seeded == expected
 

@@ -126,6 +126,64 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
     assert old["collection_id"] == "msmarco-passage/trec-dl-2019/judged"
 
 
+def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
+    """TREC DL 2021 (trec30/deep): 63 passage runs on the 53 judged queries, 66 document
+    runs on 57; the best AP and nDCG@10 are the file's maxima, with their runs. Passages
+    have no nDCG@10: NIST's summary computed it on binarised qrels (seeds/README.md)."""
+    args = ["audit", "best", "-c", "dl21-passage", "-m", "AP", "--no-save"]
+    d = _json(cli(*args, "--json", db=seeded_db_file))
+    assert d["collection_id"] == "msmarco-passage-v2/trec-dl-2021/judged"
+    assert d["n_topics"] == 53 and d["stats"]["reference"]["n_results"] == 63
+    top = d["candidates"][0]["result"]
+    assert (top["system"], top["value_text"]) == ("NLE_P_v1", "0.3923")
+    assert top["provenance"] == (
+        "TREC trec30/deep/passages, official_summaries.csv: trec30/deep/passages map"
+    )
+    text = cli(*args, db=seeded_db_file).output
+    assert "Best-result audit: dl21-passage AP (all sources), 53 topics" in text
+    assert "N = 63 results on 53 topics; sources: TREC trec30/deep/passages 63" in text
+    assert "NLE_P_v1" in text
+    doc = ["audit", "best", "-c", "dl21-doc", "-m", "nDCG@10", "--no-save"]
+    d = _json(cli(*doc, "--json", db=seeded_db_file))
+    assert d["n_topics"] == 57 and d["stats"]["reference"]["n_results"] == 66
+    cands = [c["result"] for c in d["candidates"]]
+    assert [(c["system"], c["value_text"]) for c in cands[:2]] == [
+        ("pash_doc_f1", "0.7437"),
+        ("pash_doc_f4", "0.7404"),
+    ]
+    assert "pash_doc_f1" in cli(*doc, db=seeded_db_file).output
+    none = cli(
+        "audit", "best", "-c", "dl21-passage", "-m", "nDCG@10", "--no-save", db=seeded_db_file
+    )
+    assert none.exit_code == 1 and "dl21-passage nDCG@10: 0 result(s)" in none.output
+
+
+@pytest.mark.parametrize(
+    ("name", "collection", "measure", "n_topics", "n_runs"),
+    [
+        ("dl21-doc", "msmarco-document-v2/trec-dl-2021/judged", "nDCG@10", 57, 66),
+        (
+            "msmarco-passage-v2/trec-dl-2022",
+            "msmarco-passage-v2/trec-dl-2022/judged",
+            "AP",
+            76,
+            100,
+        ),
+        ("dl22-doc", "msmarco-document-v2/trec-dl-2022/judged", "P@10", 76, 42),
+        ("trec-covid-r1", "cord19/trec-covid/round1", "P@5", 30, 143),
+        ("cord19/trec-covid/round5", "cord19/trec-covid/round5", "P@20", 50, 126),
+    ],
+)
+def test_todays_trec_populations_load(
+    cli, seeded_db_file, name, collection, measure, n_topics, n_runs
+):
+    d = _json(
+        cli("audit", "best", "-c", name, "-m", measure, "--no-save", "--json", db=seeded_db_file)
+    )
+    assert d["collection_id"] == collection and d["n_topics"] == n_topics
+    assert d["stats"]["reference"]["n_results"] == n_runs
+
+
 def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
     r = cli(
         "audit",
@@ -459,7 +517,7 @@ def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_s
 
     with seeded_store.transaction() as con:
         rep = run_summary(con)
-    assert len(rep.rows) == 173 and len({r.audit_id for r in rep.rows}) == 173
+    assert len(rep.rows) == 192 and len({r.audit_id for r in rep.rows}) == 192
     for r in rep.rows[::17]:
         a = get_audit(seeded_store.con, r.audit_id)
         assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)
