@@ -257,12 +257,27 @@ def import_(
     """Import results: every file is validated whole, and all files are written in one
     transaction: any problem in any file writes nothing."""
     from litaudit.curation.importer import import_files
+    from litaudit.render.progress import progress_bar
+
+    with (
+        open_write(ctx) as store,
+        progress_bar("importing results", unit="rows", counts=("added",), quiet=json_out) as bar,
+    ):
+        reports = import_files(
+            store,
+            files,
+            who=_who(who),
+            dry_run=dry_run,
+            on_existing=on_existing.strip().lower(),
+            progress=bar,
+        )
+    _print_import(reports, json_out)
+
+
+def _print_import(reports, json_out: bool) -> None:
+    """What `results import` did (or would do), file by file."""
     from litaudit.render.console import out, print_json, table
 
-    with open_write(ctx) as store:
-        reports = import_files(
-            store, files, who=_who(who), dry_run=dry_run, on_existing=on_existing.strip().lower()
-        )
     if json_out:
         print_json(
             [
