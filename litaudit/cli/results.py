@@ -76,7 +76,7 @@ def list_(
 ):
     """List results (retracted ones included, marked; filter with --status)."""
     from litaudit.curation.results import query_results
-    from litaudit.render.console import out, print_json, table
+    from litaudit.render.console import print_json, print_rows
 
     with open_read(ctx) as store:
         rows = query_results(
@@ -89,39 +89,39 @@ def list_(
     if json_out:
         print_json(rows)
         return
-    out.print(
-        table(
-            f"{len(rows)} results",
-            [
-                "id",
-                "source",
-                "collection",
-                "n",
-                "measure",
-                "value",
-                "system",
-                "role",
-                "type",
-                "year",
-                "status",
-            ],
-            [
-                (
-                    r["id"],
-                    r["bibkey"] or r["track"],
-                    r["collection"],
-                    r["n_topics"],
-                    r["measure"],
-                    r["value_text"],
-                    r["system"],
-                    r["role"],
-                    r["run_type"],
-                    r["year"],
-                    r["status"],
-                )
-                for r in rows
-            ],
-        )
+    print_rows(
+        f"{len(rows)} results",
+        [
+            "id",
+            "source",
+            "collection",
+            "n",
+            "measure",
+            "value",
+            "system",
+            "role",
+            "type",
+            "year",
+            "status",
+        ],
+        [
+            (
+                r["id"],
+                r["bibkey"] or r["track"],
+                r["collection"],
+                r["n_topics"],
+                r["measure"],
+                r["value_text"],
+                r["system"],
+                r["role"],
+                r["run_type"],
+                r["year"],
+                r["status"],
+            )
+            for r in rows
+        ],
+        description="table",
+        quiet=json_out,
     )
 
 
