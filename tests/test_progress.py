@@ -46,7 +46,9 @@ def terminal(monkeypatch):
     import litaudit.render.console as console
 
     buf = io.StringIO()
-    monkeypatch.setattr(console, "err", Console(file=buf, force_terminal=True, width=120))
+    monkeypatch.setattr(
+        console, "err", Console(file=buf, force_terminal=True, width=120, color_system=None)
+    )
     return buf
 
 
@@ -134,7 +136,10 @@ def test_print_rows_draws_a_bar_on_a_terminal_and_the_same_table(terminal, monke
     monkeypatch.setattr(console, "out", Console(file=io.StringIO(), width=80))
     console.print_rows("t", ["id", "system"], rows, description="table")
     assert console.out.file.getvalue() == plain.file.getvalue()
-    assert "rows drawn" in terminal.getvalue() and "50 measured" in terminal.getvalue()
+    frames = terminal.getvalue()
+    assert "table: measuring" in frames and "0/50 rows" in frames
+    last = frames.rstrip().split("\r")[-2]  # the last frame before the bar is cleared
+    assert "table: drawing" in last and "50/50 rows" in last
     terminal.truncate(0)
     console.print_rows("t", ["id", "system"], rows, description="table", quiet=True)
     assert terminal.getvalue() == ""
@@ -153,6 +158,18 @@ def test_a_bar_is_a_progress_callback(terminal):
     assert "2000/4000" in text and "1,500 added" in text
 
 
+def test_a_bar_restarts_for_the_next_pass(terminal):
+    from litaudit.render.progress import progress_bar
+
+    with progress_bar("measuring", 10, unit="rows") as bar:
+        bar(10)
+        bar.restart("drawing")
+        bar(4)
+        bar._prog.refresh()
+        last = terminal.getvalue().split("\r")[-1]
+    assert "drawing" in last and "4/10 rows" in last
+
+
 def test_quiet_bar_as_callback_is_harmless():
     from litaudit.render.progress import progress_bar
 
@@ -169,7 +186,7 @@ def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path
 
     db = tmp_path / "db.duckdb"
     shutil.copy(seeded_db_file, db)
-    marks = ("━", "rows drawn", "groups", "0:00:0")
+    marks = ("━", "measuring", "drawing", "groups", "0:00:0")
     for args in (
         ("results", "list", "-c", "robust04", "--limit", "20"),
         ("audit", "summary", "--no-save"),

@@ -160,6 +160,9 @@ class _CountedCell(Text):
         yield from super().__rich_console__(console, options)
 
 
+_PASSES = {"measured": "measuring", "fitted": "fitting"}  # rich's passes (see _Tally)
+
+
 def print_rows(
     title: str | None,
     columns: Sequence[str],
@@ -168,20 +171,29 @@ def print_rows(
     description: str,
     quiet: bool = False,
 ) -> None:
-    """``out.print(table(title, columns, rows))`` with a progress bar on stderr counting
-    the rows rich measures and draws (quiet as :func:`~litaudit.render.progress.progress_bar`
-    is): rich lays out ~1,000 rows a second, so a listing of the whole database takes
-    tens of seconds. The table is drawn under the bar and written after it, unchanged."""
+    """``out.print(table(title, columns, rows))`` with a progress bar on stderr (quiet as
+    :func:`~litaudit.render.progress.progress_bar` is) through rich's three passes over
+    the rows: measuring, fitting (only when the table is wider than the terminal) and
+    drawing. Rich lays out ~1,000 rows a second, so a listing of the whole database
+    takes tens of seconds. The table is drawn under the bar and written after it,
+    unchanged."""
     from litaudit.render.progress import progress_bar
 
-    with progress_bar(
-        description, len(rows), unit="rows drawn", counts=("measured",), quiet=quiet
-    ) as bar:
+    with progress_bar(f"{description}: measuring", len(rows), unit="rows", quiet=quiet) as bar:
         if not bar.shown:
             out.print(table(title, columns, rows))
             return
+        phase = ["measuring"]
+
+        def tick(steps: float = 0, /, **counts: int) -> None:
+            now = "drawing" if steps else _PASSES[next(iter(counts))]
+            if now != phase[0]:
+                phase[0] = now
+                bar.restart(f"{description}: {now}")
+            bar.advance(steps or 1)
+
         with out.capture() as cap:
-            out.print(table(title, columns, rows, progress=bar))
+            out.print(table(title, columns, rows, progress=tick))
     out.file.write(cap.get())
     out.file.flush()
 

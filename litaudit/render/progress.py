@@ -65,6 +65,12 @@ class Bar:
             self._total = (self._total or 0) + steps
             self._prog.update(self._task, total=self._total)
 
+    def restart(self, description: str) -> None:
+        """The next pass over the same steps: the bar back to 0 under a new label."""
+        if self._prog is not None:
+            with self._lock:
+                self._prog.reset(self._task, total=self._total, description=description)
+
     def update(self, *, description: str | None = None, total: float | None = None) -> None:
         """A new label or total for the bar (a command's next phase)."""
         if self._prog is not None:
