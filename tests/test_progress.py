@@ -206,3 +206,23 @@ def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path
     assert r.exit_code == 0, r.output
     assert not r.stderr
     assert json.loads(r.stdout)[0]["results"] > 0
+
+
+def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
+    """`reuse rao`/`lou`/`verdict` load a whole archive at once: the bar moves through the
+    load's steps (read, docnos coded, rows ordered, assembled), and a verdict's units add
+    up to its total."""
+    from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
+    from litaudit.analyses.verdict import _depths, run_verdict, verdict_steps
+    from litaudit.defaults import AGREEMENT_DEPTH
+    from litaudit.runs.ingest import import_archive
+    from tests.test_runs_cache import CID, _write_archive
+
+    q, paths = _write_archive(tmp_path)
+    import_archive(mem_store, CID, paths, qrels_path=q)
+    seen: list[int] = []
+    cid, coded = load_coded(mem_store.con, CID, seen.append)
+    assert seen == [1] * LOAD_STEPS and cid == CID and len(coded.run) > 0
+    seen.clear()
+    run_verdict(mem_store.con, CID, assignments=3, save=False, progress=seen.append)
+    assert sum(seen) == verdict_steps(_depths(AGREEMENT_DEPTH), 3, 0, False)

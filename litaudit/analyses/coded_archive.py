@@ -8,6 +8,7 @@ integer tables (:func:`code_stored`, :func:`load_coded`); both give the same arr
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,10 +72,16 @@ def code_archive(archive) -> CodedArchive:
     )
 
 
-def code_stored(tables, collection_id: str) -> CodedArchive:
+LOAD_STEPS = 4  # progress steps of load_coded: read, docnos coded, rows ordered, assembled
+
+
+def code_stored(
+    tables, collection_id: str, progress: Callable[[int], None] | None = None
+) -> CodedArchive:
     """What :func:`code_archive` makes of ``load_archive``, built from the stored integer
     tables (:func:`litaudit.runs.archive.load_tables`) with no string joins or sorts of
-    rows by text: the same arrays, in the same order, with the same fingerprint."""
+    rows by text: the same arrays, in the same order, with the same fingerprint.
+    ``progress(1)`` after each of its three steps (see :data:`LOAD_STEPS`)."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
@@ -105,12 +112,15 @@ def code_stored(tables, collection_id: str) -> CodedArchive:
     top_code = np.full(len(t.topics), -1, dtype=np.int64)
     top_code[top_sorted] = np.arange(len(top_sorted))
     topic, doc = top_code[t.topic_id], doc_code[t.doc_id]
+    tick = progress or (lambda n: None)
+    tick(1)
     with np.errstate(over="ignore"):
         order = trec_order(run * len(top_sorted) + topic, t.score.astype(np.float32), doc)
+    tick(1)
     # qrels in load_qrels' order: topic, then docno (as text)
     q_topic, q_doc = top_code[t.q_topic_id], doc_code[t.q_doc_id]
     q_order = np.lexsort((q_doc, q_topic))
-    return _assemble(
+    coded = _assemble(
         collection_id,
         [(r[1], r[2], r[3]) for r in t.runs],
         docnos,
@@ -123,6 +133,8 @@ def code_stored(tables, collection_id: str) -> CodedArchive:
         q_doc[q_order],
         np.asarray(t.q_rel, dtype=np.int32)[q_order],
     )
+    tick(1)
+    return coded
 
 
 def _assemble(
@@ -182,14 +194,20 @@ def _assemble(
     )
 
 
-def load_coded(con, collection: str) -> tuple[str, CodedArchive]:
+def load_coded(
+    con, collection: str, progress: Callable[[int], None] | None = None
+) -> tuple[str, CodedArchive]:
     """(collection id, coded archive) of a stored collection (any alias), built from the
-    stored integer tables (:func:`code_stored`)."""
+    stored integer tables (:func:`code_stored`); ``progress(1)`` after each of its
+    :data:`LOAD_STEPS` steps (a whole archive at a time: MS MARCO's runs take seconds)."""
     from litaudit.runs.archive import load_tables
     from litaudit.store.refdata import resolve_collection
 
     cid = resolve_collection(con, collection).id
-    return cid, code_stored(load_tables(con, cid), cid)
+    tables = load_tables(con, cid)
+    if progress is not None:
+        progress(1)
+    return cid, code_stored(tables, cid, progress)
 
 
 def as_coded(archive, coded: CodedArchive | None) -> CodedArchive:
