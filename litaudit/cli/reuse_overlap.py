@@ -75,7 +75,7 @@ def _archive_bar(what: str, quiet: bool):
     from litaudit.analyses.coded_archive import LOAD_STEPS
     from litaudit.render.progress import progress_bar
 
-    return progress_bar(f"{what}: loading the archive", LOAD_STEPS + 1, unit="steps", quiet=quiet)
+    return progress_bar(f"{what}: loading the archive", LOAD_STEPS + 1, quiet=quiet)
 
 
 def _load(store, collection: str, bar, what: str):
@@ -139,12 +139,11 @@ def subcollections_cmd(
     """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
     from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
     from litaudit.render.audits import emit
-    from litaudit.render.progress import progress_bar
 
-    with (
-        open_write(ctx) as store,
-        progress_bar("random splits", permutations, quiet=as_json) as bar,
-    ):
+    with open_write(ctx) as store, _archive_bar("sub-collections", as_json) as bar:
+        loaded = _load(store, collection, bar, "sub-collections")
+        bar.update(total=permutations)
+        bar.restart("random splits")
         done = run_subcollections(
             store.con,
             collection,
@@ -154,6 +153,7 @@ def subcollections_cmd(
             automatic_only=not all_types,
             drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
             workers=_workers(workers),
+            loaded=loaded,
             progress=bar.advance,
         )
     emit("reuse-subcollections", done, as_json)
