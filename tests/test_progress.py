@@ -226,3 +226,15 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
     seen.clear()
     run_verdict(mem_store.con, CID, assignments=3, save=False, progress=seen.append)
     assert sum(seen) == verdict_steps(_depths(AGREEMENT_DEPTH), 3, 0, False)
+
+
+def test_verify_prints_a_line_per_result_after_its_bar_and_up_to_a_failure(cli, seeded_db_file):
+    import shutil
+
+    shutil.copy(seeded_db_file, cli.db)
+    ids = [r["id"] for r in json.loads(cli("results", "list", "--limit", "3", "--json").stdout)]
+    r = cli("results", "verify", *map(str, ids))
+    assert r.exit_code == 0 and r.stdout.splitlines() == [f"#{i} verified" for i in ids]
+    r = cli("results", "retract", str(ids[0]), "999999999", str(ids[1]), "--reason", "test")
+    assert r.exit_code == 1 and r.stdout.splitlines() == [f"#{ids[0]} retracted"]
+    assert "999999999" in r.stderr and "━" not in r.stderr

@@ -363,13 +363,7 @@ def verify(
     who: str = WhoOpt,
 ):
     """Mark results as verified against their source."""
-    from litaudit.curation.results import set_status
-    from litaudit.render.console import out
-
-    with open_write(ctx) as store:
-        for rid in result_ids:
-            changed = set_status(store, rid, "verified", reason=reason, who=_who(who))
-            out.print(f"#{rid} verified" if changed else f"#{rid} was already verified")
+    _set_statuses(ctx, result_ids, "verified", reason=reason, who=_who(who))
 
 
 @app.command("retract")
@@ -380,13 +374,32 @@ def retract(
     who: str = WhoOpt,
 ):
     """Retract results: they stay queryable but audits leave them out."""
+    _set_statuses(ctx, result_ids, "retracted", reason=reason, who=_who(who))
+
+
+_DOING = {"verified": "verifying", "retracted": "retracting"}
+
+
+def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: str) -> None:
+    """verify / retract each result (one transaction each, ~20 ms: a bar for many); a
+    line per result, printed after the bar (and up to a failure, before its error)."""
     from litaudit.curation.results import set_status
     from litaudit.render.console import out
+    from litaudit.render.progress import progress_bar
 
-    with open_write(ctx) as store:
-        for rid in result_ids:
-            changed = set_status(store, rid, "retracted", reason=reason, who=_who(who))
-            out.print(f"#{rid} retracted" if changed else f"#{rid} was already retracted")
+    lines = []
+    try:
+        with (
+            open_write(ctx) as store,
+            progress_bar(_DOING[status], len(result_ids), unit="results") as bar,
+        ):
+            for rid in result_ids:
+                changed = set_status(store, rid, status, reason=reason, who=who)
+                lines.append(f"#{rid} {status}" if changed else f"#{rid} was already {status}")
+                bar(1)
+    finally:
+        for line in lines:
+            out.print(line)
 
 
 @app.command("history")
