@@ -8,6 +8,7 @@ integer tables (:func:`code_stored`, :func:`load_coded`); both give the same arr
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -73,10 +74,16 @@ def code_archive(archive) -> CodedArchive:
     )
 
 
-def code_stored(tables, collection_id: str) -> CodedArchive:
+LOAD_STEPS = 4  # progress steps of load_coded: read, docnos coded, rows ordered, assembled
+
+
+def code_stored(
+    tables, collection_id: str, progress: Callable[[int], None] | None = None
+) -> CodedArchive:
     """What :func:`code_archive` makes of ``load_archive``, built from the stored integer
     tables (:func:`litaudit.runs.archive.load_tables`) with no string joins or sorts of
     rows by text: the same arrays, in the same order, with the same fingerprint.
+    ``progress(1)`` after each of its three steps (see :data:`LOAD_STEPS`).
 
     Memory: the sort key is built from int32 codes where they fit and each column is
     gathered into order straight from the stored one (robust03's 1.5M rows: 107 MB of
@@ -109,11 +116,14 @@ def code_stored(tables, collection_id: str) -> CodedArchive:
     top_sorted = sorted(top_ids.tolist(), key=lambda i: t.topics[i])
     top_code = np.full(len(t.topics), -1, dtype=np.int64)
     top_code[top_sorted] = np.arange(len(top_sorted))
+    tick = progress or (lambda n: None)
+    tick(1)
     order = _stored_order(t, run_pos, top_code, doc_code, len(top_sorted))
+    tick(1)
     # qrels in load_qrels' order: topic, then docno (as text)
     q_topic, q_doc = top_code[t.q_topic_id], doc_code[t.q_doc_id]
     q_order = np.lexsort((q_doc, q_topic))
-    return _assemble(
+    coded = _assemble(
         collection_id,
         [(r[1], r[2], r[3]) for r in t.runs],
         docnos,
@@ -126,6 +136,8 @@ def code_stored(tables, collection_id: str) -> CodedArchive:
         q_doc[q_order],
         np.asarray(t.q_rel, dtype=np.int32)[q_order],
     )
+    tick(1)
+    return coded
 
 
 def _stored_order(t, run_pos, top_code, doc_code, n_topics: int) -> np.ndarray:
@@ -216,9 +228,12 @@ def _rank_in_list(run: np.ndarray, topic: np.ndarray) -> np.ndarray:
     return rank
 
 
-def load_coded(con, collection: str) -> tuple[str, CodedArchive]:
+def load_coded(
+    con, collection: str, progress: Callable[[int], None] | None = None
+) -> tuple[str, CodedArchive]:
     """(collection id, coded archive) of a stored collection (any alias), built from the
-    stored integer tables (:func:`code_stored`).
+    stored integer tables (:func:`code_stored`); ``progress(1)`` after each of its
+    :data:`LOAD_STEPS` steps (a whole archive at a time: MS MARCO's runs take seconds).
 
     Memory: Arrow's allocator keeps what it frees for its own reuse, which the analyses'
     numpy arrays cannot have; it is asked to hand the tables' memory back once they are
@@ -230,7 +245,9 @@ def load_coded(con, collection: str) -> tuple[str, CodedArchive]:
 
     cid = resolve_collection(con, collection).id
     tables = load_tables(con, cid)
-    coded = code_stored(tables, cid)
+    if progress is not None:
+        progress(1)
+    coded = code_stored(tables, cid, progress)
     del tables
     pa.default_memory_pool().release_unused()
     return cid, coded

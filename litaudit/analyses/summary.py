@@ -8,6 +8,7 @@ identical stored audit is reused and the new ones are stored in one insert.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,9 +96,11 @@ def run_summary(
     include_nonstandard: bool = False,
     filters: Filters | None = None,
     save: bool = True,
+    progress: Callable[..., None] | None = None,
 ) -> Summary:
     """`audit best` for every collection, measure and source in the store (exact method);
-    ``filters`` (a date window, reporters ...) narrows every group."""
+    ``filters`` (a date window, reporters ...) narrows every group. ``progress(total=n)``
+    is told the number of groups, then ``progress(1)`` as each is audited."""
     check_min_n(min_n)
     colls = {
         r[0]: (r[1], r[2])
@@ -117,7 +120,10 @@ def run_summary(
             (colls[x.collection_id][0], x.measure, x.row.source, x.collection_id), []
         ).append(x.row)
     out, skipped, reps = [], [], []
+    tick = progress or (lambda *a, **k: None)
+    tick(total=len(groups))
     for (cname, meas, src, cid), rows in sorted(groups.items()):
+        tick(1)
         f = dataclasses.replace(base, source=src)
         try:
             pop = select_population(cid, cname, colls[cid][1], meas, rows, f, min_n)

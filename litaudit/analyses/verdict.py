@@ -36,7 +36,7 @@ from litaudit.analyses.agreement_test import (
     matrix_agreement,
 )
 from litaudit.analyses.audits import Audited, register_kind
-from litaudit.analyses.coded_archive import load_coded
+from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
 from litaudit.analyses.reuse import (
     lou_of_archive,
     run_lou,
@@ -315,7 +315,7 @@ def references(
 
 def verdict_steps(depths, assignments: int, permutations: int, subcollections: bool) -> int:
     """Progress units of :func:`run_verdict` (for a progress bar)."""
-    return 2 * len(depths) + assignments + (permutations if subcollections else 0)
+    return LOAD_STEPS + 2 * len(depths) + assignments + (permutations if subcollections else 0)
 
 
 def _depths(depth: int) -> tuple[int, ...]:
@@ -348,7 +348,10 @@ def run_verdict(
 
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
-    loaded = loaded or load_coded(con, collection)
+    if loaded is None:
+        loaded = load_coded(con, collection, progress)
+    elif progress is not None:
+        progress(LOAD_STEPS)  # loaded by the caller: its steps are done
     cid, coded = loaded
     depths = _depths(depth)
     params = {

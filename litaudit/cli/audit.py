@@ -385,16 +385,21 @@ def summary(
     json_out: bool = JsonOpt,
 ):
     """`audit best` (exact) for every collection, measure and source; one table."""
-    from litaudit.analyses.summary import run_summary
+    from litaudit.render.progress import progress_bar
 
     f = _filters(
         None, None, None, None, None, include_retracted, include_nonstandard, since, until, reporter
     )
-    rep = _run(
-        ctx,
-        no_save,
-        lambda con: run_summary(con, min_n=min_n, alpha=alpha, p=p, filters=f, save=not no_save),
-    )
+    with progress_bar("audit best", unit="groups", quiet=json_out) as bar:
+        from litaudit.analyses.summary import run_summary
+
+        rep = _run(
+            ctx,
+            no_save,
+            lambda con: run_summary(
+                con, min_n=min_n, alpha=alpha, p=p, filters=f, save=not no_save, progress=bar
+            ),
+        )
     _emit(rep, json_out, "summary")
 
 

@@ -85,10 +85,14 @@ def init(
     """Create the database (if needed) and load seeds/; a second run adds nothing."""
     from litaudit.curation.seed import load_seeds
     from litaudit.render.console import out, print_json, table
+    from litaudit.render.progress import progress_bar
     from litaudit.store.db import open_store
 
-    with open_store(db_path(ctx)) as store:
-        summary = load_seeds(store, seeds=not no_seeds)
+    with (
+        open_store(db_path(ctx)) as store,
+        progress_bar("loading seeds", unit="rows", counts=("added",), quiet=json_out) as bar,
+    ):
+        summary = load_seeds(store, seeds=not no_seeds, progress=bar)
     if json_out:
         print_json(summary)
         return

@@ -57,9 +57,14 @@ def report(
     the candidate best set with citations, the claim check (--claim) and, where runs are
     stored, reusability. Missing audits are run and stored first.
     """
+    from litaudit.render.progress import progress_bar
+
     target, fmt, path = _checked_target(ctx, claim, fmt, output)
-    rep = _build(ctx, collection, measure, claim, subcollections, timestamp)
-    text, files = _render(rep, fmt, target)
+    # the audits a report runs are not known ahead: the bar counts them as they are run
+    with progress_bar("report: audits", unit="run", quiet=fmt == "json") as bar:
+        rep = _build(ctx, collection, measure, claim, subcollections, timestamp, bar)
+        bar.update(description="report: rendering")
+        text, files = _render(rep, fmt, target)
     if target is None:
         from litaudit.render.console import terminal_json
 
@@ -94,12 +99,17 @@ def _checked_target(ctx: typer.Context, claim, fmt, output):
     return target, fmt, path
 
 
-def _build(ctx: typer.Context, collection, measure, claim, subcollections, timestamp):
-    """Run and store the missing audits, then build the report from the stored ones."""
+def _build(ctx: typer.Context, collection, measure, claim, subcollections, timestamp, bar):
+    """Run and store the missing audits (each note a step of ``bar``), then build the
+    report from the stored ones."""
     from litaudit.analyses.report_audits import prepare_report
     from litaudit.cli.common import open_write
     from litaudit.render.console import err
     from litaudit.render.report import build_report
+
+    def note(message: str) -> None:
+        err.print(message, markup=False)
+        bar(1)
 
     with open_write(ctx) as store:
         audits = prepare_report(
@@ -107,7 +117,7 @@ def _build(ctx: typer.Context, collection, measure, claim, subcollections, times
             collection,
             measure=measure,
             claim=claim,
-            note=lambda m: err.print(m, markup=False),
+            note=note,
             subcollections=subcollections,
         )
         return build_report(store.con, audits, timestamp=timestamp)

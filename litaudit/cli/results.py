@@ -76,7 +76,7 @@ def list_(
 ):
     """List results (retracted ones included, marked; filter with --status)."""
     from litaudit.curation.results import query_results
-    from litaudit.render.console import out, print_json, table
+    from litaudit.render.console import print_json, print_rows
 
     with open_read(ctx) as store:
         rows = query_results(
@@ -89,39 +89,39 @@ def list_(
     if json_out:
         print_json(rows)
         return
-    out.print(
-        table(
-            f"{len(rows)} results",
-            [
-                "id",
-                "source",
-                "collection",
-                "n",
-                "measure",
-                "value",
-                "system",
-                "role",
-                "type",
-                "year",
-                "status",
-            ],
-            [
-                (
-                    r["id"],
-                    r["bibkey"] or r["track"],
-                    r["collection"],
-                    r["n_topics"],
-                    r["measure"],
-                    r["value_text"],
-                    r["system"],
-                    r["role"],
-                    r["run_type"],
-                    r["year"],
-                    r["status"],
-                )
-                for r in rows
-            ],
-        )
+    print_rows(
+        f"{len(rows)} results",
+        [
+            "id",
+            "source",
+            "collection",
+            "n",
+            "measure",
+            "value",
+            "system",
+            "role",
+            "type",
+            "year",
+            "status",
+        ],
+        [
+            (
+                r["id"],
+                r["bibkey"] or r["track"],
+                r["collection"],
+                r["n_topics"],
+                r["measure"],
+                r["value_text"],
+                r["system"],
+                r["role"],
+                r["run_type"],
+                r["year"],
+                r["status"],
+            )
+            for r in rows
+        ],
+        description="table",
+        quiet=json_out,
     )
 
 
@@ -257,12 +257,27 @@ def import_(
     """Import results: every file is validated whole, and all files are written in one
     transaction: any problem in any file writes nothing."""
     from litaudit.curation.importer import import_files
+    from litaudit.render.progress import progress_bar
+
+    with (
+        open_write(ctx) as store,
+        progress_bar("importing results", unit="rows", counts=("added",), quiet=json_out) as bar,
+    ):
+        reports = import_files(
+            store,
+            files,
+            who=_who(who),
+            dry_run=dry_run,
+            on_existing=on_existing.strip().lower(),
+            progress=bar,
+        )
+    _print_import(reports, json_out)
+
+
+def _print_import(reports, json_out: bool) -> None:
+    """What `results import` did (or would do), file by file."""
     from litaudit.render.console import out, print_json, table
 
-    with open_write(ctx) as store:
-        reports = import_files(
-            store, files, who=_who(who), dry_run=dry_run, on_existing=on_existing.strip().lower()
-        )
     if json_out:
         print_json(
             [
@@ -348,13 +363,7 @@ def verify(
     who: str = WhoOpt,
 ):
     """Mark results as verified against their source."""
-    from litaudit.curation.results import set_status
-    from litaudit.render.console import out
-
-    with open_write(ctx) as store:
-        for rid in result_ids:
-            changed = set_status(store, rid, "verified", reason=reason, who=_who(who))
-            out.print(f"#{rid} verified" if changed else f"#{rid} was already verified")
+    _set_statuses(ctx, result_ids, "verified", reason=reason, who=_who(who))
 
 
 @app.command("retract")
@@ -365,13 +374,32 @@ def retract(
     who: str = WhoOpt,
 ):
     """Retract results: they stay queryable but audits leave them out."""
+    _set_statuses(ctx, result_ids, "retracted", reason=reason, who=_who(who))
+
+
+_DOING = {"verified": "verifying", "retracted": "retracting"}
+
+
+def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: str) -> None:
+    """verify / retract each result (one transaction each, ~20 ms: a bar for many); a
+    line per result, printed after the bar (and up to a failure, before its error)."""
     from litaudit.curation.results import set_status
     from litaudit.render.console import out
+    from litaudit.render.progress import progress_bar
 
-    with open_write(ctx) as store:
-        for rid in result_ids:
-            changed = set_status(store, rid, "retracted", reason=reason, who=_who(who))
-            out.print(f"#{rid} retracted" if changed else f"#{rid} was already retracted")
+    lines = []
+    try:
+        with (
+            open_write(ctx) as store,
+            progress_bar(_DOING[status], len(result_ids), unit="results") as bar,
+        ):
+            for rid in result_ids:
+                changed = set_status(store, rid, status, reason=reason, who=who)
+                lines.append(f"#{rid} {status}" if changed else f"#{rid} was already {status}")
+                bar(1)
+    finally:
+        for line in lines:
+            out.print(line)
 
 
 @app.command("history")

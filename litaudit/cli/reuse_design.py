@@ -295,20 +295,23 @@ def agreement_cmd(
         ),
     )
     req.check()
-    done, rand = _run_agreement(ctx, req)
+    done, rand = _run_agreement(ctx, req, quiet=json_out)
     _render(done, seed, json_out, pairs, rand)
 
 
-def _run_agreement(ctx: typer.Context, req):
-    """Run the agreement analysis; a stored archive's (--collection) in a write store."""
+def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
+    """Run the agreement analysis; a stored archive's (--collection) in a write store.
+    The pooling simulation shows a bar of unknown size (its label and time elapsed)."""
     from contextlib import nullcontext
 
     from litaudit.analyses.agreement_run import run_agreement
     from litaudit.cli.common import open_write
-    from litaudit.render.console import err
+    from litaudit.render.progress import progress_bar
 
     with open_write(ctx) if req.collection is not None else nullcontext() as store:
-        return run_agreement(req, store=store, status=err.status)
+        return run_agreement(
+            req, store=store, status=lambda label: progress_bar(label.rstrip("."), quiet=quiet)
+        )
 
 
 def _render(done, seed, json_out: bool, show_pairs: bool, rand=None) -> None:

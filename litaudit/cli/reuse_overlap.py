@@ -64,9 +64,28 @@ def rao_cmd(
     from litaudit.analyses.reuse import run_rao
     from litaudit.render.audits import emit
 
-    with open_write(ctx) as store:
-        done = run_rao(store.con, collection, depth=depth, measure=measure)
+    with open_write(ctx) as store, _archive_bar("RAO", as_json) as bar:
+        loaded = _load(store, collection, bar, "RAO")
+        done = run_rao(store.con, collection, depth=depth, measure=measure, loaded=loaded)
     emit("reuse-rao", done, as_json)
+
+
+def _archive_bar(what: str, quiet: bool):
+    """The bar of an audit of a whole stored archive: its load's steps, then the audit."""
+    from litaudit.analyses.coded_archive import LOAD_STEPS
+    from litaudit.render.progress import progress_bar
+
+    return progress_bar(f"{what}: loading the archive", LOAD_STEPS + 1, quiet=quiet)
+
+
+def _load(store, collection: str, bar, what: str):
+    """The coded archive (:func:`~litaudit.analyses.coded_archive.load_coded`), the bar
+    advanced through its steps, then labelled for the audit."""
+    from litaudit.analyses.coded_archive import load_coded
+
+    loaded = load_coded(store.con, collection, bar.advance)
+    bar.update(description=f"{what} of {len(loaded[1].run):,} ranked documents")
+    return loaded
 
 
 def lou_cmd(
@@ -88,9 +107,16 @@ def lou_cmd(
     from litaudit.analyses.reuse import run_lou
     from litaudit.render.audits import emit
 
-    with open_write(ctx) as store:
+    with open_write(ctx) as store, _archive_bar("LOU", as_json) as bar:
+        loaded = _load(store, collection, bar, "LOU")
         done = run_lou(
-            store.con, collection, depth=depth, measure=measure, min_map=min_map, noise_pct=noise
+            store.con,
+            collection,
+            depth=depth,
+            measure=measure,
+            min_map=min_map,
+            noise_pct=noise,
+            loaded=loaded,
         )
     emit("reuse-lou", done, as_json)
 
@@ -113,12 +139,11 @@ def subcollections_cmd(
     """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
     from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
     from litaudit.render.audits import emit
-    from litaudit.render.progress import progress_bar
 
-    with (
-        open_write(ctx) as store,
-        progress_bar("random splits", permutations, quiet=as_json) as bar,
-    ):
+    with open_write(ctx) as store, _archive_bar("sub-collections", as_json) as bar:
+        loaded = _load(store, collection, bar, "sub-collections")
+        bar.update(total=permutations)
+        bar.restart("random splits")
         done = run_subcollections(
             store.con,
             collection,
@@ -128,6 +153,7 @@ def subcollections_cmd(
             automatic_only=not all_types,
             drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
             workers=_workers(workers),
+            loaded=loaded,
             progress=bar.advance,
         )
     emit("reuse-subcollections", done, as_json)

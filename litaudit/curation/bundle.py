@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime as dt
 
 from litaudit.curation import fields as F
-from litaudit.curation.importer import apply_plan, plan_import
+from litaudit.curation.importer import ImportProgress, apply_plan, plan_import
 from litaudit.curation.rows import _DUPLICATES, Table
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.measures import did_you_mean
@@ -173,8 +173,17 @@ def _papers(b: dict, name: str, problems: list[Problem]) -> list[dict]:
     return out
 
 
-def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
-    """Import a curation export (inside the caller's transaction). Returns (report, plan)."""
+def apply_bundle(
+    store,
+    table: Table,
+    name: str,
+    *,
+    who: str,
+    on_existing: str,
+    progress: ImportProgress | None = None,
+):
+    """Import a curation export (inside the caller's transaction). Returns (report, plan).
+    ``progress``: see :class:`~litaudit.curation.importer.ImportProgress`."""
     b = table.bundle or {}
     con = store.con
     problems = list(table.problems)
@@ -212,10 +221,18 @@ def apply_bundle(store, table: Table, name: str, *, who: str, on_existing: str):
     raw = b.get("results") or []
     times, time_problems = _result_times(table.rows, raw, name, now)
     plan = plan_import(
-        con, table.rows, name, on_existing=on_existing, columns=None, problems=time_problems
+        con,
+        table.rows,
+        name,
+        on_existing=on_existing,
+        columns=None,
+        problems=time_problems,
+        progress=progress,
     )
     # a curation export brings its own history; a bare {"results": [...]} gets "import"
-    report = apply_plan(store, plan, who=who, record="history" not in b, times=times)
+    report = apply_plan(
+        store, plan, who=who, record="history" not in b, times=times, progress=progress
+    )
     ids = {}  # position in the results list (as the history refers to it) -> result id
     index_of = {row.line: row.index or 0 for row in table.rows}  # (JSON rows all have one)
     for r, rid in zip(plan.results, report.result_ids, strict=True):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from litaudit.curation import fields as F
 from litaudit.curation.rows import Row
@@ -28,6 +28,16 @@ REQUIRED = (
     "transcribed_by",
     "transcribed_at",
 )
+
+
+class ImportProgress(Protocol):
+    """How far an import is, for a progress bar: ``rows`` more rows checked, ``total``
+    more rows to check (announced as each file is read), ``added`` more results written."""
+
+    def __call__(self, rows: int = 0, /, *, total: int = 0, added: int = 0) -> None: ...
+
+
+PROGRESS_ROWS = 1000  # rows checked between two calls of an import's progress callback
 
 
 @dataclass
@@ -135,6 +145,7 @@ def plan_import(
     columns: tuple[str, ...] | None = None,
     header_line: int | None = None,
     problems: list[Problem] | None = None,
+    progress: ImportProgress | None = None,
 ) -> ImportPlan:
     """Validate every row; return the plan or raise ValidationFailed listing every problem.
 
@@ -144,20 +155,15 @@ def plan_import(
     history) or ``same`` (skipped when the value is the same, else a problem: seeds).
     ``columns``: the file's columns (a required column missing from the file is reported
     once, not on every row); ``problems``: those found reading the file (reported with
-    these).
+    these); ``progress(rows)`` is called every :data:`PROGRESS_ROWS` rows checked.
     """
     ctx = _Context(con)
     plan = ImportPlan(file=file)
     problems = list(problems or [])
     seen: dict[tuple, int] = {}
     new_papers: dict[str, PreparedPaper] = {}
-    absent = set()
+    absent = _absent_columns(columns, file, header_line, problems)
     conflicts: list[tuple[int, int, str]] = []  # rows already in the database (fail)
-    if columns is not None:
-        for c in REQUIRED:
-            if c not in columns:
-                problems.append(Problem(file, header_line, f"missing column {c!r}"))
-                absent.add(c)
 
     # new bibkeys whose paper some row describes (the others may name it alone)
     described = {
@@ -165,7 +171,9 @@ def plan_import(
         for r in rows
         if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in ("citation", "title", "authors"))
     }
-    for row in rows:
+    for i, row in enumerate(rows):
+        if progress is not None and i and not i % PROGRESS_ROWS:
+            progress(PROGRESS_ROWS)
         n_before = len(problems)
 
         def bad(msg, fld=None, _line=row.line):
@@ -198,12 +206,26 @@ def plan_import(
             conflicts.append((row.line, rid, vt))
             continue
         plan.results.append(PreparedResult(row.line, key, v, bibkey))
+    if progress is not None and rows:
+        progress(len(rows) - (len(rows) - 1) // PROGRESS_ROWS * PROGRESS_ROWS)
     if conflicts:  # one problem, not one per row
         problems.append(_conflicts_problem(file, conflicts))
     if problems:
         raise ValidationFailed(collapse(problems))
     plan.papers = list(new_papers.values())
     return plan
+
+
+def _absent_columns(
+    columns: tuple[str, ...] | None, file: str, header_line: int | None, problems: list[Problem]
+) -> set[str]:
+    """The required columns missing from the file (each reported once in ``problems``)."""
+    absent: set[str] = set()
+    for c in REQUIRED:
+        if columns is not None and c not in columns:
+            problems.append(Problem(file, header_line, f"missing column {c!r}"))
+            absent.add(c)
+    return absent
 
 
 def _conflicts_problem(file: str, conflicts: list[tuple[int, int, str]]) -> Problem:
@@ -567,11 +589,13 @@ def apply_plan(
     action: str = "import",
     record: bool = True,
     times: dict[int, tuple] | None = None,
+    progress: ImportProgress | None = None,
 ) -> ImportReport:
     """Write a validated plan in one transaction (papers, results, history).
 
     ``record=False`` writes no history rows of its own (a curation export brings its
-    history); ``times`` maps a row's line to its (created_at, updated_at)."""
+    history); ``times`` maps a row's line to its (created_at, updated_at); ``progress``
+    is told the results written."""
     import pyarrow as pa
 
     _arrow_types(pa)
@@ -596,6 +620,8 @@ def apply_plan(
             now=now,
             times=times,
         )
+        if progress is not None and n:
+            progress(added=n)
         updated = sum(
             _update_existing(
                 con, r, who=who, reason=f"updated from {Path(plan.file).name}", now=now
@@ -766,16 +792,20 @@ def import_file(
 
 
 def import_files(
-    store, paths, *, who: str | None = None, dry_run: bool = False, on_existing: str = "fail"
+    store,
+    paths,
+    *,
+    who: str | None = None,
+    dry_run: bool = False,
+    on_existing: str = "fail",
+    progress: ImportProgress | None = None,
 ) -> list[tuple[ImportReport, ImportPlan]]:
     """Import several files in one transaction: every file is written or none is.
 
     Each file is validated after the ones before it were written (inside the
     transaction), so a later file may use the papers of an earlier one; the problems of
-    every file are reported together, and any problem rolls everything back."""
-    from litaudit.curation import bundle
-    from litaudit.curation.rows import read_table
-
+    every file are reported together, and any problem rolls everything back.
+    ``progress``: each file's rows announced when it is read, then checked and written."""
     if on_existing not in ON_EXISTING:
         raise LitauditError(
             f"--on-existing: {on_existing!r} is not one of {', '.join(ON_EXISTING)}"
@@ -791,37 +821,15 @@ def import_files(
         with store.transaction():
             for path in paths:
                 try:
-                    table = read_table(Path(path))
-                    if (
-                        not table.rows
-                        and not table.problems
-                        and not (table.bundle and table.bundle.get("papers"))
-                    ):
-                        raise InputError(str(path), None, "no rows to import")
-                    if table.bundle is not None and not problems:
-                        out.append(
-                            bundle.apply_bundle(
-                                store, table, str(path), who=who, on_existing=on_existing
-                            )
-                        )
-                        continue
-                    plan = plan_import(
-                        store.con,
-                        table.rows,
-                        str(path),
-                        on_existing=on_existing,
-                        columns=table.columns,
-                        header_line=table.header_line,
-                        problems=table.problems,
-                    )
+                    done = _import_one(store, Path(path), not problems, who, on_existing, progress)
                 except ValidationFailed as exc:
                     problems += exc.problems
                     continue
                 except InputError as exc:
                     problems.append(exc.problem)
                     continue
-                if not problems:  # written, so that the next file sees it
-                    out.append((apply_plan(store, plan, who=who), plan))
+                if done is not None:
+                    out.append(done)
             if problems:
                 raise ValidationFailed(problems)
             if dry_run:  # everything was checked against the writes; undo them
@@ -831,3 +839,33 @@ def import_files(
 
         out = [(dataclasses.replace(r, dry_run=True, result_ids=()), p) for r, p in out]
     return out
+
+
+def _import_one(
+    store, path: Path, write: bool, who: str, on_existing: str, progress: ImportProgress | None
+) -> tuple[ImportReport, ImportPlan] | None:
+    """One file of :func:`import_files`: read, validated and (when ``write``: no earlier
+    file had a problem) written, so that the next file sees it."""
+    from litaudit.curation import bundle
+    from litaudit.curation.rows import read_table
+
+    table = read_table(path)
+    if progress is not None:
+        progress(total=len(table.rows))
+    if not table.rows and not table.problems and not (table.bundle and table.bundle.get("papers")):
+        raise InputError(str(path), None, "no rows to import")
+    if table.bundle is not None and write:
+        return bundle.apply_bundle(
+            store, table, str(path), who=who, on_existing=on_existing, progress=progress
+        )
+    plan = plan_import(
+        store.con,
+        table.rows,
+        str(path),
+        on_existing=on_existing,
+        columns=table.columns,
+        header_line=table.header_line,
+        problems=table.problems,
+        progress=progress,
+    )
+    return (apply_plan(store, plan, who=who, progress=progress), plan) if write else None

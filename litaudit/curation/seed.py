@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litaudit.curation.importer import apply_plan, plan_import
+from litaudit.curation.importer import ImportProgress, apply_plan, plan_import
 from litaudit.curation.rows import read_table
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
@@ -21,8 +21,15 @@ def seed_files(seeds_dir: Path = SEEDS_DIR) -> list[Path]:
     return sorted([*d.glob("*.csv"), *d.glob("*.csv.gz")])
 
 
-def load_seeds(store, seeds_dir: Path = SEEDS_DIR, *, seeds: bool = True) -> dict:
-    """Reference data, then (unless ``seeds=False``) the seed papers and results."""
+def load_seeds(
+    store,
+    seeds_dir: Path = SEEDS_DIR,
+    *,
+    seeds: bool = True,
+    progress: ImportProgress | None = None,
+) -> dict:
+    """Reference data, then (unless ``seeds=False``) the seed papers and results;
+    ``progress`` is told every seed row, when the files are read, checked and written."""
     added = {"results": 0, "papers": 0}
     with store.transaction():
         added.update(load_reference_data(store.con, seeds_dir))
@@ -37,8 +44,10 @@ def load_seeds(store, seeds_dir: Path = SEEDS_DIR, *, seeds: bool = True) -> dic
         files.append(
             {"file": f"papers/{path.name}", "added": bib["added"], "skipped": bib["skipped"]}
         )
-    for path in seed_files(seeds_dir):
-        table = read_table(path)
+    tables = [(path, read_table(path)) for path in seed_files(seeds_dir)]
+    if progress is not None:
+        progress(total=sum(len(t.rows) for _, t in tables))
+    for path, table in tables:
         plan = plan_import(
             store.con,
             table.rows,
@@ -47,9 +56,14 @@ def load_seeds(store, seeds_dir: Path = SEEDS_DIR, *, seeds: bool = True) -> dic
             columns=table.columns,
             header_line=table.header_line,
             problems=table.problems,
+            progress=progress,
         )
         rep = apply_plan(
-            store, plan, who=SEED_USER, reason=f"seeded from seeds/results/{path.name}"
+            store,
+            plan,
+            who=SEED_USER,
+            reason=f"seeded from seeds/results/{path.name}",
+            progress=progress,
         )
         added["results"] += rep.added_results
         added["papers"] += rep.added_papers

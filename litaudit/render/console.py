@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from rich.console import Console
 from rich.markup import escape as _markup_escape
 from rich.table import Table
+from rich.text import Text
 
 from litaudit.codec import dumps, to_jsonable  # noqa: F401  (re-exported: the codec's home)
 
@@ -88,10 +89,13 @@ def table(
     rows: Iterable[Sequence[Any]],
     digits: int = 4,
     justify_numbers: bool = True,
+    progress: Callable[..., None] | None = None,
 ) -> Table:
-    """A rich table; every cell is plain text (no markup), cleaned when printed."""
-    from rich.text import Text
+    """A rich table; every cell is plain text (no markup), cleaned when printed.
 
+    ``progress``: told as rich measures each row (``progress(measured=1)``, then
+    ``progress(fitted=1)`` if it measures it again to fit the width) and draws it
+    (``progress(1)``), for the bar of a table of many rows (see :func:`print_rows`)."""
     t = Table(
         title=None if title is None else Text(clean(title)),
         title_justify="left",
@@ -109,9 +113,89 @@ def table(
             )
         )
         t.add_column(c, justify="right" if numeric else "left")
+    tally = _Tally(progress, len(columns)) if progress is not None else None
     for r in rows:
-        t.add_row(*[fmt(v, digits) for v in r])
+        cells: list[Any] = [fmt(v, digits) for v in r]
+        if tally is not None:
+            cells = [_CountedCell(clean(c), tally, i == 0) for i, c in enumerate(cells)]
+        t.add_row(*cells)
     return t
+
+
+class _Tally:
+    """Cells measured and fitted, passed on to ``progress`` a row's worth at a time (rich
+    measures column by column: the widths, then again at narrower widths when the table
+    is wider than the terminal), and rows drawn (row by row)."""
+
+    def __init__(self, progress: Callable[..., None], columns: int):
+        self.progress = progress
+        self.columns = max(columns, 1)
+        self.cells = {"measured": 0, "fitted": 0}
+
+    def measured(self, again: bool) -> None:
+        what = "fitted" if again else "measured"
+        self.cells[what] += 1
+        if not self.cells[what] % self.columns:
+            self.progress(**{what: 1})
+
+
+class _CountedCell(Text):
+    """A cell that tells its table's :class:`_Tally` when rich measures it, and (a row's
+    first cell) when rich draws its row."""
+
+    def __init__(self, text: str, tally: _Tally, first: bool):
+        super().__init__(text)
+        self._tally = tally
+        self._first = first
+        self._measured = False
+
+    def __rich_measure__(self, console, options):
+        self._tally.measured(self._measured)
+        self._measured = True
+        return super().__rich_measure__(console, options)
+
+    def __rich_console__(self, console, options):
+        if self._first:
+            self._tally.progress(1)
+        yield from super().__rich_console__(console, options)
+
+
+_PASSES = {"measured": "measuring", "fitted": "fitting"}  # rich's passes (see _Tally)
+
+
+def print_rows(
+    title: str | None,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    description: str,
+    quiet: bool = False,
+) -> None:
+    """``out.print(table(title, columns, rows))`` with a progress bar on stderr (quiet as
+    :func:`~litaudit.render.progress.progress_bar` is) through rich's three passes over
+    the rows: measuring, fitting (only when the table is wider than the terminal) and
+    drawing. Rich lays out ~1,000 rows a second, so a listing of the whole database
+    takes tens of seconds. The table is drawn under the bar and written after it,
+    unchanged."""
+    from litaudit.render.progress import progress_bar
+
+    with progress_bar(f"{description}: measuring", len(rows), unit="rows", quiet=quiet) as bar:
+        if not bar.shown:
+            out.print(table(title, columns, rows))
+            return
+        phase = ["measuring"]
+
+        def tick(steps: float = 0, /, **counts: int) -> None:
+            now = "drawing" if steps else _PASSES[next(iter(counts))]
+            if now != phase[0]:
+                phase[0] = now
+                bar.restart(f"{description}: {now}")
+            bar.advance(steps or 1)
+
+        with out.capture() as cap:
+            out.print(table(title, columns, rows, progress=tick))
+    out.file.write(cap.get())
+    out.file.flush()
 
 
 def error(message: str) -> None:

@@ -10,6 +10,10 @@ it costs nothing, and the callbacks stay harmless. It disappears when the work i
     with progress_bar("importing", total=len(files), unit="files",
                       counts=("lines",), quiet=json_) as bar:
         import_archive(..., progress=lambda files, lines: bar.advance(files, lines=lines))
+
+The bar is itself such a callback where the work finds its size as it goes (``init``'s
+seed files, ``results import``'s files, ``audit summary``'s groups):
+``bar(steps, total=more_to_come, **counts)``, e.g. ``load_seeds(..., progress=bar)``.
 """
 
 from __future__ import annotations
@@ -22,10 +26,13 @@ from contextlib import contextmanager
 class Bar:
     """A running progress bar (or a silent one): :meth:`advance` it as work is done."""
 
-    def __init__(self, prog=None, task=None, counts: Sequence[str] = ()):
+    def __init__(
+        self, prog=None, task=None, counts: Sequence[str] = (), total: float | None = None
+    ):
         self._prog = prog
         self._task = task
         self._counts = dict.fromkeys(counts, 0)
+        self._total = total
         self._lock = threading.Lock()
 
     @property
@@ -42,12 +49,36 @@ class Bar:
             text = ", ".join(f"{v:,} {k}" for k, v in self._counts.items())
             self._prog.update(self._task, advance=steps, counts=text)
 
+    def __call__(self, steps: float = 0, /, *, total: float = 0, **counts: int) -> None:
+        """The bar as a library's ``progress`` callback: ``total`` more steps announced
+        (:meth:`expect`), ``steps`` more done and more of the running ``counts``."""
+        self.expect(total)
+        if steps or counts:
+            self.advance(steps, **counts)
+
+    def expect(self, steps: float) -> None:
+        """``steps`` more to do: the total grows as the work finds it (files read one
+        after the other); a bar of unknown size (``total=None``) gets one."""
+        if self._prog is None or not steps:
+            return
+        with self._lock:
+            self._total = (self._total or 0) + steps
+            self._prog.update(self._task, total=self._total)
+
+    def restart(self, description: str) -> None:
+        """The next pass over the same steps: the bar back to 0 under a new label."""
+        if self._prog is not None:
+            with self._lock:
+                self._prog.reset(self._task, total=self._total, description=description)
+
     def update(self, *, description: str | None = None, total: float | None = None) -> None:
         """A new label or total for the bar (a command's next phase)."""
         if self._prog is not None:
             kw = {
                 k: v for k, v in (("description", description), ("total", total)) if v is not None
             }
+            if total is not None:
+                self._total = total
             self._prog.update(self._task, **kw)
 
 
@@ -91,6 +122,6 @@ def progress_bar(
     columns += [TextColumn("{task.fields[counts]}"), TimeElapsedColumn(), TimeRemainingColumn()]
     prog = Progress(*columns, console=err, transient=True, refresh_per_second=8)
     task = prog.add_task(description, total=total, counts="")
-    bar = Bar(prog, task, counts)
+    bar = Bar(prog, task, counts, total)
     with prog:
         yield bar

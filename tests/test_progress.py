@@ -1,0 +1,240 @@
+"""Progress bars (issue 15 item 5): the library's progress callbacks are called from
+inside the work with counts that add up to the total, and a bar is drawn only on a
+terminal stderr, never under --json nor when stderr is not a terminal. (No timing here:
+which commands take over two seconds is measured by hand, see the issue.)"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+
+class Recorder:
+    """A progress callback that keeps every call: (steps, total, counts)."""
+
+    def __init__(self):
+        self.calls: list[tuple[float, float, dict]] = []
+
+    def __call__(self, steps=0, /, *, total=0, **counts):
+        self.calls.append((steps, total, counts))
+
+    def total(self) -> float:
+        return sum(t for _, t, _ in self.calls)
+
+    def steps(self) -> float:
+        return sum(s for s, _, _ in self.calls)
+
+    def count(self, name: str) -> int:
+        return sum(c.get(name, 0) for _, _, c in self.calls)
+
+    def running_steps(self) -> list[float]:
+        out, n = [], 0
+        for s, _, _ in self.calls:
+            if s:
+                n += s
+                out.append(n)
+        return out
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """stderr as a 120-column terminal (a StringIO), as the bar sees it."""
+    from rich.console import Console
+
+    import litaudit.render.console as console
+
+    buf = io.StringIO()
+    monkeypatch.setattr(
+        console, "err", Console(file=buf, force_terminal=True, width=120, color_system=None)
+    )
+    return buf
+
+
+def test_init_reports_every_seed_row_checked_and_added(mem_store):
+    from litaudit.curation.seed import load_seeds
+
+    rec = Recorder()
+    summary = load_seeds(mem_store, progress=rec)
+    assert rec.calls[0][1] > 0, "the total is announced before any row is checked"
+    assert rec.total() == rec.steps()  # every row announced is checked
+    assert rec.count("added") == summary["added"]["results"] > 0
+    running = rec.running_steps()
+    assert len(running) > 10, "advanced from inside the loop, not once at the end"
+    assert running == sorted(running) and running[-1] == rec.total()
+
+
+def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_store, tmp_path):
+    """A curation export (papers, history) and a CSV of the same results: each file's rows
+    announced when read, checked in steps of PROGRESS_ROWS, the added ones counted."""
+    from litaudit.curation.bundle import export_bundle
+    from litaudit.curation.filters import CURATION
+    from litaudit.curation.importer import PROGRESS_ROWS, import_files
+
+    bundle = export_bundle(seeded_store.con, CURATION)
+    rows = bundle["results"][: 2 * PROGRESS_ROWS + 7]
+    bib = {r["paper"] for r in rows if r.get("paper")}
+    part = {
+        **bundle,
+        "results": rows,
+        "papers": [p for p in bundle["papers"] if p["bibkey"] in bib],
+        "history": [],
+    }
+    path = tmp_path / "part.json"
+    path.write_text(json.dumps(part))
+    rec = Recorder()
+    [(rep, _)] = import_files(mem_store, [path], who="test", progress=rec)
+    assert rec.total() == rec.steps() == len(rows)
+    assert [s for s, _, _ in rec.calls if s] == [PROGRESS_ROWS, PROGRESS_ROWS, 7]
+    assert rec.count("added") == rep.added_results == len(rows)
+    rec2 = Recorder()
+    [(rep2, _)] = import_files(mem_store, [path], who="test", on_existing="skip", progress=rec2)
+    assert rec2.steps() == len(rows) and rec2.count("added") == rep2.added_results == 0
+
+
+def test_audit_summary_reports_each_group(seeded_store):
+    from litaudit.analyses.summary import run_summary
+
+    rec = Recorder()
+    rep = run_summary(seeded_store.con, save=False, progress=rec)
+    groups = rec.total()
+    assert groups >= len(rep.rows) > 0
+    assert [s for s, _, _ in rec.calls if s] == [1] * int(groups)
+
+
+def test_table_counts_each_row_measured_then_drawn_and_prints_the_same():
+    from rich.console import Console
+
+    from litaudit.render.console import table
+
+    rows = [(i, f"sys{i}", 0.25 + i / 1000) for i in range(300)]
+    seen: list[str] = []
+
+    def rec(steps=0, /, *, total=0, **counts):
+        seen.extend(["drawn"] * int(steps) + [k for k, n in counts.items() for _ in range(n)])
+
+    for width, fitted in ((80, []), (16, ["fitted"] * 300)):  # 16 columns: measured twice
+        outs = []
+        seen.clear()
+        for progress in (None, rec):
+            c = Console(file=io.StringIO(), width=width)
+            c.print(table("t", ["id", "system", "AP"], rows, progress=progress))
+            outs.append(c.file.getvalue())
+        assert outs[0] == outs[1]
+        assert seen == ["measured"] * 300 + fitted + ["drawn"] * 300
+
+
+def test_print_rows_draws_a_bar_on_a_terminal_and_the_same_table(terminal, monkeypatch):
+    from rich.console import Console
+
+    import litaudit.render.console as console
+
+    rows = [(i, f"sys{i}") for i in range(50)]
+    plain = Console(file=io.StringIO(), width=80)
+    plain.print(console.table("t", ["id", "system"], rows))
+    monkeypatch.setattr(console, "out", Console(file=io.StringIO(), width=80))
+    console.print_rows("t", ["id", "system"], rows, description="table")
+    assert console.out.file.getvalue() == plain.file.getvalue()
+    frames = terminal.getvalue()
+    assert "table: measuring" in frames and "0/50 rows" in frames
+    last = frames.rstrip().split("\r")[-2]  # the last frame before the bar is cleared
+    assert "table: drawing" in last and "50/50 rows" in last
+    terminal.truncate(0)
+    console.print_rows("t", ["id", "system"], rows, description="table", quiet=True)
+    assert terminal.getvalue() == ""
+
+
+def test_a_bar_is_a_progress_callback(terminal):
+    from litaudit.render.progress import progress_bar
+
+    with progress_bar("loading seeds", unit="rows", counts=("added",)) as bar:
+        bar(total=3000)
+        bar(1000)
+        bar(1000, added=1500)
+        bar(total=1000)
+        bar._prog.refresh()
+        text = terminal.getvalue()
+    assert "2000/4000" in text and "1,500 added" in text
+
+
+def test_a_bar_restarts_for_the_next_pass(terminal):
+    from litaudit.render.progress import progress_bar
+
+    with progress_bar("measuring", 10, unit="rows") as bar:
+        bar(10)
+        bar.restart("drawing")
+        bar(4)
+        bar._prog.refresh()
+        last = terminal.getvalue().split("\r")[-1]
+    assert "drawing" in last and "4/10 rows" in last
+
+
+def test_quiet_bar_as_callback_is_harmless():
+    from litaudit.render.progress import progress_bar
+
+    with progress_bar("x", unit="rows", counts=("added",), quiet=True) as bar:
+        bar(total=10)
+        bar(5, added=2)
+        assert not bar.shown
+
+
+def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path):
+    """CliRunner's stderr is not a terminal: the commands with bars print none of it, and
+    --json stays one JSON document."""
+    import shutil
+
+    db = tmp_path / "db.duckdb"
+    shutil.copy(seeded_db_file, db)
+    marks = ("━", "measuring", "drawing", "groups", "0:00:0")
+    for args in (
+        ("results", "list", "-c", "robust04", "--limit", "20"),
+        ("audit", "summary", "--no-save"),
+        ("init",),
+    ):
+        r = cli(*args, db=db)
+        assert r.exit_code == 0, r.output
+        assert not any(m in r.stderr for m in marks), (args, r.stderr)
+    r = cli("audit", "summary", "--no-save", "--json", db=db)
+    assert r.exit_code == 0 and not r.stderr
+    json.loads(r.stdout)
+    out = tmp_path / "part.csv"
+    assert cli("results", "export", str(out), "-c", "robust04", db=db).exit_code == 0
+    fresh = tmp_path / "fresh.duckdb"
+    assert cli("init", "--no-seeds", "--json", db=fresh).exit_code == 0
+    r = cli("results", "import", str(out), "--json", db=fresh)
+    assert r.exit_code == 0, r.output
+    assert not r.stderr
+    assert json.loads(r.stdout)[0]["results"] > 0
+
+
+def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
+    """`reuse rao`/`lou`/`verdict` load a whole archive at once: the bar moves through the
+    load's steps (read, docnos coded, rows ordered, assembled), and a verdict's units add
+    up to its total."""
+    from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
+    from litaudit.analyses.verdict import _depths, run_verdict, verdict_steps
+    from litaudit.defaults import AGREEMENT_DEPTH
+    from litaudit.runs.ingest import import_archive
+    from tests.test_runs_cache import CID, _write_archive
+
+    q, paths = _write_archive(tmp_path)
+    import_archive(mem_store, CID, paths, qrels_path=q)
+    seen: list[int] = []
+    cid, coded = load_coded(mem_store.con, CID, seen.append)
+    assert seen == [1] * LOAD_STEPS and cid == CID and len(coded.run) > 0
+    seen.clear()
+    run_verdict(mem_store.con, CID, assignments=3, save=False, progress=seen.append)
+    assert sum(seen) == verdict_steps(_depths(AGREEMENT_DEPTH), 3, 0, False)
+
+
+def test_verify_prints_a_line_per_result_after_its_bar_and_up_to_a_failure(cli, seeded_db_file):
+    import shutil
+
+    shutil.copy(seeded_db_file, cli.db)
+    ids = [r["id"] for r in json.loads(cli("results", "list", "--limit", "3", "--json").stdout)]
+    r = cli("results", "verify", *map(str, ids))
+    assert r.exit_code == 0 and r.stdout.splitlines() == [f"#{i} verified" for i in ids]
+    r = cli("results", "retract", str(ids[0]), "999999999", str(ids[1]), "--reason", "test")
+    assert r.exit_code == 1 and r.stdout.splitlines() == [f"#{ids[0]} retracted"]
+    assert "999999999" in r.stderr and "━" not in r.stderr
