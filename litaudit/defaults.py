@@ -62,6 +62,8 @@ NORMAL_FIT_MAX_KURTOSIS = 3.0
 IMPORT_GROUP_BYTES = 256 << 20  # ours: run files are imported in groups of this much text
 # (uncompressed); the import's memory is about 4x one group
 # (bench/bench_runs_scale.py), so it stays under 2 GiB
+IMPORT_CHUNK_BYTES = 128 << 20  # ours: a file of more than a group is read in pieces of
+# this much text (ending with a topic), IMPORT_GROUP_BYTES // this to a group
 DUCKDB_MEMORY_LIMIT = "256MB"  # ours: DuckDB's memory limit while an import or an
 # evaluation works in several groups (its block cache
 # otherwise grows with the archive: eval of 140M lines
