@@ -1,5 +1,5 @@
 """Reading an import's run files, group by group, for :mod:`litaudit.runs.ingest`: the
-files given (and the run metadata CSV), cut into groups of bounded text, a file larger
+files given, cut into groups of bounded text, a file larger
 than a group read in pieces (:mod:`litaudit.runs.chunks`), each group's files read on
 threads, and the checks that span files and groups (run tags, a file's pieces, topics
 missing from qrels read beside them).
@@ -7,7 +7,6 @@ missing from qrels read beside them).
 
 from __future__ import annotations
 
-import csv
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -18,15 +17,6 @@ from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.runs import trec_io
 from litaudit.runs.chunks import Piece, PieceReader, read_piece
 from litaudit.runs.coding import docno_words
-from litaudit.runs.model import RunInfo
-
-RUN_TYPES = {
-    "automatic": "automatic",
-    "auto": "automatic",
-    "relauto": "automatic",
-    "manual": "manual",
-    "human-assisted": "manual",
-}
 
 
 def sha256_file(path: Path) -> str:
@@ -59,84 +49,6 @@ def expand_paths(items: Sequence[str | Path]) -> list[Path]:
             seen.add(r)
             uniq.append(p)
     return uniq
-
-
-METADATA_COLUMNS = (
-    "tag",
-    "run",
-    "run_id",
-    "runid",
-    "participant",
-    "site",
-    "group",
-    "run_type",
-    "type",
-    "pooled",
-)
-
-
-def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
-    """Run metadata CSV: columns ``tag`` (or ``run``/``run_id``), ``participant`` (or
-    ``site``), ``run_type`` (automatic|manual), ``pooled`` (true|false|yes|no|1|0)."""
-    problems: list[Problem] = []
-    out: dict[str, RunInfo] = {}
-    import io
-
-    from litaudit.curation.rows import decode_utf8
-    from litaudit.measures import did_you_mean
-
-    try:
-        text = decode_utf8(str(path), Path(path).read_bytes())
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read file: {exc.strerror}") from None
-    with io.StringIO(text, newline="") as fh:
-        reader = csv.DictReader(fh)
-        cols = {c.strip().lower(): c for c in (reader.fieldnames or [])}
-        unknown = [
-            Problem(str(path), 1, f"unknown column {c!r}{did_you_mean(c, METADATA_COLUMNS)}")
-            for c in cols
-            if c not in METADATA_COLUMNS
-        ]
-        if unknown:
-            raise ValidationFailed(unknown)
-        tag_col = next((cols[c] for c in ("tag", "run", "run_id", "runid") if c in cols), None)
-        if tag_col is None:
-            raise InputError(str(path), 1, "no 'tag' column (also accepted: run, run_id)")
-        site_col = next((cols[c] for c in ("participant", "site", "group") if c in cols), None)
-        type_col = cols.get("run_type") or cols.get("type")
-        pool_col = cols.get("pooled")
-        for no, row in enumerate(reader, start=2):
-            tag = (row.get(tag_col) or "").strip()
-            if not tag:
-                problems.append(Problem(str(path), no, "empty run tag", "tag"))
-                continue
-            if tag in out:
-                problems.append(Problem(str(path), no, f"run {tag!r} listed twice", "tag"))
-                continue
-            rt = (row.get(type_col) or "").strip().lower() if type_col else ""
-            if rt and rt not in RUN_TYPES:
-                problems.append(
-                    Problem(
-                        str(path), no, f"unknown run type {rt!r} (automatic or manual)", "run_type"
-                    )
-                )
-                continue
-            pv = (row.get(pool_col) or "").strip().lower() if pool_col else ""
-            pooled = None
-            if pv in ("true", "yes", "1", "y"):
-                pooled = True
-            elif pv in ("false", "no", "0", "n"):
-                pooled = False
-            elif pv:
-                problems.append(
-                    Problem(str(path), no, f"pooled must be true or false, got {pv!r}", "pooled")
-                )
-                continue
-            site = (row.get(site_col) or "").strip() if site_col else ""
-            out[tag] = RunInfo(tag, site or None, RUN_TYPES.get(rt), pooled)
-    if problems:
-        raise ValidationFailed(problems)
-    return out
 
 
 def file_groups(paths: Sequence[Path], group_bytes: int) -> list[list[Path]]:
