@@ -213,3 +213,23 @@ def test_byte_order_codes_of_mostly_distinct_words(strings, seed):
     assert n == len(uniq)
     rank = {v: i for i, v in enumerate(uniq)}
     assert codes.tolist() == [rank[v.encode()] for v in values]
+
+
+@pytest.mark.parametrize(
+    "bad_lines, stored", [(range(24, 72), (48, 48, 4)), (range(40), (56, 40, 5))]
+)
+def test_lenient_pieces_without_a_valid_line(tmp_path, bad_lines, stored):
+    # pieces here hold two topics (24 lines): topics 3-6 leave two pieces with no valid
+    # line; the first 40 lines bad leave the first piece without one (the run's tag is
+    # not known from it: the file is read whole)
+    lines = _run_lines(range(1, 9), seed=12)
+    for i in bad_lines:
+        lines[i] = lines[i].replace(" Q0 ", " ")
+    p = tmp_path / "r.txt"
+    p.write_text("".join(lines))
+    assert [x.first_line for x in PieceReader(p, CHUNK)] == [1, 25, 49, 73]
+    whole, pieces = _whole_and_pieces(tmp_path, [p], _qrels(tmp_path / "q.txt"), lenient=True)
+    _same_archive(whole, pieces)
+    assert pieces.con.execute("SELECT n_lines, n_skipped, n_topics FROM runs").fetchall() == [
+        stored
+    ]

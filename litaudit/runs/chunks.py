@@ -37,6 +37,7 @@ class Piece:
     data: bytes  # its text (decompressed)
     last: bool  # the file's last piece
     sha: str | None  # on the last piece: the file's sha256 (when the reader hashed it)
+    share: float = 0.0  # of the file's text (for progress; the last piece: the rest)
 
     @property
     def size(self) -> int:

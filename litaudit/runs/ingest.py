@@ -70,7 +70,7 @@ def import_archive(
     metadata: Path | None = None,
     lenient: bool = False,
     threads: int = 2,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[float, int], None] | None = None,
     group_bytes: int = IMPORT_GROUP_BYTES,
     chunk_bytes: int = IMPORT_CHUNK_BYTES,
 ) -> ImportReport:
@@ -101,7 +101,8 @@ def import_archive(
     so that every problem is listed, and nothing is written.
 
     ``progress(files, lines)`` is called (from the reader threads) as each run file, or
-    piece of one, has been read, with the number of files it ends (1 or 0) and of lines.
+    piece of one, has been read, with the files it stands for (1, or a piece's share of
+    its file's text) and its number of lines.
     """
     paths = expand_paths(run_paths) if run_paths else []
     meta = read_metadata_csv(Path(metadata)) if metadata else None
@@ -213,7 +214,7 @@ def _read_and_commit_groups(
     q_sha,
     lenient: bool,
     threads: int,
-    progress: Callable[[int, int], None] | None,
+    progress: Callable[[float, int], None] | None,
     release: bool,
 ):
     """The groups of :func:`import_archive`, one after the other: each read (the qrels

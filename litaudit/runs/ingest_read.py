@@ -145,8 +145,11 @@ def _piece_groups(path: Path, group_bytes: int, chunk_bytes: int, existing: dict
                 return
         per = max(1, group_bytes // max(1, chunk_bytes))
         batch: list = []
+        total, done = max(1, text_size(path)), 0.0
         for piece in PieceReader(path, chunk_bytes, hashed=sha is None):
             piece.sha = piece.sha or sha
+            piece.share = 1 - done if piece.last else min(piece.size / total, 1 - done)
+            done += piece.share
             batch.append(piece)
             if len(batch) == per:
                 yield batch
@@ -263,7 +266,7 @@ def read_group(
     lenient: bool,
     threads: int,
     first: Callable | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[float, int], None] | None = None,
     release: bool = False,
     tally: Tally | None = None,
 ) -> tuple[list, object]:
@@ -288,7 +291,7 @@ def read_group(
         if isinstance(item, Piece):
             got = _read_piece(item, qtopics, lenient, sent[i])
             if progress is not None and not isinstance(got, list):
-                progress(int(item.last), got[1].lines)
+                progress(item.share, got[1].lines)
         else:
             got = _read_file(item, existing, qtopics, lenient, progress)
         if release:
