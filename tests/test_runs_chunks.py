@@ -233,3 +233,23 @@ def test_lenient_pieces_without_a_valid_line(tmp_path, bad_lines, stored):
     assert pieces.con.execute("SELECT n_lines, n_skipped, n_topics FROM runs").fetchall() == [
         stored
     ]
+
+
+def test_problems_of_a_file_in_pieces_are_listed_as_for_a_whole_file(tmp_path, mem_store):
+    from litaudit.runs.trec_io import MAX_PROBLEMS
+
+    lines = _run_lines(range(1, 9), seed=13)
+    bad = list(range(3, 96, 3))  # 32 bad lines, in every piece
+    for i in bad:
+        lines[i - 1] = lines[i - 1].replace(" Q0 ", " ")
+    p = tmp_path / "r.txt"
+    p.write_text("".join(lines))
+    q = _qrels(tmp_path / "q.txt")
+    listed = []
+    for opts in ({}, {"group_bytes": GROUP, "chunk_bytes": CHUNK}):
+        with pytest.raises(ValidationFailed) as exc:
+            import_archive(mem_store, CID, [p], qrels_path=q, **opts)
+        listed.append([str(x) for x in exc.value.problems])
+    assert listed[0] == listed[1]
+    assert [x.split(":")[1] for x in listed[1][:MAX_PROBLEMS]] == [str(i) for i in bad[:20]]
+    assert listed[1][MAX_PROBLEMS:] == [f"{p}: ... and {len(bad) - MAX_PROBLEMS} more problems"]

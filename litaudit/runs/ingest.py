@@ -262,7 +262,7 @@ def _read_and_commit_groups(
         _drop_text(group)
         del todo, words, qtable, qwords
     if tally.problems:
-        raise ValidationFailed(tally.problems)
+        raise ValidationFailed(trec_io.cap_problems(tally.problems))
     return n_judg
 
 

@@ -173,7 +173,7 @@ def _import_group(
             except ValidationFailed as exc:
                 redo.extend(exc.problems)
         if redo:
-            raise ValidationFailed(redo)
+            raise ValidationFailed(trec_io.cap_problems(redo))
     words.clear()  # the caller's list too: the words are not needed past coding
     if todo:
         coded.start_ranking(len(todo), threads)

@@ -86,10 +86,35 @@ class _Collector:
         if self.count:
             probs = list(self.problems)
             if self.count > len(probs):
-                probs.append(
-                    Problem(self.name, None, f"... and {self.count - len(probs)} more problems")
-                )
+                probs.append(Problem(self.name, None, more_problems(self.count - len(probs))))
             raise ValidationFailed(probs)
+
+
+def more_problems(n: int) -> str:
+    """What stands for the ``n`` problems of a file past the first ``MAX_PROBLEMS``."""
+    return f"... and {n} more problems"
+
+
+_MORE = re.compile(r"\.\.\. and ([0-9]+) more problems")
+
+
+def cap_problems(problems: list[Problem]) -> list[Problem]:
+    """At most ``MAX_PROBLEMS`` problems listed per file, the rest counted in one
+    :func:`more_problems` after them (a file read in pieces has each piece's problems)."""
+    listed: dict[str, int] = {}
+    more: dict[str, int] = {}
+    out: list[Problem] = []
+    for p in problems:
+        m = _MORE.fullmatch(p.message) if p.line is None else None
+        if m is None and listed.get(p.file, 0) < MAX_PROBLEMS:
+            out.append(p)
+            listed[p.file] = listed.get(p.file, 0) + 1
+        else:
+            more[p.file] = more.get(p.file, 0) + (int(m[1]) if m else 1)
+    for f, n in more.items():
+        at = max((i for i, p in enumerate(out) if p.file == f), default=len(out) - 1)
+        out.insert(at + 1, Problem(f, None, more_problems(n)))
+    return out
 
 
 def _lines(path: Path):
