@@ -62,7 +62,8 @@ NORMAL_FIT_MAX_KURTOSIS = 3.0
 IMPORT_GROUP_BYTES = 128 << 20  # ours: run files are imported in groups of this much text
 # (uncompressed); a larger file in pieces of IMPORT_CHUNK_BYTES, two to a group (read on
 # two threads). Measured with bench/bench_runs_scale.py (issue 15): peak resident memory
-# ~1 GB for a 20M-line file (256 MiB groups: ~1.5 GB), the same CPU time per line
+# 1.0 GiB for one 20M-line file, 1.1 GiB for 20 files of 7M lines (256 MiB groups:
+# ~1.5 GiB for the 20M-line file, at the same CPU time per line)
 IMPORT_CHUNK_BYTES = 64 << 20  # ours: see IMPORT_GROUP_BYTES
 DUCKDB_MEMORY_LIMIT = "256MB"  # ours: DuckDB's memory limit while an import or an
 # evaluation works in several groups (its block cache
