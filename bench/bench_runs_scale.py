@@ -3,12 +3,15 @@
     .venv/bin/python bench/bench_runs_scale.py            # 1, 2 and 4 runs (7M-28M lines)
     .venv/bin/python bench/bench_runs_scale.py --full     # 2, 5 and 10 runs (up to 70M lines)
     .venv/bin/python bench/bench_runs_scale.py --runs 20  # one size: 20 runs (140M lines)
+    .venv/bin/python bench/bench_runs_scale.py --single-file 20  # one run file of 20M lines
 
 Each run is 6,980 topics x 1,000 documents (the MS MARCO passage dev queries, depth 1,000:
 6.98M lines), written as plain text into a temporary folder (``--tmp``; deleted after
 each size) with MS MARCO-like ids: numeric topic ids and docnos from the 8.8M passages,
 scores with ties, the qrels about 1.1 relevant passages per query (as qrels.dev.small).
-Runs share passages per topic, as real runs do.
+Runs share passages per topic, as real runs do. ``--single-file M`` imports one run file of
+about M million lines instead (the same topics, each ranked M/6.98 thousand deep): the
+import's memory must not grow with one file's size either.
 
 For each size, as separate processes (as a user types them, process start-up included):
 ``litaudit runs import`` into a database holding the reference data (``litaudit init``),
@@ -40,19 +43,20 @@ RSS_TARGET_MIB = 2048
 EVAL_TARGET_S = 30.0  # at 140M lines
 
 
-def synth_msmarco(root: Path, n_runs: int, seed: int = 15) -> tuple[Path, Path]:
-    """Qrels and ``n_runs`` run files (plain text) shaped like MS MARCO dev runs."""
+def synth_msmarco(root: Path, n_runs: int, seed: int = 15, depth: int = DEPTH) -> tuple[Path, Path]:
+    """Qrels and ``n_runs`` run files (plain text) shaped like MS MARCO dev runs, each
+    topic ranked ``depth`` deep."""
     import numpy as np
     import pyarrow as pa
     import pyarrow.csv as pcsv
 
     rng = np.random.default_rng(seed)
     topics = np.sort(rng.choice(1_100_000, size=N_TOPICS, replace=False)) + 2
-    base = rng.integers(0, N_PASSAGES - 8 * DEPTH, size=N_TOPICS)  # each topic's passages
+    base = rng.integers(0, N_PASSAGES - 8 * depth, size=N_TOPICS)  # each topic's passages
     opts = pcsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
     n_rel = 1 + (rng.random(N_TOPICS) < 0.1)
     q_topic = np.repeat(topics, n_rel)
-    q_doc = np.repeat(base, n_rel) + 7 * rng.integers(0, DEPTH, size=len(q_topic))
+    q_doc = np.repeat(base, n_rel) + 7 * rng.integers(0, depth, size=len(q_topic))
     q_doc[1:][q_topic[1:] == q_topic[:-1]] += 1  # two relevant: distinct passages
     qrels = root / "qrels.dev.small.tsv"
     pcsv.write_csv(
@@ -69,13 +73,13 @@ def synth_msmarco(root: Path, n_runs: int, seed: int = 15) -> tuple[Path, Path]:
     )
     run_dir = root / "runs"
     run_dir.mkdir()
-    rank = np.tile(np.arange(1, DEPTH + 1, dtype=np.int32), N_TOPICS)
-    t_col = pa.array(np.repeat(topics, DEPTH).astype(str))
+    rank = np.tile(np.arange(1, depth + 1, dtype=np.int32), N_TOPICS)
+    t_col = pa.array(np.repeat(topics, depth).astype(str))
     for r in range(n_runs):
         # distinct passages per topic: base + 7 k + jitter (k a permutation of the ranks)
-        k = rng.permuted(np.tile(np.arange(DEPTH), (N_TOPICS, 1)), axis=1)
-        docs = (base[:, None] + 7 * k + rng.integers(0, 7, size=(N_TOPICS, DEPTH))).ravel()
-        score = np.round(np.sort(rng.random((N_TOPICS, DEPTH)) * 20, axis=1)[:, ::-1], 3)
+        k = rng.permuted(np.tile(np.arange(depth), (N_TOPICS, 1)), axis=1)
+        docs = (base[:, None] + 7 * k + rng.integers(0, 7, size=(N_TOPICS, depth))).ravel()
+        score = np.round(np.sort(rng.random((N_TOPICS, depth)) * 20, axis=1)[:, ::-1], 3)
         table = pa.table(
             {
                 "t": t_col,
@@ -111,16 +115,16 @@ def run_child(cmd: list[str]) -> tuple[float, float, float]:
     return wall, usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
 
 
-def one_size(tmp_root: Path, n_runs: int, base_db: Path) -> dict:
+def one_size(tmp_root: Path, n_runs: int, base_db: Path, depth: int = DEPTH) -> dict:
     with tempfile.TemporaryDirectory(dir=tmp_root) as tmp:
         root = Path(tmp)
         t0 = time.perf_counter()
-        run_dir, qrels = synth_msmarco(root, n_runs)
+        run_dir, qrels = synth_msmarco(root, n_runs, depth=depth)
         gen = time.perf_counter() - t0
         text = sum(p.stat().st_size for p in run_dir.iterdir())
         db = root / "a.duckdb"
         shutil.copy(base_db, db)
-        lines = n_runs * N_TOPICS * DEPTH
+        lines = n_runs * N_TOPICS * depth
         t_imp, rss_imp, cpu_imp = run_child(
             [
                 *LITAUDIT,
@@ -165,6 +169,12 @@ def main() -> None:
     ap.add_argument("--full", action="store_true", help="2, 5 and 10 runs (70M lines)")
     ap.add_argument("--runs", type=int, nargs="*", help="these sizes (runs) instead")
     ap.add_argument(
+        "--single-file",
+        type=float,
+        metavar="M",
+        help="one run file of about M million lines instead (e.g. 20)",
+    )
+    ap.add_argument(
         "--tmp",
         type=Path,
         default=Path(tempfile.gettempdir()),
@@ -172,13 +182,16 @@ def main() -> None:
     )
     a = ap.parse_args()
     sizes = a.runs or ([2, 5, 10] if a.full else [1, 2, 4])
-    need = max(sizes) * 0.27 * 2**30 * 1.6
+    depth = DEPTH
+    if a.single_file:
+        sizes, depth = [1], max(1, round(a.single_file * 1e6 / N_TOPICS))
+    need = max(sizes) * 0.27 * 2**30 * 1.6 * depth / DEPTH
     free = shutil.disk_usage(a.tmp).free
     if free < need:
         sys.exit(f"{a.tmp}: {free / 2**30:.1f} GiB free, need about {need / 2**30:.1f} GiB")
     print(
         f"cores {os.cpu_count()}, load average {os.getloadavg()[0]:.2f}; MS MARCO-shaped "
-        f"runs of {N_TOPICS} topics x {DEPTH} documents, collection {COLLECTION}"
+        f"runs of {N_TOPICS} topics x {depth} documents, collection {COLLECTION}"
     )
     with tempfile.TemporaryDirectory(dir=a.tmp) as tmp:
         base = Path(tmp) / "base.duckdb"
@@ -187,7 +200,7 @@ def main() -> None:
         )
         first = None
         for n in sizes:
-            r = one_size(Path(tmp), n, base)
+            r = one_size(Path(tmp), n, base, depth)
             per = r["import"] / r["lines"] * 1e6
             first = first or per
             print(

@@ -59,9 +59,12 @@ NORMAL_FIT_MAX_SKEW = 1.5
 NORMAL_FIT_MAX_KURTOSIS = 3.0
 
 # --- run archives (issue 15) -----------------------------------------------------------
-IMPORT_GROUP_BYTES = 256 << 20  # ours: run files are imported in groups of this much text
-# (uncompressed); the import's memory is about 4x one group
-# (bench/bench_runs_scale.py), so it stays under 2 GiB
+IMPORT_GROUP_BYTES = 128 << 20  # ours: run files are imported in groups of this much text
+# (uncompressed); a larger file in pieces of IMPORT_CHUNK_BYTES, two to a group (read on
+# two threads). Measured with bench/bench_runs_scale.py (issue 15): peak resident memory
+# 1.0 GiB for one 20M-line file, 1.1 GiB for 20 files of 7M lines (256 MiB groups:
+# ~1.5 GiB for the 20M-line file, at the same CPU time per line)
+IMPORT_CHUNK_BYTES = 64 << 20  # ours: see IMPORT_GROUP_BYTES
 DUCKDB_MEMORY_LIMIT = "256MB"  # ours: DuckDB's memory limit while an import or an
 # evaluation works in several groups (its block cache
 # otherwise grows with the archive: eval of 140M lines

@@ -9,7 +9,7 @@ lexicographically, so:
 
 - each word column is coded by hashing integers (:func:`coded_words`: Arrow's
   ``dictionary_encode``, per file on the reader threads, where a word's few thousand
-  values fit in cache);
+  values fit in cache), or by sorting them when most are distinct (numeric docnos);
 - :func:`byte_order_codes` merges the parts' small dictionaries and sorts them, giving
   per-word ranks in byte order, and folds the ranks of words 1..j, word by word, into
   one dense code that keeps the byte order (a bitmap over the product space when it is
@@ -68,15 +68,39 @@ def words_of(array, n_words: int | None = None) -> list[np.ndarray] | None:
 
 
 def _dictionary(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(int32 indices, distinct uint64 values in order of first appearance)."""
+    """(int32 indices, distinct uint64 values): through a sort when most values are
+    distinct (see :func:`_mostly_distinct`), else Arrow's hash."""
     import pyarrow.compute as pc
 
+    if _mostly_distinct(values):
+        uniq, idx = np.unique(values, return_inverse=True)
+        return idx.astype(np.int32), uniq
     enc = pc.dictionary_encode(from_numpy(values.view(np.int64)))
     return to_numpy(enc.indices), to_numpy(enc.dictionary).view(np.uint64)
 
 
+SAMPLE = 4096  # values sampled to tell a mostly distinct column (see _mostly_distinct)
+
+
+def _mostly_distinct(values: np.ndarray) -> bool:
+    """Are most of a large column's values distinct (judged from an even sample)?
+
+    Arrow's hash table then takes ~150 bytes a value (266 MB at its peak for 1.75M
+    distinct values: a 64 MB piece of an MS MARCO run) and is slower than numpy's sort
+    (0.22 s against 0.08 s); with few distinct values (a few thousand: 0.03 s against
+    0.08 s) the hash is faster and small."""
+    n = len(values)
+    if n < 8 * SAMPLE:
+        return False
+    sample = values[:: n // SAMPLE]
+    return len(np.unique(sample)) * 2 > len(sample)
+
+
 def _rank_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
     """(int32 codes, n): dense codes of uint64 ``values`` that keep their order."""
+    if _mostly_distinct(values):
+        uniq, inverse = np.unique(values, return_inverse=True)
+        return inverse.astype(np.int32), len(uniq)
     idx, uniq = _dictionary(values)
     rank = np.empty(len(uniq), dtype=np.int32)
     rank[np.argsort(uniq)] = np.arange(len(uniq), dtype=np.int32)

@@ -86,10 +86,35 @@ class _Collector:
         if self.count:
             probs = list(self.problems)
             if self.count > len(probs):
-                probs.append(
-                    Problem(self.name, None, f"... and {self.count - len(probs)} more problems")
-                )
+                probs.append(Problem(self.name, None, more_problems(self.count - len(probs))))
             raise ValidationFailed(probs)
+
+
+def more_problems(n: int) -> str:
+    """What stands for the ``n`` problems of a file past the first ``MAX_PROBLEMS``."""
+    return f"... and {n} more problems"
+
+
+_MORE = re.compile(r"\.\.\. and ([0-9]+) more problems")
+
+
+def cap_problems(problems: list[Problem]) -> list[Problem]:
+    """At most ``MAX_PROBLEMS`` problems listed per file, the rest counted in one
+    :func:`more_problems` after them (a file read in pieces has each piece's problems)."""
+    listed: dict[str, int] = {}
+    more: dict[str, int] = {}
+    out: list[Problem] = []
+    for p in problems:
+        m = _MORE.fullmatch(p.message) if p.line is None else None
+        if m is None and listed.get(p.file, 0) < MAX_PROBLEMS:
+            out.append(p)
+            listed[p.file] = listed.get(p.file, 0) + 1
+        else:
+            more[p.file] = more.get(p.file, 0) + (int(m[1]) if m else 1)
+    for f, n in more.items():
+        at = max((i for i, p in enumerate(out) if p.file == f), default=len(out) - 1)
+        out.insert(at + 1, Problem(f, None, more_problems(n)))
+    return out
 
 
 def _lines(path: Path):
@@ -101,14 +126,19 @@ def _lines(path: Path):
         raise InputError(str(path), None, f"cannot read file: {exc.strerror or exc}") from None
     except (EOFError, gzip.BadGzipFile) as exc:
         raise InputError(str(path), None, f"not a readable gzip file ({exc})") from None
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    return _lines_of(str(path), data)
+
+
+def _lines_of(name: str, data: bytes, first_line: int = 1):
+    """:func:`_lines` of ``data``, a file's text from its line ``first_line`` on."""
+    if first_line == 1 and data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError(
-            str(path),
+            name,
             1,
             "not UTF-8: the file is UTF-16 (it starts with a "
             "UTF-16 byte-order mark); save it as UTF-8",
         )
-    for no, raw in enumerate(data.split(b"\n"), start=1):
+    for no, raw in enumerate(data.split(b"\n"), start=first_line):
         fields = _WS.split(raw.strip(b" \t\r\f\v"))
         if fields == [b""]:
             continue
@@ -126,15 +156,48 @@ def parse_run_file(
 ) -> ParsedRun:
     """Read one run file line by line, naming every problem with its line."""
     path = Path(path)
-    col = _Collector(str(path))
+    pr, col = _parse_run_lines(str(path), _lines(path), qrels_topics=qrels_topics)
+    return _finish_run(str(path), pr, col, lenient)
+
+
+def parse_run_text(
+    name: str,
+    data: bytes,
+    *,
+    first_line: int = 1,
+    tag: str | None = None,
+    qrels_topics: set[str] | None = None,
+) -> tuple[ParsedRun, _Collector]:
+    """A part of a run file (its text from line ``first_line`` on) read line by line:
+    what it holds (``run.tag`` is ``tag`` when given, else the first valid line's; None
+    when no line is valid) and its problems (collected, not raised)."""
+    return _parse_run_lines(name, _lines_of(name, data, first_line), qrels_topics, tag)
+
+
+def _finish_run(name: str, pr: ParsedRun, col: _Collector, lenient: bool) -> ParsedRun:
+    """A whole file's :class:`ParsedRun`, or its problems raised."""
+    if pr.lines == 0:
+        raise InputError(name, None, "empty run file (no ranking lines)")
+    if not lenient:
+        col.raise_if_any()
+    if pr.run.tag is None:
+        raise InputError(name, None, f"no valid ranking line among {pr.lines} lines")
+    return pr
+
+
+def _parse_run_lines(
+    name: str, numbered_lines, qrels_topics: set[str] | None, tag: str | None = None
+) -> tuple[ParsedRun, _Collector]:
+    """The valid lines of ``numbered_lines`` ((line number, fields), see :func:`_lines`)
+    as a run, and the problems of the others."""
+    col = _Collector(name)
     topics: list[str] = []
     docs: list[str] = []
     scores: list[float] = []
     seen: set[tuple[str, str]] = set()
-    tag: str | None = None
     lines = bad = 0
     missing_topics: set[str] = set()
-    for no, f in _lines(path):
+    for no, f in numbered_lines:
         lines += 1
         if isinstance(f, str):
             col.add(no, f)
@@ -174,19 +237,13 @@ def parse_run_file(
         topics.append(topic)
         docs.append(docno)
         scores.append(float(score))
-    if lines == 0:
-        raise InputError(str(path), None, "empty run file (no ranking lines)")
-    if not lenient:
-        col.raise_if_any()
-    if tag is None:
-        raise InputError(str(path), None, f"no valid ranking line among {lines} lines")
     run = Run(
-        tag,
+        tag,  # type: ignore[arg-type]  # None: no valid line (see _finish_run)
         np.array(topics, dtype=object),
         np.array(docs, dtype=object),
         np.array(scores, dtype=np.float64),
     )
-    return ParsedRun(run, lines, bad)
+    return ParsedRun(run, lines, bad), col
 
 
 def parse_qrels_file(path, *, lenient: bool = False) -> ParsedQrels:
@@ -236,10 +293,15 @@ def parse_qrels_file(path, *, lenient: bool = False) -> ParsedQrels:
 
 
 def _slow_run(path: Path, qrels_topics, lenient) -> RunTable:
+    pr = parse_run_file(path, qrels_topics=qrels_topics, lenient=lenient)
+    return run_table(pr)
+
+
+def run_table(pr: ParsedRun) -> RunTable:
+    """A :class:`ParsedRun` as the importer's Arrow columns."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    pr = parse_run_file(path, qrels_topics=qrels_topics, lenient=lenient)
     r = pr.run
     table = pa.table(
         {

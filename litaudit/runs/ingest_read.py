@@ -1,0 +1,439 @@
+"""Reading an import's run files, group by group, for :mod:`litaudit.runs.ingest`: the
+files given, cut into groups of bounded text, a file larger
+than a group read in pieces (:mod:`litaudit.runs.chunks`), each group's files read on
+threads, and the checks that span files and groups (run tags, a file's pieces, topics
+missing from qrels read beside them).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
+from litaudit.runs import trec_io
+from litaudit.runs.chunks import Piece, PieceReader, read_piece
+from litaudit.runs.coding import docno_words
+
+
+def sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def expand_paths(items: Sequence[str | Path]) -> list[Path]:
+    """Run files given as files or directories (every regular, non-hidden file inside)."""
+    out: list[Path] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            found = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+            if not found:
+                raise InputError(str(p), None, "directory has no run files")
+            out.extend(found)
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise InputError(str(p), None, "no such file or directory")
+    seen: set[Path] = set()
+    uniq = []
+    for p in out:
+        r = p.resolve()
+        if r not in seen:
+            seen.add(r)
+            uniq.append(p)
+    return uniq
+
+
+def file_groups(paths: Sequence[Path], group_bytes: int) -> list[list[Path]]:
+    """The files in order, cut into groups of at most ``group_bytes`` bytes of text each
+    (a larger file is a group of its own): gzip files count their uncompressed size, read
+    from their last four bytes (ISIZE, RFC 1952; modulo 4 GiB, so never less than the
+    compressed size)."""
+    groups: list[list[Path]] = []
+    size = 0
+    for p in paths:
+        n = text_size(p)
+        if not groups or size + n > group_bytes:
+            groups.append([])
+            size = 0
+        groups[-1].append(p)
+        size += n
+    return groups
+
+
+def text_size(path: Path) -> int:
+    try:
+        n = path.stat().st_size
+        with open(path, "rb") as fh:
+            if fh.read(2) != b"\x1f\x8b" or n < 18:
+                return n
+            fh.seek(-4, 2)
+            isize = int.from_bytes(fh.read(4), "little")
+    except OSError:
+        return 0  # reported by the reader
+    while isize < n:
+        isize += 1 << 32
+    return isize
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A file too large to read whole that is stored already (same sha256)."""
+
+    path: Path
+    sha: str
+
+
+class ReadWhole(Exception):
+    """A file read in pieces that has to be read whole: a topic in two pieces (its lines
+    not listed together), or a first piece without a valid line (lenient)."""
+
+    def __init__(self, path: Path):
+        super().__init__(str(path))
+        self.path = path
+
+
+def item_path(item) -> Path:
+    """The file of an item of a group: a file (Path), a piece of one, or a stored one."""
+    return item.path if isinstance(item, (Piece, Stored)) else item
+
+
+def starts_run(item) -> bool:
+    """Does this item of a group start a run (a file, or its first piece)?"""
+    return not isinstance(item, Piece) or item.index == 0
+
+
+def import_groups(
+    paths: Sequence[Path],
+    group_bytes: int,
+    chunk_bytes: int,
+    *,
+    whole: set[Path],
+    existing: dict,
+) -> Iterator[list]:
+    """The groups of an import, one after the other: the files (Path) as
+    :func:`file_groups` makes them, except that a file of more than ``group_bytes`` bytes
+    of text (and not in ``whole``) comes as groups of its pieces (at least
+    ``chunk_bytes`` each, ``group_bytes // chunk_bytes`` to a group; see
+    :mod:`litaudit.runs.chunks`), each read when its group is due; :class:`Stored` when
+    its sha256 is in ``existing``, and a list of its problems when it cannot be read."""
+    for group in file_groups(paths, group_bytes):
+        p = group[0]
+        if len(group) > 1 or p in whole or text_size(p) <= group_bytes:
+            yield group
+        else:
+            yield from _piece_groups(p, group_bytes, min(chunk_bytes, group_bytes), existing)
+
+
+def _piece_groups(path: Path, group_bytes: int, chunk_bytes: int, existing: dict):
+    try:
+        sha = None
+        if existing:  # (else the pieces' reader hashes the file on the way)
+            try:
+                sha = sha256_file(path)
+            except OSError as exc:
+                raise InputError(str(path), None, f"cannot read file: {exc.strerror}") from None
+            if sha in existing:
+                yield [Stored(path, sha)]
+                return
+        per = max(1, group_bytes // max(1, chunk_bytes))
+        batch: list = []
+        total, done = max(1, text_size(path)), 0.0
+        for piece in PieceReader(path, chunk_bytes, hashed=sha is None):
+            piece.sha = piece.sha or sha
+            piece.share = 1 - done if piece.last else min(piece.size / total, 1 - done)
+            done += piece.share
+            batch.append(piece)
+            if len(batch) == per:
+                yield batch
+                batch = []
+        if batch:
+            yield batch
+    except InputError as exc:
+        yield [[exc.problem]]
+
+
+@dataclass
+class Tally:
+    """What an import has found so far: problems, run tags, files written or skipped, and
+    what the pieces read so far tell of their files (run tag, topics)."""
+
+    problems: list[Problem] = field(default_factory=list)
+    tags_seen: dict[str, Path] = field(default_factory=dict)
+    imported: list[str] = field(default_factory=list)
+    unchanged: dict[str, None] = field(default_factory=dict)
+    lines: int = 0
+    skipped: int = 0
+    file_tags: dict[Path, str] = field(default_factory=dict)  # files read in pieces
+    file_topics: dict[Path, set[str]] = field(default_factory=dict)
+
+    def sort(
+        self, group: list, read: list, existing: dict, existing_tags: dict, collection_id: str
+    ) -> tuple[list, list]:
+        """A group's items to write (item, sha256, RunTable) and their docno words;
+        problems and files already stored noted."""
+        self.problems += [p for r in read if isinstance(r, list) for p in r]
+        todo, words = [], []
+        for item, r in zip(group, read, strict=True):
+            if isinstance(r, list):
+                continue
+            sha, rt, w = r
+            if rt is None:
+                self.unchanged[existing[sha][0]] = None
+                continue
+            if starts_run(item):
+                self._check_tag(item_path(item), rt.tag, sha, existing_tags, collection_id)
+            todo.append((item, sha, rt))
+            words.append(w)
+        return todo, words
+
+    def _check_tag(self, p: Path, tag: str, sha, existing_tags: dict, collection_id: str) -> None:
+        if tag in self.tags_seen:
+            self.problems.append(
+                Problem(str(p), None, f"run tag {tag!r} is also the tag of {self.tags_seen[tag]}")
+            )
+        elif tag in existing_tags and existing_tags[tag] != sha:
+            self.problems.append(
+                Problem(
+                    str(p),
+                    None,
+                    f"run {tag!r} is already stored for {collection_id} "
+                    f"from a different file; delete it first with "
+                    f"`litaudit runs delete {tag}`",
+                )
+            )
+        self.tags_seen[tag] = p
+
+    def add(self, todo: list) -> None:
+        """Count a written group's runs."""
+        self.imported += [rt.tag for item, _, rt in todo if starts_run(item)]
+        self.lines += sum(rt.lines for _, _, rt in todo)
+        self.skipped += sum(rt.skipped for _, _, rt in todo)
+
+    def pieces_read(self, group: list, read: list, qtopics, lenient: bool, sent: list) -> None:
+        """Check a group's pieces against their files' earlier pieces (in order): one run
+        tag (a piece read with another is read again line by line, naming the lines), and
+        topics in one piece each (else :class:`ReadWhole`). ``sent``: the tag each piece
+        was read with."""
+        for i, item in enumerate(group):
+            if not isinstance(item, Piece):
+                continue
+            r, want = read[i], self.file_tags.get(item.path)
+            if isinstance(r, list):
+                if want is not None and sent[i] != want:
+                    read[i] = _read_piece(item, qtopics, lenient, want, fast=False)
+                continue
+            sha, rt, w = r
+            if rt.tag is None:  # lenient: no valid line in the piece
+                if want is None:
+                    raise ReadWhole(item.path)
+                read[i] = r = (sha, replace(rt, tag=want), w)
+            elif want is None:
+                self.file_tags[item.path] = rt.tag
+            elif rt.tag != want:
+                read[i] = r = _read_piece(item, qtopics, lenient, want, fast=False)
+                if isinstance(r, list):
+                    continue
+            topics = set(r[1].table.column("topic").chunk(0).dictionary.to_pylist())
+            seen = self.file_topics.setdefault(item.path, set())
+            if seen & topics:
+                raise ReadWhole(item.path)
+            seen |= topics
+
+
+def _read_piece(piece: Piece, qtopics, lenient: bool, tag: str | None, *, fast: bool = True):
+    """(sha256, RunTable, docno words) of a piece, or its problems."""
+    try:
+        rt = read_piece(piece, qtopics, lenient, tag, fast=fast)
+        return piece.sha, rt, docno_words(piece.path, rt.table)
+    except ValidationFailed as exc:
+        return exc.problems
+    except InputError as exc:
+        return [exc.problem]
+
+
+def read_group(
+    group: list,
+    existing: dict,
+    qtopics: set[str] | None,
+    lenient: bool,
+    threads: int,
+    first: Callable | None = None,
+    progress: Callable[[float, int], None] | None = None,
+    release: bool = False,
+    tally: Tally | None = None,
+) -> tuple[list, object]:
+    """Per item of a group (see :func:`import_groups`): (sha256, RunTable, docno words),
+    (sha256, None, None) when already stored, or its problems; and what ``first``
+    returned (or its problems), a job run on the same threads ahead of the files. Each
+    file is read once: hashed, decompressed, parsed and its docnos cut into words (see
+    :mod:`litaudit.runs.strcodes`) from the same bytes. ``qtopics=None``: run topics are
+    not checked here (see :func:`with_qrels`). Pieces are checked with ``tally``'s record
+    of their files (see :meth:`Tally.pieces_read`)."""
+    tally = tally if tally is not None else Tally()
+    sent = [tally.file_tags.get(item_path(it)) if isinstance(it, Piece) else None for it in group]
+
+    def one(i: int):
+        item = group[i]
+        if isinstance(item, list):
+            return item
+        if isinstance(item, Stored):
+            if progress is not None:
+                progress(1, 0)
+            return item.sha, None, None
+        if isinstance(item, Piece):
+            got = _read_piece(item, qtopics, lenient, sent[i])
+            if progress is not None and not isinstance(got, list):
+                progress(item.share, got[1].lines)
+        else:
+            got = _read_file(item, existing, qtopics, lenient, progress)
+        if release:
+            release_memory()
+        return got
+
+    def run_first():
+        if first is None:
+            raise LitauditError("internal error: no first job to run")
+        try:
+            return first()
+        except ValidationFailed as exc:
+            return exc.problems
+        except InputError as exc:
+            return [exc.problem]
+
+    if threads > 1 and (len(group) > 1 or (first is not None and group)):
+        from concurrent.futures import ThreadPoolExecutor
+
+        # largest files first, so that the two threads finish together
+        order = sorted(range(len(group)), key=lambda i: -_item_size(group[i]))
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            head = pool.submit(run_first) if first is not None else None
+            got = dict(zip(order, pool.map(one, order), strict=True))
+            done = head.result() if head is not None else None
+        read = [got[i] for i in range(len(group))]
+    else:
+        done = run_first() if first is not None else None
+        read = [one(i) for i in range(len(group))]
+    tally.pieces_read(group, read, qtopics, lenient, sent)
+    return read, done
+
+
+def _item_size(item) -> int:
+    if isinstance(item, Piece):
+        return item.size
+    if isinstance(item, Path):
+        try:
+            return item.stat().st_size
+        except OSError:
+            return 0
+    return 0
+
+
+def _read_file(p: Path, existing: dict, qtopics, lenient: bool, progress):
+    """(sha256, RunTable, docno words) of a whole file, (sha256, None, None) when it is
+    stored already, or its problems."""
+    try:
+        try:
+            raw = p.read_bytes()
+        except OSError as exc:
+            raise InputError(str(p), None, f"cannot read file: {exc.strerror or exc}") from None
+        sha = hashlib.sha256(raw).hexdigest()
+        if sha in existing:
+            if progress is not None:
+                progress(1, 0)
+            return sha, None, None
+        rt = trec_io.read_run_table(
+            p, qrels_topics=qtopics, lenient=lenient, check_duplicates=False, raw=raw
+        )
+        del raw  # before the docno words: one file's bytes less in memory
+        if progress is not None:
+            progress(1, rt.lines)
+        return sha, rt, docno_words(p, rt.table)
+    except ValidationFailed as exc:
+        return exc.problems
+    except InputError as exc:
+        return [exc.problem]
+
+
+def reread_slowly(item, qtopics, lenient: bool, tally: Tally):
+    """An item of a group read again line by line (every problem named with its line):
+    its RunTable, or its problems raised."""
+    if isinstance(item, Piece):
+        return read_piece(item, qtopics, lenient, tally.file_tags.get(item.path), fast=False)
+    return trec_io.read_slow_run_table(item, qrels_topics=qtopics, lenient=lenient)
+
+
+def _check_topics(item, result, qtopics: set[str], lenient: bool, tally: Tally):
+    """A result of :func:`read_group` read before the qrels were known, checked against
+    their topics: a run with a topic they lack, or one rejected already (whose problems
+    should name the missing topics too), is read again line by line."""
+    if not isinstance(result, list):
+        sha, rt, _ = result
+        if rt is None or set(rt.table.column("topic").chunk(0).dictionary.to_pylist()) <= qtopics:
+            return result
+    elif any(p.line is None for p in result):  # unreadable, empty: nothing to add
+        return result
+    try:
+        rt = reread_slowly(item, qtopics, lenient, tally)
+    except ValidationFailed as exc:
+        return exc.problems
+    except InputError as exc:
+        return [exc.problem]
+    if isinstance(result, list):  # rejected before, so it cannot pass now
+        return result
+    return result[0], rt, docno_words(item_path(item), rt.table)
+
+
+def with_qrels(
+    qread, read: list, group: list, lenient: bool, tally: Tally
+) -> tuple[Any, Any, set[str], list]:
+    """The qrels read beside the first group (table, docno words, topics) and the group's
+    results checked against their topics; the qrels' problems (and the group's) raised."""
+    import pyarrow as pa
+
+    if isinstance(qread, list):
+        raise ValidationFailed(qread + [p for r in read if isinstance(r, list) for p in r])
+    qtable, qwords = qread
+    qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
+    return (
+        qtable,
+        qwords,
+        qtopics,
+        [_check_topics(it, r, qtopics, lenient, tally) for it, r in zip(group, read, strict=True)],
+    )
+
+
+def release_memory() -> None:
+    """Hand the memory freed by a step back to the system: Arrow's pool (jemalloc keeps
+    freed pages for reuse by Arrow alone) and the C library's heap (glibc's malloc_trim).
+    Without it, the memory an import holds grows by a few hundred MB with each group."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+    _malloc_trim()
+
+
+def _malloc_trim() -> None:
+    global _trim
+    if _trim is None:
+        _trim = False
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None)
+            if hasattr(libc, "gnu_get_libc_version"):
+                _trim = libc.malloc_trim
+        except (OSError, AttributeError):
+            pass
+    if _trim:
+        _trim(0)
+
+
+_trim: Any = None  # glibc's malloc_trim, False where there is none, None: not looked up
