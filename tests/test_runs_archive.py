@@ -92,6 +92,20 @@ def test_conflicts_are_refused(mem_store, files, tmp_path):
     assert counts(mem_store.con)[:2] == (0, 0)
 
 
+def test_delete_reports_each_run_deleted(mem_store, files):
+    # one statement per run, each reported (runs, lines): a bar moves on an MS MARCO archive
+    import_archive(
+        mem_store,
+        "trec-robust-2003",
+        [files["a.run"], files["b.run"]],
+        qrels_path=files["qrels.txt"],
+    )
+    calls = []
+    assert delete_runs(mem_store, "trec-robust-2003", progress=lambda *a: calls.append(a)) == 2
+    assert calls == [(1, 3), (1, 2)]  # runs A and B, in tag order
+    assert counts(mem_store.con) == (0, 0, 0, 0)
+
+
 def test_metadata_csv(mem_store, files, tmp_path):
     meta = tmp_path / "meta.csv"
     meta.write_text("tag,participant,run_type,pooled\nA,site1,manual,yes\n")

@@ -142,14 +142,22 @@ def delete(
     """Delete stored runs (or, with --all, a collection's whole archive)."""
     from litaudit.errors import ParameterError
     from litaudit.render.console import out
-    from litaudit.runs.archive import delete_runs
+    from litaudit.render.progress import progress_bar
+    from litaudit.runs.archive import delete_runs, list_runs
     from litaudit.store.refdata import resolve_collection
 
     if bool(tags) == all_:
         raise ParameterError("give run tags or --all (not both)")
     with open_write(ctx) as store:
         cid = resolve_collection(store.con, collection).id
-        n = delete_runs(store, cid, None if all_ else tags)
+        total = len(tags) if tags else len(list_runs(store.con, cid))
+        with progress_bar("deleting runs", total, unit="runs", counts=("lines",)) as bar:
+            n = delete_runs(
+                store,
+                cid,
+                None if all_ else tags,
+                progress=lambda k, lines: bar.advance(k, lines=lines),
+            )
     out.print(f"{cid}: deleted {n} run(s)" + (" and the qrels" if all_ else ""))
 
 

@@ -335,23 +335,35 @@ def get_run(con, tag: str, collection_id: str | None = None) -> StoredRun:
     return found[0]
 
 
-def delete_runs(store, collection_id: str, tags: Sequence[str] | None = None) -> int:
+def delete_runs(
+    store,
+    collection_id: str,
+    tags: Sequence[str] | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> int:
     """Delete runs by tag, or (tags=None) the whole archive of a collection with its qrels
-    (and the evaluations stored for it, see :mod:`litaudit.runs.evalcache`)."""
+    (and the evaluations stored for it, see :mod:`litaudit.runs.evalcache`), in one
+    transaction; ``progress(1, lines)`` after each run's rankings are deleted (one
+    statement a run: an MS MARCO run holds 7M rows)."""
     from litaudit.runs.evalcache import invalidate
 
     con = store.con
-    if tags is not None:
-        rows = _run_rows(con, collection_id, tags)
-    else:
-        rows = _run_rows(con, collection_id, None)
+    rows = _run_rows(con, collection_id, tags)
+    sizes = dict(
+        con.execute(
+            "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]
+        ).fetchall()
+    )
     ids = [r[0] for r in rows]
     with store.transaction():
         invalidate(con, collection_id)
+        for rid in ids:
+            con.execute("DELETE FROM run_rankings WHERE run_id = ?", [rid])
+            if progress is not None:
+                progress(1, int(sizes.get(rid, 0)))
         if ids:
-            id_list = ", ".join(map(str, ids))
-            con.execute(f"DELETE FROM run_rankings WHERE run_id IN ({id_list})")
-            con.execute(f"DELETE FROM runs WHERE id IN ({id_list})")
+            con.execute(f"DELETE FROM runs WHERE id IN ({', '.join(map(str, ids))})")
         if tags is None:
             for t in ("run_qrels", "run_qrels_files", "run_docs", "run_topics"):
                 con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [collection_id])
