@@ -211,6 +211,26 @@ class Simulation:
     topics_dropped: tuple[str, ...]  # no relevant document left in the pool
 
 
+def _silent(steps: float = 0, /, *, total: float = 0, **counts: int) -> None:
+    """No progress shown."""
+
+
+def _pools(runs, sites, held: dict, depth: int, sep: str, tell) -> set[str]:
+    """The depth-``depth`` pools (``topic<sep>docno``) of the runs of the sites not held
+    out of each topic; ``tell(1, pooled=n)`` after each run (n pairs new to the pools)."""
+    pooled: set[str] = set()
+    for run, site in zip(runs, sites, strict=True):
+        top = run.top(depth)
+        keep = np.array([site not in held.get(t, ()) for t in top.topic.tolist()], dtype=bool)
+        before = len(pooled)
+        pooled.update(
+            f"{t}{sep}{d}"
+            for t, d in zip(top.topic[keep].tolist(), top.docno[keep].tolist(), strict=True)
+        )
+        tell(1, pooled=len(pooled) - before)
+    return pooled
+
+
 def simulate_pooling(
     qrels,
     runs,
@@ -221,6 +241,7 @@ def simulate_pooling(
     baseline: int = 0,
     measure: str = "AP",
     rng: np.random.Generator | None = None,
+    progress=None,
 ) -> Simulation:
     """Section 4.3: hold out k sites per topic, judge the depth-d pool of the others.
 
@@ -231,6 +252,12 @@ def simulate_pooling(
     non-held-out site are kept; every run is then evaluated on these reduced qrels
     (trec_eval -c: a topic a run did not answer scores 0). Topics left with no relevant
     document are dropped.
+
+    ``progress(steps, total=more, **counts)``, when given, is told of three steps per run
+    (``total`` announced first): each run evaluated on the full qrels (one step per run
+    when that evaluation ends), pooled (one step each, with the ``pooled`` topic-document
+    pairs it added to the pools), and evaluated on the reduced qrels (as the first), with
+    the ``judged`` qrels lines kept once the pools are complete.
     """
     from litaudit.runs.evaluate import evaluate
 
@@ -238,20 +265,16 @@ def simulate_pooling(
         raise ParameterError("one site per run is needed")
     if depth < 1:
         raise ParameterError(f"pool depth must be at least 1, got {depth}")
+    tell = progress or _silent
+    tell(total=3 * len(runs))
     full = evaluate(runs, qrels, [measure], complete=True)
+    tell(len(runs))
     name = full.measures[0]
     site_names = tuple(sorted(set(sites)))
     assignment = assign_holdouts(full.topics, site_names, k, baseline, rng=rng)
     held = dict(zip(assignment.topics, assignment.held_out, strict=True))
-    pooled: set[str] = set()
     sep = "\x1f"
-    for run, site in zip(runs, sites, strict=True):
-        top = run.top(depth)
-        keep = np.array([site not in held.get(t, ()) for t in top.topic.tolist()], dtype=bool)
-        pooled.update(
-            f"{t}{sep}{d}"
-            for t, d in zip(top.topic[keep].tolist(), top.docno[keep].tolist(), strict=True)
-        )
+    pooled = _pools(runs, sites, held, depth, sep, tell)
     mask = np.fromiter(
         (
             f"{t}{sep}{d}" in pooled
@@ -260,8 +283,10 @@ def simulate_pooling(
         dtype=bool,
         count=len(qrels),
     )
+    tell(judged=int(mask.sum()))
     reduced = qrels.filter(mask)
     red = evaluate(runs, reduced, [measure], complete=True)
+    tell(len(runs))
     rel_topics = set(reduced.topic[reduced.rel >= 1].tolist())
     red_index = {t: i for i, t in enumerate(red.topics)}
     keep_topics = [t for t in full.topics if t in red_index and t in rel_topics]
