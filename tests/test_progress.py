@@ -325,3 +325,25 @@ def test_agreement_prints_no_bar_when_stderr_is_not_a_terminal(cli, tmp_path):
     r = cli(*AGREEMENT, "--randomize", "5")
     assert r.exit_code == 0, r.output
     assert r.stderr == ""
+
+
+def test_export_draws_a_bar_of_the_rows_written_on_a_terminal_only(
+    cli, seeded_db_file, tmp_path, terminal
+):
+    import shutil
+
+    shutil.copy(seeded_db_file, cli.db)
+    for fmt in ("csv", "json"):
+        r = cli("results", "export", str(tmp_path / f"r.{fmt}"), "-c", "robust04")
+        assert r.exit_code == 0, r.output
+        assert r.stderr == ""  # CliRunner's own stderr is not a terminal
+        data = json.loads((tmp_path / "r.json").read_text()) if fmt == "json" else None
+        n = (
+            sum(len(data[k]) for k in ("papers", "results", "history"))
+            if data
+            else int(r.stdout.split()[1])  # "wrote N results to ..."
+        )
+        last = terminal.getvalue().rstrip().split("\r")[-2]
+        assert f"exporting {fmt}" in last and f"{n}/{n} rows" in last, last
+        terminal.truncate(0)
+        terminal.seek(0)
