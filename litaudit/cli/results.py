@@ -469,7 +469,7 @@ def export(
     if output != STDOUT:
         check_target(output, [db_path(ctx)])  # before any work
     filt = _filter(role, status, source, years, paper, track)
-    with progress_bar(f"exporting {f}", unit="rows") as bar:
+    with progress_bar(f"export {f}: reading", unit="rows") as bar:
         with open_read(ctx) as store:
             filt = filt.resolved(store.con, collection, measure)
             bundle = None
@@ -480,7 +480,7 @@ def export(
                 rows = bundle["results"]
             else:
                 rows = export_rows(store.con, filt)
-        bar(total=export_steps(rows, f, bundle))
+        bar.update(description=f"export {f}: writing", total=export_steps(rows, f, bundle))
         write_export(rows, output, f, protect=[db_path(ctx)], bundle=bundle, progress=bar)
     extra = (
         f", {len(bundle['papers'])} papers and {len(bundle['history'])} history entries"
