@@ -191,6 +191,8 @@ def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path
         ("results", "list", "-c", "robust04", "--limit", "20"),
         ("audit", "summary", "--no-save"),
         ("init",),
+        ("results", "export", str(tmp_path / "all.json")),
+        ("results", "export", str(tmp_path / "all.csv")),
     ):
         r = cli(*args, db=db)
         assert r.exit_code == 0, r.output
@@ -238,3 +240,114 @@ def test_verify_prints_a_line_per_result_after_its_bar_and_up_to_a_failure(cli, 
     r = cli("results", "retract", str(ids[0]), "999999999", str(ids[1]), "--reason", "test")
     assert r.exit_code == 1 and r.stdout.splitlines() == [f"#{ids[0]} retracted"]
     assert "999999999" in r.stderr and "━" not in r.stderr
+
+
+def test_pooling_simulation_reports_each_run_evaluated_pooled_and_evaluated_again(tmp_path):
+    """`reuse agreement`'s pooling simulation: three steps per run announced first
+    (evaluated on the full qrels, pooled, evaluated on the reduced qrels), the pooled
+    pairs counted run by run and the judgments kept counted once."""
+    from litaudit.analyses import agreement_input as agin
+    from litaudit.runs.trec_io import read_qrels, read_run
+    from tests.test_reuse_agreement import _tiny_archive
+
+    paths = _tiny_archive(tmp_path)
+    runs = [read_run(p) for p in paths]
+    sites = [r.tag[:5] for r in runs]  # site0 ... site3
+    rec = Recorder()
+    sim = agin.simulate_pooling(
+        read_qrels(tmp_path / "qrels.txt"), runs, sites, depth=10, progress=rec
+    )
+    assert rec.calls[0] == (0, 3 * len(runs), {}), "the total is announced first"
+    assert rec.steps() == rec.total()
+    assert [s for s, _, _ in rec.calls if s] == [len(runs)] + [1] * len(runs) + [len(runs)]
+    assert rec.count("judged") == sim.judged_kept > 0
+    pooled = [c["pooled"] for _, _, c in rec.calls if "pooled" in c]
+    assert len(pooled) == len(runs) and pooled[0] > 0
+    # every pair pooled is distinct: at most the runs' depth-10 tops of topics not held out
+    assert sim.judged_kept <= rec.count("pooled") <= len(runs) * 10 * len(sim.assignment.topics)
+
+
+def test_randomization_test_reports_each_assignment():
+    import numpy as np
+
+    from litaudit.analyses.agreement_input import ScoreDesign
+    from litaudit.analyses.agreement_run import randomization_test
+
+    rng = np.random.default_rng(0)
+    sites = ("A", "A", "B", "B", "C", "C")
+    topics = tuple(str(t) for t in range(12))
+    held = tuple((("A",), ("B",), ("C",))[t % 3] for t in range(12))
+    d = ScoreDesign(
+        tuple(f"r{i}" for i in range(6)), sites, topics, rng.uniform(size=(6, 12)), held
+    )
+    rec = Recorder()
+    randomization_test(d, assignments=7, seed=1, min_topics=2, progress=rec)
+    assert rec.calls[0] == (0, 7, {})
+    assert [s for s, _, _ in rec.calls if s] == [1] * 7
+
+
+def _agreement_db(cli, tmp_path):
+    from litaudit.runs.ingest import import_archive
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import load_reference_data
+    from tests.test_reuse_agreement import _tiny_archive
+
+    paths = _tiny_archive(tmp_path)
+    with open_store(cli.db) as store:
+        load_reference_data(store.con)
+        import_archive(
+            store,
+            "trec-robust-2003",
+            paths,
+            qrels_path=tmp_path / "qrels.txt",
+            metadata=tmp_path / "meta.csv",
+        )
+
+
+AGREEMENT = ("reuse", "agreement", "-c", "robust03", "-k", "1", "-d", "10", "--min-topics", "3")
+
+
+def test_agreement_draws_a_bar_for_the_simulation_and_the_randomization(cli, tmp_path, terminal):
+    _agreement_db(cli, tmp_path)
+    r = cli(*AGREEMENT, "--randomize", "5", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    frames = terminal.getvalue()
+    assert "simulating depth-10 pools, 1 sites held out" in frames
+    assert "24/24 steps" in frames and " pooled" in frames and " judged" in frames
+    assert "randomization test, 5 assignments" in frames and "5/5 assignments" in frames
+    terminal.truncate(0)
+    terminal.seek(0)
+    r = cli(*AGREEMENT, "--randomize", "5", "--json")
+    assert r.exit_code == 0 and terminal.getvalue() == ""
+    json.loads(r.stdout)
+
+
+def test_agreement_prints_no_bar_when_stderr_is_not_a_terminal(cli, tmp_path):
+    _agreement_db(cli, tmp_path)
+    r = cli(*AGREEMENT, "--randomize", "5")
+    assert r.exit_code == 0, r.output
+    assert r.stderr == ""
+
+
+def test_export_draws_a_bar_of_the_rows_written_on_a_terminal_only(
+    cli, seeded_db_file, tmp_path, terminal
+):
+    import shutil
+
+    shutil.copy(seeded_db_file, cli.db)
+    for fmt in ("csv", "json"):
+        r = cli("results", "export", str(tmp_path / f"r.{fmt}"), "-c", "robust04")
+        assert r.exit_code == 0, r.output
+        assert r.stderr == ""  # the bar went to the terminal (the fixture's)
+        data = json.loads((tmp_path / "r.json").read_text()) if fmt == "json" else None
+        n = (
+            sum(len(data[k]) for k in ("papers", "results", "history"))
+            if data
+            else int(r.stdout.split()[1])  # "wrote N results to ..."
+        )
+        frames = terminal.getvalue()
+        last = frames.rstrip().split("\r")[-2]  # the last frame before the bar is cleared
+        assert f"export {fmt}: reading" in frames
+        assert f"export {fmt}: writing" in last and f"{n}/{n} rows" in last, last
+        terminal.truncate(0)
+        terminal.seek(0)

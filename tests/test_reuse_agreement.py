@@ -7,6 +7,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from litaudit.analyses import agreement as ag
@@ -185,6 +187,39 @@ def test_simulation_drops_topics_without_relevant():
         agin.simulate_pooling(
             q.filter(np.array([True, True, True, True, False])), [a, b], ["B", "A"], k=1, depth=5
         )
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 4))
+def test_simulation_pools_what_each_runs_top_depth_holds(seed, depth):
+    """The pools built on integer codes are those of the runs' own trec_eval rankings
+    (Run.top, on docno text): the judgments kept are the qrels lines of the pooled
+    (topic, docno) pairs of the sites not held out. Scores on a coarse grid, so ties."""
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i}" for i in range(8)] + ["z0", "a9"]
+    topics = ["3", "10", "2"]
+    q_t, q_d = zip(*[(t, d) for t in topics for d in docs if rng.uniform() < 0.6], strict=True)
+    q = Qrels(list(q_t), list(q_d), list(rng.integers(0, 2, len(q_t))))
+    q = Qrels(q.topic, q.docno, [1] + list(q.rel[1:]))
+    runs = []
+    for i in range(4):
+        rows = [(t, d) for t in topics for d in docs if rng.uniform() < 0.7]
+        t, d = zip(*rows, strict=True)
+        runs.append(Run(f"r{i}", list(t), list(d), list(rng.integers(0, 3, len(t)) / 2)))
+    sites = ["A", "B", "A", "C"]
+    try:
+        sim = agin.simulate_pooling(q, runs, sites, k=1, depth=depth)
+    except ParameterError:
+        return  # no relevant document left: nothing to compare
+    held = dict(zip(sim.assignment.topics, sim.assignment.held_out, strict=True))
+    pooled = {
+        (t, d)
+        for run, site in zip(runs, sites, strict=True)
+        for t, d in zip(run.top(depth).topic.tolist(), run.top(depth).docno.tolist(), strict=True)
+        if site not in held.get(t, ())
+    }
+    kept = sum((t, d) in pooled for t, d in zip(q.topic.tolist(), q.docno.tolist(), strict=True))
+    assert sim.judged_kept == kept
 
 
 def test_seeded_simulation_is_reproducible():

@@ -417,7 +417,14 @@ def simulate_archive(
     sites = tuple(i.participant or i.tag for i in archive.info)
     rng = np.random.default_rng(seed) if seed is not None else None
     sim = simulate_pooling(
-        archive.qrels, archive.runs, sites, k=k, depth=depth, measure=measure, rng=rng
+        archive.qrels,
+        archive.runs,
+        sites,
+        k=k,
+        depth=depth,
+        measure=measure,
+        rng=rng,
+        progress=progress,
     )
     return sim, sites
 

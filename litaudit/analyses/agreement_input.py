@@ -211,6 +211,35 @@ class Simulation:
     topics_dropped: tuple[str, ...]  # no relevant document left in the pool
 
 
+def _silent(steps: float = 0, /, *, total: float = 0, **counts: int) -> None:
+    """No progress shown."""
+
+
+def _pools(coded, sites, held: dict, depth: int, n_docs: int, tell) -> np.ndarray:
+    """The depth-``depth`` pools of the runs of the sites not held out of each topic, as
+    sorted keys ``topic code * n_docs + doc code`` of ``coded`` (the runs coded with the
+    qrels; ``n_docs`` above every doc code of both); ``tell(1, pooled=n)`` after each run
+    (n pairs new to the pools)."""
+    from litaudit.runs.order import trec_order
+
+    names = coded.topic_names
+    bounds = np.searchsorted(coded.run, np.arange(len(coded.tags) + 1))
+    pooled = np.zeros(0, dtype=np.int64)
+    for r, site in enumerate(sites):
+        lo, hi = int(bounds[r]), int(bounds[r + 1])
+        topic, doc = coded.topic[lo:hi], coded.doc[lo:hi]
+        o = trec_order(topic.astype(np.int64), coded.score[lo:hi], doc)  # the run's ranking
+        topic, doc = topic[o].astype(np.int64), doc[o]
+        start = np.r_[True, topic[1:] != topic[:-1]]
+        first = np.maximum.accumulate(np.where(start, np.arange(len(topic)), 0))
+        out = np.array([site in held.get(names[t], ()) for t in range(len(names))], dtype=bool)
+        keep = ((np.arange(len(topic)) - first) < depth) & ~out[topic]
+        before = len(pooled)
+        pooled = np.union1d(pooled, topic[keep] * n_docs + doc[keep])
+        tell(1, pooled=len(pooled) - before)
+    return pooled
+
+
 def simulate_pooling(
     qrels,
     runs,
@@ -221,6 +250,7 @@ def simulate_pooling(
     baseline: int = 0,
     measure: str = "AP",
     rng: np.random.Generator | None = None,
+    progress=None,
 ) -> Simulation:
     """Section 4.3: hold out k sites per topic, judge the depth-d pool of the others.
 
@@ -231,37 +261,42 @@ def simulate_pooling(
     non-held-out site are kept; every run is then evaluated on these reduced qrels
     (trec_eval -c: a topic a run did not answer scores 0). Topics left with no relevant
     document are dropped.
+
+    ``progress(steps, total=more, **counts)``, when given, is told of three steps per run
+    (``total`` announced first): each run evaluated on the full qrels (one step per run
+    when that evaluation ends), pooled (one step each, with the ``pooled`` topic-document
+    pairs it added to the pools), and evaluated on the reduced qrels (as the first), with
+    the ``judged`` qrels lines kept once the pools are complete.
     """
-    from litaudit.runs.evaluate import evaluate
+    from litaudit.runs.evaluate import CodedQrels, encode, evaluate_coded
 
     if len(runs) != len(sites):
         raise ParameterError("one site per run is needed")
     if depth < 1:
         raise ParameterError(f"pool depth must be at least 1, got {depth}")
-    full = evaluate(runs, qrels, [measure], complete=True)
+    tell = progress or _silent
+    tell(total=3 * len(runs))
+    tags = [r.tag for r in runs]
+    if len(set(tags)) != len(tags):
+        dup = sorted({t for t in tags if tags.count(t) > 1})
+        raise ParameterError(f"two runs share the tag {dup[0]!r}")
+    # one coding for both evaluations: the reduced qrels are rows of the full ones
+    coded, cq = encode(runs, qrels)
+    full = evaluate_coded(coded, cq, [measure], complete=True)
+    tell(len(runs))
     name = full.measures[0]
     site_names = tuple(sorted(set(sites)))
     assignment = assign_holdouts(full.topics, site_names, k, baseline, rng=rng)
     held = dict(zip(assignment.topics, assignment.held_out, strict=True))
-    pooled: set[str] = set()
-    sep = "\x1f"
-    for run, site in zip(runs, sites, strict=True):
-        top = run.top(depth)
-        keep = np.array([site not in held.get(t, ()) for t in top.topic.tolist()], dtype=bool)
-        pooled.update(
-            f"{t}{sep}{d}"
-            for t, d in zip(top.topic[keep].tolist(), top.docno[keep].tolist(), strict=True)
-        )
-    mask = np.fromiter(
-        (
-            f"{t}{sep}{d}" in pooled
-            for t, d in zip(qrels.topic.tolist(), qrels.docno.tolist(), strict=True)
-        ),
-        dtype=bool,
-        count=len(qrels),
-    )
+    n_docs = int(max(coded.doc.max(initial=-1), cq.doc.max(initial=-1))) + 1
+    pooled = _pools(coded, sites, held, depth, n_docs, tell)
+    mask = np.isin(cq.topic.astype(np.int64) * n_docs + cq.doc, pooled)
+    tell(judged=int(mask.sum()))
     reduced = qrels.filter(mask)
-    red = evaluate(runs, reduced, [measure], complete=True)
+    red = evaluate_coded(
+        coded, CodedQrels(cq.topic[mask], cq.doc[mask], cq.rel[mask]), [measure], complete=True
+    )
+    tell(len(runs))
     rel_topics = set(reduced.topic[reduced.rel >= 1].tolist())
     red_index = {t: i for i, t in enumerate(red.topics)}
     keep_topics = [t for t in full.topics if t in red_index and t in rel_topics]

@@ -128,11 +128,15 @@ def run_agreement(
     req: AgreementRequest,
     *,
     store=None,
-    status: Callable[[str], AbstractContextManager] | None = None,
+    status: Callable[[str, str], AbstractContextManager] | None = None,
 ) -> tuple[Audited[ag.ReuseAgreement], Randomization | None]:
     """The analysis of ``req`` (for a stored archive, ``store`` open for writing, saved as
     an audit in one transaction, or the stored audit of an identical call), and with
-    ``req.randomize`` the randomization test of the same design."""
+    ``req.randomize`` the randomization test of the same design. ``status(label, unit)``:
+    a context around the pooling simulation (unit ``steps``: three per run, see
+    :func:`~litaudit.analyses.agreement_input.simulate_pooling`) and around the
+    randomization test (unit ``assignments``), which may yield their ``progress`` callback
+    (``progress(steps, total=more, **counts)``)."""
     from litaudit.measures import parse_measure
 
     req.check()
@@ -144,7 +148,7 @@ def run_agreement(
     else:
         cid, q, run_list, sites = _pool_inputs(req, store)
         label = f"simulating depth-{req.depth} pools, {req.held_out} sites held out..."
-        with status(label) if status is not None else nullcontext():
+        with status(label, "steps") if status is not None else nullcontext() as bar:
             sim = agin.simulate_pooling(
                 q,
                 run_list,
@@ -154,6 +158,7 @@ def run_agreement(
                 baseline=req.baseline,
                 measure=req.measure,
                 rng=rng,
+                progress=bar,
             )
         design, true_scores, measure = sim.design, sim.true_scores, sim.measure
         source = (
@@ -180,13 +185,16 @@ def run_agreement(
     )
     rand = None
     if req.randomize:
-        rand = randomization_test(
-            design,
-            assignments=req.randomize,
-            seed=req.randomize_seed,
-            alpha=req.alpha,
-            min_topics=req.min_topics,
-        )
+        label = f"randomization test, {req.randomize} assignments..."
+        with status(label, "assignments") if status is not None else nullcontext() as bar:
+            rand = randomization_test(
+                design,
+                assignments=req.randomize,
+                seed=req.randomize_seed,
+                alpha=req.alpha,
+                min_topics=req.min_topics,
+                progress=bar,
+            )
     done: Audited[ag.ReuseAgreement] = Audited(result, None)
     if cid is not None:
         with store.transaction():
@@ -229,7 +237,8 @@ def randomization_test(
     assignments of the same design (same k, same all-site baseline count, the round robin
     after a random topic order) on the same scores. Valid when the real assignment was
     randomized that way; the design must hold out the same number of sites of every
-    non-baseline topic."""
+    non-baseline topic. ``progress(steps, total=more)``: the ``assignments`` announced
+    first, then one step after each."""
     from litaudit.stats.agreement_null import (
         agreement_statistics,
         pair_sets,
@@ -269,6 +278,8 @@ def randomization_test(
     )
     rng = np.random.default_rng(seed)
     null = np.zeros((assignments, len(sets)))
+    if progress is not None:
+        progress(total=assignments)
     for r in range(assignments):
         a = assign_holdouts(design.topics, names, k, baseline, rng=rng)
         st = agreement_statistics(

@@ -460,23 +460,28 @@ def export(
     without results; with a filter, the papers of the results exported) and the whole
     history (edits, reasons, verifications, retractions)."""
     from litaudit.cli.common import db_path
-    from litaudit.curation.export import export_rows, format_for, write_export
+    from litaudit.curation.export import export_rows, export_steps, format_for, write_export
     from litaudit.files import STDOUT, check_target
     from litaudit.render.console import err, out
+    from litaudit.render.progress import progress_bar
 
     f = format_for(Path(output), fmt)
     if output != STDOUT:
         check_target(output, [db_path(ctx)])  # before any work
     filt = _filter(role, status, source, years, paper, track)
-    with open_read(ctx) as store:
-        filt = filt.resolved(store.con, collection, measure)
-        rows = export_rows(store.con, filt)
-        bundle = None
-        if f == "json":
-            from litaudit.curation.bundle import export_bundle
+    with progress_bar(f"export {f}: reading", unit="rows") as bar:
+        with open_read(ctx) as store:
+            filt = filt.resolved(store.con, collection, measure)
+            bundle = None
+            if f == "json":  # the curation export: its results are the rows
+                from litaudit.curation.bundle import export_bundle
 
-            bundle = export_bundle(store.con, filt)
-    write_export(rows, output, f, protect=[db_path(ctx)], bundle=bundle)
+                bundle = export_bundle(store.con, filt)
+                rows = bundle["results"]
+            else:
+                rows = export_rows(store.con, filt)
+        bar.update(description=f"export {f}: writing", total=export_steps(rows, f, bundle))
+        write_export(rows, output, f, protect=[db_path(ctx)], bundle=bundle, progress=bar)
     extra = (
         f", {len(bundle['papers'])} papers and {len(bundle['history'])} history entries"
         if bundle

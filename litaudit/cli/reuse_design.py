@@ -301,7 +301,7 @@ def agreement_cmd(
 
 def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
     """Run the agreement analysis; a stored archive's (--collection) in a write store.
-    The pooling simulation shows a bar of unknown size (its label and time elapsed)."""
+    The pooling simulation and the randomization test each show a bar with their counts."""
     from contextlib import nullcontext
 
     from litaudit.analyses.agreement_run import run_agreement
@@ -310,7 +310,9 @@ def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
 
     with open_write(ctx) if req.collection is not None else nullcontext() as store:
         return run_agreement(
-            req, store=store, status=lambda label: progress_bar(label.rstrip("."), quiet=quiet)
+            req,
+            store=store,
+            status=lambda label, unit: progress_bar(label.rstrip("."), unit=unit, quiet=quiet),
         )
 
 

@@ -6,6 +6,8 @@ Values are written as the printed text (``value`` = ``value_text``) in every for
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Iterator
 from pathlib import Path
 
 from litaudit.curation.filters import CURATION, Filters
@@ -60,6 +62,70 @@ def export_rows(
     return [export_row(r) for r in query_results(con, f, collection=collection, measure=measure)]
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def _is_flat(values) -> bool:
+    """Are these values all scalars? (exact types: fast; a subclass takes the long way)"""
+    return set(map(type, values)) <= _SCALARS or not any(
+        isinstance(v, (dict, list, tuple)) for v in values
+    )
+
+
+def json_chunks(obj, indent: int = 1, level: int = 0, tick=None) -> Iterator[str]:
+    """The text of ``json.dump(obj, fh, indent=indent, ensure_ascii=False)``, to the byte,
+    in pieces, at a fraction of its time: the standard library's C encoder is used only
+    without ``indent``, so every object or array of scalars alone (a result, a paper, a
+    history entry) is encoded by it with its items separated by a newline and the
+    indentation of their level (a JSON string holds no raw newline, so nothing else
+    changes), and only the containers around them are walked in Python. ``tick()``, when
+    given, is called after each item of an array of containers (each row)."""
+    import json
+
+    pad = "\n" + " " * (indent * (level + 1))
+    close = "\n" + " " * (indent * level)
+    if isinstance(obj, dict) and obj and set(map(type, obj)) == {str}:
+        if _is_flat(obj.values()):
+            yield _flat(obj, pad, indent, level)
+            return
+        yield "{"
+        sep = pad
+        for k, v in obj.items():
+            yield sep + json.encoder.encode_basestring(k) + ": "
+            yield from json_chunks(v, indent, level + 1, tick)
+            sep = "," + pad
+        yield close + "}"
+    elif isinstance(obj, (list, tuple)) and obj:
+        if _is_flat(obj):
+            yield _flat(obj, pad, indent, level)
+            return
+        yield "["
+        sep = pad
+        for v in obj:
+            yield sep
+            yield from json_chunks(v, indent, level + 1, tick)
+            if tick is not None:
+                tick()
+            sep = "," + pad
+        yield close + "]"
+    else:  # a scalar, an empty container, a dict with other keys: as json itself writes
+        yield json.dumps(obj, indent=indent, ensure_ascii=False).replace("\n", close)
+
+
+@functools.lru_cache(maxsize=64)
+def _encoder(pad: str):
+    """json's encoder without indent (the C encoder) with items separated by ``,pad``."""
+    import json
+
+    return json.JSONEncoder(ensure_ascii=False, separators=("," + pad, ": ")).encode
+
+
+def _flat(obj, pad: str, indent: int, level: int) -> str:
+    """A non-empty object or array of scalars, indented at ``level``, by the C encoder."""
+    text = _encoder(pad)(obj)
+    return text[0] + pad + text[1:-1] + "\n" + " " * (indent * level) + text[-1]
+
+
 def format_for(path: Path, fmt: str | None) -> str:
     if fmt is not None and fmt.strip().lower() not in FORMATS:
         raise LitauditError(f"--format: {fmt!r} is not one of {', '.join(FORMATS)}")
@@ -71,36 +137,52 @@ def format_for(path: Path, fmt: str | None) -> str:
     return f
 
 
+PROGRESS_ROWS = 1000  # rows written between two calls of write_export's progress
+
+
+def export_steps(rows: list[dict], fmt: str, bundle: dict | None = None) -> int:
+    """The steps of :func:`write_export`'s ``progress``: the rows of a CSV, the papers,
+    results and history entries of a curation export (the rows of a bare JSON list), one
+    for a Parquet file (written at once)."""
+    if fmt == "parquet":
+        return 1
+    if fmt == "json" and bundle is not None:
+        return sum(len(bundle[k]) for k in ("papers", "results", "history"))
+    return len(rows)
+
+
 def write_export(
-    rows: list[dict], path, fmt: str, *, protect=(), bundle: dict | None = None
+    rows: list[dict],
+    path,
+    fmt: str,
+    *,
+    protect=(),
+    bundle: dict | None = None,
+    progress=None,
 ) -> None:
     """Write atomically: a temporary file beside the target, renamed at the end (see
     :mod:`litaudit.files`; ``protect``: the open database). ``path`` ``-`` writes to
     standard output. JSON with ``bundle`` writes the curation export (papers, results,
-    history) instead of the bare list of rows."""
-    import csv
+    history) instead of the bare list of rows. ``progress(steps)``: the rows written, in
+    steps of up to :data:`PROGRESS_ROWS` (:func:`export_steps` of them in all)."""
     import io
-    import json
     import sys
 
     from litaudit.files import STDOUT, atomic_path
 
     def write(fh_path):
         if fmt == "csv":
-            with open(fh_path, "w", newline="", encoding="utf-8") as fh:
-                w = csv.DictWriter(fh, fieldnames=list(COLUMNS), lineterminator="\n")
-                w.writeheader()
-                w.writerows(rows)
+            _write_csv(fh_path, rows, progress)
         elif fmt == "json":
-            with open(fh_path, "w", encoding="utf-8") as fh:
-                json.dump(rows if bundle is None else bundle, fh, indent=1, ensure_ascii=False)
-                fh.write("\n")
+            _write_json(fh_path, rows if bundle is None else bundle, progress)
         else:
             import pyarrow as pa
             import pyarrow.parquet as pq
 
             table = pa.table({c: pa.array([r[c] for r in rows], type=pa.string()) for c in COLUMNS})
             pq.write_table(table, fh_path)
+            if progress is not None:
+                progress(1)
 
     if str(path) == STDOUT:
         buf = io.BytesIO()
@@ -120,3 +202,34 @@ def write_export(
         return
     with atomic_path(path, protect) as tmp:
         write(tmp)
+
+
+def _write_csv(path, rows: list[dict], progress) -> None:
+    import csv
+
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(COLUMNS), lineterminator="\n")
+        w.writeheader()
+        for i in range(0, len(rows), PROGRESS_ROWS):
+            part = rows[i : i + PROGRESS_ROWS]
+            w.writerows(part)
+            if progress is not None:
+                progress(len(part))
+
+
+def _write_json(path, obj, progress) -> None:
+    """``obj`` as ``json.dump(obj, fh, indent=1, ensure_ascii=False)`` and a newline
+    writes it (:func:`json_chunks`), its rows counted to ``progress``."""
+    done = [0]
+
+    def tick() -> None:
+        done[0] += 1
+        if done[0] == PROGRESS_ROWS:
+            progress(done[0])
+            done[0] = 0
+
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.writelines(json_chunks(obj, 1, tick=None if progress is None else tick))
+        fh.write("\n")
+    if progress is not None and done[0]:
+        progress(done[0])
