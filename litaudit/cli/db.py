@@ -85,6 +85,7 @@ def init(
     """Create the database (if needed) and load seeds/; a second run adds nothing."""
     from litaudit.curation.seed import load_seeds
     from litaudit.render.console import out, print_json, table
+    from litaudit.render.seeds import seed_sync_lines
     from litaudit.render.progress import progress_bar
     from litaudit.store.db import open_store
 
@@ -103,6 +104,8 @@ def init(
     )
     if no_seeds:
         return
+    for line in seed_sync_lines(summary["seeds"]):
+        out.print(line)
     out.print(
         table(
             "Results per collection and measure (excluding retracted)",

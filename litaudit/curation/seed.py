@@ -14,6 +14,8 @@ from litaudit.curation.rows import read_table
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
 SEED_USER = "litaudit init"
+SEED_REASON = "seeded from seeds/results/"  # + the file's name: the reason of a seeded row
+GONE_REASON = "no longer in the seeds: see seeds/README.md"
 
 
 def seed_files(seeds_dir: Path = SEEDS_DIR) -> list[Path]:
@@ -28,14 +30,37 @@ def load_seeds(
     seeds: bool = True,
     progress: ImportProgress | None = None,
 ) -> dict:
-    """Reference data, then (unless ``seeds=False``) the seed papers and results;
+    """Reference data, then (unless ``seeds=False``) the seed papers and results, and the
+    seeded rows brought up to the seeds (:func:`_sync`), all in one transaction;
     ``progress`` is told every seed row, when the files are read, checked and written."""
     added = {"results": 0, "papers": 0}
+    files: list[dict] = []
     with store.transaction():
         added.update(load_reference_data(store.con, seeds_dir))
-    files: list[dict] = []
-    if not seeds:
-        return {"path": store.path, "added": added, "files": files, "counts": []}
+        if not seeds:
+            return {"path": store.path, "added": added, "files": files, "counts": []}
+        sync = _load_files(store, seeds_dir, added, files, progress)
+    counts = store.con.execute(
+        "SELECT c.name, r.measure, count(*) FILTER (WHERE r.source = 'paper'), "
+        "count(*) FILTER (WHERE r.source = 'official') FROM results r "
+        "JOIN collections c ON c.id = r.collection_id WHERE r.status <> 'retracted' "
+        "GROUP BY ALL ORDER BY 1, 2"
+    ).fetchall()
+    return {
+        "path": store.path,
+        "added": added,
+        "files": files,
+        "seeds": sync,
+        "counts": [
+            {"collection": c, "measure": m, "paper": p, "official": o} for c, m, p, o in counts
+        ],
+    }
+
+
+def _load_files(
+    store, seeds_dir: Path, added: dict, files: list[dict], progress: ImportProgress | None
+) -> dict:
+    """The seed papers and results (inside the caller's transaction), then :func:`_sync`."""
     from litaudit.curation.papers import import_bibtex
 
     for path in sorted((seeds_dir / "papers").glob("*.csv")):
@@ -47,6 +72,11 @@ def load_seeds(
     tables = [(path, read_table(path)) for path in seed_files(seeds_dir)]
     if progress is not None:
         progress(total=sum(len(t.rows) for _, t in tables))
+    touched = _touched(store.con)
+    held: list[int] = []  # the database's rows that the seeds hold
+    left: list[int] = []  # ... with another value, changed by a user: left as they are
+    new: list[int] = []
+    updated = 0
     for path, table in tables:
         plan = plan_import(
             store.con,
@@ -58,29 +88,135 @@ def load_seeds(
             problems=table.problems,
             progress=progress,
         )
+        held += [rid for _, rid in plan.existing] + [r.existing_id for r in plan.differs]
+        for r in plan.differs:  # the seeds' value changed: a row nobody changed follows
+            if r.existing_id in touched:
+                left.append(r.existing_id)
+            else:
+                plan.updates.append(r)
         rep = apply_plan(
-            store,
-            plan,
-            who=SEED_USER,
-            reason=f"seeded from seeds/results/{path.name}",
-            progress=progress,
+            store, plan, who=SEED_USER, reason=SEED_REASON + path.name, progress=progress
         )
+        new += rep.result_ids
         added["results"] += rep.added_results
         added["papers"] += rep.added_papers
+        updated += rep.updated
         files.append(
             {"file": f"results/{path.name}", "added": rep.added_results, "skipped": rep.skipped}
         )
-    counts = store.con.execute(
-        "SELECT c.name, r.measure, count(*) FILTER (WHERE r.source = 'paper'), "
-        "count(*) FILTER (WHERE r.source = 'official') FROM results r "
-        "JOIN collections c ON c.id = r.collection_id WHERE r.status <> 'retracted' "
-        "GROUP BY ALL ORDER BY 1, 2"
-    ).fetchall()
+    sync = _sync(store.con, held, new, touched)
     return {
-        "path": store.path,
-        "added": added,
-        "files": files,
-        "counts": [
-            {"collection": c, "measure": m, "paper": p, "official": o} for c, m, p, o in counts
-        ],
+        "added": added["results"],
+        "unchanged": len(held) - updated - len(left),
+        "updated": updated,
+        **sync,
+        "left": sorted(set(sync["left"]) | set(left)),
     }
+
+
+def _touched(con) -> set[int]:
+    """Results with a history entry by someone other than ``init``: edited, verified,
+    retracted or imported over by a user. ``init`` leaves them as they are."""
+    return {
+        i
+        for (i,) in con.execute(
+            "SELECT DISTINCT entity_id FROM history WHERE entity = 'result' AND who <> ?",
+            [SEED_USER],
+        ).fetchall()
+    }
+
+
+def _sync(con, held: list[int], new: tuple[int, ...] | list[int], touched: set[int]) -> dict:
+    """Rows an earlier ``init`` seeded that the seeds no longer hold are retracted (with
+    the reason in the history); rows it retracted that the seeds hold again get their
+    status back. Rows a user changed are left as they are and returned (``left``)."""
+    import pyarrow as pa
+
+    con.register("_seed_held", pa.table({"id": pa.array([*held, *new], type=pa.int64())}))
+    try:
+        gone = con.execute(
+            "WITH seeded AS (SELECT DISTINCT entity_id AS id FROM history "
+            "WHERE entity = 'result' AND action = 'import' AND who = ? "
+            "AND starts_with(reason, ?)) "
+            "SELECT r.id, r.status, arg_min(n.measure, n.id), min(n.id) FROM results r "
+            "SEMI JOIN seeded s ON s.id = r.id "
+            "LEFT JOIN (SELECT * FROM results SEMI JOIN _seed_held h ON h.id = results.id) n "
+            "ON n.source = r.source AND n.paper_id IS NOT DISTINCT FROM r.paper_id "
+            "AND n.track IS NOT DISTINCT FROM r.track AND n.collection_id = r.collection_id "
+            "AND n.n_topics = r.n_topics AND n.system = r.system AND n.role = r.role "
+            "AND n.value_text = r.value_text AND n.measure <> r.measure "
+            "WHERE r.status <> 'retracted' AND r.id NOT IN (SELECT id FROM _seed_held) "
+            "GROUP BY r.id, r.status ORDER BY r.id",
+            [SEED_USER, SEED_REASON],
+        ).fetchall()
+        back = con.execute(
+            "SELECT r.id, h.old_value FROM results r SEMI JOIN _seed_held s ON s.id = r.id "
+            "JOIN history h ON h.entity = 'result' AND h.entity_id = r.id "
+            "AND h.action = 'retract' AND h.who = ? WHERE r.status = 'retracted' "
+            "QUALIFY row_number() OVER (PARTITION BY r.id ORDER BY h.id DESC) = 1",
+            [SEED_USER],
+        ).fetchall()
+    finally:
+        con.unregister("_seed_held")
+    changes = [
+        (
+            rid,
+            "retract",
+            status,
+            "retracted",
+            GONE_REASON
+            if measure is None
+            else f"no longer in the seeds, which hold this value as {measure} "
+            f"(result #{other}): see seeds/README.md",
+        )
+        for rid, status, measure, other in gone
+        if rid not in touched
+    ] + [
+        (rid, "edit", "retracted", old or "draft", "back in the seeds: see seeds/README.md")
+        for rid, old in back
+        if rid not in touched
+    ]
+    _set_statuses(con, changes)
+    return {
+        "retracted": sum(c[1] == "retract" for c in changes),
+        "restored": sum(c[1] == "edit" for c in changes),
+        "left": [rid for rid, *_ in gone if rid in touched],
+    }
+
+
+def _set_statuses(con, changes: list[tuple[int, str, str, str, str]]) -> None:
+    """(id, action, old status, new status, reason): one UPDATE and one history INSERT."""
+    if not changes:
+        return
+    import datetime as dt
+
+    import pyarrow as pa
+
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    cols = list(zip(*changes, strict=True))
+    con.register(
+        "_seed_status",
+        pa.table(
+            {
+                "id": pa.array(cols[0], type=pa.int64()),
+                "action": pa.array(cols[1], type=pa.string()),
+                "old": pa.array(cols[2], type=pa.string()),
+                "new": pa.array(cols[3], type=pa.string()),
+                "reason": pa.array(cols[4], type=pa.string()),
+            }
+        ),
+    )
+    try:
+        con.execute(
+            "UPDATE results SET status = s.new, updated_at = ? FROM _seed_status s "
+            "WHERE results.id = s.id",
+            [now],
+        )
+        con.execute(
+            "INSERT INTO history (entity, entity_id, action, field, old_value, new_value, "
+            "reason, who, changed_at) SELECT 'result', id, action, 'status', old, new, "
+            "reason, ?, ? FROM _seed_status ORDER BY id",
+            [SEED_USER, now],
+        )
+    finally:
+        con.unregister("_seed_status")
