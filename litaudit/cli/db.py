@@ -82,11 +82,13 @@ def init(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ):
-    """Create the database (if needed) and load seeds/; a second run adds nothing."""
+    """Create the database (if needed) and load seeds/; on an existing one, bring the
+    rows an earlier init seeded up to the seeds (retracted when dropped, with the
+    reason in their history; rows a user changed are left and listed)."""
     from litaudit.curation.seed import load_seeds
     from litaudit.render.console import out, print_json, table
-    from litaudit.render.seeds import seed_sync_lines
     from litaudit.render.progress import progress_bar
+    from litaudit.render.seeds import seed_sync_lines
     from litaudit.store.db import open_store
 
     with (

@@ -1,8 +1,13 @@
 """`litaudit init`: reference data, ``seeds/papers/*.csv``, then ``seeds/results/*.csv``.
 
 The seed files are imported through the normal importer (same validation); rows already
-present with the same value are skipped, so a second run adds nothing. The loader reads
-only ``seeds/`` (never ../shared).
+present with the same value are skipped, so a second run adds nothing. On a database an
+earlier ``init`` seeded, the rows it seeded follow the seeds: one the seeds no longer hold
+is retracted (never deleted) with the reason in its history, one they hold with another
+value takes it (history: the old value), one it retracted that they hold again gets its
+status back; a row anyone else changed since (any history entry not by ``init``) is left
+as it is and listed. All in one transaction. The loader reads only ``seeds/`` (never
+../shared).
 """
 
 from __future__ import annotations
@@ -88,8 +93,10 @@ def _load_files(
             problems=table.problems,
             progress=progress,
         )
-        held += [rid for _, rid in plan.existing] + [r.existing_id for r in plan.differs]
+        held += [rid for _, rid in plan.existing]
         for r in plan.differs:  # the seeds' value changed: a row nobody changed follows
+            assert r.existing_id is not None  # plan_import names the row it differs from
+            held.append(r.existing_id)
             if r.existing_id in touched:
                 left.append(r.existing_id)
             else:
