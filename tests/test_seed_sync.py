@@ -132,6 +132,18 @@ def test_a_row_dropped_without_a_replacement_names_the_seeds_readme(mem_store, t
     assert history(mem_store.con, "result", trec8[0])[-1]["reason"] == GONE_REASON
 
 
+def test_a_seeds_folder_missing_a_file_retracts_nothing(mem_store, trec7, tmp_path):
+    old, _, _ = trec7
+    load_seeds(mem_store, old)
+    empty = tmp_path / "empty"
+    (empty / "results").mkdir(parents=True)
+    (empty / "papers").mkdir()
+    shutil.copy(SEEDS / "collections.json", empty / "collections.json")
+    sync = load_seeds(mem_store, empty)["seeds"]
+    assert (sync["retracted"], sync["unchanged"]) == (0, 0)
+    assert _status(mem_store.con, "trec7/adhoc", "P@10") == {"draft": 103}
+
+
 def test_rows_a_user_changed_are_left_and_listed(mem_store, trec7):
     from litaudit.curation.results import edit_result, history, set_status
 
@@ -197,7 +209,7 @@ def test_a_row_back_in_the_seeds_gets_its_status_back(mem_store, trec7):
     load_seeds(mem_store, old)
     load_seeds(mem_store, new)
     sync = load_seeds(mem_store, old)["seeds"]
-    assert (sync["restored"], sync["retracted"]) == (103, 103)
+    assert (sync["restored"], sync["retracted"], sync["unchanged"]) == (103, 103, 206)
     con = mem_store.con
     assert _status(con, "trec7/adhoc", "P@10") == {"draft": 103}
     assert _status(con, "trec7/adhoc", "P@15") == {"retracted": 103}

@@ -111,10 +111,10 @@ def _load_files(
         files.append(
             {"file": f"results/{path.name}", "added": rep.added_results, "skipped": rep.skipped}
         )
-    sync = _sync(store.con, held, new, touched)
+    sync = _sync(store.con, held, new, touched, _seeded_reasons(tables))
     return {
         "added": added["results"],
-        "unchanged": len(held) - updated - len(left),
+        "unchanged": len(held) - updated - len(left) - sync["restored"],
         "updated": updated,
         **sync,
         "left": sorted(set(sync["left"]) | set(left)),
@@ -133,20 +133,31 @@ def _touched(con) -> set[int]:
     }
 
 
-def _sync(con, held: list[int], new: tuple[int, ...] | list[int], touched: set[int]) -> dict:
+def _seeded_reasons(tables: list) -> list[str]:
+    """The history reasons of rows seeded from today's seed files, gzipped or not (a file
+    gzipped since keeps its rows): rows seeded from a file that is gone are left alone, so
+    that a seeds folder missing a file retracts nothing."""
+    names = {p.name.removesuffix(".gz") for p, _ in tables}
+    return sorted(SEED_REASON + n + gz for n in names for gz in ("", ".gz"))
+
+
+def _sync(
+    con, held: list[int], new: tuple[int, ...] | list[int], touched: set[int], reasons: list[str]
+) -> dict:
     """Rows an earlier ``init`` seeded that the seeds no longer hold are retracted (with
     the reason in the history); rows it retracted that the seeds hold again get their
     status back. Rows a user changed are left as they are and returned (``left``).
 
-    A retracted row's reason names the measure the seeds now hold its value under when
-    exactly one seed row seeded after it has the same key but the measure and the same
-    value (trec7's P@10, now P@15); else :data:`GONE_REASON`."""
+    Only rows seeded from one of today's files count (``reasons``). A retracted row's
+    reason names the measure the seeds now hold its value under when exactly one seed
+    row seeded after it has the same key but the measure and the same value (trec7's
+    P@10, now P@15); else :data:`GONE_REASON`."""
     held_ids = [*held, *new]  # a list parameter: Arrow from a list imports pandas (0.2 s)
     seeded = (
         "WITH held AS (SELECT unnest(?::BIGINT[]) AS id), "
         "seeded AS (SELECT DISTINCT entity_id AS id FROM history "
         "WHERE entity = 'result' AND action = 'import' AND who = ? "
-        "AND starts_with(reason, ?)) "
+        "AND list_contains(?::VARCHAR[], reason)) "
     )
     gone = con.execute(
         seeded + "SELECT r.id, r.status, CASE WHEN count(DISTINCT n.measure) = 1 "
@@ -160,7 +171,7 @@ def _sync(con, held: list[int], new: tuple[int, ...] | list[int], touched: set[i
         "AND n.created_at > r.created_at "
         "WHERE r.status <> 'retracted' AND r.id NOT IN (SELECT id FROM held) "
         "GROUP BY r.id, r.status ORDER BY r.id",
-        [held_ids, SEED_USER, SEED_REASON],
+        [held_ids, SEED_USER, reasons],
     ).fetchall()
     back = con.execute(
         "WITH held AS (SELECT unnest(?::BIGINT[]) AS id) "
