@@ -262,9 +262,10 @@ def test_init_says_what_it_did(cli, trec7):
         f"seeded results: {n:,} added, 206 unchanged, 102 retracted: no longer "
         "in the seeds (history says why; seeds/README.md)"
     )
-    assert lines[2].startswith(
-        "1 seeded results that the seeds no longer hold as they are were changed by a user "
-        f"since, so left as they are: #{edited}. `litaudit results history ID` shows each"
+    assert lines[2] == (
+        "left as they are: 1 seeded result(s) that the seeds no longer hold (or hold with "
+        f"another value) but a user changed since: #{edited}. `litaudit results history ID` "
+        "shows each; retract or edit them by hand."
     )
     r = cli("init", "--json")
     assert r.exit_code == 0, r.output
@@ -323,3 +324,15 @@ def test_a_database_seeded_before_p15_and_the_dl2020_drop(cli, tmp_path):
     r = cli("audit", "best", "-c", "trec7", "-m", "P@15", "--source", "official")
     assert r.exit_code == 0, r.output
     assert "N = 103 results on 50 topics" in r.stdout
+
+
+def test_init_lists_the_first_ids_of_many_left_rows():
+    from litaudit.defaults import SEED_IDS_SHOWN
+    from litaudit.render.seeds import seed_sync_lines
+
+    sync = {"added": 0, "unchanged": 5, "updated": 0, "retracted": 0, "restored": 0}
+    lines = seed_sync_lines({**sync, "left": list(range(1, SEED_IDS_SHOWN + 6))})
+    assert lines[0] == "seeded results: 0 added, 5 unchanged"
+    assert f"#{SEED_IDS_SHOWN + 1}" not in lines[1]
+    assert f"#{SEED_IDS_SHOWN - 1}, #{SEED_IDS_SHOWN} and 5 more (--json lists all)." in lines[1]
+    assert seed_sync_lines({**sync, "left": []}) == [lines[0]]

@@ -173,14 +173,18 @@ def _sync(
         "GROUP BY r.id, r.status ORDER BY r.id",
         [held_ids, SEED_USER, reasons],
     ).fetchall()
-    back = con.execute(
-        "WITH held AS (SELECT unnest(?::BIGINT[]) AS id) "
-        "SELECT r.id, h.old_value FROM results r SEMI JOIN held s ON s.id = r.id "
-        "JOIN history h ON h.entity = 'result' AND h.entity_id = r.id "
-        "AND h.action = 'retract' AND h.who = ? WHERE r.status = 'retracted' "
-        "QUALIFY row_number() OVER (PARTITION BY r.id ORDER BY h.id DESC) = 1",
-        [held_ids, SEED_USER],
-    ).fetchall()
+    held_set = set(held_ids)
+    back = [  # retracted by init (the last retraction), held again
+        (rid, old)
+        for rid, old in con.execute(
+            "SELECT r.id, h.old_value FROM results r JOIN history h ON h.entity = 'result' "
+            "AND h.entity_id = r.id AND h.action = 'retract' AND h.who = ? "
+            "WHERE r.status = 'retracted' "
+            "QUALIFY row_number() OVER (PARTITION BY r.id ORDER BY h.id DESC) = 1",
+            [SEED_USER],
+        ).fetchall()
+        if rid in held_set
+    ]
     changes = [
         (
             rid,

@@ -28,9 +28,8 @@ def seed_sync_lines(sync: dict) -> list[str]:
             else ""
         )
         lines.append(
-            f"{len(left):,} seeded results that the seeds no longer hold as they are were "
-            f"changed by a user since, so left as they are: {shown}{more}. "
-            "`litaudit results history ID` shows each; `litaudit results retract ID "
-            "--reason ...` retracts one."
+            f"left as they are: {len(left):,} seeded result(s) that the seeds no longer "
+            f"hold (or hold with another value) but a user changed since: {shown}{more}. "
+            "`litaudit results history ID` shows each; retract or edit them by hand."
         )
     return lines
