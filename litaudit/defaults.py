@@ -76,4 +76,6 @@ EVAL_GROUP_LINES = 15_000_000  # ours: stored runs are evaluated in groups of th
 MAX_CSV_FIELD = 1 << 20  # ours: characters in one CSV field (csv's own limit, 131072, is
 # too small for long notes; larger is not a results file)
 MAX_PROBLEMS_SHOWN = 50  # ours: problems listed on the terminal (--json lists them all)
+SEED_IDS_SHOWN = 20  # ours: ids `init` lists of the seeded rows a user changed that the
+# seeds no longer hold as they are (--json lists them all)
 MAX_TRIALS = 10_000_000  # ours: Monte Carlo trials; more would not fit in memory

@@ -82,10 +82,13 @@ def init(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ):
-    """Create the database (if needed) and load seeds/; a second run adds nothing."""
+    """Create the database (if needed) and load seeds/; on an existing one, bring the
+    rows an earlier init seeded up to the seeds (retracted when dropped, with the
+    reason in their history; rows a user changed are left and listed)."""
     from litaudit.curation.seed import load_seeds
     from litaudit.render.console import out, print_json, table
     from litaudit.render.progress import progress_bar
+    from litaudit.render.seeds import seed_sync_lines
     from litaudit.store.db import open_store
 
     with (
@@ -103,6 +106,8 @@ def init(
     )
     if no_seeds:
         return
+    for line in seed_sync_lines(summary["seeds"]):
+        out.print(line)
     out.print(
         table(
             "Results per collection and measure (excluding retracted)",

@@ -65,6 +65,7 @@ class ImportPlan:
     new_measures: set = field(default_factory=set)
     updates: list[PreparedResult] = field(default_factory=list)  # update mode
     existing: list[tuple[int, int]] = field(default_factory=list)  # (line, id) skipped
+    differs: list[PreparedResult] = field(default_factory=list)  # same mode: other value
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,8 @@ def plan_import(
     ``on_existing`` says what a row whose natural key (source, paper or track, collection,
     topics, measure, system, role) is already in the database does: ``fail`` (a problem),
     ``skip`` (left as it is), ``update`` (its changed fields are written, each in the
-    history) or ``same`` (skipped when the value is the same, else a problem: seeds).
+    history) or ``same`` (skipped when the value is the same, else put in
+    ``plan.differs`` for the caller to decide: seeds).
     ``columns``: the file's columns (a required column missing from the file is reported
     once, not on every row); ``problems``: those found reading the file (reported with
     these); ``progress(rows)`` is called every :data:`PROGRESS_ROWS` rows checked.
@@ -200,8 +202,9 @@ def plan_import(
                 plan.skipped += 1
                 plan.existing.append((row.line, rid))
                 continue
-            if on_existing == "update":
-                plan.updates.append(PreparedResult(row.line, key, v, bibkey, rid))
+            if on_existing in ("update", "same"):
+                into = plan.updates if on_existing == "update" else plan.differs
+                into.append(PreparedResult(row.line, key, v, bibkey, rid))
                 continue
             conflicts.append((row.line, rid, vt))
             continue
