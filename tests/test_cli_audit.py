@@ -343,3 +343,22 @@ def test_errors_are_one_line_and_exit_1(cli, db, args, message):
     assert message in r.output
     assert "Traceback" not in r.output
     assert _n_audits(db) == 0
+
+
+def test_too_few_results_counts_the_retracted_ones(cli, db):
+    # a population emptied by retractions (as init's seed sync retracts rows the seeds
+    # no longer hold) says how many retracted results the audit left out, and how to see them
+    import json
+
+    rows = json.loads(cli("results", "list", "-c", "trec7", "-m", "AP", "--json", db=db).stdout)
+    ids = [str(r["id"]) for r in rows]
+    assert len(ids) > 5
+    res = cli("results", "retract", *ids[3:], "--reason", "test", db=db)
+    assert res.exit_code == 0, res.output
+    res = cli("audit", "best", "-c", "trec7", "-m", "AP", db=db)
+    assert res.exit_code == 1
+    assert "3 result(s) after the filters" in res.stderr
+    assert f"; {len(ids) - 3} retracted result(s) left out" in res.stderr
+    assert (
+        cli("audit", "best", "-c", "trec7", "-m", "AP", "--include-retracted", db=db).exit_code == 0
+    )

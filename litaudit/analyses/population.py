@@ -139,6 +139,10 @@ class Population:
     n_other_topics: int
 
 
+class TooFew(ParameterError):
+    """A population below the minimum N (:func:`too_few_message`)."""
+
+
 def too_few_message(where: str, n: int, min_n: int = MIN_N) -> str:
     """The one message every extreme-value audit gives for a population below ``min_n``."""
     return (
@@ -163,7 +167,27 @@ def population(
     coll = resolve_collection(con, collection)
     meas = resolve_measure(con, measure)
     rows = load_results(con, coll.id, meas, filters)
-    return select_population(coll.id, coll.name, coll.default_topics, meas, rows, filters, min_n)
+    try:
+        return select_population(
+            coll.id, coll.name, coll.default_topics, meas, rows, filters, min_n
+        )
+    except TooFew as exc:
+        raise TooFew(f"{exc}{_retracted_note(con, coll.id, meas, filters)}") from None
+
+
+def _retracted_note(con, cid: str, meas: str, filters: Filters) -> str:
+    """'; N retracted result(s) ... left out' when retracted results would add to a
+    population too small to audit (e.g. rows that `init` retracted from the seeds)."""
+    if filters.include_retracted:
+        return ""
+    n = len(load_results(con, cid, meas, dataclasses.replace(filters, include_retracted=True)))
+    n_now = len(load_results(con, cid, meas, filters))
+    if n <= n_now:
+        return ""
+    return (
+        f"; {n - n_now} retracted result(s) left out (`results history ID` says why; "
+        "--include-retracted audits them too)"
+    )
 
 
 def select_population(
@@ -202,7 +226,7 @@ def select_population(
                     "choose one with --topics"
                 )
     if len(rows) < min_n:
-        raise ParameterError(too_few_message(where, len(rows), min_n))
+        raise TooFew(too_few_message(where, len(rows), min_n))
     n_topics = rows[0].n_topics
     if any(r.n_topics != n_topics for r in rows):  # a topic-set name spanning counts
         raise ParameterError(f"{where}: topic set {filters.topics!r} has several topic counts")
