@@ -88,6 +88,7 @@ def test_rows_the_seeds_no_longer_hold_are_retracted_with_the_reason(mem_store, 
         "added": 103,
         "unchanged": 206,
         "updated": 0,
+        "notes_updated": 0,
         "retracted": 103,
         "restored": 0,
         "left": [],
@@ -273,6 +274,7 @@ def test_init_says_what_it_did(cli, trec7):
         "added": 0,
         "unchanged": 31435,
         "updated": 0,
+        "notes_updated": 0,
         "retracted": 0,
         "restored": 0,
         "left": [edited],
@@ -303,6 +305,17 @@ def test_a_database_seeded_before_p15_and_the_dl2020_drop(cli, tmp_path):
     assert r.exit_code == 0, r.output
     sync = json.loads(r.stdout)["seeds"]
     assert (sync["retracted"], sync["left"], sync["updated"]) == (828, [], 0)
+    # the DL 2019/2020 passage AP and P@10 rows get the seeds' new note on NIST's qrels
+    assert sync["notes_updated"] > 0
+    with open_store(cli.db, read_only=True) as store:
+        renoted = store.con.execute(
+            "SELECT r.track, count(*) FROM results r JOIN history h ON h.entity = 'result' "
+            "AND h.entity_id = r.id AND h.field = 'notes' GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
+    assert sum(n for _, n in renoted) == sync["notes_updated"]
+    assert {t for t, _ in renoted} <= {"trec28/deep/passages", "trec29/deep/passages"}
+    r = cli("init", "--json")  # and a second init has nothing left to do
+    assert json.loads(r.stdout)["seeds"]["notes_updated"] == 0
     with open_store(cli.db, read_only=True) as store:
         gone = store.con.execute(
             "SELECT r.track, r.measure, h.reason LIKE 'no longer in the seeds, which hold "

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from litaudit.curation.fields import text_or_none
 from litaudit.curation.importer import ImportProgress, apply_plan, plan_import
 from litaudit.curation.rows import read_table
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
@@ -78,6 +79,7 @@ def _load_files(
     if progress is not None:
         progress(total=sum(len(t.rows) for _, t in tables))
     touched = _touched(store.con)
+    notes: dict[int, str | None] = {}  # the seeds' notes of the rows they hold
     held: list[int] = []  # the database's rows that the seeds hold
     left: list[int] = []  # ... with another value, changed by a user: left as they are
     new: list[int] = []
@@ -94,6 +96,12 @@ def _load_files(
             progress=progress,
         )
         held += [rid for _, rid in plan.existing]
+        by_line = {row.line: row.data for row in table.rows}
+        notes.update(
+            (rid, text_or_none(by_line[line].get("notes")))
+            for line, rid in plan.existing
+            if rid not in touched
+        )
         for r in plan.differs:  # the seeds' value changed: a row nobody changed follows
             assert r.existing_id is not None  # plan_import names the row it differs from
             held.append(r.existing_id)
@@ -112,13 +120,50 @@ def _load_files(
             {"file": f"results/{path.name}", "added": rep.added_results, "skipped": rep.skipped}
         )
     sync = _sync(store.con, held, new, touched, _seeded_reasons(tables))
+    renoted = _sync_notes(store.con, notes)
     return {
         "added": added["results"],
         "unchanged": len(held) - updated - len(left) - sync["restored"],
         "updated": updated,
+        "notes_updated": renoted,
         **sync,
         "left": sorted(set(sync["left"]) | set(left)),
     }
+
+
+def _sync_notes(con, notes: dict[int, str | None]) -> int:
+    """The seeds' notes on the rows they hold with the same value and nobody changed (a
+    note the seeds added since, e.g. which qrels NIST's DL passage summaries used): one
+    UPDATE and one history INSERT (field 'notes'); the number of rows changed."""
+    if not notes:
+        return 0
+    import datetime as dt
+
+    ids, texts = list(notes), list(notes.values())
+    pairs = "SELECT unnest(?::BIGINT[]) AS id, unnest(?::VARCHAR[]) AS notes"
+    diff = con.execute(
+        f"SELECT r.id, r.notes, s.notes FROM results r JOIN ({pairs}) s ON s.id = r.id "
+        "WHERE r.notes IS DISTINCT FROM s.notes ORDER BY r.id",
+        [ids, texts],
+    ).fetchall()
+    if not diff:
+        return 0
+    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    rows = (
+        "SELECT unnest(?::BIGINT[]) AS id, unnest(?::VARCHAR[]) AS old, unnest(?::VARCHAR[]) AS new"
+    )
+    args = [list(c) for c in zip(*diff, strict=True)]
+    con.execute(
+        f"UPDATE results SET notes = s.new, updated_at = ? FROM ({rows}) s WHERE results.id = s.id",
+        [now, *args],
+    )
+    con.execute(
+        "INSERT INTO history (entity, entity_id, action, field, old_value, new_value, "
+        "reason, who, changed_at) SELECT 'result', id, 'edit', 'notes', old, new, ?, ?, ? "
+        f"FROM ({rows}) ORDER BY id",
+        ["the seeds' note changed: see seeds/README.md", SEED_USER, now, *args],
+    )
+    return len(diff)
 
 
 def _touched(con) -> set[int]:

@@ -11,6 +11,8 @@ def seed_sync_lines(sync: dict) -> list[str]:
     parts = [f"{sync['added']:,} added", f"{sync['unchanged']:,} unchanged"]
     if sync["updated"]:
         parts.append(f"{sync['updated']:,} updated to the seeds' values (history says so)")
+    if sync.get("notes_updated"):
+        parts.append(f"{sync['notes_updated']:,} with the seeds' new notes (history says so)")
     if sync["retracted"]:
         parts.append(
             f"{sync['retracted']:,} retracted: no longer in the seeds "
