@@ -69,8 +69,10 @@ DUCKDB_MEMORY_LIMIT = "256MB"  # ours: DuckDB's memory limit while an import or 
 # evaluation works in several groups (its block cache
 # otherwise grows with the archive: eval of 140M lines
 # peaked at 2.0 GiB with DuckDB's default, 80% of RAM)
-EVAL_GROUP_LINES = 15_000_000  # ours: stored runs are evaluated in groups of this many
-# lines (28M lines in one group peaked at 2.2 GiB)
+EVAL_GROUP_LINES = 4_000_000  # ours: stored runs are evaluated in groups of this many
+# lines, a larger run by ranges of its topics (28M lines in one group peaked at 2.2 GiB; a
+# 14M-line MS MARCO-shaped archive, 2 runs: 15M-line groups 0.6-2.0 s and 960-1,000 MiB,
+# 4M 0.53 s and 430 MiB, 2M 0.61 s and 346 MiB, 1M 0.74 s and 299 MiB)
 
 # --- input and output limits (issue 12) ------------------------------------------------
 MAX_CSV_FIELD = 1 << 20  # ours: characters in one CSV field (csv's own limit, 131072, is

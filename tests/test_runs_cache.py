@@ -291,6 +291,36 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
             )
 
 
+def test_a_run_larger_than_a_group_is_evaluated_by_topic_ranges(tmp_path, mem_store):
+    # each run (150-180 lines) is larger than a group of 20 lines: it is evaluated in
+    # ranges of topic ids (one topic each here), its qrels cut to the same range; the
+    # values are those of one pass, whatever topics a run or the qrels lack
+    from litaudit.runs.archive import _eval_jobs, _run_rows
+
+    q, paths = _write_archive(tmp_path)
+    import_archive(mem_store, CID, paths, qrels_path=q)
+    con = mem_store.con
+    sizes = dict(con.execute("SELECT id, n_lines FROM runs").fetchall())
+    jobs = _eval_jobs(con, CID, _run_rows(con, CID, None), sizes, 20)
+    assert all(len(g) == 1 and ids is not None for g, ids, _, _ in jobs)
+    assert sum(done for *_, done, _ in jobs) == 5 and sum(n for *_, n in jobs) == sum(
+        sizes.values()
+    )
+    measures = ["AP", "P@10", "Rprec", "nDCG", "Bpref", "RR"]
+    for complete in (False, True):
+        seen = []
+        ranged = evaluate_stored(
+            con,
+            CID,
+            measures,
+            complete=complete,
+            group_lines=20,
+            progress=lambda r, n, seen=seen: seen.append((r, n)),
+        )
+        assert sum(r for r, _ in seen) == 5 and sum(n for _, n in seen) == sum(sizes.values())
+        _same_evaluation(ranged, evaluate_stored(con, CID, measures, complete=complete))
+
+
 def test_load_archive_reads_each_run_in_trec_eval_order(tmp_path, mem_store):
     """load_archive (integer columns, names shared) gives what a string join ordered by
     topic, score as float descending and docno descending gives, after two imports (the

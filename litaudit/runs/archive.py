@@ -140,10 +140,16 @@ class StoredTables:
 
 
 def load_tables(
-    con, collection_id: str, tags: Sequence[str] | None = None, *, docnos: bool = True
+    con,
+    collection_id: str,
+    tags: Sequence[str] | None = None,
+    *,
+    docnos: bool = True,
+    topic_ids: tuple[int, int] | None = None,
 ) -> StoredTables:
     """The tables of a stored archive (its runs ``tags``, default all) as integer columns,
-    with no string joins; ``docnos=False`` leaves the docnos unread (an empty array)."""
+    with no string joins; ``docnos=False`` leaves the docnos unread (an empty array);
+    ``topic_ids=(lo, hi)``: only the rankings and qrels of topic ids lo <= id < hi."""
     _require_qrels(con, collection_id)
     rows = tuple(_run_rows(con, collection_id, tags))
     cid = _lit(collection_id)
@@ -160,10 +166,19 @@ def load_tables(
         if len(docs) and int(to_numpy(docs.column("doc_id"))[-1]) != len(docs) - 1:
             raise LitauditError(f"{collection_id}: stored doc ids are not dense")  # never so
         doc_names = docs.column("docno").combine_chunks()
-    q = _columns(con, f"SELECT topic_id, doc_id, rel FROM run_qrels WHERE collection_id = {cid}")
+    within = (
+        ""
+        if topic_ids is None
+        else f" AND topic_id >= {int(topic_ids[0])} AND topic_id < {int(topic_ids[1])}"
+    )
+    q = _columns(
+        con,
+        f"SELECT topic_id, doc_id, rel FROM run_qrels WHERE collection_id = {cid}{within}",
+    )
     ids = ", ".join(str(r[0]) for r in rows) or "NULL"
     d = _columns(
-        con, f"SELECT run_id, topic_id, doc_id, score FROM run_rankings WHERE run_id IN ({ids})"
+        con,
+        f"SELECT run_id, topic_id, doc_id, score FROM run_rankings WHERE run_id IN ({ids}){within}",
     )
     return StoredTables(
         rows,
@@ -180,13 +195,18 @@ def load_tables(
 
 
 def load_coded(
-    con, collection_id: str, tags: Sequence[str] | None = None, *, byte_order: bool = True
+    con,
+    collection_id: str,
+    tags: Sequence[str] | None = None,
+    *,
+    byte_order: bool = True,
+    topic_ids: tuple[int, int] | None = None,
 ) -> tuple[CodedRuns, CodedQrels]:
     """The stored archive as integer codes for :func:`evaluate_coded` (no string work):
     topic codes are the stored topic ids, doc codes the docnos' byte (strcmp) order
     (``byte_order=False``: the stored doc ids, which need no docno read), run codes the
     runs' positions in tag order. Rows come in stored (trec_eval) order."""
-    t = load_tables(con, collection_id, tags, docnos=byte_order)
+    t = load_tables(con, collection_id, tags, docnos=byte_order, topic_ids=topic_ids)
     # doc ids -> position in docno byte order (trec_eval breaks ties with strcmp); a first
     # import numbers them so already (then nothing to map), later imports append
     doc_rank = None
@@ -249,16 +269,8 @@ def evaluate_stored(
             "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]
         ).fetchall()
     )
-    groups: list[list[int]] = []
-    size = 0
-    for i, r in enumerate(rows):
-        n = int(sizes.get(r[0], 0))
-        if not groups or size + n > group_lines:
-            groups.append([])
-            size = 0
-        groups[-1].append(i)
-        size += n
-    if len(groups) <= 1:
+    jobs = _eval_jobs(con, collection_id, rows, sizes, group_lines)
+    if len(jobs) <= 1:
         ev = _evaluate_group(con, collection_id, measures, tags, rel_level, complete)
         if progress is not None:
             progress(len(rows), sum(int(sizes.get(r[0], 0)) for r in rows))
@@ -268,17 +280,62 @@ def evaluate_stored(
     before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
     con.execute(f"SET memory_limit = {_lit(DUCKDB_MEMORY_LIMIT)}")
     try:
-        for g in groups:
+        for g, topic_ids, runs_done, lines in jobs:
             parts.append(
                 _evaluate_group(
-                    con, collection_id, measures, [rows[i][1] for i in g], rel_level, complete
+                    con,
+                    collection_id,
+                    measures,
+                    [rows[i][1] for i in g],
+                    rel_level,
+                    complete,
+                    topic_ids,
                 )
             )
             if progress is not None:
-                progress(len(g), sum(int(sizes.get(rows[i][0], 0)) for i in g))
+                progress(runs_done, lines)
     finally:
         con.execute(f"SET memory_limit = {_lit(before)}")
-    return _join_runs(tuple(r[1] for r in rows), [np.array(g) for g in groups], parts)
+    return _join_runs(tuple(r[1] for r in rows), [np.array(j[0]) for j in jobs], parts)
+
+
+def _eval_jobs(
+    con, collection_id: str, rows: list, sizes: dict, group_lines: int
+) -> list[tuple[list[int], tuple[int, int] | None, int, int]]:
+    """The evaluation's steps: (runs' positions, topic id range or None, runs finished,
+    lines). Runs go together up to ``group_lines`` lines; a run larger than that is
+    evaluated alone, its topics split into ranges of ids (trec_eval evaluates each topic
+    on its own; the qrels are cut to the same range), so memory follows ``group_lines``,
+    not the largest run."""
+    n_ids = None
+    jobs: list[tuple[list[int], tuple[int, int] | None, int, int]] = []
+    size = 0
+    for i, r in enumerate(rows):
+        n = int(sizes.get(r[0], 0))
+        if n > group_lines:
+            if n_ids is None:
+                n_ids = int(
+                    con.execute(
+                        "SELECT coalesce(max(topic_id), -1) + 1 FROM run_topics "
+                        "WHERE collection_id = ?",
+                        [collection_id],
+                    ).fetchall()[0][0]
+                )
+            k = min(-(-n // group_lines), max(n_ids, 1))
+            cuts = [n_ids * j // k for j in range(k + 1)]
+            jobs += [
+                ([i], (cuts[j], cuts[j + 1]), int(j == k - 1), n * (j + 1) // k - n * j // k)
+                for j in range(k)
+            ]
+            size = group_lines  # the next run starts a group of its own
+            continue
+        if not jobs or jobs[-1][1] is not None or size + n > group_lines:
+            jobs.append(([], None, 0, 0))
+            size = 0
+        g, _, done, lines = jobs[-1]
+        jobs[-1] = ([*g, i], None, done + 1, lines + n)
+        size += n
+    return jobs
 
 
 def _evaluate_group(
@@ -288,10 +345,11 @@ def _evaluate_group(
     tags: Sequence[str] | None,
     rel_level: int,
     complete: bool,
+    topic_ids: tuple[int, int] | None = None,
 ) -> Evaluation:
     from litaudit.runs.evaluate import NotRanked
 
-    coded, cq = load_coded(con, collection_id, tags, byte_order=False)
+    coded, cq = load_coded(con, collection_id, tags, byte_order=False, topic_ids=topic_ids)
     try:
         return evaluate_coded(
             coded,
@@ -305,7 +363,7 @@ def _evaluate_group(
         )
     except NotRanked:
         del coded, cq
-        coded, cq = load_coded(con, collection_id, tags)
+        coded, cq = load_coded(con, collection_id, tags, topic_ids=topic_ids)
         return evaluate_coded(
             coded, cq, measures, rel_level=rel_level, complete=complete, check_duplicates=False
         )
