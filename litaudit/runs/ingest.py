@@ -34,7 +34,7 @@ from litaudit.runs.ingest_read import (
     text_size,
     with_qrels,
 )
-from litaudit.runs.ingest_write import Undo, commit_group, limit_duckdb_memory
+from litaudit.runs.ingest_write import GroupWrite, Undo, commit_group, limit_duckdb_memory
 from litaudit.runs.model import RunInfo
 from litaudit.runs.run_metadata import official_metadata, read_metadata_csv
 from litaudit.store.db import sql_string as _lit
@@ -239,8 +239,7 @@ def _read_and_commit_groups(
             continue  # with problems: read on, to list every one; nothing is kept
         if info_of is None:
             info_of = meta if meta is not None else official_metadata(con, collection_id)
-        commit_group(
-            store,
+        job = GroupWrite(
             collection_id,
             qp if qtable is not None else None,
             q_sha if qtable is not None else None,
@@ -250,17 +249,14 @@ def _read_and_commit_groups(
             qtopics,
             todo,
             words,
-            stored_topics,
             info_of,
             lenient,
             threads,
-            undo,
-            tally,
-            release=release,
         )
+        commit_group(store, job, stored_topics, undo, tally, release=release)
         tally.add(todo)
         _drop_text(group)
-        del todo, words, qtable, qwords
+        del todo, words, qtable, qwords, job
     if tally.problems:
         raise ValidationFailed(trec_io.cap_problems(tally.problems))
     return n_judg

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from litaudit.errors import ValidationFailed
+from litaudit.errors import LitauditError, ValidationFailed
 from litaudit.runs import trec_io
 from litaudit.runs.coding import code_import, docno_words
 from litaudit.runs.evalcache import invalidate
@@ -74,21 +74,30 @@ def limit_duckdb_memory(con, limit: str) -> str:
     return before
 
 
+@dataclass
+class GroupWrite:
+    """One group of an import to write: its runs (``todo``: (file or piece, sha256,
+    RunTable); ``words``: their docno words), the qrels with the first group (else
+    ``qp``, ``q_sha``, ``qtable``, ``qwords`` are None), and the import's settings."""
+
+    collection_id: str
+    qp: Path | None
+    q_sha: str | None
+    qtable: Any
+    qwords: Any
+    n_judg: int
+    qtopics: set[str] | None
+    todo: list
+    words: list
+    info_of: dict
+    lenient: bool
+    threads: int
+
+
 def commit_group(
     store,
-    collection_id: str,
-    qp,
-    q_sha,
-    qtable,
-    qwords,
-    n_judg: int,
-    qtopics: set[str] | None,
-    todo: list,
-    words: list,
+    job: GroupWrite,
     stored_topics: dict[str, int],
-    info_of: dict,
-    lenient: bool,
-    threads: int,
     undo: Undo,
     tally: Tally,
     *,
@@ -97,77 +106,53 @@ def commit_group(
     """Write one group (see :func:`_import_group`) in its own transaction (DuckDB holds a
     transaction's rows in memory), and note what it added in ``undo`` and
     ``stored_topics``."""
+    had_qrels = job.qtable is not None
     with store.transaction():
-        invalidate(store.con, collection_id)
-        new_topics, run_ids = _import_group(
-            store,
-            collection_id,
-            qp,
-            q_sha,
-            qtable,
-            qwords,
-            n_judg,
-            qtopics,
-            todo,
-            words,
-            stored_topics,
-            info_of,
-            lenient,
-            threads,
-            tally,
-            undo.run_of,
-        )
+        invalidate(store.con, job.collection_id)
+        new_topics, run_ids = _import_group(store, job, stored_topics, tally, undo.run_of)
     if release:
         release_memory()
     undo.run_ids += run_ids
-    undo.qrels = undo.qrels or qtable is not None
+    undo.qrels = undo.qrels or had_qrels
     stored_topics.update(new_topics)
 
 
 def _import_group(
     store,
-    collection_id: str,
-    qp,
-    q_sha,
-    qtable,
-    qwords,
-    n_judg: int,
-    qtopics: set[str] | None,
-    todo: list,
-    words: list,
+    job: GroupWrite,
     stored_topics: dict[str, int],
-    info_of: dict,
-    lenient: bool,
-    threads: int,
     tally: Tally,
     run_of: dict[Path, int],
 ) -> tuple[dict[str, int], list[int]]:
     """Code and write one group of runs (and the qrels, with the first group) inside the
     caller's transaction: the topics it added (name -> id) and the runs' ids."""
     con = store.con
+    collection_id, todo, words = job.collection_id, job.todo, job.words
     # code the topics and docnos; a document twice in a topic sends its file to the
     # line-by-line reader (which names the lines, or drops them when lenient)
     while True:
         coded = code_import(
             con,
             collection_id,
-            qtable,
-            qwords,
+            job.qtable,
+            job.qwords,
             [rt for _, _, rt in todo],
             words,
             stored_topics,
-            threads,
+            job.threads,
         )
         if not coded.dup_qrels and not coded.dup_runs:
             break
         if coded.dup_qrels:
-            qtable = trec_io.read_slow_qrels_table(qp, lenient=lenient)
-            qwords = docno_words(qp, qtable)
+            if job.qp is None:  # the qrels come with the file they were read from
+                raise LitauditError("internal error: qrels without their file")
+            job.qtable = trec_io.read_slow_qrels_table(job.qp, lenient=job.lenient)
+            job.qwords = docno_words(job.qp, job.qtable)
         redo = []
         for i in coded.dup_runs:
             item, sha, _ = todo[i]
             try:
-                rt = reread_slowly(item, qtopics, lenient, tally)
+                rt = reread_slowly(item, job.qtopics, job.lenient, tally)
                 todo[i] = (item, sha, rt)
                 words[i] = docno_words(item_path(item), rt.table)
             except ValidationFailed as exc:
@@ -176,10 +161,19 @@ def _import_group(
             raise ValidationFailed(trec_io.cap_problems(redo))
     words.clear()  # the caller's list too: the words are not needed past coding
     if todo:
-        coded.start_ranking(len(todo), threads)
+        coded.start_ranking(len(todo), job.threads)
     try:
-        _write(con, collection_id, coded, qtable, qp, q_sha, n_judg, len(qtopics or ()))
-        run_ids = _write_runs(con, collection_id, coded, todo, info_of, run_of)
+        _write(
+            con,
+            collection_id,
+            coded,
+            job.qtable,
+            job.qp,
+            job.q_sha,
+            job.n_judg,
+            len(job.qtopics or ()),
+        )
+        run_ids = _write_runs(con, collection_id, coded, todo, job.info_of, run_of)
     finally:
         coded.stop_ranking()
     nt: Any = coded.new_topics
