@@ -70,7 +70,8 @@ def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_stor
     announced when read, checked in steps of PROGRESS_ROWS, the added ones counted."""
     from litaudit.curation.bundle import export_bundle
     from litaudit.curation.filters import CURATION
-    from litaudit.curation.importer import PROGRESS_ROWS, import_files
+    from litaudit.curation.importer import import_files
+    from litaudit.curation.plan import PROGRESS_ROWS
 
     bundle = export_bundle(seeded_store.con, CURATION)
     rows = bundle["results"][: 2 * PROGRESS_ROWS + 7]

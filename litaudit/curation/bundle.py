@@ -16,7 +16,8 @@ from __future__ import annotations
 import datetime as dt
 
 from litaudit.curation import fields as F
-from litaudit.curation.importer import ImportProgress, apply_plan, plan_import
+from litaudit.curation.importer import apply_plan
+from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.rows import _DUPLICATES, Table
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.measures import did_you_mean
@@ -183,7 +184,7 @@ def apply_bundle(
     progress: ImportProgress | None = None,
 ):
     """Import a curation export (inside the caller's transaction). Returns (report, plan).
-    ``progress``: see :class:`~litaudit.curation.importer.ImportProgress`."""
+    ``progress``: see :class:`~litaudit.curation.plan.ImportProgress`."""
     b = table.bundle or {}
     con = store.con
     problems = list(table.problems)

@@ -11,7 +11,8 @@ import datetime as dt
 from litaudit.curation import fields as F
 from litaudit.curation.filters import CURATION, Filters, where
 from litaudit.curation.filters import parse_years as _parse_years
-from litaudit.curation.importer import apply_plan, plan_import
+from litaudit.curation.importer import apply_plan
+from litaudit.curation.plan import plan_import
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, NotFound
 from litaudit.measures import did_you_mean

@@ -1,6 +1,7 @@
 """The results file format (docs/DEVELOPING.md, "Results import format"): its columns,
 in export order, and reading a CSV / TSV, JSON or Parquet file into raw rows with their
-line numbers. Validation and writing are in :mod:`litaudit.curation.importer`;
+line numbers. Validation is in :mod:`litaudit.curation.plan`, writing in
+:mod:`litaudit.curation.importer`;
 :mod:`litaudit.curation.export` writes the same columns.
 
 Reading keeps every value as the text the file holds: JSON numbers are read as their

@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from litaudit.curation.fields import text_or_none
-from litaudit.curation.importer import ImportProgress, apply_plan, plan_import
+from litaudit.curation.importer import apply_plan
+from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.rows import read_table
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 

@@ -1,0 +1,196 @@
+"""Results import, first half: every row of a file checked and typed into an
+:class:`ImportPlan` (results, papers to create, rows already stored), every problem
+collected with its line before anything is written. :mod:`litaudit.curation.importer`
+writes a plan (all or nothing) and reads files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from litaudit.curation import fields as F
+from litaudit.curation.row_fields import (
+    REQUIRED,
+    Context,
+    PreparedPaper,
+    natural_key,
+    parse_row,
+)
+from litaudit.curation.rows import Row
+from litaudit.errors import Problem, ValidationFailed
+
+
+class ImportProgress(Protocol):
+    """How far an import is, for a progress bar: ``rows`` more rows checked, ``total``
+    more rows to check (announced as each file is read), ``added`` more results written."""
+
+    def __call__(self, rows: int = 0, /, *, total: int = 0, added: int = 0) -> None: ...
+
+
+PROGRESS_ROWS = 1000  # rows checked between two calls of an import's progress callback
+
+
+@dataclass
+class PreparedResult:
+    line: int
+    key: tuple
+    values: dict  # column -> typed value for the results table (paper_id filled later)
+    bibkey: str | None
+    existing_id: int | None = None  # the row it updates (on_existing="update")
+
+
+@dataclass
+class ImportPlan:
+    file: str
+    results: list[PreparedResult] = field(default_factory=list)
+    papers: list[PreparedPaper] = field(default_factory=list)
+    skipped: int = 0  # rows already in the database (skip mode)
+    new_measures: set = field(default_factory=set)
+    updates: list[PreparedResult] = field(default_factory=list)  # update mode
+    existing: list[tuple[int, int]] = field(default_factory=list)  # (line, id) skipped
+    differs: list[PreparedResult] = field(default_factory=list)  # same mode: other value
+
+
+# ---------------------------------------------------------------- validation
+
+
+ON_EXISTING = ("fail", "skip", "update")
+
+
+def plan_import(
+    con,
+    rows: list[Row],
+    file: str,
+    *,
+    on_existing: str = "fail",
+    columns: tuple[str, ...] | None = None,
+    header_line: int | None = None,
+    problems: list[Problem] | None = None,
+    progress: ImportProgress | None = None,
+) -> ImportPlan:
+    """Validate every row; return the plan or raise ValidationFailed listing every problem.
+
+    ``on_existing`` says what a row whose natural key (source, paper or track, collection,
+    topics, measure, system, role) is already in the database does: ``fail`` (a problem),
+    ``skip`` (left as it is), ``update`` (its changed fields are written, each in the
+    history) or ``same`` (skipped when the value is the same, else put in
+    ``plan.differs`` for the caller to decide: seeds).
+    ``columns``: the file's columns (a required column missing from the file is reported
+    once, not on every row); ``problems``: those found reading the file (reported with
+    these); ``progress(rows)`` is called every :data:`PROGRESS_ROWS` rows checked.
+    """
+    ctx = Context(con)
+    plan = ImportPlan(file=file)
+    problems = list(problems or [])
+    seen: dict[tuple, int] = {}
+    new_papers: dict[str, PreparedPaper] = {}
+    absent = _absent_columns(columns, file, header_line, problems)
+    conflicts: list[tuple[int, int, str]] = []  # rows already in the database (fail)
+
+    # new bibkeys whose paper some row describes (the others may name it alone)
+    described = {
+        str(r.data.get("paper")).strip()
+        for r in rows
+        if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in ("citation", "title", "authors"))
+    }
+    for i, row in enumerate(rows):
+        if progress is not None and i and not i % PROGRESS_ROWS:
+            progress(PROGRESS_ROWS)
+        n_before = len(problems)
+
+        def bad(msg, fld=None, _line=row.line):
+            problems.append(Problem(file, _line, msg, fld))
+
+        v, bibkey, missing = parse_row(
+            ctx, plan.new_measures, row, file, problems, bad, absent, described, new_papers
+        )
+        if len(problems) > n_before or missing:
+            continue
+        key = natural_key(v, bibkey if v["source"] == "paper" else None)
+        if key in seen:
+            bad(
+                f"duplicate of line {seen[key]} (same source, collection, topics, measure, "
+                "system and role)"
+            )
+            continue
+        seen[key] = row.line
+        if v["source"] == "official":
+            bibkey = None
+        if key in ctx.existing:
+            rid, vt = ctx.existing[key]
+            if on_existing == "skip" or (on_existing == "same" and vt == v["value_text"]):
+                plan.skipped += 1
+                plan.existing.append((row.line, rid))
+                continue
+            if on_existing in ("update", "same"):
+                into = plan.updates if on_existing == "update" else plan.differs
+                into.append(PreparedResult(row.line, key, v, bibkey, rid))
+                continue
+            conflicts.append((row.line, rid, vt))
+            continue
+        plan.results.append(PreparedResult(row.line, key, v, bibkey))
+    if progress is not None and rows:
+        progress(len(rows) - (len(rows) - 1) // PROGRESS_ROWS * PROGRESS_ROWS)
+    if conflicts:  # one problem, not one per row
+        problems.append(_conflicts_problem(file, conflicts))
+    if problems:
+        raise ValidationFailed(collapse(problems))
+    plan.papers = list(new_papers.values())
+    return plan
+
+
+def _absent_columns(
+    columns: tuple[str, ...] | None, file: str, header_line: int | None, problems: list[Problem]
+) -> set[str]:
+    """The required columns missing from the file (each reported once in ``problems``)."""
+    absent: set[str] = set()
+    for c in REQUIRED:
+        if columns is not None and c not in columns:
+            problems.append(Problem(file, header_line, f"missing column {c!r}"))
+            absent.add(c)
+    return absent
+
+
+def _conflicts_problem(file: str, conflicts: list[tuple[int, int, str]]) -> Problem:
+    """One problem for the rows already in the database (on_existing="fail")."""
+    line, rid, vt = conflicts[0]
+    more = (
+        f" (and {len(conflicts) - 1} more rows, lines "
+        f"{', '.join(str(c[0]) for c in conflicts[1:6])}"
+        f"{', ...' if len(conflicts) > 6 else ''})"
+        if len(conflicts) > 1
+        else ""
+    )
+    return Problem(
+        file,
+        line,
+        f"already in the database as result #{rid} "
+        f"(value {vt}){more}; use --on-existing skip or update",
+    )
+
+
+def collapse(problems: list[Problem], shown: int = 5) -> list[Problem]:
+    """One problem once: the same message on the same field on several lines of a file
+    becomes one problem at its first line that lists the others."""
+    groups: dict[tuple, list[Problem]] = {}
+    for p in problems:
+        groups.setdefault((p.file, p.field, p.message), []).append(p)
+    out = []
+    for p in problems:
+        same = groups.get((p.file, p.field, p.message))
+        if not same:
+            continue  # already listed with its first line
+        del groups[(p.file, p.field, p.message)]
+        others = [q.line for q in same[1:] if q.line is not None]
+        if others:
+            lines = ", ".join(str(n) for n in others[:shown])
+            more = f" and {len(others) - shown} more" if len(others) > shown else ""
+            p = Problem(
+                p.file,
+                p.line,
+                f"{p.message} (also on line{'s' if len(others) > 1 else ''} {lines}{more})",
+                p.field,
+            )
+        out.append(p)
+    return out

@@ -1,0 +1,338 @@
+"""One row of a results file checked field by field (for :mod:`litaudit.curation.plan`):
+typed values, the problems of every field at once, the paper a new bibkey describes, and
+the database look-ups every row needs (:class:`Context`, read once per import).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from litaudit.curation import fields as F
+from litaudit.curation.rows import Row
+from litaudit.errors import LitauditError, Problem
+from litaudit.measures import did_you_mean, parse_measure
+
+PAPER_FIELDS = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags")
+REQUIRED = (
+    "source",
+    "collection",
+    "measure",
+    "value",
+    "system",
+    "role",
+    "transcribed_by",
+    "transcribed_at",
+)
+
+
+@dataclass
+class PreparedPaper:
+    bibkey: str
+    values: dict
+    line: int
+
+
+class Context:
+    """Lookups cached once per import: aliases, measures, papers, existing keys."""
+
+    def __init__(self, con):
+        self.con = con
+        self.aliases = dict(
+            con.execute("SELECT alias, collection_id FROM collection_aliases").fetchall()
+        )
+        self.default_topics = {
+            cid: (name, n)
+            for cid, name, n in con.execute(
+                "SELECT collection_id, name, n_topics FROM topic_sets WHERE is_default"
+            ).fetchall()
+        }
+        self.topic_sets = {
+            (cid, name): n
+            for cid, name, n in con.execute(
+                "SELECT collection_id, name, n_topics FROM topic_sets"
+            ).fetchall()
+        }
+        self.measures = {
+            name: (lo, hi)
+            for name, lo, hi in con.execute(
+                "SELECT name, min_value, max_value FROM measures"
+            ).fetchall()
+        }
+        self.papers = {
+            k: (i, y) for i, k, y in con.execute("SELECT id, bibkey, year FROM papers").fetchall()
+        }
+        self.existing = {}
+        for rid, src, bib, track, cid, n, m, sysl, role, vt in con.execute(
+            "SELECT r.id, r.source, p.bibkey, r.track, r.collection_id, r.n_topics, "
+            "r.measure, r.system, r.role, r.value_text FROM results r "
+            "LEFT JOIN papers p ON p.id = r.paper_id"
+        ).fetchall():
+            self.existing[(src, bib or "", track or "", cid, n, m, sysl, role)] = (rid, vt)
+
+
+def natural_key(v: dict, bibkey: str | None) -> tuple:
+    return (
+        v["source"],
+        bibkey or "",
+        v.get("track") or "",
+        v["collection_id"],
+        v["n_topics"],
+        v["measure"],
+        v["system"],
+        v["role"],
+    )
+
+
+def parse_row(
+    ctx: Context,
+    new_measures: set,
+    row: Row,
+    file: str,
+    problems: list[Problem],
+    bad,
+    absent: set,
+    described: set,
+    new_papers: dict[str, PreparedPaper],
+) -> tuple[dict, str | None, list[str]]:
+    """One row's typed values, its bibkey and its missing required fields; its problems
+    reported through ``bad`` (every field is checked, so that all are reported at once)."""
+    d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
+    for k, text in d.items():
+        why = F.check_text(text)
+        if why:
+            bad(why, k)
+            d[k] = ""
+    missing = [c for c in REQUIRED if F.blank(d.get(c))]
+    for c in missing:
+        if c not in absent:
+            bad("missing provenance" if c.startswith("transcribed") else "missing value", c)
+    # the other fields are still checked, so that every problem is reported at once
+    v: dict = {"source": None}
+    try:
+        if "source" not in missing:
+            v["source"] = F.parse_choice(d["source"], F.SOURCES, "source")
+    except F.FieldError as e:
+        bad(str(e), "source")
+    bibkey = F.text_or_none(d.get("paper"))
+    v["track"] = F.text_or_none(d.get("track"))
+    _check_provenance(ctx, d, v, bibkey, row, file, problems, bad, described, new_papers)
+    v["collection_id"] = cid = _parse_collection(ctx, d, missing, bad)
+    v["measure"] = _parse_measure(ctx, new_measures, d, missing, bad)
+    _parse_value(ctx, d, v, missing, bad)
+    v["system"] = d.get("system")
+    v["participant"] = F.text_or_none(d.get("participant"))
+    for name, fn in (
+        ("role", F.FIELD_PARSERS["role"]),
+        ("run_type", F.FIELD_PARSERS["run_type"]),
+        ("status", lambda s: F.parse_choice(s or "draft", F.STATUSES, "status")),
+        ("standard", lambda s: True if F.blank(s) else F.parse_bool(s)),
+        ("transcribed_at", F.FIELD_PARSERS["transcribed_at"]),
+        ("date", lambda s: None if F.blank(s) else F.parse_date(s)),
+        ("reporter", F.FIELD_PARSERS["reporter"]),
+        ("url", F.FIELD_PARSERS["url"]),
+        ("code_url", F.FIELD_PARSERS["code_url"]),
+    ):
+        if name in missing:
+            continue
+        try:
+            v[name] = fn(d.get(name, ""))
+        except F.FieldError as e:
+            bad(str(e), name)
+    v["transcribed_by"] = d.get("transcribed_by")
+    v["location"] = F.text_or_none(d.get("location"))
+    v["notes"] = F.text_or_none(d.get("notes"))
+    _parse_topics(ctx, d, v, cid, bad)
+    _parse_year(ctx, d, v, bibkey, new_papers, bad)
+    return v, bibkey, missing
+
+
+def _check_provenance(
+    ctx: Context,
+    d: dict,
+    v: dict,
+    bibkey: str | None,
+    row: Row,
+    file: str,
+    problems: list[Problem],
+    bad,
+    described: set,
+    new_papers: dict[str, PreparedPaper],
+) -> None:
+    """A paper result's bibkey (its paper prepared when new), an official one's track."""
+    if v["source"] == "paper":
+        if not bibkey:
+            bad("missing provenance: a paper result needs the paper's bibkey", "paper")
+        elif (
+            bibkey not in ctx.papers
+            and bibkey in described
+            and not any(F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS)
+        ):
+            pass  # described on another line of the file
+        elif bibkey not in ctx.papers:
+            pp = _prepare_paper(d, bibkey, row.line, file, problems)
+            if pp is not None:
+                prev = new_papers.get(bibkey)
+                if prev is None:
+                    new_papers[bibkey] = pp
+                elif prev.values != pp.values:
+                    bad(f"paper {bibkey!r} is described differently on line {prev.line}", "paper")
+    elif v["source"] == "official" and not v["track"]:
+        bad("missing provenance: an official result needs its track, e.g. trec7/adhoc", "track")
+
+
+def _parse_collection(ctx: Context, d: dict, missing: list[str], bad) -> str | None:
+    coll = d.get("collection") or ""
+    cid = ctx.aliases.get(coll.lower())
+    if cid is None and "collection" not in missing:
+        from litaudit.store.refdata import near_names
+
+        near = near_names(coll, list(ctx.aliases))
+        bad(
+            f"unknown collection {coll!r}"
+            + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""),
+            "collection",
+        )
+    return cid
+
+
+def _parse_measure(ctx: Context, new_measures: set, d: dict, missing: list[str], bad) -> str | None:
+    """The measure's name; one parseable but not yet registered is added to
+    ``new_measures`` (the plan's, registered when it is applied)."""
+    if "measure" in missing:
+        return None
+    try:
+        m = str(parse_measure(d["measure"]))
+        if m not in ctx.measures:
+            # parseable but not yet registered: registered when the plan is applied
+            pm = parse_measure(m)
+            ctx.measures[m] = (pm.min_value, pm.max_value)
+            new_measures.add(m)
+        return m
+    except LitauditError as e:
+        bad(str(e), "measure")
+        return None
+
+
+def _parse_value(ctx: Context, d: dict, v: dict, missing: list[str], bad) -> None:
+    """``value`` and ``value_text``, checked against the measure's range."""
+    if "value" in missing:
+        return
+    try:
+        v["value"], v["value_text"] = F.parse_value(d["value"])
+        if v["measure"]:
+            lo, hi = ctx.measures[v["measure"]]
+            if not lo <= v["value"] <= hi:
+                hint = (
+                    " (a percentage? give it as a fraction)"
+                    if hi == 1 and v["value"] <= 100
+                    else ""
+                )
+                bad(
+                    f"{v['value_text']} is outside the range of {v['measure']} "
+                    f"[{lo:g}, {hi:g}]{hint}",
+                    "value",
+                )
+    except F.FieldError as e:
+        bad(str(e), "value")
+
+
+def _parse_topics(ctx: Context, d: dict, v: dict, cid: str | None, bad) -> None:
+    """``topic_set`` and ``n_topics`` (the collection's default topic set when neither
+    is given)."""
+    v["topic_set"] = F.FIELD_PARSERS["topic_set"](d.get("topic_set"))
+    try:
+        known = cid and v["topic_set"] and (cid, v["topic_set"]) in ctx.topic_sets
+        if cid and v["topic_set"] and not known:
+            names = [n for (c, n) in ctx.topic_sets if c == cid]
+            bad(
+                f"unknown topic set {v['topic_set']!r} of {cid}"
+                f"{did_you_mean(v['topic_set'], names) or ' (known: ' + (', '.join(names) or 'none') + ')'}",
+                "topic_set",
+            )
+        if not F.blank(d.get("n_topics")):
+            v["n_topics"] = F.FIELD_PARSERS["n_topics"](d["n_topics"])
+            if known and ctx.topic_sets[(cid, v["topic_set"])] != v["n_topics"]:
+                bad(
+                    f"topic set {v['topic_set']!r} has "
+                    f"{ctx.topic_sets[(cid, v['topic_set'])]} topics, not {v['n_topics']}",
+                    "n_topics",
+                )
+        elif known:
+            v["n_topics"] = ctx.topic_sets[(cid, v["topic_set"])]
+        elif cid and cid in ctx.default_topics and not v["topic_set"]:
+            name, n = ctx.default_topics[cid]
+            v["topic_set"] = name
+            v["n_topics"] = n
+        else:
+            v["n_topics"] = None
+            if cid and not v["topic_set"]:
+                bad("missing number of topics and the collection has no default", "n_topics")
+    except F.FieldError as e:
+        bad(str(e), "n_topics")
+        v["n_topics"] = None
+
+
+def _parse_year(
+    ctx: Context, d: dict, v: dict, bibkey: str | None, new_papers: dict[str, PreparedPaper], bad
+) -> None:
+    """``year``: given, else the date's, the paper's, or a TREC track's (trec7: 1998)."""
+    try:
+        if not F.blank(d.get("year")):
+            v["year"] = F.FIELD_PARSERS["year"](d["year"])
+        elif v.get("date"):
+            v["year"] = v["date"].year
+        elif (
+            v["source"] == "paper"
+            and bibkey in new_papers
+            and new_papers[bibkey].values.get("year")
+        ):
+            v["year"] = new_papers[bibkey].values["year"]
+        elif v["source"] == "paper" and bibkey in ctx.papers and ctx.papers[bibkey][1]:
+            v["year"] = ctx.papers[bibkey][1]
+        elif (
+            v["track"]
+            and v["track"].lower().startswith("trec")
+            and v["track"][4:].split("/")[0].isascii()
+            and v["track"][4:].split("/")[0].isdigit()
+        ):
+            v["year"] = 1991 + int(v["track"][4:].split("/")[0])
+            F.parse_year(v["year"])
+        else:
+            if v["source"]:
+                bad("missing year (of the paper or the submission)", "year")
+            v["year"] = None
+    except F.FieldError as e:
+        bad(str(e), "year")
+
+
+def _prepare_paper(
+    d: dict, bibkey: str, line: int, file: str, problems: list[Problem]
+) -> PreparedPaper | None:
+    """A new paper from the row's paper_* columns. ``paper_citation`` is optional: without
+    it the short citation is made from the authors, venue and year (as `papers add`
+    does); a row with none of citation, title and authors names an unknown paper."""
+    from litaudit.curation.papers import short_citation, short_venue
+
+    vals: dict[str, Any] = {f: F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
+    if not (vals["citation"] or vals["title"] or vals["authors"]):
+        problems.append(
+            Problem(
+                file,
+                line,
+                f"unknown paper {bibkey!r}: add it first "
+                "(litaudit papers add/import) or give paper_citation, "
+                "paper_title or paper_authors",
+                "paper",
+            )
+        )
+        return None
+    if vals["year"] is not None:
+        try:
+            vals["year"] = F.parse_year(vals["year"])
+        except F.FieldError as e:
+            problems.append(Problem(file, line, str(e), "paper_year"))
+            return None
+    if not vals["citation"]:
+        vals["citation"] = short_citation(vals["authors"], short_venue(vals["venue"]), vals["year"])
+    return PreparedPaper(bibkey, vals, line)
