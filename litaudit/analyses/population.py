@@ -172,16 +172,15 @@ def population(
             coll.id, coll.name, coll.default_topics, meas, rows, filters, min_n
         )
     except TooFew as exc:
-        raise TooFew(f"{exc}{_retracted_note(con, coll.id, meas, filters)}") from None
+        raise TooFew(f"{exc}{_retracted_note(con, coll.id, meas, filters, len(rows))}") from None
 
 
-def _retracted_note(con, cid: str, meas: str, filters: Filters) -> str:
+def _retracted_note(con, cid: str, meas: str, filters: Filters, n_now: int) -> str:
     """'; N retracted result(s) ... left out' when retracted results would add to a
     population too small to audit (e.g. rows that `init` retracted from the seeds)."""
     if filters.include_retracted:
         return ""
     n = len(load_results(con, cid, meas, dataclasses.replace(filters, include_retracted=True)))
-    n_now = len(load_results(con, cid, meas, filters))
     if n <= n_now:
         return ""
     return (

@@ -327,8 +327,7 @@ def _eval_jobs(
                 ([i], (cuts[j], cuts[j + 1]), int(j == k - 1), n * (j + 1) // k - n * j // k)
                 for j in range(k)
             ]
-            size = group_lines  # the next run starts a group of its own
-            continue
+            continue  # (the next run starts a group of its own)
         if not jobs or jobs[-1][1] is not None or size + n > group_lines:
             jobs.append(([], None, 0, 0))
             size = 0
