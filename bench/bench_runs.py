@@ -57,8 +57,8 @@ def litaudit_once(run_dir: Path, qrels: Path, collection: str = "trec-robust-200
         import isal.igzip  # noqa: F401
     except ImportError:
         pass
-    from litaudit.runs.archive import evaluate_stored
     from litaudit.runs.ingest import import_archive
+    from litaudit.runs.stored_eval import evaluate_stored
     from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data

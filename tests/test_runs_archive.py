@@ -8,9 +8,10 @@ import numpy as np
 import pytest
 
 from litaudit.errors import LitauditError, ValidationFailed
-from litaudit.runs.archive import delete_runs, evaluate_stored, load_archive
+from litaudit.runs.archive import delete_runs, load_archive
 from litaudit.runs.evaluate import evaluate
 from litaudit.runs.ingest import import_archive
+from litaudit.runs.stored_eval import evaluate_stored
 
 QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 d1 0\n2 0 d4 1\n"
 RUN_A = "1 Q0 d1 1 3 A\n1 Q0 d2 2 2 A\n2 Q0 d4 1 1 A\n"
@@ -264,7 +265,7 @@ def test_import_and_eval_do_not_load_pandas(files, tmp_path):
 
     script = textwrap.dedent(f"""
         import sys
-        from litaudit.runs.archive import evaluate_stored
+        from litaudit.runs.stored_eval import evaluate_stored
         from litaudit.runs.ingest import import_archive
         from litaudit.store.db import open_store
         from litaudit.store.refdata import load_reference_data
@@ -303,7 +304,7 @@ def test_problems_of_runs_read_beside_their_qrels(mem_store, files, tmp_path):
 def test_eval_of_rows_stored_out_of_order(mem_store, tmp_path, monkeypatch):
     # evaluate_stored takes the stored rows as ranked after a docno-free check; rows in
     # another order (ties included) send it back to the docnos and a full sort
-    import litaudit.runs.archive as archive
+    import litaudit.runs.stored_eval as archive
 
     (tmp_path / "q.txt").write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n2 0 a 1\n")
     (tmp_path / "t.run").write_text(

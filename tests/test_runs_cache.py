@@ -11,8 +11,9 @@ import pytest
 
 from litaudit.errors import ValidationFailed
 from litaudit.runs import evalcache
-from litaudit.runs.archive import delete_runs, evaluate_stored, load_archive
+from litaudit.runs.archive import delete_runs, load_archive
 from litaudit.runs.ingest import file_groups, import_archive
+from litaudit.runs.stored_eval import evaluate_stored
 
 CID = "trec-robust-2003"
 
@@ -144,7 +145,7 @@ def test_cached_evaluation_equals_a_fresh_one_and_is_not_recomputed(
         )
         _same_evaluation(ev, want)
         assert pending is not None and evalcache.save(con, pending)
-    import litaudit.runs.archive as archive
+    import litaudit.runs.stored_eval as archive
 
     def no_eval(*a, **k):
         raise AssertionError("evaluated again")
@@ -295,7 +296,8 @@ def test_a_run_larger_than_a_group_is_evaluated_by_topic_ranges(tmp_path, mem_st
     # each run (150-180 lines) is larger than a group of 20 lines: it is evaluated in
     # ranges of topic ids (one topic each here), its qrels cut to the same range; the
     # values are those of one pass, whatever topics a run or the qrels lack
-    from litaudit.runs.archive import _eval_jobs, _run_rows
+    from litaudit.runs.archive import _run_rows
+    from litaudit.runs.stored_eval import _eval_jobs
 
     q, paths = _write_archive(tmp_path)
     import_archive(mem_store, CID, paths, qrels_path=q)

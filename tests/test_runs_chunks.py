@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from litaudit.errors import ValidationFailed
 from litaudit.runs import strcodes
-from litaudit.runs.archive import evaluate_stored, load_archive
+from litaudit.runs.archive import load_archive
 from litaudit.runs.chunks import PieceReader
 from litaudit.runs.ingest import import_archive
+from litaudit.runs.stored_eval import evaluate_stored
 
 CID = "trec-robust-2003"
 MEASURES = ["AP", "P@10", "Rprec", "nDCG@10", "Bpref"]

@@ -204,13 +204,14 @@ def evaluate_cached(
     use_cache: bool = True,
     progress=None,
 ):
-    """(Evaluation, Pending or None): :func:`~litaudit.runs.archive.evaluate_stored`, with
+    """(Evaluation, Pending or None): :func:`~litaudit.runs.stored_eval.evaluate_stored`, with
     the measures stored for the archive's current fingerprint read back instead of
     computed. The measures computed come back as ``Pending`` for the caller to
     :func:`save` (on a connection that may write: this function only reads).
-    ``progress(runs, lines)``: see :func:`~litaudit.runs.archive.evaluate_stored`."""
+    ``progress(runs, lines)``: see :func:`~litaudit.runs.stored_eval.evaluate_stored`."""
     from litaudit.errors import ParameterError
-    from litaudit.runs.archive import _require_qrels, _run_rows, evaluate_stored
+    from litaudit.runs.archive import _require_qrels, _run_rows
+    from litaudit.runs.stored_eval import evaluate_stored
 
     if rel_level < 1:
         raise ParameterError(f"rel_level must be at least 1, got {rel_level}")
