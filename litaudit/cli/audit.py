@@ -4,37 +4,42 @@ Every command stores its audit (parameters, method, seed, input fingerprint, ver
 result) unless ``--no-save``; with ``--no-save`` the database is opened read-only.
 Rendering (litaudit.render.audits) works on the typed report, the same type a stored
 audit decodes into, so `audit show` prints a stored audit exactly as the command that
-made it did.
+made it did. The stored audits' commands (list, show, matrix) are in cli/audit_store.py,
+registered on the same app.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+import functools
+import inspect
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from litaudit import defaults
 from litaudit.cli.common import JsonOpt, open_read, open_write
 
+if TYPE_CHECKING:
+    from litaudit.curation.filters import Filters
+
 app = typer.Typer(
     help="Published results against the record and against chance (Carterette, SIGIR 2015)",
     no_args_is_help=True,
 )
 
+
+def _optional(flag: str, text: str) -> Any:
+    """An option left unset by default, its default said in its help ("(default: all)")."""
+    return typer.Option(None, flag, help=text, show_default=False)
+
+
 CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection id or alias.")
 MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
-SourceOpt = typer.Option(
-    None, "--source", help="papers | official (default: both).", show_default=False
+SourceOpt = _optional("--source", "papers | official (default: both).")
+RoleOpt = _optional(
+    "--role", "proposed | baseline | official | reproduction (repeatable) (default: all)."
 )
-RoleOpt = typer.Option(
-    None,
-    "--role",
-    help="proposed | baseline | official | reproduction (repeatable) (default: all).",
-    show_default=False,
-)
-RunTypeOpt = typer.Option(
-    None, "--run-type", help="automatic | manual (repeatable) (default: all).", show_default=False
-)
+RunTypeOpt = _optional("--run-type", "automatic | manual (repeatable) (default: all).")
 YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
 SinceOpt = typer.Option(
     None,
@@ -46,26 +51,17 @@ UntilOpt = typer.Option(
     "--until",
     help="Results dated on or before YYYY, YYYY-MM or YYYY-MM-DD (undated results by their year).",
 )
-ReporterOpt = typer.Option(
-    None,
+ReporterOpt = _optional(
     "--reporter",
-    help="Who reported the value: authors, nist, "
-    "leaderboard, mteb, unknown (repeatable) (default: all).",
-    show_default=False,
+    "Who reported the value: authors, nist, leaderboard, mteb, unknown (repeatable) (default: all).",
 )
-TrackOpt = typer.Option(
-    None,
+TrackOpt = _optional(
     "--track",
-    help="A track or leaderboard, or a prefix ending in "
-    "'/' (msmarco-passage/leaderboard/full-ranking).",
-    show_default=False,
+    "A track or leaderboard, or a prefix ending in '/' (msmarco-passage/leaderboard/full-ranking).",
 )
-TopicsOpt = typer.Option(
-    None,
+TopicsOpt = _optional(
     "--topics",
-    help="Topic count (50) or topic-set name "
-    "(default: the only one, else the collection's default set).",
-    show_default=False,
+    "Topic count (50) or topic-set name (default: the only one, else the collection's default set).",
 )
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
 NonstandardOpt = typer.Option(
@@ -80,64 +76,90 @@ POpt = typer.Option(
     help="Probability defining mu0 and the lower bound (0 < p < 0.5; interval coverage 1-2p).",
 )
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-TrialsOpt = typer.Option(
-    None,
-    "--trials",
-    help=f"Monte Carlo trials (default: {defaults.MONTECARLO_TRIALS}).",
-    show_default=False,
-)
-SeedOpt = typer.Option(
-    None,
-    "--seed",
-    help=f"Monte Carlo seed (default: {defaults.MONTECARLO_SEED}).",
-    show_default=False,
-)
+TrialsOpt = _optional("--trials", f"Monte Carlo trials (default: {defaults.MONTECARLO_TRIALS}).")
+SeedOpt = _optional("--seed", f"Monte Carlo seed (default: {defaults.MONTECARLO_SEED}).")
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 
 
-def _filters(
-    source,
-    role,
-    run_type,
-    years,
-    topics,
-    include_retracted,
-    include_nonstandard,
-    since=None,
-    until=None,
-    reporter=None,
-    track=None,
-):
+# the population filters' options, as best/claim/history/summary take them:
+# parameter -> (its type, its option); _filters turns them into one Filters
+_FILTER_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "source": (str, SourceOpt),
+    "role": (list[str], RoleOpt),
+    "run_type": (list[str], RunTypeOpt),
+    "years": (str, YearsOpt),
+    "topics": (str, TopicsOpt),
+    "include_retracted": (bool, RetractedOpt),
+    "include_nonstandard": (bool, NonstandardOpt),
+    "since": (str, SinceOpt),
+    "until": (str, UntilOpt),
+    "reporter": (list[str], ReporterOpt),
+    "track": (str, TrackOpt),
+}
+
+
+class _FilterOptions(tuple):
+    """A command parameter's default that stands for these filter options (see _command)."""
+
+
+def _filter_options(*names: str) -> Any:
+    """The default of a command parameter that stands for these filter options."""
+    return _FilterOptions(names)
+
+
+POPULATION = _filter_options(
+    "source", "role", "run_type", "years", "topics", "include_retracted", "include_nonstandard"
+)
+WINDOW = _filter_options("since", "until", "reporter", "track")
+
+
+def _filters(role=None, run_type=None, reporter=None, **given):
+    """The Filters of the filter options given (the others at Filters.parse's defaults)."""
     from litaudit.curation.filters import Filters
 
-    return Filters.parse(
-        source=source,
-        roles=role or (),
-        run_types=run_type or (),
-        years=years,
-        topics=topics,
-        include_retracted=include_retracted,
-        include_nonstandard=include_nonstandard,
-        since=since,
-        until=until,
-        reporters=reporter or (),
-        track=track,
-    )
+    roles, run_types, reporters = role or (), run_type or (), reporter or ()
+    return Filters.parse(roles=roles, run_types=run_types, reporters=reporters, **given)
 
 
-def _run(ctx: typer.Context, no_save: bool, fn):
-    """Call fn(con) on a read-only store (--no-save) or inside a write transaction."""
+def _command(name: str):
+    """app.command(name) for a function whose parameters with a _filter_options(...) default
+    stand for those options, in that place of its --help (one --help order, said in its
+    signature); the function gets one Filters of them all in the first such parameter,
+    parsed before it runs (a bad --years fails before the store opens)."""
+
+    def register(fn):
+        sig = inspect.signature(fn)
+        marks = [q for q in sig.parameters.values() if isinstance(q.default, _FilterOptions)]
+        params: list[inspect.Parameter] = []
+        for q in sig.parameters.values():
+            if q not in marks:
+                params.append(q)
+                continue
+            for n in q.default:
+                kind, opt = _FILTER_OPTIONS[n]
+                params.append(inspect.Parameter(n, q.kind, default=opt, annotation=kind))
+        names = [n for m in marks for n in m.default]
+
+        @functools.wraps(fn)
+        def command(**kw):
+            kw[marks[0].name] = _filters(**{n: kw.pop(n) for n in names})
+            return fn(**kw)  # the other marked parameters keep their (unused) default
+
+        command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+        command.__annotations__ = {q.name: q.annotation for q in params}  # what typer reads
+        return app.command(name)(command)
+
+    return register
+
+
+def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):
+    """analysis(con, *args, save=not no_save, **kw) on a read-only store (--no-save) or
+    inside a write transaction."""
     if no_save:
         with open_read(ctx) as store:
-            return fn(store.con)
+            return analysis(store.con, *args, save=False, **kw)
     with open_write(ctx) as store, store.transaction() as con:
-        return fn(con)
-
-
-def _print(renderable) -> None:
-    from litaudit.render.audits import wide
-
-    wide(renderable)
+        return analysis(con, *args, save=True, **kw)
 
 
 def _emit(rep, json_out: bool, kind: str) -> None:
@@ -155,153 +177,70 @@ def _emit(rep, json_out: bool, kind: str) -> None:
         render_result(kind, rep)
 
 
-@app.command("best")
+@_command("best")
 def best(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    source: str = SourceOpt,
-    role: list[str] = RoleOpt,
-    run_type: list[str] = RunTypeOpt,
-    years: str = YearsOpt,
-    topics: str = TopicsOpt,
-    include_retracted: bool = RetractedOpt,
-    include_nonstandard: bool = NonstandardOpt,
+    filters: Filters = POPULATION,
     alpha: float = AlphaOpt,
     p: float = POpt,
     method: str = MethodOpt,
     trials: int = TrialsOpt,
     seed: int = SeedOpt,
     no_save: bool = NoSaveOpt,
-    since: str = SinceOpt,
-    until: str = UntilOpt,
-    reporter: list[str] = ReporterOpt,
-    track: str = TrackOpt,
+    _window: None = WINDOW,
     json_out: bool = JsonOpt,
 ):
     """The population, the thresholds of its max and min, and the candidate best systems
     (Tables 2-3)."""
     from litaudit.analyses.best import run_best
 
-    f = _filters(
-        source,
-        role,
-        run_type,
-        years,
-        topics,
-        include_retracted,
-        include_nonstandard,
-        since,
-        until,
-        reporter,
-        track,
-    )
-    rep = _run(
-        ctx,
-        no_save,
-        lambda con: run_best(
-            con,
-            collection,
-            measure,
-            filters=f,
-            alpha=alpha,
-            p=p,
-            method=method,
-            trials=trials,
-            seed=seed,
-            save=not no_save,
-        ),
-    )
+    kw = dict(alpha=alpha, p=p, method=method, trials=trials, seed=seed)
+    rep = _run(ctx, no_save, run_best, collection, measure, filters=filters, **kw)
     _emit(rep, json_out, "best")
 
 
-def _run_claim(ctx: typer.Context, no_save: bool, f, collection, measure, value, **kw):
-    """`audit claim`'s analysis: run_claim on the store (saved unless --no-save)."""
-    from litaudit.analyses.best import run_claim
-
-    return _run(
-        ctx,
-        no_save,
-        lambda con: run_claim(con, collection, measure, value, filters=f, save=not no_save, **kw),
-    )
-
-
-@app.command("claim")
+@_command("claim")
 def claim(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    value: float = typer.Option(
-        None,
-        "--value",
-        help="A new claimed value (judged as one more draw besides the N published).",
-        show_default=False,
+    value: float = _optional(
+        "--value", "A new claimed value (judged as one more draw besides the N published)."
     ),
-    result: int = typer.Option(
-        None,
-        "--result",
-        help="A published result's id (judged as one of the N).",
-        show_default=False,
+    result: int = _optional("--result", "A published result's id (judged as one of the N)."),
+    system: str = _optional(
+        "--system", "A published result by its system name (judged as one of the N)."
     ),
-    system: str = typer.Option(
-        None,
-        "--system",
-        help="A published result by its system name (judged as one of the N).",
-        show_default=False,
-    ),
-    n: int = typer.Option(
-        None,
+    n: int = _optional(
         "--n",
-        help="Experiments besides the claim (default: N for --value, N - 1 for --result/--system).",
-        show_default=False,
+        "Experiments besides the claim (default: N for --value, N - 1 for --result/--system).",
     ),
     hidden_multiplier: float = typer.Option(
         1.0, "--hidden-multiplier", help="Experiments run per experiment published."
     ),
-    source: str = SourceOpt,
-    role: list[str] = RoleOpt,
-    run_type: list[str] = RunTypeOpt,
-    years: str = YearsOpt,
-    topics: str = TopicsOpt,
-    include_retracted: bool = RetractedOpt,
-    include_nonstandard: bool = NonstandardOpt,
+    filters: Filters = POPULATION,
     alpha: float = AlphaOpt,
     p: float = POpt,
     method: str = MethodOpt,
     trials: int = TrialsOpt,
     seed: int = SeedOpt,
     no_save: bool = NoSaveOpt,
-    since: str = SinceOpt,
-    until: str = UntilOpt,
-    reporter: list[str] = ReporterOpt,
-    track: str = TrackOpt,
+    _window: None = WINDOW,
     json_out: bool = JsonOpt,
 ):
     """A claim against the record, against chance (the max of N+1, or of N for a published
     result) and its own mu0 and interval."""
-    ft = (source, role, run_type, years, topics, include_retracted, include_nonstandard)
-    f = _filters(*ft, since, until, reporter, track)
-    rep = _run_claim(
-        ctx,
-        no_save,
-        f,
-        collection,
-        measure,
-        value,
-        result_id=result,
-        system=system,
-        n=n,
-        hidden_multiplier=hidden_multiplier,
-        alpha=alpha,
-        p=p,
-        method=method,
-        trials=trials,
-        seed=seed,
-    )
+    from litaudit.analyses.best import run_claim
+
+    kw = dict(result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier)
+    kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed)
+    rep = _run(ctx, no_save, run_claim, collection, measure, value, filters=filters, **kw)
     _emit(rep, json_out, "claim")
 
 
-@app.command("history")
+@_command("history")
 def history(
     ctx: typer.Context,
     collection: str = CollectionOpt,
@@ -309,19 +248,10 @@ def history(
     reference: str = typer.Option(
         "final", "--reference", help="final (all results) | running (so far)."
     ),
-    source: str = SourceOpt,
-    role: list[str] = RoleOpt,
-    run_type: list[str] = RunTypeOpt,
-    years: str = YearsOpt,
-    topics: str = TopicsOpt,
-    include_retracted: bool = RetractedOpt,
-    include_nonstandard: bool = NonstandardOpt,
+    filters: Filters = POPULATION,
     alpha: float = AlphaOpt,
     no_save: bool = NoSaveOpt,
-    since: str = SinceOpt,
-    until: str = UntilOpt,
-    reporter: list[str] = ReporterOpt,
-    track: str = TrackOpt,
+    _window: None = WINDOW,
     every: bool = typer.Option(
         False, "--all", help="Show every step, not only the ones that set a record."
     ),
@@ -333,33 +263,8 @@ def history(
     """The record over time against the expected max and its threshold for the N so far."""
     from litaudit.analyses.best import run_history
 
-    f = _filters(
-        source,
-        role,
-        run_type,
-        years,
-        topics,
-        include_retracted,
-        include_nonstandard,
-        since,
-        until,
-        reporter,
-        track,
-    )
-    rep = _run(
-        ctx,
-        no_save,
-        lambda con: run_history(
-            con,
-            collection,
-            measure,
-            filters=f,
-            alpha=alpha,
-            reference=reference,
-            by=by,
-            save=not no_save,
-        ),
-    )
+    kw = dict(filters=filters, alpha=alpha, reference=reference, by=by)
+    rep = _run(ctx, no_save, run_history, collection, measure, **kw)
     if json_out or not every:
         _emit(rep, json_out, "history")
     else:
@@ -368,7 +273,7 @@ def history(
         render_history(rep, every=True)
 
 
-@app.command("summary")
+@_command("summary")
 def summary(
     ctx: typer.Context,
     min_n: int = typer.Option(
@@ -376,144 +281,20 @@ def summary(
     ),
     alpha: float = AlphaOpt,
     p: float = POpt,
-    include_retracted: bool = RetractedOpt,
-    include_nonstandard: bool = NonstandardOpt,
+    filters: Filters = _filter_options("include_retracted", "include_nonstandard"),
     no_save: bool = NoSaveOpt,
-    since: str = SinceOpt,
-    until: str = UntilOpt,
-    reporter: list[str] = ReporterOpt,
+    _window: None = _filter_options("since", "until", "reporter"),
     json_out: bool = JsonOpt,
 ):
     """`audit best` (exact) for every collection, measure and source; one table."""
     from litaudit.render.progress import progress_bar
 
-    f = _filters(
-        None, None, None, None, None, include_retracted, include_nonstandard, since, until, reporter
-    )
     with progress_bar("audit best", unit="groups", quiet=json_out) as bar:
         from litaudit.analyses.summary import run_summary
 
-        rep = _run(
-            ctx,
-            no_save,
-            lambda con: run_summary(
-                con, min_n=min_n, alpha=alpha, p=p, filters=f, save=not no_save, progress=bar
-            ),
-        )
+        kw = dict(min_n=min_n, alpha=alpha, p=p, filters=filters, progress=bar)
+        rep = _run(ctx, no_save, run_summary, **kw)
     _emit(rep, json_out, "summary")
 
 
-@app.command("list")
-def list_(
-    ctx: typer.Context,
-    kind: str = typer.Option(None, "--kind", help="best | claim | history | ..."),
-    collection: str = typer.Option(None, "--collection", "-c", help="Collection id or alias."),
-    measure: str = typer.Option(None, "--measure", "-m", help="Measure."),
-    json_out: bool = JsonOpt,
-):
-    """List stored audits (all kinds unless --kind)."""
-    from litaudit.analyses.audits import list_audits
-    from litaudit.render.console import print_json, table
-    from litaudit.store.refdata import resolve_collection, resolve_measure
-
-    with open_read(ctx) as store:
-        cid = resolve_collection(store.con, collection).id if collection else None
-        meas = resolve_measure(store.con, measure) if measure else None
-        rows = list_audits(store.con, kind=kind, collection_id=cid, measure=meas)
-    if json_out:
-        print_json([{k: v for k, v in a.__dict__.items() if k != "result"} for a in rows])
-        return
-    _print(
-        table(
-            f"{len(rows)} stored audits",
-            [
-                "id",
-                "kind",
-                "collection",
-                "measure",
-                "method",
-                "seed",
-                "trials",
-                "input",
-                "version",
-                "created",
-            ],
-            [
-                (
-                    a.id,
-                    a.kind,
-                    a.collection_id,
-                    a.measure or "-",
-                    a.method,
-                    a.seed,
-                    a.trials,
-                    a.input_fingerprint[:12],
-                    a.software_version,
-                    a.created_at[:19],
-                )
-                for a in rows
-            ],
-        )
-    )
-
-
-@app.command("show")
-def show(
-    ctx: typer.Context,
-    audit_id: int = typer.Argument(..., help="Audit id."),
-    json_out: bool = JsonOpt,
-):
-    """Show a stored audit as its command printed it (or its full record with --json)."""
-    from litaudit.analyses.audits import get_audit
-    from litaudit.render.audits import render_stored
-    from litaudit.render.console import print_json
-
-    with open_read(ctx) as store:
-        a = get_audit(store.con, audit_id)
-    if json_out:
-        print_json(a)
-        return
-    render_stored(a)
-
-
-@app.command("matrix")
-def matrix(
-    ctx: typer.Context,
-    files: list[Path] = typer.Argument(
-        ..., help="A topic-by-run CSV, or trec_eval -q outputs (one run per file)."
-    ),
-    measure: str = typer.Option(
-        ..., "--measure", "-m", help="Measure of the scores (picks the trec_eval rows)."
-    ),
-    collection: str = typer.Option(
-        None, "--collection", "-c", help="Collection the runs were evaluated on (to store)."
-    ),
-    fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
-    alpha: float = AlphaOpt,
-    p: float = POpt,
-    method: str = typer.Option("exact", help="exact | montecarlo"),
-    trials: int = TrialsOpt,
-    seed: int = SeedOpt,
-    no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),
-    json_out: bool = JsonOpt,
-):
-    """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics)."""
-    from litaudit.analyses.matrix import KIND, run_matrix
-    from litaudit.render.audits import emit
-
-    opener = open_read if no_save else open_write
-    with opener(ctx) as store:
-        done = run_matrix(
-            store.con,
-            files,
-            measure=measure,
-            collection=collection,
-            fmt=fmt,
-            alpha=alpha,
-            p=p,
-            method=method,
-            trials=trials,
-            seed=seed,
-            save=not no_save,
-        )
-    emit(KIND, done, json_out)
+from litaudit.cli import audit_store  # noqa: E402, F401  (registers list, show, matrix on app)

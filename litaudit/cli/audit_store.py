@@ -1,0 +1,130 @@
+"""`litaudit audit list/show/matrix`: the stored audits, and the audit of a score matrix.
+
+Registered on cli/audit.py's app (which imports this module), after its commands.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from litaudit.cli.audit import AlphaOpt, POpt, SeedOpt, TrialsOpt, app
+from litaudit.cli.common import JsonOpt, open_read, open_write
+
+
+@app.command("list")
+def list_(
+    ctx: typer.Context,
+    kind: str = typer.Option(None, "--kind", help="best | claim | history | ..."),
+    collection: str = typer.Option(None, "--collection", "-c", help="Collection id or alias."),
+    measure: str = typer.Option(None, "--measure", "-m", help="Measure."),
+    json_out: bool = JsonOpt,
+):
+    """List stored audits (all kinds unless --kind)."""
+    from litaudit.analyses.audits import list_audits
+    from litaudit.render.audits import wide
+    from litaudit.render.console import print_json, table
+    from litaudit.store.refdata import resolve_collection, resolve_measure
+
+    with open_read(ctx) as store:
+        cid = resolve_collection(store.con, collection).id if collection else None
+        meas = resolve_measure(store.con, measure) if measure else None
+        rows = list_audits(store.con, kind=kind, collection_id=cid, measure=meas)
+    if json_out:
+        print_json([{k: v for k, v in a.__dict__.items() if k != "result"} for a in rows])
+        return
+    wide(
+        table(
+            f"{len(rows)} stored audits",
+            [
+                "id",
+                "kind",
+                "collection",
+                "measure",
+                "method",
+                "seed",
+                "trials",
+                "input",
+                "version",
+                "created",
+            ],
+            [
+                (
+                    a.id,
+                    a.kind,
+                    a.collection_id,
+                    a.measure or "-",
+                    a.method,
+                    a.seed,
+                    a.trials,
+                    a.input_fingerprint[:12],
+                    a.software_version,
+                    a.created_at[:19],
+                )
+                for a in rows
+            ],
+        )
+    )
+
+
+@app.command("show")
+def show(
+    ctx: typer.Context,
+    audit_id: int = typer.Argument(..., help="Audit id."),
+    json_out: bool = JsonOpt,
+):
+    """Show a stored audit as its command printed it (or its full record with --json)."""
+    from litaudit.analyses.audits import get_audit
+    from litaudit.render.audits import render_stored
+    from litaudit.render.console import print_json
+
+    with open_read(ctx) as store:
+        a = get_audit(store.con, audit_id)
+    if json_out:
+        print_json(a)
+        return
+    render_stored(a)
+
+
+@app.command("matrix")
+def matrix(
+    ctx: typer.Context,
+    files: list[Path] = typer.Argument(
+        ..., help="A topic-by-run CSV, or trec_eval -q outputs (one run per file)."
+    ),
+    measure: str = typer.Option(
+        ..., "--measure", "-m", help="Measure of the scores (picks the trec_eval rows)."
+    ),
+    collection: str = typer.Option(
+        None, "--collection", "-c", help="Collection the runs were evaluated on (to store)."
+    ),
+    fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
+    alpha: float = AlphaOpt,
+    p: float = POpt,
+    method: str = typer.Option("exact", help="exact | montecarlo"),
+    trials: int = TrialsOpt,
+    seed: int = SeedOpt,
+    no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),
+    json_out: bool = JsonOpt,
+):
+    """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics)."""
+    from litaudit.analyses.matrix import KIND, run_matrix
+    from litaudit.render.audits import emit
+
+    opener = open_read if no_save else open_write
+    with opener(ctx) as store:
+        done = run_matrix(
+            store.con,
+            files,
+            measure=measure,
+            collection=collection,
+            fmt=fmt,
+            alpha=alpha,
+            p=p,
+            method=method,
+            trials=trials,
+            seed=seed,
+            save=not no_save,
+        )
+    emit(KIND, done, json_out)
