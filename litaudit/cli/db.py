@@ -82,9 +82,9 @@ def init(
     ),
     json_out: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
 ):
-    """Create the database (if needed) and load seeds/; on an existing one, bring the
-    rows an earlier init seeded up to the seeds (retracted when dropped, with the
-    reason in their history; rows a user changed are left and listed)."""
+    """Create the database (if needed) and load seeds/, or bring an existing one up to them.
+
+    Rows an earlier init seeded follow the seeds; rows a user changed are left (seeds/README.md)."""
     from litaudit.curation.seed import load_seeds
     from litaudit.render.console import out, print_json, table
     from litaudit.render.progress import progress_bar
