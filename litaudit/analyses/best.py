@@ -30,9 +30,11 @@ from dataclasses import dataclass
 from litaudit import defaults
 from litaudit.analyses import wording
 from litaudit.analyses.audits import (
+    fingerprint,
     register_kind,
     store_or_reuse,
 )
+from litaudit.analyses.claim_evidence import ClaimEvidence
 from litaudit.analyses.population import (
     Filters,
     Population,
@@ -263,6 +265,7 @@ class ClaimReport:
     fingerprint: str
     citation: str
     audit_id: int | None = None
+    evidence: ClaimEvidence | None = None
 
 
 def check_claimed_value(con, measure: str, value: float) -> float:
@@ -348,7 +351,7 @@ def run_claim(
     con,
     collection: str,
     measure: str,
-    value: float | None = None,
+    value: float | str | None = None,
     *,
     result_id: int | None = None,
     system: str | None = None,
@@ -361,15 +364,38 @@ def run_claim(
     trials: int | None = None,
     seed: int | None = None,
     save: bool = True,
+    run: str | None = None,
+    against: tuple[str, ...] = (),
+    baseline: float | str | None = None,
+    baseline_system: str | None = None,
+    permutations: int = defaults.RANDOMIZATION_PERMUTATIONS,
+    permutation_seed: int = defaults.RANDOMIZATION_SEED,
 ) -> ClaimReport:
-    """Audit a claim: a new ``value`` (one more draw) or a published result named by
-    ``result_id`` or ``system`` (one of the N). ``n`` overrides the number of experiments
-    besides the claim (default: N for a new value, N - 1 for a published one)."""
-    _check_one_subject(value, result_id, system)
+    """Audit a claim: a new ``value`` (one more draw; a str keeps its printed digits) or
+    a published result named by ``result_id`` or ``system`` (one of the N). ``n``
+    overrides the number of experiments besides the claim (default: N for a new value,
+    N - 1 for a published one). ``run``: the claim's run file (its value when no other is
+    given); ``against``: archive runs to compare with on the same topics; ``baseline``
+    (``baseline_system``): the paper's baseline (:mod:`litaudit.analyses.claim_evidence`)."""
+    from litaudit.analyses import claim_evidence
+
     pop = population(con, collection, measure, filters)
+    claim_run = claimed = None
+    if run is not None:
+        claim_run = claim_evidence.read_claim_run(con, pop.collection_id, pop.measure, run)
+        if value is None and result_id is None and system is None:
+            value = claim_run.evaluation.value  # the claim is the run's value
+        elif value is not None:
+            claimed = value.strip() if isinstance(value, str) else repr(float(value))
+    _check_one_subject(value, result_id, system)
     rows = pop.rows
     where = f"{pop.collection_name} {pop.measure}"
     index = None
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise ParameterError(f"--value: {value.strip()!r} is not a number") from None
     if value is not None:
         value = check_claimed_value(con, pop.measure, value)
     else:
@@ -397,6 +423,31 @@ def run_claim(
     holder = next(r for i, r in enumerate(rows) if i != index)
     subject = None if index is None else rows[index]
     fp = results_fingerprint(rows)
+    ev = None
+    if subject is not None:
+        claimed = subject.value_text
+    given = claim_run is not None or bool(against) or baseline is not None
+    if given or subject is not None:  # a published result's run may be in the archive
+        ev, ca = claim_evidence.gather(
+            con,
+            pop.collection_id,
+            pop.measure,
+            ca,
+            [r.value for r in rows],
+            claimed=claimed,
+            subject_system=None if subject is None else subject.system,
+            record_system=holder.system,
+            claim_run=claim_run,
+            against=tuple(against),
+            baseline=baseline,
+            baseline_system=baseline_system,
+            permutations=permutations,
+            seed=permutation_seed,
+        )
+        if not given and ev.same_topic is None:
+            ev = None
+        if ev is not None:
+            fp = fingerprint([fp, ev.fingerprint])
     rep = ClaimReport(
         pop.collection_id,
         pop.collection_name,
@@ -413,9 +464,15 @@ def run_claim(
         ca,
         fp,
         SOURCE,
+        evidence=ev,
     )
     if save:
         params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method)
+        params.update(
+            claim_evidence.evidence_params(
+                claim_run, tuple(against), baseline, baseline_system, permutations, permutation_seed
+            )
+        )
         rep = _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
     return rep
 

@@ -136,8 +136,8 @@ def chance_sentence(a: ClaimAudit, claim: str) -> str:
     ref = a.reference
     p = fmt_p(c.p_value, c.p_below_floor, c.p_floor)
     model = (
-        f"the value that the best of {c.n_draws} draws from Normal({_f(ref.mu)}, "
-        f"{_f(ref.se)}) ({draws_phrase(a)}; systems as good as the average published "
+        f"the value that the best of {c.n_draws} draws from Normal({_f(c.mu)}, "
+        f"{_f(c.se)}) ({draws_phrase(a)}; systems as good as the average published "
         f"result) exceeds with probability {c.alpha:g}"
     )
     if c.passes:

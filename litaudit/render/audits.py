@@ -332,6 +332,10 @@ def _claim(rep: ClaimReport) -> None:
             justify_numbers=False,
         )
     )
+    if rep.evidence is not None:
+        from litaudit.render.audits_evidence import render_evidence
+
+        render_evidence(rep.evidence)
 
 
 @renderer("history")
@@ -462,4 +466,5 @@ def _composition(ps: PopulationSummary) -> str:
 
 
 # the reuse kinds' renderers live beside this module; importing it registers them
+from litaudit.render import audits_evidence as _evidence_renderers  # noqa: E402, F401
 from litaudit.render import audits_reuse as _reuse_renderers  # noqa: E402, F401
