@@ -131,6 +131,27 @@ def _f(x: float) -> str:
     return f"{x:.4f}"
 
 
+def _printed(value) -> tuple[float | None, str | None]:
+    """A value and its text as printed (a float's shortest repr)."""
+    if value is None:
+        return None, None
+    text = value.strip() if isinstance(value, str) else repr(float(value))
+    try:
+        return float(text), text
+    except ValueError:
+        raise ParameterError(f"--baseline: {value!r} is not a number") from None
+
+
+def _against_reproducible(v, text, ref: BaselineRef | None):
+    """(gap, rounding, below by more than rounding) of the baseline against ``ref``:
+    rounding is half a unit in the last printed digit of each value."""
+    if v is None or ref is None or text is None:
+        return None, None, None
+    gap = v - ref.value
+    rounding = 0.5 * 10.0 ** -_digits(text) + 0.5 * 10.0 ** -_digits(ref.value_text)
+    return gap, rounding, gap < -rounding - 1e-12
+
+
 def baseline_standing(
     con,
     collection_id: str,
@@ -149,14 +170,7 @@ def baseline_standing(
     if model is not None and not key:
         raise ParameterError(f"--baseline-system {model!r} names no model")
     repro = [r for r in repro_all if key is None or model_key(r.system) == key]
-    text = None
-    v = None
-    if value is not None:
-        text = value.strip() if isinstance(value, str) else repr(float(value))
-        try:
-            v = float(text)
-        except ValueError:
-            raise ParameterError(f"--baseline: {value!r} is not a number") from None
+    v, text = _printed(value)
     pub_vals = [r.value for r in published]
     median = statistics.median(pub_vals) if pub_vals else None
     rank = below_median = None
@@ -164,11 +178,7 @@ def baseline_standing(
         rank = 1 + sum(1 for x in pub_vals if x > v)
         below_median = v < median  # type: ignore[operator]
     reproducible = _ref("reproduction", repro[0]) if (repro and key) else None
-    gap = rounding = below_rep = None
-    if v is not None and reproducible is not None and text is not None:
-        gap = v - reproducible.value
-        rounding = 0.5 * 10.0 ** -_digits(text) + 0.5 * 10.0 ** -_digits(reproducible.value_text)
-        below_rep = gap < -rounding - 1e-12
+    gap, rounding, below_rep = _against_reproducible(v, text, reproducible)
     best_off = _ref("official", official[0]) if official else None
     off_gap = None if (v is None or best_off is None) else v - best_off.value
     judged = [x for x in (below_median, below_rep) if x is not None]

@@ -28,13 +28,13 @@ import dataclasses
 from dataclasses import dataclass
 
 from litaudit import defaults
-from litaudit.analyses import wording
+from litaudit.analyses import claim_evidence, wording
 from litaudit.analyses.audits import (
     fingerprint,
     register_kind,
     store_or_reuse,
 )
-from litaudit.analyses.claim_evidence import ClaimEvidence
+from litaudit.analyses.claim_evidence import Asked, ClaimEvidence
 from litaudit.analyses.population import (
     Filters,
     Population,
@@ -347,6 +347,13 @@ def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, 
     )
 
 
+def _monte_carlo(method: str, trials: int | None, seed: int | None):
+    """(trials, seed): their defaults for the Monte Carlo method, (None, None) if exact."""
+    if method != "montecarlo":
+        return None, None
+    return (DEFAULT_TRIALS if trials is None else trials, DEFAULT_SEED if seed is None else seed)
+
+
 def run_claim(
     con,
     collection: str,
@@ -364,47 +371,26 @@ def run_claim(
     trials: int | None = None,
     seed: int | None = None,
     save: bool = True,
-    run: str | None = None,
-    against: tuple[str, ...] = (),
-    baseline: float | str | None = None,
-    baseline_system: str | None = None,
-    permutations: int = defaults.RANDOMIZATION_PERMUTATIONS,
-    permutation_seed: int = defaults.RANDOMIZATION_SEED,
+    evidence: Asked = Asked(),
 ) -> ClaimReport:
     """Audit a claim: a new ``value`` (one more draw; a str keeps its printed digits) or
     a published result named by ``result_id`` or ``system`` (one of the N). ``n``
     overrides the number of experiments besides the claim (default: N for a new value,
-    N - 1 for a published one). ``run``: the claim's run file (its value when no other is
-    given); ``against``: archive runs to compare with on the same topics; ``baseline``
-    (``baseline_system``): the paper's baseline (:mod:`litaudit.analyses.claim_evidence`)."""
-    from litaudit.analyses import claim_evidence
-
+    N - 1 for a published one). ``evidence``: its run, runs to compare with, its baseline
+    (:mod:`litaudit.analyses.claim_evidence`)."""
     pop = population(con, collection, measure, filters)
-    claim_run = claimed = None
-    if run is not None:
-        claim_run = claim_evidence.read_claim_run(con, pop.collection_id, pop.measure, run)
-        if value is None and result_id is None and system is None:
-            value = claim_run.evaluation.value  # the claim is the run's value
-        elif value is not None:
-            claimed = value.strip() if isinstance(value, str) else repr(float(value))
+    named = result_id is not None or system is not None
+    claim_run, value, claimed = claim_evidence.claim_value(
+        con, pop.collection_id, pop.measure, value, named, evidence.run
+    )
     _check_one_subject(value, result_id, system)
     rows = pop.rows
-    where = f"{pop.collection_name} {pop.measure}"
     index = None
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            raise ParameterError(f"--value: {value.strip()!r} is not a number") from None
     if value is not None:
         value = check_claimed_value(con, pop.measure, value)
     else:
-        index = _subject_index(rows, where, result_id, system)
-    if method == "montecarlo":
-        trials = DEFAULT_TRIALS if trials is None else trials
-        seed = DEFAULT_SEED if seed is None else seed
-    else:
-        trials = seed = None
+        index = _subject_index(rows, f"{pop.collection_name} {pop.measure}", result_id, system)
+    trials, seed = _monte_carlo(method, trials, seed)
     ca = claim_stats.audit_claim(
         [r.value for r in rows],
         pop.n_topics,
@@ -412,42 +398,16 @@ def run_claim(
         index=index,
         n_other=n,
         hidden_multiplier=hidden_multiplier,
-        alpha=alpha,
-        p=p,
-        method=method,
-        trials=trials,
-        seed=seed,
         p_floor=defaults.P_FLOOR,
         n_star_cap=defaults.N_STAR_CAP,
+        **dict(alpha=alpha, p=p, method=method, trials=trials, seed=seed),  # type: ignore[arg-type]
     )
     holder = next(r for i, r in enumerate(rows) if i != index)
     subject = None if index is None else rows[index]
     fp = results_fingerprint(rows)
-    ev = None
-    if subject is not None:
-        claimed = subject.value_text
-    given = claim_run is not None or bool(against) or baseline is not None
-    if given or subject is not None:  # a published result's run may be in the archive
-        ev, ca = claim_evidence.gather(
-            con,
-            pop.collection_id,
-            pop.measure,
-            ca,
-            [r.value for r in rows],
-            claimed=claimed,
-            subject_system=None if subject is None else subject.system,
-            record_system=holder.system,
-            claim_run=claim_run,
-            against=tuple(against),
-            baseline=baseline,
-            baseline_system=baseline_system,
-            permutations=permutations,
-            seed=permutation_seed,
-        )
-        if not given and ev.same_topic is None:
-            ev = None
-        if ev is not None:
-            fp = fingerprint([fp, ev.fingerprint])
+    claimed = subject.value_text if subject else claimed
+    ev, ca = claim_evidence.attach(con, pop, ca, evidence, claim_run, claimed, subject, holder)
+    fp = fp if ev is None else fingerprint([fp, ev.fingerprint])
     rep = ClaimReport(
         pop.collection_id,
         pop.collection_name,
@@ -468,11 +428,7 @@ def run_claim(
     )
     if save:
         params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method)
-        params.update(
-            claim_evidence.evidence_params(
-                claim_run, tuple(against), baseline, baseline_system, permutations, permutation_seed
-            )
-        )
+        params.update(claim_evidence.evidence_params(evidence, claim_run))
         rep = _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
     return rep
 

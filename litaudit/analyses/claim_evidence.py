@@ -40,9 +40,64 @@ class ClaimRun:
     scores: _Scored
 
 
-def read_claim_run(con, collection_id: str, measure: str, path) -> ClaimRun:
-    ev, scores = evaluate_claim_run(con, collection_id, measure, path)
-    return ClaimRun(ev, scores)
+@dataclass(frozen=True)
+class Asked:
+    """The evidence asked for: the claim's run file, runs to compare with, the paper's
+    baseline (as printed) and its model, and the randomization tests' settings."""
+
+    run: str | None = None
+    against: tuple[str, ...] = ()
+    baseline: float | str | None = None
+    baseline_system: str | None = None
+    permutations: int = defaults.RANDOMIZATION_PERMUTATIONS
+    seed: int = defaults.RANDOMIZATION_SEED
+
+    def given(self) -> bool:
+        return self.run is not None or bool(self.against) or self.baseline is not None
+
+
+def claim_value(
+    con, collection_id: str, measure: str, value, named: bool, run
+) -> tuple[ClaimRun | None, float | None, str | None]:
+    """The claim's run (read and evaluated when given), the claim's value (the run's
+    when nothing else names it; a printed value parsed) and the claim as printed (None
+    when it is the run's, or when there is no run to check it with)."""
+    claim_run = claimed = None
+    if run is not None:
+        ev, scores = evaluate_claim_run(con, collection_id, measure, run)
+        claim_run = ClaimRun(ev, scores)
+        if value is None and not named:
+            value = ev.value
+        elif value is not None:
+            claimed = value.strip() if isinstance(value, str) else repr(float(value))
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise ParameterError(f"--value: {value.strip()!r} is not a number") from None
+    return claim_run, value, claimed
+
+
+def attach(con, pop, audit, asked: Asked, claim_run, claimed, subject, holder):
+    """(evidence or None, audit): :func:`gather` when evidence was asked for, or when the
+    published result audited has its run in the archive (a same-topic comparison)."""
+    if not asked.given() and subject is None:
+        return None, audit
+    ev, audit2 = gather(
+        con,
+        pop.collection_id,
+        pop.measure,
+        audit,
+        [r.value for r in pop.rows],
+        claimed=claimed,
+        subject_system=None if subject is None else subject.system,
+        record_system=holder.system,
+        claim_run=claim_run,
+        asked=asked,
+    )
+    if not asked.given() and ev.same_topic is None:
+        return None, audit
+    return ev, audit2
 
 
 @dataclass(frozen=True)
@@ -78,11 +133,7 @@ def gather(
     subject_system: str | None,
     record_system: str | None,
     claim_run: ClaimRun | None,
-    against: tuple[str, ...] = (),
-    baseline: float | str | None = None,
-    baseline_system: str | None = None,
-    permutations: int = defaults.RANDOMIZATION_PERMUTATIONS,
-    seed: int = defaults.RANDOMIZATION_SEED,
+    asked: Asked,
 ) -> tuple[ClaimEvidence, claim_stats.ClaimAudit]:
     """The claim's evidence, and its audit with the chance check redone on the
     interaction se when the claim has a run. ``claimed``: the claim as printed (None when
@@ -92,42 +143,9 @@ def gather(
         run = claim_run.evaluation
         if claimed is not None:
             run = check_reproduction(run, claimed)
-    scores, origin = None, None
-    note = None
-    if claim_run is not None:
-        scores, origin = claim_run.scores, f"run file {run.file}"  # type: ignore[union-attr]
-    else:
-        tag = archive_tag(con, collection_id, subject_system)
-        if tag is not None:
-            scores, origin = archive_scores(con, collection_id, measure, tag), f"archive run {tag}"
-    has_archive = bool(
-        con.execute(
-            "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
-        ).fetchall()
+    st, note = _same_topic(
+        con, collection_id, measure, claim_run, subject_system, record_system, asked
     )
-    st = None
-    if scores is None:
-        if against:
-            raise ParameterError(
-                "--against needs the claim's per-topic scores: give its run (--run FILE), "
-                "or name a published result whose run the archive holds (--system)"
-            )
-        note = "no per-topic scores of the claim (give its run with --run FILE)"
-    elif not has_archive:
-        note = f"no run archive stored for {collection_id}"
-    else:
-        st = same_topic(
-            con,
-            collection_id,
-            measure,
-            claim=scores,
-            claim_from=origin or "",
-            record_tag=archive_tag(con, collection_id, record_system),
-            against=against,
-            with_se=claim_run is not None,
-            permutations=permutations,
-            seed=seed,
-        )
     chance_se = source = None
     if st is not None and st.se is not None:
         chance_se = st.se.se
@@ -137,9 +155,14 @@ def gather(
         )
         audit = _with_chance_se(audit, values, chance_se)
     standing = None
-    if baseline is not None:
+    if asked.baseline is not None:
         standing = baseline_standing(
-            con, collection_id, measure, value=baseline, model=baseline_system, claim=audit.value
+            con,
+            collection_id,
+            measure,
+            value=asked.baseline,
+            model=asked.baseline_system,
+            claim=audit.value,
         )
     fp = fingerprint(
         [
@@ -160,6 +183,50 @@ def gather(
         fingerprint=fp,
     )
     return dataclasses.replace(ev, sentences=evidence_sentences(ev)), audit
+
+
+def _same_topic(
+    con,
+    collection_id: str,
+    measure: str,
+    claim_run: ClaimRun | None,
+    subject_system: str | None,
+    record_system: str | None,
+    asked: Asked,
+) -> tuple[SameTopic | None, str | None]:
+    """The same-topic comparison, or None and why not. The claim's per-topic scores come
+    from its run, else from the archive's run of the published result audited."""
+    scores, origin = None, ""
+    if claim_run is not None:
+        scores, origin = claim_run.scores, f"run file {claim_run.evaluation.file}"
+    else:
+        tag = archive_tag(con, collection_id, subject_system)
+        if tag is not None:
+            scores, origin = archive_scores(con, collection_id, measure, tag), f"archive run {tag}"
+    if scores is None:
+        if asked.against:
+            raise ParameterError(
+                "--against needs the claim's per-topic scores: give its run (--run FILE), "
+                "or name a published result whose run the archive holds (--system)"
+            )
+        return None, "no per-topic scores of the claim (give its run with --run FILE)"
+    if not con.execute(
+        "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
+    ).fetchall():
+        return None, f"no run archive stored for {collection_id}"
+    st = same_topic(
+        con,
+        collection_id,
+        measure,
+        claim=scores,
+        claim_from=origin,
+        record_tag=archive_tag(con, collection_id, record_system),
+        against=asked.against,
+        with_se=claim_run is not None,
+        permutations=asked.permutations,
+        seed=asked.seed,
+    )
+    return st, None
 
 
 def _f(x: float) -> str:
@@ -278,22 +345,15 @@ def _with_chance_se(audit: claim_stats.ClaimAudit, values, se: float) -> claim_s
     return dataclasses.replace(audit, chance=ch)
 
 
-def evidence_params(
-    claim_run: ClaimRun | None,
-    against: tuple[str, ...],
-    baseline,
-    baseline_system: str | None,
-    permutations: int,
-    seed: int,
-) -> dict:
-    """The stored parameters the evidence adds to a claim audit (none when there is none)."""
-    if claim_run is None and not against and baseline is None:
+def evidence_params(asked: Asked, claim_run: ClaimRun | None) -> dict:
+    """The stored parameters the evidence adds to a claim audit (none when none was asked)."""
+    if not asked.given():
         return {}
     return {
         "run": None if claim_run is None else claim_run.evaluation.sha256,
-        "against": list(against),
-        "baseline": None if baseline is None else str(baseline),
-        "baseline_system": baseline_system,
-        "permutations": permutations,
-        "permutation_seed": seed,
+        "against": list(asked.against),
+        "baseline": None if asked.baseline is None else str(asked.baseline),
+        "baseline_system": asked.baseline_system,
+        "permutations": asked.permutations,
+        "permutation_seed": asked.seed,
     }

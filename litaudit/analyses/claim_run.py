@@ -268,40 +268,11 @@ def same_topic(
         t: {ev.topics[j]: float(m[i, j]) for j in range(len(ev.topics)) if not math.isnan(m[i, j])}
         for i, t in enumerate(ev.runs)
     }
-    todo: list[tuple[str, str]] = []
-    if against:
-        for t in against:
-            tag = archive_tag(con, collection_id, t)
-            if tag is None:
-                raise NotFound(f"--against: run {t!r} is not stored for {collection_id}")
-            todo.append((tag, "against"))
-    else:
-        if record_tag is not None and record_tag != claim.tag:
-            todo.append((record_tag, "record"))
-        means = {t: float(np.mean(list(s.values()))) for t, s in by_tag.items() if s}
-        others = sorted((t for t in means if t != claim.tag), key=lambda t: (-means[t], t))
-        if others and all(others[0] != t for t, _ in todo):
-            todo.append((others[0], "best run"))
-    if not todo:
-        raise NotFound(f"no run of {collection_id} to compare the claim with")
-    done = []
-    for tag, why in todo:
-        topics = _pair(claim.scores, by_tag[tag])
-        if len(topics) < 2:
-            raise ParameterError(
-                f"the claim and run {tag!r} share {len(topics)} evaluated topic(s); "
-                "a paired comparison needs at least 2"
-            )
-        a = np.array([claim.scores[t] for t in topics])
-        b = np.array([by_tag[tag][t] for t in topics])
-        pt = paired_t(a, b, level=level)
-        rt = randomization_test(a - b, permutations=permutations, seed=seed)
-        d = a - b
-        order = sorted((i for i in range(len(topics)) if d[i] < 0), key=lambda i: (d[i], topics[i]))
-        worst = tuple(
-            TopicGap(topics[i], float(a[i]), float(b[i]), float(d[i])) for i in order[:n_worst]
-        )
-        done.append((tag, why, float(a.mean()), float(b.mean()), pt, rt, worst))
+    todo = _targets(con, collection_id, by_tag, claim.tag, record_tag, against)
+    done = [
+        (tag, why, *_compare(claim, tag, by_tag[tag], level, permutations, seed, n_worst))
+        for tag, why in todo
+    ]
     t_ps = [x[4].p_value for x in done]
     holm_t = holm([p for p in t_ps if p is not None])
     it = iter(holm_t)
@@ -327,6 +298,51 @@ def same_topic(
         "holm",
         se,
     )
+
+
+def _targets(
+    con, collection_id: str, by_tag: dict, claim_tag: str, record_tag: str | None, against
+) -> list[tuple[str, str]]:
+    """The runs to compare with and why: those named, else the record's run (when stored)
+    and the archive's best run by mean other than the claim's."""
+    todo: list[tuple[str, str]] = []
+    if against:
+        for t in against:
+            tag = archive_tag(con, collection_id, t)
+            if tag is None:
+                raise NotFound(f"--against: run {t!r} is not stored for {collection_id}")
+            todo.append((tag, "against"))
+        return todo
+    if record_tag is not None and record_tag != claim_tag:
+        todo.append((record_tag, "record"))
+    means = {t: float(np.mean(list(s.values()))) for t, s in by_tag.items() if s}
+    others = sorted((t for t in means if t != claim_tag), key=lambda t: (-means[t], t))
+    if others and all(others[0] != t for t, _ in todo):
+        todo.append((others[0], "best run"))
+    if not todo:
+        raise NotFound(f"no run of {collection_id} to compare the claim with")
+    return todo
+
+
+def _compare(claim: _Scored, tag: str, other: dict[str, float], level, permutations, seed, n_worst):
+    """(claim mean, other mean, paired t, randomization, largest losses) on the topics
+    both were evaluated on."""
+    topics = _pair(claim.scores, other)
+    if len(topics) < 2:
+        raise ParameterError(
+            f"the claim and run {tag!r} share {len(topics)} evaluated topic(s); "
+            "a paired comparison needs at least 2"
+        )
+    a = np.array([claim.scores[t] for t in topics])
+    b = np.array([other[t] for t in topics])
+    d = a - b
+    pt = paired_t(a, b, level=level)
+    rt = randomization_test(d, permutations=permutations, seed=seed)
+    order = sorted((i for i in range(len(topics)) if d[i] < 0), key=lambda i: (d[i], topics[i]))
+    worst = tuple(
+        TopicGap(topics[i], float(a[i]), float(b[i]), float(d[i])) for i in order[:n_worst]
+    )
+    return float(a.mean()), float(b.mean()), pt, rt, worst
 
 
 def run_se(ev, measure: str, claim: _Scored) -> InteractionSE | None:

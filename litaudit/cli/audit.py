@@ -10,6 +10,7 @@ registered on the same app.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from typing import TYPE_CHECKING, Any
@@ -257,11 +258,11 @@ def claim(
     result) and its own mu0 and interval; with its run, the same-topic comparison; with
     its baseline, the baseline's strength."""
     from litaudit.analyses.best import run_claim
+    from litaudit.analyses.claim_evidence import Asked
 
+    asked = Asked(run, tuple(against or ()), baseline, baseline_system, permutations)
     kw = dict(result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier)
-    kw.update(run=run, against=tuple(against or ()), baseline=baseline)
-    kw.update(baseline_system=baseline_system, permutations=permutations)
-    kw.update(permutation_seed=permutation_seed)
+    kw.update(evidence=dataclasses.replace(asked, seed=permutation_seed))
     kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed)
     rep = _run(ctx, no_save, run_claim, collection, measure, value, filters=filters, **kw)
     _emit(rep, json_out, "claim")
