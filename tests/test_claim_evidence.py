@@ -339,3 +339,29 @@ def test_baseline_among_the_published_baselines_of_robust04(cli, seeded_db_file,
     assert b["median"] == pytest.approx(med)
     assert b["rank"] == 1 + sum(v > 0.25 for v in vals)
     assert b["below_median"] is (0.25 < med) and b["weak"] is (0.25 < med)
+
+
+def test_report_has_a_baseline_section_and_its_figures_in_json(dl19_cli, tmp_path):
+    args = ("report", "-c", "dl19-passage", "-m", "nDCG@10", "--claim", "0.7000",
+            "--baseline", "0.4500", "--baseline-system", "BM25")  # fmt: skip
+    res = dl19_cli(*args, "-f", "json")
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.output[res.output.index("{") :])
+    (c,) = rep["claims"]
+    b = c["evidence"]["baseline"]
+    assert b["weak"] is True and b["reproducible"]["value_text"] == "0.5058"
+    assert b["gain_over_strongest"] == pytest.approx(0.7 - 0.5058)
+    md = tmp_path / "r.md"
+    res = dl19_cli(*args, "-o", md)
+    assert res.exit_code == 0, res.output
+    text = md.read_text()
+    assert text.index("## Claim audit") < text.index("## Baseline")
+    assert "Weak baseline: below the reproducible value." in text
+    assert "BM25 (k1=0.9, b=0.4)" in text and "0.5058" in text
+    assert "## Same-topic comparison" not in text  # no run given, none stored
+
+
+def test_report_baseline_without_a_claim_is_a_clear_error(dl19_cli):
+    res = dl19_cli("report", "-c", "dl19-passage", "-m", "nDCG@10", "--baseline", "0.45")
+    assert res.exit_code == 1
+    assert "--baseline and --against need the claim: give --claim or --run" in res.output

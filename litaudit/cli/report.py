@@ -38,6 +38,21 @@ def report(
         "-o",
         help="Write here (Markdown plots go beside it as <stem>.fig-*.svg); - or none: stdout.",
     ),
+    run: str = typer.Option(
+        None,
+        "--run",
+        help="The claim's TREC run (its value when --claim is not given): the "
+        "'Same-topic comparison' section.",
+    ),
+    against: list[str] = typer.Option(
+        None, "--against", help="Archive run to compare the claim's run with (repeatable)."
+    ),
+    baseline: str = typer.Option(
+        None, "--baseline", help="The paper's baseline value, as printed: the 'Baseline' section."
+    ),
+    baseline_system: str = typer.Option(
+        None, "--baseline-system", help="The baseline's model (BM25, ...)."
+    ),
     subcollections: bool = typer.Option(
         False,
         "--subcollections",
@@ -54,15 +69,18 @@ def report(
     """Write an audit report of a collection, built only from stored audits.
 
     Sections: the data and its provenance, the paper-style tables of Carterette (2015),
-    the candidate best set with citations, the claim check (--claim) and, where runs are
-    stored, reusability. Missing audits are run and stored first.
+    the candidate best set with citations, the claim check (--claim), the claim's
+    same-topic comparison (--run, --against) and baseline (--baseline) and, where runs
+    are stored, reusability. Missing audits are run and stored first.
     """
+    from litaudit.analyses.claim_evidence import Asked
     from litaudit.render.progress import progress_bar
 
     target, fmt, path = _checked_target(ctx, claim, fmt, output)
+    asked = Asked(run, tuple(against or ()), baseline, baseline_system)
     # the audits a report runs are not known ahead: the bar counts them as they are run
     with progress_bar("report: audits", unit="run", quiet=fmt == "json") as bar:
-        rep = _build(ctx, collection, measure, claim, subcollections, timestamp, bar)
+        rep = _build(ctx, collection, measure, claim, subcollections, timestamp, bar, asked)
         bar.update(description="report: rendering")
         text, files = _render(rep, fmt, target)
     if target is None:
@@ -99,7 +117,7 @@ def _checked_target(ctx: typer.Context, claim, fmt, output):
     return target, fmt, path
 
 
-def _build(ctx: typer.Context, collection, measure, claim, subcollections, timestamp, bar):
+def _build(ctx: typer.Context, collection, measure, claim, subcollections, timestamp, bar, asked):
     """Run and store the missing audits (each note a step of ``bar``), then build the
     report from the stored ones."""
     from litaudit.analyses.report_audits import prepare_report
@@ -119,6 +137,7 @@ def _build(ctx: typer.Context, collection, measure, claim, subcollections, times
             claim=claim,
             note=note,
             subcollections=subcollections,
+            evidence=asked,
         )
         return build_report(store.con, audits, timestamp=timestamp)
 

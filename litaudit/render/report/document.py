@@ -89,6 +89,10 @@ def blocks(rep: Report) -> list:
         out += _literature(lit)
     for c in rep.claims:
         out += _claim(c)
+    for c in rep.claims:  # the claim's evidence, after the conclusions
+        from litaudit.render.report.document_evidence import evidence_blocks
+
+        out += evidence_blocks(c.evidence, c.audit)
     if rep.reuse is not None:
         # imported here: document_reuse takes its block types from this module
         from litaudit.render.report.document_reuse import reuse_blocks

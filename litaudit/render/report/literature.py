@@ -185,6 +185,7 @@ def claim_section(
         mu0=_num(iv.mu0),
         lower=_num(iv.lower),
         coverage=_num(iv.coverage),
+        evidence=r.evidence,
     )
 
 

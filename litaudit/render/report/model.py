@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from litaudit.analyses.claim_evidence import ClaimEvidence
     from litaudit.analyses.verdict import Verdict
 
 from dataclasses import dataclass
@@ -172,6 +173,7 @@ class ClaimSection:
     mu0: float | None = None
     lower: float | None = None
     coverage: float | None = None
+    evidence: ClaimEvidence | None = None  # its run, same-topic tests, baseline (issue 21)
 
 
 @dataclass(frozen=True)
