@@ -365,3 +365,18 @@ def test_report_baseline_without_a_claim_is_a_clear_error(dl19_cli):
     res = dl19_cli("report", "-c", "dl19-passage", "-m", "nDCG@10", "--baseline", "0.45")
     assert res.exit_code == 1
     assert "--baseline and --against need the claim: give --claim or --run" in res.output
+
+
+def test_a_published_result_whose_run_is_archived_is_compared_without_run(rcli):
+    res = rcli("audit", "claim", "-c", "robust03", "-m", "AP", "--system", "aplrob03a", "--json")
+    assert res.exit_code == 0, res.output
+    ev = json.loads(res.output)["evidence"]
+    assert ev["run"] is None and ev["chance_se"] is None  # no run given: the population's se
+    st = ev["same_topic"]
+    assert st["claim_from"] == "archive run aplrob03a"
+    (c,) = st["comparisons"]
+    assert (c["tag"], c["why"]) == ("pircRBa1", "best run")
+    assert c["paired"]["mean"] == pytest.approx(-0.0102, abs=1e-4)
+    # a published result without a run in the archive gets no evidence section
+    res = rcli("audit", "claim", "-c", "robust03", "-m", "AP", "--system", "pircRBa2", "--json")
+    assert json.loads(res.output)["evidence"] is None
