@@ -14,6 +14,19 @@ from litaudit.errors import LitauditError
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
 
 
+# the claim's evidence (issue 21): the 'Same-topic comparison' and 'Baseline' sections
+_RunOpt = typer.Option(
+    None, "--run", help="The claim's TREC run (its value when --claim is not given)."
+)
+_AgainstOpt = typer.Option(
+    None, "--against", help="Archive run to compare the claim's run with (repeatable)."
+)
+_BaselineOpt = typer.Option(None, "--baseline", help="The paper's baseline value, as printed.")
+_BaselineSystemOpt = typer.Option(
+    None, "--baseline-system", help="The baseline's model (BM25, ...)."
+)
+
+
 def report(
     ctx: typer.Context,
     collection: str = typer.Option(..., "--collection", "-c", help="Collection (any alias)."),
@@ -38,21 +51,10 @@ def report(
         "-o",
         help="Write here (Markdown plots go beside it as <stem>.fig-*.svg); - or none: stdout.",
     ),
-    run: str = typer.Option(
-        None,
-        "--run",
-        help="The claim's TREC run (its value when --claim is not given): the "
-        "'Same-topic comparison' section.",
-    ),
-    against: list[str] = typer.Option(
-        None, "--against", help="Archive run to compare the claim's run with (repeatable)."
-    ),
-    baseline: str = typer.Option(
-        None, "--baseline", help="The paper's baseline value, as printed: the 'Baseline' section."
-    ),
-    baseline_system: str = typer.Option(
-        None, "--baseline-system", help="The baseline's model (BM25, ...)."
-    ),
+    run: str = _RunOpt,
+    against: list[str] = _AgainstOpt,
+    baseline: str = _BaselineOpt,
+    baseline_system: str = _BaselineSystemOpt,
     subcollections: bool = typer.Option(
         False,
         "--subcollections",
