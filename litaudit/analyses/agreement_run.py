@@ -185,18 +185,7 @@ def run_agreement(
         measure=measure,
         true_scores=true_scores,
     )
-    rand = None
-    if req.randomize:
-        label = f"randomization test, {req.randomize} assignments..."
-        with status(label, "assignments") if status is not None else nullcontext() as bar:
-            rand = randomization_test(
-                design,
-                assignments=req.randomize,
-                seed=req.randomize_seed,
-                alpha=req.alpha,
-                min_topics=req.min_topics,
-                progress=bar,
-            )
+    rand = _randomize(req, design, status) if req.randomize else None
     result = dataclasses.replace(
         result, seed=req.seed, checks=ag.checks_for(result), randomization=rand
     )
@@ -207,6 +196,20 @@ def run_agreement(
         params.update(randomize=rand.assignments, randomize_seed=rand.seed)
     with store.transaction():
         return ag.save(store.con, cid, result, params, design, req.seed)
+
+
+def _randomize(req: AgreementRequest, design, status) -> Randomization:
+    """`reuse agreement --randomize R`: the randomization test of the design, in its bar."""
+    label = f"randomization test, {req.randomize} assignments..."
+    with status(label, "assignments") if status is not None else nullcontext() as bar:
+        return randomization_test(
+            design,
+            assignments=req.randomize,
+            seed=req.randomize_seed,
+            alpha=req.alpha,
+            min_topics=req.min_topics,
+            progress=bar,
+        )
 
 
 def randomization_test(
