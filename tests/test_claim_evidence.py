@@ -89,7 +89,7 @@ def test_claim_of_a_published_run_with_its_run(rcli, shared_data):
         "--run", _run_file(shared_data, "pircRBa1"), "--json",
     )  # fmt: skip
     assert res.exit_code == 0, res.output
-    ev = json.loads(res.output)["evidence"]
+    ev = json.loads(res.output)["result"]["evidence"]
     run = ev["run"]
     assert (run["claimed_text"], run["rounded"], run["reproduces"]) == ("0.3101", "0.3101", True)
     assert run["value"] == pytest.approx(0.310052, abs=1e-6)
@@ -114,7 +114,7 @@ def test_a_claim_the_run_does_not_reproduce(rcli, shared_data):
         "audit", "claim", "-c", "robust03", "-m", "AP", "--value", "0.31",
         "--run", _run_file(shared_data, "pircRBa1"), "--no-save", "--json",
     )  # fmt: skip
-    run = json.loads(res.output)["evidence"]["run"]
+    run = json.loads(res.output)["result"]["evidence"]["run"]
     assert (run["digits"], run["rounded"], run["reproduces"]) == (2, "0.31", True)
 
 
@@ -124,7 +124,7 @@ def test_a_claim_given_only_as_a_run_takes_its_value(rcli, shared_data):
         "--run", _run_file(shared_data, "uwmtCR0"), "--json",
     )  # fmt: skip
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.output)["result"]
     assert out["value"] == out["evidence"]["run"]["value"] == pytest.approx(0.2763, abs=5e-5)
     assert out["evidence"]["value_from_run"] is True
     assert out["evidence"]["run"]["reproduces"] is None
@@ -148,7 +148,7 @@ def test_same_topic_tests_and_holm_against_scipy(rcli, robust03_db, shared_data)
         "--permutations", "20000", "--permutation-seed", "11", "--json",
     )  # fmt: skip
     assert res.exit_code == 0, res.output
-    ev = json.loads(res.output)["evidence"]
+    ev = json.loads(res.output)["result"]["evidence"]
     runs, _, m = _matrix(robust03_db)
     a = m[runs.index("pircRBa1")]
     ps = []
@@ -178,7 +178,7 @@ def test_chance_check_uses_the_interaction_se_of_archive_plus_run(rcli, robust03
         "audit", "claim", "-c", "robust03", "-m", "AP",
         "--run", _run_file(shared_data, "pircRBa1"), "--json",
     )  # fmt: skip
-    out = json.loads(res.output)
+    out = json.loads(res.output)["result"]
     runs, _, m = _matrix(robust03_db)
     # the archive holds pircRBa1 already: it counts once (17 runs x 100 topics)
     x = m
@@ -271,7 +271,7 @@ def test_a_bm25_baseline_of_0_45_is_weak_on_dl19(dl19_cli):
         "--baseline", "0.4500", "--baseline-system", "BM25", "--json",
     )  # fmt: skip
     assert res.exit_code == 0, res.output
-    b = json.loads(res.output)["evidence"]["baseline"]
+    b = json.loads(res.output)["result"]["evidence"]["baseline"]
     assert b["weak"] is True and b["below_reproducible"] is True
     assert b["weak_because"] == ["below the reproducible"]
     assert [r["value_text"] for r in b["reproductions"]] == ["0.5058", "0.4973"]
@@ -370,7 +370,7 @@ def test_report_baseline_without_a_claim_is_a_clear_error(dl19_cli):
 def test_a_published_result_whose_run_is_archived_is_compared_without_run(rcli):
     res = rcli("audit", "claim", "-c", "robust03", "-m", "AP", "--system", "aplrob03a", "--json")
     assert res.exit_code == 0, res.output
-    ev = json.loads(res.output)["evidence"]
+    ev = json.loads(res.output)["result"]["evidence"]
     assert ev["run"] is None and ev["chance_se"] is None  # no run given: the population's se
     st = ev["same_topic"]
     assert st["claim_from"] == "archive run aplrob03a"
@@ -379,4 +379,4 @@ def test_a_published_result_whose_run_is_archived_is_compared_without_run(rcli):
     assert c["paired"]["mean"] == pytest.approx(-0.0102, abs=1e-4)
     # a published result without a run in the archive gets no evidence section
     res = rcli("audit", "claim", "-c", "robust03", "-m", "AP", "--system", "pircRBa2", "--json")
-    assert json.loads(res.output)["evidence"] is None
+    assert json.loads(res.output)["result"]["evidence"] is None

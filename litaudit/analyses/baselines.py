@@ -29,7 +29,7 @@ import statistics
 from dataclasses import dataclass
 from decimal import Decimal
 
-from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
+from litaudit.analyses.audits import Audited, run_or_reuse
 from litaudit.analyses.population import ResultRow, load_results, results_fingerprint
 from litaudit.curation.filters import Filters
 from litaudit.errors import ParameterError
@@ -75,7 +75,6 @@ def _ref(kind: str, r: ResultRow) -> BaselineRef:
     return BaselineRef(kind, r.id, r.system, r.value, r.value_text, r.provenance, r.url or r.link)
 
 
-@register_kind("baselines")
 @dataclass(frozen=True)
 class BaselineStanding:
     """`audit baselines` (and a claim's ``--baseline``): where a baseline stands.

@@ -1,14 +1,29 @@
 """Renderers of a claim's evidence (its run, the same-topic comparison, its baseline;
-issue 21) and of `audit baselines`, registered with
-:func:`litaudit.render.audits.renderer` (imported by that module).
+issue 21) and of `audit baselines` (listed in :data:`litaudit.render.audits.RENDERERS`).
 
 Imports only types from the analyses (never runs one); the sentences come computed.
 """
 
 from __future__ import annotations
 
-from litaudit.render.audits import line, renderer, wide
-from litaudit.render.console import table
+from litaudit.analyses.baselines import BaselineStanding
+from litaudit.analyses.claim_evidence import ClaimEvidence
+from litaudit.render.console import out, table
+
+
+def line(text: str) -> None:
+    """A line of text as is (no rich markup)."""
+    out.print(text, markup=False)
+
+
+def wide(renderable) -> None:
+    """At the terminal's width, or unwrapped (160 columns) when piped or captured."""
+    if out.is_terminal:
+        out.print(renderable)
+    else:
+        from litaudit.render.console import SafeConsole
+
+        SafeConsole(soft_wrap=True, width=160).print(renderable)
 
 
 def _f4(x: float | None) -> str:
@@ -19,7 +34,7 @@ def _p(x: float | None) -> str:
     return "-" if x is None else (f"{x:.3g}" if x >= 1e-6 else "< 1e-6")
 
 
-def render_evidence(ev) -> None:
+def render_evidence(ev: ClaimEvidence) -> None:
     """A claim's evidence: its sentences, then the comparisons and the baseline's tables."""
     for s in ev.sentences:
         line(s)
@@ -49,7 +64,7 @@ def render_evidence(ev) -> None:
         render_baseline(ev.baseline)
 
 
-def render_baseline(b) -> None:
+def render_baseline(b: BaselineStanding) -> None:
     """A baseline's standing: its sentences and the reference values with their sources."""
     for s in b.sentences:
         line(s)
@@ -70,8 +85,8 @@ def render_baseline(b) -> None:
         line(f"(and {len(b.published) - 10} more published baselines; --json lists them all)")
 
 
-@renderer("baselines")
-def _baselines(rep) -> None:
+def render_baselines(rep: BaselineStanding, audit_id: int | None) -> None:
+    """`audit baselines` (and `audit show` of one)."""
     line(
         f"Baselines: {rep.collection_id} {rep.measure}"
         + (f", {rep.model}" if rep.model else "")
