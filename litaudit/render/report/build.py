@@ -174,10 +174,10 @@ def _conclusions(
             others = (
                 f"no other of the {s.n} published results lies at or above {band}"
                 if k < 1
-                else f"{k} other of the {s.n} published results lie at or above {band} and "
+                else f"{k} other of the {s.n} published results lie at or above {band}, and "
                 "cannot be told apart from it"
                 if k > 1
-                else f"1 other of the {s.n} published results lies at or above {band} and "
+                else f"1 other of the {s.n} published results lies at or above {band}, and "
                 "cannot be told apart from it"
             )
             sentence = f"The record for {s.measure}: {_of(s.record)}; {others}."
@@ -203,7 +203,7 @@ def _conclusions(
             Conclusion(
                 "reuse",
                 f"Reusability: not assessed: no run archive is stored for {audits.collection_id}.",
-                "no runs",
+                "runs stored: 0",
                 anchor("notes"),
             )
         )

@@ -120,21 +120,21 @@ def scope(rep: Report) -> str:
     d = rep.data
     where = f"{d.collection_title} (`{rep.collection_id}`)"
     if rep.filters:
-        which = f"dated or filtered as asked: {rep.filters} (`{rep.options}`)"
+        which = f"with these filters: {rep.filters} (`{rep.options}`)"
     else:
-        which = "all of them (no filters)"
+        which = "(all of them: no filters)"
     if rep.claims:
         c = rep.claims[0]
         n = "the" if c.n_results is None else f"the {c.n_results}"
         head = (
             f"The claim {c.measure} = {c.value:g} on {where} is checked against {n} "
-            f"published {c.measure} results in the litaudit store, {which}."
+            f"published {c.measure} results in the litaudit store {which}."
         )
     else:
         ms = ", ".join(rep.measures) or "no measure"
         head = (
             f"The best published results on {where} ({ms}) are audited from the "
-            f"published results in the litaudit store, {which}."
+            f"published results in the litaudit store {which}."
         )
     if rep.reuse is not None:
         head += f" Reusability is judged from the {rep.reuse.n_runs} stored runs" + (
