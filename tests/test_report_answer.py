@@ -195,7 +195,7 @@ def test_claim_is_drawn_on_every_plot_of_its_population(cli, lit_db, tmp_path):
         svg = p.read_text(encoding="utf-8")
         assert "claim = 0.3600" in svg, p.name  # its label, beside the line or at the edge
     # 0.36 is far right of the interval plot's curves: an arrow at the right edge
-    assert "claim = 0.3600 &#8594;" in (tmp_path / "r.fig-mxvd-AP.svg").read_text("utf-8")
+    assert "claim = 0.3600 \u2192" in (tmp_path / "r.fig-mxvd-AP.svg").read_text("utf-8")
 
 
 def test_history_caption_counts_are_the_clis(cli, lit_db):
@@ -299,7 +299,7 @@ def test_run_points_are_named_and_the_notable_ones_labelled():
     assert fig is not None
     tips = re.findall(r"<title>([^<]+)</title></circle>", fig.svg)
     assert len(tips) == 12 and tips[0].startswith("run0 (site0): RAO 0.200, Rprec 0.1000")
-    labels = re.findall(r'font-size="10" fill="#333333">([^<]+)</text>', fig.svg)
+    labels = re.findall(r'font-size="10" fill="#333333"[^>]*>([^<]+)</text>', fig.svg)
     assert "run11" in labels  # the highest RAO
     assert "run9" in labels or "run4" in labels  # the most effective (0.14)
 

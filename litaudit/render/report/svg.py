@@ -43,6 +43,8 @@ def escape(text: str, quote: bool = True) -> str:
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000")
 WIDTH, HEIGHT = 640, 360
 MARGIN_L, MARGIN_R, MARGIN_T, MARGIN_B = 64, 16, 40, 52
+# a white outline under a label, so that it reads over the lines it crosses
+HALO = 'paint-order="stroke" stroke="#ffffff" stroke-width="3" stroke-linejoin="round"'
 FONT = 'font-family="system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif"'
 
 
@@ -399,44 +401,28 @@ class Plot:
         for lay in self.layers:
             if lay.kind not in ("vline", "hline") or not lay.tag:
                 continue
-            text = escape(lay.tag)
-            attrs = f'font-size="11" fill="{lay.color}" font-weight="bold"'
             if lay.kind == "vline":
                 y = MARGIN_T + 14 + 14 * row
                 row += 1
                 if lay.value < x0:
-                    out.append(f'<text x="{MARGIN_L + 4}" y="{y}" {attrs}>&#8592; {text}</text>')
+                    out += _tag(MARGIN_L + 4, y, f"\u2190 {lay.tag}", lay.color)
                 elif lay.value > x1:
-                    out.append(
-                        f'<text x="{right - 4}" y="{y}" text-anchor="end" {attrs}>'
-                        f"{text} &#8594;</text>"
-                    )
+                    out += _tag(right - 4, y, f"{lay.tag} \u2192", lay.color, end=True)
                 else:
                     x = sx(lay.value)
                     if x > right - 150:
-                        out.append(
-                            f'<text x="{num(x - 4)}" y="{y}" text-anchor="end" {attrs}>'
-                            f"{text}</text>"
-                        )
+                        out += _tag(x - 4, y, lay.tag, lay.color, end=True)
                     else:
-                        out.append(f'<text x="{num(x + 4)}" y="{y}" {attrs}>{text}</text>')
+                        out += _tag(x + 4, y, lay.tag, lay.color)
                 continue
             if lay.value < y0:
-                out.append(
-                    f'<text x="{right - 4}" y="{bottom - 6}" text-anchor="end" {attrs}>'
-                    f"&#8595; {text}</text>"
-                )
+                out += _tag(right - 4, bottom - 6, f"\u2193 {lay.tag}", lay.color, end=True)
             elif lay.value > y1:
-                out.append(
-                    f'<text x="{right - 4}" y="{MARGIN_T + 14}" text-anchor="end" {attrs}>'
-                    f"&#8593; {text}</text>"
-                )
+                out += _tag(right - 4, MARGIN_T + 14, f"\u2191 {lay.tag}", lay.color, end=True)
             else:
                 y = sy(lay.value)
                 y = y - 4 if y - 4 > MARGIN_T + 12 else y + 13
-                out.append(
-                    f'<text x="{right - 4}" y="{num(y)}" text-anchor="end" {attrs}>{text}</text>'
-                )
+                out += _tag(right - 4, y, lay.tag, lay.color, end=True)
         return out
 
     def _notes(self, sx, sy) -> list[str]:
@@ -474,7 +460,7 @@ class Plot:
                     continue
                 placed.append(box)
                 out.append(
-                    f'<text x="{num(lx)}" y="{num(ly)}" font-size="10" fill="#333333">'
+                    f'<text x="{num(lx)}" y="{num(ly)}" font-size="10" fill="#333333" {HALO}>'
                     f"{escape(text)}</text>"
                 )
                 break
@@ -512,6 +498,19 @@ class Plot:
             )
         height = 16 * ((len(items) + cols - 1) // cols) + 12
         return ['<g class="legend">'] + out + ["</g>"], height
+
+
+def _tag(x: float, y: float, text: str, color: str, *, end: bool = False) -> list[str]:
+    """A reference line's label on a white box (it reads over the lines it crosses)."""
+    w = 6.8 * len(text) + 4
+    left = x - w + 2 if end else x - 2
+    anchor = ' text-anchor="end"' if end else ""
+    return [
+        f'<rect x="{num(left)}" y="{num(y - 11)}" width="{num(w)}" height="14" '
+        'fill="#ffffff" fill-opacity="0.85"/>',
+        f'<text x="{num(x)}" y="{num(y)}"{anchor} font-size="11" fill="{color}" '
+        f'font-weight="bold">{escape(text)}</text>',
+    ]
 
 
 def _overlaps(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
