@@ -99,8 +99,8 @@ def test_chance_is_the_audits_sentence_when_the_model_holds(cli, lit_db):
     (best,) = [x for x in json.loads(res.stdout)["conclusions"] if x["question"] == "best"]
     # no claim: the record and the candidates that cannot be told apart from it
     assert best["sentence"] == (
-        "The record for AP: 0.3010 by NeuralX (Smith et al. (SIGIR 2019)); 3 other of the "
-        "12 published results lie at or above 0.2721, the lower end of its 60% interval, "
+        "The record for AP: 0.3010 by NeuralX (Smith et al. (SIGIR 2019)); 3 of the other "
+        "11 published results lie at or above 0.2721, the lower end of its 60% interval, "
         "and cannot be told apart from it."
     )
 

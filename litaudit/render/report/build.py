@@ -169,16 +169,14 @@ def _conclusions(
             if s.best_audit is None or s.record is None:
                 continue
             cov = "-" if s.coverage is None else f"{s.coverage:.0%}"
-            k = len(s.candidates) - 1
+            k, rest = len(s.candidates) - 1, (s.n or 1) - 1
             band = f"{s.lower:.4f}, the lower end of its {cov} interval"
             others = (
-                f"no other of the {s.n} published results lies at or above {band}"
+                f"none of the other {rest} published results lies at or above {band}"
                 if k < 1
-                else f"{k} other of the {s.n} published results lie at or above {band}, and "
-                "cannot be told apart from it"
-                if k > 1
-                else f"1 other of the {s.n} published results lies at or above {band}, and "
-                "cannot be told apart from it"
+                else f"{k} of the other {rest} published results "
+                f"{'lies' if k == 1 else 'lie'} at or above {band}, and cannot be told "
+                "apart from it"
             )
             sentence = f"The record for {s.measure}: {_of(s.record)}; {others}."
             out.append(

@@ -131,9 +131,9 @@ def scope(rep: Report) -> str:
             f"published {c.measure} results in the litaudit store {which}."
         )
     else:
-        ms = ", ".join(rep.measures) or "no measure"
+        ms = ", ".join(rep.measures) or "no measure's"
         head = (
-            f"The best published results on {where} ({ms}) are audited from the "
+            f"The best published {ms} results on {where} are audited from the "
             f"published results in the litaudit store {which}."
         )
     if rep.reuse is not None:
@@ -464,7 +464,10 @@ def _cited_table(cs: tuple[Candidate, ...], measure: str, caption: str) -> Table
         )
         links.append((None, None, None, None, paper, code))
     return Table(
-        ("#", measure, "system", "cited as", "paper", "code"), tuple(rows), caption, tuple(links)
+        ("#", measure, "system", "cited as", "paper or page", "code"),
+        tuple(rows),
+        caption,
+        tuple(links),
     )
 
 
