@@ -53,26 +53,31 @@ def test_conclusions_come_first_and_link_their_evidence(cli, lit_db):
         "the 12 published AP results in the litaudit store (all of them: no filters)."
     )
     items = [line for line in concl.splitlines() if line.startswith("- ")]
-    # one sentence per question: the record, chance (the model is rejected here: spread
-    # 7.1 times the standard error), reusability (no runs in this database)
+    # one sentence per question: the record, chance, reusability (no runs here)
     assert [i[2:].split(":")[0] for i in items] == [
         "Against the record",
         "Against chance",
         "Reusability",
     ]
-    assert items[0].startswith("- Against the record: 0.3600 is above the record, 0.3010")
+    # the claim audit's own sentences, as `audit claim` prints them
+    term = cli(
+        "audit", "claim", "-c", COLLECTION, "-m", "AP", "--value", "0.36", "--no-save", db=lit_db
+    ).output.splitlines()
+    record = next(x for x in term if x.startswith("Against the record:"))
+    chance = next(x for x in term if x.startswith("Against chance:"))
+    assert _unmd(items[0]).startswith(f"- {record} ([evidence: claim audit #2, N = 12 ")
+    assert _unmd(items[1]).startswith(f"- {chance} ([evidence: claim audit #2, the max of 13")
     assert "[evidence: claim audit #2, N = 12 published AP results](<#claim-ap>)" in items[0]
     assert "[its paper](<https://doi.org/10.1145/0000001>)" in items[0]
-    assert items[1].startswith("- Against chance: uninformative: the reference model is rejected")
     assert "(<#chance-ap>)" in items[1]
     # every link of the conclusions reaches an anchor of the report
     for target in re.findall(r"\(<#([a-z0-9-]+)>\)", concl):
         assert f'<a id="{target}"></a>' in md, target
 
 
-def test_chance_is_the_audits_sentence_when_the_model_holds(cli, lit_db):
-    """With the model not rejected, the chance conclusion is the claim audit's own
-    sentence (analyses.wording), word for word."""
+def test_conclusions_are_the_audits_sentences(cli, lit_db):
+    """The record and chance conclusions are the claim audit's own sentences
+    (analyses.wording), word for word; without a claim, the record and its candidates."""
     import json
 
     from litaudit.render.report.build import _conclusions
@@ -86,7 +91,6 @@ def test_chance_is_the_audits_sentence_when_the_model_holds(cli, lit_db):
         answers=("Against the record: r.", "Against chance: c."),
         n_results=12,
         n_draws=13,
-        fit_rejected=False,
     )
 
     class _A:

@@ -142,7 +142,8 @@ def _conclusions(
     audits: ReportAudits,
 ) -> tuple[Conclusion, ...]:
     """One answer per question the report was asked, each with its evidence and section:
-    the claim against the record and against chance (--claim), else the record of each
+    the claim against the record and against chance (the audit's own sentences, --claim),
+    else the record of each
     measure; then the reusability decision. (Sections added later, such as a baseline,
     add their own conclusion here, in this order: claim, baseline, reusability.)"""
     out: list[Conclusion] = []
@@ -153,16 +154,10 @@ def _conclusions(
             continue
         n = f"N = {c.n_results} published {c.measure} results"
         out.append(Conclusion("record", c.answers[0], f"claim audit #{c.audit}, {n}", where))
-        if c.fit_rejected:
-            chance = (
-                "Against chance: uninformative: the reference model is rejected for these "
-                f"{c.n_results} results (model-fit check), so a comparison with chance would "
-                "describe systems as good as the average result, not these results."
-            )
-            evidence = f"claim audit #{c.audit}, model-fit check"
-        else:
-            chance = c.answers[1]
-            evidence = f"claim audit #{c.audit}, the max of {c.n_draws} draws"
+        # the audit's own sentence (analyses.wording): it says "uninformative" itself
+        # where the comparison with chance tells nothing
+        chance = c.answers[1] if len(c.answers) > 1 else "Against chance: -"
+        evidence = f"claim audit #{c.audit}, the max of {c.n_draws} draws"
         out.append(Conclusion("chance", chance, evidence, anchor("chance", c.measure)))
     if not claims:
         for s in lit:

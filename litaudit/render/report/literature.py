@@ -211,7 +211,6 @@ def claim_section(
         coverage=_num(iv.coverage),
         record_holder=cited_result(r.record_holder, 0),
         n_results=st.reference.n_results,
-        fit_rejected=bool(st.fit.rejected),
     )
 
 

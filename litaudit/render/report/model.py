@@ -196,7 +196,6 @@ class ClaimSection:
     coverage: float | None = None
     record_holder: Candidate | None = None
     n_results: int | None = None  # N, the published results of the population
-    fit_rejected: bool = False  # the reference model is rejected (model-fit check)
 
 
 @dataclass(frozen=True)
