@@ -102,13 +102,13 @@ def section(
         lower=_num(iv.lower),
         coverage=_num(iv.coverage),
         candidates=_candidates(r),
+        record=cited_result(r.best, 0),
+        history_by=by,
         history_audit=h.id if h else None,
         history=history,
         history_error=hist.error,
         population=population_sentence(r.population),
         model_fit=fit_sentence(r.fit),
-        record=cited_result(r.best, 0),
-        history_by=by,
     )
 
 
