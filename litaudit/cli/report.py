@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import db_path
+from litaudit.cli.common import db_path, existing_db
 from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 
@@ -94,8 +94,7 @@ def _checked_target(ctx: typer.Context, claim, fmt, output):
     path = db_path(ctx)
     if target is not None:
         check_target(output, [path])  # refused before any audit is run or stored
-    if not Path(path).exists():
-        raise LitauditError(f"no database at {path}: run `litaudit init` first")
+    existing_db(ctx)  # only `litaudit init` creates a database
     return target, fmt, path
 
 
