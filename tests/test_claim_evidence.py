@@ -367,7 +367,11 @@ def test_report_has_a_baseline_section_and_its_figures_in_json(dl19_cli, tmp_pat
     res = dl19_cli(*args, "-o", md)
     assert res.exit_code == 0, res.output
     text = md.read_text()
-    assert text.index("## Claim audit") < text.index("## Baseline")
+    # after the conclusions, which say the judgement with a link to the section
+    assert text.index("## Conclusions") < text.index("## Baseline") < text.index("## Claim audit")
+    conclusions = text[: text.index("## Baseline")]
+    assert "Weak baseline: below the reproducible value." in conclusions
+    assert "#baseline" in conclusions
     assert "Weak baseline: below the reproducible value." in text
     assert "BM25 (k1=0.9, b=0.4)" in text and "0.5058" in text
     assert "## Same-topic comparison" not in text  # no run given, none stored

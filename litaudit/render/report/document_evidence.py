@@ -1,12 +1,13 @@
-"""The report's sections on a claim's evidence (issue 21): "Baseline" and "Same-topic
-comparison", as format-neutral blocks; :func:`evidence_blocks` is what the report calls,
-after the claim audit. The sentences are the stored audit's own (the terminal says the
+"""The report's sections on a claim's evidence (issue 21): "Same-topic comparison" and
+"Baseline", as format-neutral blocks; :func:`evidence_blocks` is what the report calls,
+after its conclusions (:func:`evidence_conclusions` gives their conclusions). The sentences are the stored audit's own (the terminal says the
 same); the tables list every figure with the audit it comes from.
 """
 
 from __future__ import annotations
 
 from litaudit.render.report.document import Heading, Para, Table, cite, f4
+from litaudit.render.report.model import anchor
 
 
 def _p(x: float | None) -> str:
@@ -19,7 +20,7 @@ def same_topic_blocks(ev, audit: int | None) -> list:
     st = ev.same_topic
     if ev.run is None and st is None:  # none asked for (a --baseline alone)
         return out
-    out.append(Heading(2, "Same-topic comparison"))
+    out.append(Heading(2, "Same-topic comparison", anchor("same-topic")))
     out += [Para(s) for s in ev.sentences]
     src = cite(audit)
     if ev.run is not None:
@@ -85,7 +86,7 @@ def same_topic_blocks(ev, audit: int | None) -> list:
 
 def baseline_blocks(b, audit: int | None) -> list:
     """'Baseline': the paper's baseline against the reference values, with their sources."""
-    out: list = [Heading(2, "Baseline")]
+    out: list = [Heading(2, "Baseline", anchor("baseline"))]
     out += [Para(s) for s in b.sentences]
     src = cite(audit)
     out.append(
@@ -141,4 +142,33 @@ def evidence_blocks(ev, audit: int | None) -> list:
     out = same_topic_blocks(ev, audit)
     if ev.baseline is not None:
         out += baseline_blocks(ev.baseline, audit)
+    return out
+
+
+def evidence_conclusions(c) -> list:
+    """(question, sentence, evidence, anchor) of the claim section ``c``'s evidence: the
+    run and the same-topic tests, then the baseline; the audit's own sentences."""
+    ev = c.evidence
+    if ev is None:
+        return []
+    out = []
+    src = f"claim audit #{c.audit}"
+    if ev.run is not None or ev.same_topic is not None:
+        said = [
+            s
+            for s in ev.sentences
+            if s.startswith(("The claim's run", "The claim's value", "Against "))
+        ]
+        n = 0 if ev.same_topic is None else len(ev.same_topic.comparisons)
+        out.append(("same-topic", " ".join(said), f"{src}, {n} paired comparison(s)", "same-topic"))
+    b = ev.baseline
+    if b is not None:
+        said = [
+            s
+            for s in b.sentences
+            if s.startswith(("Weak baseline", "The baseline is not weak", "Nothing to judge",
+                             "The claim's gain"))
+        ]  # fmt: skip
+        refs = len(b.reproductions) + b.n_published
+        out.append(("baseline", " ".join(said), f"{src}, {refs} reference values", "baseline"))
     return out
