@@ -345,7 +345,12 @@ CASES = [
         1,
         "duplicate of line 2",
     ),
-    ("csv-existing-row", rcsv(system="existing"), 1, "already in the database as result #"),
+    (  # stored with another value (the identical row is "unchanged", no problem)
+        "csv-existing-row",
+        rcsv(system="existing", value="0.3034"),
+        1,
+        "already in the database as result #",
+    ),
     ("csv-empty-file", rtext(""), 1, "empty file"),
     ("csv-header-only", rtext(header_line()), 1, "no rows to import"),
     ("csv-huge-field", rcsv(notes="x" * (1 << 21)), 1, "longer than 1048576 characters"),

@@ -242,9 +242,9 @@ def test_curation_round_trip_through_the_cli(cli, tmp_path):
     assert (
         json.loads(cli("papers", "show", "lone2022", "--json", db=b).stdout)["notes"] == "to read"
     )
-    # again into the same database: fail by default, skip or update on request
+    # again into the same database: every row is stored so already (unchanged)
     res = cli("results", "import", first, db=b)
-    assert res.exit_code == 1 and "already in the database" in res.stderr
+    assert res.exit_code == 0 and "left 3 unchanged" in res.stdout
     res = cli("results", "import", first, "--on-existing", "skip", db=b)
     assert res.exit_code == 0 and "skipped 3 already present" in res.stdout
     third = tmp_path / "third.json"
@@ -272,7 +272,8 @@ def test_csv_export_round_trips_into_a_seeded_database(seeded_db_file, cli, tmp_
     out = tmp_path / "trec7.csv"
     assert cli("results", "export", out, "-c", "trec7", db=db).exit_code == 0
     res = cli("results", "import", out, db=db)
-    assert res.exit_code == 1 and "use --on-existing skip or update" in res.stderr
+    assert res.exit_code == 0 and "added 0 results and 0 papers, left" in res.stdout
+    assert res.stdout.rstrip().endswith("unchanged")
     res = cli("results", "import", out, "--on-existing", "skip", db=db)
     assert res.exit_code == 0 and "added 0 results" in res.stdout
 

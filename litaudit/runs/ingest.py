@@ -273,11 +273,13 @@ def _stored_runs(
     con, collection_id: str
 ) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, int]]:
     """The collection's stored run files (sha256 -> (tag, path)), their tags (tag ->
-    sha256) and its topics (name -> id)."""
+    sha256) and its topics (name -> id). A run whose import did not finish (empty sha256)
+    is not among them: importing its tag again replaces it (see ingest_write)."""
     existing = {
         sha: (tag, path)
         for tag, sha, path in con.execute(
-            "SELECT tag, sha256, path FROM runs WHERE collection_id = ?", [collection_id]
+            "SELECT tag, sha256, path FROM runs WHERE collection_id = ? AND sha256 <> ''",
+            [collection_id],
         ).fetchall()
     }
     existing_tags = {tag: sha for sha, (tag, _) in existing.items()}
