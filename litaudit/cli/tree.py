@@ -13,10 +13,10 @@ FolderArg = typer.Argument(..., help="The store folder (papers/, official/).")
 
 
 def export_tree(ctx: typer.Context, folder: Path = FolderArg, json_out: bool = JsonOpt):
-    """Write the store as a folder of small files for git: one per paper, one per
-    official track, one result per line, with all history.
+    """Write the store as a folder of small files, for git.
 
-    Files whose text is unchanged are not rewritten; a paper or track the store no
+    One file per paper and per official track and collection, one result per line with
+    its history. Files whose text is unchanged are not rewritten; a paper or track the store no
     longer has loses its file. Format: docs/DEVELOPING.md, "Store folder"."""
     from dataclasses import asdict
 
@@ -72,8 +72,10 @@ def sync(
 
 
 def check(ctx: typer.Context, folder: Path = FolderArg, json_out: bool = JsonOpt):
-    """Check a store folder as `sync` would (for CI): every problem with its file and
-    line, exit code 1 if there is any (with --json, a JSON list on stderr)."""
+    """Check a store folder as `sync` would, for CI.
+
+    Every problem with its file and line, exit code 1 if there is any (with --json, a
+    JSON list on stderr)."""
     from litaudit.curation.sync import check_tree
     from litaudit.errors import ValidationFailed
     from litaudit.render.console import out, print_json
