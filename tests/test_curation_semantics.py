@@ -136,6 +136,9 @@ def test_bidi_controls_are_refused_at_entry(cli, one, tmp_path, char):
 
 def test_bidi_controls_stored_before_are_escaped_when_shown():
     from litaudit.render.console import clean, terminal_json
+    from litaudit.render.report.markdown import _text
+    from litaudit.render.report.svg import escape
 
     assert clean("a\u202eb\u2067c") == "abc"
     assert terminal_json('"a\u202eb"') == '"a\\u202eb"'
+    assert escape("a\u202eb") == "ab" and "\u202e" not in _text("a\u202eb")
