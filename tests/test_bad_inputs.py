@@ -355,7 +355,7 @@ CASES = [
     ("csv-header-only", rtext(header_line()), 1, "no rows to import"),
     ("csv-huge-field", rcsv(notes="x" * (1 << 21)), 1, "longer than 1048576 characters"),
     ("csv-missing-value", rcsv(value=""), 1, "value: missing value"),
-    ("csv-missing-provenance", rcsv(transcribed_by=""), 1, "missing provenance"),
+    ("csv-bad-provenance-date", rcsv(transcribed_at="2026-02-30"), 1, "not a calendar date"),
     ("results-unknown-suffix", rtext("x", "r.xlsx"), 1, "unknown format '.xlsx'"),
     ("results-directory", args("results", "import", _dir), 1, "is a directory"),
     ("results-no-such-file", args("results", "import", "nope.csv"), 1, "no such file"),

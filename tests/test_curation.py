@@ -211,10 +211,10 @@ def test_import_keeps_values_as_printed_and_resolves_names(mem_store, tmp_path):
                 "proposed",
                 "",
                 "",
-                "",
-                "2026-11-20",
+                "",  # transcribed_by: --who fills it
+                "2026-02-30",
             ],
-            "transcribed_by: missing provenance",
+            "transcribed_at: not a calendar date: '2026-02-30'",
         ),
         (
             [

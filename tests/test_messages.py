@@ -102,3 +102,65 @@ def test_bibtex_parse_errors_print_no_parser_log_lines(cli, reference_db_file, t
         "Was still looking for field-value closing `,` or `}`",
         "Error: 1 problem(s); nothing was written",
     ]
+
+
+# ------------------------------------------------------------------ curation help
+
+
+def test_results_import_help_documents_every_column():
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+    from litaudit.curation.rows import COLUMNS
+
+    r = CliRunner().invoke(app, ["results", "import", "--help"], env={"COLUMNS": "120"})
+    assert r.exit_code == 0
+    lines = [ln.strip() for ln in r.stdout.splitlines()]
+    for c in COLUMNS:
+        assert any(ln.startswith(c + " ") for ln in lines), c
+    assert "litaudit results template FILE" in r.stdout
+
+
+def test_the_template_imports_into_a_new_store_with_who_and_today(cli, reference_db_file, tmp_path):
+    import csv
+    import datetime as dt
+    import json
+
+    from litaudit.curation.rows import COLUMNS
+
+    shutil.copy(reference_db_file, cli.db)
+    t = tmp_path / "t.csv"
+    r = cli("results", "template", str(t))
+    assert r.exit_code == 0 and f"wrote 2 example rows to {t}" in r.stdout
+    rows = list(csv.DictReader(t.open(newline="")))
+    assert list(rows[0]) == list(COLUMNS) and [x["source"] for x in rows] == ["paper", "official"]
+    assert all(x["transcribed_by"] == x["transcribed_at"] == "" for x in rows)
+    r = cli("results", "import", str(t), "--who", "zoe")
+    assert r.exit_code == 0, r.output
+    got = json.loads(cli("results", "list", "--json").stdout)
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    assert {(x["transcribed_by"], x["transcribed_at"], x["status"]) for x in got} == {
+        ("zoe", today, "draft")
+    }
+    assert sorted(x["value_text"] for x in got) == ["0.2625", "0.3773"]  # as seeded
+
+
+@pytest.mark.parametrize(
+    "name, meant",
+    [
+        ("dataset", "collection"),
+        ("metric", "measure"),
+        ("score", "value"),
+        ("model", "system"),
+        ("Dataset", "collection"),
+        ("colection", "collection"),
+    ],
+)
+def test_column_names_curators_use_get_a_suggestion(mem_store, tmp_path, name, meant):
+    from litaudit.curation.importer import import_file
+    from litaudit.errors import ValidationFailed
+
+    header = [(name if h == meant else h) for h in HEADER]
+    with pytest.raises(ValidationFailed) as e:
+        import_file(mem_store, write_csv(tmp_path / "c.csv", GOOD, header), who="t")
+    assert f"unknown column {name!r}; did you mean {meant!r}?" in str(e.value)

@@ -237,7 +237,21 @@ def add(
         out.print(f"added result #{rid}")
 
 
-@app.command("import")
+def _import_help() -> str:
+    from litaudit.curation.columns import column_help
+
+    return (
+        "Import results: every file is validated whole, and all files are written in one "
+        "transaction: any problem in any file writes nothing.\n\n"
+        "A CSV (or .tsv), JSON list or Parquet file of rows with these columns (a JSON "
+        "curation export also brings papers and history); `litaudit results template "
+        "FILE` writes an example. A row already stored exactly so is left unchanged. In a "
+        "CSV, a text cell written with an apostrophe before =, +, -, @, tab or CR (as "
+        "`results export` writes them) is read without it.\n\n\b\n" + column_help()
+    )
+
+
+@app.command("import", help=_import_help())
 def import_(
     ctx: typer.Context,
     files: list[Path] = typer.Argument(
@@ -254,8 +268,6 @@ def import_(
     who: str = WhoOpt,
     json_out: bool = JsonOpt,
 ):
-    """Import results: every file is validated whole, and all files are written in one
-    transaction: any problem in any file writes nothing."""
     from litaudit.curation.importer import import_files
     from litaudit.render.progress import progress_bar
 
@@ -272,6 +284,27 @@ def import_(
             progress=bar,
         )
     _print_import(reports, json_out)
+
+
+@app.command("template")
+def template(
+    ctx: typer.Context,
+    output: str = typer.Argument("-", help="Output CSV file, or - for standard output."),
+):
+    """Write an example results file (CSV) to fill in: every column, two real rows."""
+    from litaudit.curation.export import write_export
+    from litaudit.curation.template import template_rows
+    from litaudit.files import STDOUT, check_target
+    from litaudit.render.console import out
+
+    if output != STDOUT:
+        check_target(output, [])
+    rows = template_rows()
+    write_export(rows, output, "csv")
+    if output != STDOUT:
+        out.print(
+            f"wrote {len(rows)} example rows to {output}; see `litaudit results import --help`"
+        )
 
 
 def _print_import(reports, json_out: bool) -> None:

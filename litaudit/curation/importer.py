@@ -370,5 +370,6 @@ def _import_one(
         header_line=table.header_line,
         problems=table.problems,
         progress=progress,
+        who=who,
     )
     return (apply_plan(store, plan, who=who, progress=progress), plan) if write else None

@@ -91,6 +91,7 @@ def plan_import(
     header_line: int | None = None,
     problems: list[Problem] | None = None,
     progress: ImportProgress | None = None,
+    who: str | None = None,
 ) -> ImportPlan:
     """Validate every row; return the plan or raise ValidationFailed listing every problem.
 
@@ -101,22 +102,18 @@ def plan_import(
     ``plan.differs`` for the caller to decide: seeds).
     ``columns``: the file's columns (a required column missing from the file is reported
     once, not on every row); ``problems``: those found reading the file (reported with
-    these); ``progress(rows)`` is called every :data:`PROGRESS_ROWS` rows checked.
+    these); ``progress(rows)`` is called every :data:`PROGRESS_ROWS` rows checked;
+    ``who``: fills ``transcribed_by`` where a row leaves it blank (``transcribed_at``:
+    today, UTC).
     """
     ctx = Context(con)
     plan = ImportPlan(file=file)
     problems = list(problems or [])
     seen: dict[tuple, int] = {}
     new_papers: dict[str, PreparedPaper] = {}
-    absent = _absent_columns(columns, file, header_line, problems)
+    rows, absent = _filled(rows, who, columns, file, header_line, problems)
     stored: list[tuple[int, int, str, dict]] = []  # rows already in the database (fail)
-
-    # new bibkeys whose paper some row describes (the others may name it alone)
-    described = {
-        str(r.data.get("paper")).strip()
-        for r in rows
-        if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in ("citation", "title", "authors"))
-    }
+    described = _described(rows)
     for i, row in enumerate(rows):
         if progress is not None and i and not i % PROGRESS_ROWS:
             progress(PROGRESS_ROWS)
@@ -160,6 +157,50 @@ def plan_import(
         raise ValidationFailed(collapse(problems))
     plan.papers = list(new_papers.values())
     return plan
+
+
+def _described(rows: list[Row]) -> set[str]:
+    """New bibkeys whose paper some row describes (the others may name it alone)."""
+    return {
+        str(r.data.get("paper")).strip()
+        for r in rows
+        if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in ("citation", "title", "authors"))
+    }
+
+
+_FILLED = ("transcribed_by", "transcribed_at")
+
+
+def _filled(
+    rows: list[Row],
+    who: str | None,
+    columns: tuple[str, ...] | None,
+    file: str,
+    header_line: int | None,
+    problems: list[Problem],
+) -> tuple[list[Row], set[str]]:
+    """The rows with a blank transcribed_by made ``who``, a blank transcribed_at today
+    (when ``who`` is given), and the required columns the file lacks (each reported)."""
+    import dataclasses
+    import datetime as dt
+
+    if who is None:
+        return rows, _absent_columns(columns, file, header_line, problems)
+    absent = _absent_columns(
+        None if columns is None else (*columns, *_FILLED), file, header_line, problems
+    )
+
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    out = []
+    for r in rows:
+        by, at = r.data.get("transcribed_by"), r.data.get("transcribed_at")
+        if F.blank(by) or F.blank(at):
+            data = dict(r.data)
+            data["transcribed_by"] = who if F.blank(by) else by
+            data["transcribed_at"] = today if F.blank(at) else at
+            r = dataclasses.replace(r, data=data)
+        out.append(r)
+    return out, absent
 
 
 def _sort_stored(

@@ -186,8 +186,19 @@ def _unknown(name: str, columns, line: int | None) -> list[Problem]:
             problems.append(Problem(name, line, f"column {c!r} appears twice", c))
         seen.add(c)
         if c not in COLUMNS:
-            problems.append(Problem(name, line, f"unknown column {c!r}{did_you_mean(c, COLUMNS)}"))
+            problems.append(Problem(name, line, f"unknown column {c!r}{_suggest(c)}"))
     return problems
+
+
+def _suggest(column: str) -> str:
+    """'' or "; did you mean 'X'?": the column a curator's name stands for (dataset,
+    metric, score, model, ...), else the nearest by spelling."""
+    from litaudit.curation.columns import SYNONYMS
+
+    key = column.strip().lower().replace(" ", "_").replace("-", "_")
+    if key in SYNONYMS:
+        return f"; did you mean {SYNONYMS[key]!r}?"
+    return did_you_mean(column, COLUMNS)
 
 
 def _csv(name: str, text: str, delimiter: str) -> Table:
