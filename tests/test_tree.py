@@ -243,3 +243,14 @@ def test_two_curators_edit_two_clones_and_merge_with_git(cli, small, tmp_path):
     for clone, db in ((a, db_a), (b, db_b)):
         rep = json.loads(cli("sync", str(clone), "--json", db=db).stdout)
         assert (rep["added"], rep["updated"], rep["retracted"], rep["history"]) == (0, 0, 0, 0)
+
+
+def test_sync_refuses_a_folder_without_store_files(cli, small, tmp_path):
+    (tmp_path / "empty").mkdir()
+    r = cli("sync", str(tmp_path / "empty"))
+    assert r.exit_code == 1 and "no store files here" in r.stderr
+    assert all(
+        x["status"] != "retracted" for x in json.loads(cli("results", "list", "--json").stdout)
+    )
+    r = cli("check", str(tmp_path / "none"))
+    assert r.exit_code == 1 and "no such folder" in r.stderr

@@ -19,7 +19,7 @@ from litaudit.curation import fields as F
 from litaudit.curation.plan import UPDATABLE, PreparedResult, plan_import
 from litaudit.curation.rows import Row
 from litaudit.curation.tree import PAPER_KEYS, TreeFile, read_tree
-from litaudit.errors import Problem, ValidationFailed
+from litaudit.errors import LitauditError, Problem, ValidationFailed
 
 _STATUS_ACTION = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}
 
@@ -44,6 +44,11 @@ def sync_tree(store, folder: Path, *, who: str, dry_run: bool = False) -> SyncRe
     files, problems = read_tree(folder)
     if problems:
         raise ValidationFailed(problems)
+    if not files:  # a wrong folder would otherwise retract every result
+        raise LitauditError(
+            f"{folder}: no store files here (papers/*.jsonl, official/**/*.jsonl); "
+            "nothing to sync (write one with `litaudit export-tree`)"
+        )
 
     class _Rollback(Exception):
         pass
