@@ -73,6 +73,7 @@ def test_a_database_synced_from_the_folder_exports_the_same_bytes(cli, small, tm
     out = tmp_path / "store"
     cli("export-tree", str(out))
     fresh = tmp_path / "fresh.duckdb"
+    assert cli("init", "--no-seeds", db=fresh).exit_code == 0  # reference data only
     r = cli("sync", str(out), "--json", db=fresh)
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout)
@@ -158,6 +159,7 @@ def test_two_curators_edit_two_clones_and_merge_with_git(cli, small, tmp_path):
         _git(tmp_path, "clone", "-q", "-b", "main", str(origin), str(clone))
     db_a, db_b = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
     for clone, db in ((a, db_a), (b, db_b)):
+        assert cli("init", "--no-seeds", db=db).exit_code == 0
         assert cli("sync", str(clone), db=db).exit_code == 0
     ids_a = {
         x["system"] + x["measure"]: x["id"]
