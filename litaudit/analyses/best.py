@@ -12,8 +12,10 @@ Reads the results of one collection and measure (with filters), runs
 :mod:`litaudit.analyses.summary`.
 
 Every report states the population it used (:class:`PopulationSummary`: sources, roles,
-run types, topic sets, N of each) and the fit of the reference model
-(:mod:`litaudit.stats.modelfit`); p-values are floored at ``defaults.P_FLOOR``. Every
+run types, topic sets, N of each) and the standard error its reference model used, with
+where it comes from (:mod:`litaudit.analyses.noise`: the model's sd / sqrt(n), one
+measured from stored per-topic scores, or one given); p-values are floored at
+``defaults.P_FLOOR``. Every
 report carries the rows' provenance (paper citation, bibkey, DOI, URL, or TREC
 track; system, value as printed, location) so that a report can cite each candidate.
 Retracted results are left out unless ``include_retracted``; results flagged
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from litaudit import defaults
 from litaudit.analyses import wording
@@ -33,6 +36,7 @@ from litaudit.analyses.audits import (
     register_kind,
     store_or_reuse,
 )
+from litaudit.analyses.noise import NoiseChoice, RobustCheck, choose_se
 from litaudit.analyses.population import (
     Filters,
     Population,
@@ -44,7 +48,8 @@ from litaudit.analyses.population import (
 )
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
-from litaudit.stats import intervals, modelfit, sequential
+from litaudit.stats import intervals, sequential
+from litaudit.stats.noise import Shrinkage, shrink
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
@@ -128,7 +133,9 @@ class BestReport:
     is computed (the maximum unless a value was given); ``candidates`` every result at or
     above the lower bound, best first, with provenance. ``n_other_topics`` results were
     left out because they use another topic count. ``population`` states what the audit
-    used; ``fit`` the reference model against the data. ``fingerprint`` identifies the
+    used; ``noise`` the standard error of the reference model and its source;
+    ``shrinkage`` the random-effects estimate of the best's true mean (None under the
+    model's se, where it would be a function of n alone). ``fingerprint`` identifies the
     input rows; ``audit_id`` the stored audit (None when not saved).
     """
 
@@ -141,12 +148,13 @@ class BestReport:
     n_other_topics: int
     population: PopulationSummary
     stats: intervals.BestAudit
-    fit: modelfit.ModelFit
     best: ResultRow
     candidates: tuple[Candidate, ...]
     fingerprint: str
     citation: str
     audit_id: int | None = None
+    noise: NoiseChoice | None = None  # (None: stored before issue 19)
+    shrinkage: Shrinkage | None = None
 
 
 def run_best(
@@ -160,11 +168,43 @@ def run_best(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: str | float | None = None,
     save: bool = True,
 ) -> BestReport:
-    """Audit the best result of a collection and measure; store it unless ``save=False``."""
+    """Audit the best result of a collection and measure; store it unless ``save=False``.
+    ``se``: 'model', 'interaction', a value, or None (the default rule of
+    :mod:`litaudit.analyses.noise`)."""
     pop = population(con, collection, measure, filters)
-    return _best(con, pop, filters, alpha, p, method, trials, seed, save)
+    return _best(con, pop, filters, alpha, p, method, trials, seed, save, se)
+
+
+def population_noise(con, pop: Population, se, alpha: float) -> NoiseChoice:
+    """The standard error of ``pop``'s reference model (:func:`noise.choose_se`)."""
+    sets: dict[str | None, int] = {}
+    for r in pop.rows:
+        sets[r.topic_set] = sets.get(r.topic_set, 0) + 1
+    topic_set = max(sets, key=lambda k: sets[k])
+    return choose_se(
+        con,
+        pop.collection_id,
+        pop.measure,
+        topic_set,
+        pop.n_topics,
+        [r.value for r in pop.rows],
+        se,
+        alpha=alpha,
+    )
+
+
+def _shrinkage(noise: NoiseChoice, mu: float, value: float) -> Shrinkage | None:
+    """The random-effects estimate of ``value`` where the se is not the model's."""
+    if noise.source == "model":
+        return None
+    return shrink(value, mu, noise.sd, noise.se)
+
+
+def _se_param(se) -> str | float:
+    return "default" if se is None else se
 
 
 def _best(
@@ -177,8 +217,10 @@ def _best(
     trials: int | None,
     seed: int | None,
     save: bool,
+    se: str | float | None = None,
 ) -> BestReport:
     rows = pop.rows
+    noise = population_noise(con, pop, se, alpha)
     if method == "montecarlo":
         trials = DEFAULT_TRIALS if trials is None else trials
         seed = DEFAULT_SEED if seed is None else seed
@@ -192,15 +234,13 @@ def _best(
         method=method,
         trials=trials,
         seed=seed,
+        se=noise.se,
     )
     best_value = st.interval.value
     cands = tuple(
         Candidate(k + 1, best_value - rows[i].value, rows[i]) for k, i in enumerate(st.candidates)
     )
     fp = results_fingerprint(rows)
-    fit = modelfit.model_fit(
-        [r.value for r in rows], pop.n_topics, alpha=alpha, p_floor=defaults.P_FLOOR
-    )
     rep = BestReport(
         pop.collection_id,
         pop.collection_name,
@@ -211,11 +251,13 @@ def _best(
         pop.n_other_topics,
         summarize(pop, filters),
         st,
-        fit,
         rows[st.candidates[0]],
         cands,
         fp,
         SOURCE,
+        None,
+        noise,
+        _shrinkage(noise, st.reference.mu, best_value),
     )
     if save:
         rep = _stored(
@@ -224,7 +266,7 @@ def _best(
             pop,
             rep,
             fp,
-            _params(pop, filters, alpha=alpha, p=p, method=method),
+            _params(pop, filters, alpha=alpha, p=p, method=method, se=_se_param(se)),
             method=method,
             seed=seed,
             trials=trials,
@@ -233,18 +275,39 @@ def _best(
 
 
 # ----------------------------------------------------------------------------- claim
+def _robust_check(values, pop, noise: NoiseChoice, ca, kw: dict) -> RobustCheck | None:
+    """The record check with the robust spread (only where the se is the model's)."""
+    import math
+
+    if noise.source != "model" or not noise.robust_sd > 0:
+        return None
+    se = noise.robust_sd / math.sqrt(noise.n_model)
+    rob = claim_stats.audit_claim(values, pop.n_topics, se=se, **kw).record
+    old = ca.record
+    changes = (rob.standing, rob.claim_in_record_interval, rob.record_in_claim_interval) != (
+        old.standing,
+        old.claim_in_record_interval,
+        old.record_in_claim_interval,
+    )
+    return RobustCheck(noise.robust_sd, se, rob, changes)
+
+
 @register_kind("claim")
 @dataclass(frozen=True)
 class ClaimReport:
     """`audit claim`: a claim against the record, against chance, and its own interval.
 
-    ``answers``: the audit in plain words, in this order: (a) against the record, (b)
-    against chance, (c) the claim's own interval, then the model-fit check
+    ``answers``: the audit in plain words, in this order: (a) against the record (with
+    the robust-spread sensitivity line when it changes the standing), (b) against chance
+    (or "uninformative"), (c) the claim's own interval, how much of the record is luck
+    (where the se is measured), then the reference model with its standard error
     (:mod:`litaudit.analyses.wording`). ``stats`` holds every number
     (:class:`litaudit.stats.claim.ClaimAudit`: ``record``, ``chance``, ``interval``,
-    ``fit``, ``reference``). ``subject``: the published result audited as one of the N
-    (None for a new value, judged as one more draw); ``record_holder``: the best
-    published result other than the claim. ``population`` states what the audit used.
+    ``reference``). ``subject``: the published result audited as one of the N (None for a
+    new value, judged as one more draw); ``record_holder``: the best published result
+    other than the claim. ``population`` states what the audit used; ``noise`` the se and
+    its source; ``robust`` the record check again with the robust spread (model se only);
+    ``shrinkage`` the record's random-effects estimate (measured or given se only).
     """
 
     collection_id: str
@@ -263,6 +326,9 @@ class ClaimReport:
     fingerprint: str
     citation: str
     audit_id: int | None = None
+    noise: NoiseChoice | None = None  # (None: stored before issue 19)
+    robust: RobustCheck | None = None
+    shrinkage: Shrinkage | None = None
 
 
 def check_claimed_value(con, measure: str, value: float) -> float:
@@ -329,7 +395,7 @@ def _check_one_subject(value, result_id, system) -> None:
         )
 
 
-def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method) -> dict:
+def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se) -> dict:
     """The stored parameters of a claim audit."""
     return _params(
         pop,
@@ -341,6 +407,7 @@ def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, 
         alpha=alpha,
         p=p,
         method=method,
+        se=_se_param(se),
     )
 
 
@@ -360,11 +427,13 @@ def run_claim(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: str | float | None = None,
     save: bool = True,
 ) -> ClaimReport:
     """Audit a claim: a new ``value`` (one more draw) or a published result named by
     ``result_id`` or ``system`` (one of the N). ``n`` overrides the number of experiments
-    besides the claim (default: N for a new value, N - 1 for a published one)."""
+    besides the claim (default: N for a new value, N - 1 for a published one). ``se``:
+    'model', 'interaction', a value, or None (:mod:`litaudit.analyses.noise`)."""
     _check_one_subject(value, result_id, system)
     pop = population(con, collection, measure, filters)
     rows = pop.rows
@@ -379,9 +448,9 @@ def run_claim(
         seed = DEFAULT_SEED if seed is None else seed
     else:
         trials = seed = None
-    ca = claim_stats.audit_claim(
-        [r.value for r in rows],
-        pop.n_topics,
+    noise = population_noise(con, pop, se, alpha)
+    values = [r.value for r in rows]
+    kw: dict[str, Any] = dict(
         value=value,
         index=index,
         n_other=n,
@@ -394,6 +463,9 @@ def run_claim(
         p_floor=defaults.P_FLOOR,
         n_star_cap=defaults.N_STAR_CAP,
     )
+    ca = claim_stats.audit_claim(values, pop.n_topics, se=noise.se, **kw)
+    robust = _robust_check(values, pop, noise, ca, kw)
+    shrunk = _shrinkage(noise, ca.reference.mu, ca.record.record)
     holder = next(r for i, r in enumerate(rows) if i != index)
     subject = None if index is None else rows[index]
     fp = results_fingerprint(rows)
@@ -408,14 +480,20 @@ def run_claim(
         summarize(pop, filters),
         ca.value,
         subject,
-        wording.claim_answers(ca, holder, subject),
+        wording.claim_answers(ca, holder, subject, noise, robust, shrunk),
         holder,
         ca,
         fp,
         SOURCE,
+        None,
+        noise,
+        robust,
+        shrunk,
     )
     if save:
-        params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method)
+        params = _claim_params(
+            pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se
+        )
         rep = _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
     return rep
 
@@ -431,8 +509,9 @@ class HistoryReport:
     N so far, record, expected max, alpha-threshold, p-value, beyond_chance (see
     ``stats.sequential.YearPoint``; p-values floored at ``defaults.P_FLOOR``);
     ``records[i]`` is the result holding the record in ``history.points[i]``.
-    ``population`` states what the audit used; ``fit`` the final reference model against
-    all N results.
+    ``population`` states what the audit used; ``noise`` the standard error of the
+    reference model and its source (for a running reference the model's se of each step
+    is that step's sd / sqrt(n); a measured or given se is the same at every step).
     """
 
     collection_id: str
@@ -444,12 +523,12 @@ class HistoryReport:
     n_other_topics: int
     population: PopulationSummary
     history: sequential.History
-    fit: modelfit.ModelFit
     records: tuple[ResultRow, ...]
     fingerprint: str
     citation: str
     audit_id: int | None = None
     by: str = "year"
+    noise: NoiseChoice | None = None  # (None: stored before issue 19)
 
 
 HISTORY_STEPS = ("auto", "date", "year")
@@ -462,12 +541,15 @@ def run_history(
     *,
     filters: Filters = Filters(),
     alpha: float = DEFAULT_ALPHA,
-    reference: str = "final",
+    reference: str = "running",
     by: str = "auto",
+    se: str | float | None = None,
     save: bool = True,
 ) -> HistoryReport:
     """Replay the results of a collection and measure over time, ``by`` date or year;
-    ``auto``: by date when every result carries one, else by year. Stored unless
+    ``auto``: by date when every result carries one, else by year. ``reference``:
+    'running' (the results so far: no later result is used) or 'final' (all results: a
+    look-ahead). ``se``: see :mod:`litaudit.analyses.noise`. Stored unless
     ``save=False``."""
     import datetime as dt
 
@@ -487,6 +569,7 @@ def run_history(
     if by == "date":
         days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
         times, labels = [d.toordinal() for d in days], [d.isoformat() for d in days]
+    noise = population_noise(con, pop, se, alpha)
     h = sequential.replay(
         [r.value for r in rows],
         [r.year for r in rows],
@@ -496,9 +579,8 @@ def run_history(
         times=times,
         labels=labels,
         p_floor=defaults.P_FLOOR,
-    )
-    fit = modelfit.model_fit(
-        [r.value for r in rows], pop.n_topics, alpha=alpha, p_floor=defaults.P_FLOOR
+        se=None if noise.source == "model" else noise.se,
+        n_model=noise.n_model,
     )
     fp = results_fingerprint(rows)
     rep = HistoryReport(
@@ -511,12 +593,12 @@ def run_history(
         pop.n_other_topics,
         summarize(pop, filters),
         h,
-        fit,
         tuple(rows[pt.record_index] for pt in h.points),
         fp,
         SOURCE,
         None,
         by,
+        noise,
     )
     if save:
         rep = _stored(
@@ -525,7 +607,7 @@ def run_history(
             pop,
             rep,
             fp,
-            _params(pop, filters, alpha=alpha, reference=reference, by=by),
+            _params(pop, filters, alpha=alpha, reference=reference, by=by, se=_se_param(se)),
             method="exact",
         )
     return rep

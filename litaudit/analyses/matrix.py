@@ -2,7 +2,11 @@
 
 The input is a topic-by-run CSV (like ``shared/data/pertopic/*.csv``) or ``trec_eval -q``
 output; each run's mean over the topics is one of the N values of Carterette (2015), and
-n is the number of topics. The audit is stored (kind ``best-matrix``) like the others.
+n is the number of topics. The per-topic scores also give a measured standard error of
+one run's mean, the system x topic interaction's sqrt(MS_interaction / n), with the F test
+of system differences (:mod:`litaudit.stats.noise`); the thresholds and intervals use it
+unless ``se`` asks for the model's sd / sqrt(n) or gives a value. The audit is stored
+(kind ``best-matrix``) like the others.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
 from litaudit.errors import LitauditError
 from litaudit.stats.intervals import BestAudit, audit_best
+from litaudit.stats.noise import TopicInteraction, topic_interaction
 
 KIND = "best-matrix"
 
@@ -26,7 +31,10 @@ KIND = "best-matrix"
 class MatrixAudit:
     """``stats`` as for published results; ``runs``/``means`` in input order; ``file`` (the
     input files) and the SHA-256 of their bytes are the provenance; ``topics_complete`` says whether every run has a score
-    on every topic (NaN cells are left out of that run's mean)."""
+    on every topic (NaN cells are left out of that run's mean). ``interaction``: the
+    two-way ANOVA of the scores (topics some run lacks left out); ``se_source``: 'interaction'
+    (the default), 'model' or 'given', the standard error the thresholds used
+    (``stats.reference.se``)."""
 
     file: str
     file_sha256: str
@@ -39,6 +47,8 @@ class MatrixAudit:
     means: tuple[float, ...]
     stats: BestAudit
     candidates: tuple[tuple[str, float], ...]
+    interaction: TopicInteraction | None = None  # (None: stored before issue 19)
+    se_source: str = "model"
 
 
 def read_matrix(paths: list[Path], fmt: str, measure: str):
@@ -101,10 +111,12 @@ def run_matrix(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: str | float | None = None,
     save: bool = True,
 ) -> Audited[MatrixAudit]:
     """Audit the run means of a score matrix; stored (kind ``best-matrix``) unless
-    ``save=False``, or the stored audit of the same files and parameters reused."""
+    ``save=False``, or the stored audit of the same files and parameters reused. ``se``:
+    None or 'interaction' (measured from the matrix), 'model', or a value."""
     from litaudit.measures import parse_measure
 
     paths = _existing_paths(paths)
@@ -132,8 +144,18 @@ def run_matrix(
             from litaudit.analyses.population import too_few_message
 
             raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
+        inter = topic_interaction(scores, alpha=alpha, p_floor=defaults.P_FLOOR)
+        source = "given" if isinstance(se, float) else (se or "interaction")
+        use = {"given": se, "interaction": inter.se, "model": None}[source]
         stats = audit_best(
-            means, len(matrix.topics), alpha=alpha, p=p, method=method, trials=trials, seed=seed
+            means,
+            len(matrix.topics),
+            alpha=alpha,
+            p=p,
+            method=method,
+            trials=trials,
+            seed=seed,
+            se=use,  # type: ignore[arg-type]
         )
         return MatrixAudit(
             ", ".join(str(p) for p in paths),
@@ -147,6 +169,8 @@ def run_matrix(
             tuple(float(x) for x in means),
             stats,
             tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
+            inter,
+            source,
         )
 
     params = {
@@ -155,6 +179,7 @@ def run_matrix(
         "alpha": alpha,
         "p": p,
         "method": method,
+        "se": "default" if se is None else se,
     }
     return run_or_reuse(
         con,

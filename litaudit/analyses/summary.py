@@ -48,7 +48,8 @@ class SummaryRow:
     n_above: int
     expected_max: float
     population: PopulationSummary
-    model_rejected: bool
+    gap_sd: float  # (threshold - mu) / sd
+    uninformative: bool  # the threshold lies within defaults.UNINFORMATIVE_GAP_SD sd of mu
     audit_id: int | None
 
 
@@ -72,7 +73,7 @@ def _summary_audit_ids(con, reps, alpha: float, p: float, save: bool) -> list[in
                 "kind": "best",
                 "collection_id": pop.collection_id,
                 "measure": pop.measure,
-                "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
+                "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact", se="default"),
                 "method": "exact",
                 "input_fingerprint": rep.fingerprint,
                 "result": rep,
@@ -155,7 +156,8 @@ def run_summary(
                 s.thresholds.n_above,
                 s.mxvd.expected_max,
                 rep.population,
-                rep.fit.rejected,
+                s.thresholds.gap_sd,
+                not s.thresholds.informative,
                 aid,
             )
         )

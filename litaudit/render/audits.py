@@ -22,7 +22,18 @@ from litaudit.analyses.audits import Audited, StoredAudit
 from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport
 from litaudit.analyses.population import PopulationSummary
 from litaudit.analyses.summary import Summary
-from litaudit.analyses.wording import cited, fit_sentence, fmt_n_star, p_text, population_sentence
+from litaudit.analyses.wording import (
+    cited,
+    fmt_n_star,
+    history_reference_sentence,
+    interaction_sentence,
+    luck_sentence,
+    p_text,
+    population_sentence,
+    reference_sentence,
+    summary_null_sentence,
+    uninformative_sentence,
+)
 from litaudit.codec import to_jsonable
 from litaudit.render.console import out, print_json, table
 
@@ -147,6 +158,8 @@ def _matrix(rep) -> None:
             ],
         )
     )
+    if rep.interaction is not None:
+        line(interaction_sentence(rep.interaction, rep.se_source, ref.se))
     out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
 
 
@@ -228,7 +241,12 @@ def _best(rep: BestReport) -> None:
             digits=4,
         )
     )
-    line(fit_sentence(rep.fit))
+    if th.informative is False:
+        line(uninformative_sentence(th.max_threshold, th.gap_sd, th.n_above, ref.n_results))
+    if rep.noise is not None:
+        line(reference_sentence(rep.noise, ref.n_results))
+    if rep.shrinkage is not None:
+        line(luck_sentence(rep.shrinkage, "the best"))
     g = mx.gumbel
     line(
         f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
@@ -262,9 +280,9 @@ def _claim(rep: ClaimReport) -> None:
     rc, ch, iv = st.record, st.chance, st.interval
     method = _method(st)
     line(_head(rep, "Claim audit") + ("" if method == "exact" else f"  method: {method}"))
-    line(population_sentence(rep.population))
-    for sentence in rep.answers:
+    for sentence in rep.answers:  # the answers first (issue 20), then what they rest on
         line(sentence)
+    line(population_sentence(rep.population))
     cov = f"{round(100 * iv.coverage)}%"
     rec, riv = rep.record_holder, rc.record_interval
     where = (
@@ -281,11 +299,11 @@ def _claim(rep: ClaimReport) -> None:
             [
                 ("record", f"{rec.value_text} {rec.system} ({cited(rec)})"),
                 (
-                    f"record's {cov} interval (max of {st.reference.n_results})",
+                    f"record's {cov} band (max of {st.reference.n_results})",
                     f"[{_f(riv.lower)}, {_f(riv.upper)}]",
                 ),
-                ("claim in the record's interval", where),
-                ("record in the claim's interval", "yes" if rc.record_in_claim_interval else "no"),
+                ("claim in the record's band", where),
+                ("record in the claim's band", "yes" if rc.record_in_claim_interval else "no"),
                 (
                     "published results >= claim" + (" (others)" if rep.subject else ""),
                     str(rc.n_at_or_above),
@@ -296,14 +314,21 @@ def _claim(rep: ClaimReport) -> None:
     )
     # JSON has no infinity: a stored "no feasible number" (inf) reads back as NaN
     n_star = math.inf if ch.n_star != ch.n_star else ch.n_star
+    informative = ch.informative is not False
     wide(
         table(
-            f"(b) against chance: the max of M = {ch.n_draws} draws from Normal("
-            f"{_f(ch.mu)}, {_f(ch.se)})",
+            f"(b) against chance: the max of M = {ch.n_draws} equally good systems, each "
+            f"Normal({_f(ch.mu)}, {_f(ch.se)})",
             ["", "value"],
             [
                 (f"threshold (exceeded with probability {ch.alpha:g})", _f(ch.threshold)),
                 ("claim above the threshold", "yes" if ch.passes else "no"),
+                (
+                    "threshold above the mean, in between-system sd",
+                    "-"
+                    if ch.gap_sd != ch.gap_sd
+                    else f"{ch.gap_sd:.2f}" + ("" if informative else " (uninformative)"),
+                ),
                 (
                     "expected above it under the model (M x P(one draw))",
                     f"{ch.expected_above_under_null:.3f}",
@@ -311,11 +336,15 @@ def _claim(rep: ClaimReport) -> None:
                 ("published results above it", str(ch.n_published_above)),
                 (
                     "p = P(max of M >= claim), descriptive",
-                    _p(ch.p_value, ch.p_below_floor, ch.p_floor),
+                    _p(ch.p_value, ch.p_below_floor, ch.p_floor)
+                    if informative
+                    else "- (uninformative)",
                 ),
                 (
                     "N* (experiments whose max reaches the claim with probability alpha)",
-                    fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap),
+                    fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap)
+                    if informative
+                    else "- (uninformative)",
                 ),
             ],
             justify_numbers=False,
@@ -346,7 +375,8 @@ def render_history(rep: HistoryReport, every: bool = False) -> None:
     step = rep.by
     line(
         _head(rep, "Sequential-testing history")
-        + f"  reference: {h.reference} (mean {_f(h.mu)}, sd {_f(h.sd)})"
+        + f"  {history_reference_sentence(h.reference)}; all {h.N} results: mean "
+        f"{_f(h.mu)}, sd {_f(h.sd)}"
     )
     line(population_sentence(rep.population))
     rows = [
@@ -392,7 +422,8 @@ def render_history(rep: HistoryReport, every: bool = False) -> None:
         + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
         + f"; {h.n_beyond} {step}s with the record above it."
     )
-    line(fit_sentence(rep.fit))
+    if rep.noise is not None:
+        line(reference_sentence(rep.noise, h.N))
 
 
 def render_summary(rep: Summary) -> None:
@@ -442,12 +473,7 @@ def render_summary(rep: Summary) -> None:
             f"(`audit best` says why): {', '.join(far[:6])}"
             + (f" and {len(far) - 6} more" if len(far) > 6 else "")
         )
-    bad = sum(r.model_rejected for r in rep.rows)
-    line(
-        f"Model fit (see `audit best`): the reference model is rejected at alpha "
-        f"{rep.alpha} in {bad} of {len(rep.rows)} groups; thresholds and intervals "
-        "describe systems as good as the average result."
-    )
+    line(summary_null_sentence(len(rep.rows), sum(r.uninformative for r in rep.rows), rep.alpha))
     if rep.skipped:
         line(f"{len(rep.skipped)} group(s) skipped:")
         for cname, meas, src, n, why in rep.skipped:

@@ -71,6 +71,7 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
                     ts["n_topics"],
                     bool(ts.get("default", False)),
                     ts.get("description"),
+                    ts.get("parts"),
                 ]
             )
     # one statement per table (list parameters unnested): DuckDB runs single-row statements
@@ -91,7 +92,7 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
         if topic_sets:
             _insert_columns(
                 con,
-                "topic_sets (collection_id, name, n_topics, is_default, description)",
+                "topic_sets (collection_id, name, n_topics, is_default, description, parts)",
                 topic_sets,
                 conflict="",
             )
@@ -112,7 +113,13 @@ def _column_types(cols) -> list[str]:
     for col in cols:
         kinds = {type(v) for v in col if v is not None}
         out.append(
-            "BOOLEAN[]" if kinds == {bool} else "BIGINT[]" if kinds == {int} else "VARCHAR[]"
+            "BOOLEAN[]"
+            if kinds == {bool}
+            else "BIGINT[]"
+            if kinds == {int}
+            else "VARCHAR[][]"
+            if kinds == {list}
+            else "VARCHAR[]"
         )
     return out
 
