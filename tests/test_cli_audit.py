@@ -315,9 +315,9 @@ def test_summary_is_what_make_run_prints(cli, db):
     assert lines[-1] == (
         "Every audit uses one null: N equally good systems, each measured with the model's "
         "standard error sd / sqrt(n) (published results spread sqrt(n) times wider, because "
-        "they are not equally good; `audit best --se` measures or takes another). The alpha "
-        "0.05 threshold of the max lies within 0.25 between-system sd of the mean, so the "
-        "chance check is uninformative, in 118 of 192 populations."
+        "they are not equally good); `audit best --se` takes another. The alpha 0.05 "
+        "threshold of the max lies within 0.25 between-system sd of the mean, so the chance "
+        "check is uninformative, in 118 of 192 populations."
     )
     assert "rejected in" not in r.output
     n = _n_audits(db)

@@ -51,6 +51,7 @@ class SummaryRow:
     gap_sd: float  # (threshold - mu) / sd
     uninformative: bool  # the threshold lies within defaults.UNINFORMATIVE_GAP_SD sd of mu
     audit_id: int | None
+    se_source: str = "model"  # the se of the group's reference model (analyses.noise)
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,7 @@ def run_summary(
                 s.thresholds.gap_sd,
                 not s.thresholds.informative,
                 aid,
+                rep.noise.source if rep.noise is not None else "model",
             )
         )
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

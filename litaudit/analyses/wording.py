@@ -333,14 +333,24 @@ def reference_sentence(nc: NoiseChoice, n_results: int) -> str:
     )
 
 
-def summary_null_sentence(n_rows: int, n_uninformative: int, alpha: float) -> str:
+def summary_null_sentence(
+    n_rows: int, n_uninformative: int, alpha: float, n_measured: int = 0
+) -> str:
     """`audit summary`: the one null every audit uses, and where the chance part is
-    uninformative."""
+    uninformative. ``n_measured``: groups whose se was measured from stored per-topic
+    scores instead of the model's."""
+    se = (
+        "the model's standard error sd / sqrt(n) (published results spread sqrt(n) times "
+        "wider, because they are not equally good)"
+    )
+    if n_measured:
+        se += (
+            f", or in {n_measured} of {n_rows} groups the standard error measured from "
+            "stored per-topic scores"
+        )
     return (
-        f"Every audit uses one null: N equally good systems, each measured with the "
-        f"model's standard error sd / sqrt(n) (published results spread sqrt(n) times "
-        f"wider, because they are not equally good; `audit best --se` measures or takes "
-        f"another). The alpha {alpha:g} threshold of the max lies within "
+        f"Every audit uses one null: N equally good systems, each measured with {se}; "
+        f"`audit best --se` takes another. The alpha {alpha:g} threshold of the max lies within "
         f"{defaults.UNINFORMATIVE_GAP_SD:g} between-system sd of the mean, so the chance "
         f"check is uninformative, in {n_uninformative} of {n_rows} populations."
     )

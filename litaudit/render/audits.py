@@ -473,7 +473,14 @@ def render_summary(rep: Summary) -> None:
             f"(`audit best` says why): {', '.join(far[:6])}"
             + (f" and {len(far) - 6} more" if len(far) > 6 else "")
         )
-    line(summary_null_sentence(len(rep.rows), sum(r.uninformative for r in rep.rows), rep.alpha))
+    line(
+        summary_null_sentence(
+            len(rep.rows),
+            sum(r.uninformative for r in rep.rows),
+            rep.alpha,
+            sum(r.se_source != "model" for r in rep.rows),
+        )
+    )
     if rep.skipped:
         line(f"{len(rep.skipped)} group(s) skipped:")
         for cname, meas, src, n, why in rep.skipped:
