@@ -380,3 +380,28 @@ def test_too_few_results_counts_the_retracted_ones(cli, db):
     assert (
         cli("audit", "best", "-c", "trec7", "-m", "AP", "--include-retracted", db=db).exit_code == 0
     )
+
+
+def test_se_option_and_history_reference(cli, db):
+    bad = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.3", "--se", "x", db=db)
+    assert bad.exit_code == 1 and len(bad.output.strip().splitlines()) == 1
+    assert "--se: 'x' is not one of model, interaction or a standard error" in bad.output
+    given = cli(
+        "audit", "best", "-c", "trec7", "-m", "AP", "--se", "0.0155", "--no-save", db=db
+    ).output
+    assert "each measured with the standard error 0.0155 given with --se" in given
+    assert "How much of the best is luck:" in given
+    final = cli(
+        "audit",
+        "history",
+        "-c",
+        "robust04",
+        "-m",
+        "AP",
+        "--reference",
+        "final",
+        "--no-save",
+        db=db,
+    ).output
+    assert "reference: final (mean and sd of all results, later ones included" in final
+    assert "look-ahead" in final

@@ -172,7 +172,7 @@ def stored_per_topic(con, collection_id: str, measure: str, n_topics: int):
         )
     what = (
         f"the stored run archive of {collection_id}: {len(runs)} runs x {len(topics)} topics, "
-        f"{m} per topic (`runs eval`{', -c' if complete else ''})"
+        f"{m} per topic from `runs eval{' -c' if complete else ''}`"
     )
     return x, PerTopic(what, len(runs), len(topics))
 
