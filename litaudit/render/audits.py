@@ -421,9 +421,22 @@ def render_history(rep: HistoryReport, every: bool = False) -> None:
         "published so far"
         + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
         + f"; {h.n_beyond} {step}s with the record above it."
+        + _uninformative_steps(h, step)
     )
     if rep.noise is not None:
         line(reference_sentence(rep.noise, h.N))
+
+
+def _uninformative_steps(h, step: str) -> str:
+    """' At 120 of 127 dates the threshold lies within 0.25 sd of the mean: uninformative.'"""
+    k = sum(pt.informative is False for pt in h.points)
+    if not k:
+        return ""
+    return (
+        f" At {k} of the {len(h.points)} {step}s the threshold lies within "
+        f"{defaults.UNINFORMATIVE_GAP_SD:g} between-system sd of the mean: being above it "
+        "is uninformative there."
+    )
 
 
 def render_summary(rep: Summary) -> None:

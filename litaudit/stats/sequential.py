@@ -30,6 +30,7 @@ import numpy as np
 
 from litaudit.errors import ParameterError
 from litaudit.stats import extreme as E
+from litaudit.stats.intervals import informative_gap
 
 REFERENCES = ("final", "running")
 
@@ -46,7 +47,9 @@ class YearPoint:
     (``p_below_floor`` then); ``beyond_chance`` = record > threshold (the record is above
     the alpha threshold of the max of N: nothing more). Reference quantities are None for
     a running reference while N < 2 or sd = 0. ``when`` labels the step (the year, or the
-    date of a dated population); ``year`` is its year.
+    date of a dated population); ``year`` is its year. ``informative``: the threshold lies
+    at least ``defaults.UNINFORMATIVE_GAP_SD`` of the step's sd above its mean (None when
+    there is no threshold): else being above it says nothing at that step.
     """
 
     year: int
@@ -64,6 +67,7 @@ class YearPoint:
     p_below_floor: bool
     beyond_chance: bool | None
     when: str | None = None
+    informative: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +179,7 @@ def replay(
         N = len(seen)
         mu, sd, s_e = _step_reference(v, seen, reference, final, n_m, se)
         low = False
+        informative = None
         if s_e is None or mu is None:
             em = thr = pv = beyond = None
         else:
@@ -182,6 +187,7 @@ def replay(
             thr = E.max_quantile(1.0 - alpha, mu, s_e, N)
             pv, low = E.floor_p(float(E.max_sf(record, mu, s_e, N)), p_floor)
             beyond = bool(record > thr)
+            informative = informative_gap(thr, mu, sd)[1] if sd else None
         first = idx[0]
         when = str(labels[first]) if labels is not None else str(int(yr[first]))
         points.append(
@@ -201,6 +207,7 @@ def replay(
                 low,
                 beyond,
                 when,
+                informative,
             )
         )
     return History(
