@@ -28,14 +28,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from litaudit import defaults
 from litaudit.analyses import wording
-from litaudit.analyses.audits import (
-    register_kind,
-    store_or_reuse,
-)
+from litaudit.analyses.audits import Audited, store_or_reuse
 from litaudit.analyses.noise import NoiseChoice, RobustCheck, choose_se
 from litaudit.analyses.population import (
     Filters,
@@ -58,23 +55,23 @@ DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
 DEFAULT_SEED = defaults.MONTECARLO_SEED
 SUMMARY_MIN_N = defaults.MIN_N
 SOURCE = "Carterette, SIGIR 2015"
+R = TypeVar("R")
 
 
 def _stored(
     con,
     kind: str,
     pop: Population,
-    rep,
+    rep: R,
     fp: str,
     params: dict,
     *,
     method: str,
     seed: int | None = None,
     trials: int | None = None,
-):
-    """Save ``rep`` as an audit of ``kind`` (or find the identical stored one) and return it
-    with its ``audit_id``."""
-    done = store_or_reuse(
+) -> Audited[R]:
+    """Save ``rep`` as an audit of ``kind`` (or find the identical stored one)."""
+    return store_or_reuse(
         con,
         kind,
         collection_id=pop.collection_id,
@@ -86,7 +83,6 @@ def _stored(
         seed=seed,
         trials=trials,
     )
-    return dataclasses.replace(rep, audit_id=done.audit_id)
 
 
 def filter_params(filters: Filters) -> dict:
@@ -120,7 +116,6 @@ class Candidate:
     result: ResultRow
 
 
-@register_kind("best")
 @dataclass(frozen=True)
 class BestReport:
     """`audit best`: the paper's Tables 2 and 3 for one collection, measure and filter.
@@ -136,7 +131,7 @@ class BestReport:
     used; ``noise`` the standard error of the reference model and its source;
     ``shrinkage`` the random-effects estimate of the best's true mean (None under the
     model's se, where it would be a function of n alone). ``fingerprint`` identifies the
-    input rows; ``audit_id`` the stored audit (None when not saved).
+    input rows.
     """
 
     collection_id: str
@@ -152,7 +147,6 @@ class BestReport:
     candidates: tuple[Candidate, ...]
     fingerprint: str
     citation: str
-    audit_id: int | None = None
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
     shrinkage: Shrinkage | None = None
 
@@ -170,12 +164,30 @@ def run_best(
     seed: int | None = None,
     se: str | float | None = None,
     save: bool = True,
-) -> BestReport:
+) -> Audited[BestReport]:
     """Audit the best result of a collection and measure; store it unless ``save=False``.
     ``se``: 'model', 'interaction', a value, or None (the default rule of
     :mod:`litaudit.analyses.noise`)."""
     pop = population(con, collection, measure, filters)
-    return _best(con, pop, filters, alpha, p, method, trials, seed, save, se)
+    if method == "montecarlo":
+        trials = DEFAULT_TRIALS if trials is None else trials
+        seed = DEFAULT_SEED if seed is None else seed
+    else:
+        trials = seed = None
+    rep = _best(con, pop, filters, alpha, p, method, trials, seed, se)
+    if not save:
+        return Audited(rep, None)
+    return _stored(
+        con,
+        "best",
+        pop,
+        rep,
+        rep.fingerprint,
+        _params(pop, filters, alpha=alpha, p=p, method=method, se=_se_param(se)),
+        method=method,
+        seed=seed,
+        trials=trials,
+    )
 
 
 def population_noise(con, pop: Population, se, alpha: float) -> NoiseChoice:
@@ -216,16 +228,11 @@ def _best(
     method: str,
     trials: int | None,
     seed: int | None,
-    save: bool,
     se: str | float | None = None,
 ) -> BestReport:
+    """The best audit of ``pop`` (trials and seed as the method needs them), not stored."""
     rows = pop.rows
     noise = population_noise(con, pop, se, alpha)
-    if method == "montecarlo":
-        trials = DEFAULT_TRIALS if trials is None else trials
-        seed = DEFAULT_SEED if seed is None else seed
-    else:
-        trials = seed = None
     st = intervals.audit_best(
         [r.value for r in rows],
         pop.n_topics,
@@ -241,7 +248,7 @@ def _best(
         Candidate(k + 1, best_value - rows[i].value, rows[i]) for k, i in enumerate(st.candidates)
     )
     fp = results_fingerprint(rows)
-    rep = BestReport(
+    return BestReport(
         pop.collection_id,
         pop.collection_name,
         pop.measure,
@@ -255,23 +262,9 @@ def _best(
         cands,
         fp,
         SOURCE,
-        None,
         noise,
         _shrinkage(noise, st.reference.mu, best_value),
     )
-    if save:
-        rep = _stored(
-            con,
-            "best",
-            pop,
-            rep,
-            fp,
-            _params(pop, filters, alpha=alpha, p=p, method=method, se=_se_param(se)),
-            method=method,
-            seed=seed,
-            trials=trials,
-        )
-    return rep
 
 
 # ----------------------------------------------------------------------------- claim
@@ -292,7 +285,6 @@ def _robust_check(values, pop, noise: NoiseChoice, ca, kw: dict) -> RobustCheck 
     return RobustCheck(noise.robust_sd, se, rob, changes)
 
 
-@register_kind("claim")
 @dataclass(frozen=True)
 class ClaimReport:
     """`audit claim`: a claim against the record, against chance, and its own interval.
@@ -325,7 +317,6 @@ class ClaimReport:
     stats: claim_stats.ClaimAudit
     fingerprint: str
     citation: str
-    audit_id: int | None = None
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
     robust: RobustCheck | None = None
     shrinkage: Shrinkage | None = None
@@ -429,7 +420,7 @@ def run_claim(
     seed: int | None = None,
     se: str | float | None = None,
     save: bool = True,
-) -> ClaimReport:
+) -> Audited[ClaimReport]:
     """Audit a claim: a new ``value`` (one more draw) or a published result named by
     ``result_id`` or ``system`` (one of the N). ``n`` overrides the number of experiments
     besides the claim (default: N for a new value, N - 1 for a published one). ``se``:
@@ -465,10 +456,10 @@ def run_claim(
     )
     ca = claim_stats.audit_claim(values, pop.n_topics, se=noise.se, **kw)
     robust = _robust_check(values, pop, noise, ca, kw)
-    shrunk = _shrinkage(noise, ca.reference.mu, ca.record.record)
     holder = next(r for i, r in enumerate(rows) if i != index)
     subject = None if index is None else rows[index]
     fp = results_fingerprint(rows)
+    shrunk = _shrinkage(noise, ca.reference.mu, ca.record.record)
     rep = ClaimReport(
         pop.collection_id,
         pop.collection_name,
@@ -485,21 +476,17 @@ def run_claim(
         ca,
         fp,
         SOURCE,
-        None,
         noise,
         robust,
         shrunk,
     )
-    if save:
-        params = _claim_params(
-            pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se
-        )
-        rep = _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
-    return rep
+    if not save:
+        return Audited(rep, None)
+    params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se)
+    return _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
 
 
 # ---------------------------------------------------------------------------- history
-@register_kind("history")
 @dataclass(frozen=True)
 class HistoryReport:
     """`audit history`: the record replayed over time (sequential testing, Carterette 2015
@@ -526,12 +513,22 @@ class HistoryReport:
     records: tuple[ResultRow, ...]
     fingerprint: str
     citation: str
-    audit_id: int | None = None
     by: str = "year"
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
 
 
 HISTORY_STEPS = ("auto", "date", "year")
+
+
+def _steps(rows: list[ResultRow], by: str) -> tuple[list[int] | None, list[str] | None]:
+    """(times, labels) of a replay by date (date ordinals and ISO dates), or (None, None)
+    for a replay by year."""
+    import datetime as dt
+
+    if by != "date":
+        return None, None
+    days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
+    return [d.toordinal() for d in days], [d.isoformat() for d in days]
 
 
 def run_history(
@@ -545,14 +542,12 @@ def run_history(
     by: str = "auto",
     se: str | float | None = None,
     save: bool = True,
-) -> HistoryReport:
+) -> Audited[HistoryReport]:
     """Replay the results of a collection and measure over time, ``by`` date or year;
     ``auto``: by date when every result carries one, else by year. ``reference``:
     'running' (the results so far: no later result is used) or 'final' (all results: a
     look-ahead). ``se``: see :mod:`litaudit.analyses.noise`. Stored unless
     ``save=False``."""
-    import datetime as dt
-
     if by not in HISTORY_STEPS:
         raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")
     pop = population(con, collection, measure, filters)
@@ -565,10 +560,7 @@ def run_history(
         )
     if by == "auto":
         by = "year" if undated else "date"
-    times = labels = None
-    if by == "date":
-        days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
-        times, labels = [d.toordinal() for d in days], [d.isoformat() for d in days]
+    times, labels = _steps(rows, by)
     noise = population_noise(con, pop, se, alpha)
     h = sequential.replay(
         [r.value for r in rows],
@@ -596,18 +588,17 @@ def run_history(
         tuple(rows[pt.record_index] for pt in h.points),
         fp,
         SOURCE,
-        None,
         by,
         noise,
     )
-    if save:
-        rep = _stored(
-            con,
-            "history",
-            pop,
-            rep,
-            fp,
-            _params(pop, filters, alpha=alpha, reference=reference, by=by, se=_se_param(se)),
-            method="exact",
-        )
-    return rep
+    if not save:
+        return Audited(rep, None)
+    return _stored(
+        con,
+        "history",
+        pop,
+        rep,
+        fp,
+        _params(pop, filters, alpha=alpha, reference=reference, by=by, se=_se_param(se)),
+        method="exact",
+    )

@@ -117,7 +117,7 @@ def matrix(
 ):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics),
     with the standard error measured from its system x topic interaction."""
-    from litaudit.analyses.matrix import KIND, run_matrix
+    from litaudit.analyses.matrix import run_matrix
     from litaudit.analyses.noise import parse_se
     from litaudit.render.audits import emit
 
@@ -138,4 +138,4 @@ def matrix(
             se=se_given,
             save=not no_save,
         )
-    emit(KIND, done, json_out)
+    emit(done, json_out)
