@@ -102,7 +102,7 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
 
 def test_interaction_asked_without_per_topic_scores_is_an_error(seeded_store):
     with pytest.raises(ParameterError, match="--se interaction: no per-topic AP"):
-        B.run_claim(seeded_store.con, "robust04", "AP", 0.372, se="interaction", save=False).result
+        B.run_claim(seeded_store.con, "robust04", "AP", 0.372, se="interaction", save=False)
 
 
 def test_an_archive_without_this_measure_says_how_to_store_it(seeded_store):

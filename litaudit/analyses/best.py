@@ -440,20 +440,10 @@ def run_claim(
     else:
         trials = seed = None
     noise = population_noise(con, pop, se, alpha)
+    kw: dict[str, Any] = dict(value=value, index=index, n_other=n)
+    kw.update(hidden_multiplier=hidden_multiplier, alpha=alpha, p=p, method=method)
+    kw.update(trials=trials, seed=seed, p_floor=defaults.P_FLOOR, n_star_cap=defaults.N_STAR_CAP)
     values = [r.value for r in rows]
-    kw: dict[str, Any] = dict(
-        value=value,
-        index=index,
-        n_other=n,
-        hidden_multiplier=hidden_multiplier,
-        alpha=alpha,
-        p=p,
-        method=method,
-        trials=trials,
-        seed=seed,
-        p_floor=defaults.P_FLOOR,
-        n_star_cap=defaults.N_STAR_CAP,
-    )
     ca = claim_stats.audit_claim(values, pop.n_topics, se=noise.se, **kw)
     robust = _robust_check(values, pop, noise, ca, kw)
     holder = next(r for i, r in enumerate(rows) if i != index)

@@ -98,6 +98,62 @@ def _check_range(scores: np.ndarray, matrix, paths: list[Path], fmt: str, m: str
         )
 
 
+def _matrix_se(scores: np.ndarray, se, alpha: float) -> tuple[TopicInteraction, str, float | None]:
+    """(the interaction ANOVA, the se's source, the se the thresholds use: None for the
+    model's) of a matrix audit asked for ``se`` (None/'interaction', 'model' or a value)."""
+    inter = topic_interaction(scores, alpha=alpha, p_floor=defaults.P_FLOOR)
+    if isinstance(se, float):
+        return inter, "given", se
+    if se == "model":
+        return inter, "model", None
+    return inter, "interaction", inter.se
+
+
+def _resolve_collection(con, collection: str | None, save: bool) -> str | None:
+    """The collection id of ``collection`` (needed to store the audit)."""
+    cid = None
+    if collection is not None:
+        from litaudit.store.refdata import resolve_collection
+
+        cid = resolve_collection(con, collection).id
+    if save and cid is None:
+        raise LitauditError("--collection is needed to store the audit (or use --no-save)")
+    return cid
+
+
+def _compute(
+    paths: list[Path], fmt: str, m: str, digest: str, cid: str | None, se, **kw
+) -> MatrixAudit:
+    """The matrix audit of ``paths`` (``kw``: alpha, p, method, trials, seed)."""
+    matrix = read_matrix(paths, fmt, m)
+    scores = np.asarray(matrix.scores, dtype=np.float64)
+    if scores.size == 0:
+        raise LitauditError(f"{paths[0]}: no scores")
+    _check_range(scores, matrix, paths, fmt, m)
+    means = np.nanmean(scores, axis=1)
+    if means.size < defaults.MIN_N:
+        from litaudit.analyses.population import too_few_message
+
+        raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
+    inter, source, use = _matrix_se(scores, se, kw["alpha"])
+    stats = audit_best(means, len(matrix.topics), se=use, **kw)
+    return MatrixAudit(
+        ", ".join(str(p) for p in paths),
+        digest,
+        cid,
+        m,
+        len(matrix.runs),
+        len(matrix.topics),
+        bool(np.isfinite(scores).all()),
+        tuple(matrix.runs),
+        tuple(float(x) for x in means),
+        stats,
+        tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
+        inter,
+        source,
+    )
+
+
 def run_matrix(
     con,
     paths,
@@ -123,53 +179,22 @@ def run_matrix(
     if method == "montecarlo":
         trials = defaults.MONTECARLO_TRIALS if trials is None else trials
         seed = defaults.MONTECARLO_SEED if seed is None else seed
-    cid = None
-    if collection is not None:
-        from litaudit.store.refdata import resolve_collection
-
-        cid = resolve_collection(con, collection).id
-    if save and cid is None:
-        raise LitauditError("--collection is needed to store the audit (or use --no-save)")
+    cid = _resolve_collection(con, collection, save)
     digest = _sha256_of(paths)
 
     def compute() -> MatrixAudit:
-        matrix = read_matrix(paths, fmt, m)
-        scores = np.asarray(matrix.scores, dtype=np.float64)
-        if scores.size == 0:
-            raise LitauditError(f"{paths[0]}: no scores")
-        _check_range(scores, matrix, paths, fmt, m)
-        means = np.nanmean(scores, axis=1)
-        if means.size < defaults.MIN_N:
-            from litaudit.analyses.population import too_few_message
-
-            raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
-        inter = topic_interaction(scores, alpha=alpha, p_floor=defaults.P_FLOOR)
-        source = "given" if isinstance(se, float) else (se or "interaction")
-        use = {"given": se, "interaction": inter.se, "model": None}[source]
-        stats = audit_best(
-            means,
-            len(matrix.topics),
+        return _compute(
+            paths,
+            fmt,
+            m,
+            digest,
+            cid,
+            se,
             alpha=alpha,
             p=p,
             method=method,
             trials=trials,
             seed=seed,
-            se=use,  # type: ignore[arg-type]
-        )
-        return MatrixAudit(
-            ", ".join(str(p) for p in paths),
-            digest,
-            cid,
-            m,
-            len(matrix.runs),
-            len(matrix.topics),
-            bool(np.isfinite(scores).all()),
-            tuple(matrix.runs),
-            tuple(float(x) for x in means),
-            stats,
-            tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
-            inter,
-            source,
         )
 
     params = {

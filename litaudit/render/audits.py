@@ -268,42 +268,20 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
 
 
 def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
-    st = rep.stats
-    rc, ch, iv = st.record, st.chance, st.interval
-    method = _method(st)
+    """`audit claim`: the answers first, then the population and the tables (a)-(c)."""
+    method = _method(rep.stats)
     line(_head(rep, "Claim audit", audit_id) + ("" if method == "exact" else f"  method: {method}"))
     for sentence in rep.answers:  # the answers first (issue 20), then what they rest on
         line(sentence)
     line(population_sentence(rep.population))
+    _claim_record_table(rep)
+    _claim_chance_tables(rep)
+
+
+def _claim_chance_tables(rep: ClaimReport) -> None:
+    """Tables (b) against chance and (c) the claim's own interval of a claim audit."""
+    ch, iv = rep.stats.chance, rep.stats.interval
     cov = f"{round(100 * iv.coverage)}%"
-    rec, riv = rep.record_holder, rc.record_interval
-    where = (
-        "yes"
-        if rc.claim_in_record_interval
-        else "no (above it)"
-        if rc.value > rc.record
-        else "no (below it)"
-    )
-    wide(
-        table(
-            "(a) against the record",
-            ["", "value"],
-            [
-                ("record", f"{rec.value_text} {rec.system} ({cited(rec)})"),
-                (
-                    f"record's {cov} band (max of {st.reference.n_results})",
-                    f"[{_f(riv.lower)}, {_f(riv.upper)}]",
-                ),
-                ("claim in the record's band", where),
-                ("record in the claim's band", "yes" if rc.record_in_claim_interval else "no"),
-                (
-                    "published results >= claim" + (" (others)" if rep.subject else ""),
-                    str(rc.n_at_or_above),
-                ),
-            ],
-            justify_numbers=False,
-        )
-    )
     # JSON has no infinity: a stored "no feasible number" (inf) reads back as NaN
     n_star = math.inf if ch.n_star != ch.n_star else ch.n_star
     informative = ch.informative is not False
@@ -349,6 +327,41 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
             [
                 ("mu0", _f(iv.mu0)),
                 (f"{cov} interval", f"[{_f(iv.lower)}, {_f(iv.upper)}]"),
+            ],
+            justify_numbers=False,
+        )
+    )
+
+
+def _claim_record_table(rep: ClaimReport) -> None:
+    """Table (a) of a claim audit: the claim against the record."""
+    st = rep.stats
+    rc = st.record
+    cov = f"{round(100 * st.interval.coverage)}%"
+    rec, riv = rep.record_holder, rc.record_interval
+    where = (
+        "yes"
+        if rc.claim_in_record_interval
+        else "no (above it)"
+        if rc.value > rc.record
+        else "no (below it)"
+    )
+    wide(
+        table(
+            "(a) against the record",
+            ["", "value"],
+            [
+                ("record", f"{rec.value_text} {rec.system} ({cited(rec)})"),
+                (
+                    f"record's {cov} band (max of {st.reference.n_results})",
+                    f"[{_f(riv.lower)}, {_f(riv.upper)}]",
+                ),
+                ("claim in the record's band", where),
+                ("record in the claim's band", "yes" if rc.record_in_claim_interval else "no"),
+                (
+                    "published results >= claim" + (" (others)" if rep.subject else ""),
+                    str(rc.n_at_or_above),
+                ),
             ],
             justify_numbers=False,
         )

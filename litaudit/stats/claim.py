@@ -252,6 +252,22 @@ def _standing(value: float, record: float, rec_lower: float, claim_lower: float)
     return "below-within" if value >= rec_lower else "below-apart"
 
 
+def _subject(v: np.ndarray, value, index) -> tuple[float, int | None, np.ndarray, int]:
+    """(the claimed value, its index or None, the other published values, the default
+    number of experiments besides the claim) of a new ``value`` or a published ``index``."""
+    if (value is None) == (index is None):
+        raise ParameterError("give either a claimed value or the index of a published result")
+    if index is None:
+        return _check_mu(value), None, v, v.size
+    if (
+        isinstance(index, bool)
+        or not isinstance(index, (int, np.integer))
+        or not 0 <= index < v.size
+    ):
+        raise ParameterError(f"index must be an integer in [0, {v.size}), got {index!r}")
+    return float(v[int(index)]), int(index), np.delete(v, int(index)), v.size - 1
+
+
 def audit_claim(
     values,
     n_topics: int,
@@ -281,23 +297,7 @@ def audit_claim(
     v = np.asarray(values, dtype=np.float64).ravel()
     ref = reference(v, n_topics, se)
     alpha, p = _check_prob("alpha", alpha), check_interval_p(p)
-    if (value is None) == (index is None):
-        raise ParameterError("give either a claimed value or the index of a published result")
-    if index is not None:
-        if (
-            isinstance(index, bool)
-            or not isinstance(index, (int, np.integer))
-            or not 0 <= index < v.size
-        ):
-            raise ParameterError(f"index must be an integer in [0, {v.size}), got {index!r}")
-        index = int(index)
-        value = float(v[index])
-        others = np.delete(v, index)
-        default_other = v.size - 1
-    else:
-        value = _check_mu(value)
-        others = v
-        default_other = v.size
+    value, index, others, default_other = _subject(v, value, index)
     ch, ext = chance_check(
         value,
         ref.mu,

@@ -134,6 +134,18 @@ def _step_reference(
     return mu, sd, se
 
 
+def _step_chance(
+    record: float, mu, sd, se, N: int, alpha: float, p_floor
+) -> tuple[float | None, float | None, float | None, bool, bool | None]:
+    """(expected max, threshold, p, p below the floor, beyond) of one step; Nones where
+    the step has no reference."""
+    if se is None or mu is None:
+        return None, None, None, False, None
+    thr = E.max_quantile(1.0 - alpha, mu, se, N)
+    pv, low = E.floor_p(float(E.max_sf(record, mu, se, N)), p_floor)
+    return E.expected_max(mu, se, N), thr, pv, low, bool(record > thr)
+
+
 def replay(
     values,
     years,
@@ -178,18 +190,9 @@ def replay(
             record, rec_i = float(v[best_new]), best_new
         N = len(seen)
         mu, sd, s_e = _step_reference(v, seen, reference, final, n_m, se)
-        low = False
-        informative = None
-        if s_e is None or mu is None:
-            em = thr = pv = beyond = None
-        else:
-            em = E.expected_max(mu, s_e, N)
-            thr = E.max_quantile(1.0 - alpha, mu, s_e, N)
-            pv, low = E.floor_p(float(E.max_sf(record, mu, s_e, N)), p_floor)
-            beyond = bool(record > thr)
-            informative = informative_gap(thr, mu, sd)[1] if sd else None
+        chance = _step_chance(record, mu, sd, s_e, N, alpha, p_floor)
+        thr = chance[1]
         first = idx[0]
-        when = str(labels[first]) if labels is not None else str(int(yr[first]))
         points.append(
             YearPoint(
                 int(yr[first]),
@@ -201,13 +204,9 @@ def replay(
                 mu,
                 sd,
                 s_e,
-                em,
-                thr,
-                pv,
-                low,
-                beyond,
-                when,
-                informative,
+                *chance,
+                str(labels[first]) if labels is not None else str(int(yr[first])),
+                informative_gap(thr, mu, sd)[1] if thr is not None and mu and sd else None,
             )
         )
     return History(
