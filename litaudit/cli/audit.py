@@ -37,7 +37,8 @@ CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection id or a
 MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
 SourceOpt = _optional("--source", "papers | official (default: both).")
 RoleOpt = _optional(
-    "--role", "proposed | baseline | official | reproduction (repeatable) (default: all)."
+    "--role",
+    "proposed | baseline | official | reproduction | leaderboard (repeatable) (default: all).",
 )
 RunTypeOpt = _optional("--run-type", "automatic | manual (repeatable) (default: all).")
 YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
