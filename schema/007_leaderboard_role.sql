@@ -44,3 +44,15 @@ DROP TABLE results;
 ALTER TABLE results_007 RENAME TO results;
 CREATE UNIQUE INDEX results_natural_key
     ON results (source, COALESCE(paper_id, -1), COALESCE(track, ''), collection_id, n_topics, measure, system, role);
+
+-- Whether a leaderboard model was trained on a collection's data, as the model's own
+-- metadata declares it (MTEB's model registry, read once by seeds/mteb_models.py): one row
+-- per model (results.system) and collection; no row: not declared (unknown). Reference
+-- data: `litaudit init` replaces the rows with those of seeds/zero_shot.csv.gz.
+CREATE TABLE zero_shot (
+    system        VARCHAR NOT NULL,
+    collection_id VARCHAR NOT NULL,
+    zero_shot     BOOLEAN NOT NULL,          -- false: its training data hold this collection's task
+    trained_on    VARCHAR,                   -- the tasks of the collection it declares (space-separated)
+    source        VARCHAR NOT NULL           -- where the declaration was read
+);

@@ -1034,6 +1034,65 @@ def _derived(model, measure, col, target, value: Decimal, parts: list[dict], how
     }
 
 
+# ---------------------------------------------------------------- MTEB zero-shot flags
+TRAINING_FILE = "mteb_training.json.gz"  # written by seeds/mteb_models.py from mteb's source
+ZERO_SHOT_COLUMNS = ["system", "collection", "zero_shot", "trained_on", "source"]
+# Names under which models declare CQADupStack as a whole (no model names a forum task):
+# training on CQADupStack is training on each of its 12 forums.
+CQA_AGGREGATES = {"CQADupstackRetrieval", "CQADupstack", "CQADupStack"}
+
+
+def _task_names(cid: str) -> set[str]:
+    """The MTEB task names whose data a collection holds (an average: its members')."""
+    by_cid = {c: t for t, (c, _, _) in MTEB_TASKS.items()}
+    if cid == CQA[0]:
+        return {by_cid[f] for f in CQA_FORUM_IDS}
+    if cid in BEIR_SUBSETS:
+        return set().union(*(_task_names(m) for m in BEIR_SUBSETS[cid][1]))
+    return {by_cid[cid]}
+
+
+def zero_shot_rows(seeds: Path, results: list[dict]) -> tuple[list[dict], Counter]:
+    """One row per MTEB model and collection it has results on, for the models whose MTEB
+    metadata declares training data: zero-shot unless that data holds the collection's
+    task (an average: any member's). Models that declare none have no row (unknown).
+    Also the count of (model, collection) pairs: zero-shot, trained, unknown."""
+    doc = json.loads(gzip.decompress((seeds / TRAINING_FILE).read_bytes()))
+    models = doc["models"]
+    pairs = sorted(
+        {(r["system"], r["collection"]) for r in results if r["track"].startswith("mteb/")}
+    )
+    rows, counts = [], Counter()
+    for system, cid in pairs:
+        declared = models.get(system)
+        if declared is None:
+            counts["unknown"] += 1
+            continue
+        tasks = set(declared)
+        if tasks & CQA_AGGREGATES:
+            tasks |= _task_names(CQA[0])
+        trained = sorted(_task_names(cid) & tasks)
+        counts["trained" if trained else "zero-shot"] += 1
+        rows.append(
+            {
+                "system": system,
+                "collection": cid,
+                "zero_shot": "false" if trained else "true",
+                "trained_on": " ".join(trained),
+                "source": doc["source"],
+            }
+        )
+    return rows, counts
+
+
+def zero_shot_csv(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=ZERO_SHOT_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
 # ---------------------------------------------------------------- output
 def to_csv(rows: list[dict]) -> str:
     buf = io.StringIO()
@@ -1054,15 +1113,18 @@ def build(data: Path) -> tuple[dict[str, str], dict]:
     if undated:
         left_out[("mteb", "no release date")] = sorted(undated)
     pyserini, _ = pyserini_rows(data)
+    mteb_all = mteb + derived_rows(data)
+    zero_shot, _ = zero_shot_rows(SEEDS, mteb_all)
     return {
         "results/robust04_literature.csv": to_csv(robust04_rows(data)),
         "results/trec_official.csv": to_csv(official),
         "results/msmarco_leaderboards.csv": to_csv(msmarco_rows(data)),
         "results/mteb_beir.csv.gz": to_csv(mteb),
         "results/beir_averages.csv.gz": to_csv(
-            derived_rows(data) + pyserini_derived_rows(pyserini)
+            mteb_all[len(mteb) :] + pyserini_derived_rows(pyserini)
         ),
         "results/pyserini_2cr.csv.gz": to_csv(pyserini),
+        "zero_shot.csv.gz": zero_shot_csv(zero_shot),
         "papers/robust04_papers.csv": papers_csv(robust04_papers(data)),
     }, left_out
 

@@ -8,6 +8,7 @@ topic counts against the official qrels run where ../shared/data is present.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as dt
 import importlib.util
 import json
@@ -882,3 +883,110 @@ def test_beir_subsets_membership_and_effective_queries():
         ts = by_id[cid]["topic_sets"][0]
         assert ts["n_topics"] == t.subset_queries(cid)[0] and ts["parts"] == s[cid][1]
         assert f"is {t.subset_queries(cid)[1]:.0f}" in ts["description"]
+
+
+# ------------------------------------------------------------------ MTEB zero-shot flags
+def _zero_shot() -> list[dict]:
+    return read(SEEDS / "zero_shot.csv.gz")
+
+
+def test_zero_shot_counts_and_known_flags():
+    t = load_transcribe()
+    rows = _zero_shot()
+    flags = {(r["system"], r["collection"]): r for r in rows}
+    assert Counter(r["zero_shot"] for r in rows) == {"true": 4308, "false": 1149}
+    # 288 dated MTEB models; 235 of them declare training data in mteb's registry
+    results = read(MTEB_CSV) + [r for r in read(DERIVED_CSV) if r["track"].startswith("mteb")]
+    pairs = {(r["system"], r["collection"]) for r in results}
+    assert len({s for s, _ in pairs}) == 288 and len({s for s, _ in flags}) == 235
+    assert len(pairs) - len(flags) == 1387  # pairs of models that declare nothing: unknown
+    assert set(flags) <= pairs
+    # BGE base v1.5 declares NQ (with NQHardNegatives, ...), not MS MARCO
+    bge = "BAAI/bge-base-en-v1.5"
+    assert flags[(bge, "beir/nq")]["zero_shot"] == "false"
+    assert flags[(bge, "beir/nq")]["trained_on"] == "NQ"
+    assert flags[(bge, "beir/msmarco/dev")]["zero_shot"] == "true"
+    # an average is zero-shot only when every member is
+    for (system, cid), r in flags.items():
+        if cid in t.BEIR_SUBSETS or cid == "beir/cqadupstack":
+            members = t.CQA_FORUM_IDS if cid == "beir/cqadupstack" else t.BEIR_SUBSETS[cid][1]
+            parts = [flags.get((system, m)) for m in members if m != "beir/cqadupstack"]
+            if cid != "beir/cqadupstack" and "beir/cqadupstack" in members:
+                parts.append(flags.get((system, "beir/cqadupstack")))
+            assert all(p is not None for p in parts), (system, cid)
+            want = all(p["zero_shot"] == "true" for p in parts)
+            assert r["zero_shot"] == ("true" if want else "false"), (system, cid)
+
+
+def test_mteb_registry_reader_follows_mtebs_rules(tmp_path):
+    """ModelMeta's training data through names, imports, set algebra and dict keys; a
+    task adapted from another is the same data (MTEB's _collect_similar_tasks); a model
+    adapted from another adds its data; None stays unknown."""
+    spec = importlib.util.spec_from_file_location("mteb_models", SEEDS / "mteb_models.py")
+    mm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mm)
+    impl = tmp_path / "mteb" / "models" / "model_implementations"
+    impl.mkdir(parents=True)
+    (impl / "__init__.py").write_text("")
+    (impl / "base.py").write_text('BASE = {"MSMARCOHardNegatives", "NQ"}\n')
+    (impl / "models.py").write_text(
+        "from .base import BASE\n"
+        "from mteb.models.model_meta import ModelMeta\n"
+        'EXTRA = BASE | set(["FEVER"])\n'
+        'a = ModelMeta(name="org/a", training_datasets={**{"HotpotQA": ["train"]}})\n'
+        'b = ModelMeta(name="org/b", training_datasets=EXTRA, adapted_from="org/a")\n'
+        'c = ModelMeta(name="org/c", training_datasets=None)\n'
+        "d = ModelMeta(name=some_name(), training_datasets=set())\n"
+    )
+    tasks = tmp_path / "mteb" / "tasks"
+    tasks.mkdir()
+    (tasks / "t.py").write_text(
+        'x = TaskMetadata(name="MSMARCOHardNegatives", adapted_from=["MSMARCO"])\n'
+        'y = TaskMetadata(name="MSMARCO")\n'
+    )
+    declared, adapted, unreadable = mm.read_models(tmp_path)
+    similar = mm.read_similar(tmp_path)
+    assert declared == {
+        "org/a": {"HotpotQA"},
+        "org/b": {"MSMARCOHardNegatives", "NQ", "FEVER"},
+        "org/c": None,
+    }
+    assert adapted == {"org/b": "org/a"} and unreadable == []
+    assert mm.training_tasks("org/b", declared, adapted, similar) == {
+        "MSMARCOHardNegatives",
+        "MSMARCO",
+        "NQ",
+        "FEVER",
+        "HotpotQA",
+    }
+    assert mm.training_tasks("org/c", declared, adapted, similar) is None
+
+
+def test_zero_shot_filter_keeps_declared_zero_shot_results(mem_store, tmp_path):
+    import gzip
+    import shutil
+
+    from litaudit.curation.filters import AUDIT
+    from litaudit.curation.results import query_results
+    from litaudit.curation.seed import load_seeds
+
+    d = tmp_path / "seeds"
+    (d / "results").mkdir(parents=True)
+    (d / "papers").mkdir()
+    shutil.copy(SEEDS / "collections.json", d / "collections.json")
+    nq = [r for r in read(MTEB_CSV) if r["collection"] == "beir/nq" and r["measure"] == "nDCG@10"]
+    with open(d / "results" / "mteb.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, COLUMNS)
+        w.writeheader()
+        w.writerows(nq)
+    flags = [r for r in _zero_shot() if r["collection"] == "beir/nq"]
+    (d / "zero_shot.csv.gz").write_bytes(gzip.compress(text(SEEDS / "zero_shot.csv.gz").encode()))
+    load_seeds(mem_store, d)
+    con = mem_store.con
+    everyone = query_results(con, AUDIT, collection="beir/nq", measure="nDCG@10")
+    zs = query_results(
+        con, dataclasses.replace(AUDIT, zero_shot=True), collection="beir/nq", measure="nDCG@10"
+    )
+    want = {r["system"] for r in flags if r["zero_shot"] == "true"}
+    assert len(everyone) == len(nq) and {r["system"] for r in zs} == want
+    assert 0 < len(want) < len(nq)

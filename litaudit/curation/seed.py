@@ -44,6 +44,35 @@ def seed_files(seeds_dir: Path = SEEDS_DIR) -> list[Path]:
     return sorted([*d.glob("*.csv"), *d.glob("*.csv.gz")])
 
 
+ZERO_SHOT_FILE = "zero_shot.csv.gz"
+
+
+def load_zero_shot(con, seeds_dir: Path = SEEDS_DIR) -> int:
+    """The zero-shot flags of ``seeds/zero_shot.csv.gz`` (what MTEB's model metadata says
+    each model was trained on) replace those stored: reference data, which nobody edits.
+    The number of rows; 0 when the seeds hold no such file."""
+    import csv
+    import gzip
+    import io
+
+    path = seeds_dir / ZERO_SHOT_FILE
+    if not path.is_file():
+        return 0
+    rows = list(csv.DictReader(io.StringIO(gzip.decompress(path.read_bytes()).decode("utf-8"))))
+    con.execute("DELETE FROM zero_shot")
+    if rows:
+        cols = ("system", "collection", "zero_shot", "trained_on", "source")
+        values = [[r[c] for r in rows] for c in cols]
+        values[2] = [v == "true" for v in values[2]]
+        con.execute(
+            "INSERT INTO zero_shot (system, collection_id, zero_shot, trained_on, source) "
+            "SELECT unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::BOOLEAN[]), "
+            "nullif(unnest(?::VARCHAR[]), ''), unnest(?::VARCHAR[])",
+            values,
+        )
+    return len(rows)
+
+
 def load_seeds(
     store,
     seeds_dir: Path = SEEDS_DIR,
@@ -58,6 +87,7 @@ def load_seeds(
     files: list[dict] = []
     with store.transaction():
         added.update(load_reference_data(store.con, seeds_dir))
+        added["zero_shot"] = load_zero_shot(store.con, seeds_dir)
         if not seeds:
             return {"path": store.path, "added": added, "files": files, "counts": []}
         sync = _load_files(store, seeds_dir, added, files, progress)
