@@ -87,9 +87,15 @@ def load_seeds(
     files: list[dict] = []
     with store.transaction():
         added.update(load_reference_data(store.con, seeds_dir))
-        added["zero_shot"] = load_zero_shot(store.con, seeds_dir)
+        zero_shot = load_zero_shot(store.con, seeds_dir)
         if not seeds:
-            return {"path": store.path, "added": added, "files": files, "counts": []}
+            return {
+                "path": store.path,
+                "added": added,
+                "zero_shot": zero_shot,
+                "files": files,
+                "counts": [],
+            }
         sync = _load_files(store, seeds_dir, added, files, progress)
     counts = store.con.execute(
         "SELECT c.name, r.measure, count(*) FILTER (WHERE r.source = 'paper'), "
@@ -100,6 +106,7 @@ def load_seeds(
     return {
         "path": store.path,
         "added": added,
+        "zero_shot": zero_shot,
         "files": files,
         "seeds": sync,
         "counts": [
