@@ -29,6 +29,13 @@ def _json(result) -> dict:
     return json.loads(result.stdout)
 
 
+def _audit(result) -> dict:
+    """The result of an audit command's --json: {"audit_id", "reused", "result"}."""
+    out = _json(result)
+    assert set(out) == {"audit_id", "reused", "result"}, list(out)
+    return out["result"]
+
+
 # ------------------------------------------------------------------ the three claims
 def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
     r = cli(
@@ -51,7 +58,7 @@ def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
     )
     # the leaderboard's 155 and Pyserini's 44 reproductions (seeds/README.md)
     assert "reported by leaderboard 155, pyserini 44; dated 2018-11-01 to 2026-08-07." in r.output
-    best = _json(
+    best = _audit(
         cli(
             "audit",
             "best",
@@ -90,7 +97,7 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
     )
     assert r.exit_code == 0, r.output
     assert "Claim audit: dl19-passage nDCG@10 (all sources), 43 topics" in r.output
-    best = _json(
+    best = _audit(
         cli(
             "audit",
             "best",
@@ -119,7 +126,7 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
         if c["role"] == "reproduction"
     )
     # the old id (200 queries in ir_datasets, 43 judged) still names the collection
-    old = _json(
+    old = _audit(
         cli(
             "audit",
             "best",
@@ -140,7 +147,7 @@ def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
     runs on 57; the best AP and nDCG@10 are the file's maxima, with their runs. Passages
     have no nDCG@10: NIST's summary computed it on binarised qrels (seeds/README.md)."""
     args = ["audit", "best", "-c", "dl21-passage", "-m", "AP", "--no-save"]
-    d = _json(cli(*args, "--json", db=seeded_db_file))
+    d = _audit(cli(*args, "--json", db=seeded_db_file))
     assert d["collection_id"] == "msmarco-passage-v2/trec-dl-2021/judged"
     assert d["n_topics"] == 53 and d["stats"]["reference"]["n_results"] == 63
     top = d["candidates"][0]["result"]
@@ -153,7 +160,7 @@ def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
     assert "N = 63 results on 53 topics; sources: TREC trec30/deep/passages 63" in text
     assert "NLE_P_v1" in text
     doc = ["audit", "best", "-c", "dl21-doc", "-m", "nDCG@10", "--no-save"]
-    d = _json(cli(*doc, "--json", db=seeded_db_file))
+    d = _audit(cli(*doc, "--json", db=seeded_db_file))
     # NIST's 66 runs and Pyserini's 10 reproductions
     assert d["n_topics"] == 57 and d["stats"]["reference"]["n_results"] == 76
     cands = [c["result"] for c in d["candidates"]]
@@ -163,7 +170,7 @@ def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
     ]
     assert "pash_doc_f1" in cli(*doc, db=seeded_db_file).output
     # NIST's DL 2021 passage ndcg_cut_10 is not seeded (binary qrels): only Pyserini's 11
-    pys = _json(
+    pys = _audit(
         cli(
             "audit",
             *("best", "-c", "dl21-passage", "-m", "nDCG@10", "--no-save", "--json"),
@@ -192,7 +199,7 @@ def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
 def test_todays_trec_populations_load(
     cli, seeded_db_file, name, collection, measure, n_topics, n_runs
 ):
-    d = _json(
+    d = _audit(
         cli("audit", "best", "-c", name, "-m", measure, "--no-save", "--json", db=seeded_db_file)
     )
     assert d["collection_id"] == collection and d["n_topics"] == n_topics
@@ -215,7 +222,7 @@ def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
     assert r.exit_code == 0, r.output
     assert "Claim audit: scifact nDCG@10 (all sources), 300 topics" in r.output
     assert "reported by mteb 132, authors 96, unknown 7" in r.output
-    best = _json(
+    best = _audit(
         cli(
             "audit",
             "best",
@@ -241,7 +248,7 @@ def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
 
 # ------------------------------------------------------------------ populations
 def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_file):
-    d = _json(
+    d = _audit(
         cli(
             "audit",
             "best",
@@ -265,7 +272,7 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
     assert note["first_date"] == "2019-11-01" and note["n_undated"] == 0
     assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 241 values")
     # Carterette's TREC-7 example is near Normal: no warning
-    t7 = _json(
+    t7 = _audit(
         cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json", db=seeded_db_file)
     )
     assert t7["population"]["warning"] is None
@@ -273,15 +280,15 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
 
 def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     base = ["-c", "beir/scifact/test", "-m", "nDCG@10", "--no-save", "--json"]
-    recent = _json(cli("audit", "best", *base, "--since", "2025", db=seeded_db_file))
+    recent = _audit(cli("audit", "best", *base, "--since", "2025", db=seeded_db_file))
     assert recent["stats"]["reference"]["n_results"] < 235
     assert all(c["result"]["date"] >= "2025-01-01" for c in recent["candidates"])
-    authors = _json(cli("audit", "best", *base, "--reporter", "authors", db=seeded_db_file))
+    authors = _audit(cli("audit", "best", *base, "--reporter", "authors", db=seeded_db_file))
     assert authors["stats"]["reference"]["n_results"] == 96
     assert authors["population"]["filters"]["reporters"] == ["authors"]
     text = cli("audit", "best", *base[:-1], "--reporter", "authors", db=seeded_db_file).output
     assert "reported by authors 96; dated " in text and "; filters: reporter authors." in text
-    window = _json(
+    window = _audit(
         cli(
             "audit",
             "claim",
@@ -297,7 +304,7 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     )
     assert window["filters"]["since"] == "2020-01-01"
     assert window["filters"]["until"] == "2023-12-31"
-    hist = _json(cli("audit", "history", *base, "--until", "2022", db=seeded_db_file))
+    hist = _audit(cli("audit", "history", *base, "--until", "2022", db=seeded_db_file))
     assert hist["history"]["points"][-1]["when"] <= "2022-12-31"
     summary = _json(
         cli("audit", "summary", "--no-save", "--json", "--until", "2017", db=seeded_db_file)
@@ -311,7 +318,7 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
 
 def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
     args = ["-c", "msmarco-passage/dev/small", "-m", "RR@10", "--no-save", "--json"]
-    full = _json(
+    full = _audit(
         cli(
             "audit",
             "best",
@@ -321,7 +328,7 @@ def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
             db=seeded_db_file,
         )
     )
-    rerank = _json(
+    rerank = _audit(
         cli(
             "audit",
             "best",
@@ -333,7 +340,7 @@ def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
     )
     assert full["stats"]["reference"]["n_results"] == 77
     assert rerank["stats"]["reference"]["n_results"] == 78
-    both = _json(
+    both = _audit(
         cli("audit", "best", *args, "--track", "msmarco-passage/leaderboard/", db=seeded_db_file)
     )
     assert both["stats"]["reference"]["n_results"] == 155
@@ -341,7 +348,7 @@ def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
 
 # ------------------------------------------------------------------ history over time
 def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_file):
-    d = _json(
+    d = _audit(
         cli(
             "audit",
             "history",
@@ -380,7 +387,7 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
 
 
 def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
-    d = _json(
+    d = _audit(
         cli(
             "audit",
             "history",
@@ -400,7 +407,7 @@ def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
 
 # ------------------------------------------------------------------ averages over sub-tasks
 def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_file):
-    d = _json(
+    d = _audit(
         cli(
             "audit",
             "best",
@@ -418,7 +425,7 @@ def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_fi
     top = d["candidates"][0]["result"]
     assert top["track"] == "mteb/retrieval/derived"
     assert top["provenance"].startswith("mteb/retrieval/derived, mteb_beir_retrieval.csv: lines ")
-    mean = _json(
+    mean = _audit(
         cli(
             "audit", "best", "-c", "beir", "-m", "nDCG@10", "--no-save", "--json", db=seeded_db_file
         )
@@ -635,8 +642,8 @@ def test_migration_003_keeps_old_rows_with_their_years(tmp_path):
 
 def test_history_by_year_or_date_on_request(cli, seeded_db_file):
     args = ["-c", "trec7", "-m", "AP", "--no-save", "--json"]
-    by_date = _json(cli("audit", "history", *args, db=seeded_db_file))
-    by_year = _json(cli("audit", "history", *args, "--by", "year", db=seeded_db_file))
+    by_date = _audit(cli("audit", "history", *args, db=seeded_db_file))
+    by_year = _audit(cli("audit", "history", *args, "--by", "year", db=seeded_db_file))
     assert by_date["by"] == "date" and len(by_date["history"]["points"]) > 1
     assert by_year["by"] == "year" and [p["when"] for p in by_year["history"]["points"]] == ["1998"]
     r = cli(
