@@ -38,7 +38,8 @@ CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection id or a
 MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
 SourceOpt = _optional("--source", "papers | official (default: both).")
 RoleOpt = _optional(
-    "--role", "proposed | baseline | official | reproduction (repeatable) (default: all)."
+    "--role",
+    "proposed | baseline | official | reproduction | leaderboard (repeatable) (default: all).",
 )
 RunTypeOpt = _optional("--run-type", "automatic | manual (repeatable) (default: all).")
 YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
@@ -54,7 +55,8 @@ UntilOpt = typer.Option(
 )
 ReporterOpt = _optional(
     "--reporter",
-    "Who reported the value: authors, nist, leaderboard, mteb, unknown (repeatable) (default: all).",
+    "Who reported the value: authors, nist, leaderboard, mteb, pyserini, unknown (repeatable) "
+    "(default: all).",
 )
 TrackOpt = _optional(
     "--track",
@@ -65,6 +67,12 @@ TopicsOpt = _optional(
     "Topic count (50) or topic-set name (default: the only one, else the collection's default set).",
 )
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
+ZeroShotOpt = typer.Option(
+    False,
+    "--zero-shot",
+    help="Only results of models whose declared training data leave out the collection "
+    "(MTEB's model metadata; undeclared ones left out).",
+)
 NonstandardOpt = typer.Option(
     False, "--include-nonstandard", help="Include results flagged non-standard."
 )
@@ -101,6 +109,7 @@ _FILTER_OPTIONS: dict[str, tuple[Any, Any]] = {
     "until": (str, UntilOpt),
     "reporter": (list[str], ReporterOpt),
     "track": (str, TrackOpt),
+    "zero_shot": (bool, ZeroShotOpt),
 }
 
 
@@ -116,7 +125,7 @@ def _filter_options(*names: str) -> Any:
 POPULATION = _filter_options(
     "source", "role", "run_type", "years", "topics", "include_retracted", "include_nonstandard"
 )
-WINDOW = _filter_options("since", "until", "reporter", "track")
+WINDOW = _filter_options("since", "until", "reporter", "track", "zero_shot")
 
 
 def _filters(role=None, run_type=None, reporter=None, **given):
@@ -342,7 +351,7 @@ def summary(
     p: float = POpt,
     filters: Filters = _filter_options("include_retracted", "include_nonstandard"),
     no_save: bool = NoSaveOpt,
-    _window: None = _filter_options("since", "until", "reporter"),
+    _window: None = _filter_options("since", "until", "reporter", "zero_shot"),
     json_out: bool = JsonOpt,
 ):
     """`audit best` (exact) for every collection, measure and source; one table."""
