@@ -23,8 +23,9 @@ N_STAR_CAP = 1e12  # ours: N* beyond this prints as "> 1e+12" (capped): no colle
 # sees that many experiments, and the tail model is meaningless there
 
 # --- reusability (Carterette et al. 2010; Voorhees et al. 2014; Sanderson et al. 2012) -
-REUSE_ALPHA = 0.05  # level of every test entering the reuse verdict (Holm, family-wise)
-REUSE_CORRECTION = "holm"  # ours: Holm (1979) across every test entering the verdict
+REUSE_ALPHA = 0.05  # level of each one-sided test of the reuse verdict (90% intervals)
+REUSE_MARGIN_PCT = 1.0  # Voorhees et al. 2014, Sec. 4: "differences that small [1%] are
+# within the level of evaluation noise"; the reuse verdict's equivalence margin
 AGREEMENT_K = 2  # Carterette et al. 2010, Sec. 4.3: 2 sites held out per topic
 AGREEMENT_DEPTH = 100  # Sec. 4.3: the simulated pool of the sites not held out, depth 100
 AGREEMENT_MIN_TOPICS = 5  # ours: a pair needs >= 5 baseline and 5 reuse topics (t-tests)

@@ -96,6 +96,15 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
                 conflict="",
             )
     added["collections"] += len(colls)
+    depths = [
+        [c["id"], c["pool_depth"]["depth"], c["pool_depth"]["source"]]
+        for c in data["collections"]
+        if "pool_depth" in c
+    ]
+    if depths:  # for every collection of the file, present before or not
+        _insert_columns(
+            con, "pool_depths (collection_id, depth, source)", depths, " ON CONFLICT DO NOTHING"
+        )
     for name in DEFAULT_MEASURES:
         added["measures"] += ensure_measure(con, name)
     return added
@@ -281,6 +290,14 @@ def add_collection(
         [cid, int(n_topics), f"{n_topics} queries ({prov})"],
     )
     return CollectionRef(cid, name, (title or cid).strip(), int(n_topics))
+
+
+def pool_depth(con, collection_id: str) -> tuple[int, str] | None:
+    """The recorded pool depth of a collection and its source (None: not recorded)."""
+    row = con.execute(
+        "SELECT depth, source FROM pool_depths WHERE collection_id = ?", [collection_id]
+    ).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
 
 
 def resolve_measure(con, name: str) -> str:
