@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -11,6 +9,7 @@ from litaudit.analyses import best as B
 from litaudit.analyses import summary as S
 from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.analyses.population import Tally
+from litaudit.codec import dumps
 from litaudit.errors import LitauditError, NotFound, ParameterError
 from litaudit.stats import extreme as E
 from litaudit.stats import intervals
@@ -90,7 +89,7 @@ def lit(mem_store):
 
 
 def test_best_matches_the_pure_statistics_and_keeps_provenance(lit):
-    rep = B.run_best(lit.con, "Robust04", "MAP")
+    rep = B.run_best(lit.con, "Robust04", "MAP").result
     pure = intervals.audit_best(VALUES, 249)
     assert rep.collection_name == ROBUST and rep.measure == "AP" and rep.n_topics == 249
     assert rep.stats.reference == pure.reference
@@ -107,20 +106,39 @@ def test_best_matches_the_pure_statistics_and_keeps_provenance(lit):
 
 
 def test_stored_audit_carries_everything_needed_to_cite_it(lit):
-    rep = B.run_best(lit.con, ROBUST, "AP", alpha=0.1, p=0.25)
-    a = get_audit(lit.con, rep.audit_id)
+    done = B.run_best(lit.con, ROBUST, "AP", alpha=0.1, p=0.25)
+    rep = done.result
+    a = get_audit(lit.con, done.audit_id)
     assert a.kind == "best" and a.method == "exact" and a.seed is None and a.trials is None
     assert a.params["alpha"] == 0.1 and a.params["p"] == 0.25
     assert a.params["filters"]["include_retracted"] is False
     assert a.input_fingerprint == rep.fingerprint and len(a.input_fingerprint) == 64
     assert a.software_version
-    # decoded back into the type the analysis returned (stored before its audit id was known)
-    assert a.result == dataclasses.replace(rep, audit_id=None)
+    # decoded back into the type the analysis returned
+    assert a.result == rep
     assert a.result.candidates[0].result.citation == "Author4 et al. (SIGIR 2009)"
     mc = B.run_best(lit.con, ROBUST, "AP", method="montecarlo", trials=1000, seed=9)
     m = get_audit(lit.con, mc.audit_id)
     assert (m.method, m.seed, m.trials) == ("montecarlo", 9, 1000)
-    assert [x.id for x in list_audits(lit.con, kind="best")] == [rep.audit_id, mc.audit_id]
+    assert [x.id for x in list_audits(lit.con, kind="best")] == [done.audit_id, mc.audit_id]
+    assert not done.reused and not mc.reused
+    again = B.run_best(lit.con, ROBUST, "AP", alpha=0.1, p=0.25)
+    assert (again.audit_id, again.reused, again.result) == (done.audit_id, True, rep)
+
+
+def test_an_audit_stored_with_its_audit_id_inside_still_decodes(lit):
+    # audits stored before issue 23 carry "audit_id": null inside best/claim/history
+    # results; the codec passes over a field the type no longer has
+    import json
+
+    done = B.run_claim(lit.con, ROBUST, "AP", 0.31)
+    old = {**json.loads(dumps(done.result)), "audit_id": None}
+    lit.con.execute("UPDATE audits SET result = ? WHERE id = ?", [dumps(old), done.audit_id])
+    assert (
+        "audit_id"
+        in lit.con.execute("SELECT result FROM audits WHERE id = ?", [done.audit_id]).fetchone()[0]
+    )
+    assert get_audit(lit.con, done.audit_id).result == done.result
 
 
 def test_fingerprint_is_independent_of_row_order_and_changes_with_the_data(mem_store):
@@ -137,11 +155,11 @@ def test_fingerprint_is_independent_of_row_order_and_changes_with_the_data(mem_s
         return s
 
     a, b = build(range(10)), build(reversed(range(10)))
-    fa = B.run_best(a.con, ROBUST, "AP", save=False).fingerprint
-    fb = B.run_best(b.con, ROBUST, "AP", save=False).fingerprint
+    fa = B.run_best(a.con, ROBUST, "AP", save=False).result.fingerprint
+    fb = B.run_best(b.con, ROBUST, "AP", save=False).result.fingerprint
     assert fa == fb
     _result(b.con, value=0.2, system="extra", track="trec13/robust", role="official")
-    assert B.run_best(b.con, ROBUST, "AP", save=False).fingerprint != fa
+    assert B.run_best(b.con, ROBUST, "AP", save=False).result.fingerprint != fa
     a.close()
     b.close()
 
@@ -156,17 +174,21 @@ def test_retracted_and_nonstandard_are_left_out_by_default(lit):
         status="retracted",
     )
     _result(con, value=0.39, system="odd", paper=_paper(con, "o", "O (2012)", 2012), standard=False)
-    assert B.run_best(con, ROBUST, "AP", save=False).stats.reference.n_results == 10
+    assert B.run_best(con, ROBUST, "AP", save=False).result.stats.reference.n_results == 10
     f = B.Filters(include_retracted=True, include_nonstandard=True)
-    rep = B.run_best(con, ROBUST, "AP", filters=f, save=False)
+    rep = B.run_best(con, ROBUST, "AP", filters=f, save=False).result
     assert rep.stats.reference.n_results == 12 and rep.best.system == "retracted"
 
 
 def test_filters_role_years_source(lit):
     con = lit.con
-    prop = B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(roles=["proposed"]), save=False)
+    prop = B.run_best(
+        con, ROBUST, "AP", filters=B.Filters.parse(roles=["proposed"]), save=False
+    ).result
     assert prop.stats.reference.n_results == 5
-    yrs = B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(years="2006-2010"), save=False)
+    yrs = B.run_best(
+        con, ROBUST, "AP", filters=B.Filters.parse(years="2006-2010"), save=False
+    ).result
     assert sorted(yrs.stats.values) == sorted(VALUES[1:6])
     assert yrs.population.n == 5 and yrs.population.roles == (
         Tally("baseline", 3),
@@ -196,10 +218,10 @@ def test_mixed_topic_counts(lit):
             paper=_paper(con, f"h{i}", f"H{i} (2015)", 2015),
         )
     # the collection's default topic set (249) wins; the others are counted
-    rep = B.run_best(con, ROBUST, "AP", save=False)
+    rep = B.run_best(con, ROBUST, "AP", save=False).result
     assert rep.n_topics == 249 and rep.n_other_topics == 5
     assert rep.population.n_other_topics == 5 and rep.population.n == 10
-    rep50 = B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(topics="50"), save=False)
+    rep50 = B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(topics="50"), save=False).result
     assert rep50.stats.reference.n_results == 5 and rep50.n_topics == 50
     with pytest.raises(NotFound, match="no results on topics '100'"):
         B.run_best(con, ROBUST, "AP", filters=B.Filters.parse(topics="100"), save=False)
@@ -236,14 +258,15 @@ def test_too_few_results_and_unknown_names(mem_store):
 
 def test_claim_and_history(lit):
     con = lit.con
-    c = B.run_claim(con, ROBUST, "AP", 0.31)
+    c_done = B.run_claim(con, ROBUST, "AP", 0.31)
+    c = c_done.result
     assert c.stats.chance.n_draws == 11 and c.stats.reference.n_results == 10
     assert c.stats.record.n_at_or_above == 0 and c.stats.record.standing == "above-apart"
     assert c.record_holder.system == "sys4" and c.subject is None
     ref = E.reference(VALUES, 249)
     assert float(E.max_sf(0.31, ref.mu, ref.se, 11)) < 1e-300  # 38 standard errors up
     assert c.stats.chance.p_value == 1e-6 and c.stats.chance.p_below_floor  # the floor
-    mid = B.run_claim(con, ROBUST, "AP", 0.27, save=False)
+    mid = B.run_claim(con, ROBUST, "AP", 0.27, save=False).result
     assert mid.stats.chance.p_value == pytest.approx(float(E.max_sf(0.27, ref.mu, ref.se, 11)))
     assert c.answers[0].startswith(
         "Against the record: 0.3100 is above the record, 0.3010 "
@@ -256,16 +279,16 @@ def test_claim_and_history(lit):
         "The claim's own interval",
         "Model fit",
     ]
-    stored = get_audit(con, c.audit_id)
+    stored = get_audit(con, c_done.audit_id)
     assert stored.params["value"] == 0.31 and stored.params["result_id"] is None
     assert stored.result.answers == c.answers  # decoded into a ClaimReport
-    low = B.run_claim(con, ROBUST, "AP", 0.25, save=False)
+    low = B.run_claim(con, ROBUST, "AP", 0.25, save=False).result
     assert low.stats.record.standing == "below-apart" and low.stats.record.n_at_or_above == 8
     # a published result, as one of the N: by system name or by id
-    one = B.run_claim(con, ROBUST, "AP", system="SYS8", save=False)
+    one = B.run_claim(con, ROBUST, "AP", system="SYS8", save=False).result
     assert one.subject.system == "sys8" and one.stats.chance.n_draws == 10
     assert one.stats.value == 0.290 and one.stats.record.n_at_or_above == 1
-    by_id = B.run_claim(con, ROBUST, "AP", result_id=one.subject.id, save=False)
+    by_id = B.run_claim(con, ROBUST, "AP", result_id=one.subject.id, save=False).result
     assert by_id.stats == one.stats
     with pytest.raises(NotFound, match="no result of system 'nope'"):
         B.run_claim(con, ROBUST, "AP", system="nope", save=False)
@@ -273,14 +296,14 @@ def test_claim_and_history(lit):
         B.run_claim(con, ROBUST, "AP", result_id=999, save=False)
     with pytest.raises(ParameterError, match="exactly one of"):
         B.run_claim(con, ROBUST, "AP", 0.3, system="sys8", save=False)
-    h = B.run_history(con, ROBUST, "AP")
+    h = B.run_history(con, ROBUST, "AP").result
     pts = h.history.points
     assert [p.year for p in pts] == list(range(2005, 2015))
     assert [p.N for p in pts] == list(range(1, 11))
     assert [p.record for p in pts] == list(np.maximum.accumulate(VALUES))
     assert h.records[-1].system == "sys4"
     assert all(a.expected_max < b.expected_max for a, b in zip(pts, pts[1:], strict=False))
-    running = B.run_history(con, ROBUST, "AP", reference="running", save=False)
+    running = B.run_history(con, ROBUST, "AP", reference="running", save=False).result
     assert running.history.points[0].expected_max is None  # one result: no spread yet
     assert running.history.points[-1].threshold == pytest.approx(pts[-1].threshold)
 
@@ -296,7 +319,7 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     import pandas as pd
 
     con = seeded_store.con
-    rep = B.run_best(con, "trec7", "MAP", filters=B.Filters.parse(source="official"))
+    rep = B.run_best(con, "trec7", "MAP", filters=B.Filters.parse(source="official")).result
     ref = rep.stats.reference
     assert (ref.n_results, ref.n_topics) == (103, 50)
     # cross-check: the seeded NIST MAPs against the means of the per-topic AP matrix (whose
@@ -309,7 +332,7 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     assert rep.stats.thresholds.max_threshold == pytest.approx(0.2375, abs=1e-3)
     assert rep.stats.thresholds.n_above == 35
     assert rep.stats.thresholds.min_threshold == pytest.approx(0.1625, abs=1e-3)
-    claim = B.run_claim(con, "trec7", "AP", system="ok7ax")  # ok7ax as one of the 103
+    claim = B.run_claim(con, "trec7", "AP", system="ok7ax").result  # ok7ax as one of the 103
     assert claim.subject.value_text == "0.3033" and claim.stats.chance.n_draws == 103
     assert claim.stats.interval.mu0 == pytest.approx(0.2705, abs=1e-3)
     assert claim.stats.interval.lower == pytest.approx(0.2378, abs=1e-3)
@@ -317,24 +340,25 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     assert claim.stats.chance.expected_above_under_null == pytest.approx(0.0513, abs=1e-4)
     assert claim.stats.chance.n_published_above == 35
     # the same as the new value 0.3033 judged as the max of 102 others + itself
-    as_value = B.run_claim(con, "trec7", "AP", 0.3033, n=102, save=False)
+    as_value = B.run_claim(con, "trec7", "AP", 0.3033, n=102, save=False).result
     assert as_value.stats.interval == claim.stats.interval
     auto = B.run_best(
         con, "trec7", "AP", filters=B.Filters.parse(run_types=["automatic"]), save=False
-    )
+    ).result
     assert auto.best.system == "ok7ax" and auto.best.value_text == "0.3033"
     assert auto.best.track == "trec7/adhoc" and auto.best.provenance.startswith("TREC trec7")
 
 
 def test_robust04_literature_end_to_end(seeded_store):
     con = seeded_store.con
-    rep = B.run_best(con, "robust04", "AP", filters=B.Filters.parse(source="papers"))
+    done = B.run_best(con, "robust04", "AP", filters=B.Filters.parse(source="papers"))
+    rep = done.result
     assert rep.stats.reference.n_results >= 100 and rep.n_topics == 249
     assert all(c.result.citation and c.result.source == "paper" for c in rep.candidates)
     assert rep.stats.interval.lower <= rep.stats.interval.mu0 <= rep.best.value
-    stored = get_audit(con, rep.audit_id)
+    stored = get_audit(con, done.audit_id)
     assert stored.result.best.citation == rep.best.citation
-    h = B.run_history(con, "robust04", "AP", filters=B.Filters.parse(source="papers"))
+    h = B.run_history(con, "robust04", "AP", filters=B.Filters.parse(source="papers")).result
     assert h.history.points[-1].N == rep.stats.reference.n_results
     assert h.history.points[-1].record == rep.best.value
 

@@ -70,12 +70,15 @@ def test_best_json_and_montecarlo(cli, db):
         db=db,
     )
     assert r.exit_code == 0, r.output
-    d = json.loads(r.output)
+    out = json.loads(r.output)
+    assert list(out) == ["audit_id", "result", "reused"]  # sorted keys
+    assert out["audit_id"] == 1 and out["reused"] is False and "audit_id" not in out["result"]
+    d = out["result"]
     assert d["best"]["system"] == "ok7ax" and d["best"]["value_text"] == "0.3033"
     assert d["stats"]["method"] == "montecarlo" and d["stats"]["seed"] == 7
     assert d["stats"]["trials"] == 2000 and d["stats"]["thresholds"]["max_threshold_se"] > 0
     assert d["candidates"][0]["result"]["track"] == "trec7/adhoc"
-    show = cli("audit", "show", str(d["audit_id"]), "--json", db=db)
+    show = cli("audit", "show", str(out["audit_id"]), "--json", db=db)
     stored = json.loads(show.output)
     assert (stored["method"], stored["seed"], stored["trials"]) == ("montecarlo", 7, 2000)
     assert stored["params"]["filters"]["run_types"] == ["automatic"]
@@ -125,7 +128,8 @@ def test_claim_ok7ax(cli, db):
             db=db,
         ).output
     )
-    assert j["stats"]["chance"]["n_draws"] == 3 * 103 + 1 and j["audit_id"] is None
+    assert (j["audit_id"], j["reused"]) == (None, False)
+    assert j["result"]["stats"]["chance"]["n_draws"] == 3 * 103 + 1
     assert _n_audits(db) == 1
 
 
@@ -182,7 +186,7 @@ def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
             "--no-save",
             db=db,
         ).output
-    )
+    )["result"]
     assert d["answers"] == ROBUST_0372[2:]
     ch = d["stats"]["chance"]
     assert ch["n_star"] == 1e12 and ch["n_star_capped"] is True and ch["n_star_cap"] == 1e12
@@ -273,6 +277,8 @@ def test_history(cli, db):
             db=db,
         ).output
     )
+    assert (d["audit_id"], d["reused"]) == (None, False)
+    d = d["result"]
     last = d["history"]["points"][-1]
     assert last["p_value"] == 1e-6 and last["p_below_floor"] is True
     assert d["population"]["roles"] == [

@@ -123,11 +123,71 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
         run_or_reuse(con, "no-such-kind", params={}, **args)
 
 
-def test_every_registered_kind_has_a_renderer_or_is_listed_as_field_by_field():
-    from litaudit.analyses.audits import kinds
+def test_every_listed_kind_has_a_renderer_typed_with_its_result_type():
+    import typing
+
+    from litaudit.analyses.audits import KINDS, kinds
     from litaudit.render.audits import RENDERERS
 
-    assert set(kinds()) <= set(RENDERERS)
+    types = kinds()
+    assert len(types) == len(KINDS) and len(set(types.values())) == len(KINDS)
+    assert set(RENDERERS) == set(types.values())
+    for kind, tp in types.items():
+        fn = RENDERERS[tp]
+        first = next(iter(typing.get_type_hints(fn)))
+        assert typing.get_type_hints(fn)[first] is tp, (kind, fn.__name__)
+
+
+def _kinds_stored_by_the_code() -> dict[str, str]:
+    """Every audit kind the analyses store (kind -> where): the kind argument of each
+    run_or_reuse / store_or_reuse / _stored / save_audit call, a module's KIND constant,
+    or a "kind": "..." key (save_audits), read from the source (ast)."""
+    import ast
+    from pathlib import Path
+
+    pkg = Path(__file__).resolve().parents[1] / "litaudit" / "analyses"
+    found: dict[str, str] = {}
+    for path in sorted(pkg.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        consts = {
+            t.id: n.value.value
+            for n in tree.body
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+        for node in ast.walk(tree):
+            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                if name in ("run_or_reuse", "store_or_reuse", "_stored") and len(node.args) > 1:
+                    arg = node.args[1]
+                    if isinstance(arg, ast.Constant):
+                        found[arg.value] = where
+                    elif isinstance(arg, ast.Name) and arg.id in consts:
+                        found[consts[arg.id]] = where
+                for k in node.keywords if name == "save_audit" else ():
+                    if k.arg == "kind" and isinstance(k.value, ast.Constant):
+                        found[k.value.value] = where
+            if isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values, strict=True):
+                    if isinstance(k, ast.Constant) and k.value == "kind":
+                        if isinstance(v, ast.Constant):
+                            found[v.value] = where
+        if "KIND" in consts:
+            found[consts["KIND"]] = f"{path.name}: KIND"
+    return found
+
+
+def test_the_kinds_tuple_lists_every_kind_the_code_stores():
+    from litaudit.analyses.audits import KINDS
+
+    stored = _kinds_stored_by_the_code()
+    # the scan sees the kinds of best.py, the reuse analyses, the matrix and summary
+    assert {"best", "claim", "history", "best-matrix", "reuse-rao", "reuse-verdict"} <= set(stored)
+    listed = {k for k, _ in KINDS}
+    assert {k: w for k, w in stored.items() if k not in listed} == {}
+    assert listed == set(stored)  # nothing listed that no code stores
 
 
 def test_audit_show_renders_a_kind_without_renderer_field_by_field(cli):

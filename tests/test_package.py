@@ -88,8 +88,9 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     assert r.returncode == 0, r.stderr
     r = _run(exe, "--db", db, "audit", "best", "-c", "trec7", "-m", "AP", "--json", cwd=work)
     assert r.returncode == 0, r.stderr
-    rep = json.loads(r.stdout)
-    assert rep["stats"]["reference"]["n_results"] == 103 and rep["audit_id"] == 1
+    out = json.loads(r.stdout)
+    assert (out["audit_id"], out["reused"]) == (1, False)
+    assert out["result"]["stats"]["reference"]["n_results"] == 103
     # a population from a gzipped seed (seeds/results/mteb_beir.csv.gz)
     r = _run(
         exe,
@@ -106,4 +107,4 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
         cwd=work,
     )
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["stats"]["reference"]["n_results"] == 235
+    assert json.loads(r.stdout)["result"]["stats"]["reference"]["n_results"] == 235

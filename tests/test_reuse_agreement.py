@@ -420,9 +420,11 @@ def test_cli_holdout_then_agreement(cli, tmp_path):
     )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["result"]["correction"] == "holm"
+    assert (data["audit_id"], data["reused"]) == (None, False) and len(data) == 3
+    assert data["result"]["correction"] == "holm" and data["result"]["randomization"] is None
     assert data["result"]["topics"] == 30 and data["result"]["sites"] == 3
-    assert {c["name"] for c in data["checks"]} >= {"within-site chi-square p", "Kendall tau"}
+    names = {c["name"] for c in data["result"]["checks"]}
+    assert names >= {"within-site chi-square p", "Kendall tau"}
     within = data["result"]["analyses"][0]
     assert within["analysis"] == "within-site" and within["pairs_tested"] == 3
     assert within["pairs"] == []  # only with --pairs
@@ -482,7 +484,7 @@ def _tiny_archive(tmp_path, n_sites=4, runs_per_site=2, n_topics=24, seed=0):
 
 
 def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
-    from litaudit.analyses.audits import list_audits
+    from litaudit.analyses.audits import get_audit, list_audits
     from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
@@ -514,7 +516,8 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     )
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["audit_id"] is not None and data["seed"] == 3
+    assert set(data) == {"audit_id", "reused", "result"}
+    assert data["audit_id"] is not None and data["result"]["seed"] == 3
     assert data["result"]["sites"] == 4 and data["result"]["runs"] == 8
     assert data["reused"] is False
     # `audit show` prints the stored analysis as the command does (its renderer), and an
@@ -546,13 +549,29 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     with open_store(cli.db) as store:
         (a,) = list_audits(store.con, kind="reuse-agreement")
         assert a.seed == 3 and a.params["depth"] == 10 and a.params["k"] == 1
-    checks = {c["name"]: c for c in data["checks"]}
+    checks = {c["name"]: c for c in data["result"]["checks"]}
     assert list(checks)[:3] == [f"{x} chi-square p" for x in ag.ANALYSES]
     # 4 within-site pairs: fewer than 10, so not enough data rather than a pass
     within = checks[f"{ag.ANALYSES[0]} chi-square p"]
     assert within["passed"] is None and within["note"].startswith("not enough data")
     assert checks["Kendall tau"]["passed"] is None
     assert checks["Kendall tau"]["rule"] == "reported only"
+    # the stored audit holds what the command printed: its checks, seed and, with
+    # --randomize, the randomization test (a new audit: its parameters differ)
+    assert a.result.checks == ag.checks_for(a.result) and a.result.randomization is None
+    args = ["-k", "1", "--depth", "10", "--seed", "3", "--min-topics", "3", "--json"]
+    res = cli("reuse", "agreement", "--collection", "robust03", *args, "--randomize", "4")
+    assert res.exit_code == 0, res.output
+    rand = json.loads(res.output)
+    assert rand["reused"] is False and rand["audit_id"] != data["audit_id"]
+    assert rand["result"]["randomization"]["assignments"] == 4
+    with open_store(cli.db) as store:
+        b = get_audit(store.con, rand["audit_id"])
+    assert b.params["randomize"] == 4 and "randomize" not in a.params
+    assert b.result.randomization.assignments == 4
+    assert len(b.result.randomization.analyses) == len(ag.ANALYSES)
+    shown = json.loads(cli("audit", "show", str(b.id), "--json").output)
+    assert shown["result"]["randomization"] == rand["result"]["randomization"]
 
 
 def test_cli_holdout_to_standard_output(cli, tmp_path):

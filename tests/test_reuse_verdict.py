@@ -568,7 +568,7 @@ def test_verdict_renderer_escapes_stored_text():
     out.width = 300  # no cell cut short
     try:
         with out.capture() as cap:
-            render_result(V.KIND, v)
+            render_result(v)
     finally:
         out.width = width
     text = cap.get()

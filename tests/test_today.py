@@ -29,6 +29,13 @@ def _json(result) -> dict:
     return json.loads(result.stdout)
 
 
+def _audit(result) -> dict:
+    """The result of an audit command's --json: {"audit_id", "reused", "result"}."""
+    out = _json(result)
+    assert set(out) == {"audit_id", "reused", "result"}, list(out)
+    return out["result"]
+
+
 # ------------------------------------------------------------------ the three claims
 def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
     r = cli(
@@ -50,7 +57,7 @@ def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
         in r.output
     )
     assert "reported by leaderboard 155; dated 2018-11-01 to 2022-11-13." in r.output
-    best = _json(
+    best = _audit(
         cli(
             "audit",
             "best",
@@ -89,7 +96,7 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
     )
     assert r.exit_code == 0, r.output
     assert "Claim audit: dl19-passage nDCG@10 (all sources), 43 topics" in r.output
-    best = _json(
+    best = _audit(
         cli(
             "audit",
             "best",
@@ -110,7 +117,7 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
         for c in cands
     )
     # the old id (200 queries in ir_datasets, 43 judged) still names the collection
-    old = _json(
+    old = _audit(
         cli(
             "audit",
             "best",
@@ -131,7 +138,7 @@ def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
     runs on 57; the best AP and nDCG@10 are the file's maxima, with their runs. Passages
     have no nDCG@10: NIST's summary computed it on binarised qrels (seeds/README.md)."""
     args = ["audit", "best", "-c", "dl21-passage", "-m", "AP", "--no-save"]
-    d = _json(cli(*args, "--json", db=seeded_db_file))
+    d = _audit(cli(*args, "--json", db=seeded_db_file))
     assert d["collection_id"] == "msmarco-passage-v2/trec-dl-2021/judged"
     assert d["n_topics"] == 53 and d["stats"]["reference"]["n_results"] == 63
     top = d["candidates"][0]["result"]
@@ -144,7 +151,7 @@ def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
     assert "N = 63 results on 53 topics; sources: TREC trec30/deep/passages 63" in text
     assert "NLE_P_v1" in text
     doc = ["audit", "best", "-c", "dl21-doc", "-m", "nDCG@10", "--no-save"]
-    d = _json(cli(*doc, "--json", db=seeded_db_file))
+    d = _audit(cli(*doc, "--json", db=seeded_db_file))
     assert d["n_topics"] == 57 and d["stats"]["reference"]["n_results"] == 66
     cands = [c["result"] for c in d["candidates"]]
     assert [(c["system"], c["value_text"]) for c in cands[:2]] == [
@@ -177,7 +184,7 @@ def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
 def test_todays_trec_populations_load(
     cli, seeded_db_file, name, collection, measure, n_topics, n_runs
 ):
-    d = _json(
+    d = _audit(
         cli("audit", "best", "-c", name, "-m", measure, "--no-save", "--json", db=seeded_db_file)
     )
     assert d["collection_id"] == collection and d["n_topics"] == n_topics
@@ -200,7 +207,7 @@ def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
     assert r.exit_code == 0, r.output
     assert "Claim audit: scifact nDCG@10 (all sources), 300 topics" in r.output
     assert "reported by mteb 132, authors 96, unknown 7" in r.output
-    best = _json(
+    best = _audit(
         cli(
             "audit",
             "best",
@@ -226,7 +233,7 @@ def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
 
 # ------------------------------------------------------------------ populations
 def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_file):
-    d = _json(
+    d = _audit(
         cli(
             "audit",
             "best",
@@ -249,7 +256,7 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
     assert note["first_date"] == "2019-11-01" and note["n_undated"] == 0
     assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 235 values")
     # Carterette's TREC-7 example is near Normal: no warning
-    t7 = _json(
+    t7 = _audit(
         cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json", db=seeded_db_file)
     )
     assert t7["population"]["warning"] is None
@@ -257,15 +264,15 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
 
 def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     base = ["-c", "beir/scifact/test", "-m", "nDCG@10", "--no-save", "--json"]
-    recent = _json(cli("audit", "best", *base, "--since", "2025", db=seeded_db_file))
+    recent = _audit(cli("audit", "best", *base, "--since", "2025", db=seeded_db_file))
     assert recent["stats"]["reference"]["n_results"] < 235
     assert all(c["result"]["date"] >= "2025-01-01" for c in recent["candidates"])
-    authors = _json(cli("audit", "best", *base, "--reporter", "authors", db=seeded_db_file))
+    authors = _audit(cli("audit", "best", *base, "--reporter", "authors", db=seeded_db_file))
     assert authors["stats"]["reference"]["n_results"] == 96
     assert authors["population"]["filters"]["reporters"] == ["authors"]
     text = cli("audit", "best", *base[:-1], "--reporter", "authors", db=seeded_db_file).output
     assert "reported by authors 96; dated " in text and "; filters: reporter authors." in text
-    window = _json(
+    window = _audit(
         cli(
             "audit",
             "claim",
@@ -281,7 +288,7 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     )
     assert window["filters"]["since"] == "2020-01-01"
     assert window["filters"]["until"] == "2023-12-31"
-    hist = _json(cli("audit", "history", *base, "--until", "2022", db=seeded_db_file))
+    hist = _audit(cli("audit", "history", *base, "--until", "2022", db=seeded_db_file))
     assert hist["history"]["points"][-1]["when"] <= "2022-12-31"
     summary = _json(
         cli("audit", "summary", "--no-save", "--json", "--until", "2017", db=seeded_db_file)
@@ -295,7 +302,7 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
 
 def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
     args = ["-c", "msmarco-passage/dev/small", "-m", "RR@10", "--no-save", "--json"]
-    full = _json(
+    full = _audit(
         cli(
             "audit",
             "best",
@@ -305,7 +312,7 @@ def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
             db=seeded_db_file,
         )
     )
-    rerank = _json(
+    rerank = _audit(
         cli(
             "audit",
             "best",
@@ -317,7 +324,7 @@ def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
     )
     assert full["stats"]["reference"]["n_results"] == 77
     assert rerank["stats"]["reference"]["n_results"] == 78
-    both = _json(
+    both = _audit(
         cli("audit", "best", *args, "--track", "msmarco-passage/leaderboard/", db=seeded_db_file)
     )
     assert both["stats"]["reference"]["n_results"] == 155
@@ -325,7 +332,7 @@ def test_full_ranking_and_reranking_kept_apart(cli, seeded_db_file):
 
 # ------------------------------------------------------------------ history over time
 def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_file):
-    d = _json(
+    d = _audit(
         cli(
             "audit",
             "history",
@@ -363,7 +370,7 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
 
 
 def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
-    d = _json(
+    d = _audit(
         cli(
             "audit",
             "history",
@@ -383,7 +390,7 @@ def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
 
 # ------------------------------------------------------------------ averages over sub-tasks
 def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_file):
-    d = _json(
+    d = _audit(
         cli(
             "audit",
             "best",
@@ -401,7 +408,7 @@ def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_fi
     top = d["candidates"][0]["result"]
     assert top["track"] == "mteb/retrieval/derived"
     assert top["provenance"].startswith("mteb/retrieval/derived, mteb_beir_retrieval.csv: lines ")
-    mean = _json(
+    mean = _audit(
         cli(
             "audit", "best", "-c", "beir", "-m", "nDCG@10", "--no-save", "--json", db=seeded_db_file
         )
@@ -618,8 +625,8 @@ def test_migration_003_keeps_old_rows_with_their_years(tmp_path):
 
 def test_history_by_year_or_date_on_request(cli, seeded_db_file):
     args = ["-c", "trec7", "-m", "AP", "--no-save", "--json"]
-    by_date = _json(cli("audit", "history", *args, db=seeded_db_file))
-    by_year = _json(cli("audit", "history", *args, "--by", "year", db=seeded_db_file))
+    by_date = _audit(cli("audit", "history", *args, db=seeded_db_file))
+    by_year = _audit(cli("audit", "history", *args, "--by", "year", db=seeded_db_file))
     assert by_date["by"] == "date" and len(by_date["history"]["points"]) > 1
     assert by_year["by"] == "year" and [p["when"] for p in by_year["history"]["points"]] == ["1998"]
     r = cli(

@@ -31,7 +31,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.agreement_input import ScoreDesign, Simulation, simulate_pooling
-from litaudit.analyses.audits import Audited, register_kind
+from litaudit.analyses.audits import Audited
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.agreement import (
     AgreementTable,
@@ -106,7 +106,28 @@ class SiteTau:
     tau: Tau
 
 
-@register_kind(KIND)
+@dataclass(frozen=True)
+class RandomizedAnalysis:
+    """One analysis's X^2 against the same scores under other assignments of the design."""
+
+    analysis: str
+    pairs: int
+    x2: float
+    x2_null_mean: float | None
+    p_value: float | None  # (1 + #{X^2_r >= X^2}) / (1 + R); None without pairs
+
+
+@dataclass(frozen=True)
+class Randomization:
+    """The dependence-keeping test of a design (litaudit.stats.agreement_null)."""
+
+    assignments: int  # R
+    seed: int
+    k: int
+    baseline: int
+    analyses: tuple[RandomizedAnalysis, ...]
+
+
 @dataclass(frozen=True)
 class ReuseAgreement:
     """Everything Section 3.2 measures on one design."""
@@ -130,6 +151,11 @@ class ReuseAgreement:
     # mean over all topics with the full judgments
     true_tau: Tau | None = None
     true_rmse: float | None = None
+    # `reuse agreement` only: its topic-order seed, the checks of checks_for at their
+    # default thresholds and, with --randomize, the randomization test of the design
+    seed: int | None = None
+    checks: tuple[Check, ...] = ()
+    randomization: Randomization | None = None
 
     def analysis(self, name: str) -> AnalysisResult:
         for a in self.analyses:

@@ -6,6 +6,7 @@ the Section 3.2 analysis of Carterette, Kanoulas, Pavlu and Fang (SIGIR 2010,
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ import numpy as np
 from litaudit import defaults
 from litaudit.analyses import agreement as ag
 from litaudit.analyses import agreement_input as agin
+from litaudit.analyses.agreement import Randomization, RandomizedAnalysis
 from litaudit.analyses.audits import Audited
 from litaudit.errors import LitauditError, ParameterError
 
@@ -129,10 +131,10 @@ def run_agreement(
     *,
     store=None,
     status: Callable[[str, str], AbstractContextManager] | None = None,
-) -> tuple[Audited[ag.ReuseAgreement], Randomization | None]:
-    """The analysis of ``req`` (for a stored archive, ``store`` open for writing, saved as
-    an audit in one transaction, or the stored audit of an identical call), and with
-    ``req.randomize`` the randomization test of the same design. ``status(label, unit)``:
+) -> Audited[ag.ReuseAgreement]:
+    """The analysis of ``req`` with its checks (for a stored archive, ``store`` open for
+    writing, saved as an audit in one transaction, or the stored audit of an identical
+    call), and with ``req.randomize`` the randomization test of the same design inside it. ``status(label, unit)``:
     a context around the pooling simulation (unit ``steps``: three per run, see
     :func:`~litaudit.analyses.agreement_input.simulate_pooling`) and around the
     randomization test (unit ``assignments``), which may yield their ``progress`` callback
@@ -183,45 +185,31 @@ def run_agreement(
         measure=measure,
         true_scores=true_scores,
     )
-    rand = None
-    if req.randomize:
-        label = f"randomization test, {req.randomize} assignments..."
-        with status(label, "assignments") if status is not None else nullcontext() as bar:
-            rand = randomization_test(
-                design,
-                assignments=req.randomize,
-                seed=req.randomize_seed,
-                alpha=req.alpha,
-                min_topics=req.min_topics,
-                progress=bar,
-            )
-    done: Audited[ag.ReuseAgreement] = Audited(result, None)
-    if cid is not None:
-        with store.transaction():
-            done = ag.save(store.con, cid, result, {**params, "seed": req.seed}, design, req.seed)
-    return done, rand
+    rand = _randomize(req, design, status) if req.randomize else None
+    result = dataclasses.replace(
+        result, seed=req.seed, checks=ag.checks_for(result), randomization=rand
+    )
+    if cid is None:
+        return Audited(result, None)
+    params = {**params, "seed": req.seed}
+    if rand is not None:  # without --randomize the parameters stay as they were
+        params.update(randomize=rand.assignments, randomize_seed=rand.seed)
+    with store.transaction():
+        return ag.save(store.con, cid, result, params, design, req.seed)
 
 
-@dataclass(frozen=True)
-class RandomizedAnalysis:
-    """One analysis's X^2 against the same scores under other assignments of the design."""
-
-    analysis: str
-    pairs: int
-    x2: float
-    x2_null_mean: float | None
-    p_value: float | None  # (1 + #{X^2_r >= X^2}) / (1 + R); None without pairs
-
-
-@dataclass(frozen=True)
-class Randomization:
-    """The dependence-keeping test of a design (litaudit.stats.agreement_null)."""
-
-    assignments: int  # R
-    seed: int
-    k: int
-    baseline: int
-    analyses: tuple[RandomizedAnalysis, ...]
+def _randomize(req: AgreementRequest, design, status) -> Randomization:
+    """`reuse agreement --randomize R`: the randomization test of the design, in its bar."""
+    label = f"randomization test, {req.randomize} assignments..."
+    with status(label, "assignments") if status is not None else nullcontext() as bar:
+        return randomization_test(
+            design,
+            assignments=req.randomize,
+            seed=req.randomize_seed,
+            alpha=req.alpha,
+            min_topics=req.min_topics,
+            progress=bar,
+        )
 
 
 def randomization_test(

@@ -5,12 +5,11 @@ seed and trials, a SHA-256 fingerprint of its input rows, the software version a
 canonical JSON result. Reports are built only from stored audits.
 
 The pipeline (docs/DEVELOPING.md, "Adding an audit kind"): an analysis returns a frozen
-dataclass whose type is registered for its kind (``@register_kind("best-matrix")``);
-:func:`run_or_reuse` stores it with its parameters and input fingerprint, or hands back
+dataclass whose type is listed for its kind in :data:`KINDS`; :func:`run_or_reuse` stores it with its parameters and input fingerprint, or hands back
 the stored audit of an identical call (same kind, collection, measure, parameters,
 method, seed, trials, input fingerprint and software version), decoded into the same type
-(:mod:`litaudit.codec`). ``get_audit`` / ``find_audit`` / ``list_audits`` decode every
-registered kind; an unregistered kind's result stays the plain JSON.
+(:mod:`litaudit.codec`), and returns it as :class:`Audited`. ``get_audit`` / ``find_audit``
+/ ``list_audits`` decode every listed kind; an unlisted kind's result stays the plain JSON.
 """
 
 from __future__ import annotations
@@ -18,8 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
-import pkgutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -28,39 +26,43 @@ from litaudit.codec import DecodeError, decode, dumps, to_jsonable
 from litaudit.errors import NotFound, StoreError
 
 T = TypeVar("T")
-_KINDS: dict[str, type] = {}
-_LOADED = False
 
-
-def register_kind(kind: str, result_type: type | None = None):
-    """Register the result type of an audit kind (also usable as a class decorator)."""
-
-    def add(cls: type) -> type:
-        old = _KINDS.get(kind)
-        if old is not None and old.__qualname__ != cls.__qualname__:
-            raise ValueError(f"audit kind {kind!r} is already {old.__qualname__}")
-        _KINDS[kind] = cls
-        return cls
-
-    return add(result_type) if result_type is not None else add
+# Every audit kind and its result type ("module:Class"), imported only when a result of
+# the kind is stored or decoded (the analyses import this module). Adding a kind: one line
+# here, a renderer in litaudit.render.audits.RENDERERS (docs/DEVELOPING.md).
+KINDS: tuple[tuple[str, str], ...] = (
+    ("best", "litaudit.analyses.best:BestReport"),
+    ("claim", "litaudit.analyses.best:ClaimReport"),
+    ("history", "litaudit.analyses.best:HistoryReport"),
+    ("best-matrix", "litaudit.analyses.matrix:MatrixAudit"),
+    ("reuse-rao", "litaudit.analyses.reuse:RAOReport"),
+    ("reuse-lou", "litaudit.analyses.reuse:LOUReport"),
+    ("reuse-subcollections", "litaudit.analyses.subcollection_tau:SubcollectionReport"),
+    ("reuse-agreement", "litaudit.analyses.agreement:ReuseAgreement"),
+    ("reuse-verdict", "litaudit.analyses.verdict:Verdict"),
+)
+_PATHS = dict(KINDS)
 
 
 def result_type(kind: str) -> type | None:
-    """The registered result type of ``kind`` (importing the analyses that register), or None."""
-    global _LOADED
-    if kind not in _KINDS and not _LOADED:
-        import litaudit.analyses as pkg
-
-        for mod in pkgutil.iter_modules(pkg.__path__):
-            importlib.import_module(f"{pkg.__name__}.{mod.name}")
-        _LOADED = True
-    return _KINDS.get(kind)
+    """The result type of ``kind`` as :data:`KINDS` lists it, or None for an unlisted kind."""
+    path = _PATHS.get(kind)
+    if path is None:
+        return None
+    module, _, name = path.partition(":")
+    tp = getattr(importlib.import_module(module), name)
+    assert isinstance(tp, type)
+    return tp
 
 
 def kinds() -> dict[str, type]:
-    """Every registered kind and its result type."""
-    result_type("")
-    return dict(_KINDS)
+    """Every listed kind and its result type."""
+    out = {}
+    for kind, _path in KINDS:
+        tp = result_type(kind)
+        assert tp is not None
+        out[kind] = tp
+    return out
 
 
 def fingerprint(rows) -> str:
@@ -71,7 +73,7 @@ def fingerprint(rows) -> str:
 
 @dataclass(frozen=True)
 class StoredAudit:
-    """One row of ``audits``; ``result`` is the registered type of ``kind`` (else JSON)."""
+    """One row of ``audits``; ``result`` is the listed type of ``kind`` (else JSON)."""
 
     id: int
     kind: str
@@ -218,10 +220,6 @@ class Audited(Generic[T]):
     audit_id: int | None
     reused: bool = False
 
-    def __iter__(self) -> Iterator[Any]:
-        # unpacks as (result, audit_id): the reuse analyses' former return shape
-        return iter((self.result, self.audit_id))
-
 
 def _identical(
     con,
@@ -308,14 +306,14 @@ def run_or_reuse(
         return Audited(compute(), None)
     tp = result_type(kind)
     if tp is None:
-        raise ValueError(f"audit kind {kind!r} has no registered result type")
+        raise ValueError(f"audit kind {kind!r} has no registered result type (not in KINDS)")
     found = _identical(con, kind, collection_id, measure, params, fingerprint, method, seed, trials)
     if found is not None:
         return Audited(found.result, found.id, reused=True)
     result = compute()
     if not isinstance(result, tp):
         raise TypeError(
-            f"audit kind {kind!r} computed a {type(result).__name__}, registered {tp.__name__}"
+            f"audit kind {kind!r} computed a {type(result).__name__}, listed {tp.__name__}"
         )
     aid = save_audit(
         con,

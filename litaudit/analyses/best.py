@@ -26,13 +26,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TypeVar
 
 from litaudit import defaults
 from litaudit.analyses import wording
-from litaudit.analyses.audits import (
-    register_kind,
-    store_or_reuse,
-)
+from litaudit.analyses.audits import Audited, store_or_reuse
 from litaudit.analyses.population import (
     Filters,
     Population,
@@ -53,23 +51,23 @@ DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
 DEFAULT_SEED = defaults.MONTECARLO_SEED
 SUMMARY_MIN_N = defaults.MIN_N
 SOURCE = "Carterette, SIGIR 2015"
+R = TypeVar("R")
 
 
 def _stored(
     con,
     kind: str,
     pop: Population,
-    rep,
+    rep: R,
     fp: str,
     params: dict,
     *,
     method: str,
     seed: int | None = None,
     trials: int | None = None,
-):
-    """Save ``rep`` as an audit of ``kind`` (or find the identical stored one) and return it
-    with its ``audit_id``."""
-    done = store_or_reuse(
+) -> Audited[R]:
+    """Save ``rep`` as an audit of ``kind`` (or find the identical stored one)."""
+    return store_or_reuse(
         con,
         kind,
         collection_id=pop.collection_id,
@@ -81,7 +79,6 @@ def _stored(
         seed=seed,
         trials=trials,
     )
-    return dataclasses.replace(rep, audit_id=done.audit_id)
 
 
 def filter_params(filters: Filters) -> dict:
@@ -115,7 +112,6 @@ class Candidate:
     result: ResultRow
 
 
-@register_kind("best")
 @dataclass(frozen=True)
 class BestReport:
     """`audit best`: the paper's Tables 2 and 3 for one collection, measure and filter.
@@ -129,7 +125,7 @@ class BestReport:
     above the lower bound, best first, with provenance. ``n_other_topics`` results were
     left out because they use another topic count. ``population`` states what the audit
     used; ``fit`` the reference model against the data. ``fingerprint`` identifies the
-    input rows; ``audit_id`` the stored audit (None when not saved).
+    input rows.
     """
 
     collection_id: str
@@ -146,7 +142,6 @@ class BestReport:
     candidates: tuple[Candidate, ...]
     fingerprint: str
     citation: str
-    audit_id: int | None = None
 
 
 def run_best(
@@ -161,10 +156,28 @@ def run_best(
     trials: int | None = None,
     seed: int | None = None,
     save: bool = True,
-) -> BestReport:
+) -> Audited[BestReport]:
     """Audit the best result of a collection and measure; store it unless ``save=False``."""
     pop = population(con, collection, measure, filters)
-    return _best(con, pop, filters, alpha, p, method, trials, seed, save)
+    if method == "montecarlo":
+        trials = DEFAULT_TRIALS if trials is None else trials
+        seed = DEFAULT_SEED if seed is None else seed
+    else:
+        trials = seed = None
+    rep = _best(con, pop, filters, alpha, p, method, trials, seed)
+    if not save:
+        return Audited(rep, None)
+    return _stored(
+        con,
+        "best",
+        pop,
+        rep,
+        rep.fingerprint,
+        _params(pop, filters, alpha=alpha, p=p, method=method),
+        method=method,
+        seed=seed,
+        trials=trials,
+    )
 
 
 def _best(
@@ -176,14 +189,9 @@ def _best(
     method: str,
     trials: int | None,
     seed: int | None,
-    save: bool,
 ) -> BestReport:
+    """The best audit of ``pop`` (trials and seed as the method needs them), not stored."""
     rows = pop.rows
-    if method == "montecarlo":
-        trials = DEFAULT_TRIALS if trials is None else trials
-        seed = DEFAULT_SEED if seed is None else seed
-    else:
-        trials = seed = None
     st = intervals.audit_best(
         [r.value for r in rows],
         pop.n_topics,
@@ -201,7 +209,7 @@ def _best(
     fit = modelfit.model_fit(
         [r.value for r in rows], pop.n_topics, alpha=alpha, p_floor=defaults.P_FLOOR
     )
-    rep = BestReport(
+    return BestReport(
         pop.collection_id,
         pop.collection_name,
         pop.measure,
@@ -217,23 +225,9 @@ def _best(
         fp,
         SOURCE,
     )
-    if save:
-        rep = _stored(
-            con,
-            "best",
-            pop,
-            rep,
-            fp,
-            _params(pop, filters, alpha=alpha, p=p, method=method),
-            method=method,
-            seed=seed,
-            trials=trials,
-        )
-    return rep
 
 
 # ----------------------------------------------------------------------------- claim
-@register_kind("claim")
 @dataclass(frozen=True)
 class ClaimReport:
     """`audit claim`: a claim against the record, against chance, and its own interval.
@@ -262,7 +256,6 @@ class ClaimReport:
     stats: claim_stats.ClaimAudit
     fingerprint: str
     citation: str
-    audit_id: int | None = None
 
 
 def check_claimed_value(con, measure: str, value: float) -> float:
@@ -361,7 +354,7 @@ def run_claim(
     trials: int | None = None,
     seed: int | None = None,
     save: bool = True,
-) -> ClaimReport:
+) -> Audited[ClaimReport]:
     """Audit a claim: a new ``value`` (one more draw) or a published result named by
     ``result_id`` or ``system`` (one of the N). ``n`` overrides the number of experiments
     besides the claim (default: N for a new value, N - 1 for a published one)."""
@@ -414,14 +407,13 @@ def run_claim(
         fp,
         SOURCE,
     )
-    if save:
-        params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method)
-        rep = _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
-    return rep
+    if not save:
+        return Audited(rep, None)
+    params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method)
+    return _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
 
 
 # ---------------------------------------------------------------------------- history
-@register_kind("history")
 @dataclass(frozen=True)
 class HistoryReport:
     """`audit history`: the record replayed over time (sequential testing, Carterette 2015
@@ -448,7 +440,6 @@ class HistoryReport:
     records: tuple[ResultRow, ...]
     fingerprint: str
     citation: str
-    audit_id: int | None = None
     by: str = "year"
 
 
@@ -465,7 +456,7 @@ def run_history(
     reference: str = "final",
     by: str = "auto",
     save: bool = True,
-) -> HistoryReport:
+) -> Audited[HistoryReport]:
     """Replay the results of a collection and measure over time, ``by`` date or year;
     ``auto``: by date when every result carries one, else by year. Stored unless
     ``save=False``."""
@@ -515,17 +506,16 @@ def run_history(
         tuple(rows[pt.record_index] for pt in h.points),
         fp,
         SOURCE,
-        None,
         by,
     )
-    if save:
-        rep = _stored(
-            con,
-            "history",
-            pop,
-            rep,
-            fp,
-            _params(pop, filters, alpha=alpha, reference=reference, by=by),
-            method="exact",
-        )
-    return rep
+    if not save:
+        return Audited(rep, None)
+    return _stored(
+        con,
+        "history",
+        pop,
+        rep,
+        fp,
+        _params(pop, filters, alpha=alpha, reference=reference, by=by),
+        method="exact",
+    )

@@ -14,14 +14,13 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
+from litaudit.analyses.audits import Audited, run_or_reuse
 from litaudit.errors import LitauditError
 from litaudit.stats.intervals import BestAudit, audit_best
 
 KIND = "best-matrix"
 
 
-@register_kind(KIND)
 @dataclass(frozen=True)
 class MatrixAudit:
     """``stats`` as for published results; ``runs``/``means`` in input order; ``file`` (the

@@ -72,12 +72,12 @@ def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Pre
     fn = runners[kind]
     before = _last_id(con)
     try:
-        rep = fn(con, cid, measure, **kw)
+        done = fn(con, cid, measure, **kw)
     except LitauditError as exc:
         return Prepared(None, str(exc))
-    if rep.audit_id > before:
+    if done.audit_id > before:
         note(f"ran the '{kind}' audit of {cid} / {measure}")
-    return Prepared(rep.audit_id)
+    return Prepared(done.audit_id)
 
 
 def prepare_report(
@@ -173,7 +173,7 @@ def _reuse(
     if verdict is None:
         what = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
         note(f"running the reusability audits of {cid} ({what})")
-        _, vid = run_verdict(con, cid, subcollections=subcollections, loaded=loaded)
+        vid = run_verdict(con, cid, subcollections=subcollections, loaded=loaded).audit_id
         if vid is None:
             raise LitauditError(f"the reusability verdict of {cid} was not stored")
         verdict = vid

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
+from litaudit.analyses.audits import Audited, run_or_reuse
 from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.errors import ParameterError
 from litaudit.stats import overlap
@@ -63,7 +63,6 @@ class RunRAO:
     effectiveness: float | None  # mean of the measure over topics (R-precision by default)
 
 
-@register_kind("reuse-rao")
 @dataclass(frozen=True)
 class RAOReport:
     """Run Average Overlap of every run (Voorhees et al. 2014, Section 3, Figure 1)."""
@@ -147,7 +146,6 @@ class RunLOU:
     considered: bool  # automatic, before >= min_map (Table 2 population)
 
 
-@register_kind("reuse-lou")
 @dataclass(frozen=True)
 class LOUReport:
     """Unique relevant documents and the leave-out-uniques test (Voorhees et al. 2014)."""

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, register_kind, run_or_reuse
+from litaudit.analyses.audits import Audited, run_or_reuse
 from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.analyses.reuse import optional_float as _f
 from litaudit.errors import InputError, ParameterError
@@ -137,7 +137,6 @@ class PairTau:
     p_value: float | None
 
 
-@register_kind("reuse-subcollections")
 @dataclass(frozen=True)
 class SubcollectionReport:
     """Kendall's tau between sub-collection rankings and its randomization test."""

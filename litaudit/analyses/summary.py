@@ -130,7 +130,7 @@ def run_summary(
         except (ParameterError, NotFound) as exc:
             skipped.append((cname, meas, src, len(rows), str(exc)))
             continue
-        reps.append((pop, src, _best(con, pop, f, alpha, p, "exact", None, None, False)))
+        reps.append((pop, src, _best(con, pop, f, alpha, p, "exact", None, None)))
     ids = _summary_audit_ids(con, reps, alpha, p, save)
     for (_pop, src, rep), aid in zip(reps, ids, strict=True):
         s = rep.stats

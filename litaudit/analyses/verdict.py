@@ -39,7 +39,7 @@ from litaudit.analyses.agreement_test import (
     holdout_design,
     matrix_agreement,
 )
-from litaudit.analyses.audits import Audited, register_kind
+from litaudit.analyses.audits import Audited
 from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
 from litaudit.analyses.reuse import run_lou, run_rao
 from litaudit.analyses.subcollection_tau import (
@@ -96,7 +96,6 @@ __all__ = [
 KIND = "reuse-verdict"
 
 
-@register_kind(KIND)
 @dataclass(frozen=True)
 class Verdict:
     """Reusability verdict of a collection (from its run archive) or of a score matrix."""
@@ -295,13 +294,14 @@ def _archive_verdict(
     depths = verdict_depths(depth)
     shown = depth or defaults.REUSE_DEPTH  # the depth of what is shown beside
     notes = _depth_notes(cid, depth, depths, shown)
-    audits: list[tuple[str, int]] = []
+    audits: list[tuple[str, int | None]] = []
     cov = coverage(len(coded.tags), m, len(coded.topic_names), official_counts(con, cid))
     # descriptive: RAO and LOU at the shown depth (stored), LOU at every depth
     # (each reused when an identical call stored it)
-    rao, rao_id = run_rao(con, cid, depth=shown, save=save, loaded=loaded)
-    lou_main, lou_id = run_lou(con, cid, depth=shown, save=save, loaded=loaded)
-    audits += [("reuse-rao", rao_id), ("reuse-lou", lou_id)]
+    rao_done = run_rao(con, cid, depth=shown, save=save, loaded=loaded)
+    lou_done = run_lou(con, cid, depth=shown, save=save, loaded=loaded)
+    audits += [("reuse-rao", rao_done.audit_id), ("reuse-lou", lou_done.audit_id)]
+    rao, lou_main = rao_done.result, lou_done.result
     lou = lou_depths(coded, lou_main, shown, depths, tick)
     if lou_main.n_unknown_type:
         notes.append(f"{lou_main.n_unknown_type} run(s) of unknown type are left out of LOU")

@@ -162,21 +162,6 @@ def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):
         return analysis(con, *args, save=True, **kw)
 
 
-def _emit(rep, json_out: bool, kind: str) -> None:
-    """--json: the report itself (its ``audit_id`` inside); else its kind's renderer."""
-    from litaudit.render.console import print_json
-
-    if json_out:
-        print_json(rep)
-        return
-    from litaudit.render.audits import render_result, render_summary
-
-    if kind == "summary":
-        render_summary(rep)
-    else:
-        render_result(kind, rep)
-
-
 @_command("best")
 def best(
     ctx: typer.Context,
@@ -197,8 +182,10 @@ def best(
     from litaudit.analyses.best import run_best
 
     kw = dict(alpha=alpha, p=p, method=method, trials=trials, seed=seed)
-    rep = _run(ctx, no_save, run_best, collection, measure, filters=filters, **kw)
-    _emit(rep, json_out, "best")
+    done = _run(ctx, no_save, run_best, collection, measure, filters=filters, **kw)
+    from litaudit.render.audits import emit
+
+    emit(done, json_out)
 
 
 @_command("claim")
@@ -236,8 +223,10 @@ def claim(
 
     kw = dict(result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier)
     kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed)
-    rep = _run(ctx, no_save, run_claim, collection, measure, value, filters=filters, **kw)
-    _emit(rep, json_out, "claim")
+    done = _run(ctx, no_save, run_claim, collection, measure, value, filters=filters, **kw)
+    from litaudit.render.audits import emit
+
+    emit(done, json_out)
 
 
 @_command("history")
@@ -264,13 +253,13 @@ def history(
     from litaudit.analyses.best import run_history
 
     kw = dict(filters=filters, alpha=alpha, reference=reference, by=by)
-    rep = _run(ctx, no_save, run_history, collection, measure, **kw)
-    if json_out or not every:
-        _emit(rep, json_out, "history")
-    else:
-        from litaudit.render.audits import render_history
+    done = _run(ctx, no_save, run_history, collection, measure, **kw)
+    from litaudit.render.audits import emit, render_history
 
-        render_history(rep, every=True)
+    if json_out or not every:
+        emit(done, json_out)
+    else:
+        render_history(done.result, done.audit_id, every=True)
 
 
 @_command("summary")
@@ -294,7 +283,14 @@ def summary(
 
         kw = dict(min_n=min_n, alpha=alpha, p=p, filters=filters, progress=bar)
         rep = _run(ctx, no_save, run_summary, **kw)
-    _emit(rep, json_out, "summary")
+    if json_out:  # not an audit: each row carries the id of its stored 'best' audit
+        from litaudit.render.console import print_json
+
+        print_json(rep)
+        return
+    from litaudit.render.audits import render_summary
+
+    render_summary(rep)
 
 
 from litaudit.cli import audit_store  # noqa: E402, F401  (registers list, show, matrix on app)

@@ -109,7 +109,7 @@ def matrix(
     json_out: bool = JsonOpt,
 ):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics)."""
-    from litaudit.analyses.matrix import KIND, run_matrix
+    from litaudit.analyses.matrix import run_matrix
     from litaudit.render.audits import emit
 
     opener = open_read if no_save else open_write
@@ -127,4 +127,4 @@ def matrix(
             seed=seed,
             save=not no_save,
         )
-    emit(KIND, done, json_out)
+    emit(done, json_out)

@@ -4,6 +4,7 @@ agreement-in-significance analysis (`agreement`)."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import typer
@@ -295,8 +296,8 @@ def agreement_cmd(
         ),
     )
     req.check()
-    done, rand = _run_agreement(ctx, req, quiet=json_out)
-    _render(done, seed, json_out, pairs, rand)
+    done = _run_agreement(ctx, req, quiet=json_out)
+    _render(done, json_out, pairs)
 
 
 def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
@@ -316,20 +317,18 @@ def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
         )
 
 
-def _render(done, seed, json_out: bool, show_pairs: bool, rand=None) -> None:
+def _render(done, json_out: bool, show_pairs: bool) -> None:
     from litaudit.analyses.agreement import checks_for
-    from litaudit.render.audits import envelope, line, render_result, saved_footer
-    from litaudit.render.console import out, print_json, table
+    from litaudit.render.audits import emit, line, render_result, saved_footer
+    from litaudit.render.console import out, table
 
     result = done.result
-    checks = checks_for(result)
     if json_out:
-        payload = {**envelope(done), "seed": seed, "checks": checks, "randomization": rand}
-        if not show_pairs:
-            payload["result"] = _without_pairs(result)
-        print_json(payload)
+        emit(done if show_pairs else dataclasses.replace(done, result=_without_pairs(result)), True)
         return
-    render_result("reuse-agreement", result)
+    seed, rand = result.seed, result.randomization
+    checks = result.checks or checks_for(result)  # an audit stored before checks were kept
+    render_result(result)
     line(f"topic-order seed: {seed if seed is not None else 'none (topic order as given)'}")
     if show_pairs:
         for a in result.analyses:
@@ -389,8 +388,6 @@ def _render(done, seed, json_out: bool, show_pairs: bool, rand=None) -> None:
 
 
 def _without_pairs(result):
-    import dataclasses
-
     return dataclasses.replace(
         result, analyses=tuple(dataclasses.replace(a, pairs=()) for a in result.analyses)
     )

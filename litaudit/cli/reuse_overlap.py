@@ -67,7 +67,7 @@ def rao_cmd(
     with open_write(ctx) as store, _archive_bar("RAO", as_json) as bar:
         loaded = _load(store, collection, bar, "RAO")
         done = run_rao(store.con, collection, depth=depth, measure=measure, loaded=loaded)
-    emit("reuse-rao", done, as_json)
+    emit(done, as_json)
 
 
 def _archive_bar(what: str, quiet: bool):
@@ -118,7 +118,7 @@ def lou_cmd(
             noise_pct=noise,
             loaded=loaded,
         )
-    emit("reuse-lou", done, as_json)
+    emit(done, as_json)
 
 
 def subcollections_cmd(
@@ -156,7 +156,7 @@ def subcollections_cmd(
             loaded=loaded,
             progress=bar.advance,
         )
-    emit("reuse-subcollections", done, as_json)
+    emit(done, as_json)
 
 
 def verdict_cmd(
@@ -236,7 +236,7 @@ def verdict_cmd(
             with_sub,
             quiet,
         )
-    emit("reuse-verdict", done, as_json)
+    emit(done, as_json)
 
 
 def _decision_options(alpha, margin, collection, scores, depth) -> tuple[float, float]:

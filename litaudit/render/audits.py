@@ -1,43 +1,39 @@
-"""Rendering stored and fresh audits: one renderer per audit kind, one "saved" footer, one
-``--json`` shape.
+"""Rendering stored and fresh audits: one renderer per result type, one "saved" footer, one
+``--json`` shape, one emitter (:func:`emit`).
 
-A renderer takes the typed result of its kind (the registered result type of
-:mod:`litaudit.analyses.audits`) and prints it on the terminal. ``audit show ID`` and the
-command that made the audit both go through :func:`render_result`, so a stored audit
-reads back as it was first printed. A kind without a renderer is shown field by field
-(never as raw JSON). See docs/DEVELOPING.md, "Adding an audit kind".
+:data:`RENDERERS` maps each result type of :data:`litaudit.analyses.audits.KINDS` to the
+function that prints it on the terminal, ``fn(result, audit_id)``, its first parameter
+annotated with that type (so mypy checks the renderer; tests/test_codec.py checks the
+table). ``audit show ID`` and the command that made the audit both go through
+:func:`render_result`, so a stored audit reads back as it was first printed. A stored
+result of an unlisted kind (plain JSON) is shown field by field (never as raw JSON). See
+docs/DEVELOPING.md, "Adding an audit kind".
 
 Imports only types from the analyses (never runs one).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
 
 from litaudit import defaults
+from litaudit.analyses.agreement import ReuseAgreement
 from litaudit.analyses.audits import Audited, StoredAudit
 from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport
+from litaudit.analyses.matrix import MatrixAudit
 from litaudit.analyses.population import PopulationSummary
+from litaudit.analyses.reuse import LOUReport, RAOReport
+from litaudit.analyses.subcollection_tau import SubcollectionReport
 from litaudit.analyses.summary import Summary
+from litaudit.analyses.verdict import Verdict
 from litaudit.analyses.wording import cited, fit_sentence, fmt_n_star, p_text, population_sentence
 from litaudit.codec import to_jsonable
+from litaudit.render import audits_reuse as reuse
 from litaudit.render.console import out, print_json, table
 
-Renderer = Callable[[Any], None]
-RENDERERS: dict[str, Renderer] = {}
-
-
-def renderer(kind: str) -> Callable[[Renderer], Renderer]:
-    """Register the terminal renderer of an audit kind (a function decorator)."""
-
-    def add(fn: Renderer) -> Renderer:
-        RENDERERS[kind] = fn
-        return fn
-
-    return add
+Renderer = Callable[[Any, int | None], None]
 
 
 def line(text: str) -> None:
@@ -62,21 +58,25 @@ def envelope(audited: Audited) -> dict:
     return {"audit_id": audited.audit_id, "reused": audited.reused, "result": audited.result}
 
 
-def render_result(kind: str, result: Any) -> None:
-    """Print ``result`` with its kind's renderer (field by field when it has none)."""
-    fn = RENDERERS.get(kind)
+def render_result(result: Any, audit_id: int | None = None) -> None:
+    """Print ``result`` with the renderer of its type (field by field when it has none)."""
+    fn = RENDERERS.get(type(result))
     if fn is None:
         _fields(to_jsonable(result), "")
     else:
-        fn(result)
+        fn(result, audit_id)
 
 
-def emit(kind: str, audited: Audited, json_out: bool) -> None:
-    """Print an audit command's outcome: ``--json`` envelope, or the table and footer."""
+def emit(audited: Audited, json_out: bool) -> None:
+    """Print an audit command's outcome: ``--json`` the envelope ``{"audit_id", "reused",
+    "result"}``; else the result's renderer, then where it is stored (the extreme-value
+    reports say their audit id in their first line instead)."""
     if json_out:
         print_json(envelope(audited))
         return
-    render_result(kind, audited.result)
+    render_result(audited.result, audited.audit_id)
+    if isinstance(audited.result, ID_IN_HEAD):
+        return
     foot = saved_footer(audited.audit_id, audited.reused)
     if foot:
         line(foot)
@@ -90,12 +90,7 @@ def render_stored(a: StoredAudit) -> None:
         + (f", seed {a.seed}, {a.trials} trials" if a.trials else "")
         + f", input {a.input_fingerprint[:12]}"
     )
-    result = a.result
-    if dataclasses.is_dataclass(result) and any(
-        f.name == "audit_id" for f in dataclasses.fields(result)
-    ):
-        result = dataclasses.replace(result, audit_id=a.id)  # type: ignore[type-var]
-    render_result(a.kind, result)
+    render_result(a.result, a.id)
 
 
 def _fields(d: Any, indent: str) -> None:
@@ -119,8 +114,7 @@ def _fields(d: Any, indent: str) -> None:
 
 
 # ----------------------------------------------------------------------- audit matrix
-@renderer("best-matrix")
-def _matrix(rep) -> None:
+def render_matrix(rep: MatrixAudit, audit_id: int | None) -> None:
     st = rep.stats
     line(
         f"Matrix audit: {rep.file} ({rep.measure}, {rep.n_runs} runs x {rep.n_topics} "
@@ -170,9 +164,9 @@ def _p(x: float | None, below: bool = False, floor: float | None = defaults.P_FL
     return p_text(None if x is None or x != x else x, below, floor)
 
 
-def _head(rep, what: str) -> str:
+def _head(rep: BestReport | ClaimReport | HistoryReport, what: str, audit_id: int | None) -> str:
     """'Claim audit: Robust04 AP (papers), 249 topics  [audit #3]'."""
-    aid = f"  [audit #{rep.audit_id}]" if rep.audit_id is not None else ""
+    aid = f"  [audit #{audit_id}]" if audit_id is not None else ""
     other = (
         f" ({rep.n_other_topics} results on other topic counts left out)"
         if rep.n_other_topics
@@ -186,11 +180,10 @@ def _method(st) -> str:
     return st.method + (f" ({st.trials} trials, seed {st.seed})" if st.trials else "")
 
 
-@renderer("best")
-def _best(rep: BestReport) -> None:
+def render_best(rep: BestReport, audit_id: int | None) -> None:
     s = rep.stats
     ref, th, iv, mx = s.reference, s.thresholds, s.interval, s.mxvd
-    line(_head(rep, "Best-result audit") + f"  method: {_method(s)}")
+    line(_head(rep, "Best-result audit", audit_id) + f"  method: {_method(s)}")
     line(population_sentence(rep.population))
     wide(
         table(
@@ -256,12 +249,11 @@ def _best(rep: BestReport) -> None:
     )
 
 
-@renderer("claim")
-def _claim(rep: ClaimReport) -> None:
+def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     st = rep.stats
     rc, ch, iv = st.record, st.chance, st.interval
     method = _method(st)
-    line(_head(rep, "Claim audit") + ("" if method == "exact" else f"  method: {method}"))
+    line(_head(rep, "Claim audit", audit_id) + ("" if method == "exact" else f"  method: {method}"))
     line(population_sentence(rep.population))
     for sentence in rep.answers:
         line(sentence)
@@ -334,18 +326,13 @@ def _claim(rep: ClaimReport) -> None:
     )
 
 
-@renderer("history")
-def _history(rep: HistoryReport) -> None:
-    render_history(rep)
-
-
-def render_history(rep: HistoryReport, every: bool = False) -> None:
+def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False) -> None:
     """The steps that set a record (every step with ``every``: `audit history --all`),
     then the count of records and of those beyond the running threshold."""
     h = rep.history
     step = rep.by
     line(
-        _head(rep, "Sequential-testing history")
+        _head(rep, "Sequential-testing history", audit_id)
         + f"  reference: {h.reference} (mean {_f(h.mu)}, sd {_f(h.sd)})"
     )
     line(population_sentence(rep.population))
@@ -461,5 +448,17 @@ def _composition(ps: PopulationSummary) -> str:
     return roles + (f" ({', '.join(f'{t.label} {t.n}' for t in types)})" if types else "")
 
 
-# the reuse kinds' renderers live beside this module; importing it registers them
-from litaudit.render import audits_reuse as _reuse_renderers  # noqa: E402, F401
+# the renderer of every result type of litaudit.analyses.audits.KINDS
+RENDERERS: dict[type, Renderer] = {
+    BestReport: render_best,
+    ClaimReport: render_claim,
+    HistoryReport: render_history,
+    MatrixAudit: render_matrix,
+    RAOReport: reuse.render_rao,
+    LOUReport: reuse.render_lou,
+    SubcollectionReport: reuse.render_subcollections,
+    ReuseAgreement: reuse.render_agreement,
+    Verdict: reuse.render_verdict,
+}
+# the results whose renderer says the audit id in its first line (no footer after them)
+ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)

@@ -1,14 +1,17 @@
 """Renderers of the reusability audit kinds (RAO, LOU, sub-collections, the 2010
 agreement analysis, the reuse verdict): each prints its typed result on the terminal,
-registered with :func:`litaudit.render.audits.renderer` (imported by that module, so
-`audit show` and the `reuse` commands find them).
+listed by result type in :data:`litaudit.render.audits.RENDERERS` (so `audit show` and
+the `reuse` commands find them).
 
 Imports only types from the analyses (never runs one).
 """
 
 from __future__ import annotations
 
-from litaudit.render.audits import renderer
+from litaudit.analyses.agreement import ReuseAgreement
+from litaudit.analyses.reuse import LOUReport, RAOReport
+from litaudit.analyses.subcollection_tau import SubcollectionReport
+from litaudit.analyses.verdict import Verdict
 from litaudit.render.console import out, table
 
 
@@ -20,8 +23,7 @@ def _f4(x: float | None) -> str:
     return "-" if x is None else f"{x:.4f}"
 
 
-@renderer("reuse-rao")
-def _rao(rep) -> None:
+def render_rao(rep: RAOReport, audit_id: int | None) -> None:
     rows = [
         (r.tag, r.participant, r.run_type or "-", r.rao, r.effectiveness, r.topics)
         for r in rep.runs
@@ -40,8 +42,7 @@ def _rao(rep) -> None:
     )
 
 
-@renderer("reuse-lou")
-def _lou(rep) -> None:
+def render_lou(rep: LOUReport, audit_id: int | None) -> None:
     prow = [
         (
             p.participant,
@@ -94,8 +95,7 @@ def _lou(rep) -> None:
     )
 
 
-@renderer("reuse-subcollections")
-def _subcollections(rep) -> None:
+def render_subcollections(rep: SubcollectionReport, audit_id: int | None) -> None:
     srow = [(s.name, s.documents, s.relevant, s.topics) for s in rep.subcollections]
     out.print(
         table(
@@ -135,8 +135,7 @@ def _subcollections(rep) -> None:
     )
 
 
-@renderer("reuse-agreement")
-def _agreement(result) -> None:
+def render_agreement(result: ReuseAgreement, audit_id: int | None) -> None:
     """Agreement in significance, tau and RMSE (`reuse agreement`, `audit show`)."""
     out.print(f"{result.source}")
     out.print(
@@ -150,6 +149,8 @@ def _agreement(result) -> None:
         if t is None:
             out.print(f"{head}: no pair has {result.min_topics} baseline and reuse topics")
             continue
+        fit = t.fit
+        assert fit is not None  # an aggregate over pairs has its fit
         (o11, o12), (o21, o22) = t.observed
         (e11, e12), (e21, e22) = t.expected
         out.print(
@@ -163,8 +164,8 @@ def _agreement(result) -> None:
             )
         )
         out.print(
-            f"chi2 = {t.fit.statistic:.3f}, df {t.fit.df}, p = {t.fit.p_value:.4f} "
-            f"({t.fit.method}){'; ' + t.fit.note if t.fit.note else ''}"
+            f"chi2 = {fit.statistic:.3f}, df {fit.df}, p = {fit.p_value:.4f} "
+            f"({fit.method}){'; ' + fit.note if fit.note else ''}"
         )
     for a in result.analyses:
         if a.groups:
@@ -178,8 +179,8 @@ def _agreement(result) -> None:
                             g.table.pairs,
                             " ".join(str(v) for r in g.table.observed for v in r),
                             " ".join(f"{v:.1f}" for r in g.table.expected for v in r),
-                            g.table.fit.p_value,
-                            g.table.fit.method,
+                            g.table.fit.p_value if g.table.fit else None,
+                            g.table.fit.method if g.table.fit else None,
                         ]
                         for g in a.groups
                     ],
@@ -206,8 +207,7 @@ def _agreement(result) -> None:
         )
 
 
-@renderer("reuse-verdict")
-def _verdict(v) -> None:
+def render_verdict(v: Verdict, audit_id: int | None) -> None:
     """The reusability verdict (`reuse verdict`, `audit show`): the decision in one
     sentence first, then its rows, then what is shown beside them."""
     from litaudit.analyses.verdict_wording import decision_sentence, sites_sentence
@@ -228,7 +228,7 @@ def _verdict(v) -> None:
     _verdict_descriptive(v)
 
 
-def _verdict_tests(v) -> None:
+def _verdict_tests(v: Verdict) -> None:
     """The shift at every depth computed, with its interval and outcome."""
     from litaudit.analyses.verdict_wording import outcome_words
 
@@ -272,7 +272,7 @@ def _verdict_tests(v) -> None:
     )
 
 
-def _verdict_agreement(v) -> None:
+def _verdict_agreement(v: Verdict) -> None:
     """The agreement-in-significance table beside the verdict (descriptive)."""
     from litaudit.analyses.wording import p_text
 
@@ -280,7 +280,8 @@ def _verdict_agreement(v) -> None:
     if a is not None:
         parts: list[tuple] = []
         for p in a.parts:
-            if p.status != "tested":
+            real, null, paper_p = p.disagreement_real, p.disagreement_null, p.paper_p
+            if p.status != "tested" or real is None or null is None or paper_p is None:
                 parts.append(
                     (p.analysis, f"{p.pairs_min}-{p.pairs_max}", "-", "-", "-", "-", p.reason)
                 )
@@ -289,8 +290,8 @@ def _verdict_agreement(v) -> None:
                 (
                     p.analysis,
                     f"{p.pairs_min}-{p.pairs_max}",
-                    f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%",
-                    f"{p.paper_p.median:.3f}",
+                    f"{100 * real:.1f}% / {100 * null:.1f}%",
+                    f"{paper_p.median:.3f}",
                     f"{p.paper_rejections} of {a.assignments}",
                     p_text(p.p_value),
                     "",
@@ -314,7 +315,7 @@ def _verdict_agreement(v) -> None:
         )
 
 
-def _verdict_descriptive(v) -> None:
+def _verdict_descriptive(v: Verdict) -> None:
     """What is shown beside the verdict: leave-out-uniques, run average overlap,
     sub-collections, the papers' reference values and notes."""
     from litaudit.render.console import fmt
