@@ -573,7 +573,7 @@ def test_verdict_renderer_escapes_stored_text():
         out.width = width
     text = cap.get()
     assert "\x1b" not in text and "\x07" not in text
-    assert "[red]x[/red]" in text and "[bold]s1[/bold] +0.0%" in text
+    assert "[red]x[/red]" in text and "[bold]s1[/bold] +0.00%" in text
     assert text.startswith(
         "With the given scores, runs of a site left out of judging score the same"
     )

@@ -243,33 +243,41 @@ def _verdict_tests(v: Verdict) -> None:
             (
                 ("-" if t.depth is None else str(t.depth))
                 + (" *" if t.depth is not None and v.depth == t.depth else ""),
-                f"{r.shift_pct:+.2f}%",
-                f"{r.ci.low:+.2f}% to {r.ci.high:+.2f}%",
-                outcome_words(r.outcome, r.margin_pct),
-                "-" if sc is None else f"{sc.low:+.2f}% to {sc.high:+.2f}%",
+                f"{r.shift_pct:+.2f}",
+                f"{r.ci.low:+.2f}, {r.ci.high:+.2f}",
+                "-" if sc is None else f"{sc.low:+.2f}, {sc.high:+.2f}",
                 f"{sum(s.loses for s in r.sites)} of {len(r.sites)}",
-                ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in r.sites[:3]),
+                outcome_words(r.outcome, r.margin_pct),
             )
         )
     decided = "* decides; " if v.depth is not None else ""
     out.print(
         table(
-            f"Shift of held-out sites' runs (Carterette et al. 2010 pooling simulation, k = 2, "
-            f"every site pair held out with equal weight), % of the mean score; {decided}"
-            f"margin {v.margin_pct:g}% (Voorhees et al. 2014), two one-sided tests at "
-            f"{v.alpha:g}",
+            f"Shift of held-out sites' runs, % of the mean score (Carterette et al. 2010 "
+            f"pooling simulation, k = 2, every site pair held out with equal weight); "
+            f"{decided}margin {v.margin_pct:g}% (Voorhees et al. 2014), two one-sided tests "
+            f"at {v.alpha:g}",
             [
                 "pool depth",
-                "shift",
-                f"{level} (topics)",
+                "shift %",
+                f"{level}, topics",
+                f"{level}, sites",
+                f"sites < -{v.margin_pct:g}%",
                 "outcome",
-                f"{level} (sites)",
-                f"sites losing > {v.margin_pct:g}%",
-                "sites losing most",
             ],
             rows,
         )
     )
+    if v.decision is not None:
+        r = v.decision.result
+        out.print(
+            "Sites losing most"
+            + ("" if v.decision.depth is None else f" at depth {v.decision.depth}")
+            + ": "
+            + ", ".join(
+                f"{s.site} {s.shift_pct:+.2f}% ({s.low:+.2f}, {s.high:+.2f})" for s in r.sites[:3]
+            )
+        )
 
 
 def _verdict_agreement(v: Verdict) -> None:
