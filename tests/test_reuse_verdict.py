@@ -507,6 +507,45 @@ def test_robust03_renamed_participants_same_interval(robust03):
     assert [x.result.site_ci for x in a] == [x.result.site_ci for x in b]
 
 
+def test_recorded_pool_depth_decides(robust03, tmp_path):
+    # issue 19, item 9: a collection's recorded depth (with its source) is the one
+    # decided at; --depth overrides it
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    path = tmp_path / "r03.duckdb"
+    shutil.copy(robust03[0], path)
+    with open_store(path) as store:
+        store.con.execute(
+            "INSERT INTO pool_depths VALUES ('trec-robust-2003', 1000, 'a test source')"
+        )
+    lines = _cli(path).splitlines()
+    assert lines[0].startswith("At pool depth 1000, runs of a site left out of judging")
+    assert lines[0].endswith(": reusable within 1%.") and lines[1] == (
+        "Pool depth 1000: a test source."
+    )
+    lines = _cli(path, "--depth", "20").splitlines()
+    assert lines[0].startswith("At pool depth 20,") and lines[1].endswith("given with --depth.")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-c", "robust03", "--margin", "0"], "--margin must be a positive percentage"),
+        (["-c", "robust03", "--alpha", "0.5"], "--alpha must be in (0, 0.5)"),
+        (["--scores", "x.csv", "--depth", "10"], "--depth applies to a stored archive"),
+    ],
+)
+def test_verdict_bad_options(args, message):
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    res = CliRunner().invoke(app, ["reuse", "verdict", *args])
+    assert res.exit_code != 0 and message in res.output
+
+
 def test_pool_depths_are_recorded_with_their_source(tmp_path):
     from litaudit.curation.seed import load_seeds
     from litaudit.store.db import open_store

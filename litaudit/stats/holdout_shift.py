@@ -127,6 +127,8 @@ def _site_shifts(zr, use, site, labels, level, scale, margin_pct) -> tuple[SiteS
         sc, _, _ = _interval(zs, level, scale)
         if not np.isfinite(sc.low):
             sc = Interval(sc.estimate, sc.estimate, sc.estimate, sc.df)
+        if abs(sc.high - sc.low) <= 1e-10 and abs(sc.estimate) <= 1e-10:  # percent
+            sc = Interval(0.0, 0.0, 0.0, sc.df)  # no spread, a rounding residue of 0
         sites.append(
             SiteShift(
                 labels[s], int(cols.size), sc.estimate, sc.low, sc.high, bool(sc.high < -margin_pct)
