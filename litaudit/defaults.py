@@ -39,7 +39,7 @@ AGREEMENT_RANDOMIZATION_SEED = 1007  # ours: seed of `reuse agreement --randomiz
 SUBCOLLECTION_SEED = 20120101  # ours: seed of the sub-collection random splits (its own;
 # the hold-out assignments no longer borrow it)
 REUSE_DEPTH = 100  # Voorhees et al. 2014, Table 1 "K": TREC-8 pooled each run's top
-# 100 (`reuse rao/lou/verdict` depth; an archive does not record it)
+# 100 (`reuse rao/lou` depth; beside `reuse verdict` when the pool depth is unknown)
 RAO_MEASURE = "Rprec"  # Voorhees et al. 2014, Sec. 3, Figure 1: RAO beside R-precision
 LOU_MEASURE = "AP"  # Voorhees et al. 2014, Sec. 4, Figure 2: LOU compares MAP
 LOU_MIN_MAP = 0.1  # Voorhees et al. 2014, Sec. 4, Table 2: automatic runs, MAP >= 0.1

@@ -76,7 +76,7 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
             tuple(
                 (
                     ("-" if t.depth is None else str(t.depth))
-                    + (" (decides)" if v.decision is not None and t is v.decision else ""),
+                    + (" (decides)" if t.depth is not None and t.depth == v.depth else ""),
                     f"{t.result.shift_pct:+.2f}%",
                     f"{t.result.ci.low:+.2f}% to {t.result.ci.high:+.2f}%",
                     outcome_words(t.result.outcome, t.result.margin_pct),
