@@ -10,6 +10,7 @@ registered on the same app.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from typing import TYPE_CHECKING, Any
@@ -205,8 +206,9 @@ def claim(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    value: float = _optional(
-        "--value", "A new claimed value (judged as one more draw besides the N published)."
+    value: str = _optional(
+        "--value",
+        "A new claimed value, as printed (judged as one more draw besides the N published).",
     ),
     result: int = _optional("--result", "A published result's id (judged as one of the N)."),
     system: str = _optional(
@@ -218,6 +220,28 @@ def claim(
     ),
     hidden_multiplier: float = typer.Option(
         1.0, "--hidden-multiplier", help="Experiments run per experiment published."
+    ),
+    run: str = _optional(
+        "--run",
+        "The claim's TREC run: evaluated on the stored qrels, checked against the claimed "
+        "value (its value when none is given) and compared topic by topic.",
+    ),
+    against: list[str] = _optional(
+        "--against",
+        "Archive run to compare with on the same topics (repeatable) (default: the "
+        "record's run when stored and the archive's best run).",
+    ),
+    baseline: str = _optional("--baseline", "The paper's baseline value, as printed."),
+    baseline_system: str = _optional(
+        "--baseline-system", "The baseline's model (BM25, ...), to find its reproductions."
+    ),
+    permutations: int = typer.Option(
+        defaults.RANDOMIZATION_PERMUTATIONS,
+        "--permutations",
+        help="Random sign assignments of the randomization test (exact when few enough).",
+    ),
+    permutation_seed: int = typer.Option(
+        defaults.RANDOMIZATION_SEED, "--permutation-seed", help="Seed of those assignments."
     ),
     filters: Filters = POPULATION,
     alpha: float = AlphaOpt,
@@ -231,15 +255,42 @@ def claim(
     json_out: bool = JsonOpt,
 ):
     """A claim against the record, against chance (the max of N+1, or of N for a published
-    result) and its own mu0 and interval."""
+    result) and its own mu0 and interval; with its run, the same-topic comparison; with
+    its baseline, the baseline's strength."""
     from litaudit.analyses.best import run_claim
+    from litaudit.analyses.claim_evidence import Asked
     from litaudit.analyses.noise import parse_se
 
+    asked = Asked(run, tuple(against or ()), baseline, baseline_system, permutations)
     kw = dict(result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier)
+    kw.update(evidence=dataclasses.replace(asked, seed=permutation_seed))
     kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=parse_se(se))
     done = _run(ctx, no_save, run_claim, collection, measure, value, filters=filters, **kw)
     from litaudit.render.audits import emit
 
+    emit(done, json_out)
+
+
+@app.command("baselines")
+def baselines(
+    ctx: typer.Context,
+    collection: str = CollectionOpt,
+    measure: str = MeasureOpt,
+    baseline: str = _optional("--baseline", "A paper's baseline value, as printed."),
+    baseline_system: str = _optional(
+        "--baseline-system", "Its model (BM25, ...), to find its reproductions."
+    ),
+    claim_value: float = _optional("--claim", "The claimed value, for its gains."),
+    no_save: bool = NoSaveOpt,
+    json_out: bool = JsonOpt,
+):
+    """A baseline against the published baselines, the same model's reproductions and the
+    best official run (Armstrong et al., CIKM 2009)."""
+    from litaudit.analyses.baselines import run_baselines
+    from litaudit.render.audits import emit
+
+    kw = dict(value=baseline, model=baseline_system, claim=claim_value)
+    done = _run(ctx, no_save, run_baselines, collection, measure, **kw)
     emit(done, json_out)
 
 
