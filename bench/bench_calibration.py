@@ -1,24 +1,26 @@
-"""Calibration and power of the reusability verdict (issue 11, item 4).
+"""Calibration of the reusability decision (issue 19, item 13).
 
-Families (litaudit/analyses/reuse_calibration.py says how each case is drawn):
-- reusable by construction, robust2004_ap.csv (110 runs x 249 topics, full judgments):
-  runs in 14 random pseudo-sites (the paper's Robust 2004 set-up), random hold-outs;
-- reusable by construction, robust03 archive (17 runs, full qrels on both sides):
-  runs in 4 to 8 random sites, a random 50 of the 100 topics;
-- non-reusable by construction, robust03 archive: the same draws, but every topic
-  scored with the depth-10 or depth-20 pool of the sites not held out (the held-out
-  sites' documents unjudged), as in Carterette et al. (2010) Section 4.3;
-- reusable, plus independent judging noise (sd 0.02 AP) on every (topic, hold-out,
-  run) score: scores that depend on the hold-outs without bias, where the test's size
-  is its nominal 5% (on noise-free full scores its statistic is exactly 0);
-- with --full, also depths 50 and 100 (milder; reported, no requirement).
-For each family: the verdict test's rejection rate (false alarms or power) at alpha 0.05
-with its Monte Carlo standard error, and, beside it, the rate of the paper's chi-square
-with the pairs taken as independent (one random assignment per case).
+Families (litaudit/analyses/reuse_calibration.py says how each case is drawn); the
+decision is the verdict's: the 90% interval of the held-out runs' relative shift against
+a margin of 1% of the mean score, every site pair held out with equal weight.
+- no bias, robust2004_ap.csv (110 runs x 249 topics, full judgments) with independent
+  judging noise (sd 0.02 AP) on every (topic, hold-out, run) score: 14 random sites;
+- no bias, adhoc7_ap.csv (TREC-7, 103 runs x 50 topics) with the same noise, 14 sites;
+- no bias, robust03 archive (17 runs), full qrels on both sides plus the same noise:
+  4 to 8 random sites, a random 50 of the 100 topics;
+- bias, robust03 archive: the same draws, every topic scored with the depth-10 or depth-20
+  pool of the sites not held out (Carterette et al. 2010, Section 4.3);
+- deep pools, robust03-shaped: the same draws pooled to depth 1000 (4 to 8 sites, all 100
+  topics).
+Requirements: "lose more than 1%" in at most 5% of the no-bias cases and at least 80% of
+the shallow-pool cases; "reusable within 1%" in at least 80% of the depth-1000 cases (each
+within two Monte Carlo standard errors). Beside them: how often the interval lies wholly
+below 0 on the no-bias families (a one-sided 5% test of no shift: about 5% when the
+interval is calibrated, 0 when the noise cancels exactly) and the paper's chi-square with
+the pairs taken as independent (one random assignment per case).
 
-Run: .venv/bin/python bench/bench_calibration.py [--quick | --full]
-(--quick, the default: 200 cases per family; --full: 1,000.) Then the verdict's
-stability: 20 seeds on robust03 and on robust04 (10 assignments each; --full: 100).
+Run: .venv/bin/python bench/bench_calibration.py [--quick]   (400 cases per family;
+--quick: 100). Then the order check: robust03's verdict with the participants renamed.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from pathlib import Path
 from litaudit.analyses import reuse_calibration as cal
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-SEED = 11_2026  # the bench's own seed (case i of a family: [SEED + f, i])
+SEED = 11_2026  # the bench's own seed (case i of family f: [SEED + f, i])
+NOISE = 0.02  # AP points: judging noise of the no-bias families
 
 
 def load_robust03() -> tuple:
@@ -53,116 +56,127 @@ def load_robust03() -> tuple:
         return tmp, load_coded(store.con, "trec-robust-2003")[1]
 
 
+def _r(x: cal.Rate, n: int) -> str:
+    if x.count == 0:
+        return f"0.0% (95% upper bound {100 * x.upper95:.1f}%)"
+    if x.count == n:
+        return f"100.0% (95% lower bound {100 * x.lower95:.1f}%)"
+    return f"{100 * x.rate:.1f}% +- {100 * x.se:.1f}"
+
+
 def show(r: cal.FamilyResult, seconds: float) -> None:
-    bound = f" (95% upper bound {100 * r.upper95:.1f}%)" if r.rejections == 0 else ""
+    n = r.cases
     print(
-        f"{r.family:<58} {r.rejections:>4}/{r.cases:<5} {100 * r.rate:5.1f}% "
-        f"+- {100 * r.se:3.1f}{bound}; paper's chi-square {100 * r.paper_rate:5.1f}% "
-        f"+- {100 * r.paper_se:3.1f}; mean shift {r.mean_shift_pct:+.2f}%  [{seconds:.0f} s]"
+        f"{r.family}: {n} cases [{seconds:.0f} s]\n"
+        f"  reusable within 1%: {_r(r.reusable, n)}; lose more than 1%: {_r(r.lose, n)}; "
+        f"inconclusive: {_r(r.inconclusive, n)}\n"
+        f"  interval below 0: {_r(r.below_zero, n)}; paper's chi-square rejects: "
+        f"{_r(r.paper, n)}; mean shift {r.mean_shift_pct:+.3f}%, mean 90% CI width "
+        f"{r.mean_width_pct:.3f}%"
     )
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    g = ap.add_mutually_exclusive_group()
-    g.add_argument("--quick", action="store_true", help="200 cases per family (default)")
-    g.add_argument("--full", action="store_true", help="1,000 cases per family")
+    ap.add_argument("--quick", action="store_true", help="100 cases per family (default 400)")
     args = ap.parse_args()
-    n = 1000 if args.full else 200
+    n = 100 if args.quick else 400
     if not DATA.is_dir():
         print(f"skipped: {DATA} is absent")
         return 0
     from litaudit.analyses.agreement_input import read_score_matrix
 
-    r04_tags, _, r04 = read_score_matrix(DATA / "pertopic" / "robust2004_ap.csv")
+    _, _, r04 = read_score_matrix(DATA / "pertopic" / "robust2004_ap.csv")
+    _, _, a7 = read_score_matrix(DATA / "pertopic" / "adhoc7_ap.csv")
     coded_path, coded = load_robust03()
-    print(
-        f"alpha 0.05, {n} cases per family (Monte Carlo standard errors; 2-core machine "
-        "shared with other jobs)"
-    )
+    print(f"margin 1%, 90% intervals (alpha 0.05 each side), {n} cases per family")
+
+    def sites(rng) -> int:
+        return int(rng.integers(4, 9))
+
     families = [
         (
-            "reusable: robust04 per-topic, 14 random sites",
-            lambda rng: cal.matrix_case(r04, rng, sites=14),
+            "no bias",
+            f"robust04 per-topic + noise (sd {NOISE}), 14 random sites",
+            lambda rng: cal.matrix_case(r04, rng, sites=14, noise=NOISE),
         ),
         (
-            "reusable + unbiased noise (sd 0.02): robust04, 14 sites",
-            lambda rng: cal.matrix_case(r04, rng, sites=14, noise=0.02),
+            "no bias",
+            f"TREC-7 per-topic + noise (sd {NOISE}), 14 random sites",
+            lambda rng: cal.matrix_case(a7, rng, sites=14, noise=NOISE),
         ),
         (
-            "reusable: robust03 full qrels, 4-8 random sites, 50 topics",
+            "no bias",
+            f"robust03 full qrels + noise (sd {NOISE}), 4-8 random sites, 50 random topics",
             lambda rng: cal.archive_case(
-                coded, rng, depth=None, sites=int(rng.integers(4, 9)), topics=50
+                coded, rng, depth=None, sites=sites(rng), topics=50, noise=NOISE
             ),
         ),
         (
-            "non-reusable: robust03 depth 10/20 pools, 4-8 sites, 50 topics",
+            "shallow",
+            "robust03 depth-10/20 pools without the held-out sites, 4-8 sites, 50 topics",
             lambda rng: cal.archive_case(
-                coded,
-                rng,
-                depth=int(rng.choice([10, 20])),
-                sites=int(rng.integers(4, 9)),
-                topics=50,
+                coded, rng, depth=int(rng.choice([10, 20])), sites=sites(rng), topics=50
             ),
+        ),
+        (
+            "deep",
+            "robust03-shaped, depth-1000 pools, 4-8 random sites, 100 topics",
+            lambda rng: cal.archive_case(coded, rng, depth=1000, sites=sites(rng)),
         ),
     ]
-    milder = [
-        (
-            "milder: robust03 depth 50 pools, 4-8 sites, 50 topics",
-            lambda rng: cal.archive_case(
-                coded, rng, depth=50, sites=int(rng.integers(4, 9)), topics=50
-            ),
-        ),
-        (
-            "milder: robust03 depth 100 pools, 4-8 sites, 50 topics",
-            lambda rng: cal.archive_case(
-                coded, rng, depth=100, sites=int(rng.integers(4, 9)), topics=50
-            ),
-        ),
-    ]
-    if args.full:
-        families += milder
     ok = True
-    for f, (name, make) in enumerate(families):
+    for f, (kind, name, make) in enumerate(families):
         t = time.perf_counter()
         r = cal.run_family(name, n, make, seed=SEED + f)
         show(r, time.perf_counter() - t)
-        if name.startswith("reusable") and r.rate - 2 * r.se > 0.05:
+        if kind == "no bias" and r.lose.rate - 2 * r.lose.se > 0.05:
             ok = False
-        if name.startswith("non-reusable") and r.rate + 2 * r.se < 0.80:
+        if kind == "shallow" and r.lose.rate + 2 * r.lose.se < 0.80:
             ok = False
-    print(
-        "calibrated (<= 5%) and powered (>= 80%) within Monte Carlo error:", "yes" if ok else "NO"
-    )
-    ok = stability(coded_path, r04_tags, r04, 100 if args.full else 10) and ok
-    return 0 if ok else 1
+        if kind == "deep" and r.reusable.rate + 2 * r.reusable.se < 0.80:
+            ok = False
+    print("requirements met within Monte Carlo error:", "yes" if ok else "NO")
+    return 0 if order_free(coded_path) and ok else 1
 
 
-def stability(db_path, tags, r04, assignments: int) -> bool:
-    """The verdict for 20 seeds of its random assignments, on robust03 and robust04."""
+def order_free(db_path) -> bool:
+    """robust03's verdict at depth 100 with the participants as named and renamed."""
+    import dataclasses
+
+    import numpy as np
+
     from litaudit.analyses import verdict as V
-    from litaudit.analyses.agreement_input import pseudo_sites
+    from litaudit.analyses.coded_archive import load_coded
     from litaudit.store.db import open_store
 
     t = time.perf_counter()
     with open_store(db_path) as store:
-        r03 = [
-            V.run_verdict(
-                store.con, "trec-robust-2003", seed=s, assignments=assignments, save=False
-            ).result.outcome
-            for s in range(20)
-        ]
-    sites = pseudo_sites(tags, 14)
-    r04v = [
-        V.matrix_verdict(r04, sites, seed=s, assignments=assignments).outcome for s in range(20)
-    ]
-    for name, outs in (("robust03 archive", r03), ("robust04 per-topic, 14 sites", r04v)):
-        print(
-            f"stability, {name}, 20 seeds ({assignments} assignments each): "
-            + "; ".join(f"{o!r} x {outs.count(o)}" for o in sorted(set(outs)))
+        cid, coded = load_coded(store.con, "trec-robust-2003")
+        names = coded.participant_names
+        perm = np.arange(len(names))[::-1]  # reversed order: new code of each old one
+        renamed = [""] * len(names)
+        for new in perm:
+            renamed[new] = f"site{new:02d}"
+        other = dataclasses.replace(
+            coded,
+            participant_names=tuple(renamed),
+            participant_of_run=perm[coded.participant_of_run],
         )
-    print(f"[{time.perf_counter() - t:.0f} s]")
-    return len(set(r03)) == 1 and len(set(r04v)) == 1
+        out = []
+        for c in (coded, other):
+            v = V.run_verdict(
+                store.con, cid, depth=100, assignments=1, save=False, loaded=(cid, c)
+            ).result
+            assert v.decision is not None
+            out.append(v.decision.result.ci)
+    same = out[0] == out[1]
+    print(
+        f"order: robust03 at depth 100, participants as named {out[0]}, renamed in reverse "
+        f"order {out[1]}: {'identical' if same else 'DIFFERENT'} "
+        f"[{time.perf_counter() - t:.0f} s]"
+    )
+    return same
 
 
 if __name__ == "__main__":

@@ -27,8 +27,9 @@ N_STAR_CAP = 1e12  # ours: N* beyond this prints as "> 1e+12" (capped): no colle
 # sees that many experiments, and the tail model is meaningless there
 
 # --- reusability (Carterette et al. 2010; Voorhees et al. 2014; Sanderson et al. 2012) -
-REUSE_ALPHA = 0.05  # level of every test entering the reuse verdict (Holm, family-wise)
-REUSE_CORRECTION = "holm"  # ours: Holm (1979) across every test entering the verdict
+REUSE_ALPHA = 0.05  # level of each one-sided test of the reuse verdict (90% intervals)
+REUSE_MARGIN_PCT = 1.0  # Voorhees et al. 2014, Sec. 4: "differences that small [1%] are
+# within the level of evaluation noise"; the reuse verdict's equivalence margin
 AGREEMENT_K = 2  # Carterette et al. 2010, Sec. 4.3: 2 sites held out per topic
 AGREEMENT_DEPTH = 100  # Sec. 4.3: the simulated pool of the sites not held out, depth 100
 AGREEMENT_MIN_TOPICS = 5  # ours: a pair needs >= 5 baseline and 5 reuse topics (t-tests)
@@ -42,7 +43,7 @@ AGREEMENT_RANDOMIZATION_SEED = 1007  # ours: seed of `reuse agreement --randomiz
 SUBCOLLECTION_SEED = 20120101  # ours: seed of the sub-collection random splits (its own;
 # the hold-out assignments no longer borrow it)
 REUSE_DEPTH = 100  # Voorhees et al. 2014, Table 1 "K": TREC-8 pooled each run's top
-# 100 (`reuse rao/lou/verdict` depth; an archive does not record it)
+# 100 (`reuse rao/lou` depth; beside `reuse verdict` when the pool depth is unknown)
 RAO_MEASURE = "Rprec"  # Voorhees et al. 2014, Sec. 3, Figure 1: RAO beside R-precision
 LOU_MEASURE = "AP"  # Voorhees et al. 2014, Sec. 4, Figure 2: LOU compares MAP
 LOU_MIN_MAP = 0.1  # Voorhees et al. 2014, Sec. 4, Table 2: automatic runs, MAP >= 0.1

@@ -44,6 +44,13 @@ RENDER_MAY_READ = {
         "population_sentence",
         "cited",
     },
+    "litaudit.analyses.verdict_wording": {
+        "decision_sentence",
+        "sites_sentence",
+        "outcome_words",
+        "depth_sentence",
+        "shift_words",
+    },
 }
 
 

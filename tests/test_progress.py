@@ -216,8 +216,7 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
     load's steps (read, docnos coded, rows ordered, assembled), and a verdict's units add
     up to its total."""
     from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
-    from litaudit.analyses.verdict import _depths, run_verdict, verdict_steps
-    from litaudit.defaults import AGREEMENT_DEPTH
+    from litaudit.analyses.verdict import run_verdict, verdict_depths, verdict_steps
     from litaudit.runs.ingest import import_archive
     from tests.test_runs_cache import CID, _write_archive
 
@@ -228,7 +227,7 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
     assert seen == [1] * LOAD_STEPS and cid == CID and len(coded.run) > 0
     seen.clear()
     run_verdict(mem_store.con, CID, assignments=3, save=False, progress=seen.append)
-    assert sum(seen) == verdict_steps(_depths(AGREEMENT_DEPTH), 3, 0, False)
+    assert sum(seen) == verdict_steps(verdict_depths(None), 3, 0, False)
 
 
 def test_verify_prints_a_line_per_result_after_its_bar_and_up_to_a_failure(cli, seeded_db_file):

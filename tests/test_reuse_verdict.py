@@ -1,4 +1,6 @@
-"""The rebuilt reusability verdict (issue 11, items 4-6): its deciding test, the paper's
+"""The reusability verdict: its decision (issue 19, items 8-12: an equivalence test of the
+held-out runs' relative shift against a 1% margin, at the collection's pool depth, free of
+the sites' order, with the sites as a unit too, the decision first), the paper's
 agreement analysis over assignments, calibration, stability, wording, and the 2010
 tables from the CLI.
 
@@ -11,6 +13,7 @@ topics, 14 sites, 2 held out: "39 for within-site, only 3 for between-site").
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from itertools import combinations
 
@@ -23,6 +26,7 @@ from litaudit.analyses import agreement_tables as T
 from litaudit.analyses import reuse_calibration as cal
 from litaudit.analyses import verdict as V
 from litaudit.analyses.agreement_test import _held_matrix, _shift, matrix_agreement
+from litaudit.stats import holdout_shift as H
 from litaudit.stats.agreement_null import (
     fast_power,
     pair_sets,
@@ -30,7 +34,7 @@ from litaudit.stats.agreement_null import (
     signflip_pvalue,
 )
 from litaudit.stats.design import assign_holdouts, design, partial_design, round_robin
-from litaudit.stats.holdout_shift import HoldoutShift, holdout_shift, round_robin_counts
+from litaudit.stats.holdout_shift import holdout_shift
 from litaudit.stats.power import paired_t_power
 
 # ------------------------------------------------------------------ the deciding test
@@ -50,18 +54,20 @@ def _table(rng, n_t=30, m=4, runs=8, bias=0.0):
 
 
 def test_shift_is_zero_when_scores_ignore_the_holdouts():
-    table, site, subsets, order = _table(np.random.default_rng(1))
-    r = holdout_shift(table, round_robin_counts(subsets, 30, 0, order), site, subsets)
-    assert abs(r.shift) < 1e-12 and r.p_value == 1.0 and r.t is None
+    table, site, subsets, _ = _table(np.random.default_rng(1))
+    r = holdout_shift(table, site, subsets)
+    assert abs(r.shift) < 1e-12 and r.ci.low == r.ci.high == r.shift_pct
+    assert r.outcome == H.REUSABLE and r.p_equivalence == 0.0 and r.p_loss == 1.0
 
 
 def test_shift_is_the_expectation_over_random_assignments():
     # the exact expectation equals the mean of the Monte Carlo shift over many random
-    # assignments (topic order shuffled, round robin) within 4 standard errors
+    # assignments (topic order shuffled, round robin: with 30 topics, 5 full cycles of
+    # the 6 pairs, every pair equally likely on every topic) within 4 standard errors
     rng = np.random.default_rng(7)
     table, site, subsets, order = _table(rng, bias=0.02)
     table = table + rng.normal(0, 0.03, size=table.shape)  # depends on the hold-outs
-    exact = holdout_shift(table, round_robin_counts(subsets, 30, 0, order), site, subsets)
+    exact = holdout_shift(table, site, subsets)
     index = {s: n for n, s in enumerate(subsets)}
     topics = [str(t) for t in range(30)]
     pos = {t: i for i, t in enumerate(topics)}
@@ -73,34 +79,123 @@ def test_shift_is_the_expectation_over_random_assignments():
         draws.append(_shift(table[np.arange(30), sub].T, h[site])[0])
     se = np.std(draws) / np.sqrt(len(draws))
     assert exact.shift == pytest.approx(np.mean(draws), abs=4 * se)
-    assert exact.shift < 0 and exact.p_value < 0.05
+    assert exact.ci.high < 0
 
 
-def _fake(p):
-    return HoldoutShift(50, 10, 0.25, -0.01, -4.0, 0.001, -3.0, p, ())
+def _biased(rng, bias, noise, n_t=60, m=6, runs=18, names=None):
+    """A table where a run loses ``bias`` (fraction of its score) when its site is held
+    out, plus hold-out-dependent noise keyed by the held-out pair of *names*."""
+    names = names or [f"s{i}" for i in range(m)]
+    site = np.arange(runs) % m
+    base = rng.uniform(0.1, 0.6, size=(n_t, runs))
+    pairs = sorted(combinations(sorted(names), 2))
+    eps = {p: rng.normal(0, noise, size=(n_t, runs)) for p in pairs}
+    return base, site, eps, bias
 
 
-def test_holm_across_the_verdict_tests():
-    tests = [(10, _fake(0.01), ()), (20, _fake(0.04), ()), (50, _fake(0.03), ())]
-    outcome, headline, out = V.decide(tests, 0.05, "holm")
-    # Holm: 0.01 x 3 = 0.03, then max(0.03, 0.03 x 2) = 0.06, then max(0.06, 0.04) = 0.06
-    assert [t.p_adjusted for t in out] == pytest.approx([0.03, 0.06, 0.06])
-    assert [t.evidence for t in out] == [True, False, False]
-    assert outcome == V.EVIDENCE and "depth 10" in headline and "depth 20" not in headline
-    outcome, _, out = V.decide(tests, 0.05, "none")
-    assert all(t.evidence for t in out) and outcome == V.EVIDENCE
-    outcome, headline, _ = V.decide([(10, _fake(0.2), ())], 0.05, "holm")
-    assert outcome == V.NO_EVIDENCE and headline.startswith(V.NO_EVIDENCE)
-    assert V.decide([], 0.05, "holm")[0] == V.NOT_ENOUGH
+def _build(base, site, eps, bias, names):
+    """The table for sites called ``names`` (code i is ``names[i]``)."""
+    m = len(names)
+    subsets = ((),) + tuple(combinations(range(m), 2))
+    t = np.repeat(base[:, None, :], len(subsets), axis=1)
+    for n, s in enumerate(subsets[1:], start=1):
+        held = np.isin(site, s)
+        t[:, n, :] += eps[tuple(sorted(names[i] for i in s))]
+        t[:, n, held] *= 1 - bias
+    return t, subsets
 
 
-def test_outcomes_claim_no_proof():
-    assert V.OUTCOMES == (
-        "evidence against reuse",
-        "no evidence against reuse in these data",
-        "not enough data",
+@pytest.mark.parametrize(
+    ("bias", "noise", "outcome"),
+    [(0.0, 0.002, H.REUSABLE), (0.05, 0.002, H.LOSE), (0.0, 0.4, H.INCONCLUSIVE)],
+)
+def test_three_outcomes(bias, noise, outcome):
+    rng = np.random.default_rng(3)
+    names = [f"s{i}" for i in range(6)]
+    base, site, eps, b = _biased(rng, bias, noise, names=names)
+    table, subsets = _build(base, site, eps, b, names)
+    r = holdout_shift(table, site, subsets, names=names)
+    assert r.outcome == outcome
+    assert r.level == pytest.approx(0.9) and r.ci.df == 59
+    # the one-sided tests say what the interval says
+    assert (r.p_loss < 0.05) == (r.ci.high < -1.0)
+    assert (r.p_equivalence < 0.05) == (-1.0 < r.ci.low and r.ci.high < 1.0)
+
+
+def test_decide_interval():
+    def iv(lo, hi):
+        return H.Interval((lo + hi) / 2, lo, hi, 9)
+
+    assert H.decide_interval(iv(-0.5, 0.9), 1.0) == H.REUSABLE
+    assert H.decide_interval(iv(-1.5, -1.01), 1.0) == H.LOSE
+    assert H.decide_interval(iv(-1.5, -0.9), 1.0) == H.INCONCLUSIVE
+    assert H.decide_interval(iv(1.2, 1.5), 1.0) == H.INCONCLUSIVE  # a gain is not a loss
+    assert H.decide_interval(iv(-1.5, -0.9), 2.0) == H.REUSABLE
+
+
+def test_renaming_the_sites_changes_no_digit():
+    # every site pair weighs the same: renaming the sites (which reorders the pairs and
+    # the sites) gives the same interval to the last digit, topics and sites
+    rng = np.random.default_rng(11)
+    names = [f"s{i}" for i in range(7)]
+    base, site, eps, b = _biased(rng, 0.01, 0.05, n_t=50, m=7, runs=21, names=names)
+    table, subsets = _build(base, site, eps, b, names)
+    r = holdout_shift(table, site, subsets, names=names)
+    perm = np.array([3, 6, 0, 5, 1, 4, 2])  # new code of each old one
+    renamed = [""] * 7
+    for old, new in enumerate(perm):
+        renamed[new] = names[old]
+    t2, s2 = _build(base, perm[site], eps, b, renamed)
+    r2 = holdout_shift(t2, perm[site], s2, names=renamed)
+    assert r2.ci == r.ci and r2.site_ci == r.site_ci and r2.sites == r.sites
+    assert r.outcome == r2.outcome
+
+
+def test_sites_as_the_unit():
+    from litaudit.analyses.verdict_wording import sites_sentence
+
+    rng = np.random.default_rng(5)
+    names = [f"s{i}" for i in range(6)]
+    base, site, eps, b = _biased(rng, 0.0, 0.001, names=names)
+    # site s0 alone loses 10% whenever it is held out
+    table, subsets = _build(base, site, eps, b, names)
+    for n, s in enumerate(subsets):
+        if 0 in s:
+            table[:, n, site == 0] *= 0.9
+    r = holdout_shift(table, site, subsets, names=names)
+    assert [x.site for x in r.sites if x.loses] == ["s0"]
+    assert r.sites[0].site == "s0" and r.sites[0].high < -1
+    assert r.site_ci is not None and r.site_ci.df == 5
+    text = sites_sentence(r)
+    assert text.startswith("Sites as the unit: 1 of 6 sites lose more than 1%")
+    assert "with 6 sites this answer is about these sites" in text
+
+
+def test_decision_sentence():
+    from litaudit.analyses.verdict_decision import DepthShift
+    from litaudit.analyses.verdict_wording import decision_sentence, depth_sentence
+
+    rng = np.random.default_rng(3)
+    names = [f"s{i}" for i in range(6)]
+    base, site, eps, b = _biased(rng, 0.05, 0.002, names=names)
+    table, subsets = _build(base, site, eps, b, names)
+    r = holdout_shift(table, site, subsets, names=names)
+    lo, hi = -r.ci.high, -r.ci.low
+    assert depth_sentence(100, r) == (
+        f"At pool depth 100, runs of a site left out of judging score {-r.shift_pct:.2f}% "
+        f"lower (90% CI {lo:.2f}-{hi:.2f}%) on the topics it did not judge; evaluation "
+        "noise is 1% (Voorhees et al. 2014): new systems lose more than 1%."
     )
-    assert not any("reusable" in o.lower().replace("reuse", "") for o in V.OUTCOMES)
+    v = V.matrix_verdict(base.T, site, assignments=2, seed=1)
+    assert v.outcome == V.REUSABLE and v.decision is v.tests[0]
+    assert decision_sentence(v).startswith(
+        "With the given scores, runs of a site left out of judging score the same (90% CI "
+        "0.00-0.00%) on the topics"
+    ) and decision_sentence(v).endswith(": reusable within 1%.")
+    unknown = dataclasses.replace(
+        v, collection_id="c", outcome=V.NO_DEPTH, decision=None, tests=(DepthShift(10, r),)
+    )
+    assert decision_sentence(unknown).startswith("No decision: the pool depth of c is not recorded")
 
 
 # ------------------------------------------------------------------ the agreement analysis
@@ -293,67 +388,174 @@ def test_calibration_smoke(robust03):
     _, c, data = robust03
     _, _, r04 = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
     r = cal.run_family("r04", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6), seed=1)
-    assert r.rejections == 0 and r.rate == 0 and 0 < r.upper95 < 1
-    assert abs(r.mean_shift_pct) < 1e-9
+    assert r.reusable.count == 6 and r.lose.count == 0 and 0 < r.lose.upper95 < 1
+    assert abs(r.mean_shift_pct) < 1e-9 and r.below_zero.count == 0
     r = cal.run_family(
         "noise", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6, noise=0.02), seed=2
     )
-    assert r.cases == 6 and 0 <= r.rate <= 1 and abs(r.mean_shift_pct) < 5
+    assert r.cases == 6 and r.lose.count == 0 and abs(r.mean_shift_pct) < 1
     r = cal.run_family(
         "r03 full", 4, lambda rng: cal.archive_case(c, rng, depth=None, sites=5, topics=50), seed=3
     )
-    assert r.rejections == 0
+    assert r.reusable.count == 4
     r = cal.run_family(
         "r03 shallow", 4, lambda rng: cal.archive_case(c, rng, depth=10, sites=5, topics=50), seed=4
     )
-    assert r.rejections == 4 and r.mean_shift_pct < -1
+    assert r.lose.count == 4 and r.mean_shift_pct < -1 and r.lose.lower95 > 0
+    r = cal.run_family("r03 deep", 3, lambda rng: cal.archive_case(c, rng, depth=1000, sites=5), 5)
+    assert r.reusable.count == 3 and -1 < r.mean_shift_pct < 0
 
 
 def test_robust04_verdict_is_stable_across_20_seeds(robust03):
     from litaudit.analyses.agreement_input import pseudo_sites, read_score_matrix
+    from litaudit.analyses.verdict_wording import decision_sentence
 
     data = robust03[2]
     tags, _, x = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
     sites = pseudo_sites(tags, 14)
-    seen = {V.matrix_verdict(x, sites, seed=s, assignments=1).headline for s in range(20)}
-    assert len(seen) == 1 and next(iter(seen)).startswith(V.NO_EVIDENCE)
+    seen = {decision_sentence(V.matrix_verdict(x, sites, seed=s, assignments=1)) for s in range(20)}
+    assert len(seen) == 1 and next(iter(seen)).endswith("reusable within 1%.")
+
+
+def _cli(path, *args):
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    res = CliRunner().invoke(
+        app, ["--db", str(path), "reuse", "verdict", "-c", "robust03", "--assignments", "2", *args]
+    )
+    assert res.exit_code == 0, res.output
+    return res.output
 
 
 def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     import shutil
 
-    from typer.testing import CliRunner
-
     from litaudit.analyses.audits import list_audits
-    from litaudit.cli.main import app
     from litaudit.store.db import open_store
 
     path = tmp_path / "r03.duckdb"
     shutil.copy(robust03[0], path)
-    res = CliRunner().invoke(
-        app, ["--db", str(path), "reuse", "verdict", "-c", "robust03", "--assignments", "5"]
+    # no recorded pool depth: one row per depth, no decision (the first line says so)
+    text = _cli(path)
+    first = " ".join(text.split("\n\n")[0].split())
+    assert first.startswith(
+        "No decision: the pool depth of trec-robust-2003 is not recorded, so no depth is the "
+        "collection's (give --depth); runs of a site left out of judging score from 0.05% "
+        "lower (depth 1000) to 4.04% lower (depth 10)"
+    ), first
+    flat = " ".join(text.split())
+    assert "the archive holds 17 of the 78 official runs" in flat
+    assert "Sites as the unit" not in flat
+    # at the depths given: the three outcomes, the first line one sentence
+    text = _cli(path, "--depth", "100")
+    lines = " ".join(text.split()).split(" Pool depth 100: given with --depth. ")
+    assert lines[0] == (
+        "At pool depth 100, runs of a site left out of judging score 1.22% lower (90% CI "
+        "0.97-1.48%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
+        "al. 2014): inconclusive."
     )
-    assert res.exit_code == 0, res.output
-    text = " ".join(res.output.split())
-    assert "verdict: evidence against reuse" in text
-    assert "the archive holds 17 of the 78 official runs" in text
-    assert "hold-out design unbalanced" in text and "fewer topics than subsets" in text
-    line = next(x for x in res.output.splitlines() if x.startswith("verdict:"))
-    assert "reusable" not in line.lower() and "proof" not in line.lower()
+    assert lines[1].startswith(
+        "Sites as the unit: 4 of 16 sites lose more than 1% (their own 90% CI over topics "
+        "below -1%); the mean over sites is -1.29% (90% CI -1.93% to -0.65%, 15 df)."
+    )
+    flat = " ".join(_cli(path, "--depth", "1000").split())
+    assert flat.startswith(
+        "At pool depth 1000, runs of a site left out of judging score 0.05% lower (90% CI "
+        "0.01-0.09%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
+        "al. 2014): reusable within 1%."
+    )
+    flat = " ".join(_cli(path, "--depth", "10").split())
+    assert flat.startswith("At pool depth 10, ") and "new systems lose more than 1%." in flat
+    flat = " ".join(_cli(path, "--depth", "100", "--margin", "2").split())
+    assert "evaluation noise is 2% (Voorhees et al. 2014): reusable within 2%." in flat
     # the decision does not depend on the seed of the (descriptive) assignments
     with open_store(path) as store:
         runs = [
-            V.run_verdict(store.con, "robust03", seed=s, assignments=1, save=False).result
+            V.run_verdict(store.con, "robust03", depth=100, seed=s, assignments=1, save=False)
             for s in (1, 2, 3)
         ]
         stored = list_audits(store.con, kind=V.KIND)[-1].result
-    assert len({v.headline for v in runs}) == 1 and runs[0].tests == runs[2].tests
+    assert len({r.result.decision for r in runs}) == 1
     # the stored audit decodes back into the same typed verdict (registered kind)
     from litaudit.codec import decode, to_jsonable
 
-    assert isinstance(stored, V.Verdict) and stored.outcome == V.EVIDENCE
+    assert isinstance(stored, V.Verdict) and stored.outcome == V.REUSABLE
+    assert stored.depth == 100 and stored.margin_pct == 2.0
     assert to_jsonable(decode(V.Verdict, to_jsonable(stored))) == to_jsonable(stored)
     assert [t.depth for t in stored.tests] == [10, 20, 50, 100, 1000]
+
+
+def test_robust03_renamed_participants_same_interval(robust03):
+    # issue 19, item 10: the participants renamed (their order reversed) give the same
+    # interval at every depth, to the last digit
+    from litaudit.analyses.verdict_decision import pool_shifts
+
+    _, c, _ = robust03
+    m = len(c.participant_names)
+    perm = np.arange(m)[::-1]
+    renamed = [""] * m
+    for new in perm:
+        renamed[new] = f"site{new:02d}"
+    c2 = dataclasses.replace(
+        c, participant_names=tuple(renamed), participant_of_run=perm[c.participant_of_run]
+    )
+    a = pool_shifts(c, (20, 1000), [], lambda n: None, margin_pct=1.0, alpha=0.05)[1]
+    b = pool_shifts(c2, (20, 1000), [], lambda n: None, margin_pct=1.0, alpha=0.05)[1]
+    assert [x.result.ci for x in a] == [x.result.ci for x in b]
+    assert [x.result.site_ci for x in a] == [x.result.site_ci for x in b]
+
+
+def test_recorded_pool_depth_decides(robust03, tmp_path):
+    # issue 19, item 9: a collection's recorded depth (with its source) is the one
+    # decided at; --depth overrides it
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    path = tmp_path / "r03.duckdb"
+    shutil.copy(robust03[0], path)
+    with open_store(path) as store:
+        store.con.execute(
+            "INSERT INTO pool_depths VALUES ('trec-robust-2003', 1000, 'a test source')"
+        )
+    lines = _cli(path).splitlines()
+    assert lines[0].startswith("At pool depth 1000, runs of a site left out of judging")
+    assert lines[0].endswith(": reusable within 1%.") and lines[1] == (
+        "Pool depth 1000: a test source."
+    )
+    lines = _cli(path, "--depth", "20").splitlines()
+    assert lines[0].startswith("At pool depth 20,") and lines[1].endswith("given with --depth.")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-c", "robust03", "--margin", "0"], "--margin must be a positive percentage"),
+        (["-c", "robust03", "--alpha", "0.5"], "--alpha must be in (0, 0.5)"),
+        (["--scores", "x.csv", "--depth", "10"], "--depth applies to a stored archive"),
+    ],
+)
+def test_verdict_bad_options(args, message):
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    res = CliRunner().invoke(app, ["reuse", "verdict", *args])
+    assert res.exit_code != 0 and message in res.output
+
+
+def test_pool_depths_are_recorded_with_their_source(tmp_path):
+    from litaudit.curation.seed import load_seeds
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import pool_depth
+
+    with open_store(tmp_path / "s.duckdb") as store:
+        load_seeds(store)
+        depth, source = pool_depth(store.con, "disks45/nocr/trec8")
+        assert depth == 100 and source.startswith("Voorhees, Lin, Efron, SIGIR 2014, Table 1")
+        assert pool_depth(store.con, "trec-robust-2003") is None  # no source: unknown
 
 
 def test_randomization_test_of_a_design():
@@ -399,7 +601,7 @@ def test_verdict_renderer_escapes_stored_text():
     sites = ("[bold]s1[/bold]", "s2\x1b[31m", "s3", "s4")
     x = rng.uniform(0.1, 0.6, size=(8, 24))
     v = V.matrix_verdict(x, tuple(sites[i % 4] for i in range(8)), assignments=3, seed=1)
-    assert v.tests and v.tests[0].most_affected
+    assert v.tests and v.tests[0].result.sites
     v = dataclasses.replace(v, collection_id="c\x1b]0;title\x07[red]x[/red]")
     width = out.width
     out.width = 300  # no cell cut short
@@ -410,4 +612,7 @@ def test_verdict_renderer_escapes_stored_text():
         out.width = width
     text = cap.get()
     assert "\x1b" not in text and "\x07" not in text
-    assert "[red]x[/red]" in text and "[bold]s1[/bold] +0.0%" in text
+    assert "[red]x[/red]" in text and "[bold]s1[/bold] +0.00%" in text
+    assert text.startswith(
+        "With the given scores, runs of a site left out of judging score the same"
+    )

@@ -106,14 +106,3 @@ def pool_scores(c: CodedArchive, site_of_run, *, k: int, depth: int) -> PoolScor
         ap[t] = vals[:-1]
         full[:, t] = vals[-1]
     return PoolScores(depth, k, m, subsets, ap, full)
-
-
-def design_counts(ps: PoolScores, baseline: int = 0) -> np.ndarray:
-    """Topics holding out each subset of ``ps`` in the round-robin design
-    (:func:`litaudit.stats.design.round_robin` order), ``baseline`` holding out none."""
-    from litaudit.stats.design import round_robin
-    from litaudit.stats.holdout_shift import round_robin_counts
-
-    index = {s: n for n, s in enumerate(ps.subsets)}
-    order = [index[tuple(sorted(s))] for s in round_robin(tuple(range(ps.n_sites)), ps.k)]
-    return round_robin_counts(ps.subsets, ps.ap.shape[0], baseline, order)

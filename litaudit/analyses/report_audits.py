@@ -202,10 +202,12 @@ def _reuse(
 def _stored_verdict(con, cid: str, fingerprint: str, subcollections: bool) -> int | None:
     """The newest stored verdict of the report's parameters for this archive; one stored by
     an older version in another shape is passed over."""
-    from litaudit.analyses import reuse
+    from litaudit import defaults
     from litaudit.analyses.audits import get_audit
-    from litaudit.analyses.verdict import KIND
+    from litaudit.analyses.verdict import KIND, collection_depth
     from litaudit.errors import StoreError
+
+    depth, source = collection_depth(con, cid)
 
     rows = con.execute(
         "SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
@@ -218,7 +220,10 @@ def _stored_verdict(con, cid: str, fingerprint: str, subcollections: bool) -> in
         except StoreError:
             continue
         if (
-            a.params.get("depth") == reuse.DEFAULT_DEPTH
+            a.params.get("depth") == depth
+            and a.params.get("depth_source") == source
+            and a.params.get("margin_pct") == defaults.REUSE_MARGIN_PCT
+            and a.params.get("alpha") == defaults.REUSE_ALPHA
             and a.params.get("split") == "prefix"
             and (a.params.get("subcollections") or not subcollections)
         ):

@@ -1,21 +1,23 @@
-"""Calibration and power of the reusability verdict's test on collections reusable or
-non-reusable by construction (bench/bench_calibration.py; a small version in the tests).
+"""Calibration of the reusability decision on collections whose truth is known by
+construction (bench/bench_calibration.py; a small version in the tests).
 
-A *case* draws sites and hold-outs at random and applies the verdict's deciding test
-(:func:`litaudit.stats.holdout_shift.holdout_shift` on the case's score table, level
+A *case* draws sites (and topics) at random and applies the verdict's decision
+(:func:`litaudit.stats.holdout_shift.holdout_shift`: every site pair held out with equal
+weight, the 90% interval of the relative shift against a margin, two one-sided tests at
 ``alpha``), and, beside it, the paper's chi-square of agreement in significance on one
-random assignment with the pairs taken as independent (the test the old verdict gated
-on), so that both rates can be compared.
+random assignment with the pairs taken as independent, so that both can be compared.
 
-- Reusable by construction: every run scored with the full judgments on both sides
-  (a per-topic score matrix such as robust2004_ap.csv, or a run archive's full qrels);
-  runs grouped into random sites, held-out topics assigned at random. The verdict's
-  statistic is then exactly 0, so a variant adds judging noise that depends on the
-  hold-outs but is unbiased, under which the test's size is 5%, not 0.
-- Non-reusable by construction: a run archive whose held-out sites' runs are scored with
-  qrels from the shallow (depth 10 or 20) pool of the other sites only, the Section 4.3
+- No bias by construction: every run scored with the full judgments on both sides (a
+  per-topic score matrix such as robust2004_ap.csv, or a run archive's full qrels); the
+  shift is then exactly 0, so a variant adds judging noise that depends on the hold-outs
+  but is unbiased. The decision should rarely say "lose more than the margin".
+- Bias by construction: a run archive whose held-out sites' runs are scored with qrels
+  from the shallow (depth 10 or 20) pool of the other sites only, the Section 4.3
   simulation of Carterette et al. (2010) at a depth where the held-out sites' unique
-  relevant documents go unjudged; random sites, a random half of the topics.
+  relevant documents go unjudged. The decision should say "lose more than the margin".
+- Deep pools: the same archive pooled to depth 1000 (every document of every run), where
+  a held-out site loses only the relevant documents no other site retrieves at all. The
+  decision should say "reusable within the margin".
 """
 
 from __future__ import annotations
@@ -30,32 +32,51 @@ from scipy import stats
 from litaudit import defaults
 from litaudit.stats.agreement_null import agreement_statistics, pair_sets
 from litaudit.stats.design import round_robin
-from litaudit.stats.holdout_shift import holdout_shift, round_robin_counts
+from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, holdout_shift
 
 
 @dataclass(frozen=True)
 class CaseResult:
-    rejected: bool  # the verdict's test: evidence against reuse
-    p_value: float
+    outcome: str  # REUSABLE, LOSE or INCONCLUSIVE
     shift_pct: float
+    low: float  # the interval over topics
+    high: float
     paper_rejected: bool  # the paper's chi-square (pairs independent), any analysis
     paper_p: tuple[float, ...]  # per analysis with >= 1 pair (within, between, participant)
 
 
 @dataclass(frozen=True)
-class FamilyResult:
-    """Rejection rate of one family of cases, with its Monte Carlo standard error."""
+class Rate:
+    """How many cases of a family gave one outcome, with the Monte Carlo standard error."""
 
-    family: str
-    cases: int
-    rejections: int
+    count: int
     rate: float
     se: float  # sqrt(rate (1 - rate) / cases)
     upper95: float  # one-sided 95% upper bound (exact binomial)
-    paper_rejections: int
-    paper_rate: float
-    paper_se: float
+    lower95: float  # one-sided 95% lower bound (exact binomial)
+
+
+@dataclass(frozen=True)
+class FamilyResult:
+    """The outcomes of one family of cases."""
+
+    family: str
+    cases: int
+    reusable: Rate
+    lose: Rate
+    inconclusive: Rate
+    below_zero: Rate  # the interval lies wholly below 0 (a one-sided 5% test of no shift)
+    paper: Rate  # the paper's chi-square rejects
     mean_shift_pct: float
+    mean_width_pct: float  # mean width of the interval
+
+
+def rate(count: int, cases: int) -> Rate:
+    """``count`` of ``cases`` with its standard error and exact one-sided 95% bounds."""
+    p = count / cases
+    upper = float(stats.beta.ppf(0.95, count + 1, cases - count)) if count < cases else 1.0
+    lower = float(stats.beta.ppf(0.05, count, cases - count + 1)) if count > 0 else 0.0
+    return Rate(count, p, float(np.sqrt(p * (1 - p) / cases)), upper, lower)
 
 
 def _groups(n_runs: int, m: int, rng: np.random.Generator) -> np.ndarray:
@@ -73,18 +94,21 @@ def _subsets(m: int, k: int):
 
 
 def _assignment(n_topics: int, order, rng) -> np.ndarray:
-    """Subset index per topic: the round robin after a random topic order."""
+    """Subset index per topic: the round robin after a random topic order (for the
+    paper's chi-square on one assignment)."""
     slots = np.array([order[i % len(order)] for i in range(n_topics)])
     out = np.empty(n_topics, dtype=np.int64)
     out[rng.permutation(n_topics)] = slots
     return out
 
 
-def _case(table: np.ndarray, site: np.ndarray, subsets, order, rng, alpha: float) -> CaseResult:
+def _case(
+    table: np.ndarray, site: np.ndarray, subsets, order, rng, alpha: float, margin_pct: float
+) -> CaseResult:
     """``table``: (topics, subsets, runs) scores of the case."""
     n_t = table.shape[0]
     m = int(site.max()) + 1
-    r = holdout_shift(table, round_robin_counts(subsets, n_t, 0, order), site, subsets)
+    r = holdout_shift(table, site, subsets, margin_pct=margin_pct, alpha=alpha)
     sub = _assignment(n_t, order, rng)
     held = np.zeros((m, n_t), dtype=bool)
     for t, s in enumerate(sub):
@@ -96,9 +120,10 @@ def _case(table: np.ndarray, site: np.ndarray, subsets, order, rng, alpha: float
         if a.pairs
     ]
     return CaseResult(
-        bool(r.p_value < alpha),
-        r.p_value,
+        r.outcome,
         r.shift_pct,
+        r.ci.low,
+        r.ci.high,
         bool(any(p < alpha for p in ps)),
         tuple(float(p) for p in ps),
     )
@@ -111,18 +136,19 @@ def matrix_case(
     sites: int = 14,
     noise: float = 0.0,
     alpha: float = defaults.REUSE_ALPHA,
+    margin_pct: float = defaults.REUSE_MARGIN_PCT,
 ) -> CaseResult:
-    """Reusable by construction from a runs x topics full-judgment matrix. ``noise`` > 0
+    """No bias by construction, from a runs x topics full-judgment matrix. ``noise`` > 0
     adds independent Normal(0, noise) errors to every (topic, held-out subset, run)
     score: the scores then depend on the hold-outs, but with no bias against the
-    held-out runs (a null that does not make the statistic exactly 0)."""
+    held-out runs (the shift is no longer exactly 0)."""
     x = np.asarray(scores, dtype=float)
     site = _groups(x.shape[0], sites, rng)
     subsets, order = _subsets(sites, defaults.AGREEMENT_K)
     table = np.broadcast_to(x.T[:, None, :], (x.shape[1], len(subsets), x.shape[0]))
     if noise > 0:
         table = table + rng.normal(0.0, noise, size=table.shape)
-    return _case(table, site, subsets, order, rng, alpha)
+    return _case(table, site, subsets, order, rng, alpha, margin_pct)
 
 
 def archive_case(
@@ -132,10 +158,13 @@ def archive_case(
     depth: int | None,
     sites: int,
     topics: int | None = None,
+    noise: float = 0.0,
     alpha: float = defaults.REUSE_ALPHA,
+    margin_pct: float = defaults.REUSE_MARGIN_PCT,
 ) -> CaseResult:
-    """A run archive case: ``depth`` None scores with the full judgments (reusable by
-    construction), else the depth-``depth`` pools of the sites not held out."""
+    """A run archive case: ``depth`` None scores with the full judgments (no bias by
+    construction; ``noise`` as in :func:`matrix_case`), else the depth-``depth`` pools of
+    the sites not held out."""
     from litaudit.analyses.holdout_pools import pool_scores
 
     site = _groups(len(coded.tags), sites, rng)
@@ -145,10 +174,12 @@ def archive_case(
     if depth is None:
         full = ps.full[:, keep]
         table = np.broadcast_to(full.T[:, None, :], (keep.size, len(ps.subsets), full.shape[0]))
+        if noise > 0:
+            table = table + rng.normal(0.0, noise, size=table.shape)
     else:
         table = ps.ap[keep]
     subsets, order = _subsets(sites, defaults.AGREEMENT_K)
-    return _case(table, site, subsets, order, rng, alpha)
+    return _case(table, site, subsets, order, rng, alpha, margin_pct)
 
 
 def run_family(
@@ -164,19 +195,15 @@ def run_family(
         results.append(make_case(np.random.default_rng([seed, i])))
         if progress is not None:
             progress(1)
-    rej = sum(r.rejected for r in results)
-    paper = sum(r.paper_rejected for r in results)
-    rate, prate = rej / cases, paper / cases
-    upper = float(stats.beta.ppf(0.95, rej + 1, cases - rej)) if rej < cases else 1.0
+    outs = [r.outcome for r in results]
     return FamilyResult(
         family,
         cases,
-        rej,
-        rate,
-        float(np.sqrt(rate * (1 - rate) / cases)),
-        upper,
-        paper,
-        prate,
-        float(np.sqrt(prate * (1 - prate) / cases)),
+        rate(outs.count(REUSABLE), cases),
+        rate(outs.count(LOSE), cases),
+        rate(outs.count(INCONCLUSIVE), cases),
+        rate(sum(r.high < 0 for r in results), cases),
+        rate(sum(r.paper_rejected for r in results), cases),
         float(np.mean([r.shift_pct for r in results])),
+        float(np.mean([r.high - r.low for r in results])),
     )

@@ -1,24 +1,24 @@
 """The reusability verdict of a collection, stored as an audit (kind 'reuse-verdict').
 
-One of three outcomes, none a proof: "evidence against reuse" (which parts, with effect
-sizes), "no evidence against reuse in these data", "not enough data".
+The question it answers: would a new system's score be off by more than evaluation noise?
+One of "reusable within 1%", "new systems lose more than 1%", "inconclusive" (with the
+interval), or no decision ("pool depth unknown", "not enough data").
 
-What decides (docs/STATISTICS.md, reusability): the shift of held-out runs in a pooling
-simulation (Carterette, Kanoulas, Pavlu, Fang, SIGIR 2010, Sections 3.1, 3.2.3, 4.3):
-how much lower a site's runs score, relative to the other runs, on topics the site did
-not contribute judgments to, in expectation over the design's random hold-out
-assignments (:mod:`litaudit.stats.holdout_shift`; exact, no seed), tested over topics.
-The pool depth of an archive is not recorded, so the test is made at every depth of
-``defaults.LOU_DEPTHS`` (and the one asked for), Holm-corrected across them.
+What decides (docs/STATISTICS.md, reusability; :mod:`litaudit.analyses.verdict_decision`):
+the shift of held-out runs in a pooling simulation at the collection's pool depth
+(Carterette, Kanoulas, Pavlu, Fang, SIGIR 2010, Sections 3.1, 3.2.3, 4.3), exact over
+every k-subset of sites held out with equal weight, its 90% interval over topics set
+against a margin of 1% of the mean score (Voorhees, Lin, Efron, SIGIR 2014, Section 4) by
+two one-sided tests. The depth is the collection's recorded pool depth (with its source)
+or the one given; when neither is known the shift is shown at every depth of
+``defaults.LOU_DEPTHS`` and nothing is decided.
 
-What is shown beside it, never as a gate: the paper's agreement-in-significance analysis
-over random assignments (its chi-square p per assignment, and a sign-flip test that keeps
-the pairs' dependence: :mod:`litaudit.analyses.agreement_test`); RAO and leave-out-uniques
-over the same depths (Voorhees, Lin, Efron, SIGIR 2014); sub-collection tau (Sanderson,
-Turpin, Zhang, Scholer, CIKM 2012); each with the papers' reference values.
-
-The deciding test is in :mod:`litaudit.analyses.verdict_decision`, what is shown beside it
-in :mod:`litaudit.analyses.verdict_descriptive`; this module assembles them into the stored
+What is shown beside it, never as a gate: the same shift with the sites as the unit; the
+paper's agreement-in-significance analysis over random assignments
+(:mod:`litaudit.analyses.agreement_test`); RAO and leave-out-uniques over the same depths
+(Voorhees, Lin, Efron, SIGIR 2014); sub-collection tau (Sanderson, Turpin, Zhang,
+Scholer, CIKM 2012); each with the papers' reference values (in
+:mod:`litaudit.analyses.verdict_descriptive`). This module assembles them into the stored
 :class:`Verdict` (of a run archive, or of a score matrix).
 """
 
@@ -47,15 +47,12 @@ from litaudit.analyses.subcollection_tau import (
 )
 from litaudit.analyses.subcollection_tau import SUBCOLLECTION_PERMUTATIONS
 from litaudit.analyses.verdict_decision import (
-    EVIDENCE,
-    NO_EVIDENCE,
+    NO_DEPTH,
     NOT_ENOUGH,
     OUTCOMES,
-    ShiftTest,
-    SiteShift,
-    decide,
-    matrix_shift_test,
-    pool_shift_tests,
+    DepthShift,
+    matrix_shift,
+    pool_shifts,
 )
 from litaudit.analyses.verdict_descriptive import (
     Coverage,
@@ -69,24 +66,27 @@ from litaudit.analyses.verdict_descriptive import (
     references,
     subcollection_summary,
 )
+from litaudit.analyses.verdict_wording import decision_sentence
 from litaudit.errors import ParameterError
+from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE
 
 __all__ = [
-    "EVIDENCE",
+    "INCONCLUSIVE",
     "KIND",
+    "LOSE",
     "NOT_ENOUGH",
-    "NO_EVIDENCE",
+    "NO_DEPTH",
     "OUTCOMES",
+    "REUSABLE",
     "SUBCOLLECTION_SEED",
     "Coverage",
+    "DepthShift",
     "LOUDepth",
     "RAOSummary",
     "Reference",
-    "ShiftTest",
-    "SiteShift",
     "SubcollectionSummary",
     "Verdict",
-    "decide",
+    "decision_sentence",
     "matrix_verdict",
     "official_counts",
     "run_verdict",
@@ -102,13 +102,15 @@ class Verdict:
 
     collection_id: str | None
     outcome: str  # one of OUTCOMES
-    headline: str
-    alpha: float
-    correction: str
+    alpha: float  # each one-sided test's level; the intervals are 1 - 2 alpha
+    margin_pct: float  # evaluation noise, % of the mean score
     measure: str
+    depth: int | None  # the pool depth decided at (None: unknown, or scores given)
+    depth_source: str | None  # where that depth comes from
     coverage: Coverage
     design: HoldoutDesign | None
-    tests: tuple[ShiftTest, ...]  # every test entering the verdict
+    tests: tuple[DepthShift, ...]  # the shift at every depth computed
+    decision: DepthShift | None  # the row that decides (None: no decision)
     agreement: AgreementTest | None  # descriptive
     lou: tuple[LOUDepth, ...]
     rao: RAOSummary | None
@@ -126,22 +128,35 @@ def verdict_steps(depths, assignments: int, permutations: int, subcollections: b
     return LOAD_STEPS + 2 * len(depths) + assignments + (permutations if subcollections else 0)
 
 
-def _depths(depth: int) -> tuple[int, ...]:
-    return tuple(sorted(set(defaults.LOU_DEPTHS) | {depth}))
+def verdict_depths(depth: int | None) -> tuple[int, ...]:
+    """The depths at which the shift is computed: the deciding one and
+    ``defaults.LOU_DEPTHS`` beside it (all of them when the depth is unknown)."""
+    return tuple(sorted(set(defaults.LOU_DEPTHS) | ({depth} if depth else set())))
+
+
+def collection_depth(con, cid: str, depth: int | None = None) -> tuple[int | None, str | None]:
+    """The depth to decide at and its source: the one given, else the collection's
+    recorded pool depth, else (None, None)."""
+    if depth is not None:
+        return depth, "given with --depth"
+    from litaudit.store.refdata import pool_depth
+
+    found = pool_depth(con, cid)
+    return (None, None) if found is None else found
 
 
 def run_verdict(
     con,
     collection: str,
     *,
-    depth: int = defaults.AGREEMENT_DEPTH,
+    depth: int | None = None,
+    margin_pct: float = defaults.REUSE_MARGIN_PCT,
     split: str = "prefix",
     permutations: int = SUBCOLLECTION_PERMUTATIONS,
     split_seed: int = SUBCOLLECTION_SEED,
     seed: int = defaults.AGREEMENT_SEED,
     assignments: int = defaults.AGREEMENT_ASSIGNMENTS,
     alpha: float = defaults.REUSE_ALPHA,
-    correction: str = defaults.REUSE_CORRECTION,
     workers: int = 1,
     subcollections: bool = False,
     save: bool = True,
@@ -150,30 +165,24 @@ def run_verdict(
 ) -> Audited[Verdict]:
     """The verdict of a stored run archive (see the module doc), stored as an audit; an
     identical call (same parameters, seeds, archive and version) hands back the stored one.
+    ``depth`` None: the collection's recorded pool depth (no decision when unknown).
     ``loaded``: the (collection id, coded archive) of ``collection`` when the caller has
     it already (as :func:`load_coded` returns it)."""
     from litaudit.analyses.audits import run_or_reuse
 
-    if not 0 < alpha < 1:
-        raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
+    if not 0 < alpha < 0.5:
+        raise ParameterError(f"alpha must be in (0, 0.5), got {alpha}")
+    if not margin_pct > 0:
+        raise ParameterError(f"the margin must be a positive percentage, got {margin_pct}")
     if loaded is None:
         loaded = load_coded(con, collection, progress)
     elif progress is not None:
         progress(LOAD_STEPS)  # loaded by the caller: its steps are done
     cid, coded = loaded
-    depths = _depths(depth)
-    params = {
-        "depth": depth,
-        "depths": list(depths),
-        "split": split,
-        "alpha": alpha,
-        "correction": correction,
-        "assignments": assignments,
-        "split_seed": split_seed,
-        "permutations": permutations,
-        "flip_seed": defaults.AGREEMENT_FLIP_SEED,
-        "subcollections": subcollections,
-    }
+    decide_at, source = collection_depth(con, cid, depth)
+    depths = verdict_depths(decide_at)
+    params = _params(decide_at, source, depths, margin_pct, split, alpha, assignments)
+    params.update(split_seed=split_seed, permutations=permutations, subcollections=subcollections)
     if not split.startswith("prefix") and Path(split).is_file():
         # the mapping file is input too (as in run_subcollections)
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
@@ -184,21 +193,22 @@ def run_verdict(
         measure=None,
         params=params,
         fingerprint=coded.fingerprint,
-        method="expected hold-out shift, topic t-test, Holm",
+        method=METHOD,
         seed=seed,
         trials=assignments,
         save=save,
         compute=lambda: _archive_verdict(
             con,
             loaded,
-            depth=depth,
+            depth=decide_at,
+            depth_source=source,
+            margin_pct=margin_pct,
             split=split,
             permutations=permutations,
             split_seed=split_seed,
             seed=seed,
             assignments=assignments,
             alpha=alpha,
-            correction=correction,
             workers=workers,
             subcollections=subcollections,
             save=save,
@@ -207,18 +217,72 @@ def run_verdict(
     )
 
 
+def _params(depth, source, depths, margin_pct, split, alpha, assignments) -> dict:
+    return {
+        "depth": depth,
+        "depth_source": source,
+        "depths": list(depths),
+        "margin_pct": margin_pct,
+        "split": split,
+        "alpha": alpha,
+        "assignments": assignments,
+        "flip_seed": defaults.AGREEMENT_FLIP_SEED,
+    }
+
+
+METHOD = "hold-out shift over equally weighted site subsets, equivalence (TOST) to a margin"
+
+
+def _outcome(rows: tuple[DepthShift, ...], depth: int | None) -> tuple[str, DepthShift | None]:
+    """The outcome and the deciding row (at ``depth``; none when it is unknown)."""
+    if not rows:
+        return NOT_ENOUGH, None
+    if depth is None:
+        return NO_DEPTH, None
+    row = next(r for r in rows if r.depth == depth)
+    return row.result.outcome, row
+
+
+def _depth_notes(cid: str, depth: int | None, depths, shown: int) -> list[str]:
+    if depth is not None:
+        return []
+    return [
+        f"the pool depth of {cid} is not recorded: the shift is shown at depths "
+        f"{', '.join(map(str, depths))} and nothing is decided; RAO, leave-out-uniques "
+        f"and the agreement analysis are at depth {shown} (TREC-8's pool depth, "
+        "Voorhees et al. 2014, Table 1)"
+    ]
+
+
+def _agreement(coded, m: int, shown: int, assignments: int, seed: int, alpha: float, tick, pools):
+    """The paper's agreement analysis over random assignments (descriptive)."""
+    if m < 3:
+        tick(assignments)
+        return None
+    return archive_agreement(
+        coded,
+        depth=shown,
+        assignments=assignments,
+        seed=seed,
+        alpha=alpha,
+        progress=tick,
+        pools=pools,
+    )
+
+
 def _archive_verdict(
     con,
     loaded,
     *,
-    depth: int,
+    depth: int | None,
+    depth_source: str | None,
+    margin_pct: float,
     split: str,
     permutations: int,
     split_seed: int,
     seed: int,
     assignments: int,
     alpha: float,
-    correction: str,
     workers: int,
     subcollections: bool,
     save: bool,
@@ -227,36 +291,27 @@ def _archive_verdict(
     tick = progress or (lambda n: None)
     cid, coded = loaded
     m = len(coded.participant_names)
-    depths = _depths(depth)
-    notes: list[str] = []
+    depths = verdict_depths(depth)
+    shown = depth or defaults.REUSE_DEPTH  # the depth of what is shown beside
+    notes = _depth_notes(cid, depth, depths, shown)
     audits: list[tuple[str, int | None]] = []
     cov = coverage(len(coded.tags), m, len(coded.topic_names), official_counts(con, cid))
-    # descriptive: RAO and LOU at the asked depth (stored), LOU at every depth
+    # descriptive: RAO and LOU at the shown depth (stored), LOU at every depth
     # (each reused when an identical call stored it)
-    rao_done = run_rao(con, cid, depth=depth, save=save, loaded=loaded)
-    lou_done = run_lou(con, cid, depth=depth, save=save, loaded=loaded)
+    rao_done = run_rao(con, cid, depth=shown, save=save, loaded=loaded)
+    lou_done = run_lou(con, cid, depth=shown, save=save, loaded=loaded)
     audits += [("reuse-rao", rao_done.audit_id), ("reuse-lou", lou_done.audit_id)]
     rao, lou_main = rao_done.result, lou_done.result
-    lou = lou_depths(coded, lou_main, depth, depths, tick)
+    lou = lou_depths(coded, lou_main, shown, depths, tick)
     if lou_main.n_unknown_type:
         notes.append(f"{lou_main.n_unknown_type} run(s) of unknown type are left out of LOU")
-    # the deciding tests
-    design, tests, pools = pool_shift_tests(coded, depths, notes, tick, keep=depth)
-    outcome, headline, shift_tests = decide(tests, alpha, correction)
+    # the decision
+    design, rows, pools = pool_shifts(
+        coded, depths, notes, tick, margin_pct=margin_pct, alpha=alpha, keep=shown
+    )
+    outcome, decision = _outcome(rows, depth)
     # descriptive: the paper's agreement analysis over random assignments
-    agreement = None
-    if m >= 3:
-        agreement = archive_agreement(
-            coded,
-            depth=depth,
-            assignments=assignments,
-            seed=seed,
-            alpha=alpha,
-            progress=tick,
-            pools=pools,
-        )
-    else:
-        tick(assignments)
+    agreement = _agreement(coded, m, shown, assignments, seed, alpha, tick, pools)
     sub = None
     if subcollections:
         sub, sub_id = subcollection_summary(
@@ -266,51 +321,29 @@ def _archive_verdict(
             audits.append(("reuse-subcollections", sub_id))
     else:
         notes.append("sub-collection tau (descriptive) not computed: add --subcollections")
-    v = Verdict(
+    return Verdict(
         collection_id=cid,
         outcome=outcome,
-        headline=headline,
         alpha=alpha,
-        correction=correction,
+        margin_pct=margin_pct,
         measure="AP",
+        depth=depth,
+        depth_source=depth_source,
         coverage=cov,
         design=design,
-        tests=shift_tests,
+        tests=rows,
+        decision=decision,
         agreement=agreement,
         lou=tuple(lou),
         rao=RAOSummary(rao.depth, rao.mean_rao, rao.max_rao, rao.lower_bound),
         subcollections=sub,
-        references=references(shift_tests, tuple(lou), sub, agreement),
+        references=references(rows, tuple(lou), sub, agreement),
         audits=tuple((k, i) for k, i in audits if i is not None),
         notes=tuple(notes),
     )
-    return v
 
 
 # ------------------------------------------------------------------ score-matrix verdict
-
-
-def _too_few_sites(m: int, cov, notes: list[str], alpha: float, correction: str) -> Verdict:
-    """The score-matrix verdict with fewer than 3 sites: no hold-out design."""
-    outcome, headline, tests = decide([], alpha, correction)
-    return Verdict(
-        None,
-        outcome,
-        headline,
-        alpha,
-        correction,
-        "AP",
-        cov,
-        None,
-        tests,
-        None,
-        (),
-        None,
-        None,
-        (),
-        (),
-        tuple(notes + [f"{m} site(s): the hold-out design needs at least 3"]),
-    )
 
 
 def matrix_verdict(
@@ -319,16 +352,17 @@ def matrix_verdict(
     *,
     names=None,
     source: str = "scores",
+    margin_pct: float = defaults.REUSE_MARGIN_PCT,
     seed: int = defaults.AGREEMENT_SEED,
     assignments: int = defaults.AGREEMENT_ASSIGNMENTS,
     alpha: float = defaults.REUSE_ALPHA,
-    correction: str = defaults.REUSE_CORRECTION,
     progress: Callable[[int], None] | None = None,
 ) -> Verdict:
     """The verdict on a runs x topics matrix of full-judgment scores (e.g. the per-topic
     files of shared/data) with run sites: every run is scored with the same judgments
-    whichever sites are held out, so the shift is 0 by construction; the agreement
-    analysis over random assignments is shown beside it."""
+    whichever sites are held out, so the shift is 0 by construction (reusable within the
+    margin whatever the data); the agreement analysis over random assignments is shown
+    beside it."""
     x = np.asarray(scores, dtype=float)
     site = np.unique(np.asarray(sites), return_inverse=True)[1]
     labels = names or tuple(str(s) for s in sorted(set(sites)))
@@ -339,30 +373,40 @@ def matrix_verdict(
         "one score per run and topic: the scores do not depend on which sites are held "
         "out (reusable by construction), so the shift is 0 whatever the data"
     ]
+    design = agreement = None
+    rows: tuple[DepthShift, ...] = ()
     if m < 3:
-        return _too_few_sites(m, cov, notes, alpha, correction)
-    design = holdout_design(m, n_t, defaults.AGREEMENT_K)
-    if design.note:
-        notes.append(f"hold-out design {design.note}")
-    outcome, headline, tests = decide([matrix_shift_test(x, site, labels)], alpha, correction)
-    agreement = matrix_agreement(
-        x, site, assignments=assignments, seed=seed, alpha=alpha, source=source, progress=progress
-    )
+        notes.append(f"{m} site(s): the hold-out design needs at least 3")
+    else:
+        design = holdout_design(m, n_t, defaults.AGREEMENT_K)
+        rows = (matrix_shift(x, site, labels, margin_pct=margin_pct, alpha=alpha),)
+        agreement = matrix_agreement(
+            x,
+            site,
+            assignments=assignments,
+            seed=seed,
+            alpha=alpha,
+            source=source,
+            progress=progress,
+        )
+    outcome, decision = (rows[0].result.outcome, rows[0]) if rows else (NOT_ENOUGH, None)
     return Verdict(
-        None,
-        outcome,
-        headline,
-        alpha,
-        correction,
-        "AP",
-        cov,
-        design,
-        tests,
-        agreement,
-        (),
-        None,
-        None,
-        references(tests, (), None, agreement),
-        (),
-        tuple(notes),
+        collection_id=None,
+        outcome=outcome,
+        alpha=alpha,
+        margin_pct=margin_pct,
+        measure="AP",
+        depth=None,
+        depth_source=None,
+        coverage=cov,
+        design=design,
+        tests=rows,
+        decision=decision,
+        agreement=agreement,
+        lou=(),
+        rao=None,
+        subcollections=None,
+        references=references(rows, (), None, agreement),
+        audits=(),
+        notes=tuple(notes),
     )

@@ -178,7 +178,13 @@ def verdict_cmd(
         "--depth",
         "-k",
         min=1,
-        help="Pool depth added to the depths tried (default: the paper's, see docs).",
+        help="Pool depth to decide at (default: the collection's recorded one; when "
+        "unknown, one row per depth and no decision).",
+    ),
+    margin: float = typer.Option(
+        None,
+        "--margin",
+        help="Evaluation noise, % of the mean score (default 1, Voorhees et al. 2014).",
     ),
     split: str = SplitOpt,
     permutations: int = PermOpt,
@@ -189,7 +195,9 @@ def verdict_cmd(
     assignments: int = typer.Option(
         None, "--assignments", min=1, help="Random hold-out assignments of the agreement analysis."
     ),
-    alpha: float = typer.Option(None, "--alpha", help="Family-wise level of the verdict's tests."),
+    alpha: float = typer.Option(
+        None, "--alpha", help="Level of each one-sided test (intervals at 1 - 2 alpha)."
+    ),
     with_sub: bool = typer.Option(
         False,
         "--subcollections",
@@ -198,27 +206,26 @@ def verdict_cmd(
     workers: int = WorkersOpt,
     as_json: bool = JsonOpt,
 ):
-    """One reusability verdict: evidence against reuse, none in these data, or not
-    enough data (docs/STATISTICS.md, reusability)."""
+    """Would a new system's score be off by more than evaluation noise? Reusable within
+    1%, new systems lose more than 1%, or inconclusive (docs/STATISTICS.md, reusability)."""
     from litaudit import defaults
-    from litaudit.errors import ParameterError
     from litaudit.render.audits import emit
     from litaudit.render.console import err
 
     seed = defaults.AGREEMENT_SEED if seed is None else seed
     assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
-    alpha = defaults.REUSE_ALPHA if alpha is None else alpha
+    alpha, margin = _decision_options(alpha, margin, collection, scores, depth)
     quiet = as_json or not err.is_terminal
-    if (collection is None) == (scores is None):
-        raise ParameterError("give --collection or --scores")
     if scores is not None:
-        done = _scores_verdict(scores, run_sites, pseudo_sites, seed, assignments, alpha, quiet)
+        done = _scores_verdict(
+            scores, run_sites, pseudo_sites, seed, assignments, alpha, margin, quiet
+        )
     else:
-        depth = depth or defaults.AGREEMENT_DEPTH
         done = _stored_verdict(
             ctx,
             collection,
             depth,
+            margin,
             split,
             permutations,
             split_seed,
@@ -232,7 +239,26 @@ def verdict_cmd(
     emit(done, as_json)
 
 
-def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alpha, quiet):
+def _decision_options(alpha, margin, collection, scores, depth) -> tuple[float, float]:
+    """--alpha and --margin, checked, with their defaults; the input options checked."""
+    from litaudit import defaults
+    from litaudit.errors import ParameterError
+
+    if (collection is None) == (scores is None):
+        raise ParameterError("give --collection or --scores")
+    if scores is not None and depth is not None:
+        raise ParameterError("--depth applies to a stored archive (--collection), not --scores")
+
+    alpha = defaults.REUSE_ALPHA if alpha is None else alpha
+    margin = defaults.REUSE_MARGIN_PCT if margin is None else margin
+    if not margin > 0:
+        raise ParameterError(f"--margin must be a positive percentage, got {margin}")
+    if not 0 < alpha < 0.5:
+        raise ParameterError(f"--alpha must be in (0, 0.5), got {alpha}")
+    return alpha, margin
+
+
+def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alpha, margin, quiet):
     """`reuse verdict --scores`: the verdict of a per-topic score matrix (not stored)."""
     from pathlib import Path
 
@@ -259,6 +285,7 @@ def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alp
             sites,
             names=tuple(sorted(set(sites))),
             source=Path(scores).name,
+            margin_pct=margin,
             seed=seed,
             assignments=assignments,
             alpha=alpha,
@@ -270,7 +297,8 @@ def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alp
 def _stored_verdict(
     ctx: typer.Context,
     collection: str,
-    depth: int,
+    depth: int | None,
+    margin: float,
     split,
     permutations,
     split_seed,
@@ -285,12 +313,13 @@ def _stored_verdict(
     from litaudit.analyses import verdict as V
     from litaudit.render.progress import progress_bar
 
-    total = V.verdict_steps(V._depths(depth), assignments, permutations, with_sub)
+    total = V.verdict_steps(V.verdict_depths(depth), assignments, permutations, with_sub)
     with open_write(ctx) as store, progress_bar("reusability", total, quiet=quiet) as bar:
         return V.run_verdict(
             store.con,
             collection,
             depth=depth,
+            margin_pct=margin,
             split=split,
             permutations=permutations,
             split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,

@@ -208,8 +208,15 @@ def render_agreement(result: ReuseAgreement, audit_id: int | None) -> None:
 
 
 def render_verdict(v: Verdict, audit_id: int | None) -> None:
-    """The reusability verdict (`reuse verdict`, `audit show`): the deciding tests, then
-    what is shown beside them."""
+    """The reusability verdict (`reuse verdict`, `audit show`): the decision in one
+    sentence first, then its rows, then what is shown beside them."""
+    from litaudit.analyses.verdict_wording import decision_sentence, sites_sentence
+
+    out.print(decision_sentence(v))
+    if v.decision is not None:
+        if v.depth is not None:
+            out.print(f"Pool depth {v.depth}: {v.depth_source}.")
+        out.print(sites_sentence(v.decision.result))
     name = v.collection_id or "score matrix"
     c = v.coverage
     out.print(
@@ -219,45 +226,56 @@ def render_verdict(v: Verdict, audit_id: int | None) -> None:
     _verdict_tests(v)
     _verdict_agreement(v)
     _verdict_descriptive(v)
-    out.print(f"verdict: {v.headline}")
 
 
 def _verdict_tests(v: Verdict) -> None:
-    """The tests entering the reusability verdict (p-values with 3 significant digits, as
-    the report prints them: a p of 3e-30 is not printed as 0.000)."""
-    from litaudit.analyses.wording import p_text
-    from litaudit.render.console import fmt
+    """The shift at every depth computed, with its interval and outcome."""
+    from litaudit.analyses.verdict_wording import outcome_words
 
-    if v.tests:
-        rows = [
+    if not v.tests:
+        return
+    level = f"{100 * v.tests[0].result.level:.0f}% CI"
+    rows = []
+    for t in v.tests:
+        r = t.result
+        sc = r.site_ci
+        rows.append(
             (
-                "-" if t.depth is None else t.depth,
-                f"{t.result.shift_pct:+.2f}%",
-                fmt(t.result.shift),
-                fmt(t.result.se),
-                p_text(t.result.p_value),
-                p_text(t.p_adjusted),
-                "yes" if t.evidence else "no",
-                ", ".join(f"{s.site} {s.shift_pct:+.1f}%" for s in t.most_affected),
+                ("-" if t.depth is None else str(t.depth))
+                + (" *" if t.depth is not None and v.depth == t.depth else ""),
+                f"{r.shift_pct:+.2f}",
+                f"{r.ci.low:+.2f}, {r.ci.high:+.2f}",
+                "-" if sc is None else f"{sc.low:+.2f}, {sc.high:+.2f}",
+                f"{sum(s.loses for s in r.sites)} of {len(r.sites)}",
+                outcome_words(r.outcome, r.margin_pct),
             )
-            for t in v.tests
-        ]
+        )
+    decided = "* decides; " if v.depth is not None else ""
+    out.print(
+        table(
+            f"Shift of held-out sites' runs, % of the mean score (Carterette et al. 2010 "
+            f"pooling simulation, k = 2, every site pair held out with equal weight); "
+            f"{decided}margin {v.margin_pct:g}% (Voorhees et al. 2014), two one-sided tests "
+            f"at {v.alpha:g}",
+            [
+                "pool depth",
+                "shift %",
+                f"{level}, topics",
+                f"{level}, sites",
+                f"sites < -{v.margin_pct:g}%",
+                "outcome",
+            ],
+            rows,
+        )
+    )
+    if v.decision is not None:
+        r = v.decision.result
         out.print(
-            table(
-                f"Tests entering the verdict: shift of held-out runs (Carterette et al. 2010, "
-                f"pooling simulation, k = 2, expected over the design's assignments), "
-                f"{v.correction} at alpha {v.alpha:g}",
-                [
-                    "pool depth",
-                    "shift",
-                    "AP points",
-                    "se",
-                    "p",
-                    "adjusted p",
-                    "evidence",
-                    "sites losing most",
-                ],
-                rows,
+            "Sites losing most"
+            + ("" if v.decision.depth is None else f" at depth {v.decision.depth}")
+            + ": "
+            + ", ".join(
+                f"{s.site} {s.shift_pct:+.2f}% ({s.low:+.2f}, {s.high:+.2f})" for s in r.sites[:3]
             )
         )
 

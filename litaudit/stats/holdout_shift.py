@@ -1,23 +1,34 @@
-"""Score shift of held-out runs, in expectation over the random hold-out assignments of a
-design, with a topic-level test (after Carterette, Kanoulas, Pavlu and Fang, SIGIR 2010,
-Sections 3.1, 3.2.3 and 4.3).
+"""Score shift of held-out runs in a pooling simulation, and its equivalence test against a
+practical margin (after Carterette, Kanoulas, Pavlu and Fang, SIGIR 2010, Sections 3.1,
+3.2.3 and 4.3; the margin after Voorhees, Lin and Efron, SIGIR 2014, Section 4).
 
 Input: ``ap[t, S, r]``, the score of run r on topic t when the k-subset S of sites is held
-out of t (S = 0: none), from a pooling simulation (NaN: no relevant document left), and
-``count[S]``, how many topics of the round-robin design hold out S (a random topic order
-makes every topic hold out S with probability count[S] / N). Scores are centred per topic
-and subset (each run's score minus the mean over runs), so topic difficulty drops out.
+out of t's judging (S = 0: none), from a pooling simulation (NaN: no relevant document
+left). Every topic holds out one k-subset drawn uniformly from all C(m, k), so every
+subset weighs 1 / C(m, k) whatever the sites are called (no round-robin order). Scores are
+centred per topic and subset (each run's score minus the mean over runs), so topic
+difficulty and a loss shared by all runs drop out.
 
 For run r of site s, the expected mean of its centred score over the topics its site is
 held out of, minus the expected mean over the other topics, is exactly
-    shift_r = sum_t g_tr / n_r - sum_t h_tr / (N - n_r),
-    g_tr = sum_{S contains s} count[S] / N * y[t, S, r],  h_tr likewise over S without s,
-n_r = sum_{S contains s} count[S]. Writing the mean over runs as a mean over topics,
-z_t = mean_r (N g_tr / n_r - N h_tr / (N - n_r)), gives mean_t z_t = mean_r shift_r, and
-the topics, the sampling unit of a test collection, give its standard error: a two-sided
-t-test of mean z = 0 with N - 1 degrees of freedom. No Monte Carlo: the answer does not
-depend on a seed. When the scores do not depend on the hold-outs (every run scored with
-the full judgments), every z_t is exactly 0 and p = 1.
+    shift_r = sum_t g_tr / n_r - sum_t h_tr / n'_r,
+    g_tr = sum_{S contains s} y[t, S, r] / C,  h_tr likewise over S without s,
+with n_r, n'_r the expected numbers of scored topics of each kind. Writing the mean over
+runs as a mean over topics, z_t = mean_r (N g_tr / n_r - N h_tr / n'_r), gives
+mean_t z_t = mean_r shift_r, and the topics, the sampling unit of a test collection, give
+its standard error (N - 1 degrees of freedom). No Monte Carlo: no seed. Sums over subsets
+and over sites are taken in sorted order, so renaming the sites changes no digit.
+
+The decision is an equivalence test (two one-sided tests, Schuirmann 1987) of the relative
+shift 100 shift / mean score (the mean score with nothing held out, taken as known)
+against a margin of ``margin`` percent: with the 100 (1 - 2 alpha)% interval [lo, hi],
+    reusable within the margin  <=>  -margin < lo and hi < margin
+        (both one-sided tests, H0: shift <= -margin and H0: shift >= margin, reject),
+    new systems lose more       <=>  hi < -margin (the one-sided test of H0: shift >=
+        -margin rejects at alpha),
+    inconclusive otherwise.
+The same interval over sites (each site's mean shift, m - 1 degrees of freedom) and each
+site's own interval over topics treat the sites as the unit.
 """
 
 from __future__ import annotations
@@ -29,89 +40,198 @@ from scipy import stats
 
 from litaudit.errors import ParameterError
 
+REUSABLE = "reusable"
+LOSE = "lose"
+INCONCLUSIVE = "inconclusive"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A shift in percent of the mean score with its two-sided interval."""
+
+    estimate: float
+    low: float
+    high: float
+    df: int
+
+
+@dataclass(frozen=True)
+class SiteShift:
+    """One site's runs: their mean shift (% of the mean score) and its interval over
+    topics."""
+
+    site: str
+    runs: int
+    shift_pct: float
+    low: float
+    high: float
+    loses: bool  # the interval lies wholly below -margin
+
 
 @dataclass(frozen=True)
 class HoldoutShift:
-    """Expected shift of held-out runs (centred scores) and its topic-level test."""
+    """Expected shift of held-out runs (centred scores), its interval over topics, the
+    equivalence decision, and the same over sites."""
 
     topics: int
     runs: int
-    mean_score: float  # mean score with subset 0 (nothing held out)
+    mean_score: float  # mean score with nothing held out
     shift: float  # mean over runs of shift_r (score points)
     shift_pct: float  # 100 * shift / mean_score
-    se: float  # standard error over topics
-    t: float | None
-    p_value: float  # two-sided
-    per_run: tuple[float, ...]  # shift_r
+    se: float  # standard error over topics (score points)
+    level: float  # confidence of the intervals, 1 - 2 alpha
+    margin_pct: float
+    ci: Interval  # over topics, % of the mean score
+    outcome: str  # REUSABLE, LOSE or INCONCLUSIVE
+    p_equivalence: float  # max of the two one-sided p-values (TOST)
+    p_loss: float  # one-sided p of H0: shift >= -margin
+    sites: tuple[SiteShift, ...]  # by shift, most negative first
+    site_ci: Interval | None  # over sites (None under 2 sites)
+    per_run: tuple[float, ...]  # shift_r (score points; NaN: not scored)
 
 
-def holdout_shift(ap, count, site_of_run, subsets) -> HoldoutShift:
-    """The shift of :mod:`this module <litaudit.stats.holdout_shift>` from the score table."""
-    y = np.asarray(ap, dtype=float)
-    c = np.asarray(count, dtype=float)
-    site = np.asarray(site_of_run, dtype=np.int64)
+def _sorted_sum(a: np.ndarray, axis: int) -> np.ndarray:
+    """Sum along ``axis`` in sorted order: the same digits whatever the order."""
+    return np.sort(a, axis=axis).sum(axis=axis)
+
+
+def _interval(values: np.ndarray, level: float, scale: float) -> tuple[Interval, float, float]:
+    """Mean of ``values`` with its t interval in units of ``scale``; the mean and se."""
+    v = np.sort(values)
+    n = v.size
+    mean = float(v.mean())
+    se = float(v.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
+    q = float(stats.t.ppf(0.5 + level / 2, n - 1)) if n > 1 else float("nan")
+    lo, hi = float(scale * (mean - q * se)), float(scale * (mean + q * se))
+    return Interval(scale * mean, lo, hi, n - 1), mean, se
+
+
+def decide_interval(ci: Interval, margin_pct: float) -> str:
+    """REUSABLE, LOSE or INCONCLUSIVE from the interval (see the module doc)."""
+    if ci.high < -margin_pct:
+        return LOSE
+    if -margin_pct < ci.low and ci.high < margin_pct:
+        return REUSABLE
+    return INCONCLUSIVE
+
+
+def _site_shifts(zr, use, site, labels, level, scale, margin_pct) -> tuple[SiteShift, ...]:
+    """Each site's runs: their mean shift with its interval over topics (``zr``: topics x
+    runs), most negative first."""
+    sites = []
+    for s in range(len(labels)):
+        cols = np.flatnonzero(use & (site == s))
+        if cols.size == 0:
+            continue
+        zs = _sorted_sum(zr[:, cols], 1) / cols.size
+        sc, _, _ = _interval(zs, level, scale)
+        if not np.isfinite(sc.low):
+            sc = Interval(sc.estimate, sc.estimate, sc.estimate, sc.df)
+        if abs(sc.high - sc.low) <= 1e-10 and abs(sc.estimate) <= 1e-10:  # percent
+            sc = Interval(0.0, 0.0, 0.0, sc.df)  # no spread, a rounding residue of 0
+        sites.append(
+            SiteShift(
+                labels[s], int(cols.size), sc.estimate, sc.low, sc.high, bool(sc.high < -margin_pct)
+            )
+        )
+    sites.sort(key=lambda x: (x.shift_pct, x.site))
+    return tuple(sites)
+
+
+def _topic_run_shifts(y: np.ndarray, site: np.ndarray, subsets, m: int):
+    """z[t, r] = N g_tr / n_r - N h_tr / n'_r (module doc) for the runs with both kinds of
+    topics (``use``); NaN for the others."""
     n_t, n_s, n_r = y.shape
-    if c.size != n_s or len(subsets) != n_s or site.size != n_r:
-        raise ParameterError("ap, count, subsets and site_of_run do not fit together")
-    if n_t < 2:
-        raise ParameterError("the shift needs at least 2 topics")
-    total = c.sum()
-    if total != n_t:
-        raise ParameterError(f"the design's counts sum to {total}, not the {n_t} topics")
     ok = np.isfinite(y)
     n_ok = ok.sum(axis=2, keepdims=True)
-    centre = np.where(ok, y, 0.0).sum(axis=2, keepdims=True) / np.maximum(n_ok, 1)
-    yc = np.where(ok, y - centre, 0.0)
-    m = int(site.max()) + 1
-    contains = np.zeros((n_s, m), dtype=bool)
-    for n, s in enumerate(subsets):
+    centre = _sorted_sum(np.where(ok, y, 0.0), 2)[:, :, None] / np.maximum(n_ok, 1)
+    yc = np.where(ok, y - centre, 0.0)[:, 1:, :]
+    okf = ok[:, 1:, :].astype(float)
+    contains = np.zeros((n_s - 1, m), dtype=bool)
+    for n, s in enumerate(subsets[1:]):
         contains[n, list(s)] = True
     held = contains[:, site]  # (subsets, runs)
-    w = c / n_t  # P(topic holds out S)
-    wh = w[:, None] * held  # (subsets, runs)
-    wn = w[:, None] * ~held
-    g = np.einsum("tsr,sr->tr", yc, wh)
-    h = np.einsum("tsr,sr->tr", yc, wn)
-    # expected number of scored topics held out / not held out, per run
-    nh = np.einsum("tsr,sr->r", ok.astype(float), wh)
-    nn = np.einsum("tsr,sr->r", ok.astype(float), wn)
+    c = float(n_s - 1)  # each subset weighs 1 / C(m, k)
+    g = np.empty((n_t, n_r))
+    h = np.empty((n_t, n_r))
+    for r in range(n_r):
+        g[:, r] = _sorted_sum(yc[:, held[:, r], r], 1) / c
+        h[:, r] = _sorted_sum(yc[:, ~held[:, r], r], 1) / c
+    nh = np.einsum("tsr,sr->r", okf, held) / c  # counts: exact in any order
+    nn = np.einsum("tsr,sr->r", okf, ~held) / c
     use = (nh > 0) & (nn > 0)
     if use.sum() < 1:
         raise ParameterError("no run has both held-out and other topics")
-    z = (g[:, use] / nh[use] - h[:, use] / nn[use]).mean(axis=1) * n_t
+    zr = np.full((n_t, n_r), np.nan)
+    zr[:, use] = g[:, use] / nh[use] * n_t - h[:, use] / nn[use] * n_t
+    return zr, use
+
+
+def holdout_shift(
+    ap,
+    site_of_run,
+    subsets,
+    *,
+    names=None,
+    margin_pct: float = 1.0,
+    alpha: float = 0.05,
+) -> HoldoutShift:
+    """The shift of :mod:`this module <litaudit.stats.holdout_shift>` from the score table
+    ``ap`` (topics x subsets x runs; ``subsets[0]`` is the empty one)."""
+    y = np.asarray(ap, dtype=float)
+    site = np.asarray(site_of_run, dtype=np.int64)
+    n_t, n_s, n_r = y.shape
+    if len(subsets) != n_s or site.size != n_r or n_s < 2 or len(subsets[0]) != 0:
+        raise ParameterError("ap, subsets and site_of_run do not fit together")
+    if n_t < 2:
+        raise ParameterError("the shift needs at least 2 topics")
+    if not 0 < alpha < 0.5:
+        raise ParameterError(f"alpha must be in (0, 0.5), got {alpha}")
+    if not margin_pct > 0:
+        raise ParameterError(f"the margin must be positive, got {margin_pct}")
+    m = int(site.max()) + 1
+    labels = tuple(names) if names is not None else tuple(str(s) for s in range(m))
+    zr, use = _topic_run_shifts(y, site, subsets, m)
     per_run = np.full(n_r, np.nan)
-    per_run[use] = g[:, use].sum(0) / nh[use] - h[:, use].sum(0) / nn[use]
-    shift = float(z.mean())
-    sd = float(z.std(ddof=1))
-    se = sd / np.sqrt(n_t)
+    per_run[use] = _sorted_sum(zr[:, use], 0) / n_t
+    z = zr[:, use].mean(axis=1)
     base = y[:, 0, :]
     mean_score = float(np.nanmean(base)) if np.isfinite(base).any() else float("nan")
-    if se <= 1e-12 * max(1.0, abs(shift)):
-        t, p = None, (1.0 if abs(shift) <= 1e-12 else 0.0)
-    else:
-        t = shift / se
-        p = float(2.0 * stats.t.sf(abs(t), n_t - 1))
+    if not mean_score > 0:
+        raise ParameterError("the mean score with nothing held out is not positive")
+    level = 1.0 - 2.0 * alpha
+    scale = 100.0 / mean_score
+    ci, shift, se = _interval(z, level, scale)
+    margin = margin_pct / scale
+    if se > 1e-12 * max(1.0, abs(shift)):
+        p_low = float(stats.t.sf((shift + margin) / se, n_t - 1))  # H0: shift <= -margin
+        p_high = float(stats.t.cdf((shift - margin) / se, n_t - 1))  # H0: shift >= margin
+        p_loss = float(stats.t.cdf((shift + margin) / se, n_t - 1))  # H0: shift >= -margin
+    else:  # no spread: the interval is the point (a rounding residue of 0 is 0)
+        if abs(shift) <= 1e-12 * mean_score:
+            shift = 0.0
+        p_low = 0.0 if shift > -margin else 1.0
+        p_high = 0.0 if shift < margin else 1.0
+        p_loss = 0.0 if shift < -margin else 1.0
+        ci = Interval(shift * scale, shift * scale, shift * scale, ci.df)
+    sites = _site_shifts(zr, use, site, labels, level, scale, margin_pct)
+    site_ci = None
+    if len(sites) >= 2:
+        site_ci = _interval(np.array([x.shift_pct for x in sites]), level, 1.0)[0]
     return HoldoutShift(
-        n_t,
-        int(use.sum()),
-        mean_score,
-        shift,
-        100.0 * shift / mean_score if mean_score else float("nan"),
-        se,
-        t,
-        p,
-        tuple(float(v) for v in per_run),
+        topics=n_t,
+        runs=int(use.sum()),
+        mean_score=mean_score,
+        shift=shift,
+        shift_pct=ci.estimate,
+        se=se,
+        level=level,
+        margin_pct=float(margin_pct),
+        ci=ci,
+        outcome=decide_interval(ci, margin_pct),
+        p_equivalence=max(p_low, p_high),
+        p_loss=p_loss,
+        sites=sites,
+        site_ci=site_ci,
+        per_run=tuple(float(v) for v in per_run),
     )
-
-
-def round_robin_counts(subsets, n_topics: int, baseline: int, order) -> np.ndarray:
-    """How many topics hold out each subset: ``baseline`` hold out none (index 0), the
-    others cycle through ``order`` (subset indices in round-robin order)."""
-    if baseline > n_topics:
-        raise ParameterError("more baseline topics than topics")
-    count = np.zeros(len(subsets))
-    count[0] = baseline
-    order = list(order)
-    for i in range(n_topics - baseline):
-        count[order[i % len(order)]] += 1
-    return count

@@ -80,12 +80,7 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
             colls,
             conflict="",
         )
-        _insert_columns(
-            con,
-            "collection_aliases (alias, collection_id)",
-            [list(kv) for kv in aliases.items()],
-            conflict=" ON CONFLICT DO NOTHING",
-        )
+        _insert_aliases(con, aliases)
         if topic_sets:
             _insert_columns(
                 con,
@@ -94,16 +89,35 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
                 conflict="",
             )
     if old_aliases:
-        _insert_columns(
-            con,
-            "collection_aliases (alias, collection_id)",
-            [list(kv) for kv in old_aliases.items()],
-            conflict=" ON CONFLICT DO NOTHING",
-        )
+        _insert_aliases(con, old_aliases)
     added["collections"] += len(colls)
+    _load_pool_depths(con, data["collections"])
     for name in DEFAULT_MEASURES:
         added["measures"] += ensure_measure(con, name)
     return added
+
+
+def _insert_aliases(con, aliases: dict[str, str]) -> None:
+    """Aliases (lower-case alias -> collection id); an alias present already is kept."""
+    _insert_columns(
+        con,
+        "collection_aliases (alias, collection_id)",
+        [list(kv) for kv in aliases.items()],
+        conflict=" ON CONFLICT DO NOTHING",
+    )
+
+
+def _load_pool_depths(con, collections: list[dict]) -> None:
+    """The pool depths of the file's collections (schema 005), present before or not."""
+    depths = [
+        [c["id"], c["pool_depth"]["depth"], c["pool_depth"]["source"]]
+        for c in collections
+        if "pool_depth" in c
+    ]
+    if depths:
+        _insert_columns(
+            con, "pool_depths (collection_id, depth, source)", depths, " ON CONFLICT DO NOTHING"
+        )
 
 
 def _topic_set_row(collection_id: str, ts: dict) -> list:
@@ -382,6 +396,14 @@ def add_collection(
         [cid, int(n_topics), f"{n_topics} queries ({prov})"],
     )
     return CollectionRef(cid, name, (title or cid).strip(), int(n_topics))
+
+
+def pool_depth(con, collection_id: str) -> tuple[int, str] | None:
+    """The recorded pool depth of a collection and its source (None: not recorded)."""
+    row = con.execute(
+        "SELECT depth, source FROM pool_depths WHERE collection_id = ?", [collection_id]
+    ).fetchone()
+    return None if row is None else (int(row[0]), str(row[1]))
 
 
 def resolve_measure(con, name: str) -> str:

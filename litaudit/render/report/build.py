@@ -191,10 +191,12 @@ def _conclusions(
                 )
             )
     if reuse is not None and reuse.verdict is not None:
+        from litaudit.analyses.verdict_wording import decision_sentence
+
         out.append(
             Conclusion(
                 "reuse",
-                _sentence(f"Reusability: {reuse.verdict.headline}"),
+                _sentence(f"Reusability: {decision_sentence(reuse.verdict)}"),
                 f"reuse verdict audit #{reuse.verdict_audit}, {reuse.n_runs} stored runs",
                 anchor("reuse"),
             )

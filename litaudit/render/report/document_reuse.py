@@ -46,31 +46,49 @@ def reuse_blocks(r: ReuseSection) -> list:
 
 
 def _reuse_verdict(r: ReuseSection, v) -> list:
-    """The reusability verdict: its headline, its tests and the papers' reference values."""
-    from litaudit.analyses.wording import p_text
-
-    out: list = []
-    out.append(
-        Para(
-            f"From the {r.n_runs} stored runs: {v.headline} "
-            f"({cite(r.verdict_audit)}). {v.coverage.note[:1].upper()}"
-            f"{v.coverage.note[1:]}."
-        )
+    """The reusability decision in one sentence first, then its rows and the papers'
+    reference values."""
+    from litaudit.analyses.verdict_wording import (
+        decision_sentence,
+        outcome_words,
+        sites_sentence,
     )
+
+    out: list = [Para(f"{decision_sentence(v)} ({cite(r.verdict_audit)})")]
+    more = [f"From the {r.n_runs} stored runs."]
+    if v.decision is not None:
+        if v.depth is not None:
+            more.append(f"Pool depth {v.depth}: {v.depth_source}.")
+        more.append(sites_sentence(v.decision.result))
+    more.append(f"{v.coverage.note[:1].upper()}{v.coverage.note[1:]}.")
+    out.append(Para(" ".join(more)))
+    level = f"{100 * v.tests[0].result.level:.0f}% CI" if v.tests else "CI"
     out.append(
         Table(
-            ("pool depth", "shift of held-out runs", "p", "adjusted p", "evidence"),
+            (
+                "pool depth",
+                "shift of held-out runs",
+                f"{level} (topics)",
+                "outcome",
+                f"{level} (sites)",
+                f"sites losing > {v.margin_pct:g}%",
+            ),
             tuple(
                 (
-                    "-" if t.depth is None else str(t.depth),
+                    ("-" if t.depth is None else str(t.depth))
+                    + (" (decides)" if t.depth is not None and t.depth == v.depth else ""),
                     f"{t.result.shift_pct:+.2f}%",
-                    p_text(t.result.p_value),
-                    p_text(t.p_adjusted),
-                    "yes" if t.evidence else "no",
+                    f"{t.result.ci.low:+.2f}% to {t.result.ci.high:+.2f}%",
+                    outcome_words(t.result.outcome, t.result.margin_pct),
+                    "-"
+                    if t.result.site_ci is None
+                    else f"{t.result.site_ci.low:+.2f}% to {t.result.site_ci.high:+.2f}%",
+                    f"{sum(s.loses for s in t.result.sites)} of {len(t.result.sites)}",
                 )
                 for t in v.tests
             ),
-            f"Verdict ({v.correction} at alpha {v.alpha:g})",
+            f"Shift of held-out sites' runs, % of the mean score; margin {v.margin_pct:g}% "
+            f"(Voorhees et al. 2014), two one-sided tests at {v.alpha:g}",
         )
     )
     out.append(

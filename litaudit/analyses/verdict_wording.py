@@ -1,0 +1,98 @@
+"""The reusability verdict in words (:mod:`litaudit.analyses.verdict`): string formatting
+of its typed result, no statistic. :func:`decision_sentence` is the one sentence a
+collection builder can act on, the first line of `reuse verdict` and of the report's
+reusability section; the renderers use these functions so that terminal and report say
+the same words.
+"""
+
+from __future__ import annotations
+
+from litaudit.analyses.verdict_decision import NO_DEPTH
+from litaudit.stats.holdout_shift import LOSE, REUSABLE, HoldoutShift
+
+NOISE_SOURCE = "Voorhees et al. 2014"
+FEW_SITES = 8  # ours: under 8 sites the site-level answer is about these sites only
+
+
+def outcome_words(outcome: str, margin_pct: float) -> str:
+    """The outcome as the verdict prints it ("reusable within 1%", ...)."""
+    if outcome == REUSABLE:
+        return f"reusable within {margin_pct:g}%"
+    if outcome == LOSE:
+        return f"new systems lose more than {margin_pct:g}%"
+    return outcome
+
+
+def _pct(x: float) -> str:
+    return f"{abs(x):.2f}"
+
+
+def _signed(x: float) -> str:
+    return f"{_pct(x)}% {'lower' if x < 0 else 'higher'}"
+
+
+def shift_words(r: HoldoutShift) -> str:
+    """ "score 1.23% lower (90% CI 0.98-1.49%)": the shift and its interval in words."""
+    level = f"{100 * r.level:.0f}% CI"
+    lo, hi = r.ci.low, r.ci.high
+    if r.shift_pct == 0 and lo == hi == 0:
+        return f"score the same ({level} 0.00-0.00%)"
+    way = "lower" if r.shift_pct < 0 else "higher"
+    if hi <= 0:
+        ci = f"{level} {_pct(hi)}-{_pct(lo)}%"
+    elif lo >= 0:
+        ci = f"{level} {_pct(lo)}-{_pct(hi)}%"
+    else:
+        ci = f"{level} {_pct(lo)}% lower to {_pct(hi)}% higher"
+    return f"score {_pct(r.shift_pct)}% {way} ({ci})"
+
+
+def depth_sentence(depth: int | None, r: HoldoutShift) -> str:
+    """One row's finding as a sentence, with its outcome."""
+    where = f"At pool depth {depth}, " if depth is not None else "With the given scores, "
+    return (
+        f"{where}runs of a site left out of judging {shift_words(r)} on the topics it did "
+        f"not judge; evaluation noise is {r.margin_pct:g}% ({NOISE_SOURCE}): "
+        f"{outcome_words(r.outcome, r.margin_pct)}."
+    )
+
+
+def decision_sentence(v) -> str:
+    """The first line of `reuse verdict` and of the report's reusability section: one
+    sentence a collection builder can act on (``v``: a :class:`~.verdict.Verdict`)."""
+    if v.decision is not None:
+        return depth_sentence(v.decision.depth, v.decision.result)
+    name = v.collection_id or "these scores"
+    if v.outcome == NO_DEPTH and v.tests:
+        lo = min(v.tests, key=lambda t: t.result.shift_pct)
+        hi = max(v.tests, key=lambda t: t.result.shift_pct)
+        return (
+            f"No decision: the pool depth of {name} is not recorded, so no depth is the "
+            f"collection's (give --depth); runs of a site left out of judging score from "
+            f"{_signed(hi.result.shift_pct)} (depth {hi.depth}) to "
+            f"{_signed(lo.result.shift_pct)} (depth {lo.depth}) on the topics it did not "
+            f"judge, one row per depth below; evaluation noise is {v.margin_pct:g}% "
+            f"({NOISE_SOURCE})."
+        )
+    reason = "; ".join(v.notes[:1]) or "no hold-out shift could be computed"
+    return f"Not enough data for a reusability decision on {name}: {reason}."
+
+
+def sites_sentence(r: HoldoutShift) -> str:
+    """Sites as the unit: the interval over sites and the sites losing more than the
+    margin (each by its own interval over topics)."""
+    n = len(r.sites)
+    losing = sum(s.loses for s in r.sites)
+    level = f"{100 * r.level:.0f}% CI"
+    head = f"Sites as the unit: {losing} of {n} sites lose more than {r.margin_pct:g}% " + (
+        f"(their own {level} over topics below -{r.margin_pct:g}%)"
+    )
+    if r.site_ci is not None:
+        c = r.site_ci
+        head += (
+            f"; the mean over sites is {c.estimate:+.2f}% ({level} {c.low:+.2f}% to "
+            f"{c.high:+.2f}%, {c.df} df)"
+        )
+    if n < FEW_SITES:
+        head += f"; with {n} sites this answer is about these sites, not sites in general"
+    return head + "."
