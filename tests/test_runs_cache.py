@@ -296,14 +296,14 @@ def test_a_run_larger_than_a_group_is_evaluated_by_topic_ranges(tmp_path, mem_st
     # each run (150-180 lines) is larger than a group of 20 lines: it is evaluated in
     # ranges of topic ids (one topic each here), its qrels cut to the same range; the
     # values are those of one pass, whatever topics a run or the qrels lack
-    from litaudit.runs.archive import _run_rows
+    from litaudit.runs.archive import run_rows
     from litaudit.runs.stored_eval import _eval_jobs
 
     q, paths = _write_archive(tmp_path)
     import_archive(mem_store, CID, paths, qrels_path=q)
     con = mem_store.con
     sizes = dict(con.execute("SELECT id, n_lines FROM runs").fetchall())
-    jobs = _eval_jobs(con, CID, _run_rows(con, CID, None), sizes, 20)
+    jobs = _eval_jobs(con, CID, run_rows(con, CID, None), sizes, 20)
     assert all(len(g) == 1 and ids is not None for g, ids, _, _ in jobs)
     assert sum(done for *_, done, _ in jobs) == 5 and sum(n for *_, n in jobs) == sum(
         sizes.values()

@@ -90,7 +90,7 @@ def filter_params(filters: Filters) -> dict:
     }
 
 
-def _params(pop: Population, filters: Filters, **kw) -> dict:
+def population_params(pop: Population, filters: Filters, **kw) -> dict:
     return {
         "collection": pop.collection_id,
         "measure": pop.measure,
@@ -164,7 +164,7 @@ def run_best(
         seed = DEFAULT_SEED if seed is None else seed
     else:
         trials = seed = None
-    rep = _best(con, pop, filters, alpha, p, method, trials, seed)
+    rep = compute_best(con, pop, filters, alpha, p, method, trials, seed)
     if not save:
         return Audited(rep, None)
     return _stored(
@@ -173,14 +173,14 @@ def run_best(
         pop,
         rep,
         rep.fingerprint,
-        _params(pop, filters, alpha=alpha, p=p, method=method),
+        population_params(pop, filters, alpha=alpha, p=p, method=method),
         method=method,
         seed=seed,
         trials=trials,
     )
 
 
-def _best(
+def compute_best(
     con,
     pop: Population,
     filters: Filters,
@@ -324,7 +324,7 @@ def _check_one_subject(value, result_id, system) -> None:
 
 def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method) -> dict:
     """The stored parameters of a claim audit."""
-    return _params(
+    return population_params(
         pop,
         filters,
         value=value,
@@ -516,6 +516,6 @@ def run_history(
         pop,
         rep,
         fp,
-        _params(pop, filters, alpha=alpha, reference=reference, by=by),
+        population_params(pop, filters, alpha=alpha, reference=reference, by=by),
         method="exact",
     )

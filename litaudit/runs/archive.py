@@ -38,7 +38,7 @@ class StoredRun:
     n_topics: int
 
 
-def _run_rows(con, collection_id: str, tags: Sequence[str] | None) -> list[tuple]:
+def run_rows(con, collection_id: str, tags: Sequence[str] | None) -> list[tuple]:
     rows = con.execute(
         "SELECT id, tag, participant, run_type, pooled FROM runs WHERE collection_id = ? "
         "ORDER BY tag",
@@ -53,7 +53,7 @@ def _run_rows(con, collection_id: str, tags: Sequence[str] | None) -> list[tuple
     return [by_tag[t] for t in tags]
 
 
-def _require_qrels(con, collection_id: str) -> None:
+def require_qrels(con, collection_id: str) -> None:
     if not con.execute(
         "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
     ).fetchall():
@@ -63,7 +63,7 @@ def _require_qrels(con, collection_id: str) -> None:
 
 
 def load_qrels(con, collection_id: str) -> Qrels:
-    _require_qrels(con, collection_id)
+    require_qrels(con, collection_id)
     cid = _lit(collection_id)
     tbl = con.sql(
         "SELECT t.topic, d.docno, q.rel FROM run_qrels q "
@@ -84,7 +84,7 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     Each distinct topic and docno is one Python string, shared by every row that holds
     it (rows come as integer ids, in the order DuckDB sorts them)."""
     qrels = load_qrels(con, collection_id)
-    rows = _run_rows(con, collection_id, tags)
+    rows = run_rows(con, collection_id, tags)
     runs: list[Run] = []
     infos: list[RunInfo] = []
     if rows:
@@ -149,8 +149,8 @@ def load_tables(
     """The tables of a stored archive (its runs ``tags``, default all) as integer columns,
     with no string joins; ``docnos=False`` leaves the docnos unread (an empty array);
     ``topic_ids=(lo, hi)``: only the rankings and qrels of topic ids lo <= id < hi."""
-    _require_qrels(con, collection_id)
-    rows = tuple(_run_rows(con, collection_id, tags))
+    require_qrels(con, collection_id)
+    rows = tuple(run_rows(con, collection_id, tags))
     cid = _lit(collection_id)
     topics = con.sql(
         f"SELECT topic_id, topic FROM run_topics WHERE collection_id = {cid}"
@@ -243,7 +243,7 @@ def delete_runs(
     from litaudit.runs.evalcache import invalidate
 
     con = store.con
-    rows = _run_rows(con, collection_id, tags)
+    rows = run_rows(con, collection_id, tags)
     sizes = dict(
         con.execute(
             "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]

@@ -210,7 +210,7 @@ def evaluate_cached(
     :func:`save` (on a connection that may write: this function only reads).
     ``progress(runs, lines)``: see :func:`~litaudit.runs.stored_eval.evaluate_stored`."""
     from litaudit.errors import ParameterError
-    from litaudit.runs.archive import _require_qrels, _run_rows
+    from litaudit.runs.archive import require_qrels, run_rows
     from litaudit.runs.stored_eval import evaluate_stored
 
     if rel_level < 1:
@@ -218,8 +218,8 @@ def evaluate_cached(
     if not measures:
         raise ParameterError("no measure asked for")
     names = canonical(measures)
-    _require_qrels(con, collection_id)
-    run_tags = [r[1] for r in _run_rows(con, collection_id, tags)]
+    require_qrels(con, collection_id)
+    run_tags = [r[1] for r in run_rows(con, collection_id, tags)]
     fp = fingerprint(con, collection_id)
     cached = (
         lookup(con, collection_id, fp, names, run_tags, rel_level, complete) if use_cache else {}

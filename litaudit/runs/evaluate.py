@@ -217,7 +217,7 @@ def evaluate_coded(
                 halves,
             )
         )
-    return _join_runs(coded.tags, [h[1] for h in halves], parts)
+    return join_runs(coded.tags, [h[1] for h in halves], parts)
 
 
 def _evaluate(
@@ -415,7 +415,7 @@ def _split_runs(coded: CodedRuns) -> list[tuple[CodedRuns, np.ndarray]]:
     return out
 
 
-def _join_runs(
+def join_runs(
     tags: tuple[str, ...], codes: list[np.ndarray], parts: list[Evaluation]
 ) -> Evaluation:
     """One Evaluation of all ``tags`` from the Evaluations of groups of them (``codes``:

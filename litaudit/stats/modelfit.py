@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from litaudit.stats.extreme import _check_prob, floor_p, reference
+from litaudit.stats.extreme import check_prob, floor_p, reference
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def model_fit(
     """Check the reference model of the N ``values`` over ``n_topics`` topics (see module)."""
     from scipy import stats as sps  # imported here: 0.4 s that a stored audit never needs
 
-    alpha = _check_prob("alpha", alpha)
+    alpha = check_prob("alpha", alpha)
     v = np.sort(np.asarray(values, dtype=np.float64).ravel())
     ref = reference(v, n_topics)
     df = ref.n_results - 1
