@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from litaudit.errors import ValidationFailed
-from litaudit.runs import evalcache
+from litaudit.runs import archive_eval, evalcache
 from litaudit.runs.archive import delete_runs, load_archive
 from litaudit.runs.ingest import file_groups, import_archive
 from litaudit.runs.stored_eval import evaluate_stored
@@ -140,7 +140,7 @@ def test_cached_evaluation_equals_a_fresh_one_and_is_not_recomputed(
     ]
     for measures, tags, rel, complete in cases:
         want = evaluate_stored(con, CID, measures, tags=tags, rel_level=rel, complete=complete)
-        ev, pending = evalcache.evaluate_cached(
+        ev, pending = archive_eval.evaluate_cached(
             con, CID, measures, tags=tags, rel_level=rel, complete=complete
         )
         _same_evaluation(ev, want)
@@ -152,7 +152,7 @@ def test_cached_evaluation_equals_a_fresh_one_and_is_not_recomputed(
 
     monkeypatch.setattr(archive, "evaluate_stored", no_eval)
     for measures, tags, rel, complete in cases:
-        ev, pending = evalcache.evaluate_cached(
+        ev, pending = archive_eval.evaluate_cached(
             con, CID, measures, tags=tags, rel_level=rel, complete=complete
         )
         assert pending is None
@@ -165,12 +165,12 @@ def test_cached_evaluation_equals_a_fresh_one_and_is_not_recomputed(
     monkeypatch.undo()
     want = evaluate_stored(con, CID, ["AP"], tags=["run3"])
     monkeypatch.setattr(archive, "evaluate_stored", no_eval)
-    ev, pending = evalcache.evaluate_cached(con, CID, ["AP"], tags=["run3"])
+    ev, pending = archive_eval.evaluate_cached(con, CID, ["AP"], tags=["run3"])
     assert pending is None
     _same_evaluation(ev, want)
     # one measure stored, one not: only the missing one is computed
     monkeypatch.undo()
-    ev, pending = evalcache.evaluate_cached(con, CID, ["P@10", "RR"])
+    ev, pending = archive_eval.evaluate_cached(con, CID, ["P@10", "RR"])
     assert pending.evaluation.measures == ("RR",)
     _same_evaluation(ev, evaluate_stored(con, CID, ["P@10", "RR"]))
 
@@ -185,7 +185,7 @@ def test_any_edit_of_the_archive_invalidates_stored_evaluations(tmp_path, mem_st
     import_archive(mem_store, CID, paths[:3], qrels_path=q)
 
     def eval_and_save():
-        ev, pending = evalcache.evaluate_cached(con, CID, ["AP"])
+        ev, pending = archive_eval.evaluate_cached(con, CID, ["AP"])
         if pending is not None:
             evalcache.save(con, pending)
         return ev, pending
@@ -210,7 +210,7 @@ def test_any_edit_of_the_archive_invalidates_stored_evaluations(tmp_path, mem_st
     ev, pending = eval_and_save()
     assert pending is not None and "run4" in ev.runs
     # values computed before an edit are not kept after it
-    ev, pending = evalcache.evaluate_cached(con, CID, ["P@10"])
+    ev, pending = archive_eval.evaluate_cached(con, CID, ["P@10"])
     delete_runs(mem_store, CID, ["run0"])
     assert not evalcache.save(con, pending) and _stored_rows(con) == 0
 

@@ -188,120 +188,20 @@ def eval_(
     database can be written: it is then opened for writing, and other processes cannot
     open it until the command ends), so asking again reads them; importing or deleting runs
     drops them. --no-cache opens it read-only."""
-    import duckdb
-
     from litaudit.render.progress import progress_bar
-    from litaudit.runs.evalcache import evaluate_cached, save
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.render.runs import print_evaluation
+    from litaudit.runs.archive_eval import evaluate_archive
 
-    with _open_for_eval(ctx, cache) as store:
-        cid = resolve_collection(store.con, collection).id
-        n_runs = (
-            len(run)
-            if run
-            else store.con.execute(
-                "SELECT count(*) FROM runs WHERE collection_id = ?", [cid]
-            ).fetchall()[0][0]
-        )
-        with progress_bar(
+    res = evaluate_archive(
+        db_path(ctx),
+        collection,
+        measure,
+        tags=run or None,
+        rel_level=rel_level,
+        complete=complete,
+        cache=cache,
+        progress=lambda n_runs: progress_bar(
             "evaluating runs", n_runs, unit="runs", counts=("lines",), quiet=json_
-        ) as bar:
-            ev, pending = evaluate_cached(
-                store.con,
-                cid,
-                measure,
-                tags=run or None,
-                rel_level=rel_level,
-                complete=complete,
-                use_cache=cache,
-                progress=lambda n, lines: bar.advance(n, lines=lines),
-            )
-        if pending is not None and cache and not store.read_only:
-            try:
-                save(store.con, pending)
-            except duckdb.Error:  # the values are printed all the same
-                pass
-    if per_topic:
-        _print_per_topic(ev, cid, json_)
-        return
-    _print_means(ev, cid, json_)
-
-
-def _print_per_topic(ev, cid: str, json_: bool) -> None:
-    """`runs eval --per-topic`: one row per run and evaluated topic."""
-    from litaudit.render.console import out, print_json, table
-
-    rows = []
-    for ri, tag in enumerate(ev.runs):
-        for ti, topic in enumerate(ev.topics):
-            vals = ev.scores[:, ri, ti]
-            if not all(v != v for v in vals):  # skip topics not evaluated for the run
-                rows.append([tag, topic, *[float(v) for v in vals]])
-    if json_:
-        print_json([dict(zip(["run", "topic", *ev.measures], r, strict=True)) for r in rows])
-        return
-    out.print(table(f"{cid}: per topic", ["run", "topic", *ev.measures], rows))
-
-
-def _print_means(ev, cid: str, json_: bool) -> None:
-    """`runs eval`: one row per run, the mean over its topics."""
-    from litaudit.render.console import out, print_json, table
-
-    means = {m: ev.mean(m) for m in ev.measures}
-    counts = ev.topic_counts()
-    if json_:
-        print_json(
-            {
-                "collection": cid,
-                "measures": list(ev.measures),
-                "runs": [
-                    {
-                        "run": tag,
-                        "topics": int(counts[i]),
-                        **{m: float(means[m][i]) for m in ev.measures},
-                    }
-                    for i, tag in enumerate(ev.runs)
-                ],
-            }
-        )
-        return
-    out.print(
-        table(
-            f"{cid}: mean over topics",
-            ["run", "topics", *ev.measures],
-            [
-                [tag, int(counts[i]), *[float(means[m][i]) for m in ev.measures]]
-                for i, tag in enumerate(ev.runs)
-            ],
-        )
+        ),
     )
-
-
-def _open_for_eval(ctx: typer.Context, cache: bool):
-    """The database for ``runs eval``: with the store of evaluations on (``--cache``),
-    opened once for writing, so that the values computed are kept on the same connection
-    (a second open for writing cost ~0.05 s of a 0.6 s command), but never created, never
-    migrated: a database that does not exist, is of another schema version, is in use or
-    cannot be written is opened read-only as before (and nothing is kept). With
-    ``--no-cache``, read-only: nothing is read from or written to the store.
-
-    The price: while it evaluates, the command holds the database as a writer does, so
-    another process cannot open it (before, two ``runs eval`` could read side by side and
-    one of them skipped keeping its values)."""
-    from litaudit.errors import StoreError
-    from litaudit.runtime import tune_allocator
-    from litaudit.store.db import open_store
-    from litaudit.store.migrations import pending as pending_migrations
-
-    path = db_path(ctx)
-    if cache and path.is_file():
-        tune_allocator()
-        try:
-            store = open_store(path, migrate=False)
-        except (StoreError, OSError):
-            pass
-        else:
-            if not pending_migrations(store.con):
-                return store
-            store.close()
-    return open_read(ctx)
+    print_evaluation(res, per_topic=per_topic, json_out=json_)

@@ -17,6 +17,7 @@ import numpy as np
 
 from litaudit.errors import LitauditError, NotFound
 from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
+from litaudit.runs.evalcache import invalidate
 from litaudit.runs.model import Archive, Qrels, Run, RunInfo
 from litaudit.store.db import sql_string as _lit
 
@@ -215,6 +216,13 @@ def list_runs(con, collection_id: str | None = None) -> list[StoredRun]:
     return [StoredRun(*r) for r in rows]
 
 
+def count_runs(con, collection_id: str) -> int:
+    """How many runs the collection's archive holds."""
+    return con.execute(
+        "SELECT count(*) FROM runs WHERE collection_id = ?", [collection_id]
+    ).fetchall()[0][0]
+
+
 def get_run(con, tag: str, collection_id: str | None = None) -> StoredRun:
     found = [r for r in list_runs(con, collection_id) if r.tag == tag]
     if not found:
@@ -240,8 +248,6 @@ def delete_runs(
     (and the evaluations stored for it, see :mod:`litaudit.runs.evalcache`), in one
     transaction; ``progress(1, lines)`` after each run's rankings are deleted (one
     statement a run: an MS MARCO run holds 7M rows)."""
-    from litaudit.runs.evalcache import invalidate
-
     con = store.con
     rows = run_rows(con, collection_id, tags)
     sizes = dict(

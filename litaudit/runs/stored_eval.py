@@ -12,7 +12,14 @@ import numpy as np
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, EVAL_GROUP_LINES
 from litaudit.runs.archive import load_tables, run_rows
 from litaudit.runs.columns import to_numpy
-from litaudit.runs.evaluate import CodedQrels, CodedRuns, Evaluation, evaluate_coded
+from litaudit.runs.evaluate import (
+    CodedQrels,
+    CodedRuns,
+    Evaluation,
+    NotRanked,
+    evaluate_coded,
+    join_runs,
+)
 from litaudit.store.db import sql_string as _lit
 
 
@@ -71,8 +78,6 @@ def evaluate_stored(
     Runs are read and evaluated in groups of about ``group_lines`` lines (runs are
     independent in trec_eval), so that memory does not grow with the archive;
     ``progress(runs, lines)`` is called after each group."""
-    from litaudit.runs.evaluate import join_runs
-
     rows = run_rows(con, collection_id, tags)
     sizes = dict(
         con.execute(
@@ -156,8 +161,6 @@ def _evaluate_group(
     complete: bool,
     topic_ids: tuple[int, int] | None = None,
 ) -> Evaluation:
-    from litaudit.runs.evaluate import NotRanked
-
     coded, cq = load_coded(con, collection_id, tags, byte_order=False, topic_ids=topic_ids)
     try:
         return evaluate_coded(
