@@ -130,19 +130,20 @@ def test_print_rows_draws_a_bar_on_a_terminal_and_the_same_table(terminal, monke
     from rich.console import Console
 
     import litaudit.render.console as console
+    from litaudit.render.progress import print_rows
 
     rows = [(i, f"sys{i}") for i in range(50)]
     plain = Console(file=io.StringIO(), width=80)
     plain.print(console.table("t", ["id", "system"], rows))
     monkeypatch.setattr(console, "out", Console(file=io.StringIO(), width=80))
-    console.print_rows("t", ["id", "system"], rows, description="table")
+    print_rows("t", ["id", "system"], rows, description="table")
     assert console.out.file.getvalue() == plain.file.getvalue()
     frames = terminal.getvalue()
     assert "table: measuring" in frames and "0/50 rows" in frames
     last = frames.rstrip().split("\r")[-2]  # the last frame before the bar is cleared
     assert "table: drawing" in last and "50/50 rows" in last
     terminal.truncate(0)
-    console.print_rows("t", ["id", "system"], rows, description="table", quiet=True)
+    print_rows("t", ["id", "system"], rows, description="table", quiet=True)
     assert terminal.getvalue() == ""
 
 

@@ -76,7 +76,8 @@ def list_(
 ):
     """List results (retracted ones included, marked; filter with --status)."""
     from litaudit.curation.results import query_results
-    from litaudit.render.console import print_json, print_rows
+    from litaudit.render.console import print_json
+    from litaudit.render.progress import print_rows
 
     with open_read(ctx) as store:
         rows = query_results(
