@@ -5,7 +5,7 @@ result) unless ``--no-save``; with ``--no-save`` the database is opened read-onl
 Rendering (litaudit.render.audits) works on the typed report, the same type a stored
 audit decodes into, so `audit show` prints a stored audit exactly as the command that
 made it did. The stored audits' commands (list, show, matrix) are in cli/audit_store.py,
-registered on the same app.
+which registers them on the same app.
 """
 
 from __future__ import annotations
@@ -17,7 +17,17 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import JsonOpt, open_read, open_write
+from litaudit.cli import audit_store
+from litaudit.cli.common import (
+    Alpha,
+    CollectionOpt,
+    Json,
+    PInterval,
+    Seed,
+    Trials,
+    open_read,
+    open_write,
+)
 
 if TYPE_CHECKING:
     from litaudit.curation.filters import Filters
@@ -33,7 +43,6 @@ def _optional(flag: str, text: str) -> Any:
     return typer.Option(None, flag, help=text, show_default=False)
 
 
-CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection id or alias.")
 MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
 SourceOpt = _optional("--source", "papers | official (default: both).")
 RoleOpt = _optional(
@@ -67,17 +76,7 @@ RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracte
 NonstandardOpt = typer.Option(
     False, "--include-nonstandard", help="Include results flagged non-standard."
 )
-AlphaOpt = typer.Option(
-    defaults.ALPHA, "--alpha", help="Level of the thresholds of the max and min (0 < alpha < 1)."
-)
-POpt = typer.Option(
-    defaults.P_INTERVAL,
-    "--p",
-    help="Probability defining mu0 and the lower bound (0 < p < 0.5; interval coverage 1-2p).",
-)
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-TrialsOpt = _optional("--trials", f"Monte Carlo trials (default: {defaults.MONTECARLO_TRIALS}).")
-SeedOpt = _optional("--seed", f"Monte Carlo seed (default: {defaults.MONTECARLO_SEED}).")
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 
 
@@ -121,6 +120,18 @@ def _filters(role=None, run_type=None, reporter=None, **given):
     return Filters.parse(roles=roles, run_types=run_types, reporters=reporters, **given)
 
 
+def _resolved(fn, q: inspect.Parameter) -> inspect.Parameter:
+    """The parameter with its annotation evaluated (a shared option of cli/common, an
+    ``Annotated`` alias, is what typer reads); a type named only for type checkers (the
+    Filters a marked parameter receives) stays a string."""
+    if not isinstance(q.annotation, str):
+        return q
+    try:
+        return q.replace(annotation=eval(q.annotation, fn.__globals__))  # noqa: S307
+    except NameError:
+        return q
+
+
 def _command(name: str):
     """app.command(name) for a function whose parameters with a _filter_options(...) default
     stand for those options, in that place of its --help (one --help order, said in its
@@ -129,6 +140,7 @@ def _command(name: str):
 
     def register(fn):
         sig = inspect.signature(fn)
+        sig = sig.replace(parameters=[_resolved(fn, q) for q in sig.parameters.values()])
         marks = [q for q in sig.parameters.values() if isinstance(q.default, _FilterOptions)]
         params: list[inspect.Parameter] = []
         for q in sig.parameters.values():
@@ -168,14 +180,14 @@ def best(
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
     filters: Filters = POPULATION,
-    alpha: float = AlphaOpt,
-    p: float = POpt,
+    alpha: Alpha = defaults.ALPHA,
+    p: PInterval = defaults.P_INTERVAL,
     method: str = MethodOpt,
-    trials: int = TrialsOpt,
-    seed: int = SeedOpt,
+    trials: Trials = None,
+    seed: Seed = None,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """The population, the thresholds of its max and min, and the candidate best systems
     (Tables 2-3)."""
@@ -208,14 +220,14 @@ def claim(
         1.0, "--hidden-multiplier", help="Experiments run per experiment published."
     ),
     filters: Filters = POPULATION,
-    alpha: float = AlphaOpt,
-    p: float = POpt,
+    alpha: Alpha = defaults.ALPHA,
+    p: PInterval = defaults.P_INTERVAL,
     method: str = MethodOpt,
-    trials: int = TrialsOpt,
-    seed: int = SeedOpt,
+    trials: Trials = None,
+    seed: Seed = None,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """A claim against the record, against chance (the max of N+1, or of N for a published
     result) and its own mu0 and interval."""
@@ -238,7 +250,7 @@ def history(
         "final", "--reference", help="final (all results) | running (so far)."
     ),
     filters: Filters = POPULATION,
-    alpha: float = AlphaOpt,
+    alpha: Alpha = defaults.ALPHA,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
     every: bool = typer.Option(
@@ -247,7 +259,7 @@ def history(
     by: str = typer.Option(
         "auto", "--by", help="Steps: date, year, or auto (by date when every result has one)."
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """The record over time against the expected max and its threshold for the N so far."""
     from litaudit.analyses.best import run_history
@@ -268,12 +280,12 @@ def summary(
     min_n: int = typer.Option(
         defaults.MIN_N, "--min-n", help=f"Smallest population audited (at least {defaults.MIN_N})."
     ),
-    alpha: float = AlphaOpt,
-    p: float = POpt,
+    alpha: Alpha = defaults.ALPHA,
+    p: PInterval = defaults.P_INTERVAL,
     filters: Filters = _filter_options("include_retracted", "include_nonstandard"),
     no_save: bool = NoSaveOpt,
     _window: None = _filter_options("since", "until", "reporter"),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """`audit best` (exact) for every collection, measure and source; one table."""
     from litaudit.render.progress import progress_bar
@@ -293,4 +305,4 @@ def summary(
     render_summary(rep)
 
 
-from litaudit.cli import audit_store  # noqa: E402, F401  (registers list, show, matrix on app)
+audit_store.register(app)

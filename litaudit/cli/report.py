@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import db_path
+from litaudit.cli.common import CollectionOpt, db_path
 from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 
@@ -16,7 +16,7 @@ _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html
 
 def report(
     ctx: typer.Context,
-    collection: str = typer.Option(..., "--collection", "-c", help="Collection (any alias)."),
+    collection: str = CollectionOpt,
     measure: str = typer.Option(
         None,
         "--measure",

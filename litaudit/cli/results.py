@@ -6,13 +6,19 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import JsonOpt, open_read, open_write, parse_assignments
+from litaudit.cli.common import (
+    CollectionOpt,
+    Json,
+    OptCollection,
+    open_read,
+    open_write,
+    parse_assignments,
+)
 
 app = typer.Typer(
     help="Add, import, edit, verify, retract and export published results.", no_args_is_help=True
 )
 
-CollectionOpt = typer.Option(None, "--collection", "-c", help="Collection id or alias.")
 MeasureOpt = typer.Option(None, "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
 WhoOpt = typer.Option(
     None, "--who", help="Curator name (default: $LITAUDIT_USER or login).", show_default=False
@@ -47,7 +53,7 @@ def _who(who):
 @app.command("list")
 def list_(
     ctx: typer.Context,
-    collection: str = CollectionOpt,
+    collection: OptCollection = None,
     measure: str = MeasureOpt,
     role: str = typer.Option(None, help="proposed | baseline | official | reproduction"),
     status: str = typer.Option(None, help="draft | verified | retracted"),
@@ -72,7 +78,7 @@ def list_(
         help="Who reported: authors, nist, leaderboard, mteb, unknown (repeatable).",
     ),
     limit: int = typer.Option(None, help="Show at most this many."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """List results (retracted ones included, marked; filter with --status)."""
     from litaudit.curation.results import query_results
@@ -130,7 +136,7 @@ def list_(
 def show(
     ctx: typer.Context,
     result_id: int = typer.Argument(..., help="Result id."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """One result with its full provenance and history."""
     from litaudit.curation.results import get_result, history
@@ -173,7 +179,7 @@ def show(
 @app.command("add")
 def add(
     ctx: typer.Context,
-    collection: str = typer.Option(..., "--collection", "-c", help="Collection id or alias."),
+    collection: str = CollectionOpt,
     measure: str = typer.Option(..., "--measure", "-m", help="Measure, e.g. AP or P@10."),
     value: str = typer.Option(..., help="The value exactly as printed, e.g. 0.2531."),
     system: str = typer.Option(..., help="System label or run id."),
@@ -201,7 +207,7 @@ def add(
     url: str = typer.Option(None, "--url", help="The result's own source (http(s))."),
     code_url: str = typer.Option(None, "--code-url", help="Its code (http(s))."),
     who: str = WhoOpt,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Add one result (validated like an import)."""
     from litaudit.curation.results import add_result
@@ -253,7 +259,7 @@ def import_(
         "measure, system, role): fail | skip | update.",
     ),
     who: str = WhoOpt,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Import results: every file is validated whole, and all files are written in one
     transaction: any problem in any file writes nothing."""
@@ -338,7 +344,7 @@ def edit(
     set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = WhoOpt,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Change fields of a result; every change goes to history with the reason."""
     from litaudit.curation.results import edit_result
@@ -407,7 +413,7 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
 def history_(
     ctx: typer.Context,
     result_id: int = typer.Argument(..., help="Result id."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Every change to a result."""
     from litaudit.curation.results import get_result, history
@@ -446,7 +452,7 @@ def export(
     fmt: str = typer.Option(
         None, "--format", help="csv | json | parquet (default: from the suffix)."
     ),
-    collection: str = CollectionOpt,
+    collection: OptCollection = None,
     measure: str = MeasureOpt,
     role: str = typer.Option(None),
     status: str = typer.Option(None),

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import JsonOpt
+from litaudit.cli.common import Json
 from litaudit.errors import ParameterError
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
@@ -42,7 +42,7 @@ def design_cmd(
         "topic holds out k sites, the last cycle partial "
         "(Section 4.3; what `reuse agreement --baseline` uses).",
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
     if partial:
@@ -164,7 +164,7 @@ def holdout_cmd(
     seed: int = typer.Option(
         None, "--seed", help="Shuffle the topic order first (randomized design)."
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Write the round-robin assignment of held-out sites to topics (Table 1) as CSV."""
     from litaudit.analyses.agreement_input import holdout_topic_ids, write_holdout_design
@@ -239,7 +239,7 @@ def agreement_cmd(
         "dependence; see docs).",
     ),
     randomize_seed: int = typer.Option(None, "--randomize-seed", help="Seed of those assignments."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
     (Carterette et al. 2010, Section 3.2)."""
@@ -372,7 +372,7 @@ def power_cmd(
     ),
     topics: list[int] = typer.Option(..., "--topics", "-n", help="Number of topics (repeat)."),
     alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-test."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
     from litaudit import defaults
@@ -408,7 +408,7 @@ def table_cmd(
         help="Instead of --expected: a pair as effect:baseline_topics:reuse_topics (repeat).",
     ),
     alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-tests."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Observed against expected agreement in significance: expected table, exact and
     asymptotic chi-square p (Carterette et al. 2010, Section 3.2.1, Tables 3-5)."""

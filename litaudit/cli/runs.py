@@ -6,13 +6,11 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import JsonOpt, db_path, open_read, open_write
+from litaudit.cli.common import CollectionOpt, Json, OptCollection, db_path, open_read, open_write
 
 app = typer.Typer(
     help="Import TREC run archives and evaluate them as trec_eval does.", no_args_is_help=True
 )
-
-CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection (any alias).")
 
 
 @app.command("import")
@@ -29,7 +27,7 @@ def import_(
     lenient: bool = typer.Option(
         False, "--lenient", help="Skip bad lines (counted) instead of refusing the file."
     ),
-    json_: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Validate and store run files (and the collection's qrels); all or nothing."""
     from litaudit.render.console import out, print_json
@@ -41,7 +39,7 @@ def import_(
     with (
         open_write(ctx) as store,
         progress_bar(
-            "importing runs", len(paths), unit="files", counts=("lines",), quiet=json_
+            "importing runs", len(paths), unit="files", counts=("lines",), quiet=json_out
         ) as bar,
     ):
         coll = resolve_collection(store.con, collection)
@@ -54,7 +52,7 @@ def import_(
             lenient=lenient,
             progress=lambda n, lines: bar.advance(n, lines=lines),
         )
-    if json_:
+    if json_out:
         print_json(rep)
         return
     out.print(
@@ -68,8 +66,8 @@ def import_(
 @app.command("list")
 def list_(
     ctx: typer.Context,
-    collection: str = typer.Option(None, "--collection", "-c", help="Only this one."),
-    json_: bool = JsonOpt,
+    collection: OptCollection = None,
+    json_out: Json = False,
 ):
     """List the stored runs."""
     from litaudit.render.console import out, print_json, table
@@ -79,7 +77,7 @@ def list_(
     with open_read(ctx) as store:
         cid = resolve_collection(store.con, collection).id if collection else None
         rows = list_runs(store.con, cid)
-    if json_:
+    if json_out:
         print_json(rows)
         return
     if not rows:
@@ -101,8 +99,8 @@ def list_(
 def show(
     ctx: typer.Context,
     tag: str = typer.Argument(..., help="Run tag."),
-    collection: str = typer.Option(None, "--collection", "-c"),
-    json_: bool = JsonOpt,
+    collection: OptCollection = None,
+    json_out: Json = False,
 ):
     """Show one stored run's metadata."""
     from litaudit.render.console import out, print_json
@@ -112,7 +110,7 @@ def show(
     with open_read(ctx) as store:
         cid = resolve_collection(store.con, collection).id if collection else None
         r = get_run(store.con, tag, cid)
-    if json_:
+    if json_out:
         print_json(r)
         return
     for k, v in [
@@ -180,7 +178,7 @@ def eval_(
         help="Read and keep the values in the database's store of "
         "evaluations (kept per archive state).",
     ),
-    json_: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Evaluate stored runs as trec_eval does (mean over topics, or --per-topic).
 
@@ -201,7 +199,7 @@ def eval_(
         complete=complete,
         cache=cache,
         progress=lambda n_runs: progress_bar(
-            "evaluating runs", n_runs, unit="runs", counts=("lines",), quiet=json_
+            "evaluating runs", n_runs, unit="runs", counts=("lines",), quiet=json_out
         ),
     )
-    print_evaluation(res, per_topic=per_topic, json_out=json_)
+    print_evaluation(res, per_topic=per_topic, json_out=json_out)
