@@ -430,7 +430,7 @@ def test_reports_escape_stored_text_and_link_only_http(cli, nasty_db, tmp_path):
 
 
 def test_markdown_escaping_units():
-    from litaudit.render.report.document import http_url
+    from litaudit.render.report.blocks import http_url
     from litaudit.render.report.markdown import _inline, _line_start
 
     assert http_url("javascript:alert(1)") is None and http_url("data:text/html,x") is None

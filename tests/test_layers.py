@@ -156,3 +156,135 @@ def test_importing_the_analyses_loads_no_rendering():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PKG.parent
     )
     assert out.stdout.strip() == ""
+
+
+# ------------------------------------------------------------------ seams without cycles
+
+# Cycles left for another round, each with its reason; the test fails when one is fixed
+# (shrink the list) or a new one appears. curation/*: being restructured (issue 23 item 6,
+# one owner per table) while this test was written.
+KNOWN_CYCLES: set[frozenset[str]] = {
+    frozenset(
+        {
+            "litaudit.curation.bundle",
+            "litaudit.curation.export",
+            "litaudit.curation.importer",
+            "litaudit.curation.papers",
+            "litaudit.curation.plan",
+            "litaudit.curation.results",
+            "litaudit.curation.row_fields",
+        }
+    )
+}
+
+
+def _edges(*, in_functions: bool) -> dict[str, set[str]]:
+    """module -> the litaudit modules it imports: at module level only, or (in_functions)
+    inside functions too. Imports under ``if TYPE_CHECKING:`` are not run: left out."""
+    names = dict(_modules())
+    edges: dict[str, set[str]] = {n: set() for n in names}
+    for name, path in names.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        skip: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skip |= {id(n) for n in ast.walk(node)}
+            if not in_functions and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                skip |= {id(n) for n in ast.walk(node)}
+        lines = {
+            n.lineno
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Import | ast.ImportFrom) and id(n) not in skip
+        }
+        for mod, _, line in _imports(name, path):
+            if line not in lines:
+                continue
+            while mod not in names and "." in mod:
+                mod = mod.rpartition(".")[0]
+            if mod in names and mod != name and mod.startswith("litaudit."):
+                edges[name].add(mod)
+    return edges
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(frozenset(comp))
+
+    for v in edges:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle_at_module_level():
+    assert _cycles(_edges(in_functions=False)) == []
+
+
+def test_no_import_inside_a_function_that_hides_a_cycle():
+    """An import moved into a function to dodge a cycle still couples the modules both
+    ways: counted with the module-level ones, no new cycle appears."""
+    assert set(_cycles(_edges(in_functions=True))) == KNOWN_CYCLES
+
+
+def test_the_cycle_finder_finds_one():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset({"a", "b", "c"})]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def _private_imports(name: str, path: Path) -> list[str]:
+    """``from litaudit.x import _name`` in another module than x (dunders are fine)."""
+    found = []
+    for mod, names, line in _imports(name, path):
+        if names is None or not mod.startswith("litaudit") or mod == name:
+            continue
+        found += [
+            f"{path.name}:{line}: {mod}.{n}"
+            for n in names
+            if n.startswith("_") and not n.startswith("__")
+        ]
+    return found
+
+
+def test_no_private_name_is_imported_across_modules():
+    problems = [p for name, path in _modules() for p in _private_imports(name, path)]
+    assert problems == []
+
+
+def test_the_private_import_check_finds_one(tmp_path):
+    bad = tmp_path / "x.py"
+    bad.write_text("from litaudit.runs.archive import _hidden, __version__, shown\n")
+    assert _private_imports("litaudit.other", bad) == ["x.py:1: litaudit.runs.archive._hidden"]
+
+
+def test_no_module_matches_pytests_test_file_pattern():
+    """A library module named like a test file (``*_test.py``, ``test_*.py``) would be
+    collected by ``pytest litaudit`` and confuses readers."""
+    bad = [
+        p.name for p in PKG.rglob("*.py") if p.stem.endswith("_test") or p.stem.startswith("test_")
+    ]
+    assert bad == []

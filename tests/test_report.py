@@ -526,7 +526,7 @@ def test_agreement_rows_are_the_verdicts_numbers():
     import numpy as np
 
     from litaudit.analyses.verdict import matrix_verdict
-    from litaudit.render.report.document import Para, Table
+    from litaudit.render.report.blocks import Para, Table
     from litaudit.render.report.document_reuse import _agreement
     from litaudit.render.report.model import ReuseSection
 

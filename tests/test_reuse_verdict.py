@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from litaudit.analyses import agreement_tables as T
 from litaudit.analyses import reuse_calibration as cal
 from litaudit.analyses import verdict as V
-from litaudit.analyses.agreement_test import _held_matrix, _shift, matrix_agreement
+from litaudit.analyses.agreement_randomization import _held_matrix, _shift, matrix_agreement
 from litaudit.stats.agreement_null import (
     fast_power,
     pair_sets,

@@ -13,7 +13,7 @@ The pool depth of an archive is not recorded, so the test is made at every depth
 
 What is shown beside it, never as a gate: the paper's agreement-in-significance analysis
 over random assignments (its chi-square p per assignment, and a sign-flip test that keeps
-the pairs' dependence: :mod:`litaudit.analyses.agreement_test`); RAO and leave-out-uniques
+the pairs' dependence: :mod:`litaudit.analyses.agreement_randomization`); RAO and leave-out-uniques
 over the same depths (Voorhees, Lin, Efron, SIGIR 2014); sub-collection tau (Sanderson,
 Turpin, Zhang, Scholer, CIKM 2012); each with the papers' reference values.
 
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.agreement_test import (
+from litaudit.analyses.agreement_randomization import (
     AgreementTest,
     HoldoutDesign,
     archive_agreement,

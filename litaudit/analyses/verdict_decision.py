@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.agreement_test import holdout_design
+from litaudit.analyses.agreement_randomization import holdout_design
 from litaudit.stats.agreement import adjust_pvalues
 from litaudit.stats.holdout_shift import HoldoutShift, holdout_shift
 

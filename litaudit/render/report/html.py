@@ -6,7 +6,8 @@ width (viewport meta, tables scroll sideways, plots scale to the page).
 
 from __future__ import annotations
 
-from litaudit.render.report.document import FigureBlock, Heading, Para, Table, blocks, http_url
+from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, http_url
+from litaudit.render.report.document import blocks
 from litaudit.render.report.model import Report
 from litaudit.render.report.svg import escape  # escaped, control characters dropped
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from litaudit.render.report.document import FigureBlock, Heading, Para, Table, blocks, http_url
+from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, http_url
+from litaudit.render.report.document import blocks
 from litaudit.render.report.model import Report
 
 # Stored text is data, never Markdown or HTML: the characters that would start markup
