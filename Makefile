@@ -6,11 +6,11 @@ STAMP  := $(VENV)/.installed
 DB     ?= litaudit.duckdb
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run test bench lint clean browser
+.PHONY: help venv run test test-fast bench lint clean browser
 
 help:  ## list the targets
 	@echo "litaudit targets:"
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-6s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (set PYTHON=...)"; exit 1; }
@@ -31,6 +31,9 @@ browser:  ## install headless chromium for the HTML report test (Debian package)
 
 test: $(STAMP) browser  ## run the test suite
 	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)  ## the tests not marked slow (the loop while editing)
+	$(BIN)/python -m pytest -m "not slow"
 
 BENCH_STAMP := $(VENV)/.bench-installed
 

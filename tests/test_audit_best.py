@@ -363,6 +363,7 @@ def test_robust04_literature_end_to_end(seeded_store):
     assert h.history.points[-1].record == rep.best.value
 
 
+@pytest.mark.slow
 def test_summary_audits_every_group(seeded_store):
     con = seeded_store.con
     before = len(list_audits(con))

@@ -287,6 +287,7 @@ def test_history(cli, db):
     ]
 
 
+@pytest.mark.slow
 def test_summary_is_what_make_run_prints(cli, db):
     r = cli("audit", "summary", db=db)
     assert r.exit_code == 0, r.output

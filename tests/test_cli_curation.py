@@ -21,6 +21,7 @@ def inited(cli, seeded_db_file):
     return cli
 
 
+@pytest.mark.slow
 def test_init_creates_the_database_and_prints_a_summary(cli):
     r = cli("init")
     assert r.exit_code == 0, r.output
@@ -28,6 +29,7 @@ def test_init_creates_the_database_and_prints_a_summary(cli):
     assert "Results per collection and measure" in r.stdout
 
 
+@pytest.mark.slow
 def test_init_twice_adds_nothing(inited):
     r = inited("init", "--json")
     assert r.exit_code == 0

@@ -12,6 +12,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 HEAVY = ("pandas", "scipy", "sqlmodel", "sqlalchemy")
 # the other command groups: the root makes only the sub-command it runs (cli.main._LazyCommands)
 OTHER_GROUPS = tuple(
@@ -40,6 +42,7 @@ def _loaded(*args: str) -> list[str]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_runs_import_and_eval_load_no_pandas_scipy_sqlmodel_or_other_commands(tmp_path):
     db = str(tmp_path / "t.duckdb")
     qrels = tmp_path / "qrels.txt"

@@ -475,6 +475,7 @@ value_text = st.builds(
 ) | st.sampled_from(["1", "1.0", "0.30", "0.2531", ".5", "0.000001", "1.000"])
 
 
+@pytest.mark.slow
 @settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -523,6 +524,7 @@ def test_export_columns_are_the_import_columns(mem_store):
     assert COLUMNS[0] == "source" and "value" in COLUMNS
 
 
+@pytest.mark.slow
 def test_seeding_is_idempotent(seeded_store):
     from litaudit.curation.seed import load_seeds
 

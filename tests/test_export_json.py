@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,6 +32,7 @@ documents = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(documents, st.integers(0, 4))
 def test_json_chunks_write_what_json_dump_writes(doc, indent):
@@ -38,6 +40,7 @@ def test_json_chunks_write_what_json_dump_writes(doc, indent):
     assert "".join(json_chunks(doc, indent)) == expected
 
 
+@pytest.mark.slow
 def test_the_whole_seeded_export_is_what_json_dump_writes(seeded_store, tmp_path):
     from litaudit.curation.bundle import export_bundle
     from litaudit.curation.filters import CURATION

@@ -52,6 +52,7 @@ def terminal(monkeypatch):
     return buf
 
 
+@pytest.mark.slow
 def test_init_reports_every_seed_row_checked_and_added(mem_store):
     from litaudit.curation.seed import load_seeds
 
@@ -65,6 +66,7 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store):
     assert running == sorted(running) and running[-1] == rec.total()
 
 
+@pytest.mark.slow
 def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_store, tmp_path):
     """A curation export (papers, history) and a CSV of the same results: each file's rows
     announced when read, checked in steps of PROGRESS_ROWS, the added ones counted."""
@@ -94,6 +96,7 @@ def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_stor
     assert rec2.steps() == len(rows) and rec2.count("added") == rep2.added_results == 0
 
 
+@pytest.mark.slow
 def test_audit_summary_reports_each_group(seeded_store):
     from litaudit.analyses.summary import run_summary
 
@@ -181,6 +184,7 @@ def test_quiet_bar_as_callback_is_harmless():
         assert not bar.shown
 
 
+@pytest.mark.slow
 def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path):
     """CliRunner's stderr is not a terminal: the commands with bars print none of it, and
     --json stays one JSON document."""

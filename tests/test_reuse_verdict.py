@@ -265,6 +265,7 @@ def robust03(tmp_path_factory):
     return path, coded, data
 
 
+@pytest.mark.slow
 def test_pool_scores_equal_the_pooling_simulation(robust03):
     from litaudit.analyses.agreement_input import simulate_pooling
     from litaudit.analyses.holdout_pools import pool_scores
@@ -309,6 +310,7 @@ def test_calibration_smoke(robust03):
     assert r.rejections == 4 and r.mean_shift_pct < -1
 
 
+@pytest.mark.slow
 def test_robust04_verdict_is_stable_across_20_seeds(robust03):
     from litaudit.analyses.agreement_input import pseudo_sites, read_score_matrix
 
@@ -319,6 +321,7 @@ def test_robust04_verdict_is_stable_across_20_seeds(robust03):
     assert len(seen) == 1 and next(iter(seen)).startswith(V.NO_EVIDENCE)
 
 
+@pytest.mark.slow
 def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     import shutil
 

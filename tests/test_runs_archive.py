@@ -124,6 +124,7 @@ def test_metadata_csv(mem_store, files, tmp_path):
         import_archive(mem_store, "trec-robust-2003", [files["b.run"]], metadata=meta)
 
 
+@pytest.mark.slow
 def test_cli_import_list_show_eval_delete(cli, files):
     assert cli("init").exit_code == 0
     r = cli(
@@ -166,6 +167,7 @@ def test_cli_import_list_show_eval_delete(cli, files):
     assert r.exit_code == 1 and "no run archive stored" in r.stderr
 
 
+@pytest.mark.slow
 def test_cli_bad_file_one_line_per_problem(cli, files, tmp_path):
     cli("init")
     bad = tmp_path / "bad.run"

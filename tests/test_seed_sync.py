@@ -246,6 +246,7 @@ def _old_database(path: Path, seeds_dir: Path) -> None:
         load_seeds(store, seeds_dir)
 
 
+@pytest.mark.slow
 def test_init_says_what_it_did(cli, trec7):
     from litaudit.curation.results import edit_result
     from litaudit.store.db import open_store

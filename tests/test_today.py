@@ -518,6 +518,7 @@ def test_undated_rows_fall_in_a_window_by_their_year(seeded_store):
     assert rows and {r["year"] for r in rows} == {2009} and {r["date"] for r in rows} == {None}
 
 
+@pytest.mark.slow
 def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_store):
     from litaudit.analyses.audits import get_audit
     from litaudit.analyses.summary import run_summary
