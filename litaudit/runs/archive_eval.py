@@ -76,7 +76,7 @@ def evaluate_archive(
 def open_for_eval(db: Path, cache: bool) -> Store:
     """The database for ``runs eval``: with the store of evaluations on (``cache``),
     opened once for writing, so that the values computed are kept on the same connection
-    (a second open for writing costs more than the first, see docs/DEVELOPING.md), but never
+    (a second open for writing would cost more, see docs/DEVELOPING.md), but never
     created, never migrated: a database that does not exist, is of another schema version,
     is in use or cannot be written is opened read-only as before (and nothing is kept).
     Without ``cache``, read-only: nothing is read from or written to the store.

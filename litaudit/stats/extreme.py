@@ -243,7 +243,7 @@ def std_max_moments(N: int, *, adaptive: bool = False) -> tuple[float, float]:
         return ndtri_exp(math.log(t) / N)
 
     opts = {"limit": 200, "epsabs": 1e-12, "epsrel": 1e-12}
-    from scipy import integrate  # imported here: 0.2 s that most audits never need
+    from scipy import integrate  # imported here: most audits never need it
 
     m1 = integrate.quad(q, 0.0, 1.0, **opts)[0]
     m2 = integrate.quad(lambda t: q(t) ** 2, 0.0, 1.0, **opts)[0]

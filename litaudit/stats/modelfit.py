@@ -64,7 +64,7 @@ def model_fit(
     values, n_topics: int, *, alpha: float = 0.05, p_floor: float | None = None
 ) -> ModelFit:
     """Check the reference model of the N ``values`` over ``n_topics`` topics (see module)."""
-    from scipy import stats as sps  # imported here: 0.4 s that a stored audit never needs
+    from scipy import stats as sps  # imported here: a stored audit never needs it
 
     alpha = check_prob("alpha", alpha)
     v = np.sort(np.asarray(values, dtype=np.float64).ravel())
