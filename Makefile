@@ -44,7 +44,7 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP)  ## run the benchmarks in bench/ (figures and ratios against peers)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-lint: $(STAMP)  ## ruff check, ruff format --check, then mypy on litaudit/ (configuration: [tool.mypy] in pyproject.toml)
+lint: $(STAMP)  ## ruff check (with complexity and argument-count rules), ruff format --check, mypy
 	$(BIN)/ruff check litaudit tests bench seeds setup.py
 	$(BIN)/ruff format --check litaudit tests bench seeds setup.py
 	$(BIN)/mypy

@@ -31,7 +31,7 @@ from litaudit.stats.agreement_null import (
 from litaudit.stats.design import assign_holdouts
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class HoldoutDesign:
     """The hold-out design the assignments follow (Section 3.1), and its balance."""
 
@@ -78,7 +78,17 @@ def holdout_design(m: int, n_topics: int, k: int, baseline: int = 0) -> HoldoutD
             "(the topic order is random, so which subsets miss out is random too)"
         )
     return HoldoutDesign(
-        m, n_topics, k, baseline, c, b, r, int(per_site.min()), int(per_site.max()), r == 0, note
+        sites=m,
+        topics=n_topics,
+        k=k,
+        baseline=baseline,
+        subsets=c,
+        full_cycles=b,
+        partial=r,
+        held_per_site_min=int(per_site.min()),
+        held_per_site_max=int(per_site.max()),
+        balanced=r == 0,
+        note=note,
     )
 
 
@@ -89,7 +99,7 @@ class Quantiles:
     maximum: float
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class AgreementPart:
     """One analysis of the agreement test over B assignments."""
 
@@ -108,7 +118,7 @@ class AgreementPart:
     paper_rejections: int | None  # assignments where that p < alpha (descriptive)
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class ShiftPart:
     """Score agreement (Section 3.2.3): how far each run's mean over the topics its site
     was held out of falls from its mean over the other topics, against random hold-outs."""
@@ -202,9 +212,9 @@ def _agreement_parts(
         if pm.mean() < min_pairs:
             parts.append(
                 AgreementPart(
-                    ps.analysis,
-                    "not enough data",
-                    (
+                    analysis=ps.analysis,
+                    status="not enough data",
+                    reason=(
                         f"{pm.mean():.1f} pairs with >= {min_topics} baseline and reuse "
                         f"topics per assignment on average (fewer than {min_pairs})"
                     ),
@@ -226,9 +236,9 @@ def _agreement_parts(
         p_paper = null[ok, n, 0]
         parts.append(
             AgreementPart(
-                ps.analysis,
-                "tested",
-                "",
+                analysis=ps.analysis,
+                status="tested",
+                reason="",
                 pairs_min=int(pm.min()),
                 pairs_max=int(pm.max()),
                 disagreement_real=float(np.nanmean(real[ok, n, 0])),
@@ -257,16 +267,16 @@ def _shift_part(
     runs_min = min(shift_runs)
     if runs_min < 2:
         shift = ShiftPart(
-            "not enough data",
-            "fewer than 2 runs with held-out and other topics",
-            runs_min,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
-            None,
+            status="not enough data",
+            reason="fewer than 2 runs with held-out and other topics",
+            runs=runs_min,
+            shift_real=None,
+            shift_null=None,
+            effect=None,
+            effect_pct=None,
+            rmse_real=None,
+            rmse_null=None,
+            p_value=None,
         )
     else:
         d = shifts[:, 0] - shifts[:, 1]
@@ -274,16 +284,16 @@ def _shift_part(
         mean_score = float(np.nanmean(score_fn(last_held)))
         p = signflip_pvalue(d, flips, flip_rng, two_sided=True)
         shift = ShiftPart(
-            "tested",
-            "",
-            runs_min,
-            float(shifts[:, 0].mean()),
-            float(shifts[:, 1].mean()),
-            effect,
-            100.0 * effect / mean_score if mean_score else None,
-            float(shifts[:, 2].mean()),
-            float(shifts[:, 3].mean()),
-            p,
+            status="tested",
+            reason="",
+            runs=runs_min,
+            shift_real=float(shifts[:, 0].mean()),
+            shift_null=float(shifts[:, 1].mean()),
+            effect=effect,
+            effect_pct=100.0 * effect / mean_score if mean_score else None,
+            rmse_real=float(shifts[:, 2].mean()),
+            rmse_null=float(shifts[:, 3].mean()),
+            p_value=p,
         )
     return shift
 

@@ -43,12 +43,11 @@ from litaudit.analyses.population import (
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals, modelfit, sequential
+from litaudit.stats.extreme import montecarlo_params
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
 DEFAULT_P = defaults.P_INTERVAL
-DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
-DEFAULT_SEED = defaults.MONTECARLO_SEED
 SUMMARY_MIN_N = defaults.MIN_N
 SOURCE = "Carterette, SIGIR 2015"
 R = TypeVar("R")
@@ -112,7 +111,7 @@ class Candidate:
     result: ResultRow
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class BestReport:
     """`audit best`: the paper's Tables 2 and 3 for one collection, measure and filter.
 
@@ -159,11 +158,7 @@ def run_best(
 ) -> Audited[BestReport]:
     """Audit the best result of a collection and measure; store it unless ``save=False``."""
     pop = population(con, collection, measure, filters)
-    if method == "montecarlo":
-        trials = DEFAULT_TRIALS if trials is None else trials
-        seed = DEFAULT_SEED if seed is None else seed
-    else:
-        trials = seed = None
+    trials, seed = montecarlo_params(method, trials, seed)
     rep = compute_best(con, pop, filters, alpha, p, method, trials, seed)
     if not save:
         return Audited(rep, None)
@@ -210,25 +205,25 @@ def compute_best(
         [r.value for r in rows], pop.n_topics, alpha=alpha, p_floor=defaults.P_FLOOR
     )
     return BestReport(
-        pop.collection_id,
-        pop.collection_name,
-        pop.measure,
-        filters.source,
-        filters,
-        pop.n_topics,
-        pop.n_other_topics,
-        summarize(pop, filters),
-        st,
-        fit,
-        rows[st.candidates[0]],
-        cands,
-        fp,
-        SOURCE,
+        collection_id=pop.collection_id,
+        collection_name=pop.collection_name,
+        measure=pop.measure,
+        source=filters.source,
+        filters=filters,
+        n_topics=pop.n_topics,
+        n_other_topics=pop.n_other_topics,
+        population=summarize(pop, filters),
+        stats=st,
+        fit=fit,
+        best=rows[st.candidates[0]],
+        candidates=cands,
+        fingerprint=fp,
+        citation=SOURCE,
     )
 
 
 # ----------------------------------------------------------------------------- claim
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class ClaimReport:
     """`audit claim`: a claim against the record, against chance, and its own interval.
 
@@ -367,11 +362,7 @@ def run_claim(
         value = check_claimed_value(con, pop.measure, value)
     else:
         index = _subject_index(rows, where, result_id, system)
-    if method == "montecarlo":
-        trials = DEFAULT_TRIALS if trials is None else trials
-        seed = DEFAULT_SEED if seed is None else seed
-    else:
-        trials = seed = None
+    trials, seed = montecarlo_params(method, trials, seed)
     ca = claim_stats.audit_claim(
         [r.value for r in rows],
         pop.n_topics,
@@ -391,21 +382,21 @@ def run_claim(
     subject = None if index is None else rows[index]
     fp = results_fingerprint(rows)
     rep = ClaimReport(
-        pop.collection_id,
-        pop.collection_name,
-        pop.measure,
-        filters.source,
-        filters,
-        pop.n_topics,
-        pop.n_other_topics,
-        summarize(pop, filters),
-        ca.value,
-        subject,
-        wording.claim_answers(ca, holder, subject),
-        holder,
-        ca,
-        fp,
-        SOURCE,
+        collection_id=pop.collection_id,
+        collection_name=pop.collection_name,
+        measure=pop.measure,
+        source=filters.source,
+        filters=filters,
+        n_topics=pop.n_topics,
+        n_other_topics=pop.n_other_topics,
+        population=summarize(pop, filters),
+        value=ca.value,
+        subject=subject,
+        answers=wording.claim_answers(ca, holder, subject),
+        record_holder=holder,
+        stats=ca,
+        fingerprint=fp,
+        citation=SOURCE,
     )
     if not save:
         return Audited(rep, None)
@@ -414,7 +405,7 @@ def run_claim(
 
 
 # ---------------------------------------------------------------------------- history
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class HistoryReport:
     """`audit history`: the record replayed over time (sequential testing, Carterette 2015
     Sec. 2 and Fig. 2).
@@ -493,20 +484,20 @@ def run_history(
     )
     fp = results_fingerprint(rows)
     rep = HistoryReport(
-        pop.collection_id,
-        pop.collection_name,
-        pop.measure,
-        filters.source,
-        filters,
-        pop.n_topics,
-        pop.n_other_topics,
-        summarize(pop, filters),
-        h,
-        fit,
-        tuple(rows[pt.record_index] for pt in h.points),
-        fp,
-        SOURCE,
-        by,
+        collection_id=pop.collection_id,
+        collection_name=pop.collection_name,
+        measure=pop.measure,
+        source=filters.source,
+        filters=filters,
+        n_topics=pop.n_topics,
+        n_other_topics=pop.n_other_topics,
+        population=summarize(pop, filters),
+        history=h,
+        fit=fit,
+        records=tuple(rows[pt.record_index] for pt in h.points),
+        fingerprint=fp,
+        citation=SOURCE,
+        by=by,
     )
     if not save:
         return Audited(rep, None)

@@ -16,12 +16,13 @@ import numpy as np
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, run_or_reuse
 from litaudit.errors import LitauditError
+from litaudit.stats.extreme import montecarlo_params
 from litaudit.stats.intervals import BestAudit, audit_best
 
 KIND = "best-matrix"
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class MatrixAudit:
     """``stats`` as for published results; ``runs``/``means`` in input order; ``file`` (the
     input files) and the SHA-256 of their bytes are the provenance; ``topics_complete`` says whether every run has a score
@@ -108,9 +109,7 @@ def run_matrix(
 
     paths = _existing_paths(paths)
     m = str(parse_measure(measure))
-    if method == "montecarlo":
-        trials = defaults.MONTECARLO_TRIALS if trials is None else trials
-        seed = defaults.MONTECARLO_SEED if seed is None else seed
+    trials, seed = montecarlo_params(method, trials, seed)
     cid = None
     if collection is not None:
         from litaudit.store.refdata import resolve_collection
@@ -135,17 +134,17 @@ def run_matrix(
             means, len(matrix.topics), alpha=alpha, p=p, method=method, trials=trials, seed=seed
         )
         return MatrixAudit(
-            ", ".join(str(p) for p in paths),
-            digest,
-            cid,
-            m,
-            len(matrix.runs),
-            len(matrix.topics),
-            bool(np.isfinite(scores).all()),
-            tuple(matrix.runs),
-            tuple(float(x) for x in means),
-            stats,
-            tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
+            file=", ".join(str(p) for p in paths),
+            file_sha256=digest,
+            collection_id=cid,
+            measure=m,
+            n_runs=len(matrix.runs),
+            n_topics=len(matrix.topics),
+            topics_complete=bool(np.isfinite(scores).all()),
+            runs=tuple(matrix.runs),
+            means=tuple(float(x) for x in means),
+            stats=stats,
+            candidates=tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
         )
 
     params = {

@@ -42,7 +42,7 @@ class CaseResult:
     paper_p: tuple[float, ...]  # per analysis with >= 1 pair (within, between, participant)
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class FamilyResult:
     """Rejection rate of one family of cases, with its Monte Carlo standard error."""
 
@@ -169,14 +169,14 @@ def run_family(
     rate, prate = rej / cases, paper / cases
     upper = float(stats.beta.ppf(0.95, rej + 1, cases - rej)) if rej < cases else 1.0
     return FamilyResult(
-        family,
-        cases,
-        rej,
-        rate,
-        float(np.sqrt(rate * (1 - rate) / cases)),
-        upper,
-        paper,
-        prate,
-        float(np.sqrt(prate * (1 - prate) / cases)),
-        float(np.mean([r.shift_pct for r in results])),
+        family=family,
+        cases=cases,
+        rejections=rej,
+        rate=rate,
+        se=float(np.sqrt(rate * (1 - rate) / cases)),
+        upper95=upper,
+        paper_rejections=paper,
+        paper_rate=prate,
+        paper_se=float(np.sqrt(prate * (1 - prate) / cases)),
+        mean_shift_pct=float(np.mean([r.shift_pct for r in results])),
     )

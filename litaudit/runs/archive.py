@@ -123,7 +123,7 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     return Archive(collection_id, qrels, tuple(runs), tuple(infos))
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class StoredTables:
     """A stored archive as its tables hold it: integer ids, and the names they stand for."""
 
@@ -181,16 +181,16 @@ def load_tables(
         f"SELECT run_id, topic_id, doc_id, score FROM run_rankings WHERE run_id IN ({ids}){within}",
     )
     return StoredTables(
-        rows,
-        names,
-        doc_names,
-        d["run_id"],
-        d["topic_id"],
-        d["doc_id"],
-        d["score"],
-        q["topic_id"],
-        q["doc_id"],
-        q["rel"],
+        runs=rows,
+        topics=names,
+        docnos=doc_names,
+        run_id=d["run_id"],
+        topic_id=d["topic_id"],
+        doc_id=d["doc_id"],
+        score=d["score"],
+        q_topic_id=q["topic_id"],
+        q_doc_id=q["doc_id"],
+        q_rel=q["rel"],
     )
 
 

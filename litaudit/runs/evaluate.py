@@ -333,21 +333,21 @@ def _judged_rows(
     isrel = rel >= rel_level
     r_group, r_rank = group[isrel], rank[isrel]
     return Judged(
-        len(starts),
-        g_run,
-        g_topic,
-        group,
-        rank,
-        rel,
-        isrel,
-        r_group,
-        r_rank,
-        position_in_group(r_group),
-        q.R,
-        q.N,
-        rel_level,
-        q,
-        {},
+        n_groups=len(starts),
+        g_run=g_run,
+        g_topic=g_topic,
+        group=group,
+        rank=rank,
+        rel=rel,
+        isrel=isrel,
+        r_group=r_group,
+        r_rank=r_rank,
+        cumrel=position_in_group(r_group),
+        R=q.R,
+        N=q.N,
+        rel_level=rel_level,
+        q=q,
+        ideal_cache={},
     )
 
 

@@ -113,7 +113,7 @@ class ChanceCheck:
     n_star_ratio: float
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class ClaimAudit:
     """A claim audited against N published results: (a) ``record``, (b) ``chance``,
     (c) ``interval`` (the claim's mu0 and 1 - 2p interval as the max of
@@ -318,5 +318,15 @@ def audit_claim(
     )
     fit = model_fit(v, n_topics, alpha=alpha, p_floor=p_floor)
     return ClaimAudit(
-        value, index, ref, rc, ch, iv, fit, p, ext.method, ext.trials, seed if ext.trials else None
+        value=value,
+        index=index,
+        reference=ref,
+        record=rc,
+        chance=ch,
+        interval=iv,
+        fit=fit,
+        p=p,
+        method=ext.method,
+        trials=ext.trials,
+        seed=seed if ext.trials else None,
     )

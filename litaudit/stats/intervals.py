@@ -26,7 +26,7 @@ from litaudit.stats.extreme import (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class Thresholds:
     """Beyond-chance thresholds at level alpha (Sec. 3.1, the TREC-7 example).
 
@@ -65,16 +65,16 @@ def _thresholds(values: np.ndarray, ref: Reference, ext: StdExtremes, alpha: flo
     null_above = ref.n_results * float(np.exp(log_ndtr(-zq)))
     null_below = ref.n_results * float(np.exp(log_ndtr(wq)))
     return Thresholds(
-        alpha,
-        hi,
-        ref.se * zq_se,
-        lo,
-        ref.se * wq_se,
-        above,
-        below,
-        ref.n_results - above - below,
-        null_above,
-        null_below,
+        alpha=alpha,
+        max_threshold=hi,
+        max_threshold_se=ref.se * zq_se,
+        min_threshold=lo,
+        min_threshold_se=ref.se * wq_se,
+        n_above=above,
+        n_below=below,
+        n_within=ref.n_results - above - below,
+        expected_above_under_null=null_above,
+        expected_below_under_null=null_below,
     )
 
 
@@ -159,7 +159,7 @@ def intrinsic_interval(
     return interval_from_extremes(value, se, StdExtremes.make(N, method, trials, seed), p)
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class BestAudit:
     """Everything the paper's Tables 2 and 3 report for one collection and measure.
 
@@ -215,16 +215,16 @@ def audit_best(
     order = sorted(range(v.size), key=lambda i: (-v[i], i))
     cands = tuple(i for i in order if v[i] >= iv.lower)
     return BestAudit(
-        ref,
-        mvd_from_extremes(ref.mu, ref.se, ext, seed),
-        th,
-        iv,
-        cands,
-        len(cands),
-        tuple(float(x) for x in np.sort(v)),
-        alpha,
-        p,
-        ext.method,
-        ext.trials,
-        seed if ext.trials else None,
+        reference=ref,
+        mxvd=mvd_from_extremes(ref.mu, ref.se, ext, seed),
+        thresholds=th,
+        interval=iv,
+        candidates=cands,
+        n_candidates=len(cands),
+        values=tuple(float(x) for x in np.sort(v)),
+        alpha=alpha,
+        p=p,
+        method=ext.method,
+        trials=ext.trials,
+        seed=seed if ext.trials else None,
     )

@@ -29,7 +29,7 @@ import numpy as np
 from litaudit.stats.extreme import check_prob, floor_p, reference
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class ModelFit:
     """The reference model Normal(mu, se) held against the N values it is fitted to.
 
@@ -88,21 +88,21 @@ def model_fit(
         sp_rej = False
     spread_rej = vp_raw < alpha
     return ModelFit(
-        ref.n_results,
-        ref.n_topics,
-        ref.sd,
-        ref.se,
-        ratio,
-        stat,
-        df,
-        vp,
-        v_low,
-        w,
-        sp,
-        s_low,
-        alpha,
-        p_floor,
-        spread_rej,
-        sp_rej,
-        spread_rej or sp_rej,
+        n_results=ref.n_results,
+        n_topics=ref.n_topics,
+        sd=ref.sd,
+        se=ref.se,
+        spread_ratio=ratio,
+        variance_statistic=stat,
+        variance_df=df,
+        variance_p=vp,
+        variance_p_below_floor=v_low,
+        shapiro_w=w,
+        shapiro_p=sp,
+        shapiro_p_below_floor=s_low,
+        alpha=alpha,
+        p_floor=p_floor,
+        spread_rejected=spread_rej,
+        normality_rejected=sp_rej,
+        rejected=spread_rej or sp_rej,
     )

@@ -30,7 +30,7 @@ from litaudit.stats import extreme as E
 REFERENCES = ("final", "running")
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class YearPoint:
     """One year of the replay.
 
@@ -171,21 +171,21 @@ def replay(
         when = str(labels[first]) if labels is not None else str(int(yr[first]))
         points.append(
             YearPoint(
-                int(yr[first]),
-                len(idx),
-                N,
-                record,
-                rec_i,
-                new_record,
-                mu,
-                sd,
-                se,
-                em,
-                thr,
-                pv,
-                low,
-                beyond,
-                when,
+                year=int(yr[first]),
+                n_new=len(idx),
+                N=N,
+                record=record,
+                record_index=rec_i,
+                new_record=new_record,
+                mu=mu,
+                sd=sd,
+                se=se,
+                expected_max=em,
+                threshold=thr,
+                p_value=pv,
+                p_below_floor=low,
+                beyond_chance=beyond,
+                when=when,
             )
         )
     return History(
