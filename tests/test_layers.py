@@ -169,10 +169,7 @@ KNOWN_CYCLES: set[frozenset[str]] = {
             "litaudit.curation.bundle",
             "litaudit.curation.export",
             "litaudit.curation.importer",
-            "litaudit.curation.papers",
-            "litaudit.curation.plan",
             "litaudit.curation.results",
-            "litaudit.curation.row_fields",
         }
     )
 }

@@ -344,7 +344,8 @@ def test_claim_section_says_what_the_terminal_says(cli, fixture_db):
     )
     answers = term.output.splitlines()[2:6]
     md = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", db=fixture_db).stdout
-    section = md[md.index("## Claim audit: AP = 0.36") : md.index("## Can the collection")]
+    start = md.index("## Claim audit: AP = 0.36")
+    section = md[start : md.index("\n## ", start)]
     paras = [p for p in section.split("\n\n") if p.startswith(("Against", "The claim", "Model"))]
     assert [_unmarkdown(p) for p in paras] == answers  # the same words, escaped as Markdown
     assert answers[0].startswith(

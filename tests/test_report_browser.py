@@ -112,7 +112,7 @@ def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
         "Smith et al. (SIGIR 2019)",
         "Against the record: 0.3600 is above the record, 0.3010 (NeuralX",
         "Can the collection be trusted? Reusability",
-        "Audits cited",
+        "Appendix A: the audits cited",
     ):
         assert words in text, words
     plots = re.findall(r"<figure>(.*?)</figure>", dom, flags=re.S)
@@ -205,3 +205,66 @@ def test_beir_scifact_report_renders(scifact_report, tmp_path):
     for fig in plots:
         assert re.search(r'<path d="M\d', fig), fig[:200]
     assert page_requests(netlog) == []
+
+
+# the boxes of the conclusions in the page as laid out (a copy of the report with this
+# script added and the CSP that forbids scripts removed; the report itself runs none)
+_BOXES = """<script>window.addEventListener('load', () => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return [r.top + scrollY, r.bottom + scrollY, r.left, r.right]; };
+  const out = {heading: box(document.getElementById('conclusions')),
+    list: box(document.querySelector('ul.conclusions')),
+    first_figure: box(document.querySelector('figure')),
+    viewport: [innerWidth, innerHeight]};
+  const pre = document.createElement('pre'); pre.id = 'BOXES';
+  pre.textContent = JSON.stringify(out); document.body.appendChild(pre); });</script>"""
+
+
+def layout_boxes(report: Path, folder: Path, width: int, height: int) -> dict:
+    """Bounding boxes (top, bottom, left, right in CSS px from the page's top) of the
+    conclusions' heading and list and of the first figure, at a window of width x height."""
+    import html as _html
+
+    page = report.read_text(encoding="utf-8")
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+    probe = folder / "probe.html"
+    probe.write_text(page.replace("</body>", _BOXES + "</body>"), encoding="utf-8")
+    res = _run(f"--window-size={width},{height}", "--hide-scrollbars", "--dump-dom", probe.as_uri())
+    assert res.returncode == 0, res.stderr[-2000:]
+    m = re.search(r'<pre id="BOXES">(.*?)</pre>', res.stdout, flags=re.S)
+    assert m, res.stdout[-2000:]
+    return json.loads(_html.unescape(m.group(1)))
+
+
+@pytest.mark.slow
+def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
+    """A reviewer opening the report sees its answers without scrolling: at 1280x800 the
+    Conclusions (heading and every sentence) end above 800 px, before any plot; the
+    screenshot of that first screen is taken too."""
+    shot = tmp_path / "first-screen.png"
+    res = _run(
+        f"--screenshot={shot}", "--window-size=1280,800", "--hide-scrollbars", html_report.as_uri()
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    png = shot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (1280, 800)
+
+    boxes = layout_boxes(html_report, tmp_path, 1280, 800)
+    # headless Chromium lays the page out 1280 px wide; its inner height (657 px for an
+    # 800 px window, the window's own bars taken off) is stricter than the screenshot's
+    width, inner = boxes["viewport"]
+    assert width == 1280 and inner <= 800
+    top, bottom = boxes["heading"][0], boxes["list"][1]
+    assert 0 < top < bottom <= inner, boxes
+    assert bottom < boxes["first_figure"][0]
+    dom = _run("--window-size=1280,800", "--dump-dom", html_report.as_uri()).stdout
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
+    for words in (
+        "Conclusions",
+        "The claim AP = 0.36 on TREC-7 ad hoc",
+        "Against the record: 0.3600 is above the record, 0.3010",
+        "Against chance:",
+        "Reusability:",
+    ):
+        assert words in text, words

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from litaudit import defaults
+from litaudit.curation.filters import Filters
 from litaudit.errors import LitauditError
 
 Note = Callable[[str], None]
@@ -41,6 +42,7 @@ class ReportAudits:
     verdict: int | None  # the reuse-verdict audit (None: no runs)
     notes: tuple[str, ...]  # sections missing and why
     reuse_notes: tuple[str, ...]  # reusability components missing and why
+    filters: Filters = Filters()  # the published results' filters (not the runs')
 
 
 def report_measures(con, collection_id: str) -> tuple[str, ...]:
@@ -88,8 +90,13 @@ def prepare_report(
     claim: float | None = None,
     note: Note | None = None,
     subcollections: bool = False,
+    filters: Filters = Filters(),
 ) -> ReportAudits:
     """Run (and store) the audits missing for the report of ``collection``.
+
+    ``filters`` choose the published results every literature audit reads (as `audit
+    best/claim/history` take them: ``until`` gives the record when a paper was
+    submitted); the reusability audits read the stored runs and take none.
 
     ``measure`` limits the literature sections to one measure (default: every measure
     with at least ``defaults.MIN_N`` results); ``claim`` needs a measure when the
@@ -117,10 +124,10 @@ def prepare_report(
         from litaudit.analyses.best import check_claimed_value
 
         check_claimed_value(con, measures[0], claim)
-    best = tuple(_literature(con, "best", ref.id, m, note) for m in measures)
-    history = tuple(_literature(con, "history", ref.id, m, note) for m in measures)
+    best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
+    history = tuple(_literature(con, "history", ref.id, m, note, filters=filters) for m in measures)
     claimed = (
-        _literature(con, "claim", ref.id, measures[0], note, value=float(claim))
+        _literature(con, "claim", ref.id, measures[0], note, value=float(claim), filters=filters)
         if claim is not None
         else None
     )
@@ -136,6 +143,7 @@ def prepare_report(
         verdict,
         tuple(notes) if not n_runs else (),
         tuple(notes) if n_runs else (),
+        filters,
     )
 
 

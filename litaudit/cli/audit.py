@@ -132,34 +132,39 @@ def _resolved(fn, q: inspect.Parameter) -> inspect.Parameter:
         return q
 
 
+def with_filters(fn):
+    """``fn`` as a command whose parameters with a _filter_options(...) default stand for
+    those options, in that place of its --help (one --help order, said in its signature);
+    the function gets one Filters of them all in the first such parameter, parsed before
+    it runs (a bad --years fails before the store opens). `report` takes them so too."""
+    sig = inspect.signature(fn)
+    sig = sig.replace(parameters=[_resolved(fn, q) for q in sig.parameters.values()])
+    marks = [q for q in sig.parameters.values() if isinstance(q.default, _FilterOptions)]
+    params: list[inspect.Parameter] = []
+    for q in sig.parameters.values():
+        if q not in marks:
+            params.append(q)
+            continue
+        for n in q.default:
+            kind, opt = _FILTER_OPTIONS[n]
+            params.append(inspect.Parameter(n, q.kind, default=opt, annotation=kind))
+    names = [n for m in marks for n in m.default]
+
+    @functools.wraps(fn)
+    def command(**kw):
+        kw[marks[0].name] = _filters(**{n: kw.pop(n) for n in names})
+        return fn(**kw)  # the other marked parameters keep their (unused) default
+
+    command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+    command.__annotations__ = {q.name: q.annotation for q in params}  # what typer reads
+    return command
+
+
 def _command(name: str):
-    """app.command(name) for a function whose parameters with a _filter_options(...) default
-    stand for those options, in that place of its --help (one --help order, said in its
-    signature); the function gets one Filters of them all in the first such parameter,
-    parsed before it runs (a bad --years fails before the store opens)."""
+    """app.command(name) of :func:`with_filters` (fn)."""
 
     def register(fn):
-        sig = inspect.signature(fn)
-        sig = sig.replace(parameters=[_resolved(fn, q) for q in sig.parameters.values()])
-        marks = [q for q in sig.parameters.values() if isinstance(q.default, _FilterOptions)]
-        params: list[inspect.Parameter] = []
-        for q in sig.parameters.values():
-            if q not in marks:
-                params.append(q)
-                continue
-            for n in q.default:
-                kind, opt = _FILTER_OPTIONS[n]
-                params.append(inspect.Parameter(n, q.kind, default=opt, annotation=kind))
-        names = [n for m in marks for n in m.default]
-
-        @functools.wraps(fn)
-        def command(**kw):
-            kw[marks[0].name] = _filters(**{n: kw.pop(n) for n in names})
-            return fn(**kw)  # the other marked parameters keep their (unused) default
-
-        command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
-        command.__annotations__ = {q.name: q.annotation for q in params}  # what typer reads
-        return app.command(name)(command)
+        return app.command(name)(with_filters(fn))
 
     return register
 

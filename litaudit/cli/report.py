@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
+from litaudit.cli.audit import POPULATION, WINDOW, with_filters
 from litaudit.cli.common import CollectionOpt, db_path
 from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 
+if TYPE_CHECKING:
+    from litaudit.curation.filters import Filters
+
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
 
 
+@with_filters
 def report(
     ctx: typer.Context,
     collection: str = CollectionOpt,
@@ -29,6 +35,7 @@ def report(
         help="A claimed value to check against the published "
         "results (needs --measure when there are several).",
     ),
+    filters: Filters = POPULATION,
     fmt: str = typer.Option(
         None, "--format", "-f", help="md, html or json (default: from the -o suffix, else md)."
     ),
@@ -50,19 +57,24 @@ def report(
         "report is otherwise byte-identical for the same "
         "database).",
     ),
+    _window: None = WINDOW,
 ):
     """Write an audit report of a collection, built only from stored audits.
 
-    Sections: the data and its provenance, the paper-style tables of Carterette (2015),
-    the candidate best set with citations, the claim check (--claim) and, where runs are
-    stored, reusability. Missing audits are run and stored first.
+    It opens with its conclusions (the claim against the record and against
+    chance, the reusability decision); then the claim check, the tables of
+    Carterette (2015), the candidate best set with citations, reusability
+    where runs are stored, the data, and appendices (audits, provenance).
+    The filters choose the published results as for `audit claim` (--until
+    2021-12: the record when a paper was submitted). Missing audits are run
+    and stored first.
     """
     from litaudit.render.progress import progress_bar
 
     target, fmt, path = _checked_target(ctx, claim, fmt, output)
     # the audits a report runs are not known ahead: the bar counts them as they are run
     with progress_bar("report: audits", unit="run", quiet=fmt == "json") as bar:
-        rep = _build(ctx, collection, measure, claim, subcollections, timestamp, bar)
+        rep = _build(ctx, collection, measure, claim, subcollections, timestamp, bar, filters)
         bar.update(description="report: rendering")
         text, files = _render(rep, fmt, target)
     if target is None:
@@ -99,7 +111,7 @@ def _checked_target(ctx: typer.Context, claim, fmt, output):
     return target, fmt, path
 
 
-def _build(ctx: typer.Context, collection, measure, claim, subcollections, timestamp, bar):
+def _build(ctx: typer.Context, collection, measure, claim, subcollections, timestamp, bar, filters):
     """Run and store the missing audits (each note a step of ``bar``), then build the
     report from the stored ones."""
     from litaudit.analyses.report_audits import prepare_report
@@ -119,6 +131,7 @@ def _build(ctx: typer.Context, collection, measure, claim, subcollections, times
             claim=claim,
             note=note,
             subcollections=subcollections,
+            filters=filters,
         )
         return build_report(store.con, audits, timestamp=timestamp)
 

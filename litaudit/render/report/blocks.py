@@ -1,6 +1,6 @@
-"""The report's format-neutral block types (headings, paragraphs, tables, figures) and
-number formats, shared by :mod:`.document` and :mod:`.document_reuse` and read by
-:mod:`.markdown` and :mod:`.html`."""
+"""The report's format-neutral block types (headings, bullet lists, paragraphs, tables,
+figures) and number formats, shared by :mod:`.document` and :mod:`.document_reuse` and
+read by :mod:`.markdown` and :mod:`.html`."""
 
 from __future__ import annotations
 
@@ -13,6 +13,14 @@ from litaudit.render.report import figures as F
 class Heading:
     level: int
     text: str
+    anchor: str | None = None  # the section's id, for links within the report
+
+
+@dataclass(frozen=True)
+class Bullets:
+    """A list; each item a text and the links after it, (label, '#anchor' or URL)."""
+
+    items: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -26,6 +34,7 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
     caption: str | None = None
     links: tuple[tuple[str | None, ...], ...] = ()  # per cell: a URL, or None
+    anchor: str | None = None
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,16 @@ from litaudit.analyses.audits import StoredAudit
 from litaudit.analyses.report_audits import ReportAudits
 from litaudit.render.report.model import (
     AuditRef,
+    Candidate,
+    ClaimSection,
+    Conclusion,
     Count,
     DataSection,
+    LiteratureSection,
     Report,
     ReuseSection,
     Source,
+    anchor,
 )
 
 
@@ -66,6 +71,7 @@ def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Repor
     generated = dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat() if timestamp else None
     refs = tuple(audit_ref(used[i], timestamp=timestamp) for i in sorted(used))
     title = f"Audit report: {ref.title} ({ref.name})"
+    conclusions = _conclusions(claims, lit, reuse, audits)
     return Report(
         title,
         ref.id,
@@ -78,7 +84,123 @@ def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Repor
         reuse,
         refs,
         audits.notes,
+        filters=audits.filters.describe(),
+        options=filter_options(audits.filters),
+        conclusions=conclusions,
     )
+
+
+# ----------------------------------------------------------------------------- conclusions
+
+
+def cite_text(c: Candidate) -> str:
+    """How a reader cites a published result: 'Author et al. (Venue Year)' for a paper,
+    'team, leaderboard or track, date' for a leaderboard entry or an official run."""
+    if c.source == "paper" and c.citation:
+        return c.citation
+    when = c.date or (str(c.year) if c.year else None)
+    return ", ".join(x for x in (c.participant, c.citation, when) if x)
+
+
+def filter_options(f) -> str:
+    """The filters as the command-line options that give them ('' for none)."""
+    parts = []
+    if f.source:
+        parts.append(f"--source {'papers' if f.source == 'paper' else f.source}")
+    parts += [f"--role {r}" for r in f.roles]
+    parts += [f"--run-type {r}" for r in f.run_types]
+    parts += [f"--reporter {r}" for r in f.reporters]
+    if f.years:
+        parts.append(f"--years {f.years[0]}-{f.years[1]}")
+    if f.since:
+        parts.append(f"--since {f.since}")
+    if f.until:
+        parts.append(f"--until {f.until}")
+    if f.track:
+        parts.append(f"--track {f.track}")
+    if f.topics:
+        parts.append(f"--topics {f.topics}")
+    if f.include_retracted:
+        parts.append("--include-retracted")
+    if f.include_nonstandard:
+        parts.append("--include-nonstandard")
+    return " ".join(parts)
+
+
+def _sentence(text: str) -> str:
+    return text if text.rstrip().endswith((".", "!", "?")) else text.rstrip() + "."
+
+
+def _of(c: Candidate) -> str:
+    return f"{c.value_text or f'{c.value:.4f}'} by {c.system or '-'} ({cite_text(c)})"
+
+
+def _conclusions(
+    claims: tuple[ClaimSection, ...],
+    lit: tuple[LiteratureSection, ...],
+    reuse: ReuseSection | None,
+    audits: ReportAudits,
+) -> tuple[Conclusion, ...]:
+    """One answer per question the report was asked, each with its evidence and section:
+    the claim against the record and against chance (the audit's own sentences, --claim),
+    else the record of each
+    measure; then the reusability decision. (Sections added later, such as a baseline,
+    add their own conclusion here, in this order: claim, baseline, reusability.)"""
+    out: list[Conclusion] = []
+    for c in claims:
+        where = anchor("claim", c.measure)
+        if c.audit is None:
+            out.append(Conclusion("record", c.answers[0], "no claim audit", where))
+            continue
+        n = f"N = {c.n_results} published {c.measure} results"
+        out.append(Conclusion("record", c.answers[0], f"claim audit #{c.audit}, {n}", where))
+        # the audit's own sentence (analyses.wording): it says "uninformative" itself
+        # where the comparison with chance tells nothing
+        chance = c.answers[1] if len(c.answers) > 1 else "Against chance: -"
+        evidence = f"claim audit #{c.audit}, the max of {c.n_draws} draws"
+        out.append(Conclusion("chance", chance, evidence, anchor("chance", c.measure)))
+    if not claims:
+        for s in lit:
+            if s.best_audit is None or s.record is None:
+                continue
+            cov = "-" if s.coverage is None else f"{s.coverage:.0%}"
+            k, rest = len(s.candidates) - 1, (s.n or 1) - 1
+            band = f"{s.lower:.4f}, the lower end of its {cov} interval"
+            others = (
+                f"none of the other {rest} published results lies at or above {band}"
+                if k < 1
+                else f"{k} of the other {rest} published results "
+                f"{'lies' if k == 1 else 'lie'} at or above {band}, and cannot be told "
+                "apart from it"
+            )
+            sentence = f"The record for {s.measure}: {_of(s.record)}; {others}."
+            out.append(
+                Conclusion(
+                    "best",
+                    sentence,
+                    f"best audit #{s.best_audit}, N = {s.n} published {s.measure} results",
+                    anchor("best", s.measure),
+                )
+            )
+    if reuse is not None and reuse.verdict is not None:
+        out.append(
+            Conclusion(
+                "reuse",
+                _sentence(f"Reusability: {reuse.verdict.headline}"),
+                f"reuse verdict audit #{reuse.verdict_audit}, {reuse.n_runs} stored runs",
+                anchor("reuse"),
+            )
+        )
+    else:
+        out.append(
+            Conclusion(
+                "reuse",
+                f"Reusability: not assessed: no run archive is stored for {audits.collection_id}.",
+                "runs stored: 0",
+                anchor("notes"),
+            )
+        )
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------- data section

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from litaudit.render.report import figures as F
 from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, cite, f2, f4
-from litaudit.render.report.model import ReuseSection
+from litaudit.render.report.model import ReuseSection, anchor
 
 
 def reuse_blocks(r: ReuseSection) -> list:
-    out: list = [Heading(2, "Can the collection be trusted? Reusability")]
+    out: list = [Heading(2, "Can the collection be trusted? Reusability", anchor("reuse"))]
     if r.verdict is not None:
         out += _reuse_verdict(r, r.verdict)
     if r.rao:

@@ -28,8 +28,17 @@ def _slug(text: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in text).strip("-")
 
 
-def mxvd_figure(lit: LiteratureSection) -> Figure | None:
-    """Normal, MxVD and MnVD of N draws around mu0 with the 1-2p band (2015, Figure 3)."""
+CLAIM_COLOR = PALETTE[3]
+
+
+def claim_tag(claim: float) -> str:
+    return f"claim = {claim:.4f}"
+
+
+def mxvd_figure(lit: LiteratureSection, claim: float | None = None) -> Figure | None:
+    """Normal, MxVD and MnVD of N draws around mu0 with the 1-2p band (2015, Figure 3);
+    the claimed value (of this population) marked, at the edge when it lies off the
+    curves."""
     from litaudit.stats.extreme import extreme_pdfs
 
     if (
@@ -62,12 +71,16 @@ def mxvd_figure(lit: LiteratureSection) -> Figure | None:
     p.line(x, phi, color=PALETTE[6], label=f"Normal(mu0, se), mu0 = {mu0:.4f}")
     p.line(x, pmax, color=PALETTE[0], label=f"max of {n} (MxVD)")
     p.line(x, pmin, color=PALETTE[1], label=f"min of {n} (MnVD)")
-    p.vline(lit.value, label=f"best = {lit.value:.4f}")
+    p.vline(lit.value, label=f"best = {lit.value:.4f}", tag=f"best = {lit.value:.4f}")
+    if claim is not None:
+        p.vline(claim, color=CLAIM_COLOR, label=claim_tag(claim), tag=claim_tag(claim), fit=False)
     cap = (
         f"Normal(mu0 = {mu0:.4f}, se = {se:.4f}) and the distributions of the max and the "
         f"min of {n} draws from it; the shaded band [{lit.lower:.4f}, {lit.value:.4f}] "
         f"holds non-extreme values with probability {cover}."
     )
+    if claim is not None:
+        cap += _claim_place(claim, float(x[0]), float(x[-1]))
     return Figure(
         f"fig-mxvd-{_slug(lit.measure)}",
         "Intrinsic-effectiveness interval",
@@ -77,8 +90,18 @@ def mxvd_figure(lit: LiteratureSection) -> Figure | None:
     )
 
 
-def expected_max_figure(lit: LiteratureSection) -> Figure | None:
-    """Expected max and the alpha threshold against N (2015, Figure 2)."""
+def _claim_place(claim: float, lo: float, hi: float) -> str:
+    """Where the claim is drawn on a plot whose axis does not reach it."""
+    if claim < lo:
+        return f" The claim, {claim:.4f}, lies left of the plotted range (arrow at the left)."
+    if claim > hi:
+        return f" The claim, {claim:.4f}, lies right of the plotted range (arrow at the right)."
+    return f" The claim, {claim:.4f}, is the labelled vertical line."
+
+
+def expected_max_figure(lit: LiteratureSection, claim: float | None = None) -> Figure | None:
+    """Expected max and the alpha threshold against N (2015, Figure 2), with the claimed
+    value as a horizontal line."""
     from litaudit.stats.extreme import expected_max, max_quantile
 
     mean, se, n, alpha = lit.mean, lit.se, lit.n, lit.alpha
@@ -98,10 +121,14 @@ def expected_max_figure(lit: LiteratureSection) -> Figure | None:
     p.hline(mean, color="#888888", label=f"mean = {mean:.4f}")
     if lit.maximum is not None:
         p.scatter([n], [lit.maximum], color=PALETTE[6], label=f"published best (N = {n})")
+    if claim is not None:
+        p.hline(claim, color=CLAIM_COLOR, label=claim_tag(claim), tag=claim_tag(claim))
     cap = (
         f"Expected maximum of N draws from Normal({mean:.4f}, {se:.4f}) and the "
         f"value the max exceeds with probability {alpha:g}, for N = 1 to {top}."
     )
+    if claim is not None:
+        cap += f" The claim, {claim:.4f}, is the labelled horizontal line."
     return Figure(
         f"fig-expected-max-{_slug(lit.measure)}",
         "Expected max against N",
@@ -111,29 +138,30 @@ def expected_max_figure(lit: LiteratureSection) -> Figure | None:
     )
 
 
-def _decimal_year(h) -> float:
-    """A history step on a continuous time axis: 2020-09-18 -> 2020.71, 2019 -> 2019."""
+def _day(h) -> float:
+    """A dated history step as a day number (the date axis of :mod:`.svg`)."""
     import datetime as dt
 
-    if h.when and len(h.when) == 10:
-        d = dt.date.fromisoformat(h.when)
-        return d.year + (d.timetuple().tm_yday - 1) / (366 if d.year % 4 == 0 else 365)
-    return float(h.year)
+    return float(dt.date.fromisoformat(h.when).toordinal())
 
 
-def history_figure(lit: LiteratureSection) -> Figure | None:
+def history_figure(lit: LiteratureSection, claim: float | None = None) -> Figure | None:
     """The record over time against the expected max of the results so far and its
     (1 - alpha) point (Carterette 2015, Sec. 2 and Fig. 2, replayed over the population),
-    the records that passed that threshold marked."""
+    the steps that set a record marked (above or not above that point), the claimed value
+    as a horizontal line. Dated steps on a date axis, yearly steps on a year axis."""
     pts = [h for h in lit.history if h.record is not None]
     if len(pts) < 1:
         return None
     recs = [float(h.record or 0.0) for h in pts]
-    dated = any(h.when and len(h.when) == 10 for h in pts)
-    xs = [_decimal_year(h) for h in pts]
-    p = Plot(f"{lit.measure}: the record over time", "year", lit.measure)
+    dated = all(h.when and len(h.when) == 10 for h in pts)
+    xs = [_day(h) for h in pts] if dated else [float(h.year) for h in pts]
+    step = "date" if dated else "year"
+    p = Plot(
+        f"{lit.measure}: the record over time", step, lit.measure, xaxis="date" if dated else "year"
+    )
     p.line(xs, recs, color=PALETTE[6], step=True, label="record so far")
-    p.line(xs, [h.expected_max for h in pts], color=PALETTE[0], label="expected max")
+    p.line(xs, [h.expected_max for h in pts], color=PALETTE[0], label="expected max of N so far")
     p.line(
         xs,
         [h.threshold for h in pts],
@@ -141,29 +169,32 @@ def history_figure(lit: LiteratureSection) -> Figure | None:
         dash=True,
         label="alpha threshold of the max",
     )
-    rec = [(x, r, h) for x, r, h in zip(xs, recs, pts, strict=True) if h.new_record or not dated]
-    above = [(x, r) for x, r, h in rec if h.threshold is not None and r > h.threshold]
-    within = [(x, r) for x, r, h in rec if not (h.threshold is not None and r > h.threshold)]
-    if above:
-        p.scatter(
-            [x for x, _ in above],
-            [r for _, r in above],
-            color=PALETTE[1],
-            label="record above the threshold",
-        )
-    if within:
-        p.scatter(
-            [x for x, _ in within],
-            [r for _, r in within],
-            color=PALETTE[6],
-            label="record at or below it",
-        )
-    step = "date" if dated else "year"
+    rec = [(x, r, h) for x, r, h in zip(xs, recs, pts, strict=True) if h.new_record]
+    above = [(x, r, h) for x, r, h in rec if h.beyond]
+    within = [(x, r, h) for x, r, h in rec if not h.beyond]
+    for group, color, label in (
+        (above, PALETTE[1], "new record above the threshold"),
+        (within, PALETTE[6], "new record not above it"),
+    ):
+        if group:
+            p.scatter(
+                [x for x, _, _ in group],
+                [r for _, r, _ in group],
+                color=color,
+                label=label,
+                names=[f"{h.when or h.year}: {h.holder or f'{r:.4f}'}" for _, r, h in group],
+            )
+    if claim is not None:
+        p.hline(claim, color=CLAIM_COLOR, label=claim_tag(claim), tag=claim_tag(claim))
+    n_beyond = sum(1 for h in lit.history if h.beyond)
     cap = (
-        f"The best result published up to each {step} against the expected maximum and "
-        "the value the max of that many equally good systems exceeds with probability "
-        f"alpha; {len(above)} of {len(rec)} records lie above that value."
+        f"The best result published up to each {step} against the expected maximum of the "
+        f"N results so far and the value their max exceeds with probability alpha: "
+        f"{len(rec)} records over {len(lit.history)} {step}s; {len(above)} of them above "
+        f"that value; {n_beyond} {step}s with the record above it."
     )
+    if claim is not None:
+        cap += f" The claim, {claim:.4f}, is the labelled horizontal line."
     return Figure(
         f"fig-history-{_slug(lit.measure)}", "Record over time", cap, lit.history_audit, p.render()
     )
@@ -181,11 +212,22 @@ def rao_figure(reuse: ReuseSection) -> Figure | None:
     p = Plot(
         f"Run average overlap against {m} (Voorhees 2014, Fig. 1)", f"RAO (depth {rao.depth})", m
     )
-    p.scatter([r.rao for r in runs], [r.effectiveness for r in runs], label="run")
+    p.scatter(
+        [r.rao for r in runs],
+        [r.effectiveness for r in runs],
+        label="run",
+        names=[
+            f"{r.tag} ({r.participant}): RAO {r.rao:.3f}, {m} {r.effectiveness:.4f}" for r in runs
+        ],
+    )
+    for r in _notable(runs, lambda r: r.rao, lambda r: r.effectiveness):
+        p.note(r.rao, r.effectiveness, r.tag)
     p.vline(rao.lower_bound, label="1/P (lowest RAO)")
     cap = (
         f"{len(runs)} runs: a run far right shares its top documents with few other "
-        "participants; a strong run there would bring many unique relevant documents."
+        "participants; a strong run there would bring many unique relevant documents. "
+        "The runs with the highest RAO and the most effective are labelled (every point "
+        "names its run when pointed at)."
     )
     return Figure("fig-rao", "RAO against effectiveness", cap, reuse.rao_audit, p.render())
 
@@ -205,9 +247,32 @@ def lou_figure(reuse: ReuseSection) -> Figure | None:
         f"{m} without own unique relevant",
     )
     p.diagonal()
-    p.scatter([r.before for r in runs], [r.after for r in runs], label="run")
+    p.scatter(
+        [r.before for r in runs],
+        [r.after for r in runs],
+        label="run",
+        names=[
+            f"{r.tag} ({r.participant}): {r.before:.4f} -> {r.after:.4f}"
+            + ("" if r.pct_change is None else f" ({r.pct_change:+.2f}%)")
+            for r in runs
+        ],
+    )
+    for r in _notable(runs, lambda r: r.before - r.after, lambda r: r.before):
+        p.note(r.before, r.after, r.tag)
     cap = (
         f"{len(runs)} runs; a run below the diagonal loses score when its participant's "
-        "unique relevant documents are removed from the qrels."
+        "unique relevant documents are removed from the qrels. The runs that lose most "
+        "and the most effective are labelled (every point names its run when pointed at)."
     )
     return Figure("fig-lou", "Leave-out-uniques", cap, reuse.lou_audit, p.render())
+
+
+def _notable(runs, first, second, k: int = 4) -> list:
+    """The runs a reader looks for: the ``k`` highest by ``first``, then by ``second``
+    (each list best first, ties by tag), without repeats."""
+    out: list = []
+    for key in (first, second):
+        for r in sorted(runs, key=lambda r: (-key(r), r.tag))[:k]:
+            if r not in out:
+                out.append(r)
+    return out

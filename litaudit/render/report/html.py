@@ -6,7 +6,14 @@ width (viewport meta, tables scroll sideways, plots scale to the page).
 
 from __future__ import annotations
 
-from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, http_url
+from litaudit.render.report.blocks import (
+    Bullets,
+    FigureBlock,
+    Heading,
+    Para,
+    Table,
+    http_url,
+)
 from litaudit.render.report.document import blocks
 from litaudit.render.report.model import Report
 from litaudit.render.report.svg import escape  # escaped, control characters dropped
@@ -27,6 +34,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 caption { caption-side: top; text-align: left; font-style: italic; padding: .25rem 0; }
 figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; display: block; }
 figcaption { font-size: .9rem; color: #444; }
+ul.conclusions li { margin: .35rem 0; }
+ul.conclusions .ev { color: #444; font-size: .9rem; }
 @media (max-width: 600px) { body { padding: .5rem; } table { font-size: .8rem; } }
 """
 
@@ -43,8 +52,36 @@ def _is_num(v: str) -> bool:
     return v.replace(".", "", 1).replace("-", "", 1).isdigit()
 
 
+def _href(href: str) -> str | None:
+    """A link target: an anchor of the report ('#claim-ap') or an http(s) URL."""
+    if href.startswith("#") and all(c.isalnum() or c == "-" for c in href[1:]):
+        return href
+    return http_url(href)
+
+
+def _bullets(b: Bullets) -> list[str]:
+    out = ['<ul class="conclusions">']
+    for text, links in b.items:
+        ls = []
+        for label, href in links:
+            url = _href(href)
+            ls.append(
+                f'<a href="{escape(url, quote=True)}" rel="noreferrer">{escape(label)}</a>'
+                if url
+                else escape(label)
+            )
+        tail = f' <span class="ev">({"; ".join(ls)})</span>' if ls else ""
+        out.append(f"<li>{_inline(text)}{tail}</li>")
+    out.append("</ul>")
+    return out
+
+
+def _id(anchor: str | None) -> str:
+    return f' id="{escape(anchor, quote=True)}"' if anchor else ""
+
+
 def _table(t: Table) -> list[str]:
-    out = ['<div class="scroll"><table>']
+    out = [f'<div class="scroll"{_id(t.anchor)}><table>']
     if t.caption:
         out.append(f"<caption>{_inline(t.caption)}</caption>")
     if any(t.columns):
@@ -86,7 +123,9 @@ def render_html(rep: Report) -> str:
     ]
     for b in blocks(rep):
         if isinstance(b, Heading):
-            out.append(f"<h{b.level}>{_inline(b.text)}</h{b.level}>")
+            out.append(f"<h{b.level}{_id(b.anchor)}>{_inline(b.text)}</h{b.level}>")
+        elif isinstance(b, Bullets):
+            out += _bullets(b)
         elif isinstance(b, Para):
             out.append(f"<p>{_inline(b.text)}</p>")
         elif isinstance(b, Table):

@@ -15,6 +15,7 @@ import math
 
 from litaudit.analyses.audits import StoredAudit
 from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport
+from litaudit.analyses.population import ResultRow
 from litaudit.analyses.report_audits import Prepared
 from litaudit.analyses.wording import cited, fit_sentence, population_sentence
 from litaudit.render.report.model import (
@@ -46,6 +47,7 @@ def section(
     """Tables 2-3, thresholds, candidates (with provenance) and history of one measure."""
     h = _stored(con, hist, used)
     history = _history(h.result) if h is not None else ()
+    by = h.result.by if h is not None else None
     b = _stored(con, best, used)
     if b is None:
         return LiteratureSection(
@@ -100,6 +102,8 @@ def section(
         lower=_num(iv.lower),
         coverage=_num(iv.coverage),
         candidates=_candidates(r),
+        record=cited_result(r.best, 0),
+        history_by=by,
         history_audit=h.id if h else None,
         history=history,
         history_error=hist.error,
@@ -108,28 +112,48 @@ def section(
     )
 
 
+def cited_result(row: ResultRow, rank: int) -> Candidate:
+    """A stored result as the report cites it, with every lookup the store holds."""
+    return Candidate(
+        rank,
+        row.value,
+        row.value_text,
+        row.system,
+        row.source,
+        cited(row),
+        row.year,
+        row.doi,
+        row.url,
+        participant=row.participant,
+        track=row.track,
+        date=row.date,
+        reporter=row.reporter,
+        link=row.link,
+        code_url=row.code_url,
+        location=row.location,
+        status=row.status,
+    )
+
+
 def _candidates(r: BestReport) -> tuple[Candidate, ...]:
     """The candidate best set with citations (the stored rows' provenance)."""
-    return tuple(
-        Candidate(
-            c.rank,
-            c.result.value,
-            c.result.value_text,
-            c.result.system,
-            c.result.source,
-            c.result.citation or c.result.track,
-            c.result.year,
-            c.result.doi,
-            c.result.url,
-        )
-        for c in r.candidates
-    )
+    return tuple(cited_result(c.result, c.rank) for c in r.candidates)
 
 
 def _history(r: HistoryReport) -> tuple[HistoryPoint, ...]:
     return tuple(
-        HistoryPoint(p.year, p.N, _num(p.record), _num(p.expected_max), _num(p.threshold))
-        for p in r.history.points
+        HistoryPoint(
+            p.year,
+            p.N,
+            _num(p.record),
+            _num(p.expected_max),
+            _num(p.threshold),
+            when=p.when,
+            new_record=p.new_record,
+            beyond=bool(p.beyond_chance),
+            holder=f"{rec.value_text} {rec.system} ({cited(rec)})",
+        )
+        for p, rec in zip(r.history.points, r.records, strict=True)
     )
 
 
@@ -185,6 +209,8 @@ def claim_section(
         mu0=_num(iv.mu0),
         lower=_num(iv.lower),
         coverage=_num(iv.coverage),
+        record_holder=cited_result(r.record_holder, 0),
+        n_results=st.reference.n_results,
     )
 
 

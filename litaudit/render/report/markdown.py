@@ -5,7 +5,14 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, http_url
+from litaudit.render.report.blocks import (
+    Bullets,
+    FigureBlock,
+    Heading,
+    Para,
+    Table,
+    http_url,
+)
 from litaudit.render.report.document import blocks
 from litaudit.render.report.model import Report
 
@@ -55,8 +62,31 @@ def _line_start(text: str) -> str:
     )
 
 
-def _table(t: Table) -> list[str]:
+def _anchor(anchor: str | None) -> list[str]:
+    """An explicit anchor before a heading or table (the same id as in the HTML report;
+    anchors are the report's own [a-z0-9-] slugs)."""
+    return [f'<a id="{anchor}"></a>', ""] if anchor and re.fullmatch(r"[a-z0-9-]+", anchor) else []
+
+
+def _href(href: str) -> str | None:
+    if href.startswith("#") and re.fullmatch(r"#[a-z0-9-]+", href):
+        return href
+    return http_url(href)
+
+
+def _bullets(b: Bullets) -> list[str]:
     out = []
+    for text, links in b.items:
+        ls = []
+        for label, href in links:
+            url = _href(href)
+            ls.append(f"[{_text(label)}](<{url}>)" if url else _text(label))
+        out.append("- " + _inline(text) + (f" ({'; '.join(ls)})" if ls else ""))
+    return out
+
+
+def _table(t: Table) -> list[str]:
+    out = _anchor(t.anchor)
     if t.caption:
         out += [f"*{_inline(t.caption)}*", ""]
     header = t.columns if any(t.columns) else ("", "")
@@ -83,7 +113,10 @@ def render_markdown(rep: Report, image_prefix: str | None) -> tuple[str, dict[st
     skipped = 0
     for b in blocks(rep):
         if isinstance(b, Heading):
+            lines += _anchor(b.anchor)
             lines.append("#" * b.level + " " + _inline(b.text))
+        elif isinstance(b, Bullets):
+            lines += _bullets(b)
         elif isinstance(b, Para):
             lines.append(_line_start(_inline(b.text)))
         elif isinstance(b, Table):

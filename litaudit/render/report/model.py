@@ -13,10 +13,16 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from litaudit.analyses.verdict import Verdict
 
+import re
 from dataclasses import dataclass
 
 from litaudit.analyses.reuse import LOUReport, RAOReport
 from litaudit.analyses.subcollection_tau import SubcollectionReport
+
+
+def anchor(*parts: str) -> str:
+    """A section's anchor, the same in HTML and Markdown: 'claim-rr-10', 'best-ap'."""
+    return "-".join(re.sub(r"[^a-z0-9]+", "-", p.lower()).strip("-") for p in parts if p)
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,11 @@ class DataSection:
 
 @dataclass(frozen=True)
 class Candidate:
-    """One member of the candidate best set (Carterette 2015, Table 3) with provenance."""
+    """A published result the report cites: a member of the candidate best set
+    (Carterette 2015, Table 3; ``rank`` 1 = highest) or a record holder (``rank`` 0), with
+    what a reader needs to find it (``citation``, ``participant``, ``track``, ``date``;
+    the paper: ``doi``, ``url``, ``link``; the code: ``code_url``) and where it was
+    transcribed from (``location``: file, line, column)."""
 
     rank: int
     value: float
@@ -87,6 +97,14 @@ class Candidate:
     year: int | None
     doi: str | None
     url: str | None
+    participant: str | None = None
+    track: str | None = None
+    date: str | None = None
+    reporter: str | None = None
+    link: str | None = None  # the paper or the submission's description
+    code_url: str | None = None
+    location: str | None = None
+    status: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +116,8 @@ class HistoryPoint:
     threshold: float | None  # alpha threshold of the max of n draws
     when: str | None = None  # the step: a year, or a date for a dated population
     new_record: bool = False  # this step set a new record
+    beyond: bool = False  # the record is above the threshold at this step
+    holder: str | None = None  # the record's holder, as cited
 
 
 @dataclass(frozen=True)
@@ -131,6 +151,8 @@ class LiteratureSection:
     history_error: str | None
     population: str | None = None  # the population the audit used, in words
     model_fit: str | None = None  # the reference model against the data, in words
+    record: Candidate | None = None  # the best published result, cited
+    history_by: str | None = None  # history steps: date | year
 
 
 @dataclass(frozen=True)
@@ -172,6 +194,19 @@ class ClaimSection:
     mu0: float | None = None
     lower: float | None = None
     coverage: float | None = None
+    record_holder: Candidate | None = None
+    n_results: int | None = None  # N, the published results of the population
+
+
+@dataclass(frozen=True)
+class Conclusion:
+    """One answer of the report's opening "Conclusions": the question it answers, the
+    sentence, the evidence it rests on (named), and the section showing it (``anchor``)."""
+
+    question: str  # record | chance | baseline | reuse | best
+    sentence: str
+    evidence: str
+    anchor: str
 
 
 @dataclass(frozen=True)
@@ -203,6 +238,9 @@ class Report:
     reuse: ReuseSection | None
     audits: tuple[AuditRef, ...]
     notes: tuple[str, ...]
+    filters: str = ""  # the population filters in words ('' for none)
+    options: str = ""  # the same as command-line options ('--until 2021-12-31')
+    conclusions: tuple[Conclusion, ...] = ()
 
     def audit(self, audit_id: int | None) -> AuditRef | None:
         for a in self.audits:
