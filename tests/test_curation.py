@@ -138,7 +138,8 @@ def test_import_keeps_values_as_printed_and_resolves_names(mem_store, tmp_path):
                 "a",
                 "2026-11-20",
             ],
-            "collection: unknown collection 'robust4'; did you mean 'robust04'?",
+            "collection: unknown collection 'robust4'; did you mean 'robust04' "
+            "(disks45/nocr/trec-robust-2004)?",
         ),
         (
             [

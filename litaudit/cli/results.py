@@ -50,6 +50,13 @@ def _who(who):
     return who or current_user()
 
 
+# the first page in a terminal; more rows than PAGE_MAX are printed as plain lines
+PAGE = 40
+PAGE_MAX = 500
+# the columns of the terminal's table: what a curator needs at 80 columns
+TERMINAL_COLUMNS = ["id", "collection", "measure", "value", "system", "source", "year", "status"]
+
+
 @app.command("list")
 def list_(
     ctx: typer.Context,
@@ -78,58 +85,79 @@ def list_(
         help="Who reported: authors, nist, leaderboard, mteb, unknown (repeatable).",
     ),
     limit: int = typer.Option(None, help="Show at most this many."),
+    sort: str = typer.Option(
+        "collection",
+        "--sort",
+        help="Order by collection | measure | value | year | date | system | source | role "
+        "| status | id (ties by id).",
+    ),
+    desc: bool = typer.Option(False, "--desc", help="Largest first (--sort value --desc)."),
+    all_: bool = typer.Option(
+        False, "--all", help=f"In a terminal, every result (default: the first {PAGE})."
+    ),
     json_out: Json = False,
 ):
-    """List results (retracted ones included, marked; filter with --status)."""
-    from litaudit.curation.results import query_results
-    from litaudit.render.console import print_json
-    from litaudit.render.progress import print_rows
+    """List results (retracted ones included, marked; filter with --status).
 
+    In a terminal, the first 40 as a table (--all, --limit: more); to a pipe or a
+    file, every result as plain aligned columns; --json: every field."""
+    import sys
+
+    from litaudit.curation.results import list_json, list_table
+    from litaudit.render.console import out, terminal_json
+
+    filt = _filter(role, status, source, years, paper, track, since, until, reporter)
     with open_read(ctx) as store:
-        rows = query_results(
+        if json_out:
+            for piece in list_json(
+                store.con,
+                filt,
+                collection=collection,
+                measure=measure,
+                sort=sort,
+                desc=desc,
+                limit=limit,
+            ):
+                sys.stdout.write(terminal_json(piece))
+            return
+        page = out.is_terminal and not all_ and limit is None
+        rows, total = list_table(
             store.con,
-            _filter(role, status, source, years, paper, track, since, until, reporter),
+            filt,
             collection=collection,
             measure=measure,
-            limit=limit,
+            sort=sort,
+            desc=desc,
+            limit=PAGE if page else limit,
         )
-    if json_out:
-        print_json(rows)
+    _print_listing(rows, total)
+
+
+def _print_listing(rows: list[tuple], total: int) -> None:
+    """`results list`'s rows: a table that fits the terminal, or plain lines."""
+    import sys
+
+    from litaudit.curation.results import LIST_COLUMNS
+    from litaudit.render.console import out, plain_rows, table
+
+    headers = [h for h, _ in LIST_COLUMNS]
+    if not out.is_terminal or len(rows) > PAGE_MAX:  # rich lays out ~1,000 rows a second
+        lines = list(plain_rows(headers, rows))
+        for i in range(0, len(lines), 4096):  # as --json: pieces, a closed pipe stops it
+            sys.stdout.write("".join(line + "\n" for line in lines[i : i + 4096]))
         return
-    print_rows(
-        f"{len(rows)} results",
-        [
-            "id",
-            "source",
-            "collection",
-            "n",
-            "measure",
-            "value",
-            "system",
-            "role",
-            "type",
-            "year",
-            "status",
-        ],
-        [
-            (
-                r["id"],
-                r["bibkey"] or r["track"],
-                r["collection"],
-                r["n_topics"],
-                r["measure"],
-                r["value_text"],
-                r["system"],
-                r["role"],
-                r["run_type"],
-                r["year"],
-                r["status"],
-            )
-            for r in rows
-        ],
-        description="table",
-        quiet=json_out,
+    shown = [headers.index(h) for h in TERMINAL_COLUMNS]
+    title = f"{total} results" + (f", the first {len(rows)}" if len(rows) < total else "")
+    out.print(
+        table(
+            title,
+            TERMINAL_COLUMNS,
+            [[r[i] for i in shown] for r in rows],
+            keep=("id", "measure", "year", "status"),
+        )
     )
+    if len(rows) < total:
+        out.print(f"{total - len(rows)} more: --all (or --limit N, --sort, a filter)")
 
 
 @app.command("show")

@@ -7,6 +7,7 @@ Retracted results stay queryable; audits leave them out by default.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 
 from litaudit.curation import fields as F
 from litaudit.curation.filters import CURATION, Filters, where
@@ -54,6 +55,105 @@ def query_results(
     cur = con.execute(sql, args)
     names = [d[0] for d in cur.description]
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+# `results list --sort KEY`: the SQL each key sorts by (ties by id)
+SORT_KEYS = {
+    "collection": "c.name, r.measure, r.year, r.id",
+    "measure": "r.measure, c.name, r.year, r.id",
+    "value": "r.value, r.id",
+    "year": "r.year, r.date, r.id",
+    "date": "r.date, r.year, r.id",
+    "system": "r.system, r.id",
+    "source": "coalesce(p.bibkey, r.track), r.id",
+    "role": "r.role, r.id",
+    "status": "r.status, r.id",
+    "id": "r.id",
+}
+# `results list`: the columns of its table, as (header, SQL)
+LIST_COLUMNS = (
+    ("id", "r.id"),
+    ("source", "coalesce(p.bibkey, r.track)"),
+    ("collection", "c.name"),
+    ("n", "r.n_topics"),
+    ("measure", "r.measure"),
+    ("value", "r.value_text"),
+    ("system", "r.system"),
+    ("role", "r.role"),
+    ("type", "r.run_type"),
+    ("year", "r.year"),
+    ("status", "r.status"),
+)
+
+
+def _listing_sql(con, f: Filters, collection, measure, sort, desc, limit):
+    """(FROM ... WHERE, ORDER BY expression, LIMIT clause, arguments) of a listing."""
+    if collection or measure:
+        f = f.resolved(con, collection, measure)
+    key = (sort or "collection").strip().lower()
+    if key not in SORT_KEYS:
+        raise LitauditError(
+            f"--sort: {sort!r} is not one of {', '.join(SORT_KEYS)}{did_you_mean(key, SORT_KEYS)}"
+        )
+    way = " DESC NULLS LAST" if desc else " NULLS LAST"
+    order = ", ".join(x + (way if x != "r.id" else "") for x in SORT_KEYS[key].split(", "))
+    cond, args = where(f)
+    body = (
+        " FROM results r JOIN collections c ON c.id = r.collection_id "
+        "LEFT JOIN papers p ON p.id = r.paper_id" + (f" WHERE {cond}" if cond else "")
+    )
+    tail = ""
+    if limit is not None:
+        if limit < 1:
+            raise LitauditError(f"--limit must be at least 1, got {limit}")
+        tail = f" LIMIT {min(int(limit), 2**62)}"
+    return body, order, tail, args
+
+
+def list_table(
+    con,
+    f: Filters = CURATION,
+    *,
+    collection: str | None = None,
+    measure: str | None = None,
+    sort: str | None = None,
+    desc: bool = False,
+    limit: int | None = None,
+) -> tuple[list[tuple], int]:
+    """The rows of ``results list`` (:data:`LIST_COLUMNS`, sorted by ``sort``: a key of
+    :data:`SORT_KEYS`, default collection; ties by id) and how many pass ``f`` in all."""
+    body, order, tail, args = _listing_sql(con, f, collection, measure, sort, desc, limit)
+    cols = ", ".join(x for _, x in LIST_COLUMNS)
+    rows = con.execute(f"SELECT count(*) OVER (), {cols}{body} ORDER BY {order}{tail}", args)
+    got = rows.fetchall()
+    return [r[1:] for r in got], (got[0][0] if got else 0)
+
+
+def list_json(
+    con,
+    f: Filters = CURATION,
+    *,
+    collection: str | None = None,
+    measure: str | None = None,
+    sort: str | None = None,
+    desc: bool = False,
+    limit: int | None = None,
+    chunk: int = 4096,
+) -> Iterator[str]:
+    """``results list --json`` in pieces to write one after the other: the rows of
+    :func:`query_results` (every field, keys sorted) as a JSON array, one object a line,
+    each object written by DuckDB (31k rows: a third of the time of Python's json)."""
+    body, order, tail, args = _listing_sql(con, f, collection, measure, sort, desc, limit)
+    names = [d[0] for d in con.execute(LIST_SQL + " LIMIT 0").description]
+    inner = LIST_SQL.split("FROM results r")[0].strip().removeprefix("SELECT")
+    fields = ", ".join(f"{n} := q.{n}" for n in sorted(names))
+    q = f"SELECT row_number() OVER (ORDER BY {order}) AS _k, {inner}{body} ORDER BY {order}{tail}"
+    cur = con.execute(f"SELECT to_json(struct_pack({fields})) FROM ({q}) q ORDER BY q._k", args)
+    sep = "[\n"
+    while rows := cur.fetchmany(chunk):
+        yield sep + ",\n".join([r[0] for r in rows])
+        sep = ",\n"
+    yield "[]\n" if sep == "[\n" else "\n]\n"
 
 
 def get_result(con, result_id: int) -> dict:
