@@ -244,7 +244,7 @@ def test_cli_table_bad_input(cli, args, message):
 def robust03(tmp_path_factory):
     from pathlib import Path
 
-    data = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+    data = Path(__file__).resolve().parents[2].parent / "shared" / "data"
     if not (data / "trec" / "runs" / "robust03").is_dir():
         pytest.skip(f"{data} is absent: the robust03 archive is needed")
     from litaudit.analyses.coded_archive import load_coded
@@ -287,6 +287,7 @@ def test_pool_scores_equal_the_pooling_simulation(robust03):
     np.testing.assert_allclose(ps.full[:, cols], sim.true_scores, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_calibration_smoke(robust03):
     # a small version of each family of bench/bench_calibration.py
     from litaudit.analyses.agreement_input import read_score_matrix

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.test_curation import GOOD, write_csv
+from tests.curation.test_curation import GOOD, write_csv
 
 # a bibkey the seeds do not have
 GOOD = [[("zz2005test" if c == "liu2005cikm" else c) for c in row] for row in GOOD]

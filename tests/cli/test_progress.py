@@ -224,7 +224,7 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
     from litaudit.analyses.verdict import _depths, run_verdict, verdict_steps
     from litaudit.defaults import AGREEMENT_DEPTH
     from litaudit.runs.ingest import import_archive
-    from tests.test_runs_cache import CID, _write_archive
+    from tests.runs.test_runs_cache import CID, _write_archive
 
     q, paths = _write_archive(tmp_path)
     import_archive(mem_store, CID, paths, qrels_path=q)
@@ -254,7 +254,7 @@ def test_pooling_simulation_reports_each_run_evaluated_pooled_and_evaluated_agai
     pairs counted run by run and the judgments kept counted once."""
     from litaudit.analyses import agreement_input as agin
     from litaudit.runs.trec_io import read_qrels, read_run
-    from tests.test_reuse_agreement import _tiny_archive
+    from tests.analyses.test_reuse_agreement import _tiny_archive
 
     paths = _tiny_archive(tmp_path)
     runs = [read_run(p) for p in paths]
@@ -296,7 +296,7 @@ def _agreement_db(cli, tmp_path):
     from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
-    from tests.test_reuse_agreement import _tiny_archive
+    from tests.analyses.test_reuse_agreement import _tiny_archive
 
     paths = _tiny_archive(tmp_path)
     with open_store(cli.db) as store:

@@ -17,7 +17,7 @@ import pytest
 
 from litaudit.curation.seed import GONE_REASON, SEED_USER, load_seeds
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO / "seeds"
 OLD_SEEDS_COMMIT = "2cbf4fc"  # the seeds before P@15 and the DL 2020 passage nDCG@10 drop
 
@@ -297,6 +297,7 @@ def _git_seeds(commit: str, dest: Path) -> Path:
     return dest / "seeds"
 
 
+@pytest.mark.slow
 def test_a_database_seeded_before_p15_and_the_dl2020_drop(cli, tmp_path):
     """The real case: the seeds of 2cbf4fc, then today's."""
     from litaudit.store.db import open_store

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from litaudit.curation.fields import ROLES, RUN_TYPES, STATUSES, parse_value
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO / "seeds"
 ROBUST04_CSV = SEEDS / "results" / "robust04_literature.csv"
 OFFICIAL_CSV = SEEDS / "results" / "trec_official.csv"

@@ -4,13 +4,14 @@ and inside functions alike."""
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-PKG = Path(__file__).resolve().parents[1] / "litaudit"
+PKG = Path(__file__).resolve().parents[2] / "litaudit"
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 # what render may take from the analyses: result types, constants, and reading stored
 # audits; never a function that computes or stores one
@@ -51,9 +52,15 @@ def _modules():
         yield ".".join(parts), path
 
 
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the checks."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(name: str, path: Path):
     """(module imported, names taken from it or None, line) for every import statement."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -181,7 +188,7 @@ def _edges(*, in_functions: bool) -> dict[str, set[str]]:
     names = dict(_modules())
     edges: dict[str, set[str]] = {n: set() for n in names}
     for name, path in names.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = _tree(path)
         skip: set[int] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TREE = ("litaudit", "schema", "seeds", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
 
 

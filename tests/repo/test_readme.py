@@ -8,7 +8,7 @@ from typer.main import get_command
 
 from litaudit.cli.main import app
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def _commands(group, path: tuple[str, ...] = ()) -> list[str]:

@@ -1,6 +1,6 @@
 """`litaudit report`: the report model, the SVG plots, Markdown/HTML/JSON, the CLI.
 
-The snapshot (tests/snapshots/report_fixture.md) is built from a small deterministic
+The snapshot (tests/report/snapshots/report_fixture.md) is built from a small deterministic
 database made here (12 transcribed results, 4 synthetic runs), not from the seeds.
 """
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_report import COLLECTION, make_fixture_db, store_literature_audits
+from tests.report.test_report import COLLECTION, make_fixture_db, store_literature_audits
 
 
 @pytest.fixture(scope="module")
@@ -168,7 +168,7 @@ def test_report_takes_the_audits_filters_and_says_them(cli, lit_db):
 
 
 def test_a_bad_filter_fails_before_any_audit(cli, lit_db):
-    from tests.test_report import _n_audits
+    from tests.report.test_report import _n_audits
 
     before = _n_audits(lit_db)
     res = cli("report", "-c", COLLECTION, "-m", "AP", "--until", "2020-13", db=lit_db)

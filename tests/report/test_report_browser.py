@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_report import COLLECTION, make_fixture_db, store_literature_audits
+from tests.report.test_report import COLLECTION, make_fixture_db, store_literature_audits
 
 FLAGS = (
     "--headless",

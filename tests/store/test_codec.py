@@ -146,7 +146,7 @@ def _kinds_stored_by_the_code() -> dict[str, str]:
     import ast
     from pathlib import Path
 
-    pkg = Path(__file__).resolve().parents[1] / "litaudit" / "analyses"
+    pkg = Path(__file__).resolve().parents[2] / "litaudit" / "analyses"
     found: dict[str, str] = {}
     for path in sorted(pkg.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
