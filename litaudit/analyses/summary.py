@@ -31,7 +31,7 @@ from litaudit.analyses.population import (
 from litaudit.errors import NotFound, ParameterError
 
 
-@dataclass(kw_only=True, frozen=True)
+@dataclass(frozen=True)
 class SummaryRow:
     """One line of `audit summary`: a `best` audit of a collection, measure and source."""
 
@@ -54,8 +54,10 @@ class SummaryRow:
     n_above: int
     expected_max: float
     population: PopulationSummary
-    model_rejected: bool
+    gap_sd: float  # (threshold - mu) / sd
+    uninformative: bool  # the threshold lies within defaults.UNINFORMATIVE_GAP_SD sd of mu
     audit_id: int | None
+    se_source: str = "model"  # the se of the group's reference model (analyses.noise)
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,9 @@ def _summary_audit_ids(con, reps, alpha: float, p: float, save: bool) -> list[in
                 "kind": "best",
                 "collection_id": pop.collection_id,
                 "measure": pop.measure,
-                "params": population_params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
+                "params": population_params(
+                    pop, rep.filters, alpha=alpha, p=p, method="exact", se="default"
+                ),
                 "method": "exact",
                 "input_fingerprint": rep.fingerprint,
                 "result": rep,
@@ -142,27 +146,29 @@ def run_summary(
         s = rep.stats
         out.append(
             SummaryRow(
-                collection_id=rep.collection_id,
-                collection_name=rep.collection_name,
-                measure=rep.measure,
-                source=src,
-                N=s.reference.n_results,
-                n_topics=rep.n_topics,
-                mu=s.reference.mu,
-                sd=s.reference.sd,
-                best=s.interval.value,
-                best_text=rep.best.value_text,
-                best_system=rep.best.system,
-                best_provenance=rep.best.provenance,
-                mu0=s.interval.mu0,
-                lower=s.interval.lower,
-                n_candidates=s.n_candidates,
-                threshold=s.thresholds.max_threshold,
-                n_above=s.thresholds.n_above,
-                expected_max=s.mxvd.expected_max,
-                population=rep.population,
-                model_rejected=rep.fit.rejected,
-                audit_id=aid,
+                rep.collection_id,
+                rep.collection_name,
+                rep.measure,
+                src,
+                s.reference.n_results,
+                rep.n_topics,
+                s.reference.mu,
+                s.reference.sd,
+                s.interval.value,
+                rep.best.value_text,
+                rep.best.system,
+                rep.best.provenance,
+                s.interval.mu0,
+                s.interval.lower,
+                s.n_candidates,
+                s.thresholds.max_threshold,
+                s.thresholds.n_above,
+                s.mxvd.expected_max,
+                rep.population,
+                s.thresholds.gap_sd,
+                not s.thresholds.informative,
+                aid,
+                rep.noise.source if rep.noise is not None else "model",
             )
         )
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

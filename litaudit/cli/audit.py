@@ -78,6 +78,11 @@ NonstandardOpt = typer.Option(
 )
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
+SeOpt = _optional(
+    "--se",
+    "Standard error of one result: model (sd/sqrt(n)), interaction (measured from stored "
+    "per-topic scores), or a value such as 0.0059 (default: interaction when stored, else model).",
+)
 
 
 # the population filters' options, as best/claim/history/summary take them:
@@ -190,6 +195,7 @@ def best(
     method: str = MethodOpt,
     trials: Trials = None,
     seed: Seed = None,
+    se: str = SeOpt,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
     json_out: Json = False,
@@ -197,8 +203,9 @@ def best(
     """The population, the thresholds of its max and min, and the candidate best systems
     (Tables 2-3)."""
     from litaudit.analyses.best import run_best
+    from litaudit.analyses.noise import parse_se
 
-    kw = dict(alpha=alpha, p=p, method=method, trials=trials, seed=seed)
+    kw = dict(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=parse_se(se))
     done = _run(ctx, no_save, run_best, collection, measure, filters=filters, **kw)
     from litaudit.render.audits import emit
 
@@ -230,6 +237,7 @@ def claim(
     method: str = MethodOpt,
     trials: Trials = None,
     seed: Seed = None,
+    se: str = SeOpt,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
     json_out: Json = False,
@@ -237,9 +245,10 @@ def claim(
     """A claim against the record, against chance (the max of N+1, or of N for a published
     result) and its own mu0 and interval."""
     from litaudit.analyses.best import run_claim
+    from litaudit.analyses.noise import parse_se
 
     kw = dict(result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier)
-    kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed)
+    kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=parse_se(se))
     done = _run(ctx, no_save, run_claim, collection, measure, value, filters=filters, **kw)
     from litaudit.render.audits import emit
 
@@ -252,10 +261,14 @@ def history(
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
     reference: str = typer.Option(
-        "final", "--reference", help="final (all results) | running (so far)."
+        "running",
+        "--reference",
+        help="running (the results so far: no later result used) | final (all results, "
+        "later ones included: a look-ahead).",
     ),
     filters: Filters = POPULATION,
     alpha: Alpha = defaults.ALPHA,
+    se: str = SeOpt,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
     every: bool = typer.Option(
@@ -268,8 +281,9 @@ def history(
 ):
     """The record over time against the expected max and its threshold for the N so far."""
     from litaudit.analyses.best import run_history
+    from litaudit.analyses.noise import parse_se
 
-    kw = dict(filters=filters, alpha=alpha, reference=reference, by=by)
+    kw = dict(filters=filters, alpha=alpha, reference=reference, by=by, se=parse_se(se))
     done = _run(ctx, no_save, run_history, collection, measure, **kw)
     from litaudit.render.audits import emit, render_history
 

@@ -47,7 +47,7 @@ def _filter(role, status, source, years, paper, track, since=None, until=None, r
 def _who(who):
     from litaudit.curation.fields import current_user
 
-    return who or current_user()
+    return current_user(who)
 
 
 # the first page in a terminal; more rows than PAGE_MAX are printed as plain lines
@@ -272,7 +272,21 @@ def add(
         out.print(f"added result #{rid}")
 
 
-@app.command("import")
+def _import_help() -> str:
+    from litaudit.curation.columns import column_help
+
+    return (
+        "Import results: every file is validated whole, and all files are written in one "
+        "transaction: any problem in any file writes nothing.\n\n"
+        "A CSV (or .tsv), JSON list or Parquet file of rows with these columns (a JSON "
+        "curation export also brings papers and history); `litaudit results template "
+        "FILE` writes an example. A row already stored exactly so is left unchanged. In a "
+        "CSV, a text cell written with an apostrophe before =, +, -, @, tab or CR (as "
+        "`results export` writes them) is read without it.\n\n\b\n" + column_help()
+    )
+
+
+@app.command("import", help=_import_help())
 def import_(
     ctx: typer.Context,
     files: list[Path] = typer.Argument(
@@ -289,8 +303,6 @@ def import_(
     who: str = WhoOpt,
     json_out: Json = False,
 ):
-    """Import results: every file is validated whole, and all files are written in one
-    transaction: any problem in any file writes nothing."""
     from litaudit.curation.importer import import_files
     from litaudit.render.progress import progress_bar
 
@@ -309,6 +321,27 @@ def import_(
     _print_import(reports, json_out)
 
 
+@app.command("template")
+def template(
+    ctx: typer.Context,
+    output: str = typer.Argument("-", help="Output CSV file, or - for standard output."),
+):
+    """Write an example results file (CSV) to fill in: every column, two real rows."""
+    from litaudit.curation.export import write_export
+    from litaudit.curation.template import template_rows
+    from litaudit.files import STDOUT, check_target
+    from litaudit.render.console import out
+
+    if output != STDOUT:
+        check_target(output, [])
+    rows = template_rows()
+    write_export(rows, output, "csv")
+    if output != STDOUT:
+        out.print(
+            f"wrote {len(rows)} example rows to {output}; see `litaudit results import --help`"
+        )
+
+
 def _print_import(reports, json_out: bool) -> None:
     """What `results import` did (or would do), file by file."""
     from litaudit.render.console import out, print_json, table
@@ -322,6 +355,7 @@ def _print_import(reports, json_out: bool) -> None:
                     "papers": r.added_papers,
                     "skipped": r.skipped,
                     "updated": r.updated,
+                    "unchanged": r.unchanged,
                     "history": r.history,
                     "dry_run": r.dry_run,
                 }
@@ -336,6 +370,7 @@ def _print_import(reports, json_out: bool) -> None:
             for w, n, what in (
                 ("skipped", rep.skipped, "already present"),
                 ("updated", rep.updated, "existing"),
+                ("left", rep.unchanged, "unchanged"),
                 ("copied", rep.history, "history entries"),
             )
             if n
@@ -412,7 +447,19 @@ def retract(
     _set_statuses(ctx, result_ids, "retracted", reason=reason, who=_who(who))
 
 
-_DOING = {"verified": "verifying", "retracted": "retracting"}
+@app.command("reinstate")
+def reinstate(
+    ctx: typer.Context,
+    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    reason: str = typer.Option(..., help="Why (goes to history)."),
+    who: str = WhoOpt,
+):
+    """Make retracted results drafts again (to verify them anew); history records it."""
+    _set_statuses(ctx, result_ids, "draft", reason=reason, who=_who(who))
+
+
+_DOING = {"verified": "verifying", "retracted": "retracting", "draft": "reinstating"}
+_DONE = {"verified": "verified", "retracted": "retracted", "draft": "reinstated (a draft)"}
 
 
 def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: str) -> None:
@@ -430,7 +477,9 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
         ):
             for rid in result_ids:
                 changed = set_status(store, rid, status, reason=reason, who=who)
-                lines.append(f"#{rid} {status}" if changed else f"#{rid} was already {status}")
+                lines.append(
+                    f"#{rid} {_DONE[status]}" if changed else f"#{rid} was already {status}"
+                )
                 bar(1)
     finally:
         for line in lines:
@@ -440,13 +489,34 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
 @app.command("history")
 def history_(
     ctx: typer.Context,
-    result_id: int = typer.Argument(..., help="Result id."),
+    result_id: int = typer.Argument(None, help="Result id (or --collection / a window)."),
+    collection: str = typer.Option(
+        None, "--collection", "-c", help="Changes to this collection's results."
+    ),
+    since: str = typer.Option(
+        None, "--since", help="Changes made on or after (YYYY, YYYY-MM or YYYY-MM-DD, UTC)."
+    ),
+    until: str = typer.Option(None, "--until", help="Changes made on or before (same forms)."),
     json_out: Json = False,
 ):
-    """Every change to a result."""
-    from litaudit.curation.results import get_result, history
+    """Every change to a result, or to a collection's results in a date window
+    (`results history -c robust04 --since 2026-11-18`)."""
+    from litaudit.curation.results import get_result, history, history_window
+    from litaudit.errors import LitauditError
     from litaudit.render.console import out, print_json, table
 
+    if result_id is None:
+        if not (collection or since or until):
+            raise LitauditError("give a result id, or --collection and/or --since/--until")
+        with open_read(ctx) as store:
+            rows = history_window(store.con, collection=collection, since=since, until=until)
+        if json_out:
+            print_json(rows)
+            return
+        _print_window(rows)
+        return
+    if collection or since or until:
+        raise LitauditError("give a result id or --collection/--since/--until, not both")
     with open_read(ctx) as store:
         get_result(store.con, result_id)
         h = history(store.con, "result", result_id)
@@ -468,6 +538,34 @@ def history_(
                     x["reason"],
                 )
                 for x in h
+            ],
+        )
+    )
+
+
+def _print_window(rows: list[dict]) -> None:
+    from litaudit.render.console import out, table
+
+    out.print(
+        table(
+            f"{len(rows)} changes",
+            ["when", "who", "result", "collection", "measure", "system", "action", "field"]
+            + ["old", "new", "reason"],
+            [
+                (
+                    x["changed_at"],
+                    x["who"],
+                    x["result_id"],
+                    x["collection_id"],
+                    x["measure"],
+                    x["system"],
+                    x["action"],
+                    x["field"],
+                    x["old_value"],
+                    x["new_value"],
+                    x["reason"],
+                )
+                for x in rows
             ],
         )
     )

@@ -216,6 +216,17 @@ def _nonblank(s: str, what: str) -> str:
 
 
 _COLUMN = {"collection": "collection_id"}
+# what a result is a value of: changing one makes it another result (retract and add)
+IDENTITY = ("collection", "measure", "system", "topic_set", "n_topics")
+
+
+def _identity_refused(result_id: int, fld: str) -> LitauditError:
+    return LitauditError(
+        f"--set {fld}: {fld} is part of what result #{result_id} is a value of, so an edit "
+        f"would make it another result; retract it with `litaudit results retract "
+        f"{result_id} --reason TEXT` and add the right one with `litaudit results add` "
+        "(or a results file with `litaudit results import`)"
+    )
 
 
 def edit_result(
@@ -226,10 +237,16 @@ def edit_result(
         raise LitauditError("an edit needs a reason (--reason)")
     if not changes:
         raise LitauditError("nothing to change: give --set FIELD=VALUE")
+    why = F.check_text(reason)
+    if why:
+        raise LitauditError(f"--reason: {why}")
     con = store.con
     current = get_result(con, result_id)
     updates: dict[str, object] = {}
     log: list[tuple] = []
+    for fld in changes:
+        if fld in IDENTITY:
+            raise _identity_refused(result_id, fld)
     for fld, text in changes.items():
         try:
             new = _parse_for_edit(con, fld, text)
@@ -294,15 +311,31 @@ def _s(v) -> str | None:
 
 
 def set_status(store, result_id: int, status: str, *, reason: str | None, who: str) -> bool:
-    """verify / retract. Returns False when the result already had that status."""
-    if status == "retracted" and F.blank(reason):
-        raise LitauditError("retracting needs a reason (--reason)")
+    """verify / retract / reinstate (``status`` "draft": a retracted result made a draft
+    again, with a reason). Returns False when the result already had that status.
+
+    A retracted result is not verified: it is reinstated first, explicitly."""
+    if status in ("retracted", "draft") and F.blank(reason):
+        verb = "retracting" if status == "retracted" else "reinstating"
+        raise LitauditError(f"{verb} needs a reason (--reason)")
+    why = F.check_text(reason)
+    if why:
+        raise LitauditError(f"--reason: {why}")
     con = store.con
     current = get_result(con, result_id)
+    if status == "draft" and current["status"] != "retracted":
+        raise LitauditError(
+            f"result #{result_id} is {current['status']}, not retracted: nothing to reinstate"
+        )
+    if status == "verified" and current["status"] == "retracted":
+        raise LitauditError(
+            f"result #{result_id} is retracted; reinstate it first with "
+            f"`litaudit results reinstate {result_id} --reason TEXT`, then verify it"
+        )
     if current["status"] == status:
         return False
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-    action = {"verified": "verify", "retracted": "retract"}[status]
+    action = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}[status]
     with store.transaction():
         _update(con, result_id, {"status": status, "updated_at": now})
         con.execute(
@@ -319,6 +352,41 @@ def history(con, entity: str, entity_id: int) -> list[dict]:
         "CAST(changed_at AS VARCHAR) AS changed_at FROM history "
         "WHERE entity = ? AND entity_id = ? ORDER BY id",
         [entity, entity_id],
+    )
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def history_window(
+    con, *, collection: str | None = None, since: str | None = None, until: str | None = None
+) -> list[dict]:
+    """Every change to the results of ``collection`` (any name; default every collection)
+    made from ``since`` to ``until`` (YYYY, YYYY-MM or YYYY-MM-DD, inclusive; the day a
+    change was made, UTC), oldest first, each with its result's id, collection, measure
+    and system."""
+    from litaudit.curation.filters import parse_date
+    from litaudit.store.refdata import resolve_collection
+
+    lo = parse_date(since, "--since", end=False)
+    hi = parse_date(until, "--until", end=True)
+    if lo and hi and lo > hi:
+        raise LitauditError(f"--since {since} is after --until {until}")
+    cond, args = ["h.entity = 'result'"], []
+    if collection:
+        cond.append("r.collection_id = ?")
+        args.append(resolve_collection(con, collection).id)
+    if lo:
+        cond.append("CAST(h.changed_at AS DATE) >= CAST(? AS DATE)")
+        args.append(lo)
+    if hi:
+        cond.append("CAST(h.changed_at AS DATE) <= CAST(? AS DATE)")
+        args.append(hi)
+    cur = con.execute(
+        "SELECT h.id, h.entity_id AS result_id, r.collection_id, r.measure, r.system, "
+        "h.action, h.field, h.old_value, h.new_value, h.reason, h.who, "
+        "CAST(h.changed_at AS VARCHAR) AS changed_at FROM history h "
+        "JOIN results r ON r.id = h.entity_id WHERE " + " AND ".join(cond) + " ORDER BY h.id",
+        args,
     )
     names = [d[0] for d in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]

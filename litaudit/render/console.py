@@ -23,8 +23,10 @@ from rich.text import Text
 
 from litaudit.codec import dumps, to_jsonable  # noqa: F401  (re-exported: the codec's home)
 
-# C0 controls but tab and newline, DEL, C1 controls (0x80-0x9f: CSI 0x9b among them)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 controls but tab and newline, DEL, C1 controls (0x80-0x9f: CSI 0x9b among them), and
+# the bidirectional embeddings, overrides and isolates (U+202A-202E, U+2066-2069) that
+# would reorder the text around them
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _ESCAPE_SEQUENCE = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@-Z\\-_])")
 
 
@@ -57,12 +59,13 @@ out = SafeConsole(soft_wrap=True)
 err = SafeConsole(stderr=True, soft_wrap=True)
 
 
-_C1 = re.compile("[\x80-\x9f]")
+_C1 = re.compile("[\x80-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def terminal_json(text: str) -> str:
-    """JSON text safe on a terminal: the C1 controls ``json.dumps(ensure_ascii=False)``
-    leaves raw (they only occur inside strings) become ``\\u0080``-style escapes."""
+    """JSON text safe on a terminal: the C1 controls and bidirectional controls
+    ``json.dumps(ensure_ascii=False)`` leaves raw (they only occur inside strings) become
+    ``\\u0080``-style escapes."""
     return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 

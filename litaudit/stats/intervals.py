@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import log_ndtr
 
+from litaudit import defaults
 from litaudit.stats.extreme import (
     MaxValueDistribution,
     Reference,
@@ -26,7 +27,7 @@ from litaudit.stats.extreme import (
 )
 
 
-@dataclass(kw_only=True, frozen=True)
+@dataclass(frozen=True)
 class Thresholds:
     """Beyond-chance thresholds at level alpha (Sec. 3.1, the TREC-7 example).
 
@@ -40,7 +41,10 @@ class Thresholds:
     "33 (95% of 35, since we expect 5% to be false positives)", alpha times the count
     above, is not computed: nothing in the model makes 5% of the runs above the threshold
     false positives (docs/STATISTICS.md). ``*_se`` are Monte Carlo standard errors (0 when
-    exact).
+    exact). ``gap_sd``: (max_threshold - mu) / sd, how far the threshold lies above the
+    mean in between-system standard deviations; ``informative``: gap_sd >=
+    ``defaults.UNINFORMATIVE_GAP_SD`` (closer, a large share of the population passes it:
+    docs/STATISTICS.md).
     """
 
     alpha: float
@@ -53,6 +57,16 @@ class Thresholds:
     n_within: int
     expected_above_under_null: float
     expected_below_under_null: float
+    gap_sd: float = math.nan  # (defaults: audits stored before issue 19 have neither)
+    informative: bool | None = None
+
+
+def informative_gap(threshold: float, mu: float, sd: float) -> tuple[float, bool]:
+    """(gap in sd, whether it reaches ``defaults.UNINFORMATIVE_GAP_SD``): a threshold
+    within a quarter of the between-system sd of the mean is passed by about 40% of a
+    Normal population, so being above it tells nothing about this population."""
+    gap = (threshold - mu) / sd
+    return gap, bool(gap >= defaults.UNINFORMATIVE_GAP_SD)
 
 
 def _thresholds(values: np.ndarray, ref: Reference, ext: StdExtremes, alpha: float) -> Thresholds:
@@ -65,16 +79,17 @@ def _thresholds(values: np.ndarray, ref: Reference, ext: StdExtremes, alpha: flo
     null_above = ref.n_results * float(np.exp(log_ndtr(-zq)))
     null_below = ref.n_results * float(np.exp(log_ndtr(wq)))
     return Thresholds(
-        alpha=alpha,
-        max_threshold=hi,
-        max_threshold_se=ref.se * zq_se,
-        min_threshold=lo,
-        min_threshold_se=ref.se * wq_se,
-        n_above=above,
-        n_below=below,
-        n_within=ref.n_results - above - below,
-        expected_above_under_null=null_above,
-        expected_below_under_null=null_below,
+        alpha,
+        hi,
+        ref.se * zq_se,
+        lo,
+        ref.se * wq_se,
+        above,
+        below,
+        ref.n_results - above - below,
+        null_above,
+        null_below,
+        *informative_gap(hi, ref.mu, ref.sd),
     )
 
 
@@ -86,10 +101,12 @@ def thresholds(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: float | None = None,
 ) -> Thresholds:
-    """Beyond-chance thresholds of the max and min of the N ``values`` at level alpha."""
+    """Beyond-chance thresholds of the max and min of the N ``values`` at level alpha
+    (``se``: a standard error known otherwise; default the model's)."""
     alpha = check_prob("alpha", alpha)
-    ref = reference(values, n_topics)
+    ref = reference(values, n_topics, se)
     ext = StdExtremes.make(ref.n_results, method, trials, seed)
     return _thresholds(np.asarray(values, dtype=np.float64), ref, ext, alpha)
 
@@ -159,7 +176,7 @@ def intrinsic_interval(
     return interval_from_extremes(value, se, StdExtremes.make(N, method, trials, seed), p)
 
 
-@dataclass(kw_only=True, frozen=True)
+@dataclass(frozen=True)
 class BestAudit:
     """Everything the paper's Tables 2 and 3 report for one collection and measure.
 
@@ -196,6 +213,7 @@ def audit_best(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: float | None = None,
 ) -> BestAudit:
     """Extreme-value audit of the best of N published results (Sec. 3.1, Tables 2-3).
 
@@ -203,11 +221,13 @@ def audit_best(
     level of the beyond-chance thresholds; ``p``: the probability defining mu0 and the
     lower bound; ``value``: the value whose interval is wanted (default: the max).
     ``method='montecarlo'`` needs an integer ``seed`` and uses ``trials`` simulations
-    (default 10,000) of N draws for every quantity.
+    (default 10,000) of N draws for every quantity. ``se``: the standard error of one
+    mean when it is known otherwise (measured from per-topic scores, or given); default
+    the model's ``sd / sqrt(n_topics)``.
     """
     v = np.asarray(values, dtype=np.float64).ravel()
     alpha, p = check_prob("alpha", alpha), check_interval_p(p)
-    ref = reference(v, n_topics)
+    ref = reference(v, n_topics, se)
     target = ref.maximum if value is None else check_mu(value)
     ext = StdExtremes.make(ref.n_results, method, trials, seed)
     th = _thresholds(v, ref, ext, alpha)
@@ -215,16 +235,16 @@ def audit_best(
     order = sorted(range(v.size), key=lambda i: (-v[i], i))
     cands = tuple(i for i in order if v[i] >= iv.lower)
     return BestAudit(
-        reference=ref,
-        mxvd=mvd_from_extremes(ref.mu, ref.se, ext, seed),
-        thresholds=th,
-        interval=iv,
-        candidates=cands,
-        n_candidates=len(cands),
-        values=tuple(float(x) for x in np.sort(v)),
-        alpha=alpha,
-        p=p,
-        method=ext.method,
-        trials=ext.trials,
-        seed=seed if ext.trials else None,
+        ref,
+        mvd_from_extremes(ref.mu, ref.se, ext, seed),
+        th,
+        iv,
+        cands,
+        len(cands),
+        tuple(float(x) for x in np.sort(v)),
+        alpha,
+        p,
+        ext.method,
+        ext.trials,
+        seed if ext.trials else None,
     )
