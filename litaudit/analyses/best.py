@@ -46,13 +46,12 @@ from litaudit.analyses.population import (
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals, sequential
+from litaudit.stats.extreme import montecarlo_params
 from litaudit.stats.noise import Shrinkage, shrink
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
 DEFAULT_P = defaults.P_INTERVAL
-DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
-DEFAULT_SEED = defaults.MONTECARLO_SEED
 SUMMARY_MIN_N = defaults.MIN_N
 SOURCE = "Carterette, SIGIR 2015"
 R = TypeVar("R")
@@ -169,11 +168,7 @@ def run_best(
     ``se``: 'model', 'interaction', a value, or None (the default rule of
     :mod:`litaudit.analyses.noise`)."""
     pop = population(con, collection, measure, filters)
-    if method == "montecarlo":
-        trials = DEFAULT_TRIALS if trials is None else trials
-        seed = DEFAULT_SEED if seed is None else seed
-    else:
-        trials = seed = None
+    trials, seed = montecarlo_params(method, trials, seed)
     rep = compute_best(con, pop, filters, alpha, p, method, trials, seed, se)
     if not save:
         return Audited(rep, None)
@@ -434,11 +429,7 @@ def run_claim(
         value = check_claimed_value(con, pop.measure, value)
     else:
         index = _subject_index(rows, where, result_id, system)
-    if method == "montecarlo":
-        trials = DEFAULT_TRIALS if trials is None else trials
-        seed = DEFAULT_SEED if seed is None else seed
-    else:
-        trials = seed = None
+    trials, seed = montecarlo_params(method, trials, seed)
     noise = population_noise(con, pop, se, alpha)
     kw: dict[str, Any] = dict(value=value, index=index, n_other=n)
     kw.update(hidden_multiplier=hidden_multiplier, alpha=alpha, p=p, method=method)
