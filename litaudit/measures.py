@@ -16,6 +16,12 @@ Spellings accepted (case-insensitive on the name):
 ``RR`` is trec_eval's ``recip_rank`` (the first relevant document at any rank); ``RR@k``
 is ir_measures' (the first relevant document within the top k, else 0): ``recip_rank``
 is ``RR``, never ``RR@10``.
+
+A binary measure may name the lowest relevant grade, ir_measures' ``rel`` parameter:
+``AP(rel=2)``, ``AP(rel=2)@100``, ``R(rel=2)@1000`` are trec_eval's ``-l 2`` values (grade 1
+counts as not relevant: the TREC Deep Learning passage convention). ``AP(rel=1)`` is
+``AP``. A value computed with ``-l 2`` is a different measure from one computed without:
+it is stored under its own name, never mixed into the other's population.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ class Measure:
     trec_eval_cut: str | None = None
     min_value: float = 0.0
     max_value: float = 1.0
+    binary: bool = False  # relevant or not: takes ir_measures' rel (trec_eval -l)
 
 
 _DECLARED = (
@@ -59,9 +66,16 @@ _DECLARED = (
         ("ap", "map"),
         trec_eval="map",
         trec_eval_cut="map_cut",
+        binary=True,
     ),
     Measure(
-        "P", REQUIRED, "precision at a rank cutoff", "trec_eval 'P_k'", ("p",), trec_eval_cut="P"
+        "P",
+        REQUIRED,
+        "precision at a rank cutoff",
+        "trec_eval 'P_k'",
+        ("p",),
+        trec_eval_cut="P",
+        binary=True,
     ),
     Measure(
         "R",
@@ -70,6 +84,7 @@ _DECLARED = (
         "trec_eval 'recall_k'",
         ("r", "recall"),
         trec_eval_cut="recall",
+        binary=True,
     ),
     Measure(
         "nDCG",
@@ -87,6 +102,7 @@ _DECLARED = (
         "Voorhees, TREC-8 QA overview (1999); trec_eval 'recip_rank'; ir_measures 'RR@k'",
         ("rr", "mrr", "recip_rank"),
         trec_eval="recip_rank",
+        binary=True,
     ),
     Measure(
         "Rprec",
@@ -95,6 +111,7 @@ _DECLARED = (
         "trec_eval 'Rprec'",
         ("rprec", "r-prec", "r_prec"),
         trec_eval="Rprec",
+        binary=True,
     ),
     Measure(
         "Bpref",
@@ -103,6 +120,7 @@ _DECLARED = (
         "Buckley and Voorhees, SIGIR 2004",
         ("bpref",),
         trec_eval="bpref",
+        binary=True,
     ),
 )
 FAMILIES: dict[str, Measure] = {m.name: m for m in _DECLARED}
@@ -113,6 +131,15 @@ _CUT_OF = {m.trec_eval_cut.lower(): m.name for m in _DECLARED if m.trec_eval_cut
 _IR = re.compile(r"^(?P<fam>[A-Za-z][A-Za-z_\-]*?)@(?P<k>\d+)$")  # P@10, nDCG@20
 _TREC = re.compile(r"^(?P<fam>[A-Za-z][A-Za-z_\-]*?)[_.](?P<k>\d+)$")  # P_10, P.10
 _BARE = re.compile(r"^[A-Za-z][A-Za-z_\-]*$")  # AP, map
+# ir_measures' relevance level: AP(rel=2), AP(rel=2)@100, R(rel=2)@1000
+_REL = re.compile(
+    r"^(?P<fam>[A-Za-z][A-Za-z_\-]*?)\(\s*rel\s*=\s*(?P<rel>\d+)\s*\)(?:@(?P<k>\d+))?$"
+)
+# where the rel parameter comes from (the registry's citation of AP(rel=2) and the like)
+REL_CITATION = (
+    "MacAvaney, Macdonald, Ounis, 'Streamlining Evaluation with ir-measures', ECIR 2022 "
+    "(parameter rel); trec_eval -l"
+)
 
 
 @dataclass(frozen=True, order=True)
@@ -121,9 +148,11 @@ class MeasureName:
 
     family: str
     cutoff: int | None = None
+    rel: int | None = None  # lowest relevant grade when not 1 (trec_eval -l)
 
     def __str__(self) -> str:
-        return self.family if self.cutoff is None else f"{self.family}@{self.cutoff}"
+        name = self.family if self.rel is None else f"{self.family}(rel={self.rel})"
+        return name if self.cutoff is None else f"{name}@{self.cutoff}"
 
     @property
     def declaration(self) -> Measure:
@@ -139,8 +168,11 @@ class MeasureName:
 
     @property
     def trec_eval(self) -> str | None:
-        """trec_eval's name of this measure (None: trec_eval has no such measure)."""
+        """trec_eval's name of this measure (None: trec_eval has no such measure, or it
+        needs ``-l``, a relevance level, besides its name)."""
         d = self.declaration
+        if self.rel is not None:
+            return None
         if self.cutoff is None:
             return d.trec_eval
         return f"{d.trec_eval_cut}_{self.cutoff}" if d.trec_eval_cut else None
@@ -157,8 +189,11 @@ def _cutoff(digits: str) -> int:
 def parse_measure(text: str) -> MeasureName:
     """Parse an ir_measures or trec_eval measure name. Raises NotFound with a suggestion."""
     s = text.strip()
-    fam, k = None, None
-    if m := _IR.match(s):
+    fam, k, rel = None, None, None
+    if m := _REL.match(s):
+        fam, rel = _FAMILY_OF.get(m.group("fam").lower()), int(m.group("rel"))
+        k = _cutoff(m.group("k")) if m.group("k") else None
+    elif m := _IR.match(s):
         fam, k = _FAMILY_OF.get(m.group("fam").lower()), _cutoff(m.group("k"))
     elif m := _TREC.match(s):
         fam, k = _CUT_OF.get(m.group("fam").lower()), _cutoff(m.group("k"))
@@ -175,7 +210,11 @@ def parse_measure(text: str) -> MeasureName:
         raise NotFound(f"measure {text!r}: the cutoff is too large (at most {_MAX_CUTOFF})")
     if k is None and decl.cutoff == REQUIRED:
         raise NotFound(f"measure {text!r}: {decl.description} needs a cutoff, e.g. {fam}@10")
-    return MeasureName(fam, k)
+    if rel is not None and not decl.binary:
+        raise NotFound(f"measure {text!r}: {fam} takes no relevance level (rel=)")
+    if rel is not None and rel < 1:
+        raise NotFound(f"measure {text!r}: the relevance level must be at least 1")
+    return MeasureName(fam, k, None if rel == 1 else rel)
 
 
 def did_you_mean(text: str, choices) -> str:
@@ -186,10 +225,15 @@ def did_you_mean(text: str, choices) -> str:
 
 
 # The measures the store knows by default (reference data loaded into `measures`).
-# AP@10: MTEB's BEIR results (seeds/results, trec_eval 'map_cut_10')
+# AP@10: MTEB's BEIR results (seeds/results, trec_eval 'map_cut_10'); AP@100 and the
+# rel=2 ones: Pyserini's reproductions of MS MARCO and TREC DL (seeds/README.md)
 DEFAULT_MEASURES = [
     "AP",
     "AP@10",
+    "AP@100",
+    "AP(rel=2)",
+    "AP(rel=2)@100",
+    "R(rel=2)@1000",
     "P@5",
     "P@10",
     "P@20",
@@ -223,7 +267,7 @@ def aliases_for(m: MeasureName) -> list[str]:
     """Lower-case spellings stored for a measure (each parses to it and to nothing else)."""
     d = m.declaration
     k = m.cutoff
-    fams = (d.name.lower(), *d.aliases)
+    fams = tuple(f if m.rel is None else f"{f}(rel={m.rel})" for f in (d.name.lower(), *d.aliases))
     out = {f if k is None else f"{f}@{k}" for f in fams}
     te = m.trec_eval
     if te is not None:

@@ -624,7 +624,6 @@ MTEB_MEASURES = {
 }
 CQA = ("beir/cqadupstack", "12-forums", sum(CQA_FORUMS.values()))
 # BEIR's 15 datasets as MTEB's retrieval leaderboard averages them (CQADupStack as one).
-BEIR_MEAN = ("beir/mean", "15-datasets", 53359)  # the 15 datasets' queries (collections.json)
 DERIVED_DIGITS = Decimal("0.00001")  # the sources print 5 decimals
 
 
@@ -665,7 +664,7 @@ def mteb_rows(data: Path) -> tuple[list[dict], dict]:
                     "value": value,
                     "system": r["model"],
                     "participant": r["model"].split("/")[0] if "/" in r["model"] else "",
-                    "role": "official",
+                    "role": "leaderboard",
                     "year": r["release_date"][:4],
                     "standard": "true",
                     "location": f"{MTEB_FILE}: line {r['_line']}, column {col}",
@@ -682,54 +681,325 @@ def _mean(values: list[Decimal]) -> Decimal:
     return sum(values, Decimal(0)) / len(values)
 
 
+# ---------------------------------------------------------------- Pyserini 2CR
+PYSERINI_FILE = "pyserini_2cr.csv"
+PYSERINI_REPO = "https://github.com/castorini/pyserini/blob"
+PYSERINI_DATE = "2026-08-07"  # the commit the YAML files were read at (data README)
+# Pyserini's qrels key (eval_key; BEIR rows: the topic key) -> (collection, topic set,
+# queries). MS MARCO v2 'dev' is ir_datasets' dev1. Query counts: seeds/collections.json.
+PYSERINI_TOPICS = {
+    "msmarco-v1-passage.dev": ("msmarco-passage/dev/small", "dev/small", 6980),
+    "dl19-passage": ("msmarco-passage/trec-dl-2019/judged", "judged", 43),
+    "dl20-passage": ("msmarco-passage/trec-dl-2020/judged", "judged", 54),
+    "msmarco-doc-dev": ("msmarco-document/dev", "dev", 5193),
+    "dl19-doc": ("msmarco-document/trec-dl-2019/judged", "judged", 43),
+    "dl20-doc": ("msmarco-document/trec-dl-2020/judged", "judged", 45),
+    "msmarco-v2-passage-dev": ("msmarco-passage-v2/dev1", "dev1", 3903),
+    "msmarco-v2-passage-dev2": ("msmarco-passage-v2/dev2", "dev2", 4281),
+    "dl21-passage": ("msmarco-passage-v2/trec-dl-2021/judged", "judged", 53),
+    "dl22-passage": ("msmarco-passage-v2/trec-dl-2022/judged", "judged", 76),
+    "dl23-passage": ("msmarco-passage-v2/trec-dl-2023/judged", "judged", 82),
+    "msmarco-v2-doc-dev": ("msmarco-document-v2/dev1", "dev1", 4552),
+    "msmarco-v2-doc-dev2": ("msmarco-document-v2/dev2", "dev2", 5000),
+    "dl21-doc": ("msmarco-document-v2/trec-dl-2021/judged", "judged", 57),
+    "dl22-doc": ("msmarco-document-v2/trec-dl-2022/judged", "judged", 76),
+    "dl23-doc": ("msmarco-document-v2/trec-dl-2023/judged", "judged", 82),
+    # BEIR: the same collections as MTEB's tasks (the test split; Touché with BEIR's v2
+    # judgments), and the four datasets BEIR does not redistribute (BEIR's Table 1).
+    "arguana": MTEB_TASKS["ArguAna"],
+    "climate-fever": MTEB_TASKS["ClimateFEVER"],
+    "dbpedia-entity": MTEB_TASKS["DBPedia"],
+    "fever": MTEB_TASKS["FEVER"],
+    "fiqa": MTEB_TASKS["FiQA2018"],
+    "hotpotqa": MTEB_TASKS["HotpotQA"],
+    "nfcorpus": MTEB_TASKS["NFCorpus"],
+    "nq": MTEB_TASKS["NQ"],
+    "quora": MTEB_TASKS["QuoraRetrieval"],
+    "scidocs": MTEB_TASKS["SCIDOCS"],
+    "scifact": MTEB_TASKS["SciFact"],
+    "trec-covid": MTEB_TASKS["TRECCOVID"],
+    "webis-touche2020": MTEB_TASKS["Touche2020"],
+    **{f"cqadupstack-{f}": (f"beir/cqadupstack/{f}", "test", n) for f, n in CQA_FORUMS.items()},
+    "bioasq": ("beir/bioasq", "test", 500),
+    "signal1m": ("beir/signal1m", "test", 97),
+    "trec-news": ("beir/trec-news", "test", 57),
+    "robust04": ("beir/robust04", "test", 249),
+}
+# (Pyserini's measure label, how its eval key computes it) -> ir_measures name, from
+# trec_eval_metric_definitions in Pyserini's pyserini/2cr/msmarco.py and beir.py. The
+# labels do not say it all: MS MARCO v1 document 'MRR@10' is -M 100 recip_rank (RR@100),
+# DL document 'MAP' is -M 100 map (AP@100), DL passage MAP and R@1K use -l 2.
+V1_PASSAGE_DEV = {"msmarco-v1-passage.dev"}
+DL_PASSAGE_V1 = {"dl19-passage", "dl20-passage"}
+DL_DOC_V1 = {"dl19-doc", "dl20-doc"}
+V2_DEV = {
+    "msmarco-v2-passage-dev",
+    "msmarco-v2-passage-dev2",
+    "msmarco-v2-doc-dev",
+    "msmarco-v2-doc-dev2",
+}
+DL_PASSAGE_V2 = {"dl21-passage", "dl22-passage", "dl23-passage"}
+DL_DOC_V2 = {"dl21-doc", "dl22-doc", "dl23-doc"}
+
+
+def pyserini_measure(key: str, label: str) -> str:
+    """The ir_measures name of Pyserini's ``label`` on qrels ``key``."""
+    if label == "nDCG@10":
+        return "nDCG@10"  # -c -m ndcg_cut.10 everywhere (graded judgments)
+    if key in V1_PASSAGE_DEV:
+        return {"MRR@10": "RR@10", "R@1K": "R@1000"}[label]  # -M 10 recip_rank
+    if key == "msmarco-doc-dev":
+        return {"MRR@10": "RR@100", "R@1K": "R@1000"}[label]  # -M 100 recip_rank
+    if key in V2_DEV:
+        return {"MRR@100": "RR@100", "R@1K": "R@1000"}[label]  # -M 100 recip_rank
+    if key in DL_PASSAGE_V1:
+        return {"MAP": "AP(rel=2)", "R@1K": "R(rel=2)@1000"}[label]  # -l 2
+    if key in DL_DOC_V1:
+        return {"MAP": "AP@100", "R@1K": "R@1000"}[label]  # -M 100 map
+    if key in DL_PASSAGE_V2:
+        return {"MAP@100": "AP(rel=2)@100", "R@1K": "R(rel=2)@1000"}[label]  # -l 2 -M 100
+    if key in DL_DOC_V2:
+        return {"MAP@100": "AP@100", "R@1K": "R@1000"}[label]  # -M 100 map
+    return {"R@100": "R@100", "R@1000": "R@1000"}[label]  # BEIR: recall.100, recall.1000
+
+
+# One model through several runtimes or indexes (PyTorch or ONNX query encoder, Faiss or
+# Lucene flat, Lucene HNSW, quantised HNSW): one result. The condition's name without
+# these suffixes names the model; the kept condition is the first of this order (exact
+# search with the PyTorch encoder first), the others' values go into its notes.
+RUNTIME_SUFFIXES = (
+    (".faiss-flat.pytorch", 0),
+    ("-pytorch", 0),
+    (".faiss", 0),
+    (".lucene-flat", 1),
+    ("-onnx", 1),
+    (".lucene-hnsw.onnx", 2),
+    (".lucene-hnsw-int8.onnx", 3),
+)
+
+
+def model_key(condition: str) -> tuple[str, int]:
+    """(the model's condition name without its runtime suffix, the runtime's rank)."""
+    for suffix, rank in sorted(RUNTIME_SUFFIXES, key=lambda s: -len(s[0])):
+        if condition.endswith(suffix):
+            return condition[: -len(suffix)], rank
+    return condition, 0
+
+
+def pyserini_system(display: str, condition: str) -> str:
+    """Pyserini's label without its runtime part ('SPLADE++ EnsembleDistil: PyTorch' ->
+    'SPLADE++ EnsembleDistil'); the model's condition name where the label is empty."""
+    return display.split(": ")[0].strip() if display.strip() else model_key(condition)[0]
+
+
+def pyserini_rows(data: Path) -> tuple[list[dict], dict]:
+    """One row per model, qrels and measure (runtimes folded, see RUNTIME_SUFFIXES); what
+    was folded (condition -> the condition kept)."""
+    recs = _read_lines(data / "published" / PYSERINI_FILE)
+    stem = {r["file"]: Path(r["file"]).stem for r in recs}
+    models: dict[tuple[str, str], list[str]] = defaultdict(list)  # (file, model) -> conditions
+    first_line: dict[tuple[str, str], int] = {}
+    for r in recs:
+        k = (r["file"], r["condition"])
+        if k not in first_line:
+            first_line[k] = int(r["line"])
+            models[(r["file"], model_key(r["condition"])[0])].append(r["condition"])
+    kept: dict[tuple[str, str], str] = {}
+    for (f, _), conds in models.items():
+        best = min(conds, key=lambda c: (model_key(c)[1], first_line[(f, c)]))
+        for c in conds:
+            kept[(f, c)] = best
+    by_cell = {
+        (r["file"], r["condition"], r["eval_key"] or r["topics"], r["measure"]): r for r in recs
+    }
+    rows, folded = [], {}
+    for r in recs:
+        f, cond = r["file"], r["condition"]
+        if kept[(f, cond)] != cond:
+            folded[f"{stem[f]}/{cond}"] = kept[(f, cond)]
+            continue
+        key = r["eval_key"] or r["topics"]
+        cid, topic_set, n = PYSERINI_TOPICS[key]
+        measure = pyserini_measure(key, r["measure"])
+        notes = [
+            f"Pyserini 2CR condition {cond}"
+            + (f" ({r['display']})" if r["display"] else "")
+            + f", topics {r['topics']}, qrels {key}, Pyserini's label {r['measure']}"
+        ]
+        for other in models[(f, model_key(cond)[0])]:
+            if other == cond:
+                continue
+            o = by_cell.get((f, other, key, r["measure"]))
+            if o is not None:
+                notes.append(
+                    f"the same model as {other} (line {o['line']} of {stem[f]}.yaml): "
+                    f"{o['value']}, not a separate result"
+                )
+        rows.append(
+            {
+                "source": "official",
+                "track": f"pyserini/2cr/{stem[f]}",
+                "collection": cid,
+                "topic_set": topic_set,
+                "n_topics": n,
+                "measure": measure,
+                "value": r["value"],
+                "system": pyserini_system(r["display"], cond),
+                "participant": "",
+                "role": "reproduction",
+                "year": PYSERINI_DATE[:4],
+                "standard": "true",
+                "location": f"{PYSERINI_FILE}: line {r['_line']} ({f}, line {r['line']})",
+                "notes": "; ".join(notes),
+                "date": PYSERINI_DATE,
+                "reporter": "pyserini",
+                "url": f"{PYSERINI_REPO}/{r['commit']}/{f}#L{r['line']}",
+            }
+        )
+    return rows, folded
+
+
+# The averages papers report over named subsets of BEIR: collection -> (topic set, member
+# collections, how the subset is defined). CQADupStack counts as one dataset (the mean
+# of its 12 forums). An average is computed only for a model with every member.
+BEIR_PUBLIC = [
+    "beir/arguana",
+    "beir/climate-fever",
+    "beir/cqadupstack",
+    "beir/dbpedia-entity/test",
+    "beir/fever/test",
+    "beir/fiqa/test",
+    "beir/hotpotqa/test",
+    "beir/nfcorpus/test",
+    "beir/nq",
+    "beir/quora/test",
+    "beir/scidocs",
+    "beir/scifact/test",
+    "beir/webis-touche2020/v2",
+    "beir/trec-covid",
+]
+BEIR_NOT_PUBLIC = ["beir/bioasq", "beir/signal1m", "beir/trec-news", "beir/robust04"]
+BEIR_SUBSETS = {
+    "beir/mean": (
+        "15-datasets",
+        sorted([*BEIR_PUBLIC, "beir/msmarco/dev"]),
+        "the 15 BEIR datasets (CQADupStack as the mean of its 12 forums)",
+    ),
+    "beir/18": (
+        "18-datasets",
+        sorted(BEIR_PUBLIC + BEIR_NOT_PUBLIC),
+        "BEIR's 18 datasets (Thakur et al., NeurIPS 2021 Datasets and Benchmarks, Table 1; "
+        "CQADupStack as the mean of its 12 forums)",
+    ),
+    "beir/14": (
+        "14-public",
+        sorted(BEIR_PUBLIC),
+        "the 14 BEIR datasets BEIR distributes (all 18 but BioASQ, Signal-1M, TREC-NEWS, "
+        "Robust04; beir-cellar/beir README; CQADupStack as the mean of its 12 forums)",
+    ),
+    "beir/13": (
+        "13-datasets",
+        sorted(set(BEIR_PUBLIC) - {"beir/cqadupstack"}),
+        "BEIR-13, the 14 distributed BEIR datasets without CQADupStack (the average of "
+        "SPLADE-v3, Lassance et al., arXiv:2403.06789, 2024)",
+    ),
+}
+CQA_FORUM_IDS = [f"beir/cqadupstack/{f}" for f in CQA_FORUMS]
+# every BEIR collection's queries (the parts of the averages), from collections.json
+BEIR_QUERIES = {
+    **{cid: n for cid, _, n in MTEB_TASKS.values()},
+    **{cid: n for cid, _, n in PYSERINI_TOPICS.values() if cid.startswith("beir/")},
+    CQA[0]: CQA[2],
+}
+
+
+def effective_queries(counts: list[float]) -> float:
+    """Queries of an equal-weight mean of K parts: K^2 / sum(1 / n_i)."""
+    return len(counts) ** 2 / sum(1 / n for n in counts)
+
+
+def subset_queries(cid: str) -> tuple[int, float]:
+    """(the members' queries summed: the stored topic count, as for beir/mean; the
+    effective number of queries of the equal-weight mean, CQADupStack counted by its
+    own effective number of its 12 forums)."""
+    members = BEIR_SUBSETS[cid][1]
+    n_cqa = effective_queries([BEIR_QUERIES[f] for f in CQA_FORUM_IDS])
+    counts = [n_cqa if m == CQA[0] else BEIR_QUERIES[m] for m in members]
+    return sum(BEIR_QUERIES[m] for m in members), effective_queries(counts)
+
+
+def _averages(cells: dict[str, tuple[Decimal, list]], subsets: list[str]) -> list:
+    """[(collection, topic set, n, value, the parts' source records, how)] from one model's
+    values on one measure, ``cells`` = {collection: (value, [source records])}: the
+    CQADupStack mean when every forum is there, then each subset with every member."""
+    out = []
+    if all(f in cells for f in CQA_FORUM_IDS):
+        parts = [cells[f] for f in CQA_FORUM_IDS]
+        value = _mean([v for v, _ in parts])
+        cells = {**cells, CQA[0]: (value, [r for _, recs in parts for r in recs])}
+        out.append((*CQA, value, cells[CQA[0]][1], "mean of the 12 CQADupStack forums"))
+    for cid in subsets:
+        topic_set, members, how = BEIR_SUBSETS[cid]
+        if all(m in cells for m in members):
+            value = _mean([cells[m][0] for m in members])
+            recs = [r for m in members for r in cells[m][1]]
+            out.append((cid, topic_set, subset_queries(cid)[0], value, recs, "mean of " + how))
+    return out
+
+
+MTEB_SUBSETS = ["beir/mean", "beir/14", "beir/13"]
+
+
 def derived_rows(data: Path) -> list[dict]:
-    """CQADupStack's mean over its 12 forums and BEIR's mean over its 15 datasets, per
-    model and measure, for the models that have every part (exact decimal arithmetic on
-    the printed values, rounded half-even to 5 decimals at the end)."""
+    """CQADupStack's mean over its 12 forums and BEIR's means over the subsets of
+    MTEB_SUBSETS, per model and measure, for the models that have every part (exact
+    decimal arithmetic on the printed values, rounded half-even to 5 decimals at the end)."""
     recs = [r for r in _read_lines(data / "published" / MTEB_FILE) if r["release_date"]]
     by_model: dict[str, dict[str, dict]] = defaultdict(dict)
     for r in recs:
         by_model[r["model"]][r["task"]] = r
-    cqa_tasks = [t for t in MTEB_TASKS if t.startswith("CQADupstack")]
-    beir_tasks = [t for t in MTEB_TASKS if not t.startswith("CQADupstack")] + ["CQADupStack"]
     rows = []
     for model in sorted(by_model):
         tasks = by_model[model]
         for col, measure in MTEB_MEASURES.items():
-            parts = {t: tasks[t] for t in cqa_tasks if t in tasks and tasks[t][col].strip()}
-            cqa = None
-            if len(parts) == len(cqa_tasks):
-                cqa = _mean([Decimal(parts[t][col]) for t in cqa_tasks])
-                rows.append(
-                    _derived(
-                        model,
-                        measure,
-                        col,
-                        CQA,
-                        cqa,
-                        list(parts.values()),
-                        "mean of the 12 CQADupStack forums",
-                    )
-                )
-            ds = {
-                t: Decimal(tasks[t][col])
-                for t in beir_tasks[:-1]
-                if t in tasks and tasks[t][col].strip()
+            cells = {
+                MTEB_TASKS[t][0]: (Decimal(r[col]), [r]) for t, r in tasks.items() if r[col].strip()
             }
-            if cqa is not None and len(ds) == len(beir_tasks) - 1:
-                used = [tasks[t] for t in beir_tasks[:-1]] + list(parts.values())
-                rows.append(
-                    _derived(
-                        model,
-                        measure,
-                        col,
-                        BEIR_MEAN,
-                        _mean([*ds.values(), cqa]),
-                        used,
-                        "mean of the 15 BEIR datasets (CQADupStack as the mean of its 12 forums)",
-                    )
-                )
+            for cid, topic_set, n, value, parts, how in _averages(cells, MTEB_SUBSETS):
+                rows.append(_derived(model, measure, col, (cid, topic_set, n), value, parts, how))
     return rows
+
+
+def pyserini_derived_rows(rows: list[dict]) -> list[dict]:
+    """The same averages of Pyserini's BEIR reproductions (its 29 datasets hold all 18),
+    per model and measure, from the transcribed rows (runtimes folded)."""
+    beir = [r for r in rows if r["track"] == "pyserini/2cr/beir"]
+    cells: dict[tuple[str, str], dict] = defaultdict(dict)
+    for r in beir:
+        cells[(r["system"], r["measure"])][r["collection"]] = (Decimal(r["value"]), [r])
+    out = []
+    for _key, c in sorted(cells.items()):
+        for cid, topic_set, n, value, parts, how in _averages(c, ["beir/18", "beir/14", "beir/13"]):
+            lines = ",".join(
+                str(x)
+                for x in sorted(int(re.match(r".*?line (\d+)", p["location"])[1]) for p in parts)
+            )
+            out.append(
+                parts[0]
+                | {
+                    "track": "pyserini/2cr/beir/derived",
+                    "collection": cid,
+                    "topic_set": topic_set,
+                    "n_topics": n,
+                    "value": str(value.quantize(DERIVED_DIGITS, rounding=ROUND_HALF_EVEN)),
+                    "location": f"{PYSERINI_FILE}: lines {lines}",
+                    "notes": f"derived: {how}, for models with every part; exact decimal "
+                    "arithmetic on the printed values, rounded half-even to 5 decimals; "
+                    + parts[0]["notes"].split(", topics ")[0],
+                    "url": parts[0]["url"],
+                }
+            )
+    return out
 
 
 def _derived(model, measure, col, target, value: Decimal, parts: list[dict], how: str) -> dict:
@@ -753,7 +1023,7 @@ def _derived(model, measure, col, target, value: Decimal, parts: list[dict], how
         "value": str(value.quantize(DERIVED_DIGITS, rounding=ROUND_HALF_EVEN)),
         "system": model,
         "participant": model.split("/")[0] if "/" in model else "",
-        "role": "official",
+        "role": "leaderboard",
         "year": dates[-1][:4],
         "standard": "true",
         "location": f"{MTEB_FILE}: lines {lines}, column {col}",
@@ -762,6 +1032,65 @@ def _derived(model, measure, col, target, value: Decimal, parts: list[dict], how
         "reporter": reporters[0] if len(reporters) == 1 else "unknown",
         "url": _http(parts[0]["reference"]),
     }
+
+
+# ---------------------------------------------------------------- MTEB zero-shot flags
+TRAINING_FILE = "mteb_training.json.gz"  # written by seeds/mteb_models.py from mteb's source
+ZERO_SHOT_COLUMNS = ["system", "collection", "zero_shot", "trained_on", "source"]
+# Names under which models declare CQADupStack as a whole (no model names a forum task):
+# training on CQADupStack is training on each of its 12 forums.
+CQA_AGGREGATES = {"CQADupstackRetrieval", "CQADupstack", "CQADupStack"}
+
+
+def _task_names(cid: str) -> set[str]:
+    """The MTEB task names whose data a collection holds (an average: its members')."""
+    by_cid = {c: t for t, (c, _, _) in MTEB_TASKS.items()}
+    if cid == CQA[0]:
+        return {by_cid[f] for f in CQA_FORUM_IDS}
+    if cid in BEIR_SUBSETS:
+        return set().union(*(_task_names(m) for m in BEIR_SUBSETS[cid][1]))
+    return {by_cid[cid]}
+
+
+def zero_shot_rows(seeds: Path, results: list[dict]) -> tuple[list[dict], Counter]:
+    """One row per MTEB model and collection it has results on, for the models whose MTEB
+    metadata declares training data: zero-shot unless that data holds the collection's
+    task (an average: any member's). Models that declare none have no row (unknown).
+    Also the count of (model, collection) pairs: zero-shot, trained, unknown."""
+    doc = json.loads(gzip.decompress((seeds / TRAINING_FILE).read_bytes()))
+    models = doc["models"]
+    pairs = sorted(
+        {(r["system"], r["collection"]) for r in results if r["track"].startswith("mteb/")}
+    )
+    rows, counts = [], Counter()
+    for system, cid in pairs:
+        declared = models.get(system)
+        if declared is None:
+            counts["unknown"] += 1
+            continue
+        tasks = set(declared)
+        if tasks & CQA_AGGREGATES:
+            tasks |= _task_names(CQA[0])
+        trained = sorted(_task_names(cid) & tasks)
+        counts["trained" if trained else "zero-shot"] += 1
+        rows.append(
+            {
+                "system": system,
+                "collection": cid,
+                "zero_shot": "false" if trained else "true",
+                "trained_on": " ".join(trained),
+                "source": doc["source"],
+            }
+        )
+    return rows, counts
+
+
+def zero_shot_csv(rows: list[dict]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=ZERO_SHOT_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
 
 
 # ---------------------------------------------------------------- output
@@ -783,12 +1112,19 @@ def build(data: Path) -> tuple[dict[str, str], dict]:
     mteb, undated = mteb_rows(data)
     if undated:
         left_out[("mteb", "no release date")] = sorted(undated)
+    pyserini, _ = pyserini_rows(data)
+    mteb_all = mteb + derived_rows(data)
+    zero_shot, _ = zero_shot_rows(SEEDS, mteb_all)
     return {
         "results/robust04_literature.csv": to_csv(robust04_rows(data)),
         "results/trec_official.csv": to_csv(official),
         "results/msmarco_leaderboards.csv": to_csv(msmarco_rows(data)),
         "results/mteb_beir.csv.gz": to_csv(mteb),
-        "results/beir_averages.csv.gz": to_csv(derived_rows(data)),
+        "results/beir_averages.csv.gz": to_csv(
+            mteb_all[len(mteb) :] + pyserini_derived_rows(pyserini)
+        ),
+        "results/pyserini_2cr.csv.gz": to_csv(pyserini),
+        "zero_shot.csv.gz": zero_shot_csv(zero_shot),
         "papers/robust04_papers.csv": papers_csv(robust04_papers(data)),
     }, left_out
 

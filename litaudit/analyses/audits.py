@@ -40,6 +40,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("reuse-subcollections", "litaudit.analyses.subcollection_tau:SubcollectionReport"),
     ("reuse-agreement", "litaudit.analyses.agreement:ReuseAgreement"),
     ("reuse-verdict", "litaudit.analyses.verdict:Verdict"),
+    ("baselines", "litaudit.analyses.baselines:BaselineStanding"),
 )
 _PATHS = dict(KINDS)
 

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from litaudit import defaults
-from litaudit.analyses import wording
-from litaudit.analyses.audits import Audited, store_or_reuse
+from litaudit.analyses import claim_evidence, wording
+from litaudit.analyses.audits import Audited, fingerprint, store_or_reuse
+from litaudit.analyses.claim_evidence import Asked, ClaimEvidence
 from litaudit.analyses.noise import NoiseChoice, RobustCheck, choose_se
 from litaudit.analyses.population import (
     Filters,
@@ -46,12 +47,13 @@ from litaudit.analyses.population import (
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals, sequential
-from litaudit.stats.extreme import montecarlo_params
 from litaudit.stats.noise import Shrinkage, shrink
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
 DEFAULT_P = defaults.P_INTERVAL
+DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
+DEFAULT_SEED = defaults.MONTECARLO_SEED
 SUMMARY_MIN_N = defaults.MIN_N
 SOURCE = "Carterette, SIGIR 2015"
 R = TypeVar("R")
@@ -168,7 +170,11 @@ def run_best(
     ``se``: 'model', 'interaction', a value, or None (the default rule of
     :mod:`litaudit.analyses.noise`)."""
     pop = population(con, collection, measure, filters)
-    trials, seed = montecarlo_params(method, trials, seed)
+    if method == "montecarlo":
+        trials = DEFAULT_TRIALS if trials is None else trials
+        seed = DEFAULT_SEED if seed is None else seed
+    else:
+        trials = seed = None
     rep = compute_best(con, pop, filters, alpha, p, method, trials, seed, se)
     if not save:
         return Audited(rep, None)
@@ -315,6 +321,7 @@ class ClaimReport:
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
     robust: RobustCheck | None = None
     shrinkage: Shrinkage | None = None
+    evidence: ClaimEvidence | None = None
 
 
 def check_claimed_value(con, measure: str, value: float) -> float:
@@ -397,11 +404,18 @@ def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, 
     )
 
 
+def _monte_carlo(method: str, trials: int | None, seed: int | None):
+    """(trials, seed): their defaults for the Monte Carlo method, (None, None) if exact."""
+    if method != "montecarlo":
+        return None, None
+    return (DEFAULT_TRIALS if trials is None else trials, DEFAULT_SEED if seed is None else seed)
+
+
 def run_claim(
     con,
     collection: str,
     measure: str,
-    value: float | None = None,
+    value: float | str | None = None,
     *,
     result_id: int | None = None,
     system: str | None = None,
@@ -415,21 +429,27 @@ def run_claim(
     seed: int | None = None,
     se: str | float | None = None,
     save: bool = True,
+    evidence: Asked = Asked(),
 ) -> Audited[ClaimReport]:
-    """Audit a claim: a new ``value`` (one more draw) or a published result named by
-    ``result_id`` or ``system`` (one of the N). ``n`` overrides the number of experiments
-    besides the claim (default: N for a new value, N - 1 for a published one). ``se``:
-    'model', 'interaction', a value, or None (:mod:`litaudit.analyses.noise`)."""
-    _check_one_subject(value, result_id, system)
+    """Audit a claim: a new ``value`` (one more draw; a str keeps its printed digits) or
+    a published result named by ``result_id`` or ``system`` (one of the N). ``n``
+    overrides the number of experiments besides the claim (default: N for a new value,
+    N - 1 for a published one). ``se``: 'model', 'interaction', a value, or None
+    (:mod:`litaudit.analyses.noise`). ``evidence``: its run, runs to compare with, its
+    baseline (:mod:`litaudit.analyses.claim_evidence`)."""
     pop = population(con, collection, measure, filters)
+    named = result_id is not None or system is not None
+    claim_run, value, claimed = claim_evidence.claim_value(
+        con, pop.collection_id, pop.measure, value, named, evidence.run
+    )
+    _check_one_subject(value, result_id, system)
     rows = pop.rows
-    where = f"{pop.collection_name} {pop.measure}"
     index = None
     if value is not None:
         value = check_claimed_value(con, pop.measure, value)
     else:
-        index = _subject_index(rows, where, result_id, system)
-    trials, seed = montecarlo_params(method, trials, seed)
+        index = _subject_index(rows, f"{pop.collection_name} {pop.measure}", result_id, system)
+    trials, seed = _monte_carlo(method, trials, seed)
     noise = population_noise(con, pop, se, alpha)
     kw: dict[str, Any] = dict(value=value, index=index, n_other=n)
     kw.update(hidden_multiplier=hidden_multiplier, alpha=alpha, p=p, method=method)
@@ -441,6 +461,9 @@ def run_claim(
     subject = None if index is None else rows[index]
     fp = results_fingerprint(rows)
     shrunk = _shrinkage(noise, ca.reference.mu, ca.record.record)
+    claimed = subject.value_text if subject else claimed
+    ev, ca = claim_evidence.attach(con, pop, ca, evidence, claim_run, claimed, subject, holder)
+    fp = fp if ev is None else fingerprint([fp, ev.fingerprint])
     rep = ClaimReport(
         pop.collection_id,
         pop.collection_name,
@@ -460,10 +483,12 @@ def run_claim(
         noise,
         robust,
         shrunk,
+        evidence=ev,
     )
     if not save:
         return Audited(rep, None)
     params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se)
+    params.update(claim_evidence.evidence_params(evidence, claim_run))
     return _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
 
 

@@ -91,6 +91,7 @@ def prepare_report(
     note: Note | None = None,
     subcollections: bool = False,
     filters: Filters = Filters(),
+    evidence: Any = None,
 ) -> ReportAudits:
     """Run (and store) the audits missing for the report of ``collection``.
 
@@ -104,8 +105,10 @@ def prepare_report(
     not a report that could not check it). ``subcollections`` adds Sanderson et al.'s
     sub-collection test to the reusability verdict (as `reuse verdict --subcollections`;
     off by default there and here: its random splits are most of the verdict's time); a
-    stored verdict that has it is used either way.
-    The connection must be writable.
+    stored verdict that has it is used either way. ``evidence``
+    (:class:`litaudit.analyses.claim_evidence.Asked`): the claim's run, runs to compare
+    with and its baseline, for the claim audit (a claim given only as a run takes its
+    value from it). The connection must be writable.
     """
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
@@ -115,7 +118,10 @@ def prepare_report(
         measures: tuple[str, ...] = (resolve_measure(con, measure),)
     else:
         measures = report_measures(con, ref.id)
-    if claim is not None and len(measures) != 1:
+    asked = evidence is not None and evidence.given()
+    if asked and claim is None and evidence.run is None:
+        raise LitauditError("--baseline and --against need the claim: give --claim or --run")
+    if (claim is not None or asked) and len(measures) != 1:
         raise LitauditError(
             f"--claim needs --measure: {ref.name} has results for "
             f"{len(measures)} measures ({', '.join(measures) or 'none'})"
@@ -126,11 +132,16 @@ def prepare_report(
         check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
     history = tuple(_literature(con, "history", ref.id, m, note, filters=filters) for m in measures)
+    kw: dict[str, Any] = {"evidence": evidence} if asked else {}
     claimed = (
-        _literature(con, "claim", ref.id, measures[0], note, value=float(claim), filters=filters)
-        if claim is not None
+        _literature(con, "claim", ref.id, measures[0], note, value=claim, filters=filters, **kw)
+        if claim is not None or asked
         else None
     )
+    if claimed is not None and claim is None and claimed.audit_id is not None:
+        from litaudit.analyses.audits import get_audit
+
+        claim = get_audit(con, claimed.audit_id).result.value  # the run's value
     n_runs, verdict, notes = _reuse(con, ref.id, note, subcollections)
     return ReportAudits(
         ref.id,

@@ -195,7 +195,7 @@ def chance_sentence(a: ClaimAudit, claim: str) -> str:
     ref = a.reference
     where = (
         f"the value that the best of {c.n_draws} equally good systems ({draws_phrase(a)}), "
-        f"each measured with standard error {_f(ref.se)} around the mean {_f(ref.mu)}, "
+        f"each measured with standard error {_f(c.se)} around the mean {_f(c.mu)}, "
         f"exceeds with probability {c.alpha:g}"
     )
     if c.informative is False:

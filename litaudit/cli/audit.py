@@ -10,6 +10,7 @@ which registers them on the same app.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 from typing import TYPE_CHECKING, Any
@@ -46,7 +47,8 @@ def _optional(flag: str, text: str) -> Any:
 MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
 SourceOpt = _optional("--source", "papers | official (default: both).")
 RoleOpt = _optional(
-    "--role", "proposed | baseline | official | reproduction (repeatable) (default: all)."
+    "--role",
+    "proposed | baseline | official | reproduction | leaderboard (repeatable) (default: all).",
 )
 RunTypeOpt = _optional("--run-type", "automatic | manual (repeatable) (default: all).")
 YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
@@ -62,7 +64,8 @@ UntilOpt = typer.Option(
 )
 ReporterOpt = _optional(
     "--reporter",
-    "Who reported the value: authors, nist, leaderboard, mteb, unknown (repeatable) (default: all).",
+    "Who reported the value: authors, nist, leaderboard, mteb, pyserini, unknown (repeatable) "
+    "(default: all).",
 )
 TrackOpt = _optional(
     "--track",
@@ -73,6 +76,12 @@ TopicsOpt = _optional(
     "Topic count (50) or topic-set name (default: the only one, else the collection's default set).",
 )
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
+ZeroShotOpt = typer.Option(
+    False,
+    "--zero-shot",
+    help="Only results of models whose declared training data leave out the collection "
+    "(MTEB's model metadata; undeclared ones left out).",
+)
 NonstandardOpt = typer.Option(
     False, "--include-nonstandard", help="Include results flagged non-standard."
 )
@@ -99,6 +108,7 @@ _FILTER_OPTIONS: dict[str, tuple[Any, Any]] = {
     "until": (str, UntilOpt),
     "reporter": (list[str], ReporterOpt),
     "track": (str, TrackOpt),
+    "zero_shot": (bool, ZeroShotOpt),
 }
 
 
@@ -114,7 +124,7 @@ def _filter_options(*names: str) -> Any:
 POPULATION = _filter_options(
     "source", "role", "run_type", "years", "topics", "include_retracted", "include_nonstandard"
 )
-WINDOW = _filter_options("since", "until", "reporter", "track")
+WINDOW = _filter_options("since", "until", "reporter", "track", "zero_shot")
 
 
 def _filters(role=None, run_type=None, reporter=None, **given):
@@ -217,8 +227,9 @@ def claim(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    value: float = _optional(
-        "--value", "A new claimed value (judged as one more draw besides the N published)."
+    value: str = _optional(
+        "--value",
+        "A new claimed value, as printed (judged as one more draw besides the N published).",
     ),
     result: int = _optional("--result", "A published result's id (judged as one of the N)."),
     system: str = _optional(
@@ -230,6 +241,28 @@ def claim(
     ),
     hidden_multiplier: float = typer.Option(
         1.0, "--hidden-multiplier", help="Experiments run per experiment published."
+    ),
+    run: str = _optional(
+        "--run",
+        "The claim's TREC run: evaluated on the stored qrels, checked against the claimed "
+        "value (its value when none is given) and compared topic by topic.",
+    ),
+    against: list[str] = _optional(
+        "--against",
+        "Archive run to compare with on the same topics (repeatable) (default: the "
+        "record's run when stored and the archive's best run).",
+    ),
+    baseline: str = _optional("--baseline", "The paper's baseline value, as printed."),
+    baseline_system: str = _optional(
+        "--baseline-system", "The baseline's model (BM25, ...), to find its reproductions."
+    ),
+    permutations: int = typer.Option(
+        defaults.RANDOMIZATION_PERMUTATIONS,
+        "--permutations",
+        help="Random sign assignments of the randomization test (exact when few enough).",
+    ),
+    permutation_seed: int = typer.Option(
+        defaults.RANDOMIZATION_SEED, "--permutation-seed", help="Seed of those assignments."
     ),
     filters: Filters = POPULATION,
     alpha: Alpha = defaults.ALPHA,
@@ -243,15 +276,42 @@ def claim(
     json_out: Json = False,
 ):
     """A claim against the record, against chance (the max of N+1, or of N for a published
-    result) and its own mu0 and interval."""
+    result) and its own mu0 and interval; with its run, the same-topic comparison; with
+    its baseline, the baseline's strength."""
     from litaudit.analyses.best import run_claim
+    from litaudit.analyses.claim_evidence import Asked
     from litaudit.analyses.noise import parse_se
 
+    asked = Asked(run, tuple(against or ()), baseline, baseline_system, permutations)
     kw = dict(result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier)
+    kw.update(evidence=dataclasses.replace(asked, seed=permutation_seed))
     kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=parse_se(se))
     done = _run(ctx, no_save, run_claim, collection, measure, value, filters=filters, **kw)
     from litaudit.render.audits import emit
 
+    emit(done, json_out)
+
+
+@app.command("baselines")
+def baselines(
+    ctx: typer.Context,
+    collection: str = CollectionOpt,
+    measure: str = MeasureOpt,
+    baseline: str = _optional("--baseline", "A paper's baseline value, as printed."),
+    baseline_system: str = _optional(
+        "--baseline-system", "Its model (BM25, ...), to find its reproductions."
+    ),
+    claim_value: float = _optional("--claim", "The claimed value, for its gains."),
+    no_save: bool = NoSaveOpt,
+    json_out: Json = False,
+):
+    """A baseline against the published baselines, the same model's reproductions and the
+    best official run (Armstrong et al., CIKM 2009)."""
+    from litaudit.analyses.baselines import run_baselines
+    from litaudit.render.audits import emit
+
+    kw = dict(value=baseline, model=baseline_system, claim=claim_value)
+    done = _run(ctx, no_save, run_baselines, collection, measure, **kw)
     emit(done, json_out)
 
 
@@ -303,7 +363,7 @@ def summary(
     p: PInterval = defaults.P_INTERVAL,
     filters: Filters = _filter_options("include_retracted", "include_nonstandard"),
     no_save: bool = NoSaveOpt,
-    _window: None = _filter_options("since", "until", "reporter"),
+    _window: None = _filter_options("since", "until", "reporter", "zero_shot"),
     json_out: Json = False,
 ):
     """`audit best` (exact) for every collection, measure and source; one table."""

@@ -19,6 +19,19 @@ if TYPE_CHECKING:
 _SUFFIX_FORMAT = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
 
 
+# the claim's evidence (issue 21): the 'Same-topic comparison' and 'Baseline' sections
+_RunOpt = typer.Option(
+    None, "--run", help="The claim's TREC run (its value when --claim is not given)."
+)
+_AgainstOpt = typer.Option(
+    None, "--against", help="Archive run to compare the claim's run with (repeatable)."
+)
+_BaselineOpt = typer.Option(None, "--baseline", help="The paper's baseline value, as printed.")
+_BaselineSystemOpt = typer.Option(
+    None, "--baseline-system", help="The baseline's model (BM25, ...)."
+)
+
+
 @with_filters
 def report(
     ctx: typer.Context,
@@ -45,6 +58,10 @@ def report(
         "-o",
         help="Write here (Markdown plots go beside it as <stem>.fig-*.svg); - or none: stdout.",
     ),
+    run: str = _RunOpt,
+    against: list[str] = _AgainstOpt,
+    baseline: str = _BaselineOpt,
+    baseline_system: str = _BaselineSystemOpt,
     subcollections: bool = typer.Option(
         False,
         "--subcollections",
@@ -62,19 +79,24 @@ def report(
     """Write an audit report of a collection, built only from stored audits.
 
     It opens with its conclusions (the claim against the record and against
-    chance, the reusability decision); then the claim check, the tables of
+    chance, the reusability decision); then the claim's same-topic comparison
+    (--run, --against) and baseline (--baseline), the claim check, the tables of
     Carterette (2015), the candidate best set with citations, reusability
     where runs are stored, the data, and appendices (audits, provenance).
     The filters choose the published results as for `audit claim` (--until
     2021-12: the record when a paper was submitted). Missing audits are run
     and stored first.
     """
+    from litaudit.analyses.claim_evidence import Asked
     from litaudit.render.progress import progress_bar
 
     target, fmt, path = _checked_target(ctx, claim, fmt, output)
+    asked = Asked(run, tuple(against or ()), baseline, baseline_system)
     # the audits a report runs are not known ahead: the bar counts them as they are run
     with progress_bar("report: audits", unit="run", quiet=fmt == "json") as bar:
-        rep = _build(ctx, collection, measure, claim, subcollections, timestamp, bar, filters)
+        rep = _build(
+            ctx, collection, measure, claim, subcollections, timestamp, bar, filters, asked
+        )
         bar.update(description="report: rendering")
         text, files = _render(rep, fmt, target)
     if target is None:
@@ -110,7 +132,9 @@ def _checked_target(ctx: typer.Context, claim, fmt, output):
     return target, fmt, path
 
 
-def _build(ctx: typer.Context, collection, measure, claim, subcollections, timestamp, bar, filters):
+def _build(
+    ctx: typer.Context, collection, measure, claim, subcollections, timestamp, bar, filters, asked
+):
     """Run and store the missing audits (each note a step of ``bar``), then build the
     report from the stored ones."""
     from litaudit.analyses.report_audits import prepare_report
@@ -131,6 +155,7 @@ def _build(ctx: typer.Context, collection, measure, claim, subcollections, times
             note=note,
             subcollections=subcollections,
             filters=filters,
+            evidence=asked,
         )
         return build_report(store.con, audits, timestamp=timestamp)
 

@@ -62,7 +62,9 @@ def list_(
     ctx: typer.Context,
     collection: OptCollection = None,
     measure: str = MeasureOpt,
-    role: str = typer.Option(None, help="proposed | baseline | official | reproduction"),
+    role: str = typer.Option(
+        None, help="proposed | baseline | official | reproduction | leaderboard"
+    ),
     status: str = typer.Option(None, help="draft | verified | retracted"),
     source: str = typer.Option(None, help="papers | official"),
     years: str = typer.Option(None, help="YEAR or FROM-TO"),
@@ -211,7 +213,9 @@ def add(
     measure: str = typer.Option(..., "--measure", "-m", help="Measure, e.g. AP or P@10."),
     value: str = typer.Option(..., help="The value exactly as printed, e.g. 0.2531."),
     system: str = typer.Option(..., help="System label or run id."),
-    role: str = typer.Option(..., help="proposed | baseline | official | reproduction"),
+    role: str = typer.Option(
+        ..., help="proposed | baseline | official | reproduction | leaderboard"
+    ),
     paper: str = typer.Option(None, help="Paper bibkey (source paper)."),
     track: str = typer.Option(None, help="TREC track (source official), e.g. trec7/adhoc."),
     run_type: str = typer.Option(None, help="automatic | manual"),

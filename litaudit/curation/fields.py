@@ -15,12 +15,12 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 SOURCES = ("paper", "official")
-ROLES = ("proposed", "baseline", "official", "reproduction")
+ROLES = ("proposed", "baseline", "official", "reproduction", "leaderboard")
 RUN_TYPES = ("automatic", "manual")
 STATUSES = ("draft", "verified", "retracted")
 # Who produced a published number (results.reporter): the paper's authors, NIST's official
 # evaluation, a leaderboard's maintainers, the MTEB maintainers' own run, or not recorded.
-REPORTERS = ("authors", "nist", "leaderboard", "mteb", "unknown")
+REPORTERS = ("authors", "nist", "leaderboard", "mteb", "pyserini", "unknown")
 RUN_TYPE_SPELLINGS = {
     "automatic": "automatic",
     "auto": "automatic",

@@ -61,6 +61,7 @@ class Filters:
     topics: str | None = None
     include_retracted: bool = False
     include_nonstandard: bool = False
+    zero_shot: bool = False  # only results of models declared not trained on the collection
 
     @classmethod
     def parse(
@@ -79,6 +80,7 @@ class Filters:
         topics: str | None = None,
         include_retracted: bool = False,
         include_nonstandard: bool = False,
+        zero_shot: bool = False,
     ) -> Filters:
         """Filters from user text; a bad value raises one error naming its option."""
         src = None
@@ -107,6 +109,7 @@ class Filters:
             topics=topics.strip() if topics and topics.strip() else None,
             include_retracted=bool(include_retracted),
             include_nonstandard=bool(include_nonstandard),
+            zero_shot=bool(zero_shot),
         )
 
     def resolved(self, con, collection: str | None, measure: str | None) -> Filters:
@@ -150,6 +153,8 @@ class Filters:
             parts.append("retracted included")
         if self.include_nonstandard:
             parts.append("non-standard included")
+        if self.zero_shot:
+            parts.append("zero-shot only")
         return ", ".join(parts)
 
 
@@ -204,6 +209,11 @@ def where(f: Filters) -> tuple[str, list]:
         conds.append("r.status <> 'retracted'")
     if not f.include_nonstandard:
         conds.append("r.standard")
+    if f.zero_shot:  # declared not trained on the collection (unknown: left out)
+        conds.append(
+            "EXISTS (SELECT 1 FROM zero_shot z WHERE z.system = r.system "
+            "AND z.collection_id = r.collection_id AND z.zero_shot)"
+        )
     return " AND ".join(conds), args
 
 

@@ -23,11 +23,54 @@ from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 SEED_USER = "litaudit init"
 SEED_REASON = "seeded from seeds/results/"  # + the file's name: the reason of a seeded row
 GONE_REASON = "no longer in the seeds: see seeds/README.md"
+# Roles the seeds changed, (track, old role, new role, reason): a seeded row of the track
+# takes the new role in place (history: `edit` of the role), so that what anyone did to
+# it since (a verification, a note) stays with it; a row whose role a user edited, or
+# whose new key is taken, is left as it is.
+ROLE_CHANGES = tuple(
+    (
+        track,
+        "official",
+        "leaderboard",
+        "MTEB's results are submissions to a leaderboard, not "
+        "a track's official evaluation: role leaderboard (seeds/README.md)",
+    )
+    for track in ("mteb/retrieval", "mteb/retrieval/derived")
+)
 
 
 def seed_files(seeds_dir: Path = SEEDS_DIR) -> list[Path]:
     d = seeds_dir / "results"
     return sorted([*d.glob("*.csv"), *d.glob("*.csv.gz")])
+
+
+ZERO_SHOT_FILE = "zero_shot.csv.gz"
+
+
+def load_zero_shot(con, seeds_dir: Path = SEEDS_DIR) -> int:
+    """The zero-shot flags of ``seeds/zero_shot.csv.gz`` (what MTEB's model metadata says
+    each model was trained on) replace those stored: reference data, which nobody edits.
+    The number of rows; 0 when the seeds hold no such file."""
+    import csv
+    import gzip
+    import io
+
+    path = seeds_dir / ZERO_SHOT_FILE
+    if not path.is_file():
+        return 0
+    rows = list(csv.DictReader(io.StringIO(gzip.decompress(path.read_bytes()).decode("utf-8"))))
+    con.execute("DELETE FROM zero_shot")
+    if rows:
+        cols = ("system", "collection", "zero_shot", "trained_on", "source")
+        values = [[r[c] for r in rows] for c in cols]
+        values[2] = [v == "true" for v in values[2]]
+        con.execute(
+            "INSERT INTO zero_shot (system, collection_id, zero_shot, trained_on, source) "
+            "SELECT unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::BOOLEAN[]), "
+            "nullif(unnest(?::VARCHAR[]), ''), unnest(?::VARCHAR[])",
+            values,
+        )
+    return len(rows)
 
 
 def load_seeds(
@@ -44,8 +87,15 @@ def load_seeds(
     files: list[dict] = []
     with store.transaction():
         added.update(load_reference_data(store.con, seeds_dir))
+        zero_shot = load_zero_shot(store.con, seeds_dir)
         if not seeds:
-            return {"path": store.path, "added": added, "files": files, "counts": []}
+            return {
+                "path": store.path,
+                "added": added,
+                "zero_shot": zero_shot,
+                "files": files,
+                "counts": [],
+            }
         sync = _load_files(store, seeds_dir, added, files, progress)
     counts = store.con.execute(
         "SELECT c.name, r.measure, count(*) FILTER (WHERE r.source = 'paper'), "
@@ -56,6 +106,7 @@ def load_seeds(
     return {
         "path": store.path,
         "added": added,
+        "zero_shot": zero_shot,
         "files": files,
         "seeds": sync,
         "counts": [
@@ -79,6 +130,7 @@ def _load_files(
     tables = [(path, read_table(path)) for path in seed_files(seeds_dir)]
     if progress is not None:
         progress(total=sum(len(t.rows) for _, t in tables))
+    roles_changed = _change_roles(store.con, _seeded_reasons(tables))
     touched = _touched(store.con)
     notes: dict[int, str | None] = {}  # the seeds' notes of the rows they hold
     held: list[int] = []  # the database's rows that the seeds hold
@@ -127,6 +179,7 @@ def _load_files(
         "unchanged": len(held) - updated - len(left) - sync["restored"],
         "updated": updated,
         "notes_updated": renoted,
+        "roles_changed": roles_changed,
         **sync,
         "left": sorted(set(sync["left"]) | set(left)),
     }
@@ -165,6 +218,46 @@ def _sync_notes(con, notes: dict[int, str | None]) -> int:
         ["the seeds' note changed: see seeds/README.md", SEED_USER, now, *args],
     )
     return len(diff)
+
+
+def _change_roles(con, reasons: list[str]) -> int:
+    """:data:`ROLE_CHANGES` on the rows seeded from today's files: one UPDATE and one
+    history INSERT per change; the number of rows changed."""
+    import datetime as dt
+
+    n = 0
+    for track, old, new, why in ROLE_CHANGES:
+        ids = [
+            i
+            for (i,) in con.execute(
+                "SELECT r.id FROM results r WHERE r.track = ? AND r.role = ? "
+                "AND r.id IN (SELECT entity_id FROM history WHERE entity = 'result' "
+                "AND action = 'import' AND who = ? AND list_contains(?::VARCHAR[], reason)) "
+                "AND r.id NOT IN (SELECT entity_id FROM history WHERE entity = 'result' "
+                "AND field = 'role' AND who <> ?) "
+                "AND NOT EXISTS (SELECT 1 FROM results o WHERE o.source = r.source "
+                "AND o.paper_id IS NOT DISTINCT FROM r.paper_id AND o.track = r.track "
+                "AND o.collection_id = r.collection_id AND o.n_topics = r.n_topics "
+                "AND o.measure = r.measure AND o.system = r.system AND o.role = ?) "
+                "ORDER BY r.id",
+                [track, old, SEED_USER, reasons, SEED_USER, new],
+            ).fetchall()
+        ]
+        if not ids:
+            continue
+        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+        con.execute(
+            "UPDATE results SET role = ?, updated_at = ? WHERE id IN (SELECT unnest(?::BIGINT[]))",
+            [new, now, ids],
+        )
+        con.execute(
+            "INSERT INTO history (entity, entity_id, action, field, old_value, new_value, "
+            "reason, who, changed_at) SELECT 'result', id, 'edit', 'role', ?, ?, ?, ?, ? "
+            "FROM (SELECT unnest(?::BIGINT[]) AS id) ORDER BY id",
+            [old, new, why, SEED_USER, now, ids],
+        )
+        n += len(ids)
+    return n
 
 
 def _touched(con) -> set[int]:

@@ -21,6 +21,7 @@ from typing import Any
 from litaudit import defaults
 from litaudit.analyses.agreement import ReuseAgreement
 from litaudit.analyses.audits import Audited, StoredAudit
+from litaudit.analyses.baselines import BaselineStanding
 from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport
 from litaudit.analyses.matrix import MatrixAudit
 from litaudit.analyses.population import PopulationSummary
@@ -41,6 +42,7 @@ from litaudit.analyses.wording import (
     uninformative_sentence,
 )
 from litaudit.codec import to_jsonable
+from litaudit.render import audits_evidence as evidence
 from litaudit.render import audits_reuse as reuse
 from litaudit.render.console import out, print_json, table
 
@@ -331,6 +333,8 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
             justify_numbers=False,
         )
     )
+    if rep.evidence is not None:
+        evidence.render_evidence(rep.evidence)
 
 
 def _claim_record_table(rep: ClaimReport) -> None:
@@ -518,6 +522,7 @@ RENDERERS: dict[type, Renderer] = {
     SubcollectionReport: reuse.render_subcollections,
     ReuseAgreement: reuse.render_agreement,
     Verdict: reuse.render_verdict,
+    BaselineStanding: evidence.render_baselines,
 }
 # the results whose renderer says the audit id in its first line (no footer after them)
 ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)

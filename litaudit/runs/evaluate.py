@@ -191,6 +191,21 @@ def evaluate_coded(
     if rel_level < 1:
         raise ParameterError(f"rel_level must be at least 1, got {rel_level}")
     names = _parse_all(measures)
+    levels = {m.rel or rel_level for m in names}
+    if len(levels) > 1 or levels != {rel_level}:  # AP(rel=2): its own relevance level
+        kw = dict(complete=complete, check_duplicates=check_duplicates, ranked=ranked)
+        parts = [
+            evaluate_coded(
+                coded,
+                cq,
+                [str(m) for m in names if (m.rel or rel_level) == level],
+                rel_level=level,
+                threads=threads,
+                **kw,
+            )
+            for level in sorted(levels)
+        ]
+        return _join_measures([str(m) for m in names], parts)
     if threads < 2 or len(coded.tags) < 2 or len(coded.run) < PARALLEL_MIN_ROWS:
         return _evaluate(coded, cq, names, rel_level, complete, check_duplicates, ranked, None)
     from concurrent.futures import ThreadPoolExecutor
@@ -413,6 +428,19 @@ def _split_runs(coded: CodedRuns) -> list[tuple[CodedRuns, np.ndarray]]:
             )
         )
     return out
+
+
+def _join_measures(names: list[str], parts: list[Evaluation]) -> Evaluation:
+    """One Evaluation of ``names`` (in that order) from Evaluations of groups of them
+    (one per relevance level); topics joined by name, in trec_eval's order."""
+    topics = sort_topics(set().union(*[p.topics for p in parts]))
+    col = {t: i for i, t in enumerate(topics)}
+    scores = np.full((len(names), len(parts[0].runs), len(topics)), np.nan)
+    for p in parts:
+        rows = np.array([names.index(m) for m in p.measures], dtype=np.int64)
+        cols = np.array([col[t] for t in p.topics], dtype=np.int64)
+        scores[np.ix_(rows, np.arange(len(p.runs)), cols)] = p.scores
+    return Evaluation(tuple(names), parts[0].runs, topics, scores)
 
 
 def join_runs(

@@ -302,20 +302,6 @@ def _check_trials(trials) -> int:
     return int(trials)
 
 
-def montecarlo_params(
-    method: str, trials: int | None, seed: int | None
-) -> tuple[int | None, int | None]:
-    """(trials, seed) an audit runs with: for ``montecarlo`` the ones given, else the
-    defaults (``defaults.MONTECARLO_TRIALS``, ``MONTECARLO_SEED``); for ``exact``, which
-    samples nothing, (None, None)."""
-    if method != "montecarlo":
-        return None, None
-    return (
-        DEFAULT_TRIALS if trials is None else trials,
-        defaults.MONTECARLO_SEED if seed is None else seed,
-    )
-
-
 def _check_seed(seed) -> int:
     if (
         seed is None

@@ -156,7 +156,9 @@ def ensure_measure(con, name: str) -> int:
             m.cutoff,
             m.min_value,
             m.max_value,
-            fam.description + (f" at {m.cutoff}" if m.cutoff else ""),
+            fam.description
+            + (f" at {m.cutoff}" if m.cutoff else "")
+            + (f"; relevant = grade >= {m.rel} (trec_eval -l {m.rel})" if m.rel else ""),
         ],
     )
     for alias in aliases_for(m):

@@ -53,10 +53,11 @@ def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
     assert r.exit_code == 0, r.output
     assert "Claim audit: msmarco-passage-dev RR@10 (all sources), 6980 topics" in r.output
     assert (
-        "Population: N = 155 results on 6980 topics; sources: msmarco-passage/leaderboard/"
+        "Population: N = 199 results on 6980 topics; sources: msmarco-passage/leaderboard/"
         in r.output
     )
-    assert "reported by leaderboard 155; dated 2018-11-01 to 2022-11-13." in r.output
+    # the leaderboard's 155 and Pyserini's 44 reproductions (seeds/README.md)
+    assert "reported by leaderboard 155, pyserini 44; dated 2018-11-01 to 2026-08-07." in r.output
     best = _audit(
         cli(
             "audit",
@@ -115,6 +116,14 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
         c["provenance"] == "TREC trec28/deep/passages, official_summaries.csv: "
         "trec28/deep/passages ndcg_cut_10"
         for c in cands
+        if c["role"] == "official"
+    )
+    # the others are Pyserini's reproductions (e.g. SPLADE-v3 w/ Rocchio, 0.7406)
+    assert {c["role"] for c in cands} == {"official", "reproduction"}
+    assert all(
+        c["provenance"].startswith("pyserini/2cr/msmarco-v1-passage, pyserini_2cr.csv: line ")
+        for c in cands
+        if c["role"] == "reproduction"
     )
     # the old id (200 queries in ir_datasets, 43 judged) still names the collection
     old = _audit(
@@ -152,23 +161,29 @@ def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
     assert "NLE_P_v1" in text
     doc = ["audit", "best", "-c", "dl21-doc", "-m", "nDCG@10", "--no-save"]
     d = _audit(cli(*doc, "--json", db=seeded_db_file))
-    assert d["n_topics"] == 57 and d["stats"]["reference"]["n_results"] == 66
+    # NIST's 66 runs and Pyserini's 10 reproductions
+    assert d["n_topics"] == 57 and d["stats"]["reference"]["n_results"] == 76
     cands = [c["result"] for c in d["candidates"]]
     assert [(c["system"], c["value_text"]) for c in cands[:2]] == [
         ("pash_doc_f1", "0.7437"),
         ("pash_doc_f4", "0.7404"),
     ]
     assert "pash_doc_f1" in cli(*doc, db=seeded_db_file).output
-    none = cli(
-        "audit", "best", "-c", "dl21-passage", "-m", "nDCG@10", "--no-save", db=seeded_db_file
+    # NIST's DL 2021 passage ndcg_cut_10 is not seeded (binary qrels): only Pyserini's 11
+    pys = _audit(
+        cli(
+            "audit",
+            *("best", "-c", "dl21-passage", "-m", "nDCG@10", "--no-save", "--json"),
+            db=seeded_db_file,
+        )
     )
-    assert none.exit_code == 1 and "dl21-passage nDCG@10: 0 result(s)" in none.output
+    assert pys["population"]["roles"] == [{"label": "reproduction", "n": 11}]
 
 
 @pytest.mark.parametrize(
     ("name", "collection", "measure", "n_topics", "n_runs"),
     [
-        ("dl21-doc", "msmarco-document-v2/trec-dl-2021/judged", "nDCG@10", 57, 66),
+        ("dl21-doc", "msmarco-document-v2/trec-dl-2021/judged", "nDCG@10", 57, 76),
         (
             "msmarco-passage-v2/trec-dl-2022",
             "msmarco-passage-v2/trec-dl-2022/judged",
@@ -247,14 +262,15 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
         )
     )
     note = d["population"]
-    assert note["n"] == 235 and note["n_topics"] == 300
+    assert note["n"] == 241 and note["n_topics"] == 300
     assert {t["label"]: t["n"] for t in note["reporters"]} == {
         "mteb": 132,
         "authors": 96,
         "unknown": 7,
+        "pyserini": 6,
     }
     assert note["first_date"] == "2019-11-01" and note["n_undated"] == 0
-    assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 235 values")
+    assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 241 values")
     # Carterette's TREC-7 example is near Normal: no warning
     t7 = _audit(
         cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json", db=seeded_db_file)
@@ -350,7 +366,7 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
     assert d["by"] == "date" and d["history"]["reference"] == "final"
     pts = d["history"]["points"]
     assert pts[0]["when"] == "2018-11-01" and pts[0]["N"] == 1
-    assert [p["N"] for p in pts] == sorted(p["N"] for p in pts) and pts[-1]["N"] == 155
+    assert [p["N"] for p in pts] == sorted(p["N"] for p in pts) and pts[-1]["N"] == 199
     records = [(p["when"], p["record"]) for p in pts if p["new_record"]]
     assert records[0] == ("2018-11-01", 0.167) and records[-1] == ("2022-03-17", 0.463)
     assert all(b > a for (_, a), (_, b) in zip(records, records[1:], strict=False))
@@ -368,10 +384,11 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
         db=seeded_db_file,
     ).output
     assert "Records (dates that set a new record)" in text
-    # the default running reference: each date judged by the results so far (no look-ahead)
-    assert "18 records over 127 dates; 17 of them above the 0.05 threshold" in text
+    # the default running reference: each date judged by the results so far (no look-ahead);
+    # 127 leaderboard dates and 2026-08-07, the date of Pyserini's reproductions
+    assert "18 records over 128 dates; 17 of them above the 0.05 threshold" in text
     # 6,980 queries: the threshold hugs the running mean, so being above it says nothing
-    assert "At 126 of the 127 dates the threshold lies within 0.25 between-system sd" in text
+    assert "At 127 of the 128 dates the threshold lies within 0.25 between-system sd" in text
 
 
 def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
@@ -530,7 +547,7 @@ def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_s
 
     with seeded_store.transaction() as con:
         rep = run_summary(con)
-    assert len(rep.rows) == 192 and len({r.audit_id for r in rep.rows}) == 192
+    assert len(rep.rows) == 278 and len({r.audit_id for r in rep.rows}) == 278
     for r in rep.rows[::17]:
         a = get_audit(seeded_store.con, r.audit_id)
         assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)

@@ -25,7 +25,7 @@ def inited(cli, seeded_db_file):
 def test_init_creates_the_database_and_prints_a_summary(cli):
     r = cli("init")
     assert r.exit_code == 0, r.output
-    assert r.stdout.startswith(f"{cli.db}: added 31435 results, 130 papers, 60 collections")
+    assert r.stdout.startswith(f"{cli.db}: added 34495 results, 130 papers, 73 collections")
     assert "Results per collection and measure" in r.stdout
 
 

@@ -89,6 +89,7 @@ def test_rows_the_seeds_no_longer_hold_are_retracted_with_the_reason(mem_store, 
         "unchanged": 206,
         "updated": 0,
         "notes_updated": 0,
+        "roles_changed": 0,
         "retracted": 103,
         "restored": 0,
         "left": [],
@@ -259,7 +260,7 @@ def test_init_says_what_it_did(cli, trec7):
     r = cli("init")
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
-    n = 31435 - 206  # every current seed row but trec7's AP and Rprec, there already
+    n = 34495 - 206  # every current seed row but trec7's AP and Rprec, there already
     assert lines[1] == (
         f"seeded results: {n:,} added, 206 unchanged, 102 retracted: no longer "
         "in the seeds (history says why; seeds/README.md)"
@@ -273,9 +274,10 @@ def test_init_says_what_it_did(cli, trec7):
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["seeds"] == {
         "added": 0,
-        "unchanged": 31435,
+        "unchanged": 34495,
         "updated": 0,
         "notes_updated": 0,
+        "roles_changed": 0,
         "retracted": 0,
         "restored": 0,
         "left": [edited],
@@ -351,3 +353,48 @@ def test_init_lists_the_first_ids_of_many_left_rows():
     assert f"#{SEED_IDS_SHOWN + 1}" not in lines[1]
     assert f"#{SEED_IDS_SHOWN - 1}, #{SEED_IDS_SHOWN} and 5 more (--json lists all)." in lines[1]
     assert seed_sync_lines({**sync, "left": []}) == [lines[0]]
+
+
+def test_mteb_rows_seeded_as_official_take_the_leaderboard_role_in_place(mem_store, tmp_path):
+    """Seeds that held MTEB rows with role official, then today's (leaderboard): the rows
+    change role in place, with their ids, statuses and users' edits; nothing retracted."""
+    from litaudit.curation.results import edit_result, set_status
+
+    with open(SEEDS / "results" / "beir_averages.csv.gz", "rb") as f:
+        import gzip
+        import io
+
+        reader = csv.DictReader(io.StringIO(gzip.decompress(f.read()).decode("utf-8")))
+        fields = list(reader.fieldnames or ())
+        rows = [r for r in reader if r["collection"] == "beir/mean"][:40]
+    assert {r["role"] for r in rows} == {"leaderboard"}
+
+    def seeds(name: str, role: str) -> Path:
+        d = _seeds_dir(tmp_path, name, fields, [])
+        (d / "results" / "trec_official.csv").unlink()
+        with open(d / "results" / "beir_averages.csv", "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fields)
+            w.writeheader()
+            w.writerows({**r, "role": role} for r in rows)
+        return d
+
+    load_seeds(mem_store, seeds("old", "official"))
+    con = mem_store.con
+    ids = [i for (i,) in con.execute("SELECT id FROM results ORDER BY id").fetchall()]
+    set_status(mem_store, ids[0], "verified", reason="checked", who="ann")
+    edit_result(mem_store, ids[1], {"notes": "ann's note"}, reason="mine", who="ann")
+    sync = load_seeds(mem_store, seeds("new", "leaderboard"))["seeds"]
+    assert (sync["roles_changed"], sync["added"], sync["retracted"]) == (40, 0, 0)
+    assert sync["unchanged"] == 40 and sync["left"] == []
+    got = con.execute("SELECT id, role, status, notes FROM results ORDER BY id").fetchall()
+    assert [i for i, *_ in got] == ids
+    assert {r for _, r, _, _ in got} == {"leaderboard"}
+    assert got[0][2] == "verified" and got[1][3] == "ann's note"
+    hist = con.execute(
+        "SELECT count(*) FROM history WHERE field = 'role' AND old_value = 'official' "
+        "AND new_value = 'leaderboard' AND who = ?",
+        [SEED_USER],
+    ).fetchone()
+    assert hist == (40,)
+    again = load_seeds(mem_store, seeds("again", "leaderboard"))["seeds"]
+    assert (again["roles_changed"], again["added"], again["unchanged"]) == (0, 0, 40)

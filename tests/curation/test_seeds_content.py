@@ -8,6 +8,7 @@ topic counts against the official qrels run where ../shared/data is present.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as dt
 import importlib.util
 import json
@@ -60,13 +61,16 @@ COLUMNS = [
 MSMARCO_CSV = SEEDS / "results" / "msmarco_leaderboards.csv"
 MTEB_CSV = SEEDS / "results" / "mteb_beir.csv.gz"
 DERIVED_CSV = SEEDS / "results" / "beir_averages.csv.gz"
+PYSERINI_CSV = SEEDS / "results" / "pyserini_2cr.csv.gz"
 # where each file's rows point (the location's prefix)
 LOCATIONS = {
     "robust04_literature.csv": r"robust04_papers\.json: ",
     "trec_official.csv": r"official_summaries\.csv: ",
     "msmarco_leaderboards.csv": r"msmarco_(passage|document)_leaderboard\.csv: line \d+, ",
     "mteb_beir.csv.gz": r"mteb_beir_retrieval\.csv: line \d+, column ",
-    "beir_averages.csv.gz": r"mteb_beir_retrieval\.csv: lines \d+(,\d+){11,}, column ",
+    "beir_averages.csv.gz": r"(mteb_beir_retrieval\.csv: lines \d+(,\d+){11,}, column "
+    r"|pyserini_2cr\.csv: lines \d+(,\d+){11,}$)",
+    "pyserini_2cr.csv.gz": r"pyserini_2cr\.csv: line \d+ \(pyserini/2cr/[\w.-]+\.yaml, line \d+\)$",
 }
 
 
@@ -143,9 +147,16 @@ def test_every_row_names_its_source_and_provenance():
             assert not r["track"], where
         else:
             assert r["track"], where
-            assert r["participant"] or name.startswith(("mteb", "beir")), where
+            assert r["participant"] or name.startswith(("mteb", "beir", "pyserini")), where
             assert not r["paper"], where
-        assert r["reporter"] in ("authors", "nist", "leaderboard", "mteb", "unknown"), where
+        assert r["reporter"] in (
+            "authors",
+            "nist",
+            "leaderboard",
+            "mteb",
+            "pyserini",
+            "unknown",
+        ), where
         assert not r["date"] or r["date"][:4] == r["year"], where
         for col in ("url", "code_url"):
             assert not r[col] or re.match(r"https?://\S+$", r[col]), where
@@ -182,8 +193,12 @@ def test_enumerations_are_valid():
             assert r["role"] == ("baseline" if "official baseline" in r["notes"] else "official"), (
                 where
             )
-        else:
+        elif name.startswith("trec"):
             assert r["role"] == "official", where
+        elif r["track"].startswith("pyserini/"):  # Pyserini's two-click reproductions
+            assert r["role"] == "reproduction" and r["reporter"] == "pyserini", where
+        else:  # MTEB: submissions to a leaderboard, not a track's official evaluation
+            assert r["track"].startswith("mteb/") and r["role"] == "leaderboard", where
 
 
 def test_natural_keys_are_unique():
@@ -659,28 +674,319 @@ def test_beir_collections_and_query_counts_are_the_documented_ones():
     assert t.MTEB_TASKS["SciFact"] == ("beir/scifact/test", "test", 300)
     assert t.MTEB_TASKS["CQADupstackAndroidRetrieval"][::2] == ("beir/cqadupstack/android", 699)
     assert by_id["beir/cqadupstack"]["topic_sets"][0]["n_topics"] == sum(t.CQA_FORUMS.values())
-    assert by_id["beir/mean"]["topic_sets"][0]["n_topics"] == t.BEIR_MEAN[2]
+    assert (
+        by_id["beir/mean"]["topic_sets"][0]["n_topics"] == 53359 == t.subset_queries("beir/mean")[0]
+    )
     assert by_id["msmarco-passage/trec-dl-2019/judged"]["topic_sets"][0]["n_topics"] == 43
     for c in data["collections"]:
         assert c.get("provenance"), c["id"]
 
 
 def test_derived_averages_recompute_from_their_cited_lines(shared_data):
+    """Every average is the unweighted mean of exactly its subset's members (CQADupStack
+    as the mean of its 12 forums), recomputed from the source lines it cites."""
     from decimal import ROUND_HALF_EVEN, Decimal
 
-    src = _source_lines(shared_data / "published" / "mteb_beir_retrieval.csv")
+    t = load_transcribe()
+    mteb = _source_lines(shared_data / "published" / "mteb_beir_retrieval.csv")
+    pys = _source_lines(shared_data / "published" / "pyserini_2cr.csv")
     rows = read(DERIVED_CSV)
-    assert {r["collection"] for r in rows} == {"beir/cqadupstack", "beir/mean"}
+    assert {r["collection"] for r in rows} == {
+        "beir/cqadupstack",
+        "beir/mean",
+        "beir/18",
+        "beir/14",
+        "beir/13",
+    }
+    pyserini_measures = {"nDCG@10": "nDCG@10", "R@100": "R@100", "R@1000": "R@1000"}
     for r in rows:
-        m = re.match(r"mteb_beir_retrieval\.csv: lines ([\d,]+), column (\w+)$", r["location"])
-        parts = [src[int(x)] for x in m[1].split(",")]
-        assert {p["model"] for p in parts} == {r["system"]}
-        forums = [Decimal(p[m[2]]) for p in parts if p["task"].startswith("CQADupstack")]
-        assert len(forums) == 12
+        if r["track"] == "mteb/retrieval/derived":
+            m = re.match(r"mteb_beir_retrieval\.csv: lines ([\d,]+), column (\w+)$", r["location"])
+            parts = [mteb[int(x)] for x in m[1].split(",")]
+            assert {p["model"] for p in parts} == {r["system"]}
+            cells = {t.MTEB_TASKS[p["task"]][0]: Decimal(p[m[2]]) for p in parts}
+            assert t.MTEB_MEASURES[m[2]] == r["measure"]
+        else:
+            m = re.match(r"pyserini_2cr\.csv: lines ([\d,]+)$", r["location"])
+            parts = [pys[int(x)] for x in m[1].split(",")]
+            assert len({p["condition"].split(".")[0] for p in parts}) == 1
+            assert {pyserini_measures[p["measure"]] for p in parts} == {r["measure"]}
+            cells = {t.PYSERINI_TOPICS[p["topics"]][0]: Decimal(p["value"]) for p in parts}
+        assert len(cells) == len(parts)  # one value per dataset, none twice
+        forums = [v for c, v in cells.items() if c.startswith("beir/cqadupstack/")]
+        with_cqa = r["collection"] == "beir/cqadupstack" or (
+            "beir/cqadupstack" in t.BEIR_SUBSETS[r["collection"]][1]
+        )
+        assert len(forums) == (12 if with_cqa else 0)
         if r["collection"] == "beir/cqadupstack":
+            assert len(cells) == 12
             mean = sum(forums) / 12
         else:
-            others = [Decimal(p[m[2]]) for p in parts if not p["task"].startswith("CQADup")]
-            assert len(others) == 14
-            mean = (sum(others) + sum(forums) / 12) / 15
+            members = t.BEIR_SUBSETS[r["collection"]][1]
+            others = {c: v for c, v in cells.items() if not c.startswith("beir/cqadupstack/")}
+            if "beir/cqadupstack" in members:
+                want = {*members} - {"beir/cqadupstack"}
+                assert set(others) == want, r["collection"]
+                mean = (sum(others.values()) + sum(forums) / 12) / len(members)
+            else:
+                assert set(others) == set(members), r["collection"]
+                mean = sum(others.values()) / len(members)
         assert r["value"] == str(mean.quantize(Decimal("0.00001"), rounding=ROUND_HALF_EVEN))
+
+
+# ------------------------------------------------------------------ Pyserini 2CR
+def _pyserini(collection: str, measure: str, system: str) -> dict:
+    hits = [
+        r
+        for r in read(PYSERINI_CSV)
+        if (r["collection"], r["measure"], r["system"]) == (collection, measure, system)
+    ]
+    assert len(hits) == 1, (collection, measure, system, len(hits))
+    return hits[0]
+
+
+def test_pyserini_counts_roles_and_known_values():
+    rows = read(PYSERINI_CSV)
+    # 1,496 scores, 167 of them the same model through another runtime (folded)
+    assert len(rows) == 1329
+    assert {r["role"] for r in rows} == {"reproduction"}
+    assert {r["reporter"] for r in rows} == {"pyserini"}
+    dl19 = "msmarco-passage/trec-dl-2019/judged"
+    # BM25 with default and tuned parameters on DL 2019 passages (Pyserini 2CR)
+    bm25 = _pyserini(dl19, "nDCG@10", "BM25 (k1=0.9, b=0.4)")
+    assert bm25["value"] == "0.5058" and "bm25-default" in bm25["notes"]
+    assert _pyserini(dl19, "nDCG@10", "BM25 (k1=0.82, b=0.68)")["value"] == "0.4973"
+    # DL passage MAP is trec_eval -l 2: stored as AP(rel=2), never as AP (NIST's AP of the
+    # same BM25 baseline run, bm25base_p, on the full qrels is 0.3773)
+    assert _pyserini(dl19, "AP(rel=2)", "BM25 (k1=0.9, b=0.4)")["value"] == "0.3013"
+    assert not [r for r in rows if r["collection"] == dl19 and r["measure"] in ("AP", "R@1000")]
+    # MS MARCO v1 document dev 'MRR@10' is -M 100 recip_rank: RR@100
+    doc = _pyserini("msmarco-document/dev", "RR@100", "BM25 doc (k1=0.9, b=0.4)")
+    assert "label MRR@10" in doc["notes"]
+    assert not [
+        r for r in rows if r["collection"] == "msmarco-document/dev" and r["measure"] == "RR@10"
+    ]
+    assert {
+        r["measure"] for r in rows if r["collection"] == "msmarco-document/trec-dl-2019/judged"
+    } == {
+        "AP@100",
+        "nDCG@10",
+        "R@1000",
+    }
+
+
+def test_pyserini_topic_keys_map_to_the_documented_collections(shared_data):
+    t = load_transcribe()
+    src = _source_lines(shared_data / "published" / "pyserini_2cr.csv")
+    keys = {s["eval_key"] or s["topics"] for s in src.values()}
+    assert keys == set(t.PYSERINI_TOPICS)  # every qrels key mapped, nothing skipped
+    assert t.PYSERINI_TOPICS["dl19-passage"][0] == "msmarco-passage/trec-dl-2019/judged"
+    assert t.PYSERINI_TOPICS["msmarco-v1-passage.dev"][0] == "msmarco-passage/dev/small"
+    assert t.PYSERINI_TOPICS["msmarco-v2-passage-dev"][0] == "msmarco-passage-v2/dev1"
+    assert t.PYSERINI_TOPICS["webis-touche2020"][0] == "beir/webis-touche2020/v2"
+    assert t.PYSERINI_TOPICS["robust04"][0] == "beir/robust04"  # BEIR's, not TREC's Robust04
+    data = json.loads((SEEDS / "collections.json").read_text(encoding="utf-8"))
+    by_id = {c["id"]: c for c in data["collections"]}
+    for cid, topic_set, n in t.PYSERINI_TOPICS.values():
+        ts = {x["name"]: x["n_topics"] for x in by_id[cid]["topic_sets"]}
+        assert ts[topic_set] == n, cid
+        if by_id[cid]["ir_datasets"]:
+            assert f"{cid} queries.count {n}" in by_id[cid]["provenance"], cid
+
+
+def test_pyserini_values_equal_the_source_digit_for_digit(shared_data):
+    """Every score is transcribed or folded into the row of the same model (same file,
+    qrels and measure), whose notes keep its value."""
+    t = load_transcribe()
+    src = _source_lines(shared_data / "published" / "pyserini_2cr.csv")
+    rows = read(PYSERINI_CSV)
+    seen = set()
+    for r in rows:
+        m = re.match(r"pyserini_2cr\.csv: line (\d+) \((\S+), line (\d+)\)$", r["location"])
+        s = src[int(m[1])]
+        assert (s["file"], s["line"], s["value"]) == (m[2], m[3], r["value"])
+        key = s["eval_key"] or s["topics"]
+        assert t.PYSERINI_TOPICS[key][0] == r["collection"]
+        assert t.pyserini_measure(key, s["measure"]) == r["measure"]
+        assert r["url"].endswith(f"{s['commit']}/{s['file']}#L{s['line']}")
+        assert f"condition {s['condition']}" in r["notes"]
+        seen.add(int(m[1]))
+    folded = set(src) - seen
+    assert len(folded) == 1496 - 1329
+    kept = {(r["track"], r["collection"], r["measure"]): r for r in rows}
+    by_row = defaultdict(list)
+    for r in rows:
+        by_row[(r["track"], r["collection"], r["measure"], r["system"])].append(r)
+    for line in folded:
+        s = src[line]
+        model, rank = t.model_key(s["condition"])
+        assert rank > 0 or s["condition"].endswith(".faiss")  # a runtime variant
+        key = s["eval_key"] or s["topics"]
+        track = f"pyserini/2cr/{Path(s['file']).stem}"
+        cid = t.PYSERINI_TOPICS[key][0]
+        measure = t.pyserini_measure(key, s["measure"])
+        system = t.pyserini_system(s["display"], s["condition"])
+        [row] = by_row[(track, cid, measure, system)]
+        assert f"{s['condition']} (line {s['line']} of " in row["notes"]
+        assert f": {s['value']}, not a separate result" in row["notes"]
+    assert kept  # (used above)
+
+
+def test_runtime_rule_keeps_one_row_per_model():
+    t = load_transcribe()
+    assert t.model_key("splade-pp-ed-onnx") == ("splade-pp-ed", 1)
+    assert t.model_key("splade-pp-ed-pytorch") == ("splade-pp-ed", 0)
+    assert t.model_key("bge-base-en-v1.5.lucene-hnsw-int8.onnx") == ("bge-base-en-v1.5", 3)
+    assert t.model_key("bm25-rm3-tuned") == ("bm25-rm3-tuned", 0)
+    assert t.pyserini_system("SPLADE++ EnsembleDistil: ONNX", "splade-pp-ed-onnx") == (
+        "SPLADE++ EnsembleDistil"
+    )
+    rows = read(PYSERINI_CSV)
+    spl = [
+        r
+        for r in rows
+        if r["system"] == "SPLADE++ EnsembleDistil"
+        and r["collection"] == "msmarco-passage/trec-dl-2019/judged"
+        and r["measure"] == "nDCG@10"
+    ]
+    assert len(spl) == 1 and "splade-pp-ed-pytorch" in spl[0]["notes"]
+    assert "splade-pp-ed-onnx" in spl[0]["notes"]
+
+
+def test_beir_subsets_membership_and_effective_queries():
+    t = load_transcribe()
+    s = t.BEIR_SUBSETS
+    assert len(s["beir/18"][1]) == 18 and len(s["beir/14"][1]) == 14
+    assert len(s["beir/13"][1]) == 13 and len(s["beir/mean"][1]) == 15
+    assert set(s["beir/13"][1]) < set(s["beir/14"][1]) < set(s["beir/18"][1])
+    assert set(s["beir/mean"][1]) - set(s["beir/14"][1]) == {"beir/msmarco/dev"}
+    assert "beir/cqadupstack" not in s["beir/13"][1]
+    # a model with every member has the average, one without a member none
+    rows = read(DERIVED_CSV)
+    py18 = {r["system"] for r in rows if r["collection"] == "beir/18"}
+    assert py18 == {
+        "bm25-flat",
+        "bm25-multifield",
+        "splade-pp-ed",
+        "contriever",
+        "contriever-msmarco",
+        "bge-base-en-v1.5",
+    }
+    assert not [r for r in rows if r["collection"] == "beir/18" and r["track"].startswith("mteb")]
+    # n_eff = K^2 / sum(1/n_i): two parts of 1 and 3 queries -> 4 / (4/3) = 3
+    assert t.effective_queries([1, 3]) == 3
+    total, eff = t.subset_queries("beir/13")
+    assert total == 33234 and round(eff) == 3134
+    data = json.loads((SEEDS / "collections.json").read_text(encoding="utf-8"))
+    by_id = {c["id"]: c for c in data["collections"]}
+    for cid in ("beir/18", "beir/14", "beir/13"):
+        ts = by_id[cid]["topic_sets"][0]
+        assert ts["n_topics"] == t.subset_queries(cid)[0] and ts["parts"] == s[cid][1]
+        assert f"is {t.subset_queries(cid)[1]:.0f}" in ts["description"]
+
+
+# ------------------------------------------------------------------ MTEB zero-shot flags
+def _zero_shot() -> list[dict]:
+    return read(SEEDS / "zero_shot.csv.gz")
+
+
+def test_zero_shot_counts_and_known_flags():
+    t = load_transcribe()
+    rows = _zero_shot()
+    flags = {(r["system"], r["collection"]): r for r in rows}
+    assert Counter(r["zero_shot"] for r in rows) == {"true": 4308, "false": 1149}
+    # 288 dated MTEB models; 235 of them declare training data in mteb's registry
+    results = read(MTEB_CSV) + [r for r in read(DERIVED_CSV) if r["track"].startswith("mteb")]
+    pairs = {(r["system"], r["collection"]) for r in results}
+    assert len({s for s, _ in pairs}) == 288 and len({s for s, _ in flags}) == 235
+    assert len(pairs) - len(flags) == 1387  # pairs of models that declare nothing: unknown
+    assert set(flags) <= pairs
+    # BGE base v1.5 declares NQ (with NQHardNegatives, ...), not MS MARCO
+    bge = "BAAI/bge-base-en-v1.5"
+    assert flags[(bge, "beir/nq")]["zero_shot"] == "false"
+    assert flags[(bge, "beir/nq")]["trained_on"] == "NQ"
+    assert flags[(bge, "beir/msmarco/dev")]["zero_shot"] == "true"
+    # an average is zero-shot only when every member is
+    for (system, cid), r in flags.items():
+        if cid in t.BEIR_SUBSETS or cid == "beir/cqadupstack":
+            members = t.CQA_FORUM_IDS if cid == "beir/cqadupstack" else t.BEIR_SUBSETS[cid][1]
+            parts = [flags.get((system, m)) for m in members if m != "beir/cqadupstack"]
+            if cid != "beir/cqadupstack" and "beir/cqadupstack" in members:
+                parts.append(flags.get((system, "beir/cqadupstack")))
+            assert all(p is not None for p in parts), (system, cid)
+            want = all(p["zero_shot"] == "true" for p in parts)
+            assert r["zero_shot"] == ("true" if want else "false"), (system, cid)
+
+
+def test_mteb_registry_reader_follows_mtebs_rules(tmp_path):
+    """ModelMeta's training data through names, imports, set algebra and dict keys; a
+    task adapted from another is the same data (MTEB's _collect_similar_tasks); a model
+    adapted from another adds its data; None stays unknown."""
+    spec = importlib.util.spec_from_file_location("mteb_models", SEEDS / "mteb_models.py")
+    mm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mm)
+    impl = tmp_path / "mteb" / "models" / "model_implementations"
+    impl.mkdir(parents=True)
+    (impl / "__init__.py").write_text("")
+    (impl / "base.py").write_text('BASE = {"MSMARCOHardNegatives", "NQ"}\n')
+    (impl / "models.py").write_text(
+        "from .base import BASE\n"
+        "from mteb.models.model_meta import ModelMeta\n"
+        'EXTRA = BASE | set(["FEVER"])\n'
+        'a = ModelMeta(name="org/a", training_datasets={**{"HotpotQA": ["train"]}})\n'
+        'b = ModelMeta(name="org/b", training_datasets=EXTRA, adapted_from="org/a")\n'
+        'c = ModelMeta(name="org/c", training_datasets=None)\n'
+        "d = ModelMeta(name=some_name(), training_datasets=set())\n"
+    )
+    tasks = tmp_path / "mteb" / "tasks"
+    tasks.mkdir()
+    (tasks / "t.py").write_text(
+        'x = TaskMetadata(name="MSMARCOHardNegatives", adapted_from=["MSMARCO"])\n'
+        'y = TaskMetadata(name="MSMARCO")\n'
+    )
+    declared, adapted, unreadable = mm.read_models(tmp_path)
+    similar = mm.read_similar(tmp_path)
+    assert declared == {
+        "org/a": {"HotpotQA"},
+        "org/b": {"MSMARCOHardNegatives", "NQ", "FEVER"},
+        "org/c": None,
+    }
+    assert adapted == {"org/b": "org/a"} and unreadable == []
+    assert mm.training_tasks("org/b", declared, adapted, similar) == {
+        "MSMARCOHardNegatives",
+        "MSMARCO",
+        "NQ",
+        "FEVER",
+        "HotpotQA",
+    }
+    assert mm.training_tasks("org/c", declared, adapted, similar) is None
+
+
+def test_zero_shot_filter_keeps_declared_zero_shot_results(mem_store, tmp_path):
+    import gzip
+    import shutil
+
+    from litaudit.curation.filters import AUDIT
+    from litaudit.curation.results import query_results
+    from litaudit.curation.seed import load_seeds
+
+    d = tmp_path / "seeds"
+    (d / "results").mkdir(parents=True)
+    (d / "papers").mkdir()
+    shutil.copy(SEEDS / "collections.json", d / "collections.json")
+    nq = [r for r in read(MTEB_CSV) if r["collection"] == "beir/nq" and r["measure"] == "nDCG@10"]
+    with open(d / "results" / "mteb.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, COLUMNS)
+        w.writeheader()
+        w.writerows(nq)
+    flags = [r for r in _zero_shot() if r["collection"] == "beir/nq"]
+    (d / "zero_shot.csv.gz").write_bytes(gzip.compress(text(SEEDS / "zero_shot.csv.gz").encode()))
+    load_seeds(mem_store, d)
+    con = mem_store.con
+    everyone = query_results(con, AUDIT, collection="beir/nq", measure="nDCG@10")
+    zs = query_results(
+        con, dataclasses.replace(AUDIT, zero_shot=True), collection="beir/nq", measure="nDCG@10"
+    )
+    want = {r["system"] for r in flags if r["zero_shot"] == "true"}
+    assert len(everyone) == len(nq) and {r["system"] for r in zs} == want
+    assert 0 < len(want) < len(nq)

@@ -157,6 +157,23 @@ def test_rel_level_against_trec_eval():
         evaluate([run], QRELS, ["AP"], rel_level=0)
 
 
+def test_relevance_level_in_the_measure_name():
+    """AP(rel=2) is AP with trec_eval -l 2, whatever the call's rel_level; mixed with
+    AP (rel_level 1) in one call, each keeps its own level."""
+    run = run_of("l", [("1", "d1", 5.0), ("1", "d3", 4.0), ("1", "d9", 3.0), ("1", "d4", 2.0)])
+    want = oracle([run], QRELS, 2)["l"]
+    mixed = evaluate([run], QRELS, ["AP(rel=2)", "AP", "R(rel=2)@1000", "P@5"])
+    by_level = evaluate([run], QRELS, ["AP", "P@5"])
+    assert mixed.measures == ("AP(rel=2)", "AP", "R(rel=2)@1000", "P@5")
+    for ti, topic in enumerate(mixed.topics):
+        if topic in want:
+            assert mixed.matrix("AP(rel=2)")[0, ti] == pytest.approx(want[topic]["map"])
+            assert mixed.matrix("R(rel=2)@1000")[0, ti] == pytest.approx(want[topic]["recall_1000"])
+    np.testing.assert_array_equal(mixed.matrix("AP"), by_level.matrix("AP"))
+    np.testing.assert_array_equal(mixed.matrix("P@5"), by_level.matrix("P@5"))
+    assert not np.array_equal(mixed.matrix("AP"), mixed.matrix("AP(rel=2)"))
+
+
 def test_duplicate_document_refused_like_trec_eval():
     run = run_of("d", [("1", "d1", 2.0), ("1", "d1", 1.0)])
     with pytest.raises(ParameterError, match="twice in topic 1"):

@@ -163,6 +163,10 @@ def _conclusions(
         chance = next((a for a in c.answers if a.startswith("Against chance")), "Against chance: -")
         evidence = f"claim audit #{c.audit}, the max of {c.n_draws} draws"
         out.append(Conclusion("chance", chance, evidence, anchor("chance", c.measure)))
+    for c in claims:  # the claim's evidence (issue 21): its run, its baseline
+        from litaudit.render.report.document_evidence import evidence_conclusions
+
+        out += [Conclusion(q, t, e, anchor(a)) for q, t, e, a in evidence_conclusions(c)]
     if not claims:
         for s in lit:
             if s.best_audit is None or s.record is None:

@@ -39,6 +39,10 @@ def blocks(rep: Report) -> list:
     # comparison) go here, after the conclusions, each with its conclusion in
     # rep.conclusions and its anchor.
     for c in rep.claims:
+        from litaudit.render.report.document_evidence import evidence_blocks
+
+        out += evidence_blocks(c.evidence, c.audit)
+    for c in rep.claims:
         out += _claim(c)
     claim = rep.claims[0] if rep.claims else None
     for lit in rep.literature:

@@ -211,6 +211,7 @@ def claim_section(
         coverage=_num(iv.coverage),
         record_holder=cited_result(r.record_holder, 0),
         n_results=st.reference.n_results,
+        evidence=r.evidence,
     )
 
 

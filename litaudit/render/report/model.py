@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from litaudit.analyses.claim_evidence import ClaimEvidence
     from litaudit.analyses.verdict import Verdict
 
 import re
@@ -196,6 +197,7 @@ class ClaimSection:
     coverage: float | None = None
     record_holder: Candidate | None = None
     n_results: int | None = None  # N, the published results of the population
+    evidence: ClaimEvidence | None = None  # its run, same-topic tests, baseline (issue 21)
 
 
 @dataclass(frozen=True)

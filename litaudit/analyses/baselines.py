@@ -1,0 +1,321 @@
+"""Baseline strength: a paper's baseline against the published baselines of its
+collection and measure, the reproducible value of the same model, and the best official
+run (issue 21, item 3).
+
+Improvements measured from a weak baseline do not add up (Armstrong, Moffat, Webber,
+Zobel, "Improvements That Don't Add Up", CIKM 2009; Lin, "The Neural Hype and
+Comparisons Against Weak Baselines", SIGIR Forum 2018; Yang, Lu, Yang, Lin, "Critically
+Examining the Neural Hype", SIGIR 2019). The references read from the store:
+
+* the published baselines: results with role ``baseline`` on the collection and measure
+  (the baseline's rank among them and their median);
+* the reproductions of the same model: results with role ``reproduction`` (e.g.
+  Pyserini's two-click reproductions) whose system names the same model
+  (:func:`model_key`: "BM25 (k1=0.9, b=0.4)", "bm25-default" and "BM25" are one model;
+  "BM25+RM3" is another);
+* the best official run (role ``official``).
+
+A baseline is weak when it lies below the median published baseline, or below the
+strongest reproduction of the same model by more than rounding (half a unit in the last
+digit of each value as printed). The claim's gain is given over its own baseline and
+over the strongest baseline of the same kind (the same model's reproductions and
+published baselines; every published baseline when no model is named).
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from dataclasses import dataclass
+from decimal import Decimal
+
+from litaudit.analyses.audits import Audited, run_or_reuse
+from litaudit.analyses.population import ResultRow, load_results, results_fingerprint
+from litaudit.curation.filters import Filters
+from litaudit.errors import ParameterError
+
+_RUNTIMES = {"pytorch", "onnx", "default", "tuned", "flat", "multifield", "cached"}
+
+
+def model_key(name: str) -> str:
+    """A system name reduced to its model: lower case, without parameters in brackets,
+    without a runtime after ':' and without a trailing default/tuned/flat/runtime word;
+    '-', '_' and '+' read as spaces."""
+    s = name.lower().split(":", 1)[0]
+    s = re.sub(r"\([^)]*\)|\[[^\]]*\]", " ", s)
+    words = re.sub(r"[-_+]", " ", s).split()
+    while words and words[-1] in _RUNTIMES:
+        words.pop()
+    return " ".join(words)
+
+
+def _digits(text: str) -> int:
+    try:
+        exp = Decimal(text.strip()).as_tuple().exponent
+    except ArithmeticError:
+        return 4
+    return max(0, -int(exp)) if isinstance(exp, int) else 0
+
+
+@dataclass(frozen=True)
+class BaselineRef:
+    """A reference value: ``kind`` (published baseline, reproduction, official), its
+    value as printed, system, and where it comes from (``source``, ``url``)."""
+
+    kind: str
+    result_id: int
+    system: str
+    value: float
+    value_text: str
+    source: str
+    url: str | None
+
+
+def _ref(kind: str, r: ResultRow) -> BaselineRef:
+    return BaselineRef(kind, r.id, r.system, r.value, r.value_text, r.provenance, r.url or r.link)
+
+
+@dataclass(frozen=True)
+class BaselineStanding:
+    """`audit baselines` (and a claim's ``--baseline``): where a baseline stands.
+
+    ``value``/``value_text``: the paper's baseline (None for the view alone), ``model``
+    its model's name as given (``model_key`` the name matched). ``published``: the
+    published baselines, best first; ``rank`` of the baseline among them and itself (1 =
+    best; ``n_published`` + 1 in all), ``median`` of the published ones, ``below_median``.
+    ``reproductions``: the reproductions of the same model (every reproduction of the
+    collection and measure when no model is named), best first; ``reproducible``: the
+    strongest of the same model, ``reproducible_gap`` = value - it, ``rounding`` the gap
+    that rounding explains, ``below_reproducible``. ``best_official`` and
+    ``official_gap`` = value - it. ``weak``: below the median or below the reproducible
+    value by more than rounding (None when there is neither to judge against);
+    ``weak_because`` says which. ``claim``: the claimed value when given;
+    ``gain_over_own`` = claim - value; ``strongest``: the strongest baseline of the same
+    kind, ``gain_over_strongest`` = claim - it. ``sentences``: the judgement in words.
+    """
+
+    collection_id: str
+    measure: str
+    value: float | None
+    value_text: str | None
+    model: str | None
+    model_key: str | None
+    published: tuple[BaselineRef, ...]
+    n_published: int
+    rank: int | None
+    median: float | None
+    below_median: bool | None
+    reproductions: tuple[BaselineRef, ...]
+    reproducible: BaselineRef | None
+    reproducible_gap: float | None
+    rounding: float | None
+    below_reproducible: bool | None
+    best_official: BaselineRef | None
+    official_gap: float | None
+    weak: bool | None
+    weak_because: tuple[str, ...]
+    claim: float | None
+    gain_over_own: float | None
+    strongest: BaselineRef | None
+    gain_over_strongest: float | None
+    sentences: tuple[str, ...]
+    fingerprint: str
+
+
+def _rows(con, cid: str, measure: str, role: str) -> list[ResultRow]:
+    return load_results(con, cid, measure, Filters(roles=(role,)))
+
+
+def _f(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def _printed(value) -> tuple[float | None, str | None]:
+    """A value and its text as printed (a float's shortest repr)."""
+    if value is None:
+        return None, None
+    text = value.strip() if isinstance(value, str) else repr(float(value))
+    try:
+        return float(text), text
+    except ValueError:
+        raise ParameterError(f"--baseline: {value!r} is not a number") from None
+
+
+def _against_reproducible(v, text, ref: BaselineRef | None):
+    """(gap, rounding, below by more than rounding) of the baseline against ``ref``:
+    rounding is half a unit in the last printed digit of each value."""
+    if v is None or ref is None or text is None:
+        return None, None, None
+    gap = v - ref.value
+    rounding = 0.5 * 10.0 ** -_digits(text) + 0.5 * 10.0 ** -_digits(ref.value_text)
+    return gap, rounding, gap < -rounding - 1e-12
+
+
+def baseline_standing(
+    con,
+    collection_id: str,
+    measure: str,
+    *,
+    value: float | str | None = None,
+    model: str | None = None,
+    claim: float | None = None,
+) -> BaselineStanding:
+    """Where the baseline ``value`` (as printed, or a float) of ``model`` stands on
+    ``collection_id`` and ``measure`` (canonical ids); ``claim``: the claimed value."""
+    published = _rows(con, collection_id, measure, "baseline")
+    repro_all = _rows(con, collection_id, measure, "reproduction")
+    official = _rows(con, collection_id, measure, "official")
+    key = model_key(model) if model else None
+    if model is not None and not key:
+        raise ParameterError(f"--baseline-system {model!r} names no model")
+    repro = [r for r in repro_all if key is None or model_key(r.system) == key]
+    v, text = _printed(value)
+    pub_vals = [r.value for r in published]
+    median = statistics.median(pub_vals) if pub_vals else None
+    rank = below_median = None
+    if v is not None and pub_vals:
+        rank = 1 + sum(1 for x in pub_vals if x > v)
+        below_median = v < median  # type: ignore[operator]
+    reproducible = _ref("reproduction", repro[0]) if (repro and key) else None
+    gap, rounding, below_rep = _against_reproducible(v, text, reproducible)
+    best_off = _ref("official", official[0]) if official else None
+    off_gap = None if (v is None or best_off is None) else v - best_off.value
+    judged = [x for x in (below_median, below_rep) if x is not None]
+    weak = any(judged) if judged else None
+    because = tuple(
+        w
+        for w, x in (("below the median", below_median), ("below the reproducible", below_rep))
+        if x
+    )
+    same = [_ref("reproduction", r) for r in repro] if key else []
+    same += [
+        _ref("published baseline", r)
+        for r in published
+        if key is None or model_key(r.system) == key
+    ]
+    strongest = max(same, key=lambda r: r.value) if same else None
+    gain_own = None if (claim is None or v is None) else claim - v
+    gain_strong = None if (claim is None or strongest is None) else claim - strongest.value
+    rep = BaselineStanding(
+        collection_id=collection_id,
+        measure=measure,
+        value=v,
+        value_text=text,
+        model=model,
+        model_key=key,
+        published=tuple(_ref("published baseline", r) for r in published),
+        n_published=len(published),
+        rank=rank,
+        median=median,
+        below_median=below_median,
+        reproductions=tuple(_ref("reproduction", r) for r in repro),
+        reproducible=reproducible,
+        reproducible_gap=gap,
+        rounding=rounding,
+        below_reproducible=below_rep,
+        best_official=best_off,
+        official_gap=off_gap,
+        weak=weak,
+        weak_because=because,
+        claim=claim,
+        gain_over_own=gain_own,
+        strongest=strongest,
+        gain_over_strongest=gain_strong,
+        sentences=(),
+        fingerprint=results_fingerprint(published + repro_all + official),
+    )
+    import dataclasses
+
+    return dataclasses.replace(rep, sentences=baseline_sentences(rep))
+
+
+def baseline_sentences(b: BaselineStanding) -> tuple[str, ...]:
+    """The standing in words: what was compared, and nothing more."""
+    out: list[str] = []
+    name = f"{b.model} " if b.model else ""
+    if b.value is None:
+        out.append(
+            f"{b.n_published} published baselines, {len(b.reproductions)} reproductions"
+            + (f" of {b.model}" if b.model else "")
+            + f" and {'a' if b.best_official else 'no'} best official run on "
+            f"{b.collection_id} {b.measure}."
+        )
+        return tuple(out)
+    own = f"The baseline ({name}{b.value_text})"
+    if b.median is not None:
+        out.append(
+            f"{own} ranks {b.rank} of {b.n_published + 1} among the {b.n_published} published "
+            f"baselines and itself; their median is {_f(b.median)}"
+            + (", and it lies below it." if b.below_median else ", and it is not below it.")
+        )
+    else:
+        out.append(f"No published baseline of {b.collection_id} {b.measure} is stored.")
+    if b.reproducible is not None and b.reproducible_gap is not None:
+        r = b.reproducible
+        out.append(
+            f"The strongest reproduction of the same model is {r.value_text} ({r.system}, "
+            f"{r.source}): the baseline is {_f(abs(b.reproducible_gap))} "
+            f"{'below' if b.reproducible_gap < 0 else 'above' if b.reproducible_gap > 0 else 'from'}"
+            f" it, "
+            + (
+                f"more than rounding ({_f(b.rounding or 0.0)})."
+                if b.below_reproducible
+                else f"within rounding ({_f(b.rounding or 0.0)}) or above."
+            )
+        )
+    elif b.model:
+        out.append(f"No reproduction of {b.model} on {b.collection_id} {b.measure} is stored.")
+    else:
+        out.append("No model named (--baseline-system): no reproduction to compare with.")
+    if b.best_official is not None and b.official_gap is not None:
+        o = b.best_official
+        out.append(
+            f"The best official run is {o.value_text} ({o.system}, {o.source}); the baseline "
+            f"is {_f(abs(b.official_gap))} {'below' if b.official_gap < 0 else 'above'} it."
+        )
+    if b.weak is None:
+        out.append(
+            "Nothing to judge the baseline against: neither published baselines nor a reproduction."
+        )
+    elif b.weak:
+        out.append(f"Weak baseline: {' and '.join(b.weak_because)} value.")
+    else:
+        out.append("The baseline is not weak by these references.")
+    if b.gain_over_own is not None:
+        s = f"The claim's gain over its own baseline is {b.gain_over_own:+.4f}"
+        if b.strongest is not None and b.gain_over_strongest is not None:
+            s += (
+                f"; over the strongest baseline of the same kind ({b.strongest.value_text}, "
+                f"{b.strongest.system}) it is {b.gain_over_strongest:+.4f}"
+            )
+        out.append(s + ".")
+    return tuple(out)
+
+
+def run_baselines(
+    con,
+    collection: str,
+    measure: str,
+    *,
+    value: float | str | None = None,
+    model: str | None = None,
+    claim: float | None = None,
+    save: bool = True,
+) -> Audited[BaselineStanding]:
+    """`audit baselines`: the standing stored as an audit of kind ``baselines``."""
+    from litaudit.store.refdata import resolve_collection, resolve_measure
+
+    cid = resolve_collection(con, collection).id
+    m = resolve_measure(con, measure)
+    rep = baseline_standing(con, cid, m, value=value, model=model, claim=claim)
+    return run_or_reuse(
+        con,
+        "baselines",
+        collection_id=cid,
+        measure=m,
+        params={"baseline": rep.value_text, "model": model, "claim": claim},
+        fingerprint=rep.fingerprint,
+        compute=lambda: rep,
+        method="exact",
+        save=save,
+    )

@@ -1,0 +1,359 @@
+"""The evidence a claim brings besides its value (issue 21): its own run, the same-topic
+comparison with the archive's runs, and its baseline's strength.
+
+:func:`read_claim_run` evaluates ``audit claim --run FILE`` before the claim is audited
+(a claim given only as a run takes its value from it); :func:`gather` then checks the
+run against the claimed value (:mod:`litaudit.analyses.claim_run`), pairs the claim's
+per-topic scores with the archive's runs, judges ``--baseline`` against the references
+(:mod:`litaudit.analyses.baselines`), and, with the claim's run, redoes the chance check
+with the interaction se of the archive plus the run. Everything lands in one
+:class:`ClaimEvidence` on the claim's report.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from litaudit import defaults
+from litaudit.analyses.audits import fingerprint
+from litaudit.analyses.baselines import BaselineStanding, baseline_standing
+from litaudit.analyses.claim_run import (
+    RunEvaluation,
+    SameTopic,
+    _Scored,
+    archive_scores,
+    archive_tag,
+    check_reproduction,
+    evaluate_claim_run,
+    same_topic,
+)
+from litaudit.errors import ParameterError
+from litaudit.stats import claim as claim_stats
+
+
+@dataclass(frozen=True)
+class ClaimRun:
+    """A claim's run read and evaluated (before the claim's value is known)."""
+
+    evaluation: RunEvaluation
+    scores: _Scored
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The evidence asked for: the claim's run file, runs to compare with, the paper's
+    baseline (as printed) and its model, and the randomization tests' settings."""
+
+    run: str | None = None
+    against: tuple[str, ...] = ()
+    baseline: float | str | None = None
+    baseline_system: str | None = None
+    permutations: int = defaults.RANDOMIZATION_PERMUTATIONS
+    seed: int = defaults.RANDOMIZATION_SEED
+
+    def given(self) -> bool:
+        return self.run is not None or bool(self.against) or self.baseline is not None
+
+
+def claim_value(
+    con, collection_id: str, measure: str, value, named: bool, run
+) -> tuple[ClaimRun | None, float | None, str | None]:
+    """The claim's run (read and evaluated when given), the claim's value (the run's
+    when nothing else names it; a printed value parsed) and the claim as printed (None
+    when it is the run's, or when there is no run to check it with)."""
+    claim_run = claimed = None
+    if run is not None:
+        ev, scores = evaluate_claim_run(con, collection_id, measure, run)
+        claim_run = ClaimRun(ev, scores)
+        if value is None and not named:
+            value = ev.value
+        elif value is not None:
+            claimed = value.strip() if isinstance(value, str) else repr(float(value))
+    if isinstance(value, str):
+        try:
+            value = float(value)
+        except ValueError:
+            raise ParameterError(f"--value: {value.strip()!r} is not a number") from None
+    return claim_run, value, claimed
+
+
+def attach(con, pop, audit, asked: Asked, claim_run, claimed, subject, holder):
+    """(evidence or None, audit): :func:`gather` when evidence was asked for, or when the
+    published result audited has its run in the archive (a same-topic comparison)."""
+    if not asked.given() and subject is None:
+        return None, audit
+    ev, audit2 = gather(
+        con,
+        pop.collection_id,
+        pop.measure,
+        audit,
+        [r.value for r in pop.rows],
+        claimed=claimed,
+        subject_system=None if subject is None else subject.system,
+        record_system=holder.system,
+        claim_run=claim_run,
+        asked=asked,
+    )
+    if not asked.given() and ev.same_topic is None:
+        return None, audit
+    return ev, audit2
+
+
+@dataclass(frozen=True)
+class ClaimEvidence:
+    """What the claim's run, the archive and the baseline say.
+
+    ``run``: the claim's run evaluated and checked against the claimed value
+    (``value_from_run``: the claim had no other value); ``same_topic``: the paired
+    comparisons (None with ``same_topic_note`` saying why); ``baseline``: the baseline's
+    standing (None unless ``--baseline``); ``chance_se``: the se the chance check used
+    when it is not the published population's (with ``chance_se_source``)."""
+
+    run: RunEvaluation | None
+    value_from_run: bool
+    same_topic: SameTopic | None
+    same_topic_note: str | None
+    baseline: BaselineStanding | None
+    chance_se: float | None
+    population_se: float
+    chance_se_source: str | None
+    fingerprint: str
+    sentences: tuple[str, ...] = ()
+
+
+def gather(
+    con,
+    collection_id: str,
+    measure: str,
+    audit: claim_stats.ClaimAudit,
+    values,
+    *,
+    claimed: str | None,
+    subject_system: str | None,
+    record_system: str | None,
+    claim_run: ClaimRun | None,
+    asked: Asked,
+) -> tuple[ClaimEvidence, claim_stats.ClaimAudit]:
+    """The claim's evidence, and its audit with the chance check redone on the
+    interaction se when the claim has a run. ``claimed``: the claim as printed (None when
+    its value came from the run)."""
+    run = None
+    if claim_run is not None:
+        run = claim_run.evaluation
+        if claimed is not None:
+            run = check_reproduction(run, claimed)
+    st, note = _same_topic(
+        con, collection_id, measure, claim_run, subject_system, record_system, asked
+    )
+    chance_se = source = None
+    if st is not None and st.se is not None:
+        chance_se = st.se.se
+        source = (
+            f"interaction se of the archive's {st.se.n_systems - 1} runs plus the claim's run "
+            f"on {st.se.n_topics} topics (two-way ANOVA without replication)"
+        )
+        audit = _with_chance_se(audit, values, chance_se)
+    standing = None
+    if asked.baseline is not None:
+        standing = baseline_standing(
+            con,
+            collection_id,
+            measure,
+            value=asked.baseline,
+            model=asked.baseline_system,
+            claim=audit.value,
+        )
+    fp = fingerprint(
+        [
+            None if run is None else run.sha256,
+            None if st is None else _archive_fp(con, collection_id),
+            None if standing is None else standing.fingerprint,
+        ]
+    )
+    ev = ClaimEvidence(
+        run=run,
+        value_from_run=claim_run is not None and claimed is None,
+        same_topic=st,
+        same_topic_note=note,
+        baseline=standing,
+        chance_se=chance_se,
+        population_se=audit.reference.se,
+        chance_se_source=source,
+        fingerprint=fp,
+    )
+    return dataclasses.replace(ev, sentences=evidence_sentences(ev)), audit
+
+
+def _same_topic(
+    con,
+    collection_id: str,
+    measure: str,
+    claim_run: ClaimRun | None,
+    subject_system: str | None,
+    record_system: str | None,
+    asked: Asked,
+) -> tuple[SameTopic | None, str | None]:
+    """The same-topic comparison, or None and why not. The claim's per-topic scores come
+    from its run, else from the archive's run of the published result audited."""
+    scores, origin = None, ""
+    if claim_run is not None:
+        scores, origin = claim_run.scores, f"run file {claim_run.evaluation.file}"
+    else:
+        tag = archive_tag(con, collection_id, subject_system)
+        if tag is not None:
+            scores, origin = archive_scores(con, collection_id, measure, tag), f"archive run {tag}"
+    if scores is None:
+        if asked.against:
+            raise ParameterError(
+                "--against needs the claim's per-topic scores: give its run (--run FILE), "
+                "or name a published result whose run the archive holds (--system)"
+            )
+        return None, "no per-topic scores of the claim (give its run with --run FILE)"
+    if not con.execute(
+        "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
+    ).fetchall():
+        return None, f"no run archive stored for {collection_id}"
+    st = same_topic(
+        con,
+        collection_id,
+        measure,
+        claim=scores,
+        claim_from=origin,
+        record_tag=archive_tag(con, collection_id, record_system),
+        against=asked.against,
+        with_se=claim_run is not None,
+        permutations=asked.permutations,
+        seed=asked.seed,
+    )
+    return st, None
+
+
+def _f(x: float) -> str:
+    return f"{x:.4f}"
+
+
+def _p(p: float | None) -> str:
+    from litaudit.analyses.wording import fmt_p
+
+    return "-" if p is None else fmt_p(p, p < defaults.P_FLOOR, defaults.P_FLOOR)
+
+
+def run_sentence(r: RunEvaluation, value_from_run: bool) -> str:
+    """The claim's run against the claimed value."""
+    head = (
+        f"{r.measure} {r.value_text} over {r.n_topics} of the {r.n_qrels_topics} judged "
+        f"topics (run {r.tag}, file {r.file}, evaluated as trec_eval does)"
+    )
+    if value_from_run or r.reproduces is None:
+        return f"The claim's value is its run's: {head}."
+    if r.reproduces:
+        return (
+            f"The claim's run reproduces the claimed {r.claimed_text}: {head}, "
+            f"{r.rounded} to the claim's {r.digits} digits."
+        )
+    d = r.difference or 0.0
+    return (
+        f"The claim's run does not reproduce the claimed {r.claimed_text}: {head}, "
+        f"{r.rounded} to the claim's {r.digits} digits, {_f(abs(d))} "
+        f"{'higher' if d > 0 else 'lower'} ({abs(r.difference_units or 0.0):.1f} units of "
+        "the last digit)."
+    )
+
+
+_WHY = {"record": "the record's run", "best run": "the archive's best run", "against": "run"}
+
+
+def comparison_sentence(c, st: SameTopic) -> str:
+    """One same-topic comparison in words."""
+    pt, rt = c.paired, c.randomization
+    lvl = f"{round(100 * pt.level)}%"
+    how = (
+        f"exact over {rt.n_assignments:.0f} sign assignments"
+        if rt.method == "exact"
+        else f"{rt.permutations:,} random sign assignments, seed {rt.seed}"
+    )
+    tt = "no variance" if pt.t is None else f"t = {pt.t:.2f} (df {pt.df}), {_p(pt.p_value)}"
+    sig_t = c.holm_t is not None and c.holm_t <= st.alpha
+    sig_r = c.holm_randomization <= st.alpha
+    verdict = (
+        "significant by both tests"
+        if sig_t and sig_r
+        else "significant by the t-test only"
+        if sig_t
+        else "significant by the randomization test only"
+        if sig_r
+        else "significant by neither test"
+    )
+    s = (
+        f"Against {_WHY[c.why]} {c.tag} on {pt.n} topics: the claim wins {pt.wins}, ties "
+        f"{pt.ties}, loses {pt.losses}; mean difference {pt.mean:+.4f} ({lvl} CI "
+        f"[{pt.low:+.4f}, {pt.high:+.4f}]); paired {tt}, Holm {_p(c.holm_t)}; randomization "
+        f"{_p(rt.p_value)} ({how}), Holm {_p(c.holm_randomization)}: {verdict} at "
+        f"{st.alpha:g} after Holm across {len(st.comparisons)} comparison"
+        f"{'s' if len(st.comparisons) != 1 else ''}."
+    )
+    if c.worst:
+        s += (
+            " Largest losses: "
+            + ", ".join(f"topic {g.topic} ({g.difference:+.4f})" for g in c.worst)
+            + "."
+        )
+    return s
+
+
+def evidence_sentences(ev: ClaimEvidence) -> tuple[str, ...]:
+    out: list[str] = []
+    if ev.run is not None:
+        out.append(run_sentence(ev.run, ev.value_from_run))
+    if ev.same_topic is not None:
+        out.append(f"Same-topic comparison of the claim's scores ({ev.same_topic.claim_from}):")
+        out.extend(comparison_sentence(c, ev.same_topic) for c in ev.same_topic.comparisons)
+    elif ev.same_topic_note:
+        out.append(f"No same-topic comparison: {ev.same_topic_note}.")
+    if ev.chance_se is not None:
+        out.append(
+            f"The chance check uses se {_f(ev.chance_se)}, the {ev.chance_se_source}, instead "
+            f"of the published population's {_f(ev.population_se)}."
+        )
+    return tuple(out)
+
+
+def _archive_fp(con, collection_id: str) -> str:
+    from litaudit.runs.evalcache import fingerprint as archive_fingerprint
+
+    return archive_fingerprint(con, collection_id)
+
+
+def _with_chance_se(audit: claim_stats.ClaimAudit, values, se: float) -> claim_stats.ClaimAudit:
+    """The audit with (b) redone on the standard error ``se``."""
+    c = audit.chance
+    ch, _ = claim_stats.chance_check(
+        audit.value,
+        c.mu,
+        se,
+        c.n_other,
+        values=values,
+        alpha=c.alpha,
+        hidden_multiplier=c.hidden_multiplier,
+        method=audit.method,
+        trials=audit.trials,
+        seed=audit.seed,
+        p_floor=defaults.P_FLOOR,
+        n_star_cap=c.n_star_cap,
+    )
+    return dataclasses.replace(audit, chance=ch)
+
+
+def evidence_params(asked: Asked, claim_run: ClaimRun | None) -> dict:
+    """The stored parameters the evidence adds to a claim audit (none when none was asked)."""
+    if not asked.given():
+        return {}
+    return {
+        "run": None if claim_run is None else claim_run.evaluation.sha256,
+        "against": list(asked.against),
+        "baseline": None if asked.baseline is None else str(asked.baseline),
+        "baseline_system": asked.baseline_system,
+        "permutations": asked.permutations,
+        "permutation_seed": asked.seed,
+    }

@@ -1,0 +1,369 @@
+"""A claim's own run: evaluated as trec_eval does, checked against the claimed value, and
+compared topic by topic with the archive's runs (issue 21, items 1 and 2).
+
+* :func:`evaluate_claim_run` reads a TREC run of the claimed system and evaluates it on the
+  qrels stored for the collection (:mod:`litaudit.runs.evaluate`, trec_eval's semantics:
+  the mean over the topics the run retrieved for that the qrels judge); the run's mean,
+  rounded to the digits the claim printed, reproduces the claim or differs from it by
+  :attr:`RunEvaluation.difference`.
+* :func:`same_topic` pairs the claim's per-topic scores (its run, or the archive's run of
+  the published result audited) with other runs of the archive on the topics both were
+  evaluated on: wins, ties, losses, the mean difference with its 95% t interval, the paired
+  t-test (:mod:`litaudit.stats.paired`) and the paired randomization test
+  (:mod:`litaudit.stats.randomization`; Smucker, Allan, Carterette, CIKM 2007), Holm
+  (1979) across the comparisons made (:mod:`litaudit.stats.holm`), and the topics where
+  the claim loses most. By default against the record holder's run when the archive holds
+  it and the archive's best run (by mean) other than the claim's.
+* :func:`run_se` is the interaction standard error of the archive plus the claim's run
+  (:mod:`litaudit.stats.interaction_se`), which the chance check of a claim with a run
+  uses instead of the published population's se.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
+from pathlib import Path
+
+import numpy as np
+
+from litaudit import defaults
+from litaudit.errors import NotFound, ParameterError
+from litaudit.stats.holm import holm
+from litaudit.stats.interaction_se import InteractionSE, interaction_se
+from litaudit.stats.paired import PairedT, paired_t
+from litaudit.stats.randomization import Randomization, randomization_test
+
+
+# ------------------------------------------------------------------------ the claim's run
+@dataclass(frozen=True)
+class RunEvaluation:
+    """The claim's run evaluated on the collection's stored qrels.
+
+    ``value``: its mean ``measure`` over the ``n_topics`` topics evaluated (trec_eval's
+    "all"; ``n_qrels_topics`` topics are judged); ``value_text`` as trec_eval prints it
+    (4 decimals). ``claimed_text``: the claim as printed, and ``digits`` its decimals;
+    ``rounded``: the run's value rounded to those digits (half to even, as printf rounds
+    the exact binary value); ``reproduces``: rounded == claimed; ``difference``: value -
+    claimed, also in units of the claim's last digit (``difference_units``). All of these
+    are None when the claim's value was taken from the run.
+    """
+
+    file: str
+    sha256: str
+    tag: str
+    collection_id: str
+    measure: str
+    value: float
+    value_text: str
+    n_topics: int
+    n_qrels_topics: int
+    n_lines: int
+    claimed_text: str | None = None
+    digits: int | None = None
+    rounded: str | None = None
+    reproduces: bool | None = None
+    difference: float | None = None
+    difference_units: float | None = None
+
+
+def printed_digits(text: str) -> int:
+    """Decimals of a value as printed ("0.2530" -> 4, "0.25" -> 2, "1" -> 0)."""
+    d = Decimal(text.strip())
+    exp = d.as_tuple().exponent
+    return max(0, -int(exp)) if isinstance(exp, int) else 0
+
+
+def claimed_text(value) -> str:
+    """The claim as printed: the text given, else the shortest repr of the float."""
+    return value.strip() if isinstance(value, str) else repr(float(value))
+
+
+def check_reproduction(ev: RunEvaluation, claimed: str) -> RunEvaluation:
+    """``ev`` with the claim ``claimed`` (as printed) checked against its value."""
+    import dataclasses
+
+    digits = printed_digits(claimed)
+    quantum = Decimal(1).scaleb(-digits)
+    rounded = Decimal(ev.value).quantize(quantum, rounding=ROUND_HALF_EVEN)
+    want = Decimal(claimed.strip()).quantize(quantum)
+    diff = ev.value - float(want)
+    return dataclasses.replace(
+        ev,
+        claimed_text=claimed.strip(),
+        digits=digits,
+        rounded=str(rounded),
+        reproduces=rounded == want,
+        difference=diff,
+        difference_units=diff / float(quantum),
+    )
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """Per-topic scores by topic name."""
+
+    tag: str
+    scores: dict[str, float]
+
+
+def _sha256(path: Path) -> str:
+    from litaudit.runs.ingest_read import sha256_file
+
+    return sha256_file(path)
+
+
+def evaluate_claim_run(
+    con, collection_id: str, measure: str, path
+) -> tuple[RunEvaluation, _Scored]:
+    """Evaluate the run file ``path`` on the qrels stored for ``collection_id``."""
+    from litaudit.errors import InputError
+    from litaudit.runs.archive import load_qrels
+    from litaudit.runs.evaluate import evaluate
+    from litaudit.runs.trec_io import read_run
+
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(str(p), None, "no such run file")
+    try:
+        qrels = load_qrels(con, collection_id)
+    except NotFound:
+        raise NotFound(
+            f"--run needs the qrels of {collection_id}, and none are stored; import them "
+            "with `litaudit runs import -c ... --qrels FILE`"
+        ) from None
+    run = read_run(p)
+    ev = evaluate([run], qrels, [measure])
+    row = ev.matrix(measure)[0]
+    ok = ~np.isnan(row)
+    if not ok.any():
+        raise ParameterError(
+            f"{p}: none of the run's topics is judged in the qrels of {collection_id}"
+        )
+    mean = float(row[ok].mean())
+    n_q = len(set(qrels.topic.tolist()))
+    out = RunEvaluation(
+        file=p.name,
+        sha256=_sha256(p),
+        tag=run.tag,
+        collection_id=collection_id,
+        measure=measure,
+        value=mean,
+        value_text=f"{mean:.4f}",
+        n_topics=int(ok.sum()),
+        n_qrels_topics=n_q,
+        n_lines=len(run),
+    )
+    scores = {t: float(v) for t, v in zip(ev.topics, row, strict=True) if not math.isnan(v)}
+    return out, _Scored(run.tag, scores)
+
+
+# --------------------------------------------------------------------- same-topic tests
+@dataclass(frozen=True)
+class TopicGap:
+    """One topic: the claim's score, the other run's, and claim - other."""
+
+    topic: str
+    claim: float
+    other: float
+    difference: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The claim against one archive run on the ``paired.n`` topics both were evaluated on.
+
+    ``why``: ``record`` (the run of the record holder), ``best run`` (the archive's best
+    by mean) or ``against`` (named with --against). ``claim_mean`` / ``other_mean``: the
+    means over those topics. ``holm_t`` / ``holm_randomization``: the p-values adjusted by
+    Holm across the comparisons made (each test on its own); ``worst``: the topics where
+    the claim loses most, largest loss first.
+    """
+
+    tag: str
+    why: str
+    claim_mean: float
+    other_mean: float
+    paired: PairedT
+    randomization: Randomization
+    holm_t: float | None
+    holm_randomization: float
+    worst: tuple[TopicGap, ...]
+
+
+@dataclass(frozen=True)
+class SameTopic:
+    """The claim's per-topic scores against runs of the archive (``claim_from``: the run
+    file or the archive run that gave them). ``comparisons`` in the order made;
+    ``permutations`` and ``seed`` of the randomization tests that were not exact;
+    ``alpha`` the level at which a Holm-adjusted p is called significant. ``se``: the
+    interaction se of the archive's runs plus the claim's (None when the claim's scores
+    are one of the archive's runs)."""
+
+    collection_id: str
+    measure: str
+    claim_from: str
+    n_archive_runs: int
+    comparisons: tuple[Comparison, ...]
+    alpha: float
+    level: float
+    permutations: int
+    seed: int
+    correction: str
+    se: InteractionSE | None = None
+
+
+def _archive(con, collection_id: str, measure: str):
+    """The archive's per-topic scores (computed, or read back from the evaluation store)."""
+    from litaudit.runs.archive_eval import evaluate_cached
+
+    ev, _ = evaluate_cached(con, collection_id, [measure])
+    return ev
+
+
+def archive_tag(con, collection_id: str, system: str | None) -> str | None:
+    """The tag of the archive's run named ``system`` (exactly, else ignoring case), or None."""
+    if not system:
+        return None
+    rows = [
+        r[0]
+        for r in con.execute(
+            "SELECT tag FROM runs WHERE collection_id = ? ORDER BY tag", [collection_id]
+        ).fetchall()
+    ]
+    if system in rows:
+        return system
+    low = [t for t in rows if t.lower() == system.lower()]
+    return low[0] if len(low) == 1 else None
+
+
+def _pair(claim: dict[str, float], other: dict[str, float]) -> list[str]:
+    from litaudit.runs.model import sort_topics
+
+    return list(sort_topics(set(claim) & set(other)))
+
+
+def same_topic(
+    con,
+    collection_id: str,
+    measure: str,
+    *,
+    claim: _Scored,
+    claim_from: str,
+    record_tag: str | None = None,
+    against: tuple[str, ...] = (),
+    with_se: bool = False,
+    level: float = defaults.PAIRED_LEVEL,
+    alpha: float = defaults.ALPHA,
+    permutations: int = defaults.RANDOMIZATION_PERMUTATIONS,
+    seed: int = defaults.RANDOMIZATION_SEED,
+    n_worst: int = defaults.PAIRED_WORST_TOPICS,
+) -> SameTopic:
+    """The claim's scores against the runs ``against`` (default: ``record_tag`` when the
+    archive holds it, and the archive's best run other than the claim's)."""
+    ev = _archive(con, collection_id, measure)
+    m = ev.matrix(measure)
+    by_tag = {
+        t: {ev.topics[j]: float(m[i, j]) for j in range(len(ev.topics)) if not math.isnan(m[i, j])}
+        for i, t in enumerate(ev.runs)
+    }
+    todo = _targets(con, collection_id, by_tag, claim.tag, record_tag, against)
+    done = [
+        (tag, why, *_compare(claim, tag, by_tag[tag], level, permutations, seed, n_worst))
+        for tag, why in todo
+    ]
+    t_ps = [x[4].p_value for x in done]
+    holm_t = holm([p for p in t_ps if p is not None])
+    it = iter(holm_t)
+    holm_t_all = [None if p is None else next(it) for p in t_ps]
+    holm_r = holm([x[5].p_value for x in done])
+    comps = tuple(
+        Comparison(tag, why, cm, om, pt, rt, ht, hr, worst)
+        for (tag, why, cm, om, pt, rt, worst), ht, hr in zip(done, holm_t_all, holm_r, strict=True)
+    )
+    se = None
+    if with_se:
+        se = run_se(ev, measure, claim)
+    return SameTopic(
+        collection_id,
+        measure,
+        claim_from,
+        len(ev.runs),
+        comps,
+        alpha,
+        level,
+        permutations,
+        seed,
+        "holm",
+        se,
+    )
+
+
+def _targets(
+    con, collection_id: str, by_tag: dict, claim_tag: str, record_tag: str | None, against
+) -> list[tuple[str, str]]:
+    """The runs to compare with and why: those named, else the record's run (when stored)
+    and the archive's best run by mean other than the claim's."""
+    todo: list[tuple[str, str]] = []
+    if against:
+        for t in against:
+            tag = archive_tag(con, collection_id, t)
+            if tag is None:
+                raise NotFound(f"--against: run {t!r} is not stored for {collection_id}")
+            todo.append((tag, "against"))
+        return todo
+    if record_tag is not None and record_tag != claim_tag:
+        todo.append((record_tag, "record"))
+    means = {t: float(np.mean(list(s.values()))) for t, s in by_tag.items() if s}
+    others = sorted((t for t in means if t != claim_tag), key=lambda t: (-means[t], t))
+    if others and all(others[0] != t for t, _ in todo):
+        todo.append((others[0], "best run"))
+    if not todo:
+        raise NotFound(f"no run of {collection_id} to compare the claim with")
+    return todo
+
+
+def _compare(claim: _Scored, tag: str, other: dict[str, float], level, permutations, seed, n_worst):
+    """(claim mean, other mean, paired t, randomization, largest losses) on the topics
+    both were evaluated on."""
+    topics = _pair(claim.scores, other)
+    if len(topics) < 2:
+        raise ParameterError(
+            f"the claim and run {tag!r} share {len(topics)} evaluated topic(s); "
+            "a paired comparison needs at least 2"
+        )
+    a = np.array([claim.scores[t] for t in topics])
+    b = np.array([other[t] for t in topics])
+    d = a - b
+    pt = paired_t(a, b, level=level)
+    rt = randomization_test(d, permutations=permutations, seed=seed)
+    order = sorted((i for i in range(len(topics)) if d[i] < 0), key=lambda i: (d[i], topics[i]))
+    worst = tuple(
+        TopicGap(topics[i], float(a[i]), float(b[i]), float(d[i])) for i in order[:n_worst]
+    )
+    return float(a.mean()), float(b.mean()), pt, rt, worst
+
+
+def run_se(ev, measure: str, claim: _Scored) -> InteractionSE | None:
+    """The interaction se of the archive's runs (but one of the claim's tag) plus the
+    claim's run, on the topics every one of them was evaluated on (None with fewer than 2
+    such topics)."""
+    m = ev.matrix(measure)
+    keep = [i for i, t in enumerate(ev.runs) if t != claim.tag]
+    cols = [
+        j for j, t in enumerate(ev.topics) if t in claim.scores and not np.isnan(m[keep, j]).any()
+    ]
+    if len(cols) < 2 or not keep:
+        return None
+    x = np.vstack([m[np.ix_(keep, cols)], [[claim.scores[ev.topics[j]] for j in cols]]])
+    return interaction_se(x)
+
+
+def archive_scores(con, collection_id: str, measure: str, tag: str) -> _Scored:
+    """The per-topic scores of the archive's run ``tag``."""
+    ev = _archive(con, collection_id, measure)
+    row = ev.matrix(measure)[ev.runs.index(tag)]
+    return _Scored(
+        tag, {t: float(v) for t, v in zip(ev.topics, row, strict=True) if not math.isnan(v)}
+    )
