@@ -6,11 +6,11 @@ STAMP  := $(VENV)/.installed
 DB     ?= litaudit.duckdb
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run test bench lint clean browser
+.PHONY: help venv run test test-fast bench lint clean browser
 
 help:  ## list the targets
 	@echo "litaudit targets:"
-	@grep -E '^[a-z]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-6s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-9s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (set PYTHON=...)"; exit 1; }
@@ -32,6 +32,9 @@ browser:  ## install headless chromium for the HTML report test (Debian package)
 test: $(STAMP) browser  ## run the test suite
 	$(BIN)/python -m pytest
 
+test-fast: $(STAMP)  ## the tests not marked slow (the loop while editing)
+	$(BIN)/python -m pytest -m "not slow"
+
 BENCH_STAMP := $(VENV)/.bench-installed
 
 $(BENCH_STAMP): $(STAMP)
@@ -41,7 +44,7 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP)  ## run the benchmarks in bench/ (figures and ratios against peers)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-lint: $(STAMP)  ## ruff check, ruff format --check, then mypy on litaudit/ (configuration: [tool.mypy] in pyproject.toml)
+lint: $(STAMP)  ## ruff check (with complexity and argument-count rules), ruff format --check, mypy
 	$(BIN)/ruff check litaudit tests bench seeds setup.py
 	$(BIN)/ruff format --check litaudit tests bench seeds setup.py
 	$(BIN)/mypy

@@ -69,18 +69,16 @@ NORMAL_FIT_ALPHA = 0.05  # ours (issue 19): the sizes above warn only when Shapi
 # --- run archives (issue 15) -----------------------------------------------------------
 IMPORT_GROUP_BYTES = 128 << 20  # ours: run files are imported in groups of this much text
 # (uncompressed); a larger file in pieces of IMPORT_CHUNK_BYTES, two to a group (read on
-# two threads). Measured with bench/bench_runs_scale.py (issue 15): peak resident memory
-# 1.0 GiB for one 20M-line file, 1.1 GiB for 20 files of 7M lines (256 MiB groups:
-# ~1.5 GiB for the 20M-line file, at the same CPU time per line)
+# two threads). Chosen with bench/bench_runs_scale.py: its peak memory, docs/DEVELOPING.md
+# "Measurements behind the defaults"
 IMPORT_CHUNK_BYTES = 64 << 20  # ours: see IMPORT_GROUP_BYTES
 DUCKDB_MEMORY_LIMIT = "256MB"  # ours: DuckDB's memory limit while an import or an
 # evaluation works in several groups (its block cache
-# otherwise grows with the archive: eval of 140M lines
-# peaked at 2.0 GiB with DuckDB's default, 80% of RAM)
+# otherwise grows with the archive: docs/DEVELOPING.md,
+# "Measurements behind the defaults")
 EVAL_GROUP_LINES = 4_000_000  # ours: stored runs are evaluated in groups of this many
-# lines, a larger run by ranges of its topics (28M lines in one group peaked at 2.2 GiB; a
-# 14M-line MS MARCO-shaped archive, 2 runs: 15M-line groups 0.6-2.0 s and 960-1,000 MiB,
-# 4M 0.53 s and 430 MiB, 2M 0.61 s and 346 MiB, 1M 0.74 s and 299 MiB)
+# lines, a larger run by ranges of its topics (time and memory per group size:
+# docs/DEVELOPING.md, "Measurements behind the defaults")
 
 # --- input and output limits (issue 12) ------------------------------------------------
 MAX_CSV_FIELD = 1 << 20  # ours: characters in one CSV field (csv's own limit, 131072, is

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from tests.test_cli_curation import GOOD
-from tests.test_curation import write_csv
+from tests.cli.test_cli_curation import GOOD
+from tests.curation.test_curation import write_csv
 
 
 @pytest.fixture

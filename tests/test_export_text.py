@@ -15,7 +15,7 @@ from litaudit.curation import fields as F
 from litaudit.curation.export import export_rows, write_export
 from litaudit.curation.importer import import_file
 from litaudit.curation.rows import COLUMNS
-from tests.test_curation import GOOD, HEADER, write_csv
+from tests.curation.test_curation import GOOD, HEADER, write_csv
 
 TEXT_FIELDS = ("system", "location", "notes", "participant")
 

@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from tests.test_curation import GOOD, HEADER, write_csv
+from tests.curation.test_curation import GOOD, HEADER, write_csv
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
@@ -40,7 +40,7 @@ def test_a_full_disk_during_runs_import_names_the_disk_and_writes_nothing(
     from litaudit.errors import LitauditError
     from litaudit.runs import ingest
     from litaudit.runs.archive import list_runs
-    from tests.test_runs_chunks import CHUNK, CID, GROUP, _qrels, _run_lines
+    from tests.runs.test_runs_chunks import CHUNK, CID, GROUP, _qrels, _run_lines
 
     q = _qrels(tmp_path / "q.txt")
     big = tmp_path / "big.txt"

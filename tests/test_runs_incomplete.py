@@ -11,11 +11,11 @@ import pytest
 from litaudit.errors import IncompleteRun
 from litaudit.runs import ingest
 from litaudit.runs.archive import list_runs, load_archive, load_tables
-from litaudit.runs.evalcache import evaluate_cached
+from litaudit.runs.archive_eval import evaluate_cached
 from litaudit.runs.ingest import import_archive
 from litaudit.runs.ingest_write import Undo
 from litaudit.runs.stored_eval import evaluate_stored
-from tests.test_runs_chunks import CHUNK, CID, GROUP, _qrels, _run_lines
+from tests.runs.test_runs_chunks import CHUNK, CID, GROUP, _qrels, _run_lines
 
 
 class _Killed(BaseException):

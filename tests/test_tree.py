@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_cli_curation import GOOD
-from tests.test_curation import write_csv
+from tests.cli.test_cli_curation import GOOD
+from tests.curation.test_curation import write_csv
 
 GIT = shutil.which("git")
 

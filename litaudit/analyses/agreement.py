@@ -18,7 +18,7 @@ chi-square fit (:mod:`litaudit.stats.agreement`), Kendall's tau overall and per 
 participant-comparison tau and the RMSE (:mod:`litaudit.stats.rankcorr`).
 `reuse agreement` runs it on one assignment with the checks of :func:`checks_for`;
 `reuse verdict` and `report` show the agreement over random assignments of
-:mod:`litaudit.analyses.agreement_test` instead.
+:mod:`litaudit.analyses.agreement_randomization` instead.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ ANALYSES = ("within-site", "between-site", "participant-comparison")
 # ------------------------------------------------------------------ analysis
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class PairResult:
     """One tested pair: its runs, sites, topic counts, p-values and decisions."""
 
@@ -215,21 +215,21 @@ def _analysis(
     dec = decide(tests, alpha, correction)
     pairs = tuple(
         PairResult(
-            analysis,
-            g,
-            d.runs[i],
-            d.runs[j],
-            d.sites[i],
-            d.sites[j],
-            t.n_baseline,
-            t.n_reuse,
-            t.effect,
-            t.p_baseline,
-            t.p_reuse,
-            dec.sig_baseline[n],
-            dec.sig_reuse[n],
-            dec.power_baseline[n],
-            dec.power_reuse[n],
+            analysis=analysis,
+            group=g,
+            run_a=d.runs[i],
+            run_b=d.runs[j],
+            site_a=d.sites[i],
+            site_b=d.sites[j],
+            n_baseline=t.n_baseline,
+            n_reuse=t.n_reuse,
+            effect=t.effect,
+            p_baseline=t.p_baseline,
+            p_reuse=t.p_reuse,
+            significant_baseline=dec.sig_baseline[n],
+            significant_reuse=dec.sig_reuse[n],
+            power_baseline=dec.power_baseline[n],
+            power_reuse=dec.power_reuse[n],
         )
         for n, ((g, i, j), t) in enumerate(zip(meta, tests, strict=True))
     )

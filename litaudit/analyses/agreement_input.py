@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit.errors import InputError, ParameterError
-from litaudit.stats.design import HoldoutAssignment, assign_holdouts
+from litaudit.stats.design import Design, HoldoutAssignment, assign_holdouts, design
 
 # ------------------------------------------------------------------ input
 
@@ -317,3 +317,57 @@ def simulate_pooling(
         tuple(held[t] for t in keep_topics),
     )
     return Simulation(design, assignment, depth, name, true_m, int(mask.sum()), len(qrels), dropped)
+
+
+@dataclass(frozen=True)
+class HoldoutFile:
+    """What ``reuse holdout`` wrote: the file (or ``-``), its rows, the design, and the
+    topic order (``shuffled`` with a seed, else ``as given``)."""
+
+    output: str
+    rows: int
+    design: Design
+    seed: int | None
+    topic_order: str
+
+
+def holdout_topic_ids(topics: int | None, topic_file: Path | None) -> list[str]:
+    """The topic ids of a hold-out design: one per line of ``topic_file`` (blank lines
+    skipped, each id once), else ``1..topics``; both given must agree."""
+    if topic_file is None:
+        if topics is None:
+            raise ParameterError("give --topics N or --topic-file FILE")
+        return [str(i) for i in range(1, topics + 1)]
+    if not topic_file.is_file():
+        raise InputError(str(topic_file), None, "no such file")
+    ids: list[str] = []
+    for i, line in enumerate(topic_file.read_text(encoding="utf-8").splitlines(), 1):
+        t = line.strip()
+        if not t:
+            continue
+        if t in ids:
+            raise InputError(str(topic_file), i, f"topic {t!r} appears twice")
+        ids.append(t)
+    if topics is not None and topics != len(ids):
+        raise ParameterError(f"--topics {topics} but {topic_file} lists {len(ids)} topics")
+    return ids
+
+
+def write_holdout_design(
+    output: Path,
+    sites: Sequence[str],
+    topic_ids: Sequence[str],
+    *,
+    baseline_min: int,
+    held_out: int,
+    seed: int | None = None,
+) -> HoldoutFile:
+    """Design the hold-outs of ``sites`` over ``topic_ids`` (Carterette et al. 2010,
+    Table 1: round robin, the topic order shuffled first with ``seed``) and write them
+    (:func:`write_holdouts`)."""
+    d = design(len(sites), len(topic_ids), baseline_min, held_out)
+    rng = np.random.default_rng(seed) if seed is not None else None
+    a = assign_holdouts(list(topic_ids), list(sites), held_out, d.baseline, rng=rng)
+    n_rows = write_holdouts(output, a)
+    order = "shuffled" if seed is not None else "as given"
+    return HoldoutFile(str(output), n_rows, d, seed, order)

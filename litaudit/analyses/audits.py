@@ -72,7 +72,7 @@ def fingerprint(rows) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class StoredAudit:
     """One row of ``audits``; ``result`` is the listed type of ``kind`` (else JSON)."""
 
@@ -172,7 +172,18 @@ def _row(r) -> StoredAudit:
                 "audit with this version"
             ) from None
     return StoredAudit(
-        r[0], r[1], r[2], r[3], json.loads(r[4]), r[5], r[6], r[7], r[8], r[9], result, r[11]
+        id=r[0],
+        kind=r[1],
+        collection_id=r[2],
+        measure=r[3],
+        params=json.loads(r[4]),
+        method=r[5],
+        seed=r[6],
+        trials=r[7],
+        input_fingerprint=r[8],
+        software_version=r[9],
+        result=result,
+        created_at=r[11],
     )
 
 

@@ -95,7 +95,7 @@ def filter_params(filters: Filters) -> dict:
     }
 
 
-def _params(pop: Population, filters: Filters, **kw) -> dict:
+def population_params(pop: Population, filters: Filters, **kw) -> dict:
     return {
         "collection": pop.collection_id,
         "measure": pop.measure,
@@ -175,7 +175,7 @@ def run_best(
         seed = DEFAULT_SEED if seed is None else seed
     else:
         trials = seed = None
-    rep = _best(con, pop, filters, alpha, p, method, trials, seed, se)
+    rep = compute_best(con, pop, filters, alpha, p, method, trials, seed, se)
     if not save:
         return Audited(rep, None)
     return _stored(
@@ -184,7 +184,7 @@ def run_best(
         pop,
         rep,
         rep.fingerprint,
-        _params(pop, filters, alpha=alpha, p=p, method=method, se=_se_param(se)),
+        population_params(pop, filters, alpha=alpha, p=p, method=method, se=_se_param(se)),
         method=method,
         seed=seed,
         trials=trials,
@@ -220,7 +220,7 @@ def _se_param(se) -> str | float:
     return "default" if se is None else se
 
 
-def _best(
+def compute_best(
     con,
     pop: Population,
     filters: Filters,
@@ -390,7 +390,7 @@ def _check_one_subject(value, result_id, system) -> None:
 
 def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se) -> dict:
     """The stored parameters of a claim audit."""
-    return _params(
+    return population_params(
         pop,
         filters,
         value=value,
@@ -605,6 +605,6 @@ def run_history(
         pop,
         rep,
         fp,
-        _params(pop, filters, alpha=alpha, reference=reference, by=by, se=_se_param(se)),
+        population_params(pop, filters, alpha=alpha, reference=reference, by=by, se=_se_param(se)),
         method="exact",
     )

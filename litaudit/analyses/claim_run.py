@@ -216,7 +216,7 @@ class SameTopic:
 
 def _archive(con, collection_id: str, measure: str):
     """The archive's per-topic scores (computed, or read back from the evaluation store)."""
-    from litaudit.runs.evalcache import evaluate_cached
+    from litaudit.runs.archive_eval import evaluate_cached
 
     ev, _ = evaluate_cached(con, collection_id, [measure])
     return ev

@@ -45,7 +45,7 @@ class CaseResult:
     paper_p: tuple[float, ...]  # per analysis with >= 1 pair (within, between, participant)
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class Rate:
     """How many cases of a family gave one outcome, with the Monte Carlo standard error."""
 
@@ -56,7 +56,7 @@ class Rate:
     lower95: float  # one-sided 95% lower bound (exact binomial)
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class FamilyResult:
     """The outcomes of one family of cases."""
 
@@ -76,7 +76,9 @@ def rate(count: int, cases: int) -> Rate:
     p = count / cases
     upper = float(stats.beta.ppf(0.95, count + 1, cases - count)) if count < cases else 1.0
     lower = float(stats.beta.ppf(0.05, count, cases - count + 1)) if count > 0 else 0.0
-    return Rate(count, p, float(np.sqrt(p * (1 - p) / cases)), upper, lower)
+    return Rate(
+        count=count, rate=p, se=float(np.sqrt(p * (1 - p) / cases)), upper95=upper, lower95=lower
+    )
 
 
 def _groups(n_runs: int, m: int, rng: np.random.Generator) -> np.ndarray:
@@ -197,13 +199,13 @@ def run_family(
             progress(1)
     outs = [r.outcome for r in results]
     return FamilyResult(
-        family,
-        cases,
-        rate(outs.count(REUSABLE), cases),
-        rate(outs.count(LOSE), cases),
-        rate(outs.count(INCONCLUSIVE), cases),
-        rate(sum(r.high < 0 for r in results), cases),
-        rate(sum(r.paper_rejected for r in results), cases),
-        float(np.mean([r.shift_pct for r in results])),
-        float(np.mean([r.high - r.low for r in results])),
+        family=family,
+        cases=cases,
+        reusable=rate(outs.count(REUSABLE), cases),
+        lose=rate(outs.count(LOSE), cases),
+        inconclusive=rate(outs.count(INCONCLUSIVE), cases),
+        below_zero=rate(sum(r.high < 0 for r in results), cases),
+        paper=rate(sum(r.paper_rejected for r in results), cases),
+        mean_shift_pct=float(np.mean([r.shift_pct for r in results])),
+        mean_width_pct=float(np.mean([r.high - r.low for r in results])),
     )

@@ -121,7 +121,7 @@ class RunSubMAP:
     maps: tuple[float | None, ...]  # per sub-collection, aligned with `subcollections`
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class PairTau:
     """One row of Sanderson et al. (2012) Tables 3-4."""
 
@@ -212,16 +212,16 @@ def _pair_taus(test, names) -> list[PairTau]:
         q = np.quantile(rt, [0.025, 0.975]) if rt.size else [np.nan, np.nan]
         pairs.append(
             PairTau(
-                names[a],
-                names[b],
-                _f(test.tau[k]),
-                _f(rt.min()) if rt.size else None,
-                _f(rt.max()) if rt.size else None,
-                _f(rt.mean()) if rt.size else None,
-                _f(q[0]),
-                _f(q[1]),
-                int(test.random_valid[k]),
-                _f(test.p_value[k]),
+                a=names[a],
+                b=names[b],
+                tau=_f(test.tau[k]),
+                random_min=_f(rt.min()) if rt.size else None,
+                random_max=_f(rt.max()) if rt.size else None,
+                random_mean=_f(rt.mean()) if rt.size else None,
+                random_q025=_f(q[0]),
+                random_q975=_f(q[1]),
+                random_valid=int(test.random_valid[k]),
+                p_value=_f(test.p_value[k]),
             )
         )
     return pairs

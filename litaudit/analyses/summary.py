@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from litaudit.analyses.audits import identical_ids, save_audits
-from litaudit.analyses.best import DEFAULT_ALPHA, DEFAULT_P, SUMMARY_MIN_N, _best, _params
+from litaudit.analyses.best import (
+    DEFAULT_ALPHA,
+    DEFAULT_P,
+    SUMMARY_MIN_N,
+    compute_best,
+    population_params,
+)
 from litaudit.analyses.population import (
     Filters,
     PopulationSummary,
@@ -74,7 +80,9 @@ def _summary_audit_ids(con, reps, alpha: float, p: float, save: bool) -> list[in
                 "kind": "best",
                 "collection_id": pop.collection_id,
                 "measure": pop.measure,
-                "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact", se="default"),
+                "params": population_params(
+                    pop, rep.filters, alpha=alpha, p=p, method="exact", se="default"
+                ),
                 "method": "exact",
                 "input_fingerprint": rep.fingerprint,
                 "result": rep,
@@ -132,7 +140,7 @@ def run_summary(
         except (ParameterError, NotFound) as exc:
             skipped.append((cname, meas, src, len(rows), str(exc)))
             continue
-        reps.append((pop, src, _best(con, pop, f, alpha, p, "exact", None, None)))
+        reps.append((pop, src, compute_best(con, pop, f, alpha, p, "exact", None, None)))
     ids = _summary_audit_ids(con, reps, alpha, p, save)
     for (_pop, src, rep), aid in zip(reps, ids, strict=True):
         s = rep.stats

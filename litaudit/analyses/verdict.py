@@ -15,7 +15,7 @@ or the one given; when neither is known the shift is shown at every depth of
 
 What is shown beside it, never as a gate: the same shift with the sites as the unit; the
 paper's agreement-in-significance analysis over random assignments
-(:mod:`litaudit.analyses.agreement_test`); RAO and leave-out-uniques over the same depths
+(:mod:`litaudit.analyses.agreement_randomization`); RAO and leave-out-uniques over the same depths
 (Voorhees, Lin, Efron, SIGIR 2014); sub-collection tau (Sanderson, Turpin, Zhang,
 Scholer, CIKM 2012); each with the papers' reference values (in
 :mod:`litaudit.analyses.verdict_descriptive`). This module assembles them into the stored
@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.agreement_test import (
+from litaudit.analyses.agreement_randomization import (
     AgreementTest,
     HoldoutDesign,
     archive_agreement,

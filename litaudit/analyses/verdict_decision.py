@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.agreement_test import holdout_design
+from litaudit.analyses.agreement_randomization import holdout_design
 from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, HoldoutShift, holdout_shift
 
 NO_DEPTH = "pool depth unknown"

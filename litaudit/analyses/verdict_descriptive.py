@@ -5,7 +5,7 @@ The archive's coverage against the official run list; leave-out-uniques over the
 tested and RAO (Voorhees, Lin, Efron, SIGIR 2014); the summary of sub-collection tau
 (Sanderson, Turpin, Zhang, Scholer, CIKM 2012); and the papers' reference values beside
 ours (:func:`references`), shown, never enforced. The paper's agreement-in-significance
-analysis is :mod:`litaudit.analyses.agreement_test`.
+analysis is :mod:`litaudit.analyses.agreement_randomization`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from litaudit.analyses.agreement_test import AgreementTest
+from litaudit.analyses.agreement_randomization import AgreementTest
 from litaudit.analyses.reuse import lou_of_archive
 from litaudit.analyses.subcollection_tau import run_subcollections
 from litaudit.errors import ParameterError

@@ -5,7 +5,7 @@ result) unless ``--no-save``; with ``--no-save`` the database is opened read-onl
 Rendering (litaudit.render.audits) works on the typed report, the same type a stored
 audit decodes into, so `audit show` prints a stored audit exactly as the command that
 made it did. The stored audits' commands (list, show, matrix) are in cli/audit_store.py,
-registered on the same app.
+which registers them on the same app.
 """
 
 from __future__ import annotations
@@ -18,7 +18,17 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import JsonOpt, open_read, open_write
+from litaudit.cli import audit_store
+from litaudit.cli.common import (
+    Alpha,
+    CollectionOpt,
+    Json,
+    PInterval,
+    Seed,
+    Trials,
+    open_read,
+    open_write,
+)
 
 if TYPE_CHECKING:
     from litaudit.curation.filters import Filters
@@ -34,7 +44,6 @@ def _optional(flag: str, text: str) -> Any:
     return typer.Option(None, flag, help=text, show_default=False)
 
 
-CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection id or alias.")
 MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
 SourceOpt = _optional("--source", "papers | official (default: both).")
 RoleOpt = _optional(
@@ -76,17 +85,7 @@ ZeroShotOpt = typer.Option(
 NonstandardOpt = typer.Option(
     False, "--include-nonstandard", help="Include results flagged non-standard."
 )
-AlphaOpt = typer.Option(
-    defaults.ALPHA, "--alpha", help="Level of the thresholds of the max and min (0 < alpha < 1)."
-)
-POpt = typer.Option(
-    defaults.P_INTERVAL,
-    "--p",
-    help="Probability defining mu0 and the lower bound (0 < p < 0.5; interval coverage 1-2p).",
-)
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-TrialsOpt = _optional("--trials", f"Monte Carlo trials (default: {defaults.MONTECARLO_TRIALS}).")
-SeedOpt = _optional("--seed", f"Monte Carlo seed (default: {defaults.MONTECARLO_SEED}).")
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 SeOpt = _optional(
     "--se",
@@ -136,12 +135,25 @@ def _filters(role=None, run_type=None, reporter=None, **given):
     return Filters.parse(roles=roles, run_types=run_types, reporters=reporters, **given)
 
 
+def _resolved(fn, q: inspect.Parameter) -> inspect.Parameter:
+    """The parameter with its annotation evaluated (a shared option of cli/common, an
+    ``Annotated`` alias, is what typer reads); a type named only for type checkers (the
+    Filters a marked parameter receives) stays a string."""
+    if not isinstance(q.annotation, str):
+        return q
+    try:
+        return q.replace(annotation=eval(q.annotation, fn.__globals__))  # noqa: S307
+    except NameError:
+        return q
+
+
 def with_filters(fn):
     """``fn`` as a command whose parameters with a _filter_options(...) default stand for
     those options, in that place of its --help (one --help order, said in its signature);
     the function gets one Filters of them all in the first such parameter, parsed before
     it runs (a bad --years fails before the store opens). `report` takes them so too."""
     sig = inspect.signature(fn)
+    sig = sig.replace(parameters=[_resolved(fn, q) for q in sig.parameters.values()])
     marks = [q for q in sig.parameters.values() if isinstance(q.default, _FilterOptions)]
     params: list[inspect.Parameter] = []
     for q in sig.parameters.values():
@@ -188,15 +200,15 @@ def best(
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
     filters: Filters = POPULATION,
-    alpha: float = AlphaOpt,
-    p: float = POpt,
+    alpha: Alpha = defaults.ALPHA,
+    p: PInterval = defaults.P_INTERVAL,
     method: str = MethodOpt,
-    trials: int = TrialsOpt,
-    seed: int = SeedOpt,
+    trials: Trials = None,
+    seed: Seed = None,
     se: str = SeOpt,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """The population, the thresholds of its max and min, and the candidate best systems
     (Tables 2-3)."""
@@ -253,15 +265,15 @@ def claim(
         defaults.RANDOMIZATION_SEED, "--permutation-seed", help="Seed of those assignments."
     ),
     filters: Filters = POPULATION,
-    alpha: float = AlphaOpt,
-    p: float = POpt,
+    alpha: Alpha = defaults.ALPHA,
+    p: PInterval = defaults.P_INTERVAL,
     method: str = MethodOpt,
-    trials: int = TrialsOpt,
-    seed: int = SeedOpt,
+    trials: Trials = None,
+    seed: Seed = None,
     se: str = SeOpt,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """A claim against the record, against chance (the max of N+1, or of N for a published
     result) and its own mu0 and interval; with its run, the same-topic comparison; with
@@ -291,7 +303,7 @@ def baselines(
     ),
     claim_value: float = _optional("--claim", "The claimed value, for its gains."),
     no_save: bool = NoSaveOpt,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """A baseline against the published baselines, the same model's reproductions and the
     best official run (Armstrong et al., CIKM 2009)."""
@@ -315,7 +327,7 @@ def history(
         "later ones included: a look-ahead).",
     ),
     filters: Filters = POPULATION,
-    alpha: float = AlphaOpt,
+    alpha: Alpha = defaults.ALPHA,
     se: str = SeOpt,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
@@ -325,7 +337,7 @@ def history(
     by: str = typer.Option(
         "auto", "--by", help="Steps: date, year, or auto (by date when every result has one)."
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """The record over time against the expected max and its threshold for the N so far."""
     from litaudit.analyses.best import run_history
@@ -347,12 +359,12 @@ def summary(
     min_n: int = typer.Option(
         defaults.MIN_N, "--min-n", help=f"Smallest population audited (at least {defaults.MIN_N})."
     ),
-    alpha: float = AlphaOpt,
-    p: float = POpt,
+    alpha: Alpha = defaults.ALPHA,
+    p: PInterval = defaults.P_INTERVAL,
     filters: Filters = _filter_options("include_retracted", "include_nonstandard"),
     no_save: bool = NoSaveOpt,
     _window: None = _filter_options("since", "until", "reporter", "zero_shot"),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """`audit best` (exact) for every collection, measure and source; one table."""
     from litaudit.render.progress import progress_bar
@@ -372,4 +384,4 @@ def summary(
     render_summary(rep)
 
 
-from litaudit.cli import audit_store  # noqa: E402, F401  (registers list, show, matrix on app)
+audit_store.register(app)

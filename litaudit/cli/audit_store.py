@@ -1,6 +1,6 @@
 """`litaudit audit list/show/matrix`: the stored audits, and the audit of a score matrix.
 
-Registered on cli/audit.py's app (which imports this module), after its commands.
+Registered on cli/audit.py's app (see :func:`register`), after its commands.
 """
 
 from __future__ import annotations
@@ -9,17 +9,25 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.audit import AlphaOpt, POpt, SeedOpt, TrialsOpt, app
-from litaudit.cli.common import JsonOpt, open_read, open_write
+from litaudit import defaults
+from litaudit.cli.common import (
+    Alpha,
+    Json,
+    OptCollection,
+    PInterval,
+    Seed,
+    Trials,
+    open_read,
+    open_write,
+)
 
 
-@app.command("list")
 def list_(
     ctx: typer.Context,
     kind: str = typer.Option(None, "--kind", help="best | claim | history | ..."),
-    collection: str = typer.Option(None, "--collection", "-c", help="Collection id or alias."),
+    collection: OptCollection = None,
     measure: str = typer.Option(None, "--measure", "-m", help="Measure."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """List stored audits (all kinds unless --kind)."""
     from litaudit.analyses.audits import list_audits
@@ -68,11 +76,10 @@ def list_(
     )
 
 
-@app.command("show")
 def show(
     ctx: typer.Context,
     audit_id: int = typer.Argument(..., help="Audit id."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Show a stored audit as its command printed it (or its full record with --json)."""
     from litaudit.analyses.audits import get_audit
@@ -87,7 +94,6 @@ def show(
     render_stored(a)
 
 
-@app.command("matrix")
 def matrix(
     ctx: typer.Context,
     files: list[Path] = typer.Argument(
@@ -100,11 +106,11 @@ def matrix(
         None, "--collection", "-c", help="Collection the runs were evaluated on (to store)."
     ),
     fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
-    alpha: float = AlphaOpt,
-    p: float = POpt,
+    alpha: Alpha = defaults.ALPHA,
+    p: PInterval = defaults.P_INTERVAL,
     method: str = typer.Option("exact", help="exact | montecarlo"),
-    trials: int = TrialsOpt,
-    seed: int = SeedOpt,
+    trials: Trials = None,
+    seed: Seed = None,
     se: str = typer.Option(
         None,
         "--se",
@@ -113,7 +119,7 @@ def matrix(
         show_default=False,
     ),
     no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics),
     with the standard error measured from its system x topic interaction."""
@@ -139,3 +145,10 @@ def matrix(
             save=not no_save,
         )
     emit(done, json_out)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the `audit` sub-app."""
+    app.command("list")(list_)
+    app.command("show")(show)
+    app.command("matrix")(matrix)

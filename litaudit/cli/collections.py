@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from litaudit.cli.common import JsonOpt, open_read, open_write
+from litaudit.cli.common import Json, open_read, open_write
 
 app = typer.Typer(
     help="Test collections (ir_datasets ids, aliases, topic sets).", no_args_is_help=True
@@ -12,7 +12,7 @@ app = typer.Typer(
 
 
 @app.command("list")
-def list_(ctx: typer.Context, json_out: bool = JsonOpt):
+def list_(ctx: typer.Context, json_out: Json = False):
     """Collections with their default topic set and how many results they hold."""
     from litaudit.render.console import out, print_json, table
     from litaudit.store.refdata import list_collections
@@ -44,7 +44,7 @@ def list_(ctx: typer.Context, json_out: bool = JsonOpt):
 def show(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="Id or any alias."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """One collection: aliases, topic sets, results per measure."""
     from litaudit.render.console import escape, out, print_json, table
@@ -102,7 +102,7 @@ def add(
         help="Where the query count was read (default: who added it, when).",
         show_default=False,
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Add a collection (its id, query count and title) that the seeds do not have."""
     from litaudit.curation.fields import current_user

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from litaudit.cli.common import JsonOpt, db_path, existing_db
+from litaudit.cli.common import Json, db_path, existing_db
 
 app = typer.Typer(help="Create, migrate and inspect the database.", no_args_is_help=True)
 
@@ -13,7 +13,7 @@ app = typer.Typer(help="Create, migrate and inspect the database.", no_args_is_h
 def migrate(
     ctx: typer.Context,
     list_: bool = typer.Option(False, "--list", help="List migrations and exit."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Apply pending schema migrations (numbered SQL files in schema/)."""
     from litaudit.render.console import out, print_json, table
@@ -56,7 +56,7 @@ def migrate(
 
 
 @app.command("info")
-def info(ctx: typer.Context, json_out: bool = JsonOpt):
+def info(ctx: typer.Context, json_out: Json = False):
     """Schema version and row counts per table."""
     from litaudit.render.console import out, print_json, table
     from litaudit.store.info import db_info

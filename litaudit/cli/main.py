@@ -88,7 +88,7 @@ class _Group(TyperGroup):
 # (name, module of litaudit.cli, attribute): the root's sub-apps (a Typer app) and
 # commands (a function), in the order --help lists them. Each is imported and turned into
 # a click command only when it is used (see _LazyCommands): a command loads its own module
-# and nothing of the others (~0.03 s less start-up per command than converting them all).
+# and nothing of the others (less start-up per command than converting them all).
 _SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
     ("init", "db", "init"),
     ("report", "report", "report"),

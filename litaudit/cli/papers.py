@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import JsonOpt, open_read, open_write, parse_assignments
+from litaudit.cli.common import Json, open_read, open_write, parse_assignments
 
 app = typer.Typer(help="Add, list, show, edit and import (BibTeX) papers.", no_args_is_help=True)
 
@@ -31,7 +31,7 @@ def add(
     url: str = typer.Option(None),
     tags: str = typer.Option(None, help="Comma-separated, e.g. neural."),
     who: str = typer.Option(None, help="Curator name."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Add a paper."""
     from litaudit.curation.papers import add_paper
@@ -68,7 +68,7 @@ def list_(
     collection: str = typer.Option(
         None, "--collection", "-c", help="Only papers with results on this collection."
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """List papers."""
     from litaudit.curation.papers import list_papers
@@ -102,7 +102,7 @@ def list_(
 def show(
     ctx: typer.Context,
     key: str = typer.Argument(..., help="Bibkey or id."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """A paper with its results and history."""
     from litaudit.curation.filters import CURATION
@@ -171,7 +171,7 @@ def import_(
     dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
     skip_existing: bool = typer.Option(False, help="Skip bibkeys already present."),
     who: str = typer.Option(None, help="Curator name."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Import papers from BibTeX or CSV (validated whole; all or nothing)."""
     from litaudit.curation.papers import import_bibtex

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from litaudit.cli.audit import POPULATION, WINDOW, with_filters
-from litaudit.cli.common import db_path, existing_db
+from litaudit.cli.common import CollectionOpt, db_path, existing_db
 from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 
@@ -35,7 +35,7 @@ _BaselineSystemOpt = typer.Option(
 @with_filters
 def report(
     ctx: typer.Context,
-    collection: str = typer.Option(..., "--collection", "-c", help="Collection (any alias)."),
+    collection: str = CollectionOpt,
     measure: str = typer.Option(
         None,
         "--measure",

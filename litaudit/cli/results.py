@@ -6,13 +6,19 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import JsonOpt, open_read, open_write, parse_assignments
+from litaudit.cli.common import (
+    CollectionOpt,
+    Json,
+    OptCollection,
+    open_read,
+    open_write,
+    parse_assignments,
+)
 
 app = typer.Typer(
     help="Add, import, edit, verify, retract and export published results.", no_args_is_help=True
 )
 
-CollectionOpt = typer.Option(None, "--collection", "-c", help="Collection id or alias.")
 MeasureOpt = typer.Option(None, "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
 WhoOpt = typer.Option(
     None, "--who", help="Curator name (default: $LITAUDIT_USER or login).", show_default=False
@@ -54,7 +60,7 @@ TERMINAL_COLUMNS = ["id", "collection", "measure", "value", "system", "source", 
 @app.command("list")
 def list_(
     ctx: typer.Context,
-    collection: str = CollectionOpt,
+    collection: OptCollection = None,
     measure: str = MeasureOpt,
     role: str = typer.Option(
         None, help="proposed | baseline | official | reproduction | leaderboard"
@@ -91,7 +97,7 @@ def list_(
     all_: bool = typer.Option(
         False, "--all", help=f"In a terminal, every result (default: the first {PAGE})."
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """List results (retracted ones included, marked; filter with --status).
 
@@ -160,7 +166,7 @@ def _print_listing(rows: list[tuple], total: int) -> None:
 def show(
     ctx: typer.Context,
     result_id: int = typer.Argument(..., help="Result id."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """One result with its full provenance and history."""
     from litaudit.curation.results import get_result, history
@@ -203,7 +209,7 @@ def show(
 @app.command("add")
 def add(
     ctx: typer.Context,
-    collection: str = typer.Option(..., "--collection", "-c", help="Collection id or alias."),
+    collection: str = CollectionOpt,
     measure: str = typer.Option(..., "--measure", "-m", help="Measure, e.g. AP or P@10."),
     value: str = typer.Option(..., help="The value exactly as printed, e.g. 0.2531."),
     system: str = typer.Option(..., help="System label or run id."),
@@ -233,7 +239,7 @@ def add(
     url: str = typer.Option(None, "--url", help="The result's own source (http(s))."),
     code_url: str = typer.Option(None, "--code-url", help="Its code (http(s))."),
     who: str = WhoOpt,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Add one result (validated like an import)."""
     from litaudit.curation.results import add_result
@@ -299,7 +305,7 @@ def import_(
         "measure, system, role): fail | skip | update.",
     ),
     who: str = WhoOpt,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     from litaudit.curation.importer import import_files
     from litaudit.render.progress import progress_bar
@@ -405,7 +411,7 @@ def edit(
     set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = WhoOpt,
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Change fields of a result; every change goes to history with the reason."""
     from litaudit.curation.results import edit_result
@@ -495,7 +501,7 @@ def history_(
         None, "--since", help="Changes made on or after (YYYY, YYYY-MM or YYYY-MM-DD, UTC)."
     ),
     until: str = typer.Option(None, "--until", help="Changes made on or before (same forms)."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Every change to a result, or to a collection's results in a date window
     (`results history -c robust04 --since 2026-11-18`)."""
@@ -576,7 +582,7 @@ def export(
     fmt: str = typer.Option(
         None, "--format", help="csv | json | parquet (default: from the suffix)."
     ),
-    collection: str = CollectionOpt,
+    collection: OptCollection = None,
     measure: str = MeasureOpt,
     role: str = typer.Option(None),
     status: str = typer.Option(None),

@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import JsonOpt
+from litaudit.cli.common import Json
 from litaudit.errors import ParameterError
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
@@ -42,7 +42,7 @@ def design_cmd(
         "topic holds out k sites, the last cycle partial "
         "(Section 4.3; what `reuse agreement --baseline` uses).",
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
     if partial:
@@ -164,59 +164,32 @@ def holdout_cmd(
     seed: int = typer.Option(
         None, "--seed", help="Shuffle the topic order first (randomized design)."
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Write the round-robin assignment of held-out sites to topics (Table 1) as CSV."""
-    import numpy as np
-
-    from litaudit.analyses.agreement_input import write_holdouts
+    from litaudit.analyses.agreement_input import holdout_topic_ids, write_holdout_design
     from litaudit.cli.common import db_path
-    from litaudit.errors import InputError
     from litaudit.files import STDOUT, check_target
     from litaudit.render.console import out, print_json
-    from litaudit.stats.design import assign_holdouts, design
 
     to_stdout = str(output) == STDOUT
     if not to_stdout:
         check_target(output, [db_path(ctx)])  # never the database, a directory or a FIFO
     names = _sites_option(sites, site_names)
-    if topic_file is not None:
-        if not topic_file.is_file():
-            raise InputError(str(topic_file), None, "no such file")
-        ids = []
-        for i, line in enumerate(topic_file.read_text(encoding="utf-8").splitlines(), 1):
-            t = line.strip()
-            if not t:
-                continue
-            if t in ids:
-                raise InputError(str(topic_file), i, f"topic {t!r} appears twice")
-            ids.append(t)
-        if topics is not None and topics != len(ids):
-            raise ParameterError(f"--topics {topics} but {topic_file} lists {len(ids)} topics")
-    elif topics is not None:
-        ids = [str(i) for i in range(1, topics + 1)]
-    else:
-        raise ParameterError("give --topics N or --topic-file FILE")
-    d = design(len(names), len(ids), baseline_min, held_out)
-    rng = np.random.default_rng(seed) if seed is not None else None
-    a = assign_holdouts(ids, names, held_out, d.baseline, rng=rng)
-    n_rows = write_holdouts(output, a)
-    summary = {
-        "output": str(output),
-        "rows": n_rows,
-        "design": d,
-        "seed": seed,
-        "topic_order": "shuffled" if seed is not None else "as given",
-    }
+    ids = holdout_topic_ids(topics, topic_file)
+    res = write_holdout_design(
+        output, names, ids, baseline_min=baseline_min, held_out=held_out, seed=seed
+    )
     if json_out and not to_stdout:
-        print_json(summary)
+        print_json(res)
         return
     if to_stdout:
         return
+    d = res.design
     out.print(
         f"wrote {output}: {len(ids)} topics, {d.baseline} all-site baseline, "
         f"b={d.subsets} subsets of {d.blocks}, k={held_out} of {len(names)} sites held out "
-        f"({n_rows} rows; topic order {summary['topic_order']})"
+        f"({res.rows} rows; topic order {res.topic_order})"
     )
 
 
@@ -266,7 +239,7 @@ def agreement_cmd(
         "dependence; see docs).",
     ),
     randomize_seed: int = typer.Option(None, "--randomize-seed", help="Seed of those assignments."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
     (Carterette et al. 2010, Section 3.2)."""
@@ -399,7 +372,7 @@ def power_cmd(
     ),
     topics: list[int] = typer.Option(..., "--topics", "-n", help="Number of topics (repeat)."),
     alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-test."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
     from litaudit import defaults
@@ -435,7 +408,7 @@ def table_cmd(
         help="Instead of --expected: a pair as effect:baseline_topics:reuse_topics (repeat).",
     ),
     alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-tests."),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Observed against expected agreement in significance: expected table, exact and
     asymptotic chi-square p (Carterette et al. 2010, Section 3.2.1, Tables 3-5)."""

@@ -12,11 +12,8 @@ import os
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import JsonOpt, open_write
+from litaudit.cli.common import CollectionOpt, Json, OptCollection, open_write
 
-CollectionOpt = typer.Option(
-    ..., "--collection", "-c", help="Collection id or alias (e.g. robust03)."
-)
 DepthOpt = typer.Option(
     defaults.REUSE_DEPTH,
     "--depth",
@@ -58,16 +55,16 @@ def rao_cmd(
         "-m",
         help="Effectiveness shown beside RAO (default: the paper's).",
     ),
-    as_json: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Run Average Overlap of every run at depth K (Voorhees et al. SIGIR 2014)."""
     from litaudit.analyses.reuse import run_rao
     from litaudit.render.audits import emit
 
-    with open_write(ctx) as store, _archive_bar("RAO", as_json) as bar:
+    with open_write(ctx) as store, _archive_bar("RAO", json_out) as bar:
         loaded = _load(store, collection, bar, "RAO")
         done = run_rao(store.con, collection, depth=depth, measure=measure, loaded=loaded)
-    emit(done, as_json)
+    emit(done, json_out)
 
 
 def _archive_bar(what: str, quiet: bool):
@@ -101,13 +98,13 @@ def lou_cmd(
     noise: float = typer.Option(
         defaults.LOU_NOISE_PCT, "--noise-pct", help="A |% difference| above this is not noise."
     ),
-    as_json: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Unique relevant documents per participant and leave-out-uniques (SIGIR 2014)."""
     from litaudit.analyses.reuse import run_lou
     from litaudit.render.audits import emit
 
-    with open_write(ctx) as store, _archive_bar("LOU", as_json) as bar:
+    with open_write(ctx) as store, _archive_bar("LOU", json_out) as bar:
         loaded = _load(store, collection, bar, "LOU")
         done = run_lou(
             store.con,
@@ -118,7 +115,7 @@ def lou_cmd(
             noise_pct=noise,
             loaded=loaded,
         )
-    emit(done, as_json)
+    emit(done, json_out)
 
 
 def subcollections_cmd(
@@ -134,13 +131,13 @@ def subcollections_cmd(
         False, "--keep-bottom", help="Keep the bottom 25% of runs by MAP."
     ),
     workers: int = WorkersOpt,
-    as_json: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
     from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
     from litaudit.render.audits import emit
 
-    with open_write(ctx) as store, _archive_bar("sub-collections", as_json) as bar:
+    with open_write(ctx) as store, _archive_bar("sub-collections", json_out) as bar:
         loaded = _load(store, collection, bar, "sub-collections")
         bar.update(total=permutations)
         bar.restart("random splits")
@@ -156,14 +153,12 @@ def subcollections_cmd(
             loaded=loaded,
             progress=bar.advance,
         )
-    emit(done, as_json)
+    emit(done, json_out)
 
 
 def verdict_cmd(
     ctx: typer.Context,
-    collection: str = typer.Option(
-        None, "--collection", "-c", help="Collection id or alias (e.g. robust03)."
-    ),
+    collection: OptCollection = None,
     scores: str = typer.Option(
         None,
         "--scores",
@@ -204,7 +199,7 @@ def verdict_cmd(
         help="Also show sub-collection tau (descriptive; R random splits).",
     ),
     workers: int = WorkersOpt,
-    as_json: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Would a new system's score be off by more than evaluation noise? Reusable within
     1%, new systems lose more than 1%, or inconclusive (docs/STATISTICS.md, reusability)."""
@@ -215,7 +210,7 @@ def verdict_cmd(
     seed = defaults.AGREEMENT_SEED if seed is None else seed
     assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
     alpha, margin = _decision_options(alpha, margin, collection, scores, depth)
-    quiet = as_json or not err.is_terminal
+    quiet = json_out or not err.is_terminal
     if scores is not None:
         done = _scores_verdict(
             scores, run_sites, pseudo_sites, seed, assignments, alpha, margin, quiet
@@ -236,7 +231,7 @@ def verdict_cmd(
             with_sub,
             quiet,
         )
-    emit(done, as_json)
+    emit(done, json_out)
 
 
 def _decision_options(alpha, margin, collection, scores, depth) -> tuple[float, float]:

@@ -6,13 +6,11 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import JsonOpt, db_path, open_read, open_write
+from litaudit.cli.common import CollectionOpt, Json, OptCollection, db_path, open_read, open_write
 
 app = typer.Typer(
     help="Import TREC run archives and evaluate them as trec_eval does.", no_args_is_help=True
 )
-
-CollectionOpt = typer.Option(..., "--collection", "-c", help="Collection (any alias).")
 
 
 @app.command("import")
@@ -29,7 +27,7 @@ def import_(
     lenient: bool = typer.Option(
         False, "--lenient", help="Skip bad lines (counted) instead of refusing the file."
     ),
-    json_: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Validate and store run files (and the collection's qrels); all or nothing."""
     from litaudit.render.console import out, print_json
@@ -41,7 +39,7 @@ def import_(
     with (
         open_write(ctx) as store,
         progress_bar(
-            "importing runs", len(paths), unit="files", counts=("lines",), quiet=json_
+            "importing runs", len(paths), unit="files", counts=("lines",), quiet=json_out
         ) as bar,
     ):
         coll = resolve_collection(store.con, collection)
@@ -54,7 +52,7 @@ def import_(
             lenient=lenient,
             progress=lambda n, lines: bar.advance(n, lines=lines),
         )
-    if json_:
+    if json_out:
         print_json(rep)
         return
     out.print(
@@ -68,8 +66,8 @@ def import_(
 @app.command("list")
 def list_(
     ctx: typer.Context,
-    collection: str = typer.Option(None, "--collection", "-c", help="Only this one."),
-    json_: bool = JsonOpt,
+    collection: OptCollection = None,
+    json_out: Json = False,
 ):
     """List the stored runs."""
     from litaudit.render.console import out, print_json, table
@@ -79,7 +77,7 @@ def list_(
     with open_read(ctx) as store:
         cid = resolve_collection(store.con, collection).id if collection else None
         rows = list_runs(store.con, cid)
-    if json_:
+    if json_out:
         from dataclasses import asdict
 
         print_json([{**asdict(r), "complete": r.complete} for r in rows])
@@ -117,8 +115,8 @@ def list_(
 def show(
     ctx: typer.Context,
     tag: str = typer.Argument(..., help="Run tag."),
-    collection: str = typer.Option(None, "--collection", "-c"),
-    json_: bool = JsonOpt,
+    collection: OptCollection = None,
+    json_out: Json = False,
 ):
     """Show one stored run's metadata."""
     from litaudit.render.console import out, print_json
@@ -128,7 +126,7 @@ def show(
     with open_read(ctx) as store:
         cid = resolve_collection(store.con, collection).id if collection else None
         r = get_run(store.con, tag, cid)
-    if json_:
+    if json_out:
         from dataclasses import asdict
 
         print_json({**asdict(r), "complete": r.complete})
@@ -203,7 +201,7 @@ def eval_(
         help="Read and keep the values in the database's store of "
         "evaluations (kept per archive state).",
     ),
-    json_: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Evaluate stored runs as trec_eval does (mean over topics, or --per-topic).
 
@@ -211,120 +209,20 @@ def eval_(
     database can be written: it is then opened for writing, and other processes cannot
     open it until the command ends), so asking again reads them; importing or deleting runs
     drops them. --no-cache opens it read-only."""
-    import duckdb
-
     from litaudit.render.progress import progress_bar
-    from litaudit.runs.evalcache import evaluate_cached, save
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.render.runs import print_evaluation
+    from litaudit.runs.archive_eval import evaluate_archive
 
-    with _open_for_eval(ctx, cache) as store:
-        cid = resolve_collection(store.con, collection).id
-        n_runs = (
-            len(run)
-            if run
-            else store.con.execute(
-                "SELECT count(*) FROM runs WHERE collection_id = ?", [cid]
-            ).fetchall()[0][0]
-        )
-        with progress_bar(
-            "evaluating runs", n_runs, unit="runs", counts=("lines",), quiet=json_
-        ) as bar:
-            ev, pending = evaluate_cached(
-                store.con,
-                cid,
-                measure,
-                tags=run or None,
-                rel_level=rel_level,
-                complete=complete,
-                use_cache=cache,
-                progress=lambda n, lines: bar.advance(n, lines=lines),
-            )
-        if pending is not None and cache and not store.read_only:
-            try:
-                save(store.con, pending)
-            except duckdb.Error:  # the values are printed all the same
-                pass
-    if per_topic:
-        _print_per_topic(ev, cid, json_)
-        return
-    _print_means(ev, cid, json_)
-
-
-def _print_per_topic(ev, cid: str, json_: bool) -> None:
-    """`runs eval --per-topic`: one row per run and evaluated topic."""
-    from litaudit.render.console import out, print_json, table
-
-    rows = []
-    for ri, tag in enumerate(ev.runs):
-        for ti, topic in enumerate(ev.topics):
-            vals = ev.scores[:, ri, ti]
-            if not all(v != v for v in vals):  # skip topics not evaluated for the run
-                rows.append([tag, topic, *[float(v) for v in vals]])
-    if json_:
-        print_json([dict(zip(["run", "topic", *ev.measures], r, strict=True)) for r in rows])
-        return
-    out.print(table(f"{cid}: per topic", ["run", "topic", *ev.measures], rows))
-
-
-def _print_means(ev, cid: str, json_: bool) -> None:
-    """`runs eval`: one row per run, the mean over its topics."""
-    from litaudit.render.console import out, print_json, table
-
-    means = {m: ev.mean(m) for m in ev.measures}
-    counts = ev.topic_counts()
-    if json_:
-        print_json(
-            {
-                "collection": cid,
-                "measures": list(ev.measures),
-                "runs": [
-                    {
-                        "run": tag,
-                        "topics": int(counts[i]),
-                        **{m: float(means[m][i]) for m in ev.measures},
-                    }
-                    for i, tag in enumerate(ev.runs)
-                ],
-            }
-        )
-        return
-    out.print(
-        table(
-            f"{cid}: mean over topics",
-            ["run", "topics", *ev.measures],
-            [
-                [tag, int(counts[i]), *[float(means[m][i]) for m in ev.measures]]
-                for i, tag in enumerate(ev.runs)
-            ],
-        )
+    res = evaluate_archive(
+        db_path(ctx),
+        collection,
+        measure,
+        tags=run or None,
+        rel_level=rel_level,
+        complete=complete,
+        cache=cache,
+        progress=lambda n_runs: progress_bar(
+            "evaluating runs", n_runs, unit="runs", counts=("lines",), quiet=json_out
+        ),
     )
-
-
-def _open_for_eval(ctx: typer.Context, cache: bool):
-    """The database for ``runs eval``: with the store of evaluations on (``--cache``),
-    opened once for writing, so that the values computed are kept on the same connection
-    (a second open for writing cost ~0.05 s of a 0.6 s command), but never created, never
-    migrated: a database that does not exist, is of another schema version, is in use or
-    cannot be written is opened read-only as before (and nothing is kept). With
-    ``--no-cache``, read-only: nothing is read from or written to the store.
-
-    The price: while it evaluates, the command holds the database as a writer does, so
-    another process cannot open it (before, two ``runs eval`` could read side by side and
-    one of them skipped keeping its values)."""
-    from litaudit.errors import StoreError
-    from litaudit.runtime import tune_allocator
-    from litaudit.store.db import open_store
-    from litaudit.store.migrations import pending as pending_migrations
-
-    path = db_path(ctx)
-    if cache and path.is_file():
-        tune_allocator()
-        try:
-            store = open_store(path, migrate=False)
-        except (StoreError, OSError):
-            pass
-        else:
-            if not pending_migrations(store.con):
-                return store
-            store.close()
-    return open_read(ctx)
+    print_evaluation(res, per_topic=per_topic, json_out=json_out)

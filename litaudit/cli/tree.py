@@ -7,12 +7,12 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import JsonOpt, open_read, open_write
+from litaudit.cli.common import Json, open_read, open_write
 
 FolderArg = typer.Argument(..., help="The store folder (papers/, official/).")
 
 
-def export_tree(ctx: typer.Context, folder: Path = FolderArg, json_out: bool = JsonOpt):
+def export_tree(ctx: typer.Context, folder: Path = FolderArg, json_out: Json = False):
     """Write the store as a folder of small files, for git.
 
     One file per paper and per official track and collection, one result per line with
@@ -42,7 +42,7 @@ def sync(
     who: str = typer.Option(
         None, "--who", help="Curator name (default: $LITAUDIT_USER or login).", show_default=False
     ),
-    json_out: bool = JsonOpt,
+    json_out: Json = False,
 ):
     """Bring the database to exactly a store folder, in one transaction.
 
@@ -71,7 +71,7 @@ def sync(
     )
 
 
-def check(ctx: typer.Context, folder: Path = FolderArg, json_out: bool = JsonOpt):
+def check(ctx: typer.Context, folder: Path = FolderArg, json_out: Json = False):
     """Check a store folder as `sync` would, for CI.
 
     Every problem with its file and line, exit code 1 if there is any (with --json, a

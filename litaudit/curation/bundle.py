@@ -18,7 +18,7 @@ import datetime as dt
 from litaudit.curation import fields as F
 from litaudit.curation.importer import apply_plan
 from litaudit.curation.plan import ImportProgress, plan_import
-from litaudit.curation.rows import _DUPLICATES, Table
+from litaudit.curation.rows import DUPLICATES, Table
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 
@@ -135,7 +135,7 @@ def _list(b: dict, key: str, name: str, problems: list[Problem]) -> list:
         problems.append(Problem(name, None, f'"{key}" must be a list of objects', key))
         return []
     for i, x in enumerate(v, start=1):
-        for k in x.pop(_DUPLICATES, []):
+        for k in x.pop(DUPLICATES, []):
             problems.append(Problem(name, None, f"{key}[{i}]: key {k!r} appears twice", k))
     return v
 
@@ -200,7 +200,7 @@ def apply_bundle(
                 )
             ]
         )
-    for k in b.pop(_DUPLICATES, []):
+    for k in b.pop(DUPLICATES, []):
         problems.append(Problem(name, None, f"key {k!r} appears twice", k))
     for k in b:
         if k not in ("format", "version", "papers", "results", "history"):

@@ -137,7 +137,7 @@ def list_papers(
     tag: str | None = None,
     collection: str | None = None,
 ) -> list[dict]:
-    from litaudit.curation.results import parse_years
+    from litaudit.curation.filters import parse_years
 
     where: list[str] = []
     args: list[object] = []

@@ -11,18 +11,11 @@ from collections.abc import Iterator
 
 from litaudit.curation import fields as F
 from litaudit.curation.filters import CURATION, Filters, where
-from litaudit.curation.filters import parse_years as _parse_years
 from litaudit.curation.importer import apply_plan
 from litaudit.curation.plan import plan_import
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, NotFound
 from litaudit.measures import did_you_mean
-
-
-def parse_years(text: str | None) -> tuple[int, int] | None:
-    """Kept for callers of the old name: :func:`litaudit.curation.filters.parse_years`."""
-    return _parse_years(text)
-
 
 LIST_SQL = """
 SELECT r.id, r.source, p.bibkey, p.citation, r.track, c.name AS collection, r.collection_id,

@@ -278,11 +278,11 @@ def _pairs(pairs):
             dups.append(k)
         d[k] = v
     if dups:
-        d[_DUPLICATES] = dups
+        d[DUPLICATES] = dups
     return d
 
 
-_DUPLICATES = "\x00duplicate keys"
+DUPLICATES = "\x00duplicate keys"
 
 
 _WS = " \t\n\r"
@@ -403,7 +403,7 @@ def _json(name: str, text: str) -> Table:
     columns: list[str] = []
     for x in data:
         for k in x:
-            if k not in columns and k != _DUPLICATES:
+            if k not in columns and k != DUPLICATES:
                 columns.append(k)
     problems += [
         p
@@ -416,7 +416,7 @@ def _json(name: str, text: str) -> Table:
     ]
     rows = []
     for index, (i, x) in enumerate(zip(lines or range(1, len(data) + 1), data, strict=True), 1):
-        for k in x.pop(_DUPLICATES, []):
+        for k in x.pop(DUPLICATES, []):
             problems.append(Problem(name, i, f"key {k!r} appears twice in the object", k))
         vals = {}
         for k, v in x.items():

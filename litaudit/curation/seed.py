@@ -291,7 +291,7 @@ def _sync(
     reason names the measure the seeds now hold its value under when exactly one seed
     row seeded after it has the same key but the measure and the same value (trec7's
     P@10, now P@15); else :data:`GONE_REASON`."""
-    held_ids = [*held, *new]  # a list parameter: Arrow from a list imports pandas (0.2 s)
+    held_ids = [*held, *new]  # a list parameter: Arrow from a list imports pandas
     seeded = (
         "WITH held AS (SELECT unnest(?::BIGINT[]) AS id), "
         "seeded AS (SELECT DISTINCT entity_id AS id FROM history "
@@ -358,7 +358,7 @@ def _set_statuses(con, changes: list[tuple[int, str, str, str, str]]) -> None:
 
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     ids, actions, old, new, reasons = (list(c) for c in zip(*changes, strict=True))
-    # list parameters, unnested side by side (Arrow from lists imports pandas: 0.2 s)
+    # list parameters, unnested side by side (Arrow from lists imports pandas)
     rows = (
         "SELECT unnest(?::BIGINT[]) AS id, unnest(?::VARCHAR[]) AS action, "
         "unnest(?::VARCHAR[]) AS old, unnest(?::VARCHAR[]) AS new, "

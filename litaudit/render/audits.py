@@ -3,7 +3,7 @@
 
 :data:`RENDERERS` maps each result type of :data:`litaudit.analyses.audits.KINDS` to the
 function that prints it on the terminal, ``fn(result, audit_id)``, its first parameter
-annotated with that type (so mypy checks the renderer; tests/test_codec.py checks the
+annotated with that type (so mypy checks the renderer; tests/store/test_codec.py checks the
 table). ``audit show ID`` and the command that made the audit both go through
 :func:`render_result`, so a stored audit reads back as it was first printed. A stored
 result of an unlisted kind (plain JSON) is shown field by field (never as raw JSON). See

@@ -103,7 +103,7 @@ def table(
 
     ``progress``: told as rich measures each row (``progress(measured=1)``, then
     ``progress(fitted=1)`` if it measures it again to fit the width) and draws it
-    (``progress(1)``), for the bar of a table of many rows (see :func:`print_rows`)."""
+    (``progress(1)``), for the bar of a table of many rows (see :func:`~litaudit.render.progress.print_rows`)."""
     t = Table(
         title=None if title is None else Text(clean(title)),
         title_justify="left",
@@ -195,44 +195,6 @@ class _CountedCell(Text):
         if self._first:
             self._tally.progress(1)
         yield from super().__rich_console__(console, options)
-
-
-_PASSES = {"measured": "measuring", "fitted": "fitting"}  # rich's passes (see _Tally)
-
-
-def print_rows(
-    title: str | None,
-    columns: Sequence[str],
-    rows: Sequence[Sequence[Any]],
-    *,
-    description: str,
-    quiet: bool = False,
-) -> None:
-    """``out.print(table(title, columns, rows))`` with a progress bar on stderr (quiet as
-    :func:`~litaudit.render.progress.progress_bar` is) through rich's three passes over
-    the rows: measuring, fitting (only when the table is wider than the terminal) and
-    drawing. Rich lays out ~1,000 rows a second, so a listing of the whole database
-    takes tens of seconds. The table is drawn under the bar and written after it,
-    unchanged."""
-    from litaudit.render.progress import progress_bar
-
-    with progress_bar(f"{description}: measuring", len(rows), unit="rows", quiet=quiet) as bar:
-        if not bar.shown:
-            out.print(table(title, columns, rows))
-            return
-        phase = ["measuring"]
-
-        def tick(steps: float = 0, /, **counts: int) -> None:
-            now = "drawing" if steps else _PASSES[next(iter(counts))]
-            if now != phase[0]:
-                phase[0] = now
-                bar.restart(f"{description}: {now}")
-            bar.advance(steps or 1)
-
-        with out.capture() as cap:
-            out.print(table(title, columns, rows, progress=tick))
-    out.file.write(cap.get())
-    out.file.flush()
 
 
 def plain_rows(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> Iterator[str]:

@@ -21,6 +21,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
+
+from litaudit.render import console  # its consoles read when used (tests replace them)
 
 
 class Bar:
@@ -86,9 +89,7 @@ def shows(quiet: bool = False) -> bool:
     """Would a bar be drawn? (stderr a terminal, and not ``quiet``)."""
     if quiet:
         return False
-    from litaudit.render.console import err
-
-    return err.is_terminal
+    return console.err.is_terminal
 
 
 @contextmanager
@@ -114,14 +115,48 @@ def progress_bar(
         TimeRemainingColumn,
     )
 
-    from litaudit.render.console import err
-
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
     if unit:
         columns.append(TextColumn(unit))
     columns += [TextColumn("{task.fields[counts]}"), TimeElapsedColumn(), TimeRemainingColumn()]
-    prog = Progress(*columns, console=err, transient=True, refresh_per_second=8)
+    prog = Progress(*columns, console=console.err, transient=True, refresh_per_second=8)
     task = prog.add_task(description, total=total, counts="")
     bar = Bar(prog, task, counts, total)
     with prog:
         yield bar
+
+
+_PASSES = {"measured": "measuring", "fitted": "fitting"}  # rich's passes (see _Tally)
+
+
+def print_rows(
+    title: str | None,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    *,
+    description: str,
+    quiet: bool = False,
+) -> None:
+    """``out.print(table(title, columns, rows))`` with a progress bar on stderr (quiet as
+    :func:`progress_bar` is) through rich's three passes over
+    the rows: measuring, fitting (only when the table is wider than the terminal) and
+    drawing. Rich lays out ~1,000 rows a second, so a listing of the whole database
+    takes tens of seconds. The table is drawn under the bar and written after it,
+    unchanged."""
+    with progress_bar(f"{description}: measuring", len(rows), unit="rows", quiet=quiet) as bar:
+        if not bar.shown:
+            console.out.print(console.table(title, columns, rows))
+            return
+        phase = ["measuring"]
+
+        def tick(steps: float = 0, /, **counts: int) -> None:
+            now = "drawing" if steps else _PASSES[next(iter(counts))]
+            if now != phase[0]:
+                phase[0] = now
+                bar.restart(f"{description}: {now}")
+            bar.advance(steps or 1)
+
+        with console.out.capture() as cap:
+            console.out.print(console.table(title, columns, rows, progress=tick))
+    console.out.file.write(cap.get())
+    console.out.file.flush()

@@ -17,6 +17,7 @@ import numpy as np
 
 from litaudit.errors import IncompleteRun, LitauditError, NotFound
 from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
+from litaudit.runs.evalcache import invalidate
 from litaudit.runs.model import Archive, Qrels, Run, RunInfo
 from litaudit.store.db import sql_string as _lit
 
@@ -53,7 +54,7 @@ def incomplete_message(collection_id: str, tag: str, path: str) -> str:
     )
 
 
-def _run_rows(
+def run_rows(
     con, collection_id: str, tags: Sequence[str] | None, *, incomplete: bool = False
 ) -> list[tuple]:
     """(id, tag, participant, run_type, pooled) of the collection's runs ``tags`` (default
@@ -77,7 +78,7 @@ def _run_rows(
     return [r[:5] for r in rows]
 
 
-def _require_qrels(con, collection_id: str) -> None:
+def require_qrels(con, collection_id: str) -> None:
     if not con.execute(
         "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
     ).fetchall():
@@ -87,7 +88,7 @@ def _require_qrels(con, collection_id: str) -> None:
 
 
 def load_qrels(con, collection_id: str) -> Qrels:
-    _require_qrels(con, collection_id)
+    require_qrels(con, collection_id)
     cid = _lit(collection_id)
     tbl = con.sql(
         "SELECT t.topic, d.docno, q.rel FROM run_qrels q "
@@ -108,7 +109,7 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     Each distinct topic and docno is one Python string, shared by every row that holds
     it (rows come as integer ids, in the order DuckDB sorts them)."""
     qrels = load_qrels(con, collection_id)
-    rows = _run_rows(con, collection_id, tags)
+    rows = run_rows(con, collection_id, tags)
     runs: list[Run] = []
     infos: list[RunInfo] = []
     if rows:
@@ -146,7 +147,7 @@ def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> 
     return Archive(collection_id, qrels, tuple(runs), tuple(infos))
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class StoredTables:
     """A stored archive as its tables hold it: integer ids, and the names they stand for."""
 
@@ -173,8 +174,8 @@ def load_tables(
     """The tables of a stored archive (its runs ``tags``, default all) as integer columns,
     with no string joins; ``docnos=False`` leaves the docnos unread (an empty array);
     ``topic_ids=(lo, hi)``: only the rankings and qrels of topic ids lo <= id < hi."""
-    _require_qrels(con, collection_id)
-    rows = tuple(_run_rows(con, collection_id, tags))
+    require_qrels(con, collection_id)
+    rows = tuple(run_rows(con, collection_id, tags))
     cid = _lit(collection_id)
     topics = con.sql(
         f"SELECT topic_id, topic FROM run_topics WHERE collection_id = {cid}"
@@ -204,16 +205,16 @@ def load_tables(
         f"SELECT run_id, topic_id, doc_id, score FROM run_rankings WHERE run_id IN ({ids}){within}",
     )
     return StoredTables(
-        rows,
-        names,
-        doc_names,
-        d["run_id"],
-        d["topic_id"],
-        d["doc_id"],
-        d["score"],
-        q["topic_id"],
-        q["doc_id"],
-        q["rel"],
+        runs=rows,
+        topics=names,
+        docnos=doc_names,
+        run_id=d["run_id"],
+        topic_id=d["topic_id"],
+        doc_id=d["doc_id"],
+        score=d["score"],
+        q_topic_id=q["topic_id"],
+        q_doc_id=q["doc_id"],
+        q_rel=q["rel"],
     )
 
 
@@ -237,6 +238,13 @@ def list_runs(con, collection_id: str | None = None) -> list[StoredRun]:
         [collection_id] if collection_id else [],
     ).fetchall()
     return [StoredRun(*r) for r in rows]
+
+
+def count_runs(con, collection_id: str) -> int:
+    """How many runs the collection's archive holds."""
+    return con.execute(
+        "SELECT count(*) FROM runs WHERE collection_id = ?", [collection_id]
+    ).fetchall()[0][0]
 
 
 def get_run(con, tag: str, collection_id: str | None = None) -> StoredRun:
@@ -264,10 +272,8 @@ def delete_runs(
     (and the evaluations stored for it, see :mod:`litaudit.runs.evalcache`), in one
     transaction; ``progress(1, lines)`` after each run's rankings are deleted (one
     statement a run: an MS MARCO run holds 7M rows)."""
-    from litaudit.runs.evalcache import invalidate
-
     con = store.con
-    rows = _run_rows(con, collection_id, tags, incomplete=True)
+    rows = run_rows(con, collection_id, tags, incomplete=True)
     sizes = dict(
         con.execute(
             "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]

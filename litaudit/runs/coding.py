@@ -28,7 +28,7 @@ def docno_words(path: Path, table) -> list:
     return words
 
 
-@dataclass
+@dataclass(kw_only=True)
 class Coded:
     """What :func:`code_import` makes of an import: the rows to write, with integer ids."""
 
@@ -247,16 +247,16 @@ def code_import(
         return len(o)
 
     return Coded(
-        new_topics,
-        new_docs,
-        qrels,
-        [len(d) for d in run_topic_dicts],
-        dup_qrels,
-        [i for i, d in enumerate(dups) if d],
-        rank,
-        out_topic,
-        out_doc,
-        out_score,
+        new_topics=new_topics,
+        new_docs=new_docs,
+        qrels=qrels,
+        run_topics=[len(d) for d in run_topic_dicts],
+        dup_qrels=dup_qrels,
+        dup_runs=[i for i, d in enumerate(dups) if d],
+        rank=rank,
+        topic_id=out_topic,
+        doc_id=out_doc,
+        score=out_score,
     )
 
 

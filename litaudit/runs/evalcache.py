@@ -13,6 +13,7 @@ evaluated for the run and their values (NaN cells, topics not evaluated for the 
 not stored). The evaluator's topic grid is the union of the topics evaluated for some
 run (with ``complete``, every qrels topic, which each run then has), so the grid read
 back for any set of runs is the one :func:`evaluate_stored` gives for those runs.
+:mod:`litaudit.runs.archive_eval` reads and computes through this module.
 """
 
 from __future__ import annotations
@@ -184,7 +185,8 @@ def assemble(
 
 @dataclass(frozen=True)
 class Pending:
-    """Values computed by :func:`evaluate_cached` and not stored yet (see :func:`save`)."""
+    """Values computed by :func:`~litaudit.runs.archive_eval.evaluate_cached` and not stored
+    yet (see :func:`save`)."""
 
     collection_id: str
     fingerprint: str
@@ -193,59 +195,8 @@ class Pending:
     complete: bool
 
 
-def evaluate_cached(
-    con,
-    collection_id: str,
-    measures: Sequence[str],
-    *,
-    tags: Sequence[str] | None = None,
-    rel_level: int = 1,
-    complete: bool = False,
-    use_cache: bool = True,
-    progress=None,
-):
-    """(Evaluation, Pending or None): :func:`~litaudit.runs.stored_eval.evaluate_stored`, with
-    the measures stored for the archive's current fingerprint read back instead of
-    computed. The measures computed come back as ``Pending`` for the caller to
-    :func:`save` (on a connection that may write: this function only reads).
-    ``progress(runs, lines)``: see :func:`~litaudit.runs.stored_eval.evaluate_stored`."""
-    from litaudit.errors import ParameterError
-    from litaudit.runs.archive import _require_qrels, _run_rows
-    from litaudit.runs.stored_eval import evaluate_stored
-
-    if rel_level < 1:
-        raise ParameterError(f"rel_level must be at least 1, got {rel_level}")
-    if not measures:
-        raise ParameterError("no measure asked for")
-    names = canonical(measures)
-    _require_qrels(con, collection_id)
-    run_tags = [r[1] for r in _run_rows(con, collection_id, tags)]
-    fp = fingerprint(con, collection_id)
-    cached = (
-        lookup(con, collection_id, fp, names, run_tags, rel_level, complete) if use_cache else {}
-    )
-    missing = [m for m in names if m not in cached]
-    computed = None
-    if missing or not run_tags:
-        computed = evaluate_stored(
-            con,
-            collection_id,
-            missing or names,
-            tags=run_tags,
-            rel_level=rel_level,
-            complete=complete,
-            progress=progress,
-        )
-        if not cached:
-            return computed, Pending(collection_id, fp, computed, rel_level, complete)
-    ev = assemble(names, run_tags, cached, computed)
-    return ev, (
-        Pending(collection_id, fp, computed, rel_level, complete) if computed is not None else None
-    )
-
-
 def save(con, pending: Pending) -> bool:
-    """Store what :func:`evaluate_cached` computed, if the archive has not changed since
+    """Store what :func:`~litaudit.runs.archive_eval.evaluate_cached` computed, if the archive has not changed since
     (True when stored)."""
     if fingerprint(con, pending.collection_id) != pending.fingerprint:
         return False

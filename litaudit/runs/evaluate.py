@@ -232,7 +232,7 @@ def evaluate_coded(
                 halves,
             )
         )
-    return _join_runs(coded.tags, [h[1] for h in halves], parts)
+    return join_runs(coded.tags, [h[1] for h in halves], parts)
 
 
 def _evaluate(
@@ -348,21 +348,21 @@ def _judged_rows(
     isrel = rel >= rel_level
     r_group, r_rank = group[isrel], rank[isrel]
     return Judged(
-        len(starts),
-        g_run,
-        g_topic,
-        group,
-        rank,
-        rel,
-        isrel,
-        r_group,
-        r_rank,
-        position_in_group(r_group),
-        q.R,
-        q.N,
-        rel_level,
-        q,
-        {},
+        n_groups=len(starts),
+        g_run=g_run,
+        g_topic=g_topic,
+        group=group,
+        rank=rank,
+        rel=rel,
+        isrel=isrel,
+        r_group=r_group,
+        r_rank=r_rank,
+        cumrel=position_in_group(r_group),
+        R=q.R,
+        N=q.N,
+        rel_level=rel_level,
+        q=q,
+        ideal_cache={},
     )
 
 
@@ -443,7 +443,7 @@ def _join_measures(names: list[str], parts: list[Evaluation]) -> Evaluation:
     return Evaluation(tuple(names), parts[0].runs, topics, scores)
 
 
-def _join_runs(
+def join_runs(
     tags: tuple[str, ...], codes: list[np.ndarray], parts: list[Evaluation]
 ) -> Evaluation:
     """One Evaluation of all ``tags`` from the Evaluations of groups of them (``codes``:

@@ -10,9 +10,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, EVAL_GROUP_LINES
-from litaudit.runs.archive import _run_rows, load_tables
+from litaudit.runs.archive import load_tables, run_rows
 from litaudit.runs.columns import to_numpy
-from litaudit.runs.evaluate import CodedQrels, CodedRuns, Evaluation, evaluate_coded
+from litaudit.runs.evaluate import (
+    CodedQrels,
+    CodedRuns,
+    Evaluation,
+    NotRanked,
+    evaluate_coded,
+    join_runs,
+)
 from litaudit.store.db import sql_string as _lit
 
 
@@ -33,7 +40,7 @@ def load_coded(
     # import numbers them so already (then nothing to map), later imports append
     doc_rank = None
     if len(t.docnos) > 1:
-        import pyarrow.compute as pc  # here: its import (~60 ms) is only for the docnos
+        import pyarrow.compute as pc  # here: its import is only for the docnos
 
         if pc.any(pc.less_equal(t.docnos[1:], t.docnos[:-1])).as_py():
             doc_rank = np.empty(len(t.docnos), dtype=np.int64)
@@ -71,9 +78,7 @@ def evaluate_stored(
     Runs are read and evaluated in groups of about ``group_lines`` lines (runs are
     independent in trec_eval), so that memory does not grow with the archive;
     ``progress(runs, lines)`` is called after each group."""
-    from litaudit.runs.evaluate import _join_runs
-
-    rows = _run_rows(con, collection_id, tags)
+    rows = run_rows(con, collection_id, tags)
     sizes = dict(
         con.execute(
             "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]
@@ -106,7 +111,7 @@ def evaluate_stored(
                 progress(runs_done, lines)
     finally:
         con.execute(f"SET memory_limit = {_lit(before)}")
-    return _join_runs(tuple(r[1] for r in rows), [np.array(j[0]) for j in jobs], parts)
+    return join_runs(tuple(r[1] for r in rows), [np.array(j[0]) for j in jobs], parts)
 
 
 def _eval_jobs(
@@ -156,8 +161,6 @@ def _evaluate_group(
     complete: bool,
     topic_ids: tuple[int, int] | None = None,
 ) -> Evaluation:
-    from litaudit.runs.evaluate import NotRanked
-
     coded, cq = load_coded(con, collection_id, tags, byte_order=False, topic_ids=topic_ids)
     try:
         return evaluate_coded(

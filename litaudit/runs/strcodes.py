@@ -85,10 +85,9 @@ SAMPLE = 4096  # values sampled to tell a mostly distinct column (see _mostly_di
 def _mostly_distinct(values: np.ndarray) -> bool:
     """Are most of a large column's values distinct (judged from an even sample)?
 
-    Arrow's hash table then takes ~150 bytes a value (266 MB at its peak for 1.75M
-    distinct values: a 64 MB piece of an MS MARCO run) and is slower than numpy's sort
-    (0.22 s against 0.08 s); with few distinct values (a few thousand: 0.03 s against
-    0.08 s) the hash is faster and small."""
+    Arrow's hash table then takes much more memory than numpy's sort and is slower; with
+    few distinct values (a few thousand) the hash is faster and small (figures:
+    docs/DEVELOPING.md, "Measurements behind the defaults")."""
     n = len(values)
     if n < 8 * SAMPLE:
         return False

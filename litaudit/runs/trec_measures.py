@@ -27,7 +27,7 @@ class QrelsCounts:
     n_docs: int
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class Judged:
     """What every measure provider reads: the run-topic groups and their judged rows.
 

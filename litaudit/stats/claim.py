@@ -30,15 +30,15 @@ from scipy.special import log_ndtr
 from litaudit.errors import ParameterError
 from litaudit.stats.extreme import (
     Reference,
-    _check_mu,
-    _check_prob,
-    _check_se,
-    _StdExtremes,
+    StdExtremes,
     check_interval_p,
+    check_mu,
+    check_prob,
+    check_se,
     floor_p,
     reference,
 )
-from litaudit.stats.intervals import IntrinsicInterval, _interval, informative_gap
+from litaudit.stats.intervals import IntrinsicInterval, informative_gap, interval_from_extremes
 
 # (a) where the claim stands against the record; each is one plain sentence in the output
 STANDINGS = (
@@ -147,8 +147,8 @@ def n_star(value: float, mu: float, se: float, alpha: float = 0.05) -> float:
     standard errors above mu stay exact; ``inf`` when Phi(z) rounds to 1 (z above ~38).
     Nondecreasing in ``value``.
     """
-    value, mu, se = _check_mu(value), _check_mu(mu), _check_se(se)
-    alpha = _check_prob("alpha", alpha)
+    value, mu, se = check_mu(value), check_mu(mu), check_se(se)
+    alpha = check_prob("alpha", alpha)
     lp = float(log_ndtr((value - mu) / se))
     if lp == 0.0:
         return math.inf
@@ -185,14 +185,14 @@ def chance_check(
     seed: int | None = None,
     p_floor: float | None = None,
     n_star_cap: float | None = None,
-) -> tuple[ChanceCheck, _StdExtremes]:
+) -> tuple[ChanceCheck, StdExtremes]:
     """(b) for ``value`` as the max of round(hidden_multiplier * n_other) + 1 draws.
 
     ``values``: the published results, to count those above the threshold (0 if None).
     Returns the check and the draws' extremes (for the claim's interval).
     """
-    value, mu, se = _check_mu(value), _check_mu(mu), _check_se(se)
-    alpha = _check_prob("alpha", alpha)
+    value, mu, se = check_mu(value), check_mu(mu), check_se(se)
+    alpha = check_prob("alpha", alpha)
     n_other = _check_count("number of experiments besides the claim", n_other)
     k = float(hidden_multiplier)
     if not (math.isfinite(k) and k >= 1.0):
@@ -201,7 +201,7 @@ def chance_check(
             f"on experiments run), got {hidden_multiplier!r}"
         )
     draws = int(round(k * n_other)) + 1
-    ext = _StdExtremes.make(draws, method, trials, seed)
+    ext = StdExtremes.make(draws, method, trials, seed)
     zq, zq_se = ext.max_q(1.0 - alpha)
     threshold = mu + se * zq
     pv_raw, pv_se = ext.max_sf((value - mu) / se)
@@ -258,7 +258,7 @@ def _subject(v: np.ndarray, value, index) -> tuple[float, int | None, np.ndarray
     if (value is None) == (index is None):
         raise ParameterError("give either a claimed value or the index of a published result")
     if index is None:
-        return _check_mu(value), None, v, v.size
+        return check_mu(value), None, v, v.size
     if (
         isinstance(index, bool)
         or not isinstance(index, (int, np.integer))
@@ -296,7 +296,7 @@ def audit_claim(
     """
     v = np.asarray(values, dtype=np.float64).ravel()
     ref = reference(v, n_topics, se)
-    alpha, p = _check_prob("alpha", alpha), check_interval_p(p)
+    alpha, p = check_prob("alpha", alpha), check_interval_p(p)
     value, index, others, default_other = _subject(v, value, index)
     ch, ext = chance_check(
         value,
@@ -313,12 +313,10 @@ def audit_claim(
         p_floor=p_floor,
         n_star_cap=n_star_cap,
     )
-    iv = _interval(value, ref.se, ext, p)
-    ext_n = (
-        ext if ext.N == ref.n_results else _StdExtremes.make(ref.n_results, method, trials, seed)
-    )
+    iv = interval_from_extremes(value, ref.se, ext, p)
+    ext_n = ext if ext.N == ref.n_results else StdExtremes.make(ref.n_results, method, trials, seed)
     record = float(others.max())
-    riv = _interval(record, ref.se, ext_n, p)
+    riv = interval_from_extremes(record, ref.se, ext_n, p)
     rc = RecordCheck(
         value=value,
         record=record,

@@ -173,7 +173,7 @@ def assign_holdouts(
     return HoldoutAssignment(topics=topics, sites=sites, k=k, baseline=baseline, held_out=held)
 
 
-@dataclass(frozen=True)
+@dataclass(kw_only=True, frozen=True)
 class PartialDesign:
     """A design whose last round-robin cycle may be partial (Carterette et al. 2010,
     Section 4.3: Robust 2004's 249 topics all hold out 2 of 14 sites, no all-site
@@ -224,16 +224,16 @@ def partial_design(sites: int, topics: int, baseline: int, held_out: int) -> Par
         return (min(v), max(v))
 
     return PartialDesign(
-        m,
-        n_topics,
-        n,
-        k,
-        len(order),
-        b,
-        r,
-        rng([n_topics - w for w in within]),
-        rng(within),
-        rng(between_base),
-        rng(between),
-        rng(partic),
+        sites=m,
+        topics=n_topics,
+        baseline=n,
+        held_out=k,
+        blocks=len(order),
+        full_cycles=b,
+        partial=r,
+        within_site_baseline=rng([n_topics - w for w in within]),
+        within_site_reuse=rng(within),
+        between_site_baseline=rng(between_base),
+        between_site_reuse=rng(between),
+        participant_comparison=rng(partic),
     )

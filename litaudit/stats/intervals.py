@@ -17,12 +17,12 @@ from litaudit import defaults
 from litaudit.stats.extreme import (
     MaxValueDistribution,
     Reference,
-    _check_mu,
-    _check_prob,
-    _check_se,
-    _mxvd,
-    _StdExtremes,
+    StdExtremes,
     check_interval_p,
+    check_mu,
+    check_prob,
+    check_se,
+    mvd_from_extremes,
     reference,
 )
 
@@ -69,7 +69,7 @@ def informative_gap(threshold: float, mu: float, sd: float) -> tuple[float, bool
     return gap, bool(gap >= defaults.UNINFORMATIVE_GAP_SD)
 
 
-def _thresholds(values: np.ndarray, ref: Reference, ext: _StdExtremes, alpha: float) -> Thresholds:
+def _thresholds(values: np.ndarray, ref: Reference, ext: StdExtremes, alpha: float) -> Thresholds:
     zq, zq_se = ext.max_q(1.0 - alpha)
     wq, wq_se = ext.min_q(alpha)
     hi = ref.mu + ref.se * zq
@@ -105,9 +105,9 @@ def thresholds(
 ) -> Thresholds:
     """Beyond-chance thresholds of the max and min of the N ``values`` at level alpha
     (``se``: a standard error known otherwise; default the model's)."""
-    alpha = _check_prob("alpha", alpha)
+    alpha = check_prob("alpha", alpha)
     ref = reference(values, n_topics, se)
-    ext = _StdExtremes.make(ref.n_results, method, trials, seed)
+    ext = StdExtremes.make(ref.n_results, method, trials, seed)
     return _thresholds(np.asarray(values, dtype=np.float64), ref, ext, alpha)
 
 
@@ -138,7 +138,9 @@ class IntrinsicInterval:
     width: float
 
 
-def _interval(value: float, se: float, ext: _StdExtremes, p: float) -> IntrinsicInterval:
+def interval_from_extremes(
+    value: float, se: float, ext: StdExtremes, p: float
+) -> IntrinsicInterval:
     zq, zq_se = ext.max_q(1.0 - p)
     wq, wq_se = ext.min_q(p)
     mu0 = value - se * zq
@@ -170,8 +172,8 @@ def intrinsic_interval(
     seed: int | None = None,
 ) -> IntrinsicInterval:
     """mu0 and the lower bound for an observed ``value`` as the max of N (Table 3)."""
-    value, se, p = _check_mu(value), _check_se(se), check_interval_p(p)
-    return _interval(value, se, _StdExtremes.make(N, method, trials, seed), p)
+    value, se, p = check_mu(value), check_se(se), check_interval_p(p)
+    return interval_from_extremes(value, se, StdExtremes.make(N, method, trials, seed), p)
 
 
 @dataclass(frozen=True)
@@ -224,17 +226,17 @@ def audit_best(
     the model's ``sd / sqrt(n_topics)``.
     """
     v = np.asarray(values, dtype=np.float64).ravel()
-    alpha, p = _check_prob("alpha", alpha), check_interval_p(p)
+    alpha, p = check_prob("alpha", alpha), check_interval_p(p)
     ref = reference(v, n_topics, se)
-    target = ref.maximum if value is None else _check_mu(value)
-    ext = _StdExtremes.make(ref.n_results, method, trials, seed)
+    target = ref.maximum if value is None else check_mu(value)
+    ext = StdExtremes.make(ref.n_results, method, trials, seed)
     th = _thresholds(v, ref, ext, alpha)
-    iv = _interval(target, ref.se, ext, p)
+    iv = interval_from_extremes(target, ref.se, ext, p)
     order = sorted(range(v.size), key=lambda i: (-v[i], i))
     cands = tuple(i for i in order if v[i] >= iv.lower)
     return BestAudit(
         ref,
-        _mxvd(ref.mu, ref.se, ext, seed),
+        mvd_from_extremes(ref.mu, ref.se, ext, seed),
         th,
         iv,
         cands,

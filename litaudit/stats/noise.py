@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit.errors import ParameterError
-from litaudit.stats.extreme import _check_prob, floor_p
+from litaudit.stats.extreme import check_prob, floor_p
 
 MAD_SCALE = 1.4826  # 1 / Phi^-1(3/4): 1.4826 * MAD estimates sd for a Normal sample
 
@@ -75,7 +75,7 @@ def topic_interaction(
     topics are left out). Needs at least 2 systems and 2 complete topics."""
     from scipy import stats as sps  # imported here: an audit without per-topic scores skips it
 
-    alpha = _check_prob("alpha", alpha)
+    alpha = check_prob("alpha", alpha)
     x = np.asarray(scores, dtype=np.float64)
     if x.ndim != 2:
         raise ParameterError(f"per-topic scores must be a systems x topics table, got {x.ndim}-d")

@@ -2,7 +2,7 @@
 
 The DDL lives in ``schema/*.sql`` only (the one source of truth; duckdb_engine could not
 create SERIAL keys anyway), rows are read with DuckDB and validated into these classes
-(``Store.fetch``); they mirror the DDL, and ``tests/test_store.py`` checks that models and tables agree.
+(``Store.fetch``); they mirror the DDL, and ``tests/store/test_store.py`` checks that models and tables agree.
 Float columns are declared DOUBLE explicitly so values never round-trip through float32.
 """
 

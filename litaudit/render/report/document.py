@@ -1,6 +1,6 @@
 """The report as a sequence of format-neutral blocks (headings, paragraphs, lists,
 tables, figures), rendered by :mod:`.markdown` and :mod:`.html`. Numbers are formatted
-here, once, with a fixed number of digits. Here: the block types, the order of the
+here, once, with a fixed number of digits (the block types and formats: :mod:`.blocks`). Here: the order of the
 sections, the answer first (the conclusions, then the claim), the literature sections (the
 best published result, its candidates and history: Carterette 2015), the data, and the
 appendices (the audits' parameters, where each cited value was transcribed); the
@@ -8,10 +8,20 @@ reusability section is built by :mod:`.document_reuse`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from litaudit.render.report import figures as F
+from litaudit.render.report.blocks import (
+    Bullets,
+    FigureBlock,
+    Heading,
+    Para,
+    Table,
+    cite,
+    f3,
+    f4,
+    http_url,
+)
 from litaudit.render.report.build import cite_text
+from litaudit.render.report.document_reuse import reuse_blocks
 from litaudit.render.report.model import (
     Candidate,
     ClaimSection,
@@ -19,73 +29,6 @@ from litaudit.render.report.model import (
     Report,
     anchor,
 )
-
-
-@dataclass(frozen=True)
-class Heading:
-    level: int
-    text: str
-    anchor: str | None = None  # the section's id, for links within the report
-
-
-@dataclass(frozen=True)
-class Bullets:
-    """A list; each item a text and the links after it, (label, '#anchor' or URL)."""
-
-    items: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
-
-
-@dataclass(frozen=True)
-class Para:
-    text: str
-
-
-@dataclass(frozen=True)
-class Table:
-    columns: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
-    caption: str | None = None
-    links: tuple[tuple[str | None, ...], ...] = ()  # per cell: a URL, or None
-    anchor: str | None = None
-
-
-@dataclass(frozen=True)
-class FigureBlock:
-    figure: F.Figure
-
-
-def http_url(url: str | None) -> str | None:
-    """``url`` when it is an http(s) URL with a host, else None: stored text never
-    becomes a javascript:, data: or relative link. Characters that would end a link
-    (spaces, quotes, angle brackets, controls) are percent-encoded."""
-    from urllib.parse import quote, urlsplit
-
-    if not url:
-        return None
-    url = url.strip()
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return None
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
-        return None
-    return quote(url, safe=":/?#[]@!$&'()*+,;=%~-._")
-
-
-def f4(x) -> str:
-    return "-" if x is None else f"{float(x):.4f}"
-
-
-def f3(x) -> str:
-    return "-" if x is None else f"{float(x):.3f}"
-
-
-def f2(x) -> str:
-    return "-" if x is None else f"{float(x):.2f}"
-
-
-def cite(aid: int | None) -> str:
-    return f"audit #{aid}" if aid is not None else "no audit"
 
 
 def blocks(rep: Report) -> list:
@@ -106,9 +49,6 @@ def blocks(rep: Report) -> list:
         value = claim.value if claim is not None and claim.measure == lit.measure else None
         out += _literature(lit, value)
     if rep.reuse is not None:
-        # imported here: document_reuse takes its block types from this module
-        from litaudit.render.report.document_reuse import reuse_blocks
-
         out += reuse_blocks(rep.reuse)
     out += _data(rep)
     out += _audits(rep)

@@ -8,7 +8,7 @@ significance over random hold-out assignments (Carterette et al. 2010)."""
 from __future__ import annotations
 
 from litaudit.render.report import figures as F
-from litaudit.render.report.document import FigureBlock, Heading, Para, Table, cite, f2, f4
+from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, cite, f2, f4
 from litaudit.render.report.model import ReuseSection, anchor
 
 

@@ -6,15 +6,15 @@ width (viewport meta, tables scroll sideways, plots scale to the page).
 
 from __future__ import annotations
 
-from litaudit.render.report.document import (
+from litaudit.render.report.blocks import (
     Bullets,
     FigureBlock,
     Heading,
     Para,
     Table,
-    blocks,
     http_url,
 )
+from litaudit.render.report.document import blocks
 from litaudit.render.report.model import Report
 from litaudit.render.report.svg import escape  # escaped, control characters dropped
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from litaudit.render.report.document import (
+from litaudit.render.report.blocks import (
     Bullets,
     FigureBlock,
     Heading,
     Para,
     Table,
-    blocks,
     http_url,
 )
+from litaudit.render.report.document import blocks
 from litaudit.render.report.model import Report
 
 # Stored text is data, never Markdown or HTML: the characters that would start markup

@@ -1,0 +1,144 @@
+"""Evaluating a stored run archive for ``runs eval``: the database opened by the command's
+rule (:func:`open_for_eval`), the measures stored for the archive's current fingerprint
+read back (:mod:`litaudit.runs.evalcache`), the others computed
+(:func:`~litaudit.runs.stored_eval.evaluate_stored`) and kept when the database can be
+written."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from litaudit.errors import ParameterError, StoreError
+from litaudit.runs.archive import count_runs, require_qrels, run_rows
+from litaudit.runs.evalcache import Pending, assemble, canonical, fingerprint, lookup, save
+from litaudit.runs.evaluate import Evaluation
+from litaudit.runs.stored_eval import evaluate_stored
+from litaudit.runtime import tune_allocator
+from litaudit.store.db import Store, open_store
+from litaudit.store.migrations import pending as pending_migrations
+from litaudit.store.refdata import resolve_collection
+
+
+@dataclass(frozen=True)
+class ArchiveEvaluation:
+    """What ``runs eval`` prints: the collection's id (resolved from the alias asked for)
+    and the evaluation of its runs."""
+
+    collection_id: str
+    evaluation: Evaluation
+
+
+def evaluate_archive(
+    db: Path,
+    collection: str,
+    measures: Sequence[str],
+    *,
+    tags: Sequence[str] | None = None,
+    rel_level: int = 1,
+    complete: bool = False,
+    cache: bool = True,
+    progress: Callable[[int], AbstractContextManager[Any]] | None = None,
+) -> ArchiveEvaluation:
+    """Evaluate the stored runs of ``collection`` (any alias) in the database ``db``, as
+    trec_eval does. With ``cache``, the values stored for the archive's current state are
+    read back and the values computed are kept (when the database can be written, see
+    :func:`open_for_eval`; a failure to keep them loses nothing: they are returned all the
+    same). ``progress(runs)``: a context manager for the evaluation, given the number of
+    runs, yielding a bar whose ``advance(runs, lines=lines)`` is called after each group."""
+    with open_for_eval(db, cache) as store:
+        cid = resolve_collection(store.con, collection).id
+        n_runs = len(tags) if tags else count_runs(store.con, cid)
+        with progress(n_runs) if progress is not None else nullcontext(None) as bar:
+            ev, pending = evaluate_cached(
+                store.con,
+                cid,
+                measures,
+                tags=tags or None,
+                rel_level=rel_level,
+                complete=complete,
+                use_cache=cache,
+                progress=None if bar is None else (lambda n, lines: bar.advance(n, lines=lines)),
+            )
+        if pending is not None and cache and not store.read_only:
+            try:
+                save(store.con, pending)
+            except duckdb.Error:  # the values are returned all the same
+                pass
+    return ArchiveEvaluation(cid, ev)
+
+
+def open_for_eval(db: Path, cache: bool) -> Store:
+    """The database for ``runs eval``: with the store of evaluations on (``cache``),
+    opened once for writing, so that the values computed are kept on the same connection
+    (a second open for writing would cost more, see docs/DEVELOPING.md), but never
+    created, never migrated: a database that does not exist, is of another schema version,
+    is in use or cannot be written is opened read-only as before (and nothing is kept).
+    Without ``cache``, read-only: nothing is read from or written to the store.
+
+    The price: while it evaluates, the command holds the database as a writer does, so
+    another process cannot open it (before, two ``runs eval`` could read side by side and
+    one of them skipped keeping its values)."""
+    tune_allocator()  # the command's process only (see litaudit.runtime)
+    if cache and db.is_file():
+        try:
+            store = open_store(db, migrate=False)
+        except (StoreError, OSError):
+            pass
+        else:
+            if not pending_migrations(store.con):
+                return store
+            store.close()
+    return open_store(db, read_only=True)
+
+
+def evaluate_cached(
+    con,
+    collection_id: str,
+    measures: Sequence[str],
+    *,
+    tags: Sequence[str] | None = None,
+    rel_level: int = 1,
+    complete: bool = False,
+    use_cache: bool = True,
+    progress=None,
+):
+    """(Evaluation, Pending or None): :func:`~litaudit.runs.stored_eval.evaluate_stored`, with
+    the measures stored for the archive's current fingerprint read back instead of
+    computed. The measures computed come back as ``Pending`` for the caller to
+    :func:`~litaudit.runs.evalcache.save` (on a connection that may write: this function only reads).
+    ``progress(runs, lines)``: see :func:`~litaudit.runs.stored_eval.evaluate_stored`."""
+    if rel_level < 1:
+        raise ParameterError(f"rel_level must be at least 1, got {rel_level}")
+    if not measures:
+        raise ParameterError("no measure asked for")
+    names = canonical(measures)
+    require_qrels(con, collection_id)
+    run_tags = [r[1] for r in run_rows(con, collection_id, tags)]
+    fp = fingerprint(con, collection_id)
+    cached = (
+        lookup(con, collection_id, fp, names, run_tags, rel_level, complete) if use_cache else {}
+    )
+    missing = [m for m in names if m not in cached]
+    computed = None
+    if missing or not run_tags:
+        computed = evaluate_stored(
+            con,
+            collection_id,
+            missing or names,
+            tags=run_tags,
+            rel_level=rel_level,
+            complete=complete,
+            progress=progress,
+        )
+        if not cached:
+            return computed, Pending(collection_id, fp, computed, rel_level, complete)
+    ev = assemble(names, run_tags, cached, computed)
+    return ev, (
+        Pending(collection_id, fp, computed, rel_level, complete) if computed is not None else None
+    )

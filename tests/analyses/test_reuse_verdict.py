@@ -1,0 +1,622 @@
+"""The reusability verdict: its decision (issue 19, items 8-12: an equivalence test of the
+held-out runs' relative shift against a 1% margin, at the collection's pool depth, free of
+the sites' order, with the sites as a unit too, the decision first), the paper's
+agreement analysis over assignments, calibration, stability, wording, and the 2010
+tables from the CLI.
+
+Numbers from the papers: Carterette, Kanoulas, Pavlu, Fang (SIGIR 2010): the APL example
+(Section 3.2.1: effect 0.260, power 0.964 over 210 topics and 0.354 over 39; observed
+[[6,3],[0,1]] against expected [[7.098,2.043],[0.073,0.786]], p = 0.88 by a randomized
+exact test), Tables 3-5 (p 0.58, 0.74, 0), and Section 4.3's Robust 2004 design (249
+topics, 14 sites, 2 held out: "39 for within-site, only 3 for between-site").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from itertools import combinations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from litaudit.analyses import agreement_tables as T
+from litaudit.analyses import reuse_calibration as cal
+from litaudit.analyses import verdict as V
+from litaudit.analyses.agreement_randomization import _held_matrix, _shift, matrix_agreement
+from litaudit.stats import holdout_shift as H
+from litaudit.stats.agreement_null import (
+    fast_power,
+    pair_sets,
+    randomization_pvalue,
+    signflip_pvalue,
+)
+from litaudit.stats.design import assign_holdouts, design, partial_design, round_robin
+from litaudit.stats.holdout_shift import holdout_shift
+from litaudit.stats.power import paired_t_power
+
+# ------------------------------------------------------------------ the deciding test
+
+
+def _table(rng, n_t=30, m=4, runs=8, bias=0.0):
+    """(topics, subsets, runs) scores: a run loses ``bias`` when its site is held out."""
+    site = np.arange(runs) % m
+    subsets = ((),) + tuple(combinations(range(m), 2))
+    base = rng.uniform(0.1, 0.6, size=(n_t, runs))
+    table = np.repeat(base[:, None, :], len(subsets), axis=1)
+    for n, s in enumerate(subsets):
+        table[:, n, np.isin(site, s)] -= bias
+    index = {s: n for n, s in enumerate(subsets)}
+    order = [index[tuple(sorted(s))] for s in round_robin(tuple(range(m)), 2)]
+    return table, site, subsets, order
+
+
+def test_shift_is_zero_when_scores_ignore_the_holdouts():
+    table, site, subsets, _ = _table(np.random.default_rng(1))
+    r = holdout_shift(table, site, subsets)
+    assert abs(r.shift) < 1e-12 and r.ci.low == r.ci.high == r.shift_pct
+    assert r.outcome == H.REUSABLE and r.p_equivalence == 0.0 and r.p_loss == 1.0
+
+
+def test_shift_is_the_expectation_over_random_assignments():
+    # the exact expectation equals the mean of the Monte Carlo shift over many random
+    # assignments (topic order shuffled, round robin: with 30 topics, 5 full cycles of
+    # the 6 pairs, every pair equally likely on every topic) within 4 standard errors
+    rng = np.random.default_rng(7)
+    table, site, subsets, order = _table(rng, bias=0.02)
+    table = table + rng.normal(0, 0.03, size=table.shape)  # depends on the hold-outs
+    exact = holdout_shift(table, site, subsets)
+    index = {s: n for n, s in enumerate(subsets)}
+    topics = [str(t) for t in range(30)]
+    pos = {t: i for i, t in enumerate(topics)}
+    draws = []
+    for _ in range(3000):
+        a = assign_holdouts(topics, [str(s) for s in range(4)], 2, 0, rng=rng)
+        h = _held_matrix(zip(a.topics, a.held_out, strict=True), pos, 4)
+        sub = [index[tuple(np.flatnonzero(h[:, t]).tolist())] for t in range(30)]
+        draws.append(_shift(table[np.arange(30), sub].T, h[site])[0])
+    se = np.std(draws) / np.sqrt(len(draws))
+    assert exact.shift == pytest.approx(np.mean(draws), abs=4 * se)
+    assert exact.ci.high < 0
+
+
+def _biased(rng, bias, noise, n_t=60, m=6, runs=18, names=None):
+    """A table where a run loses ``bias`` (fraction of its score) when its site is held
+    out, plus hold-out-dependent noise keyed by the held-out pair of *names*."""
+    names = names or [f"s{i}" for i in range(m)]
+    site = np.arange(runs) % m
+    base = rng.uniform(0.1, 0.6, size=(n_t, runs))
+    pairs = sorted(combinations(sorted(names), 2))
+    eps = {p: rng.normal(0, noise, size=(n_t, runs)) for p in pairs}
+    return base, site, eps, bias
+
+
+def _build(base, site, eps, bias, names):
+    """The table for sites called ``names`` (code i is ``names[i]``)."""
+    m = len(names)
+    subsets = ((),) + tuple(combinations(range(m), 2))
+    t = np.repeat(base[:, None, :], len(subsets), axis=1)
+    for n, s in enumerate(subsets[1:], start=1):
+        held = np.isin(site, s)
+        t[:, n, :] += eps[tuple(sorted(names[i] for i in s))]
+        t[:, n, held] *= 1 - bias
+    return t, subsets
+
+
+@pytest.mark.parametrize(
+    ("bias", "noise", "outcome"),
+    [(0.0, 0.002, H.REUSABLE), (0.05, 0.002, H.LOSE), (0.0, 0.4, H.INCONCLUSIVE)],
+)
+def test_three_outcomes(bias, noise, outcome):
+    rng = np.random.default_rng(3)
+    names = [f"s{i}" for i in range(6)]
+    base, site, eps, b = _biased(rng, bias, noise, names=names)
+    table, subsets = _build(base, site, eps, b, names)
+    r = holdout_shift(table, site, subsets, names=names)
+    assert r.outcome == outcome
+    assert r.level == pytest.approx(0.9) and r.ci.df == 59
+    # the one-sided tests say what the interval says
+    assert (r.p_loss < 0.05) == (r.ci.high < -1.0)
+    assert (r.p_equivalence < 0.05) == (-1.0 < r.ci.low and r.ci.high < 1.0)
+
+
+def test_decide_interval():
+    def iv(lo, hi):
+        return H.Interval((lo + hi) / 2, lo, hi, 9)
+
+    assert H.decide_interval(iv(-0.5, 0.9), 1.0) == H.REUSABLE
+    assert H.decide_interval(iv(-1.5, -1.01), 1.0) == H.LOSE
+    assert H.decide_interval(iv(-1.5, -0.9), 1.0) == H.INCONCLUSIVE
+    assert H.decide_interval(iv(1.2, 1.5), 1.0) == H.INCONCLUSIVE  # a gain is not a loss
+    assert H.decide_interval(iv(-1.5, -0.9), 2.0) == H.REUSABLE
+
+
+def test_renaming_the_sites_changes_no_digit():
+    # every site pair weighs the same: renaming the sites (which reorders the pairs and
+    # the sites) gives the same interval to the last digit, topics and sites
+    rng = np.random.default_rng(11)
+    names = [f"s{i}" for i in range(7)]
+    base, site, eps, b = _biased(rng, 0.01, 0.05, n_t=50, m=7, runs=21, names=names)
+    table, subsets = _build(base, site, eps, b, names)
+    r = holdout_shift(table, site, subsets, names=names)
+    perm = np.array([3, 6, 0, 5, 1, 4, 2])  # new code of each old one
+    renamed = [""] * 7
+    for old, new in enumerate(perm):
+        renamed[new] = names[old]
+    t2, s2 = _build(base, perm[site], eps, b, renamed)
+    r2 = holdout_shift(t2, perm[site], s2, names=renamed)
+    assert r2.ci == r.ci and r2.site_ci == r.site_ci and r2.sites == r.sites
+    assert r.outcome == r2.outcome
+
+
+def test_sites_as_the_unit():
+    from litaudit.analyses.verdict_wording import sites_sentence
+
+    rng = np.random.default_rng(5)
+    names = [f"s{i}" for i in range(6)]
+    base, site, eps, b = _biased(rng, 0.0, 0.001, names=names)
+    # site s0 alone loses 10% whenever it is held out
+    table, subsets = _build(base, site, eps, b, names)
+    for n, s in enumerate(subsets):
+        if 0 in s:
+            table[:, n, site == 0] *= 0.9
+    r = holdout_shift(table, site, subsets, names=names)
+    assert [x.site for x in r.sites if x.loses] == ["s0"]
+    assert r.sites[0].site == "s0" and r.sites[0].high < -1
+    assert r.site_ci is not None and r.site_ci.df == 5
+    text = sites_sentence(r)
+    assert text.startswith("Sites as the unit: 1 of 6 sites lose more than 1%")
+    assert "with 6 sites this answer is about these sites" in text
+
+
+def test_decision_sentence():
+    from litaudit.analyses.verdict_decision import DepthShift
+    from litaudit.analyses.verdict_wording import decision_sentence, depth_sentence
+
+    rng = np.random.default_rng(3)
+    names = [f"s{i}" for i in range(6)]
+    base, site, eps, b = _biased(rng, 0.05, 0.002, names=names)
+    table, subsets = _build(base, site, eps, b, names)
+    r = holdout_shift(table, site, subsets, names=names)
+    lo, hi = -r.ci.high, -r.ci.low
+    assert depth_sentence(100, r) == (
+        f"At pool depth 100, runs of a site left out of judging score {-r.shift_pct:.2f}% "
+        f"lower (90% CI {lo:.2f}-{hi:.2f}%) on the topics it did not judge; evaluation "
+        "noise is 1% (Voorhees et al. 2014): new systems lose more than 1%."
+    )
+    v = V.matrix_verdict(base.T, site, assignments=2, seed=1)
+    assert v.outcome == V.REUSABLE and v.decision is v.tests[0]
+    assert decision_sentence(v).startswith(
+        "With the given scores, runs of a site left out of judging score the same (90% CI "
+        "0.00-0.00%) on the topics"
+    ) and decision_sentence(v).endswith(": reusable within 1%.")
+    unknown = dataclasses.replace(
+        v, collection_id="c", outcome=V.NO_DEPTH, decision=None, tests=(DepthShift(10, r),)
+    )
+    assert decision_sentence(unknown).startswith("No decision: the pool depth of c is not recorded")
+
+
+# ------------------------------------------------------------------ the agreement analysis
+
+
+def test_each_pair_counted_once():
+    sets = {p.analysis: p for p in pair_sets([0, 0, 1, 1, 2])}
+    within = sets["within-site"]
+    assert sorted(zip(within.i.tolist(), within.j.tolist(), strict=True)) == [(0, 1), (2, 3)]
+    for name in ("between-site", "participant-comparison"):
+        ps = sets[name]
+        pairs = [frozenset(x) for x in zip(ps.i.tolist(), ps.j.tolist(), strict=True)]
+        assert len(pairs) == len(set(pairs)) == 8  # 2x2 + 2x1 + 2x1
+        assert np.all(ps.a < ps.b)  # the earlier site is the new one
+
+
+def test_single_within_site_pair_is_not_enough_data():
+    # 5 sites, one of them with two runs: within-site has a single pair
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 1, size=(6, 60))
+    res = matrix_agreement(x, [0, 0, 1, 2, 3, 4], assignments=3, seed=1)
+    within = next(p for p in res.parts if p.analysis == "within-site")
+    assert within.status == "not enough data" and within.p_value is None
+    assert "fewer than 10" in within.reason
+    part = next(p for p in res.parts if p.analysis == "participant-comparison")
+    assert part.status == "tested" and 0 < part.p_value <= 1
+
+
+def test_fast_power_matches_the_noncentral_t():
+    d = np.linspace(0, 3, 61)
+    for n in (5, 12, 39, 210):
+        assert (
+            np.max(np.abs(fast_power(d, np.full(d.size, n), 0.05) - paired_t_power(d, n, 0.05)))
+            < 1e-4
+        )
+
+
+@given(st.lists(st.floats(-5, 5), min_size=1, max_size=50), st.floats(-5, 5))
+def test_randomization_p_is_never_zero(null, obs):
+    p = randomization_pvalue(obs, null)
+    assert 1 / (len(null) + 1) <= p <= 1
+
+
+def test_signflip_is_calibrated_on_symmetric_differences():
+    rng = np.random.default_rng(11)
+    ps = [signflip_pvalue(rng.normal(size=30), 199, rng) for _ in range(300)]
+    assert 0.02 <= np.mean(np.array(ps) <= 0.05) <= 0.09
+
+
+# ------------------------------------------------------------------ design (Section 4.3)
+
+
+def test_partial_design_robust2004():
+    d = partial_design(14, 249, 0, 2)
+    assert (d.full_cycles, d.partial) == (2, 67)
+    assert d.within_site_reuse[1] == 39 and d.between_site_reuse[1] == 3  # the paper's
+    assert d.within_site_baseline[0] == 210  # Figure 1: 210
+
+
+def test_partial_design_agrees_with_table_2_and_the_assignment():
+    full = design(9, 564, 200, 2)  # Section 4.2: b = 10, n = 204
+    p = partial_design(9, 564, full.baseline, 2)
+    assert p.partial == 0 and p.within_site_reuse == (full.within_site_reuse,) * 2
+    assert p.between_site_reuse == (full.between_site_reuse,) * 2
+    assert p.participant_comparison == (full.participant_comparison,) * 2
+    # the sizes are those of the assignment `reuse agreement` makes, in any topic order
+    sites = [f"S{i}" for i in range(1, 15)]
+    a = assign_holdouts([str(t) for t in range(249)], sites, 2, 0, rng=np.random.default_rng(5))
+    per_site = [sum(s in h for h in a.held_out) for s in sites]
+    d = partial_design(14, 249, 0, 2)
+    assert (min(per_site), max(per_site)) == d.within_site_reuse
+
+
+# ------------------------------------------------------------------ 2010 tables from the CLI
+
+
+def test_cli_power_reproduces_the_apl_example(cli):
+    res = cli("reuse", "power", "-e", "0.2604", "-n", "210", "-n", "39", "--json")
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output)
+    assert [round(r["power"], 3) for r in rows] == [0.964, 0.354]
+
+
+def test_cli_table_reproduces_the_apl_example(cli):
+    res = cli("reuse", "table", "-o", "6,3,0,1", "--expected", "7.098,2.043,0.073,0.786")
+    assert res.exit_code == 0, res.output
+    # exact enumeration 0.8928; the paper's randomized exact test printed 0.88
+    assert "exact p 0.8928 (286 outcomes), asymptotic p 0.8615" in res.output
+    # the expected table from the pair's effect size (one APL pair: 0.341, 0.623, ...)
+    t = T.table_test([1, 0, 0, 0], pairs=[T.parse_pair("0.2604:210:39", 0.05)])
+    assert np.round(t.expected, 3).tolist() == [0.341, 0.623, 0.013, 0.023]
+
+
+@pytest.mark.parametrize(
+    "obs, exp, paper_p, exact",
+    [
+        ("196,57,2,45", "189.5,62.1,4.3,44.1", 0.58, 0.5936),  # Table 3
+        ("130,127,17,160", "135.4,121.6,13.9,163.1", 0.74, None),  # Table 4
+    ],
+)
+def test_cli_table_3_and_4(cli, obs, exp, paper_p, exact):
+    res = cli("reuse", "table", "-o", obs, "--expected", exp, "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    # the expected cells are printed to 0.1: p within 0.02 of the paper's
+    assert out["p_asymptotic"] == pytest.approx(paper_p, abs=0.02)
+    if exact is not None:
+        assert out["p_exact"] == pytest.approx(exact, abs=1e-4)
+
+
+def test_cli_table_5(cli):
+    res = cli(
+        "reuse", "table", "-o", "257,133,41,100", "--expected", "302.5,85.1,26.2,117.2", "--json"
+    )
+    out = json.loads(res.output)
+    assert out["statistic"] == pytest.approx(44.69, abs=0.01) and out["p_asymptotic"] < 1e-8
+    assert out["p_exact"] is None and "asymptotic only" in out["note"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("reuse", "table", "-o", "6,3,0"), "expected four numbers"),
+        (("reuse", "table", "-o", "6,3,0,1"), "give the expected table or the pairs"),
+        (("reuse", "table", "-o", "6,3,0,1", "--pair", "0.2:10"), "effect:baseline_topics"),
+        (
+            ("reuse", "design", "-m", "14", "-N", "249", "--baseline-min", "0", "--partial"),
+            "--partial needs --held-out",
+        ),
+    ],
+)
+def test_cli_table_bad_input(cli, args, message):
+    res = cli(*args)
+    assert res.exit_code == 1 and message in res.output
+
+
+# ------------------------------------------------------------------ real data
+
+
+@pytest.fixture(scope="module")
+def robust03(tmp_path_factory):
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    if not (data / "trec" / "runs" / "robust03").is_dir():
+        pytest.skip(f"{data} is absent: the robust03 archive is needed")
+    from litaudit.analyses.coded_archive import load_coded
+    from litaudit.curation.seed import load_seeds
+    from litaudit.runs.ingest import import_archive
+    from litaudit.store.db import open_store
+
+    path = tmp_path_factory.mktemp("r03") / "r03.duckdb"
+    with open_store(path) as store:
+        load_seeds(store)
+        import_archive(
+            store,
+            "trec-robust-2003",
+            [data / "trec" / "runs" / "robust03"],
+            qrels_path=data / "trec" / "qrels" / "qrels.robust03.txt",
+        )
+        coded = load_coded(store.con, "trec-robust-2003")[1]
+    return path, coded, data
+
+
+@pytest.mark.slow
+def test_pool_scores_equal_the_pooling_simulation(robust03):
+    from litaudit.analyses.agreement_input import simulate_pooling
+    from litaudit.analyses.holdout_pools import pool_scores
+    from litaudit.runs.archive import load_archive
+    from litaudit.store.db import open_store
+
+    path, c, _ = robust03
+    ps = pool_scores(c, c.participant_of_run, k=2, depth=20)
+    with open_store(path, read_only=True) as store:
+        arch = load_archive(store.con, "trec-robust-2003")
+    sim = simulate_pooling(
+        arch.qrels, arch.runs, c.participants, k=2, depth=20, rng=np.random.default_rng(5)
+    )
+    held = dict(zip(sim.assignment.topics, sim.assignment.held_out, strict=True))
+    names = c.participant_names
+    sub = [ps.index(tuple(names.index(x) for x in held[t])) for t in c.topic_names]
+    cols = [c.topic_names.index(t) for t in sim.design.topics]
+    np.testing.assert_allclose(ps.scores(np.array(sub))[:, cols], sim.design.scores, atol=1e-12)
+    np.testing.assert_allclose(ps.full[:, cols], sim.true_scores, atol=1e-12)
+
+
+@pytest.mark.slow
+def test_calibration_smoke(robust03):
+    # a small version of each family of bench/bench_calibration.py
+    from litaudit.analyses.agreement_input import read_score_matrix
+
+    _, c, data = robust03
+    _, _, r04 = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
+    r = cal.run_family("r04", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6), seed=1)
+    assert r.reusable.count == 6 and r.lose.count == 0 and 0 < r.lose.upper95 < 1
+    assert abs(r.mean_shift_pct) < 1e-9 and r.below_zero.count == 0
+    r = cal.run_family(
+        "noise", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6, noise=0.02), seed=2
+    )
+    assert r.cases == 6 and r.lose.count == 0 and abs(r.mean_shift_pct) < 1
+    r = cal.run_family(
+        "r03 full", 4, lambda rng: cal.archive_case(c, rng, depth=None, sites=5, topics=50), seed=3
+    )
+    assert r.reusable.count == 4
+    r = cal.run_family(
+        "r03 shallow", 4, lambda rng: cal.archive_case(c, rng, depth=10, sites=5, topics=50), seed=4
+    )
+    assert r.lose.count == 4 and r.mean_shift_pct < -1 and r.lose.lower95 > 0
+    r = cal.run_family("r03 deep", 3, lambda rng: cal.archive_case(c, rng, depth=1000, sites=5), 5)
+    assert r.reusable.count == 3 and -1 < r.mean_shift_pct < 0
+
+
+@pytest.mark.slow
+def test_robust04_verdict_is_stable_across_20_seeds(robust03):
+    from litaudit.analyses.agreement_input import pseudo_sites, read_score_matrix
+    from litaudit.analyses.verdict_wording import decision_sentence
+
+    data = robust03[2]
+    tags, _, x = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
+    sites = pseudo_sites(tags, 14)
+    seen = {decision_sentence(V.matrix_verdict(x, sites, seed=s, assignments=1)) for s in range(20)}
+    assert len(seen) == 1 and next(iter(seen)).endswith("reusable within 1%.")
+
+
+def _cli(path, *args):
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    res = CliRunner().invoke(
+        app, ["--db", str(path), "reuse", "verdict", "-c", "robust03", "--assignments", "2", *args]
+    )
+    assert res.exit_code == 0, res.output
+    return res.output
+
+
+@pytest.mark.slow
+def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
+    import shutil
+
+    from litaudit.analyses.audits import list_audits
+    from litaudit.store.db import open_store
+
+    path = tmp_path / "r03.duckdb"
+    shutil.copy(robust03[0], path)
+    # no recorded pool depth: one row per depth, no decision (the first line says so)
+    text = _cli(path)
+    first = " ".join(text.split("\n\n")[0].split())
+    assert first.startswith(
+        "No decision: the pool depth of trec-robust-2003 is not recorded, so no depth is the "
+        "collection's (give --depth); runs of a site left out of judging score from 0.05% "
+        "lower (depth 1000) to 4.04% lower (depth 10)"
+    ), first
+    flat = " ".join(text.split())
+    assert "the archive holds 17 of the 78 official runs" in flat
+    assert "Sites as the unit" not in flat
+    # at the depths given: the three outcomes, the first line one sentence
+    text = _cli(path, "--depth", "100")
+    lines = " ".join(text.split()).split(" Pool depth 100: given with --depth. ")
+    assert lines[0] == (
+        "At pool depth 100, runs of a site left out of judging score 1.22% lower (90% CI "
+        "0.97-1.48%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
+        "al. 2014): inconclusive."
+    )
+    assert lines[1].startswith(
+        "Sites as the unit: 4 of 16 sites lose more than 1% (their own 90% CI over topics "
+        "below -1%); the mean over sites is -1.29% (90% CI -1.93% to -0.65%, 15 df)."
+    )
+    flat = " ".join(_cli(path, "--depth", "1000").split())
+    assert flat.startswith(
+        "At pool depth 1000, runs of a site left out of judging score 0.05% lower (90% CI "
+        "0.01-0.09%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
+        "al. 2014): reusable within 1%."
+    )
+    flat = " ".join(_cli(path, "--depth", "10").split())
+    assert flat.startswith("At pool depth 10, ") and "new systems lose more than 1%." in flat
+    flat = " ".join(_cli(path, "--depth", "100", "--margin", "2").split())
+    assert "evaluation noise is 2% (Voorhees et al. 2014): reusable within 2%." in flat
+    # the decision does not depend on the seed of the (descriptive) assignments
+    with open_store(path) as store:
+        runs = [
+            V.run_verdict(store.con, "robust03", depth=100, seed=s, assignments=1, save=False)
+            for s in (1, 2, 3)
+        ]
+        stored = list_audits(store.con, kind=V.KIND)[-1].result
+    assert len({r.result.decision for r in runs}) == 1
+    # the stored audit decodes back into the same typed verdict (registered kind)
+    from litaudit.codec import decode, to_jsonable
+
+    assert isinstance(stored, V.Verdict) and stored.outcome == V.REUSABLE
+    assert stored.depth == 100 and stored.margin_pct == 2.0
+    assert to_jsonable(decode(V.Verdict, to_jsonable(stored))) == to_jsonable(stored)
+    assert [t.depth for t in stored.tests] == [10, 20, 50, 100, 1000]
+
+
+def test_robust03_renamed_participants_same_interval(robust03):
+    # issue 19, item 10: the participants renamed (their order reversed) give the same
+    # interval at every depth, to the last digit
+    from litaudit.analyses.verdict_decision import pool_shifts
+
+    _, c, _ = robust03
+    m = len(c.participant_names)
+    perm = np.arange(m)[::-1]
+    renamed = [""] * m
+    for new in perm:
+        renamed[new] = f"site{new:02d}"
+    c2 = dataclasses.replace(
+        c, participant_names=tuple(renamed), participant_of_run=perm[c.participant_of_run]
+    )
+    a = pool_shifts(c, (20, 1000), [], lambda n: None, margin_pct=1.0, alpha=0.05)[1]
+    b = pool_shifts(c2, (20, 1000), [], lambda n: None, margin_pct=1.0, alpha=0.05)[1]
+    assert [x.result.ci for x in a] == [x.result.ci for x in b]
+    assert [x.result.site_ci for x in a] == [x.result.site_ci for x in b]
+
+
+def test_recorded_pool_depth_decides(robust03, tmp_path):
+    # issue 19, item 9: a collection's recorded depth (with its source) is the one
+    # decided at; --depth overrides it
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    path = tmp_path / "r03.duckdb"
+    shutil.copy(robust03[0], path)
+    with open_store(path) as store:
+        store.con.execute(
+            "INSERT INTO pool_depths VALUES ('trec-robust-2003', 1000, 'a test source')"
+        )
+    lines = _cli(path).splitlines()
+    assert lines[0].startswith("At pool depth 1000, runs of a site left out of judging")
+    assert lines[0].endswith(": reusable within 1%.") and lines[1] == (
+        "Pool depth 1000: a test source."
+    )
+    lines = _cli(path, "--depth", "20").splitlines()
+    assert lines[0].startswith("At pool depth 20,") and lines[1].endswith("given with --depth.")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-c", "robust03", "--margin", "0"], "--margin must be a positive percentage"),
+        (["-c", "robust03", "--alpha", "0.5"], "--alpha must be in (0, 0.5)"),
+        (["--scores", "x.csv", "--depth", "10"], "--depth applies to a stored archive"),
+    ],
+)
+def test_verdict_bad_options(args, message):
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    res = CliRunner().invoke(app, ["reuse", "verdict", *args])
+    assert res.exit_code != 0 and message in res.output
+
+
+def test_pool_depths_are_recorded_with_their_source(tmp_path):
+    from litaudit.curation.seed import load_seeds
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import pool_depth
+
+    with open_store(tmp_path / "s.duckdb") as store:
+        load_seeds(store)
+        depth, source = pool_depth(store.con, "disks45/nocr/trec8")
+        assert depth == 100 and source.startswith("Voorhees, Lin, Efron, SIGIR 2014, Table 1")
+        assert pool_depth(store.con, "trec-robust-2003") is None  # no source: unknown
+
+
+def test_randomization_test_of_a_design():
+    from litaudit.analyses import agreement_input as agin
+    from litaudit.analyses.agreement_run import randomization_test
+    from litaudit.errors import ParameterError
+
+    rng = np.random.default_rng(2)
+    sites = tuple(f"S{i}" for i in range(6) for _ in range(3))  # 6 sites x 3 runs
+    runs = tuple(f"r{i}" for i in range(18))
+    topics = tuple(str(t) for t in range(60))
+    a = assign_holdouts(topics, sorted(set(sites)), 2, 0, rng=rng)
+    held = dict(zip(a.topics, a.held_out, strict=True))
+    x = rng.uniform(0.1, 0.6, size=(18, 60)) + np.linspace(0, 0.2, 18)[:, None]
+    fair = agin.design_from_scores(runs, sites, topics, x, held)
+    r = randomization_test(fair, assignments=49, seed=1)
+    assert r.k == 2 and r.baseline == 0 and r.assignments == 49
+    assert all(1 / 50 <= v.p_value <= 1 for v in r.analyses if v.pairs)
+    # held-out runs lose 0.3 on the topics their site was held out of: X^2 far out
+    y = x.copy()
+    for i, s in enumerate(sites):
+        y[i, [t for t, tp in enumerate(topics) if s in held[tp]]] -= 0.3
+    unfair = agin.design_from_scores(runs, sites, topics, y, held)
+    part = {v.analysis: v for v in randomization_test(unfair, assignments=49, seed=1).analyses}
+    # (within a site every run loses the same: within-site pairs cannot see it)
+    assert part["participant-comparison"].p_value == pytest.approx(1 / 50)
+    with pytest.raises(ParameterError, match="same number of held-out"):
+        odd = dict(held)
+        odd[topics[0]] = (sites[0],)
+        randomization_test(
+            agin.design_from_scores(runs, sites, topics, x, odd), assignments=5, seed=1
+        )
+
+
+def test_verdict_renderer_escapes_stored_text():
+    """Stored names (collection, sites) print as text: no markup, no control characters."""
+    import dataclasses
+
+    from litaudit.render.audits import render_result
+    from litaudit.render.console import out
+
+    rng = np.random.default_rng(4)
+    sites = ("[bold]s1[/bold]", "s2\x1b[31m", "s3", "s4")
+    x = rng.uniform(0.1, 0.6, size=(8, 24))
+    v = V.matrix_verdict(x, tuple(sites[i % 4] for i in range(8)), assignments=3, seed=1)
+    assert v.tests and v.tests[0].result.sites
+    v = dataclasses.replace(v, collection_id="c\x1b]0;title\x07[red]x[/red]")
+    width = out.width
+    out.width = 300  # no cell cut short
+    try:
+        with out.capture() as cap:
+            render_result(v)
+    finally:
+        out.width = width
+    text = cap.get()
+    assert "\x1b" not in text and "\x07" not in text
+    assert "[red]x[/red]" in text and "[bold]s1[/bold] +0.00%" in text
+    assert text.startswith(
+        "With the given scores, runs of a site left out of judging score the same"
+    )

@@ -1,0 +1,415 @@
+"""`litaudit audit ...` through the CLI (Carterette, SIGIR 2015 audits)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+
+@pytest.fixture
+def db(seeded_db_file, tmp_path):
+    """A private copy of the seeded database (audit commands write)."""
+    path = tmp_path / "audit.duckdb"
+    shutil.copy(seeded_db_file, path)
+    return path
+
+
+def _n_audits(path) -> int:
+    import duckdb
+
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return con.execute("SELECT count(*) FROM audits").fetchone()[0]
+    finally:
+        con.close()
+
+
+def test_best_prints_tables_2_and_3_and_candidates(cli, db):
+    r = cli("audit", "best", "-c", "trec7", "-m", "MAP", "--source", "official", db=db)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    assert out.startswith("Best-result audit: trec7 AP (official), 50 topics  [audit #1]")
+    assert "Table 2: the published population" in out
+    assert "│ 103 │ 0.1992 │ 0.0806 │ 0.0114 │ 0.0117 │ 0.3702 │" in out
+    assert out.splitlines()[1] == (
+        "Population: N = 103 results on 50 topics; sources: TREC trec7/adhoc 103; roles: "
+        "official 103; run types: automatic 86, manual 17; topic sets: 351-400 103; reported by "
+        "nist 103; dated 1998-06-26 to 1998-08-09."
+    )
+    assert "Thresholds of the max and min of N = 103 at alpha = 0.05" in out
+    assert (
+        "│ max above │    0.2367 │                35 │                                0.0513 │"
+        in out
+    )
+    assert "false positives" not in out and "beyond chance" not in out.lower()
+    assert "Reference model: a null of 103 equally good systems, each measured with the " in out
+    assert "The 103 published results spread with sd 0.0806, 7.1 times that" in out
+    assert "Warning" not in out and "rejected" not in out
+    assert "│ 0.3702 │ 0.3377 │ [0.3052, 0.3702] │" in out
+    assert "CLARIT98COMB" in out and "TREC trec7/adhoc" in out
+    assert _n_audits(db) == 1
+
+
+def test_best_json_and_montecarlo(cli, db):
+    r = cli(
+        "audit",
+        "best",
+        "-c",
+        "trec7",
+        "-m",
+        "AP",
+        "--run-type",
+        "automatic",
+        "--method",
+        "montecarlo",
+        "--trials",
+        "2000",
+        "--seed",
+        "7",
+        "--json",
+        db=db,
+    )
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert list(out) == ["audit_id", "result", "reused"]  # sorted keys
+    assert out["audit_id"] == 1 and out["reused"] is False and "audit_id" not in out["result"]
+    d = out["result"]
+    assert d["best"]["system"] == "ok7ax" and d["best"]["value_text"] == "0.3033"
+    assert d["stats"]["method"] == "montecarlo" and d["stats"]["seed"] == 7
+    assert d["stats"]["trials"] == 2000 and d["stats"]["thresholds"]["max_threshold_se"] > 0
+    assert d["candidates"][0]["result"]["track"] == "trec7/adhoc"
+    show = cli("audit", "show", str(out["audit_id"]), "--json", db=db)
+    stored = json.loads(show.output)
+    assert (stored["method"], stored["seed"], stored["trials"]) == ("montecarlo", 7, 2000)
+    assert stored["params"]["filters"]["run_types"] == ["automatic"]
+
+
+def test_claim_ok7ax(cli, db):
+    # Carterette 2015, Sec. 3.1: ok7ax (0.303), the best automatic run, as one of the 103
+    # TREC-7 runs: threshold ~0.2375, mu0 ~0.2705, lower bound ~0.2378; exact on the NIST
+    # values: 0.2367, 0.2708, 0.2383.
+    r = cli("audit", "claim", "-c", "trec7", "-m", "AP", "--system", "ok7ax", db=db)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[1] == (
+        "Against the record: 0.3033 (ok7ax, TREC trec7/adhoc) is below the record, 0.3702 "
+        "(CLARIT98COMB, TREC trec7/adhoc), and below the record's 60% band [0.3052, 0.3702] "
+        "under the reference model: a gap of 0.067 is wider than the band that picking the "
+        "best of 103 equally good systems spans with probability 0.6; this is not a test of "
+        "the claim against the record; 6 other published results are at or above it."
+    )
+    assert lines[2].startswith(
+        "Against chance: 0.3033 is above 0.2367, the value that the best of 103 equally good "
+        "systems (the claim as one of the 103 published results), each measured with standard "
+        "error 0.0114 around the mean 0.1992, exceeds with probability 0.05 (p < 1e-6). Under "
+        "that null 0.051 of the 103 draws are expected above 0.2367; 35 of the 103 published "
+        "results are above it."
+    )
+    assert lines[3] == (
+        "The claim's own interval: the lowest population mean whose best of "
+        "103 draws reaches 0.3033 with probability 0.2 is mu0 = 0.2708, 10.7% "
+        "lower; the claim's 60% interval is [0.2383, 0.3033]."
+    )
+    assert lines[4].startswith("Reference model: a null of 103 equally good systems")
+    assert lines[5].startswith("Population: N = 103 results on 50 topics")
+    assert "│ mu0          │ 0.2708           │" in r.output
+    j = json.loads(
+        cli(
+            "audit",
+            "claim",
+            "-c",
+            "trec7",
+            "-m",
+            "AP",
+            "--value",
+            "0.24",
+            "--hidden-multiplier",
+            "3",
+            "--json",
+            "--no-save",
+            db=db,
+        ).output
+    )
+    assert (j["audit_id"], j["reused"]) == (None, False)
+    assert j["result"]["stats"]["chance"]["n_draws"] == 3 * 103 + 1
+    assert _n_audits(db) == 1
+
+
+ROBUST_0372 = [
+    "Claim audit: robust04 AP (all sources), 249 topics  [audit #1]",
+    "Against the record: 0.3720 is above the record, 0.3686 (best (proposed), Cormack et al. "
+    "(SIGIR 2009)), which lies within the claim's 60% band [0.3544, 0.3720] under the "
+    "reference model: a gap of 0.0034 is within what picking the best of 329 equally good "
+    "systems produces; this is not a test of the claim against the record; no published "
+    "result is at or above it.",
+    "Against chance: uninformative for this population. The threshold 0.2818, the value "
+    "that the best of 329 equally good systems (the claim as one more draw besides the 328 "
+    "published results), each measured with standard error 0.0027 around the mean 0.2719, "
+    "exceeds with probability 0.05, lies 0.23 between-system sd above the mean (less than "
+    "0.25): 146 of the 328 published results pass it, so passing it (0.3720 does) says "
+    "nothing here.",
+    "The claim's own interval: the lowest population mean whose best of 329 draws reaches "
+    "0.3720 with probability 0.2 is mu0 = 0.3632, 2.4% lower; the claim's 60% interval is "
+    "[0.3544, 0.3720].",
+    "Reference model: a null of 328 equally good systems, each measured with the model's "
+    "standard error sd / sqrt(n) = 0.0433 / sqrt(249) = 0.0027 over 249 topics (no "
+    "per-topic scores of this population are stored); it is not a measured standard error: "
+    "give one measured on per-topic scores with --se VALUE. The 328 published results "
+    "spread with sd 0.0433, 15.8 times that (sqrt(n) by construction) because they are not "
+    "equally good; the thresholds and bands say what equally good systems would reach.",
+    "Population: N = 328 results on 249 topics; sources: papers 218 (from 109 papers), TREC "
+    "trec13/robust 110; roles: official 110, baseline 109, proposed 109; run types: - 218, "
+    "automatic 110; topic sets: judged 328; reported by authors 218, nist 110; dated "
+    "2004-07-30 to 2004-08-06 (218 undated).",
+]
+
+
+def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
+    # issue 11: 0.3720 on robust04 was printed as BEYOND CHANCE; the record (0.3686,
+    # Cormack et al., SIGIR 2009) lies in the claim's own 60% interval
+    r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.3720", db=db)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[:6] == ROBUST_0372
+    low = r.output.lower()
+    for word in ("beyond chance", "state of the art", "beats", "better than", "significant"):
+        assert word not in low
+    assert "│ record in the claim's band     │ yes" in r.output
+    assert "│ claim in the record's band     │ no (above it)" in r.output
+    assert "│ p = P(max of M >= claim), descriptive" in r.output
+    assert "- (uninformative)" in r.output and "< 1e-6" not in r.output
+    # --json: the same answers, in order, and N* as a capped float
+    d = json.loads(
+        cli(
+            "audit",
+            "claim",
+            "-c",
+            "robust04",
+            "-m",
+            "AP",
+            "--value",
+            "0.3720",
+            "--json",
+            "--no-save",
+            db=db,
+        ).output
+    )["result"]
+    assert list(d["answers"]) == ROBUST_0372[1:5]
+    ch = d["stats"]["chance"]
+    assert ch["n_star"] == 1e12 and ch["n_star_capped"] is True and ch["n_star_cap"] == 1e12
+    assert ch["p_value"] == 1e-6 and ch["p_below_floor"] is True
+    assert ch["informative"] is False and round(ch["gap_sd"], 2) == 0.23
+    assert d["record_holder"]["citation"] == "Cormack et al. (SIGIR 2009)"
+    assert d["population"]["n"] == 328 and "fit" not in d["stats"]
+    assert d["noise"]["source"] == "model" and d["noise"]["asked"] == "default"
+    # audit show prints the stored audit as the command did
+    shown = cli("audit", "show", "1", db=db)
+    assert shown.output.splitlines()[1:7] == ROBUST_0372
+
+
+def test_a_claim_below_the_record_is_not_above_it(cli, db):
+    r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.36", "--no-save", db=db)
+    assert r.exit_code == 0, r.output
+    assert r.output.splitlines()[1] == (
+        "Against the record: 0.3600 is below the record, 0.3686 (best (proposed), Cormack et "
+        "al. (SIGIR 2009)), within the record's 60% band [0.3510, 0.3686] under the reference "
+        "model: a gap of 0.0086 is within what picking the best of 328 equally good systems "
+        "produces; this is not a test of the claim against the record; 3 published results "
+        "are at or above it."
+    )
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ("--value", "37.2"),
+            "claimed AP 37.2 is not a fraction; did you mean 0.372? (AP lies between 0 and 1)",
+        ),
+        (("--value", "5"), "claimed AP 5 is not a fraction; did you mean 0.05?"),
+        (("--value", "-0.2"), "claimed AP -0.2 is negative; AP lies between 0 and 1"),
+        (
+            ("--value", "0.3", "--p", "0.6"),
+            "p must be strictly between 0 and 0.5 (the interval covers 1 - 2p), got 0.6",
+        ),
+        (("--value", "0.3", "--alpha", "1.5"), "alpha must be strictly between 0 and 1, got 1.5"),
+        (
+            ("--value", "0.3", "--years", "2019"),
+            "robust04 AP: 2 result(s) after the filters; an extreme-value audit needs at least 5",
+        ),
+        (("--system", "best (proposed)"), "system 'best (proposed)' names 109 results"),
+        (("--value", "0.3", "--system", "x"), "give exactly one of"),
+        ((), "give exactly one of"),
+    ],
+)
+def test_bad_claims_are_one_line_and_exit_1(cli, db, args, message):
+    r = cli("audit", "claim", "-c", "robust04", "-m", "AP", *args, db=db)
+    assert r.exit_code == 1, r.output
+    assert r.output.startswith("Error: ") and message in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert _n_audits(db) == 0
+
+
+@pytest.mark.parametrize("cmd", ["best", "history"])
+def test_every_audit_needs_five_results(cli, db, cmd):
+    r = cli("audit", cmd, "-c", "robust04", "-m", "AP", "--years", "2019", db=db)
+    assert r.exit_code == 1
+    assert (
+        "robust04 AP: 2 result(s) after the filters; an extreme-value audit needs at least 5"
+    ) in r.output
+    s = cli("audit", "summary", "--min-n", "4", db=db)
+    assert s.exit_code == 1 and "--min-n must be at least 5, got 4" in s.output
+
+
+def test_history(cli, db):
+    r = cli("audit", "history", "-c", "robust04", "-m", "AP", "--source", "papers", db=db)
+    assert r.exit_code == 0, r.output
+    assert "Sequential-testing history: robust04 AP (papers), 249 topics" in r.output
+    assert "│ 2005 │" in r.output and "3 records over 15 years" in r.output
+    assert r.output.splitlines()[1].startswith(
+        "Population: N = 218 results on 249 topics; sources: papers 218 (from 109 papers)"
+    )
+    # p-values 30+ standard errors out print as the floor, next to the reference model
+    assert "< 1e-6" in r.output and "e-2" not in r.output
+    assert "reference: running (mean and sd of the results published up to each step" in r.output
+    assert "Reference model: a null of 218 equally good systems" in r.output
+    assert "beyond chance" not in r.output.lower()
+    d = json.loads(
+        cli(
+            "audit",
+            "history",
+            "-c",
+            "robust04",
+            "-m",
+            "AP",
+            "--source",
+            "papers",
+            "--json",
+            "--no-save",
+            db=db,
+        ).output
+    )
+    assert (d["audit_id"], d["reused"]) == (None, False)
+    d = d["result"]
+    last = d["history"]["points"][-1]
+    assert last["p_value"] == 1e-6 and last["p_below_floor"] is True
+    assert d["population"]["roles"] == [
+        {"label": "baseline", "n": 109},
+        {"label": "proposed", "n": 109},
+    ]
+
+
+@pytest.mark.slow
+def test_summary_is_what_make_run_prints(cli, db):
+    r = cli("audit", "summary", db=db)
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0] == (
+        "Extreme-value audits (Carterette, SIGIR 2015): alpha = 0.05, p = 0.2, N >= 5"
+    )
+    header = next(ln for ln in lines if "collection" in ln)
+    for col in ("measure", "source", "N", "best", "mu0", "lower", "candidates", "threshold"):
+        assert col in header
+    assert any(
+        ln.startswith("│ trec7 ") and "│ AP " in ln and "│ official │ 103 │" in ln for ln in lines
+    )
+    assert any(ln.startswith("│ robust04 ") and "│ AP " in ln and "│ papers " in ln for ln in lines)
+    assert "roles (run types)" in header
+    # the seeded BEIR/MS MARCO names and leaderboard digits widen the table: the cell wraps
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("│ trec7 ") and "│ AP " in ln)
+    cell = " ".join(ln.rstrip(" │").rsplit("│", 1)[1].strip() for ln in lines[i : i + 4])
+    assert "official 103 (automatic 86, manual 17)" in " ".join(cell.split())
+    assert lines[-1] == (
+        "Every audit uses one null: N equally good systems, each measured with the model's "
+        "standard error sd / sqrt(n) (published results spread sqrt(n) times wider, because "
+        "they are not equally good); `audit best --se` takes another. The alpha 0.05 "
+        "threshold of the max lies within 0.25 between-system sd of the mean, so the chance "
+        "check is uninformative, in 174 of 278 populations."
+    )
+    assert "rejected in" not in r.output
+    n = _n_audits(db)
+    assert n > 40
+    listed = cli("audit", "list", "--kind", "best", "--json", db=db)
+    assert len(json.loads(listed.output)) == n
+    shown = cli("audit", "show", "1", db=db)
+    assert shown.exit_code == 0 and "Best-result audit:" in shown.output
+
+
+def test_no_save_opens_read_only(cli, db):
+    r = cli("audit", "summary", "--no-save", "--json", db=db)
+    assert r.exit_code == 0
+    assert all(row["audit_id"] is None for row in json.loads(r.output)["rows"])
+    assert _n_audits(db) == 0
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("best", "-c", "nope", "-m", "AP"), "unknown collection 'nope'"),
+        (
+            ("best", "-c", "trec7", "-m", "AP", "--alpha", "1.5"),
+            "alpha must be strictly between 0 and 1",
+        ),
+        (("best", "-c", "trec7", "-m", "AP", "--p", "0"), "p must be strictly between 0 and 0.5"),
+        (("best", "-c", "trec7", "-m", "AP", "--source", "blogs"), "--source"),
+        (("best", "-c", "trec7", "-m", "AP", "--method", "bayes"), "unknown method 'bayes'"),
+        (("best", "-c", "trec7", "-m", "AP", "--years", "1990"), "0 result(s) after the filters"),
+        (
+            ("claim", "-c", "trec7", "-m", "AP", "--value", "0.3", "--hidden-multiplier", "0.5"),
+            "hidden multiplier must be >= 1",
+        ),
+        (("history", "-c", "trec7", "-m", "AP", "--reference", "oracle"), "unknown reference"),
+        (("show", "999"), "no audit with id 999"),
+    ],
+)
+def test_errors_are_one_line_and_exit_1(cli, db, args, message):
+    r = cli("audit", *args, db=db)
+    assert r.exit_code == 1
+    assert message in r.output
+    assert "Traceback" not in r.output
+    assert _n_audits(db) == 0
+
+
+def test_too_few_results_counts_the_retracted_ones(cli, db):
+    # a population emptied by retractions (as init's seed sync retracts rows the seeds
+    # no longer hold) says how many retracted results the audit left out, and how to see them
+    import json
+
+    rows = json.loads(cli("results", "list", "-c", "trec7", "-m", "AP", "--json", db=db).stdout)
+    ids = [str(r["id"]) for r in rows]
+    assert len(ids) > 5
+    res = cli("results", "retract", *ids[3:], "--reason", "test", db=db)
+    assert res.exit_code == 0, res.output
+    res = cli("audit", "best", "-c", "trec7", "-m", "AP", db=db)
+    assert res.exit_code == 1
+    assert "trec7 AP: 3 result(s); an extreme" in res.stderr  # no filter given
+    assert f"; {len(ids) - 3} retracted result(s) left out" in res.stderr
+    assert (
+        cli("audit", "best", "-c", "trec7", "-m", "AP", "--include-retracted", db=db).exit_code == 0
+    )
+
+
+def test_se_option_and_history_reference(cli, db):
+    bad = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.3", "--se", "x", db=db)
+    assert bad.exit_code == 1 and len(bad.output.strip().splitlines()) == 1
+    assert "--se: 'x' is not one of model, interaction or a standard error" in bad.output
+    given = cli(
+        "audit", "best", "-c", "trec7", "-m", "AP", "--se", "0.0155", "--no-save", db=db
+    ).output
+    assert "each measured with the standard error 0.0155 given with --se" in given
+    assert "How much of the best is luck:" in given
+    final = cli(
+        "audit",
+        "history",
+        "-c",
+        "robust04",
+        "-m",
+        "AP",
+        "--reference",
+        "final",
+        "--no-save",
+        db=db,
+    ).output
+    assert "reference: final (mean and sd of all results, later ones included" in final
+    assert "look-ahead" in final

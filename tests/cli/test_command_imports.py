@@ -1,0 +1,101 @@
+"""The user's path (`runs import`, then `runs eval`) loads no library it does not use.
+
+pandas, scipy and sqlmodel (with SQLAlchemy) take 0.1 to 0.4 s to import; the run
+archive's commands work on Arrow and numpy alone (litaudit.runs.columns converts without
+pandas), so loading one of them would be start-up time a user waits for on each command.
+Each command runs in a fresh interpreter (what was imported before cannot hide an import).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("pandas", "scipy", "sqlmodel", "sqlalchemy")
+# the other command groups: the root makes only the sub-command it runs (cli.main._LazyCommands)
+OTHER_GROUPS = tuple(
+    f"litaudit.cli.{m}" for m in ("audit", "collections", "measures", "papers", "results", "reuse")
+)
+
+# run the command as `litaudit` does, then name the heavy modules it loaded
+_PROBE = """
+import json, sys
+from litaudit.cli.main import app
+try:
+    app(sys.argv[1:], standalone_mode=False)
+finally:
+    print(json.dumps(sorted(m for m in {heavy!r} if m in sys.modules)))
+"""
+
+
+def _loaded(*args: str) -> list[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", _PROBE.format(heavy=HEAVY + OTHER_GROUPS), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.slow
+def test_runs_import_and_eval_load_no_pandas_scipy_sqlmodel_or_other_commands(tmp_path):
+    db = str(tmp_path / "t.duckdb")
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"{t} 0 D{d} {d % 2}\n" for t in (1, 2) for d in range(6)))
+    runs = []
+    for r in range(2):
+        p = tmp_path / f"run{r}.txt"
+        p.write_text(
+            "".join(
+                f"{t} Q0 D{(d + r) % 6} {d + 1} {1 - d / 10:.2f} run{r}\n"
+                for t in (1, 2)
+                for d in range(5)
+            )
+        )
+        runs.append(str(p))
+    subprocess.run(
+        [sys.executable, "-m", "litaudit", "--db", db, "init"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    assert (
+        _loaded("--db", db, "runs", "import", "-c", "robust03", "--qrels", str(qrels), *runs) == []
+    )
+    for _ in range(2):  # computed and kept, then read back from the store
+        assert (
+            _loaded(
+                "--db",
+                db,
+                "runs",
+                "eval",
+                "-c",
+                "robust03",
+                "-m",
+                "AP",
+                "-m",
+                "P@10",
+                "-m",
+                "Rprec",
+            )
+            == []
+        )
+
+
+def test_help_still_loads_every_command():
+    """--help lists every sub-command (loading them all), so none is lost by loading late."""
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import _SUBCOMMANDS, app
+
+    out = CliRunner().invoke(app, ["--help"], terminal_width=100).output
+    listed = [name for name, _, _ in _SUBCOMMANDS]
+    assert all(f"│ {name} " in out for name in listed)
+    assert [out.index(f"│ {name} ") for name in listed] == sorted(
+        out.index(f"│ {name} ") for name in listed
+    )

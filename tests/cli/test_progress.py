@@ -1,0 +1,358 @@
+"""Progress bars (issue 15 item 5): the library's progress callbacks are called from
+inside the work with counts that add up to the total, and a bar is drawn only on a
+terminal stderr, never under --json nor when stderr is not a terminal. (No timing here:
+which commands take over two seconds is measured by hand, see the issue.)"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+
+class Recorder:
+    """A progress callback that keeps every call: (steps, total, counts)."""
+
+    def __init__(self):
+        self.calls: list[tuple[float, float, dict]] = []
+
+    def __call__(self, steps=0, /, *, total=0, **counts):
+        self.calls.append((steps, total, counts))
+
+    def total(self) -> float:
+        return sum(t for _, t, _ in self.calls)
+
+    def steps(self) -> float:
+        return sum(s for s, _, _ in self.calls)
+
+    def count(self, name: str) -> int:
+        return sum(c.get(name, 0) for _, _, c in self.calls)
+
+    def running_steps(self) -> list[float]:
+        out, n = [], 0
+        for s, _, _ in self.calls:
+            if s:
+                n += s
+                out.append(n)
+        return out
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    """stderr as a 120-column terminal (a StringIO), as the bar sees it."""
+    from rich.console import Console
+
+    import litaudit.render.console as console
+
+    buf = io.StringIO()
+    monkeypatch.setattr(
+        console, "err", Console(file=buf, force_terminal=True, width=120, color_system=None)
+    )
+    return buf
+
+
+@pytest.mark.slow
+def test_init_reports_every_seed_row_checked_and_added(mem_store):
+    from litaudit.curation.seed import load_seeds
+
+    rec = Recorder()
+    summary = load_seeds(mem_store, progress=rec)
+    assert rec.calls[0][1] > 0, "the total is announced before any row is checked"
+    assert rec.total() == rec.steps()  # every row announced is checked
+    assert rec.count("added") == summary["added"]["results"] > 0
+    running = rec.running_steps()
+    assert len(running) > 10, "advanced from inside the loop, not once at the end"
+    assert running == sorted(running) and running[-1] == rec.total()
+
+
+@pytest.mark.slow
+def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_store, tmp_path):
+    """A curation export (papers, history) and a CSV of the same results: each file's rows
+    announced when read, checked in steps of PROGRESS_ROWS, the added ones counted."""
+    from litaudit.curation.bundle import export_bundle
+    from litaudit.curation.filters import CURATION
+    from litaudit.curation.importer import import_files
+    from litaudit.curation.plan import PROGRESS_ROWS
+
+    bundle = export_bundle(seeded_store.con, CURATION)
+    rows = bundle["results"][: 2 * PROGRESS_ROWS + 7]
+    bib = {r["paper"] for r in rows if r.get("paper")}
+    part = {
+        **bundle,
+        "results": rows,
+        "papers": [p for p in bundle["papers"] if p["bibkey"] in bib],
+        "history": [],
+    }
+    path = tmp_path / "part.json"
+    path.write_text(json.dumps(part))
+    rec = Recorder()
+    [(rep, _)] = import_files(mem_store, [path], who="test", progress=rec)
+    assert rec.total() == rec.steps() == len(rows)
+    assert [s for s, _, _ in rec.calls if s] == [PROGRESS_ROWS, PROGRESS_ROWS, 7]
+    assert rec.count("added") == rep.added_results == len(rows)
+    rec2 = Recorder()
+    [(rep2, _)] = import_files(mem_store, [path], who="test", on_existing="skip", progress=rec2)
+    assert rec2.steps() == len(rows) and rec2.count("added") == rep2.added_results == 0
+
+
+@pytest.mark.slow
+def test_audit_summary_reports_each_group(seeded_store):
+    from litaudit.analyses.summary import run_summary
+
+    rec = Recorder()
+    rep = run_summary(seeded_store.con, save=False, progress=rec)
+    groups = rec.total()
+    assert groups >= len(rep.rows) > 0
+    assert [s for s, _, _ in rec.calls if s] == [1] * int(groups)
+
+
+def test_table_counts_each_row_measured_then_drawn_and_prints_the_same():
+    from rich.console import Console
+
+    from litaudit.render.console import table
+
+    rows = [(i, f"sys{i}", 0.25 + i / 1000) for i in range(300)]
+    seen: list[str] = []
+
+    def rec(steps=0, /, *, total=0, **counts):
+        seen.extend(["drawn"] * int(steps) + [k for k, n in counts.items() for _ in range(n)])
+
+    for width, fitted in ((80, []), (16, ["fitted"] * 300)):  # 16 columns: measured twice
+        outs = []
+        seen.clear()
+        for progress in (None, rec):
+            c = Console(file=io.StringIO(), width=width)
+            c.print(table("t", ["id", "system", "AP"], rows, progress=progress))
+            outs.append(c.file.getvalue())
+        assert outs[0] == outs[1]
+        assert seen == ["measured"] * 300 + fitted + ["drawn"] * 300
+
+
+def test_print_rows_draws_a_bar_on_a_terminal_and_the_same_table(terminal, monkeypatch):
+    from rich.console import Console
+
+    import litaudit.render.console as console
+    from litaudit.render.progress import print_rows
+
+    rows = [(i, f"sys{i}") for i in range(50)]
+    plain = Console(file=io.StringIO(), width=80)
+    plain.print(console.table("t", ["id", "system"], rows))
+    monkeypatch.setattr(console, "out", Console(file=io.StringIO(), width=80))
+    print_rows("t", ["id", "system"], rows, description="table")
+    assert console.out.file.getvalue() == plain.file.getvalue()
+    frames = terminal.getvalue()
+    assert "table: measuring" in frames and "0/50 rows" in frames
+    last = frames.rstrip().split("\r")[-2]  # the last frame before the bar is cleared
+    assert "table: drawing" in last and "50/50 rows" in last
+    terminal.truncate(0)
+    print_rows("t", ["id", "system"], rows, description="table", quiet=True)
+    assert terminal.getvalue() == ""
+
+
+def test_a_bar_is_a_progress_callback(terminal):
+    from litaudit.render.progress import progress_bar
+
+    with progress_bar("loading seeds", unit="rows", counts=("added",)) as bar:
+        bar(total=3000)
+        bar(1000)
+        bar(1000, added=1500)
+        bar(total=1000)
+        bar._prog.refresh()
+        text = terminal.getvalue()
+    assert "2000/4000" in text and "1,500 added" in text
+
+
+def test_a_bar_restarts_for_the_next_pass(terminal):
+    from litaudit.render.progress import progress_bar
+
+    with progress_bar("measuring", 10, unit="rows") as bar:
+        bar(10)
+        bar.restart("drawing")
+        bar(4)
+        bar._prog.refresh()
+        last = terminal.getvalue().split("\r")[-1]
+    assert "drawing" in last and "4/10 rows" in last
+
+
+def test_quiet_bar_as_callback_is_harmless():
+    from litaudit.render.progress import progress_bar
+
+    with progress_bar("x", unit="rows", counts=("added",), quiet=True) as bar:
+        bar(total=10)
+        bar(5, added=2)
+        assert not bar.shown
+
+
+@pytest.mark.slow
+def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path):
+    """CliRunner's stderr is not a terminal: the commands with bars print none of it, and
+    --json stays one JSON document."""
+    import shutil
+
+    db = tmp_path / "db.duckdb"
+    shutil.copy(seeded_db_file, db)
+    marks = ("━", "measuring", "drawing", "groups", "0:00:0")
+    for args in (
+        ("results", "list", "-c", "robust04", "--limit", "20"),
+        ("audit", "summary", "--no-save"),
+        ("init",),
+        ("results", "export", str(tmp_path / "all.json")),
+        ("results", "export", str(tmp_path / "all.csv")),
+    ):
+        r = cli(*args, db=db)
+        assert r.exit_code == 0, r.output
+        assert not any(m in r.stderr for m in marks), (args, r.stderr)
+    r = cli("audit", "summary", "--no-save", "--json", db=db)
+    assert r.exit_code == 0 and not r.stderr
+    json.loads(r.stdout)
+    out = tmp_path / "part.csv"
+    assert cli("results", "export", str(out), "-c", "robust04", db=db).exit_code == 0
+    fresh = tmp_path / "fresh.duckdb"
+    assert cli("init", "--no-seeds", "--json", db=fresh).exit_code == 0
+    r = cli("results", "import", str(out), "--json", db=fresh)
+    assert r.exit_code == 0, r.output
+    assert not r.stderr
+    assert json.loads(r.stdout)[0]["results"] > 0
+
+
+def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
+    """`reuse rao`/`lou`/`verdict` load a whole archive at once: the bar moves through the
+    load's steps (read, docnos coded, rows ordered, assembled), and a verdict's units add
+    up to its total."""
+    from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
+    from litaudit.analyses.verdict import run_verdict, verdict_depths, verdict_steps
+    from litaudit.runs.ingest import import_archive
+    from tests.runs.test_runs_cache import CID, _write_archive
+
+    q, paths = _write_archive(tmp_path)
+    import_archive(mem_store, CID, paths, qrels_path=q)
+    seen: list[int] = []
+    cid, coded = load_coded(mem_store.con, CID, seen.append)
+    assert seen == [1] * LOAD_STEPS and cid == CID and len(coded.run) > 0
+    seen.clear()
+    run_verdict(mem_store.con, CID, assignments=3, save=False, progress=seen.append)
+    assert sum(seen) == verdict_steps(verdict_depths(None), 3, 0, False)
+
+
+def test_verify_prints_a_line_per_result_after_its_bar_and_up_to_a_failure(cli, seeded_db_file):
+    import shutil
+
+    shutil.copy(seeded_db_file, cli.db)
+    ids = [r["id"] for r in json.loads(cli("results", "list", "--limit", "3", "--json").stdout)]
+    r = cli("results", "verify", *map(str, ids))
+    assert r.exit_code == 0 and r.stdout.splitlines() == [f"#{i} verified" for i in ids]
+    r = cli("results", "retract", str(ids[0]), "999999999", str(ids[1]), "--reason", "test")
+    assert r.exit_code == 1 and r.stdout.splitlines() == [f"#{ids[0]} retracted"]
+    assert "999999999" in r.stderr and "━" not in r.stderr
+
+
+def test_pooling_simulation_reports_each_run_evaluated_pooled_and_evaluated_again(tmp_path):
+    """`reuse agreement`'s pooling simulation: three steps per run announced first
+    (evaluated on the full qrels, pooled, evaluated on the reduced qrels), the pooled
+    pairs counted run by run and the judgments kept counted once."""
+    from litaudit.analyses import agreement_input as agin
+    from litaudit.runs.trec_io import read_qrels, read_run
+    from tests.analyses.test_reuse_agreement import _tiny_archive
+
+    paths = _tiny_archive(tmp_path)
+    runs = [read_run(p) for p in paths]
+    sites = [r.tag[:5] for r in runs]  # site0 ... site3
+    rec = Recorder()
+    sim = agin.simulate_pooling(
+        read_qrels(tmp_path / "qrels.txt"), runs, sites, depth=10, progress=rec
+    )
+    assert rec.calls[0] == (0, 3 * len(runs), {}), "the total is announced first"
+    assert rec.steps() == rec.total()
+    assert [s for s, _, _ in rec.calls if s] == [len(runs)] + [1] * len(runs) + [len(runs)]
+    assert rec.count("judged") == sim.judged_kept > 0
+    pooled = [c["pooled"] for _, _, c in rec.calls if "pooled" in c]
+    assert len(pooled) == len(runs) and pooled[0] > 0
+    # every pair pooled is distinct: at most the runs' depth-10 tops of topics not held out
+    assert sim.judged_kept <= rec.count("pooled") <= len(runs) * 10 * len(sim.assignment.topics)
+
+
+def test_randomization_test_reports_each_assignment():
+    import numpy as np
+
+    from litaudit.analyses.agreement_input import ScoreDesign
+    from litaudit.analyses.agreement_run import randomization_test
+
+    rng = np.random.default_rng(0)
+    sites = ("A", "A", "B", "B", "C", "C")
+    topics = tuple(str(t) for t in range(12))
+    held = tuple((("A",), ("B",), ("C",))[t % 3] for t in range(12))
+    d = ScoreDesign(
+        tuple(f"r{i}" for i in range(6)), sites, topics, rng.uniform(size=(6, 12)), held
+    )
+    rec = Recorder()
+    randomization_test(d, assignments=7, seed=1, min_topics=2, progress=rec)
+    assert rec.calls[0] == (0, 7, {})
+    assert [s for s, _, _ in rec.calls if s] == [1] * 7
+
+
+def _agreement_db(cli, tmp_path):
+    from litaudit.runs.ingest import import_archive
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import load_reference_data
+    from tests.analyses.test_reuse_agreement import _tiny_archive
+
+    paths = _tiny_archive(tmp_path)
+    with open_store(cli.db) as store:
+        load_reference_data(store.con)
+        import_archive(
+            store,
+            "trec-robust-2003",
+            paths,
+            qrels_path=tmp_path / "qrels.txt",
+            metadata=tmp_path / "meta.csv",
+        )
+
+
+AGREEMENT = ("reuse", "agreement", "-c", "robust03", "-k", "1", "-d", "10", "--min-topics", "3")
+
+
+def test_agreement_draws_a_bar_for_the_simulation_and_the_randomization(cli, tmp_path, terminal):
+    _agreement_db(cli, tmp_path)
+    r = cli(*AGREEMENT, "--randomize", "5", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    frames = terminal.getvalue()
+    assert "simulating depth-10 pools, 1 sites held out" in frames
+    assert "24/24 steps" in frames and " pooled" in frames and " judged" in frames
+    assert "randomization test, 5 assignments" in frames and "5/5 assignments" in frames
+    terminal.truncate(0)
+    terminal.seek(0)
+    r = cli(*AGREEMENT, "--randomize", "5", "--json")
+    assert r.exit_code == 0 and terminal.getvalue() == ""
+    json.loads(r.stdout)
+
+
+def test_agreement_prints_no_bar_when_stderr_is_not_a_terminal(cli, tmp_path):
+    _agreement_db(cli, tmp_path)
+    r = cli(*AGREEMENT, "--randomize", "5")
+    assert r.exit_code == 0, r.output
+    assert r.stderr == ""
+
+
+def test_export_draws_a_bar_of_the_rows_written_on_a_terminal_only(
+    cli, seeded_db_file, tmp_path, terminal
+):
+    import shutil
+
+    shutil.copy(seeded_db_file, cli.db)
+    for fmt in ("csv", "json"):
+        r = cli("results", "export", str(tmp_path / f"r.{fmt}"), "-c", "robust04")
+        assert r.exit_code == 0, r.output
+        assert r.stderr == ""  # the bar went to the terminal (the fixture's)
+        data = json.loads((tmp_path / "r.json").read_text()) if fmt == "json" else None
+        n = (
+            sum(len(data[k]) for k in ("papers", "results", "history"))
+            if data
+            else int(r.stdout.split()[1])  # "wrote N results to ..."
+        )
+        frames = terminal.getvalue()
+        last = frames.rstrip().split("\r")[-2]  # the last frame before the bar is cleared
+        assert f"export {fmt}: reading" in frames
+        assert f"export {fmt}: writing" in last and f"{n}/{n} rows" in last, last
+        terminal.truncate(0)
+        terminal.seek(0)

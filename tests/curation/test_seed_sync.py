@@ -1,0 +1,400 @@
+"""`init` on a database seeded before the seeds changed: its seeded rows follow the seeds.
+
+The "old" database is built the way an earlier `init` built it: `load_seeds` on a seeds
+folder holding what the seeds held then (here: the current official rows of a track with
+P@15 named P@10, as the seeds had them before NIST's 'P_10' was read as P@15).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from litaudit.curation.seed import GONE_REASON, SEED_USER, load_seeds
+
+REPO = Path(__file__).resolve().parents[2]
+SEEDS = REPO / "seeds"
+OLD_SEEDS_COMMIT = "2cbf4fc"  # the seeds before P@15 and the DL 2020 passage nDCG@10 drop
+
+
+def _official(*tracks: str) -> tuple[list[str], list[dict]]:
+    with open(SEEDS / "results" / "trec_official.csv", newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        rows = [r for r in reader if r["track"] in tracks]
+        return list(reader.fieldnames or ()), rows
+
+
+def _as_p10(rows: list[dict]) -> list[dict]:
+    """The rows as the seeds held them before: NIST's 'P_10' seeded as P@10."""
+    return [{**r, "measure": "P@10"} if r["measure"] == "P@15" else r for r in rows]
+
+
+def _seeds_dir(root: Path, name: str, fields: list[str], rows: list[dict]) -> Path:
+    d = root / name
+    (d / "results").mkdir(parents=True)
+    (d / "papers").mkdir()
+    shutil.copy(SEEDS / "collections.json", d / "collections.json")
+    with open(d / "results" / "trec_official.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fields)
+        w.writeheader()
+        w.writerows(rows)
+    return d
+
+
+def _status(con, track: str, measure: str) -> dict[str, int]:
+    return dict(
+        con.execute(
+            "SELECT status, count(*) FROM results WHERE track = ? AND measure = ? GROUP BY 1",
+            [track, measure],
+        ).fetchall()
+    )
+
+
+def _ids(con, track: str, measure: str) -> list[int]:
+    return [
+        i
+        for (i,) in con.execute(
+            "SELECT id FROM results WHERE track = ? AND measure = ? ORDER BY id",
+            [track, measure],
+        ).fetchall()
+    ]
+
+
+@pytest.fixture
+def trec7(tmp_path):
+    """(old seeds folder, current seeds folder, current rows) for trec7/adhoc."""
+    fields, rows = _official("trec7/adhoc")
+    n15 = sum(r["measure"] == "P@15" for r in rows)
+    assert n15 == 103 and len(rows) == 3 * 103  # AP, P@15, Rprec of every run
+    old = _seeds_dir(tmp_path, "old", fields, _as_p10(rows))
+    new = _seeds_dir(tmp_path, "new", fields, rows)
+    return old, new, rows
+
+
+def test_rows_the_seeds_no_longer_hold_are_retracted_with_the_reason(mem_store, trec7):
+    from litaudit.curation.filters import AUDIT
+    from litaudit.curation.results import history, query_results
+
+    old, new, rows = trec7
+    load_seeds(mem_store, old)
+    p10 = _ids(mem_store.con, "trec7/adhoc", "P@10")
+    sync = load_seeds(mem_store, new)["seeds"]
+    assert sync == {
+        "added": 103,
+        "unchanged": 206,
+        "updated": 0,
+        "notes_updated": 0,
+        "roles_changed": 0,
+        "retracted": 103,
+        "restored": 0,
+        "left": [],
+    }
+    con = mem_store.con
+    assert _status(con, "trec7/adhoc", "P@10") == {"retracted": 103}
+    assert _status(con, "trec7/adhoc", "P@15") == {"draft": 103}
+    assert query_results(con, AUDIT, collection="trec7", measure="P@10") == []
+    assert len(query_results(con, AUDIT, collection="trec7", measure="P@15")) == 103
+    # the history keeps the seeding and says why the row went, naming the row that holds it
+    rid = p10[0]
+    system, value = con.execute(
+        "SELECT system, value_text FROM results WHERE id = ?", [rid]
+    ).fetchone()
+    (p15,) = con.execute(
+        "SELECT id FROM results WHERE track = 'trec7/adhoc' AND measure = 'P@15' "
+        "AND system = ? AND value_text = ?",
+        [system, value],
+    ).fetchone()
+    h = history(con, "result", rid)
+    assert [(e["action"], e["who"]) for e in h] == [("import", SEED_USER), ("retract", SEED_USER)]
+    assert (h[1]["field"], h[1]["old_value"], h[1]["new_value"]) == ("status", "draft", "retracted")
+    assert h[1]["reason"] == (
+        f"no longer in the seeds, which hold this value as P@15 (result #{p15}): "
+        "see seeds/README.md"
+    )
+    # a second run changes nothing
+    again = load_seeds(mem_store, new)["seeds"]
+    assert (again["added"], again["unchanged"], again["retracted"]) == (0, 309, 0)
+    assert len(history(con, "result", rid)) == 2
+
+
+def test_a_row_dropped_without_a_replacement_names_the_seeds_readme(mem_store, tmp_path):
+    from litaudit.curation.results import history
+
+    fields, rows = _official("trec7/adhoc", "trec8/adhoc")
+    load_seeds(mem_store, _seeds_dir(tmp_path, "old", fields, rows))
+    trec8 = _ids(mem_store.con, "trec8/adhoc", "AP")
+    kept = [r for r in rows if r["track"] == "trec7/adhoc"]
+    sync = load_seeds(mem_store, _seeds_dir(tmp_path, "new", fields, kept))["seeds"]
+    assert (sync["retracted"], sync["unchanged"]) == (len(rows) - len(kept), len(kept))
+    assert history(mem_store.con, "result", trec8[0])[-1]["reason"] == GONE_REASON
+
+
+def test_a_seeds_folder_missing_a_file_retracts_nothing(mem_store, trec7, tmp_path):
+    old, _, _ = trec7
+    load_seeds(mem_store, old)
+    empty = tmp_path / "empty"
+    (empty / "results").mkdir(parents=True)
+    (empty / "papers").mkdir()
+    shutil.copy(SEEDS / "collections.json", empty / "collections.json")
+    sync = load_seeds(mem_store, empty)["seeds"]
+    assert (sync["retracted"], sync["unchanged"]) == (0, 0)
+    assert _status(mem_store.con, "trec7/adhoc", "P@10") == {"draft": 103}
+
+
+def test_rows_a_user_changed_are_left_and_listed(mem_store, trec7):
+    from litaudit.curation.results import edit_result, history, set_status
+
+    old, new, _ = trec7
+    load_seeds(mem_store, old)
+    edited, verified, retracted, *_ = _ids(mem_store.con, "trec7/adhoc", "P@10")
+    edit_result(mem_store, edited, {"location": "Table 3"}, reason="re-read", who="ann")
+    set_status(mem_store, verified, "verified", reason=None, who="bob")
+    set_status(mem_store, retracted, "retracted", reason="wrong run", who="ann")
+    sync = load_seeds(mem_store, new)["seeds"]
+    # the one a user retracted already is out of the audits: not listed
+    assert sync["left"] == [edited, verified]
+    assert sync["retracted"] == 103 - 3
+    con = mem_store.con
+    statuses = dict(
+        con.execute(
+            "SELECT id, status FROM results WHERE id IN (?, ?, ?)", [edited, verified, retracted]
+        ).fetchall()
+    )
+    assert statuses == {edited: "draft", verified: "verified", retracted: "retracted"}
+    for rid in (edited, verified, retracted):
+        assert SEED_USER not in [e["who"] for e in history(con, "result", rid)][1:]
+
+
+def test_a_changed_seed_value_updates_a_row_nobody_changed_and_leaves_an_edited_one(
+    mem_store, tmp_path
+):
+    from litaudit.curation.results import edit_result, history
+
+    fields, rows = _official("trec7/adhoc")
+    ap = [i for i, r in enumerate(rows) if r["measure"] == "AP"][:2]
+    before = [dict(r) for r in rows]
+    for i in ap:  # the seeds held another value for these two rows then
+        before[i]["value"] = "0.0001"
+    load_seeds(mem_store, _seeds_dir(tmp_path, "old", fields, before))
+    con = mem_store.con
+    ids = [
+        con.execute(
+            "SELECT id FROM results WHERE track = 'trec7/adhoc' AND measure = 'AP' AND system = ?",
+            [rows[i]["system"]],
+        ).fetchone()[0]
+        for i in ap
+    ]
+    edit_result(mem_store, ids[1], {"notes": "checked"}, reason="read the paper", who="ann")
+    sync = load_seeds(mem_store, _seeds_dir(tmp_path, "new", fields, rows))["seeds"]
+    assert (sync["updated"], sync["left"], sync["unchanged"]) == (1, [ids[1]], len(rows) - 2)
+    value = "SELECT value_text FROM results WHERE id = ?"
+    assert con.execute(value, [ids[0]]).fetchone()[0] == rows[ap[0]]["value"]
+    assert con.execute(value, [ids[1]]).fetchone()[0] == "0.0001"
+    last = history(con, "result", ids[0])[-1]
+    assert (last["action"], last["field"], last["old_value"], last["who"]) == (
+        "edit",
+        "value",
+        "0.0001",
+        SEED_USER,
+    )
+
+
+def test_a_row_back_in_the_seeds_gets_its_status_back(mem_store, trec7):
+    from litaudit.curation.results import history
+
+    old, new, _ = trec7
+    load_seeds(mem_store, old)
+    load_seeds(mem_store, new)
+    sync = load_seeds(mem_store, old)["seeds"]
+    assert (sync["restored"], sync["retracted"], sync["unchanged"]) == (103, 103, 206)
+    con = mem_store.con
+    assert _status(con, "trec7/adhoc", "P@10") == {"draft": 103}
+    assert _status(con, "trec7/adhoc", "P@15") == {"retracted": 103}
+    last = history(con, "result", _ids(con, "trec7/adhoc", "P@10")[0])[-1]
+    assert (last["action"], last["old_value"], last["new_value"]) == ("edit", "retracted", "draft")
+    assert last["reason"] == "back in the seeds: see seeds/README.md"
+
+
+def test_a_failure_while_retracting_leaves_the_database_as_it_was(mem_store, trec7, monkeypatch):
+    from litaudit.curation import seed
+
+    old, new, _ = trec7
+    load_seeds(mem_store, old)
+    con = mem_store.con
+    counts = "SELECT (SELECT count(*) FROM results), (SELECT count(*) FROM history)"
+    before = con.execute(counts).fetchone()
+
+    def fail(con, changes):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(seed, "_set_statuses", fail)
+    with pytest.raises(RuntimeError):
+        load_seeds(mem_store, new)
+    assert con.execute(counts).fetchone() == before
+    assert _status(con, "trec7/adhoc", "P@15") == {}
+    assert _status(con, "trec7/adhoc", "P@10") == {"draft": 103}
+
+
+def _old_database(path: Path, seeds_dir: Path) -> None:
+    from litaudit.store.db import open_store
+
+    with open_store(path) as store:
+        load_seeds(store, seeds_dir)
+
+
+@pytest.mark.slow
+def test_init_says_what_it_did(cli, trec7):
+    from litaudit.curation.results import edit_result
+    from litaudit.store.db import open_store
+
+    old, _, _ = trec7
+    _old_database(cli.db, old)
+    with open_store(cli.db) as store:
+        edited = _ids(store.con, "trec7/adhoc", "P@10")[0]
+        edit_result(store, edited, {"location": "Table 3"}, reason="re-read", who="ann")
+    r = cli("init")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    n = 34495 - 206  # every current seed row but trec7's AP and Rprec, there already
+    assert lines[1] == (
+        f"seeded results: {n:,} added, 206 unchanged, 102 retracted: no longer "
+        "in the seeds (history says why; seeds/README.md)"
+    )
+    assert lines[2] == (
+        "left as they are: 1 seeded result(s) that the seeds no longer hold (or hold with "
+        f"another value) but a user changed since: #{edited}. `litaudit results history ID` "
+        "shows each; retract or edit them by hand."
+    )
+    r = cli("init", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["seeds"] == {
+        "added": 0,
+        "unchanged": 34495,
+        "updated": 0,
+        "notes_updated": 0,
+        "roles_changed": 0,
+        "retracted": 0,
+        "restored": 0,
+        "left": [edited],
+    }
+
+
+def _git_seeds(commit: str, dest: Path) -> Path:
+    """The seeds folder as it was at ``commit`` (skip when this clone lacks it)."""
+    probe = subprocess.run(
+        ["git", "-C", str(REPO), "cat-file", "-e", f"{commit}:seeds/collections.json"],
+        capture_output=True,
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"commit {commit} is not in this clone (a shallow clone has no history)")
+    archive = subprocess.run(
+        ["git", "-C", str(REPO), "archive", commit, "seeds"], capture_output=True, check=True
+    )
+    subprocess.run(["tar", "-x", "-C", str(dest)], input=archive.stdout, check=True)
+    return dest / "seeds"
+
+
+@pytest.mark.slow
+def test_a_database_seeded_before_p15_and_the_dl2020_drop(cli, tmp_path):
+    """The real case: the seeds of 2cbf4fc, then today's."""
+    from litaudit.store.db import open_store
+
+    _old_database(cli.db, _git_seeds(OLD_SEEDS_COMMIT, tmp_path))
+    r = cli("init", "--json")
+    assert r.exit_code == 0, r.output
+    sync = json.loads(r.stdout)["seeds"]
+    assert (sync["retracted"], sync["left"], sync["updated"]) == (828, [], 0)
+    # the DL 2019/2020 passage AP and P@10 rows get the seeds' new note on NIST's qrels
+    assert sync["notes_updated"] > 0
+    with open_store(cli.db, read_only=True) as store:
+        renoted = store.con.execute(
+            "SELECT r.track, count(*) FROM results r JOIN history h ON h.entity = 'result' "
+            "AND h.entity_id = r.id AND h.field = 'notes' GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
+    assert sum(n for _, n in renoted) == sync["notes_updated"]
+    assert {t for t, _ in renoted} <= {"trec28/deep/passages", "trec29/deep/passages"}
+    r = cli("init", "--json")  # and a second init has nothing left to do
+    assert json.loads(r.stdout)["seeds"]["notes_updated"] == 0
+    with open_store(cli.db, read_only=True) as store:
+        gone = store.con.execute(
+            "SELECT r.track, r.measure, h.reason LIKE 'no longer in the seeds, which hold "
+            "this value as P@15 %', count(*) FROM results r JOIN history h "
+            "ON h.entity = 'result' AND h.entity_id = r.id AND h.action = 'retract' "
+            "GROUP BY ALL ORDER BY ALL"
+        ).fetchall()
+    assert sum(n for *_, n in gone) == 828
+    assert ("trec29/deep/passages", "nDCG@10", False, 59) in gone
+    assert [(t, m) for t, m, renamed, _ in gone if not renamed] == [
+        ("trec29/deep/passages", "nDCG@10")
+    ]
+    assert sum(n for _, m, renamed, n in gone if m == "P@10" and renamed) == 769
+    assert ("trec7/adhoc", "P@10", True, 103) in gone
+    assert ("trec12/robust", "P@10", True, 78) in gone
+    r = cli("audit", "best", "-c", "trec7", "-m", "P@10", "--source", "official")
+    assert r.exit_code == 1
+    assert "trec7 P@10: 0 result(s) after the filters" in r.stderr
+    r = cli("audit", "best", "-c", "trec7", "-m", "P@15", "--source", "official")
+    assert r.exit_code == 0, r.output
+    assert "N = 103 results on 50 topics" in r.stdout
+
+
+def test_init_lists_the_first_ids_of_many_left_rows():
+    from litaudit.defaults import SEED_IDS_SHOWN
+    from litaudit.render.seeds import seed_sync_lines
+
+    sync = {"added": 0, "unchanged": 5, "updated": 0, "retracted": 0, "restored": 0}
+    lines = seed_sync_lines({**sync, "left": list(range(1, SEED_IDS_SHOWN + 6))})
+    assert lines[0] == "seeded results: 0 added, 5 unchanged"
+    assert f"#{SEED_IDS_SHOWN + 1}" not in lines[1]
+    assert f"#{SEED_IDS_SHOWN - 1}, #{SEED_IDS_SHOWN} and 5 more (--json lists all)." in lines[1]
+    assert seed_sync_lines({**sync, "left": []}) == [lines[0]]
+
+
+def test_mteb_rows_seeded_as_official_take_the_leaderboard_role_in_place(mem_store, tmp_path):
+    """Seeds that held MTEB rows with role official, then today's (leaderboard): the rows
+    change role in place, with their ids, statuses and users' edits; nothing retracted."""
+    from litaudit.curation.results import edit_result, set_status
+
+    with open(SEEDS / "results" / "beir_averages.csv.gz", "rb") as f:
+        import gzip
+        import io
+
+        reader = csv.DictReader(io.StringIO(gzip.decompress(f.read()).decode("utf-8")))
+        fields = list(reader.fieldnames or ())
+        rows = [r for r in reader if r["collection"] == "beir/mean"][:40]
+    assert {r["role"] for r in rows} == {"leaderboard"}
+
+    def seeds(name: str, role: str) -> Path:
+        d = _seeds_dir(tmp_path, name, fields, [])
+        (d / "results" / "trec_official.csv").unlink()
+        with open(d / "results" / "beir_averages.csv", "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, fields)
+            w.writeheader()
+            w.writerows({**r, "role": role} for r in rows)
+        return d
+
+    load_seeds(mem_store, seeds("old", "official"))
+    con = mem_store.con
+    ids = [i for (i,) in con.execute("SELECT id FROM results ORDER BY id").fetchall()]
+    set_status(mem_store, ids[0], "verified", reason="checked", who="ann")
+    edit_result(mem_store, ids[1], {"notes": "ann's note"}, reason="mine", who="ann")
+    sync = load_seeds(mem_store, seeds("new", "leaderboard"))["seeds"]
+    assert (sync["roles_changed"], sync["added"], sync["retracted"]) == (40, 0, 0)
+    assert sync["unchanged"] == 40 and sync["left"] == []
+    got = con.execute("SELECT id, role, status, notes FROM results ORDER BY id").fetchall()
+    assert [i for i, *_ in got] == ids
+    assert {r for _, r, _, _ in got} == {"leaderboard"}
+    assert got[0][2] == "verified" and got[1][3] == "ann's note"
+    hist = con.execute(
+        "SELECT count(*) FROM history WHERE field = 'role' AND old_value = 'official' "
+        "AND new_value = 'leaderboard' AND who = ?",
+        [SEED_USER],
+    ).fetchone()
+    assert hist == (40,)
+    again = load_seeds(mem_store, seeds("again", "leaderboard"))["seeds"]
+    assert (again["roles_changed"], again["added"], again["unchanged"]) == (0, 0, 40)

@@ -1,0 +1,329 @@
+"""The layer rules of docs/DEVELOPING.md, read from every module's imports (ast): top-level
+and inside functions alike."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[2] / "litaudit"
+STDLIB = set(sys.stdlib_module_names) | {"__future__"}
+# what render may take from the analyses: result types, constants, and reading stored
+# audits; never a function that computes or stores one
+# audits; never a function that computes or stores one. analyses.wording turns typed
+# results into the sentences the claim audit stores (string formatting, no statistic): the
+# renderers use the same functions so that terminal and report say the same words.
+RENDER_MAY_READ = {
+    "litaudit.analyses.audits": {
+        "StoredAudit",
+        "Audited",
+        "get_audit",
+        "list_audits",
+        "find_audit",
+        "kinds",
+        "result_type",
+        "fingerprint",
+    },
+    "litaudit.analyses.wording": {
+        "p_text",
+        "fmt_p",
+        "fmt_n_star",
+        "sci",
+        "who",
+        "result_label",
+        "reference_sentence",
+        "luck_sentence",
+        "summary_null_sentence",
+        "history_reference_sentence",
+        "uninformative_sentence",
+        "interaction_sentence",
+        "population_sentence",
+        "cited",
+    },
+    "litaudit.analyses.verdict_wording": {
+        "decision_sentence",
+        "sites_sentence",
+        "outcome_words",
+        "depth_sentence",
+        "shift_words",
+    },
+}
+
+
+def _modules():
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        yield ".".join(parts), path
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for all the checks."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _imports(name: str, path: Path):
+    """(module imported, names taken from it or None, line) for every import statement."""
+    tree = _tree(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield a.name, None, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                mod = ".".join(base + ([mod] if mod else []))
+            names = [a.name for a in node.names]
+            submods = [
+                f"{mod}.{n}"
+                for n in names
+                if (PKG.parent / f"{mod}.{n}".replace(".", "/")).with_suffix(".py").exists()
+                or (PKG.parent / f"{mod}.{n}".replace(".", "/")).is_dir()
+            ]
+            if submods:  # `from litaudit.analyses import best` imports a module
+                for sm in submods:
+                    yield sm, None, node.lineno
+            else:
+                yield mod, names, node.lineno
+
+
+def _layer(name: str) -> str:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _is_type_or_constant(n: str) -> bool:
+    return n[:1].isupper()
+
+
+def _violation(name: str, mod: str, names) -> str | None:
+    layer, top = _layer(name), mod.split(".")[0]
+    target = _layer(mod) if top == "litaudit" else None
+    if layer == "stats":
+        if top in STDLIB or top in ("numpy", "scipy"):
+            return None
+        if mod in ("litaudit.errors", "litaudit.defaults") or mod.startswith("litaudit.stats"):
+            return None
+        return "the statistics core imports only numpy, scipy, the stdlib, errors, defaults"
+    if name in ("litaudit.codec", "litaudit.defaults", "litaudit.errors", "litaudit.measures"):
+        if top in STDLIB or mod in ("litaudit.errors", "litaudit", "numpy"):
+            return None
+        return "a layer-neutral module imports only the stdlib and litaudit.errors"
+    if layer == "store" and target in ("analyses", "render", "cli"):
+        return "the store never imports analyses, render or cli"
+    if layer == "analyses" and target in ("render", "cli"):
+        return "an analysis never imports render or cli"
+    if layer == "render" and target == "analyses":
+        allowed = RENDER_MAY_READ.get(mod, set())
+        if names is None:
+            return "render imports an analyses module (it may take types only)"
+        bad = [n for n in names if n not in allowed and not _is_type_or_constant(n)]
+        if bad:
+            return f"render runs analyses ({', '.join(bad)}): run them before rendering"
+    if layer in ("render", "runs", "curation", "store") and target == "cli":
+        return "only the CLI imports the CLI"
+    return None
+
+
+def test_every_module_keeps_its_layer():
+    problems = []
+    for name, path in _modules():
+        for mod, names, line in _imports(name, path):
+            why = _violation(name, mod, names)
+            if why:
+                problems.append(f"{path.relative_to(PKG.parent)}:{line}: {mod}: {why}")
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    "name, mod, names, bad",
+    [
+        ("litaudit.stats.x", "duckdb", None, True),
+        ("litaudit.stats.x", "numpy", None, False),
+        ("litaudit.analyses.x", "litaudit.render.console", ["out"], True),
+        ("litaudit.render.x", "litaudit.analyses.best", ["run_best"], True),
+        ("litaudit.render.x", "litaudit.analyses.best", ["BestReport"], False),
+        ("litaudit.render.x", "litaudit.analyses.audits", ["save_audit"], True),
+        ("litaudit.store.x", "litaudit.analyses.audits", ["fingerprint"], True),
+    ],
+)
+def test_the_rules_catch_a_leak(name, mod, names, bad):
+    assert (_violation(name, mod, names) is not None) == bad
+
+
+def test_importing_the_analyses_loads_no_rendering():
+    code = (
+        "import sys, pkgutil, importlib, litaudit.analyses as a\n"
+        "for m in pkgutil.iter_modules(a.__path__):\n"
+        "    importlib.import_module('litaudit.analyses.' + m.name)\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'rich'\n"
+        "             or m.startswith(('litaudit.render', 'litaudit.cli')))\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=PKG.parent
+    )
+    assert out.stdout.strip() == ""
+
+
+# ------------------------------------------------------------------ seams without cycles
+
+# Cycles left for another round, each with its reason; the test fails when one is fixed
+# (shrink the list) or a new one appears. curation/*: being restructured (issue 23 item 6,
+# one owner per table) while this test was written.
+KNOWN_CYCLES: set[frozenset[str]] = {
+    # arrived with a merge of main (the claim-evidence report section), to untangle
+    frozenset(
+        {
+            "litaudit.render.report.build",
+            "litaudit.render.report.document",
+            "litaudit.render.report.document_evidence",
+        }
+    ),
+    frozenset(
+        {
+            "litaudit.curation.bundle",
+            "litaudit.curation.export",
+            "litaudit.curation.importer",
+            "litaudit.curation.results",
+        }
+    ),
+}
+
+
+def _edges(*, in_functions: bool) -> dict[str, set[str]]:
+    """module -> the litaudit modules it imports: at module level only, or (in_functions)
+    inside functions too. Imports under ``if TYPE_CHECKING:`` are not run: left out."""
+    names = dict(_modules())
+    edges: dict[str, set[str]] = {n: set() for n in names}
+    for name, path in names.items():
+        tree = _tree(path)
+        skip: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skip |= {id(n) for n in ast.walk(node)}
+            if not in_functions and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                skip |= {id(n) for n in ast.walk(node)}
+        lines = {
+            n.lineno
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Import | ast.ImportFrom) and id(n) not in skip
+        }
+        for mod, _, line in _imports(name, path):
+            if line not in lines:
+                continue
+            while mod not in names and "." in mod:
+                mod = mod.rpartition(".")[0]
+            if mod in names and mod != name and mod.startswith("litaudit."):
+                edges[name].add(mod)
+    return edges
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                found.append(frozenset(comp))
+
+    for v in edges:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle_at_module_level():
+    assert _cycles(_edges(in_functions=False)) == []
+
+
+def test_no_import_inside_a_function_that_hides_a_cycle():
+    """An import moved into a function to dodge a cycle still couples the modules both
+    ways: counted with the module-level ones, no new cycle appears."""
+    assert set(_cycles(_edges(in_functions=True))) == KNOWN_CYCLES
+
+
+def test_the_cycle_finder_finds_one():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset({"a", "b", "c"})]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def _private_imports(name: str, path: Path) -> list[str]:
+    """``from litaudit.x import _name`` in another module than x (dunders are fine)."""
+    found = []
+    for mod, names, line in _imports(name, path):
+        if names is None or not mod.startswith("litaudit") or mod == name:
+            continue
+        found += [
+            f"{path.name}:{line}: {mod}.{n}"
+            for n in names
+            if n.startswith("_") and not n.startswith("__")
+        ]
+    return found
+
+
+# Private names imported across modules, left for the branch restructuring curation now
+# (issue 23 item 6): "file: module.name". Shrink this list; never grow it.
+KNOWN_PRIVATE_IMPORTS = {
+    "claim_evidence.py: litaudit.analyses.claim_run._Scored",  # arrived with a merge of main
+    "sync.py: litaudit.curation.bundle._papers",
+    "sync.py: litaudit.curation.bundle._timestamp",
+    "sync.py: litaudit.curation.bundle._insert_history",
+    "tree.py: litaudit.curation.bundle._timestamp",
+}
+
+
+def test_no_private_name_is_imported_across_modules():
+    problems = [p for name, path in _modules() for p in _private_imports(name, path)]
+    known = [
+        p for p in problems if p.split(":")[0] + ":" + p.split(":", 2)[2] in KNOWN_PRIVATE_IMPORTS
+    ]
+    assert [p for p in problems if p not in known] == []
+    assert {p.split(":")[0] + ":" + p.split(":", 2)[2] for p in known} == KNOWN_PRIVATE_IMPORTS
+
+
+def test_the_private_import_check_finds_one(tmp_path):
+    bad = tmp_path / "x.py"
+    bad.write_text("from litaudit.runs.archive import _hidden, __version__, shown\n")
+    assert _private_imports("litaudit.other", bad) == ["x.py:1: litaudit.runs.archive._hidden"]
+
+
+def test_no_module_matches_pytests_test_file_pattern():
+    """A library module named like a test file (``*_test.py``, ``test_*.py``) would be
+    collected by ``pytest litaudit`` and confuses readers."""
+    bad = [
+        p.name for p in PKG.rglob("*.py") if p.stem.endswith("_test") or p.stem.startswith("test_")
+    ]
+    assert bad == []

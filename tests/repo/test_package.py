@@ -1,0 +1,112 @@
+"""The package installs: a wheel built from this tree carries schema/ and seeds/, and in a
+fresh virtual environment `litaudit init` and an audit work from it alone."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TREE = ("litaudit", "schema", "seeds", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
+
+
+def _run(*args, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=600, **kw)
+
+
+def _build_wheel(src: Path, out: Path) -> Path:
+    """pip wheel --no-deps, with build isolation (setuptools from the index or pip's
+    cache), else with this environment's setuptools (offline)."""
+    tries = [(), ("--no-build-isolation",)]
+    errors = []
+    for extra in tries:
+        r = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", *extra, "-w", out, src)
+        wheels = sorted(out.glob("litaudit-*.whl"))
+        if r.returncode == 0 and wheels:
+            return wheels[0]
+        errors.append(r.stderr.strip().splitlines()[-1:] or ["?"])
+    pytest.skip(f"cannot build the wheel here (no index, no pip cache?): {errors}")
+
+
+@pytest.mark.slow
+def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in TREE:
+        p = REPO / name
+        (
+            shutil.copytree(p, src / name, ignore=shutil.ignore_patterns("__pycache__"))
+            if p.is_dir()
+            else shutil.copy(p, src / name)
+        )
+    wheel = _build_wheel(src, tmp_path / "dist")
+    names = _run(sys.executable, "-m", "zipfile", "-l", wheel).stdout
+    for f in (REPO / "schema").glob("*.sql"):
+        assert f"litaudit/_data/schema/{f.name}" in names
+    seeds = [*(REPO / "seeds").rglob("*.csv"), *(REPO / "seeds").rglob("*.csv.gz")]
+    assert any(f.name.endswith(".csv.gz") for f in seeds)  # the large seeds are gzipped
+    for f in seeds:
+        assert f"litaudit/_data/seeds/{f.relative_to(REPO / 'seeds').as_posix()}" in names
+
+    # a fresh venv without pip; the dependencies come from this environment's
+    # site-packages through a .pth line (its .pth files, e.g. the editable litaudit, are
+    # not read from there), litaudit itself only from the wheel
+    env = tmp_path / "venv"
+    r = _run(sys.executable, "-m", "venv", "--without-pip", env)
+    assert r.returncode == 0, r.stderr
+    py = env / "bin" / "python"
+    site = Path(
+        _run(py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])").stdout.strip()
+    )
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    r = _run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        py,
+        "install",
+        "--no-deps",
+        "--no-index",
+        "-q",
+        wheel,
+    )
+    assert r.returncode == 0, r.stderr
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    where = _run(py, "-c", "import litaudit; print(litaudit.__file__)", cwd=work)
+    assert where.stdout.strip().startswith(str(site)), where
+    exe = env / "bin" / "litaudit"
+    db = work / "lit.duckdb"
+    r = _run(exe, "--db", db, "init", cwd=work)
+    assert r.returncode == 0, r.stderr
+    r = _run(exe, "--db", db, "audit", "best", "-c", "trec7", "-m", "AP", "--json", cwd=work)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert (out["audit_id"], out["reused"]) == (1, False)
+    assert out["result"]["stats"]["reference"]["n_results"] == 103
+    # a population from a gzipped seed (seeds/results/mteb_beir.csv.gz)
+    r = _run(
+        exe,
+        "--db",
+        db,
+        "audit",
+        "best",
+        "-c",
+        "beir/scifact/test",
+        "-m",
+        "nDCG@10",
+        "--no-save",
+        "--json",
+        cwd=work,
+    )
+    assert r.returncode == 0, r.stderr
+    assert (
+        json.loads(r.stdout)["result"]["stats"]["reference"]["n_results"] == 241
+    )  # MTEB 235, Pyserini 6

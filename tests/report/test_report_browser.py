@@ -1,0 +1,270 @@
+"""The HTML report rendered in a real browser (headless Chromium, Debian's package).
+
+Checks the rendered DOM (the page's text, every plot drawn as SVG with paths) and the
+browser's network log (the page itself requests nothing). `make test` installs chromium
+(`make browser`); without it these tests skip with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.report.test_report import COLLECTION, make_fixture_db, store_literature_audits
+
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+
+def _chromium() -> str:
+    for name in ("chromium", "chromium-browser"):
+        path = shutil.which(name) or (
+            f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists() else None
+        )
+        if path:
+            return path
+    pytest.skip("chromium not found (install it with `make browser`: Debian package chromium)")
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    with tempfile.TemporaryDirectory(prefix="litaudit-chromium-") as profile:
+        return subprocess.run(
+            [_chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+
+
+def page_requests(netlog: Path) -> list[str]:
+    """URLs the page asked for: requests whose initiator is the page (the browser's own
+    background traffic has initiator 'not an origin'), other than file: and data:."""
+    log = json.loads(netlog.read_text(encoding="utf-8"))
+    start = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
+    urls = []
+    for e in log["events"]:
+        p = e.get("params") or {}
+        if e["type"] == start and p.get("url") and p.get("initiator") != "not an origin":
+            if not p["url"].startswith(("file:", "data:")):
+                urls.append(p["url"])
+    return urls
+
+
+@pytest.fixture(scope="module")
+def html_report(tmp_path_factory) -> Path:
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    folder = tmp_path_factory.mktemp("browser")
+    db = make_fixture_db(folder / "fixture.duckdb")
+    store_literature_audits(db)
+    out = folder / "report.html"
+    res = CliRunner().invoke(
+        app,
+        [
+            "--db",
+            str(db),
+            "report",
+            "-c",
+            COLLECTION,
+            "-m",
+            "AP",
+            "--claim",
+            "0.36",
+            "-o",
+            str(out),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    return out
+
+
+@pytest.mark.slow
+def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
+    netlog = tmp_path / "net.json"
+    res = _run(
+        f"--log-net-log={netlog}", "--window-size=390,2000", "--dump-dom", html_report.as_uri()
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    dom = res.stdout
+    text = re.sub(r"<[^>]+>", " ", dom)
+    for words in (
+        "Data and provenance",
+        "The best published AP against the best of N",
+        "Candidate best systems (4)",
+        "NeuralX",
+        "Smith et al. (SIGIR 2019)",
+        "Against the record: 0.3600 is above the record, 0.3010 (NeuralX",
+        "Can the collection be trusted? Reusability",
+        "Appendix A: the audits cited",
+    ):
+        assert words in text, words
+    plots = re.findall(r"<figure>(.*?)</figure>", dom, flags=re.S)
+    assert len(plots) == 5
+    for fig in plots:
+        assert '<svg xmlns="http://www.w3.org/2000/svg"' in fig and 'class="plot"' in fig
+        assert re.search(r'<path d="M\d', fig), fig[:200]
+        assert "<figcaption>" in fig
+    assert dom.count("<circle ") > 0
+    assert page_requests(netlog) == []
+
+
+@pytest.mark.slow
+def test_network_check_catches_a_request(tmp_path):
+    """The request detector is not vacuous: an <img> with an http URL is seen."""
+    page = tmp_path / "leak.html"
+    page.write_text('<!DOCTYPE html><img src="http://example.invalid/x.png">', "utf-8")
+    netlog = tmp_path / "net.json"
+    res = _run(f"--log-net-log={netlog}", "--dump-dom", page.as_uri())
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert page_requests(netlog) == ["http://example.invalid/x.png"]
+
+
+@pytest.mark.slow
+def test_phone_width_screenshot(html_report, tmp_path):
+    shot = tmp_path / "phone.png"
+    res = _run(
+        f"--screenshot={shot}", "--window-size=390,1400", "--hide-scrollbars", html_report.as_uri()
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    png = shot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    width = int.from_bytes(png[16:20], "big")
+    assert width == 390
+
+
+@pytest.fixture(scope="module")
+def scifact_report(tmp_path_factory) -> Path:
+    """A report on a database made by `litaudit init` (every seed): BEIR SciFact nDCG@10,
+    the MTEB population, with a claim of 0.80."""
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    folder = tmp_path_factory.mktemp("scifact")
+    db, out = folder / "seeded.duckdb", folder / "scifact.html"
+    runner = CliRunner()
+    assert runner.invoke(app, ["--db", str(db), "init"]).exit_code == 0
+    res = runner.invoke(
+        app,
+        [
+            "--db",
+            str(db),
+            "report",
+            "-c",
+            "beir/scifact/test",
+            "-m",
+            "nDCG@10",
+            "--claim",
+            "0.80",
+            "-o",
+            str(out),
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    return out
+
+
+@pytest.mark.slow
+def test_beir_scifact_report_renders(scifact_report, tmp_path):
+    netlog = tmp_path / "net.json"
+    res = _run(
+        f"--log-net-log={netlog}", "--window-size=1200,3000", "--dump-dom", scifact_report.as_uri()
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    dom = res.stdout
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
+    # the candidate best systems of MTEB's SciFact population, by name
+    for words in (
+        "SciFact, test (BEIR)",
+        "Candidate best systems (9)",
+        "openbmb/MiniCPM-Embedding",
+        "Salesforce/SFR-Embedding-2_R",
+        "mteb/retrieval",
+        "Claim audit: nDCG@10 = 0.8",
+    ):
+        assert words in text, words
+    plots = re.findall(r"<figure>(.*?)</figure>", dom, flags=re.S)
+    assert len(plots) == 3  # interval, expected max, record over time (no run archive)
+    for fig in plots:
+        assert re.search(r'<path d="M\d', fig), fig[:200]
+    assert page_requests(netlog) == []
+
+
+# the boxes of the conclusions in the page as laid out (a copy of the report with this
+# script added and the CSP that forbids scripts removed; the report itself runs none)
+_BOXES = """<script>window.addEventListener('load', () => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+    return [r.top + scrollY, r.bottom + scrollY, r.left, r.right]; };
+  const out = {heading: box(document.getElementById('conclusions')),
+    list: box(document.querySelector('ul.conclusions')),
+    first_figure: box(document.querySelector('figure')),
+    viewport: [innerWidth, innerHeight]};
+  const pre = document.createElement('pre'); pre.id = 'BOXES';
+  pre.textContent = JSON.stringify(out); document.body.appendChild(pre); });</script>"""
+
+
+def layout_boxes(report: Path, folder: Path, width: int, height: int) -> dict:
+    """Bounding boxes (top, bottom, left, right in CSS px from the page's top) of the
+    conclusions' heading and list and of the first figure, at a window of width x height."""
+    import html as _html
+
+    page = report.read_text(encoding="utf-8")
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+    probe = folder / "probe.html"
+    probe.write_text(page.replace("</body>", _BOXES + "</body>"), encoding="utf-8")
+    res = _run(f"--window-size={width},{height}", "--hide-scrollbars", "--dump-dom", probe.as_uri())
+    assert res.returncode == 0, res.stderr[-2000:]
+    m = re.search(r'<pre id="BOXES">(.*?)</pre>', res.stdout, flags=re.S)
+    assert m, res.stdout[-2000:]
+    return json.loads(_html.unescape(m.group(1)))
+
+
+@pytest.mark.slow
+def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
+    """A reviewer opening the report sees its answers without scrolling: at 1280x800 the
+    Conclusions (heading and every sentence) end above 800 px, before any plot; the
+    screenshot of that first screen is taken too."""
+    shot = tmp_path / "first-screen.png"
+    res = _run(
+        f"--screenshot={shot}", "--window-size=1280,800", "--hide-scrollbars", html_report.as_uri()
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    png = shot.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (1280, 800)
+
+    boxes = layout_boxes(html_report, tmp_path, 1280, 800)
+    # headless Chromium lays the page out 1280 px wide; its inner height (657 px for an
+    # 800 px window, the window's own bars taken off) is stricter than the screenshot's
+    width, inner = boxes["viewport"]
+    assert width == 1280 and inner <= 800
+    top, bottom = boxes["heading"][0], boxes["list"][1]
+    assert 0 < top < bottom <= inner, boxes
+    assert bottom < boxes["first_figure"][0]
+    dom = _run("--window-size=1280,800", "--dump-dom", html_report.as_uri()).stdout
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
+    for words in (
+        "Conclusions",
+        "The claim AP = 0.36 on TREC-7 ad hoc",
+        "Against the record: 0.3600 is above the record, 0.3010",
+        "Against chance:",
+        "Reusability:",
+    ):
+        assert words in text, words

@@ -1,0 +1,216 @@
+"""The typed audit pipeline: frozen dataclass -> canonical JSON -> the same dataclass, the
+kind registry, and reuse of an identical call's stored audit."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from litaudit.codec import DecodeError, decode, dumps, to_jsonable
+
+
+@dataclass(frozen=True)
+class Leaf:
+    name: str
+    value: float
+    count: int
+    flag: bool
+    maybe: float | None
+
+
+@dataclass(frozen=True)
+class Tree:
+    leaves: tuple[Leaf, ...]
+    pair: tuple[str, int]
+    pairs: tuple[tuple[str, float], ...]
+    nested: Leaf | None
+    labels: dict[str, int]
+    years: tuple[int, int] | None = None
+
+
+finite = st.floats(allow_nan=False, allow_infinity=False)
+leaf = st.builds(Leaf, st.text(), finite, st.integers(), st.booleans(), st.none() | finite)
+tree = st.builds(
+    Tree,
+    st.lists(leaf, max_size=4).map(tuple),
+    st.tuples(st.text(), st.integers()),
+    st.lists(st.tuples(st.text(), finite), max_size=3).map(tuple),
+    st.none() | leaf,
+    st.dictionaries(st.text(), st.integers(), max_size=3),
+    st.none() | st.tuples(st.integers(), st.integers()),
+)
+
+
+@pytest.mark.slow
+@given(tree)
+def test_round_trip_is_exact(t):
+    back = decode(Tree, json.loads(dumps(t)))
+    assert back == t and type(back) is Tree
+    assert dumps(back) == dumps(t)  # canonical: the same text again
+
+
+def test_numpy_scalars_and_nan():
+    x = Leaf("a", np.float64(0.1 + 0.2), np.int64(3), np.bool_(True), None)
+    back = decode(Leaf, json.loads(dumps(x)))
+    assert back == Leaf("a", 0.1 + 0.2, 3, True, None)
+    assert type(back.value) is float and type(back.count) is int
+    # JSON has no NaN: written as null; read back into a float field as NaN
+    back = decode(Leaf, json.loads(dumps(Leaf("b", math.nan, 1, False, math.nan))))
+    assert math.isnan(back.value) and back.maybe is None
+
+
+def test_a_stored_result_that_does_not_fit_is_an_error():
+    with pytest.raises(DecodeError, match=r"Leaf.count: expected an integer"):
+        decode(Leaf, {"name": "a", "value": 1.0, "count": "3", "flag": True, "maybe": None})
+    with pytest.raises(DecodeError, match=r"Tree.pair: expected 2 items"):
+        decode(Tree, to_jsonable(Tree((), ("a", 1), (), None, {})) | {"pair": ["a"]})
+
+
+def test_a_stored_audit_of_another_shape_is_one_clear_error(mem_store):
+    from litaudit.analyses.audits import get_audit, save_audit
+    from litaudit.errors import StoreError
+    from litaudit.store.refdata import resolve_collection
+
+    con = mem_store.con
+    aid = save_audit(
+        con,
+        kind="reuse-rao",
+        collection_id=resolve_collection(con, "trec7").id,
+        measure="Rprec",
+        params={},
+        method="exact",
+        input_fingerprint="f" * 64,
+        result={"collection_id": "x", "depth": 1},
+    )
+    with pytest.raises(StoreError, match=rf"audit #{aid} \(reuse-rao.*RAOReport: no measure"):
+        get_audit(con, aid)
+
+
+def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
+    from litaudit.analyses.audits import get_audit, kinds, list_audits, run_or_reuse
+    from litaudit.analyses.reuse import RAOReport
+
+    assert kinds()["reuse-rao"] is RAOReport and "best" in kinds()
+    from litaudit.store.refdata import resolve_collection
+
+    con = mem_store.con
+    cid = resolve_collection(con, "trec7").id
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return RAOReport(cid, 2, "Rprec", 0, 0, 0.5, None, None, None, ())
+
+    args = dict(
+        collection_id=cid, measure="Rprec", fingerprint="f" * 64, method="exact", compute=compute
+    )
+    first = run_or_reuse(con, "reuse-rao", params={"depth": 2}, **args)
+    again = run_or_reuse(con, "reuse-rao", params={"depth": 2}, **args)
+    other = run_or_reuse(con, "reuse-rao", params={"depth": 3}, **args)
+    seeded = run_or_reuse(con, "reuse-rao", params={"depth": 2}, seed=1, **args)
+    assert (first.reused, again.reused, other.reused, seeded.reused) == (False, True, False, False)
+    assert again.audit_id == first.audit_id and again.result == first.result
+    assert len(calls) == 3 and len(list_audits(con)) == 3
+    assert get_audit(con, first.audit_id).result == first.result
+    unsaved = run_or_reuse(con, "reuse-rao", params={"depth": 2}, save=False, **args)
+    assert unsaved.audit_id is None and len(list_audits(con)) == 3
+    with pytest.raises(ValueError, match="no registered result type"):
+        run_or_reuse(con, "no-such-kind", params={}, **args)
+
+
+def test_every_listed_kind_has_a_renderer_typed_with_its_result_type():
+    import typing
+
+    from litaudit.analyses.audits import KINDS, kinds
+    from litaudit.render.audits import RENDERERS
+
+    types = kinds()
+    assert len(types) == len(KINDS) and len(set(types.values())) == len(KINDS)
+    assert set(RENDERERS) == set(types.values())
+    for kind, tp in types.items():
+        fn = RENDERERS[tp]
+        first = next(iter(typing.get_type_hints(fn)))
+        assert typing.get_type_hints(fn)[first] is tp, (kind, fn.__name__)
+
+
+def _kinds_stored_by_the_code() -> dict[str, str]:
+    """Every audit kind the analyses store (kind -> where): the kind argument of each
+    run_or_reuse / store_or_reuse / _stored / save_audit call, a module's KIND constant,
+    or a "kind": "..." key (save_audits), read from the source (ast)."""
+    import ast
+    from pathlib import Path
+
+    pkg = Path(__file__).resolve().parents[2] / "litaudit" / "analyses"
+    found: dict[str, str] = {}
+    for path in sorted(pkg.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        consts = {
+            t.id: n.value.value
+            for n in tree.body
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+            for t in n.targets
+            if isinstance(t, ast.Name)
+        }
+        for node in ast.walk(tree):
+            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+                if name in ("run_or_reuse", "store_or_reuse", "_stored") and len(node.args) > 1:
+                    arg = node.args[1]
+                    if isinstance(arg, ast.Constant):
+                        found[arg.value] = where
+                    elif isinstance(arg, ast.Name) and arg.id in consts:
+                        found[consts[arg.id]] = where
+                for k in node.keywords if name == "save_audit" else ():
+                    if k.arg == "kind" and isinstance(k.value, ast.Constant):
+                        found[k.value.value] = where
+            if isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values, strict=True):
+                    if isinstance(k, ast.Constant) and k.value == "kind":
+                        if isinstance(v, ast.Constant):
+                            found[v.value] = where
+        if "KIND" in consts:
+            found[consts["KIND"]] = f"{path.name}: KIND"
+    return found
+
+
+def test_the_kinds_tuple_lists_every_kind_the_code_stores():
+    from litaudit.analyses.audits import KINDS
+
+    stored = _kinds_stored_by_the_code()
+    # the scan sees the kinds of best.py, the reuse analyses, the matrix and summary
+    assert {"best", "claim", "history", "best-matrix", "reuse-rao", "reuse-verdict"} <= set(stored)
+    listed = {k for k, _ in KINDS}
+    assert {k: w for k, w in stored.items() if k not in listed} == {}
+    assert listed == set(stored)  # nothing listed that no code stores
+
+
+def test_audit_show_renders_a_kind_without_renderer_field_by_field(cli):
+    from litaudit.analyses.audits import save_audit
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import load_reference_data, resolve_collection
+
+    with open_store(cli.db) as store:
+        load_reference_data(store.con)
+        cid = resolve_collection(store.con, "trec7").id
+        aid = save_audit(
+            store.con,
+            kind="some-new-kind",
+            collection_id=cid,
+            measure=None,
+            params={},
+            method="exact",
+            input_fingerprint="f" * 64,
+            result={"passed": True, "checks": [{"name": "tau", "value": 0.9}]},
+        )
+    r = cli("audit", "show", str(aid))
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith(f"Audit #{aid} (some-new-kind)")
+    assert lines[1:] == ["checks:", "  [0]", "    name: tau", "    value: 0.9", "passed: True"]
