@@ -24,7 +24,7 @@ class _Killed(BaseException):
 
 def _killed_after_first_group(monkeypatch, store, paths, q):
     real = ingest.commit_group
-    calls = []
+    calls: list[object] = []
 
     def commit_then_die(*a, **kw):
         if calls:

@@ -4,7 +4,6 @@ shape warning (litaudit.stats.noise, litaudit.stats.shape; issue 19)."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,8 +13,9 @@ from litaudit import defaults
 from litaudit.errors import ParameterError
 from litaudit.stats.noise import effective_n, robust_spread, shrink, topic_interaction
 from litaudit.stats.shape import far_from_normal, normal_shape
+from tests.conftest import SHARED_DATA
 
-PERTOPIC = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "pertopic"
+PERTOPIC = SHARED_DATA / "pertopic"
 
 
 def _matrix(name: str) -> np.ndarray:

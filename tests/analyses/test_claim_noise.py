@@ -5,7 +5,6 @@ means, the robust-spread sensitivity line, shrinkage, the mixed-track warning.""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,9 +12,11 @@ import pytest
 from litaudit.analyses import best as B
 from litaudit.analyses.noise import parse_se
 from litaudit.errors import ParameterError
+from tests.conftest import SHARED_DATA
 
 TREC7 = "disks45/nocr/trec7"  # the ir_datasets id of the seeded "trec7"
-PERTOPIC = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "pertopic"
+
+PERTOPIC = SHARED_DATA / "pertopic"
 
 
 def _store_per_topic(con, collection_id: str, measure: str, scores: np.ndarray) -> None:

@@ -45,7 +45,8 @@ def test_a_full_disk_during_runs_import_names_the_disk_and_writes_nothing(
     q = _qrels(tmp_path / "q.txt")
     big = tmp_path / "big.txt"
     big.write_text("".join(_run_lines(range(1, 9), seed=3)))
-    real, calls = ingest.commit_group, []
+    real = ingest.commit_group
+    calls: list[object] = []
 
     def full_on_second(*a, **kw):
         if calls:
