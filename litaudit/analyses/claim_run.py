@@ -15,7 +15,7 @@ compared topic by topic with the archive's runs (issue 21, items 1 and 2).
   the claim loses most. By default against the record holder's run when the archive holds
   it and the archive's best run (by mean) other than the claim's.
 * :func:`run_se` is the interaction standard error of the archive plus the claim's run
-  (:mod:`litaudit.stats.interaction_se`), which the chance check of a claim with a run
+  (:func:`litaudit.stats.noise.topic_interaction`), which the chance check of a claim with a run
   uses instead of the published population's se.
 """
 
@@ -31,7 +31,7 @@ import numpy as np
 from litaudit import defaults
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.holm import holm
-from litaudit.stats.interaction_se import InteractionSE, interaction_se
+from litaudit.stats.noise import TopicInteraction, topic_interaction
 from litaudit.stats.paired import PairedT, paired_t
 from litaudit.stats.randomization import Randomization, randomization_test
 
@@ -211,7 +211,7 @@ class SameTopic:
     permutations: int
     seed: int
     correction: str
-    se: InteractionSE | None = None
+    se: TopicInteraction | None = None
 
 
 def _archive(con, collection_id: str, measure: str):
@@ -345,7 +345,7 @@ def _compare(claim: _Scored, tag: str, other: dict[str, float], level, permutati
     return float(a.mean()), float(b.mean()), pt, rt, worst
 
 
-def run_se(ev, measure: str, claim: _Scored) -> InteractionSE | None:
+def run_se(ev, measure: str, claim: _Scored) -> TopicInteraction | None:
     """The interaction se of the archive's runs (but one of the claim's tag) plus the
     claim's run, on the topics every one of them was evaluated on (None with fewer than 2
     such topics)."""
@@ -357,7 +357,7 @@ def run_se(ev, measure: str, claim: _Scored) -> InteractionSE | None:
     if len(cols) < 2 or not keep:
         return None
     x = np.vstack([m[np.ix_(keep, cols)], [[claim.scores[ev.topics[j]] for j in cols]]])
-    return interaction_se(x)
+    return topic_interaction(x)
 
 
 def archive_scores(con, collection_id: str, measure: str, tag: str) -> _Scored:

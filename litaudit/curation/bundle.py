@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 
 from litaudit.curation import fields as F
+from litaudit.curation.fields import PAPER_KEYS
 from litaudit.curation.importer import apply_plan
 from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.rows import DUPLICATES, Table
@@ -24,19 +25,6 @@ from litaudit.measures import did_you_mean
 
 FORMAT = "litaudit-curation"
 VERSION = 1
-PAPER_KEYS = (
-    "bibkey",
-    "citation",
-    "title",
-    "authors",
-    "venue",
-    "year",
-    "doi",
-    "url",
-    "tags",
-    "notes",
-    "created_at",
-)
 HISTORY_KEYS = (
     "entity",
     "result",

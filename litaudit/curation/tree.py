@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from litaudit.curation.fields import PAPER_KEYS
 from litaudit.curation.rows import COLUMNS, Row
 from litaudit.errors import LitauditError, Problem
 
@@ -32,19 +33,6 @@ RESULT_KEYS = tuple(
     c for c in COLUMNS if c not in ("source", "paper", "track") and not c.startswith("paper_")
 ) + ("created_at", "updated_at", "history")
 HISTORY_KEYS = ("action", "field", "old_value", "new_value", "reason", "who", "changed_at")
-PAPER_KEYS = (
-    "bibkey",
-    "citation",
-    "title",
-    "authors",
-    "venue",
-    "year",
-    "doi",
-    "url",
-    "tags",
-    "notes",
-    "created_at",
-)
 _PLAIN = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 
 

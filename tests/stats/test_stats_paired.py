@@ -1,5 +1,5 @@
 """Paired comparisons on the same topics (litaudit.stats.paired, .randomization, .holm,
-.interaction_se), cross-checked against scipy and brute force."""
+.noise's interaction), cross-checked against scipy and brute force."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from scipy import stats as sps
 
 from litaudit.errors import ParameterError
 from litaudit.stats.holm import holm
-from litaudit.stats.interaction_se import interaction_se
+from litaudit.stats.noise import topic_interaction
 from litaudit.stats.paired import paired_t
 from litaudit.stats.randomization import randomization_test
 
@@ -116,15 +116,15 @@ def test_holm_by_hand_and_monotone():
 def test_interaction_se_equals_the_anova_residual_mean_square():
     rng = np.random.default_rng(3)
     x = rng.uniform(0, 1, (6, 20))
-    got = interaction_se(x)
+    got = topic_interaction(x)
     # the two-way ANOVA without replication, by its sums of squares
     g = x.mean()
     ss_total = np.sum((x - g) ** 2)
     ss_sys = 20 * np.sum((x.mean(axis=1) - g) ** 2)
     ss_top = 6 * np.sum((x.mean(axis=0) - g) ** 2)
     ms = (ss_total - ss_sys - ss_top) / (5 * 19)
-    assert got.df == 95 and got.ms_interaction == pytest.approx(ms, rel=1e-12)
+    assert got.df_interaction == 95 and got.ms_interaction == pytest.approx(ms, rel=1e-12)
     assert got.se == pytest.approx(math.sqrt(ms / 20), rel=1e-12)
     # adding a constant to a system or a topic changes nothing
     y = x + np.arange(6)[:, None] * 0.1 + np.arange(20)[None, :] * 0.01
-    assert interaction_se(y).se == pytest.approx(got.se, rel=1e-9)
+    assert topic_interaction(y).se == pytest.approx(got.se, rel=1e-9)
