@@ -43,7 +43,7 @@ class RangedArchive:
     participant_names: tuple[str, ...]
     participant_of_run: np.ndarray
     topic_names: tuple[str, ...]  # the qrels' topics, trec_eval's order
-    fingerprint: str  # the stored archive's state (runs.evalcache.fingerprint)
+    fingerprint: str  # the stored archive's state (:func:`stored_fingerprint`)
     ranges: tuple[tuple[int, int], ...]  # stored topic id ranges [lo, hi)
     n_lines: int  # ranked documents of the archive (all topics)
     _con: object = field(repr=False, compare=False)
@@ -95,6 +95,24 @@ class RangedArchive:
         return c
 
 
+def stored_fingerprint(con, collection_id: str) -> str:
+    """The stored archive as the reusability audits see it: the sha256 of its qrels file
+    and of each run file, with each run's tag, participant, type and lines kept and
+    skipped. Read from the small tables only (no rankings), so the same files imported
+    into any database give the same fingerprint."""
+    import hashlib
+
+    q = con.execute(
+        "SELECT sha256 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
+    ).fetchall()
+    runs = con.execute(
+        "SELECT tag, participant, run_type, sha256, n_lines, n_skipped FROM runs "
+        "WHERE collection_id = ? ORDER BY tag",
+        [collection_id],
+    ).fetchall()
+    return hashlib.sha256(repr((collection_id, q, runs)).encode("utf-8")).hexdigest()
+
+
 def load_ranged(
     con,
     collection: str,
@@ -107,7 +125,6 @@ def load_ranged(
     each (a topic is never split). Reads no rankings (one count per topic); ``progress(1)``
     once done."""
     from litaudit.runs.archive import _require_qrels, _run_rows
-    from litaudit.runs.evalcache import fingerprint
     from litaudit.runs.model import sort_topics
     from litaudit.store.db import sql_string
     from litaudit.store.refdata import resolve_collection
@@ -156,7 +173,7 @@ def load_ranged(
         participant_names=part_names,
         participant_of_run=np.array([part_names.index(p) for p in parts]),
         topic_names=sort_topics({t for (t,) in q_topics}),
-        fingerprint=fingerprint(con, cid),
+        fingerprint=stored_fingerprint(con, cid),
         ranges=tuple(ranges),
         n_lines=sum(int(n) for _, n in per_topic),
         _con=con,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -237,7 +237,10 @@ def load_coded(
 
     Memory: Arrow's allocator keeps what it frees for its own reuse, which the analyses'
     numpy arrays cannot have; it is asked to hand the tables' memory back once they are
-    coded (on robust03's 1.5M rows, `report`'s peak drops by about 50 MB)."""
+    coded (on robust03's 1.5M rows, `report`'s peak drops by about 50 MB). Its
+    fingerprint is the stored archive's state
+    (:func:`~litaudit.analyses.archive_ranges.stored_fingerprint`), as a ranged archive's,
+    so that audits stored by either path are found by the other."""
     import pyarrow as pa
 
     from litaudit.runs.archive import load_tables
@@ -250,7 +253,10 @@ def load_coded(
     coded = code_stored(tables, cid, progress)
     del tables
     pa.default_memory_pool().release_unused()
-    return cid, coded
+    # the audits' fingerprint of a stored archive is its state (as the ranged path's)
+    from litaudit.analyses.archive_ranges import stored_fingerprint
+
+    return cid, replace(coded, fingerprint=stored_fingerprint(con, cid))
 
 
 def as_coded(archive, coded: CodedArchive | None) -> CodedArchive:

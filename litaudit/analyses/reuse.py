@@ -350,8 +350,11 @@ def run_rao(
     measure: str = RAO_MEASURE,
     save: bool = True,
     loaded=None,
+    progress: Callable[[int], None] | None = None,
 ) -> Audited[RAOReport]:
-    """RAO of a stored archive, stored as an audit (or the stored audit of an identical call)."""
+    """RAO of a stored archive, stored as an audit (or the stored audit of an identical call).
+    ``loaded``: (collection id, coded or ranged archive); ``progress(1)`` after each range
+    of a ranged archive."""
     from litaudit.measures import parse_measure
 
     cid, coded = loaded or load_coded(con, collection)
@@ -364,7 +367,7 @@ def run_rao(
         fingerprint=coded.fingerprint,
         method="exact",
         save=save,
-        compute=lambda: rao_of_archive(coded, depth=depth, measure=measure),
+        compute=lambda: rao_of_archive(coded, depth=depth, measure=measure, progress=progress),
     )
 
 
@@ -378,6 +381,7 @@ def run_lou(
     noise_pct: float = LOU_MAX_PCT,
     save: bool = True,
     loaded=None,
+    progress: Callable[[int], None] | None = None,
 ) -> Audited[LOUReport]:
     """Leave-out-uniques of a stored archive, stored as an audit (or reused, as run_rao)."""
     from litaudit.measures import parse_measure
@@ -393,6 +397,11 @@ def run_lou(
         method="exact",
         save=save,
         compute=lambda: lou_of_archive(
-            coded, depth=depth, measure=measure, min_map=min_map, noise_pct=noise_pct
+            coded,
+            depth=depth,
+            measure=measure,
+            min_map=min_map,
+            noise_pct=noise_pct,
+            progress=progress,
         ),
     )

@@ -156,7 +156,13 @@ def run_verdict(
 
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
-    if loaded is None:
+    if loaded is None and not subcollections:  # read by topic ranges (issue 24)
+        from litaudit.analyses.archive_ranges import load_ranged
+
+        loaded = load_ranged(con, collection)
+        if progress is not None:
+            progress(LOAD_STEPS)
+    elif loaded is None:  # the sub-collection analysis needs the whole archive
         loaded = load_coded(con, collection, progress)
     elif progress is not None:
         progress(LOAD_STEPS)  # loaded by the caller: its steps are done
