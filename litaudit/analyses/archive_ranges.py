@@ -8,7 +8,7 @@ every topic (runs, participants, the qrels' topics in trec_eval order) and hands
 archive one range of topic ids at a time (:meth:`RangedArchive.parts`), each a
 :class:`~litaudit.analyses.coded_archive.CodedArchive` of those topics, as ``runs eval``
 reads large runs (its qrels cut to the same range). Each range is read from DuckDB once and
-kept in a temporary folder as numpy files, so the analyses' later passes (LOU at several
+kept in a temporary folder as numpy files (memory-mapped when read again), so the analyses' later passes (LOU at several
 depths, the pool table at several depths) read it back without DuckDB's sort work.
 
 Peak memory follows the range's size (``range_lines``), not the archive's. The results are
@@ -28,7 +28,7 @@ import numpy as np
 from litaudit.analyses.coded_archive import CodedArchive, code_stored
 from litaudit.errors import NotFound
 
-RANGE_LINES = 4_000_000  # ours: a range holds about this many ranked documents (~300 MB)
+RANGE_LINES = 2_000_000  # ours: a range holds about this many ranked documents (~200 MB)
 
 
 @dataclass(frozen=True)
@@ -65,33 +65,40 @@ class RangedArchive:
                 progress(1)
 
     def _part(self, n: int, lo: int, hi: int) -> CodedArchive | None:
-        path = Path(self._cache.name) / f"{n}.npz"
-        if path.exists():
-            with np.load(path, allow_pickle=True) as z:
-                if not z["q_rel"].size and "none" in z:
-                    return None
-                kw = {f.name: z[f.name] for f in fields(CodedArchive) if f.name in z}
-                meta = z["meta"].item()
-            return CodedArchive(**kw, **meta)
+        """Range ``n``: read from DuckDB and coded the first time, then from its numpy
+        files (memory-mapped: a pass costs the pages it reads). Its ``docnos`` are not
+        kept (empty): the analyses read by ranges use the codes only."""
+        import pickle
+
+        folder = Path(self._cache.name) / str(n)
+        if folder.is_dir():
+            meta = pickle.loads((folder / "meta.pickle").read_bytes())
+            if meta is None:
+                return None
+            arrays = {
+                f.name: np.load(folder / f"{f.name}.npy", mmap_mode="r")
+                for f in fields(CodedArchive)
+                if f.name not in meta
+            }
+            return CodedArchive(**arrays, **meta)
         from litaudit.runs.archive import load_tables
 
+        folder.mkdir()
         t = load_tables(self._con, self.collection_id, docnos=False, topic_ids=(lo, hi))
         if not t.q_rel.size:
-            np.savez(path, q_rel=t.q_rel, none=np.zeros(0))
+            (folder / "meta.pickle").write_bytes(pickle.dumps(None))
             return None
         c = code_stored(replace(t, docnos=self._docnos), self.collection_id)
         del t
-        arrays = {
-            f.name: getattr(c, f.name)
-            for f in fields(CodedArchive)
-            if isinstance(getattr(c, f.name), np.ndarray)
-        }
-        meta = {
-            f.name: getattr(c, f.name)
-            for f in fields(CodedArchive)
-            if not isinstance(getattr(c, f.name), np.ndarray)
-        }
-        np.savez(path, meta=np.array(meta, dtype=object), **arrays)
+        c = replace(c, docnos=np.zeros(0, dtype=object))
+        meta = {}
+        for f in fields(CodedArchive):
+            x = getattr(c, f.name)
+            if isinstance(x, np.ndarray) and x.dtype != object:
+                np.save(folder / f"{f.name}.npy", x)
+            else:
+                meta[f.name] = x
+        (folder / "meta.pickle").write_bytes(pickle.dumps(meta))
         return c
 
 
