@@ -64,6 +64,12 @@ class RangedArchive:
             if progress is not None:
                 progress(1)
 
+    def read(self, progress: Callable[[int], None] | None = None) -> None:
+        """Read every range once (the first pass, from DuckDB: the costly one), so that a
+        progress bar can show it apart; ``progress(1)`` after each range."""
+        for _ in self.parts(progress):
+            pass
+
     def _part(self, n: int, lo: int, hi: int) -> CodedArchive | None:
         """Range ``n``: read from DuckDB and coded the first time, then from its numpy
         files (memory-mapped: a pass costs the pages it reads). Its ``docnos`` are not

@@ -156,15 +156,13 @@ def run_verdict(
 
     if not 0 < alpha < 1:
         raise ParameterError(f"alpha must be in (0, 1), got {alpha}")
-    if loaded is None and not subcollections:  # read by topic ranges (issue 24)
-        from litaudit.analyses.archive_ranges import load_ranged
+    from litaudit.analyses.archive_ranges import RangedArchive, load_ranged
 
-        loaded = load_ranged(con, collection)
-        if progress is not None:
-            progress(LOAD_STEPS)
+    if loaded is None and not subcollections:  # read by topic ranges (issue 24)
+        loaded = load_ranged(con, collection)  # its ranges are read by _archive_verdict
     elif loaded is None:  # the sub-collection analysis needs the whole archive
         loaded = load_coded(con, collection, progress)
-    elif progress is not None:
+    elif progress is not None and not isinstance(loaded[1], RangedArchive):
         progress(LOAD_STEPS)  # loaded by the caller: its steps are done
     cid, coded = loaded
     depths = _depths(depth)
@@ -230,8 +228,20 @@ def _archive_verdict(
     save: bool,
     progress: Callable[[int], None] | None,
 ) -> Verdict:
+    from litaudit.analyses.archive_ranges import RangedArchive
+
     tick = progress or (lambda n: None)
     cid, coded = loaded
+    if isinstance(coded, RangedArchive):  # the load's steps: its ranges' first reading
+        n_ranges, done = max(len(coded.ranges), 1), [0]
+
+        def read_tick(n: int) -> None:
+            before = done[0] * LOAD_STEPS // n_ranges
+            done[0] += n
+            tick(done[0] * LOAD_STEPS // n_ranges - before)
+
+        coded.read(read_tick)
+        tick(LOAD_STEPS - done[0] * LOAD_STEPS // n_ranges)  # (no ranges: all at once)
     m = len(coded.participant_names)
     depths = _depths(depth)
     notes: list[str] = []
