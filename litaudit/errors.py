@@ -33,6 +33,10 @@ class NotFound(LitauditError):
     """A named collection, measure, paper, result, run or audit does not exist."""
 
 
+class IncompleteRun(LitauditError):
+    """A stored run's import did not finish; it is not used until imported again."""
+
+
 @dataclass(frozen=True)
 class Problem:
     """One problem found while validating an input file."""

@@ -146,14 +146,22 @@ class MeasureName:
         return f"{d.trec_eval_cut}_{self.cutoff}" if d.trec_eval_cut else None
 
 
+_MAX_CUTOFF = 2**31 - 1
+
+
+def _cutoff(digits: str) -> int:
+    """A cutoff's digits as a number (any too long for one is past the largest)."""
+    return int(digits) if len(digits) <= 12 else _MAX_CUTOFF + 1
+
+
 def parse_measure(text: str) -> MeasureName:
     """Parse an ir_measures or trec_eval measure name. Raises NotFound with a suggestion."""
     s = text.strip()
     fam, k = None, None
     if m := _IR.match(s):
-        fam, k = _FAMILY_OF.get(m.group("fam").lower()), int(m.group("k"))
+        fam, k = _FAMILY_OF.get(m.group("fam").lower()), _cutoff(m.group("k"))
     elif m := _TREC.match(s):
-        fam, k = _CUT_OF.get(m.group("fam").lower()), int(m.group("k"))
+        fam, k = _CUT_OF.get(m.group("fam").lower()), _cutoff(m.group("k"))
     elif _BARE.match(s):
         fam = _FAMILY_OF.get(s.lower())
     if fam is None:
@@ -163,6 +171,8 @@ def parse_measure(text: str) -> MeasureName:
         raise NotFound(f"measure {text!r}: {fam} takes no cutoff")
     if k is not None and k < 1:
         raise NotFound(f"measure {text!r}: the cutoff must be at least 1")
+    if k is not None and k > _MAX_CUTOFF:  # the measures table's INTEGER column
+        raise NotFound(f"measure {text!r}: the cutoff is too large (at most {_MAX_CUTOFF})")
     if k is None and decl.cutoff == REQUIRED:
         raise NotFound(f"measure {text!r}: {decl.description} needs a cutoff, e.g. {fam}@10")
     return MeasureName(fam, k)

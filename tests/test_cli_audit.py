@@ -363,7 +363,7 @@ def test_too_few_results_counts_the_retracted_ones(cli, db):
     assert res.exit_code == 0, res.output
     res = cli("audit", "best", "-c", "trec7", "-m", "AP", db=db)
     assert res.exit_code == 1
-    assert "3 result(s) after the filters" in res.stderr
+    assert "trec7 AP: 3 result(s); an extreme" in res.stderr  # no filter given
     assert f"; {len(ids) - 3} retracted result(s) left out" in res.stderr
     assert (
         cli("audit", "best", "-c", "trec7", "-m", "AP", "--include-retracted", db=db).exit_code == 0

@@ -36,19 +36,65 @@ def test_init_twice_adds_nothing(inited):
     assert any(c["collection"] == "trec7" and c["measure"] == "AP" for c in data["counts"])
 
 
+# every command that opens the database, read or write: only `init` creates one
+NO_DATABASE_COMMANDS = (
+    ["results", "list"],
+    ["results", "show", "1"],
+    ["papers", "list"],
+    ["collections", "list"],
+    ["collections", "show", "robust04"],
+    ["measures", "list"],
+    ["db", "info"],
+    ["db", "migrate"],
+    ["audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.37"],
+    ["audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.37", "--no-save"],
+    ["audit", "best", "-c", "robust04", "-m", "AP"],
+    ["audit", "list"],
+    ["results", "add", "-c", "robust04", "-m", "AP", "--value", "0.3", "--system", "x",
+     "--role", "proposed", "--paper", "zz2005test"],
+    ["collections", "add", "x/y", "--topics", "5"],
+    ["runs", "list"],
+    ["report", "-c", "robust04", "-o", "r.html"],
+)  # fmt: skip
+
+
 def test_read_only_commands_never_create_a_database(cli, tmp_path):
     db = tmp_path / "none.duckdb"
-    for args in (
-        ["results", "list"],
-        ["papers", "list"],
-        ["collections", "list"],
-        ["measures", "list"],
-        ["db", "info"],
-    ):
+    for args in NO_DATABASE_COMMANDS:
         r = cli(*args, db=db)
-        assert r.exit_code == 1
-        assert f"Error: {db}: no database here; create it with `litaudit init`" in r.stderr
+        assert r.exit_code == 1, args
+        assert r.stderr == (
+            f"Error: no database at {db} (given with --db); create one with "
+            f"`litaudit --db {db} init`\n"
+        ), args
     assert not db.exists()
+
+
+def test_outside_a_project_nothing_is_left_behind(tmp_path, monkeypatch):
+    # issue 20 item 7: `audit claim` in a directory without a database said "run
+    # `litaudit init`" and left an empty litaudit.duckdb behind
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("LITAUDIT_DB", raising=False)
+    for args in NO_DATABASE_COMMANDS:
+        r = CliRunner().invoke(app, args)
+        assert r.exit_code == 1, args
+        assert r.stderr == (
+            f"Error: no database at {tmp_path / 'litaudit.duckdb'} (the default: "
+            "litaudit.duckdb in the current directory; --db or $LITAUDIT_DB name another); "
+            "create one with `litaudit init`\n"
+        ), args
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setenv("LITAUDIT_DB", str(tmp_path / "env.duckdb"))
+    r = CliRunner().invoke(app, NO_DATABASE_COMMANDS[8])
+    assert r.stderr == (
+        f"Error: no database at {tmp_path / 'env.duckdb'} (from $LITAUDIT_DB); "
+        "create one with `litaudit init`\n"
+    )
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_db_info_and_migrate(inited):
@@ -87,7 +133,8 @@ def test_import_error_is_one_line_per_problem_with_file_and_line(inited, tmp_pat
     r = inited("results", "import", str(bad))
     assert r.exit_code == 1
     assert r.stderr.splitlines() == [
-        f"  {bad}:2: collection: unknown collection 'robust4'; did you mean 'robust04'?",
+        f"  {bad}:2: collection: unknown collection 'robust4'; did you mean 'robust04' "
+        "(disks45/nocr/trec-robust-2004)?",
         "Error: 1 problem(s); nothing was written",
     ]
     assert "Traceback" not in r.output
@@ -130,13 +177,7 @@ def test_export_round_trip_through_the_cli(inited, cli, tmp_path):
     r = inited("results", "export", str(out), "--collection", "trec7", "--measure", "AP")
     assert r.exit_code == 0 and "wrote 103 results" in r.stdout
     fresh = tmp_path / "fresh.duckdb"
-    assert cli("db", "migrate", db=fresh).exit_code == 0
-    from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data
-
-    with open_store(fresh) as s:
-        with s.transaction():
-            load_reference_data(s.con)
+    assert cli("init", "--no-seeds", db=fresh).exit_code == 0
     assert cli("results", "import", str(out), db=fresh).exit_code == 0
     again = tmp_path / "again.csv"
     cli("results", "export", str(again), db=fresh)

@@ -138,7 +138,8 @@ def test_import_keeps_values_as_printed_and_resolves_names(mem_store, tmp_path):
                 "a",
                 "2026-11-20",
             ],
-            "collection: unknown collection 'robust4'; did you mean 'robust04'?",
+            "collection: unknown collection 'robust4'; did you mean 'robust04' "
+            "(disks45/nocr/trec-robust-2004)?",
         ),
         (
             [
@@ -211,10 +212,10 @@ def test_import_keeps_values_as_printed_and_resolves_names(mem_store, tmp_path):
                 "proposed",
                 "",
                 "",
-                "",
-                "2026-11-20",
+                "",  # transcribed_by: --who fills it
+                "2026-02-30",
             ],
-            "transcribed_by: missing provenance",
+            "transcribed_at: not a calendar date: '2026-02-30'",
         ),
         (
             [
@@ -388,8 +389,12 @@ def test_duplicates_within_a_file_and_against_the_store(mem_store, tmp_path):
     with pytest.raises(ValidationFailed, match="duplicate of line 2"):
         import_file(mem_store, write_csv(tmp_path / "d.csv", [GOOD[0], GOOD[0]]), who="t")
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
+    other = [[("0.2000" if i == 7 else c) for i, c in enumerate(GOOD[2])]]  # another value
     with pytest.raises(ValidationFailed, match=r"already in the database as result #\d+"):
-        import_file(mem_store, write_csv(tmp_path / "r2.csv", GOOD[2:]), who="t")
+        import_file(mem_store, write_csv(tmp_path / "r2.csv", other), who="t")
+    # the same row again is unchanged, not a conflict
+    rep, _ = import_file(mem_store, write_csv(tmp_path / "r3.csv", GOOD[2:]), who="t")
+    assert (rep.added_results, rep.unchanged) == (0, 1)
     assert count(mem_store) == 3
 
 

@@ -205,7 +205,7 @@ def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
         db=seeded_db_file,
     )
     assert r.exit_code == 0, r.output
-    assert "Claim audit: scifact nDCG@10 (all sources), 300 topics" in r.output
+    assert "Claim audit: beir-scifact nDCG@10 (all sources), 300 topics" in r.output
     assert "reported by mteb 132, authors 96, unknown 7" in r.output
     best = _audit(
         cli(
@@ -435,7 +435,7 @@ def test_a_near_miss_suggests_only_the_same_query_set(seeded_store):
     con = seeded_store.con
     with pytest.raises(LitauditError) as exc:
         resolve_collection(con, "msmarco-pasage/dev/smal")
-    assert "did you mean 'msmarco-passage/dev/small'?" in str(exc.value)
+    assert "did you mean 'msmarco-passage-dev' (msmarco-passage/dev/small)?" in str(exc.value)
     for miss in (
         "msmarco-passage/dev/large",
         "msmarco-passage/trec-dl-2021",

@@ -143,12 +143,36 @@ class TooFew(ParameterError):
     """A population below the minimum N (:func:`too_few_message`)."""
 
 
-def too_few_message(where: str, n: int, min_n: int = MIN_N) -> str:
-    """The one message every extreme-value audit gives for a population below ``min_n``."""
+def too_few_message(where: str, n: int, min_n: int = MIN_N, filtered: bool = False) -> str:
+    """The one message every extreme-value audit gives for a population below ``min_n``
+    ("after the filters" only when filters narrowed it: :func:`narrowed`)."""
+    after = " after the filters" if filtered else ""
+    if n == 0:
+        return f"{where}: 0 result(s){after}"
     return (
-        f"{where}: {n} result(s) after the filters; an extreme-value audit needs at "
+        f"{where}: {n} result(s){after}; an extreme-value audit needs at "
         f"least {min_n} (with fewer, the sample sd that sets the reference spread is "
         "too unstable)"
+    )
+
+
+def narrowed(filters: Filters) -> bool:
+    """Whether ``filters`` leave out results the audits' defaults read (a source, role,
+    run type, status, reporter, years, dates, paper, track or topics given)."""
+    return any(
+        (
+            filters.source,
+            filters.roles,
+            filters.run_types,
+            filters.statuses,
+            filters.reporters,
+            filters.years,
+            filters.since,
+            filters.until,
+            filters.paper,
+            filters.track,
+            filters.topics,
+        )
     )
 
 
@@ -172,7 +196,64 @@ def population(
             coll.id, coll.name, coll.default_topics, meas, rows, filters, min_n
         )
     except TooFew as exc:
-        raise TooFew(f"{exc}{_retracted_note(con, coll.id, meas, filters, len(rows))}") from None
+        note = _retracted_note(con, coll.id, meas, filters, len(rows))
+        if not rows:
+            note += _held_note(con, coll, measure, meas, filters)
+        raise TooFew(f"{exc}{note}") from None
+
+
+def _held_note(con, coll, asked: str, meas: str, filters: Filters) -> str:
+    """What the store does hold when a population is empty: the results without the
+    filters, or the measures the collection holds (a measure of the asked family named
+    first: 'recip_rank is RR without cutoff; msmarco-passage-dev holds RR@10 (155)')
+    and the collections that hold the asked measure."""
+    from litaudit.measures import parse_measure
+    from litaudit.store.refdata import collections_holding, measures_held
+
+    held = measures_held(con, coll.id)
+    if held.get(meas):
+        if narrowed(filters):
+            return f"; without the filters {coll.name} holds {held[meas]} {meas} result(s)"
+        return (
+            f"; {coll.name}'s {held[meas]} {meas} result(s) are all of non-standard "
+            "settings (--include-nonstandard reads them)"
+        )
+    parts = []
+    if not held:
+        parts.append(f"{coll.name} holds no results")
+    else:
+        m = parse_measure(meas)
+        same = [x for x in held if parse_measure(x).family == m.family]
+        others = [x for x in held if x not in same]
+        if same:
+            said = asked.strip()
+            if m.cutoff is None:
+                lead = f"{said if said != meas else meas} is {m.family} without cutoff"
+            else:
+                lead = f"{said} is {meas}" if said.lower() != meas.lower() else ""
+            parts += [lead] if lead else []
+            parts.append(f"{coll.name} holds {_counts(same, held)}")
+            if others:
+                parts.append(f"its other measures: {_counts(others, held)}")
+        else:
+            parts.append(f"{coll.name} holds {_counts(others, held)}")
+    corpus = coll.id.split("/")[0]
+    holders = sorted(
+        collections_holding(con, meas), key=lambda h: (h[1].split("/")[0] != corpus, -h[2], h[0])
+    )
+    if holders:
+        parts.append(
+            f"{meas} is held by {_counts([h[0] for h in holders], {h[0]: h[2] for h in holders}, 5)}"
+        )
+    else:
+        parts.append(f"no collection holds {meas}")
+    return "; " + "; ".join(parts)
+
+
+def _counts(keys: list[str], n: dict[str, int], limit: int = 8) -> str:
+    """'A (3), B (2) and 4 more' over ``keys`` (in order)."""
+    shown = ", ".join(f"{k} ({n[k]})" for k in keys[:limit])
+    return shown + (f" and {len(keys) - limit} more" if len(keys) > limit else "")
 
 
 def _retracted_note(con, cid: str, meas: str, filters: Filters, n_now: int) -> str:
@@ -225,7 +306,7 @@ def select_population(
                     "choose one with --topics"
                 )
     if len(rows) < min_n:
-        raise TooFew(too_few_message(where, len(rows), min_n))
+        raise TooFew(too_few_message(where, len(rows), min_n, filtered=narrowed(filters)))
     n_topics = rows[0].n_topics
     if any(r.n_topics != n_topics for r in rows):  # a topic-set name spanning counts
         raise ParameterError(f"{where}: topic set {filters.topics!r} has several topic counts")

@@ -25,8 +25,17 @@ def list_(ctx: typer.Context, json_out: bool = JsonOpt):
     out.print(
         table(
             f"{len(rows)} collections",
-            ["name", "id", "title", "queries", "results"],
-            [(r["name"], r["id"], r["title"], r["n_topics"], r["results"]) for r in rows],
+            ["name / id", "title", "queries", "results"],
+            [
+                (
+                    r["name"] if r["name"] == r["id"] else f"{r['name']}\n{r['id']}",
+                    r["title"],
+                    r["n_topics"],
+                    r["results"],
+                )
+                for r in rows
+            ],
+            keep=("name / id",),
         )
     )
 

@@ -22,22 +22,46 @@ def db_path(ctx: typer.Context) -> Path:
     return default_db_path()
 
 
+def existing_db(ctx: typer.Context) -> Path:
+    """The database path, which must exist: only `litaudit init` creates a database, so
+    a command run outside a project says where it looked and leaves nothing behind."""
+    path = db_path(ctx)
+    if str(path) == ":memory:" or path.exists():
+        return path
+    from litaudit.errors import StoreError
+
+    root = ctx.find_root()
+    source = getattr(root.get_parameter_source("db"), "name", None)
+    how = {
+        "COMMANDLINE": "given with --db",
+        "ENVIRONMENT": "from $LITAUDIT_DB",
+    }.get(
+        source or "",
+        "the default: litaudit.duckdb in the current directory; --db or $LITAUDIT_DB name another",
+    )
+    create = f"litaudit --db {path} init" if source == "COMMANDLINE" else "litaudit init"
+    raise StoreError(f"no database at {path.absolute()} ({how}); create one with `{create}`")
+
+
 def open_read(ctx: typer.Context):
-    """Open the database read-only (never creates or modifies it)."""
+    """Open the existing database read-only (never creates or modifies it)."""
     from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
 
+    path = existing_db(ctx)
     tune_allocator()  # the command's process only (see litaudit.runtime)
-    return open_store(db_path(ctx), read_only=True)
+    return open_store(path, read_only=True)
 
 
 def open_write(ctx: typer.Context):
-    """Open the database for writing, creating and migrating it as needed."""
+    """Open the existing database for writing, migrating it as needed (never creates
+    one: that is `litaudit init`'s, which opens the store itself)."""
     from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
 
+    path = existing_db(ctx)
     tune_allocator()
-    return open_store(db_path(ctx), read_only=False)
+    return open_store(path, read_only=False)
 
 
 def parse_assignments(items: list[str], option: str = "--set") -> dict[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from litaudit.cli.common import JsonOpt, db_path
+from litaudit.cli.common import JsonOpt, db_path, existing_db
 
 app = typer.Typer(help="Create, migrate and inspect the database.", no_args_is_help=True)
 
@@ -36,7 +36,7 @@ def migrate(
         else:
             out.print(table(f"Migrations ({path})", ["version", "name", "applied"], rows))
         return
-    with open_store(path, read_only=False, migrate=False) as store:
+    with open_store(existing_db(ctx), read_only=False, migrate=False) as store:
         before = store.schema_version()
         applied = migrations.migrate(store.con, str(path))
         after = store.schema_version()
@@ -61,7 +61,7 @@ def info(ctx: typer.Context, json_out: bool = JsonOpt):
     from litaudit.render.console import out, print_json, table
     from litaudit.store.info import db_info
 
-    with_info = db_info(db_path(ctx))
+    with_info = db_info(existing_db(ctx))
     if json_out:
         print_json(with_info)
         return

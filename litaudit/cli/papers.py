@@ -15,7 +15,7 @@ app = typer.Typer(help="Add, list, show, edit and import (BibTeX) papers.", no_a
 def _who(who):
     from litaudit.curation.fields import current_user
 
-    return who or current_user()
+    return current_user(who)
 
 
 @app.command("add")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from litaudit.cli.audit import POPULATION, WINDOW, with_filters
-from litaudit.cli.common import db_path
+from litaudit.cli.common import db_path, existing_db
 from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 
@@ -106,8 +106,7 @@ def _checked_target(ctx: typer.Context, claim, fmt, output):
     path = db_path(ctx)
     if target is not None:
         check_target(output, [path])  # refused before any audit is run or stored
-    if not Path(path).exists():
-        raise LitauditError(f"no database at {path}: run `litaudit init` first")
+    existing_db(ctx)  # only `litaudit init` creates a database
     return target, fmt, path
 
 

@@ -41,7 +41,14 @@ def _filter(role, status, source, years, paper, track, since=None, until=None, r
 def _who(who):
     from litaudit.curation.fields import current_user
 
-    return who or current_user()
+    return current_user(who)
+
+
+# the first page in a terminal; more rows than PAGE_MAX are printed as plain lines
+PAGE = 40
+PAGE_MAX = 500
+# the columns of the terminal's table: what a curator needs at 80 columns
+TERMINAL_COLUMNS = ["id", "collection", "measure", "value", "system", "source", "year", "status"]
 
 
 @app.command("list")
@@ -72,57 +79,79 @@ def list_(
         help="Who reported: authors, nist, leaderboard, mteb, unknown (repeatable).",
     ),
     limit: int = typer.Option(None, help="Show at most this many."),
+    sort: str = typer.Option(
+        "collection",
+        "--sort",
+        help="Order by collection | measure | value | year | date | system | source | role "
+        "| status | id (ties by id).",
+    ),
+    desc: bool = typer.Option(False, "--desc", help="Largest first (--sort value --desc)."),
+    all_: bool = typer.Option(
+        False, "--all", help=f"In a terminal, every result (default: the first {PAGE})."
+    ),
     json_out: bool = JsonOpt,
 ):
-    """List results (retracted ones included, marked; filter with --status)."""
-    from litaudit.curation.results import query_results
-    from litaudit.render.console import print_json, print_rows
+    """List results (retracted ones included, marked; filter with --status).
 
+    In a terminal, the first 40 as a table (--all, --limit: more); to a pipe or a
+    file, every result as plain aligned columns; --json: every field."""
+    import sys
+
+    from litaudit.curation.results import list_json, list_table
+    from litaudit.render.console import out, terminal_json
+
+    filt = _filter(role, status, source, years, paper, track, since, until, reporter)
     with open_read(ctx) as store:
-        rows = query_results(
+        if json_out:
+            for piece in list_json(
+                store.con,
+                filt,
+                collection=collection,
+                measure=measure,
+                sort=sort,
+                desc=desc,
+                limit=limit,
+            ):
+                sys.stdout.write(terminal_json(piece))
+            return
+        page = out.is_terminal and not all_ and limit is None
+        rows, total = list_table(
             store.con,
-            _filter(role, status, source, years, paper, track, since, until, reporter),
+            filt,
             collection=collection,
             measure=measure,
-            limit=limit,
+            sort=sort,
+            desc=desc,
+            limit=PAGE if page else limit,
         )
-    if json_out:
-        print_json(rows)
+    _print_listing(rows, total)
+
+
+def _print_listing(rows: list[tuple], total: int) -> None:
+    """`results list`'s rows: a table that fits the terminal, or plain lines."""
+    import sys
+
+    from litaudit.curation.results import LIST_COLUMNS
+    from litaudit.render.console import out, plain_rows, table
+
+    headers = [h for h, _ in LIST_COLUMNS]
+    if not out.is_terminal or len(rows) > PAGE_MAX:  # rich lays out ~1,000 rows a second
+        lines = list(plain_rows(headers, rows))
+        for i in range(0, len(lines), 4096):  # as --json: pieces, a closed pipe stops it
+            sys.stdout.write("".join(line + "\n" for line in lines[i : i + 4096]))
         return
-    print_rows(
-        f"{len(rows)} results",
-        [
-            "id",
-            "source",
-            "collection",
-            "n",
-            "measure",
-            "value",
-            "system",
-            "role",
-            "type",
-            "year",
-            "status",
-        ],
-        [
-            (
-                r["id"],
-                r["bibkey"] or r["track"],
-                r["collection"],
-                r["n_topics"],
-                r["measure"],
-                r["value_text"],
-                r["system"],
-                r["role"],
-                r["run_type"],
-                r["year"],
-                r["status"],
-            )
-            for r in rows
-        ],
-        description="table",
-        quiet=json_out,
+    shown = [headers.index(h) for h in TERMINAL_COLUMNS]
+    title = f"{total} results" + (f", the first {len(rows)}" if len(rows) < total else "")
+    out.print(
+        table(
+            title,
+            TERMINAL_COLUMNS,
+            [[r[i] for i in shown] for r in rows],
+            keep=("id", "measure", "year", "status"),
+        )
     )
+    if len(rows) < total:
+        out.print(f"{total - len(rows)} more: --all (or --limit N, --sort, a filter)")
 
 
 @app.command("show")
@@ -237,7 +266,21 @@ def add(
         out.print(f"added result #{rid}")
 
 
-@app.command("import")
+def _import_help() -> str:
+    from litaudit.curation.columns import column_help
+
+    return (
+        "Import results: every file is validated whole, and all files are written in one "
+        "transaction: any problem in any file writes nothing.\n\n"
+        "A CSV (or .tsv), JSON list or Parquet file of rows with these columns (a JSON "
+        "curation export also brings papers and history); `litaudit results template "
+        "FILE` writes an example. A row already stored exactly so is left unchanged. In a "
+        "CSV, a text cell written with an apostrophe before =, +, -, @, tab or CR (as "
+        "`results export` writes them) is read without it.\n\n\b\n" + column_help()
+    )
+
+
+@app.command("import", help=_import_help())
 def import_(
     ctx: typer.Context,
     files: list[Path] = typer.Argument(
@@ -254,8 +297,6 @@ def import_(
     who: str = WhoOpt,
     json_out: bool = JsonOpt,
 ):
-    """Import results: every file is validated whole, and all files are written in one
-    transaction: any problem in any file writes nothing."""
     from litaudit.curation.importer import import_files
     from litaudit.render.progress import progress_bar
 
@@ -274,6 +315,27 @@ def import_(
     _print_import(reports, json_out)
 
 
+@app.command("template")
+def template(
+    ctx: typer.Context,
+    output: str = typer.Argument("-", help="Output CSV file, or - for standard output."),
+):
+    """Write an example results file (CSV) to fill in: every column, two real rows."""
+    from litaudit.curation.export import write_export
+    from litaudit.curation.template import template_rows
+    from litaudit.files import STDOUT, check_target
+    from litaudit.render.console import out
+
+    if output != STDOUT:
+        check_target(output, [])
+    rows = template_rows()
+    write_export(rows, output, "csv")
+    if output != STDOUT:
+        out.print(
+            f"wrote {len(rows)} example rows to {output}; see `litaudit results import --help`"
+        )
+
+
 def _print_import(reports, json_out: bool) -> None:
     """What `results import` did (or would do), file by file."""
     from litaudit.render.console import out, print_json, table
@@ -287,6 +349,7 @@ def _print_import(reports, json_out: bool) -> None:
                     "papers": r.added_papers,
                     "skipped": r.skipped,
                     "updated": r.updated,
+                    "unchanged": r.unchanged,
                     "history": r.history,
                     "dry_run": r.dry_run,
                 }
@@ -301,6 +364,7 @@ def _print_import(reports, json_out: bool) -> None:
             for w, n, what in (
                 ("skipped", rep.skipped, "already present"),
                 ("updated", rep.updated, "existing"),
+                ("left", rep.unchanged, "unchanged"),
                 ("copied", rep.history, "history entries"),
             )
             if n
@@ -377,7 +441,19 @@ def retract(
     _set_statuses(ctx, result_ids, "retracted", reason=reason, who=_who(who))
 
 
-_DOING = {"verified": "verifying", "retracted": "retracting"}
+@app.command("reinstate")
+def reinstate(
+    ctx: typer.Context,
+    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    reason: str = typer.Option(..., help="Why (goes to history)."),
+    who: str = WhoOpt,
+):
+    """Make retracted results drafts again (to verify them anew); history records it."""
+    _set_statuses(ctx, result_ids, "draft", reason=reason, who=_who(who))
+
+
+_DOING = {"verified": "verifying", "retracted": "retracting", "draft": "reinstating"}
+_DONE = {"verified": "verified", "retracted": "retracted", "draft": "reinstated (a draft)"}
 
 
 def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: str) -> None:
@@ -395,7 +471,9 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
         ):
             for rid in result_ids:
                 changed = set_status(store, rid, status, reason=reason, who=who)
-                lines.append(f"#{rid} {status}" if changed else f"#{rid} was already {status}")
+                lines.append(
+                    f"#{rid} {_DONE[status]}" if changed else f"#{rid} was already {status}"
+                )
                 bar(1)
     finally:
         for line in lines:
@@ -405,13 +483,34 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
 @app.command("history")
 def history_(
     ctx: typer.Context,
-    result_id: int = typer.Argument(..., help="Result id."),
+    result_id: int = typer.Argument(None, help="Result id (or --collection / a window)."),
+    collection: str = typer.Option(
+        None, "--collection", "-c", help="Changes to this collection's results."
+    ),
+    since: str = typer.Option(
+        None, "--since", help="Changes made on or after (YYYY, YYYY-MM or YYYY-MM-DD, UTC)."
+    ),
+    until: str = typer.Option(None, "--until", help="Changes made on or before (same forms)."),
     json_out: bool = JsonOpt,
 ):
-    """Every change to a result."""
-    from litaudit.curation.results import get_result, history
+    """Every change to a result, or to a collection's results in a date window
+    (`results history -c robust04 --since 2026-11-18`)."""
+    from litaudit.curation.results import get_result, history, history_window
+    from litaudit.errors import LitauditError
     from litaudit.render.console import out, print_json, table
 
+    if result_id is None:
+        if not (collection or since or until):
+            raise LitauditError("give a result id, or --collection and/or --since/--until")
+        with open_read(ctx) as store:
+            rows = history_window(store.con, collection=collection, since=since, until=until)
+        if json_out:
+            print_json(rows)
+            return
+        _print_window(rows)
+        return
+    if collection or since or until:
+        raise LitauditError("give a result id or --collection/--since/--until, not both")
     with open_read(ctx) as store:
         get_result(store.con, result_id)
         h = history(store.con, "result", result_id)
@@ -433,6 +532,34 @@ def history_(
                     x["reason"],
                 )
                 for x in h
+            ],
+        )
+    )
+
+
+def _print_window(rows: list[dict]) -> None:
+    from litaudit.render.console import out, table
+
+    out.print(
+        table(
+            f"{len(rows)} changes",
+            ["when", "who", "result", "collection", "measure", "system", "action", "field"]
+            + ["old", "new", "reason"],
+            [
+                (
+                    x["changed_at"],
+                    x["who"],
+                    x["result_id"],
+                    x["collection_id"],
+                    x["measure"],
+                    x["system"],
+                    x["action"],
+                    x["field"],
+                    x["old_value"],
+                    x["new_value"],
+                    x["reason"],
+                )
+                for x in rows
             ],
         )
     )

@@ -80,7 +80,9 @@ def list_(
         cid = resolve_collection(store.con, collection).id if collection else None
         rows = list_runs(store.con, cid)
     if json_:
-        print_json(rows)
+        from dataclasses import asdict
+
+        print_json([{**asdict(r), "complete": r.complete} for r in rows])
         return
     if not rows:
         out.print("no runs stored")
@@ -88,13 +90,27 @@ def list_(
     out.print(
         table(
             None,
-            ["collection", "tag", "participant", "type", "pooled", "topics", "lines"],
+            ["collection", "tag", "participant", "type", "pooled", "topics", "lines", "status"],
             [
-                [r.collection_id, r.tag, r.participant, r.run_type, r.pooled, r.n_topics, r.n_lines]
+                [
+                    r.collection_id,
+                    r.tag,
+                    r.participant,
+                    r.run_type,
+                    r.pooled,
+                    r.n_topics,
+                    r.n_lines,
+                    "complete" if r.complete else "INCOMPLETE",
+                ]
                 for r in rows
             ],
         )
     )
+    bad = [r for r in rows if not r.complete]
+    if bad:
+        from litaudit.runs.archive import incomplete_message
+
+        out.print(incomplete_message(bad[0].collection_id, bad[0].tag, bad[0].path), markup=False)
 
 
 @app.command("show")
@@ -113,7 +129,9 @@ def show(
         cid = resolve_collection(store.con, collection).id if collection else None
         r = get_run(store.con, tag, cid)
     if json_:
-        print_json(r)
+        from dataclasses import asdict
+
+        print_json({**asdict(r), "complete": r.complete})
         return
     for k, v in [
         ("tag", r.tag),
@@ -126,8 +144,13 @@ def show(
         ("bad lines skipped", r.n_skipped),
         ("file", r.path),
         ("sha256", r.sha256),
+        ("status", "complete" if r.complete else "INCOMPLETE"),
     ]:
         out.print(f"{k:>18}: {'' if v is None else v}", markup=False)
+    if not r.complete:
+        from litaudit.runs.archive import incomplete_message
+
+        out.print(incomplete_message(r.collection_id, r.tag, r.path), markup=False)
 
 
 @app.command("delete")

@@ -49,7 +49,7 @@ HISTORY_KEYS = (
     "who",
     "changed_at",
 )
-ACTIONS = ("create", "edit", "verify", "retract", "import")
+ACTIONS = ("create", "edit", "verify", "retract", "reinstate", "import")
 
 
 def _ts(v) -> str | None:

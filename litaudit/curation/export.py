@@ -12,7 +12,7 @@ from pathlib import Path
 
 from litaudit.curation.filters import CURATION, Filters
 from litaudit.curation.results import query_results
-from litaudit.curation.rows import COLUMNS
+from litaudit.curation.rows import COLUMNS, NUMERIC_COLUMNS, spreadsheet_safe
 from litaudit.errors import LitauditError
 
 FORMATS = ("csv", "json", "parquet")
@@ -204,15 +204,32 @@ def write_export(
         write(tmp)
 
 
-def _write_csv(path, rows: list[dict], progress) -> None:
-    import csv
+def csv_cell(text: str) -> str:
+    """A cell as CSV writes it: quoted (quotes doubled) when it holds a comma, a quote, a
+    newline or a carriage return (Python's csv module leaves a lone CR unquoted when
+    lines end in LF, and the file then does not read back)."""
+    if any(c in text for c in ',"\n\r'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
+
+def csv_line(row: dict) -> str:
+    """A result row as a line of a CSV export: text cells made safe to open in a
+    spreadsheet (:func:`~litaudit.curation.rows.spreadsheet_safe`), numbers as they are."""
+    return (
+        ",".join(
+            csv_cell(row[c] if c in NUMERIC_COLUMNS else spreadsheet_safe(row[c])) for c in COLUMNS
+        )
+        + "\n"
+    )
+
+
+def _write_csv(path, rows: list[dict], progress) -> None:
     with open(path, "w", newline="", encoding="utf-8") as fh:
-        w = csv.DictWriter(fh, fieldnames=list(COLUMNS), lineterminator="\n")
-        w.writeheader()
+        fh.write(",".join(COLUMNS) + "\n")
         for i in range(0, len(rows), PROGRESS_ROWS):
             part = rows[i : i + PROGRESS_ROWS]
-            w.writerows(part)
+            fh.writelines(csv_line(r) for r in part)
             if progress is not None:
                 progress(len(part))
 

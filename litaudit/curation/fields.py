@@ -36,7 +36,7 @@ _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 INT32_MAX = 2**31 - 1  # the database's INTEGER columns
 # control characters a text field may not hold (tab, newline and carriage return may)
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]")
 
 
 class FieldError(ValueError):
@@ -119,13 +119,22 @@ def parse_date(text) -> dt.date:
 
 def check_text(text) -> str | None:
     """The problem with a text field's content, if any (a NUL or another control
-    character; tab and newlines are allowed)."""
+    character, or a bidirectional embedding, override or isolate U+202A-202E,
+    U+2066-2069 that would reorder what a terminal or a page shows; tab and newlines are
+    allowed)."""
     if not isinstance(text, str):
         return None
     m = _CONTROL.search(text)
     if m is None:
         return None
-    what = "a NUL byte" if m.group() == "\x00" else f"control character U+{ord(m.group()):04X}"
+    c = m.group()
+    what = (
+        "a NUL byte"
+        if c == "\x00"
+        else f"bidirectional control U+{ord(c):04X}"
+        if ord(c) > 0x7F
+        else f"control character U+{ord(c):04X}"
+    )
     return f"contains {what}"
 
 
@@ -183,11 +192,33 @@ FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def current_user() -> str:
-    """Who is curating: $LITAUDIT_USER, else the login name."""
+# the names litaudit records its own changes under (seed sync, `litaudit sync`): a user's
+# change under one of them would be taken for the tool's (the next `init` reverts those)
+TOOL_USERS = ("litaudit init", "litaudit sync")
+
+
+def check_user(name: str, where: str) -> str:
+    """``name`` (from ``where``: --who or $LITAUDIT_USER) stripped, or LitauditError when
+    it is blank, holds a control character or is a name the tool writes under."""
+    from litaudit.errors import LitauditError
+
+    s = name.strip()
+    why = check_text(s) or ("is empty" if not s else None)
+    if why is None and (s.lower() in TOOL_USERS or s.lower().startswith("litaudit ")):
+        why = f"{s!r} is the name litaudit records its own changes under; give your own name"
+    if why:
+        raise LitauditError(f"{where}: {why}")
+    return s
+
+
+def current_user(who: str | None = None) -> str:
+    """Who is curating: ``who`` (--who), else $LITAUDIT_USER, else the login name; a
+    name the tool writes under (:data:`TOOL_USERS`) is refused."""
+    if who is not None:
+        return check_user(who, "--who")
     name = os.environ.get("LITAUDIT_USER")
     if name:
-        return name
+        return check_user(name, "$LITAUDIT_USER")
     try:
         return getpass.getuser()
     except Exception:  # no passwd entry (containers)

@@ -15,6 +15,7 @@ from pathlib import Path
 from litaudit.curation import fields as F
 from litaudit.curation.plan import (
     ON_EXISTING,
+    UPDATABLE,
     ImportPlan,
     ImportProgress,
     PreparedResult,
@@ -34,6 +35,7 @@ class ImportReport:
     result_ids: tuple[int, ...] = ()
     updated: int = 0
     history: int = 0  # history entries copied (curation export)
+    unchanged: int = 0  # rows already stored exactly so
 
 
 # ---------------------------------------------------------------- writing
@@ -139,7 +141,16 @@ def apply_plan(
             )
             for r in plan.updates
         )
-    return ImportReport(plan.file, n, len(plan.papers), plan.skipped, False, tuple(ids), updated)
+    return ImportReport(
+        plan.file,
+        n,
+        len(plan.papers),
+        plan.skipped,
+        False,
+        tuple(ids),
+        updated,
+        unchanged=plan.unchanged,
+    )
 
 
 def _insert_papers(con, plan: ImportPlan, *, who: str, note: str, record: bool, now):
@@ -233,37 +244,18 @@ def _insert_results(
     return n, ids
 
 
-_UPDATABLE = (
-    "topic_set",
-    "value_text",
-    "participant",
-    "run_type",
-    "year",
-    "standard",
-    "location",
-    "transcribed_by",
-    "transcribed_at",
-    "status",
-    "notes",
-    "date",
-    "reporter",
-    "url",
-    "code_url",
-)
-
-
 def _update_existing(con, r: PreparedResult, *, who: str, reason: str, now) -> int:
     """Write the fields of an existing result that the row changes, each in the history.
     Returns 1 when something changed."""
-    cols = ", ".join(_UPDATABLE)
+    cols = ", ".join(UPDATABLE)
     old = dict(
         zip(
-            _UPDATABLE,
+            UPDATABLE,
             con.execute(f"SELECT {cols} FROM results WHERE id = ?", [r.existing_id]).fetchone(),
             strict=True,
         )
     )
-    changes = {c: r.values[c] for c in _UPDATABLE if old[c] != r.values[c]}
+    changes = {c: r.values[c] for c in UPDATABLE if old[c] != r.values[c]}
     if not changes:
         return 0
     if "value_text" in changes:
@@ -273,7 +265,7 @@ def _update_existing(con, r: PreparedResult, *, who: str, reason: str, now) -> i
         f"UPDATE results SET {sets}, updated_at = ? WHERE id = ?",
         [*changes.values(), now, r.existing_id],
     )
-    for c in _UPDATABLE:
+    for c in UPDATABLE:
         if c in changes:
             fld = "value" if c == "value_text" else c
             con.execute(
@@ -378,5 +370,6 @@ def _import_one(
         header_line=table.header_line,
         problems=table.problems,
         progress=progress,
+        who=who,
     )
     return (apply_plan(store, plan, who=who, progress=progress), plan) if write else None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -239,14 +240,33 @@ def _bibtex_reason(block) -> str:
     return reason or type(err).__name__ if err else "cannot parse this block"
 
 
+@contextmanager
+def _quiet_bibtexparser():
+    """Every bibtexparser logger off for the block (its splitter logs each failed block
+    on a logger of its own, which a disabled parent does not silence)."""
+    import logging
+
+    loggers = [logging.getLogger("bibtexparser")] + [
+        logging.getLogger(n)
+        for n in list(logging.root.manager.loggerDict)
+        if n.startswith("bibtexparser.")
+    ]
+    was = [lg.disabled for lg in loggers]
+    for lg in loggers:
+        lg.disabled = True
+    try:
+        yield
+    finally:
+        for lg, w in zip(loggers, was, strict=True):
+            lg.disabled = w
+
+
 def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
     """Paper records from a .bib file, and every problem found (with its line).
 
     LaTeX in the fields (accents, braces protecting capitals) becomes Unicode through
     bibtexparser's own LatexDecodingMiddleware; its log lines are kept off the terminal
     and its reasons reported as problems instead."""
-    import logging
-
     import bibtexparser
     from bibtexparser.middlewares import LatexDecodingMiddleware
 
@@ -264,17 +284,13 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
     if "\x00" in text:
         nul_line = text.count("\n", 0, text.index("\x00")) + 1
         raise InputError(str(path), nul_line, "contains a NUL byte (not a BibTeX text file)")
-    logger = logging.getLogger("bibtexparser")
-    was = logger.disabled
-    logger.disabled = True
     try:
-        lib = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
+        with _quiet_bibtexparser():
+            lib = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
     except RecursionError:
         raise InputError(str(path), None, "cannot parse BibTeX: nested too deeply") from None
     except Exception as exc:  # bibtexparser's own state errors
         raise InputError(str(path), None, f"cannot parse BibTeX: {exc}") from None
-    finally:
-        logger.disabled = was
     problems = [
         Problem(str(path), _line_of(b), f"cannot parse BibTeX: {_bibtex_reason(b)}")
         for b in lib.failed_blocks

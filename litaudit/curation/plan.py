@@ -50,6 +50,29 @@ class ImportPlan:
     updates: list[PreparedResult] = field(default_factory=list)  # update mode
     existing: list[tuple[int, int]] = field(default_factory=list)  # (line, id) skipped
     differs: list[PreparedResult] = field(default_factory=list)  # same mode: other value
+    unchanged: int = 0  # rows already stored exactly so (fail mode): nothing to do
+
+
+# the fields of a stored result that an import may change (on_existing="update"); a row
+# whose natural key is stored is "unchanged" when its value and these fields (those the
+# file has columns for) are the stored ones
+UPDATABLE = (
+    "topic_set",
+    "value_text",
+    "participant",
+    "run_type",
+    "year",
+    "standard",
+    "location",
+    "transcribed_by",
+    "transcribed_at",
+    "status",
+    "notes",
+    "date",
+    "reporter",
+    "url",
+    "code_url",
+)
 
 
 # ---------------------------------------------------------------- validation
@@ -68,6 +91,7 @@ def plan_import(
     header_line: int | None = None,
     problems: list[Problem] | None = None,
     progress: ImportProgress | None = None,
+    who: str | None = None,
 ) -> ImportPlan:
     """Validate every row; return the plan or raise ValidationFailed listing every problem.
 
@@ -78,22 +102,18 @@ def plan_import(
     ``plan.differs`` for the caller to decide: seeds).
     ``columns``: the file's columns (a required column missing from the file is reported
     once, not on every row); ``problems``: those found reading the file (reported with
-    these); ``progress(rows)`` is called every :data:`PROGRESS_ROWS` rows checked.
+    these); ``progress(rows)`` is called every :data:`PROGRESS_ROWS` rows checked;
+    ``who``: fills ``transcribed_by`` where a row leaves it blank (``transcribed_at``:
+    today, UTC).
     """
     ctx = Context(con)
     plan = ImportPlan(file=file)
     problems = list(problems or [])
     seen: dict[tuple, int] = {}
     new_papers: dict[str, PreparedPaper] = {}
-    absent = _absent_columns(columns, file, header_line, problems)
-    conflicts: list[tuple[int, int, str]] = []  # rows already in the database (fail)
-
-    # new bibkeys whose paper some row describes (the others may name it alone)
-    described = {
-        str(r.data.get("paper")).strip()
-        for r in rows
-        if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in ("citation", "title", "authors"))
-    }
+    rows, absent = _filled(rows, who, columns, file, header_line, problems)
+    stored: list[tuple[int, int, str, dict]] = []  # rows already in the database (fail)
+    described = _described(rows)
     for i, row in enumerate(rows):
         if progress is not None and i and not i % PROGRESS_ROWS:
             progress(PROGRESS_ROWS)
@@ -127,17 +147,107 @@ def plan_import(
                 into = plan.updates if on_existing == "update" else plan.differs
                 into.append(PreparedResult(row.line, key, v, bibkey, rid))
                 continue
-            conflicts.append((row.line, rid, vt))
+            stored.append((row.line, rid, vt, v))
             continue
         plan.results.append(PreparedResult(row.line, key, v, bibkey))
     if progress is not None and rows:
         progress(len(rows) - (len(rows) - 1) // PROGRESS_ROWS * PROGRESS_ROWS)
-    if conflicts:  # one problem, not one per row
-        problems.append(_conflicts_problem(file, conflicts))
+    _sort_stored(con, plan, stored, columns, problems)
     if problems:
         raise ValidationFailed(collapse(problems))
     plan.papers = list(new_papers.values())
     return plan
+
+
+def _described(rows: list[Row]) -> set[str]:
+    """New bibkeys whose paper some row describes (the others may name it alone)."""
+    return {
+        str(r.data.get("paper")).strip()
+        for r in rows
+        if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in ("citation", "title", "authors"))
+    }
+
+
+_FILLED = ("transcribed_by", "transcribed_at")
+
+
+def _filled(
+    rows: list[Row],
+    who: str | None,
+    columns: tuple[str, ...] | None,
+    file: str,
+    header_line: int | None,
+    problems: list[Problem],
+) -> tuple[list[Row], set[str]]:
+    """The rows with a blank transcribed_by made ``who``, a blank transcribed_at today
+    (when ``who`` is given), and the required columns the file lacks (each reported)."""
+    import dataclasses
+    import datetime as dt
+
+    if who is None:
+        return rows, _absent_columns(columns, file, header_line, problems)
+    absent = _absent_columns(
+        None if columns is None else (*columns, *_FILLED), file, header_line, problems
+    )
+
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    out = []
+    for r in rows:
+        by, at = r.data.get("transcribed_by"), r.data.get("transcribed_at")
+        if F.blank(by) or F.blank(at):
+            data = dict(r.data)
+            data["transcribed_by"] = who if F.blank(by) else by
+            data["transcribed_at"] = today if F.blank(at) else at
+            r = dataclasses.replace(r, data=data)
+        out.append(r)
+    return out, absent
+
+
+def _sort_stored(
+    con,
+    plan: ImportPlan,
+    stored: list[tuple[int, int, str, dict]],
+    columns: tuple[str, ...] | None,
+    problems: list[Problem],
+) -> None:
+    """The rows already in the database (on_existing="fail"): unchanged (counted in the
+    plan) or conflicts (one problem, not one per row)."""
+    conflicts = []
+    for line, rid, vt, same in _unchanged(con, stored, columns):
+        if same:
+            plan.unchanged += 1
+            plan.existing.append((line, rid))
+        else:
+            conflicts.append((line, rid, vt))
+    if conflicts:
+        problems.append(_conflicts_problem(file=plan.file, conflicts=conflicts))
+
+
+def _unchanged(con, stored: list[tuple[int, int, str, dict]], columns: tuple[str, ...] | None):
+    """(line, id, stored value, the row is the stored result) for the rows of ``stored``
+    (line, id, stored value, the row's values): a row is the stored result when its value
+    and every field of :data:`UPDATABLE` the file has a column for are the stored ones."""
+    if not stored:
+        return []
+    given = [
+        c for c in UPDATABLE if columns is None or ("value" if c == "value_text" else c) in columns
+    ]
+    if "value_text" not in given:
+        given.append("value_text")
+    ids = [rid for _, rid, _, _ in stored]
+    found = {}
+    for i in range(0, len(ids), 10_000):
+        part = ids[i : i + 10_000]
+        for r in con.execute(
+            f"SELECT id, {', '.join(given)} FROM results WHERE id IN "
+            f"({', '.join('?' * len(part))})",
+            part,
+        ).fetchall():
+            found[r[0]] = r[1:]
+    return [
+        (line, rid, vt, found.get(rid) == tuple(v.get(c) for c in given))
+        for line, rid, vt, v in stored
+    ]
 
 
 def _absent_columns(

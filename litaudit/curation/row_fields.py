@@ -38,9 +38,9 @@ class Context:
 
     def __init__(self, con):
         self.con = con
-        self.aliases = dict(
-            con.execute("SELECT alias, collection_id FROM collection_aliases").fetchall()
-        )
+        from litaudit.store.refdata import CollectionNames
+
+        self.collections = CollectionNames.load(con)  # the resolver every command uses
         self.default_topics = {
             cid: (name, n)
             for cid, name, n in con.execute(
@@ -182,18 +182,13 @@ def _check_provenance(
 
 
 def _parse_collection(ctx: Context, d: dict, missing: list[str], bad) -> str | None:
-    coll = d.get("collection") or ""
-    cid = ctx.aliases.get(coll.lower())
-    if cid is None and "collection" not in missing:
-        from litaudit.store.refdata import near_names
-
-        near = near_names(coll, list(ctx.aliases))
-        bad(
-            f"unknown collection {coll!r}"
-            + (f"; did you mean {' or '.join(repr(n) for n in near)}?" if near else ""),
-            "collection",
-        )
-    return cid
+    if "collection" in missing:
+        return None
+    try:
+        return ctx.collections.resolve(d.get("collection") or "")
+    except LitauditError as exc:
+        bad(str(exc), "collection")
+        return None
 
 
 def _parse_measure(ctx: Context, new_measures: set, d: dict, missing: list[str], bad) -> str | None:

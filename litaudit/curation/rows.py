@@ -60,6 +60,29 @@ COLUMNS = (
     "code_url",
 )
 MAX_FIELD = MAX_CSV_FIELD
+# columns whose cells are numbers; the others are text, which a CSV export writes so that
+# a spreadsheet does not run it as a formula (see spreadsheet_safe)
+NUMERIC_COLUMNS = frozenset(("n_topics", "value", "year", "paper_year"))
+_FORMULA_START = frozenset("=+-@\t\r")
+
+
+def _escaped(text: str) -> bool:
+    """Does a text cell start as a formula (=, +, -, @, tab, CR), once any leading
+    apostrophes are set aside?"""
+    return text.lstrip("'")[:1] in _FORMULA_START and text[:1] != ""
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A text cell for a CSV export: one that a spreadsheet would run as a formula
+    (starting with =, +, -, @, tab or CR) gets an apostrophe in front, as does one that
+    would look so escaped (apostrophes, then one of those); :func:`spreadsheet_text`
+    undoes it on import."""
+    return "'" + text if _escaped(text) else text
+
+
+def spreadsheet_text(cell: str) -> str:
+    """A text cell of a CSV file as written before :func:`spreadsheet_safe`."""
+    return cell[1:] if cell[:1] == "'" and _escaped(cell[1:]) else cell
 
 
 @dataclass
@@ -163,8 +186,19 @@ def _unknown(name: str, columns, line: int | None) -> list[Problem]:
             problems.append(Problem(name, line, f"column {c!r} appears twice", c))
         seen.add(c)
         if c not in COLUMNS:
-            problems.append(Problem(name, line, f"unknown column {c!r}{did_you_mean(c, COLUMNS)}"))
+            problems.append(Problem(name, line, f"unknown column {c!r}{_suggest(c)}"))
     return problems
+
+
+def _suggest(column: str) -> str:
+    """'' or "; did you mean 'X'?": the column a curator's name stands for (dataset,
+    metric, score, model, ...), else the nearest by spelling."""
+    from litaudit.curation.columns import SYNONYMS
+
+    key = column.strip().lower().replace(" ", "_").replace("-", "_")
+    if key in SYNONYMS:
+        return f"; did you mean {SYNONYMS[key]!r}?"
+    return did_you_mean(column, COLUMNS)
 
 
 def _csv(name: str, text: str, delimiter: str) -> Table:
@@ -208,7 +242,16 @@ def _csv(name: str, text: str, delimiter: str) -> Table:
                 Problem(name, start, f"{len(rec)} cells but the header has {len(header)} columns")
             )
             continue
-        rows.append(Row(start, {c: v for c, v in zip(known, rec, strict=True) if c}))
+        rows.append(
+            Row(
+                start,
+                {
+                    c: v if c in NUMERIC_COLUMNS else spreadsheet_text(v)
+                    for c, v in zip(known, rec, strict=True)
+                    if c
+                },
+            )
+        )
     return Table(rows, tuple(c for c in known if c), problems, header_line=1)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from litaudit.errors import LitauditError, NotFound
+from litaudit.errors import IncompleteRun, LitauditError, NotFound
 from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
 from litaudit.runs.model import Archive, Qrels, Run, RunInfo
 from litaudit.store.db import sql_string as _lit
@@ -37,20 +37,44 @@ class StoredRun:
     n_skipped: int
     n_topics: int
 
+    @property
+    def complete(self) -> bool:
+        """Its import finished: the file's sha256 is written with the run's last rows
+        (an import killed between the pieces of a large file leaves it empty)."""
+        return self.sha256 != ""
 
-def _run_rows(con, collection_id: str, tags: Sequence[str] | None) -> list[tuple]:
+
+def incomplete_message(collection_id: str, tag: str, path: str) -> str:
+    """What a refused incomplete run says: the two commands that fix it."""
+    return (
+        f"run {tag!r} of {collection_id} is incomplete (its import did not finish); "
+        f"import it again with `litaudit runs import --collection {collection_id} {path}` "
+        f"or delete it with `litaudit runs delete --collection {collection_id} {tag}`"
+    )
+
+
+def _run_rows(
+    con, collection_id: str, tags: Sequence[str] | None, *, incomplete: bool = False
+) -> list[tuple]:
+    """(id, tag, participant, run_type, pooled) of the collection's runs ``tags`` (default
+    all) in tag order; a run whose import did not finish is refused (IncompleteRun)
+    unless ``incomplete``."""
     rows = con.execute(
-        "SELECT id, tag, participant, run_type, pooled FROM runs WHERE collection_id = ? "
-        "ORDER BY tag",
+        "SELECT id, tag, participant, run_type, pooled, sha256, path FROM runs "
+        "WHERE collection_id = ? ORDER BY tag",
         [collection_id],
     ).fetchall()
-    if tags is None:
-        return rows
-    by_tag = {r[1]: r for r in rows}
-    missing = [t for t in tags if t not in by_tag]
-    if missing:
-        raise NotFound(f"run {missing[0]!r} is not stored for {collection_id}")
-    return [by_tag[t] for t in tags]
+    if tags is not None:
+        by_tag = {r[1]: r for r in rows}
+        missing = [t for t in tags if t not in by_tag]
+        if missing:
+            raise NotFound(f"run {missing[0]!r} is not stored for {collection_id}")
+        rows = [by_tag[t] for t in tags]
+    if not incomplete:
+        for r in rows:
+            if r[5] == "":
+                raise IncompleteRun(incomplete_message(collection_id, r[1], r[6]))
+    return [r[:5] for r in rows]
 
 
 def _require_qrels(con, collection_id: str) -> None:
@@ -243,7 +267,7 @@ def delete_runs(
     from litaudit.runs.evalcache import invalidate
 
     con = store.con
-    rows = _run_rows(con, collection_id, tags)
+    rows = _run_rows(con, collection_id, tags, incomplete=True)
     sizes = dict(
         con.execute(
             "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]

@@ -174,7 +174,12 @@ def _import_once(
             release=multi,
         )
     except BaseException as exc:
-        undo.apply(store)
+        try:
+            undo.apply(store)
+        except Exception as again:
+            _raise_if_disk_full(exc, store, collection_id, undone=False)
+            raise again from exc
+        _raise_if_disk_full(exc, store, collection_id, undone=True)
         _raise_if_out_of_memory(exc, collection_id)
         raise
     finally:
@@ -273,11 +278,13 @@ def _stored_runs(
     con, collection_id: str
 ) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, int]]:
     """The collection's stored run files (sha256 -> (tag, path)), their tags (tag ->
-    sha256) and its topics (name -> id)."""
+    sha256) and its topics (name -> id). A run whose import did not finish (empty sha256)
+    is not among them: importing its tag again replaces it (see ingest_write)."""
     existing = {
         sha: (tag, path)
         for tag, sha, path in con.execute(
-            "SELECT tag, sha256, path FROM runs WHERE collection_id = ?", [collection_id]
+            "SELECT tag, sha256, path FROM runs WHERE collection_id = ? AND sha256 <> ''",
+            [collection_id],
         ).fetchall()
     }
     existing_tags = {tag: sha for sha, (tag, _) in existing.items()}
@@ -359,3 +366,43 @@ def _raise_if_out_of_memory(exc: BaseException, collection_id: str) -> None:
             f"DuckDB ran out of memory importing into {collection_id} "
             f"({str(exc).splitlines()[0]}); nothing was kept"
         ) from None
+
+
+def _disk_full(exc: BaseException) -> bool:
+    """Is this (or what caused it) the system's "no space left on device"?"""
+    import errno
+
+    seen = 0
+    e: BaseException | None = exc
+    while e is not None and seen < 10:
+        if isinstance(e, OSError) and e.errno == errno.ENOSPC:
+            return True
+        text = str(e).lower()
+        if "no space left on device" in text or "disk is full" in text:
+            return True
+        e = e.__cause__ or e.__context__
+        seen += 1
+    return False
+
+
+def _raise_if_disk_full(exc: BaseException, store, collection_id: str, *, undone: bool) -> None:
+    """A full disk, said as such: the folder of the database (where DuckDB writes it and
+    its temporary files), its free space, and what was kept."""
+    if not _disk_full(exc):
+        return
+    import shutil
+
+    folder = Path(store.path).resolve().parent if store.path != ":memory:" else Path.cwd()
+    try:
+        free = f"{shutil.disk_usage(folder).free / 2**20:.1f} MiB free"
+    except OSError:
+        free = "free space unknown"
+    kept = (
+        "nothing was written"
+        if undone
+        else f"the runs written before it stay (see `litaudit runs list -c {collection_id}`)"
+    )
+    raise LitauditError(
+        f"the disk holding {folder} is full ({free}) while importing runs into "
+        f"{collection_id}; {kept}; free some space and import again"
+    ) from None

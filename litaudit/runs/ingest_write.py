@@ -242,6 +242,8 @@ def _write_runs(con, collection_id: str, coded, todo: list, info_of: dict, run_o
             rt.skipped,
             n_topics,
         ]
+    if starts:  # an earlier import of these tags that did not finish is replaced
+        _drop_incomplete(con, collection_id, [rt.tag for _, _, rt, _ in starts])
     if starts:  # one statement for all the runs' rows (tags are distinct here)
         got = dict(
             (tag, rid)
@@ -265,6 +267,23 @@ def _write_runs(con, collection_id: str, coded, todo: list, info_of: dict, run_o
     if todo:  # the runs were ranked on worker threads while DuckDB wrote the tables above
         _insert(con, "INSERT INTO run_rankings SELECT * FROM _arrow_in", coded.rankings(run_ids))
     return run_ids
+
+
+def _drop_incomplete(con, collection_id: str, tags: list[str]) -> None:
+    """Delete the runs ``tags`` of the collection whose import did not finish (empty
+    sha256; a finished run of one of these tags was refused before anything was written)."""
+    marks = ", ".join("?" * len(tags))
+    ids = [
+        r[0]
+        for r in con.execute(
+            f"SELECT id FROM runs WHERE collection_id = ? AND sha256 = '' AND tag IN ({marks})",
+            [collection_id, *tags],
+        ).fetchall()
+    ]
+    if ids:
+        listed = ", ".join(map(str, ids))
+        con.execute(f"DELETE FROM run_rankings WHERE run_id IN ({listed})")
+        con.execute(f"DELETE FROM runs WHERE id IN ({listed})")
 
 
 def _insert(con, sql: str, data) -> None:

@@ -85,7 +85,16 @@ class Store:
             raise
         else:
             self._depth = 0
-            self.con.execute("COMMIT")
+            try:
+                self.con.execute("COMMIT")
+            except BaseException:
+                # a failed commit (a full disk) leaves the transaction open: end it, so
+                # that the connection can be used again (and the caller's undo can run)
+                try:
+                    self.con.execute("ROLLBACK")
+                except Exception:
+                    pass
+                raise
 
     def schema_version(self) -> int:
         return migrations.db_version(self.con)
@@ -112,6 +121,8 @@ def open_store(
     ``path=":memory:"`` gives an in-memory database (tests).
     """
     p = str(path) if path is not None else str(default_db_path())
+    if p != ":memory:":
+        _check_regular(p)
     if read_only and p != ":memory:" and not Path(p).exists():
         raise StoreError(f"{p}: no database here; create it with `litaudit init`")
     con = _connect(p, read_only=read_only and p != ":memory:")
@@ -139,6 +150,33 @@ def open_store(
         con.close()
         raise
     return Store(con, p, read_only)
+
+
+def _check_regular(p: str) -> None:
+    """Refuse at once a path that is not a regular file (DuckDB would wait forever on a
+    FIFO, or read a device)."""
+    import stat
+
+    try:
+        mode = os.stat(p).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"{p}: cannot open database: {exc.strerror or exc}") from None
+    if stat.S_ISREG(mode):
+        return
+    what = (
+        "a directory"
+        if stat.S_ISDIR(mode)
+        else "a FIFO (named pipe)"
+        if stat.S_ISFIFO(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )
+    raise StoreError(f"{p}: is {what}, not a database file; give --db a file path")
 
 
 def sql_string(text: str) -> str:

@@ -3,9 +3,10 @@
 Loaded from ``seeds/collections.json`` and the measure registry by ``litaudit init``;
 ``collections add`` adds any other. A collection is resolved by its id, name or any alias
 (case-insensitively), or by a unique prefix that ends at a '/' of an id
-(``msmarco-passage/dev`` -> ``msmarco-passage/dev/small``). A miss suggests only names
-that could mean the same query set (:func:`near_names`): never a different split or
-year of the same corpus (``msmarco-passage/dev`` does not suggest ``trec-dl-2020``).
+(``msmarco-passage/dev`` -> ``msmarco-passage/dev/small``), by :class:`CollectionNames`,
+the one resolver every command uses. A miss suggests the collections the name could
+mean: typos of a name (:func:`near_names`: never a different split or year of the same
+corpus), ir_datasets-style short forms (``dl19``), words of titles.
 """
 
 from __future__ import annotations
@@ -41,9 +42,15 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
     colls: list[list] = []
     aliases: dict[str, str] = {}
     topic_sets: list[list] = []
+    old_aliases: dict[str, str] = {}
     for c in data["collections"]:
         # present already, or (a database seeded before an id changed, e.g. the TREC DL
-        # collections before their '/judged' ids) present under its short name
+        # collections before their '/judged' ids) present under its short name; one
+        # present by its id gets the seeds' names it lacks (a short name of today's
+        # naming rule), as aliases: aliases are only added
+        if c["id"] in present:
+            for alias in (c["name"], *c.get("aliases", [])):
+                old_aliases.setdefault(alias.lower(), c["id"])
         if c["id"] in present or c["name"] in present:
             continue
         colls.append(
@@ -95,6 +102,13 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
                 topic_sets,
                 conflict="",
             )
+    if old_aliases:
+        _insert_columns(
+            con,
+            "collection_aliases (alias, collection_id)",
+            [list(kv) for kv in old_aliases.items()],
+            conflict=" ON CONFLICT DO NOTHING",
+        )
     added["collections"] += len(colls)
     for name in DEFAULT_MEASURES:
         added["measures"] += ensure_measure(con, name)
@@ -155,36 +169,111 @@ _ALIAS_SQL = (
 
 
 def resolve_collection(con, name: str) -> CollectionRef:
-    """A collection by id, short name or alias (case-insensitive), or by a unique prefix
-    of an id ending at a '/' of it; a miss names the near names of the same query set."""
-    key = name.strip().lower()
-    ref = con.execute(_ALIAS_SQL, [key]).fetchone()
-    if ref is not None:
-        return CollectionRef(*ref)
-    row = None
-    if key:
-        ids = [i for (i,) in con.execute("SELECT id FROM collections").fetchall()]
-        hits = sorted({i for i in ids if i.lower().startswith(key.rstrip("/") + "/")})
+    """A collection by any name :class:`CollectionNames` accepts; a miss suggests the
+    collections the name could mean."""
+    cid = CollectionNames.load(con).resolve(name)
+    return CollectionRef(*con.execute(_REF_SQL, [cid]).fetchone())
+
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True)
+class CollectionNames:
+    """Every name of every collection, read once: the one resolver of collection names
+    (audits, curation, imports, runs, reports).
+
+    A name resolves when it is an id, a short name or an alias (``aliases``: lower-case,
+    each to its id; the ids and short names are aliases too), case-insensitively, or a
+    prefix of exactly one id ending at a '/' of it (``beir/scifact`` ->
+    ``beir/scifact/test``). A miss suggests (:meth:`suggest`) the collections the name
+    could mean: a typo of a name (:func:`near_names`), an ir_datasets-style short form
+    that begins or sits inside names (``dl19`` -> ``dl19-doc``, ``dl19-passage``;
+    ``nfcorpus`` -> ``beir/nfcorpus/test``), or words of a title (``robust``).
+    """
+
+    aliases: dict[str, str]
+    short: dict[str, str]  # id -> short name
+    titles: dict[str, str]  # id -> title
+
+    @classmethod
+    def load(cls, con) -> CollectionNames:
+        rows = con.execute("SELECT id, name, title FROM collections").fetchall()
+        aliases = dict(
+            con.execute("SELECT alias, collection_id FROM collection_aliases").fetchall()
+        )
+        for cid, name, _ in rows:
+            aliases.setdefault(cid.lower(), cid)
+            aliases.setdefault(name.lower(), cid)
+        return cls(aliases, {c: n for c, n, _ in rows}, {c: t for c, _, t in rows})
+
+    def lookup(self, name: str) -> str | None:
+        """The id ``name`` names, or None; an ambiguous prefix raises NotFound."""
+        key = name.strip().lower()
+        if key in self.aliases:
+            return self.aliases[key]
+        if not key:
+            return None
+        hits = sorted(i for i in self.short if i.lower().startswith(key.rstrip("/") + "/"))
         if len(hits) > 1:
             raise NotFound(
                 f"collection {name!r} is ambiguous: it begins "
                 f"{', '.join(hits[:8])}{' ...' if len(hits) > 8 else ''}"
             )
-        row = (hits[0],) if hits else None
-    if row is None:
-        choices = [r[0] for r in con.execute("SELECT alias FROM collection_aliases").fetchall()]
-        if not choices:
+        return hits[0] if hits else None
+
+    def resolve(self, name: str) -> str:
+        """The id ``name`` names; else NotFound naming the collections it could mean."""
+        cid = self.lookup(name)
+        if cid is not None:
+            return cid
+        if not self.short:
             raise NotFound(
                 f"unknown collection {name!r}: the database has no collections; run `litaudit init`"
             )
-        near = near_names(name, choices)
-        hint = (
-            f"; did you mean {' or '.join(repr(n) for n in near)}?"
-            if near
-            else "; `litaudit collections list` shows them, `collections add` adds one"
+        raise NotFound(f"unknown collection {name!r}{self.hint(name)}")
+
+    def hint(self, name: str) -> str:
+        """'; did you mean ...?' with the suggestions, or where to look when there are none."""
+        near = self.suggest(name)
+        if not near:
+            return "; `litaudit collections list` shows them, `collections add` adds one"
+        shown = [self._label(c) for c in near[:6]]
+        more = f" ({len(near) - 6} more: `litaudit collections list`)" if len(near) > 6 else ""
+        listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} or {shown[-1]}"
+        return f"; did you mean {listed}?{more}"
+
+    def _label(self, cid: str) -> str:
+        name = self.short[cid]
+        return repr(cid) if name.lower() == cid.lower() else f"{name!r} ({cid})"
+
+    def suggest(self, name: str) -> list[str]:
+        """Ids of the collections ``name`` could mean, the closest first: a typo of one of
+        their names (same parts, same numbers: never another split or year), else names
+        in which it is a whole run of words (``dl19``, ``trec-dl-2019``, ``nfcorpus``),
+        else titles holding all its words."""
+        words = _TOKEN.findall(name.lower())
+        if not words:
+            return []
+        order = lambda c: (self.short[c].lower(), c)  # noqa: E731
+        runs = {
+            cid for alias, cid in self.aliases.items() if _has_run(_TOKEN.findall(alias), words)
+        }
+        if runs:
+            return sorted(runs, key=order)
+        typo = near_names(name, list(self.aliases))
+        if typo:
+            return list(dict.fromkeys(self.aliases[a] for a in typo))
+        return sorted(
+            (c for c, t in self.titles.items() if set(words) <= set(_TOKEN.findall(t.lower()))),
+            key=order,
         )
-        raise NotFound(f"unknown collection {name!r}{hint}")
-    return CollectionRef(*con.execute(_REF_SQL, [row[0]]).fetchone())
+
+
+def _has_run(tokens: list[str], words: list[str]) -> bool:
+    """``words`` occur in ``tokens`` one after the other."""
+    n = len(words)
+    return any(tokens[i : i + n] == words for i in range(len(tokens) - n + 1))
 
 
 def near_names(name: str, choices, n: int = 3) -> list[str]:
@@ -339,6 +428,27 @@ def collection_details(con, collection_id: str) -> dict:
         ],
         "results": [{"measure": m, "source": s, "count": n} for m, s, n in per],
     }
+
+
+def measures_held(con, collection_id: str) -> dict[str, int]:
+    """The measures a collection holds results in (not retracted), most results first."""
+    rows = con.execute(
+        "SELECT measure, count(*) FROM results WHERE collection_id = ? AND status <> "
+        "'retracted' GROUP BY measure ORDER BY 2 DESC, 1",
+        [collection_id],
+    ).fetchall()
+    return dict(rows)
+
+
+def collections_holding(con, measure: str) -> list[tuple[str, str, int]]:
+    """(short name, id, results) of the collections that hold ``measure`` (results not
+    retracted), most results first."""
+    return con.execute(
+        "SELECT c.name, c.id, count(*) FROM results r JOIN collections c "
+        "ON c.id = r.collection_id WHERE r.measure = ? AND r.status <> 'retracted' "
+        "GROUP BY ALL ORDER BY 3 DESC, 1",
+        [measure],
+    ).fetchall()
 
 
 def list_measures(con) -> list[dict]:

@@ -19,7 +19,7 @@ from litaudit.render.report.model import Report
 # Stored text is data, never Markdown or HTML: the characters that would start markup
 # are backslash-escaped, and &, <, > become entities (no live HTML, no autolinks).
 _SPECIAL = re.compile(r"([\\`*_\[\]|~])")
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def _text(text: str) -> str:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 # values a layer takes: numbers or arrays; None and non-finite values are dropped
 Values: TypeAlias = "Sequence[float | None] | np.ndarray[Any, Any]"
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 def escape(text: str, quote: bool = True) -> str:

@@ -1,0 +1,89 @@
+"""`litaudit export-tree`, `sync` and `check`: a store as a folder of files under version
+control (:mod:`litaudit.curation.tree`, :mod:`litaudit.curation.sync`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from litaudit.cli.common import JsonOpt, open_read, open_write
+
+FolderArg = typer.Argument(..., help="The store folder (papers/, official/).")
+
+
+def export_tree(ctx: typer.Context, folder: Path = FolderArg, json_out: bool = JsonOpt):
+    """Write the store as a folder of small files, for git.
+
+    One file per paper and per official track and collection, one result per line with
+    its history. Files whose text is unchanged are not rewritten; a paper or track the store no
+    longer has loses its file. Format: docs/DEVELOPING.md, "Store folder"."""
+    from dataclasses import asdict
+
+    from litaudit.curation.tree import write_tree
+    from litaudit.render.console import out, print_json
+
+    with open_read(ctx) as store:
+        rep = write_tree(store.con, folder)
+    if json_out:
+        print_json({"folder": str(folder), **asdict(rep)})
+        return
+    out.print(
+        f"{folder}: {rep.results} results and {rep.papers} papers in "
+        f"{rep.written + rep.unchanged} files ({rep.written} written, {rep.unchanged} "
+        f"unchanged, {rep.removed} removed; {rep.bytes} bytes)"
+    )
+
+
+def sync(
+    ctx: typer.Context,
+    folder: Path = FolderArg,
+    dry_run: bool = typer.Option(False, "--dry-run", help="Check and count; write nothing."),
+    who: str = typer.Option(
+        None, "--who", help="Curator name (default: $LITAUDIT_USER or login).", show_default=False
+    ),
+    json_out: bool = JsonOpt,
+):
+    """Bring the database to exactly a store folder, in one transaction.
+
+    Adds and updates what the folder holds, retracts results it no longer holds; copies
+    the folder's history and records a change it does not explain as yours ("synced
+    from FILE"). Validated like `results import`: any problem writes nothing. A second
+    sync of the same folder changes nothing."""
+    from dataclasses import asdict
+
+    from litaudit.curation.fields import current_user
+    from litaudit.curation.sync import sync_tree
+    from litaudit.render.console import out, print_json
+
+    name = current_user(who)
+    with open_write(ctx) as store:
+        rep = sync_tree(store, folder, who=name, dry_run=dry_run)
+    if json_out:
+        print_json(asdict(rep))
+        return
+    would = "would " if rep.dry_run else ""
+    out.print(
+        f"{folder}: {rep.files} files; {would}add {rep.added} results and "
+        f"{rep.papers_added} papers, {would}update {rep.updated} results and "
+        f"{rep.papers_updated} papers, {would}retract {rep.retracted}; {rep.unchanged} "
+        f"unchanged; {rep.history} history entries copied"
+    )
+
+
+def check(ctx: typer.Context, folder: Path = FolderArg, json_out: bool = JsonOpt):
+    """Check a store folder as `sync` would, for CI.
+
+    Every problem with its file and line, exit code 1 if there is any (with --json, a
+    JSON list on stderr)."""
+    from litaudit.curation.sync import check_tree
+    from litaudit.errors import ValidationFailed
+    from litaudit.render.console import out, print_json
+
+    problems = check_tree(folder)
+    if problems:
+        raise ValidationFailed(problems)
+    if json_out:
+        print_json([])
+    else:
+        out.print(f"{folder}: no problems")

@@ -1,0 +1,218 @@
+"""Lookups that never dead-end (issue 20 items 5 and 6): one collection resolver for
+every command, suggestions for unknown names, empty populations that say what the store
+holds, one naming rule for short names, tables that never cut an id, `results list`."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import pytest
+
+from tests.conftest import REPO
+
+
+@pytest.fixture
+def seeded(cli, seeded_db_file):
+    shutil.copy(seeded_db_file, cli.db)
+    return cli
+
+
+def _claim(cli, *args):
+    return cli("audit", "claim", *args, "--no-save")
+
+
+def test_the_issue_lookups_say_what_the_store_holds(seeded):
+    # the four lookups of issue 20, each a dead end before ("0 result(s) after the
+    # filters" with no filter given; "unknown collection 'dl19'" with no suggestion)
+    r = _claim(seeded, "-c", "msmarco-passage/dev", "-m", "recip_rank", "--value", "0.397")
+    assert r.exit_code == 1
+    assert r.stderr == (
+        "Error: msmarco-passage-dev RR: 0 result(s); recip_rank is RR without cutoff; "
+        "msmarco-passage-dev holds RR@10 (155); no collection holds RR\n"
+    )
+    r = _claim(seeded, "-c", "dl19-passage", "-m", "RR@10", "--value", "0.397")
+    assert r.exit_code == 1
+    assert r.stderr == (
+        "Error: dl19-passage RR@10: 0 result(s); dl19-passage holds AP (37), P@10 (37), "
+        "nDCG@10 (37); RR@10 is held by msmarco-passage-eval (168), msmarco-passage-dev "
+        "(155), beir-arguana (269), beir-trec-covid (269), beir-scidocs (268) and 25 more\n"
+    )
+    r = _claim(seeded, "-c", "scifact", "-m", "ndcg", "--value", "0.78")
+    assert r.exit_code == 1
+    assert r.stderr == (
+        "Error: beir-scifact nDCG: 0 result(s); ndcg is nDCG without cutoff; beir-scifact "
+        "holds nDCG@10 (235); its other measures: AP@10 (228), R@100 (228), RR@10 (223); "
+        "no collection holds nDCG\n"
+    )
+    r = _claim(seeded, "-c", "dl19", "-m", "nDCG@10", "--value", "0.745")
+    assert r.exit_code == 1
+    assert r.stderr == (
+        "Error: unknown collection 'dl19'; did you mean 'dl19-doc' "
+        "(msmarco-document/trec-dl-2019/judged) or 'dl19-passage' "
+        "(msmarco-passage/trec-dl-2019/judged)?\n"
+    )
+    # "after the filters" only when a filter was given, with what is there without them
+    r = _claim(seeded, "-c", "trec7", "-m", "AP", "--value", "0.3", "--years", "1990")
+    assert r.stderr == (
+        "Error: trec7 AP: 0 result(s) after the filters; without the filters trec7 holds "
+        "103 AP result(s)\n"
+    )
+
+
+def test_unknown_names_get_suggestions_from_ids_aliases_and_titles(seeded_store):
+    from litaudit.store.refdata import CollectionNames
+
+    names = CollectionNames.load(seeded_store.con)
+    assert names.suggest("dl19") == [
+        "msmarco-document/trec-dl-2019/judged",
+        "msmarco-passage/trec-dl-2019/judged",
+    ]
+    assert names.suggest("trec-dl-2019") == names.suggest("dl19")
+    assert names.suggest("nfcorpus") == ["beir/nfcorpus/test"]
+    assert names.suggest("robust") == [  # words of the titles
+        "trec-robust-2003",
+        "disks45/nocr/trec-robust-2004",
+        "aquaint/trec-robust-2005",
+    ]
+    assert names.suggest("robust4") == ["disks45/nocr/trec-robust-2004"]  # a typo
+    # never another split or year of the same corpus
+    assert names.suggest("msmarco-passage/dev/large") == []
+    assert names.suggest("msmarco-passage/trec-dl-2021") == []
+    assert names.suggest("zzz") == []
+
+
+def test_every_command_accepts_the_same_names(seeded, tmp_path):
+    # `beir/scifact` (a prefix of the id beir/scifact/test) worked in `audit` but
+    # `results import` refused it: imports now use the same resolver
+    for name in ("beir/scifact", "beir-scifact", "scifact", "mteb/scifact", "BEIR/SciFact/test"):
+        f = tmp_path / "r.csv"
+        f.write_text(
+            "source,track,collection,measure,value,system,role,year,transcribed_by,"
+            f"transcribed_at\nofficial,mteb/retrieval,{name},nDCG@10,0.5,x,official,2024,"
+            "a,2026-11-25\n"
+        )
+        r = seeded("results", "import", str(f), "--dry-run")
+        assert r.exit_code == 0, (name, r.output)
+        assert "beir-scifact" in r.stdout or "beir/scifact/test" in r.stdout
+        r = seeded("collections", "show", name, "--json")
+        assert json.loads(r.stdout)["id"] == "beir/scifact/test", name
+    r = seeded("results", "list", "-c", "dl19", "--json")
+    assert r.exit_code == 1 and "did you mean 'dl19-doc'" in r.stderr
+
+
+def test_one_naming_rule_for_short_names():
+    # README "Collection names": BEIR collections are beir-<their dataset in the id>; the
+    # names used before stay aliases (users' files hold them)
+    data = json.loads((REPO / "seeds" / "collections.json").read_text(encoding="utf-8"))
+    for c in data["collections"]:
+        parts = c["id"].split("/")
+        if parts[0] == "beir":
+            forum = parts[2] if parts[1] == "cqadupstack" and len(parts) > 2 else None
+            assert c["name"] == "-".join(["beir", parts[1], *([forum] if forum else [])]), c
+        assert "/" not in c["name"] and c["name"] == c["name"].lower(), c
+    by_id = {c["id"]: c for c in data["collections"]}
+    for cid, old in (
+        ("beir/scifact/test", "scifact"),
+        ("beir/arguana", "arguana"),
+        ("beir/cqadupstack/android", "cqadupstack-android"),
+        ("beir/webis-touche2020/v2", "touche2020"),
+    ):
+        assert old in by_id[cid]["aliases"]
+
+
+def test_a_database_seeded_before_gets_the_new_short_names(seeded_store):
+    from litaudit.store.refdata import load_reference_data, resolve_collection
+
+    con = seeded_store.con
+    con.execute("DELETE FROM collection_aliases WHERE alias IN ('beir-scifact', 'beir-nq')")
+    sql = (REPO / "schema" / "009_collection_short_names.sql").read_text()
+    con.execute(sql)  # the migration adds them back
+    assert resolve_collection(con, "beir-scifact").id == "beir/scifact/test"
+    con.execute("DELETE FROM collection_aliases WHERE alias IN ('beir-scifact', 'beir-nq')")
+    load_reference_data(con)  # so does `init`
+    assert resolve_collection(con, "beir-nq").id == "beir/nq"
+    assert resolve_collection(con, "scifact").id == "beir/scifact/test"
+
+
+def test_collections_list_never_cuts_an_id_at_80_columns(seeded, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    from litaudit.render.console import out
+
+    monkeypatch.setattr(out, "width", 80)
+    r = seeded("collections", "list")
+    assert r.exit_code == 0
+    assert "…" not in r.stdout
+    assert max(len(line) for line in r.stdout.splitlines()) <= 80
+    data = json.loads(seeded("collections", "list", "--json").stdout)
+    for c in data:
+        assert re.search(rf"│ {re.escape(c['id'])} +│", r.stdout), c["id"]
+
+
+def test_results_list_to_a_pipe_is_every_row_as_plain_lines(seeded, seeded_store):
+    from litaudit.curation.filters import CURATION
+    from litaudit.curation.results import query_results
+
+    r = seeded("results", "list")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert lines[0].split() == [
+        "id",
+        "source",
+        "collection",
+        "n",
+        "measure",
+        "value",
+        "system",
+        "role",
+        "type",
+        "year",
+        "status",
+    ]
+    everything = query_results(seeded_store.con, CURATION)
+    assert len(lines) == 1 + len(everything) > 31000
+    assert "…" not in r.stdout
+    # the longest system name is whole
+    longest = max((x["system"] for x in everything), key=len)
+    assert longest in r.stdout
+    # --json: every field of every row, as query_results gives them
+    got = json.loads(seeded("results", "list", "--json", "--sort", "id").stdout)
+    assert got == sorted(everything, key=lambda x: x["id"])
+    assert (
+        json.loads(seeded("results", "list", "-c", "trec7", "--years", "1951", "--json").stdout)
+        == []
+    )
+
+
+def test_results_list_sorts_by_value(seeded):
+    got = json.loads(
+        seeded(
+            "results", "list", "-c", "robust04", "-m", "AP", "--sort", "value", "--desc", "--json"
+        ).stdout
+    )
+    values = [x["value"] for x in got]
+    assert values == sorted(values, reverse=True) and len(values) > 300
+    top = seeded(
+        "results", "list", "-c", "robust04", "-m", "AP", "--sort", "value", "--desc", "--limit", "1"
+    )
+    assert top.stdout.splitlines()[1].split()[0] == str(got[0]["id"])
+    bad = seeded("results", "list", "--sort", "valeu")
+    assert bad.exit_code == 1 and "did you mean 'value'" in bad.stderr
+
+
+def test_results_list_in_a_terminal_shows_a_page(seeded, monkeypatch):
+    from litaudit.render.console import out
+
+    monkeypatch.setattr(out, "_force_terminal", True)
+    monkeypatch.setattr(out, "width", 80)
+    r = seeded("results", "list", "--sort", "value", "--desc")
+    assert r.exit_code == 0
+    lines = re.sub(r"\x1b\[[0-9;]*m", "", r.stdout).splitlines()  # no bold headers
+    assert lines[0] == "31435 results, the first 40"
+    assert lines[-1] == "31395 more: --all (or --limit N, --sort, a filter)"
+    header = next(x for x in lines if "collection" in x)
+    for h in ("id", "collection", "measure", "value", "system", "source", "year", "status"):
+        assert re.search(rf"\b{h}\b", header), h
+    assert "…" not in r.stdout and max(len(x) for x in lines) <= 80
+    assert sum(1 for x in lines if re.match(r"│ +\d+ │", x)) == 40

@@ -1,0 +1,258 @@
+"""A store as a folder under version control (issue 22): `export-tree`, `sync`, `check`.
+
+The folder is the source of truth: a database synced from it and exported again gives
+the same bytes; a second sync changes nothing; two curators editing two clones merge
+with git and end with the same store."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.test_cli_curation import GOOD
+from tests.test_curation import write_csv
+
+GIT = shutil.which("git")
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+
+
+def _tree_text(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(folder.rglob("*.jsonl"))
+    }
+
+
+@pytest.fixture
+def small(cli, reference_db_file, tmp_path):
+    """A store of 3 results (2 of a paper, 1 official) with an edit and a verification."""
+    shutil.copy(reference_db_file, cli.db)
+    r = cli("results", "import", str(write_csv(tmp_path / "r.csv", GOOD)), "--who", "alice")
+    assert r.exit_code == 0, r.output
+    rows = json.loads(cli("results", "list", "--json").stdout)
+    ids = {x["system"] + x["measure"]: x["id"] for x in rows}
+    cli("results", "edit", str(ids["bestAP"]), "--set", 'notes=Table 3, "best"', "--reason", "r")
+    cli("results", "verify", str(ids["ok7axAP"]), "--who", "bob")
+    return ids
+
+
+def test_export_tree_layout_and_one_result_a_line(cli, small, tmp_path):
+    out = tmp_path / "store"
+    r = cli("export-tree", str(out))
+    assert r.exit_code == 0, r.output
+    assert "3 results and 1 papers in 2 files (2 written, 0 unchanged, 0 removed" in r.stdout
+    files = _tree_text(out)
+    assert sorted(files) == [
+        "official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl",
+        "papers/zz2005test.jsonl",
+    ]
+    lines = files["papers/zz2005test.jsonl"].splitlines()
+    assert json.loads(lines[0])["paper"]["citation"] == "Liu et al. (CIKM 2005)"
+    results = [json.loads(x) for x in lines[1:]]
+    assert [(x["measure"], x["value"]) for x in results] == [("AP", "0.3574"), ("P@20", "0.30")]
+    assert results[0]["notes"] == 'Table 3, "best"'
+    assert [h["action"] for h in results[0]["history"]] == ["import", "edit"]
+    # unchanged store: nothing rewritten
+    assert "(0 written, 2 unchanged" in cli("export-tree", str(out)).stdout
+
+
+def test_a_database_synced_from_the_folder_exports_the_same_bytes(cli, small, tmp_path):
+    out = tmp_path / "store"
+    cli("export-tree", str(out))
+    fresh = tmp_path / "fresh.duckdb"
+    assert cli("init", "--no-seeds", db=fresh).exit_code == 0  # reference data only
+    r = cli("sync", str(out), "--json", db=fresh)
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout)
+    assert (rep["added"], rep["papers_added"], rep["retracted"]) == (3, 1, 0)
+    again = tmp_path / "again"
+    cli("export-tree", str(again), db=fresh)
+    assert _tree_text(again) == _tree_text(out)
+    # idempotent: a second sync changes nothing, on either database
+    for db in (fresh, cli.db):
+        rep = json.loads(cli("sync", str(out), "--json", db=db).stdout)
+        assert (rep["added"], rep["updated"], rep["retracted"], rep["history"]) == (0, 0, 0, 0)
+        assert rep["unchanged"] == 3
+
+
+def test_sync_retracts_what_the_folder_no_longer_holds_and_names_the_change(cli, small, tmp_path):
+    out = tmp_path / "store"
+    cli("export-tree", str(out))
+    p = out / "papers/zz2005test.jsonl"
+    lines = p.read_text().splitlines(keepends=True)
+    p.write_text(lines[0] + lines[1].replace('"0.3574"', '"0.3575"'))  # P@20 line removed
+    r = cli("sync", str(out), "--who", "carol")
+    assert r.exit_code == 0, r.output
+    assert "update 1 results" in r.stdout and "retract 1" in r.stdout
+    h = json.loads(cli("results", "history", str(small["bestAP"]), "--json").stdout)
+    assert (h[-1]["action"], h[-1]["old_value"], h[-1]["new_value"], h[-1]["who"]) == (
+        "edit",
+        "0.3574",
+        "0.3575",
+        "carol",
+    )
+    assert h[-1]["reason"] == f"synced from {p}"
+    h = json.loads(cli("results", "history", str(small["bestP@20"]), "--json").stdout)
+    assert (h[-1]["action"], h[-1]["new_value"]) == ("retract", "retracted")
+    assert h[-1]["reason"] == f"not in {out} (synced)"
+
+
+@pytest.mark.parametrize(
+    "edit, where, message",
+    [
+        (lambda s: s.replace('"0.3574"', '"1.5"'), 2, "1.5 is outside the range of AP"),
+        (
+            lambda s: s.replace('"measure": "AP"', '"measure": "P@99999999999999999999"'),
+            2,
+            "measure",
+        ),
+        (lambda s: s.replace('"role": "proposed"', '"rle": "proposed"'), 2, "unknown key 'rle'"),
+        (lambda s: s + "{not json\n", 4, "not a JSON object on one line"),
+        (lambda s: s.replace('"P@20"', '"AP"'), 3, "duplicate of line"),
+    ],
+    ids=["range", "cutoff", "key", "json", "duplicate"],
+)
+def test_check_names_file_and_line_and_sync_writes_nothing(
+    cli, small, tmp_path, edit, where, message
+):
+    out = tmp_path / "store"
+    cli("export-tree", str(out))
+    assert cli("check", str(out)).exit_code == 0
+    p = out / "papers/zz2005test.jsonl"
+    p.write_text(edit(p.read_text()))
+    r = cli("check", str(out), "--json")
+    assert r.exit_code == 1
+    problems = json.loads(r.stderr)
+    assert problems[0]["file"] == str(p) and problems[0]["line"] == where
+    assert message in json.dumps(problems)
+    before = cli("results", "list", "--json").stdout
+    r = cli("sync", str(out))
+    assert r.exit_code == 1 and "nothing was written" in r.stderr
+    assert cli("results", "list", "--json").stdout == before
+
+
+@pytest.mark.skipif(GIT is None, reason="git is not installed")
+def test_two_curators_edit_two_clones_and_merge_with_git(cli, small, tmp_path):
+    origin = tmp_path / "origin.git"
+    seed = tmp_path / "seed"
+    cli("export-tree", str(seed))
+    _git(tmp_path, "init", "-q", "--bare", str(origin))
+    _git(seed, "init", "-q")
+    _git(seed, "add", ".")
+    _git(seed, "commit", "-q", "-m", "store")
+    _git(seed, "push", "-q", str(origin), "HEAD:refs/heads/main")
+    a, b = tmp_path / "a", tmp_path / "b"
+    for clone in (a, b):
+        _git(tmp_path, "clone", "-q", "-b", "main", str(origin), str(clone))
+    db_a, db_b = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    for clone, db in ((a, db_a), (b, db_b)):
+        assert cli("init", "--no-seeds", db=db).exit_code == 0
+        assert cli("sync", str(clone), db=db).exit_code == 0
+    ids_a = {
+        x["system"] + x["measure"]: x["id"]
+        for x in json.loads(cli("results", "list", "--json", db=db_a).stdout)
+    }
+    ids_b = {
+        x["system"] + x["measure"]: x["id"]
+        for x in json.loads(cli("results", "list", "--json", db=db_b).stdout)
+    }
+    # curator A: corrects a value and adds a result with the CLI, then exports
+    r = cli(
+        "results",
+        "edit",
+        str(ids_a["bestAP"]),
+        "--set",
+        "value=0.3575",
+        "--reason",
+        "pdf v2",
+        "--who",
+        "ann",
+        db=db_a,
+    )
+    assert r.exit_code == 0, r.output
+    new = [
+        [
+            ("0.2222" if i == 7 else "bm25" if i == 8 else "baseline" if i == 9 else c)
+            for i, c in enumerate(GOOD[0])
+        ]
+    ]
+    assert (
+        cli(
+            "results", "import", str(write_csv(tmp_path / "n.csv", new)), "--who", "ann", db=db_a
+        ).exit_code
+        == 0
+    )
+    cli("export-tree", str(a), db=db_a)
+    _git(a, "commit", "-q", "-am", "ann: value from the pdf's v2, bm25 baseline")
+    _git(a, "add", ".")
+    _git(a, "push", "-q", "origin", "main")
+    # curator B: retracts the official result with the CLI, edits a note by hand
+    r = cli(
+        "results",
+        "retract",
+        str(ids_b["ok7axAP"]),
+        "--reason",
+        "not this run",
+        "--who",
+        "ben",
+        db=db_b,
+    )
+    assert r.exit_code == 0
+    cli("export-tree", str(b), db=db_b)
+    # (git merges changes to different lines; a line next to another's change conflicts,
+    # so B edits the official file, A the paper's)
+    p = b / "official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl"
+    p.write_text(
+        p.read_text().replace('"role": "official"', '"role": "official", "location": "p. 5"')
+    )
+    assert cli("check", str(b)).exit_code == 0
+    assert cli("sync", str(b), "--who", "ben", db=db_b).exit_code == 0
+    cli("export-tree", str(b), db=db_b)
+    _git(b, "commit", "-q", "-am", "ben: ok7ax retracted, location")
+    _git(b, "pull", "-q", "--no-rebase", "--no-edit", "origin", "main")  # a merge, no conflict
+    _git(b, "push", "-q", "origin", "main")
+    _git(a, "pull", "-q", "--no-rebase", "origin", "main")
+    assert _tree_text(a) == _tree_text(b)
+    assert cli("check", str(a)).exit_code == 0
+    for clone, db in ((a, db_a), (b, db_b)):
+        r = cli("sync", str(clone), "--json", db=db)
+        assert r.exit_code == 0, r.output
+    # both databases hold the merged store, history included
+    out_a, out_b = tmp_path / "out_a", tmp_path / "out_b"
+    cli("export-tree", str(out_a), db=db_a)
+    cli("export-tree", str(out_b), db=db_b)
+    assert _tree_text(out_a) == _tree_text(out_b) == _tree_text(a)
+    rows = {
+        x["system"] + x["measure"]: x
+        for x in json.loads(cli("results", "list", "--json", db=db_a).stdout)
+    }
+    assert rows["bestAP"]["value_text"] == "0.3575" and rows["ok7axAP"]["location"] == "p. 5"
+    assert rows["ok7axAP"]["status"] == "retracted" and rows["bm25AP"]["value_text"] == "0.2222"
+    # and a second sync of each changes nothing
+    for clone, db in ((a, db_a), (b, db_b)):
+        rep = json.loads(cli("sync", str(clone), "--json", db=db).stdout)
+        assert (rep["added"], rep["updated"], rep["retracted"], rep["history"]) == (0, 0, 0, 0)
+
+
+def test_sync_refuses_a_folder_without_store_files(cli, small, tmp_path):
+    (tmp_path / "empty").mkdir()
+    r = cli("sync", str(tmp_path / "empty"))
+    assert r.exit_code == 1 and "no store files here" in r.stderr
+    assert all(
+        x["status"] != "retracted" for x in json.loads(cli("results", "list", "--json").stdout)
+    )
+    r = cli("check", str(tmp_path / "none"))
+    assert r.exit_code == 1 and "no such folder" in r.stderr
