@@ -57,9 +57,7 @@ def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, range_
         assert reuse.rao_of_archive(ranged, depth=depth, progress=ticks.append) == (
             reuse.rao_of_archive(whole, depth=depth)
         )
-        assert reuse.lou_of_archive(ranged, depth=depth) == reuse.lou_of_archive(
-            whole, depth=depth
-        )
+        assert reuse.lou_of_archive(ranged, depth=depth) == reuse.lou_of_archive(whole, depth=depth)
     assert sum(ticks) == 2 * len(ranged.ranges)
     site = whole.participant_of_run
     a = pool_scores(ranged, site, k=2, depth=20)

@@ -256,7 +256,7 @@ def _lou_ranged(r: RangedArchive, depth: int, measure: str, before, progress):
     return uni, before, after
 
 
-def _lou_runs(c: CodedArchive, lou) -> tuple[RunLOU, ...]:
+def _lou_runs(c: CodedArchive | RangedArchive, lou) -> tuple[RunLOU, ...]:
     return tuple(
         RunLOU(t, p, rt, _f(b), _f(a), _f(d), bool(k))
         for t, p, rt, b, a, d, k in zip(
