@@ -269,15 +269,18 @@ def test_claim_and_history(lit):
     assert mid.stats.chance.p_value == pytest.approx(float(E.max_sf(0.27, ref.mu, ref.se, 11)))
     assert c.answers[0].startswith(
         "Against the record: 0.3100 is above the record, 0.3010 "
-        "(sys4, Author4 et al. (SIGIR 2009)), and the record lies "
-        "below the claim's 60% interval"
+        "(sys4, Author4 et al. (SIGIR 2009)), which lies below the claim's 60% band "
     )
+    assert "this is not a test of the claim against the record" in c.answers[0]
+    # no per-topic scores: the model's se, said once as what it is; no robust change here
     assert [a.split(":")[0] for a in c.answers] == [
         "Against the record",
         "Against chance",
         "The claim's own interval",
-        "Model fit",
+        "Reference model",
     ]
+    assert c.noise.source == "model" and c.shrinkage is None
+    assert "it is not a measured standard error" in c.answers[-1]
     stored = get_audit(con, c_done.audit_id)
     assert stored.params["value"] == 0.31 and stored.params["result_id"] is None
     assert stored.result.answers == c.answers  # decoded into a ClaimReport
@@ -295,14 +298,15 @@ def test_claim_and_history(lit):
         B.run_claim(con, ROBUST, "AP", result_id=999, save=False)
     with pytest.raises(ParameterError, match="exactly one of"):
         B.run_claim(con, ROBUST, "AP", 0.3, system="sys8", save=False)
-    h = B.run_history(con, ROBUST, "AP").result
+    h = B.run_history(con, ROBUST, "AP", reference="final").result
     pts = h.history.points
     assert [p.year for p in pts] == list(range(2005, 2015))
     assert [p.N for p in pts] == list(range(1, 11))
     assert [p.record for p in pts] == list(np.maximum.accumulate(VALUES))
     assert h.records[-1].system == "sys4"
     assert all(a.expected_max < b.expected_max for a, b in zip(pts, pts[1:], strict=False))
-    running = B.run_history(con, ROBUST, "AP", reference="running", save=False).result
+    running = B.run_history(con, ROBUST, "AP", save=False).result  # the default: no look-ahead
+    assert running.history.reference == "running"
     assert running.history.points[0].expected_max is None  # one result: no spread yet
     assert running.history.points[-1].threshold == pytest.approx(pts[-1].threshold)
 

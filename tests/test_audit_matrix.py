@@ -30,8 +30,43 @@ def test_trec7_matrix_reproduces_the_official_population(cli, shared_data, seede
     assert (ref["n_results"], ref["n_topics"]) == (103, 50)
     assert ref["mu"] == pytest.approx(0.1992, abs=1e-4)
     assert ref["sd"] == pytest.approx(0.0806, abs=1e-4)
-    assert rep["stats"]["thresholds"]["max_threshold"] == pytest.approx(0.2375, abs=1e-3)
-    assert rep["stats"]["thresholds"]["n_above"] == 35
+    # the matrix measures the noise: the interaction se 0.0155 (the model's sd / sqrt(n) is
+    # 0.0114), F = 27.0 for system differences; the thresholds use it
+    it = rep["interaction"]
+    assert round(it["se"], 4) == 0.0155 and round(it["f_systems"], 1) == 27.0
+    assert rep["se_source"] == "interaction" and ref["se"] == it["se"]
+    assert rep["stats"]["thresholds"]["max_threshold"] == pytest.approx(0.2503, abs=1e-4)
+    assert rep["stats"]["thresholds"]["n_above"] == 29
+    assert (
+        "Measured noise: the system x topic interaction of the 103 runs x 50 topics"
+        in (
+            cli(
+                "audit",
+                "matrix",
+                shared_data / "pertopic" / "adhoc7_ap.csv",
+                "-m",
+                "AP",
+                "--no-save",
+            )
+        ).stdout
+    )
+    # --se model: the paper's reference, threshold about 0.2375 with 35 above
+    model = json.loads(
+        cli(
+            "audit",
+            "matrix",
+            shared_data / "pertopic" / "adhoc7_ap.csv",
+            "-m",
+            "AP",
+            "--se",
+            "model",
+            "--no-save",
+            "--json",
+        ).stdout
+    )["result"]
+    assert model["se_source"] == "model"
+    assert model["stats"]["thresholds"]["max_threshold"] == pytest.approx(0.2375, abs=1e-3)
+    assert model["stats"]["thresholds"]["n_above"] == 35
     assert done["audit_id"] >= 1 and not done["reused"] and len(rep["file_sha256"]) == 64
     shown = cli("audit", "show", str(done["audit_id"]), "--json")
     assert shown.exit_code == 0 and json.loads(shown.stdout)["kind"] == "best-matrix"

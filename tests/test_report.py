@@ -284,7 +284,7 @@ def test_json_holds_every_section_and_full_fingerprints(cli, fixture_db):
         "Against the record",
         "Against chance",
         "The claim's own interval",
-        "Model fit",
+        "Reference model",
     ]
     assert c["p_value"] == 1e-6 and c["p_below_floor"] is True and c["n_star_capped"] is True
     assert lit["expected_above_under_null"] == pytest.approx(12 * (1 - 0.95 ** (1 / 12)))
@@ -342,16 +342,18 @@ def test_claim_section_says_what_the_terminal_says(cli, fixture_db):
         "--no-save",
         db=fixture_db,
     )
-    answers = term.output.splitlines()[2:6]
+    answers = term.output.splitlines()[1:5]
     md = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", db=fixture_db).stdout
     start = md.index("## Claim audit: AP = 0.36")
     section = md[start : md.index("\n## ", start)]
-    paras = [p for p in section.split("\n\n") if p.startswith(("Against", "The claim", "Model"))]
+    paras = [
+        p for p in section.split("\n\n") if p.startswith(("Against", "The claim", "Reference"))
+    ]
     assert [_unmarkdown(p) for p in paras] == answers  # the same words, escaped as Markdown
     assert answers[0].startswith(
         "Against the record: 0.3600 is above the record, 0.3010 "
-        "(NeuralX, Smith et al. (SIGIR 2019)), and the record lies "
-        "below the claim's 60% interval [0.3307, 0.3600]"
+        "(NeuralX, Smith et al. (SIGIR 2019)), which lies below the claim's 60% band "
+        "[0.3307, 0.3600] under the reference model"
     )
     order = [
         section.index(t)

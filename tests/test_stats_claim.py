@@ -1,4 +1,4 @@
-"""Claim audits (litaudit.stats.claim, stats.modelfit; Carterette, SIGIR 2015, Sec. 3.1)."""
+"""Claim audits (litaudit.stats.claim; Carterette, SIGIR 2015, Sec. 3.1)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from scipy import stats as sps
 
 from litaudit.stats import claim as C
 from litaudit.stats import extreme as E
-from litaudit.stats.modelfit import model_fit
 
 
 def _population(mu: float, sd: float, N: int) -> np.ndarray:
@@ -120,21 +119,30 @@ def test_a_published_result_is_compared_with_the_others():
     assert second.record.n_at_or_above == 1
 
 
-# ------------------------------------------------------------------------- model fit
-def test_model_fit_closed_forms():
-    vals = _population(0.2, 0.08, 103)
-    f = model_fit(vals, 50, alpha=0.05, p_floor=1e-6)
-    # the model's spread is sd / sqrt(n): the data spread sqrt(50) = 7.07 times wider
-    assert f.spread_ratio == pytest.approx(math.sqrt(50), rel=1e-12)
-    assert f.variance_statistic == pytest.approx(102 * 50, rel=1e-12)
-    assert f.variance_p == 1e-6 and f.variance_p_below_floor and f.spread_rejected
-    w = sps.shapiro(vals)
-    assert f.shapiro_w == pytest.approx(w.statistic) and f.shapiro_p == pytest.approx(w.pvalue)
-    assert not f.normality_rejected and f.rejected  # normal scores: the shape fits
-    skew = np.concatenate([np.full(30, 0.1), np.linspace(0.1, 0.9, 10)])
-    g = model_fit(skew, 1, alpha=0.05)
-    assert g.normality_rejected and g.spread_ratio == pytest.approx(1.0)
-    assert not g.spread_rejected  # n = 1: the model's own spread
+# ------------------------------------------------------------- uninformative, given se
+def test_chance_is_uninformative_when_the_threshold_hugs_the_mean():
+    # the model's se is sd / sqrt(n): with n = 6980 (MS MARCO dev) the threshold of the max
+    # of 156 lies 2.9 / sqrt(6980) = 0.035 sd above the mean, passed by ~half the results
+    vals = _population(0.3526, 0.0697, 155)
+    big = C.audit_claim(vals, 6980, value=0.397)
+    z = (big.chance.threshold - big.reference.mu) / big.reference.sd
+    assert big.chance.gap_sd == pytest.approx(z, rel=1e-12) and z < 0.05
+    assert big.chance.informative is False and big.chance.passes
+    assert big.chance.n_published_above > 60
+    # TREC-7's 50 topics: 0.47 sd above the mean, informative
+    small = C.audit_claim(_population(0.1992, 0.0806, 103), 50, value=0.30)
+    assert small.chance.informative is True and small.chance.gap_sd > 0.25
+
+
+def test_a_given_se_replaces_the_models():
+    vals = _population(0.1992, 0.0806, 103)
+    a = C.audit_claim(vals, 50, value=0.30, se=0.0155)
+    assert a.reference.se == 0.0155 and a.reference.sd == pytest.approx(0.0806)
+    # the threshold of the max of 104 draws: mu + se * Phi^-1(0.95^(1/104))
+    z = sps.norm.ppf(0.95 ** (1 / 104))
+    assert a.chance.threshold == pytest.approx(0.1992 + 0.0155 * z, rel=1e-9)
+    model = C.audit_claim(vals, 50, value=0.30)
+    assert model.reference.se == pytest.approx(0.0806 / math.sqrt(50))
 
 
 # ------------------------------------------------------------------------ properties

@@ -12,8 +12,10 @@ Reads the results of one collection and measure (with filters), runs
 :mod:`litaudit.analyses.summary`.
 
 Every report states the population it used (:class:`PopulationSummary`: sources, roles,
-run types, topic sets, N of each) and the fit of the reference model
-(:mod:`litaudit.stats.modelfit`); p-values are floored at ``defaults.P_FLOOR``. Every
+run types, topic sets, N of each) and the standard error its reference model used, with
+where it comes from (:mod:`litaudit.analyses.noise`: the model's sd / sqrt(n), one
+measured from stored per-topic scores, or one given); p-values are floored at
+``defaults.P_FLOOR``. Every
 report carries the rows' provenance (paper citation, bibkey, DOI, URL, or TREC
 track; system, value as printed, location) so that a report can cite each candidate.
 Retracted results are left out unless ``include_retracted``; results flagged
@@ -26,11 +28,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from litaudit import defaults
 from litaudit.analyses import wording
 from litaudit.analyses.audits import Audited, store_or_reuse
+from litaudit.analyses.noise import NoiseChoice, RobustCheck, choose_se
 from litaudit.analyses.population import (
     Filters,
     Population,
@@ -42,7 +45,8 @@ from litaudit.analyses.population import (
 )
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
-from litaudit.stats import intervals, modelfit, sequential
+from litaudit.stats import intervals, sequential
+from litaudit.stats.noise import Shrinkage, shrink
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
@@ -124,7 +128,9 @@ class BestReport:
     is computed (the maximum unless a value was given); ``candidates`` every result at or
     above the lower bound, best first, with provenance. ``n_other_topics`` results were
     left out because they use another topic count. ``population`` states what the audit
-    used; ``fit`` the reference model against the data. ``fingerprint`` identifies the
+    used; ``noise`` the standard error of the reference model and its source;
+    ``shrinkage`` the random-effects estimate of the best's true mean (None under the
+    model's se, where it would be a function of n alone). ``fingerprint`` identifies the
     input rows.
     """
 
@@ -137,11 +143,12 @@ class BestReport:
     n_other_topics: int
     population: PopulationSummary
     stats: intervals.BestAudit
-    fit: modelfit.ModelFit
     best: ResultRow
     candidates: tuple[Candidate, ...]
     fingerprint: str
     citation: str
+    noise: NoiseChoice | None = None  # (None: stored before issue 19)
+    shrinkage: Shrinkage | None = None
 
 
 def run_best(
@@ -155,16 +162,19 @@ def run_best(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: str | float | None = None,
     save: bool = True,
 ) -> Audited[BestReport]:
-    """Audit the best result of a collection and measure; store it unless ``save=False``."""
+    """Audit the best result of a collection and measure; store it unless ``save=False``.
+    ``se``: 'model', 'interaction', a value, or None (the default rule of
+    :mod:`litaudit.analyses.noise`)."""
     pop = population(con, collection, measure, filters)
     if method == "montecarlo":
         trials = DEFAULT_TRIALS if trials is None else trials
         seed = DEFAULT_SEED if seed is None else seed
     else:
         trials = seed = None
-    rep = _best(con, pop, filters, alpha, p, method, trials, seed)
+    rep = _best(con, pop, filters, alpha, p, method, trials, seed, se)
     if not save:
         return Audited(rep, None)
     return _stored(
@@ -173,11 +183,40 @@ def run_best(
         pop,
         rep,
         rep.fingerprint,
-        _params(pop, filters, alpha=alpha, p=p, method=method),
+        _params(pop, filters, alpha=alpha, p=p, method=method, se=_se_param(se)),
         method=method,
         seed=seed,
         trials=trials,
     )
+
+
+def population_noise(con, pop: Population, se, alpha: float) -> NoiseChoice:
+    """The standard error of ``pop``'s reference model (:func:`noise.choose_se`)."""
+    sets: dict[str | None, int] = {}
+    for r in pop.rows:
+        sets[r.topic_set] = sets.get(r.topic_set, 0) + 1
+    topic_set = max(sets, key=lambda k: sets[k])
+    return choose_se(
+        con,
+        pop.collection_id,
+        pop.measure,
+        topic_set,
+        pop.n_topics,
+        [r.value for r in pop.rows],
+        se,
+        alpha=alpha,
+    )
+
+
+def _shrinkage(noise: NoiseChoice, mu: float, value: float) -> Shrinkage | None:
+    """The random-effects estimate of ``value`` where the se is not the model's."""
+    if noise.source == "model":
+        return None
+    return shrink(value, mu, noise.sd, noise.se)
+
+
+def _se_param(se) -> str | float:
+    return "default" if se is None else se
 
 
 def _best(
@@ -189,9 +228,11 @@ def _best(
     method: str,
     trials: int | None,
     seed: int | None,
+    se: str | float | None = None,
 ) -> BestReport:
     """The best audit of ``pop`` (trials and seed as the method needs them), not stored."""
     rows = pop.rows
+    noise = population_noise(con, pop, se, alpha)
     st = intervals.audit_best(
         [r.value for r in rows],
         pop.n_topics,
@@ -200,15 +241,13 @@ def _best(
         method=method,
         trials=trials,
         seed=seed,
+        se=noise.se,
     )
     best_value = st.interval.value
     cands = tuple(
         Candidate(k + 1, best_value - rows[i].value, rows[i]) for k, i in enumerate(st.candidates)
     )
     fp = results_fingerprint(rows)
-    fit = modelfit.model_fit(
-        [r.value for r in rows], pop.n_topics, alpha=alpha, p_floor=defaults.P_FLOOR
-    )
     return BestReport(
         pop.collection_id,
         pop.collection_name,
@@ -219,26 +258,48 @@ def _best(
         pop.n_other_topics,
         summarize(pop, filters),
         st,
-        fit,
         rows[st.candidates[0]],
         cands,
         fp,
         SOURCE,
+        noise,
+        _shrinkage(noise, st.reference.mu, best_value),
     )
 
 
 # ----------------------------------------------------------------------------- claim
+def _robust_check(values, pop, noise: NoiseChoice, ca, kw: dict) -> RobustCheck | None:
+    """The record check with the robust spread (only where the se is the model's)."""
+    import math
+
+    if noise.source != "model" or not noise.robust_sd > 0:
+        return None
+    se = noise.robust_sd / math.sqrt(noise.n_model)
+    rob = claim_stats.audit_claim(values, pop.n_topics, se=se, **kw).record
+    old = ca.record
+    changes = (rob.standing, rob.claim_in_record_interval, rob.record_in_claim_interval) != (
+        old.standing,
+        old.claim_in_record_interval,
+        old.record_in_claim_interval,
+    )
+    return RobustCheck(noise.robust_sd, se, rob, changes)
+
+
 @dataclass(frozen=True)
 class ClaimReport:
     """`audit claim`: a claim against the record, against chance, and its own interval.
 
-    ``answers``: the audit in plain words, in this order: (a) against the record, (b)
-    against chance, (c) the claim's own interval, then the model-fit check
+    ``answers``: the audit in plain words, in this order: (a) against the record (with
+    the robust-spread sensitivity line when it changes the standing), (b) against chance
+    (or "uninformative"), (c) the claim's own interval, how much of the record is luck
+    (where the se is measured), then the reference model with its standard error
     (:mod:`litaudit.analyses.wording`). ``stats`` holds every number
     (:class:`litaudit.stats.claim.ClaimAudit`: ``record``, ``chance``, ``interval``,
-    ``fit``, ``reference``). ``subject``: the published result audited as one of the N
-    (None for a new value, judged as one more draw); ``record_holder``: the best
-    published result other than the claim. ``population`` states what the audit used.
+    ``reference``). ``subject``: the published result audited as one of the N (None for a
+    new value, judged as one more draw); ``record_holder``: the best published result
+    other than the claim. ``population`` states what the audit used; ``noise`` the se and
+    its source; ``robust`` the record check again with the robust spread (model se only);
+    ``shrinkage`` the record's random-effects estimate (measured or given se only).
     """
 
     collection_id: str
@@ -256,6 +317,9 @@ class ClaimReport:
     stats: claim_stats.ClaimAudit
     fingerprint: str
     citation: str
+    noise: NoiseChoice | None = None  # (None: stored before issue 19)
+    robust: RobustCheck | None = None
+    shrinkage: Shrinkage | None = None
 
 
 def check_claimed_value(con, measure: str, value: float) -> float:
@@ -322,7 +386,7 @@ def _check_one_subject(value, result_id, system) -> None:
         )
 
 
-def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method) -> dict:
+def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se) -> dict:
     """The stored parameters of a claim audit."""
     return _params(
         pop,
@@ -334,6 +398,7 @@ def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, 
         alpha=alpha,
         p=p,
         method=method,
+        se=_se_param(se),
     )
 
 
@@ -353,11 +418,13 @@ def run_claim(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: str | float | None = None,
     save: bool = True,
 ) -> Audited[ClaimReport]:
     """Audit a claim: a new ``value`` (one more draw) or a published result named by
     ``result_id`` or ``system`` (one of the N). ``n`` overrides the number of experiments
-    besides the claim (default: N for a new value, N - 1 for a published one)."""
+    besides the claim (default: N for a new value, N - 1 for a published one). ``se``:
+    'model', 'interaction', a value, or None (:mod:`litaudit.analyses.noise`)."""
     _check_one_subject(value, result_id, system)
     pop = population(con, collection, measure, filters)
     rows = pop.rows
@@ -372,24 +439,17 @@ def run_claim(
         seed = DEFAULT_SEED if seed is None else seed
     else:
         trials = seed = None
-    ca = claim_stats.audit_claim(
-        [r.value for r in rows],
-        pop.n_topics,
-        value=value,
-        index=index,
-        n_other=n,
-        hidden_multiplier=hidden_multiplier,
-        alpha=alpha,
-        p=p,
-        method=method,
-        trials=trials,
-        seed=seed,
-        p_floor=defaults.P_FLOOR,
-        n_star_cap=defaults.N_STAR_CAP,
-    )
+    noise = population_noise(con, pop, se, alpha)
+    kw: dict[str, Any] = dict(value=value, index=index, n_other=n)
+    kw.update(hidden_multiplier=hidden_multiplier, alpha=alpha, p=p, method=method)
+    kw.update(trials=trials, seed=seed, p_floor=defaults.P_FLOOR, n_star_cap=defaults.N_STAR_CAP)
+    values = [r.value for r in rows]
+    ca = claim_stats.audit_claim(values, pop.n_topics, se=noise.se, **kw)
+    robust = _robust_check(values, pop, noise, ca, kw)
     holder = next(r for i, r in enumerate(rows) if i != index)
     subject = None if index is None else rows[index]
     fp = results_fingerprint(rows)
+    shrunk = _shrinkage(noise, ca.reference.mu, ca.record.record)
     rep = ClaimReport(
         pop.collection_id,
         pop.collection_name,
@@ -401,15 +461,18 @@ def run_claim(
         summarize(pop, filters),
         ca.value,
         subject,
-        wording.claim_answers(ca, holder, subject),
+        wording.claim_answers(ca, holder, subject, noise, robust, shrunk),
         holder,
         ca,
         fp,
         SOURCE,
+        noise,
+        robust,
+        shrunk,
     )
     if not save:
         return Audited(rep, None)
-    params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method)
+    params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se)
     return _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
 
 
@@ -423,8 +486,9 @@ class HistoryReport:
     N so far, record, expected max, alpha-threshold, p-value, beyond_chance (see
     ``stats.sequential.YearPoint``; p-values floored at ``defaults.P_FLOOR``);
     ``records[i]`` is the result holding the record in ``history.points[i]``.
-    ``population`` states what the audit used; ``fit`` the final reference model against
-    all N results.
+    ``population`` states what the audit used; ``noise`` the standard error of the
+    reference model and its source (for a running reference the model's se of each step
+    is that step's sd / sqrt(n); a measured or given se is the same at every step).
     """
 
     collection_id: str
@@ -436,14 +500,25 @@ class HistoryReport:
     n_other_topics: int
     population: PopulationSummary
     history: sequential.History
-    fit: modelfit.ModelFit
     records: tuple[ResultRow, ...]
     fingerprint: str
     citation: str
     by: str = "year"
+    noise: NoiseChoice | None = None  # (None: stored before issue 19)
 
 
 HISTORY_STEPS = ("auto", "date", "year")
+
+
+def _steps(rows: list[ResultRow], by: str) -> tuple[list[int] | None, list[str] | None]:
+    """(times, labels) of a replay by date (date ordinals and ISO dates), or (None, None)
+    for a replay by year."""
+    import datetime as dt
+
+    if by != "date":
+        return None, None
+    days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
+    return [d.toordinal() for d in days], [d.isoformat() for d in days]
 
 
 def run_history(
@@ -453,15 +528,16 @@ def run_history(
     *,
     filters: Filters = Filters(),
     alpha: float = DEFAULT_ALPHA,
-    reference: str = "final",
+    reference: str = "running",
     by: str = "auto",
+    se: str | float | None = None,
     save: bool = True,
 ) -> Audited[HistoryReport]:
     """Replay the results of a collection and measure over time, ``by`` date or year;
-    ``auto``: by date when every result carries one, else by year. Stored unless
+    ``auto``: by date when every result carries one, else by year. ``reference``:
+    'running' (the results so far: no later result is used) or 'final' (all results: a
+    look-ahead). ``se``: see :mod:`litaudit.analyses.noise`. Stored unless
     ``save=False``."""
-    import datetime as dt
-
     if by not in HISTORY_STEPS:
         raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")
     pop = population(con, collection, measure, filters)
@@ -474,10 +550,8 @@ def run_history(
         )
     if by == "auto":
         by = "year" if undated else "date"
-    times = labels = None
-    if by == "date":
-        days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
-        times, labels = [d.toordinal() for d in days], [d.isoformat() for d in days]
+    times, labels = _steps(rows, by)
+    noise = population_noise(con, pop, se, alpha)
     h = sequential.replay(
         [r.value for r in rows],
         [r.year for r in rows],
@@ -487,9 +561,8 @@ def run_history(
         times=times,
         labels=labels,
         p_floor=defaults.P_FLOOR,
-    )
-    fit = modelfit.model_fit(
-        [r.value for r in rows], pop.n_topics, alpha=alpha, p_floor=defaults.P_FLOOR
+        se=None if noise.source == "model" else noise.se,
+        n_model=noise.n_model,
     )
     fp = results_fingerprint(rows)
     rep = HistoryReport(
@@ -502,11 +575,11 @@ def run_history(
         pop.n_other_topics,
         summarize(pop, filters),
         h,
-        fit,
         tuple(rows[pt.record_index] for pt in h.points),
         fp,
         SOURCE,
         by,
+        noise,
     )
     if not save:
         return Audited(rep, None)
@@ -516,6 +589,6 @@ def run_history(
         pop,
         rep,
         fp,
-        _params(pop, filters, alpha=alpha, reference=reference, by=by),
+        _params(pop, filters, alpha=alpha, reference=reference, by=by, se=_se_param(se)),
         method="exact",
     )

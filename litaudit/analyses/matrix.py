@@ -2,7 +2,11 @@
 
 The input is a topic-by-run CSV (like ``shared/data/pertopic/*.csv``) or ``trec_eval -q``
 output; each run's mean over the topics is one of the N values of Carterette (2015), and
-n is the number of topics. The audit is stored (kind ``best-matrix``) like the others.
+n is the number of topics. The per-topic scores also give a measured standard error of
+one run's mean, the system x topic interaction's sqrt(MS_interaction / n), with the F test
+of system differences (:mod:`litaudit.stats.noise`); the thresholds and intervals use it
+unless ``se`` asks for the model's sd / sqrt(n) or gives a value. The audit is stored
+(kind ``best-matrix``) like the others.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited, run_or_reuse
 from litaudit.errors import LitauditError
 from litaudit.stats.intervals import BestAudit, audit_best
+from litaudit.stats.noise import TopicInteraction, topic_interaction
 
 KIND = "best-matrix"
 
@@ -25,7 +30,10 @@ KIND = "best-matrix"
 class MatrixAudit:
     """``stats`` as for published results; ``runs``/``means`` in input order; ``file`` (the
     input files) and the SHA-256 of their bytes are the provenance; ``topics_complete`` says whether every run has a score
-    on every topic (NaN cells are left out of that run's mean)."""
+    on every topic (NaN cells are left out of that run's mean). ``interaction``: the
+    two-way ANOVA of the scores (topics some run lacks left out); ``se_source``: 'interaction'
+    (the default), 'model' or 'given', the standard error the thresholds used
+    (``stats.reference.se``)."""
 
     file: str
     file_sha256: str
@@ -38,6 +46,8 @@ class MatrixAudit:
     means: tuple[float, ...]
     stats: BestAudit
     candidates: tuple[tuple[str, float], ...]
+    interaction: TopicInteraction | None = None  # (None: stored before issue 19)
+    se_source: str = "model"
 
 
 def read_matrix(paths: list[Path], fmt: str, measure: str):
@@ -88,6 +98,62 @@ def _check_range(scores: np.ndarray, matrix, paths: list[Path], fmt: str, m: str
         )
 
 
+def _matrix_se(scores: np.ndarray, se, alpha: float) -> tuple[TopicInteraction, str, float | None]:
+    """(the interaction ANOVA, the se's source, the se the thresholds use: None for the
+    model's) of a matrix audit asked for ``se`` (None/'interaction', 'model' or a value)."""
+    inter = topic_interaction(scores, alpha=alpha, p_floor=defaults.P_FLOOR)
+    if isinstance(se, float):
+        return inter, "given", se
+    if se == "model":
+        return inter, "model", None
+    return inter, "interaction", inter.se
+
+
+def _resolve_collection(con, collection: str | None, save: bool) -> str | None:
+    """The collection id of ``collection`` (needed to store the audit)."""
+    cid = None
+    if collection is not None:
+        from litaudit.store.refdata import resolve_collection
+
+        cid = resolve_collection(con, collection).id
+    if save and cid is None:
+        raise LitauditError("--collection is needed to store the audit (or use --no-save)")
+    return cid
+
+
+def _compute(
+    paths: list[Path], fmt: str, m: str, digest: str, cid: str | None, se, **kw
+) -> MatrixAudit:
+    """The matrix audit of ``paths`` (``kw``: alpha, p, method, trials, seed)."""
+    matrix = read_matrix(paths, fmt, m)
+    scores = np.asarray(matrix.scores, dtype=np.float64)
+    if scores.size == 0:
+        raise LitauditError(f"{paths[0]}: no scores")
+    _check_range(scores, matrix, paths, fmt, m)
+    means = np.nanmean(scores, axis=1)
+    if means.size < defaults.MIN_N:
+        from litaudit.analyses.population import too_few_message
+
+        raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
+    inter, source, use = _matrix_se(scores, se, kw["alpha"])
+    stats = audit_best(means, len(matrix.topics), se=use, **kw)
+    return MatrixAudit(
+        ", ".join(str(p) for p in paths),
+        digest,
+        cid,
+        m,
+        len(matrix.runs),
+        len(matrix.topics),
+        bool(np.isfinite(scores).all()),
+        tuple(matrix.runs),
+        tuple(float(x) for x in means),
+        stats,
+        tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
+        inter,
+        source,
+    )
+
+
 def run_matrix(
     con,
     paths,
@@ -100,10 +166,12 @@ def run_matrix(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: str | float | None = None,
     save: bool = True,
 ) -> Audited[MatrixAudit]:
     """Audit the run means of a score matrix; stored (kind ``best-matrix``) unless
-    ``save=False``, or the stored audit of the same files and parameters reused."""
+    ``save=False``, or the stored audit of the same files and parameters reused. ``se``:
+    None or 'interaction' (measured from the matrix), 'model', or a value."""
     from litaudit.measures import parse_measure
 
     paths = _existing_paths(paths)
@@ -111,41 +179,22 @@ def run_matrix(
     if method == "montecarlo":
         trials = defaults.MONTECARLO_TRIALS if trials is None else trials
         seed = defaults.MONTECARLO_SEED if seed is None else seed
-    cid = None
-    if collection is not None:
-        from litaudit.store.refdata import resolve_collection
-
-        cid = resolve_collection(con, collection).id
-    if save and cid is None:
-        raise LitauditError("--collection is needed to store the audit (or use --no-save)")
+    cid = _resolve_collection(con, collection, save)
     digest = _sha256_of(paths)
 
     def compute() -> MatrixAudit:
-        matrix = read_matrix(paths, fmt, m)
-        scores = np.asarray(matrix.scores, dtype=np.float64)
-        if scores.size == 0:
-            raise LitauditError(f"{paths[0]}: no scores")
-        _check_range(scores, matrix, paths, fmt, m)
-        means = np.nanmean(scores, axis=1)
-        if means.size < defaults.MIN_N:
-            from litaudit.analyses.population import too_few_message
-
-            raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
-        stats = audit_best(
-            means, len(matrix.topics), alpha=alpha, p=p, method=method, trials=trials, seed=seed
-        )
-        return MatrixAudit(
-            ", ".join(str(p) for p in paths),
+        return _compute(
+            paths,
+            fmt,
+            m,
             digest,
             cid,
-            m,
-            len(matrix.runs),
-            len(matrix.topics),
-            bool(np.isfinite(scores).all()),
-            tuple(matrix.runs),
-            tuple(float(x) for x in means),
-            stats,
-            tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
+            se,
+            alpha=alpha,
+            p=p,
+            method=method,
+            trials=trials,
+            seed=seed,
         )
 
     params = {
@@ -154,6 +203,7 @@ def run_matrix(
         "alpha": alpha,
         "p": p,
         "method": method,
+        "se": "default" if se is None else se,
     }
     return run_or_reuse(
         con,

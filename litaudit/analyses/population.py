@@ -332,8 +332,10 @@ class PopulationSummary:
     ``topic_sets`` with their counts, largest first; ``n_other_topics`` results left out
     for another topic count; ``filters`` the filters as given; ``reporters``: who reported
     the values ('' = not recorded); ``first_date``/``last_date``/``n_undated``: the dates
-    the results span; ``shape``: skewness and excess kurtosis of the values; ``warning``:
-    set when they are far from a Normal distribution (litaudit.defaults NORMAL_FIT_*).
+    the results span; ``shape``: skewness, excess kurtosis and Shapiro-Wilk of the
+    values; ``warning``: set when they are far from a Normal distribution
+    (:func:`shape_warning`); ``mix_warning``: set when the population mixes the results of
+    several tracks or tasks (:func:`mix_warning`), naming the filter that splits it.
     """
 
     n: int
@@ -351,6 +353,7 @@ class PopulationSummary:
     n_undated: int = 0
     shape: Shape | None = None
     warning: str | None = None
+    mix_warning: str | None = None
 
 
 def _tally(labels) -> tuple[Tally, ...]:
@@ -361,20 +364,40 @@ def _tally(labels) -> tuple[Tally, ...]:
 
 
 def shape_warning(shape: Shape) -> str | None:
-    """Skewness or excess kurtosis beyond litaudit.defaults NORMAL_FIT_*, else None."""
+    """Skewness or excess kurtosis beyond litaudit.defaults NORMAL_FIT_* with Shapiro-Wilk
+    rejecting normality at NORMAL_FIT_ALPHA (at most 5% of Normal samples at any N >= 5:
+    bench/bench_shape.py), else None."""
     from litaudit import defaults as D
+    from litaudit.stats.shape import far_from_normal
 
+    if not far_from_normal(
+        shape, D.NORMAL_FIT_MAX_SKEW, D.NORMAL_FIT_MAX_KURTOSIS, D.NORMAL_FIT_ALPHA
+    ):
+        return None
     far = []
     if shape.skewness is not None and abs(shape.skewness) > D.NORMAL_FIT_MAX_SKEW:
         far.append(f"skewness {shape.skewness:.2f}")
     if shape.excess_kurtosis is not None and abs(shape.excess_kurtosis) > D.NORMAL_FIT_MAX_KURTOSIS:
         far.append(f"excess kurtosis {shape.excess_kurtosis:.2f}")
-    if not far:
-        return None
     return (
         f"the {shape.n} values are far from the Normal distribution the audit assumes "
-        f"({', '.join(far)}; Normal: 0); a mixed population? narrow it with "
-        "--since/--until, --reporter or --track"
+        f"({', '.join(far)}; Normal: 0; Shapiro-Wilk p = {shape.shapiro_p:.2g}); a mixed "
+        "population? narrow it with --since/--until, --reporter or --track"
+    )
+
+
+def mix_warning(rows: list[ResultRow]) -> str | None:
+    """The population mixes official results of several tracks or tasks of one collection
+    (MS MARCO's leaderboards: full ranking and reranking, different tasks with different
+    ceilings), else None. Names the --track filter that keeps each."""
+    tracks = _tally(r.track for r in rows if r.source == "official" and r.track)
+    if len(tracks) < 2:
+        return None
+    listed = ", ".join(f"{t.label} {t.n}" for t in tracks)
+    return (
+        f"the population mixes {len(tracks)} tracks or tasks ({listed}), whose systems "
+        f"do different things; audit one with --track {tracks[0].label}"
+        + "".join(f" or --track {t.label}" for t in tracks[1:])
     )
 
 
@@ -404,4 +427,5 @@ def summarize(pop: Population, filters: Filters) -> PopulationSummary:
         n_undated=len(rows) - len(dates),
         shape=shape,
         warning=shape_warning(shape),
+        mix_warning=mix_warning(rows),
     )

@@ -48,8 +48,10 @@ class SummaryRow:
     n_above: int
     expected_max: float
     population: PopulationSummary
-    model_rejected: bool
+    gap_sd: float  # (threshold - mu) / sd
+    uninformative: bool  # the threshold lies within defaults.UNINFORMATIVE_GAP_SD sd of mu
     audit_id: int | None
+    se_source: str = "model"  # the se of the group's reference model (analyses.noise)
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,7 @@ def _summary_audit_ids(con, reps, alpha: float, p: float, save: bool) -> list[in
                 "kind": "best",
                 "collection_id": pop.collection_id,
                 "measure": pop.measure,
-                "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact"),
+                "params": _params(pop, rep.filters, alpha=alpha, p=p, method="exact", se="default"),
                 "method": "exact",
                 "input_fingerprint": rep.fingerprint,
                 "result": rep,
@@ -155,8 +157,10 @@ def run_summary(
                 s.thresholds.n_above,
                 s.mxvd.expected_max,
                 rep.population,
-                rep.fit.rejected,
+                s.thresholds.gap_sd,
+                not s.thresholds.informative,
                 aid,
+                rep.noise.source if rep.noise is not None else "model",
             )
         )
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

@@ -79,6 +79,11 @@ MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the pape
 TrialsOpt = _optional("--trials", f"Monte Carlo trials (default: {defaults.MONTECARLO_TRIALS}).")
 SeedOpt = _optional("--seed", f"Monte Carlo seed (default: {defaults.MONTECARLO_SEED}).")
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
+SeOpt = _optional(
+    "--se",
+    "Standard error of one result: model (sd/sqrt(n)), interaction (measured from stored "
+    "per-topic scores), or a value such as 0.0059 (default: interaction when stored, else model).",
+)
 
 
 # the population filters' options, as best/claim/history/summary take them:
@@ -178,6 +183,7 @@ def best(
     method: str = MethodOpt,
     trials: int = TrialsOpt,
     seed: int = SeedOpt,
+    se: str = SeOpt,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
     json_out: bool = JsonOpt,
@@ -185,8 +191,9 @@ def best(
     """The population, the thresholds of its max and min, and the candidate best systems
     (Tables 2-3)."""
     from litaudit.analyses.best import run_best
+    from litaudit.analyses.noise import parse_se
 
-    kw = dict(alpha=alpha, p=p, method=method, trials=trials, seed=seed)
+    kw = dict(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=parse_se(se))
     done = _run(ctx, no_save, run_best, collection, measure, filters=filters, **kw)
     from litaudit.render.audits import emit
 
@@ -218,6 +225,7 @@ def claim(
     method: str = MethodOpt,
     trials: int = TrialsOpt,
     seed: int = SeedOpt,
+    se: str = SeOpt,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
     json_out: bool = JsonOpt,
@@ -225,9 +233,10 @@ def claim(
     """A claim against the record, against chance (the max of N+1, or of N for a published
     result) and its own mu0 and interval."""
     from litaudit.analyses.best import run_claim
+    from litaudit.analyses.noise import parse_se
 
     kw = dict(result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier)
-    kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed)
+    kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=parse_se(se))
     done = _run(ctx, no_save, run_claim, collection, measure, value, filters=filters, **kw)
     from litaudit.render.audits import emit
 
@@ -240,10 +249,14 @@ def history(
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
     reference: str = typer.Option(
-        "final", "--reference", help="final (all results) | running (so far)."
+        "running",
+        "--reference",
+        help="running (the results so far: no later result used) | final (all results, "
+        "later ones included: a look-ahead).",
     ),
     filters: Filters = POPULATION,
     alpha: float = AlphaOpt,
+    se: str = SeOpt,
     no_save: bool = NoSaveOpt,
     _window: None = WINDOW,
     every: bool = typer.Option(
@@ -256,8 +269,9 @@ def history(
 ):
     """The record over time against the expected max and its threshold for the N so far."""
     from litaudit.analyses.best import run_history
+    from litaudit.analyses.noise import parse_se
 
-    kw = dict(filters=filters, alpha=alpha, reference=reference, by=by)
+    kw = dict(filters=filters, alpha=alpha, reference=reference, by=by, se=parse_se(se))
     done = _run(ctx, no_save, run_history, collection, measure, **kw)
     from litaudit.render.audits import emit, render_history
 

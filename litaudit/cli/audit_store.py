@@ -105,13 +105,23 @@ def matrix(
     method: str = typer.Option("exact", help="exact | montecarlo"),
     trials: int = TrialsOpt,
     seed: int = SeedOpt,
+    se: str = typer.Option(
+        None,
+        "--se",
+        help="Standard error of one run mean: interaction (measured from the matrix), model "
+        "(sd/sqrt(n)) or a value (default: interaction).",
+        show_default=False,
+    ),
     no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),
     json_out: bool = JsonOpt,
 ):
-    """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics)."""
+    """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics),
+    with the standard error measured from its system x topic interaction."""
     from litaudit.analyses.matrix import run_matrix
+    from litaudit.analyses.noise import parse_se
     from litaudit.render.audits import emit
 
+    se_given = parse_se(se)
     opener = open_read if no_save else open_write
     with opener(ctx) as store:
         done = run_matrix(
@@ -125,6 +135,7 @@ def matrix(
             method=method,
             trials=trials,
             seed=seed,
+            se=se_given,
             save=not no_save,
         )
     emit(done, json_out)

@@ -28,7 +28,18 @@ from litaudit.analyses.reuse import LOUReport, RAOReport
 from litaudit.analyses.subcollection_tau import SubcollectionReport
 from litaudit.analyses.summary import Summary
 from litaudit.analyses.verdict import Verdict
-from litaudit.analyses.wording import cited, fit_sentence, fmt_n_star, p_text, population_sentence
+from litaudit.analyses.wording import (
+    cited,
+    fmt_n_star,
+    history_reference_sentence,
+    interaction_sentence,
+    luck_sentence,
+    p_text,
+    population_sentence,
+    reference_sentence,
+    summary_null_sentence,
+    uninformative_sentence,
+)
 from litaudit.codec import to_jsonable
 from litaudit.render import audits_reuse as reuse
 from litaudit.render.console import out, print_json, table
@@ -141,6 +152,8 @@ def render_matrix(rep: MatrixAudit, audit_id: int | None) -> None:
             ],
         )
     )
+    if rep.interaction is not None:
+        line(interaction_sentence(rep.interaction, rep.se_source, ref.se))
     out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
 
 
@@ -221,7 +234,12 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
             digits=4,
         )
     )
-    line(fit_sentence(rep.fit))
+    if th.informative is False:
+        line(uninformative_sentence(th.max_threshold, th.gap_sd, th.n_above, ref.n_results))
+    if rep.noise is not None:
+        line(reference_sentence(rep.noise, ref.n_results))
+    if rep.shrinkage is not None:
+        line(luck_sentence(rep.shrinkage, "the best"))
     g = mx.gumbel
     line(
         f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
@@ -250,52 +268,37 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
 
 
 def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
-    st = rep.stats
-    rc, ch, iv = st.record, st.chance, st.interval
-    method = _method(st)
+    """`audit claim`: the answers first, then the population and the tables (a)-(c)."""
+    method = _method(rep.stats)
     line(_head(rep, "Claim audit", audit_id) + ("" if method == "exact" else f"  method: {method}"))
-    line(population_sentence(rep.population))
-    for sentence in rep.answers:
+    for sentence in rep.answers:  # the answers first (issue 20), then what they rest on
         line(sentence)
+    line(population_sentence(rep.population))
+    _claim_record_table(rep)
+    _claim_chance_tables(rep)
+
+
+def _claim_chance_tables(rep: ClaimReport) -> None:
+    """Tables (b) against chance and (c) the claim's own interval of a claim audit."""
+    ch, iv = rep.stats.chance, rep.stats.interval
     cov = f"{round(100 * iv.coverage)}%"
-    rec, riv = rep.record_holder, rc.record_interval
-    where = (
-        "yes"
-        if rc.claim_in_record_interval
-        else "no (above it)"
-        if rc.value > rc.record
-        else "no (below it)"
-    )
-    wide(
-        table(
-            "(a) against the record",
-            ["", "value"],
-            [
-                ("record", f"{rec.value_text} {rec.system} ({cited(rec)})"),
-                (
-                    f"record's {cov} interval (max of {st.reference.n_results})",
-                    f"[{_f(riv.lower)}, {_f(riv.upper)}]",
-                ),
-                ("claim in the record's interval", where),
-                ("record in the claim's interval", "yes" if rc.record_in_claim_interval else "no"),
-                (
-                    "published results >= claim" + (" (others)" if rep.subject else ""),
-                    str(rc.n_at_or_above),
-                ),
-            ],
-            justify_numbers=False,
-        )
-    )
     # JSON has no infinity: a stored "no feasible number" (inf) reads back as NaN
     n_star = math.inf if ch.n_star != ch.n_star else ch.n_star
+    informative = ch.informative is not False
     wide(
         table(
-            f"(b) against chance: the max of M = {ch.n_draws} draws from Normal("
-            f"{_f(ch.mu)}, {_f(ch.se)})",
+            f"(b) against chance: the max of M = {ch.n_draws} equally good systems, each "
+            f"Normal({_f(ch.mu)}, {_f(ch.se)})",
             ["", "value"],
             [
                 (f"threshold (exceeded with probability {ch.alpha:g})", _f(ch.threshold)),
                 ("claim above the threshold", "yes" if ch.passes else "no"),
+                (
+                    "threshold above the mean, in between-system sd",
+                    "-"
+                    if ch.gap_sd != ch.gap_sd
+                    else f"{ch.gap_sd:.2f}" + ("" if informative else " (uninformative)"),
+                ),
                 (
                     "expected above it under the model (M x P(one draw))",
                     f"{ch.expected_above_under_null:.3f}",
@@ -303,11 +306,15 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
                 ("published results above it", str(ch.n_published_above)),
                 (
                     "p = P(max of M >= claim), descriptive",
-                    _p(ch.p_value, ch.p_below_floor, ch.p_floor),
+                    _p(ch.p_value, ch.p_below_floor, ch.p_floor)
+                    if informative
+                    else "- (uninformative)",
                 ),
                 (
                     "N* (experiments whose max reaches the claim with probability alpha)",
-                    fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap),
+                    fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap)
+                    if informative
+                    else "- (uninformative)",
                 ),
             ],
             justify_numbers=False,
@@ -326,6 +333,41 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     )
 
 
+def _claim_record_table(rep: ClaimReport) -> None:
+    """Table (a) of a claim audit: the claim against the record."""
+    st = rep.stats
+    rc = st.record
+    cov = f"{round(100 * st.interval.coverage)}%"
+    rec, riv = rep.record_holder, rc.record_interval
+    where = (
+        "yes"
+        if rc.claim_in_record_interval
+        else "no (above it)"
+        if rc.value > rc.record
+        else "no (below it)"
+    )
+    wide(
+        table(
+            "(a) against the record",
+            ["", "value"],
+            [
+                ("record", f"{rec.value_text} {rec.system} ({cited(rec)})"),
+                (
+                    f"record's {cov} band (max of {st.reference.n_results})",
+                    f"[{_f(riv.lower)}, {_f(riv.upper)}]",
+                ),
+                ("claim in the record's band", where),
+                ("record in the claim's band", "yes" if rc.record_in_claim_interval else "no"),
+                (
+                    "published results >= claim" + (" (others)" if rep.subject else ""),
+                    str(rc.n_at_or_above),
+                ),
+            ],
+            justify_numbers=False,
+        )
+    )
+
+
 def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False) -> None:
     """The steps that set a record (every step with ``every``: `audit history --all`),
     then the count of records and of those beyond the running threshold."""
@@ -333,7 +375,8 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
     step = rep.by
     line(
         _head(rep, "Sequential-testing history", audit_id)
-        + f"  reference: {h.reference} (mean {_f(h.mu)}, sd {_f(h.sd)})"
+        + f"  {history_reference_sentence(h.reference)}; all {h.N} results: mean "
+        f"{_f(h.mu)}, sd {_f(h.sd)}"
     )
     line(population_sentence(rep.population))
     rows = [
@@ -378,8 +421,22 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
         "published so far"
         + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
         + f"; {h.n_beyond} {step}s with the record above it."
+        + _uninformative_steps(h, step)
     )
-    line(fit_sentence(rep.fit))
+    if rep.noise is not None:
+        line(reference_sentence(rep.noise, h.N))
+
+
+def _uninformative_steps(h, step: str) -> str:
+    """' At 120 of 127 dates the threshold lies within 0.25 sd of the mean: uninformative.'"""
+    k = sum(pt.informative is False for pt in h.points)
+    if not k:
+        return ""
+    return (
+        f" At {k} of the {len(h.points)} {step}s the threshold lies within "
+        f"{defaults.UNINFORMATIVE_GAP_SD:g} between-system sd of the mean: being above it "
+        "is uninformative there."
+    )
 
 
 def render_summary(rep: Summary) -> None:
@@ -429,11 +486,13 @@ def render_summary(rep: Summary) -> None:
             f"(`audit best` says why): {', '.join(far[:6])}"
             + (f" and {len(far) - 6} more" if len(far) > 6 else "")
         )
-    bad = sum(r.model_rejected for r in rep.rows)
     line(
-        f"Model fit (see `audit best`): the reference model is rejected at alpha "
-        f"{rep.alpha} in {bad} of {len(rep.rows)} groups; thresholds and intervals "
-        "describe systems as good as the average result."
+        summary_null_sentence(
+            len(rep.rows),
+            sum(r.uninformative for r in rep.rows),
+            rep.alpha,
+            sum(r.se_source != "model" for r in rep.rows),
+        )
     )
     if rep.skipped:
         line(f"{len(rep.skipped)} group(s) skipped:")

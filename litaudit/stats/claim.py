@@ -38,8 +38,7 @@ from litaudit.stats.extreme import (
     floor_p,
     reference,
 )
-from litaudit.stats.intervals import IntrinsicInterval, _interval
-from litaudit.stats.modelfit import ModelFit, model_fit
+from litaudit.stats.intervals import IntrinsicInterval, _interval, informative_gap
 
 # (a) where the claim stands against the record; each is one plain sentence in the output
 STANDINGS = (
@@ -88,7 +87,10 @@ class ChanceCheck:
     ``p_floor`` it is the floor with ``p_below_floor`` (with Monte Carlo the floor is at
     least 1 / (trials + 1), the +1 rule's smallest p). ``n_star``: the least number of
     draws with P(max >= value) >= alpha, capped at ``n_star_cap`` (``n_star_capped``; inf
-    stands for "no feasible number"); ``n_star_ratio`` = n_star / n_draws.
+    stands for "no feasible number"); ``n_star_ratio`` = n_star / n_draws. ``gap_sd``:
+    (threshold - mu) / ``sd`` (the between-system sd); ``informative``: gap_sd >=
+    ``defaults.UNINFORMATIVE_GAP_SD`` (else the threshold tells nothing about this
+    population: a large share of the published results passes it); None without ``sd``.
     """
 
     value: float
@@ -111,16 +113,19 @@ class ChanceCheck:
     n_star_cap: float | None
     n_star_capped: bool
     n_star_ratio: float
+    sd: float | None = None  # (defaults: audits stored before issue 19 have none of these)
+    gap_sd: float = math.nan
+    informative: bool | None = None
 
 
 @dataclass(frozen=True)
 class ClaimAudit:
     """A claim audited against N published results: (a) ``record``, (b) ``chance``,
     (c) ``interval`` (the claim's mu0 and 1 - 2p interval as the max of
-    ``chance.n_draws``), with the ``fit`` of the reference model.
+    ``chance.n_draws``).
 
     ``index`` is the claim's position in the input values when it is one of them (None
-    for a new value); ``reference`` the population's N, mu, sd, se.
+    for a new value); ``reference`` the population's N, mu, sd and the se used.
     """
 
     value: float
@@ -129,7 +134,6 @@ class ClaimAudit:
     record: RecordCheck
     chance: ChanceCheck
     interval: IntrinsicInterval
-    fit: ModelFit
     p: float
     method: str
     trials: int | None
@@ -172,6 +176,7 @@ def chance_check(
     se: float,
     n_other: int,
     *,
+    sd: float | None = None,
     values=None,
     alpha: float = 0.05,
     hidden_multiplier: float = 1.0,
@@ -211,6 +216,7 @@ def chance_check(
     if n_star_cap is not None and ns > n_star_cap:
         ns, capped = float(n_star_cap), True
     above = 0 if values is None else int(np.sum(np.asarray(values, dtype=np.float64) > threshold))
+    gap, informative = (math.nan, None) if sd is None else informative_gap(threshold, mu, sd)
     return ChanceCheck(
         value=value,
         mu=mu,
@@ -232,6 +238,9 @@ def chance_check(
         n_star_cap=n_star_cap,
         n_star_capped=capped,
         n_star_ratio=ns / draws,
+        sd=sd,
+        gap_sd=gap,
+        informative=informative,
     ), ext
 
 
@@ -241,6 +250,22 @@ def _standing(value: float, record: float, rec_lower: float, claim_lower: float)
     if value == record:
         return "equal"
     return "below-within" if value >= rec_lower else "below-apart"
+
+
+def _subject(v: np.ndarray, value, index) -> tuple[float, int | None, np.ndarray, int]:
+    """(the claimed value, its index or None, the other published values, the default
+    number of experiments besides the claim) of a new ``value`` or a published ``index``."""
+    if (value is None) == (index is None):
+        raise ParameterError("give either a claimed value or the index of a published result")
+    if index is None:
+        return _check_mu(value), None, v, v.size
+    if (
+        isinstance(index, bool)
+        or not isinstance(index, (int, np.integer))
+        or not 0 <= index < v.size
+    ):
+        raise ParameterError(f"index must be an integer in [0, {v.size}), got {index!r}")
+    return float(v[int(index)]), int(index), np.delete(v, int(index)), v.size - 1
 
 
 def audit_claim(
@@ -258,6 +283,7 @@ def audit_claim(
     seed: int | None = None,
     p_floor: float | None = None,
     n_star_cap: float | None = None,
+    se: float | None = None,
 ) -> ClaimAudit:
     """Audit a claim against the N published ``values`` over ``n_topics`` topics.
 
@@ -265,33 +291,19 @@ def audit_claim(
     published result ``values[index]``: one of the N). ``n_other`` overrides the number
     of experiments besides the claim (default N for a new value, N - 1 for a published
     one); ``hidden_multiplier`` scales it (published N is a lower bound). The reference
-    Normal(mu, se) is always that of the N published values.
+    Normal(mu, se) is always that of the N published values; ``se`` is the standard
+    error of one mean when it is known otherwise (default the model's sd / sqrt(n)).
     """
     v = np.asarray(values, dtype=np.float64).ravel()
-    ref = reference(v, n_topics)
+    ref = reference(v, n_topics, se)
     alpha, p = _check_prob("alpha", alpha), check_interval_p(p)
-    if (value is None) == (index is None):
-        raise ParameterError("give either a claimed value or the index of a published result")
-    if index is not None:
-        if (
-            isinstance(index, bool)
-            or not isinstance(index, (int, np.integer))
-            or not 0 <= index < v.size
-        ):
-            raise ParameterError(f"index must be an integer in [0, {v.size}), got {index!r}")
-        index = int(index)
-        value = float(v[index])
-        others = np.delete(v, index)
-        default_other = v.size - 1
-    else:
-        value = _check_mu(value)
-        others = v
-        default_other = v.size
+    value, index, others, default_other = _subject(v, value, index)
     ch, ext = chance_check(
         value,
         ref.mu,
         ref.se,
         default_other if n_other is None else n_other,
+        sd=ref.sd,
         values=v,
         alpha=alpha,
         hidden_multiplier=hidden_multiplier,
@@ -318,7 +330,6 @@ def audit_claim(
         holds_record=index is not None and value >= record,
         n_at_or_above=int(np.sum(others >= value)),
     )
-    fit = model_fit(v, n_topics, alpha=alpha, p_floor=p_floor)
     return ClaimAudit(
-        value, index, ref, rc, ch, iv, fit, p, ext.method, ext.trials, seed if ext.trials else None
+        value, index, ref, rc, ch, iv, p, ext.method, ext.trials, seed if ext.trials else None
     )

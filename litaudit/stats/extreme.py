@@ -124,7 +124,7 @@ class Reference:
 
     ``n_results`` (N) published means with mean ``mu`` and sample standard deviation ``sd``
     (ddof=1) over ``n_topics`` topics; each mean is modelled as Normal(mu, se) with
-    ``se = sd / sqrt(n_topics)``. ``minimum``/``maximum`` are the extreme observed values.
+    ``se = sd / sqrt(n_topics)`` (the model's) or a standard error known otherwise. ``minimum``/``maximum`` are the extreme observed values.
     """
 
     n_results: int
@@ -136,8 +136,11 @@ class Reference:
     maximum: float
 
 
-def reference(values, n_topics: int) -> Reference:
+def reference(values, n_topics: int, se: float | None = None) -> Reference:
     """Reference distribution of N published means over ``n_topics`` topics.
+
+    ``se``: the standard error of one mean when it is known otherwise (measured from
+    per-topic scores, or given); default the model's ``sd / sqrt(n_topics)``.
 
     Independent of the order of ``values`` (they are sorted before summing). Raises
     ParameterError for N < 2, sd = 0, non-finite values or n_topics < 1.
@@ -160,7 +163,7 @@ def reference(values, n_topics: int) -> Reference:
         int(n_topics),
         float(np.mean(v)),
         sd,
-        sd / math.sqrt(int(n_topics)),
+        sd / math.sqrt(int(n_topics)) if se is None else _check_se(se),
         float(v[0]),
         float(v[-1]),
     )

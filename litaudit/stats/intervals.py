@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import log_ndtr
 
+from litaudit import defaults
 from litaudit.stats.extreme import (
     MaxValueDistribution,
     Reference,
@@ -40,7 +41,10 @@ class Thresholds:
     "33 (95% of 35, since we expect 5% to be false positives)", alpha times the count
     above, is not computed: nothing in the model makes 5% of the runs above the threshold
     false positives (docs/STATISTICS.md). ``*_se`` are Monte Carlo standard errors (0 when
-    exact).
+    exact). ``gap_sd``: (max_threshold - mu) / sd, how far the threshold lies above the
+    mean in between-system standard deviations; ``informative``: gap_sd >=
+    ``defaults.UNINFORMATIVE_GAP_SD`` (closer, a large share of the population passes it:
+    docs/STATISTICS.md).
     """
 
     alpha: float
@@ -53,6 +57,16 @@ class Thresholds:
     n_within: int
     expected_above_under_null: float
     expected_below_under_null: float
+    gap_sd: float = math.nan  # (defaults: audits stored before issue 19 have neither)
+    informative: bool | None = None
+
+
+def informative_gap(threshold: float, mu: float, sd: float) -> tuple[float, bool]:
+    """(gap in sd, whether it reaches ``defaults.UNINFORMATIVE_GAP_SD``): a threshold
+    within a quarter of the between-system sd of the mean is passed by about 40% of a
+    Normal population, so being above it tells nothing about this population."""
+    gap = (threshold - mu) / sd
+    return gap, bool(gap >= defaults.UNINFORMATIVE_GAP_SD)
 
 
 def _thresholds(values: np.ndarray, ref: Reference, ext: _StdExtremes, alpha: float) -> Thresholds:
@@ -75,6 +89,7 @@ def _thresholds(values: np.ndarray, ref: Reference, ext: _StdExtremes, alpha: fl
         ref.n_results - above - below,
         null_above,
         null_below,
+        *informative_gap(hi, ref.mu, ref.sd),
     )
 
 
@@ -86,10 +101,12 @@ def thresholds(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: float | None = None,
 ) -> Thresholds:
-    """Beyond-chance thresholds of the max and min of the N ``values`` at level alpha."""
+    """Beyond-chance thresholds of the max and min of the N ``values`` at level alpha
+    (``se``: a standard error known otherwise; default the model's)."""
     alpha = _check_prob("alpha", alpha)
-    ref = reference(values, n_topics)
+    ref = reference(values, n_topics, se)
     ext = _StdExtremes.make(ref.n_results, method, trials, seed)
     return _thresholds(np.asarray(values, dtype=np.float64), ref, ext, alpha)
 
@@ -194,6 +211,7 @@ def audit_best(
     method: str = "exact",
     trials: int | None = None,
     seed: int | None = None,
+    se: float | None = None,
 ) -> BestAudit:
     """Extreme-value audit of the best of N published results (Sec. 3.1, Tables 2-3).
 
@@ -201,11 +219,13 @@ def audit_best(
     level of the beyond-chance thresholds; ``p``: the probability defining mu0 and the
     lower bound; ``value``: the value whose interval is wanted (default: the max).
     ``method='montecarlo'`` needs an integer ``seed`` and uses ``trials`` simulations
-    (default 10,000) of N draws for every quantity.
+    (default 10,000) of N draws for every quantity. ``se``: the standard error of one
+    mean when it is known otherwise (measured from per-topic scores, or given); default
+    the model's ``sd / sqrt(n_topics)``.
     """
     v = np.asarray(values, dtype=np.float64).ravel()
     alpha, p = _check_prob("alpha", alpha), check_interval_p(p)
-    ref = reference(v, n_topics)
+    ref = reference(v, n_topics, se)
     target = ref.maximum if value is None else _check_mu(value)
     ext = _StdExtremes.make(ref.n_results, method, trials, seed)
     th = _thresholds(v, ref, ext, alpha)

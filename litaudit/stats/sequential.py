@@ -12,13 +12,17 @@ The steps are years, or dates for a dated population (a leaderboard: every submi
 day is a step), given as sortable integers (``times``: a year, or a date's ordinal) with
 their labels (``labels``: '2019', '2020-09-18').
 
-The reference is either ``final`` (mu and sd of all results: the collection's baseline as
-known today, the paper's choice for its Tables 2-3) or ``running`` (mu and sd of the
-results published so far: what a reader knew that year; undefined while N < 2).
+The reference is either ``running`` (mu and sd of the results published so far: what a
+reader knew that year; undefined while N < 2) or ``final`` (mu and sd of all results,
+later ones included: the collection's baseline as known today, the paper's choice for its
+Tables 2-3; a look-ahead when the record of an early year is judged). ``se`` replaces the
+model's ``sd / sqrt(n)`` by a standard error known otherwise (measured from per-topic
+scores, or given) at every step.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -26,6 +30,7 @@ import numpy as np
 
 from litaudit.errors import ParameterError
 from litaudit.stats import extreme as E
+from litaudit.stats.intervals import informative_gap
 
 REFERENCES = ("final", "running")
 
@@ -42,7 +47,9 @@ class YearPoint:
     (``p_below_floor`` then); ``beyond_chance`` = record > threshold (the record is above
     the alpha threshold of the max of N: nothing more). Reference quantities are None for
     a running reference while N < 2 or sd = 0. ``when`` labels the step (the year, or the
-    date of a dated population); ``year`` is its year.
+    date of a dated population); ``year`` is its year. ``informative``: the threshold lies
+    at least ``defaults.UNINFORMATIVE_GAP_SD`` of the step's sd above its mean (None when
+    there is no threshold): else being above it says nothing at that step.
     """
 
     year: int
@@ -60,6 +67,7 @@ class YearPoint:
     p_below_floor: bool
     beyond_chance: bool | None
     when: str | None = None
+    informative: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -103,7 +111,7 @@ def _replay_inputs(values, years, times, labels, reference: str, alpha: float):
 
 
 def _step_reference(
-    v: np.ndarray, seen: list[int], reference: str, final, n_topics: int
+    v: np.ndarray, seen: list[int], reference: str, final, n_model: float, se_given=None
 ) -> tuple[float | None, float | None, float | None]:
     """Mean, sd and standard error of the distribution a step of :func:`replay` is
     judged against: the final one, or that of the results published so far (None when
@@ -115,13 +123,27 @@ def _step_reference(
     if reference == "final":
         mu, sd, se = final.mu, final.sd, final.se
     else:
-        cur = v[seen]
+        cur = np.sort(v[seen])  # sorted: the sums do not depend on the input order
         sd = float(np.std(cur, ddof=1)) if N >= 2 else 0.0
         if N >= 2 and sd > 0 and cur.min() != cur.max():
-            mu, se = float(np.mean(np.sort(cur))), sd / math.sqrt(n_topics)
+            mu, se = float(np.mean(np.sort(cur))), sd / math.sqrt(n_model)
         else:
             mu = sd = se = None
+    if se_given is not None and se is not None:
+        se = float(se_given)
     return mu, sd, se
+
+
+def _step_chance(
+    record: float, mu, sd, se, N: int, alpha: float, p_floor
+) -> tuple[float | None, float | None, float | None, bool, bool | None]:
+    """(expected max, threshold, p, p below the floor, beyond) of one step; Nones where
+    the step has no reference."""
+    if se is None or mu is None:
+        return None, None, None, False, None
+    thr = E.max_quantile(1.0 - alpha, mu, se, N)
+    pv, low = E.floor_p(float(E.max_sf(record, mu, se, N)), p_floor)
+    return E.expected_max(mu, se, N), thr, pv, low, bool(record > thr)
 
 
 def replay(
@@ -130,21 +152,30 @@ def replay(
     n_topics: int,
     *,
     alpha: float = 0.05,
-    reference: str = "final",
+    reference: str = "running",
     times=None,
     labels=None,
     p_floor: float | None = None,
+    se: float | None = None,
+    n_model: float | None = None,
 ) -> History:
     """Replay ``values`` published in ``years`` (same length) in year order, or by
     ``times`` (sortable integers, e.g. date ordinals, labelled by ``labels``) when given.
 
     p-values below ``p_floor`` are reported as the floor (see ``extreme.floor_p``).
+    ``n_model``: the n of the model's sd / sqrt(n) when it is not ``n_topics`` (the
+    effective queries of an equal-weight mean); ignored when ``se`` is given.
 
     Ties within a step keep the input order; the result does not depend on the order of
     steps in the input.
     """
     v, yr, y = _replay_inputs(values, years, times, labels, reference, alpha)
-    final = E.reference(v, n_topics)
+    n_m = float(n_topics if n_model is None else n_model)
+    if not (math.isfinite(n_m) and n_m > 0):
+        raise ParameterError(f"n_model must be a number > 0, got {n_model!r}")
+    final = E.reference(v, n_topics, se if se is not None else None)
+    if se is None and n_model is not None:
+        final = dataclasses.replace(final, se=final.sd / math.sqrt(n_m))
     y = y.astype(np.int64)
     order = np.lexsort((np.arange(v.size), y))
     points: list[YearPoint] = []
@@ -158,17 +189,10 @@ def replay(
         if new_record:
             record, rec_i = float(v[best_new]), best_new
         N = len(seen)
-        mu, sd, se = _step_reference(v, seen, reference, final, n_topics)
-        low = False
-        if se is None or mu is None:
-            em = thr = pv = beyond = None
-        else:
-            em = E.expected_max(mu, se, N)
-            thr = E.max_quantile(1.0 - alpha, mu, se, N)
-            pv, low = E.floor_p(float(E.max_sf(record, mu, se, N)), p_floor)
-            beyond = bool(record > thr)
+        mu, sd, s_e = _step_reference(v, seen, reference, final, n_m, se)
+        chance = _step_chance(record, mu, sd, s_e, N, alpha, p_floor)
+        thr = chance[1]
         first = idx[0]
-        when = str(labels[first]) if labels is not None else str(int(yr[first]))
         points.append(
             YearPoint(
                 int(yr[first]),
@@ -179,13 +203,10 @@ def replay(
                 new_record,
                 mu,
                 sd,
-                se,
-                em,
-                thr,
-                pv,
-                low,
-                beyond,
-                when,
+                s_e,
+                *chance,
+                str(labels[first]) if labels is not None else str(int(yr[first])),
+                informative_gap(thr, mu, sd)[1] if thr is not None and mu and sd else None,
             )
         )
     return History(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import Column, Double
+from sqlalchemy import ARRAY, Column, Double, String
 from sqlmodel import Field, SQLModel
 
 
@@ -42,6 +42,8 @@ class TopicSet(SQLModel, table=True):
     n_topics: int
     is_default: bool = False
     description: str | None = None
+    # collections whose equal-weight mean the results are (schema 010), else None
+    parts: list[str] | None = Field(default=None, sa_column=Column(ARRAY(String), nullable=True))
 
 
 class Measure(SQLModel, table=True):

@@ -70,16 +70,7 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
             *(a.lower() for a in c.get("aliases", [])),
         }:
             aliases.setdefault(alias, c["id"])
-        for ts in c.get("topic_sets", []):
-            topic_sets.append(
-                [
-                    c["id"],
-                    ts["name"],
-                    ts["n_topics"],
-                    bool(ts.get("default", False)),
-                    ts.get("description"),
-                ]
-            )
+        topic_sets += [_topic_set_row(c["id"], ts) for ts in c.get("topic_sets", [])]
     # one statement per table (list parameters unnested): DuckDB runs single-row statements
     # and executemany slowly
     if colls:
@@ -98,7 +89,7 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
         if topic_sets:
             _insert_columns(
                 con,
-                "topic_sets (collection_id, name, n_topics, is_default, description)",
+                "topic_sets (collection_id, name, n_topics, is_default, description, parts)",
                 topic_sets,
                 conflict="",
             )
@@ -115,6 +106,19 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
     return added
 
 
+def _topic_set_row(collection_id: str, ts: dict) -> list:
+    """A topic set of collections.json as the row topic_sets stores (``parts``: the
+    collections an equal-weight mean averages, schema 010)."""
+    return [
+        collection_id,
+        ts["name"],
+        ts["n_topics"],
+        bool(ts.get("default", False)),
+        ts.get("description"),
+        ts.get("parts"),
+    ]
+
+
 def _insert_columns(con, target: str, rows: list[list], conflict: str) -> None:
     cols = list(zip(*rows, strict=True))
     sel = ", ".join(f"unnest(?::{t})" for t in _column_types(cols))
@@ -126,7 +130,13 @@ def _column_types(cols) -> list[str]:
     for col in cols:
         kinds = {type(v) for v in col if v is not None}
         out.append(
-            "BOOLEAN[]" if kinds == {bool} else "BIGINT[]" if kinds == {int} else "VARCHAR[]"
+            "BOOLEAN[]"
+            if kinds == {bool}
+            else "BIGINT[]"
+            if kinds == {int}
+            else "VARCHAR[][]"
+            if kinds == {list}
+            else "VARCHAR[]"
         )
     return out
 

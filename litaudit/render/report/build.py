@@ -153,10 +153,14 @@ def _conclusions(
             out.append(Conclusion("record", c.answers[0], "no claim audit", where))
             continue
         n = f"N = {c.n_results} published {c.measure} results"
-        out.append(Conclusion("record", c.answers[0], f"claim audit #{c.audit}, {n}", where))
+        # the record sentence, with its sensitivity line when the robust spread changes it
+        record = " ".join(
+            a for a in c.answers if a.startswith(("Against the record", "Sensitivity"))
+        )
+        out.append(Conclusion("record", record, f"claim audit #{c.audit}, {n}", where))
         # the audit's own sentence (analyses.wording): it says "uninformative" itself
         # where the comparison with chance tells nothing
-        chance = c.answers[1] if len(c.answers) > 1 else "Against chance: -"
+        chance = next((a for a in c.answers if a.startswith("Against chance")), "Against chance: -")
         evidence = f"claim audit #{c.audit}, the max of {c.n_draws} draws"
         out.append(Conclusion("chance", chance, evidence, anchor("chance", c.measure)))
     if not claims:

@@ -193,7 +193,7 @@ def _short(url: str | None) -> str:
 
 
 def _claim(c: ClaimSection) -> list:
-    """The claim audit: its sentences in order (record, chance, own interval, model fit),
+    """The claim audit: its sentences in order (record, chance, own interval, reference model),
     then a table for each of (a), (b) and (c)."""
     out: list = [Heading(2, f"Claim audit: {c.measure} = {c.value:g}", anchor("claim", c.measure))]
     if c.population:

@@ -17,7 +17,7 @@ from litaudit.analyses.audits import StoredAudit
 from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport
 from litaudit.analyses.population import ResultRow
 from litaudit.analyses.report_audits import Prepared
-from litaudit.analyses.wording import cited, fit_sentence, population_sentence
+from litaudit.analyses.wording import cited, population_sentence, reference_sentence
 from litaudit.render.report.model import (
     Candidate,
     ClaimSection,
@@ -108,7 +108,7 @@ def section(
         history=history,
         history_error=hist.error,
         population=population_sentence(r.population),
-        model_fit=fit_sentence(r.fit),
+        model_fit=None if r.noise is None else reference_sentence(r.noise, rf.n_results),
     )
 
 

@@ -160,7 +160,7 @@ class ClaimSection:
     """A claimed value audited against the published results (a stored 'claim' audit).
 
     ``answers``: the audit's own sentences, in order: (a) against the record, (b) against
-    chance, (c) the claim's interval, the model-fit check. The numbers: (a) ``record_*``,
+    chance, (c) the claim's interval, the reference model. The numbers: (a) ``record_*``,
     ``claim_in_record_interval``, ``record_in_claim_interval``, ``n_at_or_above``; (b) the
     max of ``n_draws`` draws: ``threshold``, ``passes``, ``expected_above_under_null``,
     ``n_published_above``, ``p_value`` (``p_below_floor``: it is the floor ``p_floor``),

@@ -1,0 +1,178 @@
+"""How noisy one system's mean is: measured from per-topic scores, or assumed by a model.
+
+Carterette (SIGIR 2015, Sec. 3.1) gives every published mean the standard error
+``sd / sqrt(n)`` of its reference model, ``sd`` being the spread *between* the N published
+systems. Where per-topic scores exist, the noise among equally good systems can be
+measured instead: a systems x topics table of scores, analysed as a two-way analysis of
+variance without replication (Tague-Sutcliffe and Blustein, "A statistical analysis of the
+TREC-3 data", TREC-3 1995; Banks, Over and Zhang, "Blind men and elephants", Information
+Retrieval 1, 1999), gives
+
+* ``MS_interaction``, the residual mean square: the system x topic interaction, the part
+  of a score that neither the system's level nor the topic's difficulty explains;
+* the standard error of one system's mean over the n topics, ``sqrt(MS_interaction / n)``;
+* the F test of system differences, ``MS_systems / MS_interaction`` on (k - 1) and
+  (k - 1)(n - 1) degrees of freedom: a check that fails when the systems cannot be told
+  apart at all.
+
+Also here: the effective number of queries of an equal-weight mean of sub-collections
+(``n_eff = K**2 / sum(1 / n_i)``, the count whose ``sigma / sqrt(n_eff)`` is the standard
+error of the mean of K parts with the same per-query variance), the robust spread
+``1.4826 * MAD`` (the normal-consistent median absolute deviation), and the
+random-effects (empirical Bayes) shrinkage of a result towards the population mean.
+
+Pure: arrays in, frozen dataclasses out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from litaudit.errors import ParameterError
+from litaudit.stats.extreme import _check_prob, floor_p
+
+MAD_SCALE = 1.4826  # 1 / Phi^-1(3/4): 1.4826 * MAD estimates sd for a Normal sample
+
+
+@dataclass(frozen=True)
+class TopicInteraction:
+    """Two-way ANOVA without replication of a systems x topics score table.
+
+    ``n_systems`` (k) x ``n_topics`` (n) complete cells (``n_topics_dropped`` topics left
+    out because some system has no score on them); ``ms_*`` the mean squares with their
+    degrees of freedom; ``se = sqrt(ms_interaction / n_topics)``, the standard error of one
+    system's mean measured from the interaction; ``f_systems = ms_systems /
+    ms_interaction`` and its upper-tail ``p_systems`` (floored at ``p_floor``:
+    ``p_below_floor``); ``systems_differ``: p < ``alpha``.
+    """
+
+    n_systems: int
+    n_topics: int
+    n_topics_dropped: int
+    grand_mean: float
+    ms_systems: float
+    ms_topics: float
+    ms_interaction: float
+    df_systems: int
+    df_topics: int
+    df_interaction: int
+    se: float
+    f_systems: float
+    p_systems: float
+    p_below_floor: bool
+    p_floor: float | None
+    alpha: float
+    systems_differ: bool
+
+
+def topic_interaction(
+    scores, *, alpha: float = 0.05, p_floor: float | None = None
+) -> TopicInteraction:
+    """The ANOVA of ``scores`` (systems in rows, topics in columns; NaN = no score: such
+    topics are left out). Needs at least 2 systems and 2 complete topics."""
+    from scipy import stats as sps  # imported here: an audit without per-topic scores skips it
+
+    alpha = _check_prob("alpha", alpha)
+    x = np.asarray(scores, dtype=np.float64)
+    if x.ndim != 2:
+        raise ParameterError(f"per-topic scores must be a systems x topics table, got {x.ndim}-d")
+    if np.isinf(x).any():
+        raise ParameterError("per-topic scores must be finite numbers")
+    keep = ~np.isnan(x).any(axis=0)
+    dropped = int(x.shape[1] - keep.sum())
+    x = x[:, keep]
+    k, n = x.shape
+    if k < 2 or n < 2:
+        raise ParameterError(
+            f"the interaction needs at least 2 systems and 2 topics scored by every system, "
+            f"got {k} x {n}"
+        )
+    grand = float(x.mean())
+    row = x.mean(axis=1)
+    col = x.mean(axis=0)
+    resid = x - row[:, None] - col[None, :] + grand
+    df_s, df_t, df_i = k - 1, n - 1, (k - 1) * (n - 1)
+    ms_s = n * float(np.sum((row - grand) ** 2)) / df_s
+    ms_t = k * float(np.sum((col - grand) ** 2)) / df_t
+    ms_i = float(np.sum(resid * resid)) / df_i
+    if not ms_i > 0:
+        raise ParameterError("the per-topic scores have no system x topic interaction (all 0)")
+    f = ms_s / ms_i
+    p_raw = float(sps.f.sf(f, df_s, df_i))
+    p, low = floor_p(p_raw, p_floor)
+    return TopicInteraction(
+        k,
+        n,
+        dropped,
+        grand,
+        ms_s,
+        ms_t,
+        ms_i,
+        df_s,
+        df_t,
+        df_i,
+        math.sqrt(ms_i / n),
+        f,
+        p,
+        low,
+        p_floor,
+        alpha,
+        p_raw < alpha,
+    )
+
+
+def effective_n(counts) -> float:
+    """Queries of an equal-weight mean of K parts with ``counts`` queries each:
+    ``K**2 / sum(1 / n_i)`` (the harmonic mean of the counts times K)."""
+    c = np.asarray(counts, dtype=np.float64).ravel()
+    if c.size == 0 or not np.all(np.isfinite(c)) or np.any(c <= 0):
+        raise ParameterError("query counts must be positive numbers")
+    return float(c.size**2 / np.sum(1.0 / c))
+
+
+def robust_spread(values) -> float:
+    """``1.4826 * median(|x - median(x)|)``: the spread of the bulk of the values, which a
+    tail of weak or broken systems does not widen (equals the sd for Normal samples)."""
+    v = np.asarray(values, dtype=np.float64).ravel()
+    if v.size == 0:
+        raise ParameterError("no values")
+    return MAD_SCALE * float(np.median(np.abs(v - np.median(v))))
+
+
+@dataclass(frozen=True)
+class Shrinkage:
+    """Random-effects estimate of one result's true mean (docs/STATISTICS.md, "How much
+    of the best is luck").
+
+    Model: an observed mean x = theta + e, e ~ Normal(0, ``se``); the true means theta of
+    the population ~ Normal(``mu``, ``tau``) with ``tau**2 = max(0, sd**2 - se**2)``
+    (method of moments: the observed means spread by ``sd``). ``weight`` B =
+    ``tau**2 / (tau**2 + se**2)``; ``estimate`` = ``mu + B (value - mu)``, the posterior
+    mean of theta given x; ``posterior_sd`` = ``sqrt(B) * se``; ``luck`` = ``value -
+    estimate`` = ``(1 - B)(value - mu)``, the part of the value's distance from the mean
+    that the noise explains.
+    """
+
+    value: float
+    mu: float
+    sd: float
+    se: float
+    tau: float
+    weight: float
+    estimate: float
+    posterior_sd: float
+    luck: float
+
+
+def shrink(value: float, mu: float, sd: float, se: float) -> Shrinkage:
+    """The random-effects estimate of ``value``'s true mean (see :class:`Shrinkage`)."""
+    value, mu, sd, se = float(value), float(mu), float(sd), float(se)
+    if not (math.isfinite(se) and se > 0 and math.isfinite(sd) and sd >= 0):
+        raise ParameterError(f"need sd >= 0 and se > 0, got sd {sd!r}, se {se!r}")
+    tau2 = max(0.0, sd * sd - se * se)
+    b = tau2 / (tau2 + se * se)
+    est = mu + b * (value - mu)
+    return Shrinkage(value, mu, sd, se, math.sqrt(tau2), b, est, math.sqrt(b) * se, value - est)

@@ -1,0 +1,182 @@
+"""Which standard error the claim audits use and what they say about it (issue 19):
+per-topic scores of a stored archive, --se, effective query counts of equal-weight
+means, the robust-spread sensitivity line, shrinkage, the mixed-track warning."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from litaudit.analyses import best as B
+from litaudit.analyses.noise import parse_se
+from litaudit.errors import ParameterError
+
+TREC7 = "disks45/nocr/trec7"  # the ir_datasets id of the seeded "trec7"
+PERTOPIC = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "pertopic"
+
+
+def _store_per_topic(con, collection_id: str, measure: str, scores: np.ndarray) -> None:
+    """Store per-topic values as `runs eval` would for an archive of these runs (rows of
+    the runs table and of run_eval_topics under the archive's fingerprint)."""
+    from litaudit.runs import evalcache
+
+    for i in range(scores.shape[0]):
+        con.execute(
+            "INSERT INTO runs (collection_id, tag, path, sha256, n_lines, n_topics) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            [collection_id, f"run{i}", f"run{i}.txt", f"{i:064x}", 1000, scores.shape[1]],
+        )
+    fp = evalcache.fingerprint(con, collection_id)
+    for i, row in enumerate(scores):
+        con.execute(
+            "INSERT INTO run_eval_runs (collection_id, fingerprint, measure, rel_level, "
+            "complete, run) VALUES (?, ?, ?, 1, false, ?)",
+            [collection_id, fp, measure, f"run{i}"],
+        )
+        con.execute(
+            "INSERT INTO run_eval_topics SELECT ?, ?, ?, 1, false, ?, unnest(?), unnest(?)",
+            [
+                collection_id,
+                fp,
+                measure,
+                f"run{i}",
+                [str(351 + t) for t in range(len(row))],
+                list(row),
+            ],
+        )
+
+
+def test_parse_se():
+    assert parse_se(None) is None and parse_se(" ") is None
+    assert parse_se("Model") == "model" and parse_se("interaction") == "interaction"
+    assert parse_se("0.0059") == 0.0059
+    for bad in ("x", "-1", "0", "nan"):
+        with pytest.raises(ParameterError, match="--se"):
+            parse_se(bad)
+
+
+def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
+    # TREC-7's per-topic AP (../shared/data/pertopic/adhoc7_ap.csv, the 103 official runs,
+    # anonymised) stored as the evaluation of an archive of trec7: the population of the
+    # 103 published MAPs then gets the interaction se 0.0155, not the model's 0.0114
+    from litaudit.runs.pertopic import read_pertopic_csv
+
+    path = PERTOPIC / "adhoc7_ap.csv"
+    if not path.is_file():
+        pytest.skip(f"{path} not present (../shared/data)")
+    con = seeded_store.con
+    model = B.run_claim(con, "trec7", "AP", system="ok7ax", save=False).result
+    assert model.noise.source == "model" and model.noise.unavailable is None
+    assert round(model.stats.reference.se, 4) == 0.0114
+    scores = np.asarray(read_pertopic_csv(path).scores, dtype=np.float64)
+    _store_per_topic(con, TREC7, "AP", scores)
+    c = B.run_claim(con, "trec7", "AP", system="ok7ax", save=False).result
+    nc = c.noise
+    assert nc.source == "interaction" and nc.asked == "default"
+    assert round(nc.se, 4) == 0.0155 and round(nc.interaction.f_systems, 1) == 27.0
+    assert c.stats.reference.se == nc.se and round(nc.model_se, 4) == 0.0114
+    assert "103 runs x 50 topics" in nc.per_topic.what
+    ref = c.answers[-1]
+    assert ref.startswith("Reference model: a null of 103 equally good systems")
+    assert "measured as sqrt(MS_interaction / n)" in ref and "F = 27.0" in ref
+    # how much of the record is luck: B = tau^2 / sd^2, tau^2 = sd^2 - se^2
+    s = c.shrinkage
+    sd = c.stats.reference.sd
+    assert s.weight == pytest.approx(1 - nc.se**2 / sd**2, rel=1e-12)
+    assert s.value == 0.3702 and any(
+        a.startswith("How much of the record is luck") for a in c.answers
+    )
+    # --se model and a given value override the default; thresholds follow the se
+    m = B.run_claim(con, "trec7", "AP", system="ok7ax", se="model", save=False).result
+    assert m.noise.source == "model" and m.stats.reference.se == pytest.approx(nc.model_se)
+    g = B.run_claim(con, "trec7", "AP", system="ok7ax", se=0.02, save=False).result
+    assert g.noise.source == "given" and g.stats.reference.se == 0.02
+    assert g.stats.chance.threshold > c.stats.chance.threshold > m.stats.chance.threshold
+    # per-topic scores of another topic count are not this population's
+    b = B.run_best(con, "trec7", "AP", save=False).result
+    assert b.noise.source == "interaction" and b.shrinkage.value == 0.3702
+
+
+def test_interaction_asked_without_per_topic_scores_is_an_error(seeded_store):
+    with pytest.raises(ParameterError, match="--se interaction: no per-topic AP"):
+        B.run_claim(seeded_store.con, "robust04", "AP", 0.372, se="interaction", save=False)
+
+
+def test_an_archive_without_this_measure_says_how_to_store_it(seeded_store):
+    con = seeded_store.con
+    _store_per_topic(con, TREC7, "P@10", np.random.default_rng(1).random((5, 50)))
+    c = B.run_claim(con, "trec7", "AP", 0.3, save=False).result
+    assert c.noise.source == "model"
+    assert f"litaudit runs eval -c {TREC7} -m AP" in c.noise.unavailable
+    assert f"litaudit runs eval -c {TREC7} -m AP" in c.answers[-1]
+
+
+def test_msmarco_dev_chance_is_uninformative_and_the_tracks_are_named(seeded_store):
+    c = B.run_claim(
+        seeded_store.con, "msmarco-passage/dev/small", "RR@10", 0.397, save=False
+    ).result
+    ch = c.stats.chance
+    assert ch.informative is False and ch.gap_sd < 0.25
+    assert ch.gap_sd == pytest.approx((ch.threshold - ch.mu) / c.stats.reference.sd)
+    chance = next(a for a in c.answers if a.startswith("Against chance"))
+    assert chance.startswith("Against chance: uninformative for this population.")
+    assert f"{ch.n_published_above} of the 155 published results pass it" in chance
+    assert " p " not in chance and "p =" not in chance and "p <" not in chance
+    mix = c.population.mix_warning
+    assert "--track msmarco-passage/leaderboard/full-ranking" in mix
+    assert "--track msmarco-passage/leaderboard/reranking" in mix
+    one = B.run_claim(
+        seeded_store.con,
+        "msmarco-passage/dev/small",
+        "RR@10",
+        0.397,
+        filters=B.Filters.parse(track="msmarco-passage/leaderboard/full-ranking"),
+        save=False,
+    ).result
+    assert one.population.mix_warning is None
+
+
+def test_trec7_chance_stays_informative(seeded_store):
+    c = B.run_claim(seeded_store.con, "trec7", "AP", system="ok7ax", save=False).result
+    assert c.stats.chance.informative is True
+    assert "Against chance: 0.3033 is above 0.2367" in c.answers[1]
+
+
+def test_scifact_robust_spread_changes_the_standing(seeded_store):
+    # beir/scifact nDCG@10 0.80: within the record's band with sd 0.1878, below it with the
+    # robust spread 1.4826 MAD = 0.0898 (issue 19)
+    c = B.run_claim(seeded_store.con, "beir/scifact/test", "nDCG@10", 0.80, save=False).result
+    assert round(c.stats.reference.sd, 4) == 0.1878 and c.stats.record.standing == "below-within"
+    r = c.robust
+    assert round(r.robust_sd, 4) == 0.0898 and r.changes
+    assert r.record.standing == "below-apart"
+    assert r.se == pytest.approx(r.robust_sd / math.sqrt(300))
+    assert c.answers[0].startswith(
+        "Against the record: 0.8000 is below the record, 0.866 (openbmb/MiniCPM-Embedding, "
+        "mteb/retrieval), within the record's 60% band [0.7986, 0.8660] under the reference "
+        "model: a gap of 0.066 is within what picking the best of 235 equally good systems "
+        "produces; this is not a test of the claim against the record; 9 published results "
+        "are at or above it."
+    )
+    assert c.answers[1].startswith("Sensitivity: with the robust spread 1.4826 x MAD = 0.0898")
+    # robust04 0.3720: the robust spread keeps the standing, so no sensitivity line
+    r04 = B.run_claim(seeded_store.con, "robust04", "AP", 0.372, save=False).result
+    assert not r04.robust.changes and not r04.answers[1].startswith("Sensitivity")
+
+
+def test_equal_weight_means_use_their_effective_queries(seeded_store):
+    con = seeded_store.con
+    mean = B.run_claim(con, "beir/mean", "nDCG@10", 0.6, save=False).result
+    nc = mean.noise
+    assert nc.n_topics == 53359 and nc.n_parts == 15 and round(nc.n_effective) == 4155
+    assert mean.stats.reference.se == pytest.approx(nc.sd / math.sqrt(nc.n_effective))
+    assert "4,155 effective queries of an equal-weight mean of 15" in mean.answers[-1]
+    cqa = B.run_best(con, "beir/cqadupstack", "nDCG@10", save=False).result
+    assert round(cqa.noise.n_effective) == 10429 and cqa.noise.n_parts == 12
+    plain = B.run_best(con, "beir/scifact/test", "nDCG@10", save=False).result
+    assert plain.noise.n_effective is None
+    h = B.run_history(con, "beir/mean", "nDCG@10", reference="final", save=False).result
+    assert h.history.points[-1].se == pytest.approx(nc.sd / math.sqrt(nc.n_effective))
