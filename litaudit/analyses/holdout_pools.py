@@ -56,18 +56,7 @@ def pool_scores(
     from litaudit.analyses.archive_ranges import RangedArchive
 
     if isinstance(c, RangedArchive):
-        out = None
-        for pos, part in c.parts(progress):
-            ps = pool_scores(part, site_of_run, k=k, depth=depth)
-            if out is None:
-                ap = np.full((len(c.topic_names), *ps.ap.shape[1:]), np.nan)
-                full = np.full((len(c.tags), len(c.topic_names)), np.nan)
-                out = PoolScores(depth, k, ps.n_sites, ps.subsets, ap, full)
-            out.ap[pos] = ps.ap
-            out.full[:, pos] = ps.full
-        if out is None:
-            return pool_scores(_empty(c), site_of_run, k=k, depth=depth)
-        return out
+        return _pool_scores_ranged(c, site_of_run, k, depth, progress)
     site = np.asarray(site_of_run, dtype=np.int64)
     if site.size != len(c.tags):
         raise ParameterError("one site per run is needed")
@@ -127,6 +116,22 @@ def pool_scores(
         ap[t] = vals[:-1]
         full[:, t] = vals[-1]
     return PoolScores(depth, k, m, subsets, ap, full)
+
+
+def _pool_scores_ranged(c, site_of_run, k: int, depth: int, progress) -> PoolScores:
+    """:func:`pool_scores` of a ranged archive: each range's table at its topics."""
+    out = None
+    for pos, part in c.parts(progress):
+        ps = pool_scores(part, site_of_run, k=k, depth=depth)
+        if out is None:
+            ap = np.full((len(c.topic_names), *ps.ap.shape[1:]), np.nan)
+            full = np.full((len(c.tags), len(c.topic_names)), np.nan)
+            out = PoolScores(depth, k, ps.n_sites, ps.subsets, ap, full)
+        out.ap[pos] = ps.ap
+        out.full[:, pos] = ps.full
+    if out is None:
+        return pool_scores(_empty(c), site_of_run, k=k, depth=depth)
+    return out
 
 
 def _empty(r) -> CodedArchive:

@@ -211,6 +211,24 @@ def run_verdict(
     )
 
 
+def _read_ranges(coded, tick) -> None:
+    """The load's steps of a ranged archive: its ranges' first reading, LOAD_STEPS spread
+    over them (nothing for a coded archive: loaded already)."""
+    from litaudit.analyses.archive_ranges import RangedArchive
+
+    if not isinstance(coded, RangedArchive):
+        return
+    n_ranges, done = max(len(coded.ranges), 1), [0]
+
+    def read_tick(n: int) -> None:
+        before = done[0] * LOAD_STEPS // n_ranges
+        done[0] += n
+        tick(done[0] * LOAD_STEPS // n_ranges - before)
+
+    coded.read(read_tick)
+    tick(LOAD_STEPS - done[0] * LOAD_STEPS // n_ranges)  # (no ranges: all at once)
+
+
 def _archive_verdict(
     con,
     loaded,
@@ -228,20 +246,9 @@ def _archive_verdict(
     save: bool,
     progress: Callable[[int], None] | None,
 ) -> Verdict:
-    from litaudit.analyses.archive_ranges import RangedArchive
-
     tick = progress or (lambda n: None)
     cid, coded = loaded
-    if isinstance(coded, RangedArchive):  # the load's steps: its ranges' first reading
-        n_ranges, done = max(len(coded.ranges), 1), [0]
-
-        def read_tick(n: int) -> None:
-            before = done[0] * LOAD_STEPS // n_ranges
-            done[0] += n
-            tick(done[0] * LOAD_STEPS // n_ranges - before)
-
-        coded.read(read_tick)
-        tick(LOAD_STEPS - done[0] * LOAD_STEPS // n_ranges)  # (no ranges: all at once)
+    _read_ranges(coded, tick)
     m = len(coded.participant_names)
     depths = _depths(depth)
     notes: list[str] = []
