@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -237,10 +237,13 @@ def load_coded(
 
     Memory: Arrow's allocator keeps what it frees for its own reuse, which the analyses'
     numpy arrays cannot have; it is asked to hand the tables' memory back once they are
-    coded (on robust03's 1.5M rows, `report`'s peak drops by about 50 MB)."""
+    coded (on robust03's 1.5M rows, `report`'s peak drops by about 50 MB). Its
+    fingerprint is the stored archive's state
+    (:func:`~litaudit.runs.archive.stored_fingerprint`), as a ranged archive's,
+    so that audits stored by either path are found by the other."""
     import pyarrow as pa
 
-    from litaudit.runs.archive import load_tables
+    from litaudit.runs.archive import load_tables, stored_fingerprint
     from litaudit.store.refdata import resolve_collection
 
     cid = resolve_collection(con, collection).id
@@ -250,7 +253,8 @@ def load_coded(
     coded = code_stored(tables, cid, progress)
     del tables
     pa.default_memory_pool().release_unused()
-    return cid, coded
+    # the audits' fingerprint of a stored archive is its state (as the ranged path's)
+    return cid, replace(coded, fingerprint=stored_fingerprint(con, cid))
 
 
 def as_coded(archive, coded: CodedArchive | None) -> CodedArchive:
@@ -282,6 +286,18 @@ def evaluate_means(
 ) -> np.ndarray:
     """Per run the mean of ``measure`` as trec_eval computes it (litaudit.runs.evaluate),
     for the runs ``runs`` (indices; default all) and the qrels rows ``qrels_keep``."""
+    measure = str(measure)
+    return evaluate_topics(c, measure, runs=runs, qrels_keep=qrels_keep).mean(measure)
+
+
+def evaluate_topics(
+    c: CodedArchive,
+    measure: str,
+    *,
+    runs: np.ndarray | None = None,
+    qrels_keep: np.ndarray | None = None,
+):
+    """The :class:`~litaudit.runs.evaluate.Evaluation` behind :func:`evaluate_means`."""
     from litaudit.runs.evaluate import CodedQrels, CodedRuns, evaluate_coded
 
     if runs is None:  # every run: the archive's own columns, no row selection
@@ -307,4 +323,29 @@ def evaluate_means(
         )
     keep = slice(None) if qrels_keep is None else qrels_keep
     cq = CodedQrels(c.q_topic[keep].astype(np.int32), c.q_doc[keep], c.q_rel[keep])
-    return evaluate_coded(coded, cq, [measure], check_duplicates=False).mean(measure)
+    return evaluate_coded(coded, cq, [measure], check_duplicates=False)
+
+
+class TopicColumns:
+    """Per-topic values of some runs gathered range by range (:class:`Evaluation` of each
+    range), placed at the topics' positions in the whole archive's order; :meth:`mean` is
+    then :meth:`Evaluation.mean` of the whole archive's evaluation, to the digit (the same
+    columns in the same order)."""
+
+    def __init__(self, n_runs: int, topic_names: tuple[str, ...]):
+        self.values = np.full((n_runs, len(topic_names)), np.nan)
+        self.evaluated = np.zeros(len(topic_names), dtype=bool)
+        self._pos = {t: i for i, t in enumerate(topic_names)}
+
+    def add(self, ev, measure: str) -> None:
+        pos = np.array([self._pos[t] for t in ev.topics], dtype=np.int64)
+        self.values[:, pos] = ev.matrix(measure)
+        self.evaluated[pos] = True
+
+    def mean(self, measure: str) -> np.ndarray:
+        from litaudit.runs.evaluate import Evaluation
+
+        cols = np.flatnonzero(self.evaluated)
+        m = np.ascontiguousarray(self.values[:, cols])
+        runs = tuple(str(i) for i in range(m.shape[0]))
+        return Evaluation((measure,), runs, tuple(map(str, cols)), m[None]).mean(measure)

@@ -17,6 +17,7 @@ general evaluator; the test suite checks that both agree.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,8 +46,17 @@ class PoolScores:
         return self.ap[t, np.asarray(subset_of_topic)].T
 
 
-def pool_scores(c: CodedArchive, site_of_run, *, k: int, depth: int) -> PoolScores:
-    """The table of :class:`PoolScores` for runs grouped into sites ``site_of_run``."""
+def pool_scores(
+    c, site_of_run, *, k: int, depth: int, progress: Callable[[int], None] | None = None
+) -> PoolScores:
+    """The table of :class:`PoolScores` for runs grouped into sites ``site_of_run``; ``c``
+    a :class:`CodedArchive` or a :class:`~litaudit.analyses.archive_ranges.RangedArchive`
+    (each topic's rows are all its table needs: read a range of topics at a time, the
+    ranges' tables placed at their topics' positions; ``progress(1)`` after each range)."""
+    from litaudit.analyses.archive_ranges import RangedArchive
+
+    if isinstance(c, RangedArchive):
+        return _pool_scores_ranged(c, site_of_run, k, depth, progress)
     site = np.asarray(site_of_run, dtype=np.int64)
     if site.size != len(c.tags):
         raise ParameterError("one site per run is needed")
@@ -106,3 +116,43 @@ def pool_scores(c: CodedArchive, site_of_run, *, k: int, depth: int) -> PoolScor
         ap[t] = vals[:-1]
         full[:, t] = vals[-1]
     return PoolScores(depth, k, m, subsets, ap, full)
+
+
+def _pool_scores_ranged(c, site_of_run, k: int, depth: int, progress) -> PoolScores:
+    """:func:`pool_scores` of a ranged archive: each range's table at its topics."""
+    out = None
+    for pos, part in c.parts(progress):
+        ps = pool_scores(part, site_of_run, k=k, depth=depth)
+        if out is None:
+            ap = np.full((len(c.topic_names), *ps.ap.shape[1:]), np.nan)
+            full = np.full((len(c.tags), len(c.topic_names)), np.nan)
+            out = PoolScores(depth, k, ps.n_sites, ps.subsets, ap, full)
+        out.ap[pos] = ps.ap
+        out.full[:, pos] = ps.full
+    if out is None:
+        return pool_scores(_empty(c), site_of_run, k=k, depth=depth)
+    return out
+
+
+def _empty(r) -> CodedArchive:
+    """A coded archive of ``r``'s runs with no rows (every range without qrels topics)."""
+    z = np.zeros(0, dtype=np.int64)
+    return CodedArchive(
+        r.collection_id,
+        r.tags,
+        r.participants,
+        r.run_types,
+        r.participant_names,
+        r.participant_of_run,
+        r.topic_names,
+        np.zeros(0, dtype=object),
+        z,
+        z,
+        z,
+        z,
+        np.zeros(0),
+        z,
+        z,
+        np.zeros(0, dtype=np.int32),
+        r.fingerprint,
+    )

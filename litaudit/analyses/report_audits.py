@@ -184,10 +184,12 @@ def _reuse(
                 "section (import one with `litaudit runs import`)"
             ],
         )
+    from litaudit.analyses.archive_ranges import load_ranged
     from litaudit.analyses.coded_archive import load_coded
     from litaudit.analyses.verdict import run_verdict
 
-    loaded = load_coded(con, cid)
+    # by topic ranges (issue 24), unless the sub-collection analysis needs it whole
+    loaded = load_coded(con, cid) if subcollections else load_ranged(con, cid)
     verdict = _stored_verdict(con, cid, loaded[1].fingerprint, subcollections)
     if verdict is None:
         what = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"

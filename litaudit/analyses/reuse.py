@@ -9,13 +9,22 @@ Lin, Efron, SIGIR 2014, through ``litaudit.stats.overlap``), saved as audits of 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 from litaudit import defaults
+from litaudit.analyses.archive_ranges import RangedArchive
 from litaudit.analyses.audits import Audited, run_or_reuse
-from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
+from litaudit.analyses.coded_archive import (
+    CodedArchive,
+    TopicColumns,
+    as_coded,
+    evaluate_means,
+    evaluate_topics,
+    load_coded,
+)
 from litaudit.errors import ParameterError
 from litaudit.stats import overlap
 
@@ -94,14 +103,20 @@ def rao_of_archive(
     depth: int = DEFAULT_DEPTH,
     measure: str = RAO_MEASURE,
     coded: CodedArchive | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> RAOReport:
+    """RAO of every run; ``archive`` may be a :class:`RangedArchive` (read a range of
+    topics at a time; ``progress(1)`` after each range)."""
     _check_depth(depth)
     from litaudit.measures import parse_measure
 
     measure = str(parse_measure(measure))
-    c = as_coded(archive, coded)
-    res = overlap.run_average_overlap(*_top_rows(c, depth), c.participant_of_run)
-    eff = evaluate_means(c, measure)
+    c = archive if isinstance(archive, RangedArchive) else as_coded(archive, coded)
+    if isinstance(c, RangedArchive):
+        res, eff = _rao_ranged(c, depth, measure, progress)
+    else:
+        res = overlap.run_average_overlap(*_top_rows(c, depth), c.participant_of_run)
+        eff = evaluate_means(c, measure)
     rows = tuple(
         RunRAO(t, p, rt, _f(r), int(nt), _f(e))
         for t, p, rt, r, nt, e in zip(
@@ -121,6 +136,26 @@ def rao_of_archive(
         max_rao=_f(finite.max()) if finite.size else None,
         runs=rows,
     )
+
+
+def _rao_ranged(r: RangedArchive, depth: int, measure: str, progress):
+    """RAO and the runs' mean ``measure`` of a ranged archive: per-topic overlaps and
+    evaluations of each range, reduced over topics in the whole archive's order."""
+    rt_run, rt_topic, vals = [], [], []
+    eff = TopicColumns(len(r.tags), r.topic_names)
+    for pos, c in r.parts(progress):
+        run, topic, v = overlap.overlap_per_topic(*_top_rows(c, depth), c.participant_of_run)
+        rt_run.append(run)
+        rt_topic.append(pos[topic])
+        vals.append(v)
+        eff.add(evaluate_topics(c, measure), measure)
+    run, topic = (
+        np.concatenate([np.zeros(0, np.int64), *rt_run]),
+        np.concatenate([np.zeros(0, np.int64), *rt_topic]),
+    )
+    order = np.lexsort((topic, run))  # (run, topic): the whole archive's order
+    per_topic = np.concatenate([np.zeros(0), *vals])[order]
+    return overlap.average_overlap(run[order], per_topic, r.participant_of_run), eff.mean(measure)
 
 
 # ----------------------------------------------------------------------------------- LOU
@@ -184,7 +219,44 @@ def _means_without_own_uniques(c: CodedArchive, measure: str, rel_rows, uni) -> 
     return after
 
 
-def _lou_runs(c: CodedArchive, lou) -> tuple[RunLOU, ...]:
+def _lou_ranged(r: RangedArchive, depth: int, measure: str, before, progress):
+    """Unique relevant documents, and every run's mean ``measure`` with the full qrels
+    (unless ``before`` is given) and without its participant's unique relevant documents,
+    of a ranged archive: counted and evaluated per range, reduced over topics."""
+    n_p = len(r.participant_names)
+    runs_of = [np.flatnonzero(r.participant_of_run == p) for p in range(n_p)]
+    full = None if before is not None else TopicColumns(len(r.tags), r.topic_names)
+    without = [TopicColumns(len(x), r.topic_names) for x in runs_of]
+    owners, n_unique, n_retrieved = [], np.zeros(n_p, dtype=np.int64), 0
+    for _, c in r.parts(progress):
+        rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
+        uni = overlap.unique_relevant(
+            *_top_rows(c, depth), c.participant_of_run, c.q_topic[rel_rows], c.q_doc[rel_rows]
+        )
+        owners.append(uni.owner)
+        n_unique += uni.n_unique
+        n_retrieved += uni.n_retrieved_relevant
+        if full is not None:
+            full.add(evaluate_topics(c, measure), measure)
+        for p, runs_p in enumerate(runs_of):
+            if runs_p.size:
+                drop = np.zeros(len(c.q_rel), dtype=bool)
+                drop[rel_rows[uni.owner == p]] = True
+                ev = evaluate_topics(c, measure, runs=runs_p, qrels_keep=~drop)
+                without[p].add(ev, measure)
+    uni = overlap.summarize_uniques(
+        n_unique, n_retrieved, np.concatenate([np.zeros(0, np.int64), *owners])
+    )
+    if full is not None:
+        before = full.mean(measure)
+    after = np.full(len(r.tags), np.nan)
+    for p, runs_p in enumerate(runs_of):
+        if runs_p.size:
+            after[runs_p] = without[p].mean(measure)
+    return uni, before, after
+
+
+def _lou_runs(c: CodedArchive | RangedArchive, lou) -> tuple[RunLOU, ...]:
     return tuple(
         RunLOU(t, p, rt, _f(b), _f(a), _f(d), bool(k))
         for t, p, rt, b, a, d, k in zip(
@@ -209,24 +281,29 @@ def lou_of_archive(
     noise_pct: float = LOU_MAX_PCT,
     coded: CodedArchive | None = None,
     before: np.ndarray | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> LOUReport:
     """``before``: every run's mean ``measure`` with the full qrels, when already known
-    (it does not depend on the depth)."""
+    (it does not depend on the depth). ``archive`` may be a :class:`RangedArchive` (read a
+    range of topics at a time; ``progress(1)`` after each range)."""
     _check_depth(depth)
     from litaudit.measures import parse_measure
 
     measure = str(parse_measure(measure))
-    c = as_coded(archive, coded)
-    rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
-    uni = overlap.unique_relevant(
-        *_top_rows(c, depth),
-        c.participant_of_run,
-        c.q_topic[rel_rows],
-        c.q_doc[rel_rows],
-    )
-    if before is None:
-        before = evaluate_means(c, measure)
-    after = _means_without_own_uniques(c, measure, rel_rows, uni)
+    c = archive if isinstance(archive, RangedArchive) else as_coded(archive, coded)
+    if isinstance(c, RangedArchive):
+        uni, before, after = _lou_ranged(c, depth, measure, before, progress)
+    else:
+        rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
+        uni = overlap.unique_relevant(
+            *_top_rows(c, depth),
+            c.participant_of_run,
+            c.q_topic[rel_rows],
+            c.q_doc[rel_rows],
+        )
+        if before is None:
+            before = evaluate_means(c, measure)
+        after = _means_without_own_uniques(c, measure, rel_rows, uni)
     automatic = np.array([t == "automatic" for t in c.run_types])
     lou = overlap.leave_out_uniques(before, after, automatic, min_map=min_map, noise_pct=noise_pct)
     n_runs_of = np.bincount(c.participant_of_run, minlength=len(c.participant_names))
@@ -273,8 +350,11 @@ def run_rao(
     measure: str = RAO_MEASURE,
     save: bool = True,
     loaded=None,
+    progress: Callable[[int], None] | None = None,
 ) -> Audited[RAOReport]:
-    """RAO of a stored archive, stored as an audit (or the stored audit of an identical call)."""
+    """RAO of a stored archive, stored as an audit (or the stored audit of an identical call).
+    ``loaded``: (collection id, coded or ranged archive); ``progress(1)`` after each range
+    of a ranged archive."""
     from litaudit.measures import parse_measure
 
     cid, coded = loaded or load_coded(con, collection)
@@ -287,7 +367,7 @@ def run_rao(
         fingerprint=coded.fingerprint,
         method="exact",
         save=save,
-        compute=lambda: rao_of_archive(coded, depth=depth, measure=measure),
+        compute=lambda: rao_of_archive(coded, depth=depth, measure=measure, progress=progress),
     )
 
 
@@ -301,6 +381,7 @@ def run_lou(
     noise_pct: float = LOU_MAX_PCT,
     save: bool = True,
     loaded=None,
+    progress: Callable[[int], None] | None = None,
 ) -> Audited[LOUReport]:
     """Leave-out-uniques of a stored archive, stored as an audit (or reused, as run_rao)."""
     from litaudit.measures import parse_measure
@@ -316,6 +397,11 @@ def run_lou(
         method="exact",
         save=save,
         compute=lambda: lou_of_archive(
-            coded, depth=depth, measure=measure, min_map=min_map, noise_pct=noise_pct
+            coded,
+            depth=depth,
+            measure=measure,
+            min_map=min_map,
+            noise_pct=noise_pct,
+            progress=progress,
         ),
     )

@@ -174,9 +174,13 @@ def run_verdict(
         raise ParameterError(f"alpha must be in (0, 0.5), got {alpha}")
     if not margin_pct > 0:
         raise ParameterError(f"the margin must be a positive percentage, got {margin_pct}")
-    if loaded is None:
+    from litaudit.analyses.archive_ranges import RangedArchive, load_ranged
+
+    if loaded is None and not subcollections:  # read by topic ranges (issue 24)
+        loaded = load_ranged(con, collection)  # its ranges are read by _archive_verdict
+    elif loaded is None:  # the sub-collection analysis needs the whole archive
         loaded = load_coded(con, collection, progress)
-    elif progress is not None:
+    elif progress is not None and not isinstance(loaded[1], RangedArchive):
         progress(LOAD_STEPS)  # loaded by the caller: its steps are done
     cid, coded = loaded
     decide_at, source = collection_depth(con, cid, depth)
@@ -270,6 +274,24 @@ def _agreement(coded, m: int, shown: int, assignments: int, seed: int, alpha: fl
     )
 
 
+def _read_ranges(coded, tick) -> None:
+    """The load's steps of a ranged archive: its ranges' first reading, LOAD_STEPS spread
+    over them (nothing for a coded archive: loaded already)."""
+    from litaudit.analyses.archive_ranges import RangedArchive
+
+    if not isinstance(coded, RangedArchive):
+        return
+    n_ranges, done = max(len(coded.ranges), 1), [0]
+
+    def read_tick(n: int) -> None:
+        before = done[0] * LOAD_STEPS // n_ranges
+        done[0] += n
+        tick(done[0] * LOAD_STEPS // n_ranges - before)
+
+    coded.read(read_tick)
+    tick(LOAD_STEPS - done[0] * LOAD_STEPS // n_ranges)  # (no ranges: all at once)
+
+
 def _archive_verdict(
     con,
     loaded,
@@ -290,6 +312,7 @@ def _archive_verdict(
 ) -> Verdict:
     tick = progress or (lambda n: None)
     cid, coded = loaded
+    _read_ranges(coded, tick)
     m = len(coded.participant_names)
     depths = verdict_depths(depth)
     shown = depth or defaults.REUSE_DEPTH  # the depth of what is shown beside

@@ -63,19 +63,45 @@ def rao_cmd(
 
     with open_write(ctx) as store, _archive_bar("RAO", json_out) as bar:
         loaded = _load(store, collection, bar, "RAO")
-        done = run_rao(store.con, collection, depth=depth, measure=measure, loaded=loaded)
+        done = run_rao(
+            store.con,
+            collection,
+            depth=depth,
+            measure=measure,
+            loaded=loaded,
+            progress=bar.advance,
+        )
     emit(done, json_out)
 
 
 def _archive_bar(what: str, quiet: bool):
-    """The bar of an audit of a whole stored archive: its load's steps, then the audit."""
+    """The bar of an audit of a whole stored archive: its load, then its topic ranges."""
+    from litaudit.render.progress import progress_bar
+
+    return progress_bar(f"{what}: reading the archive", 1, unit="ranges", quiet=quiet)
+
+
+def _load(store, collection: str, bar, what: str):
+    """The archive read by topic ranges
+    (:func:`~litaudit.analyses.archive_ranges.load_ranged`), the bar advanced through its
+    load, then expecting the audit's pass over its ranges."""
+    from litaudit.analyses.archive_ranges import load_ranged
+
+    loaded = load_ranged(store.con, collection, progress=bar.advance)
+    bar.expect(len(loaded[1].ranges))
+    bar.update(description=f"{what} of {loaded[1].n_lines:,} ranked documents, by topic ranges")
+    return loaded
+
+
+def _whole_archive_bar(what: str, quiet: bool):
+    """The bar of an audit of a whole archive in memory: its load's steps, then the audit."""
     from litaudit.analyses.coded_archive import LOAD_STEPS
     from litaudit.render.progress import progress_bar
 
     return progress_bar(f"{what}: loading the archive", LOAD_STEPS + 1, quiet=quiet)
 
 
-def _load(store, collection: str, bar, what: str):
+def _load_whole(store, collection: str, bar, what: str):
     """The coded archive (:func:`~litaudit.analyses.coded_archive.load_coded`), the bar
     advanced through its steps, then labelled for the audit."""
     from litaudit.analyses.coded_archive import load_coded
@@ -114,6 +140,7 @@ def lou_cmd(
             min_map=min_map,
             noise_pct=noise,
             loaded=loaded,
+            progress=bar.advance,
         )
     emit(done, json_out)
 
@@ -137,8 +164,8 @@ def subcollections_cmd(
     from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
     from litaudit.render.audits import emit
 
-    with open_write(ctx) as store, _archive_bar("sub-collections", json_out) as bar:
-        loaded = _load(store, collection, bar, "sub-collections")
+    with open_write(ctx) as store, _whole_archive_bar("sub-collections", json_out) as bar:
+        loaded = _load_whole(store, collection, bar, "sub-collections")
         bar.update(total=permutations)
         bar.restart("random splits")
         done = run_subcollections(

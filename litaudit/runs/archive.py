@@ -292,3 +292,21 @@ def delete_runs(
             for t in ("run_qrels", "run_qrels_files", "run_docs", "run_topics"):
                 con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [collection_id])
     return len(ids)
+
+
+def stored_fingerprint(con, collection_id: str) -> str:
+    """The stored archive as the reusability audits see it: the sha256 of its qrels file
+    and of each run file, with each run's tag, participant, type and lines kept and
+    skipped. Read from the small tables only (no rankings), so the same files imported
+    into any database give the same fingerprint."""
+    import hashlib
+
+    q = con.execute(
+        "SELECT sha256 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
+    ).fetchall()
+    runs = con.execute(
+        "SELECT tag, participant, run_type, sha256, n_lines, n_skipped FROM runs "
+        "WHERE collection_id = ? ORDER BY tag",
+        [collection_id],
+    ).fetchall()
+    return hashlib.sha256(repr((collection_id, q, runs)).encode("utf-8")).hexdigest()

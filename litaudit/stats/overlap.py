@@ -129,19 +129,36 @@ def run_average_overlap(run, topic, doc, participant_of_run) -> RunAverageOverla
     ``participant_of_run[r]``: participant code of run r (runs of one participant share
     it). A run's RAO averages over the topics for which it retrieved something.
     """
+    rt_run, rt_topic, per_topic = overlap_per_topic(run, topic, doc, participant_of_run)
+    return average_overlap(rt_run, per_topic, participant_of_run)
+
+
+def overlap_per_topic(run, topic, doc, participant_of_run):
+    """(run, topic, mean 1/P_d) of every (run, topic) with an entry, sorted by run then
+    topic: the per-topic part of :func:`run_average_overlap` (the topics of a run set can
+    be taken a range at a time and the parts joined in that order)."""
     key, part_of_run, n_t, n_d = _entries(run, topic, doc, participant_of_run)
+    if not key.size:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0)
+    td, keys, counts, _, _ = _participants_per_doc(key, part_of_run, n_t, n_d)
+    inv_p = 1.0 / counts[np.searchsorted(keys, td)]
+    del td
+    rt = key // n_d  # run * n_t + topic
+    rt_keys, rt_idx, rt_n = np.unique(rt, return_inverse=True, return_counts=True)
+    per_topic = np.bincount(rt_idx, weights=inv_p) / rt_n  # mean 1/P_d per (run, topic)
+    return rt_keys // n_t, rt_keys % n_t, per_topic
+
+
+def average_overlap(rt_run, per_topic, participant_of_run) -> RunAverageOverlap:
+    """RAO from :func:`overlap_per_topic`'s (run, topic) values, sorted by run then topic."""
+    part_of_run = _as_int("participant_of_run", participant_of_run)
+    if part_of_run.size == 0:
+        raise ParameterError("the run set is empty")
     n_runs = part_of_run.size
     n_p = np.unique(part_of_run).size
     rao = np.full(n_runs, np.nan)
     n_topics = np.zeros(n_runs, dtype=np.int64)
-    if key.size:
-        td, keys, counts, _, _ = _participants_per_doc(key, part_of_run, n_t, n_d)
-        inv_p = 1.0 / counts[np.searchsorted(keys, td)]
-        del td
-        rt = key // n_d  # run * n_t + topic
-        rt_keys, rt_idx, rt_n = np.unique(rt, return_inverse=True, return_counts=True)
-        per_topic = np.bincount(rt_idx, weights=inv_p) / rt_n  # mean 1/P_d per (run, topic)
-        rt_run = rt_keys // n_t
+    if len(rt_run):
         n_topics = np.bincount(rt_run, minlength=n_runs)
         total = np.bincount(rt_run, weights=per_topic, minlength=n_runs)
         has = n_topics > 0
@@ -195,7 +212,16 @@ def unique_relevant(run, topic, doc, participant_of_run, rel_topic, rel_doc) -> 
         # the one participant of a singly retrieved pair
         at = np.searchsorted(ptd_td, rel_td[single])
         owner[single] = ptd_part[at]
-    n_unique = np.bincount(owner[owner >= 0], minlength=n_p)
+    return summarize_uniques(np.bincount(owner[owner >= 0], minlength=n_p), n_retrieved, owner)
+
+
+def summarize_uniques(n_unique, n_retrieved: int, owner) -> UniqueRelevant:
+    """The shares of :func:`unique_relevant` from its counts (``n_unique`` per participant,
+    relevant pairs retrieved, ``owner`` of each relevant pair): counts of ranges of topics
+    can be summed first."""
+    n_unique = np.asarray(n_unique)
+    n_p = n_unique.size
+    n_rel = int(owner.size)
     total_unique = int(n_unique.sum())
     share_rel = n_unique / n_rel if n_rel else np.full(n_p, np.nan)
     share_uni = n_unique / total_unique if total_unique else np.full(n_p, np.nan)
@@ -205,7 +231,7 @@ def unique_relevant(run, topic, doc, participant_of_run, rel_topic, rel_doc) -> 
         share_of_relevant=share_rel,
         share_of_uniques=share_uni,
         n_relevant=n_rel,
-        n_retrieved_relevant=n_retrieved,
+        n_retrieved_relevant=int(n_retrieved),
         n_unique_total=total_unique,
         unique_fraction=total_unique / n_rel if n_rel else float("nan"),
         largest_share=float(share_uni[largest]) if total_unique else 0.0,
