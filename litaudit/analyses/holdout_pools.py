@@ -6,10 +6,12 @@ For a topic that holds out the k sites S, the reduced qrels keep the judged docu
 the top ``depth`` of some run of a site not in S (unjudged = non-relevant), and every run
 is scored with them (trec_eval's AP, ``-c``: a run without documents for the topic scores
 0). Only the relevant documents matter to AP, and whether one is kept depends only on the
-sites that retrieve it in their top ``depth``, so the AP of every run under every k-subset
-S (and under "none held out") is a few array operations per topic. A hold-out assignment
-then picks one column per topic (:meth:`PoolScores.scores`), which makes hundreds of
-simulated assignments cost no more than one. ``simulate_pooling`` in
+sites that retrieve it in their top ``depth``: S loses only the documents that sites of S
+alone retrieve (with k = 2, those of one site of S or of both), so each run's AP under S is
+its AP with nothing held out less the terms of the documents S loses (no mask of kept
+documents per subset). A hold-out assignment then picks one column per topic
+(:meth:`PoolScores.scores`), which makes hundreds of simulated assignments cost no more
+than one. ``simulate_pooling`` in
 :mod:`litaudit.analyses.agreement_input` does the same for one assignment through the
 general evaluator; the test suite checks that both agree.
 """
@@ -69,8 +71,9 @@ def pool_scores(
     sub_mask = np.zeros((len(subsets), m), dtype=bool)
     for n, s in enumerate(subsets):
         sub_mask[n, list(s)] = True
-    n_t, n_r = len(c.topic_names), len(c.tags)
-    ap = np.full((n_t, len(subsets), n_r), np.nan)
+    supersets: dict[tuple[int, ...], np.ndarray] = {}
+    n_s, n_t, n_r = len(subsets), len(c.topic_names), len(c.tags)
+    ap = np.full((n_t, n_s, n_r), np.nan)
     full = np.full((n_r, n_t), np.nan)
     order = np.argsort(c.topic, kind="stable")  # keeps (run, rank) order per topic
     bounds = np.searchsorted(c.topic[order], np.arange(n_t + 1))
@@ -93,29 +96,106 @@ def pool_scores(
         who = np.zeros((rel_docs.size, m), dtype=bool)
         top = rank < depth
         who[didx[top], site[run[top]]] = True
-        kept = np.zeros((len(subsets) + 1, rel_docs.size), dtype=bool)
-        kept[:-1] = (who[None, :, :] & ~sub_mask[:, None, :]).any(axis=2)
-        kept[-1] = True  # the full qrels
+        n_who = who.sum(axis=1)
+        # none held out keeps what some site retrieves; the full qrels keep everything
+        kept = np.stack([n_who > 0, np.ones(rel_docs.size, dtype=bool)])
         n_rel = kept.sum(axis=1).astype(float)
+        sums = np.zeros((2, n_r))
         if rr.size:
-            kk = kept[:, didx]  # (subsets + 1, positions)
-            starts = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
+            kk = kept[:, didx]  # (2, positions)
+            new_run = np.r_[True, run[1:] != run[:-1]]
+            starts = np.flatnonzero(new_run)
+            seg_id = np.cumsum(new_run) - 1
             cum = np.cumsum(kk, axis=1)
-            before = np.zeros_like(cum)
-            seg_id = np.cumsum(np.r_[False, run[1:] != run[:-1]])
             base = np.where(starts > 0, cum[:, np.maximum(starts - 1, 0)], 0)
             before = base[:, seg_id]
             prec = (cum - before) / (rank + 1.0)
-            sums = np.add.reduceat(np.where(kk, prec, 0.0), starts, axis=1)
-            per_run = np.zeros((len(subsets) + 1, n_r))
-            per_run[:, run[starts]] = sums
-        else:
-            per_run = np.zeros((len(subsets) + 1, n_r))
+            sums[:, run[starts]] = np.add.reduceat(np.where(kk, prec, 0.0), starts, axis=1)
         with np.errstate(divide="ignore", invalid="ignore"):
-            vals = np.where(n_rel[:, None] > 0, per_run / n_rel[:, None], np.nan)
-        ap[t] = vals[:-1]
-        full[:, t] = vals[-1]
+            vals = np.where(n_rel[:, None] > 0, sums / n_rel[:, None], np.nan)
+        full[:, t] = vals[1]
+        # held-out subset S loses the documents all of whose retrieving sites are in S
+        lost_s, lost_d = _lost_pairs(who, n_who, k, sub_mask, supersets)
+        n_rel_s = n_rel[0] - np.bincount(lost_s, minlength=n_s)
+        kk0 = kk[0] if rr.size else None
+        sums_s = _held_out_sums(lost_s, lost_d, didx, run, rank, kk0, sums[0], n_s)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            ap[t] = np.where(n_rel_s[:, None] > 0, sums_s / n_rel_s[:, None], np.nan)
     return PoolScores(depth, k, m, subsets, ap, full)
+
+
+def _lost_pairs(who, n_who, k: int, sub_mask, supersets) -> tuple[np.ndarray, np.ndarray]:
+    """(subset, relevant document) pairs: the subset holds out every site retrieving the
+    document in the top depth (documents retrieved by 1 to k sites; ``supersets`` caches
+    each site set's subsets)."""
+    vul = np.flatnonzero((n_who >= 1) & (n_who <= k))
+    if vul.size == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    sigs, inv = np.unique(who[vul], axis=0, return_inverse=True)
+    inv = np.asarray(inv).reshape(-1)
+    lost_s, lost_d = [], []
+    for u in range(sigs.shape[0]):
+        key = tuple(np.flatnonzero(sigs[u]).tolist())
+        idx = supersets.get(key)
+        if idx is None:
+            idx = supersets[key] = np.flatnonzero(sub_mask[:, list(key)].all(axis=1))
+        docs = vul[inv == u]
+        lost_s.append(np.tile(idx, docs.size))
+        lost_d.append(np.repeat(docs, idx.size))
+    return np.concatenate(lost_s), np.concatenate(lost_d)
+
+
+def _held_out_sums(lost_s, lost_d, didx, run, rank, kk0, sums0, n_s: int) -> np.ndarray:
+    """subsets x runs: the sum of precisions at the relevant documents each subset keeps.
+
+    In a run, with L the positions of the documents subset S loses, w = 1 / (1-based rank),
+    and (none held out) c(i) the kept relevant positions at or above i and T(j) the sum of w
+    over the kept positions at or below j, the sum drops by the sum over j in L of c(j) w(j)
+    + T(j) - w(j) q(j), q(j) counting L's positions at or above j: a lost document takes
+    away its own term and 1 / rank from every kept position below it, and T counts the
+    positions of L, already taken away, once for each lost document at or above them. Runs
+    without a lost document keep ``sums0`` as it is."""
+    n_r = sums0.size
+    out = np.broadcast_to(sums0, (n_s, n_r)).copy()
+    if lost_s.size == 0 or kk0 is None:
+        return out
+    n_docs = int(max(didx.max(), lost_d.max())) + 1
+    by_doc = np.argsort(didx, kind="stable")
+    doc_bounds = np.searchsorted(didx[by_doc], np.arange(n_docs + 1))
+    n_pos = np.diff(doc_bounds)[lost_d]
+    s_e = np.repeat(lost_s, n_pos)
+    first = np.repeat(doc_bounds[lost_d] - (np.cumsum(n_pos) - n_pos), n_pos)
+    p_e = by_doc[first + np.arange(s_e.size)]
+    if p_e.size == 0:
+        return out
+    # per run: c (kept relevant at or above) and T (sum of w kept at or below), exactly
+    new_run = np.r_[True, run[1:] != run[:-1]]
+    starts = np.flatnonzero(new_run)
+    seg = np.cumsum(new_run) - 1
+    j = np.arange(run.size) - starts[seg]
+    w = 1.0 / (rank + 1.0)
+    width = int(j.max()) + 1
+    grid = np.zeros((starts.size, width))
+    grid[seg, j] = np.where(kk0, w, 0.0)
+    t_below = np.cumsum(grid[:, ::-1], axis=1)[:, ::-1][seg, j]
+    cgrid = np.zeros((starts.size, width), dtype=np.int64)
+    cgrid[seg, j] = kk0
+    c_above = np.cumsum(cgrid, axis=1)[seg, j]
+    e = c_above * w + t_below
+    o = np.lexsort((p_e, s_e))
+    s_o, p_o = s_e[o], p_e[o]
+    r_o = run[p_o]
+    new_grp = np.r_[True, (s_o[1:] != s_o[:-1]) | (r_o[1:] != r_o[:-1])]
+    g_start = np.flatnonzero(new_grp)
+    q = np.arange(s_o.size) - g_start[np.cumsum(new_grp) - 1] + 1
+    flat = s_o * n_r + r_o
+    delta = np.bincount(flat, weights=e[p_o] - w[p_o] * q, minlength=n_s * n_r)
+    n_lost = np.bincount(flat, minlength=n_s * n_r).reshape(n_s, n_r)
+    out -= delta.reshape(n_s, n_r)
+    # a run left with no kept relevant document scores exactly 0
+    n_kept = np.bincount(run, weights=kk0, minlength=n_r)
+    out[(n_lost > 0) & (n_lost >= n_kept[None, :])] = 0.0
+    return out
 
 
 def _pool_scores_ranged(c, site_of_run, k: int, depth: int, progress) -> PoolScores:
