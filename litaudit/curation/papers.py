@@ -337,18 +337,7 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
     return records, problems
 
 
-PAPER_CSV_COLUMNS = (
-    "bibkey",
-    "citation",
-    "title",
-    "authors",
-    "venue",
-    "year",
-    "doi",
-    "url",
-    "tags",
-    "notes",
-)
+PAPER_CSV_COLUMNS = tuple(k for k in F.PAPER_KEYS if k != "created_at")
 
 
 def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
