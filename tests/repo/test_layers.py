@@ -183,14 +183,6 @@ def test_importing_the_analyses_loads_no_rendering():
 # (shrink the list) or a new one appears. curation/*: being restructured (issue 23 item 6,
 # one owner per table) while this test was written.
 KNOWN_CYCLES: set[frozenset[str]] = {
-    # arrived with a merge of main (the claim-evidence report section), to untangle
-    frozenset(
-        {
-            "litaudit.render.report.build",
-            "litaudit.render.report.document",
-            "litaudit.render.report.document_evidence",
-        }
-    ),
     frozenset(
         {
             "litaudit.curation.bundle",

@@ -352,3 +352,11 @@ def test_parameters_are_a_readable_table_not_json(msmarco_md):
     audits = _section(msmarco_md, "## Appendix A")
     assert "{" not in audits and '"' not in audits
     assert "alpha 0.05; filters: none; p 0.2" in audits
+
+
+def test_filter_options_name_every_filter_the_report_takes():
+    from litaudit.curation.filters import Filters
+    from litaudit.render.report.build import filter_options
+
+    f = Filters.parse(until="2021-12", track="mteb/retrieval", zero_shot=True)
+    assert filter_options(f) == "--until 2021-12-31 --track mteb/retrieval --zero-shot"

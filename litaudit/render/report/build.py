@@ -124,6 +124,8 @@ def filter_options(f) -> str:
         parts.append("--include-retracted")
     if f.include_nonstandard:
         parts.append("--include-nonstandard")
+    if f.zero_shot:
+        parts.append("--zero-shot")
     return " ".join(parts)
 
 

@@ -21,6 +21,7 @@ from litaudit.render.report.blocks import (
     http_url,
 )
 from litaudit.render.report.build import cite_text
+from litaudit.render.report.document_evidence import evidence_blocks
 from litaudit.render.report.document_reuse import reuse_blocks
 from litaudit.render.report.model import (
     Candidate,
@@ -39,8 +40,6 @@ def blocks(rep: Report) -> list:
     # comparison) go here, after the conclusions, each with its conclusion in
     # rep.conclusions and its anchor.
     for c in rep.claims:
-        from litaudit.render.report.document_evidence import evidence_blocks
-
         out += evidence_blocks(c.evidence, c.audit)
     for c in rep.claims:
         out += _claim(c)

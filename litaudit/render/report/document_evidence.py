@@ -6,7 +6,7 @@ same); the tables list every figure with the audit it comes from.
 
 from __future__ import annotations
 
-from litaudit.render.report.document import Heading, Para, Table, cite, f4
+from litaudit.render.report.blocks import Heading, Para, Table, cite, f4
 from litaudit.render.report.model import anchor
 
 
