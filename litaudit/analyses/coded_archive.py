@@ -342,6 +342,12 @@ class TopicColumns:
         self.values[:, pos] = ev.matrix(measure)
         self.evaluated[pos] = True
 
+    def put(self, pos: np.ndarray, values: np.ndarray) -> None:
+        """Per-topic values (runs x topics) computed without an :class:`Evaluation`, at the
+        topics' positions ``pos``; NaN where a run was not evaluated."""
+        self.values[:, pos] = values
+        self.evaluated[pos] = True
+
     def mean(self, measure: str) -> np.ndarray:
         from litaudit.runs.evaluate import Evaluation
 

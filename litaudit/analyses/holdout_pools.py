@@ -55,15 +55,43 @@ def pool_scores(
     a :class:`CodedArchive` or a :class:`~litaudit.analyses.archive_ranges.RangedArchive`
     (each topic's rows are all its table needs: read a range of topics at a time, the
     ranges' tables placed at their topics' positions; ``progress(1)`` after each range)."""
+    out: list[PoolScores] = []
+
+    def place(d: int, pos: np.ndarray, part: PoolScores) -> None:
+        if not out:
+            n_t = len(c.topic_names)
+            ap = np.full((n_t, *part.ap.shape[1:]), np.nan)
+            full = np.full((len(c.tags), n_t), np.nan)
+            out.append(PoolScores(depth, k, part.n_sites, part.subsets, ap, full))
+        out[0].ap[pos] = part.ap
+        out[0].full[:, pos] = part.full
+
+    pool_tables(c, site_of_run, k=k, depths=(depth,), each=place, progress=progress)
+    return out[0]
+
+
+def pool_tables(
+    c,
+    site_of_run,
+    *,
+    k: int,
+    depths,
+    each: Callable[[int, np.ndarray, PoolScores], None],
+    progress: Callable[[int], None] | None = None,
+) -> None:
+    """The pool tables at every depth of ``depths`` in one pass over ``c`` (a coded or a
+    ranged archive): ``each(depth, positions, table)`` with the table of a range's topics
+    (their positions in ``c.topic_names``; the whole archive at once for a coded one).
+    What does not depend on the depth (the relevant documents each run retrieves) is
+    found once a range; ``progress(1)`` after each range."""
     from litaudit.analyses.archive_ranges import RangedArchive
 
-    if isinstance(c, RangedArchive):
-        return _pool_scores_ranged(c, site_of_run, k, depth, progress)
     site = np.asarray(site_of_run, dtype=np.int64)
     if site.size != len(c.tags):
         raise ParameterError("one site per run is needed")
-    if depth < 1:
-        raise ParameterError(f"pool depth must be at least 1, got {depth}")
+    for depth in depths:
+        if depth < 1:
+            raise ParameterError(f"pool depth must be at least 1, got {depth}")
     m = int(site.max()) + 1
     if not 1 <= k < m:
         raise ParameterError(f"held-out (k) must be between 1 and the sites - 1 ({m - 1})")
@@ -72,33 +100,73 @@ def pool_scores(
     for n, s in enumerate(subsets):
         sub_mask[n, list(s)] = True
     supersets: dict[tuple[int, ...], np.ndarray] = {}
-    n_s, n_t, n_r = len(subsets), len(c.topic_names), len(c.tags)
+    if isinstance(c, RangedArchive):
+        parts = c.parts(progress)
+    else:
+        parts = iter([(np.arange(len(c.topic_names)), c)])
+    seen = np.zeros(len(c.topic_names), dtype=bool)
+    for pos, part in parts:
+        seen[pos] = True
+        hits = _relevant_hits(part)
+        for depth in depths:
+            ap, full = _range_table(part, hits, site, m, k, depth, sub_mask, supersets)
+            each(depth, pos, PoolScores(depth, k, m, subsets, ap, full))
+        del hits, part
+    rest = np.flatnonzero(~seen)  # topics no range holds: no relevant document retrieved
+    if rest.size or not seen.size:
+        for depth in depths:
+            ap = np.full((rest.size, len(subsets), len(c.tags)), np.nan)
+            full = np.full((len(c.tags), rest.size), np.nan)
+            each(depth, rest, PoolScores(depth, k, m, subsets, ap, full))
+
+
+def _relevant_hits(c: CodedArchive) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """Per topic: (rows retrieving a relevant document, in (run, rank) order; each one's
+    index among the topic's relevant documents in code order; how many those are). One
+    look-up of every row in the range's relevant (topic, doc) pairs."""
+    n_t = len(c.topic_names)
+    rel = (c.q_rel >= 1) & (c.q_topic >= 0)
+    topic = np.asarray(c.topic, dtype=np.int64)
+    doc = np.asarray(c.doc, dtype=np.int64)
+    n_d = int(max(doc.max(initial=-1), np.max(c.q_doc, initial=-1))) + 1
+    rel_keys = np.unique(np.asarray(c.q_topic[rel], dtype=np.int64) * n_d + c.q_doc[rel])
+    key_bounds = np.searchsorted(rel_keys, np.arange(n_t + 1) * n_d)
+    out = []
+    if rel_keys.size:
+        row_key = topic * n_d + doc
+        pos = np.minimum(np.searchsorted(rel_keys, row_key), rel_keys.size - 1)
+        hit = np.flatnonzero(rel_keys[pos] == row_key)
+        del row_key
+        pos = pos[hit]
+        by_topic = np.argsort(topic[hit], kind="stable")  # keeps (run, rank) order
+        hit, pos = hit[by_topic], pos[by_topic]
+        bounds = np.searchsorted(topic[hit], np.arange(n_t + 1))
+    for t in range(n_t):
+        n_rel = int(key_bounds[t + 1] - key_bounds[t])
+        if n_rel == 0:
+            out.append((np.zeros(0, np.int64), np.zeros(0, np.int64), 0))
+            continue
+        sl = slice(bounds[t], bounds[t + 1])
+        out.append((hit[sl], pos[sl] - key_bounds[t], n_rel))
+    return out
+
+
+def _range_table(c, hits, site, m: int, k: int, depth: int, sub_mask, supersets):
+    """(ap, full) of a range's topics at one depth (see :class:`PoolScores`)."""
+    n_s, n_t, n_r = sub_mask.shape[0], len(c.topic_names), len(c.tags)
     ap = np.full((n_t, n_s, n_r), np.nan)
     full = np.full((n_r, n_t), np.nan)
-    order = np.argsort(c.topic, kind="stable")  # keeps (run, rank) order per topic
-    bounds = np.searchsorted(c.topic[order], np.arange(n_t + 1))
-    rel = c.q_rel >= 1
-    q_order = np.argsort(c.q_topic, kind="stable")
-    q_bounds = np.searchsorted(c.q_topic[q_order], np.arange(n_t + 1))
-    for t in range(n_t):
-        qrows = q_order[q_bounds[t] : q_bounds[t + 1]]
-        rel_docs = np.unique(c.q_doc[qrows][rel[qrows]])
-        if rel_docs.size == 0:
+    for t, (rr, didx, n_rel_docs) in enumerate(hits):
+        if n_rel_docs == 0:
             continue
-        rows = order[bounds[t] : bounds[t + 1]]
-        pos = np.searchsorted(rel_docs, c.doc[rows])
-        pos = np.minimum(pos, rel_docs.size - 1)
-        hit = rel_docs[pos] == c.doc[rows]
-        rr = rows[hit]
-        didx = pos[hit]
         run, rank = c.run[rr], c.rank[rr]
         # sites retrieving each relevant document in their top `depth`
-        who = np.zeros((rel_docs.size, m), dtype=bool)
+        who = np.zeros((n_rel_docs, m), dtype=bool)
         top = rank < depth
         who[didx[top], site[run[top]]] = True
         n_who = who.sum(axis=1)
         # none held out keeps what some site retrieves; the full qrels keep everything
-        kept = np.stack([n_who > 0, np.ones(rel_docs.size, dtype=bool)])
+        kept = np.stack([n_who > 0, np.ones(n_rel_docs, dtype=bool)])
         n_rel = kept.sum(axis=1).astype(float)
         sums = np.zeros((2, n_r))
         if rr.size:
@@ -121,7 +189,7 @@ def pool_scores(
         sums_s = _held_out_sums(lost_s, lost_d, didx, run, rank, kk0, sums[0], n_s)
         with np.errstate(divide="ignore", invalid="ignore"):
             ap[t] = np.where(n_rel_s[:, None] > 0, sums_s / n_rel_s[:, None], np.nan)
-    return PoolScores(depth, k, m, subsets, ap, full)
+    return ap, full
 
 
 def _lost_pairs(who, n_who, k: int, sub_mask, supersets) -> tuple[np.ndarray, np.ndarray]:
@@ -196,43 +264,3 @@ def _held_out_sums(lost_s, lost_d, didx, run, rank, kk0, sums0, n_s: int) -> np.
     n_kept = np.bincount(run, weights=kk0, minlength=n_r)
     out[(n_lost > 0) & (n_lost >= n_kept[None, :])] = 0.0
     return out
-
-
-def _pool_scores_ranged(c, site_of_run, k: int, depth: int, progress) -> PoolScores:
-    """:func:`pool_scores` of a ranged archive: each range's table at its topics."""
-    out = None
-    for pos, part in c.parts(progress):
-        ps = pool_scores(part, site_of_run, k=k, depth=depth)
-        if out is None:
-            ap = np.full((len(c.topic_names), *ps.ap.shape[1:]), np.nan)
-            full = np.full((len(c.tags), len(c.topic_names)), np.nan)
-            out = PoolScores(depth, k, ps.n_sites, ps.subsets, ap, full)
-        out.ap[pos] = ps.ap
-        out.full[:, pos] = ps.full
-    if out is None:
-        return pool_scores(_empty(c), site_of_run, k=k, depth=depth)
-    return out
-
-
-def _empty(r) -> CodedArchive:
-    """A coded archive of ``r``'s runs with no rows (every range without qrels topics)."""
-    z = np.zeros(0, dtype=np.int64)
-    return CodedArchive(
-        r.collection_id,
-        r.tags,
-        r.participants,
-        r.run_types,
-        r.participant_names,
-        r.participant_of_run,
-        r.topic_names,
-        np.zeros(0, dtype=object),
-        z,
-        z,
-        z,
-        z,
-        np.zeros(0),
-        z,
-        z,
-        np.zeros(0, dtype=np.int32),
-        r.fingerprint,
-    )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from litaudit.analyses.coded_archive import (
     evaluate_topics,
     load_coded,
 )
+from litaudit.analyses.lou_ranges import lou_by_ranges, top_rows
 from litaudit.errors import ParameterError
 from litaudit.stats import overlap
 
@@ -88,13 +90,7 @@ class RAOReport:
     runs: tuple[RunRAO, ...]
 
 
-def _top_rows(c: CodedArchive, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(run, topic, doc) of the rows in the top ``depth`` of their list: the archive's own
-    arrays (no copy) when every list is that short."""
-    top = c.rank < depth
-    if top.all():
-        return c.run, c.topic, c.doc
-    return c.run[top], c.topic[top], c.doc[top]
+_top_rows = top_rows
 
 
 def rao_of_archive(
@@ -220,40 +216,9 @@ def _means_without_own_uniques(c: CodedArchive, measure: str, rel_rows, uni) -> 
 
 
 def _lou_ranged(r: RangedArchive, depth: int, measure: str, before, progress):
-    """Unique relevant documents, and every run's mean ``measure`` with the full qrels
-    (unless ``before`` is given) and without its participant's unique relevant documents,
-    of a ranged archive: counted and evaluated per range, reduced over topics."""
-    n_p = len(r.participant_names)
-    runs_of = [np.flatnonzero(r.participant_of_run == p) for p in range(n_p)]
-    full = None if before is not None else TopicColumns(len(r.tags), r.topic_names)
-    without = [TopicColumns(len(x), r.topic_names) for x in runs_of]
-    owners, n_unique, n_retrieved = [], np.zeros(n_p, dtype=np.int64), 0
-    for _, c in r.parts(progress):
-        rel_rows = np.flatnonzero((c.q_rel >= 1) & (c.q_topic >= 0))
-        uni = overlap.unique_relevant(
-            *_top_rows(c, depth), c.participant_of_run, c.q_topic[rel_rows], c.q_doc[rel_rows]
-        )
-        owners.append(uni.owner)
-        n_unique += uni.n_unique
-        n_retrieved += uni.n_retrieved_relevant
-        if full is not None:
-            full.add(evaluate_topics(c, measure), measure)
-        for p, runs_p in enumerate(runs_of):
-            if runs_p.size:
-                drop = np.zeros(len(c.q_rel), dtype=bool)
-                drop[rel_rows[uni.owner == p]] = True
-                ev = evaluate_topics(c, measure, runs=runs_p, qrels_keep=~drop)
-                without[p].add(ev, measure)
-    uni = overlap.summarize_uniques(
-        n_unique, n_retrieved, np.concatenate([np.zeros(0, np.int64), *owners])
-    )
-    if full is not None:
-        before = full.mean(measure)
-    after = np.full(len(r.tags), np.nan)
-    for p, runs_p in enumerate(runs_of):
-        if runs_p.size:
-            after[runs_p] = without[p].mean(measure)
-    return uni, before, after
+    """Unique relevant documents, and every run's mean ``measure`` before and after, of a
+    ranged archive (:func:`litaudit.analyses.lou_ranges.lou_by_ranges` at one depth)."""
+    return lou_by_ranges(r, (depth,), measure, before, progress)[depth]
 
 
 def _lou_runs(c: CodedArchive | RangedArchive, lou) -> tuple[RunLOU, ...]:
@@ -304,6 +269,34 @@ def lou_of_archive(
         if before is None:
             before = evaluate_means(c, measure)
         after = _means_without_own_uniques(c, measure, rel_rows, uni)
+    return _lou_report(c, depth, measure, min_map, noise_pct, uni, before, after)
+
+
+def lou_depths_of_archive(
+    archive,
+    depths,
+    *,
+    measure: str = LOU_MEASURE,
+    min_map: float = LOU_MIN_MAP,
+    noise_pct: float = LOU_MAX_PCT,
+    before: np.ndarray | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[int, LOUReport]:
+    """:func:`lou_of_archive` at every depth of ``depths``: a ranged archive is read once
+    for all of them (``progress(1)`` after each range), a coded one depth by depth."""
+    for d in depths:
+        _check_depth(d)
+    from litaudit.measures import parse_measure
+
+    measure = str(parse_measure(measure))
+    kw: dict[str, Any] = dict(measure=measure, min_map=min_map, noise_pct=noise_pct)
+    if not isinstance(archive, RangedArchive):
+        return {d: lou_of_archive(archive, depth=d, before=before, **kw) for d in depths}
+    got = lou_by_ranges(archive, tuple(depths), measure, before, progress)
+    return {d: _lou_report(archive, d, measure, min_map, noise_pct, *got[d]) for d in depths}
+
+
+def _lou_report(c, depth, measure, min_map, noise_pct, uni, before, after) -> LOUReport:
     automatic = np.array([t == "automatic" for t in c.run_types])
     lou = overlap.leave_out_uniques(before, after, automatic, min_map=min_map, noise_pct=noise_pct)
     n_runs_of = np.bincount(c.participant_of_run, minlength=len(c.participant_names))

@@ -66,6 +66,7 @@ from litaudit.analyses.verdict_descriptive import (
     references,
     subcollection_summary,
 )
+from litaudit.analyses.verdict_progress import PASS_STEPS, PASSES, Pass, n_parts, read_ranges
 from litaudit.analyses.verdict_wording import decision_sentence
 from litaudit.errors import ParameterError
 from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE
@@ -125,7 +126,7 @@ class Verdict:
 
 def verdict_steps(depths, assignments: int, permutations: int, subcollections: bool) -> int:
     """Progress units of :func:`run_verdict` (for a progress bar)."""
-    return LOAD_STEPS + 2 * len(depths) + assignments + (permutations if subcollections else 0)
+    return PASSES * PASS_STEPS + assignments + (permutations if subcollections else 0)
 
 
 def verdict_depths(depth: int | None) -> tuple[int, ...]:
@@ -179,9 +180,9 @@ def run_verdict(
     if loaded is None and not subcollections:  # read by topic ranges (issue 24)
         loaded = load_ranged(con, collection)  # its ranges are read by _archive_verdict
     elif loaded is None:  # the sub-collection analysis needs the whole archive
-        loaded = load_coded(con, collection, progress)
+        loaded = load_coded(con, collection, progress and Pass(progress, LOAD_STEPS))
     elif progress is not None and not isinstance(loaded[1], RangedArchive):
-        progress(LOAD_STEPS)  # loaded by the caller: its steps are done
+        progress(PASS_STEPS)  # loaded by the caller: its steps are done
     cid, coded = loaded
     decide_at, source = collection_depth(con, cid, depth)
     depths = verdict_depths(decide_at)
@@ -274,24 +275,6 @@ def _agreement(coded, m: int, shown: int, assignments: int, seed: int, alpha: fl
     )
 
 
-def _read_ranges(coded, tick) -> None:
-    """The load's steps of a ranged archive: its ranges' first reading, LOAD_STEPS spread
-    over them (nothing for a coded archive: loaded already)."""
-    from litaudit.analyses.archive_ranges import RangedArchive
-
-    if not isinstance(coded, RangedArchive):
-        return
-    n_ranges, done = max(len(coded.ranges), 1), [0]
-
-    def read_tick(n: int) -> None:
-        before = done[0] * LOAD_STEPS // n_ranges
-        done[0] += n
-        tick(done[0] * LOAD_STEPS // n_ranges - before)
-
-    coded.read(read_tick)
-    tick(LOAD_STEPS - done[0] * LOAD_STEPS // n_ranges)  # (no ranges: all at once)
-
-
 def _archive_verdict(
     con,
     loaded,
@@ -312,7 +295,7 @@ def _archive_verdict(
 ) -> Verdict:
     tick = progress or (lambda n: None)
     cid, coded = loaded
-    _read_ranges(coded, tick)
+    read_ranges(coded, tick)
     m = len(coded.participant_names)
     depths = verdict_depths(depth)
     shown = depth or defaults.REUSE_DEPTH  # the depth of what is shown beside
@@ -321,17 +304,22 @@ def _archive_verdict(
     cov = coverage(len(coded.tags), m, len(coded.topic_names), official_counts(con, cid))
     # descriptive: RAO and LOU at the shown depth (stored), LOU at every depth
     # (each reused when an identical call stored it)
-    rao_done = run_rao(con, cid, depth=shown, save=save, loaded=loaded)
-    lou_done = run_lou(con, cid, depth=shown, save=save, loaded=loaded)
+    passes = [Pass(tick, n_parts(coded)) for _ in range(PASSES - 1)]
+    rao_done = run_rao(con, cid, depth=shown, save=save, loaded=loaded, progress=passes[0])
+    passes[0].finish()
+    lou_done = run_lou(con, cid, depth=shown, save=save, loaded=loaded, progress=passes[1])
+    passes[1].finish()
     audits += [("reuse-rao", rao_done.audit_id), ("reuse-lou", lou_done.audit_id)]
     rao, lou_main = rao_done.result, lou_done.result
-    lou = lou_depths(coded, lou_main, shown, depths, tick)
+    lou = lou_depths(coded, lou_main, shown, depths, passes[2])
+    passes[2].finish()
     if lou_main.n_unknown_type:
         notes.append(f"{lou_main.n_unknown_type} run(s) of unknown type are left out of LOU")
     # the decision
     design, rows, pools = pool_shifts(
-        coded, depths, notes, tick, margin_pct=margin_pct, alpha=alpha, keep=shown
+        coded, depths, notes, passes[3], margin_pct=margin_pct, alpha=alpha, keep=shown
     )
+    passes[3].finish()
     outcome, decision = _outcome(rows, depth)
     # descriptive: the paper's agreement analysis over random assignments
     agreement = _agreement(coded, m, shown, assignments, seed, alpha, tick, pools)

@@ -24,7 +24,16 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.agreement_randomization import holdout_design
-from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, HoldoutShift, holdout_shift
+from litaudit.stats.holdout_shift import (
+    INCONCLUSIVE,
+    LOSE,
+    REUSABLE,
+    HoldoutShift,
+    TopicSums,
+    holdout_shift,
+    shift_of_sums,
+    topic_sums,
+)
 
 NO_DEPTH = "pool depth unknown"
 NOT_ENOUGH = "not enough data"
@@ -50,33 +59,48 @@ def pool_shifts(
     keep: int | None = None,
 ):
     """The hold-out design, the shift at every depth (none under 3 participants, with a
-    note) and the pool table at depth ``keep`` (None when not made)."""
-    from litaudit.analyses.holdout_pools import pool_scores
+    note) and the pool table at depth ``keep`` (None when not made). One pass over the
+    archive for every depth (``tick(1)`` after each range of a ranged archive): each
+    depth's table is reduced to its per-topic sums range by range
+    (:class:`~litaudit.stats.holdout_shift.TopicSums`), only ``keep``'s is kept whole."""
+    from litaudit.analyses.holdout_pools import PoolScores, pool_tables
 
     site = coded.participant_of_run
     names = coded.participant_names
     m = len(names)
-    design = None
-    kept = None
-    rows = []
     if m < 3:
         notes.append(
             f"{m} participant(s): the hold-out design needs at least 3 sites "
             f"(k = {defaults.AGREEMENT_K} held out of each topic)"
         )
-        for _ in depths:
-            tick(1)
-    else:
-        design = holdout_design(m, len(coded.topic_names), defaults.AGREEMENT_K)
-        for d in depths:
-            ps = pool_scores(coded, site, k=defaults.AGREEMENT_K, depth=d)
-            r = holdout_shift(
-                ps.ap, site, ps.subsets, names=names, margin_pct=margin_pct, alpha=alpha
-            )
-            rows.append(DepthShift(d, r))
-            kept = ps if d == keep else kept
-            tick(1)
-    return design, tuple(rows), kept
+        return None, (), None
+    n_t, n_r = len(coded.topic_names), len(coded.tags)
+    design = holdout_design(m, n_t, defaults.AGREEMENT_K)
+    sums = {d: TopicSums.empty(n_t, n_r) for d in depths}
+    kept: list[PoolScores] = []
+    n_s = [0]
+
+    def each(d: int, pos: np.ndarray, part: PoolScores) -> None:
+        n_s[0] = len(part.subsets)
+        if pos.size:
+            sums[d].put(pos, topic_sums(part.ap, site, part.subsets))
+        if d != keep:
+            return
+        if not kept:
+            ap = np.full((n_t, *part.ap.shape[1:]), np.nan)
+            kept.append(PoolScores(d, part.k, m, part.subsets, ap, np.full((n_r, n_t), np.nan)))
+        kept[0].ap[pos] = part.ap
+        kept[0].full[:, pos] = part.full
+
+    pool_tables(coded, site, k=defaults.AGREEMENT_K, depths=depths, each=each, progress=tick)
+    rows = tuple(
+        DepthShift(
+            d,
+            shift_of_sums(sums[d], site, n_s[0], names=names, margin_pct=margin_pct, alpha=alpha),
+        )
+        for d in depths
+    )
+    return design, rows, (kept[0] if kept else None)
 
 
 def matrix_shift(x, site, names, *, margin_pct: float, alpha: float) -> DepthShift:

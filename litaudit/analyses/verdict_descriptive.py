@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit.analyses.agreement_randomization import AgreementTest
-from litaudit.analyses.reuse import lou_of_archive
+from litaudit.analyses.reuse import lou_depths_of_archive
 from litaudit.analyses.subcollection_tau import run_subcollections
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement import adjust_pvalues
@@ -177,23 +177,25 @@ def references(
 
 def lou_depths(coded, lou_main, depth: int, depths, tick) -> list[LOUDepth]:
     """LOU at every depth: ``lou_main`` at ``depth``, the others computed (with the runs'
-    full-qrels means of ``lou_main``)."""
-    lou = []
+    full-qrels means of ``lou_main``; a ranged archive read once for all of them,
+    ``tick(1)`` after each range)."""
     before = np.array([np.nan if r.before is None else r.before for r in lou_main.runs])
-    for d in depths:
-        rep = lou_main if d == depth else lou_of_archive(coded, depth=d, coded=coded, before=before)
-        lou.append(
-            LOUDepth(
-                d,
-                rep.unique_fraction,
-                rep.n_considered,
-                rep.mean_abs_pct,
-                rep.max_abs_pct,
-                rep.n_above,
-            )
+    others = [d for d in depths if d != depth]
+    reps = lou_depths_of_archive(
+        coded, others, measure=lou_main.measure, before=before, progress=tick
+    )
+    reps[depth] = lou_main
+    return [
+        LOUDepth(
+            d,
+            reps[d].unique_fraction,
+            reps[d].n_considered,
+            reps[d].mean_abs_pct,
+            reps[d].max_abs_pct,
+            reps[d].n_above,
         )
-        tick(1)
-    return lou
+        for d in depths
+    ]
 
 
 def subcollection_summary(

@@ -95,6 +95,14 @@ def _sorted_sum(a: np.ndarray, axis: int) -> np.ndarray:
     return np.sort(a, axis=axis).sum(axis=axis)
 
 
+def _sorted_row_sums(a: np.ndarray) -> np.ndarray:
+    """Each row's sum in sorted order, added one value after the other (a cumulative sum):
+    the same digits whatever the number of rows (numpy's ``sum`` adds a single row
+    pairwise, several rows of this layout one column after the other)."""
+    s = np.sort(a, axis=1)
+    return np.cumsum(s, axis=1)[:, -1] if s.shape[1] else np.zeros(s.shape[0])
+
+
 def _interval(values: np.ndarray, level: float, scale: float) -> tuple[Interval, float, float]:
     """Mean of ``values`` with its t interval in units of ``scale``; the mean and se."""
     v = np.sort(values)
@@ -138,10 +146,38 @@ def _site_shifts(zr, use, site, labels, level, scale, margin_pct) -> tuple[SiteS
     return tuple(sites)
 
 
-def _topic_run_shifts(y: np.ndarray, site: np.ndarray, subsets, m: int):
-    """z[t, r] = N g_tr / n_r - N h_tr / n'_r (module doc) for the runs with both kinds of
-    topics (``use``); NaN for the others."""
+@dataclass(frozen=True)
+class TopicSums:
+    """The per-topic part of :func:`holdout_shift` (module doc): g and h of every topic
+    and run, the scores with nothing held out, and per run the counts of scored topic-subset
+    cells of each kind. Topics can be taken a range at a time (:func:`topic_sums` of each
+    range, placed by :meth:`put`): every value of a topic depends on that topic alone and
+    the counts are integers, so the result is the whole table's to the digit."""
+
+    g: np.ndarray  # (topics, runs): sum over subsets holding the run's site out / C
+    h: np.ndarray  # (topics, runs): likewise over the other subsets
+    base: np.ndarray  # (topics, runs): scores with nothing held out
+    n_held: np.ndarray  # (runs,) scored (topic, subset) cells holding the run's site out
+    n_other: np.ndarray  # (runs,) ... not holding it out
+
+    @classmethod
+    def empty(cls, n_t: int, n_r: int) -> TopicSums:
+        """The sums of an all-NaN table (what a topic never :meth:`put` stays)."""
+        z = np.zeros(n_r)
+        g, h, base = np.zeros((n_t, n_r)), np.zeros((n_t, n_r)), np.full((n_t, n_r), np.nan)
+        return cls(g, h, base, z, z.copy())
+
+    def put(self, pos: np.ndarray, part: TopicSums) -> None:
+        """``part``'s topics at the positions ``pos`` of this (whole) table."""
+        self.g[pos], self.h[pos], self.base[pos] = part.g, part.h, part.base
+        np.add(self.n_held, part.n_held, out=self.n_held)
+        np.add(self.n_other, part.n_other, out=self.n_other)
+
+
+def topic_sums(y: np.ndarray, site: np.ndarray, subsets) -> TopicSums:
+    """:class:`TopicSums` of the table ``y`` (topics x subsets x runs, any topics)."""
     n_t, n_s, n_r = y.shape
+    m = int(site.max()) + 1
     ok = np.isfinite(y)
     n_ok = ok.sum(axis=2, keepdims=True)
     centre = _sorted_sum(np.where(ok, y, 0.0), 2)[:, :, None] / np.maximum(n_ok, 1)
@@ -155,15 +191,25 @@ def _topic_run_shifts(y: np.ndarray, site: np.ndarray, subsets, m: int):
     g = np.empty((n_t, n_r))
     h = np.empty((n_t, n_r))
     for r in range(n_r):
-        g[:, r] = _sorted_sum(yc[:, held[:, r], r], 1) / c
-        h[:, r] = _sorted_sum(yc[:, ~held[:, r], r], 1) / c
-    nh = np.einsum("tsr,sr->r", okf, held) / c  # counts: exact in any order
-    nn = np.einsum("tsr,sr->r", okf, ~held) / c
+        g[:, r] = _sorted_row_sums(yc[:, held[:, r], r]) / c
+        h[:, r] = _sorted_row_sums(yc[:, ~held[:, r], r]) / c
+    n_held = np.einsum("tsr,sr->r", okf, held)  # counts: exact in any order
+    n_other = np.einsum("tsr,sr->r", okf, ~held)
+    return TopicSums(g, h, y[:, 0, :].copy(), n_held, n_other)
+
+
+def _topic_run_shifts(sums: TopicSums, n_s: int):
+    """z[t, r] = N g_tr / n_r - N h_tr / n'_r (module doc) for the runs with both kinds of
+    topics (``use``); NaN for the others."""
+    n_t, n_r = sums.g.shape
+    c = float(n_s - 1)
+    nh = sums.n_held / c
+    nn = sums.n_other / c
     use = (nh > 0) & (nn > 0)
     if use.sum() < 1:
         raise ParameterError("no run has both held-out and other topics")
     zr = np.full((n_t, n_r), np.nan)
-    zr[:, use] = g[:, use] / nh[use] * n_t - h[:, use] / nn[use] * n_t
+    zr[:, use] = sums.g[:, use] / nh[use] * n_t - sums.h[:, use] / nn[use] * n_t
     return zr, use
 
 
@@ -183,19 +229,42 @@ def holdout_shift(
     n_t, n_s, n_r = y.shape
     if len(subsets) != n_s or site.size != n_r or n_s < 2 or len(subsets[0]) != 0:
         raise ParameterError("ap, subsets and site_of_run do not fit together")
+    _check(n_t, margin_pct, alpha)
+    return shift_of_sums(
+        topic_sums(y, site, subsets), site, n_s, names=names, margin_pct=margin_pct, alpha=alpha
+    )
+
+
+def _check(n_t: int, margin_pct: float, alpha: float) -> None:
     if n_t < 2:
         raise ParameterError("the shift needs at least 2 topics")
     if not 0 < alpha < 0.5:
         raise ParameterError(f"alpha must be in (0, 0.5), got {alpha}")
     if not margin_pct > 0:
         raise ParameterError(f"the margin must be positive, got {margin_pct}")
+
+
+def shift_of_sums(
+    sums: TopicSums,
+    site_of_run,
+    n_subsets: int,
+    *,
+    names=None,
+    margin_pct: float = 1.0,
+    alpha: float = 0.05,
+) -> HoldoutShift:
+    """:func:`holdout_shift` from the table's :class:`TopicSums` (``n_subsets`` subsets,
+    the empty one included): the same result to the digit."""
+    site = np.asarray(site_of_run, dtype=np.int64)
+    n_t = sums.g.shape[0]
+    _check(n_t, margin_pct, alpha)
     m = int(site.max()) + 1
     labels = tuple(names) if names is not None else tuple(str(s) for s in range(m))
-    zr, use = _topic_run_shifts(y, site, subsets, m)
-    per_run = np.full(n_r, np.nan)
+    zr, use = _topic_run_shifts(sums, n_subsets)
+    per_run = np.full(site.size, np.nan)
     per_run[use] = _sorted_sum(zr[:, use], 0) / n_t
     z = zr[:, use].mean(axis=1)
-    base = y[:, 0, :]
+    base = sums.base
     mean_score = float(np.nanmean(base)) if np.isfinite(base).any() else float("nan")
     if not mean_score > 0:
         raise ParameterError("the mean score with nothing held out is not positive")
