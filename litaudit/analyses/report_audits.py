@@ -92,6 +92,7 @@ def prepare_report(
     subcollections: bool = False,
     filters: Filters = Filters(),
     evidence: Any = None,
+    progress: Callable[..., None] | None = None,
 ) -> ReportAudits:
     """Run (and store) the audits missing for the report of ``collection``.
 
@@ -108,7 +109,9 @@ def prepare_report(
     stored verdict that has it is used either way. ``evidence``
     (:class:`litaudit.analyses.claim_evidence.Asked`): the claim's run, runs to compare
     with and its baseline, for the claim audit (a claim given only as a run takes its
-    value from it). The connection must be writable.
+    value from it). The connection must be writable. ``progress``: told of the
+    reusability verdict's steps when it is run, ``progress(0, total=n)`` first, then
+    ``progress(k)`` as ``k`` more are done (a :class:`litaudit.render.progress.Bar` is one).
     """
     from litaudit.store.refdata import resolve_collection, resolve_measure
 
@@ -142,7 +145,7 @@ def prepare_report(
         from litaudit.analyses.audits import get_audit
 
         claim = get_audit(con, claimed.audit_id).result.value  # the run's value
-    n_runs, verdict, notes = _reuse(con, ref.id, note, subcollections)
+    n_runs, verdict, notes = _reuse(con, ref.id, note, subcollections, progress)
     return ReportAudits(
         ref.id,
         measures,
@@ -170,7 +173,7 @@ def n_stored_runs(con, collection_id: str) -> int:
 
 
 def _reuse(
-    con, cid: str, note: Note, subcollections: bool = False
+    con, cid: str, note: Note, subcollections: bool = False, progress=None
 ) -> tuple[int, int | None, list[str]]:
     """(runs stored, verdict audit, notes): the reusability audits. The agreement in
     significance the report shows is the verdict's own (over its random assignments)."""
@@ -186,7 +189,8 @@ def _reuse(
         )
     from litaudit.analyses.archive_ranges import load_ranged
     from litaudit.analyses.coded_archive import load_coded
-    from litaudit.analyses.verdict import run_verdict
+    from litaudit.analyses.subcollection_tau import SUBCOLLECTION_PERMUTATIONS
+    from litaudit.analyses.verdict import run_verdict, verdict_depths, verdict_steps
 
     # by topic ranges (issue 24), unless the sub-collection analysis needs it whole
     loaded = load_coded(con, cid) if subcollections else load_ranged(con, cid)
@@ -194,7 +198,14 @@ def _reuse(
     if verdict is None:
         what = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
         note(f"running the reusability audits of {cid} ({what})")
-        vid = run_verdict(con, cid, subcollections=subcollections, loaded=loaded).audit_id
+        tick = None
+        if progress is not None:
+            a, p = defaults.AGREEMENT_ASSIGNMENTS, SUBCOLLECTION_PERMUTATIONS
+            progress(0, total=verdict_steps(verdict_depths(None), a, p, subcollections))
+            tick = progress
+        vid = run_verdict(
+            con, cid, subcollections=subcollections, loaded=loaded, progress=tick
+        ).audit_id
         if vid is None:
             raise LitauditError(f"the reusability verdict of {cid} was not stored")
         verdict = vid

@@ -291,7 +291,10 @@ def lou_depths_of_archive(
     measure = str(parse_measure(measure))
     kw: dict[str, Any] = dict(measure=measure, min_map=min_map, noise_pct=noise_pct)
     if not isinstance(archive, RangedArchive):
-        return {d: lou_of_archive(archive, depth=d, before=before, **kw) for d in depths}
+        c = as_coded(archive, None)
+        if before is None:  # the same at every depth
+            before = evaluate_means(c, measure)
+        return {d: lou_of_archive(c, depth=d, before=before, **kw) for d in depths}
     got = lou_by_ranges(archive, tuple(depths), measure, before, progress)
     return {d: _lou_report(archive, d, measure, min_map, noise_pct, *got[d]) for d in depths}
 
@@ -385,7 +388,7 @@ def run_lou(
         "reuse-lou",
         collection_id=cid,
         measure=str(parse_measure(measure)),
-        params={"depth": depth, "min_map": min_map, "noise_pct": noise_pct},
+        params=_lou_params(depth, min_map, noise_pct),
         fingerprint=coded.fingerprint,
         method="exact",
         save=save,
@@ -397,4 +400,25 @@ def run_lou(
             noise_pct=noise_pct,
             progress=progress,
         ),
+    )
+
+
+def _lou_params(depth: int, min_map: float, noise_pct: float) -> dict:
+    return {"depth": depth, "min_map": min_map, "noise_pct": noise_pct}
+
+
+def store_lou(con, report: LOUReport, fingerprint: str, *, save: bool = True) -> Audited[LOUReport]:
+    """``report`` stored as :func:`run_lou` stores its own (the stored one of an identical
+    call handed back instead): for a caller that computed it already (the verdict's
+    pass over every depth)."""
+    return run_or_reuse(
+        con,
+        "reuse-lou",
+        collection_id=report.collection_id,
+        measure=report.measure,
+        params=_lou_params(report.depth, report.min_map, report.noise_pct),
+        fingerprint=fingerprint,
+        method="exact",
+        save=save,
+        compute=lambda: report,
     )

@@ -41,7 +41,7 @@ from litaudit.analyses.agreement_randomization import (
 )
 from litaudit.analyses.audits import Audited
 from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
-from litaudit.analyses.reuse import run_lou, run_rao
+from litaudit.analyses.reuse import lou_depths_of_archive, run_rao, store_lou
 from litaudit.analyses.subcollection_tau import (
     DEFAULT_SEED as SUBCOLLECTION_SEED,
 )
@@ -307,19 +307,19 @@ def _archive_verdict(
     passes = [Pass(tick, n_parts(coded)) for _ in range(PASSES - 1)]
     rao_done = run_rao(con, cid, depth=shown, save=save, loaded=loaded, progress=passes[0])
     passes[0].finish()
-    lou_done = run_lou(con, cid, depth=shown, save=save, loaded=loaded, progress=passes[1])
-    passes[1].finish()
+    lou_at = lou_depths_of_archive(coded, sorted({*depths, shown}), progress=passes[1])
+    passes[1].finish()  # LOU at every depth in one pass; the shown depth's stored
+    lou_done = store_lou(con, lou_at[shown], coded.fingerprint, save=save)
     audits += [("reuse-rao", rao_done.audit_id), ("reuse-lou", lou_done.audit_id)]
     rao, lou_main = rao_done.result, lou_done.result
-    lou = lou_depths(coded, lou_main, shown, depths, passes[2])
-    passes[2].finish()
+    lou = lou_depths(lou_at, lou_main, shown, depths)
     if lou_main.n_unknown_type:
         notes.append(f"{lou_main.n_unknown_type} run(s) of unknown type are left out of LOU")
     # the decision
     design, rows, pools = pool_shifts(
-        coded, depths, notes, passes[3], margin_pct=margin_pct, alpha=alpha, keep=shown
+        coded, depths, notes, passes[2], margin_pct=margin_pct, alpha=alpha, keep=shown
     )
-    passes[3].finish()
+    passes[2].finish()
     outcome, decision = _outcome(rows, depth)
     # descriptive: the paper's agreement analysis over random assignments
     agreement = _agreement(coded, m, shown, assignments, seed, alpha, tick, pools)

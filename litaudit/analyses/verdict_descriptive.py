@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit.analyses.agreement_randomization import AgreementTest
-from litaudit.analyses.reuse import lou_depths_of_archive
 from litaudit.analyses.subcollection_tau import run_subcollections
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement import adjust_pvalues
@@ -175,16 +174,10 @@ def references(
     return tuple(out)
 
 
-def lou_depths(coded, lou_main, depth: int, depths, tick) -> list[LOUDepth]:
-    """LOU at every depth: ``lou_main`` at ``depth``, the others computed (with the runs'
-    full-qrels means of ``lou_main``; a ranged archive read once for all of them,
-    ``tick(1)`` after each range)."""
-    before = np.array([np.nan if r.before is None else r.before for r in lou_main.runs])
-    others = [d for d in depths if d != depth]
-    reps = lou_depths_of_archive(
-        coded, others, measure=lou_main.measure, before=before, progress=tick
-    )
-    reps[depth] = lou_main
+def lou_depths(reports: dict, lou_main, depth: int, depths) -> list[LOUDepth]:
+    """LOU at every depth of ``depths``: ``lou_main`` (stored) at ``depth``, ``reports``
+    (:func:`~litaudit.analyses.reuse.lou_depths_of_archive`) at the others."""
+    reps = {**reports, depth: lou_main}
     return [
         LOUDepth(
             d,

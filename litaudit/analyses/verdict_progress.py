@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 PASS_STEPS = 100  # progress units of one pass over the archive
-PASSES = 5  # reading the ranges, RAO, LOU at the shown depth, LOU at the others, pools
+PASSES = 4  # reading the ranges, RAO, LOU at every depth, the pool tables at every depth
 
 
 class Pass:

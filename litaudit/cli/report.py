@@ -92,8 +92,9 @@ def report(
 
     target, fmt, path = _checked_target(ctx, claim, fmt, output)
     asked = Asked(run, tuple(against or ()), baseline, baseline_system)
-    # the audits a report runs are not known ahead: the bar counts them as they are run
-    with progress_bar("report: audits", unit="run", quiet=fmt == "json") as bar:
+    # the audits a report runs are not known ahead: the bar counts them as they are run,
+    # and the reusability verdict's steps when it is run (announced by it)
+    with progress_bar("report: audits", unit="steps", quiet=fmt == "json") as bar:
         rep = _build(
             ctx, collection, measure, claim, subcollections, timestamp, bar, filters, asked
         )
@@ -156,6 +157,7 @@ def _build(
             subcollections=subcollections,
             filters=filters,
             evidence=asked,
+            progress=bar,
         )
         return build_report(store.con, audits, timestamp=timestamp)
 

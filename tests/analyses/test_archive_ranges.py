@@ -65,3 +65,33 @@ def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, range_
     assert a.subsets == b.subsets and (a.k, a.depth, a.n_sites) == (b.k, b.depth, b.n_sites)
     np.testing.assert_array_equal(a.ap, b.ap)
     np.testing.assert_array_equal(a.full, b.full)
+
+
+def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store):
+    # the verdict's single passes (issue 24): every depth's shift from its table's
+    # per-topic sums gathered range by range, LOU at every depth from one reading; both
+    # as computed depth by depth on the whole archive
+    from litaudit.analyses.verdict_decision import pool_shifts
+    from litaudit.stats.holdout_shift import holdout_shift
+
+    store, whole = robust03_store
+    _, ranged = load_ranged(store.con, "robust03", range_lines=300_000)
+    depths = (10, 50, 100)
+    ticks: list[int] = []
+    design, rows, kept = pool_shifts(
+        ranged, depths, [], ticks.append, margin_pct=1.0, alpha=0.05, keep=50
+    )
+    assert sum(ticks) == len(ranged.ranges) and design is not None
+    site, names = whole.participant_of_run, whole.participant_names
+    for d, row in zip(depths, rows, strict=True):
+        ps = pool_scores(whole, site, k=2, depth=d)
+        assert row.depth == d
+        assert row.result == holdout_shift(ps.ap, site, ps.subsets, names=names)
+        if d == 50:
+            np.testing.assert_array_equal(kept.ap, ps.ap)
+            np.testing.assert_array_equal(kept.full, ps.full)
+    ticks.clear()
+    got = reuse.lou_depths_of_archive(ranged, depths, progress=ticks.append)
+    assert sum(ticks) == len(ranged.ranges)
+    for d in depths:
+        assert got[d] == reuse.lou_of_archive(whole, depth=d)

@@ -356,3 +356,24 @@ def test_export_draws_a_bar_of_the_rows_written_on_a_terminal_only(
         assert f"export {fmt}: writing" in last and f"{n}/{n} rows" in last, last
         terminal.truncate(0)
         terminal.seek(0)
+
+
+def test_the_reports_verdict_announces_its_steps_and_does_them(tmp_path, mem_store):
+    """`report` runs the reusability verdict under its bar: the verdict's steps announced
+    (``progress(0, total=n)``), then done range by range, adding up to n."""
+    from litaudit.analyses.report_audits import prepare_report
+    from litaudit.runs.ingest import import_archive
+    from tests.runs.test_runs_cache import CID, _write_archive
+
+    q, paths = _write_archive(tmp_path)
+    import_archive(mem_store, CID, paths, qrels_path=q)
+    calls: list[tuple[float, float]] = []
+
+    def progress(steps: float = 0, /, *, total: float = 0) -> None:
+        calls.append((steps, total))
+
+    rep = prepare_report(mem_store.con, CID, progress=progress)
+    assert rep.verdict is not None
+    announced = [t for _, t in calls if t]
+    assert len(announced) == 1 and calls[0] == (0, announced[0])
+    assert sum(s for s, _ in calls) == announced[0] and len(calls) > 10
