@@ -24,7 +24,7 @@ from litaudit import defaults
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement_null import (
     ANALYSES,
-    agreement_statistics,
+    agreement_statistics_of,
     pair_sets,
     signflip_pvalue,
 )
@@ -332,8 +332,7 @@ class _Draws:
     def record(self, b, scores, h, h2, site, sets, alpha, min_topics, full_scores) -> None:
         """Row ``b``: the statistics of ``scores`` under the assignment ``h`` and the
         independent ``h2``."""
-        st = agreement_statistics(scores, h, sets, alpha=alpha, min_topics=min_topics)
-        su = agreement_statistics(scores, h2, sets, alpha=alpha, min_topics=min_topics)
+        st, su = agreement_statistics_of(scores, (h, h2), sets, alpha=alpha, min_topics=min_topics)
         for n, (x, y) in enumerate(zip(st, su, strict=True)):
             self.real[b, n] = (x.disagreement, y.disagreement, x.expected_disagreement, 0)
             self.x2[b, n] = (x.x2, y.x2)

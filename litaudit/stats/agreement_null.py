@@ -137,70 +137,80 @@ def agreement_statistics(
     ``scores``: runs x topics (NaN: missing); ``held``: sites x topics, True where the
     site was held out of the topic.
     """
+    return agreement_statistics_of(scores, (held,), sets, alpha=alpha, min_topics=min_topics)[0]
+
+
+def agreement_statistics_of(
+    scores, helds, sets: tuple[PairSet, ...], *, alpha: float = 0.05, min_topics: int = 5
+) -> tuple[tuple[AgreementStatistic, ...], ...]:
+    """:func:`agreement_statistics` of the same ``scores`` under each assignment of
+    ``helds``: the pairs' score differences are taken once for all of them."""
     x = np.asarray(scores, dtype=float)
-    h = np.asarray(held, dtype=bool)
+    hs = [np.asarray(h, dtype=bool) for h in helds]
     ok = np.isfinite(x)
     x0 = np.where(ok, x, 0.0)
-    out = []
+    out: list[list[AgreementStatistic]] = [[] for _ in hs]
     for ps in sets:
         if ps.i.size == 0:
-            out.append(
-                AgreementStatistic(
-                    ps.analysis, 0, (0, 0, 0, 0), (0.0,) * 4, 0.0, float("nan"), float("nan")
-                )
-            )
+            for o in out:
+                o.append(_no_pairs(ps.analysis))
             continue
         valid = ok[ps.i] & ok[ps.j]
-        ha, hb = h[ps.a], h[ps.b]
-        if ps.analysis == "within-site":
-            base, reuse = ~ha, ha
-        elif ps.analysis == "between-site":
-            base, reuse = ~ha & ~hb, ha & hb
-        else:
-            base, reuse = ~ha & ~hb, ha & ~hb
-        base &= valid
-        reuse &= valid
         d = x0[ps.i] - x0[ps.j]
         d2 = d * d
-        nb, nr = base.sum(1), reuse.sum(1)
-        keep = (nb >= min_topics) & (nr >= min_topics)
-        if not keep.any():
-            out.append(
-                AgreementStatistic(
-                    ps.analysis, 0, (0, 0, 0, 0), (0.0,) * 4, 0.0, float("nan"), float("nan")
-                )
-            )
-            continue
-        base, reuse, d, d2 = base[keep], reuse[keep], d[keep], d2[keep]
-        nb, nr = nb[keep], nr[keep]
-        eff, pb = _ttests((d * base).sum(1), (d2 * base).sum(1), nb)
-        _, pr = _ttests((d * reuse).sum(1), (d2 * reuse).sum(1), nr)
-        wb, wr = fast_power(eff, nb, alpha), fast_power(eff, nr, alpha)
-        sb, sr = pb < alpha, pr < alpha
-        obs = np.array([np.sum(sb & sr), np.sum(sb & ~sr), np.sum(~sb & sr), np.sum(~sb & ~sr)])
-        exp = np.array(
-            [
-                np.sum(wb * wr),
-                np.sum(wb * (1 - wr)),
-                np.sum((1 - wb) * wr),
-                np.sum((1 - wb) * (1 - wr)),
-            ]
-        )
-        pos = exp > 0
-        x2 = float(np.sum((obs[pos] - exp[pos]) ** 2 / exp[pos]))
-        m = int(keep.sum())
-        out.append(
-            AgreementStatistic(
-                ps.analysis,
-                m,
-                (int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
-                (float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])),
-                x2,
-                float((obs[1] + obs[2]) / m),
-                float((exp[1] + exp[2]) / m),
-            )
-        )
-    return tuple(out)
+        for o, h in zip(out, hs, strict=True):
+            o.append(_statistic(ps, h, valid, d, d2, alpha, min_topics))
+    return tuple(tuple(o) for o in out)
+
+
+def _no_pairs(analysis: str) -> AgreementStatistic:
+    return AgreementStatistic(
+        analysis, 0, (0, 0, 0, 0), (0.0,) * 4, 0.0, float("nan"), float("nan")
+    )
+
+
+def _statistic(ps: PairSet, h, valid, d, d2, alpha: float, min_topics: int) -> AgreementStatistic:
+    """One analysis under one assignment ``h`` (its pairs' differences ``d`` given)."""
+    ha, hb = h[ps.a], h[ps.b]
+    if ps.analysis == "within-site":
+        base, reuse = ~ha, ha
+    elif ps.analysis == "between-site":
+        base, reuse = ~ha & ~hb, ha & hb
+    else:
+        base, reuse = ~ha & ~hb, ha & ~hb
+    base &= valid
+    reuse &= valid
+    nb, nr = base.sum(1), reuse.sum(1)
+    keep = (nb >= min_topics) & (nr >= min_topics)
+    if not keep.any():
+        return _no_pairs(ps.analysis)
+    base, reuse, d, d2 = base[keep], reuse[keep], d[keep], d2[keep]
+    nb, nr = nb[keep], nr[keep]
+    eff, pb = _ttests((d * base).sum(1), (d2 * base).sum(1), nb)
+    _, pr = _ttests((d * reuse).sum(1), (d2 * reuse).sum(1), nr)
+    wb, wr = fast_power(eff, nb, alpha), fast_power(eff, nr, alpha)
+    sb, sr = pb < alpha, pr < alpha
+    obs = np.array([np.sum(sb & sr), np.sum(sb & ~sr), np.sum(~sb & sr), np.sum(~sb & ~sr)])
+    exp = np.array(
+        [
+            np.sum(wb * wr),
+            np.sum(wb * (1 - wr)),
+            np.sum((1 - wb) * wr),
+            np.sum((1 - wb) * (1 - wr)),
+        ]
+    )
+    pos = exp > 0
+    x2 = float(np.sum((obs[pos] - exp[pos]) ** 2 / exp[pos]))
+    m = int(keep.sum())
+    return AgreementStatistic(
+        ps.analysis,
+        m,
+        (int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
+        (float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])),
+        x2,
+        float((obs[1] + obs[2]) / m),
+        float((exp[1] + exp[2]) / m),
+    )
 
 
 def randomization_pvalue(observed: float, null) -> float:
