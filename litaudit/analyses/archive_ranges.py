@@ -97,7 +97,7 @@ class RangedArchive:
         if not t.q_rel.size:
             (folder / "meta.pickle").write_bytes(pickle.dumps(None))
             return None
-        c = code_stored(replace(t, docnos=self._docnos), self.collection_id)
+        c = code_stored(replace(t, docnos=self._docnos), self.collection_id, fingerprint=False)
         del t
         c = replace(c, docnos=np.zeros(0, dtype=object))
         meta = {}

@@ -59,9 +59,10 @@ def code_archive(archive) -> CodedArchive:
         score32 = np.concatenate([r.score for r in runs]).astype(np.float32)
     order = np.lexsort((-doc, -score32, topic, run))
     score = np.concatenate([r.score for r in runs]).astype(np.float64)[order]
-    return _assemble(
+    infos = [(i.tag, i.participant, i.run_type) for i in archive.info]
+    coded = _assemble(
         archive.collection_id,
-        [(i.tag, i.participant, i.run_type) for i in archive.info],
+        infos,
         np.asarray(docnos, dtype=object),
         [str(t) for t in top_names],
         run[order],
@@ -72,18 +73,25 @@ def code_archive(archive) -> CodedArchive:
         doc_codes[total:],
         np.asarray(archive.qrels.rel, dtype=np.int32),
     )
+    return _fingerprinted(coded, infos)
 
 
 LOAD_STEPS = 4  # progress steps of load_coded: read, docnos coded, rows ordered, assembled
 
 
 def code_stored(
-    tables, collection_id: str, progress: Callable[[int], None] | None = None
+    tables,
+    collection_id: str,
+    progress: Callable[[int], None] | None = None,
+    *,
+    fingerprint: bool = True,
 ) -> CodedArchive:
     """What :func:`code_archive` makes of ``load_archive``, built from the stored integer
     tables (:func:`litaudit.runs.archive.load_tables`) with no string joins or sorts of
     rows by text: the same arrays, in the same order, with the same fingerprint.
     ``progress(1)`` after each of its three steps (see :data:`LOAD_STEPS`).
+    ``fingerprint=False``: no hash of the content (the fingerprint left empty) for a
+    caller that fingerprints the stored archive by its state instead.
 
     Memory: the sort key is built from int32 codes where they fit and each column is
     gathered into order straight from the stored one (robust03's 1.5M rows: 107 MB of
@@ -123,9 +131,10 @@ def code_stored(
     # qrels in load_qrels' order: topic, then docno (as text)
     q_topic, q_doc = top_code[t.q_topic_id], doc_code[t.q_doc_id]
     q_order = np.lexsort((q_doc, q_topic))
+    infos = [(r[1], r[2], r[3]) for r in t.runs]
     coded = _assemble(
         collection_id,
-        [(r[1], r[2], r[3]) for r in t.runs],
+        infos,
         docnos,
         [t.topics[i] for i in top_sorted],
         run_pos[t.run_id[order]],
@@ -136,6 +145,8 @@ def code_stored(
         q_doc[q_order],
         np.asarray(t.q_rel, dtype=np.int32)[q_order],
     )
+    if fingerprint:
+        coded = _fingerprinted(coded, infos)
     tick(1)
     return coded
 
@@ -186,11 +197,6 @@ def _assemble(
     rank = _rank_in_list(run, topic)
     parts = tuple((p or tag) for tag, p, _ in infos)
     part_names = tuple(sorted(set(parts)))
-    h = hashlib.sha256()
-    for part in ("\n".join(map(str, docnos)), "\n".join(q_names), repr(list(infos))):
-        h.update(part.encode("utf-8"))
-    for arr in (run, topic, doc, score, recode[q_topic], q_doc, q_rel):
-        h.update(np.ascontiguousarray(arr).data.cast("B"))  # its bytes, no copy
     return CodedArchive(
         collection_id=collection_id,
         tags=tuple(tag for tag, _, _ in infos),
@@ -208,8 +214,19 @@ def _assemble(
         q_topic=recode[q_topic],
         q_doc=q_doc,
         q_rel=q_rel,
-        fingerprint=h.hexdigest(),
+        fingerprint="",  # see _fingerprinted
     )
+
+
+def _fingerprinted(c: CodedArchive, infos: list[tuple]) -> CodedArchive:
+    """``c`` with the sha256 of its content (docnos, topics, runs' (tag, participant,
+    type) ``infos``, rows, qrels) as its fingerprint."""
+    h = hashlib.sha256()
+    for part in ("\n".join(map(str, c.docnos)), "\n".join(c.topic_names), repr(list(infos))):
+        h.update(part.encode("utf-8"))
+    for arr in (c.run, c.topic, c.doc, c.score, c.q_topic, c.q_doc, c.q_rel):
+        h.update(np.ascontiguousarray(arr).data.cast("B"))  # its bytes, no copy
+    return replace(c, fingerprint=h.hexdigest())
 
 
 def _rank_in_list(run: np.ndarray, topic: np.ndarray) -> np.ndarray:
@@ -250,7 +267,7 @@ def load_coded(
     tables = load_tables(con, cid)
     if progress is not None:
         progress(1)
-    coded = code_stored(tables, cid, progress)
+    coded = code_stored(tables, cid, progress, fingerprint=False)
     del tables
     pa.default_memory_pool().release_unused()
     # the audits' fingerprint of a stored archive is its state (as the ranged path's)

@@ -1,7 +1,8 @@
 """Leave-out-uniques of a ranged archive at several pool depths in one pass over its topic
 ranges (Voorhees, Lin, Efron, SIGIR 2014, Section 4; :mod:`litaudit.analyses.reuse`).
 
-Per range and depth: the unique relevant documents (``overlap.unique_relevant``), then
+Per range and depth: the unique relevant documents (``overlap.unique_relevant`` of the
+rows retrieving a relevant document: no other row bears on them), then
 every run's per-topic AP without its participant's unique relevant documents. For AP that
 second step needs no evaluator call per participant: a run's relevant rows are found once
 a range (they do not depend on the depth), and at each depth the rows of documents its
@@ -49,8 +50,10 @@ def lou_by_ranges(r, depths, measure: str, before, progress: Callable[[int], Non
             full.add(evaluate_topics(c, measure), measure)
         hits = _RelevantRows(c, rel_rows) if measure == DIRECT else None
         for d, a in acc.items():
+            # only the rows of relevant documents bear on their owners: the same result
+            rows = hits.top(d) if hits is not None else top_rows(c, d)
             uni = overlap.unique_relevant(
-                *top_rows(c, d), c.participant_of_run, c.q_topic[rel_rows], c.q_doc[rel_rows]
+                *rows, c.participant_of_run, c.q_topic[rel_rows], c.q_doc[rel_rows]
             )
             a.count(uni)
             if hits is not None:
@@ -115,6 +118,7 @@ class _RelevantRows:
         hit = np.flatnonzero(keys[at] == row_key) if keys.size else np.zeros(0, np.int64)
         self.rel_of_hit = order[at[hit]]  # index into rel_rows
         del row_key, at
+        self.hit_rows = (c.run[hit], topic[hit], c.doc[hit])
         # the (run, topic) lists: contiguous blocks (rows sorted by run, topic, rank)
         n = topic.size
         new = np.ones(n, dtype=bool)
@@ -133,6 +137,11 @@ class _RelevantRows:
         self.lines = np.bincount(np.asarray(c.q_topic, dtype=np.int64), minlength=n_t)
         self.n_runs = len(c.tags)
         self.part_of_run = np.asarray(c.participant_of_run)
+
+    def top(self, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(run, topic, doc) of the relevant rows in the top ``depth`` of their list."""
+        top = self.rank_of_hit <= depth
+        return tuple(x[top] for x in self.hit_rows)  # type: ignore[return-value]
 
     def put_after(self, owner, pos, without, runs_of) -> None:
         """Every run's AP per topic without its participant's unique relevant documents
