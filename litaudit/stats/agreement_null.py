@@ -148,14 +148,15 @@ def agreement_statistics_of(
     x = np.asarray(scores, dtype=float)
     hs = [np.asarray(h, dtype=bool) for h in helds]
     ok = np.isfinite(x)
-    x0 = np.where(ok, x, 0.0)
+    every = bool(ok.all())
+    x0 = x if every else np.where(ok, x, 0.0)
     out: list[list[AgreementStatistic]] = [[] for _ in hs]
     for ps in sets:
         if ps.i.size == 0:
             for o in out:
                 o.append(_no_pairs(ps.analysis))
             continue
-        valid = ok[ps.i] & ok[ps.j]
+        valid = None if every else ok[ps.i] & ok[ps.j]  # None: every score there
         d = x0[ps.i] - x0[ps.j]
         d2 = d * d
         for o, h in zip(out, hs, strict=True):
@@ -178,16 +179,18 @@ def _statistic(ps: PairSet, h, valid, d, d2, alpha: float, min_topics: int) -> A
         base, reuse = ~ha & ~hb, ha & hb
     else:
         base, reuse = ~ha & ~hb, ha & ~hb
-    base &= valid
-    reuse &= valid
+    if valid is not None:
+        base &= valid
+        reuse &= valid
     nb, nr = base.sum(1), reuse.sum(1)
     keep = (nb >= min_topics) & (nr >= min_topics)
     if not keep.any():
         return _no_pairs(ps.analysis)
-    base, reuse, d, d2 = base[keep], reuse[keep], d[keep], d2[keep]
+    # each pair's sums are its row's alone: taken over every pair, then the kept ones
+    # picked (no copies of the pairs x topics arrays)
     nb, nr = nb[keep], nr[keep]
-    eff, pb = _ttests((d * base).sum(1), (d2 * base).sum(1), nb)
-    _, pr = _ttests((d * reuse).sum(1), (d2 * reuse).sum(1), nr)
+    eff, pb = _ttests((d * base).sum(1)[keep], (d2 * base).sum(1)[keep], nb)
+    _, pr = _ttests((d * reuse).sum(1)[keep], (d2 * reuse).sum(1)[keep], nr)
     wb, wr = fast_power(eff, nb, alpha), fast_power(eff, nr, alpha)
     sb, sr = pb < alpha, pr < alpha
     obs = np.array([np.sum(sb & sr), np.sum(sb & ~sr), np.sum(~sb & sr), np.sum(~sb & ~sr)])
