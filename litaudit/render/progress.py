@@ -36,6 +36,7 @@ class Bar:
         self._task = task
         self._counts = dict.fromkeys(counts, 0)
         self._total = total
+        self._done = 0.0
         self._lock = threading.Lock()
 
     @property
@@ -47,6 +48,7 @@ class Bar:
         if self._prog is None:
             return
         with self._lock:
+            self._done += steps
             for k, v in counts.items():
                 self._counts[k] = self._counts.get(k, 0) + v
             text = ", ".join(f"{v:,} {k}" for k, v in self._counts.items())
@@ -61,17 +63,19 @@ class Bar:
 
     def expect(self, steps: float) -> None:
         """``steps`` more to do: the total grows as the work finds it (files read one
-        after the other); a bar of unknown size (``total=None``) gets one."""
+        after the other); a bar of unknown size (``total=None``) gets one, the steps done
+        so far and these."""
         if self._prog is None or not steps:
             return
         with self._lock:
-            self._total = (self._total or 0) + steps
+            self._total = (self._done if self._total is None else self._total) + steps
             self._prog.update(self._task, total=self._total)
 
     def restart(self, description: str) -> None:
         """The next pass over the same steps: the bar back to 0 under a new label."""
         if self._prog is not None:
             with self._lock:
+                self._done = 0.0
                 self._prog.reset(self._task, total=self._total, description=description)
 
     def update(self, *, description: str | None = None, total: float | None = None) -> None:
