@@ -302,13 +302,13 @@ def _archive_verdict(
     notes = _depth_notes(cid, depth, depths, shown)
     audits: list[tuple[str, int | None]] = []
     cov = coverage(len(coded.tags), m, len(coded.topic_names), official_counts(con, cid))
-    # descriptive: RAO and LOU at the shown depth (stored), LOU at every depth
-    # (each reused when an identical call stored it)
+    # descriptive: RAO at the shown depth, LOU at every depth in one pass; both at the
+    # shown depth stored (an identical stored audit handed back instead)
     passes = [Pass(tick, n_parts(coded)) for _ in range(PASSES - 1)]
     rao_done = run_rao(con, cid, depth=shown, save=save, loaded=loaded, progress=passes[0])
     passes[0].finish()
     lou_at = lou_depths_of_archive(coded, sorted({*depths, shown}), progress=passes[1])
-    passes[1].finish()  # LOU at every depth in one pass; the shown depth's stored
+    passes[1].finish()
     lou_done = store_lou(con, lou_at[shown], coded.fingerprint, save=save)
     audits += [("reuse-rao", rao_done.audit_id), ("reuse-lou", lou_done.audit_id)]
     rao, lou_main = rao_done.result, lou_done.result
