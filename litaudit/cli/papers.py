@@ -112,13 +112,18 @@ def show(
 
     with open_read(ctx) as store:
         p = get_paper(store.con, key)
-        results = query_results(store.con, dataclasses.replace(CURATION, paper=p["bibkey"]))
-        h = history(store.con, "paper", p["id"])
+        results = query_results(store.con, dataclasses.replace(CURATION, paper=p.bibkey))
+        h = history(store.con, "paper", p.id)
     if json_out:
-        print_json({**p, "results": results, "history": h})
+        print_json({**p.as_dict(), "results": results, "history": [x.as_dict() for x in h]})
         return
     out.print(
-        table(f"Paper {p['bibkey']}", ["field", "value"], list(p.items()), justify_numbers=False)
+        table(
+            f"Paper {p.bibkey}",
+            ["field", "value"],
+            list(p.as_dict().items()),
+            justify_numbers=False,
+        )
     )
     out.print(
         table(

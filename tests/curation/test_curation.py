@@ -113,9 +113,7 @@ def test_import_keeps_values_as_printed_and_resolves_names(mem_store, tmp_path):
     assert rows["bestAP"]["n_topics"] == 249 and rows["bestAP"]["year"] == 2005
     assert rows["ok7axAP"]["year"] == 1998 and rows["ok7axAP"]["run_type"] == "automatic"
     assert rows["ok7axAP"]["n_topics"] == 50
-    assert [h["action"] for h in history(mem_store.con, "result", rows["bestAP"]["id"])] == [
-        "import"
-    ]
+    assert [h.action for h in history(mem_store.con, "result", rows["bestAP"]["id"])] == ["import"]
 
 
 @pytest.mark.parametrize(
@@ -430,9 +428,9 @@ def test_edit_needs_a_reason_and_goes_to_history(mem_store, tmp_path):
     )
     assert log == [("value", "0.30", "0.300"), ("location", "Table 3", "Table 4")]
     r = get_result(mem_store.con, rid)
-    assert r["value_text"] == "0.300" and r["location"] == "Table 4"
+    assert r.value_text == "0.300" and r.location == "Table 4"
     h = history(mem_store.con, "result", rid)
-    assert [(x["action"], x["field"], x["old_value"], x["new_value"], x["who"]) for x in h[1:]] == [
+    assert [(x.action, x.field, x.old_value, x.new_value, x.who) for x in h[1:]] == [
         ("edit", "value", "0.30", "0.300", "carol"),
         ("edit", "location", "Table 3", "Table 4", "carol"),
     ]
@@ -445,10 +443,10 @@ def test_retracted_results_stay_queryable(mem_store, tmp_path):
         set_status(mem_store, rid, "retracted", reason=None, who="t")
     assert set_status(mem_store, rid, "retracted", reason="wrong run", who="t")
     assert not set_status(mem_store, rid, "retracted", reason="again", who="t")
-    assert get_result(mem_store.con, rid)["status"] == "retracted"
+    assert get_result(mem_store.con, rid).status == "retracted"
     assert len(query_results(mem_store.con, CURATION, collection="trec7")) == 1
     assert query_results(mem_store.con, AUDIT, collection="trec7") == []
-    assert history(mem_store.con, "result", rid)[-1]["action"] == "retract"
+    assert history(mem_store.con, "result", rid)[-1].action == "retract"
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
@@ -555,8 +553,8 @@ def test_bibtex_import_and_errors(mem_store, tmp_path):
     rep = import_bibtex(mem_store, bib, who="t")
     assert rep["added"] == 1
     p = get_paper(mem_store.con, "yang2019critically")
-    assert (p["citation"], p["venue"], p["year"]) == ("Yang et al. (SIGIR 2019)", "SIGIR", 2019)
-    assert p["url"] == "https://doi.org/10.1145/3331184.3331340"
+    assert (p.citation, p.venue, p.year) == ("Yang et al. (SIGIR 2019)", "SIGIR", 2019)
+    assert p.url == "https://doi.org/10.1145/3331184.3331340"
     with pytest.raises(ValidationFailed, match="already exists"):
         import_bibtex(mem_store, bib, who="t")
     assert import_bibtex(mem_store, bib, who="t", skip_existing=True)["skipped"] == 1
