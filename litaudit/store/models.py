@@ -266,4 +266,5 @@ def validated(model, data: dict, what: str):
         err = exc.errors()[0]
         where = ".".join(str(x) for x in err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
-        raise LitauditError(f"{what}: {where + ': ' if where else ''}{msg}") from None
+        named = not where or msg.startswith(where)
+        raise LitauditError(f"{what}: {msg if named else f'{where}: {msg}'}") from None

@@ -305,34 +305,11 @@ def population(con, cond: str, args: list) -> list[tuple]:
 
 # ---------------------------------------------------------------- writing
 
-COLUMNS = (
-    "id",
-    "source",
-    "paper_id",
-    "track",
-    "collection_id",
-    "topic_set",
-    "n_topics",
-    "measure",
-    "value",
-    "value_text",
-    "system",
-    "participant",
-    "role",
-    "run_type",
-    "year",
-    "standard",
-    "location",
-    "transcribed_by",
-    "transcribed_at",
-    "status",
-    "notes",
-    "created_at",
-    "updated_at",
-    "date",
-    "reporter",
-    "url",
-    "code_url",
+# the columns of a stored result, in the DDL's order (schemas 001, 003, 007)
+COLUMNS = tuple(
+    "id source paper_id track collection_id topic_set n_topics measure value value_text "
+    "system participant role run_type year standard location transcribed_by "
+    "transcribed_at status notes created_at updated_at date reporter url code_url".split()
 )
 # Arrow types of the bulk insert's columns (filled on first use; default: string)
 _ARROW_TYPES: dict = {}
