@@ -115,7 +115,13 @@ def show(
         results = query_results(store.con, dataclasses.replace(CURATION, paper=p.bibkey))
         h = history(store.con, "paper", p.id)
     if json_out:
-        print_json({**p.as_dict(), "results": results, "history": [x.as_dict() for x in h]})
+        print_json(
+            {
+                **p.as_dict(),
+                "results": [r.as_dict() for r in results],
+                "history": [x.as_dict() for x in h],
+            }
+        )
         return
     out.print(
         table(
@@ -131,13 +137,13 @@ def show(
             ["id", "collection", "measure", "value", "system", "role", "status"],
             [
                 (
-                    r["id"],
-                    r["collection"],
-                    r["measure"],
-                    r["value_text"],
-                    r["system"],
-                    r["role"],
-                    r["status"],
+                    r.id,
+                    r.collection,
+                    r.measure,
+                    r.value_text,
+                    r.system,
+                    r.role,
+                    r.status,
                 )
                 for r in results
             ],

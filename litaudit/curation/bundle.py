@@ -57,15 +57,15 @@ def export_bundle(con, f) -> dict:
     rows, position = [], {}
     for i, r in enumerate(results, start=1):
         row = export_row(r)
-        row["created_at"], row["updated_at"] = times[r["id"]]
+        row["created_at"], row["updated_at"] = times[r.id]
         rows.append(row)
-        position[r["id"]] = i
+        position[r.id] = i
     from litaudit.curation.filters import CURATION
 
     filtered = f != CURATION
     papers = P.every(con, PAPER_KEYS[:-1], order="id")
     if filtered:
-        used = {r["bibkey"] for r in results if r["bibkey"]}
+        used = {r.bibkey for r in results if r.bibkey}
         papers = [p for p in papers if p[1] in used]
     bibkey = {p[0]: p[1] for p in papers}
     history = []

@@ -32,7 +32,7 @@ def query_results(
     collection: str | None = None,
     measure: str | None = None,
     limit: int | None = None,
-) -> list[dict]:
+) -> list[ResultRecord]:
     """Results passing ``f`` (a collection and a measure given by any name are resolved
     first), ordered by collection, measure, year, id."""
     if collection or measure:

@@ -83,14 +83,16 @@ def tree_files(con) -> dict[str, str]:
     for r in query_results(con, CURATION):
         row = export_row(r)
         line = {k: row[k] for k in RESULT_KEYS[:-3] if row[k] != ""}
-        line["created_at"], line["updated_at"] = times[r["id"]]
-        line["history"] = hist.get(("result", r["id"]), [])
-        if r["source"] == "paper":
-            path = paper_path(r["bibkey"])
+        line["created_at"], line["updated_at"] = times[r.id]
+        line["history"] = hist.get(("result", r.id), [])
+        if r.source == "paper":
+            assert r.bibkey is not None  # the schema: a paper's result names its paper
+            path = paper_path(r.bibkey)
         else:
-            path = track_path(r["track"], r["collection_id"])
-            track_of[path] = (r["track"], r["collection_id"])
-        order = (r["collection_id"], r["measure"], r["n_topics"], r["system"], r["role"])
+            track = r.track or ""
+            path = track_path(track, r.collection_id)
+            track_of[path] = (track, r.collection_id)
+        order = (r.collection_id, r.measure, r.n_topics, r.system, r.role)
         groups.setdefault(path, []).append((order, _line(line)))
     files: dict[str, str] = {}
     for pid, *vals in P.every(con, PAPER_KEYS[:-1], order="bibkey"):

@@ -5,15 +5,15 @@ writes many in one statement (an import or a sync writes tens of thousands: Duck
 single-row inserts slowly), any of its values given once for every entry or as a list
 with one value per entry. Both refuse an entity, an action, a missing ``who`` or
 ``at`` before writing anything (:class:`~litaudit.errors.LitauditError`, one line).
-Reads give typed entries (:class:`Entry`: frozen dataclasses, not SQLModel classes,
-so that ``results show`` does not import SQLModel: 0.6 s).
+Reads give typed entries (:class:`Entry`: NamedTuples, not SQLModel classes, so that
+``results show`` does not import SQLModel: 0.6 s).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 from litaudit.errors import LitauditError
 
@@ -36,8 +36,7 @@ COLUMNS = (
 _LIST_TYPE = {"entity_id": "BIGINT", "changed_at": "TIMESTAMP"}
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """One change as ``results history`` / ``papers show`` show it (``changed_at`` as
     DuckDB prints a TIMESTAMP: ``2026-11-25 22:41:31.123456``)."""
 
@@ -51,11 +50,10 @@ class Entry:
     changed_at: str
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return self._asdict()
 
 
-@dataclass(frozen=True, slots=True)
-class WindowEntry:
+class WindowEntry(NamedTuple):
     """One change of ``results history --collection/--since/--until``: an
     :class:`Entry` with its result's id, collection, measure and system."""
 
@@ -73,7 +71,7 @@ class WindowEntry:
     changed_at: str
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        return self._asdict()
 
 
 def text(v) -> str | None:
@@ -213,7 +211,7 @@ def entries(con, entity: str, entity_id: int) -> list[Entry]:
         "WHERE entity = ? AND entity_id = ? ORDER BY id",
         [entity, entity_id],
     )
-    return [Entry(*r) for r in cur.fetchall()]
+    return [Entry._make(r) for r in cur.fetchall()]
 
 
 def window(con, cond: list[str], args: list) -> list[WindowEntry]:
@@ -228,7 +226,7 @@ def window(con, cond: list[str], args: list) -> list[WindowEntry]:
         + " ORDER BY h.id",
         args,
     )
-    return [WindowEntry(*r) for r in cur.fetchall()]
+    return [WindowEntry._make(r) for r in cur.fetchall()]
 
 
 def every(con, *, order: str = "id") -> list[tuple]:

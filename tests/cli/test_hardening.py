@@ -326,7 +326,7 @@ def test_json_and_parquet_keep_printed_digits(mem_store, tmp_path):
     import_files(
         mem_store, [tmp_path / "j.json", tmp_path / "d.parquet", tmp_path / "f.parquet"], who="t"
     )
-    got = {r["system"]: r["value_text"] for r in query_results(mem_store.con)}
+    got = {r.system: r.value_text for r in query_results(mem_store.con)}
     assert got == {
         "j0": "0.30",
         "j1": "0.2500",
