@@ -77,7 +77,7 @@ def list_(
     with open_read(ctx) as store:
         rows = list_papers(store.con, year=year, venue=venue, tag=tag, collection=collection)
     if json_out:
-        print_json(rows)
+        print_json([r.as_dict() for r in rows])
         return
     out.print(
         table(
@@ -85,12 +85,12 @@ def list_(
             ["id", "bibkey", "citation", "year", "results", "link"],
             [
                 (
-                    r["id"],
-                    r["bibkey"],
-                    r["citation"],
-                    r["year"],
-                    r["results"],
-                    r["doi"] and f"doi:{r['doi']}" or r["url"],
+                    r.id,
+                    r.bibkey,
+                    r.citation,
+                    r.year,
+                    r.results,
+                    r.doi and f"doi:{r.doi}" or r.url,
                 )
                 for r in rows
             ],

@@ -115,7 +115,8 @@ def list_papers(
     venue: str | None = None,
     tag: str | None = None,
     collection: str | None = None,
-) -> list[dict]:
+) -> list[P.PaperListed]:
+    """Papers by year, venue, tag or collection (with results on it), by year and bibkey."""
     from litaudit.curation.filters import parse_years
 
     where: list[str] = []

@@ -142,7 +142,26 @@ def every(con, keys: tuple[str, ...], *, order: str) -> list[tuple]:
     ).fetchall()
 
 
-def listing(con, cond: list[str], args: list, *, collection_id: str | None = None) -> list[dict]:
+class PaperListed(NamedTuple):
+    """A paper as ``papers list`` gives it, with its number of results."""
+
+    id: int
+    bibkey: str
+    citation: str
+    venue: str | None
+    year: int | None
+    doi: str | None
+    url: str | None
+    tags: str | None
+    results: int
+
+    def as_dict(self) -> dict:
+        return self._asdict()
+
+
+def listing(
+    con, cond: list[str], args: list, *, collection_id: str | None = None
+) -> list[PaperListed]:
     """``papers list``: the papers passing ``cond`` (SQL on ``papers p``) with results on
     ``collection_id`` if given, by year and bibkey, each with its number of results."""
     if collection_id is not None:
@@ -158,5 +177,4 @@ def listing(con, cond: list[str], args: list, *, collection_id: str | None = Non
     if cond:
         sql += " WHERE " + " AND ".join(cond)
     cur = con.execute(sql + " ORDER BY p.year, p.bibkey", args)
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    return [PaperListed._make(r) for r in cur.fetchall()]
