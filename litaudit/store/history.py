@@ -3,8 +3,8 @@
 This module is its only writer. :func:`record` writes one entry; :func:`record_many`
 writes many in one statement (an import or a sync writes tens of thousands: DuckDB runs
 single-row inserts slowly), any of its values given once for every entry or as a list
-with one value per entry. Both refuse an entity, an action, a missing ``who`` or
-``at`` before writing anything (:class:`~litaudit.errors.LitauditError`, one line).
+with one value per entry. Both refuse an unknown entity or action, a missing ``who``
+or ``at`` before writing anything (:class:`~litaudit.errors.LitauditError`, one line).
 Reads give typed entries (:class:`Entry`: NamedTuples, not SQLModel classes, so that
 ``results show`` does not import SQLModel: 0.6 s).
 """

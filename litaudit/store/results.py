@@ -375,23 +375,19 @@ def update(con, result_id: int, changes: dict, *, at: dt.datetime) -> None:
         ) from None
 
 
-_SQL_TYPE = {"id": "BIGINT", "status": "VARCHAR", "notes": "VARCHAR", "role": "VARCHAR"}
+_SET_MANY = ("status", "notes", "role")  # VARCHAR columns
 
 
 def set_many(con, column: str, ids: list[int], new, *, at: dt.datetime) -> None:
     """One column of many results in one statement: ``new`` one value for all, or a list
     of one per id (``column``: status, notes or role)."""
+    if column not in _SET_MANY:
+        raise LitauditError(f"set_many: {column!r} is not one of {', '.join(_SET_MANY)}")
     if not ids:
         return
-    typ = _SQL_TYPE[column]
-    if isinstance(new, list):
-        src = f"SELECT unnest(?::BIGINT[]) AS id, unnest(?::{typ}[]) AS new"
-        args = [ids, new]
-    else:
-        src = f"SELECT unnest(?::BIGINT[]) AS id, CAST(? AS {typ}) AS new"
-        args = [ids, new]
+    value = "unnest(?::VARCHAR[])" if isinstance(new, list) else "CAST(? AS VARCHAR)"
     con.execute(
-        f"UPDATE results SET {column} = s.new, updated_at = ? FROM ({src}) s "
-        "WHERE results.id = s.id",
-        [at, *args],
+        f"UPDATE results SET {column} = s.new, updated_at = ? FROM "
+        f"(SELECT unnest(?::BIGINT[]) AS id, {value} AS new) s WHERE results.id = s.id",
+        [at, ids, new],
     )
