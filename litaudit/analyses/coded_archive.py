@@ -372,3 +372,22 @@ class TopicColumns:
         m = np.ascontiguousarray(self.values[:, cols])
         runs = tuple(str(i) for i in range(m.shape[0]))
         return Evaluation((measure,), runs, tuple(map(str, cols)), m[None]).mean(measure)
+
+
+def find_sorted(keys: np.ndarray, wanted: np.ndarray, span: int) -> tuple[np.ndarray, np.ndarray]:
+    """(indices into ``wanted`` of the values found in ``keys``, their positions in
+    ``keys``): ``keys`` sorted, distinct, all values in [0, ``span``). A dense table of the
+    span when it is no larger than a few times ``wanted`` (one gather), else a binary
+    search; the same answer either way."""
+    if not keys.size or not wanted.size:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    if span <= 4 * wanted.size + 1024:
+        table = np.full(span, -1, dtype=np.int32 if keys.size < 2**31 else np.int64)
+        table[keys] = np.arange(keys.size)
+        at = table[wanted]
+        del table
+        hit = np.flatnonzero(at >= 0)
+        return hit, at[hit].astype(np.int64)
+    at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+    hit = np.flatnonzero(keys[at] == wanted)
+    return hit, at[hit]

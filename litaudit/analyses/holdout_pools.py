@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from litaudit.analyses.coded_archive import CodedArchive
+from litaudit.analyses.coded_archive import CodedArchive, find_sorted
 from litaudit.errors import ParameterError
 
 
@@ -133,11 +133,7 @@ def _relevant_hits(c: CodedArchive) -> list[tuple[np.ndarray, np.ndarray, int]]:
     key_bounds = np.searchsorted(rel_keys, np.arange(n_t + 1) * n_d)
     out = []
     if rel_keys.size:
-        row_key = topic * n_d + doc
-        pos = np.minimum(np.searchsorted(rel_keys, row_key), rel_keys.size - 1)
-        hit = np.flatnonzero(rel_keys[pos] == row_key)
-        del row_key
-        pos = pos[hit]
+        hit, pos = find_sorted(rel_keys, topic * n_d + doc, n_t * n_d)
         by_topic = np.argsort(topic[hit], kind="stable")  # keeps (run, rank) order
         hit, pos = hit[by_topic], pos[by_topic]
         bounds = np.searchsorted(topic[hit], np.arange(n_t + 1))

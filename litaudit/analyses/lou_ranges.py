@@ -19,7 +19,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from litaudit.analyses.coded_archive import CodedArchive, TopicColumns, evaluate_topics
+from litaudit.analyses.coded_archive import (
+    CodedArchive,
+    TopicColumns,
+    evaluate_topics,
+    find_sorted,
+)
 from litaudit.runs.order import position_in_group
 from litaudit.stats import overlap
 
@@ -113,11 +118,8 @@ class _RelevantRows:
         keys = q_topic * n_d + c.q_doc[rel_rows]
         order = np.argsort(keys, kind="stable")
         keys = keys[order]
-        row_key = topic * n_d + c.doc
-        at = np.minimum(np.searchsorted(keys, row_key), max(keys.size - 1, 0))
-        hit = np.flatnonzero(keys[at] == row_key) if keys.size else np.zeros(0, np.int64)
-        self.rel_of_hit = order[at[hit]]  # index into rel_rows
-        del row_key, at
+        hit, at = find_sorted(keys, topic * n_d + c.doc, n_t * n_d)
+        self.rel_of_hit = order[at]  # index into rel_rows
         self.hit_rows = (c.run[hit], topic[hit], c.doc[hit])
         # the (run, topic) lists: contiguous blocks (rows sorted by run, topic, rank)
         n = topic.size
@@ -141,7 +143,7 @@ class _RelevantRows:
     def top(self, depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(run, topic, doc) of the relevant rows in the top ``depth`` of their list."""
         top = self.rank_of_hit <= depth
-        return tuple(x[top] for x in self.hit_rows)  # type: ignore[return-value]
+        return tuple(x[top] for x in self.hit_rows)
 
     def put_after(self, owner, pos, without, runs_of) -> None:
         """Every run's AP per topic without its participant's unique relevant documents

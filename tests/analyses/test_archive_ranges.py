@@ -95,3 +95,19 @@ def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store
     assert sum(ticks) == len(ranged.ranges)
     for d in depths:
         assert got[d] == reuse.lou_of_archive(whole, depth=d)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_find_sorted_dense_table_and_binary_search_agree(seed):
+    from litaudit.analyses.coded_archive import find_sorted
+
+    rng = np.random.default_rng(seed)
+    span = int(rng.integers(1, 5000))
+    keys = np.unique(rng.integers(0, span, size=int(rng.integers(0, 300))))
+    wanted = rng.integers(0, span, size=int(rng.integers(0, 2000)))
+    hit, at = find_sorted(keys, wanted, span)  # a table when the span is small enough
+    big_hit, big_at = find_sorted(keys, wanted, 10**9)  # binary search
+    np.testing.assert_array_equal(hit, big_hit)
+    np.testing.assert_array_equal(at, big_at)
+    np.testing.assert_array_equal(keys[at], wanted[hit])
+    assert np.isin(np.delete(wanted, hit), keys).sum() == 0
