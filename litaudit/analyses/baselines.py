@@ -29,7 +29,7 @@ import statistics
 from dataclasses import dataclass
 from decimal import Decimal
 
-from litaudit.analyses.audits import Audited, run_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.population import ResultRow, load_results, results_fingerprint
 from litaudit.curation.filters import Filters
 from litaudit.errors import ParameterError
@@ -308,14 +308,12 @@ def run_baselines(
     cid = resolve_collection(con, collection).id
     m = resolve_measure(con, measure)
     rep = baseline_standing(con, cid, m, value=value, model=model, claim=claim)
-    return run_or_reuse(
-        con,
-        "baselines",
+    key = AuditKey(
+        kind="baselines",
         collection_id=cid,
         measure=m,
         params={"baseline": rep.value_text, "model": model, "claim": claim},
-        fingerprint=rep.fingerprint,
-        compute=lambda: rep,
         method="exact",
-        save=save,
+        input_fingerprint=rep.fingerprint,
     )
+    return run_or_reuse(con, key, lambda: rep, save=save)

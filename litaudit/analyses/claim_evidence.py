@@ -30,6 +30,7 @@ from litaudit.analyses.claim_run import (
 )
 from litaudit.errors import ParameterError
 from litaudit.stats import claim as claim_stats
+from litaudit.stats.extreme import Sampling
 
 
 @dataclass(frozen=True)
@@ -334,13 +335,13 @@ def _with_chance_se(audit: claim_stats.ClaimAudit, values, se: float) -> claim_s
         se,
         c.n_other,
         values=values,
-        alpha=c.alpha,
-        hidden_multiplier=c.hidden_multiplier,
-        method=audit.method,
-        trials=audit.trials,
-        seed=audit.seed,
-        p_floor=defaults.P_FLOOR,
-        n_star_cap=c.n_star_cap,
+        model=claim_stats.ChanceModel(
+            alpha=c.alpha,
+            hidden_multiplier=c.hidden_multiplier,
+            sampling=Sampling(method=audit.method, trials=audit.trials, seed=audit.seed),
+            p_floor=defaults.P_FLOOR,
+            n_star_cap=c.n_star_cap,
+        ),
     )
     return dataclasses.replace(audit, chance=ch)
 

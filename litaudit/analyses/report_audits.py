@@ -132,9 +132,13 @@ def prepare_report(
         check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
     history = tuple(_literature(con, "history", ref.id, m, note, filters=filters) for m in measures)
+    from litaudit.analyses.best import Claim
+
     kw: dict[str, Any] = {"evidence": evidence} if asked else {}
     claimed = (
-        _literature(con, "claim", ref.id, measures[0], note, value=claim, filters=filters, **kw)
+        _literature(
+            con, "claim", ref.id, measures[0], note, claim=Claim(value=claim), filters=filters, **kw
+        )
         if claim is not None or asked
         else None
     )

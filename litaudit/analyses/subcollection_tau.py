@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, run_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.analyses.reuse import optional_float as _f
 from litaudit.errors import InputError, ParameterError
@@ -328,18 +328,20 @@ def run_subcollections(
 
         # the mapping file is input too: a changed file is a different call
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
-    return run_or_reuse(
-        con,
-        "reuse-subcollections",
+    key = AuditKey(
+        kind="reuse-subcollections",
         collection_id=cid,
         measure="AP",
         params=params,
-        fingerprint=coded.fingerprint,
         method="randomization",
+        input_fingerprint=coded.fingerprint,
         seed=seed,
         trials=permutations,
-        save=save,
-        compute=lambda: subcollections_of_archive(
+    )
+    return run_or_reuse(
+        con,
+        key,
+        lambda: subcollections_of_archive(
             coded,
             split=split,
             permutations=permutations,
@@ -349,4 +351,5 @@ def run_subcollections(
             workers=workers,
             progress=progress,
         ),
+        save=save,
     )

@@ -168,7 +168,7 @@ def run_verdict(
     ``depth`` None: the collection's recorded pool depth (no decision when unknown).
     ``loaded``: the (collection id, coded archive) of ``collection`` when the caller has
     it already (as :func:`load_coded` returns it)."""
-    from litaudit.analyses.audits import run_or_reuse
+    from litaudit.analyses.audits import AuditKey, run_or_reuse
 
     if not 0 < alpha < 0.5:
         raise ParameterError(f"alpha must be in (0, 0.5), got {alpha}")
@@ -190,18 +190,20 @@ def run_verdict(
     if not split.startswith("prefix") and Path(split).is_file():
         # the mapping file is input too (as in run_subcollections)
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
-    return run_or_reuse(
-        con,
-        KIND,
+    key = AuditKey(
+        kind=KIND,
         collection_id=cid,
         measure=None,
         params=params,
-        fingerprint=coded.fingerprint,
         method=METHOD,
+        input_fingerprint=coded.fingerprint,
         seed=seed,
         trials=assignments,
-        save=save,
-        compute=lambda: _archive_verdict(
+    )
+    return run_or_reuse(
+        con,
+        key,
+        lambda: _archive_verdict(
             con,
             loaded,
             depth=decide_at,
@@ -218,6 +220,7 @@ def run_verdict(
             save=save,
             progress=progress,
         ),
+        save=save,
     )
 
 

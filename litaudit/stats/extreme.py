@@ -58,7 +58,34 @@ from litaudit.errors import ParameterError
 EULER_GAMMA = float(np.euler_gamma)
 METHODS = ("exact", "montecarlo")
 DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
+DEFAULT_SEED = defaults.MONTECARLO_SEED
 _CHUNK = 2_000_000  # draws per simulation chunk (bounds memory at ~16 MB)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sampling:
+    """How the distribution of the max and min of N draws is computed: ``method`` 'exact'
+    (closed form) or 'montecarlo' (``trials`` simulations from ``seed``: the paper's
+    procedure). Build it with :meth:`of`, which fills in the Monte Carlo defaults."""
+
+    method: str = "exact"
+    trials: int | None = None
+    seed: int | None = None
+
+    @classmethod
+    def of(
+        cls, method: str = "exact", trials: int | None = None, seed: int | None = None
+    ) -> Sampling:
+        """The sampling a user asked for: for the Monte Carlo method its trials and seed,
+        ``defaults.MONTECARLO_TRIALS`` and ``MONTECARLO_SEED`` when not given; an exact
+        method keeps neither (the method itself is checked where it is used)."""
+        if method != "montecarlo":
+            return cls(method=method)
+        return cls(
+            method=method,
+            trials=DEFAULT_TRIALS if trials is None else trials,
+            seed=DEFAULT_SEED if seed is None else seed,
+        )
 
 
 # ----------------------------------------------------------------------------- checks
