@@ -190,7 +190,7 @@ def _reuse(
         )
     from litaudit.analyses.archive_ranges import load_ranged
     from litaudit.analyses.coded_archive import load_coded
-    from litaudit.analyses.verdict import run_verdict
+    from litaudit.analyses.verdict import VerdictSettings, run_verdict
 
     # by topic ranges (issue 24), unless the sub-collection analysis needs it whole
     loaded = load_coded(con, cid) if subcollections else load_ranged(con, cid)
@@ -198,7 +198,8 @@ def _reuse(
     if verdict is None:
         what = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
         note(f"running the reusability audits of {cid} ({what})")
-        vid = run_verdict(con, cid, subcollections=subcollections, loaded=loaded).audit_id
+        asked = VerdictSettings(subcollections=subcollections)
+        vid = run_verdict(con, cid, asked, loaded=loaded).audit_id
         if vid is None:
             raise LitauditError(f"the reusability verdict of {cid} was not stored")
         verdict = vid

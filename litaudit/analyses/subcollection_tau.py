@@ -304,25 +304,36 @@ def subcollection_params(split: str, automatic_only: bool, drop_bottom: float) -
     return {"split": split, "automatic_only": automatic_only, "drop_bottom": drop_bottom}
 
 
+@dataclass(frozen=True, kw_only=True)
+class SubcollectionTest:
+    """The sub-collection test as asked: documents split by ``split`` ('prefix',
+    'prefix:A,B' or a mapping file), ``permutations`` random splits from ``seed``, the
+    automatic runs only (or all), the bottom ``drop_bottom`` share of runs by MAP left
+    out (Sanderson et al. 2012, Section 3)."""
+
+    split: str = "prefix"
+    permutations: int = SUBCOLLECTION_PERMUTATIONS
+    seed: int = DEFAULT_SEED
+    automatic_only: bool = True
+    drop_bottom: float = SUBCOLLECTION_BOTTOM
+
+
 def run_subcollections(
     con,
     collection: str,
+    test: SubcollectionTest = SubcollectionTest(),
     *,
-    split: str = "prefix",
-    permutations: int = SUBCOLLECTION_PERMUTATIONS,
-    seed: int = DEFAULT_SEED,
-    automatic_only: bool = True,
-    drop_bottom: float = SUBCOLLECTION_BOTTOM,
     workers: int = 1,
     save: bool = True,
     loaded=None,
     progress: Callable[[int], None] | None = None,
 ) -> Audited[SubcollectionReport]:
-    """The sub-collection test of a stored archive, stored as an audit (or the stored audit
-    of an identical call: same split, selection, seed, permutations and archive)."""
+    """The sub-collection ``test`` of a stored archive, stored as an audit (or the stored
+    audit of an identical call: same split, selection, seed, permutations and archive)."""
     cid, coded = loaded or load_coded(con, collection)
+    split, seed, permutations = test.split, test.seed, test.permutations
     rule = split if split.startswith("prefix") else str(Path(split))
-    params = subcollection_params(rule, automatic_only, drop_bottom)
+    params = subcollection_params(rule, test.automatic_only, test.drop_bottom)
     if not split.startswith("prefix") and Path(split).is_file():
         import hashlib
 
@@ -346,8 +357,8 @@ def run_subcollections(
             split=split,
             permutations=permutations,
             seed=seed,
-            automatic_only=automatic_only,
-            drop_bottom=drop_bottom,
+            automatic_only=test.automatic_only,
+            drop_bottom=test.drop_bottom,
             workers=workers,
             progress=progress,
         ),

@@ -477,7 +477,12 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     # the decision does not depend on the seed of the (descriptive) assignments
     with open_store(path) as store:
         runs = [
-            V.run_verdict(store.con, "robust03", depth=100, seed=s, assignments=1, save=False)
+            V.run_verdict(
+                store.con,
+                "robust03",
+                V.VerdictSettings(depth=100, seed=s, assignments=1),
+                save=False,
+            )
             for s in (1, 2, 3)
         ]
         stored = list_audits(store.con, kind=V.KIND)[-1].result
