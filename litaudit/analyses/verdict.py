@@ -34,6 +34,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.agreement_randomization import (
+    AgreementSettings,
     AgreementTest,
     HoldoutDesign,
     archive_agreement,
@@ -274,10 +275,8 @@ def _agreement(coded, m: int, shown: int, assignments: int, seed: int, alpha: fl
         return None
     return archive_agreement(
         coded,
+        AgreementSettings(assignments=assignments, seed=seed, alpha=alpha),
         depth=shown,
-        assignments=assignments,
-        seed=seed,
-        alpha=alpha,
         progress=tick,
         pools=pools,
     )
@@ -410,9 +409,7 @@ def matrix_verdict(
         agreement = matrix_agreement(
             x,
             site,
-            assignments=assignments,
-            seed=seed,
-            alpha=alpha,
+            AgreementSettings(assignments=assignments, seed=seed, alpha=alpha),
             source=source,
             progress=progress,
         )
