@@ -19,6 +19,7 @@ from litaudit import defaults
 from litaudit.analyses.audits import fingerprint
 from litaudit.analyses.baselines import BaselineStanding, baseline_standing
 from litaudit.analyses.claim_run import (
+    PairedSettings,
     RunEvaluation,
     SameTopic,
     _Scored,
@@ -28,6 +29,7 @@ from litaudit.analyses.claim_run import (
     evaluate_claim_run,
     same_topic,
 )
+from litaudit.analyses.population import Population
 from litaudit.errors import ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats.extreme import Sampling
@@ -86,10 +88,8 @@ def attach(con, pop, audit, asked: Asked, claim_run, claimed, subject, holder):
         return None, audit
     ev, audit2 = gather(
         con,
-        pop.collection_id,
-        pop.measure,
+        pop,
         audit,
-        [r.value for r in pop.rows],
         claimed=claimed,
         subject_system=None if subject is None else subject.system,
         record_system=holder.system,
@@ -125,10 +125,8 @@ class ClaimEvidence:
 
 def gather(
     con,
-    collection_id: str,
-    measure: str,
+    pop: Population,
     audit: claim_stats.ClaimAudit,
-    values,
     *,
     claimed: str | None,
     subject_system: str | None,
@@ -136,9 +134,11 @@ def gather(
     claim_run: ClaimRun | None,
     asked: Asked,
 ) -> tuple[ClaimEvidence, claim_stats.ClaimAudit]:
-    """The claim's evidence, and its audit with the chance check redone on the
-    interaction se when the claim has a run. ``claimed``: the claim as printed (None when
-    its value came from the run)."""
+    """The evidence of a claim against ``pop``, and its audit with the chance check redone
+    on the interaction se when the claim has a run. ``claimed``: the claim as printed
+    (None when its value came from the run)."""
+    collection_id, measure = pop.collection_id, pop.measure
+    values = [r.value for r in pop.rows]
     run = None
     if claim_run is not None:
         run = claim_run.evaluation
@@ -224,8 +224,7 @@ def _same_topic(
         record_tag=archive_tag(con, collection_id, record_system),
         against=asked.against,
         with_se=claim_run is not None,
-        permutations=asked.permutations,
-        seed=asked.seed,
+        tests=PairedSettings(permutations=asked.permutations, seed=asked.seed),
     )
     return st, None
 
