@@ -508,13 +508,13 @@ class HistoryReport:
 HISTORY_STEPS = ("auto", "date", "year")
 
 
-def _steps(rows: list[ResultRow], by: str) -> tuple[list[int] | None, list[str] | None]:
-    """(times, labels) of a replay by date (date ordinals and ISO dates), or (None, None)
-    for a replay by year."""
+def _steps(rows: list[ResultRow], by: str) -> tuple[list[int], list[str]] | None:
+    """(times, labels) of a replay by date (date ordinals and ISO dates), or None for a
+    replay by year."""
     import datetime as dt
 
     if by != "date":
-        return None, None
+        return None
     days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
     return [d.toordinal() for d in days], [d.isoformat() for d in days]
 
@@ -548,7 +548,6 @@ def run_history(
         )
     if by == "auto":
         by = "year" if undated else "date"
-    times, labels = _steps(rows, by)
     noise = population_noise(con, pop, se, alpha)
     h = sequential.replay(
         [r.value for r in rows],
@@ -556,8 +555,7 @@ def run_history(
         pop.n_topics,
         alpha=alpha,
         reference=reference,
-        times=times,
-        labels=labels,
+        steps=_steps(rows, by),
         p_floor=defaults.P_FLOOR,
         se=None if noise.source == "model" else noise.se,
         n_model=noise.n_model,
