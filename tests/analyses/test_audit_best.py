@@ -24,46 +24,50 @@ def _paper(con, bibkey: str, citation: str, year: int) -> int:
     ).fetchone()[0]
 
 
-def _result(
-    con,
-    *,
-    value: float,
-    system: str,
-    year: int = 2010,
-    paper: int | None = None,
-    track: str | None = None,
-    n_topics: int = 249,
-    measure: str = "AP",
-    role: str = "proposed",
-    run_type: str | None = None,
-    status: str = "draft",
-    standard: bool = True,
-    collection: str = ROBUST,
-) -> None:
+# a result's columns as _result writes them unless given
+_RESULT = dict(
+    year=2010,
+    paper=None,
+    track=None,
+    n_topics=249,
+    measure="AP",
+    role="proposed",
+    run_type=None,
+    status="draft",
+    standard=True,
+    collection=ROBUST,
+)
+
+
+def _result(con, *, value: float, system: str, **given) -> None:
+    """Insert one result of ``value`` by ``system`` (the other columns: _RESULT)."""
     from litaudit.store.refdata import resolve_collection
 
-    cid = resolve_collection(con, collection).id
+    unknown = set(given) - set(_RESULT)
+    assert not unknown, unknown
+    r = _RESULT | given
+    cid = resolve_collection(con, r["collection"]).id
     con.execute(
         "INSERT INTO results (source, paper_id, track, collection_id, n_topics, measure, value, "
         "value_text, system, role, run_type, year, standard, location, transcribed_by, "
         "transcribed_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'test', "
         "DATE '2026-01-01', ?)",
         [
-            "paper" if paper else "official",
-            paper,
-            track,
+            "paper" if r["paper"] else "official",
+            r["paper"],
+            r["track"],
             cid,
-            n_topics,
-            measure,
+            r["n_topics"],
+            r["measure"],
             value,
             f"{value:.4f}",
             system,
-            role,
-            run_type,
-            year,
-            standard,
+            r["role"],
+            r["run_type"],
+            r["year"],
+            r["standard"],
             "Table 2",
-            status,
+            r["status"],
         ],
     )
 
