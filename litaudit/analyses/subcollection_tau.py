@@ -76,6 +76,16 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
             f"--split {rule!r}: expected 'prefix', 'prefix:A,B,...' or a "
             "mapping file (docno sub-collection), and no such file exists"
         )
+    mapped = docs.map(_read_mapping(path))
+    names = tuple(sorted(set(mapped.dropna())))
+    if not names:
+        raise InputError(str(path), None, "no document of the archive is in the mapping file")
+    codes = pd.Categorical(mapped, categories=list(names)).codes.astype(np.int64)
+    return Split(str(path), names, codes)
+
+
+def _read_mapping(path: Path) -> dict[str, str]:
+    """The docno -> sub-collection lines of a mapping file (see :func:`split_documents`)."""
     mapping: dict[str, str] = {}
     try:
         text = path.read_text(encoding="utf-8")
@@ -98,12 +108,7 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
         mapping[d] = name
     if not mapping:
         raise InputError(str(path), None, "the mapping file maps no document")
-    mapped = docs.map(mapping)
-    names = tuple(sorted(set(mapped.dropna())))
-    if not names:
-        raise InputError(str(path), None, "no document of the archive is in the mapping file")
-    codes = pd.Categorical(mapped, categories=list(names)).codes.astype(np.int64)
-    return Split(str(path), names, codes)
+    return mapping
 
 
 @dataclass(frozen=True)
