@@ -72,7 +72,7 @@ class RunRAO:
     effectiveness: float | None  # mean of the measure over topics (R-precision by default)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RAOReport:
     """Run Average Overlap of every run (Voorhees et al. 2014, Section 3, Figure 1)."""
 

@@ -31,7 +31,7 @@ from litaudit.analyses.population import (
 from litaudit.errors import NotFound, ParameterError
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SummaryRow:
     """One line of `audit summary`: a `best` audit of a collection, measure and source."""
 
@@ -145,29 +145,29 @@ def run_summary(
         s = rep.stats
         out.append(
             SummaryRow(
-                rep.collection_id,
-                rep.collection_name,
-                rep.measure,
-                src,
-                s.reference.n_results,
-                rep.n_topics,
-                s.reference.mu,
-                s.reference.sd,
-                s.interval.value,
-                rep.best.value_text,
-                rep.best.system,
-                rep.best.provenance,
-                s.interval.mu0,
-                s.interval.lower,
-                s.n_candidates,
-                s.thresholds.max_threshold,
-                s.thresholds.n_above,
-                s.mxvd.expected_max,
-                rep.population,
-                s.thresholds.gap_sd,
-                not s.thresholds.informative,
-                aid,
-                rep.noise.source if rep.noise is not None else "model",
+                collection_id=rep.collection_id,
+                collection_name=rep.collection_name,
+                measure=rep.measure,
+                source=src,
+                N=s.reference.n_results,
+                n_topics=rep.n_topics,
+                mu=s.reference.mu,
+                sd=s.reference.sd,
+                best=s.interval.value,
+                best_text=rep.best.value_text,
+                best_system=rep.best.system,
+                best_provenance=rep.best.provenance,
+                mu0=s.interval.mu0,
+                lower=s.interval.lower,
+                n_candidates=s.n_candidates,
+                threshold=s.thresholds.max_threshold,
+                n_above=s.thresholds.n_above,
+                expected_max=s.mxvd.expected_max,
+                population=rep.population,
+                gap_sd=s.thresholds.gap_sd,
+                uninformative=not s.thresholds.informative,
+                audit_id=aid,
+                se_source=rep.noise.source if rep.noise is not None else "model",
             )
         )
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

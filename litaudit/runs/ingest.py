@@ -234,18 +234,18 @@ def _read_and_commit_groups(
         if info_of is None:
             info_of = meta if meta is not None else official_metadata(con, collection_id)
         job = GroupWrite(
-            collection_id,
-            qp if qtable is not None else None,
-            q_sha if qtable is not None else None,
-            qtable,
-            qwords,
-            int(n_judg),
-            qtopics,
-            todo,
-            words,
-            info_of,
-            lenient,
-            threads,
+            collection_id=collection_id,
+            qp=qp if qtable is not None else None,
+            q_sha=q_sha if qtable is not None else None,
+            qtable=qtable,
+            qwords=qwords,
+            n_judg=int(n_judg),
+            qtopics=qtopics,
+            todo=todo,
+            words=words,
+            info_of=info_of,
+            lenient=lenient,
+            threads=threads,
         )
         commit_group(store, job, stored_topics, undo, tally, release=release)
         tally.add(todo)

@@ -104,7 +104,18 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
 
     def compute():
         calls.append(1)
-        return RAOReport(cid, 2, "Rprec", 0, 0, 0.5, None, None, None, ())
+        return RAOReport(
+            collection_id=cid,
+            depth=2,
+            measure="Rprec",
+            n_runs=0,
+            n_participants=0,
+            lower_bound=0.5,
+            mean_rao=None,
+            min_rao=None,
+            max_rao=None,
+            runs=(),
+        )
 
     def key(kind="reuse-rao", params=None, seed=None):
         params = {"depth": 2} if params is None else params
