@@ -58,7 +58,7 @@ def _write_results(db) -> None:
     with open_store(db) as store:
         con = store.con
         cid = resolve_collection(con, "robust04").id
-        papers = {}
+        papers: dict[str | None, int] = {}
         for system, value, year, role, bibkey in ROWS:
             if bibkey is not None and bibkey not in papers:
                 papers[bibkey] = con.execute(
