@@ -64,7 +64,7 @@ class AuditModel:
     level ``alpha``; mu0 and the interval at probability ``p``; the standard error of one
     mean by ``se`` ('model', 'interaction', a value, or None: the default rule of
     :mod:`litaudit.analyses.noise`); the max distribution computed by ``sampling``
-    (:meth:`Sampling.of` fills in the Monte Carlo trials and seed)."""
+    (which fills in the Monte Carlo trials and seed)."""
 
     alpha: float = DEFAULT_ALPHA
     p: float = DEFAULT_P

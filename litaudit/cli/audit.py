@@ -190,7 +190,8 @@ def _model(alpha: float, p: float, method: str, trials, seed, se: str | None):
     from litaudit.analyses.noise import parse_se
     from litaudit.stats.extreme import Sampling
 
-    return AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=Sampling.of(method, trials, seed))
+    sampling = Sampling(method=method, trials=trials, seed=seed)
+    return AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
 
 
 def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):

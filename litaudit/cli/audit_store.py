@@ -129,7 +129,7 @@ def matrix(
     from litaudit.render.audits import emit
     from litaudit.stats.extreme import Sampling
 
-    sampling = Sampling.of(method, trials, seed)
+    sampling = Sampling(method=method, trials=trials, seed=seed)
     model = AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
     opener = open_read if no_save else open_write
     with opener(ctx) as store:

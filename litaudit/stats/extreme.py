@@ -66,26 +66,20 @@ _CHUNK = 2_000_000  # draws per simulation chunk (bounds memory at ~16 MB)
 class Sampling:
     """How the distribution of the max and min of N draws is computed: ``method`` 'exact'
     (closed form) or 'montecarlo' (``trials`` simulations from ``seed``: the paper's
-    procedure). Build it with :meth:`of`, which fills in the Monte Carlo defaults."""
+    procedure). The Monte Carlo defaults are filled in here, the one place:
+    ``defaults.MONTECARLO_TRIALS`` and ``MONTECARLO_SEED`` when not given; any other
+    method keeps neither (the method itself is checked where it is used)."""
 
     method: str = "exact"
     trials: int | None = None
     seed: int | None = None
 
-    @classmethod
-    def of(
-        cls, method: str = "exact", trials: int | None = None, seed: int | None = None
-    ) -> Sampling:
-        """The sampling a user asked for: for the Monte Carlo method its trials and seed,
-        ``defaults.MONTECARLO_TRIALS`` and ``MONTECARLO_SEED`` when not given; an exact
-        method keeps neither (the method itself is checked where it is used)."""
-        if method != "montecarlo":
-            return cls(method=method)
-        return cls(
-            method=method,
-            trials=DEFAULT_TRIALS if trials is None else trials,
-            seed=DEFAULT_SEED if seed is None else seed,
-        )
+    def __post_init__(self) -> None:
+        montecarlo = self.method == "montecarlo"
+        trials = (DEFAULT_TRIALS if self.trials is None else self.trials) if montecarlo else None
+        seed = (DEFAULT_SEED if self.seed is None else self.seed) if montecarlo else None
+        object.__setattr__(self, "trials", trials)  # (frozen: set once, here)
+        object.__setattr__(self, "seed", seed)
 
 
 # ----------------------------------------------------------------------------- checks

@@ -125,7 +125,7 @@ def test_stored_audit_carries_everything_needed_to_cite_it(lit):
         lit.con,
         ROBUST,
         "AP",
-        model=B.AuditModel(sampling=E.Sampling.of(method="montecarlo", trials=1000, seed=9)),
+        model=B.AuditModel(sampling=E.Sampling(method="montecarlo", trials=1000, seed=9)),
     )
     m = get_audit(lit.con, mc.audit_id)
     assert (m.method, m.seed, m.trials) == ("montecarlo", 9, 1000)

@@ -277,3 +277,14 @@ def test_grid_integration_agrees_with_adaptive_quadrature(N):
     fast, slow = E.std_max_moments(N), E.std_max_moments(N, adaptive=True)
     assert fast[0] == pytest.approx(slow[0], abs=1e-10)
     assert fast[1] == pytest.approx(slow[1], abs=1e-10)
+
+
+def test_sampling_fills_in_the_monte_carlo_defaults():
+    from litaudit import defaults
+
+    mc = E.Sampling(method="montecarlo")
+    assert (mc.trials, mc.seed) == (defaults.MONTECARLO_TRIALS, defaults.MONTECARLO_SEED)
+    given = E.Sampling(method="montecarlo", trials=200, seed=0)
+    assert (given.trials, given.seed) == (200, 0)
+    # an exact method keeps neither (they would enter a stored audit's key)
+    assert E.Sampling(method="exact", trials=500, seed=3) == E.Sampling()
