@@ -57,7 +57,7 @@ def _digits(text: str) -> int:
     return max(0, -int(exp)) if isinstance(exp, int) else 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BaselineRef:
     """A reference value: ``kind`` (published baseline, reproduction, official), its
     value as printed, system, and where it comes from (``source``, ``url``)."""
@@ -72,7 +72,15 @@ class BaselineRef:
 
 
 def _ref(kind: str, r: ResultRow) -> BaselineRef:
-    return BaselineRef(kind, r.id, r.system, r.value, r.value_text, r.provenance, r.url or r.link)
+    return BaselineRef(
+        kind=kind,
+        result_id=r.id,
+        system=r.system,
+        value=r.value,
+        value_text=r.value_text,
+        source=r.provenance,
+        url=r.url or r.link,
+    )
 
 
 @dataclass(frozen=True)

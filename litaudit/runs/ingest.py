@@ -62,7 +62,7 @@ class Grouping:
     threads: int = 2
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ImportReport:
     collection_id: str
     qrels: str  # "imported", "unchanged" or "stored" (no file given)
@@ -119,13 +119,21 @@ def import_archive(
     whole: set[Path] = set()  # files that cannot be read in pieces
     while True:
         try:
-            attempt = _Attempt(store, collection_id, meta, lenient, progress, grouping, whole)
+            attempt = _Attempt(
+                store=store,
+                collection_id=collection_id,
+                meta=meta,
+                lenient=lenient,
+                progress=progress,
+                grouping=grouping,
+                whole=whole,
+            )
             return _import_once(attempt, paths, qrels_path)
         except ReadWhole as exc:  # (what was written is undone): again, that file whole
             whole.add(exc.path)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class _Attempt:
     """What an attempt of :func:`import_archive` imports with (it is made again when a
     file turns out not to be readable in pieces: ``whole`` then names it)."""
@@ -184,13 +192,13 @@ def _import_once(attempt: _Attempt, paths: list[Path], qrels_path) -> ImportRepo
 def _import_report(collection_id: str, qrels_state: str, n_judg, tally: Tally) -> ImportReport:
     """What :func:`import_archive` did."""
     return ImportReport(
-        collection_id,
-        qrels_state,
-        int(n_judg),
-        tuple(tally.imported),
-        tuple(tally.unchanged),
-        tally.lines,
-        tally.skipped,
+        collection_id=collection_id,
+        qrels=qrels_state,
+        n_judgments=int(n_judg),
+        imported=tuple(tally.imported),
+        unchanged=tuple(tally.unchanged),
+        lines=tally.lines,
+        skipped=tally.skipped,
     )
 
 

@@ -139,7 +139,7 @@ def _check_method(method: str) -> str:
 
 
 # ------------------------------------------------------------------ reference distribution
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Reference:
     """The normal reference distribution of one published mean (Carterette 2015, Sec. 3.1).
 
@@ -180,13 +180,13 @@ def reference(values, n_topics: int, se: float | None = None) -> Reference:
             "is 0, so no reference distribution exists"
         )
     return Reference(
-        int(v.size),
-        int(n_topics),
-        float(np.mean(v)),
-        sd,
-        sd / math.sqrt(int(n_topics)) if se is None else check_se(se),
-        float(v[0]),
-        float(v[-1]),
+        n_results=int(v.size),
+        n_topics=int(n_topics),
+        mu=float(np.mean(v)),
+        sd=sd,
+        se=sd / math.sqrt(int(n_topics)) if se is None else check_se(se),
+        minimum=float(v[0]),
+        maximum=float(v[-1]),
     )
 
 

@@ -309,7 +309,18 @@ def test_run_points_are_named_and_the_notable_ones_labelled():
         max_rao=0.53,
         runs=runs,
     )
-    sec = ReuseSection(12, None, None, 3, rao, None, None, None, None, ())
+    sec = ReuseSection(
+        n_runs=12,
+        verdict_audit=None,
+        verdict=None,
+        rao_audit=3,
+        rao=rao,
+        lou_audit=None,
+        lou=None,
+        sub_audit=None,
+        subcollections=None,
+        notes=(),
+    )
     fig = rao_figure(sec)
     assert fig is not None
     tips = re.findall(r"<title>([^<]+)</title></circle>", fig.svg)
