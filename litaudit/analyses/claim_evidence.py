@@ -22,7 +22,7 @@ from litaudit.analyses.claim_run import (
     PairedSettings,
     RunEvaluation,
     SameTopic,
-    _Scored,
+    Scored,
     archive_scores,
     archive_tag,
     check_reproduction,
@@ -40,7 +40,7 @@ class ClaimRun:
     """A claim's run read and evaluated (before the claim's value is known)."""
 
     evaluation: RunEvaluation
-    scores: _Scored
+    scores: Scored
 
 
 @dataclass(frozen=True)
