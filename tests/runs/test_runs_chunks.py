@@ -17,7 +17,7 @@ from litaudit.errors import ValidationFailed
 from litaudit.runs import strcodes
 from litaudit.runs.archive import load_archive
 from litaudit.runs.chunks import PieceReader
-from litaudit.runs.ingest import import_archive
+from litaudit.runs.ingest import Grouping, import_archive
 from litaudit.runs.stored_eval import evaluate_stored
 
 CID = "trec-robust-2003"
@@ -56,7 +56,7 @@ def _whole_and_pieces(tmp_path, paths, q, **kw):
     from litaudit.store.refdata import load_reference_data
 
     stores = []
-    for opts in ({}, {"group_bytes": GROUP, "chunk_bytes": CHUNK}):
+    for opts in ({}, {"grouping": Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)}):
         s = open_store(":memory:")
         load_reference_data(s.con)
         import_archive(s, CID, paths, qrels_path=q, **opts, **kw)
@@ -112,7 +112,9 @@ def test_a_file_in_pieces_stores_what_a_whole_file_does(tmp_path):
     whole, pieces = _whole_and_pieces(tmp_path, [a, b, small], q)
     _same_archive(whole, pieces)
     # imported again: nothing changes (the pieces' files are recognised by their sha256)
-    rep = import_archive(pieces, CID, [a, b, small], group_bytes=GROUP, chunk_bytes=CHUNK)
+    rep = import_archive(
+        pieces, CID, [a, b, small], grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)
+    )
     assert rep.imported == () and sorted(rep.unchanged) == ["tagA", "tagB", "tagC"]
 
 
@@ -127,7 +129,13 @@ def test_a_file_whose_topics_are_apart_is_read_whole(tmp_path, mem_store):
     # ... and a document twice in topic 1, the second time pieces later, is found there
     p.write_text("".join(lines) + lines[3])
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [p], qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK)
+        import_archive(
+            mem_store,
+            CID,
+            [p],
+            qrels_path=q,
+            grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK),
+        )
     doc = lines[3].split()[2]
     assert [str(x) for x in exc.value.problems] == [
         f"{p}:{len(lines) + 1}: document {doc} appears twice in topic 1"
@@ -156,7 +164,13 @@ def test_problems_in_later_pieces_name_the_files_lines(tmp_path, mem_store, at, 
     p, _ = _bad_file(tmp_path, at, make(lines[at - 1]))
     q = _qrels(tmp_path / "q.txt")
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [p], qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK)
+        import_archive(
+            mem_store,
+            CID,
+            [p],
+            qrels_path=q,
+            grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK),
+        )
     assert [(x.file, x.line) for x in exc.value.problems] == [(str(p), at)]
     assert message in exc.value.problems[0].message
     for t in ("runs", "run_rankings", "run_qrels", "run_docs", "run_topics"):
@@ -170,7 +184,13 @@ def test_a_duplicate_in_a_later_piece_names_its_line_and_writes_nothing(tmp_path
     p, _ = _bad_file(tmp_path, at, f"8 Q0 {doc} 6 0.4 tagA\n")
     q = _qrels(tmp_path / "q.txt")
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [p], qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK)
+        import_archive(
+            mem_store,
+            CID,
+            [p],
+            qrels_path=q,
+            grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK),
+        )
     assert [str(x) for x in exc.value.problems] == [
         f"{p}:{at}: document {doc} appears twice in topic 8"
     ]
@@ -192,7 +212,13 @@ def test_a_topic_missing_from_the_qrels_in_a_later_piece(tmp_path, mem_store):
     p = tmp_path / "r.txt"
     p.write_text("".join(_run_lines(range(1, 9), seed=11)))
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [p], qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK)
+        import_archive(
+            mem_store,
+            CID,
+            [p],
+            qrels_path=q,
+            grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK),
+        )
     assert [str(x) for x in exc.value.problems] == [f"{p}:85: topic 8 is not in the qrels"]
 
 
@@ -248,7 +274,7 @@ def test_problems_of_a_file_in_pieces_are_listed_as_for_a_whole_file(tmp_path, m
     p.write_text("".join(lines))
     q = _qrels(tmp_path / "q.txt")
     listed = []
-    for opts in ({}, {"group_bytes": GROUP, "chunk_bytes": CHUNK}):
+    for opts in ({}, {"grouping": Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)}):
         with pytest.raises(ValidationFailed) as exc:
             import_archive(mem_store, CID, [p], qrels_path=q, **opts)
         listed.append([str(x) for x in exc.value.problems])
