@@ -75,6 +75,33 @@ def seeded_db_file(tmp_path_factory) -> Path:
     return path
 
 
+ROBUST03 = "trec-robust-2003"
+
+
+@pytest.fixture(scope="session")
+def robust03_db_file(seeded_db_file, tmp_path_factory) -> Path:
+    """The seeded database with the robust03 archive of ../shared/data (17 runs, the
+    qrels) imported: built once per session (per xdist worker); treat as read-only."""
+    import shutil
+
+    from litaudit.runs.ingest import import_archive
+    from litaudit.store.db import open_store
+
+    trec = SHARED_DATA / "trec"
+    if not (trec / "runs" / "robust03").is_dir():
+        pytest.skip(f"shared data not found at {SHARED_DATA}: the robust03 archive is needed")
+    path = tmp_path_factory.mktemp("robust03") / "robust03.duckdb"
+    shutil.copy(seeded_db_file, path)
+    with open_store(path) as store:
+        import_archive(
+            store,
+            ROBUST03,
+            [trec / "runs" / "robust03"],
+            qrels_path=trec / "qrels" / "qrels.robust03.txt",
+        )
+    return path
+
+
 @pytest.fixture
 def seeded_store(seeded_db_file, tmp_path):
     """A writable copy of the seeded database."""

@@ -336,28 +336,16 @@ def test_cli_table_bad_input(cli, args, message):
 
 
 @pytest.fixture(scope="module")
-def robust03(tmp_path_factory):
-    from pathlib import Path
-
-    data = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-    if not (data / "trec" / "runs" / "robust03").is_dir():
-        pytest.skip(f"{data} is absent: the robust03 archive is needed")
+def robust03(robust03_db_file):
+    """The session's seeded database with the robust03 archive (conftest.py; read-only),
+    its coded archive, and ../shared/data."""
     from litaudit.analyses.coded_archive import load_coded
-    from litaudit.curation.seed import load_seeds
-    from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
+    from tests.conftest import SHARED_DATA
 
-    path = tmp_path_factory.mktemp("r03") / "r03.duckdb"
-    with open_store(path) as store:
-        load_seeds(store)
-        import_archive(
-            store,
-            "trec-robust-2003",
-            [data / "trec" / "runs" / "robust03"],
-            qrels_path=data / "trec" / "qrels" / "qrels.robust03.txt",
-        )
+    with open_store(robust03_db_file, read_only=True) as store:
         coded = load_coded(store.con, "trec-robust-2003")[1]
-    return path, coded, data
+    return robust03_db_file, coded, SHARED_DATA
 
 
 @pytest.mark.slow
@@ -511,6 +499,7 @@ def test_robust03_renamed_participants_same_interval(robust03):
     assert [x.result.site_ci for x in a] == [x.result.site_ci for x in b]
 
 
+@pytest.mark.slow
 def test_recorded_pool_depth_decides(robust03, tmp_path):
     # issue 19, item 9: a collection's recorded depth (with its source) is the one
     # decided at; --depth overrides it
@@ -550,13 +539,11 @@ def test_verdict_bad_options(args, message):
     assert res.exit_code != 0 and message in res.output
 
 
-def test_pool_depths_are_recorded_with_their_source(tmp_path):
-    from litaudit.curation.seed import load_seeds
+def test_pool_depths_are_recorded_with_their_source(seeded_db_file):
     from litaudit.store.db import open_store
     from litaudit.store.refdata import pool_depth
 
-    with open_store(tmp_path / "s.duckdb") as store:
-        load_seeds(store)
+    with open_store(seeded_db_file, read_only=True) as store:
         depth, source = pool_depth(store.con, "disks45/nocr/trec8")
         assert depth == 100 and source.startswith("Voorhees, Lin, Efron, SIGIR 2014, Table 1")
         assert pool_depth(store.con, "trec-robust-2003") is None  # no source: unknown

@@ -336,6 +336,7 @@ def test_summary_is_what_make_run_prints(cli, db):
     assert shown.exit_code == 0 and "Best-result audit:" in shown.output
 
 
+@pytest.mark.slow
 def test_no_save_opens_read_only(cli, db):
     r = cli("audit", "summary", "--no-save", "--json", db=db)
     assert r.exit_code == 0

@@ -66,7 +66,6 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store):
     assert running == sorted(running) and running[-1] == rec.total()
 
 
-@pytest.mark.slow
 def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_store, tmp_path):
     """A curation export (papers, history) and a CSV of the same results: each file's rows
     announced when read, checked in steps of PROGRESS_ROWS, the added ones counted."""

@@ -144,6 +144,7 @@ def test_check_names_file_and_line_and_sync_writes_nothing(
     assert cli("results", "list", "--json").stdout == before
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(GIT is None, reason="git is not installed")
 def test_two_curators_edit_two_clones_and_merge_with_git(cli, small, tmp_path):
     origin = tmp_path / "origin.git"

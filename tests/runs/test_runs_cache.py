@@ -215,12 +215,11 @@ def test_any_edit_of_the_archive_invalidates_stored_evaluations(tmp_path, mem_st
     assert not evalcache.save(con, pending) and _stored_rows(con) == 0
 
 
-@pytest.mark.slow
 def test_cli_eval_keeps_values_and_no_cache_neither_reads_nor_writes(cli, tmp_path):
     import duckdb
 
     q, paths = _write_archive(tmp_path)
-    assert cli("init").exit_code == 0
+    assert cli("init", "--no-seeds").exit_code == 0  # the collections: no seeds needed
     r = cli("runs", "import", "-c", "robust03", "--qrels", q, *paths)
     assert r.exit_code == 0, r.output
     assert r.stderr == ""  # no bar: stderr is not a terminal
@@ -344,7 +343,6 @@ def test_load_archive_reads_each_run_in_trec_eval_order(tmp_path, mem_store):
         assert list(zip(run.topic, run.docno, run.score, strict=True)) == want
 
 
-@pytest.mark.slow
 def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp_path):
     """`runs eval` opens the database for writing to keep its values on the same
     connection; when another process has it open (read-only), the command falls back to a
@@ -354,7 +352,7 @@ def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp
     import sys
 
     q, paths = _write_archive(tmp_path)
-    assert cli("init").exit_code == 0
+    assert cli("init", "--no-seeds").exit_code == 0  # the collections: no seeds needed
     assert cli("runs", "import", "-c", "robust03", "--qrels", q, *paths).exit_code == 0
     db = cli.db
     before = hashlib.sha256(db.read_bytes()).hexdigest()

@@ -47,7 +47,6 @@ tree = st.builds(
 )
 
 
-@pytest.mark.slow
 @given(tree)
 def test_round_trip_is_exact(t):
     back = decode(Tree, json.loads(dumps(t)))
