@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -120,26 +121,38 @@ def seeded_store(seeded_db_file, tmp_path):
 def _click_command_once():
     """Build the Typer app's click command once per session, not on every CliRunner
     invoke (~0.1 s each; the bad-input corpus alone runs the CLI ~170 times)."""
+    import typer
     import typer.testing as tt
 
-    original, cache = tt._get_command, {}
-    tt._get_command = lambda app: cache.setdefault(id(app), original(app))
+    original = tt._get_command
+    cache: dict[int, Any] = {}  # the command: typer's own click (typer._click), vendored
+
+    def cached(typer_instance: typer.Typer) -> Any:
+        return cache.setdefault(id(typer_instance), original(typer_instance))
+
+    tt._get_command = cached
     yield
     tt._get_command = original
 
 
+class Cli:
+    """cli(*args, input=None, db=None) -> click Result, with --db pointing at ``cli.db``
+    unless ``db`` is given."""
+
+    def __init__(self, db: Path):
+        from typer.testing import CliRunner
+
+        self.db = db
+        self._runner = CliRunner()
+
+    def __call__(self, *args: object, input: str | None = None, db: Path | None = None):
+        from litaudit.cli.main import app
+
+        argv = ["--db", str(db or self.db), *map(str, args)]
+        return self._runner.invoke(app, argv, input=input)
+
+
 @pytest.fixture
-def cli(tmp_path):
-    """cli(*args, input=None, db=None) -> click Result, with --db pointing at a tmp file."""
-    from typer.testing import CliRunner
-
-    from litaudit.cli.main import app
-
-    runner = CliRunner()
-    default_db = tmp_path / "cli.duckdb"
-
-    def run(*args: str, input: str | None = None, db: Path | None = None):
-        return runner.invoke(app, ["--db", str(db or default_db), *map(str, args)], input=input)
-
-    run.db = default_db
-    return run
+def cli(tmp_path) -> Cli:
+    """The CLI on a database file in tmp_path (not created until a command writes it)."""
+    return Cli(tmp_path / "cli.duckdb")

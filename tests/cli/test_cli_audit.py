@@ -7,6 +7,8 @@ import shutil
 
 import pytest
 
+from tests.typed import some
+
 
 @pytest.fixture
 def db(seeded_db_file, tmp_path):
@@ -21,7 +23,7 @@ def _n_audits(path) -> int:
 
     con = duckdb.connect(str(path), read_only=True)
     try:
-        return con.execute("SELECT count(*) FROM audits").fetchone()[0]
+        return some(con.execute("SELECT count(*) FROM audits").fetchone())[0]
     finally:
         con.close()
 

@@ -32,7 +32,12 @@ def test_cli_opening_a_database_tunes(cli, monkeypatch):
 
     assert cli("init", "--no-seeds").exit_code == 0  # reference data: all it opens
     calls = []
-    monkeypatch.setattr(rt, "tune_allocator", lambda: calls.append(1) or True)
+
+    def counted() -> bool:
+        calls.append(1)
+        return True
+
+    monkeypatch.setattr(rt, "tune_allocator", counted)
     assert cli("collections", "list").exit_code == 0  # opens it read-only
     assert cli("runs", "list").exit_code == 0
     assert len(calls) == 2

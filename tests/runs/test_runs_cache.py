@@ -276,7 +276,11 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
     measures = ["AP", "P@10", "Rprec", "nDCG", "Bpref"]
     for complete in (False, True):
         for tags in (None, ["run4", "run1", "run2"]):
-            seen = []
+            seen: list[tuple[int, int]] = []
+
+            def record(r: int, n: int, seen: list[tuple[int, int]] = seen) -> None:
+                seen.append((r, n))
+
             grouped = evaluate_stored(
                 mem_store.con,
                 CID,
@@ -284,7 +288,7 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
                 tags=tags,
                 complete=complete,
                 group_lines=150,
-                progress=lambda r, n, seen=seen: seen.append((r, n)),
+                progress=record,
             )
             assert len(seen) > 1 and sum(r for r, _ in seen) == len(grouped.runs)
             _same_evaluation(
@@ -310,14 +314,18 @@ def test_a_run_larger_than_a_group_is_evaluated_by_topic_ranges(tmp_path, mem_st
     )
     measures = ["AP", "P@10", "Rprec", "nDCG", "Bpref", "RR"]
     for complete in (False, True):
-        seen = []
+        seen: list[tuple[int, int]] = []
+
+        def record(r: int, n: int, seen: list[tuple[int, int]] = seen) -> None:
+            seen.append((r, n))
+
         ranged = evaluate_stored(
             con,
             CID,
             measures,
             complete=complete,
             group_lines=20,
-            progress=lambda r, n, seen=seen: seen.append((r, n)),
+            progress=record,
         )
         assert sum(r for r, _ in seen) == 5 and sum(n for _, n in seen) == sum(sizes.values())
         _same_evaluation(ranged, evaluate_stored(con, CID, measures, complete=complete))
@@ -368,6 +376,7 @@ def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert reader.stdout is not None
     try:
         assert reader.stdout.readline().strip() == "open"
         r = cli("runs", "eval", "-c", "robust03", "-m", "AP", "--json")

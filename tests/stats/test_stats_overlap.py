@@ -26,7 +26,7 @@ from litaudit.stats.overlap import (
 )
 
 
-def entries(lists):
+def entries(lists) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """{(run, topic): [docs]} -> run, topic, doc arrays."""
     run, topic, doc = [], [], []
     for (r, t), docs in lists.items():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pytest
@@ -55,7 +56,7 @@ def test_round_trip_is_exact(t):
 
 
 def test_numpy_scalars_and_nan():
-    x = Leaf("a", np.float64(0.1 + 0.2), np.int64(3), np.bool_(True), None)
+    x = Leaf("a", np.float64(0.1 + 0.2), np.int64(3), np.bool_(True), None)  # type: ignore[arg-type]
     back = decode(Leaf, json.loads(dumps(x)))
     assert back == Leaf("a", 0.1 + 0.2, 3, True, None)
     assert type(back.value) is float and type(back.count) is int
@@ -106,7 +107,7 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
         calls.append(1)
         return RAOReport(cid, 2, "Rprec", 0, 0, 0.5, None, None, None, ())
 
-    args = dict(
+    args: dict[str, Any] = dict(
         collection_id=cid, measure="Rprec", fingerprint="f" * 64, method="exact", compute=compute
     )
     first = run_or_reuse(con, "reuse-rao", params={"depth": 2}, **args)
@@ -116,6 +117,7 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
     assert (first.reused, again.reused, other.reused, seeded.reused) == (False, True, False, False)
     assert again.audit_id == first.audit_id and again.result == first.result
     assert len(calls) == 3 and len(list_audits(con)) == 3
+    assert first.audit_id is not None
     assert get_audit(con, first.audit_id).result == first.result
     unsaved = run_or_reuse(con, "reuse-rao", params={"depth": 2}, save=False, **args)
     assert unsaved.audit_id is None and len(list_audits(con)) == 3
@@ -152,7 +154,9 @@ def _kinds_stored_by_the_code() -> dict[str, str]:
         consts = {
             t.id: n.value.value
             for n in tree.body
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+            if isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Constant)
+            and isinstance(n.value.value, str)
             for t in n.targets
             if isinstance(t, ast.Name)
         }
@@ -162,18 +166,18 @@ def _kinds_stored_by_the_code() -> dict[str, str]:
                 name = getattr(node.func, "id", getattr(node.func, "attr", ""))
                 if name in ("run_or_reuse", "store_or_reuse", "_stored") and len(node.args) > 1:
                     arg = node.args[1]
-                    if isinstance(arg, ast.Constant):
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                         found[arg.value] = where
                     elif isinstance(arg, ast.Name) and arg.id in consts:
                         found[consts[arg.id]] = where
                 for k in node.keywords if name == "save_audit" else ():
                     if k.arg == "kind" and isinstance(k.value, ast.Constant):
-                        found[k.value.value] = where
+                        found[str(k.value.value)] = where
             if isinstance(node, ast.Dict):
-                for k, v in zip(node.keys, node.values, strict=True):
-                    if isinstance(k, ast.Constant) and k.value == "kind":
+                for key, v in zip(node.keys, node.values, strict=True):
+                    if isinstance(key, ast.Constant) and key.value == "kind":
                         if isinstance(v, ast.Constant):
-                            found[v.value] = where
+                            found[str(v.value)] = where
         if "KIND" in consts:
             found[consts["KIND"]] = f"{path.name}: KIND"
     return found
