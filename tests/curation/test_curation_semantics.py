@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -14,15 +16,26 @@ from tests.cli.test_cli_curation import GOOD
 from tests.curation.test_curation import write_csv
 
 
-@pytest.fixture
-def one(cli, seeded_db_file, tmp_path):
-    """The CLI on a copy of the seeded database, with one draft result of alice's: its id."""
-    import shutil
+@pytest.fixture(scope="module")
+def one_db(seeded_db_file, tmp_path_factory) -> tuple[Path, int]:
+    """A copy of the seeded database with one draft result of alice's, imported through
+    the CLI once for the module; and the result's id."""
+    from tests.conftest import Cli
 
+    folder = tmp_path_factory.mktemp("one")
+    cli = Cli(folder / "one.duckdb")
     shutil.copy(seeded_db_file, cli.db)
-    r = cli("results", "import", str(write_csv(tmp_path / "r.csv", [GOOD[1]])), "--who", "alice")
+    r = cli("results", "import", str(write_csv(folder / "r.csv", [GOOD[1]])), "--who", "alice")
     assert r.exit_code == 0, r.output
-    return json.loads(cli("results", "list", "--paper", "zz2005test", "--json").stdout)[0]["id"]
+    rows = json.loads(cli("results", "list", "--paper", "zz2005test", "--json").stdout)
+    return cli.db, rows[0]["id"]
+
+
+@pytest.fixture
+def one(cli, one_db) -> int:
+    """The CLI on a copy of one_db: the draft result's id."""
+    shutil.copy(one_db[0], cli.db)
+    return one_db[1]
 
 
 def test_a_retracted_result_is_reinstated_with_a_reason_before_it_is_verified(cli, one):
