@@ -226,7 +226,8 @@ def did_you_mean(text: str, choices) -> str:
 
 # The measures the store knows by default (reference data loaded into `measures`).
 # AP@10: MTEB's BEIR results (seeds/results, trec_eval 'map_cut_10'); AP@100 and the
-# rel=2 ones: Pyserini's reproductions of MS MARCO and TREC DL (seeds/README.md)
+# rel=2 ones: Pyserini's reproductions of MS MARCO and TREC DL, and NIST's DL 2020-2022
+# passage summaries (trec_eval -l 2; seeds/README.md)
 DEFAULT_MEASURES = [
     "AP",
     "AP@10",
@@ -234,6 +235,7 @@ DEFAULT_MEASURES = [
     "AP(rel=2)",
     "AP(rel=2)@100",
     "R(rel=2)@1000",
+    "P(rel=2)@10",
     "P@5",
     "P@10",
     "P@20",

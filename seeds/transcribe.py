@@ -341,6 +341,8 @@ P15_NOTE = "NIST's summary names this value P_10; it is P@15 (seeds/README.md)"
 DL_PASSAGES_FULL_QRELS = {"trec28/deep/passages"}
 DL_PASSAGES_BINARY_QRELS = {"trec29/deep/passages", "trec30/deep/passages", "trec31/deep/passages"}
 BINARY_MEASURES = {"map", "P_10"}
+# ... so 2020-2022's map and P_10 are ir_measures' AP(rel=2) and P(rel=2)@10 (trec_eval -l 2)
+BINARY_QRELS_MEASURES = {"map": "AP(rel=2)", "P_10": "P(rel=2)@10"}
 DL_FULL_QRELS_NOTE = (
     "computed on the full qrels: grade 1 ('related') passages count as relevant "
     "(trec_eval's default), not grade >= 2 as the track binarises passages (seeds/README.md)"
@@ -355,8 +357,8 @@ def official_measure(label: str, trec_eval_name: str) -> str | None:
     """The ir_measures name of a trec_eval value of the track ``label``; None: not seeded."""
     if trec_eval_name == "P_10" and label in P15_TRACKS:
         return "P@15"
-    if trec_eval_name == "ndcg_cut_10" and label in DL_PASSAGES_BINARY_QRELS:
-        return None
+    if label in DL_PASSAGES_BINARY_QRELS:
+        return BINARY_QRELS_MEASURES.get(trec_eval_name)
     return OFFICIAL_MEASURES.get(trec_eval_name)
 
 

@@ -311,10 +311,15 @@ def evidence_sentences(ev: ClaimEvidence) -> tuple[str, ...]:
         out.extend(comparison_sentence(c, ev.same_topic) for c in ev.same_topic.comparisons)
     elif ev.same_topic_note:
         out.append(f"No same-topic comparison: {ev.same_topic_note}.")
-    if ev.chance_se is not None:
+    if ev.chance_se is not None and _f(ev.chance_se) == _f(ev.population_se):
+        out.append(
+            f"The chance check uses se {_f(ev.chance_se)}, the {ev.chance_se_source}: "
+            "at 4 decimals the se the population's audit used."
+        )
+    elif ev.chance_se is not None:
         out.append(
             f"The chance check uses se {_f(ev.chance_se)}, the {ev.chance_se_source}, instead "
-            f"of the published population's {_f(ev.population_se)}."
+            f"of the {_f(ev.population_se)} the population's audit used."
         )
     return tuple(out)
 

@@ -408,11 +408,37 @@ def pool_depth(con, collection_id: str) -> tuple[int, str] | None:
 
 def resolve_measure(con, name: str) -> str:
     """The canonical measure name for any spelling, checked against the store."""
-    m = str(parse_measure(name))
+    parsed = parse_measure(name)
+    m = str(parsed)
     if not con.execute("SELECT 1 FROM measures WHERE name = ?", [m]).fetchone():
-        choices = [r[0] for r in con.execute("SELECT name FROM measures").fetchall()]
-        raise NotFound(f"measure {m!r} is not registered{did_you_mean(m, choices)}")
+        choices = [r[0] for r in con.execute("SELECT name FROM measures ORDER BY name").fetchall()]
+        kin = sorted(
+            (
+                k
+                for k in map(_parsed, choices)
+                if k and (k.family, k.rel) == (parsed.family, parsed.rel)
+            ),
+            key=lambda k: -1 if k.cutoff is None else k.cutoff,
+        )
+        if not kin:
+            raise NotFound(f"measure {m!r} is not registered{did_you_mean(m, choices)}")
+        label = m.split("@")[0] if parsed.cutoff is not None else m
+        why = ""
+        if parsed.cutoff is not None and parsed.family == "AP":
+            why = " (trec_eval's map is AP without a cutoff, over the whole ranking)"
+        raise NotFound(
+            f"measure {m!r} is not registered, so no result is stored under it; the "
+            f"registered {label} measures: {', '.join(map(str, kin))}{why}"
+        )
     return m
+
+
+def _parsed(name: str):
+    """A registered measure's parsed name (None if it does not parse)."""
+    try:
+        return parse_measure(name)
+    except NotFound:
+        return None
 
 
 def list_collections(con) -> list[dict]:

@@ -173,6 +173,13 @@ def test_chance_check_uses_the_interaction_se_of_archive_plus_run(rcli, robust03
     assert out["stats"]["chance"]["se"] == pytest.approx(se, rel=1e-9)
     assert out["evidence"]["population_se"] == out["stats"]["reference"]["se"]
     assert f"standard error {se:.4f} around the mean" in out["answers"][1]
+    pop = out["evidence"]["population_se"]
+    (said,) = [x for x in out["evidence"]["sentences"] if x.startswith("The chance check")]
+    assert said.endswith(
+        "at 4 decimals the se the population's audit used."
+        if f"{pop:.4f}" == f"{se:.4f}"
+        else f"instead of the {pop:.4f} the population's audit used."
+    )
 
 
 def test_against_without_the_claims_scores_is_a_clear_error(rcli):

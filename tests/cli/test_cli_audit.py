@@ -327,7 +327,7 @@ def test_summary_is_what_make_run_prints(cli, db):
         "standard error sd / sqrt(n) (published results spread sqrt(n) times wider, because "
         "they are not equally good); `audit best --se` takes another. The alpha 0.05 "
         "threshold of the max lies within 0.25 between-system sd of the mean, so the chance "
-        "check is uninformative, in 174 of 278 populations."
+        "check is uninformative, in 174 of 277 populations."
     )
     assert "rejected in" not in r.output
     n = _n_audits(db)

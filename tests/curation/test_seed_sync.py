@@ -301,14 +301,15 @@ def _git_seeds(commit: str, dest: Path) -> Path:
 
 @pytest.mark.slow
 def test_a_database_seeded_before_p15_and_the_dl2020_drop(cli, tmp_path):
-    """The real case: the seeds of 2cbf4fc, then today's."""
+    """The real case: the seeds of 2cbf4fc, then today's: P_10 of the older tracks is P@15,
+    DL 2020's passage nDCG@10 is gone, and its map and P_10 are AP(rel=2), P(rel=2)@10."""
     from litaudit.store.db import open_store
 
     _old_database(cli.db, _git_seeds(OLD_SEEDS_COMMIT, tmp_path))
     r = cli("init", "--json")
     assert r.exit_code == 0, r.output
     sync = json.loads(r.stdout)["seeds"]
-    assert (sync["retracted"], sync["left"], sync["updated"]) == (828, [], 0)
+    assert (sync["retracted"], sync["left"], sync["updated"]) == (946, [], 0)
     # the DL 2019/2020 passage AP and P@10 rows get the seeds' new note on NIST's qrels
     assert sync["notes_updated"] > 0
     with open_store(cli.db, read_only=True) as store:
@@ -322,19 +323,21 @@ def test_a_database_seeded_before_p15_and_the_dl2020_drop(cli, tmp_path):
     assert json.loads(r.stdout)["seeds"]["notes_updated"] == 0
     with open_store(cli.db, read_only=True) as store:
         gone = store.con.execute(
-            "SELECT r.track, r.measure, h.reason LIKE 'no longer in the seeds, which hold "
-            "this value as P@15 %', count(*) FROM results r JOIN history h "
+            "SELECT r.track, r.measure, regexp_extract(h.reason, 'which hold this value "
+            "as (\\S+) ', 1), count(*) FROM results r JOIN history h "
             "ON h.entity = 'result' AND h.entity_id = r.id AND h.action = 'retract' "
             "GROUP BY ALL ORDER BY ALL"
         ).fetchall()
-    assert sum(n for *_, n in gone) == 828
-    assert ("trec29/deep/passages", "nDCG@10", False, 59) in gone
+    assert sum(n for *_, n in gone) == 946
+    assert ("trec29/deep/passages", "nDCG@10", "", 59) in gone
     assert [(t, m) for t, m, renamed, _ in gone if not renamed] == [
         ("trec29/deep/passages", "nDCG@10")
     ]
-    assert sum(n for _, m, renamed, n in gone if m == "P@10" and renamed) == 769
-    assert ("trec7/adhoc", "P@10", True, 103) in gone
-    assert ("trec12/robust", "P@10", True, 78) in gone
+    assert sum(n for _, m, renamed, n in gone if m == "P@10" and renamed == "P@15") == 769
+    assert ("trec7/adhoc", "P@10", "P@15", 103) in gone
+    assert ("trec12/robust", "P@10", "P@15", 78) in gone
+    assert ("trec29/deep/passages", "AP", "AP(rel=2)", 59) in gone
+    assert ("trec29/deep/passages", "P@10", "P(rel=2)@10", 59) in gone
     r = cli("audit", "best", "-c", "trec7", "-m", "P@10", "--source", "official")
     assert r.exit_code == 1
     assert "trec7 P@10: 0 result(s) after the filters" in r.stderr

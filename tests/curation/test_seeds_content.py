@@ -342,9 +342,9 @@ def test_official_counts():
 # (ir_datasets metadata.json queries.count of the judged ids), measures seeded.
 RECENT = {
     "trec30/deep/docs": (66, "msmarco-document-v2/trec-dl-2021/judged", 57, "P@10"),
-    "trec30/deep/passages": (63, "msmarco-passage-v2/trec-dl-2021/judged", 53, "P@10"),
+    "trec30/deep/passages": (63, "msmarco-passage-v2/trec-dl-2021/judged", 53, "P(rel=2)@10"),
     "trec31/deep/docs": (42, "msmarco-document-v2/trec-dl-2022/judged", 76, "P@10"),
-    "trec31/deep/passages": (100, "msmarco-passage-v2/trec-dl-2022/judged", 76, "P@10"),
+    "trec31/deep/passages": (100, "msmarco-passage-v2/trec-dl-2022/judged", 76, "P(rel=2)@10"),
     "trec-covid/round1": (143, "cord19/trec-covid/round1", 30, "P@5"),
     "trec-covid/round2": (136, "cord19/trec-covid/round2", 35, "P@5"),
     "trec-covid/round3": (79, "cord19/trec-covid/round3", 40, "P@5"),
@@ -360,8 +360,9 @@ def test_recent_official_tracks():
     for track, (n_runs, collection, n_topics, precision) in RECENT.items():
         mine = [r for r in rows if r["track"] == track]
         measures = Counter(r["measure"] for r in mine)
-        docs = track.endswith("/docs")  # DL passages 2020-2022: no nDCG@10 (see below)
-        assert measures == {m: n_runs for m in ("AP", precision) + (("nDCG@10",) * docs)}, track
+        docs = track.endswith("/docs")  # DL passages 2020-2022: no nDCG@10, AP(rel=2) (below)
+        ap = "AP(rel=2)" if precision == "P(rel=2)@10" else "AP"
+        assert measures == {m: n_runs for m in (ap, precision) + (("nDCG@10",) * docs)}, track
         assert {(r["collection"], r["n_topics"]) for r in mine} == {(collection, str(n_topics))}
         c = by_id[collection]
         assert c["ir_datasets"] and c["topic_sets"][0]["n_topics"] == n_topics, collection
@@ -371,7 +372,7 @@ def test_recent_official_tracks():
     assert {"dl21-passage", "dl21-doc", "dl22-passage", "dl22-doc", "trec-covid-r5"} <= names
     # DL 2021: the best AP of passages and nDCG@10 and AP of documents, with their runs
     for track, measure, value, run in (
-        ("trec30/deep/passages", "AP", "0.3923", "NLE_P_v1"),
+        ("trec30/deep/passages", "AP(rel=2)", "0.3923", "NLE_P_v1"),
         ("trec30/deep/docs", "nDCG@10", "0.7437", "pash_doc_f1"),
         ("trec30/deep/docs", "AP", "0.3521", "pash_doc_f5"),
     ):
@@ -398,7 +399,7 @@ def test_dl_passage_values_say_which_qrels_nist_used(shared_data):
     """NIST's DL passage summaries: 2019 on the full graded qrels (its map counts grade 1
     as relevant, its nDCG@10 is the track's); 2020-2022 on the qrels with grade 1 mapped
     to 0 (map as the track's binary AP, but ndcg_cut_10 is not the graded nDCG@10, so it
-    is not seeded). The seeded rows say so."""
+    is not seeded; map and P_10 are AP(rel=2) and P(rel=2)@10). The seeded rows say so."""
     src = {}
     with (shared_data / "trec" / "official_summaries.csv").open(newline="", encoding="utf-8") as f:
         for s in csv.DictReader(f):
@@ -410,10 +411,12 @@ def test_dl_passage_values_say_which_qrels_nist_used(shared_data):
     rows = [r for r in read(OFFICIAL_CSV) if r["track"].endswith("/deep/passages")]
     assert {r["track"] for r in rows if r["measure"] == "nDCG@10"} == {"trec28/deep/passages"}
     for r in rows:
-        binary = r["measure"] in ("AP", "P@10")
-        full = binary and r["track"] == "trec28/deep/passages"
+        full = r["measure"] in ("AP", "P@10")
+        assert full == (r["track"] == "trec28/deep/passages" and r["measure"] != "nDCG@10")
+        binary = r["measure"] in ("AP(rel=2)", "P(rel=2)@10")
+        assert binary == (r["track"] != "trec28/deep/passages")
         assert ("grade 1 ('related') passages count as relevant" in r["notes"]) == full
-        assert ("grade 1 ('related') mapped to 0" in r["notes"]) == (binary and not full)
+        assert ("grade 1 ('related') mapped to 0" in r["notes"]) == binary
 
 
 def _fits(value: str, denominator: int) -> bool:
@@ -433,8 +436,9 @@ def test_precision_values_fit_their_topic_counts():
     rows = read(OFFICIAL_CSV)
     by_track = defaultdict(list)
     for r in rows:
-        if r["measure"].startswith("P@"):
-            by_track[(r["track"], int(r["measure"][2:]), int(r["n_topics"]))].append(r["value"])
+        if r["measure"].startswith(("P@", "P(rel=2)@")):
+            k = int(r["measure"].rsplit("@", 1)[1])
+            by_track[(r["track"], k, int(r["n_topics"]))].append(r["value"])
     assert len(by_track) == len({r["track"] for r in rows})  # every track has one P@k
     for (track, k, n), values in by_track.items():
         fit = sum(_fits(v, k * n) for v in values)

@@ -196,3 +196,22 @@ def test_any_alias_resolves(mem_store):
     assert resolve_measure(mem_store.con, "map") == "AP"
     assert resolve_measure(mem_store.con, "P_10") == "P@10"
     assert resolve_measure(mem_store.con, "ndcg_cut_20") == "nDCG@20"
+
+
+def test_an_unregistered_cutoff_names_the_registered_ones(mem_store):
+    """MAP@1000 is a common spelling of trec_eval's map: the error says what the family
+    is registered as instead of suggesting the nearest string (AP@100)."""
+    from litaudit.errors import NotFound
+    from litaudit.store.refdata import resolve_measure
+
+    with pytest.raises(NotFound) as e:
+        resolve_measure(mem_store.con, "map@1000")
+    assert str(e.value) == (
+        "measure 'AP@1000' is not registered, so no result is stored under it; the registered "
+        "AP measures: AP, AP@10, AP@100 (trec_eval's map is AP without a cutoff, over the "
+        "whole ranking)"
+    )
+    with pytest.raises(NotFound, match=r"registered P\(rel=2\) measures: P\(rel=2\)@10$"):
+        resolve_measure(mem_store.con, "P(rel=2)@20")
+    with pytest.raises(NotFound, match="registered P measures: P@5, P@10, P@20, P@30, P@100$"):
+        resolve_measure(mem_store.con, "P@7")
