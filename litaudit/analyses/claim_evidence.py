@@ -21,7 +21,7 @@ from litaudit.analyses.baselines import BaselineStanding, baseline_standing
 from litaudit.analyses.claim_run import (
     RunEvaluation,
     SameTopic,
-    _Scored,
+    Scored,
     archive_scores,
     archive_tag,
     check_reproduction,
@@ -37,7 +37,7 @@ class ClaimRun:
     """A claim's run read and evaluated (before the claim's value is known)."""
 
     evaluation: RunEvaluation
-    scores: _Scored
+    scores: Scored
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ def check_reproduction(ev: RunEvaluation, claimed: str) -> RunEvaluation:
 
 
 @dataclass(frozen=True)
-class _Scored:
+class Scored:
     """Per-topic scores by topic name."""
 
     tag: str
@@ -114,9 +114,7 @@ def _sha256(path: Path) -> str:
     return sha256_file(path)
 
 
-def evaluate_claim_run(
-    con, collection_id: str, measure: str, path
-) -> tuple[RunEvaluation, _Scored]:
+def evaluate_claim_run(con, collection_id: str, measure: str, path) -> tuple[RunEvaluation, Scored]:
     """Evaluate the run file ``path`` on the qrels stored for ``collection_id``."""
     from litaudit.errors import InputError
     from litaudit.runs.archive import load_qrels
@@ -156,7 +154,7 @@ def evaluate_claim_run(
         n_lines=len(run),
     )
     scores = {t: float(v) for t, v in zip(ev.topics, row, strict=True) if not math.isnan(v)}
-    return out, _Scored(run.tag, scores)
+    return out, Scored(run.tag, scores)
 
 
 # --------------------------------------------------------------------- same-topic tests
@@ -249,7 +247,7 @@ def same_topic(
     collection_id: str,
     measure: str,
     *,
-    claim: _Scored,
+    claim: Scored,
     claim_from: str,
     record_tag: str | None = None,
     against: tuple[str, ...] = (),
@@ -324,7 +322,7 @@ def _targets(
     return todo
 
 
-def _compare(claim: _Scored, tag: str, other: dict[str, float], level, permutations, seed, n_worst):
+def _compare(claim: Scored, tag: str, other: dict[str, float], level, permutations, seed, n_worst):
     """(claim mean, other mean, paired t, randomization, largest losses) on the topics
     both were evaluated on."""
     topics = _pair(claim.scores, other)
@@ -345,7 +343,7 @@ def _compare(claim: _Scored, tag: str, other: dict[str, float], level, permutati
     return float(a.mean()), float(b.mean()), pt, rt, worst
 
 
-def run_se(ev, measure: str, claim: _Scored) -> TopicInteraction | None:
+def run_se(ev, measure: str, claim: Scored) -> TopicInteraction | None:
     """The interaction se of the archive's runs (but one of the claim's tag) plus the
     claim's run, on the topics every one of them was evaluated on (None with fewer than 2
     such topics)."""
@@ -360,10 +358,10 @@ def run_se(ev, measure: str, claim: _Scored) -> TopicInteraction | None:
     return topic_interaction(x)
 
 
-def archive_scores(con, collection_id: str, measure: str, tag: str) -> _Scored:
+def archive_scores(con, collection_id: str, measure: str, tag: str) -> Scored:
     """The per-topic scores of the archive's run ``tag``."""
     ev = _archive(con, collection_id, measure)
     row = ev.matrix(measure)[ev.runs.index(tag)]
-    return _Scored(
+    return Scored(
         tag, {t: float(v) for t, v in zip(ev.topics, row, strict=True) if not math.isnan(v)}
     )

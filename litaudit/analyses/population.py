@@ -70,24 +70,6 @@ class ResultRow:
     code_url: str | None = None
 
 
-# provenance as _provenance() writes it, computed in SQL so that the rows come sorted
-_PROVENANCE = """
-    CASE WHEN r.source = 'paper' AND p.citation IS NOT NULL THEN p.citation
-         WHEN r.track IS NOT NULL AND regexp_matches(r.track, '^trec[0-9-]')
-              THEN 'TREC ' || r.track
-         ELSE coalesce(r.track, r.source) END
-    || CASE WHEN r.location IS NOT NULL THEN ', ' || r.location ELSE '' END"""
-_SQL = f"""
-SELECT r.id, r.source, r.system, r.participant, r.value, r.value_text, r.role, r.run_type,
-       r.year, r.n_topics, r.topic_set, r.standard, r.status, r.location, r.track,
-       p.bibkey, p.citation, p.title, p.venue, p.doi, p.url, {_PROVENANCE} AS provenance,
-       CAST(r.date AS VARCHAR), r.reporter, r.url, r.code_url, r.collection_id, r.measure
-FROM results r LEFT JOIN papers p ON p.id = r.paper_id
-"""
-# best first; ties by provenance, system, id (byte order, as Python compares str)
-_ORDER = " ORDER BY r.value DESC, provenance, r.system, r.id"
-
-
 def track_label(track: str | None) -> str | None:
     """How a track is cited: TREC tracks as 'TREC trec7/adhoc', others (leaderboards,
     benchmarks: 'msmarco-passage/leaderboard/full-ranking', 'mteb/retrieval') as they are."""
@@ -113,9 +95,10 @@ def load_population(
     con, collection_id: str | None, measure: str | None, filters: Filters
 ) -> list[Loaded]:
     """load_results with its collection and measure; None means all (one query)."""
+    from litaudit.store import results as R
+
     cond, args = where(dataclasses.replace(filters, collection_id=collection_id, measure=measure))
-    sql = _SQL + (f" WHERE {cond}" if cond else "") + _ORDER
-    return [Loaded(r[26], r[27], ResultRow(*r[:26])) for r in con.execute(sql, args).fetchall()]
+    return [Loaded(r[26], r[27], ResultRow(*r[:26])) for r in R.population(con, cond, args)]
 
 
 def results_fingerprint(rows: list[ResultRow]) -> str:

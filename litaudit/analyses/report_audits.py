@@ -48,13 +48,9 @@ class ReportAudits:
 def report_measures(con, collection_id: str) -> tuple[str, ...]:
     """Measures with at least ``defaults.MIN_N`` non-retracted results, most results first
     (fewer make no population: the audits would refuse them)."""
-    rows = con.execute(
-        "SELECT measure, count(*) AS n FROM results WHERE collection_id = ? "
-        "AND status <> 'retracted' GROUP BY measure HAVING count(*) >= ? "
-        "ORDER BY n DESC, measure",
-        [collection_id, defaults.MIN_N],
-    ).fetchall()
-    return tuple(r[0] for r in rows)
+    from litaudit.store import results as R
+
+    return R.measures_with(con, collection_id, defaults.MIN_N)
 
 
 def _last_id(con) -> int:

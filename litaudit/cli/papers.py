@@ -77,7 +77,7 @@ def list_(
     with open_read(ctx) as store:
         rows = list_papers(store.con, year=year, venue=venue, tag=tag, collection=collection)
     if json_out:
-        print_json(rows)
+        print_json([r.as_dict() for r in rows])
         return
     out.print(
         table(
@@ -85,12 +85,12 @@ def list_(
             ["id", "bibkey", "citation", "year", "results", "link"],
             [
                 (
-                    r["id"],
-                    r["bibkey"],
-                    r["citation"],
-                    r["year"],
-                    r["results"],
-                    r["doi"] and f"doi:{r['doi']}" or r["url"],
+                    r.id,
+                    r.bibkey,
+                    r.citation,
+                    r.year,
+                    r.results,
+                    r.doi and f"doi:{r.doi}" or r.url,
                 )
                 for r in rows
             ],
@@ -112,13 +112,24 @@ def show(
 
     with open_read(ctx) as store:
         p = get_paper(store.con, key)
-        results = query_results(store.con, dataclasses.replace(CURATION, paper=p["bibkey"]))
-        h = history(store.con, "paper", p["id"])
+        results = query_results(store.con, dataclasses.replace(CURATION, paper=p.bibkey))
+        h = history(store.con, "paper", p.id)
     if json_out:
-        print_json({**p, "results": results, "history": h})
+        print_json(
+            {
+                **p.as_dict(),
+                "results": [r.as_dict() for r in results],
+                "history": [x.as_dict() for x in h],
+            }
+        )
         return
     out.print(
-        table(f"Paper {p['bibkey']}", ["field", "value"], list(p.items()), justify_numbers=False)
+        table(
+            f"Paper {p.bibkey}",
+            ["field", "value"],
+            list(p.as_dict().items()),
+            justify_numbers=False,
+        )
     )
     out.print(
         table(
@@ -126,13 +137,13 @@ def show(
             ["id", "collection", "measure", "value", "system", "role", "status"],
             [
                 (
-                    r["id"],
-                    r["collection"],
-                    r["measure"],
-                    r["value_text"],
-                    r["system"],
-                    r["role"],
-                    r["status"],
+                    r.id,
+                    r.collection,
+                    r.measure,
+                    r.value_text,
+                    r.system,
+                    r.role,
+                    r.status,
                 )
                 for r in results
             ],

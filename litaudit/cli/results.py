@@ -176,13 +176,13 @@ def show(
         r = get_result(store.con, result_id)
         h = history(store.con, "result", result_id)
     if json_out:
-        print_json({**r, "history": h})
+        print_json({**r.as_dict(), "history": [x.as_dict() for x in h]})
         return
     out.print(
         table(
             f"Result #{result_id}",
             ["field", "value"],
-            [(k, v) for k, v in r.items() if k != "value"],
+            [(k, v) for k, v in r.as_dict().items() if k != "value"],
             justify_numbers=False,
         )
     )
@@ -192,13 +192,13 @@ def show(
             ["when", "who", "action", "field", "old", "new", "reason"],
             [
                 (
-                    x["changed_at"],
-                    x["who"],
-                    x["action"],
-                    x["field"],
-                    x["old_value"],
-                    x["new_value"],
-                    x["reason"],
+                    x.changed_at,
+                    x.who,
+                    x.action,
+                    x.field,
+                    x.old_value,
+                    x.new_value,
+                    x.reason,
                 )
                 for x in h
             ],
@@ -515,7 +515,7 @@ def history_(
         with open_read(ctx) as store:
             rows = history_window(store.con, collection=collection, since=since, until=until)
         if json_out:
-            print_json(rows)
+            print_json([x.as_dict() for x in rows])
             return
         _print_window(rows)
         return
@@ -525,7 +525,7 @@ def history_(
         get_result(store.con, result_id)
         h = history(store.con, "result", result_id)
     if json_out:
-        print_json(h)
+        print_json([x.as_dict() for x in h])
         return
     out.print(
         table(
@@ -533,13 +533,13 @@ def history_(
             ["when", "who", "action", "field", "old", "new", "reason"],
             [
                 (
-                    x["changed_at"],
-                    x["who"],
-                    x["action"],
-                    x["field"],
-                    x["old_value"],
-                    x["new_value"],
-                    x["reason"],
+                    x.changed_at,
+                    x.who,
+                    x.action,
+                    x.field,
+                    x.old_value,
+                    x.new_value,
+                    x.reason,
                 )
                 for x in h
             ],
@@ -547,7 +547,7 @@ def history_(
     )
 
 
-def _print_window(rows: list[dict]) -> None:
+def _print_window(rows: list) -> None:
     from litaudit.render.console import out, table
 
     out.print(
@@ -557,17 +557,17 @@ def _print_window(rows: list[dict]) -> None:
             + ["old", "new", "reason"],
             [
                 (
-                    x["changed_at"],
-                    x["who"],
-                    x["result_id"],
-                    x["collection_id"],
-                    x["measure"],
-                    x["system"],
-                    x["action"],
-                    x["field"],
-                    x["old_value"],
-                    x["new_value"],
-                    x["reason"],
+                    x.changed_at,
+                    x.who,
+                    x.result_id,
+                    x.collection_id,
+                    x.measure,
+                    x.system,
+                    x.action,
+                    x.field,
+                    x.old_value,
+                    x.new_value,
+                    x.reason,
                 )
                 for x in rows
             ],

@@ -16,12 +16,15 @@ from __future__ import annotations
 import datetime as dt
 
 from litaudit.curation import fields as F
+from litaudit.curation.apply import apply_plan
 from litaudit.curation.fields import PAPER_KEYS
-from litaudit.curation.importer import apply_plan
 from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.rows import DUPLICATES, Table
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.measures import did_you_mean
+from litaudit.store import history as H
+from litaudit.store import papers as P
+from litaudit.store import results as R
 
 FORMAT = "litaudit-curation"
 VERSION = 1
@@ -37,7 +40,7 @@ HISTORY_KEYS = (
     "who",
     "changed_at",
 )
-ACTIONS = ("create", "edit", "verify", "retract", "reinstate", "import")
+ACTIONS = H.ACTIONS
 
 
 def _ts(v) -> str | None:
@@ -50,36 +53,23 @@ def export_bundle(con, f) -> dict:
     from litaudit.curation.results import query_results
 
     results = query_results(con, f)
-    times = dict(
-        (
-            (i, (c, u))
-            for i, c, u in con.execute(
-                "SELECT id, CAST(created_at AS VARCHAR), CAST(updated_at AS VARCHAR) FROM results"
-            ).fetchall()
-        )
-    )
+    times = R.times(con)
     rows, position = [], {}
     for i, r in enumerate(results, start=1):
         row = export_row(r)
-        row["created_at"], row["updated_at"] = times[r["id"]]
+        row["created_at"], row["updated_at"] = times[r.id]
         rows.append(row)
-        position[r["id"]] = i
+        position[r.id] = i
     from litaudit.curation.filters import CURATION
 
     filtered = f != CURATION
-    cols = ", ".join(PAPER_KEYS[:-1])
-    papers = con.execute(
-        f"SELECT id, {cols}, CAST(created_at AS VARCHAR) FROM papers ORDER BY id"
-    ).fetchall()
+    papers = P.every(con, PAPER_KEYS[:-1], order="id")
     if filtered:
-        used = {r["bibkey"] for r in results if r["bibkey"]}
+        used = {r.bibkey for r in results if r.bibkey}
         papers = [p for p in papers if p[1] in used]
     bibkey = {p[0]: p[1] for p in papers}
     history = []
-    for _id, entity, entity_id, action, fld, old, new, reason, who, at in con.execute(
-        "SELECT id, entity, entity_id, action, field, old_value, new_value, reason, who, "
-        "CAST(changed_at AS VARCHAR) FROM history ORDER BY id"
-    ).fetchall():
+    for _id, entity, entity_id, action, fld, old, new, reason, who, at in H.every(con):
         if entity == "result" and entity_id in position:
             ref = {"result": position[entity_id]}
         elif entity == "paper" and entity_id in bibkey:
@@ -108,15 +98,6 @@ def export_bundle(con, f) -> dict:
     }
 
 
-def _timestamp(text, what: str) -> dt.datetime:
-    try:
-        return dt.datetime.fromisoformat(str(text))
-    except ValueError:
-        raise F.FieldError(
-            f"{what}: expected a timestamp YYYY-MM-DD HH:MM:SS, got {text!r}"
-        ) from None
-
-
 def _list(b: dict, key: str, name: str, problems: list[Problem]) -> list:
     v = b.get(key, [])
     if not isinstance(v, list) or not all(isinstance(x, dict) for x in v):
@@ -128,7 +109,9 @@ def _list(b: dict, key: str, name: str, problems: list[Problem]) -> list:
     return v
 
 
-def _papers(b: dict, name: str, problems: list[Problem]) -> list[dict]:
+def read_papers(b: dict, name: str, problems: list[Problem]) -> list[dict]:
+    """The papers of a curation export (``b["papers"]``), each checked: a paper with a
+    problem is left out and its problems added to ``problems``."""
     out = []
     for i, p in enumerate(_list(b, "papers", name, problems), start=1):
         where = f"papers[{i}]"
@@ -153,7 +136,7 @@ def _papers(b: dict, name: str, problems: list[Problem]) -> list[dict]:
             vals["created_at"] = (
                 None
                 if F.blank(vals["created_at"])
-                else _timestamp(vals["created_at"], "created_at")
+                else F.parse_timestamp(vals["created_at"], "created_at")
             )
         except F.FieldError as e:
             bad(str(e))
@@ -193,15 +176,10 @@ def apply_bundle(
     for k in b:
         if k not in ("format", "version", "papers", "results", "history"):
             problems.append(Problem(name, None, f"unknown key {k!r}", k))
-    papers = _papers(b, name, problems)
+    papers = read_papers(b, name, problems)
     history = _list(b, "history", name, problems)
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-    existing = {
-        k: dict(zip(PAPER_KEYS[1:-1], rest, strict=True)) | {"id": i}
-        for i, k, *rest in con.execute(
-            f"SELECT id, bibkey, {', '.join(PAPER_KEYS[1:-1])} FROM papers"
-        ).fetchall()
-    }
+    existing = P.by_bibkey(con, PAPER_KEYS[1:-1])
     seen = _check_papers(papers, existing, name, on_existing, problems)
     if problems:
         raise ValidationFailed(problems)
@@ -229,7 +207,7 @@ def apply_bundle(
     hist_problems, pending = _history_rows(history, raw, ids, new_papers, seen, name)
     if hist_problems:
         raise ValidationFailed(hist_problems)
-    _insert_history(con, pending)
+    H.record_rows(con, pending)
     import dataclasses
 
     report = dataclasses.replace(
@@ -273,28 +251,27 @@ def _write_papers(
 ) -> dict[str, int]:
     """Insert the new papers (bibkey -> new id returned); with on_existing="update", write
     a stored paper's changed fields, each in the history."""
-    new_papers: dict[str, int] = {}
-    for p in papers:
-        old = existing.get(p["bibkey"])
-        if old is None:
-            cols = PAPER_KEYS
-            pid = con.execute(
-                f"INSERT INTO papers ({', '.join(cols)}) VALUES "
-                f"({', '.join('?' * len(cols))}) RETURNING id",
-                [p[c] if c != "created_at" else (p[c] or now) for c in cols],
-            ).fetchone()[0]
-            new_papers[p["bibkey"]] = pid
-        elif on_existing == "update":
+    new = [p for p in papers if p["bibkey"] not in existing]
+    ids = P.insert_many(con, new, at=now)
+    if on_existing == "update":
+        for p in papers:
+            old = existing.get(p["bibkey"])
+            if old is None:
+                continue
             changed = {k: p[k] for k in PAPER_KEYS[1:-1] if p[k] != old[k]}
-            for k, v in changed.items():
-                con.execute(f"UPDATE papers SET {k} = ? WHERE id = ?", [v, old["id"]])
-                con.execute(
-                    "INSERT INTO history (entity, entity_id, action, field, old_value, "
-                    "new_value, reason, who, changed_at) VALUES ('paper', ?, 'edit', ?, "
-                    "?, ?, ?, ?, ?)",
-                    [old["id"], k, _s(old[k]), _s(v), f"updated from {name}", who, now],
-                )
-    return new_papers
+            P.update(con, old["id"], changed)
+            H.record_many(
+                con,
+                ("paper", [old["id"]] * len(changed)),
+                "edit",
+                field=list(changed),
+                old=[H.text(old[k]) for k in changed],
+                new=[H.text(v) for v in changed.values()],
+                reason=f"updated from {name}",
+                who=who,
+                at=now,
+            )
+    return {p["bibkey"]: i for p, i in zip(new, ids, strict=True)}
 
 
 def _result_times(
@@ -309,8 +286,8 @@ def _result_times(
             c = x.get("created_at")
             u = x.get("updated_at")
             if c is not None or u is not None:
-                c = _timestamp(c, "created_at") if c is not None else now
-                u = _timestamp(u, "updated_at") if u is not None else c
+                c = F.parse_timestamp(c, "created_at") if c is not None else now
+                u = F.parse_timestamp(u, "updated_at") if u is not None else c
                 times[row.line] = (c, u)
         except F.FieldError as e:
             time_problems.append(Problem(name, row.line, str(e)))
@@ -384,7 +361,7 @@ def _history_rows(
             )
             continue
         try:
-            at = _timestamp(h.get("changed_at"), "changed_at")
+            at = F.parse_timestamp(h.get("changed_at"), "changed_at")
         except F.FieldError as e:
             hist_problems.append(Problem(name, None, f"{where}: {e}"))
             continue
@@ -392,46 +369,3 @@ def _history_rows(
             continue
         pending.append((entity, eid, h["action"], *texts, at))
     return hist_problems, pending
-
-
-_HISTORY_COLUMNS = (
-    "entity",
-    "entity_id",
-    "action",
-    "field",
-    "old_value",
-    "new_value",
-    "reason",
-    "who",
-    "changed_at",
-)
-
-
-def _insert_history(con, rows: list[tuple]) -> None:
-    """Insert history rows in their order, in one statement (DuckDB runs single-row
-    inserts slowly: a seeded database's export carries ~30,000 entries)."""
-    if not rows:
-        return
-    import pyarrow as pa
-
-    cols = list(zip(*rows, strict=True))
-    types = {"entity_id": pa.int64(), "changed_at": pa.timestamp("us")}
-    table = pa.table(
-        {
-            "k": pa.array(range(len(rows)), pa.int64()),
-            **{
-                c: pa.array(list(v), type=types.get(c, pa.string()))
-                for c, v in zip(_HISTORY_COLUMNS, cols, strict=True)
-            },
-        }
-    )
-    con.register("_bundle_history", table)
-    try:
-        names = ", ".join(_HISTORY_COLUMNS)
-        con.execute(f"INSERT INTO history ({names}) SELECT {names} FROM _bundle_history ORDER BY k")
-    finally:
-        con.unregister("_bundle_history")
-
-
-def _s(v) -> str | None:
-    return None if v is None else str(v)

@@ -14,44 +14,45 @@ from litaudit.curation.filters import CURATION, Filters
 from litaudit.curation.results import query_results
 from litaudit.curation.rows import COLUMNS, NUMERIC_COLUMNS, spreadsheet_safe
 from litaudit.errors import LitauditError
+from litaudit.store.results import ResultRecord
 
 FORMATS = ("csv", "json", "parquet")
 
 
-def export_row(r: dict) -> dict:
+def export_row(r: ResultRecord) -> dict:
     """One row of :func:`litaudit.curation.results.query_results` in the import format."""
     row = {
-        "source": r["source"],
-        "paper": r["bibkey"],
-        "paper_citation": r["citation"],
-        "paper_title": r["paper_title"],
-        "paper_authors": r["paper_authors"],
-        "paper_venue": r["paper_venue"],
-        "paper_year": r["paper_year"],
-        "paper_doi": r["paper_doi"],
-        "paper_url": r["paper_url"],
-        "paper_tags": r["paper_tags"],
-        "track": r["track"],
-        "collection": r["collection_id"],
-        "topic_set": r["topic_set"],
-        "n_topics": r["n_topics"],
-        "measure": r["measure"],
-        "value": r["value_text"],
-        "system": r["system"],
-        "participant": r["participant"],
-        "role": r["role"],
-        "run_type": r["run_type"],
-        "year": r["year"],
-        "standard": "true" if r["standard"] else "false",
-        "location": r["location"],
-        "transcribed_by": r["transcribed_by"],
-        "transcribed_at": r["transcribed_at"],
-        "status": r["status"],
-        "notes": r["notes"],
-        "date": r["date"],
-        "reporter": r["reporter"],
-        "url": r["url"],
-        "code_url": r["code_url"],
+        "source": r.source,
+        "paper": r.bibkey,
+        "paper_citation": r.citation,
+        "paper_title": r.paper_title,
+        "paper_authors": r.paper_authors,
+        "paper_venue": r.paper_venue,
+        "paper_year": r.paper_year,
+        "paper_doi": r.paper_doi,
+        "paper_url": r.paper_url,
+        "paper_tags": r.paper_tags,
+        "track": r.track,
+        "collection": r.collection_id,
+        "topic_set": r.topic_set,
+        "n_topics": r.n_topics,
+        "measure": r.measure,
+        "value": r.value_text,
+        "system": r.system,
+        "participant": r.participant,
+        "role": r.role,
+        "run_type": r.run_type,
+        "year": r.year,
+        "standard": "true" if r.standard else "false",
+        "location": r.location,
+        "transcribed_by": r.transcribed_by,
+        "transcribed_at": r.transcribed_at,
+        "status": r.status,
+        "notes": r.notes,
+        "date": r.date,
+        "reporter": r.reporter,
+        "url": r.url,
+        "code_url": r.code_url,
     }
     return {c: ("" if row[c] is None else str(row[c])) for c in COLUMNS}
 

@@ -102,6 +102,16 @@ def parse_year(text) -> int:
     return y
 
 
+def parse_timestamp(text, what: str) -> dt.datetime:
+    """A stored time as the store writes it (``YYYY-MM-DD HH:MM:SS[.ffffff]``)."""
+    try:
+        return dt.datetime.fromisoformat(str(text))
+    except ValueError:
+        raise FieldError(
+            f"{what}: expected a timestamp YYYY-MM-DD HH:MM:SS, got {text!r}"
+        ) from None
+
+
 def parse_bool(text) -> bool:
     if isinstance(text, bool):
         return text

@@ -1,19 +1,21 @@
 """Papers: add, list, show, edit and import from BibTeX (bibtexparser v2).
 
-Papers are written through SQLModel (typed rows, ``store.models.Paper``); every creation
-and edit is recorded in ``history``.
+Papers are read and written by :mod:`litaudit.store.papers` as typed rows
+(``store.models.Paper``, validated); every creation and edit is recorded in ``history``
+(:mod:`litaudit.store.history`).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from litaudit.curation import fields as F
-from litaudit.errors import InputError, LitauditError, NotFound, Problem, ValidationFailed
+from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
+from litaudit.store import history as H
+from litaudit.store import papers as P
 
 EDITABLE = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags", "notes")
 VENUES = (
@@ -66,14 +68,9 @@ def short_citation(authors: str | None, venue: str | None, year: int | None) -> 
     return f"{who} ({where})" if where else who
 
 
-def _now():
-    return dt.datetime.now(dt.UTC).replace(tzinfo=None)
-
-
 def add_paper(store, values: dict, *, who: str, reason: str = "added with `papers add`") -> int:
-    """Insert one paper (typed through SQLModel). Raises on a duplicate bibkey."""
-    from litaudit.store.models import Paper
-
+    """Insert one paper (a validated :class:`~litaudit.store.models.Paper`). Raises on a
+    duplicate bibkey."""
     bibkey = (values.get("bibkey") or "").strip()
     if not bibkey:
         raise LitauditError("a paper needs a bibkey")
@@ -81,7 +78,7 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
         why = F.check_text(v)
         if why:
             raise LitauditError(f"{k}: {why}")
-    if store.con.execute("SELECT 1 FROM papers WHERE bibkey = ?", [bibkey]).fetchone():
+    if bibkey in P.bibkeys(store.con):
         raise LitauditError(f"paper {bibkey!r} already exists")
     year = values.get("year")
     try:
@@ -91,42 +88,24 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
     citation = values.get("citation") or short_citation(
         values.get("authors"), values.get("venue"), year
     )
-    # a typed row (SQLModel validates the fields), written in one transaction with its history
     texts: dict[str, Any] = {
         k: F.text_or_none(values.get(k))
         for k in ("title", "authors", "venue", "doi", "url", "tags", "notes")
     }
-    paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=_now(), **texts)
-    cols = [c for c in Paper.model_fields if c != "id"]
+    from litaudit.store.models import Paper
+
+    now = H.now()
+    paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=now, **texts)
     con = store.con
-    with store.transaction():
-        pid = con.execute(
-            f"INSERT INTO papers ({', '.join(cols)}) VALUES "
-            f"({', '.join('?' * len(cols))}) RETURNING id",
-            [getattr(paper, c) for c in cols],
-        ).fetchall()[0][0]
-        con.execute(
-            "INSERT INTO history (entity, entity_id, action, reason, who, changed_at) "
-            "VALUES ('paper', ?, 'create', ?, ?, ?)",
-            [pid, reason, who, paper.created_at],
-        )
+    with store.transaction():  # the row and its history, or neither
+        pid = P.insert(con, paper)
+        H.record(con, ("paper", pid), "create", reason=reason, who=who, at=now)
     return pid
 
 
-def get_paper(con, key: str) -> dict:
-    """A paper by bibkey or numeric id, with its results."""
-    if key.isdigit():
-        row = con.execute("SELECT * FROM papers WHERE id = ?", [int(key)])
-    else:
-        row = con.execute("SELECT * FROM papers WHERE bibkey = ?", [key])
-    names = [d[0] for d in row.description]
-    r = row.fetchone()
-    if r is None:
-        from litaudit.measures import did_you_mean
-
-        keys = [k for (k,) in con.execute("SELECT bibkey FROM papers").fetchall()]
-        raise NotFound(f"no paper {key!r}{did_you_mean(key, keys)}")
-    return dict(zip(names, r, strict=True))
+def get_paper(con, key: str) -> P.PaperRecord:
+    """A paper by bibkey or numeric id (typed)."""
+    return P.get(con, key)
 
 
 def list_papers(
@@ -136,7 +115,8 @@ def list_papers(
     venue: str | None = None,
     tag: str | None = None,
     collection: str | None = None,
-) -> list[dict]:
+) -> list[P.PaperListed]:
+    """Papers by year, venue, tag or collection (with results on it), by year and bibkey."""
     from litaudit.curation.filters import parse_years
 
     where: list[str] = []
@@ -151,22 +131,12 @@ def list_papers(
     if tag:
         where.append("list_contains(string_split(coalesce(p.tags, ''), ','), ?)")
         args.append(tag)
+    cid = None
     if collection:
         from litaudit.store.refdata import resolve_collection
 
-        where.append(
-            "EXISTS (SELECT 1 FROM results r WHERE r.paper_id = p.id AND r.collection_id = ?)"
-        )
-        args.append(resolve_collection(con, collection).id)
-    sql = (
-        "SELECT p.id, p.bibkey, p.citation, p.venue, p.year, p.doi, p.url, p.tags, "
-        "(SELECT count(*) FROM results r WHERE r.paper_id = p.id) AS results FROM papers p"
-    )
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    cur = con.execute(sql + " ORDER BY p.year, p.bibkey", args)
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+        cid = resolve_collection(con, collection).id
+    return P.listing(con, where, args, collection_id=cid)
 
 
 def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: str) -> list[tuple]:
@@ -191,27 +161,29 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
             raise LitauditError(f"--set {fld}: {e}") from None
         if fld == "citation" and new is None:
             raise LitauditError("--set citation: a paper needs a citation")
-        if paper[fld] != new:
+        old = getattr(paper, fld)
+        if old != new:
             updates[fld] = new
-            log.append(
-                (
-                    fld,
-                    None if paper[fld] is None else str(paper[fld]),
-                    None if new is None else str(new),
-                )
-            )
+            log.append((fld, H.text(old), H.text(new)))
     if updates:
-        now = _now()
+        from litaudit.store.models import Paper, validated
+
+        # the edited paper as a whole, validated before it is written
+        validated(Paper, {**paper.as_dict(), **updates}, f"paper {paper.bibkey!r}")
+        now = H.now()
         with store.transaction():
-            store.con.execute(
-                f"UPDATE papers SET {', '.join(f'{c} = ?' for c in updates)} WHERE id = ?",
-                [*updates.values(), paper["id"]],
-            )
+            P.update(store.con, paper.id, updates)
             for fld, old, new in log:
-                store.con.execute(
-                    "INSERT INTO history (entity, entity_id, action, field, old_value, new_value,"
-                    " reason, who, changed_at) VALUES ('paper', ?, 'edit', ?, ?, ?, ?, ?, ?)",
-                    [paper["id"], fld, old, new, reason, who, now],
+                H.record(
+                    store.con,
+                    ("paper", paper.id),
+                    "edit",
+                    field=fld,
+                    old=old,
+                    new=new,
+                    reason=reason,
+                    who=who,
+                    at=now,
                 )
     return log
 
@@ -418,7 +390,7 @@ def import_bibtex(
         records, problems = read_papers_csv(path)
     else:
         records, problems = read_bibtex(path)
-    existing = {k for (k,) in store.con.execute("SELECT bibkey FROM papers").fetchall()}
+    existing = P.bibkeys(store.con)
     seen: dict[str, int] = {}
     todo, skipped = [], 0
     for r in records:
@@ -450,35 +422,16 @@ def import_bibtex(
     if not records:
         raise LitauditError(f"{path}: no papers found")
     if not dry_run and todo:
-        now, con = _now(), store.con
-        cols = (
-            "bibkey",
-            "citation",
-            "title",
-            "authors",
-            "venue",
-            "year",
-            "doi",
-            "url",
-            "tags",
-            "notes",
-        )
+        now, con = H.now(), store.con
         with store.transaction():  # all or nothing; one statement per table (bulk)
-            ids = [
-                i
-                for (i,) in con.execute(
-                    f"INSERT INTO papers ({', '.join(cols)}, created_at) SELECT "
-                    + ", ".join(
-                        f"unnest(?::{'INTEGER' if c == 'year' else 'VARCHAR'}[])" for c in cols
-                    )
-                    + ", ? RETURNING id",
-                    [[r.get(c) for r in todo] for c in cols] + [now],
-                ).fetchall()
-            ]
-            con.execute(
-                "INSERT INTO history (entity, entity_id, action, reason, who, "
-                "changed_at) SELECT 'paper', unnest(?::INTEGER[]), 'import', ?, ?, ?",
-                [ids, f"imported from {Path(path).name}", who, now],
+            ids = P.insert_many(con, todo, at=now)
+            H.record_many(
+                con,
+                ("paper", ids),
+                "import",
+                reason=f"imported from {Path(path).name}",
+                who=who,
+                at=now,
             )
     return {
         "file": str(path),

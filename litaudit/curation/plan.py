@@ -234,16 +234,9 @@ def _unchanged(con, stored: list[tuple[int, int, str, dict]], columns: tuple[str
     ]
     if "value_text" not in given:
         given.append("value_text")
-    ids = [rid for _, rid, _, _ in stored]
-    found = {}
-    for i in range(0, len(ids), 10_000):
-        part = ids[i : i + 10_000]
-        for r in con.execute(
-            f"SELECT id, {', '.join(given)} FROM results WHERE id IN "
-            f"({', '.join('?' * len(part))})",
-            part,
-        ).fetchall():
-            found[r[0]] = r[1:]
+    from litaudit.store import results as R
+
+    found = R.values(con, given, [rid for _, rid, _, _ in stored])
     return [
         (line, rid, vt, found.get(rid) == tuple(v.get(c) for c in given))
         for line, rid, vt, v in stored

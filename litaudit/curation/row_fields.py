@@ -5,6 +5,7 @@ the database look-ups every row needs (:class:`Context`, read once per import).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +13,8 @@ from litaudit.curation import fields as F
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, Problem
 from litaudit.measures import did_you_mean, parse_measure
+from litaudit.store import papers as P
+from litaudit.store import results as R
 
 PAPER_FIELDS = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags")
 REQUIRED = (
@@ -59,16 +62,8 @@ class Context:
                 "SELECT name, min_value, max_value FROM measures"
             ).fetchall()
         }
-        self.papers = {
-            k: (i, y) for i, k, y in con.execute("SELECT id, bibkey, year FROM papers").fetchall()
-        }
-        self.existing = {}
-        for rid, src, bib, track, cid, n, m, sysl, role, vt in con.execute(
-            "SELECT r.id, r.source, p.bibkey, r.track, r.collection_id, r.n_topics, "
-            "r.measure, r.system, r.role, r.value_text FROM results r "
-            "LEFT JOIN papers p ON p.id = r.paper_id"
-        ).fetchall():
-            self.existing[(src, bib or "", track or "", cid, n, m, sysl, role)] = (rid, vt)
+        self.papers = P.ids_and_years(con)
+        self.existing = R.natural_keys(con)
 
 
 def natural_key(v: dict, bibkey: str | None) -> tuple:
@@ -116,7 +111,16 @@ def parse_row(
         bad(str(e), "source")
     bibkey = F.text_or_none(d.get("paper"))
     v["track"] = F.text_or_none(d.get("track"))
-    _check_provenance(ctx, d, v, bibkey, row, file, problems, bad, described, new_papers)
+    _check_provenance(
+        ctx,
+        d,
+        v,
+        bibkey,
+        bad,
+        described,
+        new_papers,
+        lambda key: _prepare_paper(d, key, row.line, file, problems),
+    )
     v["collection_id"] = cid = _parse_collection(ctx, d, missing, bad)
     v["measure"] = _parse_measure(ctx, new_measures, d, missing, bad)
     _parse_value(ctx, d, v, missing, bad)
@@ -152,14 +156,13 @@ def _check_provenance(
     d: dict,
     v: dict,
     bibkey: str | None,
-    row: Row,
-    file: str,
-    problems: list[Problem],
     bad,
     described: set,
     new_papers: dict[str, PreparedPaper],
+    prepare: Callable[[str], PreparedPaper | None],
 ) -> None:
-    """A paper result's bibkey (its paper prepared when new), an official one's track."""
+    """A paper result's bibkey (its paper prepared by ``prepare`` when new), an official
+    one's track."""
     if v["source"] == "paper":
         if not bibkey:
             bad("missing provenance: a paper result needs the paper's bibkey", "paper")
@@ -170,7 +173,7 @@ def _check_provenance(
         ):
             pass  # described on another line of the file
         elif bibkey not in ctx.papers:
-            pp = _prepare_paper(d, bibkey, row.line, file, problems)
+            pp = prepare(bibkey)
             if pp is not None:
                 prev = new_papers.get(bibkey)
                 if prev is None:

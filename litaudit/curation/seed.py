@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from litaudit.curation.apply import apply_plan
 from litaudit.curation.fields import text_or_none
-from litaudit.curation.importer import apply_plan
 from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.rows import read_table
+from litaudit.store import history as H
+from litaudit.store import results as R
+from litaudit.store import seeded
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
 SEED_USER = "litaudit init"
@@ -97,12 +100,7 @@ def load_seeds(
                 "counts": [],
             }
         sync = _load_files(store, seeds_dir, added, files, progress)
-    counts = store.con.execute(
-        "SELECT c.name, r.measure, count(*) FILTER (WHERE r.source = 'paper'), "
-        "count(*) FILTER (WHERE r.source = 'official') FROM results r "
-        "JOIN collections c ON c.id = r.collection_id WHERE r.status <> 'retracted' "
-        "GROUP BY ALL ORDER BY 1, 2"
-    ).fetchall()
+    counts = R.counts(store.con)
     return {
         "path": store.path,
         "added": added,
@@ -191,31 +189,22 @@ def _sync_notes(con, notes: dict[int, str | None]) -> int:
     UPDATE and one history INSERT (field 'notes'); the number of rows changed."""
     if not notes:
         return 0
-    import datetime as dt
-
-    ids, texts = list(notes), list(notes.values())
-    pairs = "SELECT unnest(?::BIGINT[]) AS id, unnest(?::VARCHAR[]) AS notes"
-    diff = con.execute(
-        f"SELECT r.id, r.notes, s.notes FROM results r JOIN ({pairs}) s ON s.id = r.id "
-        "WHERE r.notes IS DISTINCT FROM s.notes ORDER BY r.id",
-        [ids, texts],
-    ).fetchall()
+    diff = seeded.notes_differing(con, notes)
     if not diff:
         return 0
-    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-    rows = (
-        "SELECT unnest(?::BIGINT[]) AS id, unnest(?::VARCHAR[]) AS old, unnest(?::VARCHAR[]) AS new"
-    )
-    args = [list(c) for c in zip(*diff, strict=True)]
-    con.execute(
-        f"UPDATE results SET notes = s.new, updated_at = ? FROM ({rows}) s WHERE results.id = s.id",
-        [now, *args],
-    )
-    con.execute(
-        "INSERT INTO history (entity, entity_id, action, field, old_value, new_value, "
-        "reason, who, changed_at) SELECT 'result', id, 'edit', 'notes', old, new, ?, ?, ? "
-        f"FROM ({rows}) ORDER BY id",
-        ["the seeds' note changed: see seeds/README.md", SEED_USER, now, *args],
+    now = H.now()
+    ids, old, new = (list(c) for c in zip(*diff, strict=True))
+    R.set_many(con, "notes", ids, new, at=now)
+    H.record_many(
+        con,
+        ("result", ids),
+        "edit",
+        field="notes",
+        old=old,
+        new=new,
+        reason="the seeds' note changed: see seeds/README.md",
+        who=SEED_USER,
+        at=now,
     )
     return len(diff)
 
@@ -223,38 +212,23 @@ def _sync_notes(con, notes: dict[int, str | None]) -> int:
 def _change_roles(con, reasons: list[str]) -> int:
     """:data:`ROLE_CHANGES` on the rows seeded from today's files: one UPDATE and one
     history INSERT per change; the number of rows changed."""
-    import datetime as dt
-
     n = 0
     for track, old, new, why in ROLE_CHANGES:
-        ids = [
-            i
-            for (i,) in con.execute(
-                "SELECT r.id FROM results r WHERE r.track = ? AND r.role = ? "
-                "AND r.id IN (SELECT entity_id FROM history WHERE entity = 'result' "
-                "AND action = 'import' AND who = ? AND list_contains(?::VARCHAR[], reason)) "
-                "AND r.id NOT IN (SELECT entity_id FROM history WHERE entity = 'result' "
-                "AND field = 'role' AND who <> ?) "
-                "AND NOT EXISTS (SELECT 1 FROM results o WHERE o.source = r.source "
-                "AND o.paper_id IS NOT DISTINCT FROM r.paper_id AND o.track = r.track "
-                "AND o.collection_id = r.collection_id AND o.n_topics = r.n_topics "
-                "AND o.measure = r.measure AND o.system = r.system AND o.role = ?) "
-                "ORDER BY r.id",
-                [track, old, SEED_USER, reasons, SEED_USER, new],
-            ).fetchall()
-        ]
+        ids = seeded.role_changes(con, track, old, new, who=SEED_USER, reasons=reasons)
         if not ids:
             continue
-        now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-        con.execute(
-            "UPDATE results SET role = ?, updated_at = ? WHERE id IN (SELECT unnest(?::BIGINT[]))",
-            [new, now, ids],
-        )
-        con.execute(
-            "INSERT INTO history (entity, entity_id, action, field, old_value, new_value, "
-            "reason, who, changed_at) SELECT 'result', id, 'edit', 'role', ?, ?, ?, ?, ? "
-            "FROM (SELECT unnest(?::BIGINT[]) AS id) ORDER BY id",
-            [old, new, why, SEED_USER, now, ids],
+        now = H.now()
+        R.set_many(con, "role", ids, new, at=now)
+        H.record_many(
+            con,
+            ("result", ids),
+            "edit",
+            field="role",
+            old=old,
+            new=new,
+            reason=why,
+            who=SEED_USER,
+            at=now,
         )
         n += len(ids)
     return n
@@ -263,13 +237,7 @@ def _change_roles(con, reasons: list[str]) -> int:
 def _touched(con) -> set[int]:
     """Results with a history entry by someone other than ``init``: edited, verified,
     retracted or imported over by a user. ``init`` leaves them as they are."""
-    return {
-        i
-        for (i,) in con.execute(
-            "SELECT DISTINCT entity_id FROM history WHERE entity = 'result' AND who <> ?",
-            [SEED_USER],
-        ).fetchall()
-    }
+    return H.ids_changed_by_others(con, SEED_USER)
 
 
 def _seeded_reasons(tables: list) -> list[str]:
@@ -291,38 +259,11 @@ def _sync(
     reason names the measure the seeds now hold its value under when exactly one seed
     row seeded after it has the same key but the measure and the same value (trec7's
     P@10, now P@15); else :data:`GONE_REASON`."""
-    held_ids = [*held, *new]  # a list parameter: Arrow from a list imports pandas
-    seeded = (
-        "WITH held AS (SELECT unnest(?::BIGINT[]) AS id), "
-        "seeded AS (SELECT DISTINCT entity_id AS id FROM history "
-        "WHERE entity = 'result' AND action = 'import' AND who = ? "
-        "AND list_contains(?::VARCHAR[], reason)) "
-    )
-    gone = con.execute(
-        seeded + "SELECT r.id, r.status, CASE WHEN count(DISTINCT n.measure) = 1 "
-        "THEN min(n.measure) END, min(n.id) FROM results r "
-        "SEMI JOIN seeded s ON s.id = r.id "
-        "LEFT JOIN (SELECT * FROM results SEMI JOIN held h ON h.id = results.id) n "
-        "ON n.source = r.source AND n.paper_id IS NOT DISTINCT FROM r.paper_id "
-        "AND n.track IS NOT DISTINCT FROM r.track AND n.collection_id = r.collection_id "
-        "AND n.n_topics = r.n_topics AND n.system = r.system AND n.role = r.role "
-        "AND n.value_text = r.value_text AND n.measure <> r.measure "
-        "AND n.created_at > r.created_at "
-        "WHERE r.status <> 'retracted' AND r.id NOT IN (SELECT id FROM held) "
-        "GROUP BY r.id, r.status ORDER BY r.id",
-        [held_ids, SEED_USER, reasons],
-    ).fetchall()
+    held_ids = [*held, *new]
+    gone = seeded.gone(con, held_ids, who=SEED_USER, reasons=reasons)
     held_set = set(held_ids)
     back = [  # retracted by init (the last retraction), held again
-        (rid, old)
-        for rid, old in con.execute(
-            "SELECT r.id, h.old_value FROM results r JOIN history h ON h.entity = 'result' "
-            "AND h.entity_id = r.id AND h.action = 'retract' AND h.who = ? "
-            "WHERE r.status = 'retracted' "
-            "QUALIFY row_number() OVER (PARTITION BY r.id ORDER BY h.id DESC) = 1",
-            [SEED_USER],
-        ).fetchall()
-        if rid in held_set
+        (rid, old) for rid, old in seeded.retracted_by(con, SEED_USER) if rid in held_set
     ]
     changes = [
         (
@@ -354,25 +295,22 @@ def _set_statuses(con, changes: list[tuple[int, str, str, str, str]]) -> None:
     """(id, action, old status, new status, reason): one UPDATE and one history INSERT."""
     if not changes:
         return
-    import datetime as dt
-
-    now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
+    now = H.now()
     ids, actions, old, new, reasons = (list(c) for c in zip(*changes, strict=True))
-    # list parameters, unnested side by side (Arrow from lists imports pandas)
-    rows = (
-        "SELECT unnest(?::BIGINT[]) AS id, unnest(?::VARCHAR[]) AS action, "
-        "unnest(?::VARCHAR[]) AS old, unnest(?::VARCHAR[]) AS new, "
-        "unnest(?::VARCHAR[]) AS reason"
-    )
-    args = [ids, actions, old, new, reasons]
-    con.execute(
-        f"UPDATE results SET status = s.new, updated_at = ? FROM ({rows}) s "
-        "WHERE results.id = s.id",
-        [now, *args],
-    )
-    con.execute(
-        "INSERT INTO history (entity, entity_id, action, field, old_value, new_value, "
-        f"reason, who, changed_at) SELECT 'result', id, action, 'status', old, new, "
-        f"reason, ?, ? FROM ({rows}) ORDER BY id",
-        [SEED_USER, now, *args],
+    R.set_many(con, "status", ids, new, at=now)
+    order = sorted(range(len(ids)), key=ids.__getitem__)  # the history by id
+
+    def by_id(xs):
+        return [xs[i] for i in order]
+
+    H.record_many(
+        con,
+        ("result", by_id(ids)),
+        by_id(actions),
+        field="status",
+        old=by_id(old),
+        new=by_id(new),
+        reason=by_id(reasons),
+        who=SEED_USER,
+        at=now,
     )

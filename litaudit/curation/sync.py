@@ -20,6 +20,9 @@ from litaudit.curation.plan import UPDATABLE, PreparedResult, plan_import
 from litaudit.curation.rows import Row
 from litaudit.curation.tree import PAPER_KEYS, TreeFile, read_tree
 from litaudit.errors import LitauditError, Problem, ValidationFailed
+from litaudit.store import history as H
+from litaudit.store import papers as P
+from litaudit.store import results as R
 
 _STATUS_ACTION = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}
 
@@ -125,7 +128,7 @@ def _stored_values(con) -> dict[int, dict]:
     """id -> the updatable fields of every stored result (one query)."""
     return {
         rid: dict(zip(UPDATABLE, rest, strict=True))
-        for rid, *rest in con.execute(f"SELECT id, {', '.join(UPDATABLE)} FROM results").fetchall()
+        for rid, rest in R.values(con, UPDATABLE).items()
     }
 
 
@@ -169,39 +172,30 @@ def _locate(p: Problem, where: dict[int, tuple[TreeFile, int]]) -> Problem:
 def _sync_papers(con, files: list[TreeFile], hist: _History, who: str, now) -> tuple[int, int]:
     """Add or update the folder's papers (before the results that name them): (added,
     updated)."""
-    from litaudit.curation.bundle import _papers
+    from litaudit.curation.bundle import read_papers
 
     problems: list[Problem] = []
-    existing = {
-        k: dict(zip(PAPER_KEYS[1:-1], rest, strict=True)) | {"id": i}
-        for i, k, *rest in con.execute(
-            f"SELECT id, bibkey, {', '.join(PAPER_KEYS[1:-1])} FROM papers"
-        ).fetchall()
-    }
+    existing = P.by_bibkey(con, PAPER_KEYS[1:-1])
     added = updated = 0
     for tf in files:
         if tf.paper is None:
             continue
         n0 = len(problems)
-        got = _papers({"papers": [tf.paper]}, tf.path, problems)
+        got = read_papers({"papers": [tf.paper]}, tf.path, problems)
         if len(problems) > n0 or not got:
             problems[n0:] = [Problem(tf.path, 1, p.message, p.field) for p in problems[n0:]]
             continue
         vals = got[0]
         old = existing.get(vals["bibkey"])
         if old is None:
-            pid = con.execute(
-                f"INSERT INTO papers ({', '.join(PAPER_KEYS)}) VALUES "
-                f"({', '.join('?' * len(PAPER_KEYS))}) RETURNING id",
-                [vals[c] if c != "created_at" else (vals[c] or now) for c in PAPER_KEYS],
-            ).fetchone()[0]
+            (pid,) = P.insert_many(con, [vals], at=now)
             added += 1
             hist.copy("paper", pid, tf.paper_history)
             continue
         changed = {k: vals[k] for k in PAPER_KEYS[1:-1] if vals[k] != old[k]}
         hist.copy("paper", old["id"], tf.paper_history)
+        P.update(con, old["id"], changed)
         for k, v in changed.items():
-            con.execute(f"UPDATE papers SET {k} = ? WHERE id = ?", [v, old["id"]])
             if not _explained(tf.paper_history, k, v):
                 reason = f"synced from {tf.path}"
                 hist.record("paper", old["id"], "edit", k, old[k], v, reason, who, now)
@@ -214,7 +208,7 @@ def _sync_papers(con, files: list[TreeFile], hist: _History, who: str, now) -> t
 def _add_results(store, plan, where, hist: _History, who: str, now) -> tuple[int, list[int]]:
     """Insert the plan's new results with their times and the history their lines give
     (a result with none gets a "create" entry): (added, their ids)."""
-    from litaudit.curation.importer import apply_plan
+    from litaudit.curation.apply import apply_plan
 
     times = {}
     for r in plan.results:
@@ -259,16 +253,12 @@ def _update_result(
         return False
     if "value_text" in changes:
         changes["value"] = r.values["value"]
-    sets = ", ".join(f"{c} = ?" for c in changes)
-    con.execute(
-        f"UPDATE results SET {sets}, updated_at = ? WHERE id = ?",
-        [*changes.values(), _file_time(tf, line, 1) or now, rid],
-    )
+    R.update(con, rid, changes, at=_file_time(tf, line, 1) or now)
     for c in UPDATABLE:
         if c not in changes:
             continue
         fld = "value" if c == "value_text" else c
-        new = _text(changes[c])
+        new = H.text(changes[c])
         if _explained(entries, fld, new):
             continue
         action = _STATUS_ACTION.get(changes[c], "edit") if c == "status" else "edit"
@@ -279,33 +269,19 @@ def _update_result(
 
 def _file_time(tf: TreeFile, line: int, i: int):
     """A result line's created_at (``i`` 0) or updated_at (1), if it gives one."""
-    from litaudit.curation.bundle import _timestamp
-
     t = tf.times.get(line)
     if t is None or t[i] is None:
         return None
     try:
-        return _timestamp(t[i], "created_at" if i == 0 else "updated_at")
+        return F.parse_timestamp(t[i], "created_at" if i == 0 else "updated_at")
     except F.FieldError as e:
         raise ValidationFailed([Problem(tf.path, line, str(e))]) from None
 
 
 def _retract_absent(con, kept: set[int], folder: Path, hist: _History, who: str, now) -> int:
     """Retract the results the folder does not hold (retracted ones stay so)."""
-    gone = [
-        (rid, status)
-        for rid, status in con.execute(
-            "SELECT id, status FROM results WHERE status <> 'retracted' ORDER BY id"
-        ).fetchall()
-        if rid not in kept
-    ]
-    for i in range(0, len(gone), 10_000):
-        part = [rid for rid, _ in gone[i : i + 10_000]]
-        con.execute(
-            "UPDATE results SET status = 'retracted', updated_at = ? WHERE id IN "
-            f"({', '.join('?' * len(part))})",
-            [now, *part],
-        )
+    gone = [(rid, status) for rid, status in R.not_retracted(con) if rid not in kept]
+    R.set_many(con, "status", [rid for rid, _ in gone], "retracted", at=now)
     reason = f"not in {folder} (synced)"
     for rid, status in gone:
         hist.record("result", rid, "retract", "status", status, "retracted", reason, who, now)
@@ -322,46 +298,31 @@ class _History:
     def __init__(self, con):
         self.con = con
         self.have: dict[tuple[str, int], set[tuple]] = {}
-        for entity, eid, *key in con.execute(
-            "SELECT entity, entity_id, action, field, old_value, new_value, reason, who, "
-            "CAST(changed_at AS VARCHAR) FROM history"
-        ).fetchall():
+        for _, entity, eid, *key in H.every(con):
             self.have.setdefault((entity, eid), set()).add(tuple(key))
         self.pending: list[tuple] = []
         self.copied = 0
 
     def copy(self, entity: str, eid: int, entries: list[dict]) -> None:
         """The file's entries for this entity that the database lacks, in their order."""
-        from litaudit.curation.bundle import _timestamp
-
         have = self.have.setdefault((entity, eid), set())
         for h in entries:
             key = tuple(h.get(k) for k in _KEY)
             if key in have:
                 continue
             have.add(key)
-            at = _timestamp(key[-1], "changed_at")
+            at = F.parse_timestamp(key[-1], "changed_at")
             self.pending.append((entity, eid, *key[:-1], at))
             self.copied += 1
 
     def record(self, entity, eid, action, fld, old, new, reason, who, at) -> None:
-        self.pending.append((entity, eid, action, fld, _text(old), _text(new), reason, who, at))
+        self.pending.append((entity, eid, action, fld, H.text(old), H.text(new), reason, who, at))
 
     def flush(self) -> None:
-        from litaudit.curation.bundle import _insert_history
-
-        _insert_history(self.con, self.pending)
+        H.record_rows(self.con, self.pending)
         self.pending = []
 
 
 def _explained(entries: list[dict], fld: str, new) -> bool:
     """The file's history has an entry that set ``fld`` to ``new``."""
-    return any(h.get("field") == fld and h.get("new_value") == _text(new) for h in entries)
-
-
-def _text(v) -> str | None:
-    if v is None:
-        return None
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
+    return any(h.get("field") == fld and h.get("new_value") == H.text(new) for h in entries)

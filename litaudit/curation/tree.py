@@ -73,33 +73,29 @@ def tree_files(con) -> dict[str, str]:
     from litaudit.curation.export import export_row
     from litaudit.curation.filters import CURATION
     from litaudit.curation.results import query_results
+    from litaudit.store import papers as P
+    from litaudit.store import results as R
 
     hist = _history(con)
-    times = {
-        i: (c, u)
-        for i, c, u in con.execute(
-            "SELECT id, CAST(created_at AS VARCHAR), CAST(updated_at AS VARCHAR) FROM results"
-        ).fetchall()
-    }
+    times = R.times(con)
     groups: dict[str, list[tuple]] = {}
     track_of: dict[str, tuple[str, str]] = {}
     for r in query_results(con, CURATION):
         row = export_row(r)
         line = {k: row[k] for k in RESULT_KEYS[:-3] if row[k] != ""}
-        line["created_at"], line["updated_at"] = times[r["id"]]
-        line["history"] = hist.get(("result", r["id"]), [])
-        if r["source"] == "paper":
-            path = paper_path(r["bibkey"])
+        line["created_at"], line["updated_at"] = times[r.id]
+        line["history"] = hist.get(("result", r.id), [])
+        if r.source == "paper":
+            assert r.bibkey is not None  # the schema: a paper's result names its paper
+            path = paper_path(r.bibkey)
         else:
-            path = track_path(r["track"], r["collection_id"])
-            track_of[path] = (r["track"], r["collection_id"])
-        order = (r["collection_id"], r["measure"], r["n_topics"], r["system"], r["role"])
+            track = r.track or ""
+            path = track_path(track, r.collection_id)
+            track_of[path] = (track, r.collection_id)
+        order = (r.collection_id, r.measure, r.n_topics, r.system, r.role)
         groups.setdefault(path, []).append((order, _line(line)))
     files: dict[str, str] = {}
-    cols = ", ".join(PAPER_KEYS[:-1])
-    for pid, *vals in con.execute(
-        f"SELECT id, {cols}, CAST(created_at AS VARCHAR) FROM papers ORDER BY bibkey"
-    ).fetchall():
+    for pid, *vals in P.every(con, PAPER_KEYS[:-1], order="bibkey"):
         paper = {k: v for k, v in zip(PAPER_KEYS, vals, strict=True) if v is not None}
         head = _line({"paper": paper, "history": hist.get(("paper", pid), [])})
         path = paper_path(paper["bibkey"])
@@ -113,11 +109,10 @@ def tree_files(con) -> dict[str, str]:
 
 def _history(con) -> dict[tuple[str, int], list[dict]]:
     """(entity, id) -> its history entries, oldest first."""
+    from litaudit.store import history as H
+
     out: dict[tuple[str, int], list[dict]] = {}
-    for entity, eid, *vals in con.execute(
-        "SELECT entity, entity_id, action, field, old_value, new_value, reason, who, "
-        "CAST(changed_at AS VARCHAR) FROM history ORDER BY changed_at, id"
-    ).fetchall():
+    for _, entity, eid, *vals in H.every(con, order="time"):
         out.setdefault((entity, eid), []).append(
             {k: v for k, v in zip(HISTORY_KEYS, vals, strict=True) if v is not None}
         )
@@ -323,7 +318,7 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
 def _entries(raw, name: str, n: int, problems: list[Problem]) -> list[dict]:
     """History entries checked: known keys, text values, an action, a who and a time."""
     from litaudit.curation import fields as F
-    from litaudit.curation.bundle import ACTIONS, _timestamp
+    from litaudit.store.history import ACTIONS
 
     if not isinstance(raw, list):
         problems.append(Problem(name, n, "history must be a list", "history"))
@@ -346,7 +341,7 @@ def _entries(raw, name: str, n: int, problems: list[Problem]) -> list[dict]:
             )
             continue
         try:
-            _timestamp(h.get("changed_at"), "changed_at")
+            F.parse_timestamp(h.get("changed_at"), "changed_at")
         except F.FieldError as e:
             problems.append(Problem(name, n, f"{where}: {e}"))
             continue

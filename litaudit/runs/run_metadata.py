@@ -98,9 +98,6 @@ def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
 
 def official_metadata(con, collection_id: str) -> dict[str, RunInfo]:
     """Participant and run type of official TREC runs seeded in ``results``."""
-    rows = con.execute(
-        "SELECT system, any_value(participant), any_value(run_type) FROM results "
-        "WHERE source = 'official' AND collection_id = ? GROUP BY system",
-        [collection_id],
-    ).fetchall()
-    return {s: RunInfo(s, p, rt, None) for s, p, rt in rows}
+    from litaudit.store import results as R
+
+    return {s: RunInfo(s, p, rt, None) for s, p, rt in R.official_runs(con, collection_id)}

@@ -54,15 +54,22 @@ class Store:
         """Typed rows: ``model`` instances (SQLModel classes of store.models) for a query
         on the model's table, e.g. ``store.fetch(Paper, "year >= ?", [2015])``.
 
-        Rows are read with DuckDB and validated into the model, so DOUBLE columns come back
-        as Python floats (never through a float32 column type).
+        Rows are read with DuckDB and validated into the model (the rules of
+        :mod:`litaudit.store.models`; a row they refuse raises a one-line
+        :class:`~litaudit.errors.LitauditError`), so DOUBLE columns come back as Python
+        floats (never through a float32 column type).
         """
+        from litaudit.store.models import validated
+
         cols = list(model.model_fields)
         sql = f"SELECT {', '.join(cols)} FROM {model.__tablename__}"
         if where:
             sql += f" WHERE {where}"
         rows = self.con.execute(sql, params or []).fetchall()
-        return [model.model_validate(dict(zip(cols, r, strict=True))) for r in rows]
+        table = model.__tablename__
+        return [
+            validated(model, dict(zip(cols, r, strict=True)), f"{table} row {r[0]!r}") for r in rows
+        ]
 
     @contextmanager
     def transaction(self):

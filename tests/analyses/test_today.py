@@ -539,7 +539,7 @@ def test_undated_rows_fall_in_a_window_by_their_year(seeded_store):
         collection="robust04",
         measure="AP",
     )
-    assert rows and {r["year"] for r in rows} == {2009} and {r["date"] for r in rows} == {None}
+    assert rows and {r.year for r in rows} == {2009} and {r.date for r in rows} == {None}
 
 
 @pytest.mark.slow

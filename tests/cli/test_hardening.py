@@ -327,7 +327,7 @@ def test_json_and_parquet_keep_printed_digits(mem_store, tmp_path):
     import_files(
         mem_store, [tmp_path / "j.json", tmp_path / "d.parquet", tmp_path / "f.parquet"], who="t"
     )
-    got = {r["system"]: r["value_text"] for r in query_results(mem_store.con)}
+    got = {r.system: r.value_text for r in query_results(mem_store.con)}
     assert got == {
         "j0": "0.30",
         "j1": "0.2500",
@@ -471,12 +471,12 @@ def test_bibtex_latex_braces_and_equals(mem_store, tmp_path, capfd):
     assert import_bibtex(mem_store, p, who="t")["added"] == 1
     paper = get_paper(mem_store.con, "ux2020")
     assert (
-        paper["title"].startswith("UXTEST: Does")
-        and "Café" in paper["title"]
-        and "über" in paper["title"]
-        and "=" in paper["title"]
+        paper.title.startswith("UXTEST: Does")
+        and "Café" in paper.title
+        and "über" in paper.title
+        and "=" in paper.title
     )
-    assert paper["citation"] == "Müller and Doe (SIGIR 2020)"
+    assert paper.citation == "Müller and Doe (SIGIR 2020)"
     assert capfd.readouterr().err == ""
 
 
@@ -487,9 +487,9 @@ def test_editing_a_verified_result_returns_it_to_draft(seeded_store):
     set_status(seeded_store, rid, "verified", reason=None, who="t")
     log = edit_result(seeded_store, rid, {"location": "Table 9"}, reason="moved", who="u")
     assert ("status", "verified", "draft") in log
-    assert get_result(seeded_store.con, rid)["status"] == "draft"
+    assert get_result(seeded_store.con, rid).status == "draft"
     h = history(seeded_store.con, "result", rid)[-1]
-    assert (h["field"], h["old_value"], h["new_value"], h["reason"]) == (
+    assert (h.field, h.old_value, h.new_value, h.reason) == (
         "status",
         "verified",
         "draft",
@@ -509,7 +509,7 @@ def test_paper_citation_is_optional(mem_store, tmp_path):
         "robust04,AP,0.25,s,proposed,t,2024-05-01\n"
     )
     import_file(mem_store, p, who="t")
-    assert get_paper(mem_store.con, "kim2018")["citation"] == "Kim et al. (CIKM 2018)"
+    assert get_paper(mem_store.con, "kim2018").citation == "Kim et al. (CIKM 2018)"
 
 
 def test_the_same_problem_on_many_lines_reports_once(mem_store, tmp_path):

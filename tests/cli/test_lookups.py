@@ -176,11 +176,11 @@ def test_results_list_to_a_pipe_is_every_row_as_plain_lines(seeded, seeded_store
     assert len(lines) == 1 + len(everything) > 31000
     assert "…" not in r.stdout
     # the longest system name is whole
-    longest = max((x["system"] for x in everything), key=len)
+    longest = max((x.system for x in everything), key=len)
     assert longest in r.stdout
     # --json: every field of every row, as query_results gives them
     got = json.loads(seeded("results", "list", "--json", "--sort", "id").stdout)
-    assert got == sorted(everything, key=lambda x: x["id"])
+    assert got == [x.as_dict() for x in sorted(everything, key=lambda x: x.id)]
     assert (
         json.loads(seeded("results", "list", "-c", "trec7", "--years", "1951", "--json").stdout)
         == []

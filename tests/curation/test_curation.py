@@ -107,15 +107,13 @@ def count(store, table="results"):
 def test_import_keeps_values_as_printed_and_resolves_names(mem_store, tmp_path):
     rep, _ = import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="tester")
     assert (rep.added_results, rep.added_papers) == (3, 1)
-    rows = {r["system"] + r["measure"]: r for r in query_results(mem_store.con, CURATION)}
-    assert rows["bestP@20"]["value_text"] == "0.30" and rows["bestP@20"]["value"] == 0.3
-    assert rows["bestAP"]["collection_id"] == "disks45/nocr/trec-robust-2004"
-    assert rows["bestAP"]["n_topics"] == 249 and rows["bestAP"]["year"] == 2005
-    assert rows["ok7axAP"]["year"] == 1998 and rows["ok7axAP"]["run_type"] == "automatic"
-    assert rows["ok7axAP"]["n_topics"] == 50
-    assert [h["action"] for h in history(mem_store.con, "result", rows["bestAP"]["id"])] == [
-        "import"
-    ]
+    rows = {r.system + r.measure: r for r in query_results(mem_store.con, CURATION)}
+    assert rows["bestP@20"].value_text == "0.30" and rows["bestP@20"].value == 0.3
+    assert rows["bestAP"].collection_id == "disks45/nocr/trec-robust-2004"
+    assert rows["bestAP"].n_topics == 249 and rows["bestAP"].year == 2005
+    assert rows["ok7axAP"].year == 1998 and rows["ok7axAP"].run_type == "automatic"
+    assert rows["ok7axAP"].n_topics == 50
+    assert [h.action for h in history(mem_store.con, "result", rows["bestAP"].id)] == ["import"]
 
 
 @pytest.mark.parametrize(
@@ -416,7 +414,7 @@ def test_dry_run_writes_nothing(mem_store, tmp_path):
 
 def test_edit_needs_a_reason_and_goes_to_history(mem_store, tmp_path):
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
-    rid = query_results(mem_store.con, CURATION, measure="P@20")[0]["id"]
+    rid = query_results(mem_store.con, CURATION, measure="P@20")[0].id
     with pytest.raises(LitauditError, match="needs a reason"):
         edit_result(mem_store, rid, {"value": "0.31"}, reason="", who="t")
     with pytest.raises(LitauditError, match="outside the range"):
@@ -430,9 +428,9 @@ def test_edit_needs_a_reason_and_goes_to_history(mem_store, tmp_path):
     )
     assert log == [("value", "0.30", "0.300"), ("location", "Table 3", "Table 4")]
     r = get_result(mem_store.con, rid)
-    assert r["value_text"] == "0.300" and r["location"] == "Table 4"
+    assert r.value_text == "0.300" and r.location == "Table 4"
     h = history(mem_store.con, "result", rid)
-    assert [(x["action"], x["field"], x["old_value"], x["new_value"], x["who"]) for x in h[1:]] == [
+    assert [(x.action, x.field, x.old_value, x.new_value, x.who) for x in h[1:]] == [
         ("edit", "value", "0.30", "0.300", "carol"),
         ("edit", "location", "Table 3", "Table 4", "carol"),
     ]
@@ -440,15 +438,15 @@ def test_edit_needs_a_reason_and_goes_to_history(mem_store, tmp_path):
 
 def test_retracted_results_stay_queryable(mem_store, tmp_path):
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
-    rid = query_results(mem_store.con, CURATION, collection="trec7")[0]["id"]
+    rid = query_results(mem_store.con, CURATION, collection="trec7")[0].id
     with pytest.raises(LitauditError, match="needs a reason"):
         set_status(mem_store, rid, "retracted", reason=None, who="t")
     assert set_status(mem_store, rid, "retracted", reason="wrong run", who="t")
     assert not set_status(mem_store, rid, "retracted", reason="again", who="t")
-    assert get_result(mem_store.con, rid)["status"] == "retracted"
+    assert get_result(mem_store.con, rid).status == "retracted"
     assert len(query_results(mem_store.con, CURATION, collection="trec7")) == 1
     assert query_results(mem_store.con, AUDIT, collection="trec7") == []
-    assert history(mem_store.con, "result", rid)[-1]["action"] == "retract"
+    assert history(mem_store.con, "result", rid)[-1].action == "retract"
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "parquet"])
@@ -458,7 +456,7 @@ def test_export_then_import_into_an_empty_database_reproduces_every_row(
     from litaudit.store.db import open_store
 
     import_file(mem_store, write_csv(tmp_path / "r.csv", GOOD), who="t")
-    rid = query_results(mem_store.con, CURATION, collection="trec7")[0]["id"]
+    rid = query_results(mem_store.con, CURATION, collection="trec7")[0].id
     set_status(mem_store, rid, "verified", reason=None, who="t")
     rows = export_rows(mem_store.con, CURATION)
     out = tmp_path / f"export.{fmt}"
@@ -515,7 +513,7 @@ def test_values_round_trip_digit_for_digit(tmp_path, reference_db_file, values):
     shutil.copy(reference_db_file, db)
     with open_store(db) as s:
         import_file(s, path, who="t")
-        got = {r["system"]: r["value_text"] for r in query_results(s.con, CURATION)}
+        got = {r.system: r.value_text for r in query_results(s.con, CURATION)}
         out = tmp_path / "v.json"
         write_export(export_rows(s.con, CURATION), out, "json")
     assert got == {f"run{i}": v for i, v in enumerate(values)}
@@ -555,8 +553,8 @@ def test_bibtex_import_and_errors(mem_store, tmp_path):
     rep = import_bibtex(mem_store, bib, who="t")
     assert rep["added"] == 1
     p = get_paper(mem_store.con, "yang2019critically")
-    assert (p["citation"], p["venue"], p["year"]) == ("Yang et al. (SIGIR 2019)", "SIGIR", 2019)
-    assert p["url"] == "https://doi.org/10.1145/3331184.3331340"
+    assert (p.citation, p.venue, p.year) == ("Yang et al. (SIGIR 2019)", "SIGIR", 2019)
+    assert p.url == "https://doi.org/10.1145/3331184.3331340"
     with pytest.raises(ValidationFailed, match="already exists"):
         import_bibtex(mem_store, bib, who="t")
     assert import_bibtex(mem_store, bib, who="t", skip_existing=True)["skipped"] == 1

@@ -110,9 +110,9 @@ def test_rows_the_seeds_no_longer_hold_are_retracted_with_the_reason(mem_store, 
         [system, value],
     ).fetchone()
     h = history(con, "result", rid)
-    assert [(e["action"], e["who"]) for e in h] == [("import", SEED_USER), ("retract", SEED_USER)]
-    assert (h[1]["field"], h[1]["old_value"], h[1]["new_value"]) == ("status", "draft", "retracted")
-    assert h[1]["reason"] == (
+    assert [(e.action, e.who) for e in h] == [("import", SEED_USER), ("retract", SEED_USER)]
+    assert (h[1].field, h[1].old_value, h[1].new_value) == ("status", "draft", "retracted")
+    assert h[1].reason == (
         f"no longer in the seeds, which hold this value as P@15 (result #{p15}): "
         "see seeds/README.md"
     )
@@ -131,7 +131,7 @@ def test_a_row_dropped_without_a_replacement_names_the_seeds_readme(mem_store, t
     kept = [r for r in rows if r["track"] == "trec7/adhoc"]
     sync = load_seeds(mem_store, _seeds_dir(tmp_path, "new", fields, kept))["seeds"]
     assert (sync["retracted"], sync["unchanged"]) == (len(rows) - len(kept), len(kept))
-    assert history(mem_store.con, "result", trec8[0])[-1]["reason"] == GONE_REASON
+    assert history(mem_store.con, "result", trec8[0])[-1].reason == GONE_REASON
 
 
 def test_a_seeds_folder_missing_a_file_retracts_nothing(mem_store, trec7, tmp_path):
@@ -167,7 +167,7 @@ def test_rows_a_user_changed_are_left_and_listed(mem_store, trec7):
     )
     assert statuses == {edited: "draft", verified: "verified", retracted: "retracted"}
     for rid in (edited, verified, retracted):
-        assert SEED_USER not in [e["who"] for e in history(con, "result", rid)][1:]
+        assert SEED_USER not in [e.who for e in history(con, "result", rid)][1:]
 
 
 def test_a_changed_seed_value_updates_a_row_nobody_changed_and_leaves_an_edited_one(
@@ -196,7 +196,7 @@ def test_a_changed_seed_value_updates_a_row_nobody_changed_and_leaves_an_edited_
     assert con.execute(value, [ids[0]]).fetchone()[0] == rows[ap[0]]["value"]
     assert con.execute(value, [ids[1]]).fetchone()[0] == "0.0001"
     last = history(con, "result", ids[0])[-1]
-    assert (last["action"], last["field"], last["old_value"], last["who"]) == (
+    assert (last.action, last.field, last.old_value, last.who) == (
         "edit",
         "value",
         "0.0001",
@@ -216,8 +216,8 @@ def test_a_row_back_in_the_seeds_gets_its_status_back(mem_store, trec7):
     assert _status(con, "trec7/adhoc", "P@10") == {"draft": 103}
     assert _status(con, "trec7/adhoc", "P@15") == {"retracted": 103}
     last = history(con, "result", _ids(con, "trec7/adhoc", "P@10")[0])[-1]
-    assert (last["action"], last["old_value"], last["new_value"]) == ("edit", "retracted", "draft")
-    assert last["reason"] == "back in the seeds: see seeds/README.md"
+    assert (last.action, last.old_value, last.new_value) == ("edit", "retracted", "draft")
+    assert last.reason == "back in the seeds: see seeds/README.md"
 
 
 def test_a_failure_while_retracting_leaves_the_database_as_it_was(mem_store, trec7, monkeypatch):

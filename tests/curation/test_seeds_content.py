@@ -997,5 +997,5 @@ def test_zero_shot_filter_keeps_declared_zero_shot_results(mem_store, tmp_path):
         con, dataclasses.replace(AUDIT, zero_shot=True), collection="beir/nq", measure="nDCG@10"
     )
     want = {r["system"] for r in flags if r["zero_shot"] == "true"}
-    assert len(everyone) == len(nq) and {r["system"] for r in zs} == want
+    assert len(everyone) == len(nq) and {r.system for r in zs} == want
     assert 0 < len(want) < len(nq)

@@ -180,18 +180,8 @@ def test_importing_the_analyses_loads_no_rendering():
 # ------------------------------------------------------------------ seams without cycles
 
 # Cycles left for another round, each with its reason; the test fails when one is fixed
-# (shrink the list) or a new one appears. curation/*: being restructured (issue 23 item 6,
-# one owner per table) while this test was written.
-KNOWN_CYCLES: set[frozenset[str]] = {
-    frozenset(
-        {
-            "litaudit.curation.bundle",
-            "litaudit.curation.export",
-            "litaudit.curation.importer",
-            "litaudit.curation.results",
-        }
-    ),
-}
+# (shrink the set) or a new one appears. None is left.
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def _edges(*, in_functions: bool) -> dict[str, set[str]]:
@@ -286,15 +276,9 @@ def _private_imports(name: str, path: Path) -> list[str]:
     return found
 
 
-# Private names imported across modules, left for the branch restructuring curation now
-# (issue 23 item 6): "file: module.name". Shrink this list; never grow it.
-KNOWN_PRIVATE_IMPORTS = {
-    "claim_evidence.py: litaudit.analyses.claim_run._Scored",  # arrived with a merge of main
-    "sync.py: litaudit.curation.bundle._papers",
-    "sync.py: litaudit.curation.bundle._timestamp",
-    "sync.py: litaudit.curation.bundle._insert_history",
-    "tree.py: litaudit.curation.bundle._timestamp",
-}
+# Private names imported across modules, each with its reason ("file: module.name").
+# Shrink this set; never grow it. None is left.
+KNOWN_PRIVATE_IMPORTS: set[str] = set()
 
 
 def test_no_private_name_is_imported_across_modules():

@@ -225,22 +225,22 @@ def data_section(con, ref) -> DataSection:
     from litaudit.curation.results import query_results
 
     rows = query_results(con, CURATION, collection=ref.id)
-    live = [r for r in rows if r["status"] != "retracted"]
-    by_measure = Counter(r["measure"] for r in live)
+    live = [r for r in rows if r.status != "retracted"]
+    by_measure = Counter(r.measure for r in live)
     measures = tuple(
         Count(m, n) for m, n in sorted(by_measure.items(), key=lambda kv: (-kv[1], kv[0]))
     )
-    papers = {r["bibkey"] for r in live if r["source"] == "paper"}
+    papers = {r.bibkey for r in live if r.source == "paper"}
     sources = []
-    n_paper_rows = sum(1 for r in live if r["source"] == "paper")
+    n_paper_rows = sum(1 for r in live if r.source == "paper")
     if papers:
         sources.append(Source("paper", f"{len(papers)} papers", n_paper_rows))
-    tracks = Counter(r["track"] for r in live if r["source"] == "official")
+    tracks = Counter(r.track or "" for r in live if r.source == "official")
     sources += [Source("official", t, n) for t, n in sorted(tracks.items())]
-    years = [r["year"] for r in live]
-    statuses = Counter(r["status"] for r in rows)
-    who = Counter(r["transcribed_by"] for r in rows)
-    when = sorted(r["transcribed_at"] for r in rows if r["transcribed_at"])
+    years = [r.year for r in live]
+    statuses = Counter(r.status for r in rows)
+    who = Counter(r.transcribed_by for r in rows)
+    when = sorted(r.transcribed_at for r in rows if r.transcribed_at)
     keys = (
         "id",
         "source",
@@ -256,7 +256,7 @@ def data_section(con, ref) -> DataSection:
         "transcribed_by",
         "transcribed_at",
     )
-    fp = fingerprint([[r[k] for k in keys] for r in sorted(rows, key=lambda r: r["id"])])
+    fp = fingerprint([[getattr(r, k) for k in keys] for r in sorted(rows, key=lambda r: r.id)])
     return DataSection(
         collection_id=ref.id,
         collection_name=ref.name,

@@ -1,0 +1,169 @@
+"""Results import, second half: a validated plan (:mod:`litaudit.curation.plan`) written
+in one transaction: its new papers, its new results, the stored results it updates, and
+the history of each (through :mod:`litaudit.store.results`, :mod:`litaudit.store.papers`
+and :mod:`litaudit.store.history`, the tables' owners).
+
+``results add``, ``results import``, a curation export, ``init`` and ``sync`` all write
+through :func:`apply_plan`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from litaudit.curation.plan import UPDATABLE, ImportPlan, ImportProgress, PreparedResult
+from litaudit.curation.row_fields import PAPER_FIELDS
+from litaudit.store import history as H
+from litaudit.store import papers as P
+from litaudit.store import results as R
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    file: str
+    added_results: int
+    added_papers: int
+    skipped: int
+    dry_run: bool
+    result_ids: tuple[int, ...] = ()
+    updated: int = 0
+    history: int = 0  # history entries copied (curation export)
+    unchanged: int = 0  # rows already stored exactly so
+
+
+@dataclass(frozen=True)
+class Recording:
+    """How a plan's writes go to the history: by ``who``, with ``reason`` (default
+    "imported from FILE") and ``action`` for each new result; ``record=False`` writes no
+    entries (a curation export and a folder bring their own)."""
+
+    who: str
+    reason: str | None = None
+    action: str = "import"
+    record: bool = True
+
+
+def apply_plan(
+    store,
+    plan: ImportPlan,
+    *,
+    who: str,
+    reason: str | None = None,
+    action: str = "import",
+    record: bool = True,
+    times: dict[int, tuple] | None = None,
+    progress: ImportProgress | None = None,
+) -> ImportReport:
+    """Write a validated plan in one transaction (papers, results, history).
+
+    ``record=False`` writes no history rows of its own (a curation export brings its
+    history); ``times`` maps a row's line to its (created_at, updated_at); ``progress``
+    is told the results written."""
+    con = store.con
+    now = H.now()
+    how = Recording(who, reason or f"imported from {Path(plan.file).name}", action, record)
+    with store.transaction():
+        from litaudit.store.refdata import ensure_measure
+
+        for m in sorted(plan.new_measures):
+            ensure_measure(con, m)
+        paper_ids = _insert_papers(con, plan, how, now)
+        ids = _insert_results(con, plan, paper_ids, how, now, times)
+        if progress is not None and ids:
+            progress(added=len(ids))
+        updated = sum(
+            _update_existing(
+                con, r, who=who, reason=f"updated from {Path(plan.file).name}", now=now
+            )
+            for r in plan.updates
+        )
+    return ImportReport(
+        plan.file,
+        len(ids),
+        len(plan.papers),
+        plan.skipped,
+        False,
+        tuple(ids),
+        updated,
+        unchanged=plan.unchanged,
+    )
+
+
+def _insert_papers(con, plan: ImportPlan, how: Recording, now) -> dict[str, int]:
+    """Insert the plan's new papers (and their history): paper id by bibkey, with the
+    existing papers its results name."""
+    paper_ids: dict[str, int] = {}
+    if plan.papers:
+        records = [
+            {"bibkey": p.bibkey, **{f: p.values[f] for f in PAPER_FIELDS}} for p in plan.papers
+        ]
+        ids = P.insert_many(con, records, at=now)
+        paper_ids.update(zip((p.bibkey for p in plan.papers), ids, strict=True))
+        if how.record:
+            H.record_many(con, ("paper", ids), "create", reason=how.reason, who=how.who, at=now)
+    if any(r.bibkey and r.bibkey not in paper_ids for r in plan.results):
+        for k, (i, _) in P.ids_and_years(con).items():
+            paper_ids.setdefault(k, i)
+    return paper_ids
+
+
+def _insert_results(
+    con,
+    plan: ImportPlan,
+    paper_ids: dict[str, int],
+    how: Recording,
+    now,
+    times: dict[int, tuple] | None,
+) -> list[int]:
+    """Insert the plan's new results in one statement (and their history): their ids."""
+    if not plan.results:
+        return []
+    ids = R.new_ids(con, len(plan.results))
+    records = []
+    for rid, r in zip(ids, plan.results, strict=True):
+        v = dict(r.values)
+        v["id"] = rid
+        v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
+        v["created_at"], v["updated_at"] = (times or {}).get(r.line, (now, now))
+        records.append(v)
+    R.insert(con, records)
+    if how.record:
+        H.record_many(
+            con,
+            ("result", ids),
+            how.action,
+            new=[r.values["value_text"] for r in plan.results],
+            reason=how.reason,
+            who=how.who,
+            at=now,
+        )
+    return ids
+
+
+def _update_existing(con, r: PreparedResult, *, who: str, reason: str, now) -> int:
+    """Write the fields of an existing result that the row changes, each in the history.
+    Returns 1 when something changed."""
+    assert r.existing_id is not None  # plan_import names the stored row of an update
+    old = dict(
+        zip(UPDATABLE, R.values(con, UPDATABLE, [r.existing_id])[r.existing_id], strict=True)
+    )
+    changes = {c: r.values[c] for c in UPDATABLE if old[c] != r.values[c]}
+    if not changes:
+        return 0
+    if "value_text" in changes:
+        changes["value"] = r.values["value"]
+    R.update(con, r.existing_id, changes, at=now)
+    fields = [c for c in UPDATABLE if c in changes]
+    H.record_many(
+        con,
+        ("result", [r.existing_id] * len(fields)),
+        "edit",
+        field=["value" if c == "value_text" else c for c in fields],
+        old=[H.text(old[c]) for c in fields],
+        new=[H.text(changes[c]) for c in fields],
+        reason=reason,
+        who=who,
+        at=now,
+    )
+    return 1
