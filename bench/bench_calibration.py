@@ -165,9 +165,8 @@ def order_free(db_path) -> bool:
         )
         out = []
         for c in (coded, other):
-            v = V.run_verdict(
-                store.con, cid, depth=100, assignments=1, save=False, loaded=(cid, c)
-            ).result
+            asked = V.VerdictSettings(depth=100, assignments=1)
+            v = V.run_verdict(store.con, cid, asked, save=False, loaded=(cid, c)).result
             assert v.decision is not None
             out.append(v.decision.result.ci)
     same = out[0] == out[1]

@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                 reps = []
                 for _ in range(3):
                     t = time.perf_counter()
-                    B._best(con, pop, f, B.DEFAULT_ALPHA, B.DEFAULT_P, "exact", None, None, False)
+                    B.compute_best(con, pop, f, B.AuditModel())
                     reps.append(time.perf_counter() - t)
                 inner.append(min(reps))
                 if min(reps) > inner_slowest[0]:

@@ -24,6 +24,7 @@ import json
 import math
 import types
 import typing
+from collections.abc import Callable
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -51,6 +52,11 @@ def to_jsonable(obj: Any) -> Any:
         return None if math.isnan(obj) or math.isinf(obj) else obj
     if isinstance(obj, (str, int, bool)) or obj is None:
         return obj
+    return _other_jsonable(obj)
+
+
+def _other_jsonable(obj: Any) -> Any:
+    """:func:`to_jsonable` of what is neither a container nor a plain JSON value."""
     if isinstance(obj, (dt.date, dt.datetime)):
         return obj.isoformat()
     if isinstance(obj, Decimal):
@@ -89,53 +95,13 @@ def _decode(tp: Any, data: Any, where: str) -> Any:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
-        if data is None and type(None) in args:
-            return None
-        rest = [a for a in args if a is not type(None)]
-        if len(rest) == 1:
-            return _decode(rest[0], data, where)
-        for a in rest:  # a union of several types: the first that fits
-            try:
-                return _decode(a, data, where)
-            except (DecodeError, TypeError, ValueError):
-                continue
-        raise DecodeError(f"{where}: {data!r} fits none of {tp}")
+        return _decode_union(tp, args, data, where)
     if origin is typing.Literal:
         return data
     if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        if not isinstance(data, dict):
-            raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")
-        hints = _hints(tp)
-        fields = [f for f in dataclasses.fields(tp) if f.init]
-        missing = [
-            f.name
-            for f in fields
-            if f.name not in data
-            and f.default is dataclasses.MISSING
-            and f.default_factory is dataclasses.MISSING
-        ]
-        if missing:
-            raise DecodeError(f"{where}: no {', '.join(missing)}")
-        kw = {
-            f.name: _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
-            for f in fields
-            if f.name in data
-        }
-        return tp(**kw)
+        return _decode_dataclass(tp, data, where)
     if origin is tuple:
-        _seq(data, where)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], x, f"{where}[{i}]") for i, x in enumerate(data))
-        if args and len(args) != len(data):
-            raise DecodeError(f"{where}: expected {len(args)} items, got {len(data)}")
-        return (
-            tuple(
-                _decode(a, x, f"{where}[{i}]")
-                for i, (a, x) in enumerate(zip(args, data, strict=True))
-            )
-            if args
-            else tuple(data)
-        )
+        return _decode_tuple(args, data, where)
     if origin in (list, collections.abc.Sequence):
         _seq(data, where)
         inner = args[0] if args else Any
@@ -148,9 +114,69 @@ def _decode(tp: Any, data: Any, where: str) -> Any:
     return _scalar(tp, data, where)
 
 
+def _decode_union(tp: Any, args: tuple, data: Any, where: str) -> Any:
+    if data is None and type(None) in args:
+        return None
+    rest = [a for a in args if a is not type(None)]
+    if len(rest) == 1:
+        return _decode(rest[0], data, where)
+    for a in rest:  # a union of several types: the first that fits
+        try:
+            return _decode(a, data, where)
+        except (DecodeError, TypeError, ValueError):
+            continue
+    raise DecodeError(f"{where}: {data!r} fits none of {tp}")
+
+
+def _decode_dataclass(tp: type, data: Any, where: str) -> Any:
+    if not isinstance(data, dict):
+        raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")
+    hints = _hints(tp)
+    fields = [f for f in dataclasses.fields(tp) if f.init]
+    missing = [
+        f.name
+        for f in fields
+        if f.name not in data
+        and f.default is dataclasses.MISSING
+        and f.default_factory is dataclasses.MISSING
+    ]
+    if missing:
+        raise DecodeError(f"{where}: no {', '.join(missing)}")
+    kw = {
+        f.name: _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
+        for f in fields
+        if f.name in data
+    }
+    return tp(**kw)
+
+
+def _decode_tuple(args: tuple, data: Any, where: str) -> tuple:
+    _seq(data, where)
+    if len(args) == 2 and args[1] is Ellipsis:
+        return tuple(_decode(args[0], x, f"{where}[{i}]") for i, x in enumerate(data))
+    if args and len(args) != len(data):
+        raise DecodeError(f"{where}: expected {len(args)} items, got {len(data)}")
+    return (
+        tuple(
+            _decode(a, x, f"{where}[{i}]") for i, (a, x) in enumerate(zip(args, data, strict=True))
+        )
+        if args
+        else tuple(data)
+    )
+
+
 def _seq(data: Any, where: str) -> None:
     if not isinstance(data, list):
         raise DecodeError(f"{where}: expected a list, got {type(data).__name__}")
+
+
+# JSON's own values: what a stored value of the type must be, and what it is called
+_PLAIN: dict[Any, tuple[Callable[[Any], bool], str]] = {
+    bool: (lambda x: isinstance(x, bool), "true/false"),
+    int: (lambda x: isinstance(x, int) and not isinstance(x, bool), "an integer"),
+    str: (lambda x: isinstance(x, str), "a string"),
+    type(None): (lambda x: x is None, "null"),
+}
 
 
 def _scalar(tp: Any, data: Any, where: str) -> Any:
@@ -160,22 +186,11 @@ def _scalar(tp: Any, data: Any, where: str) -> Any:
         if isinstance(data, bool) or not isinstance(data, (int, float)):
             raise DecodeError(f"{where}: expected a number, got {data!r}")
         return float(data)
-    if tp is bool:
-        if not isinstance(data, bool):
-            raise DecodeError(f"{where}: expected true/false, got {data!r}")
+    plain = _PLAIN.get(tp)
+    if plain is not None:
+        if not plain[0](data):
+            raise DecodeError(f"{where}: expected {plain[1]}, got {data!r}")
         return data
-    if tp is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise DecodeError(f"{where}: expected an integer, got {data!r}")
-        return data
-    if tp is str:
-        if not isinstance(data, str):
-            raise DecodeError(f"{where}: expected a string, got {data!r}")
-        return data
-    if tp is type(None):
-        if data is not None:
-            raise DecodeError(f"{where}: expected null, got {data!r}")
-        return None
     if tp in (dt.date, dt.datetime):
         return tp.fromisoformat(data)
     if tp in (Path, Decimal):

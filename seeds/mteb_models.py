@@ -103,41 +103,59 @@ class Package:
             m, expr = self.lookup(mod, node.id)
             return self.value(m, expr, depth + 1)
         if isinstance(node, (ast.Set, ast.List, ast.Tuple)):
-            out: set[str] = set()
-            for e in node.elts:
-                if isinstance(e, ast.Starred):
-                    out |= _as_set(v(e.value))
-                else:
-                    x = v(e)
-                    if not isinstance(x, str):
-                        raise Unreadable(ast.dump(e))
-                    out.add(x)
-            return out
+            return _elements(node.elts, v)
         if isinstance(node, ast.Dict):  # {task: splits} or {**a, **b}: its keys
-            out = set()
-            for k, val in zip(node.keys, node.values, strict=True):
-                if k is None:
-                    out |= _as_set(v(val))
-                else:
-                    x = v(k)
-                    if not isinstance(x, str):
-                        raise Unreadable(ast.dump(k))
-                    out.add(x)
-            return out
+            return _keys(node, v)
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.BitOr, ast.Add)):
             return _as_set(v(node.left)) | _as_set(v(node.right))
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Sub):
             return _as_set(v(node.left)) - _as_set(v(node.right))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id in ("set", "frozenset", "list", "dict") and not node.keywords:
-                return set() if not node.args else _as_set(v(node.args[0]))
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr in ("union", "copy", "keys") and not node.keywords:
-                out = _as_set(v(node.func.value))
-                for a in node.args:
-                    out |= _as_set(v(a))
-                return out
+        if isinstance(node, ast.Call):
+            return _call(node, v)
         raise Unreadable(ast.dump(node)[:80])
+
+
+def _elements(elts: list[ast.expr], v) -> set[str]:
+    """The strings of a set, list or tuple display (``*a`` spliced in)."""
+    out: set[str] = set()
+    for e in elts:
+        if isinstance(e, ast.Starred):
+            out |= _as_set(v(e.value))
+        else:
+            x = v(e)
+            if not isinstance(x, str):
+                raise Unreadable(ast.dump(e))
+            out.add(x)
+    return out
+
+
+def _keys(node: ast.Dict, v) -> set[str]:
+    """The keys of a dict display (``**a`` spliced in)."""
+    out: set[str] = set()
+    for k, val in zip(node.keys, node.values, strict=True):
+        if k is None:
+            out |= _as_set(v(val))
+        else:
+            x = v(k)
+            if not isinstance(x, str):
+                raise Unreadable(ast.dump(k))
+            out.add(x)
+    return out
+
+
+def _call(node: ast.Call, v) -> set[str]:
+    """``set(x)``, ``frozenset(x)``, ``list(x)``, ``dict(x)`` and ``a.union(b)``,
+    ``a.copy()``, ``a.keys()``."""
+    if isinstance(node.func, ast.Name):
+        if node.func.id in ("set", "frozenset", "list", "dict") and not node.keywords:
+            return set() if not node.args else _as_set(v(node.args[0]))
+    if isinstance(node.func, ast.Attribute):
+        if node.func.attr in ("union", "copy", "keys") and not node.keywords:
+            out = _as_set(v(node.func.value))
+            for a in node.args:
+                out |= _as_set(v(a))
+            return out
+    raise Unreadable(ast.dump(node)[:80])
 
 
 def _as_set(x) -> set[str]:

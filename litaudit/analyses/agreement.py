@@ -486,7 +486,7 @@ def save(
 ) -> Audited[ReuseAgreement]:
     """Store the analysis as an audit of kind 'reuse-agreement' (or hand back the stored
     audit of an identical call: same design, scores, parameters, seed and version)."""
-    from litaudit.analyses.audits import fingerprint, store_or_reuse
+    from litaudit.analyses.audits import AuditKey, fingerprint, store_or_reuse
 
     rows: list[list[object]] = [
         [r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
@@ -495,15 +495,13 @@ def save(
     rows.append(["topics", *design.topics])
     rows.append(["held_out", *[list(h) for h in design.held_out]])
     method = "exact+asymptotic chi-square, noncentral t power"
-    return store_or_reuse(
-        con,
-        KIND,
+    key = AuditKey(
+        kind=KIND,
         collection_id=collection_id,
         measure=result.measure,
         params=params,
         method=method,
-        fingerprint=fingerprint(rows),
-        result=result,
+        input_fingerprint=fingerprint(rows),
         seed=seed,
-        trials=None,
     )
+    return store_or_reuse(con, key, result)

@@ -197,7 +197,7 @@ def design_from_scores(
 # ------------------------------------------------------------------ simulation (4.3)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Simulation:
     """A pooling simulation: the reduced-qrels scores, and what it was built from."""
 
@@ -316,7 +316,16 @@ def simulate_pooling(
         red_m,
         tuple(held[t] for t in keep_topics),
     )
-    return Simulation(design, assignment, depth, name, true_m, int(mask.sum()), len(qrels), dropped)
+    return Simulation(
+        design=design,
+        assignment=assignment,
+        depth=depth,
+        measure=name,
+        true_scores=true_m,
+        judged_kept=int(mask.sum()),
+        judged_total=len(qrels),
+        topics_dropped=dropped,
+    )
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,25 @@ class ShiftPart:
     p_value: float | None  # two-sided sign-flip test of mean(shift(A_b) - shift(A'_b))
 
 
+@dataclass(frozen=True, kw_only=True)
+class AgreementSettings:
+    """The agreement test as asked: ``k`` sites held out per topic (``baseline`` topics
+    hold out none), ``assignments`` random hold-out assignments from ``seed``, ``flips``
+    random sign flips from ``flip_seed``, the level ``alpha`` of each pair's t-tests, and
+    a pair set tested only with ``min_pairs`` pairs per assignment on average that have
+    ``min_topics`` baseline and reuse topics each (Carterette et al. 2010, Section 4.3)."""
+
+    k: int = defaults.AGREEMENT_K
+    baseline: int = 0
+    assignments: int = defaults.AGREEMENT_ASSIGNMENTS
+    seed: int = defaults.AGREEMENT_SEED
+    flips: int = defaults.AGREEMENT_FLIPS
+    flip_seed: int = defaults.AGREEMENT_FLIP_SEED
+    alpha: float = defaults.REUSE_ALPHA
+    min_topics: int = defaults.AGREEMENT_MIN_TOPICS
+    min_pairs: int = defaults.AGREEMENT_MIN_PAIRS
+
+
 @dataclass(frozen=True)
 class AgreementTest:
     """The agreement test of one collection (or score matrix)."""
@@ -198,14 +217,12 @@ def _agreement_parts(
     null: np.ndarray,
     x2: np.ndarray,
     flip_rng: np.random.Generator,
-    *,
-    flips: int,
-    alpha: float,
-    min_topics: int,
-    min_pairs: int,
+    settings: AgreementSettings,
 ) -> list[AgreementPart]:
     """One part per pair set from the per-assignment statistics (sign-flip p-values
     drawn from ``flip_rng`` in set order)."""
+    flips, alpha = settings.flips, settings.alpha
+    min_topics, min_pairs = settings.min_topics, settings.min_pairs
     parts = []
     for n, ps in enumerate(sets):
         pm = pairs[:, n]
@@ -357,29 +374,23 @@ def agreement_test(
     site_of_run,
     n_topics: int,
     score_fn: Callable[[np.ndarray], np.ndarray],
+    settings: AgreementSettings = AgreementSettings(),
     *,
-    k: int = defaults.AGREEMENT_K,
-    baseline: int = 0,
-    assignments: int = defaults.AGREEMENT_ASSIGNMENTS,
-    seed: int = defaults.AGREEMENT_SEED,
-    flips: int = defaults.AGREEMENT_FLIPS,
-    flip_seed: int = defaults.AGREEMENT_FLIP_SEED,
-    alpha: float = defaults.REUSE_ALPHA,
-    min_topics: int = defaults.AGREEMENT_MIN_TOPICS,
-    min_pairs: int = defaults.AGREEMENT_MIN_PAIRS,
     source: str = "",
     measure: str = "AP",
     depth: int | None = None,
     full_scores: np.ndarray | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> AgreementTest:
-    """The agreement test over ``assignments`` random hold-out assignments.
+    """The agreement test over ``settings.assignments`` random hold-out assignments.
 
     ``site_of_run``: integer site codes 0..m-1. ``score_fn(held)``: the runs x topics
     scores when topic t holds out the sites ``held[:, t]`` (sites x topics bool); return
     the same matrix every time for scores that do not depend on the hold-outs.
     ``full_scores`` (runs x topics, full judgments) adds the held-out runs' mean change.
     """
+    k, baseline, alpha = settings.k, settings.baseline, settings.alpha
+    assignments, seed, flips = settings.assignments, settings.seed, settings.flips
     site = np.asarray(site_of_run, dtype=np.int64)
     m = int(site.max()) + 1
     _check_test_args(assignments, alpha)
@@ -396,24 +407,13 @@ def agreement_test(
         h = _held_matrix(zip(a.topics, a.held_out, strict=True), pos, m)
         h2 = _held_matrix(zip(a2.topics, a2.held_out, strict=True), pos, m)
         scores = score_fn(h)
-        d.record(b, scores, h, h2, site, sets, alpha, min_topics, full_scores)
+        d.record(b, scores, h, h2, site, sets, alpha, settings.min_topics, full_scores)
         if progress is not None:
             progress(1)
     real, null, x2, pairs = d.real, d.null, d.x2, d.pairs
     shifts, shift_runs, bias = d.shifts, d.shift_runs, d.bias
-    flip_rng = np.random.default_rng(flip_seed)
-    parts = _agreement_parts(
-        sets,
-        pairs,
-        real,
-        null,
-        x2,
-        flip_rng,
-        flips=flips,
-        alpha=alpha,
-        min_topics=min_topics,
-        min_pairs=min_pairs,
-    )
+    flip_rng = np.random.default_rng(settings.flip_seed)
+    parts = _agreement_parts(sets, pairs, real, null, x2, flip_rng, settings)
     shift = _shift_part(shifts, shift_runs, score_fn, h, flip_rng, flips)
     return AgreementTest(
         source=source,
@@ -424,9 +424,9 @@ def agreement_test(
         assignments=assignments,
         flips=flips,
         seed=seed,
-        flip_seed=flip_seed,
-        min_topics=min_topics,
-        min_pairs=min_pairs,
+        flip_seed=settings.flip_seed,
+        min_topics=settings.min_topics,
+        min_pairs=settings.min_pairs,
         design=design,
         parts=tuple(parts),
         shift=shift,
@@ -436,13 +436,13 @@ def agreement_test(
 
 def archive_agreement(
     coded,
+    settings: AgreementSettings = AgreementSettings(),
     *,
     depth: int = defaults.AGREEMENT_DEPTH,
-    k: int = defaults.AGREEMENT_K,
     site_of_run=None,
     full: bool = False,
     pools=None,
-    **kw,
+    progress: Callable[[int], None] | None = None,
 ) -> AgreementTest:
     """The agreement test on a run archive: pooling simulations at ``depth`` (sites =
     participants unless ``site_of_run`` is given). ``full=True`` scores every run with
@@ -451,6 +451,7 @@ def archive_agreement(
     ``depth`` when the caller made it already."""
     from litaudit.analyses.holdout_pools import pool_scores
 
+    k = settings.k
     site = coded.participant_of_run if site_of_run is None else np.asarray(site_of_run)
     ps = pools
     if ps is None or (ps.k, ps.depth, ps.n_sites) != (k, depth, int(site.max()) + 1):
@@ -473,23 +474,33 @@ def archive_agreement(
         site,
         n_t,
         score_fn,
-        k=k,
+        settings,
         depth=None if full else depth,
         source=src,
         full_scores=None if full else ps.full,
-        **kw,
+        progress=progress,
     )
 
 
-def matrix_agreement(scores, site_of_run, **kw) -> AgreementTest:
+def matrix_agreement(
+    scores,
+    site_of_run,
+    settings: AgreementSettings = AgreementSettings(),
+    *,
+    source: str = "",
+    progress: Callable[[int], None] | None = None,
+) -> AgreementTest:
     """The agreement test on a fixed runs x topics score matrix (e.g. full judgments)."""
     x = np.asarray(scores, dtype=float)
-    return agreement_test(site_of_run, x.shape[1], lambda h: x, **kw)
+    return agreement_test(
+        site_of_run, x.shape[1], lambda h: x, settings, source=source, progress=progress
+    )
 
 
 __all__ = [
     "ANALYSES",
     "AgreementPart",
+    "AgreementSettings",
     "ShiftPart",
     "AgreementTest",
     "HoldoutDesign",

@@ -59,7 +59,7 @@ class Pair:
     power_reuse: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TableTest:
     """Observed against expected agreement, with exact and asymptotic chi-square p."""
 
@@ -130,13 +130,13 @@ def table_test(
             f"{MAX_EXACT_OUTCOMES}): asymptotic only"
         )
     return TableTest(
-        (int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
-        (float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])),
-        tuple(pairs),
-        asym.statistic,
-        asym.df,
-        p_exact,
-        outcomes,
-        asym.p_value,
-        note,
+        observed=(int(obs[0]), int(obs[1]), int(obs[2]), int(obs[3])),
+        expected=(float(exp[0]), float(exp[1]), float(exp[2]), float(exp[3])),
+        pairs=tuple(pairs),
+        statistic=asym.statistic,
+        df=asym.df,
+        p_exact=p_exact,
+        outcomes=outcomes,
+        p_asymptotic=asym.p_value,
+        note=note,
     )

@@ -5,10 +5,11 @@ seed and trials, a SHA-256 fingerprint of its input rows, the software version a
 canonical JSON result. Reports are built only from stored audits.
 
 The pipeline (docs/DEVELOPING.md, "Adding an audit kind"): an analysis returns a frozen
-dataclass whose type is listed for its kind in :data:`KINDS`; :func:`run_or_reuse` stores it with its parameters and input fingerprint, or hands back
-the stored audit of an identical call (same kind, collection, measure, parameters,
-method, seed, trials, input fingerprint and software version), decoded into the same type
-(:mod:`litaudit.codec`), and returns it as :class:`Audited`. ``get_audit`` / ``find_audit``
+dataclass whose type is listed for its kind in :data:`KINDS`; :func:`run_or_reuse` stores it
+under its :class:`AuditKey` (kind, collection, measure, parameters, method, seed, trials,
+input fingerprint), or hands back the stored audit of an identical call (the same key and
+software version), decoded into the same type (:mod:`litaudit.codec`), and returns it as
+:class:`Audited`. ``get_audit`` / ``find_audit``
 / ``list_audits`` decode every listed kind; an unlisted kind's result stays the plain JSON.
 """
 
@@ -90,65 +91,76 @@ class StoredAudit:
     created_at: str
 
 
-def save_audit(
-    con,
-    *,
-    kind: str,
-    collection_id: str,
-    measure: str | None,
-    params: dict,
-    method: str,
-    input_fingerprint: str,
-    result: Any,
-    seed: int | None = None,
-    trials: int | None = None,
-) -> int:
+@dataclass(kw_only=True, frozen=True)
+class AuditKey:
+    """What identifies an audit: two calls with equal keys (and the same software version)
+    are identical, and the second hands back the first's stored audit.
+
+    ``params`` are stored as canonical JSON; ``seed`` and ``trials`` are those of the
+    method's randomness (None when it has none); ``input_fingerprint`` identifies the
+    input rows (:func:`fingerprint`).
+    """
+
+    kind: str
+    collection_id: str
+    measure: str | None
+    params: dict
+    method: str
+    input_fingerprint: str
+    seed: int | None = None
+    trials: int | None = None
+
+    def values(self) -> tuple:
+        """The key as its columns store it (params as canonical JSON), in :data:`_KEY`
+        order."""
+        return (
+            self.kind,
+            self.collection_id,
+            self.measure,
+            dumps(self.params),
+            self.method,
+            self.seed,
+            self.trials,
+            self.input_fingerprint,
+        )
+
+
+# the key's columns, in AuditKey.values() order
+_KEY = (
+    "kind",
+    "collection_id",
+    "measure",
+    "params",
+    "method",
+    "seed",
+    "trials",
+    "input_fingerprint",
+)
+
+
+def save_audit(con, key: AuditKey, result: Any) -> int:
     """Insert an audit row and return its id."""
     row = con.execute(
-        "INSERT INTO audits (kind, collection_id, measure, params, method, seed, trials, "
-        "input_fingerprint, software_version, result) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "RETURNING id",
-        [
-            kind,
-            collection_id,
-            measure,
-            dumps(params),
-            method,
-            seed,
-            trials,
-            input_fingerprint,
-            __version__,
-            dumps(result),
-        ],
+        f"INSERT INTO audits ({', '.join(_KEY)}, software_version, result) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        [*key.values(), __version__, dumps(result)],
     ).fetchone()
     return int(row[0])
 
 
-def save_audits(con, audits: list[dict]) -> list[int]:
-    """Insert many audits (each a dict of save_audit's keyword arguments) in one statement;
-    their ids, in order. DuckDB runs single-row inserts slowly (`audit summary` stores
-    one audit per population)."""
+def save_audits(con, audits: list[tuple[AuditKey, Any]]) -> list[int]:
+    """Insert many audits (each its key and result) in one statement; their ids, in order.
+    DuckDB runs single-row inserts slowly (`audit summary` stores one audit per
+    population)."""
     if not audits:
         return []
-    cols = (
-        "kind",
-        "collection_id",
-        "measure",
-        "params",
-        "method",
-        "seed",
-        "trials",
-        "input_fingerprint",
-        "result",
-    )
-    data = {c: [a.get(c) for a in audits] for c in cols}
-    data["params"] = [dumps(x) for x in data["params"]]
-    data["result"] = [dumps(x) for x in data["result"]]
+    cols = (*_KEY, "result")
+    data = [list(col) for col in zip(*(k.values() + (dumps(r),) for k, r in audits), strict=True)]
     types = {"seed": "BIGINT[]", "trials": "INTEGER[]"}
     sel = ", ".join(f"unnest(?::{types.get(c, 'VARCHAR[]')})" for c in cols)
     rows = con.execute(
         f"INSERT INTO audits ({', '.join(cols)}, software_version) SELECT {sel}, ? RETURNING id",
-        [data[c] for c in cols] + [__version__],
+        [*data, __version__],
     ).fetchall()
     return sorted(int(r[0]) for r in rows)  # ids come from the sequence in row order
 
@@ -233,139 +245,55 @@ class Audited(Generic[T]):
     reused: bool = False
 
 
-def _identical(
-    con,
-    kind: str,
-    collection_id: str,
-    measure: str | None,
-    params: dict,
-    fingerprint: str,
-    method: str,
-    seed: int | None,
-    trials: int | None,
-) -> StoredAudit | None:
+def _identical(con, key: AuditKey) -> StoredAudit | None:
     r = con.execute(
         f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND measure IS NOT DISTINCT FROM ? AND params = ? AND input_fingerprint = ? "
-        "AND method = ? AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
-        "AND software_version = ? ORDER BY id DESC LIMIT 1",
-        [
-            kind,
-            collection_id,
-            measure,
-            dumps(params),
-            fingerprint,
-            method,
-            seed,
-            trials,
-            __version__,
-        ],
+        "AND measure IS NOT DISTINCT FROM ? AND params = ? AND method = ? "
+        "AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
+        "AND input_fingerprint = ? AND software_version = ? ORDER BY id DESC LIMIT 1",
+        [*key.values(), __version__],
     ).fetchone()
     return _row(r) if r is not None else None
 
 
-def identical_ids(con, audits: list[dict]) -> list[int | None]:
-    """The id of the stored audit identical to each of ``audits`` (keyword dicts as for
-    :func:`save_audits`; identical as in :func:`run_or_reuse`), or None; one query a kind."""
+def identical_ids(con, keys: list[AuditKey]) -> list[int | None]:
+    """The id of the stored audit identical to each of ``keys`` (as in
+    :func:`run_or_reuse`), or None; one query a kind."""
     found: dict[tuple, int] = {}
-    for kind in {a["kind"] for a in audits}:
+    for kind in {k.kind for k in keys}:
         rows = con.execute(
-            "SELECT max(id), collection_id, measure, params, input_fingerprint, method, seed, "
-            "trials FROM audits WHERE kind = ? AND software_version = ? "
-            "GROUP BY ALL",
+            f"SELECT max(id), {', '.join(_KEY[1:])} FROM audits "
+            "WHERE kind = ? AND software_version = ? GROUP BY ALL",
             [kind, __version__],
         ).fetchall()
         for r in rows:
             found[(kind, *r[1:])] = int(r[0])
-    return [
-        found.get(
-            (
-                a["kind"],
-                a["collection_id"],
-                a["measure"],
-                dumps(a["params"]),
-                a["input_fingerprint"],
-                a["method"],
-                a.get("seed"),
-                a.get("trials"),
-            )
-        )
-        for a in audits
-    ]
+    return [found.get(k.values()) for k in keys]
 
 
-def run_or_reuse(
-    con,
-    kind: str,
-    *,
-    collection_id: str,
-    measure: str | None,
-    params: dict,
-    fingerprint: str,
-    compute: Callable[[], T],
-    method: str,
-    seed: int | None = None,
-    trials: int | None = None,
-    save: bool = True,
-) -> Audited[T]:
+def run_or_reuse(con, key: AuditKey, compute: Callable[[], T], *, save: bool = True) -> Audited[T]:
     """The stored audit of an identical call, else ``compute()`` stored as a new audit.
 
-    Identical: same kind, collection, measure, parameters (canonical JSON), method, seed,
-    trials, input fingerprint and software version. ``save=False`` computes and stores
-    nothing.
+    Identical: an equal :class:`AuditKey` (parameters as canonical JSON) and the same
+    software version. ``save=False`` computes and stores nothing.
     """
     if not save:
         return Audited(compute(), None)
-    tp = result_type(kind)
+    tp = result_type(key.kind)
     if tp is None:
-        raise ValueError(f"audit kind {kind!r} has no registered result type (not in KINDS)")
-    found = _identical(con, kind, collection_id, measure, params, fingerprint, method, seed, trials)
+        raise ValueError(f"audit kind {key.kind!r} has no registered result type (not in KINDS)")
+    found = _identical(con, key)
     if found is not None:
         return Audited(found.result, found.id, reused=True)
     result = compute()
     if not isinstance(result, tp):
         raise TypeError(
-            f"audit kind {kind!r} computed a {type(result).__name__}, listed {tp.__name__}"
+            f"audit kind {key.kind!r} computed a {type(result).__name__}, listed {tp.__name__}"
         )
-    aid = save_audit(
-        con,
-        kind=kind,
-        collection_id=collection_id,
-        measure=measure,
-        params=params,
-        method=method,
-        input_fingerprint=fingerprint,
-        result=result,
-        seed=seed,
-        trials=trials,
-    )
-    return Audited(result, aid)
+    return Audited(result, save_audit(con, key, result))
 
 
-def store_or_reuse(
-    con,
-    kind: str,
-    *,
-    collection_id: str,
-    measure: str | None,
-    params: dict,
-    fingerprint: str,
-    result: T,
-    method: str,
-    seed: int | None = None,
-    trials: int | None = None,
-) -> Audited[T]:
+def store_or_reuse(con, key: AuditKey, result: T) -> Audited[T]:
     """:func:`run_or_reuse` for a result already computed (when computing is cheaper than
     knowing the fingerprint without it): the identical stored audit's id, else a new one."""
-    return run_or_reuse(
-        con,
-        kind,
-        collection_id=collection_id,
-        measure=measure,
-        params=params,
-        fingerprint=fingerprint,
-        compute=lambda: result,
-        method=method,
-        seed=seed,
-        trials=trials,
-    )
+    return run_or_reuse(con, key, lambda: result)

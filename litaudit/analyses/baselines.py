@@ -29,7 +29,7 @@ import statistics
 from dataclasses import dataclass
 from decimal import Decimal
 
-from litaudit.analyses.audits import Audited, run_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.population import ResultRow, load_results, results_fingerprint
 from litaudit.curation.filters import Filters
 from litaudit.errors import ParameterError
@@ -57,7 +57,7 @@ def _digits(text: str) -> int:
     return max(0, -int(exp)) if isinstance(exp, int) else 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BaselineRef:
     """A reference value: ``kind`` (published baseline, reproduction, official), its
     value as printed, system, and where it comes from (``source``, ``url``)."""
@@ -72,7 +72,15 @@ class BaselineRef:
 
 
 def _ref(kind: str, r: ResultRow) -> BaselineRef:
-    return BaselineRef(kind, r.id, r.system, r.value, r.value_text, r.provenance, r.url or r.link)
+    return BaselineRef(
+        kind=kind,
+        result_id=r.id,
+        system=r.system,
+        value=r.value,
+        value_text=r.value_text,
+        source=r.provenance,
+        url=r.url or r.link,
+    )
 
 
 @dataclass(frozen=True)
@@ -308,14 +316,12 @@ def run_baselines(
     cid = resolve_collection(con, collection).id
     m = resolve_measure(con, measure)
     rep = baseline_standing(con, cid, m, value=value, model=model, claim=claim)
-    return run_or_reuse(
-        con,
-        "baselines",
+    key = AuditKey(
+        kind="baselines",
         collection_id=cid,
         measure=m,
         params={"baseline": rep.value_text, "model": model, "claim": claim},
-        fingerprint=rep.fingerprint,
-        compute=lambda: rep,
         method="exact",
-        save=save,
+        input_fingerprint=rep.fingerprint,
     )
+    return run_or_reuse(con, key, lambda: rep, save=save)

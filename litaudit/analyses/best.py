@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from litaudit import defaults
 from litaudit.analyses import claim_evidence, wording
-from litaudit.analyses.audits import Audited, fingerprint, store_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
 from litaudit.analyses.claim_evidence import Asked, ClaimEvidence
 from litaudit.analyses.noise import NoiseChoice, RobustCheck, choose_se
 from litaudit.analyses.population import (
@@ -47,43 +47,56 @@ from litaudit.analyses.population import (
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals, sequential
+from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import Shrinkage, shrink
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
 DEFAULT_P = defaults.P_INTERVAL
-DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
-DEFAULT_SEED = defaults.MONTECARLO_SEED
 SUMMARY_MIN_N = defaults.MIN_N
 SOURCE = "Carterette, SIGIR 2015"
 R = TypeVar("R")
 
 
+@dataclass(frozen=True, kw_only=True)
+class AuditModel:
+    """The reference model of an extreme-value audit: thresholds of the max and min at
+    level ``alpha``; mu0 and the interval at probability ``p``; the standard error of one
+    mean by ``se`` ('model', 'interaction', a value, or None: the default rule of
+    :mod:`litaudit.analyses.noise`); the max distribution computed by ``sampling``
+    (which fills in the Monte Carlo trials and seed)."""
+
+    alpha: float = DEFAULT_ALPHA
+    p: float = DEFAULT_P
+    se: str | float | None = None
+    sampling: Sampling = Sampling()
+
+    def params(self) -> dict:
+        """The model as an audit stores it among its parameters (the Monte Carlo trials
+        and seed are stored beside them)."""
+        return {
+            "alpha": self.alpha,
+            "p": self.p,
+            "method": self.sampling.method,
+            "se": _se_param(self.se),
+        }
+
+
 def _stored(
-    con,
-    kind: str,
-    pop: Population,
-    rep: R,
-    fp: str,
-    params: dict,
-    *,
-    method: str,
-    seed: int | None = None,
-    trials: int | None = None,
+    con, kind: str, pop: Population, rep: R, fp: str, params: dict, sampling: Sampling
 ) -> Audited[R]:
     """Save ``rep`` as an audit of ``kind`` (or find the identical stored one)."""
-    return store_or_reuse(
-        con,
-        kind,
+    key = AuditKey(
+        kind=kind,
         collection_id=pop.collection_id,
         measure=pop.measure,
         params=params,
-        fingerprint=fp,
-        result=rep,
-        method=method,
-        seed=seed,
-        trials=trials,
+        method=sampling.method,
+        input_fingerprint=fp,
+        seed=sampling.seed,
+        trials=sampling.trials,
     )
+    return store_or_reuse(con, key, rep)
 
 
 def filter_params(filters: Filters) -> dict:
@@ -117,7 +130,7 @@ class Candidate:
     result: ResultRow
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BestReport:
     """`audit best`: the paper's Tables 2 and 3 for one collection, measure and filter.
 
@@ -158,37 +171,17 @@ def run_best(
     measure: str,
     *,
     filters: Filters = Filters(),
-    alpha: float = DEFAULT_ALPHA,
-    p: float = DEFAULT_P,
-    method: str = "exact",
-    trials: int | None = None,
-    seed: int | None = None,
-    se: str | float | None = None,
+    model: AuditModel = AuditModel(),
     save: bool = True,
 ) -> Audited[BestReport]:
-    """Audit the best result of a collection and measure; store it unless ``save=False``.
-    ``se``: 'model', 'interaction', a value, or None (the default rule of
-    :mod:`litaudit.analyses.noise`)."""
+    """Audit the best result of a collection and measure under ``model``; store it unless
+    ``save=False``."""
     pop = population(con, collection, measure, filters)
-    if method == "montecarlo":
-        trials = DEFAULT_TRIALS if trials is None else trials
-        seed = DEFAULT_SEED if seed is None else seed
-    else:
-        trials = seed = None
-    rep = compute_best(con, pop, filters, alpha, p, method, trials, seed, se)
+    rep = compute_best(con, pop, filters, model)
     if not save:
         return Audited(rep, None)
-    return _stored(
-        con,
-        "best",
-        pop,
-        rep,
-        rep.fingerprint,
-        population_params(pop, filters, alpha=alpha, p=p, method=method, se=_se_param(se)),
-        method=method,
-        seed=seed,
-        trials=trials,
-    )
+    params = population_params(pop, filters, **model.params())
+    return _stored(con, "best", pop, rep, rep.fingerprint, params, model.sampling)
 
 
 def population_noise(con, pop: Population, se, alpha: float) -> NoiseChoice:
@@ -220,28 +213,18 @@ def _se_param(se) -> str | float:
     return "default" if se is None else se
 
 
-def compute_best(
-    con,
-    pop: Population,
-    filters: Filters,
-    alpha: float,
-    p: float,
-    method: str,
-    trials: int | None,
-    seed: int | None,
-    se: str | float | None = None,
-) -> BestReport:
-    """The best audit of ``pop`` (trials and seed as the method needs them), not stored."""
+def compute_best(con, pop: Population, filters: Filters, model: AuditModel) -> BestReport:
+    """The best audit of ``pop`` under ``model``, not stored."""
     rows = pop.rows
-    noise = population_noise(con, pop, se, alpha)
+    noise = population_noise(con, pop, model.se, model.alpha)
     st = intervals.audit_best(
         [r.value for r in rows],
         pop.n_topics,
-        alpha=alpha,
-        p=p,
-        method=method,
-        trials=trials,
-        seed=seed,
+        alpha=model.alpha,
+        p=model.p,
+        method=model.sampling.method,
+        trials=model.sampling.trials,
+        seed=model.sampling.seed,
         se=noise.se,
     )
     best_value = st.interval.value
@@ -250,26 +233,26 @@ def compute_best(
     )
     fp = results_fingerprint(rows)
     return BestReport(
-        pop.collection_id,
-        pop.collection_name,
-        pop.measure,
-        filters.source,
-        filters,
-        pop.n_topics,
-        pop.n_other_topics,
-        summarize(pop, filters),
-        st,
-        rows[st.candidates[0]],
-        cands,
-        fp,
-        SOURCE,
-        noise,
-        _shrinkage(noise, st.reference.mu, best_value),
+        collection_id=pop.collection_id,
+        collection_name=pop.collection_name,
+        measure=pop.measure,
+        source=filters.source,
+        filters=filters,
+        n_topics=pop.n_topics,
+        n_other_topics=pop.n_other_topics,
+        population=summarize(pop, filters),
+        stats=st,
+        best=rows[st.candidates[0]],
+        candidates=cands,
+        fingerprint=fp,
+        citation=SOURCE,
+        noise=noise,
+        shrinkage=_shrinkage(noise, st.reference.mu, best_value),
     )
 
 
 # ----------------------------------------------------------------------------- claim
-def _robust_check(values, pop, noise: NoiseChoice, ca, kw: dict) -> RobustCheck | None:
+def _robust_check(values, pop, noise: NoiseChoice, ca, kw: dict[str, Any]) -> RobustCheck | None:
     """The record check with the robust spread (only where the se is the model's)."""
     import math
 
@@ -286,7 +269,7 @@ def _robust_check(values, pop, noise: NoiseChoice, ca, kw: dict) -> RobustCheck 
     return RobustCheck(noise.robust_sd, se, rob, changes)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ClaimReport:
     """`audit claim`: a claim against the record, against chance, and its own interval.
 
@@ -379,6 +362,22 @@ def _subject_index(
     return hit[0]
 
 
+@dataclass(frozen=True, kw_only=True)
+class Claim:
+    """What `audit claim` audits: a new ``value`` (one more draw; a str keeps its printed
+    digits) or a published result named by ``result_id`` or ``system`` (one of the N),
+    exactly one (or none with a run: :mod:`litaudit.analyses.claim_evidence`). ``n``
+    overrides the number of experiments besides the claim (default: N for a new value,
+    N - 1 for a published one); ``hidden_multiplier`` experiments run per experiment
+    published."""
+
+    value: float | str | None = None
+    result_id: int | None = None
+    system: str | None = None
+    n: int | None = None
+    hidden_multiplier: float = 1.0
+
+
 def _check_one_subject(value, result_id, system) -> None:
     given = [x is not None for x in (value, result_id, system)]
     if sum(given) != 1:
@@ -388,72 +387,55 @@ def _check_one_subject(value, result_id, system) -> None:
         )
 
 
-def _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se) -> dict:
+def _claim_params(pop, filters, claim: Claim, value, subject, model: AuditModel) -> dict:
     """The stored parameters of a claim audit."""
     return population_params(
         pop,
         filters,
         value=value,
         result_id=None if subject is None else subject.id,
-        n=n,
-        hidden_multiplier=hidden_multiplier,
-        alpha=alpha,
-        p=p,
-        method=method,
-        se=_se_param(se),
+        n=claim.n,
+        hidden_multiplier=claim.hidden_multiplier,
+        **model.params(),
     )
-
-
-def _monte_carlo(method: str, trials: int | None, seed: int | None):
-    """(trials, seed): their defaults for the Monte Carlo method, (None, None) if exact."""
-    if method != "montecarlo":
-        return None, None
-    return (DEFAULT_TRIALS if trials is None else trials, DEFAULT_SEED if seed is None else seed)
 
 
 def run_claim(
     con,
     collection: str,
     measure: str,
-    value: float | str | None = None,
+    claim: Claim = Claim(),
     *,
-    result_id: int | None = None,
-    system: str | None = None,
-    n: int | None = None,
-    hidden_multiplier: float = 1.0,
     filters: Filters = Filters(),
-    alpha: float = DEFAULT_ALPHA,
-    p: float = DEFAULT_P,
-    method: str = "exact",
-    trials: int | None = None,
-    seed: int | None = None,
-    se: str | float | None = None,
+    model: AuditModel = AuditModel(),
     save: bool = True,
     evidence: Asked = Asked(),
 ) -> Audited[ClaimReport]:
-    """Audit a claim: a new ``value`` (one more draw; a str keeps its printed digits) or
-    a published result named by ``result_id`` or ``system`` (one of the N). ``n``
-    overrides the number of experiments besides the claim (default: N for a new value,
-    N - 1 for a published one). ``se``: 'model', 'interaction', a value, or None
-    (:mod:`litaudit.analyses.noise`). ``evidence``: its run, runs to compare with, its
-    baseline (:mod:`litaudit.analyses.claim_evidence`)."""
+    """Audit ``claim`` (:class:`Claim`) against the population under ``model``.
+    ``evidence``: its run, runs to compare with, its baseline
+    (:mod:`litaudit.analyses.claim_evidence`)."""
     pop = population(con, collection, measure, filters)
-    named = result_id is not None or system is not None
+    named = claim.result_id is not None or claim.system is not None
     claim_run, value, claimed = claim_evidence.claim_value(
-        con, pop.collection_id, pop.measure, value, named, evidence.run
+        con, pop.collection_id, pop.measure, claim.value, named, evidence.run
     )
-    _check_one_subject(value, result_id, system)
+    _check_one_subject(value, claim.result_id, claim.system)
     rows = pop.rows
     index = None
     if value is not None:
         value = check_claimed_value(con, pop.measure, value)
     else:
-        index = _subject_index(rows, f"{pop.collection_name} {pop.measure}", result_id, system)
-    trials, seed = _monte_carlo(method, trials, seed)
-    noise = population_noise(con, pop, se, alpha)
-    kw: dict[str, Any] = dict(value=value, index=index, n_other=n)
-    kw.update(hidden_multiplier=hidden_multiplier, alpha=alpha, p=p, method=method)
-    kw.update(trials=trials, seed=seed, p_floor=defaults.P_FLOOR, n_star_cap=defaults.N_STAR_CAP)
+        where = f"{pop.collection_name} {pop.measure}"
+        index = _subject_index(rows, where, claim.result_id, claim.system)
+    noise = population_noise(con, pop, model.se, model.alpha)
+    chance = claim_stats.ChanceModel(
+        alpha=model.alpha,
+        hidden_multiplier=claim.hidden_multiplier,
+        sampling=model.sampling,
+        p_floor=defaults.P_FLOOR,
+        n_star_cap=defaults.N_STAR_CAP,
+    )
+    kw: dict[str, Any] = dict(value=value, index=index, n_other=claim.n, p=model.p, model=chance)
     values = [r.value for r in rows]
     ca = claim_stats.audit_claim(values, pop.n_topics, se=noise.se, **kw)
     robust = _robust_check(values, pop, noise, ca, kw)
@@ -465,35 +447,35 @@ def run_claim(
     ev, ca = claim_evidence.attach(con, pop, ca, evidence, claim_run, claimed, subject, holder)
     fp = fp if ev is None else fingerprint([fp, ev.fingerprint])
     rep = ClaimReport(
-        pop.collection_id,
-        pop.collection_name,
-        pop.measure,
-        filters.source,
-        filters,
-        pop.n_topics,
-        pop.n_other_topics,
-        summarize(pop, filters),
-        ca.value,
-        subject,
-        wording.claim_answers(ca, holder, subject, noise, robust, shrunk),
-        holder,
-        ca,
-        fp,
-        SOURCE,
-        noise,
-        robust,
-        shrunk,
+        collection_id=pop.collection_id,
+        collection_name=pop.collection_name,
+        measure=pop.measure,
+        source=filters.source,
+        filters=filters,
+        n_topics=pop.n_topics,
+        n_other_topics=pop.n_other_topics,
+        population=summarize(pop, filters),
+        value=ca.value,
+        subject=subject,
+        answers=wording.claim_answers(ca, holder, subject, noise, robust, shrunk),
+        record_holder=holder,
+        stats=ca,
+        fingerprint=fp,
+        citation=SOURCE,
+        noise=noise,
+        robust=robust,
+        shrinkage=shrunk,
         evidence=ev,
     )
     if not save:
         return Audited(rep, None)
-    params = _claim_params(pop, filters, value, subject, n, hidden_multiplier, alpha, p, method, se)
+    params = _claim_params(pop, filters, claim, value, subject, model)
     params.update(claim_evidence.evidence_params(evidence, claim_run))
-    return _stored(con, "claim", pop, rep, fp, params, method=method, seed=seed, trials=trials)
+    return _stored(con, "claim", pop, rep, fp, params, model.sampling)
 
 
 # ---------------------------------------------------------------------------- history
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class HistoryReport:
     """`audit history`: the record replayed over time (sequential testing, Carterette 2015
     Sec. 2 and Fig. 2).
@@ -526,13 +508,13 @@ class HistoryReport:
 HISTORY_STEPS = ("auto", "date", "year")
 
 
-def _steps(rows: list[ResultRow], by: str) -> tuple[list[int] | None, list[str] | None]:
-    """(times, labels) of a replay by date (date ordinals and ISO dates), or (None, None)
-    for a replay by year."""
+def _steps(rows: list[ResultRow], by: str) -> tuple[list[int], list[str]] | None:
+    """(times, labels) of a replay by date (date ordinals and ISO dates), or None for a
+    replay by year."""
     import datetime as dt
 
     if by != "date":
-        return None, None
+        return None
     days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
     return [d.toordinal() for d in days], [d.isoformat() for d in days]
 
@@ -566,7 +548,6 @@ def run_history(
         )
     if by == "auto":
         by = "year" if undated else "date"
-    times, labels = _steps(rows, by)
     noise = population_noise(con, pop, se, alpha)
     h = sequential.replay(
         [r.value for r in rows],
@@ -574,37 +555,31 @@ def run_history(
         pop.n_topics,
         alpha=alpha,
         reference=reference,
-        times=times,
-        labels=labels,
+        steps=_steps(rows, by),
         p_floor=defaults.P_FLOOR,
         se=None if noise.source == "model" else noise.se,
         n_model=noise.n_model,
     )
     fp = results_fingerprint(rows)
     rep = HistoryReport(
-        pop.collection_id,
-        pop.collection_name,
-        pop.measure,
-        filters.source,
-        filters,
-        pop.n_topics,
-        pop.n_other_topics,
-        summarize(pop, filters),
-        h,
-        tuple(rows[pt.record_index] for pt in h.points),
-        fp,
-        SOURCE,
-        by,
-        noise,
+        collection_id=pop.collection_id,
+        collection_name=pop.collection_name,
+        measure=pop.measure,
+        source=filters.source,
+        filters=filters,
+        n_topics=pop.n_topics,
+        n_other_topics=pop.n_other_topics,
+        population=summarize(pop, filters),
+        history=h,
+        records=tuple(rows[pt.record_index] for pt in h.points),
+        fingerprint=fp,
+        citation=SOURCE,
+        by=by,
+        noise=noise,
     )
     if not save:
         return Audited(rep, None)
-    return _stored(
-        con,
-        "history",
-        pop,
-        rep,
-        fp,
-        population_params(pop, filters, alpha=alpha, reference=reference, by=by, se=_se_param(se)),
-        method="exact",
+    params = population_params(
+        pop, filters, alpha=alpha, reference=reference, by=by, se=_se_param(se)
     )
+    return _stored(con, "history", pop, rep, fp, params, Sampling())

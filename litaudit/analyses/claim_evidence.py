@@ -19,6 +19,7 @@ from litaudit import defaults
 from litaudit.analyses.audits import fingerprint
 from litaudit.analyses.baselines import BaselineStanding, baseline_standing
 from litaudit.analyses.claim_run import (
+    PairedSettings,
     RunEvaluation,
     SameTopic,
     Scored,
@@ -28,8 +29,10 @@ from litaudit.analyses.claim_run import (
     evaluate_claim_run,
     same_topic,
 )
+from litaudit.analyses.population import Population
 from litaudit.errors import ParameterError
 from litaudit.stats import claim as claim_stats
+from litaudit.stats.extreme import Sampling
 
 
 @dataclass(frozen=True)
@@ -85,10 +88,8 @@ def attach(con, pop, audit, asked: Asked, claim_run, claimed, subject, holder):
         return None, audit
     ev, audit2 = gather(
         con,
-        pop.collection_id,
-        pop.measure,
+        pop,
         audit,
-        [r.value for r in pop.rows],
         claimed=claimed,
         subject_system=None if subject is None else subject.system,
         record_system=holder.system,
@@ -124,10 +125,8 @@ class ClaimEvidence:
 
 def gather(
     con,
-    collection_id: str,
-    measure: str,
+    pop: Population,
     audit: claim_stats.ClaimAudit,
-    values,
     *,
     claimed: str | None,
     subject_system: str | None,
@@ -135,9 +134,11 @@ def gather(
     claim_run: ClaimRun | None,
     asked: Asked,
 ) -> tuple[ClaimEvidence, claim_stats.ClaimAudit]:
-    """The claim's evidence, and its audit with the chance check redone on the
-    interaction se when the claim has a run. ``claimed``: the claim as printed (None when
-    its value came from the run)."""
+    """The evidence of a claim against ``pop``, and its audit with the chance check redone
+    on the interaction se when the claim has a run. ``claimed``: the claim as printed
+    (None when its value came from the run)."""
+    collection_id, measure = pop.collection_id, pop.measure
+    values = [r.value for r in pop.rows]
     run = None
     if claim_run is not None:
         run = claim_run.evaluation
@@ -223,8 +224,7 @@ def _same_topic(
         record_tag=archive_tag(con, collection_id, record_system),
         against=asked.against,
         with_se=claim_run is not None,
-        permutations=asked.permutations,
-        seed=asked.seed,
+        tests=PairedSettings(permutations=asked.permutations, seed=asked.seed),
     )
     return st, None
 
@@ -339,13 +339,13 @@ def _with_chance_se(audit: claim_stats.ClaimAudit, values, se: float) -> claim_s
         se,
         c.n_other,
         values=values,
-        alpha=c.alpha,
-        hidden_multiplier=c.hidden_multiplier,
-        method=audit.method,
-        trials=audit.trials,
-        seed=audit.seed,
-        p_floor=defaults.P_FLOOR,
-        n_star_cap=c.n_star_cap,
+        model=claim_stats.ChanceModel(
+            alpha=c.alpha,
+            hidden_multiplier=c.hidden_multiplier,
+            sampling=Sampling(method=audit.method, trials=audit.trials, seed=audit.seed),
+            p_floor=defaults.P_FLOOR,
+            n_star_cap=c.n_star_cap,
+        ),
     )
     return dataclasses.replace(audit, chance=ch)
 

@@ -168,7 +168,7 @@ class TopicGap:
     difference: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Comparison:
     """The claim against one archive run on the ``paired.n`` topics both were evaluated on.
 
@@ -190,7 +190,21 @@ class Comparison:
     worst: tuple[TopicGap, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class PairedSettings:
+    """How the claim is compared with each run topic by topic: the paired t interval at
+    ``level``; randomization tests of ``permutations`` random sign assignments from
+    ``seed`` (exact when few enough); a Holm-adjusted p called significant below
+    ``alpha``; the ``n_worst`` topics where the claim loses most."""
+
+    level: float = defaults.PAIRED_LEVEL
+    alpha: float = defaults.ALPHA
+    permutations: int = defaults.RANDOMIZATION_PERMUTATIONS
+    seed: int = defaults.RANDOMIZATION_SEED
+    n_worst: int = defaults.PAIRED_WORST_TOPICS
+
+
+@dataclass(frozen=True, kw_only=True)
 class SameTopic:
     """The claim's per-topic scores against runs of the archive (``claim_from``: the run
     file or the archive run that gave them). ``comparisons`` in the order made;
@@ -252,14 +266,12 @@ def same_topic(
     record_tag: str | None = None,
     against: tuple[str, ...] = (),
     with_se: bool = False,
-    level: float = defaults.PAIRED_LEVEL,
-    alpha: float = defaults.ALPHA,
-    permutations: int = defaults.RANDOMIZATION_PERMUTATIONS,
-    seed: int = defaults.RANDOMIZATION_SEED,
-    n_worst: int = defaults.PAIRED_WORST_TOPICS,
+    tests: PairedSettings = PairedSettings(),
 ) -> SameTopic:
     """The claim's scores against the runs ``against`` (default: ``record_tag`` when the
-    archive holds it, and the archive's best run other than the claim's)."""
+    archive holds it, and the archive's best run other than the claim's), compared as
+    ``tests`` say."""
+    level, permutations, seed = tests.level, tests.permutations, tests.seed
     ev = _archive(con, collection_id, measure)
     m = ev.matrix(measure)
     by_tag = {
@@ -268,7 +280,7 @@ def same_topic(
     }
     todo = _targets(con, collection_id, by_tag, claim.tag, record_tag, against)
     done = [
-        (tag, why, *_compare(claim, tag, by_tag[tag], level, permutations, seed, n_worst))
+        (tag, why, *_compare(claim, tag, by_tag[tag], level, permutations, seed, tests.n_worst))
         for tag, why in todo
     ]
     t_ps = [x[4].p_value for x in done]
@@ -277,24 +289,34 @@ def same_topic(
     holm_t_all = [None if p is None else next(it) for p in t_ps]
     holm_r = holm([x[5].p_value for x in done])
     comps = tuple(
-        Comparison(tag, why, cm, om, pt, rt, ht, hr, worst)
+        Comparison(
+            tag=tag,
+            why=why,
+            claim_mean=cm,
+            other_mean=om,
+            paired=pt,
+            randomization=rt,
+            holm_t=ht,
+            holm_randomization=hr,
+            worst=worst,
+        )
         for (tag, why, cm, om, pt, rt, worst), ht, hr in zip(done, holm_t_all, holm_r, strict=True)
     )
     se = None
     if with_se:
         se = run_se(ev, measure, claim)
     return SameTopic(
-        collection_id,
-        measure,
-        claim_from,
-        len(ev.runs),
-        comps,
-        alpha,
-        level,
-        permutations,
-        seed,
-        "holm",
-        se,
+        collection_id=collection_id,
+        measure=measure,
+        claim_from=claim_from,
+        n_archive_runs=len(ev.runs),
+        comparisons=comps,
+        alpha=tests.alpha,
+        level=level,
+        permutations=permutations,
+        seed=seed,
+        correction="holm",
+        se=se,
     )
 
 

@@ -64,13 +64,8 @@ def code_archive(archive) -> CodedArchive:
         [(i.tag, i.participant, i.run_type) for i in archive.info],
         np.asarray(docnos, dtype=object),
         [str(t) for t in top_names],
-        run[order],
-        topic[order],
-        doc[order],
-        score,
-        top_codes[total:],
-        doc_codes[total:],
-        np.asarray(archive.qrels.rel, dtype=np.int32),
+        (run[order], topic[order], doc[order], score),
+        (top_codes[total:], doc_codes[total:], np.asarray(archive.qrels.rel, dtype=np.int32)),
     )
 
 
@@ -128,13 +123,13 @@ def code_stored(
         [(r[1], r[2], r[3]) for r in t.runs],
         docnos,
         [t.topics[i] for i in top_sorted],
-        run_pos[t.run_id[order]],
-        top_code[t.topic_id[order]],
-        doc_code[t.doc_id[order]],
-        np.asarray(t.score, dtype=np.float64)[order],
-        q_topic[q_order],
-        q_doc[q_order],
-        np.asarray(t.q_rel, dtype=np.int32)[q_order],
+        (
+            run_pos[t.run_id[order]],
+            top_code[t.topic_id[order]],
+            doc_code[t.doc_id[order]],
+            np.asarray(t.score, dtype=np.float64)[order],
+        ),
+        (q_topic[q_order], q_doc[q_order], np.asarray(t.q_rel, dtype=np.int32)[q_order]),
     )
     tick(1)
     return coded
@@ -160,18 +155,17 @@ def _assemble(
     infos: list[tuple],
     docnos: np.ndarray,
     top_names: list[str],
-    run,
-    topic,
-    doc,
-    score,
-    q_topic,
-    q_doc,
-    q_rel,
+    rows: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    qrels: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> CodedArchive:
-    """The coded archive from rows already in order (run, topic as text, trec_eval's
-    ranking) whose topics are coded by their rank as text (``top_names``): topics recoded
-    to the qrels' topics in trec_eval's order, rows of other topics dropped."""
+    """The coded archive from ``rows`` (run, topic, doc, score codes) already in order
+    (run, topic as text, trec_eval's ranking) whose topics are coded by their rank as text
+    (``top_names``), and ``qrels`` (topic, doc, relevance): topics recoded to the qrels'
+    topics in trec_eval's order, rows of other topics dropped."""
     from litaudit.runs.model import sort_topics
+
+    run, topic, doc, score = rows
+    q_topic, q_doc, q_rel = qrels
 
     q_names = sort_topics({top_names[t] for t in np.unique(q_topic)})
     recode = np.full(len(top_names), -1)

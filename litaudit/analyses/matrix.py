@@ -18,7 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, run_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
+from litaudit.analyses.best import AuditModel
 from litaudit.errors import LitauditError
 from litaudit.stats.intervals import BestAudit, audit_best
 from litaudit.stats.noise import TopicInteraction, topic_interaction
@@ -26,7 +27,7 @@ from litaudit.stats.noise import TopicInteraction, topic_interaction
 KIND = "best-matrix"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatrixAudit:
     """``stats`` as for published results; ``runs``/``means`` in input order; ``file`` (the
     input files) and the SHA-256 of their bytes are the provenance; ``topics_complete`` says whether every run has a score
@@ -122,9 +123,9 @@ def _resolve_collection(con, collection: str | None, save: bool) -> str | None:
 
 
 def _compute(
-    paths: list[Path], fmt: str, m: str, digest: str, cid: str | None, se, **kw
+    paths: list[Path], fmt: str, m: str, digest: str, cid: str | None, model: AuditModel
 ) -> MatrixAudit:
-    """The matrix audit of ``paths`` (``kw``: alpha, p, method, trials, seed)."""
+    """The matrix audit of ``paths`` under ``model``."""
     matrix = read_matrix(paths, fmt, m)
     scores = np.asarray(matrix.scores, dtype=np.float64)
     if scores.size == 0:
@@ -135,22 +136,32 @@ def _compute(
         from litaudit.analyses.population import too_few_message
 
         raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
-    inter, source, use = _matrix_se(scores, se, kw["alpha"])
-    stats = audit_best(means, len(matrix.topics), se=use, **kw)
-    return MatrixAudit(
-        ", ".join(str(p) for p in paths),
-        digest,
-        cid,
-        m,
-        len(matrix.runs),
+    inter, source, use = _matrix_se(scores, model.se, model.alpha)
+    s = model.sampling
+    stats = audit_best(
+        means,
         len(matrix.topics),
-        bool(np.isfinite(scores).all()),
-        tuple(matrix.runs),
-        tuple(float(x) for x in means),
-        stats,
-        tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
-        inter,
-        source,
+        alpha=model.alpha,
+        p=model.p,
+        method=s.method,
+        trials=s.trials,
+        seed=s.seed,
+        se=use,
+    )
+    return MatrixAudit(
+        file=", ".join(str(p) for p in paths),
+        file_sha256=digest,
+        collection_id=cid,
+        measure=m,
+        n_runs=len(matrix.runs),
+        n_topics=len(matrix.topics),
+        topics_complete=bool(np.isfinite(scores).all()),
+        runs=tuple(matrix.runs),
+        means=tuple(float(x) for x in means),
+        stats=stats,
+        candidates=tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
+        interaction=inter,
+        se_source=source,
     )
 
 
@@ -161,60 +172,27 @@ def run_matrix(
     measure: str,
     collection: str | None = None,
     fmt: str = "csv",
-    alpha: float = defaults.ALPHA,
-    p: float = defaults.P_INTERVAL,
-    method: str = "exact",
-    trials: int | None = None,
-    seed: int | None = None,
-    se: str | float | None = None,
+    model: AuditModel = AuditModel(),
     save: bool = True,
 ) -> Audited[MatrixAudit]:
-    """Audit the run means of a score matrix; stored (kind ``best-matrix``) unless
-    ``save=False``, or the stored audit of the same files and parameters reused. ``se``:
-    None or 'interaction' (measured from the matrix), 'model', or a value."""
+    """Audit the run means of a score matrix under ``model`` (its ``se``: None or
+    'interaction', measured from the matrix; 'model'; or a value); stored (kind
+    ``best-matrix``) unless ``save=False``, or the stored audit of the same files and
+    parameters reused."""
     from litaudit.measures import parse_measure
 
     paths = _existing_paths(paths)
     m = str(parse_measure(measure))
-    if method == "montecarlo":
-        trials = defaults.MONTECARLO_TRIALS if trials is None else trials
-        seed = defaults.MONTECARLO_SEED if seed is None else seed
     cid = _resolve_collection(con, collection, save)
     digest = _sha256_of(paths)
-
-    def compute() -> MatrixAudit:
-        return _compute(
-            paths,
-            fmt,
-            m,
-            digest,
-            cid,
-            se,
-            alpha=alpha,
-            p=p,
-            method=method,
-            trials=trials,
-            seed=seed,
-        )
-
-    params = {
-        "files": [p.name for p in paths],
-        "format": fmt,
-        "alpha": alpha,
-        "p": p,
-        "method": method,
-        "se": "default" if se is None else se,
-    }
-    return run_or_reuse(
-        con,
-        KIND,
+    key = AuditKey(
+        kind=KIND,
         collection_id=cid or "",
         measure=m,
-        params=params,
-        fingerprint=digest,
-        compute=compute,
-        method=method,
-        seed=seed if method == "montecarlo" else None,
-        trials=trials if method == "montecarlo" else None,
-        save=save,
+        params={"files": [p.name for p in paths], "format": fmt, **model.params()},
+        method=model.sampling.method,
+        input_fingerprint=digest,
+        seed=model.sampling.seed,
+        trials=model.sampling.trials,
     )
+    return run_or_reuse(con, key, lambda: _compute(paths, fmt, m, digest, cid, model), save=save)

@@ -128,9 +128,13 @@ def prepare_report(
         check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
     history = tuple(_literature(con, "history", ref.id, m, note, filters=filters) for m in measures)
+    from litaudit.analyses.best import Claim
+
     kw: dict[str, Any] = {"evidence": evidence} if asked else {}
     claimed = (
-        _literature(con, "claim", ref.id, measures[0], note, value=claim, filters=filters, **kw)
+        _literature(
+            con, "claim", ref.id, measures[0], note, claim=Claim(value=claim), filters=filters, **kw
+        )
         if claim is not None or asked
         else None
     )
@@ -182,7 +186,7 @@ def _reuse(
         )
     from litaudit.analyses.archive_ranges import load_ranged
     from litaudit.analyses.coded_archive import load_coded
-    from litaudit.analyses.verdict import run_verdict
+    from litaudit.analyses.verdict import VerdictSettings, run_verdict
 
     # by topic ranges (issue 24), unless the sub-collection analysis needs it whole
     loaded = load_coded(con, cid) if subcollections else load_ranged(con, cid)
@@ -190,7 +194,8 @@ def _reuse(
     if verdict is None:
         what = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
         note(f"running the reusability audits of {cid} ({what})")
-        vid = run_verdict(con, cid, subcollections=subcollections, loaded=loaded).audit_id
+        asked = VerdictSettings(subcollections=subcollections)
+        vid = run_verdict(con, cid, asked, loaded=loaded).audit_id
         if vid is None:
             raise LitauditError(f"the reusability verdict of {cid} was not stored")
         verdict = vid

@@ -16,7 +16,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.archive_ranges import RangedArchive
-from litaudit.analyses.audits import Audited, run_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.coded_archive import (
     CodedArchive,
     TopicColumns,
@@ -72,7 +72,7 @@ class RunRAO:
     effectiveness: float | None  # mean of the measure over topics (R-precision by default)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RAOReport:
     """Run Average Overlap of every run (Voorhees et al. 2014, Section 3, Figure 1)."""
 
@@ -358,16 +358,19 @@ def run_rao(
     from litaudit.measures import parse_measure
 
     cid, coded = loaded or load_coded(con, collection)
-    return run_or_reuse(
-        con,
-        "reuse-rao",
+    key = AuditKey(
+        kind="reuse-rao",
         collection_id=cid,
         measure=str(parse_measure(measure)),
         params={"depth": depth},
-        fingerprint=coded.fingerprint,
         method="exact",
+        input_fingerprint=coded.fingerprint,
+    )
+    return run_or_reuse(
+        con,
+        key,
+        lambda: rao_of_archive(coded, depth=depth, measure=measure, progress=progress),
         save=save,
-        compute=lambda: rao_of_archive(coded, depth=depth, measure=measure, progress=progress),
     )
 
 
@@ -387,16 +390,18 @@ def run_lou(
     from litaudit.measures import parse_measure
 
     cid, coded = loaded or load_coded(con, collection)
-    return run_or_reuse(
-        con,
-        "reuse-lou",
+    key = AuditKey(
+        kind="reuse-lou",
         collection_id=cid,
         measure=str(parse_measure(measure)),
         params={"depth": depth, "min_map": min_map, "noise_pct": noise_pct},
-        fingerprint=coded.fingerprint,
         method="exact",
-        save=save,
-        compute=lambda: lou_of_archive(
+        input_fingerprint=coded.fingerprint,
+    )
+    return run_or_reuse(
+        con,
+        key,
+        lambda: lou_of_archive(
             coded,
             depth=depth,
             measure=measure,
@@ -404,4 +409,5 @@ def run_lou(
             noise_pct=noise_pct,
             progress=progress,
         ),
+        save=save,
     )

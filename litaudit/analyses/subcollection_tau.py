@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, run_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.analyses.reuse import optional_float as _f
 from litaudit.errors import InputError, ParameterError
@@ -76,6 +76,16 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
             f"--split {rule!r}: expected 'prefix', 'prefix:A,B,...' or a "
             "mapping file (docno sub-collection), and no such file exists"
         )
+    mapped = docs.map(_read_mapping(path))
+    names = tuple(sorted(set(mapped.dropna())))
+    if not names:
+        raise InputError(str(path), None, "no document of the archive is in the mapping file")
+    codes = pd.Categorical(mapped, categories=list(names)).codes.astype(np.int64)
+    return Split(str(path), names, codes)
+
+
+def _read_mapping(path: Path) -> dict[str, str]:
+    """The docno -> sub-collection lines of a mapping file (see :func:`split_documents`)."""
     mapping: dict[str, str] = {}
     try:
         text = path.read_text(encoding="utf-8")
@@ -98,12 +108,7 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
         mapping[d] = name
     if not mapping:
         raise InputError(str(path), None, "the mapping file maps no document")
-    mapped = docs.map(mapping)
-    names = tuple(sorted(set(mapped.dropna())))
-    if not names:
-        raise InputError(str(path), None, "no document of the archive is in the mapping file")
-    codes = pd.Categorical(mapped, categories=list(names)).codes.astype(np.int64)
-    return Split(str(path), names, codes)
+    return mapping
 
 
 @dataclass(frozen=True)
@@ -304,49 +309,63 @@ def subcollection_params(split: str, automatic_only: bool, drop_bottom: float) -
     return {"split": split, "automatic_only": automatic_only, "drop_bottom": drop_bottom}
 
 
+@dataclass(frozen=True, kw_only=True)
+class SubcollectionTest:
+    """The sub-collection test as asked: documents split by ``split`` ('prefix',
+    'prefix:A,B' or a mapping file), ``permutations`` random splits from ``seed``, the
+    automatic runs only (or all), the bottom ``drop_bottom`` share of runs by MAP left
+    out (Sanderson et al. 2012, Section 3)."""
+
+    split: str = "prefix"
+    permutations: int = SUBCOLLECTION_PERMUTATIONS
+    seed: int = DEFAULT_SEED
+    automatic_only: bool = True
+    drop_bottom: float = SUBCOLLECTION_BOTTOM
+
+
 def run_subcollections(
     con,
     collection: str,
+    test: SubcollectionTest = SubcollectionTest(),
     *,
-    split: str = "prefix",
-    permutations: int = SUBCOLLECTION_PERMUTATIONS,
-    seed: int = DEFAULT_SEED,
-    automatic_only: bool = True,
-    drop_bottom: float = SUBCOLLECTION_BOTTOM,
     workers: int = 1,
     save: bool = True,
     loaded=None,
     progress: Callable[[int], None] | None = None,
 ) -> Audited[SubcollectionReport]:
-    """The sub-collection test of a stored archive, stored as an audit (or the stored audit
-    of an identical call: same split, selection, seed, permutations and archive)."""
+    """The sub-collection ``test`` of a stored archive, stored as an audit (or the stored
+    audit of an identical call: same split, selection, seed, permutations and archive)."""
     cid, coded = loaded or load_coded(con, collection)
+    split, seed, permutations = test.split, test.seed, test.permutations
     rule = split if split.startswith("prefix") else str(Path(split))
-    params = subcollection_params(rule, automatic_only, drop_bottom)
+    params = subcollection_params(rule, test.automatic_only, test.drop_bottom)
     if not split.startswith("prefix") and Path(split).is_file():
         import hashlib
 
         # the mapping file is input too: a changed file is a different call
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
-    return run_or_reuse(
-        con,
-        "reuse-subcollections",
+    key = AuditKey(
+        kind="reuse-subcollections",
         collection_id=cid,
         measure="AP",
         params=params,
-        fingerprint=coded.fingerprint,
         method="randomization",
+        input_fingerprint=coded.fingerprint,
         seed=seed,
         trials=permutations,
-        save=save,
-        compute=lambda: subcollections_of_archive(
+    )
+    return run_or_reuse(
+        con,
+        key,
+        lambda: subcollections_of_archive(
             coded,
             split=split,
             permutations=permutations,
             seed=seed,
-            automatic_only=automatic_only,
-            drop_bottom=drop_bottom,
+            automatic_only=test.automatic_only,
+            drop_bottom=test.drop_bottom,
             workers=workers,
             progress=progress,
         ),
+        save=save,
     )

@@ -10,13 +10,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from litaudit.analyses.audits import identical_ids, save_audits
+from litaudit.analyses.audits import AuditKey, identical_ids, save_audits
 from litaudit.analyses.best import (
     DEFAULT_ALPHA,
     DEFAULT_P,
     SUMMARY_MIN_N,
+    AuditModel,
     compute_best,
     population_params,
 )
@@ -31,7 +31,7 @@ from litaudit.analyses.population import (
 from litaudit.errors import NotFound, ParameterError
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SummaryRow:
     """One line of `audit summary`: a `best` audit of a collection, measure and source."""
 
@@ -71,27 +71,25 @@ class Summary:
     p: float
 
 
-def _summary_audit_ids(con, reps, alpha: float, p: float, save: bool) -> list[int | None]:
+def _summary_audit_ids(con, reps, model: AuditModel, save: bool) -> list[int | None]:
     """The audit ids of the summary's reports (None each without ``save``)."""
     ids: list[int | None] = [None] * len(reps)
     if save:  # an identical stored audit is reused; the others go in one insert
-        todo: list[dict[str, Any]] = [
-            {
-                "kind": "best",
-                "collection_id": pop.collection_id,
-                "measure": pop.measure,
-                "params": population_params(
-                    pop, rep.filters, alpha=alpha, p=p, method="exact", se="default"
-                ),
-                "method": "exact",
-                "input_fingerprint": rep.fingerprint,
-                "result": rep,
-            }
+        keys = [
+            AuditKey(
+                kind="best",
+                collection_id=pop.collection_id,
+                measure=pop.measure,
+                params=population_params(pop, rep.filters, **model.params()),
+                method="exact",
+                input_fingerprint=rep.fingerprint,
+            )
             for pop, _src, rep in reps
         ]
-        ids = identical_ids(con, todo)
+        ids = identical_ids(con, keys)
         new = [i for i, found in enumerate(ids) if found is None]
-        for i, added in zip(new, save_audits(con, [todo[i] for i in new]), strict=True):
+        todo = [(keys[i], reps[i][2]) for i in new]
+        for i, added in zip(new, save_audits(con, todo), strict=True):
             ids[i] = added
     return ids
 
@@ -130,6 +128,7 @@ def run_summary(
             (colls[x.collection_id][0], x.measure, x.row.source, x.collection_id), []
         ).append(x.row)
     out, skipped, reps = [], [], []
+    model = AuditModel(alpha=alpha, p=p)
     tick = progress or (lambda *a, **k: None)
     tick(total=len(groups))
     for (cname, meas, src, cid), rows in sorted(groups.items()):
@@ -140,35 +139,35 @@ def run_summary(
         except (ParameterError, NotFound) as exc:
             skipped.append((cname, meas, src, len(rows), str(exc)))
             continue
-        reps.append((pop, src, compute_best(con, pop, f, alpha, p, "exact", None, None)))
-    ids = _summary_audit_ids(con, reps, alpha, p, save)
+        reps.append((pop, src, compute_best(con, pop, f, model)))
+    ids = _summary_audit_ids(con, reps, model, save)
     for (_pop, src, rep), aid in zip(reps, ids, strict=True):
         s = rep.stats
         out.append(
             SummaryRow(
-                rep.collection_id,
-                rep.collection_name,
-                rep.measure,
-                src,
-                s.reference.n_results,
-                rep.n_topics,
-                s.reference.mu,
-                s.reference.sd,
-                s.interval.value,
-                rep.best.value_text,
-                rep.best.system,
-                rep.best.provenance,
-                s.interval.mu0,
-                s.interval.lower,
-                s.n_candidates,
-                s.thresholds.max_threshold,
-                s.thresholds.n_above,
-                s.mxvd.expected_max,
-                rep.population,
-                s.thresholds.gap_sd,
-                not s.thresholds.informative,
-                aid,
-                rep.noise.source if rep.noise is not None else "model",
+                collection_id=rep.collection_id,
+                collection_name=rep.collection_name,
+                measure=rep.measure,
+                source=src,
+                N=s.reference.n_results,
+                n_topics=rep.n_topics,
+                mu=s.reference.mu,
+                sd=s.reference.sd,
+                best=s.interval.value,
+                best_text=rep.best.value_text,
+                best_system=rep.best.system,
+                best_provenance=rep.best.provenance,
+                mu0=s.interval.mu0,
+                lower=s.interval.lower,
+                n_candidates=s.n_candidates,
+                threshold=s.thresholds.max_threshold,
+                n_above=s.thresholds.n_above,
+                expected_max=s.mxvd.expected_max,
+                population=rep.population,
+                gap_sd=s.thresholds.gap_sd,
+                uninformative=not s.thresholds.informative,
+                audit_id=aid,
+                se_source=rep.noise.source if rep.noise is not None else "model",
             )
         )
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

@@ -24,6 +24,7 @@ Scholer, CIKM 2012); each with the papers' reference values (in
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.agreement_randomization import (
+    AgreementSettings,
     AgreementTest,
     HoldoutDesign,
     archive_agreement,
@@ -45,7 +47,7 @@ from litaudit.analyses.reuse import run_lou, run_rao
 from litaudit.analyses.subcollection_tau import (
     DEFAULT_SEED as SUBCOLLECTION_SEED,
 )
-from litaudit.analyses.subcollection_tau import SUBCOLLECTION_PERMUTATIONS
+from litaudit.analyses.subcollection_tau import SubcollectionTest
 from litaudit.analyses.verdict_decision import (
     NO_DEPTH,
     NOT_ENOUGH,
@@ -86,6 +88,7 @@ __all__ = [
     "Reference",
     "SubcollectionSummary",
     "Verdict",
+    "VerdictSettings",
     "decision_sentence",
     "matrix_verdict",
     "official_counts",
@@ -145,31 +148,43 @@ def collection_depth(con, cid: str, depth: int | None = None) -> tuple[int | Non
     return (None, None) if found is None else found
 
 
+@dataclass(frozen=True, kw_only=True)
+class VerdictSettings:
+    """What the verdict of a stored run archive is asked with: the pool ``depth`` it
+    decides at (None: the collection's recorded one; no decision when unknown), the
+    equivalence margin ``margin_pct`` and the level ``alpha`` of each one-sided test; the
+    agreement analysis's ``assignments`` random hold-out assignments from ``seed``; and
+    with ``subcollections`` the sub-collection test as ``splits`` asks it (its own seed)."""
+
+    depth: int | None = None
+    margin_pct: float = defaults.REUSE_MARGIN_PCT
+    alpha: float = defaults.REUSE_ALPHA
+    assignments: int = defaults.AGREEMENT_ASSIGNMENTS
+    seed: int = defaults.AGREEMENT_SEED
+    subcollections: bool = False
+    splits: SubcollectionTest = SubcollectionTest(seed=SUBCOLLECTION_SEED)
+
+
 def run_verdict(
     con,
     collection: str,
+    settings: VerdictSettings = VerdictSettings(),
     *,
-    depth: int | None = None,
-    margin_pct: float = defaults.REUSE_MARGIN_PCT,
-    split: str = "prefix",
-    permutations: int = SUBCOLLECTION_PERMUTATIONS,
-    split_seed: int = SUBCOLLECTION_SEED,
-    seed: int = defaults.AGREEMENT_SEED,
-    assignments: int = defaults.AGREEMENT_ASSIGNMENTS,
-    alpha: float = defaults.REUSE_ALPHA,
     workers: int = 1,
-    subcollections: bool = False,
     save: bool = True,
     progress: Callable[[int], None] | None = None,
     loaded=None,
 ) -> Audited[Verdict]:
-    """The verdict of a stored run archive (see the module doc), stored as an audit; an
-    identical call (same parameters, seeds, archive and version) hands back the stored one.
-    ``depth`` None: the collection's recorded pool depth (no decision when unknown).
-    ``loaded``: the (collection id, coded archive) of ``collection`` when the caller has
-    it already (as :func:`load_coded` returns it)."""
-    from litaudit.analyses.audits import run_or_reuse
+    """The verdict of a stored run archive (see the module doc) as ``settings`` ask it,
+    stored as an audit; an identical call (same parameters, seeds, archive and version)
+    hands back the stored one. ``loaded``: the (collection id, coded archive) of
+    ``collection`` when the caller has it already (as :func:`load_coded` returns it)."""
+    from litaudit.analyses.audits import AuditKey, run_or_reuse
 
+    depth, margin_pct, alpha = settings.depth, settings.margin_pct, settings.alpha
+    seed, assignments, subcollections = settings.seed, settings.assignments, settings.subcollections
+    split, permutations = settings.splits.split, settings.splits.permutations
+    split_seed = settings.splits.seed
     if not 0 < alpha < 0.5:
         raise ParameterError(f"alpha must be in (0, 0.5), got {alpha}")
     if not margin_pct > 0:
@@ -190,34 +205,29 @@ def run_verdict(
     if not split.startswith("prefix") and Path(split).is_file():
         # the mapping file is input too (as in run_subcollections)
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
-    return run_or_reuse(
-        con,
-        KIND,
+    key = AuditKey(
+        kind=KIND,
         collection_id=cid,
         measure=None,
         params=params,
-        fingerprint=coded.fingerprint,
         method=METHOD,
+        input_fingerprint=coded.fingerprint,
         seed=seed,
         trials=assignments,
-        save=save,
-        compute=lambda: _archive_verdict(
+    )
+    return run_or_reuse(
+        con,
+        key,
+        lambda: _archive_verdict(
             con,
             loaded,
-            depth=decide_at,
+            dataclasses.replace(settings, depth=decide_at),
             depth_source=source,
-            margin_pct=margin_pct,
-            split=split,
-            permutations=permutations,
-            split_seed=split_seed,
-            seed=seed,
-            assignments=assignments,
-            alpha=alpha,
             workers=workers,
-            subcollections=subcollections,
             save=save,
             progress=progress,
         ),
+        save=save,
     )
 
 
@@ -265,10 +275,8 @@ def _agreement(coded, m: int, shown: int, assignments: int, seed: int, alpha: fl
         return None
     return archive_agreement(
         coded,
+        AgreementSettings(assignments=assignments, seed=seed, alpha=alpha),
         depth=shown,
-        assignments=assignments,
-        seed=seed,
-        alpha=alpha,
         progress=tick,
         pools=pools,
     )
@@ -295,21 +303,16 @@ def _read_ranges(coded, tick) -> None:
 def _archive_verdict(
     con,
     loaded,
+    settings: VerdictSettings,
     *,
-    depth: int | None,
     depth_source: str | None,
-    margin_pct: float,
-    split: str,
-    permutations: int,
-    split_seed: int,
-    seed: int,
-    assignments: int,
-    alpha: float,
     workers: int,
-    subcollections: bool,
     save: bool,
     progress: Callable[[int], None] | None,
 ) -> Verdict:
+    """The verdict of ``loaded`` at ``settings.depth`` (the depth decided at)."""
+    depth, margin_pct, alpha = settings.depth, settings.margin_pct, settings.alpha
+    seed, assignments, subcollections = settings.seed, settings.assignments, settings.subcollections
     tick = progress or (lambda n: None)
     cid, coded = loaded
     _read_ranges(coded, tick)
@@ -338,7 +341,7 @@ def _archive_verdict(
     sub = None
     if subcollections:
         sub, sub_id = subcollection_summary(
-            con, cid, split, permutations, split_seed, workers, save, loaded, alpha, notes, tick
+            con, cid, settings.splits, workers, save, loaded, alpha, notes, tick
         )
         if sub_id is not None:
             audits.append(("reuse-subcollections", sub_id))
@@ -406,9 +409,7 @@ def matrix_verdict(
         agreement = matrix_agreement(
             x,
             site,
-            assignments=assignments,
-            seed=seed,
-            alpha=alpha,
+            AgreementSettings(assignments=assignments, seed=seed, alpha=alpha),
             source=source,
             progress=progress,
         )

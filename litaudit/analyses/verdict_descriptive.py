@@ -16,7 +16,7 @@ import numpy as np
 
 from litaudit.analyses.agreement_randomization import AgreementTest
 from litaudit.analyses.reuse import lou_of_archive
-from litaudit.analyses.subcollection_tau import run_subcollections
+from litaudit.analyses.subcollection_tau import SubcollectionTest, run_subcollections
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement import adjust_pvalues
 
@@ -197,30 +197,22 @@ def lou_depths(coded, lou_main, depth: int, depths, tick) -> list[LOUDepth]:
 
 
 def subcollection_summary(
-    con, cid, split, permutations, split_seed, workers, save, loaded, alpha, notes, tick
+    con, cid, test: SubcollectionTest, workers, save, loaded, alpha, notes, tick
 ):
     """Sub-collection tau (its own audit, reused when an identical call stored it) as the
     verdict summarises it, with its audit id; (None, None) and a note when it cannot be
     made."""
     try:
         done = run_subcollections(
-            con,
-            cid,
-            split=split,
-            permutations=permutations,
-            seed=split_seed,
-            workers=workers,
-            save=save,
-            loaded=loaded,
-            progress=tick,
+            con, cid, test, workers=workers, save=save, loaded=loaded, progress=tick
         )
     except ParameterError as exc:
         notes.append(f"sub-collections: {exc}")
-        tick(permutations)
+        tick(test.permutations)
         return None, None
     rep, sub_id = done.result, done.audit_id
     if done.reused:
-        tick(permutations)
+        tick(test.permutations)
     p = np.array([x.p_value for x in rep.pairs if x.p_value is not None])
     adj = adjust_pvalues(p, "holm") if p.size else p
     return SubcollectionSummary(

@@ -184,6 +184,16 @@ def _command(name: str):
     return register
 
 
+def _model(alpha: float, p: float, method: str, trials, seed, se: str | None):
+    """The AuditModel of the model options (the Monte Carlo defaults filled in)."""
+    from litaudit.analyses.best import AuditModel
+    from litaudit.analyses.noise import parse_se
+    from litaudit.stats.extreme import Sampling
+
+    sampling = Sampling(method=method, trials=trials, seed=seed)
+    return AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
+
+
 def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):
     """analysis(con, *args, save=not no_save, **kw) on a read-only store (--no-save) or
     inside a write transaction."""
@@ -213,10 +223,9 @@ def best(
     """The population, the thresholds of its max and min, and the candidate best systems
     (Tables 2-3)."""
     from litaudit.analyses.best import run_best
-    from litaudit.analyses.noise import parse_se
 
-    kw = dict(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=parse_se(se))
-    done = _run(ctx, no_save, run_best, collection, measure, filters=filters, **kw)
+    model = _model(alpha, p, method, trials, seed, se)
+    done = _run(ctx, no_save, run_best, collection, measure, filters=filters, model=model)
     from litaudit.render.audits import emit
 
     emit(done, json_out)
@@ -278,15 +287,16 @@ def claim(
     """A claim against the record, against chance (the max of N+1, or of N for a published
     result) and its own mu0 and interval; with its run, the same-topic comparison; with
     its baseline, the baseline's strength."""
-    from litaudit.analyses.best import run_claim
+    from litaudit.analyses.best import Claim, run_claim
     from litaudit.analyses.claim_evidence import Asked
-    from litaudit.analyses.noise import parse_se
 
     asked = Asked(run, tuple(against or ()), baseline, baseline_system, permutations)
-    kw = dict(result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier)
+    claimed = Claim(
+        value=value, result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier
+    )
+    kw = dict(filters=filters, model=_model(alpha, p, method, trials, seed, se))
     kw.update(evidence=dataclasses.replace(asked, seed=permutation_seed))
-    kw.update(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=parse_se(se))
-    done = _run(ctx, no_save, run_claim, collection, measure, value, filters=filters, **kw)
+    done = _run(ctx, no_save, run_claim, collection, measure, claimed, **kw)
     from litaudit.render.audits import emit
 
     emit(done, json_out)

@@ -123,11 +123,14 @@ def matrix(
 ):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics),
     with the standard error measured from its system x topic interaction."""
+    from litaudit.analyses.best import AuditModel
     from litaudit.analyses.matrix import run_matrix
     from litaudit.analyses.noise import parse_se
     from litaudit.render.audits import emit
+    from litaudit.stats.extreme import Sampling
 
-    se_given = parse_se(se)
+    sampling = Sampling(method=method, trials=trials, seed=seed)
+    model = AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
     opener = open_read if no_save else open_write
     with opener(ctx) as store:
         done = run_matrix(
@@ -136,12 +139,7 @@ def matrix(
             measure=measure,
             collection=collection,
             fmt=fmt,
-            alpha=alpha,
-            p=p,
-            method=method,
-            trials=trials,
-            seed=seed,
-            se=se_given,
+            model=model,
             save=not no_save,
         )
     emit(done, json_out)

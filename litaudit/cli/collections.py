@@ -107,21 +107,20 @@ def add(
     """Add a collection (its id, query count and title) that the seeds do not have."""
     from litaudit.curation.fields import current_user
     from litaudit.render.console import out, print_json
-    from litaudit.store.refdata import add_collection
+    from litaudit.store.refdata import NewCollection, add_collection
 
+    new = NewCollection(
+        id=collection_id,
+        n_topics=topics,
+        title=title,
+        name=name,
+        documents=documents,
+        aliases=tuple(alias or ()),
+        ir_datasets=ir_datasets,
+        provenance=provenance,
+    )
     with open_write(ctx) as store, store.transaction() as con:
-        ref = add_collection(
-            con,
-            collection_id,
-            topics,
-            title=title,
-            name=name,
-            documents=documents,
-            aliases=alias or (),
-            ir_datasets=ir_datasets,
-            provenance=provenance,
-            who=current_user(),
-        )
+        ref = add_collection(con, new, who=current_user())
     if json_out:
         print_json(ref)
     else:

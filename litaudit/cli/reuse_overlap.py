@@ -161,21 +161,28 @@ def subcollections_cmd(
     json_out: Json = False,
 ):
     """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
-    from litaudit.analyses.subcollection_tau import SUBCOLLECTION_BOTTOM, run_subcollections
+    from litaudit.analyses.subcollection_tau import (
+        SUBCOLLECTION_BOTTOM,
+        SubcollectionTest,
+        run_subcollections,
+    )
     from litaudit.render.audits import emit
 
     with open_write(ctx) as store, _whole_archive_bar("sub-collections", json_out) as bar:
         loaded = _load_whole(store, collection, bar, "sub-collections")
         bar.update(total=permutations)
         bar.restart("random splits")
-        done = run_subcollections(
-            store.con,
-            collection,
+        test = SubcollectionTest(
             split=split,
             permutations=permutations,
             seed=seed,
             automatic_only=not all_types,
             drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
+        )
+        done = run_subcollections(
+            store.con,
+            collection,
+            test,
             workers=_workers(workers),
             loaded=loaded,
             progress=bar.advance,
@@ -333,24 +340,27 @@ def _stored_verdict(
 ):
     """`reuse verdict --collection`: the verdict of a stored run archive, saved as an audit."""
     from litaudit.analyses import verdict as V
+    from litaudit.analyses.subcollection_tau import SubcollectionTest
     from litaudit.render.progress import progress_bar
 
     total = V.verdict_steps(V.verdict_depths(depth), assignments, permutations, with_sub)
     with open_write(ctx) as store, progress_bar("reusability", total, quiet=quiet) as bar:
-        return V.run_verdict(
-            store.con,
-            collection,
-            depth=depth,
-            margin_pct=margin,
+        test = SubcollectionTest(
             split=split,
             permutations=permutations,
-            split_seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
-            seed=seed,
-            assignments=assignments,
+            seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
+        )
+        asked = V.VerdictSettings(
+            depth=depth,
+            margin_pct=margin,
             alpha=alpha,
-            workers=_workers(workers),
+            assignments=assignments,
+            seed=seed,
             subcollections=with_sub,
-            progress=bar.advance,
+            splits=test,
+        )
+        return V.run_verdict(
+            store.con, collection, asked, workers=_workers(workers), progress=bar.advance
         )
 
 

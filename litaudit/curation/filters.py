@@ -18,7 +18,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 from litaudit.curation import fields as F
 from litaudit.errors import LitauditError
@@ -32,6 +34,29 @@ _SOURCE_SPELLINGS = {
     "officials": "official",
 }
 _DATE = re.compile(r"^([0-9]{4})(?:-([0-9]{1,2})(?:-([0-9]{1,2}))?)?$")
+
+
+class FilterText(TypedDict, total=False):
+    """The filter options as users give them, for :meth:`Filters.parse`: ``source``
+    ('papers' or 'official', either spelling), ``roles``/``run_types``/``statuses``/
+    ``reporters`` (repeatable), ``years`` ('2005-2010'), ``since``/``until`` (YYYY,
+    YYYY-MM or YYYY-MM-DD), ``paper`` (a bibkey), ``track``, ``topics``, and the three
+    switches. A missing key is the option not given."""
+
+    source: str | None
+    roles: Iterable[str]
+    run_types: Iterable[str]
+    statuses: Iterable[str]
+    reporters: Iterable[str]
+    years: str | None
+    since: str | None
+    until: str | None
+    paper: str | None
+    track: str | None
+    topics: str | None
+    include_retracted: bool
+    include_nonstandard: bool
+    zero_shot: bool
 
 
 @dataclass(frozen=True)
@@ -64,25 +89,10 @@ class Filters:
     zero_shot: bool = False  # only results of models declared not trained on the collection
 
     @classmethod
-    def parse(
-        cls,
-        *,
-        source: str | None = None,
-        roles=(),
-        run_types=(),
-        statuses=(),
-        reporters=(),
-        years: str | None = None,
-        since: str | None = None,
-        until: str | None = None,
-        paper: str | None = None,
-        track: str | None = None,
-        topics: str | None = None,
-        include_retracted: bool = False,
-        include_nonstandard: bool = False,
-        zero_shot: bool = False,
-    ) -> Filters:
+    def parse(cls, **given: Unpack[FilterText]) -> Filters:
         """Filters from user text; a bad value raises one error naming its option."""
+        g = given
+        source, since, until = g.get("source"), g.get("since"), g.get("until")
         src = None
         if source and source.strip():
             src = _SOURCE_SPELLINGS.get(source.strip().lower())
@@ -97,19 +107,19 @@ class Filters:
             raise LitauditError(f"--since {since} is after --until {until}")
         return cls(
             source=src,
-            roles=_choices(roles, F.ROLES, "--role"),
-            run_types=_choices(run_types, F.RUN_TYPES, "--run-type"),
-            statuses=_choices(statuses, F.STATUSES, "--status"),
-            reporters=_choices(reporters, REPORTERS, "--reporter"),
-            years=parse_years(years),
+            roles=_choices(g.get("roles", ()), F.ROLES, "--role"),
+            run_types=_choices(g.get("run_types", ()), F.RUN_TYPES, "--run-type"),
+            statuses=_choices(g.get("statuses", ()), F.STATUSES, "--status"),
+            reporters=_choices(g.get("reporters", ()), REPORTERS, "--reporter"),
+            years=parse_years(g.get("years")),
             since=lo,
             until=hi,
-            paper=paper.strip() if paper and paper.strip() else None,
-            track=track.strip() if track and track.strip() else None,
-            topics=topics.strip() if topics and topics.strip() else None,
-            include_retracted=bool(include_retracted),
-            include_nonstandard=bool(include_nonstandard),
-            zero_shot=bool(zero_shot),
+            paper=_stripped(g.get("paper")),
+            track=_stripped(g.get("track")),
+            topics=_stripped(g.get("topics")),
+            include_retracted=bool(g.get("include_retracted", False)),
+            include_nonstandard=bool(g.get("include_nonstandard", False)),
+            zero_shot=bool(g.get("zero_shot", False)),
         )
 
     def resolved(self, con, collection: str | None, measure: str | None) -> Filters:
@@ -124,9 +134,7 @@ class Filters:
 
     def describe(self) -> str:
         """The filters in words ('' when none narrows the results)."""
-        parts = []
-        if self.source:
-            parts.append(f"source {self.source}")
+        parts = [f"source {self.source}"] if self.source else []
         for name, vals in (
             ("role", self.roles),
             ("run type", self.run_types),
@@ -137,25 +145,26 @@ class Filters:
                 parts.append(f"{name} {' or '.join(vals)}")
         if self.years:
             parts.append(f"years {self.years[0]}-{self.years[1]}")
-        if self.since and self.until:
-            parts.append(f"dated {self.since} to {self.until}")
-        elif self.since:
-            parts.append(f"dated from {self.since}")
-        elif self.until:
-            parts.append(f"dated up to {self.until}")
-        if self.track:
-            parts.append(f"track {self.track}")
-        if self.paper:
-            parts.append(f"paper {self.paper}")
-        if self.topics:
-            parts.append(f"topics {self.topics}")
-        if self.include_retracted:
-            parts.append("retracted included")
-        if self.include_nonstandard:
-            parts.append("non-standard included")
-        if self.zero_shot:
-            parts.append("zero-shot only")
+        parts += self._dated()
+        named = (("track", self.track), ("paper", self.paper), ("topics", self.topics))
+        parts += [f"{name} {value}" for name, value in named if value]
+        flags = (
+            (self.include_retracted, "retracted included"),
+            (self.include_nonstandard, "non-standard included"),
+            (self.zero_shot, "zero-shot only"),
+        )
+        parts += [words for on, words in flags if on]
         return ", ".join(parts)
+
+    def _dated(self) -> list[str]:
+        """The date window in words (none or one item)."""
+        if self.since and self.until:
+            return [f"dated {self.since} to {self.until}"]
+        if self.since:
+            return [f"dated from {self.since}"]
+        if self.until:
+            return [f"dated up to {self.until}"]
+        return []
 
 
 # Curation lists everything; audits leave retracted and non-standard results out.
@@ -188,23 +197,12 @@ def where(f: Filters) -> tuple[str, list]:
     any_of("r.run_type", f.run_types)
     any_of("r.status", f.statuses)
     any_of("r.reporter", f.reporters)
-    if f.years:
-        conds.append("r.year BETWEEN ? AND ?")
-        args.extend(f.years)
-    if f.since:
-        conds.append("(r.date >= CAST(? AS DATE) OR (r.date IS NULL AND r.year >= ?))")
-        args.extend([f.since, int(f.since[:4])])
-    if f.until:
-        conds.append("(r.date <= CAST(? AS DATE) OR (r.date IS NULL AND r.year <= ?))")
-        args.extend([f.until, int(f.until[:4])])
+    _window(f, conds, args)
     if f.paper:
         eq("p.bibkey", f.paper)
     if f.track:
-        if f.track.endswith("/"):
-            conds.append("starts_with(r.track, ?)")
-            args.append(f.track)
-        else:
-            eq("r.track", f.track)
+        conds.append("starts_with(r.track, ?)" if f.track.endswith("/") else "r.track = ?")
+        args.append(f.track)
     if not f.include_retracted:
         conds.append("r.status <> 'retracted'")
     if not f.include_nonstandard:
@@ -215,6 +213,19 @@ def where(f: Filters) -> tuple[str, list]:
             "AND z.collection_id = r.collection_id AND z.zero_shot)"
         )
     return " AND ".join(conds), args
+
+
+def _window(f: Filters, conds: list[str], args: list) -> None:
+    """The years and the date window of ``f`` as conditions of :func:`where`."""
+    if f.years:
+        conds.append("r.year BETWEEN ? AND ?")
+        args.extend(f.years)
+    if f.since:
+        conds.append("(r.date >= CAST(? AS DATE) OR (r.date IS NULL AND r.year >= ?))")
+        args.extend([f.since, int(f.since[:4])])
+    if f.until:
+        conds.append("(r.date <= CAST(? AS DATE) OR (r.date IS NULL AND r.year <= ?))")
+        args.extend([f.until, int(f.until[:4])])
 
 
 def parse_years(text: str | None) -> tuple[int, int] | None:
@@ -269,6 +280,11 @@ def parse_date(text: str | None, opt: str, *, end: bool) -> str | None:
     except ValueError:
         raise LitauditError(f"{opt}: expected YYYY, YYYY-MM or YYYY-MM-DD, got {text!r}") from None
     return day.isoformat()
+
+
+def _stripped(text: str | None) -> str | None:
+    """``text`` without surrounding spaces; None when nothing is left."""
+    return text.strip() if text and text.strip() else None
 
 
 def _choices(values, choices: tuple[str, ...], opt: str) -> tuple[str, ...]:

@@ -242,20 +242,8 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
     import bibtexparser
     from bibtexparser.middlewares import LatexDecodingMiddleware
 
-    from litaudit.curation.rows import decode_utf8
-
     path = Path(path)
-    if path.is_dir():
-        raise InputError(str(path), None, "is a directory, not a BibTeX file")
-    try:
-        text = decode_utf8(str(path), path.read_bytes())
-    except FileNotFoundError:
-        raise InputError(str(path), None, "no such file") from None
-    except OSError as exc:
-        raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
-    if "\x00" in text:
-        nul_line = text.count("\n", 0, text.index("\x00")) + 1
-        raise InputError(str(path), nul_line, "contains a NUL byte (not a BibTeX text file)")
+    text = _bib_text(path)
     try:
         with _quiet_bibtexparser():
             lib = bibtexparser.parse_string(text, append_middleware=[LatexDecodingMiddleware()])
@@ -267,46 +255,65 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
         Problem(str(path), _line_of(b), f"cannot parse BibTeX: {_bibtex_reason(b)}")
         for b in lib.failed_blocks
     ]
-    records = []
-    for e in lib.entries:
-        f = {fl.key.lower(): " ".join(str(fl.value).split()) for fl in e.fields}
-        line = _line_of(e)
-        if not e.key or not e.key.strip():
-            problems.append(Problem(str(path), line, "entry without a key"))
-            continue
-        bad = False
-        for need in ("title", "author", "year"):
-            if not f.get(need):
-                problems.append(Problem(str(path), line, f"entry {e.key!r}: missing {need}"))
-                bad = True
-        for k, v in f.items():
-            why = F.check_text(v)
-            if why:
-                problems.append(Problem(str(path), line, f"entry {e.key!r}: {k} {why}"))
-                bad = True
-        try:
-            year = F.parse_year(f["year"]) if f.get("year") else None
-        except F.FieldError as err:
-            problems.append(Problem(str(path), line, f"entry {e.key!r}: {err}"))
-            bad = True
-        if bad:
-            continue
-        venue = short_venue(f.get("booktitle") or f.get("journal"))
-        doi = f.get("doi")
-        records.append(
-            {
-                "bibkey": e.key,
-                "title": f["title"],
-                "authors": f["author"],
-                "venue": venue,
-                "year": year,
-                "doi": doi,
-                "url": f.get("url") or (f"https://doi.org/{doi}" if doi else None),
-                "citation": short_citation(f["author"], venue, year),
-                "line": line,
-            }
-        )
+    records = [r for e in lib.entries if (r := _bib_record(path, e, problems)) is not None]
     return records, problems
+
+
+def _bib_text(path: Path) -> str:
+    """The text of a .bib file (UTF-8, no NUL byte)."""
+    from litaudit.curation.rows import decode_utf8
+
+    if path.is_dir():
+        raise InputError(str(path), None, "is a directory, not a BibTeX file")
+    try:
+        text = decode_utf8(str(path), path.read_bytes())
+    except FileNotFoundError:
+        raise InputError(str(path), None, "no such file") from None
+    except OSError as exc:
+        raise InputError(str(path), None, f"cannot read: {exc.strerror or exc}") from None
+    if "\x00" in text:
+        nul_line = text.count("\n", 0, text.index("\x00")) + 1
+        raise InputError(str(path), nul_line, "contains a NUL byte (not a BibTeX text file)")
+    return text
+
+
+def _bib_record(path: Path, e, problems: list[Problem]) -> dict | None:
+    """The paper record of the BibTeX entry ``e``, or None with its problems added."""
+    f = {fl.key.lower(): " ".join(str(fl.value).split()) for fl in e.fields}
+    line = _line_of(e)
+    if not e.key or not e.key.strip():
+        problems.append(Problem(str(path), line, "entry without a key"))
+        return None
+    bad = False
+    for need in ("title", "author", "year"):
+        if not f.get(need):
+            problems.append(Problem(str(path), line, f"entry {e.key!r}: missing {need}"))
+            bad = True
+    for k, v in f.items():
+        why = F.check_text(v)
+        if why:
+            problems.append(Problem(str(path), line, f"entry {e.key!r}: {k} {why}"))
+            bad = True
+    try:
+        year = F.parse_year(f["year"]) if f.get("year") else None
+    except F.FieldError as err:
+        problems.append(Problem(str(path), line, f"entry {e.key!r}: {err}"))
+        bad = True
+    if bad:
+        return None
+    venue = short_venue(f.get("booktitle") or f.get("journal"))
+    doi = f.get("doi")
+    return {
+        "bibkey": e.key,
+        "title": f["title"],
+        "authors": f["author"],
+        "venue": venue,
+        "year": year,
+        "doi": doi,
+        "url": f.get("url") or (f"https://doi.org/{doi}" if doi else None),
+        "citation": short_citation(f["author"], venue, year),
+        "line": line,
+    }
 
 
 PAPER_CSV_COLUMNS = tuple(k for k in F.PAPER_KEYS if k != "created_at")
@@ -318,7 +325,6 @@ def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
     import io
 
     from litaudit.curation.rows import decode_utf8
-    from litaudit.measures import did_you_mean
 
     path = Path(path)
     if path.is_dir():
@@ -333,13 +339,7 @@ def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
         names = reader.fieldnames or []
     except csv.Error as exc:
         raise InputError(str(path), 1, f"cannot read CSV: {exc}") from None
-    for i, c in enumerate(names):
-        if c in names[:i]:
-            problems.append(Problem(str(path), 1, f"column {c!r} appears twice"))
-        if c not in PAPER_CSV_COLUMNS:
-            problems.append(
-                Problem(str(path), 1, f"unknown column {c!r}{did_you_mean(c, PAPER_CSV_COLUMNS)}")
-            )
+    problems += _csv_header_problems(path, list(names))
     if problems:
         return [], problems
     rows = iter(reader)
@@ -358,28 +358,49 @@ def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
                 )
             )
             break
-        line = reader.line_num
-        if None in rec or None in rec.values():
-            problems.append(
-                Problem(str(path), line, "the row's cells do not match the header's columns")
-            )
-            continue
-        r: dict[str, Any] = {c: F.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
-        why = next((f"{c}: {F.check_text(v)}" for c, v in r.items() if F.check_text(v)), None)
-        if why:
-            problems.append(Problem(str(path), line, why))
-            continue
-        if not r["bibkey"] or not r["citation"]:
-            problems.append(Problem(str(path), line, "a paper needs a bibkey and a citation"))
-            continue
-        try:
-            r["year"] = F.parse_year(r["year"]) if r["year"] else None
-        except F.FieldError as e:
-            problems.append(Problem(str(path), line, str(e), "year"))
-            continue
-        r["line"] = line
-        records.append(r)
+        r = _paper_row(path, reader.line_num, rec, problems)
+        if r is not None:
+            records.append(r)
     return records, problems
+
+
+def _csv_header_problems(path: Path, names: list[str]) -> list[Problem]:
+    """A papers CSV's columns that appear twice or are not PAPER_CSV_COLUMNS."""
+    from litaudit.measures import did_you_mean
+
+    problems = []
+    for i, c in enumerate(names):
+        if c in names[:i]:
+            problems.append(Problem(str(path), 1, f"column {c!r} appears twice"))
+        if c not in PAPER_CSV_COLUMNS:
+            problems.append(
+                Problem(str(path), 1, f"unknown column {c!r}{did_you_mean(c, PAPER_CSV_COLUMNS)}")
+            )
+    return problems
+
+
+def _paper_row(path: Path, line: int, rec: dict, problems: list[Problem]) -> dict | None:
+    """The paper record of a CSV row, or None with its problem added."""
+    if None in rec or None in rec.values():
+        problems.append(
+            Problem(str(path), line, "the row's cells do not match the header's columns")
+        )
+        return None
+    r: dict[str, Any] = {c: F.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
+    why = next((f"{c}: {F.check_text(v)}" for c, v in r.items() if F.check_text(v)), None)
+    if why:
+        problems.append(Problem(str(path), line, why))
+        return None
+    if not r["bibkey"] or not r["citation"]:
+        problems.append(Problem(str(path), line, "a paper needs a bibkey and a citation"))
+        return None
+    try:
+        r["year"] = F.parse_year(r["year"]) if r["year"] else None
+    except F.FieldError as e:
+        problems.append(Problem(str(path), line, str(e), "year"))
+        return None
+    r["line"] = line
+    return r
 
 
 def import_bibtex(

@@ -6,6 +6,7 @@ writes a plan (all or nothing) and reads files.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -135,21 +136,11 @@ def plan_import(
             )
             continue
         seen[key] = row.line
-        if v["source"] == "official":
-            bibkey = None
+        prepared = PreparedResult(row.line, key, v, None if v["source"] == "official" else bibkey)
         if key in ctx.existing:
-            rid, vt = ctx.existing[key]
-            if on_existing == "skip" or (on_existing == "same" and vt == v["value_text"]):
-                plan.skipped += 1
-                plan.existing.append((row.line, rid))
-                continue
-            if on_existing in ("update", "same"):
-                into = plan.updates if on_existing == "update" else plan.differs
-                into.append(PreparedResult(row.line, key, v, bibkey, rid))
-                continue
-            stored.append((row.line, rid, vt, v))
+            _place_stored(plan, stored, on_existing, ctx.existing[key], prepared)
             continue
-        plan.results.append(PreparedResult(row.line, key, v, bibkey))
+        plan.results.append(prepared)
     if progress is not None and rows:
         progress(len(rows) - (len(rows) - 1) // PROGRESS_ROWS * PROGRESS_ROWS)
     _sort_stored(con, plan, stored, columns, problems)
@@ -157,6 +148,23 @@ def plan_import(
         raise ValidationFailed(collapse(problems))
     plan.papers = list(new_papers.values())
     return plan
+
+
+def _place_stored(
+    plan: ImportPlan, stored: list, on_existing: str, found: tuple, p: PreparedResult
+) -> None:
+    """Where a row whose natural key is stored (``found``: its id and value as printed)
+    goes, as ``on_existing`` says: skipped, an update, a difference, or ``stored`` (a
+    problem)."""
+    rid, vt = found
+    if on_existing == "skip" or (on_existing == "same" and vt == p.values["value_text"]):
+        plan.skipped += 1
+        plan.existing.append((p.line, rid))
+    elif on_existing in ("update", "same"):
+        into = plan.updates if on_existing == "update" else plan.differs
+        into.append(dataclasses.replace(p, existing_id=rid))
+    else:
+        stored.append((p.line, rid, vt, p.values))
 
 
 def _described(rows: list[Row]) -> set[str]:

@@ -161,6 +161,34 @@ def edit_result(
         raise LitauditError(f"--reason: {why}")
     con = store.con
     current = get_result(con, result_id)
+    updates, log = _edits(con, result_id, current, changes)
+    if not updates:
+        return []
+    if current.status == "verified":
+        # the verification was of the old values: an edited result is a draft again
+        updates["status"] = "draft"
+        log.append(("status", "verified", "draft"))
+    now = H.now()
+    with store.transaction():
+        R.update(con, result_id, updates, at=now)
+        for fld, old, new in log:
+            H.record(
+                con,
+                ("result", result_id),
+                "edit",
+                field=fld,
+                old=old,
+                new=new,
+                reason=reason,
+                who=who,
+                at=now,
+            )
+    return log
+
+
+def _edits(con, result_id: int, current, changes: dict[str, str]) -> tuple[dict, list[tuple]]:
+    """(the columns to write, the (field, old, new) to record) of ``changes`` to the
+    result ``current``; a field that cannot change, or a bad value, is an error."""
     updates: dict[str, object] = {}
     log: list[tuple] = []
     for fld in changes:
@@ -190,28 +218,7 @@ def edit_result(
         if old != new:
             updates[col] = new
             log.append((fld, H.text(old), H.text(new)))
-    if not updates:
-        return []
-    if current.status == "verified":
-        # the verification was of the old values: an edited result is a draft again
-        updates["status"] = "draft"
-        log.append(("status", "verified", "draft"))
-    now = H.now()
-    with store.transaction():
-        R.update(con, result_id, updates, at=now)
-        for fld, old, new in log:
-            H.record(
-                con,
-                ("result", result_id),
-                "edit",
-                field=fld,
-                old=old,
-                new=new,
-                reason=reason,
-                who=who,
-                at=now,
-            )
-    return log
+    return updates, log
 
 
 def set_status(store, result_id: int, status: str, *, reason: str | None, who: str) -> bool:

@@ -414,27 +414,34 @@ def _json(name: str, text: str) -> Table:
             and p.message.split("'")[1] in BUNDLE_RESULT_KEYS
         )
     ]
-    rows = []
-    for index, (i, x) in enumerate(zip(lines or range(1, len(data) + 1), data, strict=True), 1):
-        for k in x.pop(DUPLICATES, []):
-            problems.append(Problem(name, i, f"key {k!r} appears twice in the object", k))
-        vals = {}
-        for k, v in x.items():
-            if k not in COLUMNS:
-                continue
-            if isinstance(v, (dict, list)):
-                problems.append(
-                    Problem(
-                        name,
-                        i,
-                        f"a JSON {'object' if isinstance(v, dict) else 'list'} is not a value",
-                        k,
-                    )
-                )
-                continue
-            vals[k] = _text(v)
-        rows.append(Row(i, vals, index))
+    rows = [
+        Row(i, _json_values(name, i, x, problems), index)
+        for index, (i, x) in enumerate(zip(lines or range(1, len(data) + 1), data, strict=True), 1)
+    ]
     return Table(rows, tuple(c for c in columns if c in COLUMNS), problems, bundle)
+
+
+def _json_values(name: str, i: int, x: dict, problems: list[Problem]) -> dict[str, str]:
+    """The known columns of the JSON object ``x`` (line ``i``) as text; a duplicate key or
+    a value that is an object or a list is a problem."""
+    for k in x.pop(DUPLICATES, []):
+        problems.append(Problem(name, i, f"key {k!r} appears twice in the object", k))
+    vals = {}
+    for k, v in x.items():
+        if k not in COLUMNS:
+            continue
+        if isinstance(v, (dict, list)):
+            problems.append(
+                Problem(
+                    name,
+                    i,
+                    f"a JSON {'object' if isinstance(v, dict) else 'list'} is not a value",
+                    k,
+                )
+            )
+            continue
+        vals[k] = _text(v)
+    return vals
 
 
 # keys a curation export (a JSON object with papers, results and history) adds to a row

@@ -40,6 +40,7 @@ from litaudit.runs.run_metadata import official_metadata, read_metadata_csv
 from litaudit.store.db import sql_string as _lit
 
 __all__ = [
+    "Grouping",
     "ImportReport",
     "expand_paths",
     "file_groups",
@@ -50,7 +51,18 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class Grouping:
+    """How an import reads its run files: in groups of about ``group_bytes`` bytes of text,
+    a larger file in pieces of about ``chunk_bytes``, on ``threads`` threads (see
+    :func:`import_archive`)."""
+
+    group_bytes: int = IMPORT_GROUP_BYTES
+    chunk_bytes: int = IMPORT_CHUNK_BYTES
+    threads: int = 2
+
+
+@dataclass(frozen=True, kw_only=True)
 class ImportReport:
     collection_id: str
     qrels: str  # "imported", "unchanged" or "stored" (no file given)
@@ -69,10 +81,8 @@ def import_archive(
     qrels_path: str | Path | None = None,
     metadata: Path | None = None,
     lenient: bool = False,
-    threads: int = 2,
     progress: Callable[[float, int], None] | None = None,
-    group_bytes: int = IMPORT_GROUP_BYTES,
-    chunk_bytes: int = IMPORT_CHUNK_BYTES,
+    grouping: Grouping = Grouping(),
 ) -> ImportReport:
     """Validate and store a qrels file and run files for ``collection_id``, all or nothing.
 
@@ -81,17 +91,17 @@ def import_archive(
     collection that has some are refused. Run metadata comes from ``metadata`` (CSV, see
     :func:`read_metadata_csv`) or else from the official results seeded for the collection.
 
-    The run files are imported in groups of about ``group_bytes`` bytes of text (see
-    :func:`file_groups`), one group after the other, each written in its own transaction
-    (DuckDB keeps a transaction's rows in memory), so that the memory an import needs is
-    that of one group whatever the archive's size; a file of more than ``group_bytes``
-    comes in pieces of about ``chunk_bytes``, each ending where a topic's lines end (see
+    The run files are imported in groups of about ``grouping.group_bytes`` bytes of text
+    (see :func:`file_groups`), one group after the other, each written in its own
+    transaction (DuckDB keeps a transaction's rows in memory), so that the memory an import
+    needs is that of one group whatever the archive's size; a file of more than a group
+    comes in pieces of about ``grouping.chunk_bytes``, each ending where a topic's lines end (see
     :mod:`litaudit.runs.chunks`; a file whose topics' lines are not together is read
     whole). When a later group fails (a problem in a file, an error, an interrupt), what
     the earlier groups wrote is deleted again. A process killed between two groups leaves
     the groups it wrote (an import of one group is one transaction). In a group, the files
     (and, with the first group, the qrels) are read, hashed, decompressed, parsed and
-    their docnos cut into dictionary-coded 64-bit words by ``threads`` threads (all of it
+    their docnos cut into dictionary-coded 64-bit words by ``grouping.threads`` threads (all of it
     releases the GIL); the docnos are then coded in strcmp order from those words
     (:mod:`litaudit.runs.strcodes`: integer work only; docnos already stored keep their
     ids, see :func:`litaudit.runs.coding.code_import`), each run is put in trec_eval
@@ -109,39 +119,42 @@ def import_archive(
     whole: set[Path] = set()  # files that cannot be read in pieces
     while True:
         try:
-            return _import_once(
-                store,
-                collection_id,
-                paths,
-                meta,
-                qrels_path,
-                lenient,
-                threads,
-                progress,
-                group_bytes,
-                chunk_bytes,
-                whole,
+            attempt = _Attempt(
+                store=store,
+                collection_id=collection_id,
+                meta=meta,
+                lenient=lenient,
+                progress=progress,
+                grouping=grouping,
+                whole=whole,
             )
+            return _import_once(attempt, paths, qrels_path)
         except ReadWhole as exc:  # (what was written is undone): again, that file whole
             whole.add(exc.path)
 
 
-def _import_once(
-    store,
-    collection_id: str,
-    paths: list[Path],
-    meta: dict[str, RunInfo] | None,
-    qrels_path,
-    lenient: bool,
-    threads: int,
-    progress,
-    group_bytes: int,
-    chunk_bytes: int,
-    whole: set[Path],
-) -> ImportReport:
+@dataclass(frozen=True, kw_only=True)
+class _Attempt:
+    """What an attempt of :func:`import_archive` imports with (it is made again when a
+    file turns out not to be readable in pieces: ``whole`` then names it)."""
+
+    store: Any
+    collection_id: str
+    meta: dict[str, RunInfo] | None
+    lenient: bool
+    progress: Callable[[float, int], None] | None
+    grouping: Grouping
+    whole: set[Path]  # files that cannot be read in pieces
+
+
+def _import_once(attempt: _Attempt, paths: list[Path], qrels_path) -> ImportReport:
+    store, collection_id, lenient = attempt.store, attempt.collection_id, attempt.lenient
+    group_bytes, chunk_bytes = attempt.grouping.group_bytes, attempt.grouping.chunk_bytes
+    whole = attempt.whole
     con = store.con
     stored_q, qrels_state, qp, q_sha = _qrels_plan(con, collection_id, qrels_path)
-    existing, existing_tags, stored_topics = _stored_runs(con, collection_id)
+    stored = _stored_runs(con, collection_id)
+    existing, _tags, stored_topics = stored
     read_qrels, qtopics, n_judg = _qrels_source(
         con, collection_id, qrels_state, qp, stored_q, lenient
     )
@@ -154,23 +167,11 @@ def _import_once(
     memory = limit_duckdb_memory(con, DUCKDB_MEMORY_LIMIT) if multi else None
     try:
         n_judg = _read_and_commit_groups(
-            store,
-            collection_id,
+            attempt,
             groups if paths else iter([[]]),
-            tally,
-            undo,
-            existing=existing,
-            existing_tags=existing_tags,
-            stored_topics=stored_topics,
-            meta=meta,
-            read_qrels=read_qrels,
-            qtopics=qtopics,
-            n_judg=n_judg,
-            qp=qp,
-            q_sha=q_sha,
-            lenient=lenient,
-            threads=threads,
-            progress=progress,
+            (tally, undo),
+            stored,
+            (read_qrels, qtopics, n_judg, qp, q_sha),
             release=multi,
         )
     except BaseException as exc:
@@ -191,40 +192,36 @@ def _import_once(
 def _import_report(collection_id: str, qrels_state: str, n_judg, tally: Tally) -> ImportReport:
     """What :func:`import_archive` did."""
     return ImportReport(
-        collection_id,
-        qrels_state,
-        int(n_judg),
-        tuple(tally.imported),
-        tuple(tally.unchanged),
-        tally.lines,
-        tally.skipped,
+        collection_id=collection_id,
+        qrels=qrels_state,
+        n_judgments=int(n_judg),
+        imported=tuple(tally.imported),
+        unchanged=tuple(tally.unchanged),
+        lines=tally.lines,
+        skipped=tally.skipped,
     )
 
 
 def _read_and_commit_groups(
-    store,
-    collection_id: str,
+    attempt: _Attempt,
     groups,
-    tally: Tally,
-    undo: Undo,
+    done: tuple[Tally, Undo],
+    stored: tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, int]],
+    qrels: tuple,
     *,
-    existing: dict[str, tuple[str, str]],
-    existing_tags: dict[str, str],
-    stored_topics: dict[str, int],
-    meta: dict[str, RunInfo] | None,
-    read_qrels,
-    qtopics,
-    n_judg,
-    qp,
-    q_sha,
-    lenient: bool,
-    threads: int,
-    progress: Callable[[float, int], None] | None,
     release: bool,
 ):
     """The groups of :func:`import_archive`, one after the other: each read (the qrels
     beside the first) and, if no file so far has problems, committed; every problem found
-    raised at the end (ValidationFailed); returns the number of judgments of the qrels."""
+    raised at the end (ValidationFailed); returns the number of judgments of the qrels.
+    ``done``: what was read and written so far, and how to undo it; ``stored``: the
+    stored runs (:func:`_stored_runs`); ``qrels``: their reader (or None), their topics,
+    judgments, file and sha256; ``release``: give memory back after each group."""
+    store, collection_id, meta = attempt.store, attempt.collection_id, attempt.meta
+    lenient, threads, progress = attempt.lenient, attempt.grouping.threads, attempt.progress
+    tally, undo = done
+    existing, existing_tags, stored_topics = stored
+    read_qrels, qtopics, n_judg, qp, q_sha = qrels
     con = store.con
     info_of: dict[str, RunInfo] | None = None
     for gi, group in enumerate(groups):
@@ -245,18 +242,18 @@ def _read_and_commit_groups(
         if info_of is None:
             info_of = meta if meta is not None else official_metadata(con, collection_id)
         job = GroupWrite(
-            collection_id,
-            qp if qtable is not None else None,
-            q_sha if qtable is not None else None,
-            qtable,
-            qwords,
-            int(n_judg),
-            qtopics,
-            todo,
-            words,
-            info_of,
-            lenient,
-            threads,
+            collection_id=collection_id,
+            qp=qp if qtable is not None else None,
+            q_sha=q_sha if qtable is not None else None,
+            qtable=qtable,
+            qwords=qwords,
+            n_judg=int(n_judg),
+            qtopics=qtopics,
+            todo=todo,
+            words=words,
+            info_of=info_of,
+            lenient=lenient,
+            threads=threads,
         )
         commit_group(store, job, stored_topics, undo, tally, release=release)
         tally.add(todo)

@@ -299,14 +299,7 @@ def read_group(
         return got
 
     def run_first():
-        if first is None:
-            raise LitauditError("internal error: no first job to run")
-        try:
-            return first()
-        except ValidationFailed as exc:
-            return exc.problems
-        except InputError as exc:
-            return [exc.problem]
+        return _run_job(first)
 
     if threads > 1 and (len(group) > 1 or (first is not None and group)):
         from concurrent.futures import ThreadPoolExecutor
@@ -323,6 +316,18 @@ def read_group(
         read = [one(i) for i in range(len(group))]
     tally.pieces_read(group, read, qtopics, lenient, sent)
     return read, done
+
+
+def _run_job(job: Callable | None):
+    """What ``job()`` returns, or its problems (the ``first`` job of :func:`read_group`)."""
+    if job is None:
+        raise LitauditError("internal error: no first job to run")
+    try:
+        return job()
+    except ValidationFailed as exc:
+        return exc.problems
+    except InputError as exc:
+        return [exc.problem]
 
 
 def _item_size(item) -> int:

@@ -74,7 +74,7 @@ def limit_duckdb_memory(con, limit: str) -> str:
     return before
 
 
-@dataclass
+@dataclass(kw_only=True)
 class GroupWrite:
     """One group of an import to write: its runs (``todo``: (file or piece, sha256,
     RunTable); ``words``: their docno words), the qrels with the first group (else

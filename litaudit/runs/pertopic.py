@@ -36,16 +36,7 @@ def read_pertopic_csv(path) -> PerTopicMatrix:
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(str(path), None, f"cannot read file: {exc}") from None
     rows = list(csv.reader(text.splitlines()))
-    if not rows or not any(rows[0]):
-        raise InputError(str(path), 1, "empty file (expected a header of run names)")
-    header = [h.strip() for h in rows[0]]
-    has_topic = header[0].lower() == "topic"
-    runs = header[1:] if has_topic else header
-    if not runs:
-        raise InputError(str(path), 1, "no run columns")
-    dup = sorted({r for r in runs if runs.count(r) > 1})
-    if dup:
-        raise InputError(str(path), 1, f"run {dup[0]!r} appears twice in the header")
+    header, has_topic, runs = _csv_header(path, rows)
     problems: list[Problem] = []
     topics: list[str] = []
     values: list[list[float]] = []
@@ -58,18 +49,7 @@ def read_pertopic_csv(path) -> PerTopicMatrix:
             )
             continue
         topic = row[0].strip() if has_topic else str(len(topics) + 1)
-        cells = row[1:] if has_topic else row
-        vals = []
-        for run, c in zip(runs, cells, strict=True):
-            c = c.strip()
-            if c.upper() in ("", "NA", "NAN"):
-                vals.append(math.nan)
-                continue
-            try:
-                vals.append(float(c))
-            except ValueError:
-                problems.append(Problem(str(path), no, f"{c!r} is not a number", run))
-                vals.append(math.nan)
+        vals = _csv_cells(path, no, runs, row[1:] if has_topic else row, problems)
         if topic in topics:
             problems.append(Problem(str(path), no, f"topic {topic} appears twice"))
             continue
@@ -82,6 +62,38 @@ def read_pertopic_csv(path) -> PerTopicMatrix:
     return PerTopicMatrix(tuple(topics), tuple(runs), np.array(values, dtype=float).T)
 
 
+def _csv_header(path: Path, rows: list[list[str]]) -> tuple[list[str], bool, list[str]]:
+    """(the header, whether its first column names the topics, the run names) of a
+    topic-by-run CSV."""
+    if not rows or not any(rows[0]):
+        raise InputError(str(path), 1, "empty file (expected a header of run names)")
+    header = [h.strip() for h in rows[0]]
+    has_topic = header[0].lower() == "topic"
+    runs = header[1:] if has_topic else header
+    if not runs:
+        raise InputError(str(path), 1, "no run columns")
+    dup = sorted({r for r in runs if runs.count(r) > 1})
+    if dup:
+        raise InputError(str(path), 1, f"run {dup[0]!r} appears twice in the header")
+    return header, has_topic, runs
+
+
+def _csv_cells(path: Path, no: int, runs, cells, problems: list[Problem]) -> list[float]:
+    """The scores of one row (NaN where empty, NA or NaN; a bad cell is a problem)."""
+    vals = []
+    for run, c in zip(runs, cells, strict=True):
+        c = c.strip()
+        if c.upper() in ("", "NA", "NAN"):
+            vals.append(math.nan)
+            continue
+        try:
+            vals.append(float(c))
+        except ValueError:
+            problems.append(Problem(str(path), no, f"{c!r} is not a number", run))
+            vals.append(math.nan)
+    return vals
+
+
 def read_trec_eval_q(paths, measure: str) -> PerTopicMatrix:
     """``trec_eval -q`` output files (``measure topic value``), one run per file (named by
     its ``runid`` line, else by the file name). ``measure`` in trec_eval or
@@ -91,50 +103,7 @@ def read_trec_eval_q(paths, measure: str) -> PerTopicMatrix:
     want = parse_measure(measure)
     per_run: dict[str, dict[str, float]] = {}
     for path in [Path(p) for p in paths]:
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(str(path), None, f"cannot read file: {exc}") from None
-        run = path.name
-        scores: dict[str, float] = {}
-        problems: list[Problem] = []
-        for no, line in enumerate(lines, start=1):
-            f = line.split()
-            if not f:
-                continue
-            if len(f) != 3:
-                problems.append(
-                    Problem(
-                        str(path), no, f"expected 3 columns (measure topic value), found {len(f)}"
-                    )
-                )
-                continue
-            name, topic, value = f
-            if name == "runid":
-                run = value
-                continue
-            try:
-                m = parse_measure(name)
-            except Exception:  # noqa: BLE001 - measures we do not know are skipped
-                continue
-            if m != want or topic == "all":
-                continue
-            try:
-                v = float(value)
-            except ValueError:
-                problems.append(Problem(str(path), no, f"{value!r} is not a number"))
-                continue
-            if topic in scores:
-                problems.append(Problem(str(path), no, f"topic {topic} appears twice"))
-                continue
-            scores[topic] = v
-        if problems:
-            raise ValidationFailed(problems)
-        if not scores:
-            what = want.trec_eval or f"{want} (trec_eval has no such measure)"
-            raise InputError(
-                str(path), None, f"no per-topic {what} lines (was trec_eval run with -q?)"
-            )
+        run, scores = _read_q_file(path, want)
         if run in per_run:
             raise InputError(str(path), None, f"run {run!r} was already read from another file")
         per_run[run] = scores
@@ -146,3 +115,54 @@ def read_trec_eval_q(paths, measure: str) -> PerTopicMatrix:
         for t, v in per_run[r].items():
             mat[ri, col[t]] = v
     return PerTopicMatrix(topics, runs, mat, str(want))
+
+
+def _read_q_file(path: Path, want) -> tuple[str, dict[str, float]]:
+    """(its run name, topic -> score of the measure ``want``) of one trec_eval -q file."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(str(path), None, f"cannot read file: {exc}") from None
+    run = path.name
+    scores: dict[str, float] = {}
+    problems: list[Problem] = []
+    for no, line in enumerate(lines, start=1):
+        f = line.split()
+        if not f:
+            continue
+        if len(f) != 3:
+            problems.append(
+                Problem(str(path), no, f"expected 3 columns (measure topic value), found {len(f)}")
+            )
+            continue
+        name, topic, value = f
+        if name == "runid":
+            run = value
+            continue
+        if topic == "all" or not _is_measure(name, want):
+            continue
+        try:
+            v = float(value)
+        except ValueError:
+            problems.append(Problem(str(path), no, f"{value!r} is not a number"))
+            continue
+        if topic in scores:
+            problems.append(Problem(str(path), no, f"topic {topic} appears twice"))
+            continue
+        scores[topic] = v
+    if problems:
+        raise ValidationFailed(problems)
+    if not scores:
+        what = want.trec_eval or f"{want} (trec_eval has no such measure)"
+        raise InputError(str(path), None, f"no per-topic {what} lines (was trec_eval run with -q?)")
+    return run, scores
+
+
+def _is_measure(name: str, want) -> bool:
+    """Whether the trec_eval measure ``name`` is ``want`` (unknown measures are not)."""
+    from litaudit.measures import parse_measure
+
+    try:
+        return parse_measure(name) == want
+    except Exception:  # noqa: BLE001 - measures we do not know are skipped
+        return False

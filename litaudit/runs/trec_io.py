@@ -208,25 +208,15 @@ def _parse_run_lines(
             bad += 1
             continue
         topic, _, docno, rank, score, t = f
-        problem = None
-        if not _INT_RE.match(rank):
-            problem = f"rank {rank!r} is not an integer"
-        elif not _FLOAT_RE.match(score):
-            problem = f"score {score!r} is not a number"
-        elif not math.isfinite(float(score)):
-            # trec_eval's atof reads both "inf" and "1e400" as infinity; both are refused
-            problem = f"score {score!r} is not a finite number (beyond a double's range)"
-        elif tag is not None and t != tag:
-            problem = f"run tag changes from {tag!r} to {t!r}"
-        elif (topic, docno) in seen:
+        problem = _field_problem(rank, score, t, tag)
+        if problem is None and (topic, docno) in seen:
             problem = f"document {docno} appears twice in topic {topic}"
-        elif qrels_topics is not None and topic not in qrels_topics:
-            if topic not in missing_topics:
-                problem = f"topic {topic} is not in the qrels"
-                missing_topics.add(topic)
-            else:  # report a missing topic once, skip its other lines quietly
+        if problem is None and qrels_topics is not None and topic not in qrels_topics:
+            if topic in missing_topics:  # report a missing topic once, skip its other lines
                 bad += 1
                 continue
+            problem = f"topic {topic} is not in the qrels"
+            missing_topics.add(topic)
         if problem:
             col.add(no, problem)
             bad += 1
@@ -244,6 +234,21 @@ def _parse_run_lines(
         np.array(scores, dtype=np.float64),
     )
     return ParsedRun(run, lines, bad), col
+
+
+def _field_problem(rank: str, score: str, t: str, tag: str | None) -> str | None:
+    """What is wrong with a ranking line's rank, score or tag (the run's ``tag`` so far),
+    or None."""
+    if not _INT_RE.match(rank):
+        return f"rank {rank!r} is not an integer"
+    if not _FLOAT_RE.match(score):
+        return f"score {score!r} is not a number"
+    if not math.isfinite(float(score)):
+        # trec_eval's atof reads both "inf" and "1e400" as infinity; both are refused
+        return f"score {score!r} is not a finite number (beyond a double's range)"
+    if tag is not None and t != tag:
+        return f"run tag changes from {tag!r} to {t!r}"
+    return None
 
 
 def parse_qrels_file(path, *, lenient: bool = False) -> ParsedQrels:

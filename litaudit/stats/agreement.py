@@ -20,6 +20,7 @@ expected [[7.098,2.043],[0.073,0.786]]) reports p = 0.88 from a randomized exact
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from math import comb
 
@@ -131,7 +132,7 @@ def expected_table(power_baseline, power_reuse) -> np.ndarray:
     )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ChiSquareFit:
     """Chi-square goodness of fit of observed counts to expected counts."""
 
@@ -209,6 +210,49 @@ def chisq_gof(
     is exact when some expected count is below 5 and the enumeration has at most
     ``max_outcomes`` outcomes, asymptotic otherwise.
     """
+    o, e_in, n = _checked_tables(observed, expected, method)
+    e = e_in * (n / e_in.sum())
+    fit = functools.partial(
+        ChiSquareFit, observed=tuple(int(v) for v in o), expected=tuple(float(v) for v in e)
+    )
+    zero = e <= 0
+    if np.any(zero & (o > 0)):
+        return fit(
+            statistic=float("inf"),
+            df=int(o.size) - 1,
+            p_value=0.0,
+            method="exact",
+            outcomes=None,
+            note="a cell with expected count 0 was observed",
+        )
+    keep = ~zero
+    o_k, e_k = o[keep].astype(np.int64), e[keep]
+    df = int(keep.sum()) - 1
+    if df == 0:
+        return fit(
+            statistic=0.0,
+            df=0,
+            p_value=1.0,
+            method="exact",
+            outcomes=1,
+            note="only one cell has a positive expected count",
+        )
+    x0 = float(np.sum((o_k - e_k) ** 2 / e_k))
+    outcomes = comb(n + df, df)
+    method, note = _method(method, bool(np.any(e_k < SMALL_EXPECTED)), outcomes, max_outcomes)
+    if method == "exact":
+        if outcomes > max_outcomes:
+            raise ParameterError(
+                f"exact enumeration needs {outcomes} outcomes (limit {max_outcomes})"
+            )
+        p = _exact_pvalue(o_k, e_k / n, x0)
+        return fit(statistic=x0, df=df, p_value=p, method="exact", outcomes=outcomes, note=note)
+    p = float(stats.chi2.sf(x0, df))
+    return fit(statistic=x0, df=df, p_value=p, method="asymptotic", outcomes=None, note=note)
+
+
+def _checked_tables(observed, expected, method: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """(observed, expected, observed total) of :func:`chisq_gof`, checked."""
     o = np.asarray(observed, dtype=float).ravel()
     e_in = np.asarray(expected, dtype=float).ravel()
     if o.shape != e_in.shape or o.size < 2:
@@ -224,51 +268,22 @@ def chisq_gof(
         raise ParameterError("the observed table is empty")
     if abs(e_in.sum() - n) > 0.01 * n + 1e-9:
         raise ParameterError(f"expected counts sum to {e_in.sum():.4g}, observed to {n}")
-    e = e_in * (n / e_in.sum())
-    obs_t = tuple(int(v) for v in o)
-    exp_t = tuple(float(v) for v in e)
-    zero = e <= 0
-    if np.any(zero & (o > 0)):
-        return ChiSquareFit(
-            obs_t,
-            exp_t,
-            float("inf"),
-            int(o.size) - 1,
-            0.0,
-            "exact",
-            None,
-            "a cell with expected count 0 was observed",
+    return o, e_in, n
+
+
+def _method(method: str, small: bool, outcomes: int, max_outcomes: int) -> tuple[str, str]:
+    """The method 'auto' stands for (exact when an expected count is small and the
+    enumeration is small enough), and the note that says why when it is not exact."""
+    if method != "auto":
+        return method, ""
+    if small and outcomes <= max_outcomes:
+        return "exact", ""
+    if small:
+        return "asymptotic", (
+            f"asymptotic although an expected count is below {SMALL_EXPECTED:g}: "
+            f"exact enumeration would need {outcomes} outcomes"
         )
-    keep = ~zero
-    o_k, e_k = o[keep].astype(np.int64), e[keep]
-    df = int(keep.sum()) - 1
-    if df == 0:
-        return ChiSquareFit(
-            obs_t, exp_t, 0.0, 0, 1.0, "exact", 1, "only one cell has a positive expected count"
-        )
-    x0 = float(np.sum((o_k - e_k) ** 2 / e_k))
-    outcomes = comb(n + df, df)
-    small = bool(np.any(e_k < SMALL_EXPECTED))
-    note = ""
-    if method == "auto":
-        if small and outcomes <= max_outcomes:
-            method = "exact"
-        else:
-            method = "asymptotic"
-            if small:
-                note = (
-                    f"asymptotic although an expected count is below {SMALL_EXPECTED:g}: "
-                    f"exact enumeration would need {outcomes} outcomes"
-                )
-    if method == "exact":
-        if outcomes > max_outcomes:
-            raise ParameterError(
-                f"exact enumeration needs {outcomes} outcomes (limit {max_outcomes})"
-            )
-        p = _exact_pvalue(o_k, e_k / n, x0)
-        return ChiSquareFit(obs_t, exp_t, x0, df, p, "exact", outcomes, note)
-    p = float(stats.chi2.sf(x0, df))
-    return ChiSquareFit(obs_t, exp_t, x0, df, p, "asymptotic", None, note)
+    return "asymptotic", ""
 
 
 @dataclass(frozen=True)

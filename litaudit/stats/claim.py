@@ -30,6 +30,7 @@ from scipy.special import log_ndtr
 from litaudit.errors import ParameterError
 from litaudit.stats.extreme import (
     Reference,
+    Sampling,
     StdExtremes,
     check_interval_p,
     check_mu,
@@ -118,7 +119,22 @@ class ChanceCheck:
     informative: bool | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class ChanceModel:
+    """How (b), the claim against chance, is computed: the level ``alpha`` of its
+    threshold; ``hidden_multiplier`` experiments run per experiment published (>= 1:
+    published N is a lower bound); the ``sampling`` of the max distribution; and the
+    reporting limits: p-values below ``p_floor`` and N* above ``n_star_cap`` are given as
+    the floor and the cap (None: none)."""
+
+    alpha: float = 0.05
+    hidden_multiplier: float = 1.0
+    sampling: Sampling = Sampling()
+    p_floor: float | None = None
+    n_star_cap: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class ClaimAudit:
     """A claim audited against N published results: (a) ``record``, (b) ``chance``,
     (c) ``interval`` (the claim's mu0 and 1 - 2p interval as the max of
@@ -178,34 +194,30 @@ def chance_check(
     *,
     sd: float | None = None,
     values=None,
-    alpha: float = 0.05,
-    hidden_multiplier: float = 1.0,
-    method: str = "exact",
-    trials: int | None = None,
-    seed: int | None = None,
-    p_floor: float | None = None,
-    n_star_cap: float | None = None,
+    model: ChanceModel = ChanceModel(),
 ) -> tuple[ChanceCheck, StdExtremes]:
-    """(b) for ``value`` as the max of round(hidden_multiplier * n_other) + 1 draws.
+    """(b) for ``value`` as the max of round(hidden_multiplier * n_other) + 1 draws
+    (:class:`ChanceModel`).
 
     ``values``: the published results, to count those above the threshold (0 if None).
     Returns the check and the draws' extremes (for the claim's interval).
     """
     value, mu, se = check_mu(value), check_mu(mu), check_se(se)
-    alpha = check_prob("alpha", alpha)
+    alpha = check_prob("alpha", model.alpha)
     n_other = _check_count("number of experiments besides the claim", n_other)
-    k = float(hidden_multiplier)
+    k = float(model.hidden_multiplier)
     if not (math.isfinite(k) and k >= 1.0):
         raise ParameterError(
             f"hidden multiplier must be >= 1 (published N is a lower bound "
-            f"on experiments run), got {hidden_multiplier!r}"
+            f"on experiments run), got {model.hidden_multiplier!r}"
         )
     draws = int(round(k * n_other)) + 1
-    ext = StdExtremes.make(draws, method, trials, seed)
+    s = model.sampling
+    ext = StdExtremes.make(draws, s.method, s.trials, s.seed)
     zq, zq_se = ext.max_q(1.0 - alpha)
     threshold = mu + se * zq
     pv_raw, pv_se = ext.max_sf((value - mu) / se)
-    floor = p_floor
+    floor, n_star_cap = model.p_floor, model.n_star_cap
     if ext.trials:  # a simulated p is at least 1 / (trials + 1): that is its resolution
         res = 1.0 / (ext.trials + 1)
         floor = res if floor is None else max(floor, res)
@@ -275,28 +287,24 @@ def audit_claim(
     value: float | None = None,
     index: int | None = None,
     n_other: int | None = None,
-    hidden_multiplier: float = 1.0,
-    alpha: float = 0.05,
     p: float = 0.2,
-    method: str = "exact",
-    trials: int | None = None,
-    seed: int | None = None,
-    p_floor: float | None = None,
-    n_star_cap: float | None = None,
     se: float | None = None,
+    model: ChanceModel = ChanceModel(),
 ) -> ClaimAudit:
     """Audit a claim against the N published ``values`` over ``n_topics`` topics.
 
     Give either ``value`` (a new result: one more draw, N + 1 in all) or ``index`` (the
     published result ``values[index]``: one of the N). ``n_other`` overrides the number
     of experiments besides the claim (default N for a new value, N - 1 for a published
-    one); ``hidden_multiplier`` scales it (published N is a lower bound). The reference
+    one); ``model.hidden_multiplier`` scales it (published N is a lower bound); ``model``
+    says how (b) is computed, its ``sampling`` serves (c) and the record too. The reference
     Normal(mu, se) is always that of the N published values; ``se`` is the standard
     error of one mean when it is known otherwise (default the model's sd / sqrt(n)).
     """
     v = np.asarray(values, dtype=np.float64).ravel()
     ref = reference(v, n_topics, se)
-    alpha, p = check_prob("alpha", alpha), check_interval_p(p)
+    check_prob("alpha", model.alpha)
+    p = check_interval_p(p)
     value, index, others, default_other = _subject(v, value, index)
     ch, ext = chance_check(
         value,
@@ -305,16 +313,15 @@ def audit_claim(
         default_other if n_other is None else n_other,
         sd=ref.sd,
         values=v,
-        alpha=alpha,
-        hidden_multiplier=hidden_multiplier,
-        method=method,
-        trials=trials,
-        seed=seed,
-        p_floor=p_floor,
-        n_star_cap=n_star_cap,
+        model=model,
     )
     iv = interval_from_extremes(value, ref.se, ext, p)
-    ext_n = ext if ext.N == ref.n_results else StdExtremes.make(ref.n_results, method, trials, seed)
+    s = model.sampling
+    ext_n = (
+        ext
+        if ext.N == ref.n_results
+        else StdExtremes.make(ref.n_results, s.method, s.trials, s.seed)
+    )
     record = float(others.max())
     riv = interval_from_extremes(record, ref.se, ext_n, p)
     rc = RecordCheck(
@@ -329,5 +336,14 @@ def audit_claim(
         n_at_or_above=int(np.sum(others >= value)),
     )
     return ClaimAudit(
-        value, index, ref, rc, ch, iv, p, ext.method, ext.trials, seed if ext.trials else None
+        value=value,
+        index=index,
+        reference=ref,
+        record=rc,
+        chance=ch,
+        interval=iv,
+        p=p,
+        method=ext.method,
+        trials=ext.trials,
+        seed=s.seed if ext.trials else None,
     )

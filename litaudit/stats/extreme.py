@@ -58,7 +58,28 @@ from litaudit.errors import ParameterError
 EULER_GAMMA = float(np.euler_gamma)
 METHODS = ("exact", "montecarlo")
 DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
+DEFAULT_SEED = defaults.MONTECARLO_SEED
 _CHUNK = 2_000_000  # draws per simulation chunk (bounds memory at ~16 MB)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sampling:
+    """How the distribution of the max and min of N draws is computed: ``method`` 'exact'
+    (closed form) or 'montecarlo' (``trials`` simulations from ``seed``: the paper's
+    procedure). The Monte Carlo defaults are filled in here, the one place:
+    ``defaults.MONTECARLO_TRIALS`` and ``MONTECARLO_SEED`` when not given; any other
+    method keeps neither (the method itself is checked where it is used)."""
+
+    method: str = "exact"
+    trials: int | None = None
+    seed: int | None = None
+
+    def __post_init__(self) -> None:
+        montecarlo = self.method == "montecarlo"
+        trials = (DEFAULT_TRIALS if self.trials is None else self.trials) if montecarlo else None
+        seed = (DEFAULT_SEED if self.seed is None else self.seed) if montecarlo else None
+        object.__setattr__(self, "trials", trials)  # (frozen: set once, here)
+        object.__setattr__(self, "seed", seed)
 
 
 # ----------------------------------------------------------------------------- checks
@@ -118,7 +139,7 @@ def _check_method(method: str) -> str:
 
 
 # ------------------------------------------------------------------ reference distribution
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Reference:
     """The normal reference distribution of one published mean (Carterette 2015, Sec. 3.1).
 
@@ -159,13 +180,13 @@ def reference(values, n_topics: int, se: float | None = None) -> Reference:
             "is 0, so no reference distribution exists"
         )
     return Reference(
-        int(v.size),
-        int(n_topics),
-        float(np.mean(v)),
-        sd,
-        sd / math.sqrt(int(n_topics)) if se is None else check_se(se),
-        float(v[0]),
-        float(v[-1]),
+        n_results=int(v.size),
+        n_topics=int(n_topics),
+        mu=float(np.mean(v)),
+        sd=sd,
+        se=sd / math.sqrt(int(n_topics)) if se is None else check_se(se),
+        minimum=float(v[0]),
+        maximum=float(v[-1]),
     )
 
 

@@ -176,7 +176,7 @@ def intrinsic_interval(
     return interval_from_extremes(value, se, StdExtremes.make(N, method, trials, seed), p)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BestAudit:
     """Everything the paper's Tables 2 and 3 report for one collection and measure.
 
@@ -235,16 +235,16 @@ def audit_best(
     order = sorted(range(v.size), key=lambda i: (-v[i], i))
     cands = tuple(i for i in order if v[i] >= iv.lower)
     return BestAudit(
-        ref,
-        mvd_from_extremes(ref.mu, ref.se, ext, seed),
-        th,
-        iv,
-        cands,
-        len(cands),
-        tuple(float(x) for x in np.sort(v)),
-        alpha,
-        p,
-        ext.method,
-        ext.trials,
-        seed if ext.trials else None,
+        reference=ref,
+        mxvd=mvd_from_extremes(ref.mu, ref.se, ext, seed),
+        thresholds=th,
+        interval=iv,
+        candidates=cands,
+        n_candidates=len(cands),
+        values=tuple(float(x) for x in np.sort(v)),
+        alpha=alpha,
+        p=p,
+        method=ext.method,
+        trials=ext.trials,
+        seed=seed if ext.trials else None,
     )

@@ -37,7 +37,7 @@ from litaudit.stats.extreme import check_prob, floor_p
 MAD_SCALE = 1.4826  # 1 / Phi^-1(3/4): 1.4826 * MAD estimates sd for a Normal sample
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TopicInteraction:
     """Two-way ANOVA without replication of a systems x topics score table.
 
@@ -104,23 +104,23 @@ def topic_interaction(
     p_raw = float(sps.f.sf(f, df_s, df_i))
     p, low = floor_p(p_raw, p_floor)
     return TopicInteraction(
-        k,
-        n,
-        dropped,
-        grand,
-        ms_s,
-        ms_t,
-        ms_i,
-        df_s,
-        df_t,
-        df_i,
-        math.sqrt(ms_i / n),
-        f,
-        p,
-        low,
-        p_floor,
-        alpha,
-        p_raw < alpha,
+        n_systems=k,
+        n_topics=n,
+        n_topics_dropped=dropped,
+        grand_mean=grand,
+        ms_systems=ms_s,
+        ms_topics=ms_t,
+        ms_interaction=ms_i,
+        df_systems=df_s,
+        df_topics=df_t,
+        df_interaction=df_i,
+        se=math.sqrt(ms_i / n),
+        f_systems=f,
+        p_systems=p,
+        p_below_floor=low,
+        p_floor=p_floor,
+        alpha=alpha,
+        systems_differ=p_raw < alpha,
     )
 
 
@@ -142,7 +142,7 @@ def robust_spread(values) -> float:
     return MAD_SCALE * float(np.median(np.abs(v - np.median(v))))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Shrinkage:
     """Random-effects estimate of one result's true mean (docs/STATISTICS.md, "How much
     of the best is luck").
@@ -175,4 +175,14 @@ def shrink(value: float, mu: float, sd: float, se: float) -> Shrinkage:
     tau2 = max(0.0, sd * sd - se * se)
     b = tau2 / (tau2 + se * se)
     est = mu + b * (value - mu)
-    return Shrinkage(value, mu, sd, se, math.sqrt(tau2), b, est, math.sqrt(b) * se, value - est)
+    return Shrinkage(
+        value=value,
+        mu=mu,
+        sd=sd,
+        se=se,
+        tau=math.sqrt(tau2),
+        weight=b,
+        estimate=est,
+        posterior_sd=math.sqrt(b) * se,
+        luck=value - est,
+    )

@@ -35,7 +35,7 @@ from litaudit.stats.intervals import informative_gap
 REFERENCES = ("final", "running")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class YearPoint:
     """One year of the replay.
 
@@ -70,7 +70,7 @@ class YearPoint:
     informative: bool | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class History:
     """The whole replay: one YearPoint per year with results, oldest first.
 
@@ -153,14 +153,14 @@ def replay(
     *,
     alpha: float = 0.05,
     reference: str = "running",
-    times=None,
-    labels=None,
+    steps: tuple[list[int], list[str]] | None = None,
     p_floor: float | None = None,
     se: float | None = None,
     n_model: float | None = None,
 ) -> History:
     """Replay ``values`` published in ``years`` (same length) in year order, or by
-    ``times`` (sortable integers, e.g. date ordinals, labelled by ``labels``) when given.
+    ``steps`` when given: (times, labels), the times sortable integers (e.g. date
+    ordinals) and their labels.
 
     p-values below ``p_floor`` are reported as the floor (see ``extreme.floor_p``).
     ``n_model``: the n of the model's sd / sqrt(n) when it is not ``n_topics`` (the
@@ -169,6 +169,7 @@ def replay(
     Ties within a step keep the input order; the result does not depend on the order of
     steps in the input.
     """
+    times, labels = (None, None) if steps is None else steps
     v, yr, y = _replay_inputs(values, years, times, labels, reference, alpha)
     n_m = float(n_topics if n_model is None else n_model)
     if not (math.isfinite(n_m) and n_m > 0):
@@ -190,33 +191,38 @@ def replay(
             record, rec_i = float(v[best_new]), best_new
         N = len(seen)
         mu, sd, s_e = _step_reference(v, seen, reference, final, n_m, se)
-        chance = _step_chance(record, mu, sd, s_e, N, alpha, p_floor)
-        thr = chance[1]
+        e_max, thr, pv, low, beyond = _step_chance(record, mu, sd, s_e, N, alpha, p_floor)
         first = idx[0]
         points.append(
             YearPoint(
-                int(yr[first]),
-                len(idx),
-                N,
-                record,
-                rec_i,
-                new_record,
-                mu,
-                sd,
-                s_e,
-                *chance,
-                str(labels[first]) if labels is not None else str(int(yr[first])),
-                informative_gap(thr, mu, sd)[1] if thr is not None and mu and sd else None,
+                year=int(yr[first]),
+                n_new=len(idx),
+                N=N,
+                record=record,
+                record_index=rec_i,
+                new_record=new_record,
+                mu=mu,
+                sd=sd,
+                se=s_e,
+                expected_max=e_max,
+                threshold=thr,
+                p_value=pv,
+                p_below_floor=low,
+                beyond_chance=beyond,
+                when=str(labels[first]) if labels is not None else str(int(yr[first])),
+                informative=(
+                    informative_gap(thr, mu, sd)[1] if thr is not None and mu and sd else None
+                ),
             )
         )
     return History(
-        tuple(points),
-        reference,
-        float(alpha),
-        int(n_topics),
-        final.n_results,
-        final.mu,
-        final.sd,
-        sum(p.new_record for p in points),
-        sum(bool(p.beyond_chance) for p in points),
+        points=tuple(points),
+        reference=reference,
+        alpha=float(alpha),
+        n_topics=int(n_topics),
+        N=final.n_results,
+        mu=final.mu,
+        sd=final.sd,
+        n_records=sum(p.new_record for p in points),
+        n_beyond=sum(bool(p.beyond_chance) for p in points),
     )

@@ -332,24 +332,31 @@ def _close(a: str, b: str) -> bool:
     return numbers[0] == numbers[1] and difflib.SequenceMatcher(None, a, b).ratio() >= 0.75
 
 
-def add_collection(
-    con,
-    cid: str,
-    n_topics: int,
-    *,
-    title: str | None = None,
-    name: str | None = None,
-    documents: str | None = None,
-    aliases=(),
-    ir_datasets: bool = False,
-    provenance: str | None = None,
-    who: str = "unknown",
-) -> CollectionRef:
-    """Add a collection with one (default) topic set of ``n_topics`` queries.
+@dataclass(frozen=True, kw_only=True)
+class NewCollection:
+    """A collection to add (`litaudit collections add`): its ``id`` and the ``n_topics``
+    queries of its one (default) topic set; ``title`` and ``name`` (default: the id), its
+    ``documents``, more ``aliases``, whether ``ir_datasets`` knows it, and the
+    ``provenance`` of the query count (default: who added it, when)."""
+
+    id: str
+    n_topics: int
+    title: str | None = None
+    name: str | None = None
+    documents: str | None = None
+    aliases: tuple[str, ...] = ()
+    ir_datasets: bool = False
+    provenance: str | None = None
+
+
+def add_collection(con, new: NewCollection, *, who: str = "unknown") -> CollectionRef:
+    """Add ``new`` with its one (default) topic set.
 
     The id, name and aliases must be new; the provenance defaults to who added it when.
     """
-    cid = cid.strip()
+    n_topics, title, name, documents = new.n_topics, new.title, new.name, new.documents
+    aliases, ir_datasets, provenance = new.aliases, new.ir_datasets, new.provenance
+    cid = new.id.strip()
     if not cid or any(ch.isspace() for ch in cid):
         raise LitauditError(f"collection id {cid!r}: give a non-empty id without spaces")
     if n_topics < 1:

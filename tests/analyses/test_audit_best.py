@@ -25,46 +25,50 @@ def _paper(con, bibkey: str, citation: str, year: int) -> int:
     ).fetchone()[0]
 
 
-def _result(
-    con,
-    *,
-    value: float,
-    system: str,
-    year: int = 2010,
-    paper: int | None = None,
-    track: str | None = None,
-    n_topics: int = 249,
-    measure: str = "AP",
-    role: str = "proposed",
-    run_type: str | None = None,
-    status: str = "draft",
-    standard: bool = True,
-    collection: str = ROBUST,
-) -> None:
+# a result's columns as _result writes them unless given
+_RESULT = dict(
+    year=2010,
+    paper=None,
+    track=None,
+    n_topics=249,
+    measure="AP",
+    role="proposed",
+    run_type=None,
+    status="draft",
+    standard=True,
+    collection=ROBUST,
+)
+
+
+def _result(con, *, value: float, system: str, **given) -> None:
+    """Insert one result of ``value`` by ``system`` (the other columns: _RESULT)."""
     from litaudit.store.refdata import resolve_collection
 
-    cid = resolve_collection(con, collection).id
+    unknown = set(given) - set(_RESULT)
+    assert not unknown, unknown
+    r = _RESULT | given
+    cid = resolve_collection(con, r["collection"]).id
     con.execute(
         "INSERT INTO results (source, paper_id, track, collection_id, n_topics, measure, value, "
         "value_text, system, role, run_type, year, standard, location, transcribed_by, "
         "transcribed_at, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'test', "
         "DATE '2026-01-01', ?)",
         [
-            "paper" if paper else "official",
-            paper,
-            track,
+            "paper" if r["paper"] else "official",
+            r["paper"],
+            r["track"],
             cid,
-            n_topics,
-            measure,
+            r["n_topics"],
+            r["measure"],
             value,
             f"{value:.4f}",
             system,
-            role,
-            run_type,
-            year,
-            standard,
+            r["role"],
+            r["run_type"],
+            r["year"],
+            r["standard"],
             "Table 2",
-            status,
+            r["status"],
         ],
     )
 
@@ -107,7 +111,7 @@ def test_best_matches_the_pure_statistics_and_keeps_provenance(lit):
 
 
 def test_stored_audit_carries_everything_needed_to_cite_it(lit):
-    done = B.run_best(lit.con, ROBUST, "AP", alpha=0.1, p=0.25)
+    done = B.run_best(lit.con, ROBUST, "AP", model=B.AuditModel(alpha=0.1, p=0.25))
     rep = done.result
     a = get_audit(lit.con, some(done.audit_id))
     assert a.kind == "best" and a.method == "exact" and a.seed is None and a.trials is None
@@ -118,12 +122,17 @@ def test_stored_audit_carries_everything_needed_to_cite_it(lit):
     # decoded back into the type the analysis returned
     assert a.result == rep
     assert a.result.candidates[0].result.citation == "Author4 et al. (SIGIR 2009)"
-    mc = B.run_best(lit.con, ROBUST, "AP", method="montecarlo", trials=1000, seed=9)
+    mc = B.run_best(
+        lit.con,
+        ROBUST,
+        "AP",
+        model=B.AuditModel(sampling=E.Sampling(method="montecarlo", trials=1000, seed=9)),
+    )
     m = get_audit(lit.con, some(mc.audit_id))
     assert (m.method, m.seed, m.trials) == ("montecarlo", 9, 1000)
     assert [x.id for x in list_audits(lit.con, kind="best")] == [done.audit_id, mc.audit_id]
     assert not done.reused and not mc.reused
-    again = B.run_best(lit.con, ROBUST, "AP", alpha=0.1, p=0.25)
+    again = B.run_best(lit.con, ROBUST, "AP", model=B.AuditModel(alpha=0.1, p=0.25))
     assert (again.audit_id, again.reused, again.result) == (done.audit_id, True, rep)
 
 
@@ -132,7 +141,7 @@ def test_an_audit_stored_with_its_audit_id_inside_still_decodes(lit):
     # results; the codec passes over a field the type no longer has
     import json
 
-    done = B.run_claim(lit.con, ROBUST, "AP", 0.31)
+    done = B.run_claim(lit.con, ROBUST, "AP", B.Claim(value=0.31))
     old = {**json.loads(dumps(done.result)), "audit_id": None}
     lit.con.execute("UPDATE audits SET result = ? WHERE id = ?", [dumps(old), done.audit_id])
     assert (
@@ -243,7 +252,7 @@ def test_too_few_results_and_unknown_names(mem_store):
     # N = 5 is the floor of every audit (defaults.MIN_N), with one message
     for run in (
         lambda: B.run_best(mem_store.con, ROBUST, "AP"),
-        lambda: B.run_claim(mem_store.con, ROBUST, "AP", 0.3),
+        lambda: B.run_claim(mem_store.con, ROBUST, "AP", B.Claim(value=0.3)),
         lambda: B.run_history(mem_store.con, ROBUST, "AP"),
     ):
         with pytest.raises(
@@ -258,7 +267,7 @@ def test_too_few_results_and_unknown_names(mem_store):
 
 def test_claim_and_history(lit):
     con = lit.con
-    c_done = B.run_claim(con, ROBUST, "AP", 0.31)
+    c_done = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.31))
     c = c_done.result
     assert c.stats.chance.n_draws == 11 and c.stats.reference.n_results == 10
     assert c.stats.record.n_at_or_above == 0 and c.stats.record.standing == "above-apart"
@@ -266,7 +275,7 @@ def test_claim_and_history(lit):
     ref = E.reference(VALUES, 249)
     assert float(E.max_sf(0.31, ref.mu, ref.se, 11)) < 1e-300  # 38 standard errors up
     assert c.stats.chance.p_value == 1e-6 and c.stats.chance.p_below_floor  # the floor
-    mid = B.run_claim(con, ROBUST, "AP", 0.27, save=False).result
+    mid = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.27), save=False).result
     assert mid.stats.chance.p_value == pytest.approx(float(E.max_sf(0.27, ref.mu, ref.se, 11)))
     assert c.answers[0].startswith(
         "Against the record: 0.3100 is above the record, 0.3010 "
@@ -285,20 +294,22 @@ def test_claim_and_history(lit):
     stored = get_audit(con, some(c_done.audit_id))
     assert stored.params["value"] == 0.31 and stored.params["result_id"] is None
     assert stored.result.answers == c.answers  # decoded into a ClaimReport
-    low = B.run_claim(con, ROBUST, "AP", 0.25, save=False).result
+    low = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.25), save=False).result
     assert low.stats.record.standing == "below-apart" and low.stats.record.n_at_or_above == 8
     # a published result, as one of the N: by system name or by id
-    one = B.run_claim(con, ROBUST, "AP", system="SYS8", save=False).result
+    one = B.run_claim(con, ROBUST, "AP", B.Claim(system="SYS8"), save=False).result
     assert some(one.subject).system == "sys8" and one.stats.chance.n_draws == 10
     assert one.stats.value == 0.290 and one.stats.record.n_at_or_above == 1
-    by_id = B.run_claim(con, ROBUST, "AP", result_id=some(one.subject).id, save=False).result
+    by_id = B.run_claim(
+        con, ROBUST, "AP", B.Claim(result_id=some(one.subject).id), save=False
+    ).result
     assert by_id.stats == one.stats
     with pytest.raises(NotFound, match="no result of system 'nope'"):
-        B.run_claim(con, ROBUST, "AP", system="nope", save=False)
+        B.run_claim(con, ROBUST, "AP", B.Claim(system="nope"), save=False)
     with pytest.raises(NotFound, match="result #999 is not in the population"):
-        B.run_claim(con, ROBUST, "AP", result_id=999, save=False)
+        B.run_claim(con, ROBUST, "AP", B.Claim(result_id=999), save=False)
     with pytest.raises(ParameterError, match="exactly one of"):
-        B.run_claim(con, ROBUST, "AP", 0.3, system="sys8", save=False)
+        B.run_claim(con, ROBUST, "AP", B.Claim(value=0.3, system="sys8"), save=False)
     h = B.run_history(con, ROBUST, "AP", reference="final").result
     pts = h.history.points
     assert [p.year for p in pts] == list(range(2005, 2015))
@@ -338,7 +349,9 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     assert rep.stats.thresholds.max_threshold == pytest.approx(0.2375, abs=1e-3)
     assert rep.stats.thresholds.n_above == 35
     assert rep.stats.thresholds.min_threshold == pytest.approx(0.1625, abs=1e-3)
-    claim = B.run_claim(con, "trec7", "AP", system="ok7ax").result  # ok7ax as one of the 103
+    claim = B.run_claim(
+        con, "trec7", "AP", B.Claim(system="ok7ax")
+    ).result  # ok7ax as one of the 103
     assert some(claim.subject).value_text == "0.3033" and claim.stats.chance.n_draws == 103
     assert claim.stats.interval.mu0 == pytest.approx(0.2705, abs=1e-3)
     assert claim.stats.interval.lower == pytest.approx(0.2378, abs=1e-3)
@@ -346,7 +359,7 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     assert claim.stats.chance.expected_above_under_null == pytest.approx(0.0513, abs=1e-4)
     assert claim.stats.chance.n_published_above == 35
     # the same as the new value 0.3033 judged as the max of 102 others + itself
-    as_value = B.run_claim(con, "trec7", "AP", 0.3033, n=102, save=False).result
+    as_value = B.run_claim(con, "trec7", "AP", B.Claim(value=0.3033, n=102), save=False).result
     assert as_value.stats.interval == claim.stats.interval
     auto = B.run_best(
         con, "trec7", "AP", filters=B.Filters.parse(run_types=["automatic"]), save=False

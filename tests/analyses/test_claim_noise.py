@@ -70,12 +70,12 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
     if not path.is_file():
         pytest.skip(f"{path} not present (../shared/data)")
     con = seeded_store.con
-    model = B.run_claim(con, "trec7", "AP", system="ok7ax", save=False).result
+    model = B.run_claim(con, "trec7", "AP", B.Claim(system="ok7ax"), save=False).result
     assert some(model.noise).source == "model" and some(model.noise).unavailable is None
     assert round(model.stats.reference.se, 4) == 0.0114
     scores = np.asarray(read_pertopic_csv(path).scores, dtype=np.float64)
     _store_per_topic(con, TREC7, "AP", scores)
-    c = B.run_claim(con, "trec7", "AP", system="ok7ax", save=False).result
+    c = B.run_claim(con, "trec7", "AP", B.Claim(system="ok7ax"), save=False).result
     nc = some(c.noise)
     assert nc.source == "interaction" and nc.asked == "default"
     assert round(nc.se, 4) == 0.0155 and round(some(nc.interaction).f_systems, 1) == 27.0
@@ -92,10 +92,14 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
         a.startswith("How much of the record is luck") for a in c.answers
     )
     # --se model and a given value override the default; thresholds follow the se
-    m = B.run_claim(con, "trec7", "AP", system="ok7ax", se="model", save=False).result
+    m = B.run_claim(
+        con, "trec7", "AP", B.Claim(system="ok7ax"), model=B.AuditModel(se="model"), save=False
+    ).result
     assert some(m.noise).source == "model"
     assert m.stats.reference.se == pytest.approx(nc.model_se)
-    g = B.run_claim(con, "trec7", "AP", system="ok7ax", se=0.02, save=False).result
+    g = B.run_claim(
+        con, "trec7", "AP", B.Claim(system="ok7ax"), model=B.AuditModel(se=0.02), save=False
+    ).result
     assert some(g.noise).source == "given" and g.stats.reference.se == 0.02
     assert g.stats.chance.threshold > c.stats.chance.threshold > m.stats.chance.threshold
     # per-topic scores of another topic count are not this population's
@@ -105,13 +109,20 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
 
 def test_interaction_asked_without_per_topic_scores_is_an_error(seeded_store):
     with pytest.raises(ParameterError, match="--se interaction: no per-topic AP"):
-        B.run_claim(seeded_store.con, "robust04", "AP", 0.372, se="interaction", save=False)
+        B.run_claim(
+            seeded_store.con,
+            "robust04",
+            "AP",
+            B.Claim(value=0.372),
+            model=B.AuditModel(se="interaction"),
+            save=False,
+        )
 
 
 def test_an_archive_without_this_measure_says_how_to_store_it(seeded_store):
     con = seeded_store.con
     _store_per_topic(con, TREC7, "P@10", np.random.default_rng(1).random((5, 50)))
-    c = B.run_claim(con, "trec7", "AP", 0.3, save=False).result
+    c = B.run_claim(con, "trec7", "AP", B.Claim(value=0.3), save=False).result
     assert some(c.noise).source == "model"
     assert f"litaudit runs eval -c {TREC7} -m AP" in some(some(c.noise).unavailable)
     assert f"litaudit runs eval -c {TREC7} -m AP" in c.answers[-1]
@@ -119,7 +130,7 @@ def test_an_archive_without_this_measure_says_how_to_store_it(seeded_store):
 
 def test_msmarco_dev_chance_is_uninformative_and_the_tracks_are_named(seeded_store):
     c = B.run_claim(
-        seeded_store.con, "msmarco-passage/dev/small", "RR@10", 0.397, save=False
+        seeded_store.con, "msmarco-passage/dev/small", "RR@10", B.Claim(value=0.397), save=False
     ).result
     ch = c.stats.chance
     assert ch.informative is False and ch.gap_sd < 0.25
@@ -138,7 +149,7 @@ def test_msmarco_dev_chance_is_uninformative_and_the_tracks_are_named(seeded_sto
         seeded_store.con,
         "msmarco-passage/dev/small",
         "RR@10",
-        0.397,
+        B.Claim(value=0.397),
         filters=B.Filters.parse(track="msmarco-passage/leaderboard/full-ranking"),
         save=False,
     ).result
@@ -146,7 +157,7 @@ def test_msmarco_dev_chance_is_uninformative_and_the_tracks_are_named(seeded_sto
 
 
 def test_trec7_chance_stays_informative(seeded_store):
-    c = B.run_claim(seeded_store.con, "trec7", "AP", system="ok7ax", save=False).result
+    c = B.run_claim(seeded_store.con, "trec7", "AP", B.Claim(system="ok7ax"), save=False).result
     assert c.stats.chance.informative is True
     assert "Against chance: 0.3033 is above 0.2367" in c.answers[1]
 
@@ -157,7 +168,12 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
     # reproductions, seeded since, are another track)
     mteb = B.Filters.parse(track="mteb/retrieval")
     c = B.run_claim(
-        seeded_store.con, "beir/scifact/test", "nDCG@10", 0.80, filters=mteb, save=False
+        seeded_store.con,
+        "beir/scifact/test",
+        "nDCG@10",
+        B.Claim(value=0.8),
+        filters=mteb,
+        save=False,
     ).result
     assert round(c.stats.reference.sd, 4) == 0.1878 and c.stats.record.standing == "below-within"
     r = some(c.robust)
@@ -173,13 +189,13 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
     )
     assert c.answers[1].startswith("Sensitivity: with the robust spread 1.4826 x MAD = 0.0898")
     # robust04 0.3720: the robust spread keeps the standing, so no sensitivity line
-    r04 = B.run_claim(seeded_store.con, "robust04", "AP", 0.372, save=False).result
+    r04 = B.run_claim(seeded_store.con, "robust04", "AP", B.Claim(value=0.372), save=False).result
     assert not some(r04.robust).changes and not r04.answers[1].startswith("Sensitivity")
 
 
 def test_equal_weight_means_use_their_effective_queries(seeded_store):
     con = seeded_store.con
-    mean = B.run_claim(con, "beir/mean", "nDCG@10", 0.6, save=False).result
+    mean = B.run_claim(con, "beir/mean", "nDCG@10", B.Claim(value=0.6), save=False).result
     nc = some(mean.noise)
     assert nc.n_topics == 53359 and nc.n_parts == 15 and round(some(nc.n_effective)) == 4155
     assert mean.stats.reference.se == pytest.approx(nc.sd / math.sqrt(some(nc.n_effective)))

@@ -25,7 +25,12 @@ from hypothesis import strategies as st
 from litaudit.analyses import agreement_tables as T
 from litaudit.analyses import reuse_calibration as cal
 from litaudit.analyses import verdict as V
-from litaudit.analyses.agreement_randomization import _held_matrix, _shift, matrix_agreement
+from litaudit.analyses.agreement_randomization import (
+    AgreementSettings,
+    _held_matrix,
+    _shift,
+    matrix_agreement,
+)
 from litaudit.stats import holdout_shift as H
 from litaudit.stats.agreement_null import (
     fast_power,
@@ -217,7 +222,7 @@ def test_single_within_site_pair_is_not_enough_data():
     # 5 sites, one of them with two runs: within-site has a single pair
     rng = np.random.default_rng(3)
     x = rng.uniform(0, 1, size=(6, 60))
-    res = matrix_agreement(x, [0, 0, 1, 2, 3, 4], assignments=3, seed=1)
+    res = matrix_agreement(x, [0, 0, 1, 2, 3, 4], AgreementSettings(assignments=3, seed=1))
     within = next(p for p in res.parts if p.analysis == "within-site")
     assert within.status == "not enough data" and within.p_value is None
     assert "fewer than 10" in within.reason
@@ -466,7 +471,12 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     # the decision does not depend on the seed of the (descriptive) assignments
     with open_store(path) as store:
         runs = [
-            V.run_verdict(store.con, "robust03", depth=100, seed=s, assignments=1, save=False)
+            V.run_verdict(
+                store.con,
+                "robust03",
+                V.VerdictSettings(depth=100, seed=s, assignments=1),
+                save=False,
+            )
             for s in (1, 2, 3)
         ]
         stored = list_audits(store.con, kind=V.KIND)[-1].result

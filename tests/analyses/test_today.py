@@ -698,8 +698,7 @@ def test_dated_replay_does_not_depend_on_row_order(rows, rnd):
             [v for v, _ in rs],
             [d.year for d in days],
             100,
-            times=[d.toordinal() for d in days],
-            labels=[d.isoformat() for d in days],
+            steps=([d.toordinal() for d in days], [d.isoformat() for d in days]),
         )
 
     shuffled = list(rows)

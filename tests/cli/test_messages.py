@@ -59,7 +59,11 @@ def test_a_full_disk_during_runs_import_names_the_disk_and_writes_nothing(
     monkeypatch.setattr(ingest, "commit_group", full_on_second)
     with pytest.raises(LitauditError) as e:
         ingest.import_archive(
-            mem_store, CID, [big], qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK
+            mem_store,
+            CID,
+            [big],
+            qrels_path=q,
+            grouping=ingest.Grouping(group_bytes=GROUP, chunk_bytes=CHUNK),
         )
     folder = tmp_path.resolve()
     assert str(e.value).startswith(f"the disk holding {folder} is full (")

@@ -224,7 +224,12 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
     load's steps (read, docnos coded, rows ordered, assembled), and a verdict's units add
     up to its total."""
     from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
-    from litaudit.analyses.verdict import run_verdict, verdict_depths, verdict_steps
+    from litaudit.analyses.verdict import (
+        VerdictSettings,
+        run_verdict,
+        verdict_depths,
+        verdict_steps,
+    )
     from litaudit.runs.ingest import import_archive
     from tests.runs.test_runs_cache import CID, _write_archive
 
@@ -234,7 +239,8 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
     cid, coded = load_coded(mem_store.con, CID, seen.append)
     assert seen == [1] * LOAD_STEPS and cid == CID and len(coded.run) > 0
     seen.clear()
-    run_verdict(mem_store.con, CID, assignments=3, save=False, progress=seen.append)
+    asked = VerdictSettings(assignments=3)
+    run_verdict(mem_store.con, CID, asked, save=False, progress=seen.append)
     assert sum(seen) == verdict_steps(verdict_depths(None), 3, 0, False)
 
 

@@ -145,12 +145,12 @@ def make_fixture_db(path: Path, *, runs: bool = True) -> Path:
 def store_literature_audits(path: Path) -> None:
     """The 'best', 'claim' (0.36) and 'history' audits of the fixture's AP results, run
     through litaudit.analyses.best and stored (the report then reuses them)."""
-    from litaudit.analyses.best import run_best, run_claim, run_history
+    from litaudit.analyses.best import Claim, run_best, run_claim, run_history
     from litaudit.store.db import open_store
 
     with open_store(path) as store:
         run_best(store.con, COLLECTION, "AP")
-        run_claim(store.con, COLLECTION, "AP", 0.36)
+        run_claim(store.con, COLLECTION, "AP", Claim(value=0.36))
         run_history(store.con, COLLECTION, "AP")
 
 
@@ -477,7 +477,7 @@ def test_ticks_are_nice_increasing_and_inside(lo, span):
 def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
     """A verdict stored by an earlier version (another JSON shape) with the same
     parameters is not used (it no longer decodes); the report uses the current one."""
-    from litaudit.analyses.audits import get_audit, save_audit
+    from litaudit.analyses.audits import AuditKey, get_audit, save_audit
     from litaudit.analyses.report_audits import prepare_report
     from litaudit.store.db import open_store
 
@@ -486,18 +486,17 @@ def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
         before = prepare_report(con, COLLECTION, measure="AP")
         assert before.verdict is not None
         old = get_audit(con, before.verdict)
-        save_audit(
-            con,
+        key = AuditKey(
             kind=old.kind,
             collection_id=old.collection_id,
             measure=old.measure,
             params=old.params,
             method=old.method,
             input_fingerprint=old.input_fingerprint,
-            result={"checks": [], "passed": None},
             seed=old.seed,
             trials=old.trials,
         )
+        save_audit(con, key, {"checks": [], "passed": None})
         after = prepare_report(con, COLLECTION, measure="AP")
     assert after.verdict == before.verdict
 

@@ -317,8 +317,30 @@ def test_run_points_are_named_and_the_notable_ones_labelled():
         RunRAO(f"run{i}", f"site{i}", "automatic", 0.2 + 0.03 * i, 50, 0.1 + 0.01 * (i % 5))
         for i in range(12)
     )
-    rao = RAOReport("c", 100, "Rprec", 12, 12, 1 / 12, 0.3, 0.2, 0.53, runs)
-    sec = ReuseSection(12, None, None, 3, rao, None, None, None, None, ())
+    rao = RAOReport(
+        collection_id="c",
+        depth=100,
+        measure="Rprec",
+        n_runs=12,
+        n_participants=12,
+        lower_bound=1 / 12,
+        mean_rao=0.3,
+        min_rao=0.2,
+        max_rao=0.53,
+        runs=runs,
+    )
+    sec = ReuseSection(
+        n_runs=12,
+        verdict_audit=None,
+        verdict=None,
+        rao_audit=3,
+        rao=rao,
+        lou_audit=None,
+        lou=None,
+        sub_audit=None,
+        subcollections=None,
+        notes=(),
+    )
     fig = rao_figure(sec)
     assert fig is not None
     tips = re.findall(r"<title>([^<]+)</title></circle>", fig.svg)

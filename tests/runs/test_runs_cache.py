@@ -12,7 +12,7 @@ import pytest
 from litaudit.errors import ValidationFailed
 from litaudit.runs import archive_eval, evalcache
 from litaudit.runs.archive import delete_runs, load_archive
-from litaudit.runs.ingest import file_groups, import_archive
+from litaudit.runs.ingest import Grouping, file_groups, import_archive
 from litaudit.runs.stored_eval import evaluate_stored
 
 CID = "trec-robust-2003"
@@ -88,7 +88,7 @@ def test_grouped_import_stores_what_one_group_does(tmp_path, mem_store, group_by
             CID,
             paths,
             qrels_path=q,
-            group_bytes=group_bytes,
+            grouping=Grouping(group_bytes=group_bytes),
             progress=lambda n, lines: seen.append((n, lines)),
         )
         assert len(file_groups(paths, group_bytes)) > 1
@@ -115,7 +115,13 @@ def test_a_problem_in_a_later_group_writes_nothing_and_every_problem_is_listed(t
     bad_last = tmp_path / "zbad.txt"
     bad_last.write_text("1 Q0 D0001 1 1.0\n")
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [bad_first, *paths, bad_last], qrels_path=q, group_bytes=1)
+        import_archive(
+            mem_store,
+            CID,
+            [bad_first, *paths, bad_last],
+            qrels_path=q,
+            grouping=Grouping(group_bytes=1),
+        )
     assert {p.file for p in exc.value.problems} == {str(bad_first), str(bad_last)}
     for t in ("runs", "run_rankings", "run_qrels", "run_docs", "run_topics", "run_qrels_files"):
         assert mem_store.con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] == 0
@@ -123,7 +129,9 @@ def test_a_problem_in_a_later_group_writes_nothing_and_every_problem_is_listed(t
     clash = tmp_path / "clash.txt"
     clash.write_text(paths[0].read_text().replace("1.0", "1.00", 1))
     with pytest.raises(ValidationFailed, match="also the tag of"):
-        import_archive(mem_store, CID, [paths[0], clash], qrels_path=q, group_bytes=1)
+        import_archive(
+            mem_store, CID, [paths[0], clash], qrels_path=q, grouping=Grouping(group_bytes=1)
+        )
     assert mem_store.con.execute("SELECT count(*) FROM runs").fetchall()[0][0] == 0
 
 

@@ -18,7 +18,7 @@ from litaudit.errors import ValidationFailed
 from litaudit.runs import strcodes
 from litaudit.runs.archive import load_archive
 from litaudit.runs.chunks import PieceReader
-from litaudit.runs.ingest import import_archive
+from litaudit.runs.ingest import Grouping, import_archive
 from litaudit.runs.stored_eval import evaluate_stored
 from tests.typed import some
 
@@ -60,7 +60,7 @@ def _whole_and_pieces(tmp_path, paths, q, **kw):
     stores = []
     whole_then_pieces: tuple[dict[str, Any], ...] = (
         {},
-        {"group_bytes": GROUP, "chunk_bytes": CHUNK},
+        {"grouping": Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)},
     )
     for opts in whole_then_pieces:
         s = open_store(":memory:")
@@ -118,7 +118,9 @@ def test_a_file_in_pieces_stores_what_a_whole_file_does(tmp_path):
     whole, pieces = _whole_and_pieces(tmp_path, [a, b, small], q)
     _same_archive(whole, pieces)
     # imported again: nothing changes (the pieces' files are recognised by their sha256)
-    rep = import_archive(pieces, CID, [a, b, small], group_bytes=GROUP, chunk_bytes=CHUNK)
+    rep = import_archive(
+        pieces, CID, [a, b, small], grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)
+    )
     assert rep.imported == () and sorted(rep.unchanged) == ["tagA", "tagB", "tagC"]
 
 
@@ -133,7 +135,13 @@ def test_a_file_whose_topics_are_apart_is_read_whole(tmp_path, mem_store):
     # ... and a document twice in topic 1, the second time pieces later, is found there
     p.write_text("".join(lines) + lines[3])
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [p], qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK)
+        import_archive(
+            mem_store,
+            CID,
+            [p],
+            qrels_path=q,
+            grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK),
+        )
     doc = lines[3].split()[2]
     assert [str(x) for x in exc.value.problems] == [
         f"{p}:{len(lines) + 1}: document {doc} appears twice in topic 1"
@@ -162,7 +170,13 @@ def test_problems_in_later_pieces_name_the_files_lines(tmp_path, mem_store, at, 
     p, _ = _bad_file(tmp_path, at, make(lines[at - 1]))
     q = _qrels(tmp_path / "q.txt")
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [p], qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK)
+        import_archive(
+            mem_store,
+            CID,
+            [p],
+            qrels_path=q,
+            grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK),
+        )
     assert [(x.file, x.line) for x in exc.value.problems] == [(str(p), at)]
     assert message in exc.value.problems[0].message
     for t in ("runs", "run_rankings", "run_qrels", "run_docs", "run_topics"):
@@ -176,7 +190,13 @@ def test_a_duplicate_in_a_later_piece_names_its_line_and_writes_nothing(tmp_path
     p, _ = _bad_file(tmp_path, at, f"8 Q0 {doc} 6 0.4 tagA\n")
     q = _qrels(tmp_path / "q.txt")
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [p], qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK)
+        import_archive(
+            mem_store,
+            CID,
+            [p],
+            qrels_path=q,
+            grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK),
+        )
     assert [str(x) for x in exc.value.problems] == [
         f"{p}:{at}: document {doc} appears twice in topic 8"
     ]
@@ -198,11 +218,18 @@ def test_a_topic_missing_from_the_qrels_in_a_later_piece(tmp_path, mem_store):
     p = tmp_path / "r.txt"
     p.write_text("".join(_run_lines(range(1, 9), seed=11)))
     with pytest.raises(ValidationFailed) as exc:
-        import_archive(mem_store, CID, [p], qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK)
+        import_archive(
+            mem_store,
+            CID,
+            [p],
+            qrels_path=q,
+            grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK),
+        )
     assert [str(x) for x in exc.value.problems] == [f"{p}:85: topic 8 is not in the qrels"]
 
 
 @settings(max_examples=20, deadline=None)
+@pytest.mark.slow
 @given(
     st.lists(st.text("0123456789ab", min_size=1, max_size=12), min_size=1, max_size=40),
     st.integers(0, 3),
@@ -255,7 +282,7 @@ def test_problems_of_a_file_in_pieces_are_listed_as_for_a_whole_file(tmp_path, m
     listed = []
     whole_then_pieces: tuple[dict[str, Any], ...] = (
         {},
-        {"group_bytes": GROUP, "chunk_bytes": CHUNK},
+        {"grouping": Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)},
     )
     for opts in whole_then_pieces:
         with pytest.raises(ValidationFailed) as exc:

@@ -12,7 +12,7 @@ from litaudit.errors import IncompleteRun
 from litaudit.runs import ingest
 from litaudit.runs.archive import list_runs, load_archive, load_tables
 from litaudit.runs.archive_eval import evaluate_cached
-from litaudit.runs.ingest import import_archive
+from litaudit.runs.ingest import Grouping, import_archive
 from litaudit.runs.ingest_write import Undo
 from litaudit.runs.stored_eval import evaluate_stored
 from tests.runs.test_runs_chunks import CHUNK, CID, GROUP, _qrels, _run_lines
@@ -35,7 +35,9 @@ def _killed_after_first_group(monkeypatch, store, paths, q):
     monkeypatch.setattr(ingest, "commit_group", commit_then_die)
     monkeypatch.setattr(Undo, "apply", lambda self, store: None)  # a kill undoes nothing
     with pytest.raises(_Killed):
-        import_archive(store, CID, paths, qrels_path=q, group_bytes=GROUP, chunk_bytes=CHUNK)
+        import_archive(
+            store, CID, paths, qrels_path=q, grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)
+        )
     monkeypatch.undo()
 
 
@@ -77,7 +79,7 @@ def test_an_incomplete_run_is_refused_with_the_command_that_fixes_it(half_import
 
 def test_importing_the_same_file_again_completes_it(half_imported, tmp_path):
     store, big, q = half_imported
-    rep = import_archive(store, CID, [big], group_bytes=GROUP, chunk_bytes=CHUNK)
+    rep = import_archive(store, CID, [big], grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK))
     assert rep.imported == ("tagA",)
     (run,) = list_runs(store.con, CID)
     assert run.complete and run.n_topics == 8

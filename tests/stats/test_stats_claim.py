@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -12,6 +13,9 @@ from scipy import stats as sps
 
 from litaudit.stats import claim as C
 from litaudit.stats import extreme as E
+
+CAPPED = C.ChanceModel(p_floor=1e-6, n_star_cap=1e12)  # the floor and cap the audits use
+MC = E.Sampling(method="montecarlo", trials=999, seed=5)
 
 
 def _population(mu: float, sd: float, N: int) -> np.ndarray:
@@ -38,7 +42,7 @@ def test_trec7_worked_example_with_the_papers_inputs():
     # The paper read these off simulations: tolerance 3e-4.
     sd = 0.0114 * math.sqrt(50)
     vals = _population_with(0.303, 0.2, sd, 103)  # ok7ax is the last of the 103
-    a = C.audit_claim(vals, 50, index=102, p=0.2, alpha=0.05)
+    a = C.audit_claim(vals, 50, index=102, p=0.2, model=C.ChanceModel(alpha=0.05))
     assert a.reference.mu == pytest.approx(0.2, abs=1e-12)
     assert a.reference.se == pytest.approx(0.0114, abs=1e-12)
     assert a.reference.n_results == 103 and a.chance.n_draws == 103
@@ -61,7 +65,7 @@ def test_trec7_worked_example_with_the_papers_inputs():
 
 def test_chance_check_closed_forms():
     mu, se, n_other = 0.25, 0.004, 200
-    c, _ = C.chance_check(0.265, mu, se, n_other, alpha=0.05)
+    c, _ = C.chance_check(0.265, mu, se, n_other, model=C.ChanceModel(alpha=0.05))
     M = n_other + 1
     z_t = sps.norm.ppf(0.95 ** (1 / M))
     assert c.threshold == pytest.approx(mu + se * z_t, abs=1e-12)
@@ -72,16 +76,16 @@ def test_chance_check_closed_forms():
 
 
 def test_p_floor_and_n_star_cap():
-    c, _ = C.chance_check(0.372, 0.2719, 0.0027, 328, p_floor=1e-6, n_star_cap=1e12)
+    c, _ = C.chance_check(0.372, 0.2719, 0.0027, 328, model=CAPPED)
     assert c.p_value == 1e-6 and c.p_below_floor  # raw p is about 1e-289
     assert c.n_star == 1e12 and c.n_star_capped and isinstance(c.n_star, float)
     raw, _ = C.chance_check(0.372, 0.2719, 0.0027, 328)
     assert raw.p_value < 1e-280 and raw.n_star > 1e280 and not raw.n_star_capped
     mc, _ = C.chance_check(
-        0.372, 0.2719, 0.0027, 328, method="montecarlo", trials=999, seed=5, p_floor=1e-6
+        0.372, 0.2719, 0.0027, 328, model=C.ChanceModel(sampling=MC, p_floor=1e-6)
     )
     assert mc.p_value == pytest.approx(1e-3) and mc.p_below_floor and mc.p_floor == 1e-3
-    small, _ = C.chance_check(0.285, 0.2719, 0.0027, 328, p_floor=1e-6, n_star_cap=1e12)
+    small, _ = C.chance_check(0.285, 0.2719, 0.0027, 328, model=CAPPED)
     assert not small.p_below_floor and not small.n_star_capped
 
 
@@ -158,7 +162,7 @@ def test_a_claim_at_or_below_the_record_is_never_above_it(values, frac, n_topics
 
     record = max(values)
     value = min(values) + frac * (record - min(values))
-    a = C.audit_claim(values, n_topics, value=value, p_floor=1e-6, n_star_cap=1e12)
+    a = C.audit_claim(values, n_topics, value=value, model=CAPPED)
     assert a.record.standing in ("equal", "below-within", "below-apart")
     assert a.record.n_at_or_above >= 1
     s = record_sentence(a, f"{value:.4f}", _row(record))
@@ -185,7 +189,7 @@ def test_n_star_is_monotone_in_the_value(v1, v2, se, alpha):
     alpha=st.floats(0.001, 0.5),
 )
 def test_passing_the_threshold_is_p_below_alpha(values, value, n_topics, alpha):
-    a = C.audit_claim(values, n_topics, value=value, alpha=alpha, p_floor=1e-6, n_star_cap=1e12)
+    a = C.audit_claim(values, n_topics, value=value, model=replace(CAPPED, alpha=alpha))
     c = a.chance
     assert c.n_draws == len(values) + 1
     if abs(value - c.threshold) > 1e-9:

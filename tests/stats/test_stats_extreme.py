@@ -15,6 +15,8 @@ from litaudit.stats import claim as C
 from litaudit.stats import extreme as E
 from litaudit.stats import intervals
 
+MC1000 = E.Sampling(method="montecarlo", trials=1000, seed=1)
+
 
 # ------------------------------------------------------------------ exact distributions
 def test_expected_max_known_closed_forms():
@@ -160,7 +162,7 @@ def test_montecarlo_is_reproducible_by_seed():
 
 def test_montecarlo_claim_p_value_never_zero():
     # +1 rule: a simulated p-value is at least 1 / (trials + 1)
-    c, _ = C.chance_check(0.9, 0.2, 0.01, 50, method="montecarlo", trials=1000, seed=1)
+    c, _ = C.chance_check(0.9, 0.2, 0.01, 50, model=C.ChanceModel(sampling=MC1000))
     assert c.p_value == pytest.approx(1 / 1001)
 
 
@@ -176,7 +178,7 @@ def test_n_star_is_the_least_number_of_draws():
 
 def test_claim_hidden_multiplier_makes_claims_less_surprising():
     base, _ = C.chance_check(0.24, 0.2, 0.0114, 100)
-    hidden, _ = C.chance_check(0.24, 0.2, 0.0114, 100, hidden_multiplier=10)
+    hidden, _ = C.chance_check(0.24, 0.2, 0.0114, 100, model=C.ChanceModel(hidden_multiplier=10))
     assert hidden.n_draws == 1001 and base.n_draws == 101
     assert hidden.p_value > base.p_value and hidden.threshold > base.threshold
     assert base.passes and not hidden.passes
@@ -208,7 +210,10 @@ def test_claim_hidden_multiplier_makes_claims_less_surprising():
         ),
         (lambda: E.max_quantile(0.5, 0.2, 0.0, 10), "standard error"),
         (lambda: E.max_quantile(0.5, 0.2, 0.01, 0), "number of draws"),
-        (lambda: C.chance_check(0.3, 0.2, 0.01, 10, hidden_multiplier=0.5), "hidden multiplier"),
+        (
+            lambda: C.chance_check(0.3, 0.2, 0.01, 10, model=C.ChanceModel(hidden_multiplier=0.5)),
+            "hidden multiplier",
+        ),
         (lambda: C.chance_check(0.3, 0.2, 0.01, 0), "besides the claim must be an integer >= 1"),
         (lambda: C.audit_claim([0.2, 0.3, 0.25], 50), "either a claimed value or the index"),
         (lambda: C.audit_claim([0.2, 0.3, 0.25], 50, value=0.3, index=1), "either"),
@@ -272,3 +277,14 @@ def test_grid_integration_agrees_with_adaptive_quadrature(N):
     fast, slow = E.std_max_moments(N), E.std_max_moments(N, adaptive=True)
     assert fast[0] == pytest.approx(slow[0], abs=1e-10)
     assert fast[1] == pytest.approx(slow[1], abs=1e-10)
+
+
+def test_sampling_fills_in_the_monte_carlo_defaults():
+    from litaudit import defaults
+
+    mc = E.Sampling(method="montecarlo")
+    assert (mc.trials, mc.seed) == (defaults.MONTECARLO_TRIALS, defaults.MONTECARLO_SEED)
+    given = E.Sampling(method="montecarlo", trials=200, seed=0)
+    assert (given.trials, given.seed) == (200, 0)
+    # an exact method keeps neither (they would enter a stored audit's key)
+    assert E.Sampling(method="exact", trials=500, seed=3) == E.Sampling()

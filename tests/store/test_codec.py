@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import pytest
@@ -48,6 +47,7 @@ tree = st.builds(
 )
 
 
+@pytest.mark.slow
 @given(tree)
 def test_round_trip_is_exact(t):
     back = decode(Tree, json.loads(dumps(t)))
@@ -73,27 +73,26 @@ def test_a_stored_result_that_does_not_fit_is_an_error():
 
 
 def test_a_stored_audit_of_another_shape_is_one_clear_error(mem_store):
-    from litaudit.analyses.audits import get_audit, save_audit
+    from litaudit.analyses.audits import AuditKey, get_audit, save_audit
     from litaudit.errors import StoreError
     from litaudit.store.refdata import resolve_collection
 
     con = mem_store.con
-    aid = save_audit(
-        con,
+    key = AuditKey(
         kind="reuse-rao",
         collection_id=resolve_collection(con, "trec7").id,
         measure="Rprec",
         params={},
         method="exact",
         input_fingerprint="f" * 64,
-        result={"collection_id": "x", "depth": 1},
     )
+    aid = save_audit(con, key, {"collection_id": "x", "depth": 1})
     with pytest.raises(StoreError, match=rf"audit #{aid} \(reuse-rao.*RAOReport: no measure"):
         get_audit(con, aid)
 
 
 def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
-    from litaudit.analyses.audits import get_audit, kinds, list_audits, run_or_reuse
+    from litaudit.analyses.audits import AuditKey, get_audit, kinds, list_audits, run_or_reuse
     from litaudit.analyses.reuse import RAOReport
 
     assert kinds()["reuse-rao"] is RAOReport and "best" in kinds()
@@ -105,24 +104,44 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
 
     def compute():
         calls.append(1)
-        return RAOReport(cid, 2, "Rprec", 0, 0, 0.5, None, None, None, ())
+        return RAOReport(
+            collection_id=cid,
+            depth=2,
+            measure="Rprec",
+            n_runs=0,
+            n_participants=0,
+            lower_bound=0.5,
+            mean_rao=None,
+            min_rao=None,
+            max_rao=None,
+            runs=(),
+        )
 
-    args: dict[str, Any] = dict(
-        collection_id=cid, measure="Rprec", fingerprint="f" * 64, method="exact", compute=compute
-    )
-    first = run_or_reuse(con, "reuse-rao", params={"depth": 2}, **args)
-    again = run_or_reuse(con, "reuse-rao", params={"depth": 2}, **args)
-    other = run_or_reuse(con, "reuse-rao", params={"depth": 3}, **args)
-    seeded = run_or_reuse(con, "reuse-rao", params={"depth": 2}, seed=1, **args)
+    def key(kind="reuse-rao", params=None, seed=None):
+        params = {"depth": 2} if params is None else params
+        return AuditKey(
+            kind=kind,
+            collection_id=cid,
+            measure="Rprec",
+            params=params,
+            method="exact",
+            input_fingerprint="f" * 64,
+            seed=seed,
+        )
+
+    first = run_or_reuse(con, key(), compute)
+    again = run_or_reuse(con, key(), compute)
+    other = run_or_reuse(con, key(params={"depth": 3}), compute)
+    seeded = run_or_reuse(con, key(seed=1), compute)
     assert (first.reused, again.reused, other.reused, seeded.reused) == (False, True, False, False)
     assert again.audit_id == first.audit_id and again.result == first.result
     assert len(calls) == 3 and len(list_audits(con)) == 3
     assert first.audit_id is not None
     assert get_audit(con, first.audit_id).result == first.result
-    unsaved = run_or_reuse(con, "reuse-rao", params={"depth": 2}, save=False, **args)
+    unsaved = run_or_reuse(con, key(), compute, save=False)
     assert unsaved.audit_id is None and len(list_audits(con)) == 3
     with pytest.raises(ValueError, match="no registered result type"):
-        run_or_reuse(con, "no-such-kind", params={}, **args)
+        run_or_reuse(con, key("no-such-kind", {}), compute)
 
 
 def test_every_listed_kind_has_a_renderer_typed_with_its_result_type():
@@ -141,9 +160,9 @@ def test_every_listed_kind_has_a_renderer_typed_with_its_result_type():
 
 
 def _kinds_stored_by_the_code() -> dict[str, str]:
-    """Every audit kind the analyses store (kind -> where): the kind argument of each
-    run_or_reuse / store_or_reuse / _stored / save_audit call, a module's KIND constant,
-    or a "kind": "..." key (save_audits), read from the source (ast)."""
+    """Every audit kind the analyses store (kind -> where): the kind of each AuditKey
+    built and the kind argument of best.py's _stored calls (a string, or a module
+    constant), and a module's KIND constant, read from the source (ast)."""
     import ast
     from pathlib import Path
 
@@ -161,23 +180,19 @@ def _kinds_stored_by_the_code() -> dict[str, str]:
             if isinstance(t, ast.Name)
         }
         for node in ast.walk(tree):
-            where = f"{path.name}:{getattr(node, 'lineno', 0)}"
-            if isinstance(node, ast.Call):
-                name = getattr(node.func, "id", getattr(node.func, "attr", ""))
-                if name in ("run_or_reuse", "store_or_reuse", "_stored") and len(node.args) > 1:
-                    arg = node.args[1]
-                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                        found[arg.value] = where
-                    elif isinstance(arg, ast.Name) and arg.id in consts:
-                        found[consts[arg.id]] = where
-                for k in node.keywords if name == "save_audit" else ():
-                    if k.arg == "kind" and isinstance(k.value, ast.Constant):
-                        found[str(k.value.value)] = where
-            if isinstance(node, ast.Dict):
-                for key, v in zip(node.keys, node.values, strict=True):
-                    if isinstance(key, ast.Constant) and key.value == "kind":
-                        if isinstance(v, ast.Constant):
-                            found[str(v.value)] = where
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", "")
+            if name == "AuditKey":
+                kind = next(k.value for k in node.keywords if k.arg == "kind")
+            elif name == "_stored":
+                kind = node.args[1]
+            else:
+                continue
+            if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
+                found[kind.value] = f"{path.name}:{node.lineno}"
+            elif isinstance(kind, ast.Name) and kind.id in consts:
+                found[consts[kind.id]] = f"{path.name}:{node.lineno}"
         if "KIND" in consts:
             found[consts["KIND"]] = f"{path.name}: KIND"
     return found
@@ -188,6 +203,7 @@ def test_the_kinds_tuple_lists_every_kind_the_code_stores():
 
     stored = _kinds_stored_by_the_code()
     # the scan sees the kinds of best.py, the reuse analyses, the matrix and summary
+    assert {"claim", "history", "reuse-agreement", "baselines"} <= set(stored)
     assert {"best", "claim", "history", "best-matrix", "reuse-rao", "reuse-verdict"} <= set(stored)
     listed = {k for k, _ in KINDS}
     assert {k: w for k, w in stored.items() if k not in listed} == {}
@@ -195,22 +211,23 @@ def test_the_kinds_tuple_lists_every_kind_the_code_stores():
 
 
 def test_audit_show_renders_a_kind_without_renderer_field_by_field(cli):
-    from litaudit.analyses.audits import save_audit
+    from litaudit.analyses.audits import AuditKey, save_audit
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data, resolve_collection
 
     with open_store(cli.db) as store:
         load_reference_data(store.con)
         cid = resolve_collection(store.con, "trec7").id
-        aid = save_audit(
-            store.con,
+        key = AuditKey(
             kind="some-new-kind",
             collection_id=cid,
             measure=None,
             params={},
             method="exact",
             input_fingerprint="f" * 64,
-            result={"passed": True, "checks": [{"name": "tau", "value": 0.9}]},
+        )
+        aid = save_audit(
+            store.con, key, {"passed": True, "checks": [{"name": "tau", "value": 0.9}]}
         )
     r = cli("audit", "show", str(aid))
     assert r.exit_code == 0, r.output

@@ -31,16 +31,16 @@ from litaudit.render.report.model import (
 def audit_ref(a, *, timestamp: bool = False) -> AuditRef:
     """The citation of a stored audit (``created_at`` only when timestamps are wanted)."""
     return AuditRef(
-        a.id,
-        a.kind,
-        a.measure,
-        a.params,
-        a.method,
-        a.seed,
-        a.trials,
-        a.input_fingerprint,
-        a.software_version,
-        a.created_at if timestamp else None,
+        id=a.id,
+        kind=a.kind,
+        measure=a.measure,
+        params=a.params,
+        method=a.method,
+        seed=a.seed,
+        trials=a.trials,
+        input_fingerprint=a.input_fingerprint,
+        software_version=a.software_version,
+        created_at=a.created_at if timestamp else None,
     )
 
 
@@ -73,17 +73,17 @@ def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Repor
     title = f"Audit report: {ref.title} ({ref.name})"
     conclusions = _conclusions(claims, lit, reuse, audits)
     return Report(
-        title,
-        ref.id,
-        audits.measures,
-        audits.claim_value,
-        generated,
-        data,
-        lit,
-        claims,
-        reuse,
-        refs,
-        audits.notes,
+        title=title,
+        collection_id=ref.id,
+        measures=audits.measures,
+        claim=audits.claim_value,
+        generated_at=generated,
+        data=data,
+        literature=lit,
+        claims=claims,
+        reuse=reuse,
+        audits=refs,
+        notes=audits.notes,
         filters=audits.filters.describe(),
         options=filter_options(audits.filters),
         conclusions=conclusions,

@@ -26,7 +26,7 @@ def anchor(*parts: str) -> str:
     return "-".join(re.sub(r"[^a-z0-9]+", "-", p.lower()).strip("-") for p in parts if p)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AuditRef:
     """A stored audit as the report cites it (``created_at`` only with --timestamp)."""
 
@@ -81,7 +81,7 @@ class DataSection:
     fingerprint: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Candidate:
     """A published result the report cites: a member of the candidate best set
     (Carterette 2015, Table 3; ``rank`` 1 = highest) or a record holder (``rank`` 0), with
@@ -211,7 +211,7 @@ class Conclusion:
     anchor: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ReuseSection:
     """Reusability of the collection from its stored run archive."""
 
@@ -227,7 +227,7 @@ class ReuseSection:
     notes: tuple[str, ...]  # components missing and why
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Report:
     title: str
     collection_id: str
