@@ -29,11 +29,15 @@ browser:  ## install headless chromium for the HTML report test (Debian package)
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
 	  || echo "warning: could not install chromium; the browser test will be skipped"
 
+# -n auto: one worker per core (pytest-xdist); --dist loadfile: a test file's tests run
+# in one worker, so its module fixtures (databases, imported archives) are built once.
+XDIST := -n auto --dist loadfile
+
 test: $(STAMP) browser  ## run the test suite
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(XDIST)
 
 test-fast: $(STAMP)  ## the tests not marked slow (the loop while editing)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest $(XDIST) -m "not slow"
 
 BENCH_STAMP := $(VENV)/.bench-installed
 

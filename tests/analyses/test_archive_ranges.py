@@ -16,31 +16,21 @@ CID = "trec-robust-2003"
 
 
 @pytest.fixture(scope="module")
-def robust03_store(reference_db_file, tmp_path_factory):
-    from tests.conftest import SHARED_DATA
-
-    trec = SHARED_DATA / "trec"
-    if not (trec / "runs" / "robust03").is_dir():
-        pytest.skip(f"shared data not found at {SHARED_DATA}")
+def robust03_store(robust03_db_file, tmp_path_factory):
+    """A copy of the session's database with the robust03 archive (conftest.py)."""
     import shutil
 
-    from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
 
     path = tmp_path_factory.mktemp("r") / "r.duckdb"
-    shutil.copy(reference_db_file, path)
+    shutil.copy(robust03_db_file, path)
     store = open_store(path)
-    import_archive(
-        store,
-        CID,
-        [trec / "runs" / "robust03"],
-        qrels_path=trec / "qrels" / "qrels.robust03.txt",
-    )
     whole = load_coded(store.con, "robust03")[1]
     yield store, whole
     store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("range_lines", [1, 400_000])
 def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, range_lines):
     # one topic a range (range_lines=1: 100 ranges), then a few ranges of many topics

@@ -13,6 +13,7 @@ from litaudit.codec import dumps
 from litaudit.errors import LitauditError, NotFound, ParameterError
 from litaudit.stats import extreme as E
 from litaudit.stats import intervals
+from tests.typed import some
 
 ROBUST = "robust04"
 
@@ -112,7 +113,7 @@ def test_best_matches_the_pure_statistics_and_keeps_provenance(lit):
 def test_stored_audit_carries_everything_needed_to_cite_it(lit):
     done = B.run_best(lit.con, ROBUST, "AP", model=B.AuditModel(alpha=0.1, p=0.25))
     rep = done.result
-    a = get_audit(lit.con, done.audit_id)
+    a = get_audit(lit.con, some(done.audit_id))
     assert a.kind == "best" and a.method == "exact" and a.seed is None and a.trials is None
     assert a.params["alpha"] == 0.1 and a.params["p"] == 0.25
     assert a.params["filters"]["include_retracted"] is False
@@ -127,7 +128,7 @@ def test_stored_audit_carries_everything_needed_to_cite_it(lit):
         "AP",
         model=B.AuditModel(sampling=E.Sampling(method="montecarlo", trials=1000, seed=9)),
     )
-    m = get_audit(lit.con, mc.audit_id)
+    m = get_audit(lit.con, some(mc.audit_id))
     assert (m.method, m.seed, m.trials) == ("montecarlo", 9, 1000)
     assert [x.id for x in list_audits(lit.con, kind="best")] == [done.audit_id, mc.audit_id]
     assert not done.reused and not mc.reused
@@ -147,7 +148,7 @@ def test_an_audit_stored_with_its_audit_id_inside_still_decodes(lit):
         "audit_id"
         in lit.con.execute("SELECT result FROM audits WHERE id = ?", [done.audit_id]).fetchone()[0]
     )
-    assert get_audit(lit.con, done.audit_id).result == done.result
+    assert get_audit(lit.con, some(done.audit_id)).result == done.result
 
 
 def test_fingerprint_is_independent_of_row_order_and_changes_with_the_data(mem_store):
@@ -288,18 +289,20 @@ def test_claim_and_history(lit):
         "The claim's own interval",
         "Reference model",
     ]
-    assert c.noise.source == "model" and c.shrinkage is None
+    assert some(c.noise).source == "model" and c.shrinkage is None
     assert "it is not a measured standard error" in c.answers[-1]
-    stored = get_audit(con, c_done.audit_id)
+    stored = get_audit(con, some(c_done.audit_id))
     assert stored.params["value"] == 0.31 and stored.params["result_id"] is None
     assert stored.result.answers == c.answers  # decoded into a ClaimReport
     low = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.25), save=False).result
     assert low.stats.record.standing == "below-apart" and low.stats.record.n_at_or_above == 8
     # a published result, as one of the N: by system name or by id
     one = B.run_claim(con, ROBUST, "AP", B.Claim(system="SYS8"), save=False).result
-    assert one.subject.system == "sys8" and one.stats.chance.n_draws == 10
+    assert some(one.subject).system == "sys8" and one.stats.chance.n_draws == 10
     assert one.stats.value == 0.290 and one.stats.record.n_at_or_above == 1
-    by_id = B.run_claim(con, ROBUST, "AP", B.Claim(result_id=one.subject.id), save=False).result
+    by_id = B.run_claim(
+        con, ROBUST, "AP", B.Claim(result_id=some(one.subject).id), save=False
+    ).result
     assert by_id.stats == one.stats
     with pytest.raises(NotFound, match="no result of system 'nope'"):
         B.run_claim(con, ROBUST, "AP", B.Claim(system="nope"), save=False)
@@ -313,7 +316,9 @@ def test_claim_and_history(lit):
     assert [p.N for p in pts] == list(range(1, 11))
     assert [p.record for p in pts] == list(np.maximum.accumulate(VALUES))
     assert h.records[-1].system == "sys4"
-    assert all(a.expected_max < b.expected_max for a, b in zip(pts, pts[1:], strict=False))
+    assert all(
+        some(a.expected_max) < some(b.expected_max) for a, b in zip(pts, pts[1:], strict=False)
+    )
     running = B.run_history(con, ROBUST, "AP", save=False).result  # the default: no look-ahead
     assert running.history.reference == "running"
     assert running.history.points[0].expected_max is None  # one result: no spread yet
@@ -347,7 +352,7 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     claim = B.run_claim(
         con, "trec7", "AP", B.Claim(system="ok7ax")
     ).result  # ok7ax as one of the 103
-    assert claim.subject.value_text == "0.3033" and claim.stats.chance.n_draws == 103
+    assert some(claim.subject).value_text == "0.3033" and claim.stats.chance.n_draws == 103
     assert claim.stats.interval.mu0 == pytest.approx(0.2705, abs=1e-3)
     assert claim.stats.interval.lower == pytest.approx(0.2378, abs=1e-3)
     assert claim.stats.chance.threshold == pytest.approx(0.2375, abs=1e-3)
@@ -370,7 +375,7 @@ def test_robust04_literature_end_to_end(seeded_store):
     assert rep.stats.reference.n_results >= 100 and rep.n_topics == 249
     assert all(c.result.citation and c.result.source == "paper" for c in rep.candidates)
     assert rep.stats.interval.lower <= rep.stats.interval.mu0 <= rep.best.value
-    stored = get_audit(con, done.audit_id)
+    stored = get_audit(con, some(done.audit_id))
     assert stored.result.best.citation == rep.best.citation
     h = B.run_history(con, "robust04", "AP", filters=B.Filters.parse(source="papers")).result
     assert h.history.points[-1].N == rep.stats.reference.n_results

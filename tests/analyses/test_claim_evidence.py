@@ -18,27 +18,11 @@ ROBUST03 = "trec-robust-2003"
 DL19 = "msmarco-passage/trec-dl-2019/judged"
 
 
-@pytest.fixture(scope="module")
-def robust03_db(tmp_path_factory, seeded_db_file):
-    """The seeded database with the robust03 archive (17 runs and the qrels) imported."""
-    from tests.conftest import SHARED_DATA
-
-    if not SHARED_DATA.is_dir():
-        pytest.skip("shared data not found")
-    from litaudit.runs.ingest import import_archive
-    from litaudit.store.db import open_store
-
-    path = tmp_path_factory.mktemp("robust03") / "r.duckdb"
-    shutil.copy(seeded_db_file, path)
-    runs = sorted((SHARED_DATA / "trec" / "runs" / "robust03").iterdir())
-    with open_store(path) as store:
-        import_archive(
-            store,
-            ROBUST03,
-            runs,
-            qrels_path=SHARED_DATA / "trec" / "qrels" / "qrels.robust03.txt",
-        )
-    return path
+@pytest.fixture
+def robust03_db(robust03_db_file) -> Path:
+    """The seeded database with the robust03 archive (17 runs and the qrels) imported
+    (the session's file, conftest.py: treat as read-only)."""
+    return robust03_db_file
 
 
 @pytest.fixture
@@ -61,6 +45,7 @@ def _official_map(shared: Path) -> dict[str, str]:
         }
 
 
+@pytest.mark.slow
 def test_every_archive_run_reproduces_its_official_map(robust03_db, shared_data):
     # the bar of issue 21: a run of the robust03 archive given as --run reproduces the
     # MAP NIST published for it (official_summaries.csv, trec12/robust), to 4 digits

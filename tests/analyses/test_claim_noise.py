@@ -13,6 +13,7 @@ from litaudit.analyses import best as B
 from litaudit.analyses.noise import parse_se
 from litaudit.errors import ParameterError
 from tests.conftest import SHARED_DATA
+from tests.typed import some
 
 TREC7 = "disks45/nocr/trec7"  # the ir_datasets id of the seeded "trec7"
 
@@ -70,21 +71,21 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
         pytest.skip(f"{path} not present (../shared/data)")
     con = seeded_store.con
     model = B.run_claim(con, "trec7", "AP", B.Claim(system="ok7ax"), save=False).result
-    assert model.noise.source == "model" and model.noise.unavailable is None
+    assert some(model.noise).source == "model" and some(model.noise).unavailable is None
     assert round(model.stats.reference.se, 4) == 0.0114
     scores = np.asarray(read_pertopic_csv(path).scores, dtype=np.float64)
     _store_per_topic(con, TREC7, "AP", scores)
     c = B.run_claim(con, "trec7", "AP", B.Claim(system="ok7ax"), save=False).result
-    nc = c.noise
+    nc = some(c.noise)
     assert nc.source == "interaction" and nc.asked == "default"
-    assert round(nc.se, 4) == 0.0155 and round(nc.interaction.f_systems, 1) == 27.0
+    assert round(nc.se, 4) == 0.0155 and round(some(nc.interaction).f_systems, 1) == 27.0
     assert c.stats.reference.se == nc.se and round(nc.model_se, 4) == 0.0114
-    assert "103 runs x 50 topics" in nc.per_topic.what
+    assert "103 runs x 50 topics" in some(nc.per_topic).what
     ref = c.answers[-1]
     assert ref.startswith("Reference model: a null of 103 equally good systems")
     assert "measured as sqrt(MS_interaction / n)" in ref and "F = 27.0" in ref
     # how much of the record is luck: B = tau^2 / sd^2, tau^2 = sd^2 - se^2
-    s = c.shrinkage
+    s = some(c.shrinkage)
     sd = c.stats.reference.sd
     assert s.weight == pytest.approx(1 - nc.se**2 / sd**2, rel=1e-12)
     assert s.value == 0.3702 and any(
@@ -94,15 +95,16 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
     m = B.run_claim(
         con, "trec7", "AP", B.Claim(system="ok7ax"), model=B.AuditModel(se="model"), save=False
     ).result
-    assert m.noise.source == "model" and m.stats.reference.se == pytest.approx(nc.model_se)
+    assert some(m.noise).source == "model"
+    assert m.stats.reference.se == pytest.approx(nc.model_se)
     g = B.run_claim(
         con, "trec7", "AP", B.Claim(system="ok7ax"), model=B.AuditModel(se=0.02), save=False
     ).result
-    assert g.noise.source == "given" and g.stats.reference.se == 0.02
+    assert some(g.noise).source == "given" and g.stats.reference.se == 0.02
     assert g.stats.chance.threshold > c.stats.chance.threshold > m.stats.chance.threshold
     # per-topic scores of another topic count are not this population's
     b = B.run_best(con, "trec7", "AP", save=False).result
-    assert b.noise.source == "interaction" and b.shrinkage.value == 0.3702
+    assert some(b.noise).source == "interaction" and some(b.shrinkage).value == 0.3702
 
 
 def test_interaction_asked_without_per_topic_scores_is_an_error(seeded_store):
@@ -121,8 +123,8 @@ def test_an_archive_without_this_measure_says_how_to_store_it(seeded_store):
     con = seeded_store.con
     _store_per_topic(con, TREC7, "P@10", np.random.default_rng(1).random((5, 50)))
     c = B.run_claim(con, "trec7", "AP", B.Claim(value=0.3), save=False).result
-    assert c.noise.source == "model"
-    assert f"litaudit runs eval -c {TREC7} -m AP" in c.noise.unavailable
+    assert some(c.noise).source == "model"
+    assert f"litaudit runs eval -c {TREC7} -m AP" in some(some(c.noise).unavailable)
     assert f"litaudit runs eval -c {TREC7} -m AP" in c.answers[-1]
 
 
@@ -140,7 +142,7 @@ def test_msmarco_dev_chance_is_uninformative_and_the_tracks_are_named(seeded_sto
         in chance
     )
     assert " p " not in chance and "p =" not in chance and "p <" not in chance
-    mix = c.population.mix_warning
+    mix = some(c.population.mix_warning)
     assert "--track msmarco-passage/leaderboard/full-ranking" in mix
     assert "--track msmarco-passage/leaderboard/reranking" in mix
     one = B.run_claim(
@@ -174,7 +176,7 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
         save=False,
     ).result
     assert round(c.stats.reference.sd, 4) == 0.1878 and c.stats.record.standing == "below-within"
-    r = c.robust
+    r = some(c.robust)
     assert round(r.robust_sd, 4) == 0.0898 and r.changes
     assert r.record.standing == "below-apart"
     assert r.se == pytest.approx(r.robust_sd / math.sqrt(300))
@@ -188,19 +190,19 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
     assert c.answers[1].startswith("Sensitivity: with the robust spread 1.4826 x MAD = 0.0898")
     # robust04 0.3720: the robust spread keeps the standing, so no sensitivity line
     r04 = B.run_claim(seeded_store.con, "robust04", "AP", B.Claim(value=0.372), save=False).result
-    assert not r04.robust.changes and not r04.answers[1].startswith("Sensitivity")
+    assert not some(r04.robust).changes and not r04.answers[1].startswith("Sensitivity")
 
 
 def test_equal_weight_means_use_their_effective_queries(seeded_store):
     con = seeded_store.con
     mean = B.run_claim(con, "beir/mean", "nDCG@10", B.Claim(value=0.6), save=False).result
-    nc = mean.noise
-    assert nc.n_topics == 53359 and nc.n_parts == 15 and round(nc.n_effective) == 4155
-    assert mean.stats.reference.se == pytest.approx(nc.sd / math.sqrt(nc.n_effective))
+    nc = some(mean.noise)
+    assert nc.n_topics == 53359 and nc.n_parts == 15 and round(some(nc.n_effective)) == 4155
+    assert mean.stats.reference.se == pytest.approx(nc.sd / math.sqrt(some(nc.n_effective)))
     assert "4,155 effective queries of an equal-weight mean of 15" in mean.answers[-1]
     cqa = B.run_best(con, "beir/cqadupstack", "nDCG@10", save=False).result
-    assert round(cqa.noise.n_effective) == 10429 and cqa.noise.n_parts == 12
+    assert round(some(some(cqa.noise).n_effective)) == 10429 and some(cqa.noise).n_parts == 12
     plain = B.run_best(con, "beir/scifact/test", "nDCG@10", save=False).result
-    assert plain.noise.n_effective is None
+    assert some(plain.noise).n_effective is None
     h = B.run_history(con, "beir/mean", "nDCG@10", reference="final", save=False).result
-    assert h.history.points[-1].se == pytest.approx(nc.sd / math.sqrt(nc.n_effective))
+    assert some(h.history).points[-1].se == pytest.approx(nc.sd / math.sqrt(some(nc.n_effective)))

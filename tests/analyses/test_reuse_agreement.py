@@ -14,8 +14,8 @@ from scipy import stats
 from litaudit.analyses import agreement as ag
 from litaudit.analyses import agreement_input as agin
 from litaudit.errors import InputError, ParameterError
-from litaudit.runs.model import Qrels, Run
 from litaudit.stats.design import assign_holdouts
+from tests.typed import make_qrels, make_run
 
 # ------------------------------------------------------------------ small designs
 
@@ -66,8 +66,10 @@ def test_within_and_participant_topic_sets():
         stats.ttest_rel(d.scores[0, both], d.scores[3, both]).pvalue, rel=1e-12
     )
     # observed + expected tables cover every tested pair
-    assert sum(map(sum, part.aggregate.observed)) == 12
-    assert sum(map(sum, part.aggregate.expected)) == pytest.approx(12)
+    agg = part.aggregate
+    assert agg is not None
+    assert sum(sum(row) for row in agg.observed) == 12
+    assert sum(sum(row) for row in agg.expected) == pytest.approx(12)
     assert [g.group for g in part.groups] == ["A", "B"]
 
 
@@ -79,6 +81,7 @@ def test_run_scores_tau_and_rmse():
     assert a1.reuse == pytest.approx(np.mean(d.scores[0, 5:10]))
     base = np.array([s.baseline for s in r.scores])
     reuse = np.array([s.reuse for s in r.scores])
+    assert r.tau is not None
     assert r.tau.tau == pytest.approx(stats.kendalltau(base, reuse).statistic)
     assert r.rmse == pytest.approx(np.sqrt(np.mean((base - reuse) ** 2)))
     assert [s.site for s in r.site_tau] == ["A", "B", "C"]
@@ -142,9 +145,9 @@ def test_pooling_simulation_by_hand():
     #   B reduced AP = (1/2)/1 = 0.5 (x unjudged), full AP = (1 + 1)/2 = 1;
     #   A reduced AP = 1 (R = 1), full AP = 1/2.
     # topic 2: x, w relevant; A ranks w, B ranks x. Pool = B's {x}: A reduced 0, B 1.
-    q = Qrels(["1", "1", "1", "2", "2"], ["x", "y", "z", "x", "w"], [1, 1, 0, 1, 1])
-    a = Run("runA", ["1", "1", "2"], ["y", "z", "w"], [2.0, 1.0, 1.0])
-    b = Run("runB", ["1", "1", "2"], ["x", "y", "x"], [2.0, 1.0, 1.0])
+    q = make_qrels(["1", "1", "1", "2", "2"], ["x", "y", "z", "x", "w"], [1, 1, 0, 1, 1])
+    a = make_run("runA", ["1", "1", "2"], ["y", "z", "w"], [2.0, 1.0, 1.0])
+    b = make_run("runB", ["1", "1", "2"], ["x", "y", "x"], [2.0, 1.0, 1.0])
     sim = agin.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=10)
     assert sim.design.held_out == (("B",), ("A",))
     assert sim.design.scores.tolist() == [[1.0, 0.0], [0.5, 1.0]]
@@ -159,9 +162,9 @@ def test_pooling_simulation_pools_the_top_k_of_trec_evals_ranking():
     # of x and y are one C float (a tie, so y ranks first, docno descending), though x's is
     # larger at float64. Depth 1: topic 1's pool is runA's top document, y; with x pooled
     # instead runA would score (1/2)/1 = 0.5 on topic 1, not 1.
-    q = Qrels(["1", "1", "2", "2"], ["x", "y", "z", "x"], [1, 1, 1, 0])
-    a = Run("runA", ["1", "1", "2", "2"], ["x", "y", "x", "y"], [0.1 + 1e-12, 0.1, 2.0, 1.0])
-    b = Run("runB", ["1", "2"], ["z", "z"], [1.0, 1.0])
+    q = make_qrels(["1", "1", "2", "2"], ["x", "y", "z", "x"], [1, 1, 1, 0])
+    a = make_run("runA", ["1", "1", "2", "2"], ["x", "y", "x", "y"], [0.1 + 1e-12, 0.1, 2.0, 1.0])
+    b = make_run("runB", ["1", "2"], ["z", "z"], [1.0, 1.0])
     sim = agin.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=1)
     assert sim.design.held_out == (("B",), ("A",))
     assert sim.judged_kept == 2  # y of topic 1, z of topic 2
@@ -172,9 +175,9 @@ def test_simulation_drops_topics_without_relevant():
     # Sites A, B, k = 1: round robin holds B out of topics 1 and 3, A out of topic 2.
     # Topic 1's relevant x is retrieved by runA only, topic 2's v by runB only, topic 3's u
     # by both.
-    q = Qrels(["1", "1", "2", "2", "3"], ["x", "y", "w", "v", "u"], [1, 0, 0, 1, 1])
-    a = Run("runA", ["1", "2", "3"], ["x", "w", "u"], [1.0, 1.0, 1.0])
-    b = Run("runB", ["1", "2", "3"], ["y", "v", "u"], [1.0, 1.0, 1.0])
+    q = make_qrels(["1", "1", "2", "2", "3"], ["x", "y", "w", "v", "u"], [1, 0, 0, 1, 1])
+    a = make_run("runA", ["1", "2", "3"], ["x", "w", "u"], [1.0, 1.0, 1.0])
+    b = make_run("runB", ["1", "2", "3"], ["y", "v", "u"], [1.0, 1.0, 1.0])
     kept = agin.simulate_pooling(q, [a, b], ["A", "B"], k=1, depth=5)
     assert kept.topics_dropped == () and kept.design.topics == ("1", "2", "3")
     # runA as site B and runB as site A: each relevant x, v is retrieved only by the run
@@ -199,13 +202,13 @@ def test_simulation_pools_what_each_runs_top_depth_holds(seed, depth):
     docs = [f"d{i}" for i in range(8)] + ["z0", "a9"]
     topics = ["3", "10", "2"]
     q_t, q_d = zip(*[(t, d) for t in topics for d in docs if rng.uniform() < 0.6], strict=True)
-    q = Qrels(list(q_t), list(q_d), list(rng.integers(0, 2, len(q_t))))
-    q = Qrels(q.topic, q.docno, [1] + list(q.rel[1:]))
+    q = make_qrels(list(q_t), list(q_d), list(rng.integers(0, 2, len(q_t))))
+    q = make_qrels(q.topic, q.docno, [1] + list(q.rel[1:]))
     runs = []
     for i in range(4):
         rows = [(t, d) for t in topics for d in docs if rng.uniform() < 0.7]
         t, d = zip(*rows, strict=True)
-        runs.append(Run(f"r{i}", list(t), list(d), list(rng.integers(0, 3, len(t)) / 2)))
+        runs.append(make_run(f"r{i}", list(t), list(d), list(rng.integers(0, 3, len(t)) / 2)))
     sites = ["A", "B", "A", "C"]
     try:
         sim = agin.simulate_pooling(q, runs, sites, k=1, depth=depth)
@@ -223,8 +226,10 @@ def test_simulation_pools_what_each_runs_top_depth_holds(seed, depth):
 
 
 def test_seeded_simulation_is_reproducible():
-    q = Qrels(["1", "1", "2", "2", "3", "3"], ["x", "y", "x", "y", "x", "y"], [1, 0, 1, 0, 1, 1])
-    runs = [Run(f"r{i}", ["1", "2", "3"], ["x", "y", "x"], [1.0, 1.0, 1.0]) for i in range(3)]
+    q = make_qrels(
+        ["1", "1", "2", "2", "3", "3"], ["x", "y", "x", "y", "x", "y"], [1, 0, 1, 0, 1, 1]
+    )
+    runs = [make_run(f"r{i}", ["1", "2", "3"], ["x", "y", "x"], [1.0, 1.0, 1.0]) for i in range(3)]
     s1 = agin.simulate_pooling(q, runs, ["A", "B", "C"], k=1, rng=np.random.default_rng(4))
     s2 = agin.simulate_pooling(q, runs, ["A", "B", "C"], k=1, rng=np.random.default_rng(4))
     assert s1.assignment == s2.assignment
@@ -253,8 +258,9 @@ def test_section_4_2_robust2004_is_not_rejected(shared_data):
     r = ag.analyze(d, which=("within-site",))
     within = r.analysis("within-site")
     assert within.pairs_tested == 378
+    assert within.aggregate is not None
     fit = within.aggregate.fit
-    assert fit.p_value >= 0.05
+    assert fit is not None and fit.p_value >= 0.05
     assert fit.p_value == pytest.approx(0.1215, abs=1e-4)
     # 2 full round-robin cycles of C(14,2) = 91 (26 topics per site) and a partial one of
     # 67: every site is held out of 32 to 39 topics, 2 x 249 = 498 in all (the paper's
@@ -282,6 +288,7 @@ def test_robust03_pooling_simulation(shared_data):
     assert r.analysis("between-site").pairs_tested == 0
     part = r.analysis("participant-comparison")
     assert part.pairs_tested == 136
+    assert part.aggregate is not None and part.aggregate.fit is not None
     assert part.aggregate.fit.p_value >= 0.05  # not rejected here
     assert r.true_tau is not None and -1 <= r.true_tau.tau <= 1
 
@@ -345,10 +352,8 @@ def test_save_audit(mem_store):
     assert a.seed == 11 and a.params["correction"] == "holm"
     # stored typed (registered kind): decodes back into the same analysis
     assert isinstance(a.result, ag.ReuseAgreement)
-    assert (
-        a.result.analysis("within-site").aggregate.observed
-        == r.analysis("within-site").aggregate.observed
-    )
+    stored, fresh = a.result.analysis("within-site").aggregate, r.analysis("within-site").aggregate
+    assert stored is not None and fresh is not None and stored.observed == fresh.observed
     # an identical call reuses the stored audit
     again = ag.save(mem_store.con, cid, r, params, d, seed=11)
     assert again.reused and again.audit_id == done.audit_id

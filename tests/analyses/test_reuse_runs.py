@@ -28,7 +28,8 @@ import pytest
 
 from litaudit.analyses import coded_archive, reuse, subcollection_tau
 from litaudit.errors import InputError, ParameterError
-from litaudit.runs.model import Archive, Qrels, Run, RunInfo
+from litaudit.runs.model import Archive, RunInfo
+from tests.typed import make_qrels, make_run, some
 
 # ------------------------------------------------------------------ a tiny archive, by hand
 
@@ -37,20 +38,20 @@ TOPICS = ("1", "2")
 
 def tiny_archive() -> Archive:
     """3 runs of 2 participants over documents of two sources (AA..., BB...)."""
-    qrels = Qrels(
+    qrels = make_qrels(
         topic=["1", "1", "1", "1", "2", "2", "2"],
         docno=["AA1", "AA2", "BB1", "BB2", "AA3", "BB3", "BB4"],
         rel=[1, 0, 1, 2, 1, 1, 0],
     )
     runs = (
-        Run(
+        make_run(
             "r1",
             ["1"] * 4 + ["2"] * 3,
             ["AA1", "BB1", "AA2", "BB2", "AA3", "BB3", "BB4"],
             [4, 3, 2, 1, 3, 2, 1],
         ),
-        Run("r2", ["1"] * 3 + ["2"] * 2, ["BB2", "AA2", "AA1", "BB4", "AA3"], [3, 2, 1, 2, 1]),
-        Run("r3", ["1"] * 2 + ["2"] * 2, ["AA2", "BB1", "BB3", "AA3"], [2, 1, 2, 1]),
+        make_run("r2", ["1"] * 3 + ["2"] * 2, ["BB2", "AA2", "AA1", "BB4", "AA3"], [3, 2, 1, 2, 1]),
+        make_run("r3", ["1"] * 2 + ["2"] * 2, ["AA2", "BB1", "BB3", "AA3"], [2, 1, 2, 1]),
     )
     info = (
         RunInfo("r1", "siteA", "automatic", None),
@@ -62,8 +63,8 @@ def tiny_archive() -> Archive:
 
 def test_code_archive_orders_as_trec_eval():
     # scores equal as float32 tie, and ties go to the larger docno first (trec_eval)
-    run = Run("x", ["1", "1", "1"], ["AA1", "AA2", "BB1"], [1.0, 1.0 + 1e-9, 0.5])
-    arch = Archive("c", Qrels(["1"], ["AA1"], [1]), (run,), (RunInfo("x", None, None, None),))
+    run = make_run("x", ["1", "1", "1"], ["AA1", "AA2", "BB1"], [1.0, 1.0 + 1e-9, 0.5])
+    arch = Archive("c", make_qrels(["1"], ["AA1"], [1]), (run,), (RunInfo("x", None, None, None),))
     c = coded_archive.code_archive(arch)
     assert [c.docnos[d] for d in c.doc] == ["AA2", "AA1", "BB1"]
     assert c.rank.tolist() == [0, 1, 2]
@@ -176,8 +177,8 @@ def write_tiny_files(tmp_path: Path) -> tuple[list[Path], Path, Path]:
     with open(meta, "w", newline="") as fh:
         w = csv.writer(fh)
         w.writerow(["tag", "participant", "run_type"])
-        for i in arch.info:
-            w.writerow([i.tag, i.participant, i.run_type])
+        for info in arch.info:
+            w.writerow([info.tag, info.participant, info.run_type])
     return paths, q, meta
 
 
@@ -408,7 +409,7 @@ def robust03():
         pytest.skip(f"shared data not found at {SHARED_DATA}")
     from litaudit.runs.trec_io import read_qrels, read_runs
 
-    official = {}
+    official: dict[str, dict[str, str]] = {}
     with open(trec / "official_summaries.csv", newline="", encoding="utf-8") as fh:
         for r in csv.DictReader(fh):
             if r["edition"] == "trec12" and r["track"] == "robust":
@@ -441,7 +442,7 @@ def test_robust03_rao_and_uniques_against_sets(shared_data, robust03):
     depth = 100
     rao = reuse.rao_of_archive(arch, depth=depth, coded=c)
     assert rao.n_runs == 17 and rao.n_participants == 16  # uglasgow.ounis has 2 runs
-    assert all(1 / 16 <= r.rao <= 1 for r in rao.runs)
+    assert all(1 / 16 <= some(r.rao) <= 1 for r in rao.runs)
     # pure-Python sets: top 100 per participant and topic
     top: dict[tuple[str, str], set[str]] = {}
     for r, i in zip(arch.runs, arch.info, strict=True):
@@ -471,7 +472,7 @@ def test_robust03_rao_and_uniques_against_sets(shared_data, robust03):
     lou = reuse.lou_of_archive(arch, depth=depth, coded=c)
     assert {p.participant: p.unique_relevant for p in lou.participants} == unique
     assert (lou.n_relevant, lou.n_unique) == (len(relevant), sum(unique.values()))
-    assert lou.largest_participant == max(unique, key=unique.get)
+    assert lou.largest_participant == max(unique, key=unique.__getitem__)
 
 
 @pytest.mark.slow
@@ -485,7 +486,7 @@ def test_robust03_lou_against_pytrec_eval(shared_data, robust03):
     row = {r.tag: r for r in lou.runs}
     assert not row["rutcor03100"].considered
     # re-evaluate uic0301 with pytrec_eval on the qrels without its participant's uniques
-    top = {}
+    top: dict[tuple[str, str], set[str | None]] = {}
     for r, i in zip(arch.runs, arch.info, strict=True):
         rr = r.ranked()
         for t in rr.topics():
@@ -504,9 +505,9 @@ def test_robust03_lou_against_pytrec_eval(shared_data, robust03):
     after = np.mean([res[t]["map"] for t in res])
     assert row["uic0301"].after == pytest.approx(after, abs=1e-12)
     # Table 2 statistics of this 17-run subset (computed here, not in the paper)
-    pct = np.array([abs(r.pct_change) for r in lou.runs if r.considered])
+    pct = np.array([abs(some(r.pct_change)) for r in lou.runs if r.considered])
     assert lou.max_abs_pct == pytest.approx(pct.max(), abs=1e-12)
-    assert lou.max_abs_pct == pytest.approx(abs(row["uic0301"].pct_change), abs=1e-12)
+    assert lou.max_abs_pct == pytest.approx(abs(some(row["uic0301"].pct_change)), abs=1e-12)
     assert lou.n_above == int((pct > 1.0).sum())
 
 
@@ -532,7 +533,7 @@ def test_robust03_subcollection_maps_against_the_evaluator(shared_data, robust03
         sub_runs = []
         for r in kept:
             m = np.array([d.startswith(prefix) for d in r.docno])
-            sub_runs.append(Run(r.tag, r.topic[m], r.docno[m], r.score[m]))
+            sub_runs.append(make_run(r.tag, r.topic[m], r.docno[m], r.score[m]))
         ev = evaluate(sub_runs, q, ["AP"], complete=True)
         with_rel = [i for i, t in enumerate(ev.topics) if ((q.topic == t) & (q.rel >= 1)).any()]
         expect = ev.matrix("AP")[:, with_rel].mean(axis=1)
@@ -542,7 +543,7 @@ def test_robust03_subcollection_maps_against_the_evaluator(shared_data, robust03
     for p in rep.pairs:
         a, b = ["FBIS", "FR94", "FT", "LA"].index(p.a), ["FBIS", "FR94", "FT", "LA"].index(p.b)
         assert p.tau == pytest.approx(kendalltau(oracle[a], oracle[b]).statistic, abs=1e-12)
-        assert 1 / 21 <= p.p_value <= 1 and p.random_valid == 20
+        assert 1 / 21 <= some(p.p_value) <= 1 and p.random_valid == 20
 
 
 def _assert_same_coding(a, b):

@@ -41,6 +41,7 @@ from litaudit.stats.agreement_null import (
 from litaudit.stats.design import assign_holdouts, design, partial_design, round_robin
 from litaudit.stats.holdout_shift import holdout_shift
 from litaudit.stats.power import paired_t_power
+from tests.typed import some
 
 # ------------------------------------------------------------------ the deciding test
 
@@ -53,7 +54,7 @@ def _table(rng, n_t=30, m=4, runs=8, bias=0.0):
     table = np.repeat(base[:, None, :], len(subsets), axis=1)
     for n, s in enumerate(subsets):
         table[:, n, np.isin(site, s)] -= bias
-    index = {s: n for n, s in enumerate(subsets)}
+    index: dict[tuple[int, ...], int] = {s: n for n, s in enumerate(subsets)}
     order = [index[tuple(sorted(s))] for s in round_robin(tuple(range(m)), 2)]
     return table, site, subsets, order
 
@@ -226,7 +227,7 @@ def test_single_within_site_pair_is_not_enough_data():
     assert within.status == "not enough data" and within.p_value is None
     assert "fewer than 10" in within.reason
     part = next(p for p in res.parts if p.analysis == "participant-comparison")
-    assert part.status == "tested" and 0 < part.p_value <= 1
+    assert part.status == "tested" and 0 < some(part.p_value) <= 1
 
 
 def test_fast_power_matches_the_noncentral_t():
@@ -341,28 +342,16 @@ def test_cli_table_bad_input(cli, args, message):
 
 
 @pytest.fixture(scope="module")
-def robust03(tmp_path_factory):
-    from pathlib import Path
-
-    data = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-    if not (data / "trec" / "runs" / "robust03").is_dir():
-        pytest.skip(f"{data} is absent: the robust03 archive is needed")
+def robust03(robust03_db_file):
+    """The session's seeded database with the robust03 archive (conftest.py; read-only),
+    its coded archive, and ../shared/data."""
     from litaudit.analyses.coded_archive import load_coded
-    from litaudit.curation.seed import load_seeds
-    from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
+    from tests.conftest import SHARED_DATA
 
-    path = tmp_path_factory.mktemp("r03") / "r03.duckdb"
-    with open_store(path) as store:
-        load_seeds(store)
-        import_archive(
-            store,
-            "trec-robust-2003",
-            [data / "trec" / "runs" / "robust03"],
-            qrels_path=data / "trec" / "qrels" / "qrels.robust03.txt",
-        )
+    with open_store(robust03_db_file, read_only=True) as store:
         coded = load_coded(store.con, "trec-robust-2003")[1]
-    return path, coded, data
+    return robust03_db_file, coded, SHARED_DATA
 
 
 @pytest.mark.slow
@@ -521,6 +510,7 @@ def test_robust03_renamed_participants_same_interval(robust03):
     assert [x.result.site_ci for x in a] == [x.result.site_ci for x in b]
 
 
+@pytest.mark.slow
 def test_recorded_pool_depth_decides(robust03, tmp_path):
     # issue 19, item 9: a collection's recorded depth (with its source) is the one
     # decided at; --depth overrides it
@@ -560,14 +550,12 @@ def test_verdict_bad_options(args, message):
     assert res.exit_code != 0 and message in res.output
 
 
-def test_pool_depths_are_recorded_with_their_source(tmp_path):
-    from litaudit.curation.seed import load_seeds
+def test_pool_depths_are_recorded_with_their_source(seeded_db_file):
     from litaudit.store.db import open_store
     from litaudit.store.refdata import pool_depth
 
-    with open_store(tmp_path / "s.duckdb") as store:
-        load_seeds(store)
-        depth, source = pool_depth(store.con, "disks45/nocr/trec8")
+    with open_store(seeded_db_file, read_only=True) as store:
+        depth, source = some(pool_depth(store.con, "disks45/nocr/trec8"))
         assert depth == 100 and source.startswith("Voorhees, Lin, Efron, SIGIR 2014, Table 1")
         assert pool_depth(store.con, "trec-robust-2003") is None  # no source: unknown
 
@@ -587,7 +575,7 @@ def test_randomization_test_of_a_design():
     fair = agin.design_from_scores(runs, sites, topics, x, held)
     r = randomization_test(fair, assignments=49, seed=1)
     assert r.k == 2 and r.baseline == 0 and r.assignments == 49
-    assert all(1 / 50 <= v.p_value <= 1 for v in r.analyses if v.pairs)
+    assert all(1 / 50 <= some(v.p_value) <= 1 for v in r.analyses if v.pairs)
     # held-out runs lose 0.3 on the topics their site was held out of: X^2 far out
     y = x.copy()
     for i, s in enumerate(sites):

@@ -15,6 +15,7 @@ import pytest
 
 from litaudit.curation.filters import AUDIT, Filters, parse_date, where
 from litaudit.errors import LitauditError
+from tests.typed import some
 
 
 @pytest.fixture
@@ -550,7 +551,7 @@ def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_s
         rep = run_summary(con)
     assert len(rep.rows) == 277 and len({r.audit_id for r in rep.rows}) == 277
     for r in rep.rows[::17]:
-        a = get_audit(seeded_store.con, r.audit_id)
+        a = get_audit(seeded_store.con, some(r.audit_id))
         assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)
         assert a.result.stats.reference.n_results == r.N
         assert a.params["filters"]["source"] == r.source

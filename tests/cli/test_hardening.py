@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from litaudit.errors import LitauditError
+from tests.typed import some
 
 SETTINGS = settings(
     max_examples=30,
@@ -354,14 +355,17 @@ def nasty_db(seeded_db_file, tmp_path):
     db = tmp_path / "nasty.duckdb"
     shutil.copy(seeded_db_file, db)
     con = duckdb.connect(str(db))
-    rid = con.execute(
-        "SELECT min(id) FROM results WHERE collection_id = 'disks45/nocr/trec7' AND measure = 'AP'"
-    ).fetchone()[0]
+    rid = some(
+        con.execute(
+            "SELECT min(id) FROM results WHERE collection_id = 'disks45/nocr/trec7' "
+            "AND measure = 'AP'"
+        ).fetchone()
+    )[0]
     con.execute(
         "UPDATE results SET system = ?, value = 0.99, value_text = '0.99' WHERE id = ?",
         [NASTY, rid],
     )
-    pid = con.execute("SELECT min(id) FROM papers").fetchone()[0]
+    pid = some(con.execute("SELECT min(id) FROM papers").fetchone())[0]
     con.execute(
         "UPDATE papers SET citation = ?, url = 'javascript:alert(1)', doi = NULL WHERE id = ?",
         [NASTY, pid],
@@ -405,9 +409,11 @@ def test_terminal_output_escapes_markup_and_strips_controls(cli, nasty_db):
             assert "[/bold]sys :100: [red]x" in res.stdout, res.stdout
     res = cli("results", "show", str(rid), db=db)
     assert "[/bold]sys :100: [red]x" in res.stdout
-    aid = re.search(
-        r"audit #(\d+)",
-        cli("audit", "best", "-c", "trec7", "-m", "AP", "--source", "official", db=db).stdout,
+    aid = some(
+        re.search(
+            r"audit #(\d+)",
+            cli("audit", "best", "-c", "trec7", "-m", "AP", "--source", "official", db=db).stdout,
+        )
     ).group(1)
     res = cli("audit", "show", aid, db=db)
     assert res.exit_code == 0 and "[/bold]sys" in res.stdout
@@ -464,12 +470,9 @@ def test_bibtex_latex_braces_and_equals(mem_store, tmp_path, capfd):
     )
     assert import_bibtex(mem_store, p, who="t")["added"] == 1
     paper = get_paper(mem_store.con, "ux2020")
-    assert (
-        paper.title.startswith("UXTEST: Does")
-        and "Café" in paper.title
-        and "über" in paper.title
-        and "=" in paper.title
-    )
+    title = some(paper.title)
+    assert title.startswith("UXTEST: Does") and "Café" in title and "über" in title
+    assert "=" in title
     assert paper.citation == "Müller and Doe (SIGIR 2020)"
     assert capfd.readouterr().err == ""
 

@@ -30,7 +30,8 @@ class Recorder:
         return sum(c.get(name, 0) for _, _, c in self.calls)
 
     def running_steps(self) -> list[float]:
-        out, n = [], 0
+        out: list[float] = []
+        n: float = 0
         for s, _, _ in self.calls:
             if s:
                 n += s
@@ -66,7 +67,6 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store):
     assert running == sorted(running) and running[-1] == rec.total()
 
 
-@pytest.mark.slow
 def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_store, tmp_path):
     """A curation export (papers, history) and a CSV of the same results: each file's rows
     announced when read, checked in steps of PROGRESS_ROWS, the added ones counted."""
@@ -122,9 +122,11 @@ def test_table_counts_each_row_measured_then_drawn_and_prints_the_same():
         outs = []
         seen.clear()
         for progress in (None, rec):
-            c = Console(file=io.StringIO(), width=width)
-            c.print(table("t", ["id", "system", "AP"], rows, progress=progress))
-            outs.append(c.file.getvalue())
+            buf = io.StringIO()
+            Console(file=buf, width=width).print(
+                table("t", ["id", "system", "AP"], rows, progress=progress)
+            )
+            outs.append(buf.getvalue())
         assert outs[0] == outs[1]
         assert seen == ["measured"] * 300 + fitted + ["drawn"] * 300
 
@@ -136,11 +138,12 @@ def test_print_rows_draws_a_bar_on_a_terminal_and_the_same_table(terminal, monke
     from litaudit.render.progress import print_rows
 
     rows = [(i, f"sys{i}") for i in range(50)]
-    plain = Console(file=io.StringIO(), width=80)
-    plain.print(console.table("t", ["id", "system"], rows))
-    monkeypatch.setattr(console, "out", Console(file=io.StringIO(), width=80))
+    plain = io.StringIO()
+    Console(file=plain, width=80).print(console.table("t", ["id", "system"], rows))
+    printed = io.StringIO()
+    monkeypatch.setattr(console, "out", Console(file=printed, width=80))
     print_rows("t", ["id", "system"], rows, description="table")
-    assert console.out.file.getvalue() == plain.file.getvalue()
+    assert printed.getvalue() == plain.getvalue()
     frames = terminal.getvalue()
     assert "table: measuring" in frames and "0/50 rows" in frames
     last = frames.rstrip().split("\r")[-2]  # the last frame before the bar is cleared

@@ -32,7 +32,6 @@ documents = st.recursive(
 )
 
 
-@pytest.mark.slow
 @settings(max_examples=400)
 @given(documents, st.integers(0, 4))
 def test_json_chunks_write_what_json_dump_writes(doc, indent):

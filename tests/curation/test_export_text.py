@@ -30,6 +30,7 @@ accepted = st.text(min_size=1, max_size=40).filter(
 )
 
 
+@pytest.mark.slow
 @example(texts=["a\rb", "=1+1", "-x", "'@y"], fmt="csv")  # the issue's cases
 @settings(
     max_examples=25,

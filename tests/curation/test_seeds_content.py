@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from litaudit.curation.fields import ROLES, RUN_TYPES, STATUSES, parse_value
+from tests.typed import some
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO / "seeds"
@@ -97,9 +98,9 @@ def all_rows() -> list[tuple[str, int, dict]]:
 
 
 def load_transcribe():
-    spec = importlib.util.spec_from_file_location("seeds_transcribe", SEEDS / "transcribe.py")
+    spec = some(importlib.util.spec_from_file_location("seeds_transcribe", SEEDS / "transcribe.py"))
     mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    some(spec.loader).exec_module(mod)
     return mod
 
 
@@ -516,7 +517,7 @@ def test_official_run_types_normalised():
 
 def test_official_values_equal_the_source_digit_for_digit(shared_data):
     t = load_transcribe()
-    src = {}
+    src: dict[tuple[str, ...], list[dict[str, str]]] = {}
     with (shared_data / "trec" / "official_summaries.csv").open(newline="", encoding="utf-8") as f:
         for s in csv.DictReader(f):
             k = (s["edition"], s["track"], s["task"], s["run_id"], s["measure"])
@@ -612,7 +613,7 @@ def test_msmarco_values_dates_and_markers_equal_the_leaderboards(shared_data):
     }
     seen = set()
     for r in rows:
-        m = re.match(r"(\S+): line (\d+), column (.+)$", r["location"])
+        m = some(re.match(r"(\S+): line (\d+), column (.+)$", r["location"]))
         s = src[m[1]][int(m[2])]
         assert s[m[3]] == r["value"], r["location"]  # the printed digits
         assert s["date"].replace("/", "-") == r["date"]
@@ -647,7 +648,7 @@ def test_mteb_values_equal_the_source_digit_for_digit(shared_data):
     t = load_transcribe()
     seen = set()
     for r in rows:
-        m = re.match(r"mteb_beir_retrieval\.csv: line (\d+), column (\w+)$", r["location"])
+        m = some(re.match(r"mteb_beir_retrieval\.csv: line (\d+), column (\w+)$", r["location"]))
         s = src[int(m[1])]
         assert s[m[2]] == r["value"] and t.MTEB_MEASURES[m[2]] == r["measure"]
         assert t.MTEB_TASKS[s["task"]][0] == r["collection"] and s["model"] == r["system"]
@@ -705,13 +706,15 @@ def test_derived_averages_recompute_from_their_cited_lines(shared_data):
     pyserini_measures = {"nDCG@10": "nDCG@10", "R@100": "R@100", "R@1000": "R@1000"}
     for r in rows:
         if r["track"] == "mteb/retrieval/derived":
-            m = re.match(r"mteb_beir_retrieval\.csv: lines ([\d,]+), column (\w+)$", r["location"])
+            m = some(
+                re.match(r"mteb_beir_retrieval\.csv: lines ([\d,]+), column (\w+)$", r["location"])
+            )
             parts = [mteb[int(x)] for x in m[1].split(",")]
             assert {p["model"] for p in parts} == {r["system"]}
             cells = {t.MTEB_TASKS[p["task"]][0]: Decimal(p[m[2]]) for p in parts}
             assert t.MTEB_MEASURES[m[2]] == r["measure"]
         else:
-            m = re.match(r"pyserini_2cr\.csv: lines ([\d,]+)$", r["location"])
+            m = some(re.match(r"pyserini_2cr\.csv: lines ([\d,]+)$", r["location"]))
             parts = [pys[int(x)] for x in m[1].split(",")]
             assert len({p["condition"].split(".")[0] for p in parts}) == 1
             assert {pyserini_measures[p["measure"]] for p in parts} == {r["measure"]}
@@ -724,17 +727,19 @@ def test_derived_averages_recompute_from_their_cited_lines(shared_data):
         assert len(forums) == (12 if with_cqa else 0)
         if r["collection"] == "beir/cqadupstack":
             assert len(cells) == 12
-            mean = sum(forums) / 12
+            mean = sum(forums, Decimal(0)) / 12
         else:
             members = t.BEIR_SUBSETS[r["collection"]][1]
             others = {c: v for c, v in cells.items() if not c.startswith("beir/cqadupstack/")}
             if "beir/cqadupstack" in members:
                 want = {*members} - {"beir/cqadupstack"}
                 assert set(others) == want, r["collection"]
-                mean = (sum(others.values()) + sum(forums) / 12) / len(members)
+                mean = (sum(others.values(), Decimal(0)) + sum(forums, Decimal(0)) / 12) / len(
+                    members
+                )
             else:
                 assert set(others) == set(members), r["collection"]
-                mean = sum(others.values()) / len(members)
+                mean = sum(others.values(), Decimal(0)) / len(members)
         assert r["value"] == str(mean.quantize(Decimal("0.00001"), rounding=ROUND_HALF_EVEN))
 
 
@@ -806,7 +811,7 @@ def test_pyserini_values_equal_the_source_digit_for_digit(shared_data):
     rows = read(PYSERINI_CSV)
     seen = set()
     for r in rows:
-        m = re.match(r"pyserini_2cr\.csv: line (\d+) \((\S+), line (\d+)\)$", r["location"])
+        m = some(re.match(r"pyserini_2cr\.csv: line (\d+) \((\S+), line (\d+)\)$", r["location"]))
         s = src[int(m[1])]
         assert (s["file"], s["line"], s["value"]) == (m[2], m[3], r["value"])
         key = s["eval_key"] or s["topics"]
@@ -918,7 +923,7 @@ def test_zero_shot_counts_and_known_flags():
             if cid != "beir/cqadupstack" and "beir/cqadupstack" in members:
                 parts.append(flags.get((system, "beir/cqadupstack")))
             assert all(p is not None for p in parts), (system, cid)
-            want = all(p["zero_shot"] == "true" for p in parts)
+            want = all(some(p)["zero_shot"] == "true" for p in parts)
             assert r["zero_shot"] == ("true" if want else "false"), (system, cid)
 
 
@@ -926,9 +931,9 @@ def test_mteb_registry_reader_follows_mtebs_rules(tmp_path):
     """ModelMeta's training data through names, imports, set algebra and dict keys; a
     task adapted from another is the same data (MTEB's _collect_similar_tasks); a model
     adapted from another adds its data; None stays unknown."""
-    spec = importlib.util.spec_from_file_location("mteb_models", SEEDS / "mteb_models.py")
+    spec = some(importlib.util.spec_from_file_location("mteb_models", SEEDS / "mteb_models.py"))
     mm = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mm)
+    some(spec.loader).exec_module(mm)
     impl = tmp_path / "mteb" / "models" / "model_implementations"
     impl.mkdir(parents=True)
     (impl / "__init__.py").write_text("")

@@ -36,17 +36,29 @@ def _tree_text(folder: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture
-def small(cli, reference_db_file, tmp_path):
-    """A store of 3 results (2 of a paper, 1 official) with an edit and a verification."""
+@pytest.fixture(scope="module")
+def small_db(reference_db_file, tmp_path_factory) -> tuple[Path, dict[str, int]]:
+    """A store of 3 results (2 of a paper, 1 official) with an edit and a verification,
+    built once for the module through the CLI; and the results' ids."""
+    from tests.conftest import Cli
+
+    folder = tmp_path_factory.mktemp("small")
+    cli = Cli(folder / "small.duckdb")
     shutil.copy(reference_db_file, cli.db)
-    r = cli("results", "import", str(write_csv(tmp_path / "r.csv", GOOD)), "--who", "alice")
+    r = cli("results", "import", str(write_csv(folder / "r.csv", GOOD)), "--who", "alice")
     assert r.exit_code == 0, r.output
     rows = json.loads(cli("results", "list", "--json").stdout)
     ids = {x["system"] + x["measure"]: x["id"] for x in rows}
     cli("results", "edit", str(ids["bestAP"]), "--set", 'notes=Table 3, "best"', "--reason", "r")
     cli("results", "verify", str(ids["ok7axAP"]), "--who", "bob")
-    return ids
+    return cli.db, ids
+
+
+@pytest.fixture
+def small(cli, small_db):
+    """The cli fixture on a copy of small_db: the results' ids."""
+    shutil.copy(small_db[0], cli.db)
+    return small_db[1]
 
 
 def test_export_tree_layout_and_one_result_a_line(cli, small, tmp_path):
@@ -144,6 +156,7 @@ def test_check_names_file_and_line_and_sync_writes_nothing(
     assert cli("results", "list", "--json").stdout == before
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(GIT is None, reason="git is not installed")
 def test_two_curators_edit_two_clones_and_merge_with_git(cli, small, tmp_path):
     origin = tmp_path / "origin.git"

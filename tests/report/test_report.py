@@ -17,6 +17,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.typed import some
+
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 COLLECTION = "trec7"
 
@@ -482,6 +484,7 @@ def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
     with open_store(fixture_db) as store:
         con = store.con
         before = prepare_report(con, COLLECTION, measure="AP")
+        assert before.verdict is not None
         old = get_audit(con, before.verdict)
         key = AuditKey(
             kind=old.kind,
@@ -551,12 +554,14 @@ def test_agreement_rows_are_the_verdicts_numbers():
     para = next(b for b in blocks if isinstance(b, Para)).text
     table = next(b for b in blocks if isinstance(b, Table))
     a = v.agreement
+    assert a is not None
     assert "(audit #3)" in para and "20 random assignments" in para
     tested = [p for p in a.parts if p.status == "tested"]
     assert tested, "the fixture should give at least one tested analysis"
     for p in tested:
         row = next(r for r in table.rows if r[0] == p.analysis)
-        assert row[2] == f"{100 * p.disagreement_real:.1f}% / {100 * p.disagreement_null:.1f}%"
-        assert row[3].startswith(f"{p.paper_p.median:.3f} (")
+        real, null = some(p.disagreement_real), some(p.disagreement_null)
+        assert row[2] == f"{100 * real:.1f}% / {100 * null:.1f}%"
+        assert row[3].startswith(f"{some(p.paper_p).median:.3f} (")
         assert row[4] == f"{p.paper_rejections} of 20"
         assert row[5] == f"{p.p_value:.3g}"

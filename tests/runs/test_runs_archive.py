@@ -124,9 +124,8 @@ def test_metadata_csv(mem_store, files, tmp_path):
         import_archive(mem_store, "trec-robust-2003", [files["b.run"]], metadata=meta)
 
 
-@pytest.mark.slow
 def test_cli_import_list_show_eval_delete(cli, files):
-    assert cli("init").exit_code == 0
+    assert cli("init", "--no-seeds").exit_code == 0  # the collections: no seeds needed
     r = cli(
         "runs",
         "import",
@@ -167,9 +166,8 @@ def test_cli_import_list_show_eval_delete(cli, files):
     assert r.exit_code == 1 and "no run archive stored" in r.stderr
 
 
-@pytest.mark.slow
 def test_cli_bad_file_one_line_per_problem(cli, files, tmp_path):
-    cli("init")
+    assert cli("init", "--no-seeds").exit_code == 0
     bad = tmp_path / "bad.run"
     bad.write_text("1 Q0 d1 1 3 C\n1 Q0 d1 2 2 C\n")
     r = cli("runs", "import", "-c", "robust03", "--qrels", files["qrels.txt"], bad)
@@ -180,20 +178,27 @@ def test_cli_bad_file_one_line_per_problem(cli, files, tmp_path):
     assert json.loads(r.stdout) == []
 
 
+@pytest.fixture
+def robust03_store(robust03_db_file, tmp_path):
+    """A writable copy of the seeded database with the robust03 archive imported (the
+    session's file, conftest.py: import_archive of ../shared/data's 17 runs and qrels)."""
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    path = tmp_path / "r03.duckdb"
+    shutil.copy(robust03_db_file, path)
+    with open_store(path) as store:
+        yield store
+
+
 @pytest.mark.slow
-def test_robust03_equals_trec_eval_and_official_maps(shared_data, seeded_store):
+def test_robust03_equals_trec_eval_and_official_maps(robust03_store):
     """All 17 robust03 runs: every run and topic equal to trec_eval (pytrec_eval) to 1e-4,
     and the MAPs equal to NIST's official summaries seeded under trec12/robust (printed to
     4 digits, so tolerance 5e-5)."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    store = seeded_store
-    runs_dir = shared_data / "trec" / "runs" / "robust03"
-    import_archive(
-        store,
-        "trec-robust-2003",
-        [runs_dir],
-        qrels_path=shared_data / "trec" / "qrels" / "qrels.robust03.txt",
-    )
+    store = robust03_store
     ev = evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
     assert len(ev.runs) == 17 and len(ev.topics) == 100
     arch = load_archive(store.con, "trec-robust-2003")
@@ -324,11 +329,12 @@ def test_eval_of_rows_stored_out_of_order(mem_store, tmp_path, monkeypatch):
     assert want.matrix("AP")[0].tolist() == pytest.approx([(1 + 2 / 3) / 2, 1 / 2])
     calls = []
     real = archive.load_coded
-    monkeypatch.setattr(
-        archive,
-        "load_coded",
-        lambda *a, **k: calls.append(k.get("byte_order", True)) or real(*a, **k),
-    )
+
+    def counted(*a, **k):
+        calls.append(k.get("byte_order", True))
+        return real(*a, **k)
+
+    monkeypatch.setattr(archive, "load_coded", counted)
     got = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
     np.testing.assert_array_equal(got.scores, want.scores)
     assert calls == [False]  # stored order held: no docnos read

@@ -223,12 +223,11 @@ def test_any_edit_of_the_archive_invalidates_stored_evaluations(tmp_path, mem_st
     assert not evalcache.save(con, pending) and _stored_rows(con) == 0
 
 
-@pytest.mark.slow
 def test_cli_eval_keeps_values_and_no_cache_neither_reads_nor_writes(cli, tmp_path):
     import duckdb
 
     q, paths = _write_archive(tmp_path)
-    assert cli("init").exit_code == 0
+    assert cli("init", "--no-seeds").exit_code == 0  # the collections: no seeds needed
     r = cli("runs", "import", "-c", "robust03", "--qrels", q, *paths)
     assert r.exit_code == 0, r.output
     assert r.stderr == ""  # no bar: stderr is not a terminal
@@ -285,7 +284,11 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
     measures = ["AP", "P@10", "Rprec", "nDCG", "Bpref"]
     for complete in (False, True):
         for tags in (None, ["run4", "run1", "run2"]):
-            seen = []
+            seen: list[tuple[int, int]] = []
+
+            def record(r: int, n: int, seen: list[tuple[int, int]] = seen) -> None:
+                seen.append((r, n))
+
             grouped = evaluate_stored(
                 mem_store.con,
                 CID,
@@ -293,7 +296,7 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
                 tags=tags,
                 complete=complete,
                 group_lines=150,
-                progress=lambda r, n, seen=seen: seen.append((r, n)),
+                progress=record,
             )
             assert len(seen) > 1 and sum(r for r, _ in seen) == len(grouped.runs)
             _same_evaluation(
@@ -319,14 +322,18 @@ def test_a_run_larger_than_a_group_is_evaluated_by_topic_ranges(tmp_path, mem_st
     )
     measures = ["AP", "P@10", "Rprec", "nDCG", "Bpref", "RR"]
     for complete in (False, True):
-        seen = []
+        seen: list[tuple[int, int]] = []
+
+        def record(r: int, n: int, seen: list[tuple[int, int]] = seen) -> None:
+            seen.append((r, n))
+
         ranged = evaluate_stored(
             con,
             CID,
             measures,
             complete=complete,
             group_lines=20,
-            progress=lambda r, n, seen=seen: seen.append((r, n)),
+            progress=record,
         )
         assert sum(r for r, _ in seen) == 5 and sum(n for _, n in seen) == sum(sizes.values())
         _same_evaluation(ranged, evaluate_stored(con, CID, measures, complete=complete))
@@ -352,7 +359,6 @@ def test_load_archive_reads_each_run_in_trec_eval_order(tmp_path, mem_store):
         assert list(zip(run.topic, run.docno, run.score, strict=True)) == want
 
 
-@pytest.mark.slow
 def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp_path):
     """`runs eval` opens the database for writing to keep its values on the same
     connection; when another process has it open (read-only), the command falls back to a
@@ -362,7 +368,7 @@ def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp
     import sys
 
     q, paths = _write_archive(tmp_path)
-    assert cli("init").exit_code == 0
+    assert cli("init", "--no-seeds").exit_code == 0  # the collections: no seeds needed
     assert cli("runs", "import", "-c", "robust03", "--qrels", q, *paths).exit_code == 0
     db = cli.db
     before = hashlib.sha256(db.read_bytes()).hexdigest()
@@ -378,6 +384,7 @@ def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert reader.stdout is not None
     try:
         assert reader.stdout.readline().strip() == "open"
         r = cli("runs", "eval", "-c", "robust03", "-m", "AP", "--json")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -19,6 +20,7 @@ from litaudit.runs.archive import load_archive
 from litaudit.runs.chunks import PieceReader
 from litaudit.runs.ingest import Grouping, import_archive
 from litaudit.runs.stored_eval import evaluate_stored
+from tests.typed import some
 
 CID = "trec-robust-2003"
 MEASURES = ["AP", "P@10", "Rprec", "nDCG@10", "Bpref"]
@@ -56,7 +58,11 @@ def _whole_and_pieces(tmp_path, paths, q, **kw):
     from litaudit.store.refdata import load_reference_data
 
     stores = []
-    for opts in ({}, {"grouping": Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)}):
+    whole_then_pieces: tuple[dict[str, Any], ...] = (
+        {},
+        {"grouping": Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)},
+    )
+    for opts in whole_then_pieces:
         s = open_store(":memory:")
         load_reference_data(s.con)
         import_archive(s, CID, paths, qrels_path=q, **opts, **kw)
@@ -235,7 +241,7 @@ def test_byte_order_codes_of_mostly_distinct_words(strings, seed):
     tails = (strings * 40_000)[:40_000]
     extra = [f"{x:09d}{s}" for x, s in zip(rng.integers(0, 10**9, 40_000), tails, strict=True)]
     values = strings + extra
-    words = strcodes.coded_words(pa.array(values, pa.string()))
+    words = some(strcodes.coded_words(pa.array(values, pa.string())))
     (codes,), n = strcodes.byte_order_codes([words], [len(values)])
     uniq = sorted(set(v.encode() for v in values))
     assert n == len(uniq)
@@ -274,7 +280,11 @@ def test_problems_of_a_file_in_pieces_are_listed_as_for_a_whole_file(tmp_path, m
     p.write_text("".join(lines))
     q = _qrels(tmp_path / "q.txt")
     listed = []
-    for opts in ({}, {"grouping": Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)}):
+    whole_then_pieces: tuple[dict[str, Any], ...] = (
+        {},
+        {"grouping": Grouping(group_bytes=GROUP, chunk_bytes=CHUNK)},
+    )
+    for opts in whole_then_pieces:
         with pytest.raises(ValidationFailed) as exc:
             import_archive(mem_store, CID, [p], qrels_path=q, **opts)
         listed.append([str(x) for x in exc.value.problems])

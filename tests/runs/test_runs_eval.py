@@ -217,7 +217,7 @@ def test_run_order_breaks_ties_at_float32_as_trec_eval():
     run = run_of("r", [("1", "A", 0.1 + 1e-12), ("1", "B", 0.1), ("1", "C", 0.05)])
     assert list(run.ranked().docno) == ["B", "A", "C"]
     assert list(run.top(1).docno) == ["B"]
-    only_b = Qrels(["1", "1"], ["A", "B"], [0, 1])
+    only_b = qrels_of([("1", "A", 0), ("1", "B", 1)])
     assert evaluate([run], only_b, ["P@1"]).matrix("P@1")[0, 0] == 1.0
 
 
@@ -242,7 +242,7 @@ def test_run_order_is_the_archives_order(rows):
 
     run = run_of("r", rows)
     ranked = run.ranked()
-    qrels = Qrels([t for t, _, _ in rows], [d for _, d, _ in rows], [1] * len(rows))
+    qrels = qrels_of([(t, d, 1) for t, d, _ in rows])
     c = code_archive(Archive("x", qrels, (run,), (RunInfo("r", None, None, None),)))
     for t, name in enumerate(c.topic_names):
         want = [c.docnos[d] for d in c.doc[c.topic == t]]

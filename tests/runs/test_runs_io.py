@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from litaudit.errors import InputError, ValidationFailed
 from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 from litaudit.runs.trec_io import read_qrels, read_run, read_runs
+from tests.typed import some
 
 GOOD = "1 Q0 d1 1 3.5 tagA\n1 Q0 d2 2 2.5 tagA\n2 Q0 d1 1 1e-3 tagA\n"
 
@@ -213,7 +214,7 @@ def test_fast_reader_declines_what_it_cannot_check():
     from litaudit.runs.fastread import fast_run as _fast_run
 
     ok = b"1\tQ0\td1\t1\t3\tT\n1\tQ0\td2\t2\t2\tT"
-    assert _fast_run(ok, None).tag == "T"  # no final newline
+    assert some(_fast_run(ok, None)).tag == "T"  # no final newline
     assert _fast_run(b"1\tQ0\td1\t1\t3\tT\n1\tQ0\td2\t2\t2\txT\n", None) is None  # tag suffix
     assert _fast_run(b"1\tQ0\td1\t1\t3\t\n", None) is None  # empty tag
     assert _fast_run(b"1\tQ0\td1\t9999999999\t3\tT\n", None) is None  # rank > int32

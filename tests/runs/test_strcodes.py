@@ -10,11 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litaudit.runs import strcodes
+from tests.typed import some
 
 # docnos: any text without NUL, with shared prefixes and lengths around the 8-byte words
 _docno = st.one_of(
     st.text(
-        st.characters(blacklist_characters="\x00", blacklist_categories=("Cs",)),
+        st.characters(exclude_characters="\x00", exclude_categories=["Cs"]),
         min_size=1,
         max_size=30,
     ),
@@ -38,7 +39,7 @@ def test_codes_are_byte_order_ranks(values, hashed_fold, threaded):
     # coded in up to three parts, as the importer codes the qrels and run files
     cut = sorted({0, len(values) // 3, len(values) // 2, len(values)})
     chunks = [values[a:b] for a, b in zip(cut[:-1], cut[1:], strict=True)]
-    parts = [strcodes.coded_words(pa.array(c, pa.string())) for c in chunks]
+    parts = [some(strcodes.coded_words(pa.array(c, pa.string()))) for c in chunks]
     old = strcodes.DENSE_MAX
     strcodes.DENSE_MAX = 0 if hashed_fold else old  # both ways of folding words
     try:
@@ -46,10 +47,10 @@ def test_codes_are_byte_order_ranks(values, hashed_fold, threaded):
             from concurrent.futures import ThreadPoolExecutor
 
             with ThreadPoolExecutor(max_workers=2) as pool:
-                codes, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks], pool.map)
+                per_part, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks], pool.map)
         else:
-            codes, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks])
-        codes = np.concatenate(codes) if codes else np.zeros(0, np.int32)
+            per_part, n = strcodes.byte_order_codes(parts, [len(c) for c in chunks])
+        codes = np.concatenate(per_part) if per_part else np.zeros(0, np.int32)
     finally:
         strcodes.DENSE_MAX = old
     ref, n_ref = reference(values)
@@ -62,7 +63,7 @@ def test_codes_are_byte_order_ranks(values, hashed_fold, threaded):
 
 def test_words_of_slices_and_nul():
     arr = pa.array(["zz", "abcdefgh", "abcdefghi", "a"]).slice(1, 2)  # offset into buffers
-    w = strcodes.words_of(arr)
+    w = some(strcodes.words_of(arr))
     assert len(w) == 2
     assert [int(x) for x in w[0]] == [int.from_bytes(b"abcdefgh", "big")] * 2
     assert [int(x) for x in w[1]] == [0, int.from_bytes(b"i" + b"\0" * 7, "big")]

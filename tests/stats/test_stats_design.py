@@ -79,7 +79,7 @@ def test_design_errors():
     with pytest.raises(ParameterError, match="exceeds"):
         design(4, 100, 101, 1)
     with pytest.raises(ParameterError, match="integer"):
-        design(4.5, 100, 0, 1)
+        design(4.5, 100, 0, 1)  # type: ignore[arg-type]  # the wrong type on purpose
     with pytest.raises(ParameterError, match="distinct"):
         assign_holdouts(["1", "1"], ["a", "b"], 1, 0)
 
@@ -146,7 +146,8 @@ def test_partial_cycle_and_seed():
     held = Counter(s for h in a.held_out for s in h)
     assert sum(held.values()) == 2 * 249
     assert all(len(h) == 2 for h in a.held_out)
-    r1 = assign_holdouts(range(20), sites[:4], 2, 2, rng=np.random.default_rng(7))
-    r2 = assign_holdouts(range(20), sites[:4], 2, 2, rng=np.random.default_rng(7))
+    topics = [str(t) for t in range(20)]
+    r1 = assign_holdouts(topics, sites[:4], 2, 2, rng=np.random.default_rng(7))
+    r2 = assign_holdouts(topics, sites[:4], 2, 2, rng=np.random.default_rng(7))
     assert r1 == r2
     assert r1.topics != tuple(str(t) for t in range(20))

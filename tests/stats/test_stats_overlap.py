@@ -26,7 +26,7 @@ from litaudit.stats.overlap import (
 )
 
 
-def entries(lists):
+def entries(lists) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """{(run, topic): [docs]} -> run, topic, doc arrays."""
     run, topic, doc = [], [], []
     for (r, t), docs in lists.items():
@@ -187,7 +187,6 @@ def test_rao_properties(arch, rnd):
 
 
 @settings(max_examples=150, deadline=None)
-@pytest.mark.slow
 @given(
     archives(),
     st.lists(st.tuples(st.integers(0, 2), st.integers(0, 14)), max_size=15, unique=True),

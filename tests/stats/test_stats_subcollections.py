@@ -181,7 +181,7 @@ def test_seeded_and_independent_of_batching_and_threads(monkeypatch):
         prep, labels, ("A", "B"), permutations=40, rng=np.random.default_rng(3), workers=2
     )
     monkeypatch.setattr(sc, "_BATCH_POSITIONS", 1)  # one split per batch
-    seen = []
+    seen: list[int] = []
     c = sc.subcollection_test(
         prep,
         labels,

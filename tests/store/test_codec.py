@@ -56,7 +56,7 @@ def test_round_trip_is_exact(t):
 
 
 def test_numpy_scalars_and_nan():
-    x = Leaf("a", np.float64(0.1 + 0.2), np.int64(3), np.bool_(True), None)
+    x = Leaf("a", np.float64(0.1 + 0.2), np.int64(3), np.bool_(True), None)  # type: ignore[arg-type]
     back = decode(Leaf, json.loads(dumps(x)))
     assert back == Leaf("a", 0.1 + 0.2, 3, True, None)
     assert type(back.value) is float and type(back.count) is int
@@ -136,6 +136,7 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
     assert (first.reused, again.reused, other.reused, seeded.reused) == (False, True, False, False)
     assert again.audit_id == first.audit_id and again.result == first.result
     assert len(calls) == 3 and len(list_audits(con)) == 3
+    assert first.audit_id is not None
     assert get_audit(con, first.audit_id).result == first.result
     unsaved = run_or_reuse(con, key(), compute, save=False)
     assert unsaved.audit_id is None and len(list_audits(con)) == 3
@@ -172,19 +173,23 @@ def _kinds_stored_by_the_code() -> dict[str, str]:
         consts = {
             t.id: n.value.value
             for n in tree.body
-            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+            if isinstance(n, ast.Assign)
+            and isinstance(n.value, ast.Constant)
+            and isinstance(n.value.value, str)
             for t in n.targets
             if isinstance(t, ast.Name)
         }
         for node in ast.walk(tree):
-            name = getattr(node, "func", None) and getattr(node.func, "id", "")
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", "")
             if name == "AuditKey":
                 kind = next(k.value for k in node.keywords if k.arg == "kind")
             elif name == "_stored":
                 kind = node.args[1]
             else:
                 continue
-            if isinstance(kind, ast.Constant):
+            if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
                 found[kind.value] = f"{path.name}:{node.lineno}"
             elif isinstance(kind, ast.Name) and kind.id in consts:
                 found[consts[kind.id]] = f"{path.name}:{node.lineno}"

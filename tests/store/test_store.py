@@ -86,6 +86,7 @@ def test_database_held_by_another_process_is_a_clear_error(tmp_path):
         stdout=subprocess.PIPE,
         text=True,
     )
+    assert holder.stdout is not None
     try:
         assert holder.stdout.readline().strip() == "ready"
         with pytest.raises(StoreLocked, match=r"in use by another process \(PID \d+\)"):
@@ -111,8 +112,10 @@ def test_models_and_tables_agree(mem_store):
     import datetime as dt
     import typing
 
-    for model in ALL_MODELS:
-        table = model.__tablename__
+    from sqlmodel import SQLModel
+
+    for model in typing.cast("list[type[SQLModel]]", ALL_MODELS):
+        table = str(model.__tablename__)
         cols = _db_columns(mem_store.con, table)
         hints = typing.get_type_hints(model)
         fields = set(model.model_fields)
