@@ -14,24 +14,15 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from litaudit.store.papers import COLUMNS as PAPERS_COLUMNS
+
 SOURCES = ("paper", "official")
 ROLES = ("proposed", "baseline", "official", "reproduction", "leaderboard")
 RUN_TYPES = ("automatic", "manual")
 STATUSES = ("draft", "verified", "retracted")
-# a paper as the curation export and the store folder write it (papers table columns)
-PAPER_KEYS = (
-    "bibkey",
-    "citation",
-    "title",
-    "authors",
-    "venue",
-    "year",
-    "doi",
-    "url",
-    "tags",
-    "notes",
-    "created_at",
-)
+# a paper as the curation export and the store folder write it: the papers table's
+# columns, as their owner lists them
+PAPER_KEYS = PAPERS_COLUMNS
 # Who produced a published number (results.reporter): the paper's authors, NIST's official
 # evaluation, a leaderboard's maintainers, the MTEB maintainers' own run, or not recorded.
 REPORTERS = ("authors", "nist", "leaderboard", "mteb", "pyserini", "unknown")
