@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 from typer._click.exceptions import UsageError  # typer >= 0.26 vendors click
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from litaudit import __version__
 from litaudit.defaults import MAX_PROBLEMS_SHOWN as MAX_SHOWN
@@ -106,6 +106,26 @@ _SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+# What the root's --help lists for each (the first paragraph of its help): listing them
+# loads none of their modules (tests/cli/test_command_imports.py checks each against the
+# command's own help and the whole screen against one made from the loaded commands).
+_LISTED_HELP: dict[str, str] = {
+    "init": "Create the database (if needed) and load seeds/, or bring an existing one up to them.",
+    "report": "Write an audit report of a collection, built only from stored audits.",
+    "db": "Create, migrate and inspect the database.",
+    "collections": "Test collections (ir_datasets ids, aliases, topic sets).",
+    "measures": "Measures in ir_measures syntax, with trec_eval aliases.",
+    "papers": "Add, list, show, edit and import (BibTeX) papers.",
+    "results": "Add, import, edit, verify, retract and export published results.",
+    "export-tree": "Write the store as a folder of small files, for git.",
+    "sync": "Bring the database to exactly a store folder, in one transaction.",
+    "check": "Check a store folder as `sync` would, for CI.",
+    "runs": "Import TREC run archives and evaluate them as trec_eval does.",
+    "audit": "Published results against the record and against chance (Carterette, SIGIR 2015)",
+    "reuse": "Can this test collection be trusted for systems that did not build it?",
+}
+
+
 def _typer(**kw: Any) -> typer.Typer:
     """A Typer app with the root's settings (which add_typer passes on to sub-apps)."""
     return typer.Typer(add_completion=False, pretty_exceptions_enable=False, **kw)
@@ -118,6 +138,7 @@ class _LazyCommands(dict):
     def __init__(self, eager):
         super().__init__(eager)
         self._todo = {name: (mod, attr) for name, mod, attr in _SUBCOMMANDS if name not in eager}
+        self.listing = False  # the root's --help is being written: names and help suffice
 
     def _load(self, name: str) -> None:
         import importlib
@@ -132,6 +153,8 @@ class _LazyCommands(dict):
         super().__setitem__(name, typer.main.get_group(holder).commands[name])
 
     def __getitem__(self, name):
+        if self.listing and name in self._todo:
+            return TyperCommand(name=name, help=_LISTED_HELP[name])
         if name in self._todo:
             self._load(name)
         return super().__getitem__(name)
@@ -163,7 +186,14 @@ class _Root(_Group):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.commands = _LazyCommands(self.commands)
+        self.commands: _LazyCommands = _LazyCommands(self.commands)
+
+    def format_help(self, ctx, formatter) -> None:
+        self.commands.listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self.commands.listing = False
 
 
 app = _typer(

@@ -87,8 +87,8 @@ def test_runs_import_and_eval_load_no_pandas_scipy_sqlmodel_or_other_commands(tm
         )
 
 
-def test_help_still_loads_every_command():
-    """--help lists every sub-command (loading them all), so none is lost by loading late."""
+def test_help_lists_every_command():
+    """--help lists every sub-command, in order, so none is lost by loading late."""
     from typer.testing import CliRunner
 
     from litaudit.cli.main import _SUBCOMMANDS, app
@@ -99,3 +99,34 @@ def test_help_still_loads_every_command():
     assert [out.index(f"│ {name} ") for name in listed] == sorted(
         out.index(f"│ {name} ") for name in listed
     )
+
+
+def test_the_root_help_is_the_loaded_commands_own_and_loads_none(monkeypatch):
+    """The root's --help lists each sub-command from cli.main._LISTED_HELP without loading
+    it: each entry is the first paragraph of the command's own help, the screen is the one
+    made from the loaded commands, and no command module is imported for it."""
+    import inspect
+
+    import typer
+    from typer.core import TyperGroup
+    from typer.testing import CliRunner
+
+    from litaudit.cli import main as M
+
+    quick = CliRunner().invoke(M.app, ["--help"], terminal_width=100).output
+    group = typer.main.get_command(M.app)
+    assert isinstance(group, M._Root) and isinstance(group.commands, M._LazyCommands)
+    loaded = {name: group.commands[name] for name, _, _ in M._SUBCOMMANDS}  # loads them all
+    assert set(M._LISTED_HELP) == set(loaded)
+    for name, cmd in loaded.items():
+        assert M._LISTED_HELP[name] == inspect.cleandoc(cmd.help or "").split("\n\n")[0], name
+    monkeypatch.setattr(M._Root, "format_help", TyperGroup.format_help)  # lists loaded ones
+    full = CliRunner().invoke(M.app, ["--help"], terminal_width=100).output
+    assert quick == full and "│ reuse " in full
+    probe = (
+        "import sys\nfrom litaudit.cli.main import app\ntry:\n app(['--help'])\n"
+        "except SystemExit: pass\n"
+        "print([m for m in sys.modules if m.startswith('litaudit.cli.') and m != 'litaudit.cli.main'])"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
