@@ -18,6 +18,7 @@ from litaudit.analyses.agreement_randomization import AgreementTest
 from litaudit.analyses.subcollection_tau import SubcollectionTest, run_subcollections
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement import adjust_pvalues
+from litaudit.store.results import official_count
 
 SOURCE_2010 = "Carterette, Kanoulas, Pavlu, Fang, SIGIR 2010"
 SOURCE_2014 = "Voorhees, Lin, Efron, SIGIR 2014"
@@ -86,15 +87,10 @@ class Reference:
 def official_counts(con, cid: str) -> tuple[int | None, int | None]:
     """Distinct official runs and participants the store lists for the collection."""
     try:
-        r = con.execute(
-            "SELECT count(DISTINCT system), count(DISTINCT participant) FROM "
-            "results WHERE collection_id = ? AND source = 'official' AND "
-            "status <> 'retracted'",
-            [cid],
-        ).fetchone()
+        runs, participants = official_count(con, cid)
     except Exception:  # noqa: BLE001 - a store without results has no official list
         return None, None
-    return (int(r[0]) or None, int(r[1]) or None) if r else (None, None)
+    return runs or None, participants or None
 
 
 def coverage(runs: int, participants: int, topics: int, official) -> Coverage:

@@ -270,6 +270,16 @@ def official_runs(con, collection_id: str) -> list[tuple[str, str | None, str | 
     ).fetchall()
 
 
+def official_count(con, collection_id: str) -> tuple[int, int]:
+    """Distinct official runs and participants listed for a collection (not retracted)."""
+    r = con.execute(
+        "SELECT count(DISTINCT system), count(DISTINCT participant) FROM results "
+        "WHERE collection_id = ? AND source = 'official' AND status <> 'retracted'",
+        [collection_id],
+    ).fetchone()
+    return (int(r[0]), int(r[1])) if r else (0, 0)
+
+
 # provenance as analyses.population words it, computed in SQL so that rows come sorted
 _PROVENANCE = """
     CASE WHEN r.source = 'paper' AND p.citation IS NOT NULL THEN p.citation
