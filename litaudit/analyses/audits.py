@@ -15,11 +15,13 @@ software version), decoded into the same type (:mod:`litaudit.codec`), and retur
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from litaudit import __version__
@@ -138,12 +140,26 @@ _KEY = (
 )
 
 
+@functools.cache
+def code_digest() -> str:
+    """SHA-256 of litaudit's own source (every .py file under the package, by relative path),
+    computed once a process: stored with each audit, and an identical call hands back only
+    an audit the same code made (what an audit computes or says may change without the
+    version number changing)."""
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode("utf-8") + b"\0")
+        h.update(path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
 def save_audit(con, key: AuditKey, result: Any) -> int:
     """Insert an audit row and return its id."""
     row = con.execute(
-        f"INSERT INTO audits ({', '.join(_KEY)}, software_version, result) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        [*key.values(), __version__, dumps(result)],
+        f"INSERT INTO audits ({', '.join(_KEY)}, software_version, code_digest, result) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        [*key.values(), __version__, code_digest(), dumps(result)],
     ).fetchone()
     return int(row[0])
 
@@ -159,8 +175,9 @@ def save_audits(con, audits: list[tuple[AuditKey, Any]]) -> list[int]:
     types = {"seed": "BIGINT[]", "trials": "INTEGER[]"}
     sel = ", ".join(f"unnest(?::{types.get(c, 'VARCHAR[]')})" for c in cols)
     rows = con.execute(
-        f"INSERT INTO audits ({', '.join(cols)}, software_version) SELECT {sel}, ? RETURNING id",
-        [*data, __version__],
+        f"INSERT INTO audits ({', '.join(cols)}, software_version, code_digest) "
+        f"SELECT {sel}, ?, ? RETURNING id",
+        [*data, __version__, code_digest()],
     ).fetchall()
     return sorted(int(r[0]) for r in rows)  # ids come from the sequence in row order
 
@@ -209,12 +226,13 @@ def get_audit(con, audit_id: int) -> StoredAudit:
 def find_audit(
     con, *, kind: str, collection_id: str, measure: str | None, params: dict, input_fingerprint: str
 ) -> StoredAudit | None:
-    """The newest stored audit with exactly these inputs (for reuse by reports), or None."""
+    """The newest stored audit with exactly these inputs, made by this code (for reuse by
+    reports), or None."""
     r = con.execute(
         f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
         "AND measure IS NOT DISTINCT FROM ? AND params = ? AND input_fingerprint = ? "
-        "ORDER BY id DESC LIMIT 1",
-        [kind, collection_id, measure, dumps(params), input_fingerprint],
+        "AND code_digest = ? ORDER BY id DESC LIMIT 1",
+        [kind, collection_id, measure, dumps(params), input_fingerprint, code_digest()],
     ).fetchone()
     return _row(r) if r else None
 
@@ -250,8 +268,8 @@ def _identical(con, key: AuditKey) -> StoredAudit | None:
         f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
         "AND measure IS NOT DISTINCT FROM ? AND params = ? AND method = ? "
         "AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
-        "AND input_fingerprint = ? AND software_version = ? ORDER BY id DESC LIMIT 1",
-        [*key.values(), __version__],
+        "AND input_fingerprint = ? AND code_digest = ? ORDER BY id DESC LIMIT 1",
+        [*key.values(), code_digest()],
     ).fetchone()
     return _row(r) if r is not None else None
 
@@ -263,8 +281,8 @@ def identical_ids(con, keys: list[AuditKey]) -> list[int | None]:
     for kind in {k.kind for k in keys}:
         rows = con.execute(
             f"SELECT max(id), {', '.join(_KEY[1:])} FROM audits "
-            "WHERE kind = ? AND software_version = ? GROUP BY ALL",
-            [kind, __version__],
+            "WHERE kind = ? AND code_digest = ? GROUP BY ALL",
+            [kind, code_digest()],
         ).fetchall()
         for r in rows:
             found[(kind, *r[1:])] = int(r[0])

@@ -209,10 +209,10 @@ def _reuse(
 
 
 def _stored_verdict(con, cid: str, fingerprint: str, subcollections: bool) -> int | None:
-    """The newest stored verdict of the report's parameters for this archive; one stored by
-    an older version in another shape is passed over."""
+    """The newest stored verdict of the report's parameters for this archive, made by this
+    code (one stored by other code is passed over)."""
     from litaudit import defaults
-    from litaudit.analyses.audits import get_audit
+    from litaudit.analyses.audits import code_digest, get_audit
     from litaudit.analyses.verdict import KIND, collection_depth
     from litaudit.errors import StoreError
 
@@ -220,8 +220,8 @@ def _stored_verdict(con, cid: str, fingerprint: str, subcollections: bool) -> in
 
     rows = con.execute(
         "SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND input_fingerprint = ? ORDER BY id DESC",
-        [KIND, cid, fingerprint],
+        "AND input_fingerprint = ? AND code_digest = ? ORDER BY id DESC",
+        [KIND, cid, fingerprint, code_digest()],
     ).fetchall()
     for (vid,) in rows:
         try:

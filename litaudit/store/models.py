@@ -240,6 +240,7 @@ class Audit(SQLModel, table=True):
     software_version: str
     result: str
     created_at: dt.datetime | None = None
+    code_digest: str | None = None  # schema 011
 
 
 ALL_MODELS = [

@@ -142,6 +142,13 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
     assert unsaved.audit_id is None and len(list_audits(con)) == 3
     with pytest.raises(ValueError, match="no registered result type"):
         run_or_reuse(con, key("no-such-kind", {}), compute)
+    # an audit other code made (or one stored before schema 011) is not handed back
+    n = len(calls)
+    con.execute("UPDATE audits SET code_digest = 'other' WHERE id = ?", [first.audit_id])
+    fresh = run_or_reuse(con, key(), compute)
+    assert not fresh.reused and fresh.audit_id != first.audit_id and len(calls) == n + 1
+    again = run_or_reuse(con, key(), compute)
+    assert again.reused and again.audit_id == fresh.audit_id  # this code's, handed back
 
 
 def test_every_listed_kind_has_a_renderer_typed_with_its_result_type():
