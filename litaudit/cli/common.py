@@ -91,15 +91,27 @@ def open_read(ctx: typer.Context):
     return open_store(path, read_only=True)
 
 
-def open_write(ctx: typer.Context):
+def open_write(ctx: typer.Context, *, migrate: bool = True):
     """Open the existing database for writing, migrating it as needed (never creates
-    one: that is `litaudit init`'s, which opens the store itself)."""
+    one: that is `litaudit init`'s, which opens the store itself). ``migrate=False`` (a
+    dry run, which writes nothing): an outdated database is refused, not migrated."""
+    from litaudit.errors import SchemaOutdated
     from litaudit.runtime import tune_allocator
+    from litaudit.store import migrations
     from litaudit.store.db import open_store
 
     path = existing_db(ctx)
     tune_allocator()
-    return open_store(path, read_only=False)
+    store = open_store(path, read_only=False, migrate=migrate)
+    if not migrate and migrations.pending(store.con):
+        why = (
+            f"{path}: database schema version {migrations.db_version(store.con)} is older "
+            f"than this litaudit's ({migrations.code_version()}); a dry run writes nothing, "
+            "a migration included: run `litaudit db migrate` first"
+        )
+        store.close()
+        raise SchemaOutdated(why)
+    return store
 
 
 def parse_assignments(items: list[str], option: str = "--set") -> dict[str, str]:

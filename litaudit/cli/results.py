@@ -311,7 +311,7 @@ def import_(
     from litaudit.render.progress import progress_bar
 
     with (
-        open_write(ctx) as store,
+        open_write(ctx, migrate=not dry_run) as store,
         progress_bar("importing results", unit="rows", counts=("added",), quiet=json_out) as bar,
     ):
         reports = import_files(

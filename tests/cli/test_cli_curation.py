@@ -266,3 +266,24 @@ def test_an_unexpected_database_error_is_one_line(inited):
     assert r.exit_code == 1
     assert r.stderr.startswith(f"Error: {inited.db}: database error: ")
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.output
+
+
+def test_a_dry_run_import_does_not_migrate_an_outdated_database(cli, tmp_path):
+    """`results import --dry-run` writes nothing, a schema migration included: an outdated
+    database is refused with the command that migrates it, and stays as it was."""
+    import duckdb
+
+    from litaudit.store import migrations
+
+    assert cli("init", "--no-seeds").exit_code == 0
+    latest = migrations.code_version()
+    con = duckdb.connect(str(cli.db))
+    con.execute("DELETE FROM _migrations WHERE version = ?", [latest])  # as before it
+    con.close()
+    r = cli("results", "import", str(tmp_path / "any.csv"), "--dry-run")
+    assert r.exit_code == 1
+    assert f"database schema version {latest - 1} is older" in r.stderr
+    assert "a dry run writes nothing, a migration included: run `litaudit db migrate`" in r.stderr
+    con = duckdb.connect(str(cli.db), read_only=True)
+    assert latest not in {v for (v,) in con.execute("SELECT version FROM _migrations").fetchall()}
+    con.close()
