@@ -12,8 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from litaudit.curation.plan import UPDATABLE, ImportPlan, ImportProgress, PreparedResult
+from litaudit.curation.plan import ImportPlan, ImportProgress, PreparedResult, given_fields
 from litaudit.curation.row_fields import PAPER_FIELDS
+from litaudit.errors import Problem, ValidationFailed
 from litaudit.store import history as H
 from litaudit.store import papers as P
 from litaudit.store import results as R
@@ -72,12 +73,7 @@ def apply_plan(
         ids = _insert_results(con, plan, paper_ids, how, now, times)
         if progress is not None and ids:
             progress(added=len(ids))
-        updated = sum(
-            _update_existing(
-                con, r, who=who, reason=f"updated from {Path(plan.file).name}", now=now
-            )
-            for r in plan.updates
-        )
+        updated = _update_all(con, plan, who=who, now=now)
     return ImportReport(
         plan.file,
         len(ids),
@@ -141,20 +137,50 @@ def _insert_results(
     return ids
 
 
-def _update_existing(con, r: PreparedResult, *, who: str, reason: str, now) -> int:
-    """Write the fields of an existing result that the row changes, each in the history.
-    Returns 1 when something changed."""
-    assert r.existing_id is not None  # plan_import names the stored row of an update
-    old = dict(
-        zip(UPDATABLE, R.values(con, UPDATABLE, [r.existing_id])[r.existing_id], strict=True)
+def _update_all(con, plan: ImportPlan, *, who: str, now) -> int:
+    """Update the stored results the plan's rows name (``--on-existing update``): only the
+    fields the file has columns for. A retracted result is not brought back by an import
+    (that is `results reinstate`'s, with a reason): such a row is a problem, and nothing
+    of the import is written."""
+    given = given_fields(plan.columns)
+    reason = f"updated from {Path(plan.file).name}"
+    back = []
+    for r in plan.updates:
+        assert r.existing_id is not None  # plan_import names the stored row of an update
+        if "status" in given and r.values["status"] != "retracted":
+            (status,) = R.values(con, ("status",), [r.existing_id])[r.existing_id]
+            if status == "retracted":
+                back.append(r)
+    if back:
+        raise ValidationFailed(
+            [
+                Problem(
+                    plan.file,
+                    r.line,
+                    f"result #{r.existing_id} is retracted; an import does not bring it back "
+                    f"(`litaudit results reinstate {r.existing_id} --reason ...` does)",
+                    "status",
+                )
+                for r in back
+            ]
+        )
+    return sum(
+        _update_existing(con, r, given, who=who, reason=reason, now=now) for r in plan.updates
     )
-    changes = {c: r.values[c] for c in UPDATABLE if old[c] != r.values[c]}
+
+
+def _update_existing(con, r: PreparedResult, given, *, who: str, reason: str, now) -> int:
+    """Write the fields of ``given`` that the row changes in its stored result, each in
+    the history. Returns 1 when something changed."""
+    assert r.existing_id is not None  # plan_import names the stored row of an update
+    old = dict(zip(given, R.values(con, given, [r.existing_id])[r.existing_id], strict=True))
+    changes = {c: r.values[c] for c in given if old[c] != r.values[c]}
     if not changes:
         return 0
     if "value_text" in changes:
         changes["value"] = r.values["value"]
     R.update(con, r.existing_id, changes, at=now)
-    fields = [c for c in UPDATABLE if c in changes]
+    fields = [c for c in given if c in changes]
     H.record_many(
         con,
         ("result", [r.existing_id] * len(fields)),

@@ -52,6 +52,14 @@ class ImportPlan:
     existing: list[tuple[int, int]] = field(default_factory=list)  # (line, id) skipped
     differs: list[PreparedResult] = field(default_factory=list)  # same mode: other value
     unchanged: int = 0  # rows already stored exactly so (fail mode): nothing to do
+    columns: tuple[str, ...] | None = None  # the file's (None: every field is given)
+
+
+def given_fields(columns: tuple[str, ...] | None) -> tuple[str, ...]:
+    """The UPDATABLE fields a file with ``columns`` gives (None: all of them)."""
+    return tuple(
+        c for c in UPDATABLE if columns is None or ("value" if c == "value_text" else c) in columns
+    )
 
 
 # the fields of a stored result that an import may change (on_existing="update"); a row
@@ -108,7 +116,7 @@ def plan_import(
     today, UTC).
     """
     ctx = Context(con)
-    plan = ImportPlan(file=file)
+    plan = ImportPlan(file=file, columns=columns)
     problems = list(problems or [])
     seen: dict[tuple, int] = {}
     new_papers: dict[str, PreparedPaper] = {}
@@ -237,9 +245,7 @@ def _unchanged(con, stored: list[tuple[int, int, str, dict]], columns: tuple[str
     and every field of :data:`UPDATABLE` the file has a column for are the stored ones."""
     if not stored:
         return []
-    given = [
-        c for c in UPDATABLE if columns is None or ("value" if c == "value_text" else c) in columns
-    ]
+    given = list(given_fields(columns))
     if "value_text" not in given:
         given.append("value_text")
     from litaudit.store import results as R

@@ -99,6 +99,35 @@ def test_reimporting_the_stores_own_export_adds_nothing_and_reports_unchanged(cl
     assert stored() == n
 
 
+def test_an_update_import_neither_unretracts_nor_touches_absent_columns(cli, one, tmp_path):
+    """`--on-existing update` changes only the fields the file has columns for, and does
+    not bring a retracted result back (that is `results reinstate`'s, with a reason)."""
+    import csv
+
+    out = tmp_path / "one.csv"
+    assert cli("results", "export", str(out), "--paper", "zz2005test").exit_code == 0
+    assert cli("results", "retract", str(one), "--reason", "wrong table").exit_code == 0
+    (row,) = list(csv.DictReader(out.open(newline="", encoding="utf-8")))
+    assert row["status"] == "draft"  # as exported before the retraction
+    no_status = tmp_path / "no_status.csv"
+    with no_status.open("w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=[c for c in row if c != "status"])
+        w.writeheader()
+        w.writerow({c: v for c, v in row.items() if c != "status"})
+    r = cli("results", "import", str(no_status), "--on-existing", "update", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)[0]["updated"] == 0
+    r = cli("results", "import", str(out), "--on-existing", "update")
+    assert r.exit_code == 1
+    assert (
+        f"one.csv:2: status: result #{one} is retracted; an import does not bring it back "
+        f"(`litaudit results reinstate {one} --reason ...` does)"
+    ) in r.stderr
+    shown = json.loads(cli("results", "show", str(one), "--json").stdout)
+    assert shown["status"] == "retracted"
+    assert [h["action"] for h in shown["history"]] == ["import", "retract"]
+
+
 def test_a_changed_row_is_still_a_conflict(cli, one, tmp_path):
     out = tmp_path / "one.csv"
     cli("results", "export", str(out), "--paper", "zz2005test")
