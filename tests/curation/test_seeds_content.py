@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from litaudit.curation.fields import ROLES, RUN_TYPES, STATUSES, parse_value
+from litaudit.curation.rows import COLUMNS as EXPORT_COLUMNS
 from tests.typed import some
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,40 +26,9 @@ ROBUST04_CSV = SEEDS / "results" / "robust04_literature.csv"
 OFFICIAL_CSV = SEEDS / "results" / "trec_official.csv"
 ROBUST04 = "disks45/nocr/trec-robust-2004"
 
-# docs/DEVELOPING.md, "Results import format", in its order.
-COLUMNS = [
-    "source",
-    "paper",
-    "paper_citation",
-    "paper_title",
-    "paper_authors",
-    "paper_venue",
-    "paper_year",
-    "paper_doi",
-    "paper_url",
-    "paper_tags",
-    "track",
-    "collection",
-    "topic_set",
-    "n_topics",
-    "measure",
-    "value",
-    "system",
-    "participant",
-    "role",
-    "run_type",
-    "year",
-    "standard",
-    "location",
-    "transcribed_by",
-    "transcribed_at",
-    "status",
-    "notes",
-    "date",
-    "reporter",
-    "url",
-    "code_url",
-]
+# the results import/export columns in export order (docs/DEVELOPING.md, "Results import
+# format"; the test below checks the document names the same set)
+COLUMNS = list(EXPORT_COLUMNS)
 MSMARCO_CSV = SEEDS / "results" / "msmarco_leaderboards.csv"
 MTEB_CSV = SEEDS / "results" / "mteb_beir.csv.gz"
 DERIVED_CSV = SEEDS / "results" / "beir_averages.csv.gz"
