@@ -165,8 +165,8 @@ def test_the_rules_catch_a_leak(name, mod, names, bad):
 def test_importing_the_analyses_loads_no_rendering():
     code = (
         "import sys, pkgutil, importlib, litaudit.analyses as a\n"
-        "for m in pkgutil.iter_modules(a.__path__):\n"
-        "    importlib.import_module('litaudit.analyses.' + m.name)\n"
+        "for m in pkgutil.walk_packages(a.__path__, 'litaudit.analyses.'):\n"
+        "    importlib.import_module(m.name)\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'rich'\n"
         "             or m.startswith(('litaudit.render', 'litaudit.cli')))\n"
         "print(','.join(bad))\n"
@@ -257,16 +257,58 @@ def test_no_import_inside_a_function_that_hides_a_cycle():
     assert set(_cycles(_edges(in_functions=True))) == KNOWN_CYCLES
 
 
+def _idea(mod: str) -> str:
+    """What an analyses module belongs to: its sub-package (``litaudit.analyses.reuse.verdict``
+    -> ``litaudit.analyses.reuse``), or itself at the top level (``analyses.audits``)."""
+    parts = mod.split(".")
+    return ".".join(parts[:3]) if parts[:2] == ["litaudit", "analyses"] else mod
+
+
+def _idea_edges(edges: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph of the analyses collapsed to their ideas (sub-packages)."""
+    out: dict[str, set[str]] = {}
+    for a, targets in edges.items():
+        if not a.startswith("litaudit.analyses."):
+            continue
+        out.setdefault(_idea(a), set())
+        for b in targets:
+            if b.startswith("litaudit.analyses.") and _idea(b) != _idea(a):
+                out[_idea(a)].add(_idea(b))
+                out.setdefault(_idea(b), set())
+    return out
+
+
+def test_the_analyses_subpackages_import_one_another_without_a_cycle():
+    """A sub-package of the analyses is one idea (extreme-value audits, reusability,
+    agreement): one may use another, never both ways (imports inside functions count)."""
+    assert _cycles(_idea_edges(_edges(in_functions=True))) == []
+
+
+def test_the_subpackage_cycle_finder_finds_one():
+    a, b = "litaudit.analyses.a", "litaudit.analyses.b"
+    edges = {f"{a}.x": {f"{b}.y"}, f"{b}.y": set(), f"{b}.z": {f"{a}.w"}, f"{a}.w": set()}
+    assert _cycles(_idea_edges(edges)) == [frozenset({a, b})]
+    del edges[f"{b}.z"]
+    assert _cycles(_idea_edges(edges)) == []
+
+
 def test_the_cycle_finder_finds_one():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [frozenset({"a", "b", "c"})]
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
 def _private_imports(name: str, path: Path) -> list[str]:
-    """``from litaudit.x import _name`` in another module than x (dunders are fine)."""
+    """``from litaudit.x import _name`` in another module than x (dunders are fine), and a
+    private module (``litaudit.analyses.reuse._part``) imported from outside its package."""
     found = []
     for mod, names, line in _imports(name, path):
-        if names is None or not mod.startswith("litaudit") or mod == name:
+        if not mod.startswith("litaudit") or mod == name:
+            continue
+        parts = mod.split(".")
+        private = [i for i, p in enumerate(parts) if p.startswith("_") and not p.startswith("__")]
+        if private and not name.startswith(".".join(parts[: private[0]]) + "."):
+            found.append(f"{path.name}:{line}: {mod}")
+        if names is None:
             continue
         found += [
             f"{path.name}:{line}: {mod}.{n}"
@@ -294,6 +336,12 @@ def test_the_private_import_check_finds_one(tmp_path):
     bad = tmp_path / "x.py"
     bad.write_text("from litaudit.runs.archive import _hidden, __version__, shown\n")
     assert _private_imports("litaudit.other", bad) == ["x.py:1: litaudit.runs.archive._hidden"]
+    part = tmp_path / "y.py"  # a new file: syntax trees are cached by path
+    part.write_text("from litaudit.analyses.reuse._part import shown\n")
+    assert _private_imports("litaudit.analyses.extreme.best", part) == [
+        "y.py:1: litaudit.analyses.reuse._part"
+    ]
+    assert _private_imports("litaudit.analyses.reuse.verdict", part) == []
 
 
 def test_no_module_matches_pytests_test_file_pattern():
