@@ -17,9 +17,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from litaudit.analyses import best as B  # noqa: E402
-from litaudit.analyses import population  # noqa: E402
-from litaudit.analyses import summary as S  # noqa: E402
+from litaudit.analyses.extreme import best as B  # noqa: E402
+from litaudit.analyses.extreme import population  # noqa: E402
+from litaudit.analyses.extreme import summary as S  # noqa: E402
 from litaudit.curation.seed import load_seeds  # noqa: E402
 from litaudit.stats import intervals  # noqa: E402
 from litaudit.store.db import open_store  # noqa: E402

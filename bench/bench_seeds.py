@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args(argv)
-    from litaudit.analyses import best as B
+    from litaudit.analyses.extreme import best as B
     from litaudit.store.db import open_store
 
     with tempfile.TemporaryDirectory() as d:
@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
                 "ORDER BY 1, 2, 3"
             ).fetchall()
             # as the summary runs them: one read of every population, then each audit
-            from litaudit.analyses.population import load_population, select_population
+            from litaudit.analyses.extreme.population import load_population, select_population
 
             colls = {
                 r[0]: (r[1], r[2])

@@ -34,16 +34,16 @@ T = TypeVar("T")
 # the kind is stored or decoded (the analyses import this module). Adding a kind: one line
 # here, a renderer in litaudit.render.audits.RENDERERS (docs/DEVELOPING.md).
 KINDS: tuple[tuple[str, str], ...] = (
-    ("best", "litaudit.analyses.best:BestReport"),
-    ("claim", "litaudit.analyses.best:ClaimReport"),
-    ("history", "litaudit.analyses.best:HistoryReport"),
-    ("best-matrix", "litaudit.analyses.matrix:MatrixAudit"),
+    ("best", "litaudit.analyses.extreme.best:BestReport"),
+    ("claim", "litaudit.analyses.extreme.best:ClaimReport"),
+    ("history", "litaudit.analyses.extreme.best:HistoryReport"),
+    ("best-matrix", "litaudit.analyses.extreme.matrix:MatrixAudit"),
     ("reuse-rao", "litaudit.analyses.reuse:RAOReport"),
     ("reuse-lou", "litaudit.analyses.reuse:LOUReport"),
     ("reuse-subcollections", "litaudit.analyses.subcollection_tau:SubcollectionReport"),
     ("reuse-agreement", "litaudit.analyses.agreement:ReuseAgreement"),
     ("reuse-verdict", "litaudit.analyses.verdict:Verdict"),
-    ("baselines", "litaudit.analyses.baselines:BaselineStanding"),
+    ("baselines", "litaudit.analyses.extreme.baselines:BaselineStanding"),
 )
 _PATHS = dict(KINDS)
 

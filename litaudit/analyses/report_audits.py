@@ -60,7 +60,7 @@ def _last_id(con) -> int:
 def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Prepared:
     """The default-parameter audit of ``kind``: the stored one for the current results,
     else run and stored."""
-    from litaudit.analyses import best
+    from litaudit.analyses.extreme import best
 
     runners: dict[str, Callable[..., Any]] = {
         "best": best.run_best,
@@ -103,7 +103,7 @@ def prepare_report(
     sub-collection test to the reusability verdict (as `reuse verdict --subcollections`;
     off by default there and here: its random splits are most of the verdict's time); a
     stored verdict that has it is used either way. ``evidence``
-    (:class:`litaudit.analyses.claim_evidence.Asked`): the claim's run, runs to compare
+    (:class:`litaudit.analyses.extreme.claim_evidence.Asked`): the claim's run, runs to compare
     with and its baseline, for the claim audit (a claim given only as a run takes its
     value from it). The connection must be writable. ``progress``: told of the
     reusability verdict's steps when it is run, ``progress(0, total=n)`` first, then
@@ -126,12 +126,12 @@ def prepare_report(
             f"{len(measures)} measures ({', '.join(measures) or 'none'})"
         )
     if claim is not None:
-        from litaudit.analyses.best import check_claimed_value
+        from litaudit.analyses.extreme.best import check_claimed_value
 
         check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
     history = tuple(_literature(con, "history", ref.id, m, note, filters=filters) for m in measures)
-    from litaudit.analyses.best import Claim
+    from litaudit.analyses.extreme.best import Claim
 
     kw: dict[str, Any] = {"evidence": evidence} if asked else {}
     claimed = (

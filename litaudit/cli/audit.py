@@ -186,8 +186,8 @@ def _command(name: str):
 
 def _model(alpha: float, p: float, method: str, trials, seed, se: str | None):
     """The AuditModel of the model options (the Monte Carlo defaults filled in)."""
-    from litaudit.analyses.best import AuditModel
-    from litaudit.analyses.noise import parse_se
+    from litaudit.analyses.extreme.best import AuditModel
+    from litaudit.analyses.extreme.noise import parse_se
     from litaudit.stats.extreme import Sampling
 
     sampling = Sampling(method=method, trials=trials, seed=seed)
@@ -222,7 +222,7 @@ def best(
 ):
     """The population, the thresholds of its max and min, and the candidate best systems
     (Tables 2-3)."""
-    from litaudit.analyses.best import run_best
+    from litaudit.analyses.extreme.best import run_best
 
     model = _model(alpha, p, method, trials, seed, se)
     done = _run(ctx, no_save, run_best, collection, measure, filters=filters, model=model)
@@ -287,8 +287,8 @@ def claim(
     """A claim against the record, against chance (the max of N+1, or of N for a published
     result) and its own mu0 and interval; with its run, the same-topic comparison; with
     its baseline, the baseline's strength."""
-    from litaudit.analyses.best import Claim, run_claim
-    from litaudit.analyses.claim_evidence import Asked
+    from litaudit.analyses.extreme.best import Claim, run_claim
+    from litaudit.analyses.extreme.claim_evidence import Asked
 
     asked = Asked(run, tuple(against or ()), baseline, baseline_system, permutations)
     claimed = Claim(
@@ -317,7 +317,7 @@ def baselines(
 ):
     """A baseline against the published baselines, the same model's reproductions and the
     best official run (Armstrong et al., CIKM 2009)."""
-    from litaudit.analyses.baselines import run_baselines
+    from litaudit.analyses.extreme.baselines import run_baselines
     from litaudit.render.audits import emit
 
     kw = dict(value=baseline, model=baseline_system, claim=claim_value)
@@ -350,8 +350,8 @@ def history(
     json_out: Json = False,
 ):
     """The record over time against the expected max and its threshold for the N so far."""
-    from litaudit.analyses.best import run_history
-    from litaudit.analyses.noise import parse_se
+    from litaudit.analyses.extreme.best import run_history
+    from litaudit.analyses.extreme.noise import parse_se
 
     kw = dict(filters=filters, alpha=alpha, reference=reference, by=by, se=parse_se(se))
     done = _run(ctx, no_save, run_history, collection, measure, **kw)
@@ -380,7 +380,7 @@ def summary(
     from litaudit.render.progress import progress_bar
 
     with progress_bar("audit best", unit="groups", quiet=json_out) as bar:
-        from litaudit.analyses.summary import run_summary
+        from litaudit.analyses.extreme.summary import run_summary
 
         kw = dict(min_n=min_n, alpha=alpha, p=p, filters=filters, progress=bar)
         rep = _run(ctx, no_save, run_summary, **kw)

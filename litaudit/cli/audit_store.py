@@ -123,9 +123,9 @@ def matrix(
 ):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics),
     with the standard error measured from its system x topic interaction."""
-    from litaudit.analyses.best import AuditModel
-    from litaudit.analyses.matrix import run_matrix
-    from litaudit.analyses.noise import parse_se
+    from litaudit.analyses.extreme.best import AuditModel
+    from litaudit.analyses.extreme.matrix import run_matrix
+    from litaudit.analyses.extreme.noise import parse_se
     from litaudit.render.audits import emit
     from litaudit.stats.extreme import Sampling
 

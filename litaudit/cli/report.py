@@ -87,7 +87,7 @@ def report(
     2021-12: the record when a paper was submitted). Missing audits are run
     and stored first.
     """
-    from litaudit.analyses.claim_evidence import Asked
+    from litaudit.analyses.extreme.claim_evidence import Asked
     from litaudit.render.progress import progress_bar
 
     target, fmt, path = _checked_target(ctx, claim, fmt, output)

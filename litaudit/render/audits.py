@@ -21,26 +21,26 @@ from typing import Any
 from litaudit import defaults
 from litaudit.analyses.agreement import ReuseAgreement
 from litaudit.analyses.audits import Audited, StoredAudit
-from litaudit.analyses.baselines import BaselineStanding
-from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport
-from litaudit.analyses.matrix import MatrixAudit
-from litaudit.analyses.population import PopulationSummary
-from litaudit.analyses.reuse import LOUReport, RAOReport
-from litaudit.analyses.subcollection_tau import SubcollectionReport
-from litaudit.analyses.summary import Summary
-from litaudit.analyses.verdict import Verdict
-from litaudit.analyses.wording import (
+from litaudit.analyses.extreme.baselines import BaselineStanding
+from litaudit.analyses.extreme.best import BestReport, ClaimReport, HistoryReport
+from litaudit.analyses.extreme.matrix import MatrixAudit
+from litaudit.analyses.extreme.population import PopulationSummary
+from litaudit.analyses.extreme.summary import Summary
+from litaudit.analyses.extreme.wording import (
     cited,
     fmt_n_star,
     history_reference_sentence,
     interaction_sentence,
     luck_sentence,
-    p_text,
     population_sentence,
     reference_sentence,
     summary_null_sentence,
     uninformative_sentence,
 )
+from litaudit.analyses.reuse import LOUReport, RAOReport
+from litaudit.analyses.subcollection_tau import SubcollectionReport
+from litaudit.analyses.verdict import Verdict
+from litaudit.analyses.wording import p_text
 from litaudit.codec import to_jsonable
 from litaudit.render import audits_evidence as evidence
 from litaudit.render import audits_reuse as reuse

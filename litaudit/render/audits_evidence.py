@@ -6,8 +6,8 @@ Imports only types from the analyses (never runs one); the sentences come comput
 
 from __future__ import annotations
 
-from litaudit.analyses.baselines import BaselineStanding
-from litaudit.analyses.claim_evidence import ClaimEvidence
+from litaudit.analyses.extreme.baselines import BaselineStanding
+from litaudit.analyses.extreme.claim_evidence import ClaimEvidence
 from litaudit.render.console import out, table
 
 

@@ -280,7 +280,7 @@ def official_count(con, collection_id: str) -> tuple[int, int]:
     return (int(r[0]), int(r[1])) if r else (0, 0)
 
 
-# provenance as analyses.population words it, computed in SQL so that rows come sorted
+# provenance as analyses.extreme.population words it, computed in SQL so that rows come sorted
 _PROVENANCE = """
     CASE WHEN r.source = 'paper' AND p.citation IS NOT NULL THEN p.citation
          WHEN r.track IS NOT NULL AND regexp_matches(r.track, '^trec[0-9-]')

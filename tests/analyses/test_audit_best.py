@@ -1,14 +1,14 @@
-"""Extreme-value audits on the store (litaudit.analyses.best; Carterette, SIGIR 2015)."""
+"""Extreme-value audits on the store (litaudit.analyses.extreme.best; Carterette, SIGIR 2015)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from litaudit.analyses import best as B
-from litaudit.analyses import summary as S
 from litaudit.analyses.audits import get_audit, list_audits
-from litaudit.analyses.population import Tally
+from litaudit.analyses.extreme import best as B
+from litaudit.analyses.extreme import summary as S
+from litaudit.analyses.extreme.population import Tally
 from litaudit.codec import dumps
 from litaudit.errors import LitauditError, NotFound, ParameterError
 from litaudit.stats import extreme as E

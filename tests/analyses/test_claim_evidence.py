@@ -49,7 +49,7 @@ def _official_map(shared: Path) -> dict[str, str]:
 def test_every_archive_run_reproduces_its_official_map(robust03_db, shared_data):
     # the bar of issue 21: a run of the robust03 archive given as --run reproduces the
     # MAP NIST published for it (official_summaries.csv, trec12/robust), to 4 digits
-    from litaudit.analyses.claim_run import check_reproduction, evaluate_claim_run
+    from litaudit.analyses.extreme.claim_run import check_reproduction, evaluate_claim_run
     from litaudit.store.db import open_store
 
     official = _official_map(shared_data)

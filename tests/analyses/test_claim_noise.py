@@ -9,8 +9,8 @@ import math
 import numpy as np
 import pytest
 
-from litaudit.analyses import best as B
-from litaudit.analyses.noise import parse_se
+from litaudit.analyses.extreme import best as B
+from litaudit.analyses.extreme.noise import parse_se
 from litaudit.errors import ParameterError
 from tests.conftest import SHARED_DATA
 from tests.typed import some

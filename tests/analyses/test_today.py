@@ -545,7 +545,7 @@ def test_undated_rows_fall_in_a_window_by_their_year(seeded_store):
 @pytest.mark.slow
 def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_store):
     from litaudit.analyses.audits import get_audit
-    from litaudit.analyses.summary import run_summary
+    from litaudit.analyses.extreme.summary import run_summary
 
     with seeded_store.transaction() as con:
         rep = run_summary(con)

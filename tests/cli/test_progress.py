@@ -98,7 +98,7 @@ def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_stor
 
 @pytest.mark.slow
 def test_audit_summary_reports_each_group(seeded_store):
-    from litaudit.analyses.summary import run_summary
+    from litaudit.analyses.extreme.summary import run_summary
 
     rec = Recorder()
     rep = run_summary(seeded_store.con, save=False, progress=rec)

@@ -14,10 +14,10 @@ import pytest
 PKG = Path(__file__).resolve().parents[2] / "litaudit"
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 # what render may take from the analyses: result types, constants, and reading stored
-# audits; never a function that computes or stores one
-# audits; never a function that computes or stores one. analyses.wording turns typed
-# results into the sentences the claim audit stores (string formatting, no statistic): the
-# renderers use the same functions so that terminal and report say the same words.
+# audits; never a function that computes or stores one. analyses.wording (how a p-value is
+# written) and each sub-package's wording turn typed results into the sentences the audits
+# store (string formatting, no statistic): the renderers use the same functions so that
+# terminal and report say the same words.
 RENDER_MAY_READ = {
     "litaudit.analyses.audits": {
         "StoredAudit",
@@ -29,11 +29,9 @@ RENDER_MAY_READ = {
         "result_type",
         "fingerprint",
     },
-    "litaudit.analyses.wording": {
-        "p_text",
-        "fmt_p",
+    "litaudit.analyses.wording": {"p_text", "fmt_p", "sci"},
+    "litaudit.analyses.extreme.wording": {
         "fmt_n_star",
-        "sci",
         "who",
         "result_label",
         "reference_sentence",
@@ -91,7 +89,7 @@ def _imports(name: str, path: Path):
                 if (PKG.parent / f"{mod}.{n}".replace(".", "/")).with_suffix(".py").exists()
                 or (PKG.parent / f"{mod}.{n}".replace(".", "/")).is_dir()
             ]
-            if submods:  # `from litaudit.analyses import best` imports a module
+            if submods:  # `from litaudit.analyses.extreme import best` imports a module
                 for sm in submods:
                     yield sm, None, node.lineno
             else:
@@ -152,8 +150,8 @@ def test_every_module_keeps_its_layer():
         ("litaudit.stats.x", "duckdb", None, True),
         ("litaudit.stats.x", "numpy", None, False),
         ("litaudit.analyses.x", "litaudit.render.console", ["out"], True),
-        ("litaudit.render.x", "litaudit.analyses.best", ["run_best"], True),
-        ("litaudit.render.x", "litaudit.analyses.best", ["BestReport"], False),
+        ("litaudit.render.x", "litaudit.analyses.extreme.best", ["run_best"], True),
+        ("litaudit.render.x", "litaudit.analyses.extreme.best", ["BestReport"], False),
         ("litaudit.render.x", "litaudit.analyses.audits", ["save_audit"], True),
         ("litaudit.store.x", "litaudit.analyses.audits", ["fingerprint"], True),
     ],

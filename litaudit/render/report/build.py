@@ -160,7 +160,7 @@ def _conclusions(
             a for a in c.answers if a.startswith(("Against the record", "Sensitivity"))
         )
         out.append(Conclusion("record", record, f"claim audit #{c.audit}, {n}", where))
-        # the audit's own sentence (analyses.wording): it says "uninformative" itself
+        # the audit's own sentence (analyses.extreme.wording): it says "uninformative" itself
         # where the comparison with chance tells nothing
         chance = next((a for a in c.answers if a.startswith("Against chance")), "Against chance: -")
         evidence = f"claim audit #{c.audit}, the max of {c.n_draws} draws"

@@ -4,9 +4,9 @@ Carterette, "The Best Published Result is Random", SIGIR 2015: Table 2 (N, mean,
 max), Table 3 (mu0, the 1-2p interval, the candidate best set), the alpha threshold
 of the max, the record over the years against the expected max, and a claim audited
 against the record, against chance and by its own interval. The audits are typed results
-read from the store (:class:`~litaudit.analyses.best.BestReport` ...), run beforehand by
+read from the store (:class:`~litaudit.analyses.extreme.best.BestReport` ...), run beforehand by
 :func:`litaudit.analyses.report_audits.prepare_report`; the sentences are the ones the
-terminal prints (:mod:`litaudit.analyses.wording`).
+terminal prints (:mod:`litaudit.analyses.extreme.wording`).
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from __future__ import annotations
 import math
 
 from litaudit.analyses.audits import StoredAudit
-from litaudit.analyses.best import BestReport, ClaimReport, HistoryReport
-from litaudit.analyses.population import ResultRow
+from litaudit.analyses.extreme.best import BestReport, ClaimReport, HistoryReport
+from litaudit.analyses.extreme.population import ResultRow
+from litaudit.analyses.extreme.wording import cited, population_sentence, reference_sentence
 from litaudit.analyses.report_audits import Prepared
-from litaudit.analyses.wording import cited, population_sentence, reference_sentence
 from litaudit.render.report.model import (
     Candidate,
     ClaimSection,
@@ -166,7 +166,7 @@ def claim_section(
     """The claim audit of ``value`` from its stored 'claim' audit.
 
     Its sentences and numbers are those of the stored result (kind 'claim', written by
-    :func:`litaudit.analyses.best.run_claim`), so the report says what the terminal said.
+    :func:`litaudit.analyses.extreme.best.run_claim`), so the report says what the terminal said.
     """
     a = _stored(con, prepared, used)
     if a is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from litaudit.analyses.claim_evidence import ClaimEvidence
+    from litaudit.analyses.extreme.claim_evidence import ClaimEvidence
     from litaudit.analyses.verdict import Verdict
 
 import re

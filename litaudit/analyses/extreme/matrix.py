@@ -19,7 +19,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
-from litaudit.analyses.best import AuditModel
+from litaudit.analyses.extreme.best import AuditModel
 from litaudit.errors import LitauditError
 from litaudit.stats.intervals import BestAudit, audit_best
 from litaudit.stats.noise import TopicInteraction, topic_interaction
@@ -133,7 +133,7 @@ def _compute(
     _check_range(scores, matrix, paths, fmt, m)
     means = np.nanmean(scores, axis=1)
     if means.size < defaults.MIN_N:
-        from litaudit.analyses.population import too_few_message
+        from litaudit.analyses.extreme.population import too_few_message
 
         raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
     inter, source, use = _matrix_se(scores, model.se, model.alpha)

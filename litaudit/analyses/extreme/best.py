@@ -9,11 +9,11 @@ Reads the results of one collection and measure (with filters), runs
 * ``history``: the record replayed year by year (:class:`HistoryReport`).
 
 `audit summary` (every collection, measure and source at once) is in
-:mod:`litaudit.analyses.summary`.
+:mod:`litaudit.analyses.extreme.summary`.
 
 Every report states the population it used (:class:`PopulationSummary`: sources, roles,
 run types, topic sets, N of each) and the standard error its reference model used, with
-where it comes from (:mod:`litaudit.analyses.noise`: the model's sd / sqrt(n), one
+where it comes from (:mod:`litaudit.analyses.extreme.noise`: the model's sd / sqrt(n), one
 measured from stored per-topic scores, or one given); p-values are floored at
 ``defaults.P_FLOOR``. Every
 report carries the rows' provenance (paper citation, bibkey, DOI, URL, or TREC
@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from litaudit import defaults
-from litaudit.analyses import claim_evidence, wording
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
-from litaudit.analyses.claim_evidence import Asked, ClaimEvidence
-from litaudit.analyses.noise import NoiseChoice, RobustCheck, choose_se
-from litaudit.analyses.population import (
+from litaudit.analyses.extreme import claim_evidence, wording
+from litaudit.analyses.extreme.claim_evidence import Asked, ClaimEvidence
+from litaudit.analyses.extreme.noise import NoiseChoice, RobustCheck, choose_se
+from litaudit.analyses.extreme.population import (
     Filters,
     Population,
     PopulationSummary,
@@ -63,7 +63,7 @@ class AuditModel:
     """The reference model of an extreme-value audit: thresholds of the max and min at
     level ``alpha``; mu0 and the interval at probability ``p``; the standard error of one
     mean by ``se`` ('model', 'interaction', a value, or None: the default rule of
-    :mod:`litaudit.analyses.noise`); the max distribution computed by ``sampling``
+    :mod:`litaudit.analyses.extreme.noise`); the max distribution computed by ``sampling``
     (which fills in the Monte Carlo trials and seed)."""
 
     alpha: float = DEFAULT_ALPHA
@@ -277,7 +277,7 @@ class ClaimReport:
     the robust-spread sensitivity line when it changes the standing), (b) against chance
     (or "uninformative"), (c) the claim's own interval, how much of the record is luck
     (where the se is measured), then the reference model with its standard error
-    (:mod:`litaudit.analyses.wording`). ``stats`` holds every number
+    (:mod:`litaudit.analyses.extreme.wording`). ``stats`` holds every number
     (:class:`litaudit.stats.claim.ClaimAudit`: ``record``, ``chance``, ``interval``,
     ``reference``). ``subject``: the published result audited as one of the N (None for a
     new value, judged as one more draw); ``record_holder``: the best published result
@@ -366,7 +366,7 @@ def _subject_index(
 class Claim:
     """What `audit claim` audits: a new ``value`` (one more draw; a str keeps its printed
     digits) or a published result named by ``result_id`` or ``system`` (one of the N),
-    exactly one (or none with a run: :mod:`litaudit.analyses.claim_evidence`). ``n``
+    exactly one (or none with a run: :mod:`litaudit.analyses.extreme.claim_evidence`). ``n``
     overrides the number of experiments besides the claim (default: N for a new value,
     N - 1 for a published one); ``hidden_multiplier`` experiments run per experiment
     published."""
@@ -413,7 +413,7 @@ def run_claim(
 ) -> Audited[ClaimReport]:
     """Audit ``claim`` (:class:`Claim`) against the population under ``model``.
     ``evidence``: its run, runs to compare with, its baseline
-    (:mod:`litaudit.analyses.claim_evidence`)."""
+    (:mod:`litaudit.analyses.extreme.claim_evidence`)."""
     pop = population(con, collection, measure, filters)
     named = claim.result_id is not None or claim.system is not None
     claim_run, value, claimed = claim_evidence.claim_value(
@@ -534,7 +534,7 @@ def run_history(
     """Replay the results of a collection and measure over time, ``by`` date or year;
     ``auto``: by date when every result carries one, else by year. ``reference``:
     'running' (the results so far: no later result is used) or 'final' (all results: a
-    look-ahead). ``se``: see :mod:`litaudit.analyses.noise`. Stored unless
+    look-ahead). ``se``: see :mod:`litaudit.analyses.extreme.noise`. Stored unless
     ``save=False``."""
     if by not in HISTORY_STEPS:
         raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")

@@ -1,7 +1,7 @@
 """`audit summary`: the `best` audit (Carterette, SIGIR 2015, Tables 2-3) of every
 collection, measure and source in the store, with the groups too small to audit.
 
-Each group's audit is the one :mod:`litaudit.analyses.best` computes (exact method); an
+Each group's audit is the one :mod:`litaudit.analyses.extreme.best` computes (exact method); an
 identical stored audit is reused and the new ones are stored in one insert.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from litaudit.analyses.audits import AuditKey, identical_ids, save_audits
-from litaudit.analyses.best import (
+from litaudit.analyses.extreme.best import (
     DEFAULT_ALPHA,
     DEFAULT_P,
     SUMMARY_MIN_N,
@@ -20,7 +20,7 @@ from litaudit.analyses.best import (
     compute_best,
     population_params,
 )
-from litaudit.analyses.population import (
+from litaudit.analyses.extreme.population import (
     Filters,
     PopulationSummary,
     ResultRow,
@@ -57,7 +57,7 @@ class SummaryRow:
     gap_sd: float  # (threshold - mu) / sd
     uninformative: bool  # the threshold lies within defaults.UNINFORMATIVE_GAP_SD sd of mu
     audit_id: int | None
-    se_source: str = "model"  # the se of the group's reference model (analyses.noise)
+    se_source: str = "model"  # the se of the group's reference model (analyses.extreme.noise)
 
 
 @dataclass(frozen=True)

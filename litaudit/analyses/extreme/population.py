@@ -1,6 +1,6 @@
 """The population of published results that an extreme-value audit reads (Carterette,
 SIGIR 2015): the results of one collection and measure, narrowed by filters, with their
-provenance, and a fingerprint of what was read (:mod:`litaudit.analyses.best` audits it).
+provenance, and a fingerprint of what was read (:mod:`litaudit.analyses.extreme.best` audits it).
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@ comparison with the archive's runs, and its baseline's strength.
 
 :func:`read_claim_run` evaluates ``audit claim --run FILE`` before the claim is audited
 (a claim given only as a run takes its value from it); :func:`gather` then checks the
-run against the claimed value (:mod:`litaudit.analyses.claim_run`), pairs the claim's
+run against the claimed value (:mod:`litaudit.analyses.extreme.claim_run`), pairs the claim's
 per-topic scores with the archive's runs, judges ``--baseline`` against the references
-(:mod:`litaudit.analyses.baselines`), and, with the claim's run, redoes the chance check
+(:mod:`litaudit.analyses.extreme.baselines`), and, with the claim's run, redoes the chance check
 with the interaction se of the archive plus the run. Everything lands in one
 :class:`ClaimEvidence` on the claim's report.
 """
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from litaudit import defaults
 from litaudit.analyses.audits import fingerprint
-from litaudit.analyses.baselines import BaselineStanding, baseline_standing
-from litaudit.analyses.claim_run import (
+from litaudit.analyses.extreme.baselines import BaselineStanding, baseline_standing
+from litaudit.analyses.extreme.claim_run import (
     PairedSettings,
     RunEvaluation,
     SameTopic,
@@ -29,7 +29,7 @@ from litaudit.analyses.claim_run import (
     evaluate_claim_run,
     same_topic,
 )
-from litaudit.analyses.population import Population
+from litaudit.analyses.extreme.population import Population
 from litaudit.errors import ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats.extreme import Sampling

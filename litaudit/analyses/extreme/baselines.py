@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
-from litaudit.analyses.population import ResultRow, load_results, results_fingerprint
+from litaudit.analyses.extreme.population import ResultRow, load_results, results_fingerprint
 from litaudit.curation.filters import Filters
 from litaudit.errors import ParameterError
 
