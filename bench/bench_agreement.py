@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from litaudit.analyses import agreement as ag
-from litaudit.analyses import agreement_input as agin
+from litaudit.analyses.agreement import analysis as ag
+from litaudit.analyses.agreement import input as agin
 from litaudit.stats.agreement import chisq_gof
 from litaudit.stats.design import assign_holdouts
 

@@ -84,7 +84,7 @@ def main() -> int:
     if not DATA.is_dir():
         print(f"skipped: {DATA} is absent")
         return 0
-    from litaudit.analyses.agreement_input import read_score_matrix
+    from litaudit.analyses.agreement.input import read_score_matrix
 
     _, _, r04 = read_score_matrix(DATA / "pertopic" / "robust2004_ap.csv")
     _, _, a7 = read_score_matrix(DATA / "pertopic" / "adhoc7_ap.csv")

@@ -41,7 +41,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("reuse-rao", "litaudit.analyses.reuse:RAOReport"),
     ("reuse-lou", "litaudit.analyses.reuse:LOUReport"),
     ("reuse-subcollections", "litaudit.analyses.subcollection_tau:SubcollectionReport"),
-    ("reuse-agreement", "litaudit.analyses.agreement:ReuseAgreement"),
+    ("reuse-agreement", "litaudit.analyses.agreement.analysis:ReuseAgreement"),
     ("reuse-verdict", "litaudit.analyses.verdict:Verdict"),
     ("baselines", "litaudit.analyses.extreme.baselines:BaselineStanding"),
 )

@@ -12,7 +12,7 @@ its AP with nothing held out less the terms of the documents S loses (no mask of
 documents per subset). A hold-out assignment then picks one column per topic
 (:meth:`PoolScores.scores`), which makes hundreds of simulated assignments cost no more
 than one. ``simulate_pooling`` in
-:mod:`litaudit.analyses.agreement_input` does the same for one assignment through the
+:mod:`litaudit.analyses.agreement.input` does the same for one assignment through the
 general evaluator; the test suite checks that both agree.
 """
 

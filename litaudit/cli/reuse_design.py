@@ -167,7 +167,7 @@ def holdout_cmd(
     json_out: Json = False,
 ):
     """Write the round-robin assignment of held-out sites to topics (Table 1) as CSV."""
-    from litaudit.analyses.agreement_input import holdout_topic_ids, write_holdout_design
+    from litaudit.analyses.agreement.input import holdout_topic_ids, write_holdout_design
     from litaudit.cli.common import db_path
     from litaudit.files import STDOUT, check_target
     from litaudit.render.console import out, print_json
@@ -244,7 +244,7 @@ def agreement_cmd(
     """Agreement in significance, tau and RMSE between baseline and reuse topics
     (Carterette et al. 2010, Section 3.2)."""
     from litaudit import defaults
-    from litaudit.analyses.agreement_run import AgreementRequest
+    from litaudit.analyses.agreement.run import AgreementRequest
 
     req = AgreementRequest(
         collection=collection,
@@ -278,7 +278,7 @@ def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
     The pooling simulation and the randomization test each show a bar with their counts."""
     from contextlib import nullcontext
 
-    from litaudit.analyses.agreement_run import run_agreement
+    from litaudit.analyses.agreement.run import run_agreement
     from litaudit.cli.common import open_write
     from litaudit.render.progress import progress_bar
 
@@ -291,7 +291,7 @@ def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
 
 
 def _render(done, json_out: bool, show_pairs: bool) -> None:
-    from litaudit.analyses.agreement import checks_for
+    from litaudit.analyses.agreement.analysis import checks_for
     from litaudit.render.audits import emit, line, render_result, saved_footer
     from litaudit.render.console import out, table
 
@@ -376,7 +376,7 @@ def power_cmd(
 ):
     """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
     from litaudit import defaults
-    from litaudit.analyses.agreement_tables import power_rows
+    from litaudit.analyses.agreement.tables import power_rows
     from litaudit.render.console import out, print_json, table
 
     rows = power_rows(effect, topics, defaults.REUSE_ALPHA if alpha is None else alpha)
@@ -413,7 +413,7 @@ def table_cmd(
     """Observed against expected agreement in significance: expected table, exact and
     asymptotic chi-square p (Carterette et al. 2010, Section 3.2.1, Tables 3-5)."""
     from litaudit import defaults
-    from litaudit.analyses import agreement_tables as T
+    from litaudit.analyses.agreement import tables as T
     from litaudit.render.console import out, print_json, table
 
     a = defaults.REUSE_ALPHA if alpha is None else alpha

@@ -291,8 +291,8 @@ def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alp
     """`reuse verdict --scores`: the verdict of a per-topic score matrix (not stored)."""
     from pathlib import Path
 
-    from litaudit.analyses import agreement_input as agin
     from litaudit.analyses import verdict as V
+    from litaudit.analyses.agreement import input as agin
     from litaudit.analyses.audits import Audited
     from litaudit.errors import ParameterError
     from litaudit.render.progress import progress_bar

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from litaudit import defaults
-from litaudit.analyses.agreement import ReuseAgreement
+from litaudit.analyses.agreement.analysis import ReuseAgreement
 from litaudit.analyses.audits import Audited, StoredAudit
 from litaudit.analyses.extreme.baselines import BaselineStanding
 from litaudit.analyses.extreme.best import BestReport, ClaimReport, HistoryReport

@@ -8,7 +8,7 @@ Imports only types from the analyses (never runs one).
 
 from __future__ import annotations
 
-from litaudit.analyses.agreement import ReuseAgreement
+from litaudit.analyses.agreement.analysis import ReuseAgreement
 from litaudit.analyses.reuse import LOUReport, RAOReport
 from litaudit.analyses.subcollection_tau import SubcollectionReport
 from litaudit.analyses.verdict import Verdict

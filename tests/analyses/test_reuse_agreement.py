@@ -1,5 +1,5 @@
 """Agreement analysis on designs, the pooling simulation, audits and the `reuse` commands
-(Carterette et al., SIGIR 2010; litaudit.analyses.agreement, litaudit.cli.reuse_design)."""
+(Carterette et al., SIGIR 2010; litaudit.analyses.agreement.analysis, litaudit.cli.reuse_design)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
-from litaudit.analyses import agreement as ag
-from litaudit.analyses import agreement_input as agin
+from litaudit.analyses.agreement import analysis as ag
+from litaudit.analyses.agreement import input as agin
 from litaudit.errors import InputError, ParameterError
 from litaudit.stats.design import assign_holdouts
 from tests.typed import make_qrels, make_run

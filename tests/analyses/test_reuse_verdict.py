@@ -22,9 +22,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from litaudit.analyses import agreement_tables as T
 from litaudit.analyses import reuse_calibration as cal
 from litaudit.analyses import verdict as V
+from litaudit.analyses.agreement import tables as T
 from litaudit.analyses.agreement_randomization import (
     AgreementSettings,
     _held_matrix,
@@ -356,7 +356,7 @@ def robust03(robust03_db_file):
 
 @pytest.mark.slow
 def test_pool_scores_equal_the_pooling_simulation(robust03):
-    from litaudit.analyses.agreement_input import simulate_pooling
+    from litaudit.analyses.agreement.input import simulate_pooling
     from litaudit.analyses.holdout_pools import pool_scores
     from litaudit.runs.archive import load_archive
     from litaudit.store.db import open_store
@@ -379,7 +379,7 @@ def test_pool_scores_equal_the_pooling_simulation(robust03):
 @pytest.mark.slow
 def test_calibration_smoke(robust03):
     # a small version of each family of bench/bench_calibration.py
-    from litaudit.analyses.agreement_input import read_score_matrix
+    from litaudit.analyses.agreement.input import read_score_matrix
 
     _, c, data = robust03
     _, _, r04 = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
@@ -404,7 +404,7 @@ def test_calibration_smoke(robust03):
 
 @pytest.mark.slow
 def test_robust04_verdict_is_stable_across_20_seeds(robust03):
-    from litaudit.analyses.agreement_input import pseudo_sites, read_score_matrix
+    from litaudit.analyses.agreement.input import pseudo_sites, read_score_matrix
     from litaudit.analyses.verdict_wording import decision_sentence
 
     data = robust03[2]
@@ -561,8 +561,8 @@ def test_pool_depths_are_recorded_with_their_source(seeded_db_file):
 
 
 def test_randomization_test_of_a_design():
-    from litaudit.analyses import agreement_input as agin
-    from litaudit.analyses.agreement_run import randomization_test
+    from litaudit.analyses.agreement import input as agin
+    from litaudit.analyses.agreement.run import randomization_test
     from litaudit.errors import ParameterError
 
     rng = np.random.default_rng(2)

@@ -260,7 +260,7 @@ def test_pooling_simulation_reports_each_run_evaluated_pooled_and_evaluated_agai
     """`reuse agreement`'s pooling simulation: three steps per run announced first
     (evaluated on the full qrels, pooled, evaluated on the reduced qrels), the pooled
     pairs counted run by run and the judgments kept counted once."""
-    from litaudit.analyses import agreement_input as agin
+    from litaudit.analyses.agreement import input as agin
     from litaudit.runs.trec_io import read_qrels, read_run
     from tests.analyses.test_reuse_agreement import _tiny_archive
 
@@ -284,8 +284,8 @@ def test_pooling_simulation_reports_each_run_evaluated_pooled_and_evaluated_agai
 def test_randomization_test_reports_each_assignment():
     import numpy as np
 
-    from litaudit.analyses.agreement_input import ScoreDesign
-    from litaudit.analyses.agreement_run import randomization_test
+    from litaudit.analyses.agreement.input import ScoreDesign
+    from litaudit.analyses.agreement.run import randomization_test
 
     rng = np.random.default_rng(0)
     sites = ("A", "A", "B", "B", "C", "C")

@@ -2,9 +2,9 @@
 (Carterette, Kanoulas, Pavlu and Fang, "Reusable Test Collections Through Experimental
 Design", SIGIR 2010, Sections 3.2, 4.2, 4.3 and 5.1).
 
-Input is a :class:`~litaudit.analyses.agreement_input.ScoreDesign`: per-topic scores of
+Input is a :class:`~litaudit.analyses.agreement.input.ScoreDesign`: per-topic scores of
 runs, the site of every run, and the sites held out of every topic
-(:mod:`litaudit.analyses.agreement_input`). It comes from one of
+(:mod:`litaudit.analyses.agreement.input`). It comes from one of
 - :func:`simulate_pooling` (Section 4.3): on a judged collection, hold k sites out of each
   topic by round robin, keep only the judgments of documents in the depth-d pool of the
   other sites (unjudged = non-relevant) and evaluate every run on those reduced qrels;
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.agreement_input import ScoreDesign, Simulation, simulate_pooling
+from litaudit.analyses.agreement.input import ScoreDesign, Simulation, simulate_pooling
 from litaudit.analyses.audits import Audited
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.agreement import (

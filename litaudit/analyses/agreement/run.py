@@ -1,7 +1,7 @@
 """`litaudit reuse agreement` as a library call: assemble the design from one of its three
 inputs (a stored run archive, run files with qrels, or a per-topic score matrix), run
 the Section 3.2 analysis of Carterette, Kanoulas, Pavlu and Fang (SIGIR 2010,
-:func:`litaudit.analyses.agreement.analyze`) and, for a stored archive, save the audit.
+:func:`litaudit.analyses.agreement.analysis.analyze`) and, for a stored archive, save the audit.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses import agreement as ag
-from litaudit.analyses import agreement_input as agin
-from litaudit.analyses.agreement import Randomization, RandomizedAnalysis
+from litaudit.analyses.agreement import analysis as ag
+from litaudit.analyses.agreement import input as agin
+from litaudit.analyses.agreement.analysis import Randomization, RandomizedAnalysis
 from litaudit.analyses.audits import Audited
 from litaudit.errors import LitauditError, ParameterError
 
@@ -136,7 +136,7 @@ def run_agreement(
     writing, saved as an audit in one transaction, or the stored audit of an identical
     call), and with ``req.randomize`` the randomization test of the same design inside it. ``status(label, unit)``:
     a context around the pooling simulation (unit ``steps``: three per run, see
-    :func:`~litaudit.analyses.agreement_input.simulate_pooling`) and around the
+    :func:`~litaudit.analyses.agreement.input.simulate_pooling`) and around the
     randomization test (unit ``assignments``), which may yield their ``progress`` callback
     (``progress(steps, total=more, **counts)``)."""
     from litaudit.measures import parse_measure

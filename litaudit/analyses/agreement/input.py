@@ -2,7 +2,7 @@
 a :class:`ScoreDesign` (per-topic scores of runs, the site of every run, the sites held
 out of every topic) read from files or built from scores, and the pooling simulation of
 Section 4.3 that makes one from a run archive (:func:`simulate_pooling`). The analyses
-themselves are in :mod:`litaudit.analyses.agreement`.
+themselves are in :mod:`litaudit.analyses.agreement.analysis`.
 """
 
 from __future__ import annotations
