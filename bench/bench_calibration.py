@@ -1,6 +1,6 @@
 """Calibration of the reusability decision (issue 19, item 13).
 
-Families (litaudit/analyses/reuse_calibration.py says how each case is drawn); the
+Families (litaudit/analyses/reuse/calibration.py says how each case is drawn); the
 decision is the verdict's: the 90% interval of the held-out runs' relative shift against
 a margin of 1% of the mean score, every site pair held out with equal weight.
 - no bias, robust2004_ap.csv (110 runs x 249 topics, full judgments) with independent
@@ -31,7 +31,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from litaudit.analyses import reuse_calibration as cal
+from litaudit.analyses.reuse import calibration as cal
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 SEED = 11_2026  # the bench's own seed (case i of family f: [SEED + f, i])
@@ -39,7 +39,7 @@ NOISE = 0.02  # AP points: judging noise of the no-bias families
 
 
 def load_robust03() -> tuple:
-    from litaudit.analyses.coded_archive import load_coded
+    from litaudit.analyses.reuse.coded_archive import load_coded
     from litaudit.curation.seed import load_seeds
     from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
@@ -146,8 +146,8 @@ def order_free(db_path) -> bool:
 
     import numpy as np
 
-    from litaudit.analyses import verdict as V
-    from litaudit.analyses.coded_archive import load_coded
+    from litaudit.analyses.reuse import verdict as V
+    from litaudit.analyses.reuse.coded_archive import load_coded
     from litaudit.store.db import open_store
 
     t = time.perf_counter()

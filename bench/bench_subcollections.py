@@ -65,7 +65,7 @@ def obvious_maps(c, keep, labels, names) -> np.ndarray:
 
 
 def main() -> int:
-    from litaudit.analyses import coded_archive, subcollection_tau
+    from litaudit.analyses.reuse import coded_archive, subcollection_tau
     from litaudit.stats import subcollections as sc
 
     if not DATA.is_dir():

@@ -38,11 +38,11 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("claim", "litaudit.analyses.extreme.best:ClaimReport"),
     ("history", "litaudit.analyses.extreme.best:HistoryReport"),
     ("best-matrix", "litaudit.analyses.extreme.matrix:MatrixAudit"),
-    ("reuse-rao", "litaudit.analyses.reuse:RAOReport"),
-    ("reuse-lou", "litaudit.analyses.reuse:LOUReport"),
-    ("reuse-subcollections", "litaudit.analyses.subcollection_tau:SubcollectionReport"),
+    ("reuse-rao", "litaudit.analyses.reuse.overlap:RAOReport"),
+    ("reuse-lou", "litaudit.analyses.reuse.overlap:LOUReport"),
+    ("reuse-subcollections", "litaudit.analyses.reuse.subcollection_tau:SubcollectionReport"),
     ("reuse-agreement", "litaudit.analyses.agreement.analysis:ReuseAgreement"),
-    ("reuse-verdict", "litaudit.analyses.verdict:Verdict"),
+    ("reuse-verdict", "litaudit.analyses.reuse.verdict:Verdict"),
     ("baselines", "litaudit.analyses.extreme.baselines:BaselineStanding"),
 )
 _PATHS = dict(KINDS)

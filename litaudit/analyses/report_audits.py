@@ -187,9 +187,9 @@ def _reuse(
                 "section (import one with `litaudit runs import`)"
             ],
         )
-    from litaudit.analyses.archive_ranges import load_ranged
-    from litaudit.analyses.coded_archive import load_coded
-    from litaudit.analyses.verdict import VerdictSettings, run_verdict, verdict_steps
+    from litaudit.analyses.reuse.archive_ranges import load_ranged
+    from litaudit.analyses.reuse.coded_archive import load_coded
+    from litaudit.analyses.reuse.verdict import VerdictSettings, run_verdict, verdict_steps
 
     # by topic ranges (issue 24), unless the sub-collection analysis needs it whole
     loaded = load_coded(con, cid) if subcollections else load_ranged(con, cid)
@@ -213,7 +213,7 @@ def _stored_verdict(con, cid: str, fingerprint: str, subcollections: bool) -> in
     code (one stored by other code is passed over)."""
     from litaudit import defaults
     from litaudit.analyses.audits import code_digest, get_audit
-    from litaudit.analyses.verdict import KIND, collection_depth
+    from litaudit.analyses.reuse.verdict import KIND, collection_depth
     from litaudit.errors import StoreError
 
     depth, source = collection_depth(con, cid)

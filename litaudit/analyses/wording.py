@@ -1,6 +1,7 @@
-"""p-values and numbers in words, shared by every analysis and renderer: a p-value alone
-or as ``p = ...``, below its floor as ``< 1e-6``. The sentences of each analysis are in its
-sub-package (:mod:`litaudit.analyses.extreme.wording`, the reusability verdict's in its own).
+"""How a p-value is written, for every analysis and renderer: alone (``0.0123``) or as
+``p = 0.0123``, and below its floor as ``< 1e-6``. The sentences of each analysis are in
+its sub-package (:mod:`litaudit.analyses.extreme.wording`,
+:mod:`litaudit.analyses.reuse.wording`).
 """
 
 from __future__ import annotations

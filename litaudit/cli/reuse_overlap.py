@@ -58,7 +58,7 @@ def rao_cmd(
     json_out: Json = False,
 ):
     """Run Average Overlap of every run at depth K (Voorhees et al. SIGIR 2014)."""
-    from litaudit.analyses.reuse import run_rao
+    from litaudit.analyses.reuse.overlap import run_rao
     from litaudit.render.audits import emit
 
     with open_write(ctx) as store, _archive_bar("RAO", json_out) as bar:
@@ -83,9 +83,9 @@ def _archive_bar(what: str, quiet: bool):
 
 def _load(store, collection: str, bar, what: str):
     """The archive read by topic ranges
-    (:func:`~litaudit.analyses.archive_ranges.load_ranged`), the bar advanced through its
+    (:func:`~litaudit.analyses.reuse.archive_ranges.load_ranged`), the bar advanced through its
     load, then expecting the audit's pass over its ranges."""
-    from litaudit.analyses.archive_ranges import load_ranged
+    from litaudit.analyses.reuse.archive_ranges import load_ranged
 
     loaded = load_ranged(store.con, collection, progress=bar.advance)
     bar.expect(len(loaded[1].ranges))
@@ -95,16 +95,16 @@ def _load(store, collection: str, bar, what: str):
 
 def _whole_archive_bar(what: str, quiet: bool):
     """The bar of an audit of a whole archive in memory: its load's steps, then the audit."""
-    from litaudit.analyses.coded_archive import LOAD_STEPS
+    from litaudit.analyses.reuse.coded_archive import LOAD_STEPS
     from litaudit.render.progress import progress_bar
 
     return progress_bar(f"{what}: loading the archive", LOAD_STEPS + 1, quiet=quiet)
 
 
 def _load_whole(store, collection: str, bar, what: str):
-    """The coded archive (:func:`~litaudit.analyses.coded_archive.load_coded`), the bar
+    """The coded archive (:func:`~litaudit.analyses.reuse.coded_archive.load_coded`), the bar
     advanced through its steps, then labelled for the audit."""
-    from litaudit.analyses.coded_archive import load_coded
+    from litaudit.analyses.reuse.coded_archive import load_coded
 
     loaded = load_coded(store.con, collection, bar.advance)
     bar.update(description=f"{what} of {len(loaded[1].run):,} ranked documents")
@@ -127,7 +127,7 @@ def lou_cmd(
     json_out: Json = False,
 ):
     """Unique relevant documents per participant and leave-out-uniques (SIGIR 2014)."""
-    from litaudit.analyses.reuse import run_lou
+    from litaudit.analyses.reuse.overlap import run_lou
     from litaudit.render.audits import emit
 
     with open_write(ctx) as store, _archive_bar("LOU", json_out) as bar:
@@ -161,7 +161,7 @@ def subcollections_cmd(
     json_out: Json = False,
 ):
     """Kendall's tau between sub-collection rankings, randomization test (CIKM 2012)."""
-    from litaudit.analyses.subcollection_tau import (
+    from litaudit.analyses.reuse.subcollection_tau import (
         SUBCOLLECTION_BOTTOM,
         SubcollectionTest,
         run_subcollections,
@@ -291,9 +291,9 @@ def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alp
     """`reuse verdict --scores`: the verdict of a per-topic score matrix (not stored)."""
     from pathlib import Path
 
-    from litaudit.analyses import verdict as V
     from litaudit.analyses.agreement import input as agin
     from litaudit.analyses.audits import Audited
+    from litaudit.analyses.reuse import verdict as V
     from litaudit.errors import ParameterError
     from litaudit.render.progress import progress_bar
 
@@ -339,8 +339,8 @@ def _stored_verdict(
     quiet: bool,
 ):
     """`reuse verdict --collection`: the verdict of a stored run archive, saved as an audit."""
-    from litaudit.analyses import verdict as V
-    from litaudit.analyses.subcollection_tau import SubcollectionTest
+    from litaudit.analyses.reuse import verdict as V
+    from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
     from litaudit.render.progress import progress_bar
 
     total = V.verdict_steps(V.verdict_depths(depth), assignments, permutations, with_sub)

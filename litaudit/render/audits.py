@@ -37,9 +37,9 @@ from litaudit.analyses.extreme.wording import (
     summary_null_sentence,
     uninformative_sentence,
 )
-from litaudit.analyses.reuse import LOUReport, RAOReport
-from litaudit.analyses.subcollection_tau import SubcollectionReport
-from litaudit.analyses.verdict import Verdict
+from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
+from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
+from litaudit.analyses.reuse.verdict import Verdict
 from litaudit.analyses.wording import p_text
 from litaudit.codec import to_jsonable
 from litaudit.render import audits_evidence as evidence

@@ -9,9 +9,9 @@ Imports only types from the analyses (never runs one).
 from __future__ import annotations
 
 from litaudit.analyses.agreement.analysis import ReuseAgreement
-from litaudit.analyses.reuse import LOUReport, RAOReport
-from litaudit.analyses.subcollection_tau import SubcollectionReport
-from litaudit.analyses.verdict import Verdict
+from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
+from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
+from litaudit.analyses.reuse.verdict import Verdict
 from litaudit.render.console import out, table
 
 
@@ -210,7 +210,7 @@ def render_agreement(result: ReuseAgreement, audit_id: int | None) -> None:
 def render_verdict(v: Verdict, audit_id: int | None) -> None:
     """The reusability verdict (`reuse verdict`, `audit show`): the decision in one
     sentence first, then its rows, then what is shown beside them."""
-    from litaudit.analyses.verdict_wording import decision_sentence, sites_sentence
+    from litaudit.analyses.reuse.wording import decision_sentence, sites_sentence
 
     out.print(decision_sentence(v))
     if v.decision is not None:
@@ -230,7 +230,7 @@ def render_verdict(v: Verdict, audit_id: int | None) -> None:
 
 def _verdict_tests(v: Verdict) -> None:
     """The shift at every depth computed, with its interval and outcome."""
-    from litaudit.analyses.verdict_wording import outcome_words
+    from litaudit.analyses.reuse.wording import outcome_words
 
     if not v.tests:
         return

@@ -1,5 +1,5 @@
 """The reusability analyses read a stored archive a range of topics at a time
-(:mod:`litaudit.analyses.archive_ranges`): the same results, to the digit, as from the
+(:mod:`litaudit.analyses.reuse.archive_ranges`): the same results, to the digit, as from the
 whole archive in memory (issue 24)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from litaudit.analyses import reuse
-from litaudit.analyses.archive_ranges import load_ranged
-from litaudit.analyses.coded_archive import load_coded
-from litaudit.analyses.holdout_pools import pool_scores
+from litaudit.analyses.reuse import overlap
+from litaudit.analyses.reuse.archive_ranges import load_ranged
+from litaudit.analyses.reuse.coded_archive import load_coded
+from litaudit.analyses.reuse.holdout_pools import pool_scores
 
 CID = "trec-robust-2003"
 
@@ -44,10 +44,12 @@ def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, range_
     if range_lines == 1:
         assert len(ranged.ranges) >= len(whole.topic_names)
     for depth in (10, 100):
-        assert reuse.rao_of_archive(ranged, depth=depth, progress=ticks.append) == (
-            reuse.rao_of_archive(whole, depth=depth)
+        assert overlap.rao_of_archive(ranged, depth=depth, progress=ticks.append) == (
+            overlap.rao_of_archive(whole, depth=depth)
         )
-        assert reuse.lou_of_archive(ranged, depth=depth) == reuse.lou_of_archive(whole, depth=depth)
+        assert overlap.lou_of_archive(ranged, depth=depth) == overlap.lou_of_archive(
+            whole, depth=depth
+        )
     assert sum(ticks) == 2 * len(ranged.ranges)
     site = whole.participant_of_run
     a = pool_scores(ranged, site, k=2, depth=20)
@@ -61,7 +63,7 @@ def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store
     # the verdict's single passes (issue 24): every depth's shift from its table's
     # per-topic sums gathered range by range, LOU at every depth from one reading; both
     # as computed depth by depth on the whole archive
-    from litaudit.analyses.verdict_decision import pool_shifts
+    from litaudit.analyses.reuse.decision import pool_shifts
     from litaudit.stats.holdout_shift import holdout_shift
 
     store, whole = robust03_store
@@ -81,15 +83,15 @@ def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store
             np.testing.assert_array_equal(kept.ap, ps.ap)
             np.testing.assert_array_equal(kept.full, ps.full)
     ticks.clear()
-    got = reuse.lou_depths_of_archive(ranged, depths, progress=ticks.append)
+    got = overlap.lou_depths_of_archive(ranged, depths, progress=ticks.append)
     assert sum(ticks) == len(ranged.ranges)
     for d in depths:
-        assert got[d] == reuse.lou_of_archive(whole, depth=d)
+        assert got[d] == overlap.lou_of_archive(whole, depth=d)
 
 
 @pytest.mark.parametrize("seed", range(20))
 def test_find_sorted_dense_table_and_binary_search_agree(seed):
-    from litaudit.analyses.coded_archive import find_sorted
+    from litaudit.analyses.reuse.coded_archive import find_sorted
 
     rng = np.random.default_rng(seed)
     span = int(rng.integers(1, 5000))

@@ -1,4 +1,4 @@
-"""The pool table (:func:`litaudit.analyses.holdout_pools.pool_scores`) from the sites
+"""The pool table (:func:`litaudit.analyses.reuse.holdout_pools.pool_scores`) from the sites
 retrieving each relevant document: the same AP, to 1e-12, as building the kept-document
 mask of every held-out subset (the computation it replaced, kept here as the reference),
 on small random archives of 3 to 8 sites (issue 24)."""
@@ -11,8 +11,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from litaudit.analyses.coded_archive import CodedArchive
-from litaudit.analyses.holdout_pools import pool_scores
+from litaudit.analyses.reuse.coded_archive import CodedArchive
+from litaudit.analyses.reuse.holdout_pools import pool_scores
 
 
 def reference_pool_scores(c, site_of_run, *, k: int, depth: int):

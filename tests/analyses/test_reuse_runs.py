@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from litaudit.analyses import coded_archive, reuse, subcollection_tau
+from litaudit.analyses.reuse import coded_archive, overlap, subcollection_tau
 from litaudit.errors import InputError, ParameterError
 from litaudit.runs.model import Archive, RunInfo
 from tests.typed import make_qrels, make_run, some
@@ -87,7 +87,7 @@ def test_evaluate_means_of_some_runs_equals_the_full_evaluation(runs):
 
 def test_rao_and_lou_on_the_tiny_archive():
     arch = tiny_archive()
-    rao = reuse.rao_of_archive(arch, depth=2)
+    rao = overlap.rao_of_archive(arch, depth=2)
     # depth 2. topic 1: r1 {AA1, BB1}, r2 {BB2, AA2} (siteA), r3 {AA2, BB1} (siteB):
     # P_AA1 = P_BB2 = 1, P_BB1 = P_AA2 = 2. topic 2: r1 {AA3, BB3}, r2 {BB4, AA3},
     # r3 {BB3, AA3}: P_AA3 = P_BB3 = 2, P_BB4 = 1.
@@ -96,7 +96,7 @@ def test_rao_and_lou_on_the_tiny_archive():
     r3 = ((1 / 2 + 1 / 2) / 2 + (1 / 2 + 1 / 2) / 2) / 2
     assert [r.rao for r in rao.runs] == pytest.approx([r1, r2, r3], abs=1e-15)
     assert rao.n_participants == 2 and rao.lower_bound == 0.5
-    lou = reuse.lou_of_archive(arch, depth=2)
+    lou = overlap.lou_of_archive(arch, depth=2)
     # relevant: 1/AA1 (siteA only), 1/BB1 (both), 1/BB2 (siteA only), 2/AA3 (both),
     # 2/BB3 (both)
     assert (lou.n_relevant, lou.n_unique) == (5, 2)
@@ -440,7 +440,7 @@ def test_robust03_official_map(shared_data, robust03):
 def test_robust03_rao_and_uniques_against_sets(shared_data, robust03):
     arch, c, _ = robust03
     depth = 100
-    rao = reuse.rao_of_archive(arch, depth=depth, coded=c)
+    rao = overlap.rao_of_archive(arch, depth=depth, coded=c)
     assert rao.n_runs == 17 and rao.n_participants == 16  # uglasgow.ounis has 2 runs
     assert all(1 / 16 <= some(r.rao) <= 1 for r in rao.runs)
     # pure-Python sets: top 100 per participant and topic
@@ -469,7 +469,7 @@ def test_robust03_rao_and_uniques_against_sets(shared_data, robust03):
     unique: dict[str, int] = {}
     for (p, t), docs in top.items():
         unique[p] = unique.get(p, 0) + sum((t, d) in relevant and count[(t, d)] == 1 for d in docs)
-    lou = reuse.lou_of_archive(arch, depth=depth, coded=c)
+    lou = overlap.lou_of_archive(arch, depth=depth, coded=c)
     assert {p.participant: p.unique_relevant for p in lou.participants} == unique
     assert (lou.n_relevant, lou.n_unique) == (len(relevant), sum(unique.values()))
     assert lou.largest_participant == max(unique, key=unique.__getitem__)
@@ -480,7 +480,7 @@ def test_robust03_lou_against_pytrec_eval(shared_data, robust03):
     import pytrec_eval
 
     arch, c, _ = robust03
-    lou = reuse.lou_of_archive(arch, depth=100, coded=c)
+    lou = overlap.lou_of_archive(arch, depth=100, coded=c)
     # every run is automatic; rutcor03100 (MAP 0.0737) is below 0.1: 16 considered
     assert lou.n_considered == 16 and lou.n_unknown_type == 0
     row = {r.tag: r for r in lou.runs}

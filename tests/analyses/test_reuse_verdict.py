@@ -22,10 +22,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from litaudit.analyses import reuse_calibration as cal
-from litaudit.analyses import verdict as V
 from litaudit.analyses.agreement import tables as T
-from litaudit.analyses.agreement_randomization import (
+from litaudit.analyses.reuse import calibration as cal
+from litaudit.analyses.reuse import verdict as V
+from litaudit.analyses.reuse.holdout_agreement import (
     AgreementSettings,
     _held_matrix,
     _shift,
@@ -158,7 +158,7 @@ def test_renaming_the_sites_changes_no_digit():
 
 
 def test_sites_as_the_unit():
-    from litaudit.analyses.verdict_wording import sites_sentence
+    from litaudit.analyses.reuse.wording import sites_sentence
 
     rng = np.random.default_rng(5)
     names = [f"s{i}" for i in range(6)]
@@ -178,8 +178,8 @@ def test_sites_as_the_unit():
 
 
 def test_decision_sentence():
-    from litaudit.analyses.verdict_decision import DepthShift
-    from litaudit.analyses.verdict_wording import decision_sentence, depth_sentence
+    from litaudit.analyses.reuse.decision import DepthShift
+    from litaudit.analyses.reuse.wording import decision_sentence, depth_sentence
 
     rng = np.random.default_rng(3)
     names = [f"s{i}" for i in range(6)]
@@ -345,7 +345,7 @@ def test_cli_table_bad_input(cli, args, message):
 def robust03(robust03_db_file):
     """The session's seeded database with the robust03 archive (conftest.py; read-only),
     its coded archive, and ../shared/data."""
-    from litaudit.analyses.coded_archive import load_coded
+    from litaudit.analyses.reuse.coded_archive import load_coded
     from litaudit.store.db import open_store
     from tests.conftest import SHARED_DATA
 
@@ -357,7 +357,7 @@ def robust03(robust03_db_file):
 @pytest.mark.slow
 def test_pool_scores_equal_the_pooling_simulation(robust03):
     from litaudit.analyses.agreement.input import simulate_pooling
-    from litaudit.analyses.holdout_pools import pool_scores
+    from litaudit.analyses.reuse.holdout_pools import pool_scores
     from litaudit.runs.archive import load_archive
     from litaudit.store.db import open_store
 
@@ -405,7 +405,7 @@ def test_calibration_smoke(robust03):
 @pytest.mark.slow
 def test_robust04_verdict_is_stable_across_20_seeds(robust03):
     from litaudit.analyses.agreement.input import pseudo_sites, read_score_matrix
-    from litaudit.analyses.verdict_wording import decision_sentence
+    from litaudit.analyses.reuse.wording import decision_sentence
 
     data = robust03[2]
     tags, _, x = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
@@ -493,7 +493,7 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
 def test_robust03_renamed_participants_same_interval(robust03):
     # issue 19, item 10: the participants renamed (their order reversed) give the same
     # interval at every depth, to the last digit
-    from litaudit.analyses.verdict_decision import pool_shifts
+    from litaudit.analyses.reuse.decision import pool_shifts
 
     _, c, _ = robust03
     m = len(c.participant_names)

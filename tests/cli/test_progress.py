@@ -223,8 +223,8 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
     """`reuse rao`/`lou`/`verdict` load a whole archive at once: the bar moves through the
     load's steps (read, docnos coded, rows ordered, assembled), and a verdict's units add
     up to its total."""
-    from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
-    from litaudit.analyses.verdict import (
+    from litaudit.analyses.reuse.coded_archive import LOAD_STEPS, load_coded
+    from litaudit.analyses.reuse.verdict import (
         VerdictSettings,
         run_verdict,
         verdict_depths,

@@ -43,7 +43,7 @@ RENDER_MAY_READ = {
         "population_sentence",
         "cited",
     },
-    "litaudit.analyses.verdict_wording": {
+    "litaudit.analyses.reuse.wording": {
         "decision_sentence",
         "sites_sentence",
         "outcome_words",

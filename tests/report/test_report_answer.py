@@ -309,7 +309,7 @@ def test_legend_lies_below_the_data():
 
 
 def test_run_points_are_named_and_the_notable_ones_labelled():
-    from litaudit.analyses.reuse import RAOReport, RunRAO
+    from litaudit.analyses.reuse.overlap import RAOReport, RunRAO
     from litaudit.render.report.figures import rao_figure
     from litaudit.render.report.model import ReuseSection
 

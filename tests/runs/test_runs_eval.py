@@ -237,7 +237,7 @@ def test_run_order_breaks_ties_at_float32_as_trec_eval():
 def test_run_order_is_the_archives_order(rows):
     """Run.order ranks as code_archive (the analyses' coded archive) does: float32 score
     descending, docno descending, within each topic."""
-    from litaudit.analyses.coded_archive import code_archive
+    from litaudit.analyses.reuse.coded_archive import code_archive
     from litaudit.runs.model import Archive, RunInfo
 
     run = run_of("r", rows)

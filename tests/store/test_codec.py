@@ -93,7 +93,7 @@ def test_a_stored_audit_of_another_shape_is_one_clear_error(mem_store):
 
 def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
     from litaudit.analyses.audits import AuditKey, get_audit, kinds, list_audits, run_or_reuse
-    from litaudit.analyses.reuse import RAOReport
+    from litaudit.analyses.reuse.overlap import RAOReport
 
     assert kinds()["reuse-rao"] is RAOReport and "best" in kinds()
     from litaudit.store.refdata import resolve_collection

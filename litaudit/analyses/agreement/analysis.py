@@ -18,7 +18,7 @@ chi-square fit (:mod:`litaudit.stats.agreement`), Kendall's tau overall and per 
 participant-comparison tau and the RMSE (:mod:`litaudit.stats.rankcorr`).
 `reuse agreement` runs it on one assignment with the checks of :func:`checks_for`;
 `reuse verdict` and `report` show the agreement over random assignments of
-:mod:`litaudit.analyses.agreement_randomization` instead.
+:mod:`litaudit.analyses.reuse.holdout_agreement` instead.
 """
 
 from __future__ import annotations

@@ -193,7 +193,7 @@ def _conclusions(
                 )
             )
     if reuse is not None and reuse.verdict is not None:
-        from litaudit.analyses.verdict_wording import decision_sentence
+        from litaudit.analyses.reuse.wording import decision_sentence
 
         out.append(
             Conclusion(

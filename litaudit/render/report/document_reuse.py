@@ -48,7 +48,7 @@ def reuse_blocks(r: ReuseSection) -> list:
 def _reuse_verdict(r: ReuseSection, v) -> list:
     """The reusability decision in one sentence first, then its rows and the papers'
     reference values."""
-    from litaudit.analyses.verdict_wording import (
+    from litaudit.analyses.reuse.wording import (
         decision_sentence,
         outcome_words,
         sites_sentence,

@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from litaudit.analyses.extreme.claim_evidence import ClaimEvidence
-    from litaudit.analyses.verdict import Verdict
+    from litaudit.analyses.reuse.verdict import Verdict
 
 import re
 from dataclasses import dataclass
 
-from litaudit.analyses.reuse import LOUReport, RAOReport
-from litaudit.analyses.subcollection_tau import SubcollectionReport
+from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
+from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
 
 
 def anchor(*parts: str) -> str:

@@ -6,7 +6,7 @@ and AP per topic, averaged; the hold-out pool table: AP per topic and hold-out).
 archive need not be in memory at once: :class:`RangedArchive` holds what is the same for
 every topic (runs, participants, the qrels' topics in trec_eval order) and hands out the
 archive one range of topic ids at a time (:meth:`RangedArchive.parts`), each a
-:class:`~litaudit.analyses.coded_archive.CodedArchive` of those topics, as ``runs eval``
+:class:`~litaudit.analyses.reuse.coded_archive.CodedArchive` of those topics, as ``runs eval``
 reads large runs (its qrels cut to the same range). Each range is read from DuckDB once and
 kept in a temporary folder as numpy files (memory-mapped when read again), so the analyses' later passes (LOU at several
 depths, the pool table at several depths) read it back without DuckDB's sort work.
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from litaudit.analyses.coded_archive import CodedArchive, code_stored
+from litaudit.analyses.reuse.coded_archive import CodedArchive, code_stored
 from litaudit.errors import NotFound
 from litaudit.runs.archive import stored_fingerprint
 

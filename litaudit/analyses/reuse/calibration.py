@@ -167,7 +167,7 @@ def archive_case(
     """A run archive case: ``depth`` None scores with the full judgments (no bias by
     construction; ``noise`` as in :func:`matrix_case`), else the depth-``depth`` pools of
     the sites not held out."""
-    from litaudit.analyses.holdout_pools import pool_scores
+    from litaudit.analyses.reuse.holdout_pools import pool_scores
 
     site = _groups(len(coded.tags), sites, rng)
     ps = pool_scores(coded, site, k=defaults.AGREEMENT_K, depth=depth or 1)

@@ -1,11 +1,11 @@
 """What the reusability verdict shows beside its deciding test, never as a gate
-(:mod:`litaudit.analyses.verdict`).
+(:mod:`litaudit.analyses.reuse.verdict`).
 
 The archive's coverage against the official run list; leave-out-uniques over the depths
 tested and RAO (Voorhees, Lin, Efron, SIGIR 2014); the summary of sub-collection tau
 (Sanderson, Turpin, Zhang, Scholer, CIKM 2012); and the papers' reference values beside
 ours (:func:`references`), shown, never enforced. The paper's agreement-in-significance
-analysis is :mod:`litaudit.analyses.agreement_randomization`.
+analysis is :mod:`litaudit.analyses.reuse.holdout_agreement`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from litaudit.analyses.agreement_randomization import AgreementTest
-from litaudit.analyses.subcollection_tau import SubcollectionTest, run_subcollections
+from litaudit.analyses.reuse.holdout_agreement import AgreementTest
+from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest, run_subcollections
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement import adjust_pvalues
 from litaudit.store.results import official_count
@@ -172,7 +172,7 @@ def references(
 
 def lou_depths(reports: dict, lou_main, depth: int, depths) -> list[LOUDepth]:
     """LOU at every depth of ``depths``: ``lou_main`` (stored) at ``depth``, ``reports``
-    (:func:`~litaudit.analyses.reuse.lou_depths_of_archive`) at the others."""
+    (:func:`~litaudit.analyses.reuse.overlap.lou_depths_of_archive`) at the others."""
     reps = {**reports, depth: lou_main}
     return [
         LOUDepth(

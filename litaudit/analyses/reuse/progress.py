@@ -1,4 +1,4 @@
-"""The reusability verdict's progress units (:mod:`litaudit.analyses.verdict`): each pass
+"""The reusability verdict's progress units (:mod:`litaudit.analyses.reuse.verdict`): each pass
 over the archive counts :data:`PASS_STEPS` units, spread over its topic ranges as they are
 done, so that a bar moves with every range whatever their number; then one unit per
 random hold-out assignment and per sub-collection split."""
@@ -38,7 +38,7 @@ class Pass:
 
 def n_parts(coded) -> int:
     """The ranges a pass over ``coded`` goes through (1 for an archive in memory)."""
-    from litaudit.analyses.archive_ranges import RangedArchive
+    from litaudit.analyses.reuse.archive_ranges import RangedArchive
 
     return len(coded.ranges) if isinstance(coded, RangedArchive) else 1
 
@@ -47,7 +47,7 @@ def read_ranges(coded, tick: Callable[[int], None]) -> None:
     """The first reading of a ranged archive's ranges (from DuckDB: the costly pass), as
     one pass of units; nothing for a coded archive (loaded already, its units counted by
     the load)."""
-    from litaudit.analyses.archive_ranges import RangedArchive
+    from litaudit.analyses.reuse.archive_ranges import RangedArchive
 
     if not isinstance(coded, RangedArchive):
         return

@@ -17,8 +17,8 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
-from litaudit.analyses.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
-from litaudit.analyses.reuse import optional_float as _f
+from litaudit.analyses.reuse.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
+from litaudit.analyses.reuse.overlap import optional_float as _f
 from litaudit.errors import InputError, ParameterError
 from litaudit.stats import subcollections
 

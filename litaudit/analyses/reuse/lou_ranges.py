@@ -1,5 +1,5 @@
 """Leave-out-uniques of a ranged archive at several pool depths in one pass over its topic
-ranges (Voorhees, Lin, Efron, SIGIR 2014, Section 4; :mod:`litaudit.analyses.reuse`).
+ranges (Voorhees, Lin, Efron, SIGIR 2014, Section 4; :mod:`litaudit.analyses.reuse.overlap`).
 
 Per range and depth: the unique relevant documents (``overlap.unique_relevant`` of the
 rows retrieving a relevant document: no other row bears on them), then
@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from litaudit.analyses.coded_archive import (
+from litaudit.analyses.reuse.coded_archive import (
     CodedArchive,
     TopicColumns,
     evaluate_topics,

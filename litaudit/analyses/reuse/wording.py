@@ -1,4 +1,4 @@
-"""The reusability verdict in words (:mod:`litaudit.analyses.verdict`): string formatting
+"""The reusability verdict in words (:mod:`litaudit.analyses.reuse.verdict`): string formatting
 of its typed result, no statistic. :func:`decision_sentence` is the one sentence a
 collection builder can act on, the first line of `reuse verdict` and of the report's
 reusability section; the renderers use these functions so that terminal and report say
@@ -7,7 +7,7 @@ the same words.
 
 from __future__ import annotations
 
-from litaudit.analyses.verdict_decision import NO_DEPTH
+from litaudit.analyses.reuse.decision import NO_DEPTH
 from litaudit.stats.holdout_shift import LOSE, REUSABLE, HoldoutShift
 
 NOISE_SOURCE = "Voorhees et al. 2014"

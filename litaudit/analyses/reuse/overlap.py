@@ -1,8 +1,8 @@
 """Reusability from a run archive: run average overlap and leave-out-uniques (Voorhees,
 Lin, Efron, SIGIR 2014, through ``litaudit.stats.overlap``), saved as audits of kinds
 'reuse-rao' and 'reuse-lou', and the helpers the other reuse analyses share
-(sub-collections: :mod:`litaudit.analyses.subcollection_tau`; the verdict:
-:mod:`litaudit.analyses.verdict`). The ``*_of_archive`` functions take an in-memory
+(sub-collections: :mod:`litaudit.analyses.reuse.subcollection_tau`; the verdict:
+:mod:`litaudit.analyses.reuse.verdict`). The ``*_of_archive`` functions take an in-memory
 :class:`~litaudit.runs.model.Archive` (or its :class:`CodedArchive`) and do no I/O.
 """
 
@@ -16,9 +16,9 @@ from typing import Any
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.archive_ranges import RangedArchive
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
-from litaudit.analyses.coded_archive import (
+from litaudit.analyses.reuse.archive_ranges import RangedArchive
+from litaudit.analyses.reuse.coded_archive import (
     CodedArchive,
     TopicColumns,
     as_coded,
@@ -26,7 +26,7 @@ from litaudit.analyses.coded_archive import (
     evaluate_topics,
     load_coded,
 )
-from litaudit.analyses.lou_ranges import lou_by_ranges, top_rows
+from litaudit.analyses.reuse.lou_ranges import lou_by_ranges, top_rows
 from litaudit.errors import ParameterError
 from litaudit.stats import overlap
 
@@ -217,7 +217,7 @@ def _means_without_own_uniques(c: CodedArchive, measure: str, rel_rows, uni) -> 
 
 def _lou_ranged(r: RangedArchive, depth: int, measure: str, before, progress):
     """Unique relevant documents, and every run's mean ``measure`` before and after, of a
-    ranged archive (:func:`litaudit.analyses.lou_ranges.lou_by_ranges` at one depth)."""
+    ranged archive (:func:`litaudit.analyses.reuse.lou_ranges.lou_by_ranges` at one depth)."""
     return lou_by_ranges(r, (depth,), measure, before, progress)[depth]
 
 

@@ -446,9 +446,9 @@ def archive_agreement(
     """The agreement test on a run archive: pooling simulations at ``depth`` (sites =
     participants unless ``site_of_run`` is given). ``full=True`` scores every run with
     the full judgments on both sides instead (reusable by construction). ``pools``: the
-    :func:`~litaudit.analyses.holdout_pools.pool_scores` table of these sites, ``k`` and
+    :func:`~litaudit.analyses.reuse.holdout_pools.pool_scores` table of these sites, ``k`` and
     ``depth`` when the caller made it already."""
-    from litaudit.analyses.holdout_pools import pool_scores
+    from litaudit.analyses.reuse.holdout_pools import pool_scores
 
     k = settings.k
     site = coded.participant_of_run if site_of_run is None else np.asarray(site_of_run)

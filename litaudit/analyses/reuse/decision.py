@@ -1,4 +1,4 @@
-"""The decision of the reusability verdict (:mod:`litaudit.analyses.verdict`).
+"""The decision of the reusability verdict (:mod:`litaudit.analyses.reuse.verdict`).
 
 The question: would a new system's score be off by more than evaluation noise? The shift
 of held-out runs in a pooling simulation (Carterette, Kanoulas, Pavlu, Fang, SIGIR 2010,
@@ -13,7 +13,7 @@ the collection's pool depth (recorded with its source, or given); when it is unk
 there is one row per depth and no decision.
 
 Here: the outcomes, and the shift at each depth of an archive's pools and on a score
-matrix; their words are in :mod:`litaudit.analyses.verdict_wording`.
+matrix; their words are in :mod:`litaudit.analyses.reuse.wording`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.agreement_randomization import holdout_design
+from litaudit.analyses.reuse.holdout_agreement import holdout_design
 from litaudit.stats.holdout_shift import (
     INCONCLUSIVE,
     LOSE,
@@ -63,7 +63,7 @@ def pool_shifts(
     archive for every depth (``tick(1)`` after each range of a ranged archive): each
     depth's table is reduced to its per-topic sums range by range
     (:class:`~litaudit.stats.holdout_shift.TopicSums`), only ``keep``'s is kept whole."""
-    from litaudit.analyses.holdout_pools import PoolScores, pool_tables
+    from litaudit.analyses.reuse.holdout_pools import PoolScores, pool_tables
 
     site = coded.participant_of_run
     names = coded.participant_names

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from litaudit.analyses.coded_archive import CodedArchive, find_sorted
+from litaudit.analyses.reuse.coded_archive import CodedArchive, find_sorted
 from litaudit.errors import ParameterError
 
 
@@ -52,7 +52,7 @@ def pool_scores(
     c, site_of_run, *, k: int, depth: int, progress: Callable[[int], None] | None = None
 ) -> PoolScores:
     """The table of :class:`PoolScores` for runs grouped into sites ``site_of_run``; ``c``
-    a :class:`CodedArchive` or a :class:`~litaudit.analyses.archive_ranges.RangedArchive`
+    a :class:`CodedArchive` or a :class:`~litaudit.analyses.reuse.archive_ranges.RangedArchive`
     (each topic's rows are all its table needs: read a range of topics at a time, the
     ranges' tables placed at their topics' positions; ``progress(1)`` after each range)."""
     out: list[PoolScores] = []
@@ -84,7 +84,7 @@ def pool_tables(
     (their positions in ``c.topic_names``; the whole archive at once for a coded one).
     What does not depend on the depth (the relevant documents each run retrieves) is
     found once a range; ``progress(1)`` after each range."""
-    from litaudit.analyses.archive_ranges import RangedArchive
+    from litaudit.analyses.reuse.archive_ranges import RangedArchive
 
     site = np.asarray(site_of_run, dtype=np.int64)
     if site.size != len(c.tags):

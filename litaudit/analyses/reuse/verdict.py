@@ -4,7 +4,7 @@ The question it answers: would a new system's score be off by more than evaluati
 One of "reusable within 1%", "new systems lose more than 1%", "inconclusive" (with the
 interval), or no decision ("pool depth unknown", "not enough data").
 
-What decides (docs/STATISTICS.md, reusability; :mod:`litaudit.analyses.verdict_decision`):
+What decides (docs/STATISTICS.md, reusability; :mod:`litaudit.analyses.reuse.decision`):
 the shift of held-out runs in a pooling simulation at the collection's pool depth
 (Carterette, Kanoulas, Pavlu, Fang, SIGIR 2010, Sections 3.1, 3.2.3, 4.3), exact over
 every k-subset of sites held out with equal weight, its 90% interval over topics set
@@ -15,10 +15,10 @@ or the one given; when neither is known the shift is shown at every depth of
 
 What is shown beside it, never as a gate: the same shift with the sites as the unit; the
 paper's agreement-in-significance analysis over random assignments
-(:mod:`litaudit.analyses.agreement_randomization`); RAO and leave-out-uniques over the same depths
+(:mod:`litaudit.analyses.reuse.holdout_agreement`); RAO and leave-out-uniques over the same depths
 (Voorhees, Lin, Efron, SIGIR 2014); sub-collection tau (Sanderson, Turpin, Zhang,
 Scholer, CIKM 2012); each with the papers' reference values (in
-:mod:`litaudit.analyses.verdict_descriptive`). This module assembles them into the stored
+:mod:`litaudit.analyses.reuse.descriptive`). This module assembles them into the stored
 :class:`Verdict` (of a run archive, or of a score matrix).
 """
 
@@ -33,22 +33,9 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.agreement_randomization import (
-    AgreementSettings,
-    AgreementTest,
-    HoldoutDesign,
-    archive_agreement,
-    holdout_design,
-    matrix_agreement,
-)
 from litaudit.analyses.audits import Audited
-from litaudit.analyses.coded_archive import LOAD_STEPS, load_coded
-from litaudit.analyses.reuse import lou_depths_of_archive, run_rao, store_lou
-from litaudit.analyses.subcollection_tau import (
-    DEFAULT_SEED as SUBCOLLECTION_SEED,
-)
-from litaudit.analyses.subcollection_tau import SubcollectionTest
-from litaudit.analyses.verdict_decision import (
+from litaudit.analyses.reuse.coded_archive import LOAD_STEPS, load_coded
+from litaudit.analyses.reuse.decision import (
     NO_DEPTH,
     NOT_ENOUGH,
     OUTCOMES,
@@ -56,7 +43,7 @@ from litaudit.analyses.verdict_decision import (
     matrix_shift,
     pool_shifts,
 )
-from litaudit.analyses.verdict_descriptive import (
+from litaudit.analyses.reuse.descriptive import (
     Coverage,
     LOUDepth,
     RAOSummary,
@@ -68,8 +55,21 @@ from litaudit.analyses.verdict_descriptive import (
     references,
     subcollection_summary,
 )
-from litaudit.analyses.verdict_progress import PASS_STEPS, PASSES, Pass, n_parts, read_ranges
-from litaudit.analyses.verdict_wording import decision_sentence
+from litaudit.analyses.reuse.holdout_agreement import (
+    AgreementSettings,
+    AgreementTest,
+    HoldoutDesign,
+    archive_agreement,
+    holdout_design,
+    matrix_agreement,
+)
+from litaudit.analyses.reuse.overlap import lou_depths_of_archive, run_rao, store_lou
+from litaudit.analyses.reuse.progress import PASS_STEPS, PASSES, Pass, n_parts, read_ranges
+from litaudit.analyses.reuse.subcollection_tau import (
+    DEFAULT_SEED as SUBCOLLECTION_SEED,
+)
+from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
+from litaudit.analyses.reuse.wording import decision_sentence
 from litaudit.errors import ParameterError
 from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE
 
@@ -190,7 +190,7 @@ def run_verdict(
         raise ParameterError(f"alpha must be in (0, 0.5), got {alpha}")
     if not margin_pct > 0:
         raise ParameterError(f"the margin must be a positive percentage, got {margin_pct}")
-    from litaudit.analyses.archive_ranges import RangedArchive, load_ranged
+    from litaudit.analyses.reuse.archive_ranges import RangedArchive, load_ranged
 
     if loaded is None and not subcollections:  # read by topic ranges (issue 24)
         loaded = load_ranged(con, collection)  # its ranges are read by _archive_verdict
