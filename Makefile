@@ -33,11 +33,16 @@ browser:  ## install headless chromium for the HTML report test (Debian package)
 # in one worker, so its module fixtures (databases, imported archives) are built once.
 XDIST := -n auto --dist loadfile
 
+# Python caches compiled modules (tests' assertion-rewritten ones too) in __pycache__ unless
+# PYTHONDONTWRITEBYTECODE is set, as some shells and images do: a second run then compiles
+# nothing (each xdist worker, and each CLI subprocess, imports the package and the tests).
+test test-fast: export PYTHONDONTWRITEBYTECODE :=
+
 test: $(STAMP) browser  ## run the test suite
 	$(BIN)/python -m pytest $(XDIST)
 
 test-fast: $(STAMP)  ## the tests not marked slow (the loop while editing)
-	$(BIN)/python -m pytest $(XDIST) -m "not slow"
+	$(BIN)/python -m pytest $(XDIST) -m "not slow" --hypothesis-profile=fast
 
 BENCH_STAMP := $(VENV)/.bench-installed
 

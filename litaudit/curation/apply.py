@@ -65,10 +65,9 @@ def apply_plan(
     now = H.now()
     how = Recording(who, reason or f"imported from {Path(plan.file).name}", action, record)
     with store.transaction():
-        from litaudit.store.refdata import ensure_measure
+        from litaudit.store.refdata import ensure_measures
 
-        for m in sorted(plan.new_measures):
-            ensure_measure(con, m)
+        ensure_measures(con, sorted(plan.new_measures))
         paper_ids = _insert_papers(con, plan, how, now)
         ids = _insert_results(con, plan, paper_ids, how, now, times)
         if progress is not None and ids:

@@ -93,11 +93,12 @@ def parse_row(
     """One row's typed values, its bibkey and its missing required fields; its problems
     reported through ``bad`` (every field is checked, so that all are reported at once)."""
     d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
-    for k, text in d.items():
-        why = F.check_text(text)
-        if why:
-            bad(why, k)
-            d[k] = ""
+    if F.has_control(d.values()):  # one search of the row; then the fields, to name them
+        for k, text in d.items():
+            why = F.check_text(text)
+            if why:
+                bad(why, k)
+                d[k] = ""
     missing = [c for c in REQUIRED if F.blank(d.get(c))]
     for c in missing:
         if c not in absent:

@@ -92,8 +92,7 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
         _insert_aliases(con, old_aliases)
     added["collections"] += len(colls)
     _load_pool_depths(con, data["collections"])
-    for name in DEFAULT_MEASURES:
-        added["measures"] += ensure_measure(con, name)
+    added["measures"] += ensure_measures(con, DEFAULT_MEASURES)
     return added
 
 
@@ -155,32 +154,46 @@ def _column_types(cols) -> list[str]:
     return out
 
 
-def ensure_measure(con, name: str) -> int:
-    """Register a measure (by any spelling) if absent. Returns 1 if added."""
-    m = parse_measure(name)
-    if con.execute("SELECT 1 FROM measures WHERE name = ?", [str(m)]).fetchone():
-        return 0
-    fam = FAMILIES[m.family]
-    con.execute(
-        "INSERT INTO measures (name, family, cutoff, min_value, max_value, description) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            str(m),
-            m.family,
-            m.cutoff,
-            m.min_value,
-            m.max_value,
-            fam.description
-            + (f" at {m.cutoff}" if m.cutoff else "")
-            + (f"; relevant = grade >= {m.rel} (trec_eval -l {m.rel})" if m.rel else ""),
-        ],
-    )
-    for alias in aliases_for(m):
-        con.execute(
-            "INSERT INTO measure_aliases (alias, measure) VALUES (?, ?) ON CONFLICT DO NOTHING",
-            [alias, str(m)],
+def ensure_measures(con, names) -> int:
+    """Register the measures ``names`` (by any spelling) that are absent, with their
+    aliases, in one statement per table. Returns how many were added."""
+    have = set(con.execute("SELECT list(name) FROM measures").fetchone()[0] or ())
+    rows: list[list] = []
+    aliases: list[list] = []
+    for name in names:
+        m = parse_measure(name)
+        if str(m) in have:
+            continue
+        have.add(str(m))
+        fam = FAMILIES[m.family]
+        rows.append(
+            [
+                str(m),
+                m.family,
+                m.cutoff,
+                m.min_value,
+                m.max_value,
+                fam.description
+                + (f" at {m.cutoff}" if m.cutoff else "")
+                + (f"; relevant = grade >= {m.rel} (trec_eval -l {m.rel})" if m.rel else ""),
+            ]
         )
-    return 1
+        aliases += [[alias, str(m)] for alias in aliases_for(m)]
+    if rows:
+        con.execute(
+            "INSERT INTO measures (name, family, cutoff, min_value, max_value, description) "
+            "SELECT unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::INTEGER[]), "
+            "unnest(?::DOUBLE[]), unnest(?::DOUBLE[]), unnest(?::VARCHAR[])",
+            [list(c) for c in zip(*rows, strict=True)],
+        )
+    if aliases:
+        _insert_columns(
+            con,
+            "measure_aliases (alias, measure)",
+            [list(kv) for kv in dict(reversed(aliases)).items()],  # an alias once, its first
+            conflict=" ON CONFLICT DO NOTHING",
+        )
+    return len(rows)
 
 
 _REF_SQL = (

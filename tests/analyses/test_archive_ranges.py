@@ -59,6 +59,7 @@ def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, range_
     np.testing.assert_array_equal(a.full, b.full)
 
 
+@pytest.mark.slow
 def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store):
     # the verdict's single passes (issue 24): every depth's shift from its table's
     # per-topic sums gathered range by range, LOU at every depth from one reading; both

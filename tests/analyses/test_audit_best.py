@@ -151,6 +151,7 @@ def test_an_audit_stored_with_its_audit_id_inside_still_decodes(lit):
     assert get_audit(lit.con, some(done.audit_id)).result == done.result
 
 
+@pytest.mark.slow
 def test_fingerprint_is_independent_of_row_order_and_changes_with_the_data(mem_store):
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data

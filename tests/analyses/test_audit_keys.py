@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
+
 from tests.analyses.test_reuse_runs import write_tiny_files
 
 # kind -> (audits stored, the digests of their keys and results) (see _keys)
@@ -114,6 +116,7 @@ def _digest(x) -> str:
     return hashlib.sha256(json.dumps(x, sort_keys=True).encode()).hexdigest()[:16]
 
 
+@pytest.mark.slow
 def test_stored_audit_keys_do_not_change(cli, shared_data, tmp_path):
     assert cli("init", "--no-seeds").exit_code == 0
     _write_results(cli.db)

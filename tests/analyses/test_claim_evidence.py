@@ -68,6 +68,7 @@ def test_every_archive_run_reproduces_its_official_map(robust03_db, shared_data)
     assert len(checked) == 17
 
 
+@pytest.mark.slow
 def test_claim_of_a_published_run_with_its_run(rcli, shared_data):
     res = rcli(
         "audit", "claim", "-c", "robust03", "-m", "AP", "--system", "pircRBa1",
@@ -86,6 +87,7 @@ def test_claim_of_a_published_run_with_its_run(rcli, shared_data):
     assert "reproduces the claimed 0.3101" in ev["sentences"][0]
 
 
+@pytest.mark.slow
 def test_a_claim_the_run_does_not_reproduce(rcli, shared_data):
     res = rcli(
         "audit", "claim", "-c", "robust03", "-m", "AP", "--value", "0.3200",
@@ -103,6 +105,7 @@ def test_a_claim_the_run_does_not_reproduce(rcli, shared_data):
     assert (run["digits"], run["rounded"], run["reproduces"]) == (2, "0.31", True)
 
 
+@pytest.mark.slow
 def test_a_claim_given_only_as_a_run_takes_its_value(rcli, shared_data):
     res = rcli(
         "audit", "claim", "-c", "robust03", "-m", "AP",
@@ -125,6 +128,7 @@ def _matrix(db: Path) -> tuple[list[str], list[str], np.ndarray]:
     return list(ev.runs), list(ev.topics), ev.matrix("AP")
 
 
+@pytest.mark.slow
 def test_same_topic_tests_and_holm_against_scipy(rcli, robust03_db, shared_data):
     res = rcli(
         "audit", "claim", "-c", "robust03", "-m", "AP", "--value", "0.3101",
@@ -158,6 +162,7 @@ def test_same_topic_tests_and_holm_against_scipy(rcli, robust03_db, shared_data)
     assert [c["why"] for c in ev["same_topic"]["comparisons"]] == ["against", "against"]
 
 
+@pytest.mark.slow
 def test_chance_check_uses_the_interaction_se_of_archive_plus_run(rcli, robust03_db, shared_data):
     res = rcli(
         "audit", "claim", "-c", "robust03", "-m", "AP",
@@ -288,6 +293,7 @@ def test_a_bm25_baseline_of_0_45_is_weak_on_dl19(dl19_cli):
     assert b["below_median"] is None  # no published baseline of DL 2019 passage is stored
 
 
+@pytest.mark.slow
 def test_a_bm25_baseline_at_the_reproducible_value_is_not_weak(dl19_cli):
     for value in ("0.5058", "0.506", "0.5057", "0.5100"):  # 0.5057: within rounding
         res = dl19_cli(
@@ -345,6 +351,7 @@ def test_baseline_among_the_published_baselines_of_robust04(cli, seeded_db_file,
     assert b["below_median"] is (0.25 < med) and b["weak"] is (0.25 < med)
 
 
+@pytest.mark.slow
 def test_report_has_a_baseline_section_and_its_figures_in_json(dl19_cli, tmp_path):
     args = ("report", "-c", "dl19-passage", "-m", "nDCG@10", "--claim", "0.7000",
             "--baseline", "0.4500", "--baseline-system", "BM25")  # fmt: skip
@@ -375,6 +382,7 @@ def test_report_baseline_without_a_claim_is_a_clear_error(dl19_cli):
     assert "--baseline and --against need the claim: give --claim or --run" in res.output
 
 
+@pytest.mark.slow
 def test_a_published_result_whose_run_is_archived_is_compared_without_run(rcli):
     res = rcli("audit", "claim", "-c", "robust03", "-m", "AP", "--system", "aplrob03a", "--json")
     assert res.exit_code == 0, res.output

@@ -60,6 +60,7 @@ def test_parse_se():
             parse_se(bad)
 
 
+@pytest.mark.slow
 def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
     # TREC-7's per-topic AP (../shared/data/pertopic/adhoc7_ap.csv, the 103 official runs,
     # anonymised) stored as the evaluation of an archive of trec7: the population of the

@@ -8,11 +8,13 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litaudit.analyses.reuse.coded_archive import CodedArchive
 from litaudit.analyses.reuse.holdout_pools import pool_scores
+from tests.conftest import examples
 
 
 def reference_pool_scores(c, site_of_run, *, k: int, depth: int):
@@ -111,7 +113,8 @@ def random_archive(seed: int) -> tuple[CodedArchive, np.ndarray]:
     return c, site
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 8), st.sampled_from([2, 2, 1, 3]))
 def test_pool_scores_equal_the_masks_of_every_subset(seed, depth, k):
     c, site = random_archive(seed)

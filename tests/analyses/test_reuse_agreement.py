@@ -15,6 +15,7 @@ from litaudit.analyses.agreement import analysis as ag
 from litaudit.analyses.agreement import input as agin
 from litaudit.errors import InputError, ParameterError
 from litaudit.stats.design import assign_holdouts
+from tests.conftest import examples
 from tests.typed import make_qrels, make_run
 
 # ------------------------------------------------------------------ small designs
@@ -192,7 +193,7 @@ def test_simulation_drops_topics_without_relevant():
         )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(1, 4))
 def test_simulation_pools_what_each_runs_top_depth_holds(seed, depth):
     """The pools built on integer codes are those of the runs' own trec_eval rankings
@@ -488,6 +489,7 @@ def _tiny_archive(tmp_path, n_sites=4, runs_per_site=2, n_topics=24, seed=0):
     return paths
 
 
+@pytest.mark.slow
 def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     from litaudit.analyses.audits import get_audit, list_audits
     from litaudit.runs.ingest import import_archive

@@ -203,6 +203,7 @@ def audits(db: Path, kind: str):
         return list_audits(store.con, kind=kind)
 
 
+@pytest.mark.slow
 def test_cli_rao_and_lou(tiny_cli):
     res = tiny_cli("reuse", "rao", "--collection", "robust03", "--depth", "2")
     assert res.exit_code == 0, res.output
@@ -229,6 +230,7 @@ def test_cli_rao_and_lou(tiny_cli):
     assert "2 unique of 5 relevant documents" in res.output
 
 
+@pytest.mark.slow
 def test_cli_subcollections_and_verdict(tiny_cli):
     res = tiny_cli(
         "reuse",
@@ -427,7 +429,7 @@ def robust03():
     return arch, coded_archive.code_archive(arch), official
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="the module's robust03 archive: 2 s to read, for slow tests only")
 def test_robust03_official_map(shared_data, robust03):
     # trec_eval's MAP of each run as NIST published it (official_summaries.csv, 4 digits)
     arch, c, official = robust03

@@ -66,6 +66,7 @@ def test_shift_is_zero_when_scores_ignore_the_holdouts():
     assert r.outcome == H.REUSABLE and r.p_equivalence == 0.0 and r.p_loss == 1.0
 
 
+@pytest.mark.slow
 def test_shift_is_the_expectation_over_random_assignments():
     # the exact expectation equals the mean of the Monte Carlo shift over many random
     # assignments (topic order shuffled, round robin: with 30 topics, 5 full cycles of
@@ -490,6 +491,7 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     assert [t.depth for t in stored.tests] == [10, 20, 50, 100, 1000]
 
 
+@pytest.mark.slow
 def test_robust03_renamed_participants_same_interval(robust03):
     # issue 19, item 10: the participants renamed (their order reversed) give the same
     # interval at every depth, to the last digit

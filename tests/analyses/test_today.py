@@ -12,9 +12,12 @@ import json
 import shutil
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from litaudit.curation.filters import AUDIT, Filters, parse_date, where
 from litaudit.errors import LitauditError
+from tests.conftest import examples
 from tests.typed import some
 
 
@@ -280,6 +283,7 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
     assert t7["population"]["warning"] is None
 
 
+@pytest.mark.slow
 def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     base = ["-c", "beir/scifact/test", "-m", "nDCG@10", "--no-save", "--json"]
     recent = _audit(cli("audit", "best", *base, "--since", "2025", db=seeded_db_file))
@@ -561,6 +565,7 @@ def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_s
     assert [r.audit_id for r in again.rows] == [r.audit_id for r in rep.rows]
 
 
+@pytest.mark.slow
 def test_results_add_takes_a_date_and_a_reporter(cli, seeded_copy):
     r = cli(
         "results",
@@ -670,11 +675,9 @@ def test_history_by_year_or_date_on_request(cli, seeded_db_file):
 
 
 # ------------------------------------------------------------------ properties
-from hypothesis import assume, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(
         st.tuples(st.integers(0, 10_000).map(lambda k: k / 10_000), st.integers(0, 400)),

@@ -374,6 +374,7 @@ def test_errors_are_one_line_and_exit_1(cli, db, args, message):
     assert _n_audits(db) == 0
 
 
+@pytest.mark.slow
 def test_too_few_results_counts_the_retracted_ones(cli, db):
     # a population emptied by retractions (as init's seed sync retracts rows the seeds
     # no longer hold) says how many retracted results the audit left out, and how to see them

@@ -23,19 +23,30 @@ def inited(cli, seeded_db_file):
 
 @pytest.mark.slow
 def test_init_creates_the_database_and_prints_a_summary(cli):
+    from tests.cli.test_progress import BAR_MARKS
+
     r = cli("init")
     assert r.exit_code == 0, r.output
     assert r.stdout.startswith(f"{cli.db}: added 34495 results, 130 papers, 73 collections")
     assert "Results per collection and measure" in r.stdout
+    # CliRunner's stderr is not a terminal: no bar (tests/cli/test_progress.py)
+    assert not any(m in r.stderr for m in BAR_MARKS), r.stderr
 
 
 @pytest.mark.slow
 def test_init_twice_adds_nothing(inited):
+    def tables() -> dict:
+        return json.loads(inited("db", "info", "--json").stdout)["tables"]
+
+    before = tables()
+    assert before["results"] > 0
     r = inited("init", "--json")
     assert r.exit_code == 0
     data = json.loads(r.stdout)
-    assert data["added"]["results"] == 0 and data["added"]["papers"] == 0
+    assert data["added"] == {"results": 0, "papers": 0, "collections": 0, "measures": 0}
+    assert data["seeds"]["unchanged"] == before["results"]
     assert any(c["collection"] == "trec7" and c["measure"] == "AP" for c in data["counts"])
+    assert tables() == before
 
 
 # every command that opens the database, read or write: only `init` creates one
@@ -142,6 +153,7 @@ def test_import_error_is_one_line_per_problem_with_file_and_line(inited, tmp_pat
     assert "Traceback" not in r.output
 
 
+@pytest.mark.slow
 def test_import_dry_run_then_real(inited, tmp_path):
     f = write_csv(tmp_path / "r.csv", [GOOD[0], GOOD[1]])
     r = inited("results", "import", str(f), "--dry-run")
@@ -153,6 +165,7 @@ def test_import_dry_run_then_real(inited, tmp_path):
     assert sorted(x["value_text"] for x in rows) == ["0.30", "0.3574"]
 
 
+@pytest.mark.slow
 def test_edit_verify_retract_history(inited, tmp_path):
     inited("results", "import", str(write_csv(tmp_path / "r.csv", [GOOD[1]])))
     rid = json.loads(inited("results", "list", "--paper", "zz2005test", "--json").stdout)[0]["id"]
@@ -174,6 +187,7 @@ def test_edit_verify_retract_history(inited, tmp_path):
     assert r.exit_code == 1 and r.stderr.strip() == "Error: no result with id 999999"
 
 
+@pytest.mark.slow
 def test_export_round_trip_through_the_cli(inited, cli, tmp_path):
     out = tmp_path / "trec7.csv"
     r = inited("results", "export", str(out), "--collection", "trec7", "--measure", "AP")

@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from litaudit.errors import LitauditError
+from tests.conftest import examples
 from tests.typed import some
 
 SETTINGS = settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
@@ -96,6 +97,7 @@ def test_results_importer_never_crashes_and_never_writes_half(mem_store, tmp_pat
     run()
 
 
+@pytest.mark.slow
 def test_a_failed_real_import_writes_nothing(mem_store, tmp_path):
     """Not a dry run: whatever arbitrary bytes do, a failure leaves the store as it was."""
     from litaudit.curation.importer import import_files
@@ -156,6 +158,7 @@ def test_run_and_qrels_readers_never_crash(tmp_path_factory, data, gz):
 # ------------------------------------------------------------------ the curation round trip
 
 
+@pytest.mark.slow
 def test_curation_round_trip_through_the_cli(cli, tmp_path):
     """init, curate (papers with notes, with and without results; edits, verification,
     retraction), export to JSON, `init --no-seeds` a new database, import: the second
@@ -267,6 +270,7 @@ def test_curation_round_trip_through_the_cli(cli, tmp_path):
     assert (last["action"], last["field"], last["who"]) == ("edit", "value", "erin")
 
 
+@pytest.mark.slow
 def test_csv_export_round_trips_into_a_seeded_database(seeded_db_file, cli, tmp_path):
     db = tmp_path / "s.duckdb"
     shutil.copy(seeded_db_file, db)
@@ -378,6 +382,7 @@ def _no_controls(text: str) -> None:
     assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text), repr(text)
 
 
+@pytest.mark.slow
 def test_terminal_output_escapes_markup_and_strips_controls(cli, nasty_db):
     db, rid, pid = nasty_db
     for argv in (
@@ -423,6 +428,7 @@ def test_terminal_output_escapes_markup_and_strips_controls(cli, nasty_db):
     assert json.loads(js)["system"] == NASTY  # JSON keeps the data
 
 
+@pytest.mark.slow
 def test_reports_escape_stored_text_and_link_only_http(cli, nasty_db, tmp_path):
     db, rid, pid = nasty_db
     md_path = tmp_path / "r.md"
@@ -528,6 +534,7 @@ def test_the_same_problem_on_many_lines_reports_once(mem_store, tmp_path):
     assert msgs[0].startswith(f"{p}:2: ") and "(also on lines 3, 4, 5, 6, 7 and 16 more)" in msgs[0]
 
 
+@pytest.mark.slow
 def test_curation_export_carries_dates_reporters_and_links(seeded_db_file, cli, tmp_path):
     """Schema 003's columns (date, reporter, url, code_url) go through the curation export
     and back digit for digit; `--on-existing update` writes a changed reporter and date."""

@@ -85,6 +85,7 @@ def test_unknown_names_get_suggestions_from_ids_aliases_and_titles(seeded_store)
     assert names.suggest("zzz") == []
 
 
+@pytest.mark.slow
 def test_every_command_accepts_the_same_names(seeded, tmp_path):
     # `beir/scifact` (a prefix of the id beir/scifact/test) worked in `audit` but
     # `results import` refused it: imports now use the same resolver
@@ -152,6 +153,7 @@ def test_collections_list_never_cuts_an_id_at_80_columns(seeded, monkeypatch):
         assert re.search(rf"│ {re.escape(c['id'])} +│", r.stdout), c["id"]
 
 
+@pytest.mark.slow
 def test_results_list_to_a_pipe_is_every_row_as_plain_lines(seeded, seeded_store):
     from litaudit.curation.filters import CURATION
     from litaudit.curation.results import query_results

@@ -39,6 +39,10 @@ class Recorder:
         return out
 
 
+# what a drawn bar leaves in stderr's text
+BAR_MARKS = ("━", "measuring", "drawing", "groups", "0:00:0")
+
+
 @pytest.fixture
 def terminal(monkeypatch):
     """stderr as a 120-column terminal (a StringIO), as the bar sees it."""
@@ -54,11 +58,17 @@ def terminal(monkeypatch):
 
 
 @pytest.mark.slow
-def test_init_reports_every_seed_row_checked_and_added(mem_store):
-    from litaudit.curation.seed import load_seeds
+def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path):
+    """Seeds without their largest file (MTEB, 23,498 rows): ~11,000 rows, 11 steps."""
+    import shutil
 
+    from litaudit.curation.seed import load_seeds
+    from litaudit.store.refdata import SEEDS_DIR
+
+    seeds = tmp_path / "seeds"
+    shutil.copytree(SEEDS_DIR, seeds, ignore=shutil.ignore_patterns("mteb_beir.*", "__pycache__"))
     rec = Recorder()
-    summary = load_seeds(mem_store, progress=rec)
+    summary = load_seeds(mem_store, seeds, progress=rec)
     assert rec.calls[0][1] > 0, "the total is announced before any row is checked"
     assert rec.total() == rec.steps()  # every row announced is checked
     assert rec.count("added") == summary["added"]["results"] > 0
@@ -67,6 +77,7 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store):
     assert running == sorted(running) and running[-1] == rec.total()
 
 
+@pytest.mark.slow
 def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_store, tmp_path):
     """A curation export (papers, history) and a CSV of the same results: each file's rows
     announced when read, checked in steps of PROGRESS_ROWS, the added ones counted."""
@@ -107,6 +118,7 @@ def test_audit_summary_reports_each_group(seeded_store):
     assert [s for s, _, _ in rec.calls if s] == [1] * int(groups)
 
 
+@pytest.mark.slow
 def test_table_counts_each_row_measured_then_drawn_and_prints_the_same():
     from rich.console import Console
 
@@ -190,30 +202,28 @@ def test_quiet_bar_as_callback_is_harmless():
 @pytest.mark.slow
 def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path):
     """CliRunner's stderr is not a terminal: the commands with bars print none of it, and
-    --json stays one JSON document."""
+    --json stays one JSON document. (Whether a bar shows depends on stderr alone, not on
+    how much work there is: a part of the store will do. `init`'s own run is checked in
+    tests/cli/test_cli_curation.py.)"""
     import shutil
 
     db = tmp_path / "db.duckdb"
     shutil.copy(seeded_db_file, db)
-    marks = ("━", "measuring", "drawing", "groups", "0:00:0")
     for args in (
         ("results", "list", "-c", "robust04", "--limit", "20"),
-        ("audit", "summary", "--no-save"),
-        ("init",),
-        ("results", "export", str(tmp_path / "all.json")),
-        ("results", "export", str(tmp_path / "all.csv")),
+        ("audit", "summary", "--no-save", "--until", "2005"),
+        ("results", "export", str(tmp_path / "part.json"), "-c", "robust04"),
+        ("results", "export", str(tmp_path / "part.csv"), "-c", "robust04"),
     ):
         r = cli(*args, db=db)
         assert r.exit_code == 0, r.output
-        assert not any(m in r.stderr for m in marks), (args, r.stderr)
-    r = cli("audit", "summary", "--no-save", "--json", db=db)
+        assert not any(m in r.stderr for m in BAR_MARKS), (args, r.stderr)
+    r = cli("audit", "summary", "--no-save", "--json", "--until", "2005", db=db)
     assert r.exit_code == 0 and not r.stderr
     json.loads(r.stdout)
-    out = tmp_path / "part.csv"
-    assert cli("results", "export", str(out), "-c", "robust04", db=db).exit_code == 0
     fresh = tmp_path / "fresh.duckdb"
     assert cli("init", "--no-seeds", "--json", db=fresh).exit_code == 0
-    r = cli("results", "import", str(out), "--json", db=fresh)
+    r = cli("results", "import", str(tmp_path / "part.csv"), "--json", db=fresh)
     assert r.exit_code == 0, r.output
     assert not r.stderr
     assert json.loads(r.stdout)[0]["results"] > 0
@@ -321,6 +331,7 @@ def _agreement_db(cli, tmp_path):
 AGREEMENT = ("reuse", "agreement", "-c", "robust03", "-k", "1", "-d", "10", "--min-topics", "3")
 
 
+@pytest.mark.slow
 def test_agreement_draws_a_bar_for_the_simulation_and_the_randomization(cli, tmp_path, terminal):
     _agreement_db(cli, tmp_path)
     r = cli(*AGREEMENT, "--randomize", "5", "--seed", "2")
@@ -343,6 +354,7 @@ def test_agreement_prints_no_bar_when_stderr_is_not_a_terminal(cli, tmp_path):
     assert r.stderr == ""
 
 
+@pytest.mark.slow
 def test_export_draws_a_bar_of_the_rows_written_on_a_terminal_only(
     cli, seeded_db_file, tmp_path, terminal
 ):

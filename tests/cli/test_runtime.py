@@ -27,6 +27,7 @@ def test_tune_allocator_applies_on_glibc_and_only_for_the_command():
     assert out[1] == "True True"
 
 
+@pytest.mark.slow
 def test_cli_opening_a_database_tunes(cli, monkeypatch):
     import litaudit.runtime as rt
 
@@ -43,6 +44,7 @@ def test_cli_opening_a_database_tunes(cli, monkeypatch):
     assert len(calls) == 2
 
 
+@pytest.mark.slow
 def test_the_command_runs_openblas_on_one_thread_unless_the_user_chose():
     # the command's entry point sets it before numpy is loaded; a user's value is kept;
     # importing the library sets nothing
@@ -71,6 +73,7 @@ def test_the_command_runs_openblas_on_one_thread_unless_the_user_chose():
     assert out[0] == "3" and out[-1] == "3"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("json_", [True, False])
 def test_a_closed_stdout_stops_the_command_quietly(seeded_db_file, tmp_path, json_):
     # `litaudit results list [--json] | head -c 1` over the whole seeded store (31k rows;

@@ -23,6 +23,7 @@ from litaudit.curation.results import (
 )
 from litaudit.curation.rows import COLUMNS
 from litaudit.errors import LitauditError, ValidationFailed
+from tests.conftest import examples
 
 HEADER = [
     "source",
@@ -480,7 +481,9 @@ value_text = st.builds(
 
 @pytest.mark.slow
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(values=st.lists(value_text, min_size=1, max_size=8, unique=True))
 def test_values_round_trip_digit_for_digit(tmp_path, reference_db_file, values):
@@ -525,17 +528,6 @@ def test_values_round_trip_digit_for_digit(tmp_path, reference_db_file, values):
 def test_export_columns_are_the_import_columns(mem_store):
     assert export_rows(mem_store.con, CURATION) == []
     assert COLUMNS[0] == "source" and "value" in COLUMNS
-
-
-@pytest.mark.slow
-def test_seeding_is_idempotent(seeded_store):
-    from litaudit.curation.seed import load_seeds
-
-    before = count(seeded_store)
-    assert before > 0
-    again = load_seeds(seeded_store)
-    assert again["added"] == {"results": 0, "papers": 0, "collections": 0, "measures": 0}
-    assert count(seeded_store) == before
 
 
 def test_bibtex_import_and_errors(mem_store, tmp_path):

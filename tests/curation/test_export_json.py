@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litaudit.curation.export import PROGRESS_ROWS, export_steps, json_chunks, write_export
+from tests.conftest import examples
 
 scalars = (
     st.none()
@@ -32,7 +33,8 @@ documents = st.recursive(
 )
 
 
-@settings(max_examples=400)
+@pytest.mark.slow
+@settings(max_examples=examples(400))
 @given(documents, st.integers(0, 4))
 def test_json_chunks_write_what_json_dump_writes(doc, indent):
     expected = json.dumps(doc, indent=indent, ensure_ascii=False)
@@ -57,6 +59,7 @@ def test_the_whole_seeded_export_is_what_json_dump_writes(seeded_store, tmp_path
     assert all(s == PROGRESS_ROWS for s in seen[:-1])
 
 
+@pytest.mark.slow
 def test_csv_and_a_bare_json_list_count_their_rows(seeded_store, tmp_path):
     from litaudit.curation.export import export_rows
     from litaudit.curation.filters import CURATION

@@ -15,6 +15,7 @@ from litaudit.curation import fields as F
 from litaudit.curation.export import export_rows, write_export
 from litaudit.curation.importer import import_file
 from litaudit.curation.rows import COLUMNS
+from tests.conftest import examples
 from tests.curation.test_curation import GOOD, HEADER, write_csv
 
 TEXT_FIELDS = ("system", "location", "notes", "participant")
@@ -33,7 +34,7 @@ accepted = st.text(min_size=1, max_size=40).filter(
 @pytest.mark.slow
 @example(texts=["a\rb", "=1+1", "-x", "'@y"], fmt="csv")  # the issue's cases
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )

@@ -10,11 +10,14 @@ from __future__ import annotations
 import csv
 import dataclasses
 import datetime as dt
+import functools
 import importlib.util
 import json
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
+
+import pytest
 
 from litaudit.curation.fields import ROLES, RUN_TYPES, STATUSES, parse_value
 from litaudit.curation.rows import COLUMNS as EXPORT_COLUMNS
@@ -53,14 +56,29 @@ def text(path: Path) -> str:
 
 
 def read(path: Path) -> list[dict]:
+    """The file's rows, each a fresh dict (a test may change its own)."""
+    return [dict(r) for r in _read(path)]
+
+
+@functools.cache
+def _read(path: Path) -> tuple[dict, ...]:
+    """Read once per process: 20 of these tests read all the seeds (34,495 rows)."""
     import io
 
-    return list(csv.DictReader(io.StringIO(text(path), newline="")))
+    return tuple(csv.DictReader(io.StringIO(text(path), newline="")))
 
 
 def all_files() -> list[Path]:
     d = SEEDS / "results"
     return sorted([*d.glob("*.csv"), *d.glob("*.csv.gz")])
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _seeds_read() -> None:
+    """Every seed file read before the first test (a shared fixture: --cpu-durations
+    counts it apart from the tests)."""
+    for path in [*all_files(), SEEDS / "zero_shot.csv.gz"]:
+        _read(path)
 
 
 def all_rows() -> list[tuple[str, int, dict]]:
@@ -93,6 +111,7 @@ def test_seed_files_exist_and_are_small():
     assert total < 3_000_000, f"seeds/ is {total} bytes"
 
 
+@pytest.mark.slow
 def test_every_row_names_its_source_and_provenance():
     for name, line, r in all_rows():
         where = f"{name}:{line}"
@@ -190,12 +209,12 @@ def test_natural_keys_are_unique():
     assert [k for k, n in keys.items() if n > 1] == []
 
 
+@pytest.mark.slow
 def test_collections_measures_and_topic_counts_resolve(mem_store):
-    from litaudit.store.refdata import ensure_measure, resolve_collection, resolve_measure
+    from litaudit.store.refdata import ensure_measures, resolve_collection, resolve_measure
 
     con = mem_store.con
-    for m in ("AP@10", "P@15"):  # registered by the import that first uses it
-        ensure_measure(con, m)
+    assert ensure_measures(con, ("AP@10", "P@15", "p@15", "P@25")) == 2  # as imports do
     topic_sets = {
         (c, n): k
         for c, n, k in con.execute(
@@ -485,6 +504,7 @@ def test_official_run_types_normalised():
     assert {r["run_type"] for r in rows if r["system"] == "juruManTit"} == {"manual"}
 
 
+@pytest.mark.slow
 def test_official_values_equal_the_source_digit_for_digit(shared_data):
     t = load_transcribe()
     src: dict[tuple[str, ...], list[dict[str, str]]] = {}
@@ -534,6 +554,7 @@ QRELS = {  # collection id -> (qrels file, first topic, last topic)
 }
 
 
+@pytest.mark.slow
 def test_topic_counts_match_the_official_qrels(shared_data):
     n_topics = {r["collection"]: int(r["n_topics"]) for _, _, r in all_rows()}
     judged = {}  # qrels file -> its topic ids, each file read once
@@ -550,6 +571,7 @@ def test_topic_counts_match_the_official_qrels(shared_data):
     assert checked == 13  # every seeded collection with a qrels file here
 
 
+@pytest.mark.slow
 def test_transcription_is_up_to_date(shared_data):
     """The committed CSVs are exactly what seeds/transcribe.py writes from the sources."""
     files, left_out = load_transcribe().build(shared_data)
@@ -941,6 +963,7 @@ def test_mteb_registry_reader_follows_mtebs_rules(tmp_path):
     assert mm.training_tasks("org/c", declared, adapted, similar) is None
 
 
+@pytest.mark.slow
 def test_zero_shot_filter_keeps_declared_zero_shot_results(mem_store, tmp_path):
     import gzip
     import shutil

@@ -81,6 +81,7 @@ def test_export_tree_layout_and_one_result_a_line(cli, small, tmp_path):
     assert "(0 written, 2 unchanged" in cli("export-tree", str(out)).stdout
 
 
+@pytest.mark.slow
 def test_a_database_synced_from_the_folder_exports_the_same_bytes(cli, small, tmp_path):
     out = tmp_path / "store"
     cli("export-tree", str(out))
@@ -122,6 +123,7 @@ def test_sync_retracts_what_the_folder_no_longer_holds_and_names_the_change(cli,
     assert h[-1]["reason"] == f"not in {out} (synced)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "edit, where, message",
     [

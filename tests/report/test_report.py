@@ -255,6 +255,7 @@ def test_same_database_gives_byte_identical_reports(cli, fresh_db):
     assert "| created |" in stamped.stdout
 
 
+@pytest.mark.slow
 def test_report_without_subcollections_runs_the_verdict_without_them(cli, fresh_db):
     """As `reuse verdict`: the sub-collection test only when asked for."""
     res = cli("report", "-c", COLLECTION, "-m", "AP", "--format", "json", db=fresh_db)
@@ -501,6 +502,7 @@ def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
     assert after.verdict == before.verdict
 
 
+@pytest.mark.slow
 def test_report_agreement_is_the_verdicts_own(cli, fresh_db):
     """The report's agreement section is the stored verdict's agreement over random
     assignments (the analysis `reuse verdict` prints), cited to the verdict's audit; no

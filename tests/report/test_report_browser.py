@@ -95,7 +95,7 @@ def html_report(tmp_path_factory) -> Path:
     return out
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
 def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
     netlog = tmp_path / "net.json"
     res = _run(
@@ -125,7 +125,7 @@ def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
     assert page_requests(netlog) == []
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
 def test_network_check_catches_a_request(tmp_path):
     """The request detector is not vacuous: an <img> with an http URL is seen."""
     page = tmp_path / "leak.html"
@@ -136,7 +136,7 @@ def test_network_check_catches_a_request(tmp_path):
     assert page_requests(netlog) == ["http://example.invalid/x.png"]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
 def test_phone_width_screenshot(html_report, tmp_path):
     shot = tmp_path / "phone.png"
     res = _run(
@@ -184,7 +184,7 @@ def scifact_report(tmp_path_factory, seeded_db_file) -> Path:
     return out
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
 def test_beir_scifact_report_renders(scifact_report, tmp_path):
     netlog = tmp_path / "net.json"
     res = _run(
@@ -239,7 +239,7 @@ def layout_boxes(report: Path, folder: Path, width: int, height: int) -> dict:
     return json.loads(_html.unescape(m.group(1)))
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
 def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
     """A reviewer opening the report sees its answers without scrolling: at 1280x800 the
     Conclusions (heading and every sentence) end above 800 px, before any plot; the

@@ -165,6 +165,7 @@ def _trec_ranked(run) -> dict:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_each_measure_equals_ir_measures_on_robust03(robust03):
     ir_measures = pytest.importorskip("ir_measures")

@@ -124,6 +124,7 @@ def test_metadata_csv(mem_store, files, tmp_path):
         import_archive(mem_store, "trec-robust-2003", [files["b.run"]], metadata=meta)
 
 
+@pytest.mark.slow
 def test_cli_import_list_show_eval_delete(cli, files):
     assert cli("init", "--no-seeds").exit_code == 0  # the collections: no seeds needed
     r = cli(
@@ -263,6 +264,7 @@ def test_duplicate_found_after_coding_names_the_line(mem_store, files, tmp_path)
     assert rep.skipped == 1 and rep.lines == 5  # lines stored: A 3, D 2
 
 
+@pytest.mark.slow
 def test_import_and_eval_do_not_load_pandas(files, tmp_path):
     # pandas costs 0.3 s to import; Arrow loads it when given a Python scalar or list
     # (pc.equal(col, "x"), pa.array([...])), which the import path must not do

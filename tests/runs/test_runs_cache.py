@@ -73,6 +73,7 @@ def test_file_groups_bound_the_text_of_each_group(tmp_path):
     assert [len(g) for g in file_groups(paths, 1)] == [1] * len(paths)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group_bytes", [1, 6000])
 def test_grouped_import_stores_what_one_group_does(tmp_path, mem_store, group_bytes):
     from litaudit.store.db import open_store
@@ -223,6 +224,7 @@ def test_any_edit_of_the_archive_invalidates_stored_evaluations(tmp_path, mem_st
     assert not evalcache.save(con, pending) and _stored_rows(con) == 0
 
 
+@pytest.mark.slow
 def test_cli_eval_keeps_values_and_no_cache_neither_reads_nor_writes(cli, tmp_path):
     import duckdb
 
@@ -304,6 +306,7 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
             )
 
 
+@pytest.mark.slow
 def test_a_run_larger_than_a_group_is_evaluated_by_topic_ranges(tmp_path, mem_store):
     # each run (150-180 lines) is larger than a group of 20 lines: it is evaluated in
     # ranges of topic ids (one topic each here), its qrels cut to the same range; the
@@ -359,6 +362,7 @@ def test_load_archive_reads_each_run_in_trec_eval_order(tmp_path, mem_store):
         assert list(zip(run.topic, run.docno, run.score, strict=True)) == want
 
 
+@pytest.mark.slow
 def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp_path):
     """`runs eval` opens the database for writing to keep its values on the same
     connection; when another process has it open (read-only), the command falls back to a

@@ -20,6 +20,7 @@ from litaudit.runs.archive import load_archive
 from litaudit.runs.chunks import PieceReader
 from litaudit.runs.ingest import Grouping, import_archive
 from litaudit.runs.stored_eval import evaluate_stored
+from tests.conftest import examples
 from tests.typed import some
 
 CID = "trec-robust-2003"
@@ -107,6 +108,7 @@ def test_pieces_end_with_a_topic_and_hold_the_whole_file(tmp_path):
             topics_seen |= topics
 
 
+@pytest.mark.slow
 def test_a_file_in_pieces_stores_what_a_whole_file_does(tmp_path):
     q = _qrels(tmp_path / "q.txt")
     a = tmp_path / "a.txt"
@@ -124,6 +126,7 @@ def test_a_file_in_pieces_stores_what_a_whole_file_does(tmp_path):
     assert rep.imported == () and sorted(rep.unchanged) == ["tagA", "tagB", "tagC"]
 
 
+@pytest.mark.slow
 def test_a_file_whose_topics_are_apart_is_read_whole(tmp_path, mem_store):
     q = _qrels(tmp_path / "q.txt")
     lines = _run_lines([1, 2, 3, 4, 5], seed=6)
@@ -203,6 +206,7 @@ def test_a_duplicate_in_a_later_piece_names_its_line_and_writes_nothing(tmp_path
     assert mem_store.con.execute("SELECT count(*) FROM run_rankings").fetchall() == [(0,)]
 
 
+@pytest.mark.slow
 def test_lenient_pieces_skip_and_count_their_bad_lines(tmp_path):
     p, _ = _bad_file(tmp_path, 70, "6 Q0 D001 1 nan-ish tagA\n")
     q = _qrels(tmp_path / "q.txt")
@@ -228,7 +232,7 @@ def test_a_topic_missing_from_the_qrels_in_a_later_piece(tmp_path, mem_store):
     assert [str(x) for x in exc.value.problems] == [f"{p}:85: topic 8 is not in the qrels"]
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @pytest.mark.slow
 @given(
     st.lists(st.text("0123456789ab", min_size=1, max_size=12), min_size=1, max_size=40),
@@ -249,6 +253,7 @@ def test_byte_order_codes_of_mostly_distinct_words(strings, seed):
     assert codes.tolist() == [rank[v.encode()] for v in values]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "bad_lines, stored", [(range(24, 72), (48, 48, 4)), (range(40), (56, 40, 5))]
 )

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from litaudit.errors import NotFound, ParameterError
 from litaudit.runs.evaluate import evaluate
 from litaudit.runs.model import Qrels, Run
+from tests.conftest import examples
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
@@ -221,7 +222,7 @@ def test_run_order_breaks_ties_at_float32_as_trec_eval():
     assert evaluate([run], only_b, ["P@1"]).matrix("P@1")[0, 0] == 1.0
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(
         st.tuples(
@@ -279,7 +280,8 @@ def archives(draw):
     return runs, qrels_of(qrows)
 
 
-@settings(max_examples=60, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(60), deadline=None)
 @given(archives(), st.integers(1, 2))
 def test_property_equal_to_trec_eval(arch, rel_level):
     runs, qrels = arch
@@ -288,7 +290,7 @@ def test_property_equal_to_trec_eval(arch, rel_level):
     assert_matches_oracle(runs, qrels, rel_level=rel_level)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(archives(), st.randoms(use_true_random=False))
 def test_property_row_order_does_not_matter(arch, rnd):
     runs, qrels = arch
@@ -303,7 +305,7 @@ def test_property_row_order_does_not_matter(arch, rnd):
     assert np.all((ev.scores >= 0) & (ev.scores <= 1))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(
         st.tuples(
@@ -334,7 +336,7 @@ def test_property_trec_order_equals_lexsort(rows, big):
     np.testing.assert_array_equal(doc[o], doc[want])
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(archives())
 def test_property_sparse_qrels_lookup_equals_dense(monkeypatch_arch):
     """The per-docno qrels look-up (large collections) gives what the dense table gives."""
@@ -353,7 +355,8 @@ def test_property_sparse_qrels_lookup_equals_dense(monkeypatch_arch):
     np.testing.assert_array_equal(dense.scores, sparse.scores)
 
 
-@settings(max_examples=60, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(60), deadline=None)
 @given(archives(), st.booleans(), st.booleans(), st.booleans())
 def test_property_two_threads_equal_one(arch, complete, interleave, sparse):
     # the runs split over two threads (cut at a run boundary, or picked by a mask when

@@ -77,6 +77,7 @@ def test_an_incomplete_run_is_refused_with_the_command_that_fixes_it(half_import
     assert f"litaudit runs delete --collection {CID} tagA" in msg
 
 
+@pytest.mark.slow
 def test_importing_the_same_file_again_completes_it(half_imported, tmp_path):
     store, big, q = half_imported
     rep = import_archive(store, CID, [big], grouping=Grouping(group_bytes=GROUP, chunk_bytes=CHUNK))

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from litaudit.errors import InputError, ValidationFailed
 from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 from litaudit.runs.trec_io import read_qrels, read_run, read_runs
+from tests.conftest import examples
 from tests.typed import some
 
 GOOD = "1 Q0 d1 1 3.5 tagA\n1 Q0 d2 2 2.5 tagA\n2 Q0 d1 1 1e-3 tagA\n"
@@ -151,7 +152,8 @@ def test_pertopic_shared_adhoc7(shared_data):
 _tags = st.sampled_from(["t", "tagA", "xt", "t2", "é"])
 
 
-@settings(max_examples=150, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.lists(
         st.tuples(

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litaudit.runs import strcodes
+from tests.conftest import examples
 from tests.typed import some
 
 # docnos: any text without NUL, with shared prefixes and lengths around the 8-byte words
@@ -33,7 +34,8 @@ def reference(values: list[str]) -> tuple[np.ndarray, int]:
     return np.array([index[v.encode()] for v in values], dtype=np.int32), len(uniq)
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_docno, max_size=60), st.booleans(), st.booleans())
 def test_codes_are_byte_order_ranks(values, hashed_fold, threaded):
     # coded in up to three parts, as the importer codes the qrels and run files

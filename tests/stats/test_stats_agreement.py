@@ -30,6 +30,7 @@ from litaudit.stats.agreement import (
 )
 from litaudit.stats.power import effect_size, paired_t_power
 from litaudit.stats.rankcorr import kendall_tau, participant_tau, rmse
+from tests.conftest import examples
 
 # ---------------------------------------------------------------- the APL example (3.2.1)
 
@@ -184,7 +185,7 @@ def test_chisq_edge_cases():
     assert big.method == "asymptotic" and "below 5" in big.note
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     cells=st.lists(st.integers(0, 12), min_size=4, max_size=4).filter(lambda c: sum(c) > 0),
     weights=st.lists(st.floats(0.05, 10), min_size=4, max_size=4),
@@ -204,7 +205,7 @@ def test_exact_p_in_unit_interval_and_at_least_observed_probability(cells, weigh
 # ---------------------------------------------------------------- power properties
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     d=st.floats(0.0, 2.0), n=st.integers(2, 400), step=st.integers(1, 50), dd=st.floats(0.001, 1.0)
 )
@@ -228,7 +229,7 @@ def test_power_errors():
 # ---------------------------------------------------------------- tables and families
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(pb=st.lists(st.floats(0, 1), min_size=1, max_size=40), seed=st.integers(0, 1000))
 def test_expected_table_sums_to_pairs(pb, seed):
     pr = np.random.default_rng(seed).uniform(size=len(pb))
@@ -265,7 +266,7 @@ def test_holm_against_hand_computation():
         adjust_pvalues(p, "fdr")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(p=st.lists(st.floats(0, 1), min_size=1, max_size=30))
 def test_holm_properties(p):
     h = adjust_pvalues(p, "holm")
@@ -315,7 +316,7 @@ def test_participant_tau_hand_example():
     assert t.tau == pytest.approx(0.5)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(x=st.lists(st.floats(0, 1), min_size=2, max_size=20), seed=st.integers(0, 99))
 def test_tau_properties(x, seed):
     x = np.array(x)

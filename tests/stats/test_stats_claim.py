@@ -13,6 +13,7 @@ from scipy import stats as sps
 
 from litaudit.stats import claim as C
 from litaudit.stats import extreme as E
+from tests.conftest import examples
 
 CAPPED = C.ChanceModel(p_floor=1e-6, n_star_cap=1e12)  # the floor and cap the audits use
 MC = E.Sampling(method="montecarlo", trials=999, seed=5)
@@ -155,7 +156,7 @@ values_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=5, max_size=
 )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(values=values_st, frac=st.floats(0.0, 1.0), n_topics=st.integers(1, 300))
 def test_a_claim_at_or_below_the_record_is_never_above_it(values, frac, n_topics):
     from litaudit.analyses.extreme.wording import record_sentence
@@ -169,7 +170,7 @@ def test_a_claim_at_or_below_the_record_is_never_above_it(values, frac, n_topics
     assert "above the record" not in s and "beyond" not in s
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     v1=st.floats(-1.0, 2.0),
     v2=st.floats(-1.0, 2.0),
@@ -181,7 +182,7 @@ def test_n_star_is_monotone_in_the_value(v1, v2, se, alpha):
     assert C.n_star(lo, 0.3, se, alpha) <= C.n_star(hi, 0.3, se, alpha)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     values=values_st,
     value=st.floats(0.0, 1.0),

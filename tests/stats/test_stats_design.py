@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from litaudit.errors import ParameterError
 from litaudit.stats.design import assign_holdouts, design, design_table, round_robin
+from tests.conftest import examples
 
 
 def test_million_query_2008_design():
@@ -93,7 +94,7 @@ def test_design_table_skips_infeasible_k():
     assert [d.held_out for d in design_table(9, 300, 200)] == [1, 2, 3, 6, 7, 8]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     m=st.integers(2, 12), k=st.integers(1, 11), n0=st.integers(0, 300), extra=st.integers(0, 2000)
 )
@@ -111,7 +112,7 @@ def test_design_invariants(m, k, n0, extra):
     assert (d.between_site_baseline + d.between_site_reuse + 2 * d.participant_comparison) == total
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     m=st.integers(2, 8),
     k=st.integers(1, 7),

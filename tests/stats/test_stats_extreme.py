@@ -14,6 +14,7 @@ from litaudit.errors import ParameterError
 from litaudit.stats import claim as C
 from litaudit.stats import extreme as E
 from litaudit.stats import intervals
+from tests.conftest import examples
 
 MC1000 = E.Sampling(method="montecarlo", trials=1000, seed=1)
 
@@ -236,7 +237,7 @@ values_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=2, max_size=
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(values=values_st, n=st.integers(1, 300), p=st.floats(0.01, 0.49))
 def test_interval_orders_lower_mu0_value(values, n, p):
     a = intervals.audit_best(values, n, p=p)
@@ -250,7 +251,7 @@ def test_interval_orders_lower_mu0_value(values, n, p):
     assert float(E.max_sf(iv.value, iv.mu0, iv.se, len(values))) == pytest.approx(p, rel=1e-6)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(values=values_st, seed=st.integers(0, 2**32 - 1))
 def test_results_independent_of_row_order(values, seed):
     perm = np.random.default_rng(seed).permutation(len(values))
@@ -263,7 +264,7 @@ def test_results_independent_of_row_order(values, seed):
     assert sorted(values[i] for i in a.candidates) == sorted(values[perm[i]] for i in b.candidates)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n1=st.integers(1, 5000), n2=st.integers(1, 5000), alpha=st.floats(0.001, 0.5))
 def test_threshold_and_expected_max_monotone_in_n(n1, n2, alpha):
     lo, hi = sorted((n1, n2))

@@ -11,9 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litaudit.stats.holdout_shift import TopicSums, holdout_shift, shift_of_sums, topic_sums
+from tests.conftest import examples
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 2**32 - 1), st.integers(3, 6), st.integers(1, 4))
 def test_sums_by_ranges_give_the_whole_tables_shift(seed, m, n_cuts):
     rng = np.random.default_rng(seed)

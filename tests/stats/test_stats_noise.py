@@ -132,6 +132,7 @@ def _false_warning_rate(N: int, reps: int, seed: int) -> float:
     return hits / reps
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("N", [5, 6, 10, 30])
 def test_shape_warning_false_alarms_at_most_5_percent(N):
     # 3,000 Normal samples each: at N = 5 the sizes alone fired on 14.7% (issue 19); the

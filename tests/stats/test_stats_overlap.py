@@ -24,6 +24,7 @@ from litaudit.stats.overlap import (
     run_average_overlap,
     unique_relevant,
 )
+from tests.conftest import examples
 
 
 def entries(lists) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -167,7 +168,8 @@ def archives(draw):
     return run, topic, doc, part
 
 
-@settings(max_examples=150, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(150), deadline=None)
 @given(archives(), st.randoms(use_true_random=False))
 def test_rao_properties(arch, rnd):
     run, topic, doc, part = arch
@@ -186,7 +188,8 @@ def test_rao_properties(arch, rnd):
     np.testing.assert_allclose(res2.rao[inv], res.rao, atol=1e-12)
 
 
-@settings(max_examples=150, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(150), deadline=None)
 @given(
     archives(),
     st.lists(st.tuples(st.integers(0, 2), st.integers(0, 14)), max_size=15, unique=True),

@@ -17,6 +17,7 @@ from litaudit.stats.holm import holm
 from litaudit.stats.noise import topic_interaction
 from litaudit.stats.paired import paired_t
 from litaudit.stats.randomization import randomization_test
+from tests.conftest import examples
 
 
 def _scores(seed: int, n: int):
@@ -81,6 +82,7 @@ def test_exact_randomization_counts_equal_sums_as_extreme():
     assert randomization_test([0.0, 0.0]).p_value == 1.0
 
 
+@pytest.mark.slow
 def test_montecarlo_randomization_has_the_plus_one_and_its_seed():
     a, b = _scores(5, 40)
     d = a - b
@@ -97,7 +99,7 @@ def test_montecarlo_randomization_has_the_plus_one_and_its_seed():
     assert big.p_value == pytest.approx(1 / 1000)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.lists(st.integers(-5, 5), min_size=2, max_size=9))
 def test_exact_randomization_matches_enumeration_on_integers(xs):
     d = [x / 10 for x in xs]

@@ -17,6 +17,7 @@ from scipy.stats import kendalltau
 
 from litaudit.errors import ParameterError
 from litaudit.stats import subcollections as sc
+from tests.conftest import examples
 
 
 def brute_map(lists, rel, labels, n_labels, n_runs, n_topics):
@@ -72,7 +73,8 @@ def small_archives(draw):
     return lists, rel, labels, n_labels, n_runs, n_topics, n_docs
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(200), deadline=None)
 @given(small_archives())
 def test_masked_ap_equals_filter_and_evaluate(arch):
     lists, rel, labels, n_labels, n_runs, n_topics, n_docs = arch
@@ -89,7 +91,8 @@ def test_masked_ap_equals_filter_and_evaluate(arch):
         assert n_top[0, c] == sum(any(labels[d] == c for d in ds) for ds in rel.values())
 
 
-@settings(max_examples=200, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.integers(2, 9).flatmap(
         lambda n: st.tuples(
@@ -206,7 +209,7 @@ def test_random_splits_keep_sizes():
         assert sorted(r.tolist()) == sorted(labels.tolist())
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(small_archives(), st.randoms(use_true_random=False))
 def test_test_properties_and_run_order_invariance(arch, rnd):
     lists, rel, labels, n_labels, n_runs, n_topics, n_docs = arch
