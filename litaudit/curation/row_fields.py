@@ -64,6 +64,27 @@ class Context:
         }
         self.papers = P.ids_and_years(con)
         self.existing = R.natural_keys(con)
+        # each field's text parsed once: (name, type, text) -> (True, value) or (False,
+        # problem); the type, since True == 1 in a dict but not to the parsers' messages
+        self.parsed: dict[tuple[str, type, Any], tuple[bool, Any]] = {}
+
+    def parse(self, name: str, fn: Callable[[Any], Any], text: Any) -> Any:
+        """``fn(text)`` (a pure parser of one field), remembered for the next row with the
+        same text; its FieldError raised again each time."""
+        try:
+            key = (name, type(text), text)
+            hit = self.parsed.get(key)
+        except TypeError:  # an unhashable value (a JSON list): nothing to remember
+            return fn(text)
+        if hit is None:
+            try:
+                hit = (True, fn(text))
+            except F.FieldError as e:
+                hit = (False, str(e))
+            self.parsed[key] = hit
+        if hit[0]:
+            return hit[1]
+        raise F.FieldError(hit[1])
 
 
 def natural_key(v: dict, bibkey: str | None) -> tuple:
@@ -141,7 +162,7 @@ def parse_row(
         if name in missing:
             continue
         try:
-            v[name] = fn(d.get(name, ""))
+            v[name] = ctx.parse(name, fn, d.get(name, ""))
         except F.FieldError as e:
             bad(str(e), name)
     v["transcribed_by"] = d.get("transcribed_by")

@@ -59,7 +59,7 @@ def test_runs_import_and_eval_load_no_pandas_scipy_sqlmodel_or_other_commands(tm
         )
         runs.append(str(p))
     subprocess.run(
-        [sys.executable, "-m", "litaudit", "--db", db, "init"],
+        [sys.executable, "-m", "litaudit", "--db", db, "init", "--no-seeds"],
         check=True,
         capture_output=True,
         timeout=120,
