@@ -137,7 +137,11 @@ def parse_date(text) -> dt.date:
 def has_control(texts) -> bool:
     """Whether any of ``texts`` (non-strings are skipped) holds what :func:`check_text`
     refuses: one search over them all, for a row of many fields."""
-    return _CONTROL.search("\n".join(t for t in texts if isinstance(t, str))) is not None
+    try:
+        joined = "\n".join(texts)  # a text file's row: every field a str
+    except TypeError:
+        joined = "\n".join(t for t in texts if isinstance(t, str))
+    return _CONTROL.search(joined) is not None
 
 
 def check_text(text) -> str | None:

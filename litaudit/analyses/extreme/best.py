@@ -34,7 +34,7 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
 from litaudit.analyses.extreme import claim_evidence, wording
 from litaudit.analyses.extreme.claim_evidence import Asked, ClaimEvidence
-from litaudit.analyses.extreme.noise import NoiseChoice, RobustCheck, choose_se
+from litaudit.analyses.extreme.noise import NoiseChoice, NoiseLookups, RobustCheck, choose_se
 from litaudit.analyses.extreme.population import (
     Filters,
     Population,
@@ -184,7 +184,9 @@ def run_best(
     return _stored(con, "best", pop, rep, rep.fingerprint, params, model.sampling)
 
 
-def population_noise(con, pop: Population, se, alpha: float) -> NoiseChoice:
+def population_noise(
+    con, pop: Population, se, alpha: float, lookups: NoiseLookups | None = None
+) -> NoiseChoice:
     """The standard error of ``pop``'s reference model (:func:`noise.choose_se`)."""
     sets: dict[str | None, int] = {}
     for r in pop.rows:
@@ -199,6 +201,7 @@ def population_noise(con, pop: Population, se, alpha: float) -> NoiseChoice:
         [r.value for r in pop.rows],
         se,
         alpha=alpha,
+        lookups=lookups,
     )
 
 
@@ -213,10 +216,18 @@ def _se_param(se) -> str | float:
     return "default" if se is None else se
 
 
-def compute_best(con, pop: Population, filters: Filters, model: AuditModel) -> BestReport:
-    """The best audit of ``pop`` under ``model``, not stored."""
+def compute_best(
+    con,
+    pop: Population,
+    filters: Filters,
+    model: AuditModel,
+    *,
+    lookups: NoiseLookups | None = None,
+) -> BestReport:
+    """The best audit of ``pop`` under ``model``, not stored (``lookups``: the store's
+    topic sets and archives, when an audit of many populations has read them)."""
     rows = pop.rows
-    noise = population_noise(con, pop, model.se, model.alpha)
+    noise = population_noise(con, pop, model.se, model.alpha, lookups)
     st = intervals.audit_best(
         [r.value for r in rows],
         pop.n_topics,

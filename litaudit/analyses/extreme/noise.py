@@ -112,24 +112,46 @@ class RobustCheck:
     changes: bool
 
 
-def effective_topics(con, collection_id: str, topic_set: str | None) -> tuple[float, int] | None:
+@dataclass(frozen=True)
+class NoiseLookups:
+    """What :func:`choose_se` reads of the store besides per-topic scores, read once for
+    an audit of many populations (`audit summary`): every topic set (its topics and the
+    parts an equal-weight mean averages), each collection's default topic set, and the
+    collections with a run archive."""
+
+    topic_sets: dict[tuple[str, str], tuple[int, tuple[str, ...]]]
+    default_sets: dict[str, tuple[str, int]]
+    archived: frozenset[str]
+
+    @classmethod
+    def load(cls, con) -> NoiseLookups:
+        sets: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
+        defaults_: dict[str, tuple[str, int]] = {}
+        for cid, name, n, is_default, parts in con.execute(
+            "SELECT collection_id, name, n_topics, is_default, parts FROM topic_sets"
+        ).fetchall():
+            sets[(cid, name)] = (n, tuple(parts or ()))
+            if is_default:
+                defaults_[cid] = (name, n)
+        archived = con.execute("SELECT list(DISTINCT collection_id) FROM runs").fetchone()[0]
+        return cls(sets, defaults_, frozenset(archived or ()))
+
+
+def effective_topics(
+    lookups: NoiseLookups, collection_id: str, topic_set: str | None
+) -> tuple[float, int] | None:
     """(n_eff, K) when the topic set's results are the equal-weight mean of K other
     collections (``topic_sets.parts``), n_eff = K**2 / sum(1 / n_i) over the parts' default
     topic counts (a part that is itself such a mean counts with its own n_eff)."""
-    row = con.execute(
-        "SELECT parts FROM topic_sets WHERE collection_id = ? AND name = ?",
-        [collection_id, topic_set or ""],
-    ).fetchone()
-    if row is None or not row[0]:
+    found = lookups.topic_sets.get((collection_id, topic_set or ""))
+    if found is None or not found[1]:
         return None
     counts = []
-    for part in row[0]:
-        t = con.execute(
-            "SELECT name, n_topics FROM topic_sets WHERE collection_id = ? AND is_default", [part]
-        ).fetchone()
+    for part in found[1]:
+        t = lookups.default_sets.get(part)
         if t is None:
             raise ParameterError(f"topic set {topic_set!r} of {collection_id}: no part {part!r}")
-        inner = effective_topics(con, part, t[0])
+        inner = effective_topics(lookups, part, t[0])
         counts.append(t[1] if inner is None else inner[0])
     return effective_n(counts), len(counts)
 
@@ -137,13 +159,10 @@ def effective_topics(con, collection_id: str, topic_set: str | None) -> tuple[fl
 def stored_per_topic(con, collection_id: str, measure: str, n_topics: int):
     """(systems x topics scores, PerTopic) of the collection's stored archive for
     ``measure``, or (None, why not) when there are none to use; (None, None) when the
-    store holds no run archive of the collection."""
+    store holds no run archive of the collection (the caller has checked that it does)."""
     from litaudit.measures import parse_measure
     from litaudit.runs import evalcache
 
-    n_runs = con.execute("SELECT count(*) FROM runs WHERE collection_id = ?", [collection_id])
-    if not n_runs.fetchone()[0]:
-        return None, None
     m = str(parse_measure(measure))
     fp = evalcache.fingerprint(con, collection_id)
     rows = con.execute(
@@ -187,11 +206,15 @@ def choose_se(
     se: str | float | None,
     *,
     alpha: float = defaults.ALPHA,
+    lookups: NoiseLookups | None = None,
 ) -> NoiseChoice:
-    """The standard error of an audit of ``values`` (see the module doc for the rule)."""
+    """The standard error of an audit of ``values`` (see the module doc for the rule);
+    ``lookups``: the store's topic sets and archives, read here when not given."""
+    if lookups is None:
+        lookups = NoiseLookups.load(con)
     v = np.asarray(values, dtype=np.float64)
     sd = float(np.std(np.sort(v), ddof=1))
-    eff = effective_topics(con, collection_id, topic_set)
+    eff = effective_topics(lookups, collection_id, topic_set)
     n_eff, parts = (None, None) if eff is None else eff
     model_se = sd / math.sqrt(n_topics if n_eff is None else n_eff)
     base: dict[str, Any] = dict(
@@ -207,7 +230,11 @@ def choose_se(
         return NoiseChoice("given", asked, se, **base)
     if se == "model":
         return NoiseChoice("model", asked, model_se, **base)
-    scores, found = stored_per_topic(con, collection_id, measure, n_topics)
+    scores, found = (
+        stored_per_topic(con, collection_id, measure, n_topics)
+        if collection_id in lookups.archived
+        else (None, None)
+    )
     if scores is None:
         if se == "interaction":
             raise ParameterError(

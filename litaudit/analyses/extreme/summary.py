@@ -20,6 +20,7 @@ from litaudit.analyses.extreme.best import (
     compute_best,
     population_params,
 )
+from litaudit.analyses.extreme.noise import NoiseLookups
 from litaudit.analyses.extreme.population import (
     Filters,
     PopulationSummary,
@@ -131,6 +132,7 @@ def run_summary(
     model = AuditModel(alpha=alpha, p=p)
     tick = progress or (lambda *a, **k: None)
     tick(total=len(groups))
+    lookups = NoiseLookups.load(con)  # once, not once a population
     for (cname, meas, src, cid), rows in sorted(groups.items()):
         tick(1)
         f = dataclasses.replace(base, source=src)
@@ -139,7 +141,7 @@ def run_summary(
         except (ParameterError, NotFound) as exc:
             skipped.append((cname, meas, src, len(rows), str(exc)))
             continue
-        reps.append((pop, src, compute_best(con, pop, f, model)))
+        reps.append((pop, src, compute_best(con, pop, f, model, lookups=lookups)))
     ids = _summary_audit_ids(con, reps, model, save)
     for (_pop, src, rep), aid in zip(reps, ids, strict=True):
         s = rep.stats
