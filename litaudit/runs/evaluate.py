@@ -93,12 +93,23 @@ class CodedQrels:
     rel: np.ndarray  # int32 grade
 
 
-def _factorize_sorted(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def codes_in_byte_order(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(codes, uniques) with uniques in code-point order (= UTF-8 byte order = strcmp)."""
     import pandas as pd
 
-    codes, uniques = pd.factorize(values, sort=True)
-    return codes.astype(np.int64), np.asarray(uniques, dtype=object)
+    # hashed unsorted, then only the distinct values sorted, as fixed-width code points
+    # (compared in C; pandas' sort=True compares them as Python objects): 0.68 -> 0.47 s
+    # for robust03's 1.5M docnos (219,498 distinct), the same codes
+    codes, uniques = pd.factorize(values, sort=False)
+    uniques = np.asarray(uniques, dtype=object)
+    if not all(type(u) is str for u in uniques):  # not text: pandas' own order
+        codes, uniques = pd.factorize(values, sort=True)
+        return codes.astype(np.int64), np.asarray(uniques, dtype=object)
+    order = np.argsort(uniques.astype(str), kind="stable")
+    rank = np.empty(len(order) + 1, dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    rank[-1] = -1  # pandas' code of a missing value stays -1
+    return rank[codes], uniques[order]
 
 
 def encode(runs: Sequence[Run], qrels: Qrels) -> tuple[CodedRuns, CodedQrels]:
@@ -106,8 +117,8 @@ def encode(runs: Sequence[Run], qrels: Qrels) -> tuple[CodedRuns, CodedQrels]:
     n = [len(r) for r in runs]
     docs = np.concatenate([r.docno for r in runs] + [qrels.docno]) if runs else qrels.docno
     tops = np.concatenate([r.topic for r in runs] + [qrels.topic]) if runs else qrels.topic
-    doc_codes, _ = _factorize_sorted(docs)
-    top_codes, top_names = _factorize_sorted(tops)
+    doc_codes, _ = codes_in_byte_order(docs)
+    top_codes, top_names = codes_in_byte_order(tops)
     total = sum(n)
     coded = CodedRuns(
         tags=tuple(r.tag for r in runs),

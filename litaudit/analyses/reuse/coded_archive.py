@@ -42,7 +42,7 @@ class CodedArchive:
 
 def code_archive(archive) -> CodedArchive:
     """Integer-code an :class:`~litaudit.runs.model.Archive` (runs in trec_eval order)."""
-    import pandas as pd
+    from litaudit.runs.evaluate import codes_in_byte_order
 
     runs = archive.runs
     if not runs:
@@ -50,8 +50,8 @@ def code_archive(archive) -> CodedArchive:
     n = np.array([len(r) for r in runs])
     all_docs = np.concatenate([r.docno for r in runs] + [archive.qrels.docno])
     all_tops = np.concatenate([r.topic for r in runs] + [archive.qrels.topic])
-    doc_codes, docnos = pd.factorize(all_docs, sort=True)  # code point = strcmp order
-    top_codes, top_names = pd.factorize(all_tops, sort=True)
+    doc_codes, docnos = codes_in_byte_order(all_docs)  # code point = strcmp order
+    top_codes, top_names = codes_in_byte_order(all_tops)
     total = int(n.sum())
     run = np.repeat(np.arange(len(runs)), n)
     topic, doc = top_codes[:total], doc_codes[:total]
