@@ -69,14 +69,14 @@ class Run:
         """Row order that trec_eval ranks by: topic (as text), score descending as a C
         float (float32: scores equal there are ties, as trec_eval and the stored archive
         see them), docno descending (strcmp)."""
-        from litaudit.runs.order import trec_order
+        from litaudit.runs.order import codes_in_byte_order, trec_order
 
         if len(self) == 0:
             return np.zeros(0, dtype=np.int64)
         # str order is code point order, which is UTF-8 byte order (strcmp)
-        _, doc_code = np.unique(self.docno, return_inverse=True)
-        _, topic_code = np.unique(self.topic, return_inverse=True)
-        return trec_order(topic_code.ravel(), self.score, doc_code.ravel())
+        doc_code, _ = codes_in_byte_order(self.docno)
+        topic_code, _ = codes_in_byte_order(self.topic)
+        return trec_order(topic_code, self.score, doc_code)
 
     def ranked(self) -> Run:
         """This run sorted by topic, score descending, docno descending (trec_eval order)."""

@@ -10,6 +10,25 @@ from __future__ import annotations
 import numpy as np
 
 
+def codes_in_byte_order(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, uniques) with uniques in code-point order (= UTF-8 byte order = strcmp)."""
+    import pandas as pd
+
+    # hashed unsorted, then only the distinct values sorted, as fixed-width code points
+    # (compared in C; pandas' sort=True compares them as Python objects): 0.68 -> 0.47 s
+    # for robust03's 1.5M docnos (219,498 distinct), the same codes
+    codes, uniques = pd.factorize(values, sort=False)
+    uniques = np.asarray(uniques, dtype=object)
+    if not all(type(u) is str for u in uniques):  # not text: pandas' own order
+        codes, uniques = pd.factorize(values, sort=True)
+        return codes.astype(np.int64), np.asarray(uniques, dtype=object)
+    order = np.argsort(uniques.astype(str), kind="stable")
+    rank = np.empty(len(order) + 1, dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    rank[-1] = -1  # pandas' code of a missing value stays -1
+    return rank[codes], uniques[order]
+
+
 def in_trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray | None) -> bool:
     """Are the rows in trec_eval order: every key one contiguous block (blocks in any
     order), inside it scores descending, then docno codes descending (not checked when

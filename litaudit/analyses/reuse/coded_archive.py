@@ -42,7 +42,7 @@ class CodedArchive:
 
 def code_archive(archive) -> CodedArchive:
     """Integer-code an :class:`~litaudit.runs.model.Archive` (runs in trec_eval order)."""
-    from litaudit.runs.evaluate import codes_in_byte_order
+    from litaudit.runs.order import codes_in_byte_order
 
     runs = archive.runs
     if not runs:
