@@ -22,18 +22,6 @@ def inited(cli, seeded_db_file):
 
 
 @pytest.mark.slow
-def test_init_creates_the_database_and_prints_a_summary(cli):
-    from tests.cli.test_progress import BAR_MARKS
-
-    r = cli("init")
-    assert r.exit_code == 0, r.output
-    assert r.stdout.startswith(f"{cli.db}: added 34495 results, 130 papers, 73 collections")
-    assert "Results per collection and measure" in r.stdout
-    # CliRunner's stderr is not a terminal: no bar (tests/cli/test_progress.py)
-    assert not any(m in r.stderr for m in BAR_MARKS), r.stderr
-
-
-@pytest.mark.slow
 def test_init_twice_adds_nothing(inited):
     def tables() -> dict:
         return json.loads(inited("db", "info", "--json").stdout)["tables"]

@@ -203,8 +203,8 @@ def test_quiet_bar_as_callback_is_harmless():
 def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path):
     """CliRunner's stderr is not a terminal: the commands with bars print none of it, and
     --json stays one JSON document. (Whether a bar shows depends on stderr alone, not on
-    how much work there is: a part of the store will do. `init`'s own run is checked in
-    tests/cli/test_cli_curation.py.)"""
+    how much work there is: a part of the store will do. `init` on a new database is
+    checked in tests/repo/test_package.py.)"""
     import shutil
 
     db = tmp_path / "db.duckdb"

@@ -1,5 +1,6 @@
 """The package installs: a wheel built from this tree carries schema/ and seeds/, and in a
-fresh virtual environment `litaudit init` and an audit work from it alone."""
+fresh virtual environment `litaudit init` and an audit work from it alone. (This is also
+the test of what `litaudit init` prints on a new database.)"""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+
+from tests.cli.test_progress import BAR_MARKS
 
 REPO = Path(__file__).resolve().parents[2]
 TREE = ("litaudit", "schema", "seeds", "pyproject.toml", "setup.py", "MANIFEST.in", "README.md")
@@ -87,6 +90,10 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     db = work / "lit.duckdb"
     r = _run(exe, "--db", db, "init", cwd=work)
     assert r.returncode == 0, r.stderr
+    # what init prints on a new database (and, stderr not being a terminal, no bar)
+    assert r.stdout.startswith(f"{db}: added 34495 results, 130 papers, 73 collections")
+    assert "Results per collection and measure" in r.stdout
+    assert not any(m in r.stderr for m in BAR_MARKS), r.stderr
     r = _run(exe, "--db", db, "audit", "best", "-c", "trec7", "-m", "AP", "--json", cwd=work)
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
