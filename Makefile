@@ -30,8 +30,11 @@ browser:  ## install headless chromium for the HTML report test (Debian package)
 	  || echo "warning: could not install chromium; the browser test will be skipped"
 
 # -n auto: one worker per core (pytest-xdist); --dist loadfile: a test file's tests run
-# in one worker, so its module fixtures (databases, imported archives) are built once.
-XDIST := -n auto --dist loadfile
+# in one worker, so its module fixtures (databases, imported archives) are built once;
+# --no-loadscope-reorder: files in the order tests/conftest.py sorts them (the files with
+# the most slow tests first), not by their number of tests (a one-test file of 6 s of CPU
+# handed out last kept one worker busy 8 s after the other had finished).
+XDIST := -n auto --dist loadfile --no-loadscope-reorder
 
 # Python caches compiled modules (tests' assertion-rewritten ones too) in __pycache__ unless
 # PYTHONDONTWRITEBYTECODE is set, as some shells and images do: a second run then compiles

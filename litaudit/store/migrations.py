@@ -103,22 +103,25 @@ def pending(con, done: set[int] | None = None) -> list[Migration]:
 
 
 def migrate(con, path: str) -> list[Migration]:
-    """Apply every pending migration, each in its own transaction. Returns those applied."""
+    """Apply every pending migration, each in its own transaction (on a new database, all
+    in one: it gets the whole schema or none of it). Returns those applied."""
     check_not_newer(con, path)
     ensure_table(con)
-    done = []
-    for m in pending(con):
+    todo = pending(con)
+    steps = [todo] if len(todo) == len(available()) else [[m] for m in todo]
+    for step in steps:
         con.execute("BEGIN TRANSACTION")
+        m = step[0]
         try:
-            con.execute(m.sql)
-            con.execute(
-                "INSERT INTO _migrations (version, name) VALUES (?, ?)", [m.version, m.name]
-            )
+            for m in step:
+                con.execute(m.sql)
+                con.execute(
+                    "INSERT INTO _migrations (version, name) VALUES (?, ?)", [m.version, m.name]
+                )
             con.execute("COMMIT")
         except Exception as exc:
             con.execute("ROLLBACK")
             raise StoreError(
                 f"{m.path.name}: migration failed: {str(exc).splitlines()[0]}"
             ) from exc
-        done.append(m)
-    return done
+    return todo

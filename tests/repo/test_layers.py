@@ -74,6 +74,8 @@ def _parsed() -> None:
     counts it apart from the tests)."""
     for _, path in _modules():
         _tree(path)
+    _graph(False)
+    _graph(True)
 
 
 def _imports(name: str, path: Path):
@@ -142,7 +144,6 @@ def _violation(name: str, mod: str, names) -> str | None:
     return None
 
 
-@pytest.mark.slow
 def test_every_module_keeps_its_layer():
     problems = []
     for name, path in _modules():
@@ -194,7 +195,13 @@ KNOWN_CYCLES: set[frozenset[str]] = set()
 
 def _edges(*, in_functions: bool) -> dict[str, set[str]]:
     """module -> the litaudit modules it imports: at module level only, or (in_functions)
-    inside functions too. Imports under ``if TYPE_CHECKING:`` are not run: left out."""
+    inside functions too. Imports under ``if TYPE_CHECKING:`` are not run: left out. (A
+    copy of the graph the module fixture builds once.)"""
+    return {k: set(v) for k, v in _graph(in_functions).items()}
+
+
+@functools.cache
+def _graph(in_functions: bool) -> dict[str, set[str]]:
     names = dict(_modules())
     edges: dict[str, set[str]] = {n: set() for n in names}
     for name, path in names.items():
@@ -255,12 +262,10 @@ def _cycles(edges: dict[str, set[str]]) -> list[frozenset[str]]:
     return found
 
 
-@pytest.mark.slow
 def test_no_import_cycle_at_module_level():
     assert _cycles(_edges(in_functions=False)) == []
 
 
-@pytest.mark.slow
 def test_no_import_inside_a_function_that_hides_a_cycle():
     """An import moved into a function to dodge a cycle still couples the modules both
     ways: counted with the module-level ones, no new cycle appears."""
