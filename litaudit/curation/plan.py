@@ -115,7 +115,7 @@ def plan_import(
     ``who``: fills ``transcribed_by`` where a row leaves it blank (``transcribed_at``:
     today, UTC).
     """
-    ctx = Context(con)
+    ctx = Context(con, len(rows))
     plan = ImportPlan(file=file, columns=columns)
     problems = list(problems or [])
     seen: dict[tuple, int] = {}
@@ -145,8 +145,9 @@ def plan_import(
             continue
         seen[key] = row.line
         prepared = PreparedResult(row.line, key, v, None if v["source"] == "official" else bibkey)
-        if key in ctx.existing:
-            _place_stored(plan, stored, on_existing, ctx.existing[key], prepared)
+        found = ctx.stored(key)
+        if found is not None:
+            _place_stored(plan, stored, on_existing, found, prepared)
             continue
         plan.results.append(prepared)
     if progress is not None and rows:

@@ -16,6 +16,7 @@ from litaudit.measures import did_you_mean, parse_measure
 from litaudit.store import papers as P
 from litaudit.store import results as R
 
+SMALL_IMPORT = 200  # rows: up to this many, stored keys are read a collection at a time
 PAPER_FIELDS = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags")
 REQUIRED = (
     "source",
@@ -39,7 +40,7 @@ class PreparedPaper:
 class Context:
     """Lookups cached once per import: aliases, measures, papers, existing keys."""
 
-    def __init__(self, con):
+    def __init__(self, con, n_rows: int = 0):
         self.con = con
         from litaudit.store.refdata import CollectionNames
 
@@ -63,10 +64,24 @@ class Context:
             ).fetchall()
         }
         self.papers = P.ids_and_years(con)
-        self.existing = R.natural_keys(con)
+        # the stored results' keys: all at once for a large import, else a collection at a
+        # time as rows name it (a few rows into a large store read only what they can
+        # collide with; a query a collection costs ~15 ms, reading all ~0.1 s)
+        self._all = R.natural_keys(con) if n_rows > SMALL_IMPORT else None
+        self._existing: dict[str, dict[tuple, tuple[int, str]]] = {}
         # each field's text parsed once: (name, type, text) -> (True, value) or (False,
         # problem); the type, since True == 1 in a dict but not to the parsers' messages
         self.parsed: dict[tuple[str, type, Any], tuple[bool, Any]] = {}
+
+    def stored(self, key: tuple) -> tuple[int, str] | None:
+        """(id, value as printed) of the stored result with natural ``key``
+        (:func:`natural_key`), if any."""
+        if self._all is not None:
+            return self._all.get(key)
+        keys = self._existing.get(key[3])
+        if keys is None:
+            keys = self._existing[key[3]] = R.natural_keys(self.con, key[3])
+        return keys.get(key)
 
     def parse(self, name: str, fn: Callable[[Any], Any], text: Any) -> Any:
         """``fn(text)`` (a pure parser of one field), remembered for the next row with the
