@@ -290,6 +290,7 @@ def test_property_equal_to_trec_eval(arch, rel_level):
     assert_matches_oracle(runs, qrels, rel_level=rel_level)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(40), deadline=None)
 @given(archives(), st.randoms(use_true_random=False))
 def test_property_row_order_does_not_matter(arch, rnd):
