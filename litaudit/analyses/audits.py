@@ -36,7 +36,7 @@ T = TypeVar("T")
 KINDS: tuple[tuple[str, str], ...] = (
     ("best", "litaudit.analyses.extreme.best:BestReport"),
     ("claim", "litaudit.analyses.extreme.best:ClaimReport"),
-    ("history", "litaudit.analyses.extreme.best:HistoryReport"),
+    ("history", "litaudit.analyses.extreme.history:HistoryReport"),
     ("best-matrix", "litaudit.analyses.extreme.matrix:MatrixAudit"),
     ("reuse-rao", "litaudit.analyses.reuse.overlap:RAOReport"),
     ("reuse-lou", "litaudit.analyses.reuse.overlap:LOUReport"),

@@ -60,11 +60,11 @@ def _last_id(con) -> int:
 def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Prepared:
     """The default-parameter audit of ``kind``: the stored one for the current results,
     else run and stored."""
-    from litaudit.analyses.extreme import best
+    from litaudit.analyses.extreme import best, history
 
     runners: dict[str, Callable[..., Any]] = {
         "best": best.run_best,
-        "history": best.run_history,
+        "history": history.run_history,
         "claim": best.run_claim,
     }
     fn = runners[kind]

@@ -350,7 +350,7 @@ def history(
     json_out: Json = False,
 ):
     """The record over time against the expected max and its threshold for the N so far."""
-    from litaudit.analyses.extreme.best import run_history
+    from litaudit.analyses.extreme.history import run_history
     from litaudit.analyses.extreme.noise import parse_se
 
     kw = dict(filters=filters, alpha=alpha, reference=reference, by=by, se=parse_se(se))

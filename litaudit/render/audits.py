@@ -22,7 +22,8 @@ from litaudit import defaults
 from litaudit.analyses.agreement.analysis import ReuseAgreement
 from litaudit.analyses.audits import Audited, StoredAudit
 from litaudit.analyses.extreme.baselines import BaselineStanding
-from litaudit.analyses.extreme.best import BestReport, ClaimReport, HistoryReport
+from litaudit.analyses.extreme.best import BestReport, ClaimReport
+from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
 from litaudit.analyses.extreme.population import PopulationSummary
 from litaudit.analyses.extreme.summary import Summary

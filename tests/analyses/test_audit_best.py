@@ -7,6 +7,7 @@ import pytest
 
 from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.analyses.extreme import best as B
+from litaudit.analyses.extreme import history as H
 from litaudit.analyses.extreme import summary as S
 from litaudit.analyses.extreme.population import Tally
 from litaudit.codec import dumps
@@ -254,7 +255,7 @@ def test_too_few_results_and_unknown_names(mem_store):
     for run in (
         lambda: B.run_best(mem_store.con, ROBUST, "AP"),
         lambda: B.run_claim(mem_store.con, ROBUST, "AP", B.Claim(value=0.3)),
-        lambda: B.run_history(mem_store.con, ROBUST, "AP"),
+        lambda: H.run_history(mem_store.con, ROBUST, "AP"),
     ):
         with pytest.raises(
             ParameterError,
@@ -311,7 +312,7 @@ def test_claim_and_history(lit):
         B.run_claim(con, ROBUST, "AP", B.Claim(result_id=999), save=False)
     with pytest.raises(ParameterError, match="exactly one of"):
         B.run_claim(con, ROBUST, "AP", B.Claim(value=0.3, system="sys8"), save=False)
-    h = B.run_history(con, ROBUST, "AP", reference="final").result
+    h = H.run_history(con, ROBUST, "AP", reference="final").result
     pts = h.history.points
     assert [p.year for p in pts] == list(range(2005, 2015))
     assert [p.N for p in pts] == list(range(1, 11))
@@ -320,7 +321,7 @@ def test_claim_and_history(lit):
     assert all(
         some(a.expected_max) < some(b.expected_max) for a, b in zip(pts, pts[1:], strict=False)
     )
-    running = B.run_history(con, ROBUST, "AP", save=False).result  # the default: no look-ahead
+    running = H.run_history(con, ROBUST, "AP", save=False).result  # the default: no look-ahead
     assert running.history.reference == "running"
     assert running.history.points[0].expected_max is None  # one result: no spread yet
     assert running.history.points[-1].threshold == pytest.approx(pts[-1].threshold)
@@ -378,7 +379,7 @@ def test_robust04_literature_end_to_end(seeded_store):
     assert rep.stats.interval.lower <= rep.stats.interval.mu0 <= rep.best.value
     stored = get_audit(con, some(done.audit_id))
     assert stored.result.best.citation == rep.best.citation
-    h = B.run_history(con, "robust04", "AP", filters=B.Filters.parse(source="papers")).result
+    h = H.run_history(con, "robust04", "AP", filters=B.Filters.parse(source="papers")).result
     assert h.history.points[-1].N == rep.stats.reference.n_results
     assert h.history.points[-1].record == rep.best.value
 

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from litaudit.analyses.extreme import best as B
+from litaudit.analyses.extreme import history as H
 from litaudit.analyses.extreme.noise import parse_se
 from litaudit.errors import ParameterError
 from tests.conftest import SHARED_DATA
@@ -205,5 +206,5 @@ def test_equal_weight_means_use_their_effective_queries(seeded_store):
     assert round(some(some(cqa.noise).n_effective)) == 10429 and some(cqa.noise).n_parts == 12
     plain = B.run_best(con, "beir/scifact/test", "nDCG@10", save=False).result
     assert some(plain.noise).n_effective is None
-    h = B.run_history(con, "beir/mean", "nDCG@10", reference="final", save=False).result
+    h = H.run_history(con, "beir/mean", "nDCG@10", reference="final", save=False).result
     assert some(h.history).points[-1].se == pytest.approx(nc.sd / math.sqrt(some(nc.n_effective)))

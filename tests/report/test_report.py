@@ -145,7 +145,8 @@ def make_fixture_db(path: Path, *, runs: bool = True) -> Path:
 def store_literature_audits(path: Path) -> None:
     """The 'best', 'claim' (0.36) and 'history' audits of the fixture's AP results, run
     through litaudit.analyses.extreme.best and stored (the report then reuses them)."""
-    from litaudit.analyses.extreme.best import Claim, run_best, run_claim, run_history
+    from litaudit.analyses.extreme.best import Claim, run_best, run_claim
+    from litaudit.analyses.extreme.history import run_history
     from litaudit.store.db import open_store
 
     with open_store(path) as store:

@@ -168,8 +168,9 @@ def test_every_listed_kind_has_a_renderer_typed_with_its_result_type():
 
 def _kinds_stored_by_the_code() -> dict[str, str]:
     """Every audit kind the analyses store (kind -> where): the kind of each AuditKey
-    built and the kind argument of best.py's _stored calls (a string, or a module
-    constant), and a module's KIND constant, read from the source (ast)."""
+    built and the kind argument of the stored_audit calls (extreme/best.py, history.py;
+    a string, or a module constant), and a module's KIND constant, read from the source
+    (ast)."""
     import ast
     from pathlib import Path
 
@@ -192,7 +193,7 @@ def _kinds_stored_by_the_code() -> dict[str, str]:
             name = getattr(node.func, "id", "")
             if name == "AuditKey":
                 kind = next(k.value for k in node.keywords if k.arg == "kind")
-            elif name == "_stored":
+            elif name == "stored_audit":
                 kind = node.args[1]
             else:
                 continue

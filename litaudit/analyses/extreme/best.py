@@ -6,7 +6,7 @@ Reads the results of one collection and measure (with filters), runs
 
 * ``best``: Tables 2 and 3 of the paper for the population (:class:`BestReport`);
 * ``claim``: a claimed value against the population (:class:`ClaimReport`);
-* ``history``: the record replayed year by year (:class:`HistoryReport`).
+* ``history``: the record replayed year by year (:mod:`litaudit.analyses.extreme.history`).
 
 `audit summary` (every collection, measure and source at once) is in
 :mod:`litaudit.analyses.extreme.summary`.
@@ -46,7 +46,7 @@ from litaudit.analyses.extreme.population import (
 )
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
-from litaudit.stats import intervals, sequential
+from litaudit.stats import intervals
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import Shrinkage, shrink
 
@@ -78,11 +78,11 @@ class AuditModel:
             "alpha": self.alpha,
             "p": self.p,
             "method": self.sampling.method,
-            "se": _se_param(self.se),
+            "se": se_param(self.se),
         }
 
 
-def _stored(
+def stored_audit(
     con, kind: str, pop: Population, rep: R, fp: str, params: dict, sampling: Sampling
 ) -> Audited[R]:
     """Save ``rep`` as an audit of ``kind`` (or find the identical stored one)."""
@@ -115,6 +115,21 @@ def population_params(pop: Population, filters: Filters, **kw) -> dict:
         "filters": filter_params(filters),
         **kw,
     }
+
+
+def population_fields(pop: Population, filters: Filters) -> dict[str, Any]:
+    """The fields every extreme-value report opens with: the population audited and the
+    filters that made it (BestReport, ClaimReport, history.HistoryReport)."""
+    return dict(
+        collection_id=pop.collection_id,
+        collection_name=pop.collection_name,
+        measure=pop.measure,
+        source=filters.source,
+        filters=filters,
+        n_topics=pop.n_topics,
+        n_other_topics=pop.n_other_topics,
+        population=summarize(pop, filters),
+    )
 
 
 # ------------------------------------------------------------------------------ best
@@ -181,7 +196,7 @@ def run_best(
     if not save:
         return Audited(rep, None)
     params = population_params(pop, filters, **model.params())
-    return _stored(con, "best", pop, rep, rep.fingerprint, params, model.sampling)
+    return stored_audit(con, "best", pop, rep, rep.fingerprint, params, model.sampling)
 
 
 def population_noise(
@@ -212,7 +227,8 @@ def _shrinkage(noise: NoiseChoice, mu: float, value: float) -> Shrinkage | None:
     return shrink(value, mu, noise.sd, noise.se)
 
 
-def _se_param(se) -> str | float:
+def se_param(se) -> str | float:
+    """The standard error option as stored with an audit."""
     return "default" if se is None else se
 
 
@@ -244,14 +260,7 @@ def compute_best(
     )
     fp = results_fingerprint(rows)
     return BestReport(
-        collection_id=pop.collection_id,
-        collection_name=pop.collection_name,
-        measure=pop.measure,
-        source=filters.source,
-        filters=filters,
-        n_topics=pop.n_topics,
-        n_other_topics=pop.n_other_topics,
-        population=summarize(pop, filters),
+        **population_fields(pop, filters),
         stats=st,
         best=rows[st.candidates[0]],
         candidates=cands,
@@ -458,14 +467,7 @@ def run_claim(
     ev, ca = claim_evidence.attach(con, pop, ca, evidence, claim_run, claimed, subject, holder)
     fp = fp if ev is None else fingerprint([fp, ev.fingerprint])
     rep = ClaimReport(
-        collection_id=pop.collection_id,
-        collection_name=pop.collection_name,
-        measure=pop.measure,
-        source=filters.source,
-        filters=filters,
-        n_topics=pop.n_topics,
-        n_other_topics=pop.n_other_topics,
-        population=summarize(pop, filters),
+        **population_fields(pop, filters),
         value=ca.value,
         subject=subject,
         answers=wording.claim_answers(ca, holder, subject, noise, robust, shrunk),
@@ -482,115 +484,4 @@ def run_claim(
         return Audited(rep, None)
     params = _claim_params(pop, filters, claim, value, subject, model)
     params.update(claim_evidence.evidence_params(evidence, claim_run))
-    return _stored(con, "claim", pop, rep, fp, params, model.sampling)
-
-
-# ---------------------------------------------------------------------------- history
-@dataclass(frozen=True, kw_only=True)
-class HistoryReport:
-    """`audit history`: the record replayed over time (sequential testing, Carterette 2015
-    Sec. 2 and Fig. 2).
-
-    ``history.points``: per step (a year, or a date when every result is dated: ``by``)
-    N so far, record, expected max, alpha-threshold, p-value, beyond_chance (see
-    ``stats.sequential.YearPoint``; p-values floored at ``defaults.P_FLOOR``);
-    ``records[i]`` is the result holding the record in ``history.points[i]``.
-    ``population`` states what the audit used; ``noise`` the standard error of the
-    reference model and its source (for a running reference the model's se of each step
-    is that step's sd / sqrt(n); a measured or given se is the same at every step).
-    """
-
-    collection_id: str
-    collection_name: str
-    measure: str
-    source: str | None
-    filters: Filters
-    n_topics: int
-    n_other_topics: int
-    population: PopulationSummary
-    history: sequential.History
-    records: tuple[ResultRow, ...]
-    fingerprint: str
-    citation: str
-    by: str = "year"
-    noise: NoiseChoice | None = None  # (None: stored before issue 19)
-
-
-HISTORY_STEPS = ("auto", "date", "year")
-
-
-def _steps(rows: list[ResultRow], by: str) -> tuple[list[int], list[str]] | None:
-    """(times, labels) of a replay by date (date ordinals and ISO dates), or None for a
-    replay by year."""
-    import datetime as dt
-
-    if by != "date":
-        return None
-    days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
-    return [d.toordinal() for d in days], [d.isoformat() for d in days]
-
-
-def run_history(
-    con,
-    collection: str,
-    measure: str,
-    *,
-    filters: Filters = Filters(),
-    alpha: float = DEFAULT_ALPHA,
-    reference: str = "running",
-    by: str = "auto",
-    se: str | float | None = None,
-    save: bool = True,
-) -> Audited[HistoryReport]:
-    """Replay the results of a collection and measure over time, ``by`` date or year;
-    ``auto``: by date when every result carries one, else by year. ``reference``:
-    'running' (the results so far: no later result is used) or 'final' (all results: a
-    look-ahead). ``se``: see :mod:`litaudit.analyses.extreme.noise`. Stored unless
-    ``save=False``."""
-    if by not in HISTORY_STEPS:
-        raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")
-    pop = population(con, collection, measure, filters)
-    rows = pop.rows
-    undated = sum(1 for r in rows if not r.date)
-    if by == "date" and undated:
-        raise ParameterError(
-            f"{pop.collection_name} {pop.measure}: {undated} of {len(rows)} "
-            "results have no date; replay by year, or narrow the population"
-        )
-    if by == "auto":
-        by = "year" if undated else "date"
-    noise = population_noise(con, pop, se, alpha)
-    h = sequential.replay(
-        [r.value for r in rows],
-        [r.year for r in rows],
-        pop.n_topics,
-        alpha=alpha,
-        reference=reference,
-        steps=_steps(rows, by),
-        p_floor=defaults.P_FLOOR,
-        se=None if noise.source == "model" else noise.se,
-        n_model=noise.n_model,
-    )
-    fp = results_fingerprint(rows)
-    rep = HistoryReport(
-        collection_id=pop.collection_id,
-        collection_name=pop.collection_name,
-        measure=pop.measure,
-        source=filters.source,
-        filters=filters,
-        n_topics=pop.n_topics,
-        n_other_topics=pop.n_other_topics,
-        population=summarize(pop, filters),
-        history=h,
-        records=tuple(rows[pt.record_index] for pt in h.points),
-        fingerprint=fp,
-        citation=SOURCE,
-        by=by,
-        noise=noise,
-    )
-    if not save:
-        return Audited(rep, None)
-    params = population_params(
-        pop, filters, alpha=alpha, reference=reference, by=by, se=_se_param(se)
-    )
-    return _stored(con, "history", pop, rep, fp, params, Sampling())
+    return stored_audit(con, "claim", pop, rep, fp, params, model.sampling)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 
 from litaudit.analyses.audits import StoredAudit
-from litaudit.analyses.extreme.best import BestReport, ClaimReport, HistoryReport
+from litaudit.analyses.extreme.best import BestReport, ClaimReport
+from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.population import ResultRow
 from litaudit.analyses.extreme.wording import cited, population_sentence, reference_sentence
 from litaudit.analyses.report_audits import Prepared

@@ -1,0 +1,135 @@
+"""`audit history`: the record of a collection and measure replayed over time, each step
+against the extreme-value reference of the results so far (Carterette, SIGIR 2015, Sec. 2
+and Fig. 2; :func:`litaudit.stats.sequential.replay`). The population, the standard error
+and the stored audit are those of :mod:`litaudit.analyses.extreme.best`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from litaudit import defaults
+from litaudit.analyses.audits import Audited
+from litaudit.analyses.extreme.best import (
+    DEFAULT_ALPHA,
+    SOURCE,
+    population_fields,
+    population_noise,
+    population_params,
+    se_param,
+    stored_audit,
+)
+from litaudit.analyses.extreme.noise import NoiseChoice
+from litaudit.analyses.extreme.population import (
+    Filters,
+    PopulationSummary,
+    ResultRow,
+    population,
+    results_fingerprint,
+)
+from litaudit.errors import ParameterError
+from litaudit.stats import sequential
+from litaudit.stats.extreme import Sampling
+
+
+@dataclass(frozen=True, kw_only=True)
+class HistoryReport:
+    """`audit history`: the record replayed over time (sequential testing, Carterette 2015
+    Sec. 2 and Fig. 2).
+
+    ``history.points``: per step (a year, or a date when every result is dated: ``by``)
+    N so far, record, expected max, alpha-threshold, p-value, beyond_chance (see
+    ``stats.sequential.YearPoint``; p-values floored at ``defaults.P_FLOOR``);
+    ``records[i]`` is the result holding the record in ``history.points[i]``.
+    ``population`` states what the audit used; ``noise`` the standard error of the
+    reference model and its source (for a running reference the model's se of each step
+    is that step's sd / sqrt(n); a measured or given se is the same at every step).
+    """
+
+    collection_id: str
+    collection_name: str
+    measure: str
+    source: str | None
+    filters: Filters
+    n_topics: int
+    n_other_topics: int
+    population: PopulationSummary
+    history: sequential.History
+    records: tuple[ResultRow, ...]
+    fingerprint: str
+    citation: str
+    by: str = "year"
+    noise: NoiseChoice | None = None  # (None: stored before issue 19)
+
+
+HISTORY_STEPS = ("auto", "date", "year")
+
+
+def _steps(rows: list[ResultRow], by: str) -> tuple[list[int], list[str]] | None:
+    """(times, labels) of a replay by date (date ordinals and ISO dates), or None for a
+    replay by year."""
+    import datetime as dt
+
+    if by != "date":
+        return None
+    days = [dt.date.fromisoformat(str(r.date)[:10]) for r in rows]
+    return [d.toordinal() for d in days], [d.isoformat() for d in days]
+
+
+def run_history(
+    con,
+    collection: str,
+    measure: str,
+    *,
+    filters: Filters = Filters(),
+    alpha: float = DEFAULT_ALPHA,
+    reference: str = "running",
+    by: str = "auto",
+    se: str | float | None = None,
+    save: bool = True,
+) -> Audited[HistoryReport]:
+    """Replay the results of a collection and measure over time, ``by`` date or year;
+    ``auto``: by date when every result carries one, else by year. ``reference``:
+    'running' (the results so far: no later result is used) or 'final' (all results: a
+    look-ahead). ``se``: see :mod:`litaudit.analyses.extreme.noise`. Stored unless
+    ``save=False``."""
+    if by not in HISTORY_STEPS:
+        raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")
+    pop = population(con, collection, measure, filters)
+    rows = pop.rows
+    undated = sum(1 for r in rows if not r.date)
+    if by == "date" and undated:
+        raise ParameterError(
+            f"{pop.collection_name} {pop.measure}: {undated} of {len(rows)} "
+            "results have no date; replay by year, or narrow the population"
+        )
+    if by == "auto":
+        by = "year" if undated else "date"
+    noise = population_noise(con, pop, se, alpha)
+    h = sequential.replay(
+        [r.value for r in rows],
+        [r.year for r in rows],
+        pop.n_topics,
+        alpha=alpha,
+        reference=reference,
+        steps=_steps(rows, by),
+        p_floor=defaults.P_FLOOR,
+        se=None if noise.source == "model" else noise.se,
+        n_model=noise.n_model,
+    )
+    fp = results_fingerprint(rows)
+    rep = HistoryReport(
+        **population_fields(pop, filters),
+        history=h,
+        records=tuple(rows[pt.record_index] for pt in h.points),
+        fingerprint=fp,
+        citation=SOURCE,
+        by=by,
+        noise=noise,
+    )
+    if not save:
+        return Audited(rep, None)
+    params = population_params(
+        pop, filters, alpha=alpha, reference=reference, by=by, se=se_param(se)
+    )
+    return stored_audit(con, "history", pop, rep, fp, params, Sampling())
