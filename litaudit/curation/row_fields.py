@@ -42,7 +42,7 @@ class Context:
 
     def __init__(self, con, n_rows: int = 0):
         self.con = con
-        from litaudit.store.refdata import CollectionNames
+        from litaudit.store.collection_names import CollectionNames
 
         self.collections = CollectionNames.load(con)  # the resolver every command uses
         self.default_topics = {

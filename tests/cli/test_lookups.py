@@ -64,7 +64,7 @@ def test_the_issue_lookups_say_what_the_store_holds(seeded):
 
 
 def test_unknown_names_get_suggestions_from_ids_aliases_and_titles(seeded_store):
-    from litaudit.store.refdata import CollectionNames
+    from litaudit.store.collection_names import CollectionNames
 
     names = CollectionNames.load(seeded_store.con)
     assert names.suggest("dl19") == [
