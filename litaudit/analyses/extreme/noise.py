@@ -157,9 +157,9 @@ def effective_topics(
 
 
 def stored_per_topic(con, collection_id: str, measure: str, n_topics: int):
-    """(systems x topics scores, PerTopic) of the collection's stored archive for
-    ``measure``, or (None, why not) when there are none to use; (None, None) when the
-    store holds no run archive of the collection (the caller has checked that it does)."""
+    """(systems x topics scores, PerTopic) of the collection's stored run archive for
+    ``measure``, or (None, why not) when there are none to use. The caller has checked
+    that the store holds an archive of the collection (:attr:`NoiseLookups.archived`)."""
     from litaudit.measures import parse_measure
     from litaudit.runs import evalcache
 
