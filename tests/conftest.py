@@ -10,6 +10,7 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from collections.abc import Callable
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,44 @@ def mem_store(reference_db_file, tmp_path):
     store = open_store(path)
     yield store
     store.close()
+
+
+@pytest.fixture(scope="module")
+def shared_stores(reference_db_file, tmp_path_factory):
+    """Two stores with the schema and reference data, shared by a module's tests: use them
+    inside :func:`rolled_back`, which undoes every write at the end of the block (each
+    example of a property test on fresh stores, without a copy and an open each)."""
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    d = tmp_path_factory.mktemp("shared_stores")
+    stores = []
+    for name in ("a", "b"):
+        shutil.copy(reference_db_file, d / f"{name}.duckdb")
+        stores.append(open_store(d / f"{name}.duckdb"))
+    yield stores
+    for store in stores:
+        store.close()
+
+
+class _Undo(Exception):
+    """Ends a :func:`rolled_back` block: its transactions roll back."""
+
+
+@contextmanager
+def rolled_back(*stores):
+    """A block inside a transaction on each of ``stores``, rolled back at its end (or at
+    an error, which goes on): the stores are as before it. The code inside that opens a
+    transaction joins these (:meth:`litaudit.store.db.Store.transaction`)."""
+    try:
+        with ExitStack() as stack:
+            for store in stores:
+                stack.enter_context(store.transaction())
+            yield
+            raise _Undo
+    except _Undo:
+        pass
 
 
 @pytest.fixture(scope="session")

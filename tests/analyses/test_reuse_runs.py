@@ -438,20 +438,31 @@ def test_robust03_official_map(shared_data, robust03):
         assert m == pytest.approx(float(official[tag]["map"]), abs=5e-5 + 1e-12), tag
 
 
+@pytest.fixture(scope="module")
+def robust03_top100(robust03) -> dict[tuple[str, str], set[str]]:
+    """Pure-Python sets: the docnos of each participant's runs in the first 100 of a
+    topic, by (participant, topic); each run read once, in its ranked order."""
+    arch, _, _ = robust03
+    top: dict[tuple[str, str], set[str]] = {}
+    for r, i in zip(arch.runs, arch.info, strict=True):
+        rr = r.ranked()
+        taken: dict[str, int] = {}
+        for t, d in zip(rr.topic.tolist(), rr.docno.tolist(), strict=True):
+            n = taken.get(t, 0)
+            if n < 100:
+                taken[t] = n + 1
+                top.setdefault((i.participant, t), set()).add(d)
+    return top
+
+
 @pytest.mark.slow
-def test_robust03_rao_and_uniques_against_sets(shared_data, robust03):
+def test_robust03_rao_and_uniques_against_sets(shared_data, robust03, robust03_top100):
     arch, c, _ = robust03
     depth = 100
     rao = overlap.rao_of_archive(arch, depth=depth, coded=c)
     assert rao.n_runs == 17 and rao.n_participants == 16  # uglasgow.ounis has 2 runs
     assert all(1 / 16 <= some(r.rao) <= 1 for r in rao.runs)
-    # pure-Python sets: top 100 per participant and topic
-    top: dict[tuple[str, str], set[str]] = {}
-    for r, i in zip(arch.runs, arch.info, strict=True):
-        rr = r.ranked()
-        for t in rr.topics():
-            docs = rr.docno[rr.topic == t][:depth]
-            top.setdefault((i.participant, t), set()).update(docs)
+    top = robust03_top100
     count: dict[tuple[str, str], int] = {}
     for (_, t), docs in top.items():
         for d in docs:
@@ -478,7 +489,7 @@ def test_robust03_rao_and_uniques_against_sets(shared_data, robust03):
 
 
 @pytest.mark.slow
-def test_robust03_lou_against_pytrec_eval(shared_data, robust03):
+def test_robust03_lou_against_pytrec_eval(shared_data, robust03, robust03_top100):
     import pytrec_eval
 
     arch, c, _ = robust03
@@ -488,12 +499,10 @@ def test_robust03_lou_against_pytrec_eval(shared_data, robust03):
     row = {r.tag: r for r in lou.runs}
     assert not row["rutcor03100"].considered
     # re-evaluate uic0301 with pytrec_eval on the qrels without its participant's uniques
-    top: dict[tuple[str, str], set[str | None]] = {}
-    for r, i in zip(arch.runs, arch.info, strict=True):
-        rr = r.ranked()
-        for t in rr.topics():
-            for d in rr.docno[rr.topic == t][:100]:
-                top.setdefault((t, d), set()).add(i.participant)
+    top: dict[tuple[str, str], set[str]] = {}  # (topic, docno) -> who pooled it
+    for (p, t), docs in robust03_top100.items():
+        for d in docs:
+            top.setdefault((t, d), set()).add(p)
     qrels: dict[str, dict[str, int]] = {}
     for t, d, g in zip(arch.qrels.topic, arch.qrels.docno, arch.qrels.rel, strict=True):
         if g >= 1 and top.get((t, d)) == {"uillinois-chicago.yu"}:
@@ -529,12 +538,12 @@ def test_robust03_subcollection_maps_against_the_evaluator(shared_data, robust03
     assert {t for t, _ in rep.excluded} == {"rutcor03100", "NLPR03vb10", "humR03dc", "MU03rob01"}
     kept = [arch.runs[c.tags.index(r.tag)] for r in rep.runs]
     oracle = []
+    docnos = [r.docno.astype(str) for r in kept]  # fixed width, for np.char
     for k, prefix in enumerate(["FBIS", "FR94", "FT", "LA"]):
-        qmask = np.array([d.startswith(prefix) for d in arch.qrels.docno])
-        q = arch.qrels.filter(qmask)
+        q = arch.qrels.filter(np.char.startswith(arch.qrels.docno.astype(str), prefix))
         sub_runs = []
-        for r in kept:
-            m = np.array([d.startswith(prefix) for d in r.docno])
+        for r, docno in zip(kept, docnos, strict=True):
+            m = np.char.startswith(docno, prefix)
             sub_runs.append(make_run(r.tag, r.topic[m], r.docno[m], r.score[m]))
         ev = evaluate(sub_runs, q, ["AP"], complete=True)
         with_rel = [i for i, t in enumerate(ev.topics) if ((q.topic == t) & (q.rel >= 1)).any()]
@@ -590,18 +599,15 @@ def test_code_stored_equals_code_archive(mem_store, tmp_path):
 
 
 @pytest.mark.slow
-def test_code_stored_equals_code_archive_robust03(shared_data, mem_store):
+def test_code_stored_equals_code_archive_robust03(robust03_db_file):
+    # on the run's robust03 database (conftest.py: the 17 runs and qrels imported once)
     from litaudit.runs.archive import load_archive, load_tables
-    from litaudit.runs.ingest import import_archive
+    from litaudit.store.db import open_store
 
-    import_archive(
-        mem_store,
-        "trec-robust-2003",
-        [shared_data / "trec" / "runs" / "robust03"],
-        qrels_path=shared_data / "trec" / "qrels" / "qrels.robust03.txt",
-    )
-    con = mem_store.con
-    _assert_same_coding(
-        coded_archive.code_stored(load_tables(con, "trec-robust-2003"), "trec-robust-2003"),
-        coded_archive.code_archive(load_archive(con, "trec-robust-2003")),
-    )
+    with open_store(robust03_db_file, read_only=True) as store:
+        _assert_same_coding(
+            coded_archive.code_stored(
+                load_tables(store.con, "trec-robust-2003"), "trec-robust-2003"
+            ),
+            coded_archive.code_archive(load_archive(store.con, "trec-robust-2003")),
+        )

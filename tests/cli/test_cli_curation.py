@@ -21,22 +21,6 @@ def inited(cli, seeded_db_file):
     return cli
 
 
-@pytest.mark.slow
-def test_init_twice_adds_nothing(inited):
-    def tables() -> dict:
-        return json.loads(inited("db", "info", "--json").stdout)["tables"]
-
-    before = tables()
-    assert before["results"] > 0
-    r = inited("init", "--json")
-    assert r.exit_code == 0
-    data = json.loads(r.stdout)
-    assert data["added"] == {"results": 0, "papers": 0, "collections": 0, "measures": 0}
-    assert data["seeds"]["unchanged"] == before["results"]
-    assert any(c["collection"] == "trec7" and c["measure"] == "AP" for c in data["counts"])
-    assert tables() == before
-
-
 # every command that opens the database, read or write: only `init` creates one
 NO_DATABASE_COMMANDS = (
     ["results", "list"],

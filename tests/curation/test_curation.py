@@ -23,7 +23,7 @@ from litaudit.curation.results import (
 )
 from litaudit.curation.rows import COLUMNS
 from litaudit.errors import LitauditError, ValidationFailed
-from tests.conftest import examples
+from tests.conftest import examples, rolled_back
 
 HEADER = [
     "source",
@@ -486,11 +486,7 @@ value_text = st.builds(
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(values=st.lists(value_text, min_size=1, max_size=8, unique=True))
-def test_values_round_trip_digit_for_digit(tmp_path, reference_db_file, values):
-    import shutil
-
-    from litaudit.store.db import open_store
-
+def test_values_round_trip_digit_for_digit(tmp_path, shared_stores, values):
     rows = [
         [
             "official",
@@ -511,10 +507,8 @@ def test_values_round_trip_digit_for_digit(tmp_path, reference_db_file, values):
         for i, v in enumerate(values)
     ]
     path = write_csv(tmp_path / "v.csv", rows)
-    db = tmp_path / "v.duckdb"
-    db.unlink(missing_ok=True)
-    shutil.copy(reference_db_file, db)
-    with open_store(db) as s:
+    s = shared_stores[0]
+    with rolled_back(s):
         import_file(s, path, who="t")
         got = {r.system: r.value_text for r in query_results(s.con, CURATION)}
         out = tmp_path / "v.json"

@@ -15,7 +15,7 @@ from litaudit.curation import fields as F
 from litaudit.curation.export import export_rows, write_export
 from litaudit.curation.importer import import_file
 from litaudit.curation.rows import COLUMNS
-from tests.conftest import examples
+from tests.conftest import examples, rolled_back
 from tests.curation.test_curation import GOOD, HEADER, write_csv
 
 TEXT_FIELDS = ("system", "location", "notes", "participant")
@@ -43,12 +43,8 @@ accepted = st.text(min_size=1, max_size=40).filter(
     fmt=st.sampled_from(["csv", "json", "parquet"]),
 )
 def test_any_accepted_text_round_trips_through_every_export(
-    reference_db_file, tmp_path_factory, texts, fmt
+    shared_stores, tmp_path_factory, texts, fmt
 ):
-    import shutil
-
-    from litaudit.store.db import open_store
-
     d = tmp_path_factory.mktemp("rt")
     header = HEADER + ["participant", "notes"]
     row = list(GOOD[0]) + [texts[3], texts[2]]
@@ -59,20 +55,14 @@ def test_any_accepted_text_round_trips_through_every_export(
         w = csv.writer(fh, lineterminator="\r\n")  # quotes CR and LF both
         w.writerow(header)
         w.writerow(row)
-    stores = []
-    for name in ("a", "b"):
-        shutil.copy(reference_db_file, d / f"{name}.duckdb")
-        stores.append(open_store(d / f"{name}.duckdb"))
-    a, b = stores
-    try:
+    a, b = shared_stores
+    with rolled_back(a, b):
+        assert _stored(a, ["id"]) == _stored(b, ["id"]) == []  # fresh: earlier undone
         import_file(a, src, who="t")
         out = d / f"out.{fmt}"
         write_export(export_rows(a.con), out, fmt)
         import_file(b, out, who="t")
         assert _stored(b, TEXT_FIELDS) == _stored(a, TEXT_FIELDS)
-    finally:
-        a.close()
-        b.close()
 
 
 def test_a_lone_carriage_return_is_quoted_in_csv(mem_store, tmp_path):

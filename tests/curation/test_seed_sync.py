@@ -204,6 +204,34 @@ def test_a_changed_seed_value_updates_a_row_nobody_changed_and_leaves_an_edited_
     )
 
 
+def test_a_changed_seed_note_is_written_once_and_never_over_a_users_note(mem_store, tmp_path):
+    from litaudit.curation.results import edit_result, history
+
+    fields, rows = _official("trec7/adhoc")
+    assert "notes" in fields
+    load_seeds(mem_store, _seeds_dir(tmp_path, "old", fields, rows))
+    con = mem_store.con
+    ap = _ids(con, "trec7/adhoc", "AP")
+    edit_result(mem_store, ap[0], {"notes": "checked"}, reason="read the paper", who="ann")
+    note = "judged with NIST's qrels"
+    renoted = [{**r, "notes": note} if r["measure"] == "AP" else r for r in rows]
+    new = _seeds_dir(tmp_path, "new", fields, renoted)
+    sync = load_seeds(mem_store, new)["seeds"]
+    assert (sync["notes_updated"], sync["unchanged"], sync["left"]) == (102, len(rows), [])
+    notes = dict(
+        con.execute(
+            "SELECT id, notes FROM results WHERE id IN (SELECT unnest(?::BIGINT[]))", [ap]
+        ).fetchall()
+    )
+    assert notes == {rid: ("checked" if rid == ap[0] else note) for rid in ap}
+    last = history(con, "result", ap[1])[-1]
+    assert (last.field, last.new_value, last.who) == ("notes", note, SEED_USER)
+    # a second run changes nothing (what a second `init` on real seeds would check)
+    again = load_seeds(mem_store, new)["seeds"]
+    assert (again["notes_updated"], again["unchanged"]) == (0, len(rows))
+    assert history(con, "result", ap[1])[-1] == last
+
+
 def test_a_row_back_in_the_seeds_gets_its_status_back(mem_store, trec7):
     from litaudit.curation.results import history
 
@@ -270,9 +298,19 @@ def test_init_says_what_it_did(cli, trec7):
         f"another value) but a user changed since: #{edited}. `litaudit results history ID` "
         "shows each; retract or edit them by hand."
     )
+
+    # a second init adds nothing, changes nothing and says so
+    def tables() -> dict:
+        return json.loads(cli("db", "info", "--json").stdout)["tables"]
+
+    before = tables()
     r = cli("init", "--json")
     assert r.exit_code == 0, r.output
-    assert json.loads(r.stdout)["seeds"] == {
+    data = json.loads(r.stdout)
+    assert data["added"] == {"results": 0, "papers": 0, "collections": 0, "measures": 0}
+    assert any(c["collection"] == "trec7" and c["measure"] == "AP" for c in data["counts"])
+    assert tables() == before
+    assert data["seeds"] == {
         "added": 0,
         "unchanged": 34495,
         "updated": 0,
@@ -319,8 +357,8 @@ def test_a_database_seeded_before_p15_and_the_dl2020_drop(cli, tmp_path):
         ).fetchall()
     assert sum(n for _, n in renoted) == sync["notes_updated"]
     assert {t for t, _ in renoted} <= {"trec28/deep/passages", "trec29/deep/passages"}
-    r = cli("init", "--json")  # and a second init has nothing left to do
-    assert json.loads(r.stdout)["seeds"]["notes_updated"] == 0
+    # (that a second sync has nothing left to do: test_init_says_what_it_did on the real
+    # seeds, test_a_changed_seed_note_is_written_once_... on notes)
     with open_store(cli.db, read_only=True) as store:
         gone = store.con.execute(
             "SELECT r.track, r.measure, regexp_extract(h.reason, 'which hold this value "

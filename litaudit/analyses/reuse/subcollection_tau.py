@@ -65,8 +65,11 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
         names = tuple(sorted(prefixes))
         labels = np.full(len(docs), -1, dtype=np.int64)
         best = np.zeros(len(docs), dtype=np.int64)
+        # fixed-width text, compared in C (pandas' str.startswith loops in Python: 0.15 s
+        # a prefix over robust03's 220k docnos)
+        text = np.asarray(docnos).astype(str)
         for i, p in enumerate(names):
-            hit = docs.str.startswith(p).to_numpy(dtype=bool) & (len(p) > best)
+            hit = np.char.startswith(text, p) & (len(p) > best)
             labels[hit] = i
             best[hit] = len(p)
         return Split(rule, names, labels)
