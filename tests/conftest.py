@@ -327,7 +327,8 @@ class _SharedFixtureTimer:
             return
         start = _cpu_seconds()
         yield
-        _in_setup[-1].user_properties.append(("shared_cpu", _cpu_seconds() - start))
+        cpu = _cpu_seconds() - start
+        _in_setup[-1].user_properties.append((f"shared_cpu:{fixturedef.argname}", cpu))
 
 
 def pytest_configure(config):
@@ -346,7 +347,7 @@ def pytest_runtest_teardown(item):
 
 
 _cpu_by_test: dict[str, tuple[float, bool]] = {}
-_shared_cpu: list[float] = []
+_shared_cpu: dict[str, float] = {}  # a shared fixture's name -> its CPU, over every build
 _slow_reason: dict[str, str] = {}  # a slow mark's reason, when it is not the test's CPU
 
 
@@ -355,10 +356,11 @@ def pytest_runtest_logreport(report):
         return
     props = report.user_properties
     if any(str(k).startswith("cpu_") for k, _ in props):
-        shared = sum(v for k, v in props if k == "shared_cpu")
-        cpu = sum(v for k, v in props if str(k).startswith("cpu_")) - shared
+        shared = [(str(k).split(":", 1)[1], v) for k, v in props if str(k).startswith("shared_")]
+        cpu = sum(v for k, v in props if str(k).startswith("cpu_")) - sum(v for _, v in shared)
         _cpu_by_test[report.nodeid] = (cpu, "slow" in report.keywords)
-        _shared_cpu.append(shared)
+        for name, v in shared:
+            _shared_cpu[name] = _shared_cpu.get(name, 0.0) + v
         for k, v in props:
             if k == "slow_reason":
                 _slow_reason[report.nodeid] = str(v)
@@ -375,7 +377,13 @@ def pytest_terminal_summary(terminalreporter, config):
     tr.write_sep("=", "CPU time of the tests (s; setup + call + teardown, with subprocesses)")
     tr.write_line(
         f"{total:.1f} s in {len(rows)} tests: {slow:.1f} s marked slow, {total - slow:.1f} s not; "
-        f"and {sum(_shared_cpu):.1f} s building the fixtures shared by a module or the session"
+        f"and {sum(_shared_cpu.values()):.1f} s building the fixtures shared by a module or "
+        "the session"
+    )
+    shared = sorted(_shared_cpu.items(), key=lambda kv: -kv[1])[:5]
+    tr.write_line(
+        "the costliest shared fixtures (every build): "
+        + ", ".join(f"{name} {cpu:.1f} s" for name, cpu in shared)
     )
     for nodeid, (cpu, marked) in rows[: n or None]:
         tr.write_line(f"{cpu:7.2f}  {'slow ' if marked else '     '} {nodeid}")

@@ -4,6 +4,8 @@ whole archive in memory (issue 24)."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -30,9 +32,27 @@ def robust03_store(robust03_db_file, tmp_path_factory):
     store.close()
 
 
+@pytest.fixture(scope="module")
+def on_whole(robust03_store):
+    """The analyses of the whole archive in memory, the reference every ranged one must
+    equal: each computed once for the module (``on_whole("lou", 100)``)."""
+    _, whole = robust03_store
+
+    @functools.cache
+    def compute(what: str, depth: int):
+        if what == "rao":
+            return overlap.rao_of_archive(whole, depth=depth)
+        if what == "lou":
+            return overlap.lou_of_archive(whole, depth=depth)
+        assert what == "pool_scores"
+        return pool_scores(whole, whole.participant_of_run, k=2, depth=depth)
+
+    return compute
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("range_lines", [1, 400_000])
-def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, range_lines):
+def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, on_whole, range_lines):
     # one topic a range (range_lines=1: 100 ranges), then a few ranges of many topics
     store, whole = robust03_store
     ticks: list[int] = []
@@ -44,23 +64,19 @@ def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, range_
     if range_lines == 1:
         assert len(ranged.ranges) >= len(whole.topic_names)
     for depth in (10, 100):
-        assert overlap.rao_of_archive(ranged, depth=depth, progress=ticks.append) == (
-            overlap.rao_of_archive(whole, depth=depth)
-        )
-        assert overlap.lou_of_archive(ranged, depth=depth) == overlap.lou_of_archive(
-            whole, depth=depth
-        )
+        rao = overlap.rao_of_archive(ranged, depth=depth, progress=ticks.append)
+        assert rao == on_whole("rao", depth)
+        assert overlap.lou_of_archive(ranged, depth=depth) == on_whole("lou", depth)
     assert sum(ticks) == 2 * len(ranged.ranges)
-    site = whole.participant_of_run
-    a = pool_scores(ranged, site, k=2, depth=20)
-    b = pool_scores(whole, site, k=2, depth=20)
+    a = pool_scores(ranged, whole.participant_of_run, k=2, depth=20)
+    b = on_whole("pool_scores", 20)
     assert a.subsets == b.subsets and (a.k, a.depth, a.n_sites) == (b.k, b.depth, b.n_sites)
     np.testing.assert_array_equal(a.ap, b.ap)
     np.testing.assert_array_equal(a.full, b.full)
 
 
 @pytest.mark.slow
-def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store):
+def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store, on_whole):
     # the verdict's single passes (issue 24): every depth's shift from its table's
     # per-topic sums gathered range by range, LOU at every depth from one reading; both
     # as computed depth by depth on the whole archive
@@ -77,7 +93,7 @@ def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store
     assert sum(ticks) == len(ranged.ranges) and design is not None
     site, names = whole.participant_of_run, whole.participant_names
     for d, row in zip(depths, rows, strict=True):
-        ps = pool_scores(whole, site, k=2, depth=d)
+        ps = on_whole("pool_scores", d)
         assert row.depth == d
         assert row.result == holdout_shift(ps.ap, site, ps.subsets, names=names)
         if d == 50:
@@ -87,7 +103,7 @@ def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store
     got = overlap.lou_depths_of_archive(ranged, depths, progress=ticks.append)
     assert sum(ticks) == len(ranged.ranges)
     for d in depths:
-        assert got[d] == overlap.lou_of_archive(whole, depth=d)
+        assert got[d] == on_whole("lou", d)
 
 
 @pytest.mark.parametrize("seed", range(20))

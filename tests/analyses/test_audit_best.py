@@ -388,12 +388,25 @@ def test_robust04_literature_end_to_end(seeded_store):
 def test_summary_audits_every_group(seeded_store):
     con = seeded_store.con
     before = len(list_audits(con))
-    s = S.run_summary(con, min_n=5)
+    with seeded_store.transaction():
+        s = S.run_summary(con, min_n=5)
     groups = {(r.collection_name, r.measure, r.source): r for r in s.rows}
     assert ("trec7", "AP", "official") in groups and ("robust04", "AP", "paper") in groups
     assert groups[("trec7", "AP", "official")].n_above == 35
     assert all(r.N >= 5 for r in s.rows)
     assert all(r.lower <= r.mu0 <= r.best and r.n_candidates >= 1 for r in s.rows)
+    # every audit stored, each under its own id (one insert each)
+    assert len(list_audits(con)) == before + len(s.rows)
+    assert len(s.rows) == 277 and len({r.audit_id for r in s.rows}) == 277
+    for r in s.rows[::17]:
+        a = get_audit(con, some(r.audit_id))
+        assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)
+        assert a.result.stats.reference.n_results == r.N
+        assert a.params["filters"]["source"] == r.source
+    # the same summary again reuses every stored audit (analyses.audits.run_or_reuse)
+    with seeded_store.transaction():
+        again = S.run_summary(con, min_n=5)
+    assert [r.audit_id for r in again.rows] == [r.audit_id for r in s.rows]
     assert len(list_audits(con)) == before + len(s.rows)
     assert all(n < 5 for _, _, _, n, why in s.skipped if why.startswith("fewer"))
     with pytest.raises(ParameterError, match="--min-n"):

@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from litaudit.curation.filters import AUDIT, Filters, parse_date, where
 from litaudit.errors import LitauditError
 from tests.conftest import examples
-from tests.typed import some
 
 
 @pytest.fixture
@@ -544,25 +543,6 @@ def test_undated_rows_fall_in_a_window_by_their_year(seeded_store):
         measure="AP",
     )
     assert rows and {r.year for r in rows} == {2009} and {r.date for r in rows} == {None}
-
-
-@pytest.mark.slow
-def test_summary_stores_every_audit_in_one_insert_each_under_its_own_id(seeded_store):
-    from litaudit.analyses.audits import get_audit
-    from litaudit.analyses.extreme.summary import run_summary
-
-    with seeded_store.transaction() as con:
-        rep = run_summary(con)
-    assert len(rep.rows) == 277 and len({r.audit_id for r in rep.rows}) == 277
-    for r in rep.rows[::17]:
-        a = get_audit(seeded_store.con, some(r.audit_id))
-        assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)
-        assert a.result.stats.reference.n_results == r.N
-        assert a.params["filters"]["source"] == r.source
-    # the same summary again reuses every stored audit (analyses.audits.run_or_reuse)
-    with seeded_store.transaction() as con:
-        again = run_summary(con)
-    assert [r.audit_id for r in again.rows] == [r.audit_id for r in rep.rows]
 
 
 @pytest.mark.slow

@@ -78,8 +78,13 @@ def _parsed() -> None:
     _graph(True)
 
 
-def _imports(name: str, path: Path):
+@functools.cache
+def _imports(name: str, path: Path) -> tuple[tuple[str, list[str] | None, int], ...]:
     """(module imported, names taken from it or None, line) for every import statement."""
+    return tuple(_each_import(name, path))
+
+
+def _each_import(name: str, path: Path):
     tree = _tree(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(tree):
@@ -201,22 +206,32 @@ def _edges(*, in_functions: bool) -> dict[str, set[str]]:
 
 
 @functools.cache
+def _import_lines(path: Path, in_functions: bool) -> frozenset[int]:
+    """The lines of the import statements that run: not under ``if TYPE_CHECKING:``, and
+    (unless ``in_functions``) not inside a function. One pass over the tree."""
+    lines: set[int] = set()
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                continue  # not run
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                if in_functions or not in_function:
+                    lines.add(child.lineno)
+            inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
+            if in_functions or not inner:
+                visit(child, inner)
+
+    visit(_tree(path), False)
+    return frozenset(lines)
+
+
+@functools.cache
 def _graph(in_functions: bool) -> dict[str, set[str]]:
     names = dict(_modules())
     edges: dict[str, set[str]] = {n: set() for n in names}
     for name, path in names.items():
-        tree = _tree(path)
-        skip: set[int] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-                skip |= {id(n) for n in ast.walk(node)}
-            if not in_functions and isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                skip |= {id(n) for n in ast.walk(node)}
-        lines = {
-            n.lineno
-            for n in ast.walk(tree)
-            if isinstance(n, ast.Import | ast.ImportFrom) and id(n) not in skip
-        }
+        lines = _import_lines(path, in_functions)
         for mod, _, line in _imports(name, path):
             if line not in lines:
                 continue
