@@ -478,7 +478,7 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
                 V.VerdictSettings(depth=100, seed=s, assignments=1),
                 save=False,
             )
-            for s in (1, 2, 3)
+            for s in (1, 2)
         ]
         stored = list_audits(store.con, kind=V.KIND)[-1].result
     assert len({r.result.decision for r in runs}) == 1
