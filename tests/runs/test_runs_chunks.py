@@ -234,7 +234,6 @@ def test_a_topic_missing_from_the_qrels_in_a_later_piece(tmp_path, mem_store):
 
 @settings(max_examples=examples(20), deadline=None)
 @pytest.mark.slow
-@settings(max_examples=examples(30))  # 40,000 values an example
 @given(
     st.lists(st.text("0123456789ab", min_size=1, max_size=12), min_size=1, max_size=40),
     st.integers(0, 3),
