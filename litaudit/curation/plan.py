@@ -115,7 +115,7 @@ def plan_import(
     ``who``: fills ``transcribed_by`` where a row leaves it blank (``transcribed_at``:
     today, UTC).
     """
-    ctx = Context(con, len(rows))
+    ctx = Context(con, rows)
     plan = ImportPlan(file=file, columns=columns)
     problems = list(problems or [])
     seen: dict[tuple, int] = {}

@@ -5,7 +5,7 @@ the database look-ups every row needs (:class:`Context`, read once per import).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,6 @@ from litaudit.measures import did_you_mean, parse_measure
 from litaudit.store import papers as P
 from litaudit.store import results as R
 
-SMALL_IMPORT = 200  # rows: up to this many, stored keys are read a collection at a time
 PAPER_FIELDS = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags")
 REQUIRED = (
     "source",
@@ -40,7 +39,7 @@ class PreparedPaper:
 class Context:
     """Lookups cached once per import: aliases, measures, papers, existing keys."""
 
-    def __init__(self, con, n_rows: int = 0):
+    def __init__(self, con, rows: Sequence[Row] = ()):
         self.con = con
         from litaudit.store.collection_names import CollectionNames
 
@@ -64,11 +63,17 @@ class Context:
             ).fetchall()
         }
         self.papers = P.ids_and_years(con)
-        # the stored results' keys: all at once for a large import, else a collection at a
-        # time as rows name it (a few rows into a large store read only what they can
-        # collide with; a query a collection costs ~15 ms, reading all ~0.1 s)
-        self._all = R.natural_keys(con) if n_rows > SMALL_IMPORT else None
+        # the stored results' keys, by collection id: read in one query for the collections
+        # the rows name (those a row can collide with; a file of one track into a large
+        # store reads that track's, and each seed file its own), a collection at a time
+        # for any other
         self._existing: dict[str, dict[tuple, tuple[int, str]]] = {}
+        named = {t for r in rows if isinstance(t := r.data.get("collection"), str)}
+        ids = sorted({cid for cid in map(self._resolved, named) if cid is not None})
+        if ids:
+            self._existing = {cid: {} for cid in ids}
+            for key, found in R.natural_keys(con, ids).items():
+                self._existing[key[3]][key] = found
         # each field's text parsed once: (name, type, text) -> (True, value) or (False,
         # problem); the type, since True == 1 in a dict but not to the parsers' messages
         self.parsed: dict[tuple[str, type, Any], tuple[bool, Any]] = {}
@@ -76,12 +81,19 @@ class Context:
     def stored(self, key: tuple) -> tuple[int, str] | None:
         """(id, value as printed) of the stored result with natural ``key``
         (:func:`natural_key`), if any."""
-        if self._all is not None:
-            return self._all.get(key)
         keys = self._existing.get(key[3])
         if keys is None:
-            keys = self._existing[key[3]] = R.natural_keys(self.con, key[3])
+            keys = self._existing[key[3]] = R.natural_keys(self.con, [key[3]])
         return keys.get(key)
+
+    def _resolved(self, text: str) -> str | None:
+        """The collection id a row's collection names, if it names one."""
+        if F.blank(text):
+            return None
+        try:
+            return self.collections.lookup(text)
+        except LitauditError:  # an ambiguous name: the row's own check says so
+            return None
 
     def parse(self, name: str, fn: Callable[[Any], Any], text: Any) -> Any:
         """``fn(text)`` (a pure parser of one field), remembered for the next row with the

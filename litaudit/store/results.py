@@ -218,12 +218,14 @@ def times(con) -> dict[int, tuple[str, str]]:
     }
 
 
-def natural_keys(con, collection_id: str | None = None) -> dict[tuple, tuple[int, str]]:
+def natural_keys(con, collection_ids: list[str] | None = None) -> dict[tuple, tuple[int, str]]:
     """(source, bibkey or '', track or '', collection id, topics, measure, system, role)
-    -> (id, value as printed), of every result (of ``collection_id`` when given): what an
+    -> (id, value as printed), of every result (of ``collection_ids`` when given): what an
     import checks its rows against."""
     where, args = (
-        ("", []) if collection_id is None else (" WHERE r.collection_id = ?", [collection_id])
+        ("", [])
+        if collection_ids is None
+        else (" WHERE r.collection_id IN (SELECT unnest(?::VARCHAR[]))", [collection_ids])
     )
     return {
         (src, bib or "", track or "", cid, n, m, sysl, role): (rid, vt)
