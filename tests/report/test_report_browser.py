@@ -223,9 +223,10 @@ _BOXES = """<script>window.addEventListener('load', () => {
   pre.textContent = JSON.stringify(out); document.body.appendChild(pre); });</script>"""
 
 
-def layout_boxes(report: Path, folder: Path, width: int, height: int) -> dict:
+def layout_boxes(report: Path, folder: Path, width: int, height: int) -> tuple[dict, str]:
     """Bounding boxes (top, bottom, left, right in CSS px from the page's top) of the
-    conclusions' heading and list and of the first figure, at a window of width x height."""
+    conclusions' heading and list and of the first figure, at a window of width x height;
+    and the page's DOM as laid out (the report's, with the boxes' script and its output)."""
     import html as _html
 
     page = report.read_text(encoding="utf-8")
@@ -236,7 +237,7 @@ def layout_boxes(report: Path, folder: Path, width: int, height: int) -> dict:
     assert res.returncode == 0, res.stderr[-2000:]
     m = re.search(r'<pre id="BOXES">(.*?)</pre>', res.stdout, flags=re.S)
     assert m, res.stdout[-2000:]
-    return json.loads(_html.unescape(m.group(1)))
+    return json.loads(_html.unescape(m.group(1))), res.stdout
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
@@ -253,7 +254,7 @@ def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (1280, 800)
 
-    boxes = layout_boxes(html_report, tmp_path, 1280, 800)
+    boxes, dom = layout_boxes(html_report, tmp_path, 1280, 800)
     # headless Chromium lays the page out 1280 px wide; its inner height (657 px for an
     # 800 px window, the window's own bars taken off) is stricter than the screenshot's
     width, inner = boxes["viewport"]
@@ -261,7 +262,6 @@ def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
     top, bottom = boxes["heading"][0], boxes["list"][1]
     assert 0 < top < bottom <= inner, boxes
     assert bottom < boxes["first_figure"][0]
-    dom = _run("--window-size=1280,800", "--dump-dom", html_report.as_uri()).stdout
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
     for words in (
         "Conclusions",
