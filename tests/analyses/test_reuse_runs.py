@@ -403,33 +403,34 @@ def test_cli_errors(tiny_cli, args, message):
 
 
 @pytest.fixture(scope="module")
-def robust03():
+def robust03(robust03_db_file):
+    """(the robust03 archive, its coding, NIST's figures of each run): the archive and
+    its coding as the session's robust03 database holds them (conftest.py: the 17 run
+    files and the qrels of ../shared imported once; that the coding is what
+    code_archive makes of the files' text: test_code_stored_equals_code_archive_robust03)."""
+    from litaudit.analyses.reuse.coded_archive import load_coded
+    from litaudit.runs.archive import load_archive
+    from litaudit.store.db import open_store
     from tests.conftest import SHARED_DATA
 
-    trec = SHARED_DATA / "trec"
-    if not (trec / "runs" / "robust03").is_dir():
-        pytest.skip(f"shared data not found at {SHARED_DATA}")
-    from litaudit.runs.trec_io import read_qrels, read_runs
-
     official: dict[str, dict[str, str]] = {}
-    with open(trec / "official_summaries.csv", newline="", encoding="utf-8") as fh:
+    with open(SHARED_DATA / "trec" / "official_summaries.csv", newline="", encoding="utf-8") as fh:
         for r in csv.DictReader(fh):
             if r["edition"] == "trec12" and r["track"] == "robust":
                 official.setdefault(
                     r["run_id"], {"participant": r["participant"], "run_type": r["run_type"]}
                 )
                 official[r["run_id"]][r["measure"]] = r["value"]
-    runs = read_runs(sorted((trec / "runs" / "robust03").glob("input.*.gz")))
-    qrels = read_qrels(trec / "qrels" / "qrels.robust03.txt")
-    info = tuple(
-        RunInfo(r.tag, official[r.tag]["participant"], official[r.tag]["run_type"], None)
-        for r in runs
-    )
-    arch = Archive("trec-robust-2003", qrels, tuple(runs), info)
-    return arch, coded_archive.code_archive(arch), official
+    with open_store(robust03_db_file, read_only=True) as store:
+        arch = load_archive(store.con, "trec-robust-2003")
+        coded = load_coded(store.con, "trec-robust-2003")[1]
+    assert [(i.tag, i.participant, i.run_type) for i in arch.info] == [
+        (i.tag, official[i.tag]["participant"], official[i.tag]["run_type"]) for i in arch.info
+    ]
+    return arch, coded, official
 
 
-@pytest.mark.slow(reason="the module's robust03 archive: 2 s to read, for slow tests only")
+@pytest.mark.slow(reason="the module's robust03 archive: the session's robust03 database")
 def test_robust03_official_map(shared_data, robust03):
     # trec_eval's MAP of each run as NIST published it (official_summaries.csv, 4 digits)
     arch, c, official = robust03
