@@ -77,6 +77,9 @@ class Context:
         # each field's text parsed once: (name, type, text) -> (True, value) or (False,
         # problem); the type, since True == 1 in a dict but not to the parsers' messages
         self.parsed: dict[tuple[str, type, Any], tuple[bool, Any]] = {}
+        # a group of fields checked together, by their texts: their values and problems
+        # (rows of a file share a few measures, topic sets, roles and dates)
+        self.groups: dict[tuple, tuple[dict, list[tuple[str, str | None]]]] = {}
 
     def stored(self, key: tuple) -> tuple[int, str] | None:
         """(id, value as printed) of the stored result with natural ``key``
@@ -94,6 +97,30 @@ class Context:
             return self.collections.lookup(text)
         except LitauditError:  # an ambiguous name: the row's own check says so
             return None
+
+    def group(
+        self, key: tuple, check: Callable[[dict, Callable], None]
+    ) -> tuple[dict, list[tuple[str, str | None]]]:
+        """``check(values, bad)`` (it fills ``values`` from texts that ``key`` holds with
+        a tag naming the group, and reports problems through ``bad``), remembered for the
+        next row whose key is the same."""
+        try:
+            hit = self.groups.get(key)
+        except TypeError:  # an unhashable value (a JSON list): nothing to remember
+            return self._checked(check)
+        if hit is None:
+            hit = self._checked(check)
+            # only texts are remembered: True == 1 as a key, not to the parsers
+            if all(x is None or type(x) is str for x in key[1:]):
+                self.groups[key] = hit
+        return hit
+
+    @staticmethod
+    def _checked(check: Callable[[dict, Callable], None]) -> tuple[dict, list]:
+        values: dict = {}
+        problems: list[tuple[str, str | None]] = []
+        check(values, lambda message, field=None: problems.append((message, field)))
+        return values, problems
 
     def parse(self, name: str, fn: Callable[[Any], Any], text: Any) -> Any:
         """``fn(text)`` (a pure parser of one field), remembered for the next row with the
@@ -171,33 +198,70 @@ def parse_row(
         lambda key: _prepare_paper(d, key, row.line, file, problems),
     )
     v["collection_id"] = cid = _parse_collection(ctx, d, missing, bad)
-    v["measure"] = _parse_measure(ctx, new_measures, d, missing, bad)
+    v["measure"] = None
+    if "measure" not in missing:
+        _grouped(
+            ctx,
+            ("measure", d["measure"]),
+            lambda out, b: out.update(measure=_parse_measure(ctx, new_measures, d, [], b)),
+            v,
+            bad,
+        )
     _parse_value(ctx, d, v, missing, bad)
     v["system"] = d.get("system")
     v["participant"] = F.text_or_none(d.get("participant"))
-    for name, fn in (
-        ("role", F.FIELD_PARSERS["role"]),
-        ("run_type", F.FIELD_PARSERS["run_type"]),
-        ("status", lambda s: F.parse_choice(s or "draft", F.STATUSES, "status")),
-        ("standard", lambda s: True if F.blank(s) else F.parse_bool(s)),
-        ("transcribed_at", F.FIELD_PARSERS["transcribed_at"]),
-        ("date", lambda s: None if F.blank(s) else F.parse_date(s)),
-        ("reporter", F.FIELD_PARSERS["reporter"]),
-        ("url", F.FIELD_PARSERS["url"]),
-        ("code_url", F.FIELD_PARSERS["code_url"]),
-    ):
-        if name in missing:
-            continue
-        try:
-            v[name] = ctx.parse(name, fn, d.get(name, ""))
-        except F.FieldError as e:
-            bad(str(e), name)
+    own = ("own", *[d.get(name, "") for name, _ in _OWN_PARSERS])
+    if "role" in missing or "transcribed_at" in missing:
+        _own_fields(ctx, own, missing, v, bad)
+    else:
+        _grouped(ctx, own, lambda out, b: _own_fields(ctx, own, (), out, b), v, bad)
     v["transcribed_by"] = d.get("transcribed_by")
     v["location"] = F.text_or_none(d.get("location"))
     v["notes"] = F.text_or_none(d.get("notes"))
-    _parse_topics(ctx, d, v, cid, bad)
+    _grouped(
+        ctx,
+        ("topics", cid, d.get("topic_set"), d.get("n_topics")),
+        lambda out, b: _parse_topics(ctx, d, out, cid, b),
+        v,
+        bad,
+    )
     _parse_year(ctx, d, v, bibkey, new_papers, bad)
     return v, bibkey, missing
+
+
+# the fields whose value is a function of their own text alone, in the order checked
+_OWN_PARSERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+    ("role", F.FIELD_PARSERS["role"]),
+    ("run_type", F.FIELD_PARSERS["run_type"]),
+    ("status", lambda s: F.parse_choice(s or "draft", F.STATUSES, "status")),
+    ("standard", lambda s: True if F.blank(s) else F.parse_bool(s)),
+    ("transcribed_at", F.FIELD_PARSERS["transcribed_at"]),
+    ("date", lambda s: None if F.blank(s) else F.parse_date(s)),
+    ("reporter", F.FIELD_PARSERS["reporter"]),
+    ("url", F.FIELD_PARSERS["url"]),
+    ("code_url", F.FIELD_PARSERS["code_url"]),
+)
+
+
+def _own_fields(ctx: Context, own: tuple, missing, v: dict, bad) -> None:
+    """The :data:`_OWN_PARSERS` fields from their texts (``own[1:]``), those missing
+    left out (reported as missing already)."""
+    for (name, fn), text in zip(_OWN_PARSERS, own[1:], strict=True):
+        if name in missing:
+            continue
+        try:
+            v[name] = ctx.parse(name, fn, text)
+        except F.FieldError as e:
+            bad(str(e), name)
+
+
+def _grouped(ctx: Context, key: tuple, check, v: dict, bad) -> None:
+    """``check``'s values into ``v`` and its problems through ``bad``, as a row whose
+    texts are ``key``'s gets them (:meth:`Context.group`)."""
+    values, problems = ctx.group(key, check)
+    v.update(values)
+    for message, field in problems:
+        bad(message, field)
 
 
 def _check_provenance(
@@ -326,7 +390,7 @@ def _parse_year(
     """``year``: given, else the date's, the paper's, or a TREC track's (trec7: 1998)."""
     try:
         if not F.blank(d.get("year")):
-            v["year"] = F.FIELD_PARSERS["year"](d["year"])
+            v["year"] = ctx.parse("year", F.FIELD_PARSERS["year"], d["year"])
         elif v.get("date"):
             v["year"] = v["date"].year
         elif (

@@ -343,6 +343,32 @@ def test_each_import_error_is_reported_with_its_line_and_nothing_is_written(
     assert count(mem_store) == 0 and count(mem_store, "papers") == 0
 
 
+def test_rows_sharing_bad_texts_each_get_their_problems(mem_store, tmp_path):
+    # the checks of a group of fields (measure; role, dates and the other own fields;
+    # topics) are remembered by their texts (curation/row_fields.py): a later row with
+    # the same texts gets the same problems, at its own line, and one good row between
+    # them changes nothing
+    header = HEADER + ["topic_set"]
+    rows = []
+    for i in range(4):
+        row = list(GOOD[0]) + ["nope"]
+        row[header.index("system")] = f"s{i}"
+        row[header.index("measure")] = "XYZ"
+        row[header.index("role")] = "winner"
+        rows.append(row)
+    rows.insert(2, list(GOOD[0]) + [""])
+    path = write_csv(tmp_path / "r.csv", rows, header)
+    with pytest.raises(ValidationFailed) as exc:
+        import_file(mem_store, path, who="t")
+    got = [(p.line, p.field, p.message.rsplit(" (also on", 1)[1]) for p in exc.value.problems]
+    assert got == [
+        (2, "measure", " lines 3, 5, 6)"),
+        (2, "role", " lines 3, 5, 6)"),
+        (2, "topic_set", " lines 3, 5, 6)"),
+    ]
+    assert count(mem_store) == 0
+
+
 def test_every_problem_in_a_file_is_reported(mem_store, tmp_path):
     rows = [
         GOOD[0],
