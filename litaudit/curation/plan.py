@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from litaudit.curation import fields as F
+from litaudit.curation.import_context import Context
 from litaudit.curation.row_fields import (
     REQUIRED,
-    Context,
     PreparedPaper,
     natural_key,
     parse_row,

@@ -1,20 +1,20 @@
 """One row of a results file checked field by field (for :mod:`litaudit.curation.plan`):
-typed values, the problems of every field at once, the paper a new bibkey describes, and
-the database look-ups every row needs (:class:`Context`, read once per import).
+typed values, the problems of every field at once, the paper a new bibkey describes; the
+database look-ups every row needs are a :class:`~litaudit.curation.import_context.Context`,
+read once per import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from litaudit.curation import fields as F
+from litaudit.curation.import_context import Context
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, Problem
 from litaudit.measures import did_you_mean, parse_measure
-from litaudit.store import papers as P
-from litaudit.store import results as R
 
 PAPER_FIELDS = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags")
 REQUIRED = (
@@ -34,111 +34,6 @@ class PreparedPaper:
     bibkey: str
     values: dict
     line: int
-
-
-class Context:
-    """Lookups cached once per import: aliases, measures, papers, existing keys."""
-
-    def __init__(self, con, rows: Sequence[Row] = ()):
-        self.con = con
-        from litaudit.store.collection_names import CollectionNames
-
-        self.collections = CollectionNames.load(con)  # the resolver every command uses
-        self.default_topics = {
-            cid: (name, n)
-            for cid, name, n in con.execute(
-                "SELECT collection_id, name, n_topics FROM topic_sets WHERE is_default"
-            ).fetchall()
-        }
-        self.topic_sets = {
-            (cid, name): n
-            for cid, name, n in con.execute(
-                "SELECT collection_id, name, n_topics FROM topic_sets"
-            ).fetchall()
-        }
-        self.measures = {
-            name: (lo, hi)
-            for name, lo, hi in con.execute(
-                "SELECT name, min_value, max_value FROM measures"
-            ).fetchall()
-        }
-        self.papers = P.ids_and_years(con)
-        # the stored results' keys, by collection id: read in one query for the collections
-        # the rows name (those a row can collide with; a file of one track into a large
-        # store reads that track's, and each seed file its own), a collection at a time
-        # for any other
-        self._existing: dict[str, dict[tuple, tuple[int, str]]] = {}
-        named = {t for r in rows if isinstance(t := r.data.get("collection"), str)}
-        ids = sorted({cid for cid in map(self._resolved, named) if cid is not None})
-        if ids:
-            self._existing = {cid: {} for cid in ids}
-            for key, found in R.natural_keys(con, ids).items():
-                self._existing[key[3]][key] = found
-        # each field's text parsed once: (name, type, text) -> (True, value) or (False,
-        # problem); the type, since True == 1 in a dict but not to the parsers' messages
-        self.parsed: dict[tuple[str, type, Any], tuple[bool, Any]] = {}
-        # a group of fields checked together, by their texts: their values and problems
-        # (rows of a file share a few measures, topic sets, roles and dates)
-        self.groups: dict[tuple, tuple[dict, list[tuple[str, str | None]]]] = {}
-
-    def stored(self, key: tuple) -> tuple[int, str] | None:
-        """(id, value as printed) of the stored result with natural ``key``
-        (:func:`natural_key`), if any."""
-        keys = self._existing.get(key[3])
-        if keys is None:
-            keys = self._existing[key[3]] = R.natural_keys(self.con, [key[3]])
-        return keys.get(key)
-
-    def _resolved(self, text: str) -> str | None:
-        """The collection id a row's collection names, if it names one."""
-        if F.blank(text):
-            return None
-        try:
-            return self.collections.lookup(text)
-        except LitauditError:  # an ambiguous name: the row's own check says so
-            return None
-
-    def group(
-        self, key: tuple, check: Callable[[dict, Callable], None]
-    ) -> tuple[dict, list[tuple[str, str | None]]]:
-        """``check(values, bad)`` (it fills ``values`` from texts that ``key`` holds with
-        a tag naming the group, and reports problems through ``bad``), remembered for the
-        next row whose key is the same."""
-        try:
-            hit = self.groups.get(key)
-        except TypeError:  # an unhashable value (a JSON list): nothing to remember
-            return self._checked(check)
-        if hit is None:
-            hit = self._checked(check)
-            # only texts are remembered: True == 1 as a key, not to the parsers
-            if all(x is None or type(x) is str for x in key[1:]):
-                self.groups[key] = hit
-        return hit
-
-    @staticmethod
-    def _checked(check: Callable[[dict, Callable], None]) -> tuple[dict, list]:
-        values: dict = {}
-        problems: list[tuple[str, str | None]] = []
-        check(values, lambda message, field=None: problems.append((message, field)))
-        return values, problems
-
-    def parse(self, name: str, fn: Callable[[Any], Any], text: Any) -> Any:
-        """``fn(text)`` (a pure parser of one field), remembered for the next row with the
-        same text; its FieldError raised again each time."""
-        try:
-            key = (name, type(text), text)
-            hit = self.parsed.get(key)
-        except TypeError:  # an unhashable value (a JSON list): nothing to remember
-            return fn(text)
-        if hit is None:
-            try:
-                hit = (True, fn(text))
-            except F.FieldError as e:
-                hit = (False, str(e))
-            self.parsed[key] = hit
-        if hit[0]:
-            return hit[1]
-        raise F.FieldError(hit[1])
 
 
 def natural_key(v: dict, bibkey: str | None) -> tuple:

@@ -345,7 +345,7 @@ def test_each_import_error_is_reported_with_its_line_and_nothing_is_written(
 
 def test_rows_sharing_bad_texts_each_get_their_problems(mem_store, tmp_path):
     # the checks of a group of fields (measure; role, dates and the other own fields;
-    # topics) are remembered by their texts (curation/row_fields.py): a later row with
+    # topics) are remembered by their texts (curation/import_context.py): a later row with
     # the same texts gets the same problems, at its own line, and one good row between
     # them changes nothing
     header = HEADER + ["topic_set"]
