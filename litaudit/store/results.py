@@ -218,22 +218,18 @@ def times(con) -> dict[int, tuple[str, str]]:
     }
 
 
-def natural_keys(con, collection_ids: list[str] | None = None) -> dict[tuple, tuple[int, str]]:
+def natural_keys(con, collection_ids: list[str]) -> dict[tuple, tuple[int, str]]:
     """(source, bibkey or '', track or '', collection id, topics, measure, system, role)
-    -> (id, value as printed), of every result (of ``collection_ids`` when given): what an
-    import checks its rows against."""
-    where, args = (
-        ("", [])
-        if collection_ids is None
-        else (" WHERE r.collection_id IN (SELECT unnest(?::VARCHAR[]))", [collection_ids])
-    )
+    -> (id, value as printed), of every result of ``collection_ids``: what an import checks
+    its rows against."""
     return {
         (src, bib or "", track or "", cid, n, m, sysl, role): (rid, vt)
         for rid, src, bib, track, cid, n, m, sysl, role, vt in con.execute(
             "SELECT r.id, r.source, p.bibkey, r.track, r.collection_id, r.n_topics, "
             "r.measure, r.system, r.role, r.value_text FROM results r "
-            "LEFT JOIN papers p ON p.id = r.paper_id" + where,
-            args,
+            "LEFT JOIN papers p ON p.id = r.paper_id "
+            "WHERE r.collection_id IN (SELECT unnest(?::VARCHAR[]))",
+            [collection_ids],
         ).fetchall()
     }
 
