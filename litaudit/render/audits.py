@@ -26,6 +26,7 @@ from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
 from litaudit.analyses.extreme.population import PopulationSummary
+from litaudit.analyses.extreme.ranks import RanksAudit
 from litaudit.analyses.extreme.summary import Summary
 from litaudit.analyses.extreme.wording import (
     cited,
@@ -44,6 +45,7 @@ from litaudit.analyses.reuse.verdict import Verdict
 from litaudit.analyses.wording import p_text
 from litaudit.codec import to_jsonable
 from litaudit.render import audits_evidence as evidence
+from litaudit.render import audits_ranks as ranks
 from litaudit.render import audits_reuse as reuse
 from litaudit.render.console import out, print_json, table
 
@@ -524,6 +526,7 @@ RENDERERS: dict[type, Renderer] = {
     ReuseAgreement: reuse.render_agreement,
     Verdict: reuse.render_verdict,
     BaselineStanding: evidence.render_baselines,
+    RanksAudit: ranks.render_ranks,
 }
 # the results whose renderer says the audit id in its first line (no footer after them)
 ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)
