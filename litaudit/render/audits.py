@@ -270,6 +270,8 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
             ],
         )
     )
+    if rep.ranks is not None:
+        ranks.render_ranks_section(rep.ranks)
 
 
 def render_claim(rep: ClaimReport, audit_id: int | None) -> None:

@@ -82,3 +82,15 @@ def test_no_shared_scores_is_a_clear_error(cli, reference_db_file):
     assert r.exit_code == 1 and "--noise" in r.output
     r = cli("audit", "ranks", "-m", "AP", "-c", "beir-13", "--resamples", "5")
     assert r.exit_code == 1 and "--resamples" in r.output
+
+
+@pytest.mark.slow
+def test_audit_best_carries_the_ranks_section(cli, seeded_db_file):
+    shutil.copy(seeded_db_file, cli.db)
+    r = cli("audit", "best", "-c", "beir-13", "-m", "nDCG@10", "--no-save", "--json")
+    assert r.exit_code == 0, r.output
+    ranks = json.loads(r.stdout)["result"]["ranks"]
+    assert ranks["resolution"]["n_systems"] == 225 and ranks["source"] == "datasets"
+    # a collection without shared scores in the store has no section
+    r = cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json")
+    assert r.exit_code == 0 and json.loads(r.stdout)["result"]["ranks"] is None

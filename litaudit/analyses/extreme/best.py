@@ -44,6 +44,7 @@ from litaudit.analyses.extreme.population import (
     results_fingerprint,
     summarize,
 )
+from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
@@ -178,6 +179,7 @@ class BestReport:
     citation: str
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
     shrinkage: Shrinkage | None = None
+    ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
 
 
 def run_best(
@@ -193,6 +195,9 @@ def run_best(
     ``save=False``."""
     pop = population(con, collection, measure, filters)
     rep = compute_best(con, pop, filters, model)
+    rep = dataclasses.replace(
+        rep, ranks=ranks_section(con, pop.collection_id, pop.measure, filters)
+    )
     if not save:
         return Audited(rep, None)
     params = population_params(pop, filters, **model.params())

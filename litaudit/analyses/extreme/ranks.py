@@ -13,6 +13,7 @@ when the store has shared scores for their collection.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -167,11 +168,10 @@ def run_ranks(
     else:
         if collection is None:
             raise ParameterError("give score matrix files or --collection")
-        from litaudit.analyses.extreme.best import filter_params
-
         cid = resolve_collection(con, collection).id
         inp = store_input(con, cid, m, filters, settings.noise)
-        params.update(filter_params(filters), input=inp.source)
+        kept = {k: v for k, v in dataclasses.asdict(filters).items() if k != "measure"}
+        params.update(kept, input=inp.source)
     key = AuditKey(
         kind=KIND,
         collection_id=cid or "",
@@ -190,8 +190,6 @@ def ranks_section(con, cid: str, measure: str, filters: Filters) -> RanksAudit |
     scores for `audit best`/`audit claim`, or None when the store has none. The
     population filters apply to the datasets' rows, except the topic set and track (a
     benchmark's mean is derived on another track than its datasets' values)."""
-    import dataclasses
-
     from litaudit.analyses.extreme.ranks_input import from_archive, from_datasets
 
     wanted = dataclasses.replace(filters, track=None)

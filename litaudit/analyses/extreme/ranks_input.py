@@ -79,9 +79,16 @@ def _check_range(scores: np.ndarray, matrix, paths: list[Path], measure: str) ->
 
 def from_files(paths: list[Path], fmt: str, measure: str, digest: str) -> RankInput:
     """A score matrix's runs x topics (``digest``: the SHA-256 of the files)."""
-    from litaudit.analyses.extreme.matrix import read_matrix
+    from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 
-    matrix = read_matrix(paths, fmt, measure)
+    if fmt not in ("csv", "trec_eval"):
+        raise ParameterError(f"--format: {fmt!r} is not one of csv, trec_eval")
+    if fmt == "csv" and len(paths) != 1:
+        raise ParameterError("a topic-by-run CSV is one file; several are for --format trec_eval")
+    if fmt == "csv":
+        matrix = read_pertopic_csv(paths[0])
+    else:
+        matrix = read_trec_eval_q(paths, measure)
     scores = np.asarray(matrix.scores, dtype=np.float64)
     if scores.size == 0:
         raise ParameterError(f"{paths[0]}: no scores")
