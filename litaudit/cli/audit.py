@@ -274,6 +274,11 @@ def claim(
     permutation_seed: int = typer.Option(
         defaults.RANDOMIZATION_SEED, "--permutation-seed", help="Seed of those assignments."
     ),
+    per_dataset: Path = _optional(
+        "--per-dataset",
+        "The claim's value on each dataset of the benchmark (CSV or JSON: dataset, value as "
+        "printed), paired with the record holder's: wins, ties, losses, paired t and sign tests.",
+    ),
     filters: Filters = POPULATION,
     alpha: Alpha = defaults.ALPHA,
     p: PInterval = defaults.P_INTERVAL,
@@ -295,6 +300,8 @@ def claim(
     claimed = Claim(
         value=value, result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier
     )
+    if per_dataset is not None:
+        claimed = dataclasses.replace(claimed, per_dataset=str(per_dataset))
     kw = dict(filters=filters, model=_model(alpha, p, method, trials, seed, se))
     kw.update(evidence=dataclasses.replace(asked, seed=permutation_seed))
     done = _run(ctx, no_save, run_claim, collection, measure, claimed, **kw)

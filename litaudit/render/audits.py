@@ -283,6 +283,10 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     line(population_sentence(rep.population))
     _claim_record_table(rep)
     _claim_chance_tables(rep)
+    if rep.per_dataset is not None:
+        ranks.render_per_dataset(rep.per_dataset)
+    if rep.ranks is not None:
+        ranks.render_ranks_section(rep.ranks)
 
 
 def _claim_chance_tables(rep: ClaimReport) -> None:

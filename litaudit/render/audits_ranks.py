@@ -7,6 +7,7 @@ Imports only types from the analyses (never runs one).
 
 from __future__ import annotations
 
+from litaudit.analyses.extreme.per_dataset import PerDatasetComparison
 from litaudit.analyses.extreme.ranks import RanksAudit
 from litaudit.render.console import out, table
 
@@ -79,3 +80,24 @@ def render_ranks(rep: RanksAudit, audit_id: int | None) -> None:
         + (f" [audit #{audit_id}]" if audit_id is not None else "")
     )
     render_ranks_section(rep)
+
+
+def render_per_dataset(rep: PerDatasetComparison) -> None:
+    """`audit claim --per-dataset`: the answer, then each shared dataset."""
+    _line(f"Per dataset ({rep.file}): {rep.answer}.")
+    _wide(
+        table(
+            f"The claim against {rep.holder} ({rep.holder_source}) per dataset",
+            ["dataset", "claim", "record holder", "claim - holder"],
+            [(p.dataset, p.claim, p.holder, f"{p.difference:+.4f}") for p in rep.pairs],
+        )
+    )
+    notes = []
+    if rep.claim_only:
+        notes.append(f"the holder has no value on {', '.join(rep.claim_only)}")
+    if rep.not_given:
+        notes.append(f"the file leaves out {', '.join(rep.not_given)}")
+    if rep.file_mean is not None:
+        notes.append(f"the file's mean over every dataset is {rep.file_mean:.4f}")
+    notes.append(f"a tie is a difference within {rep.tie_tolerance:.2g} (the printed digits)")
+    _line("; ".join(notes) + ".")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from litaudit import defaults
@@ -35,6 +36,7 @@ from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_re
 from litaudit.analyses.extreme import claim_evidence, wording
 from litaudit.analyses.extreme.claim_evidence import Asked, ClaimEvidence
 from litaudit.analyses.extreme.noise import NoiseChoice, NoiseLookups, RobustCheck, choose_se
+from litaudit.analyses.extreme.per_dataset import PerDatasetComparison, compare_per_dataset
 from litaudit.analyses.extreme.population import (
     Filters,
     Population,
@@ -330,6 +332,8 @@ class ClaimReport:
     robust: RobustCheck | None = None
     shrinkage: Shrinkage | None = None
     evidence: ClaimEvidence | None = None
+    per_dataset: PerDatasetComparison | None = None  # --per-dataset FILE (issue 30)
+    ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
 
 
 def check_claimed_value(con, measure: str, value: float) -> float:
@@ -401,6 +405,7 @@ class Claim:
     system: str | None = None
     n: int | None = None
     hidden_multiplier: float = 1.0
+    per_dataset: str | None = None  # a file of the claim's per-dataset values
 
 
 def _check_one_subject(value, result_id, system) -> None:
@@ -471,6 +476,12 @@ def run_claim(
     claimed = subject.value_text if subject else claimed
     ev, ca = claim_evidence.attach(con, pop, ca, evidence, claim_run, claimed, subject, holder)
     fp = fp if ev is None else fingerprint([fp, ev.fingerprint])
+    per = None
+    if claim.per_dataset is not None:
+        per = compare_per_dataset(
+            con, pop.collection_id, pop.measure, holder, claim.per_dataset, filters
+        )
+        fp = fingerprint([fp, per.file_sha256])
     rep = ClaimReport(
         **population_fields(pop, filters),
         value=ca.value,
@@ -484,9 +495,13 @@ def run_claim(
         robust=robust,
         shrinkage=shrunk,
         evidence=ev,
+        per_dataset=per,
+        ranks=ranks_section(con, pop.collection_id, pop.measure, filters),
     )
     if not save:
         return Audited(rep, None)
     params = _claim_params(pop, filters, claim, value, subject, model)
+    if per is not None:
+        params["per_dataset"] = Path(per.file).name
     params.update(claim_evidence.evidence_params(evidence, claim_run))
     return stored_audit(con, "claim", pop, rep, fp, params, model.sampling)
