@@ -94,3 +94,28 @@ def test_audit_best_carries_the_ranks_section(cli, seeded_db_file):
     # a collection without shared scores in the store has no section
     r = cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json")
     assert r.exit_code == 0 and json.loads(r.stdout)["result"]["ranks"] is None
+
+
+@pytest.mark.slow
+def test_the_report_carries_the_ranks_section(cli, seeded_db_file, tmp_path):
+    shutil.copy(seeded_db_file, cli.db)
+    out = tmp_path / "beir.md"
+    r = cli("report", "-c", "beir-13", "-m", "nDCG@10", "-o", out)
+    assert r.exit_code == 0, r.output
+    text = out.read_text(encoding="utf-8")
+    assert "Ranks: 10 of 225 systems cannot be told apart from the best" in text
+    assert "| rank | system | mean | 95% rank interval | P(first) | set of the best |" in text
+
+
+@pytest.mark.slow
+def test_a_stored_run_archive_evaluated_per_topic(cli, robust03_db_file):
+    # robust03's 17 runs x 100 topics, AP per topic from `runs eval`
+    shutil.copy(robust03_db_file, cli.db)
+    r = cli("audit", "ranks", "-c", "robust03", "-m", "AP", "--json")
+    assert r.exit_code == 1 and "runs eval" in r.output
+    assert cli("runs", "eval", "-c", "robust03", "-m", "AP").exit_code == 0
+    done = _ranks(cli, "-c", "robust03", "-m", "AP")
+    res = done["result"]["resolution"]
+    assert done["result"]["source"] == "archive"
+    assert (res["n_systems"], res["n_units"]) == (17, 100)
+    assert 1 <= len(res["best_set"]) < 17
