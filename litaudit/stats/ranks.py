@@ -45,13 +45,15 @@ sample's se_ij (honestboard's choice; equal results on the same resamples); 'res
 the bootstrap-t (Hall, *The Bootstrap and Edgeworth Expansion*, 1992, Sec. 3.5): each
 resample's deviation by that resample's own se of the difference, floored at half the
 sample's (ours: pairs of near-identical runs otherwise give a resample se near zero and an
-unbounded max). Under equal-means nulls resampled from the real residuals of TREC-6 and
-Web 2010 AP, 'sample' left a true best out of the set up to 10-11% of the time and
-separated some pair in 19-26%; 'resample' 5-6% and 5-6.5% (bench/bench_ranks.py).
-'auto' (the default) is 'resample' from 20 to 60 units, 'sample'
-beyond 60 (the t and Normal tails agree there, and the resample se costs K^2 T per
-resample) and below 20 (on BEIR-13's 13 datasets the bootstrap-t's resample se is erratic:
-104 of 225 models in the set), where the set is not calibrated by this bench.
+unbounded max). Under equal-means nulls resampled from the real residuals (top 30 runs,
+150 samples, 2 Monte Carlo se 3.6%; bench/bench_ranks.py), 'sample' left a true best out
+of the set in up to 9% (TREC-6 AP), 10% (Web 2010), 11% (TREC-7) of samples and separated
+some pair in 15-21%; 'resample' in 3%, 6%, 5% and 1-6%. On BEIR-13's 13 datasets both
+fall short: 'sample' 37% and 65%, 'resample' 16% and 29% (13 units are few for any
+bootstrap; its sets are too small, if less so). 'auto' (the default) is 'resample' up to
+60 units and 'sample' beyond (the t and Normal tails agree there, and the resample se
+costs K^2 T per resample). The resample se is computed in single precision (a quantile
+to 1e-3 needs no more).
 
 Monte Carlo error of the set: the critical value c is a bootstrap quantile; its 95%
 order-statistic interval [c_lo, c_hi] (the quantile's binomial interval) is stated, and
@@ -70,7 +72,7 @@ import numpy as np
 from litaudit.errors import ParameterError
 
 SE_FLOOR = 0.5  # ours: a resample's se of a difference is at least half the sample's
-BOOTSTRAP_T_UNITS = (20, 60)  # ours: "auto" studentizes each resample from 20 to 60 units
+BOOTSTRAP_T_MAX_UNITS = 60  # ours: "auto" studentizes each resample up to 60 units
 STUDENTIZE = {
     "resample": "bootstrap-t: each resample studentized by its own se (at least half the sample's)",
     "sample": "studentized by the sample's se",
@@ -192,19 +194,33 @@ class _Resamples:
 
     def pair_se(self, rows, s: np.ndarray) -> np.ndarray:
         """Each resample's own se of every difference (c x K x K): the paired variance of
-        the resampled units, plus the resample's noise (the bootstrap-t's studentization)."""
-        w = self.counts[rows]
-        t = float(self.y.shape[1])
-        q = np.matmul(w[:, None, :] * self.y[None, :, :], self.y.T)  # sum_d w_d y_id y_jd
-        dq = np.einsum("bii->bi", q)
-        d = s[:, :, None] - s[:, None, :]
-        var = dq[:, :, None] + dq[:, None, :] - 2.0 * q
-        var -= t * d**2
+        the resampled units, plus the resample's noise (the bootstrap-t's studentization);
+        computed on the scores centred by system (the same variance, less cancellation)."""
+        f4 = np.float32
+        w = self.counts[rows].astype(f4)
+        k, n = self.y.shape
+        t = float(n)
+        r = (self.y - self.y.mean(axis=1, keepdims=True)).astype(f4)
+        # sum_d w_d r_id r_jd for every resample at once: W (c x T) @ the units' outer
+        # products (T x K^2), one matrix product
+        var = (w @ (r.T[:, :, None] * r.T[:, None, :]).reshape(n, k * k)).reshape(-1, k, k)
+        dq = np.einsum("bii->bi", var).copy()
+        var *= -2.0
+        var += dq[:, :, None]
+        var += dq[:, None, :]
+        m0 = (w @ r.T) / t  # the resampled mean of the centred scores, noise left out
+        d = m0[:, :, None] - m0[:, None, :]
+        d *= d
+        d *= t
+        var -= d
         var /= t * (t - 1.0)
         nv = self.noise_var(rows)
         if nv is not None:
-            var += nv[:, :, None] + nv[:, None, :]
-        return np.sqrt(np.maximum(var, 1e-18))
+            nv = nv.astype(f4)
+            var += nv[:, :, None]
+            var += nv[:, None, :]
+        np.maximum(var, 1e-18, out=var)
+        return np.sqrt(var, out=var)
 
 
 def bootstrap_means(
@@ -244,10 +260,15 @@ def _studentized(
     (``gap[i, j]`` = m_i - m_j), se_ij the resample's own (bootstrap-t) or, given
     ``inv_se``, the sample's; the diagonal -inf."""
     st = r.means(rows)
+    if inv_se is None:  # single precision: a quantile to 1e-3 needs no more, and it is faster
+        st = st.astype(np.float32)
+        gap, floor = gap.astype(np.float32), floor.astype(np.float32)
     z = st[:, :, None] - st[:, None, :]
     z -= gap[None, :, :]
     if inv_se is None:
-        z /= np.maximum(r.pair_se(rows, st), floor[None, :, :])
+        se = r.pair_se(rows, st)
+        np.maximum(se, floor[None, :, :], out=se)
+        z /= se
     else:
         z *= inv_se[None, :, :]
     idx = np.arange(st.shape[1])
@@ -375,8 +396,7 @@ def resolve_ranks(
     se = _pair_se(sig)
     gap = means[:, None] - means[None, :]
     if studentize == "auto":
-        lo, hi = BOOTSTRAP_T_UNITS
-        studentize = "resample" if lo <= t <= hi else "sample"
+        studentize = "resample" if t <= BOOTSTRAP_T_MAX_UNITS else "sample"
     inv_se = 1.0 / se if studentize == "sample" else None
     m, top, arg = _first_pass(r, gap, inv_se, SE_FLOOR * se)
     crit, c_lo, c_hi = _mcb(m, alpha)

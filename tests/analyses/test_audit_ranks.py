@@ -103,7 +103,7 @@ def test_the_report_carries_the_ranks_section(cli, seeded_db_file, tmp_path):
     r = cli("report", "-c", "beir-13", "-m", "nDCG@10", "-o", out)
     assert r.exit_code == 0, r.output
     text = out.read_text(encoding="utf-8")
-    assert "Ranks: 10 of 225 systems cannot be told apart from the best" in text
+    assert "Ranks: 30 of 225 systems cannot be told apart from the best" in text
     assert "| rank | system | mean | 95% rank interval | P(first) | set of the best |" in text
 
 
