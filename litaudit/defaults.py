@@ -101,3 +101,5 @@ RANDOMIZATION_PERMUTATIONS = 100_000  # ours: random sign assignments of the pai
 # Carlo se at most 0.0016)
 RANDOMIZATION_SEED = 2007  # ours: its seed (the year of Smucker, Allan, Carterette)
 PAIRED_WORST_TOPICS = 5  # ours: topics listed where the claim loses most
+RANKS_RESAMPLES = 2000  # ours: bootstrap resamples of `audit ranks` (P(first) MC se <= 0.011)
+RANKS_SEED = 0  # ours: their seed (honestboard's default: equal resamples for equal B)

@@ -26,6 +26,7 @@ from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
 from litaudit.analyses.extreme.population import PopulationSummary
+from litaudit.analyses.extreme.ranks import RanksAudit
 from litaudit.analyses.extreme.summary import Summary
 from litaudit.analyses.extreme.wording import (
     best_chance_sentence,
@@ -44,6 +45,7 @@ from litaudit.analyses.reuse.verdict import Verdict
 from litaudit.analyses.wording import p_text
 from litaudit.codec import to_jsonable
 from litaudit.render import audits_evidence as evidence
+from litaudit.render import audits_ranks as ranks
 from litaudit.render import audits_reuse as reuse
 from litaudit.render.console import out, print_json, table
 
@@ -269,6 +271,8 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
             ],
         )
     )
+    if rep.ranks is not None:
+        ranks.render_ranks_section(rep.ranks)
 
 
 def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
@@ -280,6 +284,10 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     line(population_sentence(rep.population))
     _claim_record_table(rep)
     _claim_chance_tables(rep)
+    if rep.per_dataset is not None:
+        ranks.render_per_dataset(rep.per_dataset)
+    if rep.ranks is not None:
+        ranks.render_ranks_section(rep.ranks)
 
 
 def _claim_chance_tables(rep: ClaimReport) -> None:
@@ -511,6 +519,7 @@ RENDERERS: dict[type, Renderer] = {
     ReuseAgreement: reuse.render_agreement,
     Verdict: reuse.render_verdict,
     BaselineStanding: evidence.render_baselines,
+    RanksAudit: ranks.render_ranks,
 }
 # the results whose renderer says the audit id in its first line (no footer after them)
 ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from litaudit import defaults
@@ -42,6 +43,7 @@ from litaudit.analyses.extreme.noise import (
     choose_se,
     record_gap,
 )
+from litaudit.analyses.extreme.per_dataset import PerDatasetComparison, compare_per_dataset
 from litaudit.analyses.extreme.population import (
     Filters,
     Population,
@@ -51,6 +53,7 @@ from litaudit.analyses.extreme.population import (
     results_fingerprint,
     summarize,
 )
+from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
@@ -196,6 +199,7 @@ class BestReport:
     shrinkage: Shrinkage | None = None
     spread: SpreadCheck | None = None  # (None: stored before issue 30, or the model's se)
     winners_bias: WinnersBias | None = None
+    ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
 
 
 def run_best(
@@ -211,6 +215,9 @@ def run_best(
     ``save=False``."""
     pop = population(con, collection, measure, filters)
     rep = compute_best(con, pop, filters, model)
+    rep = dataclasses.replace(
+        rep, ranks=ranks_section(con, pop.collection_id, pop.measure, filters)
+    )
     if not save:
         return Audited(rep, None)
     params = population_params(pop, filters, **model.params())
@@ -373,6 +380,8 @@ class ClaimReport:
     spread: SpreadCheck | None = None  # (None: stored before issue 30, or the model's se)
     record_gap: RecordGap | None = None
     winners_bias: WinnersBias | None = None
+    per_dataset: PerDatasetComparison | None = None  # --per-dataset FILE (issue 30)
+    ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
 
 
 def check_claimed_value(con, measure: str, value: float) -> float:
@@ -444,6 +453,7 @@ class Claim:
     system: str | None = None
     n: int | None = None
     hidden_multiplier: float = 1.0
+    per_dataset: str | None = None  # a file of the claim's per-dataset values
 
 
 def _check_one_subject(value, result_id, system) -> None:
@@ -520,6 +530,12 @@ def run_claim(
     found = wording.Found(
         noise=noise, robust=robust, shrinkage=shrunk, spread=spread, gap=gap, bias=bias
     )
+    per = None
+    if claim.per_dataset is not None:
+        per = compare_per_dataset(
+            con, pop.collection_id, pop.measure, holder, claim.per_dataset, filters
+        )
+        fp = fingerprint([fp, per.file_sha256])
     rep = ClaimReport(
         **population_fields(pop, filters),
         value=ca.value,
@@ -536,9 +552,13 @@ def run_claim(
         spread=spread,
         record_gap=gap,
         winners_bias=bias,
+        per_dataset=per,
+        ranks=ranks_section(con, pop.collection_id, pop.measure, filters),
     )
     if not save:
         return Audited(rep, None)
     params = _claim_params(pop, filters, claim, value, subject, model)
+    if per is not None:
+        params["per_dataset"] = Path(per.file).name
     params.update(claim_evidence.evidence_params(evidence, claim_run))
     return stored_audit(con, "claim", pop, rep, fp, params, model.sampling)
