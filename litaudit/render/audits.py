@@ -430,6 +430,10 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
     )
     if rep.noise is not None:
         line(reference_sentence(rep.noise, h.N))
+    if rep.record_steps is not None:
+        from litaudit.render.audits_records import render_record_steps
+
+        render_record_steps(rep.record_steps)
 
 
 def _uninformative_steps(h, step: str) -> str:
