@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from litaudit import defaults
-from litaudit.cli import audit_store
+from litaudit.cli import audit_records, audit_store
 from litaudit.cli.common import (
     Alpha,
     CollectionOpt,
@@ -406,3 +406,4 @@ def summary(
 
 
 audit_store.register(app)
+audit_records.register(app)

@@ -26,6 +26,7 @@ from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
 from litaudit.analyses.extreme.population import PopulationSummary
+from litaudit.analyses.extreme.resolution import ResolutionReport
 from litaudit.analyses.extreme.summary import Summary
 from litaudit.analyses.extreme.wording import (
     cited,
@@ -45,6 +46,7 @@ from litaudit.analyses.wording import p_text
 from litaudit.codec import to_jsonable
 from litaudit.render import audits_evidence as evidence
 from litaudit.render import audits_reuse as reuse
+from litaudit.render.audits_records import render_resolution
 from litaudit.render.console import out, print_json, table
 
 Renderer = Callable[[Any, int | None], None]
@@ -276,6 +278,8 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     line(_head(rep, "Claim audit", audit_id) + ("" if method == "exact" else f"  method: {method}"))
     for sentence in rep.answers:  # the answers first (issue 20), then what they rest on
         line(sentence)
+    if rep.resolution is not None:
+        line(rep.resolution.sentence)
     line(population_sentence(rep.population))
     _claim_record_table(rep)
     _claim_chance_tables(rep)
@@ -528,6 +532,7 @@ RENDERERS: dict[type, Renderer] = {
     ReuseAgreement: reuse.render_agreement,
     Verdict: reuse.render_verdict,
     BaselineStanding: evidence.render_baselines,
+    ResolutionReport: render_resolution,
 }
 # the results whose renderer says the audit id in its first line (no footer after them)
 ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from litaudit import defaults
 from litaudit.analyses.extreme.record_steps import RecordSteps, RecordStepTest
+from litaudit.analyses.extreme.resolution import ResolutionReport
 from litaudit.analyses.wording import p_text
 from litaudit.render.console import out, table
 
@@ -104,3 +105,55 @@ def render_record_steps(rs: RecordSteps) -> None:
     _wide(table("Record steps, each against the record it replaced", cols, rows))
     for text in step_sentences(rs):
         out.print(text, markup=False)
+
+
+def resolution_sentence(rep: ResolutionReport) -> str:
+    """'trec7 AP (50 topics): the smallest difference ... is 0.069; a gap of 0.005 needs
+    about 9,048 topics (power 0.055 with the 50 there are).'"""
+    r = rep.resolution
+    where = f"{rep.collection_id or rep.what} {rep.measure} ({r.n_units} {rep.unit})"
+    text = (
+        f"{where}: the smallest difference between systems like its top {r.top} that a "
+        f"paired t-test at {r.alpha:g} detects with {r.power:.0%} power is {r.mdd:.4f} "
+        f"(paired sd {r.paired_sd:.4f})"
+    )
+    if r.gap is not None and r.units_needed is not None and r.power_at_n is not None:
+        verb = "can" if r.units_needed <= r.n_units else "cannot"
+        text += (
+            f"; it {verb} resolve a {r.gap:g} gain: that needs about {r.units_needed:,} "
+            f"{rep.unit} (power {r.power_at_n:.2f} with the {r.n_units} there are)"
+        )
+    return text + "."
+
+
+def render_resolution(rep: ResolutionReport, audit_id: int | None) -> None:
+    """`audit resolution`: the top systems' paired spread, the minimum detectable
+    difference, and the units a gap needs."""
+    r = rep.resolution
+    head = f"Resolution: {rep.collection_id or '-'} {rep.measure}, {r.n_units} {rep.unit}"
+    out.print(head + (f"  [audit #{audit_id}]" if audit_id is not None else ""), markup=False)
+    out.print(f"Scores: {rep.what}", markup=False)
+    if rep.n_dropped:
+        out.print(f"{rep.n_dropped} {rep.unit} left out: some system has no score there.")
+    rows = [
+        (i + 1, name, f"{mean:.4f}", f"{r.pair_sds[i]:.4f}" if i < len(r.pair_sds) else "")
+        for i, (name, mean) in enumerate(rep.top_systems)
+    ]
+    _wide(
+        table(f"The top {r.top} systems", ["rank", "system", "mean", "sd of diff. to next"], rows)
+    )
+    facts = [
+        ("paired sd (median of the neighbours')", f"{r.paired_sd:.4f}"),
+        (f"min. detectable difference ({r.power:.0%} power, alpha {r.alpha:g})", f"{r.mdd:.4f}"),
+        ("  normal approximation", f"{r.mdd_normal:.4f}"),
+    ]
+    if r.gap is not None:
+        facts += [
+            (f"{rep.unit} a gap of {r.gap:g} needs (exact t)", f"{r.units_needed:,}"),
+            ("  Sakai's closed form", f"{r.units_sakai:,.1f}"),
+            ("  normal approximation", f"{r.units_normal:,.1f}"),
+            (f"power for {r.gap:g} with the {r.n_units} {rep.unit}", f"{r.power_at_n:.3f}"),
+        ]
+    out.print(table(None, ["", "value"], facts))
+    out.print(resolution_sentence(rep), markup=False)
+    out.print(f"Topic set size design: {rep.citation}.", markup=False)

@@ -44,6 +44,7 @@ from litaudit.analyses.extreme.population import (
     results_fingerprint,
     summarize,
 )
+from litaudit.analyses.extreme.resolution import ClaimResolution, claim_resolution
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
@@ -325,6 +326,7 @@ class ClaimReport:
     robust: RobustCheck | None = None
     shrinkage: Shrinkage | None = None
     evidence: ClaimEvidence | None = None
+    resolution: ClaimResolution | None = None  # issue 34: None without per-topic scores
 
 
 def check_claimed_value(con, measure: str, value: float) -> float:
@@ -479,6 +481,7 @@ def run_claim(
         robust=robust,
         shrinkage=shrunk,
         evidence=ev,
+        resolution=claim_resolution(con, pop.collection_id, pop.measure, ca.value, holder.value),
     )
     if not save:
         return Audited(rep, None)

@@ -101,7 +101,9 @@ def _part_scores(con, parts: tuple[str, ...], measure: str) -> dict[str, list[Re
     return {p: load_results(con, p, measure, Filters()) for p in parts}
 
 
-def _pick(rows: list[ResultRow], row: ResultRow) -> ResultRow | None:
+def pick_part(rows: list[ResultRow], row: ResultRow) -> ResultRow | None:
+    """The result among ``rows`` (one part's) of ``row``'s system: of several, the one of
+    its track (a derived mean's track read as its parts')."""
     same = [r for r in rows if r.system == row.system]
     if len(same) > 1:
         same = [r for r in same if _family(r.track) == _family(row.track)] or same[:1]
@@ -147,7 +149,7 @@ class _Pairing:
             d = []
             missing = []
             for p in self.parts:
-                a, b = _pick(self.by_part[p], old), _pick(self.by_part[p], new)
+                a, b = pick_part(self.by_part[p], old), pick_part(self.by_part[p], new)
                 if a is None or b is None:
                     missing.append(p)
                 else:
