@@ -95,3 +95,5 @@ RANDOMIZATION_PERMUTATIONS = 100_000  # ours: random sign assignments of the pai
 # Carlo se at most 0.0016)
 RANDOMIZATION_SEED = 2007  # ours: its seed (the year of Smucker, Allan, Carterette)
 PAIRED_WORST_TOPICS = 5  # ours: topics listed where the claim loses most
+WINNER_SEED = 2024  # ours: seed of the winner's hybrid quantile and bootstrap when no --seed
+# (the year of Andrews, Kitagawa and McCloskey's "Inference on winners"); issue 34

@@ -159,6 +159,10 @@ def render_matrix(rep: MatrixAudit, audit_id: int | None) -> None:
     )
     if rep.interaction is not None:
         line(interaction_sentence(rep.interaction, rep.se_source, ref.se))
+    if rep.winner is not None:
+        from litaudit.render.audits_records import winner_sentence
+
+        line(winner_sentence(rep.winner, rep.runs[rep.winner.winner]))
     out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
 
 
@@ -245,6 +249,10 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
         line(reference_sentence(rep.noise, ref.n_results))
     if rep.shrinkage is not None:
         line(luck_sentence(rep.shrinkage, "the best"))
+    if rep.winner is not None:
+        from litaudit.render.audits_records import winner_sentence
+
+        line(winner_sentence(rep.winner, rep.best.system))
     g = mx.gumbel
     line(
         f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "

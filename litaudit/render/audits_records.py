@@ -9,6 +9,7 @@ from litaudit.analyses.extreme.record_steps import RecordSteps, RecordStepTest
 from litaudit.analyses.extreme.resolution import ResolutionReport
 from litaudit.analyses.wording import p_text
 from litaudit.render.console import out, table
+from litaudit.stats.winner import WinnerCorrection
 
 
 def _wide(renderable) -> None:
@@ -157,3 +158,32 @@ def render_resolution(rep: ResolutionReport, audit_id: int | None) -> None:
     out.print(table(None, ["", "value"], facts))
     out.print(resolution_sentence(rep), markup=False)
     out.print(f"Topic set size design: {rep.citation}.", markup=False)
+
+
+_LABEL = {
+    "conditional": "conditional (Lee et al. 2016)",
+    "hybrid": "hybrid (Andrews, Kitagawa and McCloskey 2024)",
+    "bootstrap": "bootstrap bias-corrected",
+    "bootstrap-iterated": "iterated bootstrap",
+}
+
+
+def _est(e) -> str:
+    def f(v: float | None, missing: str) -> str:
+        return missing if v is None else f"{v:.4f}"
+
+    return f"{f(e.estimate, 'undefined')} [{f(e.lower, '-inf')}, {f(e.upper, 'inf')}]"
+
+
+def winner_sentence(wc: WinnerCorrection, name: str) -> str:
+    """'The winner's score corrected for selection (95%): ...'."""
+    parts = "; ".join(f"{_LABEL.get(e.method, e.method)} {_est(e)}" for e in wc.estimates)
+    lo, _ = wc.truncation
+    margin = "" if lo is None else f", {wc.observed - lo:.4f} above its truncation point"
+    return (
+        f"The winner's score corrected for selection ({1 - wc.alpha:.0%}): {name} observed "
+        f"{wc.observed:.4f} (se {wc.se:.4f}{margin}); {parts}. The conditional interval "
+        "is exact given the winner but unbounded at a near-tie; the hybrid stays within the "
+        f"{1 - wc.beta:.1%} projection interval [{wc.projection[0]:.4f}, "
+        f"{wc.projection[1]:.4f}]; calibrated in bench/bench_records.py (README)."
+    )

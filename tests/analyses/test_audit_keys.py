@@ -20,11 +20,15 @@ from tests.analyses.test_reuse_runs import write_tiny_files
 
 # kind -> (audits stored, the digests of their keys and results) (see _keys)
 PINNED = {
-    "best": (7, "05962c09314283ca", "d0feec25b5afe9d7"),  # 3 of `audit best`, 4 of summary
+    "best": (
+        7,
+        "05962c09314283ca",
+        "24b603ac25ba7511",
+    ),  # 3 of `audit best`, 4 of summary; + winner (issue 34)
     "claim": (3, "f7b6b9b20d70132f", "8e51d5697855f9aa"),  # result: + resolution (issue 34)
     "history": (2, "082b66bdb5f35111", "3a64da1a554ecb6a"),  # result: + record_steps (issue 34)
     "baselines": (1, "7738d92f4971817d", "85e9fa3f04cdc3d2"),
-    "best-matrix": (2, "2701d3d7cf56a78a", "9f73fa1168a20f36"),
+    "best-matrix": (2, "2701d3d7cf56a78a", "e9d77d8d4d0edce8"),  # + winner (issue 34)
     "reuse-rao": (1, "47ef9addd5861c89", "-"),
     "reuse-lou": (1, "de17885f0d3fde48", "-"),
     "reuse-subcollections": (2, "7eaeb633ad9e6c09", "-"),  # its own and the verdict's

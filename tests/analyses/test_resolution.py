@@ -154,3 +154,34 @@ def test_the_claim_verdict_sets_its_gain_against_the_resolution(cli, seeded_db_f
         )
     )
     assert d["result"]["resolution"] is None  # no per-topic scores of robust04 in the seeds
+
+
+# ------------------------------------------------ the winner corrected (issue 34, item 2)
+@pytest.mark.slow
+def test_audit_matrix_corrects_its_winner(cli, seeded_db_file, shared_data):
+    path = shared_data / "pertopic" / "adhoc7_ap.csv"
+    r = cli("audit", "matrix", str(path), "-m", "AP", "--no-save", db=seeded_db_file)
+    assert r.exit_code == 0, r.output
+    assert "The winner's score corrected for selection (95%): run16 observed 0.3702" in r.output
+    assert "conditional (Lee et al. 2016) 0.3632 [0.2720, 0.4219]" in r.output
+    d = _json(
+        cli("audit", "matrix", str(path), "-m", "AP", "--no-save", "--json", db=seeded_db_file)
+    )
+    w = d["result"]["winner"]
+    assert w["seed"] == 2024 and [e["method"] for e in w["estimates"]] == [
+        "conditional",
+        "hybrid",
+        "bootstrap",
+    ]
+
+
+@pytest.mark.slow
+def test_audit_best_corrects_its_winner_with_a_measured_se(cli, seeded_db_file):
+    args = ("audit", "best", "-c", "trec7", "-m", "AP", "--source", "official", "--no-save")
+    plain = _json(cli(*args, "--json", db=seeded_db_file))
+    assert plain["result"]["winner"] is None  # the model's se: no correction, as no shrinkage
+    r = cli(*args, "--se", "0.0155", db=seeded_db_file)
+    assert (
+        "The winner's score corrected for selection (95%): CLARIT98COMB observed 0.3702" in r.output
+    )
+    assert "0.0027 above its truncation point" in r.output  # the runner-up, 0.3675

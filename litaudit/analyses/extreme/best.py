@@ -50,6 +50,7 @@ from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import Shrinkage, shrink
+from litaudit.stats.winner import WinnerCorrection, correct_winner
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
@@ -179,6 +180,7 @@ class BestReport:
     citation: str
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
     shrinkage: Shrinkage | None = None
+    winner: WinnerCorrection | None = None  # issue 34 (None under the model's se)
 
 
 def run_best(
@@ -269,7 +271,21 @@ def compute_best(
         citation=SOURCE,
         noise=noise,
         shrinkage=_shrinkage(noise, st.reference.mu, best_value),
+        winner=_winner(noise, [r.value for r in rows], model),
     )
+
+
+def _winner(noise: NoiseChoice, values: list[float], model: AuditModel) -> WinnerCorrection | None:
+    """The best published result corrected for selection among the N, the N means taken
+    as independent with the measured or given se (:mod:`litaudit.stats.winner`; None
+    under the model's se, as the shrinkage)."""
+    import numpy as np
+
+    if noise.source == "model" or len(values) < 2:
+        return None
+    sigma = np.eye(len(values)) * noise.se**2
+    seed = model.sampling.seed if model.sampling.seed is not None else defaults.WINNER_SEED
+    return correct_winner(values, sigma, alpha=model.alpha, seed=seed)
 
 
 # ----------------------------------------------------------------------------- claim
