@@ -130,18 +130,18 @@ def test_a_step_between_archived_runs_is_paired_on_their_topics(robust03_db_file
     paired on the 100 topics, the differences those of the archive's per-topic AP."""
     from litaudit.analyses.extreme.claim_run import archive_scores
     from litaudit.analyses.extreme.population import Filters, population
-    from litaudit.analyses.extreme.record_steps import _pairing
+    from litaudit.analyses.extreme.record_steps import pairing
     from litaudit.store.db import open_store
 
     with open_store(robust03_db_file, read_only=True) as store:
         con = store.con
         pop = population(con, "trec-robust-2003", "AP", Filters())
         by = {r.system: r for r in pop.rows}
-        pairing = _pairing(con, pop.collection_id, "AP", pop.rows)
-        basis, d, note = pairing.paired(by["uwmtCR0"], by["pircRBa1"])
+        pairs = pairing(con, pop.collection_id, "AP", pop.rows)
+        basis, d, note = pairs.paired(by["uwmtCR0"], by["pircRBa1"])
         a = archive_scores(con, pop.collection_id, "AP", "uwmtCR0").scores
         b = archive_scores(con, pop.collection_id, "AP", "pircRBa1").scores
-        other = pairing.paired(by["uwmtCR0"], by["pircRBa2"])  # pircRBa2: not archived
+        other = pairs.paired(by["uwmtCR0"], by["pircRBa2"])  # pircRBa2: not archived
     assert basis == "topics" and note is None and d is not None and d.size == 100
     assert float(d.sum()) == pytest.approx(sum(b[t] - a[t] for t in a))
     assert other[0] == "means" and other[2] == "the run archive holds no run of both systems"

@@ -185,7 +185,8 @@ class _Pairing:
         return b[shared] - a[shared]
 
 
-def _pairing(con, collection_id: str, measure: str, rows: list[ResultRow]) -> _Pairing:
+def pairing(con, collection_id: str, measure: str, rows: list[ResultRow]) -> _Pairing:
+    """Where the record steps of a population (its ``rows``) find paired scores."""
     lookups = NoiseLookups.load(con)
     sets: dict[str | None, int] = {}
     for r in rows:
@@ -197,8 +198,8 @@ def _pairing(con, collection_id: str, measure: str, rows: list[ResultRow]) -> _P
     return _Pairing(con, collection_id, measure, parts, by_part, collection_id in lookups.archived)
 
 
-def _step(pairing, old, new, when, group, noise, rng, draws) -> RecordStepTest:
-    basis, d, note = pairing.paired(old, new)
+def _step(pairs, old, new, when, group, noise, rng, draws) -> RecordStepTest:
+    basis, d, note = pairs.paired(old, new)
     margin = float(new.value - old.value)
     if d is not None:
         sf = R.selective_signflip(d, rng=rng, draws=draws)
@@ -241,7 +242,7 @@ def record_steps(
     alpha, certify, draws = settings.alpha, settings.certify, settings.draws
     if certify is not None and certify not in R.CERTIFY_RULES:
         raise ParameterError(f"--certify: {certify!r} is not one of {', '.join(R.CERTIFY_RULES)}")
-    pairing = _pairing(con, pop.collection_id, pop.measure, pop.rows)
+    pairs = pairing(con, pop.collection_id, pop.measure, pop.rows)
     rng = np.random.default_rng(settings.seed)
     steps = []
     for i in range(1, len(history.points)):
@@ -249,7 +250,7 @@ def record_steps(
         if not pt.new_record:
             continue
         when = str(pt.when or pt.year)
-        steps.append(_step(pairing, records[i - 1], records[i], when, pt.n_new, noise, rng, draws))
+        steps.append(_step(pairs, records[i - 1], records[i], when, pt.n_new, noise, rng, draws))
     adjusted = holm([s.p for s in steps]) if steps else ()
     levels: tuple[float | None, ...] = (None,) * len(steps)
     certified: tuple[bool | None, ...] = (None,) * len(steps)
