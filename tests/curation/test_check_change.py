@@ -87,6 +87,25 @@ def test_nothing_added_and_a_bad_base(cli, team):
     assert r.exit_code == 0 and "Nothing to audit: the change adds no result." in r.output
     bad = cli("check-change", str(repo / "store"), "--base", "no-such-rev", db=db)
     assert bad.exit_code == 1 and "git rev-parse" in bad.output
+    # a corrected value is a changed result, audited too
+    rid = 7  # new_sys: the 7th result imported into the reference database
+    edit = cli(
+        "results",
+        "edit",
+        str(rid),
+        "--set",
+        "value=0.3150",
+        "--reason",
+        "typo",
+        "--who",
+        "ci",
+        db=db,
+    )
+    assert edit.exit_code == 0, edit.output
+    assert cli("export-tree", str(repo / "store"), db=db).exit_code == 0
+    r = cli("check-change", str(repo / "store"), "--base", "HEAD", db=db)
+    assert "0 added and 1 changed result(s)" in r.output
+    assert "### robust04 AP: new\\_sys changed from 0.3100 to 0.3150" in r.output
 
 
 def test_markdown_escapes_what_it_quotes():
