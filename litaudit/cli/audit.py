@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from litaudit import defaults
-from litaudit.cli import audit_store
+from litaudit.cli import audit_records, audit_store
 from litaudit.cli.common import (
     Alpha,
     CollectionOpt,
@@ -355,13 +355,24 @@ def history(
     by: str = typer.Option(
         "auto", "--by", help="Steps: date, year, or auto (by date when every result has one)."
     ),
+    certify: str = _optional(
+        "--certify",
+        "Also certify the record steps online as they came: spending (alpha-spending) "
+        "or lord (LORD++) (default: Holm over the steps only).",
+    ),
+    step_seed: int = typer.Option(
+        0, "--step-seed", help="Seed of the sign patterns of record steps on many topics."
+    ),
     json_out: Json = False,
 ):
-    """The record over time against the expected max and its threshold for the N so far."""
+    """The record over time against the expected max and its threshold for the N so far;
+    each record step tested against the record it replaced."""
     from litaudit.analyses.extreme.history import run_history
     from litaudit.analyses.extreme.noise import parse_se
+    from litaudit.analyses.extreme.record_steps import StepSettings
 
-    kw = dict(filters=filters, alpha=alpha, reference=reference, by=by, se=parse_se(se))
+    kw = dict(filters=filters, alpha=alpha, reference=reference, se=parse_se(se))
+    kw.update(steps=StepSettings(by=by, certify=certify, seed=step_seed))
     done = _run(ctx, no_save, run_history, collection, measure, **kw)
     from litaudit.render.audits import emit, render_history
 
@@ -450,3 +461,4 @@ def ranks(
 
 
 audit_store.register(app)
+audit_records.register(app)
