@@ -165,6 +165,19 @@ def check_text(text) -> str | None:
     return f"contains {what}"
 
 
+def parse_track(text) -> str | None:
+    """A track's name or nothing: parts separated by ``/`` (``trec7/adhoc``), none empty
+    (``trec7//adhoc`` and ``trec7/adhoc/`` would name no folder of a store folder)."""
+    if blank(text):
+        return None
+    s = str(text).strip()
+    if any(not part.strip() for part in s.split("/")):
+        raise FieldError(f"track {s!r} has an empty part (write e.g. trec7/adhoc)")
+    if any(part in (".", "..") or part != part.strip() for part in s.split("/")):
+        raise FieldError(f"track {s!r}: a part may not be . or .. or begin or end with a space")
+    return s
+
+
 def parse_reporter(text) -> str | None:
     if blank(text):
         return None
@@ -215,7 +228,7 @@ FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
     "topic_set": text_or_none,
     "location": text_or_none,
     "notes": text_or_none,
-    "track": text_or_none,
+    "track": parse_track,
 }
 
 

@@ -81,7 +81,11 @@ def parse_row(
     except F.FieldError as e:
         bad(str(e), "source")
     bibkey = F.text_or_none(d.get("paper"))
-    v["track"] = F.text_or_none(d.get("track"))
+    try:
+        v["track"] = F.parse_track(d.get("track"))
+    except F.FieldError as e:
+        v["track"] = None
+        bad(str(e), "track")
     _check_provenance(
         ctx,
         d,

@@ -22,10 +22,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from litaudit.curation import tree_fs as fs
 from litaudit.curation.fields import PAPER_KEYS
 from litaudit.curation.rows import COLUMNS, Row
 from litaudit.errors import LitauditError, Problem
+
+if TYPE_CHECKING:
+    from litaudit.curation.tree_manifest import Manifest
 
 PAPERS, OFFICIAL, SUFFIX = "papers", "official", ".jsonl"
 # the columns of a result line: the import format's without those the file gives
@@ -36,17 +41,46 @@ HISTORY_KEYS = ("action", "field", "old_value", "new_value", "reason", "who", "c
 _PLAIN = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 
 
+# names Windows keeps for devices, with any extension (``con.jsonl`` cannot be checked out)
+_DEVICES = frozenset(
+    ["con", "prn", "aux", "nul"]
+    + [f"{d}{i}" for d in ("com", "lpt") for i in [*"123456789", "\u00b9", "\u00b2", "\u00b3"]]
+)
+NAME_MAX = 96  # a file name's length at most (bytes, before the suffix): ~ and a hash beyond
+HASH_LEN = 12
+
+
 def file_name(text: str) -> str:
-    """A name as a file name: kept where plain, else ``%XX`` escapes (never ``.``/``..``)."""
+    """A name as a file name every filesystem holds: kept where plain, else ``%XX``
+    escapes (never ``.``/``..``, a device name such as ``con`` or a trailing ``.``);
+    beyond :data:`NAME_MAX` characters, cut and ended with ``~`` and a hash of the whole
+    name."""
     if _PLAIN.fullmatch(text):
-        return text
-    out = []
-    for i, ch in enumerate(text):
-        if re.fullmatch(r"[A-Za-z0-9_-]", ch) or (ch == "." and i > 0):
-            out.append(ch)
-        else:
-            out.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
-    return "".join(out)
+        out = text
+    else:
+        parts = []
+        for i, ch in enumerate(text):
+            if re.fullmatch(r"[A-Za-z0-9_-]", ch) or (ch == "." and i > 0):
+                parts.append(ch)
+            else:
+                parts.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
+        out = "".join(parts)
+    if out.split(".")[0].lower() in _DEVICES:
+        out = f"%{ord(out[0]):02X}{out[1:]}"
+    if out.endswith("."):
+        out = out[:-1] + "%2E"
+    if len(out) > NAME_MAX:
+        cut = out[:NAME_MAX]
+        if "%" in cut[-2:]:  # never half an escape
+            cut = cut[: cut.rindex("%")]
+        out = f"{cut}~{_digest(text)}"
+    return out
+
+
+def _digest(text: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
 def track_path(track: str, collection: str) -> str:
@@ -57,8 +91,23 @@ def track_path(track: str, collection: str) -> str:
     return "/".join([OFFICIAL, *parts, file_name(collection)]) + SUFFIX
 
 
-def paper_path(bibkey: str) -> str:
-    return f"{PAPERS}/{file_name(bibkey)}{SUFFIX}"
+def paper_path(bibkey: str, *, distinct: bool = False) -> str:
+    """A paper's file; ``distinct``: with ``~`` and a hash of the bibkey, the name of a
+    paper whose file name differs from another's by case alone (a collision on macOS
+    and Windows)."""
+    name = file_name(bibkey)
+    if distinct and "~" not in name:
+        name = f"{name}~{_digest(bibkey)}"
+    return f"{PAPERS}/{name}{SUFFIX}"
+
+
+def paper_paths(bibkeys) -> dict[str, str]:
+    """bibkey -> its file, a hash added to the names equal but for case."""
+    plain = {b: paper_path(b) for b in bibkeys}
+    seen: dict[str, int] = {}
+    for path in plain.values():
+        seen[path.lower()] = seen.get(path.lower(), 0) + 1
+    return {b: paper_path(b, distinct=seen[p.lower()] > 1) for b, p in plain.items()}
 
 
 def _line(obj: dict) -> str:
@@ -69,25 +118,32 @@ def _line(obj: dict) -> str:
 
 
 def tree_files(con) -> dict[str, str]:
-    """Every file of the store's folder: relative path -> text."""
+    """Every file of the store's folder: relative path -> text (the manifest included,
+    :data:`~litaudit.curation.tree_manifest.MANIFEST`)."""
     from litaudit.curation.export import export_row
     from litaudit.curation.filters import CURATION
     from litaudit.curation.results import query_results
+    from litaudit.curation.tree_manifest import MANIFEST, manifest_text
     from litaudit.store import papers as P
     from litaudit.store import results as R
+    from litaudit.store.refdata import user_collections
 
     hist = _history(con)
     times = R.times(con)
+    papers = P.every(con, PAPER_KEYS[:-1], order="bibkey")
+    paths = paper_paths(vals[0] for _, *vals in papers)
     groups: dict[str, list[tuple]] = {}
     track_of: dict[str, tuple[str, str]] = {}
+    used: set[str] = set()
     for r in query_results(con, CURATION):
         row = export_row(r)
         line = {k: row[k] for k in RESULT_KEYS[:-3] if row[k] != ""}
         line["created_at"], line["updated_at"] = times[r.id]
         line["history"] = hist.get(("result", r.id), [])
+        used.add(r.collection_id)
         if r.source == "paper":
             assert r.bibkey is not None  # the schema: a paper's result names its paper
-            path = paper_path(r.bibkey)
+            path = paths[r.bibkey]
         else:
             track = r.track or ""
             path = track_path(track, r.collection_id)
@@ -95,15 +151,17 @@ def tree_files(con) -> dict[str, str]:
         order = (r.collection_id, r.measure, r.n_topics, r.system, r.role)
         groups.setdefault(path, []).append((order, _line(line)))
     files: dict[str, str] = {}
-    for pid, *vals in P.every(con, PAPER_KEYS[:-1], order="bibkey"):
+    for pid, *vals in papers:
         paper = {k: v for k, v in zip(PAPER_KEYS, vals, strict=True) if v is not None}
         head = _line({"paper": paper, "history": hist.get(("paper", pid), [])})
-        path = paper_path(paper["bibkey"])
+        path = paths[paper["bibkey"]]
         files[path] = head + "".join(t for _, t in sorted(groups.pop(path, [])))
     for path, lines in groups.items():  # official tracks
         track, coll = track_of[path]
         head = _line({"track": track, "collection": coll})
         files[path] = head + "".join(t for _, t in sorted(lines))
+    counts = {rel: text.count("\n") - 1 for rel, text in files.items()}
+    files[MANIFEST] = manifest_text(RESULT_KEYS, user_collections(con, used), counts)
     return dict(sorted(files.items()))
 
 
@@ -132,35 +190,66 @@ class TreeWrite:
 def write_tree(con, folder: Path) -> TreeWrite:
     """Write the store into ``folder`` (created if need be): each file only if its text
     changed; a ``.jsonl`` under ``papers/`` or ``official/`` that the store does not
-    have is removed (a paper or track gone). Nothing else in the folder is touched."""
+    have is removed (a paper or track gone). Nothing else in the folder is touched, no
+    link in it is followed (a link is refused with its path, before anything is
+    written), and the manifest is removed before the first change and written last: a
+    write that does not finish leaves a folder `check` and `sync` refuse."""
+    from litaudit.curation.tree_manifest import MANIFEST
+
     files = tree_files(con)
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise LitauditError(f"{folder}: not a folder")
-    written = same = removed = size = 0
+    folder.mkdir(parents=True, exist_ok=True)
+    present, links, _odd = fs.scan(folder, (PAPERS, OFFICIAL))
+    for rel in [*links, *([MANIFEST] if (folder / MANIFEST).is_symlink() else [])]:
+        raise LitauditError(f"{folder / rel}: {fs.LINK}")
+    changed: list[tuple[str, bytes]] = []
+    same = size = 0
     for rel, text in files.items():
-        p = folder / rel
         data = text.encode("utf-8")
         size += len(data)
-        if p.is_file() and p.read_bytes() == data:
+        fs.refuse_links(folder, rel)
+        p = folder / rel
+        if p.is_file() and fs.read_bytes(folder, rel) == data:
             same += 1
-            continue
-        p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_bytes(data)
-        tmp.replace(p)
-        written += 1
-    for old in _layout_files(folder):
-        if old.relative_to(folder).as_posix() not in files:
-            old.unlink()
-            removed += 1
-    n_results = sum(t.count("\n") - 1 for t in files.values())
+        else:
+            changed.append((rel, data))
+    gone = [
+        rel
+        for rel in present
+        if (rel.endswith(SUFFIX) and rel not in files) or fs.is_temporary(rel)
+    ]
+    if changed or gone:
+        if (folder / MANIFEST).exists():
+            fs.remove_file(folder, MANIFEST)  # until the last file is written
+        if all(rel != MANIFEST for rel, _ in changed):
+            changed.append((MANIFEST, files[MANIFEST].encode("utf-8")))
+            same -= 1
+        done = 0
+        try:
+            for rel, data in sorted(changed, key=lambda c: c[0] == MANIFEST):
+                fs.write_file(folder, rel, data)
+                done += 1
+        except fs.DiskFull as exc:
+            raise fs.DiskFull(
+                f"{exc}: {done} of {len(changed)} files written, the manifest not (the "
+                "folder is refused until `export-tree` finishes)"
+            ) from None
+        for rel in gone:
+            fs.remove_file(folder, rel)
+    n_results = sum(n for n in _counts(files).values())
     n_papers = sum(1 for r in files if r.startswith(PAPERS + "/"))
-    return TreeWrite(written, same, removed, n_results, n_papers, size)
+    removed = sum(1 for rel in gone if not fs.is_temporary(rel))
+    return TreeWrite(len(changed), same, removed, n_results, n_papers, size)
 
 
-def _layout_files(folder: Path) -> list[Path]:
-    return sorted(p for d in (PAPERS, OFFICIAL) for p in (folder / d).rglob("*" + SUFFIX))
+def _counts(files: dict[str, str]) -> dict[str, int]:
+    return {
+        rel: text.count("\n") - 1
+        for rel, text in files.items()
+        if rel.startswith((PAPERS + "/", OFFICIAL + "/"))
+    }
 
 
 # ---------------------------------------------------------------- reading
@@ -175,40 +264,88 @@ class TreeFile:
     paper: dict | None = None
     paper_history: list[dict] = field(default_factory=list)
     track: str | None = None
+    collection: str | None = None  # an official file's collection (line 1)
     rows: list[Row] = field(default_factory=list)
     history: dict[int, list[dict]] = field(default_factory=dict)  # line -> entries
     times: dict[int, tuple] = field(default_factory=dict)  # line -> (created, updated)
 
 
-def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem]]:
-    """Every file of a folder, read and checked for structure (not yet for values)."""
+def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem], Manifest | None]:
+    """Every file of a folder, read and checked for structure (not yet for values), and
+    its manifest (None when it has problems)."""
+    from litaudit.curation.tree_manifest import MANIFEST, compare, parse_manifest
+
     folder = Path(folder)
     if not folder.is_dir():
         raise LitauditError(f"{folder}: no such folder")
     files: list[TreeFile] = []
     problems: list[Problem] = []
-    for p in _layout_files(folder):
-        rel = p.relative_to(folder).as_posix()
+    present, links, odd = fs.scan(folder, (PAPERS, OFFICIAL))
+    for rel in links:
+        problems.append(Problem(str(folder / rel), None, fs.LINK))
+    for rel in odd:
+        problems.append(Problem(str(folder / rel), None, "not a regular file"))
+    counts: dict[str, int] = {}
+    for rel in present:
+        if not rel.endswith(SUFFIX):
+            problems.append(
+                Problem(str(folder / rel), None, f"not a {SUFFIX} file of the store's layout")
+            )
+            continue
         tf = TreeFile(str(folder / rel))
-        _read_file(p, rel, tf, problems)
+        _read_file(fs.read_bytes(folder, rel), rel, tf, problems)
         files.append(tf)
-    for p in sorted(folder.rglob("*")):
-        rel = p.relative_to(folder).as_posix()
-        if p.is_file() and rel.split("/")[0] in (PAPERS, OFFICIAL) and not rel.endswith(SUFFIX):
-            problems.append(Problem(str(p), None, f"not a {SUFFIX} file of the store's layout"))
-    return files, problems
+        counts[rel] = len(tf.rows)
+    manifest = None
+    mpath = folder / MANIFEST
+    if mpath.is_symlink():
+        problems.append(Problem(str(mpath), None, fs.LINK))
+    elif not mpath.is_file():
+        if files:
+            problems.append(
+                Problem(
+                    str(mpath),
+                    None,
+                    "missing: a store folder's manifest, written last by `export-tree` "
+                    "(without it the folder is partial, an export that did not finish, or "
+                    "not a store folder)",
+                )
+            )
+    else:
+        n0 = len(problems)
+        text = fs.read_bytes(folder, MANIFEST).decode("utf-8", errors="replace")
+        manifest = parse_manifest(text, str(mpath), RESULT_KEYS, problems)
+        if manifest is not None:
+            problems += compare(manifest, counts, str(folder), MANIFEST)
+        if len(problems) > n0:
+            manifest = None
+    return files, problems, manifest
 
 
-def _lines(p: Path, name: str, problems: list[Problem]) -> Iterator[tuple[int, dict]]:
+# the lines git leaves in a file whose merge conflicts
+_CONFLICT = re.compile(r"(<{7}|>{7}|\|{7})( .*)?|={7}")
+
+
+def _lines(data: bytes, name: str, problems: list[Problem]) -> Iterator[tuple[int, dict]]:
     from litaudit.curation.rows import decode_utf8
 
     try:
-        text = decode_utf8(name, p.read_bytes())
+        text = decode_utf8(name, data)
     except LitauditError as exc:
         problems.append(Problem(name, None, str(exc).removeprefix(f"{name}: ")))
         return
     for n, raw in enumerate(text.split("\n"), start=1):
         if not raw.strip():
+            continue
+        if _CONFLICT.fullmatch(raw.rstrip("\r")):
+            problems.append(
+                Problem(
+                    name,
+                    n,
+                    "a git merge conflict marker: resolve the conflict (keep the lines "
+                    "meant, remove the markers), then `litaudit check`",
+                )
+            )
             continue
         try:
             obj = json.loads(raw, object_pairs_hook=_no_duplicates)
@@ -234,11 +371,11 @@ def _no_duplicates(pairs):
     return seen
 
 
-def _read_file(p: Path, rel: str, tf: TreeFile, problems: list[Problem]) -> None:
+def _read_file(data: bytes, rel: str, tf: TreeFile, problems: list[Problem]) -> None:
     name = tf.path
     parts = rel.split("/")
     first = True
-    for n, obj in _lines(p, name, problems):
+    for n, obj in _lines(data, name, problems):
         if first:
             first = False
             _read_head(obj, n, parts, rel, tf, problems)
@@ -258,7 +395,8 @@ def _read_head(obj: dict, n: int, parts: list[str], rel: str, tf, problems) -> N
             return
         tf.paper = paper
         tf.paper_history = _entries(obj.get("history", []), name, n, problems)
-        if isinstance(paper.get("bibkey"), str) and paper_path(paper["bibkey"]) != rel:
+        key = paper.get("bibkey")
+        if isinstance(key, str) and rel not in (paper_path(key), paper_path(key, distinct=True)):
             problems.append(
                 Problem(
                     name, n, f"paper {paper['bibkey']!r} belongs in {paper_path(paper['bibkey'])}"
@@ -276,8 +414,11 @@ def _read_head(obj: dict, n: int, parts: list[str], rel: str, tf, problems) -> N
                 Problem(name, n, 'line 1 must be {"track": "...", "collection": "..."}')
             )
             return
-        tf.track = track
-        if track_path(track, coll) != rel:
+        tf.track, tf.collection = track, coll
+        why = _track_problem(track)
+        if why:
+            problems.append(Problem(name, n, why, "track"))
+        elif track_path(track, coll) != rel:
             problems.append(
                 Problem(
                     name, n, f"track {track!r} on {coll!r} belongs in {track_path(track, coll)}"
@@ -304,6 +445,17 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
             problems.append(Problem(name, n, "must be text", k))
             return
         data[k] = str(v)
+    if tf.collection is not None and data["collection"] != tf.collection:
+        problems.append(
+            Problem(
+                name,
+                n,
+                f"collection {data['collection']!r} in the file of {tf.collection!r} (line 1): "
+                "a result belongs in its collection's file",
+                "collection",
+            )
+        )
+        return
     if tf.paper is not None:
         data["source"], data["paper"] = "paper", str(tf.paper.get("bibkey") or "")
     else:
@@ -312,7 +464,26 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
     tf.history[n] = _entries(obj.get("history", []), name, n, problems)
     c, u = obj.get("created_at"), obj.get("updated_at")
     if c is not None or u is not None:
+        from litaudit.curation import fields as F
+
+        for k, t in (("created_at", c), ("updated_at", u)):
+            try:
+                if t is not None:
+                    F.parse_timestamp(t, k)
+            except F.FieldError as e:
+                problems.append(Problem(name, n, str(e), k))
+                return
         tf.times[n] = (c, u)
+
+
+def _track_problem(track: str) -> str | None:
+    from litaudit.curation import fields as F
+
+    try:
+        F.parse_track(track)
+    except F.FieldError as e:
+        return str(e)
+    return None
 
 
 def _entries(raw, name: str, n: int, problems: list[Problem]) -> list[dict]:
@@ -345,5 +516,36 @@ def _entries(raw, name: str, n: int, problems: list[Problem]) -> list[dict]:
         except F.FieldError as e:
             problems.append(Problem(name, n, f"{where}: {e}"))
             continue
+        why = _tool_entry_problem(h)
+        if why:
+            problems.append(Problem(name, n, f"{where}: {why}"))
+            continue
         out.append({k: h.get(k) for k in HISTORY_KEYS})
     return out
+
+
+def is_tool_name(who: str) -> bool:
+    """A name litaudit records its own changes under (``litaudit init``)."""
+    from litaudit.curation.fields import TOOL_USERS
+
+    s = who.strip().lower()
+    return s in TOOL_USERS or s.startswith("litaudit ")
+
+
+def _tool_entry_problem(h: dict) -> str | None:
+    """Why an entry under a tool's name is not one the tool writes: `init` imports the
+    seeds and changes their roles, notes and statuses (its reasons name the seeds); any
+    other change under its name would be taken for its own (the next `init` undoes
+    those)."""
+    if not is_tool_name(h["who"]):
+        return None
+    action, fld = h["action"], h.get("field")
+    if action in ("import", "create") and fld is None:
+        return None
+    if fld in ("role", "notes", "status") and "seeds" in (h.get("reason") or ""):
+        return None
+    return (
+        f"who {h['who']!r} is the name litaudit records its own changes under, and "
+        f"{action}{' of ' + fld if fld else ''} is not a change it makes: give the "
+        "curator's name"
+    )

@@ -29,6 +29,16 @@ def _git(cwd: Path, *args: str) -> str:
     ).stdout
 
 
+def _set_count(folder: Path, rel: str, n: int) -> None:
+    """The manifest's count of results for ``rel`` set to ``n`` (a change meant)."""
+    m = folder / "litaudit-store.jsonl"
+    lines = [json.loads(x) for x in m.read_text().splitlines()]
+    for x in lines:
+        if x.get("file") == rel:
+            x["results"] = n
+    m.write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
 def _tree_text(folder: Path) -> dict[str, str]:
     return {
         p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8")
@@ -65,9 +75,11 @@ def test_export_tree_layout_and_one_result_a_line(cli, small, tmp_path):
     out = tmp_path / "store"
     r = cli("export-tree", str(out))
     assert r.exit_code == 0, r.output
-    assert "3 results and 1 papers in 2 files (2 written, 0 unchanged, 0 removed" in r.stdout
+    # the two store files and the manifest, written last
+    assert "3 results and 1 papers in 3 files (3 written, 0 unchanged, 0 removed" in r.stdout
     files = _tree_text(out)
     assert sorted(files) == [
+        "litaudit-store.jsonl",
         "official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl",
         "papers/zz2005test.jsonl",
     ]
@@ -78,7 +90,7 @@ def test_export_tree_layout_and_one_result_a_line(cli, small, tmp_path):
     assert results[0]["notes"] == 'Table 3, "best"'
     assert [h["action"] for h in results[0]["history"]] == ["import", "edit"]
     # unchanged store: nothing rewritten
-    assert "(0 written, 2 unchanged" in cli("export-tree", str(out)).stdout
+    assert "(0 written, 3 unchanged" in cli("export-tree", str(out)).stdout
 
 
 @pytest.mark.slow
@@ -107,7 +119,8 @@ def test_sync_retracts_what_the_folder_no_longer_holds_and_names_the_change(cli,
     p = out / "papers/zz2005test.jsonl"
     lines = p.read_text().splitlines(keepends=True)
     p.write_text(lines[0] + lines[1].replace('"0.3574"', '"0.3575"'))  # P@20 line removed
-    r = cli("sync", str(out), "--who", "carol")
+    _set_count(out, "papers/zz2005test.jsonl", 1)
+    r = cli("sync", str(out), "--who", "carol", "--prune")
     assert r.exit_code == 0, r.output
     assert "update 1 results" in r.stdout and "retract 1" in r.stdout
     h = json.loads(cli("results", "history", str(small["bestAP"]), "--json").stdout)

@@ -1,0 +1,319 @@
+"""A store folder that cannot hurt the machine it is checked out on and that is whole
+or refused (issue 33): no link followed, nothing written or removed outside it, one
+verdict from `check` and `sync`, a manifest written last, local work kept."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.cli.test_cli_curation import GOOD
+from tests.curation import test_tree
+from tests.curation.test_curation import write_csv
+
+small_db = test_tree.small_db  # the module fixtures, shared
+small = test_tree.small
+
+PAPER = "papers/zz2005test.jsonl"
+OFFICIAL = "official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl"
+MANIFEST = "litaudit-store.jsonl"
+
+
+@pytest.fixture
+def store(cli, small, tmp_path) -> Path:
+    """The small store exported to a folder."""
+    out = tmp_path / "store"
+    r = cli("export-tree", str(out))
+    assert r.exit_code == 0, r.output
+    return out
+
+
+def _listing(cli) -> str:
+    return cli("results", "list", "--json").stdout
+
+
+def _refused_by_both(cli, folder: Path, message: str) -> list[dict]:
+    """`check` and `sync` both refuse ``folder`` with ``message``; sync writes nothing."""
+    r = cli("check", str(folder), "--json")
+    assert r.exit_code == 1, r.output
+    problems = json.loads(r.stderr)
+    assert message in json.dumps(problems), problems
+    before = _listing(cli)
+    r = cli("sync", str(folder))
+    assert r.exit_code == 1 and message in r.stderr + json.dumps(problems)
+    assert _listing(cli) == before
+    return problems
+
+
+# ---------------------------------------------------------------- 1: nothing outside
+
+
+def test_export_tree_refuses_a_linked_folder_and_touches_nothing_outside(cli, store, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "precious.jsonl").write_text("not the store's\n")
+    shutil.rmtree(store / "papers")
+    (store / "papers").symlink_to(outside, target_is_directory=True)
+    r = cli("export-tree", str(store))
+    assert r.exit_code == 1
+    assert f"{store / 'papers'}: a symbolic link" in r.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["precious.jsonl"]
+    assert (outside / "precious.jsonl").read_text() == "not the store's\n"
+    _refused_by_both(cli, store, "a symbolic link")
+
+
+def test_a_store_file_linked_outside_is_neither_read_nor_written(cli, store, tmp_path):
+    target = tmp_path / "elsewhere.jsonl"
+    shutil.copy(store / PAPER, target)
+    before = target.read_bytes()
+    (store / PAPER).unlink()
+    (store / PAPER).symlink_to(target)
+    problems = _refused_by_both(cli, store, "a symbolic link")
+    assert problems[0]["file"] == str(store / PAPER)
+    cli("results", "edit", "1", "--set", "notes=changed", "--reason", "r")
+    r = cli("export-tree", str(store))
+    assert r.exit_code == 1 and "a symbolic link" in r.stderr
+    assert target.read_bytes() == before
+
+
+def test_a_temporary_name_linked_outside_is_not_written_through(cli, store, tmp_path):
+    """The old writer wrote NAME.jsonl.tmp and renamed it: a link there was written
+    through. Temporary files are now made exclusively (O_EXCL) under a fresh name."""
+    target = tmp_path / "victim"
+    target.write_text("keep\n")
+    (store / (PAPER + ".tmp")).symlink_to(target)
+    cli("results", "edit", "1", "--set", "notes=changed", "--reason", "r")
+    r = cli("export-tree", str(store))
+    assert r.exit_code == 1 and "a symbolic link" in r.stderr  # found in papers/, refused
+    assert target.read_text() == "keep\n"
+
+
+def test_export_tree_leaves_no_temporary_file_behind(cli, store):
+    cli("results", "edit", "1", "--set", "notes=changed", "--reason", "r")
+    assert cli("export-tree", str(store)).exit_code == 0
+    names = [p.name for p in store.rglob("*")]
+    assert not [n for n in names if n.endswith(".tmp")]
+    assert cli("check", str(store)).exit_code == 0
+
+
+# ---------------------------------------------------------------- 3: one verdict
+
+
+@pytest.mark.parametrize("track", ["trec7/adhoc/", "trec7//adhoc", "/trec7", "trec7/../x"])
+def test_a_track_with_an_empty_part_is_refused_at_entry(cli, small, tmp_path, track):
+    row = [[track if i == 4 else c for i, c in enumerate(GOOD[2])]]
+    r = cli("results", "import", str(write_csv(tmp_path / "t.csv", row)), "--json")
+    assert r.exit_code == 1
+    assert "track" in r.stderr and "part" in r.stderr
+
+
+def test_a_tool_name_in_a_history_entry_is_refused_by_check_and_sync(cli, store):
+    p = store / PAPER
+    lines = p.read_text().splitlines(keepends=True)
+    res = json.loads(lines[1])
+    res["value"] = "0.3999"
+    res["history"].append(
+        {
+            "action": "edit",
+            "field": "value",
+            "old_value": "0.3574",
+            "new_value": "0.3999",
+            "reason": "x",
+            "who": "litaudit init",
+            "changed_at": "2026-11-21 10:00:00",
+        }
+    )
+    lines[1] = json.dumps(res) + "\n"
+    p.write_text("".join(lines))
+    _refused_by_both(cli, store, "the name litaudit records its own changes under")
+
+
+def test_a_line_of_another_collection_in_an_official_file_is_refused(cli, store):
+    p = store / OFFICIAL
+    head, line = p.read_text().splitlines(keepends=True)
+    p.write_text(head + line.replace('"disks45/nocr/trec7"', '"robust04"'))
+    problems = _refused_by_both(cli, store, "a result belongs in its collection's file")
+    assert problems[0]["line"] == 2
+
+
+def test_git_conflict_markers_are_named_as_such(cli, store):
+    p = store / PAPER
+    lines = p.read_text().splitlines(keepends=True)
+    p.write_text(
+        lines[0]
+        + "<<<<<<< HEAD\n"
+        + lines[1]
+        + "=======\n"
+        + lines[1].replace("0.3574", "0.3575")
+        + ">>>>>>> theirs\n"
+        + lines[2]
+    )
+    problems = _refused_by_both(cli, store, "a git merge conflict marker")
+    assert [x["line"] for x in problems if "conflict" in x["message"]] == [2, 4, 6]
+
+
+def test_a_bad_created_at_is_refused_by_sync_as_by_check(cli, store):
+    p = store / PAPER
+    p.write_text(p.read_text().replace('"created_at": "', '"created_at": "yesterday', 1))
+    _refused_by_both(cli, store, "created_at: expected a timestamp")
+
+
+# ---------------------------------------------------------------- 2: whole or refused
+
+
+def test_a_folder_without_its_manifest_is_refused(cli, store):
+    (store / MANIFEST).unlink()
+    _refused_by_both(cli, store, "missing: a store folder's manifest")
+
+
+def test_an_interrupted_export_leaves_a_folder_that_is_refused(cli, store, monkeypatch):
+    from litaudit.curation import tree_fs
+
+    cli("results", "edit", "1", "--set", "notes=changed", "--reason", "r")
+    cli("results", "edit", "3", "--set", "notes=changed too", "--reason", "r")
+    real = tree_fs.write_file
+    calls: list[str] = []
+
+    def dies_after_one(folder, rel, data):
+        if calls:
+            raise KeyboardInterrupt  # the process killed mid-way
+        calls.append(rel)
+        real(folder, rel, data)
+
+    monkeypatch.setattr(tree_fs, "write_file", dies_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        from litaudit.curation.tree import write_tree
+        from litaudit.store.db import open_store
+
+        with open_store(cli.db, read_only=True) as s:
+            write_tree(s.con, store)
+    monkeypatch.undo()
+    assert len(calls) == 1 and not (store / MANIFEST).exists()
+    _refused_by_both(cli, store, "missing: a store folder's manifest")
+    assert cli("export-tree", str(store)).exit_code == 0  # finished: whole again
+    assert cli("check", str(store)).exit_code == 0
+
+
+def test_a_folder_missing_a_part_is_refused_with_what_is_missing(cli, store):
+    shutil.rmtree(store / "official")
+    problems = _refused_by_both(cli, store, "missing: the manifest lists it (1 results)")
+    assert problems[0]["file"] == str(store / OFFICIAL)
+
+
+def test_a_file_the_manifest_does_not_list_or_another_count_is_refused(cli, store):
+    extra = store / "papers/other.jsonl"
+    shutil.copy(store / PAPER, extra)
+    _refused_by_both(cli, store, "not in the manifest")
+    extra.unlink()
+    p = store / PAPER
+    p.write_text("".join(p.read_text().splitlines(keepends=True)[:2]))
+    _refused_by_both(cli, store, "1 results, the manifest says 2")
+
+
+def test_a_folder_of_another_format_version_is_refused(cli, store):
+    m = store / MANIFEST
+    m.write_text(m.read_text().replace('"version": 1', '"version": 2', 1))
+    _refused_by_both(cli, store, "format version 2; this litaudit reads version 1")
+
+
+def test_a_key_the_manifest_does_not_list_is_not_given_and_kept(cli, store):
+    """An older format without `notes`: the stored notes are kept, never blanked."""
+    m = store / MANIFEST
+    lines = m.read_text().splitlines(keepends=True)
+    head = json.loads(lines[0])
+    head["result_keys"].remove("notes")
+    m.write_text(json.dumps(head) + "\n" + "".join(lines[1:]))
+    p = store / PAPER
+    p.write_text(p.read_text().replace(', "notes": "Table 3, \\"best\\""', ""))
+    assert cli("check", str(store)).exit_code == 0
+    r = cli("sync", str(store), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["updated"] == 0
+    rows = json.loads(_listing(cli))
+    assert [x["notes"] for x in rows if x["id"] == 1] == ['Table 3, "best"']
+
+
+def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path):
+    assert cli("collections", "add", "my/coll", "--topics", "7").exit_code == 0
+    row = [["my/coll" if i == 5 else c for i, c in enumerate(GOOD[0])]]
+    assert cli("results", "import", str(write_csv(tmp_path / "m.csv", row))).exit_code == 0
+    out = tmp_path / "store"
+    assert cli("export-tree", str(out)).exit_code == 0
+    m = [json.loads(x) for x in (out / MANIFEST).read_text().splitlines()]
+    assert [x["collection"]["id"] for x in m if "collection" in x] == ["my/coll"]
+    assert cli("check", str(out)).exit_code == 0
+    fresh = tmp_path / "fresh.duckdb"
+    assert cli("init", "--no-seeds", db=fresh).exit_code == 0
+    r = cli("sync", str(out), "--json", db=fresh)
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout)["collections_added"] == ["my/coll"]
+    again = tmp_path / "again"
+    cli("export-tree", str(again), db=fresh)
+    assert (again / MANIFEST).read_text() == (out / MANIFEST).read_text()
+
+
+# ---------------------------------------------------------------- 5: local work kept
+
+
+def test_sync_keeps_and_names_local_work_the_folder_lacks(cli, store, tmp_path):
+    # a result added here and an edit made here, neither exported
+    row = [["bm25" if i == 8 else "0.2222" if i == 7 else c for i, c in enumerate(GOOD[0])]]
+    assert cli("results", "import", str(write_csv(tmp_path / "n.csv", row))).exit_code == 0
+    cli("results", "edit", "3", "--set", "location=p. 9", "--reason", "pdf", "--who", "ann")
+    r = cli("sync", str(store), "--json")
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout)
+    assert rep["retracted"] == 0 and rep["not_in_folder"] == [4]
+    # (an edit of a verified result makes it a draft again: its status changed too)
+    assert rep["local_changes"] == [f"#3 ({store / OFFICIAL}:2): location, status"]
+    rows = {x["id"]: x for x in json.loads(_listing(cli))}
+    assert rows[4]["status"] == "draft" and rows[3]["location"] == "p. 9"
+    text = cli("sync", str(store)).stdout
+    assert "not in the folder, kept: #4" in text and "#3 (" in text
+    # --prune: the folder wins
+    r = cli("sync", str(store), "--prune", "--json")
+    rep = json.loads(r.stdout)
+    assert rep["retracted"] == 1 and rep["updated"] == 1
+    rows = {x["id"]: x for x in json.loads(_listing(cli))}
+    assert rows[4]["status"] == "retracted" and rows[3]["location"] is None
+
+
+def test_sync_dry_run_lists_each_change_and_writes_nothing(cli, store):
+    p = store / PAPER
+    p.write_text(p.read_text().replace('"0.3574"', '"0.3575"'))
+    before = _listing(cli)
+    r = cli("sync", str(store), "--dry-run", "--json")
+    assert r.exit_code == 0, r.output
+    changes = json.loads(r.stdout)["changes"]
+    assert changes == [{"what": f"#1 ({p}:2)", "field": "value", "old": "0.3574", "new": "0.3575"}]
+    text = cli("sync", str(store), "--dry-run").stdout
+    assert f"#1 ({p}:2) value: '0.3574' -> '0.3575'" in text
+    assert _listing(cli) == before
+
+
+def test_sync_dry_run_refuses_an_outdated_database(cli, store):
+    import duckdb
+
+    from litaudit.store import migrations
+
+    latest = migrations.code_version()
+    con = duckdb.connect(str(cli.db))
+    con.execute("DELETE FROM _migrations WHERE version = ?", [latest])
+    con.close()
+    r = cli("sync", str(store), "--dry-run")
+    assert r.exit_code == 1 and "a dry run writes nothing" in r.stderr
+    con = duckdb.connect(str(cli.db), read_only=True)
+    assert latest not in {v for (v,) in con.execute("SELECT version FROM _migrations").fetchall()}
+    con.close()
+
+
+def test_the_folder_is_never_read_through_a_linked_manifest(cli, store, tmp_path):
+    target = tmp_path / "m.jsonl"
+    shutil.copy(store / MANIFEST, target)
+    os.unlink(store / MANIFEST)
+    (store / MANIFEST).symlink_to(target)
+    _refused_by_both(cli, store, "a symbolic link")
