@@ -129,7 +129,7 @@ def _sync(
     changes: list[Change] = []
     p_added, p_updated = _sync_papers(con, files, hist, who, now, changes)
     rows, where = _all_rows(files)
-    given = (*manifest.result_keys[:-3], "source", "paper", "track")
+    given = (*manifest.result_keys, "source", "paper", "track")
     try:
         plan = plan_import(con, rows, "", on_existing="update", columns=given)
     except ValidationFailed as exc:
@@ -155,6 +155,7 @@ def _sync(
         changes[before:] = [
             Change(f"#{rid} ({_at(tf, line)})", c.field, c.old, c.new) for c in changes[before:]
         ]
+    _take_uids(con, plan, where, new_ids, changes)
     absent = [rid for rid, _ in R.not_retracted(con) if rid not in kept]
     retracted = _retract_absent(con, absent, folder, hist, who, now) if prune else 0
     if prune:
@@ -175,6 +176,29 @@ def _sync(
         changes=tuple(changes),
         collections_added=tuple(colls),
     )
+
+
+def _take_uids(con, plan, where, new_ids: list[int], changes: list[Change]) -> None:
+    """The results take the uids their lines give (the identity every clone shares): a
+    new result, and a stored one whose uid differs (made apart, or before uids)."""
+    have = R.uids(con)
+    taken: dict[int, str] = {}
+    pairs = [(r, rid) for r, rid in zip(plan.results, new_ids, strict=True)]
+    pairs += [(r, int(r.existing_id or 0)) for r in plan.updates]
+    for r, rid in pairs:
+        tf, line = where[r.line]
+        uid = tf.uids.get(line)
+        if uid is not None and have.get(rid) != uid:
+            taken[rid] = uid
+            if rid not in new_ids:
+                changes.append(Change(f"#{rid} ({_at(tf, line)})", "uid", have.get(rid), uid))
+    clash = set(taken.values()) & {u for i, u in have.items() if i not in taken}
+    if clash:
+        raise LitauditError(
+            f"uid {sorted(clash)[0]} names another result of this database; the folder and "
+            "the database disagree on which result it is"
+        )
+    R.set_uids(con, taken)
 
 
 def _at(tf: TreeFile, line: int) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from litaudit.codec import escape_json_text
 from litaudit.curation import tree_fs as fs
 from litaudit.curation.fields import PAPER_KEYS
 from litaudit.curation.rows import COLUMNS, Row
@@ -33,11 +34,14 @@ if TYPE_CHECKING:
     from litaudit.curation.tree_manifest import Manifest
 
 PAPERS, OFFICIAL, SUFFIX = "papers", "official", ".jsonl"
-# the columns of a result line: the import format's without those the file gives
-RESULT_KEYS = tuple(
+# the columns of a result line: its uid (the identity every clone shares), the import
+# format's without those the file gives, its times and history
+FIELD_KEYS = tuple(
     c for c in COLUMNS if c not in ("source", "paper", "track") and not c.startswith("paper_")
-) + ("created_at", "updated_at", "history")
+)
+RESULT_KEYS = ("uid", *FIELD_KEYS, "created_at", "updated_at", "history")
 HISTORY_KEYS = ("action", "field", "old_value", "new_value", "reason", "who", "changed_at")
+_UID = re.compile(r"r-[0-9a-f]{16}")
 _PLAIN = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 
 
@@ -111,7 +115,8 @@ def paper_paths(bibkeys) -> dict[str, str]:
 
 
 def _line(obj: dict) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": ")) + "\n"
+    """One JSON line; C1 and bidirectional controls escaped (as ``--json`` writes them)."""
+    return escape_json_text(json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))) + "\n"
 
 
 # ---------------------------------------------------------------- writing
@@ -130,6 +135,7 @@ def tree_files(con) -> dict[str, str]:
 
     hist = _history(con)
     times = R.times(con)
+    uids = R.uids(con)
     papers = P.every(con, PAPER_KEYS[:-1], order="bibkey")
     paths = paper_paths(vals[0] for _, *vals in papers)
     groups: dict[str, list[tuple]] = {}
@@ -137,7 +143,7 @@ def tree_files(con) -> dict[str, str]:
     used: set[str] = set()
     for r in query_results(con, CURATION):
         row = export_row(r)
-        line = {k: row[k] for k in RESULT_KEYS[:-3] if row[k] != ""}
+        line = {"uid": uids[r.id], **{k: row[k] for k in FIELD_KEYS if row[k] != ""}}
         line["created_at"], line["updated_at"] = times[r.id]
         line["history"] = hist.get(("result", r.id), [])
         used.add(r.collection_id)
@@ -268,6 +274,7 @@ class TreeFile:
     rows: list[Row] = field(default_factory=list)
     history: dict[int, list[dict]] = field(default_factory=dict)  # line -> entries
     times: dict[int, tuple] = field(default_factory=dict)  # line -> (created, updated)
+    uids: dict[int, str] = field(default_factory=dict)  # line -> the result's uid
 
 
 def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem], Manifest | None]:
@@ -296,6 +303,7 @@ def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem], Manifest | N
         _read_file(fs.read_bytes(folder, rel), rel, tf, problems)
         files.append(tf)
         counts[rel] = len(tf.rows)
+    problems += _duplicate_uids(files)
     manifest = None
     mpath = folder / MANIFEST
     if mpath.is_symlink():
@@ -320,6 +328,19 @@ def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem], Manifest | N
         if len(problems) > n0:
             manifest = None
     return files, problems, manifest
+
+
+def _duplicate_uids(files: list[TreeFile]) -> list[Problem]:
+    """A uid on two lines (a line copied by hand, or a bad merge)."""
+    first: dict[str, str] = {}
+    out = []
+    for tf in files:
+        for line, uid in sorted(tf.uids.items()):
+            if uid in first:
+                out.append(Problem(tf.path, line, f"uid {uid} is also on {first[uid]}", "uid"))
+            else:
+                first[uid] = f"{tf.path}:{line}"
+    return out
 
 
 # the lines git leaves in a file whose merge conflicts
@@ -437,7 +458,7 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
         )
         return
     data: dict = {}
-    for k in RESULT_KEYS[:-3]:
+    for k in FIELD_KEYS:
         v = obj.get(k, "")
         if v is None:
             v = ""
@@ -460,6 +481,8 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
         data["source"], data["paper"] = "paper", str(tf.paper.get("bibkey") or "")
     else:
         data["source"], data["track"] = "official", tf.track or ""
+    if not _read_uid(obj.get("uid"), n, tf, problems):
+        return
     tf.rows.append(Row(n, data))
     tf.history[n] = _entries(obj.get("history", []), name, n, problems)
     c, u = obj.get("created_at"), obj.get("updated_at")
@@ -474,6 +497,17 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
                 problems.append(Problem(name, n, str(e), k))
                 return
         tf.times[n] = (c, u)
+
+
+def _read_uid(uid, n: int, tf: TreeFile, problems: list[Problem]) -> bool:
+    """A result line's uid kept (none: the database's own is kept); False if malformed."""
+    if uid is None:
+        return True
+    if not isinstance(uid, str) or not _UID.fullmatch(uid):
+        problems.append(Problem(tf.path, n, "expected r- and 16 hex digits", "uid"))
+        return False
+    tf.uids[n] = uid
+    return True
 
 
 def _track_problem(track: str) -> str | None:

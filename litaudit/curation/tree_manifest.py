@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from litaudit.codec import escape_json_text
 from litaudit.errors import Problem
 
 MANIFEST = "litaudit-store.jsonl"
@@ -41,7 +42,7 @@ class Manifest:
 
 
 def _line(obj: dict) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": ")) + "\n"
+    return escape_json_text(json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))) + "\n"
 
 
 def manifest_text(

@@ -4,6 +4,7 @@ verdict from `check` and `sync`, a manifest written last, local work kept."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import shutil
@@ -153,7 +154,7 @@ def test_git_conflict_markers_are_named_as_such(cli, store):
         + lines[2]
     )
     problems = _refused_by_both(cli, store, "a git merge conflict marker")
-    assert [x["line"] for x in problems if "conflict" in x["message"]] == [2, 4, 6]
+    assert [x["line"] for x in problems if "conflict marker" in x["message"]] == [2, 4, 6]
 
 
 def test_a_bad_created_at_is_refused_by_sync_as_by_check(cli, store):
@@ -317,3 +318,162 @@ def test_the_folder_is_never_read_through_a_linked_manifest(cli, store, tmp_path
     os.unlink(store / MANIFEST)
     (store / MANIFEST).symlink_to(target)
     _refused_by_both(cli, store, "a symbolic link")
+
+
+# ---------------------------------------------------------------- 6: file names
+
+
+def test_file_names_every_filesystem_holds():
+    from litaudit.curation.tree import NAME_MAX, file_name, paper_paths, track_path
+
+    # Windows device names, with or without an extension, in any case
+    for dev in ("con", "CON", "aux", "nul", "Nul.x", "com1", "LPT9", "prn"):
+        assert file_name(dev).split(".")[0].lower() not in (
+            "con",
+            "aux",
+            "nul",
+            "com1",
+            "lpt9",
+            "prn",
+        )
+    assert file_name("con") != file_name("CON")
+    assert not file_name("a.").endswith(".")
+    # bounded length, distinct names stay distinct (a hash of the whole name)
+    a, b = "k" * 800 + "a", "k" * 800 + "b"
+    assert len(file_name(a)) <= NAME_MAX + 13 and file_name(a) != file_name(b)
+    long_escaped = "\u00e9" * 400  # 817 bytes escaped before
+    assert len(file_name(long_escaped)) <= NAME_MAX + 13
+    assert "%" not in file_name(long_escaped).split("~")[0][-2:]
+    # names equal but for case get distinct files, in any order of listing
+    paths = paper_paths(["Smith2020", "smith2020", "other"])
+    assert len({p.lower() for p in paths.values()}) == 3 and paths["other"] == "papers/other.jsonl"
+    assert paper_paths(["smith2020", "Smith2020"]) == {
+        k: paths[k] for k in ("smith2020", "Smith2020")
+    }
+    # NFC and NFD spellings escape to different ASCII names: no normalisation collision
+    assert file_name("caf\u00e9").isascii() and file_name("cafe\u0301") != file_name("caf\u00e9")
+    assert track_path("trec7/adhoc", "aux").endswith("/%61ux.jsonl")
+
+
+def test_bibkeys_are_limited_at_entry(cli, small, tmp_path):
+    r = cli("papers", "add", "k" * 101, "--citation", "X (2020)")
+    assert r.exit_code == 1 and "at most 100" in r.stderr
+    assert cli("papers", "add", "Smith2020", "--citation", "S (2020)").exit_code == 0
+    r = cli("papers", "add", "smith2020", "--citation", "S (2020)")
+    assert r.exit_code == 1 and "by case alone" in r.stderr
+    row = [["k" * 200 if i == 1 else c for i, c in enumerate(GOOD[0])]]
+    r = cli("results", "import", str(write_csv(tmp_path / "k.csv", row)))
+    assert r.exit_code == 1 and "at most 100" in r.stderr
+
+
+def test_papers_equal_but_for_case_export_to_distinct_files(cli, small, tmp_path):
+    from litaudit.store import papers as P
+    from litaudit.store.db import open_store
+
+    with open_store(cli.db) as s:  # as an older litaudit let them in
+        recs = [
+            dict.fromkeys(P.COLUMNS) | {"bibkey": b, "citation": b} for b in ("Lee2020", "lee2020")
+        ]
+        P.insert_many(s.con, recs, at=dt.datetime(2026, 1, 1))
+    out = tmp_path / "store"
+    assert cli("export-tree", str(out)).exit_code == 0
+    names = [p.name for p in (out / "papers").iterdir()]
+    assert len({n.lower() for n in names}) == len(names) == 3
+    assert cli("check", str(out)).exit_code == 0
+
+
+# ---------------------------------------------------------------- 7: entry
+
+
+@pytest.mark.parametrize("url", ["javascript:alert(1)", "file:///etc/passwd", "data:text/html,x"])
+def test_a_paper_url_other_than_http_is_refused_at_entry(cli, small, tmp_path, url):
+    r = cli("papers", "add", "p2020", "--citation", "P (2020)", "--url", url)
+    assert r.exit_code == 1 and "http(s) URL" in r.stderr
+    r = cli("papers", "edit", "zz2005test", "--set", f"url={url}", "--reason", "r")
+    assert r.exit_code == 1 and "http(s) URL" in r.stderr
+    row = [["new2020" if i == 1 else c for i, c in enumerate(GOOD[0])]]
+    header = [*write_csv.__defaults__[0], "paper_url"]  # type: ignore[index]
+    r = cli("results", "import", str(write_csv(tmp_path / "u.csv", [[*row[0], url]], header)))
+    assert r.exit_code == 1 and "http(s) URL" in r.stderr
+
+
+# ---------------------------------------------------------------- 4: one name everywhere
+
+
+def _by_uid(cli, db) -> dict[str, dict]:
+    return {x["uid"]: x for x in json.loads(cli("results", "list", "--json", db=db).stdout)}
+
+
+def test_a_result_has_the_same_uid_in_every_clone_and_is_named_by_it(cli, store, tmp_path):
+    other = tmp_path / "other.duckdb"
+    assert cli("init", "--no-seeds", db=other).exit_code == 0
+    # a result of its own first: the other database numbers the folder's results apart
+    row = [["own" if i == 8 else c for i, c in enumerate(GOOD[2])]]
+    assert (
+        cli("results", "import", str(write_csv(tmp_path / "o.csv", row)), db=other).exit_code == 0
+    )
+    r = cli("sync", str(store), "--json", db=other)
+    assert r.exit_code == 0, r.output
+    mine, theirs = _by_uid(cli, cli.db), _by_uid(cli, other)
+    shared = set(mine) & set(theirs)
+    assert len(shared) == 3
+    assert any(mine[u]["id"] != theirs[u]["id"] for u in shared)  # local numbers differ
+    for u in shared:
+        assert (mine[u]["system"], mine[u]["measure"]) == (
+            theirs[u]["system"],
+            theirs[u]["measure"],
+        )
+    # "please retract r-..." hits the same result in both
+    u = next(u for u in shared if mine[u]["system"] == "ok7ax")
+    for db in (cli.db, other):
+        shown = json.loads(cli("results", "show", u, "--json", db=db).stdout)
+        assert shown["uid"] == u and shown["system"] == "ok7ax"
+        r = cli("results", "retract", u, "--reason", "wrong run", "--who", "ann", db=db)
+        assert r.exit_code == 0, r.output
+        assert _by_uid(cli, db)[u]["status"] == "retracted"
+    assert json.loads(cli("results", "history", u, "--json").stdout)[-1]["action"] == "retract"
+    r = cli("results", "show", "r-0000000000000000")
+    assert r.exit_code == 1 and "no result r-0000000000000000" in r.stderr
+    r = cli("results", "show", "x12")
+    assert r.exit_code == 1 and "is not a result id" in r.stderr
+
+
+def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(cli, store, tmp_path):
+    before = _by_uid(cli, cli.db)
+    r = cli("results", "edit", "1", "--set", "value=0.3575", "--reason", "pdf v2")
+    assert r.exit_code == 0, r.output
+    after = _by_uid(cli, cli.db)
+    assert set(after) == set(before)
+    assert cli("export-tree", str(store)).exit_code == 0
+    lines = [json.loads(x) for x in (store / PAPER).read_text().splitlines()[1:]]
+    assert {x["uid"] for x in lines} <= set(after) and all(list(x)[0] == "uid" for x in lines)
+    fresh = tmp_path / "fresh.duckdb"
+    assert cli("init", "--no-seeds", db=fresh).exit_code == 0
+    assert cli("sync", str(store), db=fresh).exit_code == 0
+    assert set(_by_uid(cli, fresh)) == set(after)
+
+
+def test_a_uid_on_two_lines_is_refused(cli, store):
+    p = store / OFFICIAL
+    text = p.read_text()
+    uid = json.loads(text.splitlines()[1])["uid"]
+    q = store / PAPER
+    q.write_text(q.read_text().replace(json.loads(q.read_text().splitlines()[1])["uid"], uid))
+    _refused_by_both(cli, store, f"uid {uid} is also on")
+
+
+def test_the_migration_and_new_rows_compute_the_same_uids(cli, small):
+    """schema/017 fills the uids of rows stored before it with the expression that
+    store.results.fill_uids gives new rows."""
+    from litaudit.resources import data_dir
+    from litaudit.store import results as R
+    from litaudit.store.db import open_store
+
+    sql = (data_dir("schema") / "017_result_uids.sql").read_text()
+    update = sql[sql.index("UPDATE results") :]
+    with open_store(cli.db) as s:
+        new = R.uids(s.con)
+        s.con.execute("UPDATE results SET uid = NULL")
+        s.con.execute(update)
+        assert R.uids(s.con) == new
+        assert all(u.startswith("r-") and len(u) == 18 for u in new.values())
