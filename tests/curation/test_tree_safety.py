@@ -477,3 +477,28 @@ def test_the_migration_and_new_rows_compute_the_same_uids(cli, small):
         s.con.execute(update)
         assert R.uids(s.con) == new
         assert all(u.startswith("r-") and len(u) == 18 for u in new.values())
+
+
+# ---------------------------------------------------------------- 8: the repository's corpus
+
+
+@pytest.mark.slow
+def test_the_seeded_store_is_a_folder_check_accepts(cli, seeded_db_file, tmp_path):
+    """The repository's own corpus (34,495 seeded results, their `litaudit init`
+    history): every file name plain and bounded, the manifest's counts its lines, the
+    tool's own history entries accepted, and `check` passes."""
+    from litaudit.curation.tree import NAME_MAX
+
+    shutil.copy(seeded_db_file, cli.db)
+    out = tmp_path / "store"
+    r = cli("export-tree", str(out), "--json")
+    assert r.exit_code == 0, r.output
+    rep = json.loads(r.stdout)
+    m = [json.loads(x) for x in (out / MANIFEST).read_text().splitlines()]
+    assert sum(x["results"] for x in m if "file" in x) == rep["results"] > 30_000
+    paths = list(out.rglob("*"))
+    assert all(len(p.name) <= NAME_MAX + 13 + len(".jsonl") for p in paths)
+    folded = {(p.parent, p.name.lower()) for p in paths}
+    assert len(folded) == len(paths)  # no two names of a folder equal but for case
+    r = cli("check", str(out), "--json")
+    assert r.exit_code == 0, r.stderr[:2000]
