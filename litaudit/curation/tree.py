@@ -2,17 +2,23 @@
 (`litaudit export-tree`, `sync`, `check`; the format is in docs/DEVELOPING.md, "Store
 folder").
 
-``papers/<bibkey>.jsonl``: one paper, its results and all their history;
+``papers/<bibkey>.jsonl``: one paper and its results;
 ``official/<track>/<collection>.jsonl`` (``official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl``):
 a track's official results on a collection. Each file is JSON Lines: line 1 the paper
-(``{"paper": {...}, "history": [...]}``) or the track and collection (``{"track":
-"trec7/adhoc", "collection": "disks45/nocr/trec7"}``), then one result per line in a stable order (by
-collection, measure, topics, system, role), its fields those of the results import
-format (values as printed, empty fields left out) with ``created_at``, ``updated_at`` and
-its ``history`` (every change, oldest first). A change to a result changes its line
-only, so that two curators' edits of different results merge in git without conflict.
-Names are kept as they are where they are letters, digits, ``.``, ``_`` and ``-``;
-other characters are written as ``%XX`` (UTF-8).
+(``{"paper": {...}}``) or the track and collection (``{"track": "trec7/adhoc",
+"collection": "disks45/nocr/trec7"}``), then one result per line in a stable order (by
+collection, measure, topics, system, role): its ``uid`` (the identity every clone
+shares), its fields those of the results import format (values as printed, empty fields
+left out), ``created_at`` and ``updated_at``. ``history/<the same path>`` holds the
+file's history, one entry a line (``{"uid": ..., "action": ..., ...}`` or ``{"paper":
+bibkey, ...}``), in time order; ``history/.gitattributes`` has git merge it by keeping
+both sides' lines. A change to a result changes its line and appends to its history, so
+that two curators' edits of different results merge in git, and two edits of one result
+conflict on its one short line alone. ``litaudit-store.jsonl`` is the manifest
+(:mod:`litaudit.curation.tree_manifest`), written last. Names are kept as they are
+where they are letters, digits, ``.``, ``_`` and ``-``; other characters are written as
+``%XX`` (UTF-8); see :func:`file_name` for the limits every filesystem needs. Nothing
+outside the folder is read, written or removed (:mod:`litaudit.curation.tree_fs`).
 """
 
 from __future__ import annotations
@@ -34,12 +40,19 @@ if TYPE_CHECKING:
     from litaudit.curation.tree_manifest import Manifest
 
 PAPERS, OFFICIAL, SUFFIX = "papers", "official", ".jsonl"
+# history/<the store file's path>: its paper's and results' history, one entry a line,
+# appended to in time order; git merges two clones' appends by keeping both lines
+HISTORY = "history"
+ATTRIBUTES = f"{HISTORY}/.gitattributes"
+ATTRIBUTES_TEXT = (
+    "# litaudit: history is appended to; a merge keeps both sides' lines\n*.jsonl merge=union\n"
+)
 # the columns of a result line: its uid (the identity every clone shares), the import
 # format's without those the file gives, its times and history
 FIELD_KEYS = tuple(
     c for c in COLUMNS if c not in ("source", "paper", "track") and not c.startswith("paper_")
 )
-RESULT_KEYS = ("uid", *FIELD_KEYS, "created_at", "updated_at", "history")
+RESULT_KEYS = ("uid", *FIELD_KEYS, "created_at", "updated_at")
 HISTORY_KEYS = ("action", "field", "old_value", "new_value", "reason", "who", "changed_at")
 _UID = re.compile(r"r-[0-9a-f]{16}")
 _PLAIN = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
@@ -139,13 +152,13 @@ def tree_files(con) -> dict[str, str]:
     papers = P.every(con, PAPER_KEYS[:-1], order="bibkey")
     paths = paper_paths(vals[0] for _, *vals in papers)
     groups: dict[str, list[tuple]] = {}
+    logs: dict[str, list[tuple]] = {}
     track_of: dict[str, tuple[str, str]] = {}
     used: set[str] = set()
     for r in query_results(con, CURATION):
         row = export_row(r)
         line = {"uid": uids[r.id], **{k: row[k] for k in FIELD_KEYS if row[k] != ""}}
         line["created_at"], line["updated_at"] = times[r.id]
-        line["history"] = hist.get(("result", r.id), [])
         used.add(r.collection_id)
         if r.source == "paper":
             assert r.bibkey is not None  # the schema: a paper's result names its paper
@@ -156,19 +169,37 @@ def tree_files(con) -> dict[str, str]:
             track_of[path] = (track, r.collection_id)
         order = (r.collection_id, r.measure, r.n_topics, r.system, r.role)
         groups.setdefault(path, []).append((order, _line(line)))
+        _history_lines(logs, path, {"uid": uids[r.id]}, hist.get(("result", r.id), []))
     files: dict[str, str] = {}
     for pid, *vals in papers:
         paper = {k: v for k, v in zip(PAPER_KEYS, vals, strict=True) if v is not None}
-        head = _line({"paper": paper, "history": hist.get(("paper", pid), [])})
+        head = _line({"paper": paper})
         path = paths[paper["bibkey"]]
         files[path] = head + "".join(t for _, t in sorted(groups.pop(path, [])))
+        _history_lines(logs, path, {"paper": paper["bibkey"]}, hist.get(("paper", pid), []))
     for path, lines in groups.items():  # official tracks
         track, coll = track_of[path]
         head = _line({"track": track, "collection": coll})
         files[path] = head + "".join(t for _, t in sorted(lines))
-    counts = {rel: text.count("\n") - 1 for rel, text in files.items()}
+    counts = _counts(files)
+    for path, entries in logs.items():
+        files[history_path(path)] = "".join(t for *_, t in sorted(entries))
+    if logs:
+        files[ATTRIBUTES] = ATTRIBUTES_TEXT
     files[MANIFEST] = manifest_text(RESULT_KEYS, user_collections(con, used), counts)
     return dict(sorted(files.items()))
+
+
+def history_path(rel: str) -> str:
+    """The history file of a store file: ``history/papers/x.jsonl``."""
+    return f"{HISTORY}/{rel}"
+
+
+def _history_lines(logs: dict, path: str, whose: dict, entries: list[dict]) -> None:
+    """A paper's or result's entries as lines of its file's history, ordered by time,
+    then by text (the same order in every clone, whatever its local ids)."""
+    for h in entries:
+        logs.setdefault(path, []).append((h["changed_at"], _line({**whose, **h})))
 
 
 def _history(con) -> dict[tuple[str, int], list[dict]]:
@@ -207,7 +238,7 @@ def write_tree(con, folder: Path) -> TreeWrite:
     if folder.exists() and not folder.is_dir():
         raise LitauditError(f"{folder}: not a folder")
     folder.mkdir(parents=True, exist_ok=True)
-    present, links, _odd = fs.scan(folder, (PAPERS, OFFICIAL))
+    present, links, _odd = fs.scan(folder, (PAPERS, OFFICIAL, HISTORY))
     for rel in [*links, *([MANIFEST] if (folder / MANIFEST).is_symlink() else [])]:
         raise LitauditError(f"{folder / rel}: {fs.LINK}")
     changed: list[tuple[str, bytes]] = []
@@ -280,20 +311,22 @@ class TreeFile:
 def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem], Manifest | None]:
     """Every file of a folder, read and checked for structure (not yet for values), and
     its manifest (None when it has problems)."""
-    from litaudit.curation.tree_manifest import MANIFEST, compare, parse_manifest
+    from litaudit.curation.tree_manifest import MANIFEST
 
     folder = Path(folder)
     if not folder.is_dir():
         raise LitauditError(f"{folder}: no such folder")
     files: list[TreeFile] = []
     problems: list[Problem] = []
-    present, links, odd = fs.scan(folder, (PAPERS, OFFICIAL))
+    present, links, odd = fs.scan(folder, (PAPERS, OFFICIAL, HISTORY))
     for rel in links:
         problems.append(Problem(str(folder / rel), None, fs.LINK))
     for rel in odd:
         problems.append(Problem(str(folder / rel), None, "not a regular file"))
     counts: dict[str, int] = {}
     for rel in present:
+        if rel.startswith(HISTORY + "/"):
+            continue
         if not rel.endswith(SUFFIX):
             problems.append(
                 Problem(str(folder / rel), None, f"not a {SUFFIX} file of the store's layout")
@@ -301,15 +334,30 @@ def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem], Manifest | N
             continue
         tf = TreeFile(str(folder / rel))
         _read_file(fs.read_bytes(folder, rel), rel, tf, problems)
+        _read_history(folder, tf, rel, problems)
         files.append(tf)
         counts[rel] = len(tf.rows)
+    problems += _stray_history(folder, present, counts)
     problems += _duplicate_uids(files)
-    manifest = None
+    if not (folder / MANIFEST).is_file() and any(p.field == "history" for p in problems):
+        return files, [_before_manifests(folder)], None  # the format before version 1
+    manifest = _read_manifest(folder, counts, bool(files), problems)
+    return files, problems, manifest
+
+
+def _read_manifest(
+    folder: Path, counts: dict[str, int], any_files: bool, problems: list[Problem]
+) -> Manifest | None:
+    """The folder's manifest checked against its files (None, with problems added, if
+    it is missing or does not agree)."""
+    from litaudit.curation.tree_manifest import MANIFEST, compare, parse_manifest
+
     mpath = folder / MANIFEST
     if mpath.is_symlink():
         problems.append(Problem(str(mpath), None, fs.LINK))
-    elif not mpath.is_file():
-        if files:
+        return None
+    if not mpath.is_file():
+        if any_files:
             problems.append(
                 Problem(
                     str(mpath),
@@ -319,15 +367,41 @@ def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem], Manifest | N
                     "not a store folder)",
                 )
             )
-    else:
-        n0 = len(problems)
-        text = fs.read_bytes(folder, MANIFEST).decode("utf-8", errors="replace")
-        manifest = parse_manifest(text, str(mpath), RESULT_KEYS, problems)
-        if manifest is not None:
-            problems += compare(manifest, counts, str(folder), MANIFEST)
-        if len(problems) > n0:
-            manifest = None
-    return files, problems, manifest
+        return None
+    n0 = len(problems)
+    text = fs.read_bytes(folder, MANIFEST).decode("utf-8", errors="replace")
+    manifest = parse_manifest(text, str(mpath), RESULT_KEYS, problems)
+    if manifest is not None:
+        problems += compare(manifest, counts, str(folder), MANIFEST)
+    return manifest if len(problems) == n0 else None
+
+
+def _before_manifests(folder: Path) -> Problem:
+    return Problem(
+        str(folder),
+        None,
+        "a store folder of the format before version 1 (each result carrying its history, "
+        "no manifest): sync it with the litaudit that wrote it, then write it again with "
+        "this one (`export-tree`)",
+    )
+
+
+def _stray_history(folder: Path, present: list[str], counts: dict[str, int]) -> list[Problem]:
+    """Files under history/ that are not the history of a store file of the folder."""
+    out = []
+    for rel in present:
+        if not rel.startswith(HISTORY + "/") or rel == ATTRIBUTES:
+            continue
+        if rel.removeprefix(HISTORY + "/") not in counts:
+            out.append(
+                Problem(
+                    str(folder / rel),
+                    None,
+                    "not the history of a store file of the folder (history/ mirrors "
+                    "papers/ and official/)",
+                )
+            )
+    return out
 
 
 def _duplicate_uids(files: list[TreeFile]) -> list[Problem]:
@@ -409,13 +483,11 @@ def _read_file(data: bytes, rel: str, tf: TreeFile, problems: list[Problem]) -> 
 def _read_head(obj: dict, n: int, parts: list[str], rel: str, tf, problems) -> None:
     name = tf.path
     if parts[0] == PAPERS:
-        extra = [k for k in obj if k not in ("paper", "history")]
         paper = obj.get("paper")
-        if extra or not isinstance(paper, dict):
-            problems.append(Problem(name, n, 'line 1 must be {"paper": {...}, "history": [...]}'))
+        if set(obj) != {"paper"} or not isinstance(paper, dict):
+            problems.append(Problem(name, n, 'line 1 must be {"paper": {...}}'))
             return
         tf.paper = paper
-        tf.paper_history = _entries(obj.get("history", []), name, n, problems)
         key = paper.get("bibkey")
         if isinstance(key, str) and rel not in (paper_path(key), paper_path(key, distinct=True)):
             problems.append(
@@ -484,7 +556,6 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
     if not _read_uid(obj.get("uid"), n, tf, problems):
         return
     tf.rows.append(Row(n, data))
-    tf.history[n] = _entries(obj.get("history", []), name, n, problems)
     c, u = obj.get("created_at"), obj.get("updated_at")
     if c is not None or u is not None:
         from litaudit.curation import fields as F
@@ -520,42 +591,70 @@ def _track_problem(track: str) -> str | None:
     return None
 
 
-def _entries(raw, name: str, n: int, problems: list[Problem]) -> list[dict]:
-    """History entries checked: known keys, text values, an action, a who and a time."""
+def _read_history(folder: Path, tf: TreeFile, rel: str, problems: list[Problem]) -> None:
+    """The history file of ``tf`` (if any): each entry checked and given to its paper
+    (``{"paper": bibkey, ...}``) or result (``{"uid": ..., ...}``), oldest first; an
+    entry the same on two lines (both sides of a merge kept it) counted once."""
+    hrel = history_path(rel)
+    if not (folder / hrel).is_file():
+        return
+    name = str(folder / hrel)
+    line_of = {uid: line for line, uid in tf.uids.items()}
+    seen: set[tuple] = set()
+    for n, obj in _lines(fs.read_bytes(folder, hrel), name, problems):
+        whose = {k: obj.pop(k) for k in ("uid", "paper") if k in obj}
+        h = _entry(obj, name, n, problems)
+        if h is None:
+            continue
+        key = (tuple(sorted(whose.items())), tuple(h.values()))
+        if key in seen:
+            continue
+        seen.add(key)
+        if list(whose) == ["uid"] and whose["uid"] in line_of:
+            tf.history.setdefault(line_of[whose["uid"]], []).append(h)
+        elif tf.paper is not None and whose == {"paper": tf.paper.get("bibkey")}:
+            tf.paper_history.append(h)
+        else:
+            what = ", ".join(f"{k} {v!r}" for k, v in whose.items()) or "no uid or paper"
+            problems.append(
+                Problem(
+                    name,
+                    n,
+                    f"history of {what}, which {tf.path} does not hold (a result's line "
+                    "removed: remove its history with it, or keep it and retract the result)",
+                )
+            )
+    for entries in [tf.paper_history, *tf.history.values()]:
+        entries.sort(key=lambda h: h["changed_at"])
+
+
+def _entry(h: dict, name: str, n: int, problems: list[Problem]) -> dict | None:
+    """A history entry checked: known keys, text values, an action, a who and a time."""
     from litaudit.curation import fields as F
     from litaudit.store.history import ACTIONS
 
-    if not isinstance(raw, list):
-        problems.append(Problem(name, n, "history must be a list", "history"))
-        return []
-    out = []
-    for i, h in enumerate(raw, start=1):
-        where = f"history[{i}]"
-        if not isinstance(h, dict) or any(k not in HISTORY_KEYS for k in h):
-            problems.append(
-                Problem(name, n, f"{where}: an object with keys {', '.join(HISTORY_KEYS)}")
-            )
-            continue
-        texts = [h.get(k) for k in HISTORY_KEYS]
-        if any(t is not None and (not isinstance(t, str) or F.check_text(t)) for t in texts):
-            problems.append(Problem(name, n, f"{where}: values must be text"))
-            continue
-        if h.get("action") not in ACTIONS or F.blank(h.get("who")):
-            problems.append(
-                Problem(name, n, f"{where}: needs an action ({', '.join(ACTIONS)}) and a who")
-            )
-            continue
-        try:
-            F.parse_timestamp(h.get("changed_at"), "changed_at")
-        except F.FieldError as e:
-            problems.append(Problem(name, n, f"{where}: {e}"))
-            continue
-        why = _tool_entry_problem(h)
-        if why:
-            problems.append(Problem(name, n, f"{where}: {why}"))
-            continue
-        out.append({k: h.get(k) for k in HISTORY_KEYS})
-    return out
+    if any(k not in HISTORY_KEYS for k in h):
+        problems.append(
+            Problem(name, n, f"an entry has uid or paper, and {', '.join(HISTORY_KEYS)}")
+        )
+        return None
+    texts = [h.get(k) for k in HISTORY_KEYS]
+    if any(t is not None and (not isinstance(t, str) or F.check_text(t)) for t in texts):
+        problems.append(Problem(name, n, "values must be text"))
+        return None
+    if h.get("action") not in ACTIONS or F.blank(h.get("who")):
+        problems.append(Problem(name, n, f"needs an action ({', '.join(ACTIONS)}) and a who"))
+        return None
+    try:
+        F.parse_timestamp(h.get("changed_at"), "changed_at")
+    except F.FieldError as e:
+        problems.append(Problem(name, n, str(e)))
+        return None
+    why = _tool_entry_problem(h)
+    if why:
+        problems.append(Problem(name, n, why))
+        return None
+    return {k: h.get(k) for k in HISTORY_KEYS}
 
 
 def is_tool_name(who: str) -> bool:

@@ -75,22 +75,28 @@ def test_export_tree_layout_and_one_result_a_line(cli, small, tmp_path):
     out = tmp_path / "store"
     r = cli("export-tree", str(out))
     assert r.exit_code == 0, r.output
-    # the two store files and the manifest, written last
-    assert "3 results and 1 papers in 3 files (3 written, 0 unchanged, 0 removed" in r.stdout
+    # the two store files, their history, git's merge rule for it, and the manifest
+    assert "3 results and 1 papers in 6 files (6 written, 0 unchanged, 0 removed" in r.stdout
     files = _tree_text(out)
     assert sorted(files) == [
+        "history/official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl",
+        "history/papers/zz2005test.jsonl",
         "litaudit-store.jsonl",
         "official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl",
         "papers/zz2005test.jsonl",
     ]
+    assert (out / "history/.gitattributes").read_text().endswith("*.jsonl merge=union\n")
     lines = files["papers/zz2005test.jsonl"].splitlines()
     assert json.loads(lines[0])["paper"]["citation"] == "Liu et al. (CIKM 2005)"
     results = [json.loads(x) for x in lines[1:]]
     assert [(x["measure"], x["value"]) for x in results] == [("AP", "0.3574"), ("P@20", "0.30")]
     assert results[0]["notes"] == 'Table 3, "best"'
-    assert [h["action"] for h in results[0]["history"]] == ["import", "edit"]
+    # each result's history in the history file, one entry a line, by its uid
+    log = [json.loads(x) for x in files["history/papers/zz2005test.jsonl"].splitlines()]
+    assert [h["action"] for h in log if h.get("uid") == results[0]["uid"]] == ["import", "edit"]
+    assert all("history" not in x for x in results)
     # unchanged store: nothing rewritten
-    assert "(0 written, 3 unchanged" in cli("export-tree", str(out)).stdout
+    assert "(0 written, 6 unchanged" in cli("export-tree", str(out)).stdout
 
 
 @pytest.mark.slow
@@ -120,6 +126,9 @@ def test_sync_retracts_what_the_folder_no_longer_holds_and_names_the_change(cli,
     lines = p.read_text().splitlines(keepends=True)
     p.write_text(lines[0] + lines[1].replace('"0.3574"', '"0.3575"'))  # P@20 line removed
     _set_count(out, "papers/zz2005test.jsonl", 1)
+    gone = json.loads(lines[2])["uid"]  # and its history
+    h = out / "history/papers/zz2005test.jsonl"
+    h.write_text("".join(x for x in h.read_text().splitlines(keepends=True) if gone not in x))
     r = cli("sync", str(out), "--who", "carol", "--prune")
     assert r.exit_code == 0, r.output
     assert "update 1 results" in r.stdout and "retract 1" in r.stdout
