@@ -123,7 +123,7 @@ def _sync(
 
     con = store.con
     load_reference_data(con)  # a new database: the collections and measures rows name
-    colls = _add_collections(con, manifest, who)
+    colls = _add_collections(con, manifest, str(folder / "litaudit-store.jsonl"), who)
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     hist = _History(con)
     changes: list[Change] = []
@@ -183,6 +183,7 @@ def _take_uids(con, plan, where, new_ids: list[int], changes: list[Change]) -> N
     new result, and a stored one whose uid differs (made apart, or before uids)."""
     have = R.uids(con)
     taken: dict[int, str] = {}
+    new = set(new_ids)
     pairs = [(r, rid) for r, rid in zip(plan.results, new_ids, strict=True)]
     pairs += [(r, int(r.existing_id or 0)) for r in plan.updates]
     for r, rid in pairs:
@@ -190,7 +191,7 @@ def _take_uids(con, plan, where, new_ids: list[int], changes: list[Change]) -> N
         uid = tf.uids.get(line)
         if uid is not None and have.get(rid) != uid:
             taken[rid] = uid
-            if rid not in new_ids:
+            if rid not in new:
                 changes.append(Change(f"#{rid} ({_at(tf, line)})", "uid", have.get(rid), uid))
     clash = set(taken.values()) & {u for i, u in have.items() if i not in taken}
     if clash:
@@ -205,10 +206,10 @@ def _at(tf: TreeFile, line: int) -> str:
     return f"{tf.path}:{line}"
 
 
-def _add_collections(con, manifest: Manifest, who: str) -> list[str]:
-    """The collections the folder carries that the database lacks, added (a collection
-    of the same id with another query count is a problem): their ids."""
-    from litaudit.curation.tree_manifest import MANIFEST
+def _add_collections(con, manifest: Manifest, name: str, who: str) -> list[str]:
+    """The collections the folder carries (its manifest ``name``) that the database
+    lacks, added (a collection of the same id with another query count is a problem):
+    their ids."""
     from litaudit.store.refdata import NewCollection, add_collection, collection_details
 
     added = []
@@ -223,7 +224,7 @@ def _add_collections(con, manifest: Manifest, who: str) -> list[str]:
             if n and n[0] != c["n_topics"]:
                 problems.append(
                     Problem(
-                        MANIFEST,
+                        name,
                         None,
                         f"collection {c['id']!r}: {c['n_topics']} topics in the folder, "
                         f"{n[0]} in the database",
@@ -246,7 +247,7 @@ def _add_collections(con, manifest: Manifest, who: str) -> list[str]:
                 who=who,
             )
         except LitauditError as exc:
-            problems.append(Problem(MANIFEST, None, f"collection {c['id']!r}: {exc}"))
+            problems.append(Problem(name, None, f"collection {c['id']!r}: {exc}"))
             continue
         added.append(c["id"])
     if problems:

@@ -621,3 +621,17 @@ def test_a_folder_of_the_format_before_manifests_is_one_clear_problem(cli, store
     p.write_text("\n".join([lines[0], *(x[:-1] + ', "history": []}' for x in lines[1:])]) + "\n")
     problems = _refused_by_both(cli, store, "a store folder of the format before version 1")
     assert len(problems) == 1
+
+
+@pytest.mark.slow
+def test_audit_claim_takes_a_result_by_its_uid(cli, seeded_db_file, tmp_path):
+    shutil.copy(seeded_db_file, cli.db)
+    rows = json.loads(cli("results", "list", "-c", "trec7", "-m", "AP", "--json").stdout)
+    ok7 = next(x for x in rows if x["system"] == "ok7ax")
+    args = ("audit", "claim", "-c", "trec7", "-m", "AP", "--no-save", "--json", "--result")
+    by_id = cli(*args, str(ok7["id"]))
+    by_uid = cli(*args, ok7["uid"])
+    assert by_id.exit_code == 0 and by_uid.exit_code == 0, by_uid.output
+    assert json.loads(by_uid.stdout) == json.loads(by_id.stdout)
+    r = cli(*args, "r-0000000000000000")
+    assert r.exit_code == 1 and "no result r-0000000000000000" in r.stderr
