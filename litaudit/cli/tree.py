@@ -95,7 +95,7 @@ def sync(
         )
     if rep.local_changes:
         out.print(
-            f"{len(rep.local_changes)} results changed here since the folder's version, "
+            f"{len(rep.local_changes)} results or papers changed here since the folder's version, "
             "kept as they are (`export-tree` to share them; `sync --prune` takes the "
             "folder's):",
             markup=False,

@@ -57,7 +57,7 @@ class SyncReport:
     # results of the database the folder does not hold: kept (named), or retracted
     # with --prune
     not_in_folder: tuple[int, ...] = ()
-    # results changed in the database since they were last in the folder, kept as they
+    # results (and papers) changed in the database since they were last in the folder, kept as they
     # are (the folder's version not taken) unless --prune: "#id (file:line): fields"
     local_changes: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
@@ -127,7 +127,8 @@ def _sync(
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     hist = _History(con)
     changes: list[Change] = []
-    p_added, p_updated = _sync_papers(con, files, hist, who, now, changes)
+    local: list[str] = []
+    p_added, p_updated = _sync_papers(con, files, hist, who, now, changes, None if prune else local)
     rows, where = _all_rows(files)
     given = (*manifest.result_keys, "source", "paper", "track")
     try:
@@ -139,7 +140,6 @@ def _sync(
     stored = _stored_values(con)
     updated = 0
     kept = set(new_ids)
-    local: list[str] = []
     fields = tuple(c for c in UPDATABLE if ("value" if c == "value_text" else c) in given)
     for r in plan.updates:
         tf, line = where[r.line]
@@ -167,7 +167,7 @@ def _sync(
         added,
         updated,
         retracted,
-        len(plan.updates) - updated - len(local),
+        len(plan.updates) - updated - sum(not x.startswith("paper ") for x in local),
         p_added,
         p_updated,
         hist.copied,
@@ -301,10 +301,17 @@ def _locate(p: Problem, where: dict[int, tuple[TreeFile, int]]) -> Problem:
 
 
 def _sync_papers(
-    con, files: list[TreeFile], hist: _History, who: str, now, changes: list[Change]
+    con,
+    files: list[TreeFile],
+    hist: _History,
+    who: str,
+    now,
+    changes: list[Change],
+    local: list[str] | None,
 ) -> tuple[int, int]:
     """Add or update the folder's papers (before the results that name them): (added,
-    updated)."""
+    updated). A paper changed here since its export is named in ``local`` and kept
+    (``local`` None: --prune, the folder's version is taken)."""
     from litaudit.curation.bundle import read_papers
 
     problems: list[Problem] = []
@@ -327,6 +334,10 @@ def _sync_papers(
             hist.copy("paper", pid, tf.paper_history)
             continue
         changed = {k: vals[k] for k in PAPER_KEYS[1:-1] if vals[k] != old[k]}
+        mine = hist.local(old["id"], tf.paper_history, "paper")
+        if changed and mine and local is not None:
+            local.append(f"paper {vals['bibkey']} ({tf.path}:1): {', '.join(mine)}")
+            continue
         hist.copy("paper", old["id"], tf.paper_history)
         P.update(con, old["id"], changed)
         for k, v in changed.items():
@@ -464,14 +475,14 @@ class _History:
             self.pending.append((entity, eid, *key[:-1], at))
             self.copied += 1
 
-    def local(self, rid: int, entries: list[dict]) -> list[str]:
-        """The fields changed by entries of the database for result ``rid`` that the
-        folder's line lacks (work not exported yet), a sync's own entries left out."""
+    def local(self, eid: int, entries: list[dict], entity: str = "result") -> list[str]:
+        """The fields changed by entries of the database for result (or paper) ``eid``
+        that the folder lacks (work not exported yet), a sync's own entries left out."""
         theirs = {tuple(h.get(k) for k in _KEY) for h in entries}
         return sorted(
             {
                 str(key[1] or key[0])
-                for key in self.have.get(("result", rid), ())
+                for key in self.have.get((entity, eid), ())
                 if key not in theirs
                 and key[0] not in ("import", "create")
                 and not str(key[4] or "").startswith(("synced from ", "not in "))

@@ -635,3 +635,19 @@ def test_audit_claim_takes_a_result_by_its_uid(cli, seeded_db_file, tmp_path):
     assert json.loads(by_uid.stdout) == json.loads(by_id.stdout)
     r = cli(*args, "r-0000000000000000")
     assert r.exit_code == 1 and "no result r-0000000000000000" in r.stderr
+
+
+def test_sync_keeps_a_paper_edited_here_since_its_export(cli, store):
+    r = cli("papers", "edit", "zz2005test", "--set", "title=Mine", "--reason", "r", "--who", "ann")
+    assert r.exit_code == 0, r.output
+    p = store / PAPER
+    p.write_text(
+        p.read_text().replace('"citation": "Liu et al. (CIKM 2005)"', '"citation": "Theirs"', 1)
+    )
+    rep = json.loads(cli("sync", str(store), "--json").stdout)
+    assert rep["papers_updated"] == 0
+    assert rep["local_changes"] == [f"paper zz2005test ({p}:1): title"]
+    shown = json.loads(cli("papers", "show", "zz2005test", "--json").stdout)
+    assert (shown["title"], shown["citation"]) == ("Mine", "Liu et al. (CIKM 2005)")
+    rep = json.loads(cli("sync", str(store), "--prune", "--json").stdout)
+    assert rep["papers_updated"] == 1
