@@ -93,6 +93,7 @@ def test_a_temporary_name_linked_outside_is_not_written_through(cli, store, tmp_
     assert target.read_text() == "keep\n"
 
 
+@pytest.mark.slow
 def test_export_tree_leaves_no_temporary_file_behind(cli, store):
     cli("results", "edit", "1", "--set", "notes=changed", "--reason", "r")
     assert cli("export-tree", str(store)).exit_code == 0
@@ -172,6 +173,7 @@ def test_a_folder_without_its_manifest_is_refused(cli, store):
     _refused_by_both(cli, store, "missing: a store folder's manifest")
 
 
+@pytest.mark.slow
 def test_an_interrupted_export_leaves_a_folder_that_is_refused(cli, store, monkeypatch):
     from litaudit.curation import tree_fs
 
@@ -239,6 +241,7 @@ def test_a_key_the_manifest_does_not_list_is_not_given_and_kept(cli, store):
     assert [x["notes"] for x in rows if x["id"] == 1] == ['Table 3, "best"']
 
 
+@pytest.mark.slow
 def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path):
     assert cli("collections", "add", "my/coll", "--topics", "7").exit_code == 0
     row = [["my/coll" if i == 5 else c for i, c in enumerate(GOOD[0])]]
@@ -261,6 +264,7 @@ def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path):
 # ---------------------------------------------------------------- 5: local work kept
 
 
+@pytest.mark.slow
 def test_sync_keeps_and_names_local_work_the_folder_lacks(cli, store, tmp_path):
     # a result added here and an edit made here, neither exported
     row = [["bm25" if i == 8 else "0.2222" if i == 7 else c for i, c in enumerate(GOOD[0])]]
@@ -356,6 +360,7 @@ def test_file_names_every_filesystem_holds():
     assert track_path("trec7/adhoc", "aux").endswith("/%61ux.jsonl")
 
 
+@pytest.mark.slow
 def test_bibkeys_are_limited_at_entry(cli, small, tmp_path):
     r = cli("papers", "add", "k" * 101, "--citation", "X (2020)")
     assert r.exit_code == 1 and "at most 100" in r.stderr
@@ -405,6 +410,7 @@ def _by_uid(cli, db) -> dict[str, dict]:
     return {x["uid"]: x for x in json.loads(cli("results", "list", "--json", db=db).stdout)}
 
 
+@pytest.mark.slow
 def test_a_result_has_the_same_uid_in_every_clone_and_is_named_by_it(cli, store, tmp_path):
     other = tmp_path / "other.duckdb"
     assert cli("init", "--no-seeds", db=other).exit_code == 0
@@ -439,6 +445,7 @@ def test_a_result_has_the_same_uid_in_every_clone_and_is_named_by_it(cli, store,
     assert r.exit_code == 1 and "is not a result id" in r.stderr
 
 
+@pytest.mark.slow
 def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(cli, store, tmp_path):
     before = _by_uid(cli, cli.db)
     r = cli("results", "edit", "1", "--set", "value=0.3575", "--reason", "pdf v2")
