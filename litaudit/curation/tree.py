@@ -7,7 +7,8 @@ folder").
 a track's official results on a collection. Each file is JSON Lines: line 1 the paper
 (``{"paper": {...}}``) or the track and collection (``{"track": "trec7/adhoc",
 "collection": "disks45/nocr/trec7"}``), then one result per line in a stable order (by
-collection, measure, topics, system, role): its ``uid`` (the identity every clone
+collection, measure, topics, system, role), each after a blank line (git merges changes
+to two lines an unchanged line apart; it conflicts on two lines side by side): its ``uid`` (the identity every clone
 shares), its fields those of the results import format (values as printed, empty fields
 left out), ``created_at`` and ``updated_at``. ``history/<the same path>`` holds the
 file's history, one entry a line (``{"uid": ..., "action": ..., ...}`` or ``{"paper":
@@ -175,12 +176,12 @@ def tree_files(con) -> dict[str, str]:
         paper = {k: v for k, v in zip(PAPER_KEYS, vals, strict=True) if v is not None}
         head = _line({"paper": paper})
         path = paths[paper["bibkey"]]
-        files[path] = head + "".join(t for _, t in sorted(groups.pop(path, [])))
+        files[path] = head + "".join("\n" + t for _, t in sorted(groups.pop(path, [])))
         _history_lines(logs, path, {"paper": paper["bibkey"]}, hist.get(("paper", pid), []))
     for path, lines in groups.items():  # official tracks
         track, coll = track_of[path]
         head = _line({"track": track, "collection": coll})
-        files[path] = head + "".join(t for _, t in sorted(lines))
+        files[path] = head + "".join("\n" + t for _, t in sorted(lines))
     counts = _counts(files)
     for path, entries in logs.items():
         files[history_path(path)] = "".join(t for *_, t in sorted(entries))
@@ -283,7 +284,7 @@ def write_tree(con, folder: Path) -> TreeWrite:
 
 def _counts(files: dict[str, str]) -> dict[str, int]:
     return {
-        rel: text.count("\n") - 1
+        rel: sum(1 for line in text.split("\n") if line.strip()) - 1
         for rel, text in files.items()
         if rel.startswith((PAPERS + "/", OFFICIAL + "/"))
     }

@@ -7,7 +7,8 @@ to different files change different lines): line 1 ``{"format": "litaudit-store"
 key it does not list is "not given", and a sync keeps the stored value); then a line
 ``{"collection": {...}}`` for each collection added with `collections add` that the
 folder's results use (its id, names, query count: the folder carries it); then
-``{"file": PATH, "results": N}`` for each file, sorted by path. `check` and `sync` refuse
+``{"file": PATH, "results": N}`` for each file, sorted by path (each after a blank
+line, so that git merges changes to neighbouring lines). `check` and `sync` refuse
 a folder without a manifest, of another format or version, missing a file it lists,
 holding one it does not, or whose file has another count of results.
 """
@@ -15,6 +16,7 @@ holding one it does not, or whose file has another count of results.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
 from litaudit.codec import escape_json_text
@@ -49,8 +51,10 @@ def manifest_text(
     result_keys: tuple[str, ...], collections: list[dict], counts: dict[str, int]
 ) -> str:
     out = [_line({"format": FORMAT, "version": VERSION, "result_keys": list(result_keys)})]
-    out += [_line({"collection": c}) for c in collections]
-    out += [_line({"file": rel, "results": n}) for rel, n in sorted(counts.items())]
+    # each fact after a blank line: git merges changes to two lines an unchanged line
+    # apart (two curators' counts of files side by side), not two lines side by side
+    out += ["\n" + _line({"collection": c}) for c in collections]
+    out += ["\n" + _line({"file": rel, "results": n}) for rel, n in sorted(counts.items())]
     return "".join(out)
 
 
@@ -61,6 +65,16 @@ def parse_manifest(
     lines = [(n, raw) for n, raw in enumerate(text.split("\n"), start=1) if raw.strip()]
     objs = []
     for n, raw in lines:
+        if re.fullmatch(r"(<{7}|>{7}|\|{7})( .*)?|={7}", raw.rstrip("\r")):
+            problems.append(
+                Problem(
+                    name,
+                    n,
+                    "a git merge conflict marker: keep both sides' lines of a file, or "
+                    "either; then `litaudit check` names each file's count of results",
+                )
+            )
+            return None
         try:
             obj = json.loads(raw)
         except ValueError:

@@ -33,6 +33,11 @@ def store(cli, small, tmp_path) -> Path:
     return out
 
 
+def _records(text: str) -> list[str]:
+    """A store file's lines without the blank lines between them (ends kept)."""
+    return [x for x in text.splitlines(keepends=True) if x.strip()]
+
+
 def _listing(cli) -> str:
     return cli("results", "list", "--json").stdout
 
@@ -115,7 +120,7 @@ def test_a_track_with_an_empty_part_is_refused_at_entry(cli, small, tmp_path, tr
 
 def test_a_tool_name_in_a_history_entry_is_refused_by_check_and_sync(cli, store):
     p = store / PAPER
-    lines = p.read_text().splitlines(keepends=True)
+    lines = _records(p.read_text())
     res = json.loads(lines[1])
     res["value"] = "0.3999"
     lines[1] = json.dumps(res) + "\n"
@@ -137,15 +142,15 @@ def test_a_tool_name_in_a_history_entry_is_refused_by_check_and_sync(cli, store)
 
 def test_a_line_of_another_collection_in_an_official_file_is_refused(cli, store):
     p = store / OFFICIAL
-    head, line = p.read_text().splitlines(keepends=True)
+    head, line = _records(p.read_text())
     p.write_text(head + line.replace('"disks45/nocr/trec7"', '"robust04"'))
     problems = _refused_by_both(cli, store, "a result belongs in its collection's file")
-    assert problems[0]["line"] == 2
+    assert problems[0]["line"] == 2  # (written back without the blank line)
 
 
 def test_git_conflict_markers_are_named_as_such(cli, store):
     p = store / PAPER
-    lines = p.read_text().splitlines(keepends=True)
+    lines = _records(p.read_text())
     p.write_text(
         lines[0]
         + "<<<<<<< HEAD\n"
@@ -214,7 +219,7 @@ def test_a_file_the_manifest_does_not_list_or_another_count_is_refused(cli, stor
     _refused_by_both(cli, store, "not in the manifest")
     extra.unlink()
     p = store / PAPER
-    p.write_text("".join(p.read_text().splitlines(keepends=True)[:2]))
+    p.write_text("".join(_records(p.read_text())[:2]))
     _refused_by_both(cli, store, "1 results, the manifest says 2")
 
 
@@ -227,7 +232,7 @@ def test_a_folder_of_another_format_version_is_refused(cli, store):
 def test_a_key_the_manifest_does_not_list_is_not_given_and_kept(cli, store):
     """An older format without `notes`: the stored notes are kept, never blanked."""
     m = store / MANIFEST
-    lines = m.read_text().splitlines(keepends=True)
+    lines = _records(m.read_text())
     head = json.loads(lines[0])
     head["result_keys"].remove("notes")
     m.write_text(json.dumps(head) + "\n" + "".join(lines[1:]))
@@ -248,7 +253,7 @@ def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path):
     assert cli("results", "import", str(write_csv(tmp_path / "m.csv", row))).exit_code == 0
     out = tmp_path / "store"
     assert cli("export-tree", str(out)).exit_code == 0
-    m = [json.loads(x) for x in (out / MANIFEST).read_text().splitlines()]
+    m = [json.loads(x) for x in _records((out / MANIFEST).read_text())]
     assert [x["collection"]["id"] for x in m if "collection" in x] == ["my/coll"]
     assert cli("check", str(out)).exit_code == 0
     fresh = tmp_path / "fresh.duckdb"
@@ -275,7 +280,7 @@ def test_sync_keeps_and_names_local_work_the_folder_lacks(cli, store, tmp_path):
     rep = json.loads(r.stdout)
     assert rep["retracted"] == 0 and rep["not_in_folder"] == [4]
     # (an edit of a verified result makes it a draft again: its status changed too)
-    assert rep["local_changes"] == [f"#3 ({store / OFFICIAL}:2): location, status"]
+    assert rep["local_changes"] == [f"#3 ({store / OFFICIAL}:3): location, status"]
     rows = {x["id"]: x for x in json.loads(_listing(cli))}
     assert rows[4]["status"] == "draft" and rows[3]["location"] == "p. 9"
     text = cli("sync", str(store)).stdout
@@ -295,9 +300,9 @@ def test_sync_dry_run_lists_each_change_and_writes_nothing(cli, store):
     r = cli("sync", str(store), "--dry-run", "--json")
     assert r.exit_code == 0, r.output
     changes = json.loads(r.stdout)["changes"]
-    assert changes == [{"what": f"#1 ({p}:2)", "field": "value", "old": "0.3574", "new": "0.3575"}]
+    assert changes == [{"what": f"#1 ({p}:3)", "field": "value", "old": "0.3574", "new": "0.3575"}]
     text = cli("sync", str(store), "--dry-run").stdout
-    assert f"#1 ({p}:2) value: '0.3574' -> '0.3575'" in text
+    assert f"#1 ({p}:3) value: '0.3574' -> '0.3575'" in text
     assert _listing(cli) == before
 
 
@@ -453,7 +458,7 @@ def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(cli
     after = _by_uid(cli, cli.db)
     assert set(after) == set(before)
     assert cli("export-tree", str(store)).exit_code == 0
-    lines = [json.loads(x) for x in (store / PAPER).read_text().splitlines()[1:]]
+    lines = [json.loads(x) for x in _records((store / PAPER).read_text())[1:]]
     assert {x["uid"] for x in lines} <= set(after) and all(list(x)[0] == "uid" for x in lines)
     fresh = tmp_path / "fresh.duckdb"
     assert cli("init", "--no-seeds", db=fresh).exit_code == 0
@@ -464,9 +469,9 @@ def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(cli
 def test_a_uid_on_two_lines_is_refused(cli, store):
     p = store / OFFICIAL
     text = p.read_text()
-    uid = json.loads(text.splitlines()[1])["uid"]
+    uid = json.loads(_records(text)[1])["uid"]
     q = store / PAPER
-    q.write_text(q.read_text().replace(json.loads(q.read_text().splitlines()[1])["uid"], uid))
+    q.write_text(q.read_text().replace(json.loads(_records(q.read_text())[1])["uid"], uid))
     _refused_by_both(cli, store, f"uid {uid} is also on")
 
 
@@ -502,7 +507,7 @@ def test_the_seeded_store_is_a_folder_check_accepts(cli, seeded_db_file, tmp_pat
     r = cli("export-tree", str(out), "--json")
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout)
-    m = [json.loads(x) for x in (out / MANIFEST).read_text().splitlines()]
+    m = [json.loads(x) for x in _records((out / MANIFEST).read_text())]
     assert sum(x["results"] for x in m if "file" in x) == rep["results"] > 30_000
     paths = list(out.rglob("*"))
     assert all(len(p.name) <= NAME_MAX + 13 + len(".jsonl") for p in paths)
@@ -624,7 +629,7 @@ def test_a_folder_of_the_format_before_manifests_is_one_clear_problem(cli, store
     manifest) is refused once, with what to do, not with a problem a line."""
     (store / MANIFEST).unlink()
     p = store / PAPER
-    lines = p.read_text().splitlines()
+    lines = [x.rstrip("\n") for x in _records(p.read_text())]
     p.write_text("\n".join([lines[0], *(x[:-1] + ', "history": []}' for x in lines[1:])]) + "\n")
     problems = _refused_by_both(cli, store, "a store folder of the format before version 1")
     assert len(problems) == 1
@@ -658,3 +663,40 @@ def test_sync_keeps_a_paper_edited_here_since_its_export(cli, store):
     assert (shown["title"], shown["citation"]) == ("Mine", "Liu et al. (CIKM 2005)")
     rep = json.loads(cli("sync", str(store), "--prune", "--json").stdout)
     assert rep["papers_updated"] == 1
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_edits_of_neighbouring_results_and_counts_merge_without_conflict(cli, store, tmp_path):
+    """Two curators edit the two results of one paper (lines a blank line apart) and add
+    a result each to two files (neighbouring lines of the manifest): git merges it all."""
+    _git(store, "init", "-q")
+    _git(store, "add", ".")
+    _git(store, "commit", "-q", "-m", "store")
+    b = tmp_path / "b"
+    _git(tmp_path, "clone", "-q", str(store), str(b))
+    _git(store, "checkout", "-q", "-b", "ann")
+    db_a, db_b = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    for db in (db_a, db_b):
+        shutil.copy(cli.db, db)
+    rows = {x["system"] + x["measure"]: x["uid"] for x in json.loads(_listing(cli))}
+    edit = ("results", "edit", "--reason", "r", "--who")
+    assert cli(*edit, "ann", rows["bestAP"], "--set", "notes=a", db=db_a).exit_code == 0
+    assert cli(*edit, "ben", rows["bestP@20"], "--set", "notes=b", db=db_b).exit_code == 0
+    new_a = [["bm25" if i == 8 else "0.2" if i == 7 else c for i, c in enumerate(GOOD[0])]]
+    new_b = [["own" if i == 8 else "0.2" if i == 7 else c for i, c in enumerate(GOOD[2])]]
+    for new, db, who in ((new_a, db_a, "ann"), (new_b, db_b, "ben")):
+        path = write_csv(tmp_path / f"{who}.csv", new)
+        assert cli("results", "import", str(path), "--who", who, db=db).exit_code == 0
+    cli("export-tree", str(store), db=db_a)
+    _git(store, "commit", "-q", "-am", "ann")
+    cli("export-tree", str(b), db=db_b)
+    _git(b, "commit", "-q", "-am", "ben")
+    _git(b, "pull", "-q", "--no-rebase", "--no-edit", str(store), "ann")  # no conflict
+    assert cli("check", str(b)).exit_code == 0
+    r = cli("sync", str(b), "--json", db=db_b)
+    assert r.exit_code == 0, r.output
+    listed = json.loads(cli("results", "list", "--json", db=db_b).stdout)
+    got = {x["system"] + x["measure"]: x for x in listed}
+    assert (got["bestAP"]["notes"], got["bestP@20"]["notes"]) == ("a", "b")
+    assert {"bm25AP", "ownAP"} <= set(got)
