@@ -195,6 +195,16 @@ def _model(alpha: float, p: float, method: str, trials, seed, se: str | None):
     return AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
 
 
+def _result_id(ctx: typer.Context, text: str) -> int:
+    """A result's local id from its id or its uid (the same in every clone)."""
+    from litaudit.store.results import resolve_id
+
+    if text.strip().isdigit():
+        return int(text)
+    with open_read(ctx) as store:
+        return resolve_id(store.con, text)
+
+
 def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):
     """analysis(con, *args, save=not no_save, **kw) on a read-only store (--no-save) or
     inside a write transaction."""
@@ -241,7 +251,9 @@ def claim(
         "--value",
         "A new claimed value, as printed (judged as one more draw besides the N published).",
     ),
-    result: int = _optional("--result", "A published result's id (judged as one of the N)."),
+    result: str = _optional(
+        "--result", "A published result's id or uid, r-... (judged as one of the N)."
+    ),
     system: str = _optional(
         "--system", "A published result by its system name (judged as one of the N)."
     ),
@@ -298,7 +310,11 @@ def claim(
 
     asked = Asked(run, tuple(against or ()), baseline, baseline_system, permutations)
     claimed = Claim(
-        value=value, result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier
+        value=value,
+        result_id=None if result is None else _result_id(ctx, result),
+        system=system,
+        n=n,
+        hidden_multiplier=hidden_multiplier,
     )
     if per_dataset is not None:
         claimed = dataclasses.replace(claimed, per_dataset=str(per_dataset))

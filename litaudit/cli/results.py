@@ -162,25 +162,31 @@ def _print_listing(rows: list[tuple], total: int) -> None:
         out.print(f"{total - len(rows)} more: --all (or --limit N, --sort, a filter)")
 
 
+_ID_HELP = "Result id: the local number, or the uid every clone shares (r-...)."
+_IDS_HELP = "Result ids: local numbers, or uids every clone shares (r-...)."
+
+
 @app.command("show")
 def show(
     ctx: typer.Context,
-    result_id: int = typer.Argument(..., help="Result id."),
+    result_id: str = typer.Argument(..., help=_ID_HELP),
     json_out: Json = False,
 ):
     """One result with its full provenance and history."""
     from litaudit.curation.results import get_result, history
     from litaudit.render.console import out, print_json, table
+    from litaudit.store.results import resolve_id
 
     with open_read(ctx) as store:
-        r = get_result(store.con, result_id)
-        h = history(store.con, "result", result_id)
+        rid = resolve_id(store.con, result_id)
+        r = get_result(store.con, rid)
+        h = history(store.con, "result", rid)
     if json_out:
         print_json({**r.as_dict(), "history": [x.as_dict() for x in h]})
         return
     out.print(
         table(
-            f"Result #{result_id}",
+            f"Result #{rid} ({r.uid})",
             ["field", "value"],
             [(k, v) for k, v in r.as_dict().items() if k != "value"],
             justify_numbers=False,
@@ -407,7 +413,7 @@ def _print_import(reports, json_out: bool) -> None:
 @app.command("edit")
 def edit(
     ctx: typer.Context,
-    result_id: int = typer.Argument(..., help="Result id."),
+    result_id: str = typer.Argument(..., help=_ID_HELP),
     set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = WhoOpt,
@@ -416,10 +422,12 @@ def edit(
     """Change fields of a result; every change goes to history with the reason."""
     from litaudit.curation.results import edit_result
     from litaudit.render.console import out, print_json
+    from litaudit.store.results import resolve_id
 
     changes = parse_assignments(set_)
     with open_write(ctx) as store:
-        log = edit_result(store, result_id, changes, reason=reason, who=_who(who))
+        result_id = str(rid := resolve_id(store.con, result_id))
+        log = edit_result(store, rid, changes, reason=reason, who=_who(who))
     if json_out:
         print_json([{"field": f, "old": o, "new": n} for f, o, n in log])
     elif log:
@@ -432,7 +440,7 @@ def edit(
 @app.command("verify")
 def verify(
     ctx: typer.Context,
-    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    result_ids: list[str] = typer.Argument(..., help=_IDS_HELP),
     reason: str = typer.Option(None, help="Note for the history."),
     who: str = WhoOpt,
 ):
@@ -443,7 +451,7 @@ def verify(
 @app.command("retract")
 def retract(
     ctx: typer.Context,
-    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    result_ids: list[str] = typer.Argument(..., help=_IDS_HELP),
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = WhoOpt,
 ):
@@ -454,7 +462,7 @@ def retract(
 @app.command("reinstate")
 def reinstate(
     ctx: typer.Context,
-    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    result_ids: list[str] = typer.Argument(..., help=_IDS_HELP),
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = WhoOpt,
 ):
@@ -472,6 +480,7 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
     from litaudit.curation.results import set_status
     from litaudit.render.console import out
     from litaudit.render.progress import progress_bar
+    from litaudit.store.results import resolve_id
 
     lines = []
     try:
@@ -479,7 +488,7 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
             open_write(ctx) as store,
             progress_bar(_DOING[status], len(result_ids), unit="results") as bar,
         ):
-            for rid in result_ids:
+            for rid in [resolve_id(store.con, x) for x in result_ids]:
                 changed = set_status(store, rid, status, reason=reason, who=who)
                 lines.append(
                     f"#{rid} {_DONE[status]}" if changed else f"#{rid} was already {status}"
@@ -493,7 +502,7 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
 @app.command("history")
 def history_(
     ctx: typer.Context,
-    result_id: int = typer.Argument(None, help="Result id (or --collection / a window)."),
+    result_id: str = typer.Argument(None, help="Result id or uid (or --collection / a window)."),
     collection: str = typer.Option(
         None, "--collection", "-c", help="Changes to this collection's results."
     ),
@@ -521,9 +530,12 @@ def history_(
         return
     if collection or since or until:
         raise LitauditError("give a result id or --collection/--since/--until, not both")
+    from litaudit.store.results import resolve_id
+
     with open_read(ctx) as store:
-        get_result(store.con, result_id)
-        h = history(store.con, "result", result_id)
+        result_id = str(rid := resolve_id(store.con, result_id))
+        get_result(store.con, rid)
+        h = history(store.con, "result", rid)
     if json_out:
         print_json([x.as_dict() for x in h])
         return
