@@ -31,7 +31,7 @@ import io
 import re
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 
@@ -72,6 +72,10 @@ COLLECTIONS: dict[str, tuple[str, int]] = {
     "beir/webis-touche2020/v2": ("test", 49),
     "beir/trec-covid": ("test", 50),
     "beir/mean": ("15-datasets", 53359),
+    "disks45/nocr/trec-robust-2004": ("judged", 249),
+    "beir/trec-news": ("test", 57),
+    "beir/robust04": ("test", 249),
+    "beir/signal1m": ("test", 97),
 }
 
 DL19P = "msmarco-passage/trec-dl-2019/judged"
@@ -135,12 +139,17 @@ class Table:
     paper: Paper
     header: int
     rows: tuple[int, int]
-    columns: dict[str, tuple[str, str, str]]
+    columns: dict[str | int, tuple[str, str, str]]  # header text, or cell index
     proposed: frozenset[str] = frozenset()
     percent: bool = False
     system: str = ""  # a one-row table without a system column
     suffix: str = ""  # appended to every system name of the table
     code_names: bool = False  # the system is the row's code spans (`a` + `b`)
+    sections: bool = False  # a row with no value names the section of the rows below
+    section_roles: dict[str, str] = field(default_factory=dict)  # section -> role
+    evidence_from: tuple[tuple[Source, int], ...] = ()  # lines of another file (kept)
+    system_from: tuple[int, ...] = (0,)  # the cells that name the system (joined by ' + ')
+    role: str = ""  # every row's role (else proposed / baseline as above)
     evidence: tuple[int, ...] = ()  # lines saying what the table is (kept)
     note: str = ""
 
@@ -180,7 +189,7 @@ JPQ = _src(
 )
 ANCE = _src("microsoft/ANCE", "README.md", ANCE_C, 1, 2, 4)
 ANCE_DATA = _src("microsoft/ANCE", "commands/data_download.sh", ANCE_C)
-SPLADE = _src("naver/splade", "README.md", SPLADE_C)
+SPLADE = _src("naver/splade", "README.md", SPLADE_C, 220, 221, 239, 241, 252, 253, 274, 275)
 LIT5 = _src(
     "castorini/LiT5", "README.md", "6f6aca2547e59499f1f58f49ce92f88ff2d6cf16", 94, 95, 96, 97
 )
@@ -207,7 +216,39 @@ RANKLLAMA = _src(
     90,
     92,
 )
-SIMLM = _src("microsoft/unilm", "simlm/README.md", "768a3c873f598bb9b4d4dfb9267b099e35f8fe56", 5)
+SIMLM = _src(
+    "microsoft/unilm",
+    "simlm/README.md",
+    "768a3c873f598bb9b4d4dfb9267b099e35f8fe56",
+    5,
+    *range(228, 241),
+)
+
+SPLADE_ST = _src(
+    "naver/splade",
+    "training_with_sentence_transformers/README.md",
+    "eb74d1ab31c42b9b94df7c0d67cc582b2c972dda",
+)
+TILDE_C = "9751709fed9c56a1fd2be4170597fe6b8f530a5a"
+TILDE = _src("ielab/TILDE", "README.md", TILDE_C, 2)
+TILDE2 = _src("ielab/TILDE", "TILDEv2/README.md", TILDE_C, 2, 3)
+COSTA = _src(
+    "Albert-Ma/COSTA", "README.md", "3e431d474afbbc1b8ed7fb5091b3203fe1fde6ab", 2, 162, 163
+)
+PRPGRAPH = _src("Memelank/PRP-Graph", "README.md", "968e45ee8178f5d3ac44a2b8f11f091af69206d7", 5)
+DEAR = _src(
+    "DataScienceUIBK/DeAR-Reranking",
+    "README.md",
+    "c31c73985f0f7546ef7598a3c8815ef6594a6190",
+    21,
+    530,
+    531,
+    533,
+)
+OPENMATCH_C = "fbf198ad5353e35b8b67ea7539783db61b32d1f2"
+OPENMATCH = _src("thunlp/OpenMatch", "v1/README.md", OPENMATCH_C, 259, 260, 261, 262)
+OPENMATCH_ADHOC = _src("thunlp/OpenMatch", "v1/docs/experiments-adhoc.md", OPENMATCH_C)
+OPENMATCH_MARCO = _src("thunlp/OpenMatch", "v1/docs/experiments-msmarco.md", OPENMATCH_C)
 
 P_DRHARD = Paper(
     "zhan2021sigir",
@@ -362,6 +403,72 @@ P_SIMLM = Paper(
     2023,
     "https://aclanthology.org/2023.acl-long.125.pdf",
     "dense",
+)
+
+P_OPENMATCH = Paper(
+    "liu2021sigir",
+    "Liu et al. (SIGIR 2021)",
+    "OpenMatch: An Open Source Library for Neu-IR Research",
+    "Zhenghao Liu, Kaitao Zhang, Chenyan Xiong, Zhiyuan Liu, Maosong Sun",
+    "SIGIR",
+    2021,
+    "https://github.com/thunlp/OpenMatch",
+    "toolkit",
+)
+
+P_TILDE = Paper(
+    "zhuang2021sigir",
+    "Zhuang and Zuccon (SIGIR 2021)",
+    "TILDE: Term Independent Likelihood moDEl for Passage Re-ranking",
+    "",
+    "SIGIR",
+    2021,
+    "http://ielab.io/publications/arvin-2021-TILDE",
+    "reranking",
+)
+P_TILDE2 = Paper(
+    "zhuang2021arxiv",
+    "Zhuang and Zuccon (arXiv 2021)",
+    "Fast Passage Re-ranking with Contextualized Exact Term Matching and Efficient Passage "
+    "Expansion",
+    "",
+    "arXiv",
+    2021,
+    "https://arxiv.org/pdf/2108.08513",
+    "reranking",
+)
+
+P_COSTA = Paper(
+    "ma2022sigir",
+    "Ma et al. (SIGIR 2022)",
+    "Pre-Train a Discriminative Text Encoder for Dense Retrieval via Contrastive Span Prediction",
+    "Xinyu Ma, Jiafeng Guo, Ruqing Zhang, Yixing Fan, Xueqi Cheng",
+    "SIGIR",
+    2022,
+    "https://doi.org/10.1145/3477495.3531772",
+    "dense",
+)
+P_PRPGRAPH = Paper(
+    "luo2024acl",
+    "Luo et al. (ACL 2024)",
+    "PRP-Graph: Pairwise Ranking Prompting to LLMs with Graph Aggregation for Effective Text "
+    "Re-ranking",
+    "Jian Luo, Xuanang Chen, Ben He, Le Sun",
+    "ACL",
+    2024,
+    "https://github.com/Memelank/PRP-Graph",
+    "llm-reranking",
+)
+
+P_DEAR = Paper(
+    "abdallah2025emnlp",
+    "Abdallah et al. (EMNLP Findings 2025)",
+    "DeAR: Dual-Stage Document Reranking with Reasoning Agents via LLM Distillation",
+    "Abdelrahman Abdallah, Jamshid Mozafari, Bhawna Piryani, Adam Jatowt",
+    "EMNLP Findings",
+    2025,
+    "https://arxiv.org/abs/2508.16998",
+    "llm-reranking",
 )
 
 _DL19_NOTE = "the source says 'Test'; its download script fetches the TREC DL 2019 judgments"
@@ -605,9 +712,179 @@ TABLES: list[Table] = [
     ),
 ]
 
+TABLES += [
+    Table(
+        SPLADE_ST,
+        P_SPLADE2,
+        49,
+        (50, 74),
+        {
+            1: (DEVP, "RR@10", ""),
+            2: (DEVP, "R@1000", ""),
+            3: (DL19P, "nDCG@10", ""),
+            5: (DL20P, "nDCG@10", ""),
+        },
+        percent=True,
+        sections=True,
+        section_roles={"Baselines": "baseline"},
+        proposed=frozenset({"SPLADE", "Ensemble"}),
+        evidence=(3, 7, 47),
+        note="the repository's training code with sentence-transformers (not the paper's "
+        "runs); the header's column groups: MS MARCO (dev), TREC-2019, TREC-2020",
+    ),
+    Table(
+        OPENMATCH,
+        P_OPENMATCH,
+        149,
+        (151, 156),
+        {"Robust04": ("disks45/nocr/trec-robust-2004", "nDCG@20", "")},
+        role="reproduction",
+        evidence_from=((OPENMATCH_ADHOC, 2), (OPENMATCH_ADHOC, 10)),
+        note="re-ranking SDM with 5-fold cross-validation; nDCG@20 as "
+        "docs/experiments-adhoc.md line 2 says",
+        system_from=(0, 1),
+    ),
+]
+
+TABLES += [
+    Table(
+        COSTA,
+        P_COSTA,
+        83,
+        (85, 86),
+        {"MRR@10": (DEVP, "RR@10", ""), "Recall@1000": (DEVP, "R@1000", "")},
+        proposed=frozenset({"COSTA"}),
+        note="MS MARCO passage retrieval (dev)",
+    ),
+    Table(
+        COSTA,
+        P_COSTA,
+        88,
+        (90, 91),
+        {"NDCG@10": (DL19P, "nDCG@10", ""), "Recall@1000": (DL19P, "R(rel=2)@1000", "")},
+        proposed=frozenset({"COSTA"}),
+        evidence=(108, 110),
+        note="TREC 2019 passage retrieval; recall with trec_eval -l 2 (the command of line 110)",
+    ),
+    Table(
+        COSTA,
+        P_COSTA,
+        120,
+        (122, 123),
+        {"MRR@100": (DEVD, "RR@100", ""), "Recall@100": (DEVD, "R@100", "")},
+        proposed=frozenset({"COSTA"}),
+        suffix=" (document)",
+        note="MS MARCO document retrieval (dev)",
+    ),
+    Table(
+        COSTA,
+        P_COSTA,
+        126,
+        (128, 129),
+        {"NDCG@10": (DL19D, "nDCG@10", ""), "Recall@100": (DL19D, "R@100", "")},
+        proposed=frozenset({"COSTA"}),
+        suffix=" (document)",
+        evidence=(144, 146),
+        note="TREC 2019 document retrieval (the command of line 146)",
+    ),
+]
+
+TABLES += [
+    Table(
+        DEAR,
+        P_DEAR,
+        458,
+        (460, 463),
+        {"DL19": (DL19P, "nDCG@10", ""), "DL20": (DL20P, "nDCG@10", "")},
+        proposed=frozenset({"DeAR"}),
+        percent=True,
+        evidence=(455, 457),
+    ),
+    Table(
+        DEAR,
+        P_DEAR,
+        466,
+        (468, 470),
+        {
+            "Covid": ("beir/trec-covid", "nDCG@10", ""),
+            "NFCorpus": ("beir/nfcorpus/test", "nDCG@10", ""),
+            "Touche": ("beir/webis-touche2020/v2", "nDCG@10", ""),
+            "DBPedia": ("beir/dbpedia-entity/test", "nDCG@10", ""),
+            "SciFact": ("beir/scifact/test", "nDCG@10", ""),
+            "News": ("beir/trec-news", "nDCG@10", ""),
+            "Robust04": ("beir/robust04", "nDCG@10", ""),
+            "Signal": ("beir/signal1m", "nDCG@10", ""),
+        },
+        proposed=frozenset({"DeAR"}),
+        percent=True,
+        evidence=(455, 465),
+        note="BEIR datasets re-ranked (BM25 outputs, line 421)",
+    ),
+]
+
 _NDCG = r"^ndcg_cut_10\s+all\s+(?P<v>\d\.\d+)\s*$"
 _SW_NOTE = "flan-t5-large re-ranking BM25 (run.msmarco-v1-passage.bm25-default.dl19.txt)"
+_MAP = r"^map\s+all\s+(?P<v>\d\.\d+)\s*$"
+_TILDE_NOTE = (
+    "trec_eval -m ndcg_cut.10 -m map with 2019qrels-pass.txt (no -l 2: AP counts grade 1 "
+    "relevant, NIST's AP), re-ranking BM25's top 1000"
+)
+_TILDE = [
+    (TILDE, P_TILDE, 77, 78, "BM25", "baseline", (69, 72)),
+    (TILDE, P_TILDE, 106, 107, "TILDE (alpha 1)", "proposed", (81, 101)),
+    (TILDE, P_TILDE, 131, 132, "TILDE (alpha 0.5)", "proposed", (109, 128)),
+    (TILDE2, P_TILDE2, 52, 53, "TILDEv2", "proposed", (25, 47)),
+]
+_OM = r"MRR@10\(dev\): (?P<v>\d\.\d+)\.?$"
 LINES: list[Line] = [
+    Line(
+        PRPGRAPH,
+        P_PRPGRAPH,
+        46,
+        _NDCG,
+        "beir/trec-covid",
+        "nDCG@10",
+        "PRP-Graph construction (Swiss, 20 rounds, flan-t5-large)",
+        "proposed",
+        (35, 38, 39, 40, 43),
+        "the command evaluates with -l 2 (line 43)",
+    ),
+    Line(
+        PRPGRAPH,
+        P_PRPGRAPH,
+        63,
+        _NDCG,
+        "beir/trec-covid",
+        "nDCG@10",
+        "PRP-Graph (PageRank aggregation, 20 rounds, flan-t5-large)",
+        "proposed",
+        (52, 55, 56, 57, 60),
+    ),
+    *[
+        Line(src, paper, n, pat, DL19P, measure, system, role, ev, _TILDE_NOTE)
+        for src, paper, n_map, n_ndcg, system, role, ev in _TILDE
+        for n, pat, measure in ((n_map, _MAP, "AP"), (n_ndcg, _NDCG, "nDCG@10"))
+    ],
+    *[
+        Line(
+            OPENMATCH_MARCO,
+            P_OPENMATCH,
+            n,
+            _OM,
+            DEVP,
+            "RR@10",
+            f"BM25 + {name} re-ranker",
+            "reproduction",
+            (2,),
+            "re-ranking BM25's top 1000; 'Reproduce ...' in the source",
+        )
+        for n, name in (
+            (17, "bert-base"),
+            (35, "electra-base"),
+            (53, "electra-large"),
+            (71, "roberta-large"),
+        )
+    ],
     Line(SETWISE, P_SETWISE, 79, _NDCG, DL19P, "nDCG@10", "BM25", "baseline", (75, 76)),
     Line(
         SETWISE,
@@ -719,6 +996,10 @@ def build_rows(  # noqa: C901
         header = _cells(src[t.header][0])
         for n in [*t.source.cite, *t.evidence, t.header]:
             used.add((t.source.key, n))
+        for other, n in t.evidence_from:
+            read(other)[n]  # noqa: B018 - it must exist
+            used.add((other.key, n))
+        section = ""
         for n in range(t.rows[0], t.rows[1] + 1):
             if n not in src:
                 continue  # the kept lines hold only the lines with a value
@@ -728,11 +1009,18 @@ def build_rows(  # noqa: C901
             cells = _cells(text)
             if _is_rule(cells):
                 continue
-            system = t.system or _clean(cells[0])
+            system = t.system or " + ".join(_clean(cells[i]) for i in t.system_from)
             if t.code_names:
                 system = " + ".join(re.findall(r"`([^`]+)`", cells[0]))
+            if t.sections and not any(re.search(r"\d", _clean(c)) for c in cells[1:]):
+                section = system
+                used.add((t.source.key, n))  # kept: it names the rows below
+                continue
+            role_of_section = t.section_roles.get(section)
+            if t.sections and section and role_of_section is None:
+                system = f"{section}: {system}"
             for i, head in enumerate(header):
-                key = _clean(head)
+                key: str | int = i if i in t.columns else _clean(head)
                 if key not in t.columns or i >= len(cells):
                     continue
                 printed = _clean(cells[i])
@@ -740,7 +1028,11 @@ def build_rows(  # noqa: C901
                     continue  # '-', 'n.a.', blank: no value
                 coll, measure, setting = t.columns[key]
                 name = f"{system}{setting}{t.suffix}"
-                role = "proposed" if any(p in system for p in t.proposed) else "baseline"
+                role = (
+                    t.role
+                    or role_of_section
+                    or ("proposed" if any(p in system for p in t.proposed) else "baseline")
+                )
                 used.add((t.source.key, n))
                 rows.append(
                     _row(
@@ -748,7 +1040,7 @@ def build_rows(  # noqa: C901
                         t.paper,
                         n,
                         date,
-                        key,
+                        f"{i}, {_clean(head)}" if isinstance(key, int) else key,
                         printed,
                         t.percent,
                         coll,
@@ -830,7 +1122,7 @@ def _row(  # noqa: PLR0913
     notes = [note] if note else []
     if percent:
         notes.append(f"printed {printed} (percent)")
-    notes.append(f"date: when git blame says the line entered {src.repo}")
+    notes.append(f"date: when the line entered {src.repo} (git blame at the commit)")
     where = f"{src.repo}/{src.path}@{src.commit[:12]}: line {line}"
     if column:
         where += f", column {column}"
@@ -885,26 +1177,47 @@ def read_mirror(mirrors: Path):
             capture_output=True,
             text=True,
         ).stdout
-        blame = subprocess.run(
-            ["git", "--git-dir", str(git), "blame", "--line-porcelain", src.commit, "--", src.path],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        dates: list[str] = []
-        import datetime as dt
-
-        for b in blame.splitlines():
-            if b.startswith("author-time "):
-                ts = int(b.split()[1])
-                dates.append(dt.datetime.fromtimestamp(ts, dt.UTC).date().isoformat())
+        dates = _blame_dates(git, src)
         lines = text.split("\n")
-        cache[src.key] = {
-            i: (s, dates[i - 1]) for i, s in enumerate(lines, start=1) if i <= len(dates)
-        }
+        cache[src.key] = {i: (s, dates(i)) for i, s in enumerate(lines, start=1)}
         return cache[src.key]
 
     return read
+
+
+def _blame_dates(git: Path, src: Source):
+    """line -> the date git blame gives the line at the pinned commit; where the mirror
+    lacks the history blame needs, the date of the last commit of the file up to the
+    pinned one (the value was published by then)."""
+    import datetime as dt
+
+    run = subprocess.run(
+        ["git", "--git-dir", str(git), "blame", "--line-porcelain", src.commit, "--", src.path],
+        capture_output=True,
+        text=True,
+    )
+    if run.returncode == 0:
+        dates = [
+            dt.datetime.fromtimestamp(int(b.split()[1]), dt.UTC).date().isoformat()
+            for b in run.stdout.splitlines()
+            if b.startswith("author-time ")
+        ]
+        return lambda i: dates[i - 1] if i <= len(dates) else ""
+    last = (
+        subprocess.run(
+            ["git", "--git-dir", str(git), "log", "-1", "--format=%at", src.commit, "--", src.path],
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        or subprocess.run(
+            ["git", "--git-dir", str(git), "show", "-s", "--format=%at", src.commit],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
+    day = dt.datetime.fromtimestamp(int(last), dt.UTC).date().isoformat()
+    return lambda i: day
 
 
 def read_kept(path: Path = LINES_CSV):
@@ -944,6 +1257,8 @@ def build(read) -> tuple[str, str]:
     by_src: dict = {}
     for t in TABLES:
         by_src[t.source.key] = t.source
+        for other, _ in t.evidence_from:
+            by_src[other.key] = other
     for ln in LINES:
         by_src[ln.source.key] = ln.source
     for key, n in sorted(used):

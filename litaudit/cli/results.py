@@ -270,10 +270,20 @@ def add(
     data = {k: ("" if v is None else str(v)) for k, v in data.items()}
     with open_write(ctx) as store:
         rid = add_result(store, data, who=_who(who))
+        from dataclasses import replace
+
+        from litaudit.curation.consistency import check_values
+        from litaudit.curation.consistency_rows import values_of_rows
+        from litaudit.curation.rows import Row
+
+        vals = values_of_rows(store.con, [Row(1, data)], "")
+        flagged = check_values([replace(v, where=f"result #{rid}") for v in vals])
     if json_out:
-        print_json({"id": rid})
+        print_json({"id": rid, "flagged": [_finding_json(f) for f in flagged]})
     else:
         out.print(f"added result #{rid}")
+        for f in flagged:  # the value consistency check (README, "Value consistency")
+            out.print(f"flagged: {f.line()}")
 
 
 def _import_help() -> str:

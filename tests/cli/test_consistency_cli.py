@@ -121,3 +121,16 @@ def test_the_seeded_store_has_every_finding_curated(cli, seeded_db_file):
         (c["location"], c["system"], c["measure"], c["value"]) for c in curated
     }
     assert cli("results", "consistency", "--strict").exit_code == 0
+
+
+def test_results_add_flags_its_value(ref, tmp_path):
+    ref("results", "import", str(write_csv(tmp_path / "ok.csv", GOOD)))  # the paper
+    r = ref(
+        "results", "add", "--paper", "liu2005cikm", "--collection", "robust04", "-m", "P@10",
+        "--value", "0.4531", "--system", "best", "--role", "proposed", "--year", "2005",
+        "--location", "Table 3", "--json",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert [f["kind"] for f in d["flagged"]] == ["granularity"]
+    assert d["flagged"][0]["where"] == f"result #{d['id']}"

@@ -99,10 +99,10 @@ def test_percent_becomes_the_same_digits():
 
 def test_counts_and_spread():
     rs = rows()
-    assert len(rs) == 238
-    assert len({r["paper"] for r in rs}) == 15
-    assert len({r["collection"] for r in rs}) == 20
-    assert {r["role"] for r in rs} == {"proposed", "baseline"}
+    assert len(rs) == 387
+    assert len({r["paper"] for r in rs}) == 21
+    assert len({r["collection"] for r in rs}) == 24
+    assert {r["role"] for r in rs} == {"proposed", "baseline", "reproduction"}
     assert all(r["reporter"] == "authors" and r["source"] == "paper" for r in rs)
     assert min(int(r["paper_year"]) for r in rs) >= 2019
 
@@ -115,6 +115,7 @@ def test_kept_lines_equal_the_repositories():
     lit = load()
     read = lit.read_mirror(MIRRORS)
     sources = {t.source.key: t.source for t in [*lit.TABLES, *lit.LINES]}
+    sources |= {o.key: o for t in lit.TABLES for o, _ in t.evidence_from}
     for (repo, path, commit, n), r in kept().items():
         src = sources[(repo, path, commit)]
         if not (MIRRORS / repo.replace("/", "+") / "repo").is_dir():

@@ -178,7 +178,11 @@ def test_enumerations_are_valid():
         assert r["standard"] in ("true", "false"), where
         assert int(r["n_topics"]) > 0 and 1950 <= int(r["year"]) <= 2100, where
         if name == "literature.csv.gz":  # papers' own tables: named systems
-            assert r["source"] == "paper" and r["role"] in ("proposed", "baseline"), where
+            assert r["source"] == "paper" and r["role"] in (
+                "proposed",
+                "baseline",
+                "reproduction",
+            ), where
         elif r["source"] == "paper":
             assert (r["role"], r["system"]) in {
                 ("proposed", "best (proposed)"),
