@@ -164,16 +164,9 @@ def store_findings(
     ``annotations``: curated findings by (location, system, measure, value), as
     :func:`seed_annotations` reads them (a result's own notes are read too)."""
     annotations = annotations or {}
-    rows = con.execute(
-        """
-        SELECT r.id, r.source, COALESCE(p.bibkey, ''), COALESCE(r.track, ''),
-               r.collection_id, r.n_topics, r.measure, r.value_text, r.system, r.role,
-               COALESCE(r.location, ''), COALESCE(r.notes, '')
-        FROM results r LEFT JOIN papers p ON p.id = r.paper_id
-        WHERE r.status <> 'retracted'
-        ORDER BY r.id
-        """
-    ).fetchall()
+    from litaudit.store.consistency import check_rows
+
+    rows = check_rows(con)
     info = {}
     values = []
     for rid, source, bib, track, cid, n, measure, text, system, role, loc, notes in rows:
