@@ -172,6 +172,7 @@ class Line:
     role: str
     evidence: tuple[int, ...] = ()
     note: str = ""
+    percent: bool = False
 
 
 # ---------------------------------------------------------------- papers and sources
@@ -265,6 +266,16 @@ OM2_TELE_COCO = _src(
 )
 OM2_DPR = _src("OpenMatch/OpenMatch", "docs/models/dpr_bert-base_msmarco_qry-psg-encoder.md", OM2_C)
 OM2_T5 = _src("OpenMatch/OpenMatch", "docs/models/t5-ance.md", OM2_C)
+CONTRIEVER = _src(
+    "facebookresearch/contriever",
+    "README.md",
+    "39fb2201450cdba1648183737ed56d6b1bc33778",
+    782,
+    786,
+    787,
+    788,
+    789,
+)
 OPENMATCH_C = "fbf198ad5353e35b8b67ea7539783db61b32d1f2"
 OPENMATCH = _src("thunlp/OpenMatch", "v1/README.md", OPENMATCH_C, 259, 260, 261, 262)
 OPENMATCH_ADHOC = _src("thunlp/OpenMatch", "v1/docs/experiments-adhoc.md", OPENMATCH_C)
@@ -512,6 +523,18 @@ P_OM2_CARDS = Paper(
     "https://github.com/OpenMatch/OpenMatch/tree/8330192a607ecd66610bb82b6c8e408600def9a8/"
     "docs/models",
     "documentation dense",
+)
+
+P_CONTRIEVER = Paper(
+    "izacard2021arxiv",
+    "Izacard et al. (arXiv 2021)",
+    "Unsupervised Dense Information Retrieval with Contrastive Learning",
+    "Gautier Izacard, Mathilde Caron, Lucas Hosseini, Sebastian Riedel, Piotr Bojanowski, "
+    "Armand Joulin, Edouard Grave",
+    "arXiv",
+    2021,
+    "https://arxiv.org/abs/2112.09118",
+    "dense",
 )
 
 _DL19_NOTE = "the source says 'Test'; its download script fetches the TREC DL 2019 judgments"
@@ -964,7 +987,48 @@ _TILDE = [
     (TILDE2, P_TILDE2, 52, 53, "TILDEv2", "proposed", (25, 47)),
 ]
 _OM = r"MRR@10\(dev\): (?P<v>\d\.\d+)\.?$"
+# Contriever's BEIR nDCG@10 table is HTML, a cell a line: the header cells at lines
+# 167-182, the rows of Contriever (185-201) and Contriever-msmarco (204-220). Left out:
+# Touché-2020 (the first version of its judgments, line 162: no collection here) and the
+# average over the 15 datasets that includes it.
+_CONTRIEVER_COLUMNS = {
+    168: "beir/msmarco/dev",
+    169: "beir/trec-covid",
+    170: "beir/nfcorpus/test",
+    171: "beir/nq",
+    172: "beir/hotpotqa/test",
+    173: "beir/fiqa/test",
+    174: "beir/arguana",
+    176: "beir/quora/test",
+    177: "beir/cqadupstack",
+    178: "beir/dbpedia-entity/test",
+    179: "beir/scidocs",
+    180: "beir/fever/test",
+    181: "beir/climate-fever",
+    182: "beir/scifact/test",
+}
+_TD = r"^\s*<td>(?P<v>\d+\.\d+)</td>\s*$"
 LINES: list[Line] = [
+    *[
+        Line(
+            CONTRIEVER,
+            P_CONTRIEVER,
+            row + (header - 166),
+            _TD,
+            coll,
+            "nDCG@10",
+            system,
+            role,
+            (162, 166, header, row),
+            "BEIR (zero-shot); the table is HTML, one cell a line",
+            percent=True,
+        )
+        for row, system, role in (
+            (185, "Contriever", "proposed"),
+            (204, "Contriever-msmarco", "proposed"),
+        )
+        for header, coll in _CONTRIEVER_COLUMNS.items()
+    ],
     Line(
         PRPGRAPH,
         P_PRPGRAPH,
@@ -1198,7 +1262,7 @@ def build_rows(  # noqa: C901
                 date,
                 None,
                 m["v"],
-                False,
+                ln.percent,
                 ln.collection,
                 ln.measure,
                 ln.system,

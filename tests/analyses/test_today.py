@@ -236,7 +236,7 @@ def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
     )
     assert r.exit_code == 0, r.output
     assert "Claim audit: beir-scifact nDCG@10 (all sources), 300 topics" in r.output
-    assert "reported by mteb 132, authors 103, unknown 7" in r.output
+    assert "reported by mteb 132, authors 105, unknown 7" in r.output
     best = _audit(
         cli(
             "audit",
@@ -277,15 +277,15 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
         )
     )
     note = d["population"]
-    assert note["n"] == 248 and note["n_topics"] == 300
+    assert note["n"] == 250 and note["n_topics"] == 300
     assert {t["label"]: t["n"] for t in note["reporters"]} == {
         "mteb": 132,
-        "authors": 103,
+        "authors": 105,
         "unknown": 7,
         "pyserini": 6,
     }
     assert note["first_date"] == "2019-11-01" and note["n_undated"] == 0
-    assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 248 values")
+    assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 250 values")
     # Carterette's TREC-7 example is near Normal: no warning
     t7 = _audit(
         cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json", db=seeded_db_file)
@@ -300,10 +300,10 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     assert recent["stats"]["reference"]["n_results"] < 235
     assert all(c["result"]["date"] >= "2025-01-01" for c in recent["candidates"])
     authors = _audit(cli("audit", "best", *base, "--reporter", "authors", db=seeded_db_file))
-    assert authors["stats"]["reference"]["n_results"] == 103
+    assert authors["stats"]["reference"]["n_results"] == 105
     assert authors["population"]["filters"]["reporters"] == ["authors"]
     text = cli("audit", "best", *base[:-1], "--reporter", "authors", db=seeded_db_file).output
-    assert "reported by authors 103; dated " in text and "; filters: reporter authors." in text
+    assert "reported by authors 105; dated " in text and "; filters: reporter authors." in text
     window = _audit(
         cli(
             "audit",

@@ -46,7 +46,7 @@ def test_the_issue_lookups_say_what_the_store_holds(seeded):
     assert r.exit_code == 1
     assert r.stderr == (
         "Error: beir-scifact nDCG: 0 result(s); ndcg is nDCG without cutoff; beir-scifact "
-        "holds nDCG@10 (248); its other measures: R@100 (234), AP@10 (228), RR@10 (223), "
+        "holds nDCG@10 (250); its other measures: R@100 (234), AP@10 (228), RR@10 (223), "
         "R@1000 (6); no collection holds nDCG\n"
     )
     r = _claim(seeded, "-c", "dl19", "-m", "nDCG@10", "--value", "0.745")
@@ -214,8 +214,8 @@ def test_results_list_in_a_terminal_shows_a_page(seeded, monkeypatch):
     r = seeded("results", "list", "--sort", "value", "--desc")
     assert r.exit_code == 0
     lines = re.sub(r"\x1b\[[0-9;]*m", "", r.stdout).splitlines()  # no bold headers
-    assert lines[0] == "34925 results, the first 40"
-    assert lines[-1] == "34885 more: --all (or --limit N, --sort, a filter)"
+    assert lines[0] == "34953 results, the first 40"
+    assert lines[-1] == "34913 more: --all (or --limit N, --sort, a filter)"
     header = next(x for x in lines if "collection" in x)
     for h in ("id", "collection", "measure", "value", "system", "source", "year", "status"):
         assert re.search(rf"\b{h}\b", header), h

@@ -99,9 +99,9 @@ def test_percent_becomes_the_same_digits():
 
 def test_counts_and_spread():
     rs = rows()
-    assert len(rs) == 430
-    assert len({r["paper"] for r in rs}) == 23
-    assert len({r["collection"] for r in rs}) == 27
+    assert len(rs) == 458
+    assert len({r["paper"] for r in rs}) == 24
+    assert len({r["collection"] for r in rs}) == 28
     assert {r["role"] for r in rs} == {"proposed", "baseline", "reproduction"}
     assert all(r["reporter"] == "authors" and r["source"] == "paper" for r in rs)
     assert min(int(r["paper_year"]) for r in rs) >= 2019
