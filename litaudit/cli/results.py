@@ -276,10 +276,20 @@ def add(
     data = {k: ("" if v is None else str(v)) for k, v in data.items()}
     with open_write(ctx) as store:
         rid = add_result(store, data, who=_who(who))
+        from dataclasses import replace
+
+        from litaudit.curation.consistency import check_values
+        from litaudit.curation.consistency_rows import values_of_rows
+        from litaudit.curation.rows import Row
+
+        vals = values_of_rows(store.con, [Row(1, data)], "")
+        flagged = check_values([replace(v, where=f"result #{rid}") for v in vals])
     if json_out:
-        print_json({"id": rid})
+        print_json({"id": rid, "flagged": [_finding_json(f) for f in flagged]})
     else:
         out.print(f"added result #{rid}")
+        for f in flagged:  # the value consistency check (README, "Value consistency")
+            out.print(f"flagged: {f.line()}")
 
 
 def _import_help() -> str:
@@ -311,6 +321,13 @@ def import_(
         "measure, system, role): fail | skip | update.",
     ),
     who: str = WhoOpt,
+    consistency: str = typer.Option(
+        "flag",
+        "--consistency",
+        help="A value its measure's arithmetic does not allow (P@k over n topics not a "
+        "multiple of 1/(k n) at its digits, out of range, R@100 above R@1000): flag | "
+        "refuse | off.",
+    ),
     json_out: Json = False,
 ):
     from litaudit.curation.importer import import_files
@@ -327,6 +344,7 @@ def import_(
             dry_run=dry_run,
             on_existing=on_existing.strip().lower(),
             progress=bar,
+            consistency=consistency.strip().lower(),
         )
     _print_import(reports, json_out)
 
@@ -368,8 +386,9 @@ def _print_import(reports, json_out: bool) -> None:
                     "unchanged": r.unchanged,
                     "history": r.history,
                     "dry_run": r.dry_run,
+                    "flagged": [_finding_json(f) for f in p.findings],
                 }
-                for r, _ in reports
+                for r, p in reports
             ]
         )
         return
@@ -408,6 +427,17 @@ def _print_import(reports, json_out: bool) -> None:
             )
             if len(plan.results) > 50:
                 out.print(f"... and {len(plan.results) - 50} more")
+        for f in plan.findings:
+            out.print(f"flagged: {f.line()}" + (f" [other value: {f.other}]" if f.other else ""))
+
+
+def _finding_json(f) -> dict:
+    """A consistency finding as JSON (litaudit.curation.consistency.Finding)."""
+    from dataclasses import asdict
+
+    d = asdict(f)
+    d["explanations"] = list(f.explanations)
+    return d
 
 
 @app.command("edit")
@@ -638,3 +668,65 @@ def export(
     )
     msg = f"wrote {len(rows)} results{extra} to {output} ({f})"
     (err if output == STDOUT else out).print(msg)
+
+
+@app.command("consistency")
+def consistency_(
+    ctx: typer.Context,
+    open_only: bool = typer.Option(False, "--open", help="Only findings nobody curated."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 if any finding is open."),
+    json_out: Json = False,
+):
+    """Values their measure's arithmetic does not allow, over the whole store.
+
+    P@k over n topics is a multiple of 1/(k n), RR@1 of 1/n: a printed value no count
+    produces at its digits; a value out of its measure's range; two measures of one system
+    that contradict each other (R@100 above R@1000, 5 x P@5 above 10 x P@10). Each with
+    the possible explanations (transcription slip, another topic count, truncation,
+    mislabelled measure). Curated findings (the seeds' in seeds/consistency.csv, or a
+    result whose notes hold 'consistency: ...') are listed as such."""
+    from litaudit.curation.consistency_rows import seed_annotations, store_findings
+    from litaudit.render.console import out, print_json, table
+
+    with open_read(ctx) as store:
+        found = store_findings(
+            store.con, include_curated=not open_only, annotations=seed_annotations()
+        )
+    n_open = sum(1 for f in found if not f.curated)
+    if json_out:
+        print_json(
+            [
+                {
+                    "id": f.result_id,
+                    "location": f.location,
+                    "collection": f.collection,
+                    "system": f.system,
+                    **_finding_json(f.finding),
+                    "curated": f.curated,
+                }
+                for f in found
+            ]
+        )
+    else:
+        out.print(f"{len(found)} finding(s), {n_open} open, {len(found) - n_open} curated")
+        if found:
+            out.print(
+                table(
+                    None,
+                    ["id", "collection", "measure", "value", "system", "finding", "curated"],
+                    [
+                        (
+                            f.result_id,
+                            f.collection,
+                            f.finding.measure,
+                            f.finding.value,
+                            f.system,
+                            f.finding.line().split(": ", 1)[1],
+                            f.curated.removeprefix("consistency: ") or "open",
+                        )
+                        for f in found
+                    ],
+                )
+            )
+    if strict and n_open:
+        raise typer.Exit(1)

@@ -104,19 +104,44 @@ def sync(
             out.print(f"  {line}")
 
 
-def check(ctx: typer.Context, folder: Path = FolderArg, json_out: Json = False):
+def check(
+    ctx: typer.Context,
+    folder: Path = FolderArg,
+    consistency: str = typer.Option(
+        "flag",
+        "--consistency",
+        help="Values their measure's arithmetic does not allow (see `results consistency`): "
+        "flag (listed, exit 0) | refuse (problems, exit 1) | off.",
+    ),
+    json_out: Json = False,
+):
     """Check a store folder as `sync` would, for CI.
 
     Every problem with its file and line, exit code 1 if there is any (with --json, a
-    JSON list on stderr)."""
+    JSON list on stderr); values that fail the consistency check are flagged or refused
+    (--consistency)."""
     from litaudit.curation.sync import check_tree
     from litaudit.errors import ValidationFailed
     from litaudit.render.console import out, print_json
 
+    mode = consistency.strip().lower()
+    if mode not in ("flag", "refuse", "off"):
+        from litaudit.errors import ParameterError
+
+        raise ParameterError(f"--consistency: {consistency!r} is not one of flag, refuse, off")
     problems = check_tree(folder)
+    flagged = []
+    if mode != "off" and not problems:
+        from litaudit.curation.consistency_rows import as_problems, folder_findings
+
+        flagged = folder_findings(folder)
+        if mode == "refuse" and flagged:
+            problems = as_problems(flagged)
     if problems:
         raise ValidationFailed(problems)
     if json_out:
-        print_json([])
+        print_json([{"flagged": f.line(), "other": f.other} for f in flagged])
     else:
         out.print(f"{folder}: no problems")
+        for f in flagged:
+            out.print(f"flagged: {f.line()}" + (f" [other value: {f.other}]" if f.other else ""))
