@@ -496,7 +496,9 @@ def run_claim(
         shrinkage=shrunk,
         evidence=ev,
         per_dataset=per,
-        ranks=ranks_section(con, pop.collection_id, pop.measure, filters),
+        ranks=ranks_section(
+            con, pop.collection_id, pop.measure, filters, () if per is None else per.given
+        ),
     )
     if not save:
         return Audited(rep, None)
