@@ -571,7 +571,9 @@ def run_claim(
         record_gap=gap,
         winners_bias=bias,
         per_dataset=per,
-        ranks=ranks_section(con, pop.collection_id, pop.measure, filters),
+        ranks=ranks_section(
+            con, pop.collection_id, pop.measure, filters, () if per is None else per.given
+        ),
         resolution=claim_resolution(con, pop.collection_id, pop.measure, ca.value, holder.value),
     )
     if not save:
