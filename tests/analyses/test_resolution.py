@@ -178,7 +178,7 @@ def test_audit_matrix_corrects_its_winner(cli, seeded_db_file, shared_data):
 @pytest.mark.slow
 def test_audit_best_corrects_its_winner_with_a_measured_se(cli, seeded_db_file):
     args = ("audit", "best", "-c", "trec7", "-m", "AP", "--source", "official", "--no-save")
-    plain = _json(cli(*args, "--json", db=seeded_db_file))
+    plain = _json(cli(*args, "--se", "model", "--json", db=seeded_db_file))
     assert plain["result"]["winner"] is None  # the model's se: no correction, as no shrinkage
     r = cli(*args, "--se", "0.0155", db=seeded_db_file)
     assert (
