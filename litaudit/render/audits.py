@@ -36,6 +36,7 @@ from litaudit.analyses.extreme.wording import (
     luck_sentence,
     population_sentence,
     reference_sentence,
+    resampled_sentence,
     summary_null_sentence,
 )
 from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
@@ -157,6 +158,8 @@ def render_matrix(rep: MatrixAudit, audit_id: int | None) -> None:
     )
     if rep.interaction is not None:
         line(interaction_sentence(rep.interaction, rep.se_source, ref.se))
+    if rep.resampled is not None:
+        line(resampled_sentence(rep.resampled, th.max_threshold))
     out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
 
 

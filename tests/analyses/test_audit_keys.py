@@ -25,7 +25,7 @@ PINNED = {
     "claim": (3, "f7b6b9b20d70132f", "2c9eb66c297ba9ad"),
     "history": (2, "082b66bdb5f35111", "0875af17b3698863"),
     "baselines": (1, "7738d92f4971817d", "85e9fa3f04cdc3d2"),
-    "best-matrix": (2, "2701d3d7cf56a78a", "0082e652eb6cc955"),
+    "best-matrix": (2, "2701d3d7cf56a78a", "4eba1f35f0b2a56d"),
     "reuse-rao": (1, "47ef9addd5861c89", "-"),
     "reuse-lou": (1, "de17885f0d3fde48", "-"),
     "reuse-subcollections": (2, "7eaeb633ad9e6c09", "-"),  # its own and the verdict's

@@ -39,6 +39,7 @@ RENDER_MAY_READ = {
         "summary_null_sentence",
         "history_reference_sentence",
         "best_chance_sentence",
+        "resampled_sentence",
         "interaction_sentence",
         "population_sentence",
         "cited",
