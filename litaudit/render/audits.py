@@ -31,6 +31,7 @@ from litaudit.analyses.extreme.wording import (
     best_chance_sentence,
     cited,
     fmt_n_star,
+    history_chance_sentence,
     history_reference_sentence,
     interaction_sentence,
     luck_sentence,
@@ -426,6 +427,9 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
         + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
         + f"; {h.n_beyond} {step}s with the record above it."
     )
+    inspected = history_chance_sentence(rep.spread)
+    if inspected:
+        line(inspected)
     if rep.noise is not None:
         line(reference_sentence(rep.noise, h.N))
 

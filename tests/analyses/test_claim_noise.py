@@ -260,3 +260,16 @@ def test_equal_weight_means_use_their_effective_queries(seeded_store):
     assert some(plain.noise).n_effective is None
     h = H.run_history(con, "beir/mean", "nDCG@10", reference="final", se="model", save=False).result
     assert some(h.history).points[-1].se == pytest.approx(nc.sd / math.sqrt(some(nc.n_effective)))
+
+
+def test_history_says_when_the_null_is_false_by_inspection(seeded_store):
+    con = seeded_store.con
+    h = H.run_history(con, "msmarco-passage/dev/small", "RR@10", save=False).result
+    sp = some(h.spread)
+    assert some(h.noise).kind == "bound" and sp.false_by_inspection and sp.n_results == 199
+    # TREC-7 AP under its measured noise: 2.95 times, below 3: no such sentence
+    t7 = H.run_history(con, "trec7", "AP", save=False).result
+    assert not some(t7.spread).false_by_inspection
+    # under the model's se there is no spread check (its ratio is sqrt(n) by construction)
+    m = H.run_history(con, "trec7", "AP", se="model", save=False).result
+    assert m.spread is None

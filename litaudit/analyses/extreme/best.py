@@ -245,7 +245,7 @@ def _shrinkage(noise: NoiseChoice, mu: float, value: float) -> Shrinkage | None:
     return shrink(value, mu, noise.sd, noise.se)
 
 
-def _spread(noise: NoiseChoice, values) -> SpreadCheck | None:
+def spread_of(noise: NoiseChoice, values) -> SpreadCheck | None:
     """The spread check (not under the model's se: its ratio is sqrt(n) by construction)."""
     if noise.kind == "model" or noise.se_max is None:
         return None
@@ -309,7 +309,7 @@ def compute_best(
         citation=SOURCE,
         noise=noise,
         shrinkage=shrunk,
-        spread=_spread(noise, values),
+        spread=spread_of(noise, values),
         winners_bias=_winners_bias(noise, values, shrunk) if lookups is None else None,
     )
 
@@ -514,7 +514,7 @@ def run_claim(
     claimed = subject.value_text if subject else claimed
     ev, ca = claim_evidence.attach(con, pop, ca, evidence, claim_run, claimed, subject, holder)
     fp = fp if ev is None else fingerprint([fp, ev.fingerprint])
-    spread = _spread(noise, values)
+    spread = spread_of(noise, values)
     gap = record_gap(noise, ca.value, holder.value)
     bias = _winners_bias(noise, values, shrunk)
     found = wording.Found(

@@ -17,6 +17,7 @@ from litaudit.analyses.extreme.best import (
     population_noise,
     population_params,
     se_param,
+    spread_of,
     stored_audit,
 )
 from litaudit.analyses.extreme.noise import NoiseChoice
@@ -30,6 +31,7 @@ from litaudit.analyses.extreme.population import (
 from litaudit.errors import ParameterError
 from litaudit.stats import sequential
 from litaudit.stats.extreme import Sampling
+from litaudit.stats.noise import SpreadCheck
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -43,7 +45,9 @@ class HistoryReport:
     ``records[i]`` is the result holding the record in ``history.points[i]``.
     ``population`` states what the audit used; ``noise`` the standard error of the
     reference model and its source (for a running reference the model's se of each step
-    is that step's sd / sqrt(n); a measured or given se is the same at every step).
+    is that step's sd / sqrt(n); a measured, bound or given se is the same at every step);
+    ``spread`` whether the null of equally good systems is false by inspection for all the
+    results (None under the model's se).
     """
 
     collection_id: str
@@ -60,6 +64,7 @@ class HistoryReport:
     citation: str
     by: str = "year"
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
+    spread: SpreadCheck | None = None  # (None: stored before issue 30, or the model's se)
 
 
 HISTORY_STEPS = ("auto", "date", "year")
@@ -126,6 +131,7 @@ def run_history(
         citation=SOURCE,
         by=by,
         noise=noise,
+        spread=spread_of(noise, [r.value for r in rows]),
     )
     if not save:
         return Audited(rep, None)

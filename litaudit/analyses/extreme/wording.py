@@ -226,6 +226,21 @@ def best_chance_sentence(
     )
 
 
+def history_chance_sentence(spread: SpreadCheck | None) -> str | None:
+    """`audit history`: the null is false by inspection for all the results (None when it
+    is not, or under the model's se)."""
+    if spread is None or not spread.false_by_inspection:
+        return None
+    return (
+        f"Against chance: the null of {spread.n_results} equally good systems is false by "
+        f"inspection for all the results: they spread with sd {_f(spread.sd)}, "
+        f"{spread.ratio:.1f} times the largest standard error {_f(spread.se_max)} one of "
+        f"them can have (at least {spread.min_ratio:g} times: probability below "
+        f"{sci(defaults.P_FLOOR)} under that null). A step's p says how rarely the best of "
+        "that many equals reaches its record, which these systems are not."
+    )
+
+
 def gap_sentence(g: RecordGap, record: ResultRow) -> str:
     """'0.4400 is 0.0230 below the record 0.4630, 2.7 se of a difference (...)'."""
     how = (
