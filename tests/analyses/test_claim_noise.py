@@ -273,3 +273,19 @@ def test_history_says_when_the_null_is_false_by_inspection(seeded_store):
     # under the model's se there is no spread check (its ratio is sqrt(n) by construction)
     m = H.run_history(con, "trec7", "AP", se="model", save=False).result
     assert m.spread is None
+
+
+def test_dl19_passage_no_longer_gets_p_below_the_floor(seeded_store):
+    # issue 30: the TREC DL 2019 passage report opened with "p < 1e-6 ... N* = 63180116"
+    # (the model's se 0.0159 on 43 queries). No per-topic nDCG@10 is stored: the [0, 1]
+    # bound on 43 queries (0.0728) is what the data allow, and it is labelled as a bound
+    c = B.run_claim(
+        seeded_store.con, "dl19-passage", "nDCG@10", B.Claim(value=0.74), save=False
+    ).result
+    nc = some(c.noise)
+    assert nc.kind == "bound" and round(nc.se, 4) == 0.0728 and round(nc.model_se, 4) == 0.0159
+    assert not some(c.spread).false_by_inspection  # 1.37 times the largest bound
+    chance = next(a for a in c.answers if a.startswith("Against chance"))
+    assert "p < 1e-6" not in chance and "N* = 63180116" not in chance
+    assert c.stats.chance.p_value > 0.5
+    assert "a bound (kind bound)" in c.answers[-1]

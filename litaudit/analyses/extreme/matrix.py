@@ -111,6 +111,8 @@ def _matrix_se(scores: np.ndarray, se, alpha: float) -> tuple[TopicInteraction, 
         return inter, "given", se
     if se == "model":
         return inter, "model", None
+    if se == "bound":
+        raise LitauditError("--se bound: a score matrix measures its own noise; use the default")
     return inter, "interaction", inter.se
 
 
