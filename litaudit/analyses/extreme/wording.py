@@ -361,7 +361,7 @@ def se_source_sentence(nc: NoiseChoice) -> str:
         )
         return (
             f"the standard error {_f(nc.se)} measured as sqrt(MS_interaction / n) from the "
-            f"system x topic interaction of {pt.what} "
+            f"system x topic interaction of {pt.what} (kind measured) "
             f"({'asked with --se interaction' if nc.asked == 'interaction' else 'the default where per-topic scores are stored'}; "
             f"the model's sd / sqrt(n) would be {_f(nc.model_se)}); check: F = "
             f"{it.f_systems:.1f} for system differences on {it.df_systems} and "
