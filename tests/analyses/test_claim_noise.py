@@ -184,6 +184,13 @@ def test_trec7_claim_uses_the_measured_se(seeded_store):
     assert any(
         a.startswith("Gap to the record: 0.2450 is 0.1252 below the record") for a in c.answers
     )
+    # runs differ in noise: the threshold of the max with each system's se that of a
+    # reference run drawn at random is the one `audit matrix` finds by resampling the
+    # matrix's residuals (0.2600), above the pooled Normal one (0.2503)
+    mx = some(c.mixed)
+    assert mx.n_draws == 104 and abs(mx.threshold - 0.2600) < 0.003
+    assert mx.threshold > c.stats.chance.threshold and 0.25 < mx.p_value < 0.35
+    assert "Runs differ in noise: with each system's se" in c.answers[1]
     luck = next(a for a in c.answers if a.startswith("How much of the record is luck"))
     assert "B = tau^2 / (tau^2 + se^2) = 0.963" in luck and "winner's bias by resampling" in luck
     # the paper's own example keeps the model's se under --se model

@@ -103,3 +103,21 @@ def test_false_alarms_before_and_after_on_a_heteroscedastic_family():
         resampled += C.resampled_null(y, trials=300, seed=1000 + i).p_max <= 0.05
     assert normal / cases > 0.09
     assert resampled / cases < 0.09 and resampled < normal
+
+
+def test_mixed_noise_max_with_one_se_is_the_normal_max():
+    zq = StdExtremes.make(50, "exact", None, None).max_q(0.95)[0]
+    m = C.mixed_noise_max(0.3, 0.2, 50, [0.02], alpha=0.05, trials=20_000, seed=1)
+    assert m.threshold == pytest.approx(0.2 + 0.02 * zq, abs=3 * m.threshold_se + 1e-4)
+    from litaudit.stats.extreme import max_sf
+
+    # value 0.3 is 5 se above the mean: P(max of 50 >= it) = 1.4e-5, below the +1 floor
+    assert float(max_sf(0.3, 0.2, 0.02, 50)) < 1 / 20_001
+    assert 1 / 20_001 <= m.p_value <= 5 / 20_001
+    near = C.mixed_noise_max(0.245, 0.2, 50, [0.02], alpha=0.05, trials=20_000, seed=2)
+    assert near.p_value == pytest.approx(float(max_sf(0.245, 0.2, 0.02, 50)), abs=0.01)
+    # unequal noise with the same mean square: a higher threshold
+    het = C.mixed_noise_max(0.3, 0.2, 50, [0.01, 0.0265], alpha=0.05, trials=20_000, seed=1)
+    assert het.threshold > m.threshold
+    with pytest.raises(ParameterError, match="> 0"):
+        C.mixed_noise_max(0.3, 0.2, 5, [0.0], alpha=0.05, trials=100, seed=1)

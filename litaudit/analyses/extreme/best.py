@@ -54,6 +54,7 @@ from litaudit.analyses.extreme.population import (
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
+from litaudit.stats.calibrated import MixedNoiseMax, mixed_noise_max
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import (
     Shrinkage,
@@ -371,6 +372,7 @@ class ClaimReport:
     shrinkage: Shrinkage | None = None
     evidence: ClaimEvidence | None = None
     spread: SpreadCheck | None = None  # (None: stored before issue 30, or the model's se)
+    mixed: MixedNoiseMax | None = None  # (b) with the measured runs' own noise
     record_gap: RecordGap | None = None
     winners_bias: WinnersBias | None = None
 
@@ -517,8 +519,21 @@ def run_claim(
     spread = spread_of(noise, values)
     gap = record_gap(noise, ca.value, holder.value)
     bias = _winners_bias(noise, values, shrunk)
+    mixed = (
+        mixed_noise_max(
+            ca.value,
+            ca.chance.mu,
+            ca.chance.n_draws,
+            noise.run_ses,
+            alpha=model.alpha,
+            trials=defaults.RESAMPLED_NULL_TRIALS,
+            seed=defaults.RESAMPLED_NULL_SEED,
+        )
+        if noise.run_ses
+        else None
+    )
     found = wording.Found(
-        noise=noise, robust=robust, shrinkage=shrunk, spread=spread, gap=gap, bias=bias
+        mixed=mixed, noise=noise, robust=robust, shrinkage=shrunk, spread=spread, gap=gap, bias=bias
     )
     rep = ClaimReport(
         **population_fields(pop, filters),
@@ -536,6 +551,7 @@ def run_claim(
         spread=spread,
         record_gap=gap,
         winners_bias=bias,
+        mixed=mixed,
     )
     if not save:
         return Audited(rep, None)

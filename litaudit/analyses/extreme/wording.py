@@ -20,7 +20,7 @@ from litaudit import defaults
 from litaudit.analyses.extreme.noise import NoiseChoice, RecordGap, RobustCheck
 from litaudit.analyses.extreme.population import PopulationSummary, ResultRow, track_label
 from litaudit.analyses.wording import fmt_p, sci
-from litaudit.stats.calibrated import ResampledNull
+from litaudit.stats.calibrated import MixedNoiseMax, ResampledNull
 from litaudit.stats.claim import ClaimAudit
 from litaudit.stats.noise import Shrinkage, SpreadCheck, TopicInteraction, WinnersBias
 
@@ -169,7 +169,12 @@ def draws_phrase(a: ClaimAudit) -> str:
     return f"the claim and {c.n_other} other experiments (--n)"
 
 
-def chance_sentence(a: ClaimAudit, claim: str, spread: SpreadCheck | None = None) -> str:
+def chance_sentence(
+    a: ClaimAudit,
+    claim: str,
+    spread: SpreadCheck | None = None,
+    mixed: MixedNoiseMax | None = None,
+) -> str:
     """(b) The claim against chance; where the published results spread too widely to be
     N equally good systems (``spread.false_by_inspection``), that, with no p and no N*."""
     c = a.chance
@@ -201,11 +206,20 @@ def chance_sentence(a: ClaimAudit, claim: str, spread: SpreadCheck | None = None
         )
     ns = fmt_n_star(c.n_star, c.n_star_capped, c.n_star_cap)
     ns = f"N* {ns}" if ns.startswith(">") else f"N* = {ns}"
+    runs = (
+        ""
+        if mixed is None
+        else f" Runs differ in noise: with each system's se that of a measured reference run "
+        f"drawn at random, the threshold is {_f(mixed.threshold)} (Monte Carlo se "
+        f"{mixed.threshold_se:.4f}, {mixed.trials:,} simulations, seed {mixed.seed}) and "
+        f"{claim} {'is' if mixed.value > mixed.threshold else 'is not'} above it (p = "
+        f"{mixed.p_value:.3g})."
+    )
     return (
         f"Against chance: {head}. Under that null {c.expected_above_under_null:.3f} of "
         f"the {c.n_draws} draws are expected above {_f(c.threshold)}; {c.n_published_above} "
         f"of the {ref.n_results} published results are above it. {ns}: the number of "
-        f"experiments whose best reaches {claim} with probability {c.alpha:g}."
+        f"experiments whose best reaches {claim} with probability {c.alpha:g}.{runs}"
     )
 
 
@@ -447,6 +461,7 @@ class Found:
     spread: SpreadCheck | None = None
     gap: RecordGap | None = None
     bias: WinnersBias | None = None
+    mixed: MixedNoiseMax | None = None
 
 
 def claim_answers(
@@ -465,7 +480,7 @@ def claim_answers(
         line = robust_sentence(found.robust, a)
         if line:
             out.append(line)
-    out.append(chance_sentence(a, value, found.spread))
+    out.append(chance_sentence(a, value, found.spread, found.mixed))
     if found.gap is not None:
         out.append(gap_sentence(found.gap, record))
     out.append(interval_sentence(a, value))
