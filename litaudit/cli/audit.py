@@ -91,7 +91,7 @@ SeOpt = _optional(
     "--se",
     "Standard error of one result: measured (from a stored run archive's per-topic scores, "
     "else the store's reference noise; 'interaction' is its older name), bound "
-    "(sqrt(m(1-m)/n) of a [0, 1] measure), model (sd/sqrt(n)), or a value such as 0.0059 "
+    "(sqrt(m(1-m)/n) of a measure between 0 and 1), model (sd/sqrt(n)), or a value such as 0.0059 "
     "(default: measured where stored, else bound, else model).",
 )
 
