@@ -20,7 +20,8 @@ interval is calibrated, 0 when the noise cancels exactly) and the paper's chi-sq
 the pairs taken as independent (one random assignment per case).
 
 Run: .venv/bin/python bench/bench_calibration.py [--quick]   (400 cases per family;
---quick: 100). Then the order check: robust03's verdict with the participants renamed.
+--quick: 100). Then the families at the margin (issue 31, :func:`margin`) and the order
+check: robust03's verdict with the participants renamed.
 """
 
 from __future__ import annotations
@@ -137,7 +138,59 @@ def main() -> int:
         if kind == "deep" and r.reusable.rate + 2 * r.reusable.se < 0.80:
             ok = False
     print("requirements met within Monte Carlo error:", "yes" if ok else "NO")
+    ok = margin(coded, n) and ok
     return 0 if order_free(coded_path) and ok else 1
+
+
+# ------------------------------------------------------------------ at the margin (issue 31)
+MARGIN_FAMILIES = (  # (pool depth whose real loss pattern is scaled, true shift %)
+    (100, -1.0),
+    (20, -1.0),
+    (50, -2.0),
+    (100, -0.25),
+)
+
+
+def _ci(x: cal.Rate) -> str:
+    """A rate with its exact one-sided 95% Monte Carlo bounds."""
+    return f"{100 * x.rate:.1f}% [{100 * x.lower95:.1f}, {100 * x.upper95:.1f}]"
+
+
+def margin(coded, n: int) -> bool:
+    """Families whose true shift is known and lies at or near the margin
+    (litaudit/analyses/reuse/calibration.py, "at the margin"): robust03's real loss
+    pattern at a pool depth, scaled so that the shift over its 100 topics is exactly the
+    target, the topics resampled with replacement. Errors: at -1%, "reusable" and "lose"
+    (the truth is on the margin: both are wrong); at -2%, "reusable"; at -0.25%, "lose".
+    Requirement for the verdict's interval: every error at most 5% and coverage of the
+    90% interval at least 85% (each within two Monte Carlo standard errors). The mean
+    score taken as known (the interval before issue 31) and the delta method are shown
+    beside it."""
+    from litaudit.stats.holdout_shift import BOOT_T
+
+    ok = True
+    print(f"at the margin: robust03's loss pattern scaled, 100 topics resampled, {n} cases")
+    for f, (depth, target) in enumerate(MARGIN_FAMILIES):
+        t = time.perf_counter()
+        loss = cal.scaled_loss(coded, depth=depth, target_pct=target)
+        name = f"depth-{depth} loss x {loss.scale:.3f}: true shift {target:+.2f}%"
+        fams = cal.margin_family(
+            name, n, target, lambda rng, x=loss: cal.scaled_case(x, rng), seed=SEED + 100 + f
+        )
+        print(f"{name} [{time.perf_counter() - t:.0f} s]")
+        for method, r in fams.items():
+            errors = [r.reusable, r.lose] if target >= -1.0 else [r.reusable]
+            errors = [r.lose] if target > -1.0 else errors
+            print(
+                f"  {method}: reusable {_ci(r.reusable)}, lose {_ci(r.lose)}, "
+                f"inconclusive {_ci(r.inconclusive)}; covers the truth {_ci(r.covered)}, "
+                f"mean width {r.mean_width_pct:.3f}%"
+            )
+            if method == BOOT_T:
+                ok = ok and all(e.rate - 2 * e.se <= 0.05 for e in errors)
+                ok = ok and r.covered.rate + 2 * r.covered.se >= 0.85
+    print("margin requirements met within Monte Carlo error:", "yes" if ok else "NO")
+    return ok
 
 
 def order_free(db_path) -> bool:

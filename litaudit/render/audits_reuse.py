@@ -210,13 +210,18 @@ def render_agreement(result: ReuseAgreement, audit_id: int | None) -> None:
 def render_verdict(v: Verdict, audit_id: int | None) -> None:
     """The reusability verdict (`reuse verdict`, `audit show`): the decision in one
     sentence first, then its rows, then what is shown beside them."""
-    from litaudit.analyses.reuse.wording import decision_sentence, sites_sentence
+    from litaudit.analyses.reuse.wording import (
+        decision_sentence,
+        interval_sentence,
+        sites_sentence,
+    )
 
     out.print(decision_sentence(v))
     if v.decision is not None:
         if v.depth is not None:
             out.print(f"Pool depth {v.depth}: {v.depth_source}.")
         out.print(sites_sentence(v.decision.result))
+        out.print(interval_sentence(v.decision.result))
     name = v.collection_id or "score matrix"
     c = v.coverage
     out.print(

@@ -7,8 +7,8 @@ the same words.
 
 from __future__ import annotations
 
-from litaudit.analyses.reuse.decision import NO_DEPTH
-from litaudit.stats.holdout_shift import LOSE, REUSABLE, HoldoutShift
+from litaudit.analyses.reuse.decision import NO_DEPTH, NO_POOLS
+from litaudit.stats.holdout_shift import BOOT_T, KNOWN_MEAN, LOSE, REUSABLE, HoldoutShift
 
 NOISE_SOURCE = "Voorhees et al. 2014"
 FEW_SITES = 8  # ours: under 8 sites the site-level answer is about these sites only
@@ -74,6 +74,13 @@ def decision_sentence(v) -> str:
             f"judge, one row per depth below; evaluation noise is {v.margin_pct:g}% "
             f"({NOISE_SOURCE})."
         )
+    if v.outcome == NO_POOLS:
+        return (
+            f"No decision from {name}: one full-judgment score per run and topic does not "
+            "depend on which sites are held out of judging, so the shift is 0 by "
+            "construction and says nothing about reuse (a decision needs a run archive "
+            "with its qrels: --collection); the agreement analysis below is descriptive."
+        )
     reason = "; ".join(v.notes[:1]) or "no hold-out shift could be computed"
     return f"Not enough data for a reusability decision on {name}: {reason}."
 
@@ -96,3 +103,22 @@ def sites_sentence(r: HoldoutShift) -> str:
     if n < FEW_SITES:
         head += f"; with {n} sites this answer is about these sites, not sites in general"
     return head + "."
+
+
+def interval_sentence(r: HoldoutShift) -> str:
+    """How the interval of the relative shift was computed, with its se and the se with
+    the mean score taken as known (docs/STATISTICS.md, reusability)."""
+    if r.interval == KNOWN_MEAN:
+        return (
+            "Interval: the mean score taken as known (stored by a version before the "
+            "delta method; run the verdict again for the interval with it estimated)."
+        )
+    how = r.interval
+    if r.interval == BOOT_T:
+        how += f" ({r.resamples} resamples, seed {r.boot_seed}; Efron and Tibshirani 1993)"
+    if r.se_pct is not None and r.se_known_mean_pct is not None:
+        how += (
+            f"; se of the relative shift {r.se_pct:.3f}% by the delta method, "
+            f"{r.se_known_mean_pct:.3f}% with the mean score taken as known"
+        )
+    return f"Interval: {how}."
