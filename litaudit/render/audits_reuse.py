@@ -213,6 +213,7 @@ def render_verdict(v: Verdict, audit_id: int | None) -> None:
     from litaudit.analyses.reuse.wording import (
         decision_sentence,
         interval_sentence,
+        next_step,
         sites_sentence,
     )
 
@@ -222,6 +223,9 @@ def render_verdict(v: Verdict, audit_id: int | None) -> None:
             out.print(f"Pool depth {v.depth}: {v.depth_source}.")
         out.print(sites_sentence(v.decision.result))
         out.print(interval_sentence(v.decision.result))
+    step = next_step(v)
+    if step:
+        out.print(step)
     name = v.collection_id or "score matrix"
     c = v.coverage
     out.print(

@@ -452,8 +452,8 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     text = _cli(path, "--depth", "100")
     lines = " ".join(text.split()).split(" Pool depth 100: given with --depth. ")
     assert lines[0] == (
-        "At pool depth 100, runs of a site left out of judging score 1.22% lower (90% CI "
-        "0.94-1.58%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
+        "At pool depth 100, runs of a site left out of judging score 1.22% lower in AP (90% "
+        "CI 0.94-1.58%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
         "al. 2014): inconclusive."
     )
     assert lines[1].startswith(
@@ -462,8 +462,8 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     )
     flat = " ".join(_cli(path, "--depth", "1000").split())
     assert flat.startswith(
-        "At pool depth 1000, runs of a site left out of judging score 0.05% lower (90% CI "
-        "0.01-0.11%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
+        "At pool depth 1000, runs of a site left out of judging score 0.05% lower in AP (90% "
+        "CI 0.01-0.11%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
         "al. 2014): reusable within 1%."
     )
     flat = " ".join(_cli(path, "--depth", "10").split())
@@ -623,3 +623,75 @@ def test_verdict_renderer_escapes_stored_text():
     assert text.startswith(
         "With the given scores, runs of a site left out of judging score the same"
     )
+
+
+# ------------------------------------------------------------------ issue 31
+
+
+def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli):
+    assert cli("init").exit_code == 0
+    r = cli("collections", "depth", "robust03", "100")
+    assert r.exit_code == 1 and "give --source" in r.stderr
+    r = cli("collections", "depth", "robust03", "125", "--source", "first guess")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.strip() == "trec-robust-2003: pool depth none -> 125 (first guess)"
+    r = cli("collections", "depth", "robust03", "100", "--source", "S", "--reason", "read")
+    assert r.stdout.strip() == "trec-robust-2003: pool depth 125 -> 100 (S)"
+    r = cli("collections", "depth", "robust03", "--json")
+    data = json.loads(r.stdout)
+    assert data["depth"] == [100, "S"]
+    assert [(h["old_depth"], h["depth"], h["reason"]) for h in data["history"]] == [
+        (None, 125, None),
+        (125, 100, "read"),
+    ]
+    from litaudit.store.db import open_store
+
+    with open_store(cli.db, read_only=True) as store:
+        assert V.collection_depth(store.con, "trec-robust-2003") == (100, "S")
+
+
+@pytest.mark.slow
+def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
+    import shutil
+
+    path = tmp_path / "r03.duckdb"
+    shutil.copy(robust03[0], path)
+    flat = " ".join(_cli(path, "--depth", "100").split())
+    assert (
+        "Next step: about 201 topics at this variance would decide it (100 now); or judging "
+        "to depth 1000 would make it reusable within 1% (shift -0.05% at depth 1000, "
+        "computed on the same archive)." in flat
+    )
+    assert "Interval: studentized bootstrap over topics" in flat
+    flat = " ".join(_cli(path).split())
+    assert "Next step: record the pool depth with its source (`litaudit collections depth" in flat
+    # the new topics (2003) and the old ones (TREC 6-8) decided apart
+    new = " ".join(_cli(path, "--depth", "100", "--topics", "601-650").split())
+    assert new.startswith("On topics 601-650 (50 topics): at pool depth 100, ")
+    assert "reusable within 1%." in new.split(" Pool depth")[0]
+    old = " ".join(_cli(path, "--depth", "100", "--topics", "1-600").split())
+    assert old.startswith("On topics 1-600 (50 topics): ")
+    assert "new systems lose more than 1%." in old.split(" Pool depth")[0]
+
+
+@pytest.mark.slow
+def test_report_depth_decides_and_names_its_source(robust03, tmp_path):
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    path = tmp_path / "r03.duckdb"
+    shutil.copy(robust03[0], path)
+    args = ["--db", str(path), "report", "-c", "robust03", "-m", "AP"]
+    res = CliRunner().invoke(app, [*args, "--depth", "100"])
+    assert res.exit_code == 0, res.output
+    flat = " ".join(res.stdout.split())
+    assert "- Reusability: At pool depth 100, runs of a site left out of judging score" in flat
+    assert "Pool depth 100: given with --depth." in flat
+    assert "Next step: about 201 topics at this variance would decide it" in flat
+    res = CliRunner().invoke(app, args)  # no depth recorded: no decision, and what to do
+    flat = " ".join(res.stdout.split())
+    assert "No decision: the pool depth of trec-robust-2003 is not recorded" in flat
+    assert "Next step: record the pool depth with its source" in flat

@@ -265,10 +265,11 @@ def test_a_dry_run_import_does_not_migrate_an_outdated_database(cli, tmp_path):
     latest = migrations.code_version()
     con = duckdb.connect(str(cli.db))
     con.execute("DELETE FROM _migrations WHERE version = ?", [latest])  # as before it
+    previous = con.execute("SELECT max(version) FROM _migrations").fetchone()[0]  # gaps allowed
     con.close()
     r = cli("results", "import", str(tmp_path / "any.csv"), "--dry-run")
     assert r.exit_code == 1
-    assert f"database schema version {latest - 1} is older" in r.stderr
+    assert f"database schema version {previous} is older" in r.stderr
     assert "a dry run writes nothing, a migration included: run `litaudit db migrate`" in r.stderr
     con = duckdb.connect(str(cli.db), read_only=True)
     assert latest not in {v for (v,) in con.execute("SELECT version FROM _migrations").fetchall()}

@@ -49,6 +49,8 @@ RENDER_MAY_READ = {
         "outcome_words",
         "depth_sentence",
         "shift_words",
+        "interval_sentence",
+        "next_step",
     },
 }
 

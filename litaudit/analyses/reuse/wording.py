@@ -8,7 +8,14 @@ the same words.
 from __future__ import annotations
 
 from litaudit.analyses.reuse.decision import NO_DEPTH, NO_POOLS
-from litaudit.stats.holdout_shift import BOOT_T, KNOWN_MEAN, LOSE, REUSABLE, HoldoutShift
+from litaudit.stats.holdout_shift import (
+    BOOT_T,
+    INCONCLUSIVE,
+    KNOWN_MEAN,
+    LOSE,
+    REUSABLE,
+    HoldoutShift,
+)
 
 NOISE_SOURCE = "Voorhees et al. 2014"
 FEW_SITES = 8  # ours: under 8 sites the site-level answer is about these sites only
@@ -31,8 +38,9 @@ def _signed(x: float) -> str:
     return f"{_pct(x)}% {'lower' if x < 0 else 'higher'}"
 
 
-def shift_words(r: HoldoutShift) -> str:
-    """ "score 1.23% lower (90% CI 0.98-1.49%)": the shift and its interval in words."""
+def shift_words(r: HoldoutShift, measure: str | None = None) -> str:
+    """ "score 1.23% lower (90% CI 0.98-1.49%)": the shift and its interval in words
+    ("score 1.23% lower in AP (...)" with the ``measure``)."""
     level = f"{100 * r.level:.0f}% CI"
     lo, hi = r.ci.low, r.ci.high
     if r.shift_pct == 0 and lo == hi == 0:
@@ -44,14 +52,14 @@ def shift_words(r: HoldoutShift) -> str:
         ci = f"{level} {_pct(lo)}-{_pct(hi)}%"
     else:
         ci = f"{level} {_pct(lo)}% lower to {_pct(hi)}% higher"
-    return f"score {_pct(r.shift_pct)}% {way} ({ci})"
+    return f"score {_pct(r.shift_pct)}% {way}{f' in {measure}' if measure else ''} ({ci})"
 
 
-def depth_sentence(depth: int | None, r: HoldoutShift) -> str:
+def depth_sentence(depth: int | None, r: HoldoutShift, measure: str | None = None) -> str:
     """One row's finding as a sentence, with its outcome."""
     where = f"At pool depth {depth}, " if depth is not None else "With the given scores, "
     return (
-        f"{where}runs of a site left out of judging {shift_words(r)} on the topics it did "
+        f"{where}runs of a site left out of judging {shift_words(r, measure)} on the topics it did "
         f"not judge; evaluation noise is {r.margin_pct:g}% ({NOISE_SOURCE}): "
         f"{outcome_words(r.outcome, r.margin_pct)}."
     )
@@ -61,7 +69,14 @@ def decision_sentence(v) -> str:
     """The first line of `reuse verdict` and of the report's reusability section: one
     sentence a collection builder can act on (``v``: a :class:`~.verdict.Verdict`)."""
     if v.decision is not None:
-        return depth_sentence(v.decision.depth, v.decision.result)
+        text = depth_sentence(v.decision.depth, v.decision.result, v.measure)
+        if v.topics:
+            text = (
+                f"On topics {v.topics} ({v.decision.result.topics} topics): "
+                + text[0].lower()
+                + text[1:]
+            )
+        return text
     name = v.collection_id or "these scores"
     if v.outcome == NO_DEPTH and v.tests:
         lo = min(v.tests, key=lambda t: t.result.shift_pct)
@@ -122,3 +137,71 @@ def interval_sentence(r: HoldoutShift) -> str:
             f"{r.se_known_mean_pct:.3f}% with the mean score taken as known"
         )
     return f"Interval: {how}."
+
+
+def _topics_needed(r: HoldoutShift) -> int | None:
+    """Topics that would make the interval narrow enough to decide at this estimate and
+    this variance (half-width shrinking as 1 / sqrt(N)); None: no number of topics does
+    (the estimate sits on the margin)."""
+    half = (r.ci.high - r.ci.low) / 2
+    gap = (
+        (-r.margin_pct - r.shift_pct)
+        if r.shift_pct < -r.margin_pct
+        else (r.margin_pct - abs(r.shift_pct))
+    )
+    if not (gap > 0 and half > 0):
+        return None
+    return int(-(-r.topics * (half / gap) ** 2 // 1))
+
+
+def next_step(v) -> str:
+    """What to do next, for every outcome, with the figures behind it (``v``: a
+    :class:`~.verdict.Verdict`)."""
+    from litaudit.analyses.reuse.decision import NO_POOLS, NOT_ENOUGH
+
+    m = v.measure
+    deeper = ""
+    if v.decision is not None:
+        ok = [
+            t
+            for t in v.tests
+            if t.depth and t.depth > (v.depth or 0) and t.result.outcome == REUSABLE
+        ]
+        if ok:
+            t = ok[0]
+            deeper = (
+                f"judging to depth {t.depth} would make it reusable within {t.result.margin_pct:g}% "
+                f"(shift {t.result.shift_pct:+.2f}% at depth {t.depth}, computed on the same archive)"
+            )
+    if v.outcome == REUSABLE:
+        return (
+            f"Next step: the collection can be reused for {m} at pool depth {v.depth}; report "
+            f"new systems' {m} with the pool depth and its source ({v.depth_source})."
+        )
+    if v.outcome == LOSE:
+        tail = f"; {deeper}" if deeper else "; no depth computed here makes it reusable"
+        return (
+            f"Next step: do not compare new systems' {m} with the pooled runs' as is: judge "
+            f"their unjudged top documents, or report a measure that tolerates unjudged "
+            f"documents (bpref, condensed lists) beside {m}{tail}."
+        )
+    if v.outcome == INCONCLUSIVE:
+        r = v.decision.result
+        need = _topics_needed(r)
+        more = (
+            f"about {need} topics at this variance would decide it ({r.topics} now)"
+            if need is not None
+            else "the estimate lies on the margin: no number of topics decides it"
+        )
+        return "Next step: " + "; or ".join(x for x in (more, deeper) if x) + "."
+    if v.outcome == NO_DEPTH:
+        return (
+            f"Next step: record the pool depth with its source (`litaudit collections depth "
+            f"{v.collection_id} K --source ...`) or give --depth K; the rows below show the "
+            "shift at each depth."
+        )
+    if v.outcome == NO_POOLS:
+        return "Next step: import the runs and qrels (`litaudit runs import`) and decide on them."
+    if v.outcome == NOT_ENOUGH:
+        return "Next step: an archive of runs from at least 3 sites is needed for a decision."
+    return ""

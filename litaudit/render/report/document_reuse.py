@@ -50,6 +50,8 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
     reference values."""
     from litaudit.analyses.reuse.wording import (
         decision_sentence,
+        interval_sentence,
+        next_step,
         outcome_words,
         sites_sentence,
     )
@@ -60,6 +62,8 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
         if v.depth is not None:
             more.append(f"Pool depth {v.depth}: {v.depth_source}.")
         more.append(sites_sentence(v.decision.result))
+        more.append(interval_sentence(v.decision.result))
+    more.append(next_step(v))
     more.append(f"{v.coverage.note[:1].upper()}{v.coverage.note[1:]}.")
     out.append(Para(" ".join(more)))
     level = f"{100 * v.tests[0].result.level:.0f}% CI" if v.tests else "CI"
