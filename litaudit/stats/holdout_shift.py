@@ -50,6 +50,12 @@ shift 100 R against a margin of ``margin`` percent: with the 100 (1 - 2 alpha)% 
     inconclusive otherwise.
 The same interval over sites (each site's mean shift, m - 1 degrees of freedom) and each
 site's own interval over topics (the delta method as above) treat the sites as the unit.
+
+Sites as a sample: the interval above is about these sites' runs (the topics the only
+sample). A new site's runs differ from these by the site's own effect, so the decision
+about a new site (:func:`site_sample_interval`, ``new_site_ci``) takes the sites as a
+sample too: the two-way crossed random-effects interval of the mean over sites and
+topics, each site weighing the same.
 """
 
 from __future__ import annotations
@@ -117,6 +123,8 @@ class HoldoutShift:
     boot_seed: int | None = None
     se_pct: float | None = None  # se of the relative shift, % (None: stored before it)
     se_known_mean_pct: float | None = None  # 100 se / mean score, beside it
+    new_site_ci: Interval | None = None  # sites and topics as samples (None: stored before)
+    new_site_outcome: str | None = None  # the decision for a new site's runs
 
 
 def _sorted_sum(a: np.ndarray, axis: int) -> np.ndarray:
@@ -175,7 +183,7 @@ def _boot_t(z: np.ndarray, b: np.ndarray, r: float, se: float, boot: Bootstrap) 
     return np.sort(np.concatenate(out))
 
 
-def _ratio_interval(
+def ratio_interval(
     z: np.ndarray, b: np.ndarray, mean_score: float, level: float, boot: Bootstrap | None
 ) -> tuple[Interval, float, np.ndarray | None]:
     """100 mean(z) / mean score with its interval (module doc), in percent, and its se
@@ -193,6 +201,36 @@ def _ratio_interval(
         return Interval(100 * r, 100 * lo, 100 * hi, n - 1), 100 * se, t
     q = float(stats.t.ppf(0.5 + level / 2, n - 1)) if n > 1 else float("nan")
     return Interval(100 * r, 100 * (r - q * se), 100 * (r + q * se), n - 1), 100 * se, None
+
+
+def site_sample_interval(
+    zs: np.ndarray, b: np.ndarray, mean_score: float, level: float
+) -> Interval:
+    """The relative shift of a new site's runs, in percent, with its interval when both the
+    topics and the sites are samples (module doc, "sites as a sample"): ``zs`` is topics x
+    sites (each site's mean shift on each topic), ``b`` the topics' :func:`topic_means`.
+
+    The estimate is R = mean_ts zs / mean score (every site weighs the same). Its
+    variance is that of the grand mean of d_ts = zs_ts - R b_t in the two-way crossed
+    random-effects model without replication (Searle, Casella, McCulloch, Variance
+    Components, 1992, Section 4.5): (MS_sites + MS_topics - MS_residual) / (N m), with
+    Satterthwaite's (1946) degrees of freedom, divided by the mean score (the delta
+    method, as for the topics' interval)."""
+    n, m = zs.shape
+    r = float(np.sort(zs.ravel()).sum() / zs.size) / mean_score
+    d = zs - r * b[:, None]
+    grand = d.mean()
+    dt, ds = d.mean(axis=1), d.mean(axis=0)
+    ms_s = n * float(((ds - grand) ** 2).sum()) / (m - 1)
+    ms_t = m * float(((dt - grand) ** 2).sum()) / (n - 1)
+    e = d - dt[:, None] - ds[None, :] + grand
+    ms_e = float((e**2).sum()) / ((n - 1) * (m - 1))
+    total = max(ms_s + ms_t - ms_e, max(ms_s, ms_t))  # a negative component counts as 0
+    df_den = ms_s**2 / (m - 1) + ms_t**2 / (n - 1) + ms_e**2 / ((n - 1) * (m - 1))
+    df = total**2 / df_den if df_den > 0 else float(n * m - 1)
+    se = np.sqrt(total / (n * m)) / mean_score
+    q = float(stats.t.ppf(0.5 + level / 2, df))
+    return Interval(100 * r, 100 * (r - q * se), 100 * (r + q * se), int(round(df)))
 
 
 def topic_means(base: np.ndarray) -> np.ndarray:
@@ -224,7 +262,7 @@ def _site_shifts(zr, use, site, labels, level, b, margin_pct) -> tuple[SiteShift
         if cols.size == 0:
             continue
         zs = _sorted_sum(zr[:, cols], 1) / cols.size
-        sc = _ratio_interval(zs, b, float(np.mean(b)), level, None)[0]
+        sc = ratio_interval(zs, b, float(np.mean(b)), level, None)[0]
         if not np.isfinite(sc.low):
             sc = Interval(sc.estimate, sc.estimate, sc.estimate, sc.df)
         if abs(sc.high - sc.low) <= 1e-10 and abs(sc.estimate) <= 1e-10:  # percent
@@ -399,7 +437,7 @@ def shift_of_sums(
     scale = 100.0 / mean_score
     _, shift, se = _interval(z, level, scale)
     b = topic_means(base)
-    ci, se_pct, boot_t = _ratio_interval(z, b, mean_score, level, bootstrap)
+    ci, se_pct, boot_t = ratio_interval(z, b, mean_score, level, bootstrap)
     pct = ci.estimate
     if se > 1e-12 * max(1.0, abs(shift)) and se_pct > 0:
         t_low, t_high = (pct + margin_pct) / se_pct, (pct - margin_pct) / se_pct
@@ -413,9 +451,11 @@ def shift_of_sums(
         p_loss = 0.0 if shift < -margin else 1.0
         ci = Interval(shift * scale, shift * scale, shift * scale, ci.df)
     sites = _site_shifts(zr, use, site, labels, level, b, margin_pct)
-    site_ci = None
+    site_ci = new_ci = None
     if len(sites) >= 2:
         site_ci = _interval(np.array([x.shift_pct for x in sites]), level, 1.0)[0]
+        zs = site_topic_shifts(sums, site, n_subsets)[0]
+        new_ci = site_sample_interval(zs, b, mean_score, level)
     return HoldoutShift(
         topics=n_t,
         runs=int(use.sum()),
@@ -437,4 +477,17 @@ def shift_of_sums(
         boot_seed=None if bootstrap is None else bootstrap.seed,
         se_pct=float(se_pct) if np.isfinite(se_pct) else None,
         se_known_mean_pct=float(scale * se) if np.isfinite(se) else None,
+        new_site_ci=new_ci,
+        new_site_outcome=None if new_ci is None else decide_interval(new_ci, margin_pct),
     )
+
+
+def site_topic_shifts(sums: TopicSums, site_of_run, n_subsets: int):
+    """(zs, b): each site's mean shift on each topic (topics x sites with a scored run,
+    score points) and the topics' :func:`topic_means`, the input of
+    :func:`site_sample_interval`."""
+    site = np.asarray(site_of_run, dtype=np.int64)
+    zr, use = _topic_run_shifts(sums, n_subsets)
+    cols = [np.flatnonzero(use & (site == k)) for k in range(int(site.max()) + 1)]
+    zs = np.stack([_sorted_sum(zr[:, c], 1) / c.size for c in cols if c.size], axis=1)
+    return zs, topic_means(sums.base)

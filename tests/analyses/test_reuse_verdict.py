@@ -174,7 +174,10 @@ def test_sites_as_the_unit():
     assert r.sites[0].site == "s0" and r.sites[0].high < -1
     assert r.site_ci is not None and r.site_ci.df == 5
     text = sites_sentence(r)
-    assert text.startswith("Sites as the unit: 1 of 6 sites lose more than 1%")
+    assert text.startswith(
+        "Sites as the unit, each by its own 90% CI over topics: of 6 sites, 1 lose more "
+        "than 1%, 5 are within 1%, 0 are undecided"
+    )
     assert "with 6 sites this answer is about these sites" in text
 
 
@@ -188,7 +191,18 @@ def test_decision_sentence():
     table, subsets = _build(base, site, eps, b, names)
     r = holdout_shift(table, site, subsets, names=names)
     lo, hi = -r.ci.high, -r.ci.low
+    c = r.new_site_ci
+    assert c is not None and r.new_site_outcome == "lose"
     assert depth_sentence(100, r) == (
+        f"At pool depth 100, a new site's runs left out of judging would score "
+        f"{-c.estimate:.2f}% lower (90% CI {-c.high:.2f}-{-c.low:.2f}%) on the topics the "
+        "site did not judge, the sites and topics taken as samples; evaluation noise is 1% "
+        "(Voorhees et al. 2014): new systems lose more than 1%. These 6 sites' runs score "
+        f"{-r.shift_pct:.2f}% lower (90% CI {lo:.2f}-{hi:.2f}%), the topics the only "
+        "sample: lose more than 1%."
+    )
+    old = dataclasses.replace(r, new_site_ci=None, new_site_outcome=None)  # stored before
+    assert depth_sentence(100, old) == (
         f"At pool depth 100, runs of a site left out of judging score {-r.shift_pct:.2f}% "
         f"lower (90% CI {lo:.2f}-{hi:.2f}%) on the topics it did not judge; evaluation "
         "noise is 1% (Voorhees et al. 2014): new systems lose more than 1%."
@@ -452,19 +466,24 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     text = _cli(path, "--depth", "100")
     lines = " ".join(text.split()).split(" Pool depth 100: given with --depth. ")
     assert lines[0] == (
-        "At pool depth 100, runs of a site left out of judging score 1.22% lower in AP (90% "
-        "CI 0.94-1.58%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
-        "al. 2014): inconclusive."
+        "At pool depth 100, a new site's runs left out of judging would score 1.29% lower in "
+        "AP (90% CI 0.60-1.98%) on the topics the site did not judge, the sites and topics "
+        "taken as samples; evaluation noise is 1% (Voorhees et al. 2014): inconclusive. "
+        "These 16 sites' runs score 1.22% lower (90% CI 0.94-1.58%), the topics the only "
+        "sample: inconclusive."
     )
     assert lines[1].startswith(
-        "Sites as the unit: 4 of 16 sites lose more than 1% (their own 90% CI over topics "
-        "below -1%); the mean over sites is -1.29% (90% CI -1.93% to -0.65%, 15 df)."
+        "Sites as the unit, each by its own 90% CI over topics: of 16 sites, 4 lose more "
+        "than 1%, 6 are within 1%, 6 are undecided; the mean over sites is -1.29% (90% CI "
+        "-1.93% to -0.65%, 15 df)."
     )
     flat = " ".join(_cli(path, "--depth", "1000").split())
     assert flat.startswith(
-        "At pool depth 1000, runs of a site left out of judging score 0.05% lower in AP (90% "
-        "CI 0.01-0.11%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
-        "al. 2014): reusable within 1%."
+        "At pool depth 1000, a new site's runs left out of judging would score 0.05% lower "
+        "in AP (90% CI 0.11% lower to 0.01% higher) on the topics the site did not judge, "
+        "the sites and topics taken as samples; evaluation noise is 1% (Voorhees et al. "
+        "2014): reusable within 1%. These 16 sites' runs score 0.05% lower (90% CI "
+        "0.01-0.11%), the topics the only sample: within 1%."
     )
     flat = " ".join(_cli(path, "--depth", "10").split())
     assert flat.startswith("At pool depth 10, ") and "new systems lose more than 1%." in flat
@@ -528,8 +547,8 @@ def test_recorded_pool_depth_decides(robust03, tmp_path):
             "INSERT INTO pool_depths VALUES ('trec-robust-2003', 1000, 'a test source')"
         )
     lines = _cli(path).splitlines()
-    assert lines[0].startswith("At pool depth 1000, runs of a site left out of judging")
-    assert lines[0].endswith(": reusable within 1%.") and lines[1] == (
+    assert lines[0].startswith("At pool depth 1000, a new site's runs left out of judging")
+    assert lines[0].endswith("the topics the only sample: within 1%.") and lines[1] == (
         "Pool depth 1000: a test source."
     )
     lines = _cli(path, "--depth", "20").splitlines()
@@ -621,7 +640,7 @@ def test_verdict_renderer_escapes_stored_text():
     assert "\x1b" not in text and "\x07" not in text
     assert "[red]x[/red]" in text and "[bold]s1[/bold] +0.00%" in text
     assert text.startswith(
-        "With the given scores, runs of a site left out of judging score the same"
+        "With the given scores, a new site's runs left out of judging would score the same"
     )
 
 
@@ -658,9 +677,9 @@ def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
     shutil.copy(robust03[0], path)
     flat = " ".join(_cli(path, "--depth", "100").split())
     assert (
-        "Next step: about 201 topics at this variance would decide it (100 now); or judging "
-        "to depth 1000 would make it reusable within 1% (shift -0.05% at depth 1000, "
-        "computed on the same archive)." in flat
+        "Next step: about 90 sites at this variance would decide it (16 now, the interval "
+        "taken to narrow as 1/sqrt(sites)); or judging to depth 1000 would make it reusable "
+        "within 1% (shift -0.05% at depth 1000, computed on the same archive)." in flat
     )
     assert "Interval: studentized bootstrap over topics" in flat
     flat = " ".join(_cli(path).split())
@@ -688,9 +707,9 @@ def test_report_depth_decides_and_names_its_source(robust03, tmp_path):
     res = CliRunner().invoke(app, [*args, "--depth", "100"])
     assert res.exit_code == 0, res.output
     flat = " ".join(res.stdout.split())
-    assert "- Reusability: At pool depth 100, runs of a site left out of judging score" in flat
+    assert "- Reusability: At pool depth 100, a new site's runs left out of judging" in flat
     assert "Pool depth 100: given with --depth." in flat
-    assert "Next step: about 201 topics at this variance would decide it" in flat
+    assert "Next step: about 90 sites at this variance would decide it" in flat
     res = CliRunner().invoke(app, args)  # no depth recorded: no decision, and what to do
     flat = " ".join(res.stdout.split())
     assert "No decision: the pool depth of trec-robust-2003 is not recorded" in flat

@@ -51,6 +51,8 @@ RENDER_MAY_READ = {
         "shift_words",
         "interval_sentence",
         "next_step",
+        "site_counts",
+        "these_words",
     },
 }
 

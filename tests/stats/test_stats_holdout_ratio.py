@@ -113,3 +113,37 @@ def test_topic_positions():
     ):
         with pytest.raises(ParameterError, match=why):
             topic_positions(names, bad)
+
+
+def test_new_site_interval_without_site_effects_is_the_topics_one():
+    """zs[t, s] the same for every site: MS_sites = MS_residual = 0, the two-way variance
+    is MS_topics / (N m) = var_t / N, the delta method's over topics (Searle et al. 1992,
+    Section 4.5)."""
+    from litaudit.stats.holdout_shift import ratio_interval, site_sample_interval
+
+    rng = np.random.default_rng(2)
+    b = rng.uniform(0.2, 0.4, size=40)
+    a = -0.01 * b + rng.normal(0, 0.003, size=40)
+    zs = np.repeat(a[:, None], 5, axis=1)
+    two = site_sample_interval(zs, b, float(b.mean()), 0.9)
+    one = ratio_interval(a, b, float(b.mean()), 0.9, None)[0]
+    assert two.df == 39
+    assert (two.estimate, two.low, two.high) == pytest.approx((one.estimate, one.low, one.high))
+
+
+def test_new_site_interval_with_site_effects_only_is_the_sites_one():
+    """zs[t, s] = c_s (sites differ, topics do not): the variance is MS_sites / (N m) =
+    var_s(c) / m with m - 1 degrees of freedom, the t interval over sites."""
+    from scipy import stats as st
+
+    from litaudit.stats.holdout_shift import site_sample_interval
+
+    c = np.array([-0.004, -0.001, -0.0005, -0.002, -0.009, 0.0])
+    b = np.full(30, 0.25)
+    zs = np.tile(c, (30, 1))
+    two = site_sample_interval(zs, b, 0.25, 0.9)
+    se = c.std(ddof=1) / np.sqrt(c.size) / 0.25
+    q = st.t.ppf(0.95, c.size - 1)
+    assert two.df == c.size - 1
+    assert two.estimate == pytest.approx(100 * c.mean() / 0.25)
+    assert two.low == pytest.approx(100 * (c.mean() / 0.25 - q * se))

@@ -347,3 +347,70 @@ def scaled_case(
         name: (decide_interval(ci, margin_pct), ci.low, ci.high)
         for name, ci in ((BOOT_T, r.ci), (DELTA, d.ci), (KNOWN_MEAN, known))
     }
+
+
+# ------------------------------------------------------------------ sites as a sample
+# A family whose truth is about a new site: the real per-topic shifts of an archive's
+# sites at one pool depth (topics x sites), moved by one constant so that the mean over
+# its sites and topics is exactly ``target_pct`` of the mean score (the sites' own
+# effects kept); a case draws ``sites`` sites with replacement (the archive's sites stand
+# for the population of sites) and the topics with replacement, and decides from the
+# per-topic shifts (not a new pooling simulation: the shifts of the drawn sites as the
+# archive's pools gave them).
+
+
+@dataclass(frozen=True)
+class SiteSample:
+    """Per-topic shifts of an archive's sites (topics x sites, score points), moved so the
+    mean over sites and topics is ``target_pct`` % of the mean score, and the topics'
+    contributions to the mean score."""
+
+    depth: int
+    target_pct: float
+    zs: np.ndarray
+    b: np.ndarray
+
+
+def site_sample(coded, *, depth: int, target_pct: float) -> SiteSample:
+    """:class:`SiteSample` of ``coded``'s depth-``depth`` pools (its own sites)."""
+    from litaudit.analyses.reuse.holdout_pools import pool_scores
+    from litaudit.stats.holdout_shift import site_topic_shifts
+
+    site = np.asarray(coded.participant_of_run, dtype=np.int64)
+    ps = pool_scores(coded, site, k=defaults.AGREEMENT_K, depth=depth)
+    zs, b = site_topic_shifts(topic_sums(ps.ap, site, ps.subsets), site, len(ps.subsets))
+    zs = zs - zs.mean() + target_pct / 100 * b.mean()
+    return SiteSample(depth=depth, target_pct=target_pct, zs=zs, b=b)
+
+
+def site_case(
+    pop: SiteSample,
+    rng: np.random.Generator,
+    *,
+    sites: int,
+    alpha: float = defaults.REUSE_ALPHA,
+    margin_pct: float = defaults.REUSE_MARGIN_PCT,
+) -> dict[str, tuple[str, float, float]]:
+    """One case: ``sites`` sites and the topics drawn with replacement; the decision
+    (outcome, interval) for a new site (two-way random effects) and, beside it, the
+    interval over topics alone (the drawn sites taken as fixed)."""
+    from litaudit.stats.holdout_shift import decide_interval, ratio_interval, site_sample_interval
+
+    n_t, m = pop.zs.shape
+    ti, si = rng.integers(0, n_t, size=n_t), rng.integers(0, m, size=sites)
+    zs, b = pop.zs[ti][:, si], pop.b[ti]
+    level = 1 - 2 * alpha
+    two = site_sample_interval(zs, b, float(b.mean()), level)
+    one = ratio_interval(zs.mean(axis=1), b, float(b.mean()), level, None)[0]
+    return {
+        "a new site (sites and topics as samples)": (
+            decide_interval(two, margin_pct),
+            two.low,
+            two.high,
+        ),
+        "topics only (the drawn sites as fixed)": (
+            decide_interval(one, margin_pct),
+            one.low,
+            one.high,
+        ),
+    }

@@ -268,7 +268,7 @@ def _outcome(rows: tuple[DepthShift, ...], depth: int | None) -> tuple[str, Dept
     if depth is None:
         return NO_DEPTH, None
     row = next(r for r in rows if r.depth == depth)
-    return row.result.outcome, row
+    return row.result.new_site_outcome or row.result.outcome, row  # about a new site's runs
 
 
 def _depth_notes(cid: str, depth: int | None, depths, shown: int) -> list[str]:

@@ -38,30 +38,55 @@ def _signed(x: float) -> str:
     return f"{_pct(x)}% {'lower' if x < 0 else 'higher'}"
 
 
+def _ci_words(est: float, lo: float, hi: float, level: float, measure: str | None) -> str:
+    """ "score 1.23% lower in AP (90% CI 0.98-1.49%)"."""
+    level_s = f"{100 * level:.0f}% CI"
+    if est == 0 and lo == hi == 0:
+        return f"score the same ({level_s} 0.00-0.00%)"
+    way = "lower" if est < 0 else "higher"
+    if hi <= 0:
+        ci = f"{level_s} {_pct(hi)}-{_pct(lo)}%"
+    elif lo >= 0:
+        ci = f"{level_s} {_pct(lo)}-{_pct(hi)}%"
+    else:
+        ci = f"{level_s} {_pct(lo)}% lower to {_pct(hi)}% higher"
+    return f"score {_pct(est)}% {way}{f' in {measure}' if measure else ''} ({ci})"
+
+
 def shift_words(r: HoldoutShift, measure: str | None = None) -> str:
     """ "score 1.23% lower (90% CI 0.98-1.49%)": the shift and its interval in words
     ("score 1.23% lower in AP (...)" with the ``measure``)."""
-    level = f"{100 * r.level:.0f}% CI"
-    lo, hi = r.ci.low, r.ci.high
-    if r.shift_pct == 0 and lo == hi == 0:
-        return f"score the same ({level} 0.00-0.00%)"
-    way = "lower" if r.shift_pct < 0 else "higher"
-    if hi <= 0:
-        ci = f"{level} {_pct(hi)}-{_pct(lo)}%"
-    elif lo >= 0:
-        ci = f"{level} {_pct(lo)}-{_pct(hi)}%"
-    else:
-        ci = f"{level} {_pct(lo)}% lower to {_pct(hi)}% higher"
-    return f"score {_pct(r.shift_pct)}% {way}{f' in {measure}' if measure else ''} ({ci})"
+    return _ci_words(r.shift_pct, r.ci.low, r.ci.high, r.level, measure)
+
+
+def these_words(outcome: str, margin_pct: float) -> str:
+    """The outcome of these sites' runs in words."""
+    if outcome == REUSABLE:
+        return f"within {margin_pct:g}%"
+    if outcome == LOSE:
+        return f"lose more than {margin_pct:g}%"
+    return outcome
 
 
 def depth_sentence(depth: int | None, r: HoldoutShift, measure: str | None = None) -> str:
-    """One row's finding as a sentence, with its outcome."""
+    """One row's finding as a sentence, with its outcome: a new site's runs (sites and
+    topics as samples) and these sites' runs (topics the only sample); these sites'
+    alone for a row stored before the new-site interval."""
     where = f"At pool depth {depth}, " if depth is not None else "With the given scores, "
+    noise = f"evaluation noise is {r.margin_pct:g}% ({NOISE_SOURCE})"
+    new, decided = r.new_site_ci, r.new_site_outcome
+    if new is None or decided is None:
+        return (
+            f"{where}runs of a site left out of judging {shift_words(r, measure)} on the "
+            f"topics it did not judge; {noise}: {outcome_words(r.outcome, r.margin_pct)}."
+        )
+    n = len(r.sites)
     return (
-        f"{where}runs of a site left out of judging {shift_words(r, measure)} on the topics it did "
-        f"not judge; evaluation noise is {r.margin_pct:g}% ({NOISE_SOURCE}): "
-        f"{outcome_words(r.outcome, r.margin_pct)}."
+        f"{where}a new site's runs left out of judging would "
+        f"{_ci_words(new.estimate, new.low, new.high, r.level, measure)} on the topics the "
+        f"site did not judge, the sites and topics taken as samples; {noise}: "
+        f"{outcome_words(decided, r.margin_pct)}. These {n} sites' runs "
+        f"{shift_words(r)}, the topics the only sample: {these_words(r.outcome, r.margin_pct)}."
     )
 
 
@@ -100,14 +125,25 @@ def decision_sentence(v) -> str:
     return f"Not enough data for a reusability decision on {name}: {reason}."
 
 
+def site_counts(r: HoldoutShift) -> tuple[int, int, int]:
+    """Sites whose runs lose more than the margin, are within it, are undecided (each
+    by its own interval over topics)."""
+    m = r.margin_pct
+    lose = sum(s.high < -m for s in r.sites)
+    within = sum(-m < s.low and s.high < m for s in r.sites)
+    return lose, within, len(r.sites) - lose - within
+
+
 def sites_sentence(r: HoldoutShift) -> str:
-    """Sites as the unit: the interval over sites and the sites losing more than the
-    margin (each by its own interval over topics)."""
+    """Sites as the unit: how many sites' runs lose more than the margin, are within it,
+    are undecided (each by its own interval over topics), and the interval over sites."""
     n = len(r.sites)
-    losing = sum(s.loses for s in r.sites)
+    lose, within, undecided = site_counts(r)
     level = f"{100 * r.level:.0f}% CI"
-    head = f"Sites as the unit: {losing} of {n} sites lose more than {r.margin_pct:g}% " + (
-        f"(their own {level} over topics below -{r.margin_pct:g}%)"
+    head = (
+        f"Sites as the unit, each by its own {level} over topics: of {n} sites, {lose} "
+        f"lose more than {r.margin_pct:g}%, {within} are within {r.margin_pct:g}%, "
+        f"{undecided} are undecided"
     )
     if r.site_ci is not None:
         c = r.site_ci
@@ -139,19 +175,15 @@ def interval_sentence(r: HoldoutShift) -> str:
     return f"Interval: {how}."
 
 
-def _topics_needed(r: HoldoutShift) -> int | None:
-    """Topics that would make the interval narrow enough to decide at this estimate and
-    this variance (half-width shrinking as 1 / sqrt(N)); None: no number of topics does
+def _needed(est: float, lo: float, hi: float, margin: float, n: int) -> int | None:
+    """The sample size that would make the interval narrow enough to decide at this
+    estimate and this variance (half-width shrinking as 1 / sqrt(n)); None: none does
     (the estimate sits on the margin)."""
-    half = (r.ci.high - r.ci.low) / 2
-    gap = (
-        (-r.margin_pct - r.shift_pct)
-        if r.shift_pct < -r.margin_pct
-        else (r.margin_pct - abs(r.shift_pct))
-    )
+    half = (hi - lo) / 2
+    gap = (-margin - est) if est < -margin else (margin - abs(est))
     if not (gap > 0 and half > 0):
         return None
-    return int(-(-r.topics * (half / gap) ** 2 // 1))
+    return int(-(-n * (half / gap) ** 2 // 1))
 
 
 def next_step(v) -> str:
@@ -187,11 +219,15 @@ def next_step(v) -> str:
         )
     if v.outcome == INCONCLUSIVE:
         r = v.decision.result
-        need = _topics_needed(r)
+        c, n, unit = r.ci, r.topics, "topics"
+        if r.new_site_ci is not None:  # the decision is a new site's: more sites
+            c, n, unit = r.new_site_ci, len(r.sites), "sites"
+        need = _needed(c.estimate, c.low, c.high, r.margin_pct, n)
         more = (
-            f"about {need} topics at this variance would decide it ({r.topics} now)"
+            f"about {need} {unit} at this variance would decide it ({n} now, the interval "
+            f"taken to narrow as 1/sqrt({unit}))"
             if need is not None
-            else "the estimate lies on the margin: no number of topics decides it"
+            else f"the estimate lies on the margin: no number of {unit} decides it"
         )
         return "Next step: " + "; or ".join(x for x in (more, deeper) if x) + "."
     if v.outcome == NO_DEPTH:
