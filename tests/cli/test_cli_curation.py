@@ -265,7 +265,9 @@ def test_a_dry_run_import_does_not_migrate_an_outdated_database(cli, tmp_path):
     latest = migrations.code_version()
     con = duckdb.connect(str(cli.db))
     con.execute("DELETE FROM _migrations WHERE version = ?", [latest])  # as before it
-    previous = con.execute("SELECT max(version) FROM _migrations").fetchone()[0]  # gaps allowed
+    row = con.execute("SELECT max(version) FROM _migrations").fetchone()  # gaps allowed
+    assert row is not None
+    previous = row[0]
     con.close()
     r = cli("results", "import", str(tmp_path / "any.csv"), "--dry-run")
     assert r.exit_code == 1

@@ -337,9 +337,10 @@ def scaled_case(
     idx = rng.integers(0, loss.topics, size=loss.topics)
     boot = Bootstrap(resamples=resamples, seed=int(rng.integers(2**31)))
     sums = loss.sums.take(idx)
-    kw = dict(margin_pct=margin_pct, alpha=alpha)
-    r = shift_of_sums(sums, loss.site, loss.n_subsets, bootstrap=boot, **kw)
-    d = shift_of_sums(sums, loss.site, loss.n_subsets, **kw)
+    r = shift_of_sums(
+        sums, loss.site, loss.n_subsets, margin_pct=margin_pct, alpha=alpha, bootstrap=boot
+    )
+    d = shift_of_sums(sums, loss.site, loss.n_subsets, margin_pct=margin_pct, alpha=alpha)
     q = float(st.t.ppf(1 - alpha, loss.topics - 1))
     half = q * (d.se_known_mean_pct or 0.0)
     known = Interval(d.shift_pct, d.shift_pct - half, d.shift_pct + half, d.ci.df)
