@@ -714,3 +714,11 @@ def test_report_depth_decides_and_names_its_source(robust03, tmp_path):
     flat = " ".join(res.stdout.split())
     assert "No decision: the pool depth of trec-robust-2003 is not recorded" in flat
     assert "Next step: record the pool depth with its source" in flat
+
+
+def test_topics_is_for_a_stored_archive(cli, tmp_path):
+    scores = tmp_path / "s.csv"
+    scores.write_text("topic,a,b,c\n1,0.1,0.2,0.3\n2,0.2,0.3,0.1\n")
+    r = cli("reuse", "verdict", "--scores", str(scores), "--pseudo-sites", "3", "--topics", "1-2")
+    assert r.exit_code == 1
+    assert "--topics applies to a stored archive (--collection), not --scores" in r.stderr

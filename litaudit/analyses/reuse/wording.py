@@ -214,7 +214,8 @@ def next_step(v) -> str:
         tail = f"; {deeper}" if deeper else "; no depth computed here makes it reusable"
         return (
             f"Next step: do not compare new systems' {m} with the pooled runs' as is: judge "
-            f"their unjudged top documents, or report a measure that tolerates unjudged "
+            f"their unjudged top documents (Judged@10 shows how many there are: `litaudit "
+            f"runs eval -m Judged@10`), or report a measure that tolerates unjudged "
             f"documents (bpref, condensed lists) beside {m}{tail}."
         )
     if v.outcome == INCONCLUSIVE:

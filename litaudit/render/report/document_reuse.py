@@ -66,9 +66,9 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
         decision_sentence,
         interval_sentence,
         next_step,
-        outcome_words,
         site_counts,
         sites_sentence,
+        these_words,
     )
 
     out: list = [Para(f"{decision_sentence(v)} ({cite(r.verdict_audit)})")]
@@ -100,7 +100,7 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
                     + (" (decides)" if t.depth is not None and t.depth == v.depth else ""),
                     f"{t.result.shift_pct:+.2f}%",
                     f"{t.result.ci.low:+.2f}% to {t.result.ci.high:+.2f}%",
-                    outcome_words(t.result.outcome, t.result.margin_pct),
+                    these_words(t.result.outcome, t.result.margin_pct),
                     *_new_site(t.result),
                     " / ".join(map(str, site_counts(t.result))),
                 )
