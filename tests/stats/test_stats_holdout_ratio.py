@@ -147,3 +147,31 @@ def test_new_site_interval_with_site_effects_only_is_the_sites_one():
     assert two.df == c.size - 1
     assert two.estimate == pytest.approx(100 * c.mean() / 0.25)
     assert two.low == pytest.approx(100 * (c.mean() / 0.25 - q * se))
+
+
+def test_a_shift_stored_before_issue_31_decodes_with_its_defaults():
+    """The JSON of a HoldoutShift as the previous version stored it (no interval, se_pct,
+    new-site fields): it decodes, says its interval took the mean score as known, and the
+    sentence falls back to these sites' runs."""
+    import json
+
+    from litaudit.analyses.reuse.wording import depth_sentence, interval_sentence
+    from litaudit.codec import decode
+    from litaudit.stats.holdout_shift import KNOWN_MEAN, HoldoutShift
+
+    old = json.loads(
+        '{"topics": 100, "runs": 17, "mean_score": 0.28, "shift": -0.0034, '
+        '"shift_pct": -1.22, "se": 0.00043, "level": 0.9, "margin_pct": 1.0, '
+        '"ci": {"estimate": -1.22, "low": -1.48, "high": -0.97, "df": 99}, '
+        '"outcome": "inconclusive", "p_equivalence": 0.9, "p_loss": 0.1, "sites": [], '
+        '"site_ci": null, "per_run": []}'
+    )
+    r = decode(HoldoutShift, old)
+    assert r.interval == KNOWN_MEAN and r.se_pct is None and r.new_site_ci is None
+    assert r.ci.low == -1.48 and r.outcome == "inconclusive"
+    assert interval_sentence(r).startswith("Interval: the mean score taken as known")
+    assert depth_sentence(100, r) == (
+        "At pool depth 100, runs of a site left out of judging score 1.22% lower (90% CI "
+        "0.97-1.48%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
+        "al. 2014): inconclusive."
+    )
