@@ -57,6 +57,9 @@ RAO_MEASURE = "Rprec"  # Voorhees et al. 2014, Sec. 3, Figure 1: RAO beside R-pr
 LOU_MEASURE = "AP"  # Voorhees et al. 2014, Sec. 4, Figure 2: LOU compares MAP
 LOU_MIN_MAP = 0.1  # Voorhees et al. 2014, Sec. 4, Table 2: automatic runs, MAP >= 0.1
 LOU_NOISE_PCT = 1.0  # Voorhees et al. 2014, Sec. 4: a change within 1% is noise
+REUSE_BOOTSTRAP = 1999  # ours: resamples of the verdict's studentized bootstrap over topics
+# (issue 31; bench/bench_calibration.py, the margin families)
+REUSE_BOOTSTRAP_SEED = 31  # ours: its seed (its own procedure)
 SUBCOLLECTION_PERMUTATIONS = 1000  # Sanderson et al. 2012, Sec. 3.2: 1,000 random splits
 LOU_DEPTHS = (10, 20, 50, 100, 1000)  # ours: pool depths tried when the depth is unknown
 # (Carterette et al. 2010 Sec. 4.3 tried 10, 20, 50, 100; 1000 =

@@ -122,6 +122,15 @@ _DECLARED = (
         trec_eval="bpref",
         binary=True,
     ),
+    Measure(
+        "Judged",
+        REQUIRED,
+        "share of the top k documents that are judged (any grade; unjudged ones count as "
+        "missing), how far a score rests on unjudged documents",
+        "MacAvaney, Macdonald, Ounis, ECIR 2022 (ir_measures 'Judged@k'); Sakai and Kando, "
+        "Information Retrieval 2008 (condensed lists)",
+        ("judged",),
+    ),
 )
 FAMILIES: dict[str, Measure] = {m.name: m for m in _DECLARED}
 

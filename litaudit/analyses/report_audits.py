@@ -85,7 +85,7 @@ def prepare_report(
     measure: str | None = None,
     claim: float | None = None,
     note: Note | None = None,
-    subcollections: bool = False,
+    subcollections: bool | ReuseAsked = False,
     filters: Filters = Filters(),
     evidence: Any = None,
     progress: Callable[..., None] | None = None,
@@ -102,7 +102,8 @@ def prepare_report(
     not a report that could not check it). ``subcollections`` adds Sanderson et al.'s
     sub-collection test to the reusability verdict (as `reuse verdict --subcollections`;
     off by default there and here: its random splits are most of the verdict's time); a
-    stored verdict that has it is used either way. ``evidence``
+    stored verdict that has it is used either way; a :class:`ReuseAsked` gives it with the
+    pool depth to decide at (`report --depth`). ``evidence``
     (:class:`litaudit.analyses.extreme.claim_evidence.Asked`): the claim's run, runs to compare
     with and its baseline, for the claim audit (a claim given only as a run takes its
     value from it). The connection must be writable. ``progress``: told of the
@@ -145,7 +146,9 @@ def prepare_report(
         from litaudit.analyses.audits import get_audit
 
         claim = get_audit(con, claimed.audit_id).result.value  # the run's value
-    n_runs, verdict, notes = _reuse(con, ref.id, note, subcollections, progress)
+    reuse = subcollections if isinstance(subcollections, ReuseAsked) else None
+    reuse = reuse or ReuseAsked(subcollections=bool(subcollections))
+    n_runs, verdict, notes = _reuse(con, ref.id, note, reuse, progress)
     return ReportAudits(
         ref.id,
         measures,
@@ -172,8 +175,17 @@ def n_stored_runs(con, collection_id: str) -> int:
         return 0
 
 
+@dataclass(frozen=True, kw_only=True)
+class ReuseAsked:
+    """What the report's reusability verdict is asked with: the sub-collection test, and
+    the pool depth to decide at (None: the collection's recorded one)."""
+
+    subcollections: bool = False
+    depth: int | None = None
+
+
 def _reuse(
-    con, cid: str, note: Note, subcollections: bool = False, progress=None
+    con, cid: str, note: Note, reuse: ReuseAsked, progress=None
 ) -> tuple[int, int | None, list[str]]:
     """(runs stored, verdict audit, notes): the reusability audits. The agreement in
     significance the report shows is the verdict's own (over its random assignments)."""
@@ -191,16 +203,18 @@ def _reuse(
     from litaudit.analyses.reuse.coded_archive import load_coded
     from litaudit.analyses.reuse.verdict import VerdictSettings, run_verdict, verdict_steps
 
+    subcollections, depth = reuse.subcollections, reuse.depth
     # by topic ranges (issue 24), unless the sub-collection analysis needs it whole
     loaded = load_coded(con, cid) if subcollections else load_ranged(con, cid)
-    verdict = _stored_verdict(con, cid, loaded[1].fingerprint, subcollections)
+    verdict = _stored_verdict(con, cid, loaded[1].fingerprint, subcollections, depth)
     if verdict is None:
         what = "RAO, LOU, sub-collections, agreement" if subcollections else "RAO, LOU, agreement"
         note(f"running the reusability audits of {cid} ({what})")
-        asked = VerdictSettings(subcollections=subcollections)
+        asked = VerdictSettings(subcollections=subcollections, depth=depth)
         if progress is not None:  # the verdict's steps announced, then done
             n = asked.splits.permutations
-            progress(0, total=verdict_steps((), asked.assignments, n, subcollections))
+            steps = verdict_steps((), asked.assignments, n, subcollections)
+            progress(0, total=steps)
         vid = run_verdict(con, cid, asked, loaded=loaded, progress=progress).audit_id
         if vid is None:
             raise LitauditError(f"the reusability verdict of {cid} was not stored")
@@ -208,7 +222,9 @@ def _reuse(
     return n_runs, verdict, []
 
 
-def _stored_verdict(con, cid: str, fingerprint: str, subcollections: bool) -> int | None:
+def _stored_verdict(
+    con, cid: str, fingerprint: str, subcollections: bool, given: int | None = None
+) -> int | None:
     """The newest stored verdict of the report's parameters for this archive, made by this
     code (one stored by other code is passed over)."""
     from litaudit import defaults
@@ -216,7 +232,7 @@ def _stored_verdict(con, cid: str, fingerprint: str, subcollections: bool) -> in
     from litaudit.analyses.reuse.verdict import KIND, collection_depth
     from litaudit.errors import StoreError
 
-    depth, source = collection_depth(con, cid)
+    depth, source = collection_depth(con, cid, given)
 
     rows = con.execute(
         "SELECT id FROM audits WHERE kind = ? AND collection_id = ? "

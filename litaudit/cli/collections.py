@@ -125,3 +125,60 @@ def add(
         print_json(ref)
     else:
         out.print(f"added collection {ref.id} ({ref.default_topics} queries)", markup=False)
+
+
+@app.command("depth")
+def depth_cmd(
+    ctx: typer.Context,
+    collection: str = typer.Argument(..., help="The collection (id, name or alias)."),
+    depth: int = typer.Argument(
+        None, min=1, help="Its pool depth (omit: show it and its history)."
+    ),
+    source: str = typer.Option(
+        None, "--source", help="Where the depth is stated (a track overview, a paper's table)."
+    ),
+    reason: str = typer.Option(None, "--reason", help="Why it is recorded or changed."),
+    json_out: Json = False,
+):
+    """Record a collection's pool depth with its source (`reuse verdict` decides at it;
+    the history of every change is kept), or show it and its history."""
+    from litaudit.curation.fields import current_user
+    from litaudit.errors import ParameterError
+    from litaudit.render.console import out, print_json
+    from litaudit.store.refdata import (
+        pool_depth,
+        pool_depth_history,
+        resolve_collection,
+        set_pool_depth,
+    )
+
+    if depth is None:
+        if source is not None or reason is not None:
+            raise ParameterError("--source and --reason go with a DEPTH to record")
+        with open_read(ctx) as store:
+            cid = resolve_collection(store.con, collection).id
+            now, past = pool_depth(store.con, cid), pool_depth_history(store.con, cid)
+        if json_out:
+            print_json({"collection_id": cid, "depth": now, "history": past})
+            return
+        out.print(
+            f"{cid}: pool depth " + ("not recorded" if now is None else f"{now[0]} ({now[1]})"),
+            markup=False,
+        )
+        for c in past:
+            was = "none" if c.old_depth is None else str(c.old_depth)
+            why = f": {c.reason}" if c.reason else ""
+            out.print(
+                f"  {c.changed_at} {c.who}: {was} -> {c.depth} ({c.source}){why}", markup=False
+            )
+        return
+    if source is None:
+        raise ParameterError("give --source: where the pool depth is stated")
+    with open_write(ctx) as store, store.transaction() as con:
+        cid = resolve_collection(con, collection).id
+        change = set_pool_depth(con, cid, depth, source, who=current_user(), reason=reason)
+    if json_out:
+        print_json(change)
+    else:
+        was = "none" if change.old_depth is None else str(change.old_depth)
+        out.print(f"{cid}: pool depth {was} -> {depth} ({source})", markup=False)

@@ -67,6 +67,14 @@ def report(
         "--subcollections",
         help="Add the sub-collection test (Sanderson et al. 2012) to the reusability section.",
     ),
+    depth: int = typer.Option(
+        None,
+        "--depth",
+        "-k",
+        min=1,
+        help="Pool depth the reusability verdict decides at (default: the collection's "
+        "recorded one; record it with `collections depth`).",
+    ),
     timestamp: bool = typer.Option(
         False,
         "--timestamp",
@@ -96,7 +104,7 @@ def report(
     # and the reusability verdict's steps when it is run (announced by it)
     with progress_bar("report: audits", unit="steps", quiet=fmt == "json") as bar:
         rep = _build(
-            ctx, collection, measure, claim, subcollections, timestamp, bar, filters, asked
+            ctx, collection, measure, claim, (subcollections, depth), timestamp, bar, filters, asked
         )
         bar.update(description="report: rendering")
         text, files = _render(rep, fmt, target)
@@ -142,7 +150,7 @@ def _build(
 ):
     """Run and store the missing audits (each note a step of ``bar``), then build the
     report from the stored ones."""
-    from litaudit.analyses.report_audits import prepare_report
+    from litaudit.analyses.report_audits import ReuseAsked, prepare_report
     from litaudit.cli.common import open_write
     from litaudit.render.console import err
     from litaudit.render.report import build_report
@@ -158,7 +166,7 @@ def _build(
             measure=measure,
             claim=claim,
             note=note,
-            subcollections=subcollections,
+            subcollections=ReuseAsked(subcollections=subcollections[0], depth=subcollections[1]),
             filters=filters,
             evidence=asked,
             progress=bar,

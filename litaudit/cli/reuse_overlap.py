@@ -232,6 +232,11 @@ def verdict_cmd(
         "--subcollections",
         help="Also show sub-collection tau (descriptive; R random splits).",
     ),
+    topics: str = typer.Option(
+        None,
+        "--topics",
+        help="Decide on these topics only: ids and ranges, e.g. 601-650 or 303,310-320.",
+    ),
     workers: int = WorkersOpt,
     json_out: Json = False,
 ):
@@ -244,6 +249,10 @@ def verdict_cmd(
     seed = defaults.AGREEMENT_SEED if seed is None else seed
     assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
     alpha, margin = _decision_options(alpha, margin, collection, scores, depth)
+    if scores is not None and topics is not None:
+        from litaudit.errors import ParameterError
+
+        raise ParameterError("--topics applies to a stored archive (--collection), not --scores")
     quiet = json_out or not err.is_terminal
     if scores is not None:
         done = _scores_verdict(
@@ -264,6 +273,7 @@ def verdict_cmd(
             workers,
             with_sub,
             quiet,
+            topics,
         )
     emit(done, json_out)
 
@@ -337,6 +347,7 @@ def _stored_verdict(
     workers,
     with_sub: bool,
     quiet: bool,
+    topics: str | None = None,
 ):
     """`reuse verdict --collection`: the verdict of a stored run archive, saved as an audit."""
     from litaudit.analyses.reuse import verdict as V
@@ -358,6 +369,7 @@ def _stored_verdict(
             seed=seed,
             subcollections=with_sub,
             splits=test,
+            topics=topics,
         )
         return V.run_verdict(
             store.con, collection, asked, workers=_workers(workers), progress=bar.advance

@@ -210,13 +210,22 @@ def render_agreement(result: ReuseAgreement, audit_id: int | None) -> None:
 def render_verdict(v: Verdict, audit_id: int | None) -> None:
     """The reusability verdict (`reuse verdict`, `audit show`): the decision in one
     sentence first, then its rows, then what is shown beside them."""
-    from litaudit.analyses.reuse.wording import decision_sentence, sites_sentence
+    from litaudit.analyses.reuse.wording import (
+        decision_sentence,
+        interval_sentence,
+        next_step,
+        sites_sentence,
+    )
 
     out.print(decision_sentence(v))
     if v.decision is not None:
         if v.depth is not None:
             out.print(f"Pool depth {v.depth}: {v.depth_source}.")
         out.print(sites_sentence(v.decision.result))
+        out.print(interval_sentence(v.decision.result))
+    step = next_step(v)
+    if step:
+        out.print(step)
     name = v.collection_id or "score matrix"
     c = v.coverage
     out.print(
@@ -230,7 +239,7 @@ def render_verdict(v: Verdict, audit_id: int | None) -> None:
 
 def _verdict_tests(v: Verdict) -> None:
     """The shift at every depth computed, with its interval and outcome."""
-    from litaudit.analyses.reuse.wording import outcome_words
+    from litaudit.analyses.reuse.wording import site_counts, these_words
 
     if not v.tests:
         return
@@ -238,16 +247,19 @@ def _verdict_tests(v: Verdict) -> None:
     rows = []
     for t in v.tests:
         r = t.result
-        sc = r.site_ci
+        nc = r.new_site_ci
         rows.append(
             (
                 ("-" if t.depth is None else str(t.depth))
                 + (" *" if t.depth is not None and v.depth == t.depth else ""),
                 f"{r.shift_pct:+.2f}",
                 f"{r.ci.low:+.2f}, {r.ci.high:+.2f}",
-                "-" if sc is None else f"{sc.low:+.2f}, {sc.high:+.2f}",
-                f"{sum(s.loses for s in r.sites)} of {len(r.sites)}",
-                outcome_words(r.outcome, r.margin_pct),
+                these_words(r.outcome, r.margin_pct),
+                "-" if nc is None else f"{nc.estimate:+.2f} ({nc.low:+.2f}, {nc.high:+.2f})",
+                "-"
+                if r.new_site_outcome is None
+                else these_words(r.new_site_outcome, r.margin_pct),
+                " / ".join(map(str, site_counts(r))),
             )
         )
     decided = "* decides; " if v.depth is not None else ""
@@ -256,14 +268,16 @@ def _verdict_tests(v: Verdict) -> None:
             f"Shift of held-out sites' runs, % of the mean score (Carterette et al. 2010 "
             f"pooling simulation, k = 2, every site pair held out with equal weight); "
             f"{decided}margin {v.margin_pct:g}% (Voorhees et al. 2014), two one-sided tests "
-            f"at {v.alpha:g}",
+            f"at {v.alpha:g}; a new site's runs: sites and topics as samples (two-way random "
+            "effects); sites column: each site's runs by their own interval over topics",
             [
                 "pool depth",
-                "shift %",
+                "these sites %",
                 f"{level}, topics",
-                f"{level}, sites",
-                f"sites < -{v.margin_pct:g}%",
                 "outcome",
+                f"new site % ({level}, sites+topics)",
+                "outcome",
+                f"sites: lose/within/undecided at {v.margin_pct:g}%",
             ],
             rows,
         )

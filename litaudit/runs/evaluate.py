@@ -355,6 +355,7 @@ def _judged_rows(
         rel_level=rel_level,
         q=q,
         ideal_cache={},
+        sizes=np.diff(np.append(starts, n)),
     )
 
 

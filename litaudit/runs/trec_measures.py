@@ -52,6 +52,7 @@ class Judged:
     rel_level: int
     q: QrelsCounts
     ideal_cache: dict
+    sizes: np.ndarray | None = None  # rows retrieved per group (Judged@k's denominator)
 
     def per_group(self, g: np.ndarray, weights=None) -> np.ndarray:
         return np.bincount(g, weights=weights, minlength=self.n_groups)
@@ -122,6 +123,13 @@ def _bpref(j: Judged, k: int | None) -> np.ndarray:
     return j.over_R(j.per_group(j.r_group, frac))
 
 
+def _judged(j: Judged, k: int | None) -> np.ndarray:
+    """The judged rows (any grade) within the top k, over k or the group's number of
+    rows when fewer (ir_measures' Judged@k, after OpenNIR)."""
+    assert k is not None and j.sizes is not None  # the registry requires a cutoff
+    return j.per_group(j.group[j.rank <= k]) / np.minimum(k, j.sizes)
+
+
 PROVIDERS: dict[str, Callable[[Judged, int | None], np.ndarray]] = {
     "AP": _ap,
     "P": _precision,
@@ -130,6 +138,7 @@ PROVIDERS: dict[str, Callable[[Judged, int | None], np.ndarray]] = {
     "RR": _rr,
     "nDCG": _ndcg,
     "Bpref": _bpref,
+    "Judged": _judged,
 }
 
 

@@ -19,16 +19,43 @@ mean_t z_t = mean_r shift_r, and the topics, the sampling unit of a test collect
 its standard error (N - 1 degrees of freedom). No Monte Carlo: no seed. Sums over subsets
 and over sites are taken in sorted order, so renaming the sites changes no digit.
 
+The relative shift R = shift / mean score (the mean score with nothing held out) is a
+ratio of two means over the same topics, and both are estimated: its standard error is
+the delta method's for a ratio estimator (Cochran, Sampling Techniques, 3rd ed. 1977,
+Section 6.3, eq. 6.9; Fieller 1954 for the exact interval),
+    se(R) = sd_t(z_t - R b_t) / (sqrt(N) mean score),
+with b_t topic t's contribution to the mean score (its mean over runs when every run is
+scored on every topic; in general N S_t / C + mean (1 - N C_t / C), S_t and C_t the sum
+and count of topic t's scored runs, C the count over all topics, so that the mean over
+topics of b_t is the mean score). Taking the mean score as known (se(shift) / mean score)
+leaves out the second term: at a true shift of -1% its 90% interval covered the truth in
+83% of resamples of robust03's topics (bench/bench_calibration.py). The losses are
+skewed (a few topics lose much, most nothing), and the estimate and its se move together
+(correlation -0.88 over resamples of robust03's depth-100 topics): the symmetric t
+interval R +- t se(R) then says "reusable" at a true -1% in 6-8% of cases. The verdict's
+interval is therefore the studentized bootstrap's (bootstrap-t; Efron and Tibshirani,
+An Introduction to the Bootstrap, 1993, Section 12.5): the topics resampled B times with
+replacement (:class:`Bootstrap`: B and the seed, stored in the audit), T* = (R* - R) /
+se(R*) each time, and [R - T*_(1-a) se(R), R - T*_(a) se(R)] with T*_(q) the q quantile
+of the T*. Without a bootstrap (:func:`holdout_shift`'s default, the tests) the interval
+is the delta method's R +- t_(N-1) se(R).
+
 The decision is an equivalence test (two one-sided tests, Schuirmann 1987) of the relative
-shift 100 shift / mean score (the mean score with nothing held out, taken as known)
-against a margin of ``margin`` percent: with the 100 (1 - 2 alpha)% interval [lo, hi],
+shift 100 R against a margin of ``margin`` percent: with the 100 (1 - 2 alpha)% interval
+[lo, hi],
     reusable within the margin  <=>  -margin < lo and hi < margin
         (both one-sided tests, H0: shift <= -margin and H0: shift >= margin, reject),
     new systems lose more       <=>  hi < -margin (the one-sided test of H0: shift >=
         -margin rejects at alpha),
     inconclusive otherwise.
 The same interval over sites (each site's mean shift, m - 1 degrees of freedom) and each
-site's own interval over topics treat the sites as the unit.
+site's own interval over topics (the delta method as above) treat the sites as the unit.
+
+Sites as a sample: the interval above is about these sites' runs (the topics the only
+sample). A new site's runs differ from these by the site's own effect, so the decision
+about a new site (:func:`site_sample_interval`, ``new_site_ci``) takes the sites as a
+sample too: the two-way crossed random-effects interval of the mean over sites and
+topics, each site weighing the same.
 """
 
 from __future__ import annotations
@@ -43,6 +70,9 @@ from litaudit.errors import ParameterError
 REUSABLE = "reusable"
 LOSE = "lose"
 INCONCLUSIVE = "inconclusive"
+KNOWN_MEAN = "mean score taken as known"  # what audits stored before issue 31 used
+DELTA = "delta method, mean score estimated"
+BOOT_T = "studentized bootstrap over topics, mean score estimated"
 
 
 @dataclass(frozen=True)
@@ -88,6 +118,13 @@ class HoldoutShift:
     sites: tuple[SiteShift, ...]  # by shift, most negative first
     site_ci: Interval | None  # over sites (None under 2 sites)
     per_run: tuple[float, ...]  # shift_r (score points; NaN: not scored)
+    interval: str = KNOWN_MEAN  # how ci was computed (DELTA or BOOT_T since issue 31)
+    resamples: int | None = None  # BOOT_T: the bootstrap's resamples and seed
+    boot_seed: int | None = None
+    se_pct: float | None = None  # se of the relative shift, % (None: stored before it)
+    se_known_mean_pct: float | None = None  # 100 se / mean score, beside it
+    new_site_ci: Interval | None = None  # sites and topics as samples (None: stored before)
+    new_site_outcome: str | None = None  # the decision for a new site's runs
 
 
 def _sorted_sum(a: np.ndarray, axis: int) -> np.ndarray:
@@ -114,6 +151,99 @@ def _interval(values: np.ndarray, level: float, scale: float) -> tuple[Interval,
     return Interval(scale * mean, lo, hi, n - 1), mean, se
 
 
+@dataclass(frozen=True, kw_only=True)
+class Bootstrap:
+    """The studentized bootstrap over topics (module doc): ``resamples`` resamples drawn
+    from ``numpy.random.default_rng(seed)``."""
+
+    resamples: int
+    seed: int
+
+
+def _ratio_se(z: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """R = mean(z) / mean(b) and its delta-method se along the last axis (module doc)."""
+    n = z.shape[-1]
+    mb = b.mean(axis=-1, keepdims=True)
+    r = z.mean(axis=-1, keepdims=True) / mb
+    se = (z - r * b).std(axis=-1, ddof=1) / np.sqrt(n) / np.abs(mb[..., 0])
+    return r[..., 0], se
+
+
+def _boot_t(z: np.ndarray, b: np.ndarray, r: float, se: float, boot: Bootstrap) -> np.ndarray:
+    """The sorted studentized statistics (R* - R) / se* of ``boot.resamples`` resamples
+    of the topics (a resample with no spread is left out)."""
+    rng = np.random.default_rng(boot.seed)
+    n = z.size
+    out = []
+    for start in range(0, boot.resamples, 256):
+        j = rng.integers(0, n, size=(min(256, boot.resamples - start), n))
+        rs, ses = _ratio_se(z[j], b[j])
+        ok = ses > 0
+        out.append((rs[ok] - r) / ses[ok])
+    return np.sort(np.concatenate(out))
+
+
+def ratio_interval(
+    z: np.ndarray, b: np.ndarray, mean_score: float, level: float, boot: Bootstrap | None
+) -> tuple[Interval, float, np.ndarray | None]:
+    """100 mean(z) / mean score with its interval (module doc), in percent, and its se
+    (%): the delta method's t interval, or with ``boot`` the studentized bootstrap's
+    (then also the sorted bootstrap statistics). ``z`` and ``b`` (:func:`topic_means`):
+    one value per topic."""
+    n = z.size
+    r = float(np.sort(z).sum() / n) / mean_score
+    d = np.sort(z - r * b)
+    se = float(d.std(ddof=1)) / np.sqrt(n) / mean_score if n > 1 else float("nan")
+    if boot is not None and n > 2 and se > 0:
+        t = _boot_t(z, b, r, se, boot)
+        q_lo, q_hi = np.quantile(t, [0.5 - level / 2, 0.5 + level / 2])
+        lo, hi = r - float(q_hi) * se, r - float(q_lo) * se
+        return Interval(100 * r, 100 * lo, 100 * hi, n - 1), 100 * se, t
+    q = float(stats.t.ppf(0.5 + level / 2, n - 1)) if n > 1 else float("nan")
+    return Interval(100 * r, 100 * (r - q * se), 100 * (r + q * se), n - 1), 100 * se, None
+
+
+def site_sample_interval(
+    zs: np.ndarray, b: np.ndarray, mean_score: float, level: float
+) -> Interval:
+    """The relative shift of a new site's runs, in percent, with its interval when both the
+    topics and the sites are samples (module doc, "sites as a sample"): ``zs`` is topics x
+    sites (each site's mean shift on each topic), ``b`` the topics' :func:`topic_means`.
+
+    The estimate is R = mean_ts zs / mean score (every site weighs the same). Its
+    variance is that of the grand mean of d_ts = zs_ts - R b_t in the two-way crossed
+    random-effects model without replication (Searle, Casella, McCulloch, Variance
+    Components, 1992, Section 4.5): (MS_sites + MS_topics - MS_residual) / (N m), with
+    Satterthwaite's (1946) degrees of freedom, divided by the mean score (the delta
+    method, as for the topics' interval)."""
+    n, m = zs.shape
+    r = float(np.sort(zs.ravel()).sum() / zs.size) / mean_score
+    d = zs - r * b[:, None]
+    grand = d.mean()
+    dt, ds = d.mean(axis=1), d.mean(axis=0)
+    ms_s = n * float(((ds - grand) ** 2).sum()) / (m - 1)
+    ms_t = m * float(((dt - grand) ** 2).sum()) / (n - 1)
+    e = d - dt[:, None] - ds[None, :] + grand
+    ms_e = float((e**2).sum()) / ((n - 1) * (m - 1))
+    total = max(ms_s + ms_t - ms_e, max(ms_s, ms_t))  # a negative component counts as 0
+    df_den = ms_s**2 / (m - 1) + ms_t**2 / (n - 1) + ms_e**2 / ((n - 1) * (m - 1))
+    df = total**2 / df_den if df_den > 0 else float(n * m - 1)
+    se = np.sqrt(total / (n * m)) / mean_score
+    q = float(stats.t.ppf(0.5 + level / 2, df))
+    return Interval(100 * r, 100 * (r - q * se), 100 * (r + q * se), int(round(df)))
+
+
+def topic_means(base: np.ndarray) -> np.ndarray:
+    """b_t of the module doc: topic t's contribution to the mean score (``base``: topics x
+    runs, NaN: not scored), whose mean over topics is the mean score."""
+    ok = np.isfinite(base)
+    c_t = ok.sum(axis=1).astype(float)
+    s_t = np.sort(np.where(ok, base, 0.0), axis=1).sum(axis=1)
+    n, c = base.shape[0], float(c_t.sum())
+    mean = float(np.sort(s_t).sum()) / c
+    return n * s_t / c + mean * (1.0 - n * c_t / c)
+
+
 def decide_interval(ci: Interval, margin_pct: float) -> str:
     """REUSABLE, LOSE or INCONCLUSIVE from the interval (see the module doc)."""
     if ci.high < -margin_pct:
@@ -123,16 +253,16 @@ def decide_interval(ci: Interval, margin_pct: float) -> str:
     return INCONCLUSIVE
 
 
-def _site_shifts(zr, use, site, labels, level, scale, margin_pct) -> tuple[SiteShift, ...]:
+def _site_shifts(zr, use, site, labels, level, b, margin_pct) -> tuple[SiteShift, ...]:
     """Each site's runs: their mean shift with its interval over topics (``zr``: topics x
-    runs), most negative first."""
+    runs; ``b``: :func:`topic_means`), most negative first."""
     sites = []
     for s in range(len(labels)):
         cols = np.flatnonzero(use & (site == s))
         if cols.size == 0:
             continue
         zs = _sorted_sum(zr[:, cols], 1) / cols.size
-        sc, _, _ = _interval(zs, level, scale)
+        sc = ratio_interval(zs, b, float(np.mean(b)), level, None)[0]
         if not np.isfinite(sc.low):
             sc = Interval(sc.estimate, sc.estimate, sc.estimate, sc.df)
         if abs(sc.high - sc.low) <= 1e-10 and abs(sc.estimate) <= 1e-10:  # percent
@@ -149,29 +279,35 @@ def _site_shifts(zr, use, site, labels, level, scale, margin_pct) -> tuple[SiteS
 @dataclass(frozen=True)
 class TopicSums:
     """The per-topic part of :func:`holdout_shift` (module doc): g and h of every topic
-    and run, the scores with nothing held out, and per run the counts of scored topic-subset
-    cells of each kind. Topics can be taken a range at a time (:func:`topic_sums` of each
-    range, placed by :meth:`put`): every value of a topic depends on that topic alone and
-    the counts are integers, so the result is the whole table's to the digit."""
+    and run, the scores with nothing held out, and per topic and run the counts of scored
+    subset cells of each kind. Topics can be taken a range at a time (:func:`topic_sums`
+    of each range, placed by :meth:`put`): every value of a topic depends on that topic
+    alone and the counts are integers, so the result is the whole table's to the digit.
+    :meth:`take` keeps some of the topics (a subset, or a resample with repeats)."""
 
     g: np.ndarray  # (topics, runs): sum over subsets holding the run's site out / C
     h: np.ndarray  # (topics, runs): likewise over the other subsets
     base: np.ndarray  # (topics, runs): scores with nothing held out
-    n_held: np.ndarray  # (runs,) scored (topic, subset) cells holding the run's site out
-    n_other: np.ndarray  # (runs,) ... not holding it out
+    n_held: np.ndarray  # (topics, runs) scored subset cells holding the run's site out
+    n_other: np.ndarray  # (topics, runs) ... not holding it out
 
     @classmethod
     def empty(cls, n_t: int, n_r: int) -> TopicSums:
         """The sums of an all-NaN table (what a topic never :meth:`put` stays)."""
-        z = np.zeros(n_r)
+        z = np.zeros((n_t, n_r))
         g, h, base = np.zeros((n_t, n_r)), np.zeros((n_t, n_r)), np.full((n_t, n_r), np.nan)
         return cls(g, h, base, z, z.copy())
 
     def put(self, pos: np.ndarray, part: TopicSums) -> None:
         """``part``'s topics at the positions ``pos`` of this (whole) table."""
         self.g[pos], self.h[pos], self.base[pos] = part.g, part.h, part.base
-        np.add(self.n_held, part.n_held, out=self.n_held)
-        np.add(self.n_other, part.n_other, out=self.n_other)
+        self.n_held[pos], self.n_other[pos] = part.n_held, part.n_other
+
+    def take(self, topics) -> TopicSums:
+        """The sums of the topics at the positions ``topics`` (in that order, repeats
+        allowed): what :func:`topic_sums` gives on the table of those topics."""
+        i = np.asarray(topics, dtype=np.int64)
+        return TopicSums(self.g[i], self.h[i], self.base[i], self.n_held[i], self.n_other[i])
 
 
 def topic_sums(y: np.ndarray, site: np.ndarray, subsets) -> TopicSums:
@@ -193,8 +329,8 @@ def topic_sums(y: np.ndarray, site: np.ndarray, subsets) -> TopicSums:
     for r in range(n_r):
         g[:, r] = _sorted_row_sums(yc[:, held[:, r], r]) / c
         h[:, r] = _sorted_row_sums(yc[:, ~held[:, r], r]) / c
-    n_held = np.einsum("tsr,sr->r", okf, held)  # counts: exact in any order
-    n_other = np.einsum("tsr,sr->r", okf, ~held)
+    n_held = np.einsum("tsr,sr->tr", okf, held)  # counts: exact in any order
+    n_other = np.einsum("tsr,sr->tr", okf, ~held)
     return TopicSums(g, h, y[:, 0, :].copy(), n_held, n_other)
 
 
@@ -203,8 +339,8 @@ def _topic_run_shifts(sums: TopicSums, n_s: int):
     topics (``use``); NaN for the others."""
     n_t, n_r = sums.g.shape
     c = float(n_s - 1)
-    nh = sums.n_held / c
-    nn = sums.n_other / c
+    nh = sums.n_held.sum(axis=0) / c
+    nn = sums.n_other.sum(axis=0) / c
     use = (nh > 0) & (nn > 0)
     if use.sum() < 1:
         raise ParameterError("no run has both held-out and other topics")
@@ -221,6 +357,7 @@ def holdout_shift(
     names=None,
     margin_pct: float = 1.0,
     alpha: float = 0.05,
+    bootstrap: Bootstrap | None = None,
 ) -> HoldoutShift:
     """The shift of :mod:`this module <litaudit.stats.holdout_shift>` from the score table
     ``ap`` (topics x subsets x runs; ``subsets[0]`` is the empty one)."""
@@ -231,7 +368,13 @@ def holdout_shift(
         raise ParameterError("ap, subsets and site_of_run do not fit together")
     _check(n_t, margin_pct, alpha)
     return shift_of_sums(
-        topic_sums(y, site, subsets), site, n_s, names=names, margin_pct=margin_pct, alpha=alpha
+        topic_sums(y, site, subsets),
+        site,
+        n_s,
+        names=names,
+        margin_pct=margin_pct,
+        alpha=alpha,
+        bootstrap=bootstrap,
     )
 
 
@@ -244,6 +387,25 @@ def _check(n_t: int, margin_pct: float, alpha: float) -> None:
         raise ParameterError(f"the margin must be positive, got {margin_pct}")
 
 
+def _tost_p(t_low: float, t_high: float, n_t: int, boot_t: np.ndarray | None):
+    """The one-sided p-values of H0: R <= -margin, H0: R >= margin and H0: R >= -margin
+    from the studentized statistics at the margins: Student's t with N - 1 degrees of
+    freedom, or the bootstrap's (with the +1 correction, never 0)."""
+    if boot_t is None:
+        sf, cdf = stats.t.sf, stats.t.cdf
+        return (
+            float(sf(t_low, n_t - 1)),
+            float(cdf(t_high, n_t - 1)),
+            float(cdf(t_low, n_t - 1)),
+        )
+    # T* approximates (R - rho) / se: P(T* >= t) is the p of H0: rho <= R - t se
+    n = boot_t.size + 1.0
+    upper = float(1 + boot_t.size - np.searchsorted(boot_t, t_low, side="left")) / n
+    lower_h = float(1 + np.searchsorted(boot_t, t_high, side="right")) / n
+    lower_l = float(1 + np.searchsorted(boot_t, t_low, side="right")) / n
+    return upper, lower_h, lower_l
+
+
 def shift_of_sums(
     sums: TopicSums,
     site_of_run,
@@ -252,9 +414,12 @@ def shift_of_sums(
     names=None,
     margin_pct: float = 1.0,
     alpha: float = 0.05,
+    bootstrap: Bootstrap | None = None,
 ) -> HoldoutShift:
     """:func:`holdout_shift` from the table's :class:`TopicSums` (``n_subsets`` subsets,
-    the empty one included): the same result to the digit."""
+    the empty one included): the same result to the digit. With ``bootstrap`` the
+    interval of the relative shift is the studentized bootstrap's over topics, else the
+    delta method's (module doc)."""
     site = np.asarray(site_of_run, dtype=np.int64)
     n_t = sums.g.shape[0]
     _check(n_t, margin_pct, alpha)
@@ -270,23 +435,27 @@ def shift_of_sums(
         raise ParameterError("the mean score with nothing held out is not positive")
     level = 1.0 - 2.0 * alpha
     scale = 100.0 / mean_score
-    ci, shift, se = _interval(z, level, scale)
-    margin = margin_pct / scale
-    if se > 1e-12 * max(1.0, abs(shift)):
-        p_low = float(stats.t.sf((shift + margin) / se, n_t - 1))  # H0: shift <= -margin
-        p_high = float(stats.t.cdf((shift - margin) / se, n_t - 1))  # H0: shift >= margin
-        p_loss = float(stats.t.cdf((shift + margin) / se, n_t - 1))  # H0: shift >= -margin
+    _, shift, se = _interval(z, level, scale)
+    b = topic_means(base)
+    ci, se_pct, boot_t = ratio_interval(z, b, mean_score, level, bootstrap)
+    pct = ci.estimate
+    if se > 1e-12 * max(1.0, abs(shift)) and se_pct > 0:
+        t_low, t_high = (pct + margin_pct) / se_pct, (pct - margin_pct) / se_pct
+        p_low, p_high, p_loss = _tost_p(t_low, t_high, n_t, boot_t)
     else:  # no spread: the interval is the point (a rounding residue of 0 is 0)
+        margin = margin_pct / scale
         if abs(shift) <= 1e-12 * mean_score:
             shift = 0.0
         p_low = 0.0 if shift > -margin else 1.0
         p_high = 0.0 if shift < margin else 1.0
         p_loss = 0.0 if shift < -margin else 1.0
         ci = Interval(shift * scale, shift * scale, shift * scale, ci.df)
-    sites = _site_shifts(zr, use, site, labels, level, scale, margin_pct)
-    site_ci = None
+    sites = _site_shifts(zr, use, site, labels, level, b, margin_pct)
+    site_ci = new_ci = None
     if len(sites) >= 2:
         site_ci = _interval(np.array([x.shift_pct for x in sites]), level, 1.0)[0]
+        zs = site_topic_shifts(sums, site, n_subsets)[0]
+        new_ci = site_sample_interval(zs, b, mean_score, level)
     return HoldoutShift(
         topics=n_t,
         runs=int(use.sum()),
@@ -303,4 +472,22 @@ def shift_of_sums(
         sites=sites,
         site_ci=site_ci,
         per_run=tuple(float(v) for v in per_run),
+        interval=DELTA if boot_t is None else BOOT_T,
+        resamples=None if bootstrap is None else bootstrap.resamples,
+        boot_seed=None if bootstrap is None else bootstrap.seed,
+        se_pct=float(se_pct) if np.isfinite(se_pct) else None,
+        se_known_mean_pct=float(scale * se) if np.isfinite(se) else None,
+        new_site_ci=new_ci,
+        new_site_outcome=None if new_ci is None else decide_interval(new_ci, margin_pct),
     )
+
+
+def site_topic_shifts(sums: TopicSums, site_of_run, n_subsets: int):
+    """(zs, b): each site's mean shift on each topic (topics x sites with a scored run,
+    score points) and the topics' :func:`topic_means`, the input of
+    :func:`site_sample_interval`."""
+    site = np.asarray(site_of_run, dtype=np.int64)
+    zr, use = _topic_run_shifts(sums, n_subsets)
+    cols = [np.flatnonzero(use & (site == k)) for k in range(int(site.max()) + 1)]
+    zs = np.stack([_sorted_sum(zr[:, c], 1) / c.size for c in cols if c.size], axis=1)
+    return zs, topic_means(sums.base)

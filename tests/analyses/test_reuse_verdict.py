@@ -174,7 +174,10 @@ def test_sites_as_the_unit():
     assert r.sites[0].site == "s0" and r.sites[0].high < -1
     assert r.site_ci is not None and r.site_ci.df == 5
     text = sites_sentence(r)
-    assert text.startswith("Sites as the unit: 1 of 6 sites lose more than 1%")
+    assert text.startswith(
+        "Sites as the unit, each by its own 90% CI over topics: of 6 sites, 1 lose more "
+        "than 1%, 5 are within 1%, 0 are undecided"
+    )
     assert "with 6 sites this answer is about these sites" in text
 
 
@@ -188,17 +191,29 @@ def test_decision_sentence():
     table, subsets = _build(base, site, eps, b, names)
     r = holdout_shift(table, site, subsets, names=names)
     lo, hi = -r.ci.high, -r.ci.low
+    c = r.new_site_ci
+    assert c is not None and r.new_site_outcome == "lose"
     assert depth_sentence(100, r) == (
+        f"At pool depth 100, a new site's runs left out of judging would score "
+        f"{-c.estimate:.2f}% lower (90% CI {-c.high:.2f}-{-c.low:.2f}%) on the topics the "
+        "site did not judge, the sites and topics taken as samples; evaluation noise is 1% "
+        "(Voorhees et al. 2014): new systems lose more than 1%. These 6 sites' runs score "
+        f"{-r.shift_pct:.2f}% lower (90% CI {lo:.2f}-{hi:.2f}%), the topics the only "
+        "sample: lose more than 1%."
+    )
+    old = dataclasses.replace(r, new_site_ci=None, new_site_outcome=None)  # stored before
+    assert depth_sentence(100, old) == (
         f"At pool depth 100, runs of a site left out of judging score {-r.shift_pct:.2f}% "
         f"lower (90% CI {lo:.2f}-{hi:.2f}%) on the topics it did not judge; evaluation "
         "noise is 1% (Voorhees et al. 2014): new systems lose more than 1%."
     )
     v = V.matrix_verdict(base.T, site, assignments=2, seed=1)
-    assert v.outcome == V.REUSABLE and v.decision is v.tests[0]
+    assert v.outcome == V.NO_POOLS and v.decision is None and v.tests
+    assert v.tests[0].result.shift_pct == 0  # what it cannot support: a decision
     assert decision_sentence(v).startswith(
-        "With the given scores, runs of a site left out of judging score the same (90% CI "
-        "0.00-0.00%) on the topics"
-    ) and decision_sentence(v).endswith(": reusable within 1%.")
+        "No decision from these scores: one full-judgment score per run and topic does not "
+        "depend on which sites are held out of judging"
+    )
     unknown = dataclasses.replace(
         v, collection_id="c", outcome=V.NO_DEPTH, decision=None, tests=(DepthShift(10, r),)
     )
@@ -417,10 +432,21 @@ def test_robust04_under_judging_noise_is_reusable_across_20_seeds(shared_data):
     assert all(c.outcome == cal.REUSABLE for c in cases), [c.outcome for c in cases]
     assert all(c.shift_pct != 0 and c.low < c.high for c in cases)
     assert sum(c.high < 0 for c in cases) <= 3
-    # the matrix verdict says it is reusable by construction, not that it was tested
-    sites = tuple(f"s{i % 14}" for i in range(x.shape[0]))
-    v = V.matrix_verdict(x, sites, seed=1, assignments=1)
-    assert any("reusable by construction" in n for n in v.notes)
+    # (the matrix verdict itself decides nothing: the next test)
+
+
+@pytest.mark.slow
+def test_the_matrix_verdict_decides_nothing_across_20_seeds(robust03):
+    # issue 31: a score matrix without pools gives no decision it cannot support, whatever
+    # the seed of its pseudo-sites
+    from litaudit.analyses.agreement.input import pseudo_sites, read_score_matrix
+    from litaudit.analyses.reuse.wording import decision_sentence
+
+    data = robust03[2]
+    tags, _, x = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
+    sites = pseudo_sites(tags, 14)
+    seen = {decision_sentence(V.matrix_verdict(x, sites, seed=s, assignments=1)) for s in range(20)}
+    assert len(seen) == 1 and next(iter(seen)).startswith("No decision from these scores")
 
 
 def _cli(path, *args):
@@ -459,19 +485,24 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     text = _cli(path, "--depth", "100")
     lines = " ".join(text.split()).split(" Pool depth 100: given with --depth. ")
     assert lines[0] == (
-        "At pool depth 100, runs of a site left out of judging score 1.22% lower (90% CI "
-        "0.97-1.48%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
-        "al. 2014): inconclusive."
+        "At pool depth 100, a new site's runs left out of judging would score 1.29% lower in "
+        "AP (90% CI 0.60-1.98%) on the topics the site did not judge, the sites and topics "
+        "taken as samples; evaluation noise is 1% (Voorhees et al. 2014): inconclusive. "
+        "These 16 sites' runs score 1.22% lower (90% CI 0.94-1.58%), the topics the only "
+        "sample: inconclusive."
     )
     assert lines[1].startswith(
-        "Sites as the unit: 4 of 16 sites lose more than 1% (their own 90% CI over topics "
-        "below -1%); the mean over sites is -1.29% (90% CI -1.93% to -0.65%, 15 df)."
+        "Sites as the unit, each by its own 90% CI over topics: of 16 sites, 4 lose more "
+        "than 1%, 6 are within 1%, 6 are undecided; the mean over sites is -1.29% (90% CI "
+        "-1.93% to -0.65%, 15 df)."
     )
     flat = " ".join(_cli(path, "--depth", "1000").split())
     assert flat.startswith(
-        "At pool depth 1000, runs of a site left out of judging score 0.05% lower (90% CI "
-        "0.01-0.09%) on the topics it did not judge; evaluation noise is 1% (Voorhees et "
-        "al. 2014): reusable within 1%."
+        "At pool depth 1000, a new site's runs left out of judging would score 0.05% lower "
+        "in AP (90% CI 0.11% lower to 0.01% higher) on the topics the site did not judge, "
+        "the sites and topics taken as samples; evaluation noise is 1% (Voorhees et al. "
+        "2014): reusable within 1%. These 16 sites' runs score 0.05% lower (90% CI "
+        "0.01-0.11%), the topics the only sample: within 1%."
     )
     flat = " ".join(_cli(path, "--depth", "10").split())
     assert flat.startswith("At pool depth 10, ") and "new systems lose more than 1%." in flat
@@ -535,8 +566,8 @@ def test_recorded_pool_depth_decides(robust03, tmp_path):
             "INSERT INTO pool_depths VALUES ('trec-robust-2003', 1000, 'a test source')"
         )
     lines = _cli(path).splitlines()
-    assert lines[0].startswith("At pool depth 1000, runs of a site left out of judging")
-    assert lines[0].endswith(": reusable within 1%.") and lines[1] == (
+    assert lines[0].startswith("At pool depth 1000, a new site's runs left out of judging")
+    assert lines[0].endswith("the topics the only sample: within 1%.") and lines[1] == (
         "Pool depth 1000: a test source."
     )
     lines = _cli(path, "--depth", "20").splitlines()
@@ -614,7 +645,9 @@ def test_verdict_renderer_escapes_stored_text():
     x = rng.uniform(0.1, 0.6, size=(8, 24))
     v = V.matrix_verdict(x, tuple(sites[i % 4] for i in range(8)), assignments=3, seed=1)
     assert v.tests and v.tests[0].result.sites
-    v = dataclasses.replace(v, collection_id="c\x1b]0;title\x07[red]x[/red]")
+    v = dataclasses.replace(
+        v, collection_id="c\x1b]0;title\x07[red]x[/red]", decision=v.tests[0]
+    )  # as if decided: its sites are listed
     width = out.width
     out.width = 300  # no cell cut short
     try:
@@ -626,5 +659,85 @@ def test_verdict_renderer_escapes_stored_text():
     assert "\x1b" not in text and "\x07" not in text
     assert "[red]x[/red]" in text and "[bold]s1[/bold] +0.00%" in text
     assert text.startswith(
-        "With the given scores, runs of a site left out of judging score the same"
+        "With the given scores, a new site's runs left out of judging would score the same"
     )
+
+
+# ------------------------------------------------------------------ issue 31
+
+
+def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli):
+    assert cli("init").exit_code == 0
+    r = cli("collections", "depth", "robust03", "100")
+    assert r.exit_code == 1 and "give --source" in r.stderr
+    r = cli("collections", "depth", "robust03", "125", "--source", "first guess")
+    assert r.exit_code == 0, r.output
+    assert r.stdout.strip() == "trec-robust-2003: pool depth none -> 125 (first guess)"
+    r = cli("collections", "depth", "robust03", "100", "--source", "S", "--reason", "read")
+    assert r.stdout.strip() == "trec-robust-2003: pool depth 125 -> 100 (S)"
+    r = cli("collections", "depth", "robust03", "--json")
+    data = json.loads(r.stdout)
+    assert data["depth"] == [100, "S"]
+    assert [(h["old_depth"], h["depth"], h["reason"]) for h in data["history"]] == [
+        (None, 125, None),
+        (125, 100, "read"),
+    ]
+    from litaudit.store.db import open_store
+
+    with open_store(cli.db, read_only=True) as store:
+        assert V.collection_depth(store.con, "trec-robust-2003") == (100, "S")
+
+
+@pytest.mark.slow
+def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
+    import shutil
+
+    path = tmp_path / "r03.duckdb"
+    shutil.copy(robust03[0], path)
+    flat = " ".join(_cli(path, "--depth", "100").split())
+    assert (
+        "Next step: about 90 sites at this variance would decide it (16 now, the interval "
+        "taken to narrow as 1/sqrt(sites)); or judging to depth 1000 would make it reusable "
+        "within 1% (shift -0.05% at depth 1000, computed on the same archive)." in flat
+    )
+    assert "Interval: studentized bootstrap over topics" in flat
+    flat = " ".join(_cli(path).split())
+    assert "Next step: record the pool depth with its source (`litaudit collections depth" in flat
+    # the new topics (2003) and the old ones (TREC 6-8) decided apart
+    new = " ".join(_cli(path, "--depth", "100", "--topics", "601-650").split())
+    assert new.startswith("On topics 601-650 (50 topics): at pool depth 100, ")
+    assert "reusable within 1%." in new.split(" Pool depth")[0]
+    old = " ".join(_cli(path, "--depth", "100", "--topics", "1-600").split())
+    assert old.startswith("On topics 1-600 (50 topics): ")
+    assert "new systems lose more than 1%." in old.split(" Pool depth")[0]
+
+
+@pytest.mark.slow
+def test_report_depth_decides_and_names_its_source(robust03, tmp_path):
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    path = tmp_path / "r03.duckdb"
+    shutil.copy(robust03[0], path)
+    args = ["--db", str(path), "report", "-c", "robust03", "-m", "AP"]
+    res = CliRunner().invoke(app, [*args, "--depth", "100"])
+    assert res.exit_code == 0, res.output
+    flat = " ".join(res.stdout.split())
+    assert "- Reusability: At pool depth 100, a new site's runs left out of judging" in flat
+    assert "Pool depth 100: given with --depth." in flat
+    assert "Next step: about 90 sites at this variance would decide it" in flat
+    res = CliRunner().invoke(app, args)  # no depth recorded: no decision, and what to do
+    flat = " ".join(res.stdout.split())
+    assert "No decision: the pool depth of trec-robust-2003 is not recorded" in flat
+    assert "Next step: record the pool depth with its source" in flat
+
+
+def test_topics_is_for_a_stored_archive(cli, tmp_path):
+    scores = tmp_path / "s.csv"
+    scores.write_text("topic,a,b,c\n1,0.1,0.2,0.3\n2,0.2,0.3,0.1\n")
+    r = cli("reuse", "verdict", "--scores", str(scores), "--pseudo-sites", "3", "--topics", "1-2")
+    assert r.exit_code == 1
+    assert "--topics applies to a stored archive (--collection), not --scores" in r.stderr

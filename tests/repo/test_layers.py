@@ -51,6 +51,10 @@ RENDER_MAY_READ = {
         "outcome_words",
         "depth_sentence",
         "shift_words",
+        "interval_sentence",
+        "next_step",
+        "site_counts",
+        "these_words",
     },
 }
 

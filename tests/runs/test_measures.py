@@ -99,7 +99,14 @@ TREC_EVAL = [
     ("Rprec", "Rprec"),
     ("Bpref", "bpref"),
 ]
-IR_MEASURES = [("RR@10", "RR@10"), ("RR@1", "RR@1"), ("P@5", "P@5"), ("nDCG@20", "nDCG@20")]
+IR_MEASURES = [
+    ("RR@10", "RR@10"),
+    ("RR@1", "RR@1"),
+    ("P@5", "P@5"),
+    ("nDCG@20", "nDCG@20"),
+    ("Judged@10", "Judged@10"),
+    ("Judged@100", "Judged@100"),
+]
 
 
 def test_the_reference_lists_cover_every_family():

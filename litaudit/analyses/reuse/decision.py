@@ -28,6 +28,7 @@ from litaudit.stats.holdout_shift import (
     INCONCLUSIVE,
     LOSE,
     REUSABLE,
+    Bootstrap,
     HoldoutShift,
     TopicSums,
     holdout_shift,
@@ -37,7 +38,8 @@ from litaudit.stats.holdout_shift import (
 
 NO_DEPTH = "pool depth unknown"
 NOT_ENOUGH = "not enough data"
-OUTCOMES = (REUSABLE, LOSE, INCONCLUSIVE, NO_DEPTH, NOT_ENOUGH)
+NO_POOLS = "no decision from scores"  # one score per run and topic: the shift is 0 by construction
+OUTCOMES = (REUSABLE, LOSE, INCONCLUSIVE, NO_DEPTH, NOT_ENOUGH, NO_POOLS)
 
 
 @dataclass(frozen=True)
@@ -57,12 +59,16 @@ def pool_shifts(
     margin_pct: float,
     alpha: float,
     keep: int | None = None,
+    bootstrap: Bootstrap | None = None,
+    topics: np.ndarray | None = None,
 ):
     """The hold-out design, the shift at every depth (none under 3 participants, with a
     note) and the pool table at depth ``keep`` (None when not made). One pass over the
     archive for every depth (``tick(1)`` after each range of a ranged archive): each
     depth's table is reduced to its per-topic sums range by range
-    (:class:`~litaudit.stats.holdout_shift.TopicSums`), only ``keep``'s is kept whole."""
+    (:class:`~litaudit.stats.holdout_shift.TopicSums`), only ``keep``'s is kept whole.
+    ``topics``: the positions of the topics the shift is computed on (None: all);
+    ``bootstrap``: the interval's (None: the delta method's)."""
     from litaudit.analyses.reuse.holdout_pools import PoolScores, pool_tables
 
     site = coded.participant_of_run
@@ -96,7 +102,15 @@ def pool_shifts(
     rows = tuple(
         DepthShift(
             d,
-            shift_of_sums(sums[d], site, n_s[0], names=names, margin_pct=margin_pct, alpha=alpha),
+            shift_of_sums(
+                sums[d] if topics is None else sums[d].take(topics),
+                site,
+                n_s[0],
+                names=names,
+                margin_pct=margin_pct,
+                alpha=alpha,
+                bootstrap=bootstrap,
+            ),
         )
         for d in depths
     )
@@ -114,3 +128,30 @@ def matrix_shift(x, site, names, *, margin_pct: float, alpha: float) -> DepthShi
     table = np.broadcast_to(x.T[:, None, :], (n_t, len(subsets), n_r))
     r = holdout_shift(table, site, subsets, names=names, margin_pct=margin_pct, alpha=alpha)
     return DepthShift(None, r)
+
+
+def topic_positions(names, spec: str) -> np.ndarray:
+    """The positions in ``names`` (an archive's topic ids) of the topics ``spec`` selects:
+    comma-separated ids and inclusive numeric ranges ("601-650", "303,310-320"). A
+    ParameterError names the part that selects nothing or does not parse."""
+    from litaudit.errors import ParameterError
+
+    chosen: set[int] = set()
+    numeric = {n: int(n) for n in names if n.strip().isdigit()}
+    for part in (p.strip() for p in spec.split(",")):
+        lo, sep, hi = part.partition("-")
+        if sep and lo.strip().isdigit() and hi.strip().isdigit():
+            a, b = int(lo), int(hi)
+            if a > b:
+                raise ParameterError(f"--topics {spec!r}: the range {part!r} runs backwards")
+            hit = {i for i, n in enumerate(names) if n in numeric and a <= numeric[n] <= b}
+        elif part:
+            hit = {i for i, n in enumerate(names) if n == part}
+        else:
+            raise ParameterError(f"--topics {spec!r}: an empty part")
+        if not hit:
+            raise ParameterError(f"--topics {spec!r}: {part!r} selects no topic of the archive")
+        chosen |= hit
+    if len(chosen) < 2:
+        raise ParameterError(f"--topics {spec!r}: the shift needs at least 2 topics")
+    return np.array(sorted(chosen), dtype=np.int64)

@@ -37,11 +37,13 @@ from litaudit.analyses.audits import Audited
 from litaudit.analyses.reuse.coded_archive import LOAD_STEPS, load_coded
 from litaudit.analyses.reuse.decision import (
     NO_DEPTH,
+    NO_POOLS,
     NOT_ENOUGH,
     OUTCOMES,
     DepthShift,
     matrix_shift,
     pool_shifts,
+    topic_positions,
 )
 from litaudit.analyses.reuse.descriptive import (
     Coverage,
@@ -71,7 +73,7 @@ from litaudit.analyses.reuse.subcollection_tau import (
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
 from litaudit.analyses.reuse.wording import decision_sentence
 from litaudit.errors import ParameterError
-from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE
+from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
 
 __all__ = [
     "INCONCLUSIVE",
@@ -79,6 +81,7 @@ __all__ = [
     "LOSE",
     "NOT_ENOUGH",
     "NO_DEPTH",
+    "NO_POOLS",
     "OUTCOMES",
     "REUSABLE",
     "SUBCOLLECTION_SEED",
@@ -122,6 +125,7 @@ class Verdict:
     references: tuple[Reference, ...]
     audits: tuple[tuple[str, int], ...]  # (kind, audit id) of the components stored
     notes: tuple[str, ...]
+    topics: str | None = None  # the topics decided on (--topics; None: all)
 
 
 # ------------------------------------------------------------------ archive verdict
@@ -164,6 +168,9 @@ class VerdictSettings:
     seed: int = defaults.AGREEMENT_SEED
     subcollections: bool = False
     splits: SubcollectionTest = SubcollectionTest(seed=SUBCOLLECTION_SEED)
+    topics: str | None = None  # decide on these topics only ("601-650"; None: all)
+    resamples: int = defaults.REUSE_BOOTSTRAP  # the interval's bootstrap over topics
+    boot_seed: int = defaults.REUSE_BOOTSTRAP_SEED
 
 
 def run_verdict(
@@ -203,6 +210,9 @@ def run_verdict(
     depths = verdict_depths(decide_at)
     params = _params(decide_at, source, depths, margin_pct, split, alpha, assignments)
     params.update(split_seed=split_seed, permutations=permutations, subcollections=subcollections)
+    if settings.topics is not None:
+        params["topics"] = settings.topics
+    params.update(resamples=settings.resamples, boot_seed=settings.boot_seed)
     if not split.startswith("prefix") and Path(split).is_file():
         # the mapping file is input too (as in run_subcollections)
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
@@ -245,7 +255,10 @@ def _params(depth, source, depths, margin_pct, split, alpha, assignments) -> dic
     }
 
 
-METHOD = "hold-out shift over equally weighted site subsets, equivalence (TOST) to a margin"
+METHOD = (
+    "hold-out shift over equally weighted site subsets, equivalence (TOST) to a margin; "
+    "relative shift's interval by the studentized bootstrap over topics"
+)
 
 
 def _outcome(rows: tuple[DepthShift, ...], depth: int | None) -> tuple[str, DepthShift | None]:
@@ -255,7 +268,7 @@ def _outcome(rows: tuple[DepthShift, ...], depth: int | None) -> tuple[str, Dept
     if depth is None:
         return NO_DEPTH, None
     row = next(r for r in rows if r.depth == depth)
-    return row.result.outcome, row
+    return row.result.new_site_outcome or row.result.outcome, row  # about a new site's runs
 
 
 def _depth_notes(cid: str, depth: int | None, depths, shown: int) -> list[str]:
@@ -319,8 +332,23 @@ def _archive_verdict(
     if lou_main.n_unknown_type:
         notes.append(f"{lou_main.n_unknown_type} run(s) of unknown type are left out of LOU")
     # the decision
+    chosen = None
+    if settings.topics is not None:
+        chosen = topic_positions(coded.topic_names, settings.topics)
+        notes.append(
+            f"the shift is computed on topics {settings.topics} ({chosen.size} of "
+            f"{len(coded.topic_names)}); the descriptive analyses on all topics"
+        )
     design, rows, pools = pool_shifts(
-        coded, depths, notes, passes[2], margin_pct=margin_pct, alpha=alpha, keep=shown
+        coded,
+        depths,
+        notes,
+        passes[2],
+        margin_pct=margin_pct,
+        alpha=alpha,
+        keep=shown,
+        bootstrap=Bootstrap(resamples=settings.resamples, seed=settings.boot_seed),
+        topics=chosen,
     )
     passes[2].finish()
     outcome, decision = _outcome(rows, depth)
@@ -354,6 +382,7 @@ def _archive_verdict(
         references=references(rows, tuple(lou), sub, agreement),
         audits=tuple((k, i) for k, i in audits if i is not None),
         notes=tuple(notes),
+        topics=settings.topics,
     )
 
 
@@ -374,9 +403,9 @@ def matrix_verdict(
 ) -> Verdict:
     """The verdict on a runs x topics matrix of full-judgment scores (e.g. the per-topic
     files of shared/data) with run sites: every run is scored with the same judgments
-    whichever sites are held out, so the shift is 0 by construction (reusable within the
-    margin whatever the data); the agreement analysis over random assignments is shown
-    beside it."""
+    whichever sites are held out, so the shift is 0 by construction and decides nothing
+    (outcome NO_POOLS, its row shown); the agreement analysis over random assignments is
+    shown beside it."""
     x = np.asarray(scores, dtype=float)
     site = np.unique(np.asarray(sites), return_inverse=True)[1]
     labels = names or tuple(str(s) for s in sorted(set(sites)))
@@ -385,7 +414,7 @@ def matrix_verdict(
     cov = coverage(n_r, m, n_t, (None, None))
     notes = [
         "one score per run and topic: the scores do not depend on which sites are held "
-        "out (reusable by construction), so the shift is 0 whatever the data"
+        "out, so the shift is 0 whatever the data: no decision"
     ]
     design = agreement = None
     rows: tuple[DepthShift, ...] = ()
@@ -401,7 +430,8 @@ def matrix_verdict(
             source=source,
             progress=progress,
         )
-    outcome, decision = (rows[0].result.outcome, rows[0]) if rows else (NOT_ENOUGH, None)
+    outcome = NO_POOLS if rows else NOT_ENOUGH
+    decision = None
     return Verdict(
         collection_id=None,
         outcome=outcome,

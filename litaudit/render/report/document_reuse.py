@@ -45,13 +45,30 @@ def reuse_blocks(r: ReuseSection) -> list:
     return out
 
 
+def _new_site(r) -> tuple[str, str, str]:
+    """A new site's shift, interval and outcome ("-": stored before they were computed)."""
+    from litaudit.analyses.reuse.wording import outcome_words
+
+    c = r.new_site_ci
+    if c is None or r.new_site_outcome is None:
+        return "-", "-", "-"
+    return (
+        f"{c.estimate:+.2f}%",
+        f"{c.low:+.2f}% to {c.high:+.2f}%",
+        outcome_words(r.new_site_outcome, r.margin_pct),
+    )
+
+
 def _reuse_verdict(r: ReuseSection, v) -> list:
     """The reusability decision in one sentence first, then its rows and the papers'
     reference values."""
     from litaudit.analyses.reuse.wording import (
         decision_sentence,
-        outcome_words,
+        interval_sentence,
+        next_step,
+        site_counts,
         sites_sentence,
+        these_words,
     )
 
     out: list = [Para(f"{decision_sentence(v)} ({cite(r.verdict_audit)})")]
@@ -60,6 +77,8 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
         if v.depth is not None:
             more.append(f"Pool depth {v.depth}: {v.depth_source}.")
         more.append(sites_sentence(v.decision.result))
+        more.append(interval_sentence(v.decision.result))
+    more.append(next_step(v))
     more.append(f"{v.coverage.note[:1].upper()}{v.coverage.note[1:]}.")
     out.append(Para(" ".join(more)))
     level = f"{100 * v.tests[0].result.level:.0f}% CI" if v.tests else "CI"
@@ -67,11 +86,13 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
         Table(
             (
                 "pool depth",
-                "shift of held-out runs",
+                "these sites' runs",
                 f"{level} (topics)",
                 "outcome",
-                f"{level} (sites)",
-                f"sites losing > {v.margin_pct:g}%",
+                "a new site's runs",
+                f"{level} (sites and topics)",
+                "outcome (new site)",
+                f"sites: lose / within / undecided at {v.margin_pct:g}%",
             ),
             tuple(
                 (
@@ -79,16 +100,16 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
                     + (" (decides)" if t.depth is not None and t.depth == v.depth else ""),
                     f"{t.result.shift_pct:+.2f}%",
                     f"{t.result.ci.low:+.2f}% to {t.result.ci.high:+.2f}%",
-                    outcome_words(t.result.outcome, t.result.margin_pct),
-                    "-"
-                    if t.result.site_ci is None
-                    else f"{t.result.site_ci.low:+.2f}% to {t.result.site_ci.high:+.2f}%",
-                    f"{sum(s.loses for s in t.result.sites)} of {len(t.result.sites)}",
+                    these_words(t.result.outcome, t.result.margin_pct),
+                    *_new_site(t.result),
+                    " / ".join(map(str, site_counts(t.result))),
                 )
                 for t in v.tests
             ),
             f"Shift of held-out sites' runs, % of the mean score; margin {v.margin_pct:g}% "
-            f"(Voorhees et al. 2014), two one-sided tests at {v.alpha:g}",
+            f"(Voorhees et al. 2014), two one-sided tests at {v.alpha:g}; a new site's runs: "
+            "the sites and topics as samples (two-way random effects); the sites column: "
+            "each site's runs by their own interval over topics",
         )
     )
     out.append(
