@@ -47,7 +47,8 @@ form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end
 form.filters label { display: flex; flex-direction: column; }
 form.filters label.check { flex-direction: row; gap: .3rem; align-items: center; }
 form.filters input[type=number] { width: 5.5rem; }
-figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; display: block; }
+figure { margin: 1rem 0; max-width: 44rem; }
+figure svg { max-width: 100%; height: auto; display: block; }
 figcaption { font-size: .9rem; color: #444; }
 footer { margin-top: 2rem; font-size: .85rem; color: #555; border-top: 1px solid #ddd; }
 @media (max-width: 600px) { body { padding: 0 .5rem 1rem; } table { font-size: .8rem; } }

@@ -81,7 +81,7 @@ def build_site(
             strict=True,
         )
     )
-    stems = _unique([slug(p.collection_id, p.measure, p.source) for p in audits.populations])
+    stems = _unique([slug(p.collection_name, p.measure, p.source) for p in audits.populations])
     files: dict[str, str] = {}
     pops: list[PopulationPage] = []
     for sp, stem in zip(audits.populations, stems, strict=True):
