@@ -17,28 +17,39 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from litaudit import defaults
+from litaudit.analyses.audits import (
+    AuditKey,
+    StoredAudit,
+    get_audits,
+    identical_ids,
+    save_audits,
+)
+from litaudit.analyses.extreme.best import DEFAULT_ALPHA, population_params, se_param
 from litaudit.analyses.extreme.population import (
     Filters,
     Loaded,
+    Population,
     ResultRow,
     load_population,
+    results_fingerprint,
     select_population,
 )
 from litaudit.errors import LitauditError
+from litaudit.stats.extreme import Sampling
 
 
 @dataclass(frozen=True, kw_only=True)
 class SitePopulation:
     """One population of the site: its stored `best` audit, its `history` audit (or why
-    there is none) and the rows the audits read, best first."""
+    there is none), both read back from the store, and the rows the audits read, best
+    first."""
 
     collection_id: str
     collection_name: str
     measure: str
     source: str  # paper | official
-    best_audit: int
-    history_audit: int | None
+    best: StoredAudit
+    history: StoredAudit | None
     history_error: str | None
     rows: tuple[ResultRow, ...]
 
@@ -82,9 +93,31 @@ def _zero_shot(con) -> frozenset[tuple[str, str]]:
     return frozenset((str(s), str(c)) for s, c in rows)
 
 
+def history_key(pop: Population, filters: Filters) -> AuditKey:
+    """The key under which :func:`~litaudit.analyses.extreme.history.run_history` stores
+    the default history of ``pop`` (running reference, by date when every result is
+    dated, the default se): its stored audit is found without replaying the history."""
+    by = "date" if all(r.date for r in pop.rows) else "year"
+    params = population_params(
+        pop, filters, alpha=DEFAULT_ALPHA, reference="running", by=by, se=se_param(None)
+    )
+    sampling = Sampling()
+    return AuditKey(
+        kind="history",
+        collection_id=pop.collection_id,
+        measure=pop.measure,
+        params=params,
+        method=sampling.method,
+        input_fingerprint=results_fingerprint(pop.rows),
+        seed=sampling.seed,
+        trials=sampling.trials,
+    )
+
+
 def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAudits:
-    """Run (or find) the `best` and `history` audits of every population and store them;
-    ``progress(total=n)`` is told the number of steps, then ``progress(1)`` per step."""
+    """Run (or find) the `best` and `history` audits of every population and store them,
+    then read them back; ``progress(total=n)`` is told the number of steps, then
+    ``progress(1)`` per step."""
     from litaudit.analyses.extreme.history import run_history
     from litaudit.analyses.extreme.summary import run_summary
 
@@ -93,40 +126,52 @@ def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAud
     tick(total=2 * len(summary.rows))
     tick(len(summary.rows))
     colls, groups = _groups(con)
-    out = []
+    pops = []
     for s in summary.rows:
+        cid, meas = s.collection_id, s.measure
+        f = dataclasses.replace(Filters(), source=s.source)
+        rows = groups[(cid, meas, s.source)]
+        pop = select_population(cid, colls[cid][0], colls[cid][1], meas, rows, f, summary.min_n)
+        pops.append((s, pop, f))
+    keys = [history_key(pop, f) for _s, pop, f in pops]
+    hist: list[tuple[int | None, str | None]] = [(i, None) for i in identical_ids(con, keys)]
+    todo = []  # the histories not stored yet: replayed, then stored in one insert
+    for k, (_s, pop, f) in enumerate(pops):
         tick(1)
-        cid, meas, src = s.collection_id, s.measure, s.source
-        f = dataclasses.replace(Filters(), source=src)
-        pop = select_population(
-            cid, colls[cid][0], colls[cid][1], meas, groups[(cid, meas, src)], f, summary.min_n
-        )
+        if hist[k][0] is not None:
+            continue
         try:
-            h: int | None = run_history(con, cid, meas, filters=f).audit_id
-            err = None
+            rep = run_history(con, pop.collection_id, pop.measure, filters=f, save=False)
+            todo.append((k, rep.result))
         except LitauditError as exc:
-            h, err = None, str(exc)
-        if s.audit_id is None:  # run_summary stores every audit it reports
-            raise LitauditError(f"{s.collection_name} {meas}: the best audit was not stored")
-        out.append(
-            SitePopulation(
-                collection_id=cid,
-                collection_name=s.collection_name,
-                measure=meas,
-                source=src,
-                best_audit=s.audit_id,
-                history_audit=h,
-                history_error=err,
-                rows=tuple(pop.rows),
-            )
+            hist[k] = (None, str(exc))
+    added = save_audits(con, [(keys[k], rep) for k, rep in todo])
+    for (k, _rep), aid in zip(todo, added, strict=True):
+        hist[k] = (aid, None)
+    ids = [s.audit_id for s, _p, _f in pops] + [h for h, _e in hist]
+    if any(i is None for i in ids[: len(pops)]):  # run_summary stores every audit it reports
+        raise LitauditError("audit summary did not store every best audit")
+    read = get_audits(con, [i for i in ids if i is not None])
+    out = tuple(
+        SitePopulation(
+            collection_id=pop.collection_id,
+            collection_name=s.collection_name,
+            measure=pop.measure,
+            source=s.source,
+            best=read[s.audit_id or 0],
+            history=read[h] if h is not None else None,
+            history_error=err,
+            rows=tuple(pop.rows),
         )
+        for (s, pop, _f), (h, err) in zip(pops, hist, strict=True)
+    )
     every = Filters(include_retracted=True, include_nonstandard=True, source="paper")
     return SiteAudits(
-        populations=tuple(out),
+        populations=out,
         skipped=summary.skipped,
         paper_results=tuple(load_population(con, None, None, every)),
         zero_shot=_zero_shot(con),
         alpha=summary.alpha,
         p=summary.p,
-        min_n=defaults.MIN_N if summary.min_n is None else summary.min_n,
+        min_n=summary.min_n,
     )

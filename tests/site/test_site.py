@@ -132,7 +132,9 @@ def test_second_build_writes_nothing(cli, site_db, tmp_path):
     _build(cli, site_db, out)
     before = _files(out)
     times = {p: p.stat().st_mtime_ns for p in out.rglob("*")}
+    n_audits = _audits(site_db)
     again = _build(cli, site_db, out)
+    assert _audits(site_db) == n_audits  # every audit found, none run again
     assert again["written"] == [] and again["unchanged"] == 7 and again["removed"] == []
     assert _files(out) == before
     assert {p: p.stat().st_mtime_ns for p in out.rglob("*")} == times
@@ -275,3 +277,22 @@ def test_standing_is_the_candidate_best_set(site_db):
     assert set(st.interval) == st.tied and set(st.interval.values()) == {(1, 3)}
     assert [st.rank[r.id] for r in rows] == list(range(1, 8))
     assert "Table 3" in st.method and st.audit == 7
+
+
+def test_history_key_is_the_key_run_history_stores(site_db):
+    """prepare_site finds a stored history by :func:`history_key` without replaying it:
+    the key must be the one run_history stores (dated and undated populations)."""
+    from litaudit.analyses.audits import identical_ids
+    from litaudit.analyses.extreme.history import run_history
+    from litaudit.analyses.extreme.population import Filters, population
+    from litaudit.analyses.site_audits import history_key
+    from litaudit.store.db import open_store
+
+    with open_store(site_db) as store:
+        store.con.execute("UPDATE results SET date = DATE '1998-11-09' WHERE source = 'official'")
+        for src in ("paper", "official"):
+            f = Filters(source=src)
+            done = run_history(store.con, COLLECTION, "AP", filters=f)
+            pop = population(store.con, COLLECTION, "AP", f)
+            assert identical_ids(store.con, [history_key(pop, f)]) == [done.audit_id]
+            assert done.result.by == ("date" if src == "official" else "year")

@@ -14,10 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from litaudit.analyses.audits import StoredAudit
-from litaudit.analyses.report_audits import Prepared
+from litaudit.analyses.extreme.history import HistoryReport
+from litaudit.analyses.extreme.wording import cited
 from litaudit.analyses.site_audits import SiteAudits, SitePopulation
-from litaudit.render.report import literature
-from litaudit.render.report.figures import history_figure
+from litaudit.render.report.figures import Figure, history_figure
+from litaudit.render.report.model import HistoryPoint, LiteratureSection
 from litaudit.render.site import pages, population
 from litaudit.render.site.html import slug
 from litaudit.render.site.population import PopulationPage
@@ -34,18 +35,43 @@ def _unique(stems: list[str]) -> list[str]:
     return out
 
 
-def _population(
-    con, sp: SitePopulation, path: str, zero_shot, papers: dict[str, str]
-) -> PopulationPage:
-    used: dict[int, StoredAudit] = {}
-    lit = literature.section(
-        con,
-        sp.measure,
-        Prepared(sp.best_audit),
-        Prepared(sp.history_audit, sp.history_error),
-        used,
+def _points(r: HistoryReport) -> tuple[HistoryPoint, ...]:
+    """The history audit's steps as the report's plot takes them."""
+
+    def num(x: float | None) -> float | None:
+        return None if x is None or x != x else float(x)
+
+    return tuple(
+        HistoryPoint(
+            p.year,
+            p.N,
+            num(p.record),
+            num(p.expected_max),
+            num(p.threshold),
+            when=p.when,
+            new_record=p.new_record,
+            beyond=bool(p.beyond_chance),
+            holder=f"{rec.value_text} {rec.system} ({cited(rec)})",
+        )
+        for p, rec in zip(r.history.points, r.records, strict=True)
     )
-    best = used[sp.best_audit].result
+
+
+def _figure(measure: str, h: StoredAudit) -> Figure | None:
+    """The report's plot of the record over time (render.report.figures), of audit ``h``."""
+    empty = dict.fromkeys(
+        "best_audit error n n_topics mean sd se maximum expected_max alpha max_threshold "
+        "min_threshold n_above n_below expected_above_under_null p value mu0 lower "
+        "coverage history_error".split()
+    )
+    lit = LiteratureSection(
+        measure=measure, candidates=(), history_audit=h.id, history=_points(h.result), **empty
+    )
+    return history_figure(lit)
+
+
+def _population(sp: SitePopulation, path: str, zero_shot, papers: dict[str, str]) -> PopulationPage:
+    best = sp.best.result
     return PopulationPage(
         path=path,
         collection_id=sp.collection_id,
@@ -53,12 +79,12 @@ def _population(
         measure=sp.measure,
         source=sp.source,
         best=best,
-        best_audit=sp.best_audit,
-        standing=standing(best, sp.best_audit, sp.rows),
+        best_audit=sp.best.id,
+        standing=standing(best, sp.best.id, sp.rows),
         rows=sp.rows,
         zero_shot=frozenset(r.id for r in sp.rows if (r.system, sp.collection_id) in zero_shot),
-        figure=history_figure(lit) if sp.history_audit is not None else None,
-        history_audit=sp.history_audit,
+        figure=_figure(sp.measure, sp.history) if sp.history is not None else None,
+        history_audit=sp.history.id if sp.history is not None else None,
         history_error=sp.history_error,
         papers=papers,
     )
@@ -85,7 +111,7 @@ def build_site(
     files: dict[str, str] = {}
     pops: list[PopulationPage] = []
     for sp, stem in zip(audits.populations, stems, strict=True):
-        page = _population(con, sp, f"pop/{stem}.html", audits.zero_shot, paper_paths)
+        page = _population(sp, f"pop/{stem}.html", audits.zero_shot, paper_paths)
         pops.append(page)
         files[page.path] = population.render(page)
         tick(1)
