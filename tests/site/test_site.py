@@ -71,7 +71,7 @@ def test_site_pages(cli, site_db, tmp_path):
         "2 populations of published results (14 results)",
         "0.3010 NeuralX, Smith et al. (SIGIR 2019) 2",  # record, holder, 2 tied with it
         "0.2750 runF, TREC trec7/adhoc",
-        "model: sd / sqrt(n)",
+        "model sd / sqrt(n)",
         "Every audit uses one null",
     ):
         assert words in index, words
@@ -92,7 +92,7 @@ def test_site_pages(cli, site_db, tmp_path):
     ):
         assert words in text, words
     # every row, best first, with its rank, interval, tied mark, links to its paper
-    rows = re.findall(r"<tr( class=\"top\")? data-role=\"(\w+)\".*?</tr>", pop)
+    rows = re.findall(r"<tr id=\"r\d+\"( class=\"top\")? data-role=\"(\w+)\".*?</tr>", pop)
     assert [r[1] for r in rows] == ["proposed"] * 3 + ["baseline"] * 4
     assert [bool(r[0]) for r in rows] == [True] * 3 + [False] * 4
     assert 'href="../paper/smith2019.html"' in pop
@@ -103,6 +103,10 @@ def test_site_pages(cli, site_db, tmp_path):
     paper = _text(files["paper/jones2021.html"].decode())
     for words in ("Jones and Lee (CIKM 2021)", "Its results (3)", "3 of 7", "trec7 · AP · papers"):
         assert words in paper, words
+    deepy = re.search(r'<tr id="(r\d+)"[^>]*data-text="deepy ', pop)
+    assert deepy and f'href="../pop/trec7-ap-paper.html#{deepy.group(1)}">3 of 7</a>' in (
+        files["paper/jones2021.html"].decode()
+    )
     assert "import" in paper  # the results' history
 
 

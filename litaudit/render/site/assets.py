@@ -39,6 +39,7 @@ th { background: #f5f5f5; } th button { font: inherit; font-weight: 700; border:
   background: none; padding: 0; cursor: pointer; color: inherit; text-align: left; }
 th[aria-sort=ascending] button::after { content: " \\25B2"; }
 th[aria-sort=descending] button::after { content: " \\25BC"; }
+td.nowrap { white-space: nowrap; }
 td.loc { min-width: 14rem; font-size: .8rem; } td.loc code { word-break: normal; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 tr.top td { background: #fff7d6; }

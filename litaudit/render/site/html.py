@@ -19,6 +19,12 @@ def esc(text: object) -> str:
     return escape(str(text), quote=True)
 
 
+def inline(text: str) -> str:
+    """Escaped text with its `code` spans as <code> (the audits' sentences name options so)."""
+    parts = esc(text).split("`")
+    return "".join(f"<code>{x}</code>" if i % 2 else x for i, x in enumerate(parts))
+
+
 def slug(*parts: str) -> str:
     """A file-name stem from ``parts``: letters, digits and '-' (lower case)."""
     return "-".join(re.sub(r"[^a-z0-9]+", "-", p.lower()).strip("-") for p in parts if p)

@@ -15,15 +15,16 @@ from dataclasses import dataclass
 from litaudit.analyses.extreme.population import ResultRow
 from litaudit.analyses.extreme.wording import summary_null_sentence, who
 from litaudit.render.site import html as H
-from litaudit.render.site.population import SOURCE_WORDS, PopulationPage, paper_url, title
+from litaudit.render.site.population import PopulationPage, paper_url, title
 from litaudit.store.history import Entry
 from litaudit.store.papers import PaperListed
 
-NOISE_WORDS = {
-    "model": "model: sd / sqrt(n)",
-    "interaction": "measured: system x topic interaction",
+NOISE_WORDS = {  # the kind of standard error the audit used (analyses.extreme.noise)
+    "model": "model sd / sqrt(n)",
+    "interaction": "measured (system x topic interaction)",
     "given": "given",
 }
+SOURCE_SHORT = {"paper": "papers", "official": "official"}
 
 
 def _dates(p: PopulationPage) -> tuple[str, str]:
@@ -42,7 +43,7 @@ def _index_row(p: PopulationPage) -> str:
     kind = b.noise.source if b.noise is not None else "model"
     first, last = _dates(p)
     text = f"{p.collection_name} {p.collection_id} {p.measure} {rec.system} {who(rec)}".lower()
-    src = SOURCE_WORDS.get(p.source, p.source)
+    src = SOURCE_SHORT.get(p.source, p.source)
     cells = [
         H.cell(f'<a href="{p.path}">{H.esc(p.collection_name)}</a>', v=p.collection_name, raw=True),
         H.cell(p.measure),
@@ -51,8 +52,9 @@ def _index_row(p: PopulationPage) -> str:
         H.cell(rec.value_text, v=repr(rec.value), num=True),
         H.cell(who(rec)),
         H.cell(str(k), v=k, num=True),
-        H.cell(f"{se:.4f} ({NOISE_WORDS.get(kind, kind)})", v=kind),
-        H.cell(f"{first} – {last}" if first != last else first, v=first),
+        H.cell(f"{se:.4f}", v=se, num=True),
+        H.cell(NOISE_WORDS.get(kind, kind)),
+        H.cell(f"{first} to {last}" if first != last else first, v=first, cls="nowrap"),
     ]
     return (
         f'<tr data-source="{H.esc(src)}" data-year="{H.esc(last[:4])}" '
@@ -82,7 +84,8 @@ def index(
         H.sort_head("record", "num"),
         H.sort_head("held by"),
         H.sort_head("cannot be told apart", "num"),
-        H.sort_head("noise (se, kind)"),
+        H.sort_head("se", "num"),
+        H.sort_head("noise"),
         H.sort_head("dates"),
     ]
     n_results = sum(x.best.stats.reference.n_results for x in pops)
@@ -92,7 +95,7 @@ def index(
         "collection, measure and source with its record, the results that cannot be told "
         "apart from the record (the candidate best set, Carterette, SIGIR 2015, Table 3, "
         f"at p = {p:g}) and the noise the audit used.</p>",
-        f"<p>{H.esc(summary_null_sentence(len(pops), n_unin, alpha, n_meas))}</p>",
+        f"<p>{H.inline(summary_null_sentence(len(pops), n_unin, alpha, n_meas))}</p>",
         '<section aria-labelledby="pops-h">',
         '<h2 id="pops-h">Collections and measures</h2>',
         H.filter_form(
@@ -100,7 +103,7 @@ def index(
             [
                 H.search_field("collection, measure, system"),
                 H.select(
-                    "source", "Source", sorted({SOURCE_WORDS.get(x.source, x.source) for x in pops})
+                    "source", "Source", sorted({SOURCE_SHORT.get(x.source, x.source) for x in pops})
                 ),
                 *H.year_fields(),
             ],
@@ -203,7 +206,9 @@ def paper_page(
     for x in results:
         r, pop = x.row, x.population
         if pop is not None and r.id in pop.standing.rank:
-            rank = f'<a href="../{pop.path}">{pop.standing.rank[r.id]} of {len(pop.rows)}</a>'
+            rank = (
+                f'<a href="../{pop.path}#r{r.id}">{pop.standing.rank[r.id]} of {len(pop.rows)}</a>'
+            )
             rv: object = pop.standing.rank[r.id]
             tied = r.id in pop.standing.tied
         else:
@@ -224,15 +229,20 @@ def paper_page(
     body += [
         '<section aria-labelledby="results-h">',
         f'<h2 id="results-h">Its results ({len(results)})</h2>',
-        H.filter_form("results", [H.search_field("system, collection, measure")]),
-        '<div class="scroll"><table class="sortable" id="results">',
-        "<caption>Each result with its rank in the population it was audited in</caption>",
-        "<thead><tr>" + "".join(heads) + "</tr></thead>",
-        "<tbody>",
-        *rows,
-        "</tbody></table></div>",
-        "</section>",
     ]
+    if results:
+        body += [
+            H.filter_form("results", [H.search_field("system, collection, measure")]),
+            '<div class="scroll"><table class="sortable" id="results">',
+            "<caption>Each result with its rank in the population it was audited in</caption>",
+            "<thead><tr>" + "".join(heads) + "</tr></thead>",
+            "<tbody>",
+            *rows,
+            "</tbody></table></div>",
+        ]
+    else:
+        body.append("<p>The store holds no result of this paper.</p>")
+    body.append("</section>")
     pops = sorted({x.population.path: x.population for x in results if x.population}.items())
     body += ['<section aria-labelledby="pops-h">', '<h2 id="pops-h">Populations</h2>']
     if pops:

@@ -131,7 +131,7 @@ def _record(p: PopulationPage) -> list[str]:
             f"systems exceeds with probability {th.alpha:g} (expected above it under the "
             f"model: {th.expected_above_under_null:.3f})."
         )
-    out.append(f"<p>{H.esc(chance)}</p>")
+    out.append(f"<p>{H.inline(chance)}</p>")
     out.append("</section>")
     return out
 
@@ -178,7 +178,7 @@ def _row(p: PopulationPage, r: ResultRow) -> str:
         H.cell(_links(r), raw=True),
         H.location(r.location),
     ]
-    return f"<tr{cls} {attrs}>" + "".join(cells) + "</tr>"
+    return f'<tr id="r{r.id}"{cls} {attrs}>' + "".join(cells) + "</tr>"
 
 
 def _board(p: PopulationPage) -> list[str]:
@@ -234,12 +234,12 @@ def _audit(p: PopulationPage) -> list[str]:
     out = [
         '<section aria-labelledby="audit-h">',
         '<h2 id="audit-h">What the audit rests on</h2>',
-        f"<p>{H.esc(population_sentence(b.population))}</p>",
+        f"<p>{H.inline(population_sentence(b.population))}</p>",
     ]
     if b.noise is not None:
-        out.append(f"<p>{H.esc(reference_sentence(b.noise, ref.n_results))}</p>")
+        out.append(f"<p>{H.inline(reference_sentence(b.noise, ref.n_results))}</p>")
     if b.shrinkage is not None:
-        out.append(f"<p>{H.esc(luck_sentence(b.shrinkage, 'the best'))}</p>")
+        out.append(f"<p>{H.inline(luck_sentence(b.shrinkage, 'the best'))}</p>")
     out.append(
         f"<p>Table 2: N = {ref.n_results}, mean {ref.mu:.4f}, sd {ref.sd:.4f}, "
         f"se {ref.se:.4f}, min {ref.minimum:.4f}, max {ref.maximum:.4f} "
