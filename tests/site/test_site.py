@@ -100,6 +100,7 @@ def test_site_pages(cli, site_db, tmp_path):
     assert pop.count('class="plot"') == 1 and "history audit #" in pop
     official = files["pop/trec7-ap-official.html"].decode()
     assert official.count('data-zs="1"') == 2 and 'name="zs"' in official
+    assert official.count(">official, zero-shot</td>") == 2
     paper = _text(files["paper/jones2021.html"].decode())
     for words in ("Jones and Lee (CIKM 2021)", "Its results (3)", "3 of 7", "trec7 · AP · papers"):
         assert words in paper, words

@@ -74,8 +74,8 @@ def _cite(r: ResultRow, papers: dict[str, str], root: str) -> str:
 def _links(r: ResultRow) -> str:
     parts = []
     u = paper_url(r)
-    if u:
-        parts.append(H.link("paper", u))
+    if u:  # a paper, or for an official run or leaderboard entry its description
+        parts.append(H.link("paper" if r.source == "paper" else "description", u))
     if r.code_url:
         parts.append(H.link("code", r.code_url))
     return " · ".join(p for p in parts if "<a " in p) or "-"
@@ -172,7 +172,7 @@ def _row(p: PopulationPage, r: ResultRow) -> str:
         ),
         H.cell(r.value_text, v=repr(r.value), num=True),
         H.cell(r.system + (f" ({r.participant})" if r.participant else "")),
-        H.cell(r.role),
+        H.cell(r.role + (", zero-shot" if r.id in p.zero_shot else ""), v=r.role),
         H.cell(_cite(r, p.papers, "../"), v=cited(r), raw=True),
         H.cell(r.date[:10] if r.date else str(r.year), v=r.date[:10] if r.date else str(r.year)),
         H.cell(_links(r), raw=True),
