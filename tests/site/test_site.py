@@ -109,6 +109,12 @@ def test_site_pages(cli, site_db, tmp_path):
         files["paper/jones2021.html"].decode()
     )
     assert "import" in paper  # the results' history
+    assert "None of its results set a record." in paper
+    smith = _text(files["paper/smith2019.html"].decode())
+    assert (
+        "2019: 0.3010 NeuralX set the record of trec7 · AP · papers (N = 2 so far; above" in smith
+    )
+    assert "Records (1 step that set a new record" in text
 
 
 def test_pages_load_nothing_from_outside(cli, site_db, tmp_path):

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from litaudit import defaults
 from litaudit.analyses.audits import StoredAudit
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.wording import cited
 from litaudit.analyses.site_audits import SiteAudits, SitePopulation
+from litaudit.analyses.wording import p_text
 from litaudit.render.report.figures import Figure, history_figure
 from litaudit.render.report.model import HistoryPoint, LiteratureSection
 from litaudit.render.site import pages, population
 from litaudit.render.site.html import slug
-from litaudit.render.site.population import PopulationPage
+from litaudit.render.site.population import PopulationPage, Record
 from litaudit.render.site.ranks import standing
 
 
@@ -87,6 +89,25 @@ def _population(sp: SitePopulation, path: str, zero_shot, papers: dict[str, str]
         history_audit=sp.history.id if sp.history is not None else None,
         history_error=sp.history_error,
         papers=papers,
+        records=_records(sp.history.result) if sp.history is not None else (),
+        history_alpha=sp.history.result.history.alpha if sp.history is not None else None,
+    )
+
+
+def _records(r: HistoryReport) -> tuple[Record, ...]:
+    """The steps of a history audit that set a new record."""
+    return tuple(
+        Record(
+            when=p.when or str(p.year),
+            n=p.N,
+            row=rec,
+            expected_max=p.expected_max,
+            threshold=p.threshold,
+            p=p_text(p.p_value, p.p_below_floor, defaults.P_FLOOR),
+            beyond=p.beyond_chance,
+        )
+        for p, rec in zip(r.history.points, r.records, strict=True)
+        if p.new_record
     )
 
 

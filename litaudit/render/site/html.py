@@ -123,6 +123,10 @@ def check_field(name: str, label: str) -> str:
     return f'<label class="check"><input type="checkbox" name="{name}">{esc(label)}</label>'
 
 
+def f4(x: float | None) -> str:
+    return "-" if x is None or x != x else f"{x:.4f}"
+
+
 def location(text: str | None) -> str:
     """A result's exact source (file, line, column; or table, page) as a cell."""
     return cell(f"<code>{esc(text)}</code>" if text else "-", raw=True, cls="loc")

@@ -252,10 +252,34 @@ def paper_page(
     else:
         body.append("<p>None of its results is in an audited population.</p>")
     body.append("</section>")
+    body += _records(results)
     body += _history(results, history)
     return H.page(
         paper.citation, body, root="../", description=f"Results of {paper.citation}, audited."
     )
+
+
+def _records(results: Sequence[PaperResult]) -> list[str]:
+    """The records its results set, from each population's history audit (its id is on
+    the population's page only: a change to another result of the population gives the
+    population new audits, and must not rewrite this page)."""
+    items = []
+    for x in results:
+        pop = x.population
+        if pop is None:
+            continue
+        for rec in pop.records:
+            if rec.row.id == x.row.id:
+                above = {True: "above", False: "not above", None: "no"}[rec.beyond]
+                items.append(
+                    f"<li>{H.esc(rec.when)}: {H.esc(x.row.value_text)} {H.esc(x.row.system)} "
+                    f'set the record of <a href="../{pop.path}#r{x.row.id}">{H.esc(title(pop))}'
+                    f"</a> (N = {rec.n} so far; {above} the alpha threshold of their max: "
+                    "its page cites the history audit)</li>"
+                )
+    out = ['<section aria-labelledby="records-h">', '<h2 id="records-h">Records it set</h2>']
+    out += ["<ul>", *items, "</ul>"] if items else ["<p>None of its results set a record.</p>"]
+    return [*out, "</section>"]
 
 
 def _history(results: Sequence[PaperResult], history: dict[int, list[Entry]]) -> list[str]:

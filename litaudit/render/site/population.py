@@ -44,6 +44,23 @@ class PopulationPage:
     history_audit: int | None
     history_error: str | None
     papers: dict[str, str]  # bibkey -> the paper's page (from the site's top)
+    records: tuple[Record, ...] = ()  # the steps of the history audit that set a record
+    history_alpha: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Record:
+    """A step of the history audit that set a new record, as `audit history` lists it:
+    when, N so far, the record's holder, the expected max and alpha threshold of the max
+    of N, the p-value and whether the record lies above the threshold."""
+
+    when: str
+    n: int
+    row: ResultRow
+    expected_max: float | None
+    threshold: float | None
+    p: str
+    beyond: bool | None
 
 
 def title(p: PopulationPage) -> str:
@@ -223,6 +240,37 @@ def _history(p: PopulationPage) -> list[str]:
             f"<figcaption>{H.esc(f.caption)} (history audit #{f.audit})</figcaption>",
             "</figure>",
         ]
+    if p.records:
+        alpha = f" ({p.history_alpha:g})" if p.history_alpha is not None else ""
+        heads = ["step", "N", "record", "expected max", f"threshold{alpha}", "p", "above"]
+        out += [
+            '<div class="scroll"><table id="records">',
+            f"<caption>Records ({len(p.records)} step{'s' if len(p.records) != 1 else ''} "
+            "that set a new record, as "
+            "<code>litaudit audit history</code> lists them)</caption>",
+            "<thead><tr>"
+            + "".join(H.sort_head(h, sortable=False) for h in heads)
+            + "</tr></thead>",
+            "<tbody>",
+        ]
+        for rec in p.records:
+            above = {True: "yes", False: "no", None: "-"}[rec.beyond]
+            out.append(
+                "<tr>"
+                + H.cell(rec.when, cls="nowrap")
+                + H.cell(str(rec.n), num=True)
+                + H.cell(
+                    f'<a href="#r{rec.row.id}">{H.esc(rec.row.value_text)}</a> '
+                    f"{H.esc(who(rec.row))}",
+                    raw=True,
+                )
+                + H.cell(H.f4(rec.expected_max), num=True)
+                + H.cell(H.f4(rec.threshold), num=True)
+                + H.cell(rec.p, num=True)
+                + H.cell(above)
+                + "</tr>"
+            )
+        out.append("</tbody></table></div>")
     out.append("</section>")
     return out
 
