@@ -272,22 +272,20 @@ def test_observed_ranks_share_equal_values():
 def test_standing_is_the_candidate_best_set(site_db):
     """The tied group is the best audit's candidate set (Table 3) and each member's rank
     interval is 1..k; the other results get none."""
-    from litaudit.analyses.extreme.best import run_best
-    from litaudit.analyses.extreme.population import Filters, load_results
+    from litaudit.analyses.site_audits import prepare_site
     from litaudit.render.site.ranks import standing
     from litaudit.store.db import open_store
 
-    with open_store(site_db, read_only=True) as store:
-        f = Filters(source="paper")
-        rep = run_best(store.con, COLLECTION, "AP", filters=f, save=False).result
-        rows = load_results(store.con, rep.collection_id, "AP", f)
-    st = standing(rep, 7, rows)
+    with open_store(site_db) as store:
+        sp = next(p for p in prepare_site(store.con).populations if p.source == "paper")
+    st = standing(sp)
+    rows, rep = sp.rows, sp.best.result
     assert st.tied == {c.result.id for c in rep.candidates}
     # the fixture's record 0.3010 has DeepY (0.2950) and Dense (0.2990) in its band
     assert sorted(r.system for r in rows if r.id in st.tied) == ["DeepY", "Dense", "NeuralX"]
     assert set(st.interval) == st.tied and set(st.interval.values()) == {(1, 3)}
     assert [st.rank[r.id] for r in rows] == list(range(1, 8))
-    assert "Table 3" in st.method and st.audit == 7
+    assert "Table 3" in st.method and st.audit == sp.best.id
 
 
 def test_history_key_is_the_key_run_history_stores(site_db):

@@ -82,7 +82,7 @@ def _population(sp: SitePopulation, path: str, zero_shot, papers: dict[str, str]
         source=sp.source,
         best=best,
         best_audit=sp.best.id,
-        standing=standing(best, sp.best.id, sp.rows),
+        standing=standing(sp),
         rows=sp.rows,
         zero_shot=frozenset(r.id for r in sp.rows if (r.system, sp.collection_id) in zero_shot),
         figure=_figure(sp.measure, sp.history) if sp.history is not None else None,

@@ -7,7 +7,10 @@ lower end of the record's 1 - 2p interval could be the best, so those k results 
 group tied with the top and each one's rank interval is 1 to k; the audit says nothing
 about the order of the other results, whose interval is left out (None) and the page says
 so. A confidence set of the best with rank intervals of every result (a `ranks` audit)
-replaces this function's body, and its ``method`` names the new procedure.
+replaces this function's body: :func:`litaudit.analyses.site_audits.prepare_site` runs it
+for each population beside the `best` and `history` audits and hands it over on the
+:class:`~litaudit.analyses.site_audits.SitePopulation`, and ``method`` names the new
+procedure.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 
 from litaudit.analyses.extreme.best import BestReport
 from litaudit.analyses.extreme.population import ResultRow
+from litaudit.analyses.site_audits import SitePopulation
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -46,13 +50,15 @@ def observed_ranks(rows: Sequence[ResultRow]) -> dict[int, int]:
     return out
 
 
-def standing(best: BestReport, audit_id: int, rows: Sequence[ResultRow]) -> Standing:
-    """The standing of ``rows`` (the population ``best`` audited, best first)."""
+def standing(sp: SitePopulation) -> Standing:
+    """The standing of the results of ``sp`` (its rows, best first) from its stored
+    audits: the candidate best set of its `best` audit."""
+    best: BestReport = sp.best.result
     tied = frozenset(c.result.id for c in best.candidates)
     k = len(tied)
     cov = f"{round(100 * best.stats.interval.coverage)}%"
     return Standing(
-        rank=observed_ranks(rows),
+        rank=observed_ranks(sp.rows),
         tied=tied,
         interval={i: (1, k) for i in tied},
         method=(
@@ -61,5 +67,5 @@ def standing(best: BestReport, audit_id: int, rows: Sequence[ResultRow]) -> Stan
             f"a rank from 1 to {k}; the other results' rank intervals are not computed by "
             "this method"
         ),
-        audit=audit_id,
+        audit=sp.best.id,
     )
