@@ -220,6 +220,8 @@ out.skipTarget = !!document.getElementById(skip.getAttribute("href").slice(1));
 out.sortButtons = document.querySelectorAll("th button").length;
 out.lang = document.documentElement.lang;
 out.caption = !!document.querySelector("table caption");
+var ids = Array.prototype.map.call(document.querySelectorAll("[id]"), function (e) { return e.id; });
+out.duplicateIds = ids.filter(function (x, i) { return ids.indexOf(x) !== i; });
 """
 
 
@@ -235,4 +237,4 @@ def test_keyboard_navigation_and_headings(site, tmp_path):
         assert out["first"] == "skip #main" and out["skipTarget"], name
         assert out["positiveTabindex"] == 0 and out["unlabelled"] == 0 and out["nameless"] == 0
         assert out["notFocusable"] == 0 and out["sortButtons"] >= 5, (name, out)
-        assert out["lang"] == "en" and out["caption"]
+        assert out["lang"] == "en" and out["caption"] and out["duplicateIds"] == []
