@@ -86,6 +86,8 @@ def test_site_pages(cli, site_db, tmp_path):
         "0.2990 Dense, Lee (ECIR 2023)",
         "0.2950 DeepY, Jones and Lee (CIKM 2021)",
         "candidate best set (Carterette, SIGIR 2015, Table 3)",
+        "Against chance: 3 of the 7 published results lie above 0.2829, the value the best "
+        "of 7 equally good systems exceeds with probability 0.05",
         "Population: N = 7 results on 50 topics",
         "Reference model: a null of 7 equally good systems",
         "litaudit audit best -c disks45/nocr/trec7 -m AP --source papers",

@@ -58,5 +58,6 @@ def test_scifact_ties_the_reports_candidates(seeded_site):
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
     assert "by openbmb/MiniCPM-Embedding" in text
     assert "Tied with the top (9 results" in text
+    assert "Against chance: uninformative for this population" in text
     assert page.count('<tr id="r') == page.count("data-role=") > 200
     assert page.count(' class="top" ') == 9

@@ -102,7 +102,7 @@ def _record(p: PopulationPage) -> list[str]:
     """The first screen: the record, how many results cannot be told apart from it, the
     record's band, the tied group by name."""
     b, st = p.best, p.standing
-    iv, ref, th = b.stats.interval, b.stats.reference, b.stats.thresholds
+    iv, ref = b.stats.interval, b.stats.reference
     cov = f"{round(100 * iv.coverage)}%"
     rec = b.best
     k, rest = len(st.tied) - 1, ref.n_results - 1
@@ -139,18 +139,23 @@ def _record(p: PopulationPage) -> list[str]:
             )
     else:
         out.append('<p id="tied">No other result is tied with the top.</p>')
-    if th.informative is False:
-        chance = uninformative_sentence(th.max_threshold, th.gap_sd, th.n_above, ref.n_results)
-    else:
-        chance = (
-            f"Against chance: {th.n_above} of the {ref.n_results} published results lie above "
-            f"{th.max_threshold:.4f}, the value the best of {ref.n_results} equally good "
-            f"systems exceeds with probability {th.alpha:g} (expected above it under the "
-            f"model: {th.expected_above_under_null:.3f})."
-        )
-    out.append(f"<p>{H.inline(chance)}</p>")
+    out.append(f"<p>{H.inline(chance_line(b))}</p>")
     out.append("</section>")
     return out
+
+
+def chance_line(b: BestReport) -> str:
+    """The record against chance, as `audit best` says it: its thresholds table in words,
+    or its "uninformative" sentence (the one place the site words the chance part)."""
+    th, ref = b.stats.thresholds, b.stats.reference
+    if th.informative is False:
+        return uninformative_sentence(th.max_threshold, th.gap_sd, th.n_above, ref.n_results)
+    return (
+        f"Against chance: {th.n_above} of the {ref.n_results} published results lie above "
+        f"{th.max_threshold:.4f}, the value the best of {ref.n_results} equally good "
+        f"systems exceeds with probability {th.alpha:g} (expected above it under the "
+        f"model: {th.expected_above_under_null:.3f})."
+    )
 
 
 def _controls(p: PopulationPage) -> str:
