@@ -307,3 +307,13 @@ def test_history_key_is_the_key_run_history_stores(site_db):
             pop = population(store.con, COLLECTION, "AP", f)
             assert identical_ids(store.con, [history_key(pop, f)]) == [done.audit_id]
             assert done.result.by == ("date" if src == "official" else "year")
+
+
+def test_without_a_database_nothing_is_made(cli, tmp_path):
+    db, out = tmp_path / "none.duckdb", tmp_path / "out"
+    res = cli("site", out, db=db)
+    assert res.exit_code == 1
+    assert res.stderr == (
+        f"Error: no database at {db} (given with --db); create one with `litaudit --db {db} init`\n"
+    )
+    assert not db.exists() and not out.exists()
