@@ -44,6 +44,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("reuse-agreement", "litaudit.analyses.agreement.analysis:ReuseAgreement"),
     ("reuse-verdict", "litaudit.analyses.reuse.verdict:Verdict"),
     ("baselines", "litaudit.analyses.extreme.baselines:BaselineStanding"),
+    ("ranks", "litaudit.analyses.extreme.ranks:RanksAudit"),
 )
 _PATHS = dict(KINDS)
 

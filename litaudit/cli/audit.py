@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -273,6 +274,11 @@ def claim(
     permutation_seed: int = typer.Option(
         defaults.RANDOMIZATION_SEED, "--permutation-seed", help="Seed of those assignments."
     ),
+    per_dataset: Path = _optional(
+        "--per-dataset",
+        "The claim's value on each dataset of the benchmark (CSV or JSON: dataset, value as "
+        "printed), paired with the record holder's: wins, ties, losses, paired t and sign tests.",
+    ),
     filters: Filters = POPULATION,
     alpha: Alpha = defaults.ALPHA,
     p: PInterval = defaults.P_INTERVAL,
@@ -294,6 +300,8 @@ def claim(
     claimed = Claim(
         value=value, result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier
     )
+    if per_dataset is not None:
+        claimed = dataclasses.replace(claimed, per_dataset=str(per_dataset))
     kw = dict(filters=filters, model=_model(alpha, p, method, trials, seed, se))
     kw.update(evidence=dataclasses.replace(asked, seed=permutation_seed))
     done = _run(ctx, no_save, run_claim, collection, measure, claimed, **kw)
@@ -392,6 +400,53 @@ def summary(
     from litaudit.render.audits import render_summary
 
     render_summary(rep)
+
+
+@_command("ranks")
+def ranks(
+    ctx: typer.Context,
+    files: list[Path] = typer.Argument(
+        None,
+        help="A topic-by-run CSV, or trec_eval -q outputs (one run per file) (default: the "
+        "store's shared scores of --collection).",
+        show_default=False,
+    ),
+    measure: str = MeasureOpt,
+    collection: str = typer.Option(
+        None,
+        "--collection",
+        "-c",
+        show_default=False,
+        help="Collection: its datasets' published values (a benchmark such as beir-13) or its "
+        "run archive's per-topic scores; with FILES, the collection to store the audit under.",
+    ),
+    fmt: str = typer.Option("csv", "--format", help="csv | trec_eval (for FILES)."),
+    filters: Filters = POPULATION,
+    alpha: Alpha = defaults.ALPHA,
+    resamples: int = typer.Option(
+        defaults.RANKS_RESAMPLES, "--resamples", help="Bootstrap resamples of the units."
+    ),
+    seed: int = typer.Option(defaults.RANKS_SEED, "--seed", help="Seed of the resamples."),
+    noise: str = typer.Option(
+        "bound",
+        "--noise",
+        help="Per-dataset values: bound (add each dataset's bound se sqrt(v(1-v)/n) of its "
+        "query count) | none.",
+    ),
+    no_save: bool = NoSaveOpt,
+    _window: None = WINDOW,
+    json_out: Json = False,
+):
+    """Which systems cannot be told apart from the top: the confidence set of the best
+    (multiple comparisons with the best), simultaneous rank intervals (Mogstad et al. 2024)
+    and P(first), on shared topics or datasets."""
+    from litaudit.analyses.extreme.ranks import RankSettings, run_ranks
+    from litaudit.render.audits import emit
+
+    settings = RankSettings(alpha=alpha, resamples=resamples, seed=seed, noise=noise)
+    kw = dict(measure=measure, collection=collection, files=files or None, fmt=fmt)
+    done = _run(ctx, no_save, run_ranks, filters=filters, settings=settings, **kw)
+    emit(done, json_out)
 
 
 audit_store.register(app)

@@ -26,8 +26,10 @@ from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
 from litaudit.analyses.extreme.population import PopulationSummary
+from litaudit.analyses.extreme.ranks import RanksAudit
 from litaudit.analyses.extreme.summary import Summary
 from litaudit.analyses.extreme.wording import (
+    best_chance_sentence,
     cited,
     fmt_n_star,
     history_reference_sentence,
@@ -36,7 +38,6 @@ from litaudit.analyses.extreme.wording import (
     population_sentence,
     reference_sentence,
     summary_null_sentence,
-    uninformative_sentence,
 )
 from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
@@ -44,6 +45,7 @@ from litaudit.analyses.reuse.verdict import Verdict
 from litaudit.analyses.wording import p_text
 from litaudit.codec import to_jsonable
 from litaudit.render import audits_evidence as evidence
+from litaudit.render import audits_ranks as ranks
 from litaudit.render import audits_reuse as reuse
 from litaudit.render.console import out, print_json, table
 
@@ -237,12 +239,13 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
             digits=4,
         )
     )
-    if th.informative is False:
-        line(uninformative_sentence(th.max_threshold, th.gap_sd, th.n_above, ref.n_results))
+    inspected = best_chance_sentence(rep.spread, th.max_threshold, th.n_above, ref.n_results)
+    if inspected:
+        line(inspected)
     if rep.noise is not None:
         line(reference_sentence(rep.noise, ref.n_results))
     if rep.shrinkage is not None:
-        line(luck_sentence(rep.shrinkage, "the best"))
+        line(luck_sentence(rep.shrinkage, "the best", rep.winners_bias))
     g = mx.gumbel
     line(
         f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
@@ -268,6 +271,8 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
             ],
         )
     )
+    if rep.ranks is not None:
+        ranks.render_ranks_section(rep.ranks)
 
 
 def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
@@ -279,6 +284,10 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     line(population_sentence(rep.population))
     _claim_record_table(rep)
     _claim_chance_tables(rep)
+    if rep.per_dataset is not None:
+        ranks.render_per_dataset(rep.per_dataset)
+    if rep.ranks is not None:
+        ranks.render_ranks_section(rep.ranks)
 
 
 def _claim_chance_tables(rep: ClaimReport) -> None:
@@ -287,7 +296,8 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
     cov = f"{round(100 * iv.coverage)}%"
     # JSON has no infinity: a stored "no feasible number" (inf) reads back as NaN
     n_star = math.inf if ch.n_star != ch.n_star else ch.n_star
-    informative = ch.informative is not False
+    informative = rep.spread is None or not rep.spread.false_by_inspection
+    gone = "- (null false by inspection)"
     wide(
         table(
             f"(b) against chance: the max of M = {ch.n_draws} equally good systems, each "
@@ -298,9 +308,7 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
                 ("claim above the threshold", "yes" if ch.passes else "no"),
                 (
                     "threshold above the mean, in between-system sd",
-                    "-"
-                    if ch.gap_sd != ch.gap_sd
-                    else f"{ch.gap_sd:.2f}" + ("" if informative else " (uninformative)"),
+                    "-" if ch.gap_sd != ch.gap_sd else f"{ch.gap_sd:.2f}",
                 ),
                 (
                     "expected above it under the model (M x P(one draw))",
@@ -309,15 +317,11 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
                 ("published results above it", str(ch.n_published_above)),
                 (
                     "p = P(max of M >= claim), descriptive",
-                    _p(ch.p_value, ch.p_below_floor, ch.p_floor)
-                    if informative
-                    else "- (uninformative)",
+                    _p(ch.p_value, ch.p_below_floor, ch.p_floor) if informative else gone,
                 ),
                 (
                     "N* (experiments whose max reaches the claim with probability alpha)",
-                    fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap)
-                    if informative
-                    else "- (uninformative)",
+                    fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap) if informative else gone,
                 ),
             ],
             justify_numbers=False,
@@ -426,22 +430,9 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
         "published so far"
         + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
         + f"; {h.n_beyond} {step}s with the record above it."
-        + _uninformative_steps(h, step)
     )
     if rep.noise is not None:
         line(reference_sentence(rep.noise, h.N))
-
-
-def _uninformative_steps(h, step: str) -> str:
-    """' At 120 of 127 dates the threshold lies within 0.25 sd of the mean: uninformative.'"""
-    k = sum(pt.informative is False for pt in h.points)
-    if not k:
-        return ""
-    return (
-        f" At {k} of the {len(h.points)} {step}s the threshold lies within "
-        f"{defaults.UNINFORMATIVE_GAP_SD:g} between-system sd of the mean: being above it "
-        "is uninformative there."
-    )
 
 
 def render_summary(rep: Summary) -> None:
@@ -459,6 +450,8 @@ def render_summary(rep: Summary) -> None:
             r.n_candidates,
             r.threshold,
             r.n_above,
+            f"{r.se:.4f} {r.se_kind}",
+            "-" if r.reliability is None else f"{r.reliability:.2f}",
             _composition(r.population),
         )
         for r in rep.rows
@@ -479,6 +472,8 @@ def render_summary(rep: Summary) -> None:
                 "candidates",
                 "threshold",
                 "above",
+                "se (kind)",
+                "B",
                 "roles (run types)",
             ],
             rows,
@@ -491,12 +486,12 @@ def render_summary(rep: Summary) -> None:
             f"(`audit best` says why): {', '.join(far[:6])}"
             + (f" and {len(far) - 6} more" if len(far) > 6 else "")
         )
+    kinds: dict[str, int] = {}
+    for r in rep.rows:
+        kinds[r.se_kind] = kinds.get(r.se_kind, 0) + 1
     line(
         summary_null_sentence(
-            len(rep.rows),
-            sum(r.uninformative for r in rep.rows),
-            rep.alpha,
-            sum(r.se_source != "model" for r in rep.rows),
+            len(rep.rows), sum(r.false_by_inspection for r in rep.rows), rep.alpha, kinds
         )
     )
     if rep.skipped:
@@ -524,6 +519,7 @@ RENDERERS: dict[type, Renderer] = {
     ReuseAgreement: reuse.render_agreement,
     Verdict: reuse.render_verdict,
     BaselineStanding: evidence.render_baselines,
+    RanksAudit: ranks.render_ranks,
 }
 # the results whose renderer says the audit id in its first line (no footer after them)
 ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)
