@@ -3,8 +3,10 @@ before it is rendered.
 
 Every population of `audit summary` (each collection, measure and source with at least
 ``defaults.MIN_N`` results: Carterette, SIGIR 2015, Tables 2-3) gets its `best` audit
-(stored by :func:`litaudit.analyses.extreme.summary.run_summary`) and its `history` audit
-(:func:`litaudit.analyses.extreme.history.run_history`, Sec. 2 and Fig. 2), with the
+(stored by :func:`litaudit.analyses.extreme.summary.run_summary`), its `history` audit
+(:func:`litaudit.analyses.extreme.history.run_history`, Sec. 2 and Fig. 2) and, where the
+store has shared scores, its `ranks` audit (the confidence set of the best and rank
+intervals: :func:`litaudit.analyses.extreme.ranks.run_ranks`), with the
 default parameters, so that a second build on the same store runs nothing and reuses the
 stored audits (same input fingerprint, parameters and code). :func:`prepare_site` returns
 their ids with the curated rows each page lists; :mod:`litaudit.render.site` then reads
@@ -34,7 +36,7 @@ from litaudit.analyses.extreme.population import (
     results_fingerprint,
     select_population,
 )
-from litaudit.errors import LitauditError
+from litaudit.errors import LitauditError, NotFound
 from litaudit.stats.extreme import Sampling
 
 
@@ -52,6 +54,7 @@ class SitePopulation:
     history: StoredAudit | None
     history_error: str | None
     rows: tuple[ResultRow, ...]
+    ranks: StoredAudit | None = None  # the `ranks` audit where the store has shared scores
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -114,6 +117,24 @@ def history_key(pop: Population, filters: Filters) -> AuditKey:
     )
 
 
+def _ranks(con, pops, tick) -> list[int | None]:
+    """The `ranks` audit (default settings, stored) of each population whose collection
+    has shared scores in the store (a benchmark's datasets, a run archive's per-topic
+    scores; :mod:`litaudit.analyses.extreme.ranks`), else None."""
+    from litaudit.analyses.extreme.ranks import run_ranks
+
+    tick(total=len(pops))
+    out: list[int | None] = []
+    for _s, pop, f in pops:
+        tick(1)
+        try:
+            done = run_ranks(con, measure=pop.measure, collection=pop.collection_id, filters=f)
+            out.append(done.audit_id)
+        except NotFound:  # no shared scores of this population
+            out.append(None)
+    return out
+
+
 def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAudits:
     """Run (or find) the `best` and `history` audits of every population and store them,
     then read them back; ``progress(total=n)`` is told the number of steps, then
@@ -148,10 +169,11 @@ def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAud
     added = save_audits(con, [(keys[k], rep) for k, rep in todo])
     for (k, _rep), aid in zip(todo, added, strict=True):
         hist[k] = (aid, None)
+    ranks = _ranks(con, pops, tick)
     ids = [s.audit_id for s, _p, _f in pops] + [h for h, _e in hist]
     if any(i is None for i in ids[: len(pops)]):  # run_summary stores every audit it reports
         raise LitauditError("audit summary did not store every best audit")
-    read = get_audits(con, [i for i in ids if i is not None])
+    read = get_audits(con, [i for i in [*ids, *ranks] if i is not None])
     out = tuple(
         SitePopulation(
             collection_id=pop.collection_id,
@@ -162,8 +184,9 @@ def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAud
             history=read[h] if h is not None else None,
             history_error=err,
             rows=tuple(pop.rows),
+            ranks=read[r] if r is not None else None,
         )
-        for (s, pop, _f), (h, err) in zip(pops, hist, strict=True)
+        for (s, pop, _f), (h, err), r in zip(pops, hist, ranks, strict=True)
     )
     every = Filters(include_retracted=True, include_nonstandard=True, source="paper")
     return SiteAudits(

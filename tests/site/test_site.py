@@ -69,24 +69,24 @@ def test_site_pages(cli, site_db, tmp_path):
     index = _text(files["index.html"].decode())
     for words in (
         "2 populations of published results (14 results)",
-        "0.3010 NeuralX, Smith et al. (SIGIR 2019) 2",  # record, holder, 2 tied with it
+        "0.4010 NeuralX, Smith et al. (SIGIR 2019) 2",  # record, holder, 2 tied with it
         "0.2750 runF, TREC trec7/adhoc",
-        "model sd / sqrt(n)",
+        "measured",
         "Every audit uses one null",
     ):
         assert words in index, words
     pop = files["pop/trec7-ap-paper.html"].decode()
     text = _text(pop)
     for words in (
-        "The record 0.3010 by NeuralX ( Smith et al. (SIGIR 2019) ); 2 of the other 6 "
-        "published results lie at or above 0.2861, the lower end of its 60% interval, and "
+        "The record 0.4010 by NeuralX ( Smith et al. (SIGIR 2019) ). 2 of the other 6 "
+        "published results lie at or above 0.3432, the lower end of its 60% interval, and "
         "cannot be told apart from it.",
-        "Record band (60% interval under the reference model, p = 0.2): [0.2861, 0.3010]",
+        "Record band (60% interval under the reference model, p = 0.2): [0.3432, 0.4010]",
         "Tied with the top (3 results",
-        "0.2990 Dense, Lee (ECIR 2023)",
-        "0.2950 DeepY, Jones and Lee (CIKM 2021)",
+        "0.3990 Dense, Lee (ECIR 2023)",
+        "0.3950 DeepY, Jones and Lee (CIKM 2021)",
         "candidate best set (Carterette, SIGIR 2015, Table 3)",
-        "Against chance: 3 of the 7 published results lie above 0.2829, the value the best "
+        "Against chance: 3 of the 7 published results lie above 0.3539, the value the best "
         "of 7 equally good systems exceeds with probability 0.05",
         "Population: N = 7 results on 50 topics",
         "Reference model: a null of 7 equally good systems",
@@ -114,7 +114,7 @@ def test_site_pages(cli, site_db, tmp_path):
     assert "None of its results set a record." in paper
     smith = _text(files["paper/smith2019.html"].decode())
     assert (
-        "2019: 0.3010 NeuralX set the record of trec7 · AP · papers (N = 2 so far; above" in smith
+        "2019: 0.4010 NeuralX set the record of trec7 · AP · papers (N = 2 so far; above" in smith
     )
     assert "Records (1 step that set a new record" in text
 
@@ -283,11 +283,11 @@ def test_standing_is_the_candidate_best_set(site_db):
     st = standing(sp)
     rows, rep = sp.rows, sp.best.result
     assert st.tied == {c.result.id for c in rep.candidates}
-    # the fixture's record 0.3010 has DeepY (0.2950) and Dense (0.2990) in its band
+    # the fixture's record 0.4010 has DeepY (0.3950) and Dense (0.3990) in its band
     assert sorted(r.system for r in rows if r.id in st.tied) == ["DeepY", "Dense", "NeuralX"]
     assert set(st.interval) == st.tied and set(st.interval.values()) == {(1, 3)}
     assert [st.rank[r.id] for r in rows] == list(range(1, 8))
-    assert "Table 3" in st.method and st.audit == sp.best.id
+    assert "Table 3" in st.method and st.audit == sp.best.id and st.kind == "best"
 
 
 def test_history_key_is_the_key_run_history_stores(site_db):

@@ -120,11 +120,11 @@ def test_first_screen_shows_the_record_and_the_tied_group(site, tmp_path):
         out = _selftest(site / "pop" / "trec7-ap-paper.html", FIRST_SCREEN, tmp_path, size)
         assert out["tiedInRecord"]
         assert out["recordBottom"] <= out["height"], (size, out)
-        assert "0.3010 by NeuralX" in out["record"]
-        assert "2 of the other 6 published results lie at or above 0.2861" in out["record"]
+        assert "0.4010 by NeuralX" in out["record"]
+        assert "2 of the other 6 published results lie at or above 0.3432" in out["record"]
         assert out["tied"] == [
-            "0.2990 Dense, Lee (ECIR 2023)",
-            "0.2950 DeepY, Jones and Lee (CIKM 2021)",
+            "0.3990 Dense, Lee (ECIR 2023)",
+            "0.3950 DeepY, Jones and Lee (CIKM 2021)",
         ]
 
 
@@ -154,7 +154,7 @@ def test_sorting(site, tmp_path):
     assert out["systemUp"] == sorted(systems, key=str.lower) and out["sortUp"] == "ascending"
     assert out["systemDown"] == sorted(systems, key=str.lower, reverse=True)
     assert out["sortDown"] == "descending" and out["otherSort"] == "none"
-    assert out["apUp"] == ["0.2300", "0.2440", "0.2620", "0.2810", "0.2950", "0.2990", "0.3010"]
+    assert out["apUp"] == ["0.2300", "0.2440", "0.2620", "0.2810", "0.3950", "0.3990", "0.4010"]
     assert out["rankUp"] == ["1", "2", "3", "4", "5", "6", "7"]
 
 

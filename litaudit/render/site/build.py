@@ -12,6 +12,7 @@ changed result changes only the pages it appears on.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from litaudit import defaults
 from litaudit.analyses.audits import StoredAudit
@@ -61,7 +62,7 @@ def _points(r: HistoryReport) -> tuple[HistoryPoint, ...]:
 
 def _figure(measure: str, h: StoredAudit) -> Figure | None:
     """The report's plot of the record over time (render.report.figures), of audit ``h``."""
-    empty = dict.fromkeys(
+    empty: dict[str, Any] = dict.fromkeys(
         "best_audit error n n_topics mean sd se maximum expected_max alpha max_threshold "
         "min_threshold n_above n_below expected_above_under_null p value mu0 lower "
         "coverage history_error".split()

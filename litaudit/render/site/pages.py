@@ -20,8 +20,9 @@ from litaudit.store.history import Entry
 from litaudit.store.papers import PaperListed
 
 NOISE_WORDS = {  # the kind of standard error the audit used (analyses.extreme.noise)
+    "measured": "measured",
+    "bound": "bound sqrt(m (1 - m) / n)",
     "model": "model sd / sqrt(n)",
-    "interaction": "measured (system x topic interaction)",
     "given": "given",
 }
 SOURCE_SHORT = {"paper": "papers", "official": "official"}
@@ -38,9 +39,9 @@ def _dates(p: PopulationPage) -> tuple[str, str]:
 def _index_row(p: PopulationPage) -> str:
     b = p.best
     rec = b.best
-    k = len(p.standing.tied) - 1
-    se = b.stats.reference.se
-    kind = b.noise.source if b.noise is not None else "model"
+    k = len(p.standing.tied - {rec.id})
+    se = b.noise.se if b.noise is not None else b.stats.reference.se
+    kind = b.noise.kind if b.noise is not None else "model"
     first, last = _dates(p)
     text = f"{p.collection_name} {p.collection_id} {p.measure} {rec.system} {who(rec)}".lower()
     src = SOURCE_SHORT.get(p.source, p.source)
@@ -74,8 +75,13 @@ class Skipped:
 def index(
     pops: Sequence[PopulationPage], skipped: Sequence[Skipped], alpha: float, p: float
 ) -> str:
-    n_unin = sum(1 for x in pops if x.best.stats.thresholds.informative is False)
-    n_meas = sum(1 for x in pops if x.best.noise is not None and x.best.noise.source != "model")
+    n_false = sum(
+        1 for x in pops if x.best.spread is not None and x.best.spread.false_by_inspection
+    )
+    kinds: dict[str, int] = {}
+    for x in pops:
+        k = x.best.noise.kind if x.best.noise is not None else "model"
+        kinds[k] = kinds.get(k, 0) + 1
     heads = [
         H.sort_head("collection"),
         H.sort_head("measure"),
@@ -95,7 +101,7 @@ def index(
         "collection, measure and source with its record, the results that cannot be told "
         "apart from the record (the candidate best set, Carterette, SIGIR 2015, Table 3, "
         f"at p = {p:g}) and the noise the audit used.</p>",
-        f"<p>{H.inline(summary_null_sentence(len(pops), n_unin, alpha, n_meas))}</p>",
+        f"<p>{H.inline(summary_null_sentence(len(pops), n_false, alpha, kinds))}</p>",
         '<section aria-labelledby="pops-h">',
         '<h2 id="pops-h">Collections and measures</h2>',
         H.filter_form(

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from litaudit.analyses.extreme.best import BestReport
 from litaudit.analyses.extreme.population import ResultRow
 from litaudit.analyses.extreme.wording import (
+    best_chance_sentence,
     cited,
     luck_sentence,
     population_sentence,
     reference_sentence,
-    uninformative_sentence,
     who,
 )
 from litaudit.render.report.figures import Figure
@@ -102,23 +102,15 @@ def _record(p: PopulationPage) -> list[str]:
     """The first screen: the record, how many results cannot be told apart from it, the
     record's band, the tied group by name."""
     b, st = p.best, p.standing
-    iv, ref = b.stats.interval, b.stats.reference
+    iv = b.stats.interval
     cov = f"{round(100 * iv.coverage)}%"
     rec = b.best
-    k, rest = len(st.tied) - 1, ref.n_results - 1
-    band = f"{iv.lower:.4f}, the lower end of its {cov} interval"
-    others = (
-        f"none of the other {rest} published results lies at or above {band}"
-        if k < 1
-        else f"{k} of the other {rest} published results "
-        f"{'lies' if k == 1 else 'lie'} at or above {band}, and cannot be told apart from it"
-    )
     out = [
         '<section class="record" id="record" aria-labelledby="record-h">',
         '<h2 id="record-h">The record</h2>',
         f'<p><span class="value">{H.esc(rec.value_text)}</span> by '
         f"<strong>{H.esc(rec.system)}</strong> ({_cite(rec, p.papers, '../')}"
-        f"{', ' + H.esc(rec.date[:10]) if rec.date else ''}); {H.esc(others)}.</p>",
+        f"{', ' + H.esc(rec.date[:10]) if rec.date else ''}). {H.esc(st.sentence)}</p>",
         f"<p>Record band ({cov} interval under the reference model, p = {iv.p:g}): "
         f"[{iv.lower:.4f}, {iv.value:.4f}], mu0 = {iv.mu0:.4f} "
         f'<span class="note">(best audit #{p.best_audit})</span>.</p>',
@@ -145,11 +137,13 @@ def _record(p: PopulationPage) -> list[str]:
 
 
 def chance_line(b: BestReport) -> str:
-    """The record against chance, as `audit best` says it: its thresholds table in words,
-    or its "uninformative" sentence (the one place the site words the chance part)."""
+    """The record against chance, as `audit best` says it: the null false by inspection
+    where it is (its sentence), else its thresholds table in words (the one place the
+    site words the chance part)."""
     th, ref = b.stats.thresholds, b.stats.reference
-    if th.informative is False:
-        return uninformative_sentence(th.max_threshold, th.gap_sd, th.n_above, ref.n_results)
+    inspected = best_chance_sentence(b.spread, th.max_threshold, th.n_above, ref.n_results)
+    if inspected:
+        return inspected
     return (
         f"Against chance: {th.n_above} of the {ref.n_results} published results lie above "
         f"{th.max_threshold:.4f}, the value the best of {ref.n_results} equally good "
@@ -220,7 +214,7 @@ def _board(p: PopulationPage) -> list[str]:
         '<section aria-labelledby="board-h">',
         f'<h2 id="board-h">Leaderboard ({len(p.rows)} results)</h2>',
         f'<p class="note">Rank intervals and the tied group: {H.esc(p.standing.method)} '
-        f"(best audit #{p.standing.audit}).</p>",
+        f"({p.standing.kind} audit #{p.standing.audit}).</p>",
         _controls(p),
         '<div class="scroll"><table class="sortable" id="board">',
         f"<caption>{H.esc(title(p))}: every published result the audit read, best first</caption>",
@@ -292,7 +286,7 @@ def _audit(p: PopulationPage) -> list[str]:
     if b.noise is not None:
         out.append(f"<p>{H.inline(reference_sentence(b.noise, ref.n_results))}</p>")
     if b.shrinkage is not None:
-        out.append(f"<p>{H.inline(luck_sentence(b.shrinkage, 'the best'))}</p>")
+        out.append(f"<p>{H.inline(luck_sentence(b.shrinkage, 'the best', b.winners_bias))}</p>")
     out.append(
         f"<p>Table 2: N = {ref.n_results}, mean {ref.mu:.4f}, sd {ref.sd:.4f}, "
         f"se {ref.se:.4f}, min {ref.minimum:.4f}, max {ref.maximum:.4f} "
