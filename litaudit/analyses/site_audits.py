@@ -136,9 +136,9 @@ def _ranks(con, pops, tick) -> list[int | None]:
 
 
 def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAudits:
-    """Run (or find) the `best` and `history` audits of every population and store them,
-    then read them back; ``progress(total=n)`` is told the number of steps, then
-    ``progress(1)`` per step."""
+    """Run (or find) the `best`, `history` and (where the store has shared scores)
+    `ranks` audits of every population and store them, then read them back;
+    ``progress(total=n)`` is told the number of steps, then ``progress(1)`` per step."""
     from litaudit.analyses.extreme.history import run_history
     from litaudit.analyses.extreme.summary import run_summary
 
