@@ -317,3 +317,58 @@ def test_without_a_database_nothing_is_made(cli, tmp_path):
         f"Error: no database at {db} (given with --db); create one with `litaudit --db {db} init`\n"
     )
     assert not db.exists() and not out.exists()
+
+
+@pytest.mark.slow
+def test_standing_from_a_ranks_audit():
+    """Where a ranks audit exists, the tied group is the results of the systems in its
+    confidence set of the best and each ranked result's interval is its system's; a
+    result whose system the audit did not rank gets neither."""
+    import numpy as np
+
+    from litaudit.analyses.audits import StoredAudit
+    from litaudit.analyses.extreme.population import ResultRow
+    from litaudit.analyses.extreme.ranks import RanksAudit, answer
+    from litaudit.analyses.site_audits import SitePopulation
+    from litaudit.render.site.ranks import standing
+    from litaudit.stats.ranks import resolve_ranks
+
+    rng = np.random.default_rng(7)
+    # A and B the same system up to small paired noise, C far below: 3 x 40 topics
+    base = 0.5 + 0.1 * rng.standard_normal(40)
+    y = np.vstack([base + 0.01 * rng.standard_normal(40) for _ in range(2)] + [base - 0.3])
+    res = resolve_ranks(y, resamples=400, seed=1)
+    systems = ("A", "B", "C")
+    ra = RanksAudit(
+        collection_id="c", measure="AP", source="matrix", what="3 runs", systems=systems,
+        units=tuple(str(t) for t in range(40)), left_out=0, noise=None, resolution=res,
+        answer=answer(res, systems), fingerprint="f",
+    )  # fmt: skip
+
+    def stored(i: int, result) -> StoredAudit:
+        return StoredAudit(
+            id=i, kind="ranks", collection_id="c", measure="AP", params={},
+            method="bootstrap", seed=1, trials=400, input_fingerprint="f",
+            software_version="0", result=result, created_at="",
+        )  # fmt: skip
+
+    def row(i: int, system: str, v: float) -> ResultRow:
+        return ResultRow(
+            i, "official", system, None, v, f"{v}", "official", None, 2020, 40, None, True,
+            "verified", None, "t", None, None, None, None, None, None, "",
+        )  # fmt: skip
+
+    rows = (row(1, "A", 0.51), row(2, "B", 0.50), row(3, "D", 0.40), row(4, "C", 0.20))
+    sp = SitePopulation(
+        collection_id="c", collection_name="c", measure="AP", source="official",
+        best=stored(1, None), history=None, history_error=None, rows=rows,
+        ranks=stored(9, ra),
+    )  # fmt: skip
+    st = standing(sp)
+    best = {systems[i] for i in res.best_set}
+    assert best == {"A", "B"}  # the data make C apart from the top
+    assert st.tied == {1, 2} and st.kind == "ranks" and st.audit == 9
+    assert st.interval[4] == (res.rank_low[2], res.rank_high[2]) and 3 not in st.interval
+    assert st.rank == {1: 1, 2: 2, 3: 3, 4: 4}
+    assert "1 of the 4 results are not ranked by it" in st.method
+    assert st.sentence == f"Ranks: {ra.answer}."
