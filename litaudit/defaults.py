@@ -103,3 +103,5 @@ RANDOMIZATION_SEED = 2007  # ours: its seed (the year of Smucker, Allan, Cartere
 PAIRED_WORST_TOPICS = 5  # ours: topics listed where the claim loses most
 RANKS_RESAMPLES = 2000  # ours: bootstrap resamples of `audit ranks` (P(first) MC se <= 0.011)
 RANKS_SEED = 0  # ours: their seed (honestboard's default: equal resamples for equal B)
+WINNER_SEED = 2024  # ours: seed of the winner's hybrid quantile and bootstrap when no --seed
+# (the year of Andrews, Kitagawa and McCloskey's "Inference on winners"); issue 34

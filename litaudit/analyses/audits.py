@@ -45,6 +45,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("reuse-verdict", "litaudit.analyses.reuse.verdict:Verdict"),
     ("baselines", "litaudit.analyses.extreme.baselines:BaselineStanding"),
     ("ranks", "litaudit.analyses.extreme.ranks:RanksAudit"),
+    ("resolution", "litaudit.analyses.extreme.resolution:ResolutionReport"),
 )
 _PATHS = dict(KINDS)
 

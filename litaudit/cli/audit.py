@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from litaudit import defaults
-from litaudit.cli import audit_store
+from litaudit.cli import audit_records, audit_store
 from litaudit.cli.common import (
     Alpha,
     CollectionOpt,
@@ -195,6 +195,16 @@ def _model(alpha: float, p: float, method: str, trials, seed, se: str | None):
     return AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
 
 
+def _result_id(ctx: typer.Context, text: str) -> int:
+    """A result's local id from its id or its uid (the same in every clone)."""
+    from litaudit.store.results import resolve_id
+
+    if text.strip().isdigit():
+        return int(text)
+    with open_read(ctx) as store:
+        return resolve_id(store.con, text)
+
+
 def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):
     """analysis(con, *args, save=not no_save, **kw) on a read-only store (--no-save) or
     inside a write transaction."""
@@ -241,7 +251,9 @@ def claim(
         "--value",
         "A new claimed value, as printed (judged as one more draw besides the N published).",
     ),
-    result: int = _optional("--result", "A published result's id (judged as one of the N)."),
+    result: str = _optional(
+        "--result", "A published result's id or uid, r-... (judged as one of the N)."
+    ),
     system: str = _optional(
         "--system", "A published result by its system name (judged as one of the N)."
     ),
@@ -298,7 +310,11 @@ def claim(
 
     asked = Asked(run, tuple(against or ()), baseline, baseline_system, permutations)
     claimed = Claim(
-        value=value, result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier
+        value=value,
+        result_id=None if result is None else _result_id(ctx, result),
+        system=system,
+        n=n,
+        hidden_multiplier=hidden_multiplier,
     )
     if per_dataset is not None:
         claimed = dataclasses.replace(claimed, per_dataset=str(per_dataset))
@@ -355,13 +371,24 @@ def history(
     by: str = typer.Option(
         "auto", "--by", help="Steps: date, year, or auto (by date when every result has one)."
     ),
+    certify: str = _optional(
+        "--certify",
+        "Also certify the record steps online as they came: spending (alpha-spending) "
+        "or lord (LORD++) (default: Holm over the steps only).",
+    ),
+    step_seed: int = typer.Option(
+        0, "--step-seed", help="Seed of the sign patterns of record steps on many topics."
+    ),
     json_out: Json = False,
 ):
-    """The record over time against the expected max and its threshold for the N so far."""
+    """The record over time against the expected max and its threshold for the N so far;
+    each record step tested against the record it replaced."""
     from litaudit.analyses.extreme.history import run_history
     from litaudit.analyses.extreme.noise import parse_se
+    from litaudit.analyses.extreme.record_steps import StepSettings
 
-    kw = dict(filters=filters, alpha=alpha, reference=reference, by=by, se=parse_se(se))
+    kw = dict(filters=filters, alpha=alpha, reference=reference, se=parse_se(se))
+    kw.update(steps=StepSettings(by=by, certify=certify, seed=step_seed))
     done = _run(ctx, no_save, run_history, collection, measure, **kw)
     from litaudit.render.audits import emit, render_history
 
@@ -450,3 +477,4 @@ def ranks(
 
 
 audit_store.register(app)
+audit_records.register(app)

@@ -27,6 +27,7 @@ from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
 from litaudit.analyses.extreme.population import PopulationSummary
 from litaudit.analyses.extreme.ranks import RanksAudit
+from litaudit.analyses.extreme.resolution import ResolutionReport
 from litaudit.analyses.extreme.summary import Summary
 from litaudit.analyses.extreme.wording import (
     best_chance_sentence,
@@ -47,6 +48,7 @@ from litaudit.codec import to_jsonable
 from litaudit.render import audits_evidence as evidence
 from litaudit.render import audits_ranks as ranks
 from litaudit.render import audits_reuse as reuse
+from litaudit.render.audits_records import render_resolution
 from litaudit.render.console import out, print_json, table
 
 Renderer = Callable[[Any, int | None], None]
@@ -159,6 +161,10 @@ def render_matrix(rep: MatrixAudit, audit_id: int | None) -> None:
     )
     if rep.interaction is not None:
         line(interaction_sentence(rep.interaction, rep.se_source, ref.se))
+    if rep.winner is not None:
+        from litaudit.render.audits_records import winner_sentence
+
+        line(winner_sentence(rep.winner, rep.runs[rep.winner.winner]))
     out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
 
 
@@ -246,6 +252,10 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
         line(reference_sentence(rep.noise, ref.n_results))
     if rep.shrinkage is not None:
         line(luck_sentence(rep.shrinkage, "the best", rep.winners_bias))
+    if rep.winner is not None:
+        from litaudit.render.audits_records import winner_sentence
+
+        line(winner_sentence(rep.winner, rep.best.system))
     g = mx.gumbel
     line(
         f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
@@ -281,6 +291,8 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     line(_head(rep, "Claim audit", audit_id) + ("" if method == "exact" else f"  method: {method}"))
     for sentence in rep.answers:  # the answers first (issue 20), then what they rest on
         line(sentence)
+    if rep.resolution is not None:
+        line(rep.resolution.sentence)
     line(population_sentence(rep.population))
     _claim_record_table(rep)
     _claim_chance_tables(rep)
@@ -433,6 +445,10 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
     )
     if rep.noise is not None:
         line(reference_sentence(rep.noise, h.N))
+    if rep.record_steps is not None:
+        from litaudit.render.audits_records import render_record_steps
+
+        render_record_steps(rep.record_steps)
 
 
 def render_summary(rep: Summary) -> None:
@@ -520,6 +536,7 @@ RENDERERS: dict[type, Renderer] = {
     Verdict: reuse.render_verdict,
     BaselineStanding: evidence.render_baselines,
     RanksAudit: ranks.render_ranks,
+    ResolutionReport: render_resolution,
 }
 # the results whose renderer says the audit id in its first line (no footer after them)
 ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)

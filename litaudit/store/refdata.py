@@ -471,3 +471,32 @@ def list_measures(con) -> list[dict]:
         }
         for r in rows
     ]
+
+
+def user_collections(con, ids, seeds_dir: Path = SEEDS_DIR) -> list[dict]:
+    """The collections of ``ids`` that the seeds do not define (added with `collections
+    add`), as :class:`NewCollection`'s fields (a store folder carries them), by id."""
+    seeded = {
+        c["id"]
+        for c in json.loads((seeds_dir / "collections.json").read_text(encoding="utf-8"))[
+            "collections"
+        ]
+    }
+    out = []
+    for cid in sorted(set(ids) - seeded):
+        d = collection_details(con, cid)
+        default = [t["n_topics"] for t in d["topic_sets"] if t["default"]]
+        lower = {cid.lower(), str(d["name"]).lower()}
+        out.append(
+            {
+                "id": cid,
+                "name": d["name"],
+                "title": d["title"],
+                "documents": d["documents"],
+                "aliases": [a for a in d["aliases"] if a not in lower],
+                "ir_datasets": bool(d["ir_datasets"]),
+                "provenance": d["provenance"],
+                "n_topics": default[0] if default else None,
+            }
+        )
+    return out

@@ -54,6 +54,7 @@ from litaudit.analyses.extreme.population import (
     summarize,
 )
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
+from litaudit.analyses.extreme.resolution import ClaimResolution, claim_resolution
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
@@ -66,6 +67,7 @@ from litaudit.stats.noise import (
     spread_check,
     winners_bias,
 )
+from litaudit.stats.winner import WinnerCorrection, correct_winner
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
@@ -200,6 +202,7 @@ class BestReport:
     spread: SpreadCheck | None = None  # (None: stored before issue 30, or the model's se)
     winners_bias: WinnersBias | None = None
     ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
+    winner: WinnerCorrection | None = None  # issue 34 (None under the model's se)
 
 
 def run_best(
@@ -318,7 +321,21 @@ def compute_best(
         shrinkage=shrunk,
         spread=_spread(noise, values),
         winners_bias=_winners_bias(noise, values, shrunk) if lookups is None else None,
+        winner=_winner(noise, values, model) if lookups is None else None,
     )
+
+
+def _winner(noise: NoiseChoice, values: list[float], model: AuditModel) -> WinnerCorrection | None:
+    """The best published result corrected for selection among the N, the N means taken
+    as independent with the measured or given se (:mod:`litaudit.stats.winner`; None
+    under the model's se, as the shrinkage)."""
+    import numpy as np
+
+    if noise.source == "model" or len(values) < 2:
+        return None
+    sigma = np.eye(len(values)) * noise.se**2
+    seed = model.sampling.seed if model.sampling.seed is not None else defaults.WINNER_SEED
+    return correct_winner(values, sigma, alpha=model.alpha, seed=seed)
 
 
 # ----------------------------------------------------------------------------- claim
@@ -382,6 +399,7 @@ class ClaimReport:
     winners_bias: WinnersBias | None = None
     per_dataset: PerDatasetComparison | None = None  # --per-dataset FILE (issue 30)
     ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
+    resolution: ClaimResolution | None = None  # issue 34: None without per-topic scores
 
 
 def check_claimed_value(con, measure: str, value: float) -> float:
@@ -554,6 +572,7 @@ def run_claim(
         winners_bias=bias,
         per_dataset=per,
         ranks=ranks_section(con, pop.collection_id, pop.measure, filters),
+        resolution=claim_resolution(con, pop.collection_id, pop.measure, ca.value, holder.value),
     )
     if not save:
         return Audited(rep, None)
