@@ -19,8 +19,17 @@ below 0 on the no-bias families (a one-sided 5% test of no shift: about 5% when 
 interval is calibrated, 0 when the noise cancels exactly) and the paper's chi-square with
 the pairs taken as independent (one random assignment per case).
 
-Run: .venv/bin/python bench/bench_calibration.py [--quick]   (400 cases per family;
---quick: 100). Then the order check: robust03's verdict with the participants renamed.
+Then the chance families (issue 30, item 3; bench/chance_calibration.py): one per shared
+per-topic matrix (20), the false alarms of the threshold of the max and of the F test
+under equal-means nulls resampled from the matrix's residuals, before (Normal threshold
+with the measured se; the F test on its df) and after (both by resampling the case's own
+residuals, litaudit.stats.calibrated). Requirement: every "after" rate <= 5% within its
+95% interval.
+
+Run: .venv/bin/python bench/bench_calibration.py [--quick] [--only reuse|chance]
+[--perms N]   (400 cases per family; --quick: 100; --perms adds the permutation F with N
+permutations a case, slow on robust04). Then the order check: robust03's verdict with the
+participants renamed.
 """
 
 from __future__ import annotations
@@ -79,11 +88,22 @@ def show(r: cal.FamilyResult, seconds: float) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="100 cases per family (default 400)")
+    ap.add_argument("--only", choices=("reuse", "chance"), help="one group of families")
+    ap.add_argument("--perms", type=int, default=0, help="permutation F: permutations a case")
     args = ap.parse_args()
     n = 100 if args.quick else 400
     if not DATA.is_dir():
         print(f"skipped: {DATA} is absent")
         return 0
+    chance_ok = True
+    if args.only != "reuse":
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import chance_calibration
+
+        chance_ok = chance_calibration.run(DATA, n, 400, args.perms, SEED)
+        print("chance: calibrated tests within 5%:", "yes" if chance_ok else "NO")
+        if args.only == "chance":
+            return 0 if chance_ok else 1
     from litaudit.analyses.agreement.input import read_score_matrix
 
     _, _, r04 = read_score_matrix(DATA / "pertopic" / "robust2004_ap.csv")
@@ -137,7 +157,7 @@ def main() -> int:
         if kind == "deep" and r.reusable.rate + 2 * r.reusable.se < 0.80:
             ok = False
     print("requirements met within Monte Carlo error:", "yes" if ok else "NO")
-    return 0 if order_free(coded_path) and ok else 1
+    return 0 if order_free(coded_path) and ok and chance_ok else 1
 
 
 def order_free(db_path) -> bool:

@@ -18,6 +18,10 @@ interval (nominal level beside it) with its standard error, and the trials where
 estimate is undefined (the conditional one at a near-tie: its interval is then unbounded,
 which covers); then the bias per matrix.
 
+`--peer`: instead, the record audit of every matrix (runs dated in threes, in column
+order) against honestboard 0.6.1's Board.record_audit: the chain, each step's selective
+p-value (the same sign patterns), the date groups and Holm's verdicts, counted unequal.
+
 Run: .venv/bin/python bench/bench_records.py [--trials 100] [--matrices adhoc7_ap,...]
 (the default: 100 trials of each of the 20 matrices; --quick: 25 trials of 8 matrices).
 The hybrid's simultaneous quantile uses 5,000 draws here (20,000 in the audits).
@@ -87,12 +91,43 @@ def trial(y: np.ndarray, truth: np.ndarray, rng: np.random.Generator, seed: int)
     return {m: (est - truth[w], lo <= truth[w] <= hi) for m, (est, lo, hi) in out.items()}
 
 
+def peer() -> None:
+    """The record audits of the 20 matrices against honestboard's (see the module doc)."""
+    import honestboard as hb
+
+    from litaudit.stats import records as R
+    from litaudit.stats.holm import holm
+
+    cpu = time.process_time()
+    unequal = steps = 0
+    for path in sorted(DATA.glob("*.csv")):
+        x = load(path.stem)
+        dates = [f"2020{i // 3:04d}" for i in range(x.shape[0])]
+        theirs = hb.Board([f"r{i}" for i in range(x.shape[0])], x, dates).record_audit()["steps"]
+        chain, groups = R.record_chain(x.mean(axis=1), dates)
+        unequal += len(chain) - 1 != len(theirs)
+        ours = []
+        for a, b, g, t in zip(chain[:-1], chain[1:], groups[1:], theirs, strict=False):
+            sf = R.selective_signflip(x[b] - x[a], rng=np.random.default_rng(7 * b + a))
+            ours.append(R.step_adjusted(sf.p_selective, g))
+            unequal += (sf.p_selective != t["p_selective"]) + (g != t["date_group"])
+        unequal += [p <= 0.05 for p in holm(ours)] != [t["significant_holm"] for t in theirs]
+        steps += len(ours)
+    print(
+        f"{steps} record steps of 20 matrices; {unequal} unequal; CPU {time.process_time() - cpu:.0f} s"
+    )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trials", type=int, default=100)
     ap.add_argument("--matrices", default="")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--peer", action="store_true")
     a = ap.parse_args()
+    if a.peer:
+        peer()
+        return
     names = sorted(p.stem for p in DATA.glob("*.csv"))
     trials = a.trials
     if a.quick:

@@ -29,6 +29,9 @@ BY_INSPECTION_RATIO = 3.0  # ours (issue 30): the null of N equally good systems
 WINNERS_BIAS_TRIALS = 2_000  # ours: simulated replications of the winner's bias (its
 # Monte Carlo se is printed beside it)
 WINNERS_BIAS_SEED = 2030  # ours: their seed
+RESAMPLED_NULL_TRIALS = 4_000  # ours: replications of the resampled equal-means null of a
+# per-topic matrix (litaudit.stats.calibrated; its threshold's Monte Carlo se is printed)
+RESAMPLED_NULL_SEED = 2018  # ours: their seed (the year of Urbano's first archive)
 N_STAR_CAP = 1e12  # ours: N* beyond this prints as "> 1e+12" (capped): no collection
 # sees that many experiments, and the tail model is meaningless there
 

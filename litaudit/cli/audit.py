@@ -90,8 +90,10 @@ MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the pape
 NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 SeOpt = _optional(
     "--se",
-    "Standard error of one result: model (sd/sqrt(n)), interaction (measured from stored "
-    "per-topic scores), or a value such as 0.0059 (default: interaction when stored, else model).",
+    "Standard error of one result: measured (from a stored run archive's per-topic scores, "
+    "else the store's reference noise; 'interaction' is its older name), bound "
+    "(sqrt(m(1-m)/n) of a measure between 0 and 1), model (sd/sqrt(n)), or a value such as 0.0059 "
+    "(default: measured where stored, else bound, else model).",
 )
 
 

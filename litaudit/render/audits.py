@@ -33,11 +33,13 @@ from litaudit.analyses.extreme.wording import (
     best_chance_sentence,
     cited,
     fmt_n_star,
+    history_chance_sentence,
     history_reference_sentence,
     interaction_sentence,
     luck_sentence,
     population_sentence,
     reference_sentence,
+    resampled_sentence,
     summary_null_sentence,
 )
 from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
@@ -165,6 +167,8 @@ def render_matrix(rep: MatrixAudit, audit_id: int | None) -> None:
         from litaudit.render.audits_records import winner_sentence
 
         line(winner_sentence(rep.winner, rep.runs[rep.winner.winner]))
+    if rep.resampled is not None:
+        line(resampled_sentence(rep.resampled, th.max_threshold))
     out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
 
 
@@ -443,6 +447,9 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
         + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
         + f"; {h.n_beyond} {step}s with the record above it."
     )
+    inspected = history_chance_sentence(rep.spread)
+    if inspected:
+        line(inspected)
     if rep.noise is not None:
         line(reference_sentence(rep.noise, h.N))
     if rep.record_steps is not None:

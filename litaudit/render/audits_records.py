@@ -39,6 +39,10 @@ def _basis(s: RecordStepTest) -> str:
 _SE_LIMIT = {
     "interaction": "with the se measured from per-topic scores of the collection (the "
     "average pair of systems; a particular pair may differ)",
+    "reference": "with the se measured from the collection's reference per-topic scores "
+    "(the average pair of systems; a particular pair may differ)",
+    "bound": "with the bound sqrt(m (1 - m) / n) on the se of a mean, so conservative (the "
+    "step is at least this many se)",
     "given": "with the se given (as good as it is)",
     "model": "with the model's sd / sqrt(n), which is no measured se (the spread of unequal "
     "systems): indicative only; --se VALUE gives a measured one",

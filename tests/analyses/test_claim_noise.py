@@ -184,6 +184,13 @@ def test_trec7_claim_uses_the_measured_se(seeded_store):
     assert any(
         a.startswith("Gap to the record: 0.2450 is 0.1252 below the record") for a in c.answers
     )
+    # runs differ in noise: the threshold of the max with each system's se that of a
+    # reference run drawn at random is the one `audit matrix` finds by resampling the
+    # matrix's residuals (0.2600), above the pooled Normal one (0.2503)
+    mx = some(c.mixed)
+    assert mx.n_draws == 104 and abs(mx.threshold - 0.2600) < 0.003
+    assert mx.threshold > c.stats.chance.threshold and 0.25 < mx.p_value < 0.35
+    assert "Runs differ in noise: with each system's se" in c.answers[1]
     luck = next(a for a in c.answers if a.startswith("How much of the record is luck"))
     assert "B = tau^2 / (tau^2 + se^2) = 0.963" in luck and "winner's bias by resampling" in luck
     # the paper's own example keeps the model's se under --se model
@@ -260,3 +267,32 @@ def test_equal_weight_means_use_their_effective_queries(seeded_store):
     assert some(plain.noise).n_effective is None
     h = H.run_history(con, "beir/mean", "nDCG@10", reference="final", se="model", save=False).result
     assert some(h.history).points[-1].se == pytest.approx(nc.sd / math.sqrt(some(nc.n_effective)))
+
+
+def test_history_says_when_the_null_is_false_by_inspection(seeded_store):
+    con = seeded_store.con
+    h = H.run_history(con, "msmarco-passage/dev/small", "RR@10", save=False).result
+    sp = some(h.spread)
+    assert some(h.noise).kind == "bound" and sp.false_by_inspection and sp.n_results == 199
+    # TREC-7 AP under its measured noise: 2.95 times, below 3: no such sentence
+    t7 = H.run_history(con, "trec7", "AP", save=False).result
+    assert not some(t7.spread).false_by_inspection
+    # under the model's se there is no spread check (its ratio is sqrt(n) by construction)
+    m = H.run_history(con, "trec7", "AP", se="model", save=False).result
+    assert m.spread is None
+
+
+def test_dl19_passage_no_longer_gets_p_below_the_floor(seeded_store):
+    # issue 30: the TREC DL 2019 passage report opened with "p < 1e-6 ... N* = 63180116"
+    # (the model's se 0.0159 on 43 queries). No per-topic nDCG@10 is stored: the [0, 1]
+    # bound on 43 queries (0.0728) is what the data allow, and it is labelled as a bound
+    c = B.run_claim(
+        seeded_store.con, "dl19-passage", "nDCG@10", B.Claim(value=0.74), save=False
+    ).result
+    nc = some(c.noise)
+    assert nc.kind == "bound" and round(nc.se, 4) == 0.0728 and round(nc.model_se, 4) == 0.0159
+    assert not some(c.spread).false_by_inspection  # 1.37 times the largest bound
+    chance = next(a for a in c.answers if a.startswith("Against chance"))
+    assert "p < 1e-6" not in chance and "N* = 63180116" not in chance
+    assert c.stats.chance.p_value > 0.5
+    assert "a bound (kind bound)" in c.answers[-1]

@@ -92,6 +92,7 @@ def test_published_means_only_give_the_step_in_se_units(cli, seeded_db_file):
     d = _history(cli, seeded_db_file, "-c", "robust04", "-m", "AP", "--source", "papers")
     rs = d["record_steps"]
     se = d["noise"]["se"]
+    # the seeds' reference noise of robust04 AP (measured; issue 30)
     assert rs["steps"] and rs["se_source"] == d["noise"]["source"] == "reference"
     for s in rs["steps"]:
         assert s["basis"] == "means" and s["signflip"] is None

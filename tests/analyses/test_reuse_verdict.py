@@ -384,13 +384,13 @@ def test_calibration_smoke(robust03):
 
     _, c, data = robust03
     _, _, r04 = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
-    r = cal.run_family("r04", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6), seed=1)
-    assert r.reusable.count == 6 and r.lose.count == 0 and 0 < r.lose.upper95 < 1
-    assert abs(r.mean_shift_pct) < 1e-9 and r.below_zero.count == 0
+    # (issue 30: no family whose shift is 0 by construction) judging noise makes the
+    # held-out scores differ from the others: the interval must still lie within the margin
     r = cal.run_family(
         "noise", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6, noise=0.02), seed=2
     )
-    assert r.cases == 6 and r.lose.count == 0 and abs(r.mean_shift_pct) < 1
+    assert r.cases == 6 and r.lose.count == 0 and 0 < abs(r.mean_shift_pct) < 1
+    assert 0 < r.mean_width_pct < 2 and r.reusable.count >= 5
     r = cal.run_family(
         "r03 full", 4, lambda rng: cal.archive_case(c, rng, depth=None, sites=5, topics=50), seed=3
     )
@@ -404,15 +404,23 @@ def test_calibration_smoke(robust03):
 
 
 @pytest.mark.slow
-def test_robust04_verdict_is_stable_across_20_seeds(robust03):
-    from litaudit.analyses.agreement.input import pseudo_sites, read_score_matrix
-    from litaudit.analyses.reuse.wording import decision_sentence
+def test_robust04_under_judging_noise_is_reusable_across_20_seeds(shared_data):
+    # issue 30: the matrix verdict is reusable by construction (its shift is 0 whatever
+    # the seed), so "stable across 20 seeds" could not fail. With independent judging
+    # noise (sd 0.02 AP) on every (topic, hold-out, run) score the shift is no longer 0:
+    # the 90% interval must still lie within the 1% margin, and lie wholly below 0 (a
+    # one-sided 5% test of no shift) in few of the 20 cases
+    from litaudit.analyses.agreement.input import read_score_matrix
 
-    data = robust03[2]
-    tags, _, x = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
-    sites = pseudo_sites(tags, 14)
-    seen = {decision_sentence(V.matrix_verdict(x, sites, seed=s, assignments=1)) for s in range(20)}
-    assert len(seen) == 1 and next(iter(seen)).endswith("reusable within 1%.")
+    _, _, x = read_score_matrix(shared_data / "pertopic" / "robust2004_ap.csv")
+    cases = [cal.matrix_case(x, np.random.default_rng(s), sites=14, noise=0.02) for s in range(20)]
+    assert all(c.outcome == cal.REUSABLE for c in cases), [c.outcome for c in cases]
+    assert all(c.shift_pct != 0 and c.low < c.high for c in cases)
+    assert sum(c.high < 0 for c in cases) <= 3
+    # the matrix verdict says it is reusable by construction, not that it was tested
+    sites = tuple(f"s{i % 14}" for i in range(x.shape[0]))
+    v = V.matrix_verdict(x, sites, seed=1, assignments=1)
+    assert any("reusable by construction" in n for n in v.notes)
 
 
 def _cli(path, *args):

@@ -71,7 +71,7 @@ def test_the_added_result_gets_its_verdict(cli, team, tmp_path):
     assert text.startswith("## litaudit: the results this change adds (base `HEAD`)")
     assert "1 added and 0 changed result(s)" in text and "6 unchanged" in text
     assert "### robust04 AP: new\\_sys added: 0.3100" in text
-    assert "`papers/p4.jsonl` line 2" in text
+    assert "`papers/p4.jsonl` line 3" in text
     assert "- Against the record: 0.3100 (new\\_sys, " in text and "holds the record" in text
     assert "No paired test: the store holds no per-topic or per-dataset scores" in text
     j = cli("check-change", str(repo / "store"), "--base", "HEAD", "--json", db=db)

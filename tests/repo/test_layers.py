@@ -39,6 +39,8 @@ RENDER_MAY_READ = {
         "summary_null_sentence",
         "history_reference_sentence",
         "best_chance_sentence",
+        "resampled_sentence",
+        "history_chance_sentence",
         "interaction_sentence",
         "population_sentence",
         "cited",

@@ -58,6 +58,7 @@ from litaudit.analyses.extreme.resolution import ClaimResolution, claim_resoluti
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
+from litaudit.stats.calibrated import MixedNoiseMax, mixed_noise_max
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import (
     Shrinkage,
@@ -255,7 +256,7 @@ def _shrinkage(noise: NoiseChoice, mu: float, value: float) -> Shrinkage | None:
     return shrink(value, mu, noise.sd, noise.se)
 
 
-def _spread(noise: NoiseChoice, values) -> SpreadCheck | None:
+def spread_of(noise: NoiseChoice, values) -> SpreadCheck | None:
     """The spread check (not under the model's se: its ratio is sqrt(n) by construction)."""
     if noise.kind == "model" or noise.se_max is None:
         return None
@@ -319,7 +320,7 @@ def compute_best(
         citation=SOURCE,
         noise=noise,
         shrinkage=shrunk,
-        spread=_spread(noise, values),
+        spread=spread_of(noise, values),
         winners_bias=_winners_bias(noise, values, shrunk) if lookups is None else None,
         winner=_winner(noise, values, model) if lookups is None else None,
     )
@@ -395,6 +396,7 @@ class ClaimReport:
     shrinkage: Shrinkage | None = None
     evidence: ClaimEvidence | None = None
     spread: SpreadCheck | None = None  # (None: stored before issue 30, or the model's se)
+    mixed: MixedNoiseMax | None = None  # (b) with the measured runs' own noise
     record_gap: RecordGap | None = None
     winners_bias: WinnersBias | None = None
     per_dataset: PerDatasetComparison | None = None  # --per-dataset FILE (issue 30)
@@ -542,11 +544,24 @@ def run_claim(
     claimed = subject.value_text if subject else claimed
     ev, ca = claim_evidence.attach(con, pop, ca, evidence, claim_run, claimed, subject, holder)
     fp = fp if ev is None else fingerprint([fp, ev.fingerprint])
-    spread = _spread(noise, values)
+    spread = spread_of(noise, values)
     gap = record_gap(noise, ca.value, holder.value)
     bias = _winners_bias(noise, values, shrunk)
+    mixed = (
+        mixed_noise_max(
+            ca.value,
+            ca.chance.mu,
+            ca.chance.n_draws,
+            noise.run_ses,
+            alpha=model.alpha,
+            trials=defaults.RESAMPLED_NULL_TRIALS,
+            seed=defaults.RESAMPLED_NULL_SEED,
+        )
+        if noise.run_ses
+        else None
+    )
     found = wording.Found(
-        noise=noise, robust=robust, shrinkage=shrunk, spread=spread, gap=gap, bias=bias
+        mixed=mixed, noise=noise, robust=robust, shrinkage=shrunk, spread=spread, gap=gap, bias=bias
     )
     per = None
     if claim.per_dataset is not None:
@@ -571,8 +586,11 @@ def run_claim(
         record_gap=gap,
         winners_bias=bias,
         per_dataset=per,
-        ranks=ranks_section(con, pop.collection_id, pop.measure, filters),
+        ranks=ranks_section(
+            con, pop.collection_id, pop.measure, filters, () if per is None else per.given
+        ),
         resolution=claim_resolution(con, pop.collection_id, pop.measure, ca.value, holder.value),
+        mixed=mixed,
     )
     if not save:
         return Audited(rep, None)

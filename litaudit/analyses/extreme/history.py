@@ -18,6 +18,7 @@ from litaudit.analyses.extreme.best import (
     population_noise,
     population_params,
     se_param,
+    spread_of,
     stored_audit,
 )
 from litaudit.analyses.extreme.noise import NoiseChoice
@@ -32,6 +33,7 @@ from litaudit.analyses.extreme.record_steps import RecordSteps, StepSettings, re
 from litaudit.errors import ParameterError
 from litaudit.stats import sequential
 from litaudit.stats.extreme import Sampling
+from litaudit.stats.noise import SpreadCheck
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -45,7 +47,9 @@ class HistoryReport:
     ``records[i]`` is the result holding the record in ``history.points[i]``.
     ``population`` states what the audit used; ``noise`` the standard error of the
     reference model and its source (for a running reference the model's se of each step
-    is that step's sd / sqrt(n); a measured or given se is the same at every step).
+    is that step's sd / sqrt(n); a measured, bound or given se is the same at every step);
+    ``spread`` whether the null of equally good systems is false by inspection for all the
+    results (None under the model's se).
     """
 
     collection_id: str
@@ -63,6 +67,7 @@ class HistoryReport:
     by: str = "year"
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
     record_steps: RecordSteps | None = None  # (None: stored before issue 34)
+    spread: SpreadCheck | None = None  # (None: stored before issue 30, or the model's se)
 
 
 HISTORY_STEPS = ("auto", "date", "year")
@@ -135,6 +140,7 @@ def run_history(
         by=by,
         noise=noise,
         record_steps=record_steps(con, pop, h, holders, noise, st),
+        spread=spread_of(noise, [r.value for r in rows]),
     )
     if not save:
         return Audited(rep, None)

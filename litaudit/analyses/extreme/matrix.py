@@ -21,6 +21,7 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.extreme.best import AuditModel
 from litaudit.errors import LitauditError
+from litaudit.stats.calibrated import ResampledNull, resampled_null
 from litaudit.stats.intervals import BestAudit, audit_best
 from litaudit.stats.noise import TopicInteraction, topic_interaction
 from litaudit.stats.winner import WinnerCorrection, correct_winner, mean_covariance
@@ -35,7 +36,9 @@ class MatrixAudit:
     on every topic (NaN cells are left out of that run's mean). ``interaction``: the
     two-way ANOVA of the scores (topics some run lacks left out); ``se_source``: 'interaction'
     (the default), 'model' or 'given', the standard error the thresholds used
-    (``stats.reference.se``)."""
+    (``stats.reference.se``). ``resampled``: the threshold of the max and the F test
+    calibrated on the matrix's own residuals (:mod:`litaudit.stats.calibrated`; None when
+    fewer than 2 topics are complete)."""
 
     file: str
     file_sha256: str
@@ -51,6 +54,7 @@ class MatrixAudit:
     interaction: TopicInteraction | None = None  # (None: stored before issue 19)
     se_source: str = "model"
     winner: WinnerCorrection | None = None  # (None: stored before issue 34, or incomplete)
+    resampled: ResampledNull | None = None  # (None: stored before issue 30)
 
 
 def read_matrix(paths: list[Path], fmt: str, measure: str):
@@ -109,6 +113,8 @@ def _matrix_se(scores: np.ndarray, se, alpha: float) -> tuple[TopicInteraction, 
         return inter, "given", se
     if se == "model":
         return inter, "model", None
+    if se == "bound":
+        raise LitauditError("--se bound: a score matrix measures its own noise; use the default")
     return inter, "interaction", inter.se
 
 
@@ -165,6 +171,12 @@ def _compute(
         interaction=inter,
         se_source=source,
         winner=_winner(scores, model),
+        resampled=resampled_null(
+            scores,
+            alpha=model.alpha,
+            trials=defaults.RESAMPLED_NULL_TRIALS,
+            seed=defaults.RESAMPLED_NULL_SEED,
+        ),
     )
 
 

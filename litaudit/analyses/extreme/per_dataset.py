@@ -52,7 +52,8 @@ class PerDatasetComparison:
     datasets of the file the holder has no value on; ``not_given``: datasets of the
     benchmark the file leaves out; ``tie_tolerance``: half a unit of the coarser printed
     precision; ``paired`` (claim - holder) and ``sign``; ``file_mean``: the mean of the
-    file's values when it gives every dataset (to set beside the claimed mean)."""
+    file's values when it gives every dataset (to set beside the claimed mean); ``given``:
+    the file's values by dataset, in the benchmark's order."""
 
     file: str
     file_sha256: str
@@ -66,6 +67,7 @@ class PerDatasetComparison:
     sign: SignTest
     file_mean: float | None
     answer: str
+    given: tuple[tuple[str, str], ...] = ()  # every (dataset, value as printed) of the file
 
 
 @dataclass(frozen=True)
@@ -302,4 +304,5 @@ def compare_per_dataset(
         sign=s,
         file_mean=sum(float(given[p]) for p in parts) / len(parts) if every else None,
         answer=_answer(c, s, holder.system, defaults.PAIRED_LEVEL),
+        given=tuple((p, given[p]) for p in parts if p in given),
     )

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
 from litaudit.analyses.extreme.ranks_input import RankInput, bound_note
 from litaudit.curation.filters import Filters
 from litaudit.errors import NotFound, ParameterError
@@ -185,11 +185,41 @@ def run_ranks(
     return run_or_reuse(con, key, lambda: compute(inp, settings, cid, m), save=save)
 
 
-def ranks_section(con, cid: str, measure: str, filters: Filters) -> RanksAudit | None:
+CLAIM = "(the claim)"
+
+
+def with_claim(inp: RankInput, given: tuple[tuple[str, str], ...], measure: str) -> RankInput:
+    """``inp`` with the claim's per-dataset values as one more system, when they give every
+    dataset (its own bound se added as the others' are)."""
+    import numpy as np
+
+    values = dict(given)
+    if inp.source != "datasets" or any(u not in values for u in inp.units):
+        return inp
+    row = np.array([[float(values[u]) for u in inp.units]])
+    unit_se = inp.unit_se
+    if unit_se is not None:  # the claim's se: the bound of each dataset's query count
+        n = (inp.scores * (1.0 - inp.scores) / np.maximum(unit_se**2, 1e-30)).mean(axis=0)
+        own = np.sqrt(np.clip(row * (1.0 - row), 0.0, None) / np.maximum(n, 1.0))
+        unit_se = np.vstack([unit_se, own])
+    return dataclasses.replace(
+        inp,
+        systems=(*inp.systems, CLAIM),
+        scores=np.vstack([inp.scores, row]),
+        unit_se=unit_se,
+        what=inp.what + f"; the claim's {measure} on each dataset added as {CLAIM}",
+        fingerprint=fingerprint([inp.fingerprint, list(given)]),
+    )
+
+
+def ranks_section(
+    con, cid: str, measure: str, filters: Filters, claim: tuple[tuple[str, str], ...] = ()
+) -> RanksAudit | None:
     """The ranks audit (default settings, not stored on its own) of a collection's shared
     scores for `audit best`/`audit claim`, or None when the store has none. The
     population filters apply to the datasets' rows, except the topic set and track (a
-    benchmark's mean is derived on another track than its datasets' values)."""
+    benchmark's mean is derived on another track than its datasets' values); ``claim``: a
+    claim's (dataset, value) pairs, ranked with the others when they give every dataset."""
     from litaudit.analyses.extreme.ranks_input import from_archive, from_datasets
 
     wanted = dataclasses.replace(filters, track=None)
@@ -202,4 +232,6 @@ def ranks_section(con, cid: str, measure: str, filters: Filters) -> RanksAudit |
         inp = from_archive(con, cid, measure)
     if inp is None or len(inp.systems) < 2 or len(inp.units) < 2:
         return None
+    if claim:
+        inp = with_claim(inp, claim, measure)
     return compute(inp, settings, cid, measure)

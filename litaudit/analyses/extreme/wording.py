@@ -20,6 +20,7 @@ from litaudit import defaults
 from litaudit.analyses.extreme.noise import NoiseChoice, RecordGap, RobustCheck
 from litaudit.analyses.extreme.population import PopulationSummary, ResultRow, track_label
 from litaudit.analyses.wording import fmt_p, sci
+from litaudit.stats.calibrated import MixedNoiseMax, ResampledNull
 from litaudit.stats.claim import ClaimAudit
 from litaudit.stats.noise import Shrinkage, SpreadCheck, TopicInteraction, WinnersBias
 
@@ -168,7 +169,12 @@ def draws_phrase(a: ClaimAudit) -> str:
     return f"the claim and {c.n_other} other experiments (--n)"
 
 
-def chance_sentence(a: ClaimAudit, claim: str, spread: SpreadCheck | None = None) -> str:
+def chance_sentence(
+    a: ClaimAudit,
+    claim: str,
+    spread: SpreadCheck | None = None,
+    mixed: MixedNoiseMax | None = None,
+) -> str:
     """(b) The claim against chance; where the published results spread too widely to be
     N equally good systems (``spread.false_by_inspection``), that, with no p and no N*."""
     c = a.chance
@@ -200,11 +206,20 @@ def chance_sentence(a: ClaimAudit, claim: str, spread: SpreadCheck | None = None
         )
     ns = fmt_n_star(c.n_star, c.n_star_capped, c.n_star_cap)
     ns = f"N* {ns}" if ns.startswith(">") else f"N* = {ns}"
+    runs = (
+        ""
+        if mixed is None
+        else f" Runs differ in noise: with each system's se that of a measured reference run "
+        f"drawn at random, the threshold is {_f(mixed.threshold)} (Monte Carlo se "
+        f"{mixed.threshold_se:.4f}, {mixed.trials:,} simulations, seed {mixed.seed}) and "
+        f"{claim} {'is' if mixed.value > mixed.threshold else 'is not'} above it (p = "
+        f"{mixed.p_value:.3g})."
+    )
     return (
         f"Against chance: {head}. Under that null {c.expected_above_under_null:.3f} of "
         f"the {c.n_draws} draws are expected above {_f(c.threshold)}; {c.n_published_above} "
         f"of the {ref.n_results} published results are above it. {ns}: the number of "
-        f"experiments whose best reaches {claim} with probability {c.alpha:g}."
+        f"experiments whose best reaches {claim} with probability {c.alpha:g}.{runs}"
     )
 
 
@@ -222,6 +237,21 @@ def best_chance_sentence(
         f"{spread.min_ratio:g} times: probability below {sci(defaults.P_FLOOR)} under that "
         f"null); {n_pass} of the {n} published results pass the threshold of the max "
         f"{_f(threshold)}, which says only that they are not equally good."
+    )
+
+
+def history_chance_sentence(spread: SpreadCheck | None) -> str | None:
+    """`audit history`: the null is false by inspection for all the results (None when it
+    is not, or under the model's se)."""
+    if spread is None or not spread.false_by_inspection:
+        return None
+    return (
+        f"Against chance: the null of {spread.n_results} equally good systems is false by "
+        f"inspection for all the results: they spread with sd {_f(spread.sd)}, "
+        f"{spread.ratio:.1f} times the largest standard error {_f(spread.se_max)} one of "
+        f"them can have (at least {spread.min_ratio:g} times: probability below "
+        f"{sci(defaults.P_FLOOR)} under that null). A step's p says how rarely the best of "
+        "that many equals reaches its record, which these systems are not."
     )
 
 
@@ -265,6 +295,22 @@ def interaction_sentence(it: TopicInteraction, source: str, se: float) -> str:
         f"per run mean{dropped}; {used}. Check: F = {it.f_systems:.1f} for system "
         f"differences on {it.df_systems} and {it.df_interaction} df, "
         f"{fmt_p(it.p_systems, it.p_below_floor, it.p_floor)} at alpha {it.alpha:g}: {differ}."
+    )
+
+
+def resampled_sentence(rn: ResampledNull, normal_threshold: float) -> str:
+    """`audit matrix`: the threshold of the max and the F test calibrated by resampling."""
+    above = "above" if rn.best_mean > rn.max_threshold else "not above"
+    return (
+        f"Calibrated on the matrix's residuals (topics resampled with all means equal, "
+        f"{rn.trials:,} replications, seed {rn.seed}; runs keep their own noise): the "
+        f"threshold of the max at alpha {rn.alpha:g} is {_f(rn.max_threshold)} (Monte Carlo "
+        f"se {rn.max_offset_se:.4f}; the Normal threshold with one pooled se is "
+        f"{_f(normal_threshold)}); the best mean {_f(rn.best_mean)} is {above} it "
+        f"(p = {rn.p_max:.3g}, +1 rule). F = {rn.f:.1f} against its resampled {1 - rn.alpha:g} "
+        f"point {rn.f_threshold:.2f}: p = {rn.p_f:.3g} by resampling "
+        "(bench/bench_calibration.py: the Normal threshold and the F test on its df reject "
+        "6-29% of such nulls at 5%, these about 5%)."
     )
 
 
@@ -329,7 +375,7 @@ def se_source_sentence(nc: NoiseChoice) -> str:
         )
         return (
             f"the standard error {_f(nc.se)} measured as sqrt(MS_interaction / n) from the "
-            f"system x topic interaction of {pt.what} "
+            f"system x topic interaction of {pt.what} (kind measured) "
             f"({'asked with --se interaction' if nc.asked == 'interaction' else 'the default where per-topic scores are stored'}; "
             f"the model's sd / sqrt(n) would be {_f(nc.model_se)}); check: F = "
             f"{it.f_systems:.1f} for system differences on {it.df_systems} and "
@@ -415,6 +461,7 @@ class Found:
     spread: SpreadCheck | None = None
     gap: RecordGap | None = None
     bias: WinnersBias | None = None
+    mixed: MixedNoiseMax | None = None
 
 
 def claim_answers(
@@ -433,7 +480,7 @@ def claim_answers(
         line = robust_sentence(found.robust, a)
         if line:
             out.append(line)
-    out.append(chance_sentence(a, value, found.spread))
+    out.append(chance_sentence(a, value, found.spread, found.mixed))
     if found.gap is not None:
         out.append(gap_sentence(found.gap, record))
     out.append(interval_sentence(a, value))
