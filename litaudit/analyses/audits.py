@@ -225,6 +225,23 @@ def get_audit(con, audit_id: int) -> StoredAudit:
     return _row(r)
 
 
+def get_audits(con, audit_ids) -> dict[int, StoredAudit]:
+    """Several stored audits by id, in one query (a look-up of one id reads its block of
+    the result column: ~25 ms an audit on a seeded store, against 0.1 s for 554 at once:
+    bench/bench_site.py)."""
+    ids = sorted({int(i) for i in audit_ids})
+    if not ids:
+        return {}
+    rows = con.execute(
+        f"SELECT {_COLS} FROM audits WHERE id IN (SELECT unnest(?::INTEGER[]))", [ids]
+    ).fetchall()
+    found = {int(r[0]): _row(r) for r in rows}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise NotFound(f"no audit with id {missing[0]}")
+    return found
+
+
 def find_audit(
     con, *, kind: str, collection_id: str, measure: str | None, params: dict, input_fingerprint: str
 ) -> StoredAudit | None:

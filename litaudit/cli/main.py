@@ -101,6 +101,7 @@ _SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
     ("runs", "runs", "app"),
     ("audit", "audit", "app"),
     ("reuse", "reuse", "app"),
+    ("site", "site", "site"),
 )
 
 
@@ -122,6 +123,7 @@ _LISTED_HELP: dict[str, str] = {
     "runs": "Import TREC run archives and evaluate them as trec_eval does.",
     "audit": "Published results against the record and against chance (Carterette, SIGIR 2015)",
     "reuse": "Can this test collection be trusted for systems that did not build it?",
+    "site": "Write a static site of the audited leaderboards, built only from stored audits.",
 }
 
 

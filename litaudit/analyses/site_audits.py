@@ -1,0 +1,200 @@
+"""The audits a static site of the store is built from (`litaudit site`), run and stored
+before it is rendered.
+
+Every population of `audit summary` (each collection, measure and source with at least
+``defaults.MIN_N`` results: Carterette, SIGIR 2015, Tables 2-3) gets its `best` audit
+(stored by :func:`litaudit.analyses.extreme.summary.run_summary`), its `history` audit
+(:func:`litaudit.analyses.extreme.history.run_history`, Sec. 2 and Fig. 2) and, where the
+store has shared scores, its `ranks` audit (the confidence set of the best and rank
+intervals: :func:`litaudit.analyses.extreme.ranks.run_ranks`), with the
+default parameters, so that a second build on the same store runs nothing and reuses the
+stored audits (same input fingerprint, parameters and code). :func:`prepare_site` returns
+their ids with the curated rows each page lists; :mod:`litaudit.render.site` then reads
+only stored audits and these rows.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from litaudit.analyses.audits import (
+    AuditKey,
+    StoredAudit,
+    get_audits,
+    identical_ids,
+    save_audits,
+)
+from litaudit.analyses.extreme.best import DEFAULT_ALPHA, population_params, se_param
+from litaudit.analyses.extreme.population import (
+    Filters,
+    Loaded,
+    Population,
+    ResultRow,
+    load_population,
+    results_fingerprint,
+    select_population,
+)
+from litaudit.errors import LitauditError, NotFound
+from litaudit.stats.extreme import Sampling
+
+
+@dataclass(frozen=True, kw_only=True)
+class SitePopulation:
+    """One population of the site: its stored `best` audit, its `history` audit (or why
+    there is none), both read back from the store, and the rows the audits read, best
+    first."""
+
+    collection_id: str
+    collection_name: str
+    measure: str
+    source: str  # paper | official
+    best: StoredAudit
+    history: StoredAudit | None
+    history_error: str | None
+    rows: tuple[ResultRow, ...]
+    ranks: StoredAudit | None = None  # the `ranks` audit where the store has shared scores
+
+
+@dataclass(frozen=True, kw_only=True)
+class SiteAudits:
+    """What :func:`prepare_site` ran or found: the populations (in `audit summary` order),
+    the groups too small to audit (collection, measure, source, N, why), every result of a
+    paper (retracted and non-standard ones too: a paper's page lists them all) and the
+    (system, collection id) pairs whose model is declared not trained on the collection."""
+
+    populations: tuple[SitePopulation, ...]
+    skipped: tuple[tuple[str, str, str, int, str], ...]
+    paper_results: tuple[Loaded, ...]
+    zero_shot: frozenset[tuple[str, str]]
+    alpha: float
+    p: float
+    min_n: int
+
+
+def _groups(con) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[ResultRow]]]:
+    """The collections (name, default topic count) and the audited rows by (collection,
+    measure, source), as `audit summary` groups them."""
+    colls = {
+        r[0]: (r[1], r[2])
+        for r in con.execute(
+            "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
+            "ON t.collection_id = c.id AND t.is_default"
+        ).fetchall()
+    }
+    groups: dict[tuple, list[ResultRow]] = {}
+    for x in load_population(con, None, None, Filters()):
+        groups.setdefault((x.collection_id, x.measure, x.row.source), []).append(x.row)
+    return colls, groups
+
+
+def _zero_shot(con) -> frozenset[tuple[str, str]]:
+    rows = con.execute(
+        "SELECT system, collection_id FROM zero_shot WHERE zero_shot ORDER BY 1, 2"
+    ).fetchall()
+    return frozenset((str(s), str(c)) for s, c in rows)
+
+
+def history_key(pop: Population, filters: Filters) -> AuditKey:
+    """The key under which :func:`~litaudit.analyses.extreme.history.run_history` stores
+    the default history of ``pop`` (running reference, by date when every result is
+    dated, the default se): its stored audit is found without replaying the history."""
+    by = "date" if all(r.date for r in pop.rows) else "year"
+    params = population_params(
+        pop, filters, alpha=DEFAULT_ALPHA, reference="running", by=by, se=se_param(None)
+    )
+    sampling = Sampling()
+    return AuditKey(
+        kind="history",
+        collection_id=pop.collection_id,
+        measure=pop.measure,
+        params=params,
+        method=sampling.method,
+        input_fingerprint=results_fingerprint(pop.rows),
+        seed=sampling.seed,
+        trials=sampling.trials,
+    )
+
+
+def _ranks(con, pops, tick) -> list[int | None]:
+    """The `ranks` audit (default settings, stored) of each population whose collection
+    has shared scores in the store (a benchmark's datasets, a run archive's per-topic
+    scores; :mod:`litaudit.analyses.extreme.ranks`), else None."""
+    from litaudit.analyses.extreme.ranks import run_ranks
+
+    tick(total=len(pops))
+    out: list[int | None] = []
+    for _s, pop, f in pops:
+        tick(1)
+        try:
+            done = run_ranks(con, measure=pop.measure, collection=pop.collection_id, filters=f)
+            out.append(done.audit_id)
+        except NotFound:  # no shared scores of this population
+            out.append(None)
+    return out
+
+
+def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAudits:
+    """Run (or find) the `best`, `history` and (where the store has shared scores)
+    `ranks` audits of every population and store them, then read them back;
+    ``progress(total=n)`` is told the number of steps, then ``progress(1)`` per step."""
+    from litaudit.analyses.extreme.history import run_history
+    from litaudit.analyses.extreme.summary import run_summary
+
+    tick = progress or (lambda *a, **k: None)
+    summary = run_summary(con)
+    tick(total=2 * len(summary.rows))
+    tick(len(summary.rows))
+    colls, groups = _groups(con)
+    pops = []
+    for s in summary.rows:
+        cid, meas = s.collection_id, s.measure
+        f = dataclasses.replace(Filters(), source=s.source)
+        rows = groups[(cid, meas, s.source)]
+        pop = select_population(cid, colls[cid][0], colls[cid][1], meas, rows, f, summary.min_n)
+        pops.append((s, pop, f))
+    keys = [history_key(pop, f) for _s, pop, f in pops]
+    hist: list[tuple[int | None, str | None]] = [(i, None) for i in identical_ids(con, keys)]
+    todo = []  # the histories not stored yet: replayed, then stored in one insert
+    for k, (_s, pop, f) in enumerate(pops):
+        tick(1)
+        if hist[k][0] is not None:
+            continue
+        try:
+            rep = run_history(con, pop.collection_id, pop.measure, filters=f, save=False)
+            todo.append((k, rep.result))
+        except LitauditError as exc:
+            hist[k] = (None, str(exc))
+    added = save_audits(con, [(keys[k], rep) for k, rep in todo])
+    for (k, _rep), aid in zip(todo, added, strict=True):
+        hist[k] = (aid, None)
+    ranks = _ranks(con, pops, tick)
+    ids = [s.audit_id for s, _p, _f in pops] + [h for h, _e in hist]
+    if any(i is None for i in ids[: len(pops)]):  # run_summary stores every audit it reports
+        raise LitauditError("audit summary did not store every best audit")
+    read = get_audits(con, [i for i in [*ids, *ranks] if i is not None])
+    out = tuple(
+        SitePopulation(
+            collection_id=pop.collection_id,
+            collection_name=s.collection_name,
+            measure=pop.measure,
+            source=s.source,
+            best=read[s.audit_id or 0],
+            history=read[h] if h is not None else None,
+            history_error=err,
+            rows=tuple(pop.rows),
+            ranks=read[r] if r is not None else None,
+        )
+        for (s, pop, _f), (h, err), r in zip(pops, hist, ranks, strict=True)
+    )
+    every = Filters(include_retracted=True, include_nonstandard=True, source="paper")
+    return SiteAudits(
+        populations=out,
+        skipped=summary.skipped,
+        paper_results=tuple(load_population(con, None, None, every)),
+        zero_shot=_zero_shot(con),
+        alpha=summary.alpha,
+        p=summary.p,
+        min_n=summary.min_n,
+    )

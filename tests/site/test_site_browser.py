@@ -1,0 +1,240 @@
+"""The site in a real browser (headless Chromium, Debian's package; `make browser`):
+the first screen of a population page shows the record and the tied group; sorting and
+the filters work; headings, labels and focus order serve keyboard users; no page logs a
+console message or requests anything outside the site.
+
+Interaction runs in the page itself: a copy of the page gets a test script (allowed by
+adding its hash to the page's Content-Security-Policy) that clicks, types and reads the
+DOM after the site's own script has set up, and writes what it saw into the page as
+JSON, which ``--dump-dom`` returns. Without chromium these tests skip with the reason.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.report.test_report_browser import _run, page_requests
+from tests.site.fixture import make_site_db
+
+pytestmark = pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    folder = tmp_path_factory.mktemp("site-browser")
+    db = make_site_db(folder / "site.duckdb")
+    out = folder / "site"
+    res = CliRunner().invoke(app, ["--db", str(db), "site", str(out)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def console_lines(stderr: str) -> list[str]:
+    """What the page logged: Chromium's console lines (errors, CSP violations, logs)."""
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line]
+
+
+def _open(page: Path, tmp_path: Path, size: str = "1280,800") -> tuple[str, list[str], list[str]]:
+    """(DOM after the scripts ran, console lines, requests outside the site)."""
+    netlog = tmp_path / f"net-{page.stem}.json"
+    res = _run(
+        f"--log-net-log={netlog}",
+        "--enable-logging=stderr",
+        "--v=0",
+        f"--window-size={size}",
+        "--virtual-time-budget=5000",
+        "--dump-dom",
+        page.as_uri(),
+    )
+    assert res.returncode == 0, res.stderr[-2000:]
+    return res.stdout, console_lines(res.stderr), page_requests(netlog)
+
+
+def _selftest(page: Path, body: str, tmp_path: Path, size: str = "1280,800") -> dict:
+    """Run ``body`` (JavaScript setting ``out``) in a copy of ``page`` once it has loaded;
+    return ``out``."""
+    js = (
+        'window.addEventListener("load", function () { var out = {}; '
+        "try { " + body + " } catch (e) { out.error = String(e); } var pre = document."
+        'createElement("pre"); pre.id = "selftest"; pre.textContent = JSON.stringify(out); '
+        "document.body.appendChild(pre); });"
+    )
+    digest = "sha256-" + base64.b64encode(hashlib.sha256(js.encode()).digest()).decode()
+    text = page.read_text(encoding="utf-8")
+    text = text.replace("script-src '", f"script-src '{digest}' '", 1)
+    text = text.replace("</body>", f"<script>{js}</script>\n</body>", 1)
+    copy = page.with_name(page.stem + ".selftest.html")
+    copy.write_text(text, encoding="utf-8")
+    dom, console, requests = _open(copy, tmp_path, size)
+    assert console == [] and requests == []
+    m = re.search(r'<pre id="selftest">(.*?)</pre>', dom, flags=re.S)
+    assert m, dom[-2000:]
+    out = json.loads(html.unescape(m.group(1)))
+    assert "error" not in out, out
+    return out
+
+
+def test_every_page_renders_without_console_messages_or_requests(site, tmp_path):
+    pages = ["index.html", "papers.html", "pop/trec7-ap-paper.html", "paper/smith2019.html"]
+    for name in pages:
+        dom, console, requests = _open(site / name, tmp_path)
+        assert console == [], (name, console)
+        assert requests == [], (name, requests)
+        # the script ran: the filter form is shown and counts the rows
+        assert re.search(r"<output[^>]*>showing \d+ of \d+</output>", dom), name
+
+
+def test_console_check_catches_an_error(tmp_path):
+    """The console check is not vacuous: a script error is seen."""
+    page = tmp_path / "error.html"
+    page.write_text("<!DOCTYPE html><p>x</p><script>undefined_fn();</script>", "utf-8")
+    _dom, console, _requests = _open(page, tmp_path)
+    assert any("undefined_fn is not defined" in line for line in console)
+
+
+FIRST_SCREEN = """
+var rec = document.getElementById("record"), tied = document.getElementById("tied");
+out.recordBottom = rec.getBoundingClientRect().bottom;
+out.tiedBottom = tied.getBoundingClientRect().bottom;
+out.height = window.innerHeight;
+out.tiedInRecord = rec.contains(tied);
+out.record = rec.textContent.replace(/\\s+/g, " ");
+out.tied = Array.prototype.map.call(tied.querySelectorAll("li"), function (li) {
+  return li.textContent; });
+"""
+
+
+def test_first_screen_shows_the_record_and_the_tied_group(site, tmp_path):
+    for size in ("1280,800", "1024,768"):
+        out = _selftest(site / "pop" / "trec7-ap-paper.html", FIRST_SCREEN, tmp_path, size)
+        assert out["tiedInRecord"]
+        assert out["recordBottom"] <= out["height"], (size, out)
+        assert "0.4010 by NeuralX" in out["record"]
+        assert "2 of the other 6 published results lie at or above 0.3432" in out["record"]
+        assert out["tied"] == [
+            "0.3990 Dense, Lee (ECIR 2023)",
+            "0.3950 DeepY, Jones and Lee (CIKM 2021)",
+        ]
+
+
+SORTING = """
+var table = document.getElementById("board");
+function col(i) { return Array.prototype.map.call(table.tBodies[0].rows, function (r) {
+  return r.cells[i].textContent; }); }
+function head(label) { return Array.prototype.filter.call(table.querySelectorAll("thead th"),
+  function (th) { return th.textContent === label; })[0]; }
+out.start = col(4);
+head("system").querySelector("button").click();
+out.systemUp = col(4); out.sortUp = head("system").getAttribute("aria-sort");
+head("system").querySelector("button").click();
+out.systemDown = col(4); out.sortDown = head("system").getAttribute("aria-sort");
+out.otherSort = head("AP").getAttribute("aria-sort");
+head("AP").querySelector("button").click();
+out.apUp = col(3);
+head("rank").querySelector("button").click();
+out.rankUp = col(0);
+"""
+
+
+def test_sorting(site, tmp_path):
+    out = _selftest(site / "pop" / "trec7-ap-paper.html", SORTING, tmp_path)
+    systems = ["NeuralX", "Dense", "DeepY", "BM25+RM3", "SDM", "QL", "BM25"]
+    assert out["start"] == systems
+    assert out["systemUp"] == sorted(systems, key=str.lower) and out["sortUp"] == "ascending"
+    assert out["systemDown"] == sorted(systems, key=str.lower, reverse=True)
+    assert out["sortDown"] == "descending" and out["otherSort"] == "none"
+    assert out["apUp"] == ["0.2300", "0.2440", "0.2620", "0.2810", "0.3950", "0.3990", "0.4010"]
+    assert out["rankUp"] == ["1", "2", "3", "4", "5", "6", "7"]
+
+
+FILTERS = """
+var form = document.querySelector("form.filters"), table = document.getElementById("board");
+function set(name, value) {
+  var el = form.elements.namedItem(name);
+  if (el.type === "checkbox") { el.checked = value; } else { el.value = value; }
+  el.dispatchEvent(new Event(el.tagName === "SELECT" || el.type === "checkbox" ? "change"
+    : "input", {bubbles: true}));
+}
+function shown() { return Array.prototype.filter.call(table.tBodies[0].rows, function (r) {
+  return !r.hidden; }).map(function (r) { return r.cells[4].textContent; }); }
+out.hiddenForm = form.hidden;
+set("role", "baseline"); out.role = shown(); out.count = form.querySelector("output").textContent;
+set("role", ""); set("from", "2021"); out.since2021 = shown();
+set("to", "2021"); out.in2021 = shown();
+set("from", ""); set("to", ""); set("q", "jones"); out.search = shown();
+set("q", "neur dense"); out.twoWords = shown();
+set("q", ""); set("tied", true); out.tied = shown();
+set("tied", false); out.all = shown();
+"""
+
+ZERO_SHOT = """
+var form = document.querySelector("form.filters"), table = document.getElementById("board");
+var zs = form.elements.namedItem("zs");
+zs.checked = true; zs.dispatchEvent(new Event("change", {bubbles: true}));
+out.zs = Array.prototype.filter.call(table.tBodies[0].rows, function (r) { return !r.hidden; })
+  .map(function (r) { return r.cells[4].textContent; });
+"""
+
+
+def test_filters_and_search(site, tmp_path):
+    out = _selftest(site / "pop" / "trec7-ap-paper.html", FILTERS, tmp_path)
+    assert out["hiddenForm"] is False  # the script shows the form
+    assert out["role"] == ["BM25+RM3", "SDM", "QL", "BM25"] and out["count"] == "showing 4 of 7"
+    assert out["since2021"] == ["Dense", "DeepY", "SDM", "QL", "BM25"]
+    assert out["in2021"] == ["DeepY", "SDM", "QL"]
+    assert out["search"] == ["DeepY", "SDM", "QL"]  # by the paper's citation
+    assert out["twoWords"] == []  # every word must match
+    assert out["tied"] == ["NeuralX", "Dense", "DeepY"]
+    assert len(out["all"]) == 7
+    out = _selftest(site / "pop" / "trec7-ap-official.html", ZERO_SHOT, tmp_path)
+    assert out["zs"] == ["runC (grpC)", "runA (grpA)"]
+
+
+KEYBOARD = """
+var heads = Array.prototype.map.call(document.querySelectorAll("h1, h2, h3, h4"),
+  function (h) { return parseInt(h.tagName[1], 10); });
+out.heads = heads;
+var focusable = document.querySelectorAll("a[href], button, input, select, textarea, [tabindex]");
+out.first = focusable[0].className + " " + focusable[0].getAttribute("href");
+out.positiveTabindex = Array.prototype.filter.call(focusable, function (e) {
+  return e.tabIndex > 0; }).length;
+out.unlabelled = Array.prototype.filter.call(document.querySelectorAll("input, select"),
+  function (e) { return !e.labels || e.labels.length === 0; }).length;
+out.nameless = Array.prototype.filter.call(document.querySelectorAll("button"),
+  function (b) { return b.textContent.trim() === ""; }).length;
+out.notFocusable = Array.prototype.filter.call(document.querySelectorAll("th button, input, select"),
+  function (e) { e.focus(); return document.activeElement !== e; }).length;
+var skip = document.querySelector("a.skip");
+out.skipTarget = !!document.getElementById(skip.getAttribute("href").slice(1));
+out.sortButtons = document.querySelectorAll("th button").length;
+out.lang = document.documentElement.lang;
+out.caption = !!document.querySelector("table caption");
+var ids = Array.prototype.map.call(document.querySelectorAll("[id]"), function (e) { return e.id; });
+out.duplicateIds = ids.filter(function (x, i) { return ids.indexOf(x) !== i; });
+"""
+
+
+def test_keyboard_navigation_and_headings(site, tmp_path):
+    for name in ("pop/trec7-ap-paper.html", "index.html", "paper/jones2021.html"):
+        out = _selftest(site / name, KEYBOARD, tmp_path)
+        h = out["heads"]
+        assert h[0] == 1 and h.count(1) == 1, (name, h)
+        assert all(b - a <= 1 for a, b in zip(h, h[1:], strict=False)), (
+            name,
+            h,
+        )  # no level skipped
+        assert out["first"] == "skip #main" and out["skipTarget"], name
+        assert out["positiveTabindex"] == 0 and out["unlabelled"] == 0 and out["nameless"] == 0
+        assert out["notFocusable"] == 0 and out["sortButtons"] >= 5, (name, out)
+        assert out["lang"] == "en" and out["caption"] and out["duplicateIds"] == []

@@ -1,0 +1,75 @@
+"""The site of the seeded store (every seed, as `litaudit init` loads them) says what the
+CLI's audits say: each index row is the `audit summary` row of its population (N, the
+record as printed), each population page names that row's audit and ties what the index
+counts, and BEIR SciFact's page ties the 133 candidates the report lists."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow(reason="a site of the whole seeded store (~20 s of CPU)")
+
+
+@pytest.fixture(scope="module")
+def seeded_site(tmp_path_factory, seeded_db_file) -> tuple[Path, Path, dict]:
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    folder = tmp_path_factory.mktemp("seeded-site")
+    db, out = folder / "seeded.duckdb", folder / "site"
+    shutil.copy(seeded_db_file, db)
+    runner = CliRunner()
+    res = runner.invoke(app, ["--db", str(db), "site", str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["--db", str(db), "audit", "summary", "--json"])
+    assert res.exit_code == 0, res.output
+    return db, out, json.loads(res.stdout)
+
+
+def _cells(tr: str) -> list[str]:
+    return [re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", tr)]
+
+
+def test_index_rows_are_the_summary_rows(seeded_site):
+    """Each index row is its summary row; its count of results tied with the record is
+    its page's: the candidate best set of the summary's audit, or where the store has
+    shared scores the ranks audit's confidence set of the best."""
+    _db, out, summary = seeded_site
+    index = (out / "index.html").read_text(encoding="utf-8")
+    trs = re.findall(r"<tr data-source=.*?</tr>", index)
+    assert len(trs) == len(summary["rows"]) > 250
+    by_ranks = 0
+    for tr, row in zip(trs, summary["rows"], strict=True):
+        cells = _cells(tr)
+        assert cells[1] == row["measure"] and int(cells[3]) == row["N"], (cells, row)
+        assert cells[4] == row["best_text"] and cells[5].startswith(row["best_system"])
+        page = re.search(r'href="(pop/[^"]+)"', tr)
+        assert page
+        text = (out / page.group(1)).read_text(encoding="utf-8")
+        assert f"(best audit #{row['audit_id']})" in text
+        rows = re.findall(r'<tr id="r\d+"( class="top")? data-role=', text)
+        tied = sum(1 for r in rows if r) - (1 if rows[0] else 0)
+        assert int(cells[6]) == tied, (cells, row)
+        if "confidence set of the best and simultaneous" in text:
+            by_ranks += 1
+            assert "Ranks: " in text and re.search(r"\(ranks audit #\d+\)", text)
+        else:
+            assert tied == row["n_candidates"] - 1, (cells, row)
+    assert by_ranks >= 5  # beir-13 and beir-cqadupstack: means of datasets
+
+
+def test_scifact_ties_the_reports_candidates(seeded_site):
+    _db, out, _summary = seeded_site
+    page = (out / "pop" / "beir-scifact-ndcg-10-official.html").read_text(encoding="utf-8")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "by openbmb/MiniCPM-Embedding" in text
+    assert "Tied with the top (133 results" in text  # under the [0, 1] bound on 300 queries
+    assert "Against chance: the null of 241 equally good systems is false by inspection" in text
+    assert page.count('<tr id="r') == page.count("data-role=") > 200
+    assert page.count(' class="top" ') == 133
