@@ -56,9 +56,33 @@ def _section(v: AddedVerdict) -> list[str]:
             "- No paired test: the store holds no per-topic or per-dataset scores of both "
             "this result and the record holder."
         )
+    ranked = _ranked(v)
+    if ranked:
+        lines.append(f"- {ranked}")
     if rep.resolution is not None:
         lines.append(f"- {md(rep.resolution.sentence)}")
     return [*lines, ""]
+
+
+def _ranked(v: AddedVerdict) -> str | None:
+    """The result's simultaneous rank interval and whether it is tied with the top, where
+    the claim audit ranked the systems on shared topics or datasets (`audit ranks`)."""
+    ranks = v.claim.ranks if v.claim is not None else None
+    if ranks is None or v.system not in ranks.systems:
+        return None
+    res = ranks.resolution
+    i = ranks.systems.index(v.system)
+    level = f"{100 * (1 - res.alpha):g}%"
+    tied = (
+        "in the " + level + " confidence set of the best (cannot be told apart from the top)"
+        if res.in_best_set[i]
+        else "outside the " + level + " confidence set of the best"
+    )
+    return (
+        f"Rank {res.rank[i]} of {res.n_systems} on {res.n_units} shared {res.units}, "
+        f"simultaneous {level} rank interval {res.rank_low[i]}-{res.rank_high[i]}; {tied}; "
+        f"first in {100 * res.p_first[i]:.1f}% of resamples (`audit ranks`)."
+    )
 
 
 def markdown(cv: ChangeVerdict) -> str:

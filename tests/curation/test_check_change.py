@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -112,3 +113,45 @@ def test_markdown_escapes_what_it_quotes():
     assert md("a_b *c* [x](y) <b>") == "a\\_b \\*c\\* \\[x\\](y) \\<b\\>"
     assert md("two\nlines") == "two lines"
     assert code("a_b`c") == "`a_b'c`"
+
+
+def test_a_ranked_result_gets_its_rank_interval():
+    # where the claim audit ranked the systems on shared units, the section gives the
+    # added result's rank interval and whether it is tied with the top
+    from types import SimpleNamespace
+    from typing import cast
+
+    import numpy as np
+
+    from litaudit.analyses.extreme.change import AddedVerdict
+    from litaudit.render.change import _ranked
+    from litaudit.stats.ranks import resolve_ranks
+
+    rng = np.random.default_rng(3)
+    y = rng.normal(0.3, 0.05, size=(4, 40)) + np.array([[0.2], [0.0], [0.01], [-0.1]])
+    res = resolve_ranks(y, resamples=500, seed=1)
+    ranks = SimpleNamespace(systems=("clear", "b", "c", "weak"), resolution=res)
+    claim = cast(Any, SimpleNamespace(ranks=ranks))
+
+    def line(system: str) -> str | None:
+        v = AddedVerdict(
+            file="f",
+            line=1,
+            collection="c",
+            measure="AP",
+            system=system,
+            value="0.5",
+            before=None,
+            claim=claim,
+            paired=None,
+        )
+        return _ranked(v)
+
+    assert line("clear") == (
+        "Rank 1 of 4 on 40 shared topics, simultaneous 95% rank interval 1-1; in the 95% "
+        "confidence set of the best (cannot be told apart from the top); first in 100.0% "
+        "of resamples (`audit ranks`)."
+    )
+    weak = line("weak")
+    assert weak is not None and weak.startswith("Rank 4 of 4") and "outside the 95%" in weak
+    assert line("not ranked") is None
