@@ -83,7 +83,7 @@ def prepare_report(
     collection: str,
     *,
     measure: str | None = None,
-    claim: float | None = None,
+    claim: float | str | None = None,
     note: Note | None = None,
     subcollections: bool = False,
     filters: Filters = Filters(),
@@ -125,10 +125,11 @@ def prepare_report(
             f"--claim needs --measure: {ref.name} has results for "
             f"{len(measures)} measures ({', '.join(measures) or 'none'})"
         )
+    claim_value: float | None = None
     if claim is not None:
         from litaudit.analyses.extreme.best import check_claimed_value
 
-        check_claimed_value(con, measures[0], claim)
+        claim_value = check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
     history = tuple(_literature(con, "history", ref.id, m, note, filters=filters) for m in measures)
     from litaudit.analyses.extreme.best import Claim
@@ -144,14 +145,14 @@ def prepare_report(
     if claimed is not None and claim is None and claimed.audit_id is not None:
         from litaudit.analyses.audits import get_audit
 
-        claim = get_audit(con, claimed.audit_id).result.value  # the run's value
+        claim_value = get_audit(con, claimed.audit_id).result.value  # the run's value
     n_runs, verdict, notes = _reuse(con, ref.id, note, subcollections, progress)
     return ReportAudits(
         ref.id,
         measures,
         best,
         history,
-        claim,
+        claim_value,
         claimed,
         n_runs,
         verdict,

@@ -42,11 +42,11 @@ def report(
         "-m",
         help=f"One measure (default: every measure with at least {MIN_N} results).",
     ),
-    claim: float = typer.Option(
+    claim: str = typer.Option(
         None,
         "--claim",
-        help="A claimed value to check against the published "
-        "results (needs --measure when there are several).",
+        help="A claimed value, as printed (0.3100 keeps its 4 digits), to check against the "
+        "published results (needs --measure when there are several).",
     ),
     filters: Filters = POPULATION,
     fmt: str = typer.Option(
@@ -117,12 +117,10 @@ def report(
 
 def _checked_target(ctx: typer.Context, claim, fmt, output):
     """Check --claim and the output before any audit: (target path or None, format, db path)."""
-    import math
-
+    from litaudit.analyses.extreme.printed import printed
     from litaudit.files import STDOUT, check_target
 
-    if claim is not None and not math.isfinite(claim):
-        raise LitauditError(f"--claim: {claim} is not a finite number")
+    printed(claim, "--claim")  # a bad value refused before any audit
 
     target = None if output is None or output == STDOUT else Path(output)
     fmt = _format(fmt, target)

@@ -31,6 +31,7 @@ from decimal import Decimal
 
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.extreme.population import ResultRow, load_results, results_fingerprint
+from litaudit.analyses.extreme.printed import check_range, printed
 from litaudit.curation.filters import Filters
 from litaudit.errors import ParameterError
 
@@ -138,17 +139,6 @@ def _f(x: float) -> str:
     return f"{x:.4f}"
 
 
-def _printed(value) -> tuple[float | None, str | None]:
-    """A value and its text as printed (a float's shortest repr)."""
-    if value is None:
-        return None, None
-    text = value.strip() if isinstance(value, str) else repr(float(value))
-    try:
-        return float(text), text
-    except ValueError:
-        raise ParameterError(f"--baseline: {value!r} is not a number") from None
-
-
 def _against_reproducible(v, text, ref: BaselineRef | None):
     """(gap, rounding, below by more than rounding) of the baseline against ``ref``:
     rounding is half a unit in the last printed digit of each value."""
@@ -177,7 +167,11 @@ def baseline_standing(
     if model is not None and not key:
         raise ParameterError(f"--baseline-system {model!r} names no model")
     repro = [r for r in repro_all if key is None or model_key(r.system) == key]
-    v, text = _printed(value)
+    v, text = printed(value, "--baseline")
+    if v is not None:
+        check_range(con, measure, v, f"baseline {measure}")
+    if claim is not None:
+        check_range(con, measure, claim, f"claimed {measure}")
     pub_vals = [r.value for r in published]
     median = statistics.median(pub_vals) if pub_vals else None
     rank = below_median = None

@@ -325,33 +325,16 @@ class ClaimReport:
     robust: RobustCheck | None = None
     shrinkage: Shrinkage | None = None
     evidence: ClaimEvidence | None = None
+    value_text: str | None = None  # the claim as printed (None: stored before issue 32)
 
 
-def check_claimed_value(con, measure: str, value: float) -> float:
-    """A claimed value within the measure's range (a percentage gets a suggestion)."""
-    import math
+def check_claimed_value(con, measure: str, value: float | str) -> float:
+    """A claimed value within the measure's range (a percentage gets a suggestion); a
+    text is read as printed."""
+    from litaudit.analyses.extreme.printed import check_range, printed
 
-    value = float(value)
-    if not math.isfinite(value):
-        raise ParameterError(f"claimed {measure} must be a finite number, got {value!r}")
-    row = con.execute(
-        "SELECT min_value, max_value FROM measures WHERE name = ?", [measure]
-    ).fetchone()
-    lo, hi = (0.0, 1.0) if row is None else (float(row[0]), float(row[1]))
-    span = f"{measure} lies between {lo:g} and {hi:g}"
-    if value < lo:
-        raise ParameterError(
-            f"claimed {measure} {value:g} is "
-            f"{'negative' if value < 0 else 'below the range'}; {span}"
-        )
-    if value > hi:
-        if lo == 0.0 and hi == 1.0 and value <= 100:
-            raise ParameterError(
-                f"claimed {measure} {value:g} is not a fraction; did you "
-                f"mean {value / 100:g}? ({span})"
-            )
-        raise ParameterError(f"claimed {measure} {value:g} is above the range; {span}")
-    return value
+    v, _ = printed(value, f"claimed {measure}")
+    return check_range(con, measure, v if v is not None else float("nan"), f"claimed {measure}")
 
 
 def _subject_index(
@@ -407,17 +390,30 @@ def _check_one_subject(value, result_id, system) -> None:
         )
 
 
-def _claim_params(pop, filters, claim: Claim, value, subject, model: AuditModel) -> dict:
-    """The stored parameters of a claim audit."""
+def _claim_params(
+    pop, filters, claim: Claim, value, subject, model: AuditModel, value_text: str | None
+) -> dict:
+    """The stored parameters of a claim audit (the value as printed too: 0.3100 and 0.31
+    are two claims to a run that gives 0.3101)."""
     return population_params(
         pop,
         filters,
         value=value,
+        value_text=value_text,
         result_id=None if subject is None else subject.id,
         n=claim.n,
         hidden_multiplier=claim.hidden_multiplier,
         **model.params(),
     )
+
+
+def _value_text(claimed: str | None, ev: ClaimEvidence | None) -> str | None:
+    """The claim as printed, or its run's value as trec_eval prints it."""
+    if claimed is not None:
+        return claimed
+    if ev is not None and ev.run is not None and ev.value_from_run:
+        return ev.run.value_text
+    return None
 
 
 def run_claim(
@@ -479,9 +475,10 @@ def run_claim(
         robust=robust,
         shrinkage=shrunk,
         evidence=ev,
+        value_text=_value_text(claimed, ev),
     )
     if not save:
         return Audited(rep, None)
-    params = _claim_params(pop, filters, claim, value, subject, model)
+    params = _claim_params(pop, filters, claim, value, subject, model, rep.value_text)
     params.update(claim_evidence.evidence_params(evidence, claim_run))
     return stored_audit(con, "claim", pop, rep, fp, params, model.sampling)

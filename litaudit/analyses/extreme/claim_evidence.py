@@ -64,20 +64,16 @@ def claim_value(
 ) -> tuple[ClaimRun | None, float | None, str | None]:
     """The claim's run (read and evaluated when given), the claim's value (the run's
     when nothing else names it; a printed value parsed) and the claim as printed (None
-    when it is the run's, or when there is no run to check it with)."""
-    claim_run = claimed = None
+    when it is the run's or when none is given)."""
+    from litaudit.analyses.extreme.printed import printed
+
+    claim_run = None
     if run is not None:
         ev, scores = evaluate_claim_run(con, collection_id, measure, run)
         claim_run = ClaimRun(ev, scores)
         if value is None and not named:
-            value = ev.value
-        elif value is not None:
-            claimed = value.strip() if isinstance(value, str) else repr(float(value))
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            raise ParameterError(f"--value: {value.strip()!r} is not a number") from None
+            return claim_run, ev.value, None
+    value, claimed = printed(value, "--value")
     return claim_run, value, claimed
 
 
