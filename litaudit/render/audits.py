@@ -274,6 +274,11 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     """`audit claim`: the answers first, then the population and the tables (a)-(c)."""
     method = _method(rep.stats)
     line(_head(rep, "Claim audit", audit_id) + ("" if method == "exact" else f"  method: {method}"))
+    if rep.verdict:  # the verdict first, one line per question (issue 32)
+        line("Verdict:")
+        for v in rep.verdict:
+            line(f"- {v.line()}")
+        line("")
     for sentence in rep.answers:  # the answers first (issue 20), then what they rest on
         line(sentence)
     line(population_sentence(rep.population))

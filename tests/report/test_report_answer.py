@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.report.test_report import COLLECTION, make_fixture_db, store_literature_audits
+from tests.typed import without_verdict
 
 
 @pytest.fixture(scope="module")
@@ -162,7 +163,7 @@ def test_report_takes_the_audits_filters_and_says_them(cli, lit_db):
         "--no-save",
         db=lit_db,
     )
-    record = term.output.splitlines()[1]  # the answers come first (issue 20)
+    record = without_verdict(term.output)[1]  # the answers come first (issue 20)
     assert record.startswith("Against the record: 0.3600 is above the record, 0.2750 (runF")
     assert record in _unmd(res.stdout)
 

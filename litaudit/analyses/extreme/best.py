@@ -44,6 +44,7 @@ from litaudit.analyses.extreme.population import (
     results_fingerprint,
     summarize,
 )
+from litaudit.analyses.extreme.verdict import VerdictLine, claim_verdict
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
@@ -326,6 +327,7 @@ class ClaimReport:
     shrinkage: Shrinkage | None = None
     evidence: ClaimEvidence | None = None
     value_text: str | None = None  # the claim as printed (None: stored before issue 32)
+    verdict: tuple[VerdictLine, ...] = ()  # one line per question (issue 32)
 
 
 def check_claimed_value(con, measure: str, value: float | str) -> float:
@@ -412,7 +414,7 @@ def _value_text(claimed: str | None, ev: ClaimEvidence | None) -> str | None:
     if claimed is not None:
         return claimed
     if ev is not None and ev.run is not None and ev.value_from_run:
-        return ev.run.value_text
+        return ev.run.compared_text
     return None
 
 
@@ -477,6 +479,7 @@ def run_claim(
         evidence=ev,
         value_text=_value_text(claimed, ev),
     )
+    rep = dataclasses.replace(rep, verdict=claim_verdict(rep))
     if not save:
         return Audited(rep, None)
     params = _claim_params(pop, filters, claim, value, subject, model, rep.value_text)

@@ -27,6 +27,7 @@ from litaudit.analyses.extreme.claim_run import (
     archive_tag,
     check_reproduction,
     evaluate_claim_run,
+    identical_runs,
     same_topic,
 )
 from litaudit.analyses.extreme.population import Population
@@ -72,7 +73,7 @@ def claim_value(
         ev, scores = evaluate_claim_run(con, collection_id, measure, run)
         claim_run = ClaimRun(ev, scores)
         if value is None and not named:
-            return claim_run, ev.value, None
+            return claim_run, ev.compared_value, None
     value, claimed = printed(value, "--value")
     return claim_run, value, claimed
 
@@ -140,6 +141,8 @@ def gather(
         run = claim_run.evaluation
         if claimed is not None:
             run = check_reproduction(run, claimed)
+        same = identical_runs(con, collection_id, measure, claim_run.scores)
+        run = dataclasses.replace(run, identical=same)
     st, note = _same_topic(
         con, collection_id, measure, claim_run, subject_system, record_system, asked
     )
@@ -235,12 +238,39 @@ def _p(p: float | None) -> str:
     return "-" if p is None else fmt_p(p, p < defaults.P_FLOOR, defaults.P_FLOOR)
 
 
+def run_check_sentence(r: RunEvaluation) -> str | None:
+    """What is wrong with the claim's run before it is believed (None when nothing is):
+    judged topics it lacks, with both means and which one stands for it; archive runs it
+    is a copy of."""
+    parts = []
+    if r.n_missing and r.value_all is not None:
+        parts.append(
+            f"it lacks {r.n_missing} of the {r.n_qrels_topics} judged topics: {r.measure} "
+            f"{r.value_all:.4f} over all {r.n_qrels_topics} with those as 0 (trec_eval -c), "
+            f"the mean compared here, and {r.value:.4f} over its {r.n_topics} topics"
+        )
+    if r.identical:
+        names = ", ".join(r.identical)
+        on = f"on the {r.n_topics} topics it was evaluated on" if r.n_missing else "on every topic"
+        parts.append(
+            f"its per-topic {r.measure} equals archived run{'s' if len(r.identical) > 1 else ''}"
+            f" {names} {on}"
+        )
+    if not parts:
+        return None
+    return f"Run check ({r.file}): " + "; ".join(parts) + "."
+
+
 def run_sentence(r: RunEvaluation, value_from_run: bool) -> str:
     """The claim's run against the claimed value."""
-    head = (
-        f"{r.measure} {r.value_text} over {r.n_topics} of the {r.n_qrels_topics} judged "
-        f"topics (run {r.tag}, file {r.file}, evaluated as trec_eval does)"
+    shown = r.compared_text if r.n_missing else r.value_text
+    over = (
+        f"over all {r.n_qrels_topics} judged topics, the {r.n_missing} it lacks as 0 "
+        f"({r.value_text} over its {r.n_topics})"
+        if r.n_missing
+        else f"over {r.n_topics} of the {r.n_qrels_topics} judged topics"
     )
+    head = f"{r.measure} {shown} {over} (run {r.tag}, file {r.file}, evaluated as trec_eval does)"
     if value_from_run or r.reproduces is None:
         return f"The claim's value is its run's: {head}."
     if r.reproduces:
@@ -301,6 +331,8 @@ def comparison_sentence(c, st: SameTopic) -> str:
 def evidence_sentences(ev: ClaimEvidence) -> tuple[str, ...]:
     out: list[str] = []
     if ev.run is not None:
+        check = run_check_sentence(ev.run)
+        out += [check] if check else []
         out.append(run_sentence(ev.run, ev.value_from_run))
     if ev.same_topic is not None:
         out.append(f"Same-topic comparison of the claim's scores ({ev.same_topic.claim_from}):")

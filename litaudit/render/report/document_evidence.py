@@ -167,7 +167,7 @@ def evidence_conclusions(c) -> list:
             s
             for s in b.sentences
             if s.startswith(("Weak baseline", "The baseline is not weak", "Nothing to judge",
-                             "The claim's gain"))
+                             "The baseline is not judged", "The claim's gain"))
         ]  # fmt: skip
         refs = len(b.reproductions) + b.n_published
         out.append(("baseline", " ".join(said), f"{src}, {refs} reference values", "baseline"))
