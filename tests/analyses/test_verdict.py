@@ -146,3 +146,22 @@ def test_a_baseline_is_judged_against_its_own_model_first(
     assert "median" not in first or "as context only, the median of all" in first
     if not weak:
         assert "is within rounding of BM25 (k1=0.82, b=0.68)" in first
+
+
+@pytest.mark.slow
+def test_runs_import_warns_when_the_qrels_cover_few_of_the_collections_topics(
+    cli, seeded_db_file, shared_data, tmp_path
+):
+    db = tmp_path / "s.duckdb"
+    shutil.copy(seeded_db_file, db)
+    trec = shared_data / "trec"
+    run = _run_file(shared_data, "uwmtCR0")
+    qrels = trec / "qrels" / "qrels.robust03.txt"
+    res = cli("runs", "import", "-c", "robust04", "--qrels", qrels, run, "--json", db=db)
+    assert res.exit_code == 0, res.output  # said, not refused
+    assert "warning: the qrels judge 100 topics, 40% of the 249 of" in res.stderr
+    rep = json.loads(res.stdout)
+    assert (rep["qrels_topics"], rep["collection_topics"]) == (100, 249)
+    # the robust03 qrels on their own collection: no warning
+    res = cli("runs", "import", "-c", "robust03", "--qrels", qrels, run, db=db)
+    assert res.exit_code == 0 and "warning" not in res.stderr, res.output

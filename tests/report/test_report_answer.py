@@ -46,7 +46,8 @@ def _section(md: str, heading: str) -> str:
 def test_conclusions_come_first_and_link_their_evidence(cli, lit_db):
     md = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", db=lit_db).stdout
     heads = re.findall(r"^## (.+)$", md, flags=re.M)
-    assert heads[:2] == ["Conclusions", "Claim audit: AP = 0.36"]
+    # the verdict first (issue 32), then the conclusions and the claim audit
+    assert heads[:3] == ["Verdict: AP = 0.36 on trec7", "Conclusions", "Claim audit: AP = 0.36"]
     concl = _section(md, "## Conclusions")
     first = concl.split("\n\n")[1]  # the paragraph a reviewer pastes
     assert first == (

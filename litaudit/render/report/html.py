@@ -34,7 +34,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 caption { caption-side: top; text-align: left; font-style: italic; padding: .25rem 0; }
 figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; display: block; }
 figcaption { font-size: .9rem; color: #444; }
-ul.conclusions li { margin: .35rem 0; }
+ul.conclusions li, ul.verdict li { margin: .35rem 0; }
 ul.conclusions .ev { color: #444; font-size: .9rem; }
 @media (max-width: 600px) { body { padding: .5rem; } table { font-size: .8rem; } }
 """
@@ -60,7 +60,7 @@ def _href(href: str) -> str | None:
 
 
 def _bullets(b: Bullets) -> list[str]:
-    out = ['<ul class="conclusions">']
+    out = [f'<ul class="{escape(b.kind, quote=True)}">']
     for text, links in b.items:
         ls = []
         for label, href in links:

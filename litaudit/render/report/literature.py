@@ -213,6 +213,8 @@ def claim_section(
         record_holder=cited_result(r.record_holder, 0),
         n_results=st.reference.n_results,
         evidence=r.evidence,
+        value_text=r.value_text,
+        verdict=r.verdict,
     )
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from litaudit.analyses.extreme.claim_evidence import ClaimEvidence
+    from litaudit.analyses.extreme.verdict import VerdictLine
     from litaudit.analyses.reuse.verdict import Verdict
 
 import re
@@ -198,6 +199,8 @@ class ClaimSection:
     record_holder: Candidate | None = None
     n_results: int | None = None  # N, the published results of the population
     evidence: ClaimEvidence | None = None  # its run, same-topic tests, baseline (issue 21)
+    value_text: str | None = None  # the claim as printed (issue 32)
+    verdict: tuple[VerdictLine, ...] = ()  # one line per question, first in the report
 
 
 @dataclass(frozen=True)
