@@ -94,7 +94,7 @@ def baseline_blocks(b, audit: int | None) -> list:
             (
                 "baseline",
                 "rank",
-                "median published",
+                "median of all published (context)",
                 "gap to reproducible",
                 "rounding",
                 "gap to best official",

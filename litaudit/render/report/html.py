@@ -109,6 +109,11 @@ def _table(t: Table) -> list[str]:
 
 
 def render_html(rep: Report) -> str:
+    return render_html_blocks(rep.title, blocks(rep))
+
+
+def render_html_blocks(title: str, bs: list) -> str:
+    """One HTML page of report blocks (one report's, or a claims file's)."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -116,12 +121,12 @@ def render_html(rep: Report) -> str:
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
-        f"<title>{escape(rep.title)}</title>",
+        f"<title>{escape(title)}</title>",
         f"<style>{CSS}</style>",
         "</head>",
         "<body>",
     ]
-    for b in blocks(rep):
+    for b in bs:
         if isinstance(b, Heading):
             out.append(f"<h{b.level}{_id(b.anchor)}>{_inline(b.text)}</h{b.level}>")
         elif isinstance(b, Bullets):
