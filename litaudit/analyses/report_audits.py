@@ -131,7 +131,8 @@ def prepare_report(
 
         claim_value = check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
-    history = tuple(_literature(con, "history", ref.id, m, note, filters=filters) for m in measures)
+    hf = published_only(filters) if _has_reproductions(con, ref.id) else filters
+    history = tuple(_literature(con, "history", ref.id, m, note, filters=hf) for m in measures)
     from litaudit.analyses.extreme.best import Claim
 
     kw: dict[str, Any] = {"evidence": evidence} if asked else {}
@@ -160,6 +161,28 @@ def prepare_report(
         tuple(notes) if n_runs else (),
         filters,
     )
+
+
+def _has_reproductions(con, collection_id: str) -> bool:
+    return bool(
+        con.execute(
+            "SELECT 1 FROM results WHERE collection_id = ? AND role = 'reproduction' LIMIT 1",
+            [collection_id],
+        ).fetchall()
+    )
+
+
+def published_only(filters: Filters) -> Filters:
+    """The history's filters: published results only, reproductions left out unless roles
+    are asked for (a reproduction is dated by when it was read, not when it was published:
+    a 2026 reproduction of a 2019 system would draw a seven-year record line; issue 32)."""
+    import dataclasses
+
+    from litaudit.curation.fields import ROLES
+
+    if filters.roles:
+        return filters
+    return dataclasses.replace(filters, roles=tuple(r for r in ROLES if r != "reproduction"))
 
 
 def n_stored_runs(con, collection_id: str) -> int:

@@ -201,6 +201,8 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
     ref, th, iv, mx = s.reference, s.thresholds, s.interval, s.mxvd
     line(_head(rep, "Best-result audit", audit_id) + f"  method: {_method(s)}")
     line(population_sentence(rep.population))
+    if rep.coverage:
+        line(f"What the record covers: {rep.coverage}.")
     wide(
         table(
             "Table 2: the published population",

@@ -165,3 +165,60 @@ def test_runs_import_warns_when_the_qrels_cover_few_of_the_collections_topics(
     # the robust03 qrels on their own collection: no warning
     res = cli("runs", "import", "-c", "robust03", "--qrels", qrels, run, db=db)
     assert res.exit_code == 0 and "warning" not in res.stderr, res.output
+
+
+@pytest.mark.parametrize(
+    ("collection", "measure", "covers"),
+    [
+        (
+            "robust04",
+            "AP",
+            "papers 2005-2019 (218); TREC trec13/robust 2004 (110); no published result after 2019",
+        ),
+        (
+            "dl19-passage",
+            "nDCG@10",
+            "TREC trec28/deep/passages 2019 (37); reproductions pyserini/2cr/msmarco-v1-passage "
+            "(45, dated 2026 when read); no published result after 2019",
+        ),
+    ],
+)
+def test_what_the_record_covers_is_said_beside_it(
+    cli, seeded_db_file, tmp_path, collection, measure, covers
+):
+    db = tmp_path / "s.duckdb"
+    shutil.copy(seeded_db_file, db)
+    res = cli(
+        "audit", "claim", "-c", collection, "-m", measure, "--value", "0.5", "--json",
+        "--no-save", db=db,
+    )  # fmt: skip
+    out = json.loads(res.output)["result"]
+    assert out["coverage"] == covers
+    qs = [v["question"] for v in out["verdict"]]
+    assert qs.index("coverage") == qs.index("record") + 1  # beside the record line
+
+
+def test_coverage_keeps_reproductions_apart():
+    from litaudit.analyses.extreme.coverage import record_coverage
+    from litaudit.analyses.extreme.population import ResultRow
+
+    def row(i, source, role, year, date=None, track=None):
+        return ResultRow(
+            id=i, source=source, system=f"s{i}", participant=None, value=0.3, value_text="0.3",
+            role=role, run_type=None, year=year, n_topics=50, topic_set=None, standard=True,
+            status="verified", location=None, track=track, bibkey=None, citation=None,
+            title=None, venue=None, doi=None, url=None, provenance="-", date=date,
+        )  # fmt: skip
+
+    rows = [
+        row(1, "paper", "proposed", 2015),
+        row(2, "paper", "baseline", 2018, "2018-07-01"),
+        row(3, "official", "official", 2004, track="trec13/robust"),
+        row(4, "official", "reproduction", 2026, "2026-08-07", track="pyserini/2cr/x"),
+    ]
+    c = record_coverage(rows)
+    assert c.last_published == 2018  # the 2026 reproduction does not move it
+    assert c.sentence == (
+        "papers 2015-2018 (2); TREC trec13/robust 2004 (1); reproductions pyserini/2cr/x "
+        "(1, dated 2026 when read); no published result after 2018"
+    )

@@ -67,7 +67,11 @@ def test_conclusions_come_first_and_link_their_evidence(cli, lit_db):
     ).output.splitlines()
     record = next(x for x in term if x.startswith("Against the record:"))
     chance = next(x for x in term if x.startswith("Against chance:"))
-    assert _unmd(items[0]).startswith(f"- {record} ([evidence: claim audit #2, N = 12 ")
+    covers = (
+        "What the record covers: TREC trec7/adhoc 1998 (7); papers 2019-2021 (5); no "
+        "published result after 2021."
+    )
+    assert _unmd(items[0]).startswith(f"- {record} {covers} ([evidence: claim audit #2, N = 12 ")
     assert _unmd(items[1]).startswith(f"- {chance} ([evidence: claim audit #2, the max of 13")
     assert "[evidence: claim audit #2, N = 12 published AP results](<#claim-ap>)" in items[0]
     assert "[its paper](<https://doi.org/10.1145/0000001>)" in items[0]
@@ -107,7 +111,8 @@ def test_conclusions_are_the_audits_sentences(cli, lit_db):
     assert best["sentence"] == (
         "The record for AP: 0.3010 by NeuralX (Smith et al. (SIGIR 2019)); 3 of the other "
         "11 published results lie at or above 0.2721, the lower end of its 60% interval, "
-        "and cannot be told apart from it."
+        "and cannot be told apart from it. What the record covers: TREC trec7/adhoc 1998 "
+        "(7); papers 2019-2021 (5); no published result after 2021."
     )
 
 

@@ -34,6 +34,7 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
 from litaudit.analyses.extreme import claim_evidence, wording
 from litaudit.analyses.extreme.claim_evidence import Asked, ClaimEvidence
+from litaudit.analyses.extreme.coverage import record_coverage
 from litaudit.analyses.extreme.noise import NoiseChoice, NoiseLookups, RobustCheck, choose_se
 from litaudit.analyses.extreme.population import (
     Filters,
@@ -179,6 +180,7 @@ class BestReport:
     citation: str
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
     shrinkage: Shrinkage | None = None
+    coverage: str | None = None  # what the record covers (issue 32)
 
 
 def run_best(
@@ -269,6 +271,7 @@ def compute_best(
         citation=SOURCE,
         noise=noise,
         shrinkage=_shrinkage(noise, st.reference.mu, best_value),
+        coverage=record_coverage(rows).sentence,
     )
 
 
@@ -327,6 +330,7 @@ class ClaimReport:
     shrinkage: Shrinkage | None = None
     evidence: ClaimEvidence | None = None
     value_text: str | None = None  # the claim as printed (None: stored before issue 32)
+    coverage: str | None = None  # what the record covers (issue 32)
     verdict: tuple[VerdictLine, ...] = ()  # one line per question (issue 32)
 
 
@@ -478,6 +482,7 @@ def run_claim(
         shrinkage=shrunk,
         evidence=ev,
         value_text=_value_text(claimed, ev),
+        coverage=record_coverage(rows).sentence,
     )
     rep = dataclasses.replace(rep, verdict=claim_verdict(rep))
     if not save:

@@ -105,6 +105,7 @@ def section(
         candidates=_candidates(r),
         record=cited_result(r.best, 0),
         history_by=by,
+        record_covers=r.coverage,
         history_audit=h.id if h else None,
         history=history,
         history_error=hist.error,
@@ -215,6 +216,7 @@ def claim_section(
         evidence=r.evidence,
         value_text=r.value_text,
         verdict=r.verdict,
+        record_covers=r.coverage,
     )
 
 

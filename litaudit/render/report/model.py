@@ -155,6 +155,7 @@ class LiteratureSection:
     model_fit: str | None = None  # the reference model against the data, in words
     record: Candidate | None = None  # the best published result, cited
     history_by: str | None = None  # history steps: date | year
+    record_covers: str | None = None  # what the record covers (issue 32)
 
 
 @dataclass(frozen=True)
@@ -201,6 +202,7 @@ class ClaimSection:
     evidence: ClaimEvidence | None = None  # its run, same-topic tests, baseline (issue 21)
     value_text: str | None = None  # the claim as printed (issue 32)
     verdict: tuple[VerdictLine, ...] = ()  # one line per question, first in the report
+    record_covers: str | None = None  # what the record covers (issue 32)
 
 
 @dataclass(frozen=True)
