@@ -222,3 +222,61 @@ def test_coverage_keeps_reproductions_apart():
         "papers 2015-2018 (2); TREC trec13/robust 2004 (1); reproductions pyserini/2cr/x "
         "(1, dated 2026 when read); no published result after 2018"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("-c", "dl-19", "-m", "nDCG@10"), "did you mean 'dl19-doc' (msmarco-document/trec-dl-"),
+        (("-c", "beir", "-m", "nDCG@10"), "collection 'beir' could mean 4 averages: beir-mean"),
+        (("-c", "robust04", "-m", "MAPP"), "unknown measure 'MAPP'; did you mean 'AP'?"),
+        (("-c", "robust04", "-m", "ndgc@20"), "did you mean 'nDCG@20'?"),
+    ],
+)
+def test_lookups_of_a_review_suggest(cli, seeded_db_file, tmp_path, args, message):
+    db = tmp_path / "s.duckdb"
+    shutil.copy(seeded_db_file, db)
+    res = cli("audit", "claim", *args, "--value", "0.5", "--no-save", db=db)
+    assert res.exit_code == 1 and message in res.output, res.output
+
+
+def test_an_unknown_bibkey_is_an_error_with_a_suggestion(cli, seeded_db_file, tmp_path):
+    db = tmp_path / "s.duckdb"
+    shutil.copy(seeded_db_file, db)
+    for cmd in (("results", "list"), ("results", "export", tmp_path / "x.csv")):
+        res = cli(*cmd, "--paper", "cormak2009", db=db)
+        assert res.exit_code == 1
+        assert "no paper 'cormak2009'; did you mean 'cormack2009sigir'?" in res.output
+
+
+@pytest.mark.slow
+def test_against_typo_suggests_the_stored_run(rcli, shared_data, tmp_path):
+    run = _run_file(shared_data, "uwmtCR0")
+    res = rcli(
+        "audit", "claim", "-c", "robust03", "-m", "AP", "--run", run, "--against", "uwmtcr1",
+        "--no-save",
+    )  # fmt: skip
+    assert res.exit_code == 1
+    assert (
+        "--against: run 'uwmtcr1' is not stored for trec-robust-2003; did you mean 'uwmtCR0'?"
+        in res.output
+    )
+
+
+def test_results_list_at_80_columns_keeps_words_whole(monkeypatch):
+    from litaudit.render import console
+
+    monkeypatch.setattr(console.out, "_width", 80, raising=False)
+    rows = [["28666", "0.2625", "best (proposed)", "diaz2005cikm", 2005, "draft"]] * 3
+    cols = ["id", "value", "system", "source", "year", "status"]
+    widths = console._fitted_widths(cols, rows, ("id", "year", "status"), 4)
+    assert widths["system"] >= len("(proposed)") and widths["source"] >= len("diaz2005cikm")
+
+
+def test_no_float_is_printed_with_16_digits():
+    from litaudit.analyses.wording import printed_number
+
+    assert printed_number("0.7766199999999999") == "0.77662"
+    assert printed_number("0.3100") == "0.3100"  # as printed
+    assert printed_number("0.123456789") == "0.123457"
+    assert printed_number(None) is None

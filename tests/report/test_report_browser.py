@@ -275,3 +275,35 @@ def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
         "Reusability:",
     ):
         assert words in text, words
+
+
+_WIDTHS = """<script>window.addEventListener('load', () => {
+  const body = document.body.getBoundingClientRect();
+  const tables = [...document.querySelectorAll('table')].map((t) => {
+    const r = t.getBoundingClientRect(); return [r.left, r.right]; });
+  const pre = document.createElement('pre'); pre.id = 'WIDTHS';
+  pre.textContent = JSON.stringify({body: [body.left, body.right], tables});
+  document.body.appendChild(pre); });</script>"""
+
+
+@pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
+def test_tables_fit_the_page_and_carry_result_ids(scifact_report, tmp_path):
+    """Issue 32: the candidate table ran off the page (raw URLs as link text); at
+    1280 px every table now lies within the page's body, its links short, and the cited
+    results carry their ids."""
+    import html as _html
+
+    page = scifact_report.read_text(encoding="utf-8")
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", _WIDTHS + "</body>"), encoding="utf-8")
+    res = _run("--window-size=1280,1000", "--hide-scrollbars", "--dump-dom", probe.as_uri())
+    assert res.returncode == 0, res.stderr[-2000:]
+    m = re.search(r'<pre id="WIDTHS">(.*?)</pre>', res.stdout, flags=re.S)
+    assert m, res.stdout[-2000:]
+    got = json.loads(_html.unescape(m.group(1)))
+    left, right = got["body"]
+    assert got["tables"] and all(a >= left - 1 and b <= right + 1 for a, b in got["tables"]), got
+    links = re.findall(r'<a href="https?://[^"]+" rel="noreferrer">([^<]+)</a>', page)
+    assert links and all(len(t) <= 40 and "://" not in t for t in links), links[:5]
+    assert "<th>result</th>" in page

@@ -353,7 +353,12 @@ def _targets(
         for t in against:
             tag = archive_tag(con, collection_id, t)
             if tag is None:
-                raise NotFound(f"--against: run {t!r} is not stored for {collection_id}")
+                from litaudit.measures import did_you_mean
+
+                hint = did_you_mean(t, list(by_tag)) or (
+                    f"; `litaudit runs list -c {collection_id}` lists the {len(by_tag)} stored"
+                )
+                raise NotFound(f"--against: run {t!r} is not stored for {collection_id}{hint}")
             todo.append((tag, "against"))
         return todo
     if record_tag is not None and record_tag != claim_tag:

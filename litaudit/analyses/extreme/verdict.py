@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from litaudit.analyses.extreme.claim_evidence import ClaimEvidence, run_check_sentence
 from litaudit.analyses.extreme.claim_run import Comparison, RunEvaluation, SameTopic
+from litaudit.analyses.wording import printed_number
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -52,7 +53,7 @@ def record_line(rep) -> VerdictLine:
     a, holder = rep.stats, rep.record_holder
     r, iv = a.record, a.interval
     claim = rep.value_text or _f(rep.value)
-    who = f"{holder.value_text} ({holder.system}, {_cited(holder)})"
+    who = f"{printed_number(holder.value_text)} ({holder.system}, {_cited(holder)})"
     gap = abs(r.value - r.record)
     n = a.reference.n_results
     at = (

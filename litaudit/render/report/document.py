@@ -149,9 +149,17 @@ def _lookups(c: Candidate, whose: str) -> list[tuple[str, str]]:
     return out
 
 
-def _short(url: str | None) -> str:
-    """A URL as a cell shows it: without its scheme."""
-    return "-" if not url else url.split("://", 1)[-1].rstrip("/")
+def _short(url: str | None, doi: str | None = None) -> str:
+    """A link's text in a table: short (a DOI as 'doi:...', else the URL's host), never
+    the raw URL that runs a table off the page."""
+    if not url:
+        return "-"
+    if doi and url.endswith(doi):
+        return f"doi:{doi}"
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url).netloc or url.split("://", 1)[-1]
+    return host.removeprefix("www.")
 
 
 def _claim(c: ClaimSection) -> list:
@@ -423,13 +431,14 @@ def _cited_table(cs: tuple[Candidate, ...], measure: str, caption: str) -> Table
                 c.value_text or f4(c.value),
                 c.system or "-",
                 cite_text(c),
-                _short(paper),
+                _short(paper, c.doi),
                 _short(code),
+                "-" if c.result_id is None else str(c.result_id),
             )
         )
-        links.append((None, None, None, None, paper, code))
+        links.append((None, None, None, None, paper, code, None))
     return Table(
-        ("#", measure, "system", "cited as", "paper or page", "code"),
+        ("#", measure, "system", "cited as", "paper or page", "code", "result"),
         tuple(rows),
         caption,
         tuple(links),

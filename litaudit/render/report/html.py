@@ -28,7 +28,7 @@ code { background: #f3f3f3; padding: 0 .2em; border-radius: 3px; word-break: bre
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: .5rem 0 1rem; }
 table { border-collapse: collapse; font-size: .9rem; }
 th, td { border: 1px solid #d0d0d0; padding: .25rem .5rem; text-align: left;
-  vertical-align: top; }
+  vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f5f5f5; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 caption { caption-side: top; text-align: left; font-style: italic; padding: .25rem 0; }

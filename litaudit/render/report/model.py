@@ -107,6 +107,7 @@ class Candidate:
     code_url: str | None = None
     location: str | None = None
     status: str | None = None
+    result_id: int | None = None  # the store's id (`results show ID`)
 
 
 @dataclass(frozen=True)
