@@ -84,12 +84,9 @@ def test_claim_of_a_published_run_with_its_run(rcli, shared_data):
     (c,) = ev["same_topic"]["comparisons"]
     assert (c["tag"], c["why"]) == ("aplrob03a", "best run")
     assert c["holm_t"] == pytest.approx(c["paired"]["p_value"])  # one comparison
-    # the run is the archive's own pircRBa1: the run check says so first (issue 32)
-    assert ev["sentences"][0] == (
-        "Run check (input.pircRBa1.gz): its per-topic AP equals archived run pircRBa1 on "
-        "every topic."
-    )
-    assert "reproduces the claimed 0.3101" in ev["sentences"][1]
+    # the run is the archive's pircRBa1, the published result audited: not a copy to flag
+    assert ev["run"]["identical"] == []
+    assert "reproduces the claimed 0.3101" in ev["sentences"][0]
 
 
 @pytest.mark.slow

@@ -142,7 +142,8 @@ def gather(
         if claimed is not None:
             run = check_reproduction(run, claimed)
         same = identical_runs(con, collection_id, measure, claim_run.scores)
-        run = dataclasses.replace(run, identical=same)
+        own = archive_tag(con, collection_id, subject_system)  # the result audited: its own
+        run = dataclasses.replace(run, identical=tuple(t for t in same if t != own))
     st, note = _same_topic(
         con, collection_id, measure, claim_run, subject_system, record_system, asked
     )
@@ -311,6 +312,9 @@ def comparison_sentence(c, st: SameTopic) -> str:
         if sig_r
         else "significant by neither test"
     )
+    # the direction, always (issue 32): a significant difference is never said without it
+    side = "higher" if pt.mean > 0 else "lower" if pt.mean < 0 else "equal"
+    verdict = f"the claim is {side}, {verdict}"
     s = (
         f"Against {_WHY[c.why]} {c.tag} on {pt.n} topics: the claim wins {pt.wins}, ties "
         f"{pt.ties}, loses {pt.losses}; mean difference {pt.mean:+.4f} ({lvl} CI "

@@ -86,6 +86,9 @@ def record_line(rep) -> VerdictLine:
             else f"it lies below the record's {cov} band [{_f(lo)}, {_f(r.record)}]"
         )
         text = f"{claim} is {_f(gap)} below the record {who}; {at}; {noise}"
+    run = None if rep.evidence is None else rep.evidence.run
+    if run is not None and run.reproduces is False:
+        text += f" (the value as claimed; its run gives {run.compared_text}: see below)"
     robust = getattr(rep, "robust", None)
     if robust is not None and robust.changes:
         rr = robust.record
