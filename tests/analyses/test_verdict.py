@@ -280,3 +280,22 @@ def test_no_float_is_printed_with_16_digits():
     assert printed_number("0.3100") == "0.3100"  # as printed
     assert printed_number("0.123456789") == "0.123457"
     assert printed_number(None) is None
+
+
+def test_the_baseline_judgement_is_monotone_in_the_value(seeded_db_file):
+    # a baseline above one that is not weak is not weak (issue 32: Pyserini's tuned BM25,
+    # 0.4973, was weak on DL 2019 while higher values were not)
+    from litaudit.analyses.extreme.baselines import baseline_standing
+    from litaudit.store.db import open_store
+
+    values = ["0.4000", "0.4900", "0.4971", "0.4972", "0.4973", "0.5000", "0.5052", "0.5058"]
+    with open_store(seeded_db_file, read_only=True) as store:
+        weak = [
+            baseline_standing(
+                store.con, "msmarco-passage/trec-dl-2019/judged", "nDCG@10", value=v, model="BM25"
+            ).weak
+            for v in values
+        ]
+    if weak[0] is None:
+        pytest.skip("the seeds hold no BM25 reproduction of DL 2019 passage nDCG@10")
+    assert weak == [True, True, True, False, False, False, False, False]

@@ -104,9 +104,10 @@ class BaselineStanding:
     collection and measure when no model is named), best first; ``reproducible``: the
     strongest of the same model, ``reproducible_gap`` = value - it, ``rounding`` the gap
     that rounding explains, ``below_reproducible``. ``best_official`` and
-    ``official_gap`` = value - it. ``weak``: below every reproduction of its model by more
-    than rounding, else (no reproduction) below the median of its model's published
-    baselines (None when there is neither to judge against); ``weak_because`` says which. ``claim``: the claimed value when given;
+    ``official_gap`` = value - it. ``weak``: below every reproduction of its model (tuned
+    and default) by more than rounding, else (no reproduction) below the median of its
+    model's published baselines (None when there is neither to judge against);
+    ``weak_because`` says which. ``claim``: the claimed value when given;
     ``gain_over_own`` = claim - value; ``strongest``: the strongest baseline of the same
     kind, ``gain_over_strongest`` = claim - it. ``sentences``: the judgement in words.
     """
@@ -172,13 +173,14 @@ def _within_rounding(v, text, refs: list[BaselineRef]) -> BaselineRef | None:
     return None
 
 
-def _judge(v, below_rep, matches, own_median) -> tuple[bool | None, tuple[str, ...]]:
-    """(weak, why): against the model's reproductions first (within rounding of one of
-    them is never weak), else against the median of its own published baselines."""
+def _judge(v, below_all, matches, own_median) -> tuple[bool | None, tuple[str, ...]]:
+    """(weak, why): against the model's reproductions first (below every one of them by
+    more than rounding; within rounding of one, or between them, is never weak: monotone
+    in the value), else against the median of its own published baselines."""
     if v is None:
         return None, ()
-    if below_rep is not None:
-        weak = below_rep and matches is None
+    if below_all is not None:
+        weak = below_all and matches is None
         return weak, (
             "below every reproduction of its model by more than rounding",
         ) if weak else ()
@@ -225,8 +227,13 @@ def baseline_standing(
         _ref("published baseline", r) for r in published if key and model_key(r.system) == key
     ]
     own_median = statistics.median([r.value for r in own_pub]) if own_pub else None
-    matches = _within_rounding(v, text, [_ref("reproduction", r) for r in repro] if key else [])
-    weak, because = _judge(v, below_rep, matches, own_median)
+    refs = [_ref("reproduction", r) for r in repro] if key else []
+    matches = _within_rounding(v, text, refs)
+    below_all = None
+    if refs and v is not None and text is not None:
+        weakest = min(refs, key=lambda r: r.value)
+        below_all = _against_reproducible(v, text, weakest)[2]
+    weak, because = _judge(v, below_all, matches, own_median)
     same = [_ref("reproduction", r) for r in repro] if key else []
     same += [
         _ref("published baseline", r)
@@ -299,14 +306,24 @@ def verdict_text(b: BaselineStanding) -> tuple[str, str]:
             if m.result_id != r.result_id:
                 text += f"; the strongest reproduction of the model is {r.value_text} ({r.system})"
             return "no", text + context
-        where = _gap(b.reproducible_gap)
-        text = (
-            f"{own} is {where} the strongest reproduction of the model, {r.value_text} "
-            f"({r.system}, {_origin(r)})"
-        )
+        weakest = min(b.reproductions, key=lambda x: x.value)
         if b.weak:
-            text += f", more than rounding ({_f(b.rounding or 0.0)})"
+            text = (
+                f"{own} is {_f(weakest.value - (b.value or 0.0))} below every reproduction of "
+                f"the model (the closest: {weakest.value_text}, {weakest.system}, "
+                f"{_origin(weakest)}), more than rounding"
+            )
             return "yes", text + context
+        if b.reproducible_gap >= 0:
+            text = (
+                f"{own} is {_gap(b.reproducible_gap)} the strongest reproduction of the model, "
+                f"{r.value_text} ({r.system}, {_origin(r)})"
+            )
+        else:
+            text = (
+                f"{own} lies between the model's reproductions, {weakest.value_text} "
+                f"({weakest.system}) and {r.value_text} ({r.system}, {_origin(r)})"
+            )
         return "no", text + context
     if b.same_model_median is not None:
         n = len(b.same_model_published)
