@@ -164,12 +164,9 @@ def prepare_report(
 
 
 def _has_reproductions(con, collection_id: str) -> bool:
-    return bool(
-        con.execute(
-            "SELECT 1 FROM results WHERE collection_id = ? AND role = 'reproduction' LIMIT 1",
-            [collection_id],
-        ).fetchall()
-    )
+    from litaudit.store.results import has_role
+
+    return has_role(con, collection_id, "reproduction")
 
 
 def published_only(filters: Filters) -> Filters:

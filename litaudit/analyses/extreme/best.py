@@ -399,13 +399,18 @@ def _check_one_subject(value, result_id, system) -> None:
 def _claim_params(
     pop, filters, claim: Claim, value, subject, model: AuditModel, value_text: str | None
 ) -> dict:
-    """The stored parameters of a claim audit (the value as printed too: 0.3100 and 0.31
-    are two claims to a run that gives 0.3101)."""
+    """The stored parameters of a claim audit (the value as printed too, where its digits
+    are not the float's own: 0.3100 and 0.31 are two claims to a run that gives 0.3101)."""
+    printed = (
+        {}
+        if value_text is None or value is None or value_text == repr(value)
+        else {"value_text": value_text}
+    )
     return population_params(
         pop,
         filters,
         value=value,
-        value_text=value_text,
+        **printed,
         result_id=None if subject is None else subject.id,
         n=claim.n,
         hidden_multiplier=claim.hidden_multiplier,
