@@ -22,6 +22,7 @@ import dataclasses
 import datetime as dt
 import json
 import math
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -73,6 +74,18 @@ def _other_jsonable(obj: Any) -> Any:
 def dumps(obj: Any) -> str:
     """Canonical JSON (sorted keys) used for --json output and stored audits."""
     return json.dumps(to_jsonable(obj), sort_keys=True, indent=2, ensure_ascii=False)
+
+
+# what json.dumps(ensure_ascii=False) leaves raw that a terminal or an editor acts on: the
+# C1 controls and the bidirectional controls (they occur only inside JSON strings)
+_UNSAFE_IN_JSON = re.compile("[\x80-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def escape_json_text(text: str) -> str:
+    """JSON text with its C1, bidirectional and line-separator characters written as
+    ``\\u0085``-style escapes: the same JSON value, safe to show (every file output
+    that writes JSON passes through this, as ``--json`` does)."""
+    return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 class DecodeError(LitauditError, ValueError):

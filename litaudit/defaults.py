@@ -19,10 +19,16 @@ MONTECARLO_SEED = 2015  # ours: the seed of the extreme-value Monte Carlo
 P_FLOOR = 1e-6  # ours: smaller p-values print as "< 1e-06"; below this the normal
 # tail of the reference model decides the digits, not the data
 # (docs/STATISTICS.md, "p-values and their floor")
-UNINFORMATIVE_GAP_SD = 0.25  # ours (issue 19): a threshold of the max closer to the mean
-# than a quarter of the between-system sd is passed by about 40% of a Normal population
-# (P(Z > 0.25) = 0.40): being above it says nothing about this population, so the chance
-# part says "uninformative" instead of giving a p-value
+BY_INSPECTION_RATIO = 3.0  # ours (issue 30): the null of N equally good systems is
+# false by inspection when the N results spread (sample sd) at least 3 times the largest
+# se one of them can have under the audit's noise. Under that null each result's
+# variance is at most se_max**2, so (N - 1) s**2 / se_max**2 is stochastically below a
+# chi-square on N - 1 df, and P(s >= 3 se_max) <= P(chi2_4 >= 36) = 2.9e-7 < P_FLOOR at
+# the smallest population (N = MIN_N = 5; smaller at larger N): no p to print
+# (docs/STATISTICS.md, "Against chance")
+WINNERS_BIAS_TRIALS = 2_000  # ours: simulated replications of the winner's bias (its
+# Monte Carlo se is printed beside it)
+WINNERS_BIAS_SEED = 2030  # ours: their seed
 N_STAR_CAP = 1e12  # ours: N* beyond this prints as "> 1e+12" (capped): no collection
 # sees that many experiments, and the tail model is meaningless there
 
@@ -95,3 +101,7 @@ RANDOMIZATION_PERMUTATIONS = 100_000  # ours: random sign assignments of the pai
 # Carlo se at most 0.0016)
 RANDOMIZATION_SEED = 2007  # ours: its seed (the year of Smucker, Allan, Carterette)
 PAIRED_WORST_TOPICS = 5  # ours: topics listed where the claim loses most
+RANKS_RESAMPLES = 2000  # ours: bootstrap resamples of `audit ranks` (P(first) MC se <= 0.011)
+RANKS_SEED = 0  # ours: their seed (honestboard's default: equal resamples for equal B)
+WINNER_SEED = 2024  # ours: seed of the winner's hybrid quantile and bootstrap when no --seed
+# (the year of Andrews, Kitagawa and McCloskey's "Inference on winners"); issue 34

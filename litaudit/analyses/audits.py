@@ -44,6 +44,8 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("reuse-agreement", "litaudit.analyses.agreement.analysis:ReuseAgreement"),
     ("reuse-verdict", "litaudit.analyses.reuse.verdict:Verdict"),
     ("baselines", "litaudit.analyses.extreme.baselines:BaselineStanding"),
+    ("ranks", "litaudit.analyses.extreme.ranks:RanksAudit"),
+    ("resolution", "litaudit.analyses.extreme.resolution:ResolutionReport"),
 )
 _PATHS = dict(KINDS)
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
 
 from litaudit import defaults
-from litaudit.cli import audit_store
+from litaudit.cli import audit_records, audit_store
 from litaudit.cli.common import (
     Alpha,
     CollectionOpt,
@@ -194,6 +195,16 @@ def _model(alpha: float, p: float, method: str, trials, seed, se: str | None):
     return AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
 
 
+def _result_id(ctx: typer.Context, text: str) -> int:
+    """A result's local id from its id or its uid (the same in every clone)."""
+    from litaudit.store.results import resolve_id
+
+    if text.strip().isdigit():
+        return int(text)
+    with open_read(ctx) as store:
+        return resolve_id(store.con, text)
+
+
 def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):
     """analysis(con, *args, save=not no_save, **kw) on a read-only store (--no-save) or
     inside a write transaction."""
@@ -240,7 +251,9 @@ def claim(
         "--value",
         "A new claimed value, as printed (judged as one more draw besides the N published).",
     ),
-    result: int = _optional("--result", "A published result's id (judged as one of the N)."),
+    result: str = _optional(
+        "--result", "A published result's id or uid, r-... (judged as one of the N)."
+    ),
     system: str = _optional(
         "--system", "A published result by its system name (judged as one of the N)."
     ),
@@ -273,6 +286,11 @@ def claim(
     permutation_seed: int = typer.Option(
         defaults.RANDOMIZATION_SEED, "--permutation-seed", help="Seed of those assignments."
     ),
+    per_dataset: Path = _optional(
+        "--per-dataset",
+        "The claim's value on each dataset of the benchmark (CSV or JSON: dataset, value as "
+        "printed), paired with the record holder's: wins, ties, losses, paired t and sign tests.",
+    ),
     filters: Filters = POPULATION,
     alpha: Alpha = defaults.ALPHA,
     p: PInterval = defaults.P_INTERVAL,
@@ -292,8 +310,14 @@ def claim(
 
     asked = Asked(run, tuple(against or ()), baseline, baseline_system, permutations)
     claimed = Claim(
-        value=value, result_id=result, system=system, n=n, hidden_multiplier=hidden_multiplier
+        value=value,
+        result_id=None if result is None else _result_id(ctx, result),
+        system=system,
+        n=n,
+        hidden_multiplier=hidden_multiplier,
     )
+    if per_dataset is not None:
+        claimed = dataclasses.replace(claimed, per_dataset=str(per_dataset))
     kw = dict(filters=filters, model=_model(alpha, p, method, trials, seed, se))
     kw.update(evidence=dataclasses.replace(asked, seed=permutation_seed))
     done = _run(ctx, no_save, run_claim, collection, measure, claimed, **kw)
@@ -348,13 +372,24 @@ def history(
     by: str = typer.Option(
         "auto", "--by", help="Steps: date, year, or auto (by date when every result has one)."
     ),
+    certify: str = _optional(
+        "--certify",
+        "Also certify the record steps online as they came: spending (alpha-spending) "
+        "or lord (LORD++) (default: Holm over the steps only).",
+    ),
+    step_seed: int = typer.Option(
+        0, "--step-seed", help="Seed of the sign patterns of record steps on many topics."
+    ),
     json_out: Json = False,
 ):
-    """The record over time against the expected max and its threshold for the N so far."""
+    """The record over time against the expected max and its threshold for the N so far;
+    each record step tested against the record it replaced."""
     from litaudit.analyses.extreme.history import run_history
     from litaudit.analyses.extreme.noise import parse_se
+    from litaudit.analyses.extreme.record_steps import StepSettings
 
-    kw = dict(filters=filters, alpha=alpha, reference=reference, by=by, se=parse_se(se))
+    kw = dict(filters=filters, alpha=alpha, reference=reference, se=parse_se(se))
+    kw.update(steps=StepSettings(by=by, certify=certify, seed=step_seed))
     done = _run(ctx, no_save, run_history, collection, measure, **kw)
     from litaudit.render.audits import emit, render_history
 
@@ -395,4 +430,52 @@ def summary(
     render_summary(rep)
 
 
+@_command("ranks")
+def ranks(
+    ctx: typer.Context,
+    files: list[Path] = typer.Argument(
+        None,
+        help="A topic-by-run CSV, or trec_eval -q outputs (one run per file) (default: the "
+        "store's shared scores of --collection).",
+        show_default=False,
+    ),
+    measure: str = MeasureOpt,
+    collection: str = typer.Option(
+        None,
+        "--collection",
+        "-c",
+        show_default=False,
+        help="Collection: its datasets' published values (a benchmark such as beir-13) or its "
+        "run archive's per-topic scores; with FILES, the collection to store the audit under.",
+    ),
+    fmt: str = typer.Option("csv", "--format", help="csv | trec_eval (for FILES)."),
+    filters: Filters = POPULATION,
+    alpha: Alpha = defaults.ALPHA,
+    resamples: int = typer.Option(
+        defaults.RANKS_RESAMPLES, "--resamples", help="Bootstrap resamples of the units."
+    ),
+    seed: int = typer.Option(defaults.RANKS_SEED, "--seed", help="Seed of the resamples."),
+    noise: str = typer.Option(
+        "bound",
+        "--noise",
+        help="Per-dataset values: bound (add each dataset's bound se sqrt(v(1-v)/n) of its "
+        "query count) | none.",
+    ),
+    no_save: bool = NoSaveOpt,
+    _window: None = WINDOW,
+    json_out: Json = False,
+):
+    """Which systems cannot be told apart from the top: the confidence set of the best
+    (multiple comparisons with the best), simultaneous rank intervals (Mogstad et al. 2024)
+    and P(first), on shared topics or datasets."""
+    from litaudit.analyses.extreme.ranks import RankSettings, run_ranks
+    from litaudit.render.audits import emit
+
+    settings = RankSettings(alpha=alpha, resamples=resamples, seed=seed, noise=noise)
+    kw = dict(measure=measure, collection=collection, files=files or None, fmt=fmt)
+    done = _run(ctx, no_save, run_ranks, filters=filters, settings=settings, **kw)
+    emit(done, json_out)
+
+
 audit_store.register(app)
+audit_records.register(app)

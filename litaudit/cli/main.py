@@ -74,14 +74,11 @@ class _Group(TyperGroup):
             # a DuckDB error that no layer turned into a LitauditError: still one line
             if type(exc).__module__.split(".")[0] not in ("duckdb", "_duckdb"):
                 raise
+            from litaudit.store.db import describe_error
+
             root = ctx.find_root().obj or {}
-            where = f"{root.get('db')}: " if root.get("db") else ""
-            _report(
-                ctx,
-                [Problem("", None, f"{where}database error: {str(exc).splitlines()[0]}")],
-                None,
-                details=False,
-            )
+            said = describe_error(exc, str(root["db"]) if root.get("db") else None)
+            _report(ctx, [Problem("", None, said)], None, details=False)
             raise typer.Exit(1) from None
 
 
@@ -100,6 +97,7 @@ _SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
     ("export-tree", "tree", "export_tree"),
     ("sync", "tree", "sync"),
     ("check", "tree", "check"),
+    ("check-change", "change", "check_change"),
     ("runs", "runs", "app"),
     ("audit", "audit", "app"),
     ("reuse", "reuse", "app"),
@@ -118,8 +116,9 @@ _LISTED_HELP: dict[str, str] = {
     "papers": "Add, list, show, edit and import (BibTeX) papers.",
     "results": "Add, import, edit, verify, retract and export published results.",
     "export-tree": "Write the store as a folder of small files, for git.",
-    "sync": "Bring the database to exactly a store folder, in one transaction.",
+    "sync": "Bring the database to a store folder, in one transaction.",
     "check": "Check a store folder as `sync` would, for CI.",
+    "check-change": "The Markdown verdict on the results a change adds to a store folder, for CI.",
     "runs": "Import TREC run archives and evaluate them as trec_eval does.",
     "audit": "Published results against the record and against chance (Carterette, SIGIR 2015)",
     "reuse": "Can this test collection be trusted for systems that did not build it?",

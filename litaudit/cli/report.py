@@ -142,6 +142,10 @@ def report(
 
         typer.echo(terminal_json(text) if fmt == "json" else text, nl=False)
         return
+    if fmt == "json":  # escaped as --json and standard output are
+        from litaudit.render.console import terminal_json
+
+        text = terminal_json(text)
     files[str(target)] = text  # last, so the report never points at missing images
     _write_all(files, [path])
     from litaudit.render.console import err

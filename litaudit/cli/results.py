@@ -169,25 +169,31 @@ def _print_listing(rows: list[tuple], total: int, given: tuple[str, ...] = ()) -
         out.print(f"{total - len(rows)} more: --all (or --limit N, --sort, a filter)")
 
 
+_ID_HELP = "Result id: the local number, or the uid every clone shares (r-...)."
+_IDS_HELP = "Result ids: local numbers, or uids every clone shares (r-...)."
+
+
 @app.command("show")
 def show(
     ctx: typer.Context,
-    result_id: int = typer.Argument(..., help="Result id."),
+    result_id: str = typer.Argument(..., help=_ID_HELP),
     json_out: Json = False,
 ):
     """One result with its full provenance and history."""
     from litaudit.curation.results import get_result, history
     from litaudit.render.console import out, print_json, table
+    from litaudit.store.results import resolve_id
 
     with open_read(ctx) as store:
-        r = get_result(store.con, result_id)
-        h = history(store.con, "result", result_id)
+        rid = resolve_id(store.con, result_id)
+        r = get_result(store.con, rid)
+        h = history(store.con, "result", rid)
     if json_out:
         print_json({**r.as_dict(), "history": [x.as_dict() for x in h]})
         return
     out.print(
         table(
-            f"Result #{result_id}",
+            f"Result #{rid} ({r.uid})",
             ["field", "value"],
             [(k, v) for k, v in r.as_dict().items() if k != "value"],
             justify_numbers=False,
@@ -277,10 +283,20 @@ def add(
     data = {k: ("" if v is None else str(v)) for k, v in data.items()}
     with open_write(ctx) as store:
         rid = add_result(store, data, who=_who(who))
+        from dataclasses import replace
+
+        from litaudit.curation.consistency import check_values
+        from litaudit.curation.consistency_rows import values_of_rows
+        from litaudit.curation.rows import Row
+
+        vals = values_of_rows(store.con, [Row(1, data)], "")
+        flagged = check_values([replace(v, where=f"result #{rid}") for v in vals])
     if json_out:
-        print_json({"id": rid})
+        print_json({"id": rid, "flagged": [_finding_json(f) for f in flagged]})
     else:
         out.print(f"added result #{rid}")
+        for f in flagged:  # the value consistency check (README, "Value consistency")
+            out.print(f"flagged: {f.line()}")
 
 
 def _import_help() -> str:
@@ -312,6 +328,13 @@ def import_(
         "measure, system, role): fail | skip | update.",
     ),
     who: str = WhoOpt,
+    consistency: str = typer.Option(
+        "flag",
+        "--consistency",
+        help="A value its measure's arithmetic does not allow (P@k over n topics not a "
+        "multiple of 1/(k n) at its digits, out of range, R@100 above R@1000): flag | "
+        "refuse | off.",
+    ),
     json_out: Json = False,
 ):
     from litaudit.curation.importer import import_files
@@ -328,6 +351,7 @@ def import_(
             dry_run=dry_run,
             on_existing=on_existing.strip().lower(),
             progress=bar,
+            consistency=consistency.strip().lower(),
         )
     _print_import(reports, json_out)
 
@@ -369,8 +393,9 @@ def _print_import(reports, json_out: bool) -> None:
                     "unchanged": r.unchanged,
                     "history": r.history,
                     "dry_run": r.dry_run,
+                    "flagged": [_finding_json(f) for f in p.findings],
                 }
-                for r, _ in reports
+                for r, p in reports
             ]
         )
         return
@@ -409,12 +434,23 @@ def _print_import(reports, json_out: bool) -> None:
             )
             if len(plan.results) > 50:
                 out.print(f"... and {len(plan.results) - 50} more")
+        for f in plan.findings:
+            out.print(f"flagged: {f.line()}" + (f" [other value: {f.other}]" if f.other else ""))
+
+
+def _finding_json(f) -> dict:
+    """A consistency finding as JSON (litaudit.curation.consistency.Finding)."""
+    from dataclasses import asdict
+
+    d = asdict(f)
+    d["explanations"] = list(f.explanations)
+    return d
 
 
 @app.command("edit")
 def edit(
     ctx: typer.Context,
-    result_id: int = typer.Argument(..., help="Result id."),
+    result_id: str = typer.Argument(..., help=_ID_HELP),
     set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = WhoOpt,
@@ -423,10 +459,12 @@ def edit(
     """Change fields of a result; every change goes to history with the reason."""
     from litaudit.curation.results import edit_result
     from litaudit.render.console import out, print_json
+    from litaudit.store.results import resolve_id
 
     changes = parse_assignments(set_)
     with open_write(ctx) as store:
-        log = edit_result(store, result_id, changes, reason=reason, who=_who(who))
+        result_id = str(rid := resolve_id(store.con, result_id))
+        log = edit_result(store, rid, changes, reason=reason, who=_who(who))
     if json_out:
         print_json([{"field": f, "old": o, "new": n} for f, o, n in log])
     elif log:
@@ -439,7 +477,7 @@ def edit(
 @app.command("verify")
 def verify(
     ctx: typer.Context,
-    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    result_ids: list[str] = typer.Argument(..., help=_IDS_HELP),
     reason: str = typer.Option(None, help="Note for the history."),
     who: str = WhoOpt,
 ):
@@ -450,7 +488,7 @@ def verify(
 @app.command("retract")
 def retract(
     ctx: typer.Context,
-    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    result_ids: list[str] = typer.Argument(..., help=_IDS_HELP),
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = WhoOpt,
 ):
@@ -461,7 +499,7 @@ def retract(
 @app.command("reinstate")
 def reinstate(
     ctx: typer.Context,
-    result_ids: list[int] = typer.Argument(..., help="Result ids."),
+    result_ids: list[str] = typer.Argument(..., help=_IDS_HELP),
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = WhoOpt,
 ):
@@ -479,6 +517,7 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
     from litaudit.curation.results import set_status
     from litaudit.render.console import out
     from litaudit.render.progress import progress_bar
+    from litaudit.store.results import resolve_id
 
     lines = []
     try:
@@ -486,7 +525,7 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
             open_write(ctx) as store,
             progress_bar(_DOING[status], len(result_ids), unit="results") as bar,
         ):
-            for rid in result_ids:
+            for rid in [resolve_id(store.con, x) for x in result_ids]:
                 changed = set_status(store, rid, status, reason=reason, who=who)
                 lines.append(
                     f"#{rid} {_DONE[status]}" if changed else f"#{rid} was already {status}"
@@ -500,7 +539,7 @@ def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: s
 @app.command("history")
 def history_(
     ctx: typer.Context,
-    result_id: int = typer.Argument(None, help="Result id (or --collection / a window)."),
+    result_id: str = typer.Argument(None, help="Result id or uid (or --collection / a window)."),
     collection: str = typer.Option(
         None, "--collection", "-c", help="Changes to this collection's results."
     ),
@@ -528,9 +567,12 @@ def history_(
         return
     if collection or since or until:
         raise LitauditError("give a result id or --collection/--since/--until, not both")
+    from litaudit.store.results import resolve_id
+
     with open_read(ctx) as store:
-        get_result(store.con, result_id)
-        h = history(store.con, "result", result_id)
+        result_id = str(rid := resolve_id(store.con, result_id))
+        get_result(store.con, rid)
+        h = history(store.con, "result", rid)
     if json_out:
         print_json([x.as_dict() for x in h])
         return
@@ -633,3 +675,65 @@ def export(
     )
     msg = f"wrote {len(rows)} results{extra} to {output} ({f})"
     (err if output == STDOUT else out).print(msg)
+
+
+@app.command("consistency")
+def consistency_(
+    ctx: typer.Context,
+    open_only: bool = typer.Option(False, "--open", help="Only findings nobody curated."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 if any finding is open."),
+    json_out: Json = False,
+):
+    """Values their measure's arithmetic does not allow, over the whole store.
+
+    P@k over n topics is a multiple of 1/(k n), RR@1 of 1/n: a printed value no count
+    produces at its digits; a value out of its measure's range; two measures of one system
+    that contradict each other (R@100 above R@1000, 5 x P@5 above 10 x P@10). Each with
+    the possible explanations (transcription slip, another topic count, truncation,
+    mislabelled measure). Curated findings (the seeds' in seeds/consistency.csv, or a
+    result whose notes hold 'consistency: ...') are listed as such."""
+    from litaudit.curation.consistency_rows import seed_annotations, store_findings
+    from litaudit.render.console import out, print_json, table
+
+    with open_read(ctx) as store:
+        found = store_findings(
+            store.con, include_curated=not open_only, annotations=seed_annotations()
+        )
+    n_open = sum(1 for f in found if not f.curated)
+    if json_out:
+        print_json(
+            [
+                {
+                    "id": f.result_id,
+                    "location": f.location,
+                    "collection": f.collection,
+                    "system": f.system,
+                    **_finding_json(f.finding),
+                    "curated": f.curated,
+                }
+                for f in found
+            ]
+        )
+    else:
+        out.print(f"{len(found)} finding(s), {n_open} open, {len(found) - n_open} curated")
+        if found:
+            out.print(
+                table(
+                    None,
+                    ["id", "collection", "measure", "value", "system", "finding", "curated"],
+                    [
+                        (
+                            f.result_id,
+                            f.collection,
+                            f.finding.measure,
+                            f.finding.value,
+                            f.system,
+                            f.finding.line().split(": ", 1)[1],
+                            f.curated.removeprefix("consistency: ") or "open",
+                        )
+                        for f in found
+                    ],
+                )
+            )
+    if strict and n_open:
+        raise typer.Exit(1)

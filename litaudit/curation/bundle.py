@@ -140,6 +140,10 @@ def read_papers(b: dict, name: str, problems: list[Problem]) -> list[dict]:
             )
         except F.FieldError as e:
             bad(str(e))
+        try:
+            vals["url"] = F.parse_url(vals["url"])
+        except F.FieldError as e:
+            bad(str(e), "url")
         if len(problems) == n0:
             out.append(vals)
     return out

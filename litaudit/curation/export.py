@@ -10,6 +10,7 @@ import functools
 from collections.abc import Iterator
 from pathlib import Path
 
+from litaudit.codec import escape_json_text
 from litaudit.curation.filters import CURATION, Filters
 from litaudit.curation.results import query_results
 from litaudit.curation.rows import COLUMNS, NUMERIC_COLUMNS, spreadsheet_safe
@@ -247,7 +248,8 @@ def _write_json(path, obj, progress) -> None:
             done[0] = 0
 
     with open(path, "w", encoding="utf-8") as fh:
-        fh.writelines(json_chunks(obj, 1, tick=None if progress is None else tick))
+        chunks = json_chunks(obj, 1, tick=None if progress is None else tick)
+        fh.writelines(escape_json_text(c) for c in chunks)  # as --json writes them
         fh.write("\n")
     if progress is not None and done[0]:
         progress(done[0])

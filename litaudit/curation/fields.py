@@ -165,6 +165,34 @@ def check_text(text) -> str | None:
     return f"contains {what}"
 
 
+BIBKEY_MAX = 100  # characters: a bibkey names its paper's file in a store folder
+
+
+def check_bibkey(key: str, folded: dict[str, str] | None = None) -> str | None:
+    """Why ``key`` cannot be a new paper's bibkey: too long for a file name, or equal but
+    for case to another paper's (``folded``: casefolded bibkey -> bibkey; their files
+    would be one on macOS and Windows)."""
+    if len(key) > BIBKEY_MAX:
+        return f"bibkey is {len(key)} characters long, at most {BIBKEY_MAX}"
+    clash = (folded or {}).get(key.casefold())
+    if clash is not None and clash != key:
+        return f"bibkey {key!r} differs from paper {clash!r} by case alone"
+    return None
+
+
+def parse_track(text) -> str | None:
+    """A track's name or nothing: parts separated by ``/`` (``trec7/adhoc``), none empty
+    (``trec7//adhoc`` and ``trec7/adhoc/`` would name no folder of a store folder)."""
+    if blank(text):
+        return None
+    s = str(text).strip()
+    if any(not part.strip() for part in s.split("/")):
+        raise FieldError(f"track {s!r} has an empty part (write e.g. trec7/adhoc)")
+    if any(part in (".", "..") or part != part.strip() for part in s.split("/")):
+        raise FieldError(f"track {s!r}: a part may not be . or .. or begin or end with a space")
+    return s
+
+
 def parse_reporter(text) -> str | None:
     if blank(text):
         return None
@@ -215,7 +243,7 @@ FIELD_PARSERS: dict[str, Callable[[Any], Any]] = {
     "topic_set": text_or_none,
     "location": text_or_none,
     "notes": text_or_none,
-    "track": text_or_none,
+    "track": parse_track,
 }
 
 

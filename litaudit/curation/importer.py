@@ -33,13 +33,23 @@ def import_files(
     dry_run: bool = False,
     on_existing: str = "fail",
     progress: ImportProgress | None = None,
+    consistency: str = "flag",
 ) -> list[tuple[ImportReport, ImportPlan]]:
     """Import several files in one transaction: every file is written or none is.
 
     Each file is validated after the ones before it were written (inside the
     transaction), so a later file may use the papers of an earlier one; the problems of
     every file are reported together, and any problem rolls everything back.
-    ``progress``: each file's rows announced when it is read, then checked and written."""
+    ``progress``: each file's rows announced when it is read, then checked and written.
+    ``consistency``: values the arithmetic of their measure does not allow
+    (:mod:`litaudit.curation.consistency`) are ``flag``-ged in the plan's ``findings``,
+    ``refuse``-d as problems (nothing is written), or not checked (``off``)."""
+    from litaudit.curation.consistency_rows import CONSISTENCY_MODES
+
+    if consistency not in CONSISTENCY_MODES:
+        raise LitauditError(
+            f"--consistency: {consistency!r} is not one of {', '.join(CONSISTENCY_MODES)}"
+        )
     if on_existing not in ON_EXISTING:
         raise LitauditError(
             f"--on-existing: {on_existing!r} is not one of {', '.join(ON_EXISTING)}"
@@ -55,7 +65,9 @@ def import_files(
         with store.transaction():
             for path in paths:
                 try:
-                    done = _import_one(store, Path(path), not problems, who, on_existing, progress)
+                    done = _import_one(
+                        store, Path(path), not problems, who, on_existing, progress, consistency
+                    )
                 except ValidationFailed as exc:
                     problems += exc.problems
                     continue
@@ -75,8 +87,14 @@ def import_files(
     return out
 
 
-def _import_one(
-    store, path: Path, write: bool, who: str, on_existing: str, progress: ImportProgress | None
+def _import_one(  # noqa: PLR0913
+    store,
+    path: Path,
+    write: bool,
+    who: str,
+    on_existing: str,
+    progress: ImportProgress | None,
+    consistency: str = "flag",
 ) -> tuple[ImportReport, ImportPlan] | None:
     """One file of :func:`import_files`: read, validated and (when ``write``: no earlier
     file had a problem) written, so that the next file sees it."""
@@ -103,4 +121,10 @@ def _import_one(
         progress=progress,
         who=who,
     )
+    if consistency != "off":
+        from litaudit.curation.consistency_rows import as_problems, row_findings
+
+        plan.findings = row_findings(store.con, table.rows, str(path))
+        if consistency == "refuse" and plan.findings:
+            raise ValidationFailed(as_problems(plan.findings))
     return (apply_plan(store, plan, who=who, progress=progress), plan) if write else None

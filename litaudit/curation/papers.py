@@ -80,6 +80,9 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
             raise LitauditError(f"{k}: {why}")
     if bibkey in P.bibkeys(store.con):
         raise LitauditError(f"paper {bibkey!r} already exists")
+    why = F.check_bibkey(bibkey, {k.casefold(): k for k in P.bibkeys(store.con)})
+    if why:
+        raise LitauditError(why)
     year = values.get("year")
     try:
         year = F.parse_year(year) if not F.blank(year) else None
@@ -92,6 +95,10 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
         k: F.text_or_none(values.get(k))
         for k in ("title", "authors", "venue", "doi", "url", "tags", "notes")
     }
+    try:
+        texts["url"] = F.parse_url(texts["url"])
+    except F.FieldError as e:
+        raise LitauditError(f"url: {e}") from None
     from litaudit.store.models import Paper
 
     now = H.now()
@@ -412,6 +419,7 @@ def import_bibtex(
     else:
         records, problems = read_bibtex(path)
     existing = P.bibkeys(store.con)
+    folded = {k.casefold(): k for k in existing}
     seen: dict[str, int] = {}
     todo, skipped = [], 0
     for r in records:
@@ -425,6 +433,15 @@ def import_bibtex(
             )
             continue
         seen[r["bibkey"]] = r["line"]
+        why = r["bibkey"] not in existing and F.check_bibkey(r["bibkey"], folded)
+        try:
+            F.parse_url(r.get("url"))
+        except F.FieldError as e:
+            why = why or f"url: {e}"
+        folded.setdefault(r["bibkey"].casefold(), r["bibkey"])
+        if why:
+            problems.append(Problem(str(path), r["line"], why, "bibkey"))
+            continue
         if r["bibkey"] in existing:
             if skip_existing:
                 skipped += 1

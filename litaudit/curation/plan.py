@@ -53,6 +53,7 @@ class ImportPlan:
     differs: list[PreparedResult] = field(default_factory=list)  # same mode: other value
     unchanged: int = 0  # rows already stored exactly so (fail mode): nothing to do
     columns: tuple[str, ...] | None = None  # the file's (None: every field is given)
+    findings: list = field(default_factory=list)  # value consistency (consistency.Finding)
 
 
 def given_fields(columns: tuple[str, ...] | None) -> tuple[str, ...]:

@@ -81,7 +81,11 @@ def parse_row(
     except F.FieldError as e:
         bad(str(e), "source")
     bibkey = F.text_or_none(d.get("paper"))
-    v["track"] = F.text_or_none(d.get("track"))
+    try:
+        v["track"] = F.parse_track(d.get("track"))
+    except F.FieldError as e:
+        v["track"] = None
+        bad(str(e), "track")
     _check_provenance(
         ctx,
         d,
@@ -321,6 +325,10 @@ def _prepare_paper(
     from litaudit.curation.papers import short_citation, short_venue
 
     vals: dict[str, Any] = {f: F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
+    why = F.check_bibkey(bibkey)
+    if why:
+        problems.append(Problem(file, line, why, "paper"))
+        return None
     if not (vals["citation"] or vals["title"] or vals["authors"]):
         problems.append(
             Problem(
@@ -332,6 +340,11 @@ def _prepare_paper(
                 "paper",
             )
         )
+        return None
+    try:
+        vals["url"] = F.parse_url(vals["url"])
+    except F.FieldError as e:
+        problems.append(Problem(file, line, str(e), "paper_url"))
         return None
     if vals["year"] is not None:
         try:

@@ -14,17 +14,32 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.curation import fields as F
 from litaudit.curation.plan import UPDATABLE, PreparedResult, plan_import
 from litaudit.curation.rows import Row
-from litaudit.curation.tree import PAPER_KEYS, TreeFile, read_tree
+from litaudit.curation.tree import PAPER_KEYS, TreeFile, is_tool_name, read_tree
 from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.store import history as H
 from litaudit.store import papers as P
 from litaudit.store import results as R
 
+if TYPE_CHECKING:
+    from litaudit.curation.tree_manifest import Manifest
+
 _STATUS_ACTION = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change a sync makes (listed by ``--dry-run``): a result (its file and line,
+    and its local number when stored) or a paper, the field, old and new text."""
+
+    what: str
+    field: str
+    old: str | None
+    new: str | None
 
 
 @dataclass(frozen=True)
@@ -39,19 +54,32 @@ class SyncReport:
     papers_updated: int
     history: int  # history entries copied from the folder
     dry_run: bool = False
+    # results of the database the folder does not hold: kept (named), or retracted
+    # with --prune
+    not_in_folder: tuple[int, ...] = ()
+    # results (and papers) changed in the database since they were last in the folder, kept as they
+    # are (the folder's version not taken) unless --prune: "#id (file:line): fields"
+    local_changes: tuple[str, ...] = ()
+    changes: tuple[Change, ...] = ()
+    collections_added: tuple[str, ...] = ()
 
 
-def sync_tree(store, folder: Path, *, who: str, dry_run: bool = False) -> SyncReport:
-    """Bring the database to ``folder`` in one transaction (``dry_run``: check and count,
-    then roll back). Every problem of every file is raised together (ValidationFailed)."""
-    files, problems = read_tree(folder)
-    if problems:
-        raise ValidationFailed(problems)
-    if not files:  # a wrong folder would otherwise retract every result
+def sync_tree(
+    store, folder: Path, *, who: str, dry_run: bool = False, prune: bool = False
+) -> SyncReport:
+    """Bring the database to ``folder`` in one transaction (``dry_run``: check and list
+    the changes, then roll back). Every problem of every file is raised together
+    (ValidationFailed). Work of the database the folder does not have (a result not in
+    it, a result changed since) is kept and named, unless ``prune``: then the folder
+    wins (results it does not hold are retracted)."""
+    files, problems, manifest = read_tree(folder)
+    if not files and not problems:  # a wrong folder would otherwise name every result
         raise LitauditError(
             f"{folder}: no store files here (papers/*.jsonl, official/**/*.jsonl); "
             "nothing to sync (write one with `litaudit export-tree`)"
         )
+    if problems or manifest is None:
+        raise ValidationFailed(problems)
 
     class _Rollback(Exception):
         pass
@@ -59,7 +87,7 @@ def sync_tree(store, folder: Path, *, who: str, dry_run: bool = False) -> SyncRe
     done: list[SyncReport] = []
     try:
         with store.transaction():
-            done.append(_sync(store, Path(folder), files, who))
+            done.append(_sync(store, Path(folder), files, manifest, who, prune))
             if dry_run:
                 raise _Rollback
     except _Rollback:
@@ -71,11 +99,12 @@ def sync_tree(store, folder: Path, *, who: str, dry_run: bool = False) -> SyncRe
 
 def check_tree(folder: Path) -> list[Problem]:
     """Every problem of a folder, checked as `sync` checks it, against a database holding
-    only the reference data (collections, topic sets, measures)."""
+    only the reference data (collections, topic sets, measures) and the collections the
+    folder carries."""
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
 
-    files, problems = read_tree(folder)
+    files, problems, _ = read_tree(folder)
     if problems:
         return problems
     with open_store(":memory:") as store:
@@ -87,29 +116,50 @@ def check_tree(folder: Path) -> list[Problem]:
     return []
 
 
-def _sync(store, folder: Path, files: list[TreeFile], who: str) -> SyncReport:
+def _sync(
+    store, folder: Path, files: list[TreeFile], manifest: Manifest, who: str, prune: bool
+) -> SyncReport:
     from litaudit.store.refdata import load_reference_data
 
     con = store.con
     load_reference_data(con)  # a new database: the collections and measures rows name
+    colls = _add_collections(con, manifest, str(folder / "litaudit-store.jsonl"), who)
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     hist = _History(con)
-    p_added, p_updated = _sync_papers(con, files, hist, who, now)
+    changes: list[Change] = []
+    local: list[str] = []
+    p_added, p_updated = _sync_papers(con, files, hist, who, now, changes, None if prune else local)
     rows, where = _all_rows(files)
+    given = (*manifest.result_keys, "source", "paper", "track")
     try:
-        plan = plan_import(con, rows, "", on_existing="update", columns=None)
+        plan = plan_import(con, rows, "", on_existing="update", columns=given)
     except ValidationFailed as exc:
         raise ValidationFailed([_locate(p, where) for p in exc.problems]) from None
     added, new_ids = _add_results(store, plan, where, hist, who, now)
+    changes += [Change(_at(*where[r.line]), "(new result)", None, None) for r in plan.results]
     stored = _stored_values(con)
     updated = 0
     kept = set(new_ids)
+    fields = tuple(c for c in UPDATABLE if ("value" if c == "value_text" else c) in given)
     for r in plan.updates:
         tf, line = where[r.line]
         rid = int(r.existing_id or 0)  # plan_import names the stored row of an update
         kept.add(rid)
-        updated += _update_result(con, r, rid, stored[rid], tf, line, hist, who, now)
-    retracted = _retract_absent(con, kept, folder, hist, who, now)
+        mine = hist.local(rid, tf.history.get(line, []))
+        if mine and not prune:
+            local.append(f"#{rid} ({_at(tf, line)}): {', '.join(mine)}")
+            continue
+        before = len(changes)
+        up = _Update(rid, tf, line, who, now)
+        updated += _update_result(con, r, up, stored[rid], fields, hist, changes)
+        changes[before:] = [
+            Change(f"#{rid} ({_at(tf, line)})", c.field, c.old, c.new) for c in changes[before:]
+        ]
+    _take_uids(con, plan, where, new_ids, changes)
+    absent = [rid for rid, _ in R.not_retracted(con) if rid not in kept]
+    retracted = _retract_absent(con, absent, folder, hist, who, now) if prune else 0
+    if prune:
+        changes += [Change(f"#{rid}", "status", None, "retracted") for rid in absent]
     hist.flush()
     return SyncReport(
         str(folder),
@@ -117,11 +167,92 @@ def _sync(store, folder: Path, files: list[TreeFile], who: str) -> SyncReport:
         added,
         updated,
         retracted,
-        len(plan.updates) - updated,
+        len(plan.updates) - updated - sum(not x.startswith("paper ") for x in local),
         p_added,
         p_updated,
         hist.copied,
+        not_in_folder=() if prune else tuple(sorted(absent)),
+        local_changes=tuple(local),
+        changes=tuple(changes),
+        collections_added=tuple(colls),
     )
+
+
+def _take_uids(con, plan, where, new_ids: list[int], changes: list[Change]) -> None:
+    """The results take the uids their lines give (the identity every clone shares): a
+    new result, and a stored one whose uid differs (made apart, or before uids)."""
+    have = R.uids(con)
+    taken: dict[int, str] = {}
+    new = set(new_ids)
+    pairs = [(r, rid) for r, rid in zip(plan.results, new_ids, strict=True)]
+    pairs += [(r, int(r.existing_id or 0)) for r in plan.updates]
+    for r, rid in pairs:
+        tf, line = where[r.line]
+        uid = tf.uids.get(line)
+        if uid is not None and have.get(rid) != uid:
+            taken[rid] = uid
+            if rid not in new:
+                changes.append(Change(f"#{rid} ({_at(tf, line)})", "uid", have.get(rid), uid))
+    clash = set(taken.values()) & {u for i, u in have.items() if i not in taken}
+    if clash:
+        raise LitauditError(
+            f"uid {sorted(clash)[0]} names another result of this database; the folder and "
+            "the database disagree on which result it is"
+        )
+    R.set_uids(con, taken)
+
+
+def _at(tf: TreeFile, line: int) -> str:
+    return f"{tf.path}:{line}"
+
+
+def _add_collections(con, manifest: Manifest, name: str, who: str) -> list[str]:
+    """The collections the folder carries (its manifest ``name``) that the database
+    lacks, added (a collection of the same id with another query count is a problem):
+    their ids."""
+    from litaudit.store.refdata import NewCollection, add_collection, collection_details
+
+    added = []
+    problems = []
+    for c in manifest.collections:
+        try:
+            have = collection_details(con, c["id"])
+        except LitauditError:
+            have = None
+        if have is not None:
+            n = [t["n_topics"] for t in have["topic_sets"] if t["default"]]
+            if n and n[0] != c["n_topics"]:
+                problems.append(
+                    Problem(
+                        name,
+                        None,
+                        f"collection {c['id']!r}: {c['n_topics']} topics in the folder, "
+                        f"{n[0]} in the database",
+                    )
+                )
+            continue
+        try:
+            add_collection(
+                con,
+                NewCollection(
+                    id=c["id"],
+                    n_topics=c["n_topics"],
+                    title=c.get("title"),
+                    name=c.get("name"),
+                    documents=c.get("documents"),
+                    aliases=tuple(c.get("aliases") or ()),
+                    ir_datasets=bool(c.get("ir_datasets")),
+                    provenance=c.get("provenance"),
+                ),
+                who=who,
+            )
+        except LitauditError as exc:
+            problems.append(Problem(name, None, f"collection {c['id']!r}: {exc}"))
+            continue
+        added.append(c["id"])
+    if problems:
+        raise ValidationFailed(problems)
+    return added
 
 
 def _stored_values(con) -> dict[int, dict]:
@@ -169,9 +300,18 @@ def _locate(p: Problem, where: dict[int, tuple[TreeFile, int]]) -> Problem:
     return Problem(tf.path, line, msg, p.field)
 
 
-def _sync_papers(con, files: list[TreeFile], hist: _History, who: str, now) -> tuple[int, int]:
+def _sync_papers(
+    con,
+    files: list[TreeFile],
+    hist: _History,
+    who: str,
+    now,
+    changes: list[Change],
+    local: list[str] | None,
+) -> tuple[int, int]:
     """Add or update the folder's papers (before the results that name them): (added,
-    updated)."""
+    updated). A paper changed here since its export is named in ``local`` and kept
+    (``local`` None: --prune, the folder's version is taken)."""
     from litaudit.curation.bundle import read_papers
 
     problems: list[Problem] = []
@@ -189,13 +329,19 @@ def _sync_papers(con, files: list[TreeFile], hist: _History, who: str, now) -> t
         old = existing.get(vals["bibkey"])
         if old is None:
             (pid,) = P.insert_many(con, [vals], at=now)
+            changes.append(Change(f"paper {vals['bibkey']}", "(new paper)", None, None))
             added += 1
             hist.copy("paper", pid, tf.paper_history)
             continue
         changed = {k: vals[k] for k in PAPER_KEYS[1:-1] if vals[k] != old[k]}
+        mine = hist.local(old["id"], tf.paper_history, "paper")
+        if changed and mine and local is not None:
+            local.append(f"paper {vals['bibkey']} ({tf.path}:1): {', '.join(mine)}")
+            continue
         hist.copy("paper", old["id"], tf.paper_history)
         P.update(con, old["id"], changed)
         for k, v in changed.items():
+            changes.append(Change(f"paper {vals['bibkey']}", k, H.text(old[k]), H.text(v)))
             if not _explained(tf.paper_history, k, v):
                 reason = f"synced from {tf.path}"
                 hist.record("paper", old["id"], "edit", k, old[k], v, reason, who, now)
@@ -232,29 +378,42 @@ def _add_results(store, plan, where, hist: _History, who: str, now) -> tuple[int
     return report.added_results, list(report.result_ids)
 
 
+@dataclass(frozen=True)
+class _Update:
+    """A stored result and the line of the folder that updates it, by whom, when."""
+
+    rid: int
+    tf: TreeFile
+    line: int
+    who: str
+    now: dt.datetime
+
+
 def _update_result(
     con,
     r: PreparedResult,
-    rid: int,
+    up: _Update,
     old: dict,
-    tf: TreeFile,
-    line: int,
+    fields: tuple[str, ...],
     hist: _History,
-    who: str,
-    now,
+    listed: list[Change],
 ) -> bool:
-    """Write the fields of a stored result that its line changes, copy the history the
-    line gives that the database lacks, and record a change the history does not
-    explain: whether a field changed."""
+    """Write the ``fields`` of a stored result that its line changes (a field the
+    folder's format does not give is kept), copy the history the line gives that the
+    database lacks, and record a change the history does not explain: whether a field
+    changed."""
+    tf, line, rid = up.tf, up.line, up.rid
     entries = tf.history.get(line, [])
     hist.copy("result", rid, entries)
-    changes = {c: r.values[c] for c in UPDATABLE if old[c] != r.values[c]}
+    changes = {c: r.values[c] for c in fields if old[c] != r.values[c]}
     if not changes:
         return False
+    for c, v in changes.items():
+        listed.append(Change("", "value" if c == "value_text" else c, H.text(old[c]), H.text(v)))
     if "value_text" in changes:
         changes["value"] = r.values["value"]
-    R.update(con, rid, changes, at=_file_time(tf, line, 1) or now)
-    for c in UPDATABLE:
+    R.update(con, rid, changes, at=_file_time(tf, line, 1) or up.now)
+    for c in fields:
         if c not in changes:
             continue
         fld = "value" if c == "value_text" else c
@@ -263,7 +422,7 @@ def _update_result(
             continue
         action = _STATUS_ACTION.get(changes[c], "edit") if c == "status" else "edit"
         reason = f"synced from {tf.path}"
-        hist.record("result", rid, action, fld, old[c], new, reason, who, now)
+        hist.record("result", rid, action, fld, old[c], new, reason, up.who, up.now)
     return True
 
 
@@ -278,9 +437,10 @@ def _file_time(tf: TreeFile, line: int, i: int):
         raise ValidationFailed([Problem(tf.path, line, str(e))]) from None
 
 
-def _retract_absent(con, kept: set[int], folder: Path, hist: _History, who: str, now) -> int:
+def _retract_absent(con, absent: list[int], folder: Path, hist: _History, who: str, now) -> int:
     """Retract the results the folder does not hold (retracted ones stay so)."""
-    gone = [(rid, status) for rid, status in R.not_retracted(con) if rid not in kept]
+    ids = set(absent)
+    gone = [(rid, status) for rid, status in R.not_retracted(con) if rid in ids]
     R.set_many(con, "status", [rid for rid, _ in gone], "retracted", at=now)
     reason = f"not in {folder} (synced)"
     for rid, status in gone:
@@ -315,6 +475,20 @@ class _History:
             self.pending.append((entity, eid, *key[:-1], at))
             self.copied += 1
 
+    def local(self, eid: int, entries: list[dict], entity: str = "result") -> list[str]:
+        """The fields changed by entries of the database for result (or paper) ``eid``
+        that the folder lacks (work not exported yet), a sync's own entries left out."""
+        theirs = {tuple(h.get(k) for k in _KEY) for h in entries}
+        return sorted(
+            {
+                str(key[1] or key[0])
+                for key in self.have.get((entity, eid), ())
+                if key not in theirs
+                and key[0] not in ("import", "create")
+                and not str(key[4] or "").startswith(("synced from ", "not in "))
+            }
+        )
+
     def record(self, entity, eid, action, fld, old, new, reason, who, at) -> None:
         self.pending.append((entity, eid, action, fld, H.text(old), H.text(new), reason, who, at))
 
@@ -324,5 +498,10 @@ class _History:
 
 
 def _explained(entries: list[dict], fld: str, new) -> bool:
-    """The file's history has an entry that set ``fld`` to ``new``."""
-    return any(h.get("field") == fld and h.get("new_value") == H.text(new) for h in entries)
+    """The file's history has an entry by a curator that set ``fld`` to ``new`` (an
+    entry under litaudit's own name explains nothing: the change is recorded as the
+    syncing curator's, so that `init` never takes it for its own)."""
+    return any(
+        h.get("field") == fld and h.get("new_value") == H.text(new) and not is_tool_name(h["who"])
+        for h in entries
+    )

@@ -26,8 +26,11 @@ from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
 from litaudit.analyses.extreme.population import PopulationSummary
+from litaudit.analyses.extreme.ranks import RanksAudit
+from litaudit.analyses.extreme.resolution import ResolutionReport
 from litaudit.analyses.extreme.summary import Summary
 from litaudit.analyses.extreme.wording import (
+    best_chance_sentence,
     cited,
     fmt_n_star,
     history_reference_sentence,
@@ -36,7 +39,6 @@ from litaudit.analyses.extreme.wording import (
     population_sentence,
     reference_sentence,
     summary_null_sentence,
-    uninformative_sentence,
 )
 from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
@@ -44,7 +46,9 @@ from litaudit.analyses.reuse.verdict import Verdict
 from litaudit.analyses.wording import p_text
 from litaudit.codec import to_jsonable
 from litaudit.render import audits_evidence as evidence
+from litaudit.render import audits_ranks as ranks
 from litaudit.render import audits_reuse as reuse
+from litaudit.render.audits_records import render_resolution
 from litaudit.render.console import out, print_json, table
 
 Renderer = Callable[[Any, int | None], None]
@@ -157,6 +161,10 @@ def render_matrix(rep: MatrixAudit, audit_id: int | None) -> None:
     )
     if rep.interaction is not None:
         line(interaction_sentence(rep.interaction, rep.se_source, ref.se))
+    if rep.winner is not None:
+        from litaudit.render.audits_records import winner_sentence
+
+        line(winner_sentence(rep.winner, rep.runs[rep.winner.winner]))
     out.print(table("Candidate best runs", ["run", "mean"], rep.candidates))
 
 
@@ -239,12 +247,17 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
             digits=4,
         )
     )
-    if th.informative is False:
-        line(uninformative_sentence(th.max_threshold, th.gap_sd, th.n_above, ref.n_results))
+    inspected = best_chance_sentence(rep.spread, th.max_threshold, th.n_above, ref.n_results)
+    if inspected:
+        line(inspected)
     if rep.noise is not None:
         line(reference_sentence(rep.noise, ref.n_results))
     if rep.shrinkage is not None:
-        line(luck_sentence(rep.shrinkage, "the best"))
+        line(luck_sentence(rep.shrinkage, "the best", rep.winners_bias))
+    if rep.winner is not None:
+        from litaudit.render.audits_records import winner_sentence
+
+        line(winner_sentence(rep.winner, rep.best.system))
     g = mx.gumbel
     line(
         f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
@@ -270,6 +283,8 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
             ],
         )
     )
+    if rep.ranks is not None:
+        ranks.render_ranks_section(rep.ranks)
 
 
 def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
@@ -283,9 +298,15 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
         line("")
     for sentence in rep.answers:  # the answers first (issue 20), then what they rest on
         line(sentence)
+    if rep.resolution is not None:
+        line(rep.resolution.sentence)
     line(population_sentence(rep.population))
     _claim_record_table(rep)
     _claim_chance_tables(rep)
+    if rep.per_dataset is not None:
+        ranks.render_per_dataset(rep.per_dataset)
+    if rep.ranks is not None:
+        ranks.render_ranks_section(rep.ranks)
 
 
 def _claim_chance_tables(rep: ClaimReport) -> None:
@@ -294,7 +315,8 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
     cov = f"{round(100 * iv.coverage)}%"
     # JSON has no infinity: a stored "no feasible number" (inf) reads back as NaN
     n_star = math.inf if ch.n_star != ch.n_star else ch.n_star
-    informative = ch.informative is not False
+    informative = rep.spread is None or not rep.spread.false_by_inspection
+    gone = "- (null false by inspection)"
     wide(
         table(
             f"(b) against chance: the max of M = {ch.n_draws} equally good systems, each "
@@ -305,9 +327,7 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
                 ("claim above the threshold", "yes" if ch.passes else "no"),
                 (
                     "threshold above the mean, in between-system sd",
-                    "-"
-                    if ch.gap_sd != ch.gap_sd
-                    else f"{ch.gap_sd:.2f}" + ("" if informative else " (uninformative)"),
+                    "-" if ch.gap_sd != ch.gap_sd else f"{ch.gap_sd:.2f}",
                 ),
                 (
                     "expected above it under the model (M x P(one draw))",
@@ -316,15 +336,11 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
                 ("published results above it", str(ch.n_published_above)),
                 (
                     "p = P(max of M >= claim), descriptive",
-                    _p(ch.p_value, ch.p_below_floor, ch.p_floor)
-                    if informative
-                    else "- (uninformative)",
+                    _p(ch.p_value, ch.p_below_floor, ch.p_floor) if informative else gone,
                 ),
                 (
                     "N* (experiments whose max reaches the claim with probability alpha)",
-                    fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap)
-                    if informative
-                    else "- (uninformative)",
+                    fmt_n_star(n_star, ch.n_star_capped, ch.n_star_cap) if informative else gone,
                 ),
             ],
             justify_numbers=False,
@@ -433,22 +449,13 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
         "published so far"
         + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
         + f"; {h.n_beyond} {step}s with the record above it."
-        + _uninformative_steps(h, step)
     )
     if rep.noise is not None:
         line(reference_sentence(rep.noise, h.N))
+    if rep.record_steps is not None:
+        from litaudit.render.audits_records import render_record_steps
 
-
-def _uninformative_steps(h, step: str) -> str:
-    """' At 120 of 127 dates the threshold lies within 0.25 sd of the mean: uninformative.'"""
-    k = sum(pt.informative is False for pt in h.points)
-    if not k:
-        return ""
-    return (
-        f" At {k} of the {len(h.points)} {step}s the threshold lies within "
-        f"{defaults.UNINFORMATIVE_GAP_SD:g} between-system sd of the mean: being above it "
-        "is uninformative there."
-    )
+        render_record_steps(rep.record_steps)
 
 
 def render_summary(rep: Summary) -> None:
@@ -466,6 +473,8 @@ def render_summary(rep: Summary) -> None:
             r.n_candidates,
             r.threshold,
             r.n_above,
+            f"{r.se:.4f} {r.se_kind}",
+            "-" if r.reliability is None else f"{r.reliability:.2f}",
             _composition(r.population),
         )
         for r in rep.rows
@@ -486,6 +495,8 @@ def render_summary(rep: Summary) -> None:
                 "candidates",
                 "threshold",
                 "above",
+                "se (kind)",
+                "B",
                 "roles (run types)",
             ],
             rows,
@@ -498,12 +509,12 @@ def render_summary(rep: Summary) -> None:
             f"(`audit best` says why): {', '.join(far[:6])}"
             + (f" and {len(far) - 6} more" if len(far) > 6 else "")
         )
+    kinds: dict[str, int] = {}
+    for r in rep.rows:
+        kinds[r.se_kind] = kinds.get(r.se_kind, 0) + 1
     line(
         summary_null_sentence(
-            len(rep.rows),
-            sum(r.uninformative for r in rep.rows),
-            rep.alpha,
-            sum(r.se_source != "model" for r in rep.rows),
+            len(rep.rows), sum(r.false_by_inspection for r in rep.rows), rep.alpha, kinds
         )
     )
     if rep.skipped:
@@ -531,6 +542,8 @@ RENDERERS: dict[type, Renderer] = {
     ReuseAgreement: reuse.render_agreement,
     Verdict: reuse.render_verdict,
     BaselineStanding: evidence.render_baselines,
+    RanksAudit: ranks.render_ranks,
+    ResolutionReport: render_resolution,
 }
 # the results whose renderer says the audit id in its first line (no footer after them)
 ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)

@@ -8,6 +8,7 @@ missing from qrels read beside them).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -89,6 +90,10 @@ class Stored:
 
     path: Path
     sha: str
+
+
+# what a run tag may not hold: C0 and C1 controls, DEL, bidirectional controls
+_TAG_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
 class ReadWhole(Exception):
@@ -195,6 +200,17 @@ class Tally:
         return todo, words
 
     def _check_tag(self, p: Path, tag: str, sha, existing_tags: dict, collection_id: str) -> None:
+        bad = _TAG_UNSAFE.search(tag)
+        if bad:
+            self.problems.append(
+                Problem(
+                    str(p),
+                    None,
+                    f"run tag {tag!r} holds the control character U+{ord(bad.group()):04X} "
+                    "(a tag is shown on terminals and in reports)",
+                )
+            )
+            return
         if tag in self.tags_seen:
             self.problems.append(
                 Problem(str(p), None, f"run tag {tag!r} is also the tag of {self.tags_seen[tag]}")

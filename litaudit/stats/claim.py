@@ -39,7 +39,7 @@ from litaudit.stats.extreme import (
     floor_p,
     reference,
 )
-from litaudit.stats.intervals import IntrinsicInterval, informative_gap, interval_from_extremes
+from litaudit.stats.intervals import IntrinsicInterval, gap_in_sd, interval_from_extremes
 
 # (a) where the claim stands against the record; each is one plain sentence in the output
 STANDINGS = (
@@ -89,9 +89,7 @@ class ChanceCheck:
     least 1 / (trials + 1), the +1 rule's smallest p). ``n_star``: the least number of
     draws with P(max >= value) >= alpha, capped at ``n_star_cap`` (``n_star_capped``; inf
     stands for "no feasible number"); ``n_star_ratio`` = n_star / n_draws. ``gap_sd``:
-    (threshold - mu) / ``sd`` (the between-system sd); ``informative``: gap_sd >=
-    ``defaults.UNINFORMATIVE_GAP_SD`` (else the threshold tells nothing about this
-    population: a large share of the published results passes it); None without ``sd``.
+    (threshold - mu) / ``sd`` (the between-system sd), descriptive; nan without ``sd``.
     """
 
     value: float
@@ -116,7 +114,6 @@ class ChanceCheck:
     n_star_ratio: float
     sd: float | None = None  # (defaults: audits stored before issue 19 have none of these)
     gap_sd: float = math.nan
-    informative: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -228,7 +225,7 @@ def chance_check(
     if n_star_cap is not None and ns > n_star_cap:
         ns, capped = float(n_star_cap), True
     above = 0 if values is None else int(np.sum(np.asarray(values, dtype=np.float64) > threshold))
-    gap, informative = (math.nan, None) if sd is None else informative_gap(threshold, mu, sd)
+    gap = math.nan if sd is None else gap_in_sd(threshold, mu, sd)
     return ChanceCheck(
         value=value,
         mu=mu,
@@ -252,7 +249,6 @@ def chance_check(
         n_star_ratio=ns / draws,
         sd=sd,
         gap_sd=gap,
-        informative=informative,
     ), ext
 
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import log_ndtr
 
-from litaudit import defaults
 from litaudit.stats.extreme import (
     MaxValueDistribution,
     Reference,
@@ -42,9 +41,8 @@ class Thresholds:
     above, is not computed: nothing in the model makes 5% of the runs above the threshold
     false positives (docs/STATISTICS.md). ``*_se`` are Monte Carlo standard errors (0 when
     exact). ``gap_sd``: (max_threshold - mu) / sd, how far the threshold lies above the
-    mean in between-system standard deviations; ``informative``: gap_sd >=
-    ``defaults.UNINFORMATIVE_GAP_SD`` (closer, a large share of the population passes it:
-    docs/STATISTICS.md).
+    mean in between-system standard deviations (descriptive: no rule is built on it;
+    docs/STATISTICS.md, "Against chance").
     """
 
     alpha: float
@@ -57,16 +55,12 @@ class Thresholds:
     n_within: int
     expected_above_under_null: float
     expected_below_under_null: float
-    gap_sd: float = math.nan  # (defaults: audits stored before issue 19 have neither)
-    informative: bool | None = None
+    gap_sd: float = math.nan  # (default: audits stored before issue 19 have none)
 
 
-def informative_gap(threshold: float, mu: float, sd: float) -> tuple[float, bool]:
-    """(gap in sd, whether it reaches ``defaults.UNINFORMATIVE_GAP_SD``): a threshold
-    within a quarter of the between-system sd of the mean is passed by about 40% of a
-    Normal population, so being above it tells nothing about this population."""
-    gap = (threshold - mu) / sd
-    return gap, bool(gap >= defaults.UNINFORMATIVE_GAP_SD)
+def gap_in_sd(threshold: float, mu: float, sd: float) -> float:
+    """How far ``threshold`` lies above ``mu`` in between-system sd (descriptive)."""
+    return (threshold - mu) / sd
 
 
 def _thresholds(values: np.ndarray, ref: Reference, ext: StdExtremes, alpha: float) -> Thresholds:
@@ -89,7 +83,7 @@ def _thresholds(values: np.ndarray, ref: Reference, ext: StdExtremes, alpha: flo
         ref.n_results - above - below,
         null_above,
         null_below,
-        *informative_gap(hi, ref.mu, ref.sd),
+        gap_in_sd(hi, ref.mu, ref.sd),
     )
 
 

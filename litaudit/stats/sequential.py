@@ -30,7 +30,6 @@ import numpy as np
 
 from litaudit.errors import ParameterError
 from litaudit.stats import extreme as E
-from litaudit.stats.intervals import informative_gap
 
 REFERENCES = ("final", "running")
 
@@ -47,9 +46,7 @@ class YearPoint:
     (``p_below_floor`` then); ``beyond_chance`` = record > threshold (the record is above
     the alpha threshold of the max of N: nothing more). Reference quantities are None for
     a running reference while N < 2 or sd = 0. ``when`` labels the step (the year, or the
-    date of a dated population); ``year`` is its year. ``informative``: the threshold lies
-    at least ``defaults.UNINFORMATIVE_GAP_SD`` of the step's sd above its mean (None when
-    there is no threshold): else being above it says nothing at that step.
+    date of a dated population); ``year`` is its year.
     """
 
     year: int
@@ -67,7 +64,6 @@ class YearPoint:
     p_below_floor: bool
     beyond_chance: bool | None
     when: str | None = None
-    informative: bool | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -210,9 +206,6 @@ def replay(
                 p_below_floor=low,
                 beyond_chance=beyond,
                 when=str(labels[first]) if labels is not None else str(int(yr[first])),
-                informative=(
-                    informative_gap(thr, mu, sd)[1] if thr is not None and mu and sd else None
-                ),
             )
         )
     return History(

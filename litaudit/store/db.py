@@ -33,9 +33,51 @@ def _connect(path: str, read_only: bool):
             pid = re.search(r"PID (\d+)", msg)
             who = f" (PID {pid.group(1)})" if pid else ""
             raise StoreLocked(f"{path}: database is in use by another process{who}") from None
-        raise StoreError(f"{path}: cannot open database: {msg.splitlines()[0]}") from None
+        raise StoreError(_cannot_open(path, exc)) from None
     except duckdb.Error as exc:
-        raise StoreError(f"{path}: cannot open database: {str(exc).splitlines()[0]}") from None
+        raise StoreError(_cannot_open(path, exc)) from None
+
+
+def _cannot_open(path: str, exc: BaseException) -> str:
+    said = describe_error(exc, path)
+    if "database error: " in said:
+        return f"{path}: cannot open database: {str(exc).splitlines()[0]}"
+    return said
+
+
+# DuckDB's words for a file it cannot read as a database (cut short, overwritten)
+_DAMAGED = (
+    "could not read enough bytes",
+    "current transaction is aborted",
+    "corrupt",
+    "checksum",
+    "not a valid duckdb database",
+    "invalid block",
+    "failed to read",
+    "serialization error",
+)
+_FULL = ("no space left on device", "disk is full", "not enough space")
+
+
+def describe_error(exc: BaseException, path: str | None) -> str:
+    """A DuckDB error no layer named, as one line: a full disk and a damaged or truncated
+    database file said as such, with what was and was not written (a command's change is
+    one transaction: none of it is kept)."""
+    first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    low = str(exc).lower()
+    where = f"{path}: " if path else ""
+    if any(k in low for k in _FULL):
+        return (
+            f"{where}the disk is full ({first}); nothing of this command was written "
+            "(its changes are one transaction, rolled back): free some space and run it again"
+        )
+    if any(k in low for k in _DAMAGED):
+        return (
+            f"{where}the database file is damaged or truncated ({first}); nothing was "
+            "written. Restore it from a copy, or build a new one (`litaudit --db NEW.duckdb "
+            "init`, then `sync` a store folder)"
+        )
+    return f"{where}database error: {first}"
 
 
 class Store:

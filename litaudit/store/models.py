@@ -134,6 +134,15 @@ class Paper(SQLModel, table=True):
     def _in_range(cls, v):
         return _year(v)
 
+    @field_validator("url")
+    @classmethod
+    def _web(cls, v):
+        import re
+
+        if v is not None and not re.match(r"^https?://\S+$", v, re.IGNORECASE):
+            raise ValueError(f"expected an http(s) URL, got {v!r}")
+        return v
+
 
 class Result(SQLModel, table=True):
     __tablename__ = "results"
@@ -164,6 +173,7 @@ class Result(SQLModel, table=True):
     reporter: str | None = None
     url: str | None = None
     code_url: str | None = None
+    uid: str | None = None  # the identity every clone shares (schema 017)
 
     @field_validator("source", "role", "status", "run_type")
     @classmethod

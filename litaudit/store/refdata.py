@@ -89,6 +89,7 @@ def load_reference_data(con, seeds_dir: Path = SEEDS_DIR) -> dict[str, int]:
     added["collections"] += len(colls)
     _load_pool_depths(con, data["collections"])
     added["measures"] += ensure_measures(con, DEFAULT_MEASURES)
+    _load_reference_noise(con, seeds_dir)
     return added
 
 
@@ -113,6 +114,65 @@ def _load_pool_depths(con, collections: list[dict]) -> None:
         _insert_columns(
             con, "pool_depths (collection_id, depth, source)", depths, " ON CONFLICT DO NOTHING"
         )
+
+
+def _load_reference_noise(con, seeds_dir: Path) -> None:
+    """The reference noise of seeds/reference_noise.json (schema 012; derived by
+    seeds/noise.py): the file's rows replace the seeded ones (derived figures, which
+    nobody edits)."""
+    path = seeds_dir / "reference_noise.json"
+    if not path.exists():
+        return
+    rows = json.loads(path.read_text(encoding="utf-8"))["noise"]
+    con.execute("DELETE FROM reference_noise")
+    if not rows:
+        return
+    cols = ("collection_id", "measure", "n_topics", "n_runs", "se", "ms_interaction", "mean")
+    types = ("VARCHAR", "VARCHAR", "INTEGER", "INTEGER", "DOUBLE", "DOUBLE", "DOUBLE")
+    sel = ", ".join(f"unnest(?::{t}[])" for t in (*types, "DOUBLE[]", "VARCHAR"))
+    con.execute(
+        f"INSERT INTO reference_noise ({', '.join(cols)}, residual_sds, source) SELECT {sel}",
+        [[r[c] for r in rows] for c in (*cols, "residual_sds", "source")],
+    )
+
+
+@dataclass(frozen=True)
+class ReferenceNoise:
+    """A seeded reference noise (schema 012): the interaction se of one run's mean over
+    ``n_topics`` topics, each run's residual sd, and where they were measured."""
+
+    collection_id: str
+    measure: str
+    n_topics: int
+    n_runs: int
+    se: float
+    ms_interaction: float
+    mean: float
+    residual_sds: tuple[float, ...]
+    source: str
+
+
+def reference_noise(con) -> dict[tuple[str, str, int], ReferenceNoise]:
+    """Every stored reference noise by (collection id, measure, topics), read at once."""
+    out = {}
+    for row in con.execute(
+        "SELECT collection_id, measure, n_topics, n_runs, se, ms_interaction, mean, "
+        "residual_sds, source FROM reference_noise"
+    ).fetchall():
+        cid, measure, n, k, se, ms, mean, sds, source = row
+        rn = ReferenceNoise(
+            collection_id=cid,
+            measure=measure,
+            n_topics=n,
+            n_runs=k,
+            se=se,
+            ms_interaction=ms,
+            mean=mean,
+            residual_sds=tuple(float(v) for v in sds),
+            source=source,
+        )
+        out[(rn.collection_id, rn.measure, rn.n_topics)] = rn
+    return out
 
 
 def _topic_set_row(collection_id: str, ts: dict) -> list:
@@ -411,3 +471,32 @@ def list_measures(con) -> list[dict]:
         }
         for r in rows
     ]
+
+
+def user_collections(con, ids, seeds_dir: Path = SEEDS_DIR) -> list[dict]:
+    """The collections of ``ids`` that the seeds do not define (added with `collections
+    add`), as :class:`NewCollection`'s fields (a store folder carries them), by id."""
+    seeded = {
+        c["id"]
+        for c in json.loads((seeds_dir / "collections.json").read_text(encoding="utf-8"))[
+            "collections"
+        ]
+    }
+    out = []
+    for cid in sorted(set(ids) - seeded):
+        d = collection_details(con, cid)
+        default = [t["n_topics"] for t in d["topic_sets"] if t["default"]]
+        lower = {cid.lower(), str(d["name"]).lower()}
+        out.append(
+            {
+                "id": cid,
+                "name": d["name"],
+                "title": d["title"],
+                "documents": d["documents"],
+                "aliases": [a for a in d["aliases"] if a not in lower],
+                "ir_datasets": bool(d["ir_datasets"]),
+                "provenance": d["provenance"],
+                "n_topics": default[0] if default else None,
+            }
+        )
+    return out

@@ -27,7 +27,7 @@ SELECT r.id, r.source, p.bibkey, p.citation, r.track, c.name AS collection, r.co
        CAST(r.transcribed_at AS VARCHAR) AS transcribed_at, r.status, r.notes,
        p.title AS paper_title, p.authors AS paper_authors, p.venue AS paper_venue,
        p.year AS paper_year, p.doi AS paper_doi, p.url AS paper_url, p.tags AS paper_tags,
-       CAST(r.date AS VARCHAR) AS date, r.reporter, r.url, r.code_url
+       CAST(r.date AS VARCHAR) AS date, r.reporter, r.url, r.code_url, r.uid
 FROM results r JOIN collections c ON c.id = r.collection_id
 LEFT JOIN papers p ON p.id = r.paper_id
 """
@@ -73,6 +73,7 @@ class ResultRecord(NamedTuple):
     reporter: str | None
     url: str | None
     code_url: str | None
+    uid: str | None = None  # the identity every clone shares (schema 017)
 
     def as_dict(self) -> dict:
         return self._asdict()
@@ -127,6 +128,63 @@ def query(con, cond: str, args: list, *, limit: int | None = None) -> list[Resul
         + _limit(limit)
     )
     return [ResultRecord._make(row) for row in con.execute(sql, args).fetchall()]
+
+
+# a result's uid from its natural key (schema/017_result_uids.sql writes the same)
+UID_SQL = (
+    "'r-' || substr(sha256(concat_ws(chr(31), r.source, coalesce(p.bibkey, ''), "
+    "coalesce(r.track, ''), r.collection_id, CAST(r.n_topics AS VARCHAR), r.measure, "
+    "r.system, r.role) || {salt}), 1, 16)"
+)
+
+
+def resolve_id(con, text: str | int) -> int:
+    """A result's local id from its id (``34499`` or ``#34499``) or its uid
+    (``r-0123456789abcdef``, the same in every clone); NotFound for an unknown uid."""
+    s = str(text).strip().removeprefix("#")
+    if s.isascii() and s.isdigit():
+        return int(s)
+    if s.lower().startswith("r-"):
+        got = con.execute("SELECT id FROM results WHERE uid = ?", [s.lower()]).fetchone()
+        if got is None:
+            raise NotFound(f"no result {s}")
+        return int(got[0])
+    raise LitauditError(f"{text!r} is not a result id (a number, or a uid r-0123456789abcdef)")
+
+
+def uids(con) -> dict[int, str]:
+    """id -> uid of every result."""
+    return dict(con.execute("SELECT id, uid FROM results").fetchall())
+
+
+def fill_uids(con) -> None:
+    """Give the results without a uid theirs (:data:`UID_SQL`); one that another result
+    holds already (a result created with a key another one had when it was created)
+    takes the next of the key's salted hashes."""
+    for salt in range(8):
+        con.execute(
+            f"UPDATE results SET uid = k.uid FROM (SELECT r.id, {UID_SQL.format(salt=repr(_salt(salt)))} AS uid "
+            "FROM results r LEFT JOIN papers p ON p.id = r.paper_id WHERE r.uid IS NULL) k "
+            "WHERE results.id = k.id AND k.uid NOT IN "
+            "(SELECT uid FROM results WHERE uid IS NOT NULL)"
+        )
+        if not con.execute("SELECT count(*) FROM results WHERE uid IS NULL").fetchone()[0]:
+            return
+    raise LitauditError("results: no free uid for a new result")  # 2^-64 per result
+
+
+def _salt(i: int) -> str:
+    return "" if i == 0 else f"{chr(31)}{i}"
+
+
+def set_uids(con, uids: dict[int, str]) -> None:
+    """Give results the uids a store folder names (id -> uid)."""
+    if uids:
+        con.execute(
+            "UPDATE results SET uid = k.u FROM (SELECT unnest(?::INTEGER[]) AS i, "
+            "unnest(?::VARCHAR[]) AS u) k WHERE results.id = k.i",
+            [list(uids), list(uids.values())],
+        )
 
 
 def get(con, result_id: int) -> ResultRecord:
@@ -378,6 +436,7 @@ def insert(con, records: list[dict]) -> None:
         con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _insert_results")
     finally:
         con.unregister("_insert_results")
+    fill_uids(con)
 
 
 def update(con, result_id: int, changes: dict, *, at: dt.datetime) -> None:

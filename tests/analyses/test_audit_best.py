@@ -95,7 +95,8 @@ def lit(mem_store):
 
 
 def test_best_matches_the_pure_statistics_and_keeps_provenance(lit):
-    rep = B.run_best(lit.con, "Robust04", "MAP").result
+    # the model's se, as the pure function's default (the default se is the measured one)
+    rep = B.run_best(lit.con, "Robust04", "MAP", model=B.AuditModel(se="model")).result
     pure = intervals.audit_best(VALUES, 249)
     assert rep.collection_name == ROBUST and rep.measure == "AP" and rep.n_topics == 249
     assert rep.stats.reference == pure.reference
@@ -269,7 +270,10 @@ def test_too_few_results_and_unknown_names(mem_store):
 
 def test_claim_and_history(lit):
     con = lit.con
-    c_done = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.31))
+    # the model's se (--se model): these check the model's arithmetic; the default, the
+    # measured reference noise of robust04 AP, is checked in test_claim_noise.py
+    model = B.AuditModel(se="model")
+    c_done = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.31), model=model)
     c = c_done.result
     assert c.stats.chance.n_draws == 11 and c.stats.reference.n_results == 10
     assert c.stats.record.n_at_or_above == 0 and c.stats.record.standing == "above-apart"
@@ -277,17 +281,18 @@ def test_claim_and_history(lit):
     ref = E.reference(VALUES, 249)
     assert float(E.max_sf(0.31, ref.mu, ref.se, 11)) < 1e-300  # 38 standard errors up
     assert c.stats.chance.p_value == 1e-6 and c.stats.chance.p_below_floor  # the floor
-    mid = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.27), save=False).result
+    mid = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.27), model=model, save=False).result
     assert mid.stats.chance.p_value == pytest.approx(float(E.max_sf(0.27, ref.mu, ref.se, 11)))
     assert c.answers[0].startswith(
         "Against the record: 0.3100 is above the record, 0.3010 "
         "(sys4, Author4 et al. (SIGIR 2009)), which lies below the claim's 60% band "
     )
     assert "this is not a test of the claim against the record" in c.answers[0]
-    # no per-topic scores: the model's se, said once as what it is; no robust change here
+    # the model's se, said once as what it is; no robust change here
     assert [a.split(":")[0] for a in c.answers] == [
         "Against the record",
         "Against chance",
+        "Gap to the record",
         "The claim's own interval",
         "Reference model",
     ]
@@ -296,7 +301,7 @@ def test_claim_and_history(lit):
     stored = get_audit(con, some(c_done.audit_id))
     assert stored.params["value"] == 0.31 and stored.params["result_id"] is None
     assert stored.result.answers == c.answers  # decoded into a ClaimReport
-    low = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.25), save=False).result
+    low = B.run_claim(con, ROBUST, "AP", B.Claim(value=0.25), model=model, save=False).result
     assert low.stats.record.standing == "below-apart" and low.stats.record.n_at_or_above == 8
     # a published result, as one of the N: by system name or by id
     one = B.run_claim(con, ROBUST, "AP", B.Claim(system="SYS8"), save=False).result
@@ -312,7 +317,7 @@ def test_claim_and_history(lit):
         B.run_claim(con, ROBUST, "AP", B.Claim(result_id=999), save=False)
     with pytest.raises(ParameterError, match="exactly one of"):
         B.run_claim(con, ROBUST, "AP", B.Claim(value=0.3, system="sys8"), save=False)
-    h = H.run_history(con, ROBUST, "AP", reference="final").result
+    h = H.run_history(con, ROBUST, "AP", reference="final", se="model").result
     pts = h.history.points
     assert [p.year for p in pts] == list(range(2005, 2015))
     assert [p.N for p in pts] == list(range(1, 11))
@@ -321,7 +326,7 @@ def test_claim_and_history(lit):
     assert all(
         some(a.expected_max) < some(b.expected_max) for a, b in zip(pts, pts[1:], strict=False)
     )
-    running = H.run_history(con, ROBUST, "AP", save=False).result  # the default: no look-ahead
+    running = H.run_history(con, ROBUST, "AP", se="model", save=False).result  # no look-ahead
     assert running.history.reference == "running"
     assert running.history.points[0].expected_max is None  # one result: no spread yet
     assert running.history.points[-1].threshold == pytest.approx(pts[-1].threshold)
@@ -338,7 +343,13 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     import pandas as pd
 
     con = seeded_store.con
-    rep = B.run_best(con, "trec7", "MAP", filters=B.Filters.parse(source="official")).result
+    rep = B.run_best(
+        con,
+        "trec7",
+        "MAP",
+        filters=B.Filters.parse(source="official"),
+        model=B.AuditModel(se="model"),  # the paper's model se, sd / sqrt(n)
+    ).result
     ref = rep.stats.reference
     assert (ref.n_results, ref.n_topics) == (103, 50)
     # cross-check: the seeded NIST MAPs against the means of the per-topic AP matrix (whose
@@ -351,8 +362,9 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     assert rep.stats.thresholds.max_threshold == pytest.approx(0.2375, abs=1e-3)
     assert rep.stats.thresholds.n_above == 35
     assert rep.stats.thresholds.min_threshold == pytest.approx(0.1625, abs=1e-3)
+    paper = B.AuditModel(se="model")
     claim = B.run_claim(
-        con, "trec7", "AP", B.Claim(system="ok7ax")
+        con, "trec7", "AP", B.Claim(system="ok7ax"), model=paper
     ).result  # ok7ax as one of the 103
     assert some(claim.subject).value_text == "0.3033" and claim.stats.chance.n_draws == 103
     assert claim.stats.interval.mu0 == pytest.approx(0.2705, abs=1e-3)
@@ -361,7 +373,9 @@ def test_trec7_official_runs_reproduce_the_paper(seeded_store, shared_data):
     assert claim.stats.chance.expected_above_under_null == pytest.approx(0.0513, abs=1e-4)
     assert claim.stats.chance.n_published_above == 35
     # the same as the new value 0.3033 judged as the max of 102 others + itself
-    as_value = B.run_claim(con, "trec7", "AP", B.Claim(value=0.3033, n=102), save=False).result
+    as_value = B.run_claim(
+        con, "trec7", "AP", B.Claim(value=0.3033, n=102), model=paper, save=False
+    ).result
     assert as_value.stats.interval == claim.stats.interval
     auto = B.run_best(
         con, "trec7", "AP", filters=B.Filters.parse(run_types=["automatic"]), save=False
@@ -392,12 +406,14 @@ def test_summary_audits_every_group(seeded_store):
         s = S.run_summary(con, min_n=5)
     groups = {(r.collection_name, r.measure, r.source): r for r in s.rows}
     assert ("trec7", "AP", "official") in groups and ("robust04", "AP", "paper") in groups
-    assert groups[("trec7", "AP", "official")].n_above == 35
+    # 35 above the paper's threshold with the model se 0.0114; 29 with the measured 0.0155
+    t7 = groups[("trec7", "AP", "official")]
+    assert t7.n_above == 29 and t7.se_kind == "measured" and round(t7.se, 4) == 0.0155
     assert all(r.N >= 5 for r in s.rows)
     assert all(r.lower <= r.mu0 <= r.best and r.n_candidates >= 1 for r in s.rows)
     # every audit stored, each under its own id (one insert each)
     assert len(list_audits(con)) == before + len(s.rows)
-    assert len(s.rows) == 277 and len({r.audit_id for r in s.rows}) == 277
+    assert len(s.rows) == 303 and len({r.audit_id for r in s.rows}) == 303
     for r in s.rows[::17]:
         a = get_audit(con, some(r.audit_id))
         assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)

@@ -72,14 +72,19 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
     if not path.is_file():
         pytest.skip(f"{path} not present (../shared/data)")
     con = seeded_store.con
-    model = B.run_claim(con, "trec7", "AP", B.Claim(system="ok7ax"), save=False).result
-    assert some(model.noise).source == "model" and some(model.noise).unavailable is None
-    assert round(model.stats.reference.se, 4) == 0.0114
+    # before: the store's reference noise (seeded from the same matrix, schema 012)
+    seeded = B.run_claim(con, "trec7", "AP", B.Claim(system="ok7ax"), save=False).result
+    sn = some(seeded.noise)
+    assert sn.source == "reference" and sn.kind == "measured"
+    assert round(seeded.stats.reference.se, 4) == 0.0155 and "adhoc7_ap.csv" in sn.origin
     scores = np.asarray(read_pertopic_csv(path).scores, dtype=np.float64)
     _store_per_topic(con, TREC7, "AP", scores)
     c = B.run_claim(con, "trec7", "AP", B.Claim(system="ok7ax"), save=False).result
     nc = some(c.noise)
-    assert nc.source == "interaction" and nc.asked == "default"
+    assert nc.source == "interaction" and nc.asked == "default" and nc.kind == "measured"
+    assert nc.se == pytest.approx(seeded.stats.reference.se, abs=1e-6)
+    # the same matrix: each run's se measured from the archive is the seeded one
+    assert max(nc.run_ses) == pytest.approx(some(sn.se_max), abs=1e-6)
     assert round(nc.se, 4) == 0.0155 and round(some(nc.interaction).f_systems, 1) == 27.0
     assert c.stats.reference.se == nc.se and round(nc.model_se, 4) == 0.0114
     assert "103 runs x 50 topics" in some(nc.per_topic).what
@@ -110,11 +115,11 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
 
 
 def test_interaction_asked_without_per_topic_scores_is_an_error(seeded_store):
-    with pytest.raises(ParameterError, match="--se interaction: no per-topic AP"):
+    with pytest.raises(ParameterError, match="--se measured: no per-topic RR@10"):
         B.run_claim(
             seeded_store.con,
-            "robust04",
-            "AP",
+            "msmarco-passage/dev/small",
+            "RR@10",
             B.Claim(value=0.372),
             model=B.AuditModel(se="interaction"),
             save=False,
@@ -125,25 +130,33 @@ def test_an_archive_without_this_measure_says_how_to_store_it(seeded_store):
     con = seeded_store.con
     _store_per_topic(con, TREC7, "P@10", np.random.default_rng(1).random((5, 50)))
     c = B.run_claim(con, "trec7", "AP", B.Claim(value=0.3), save=False).result
-    assert some(c.noise).source == "model"
+    # the archive has no per-topic AP: the reference noise, saying how to measure it
+    assert some(c.noise).source == "reference"
     assert f"litaudit runs eval -c {TREC7} -m AP" in some(some(c.noise).unavailable)
     assert f"litaudit runs eval -c {TREC7} -m AP" in c.answers[-1]
+    # and without reference noise either (Rprec): the [0, 1] bound, labelled as a bound
+    b = B.run_claim(con, "trec7", "Rprec", B.Claim(value=0.3), save=False).result
+    assert some(b.noise).kind == "bound" and "a bound (kind bound)" in b.answers[-1]
 
 
-def test_msmarco_dev_chance_is_uninformative_and_the_tracks_are_named(seeded_store):
+def test_msmarco_dev_null_is_false_by_inspection_and_the_tracks_are_named(seeded_store):
+    # RR@10 on 6,980 dev queries: the [0, 1] bound's largest se sqrt(0.25 / 6980) = 0.006,
+    # the published results spread 0.07: the null of equally good systems is false by
+    # inspection, and the answer gives no p and no N*
     c = B.run_claim(
         seeded_store.con, "msmarco-passage/dev/small", "RR@10", B.Claim(value=0.397), save=False
     ).result
-    ch = c.stats.chance
-    assert ch.informative is False and ch.gap_sd < 0.25
-    assert ch.gap_sd == pytest.approx((ch.threshold - ch.mu) / c.stats.reference.sd)
+    nc, sp = some(c.noise), some(c.spread)
+    assert nc.kind == "bound" and some(nc.se_max) <= math.sqrt(0.25 / 6980) + 1e-12
+    assert sp.false_by_inspection and sp.ratio == pytest.approx(sp.sd / some(nc.se_max))
+    assert sp.ratio >= 3 and sp.p_upper < 1e-6
     chance = next(a for a in c.answers if a.startswith("Against chance"))
-    assert chance.startswith("Against chance: uninformative for this population.")
-    assert (
-        f"{ch.n_published_above} of the {c.stats.reference.n_results} published results pass it"
-        in chance
+    assert chance.startswith(
+        f"Against chance: the null of {c.stats.reference.n_results} equally good systems is "
+        "false by inspection"
     )
-    assert " p " not in chance and "p =" not in chance and "p <" not in chance
+    assert "p =" not in chance and "p <" not in chance and "N* =" not in chance
+    assert "so no p and no N* are given" in chance
     mix = some(c.population.mix_warning)
     assert "--track msmarco-passage/leaderboard/full-ranking" in mix
     assert "--track msmarco-passage/leaderboard/reranking" in mix
@@ -158,10 +171,31 @@ def test_msmarco_dev_chance_is_uninformative_and_the_tracks_are_named(seeded_sto
     assert one.population.mix_warning is None
 
 
-def test_trec7_chance_stays_informative(seeded_store):
-    c = B.run_claim(seeded_store.con, "trec7", "AP", B.Claim(system="ok7ax"), save=False).result
-    assert c.stats.chance.informative is True
-    assert "Against chance: 0.3033 is above 0.2367" in c.answers[1]
+def test_trec7_claim_uses_the_measured_se(seeded_store):
+    # issue 30: `audit claim -c trec7 -m AP --value 0.245` printed p = 0.003 with the
+    # model's se 0.0114; with the measured 0.0155 (Urbano's adhoc7_ap.csv, seeded) p = 0.15
+    c = B.run_claim(seeded_store.con, "trec7", "AP", B.Claim(value=0.245), save=False).result
+    assert round(c.stats.reference.se, 4) == 0.0155 and some(c.noise).kind == "measured"
+    assert round(c.stats.chance.p_value, 2) == 0.15 and not c.stats.chance.passes
+    assert not some(c.spread).false_by_inspection  # 0.0806 / 0.0273 = 2.95 < 3
+    gap = some(c.record_gap)
+    assert gap.paired and gap.se_diff == pytest.approx(math.sqrt(2) * c.stats.reference.se)
+    assert gap.z == pytest.approx((0.3702 - 0.245) / gap.se_diff)
+    assert any(
+        a.startswith("Gap to the record: 0.2450 is 0.1252 below the record") for a in c.answers
+    )
+    luck = next(a for a in c.answers if a.startswith("How much of the record is luck"))
+    assert "B = tau^2 / (tau^2 + se^2) = 0.963" in luck and "winner's bias by resampling" in luck
+    # the paper's own example keeps the model's se under --se model
+    m = B.run_claim(
+        seeded_store.con,
+        "trec7",
+        "AP",
+        B.Claim(system="ok7ax"),
+        model=B.AuditModel(se="model"),
+        save=False,
+    ).result
+    assert "Against chance: 0.3033 is above 0.2367" in m.answers[1]
 
 
 def test_scifact_robust_spread_changes_the_standing(seeded_store):
@@ -175,6 +209,7 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
         "nDCG@10",
         B.Claim(value=0.8),
         filters=mteb,
+        model=B.AuditModel(se="model"),  # the sensitivity line is the model's
         save=False,
     ).result
     assert round(c.stats.reference.sd, 4) == 0.1878 and c.stats.record.standing == "below-within"
@@ -191,20 +226,37 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
     )
     assert c.answers[1].startswith("Sensitivity: with the robust spread 1.4826 x MAD = 0.0898")
     # robust04 0.3720: the robust spread keeps the standing, so no sensitivity line
-    r04 = B.run_claim(seeded_store.con, "robust04", "AP", B.Claim(value=0.372), save=False).result
+    r04 = B.run_claim(
+        seeded_store.con,
+        "robust04",
+        "AP",
+        B.Claim(value=0.372),
+        model=B.AuditModel(se="model"),
+        save=False,
+    ).result
     assert not some(r04.robust).changes and not r04.answers[1].startswith("Sensitivity")
 
 
 def test_equal_weight_means_use_their_effective_queries(seeded_store):
     con = seeded_store.con
-    mean = B.run_claim(con, "beir/mean", "nDCG@10", B.Claim(value=0.6), save=False).result
+    model = B.AuditModel(se="model")
+    mean = B.run_claim(
+        con, "beir/mean", "nDCG@10", B.Claim(value=0.6), model=model, save=False
+    ).result
     nc = some(mean.noise)
     assert nc.n_topics == 53359 and nc.n_parts == 15 and round(some(nc.n_effective)) == 4155
     assert mean.stats.reference.se == pytest.approx(nc.sd / math.sqrt(some(nc.n_effective)))
     assert "4,155 effective queries of an equal-weight mean of 15" in mean.answers[-1]
+    # by default the [0, 1] bound, over the same effective queries
+    bound = B.run_claim(con, "beir/mean", "nDCG@10", B.Claim(value=0.6), save=False).result
+    nb = some(bound.noise)
+    m = bound.stats.reference.mu
+    assert nb.kind == "bound" and nb.se == pytest.approx(
+        math.sqrt(m * (1 - m) / some(nb.n_effective))
+    )
     cqa = B.run_best(con, "beir/cqadupstack", "nDCG@10", save=False).result
     assert round(some(some(cqa.noise).n_effective)) == 10429 and some(cqa.noise).n_parts == 12
     plain = B.run_best(con, "beir/scifact/test", "nDCG@10", save=False).result
     assert some(plain.noise).n_effective is None
-    h = H.run_history(con, "beir/mean", "nDCG@10", reference="final", save=False).result
+    h = H.run_history(con, "beir/mean", "nDCG@10", reference="final", se="model", save=False).result
     assert some(h.history).points[-1].se == pytest.approx(nc.sd / math.sqrt(some(nc.n_effective)))

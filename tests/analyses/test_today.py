@@ -56,11 +56,15 @@ def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
     assert r.exit_code == 0, r.output
     assert "Claim audit: msmarco-passage-dev RR@10 (all sources), 6980 topics" in r.output
     assert (
-        "Population: N = 199 results on 6980 topics; sources: msmarco-passage/leaderboard/"
+        "Population: N = 280 results on 6980 topics; sources: papers 81 (from 13 papers), "
+        "msmarco-passage/leaderboard/" in r.output
+    )
+    # the leaderboard's 155, Pyserini's 44 reproductions and 81 values of 13 papers'
+    # repositories (seeds/README.md)
+    assert (
+        "reported by leaderboard 155, authors 81, pyserini 44; dated 2018-11-01 to 2026-08-07."
         in r.output
     )
-    # the leaderboard's 155 and Pyserini's 44 reproductions (seeds/README.md)
-    assert "reported by leaderboard 155, pyserini 44; dated 2018-11-01 to 2026-08-07." in r.output
     best = _audit(
         cli(
             "audit",
@@ -78,11 +82,11 @@ def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
     # the leaderboard's record (AliceMind, 2022-03-17) leads, cited by file and line
     assert cands[0]["system"].startswith("AliceMind Search LM")
     assert cands[0]["value_text"] == "0.463" and cands[0]["date"] == "2022-03-17"
-    assert all(
-        c["provenance"].startswith("msmarco-passage/leaderboard/")
-        and "msmarco_passage_leaderboard.csv: line " in c["provenance"]
-        for c in cands
-    )
+    # with the bound se the candidates include papers' values too; each leaderboard row is
+    # cited by its file and line
+    board = [c for c in cands if c["provenance"].startswith("msmarco-passage/leaderboard/")]
+    assert board[0] is cands[0]
+    assert all("msmarco_passage_leaderboard.csv: line " in c["provenance"] for c in board)
 
 
 def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
@@ -114,15 +118,22 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
         )
     )
     cands = [c["result"] for c in best["candidates"]]
-    assert cands[0]["system"] == "idst_bert_p1" and cands[0]["value_text"] == "0.7645"
+    # the papers' re-rankers lead (LiT5 over SPLADE++ ED: seeds/results/literature.csv.gz),
+    # cited by repository, path, commit and line; then NIST's best run
+    assert cands[0]["system"] == "LiT5-Distill-large-v2 (SPLADE++ ED)"
+    assert cands[0]["value_text"] == "0.800" and cands[0]["provenance"] == (
+        "Tamber et al. (arXiv 2023), castorini/LiT5/README.md@6f6aca2547e5: line 68, column nDCG@10"
+    )
+    official = [c for c in cands if c["role"] == "official"]
+    assert official[0]["system"] == "idst_bert_p1" and official[0]["value_text"] == "0.7645"
     assert all(
         c["provenance"] == "TREC trec28/deep/passages, official_summaries.csv: "
         "trec28/deep/passages ndcg_cut_10"
         for c in cands
         if c["role"] == "official"
     )
-    # the others are Pyserini's reproductions (e.g. SPLADE-v3 w/ Rocchio, 0.7406)
-    assert {c["role"] for c in cands} == {"official", "reproduction"}
+    # and Pyserini's reproductions (e.g. SPLADE-v3 w/ Rocchio, 0.7406)
+    assert {c["role"] for c in cands} == {"official", "reproduction", "proposed", "baseline"}
     assert all(
         c["provenance"].startswith("pyserini/2cr/msmarco-v1-passage, pyserini_2cr.csv: line ")
         for c in cands
@@ -225,7 +236,7 @@ def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
     )
     assert r.exit_code == 0, r.output
     assert "Claim audit: beir-scifact nDCG@10 (all sources), 300 topics" in r.output
-    assert "reported by mteb 132, authors 96, unknown 7" in r.output
+    assert "reported by mteb 132, authors 105, unknown 7" in r.output
     best = _audit(
         cli(
             "audit",
@@ -266,15 +277,15 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
         )
     )
     note = d["population"]
-    assert note["n"] == 241 and note["n_topics"] == 300
+    assert note["n"] == 250 and note["n_topics"] == 300
     assert {t["label"]: t["n"] for t in note["reporters"]} == {
         "mteb": 132,
-        "authors": 96,
+        "authors": 105,
         "unknown": 7,
         "pyserini": 6,
     }
     assert note["first_date"] == "2019-11-01" and note["n_undated"] == 0
-    assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 241 values")
+    assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 250 values")
     # Carterette's TREC-7 example is near Normal: no warning
     t7 = _audit(
         cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json", db=seeded_db_file)
@@ -289,10 +300,10 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     assert recent["stats"]["reference"]["n_results"] < 235
     assert all(c["result"]["date"] >= "2025-01-01" for c in recent["candidates"])
     authors = _audit(cli("audit", "best", *base, "--reporter", "authors", db=seeded_db_file))
-    assert authors["stats"]["reference"]["n_results"] == 96
+    assert authors["stats"]["reference"]["n_results"] == 105
     assert authors["population"]["filters"]["reporters"] == ["authors"]
     text = cli("audit", "best", *base[:-1], "--reporter", "authors", db=seeded_db_file).output
-    assert "reported by authors 96; dated " in text and "; filters: reporter authors." in text
+    assert "reported by authors 105; dated " in text and "; filters: reporter authors." in text
     window = _audit(
         cli(
             "audit",
@@ -371,7 +382,7 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
     assert d["by"] == "date" and d["history"]["reference"] == "final"
     pts = d["history"]["points"]
     assert pts[0]["when"] == "2018-11-01" and pts[0]["N"] == 1
-    assert [p["N"] for p in pts] == sorted(p["N"] for p in pts) and pts[-1]["N"] == 199
+    assert [p["N"] for p in pts] == sorted(p["N"] for p in pts) and pts[-1]["N"] == 280
     records = [(p["when"], p["record"]) for p in pts if p["new_record"]]
     assert records[0] == ("2018-11-01", 0.167) and records[-1] == ("2022-03-17", 0.463)
     assert all(b > a for (_, a), (_, b) in zip(records, records[1:], strict=False))
@@ -390,10 +401,11 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
     ).output
     assert "Records (dates that set a new record)" in text
     # the default running reference: each date judged by the results so far (no look-ahead);
-    # 127 leaderboard dates and 2026-08-07, the date of Pyserini's reproductions
-    assert "18 records over 128 dates; 17 of them above the 0.05 threshold" in text
-    # 6,980 queries: the threshold hugs the running mean, so being above it says nothing
-    assert "At 127 of the 128 dates the threshold lies within 0.25 between-system sd" in text
+    # 127 leaderboard dates, 2026-08-07 (the date of Pyserini's reproductions) and 17 dates
+    # of the papers' repositories (seeds/results/literature.csv.gz)
+    assert "18 records over 145 dates; 17 of them above the 0.05 threshold" in text
+    # no per-topic RR@10 of the dev set: the [0, 1] bound on 6,980 queries, said as a bound
+    assert "each measured with the standard error 0.0057, a bound (kind bound)" in text
 
 
 def test_undated_population_is_replayed_by_year(cli, seeded_db_file):

@@ -873,6 +873,36 @@ CASES = [
         1,
         "refusing to overwrite the open database",
     ),
+    # issue 33: what a store folder could not carry, refused at entry
+    ("track-trailing-slash", rcsv(track="trec7/adhoc/"), 1, "has an empty part"),
+    ("track-empty-part", rcsv(track="trec7//adhoc"), 1, "has an empty part"),
+    ("run-tag-escape", runs("1 Q0 d1 1 3 A\x1b[31m\n"), 1, "U+001B"),
+    ("run-tag-bidi", runs("1 Q0 d1 1 3 A\u202eB\n"), 1, "U+202E"),
+    (
+        "paper-url-javascript",
+        rcsv(
+            source="paper",
+            track="",
+            role="proposed",
+            paper="new2020",
+            paper_citation="N (2020)",
+            paper_url="javascript:alert(1)",
+        ),
+        1,
+        "expected an http(s) URL",
+    ),
+    (
+        "paper-bibkey-long",
+        rcsv(source="paper", track="", role="proposed", paper="k" * 300, paper_citation="K"),
+        1,
+        "at most 100",
+    ),
+    (
+        "papers-add-url-file",
+        args("papers", "add", "p2020", "--citation", "P", "--url", "file:///etc/passwd"),
+        1,
+        "expected an http(s) URL",
+    ),
 ]
 
 

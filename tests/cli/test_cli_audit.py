@@ -29,7 +29,10 @@ def _n_audits(path) -> int:
 
 
 def test_best_prints_tables_2_and_3_and_candidates(cli, db):
-    r = cli("audit", "best", "-c", "trec7", "-m", "MAP", "--source", "official", db=db)
+    # the paper's model se (--se model); the default se is the measured one
+    r = cli(
+        "audit", "best", "-c", "trec7", "-m", "MAP", "--source", "official", "--se", "model", db=db
+    )
     assert r.exit_code == 0, r.output
     out = r.output
     assert out.startswith("Best-result audit: trec7 AP (official), 50 topics  [audit #1]")
@@ -92,7 +95,9 @@ def test_claim_ok7ax(cli, db):
     # Carterette 2015, Sec. 3.1: ok7ax (0.303), the best automatic run, as one of the 103
     # TREC-7 runs: threshold ~0.2375, mu0 ~0.2705, lower bound ~0.2378; exact on the NIST
     # values: 0.2367, 0.2708, 0.2383.
-    r = cli("audit", "claim", "-c", "trec7", "-m", "AP", "--system", "ok7ax", db=db)
+    r = cli(
+        "audit", "claim", "-c", "trec7", "-m", "AP", "--system", "ok7ax", "--se", "model", db=db
+    )
     assert r.exit_code == 0, r.output
     lines = without_verdict(r.output)
     assert lines[1] == (
@@ -109,13 +114,14 @@ def test_claim_ok7ax(cli, db):
         "that null 0.051 of the 103 draws are expected above 0.2367; 35 of the 103 published "
         "results are above it."
     )
-    assert lines[3] == (
+    assert lines[3].startswith("Gap to the record: 0.3033 is 0.0669 below the record 0.3702")
+    assert lines[4] == (
         "The claim's own interval: the lowest population mean whose best of "
         "103 draws reaches 0.3033 with probability 0.2 is mu0 = 0.2708, 10.7% "
         "lower; the claim's 60% interval is [0.2383, 0.3033]."
     )
-    assert lines[4].startswith("Reference model: a null of 103 equally good systems")
-    assert lines[5].startswith("Population: N = 103 results on 50 topics")
+    assert lines[5].startswith("Reference model: a null of 103 equally good systems")
+    assert lines[6].startswith("Population: N = 103 results on 50 topics")
     assert "│ mu0          │ 0.2708           │" in r.output
     j = json.loads(
         cli(
@@ -141,30 +147,48 @@ def test_claim_ok7ax(cli, db):
 
 ROBUST_0372 = [
     "Claim audit: robust04 AP (all sources), 249 topics  [audit #1]",
-    "Against the record: 0.3720 is above the record, 0.3686 (best (proposed), Cormack et al. "
-    "(SIGIR 2009)), which lies within the claim's 60% band [0.3544, 0.3720] under the "
-    "reference model: a gap of 0.0034 is within what picking the best of 329 equally good "
-    "systems produces; this is not a test of the claim against the record; no published "
-    "result is at or above it.",
-    "Against chance: uninformative for this population. The threshold 0.2818, the value "
-    "that the best of 329 equally good systems (the claim as one more draw besides the 328 "
-    "published results), each measured with standard error 0.0027 around the mean 0.2719, "
-    "exceeds with probability 0.05, lies 0.23 between-system sd above the mean (less than "
-    "0.25): 146 of the 328 published results pass it, so passing it (0.3720 does) says "
-    "nothing here.",
-    "The claim's own interval: the lowest population mean whose best of 329 draws reaches "
-    "0.3720 with probability 0.2 is mu0 = 0.3632, 2.4% lower; the claim's 60% interval is "
-    "[0.3544, 0.3720].",
-    "Reference model: a null of 328 equally good systems, each measured with the model's "
-    "standard error sd / sqrt(n) = 0.0433 / sqrt(249) = 0.0027 over 249 topics (no "
-    "per-topic scores of this population are stored); it is not a measured standard error: "
-    "give one measured on per-topic scores with --se VALUE. The 328 published results "
-    "spread with sd 0.0433, 15.8 times that (sqrt(n) by construction) because they are not "
+    "Against the record: 0.3720 is above the record, 0.3686 (best (proposed), Cormack et "
+    "al. (SIGIR 2009)), which lies within the claim's 60% band [0.3253, 0.3720] under "
+    "the reference model: a gap of 0.0034 is within what picking the best of 329 equally "
+    "good systems produces; this is not a test of the claim against the record; no "
+    "published result is at or above it.",
+    "Against chance: the null of 328 equally good systems is false by inspection: the "
+    "published results spread with sd 0.0433, 4.4 times the largest standard error "
+    "0.0099 one of them can have (at least 3 times: under that null a spread this wide "
+    "has probability below 1e-6), so no p and no N* are given. 0.3720 is above 0.2981, "
+    "the value that the best of 329 equally good systems (the claim as one more draw "
+    "besides the 328 published results), each measured with standard error 0.0073 around "
+    "the mean 0.2719, exceeds with probability 0.05; 84 of the 328 published results are "
+    "above it: passing it says only that a result is not one of N equally good systems, "
+    "which these are not.",
+    "Gap to the record: 0.3720 is 0.0034 above the record 0.3686 (best (proposed), "
+    "Cormack et al. (SIGIR 2009)), 0.3 se of a difference (se 0.0103, paired over the "
+    "same topics: sqrt(2) x the measured se).",
+    "The claim's own interval: the lowest population mean whose best of 329 draws "
+    "reaches 0.3720 with probability 0.2 is mu0 = 0.3487, 6.3% lower; the claim's 60% "
+    "interval is [0.3253, 0.3720].",
+    "How much of the record is luck: the reliability of the published spread is B = "
+    "tau^2 / (tau^2 + se^2) = 0.972; with the true means of the published systems spread "
+    "by tau = 0.0427 (sd 0.0433 of the results less the noise se 0.0073), the "
+    "random-effects estimate of the record's true mean is 0.3659 (posterior sd 0.0072) "
+    "for the observed 0.3686: 0.0027 of it, 2.8% of its distance from the mean 0.2719 "
+    "((1 - B)(record - mean)), is what the noise explains. Beside it, the winner's bias "
+    "by resampling is 0.0081 (Monte Carlo se 0.0001; simulation: the published results "
+    "shrunk to their random-effects estimates as true means, each run's noise the se of "
+    "a measured reference run drawn at random, the observed best's excess over its true "
+    "mean averaged over 2,000 replications (seed 2030)).",
+    "Reference model: a null of 328 equally good systems, each measured with the "
+    "standard error 0.0073, measured (kind measured: the store's reference noise) as "
+    "sqrt(MS_interaction / n) from TREC 2004 Robust AP: 110 runs x 249 topics, "
+    "pertopic/robust2004_ap.csv of Urbano's per-topic score matrices (SIGIR 2018 and "
+    "SIGIR 2019 archives, CC BY-SA 4.0, posted with the TREC organisers' permission); "
+    "its runs' own se range to 0.0099 (the model's sd / sqrt(n) would be 0.0027). The "
+    "328 published results spread with sd 0.0433, 5.9 times that, because they are not "
     "equally good; the thresholds and bands say what equally good systems would reach.",
-    "Population: N = 328 results on 249 topics; sources: papers 218 (from 109 papers), TREC "
-    "trec13/robust 110; roles: official 110, baseline 109, proposed 109; run types: - 218, "
-    "automatic 110; topic sets: judged 328; reported by authors 218, nist 110; dated "
-    "2004-07-30 to 2004-08-06 (218 undated).",
+    "Population: N = 328 results on 249 topics; sources: papers 218 (from 109 papers), "
+    "TREC trec13/robust 110; roles: official 110, baseline 109, proposed 109; run types: "
+    "- 218, automatic 110; topic sets: judged 328; reported by authors 218, nist 110; "
+    "dated 2004-07-30 to 2004-08-06 (218 undated).",
 ]
 
 
@@ -173,14 +197,14 @@ def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
     # Cormack et al., SIGIR 2009) lies in the claim's own 60% interval
     r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.3720", db=db)
     assert r.exit_code == 0, r.output
-    assert without_verdict(r.output)[:6] == ROBUST_0372
+    assert without_verdict(r.output)[:8] == ROBUST_0372
     low = r.output.lower()
     for word in ("beyond chance", "state of the art", "beats", "better than", "significant"):
         assert word not in low
     assert "│ record in the claim's band     │ yes" in r.output
     assert "│ claim in the record's band     │ no (above it)" in r.output
     assert "│ p = P(max of M >= claim), descriptive" in r.output
-    assert "- (uninformative)" in r.output and "< 1e-6" not in r.output
+    assert "- (null false by inspection)" in r.output and "< 1e-6" not in r.output
     # --json: the same answers, in order, and N* as a capped float
     d = json.loads(
         cli(
@@ -197,17 +221,21 @@ def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
             db=db,
         ).output
     )["result"]
-    assert list(d["answers"]) == ROBUST_0372[1:5]
+    assert list(d["answers"]) == ROBUST_0372[1:7]
     ch = d["stats"]["chance"]
     assert ch["n_star"] == 1e12 and ch["n_star_capped"] is True and ch["n_star_cap"] == 1e12
     assert ch["p_value"] == 1e-6 and ch["p_below_floor"] is True
-    assert ch["informative"] is False and round(ch["gap_sd"], 2) == 0.23
+    assert "informative" not in ch and round(ch["gap_sd"], 2) == 0.61
+    sp = d["spread"]
+    assert sp["false_by_inspection"] is True and round(sp["ratio"], 1) == 4.4
+    assert round(d["record_gap"]["z"], 1) == 0.3 and d["record_gap"]["paired"] is True
     assert d["record_holder"]["citation"] == "Cormack et al. (SIGIR 2009)"
     assert d["population"]["n"] == 328 and "fit" not in d["stats"]
-    assert d["noise"]["source"] == "model" and d["noise"]["asked"] == "default"
+    assert d["noise"]["source"] == "reference" and d["noise"]["asked"] == "default"
+    assert d["noise"]["kind"] == "measured" and "robust2004_ap.csv" in d["noise"]["origin"]
     # audit show prints the stored audit as the command did
     shown = cli("audit", "show", "1", db=db)
-    assert without_verdict(shown.output)[1:7] == ROBUST_0372
+    assert without_verdict(shown.output)[1:9] == ROBUST_0372
 
 
 def test_a_claim_below_the_record_is_not_above_it(cli, db):
@@ -215,7 +243,7 @@ def test_a_claim_below_the_record_is_not_above_it(cli, db):
     assert r.exit_code == 0, r.output
     assert without_verdict(r.output)[1] == (
         "Against the record: 0.3600 is below the record, 0.3686 (best (proposed), Cormack et "
-        "al. (SIGIR 2009)), within the record's 60% band [0.3510, 0.3686] under the reference "
+        "al. (SIGIR 2009)), within the record's 60% band [0.3220, 0.3686] under the reference "
         "model: a gap of 0.0086 is within what picking the best of 328 equally good systems "
         "produces; this is not a test of the claim against the record; 3 published results "
         "are at or above it."
@@ -317,18 +345,22 @@ def test_summary_is_what_make_run_prints(cli, db):
         ln.startswith("│ trec7 ") and "│ AP " in ln and "│ official │ 103 │" in ln for ln in lines
     )
     assert any(ln.startswith("│ robust04 ") and "│ AP " in ln and "│ papers " in ln for ln in lines)
-    assert "roles (run types)" in header
+    assert "types)" in header and "roles (run" in r.output and "se (kind)" in header
     # the seeded BEIR/MS MARCO names and leaderboard digits widen the table: the cell wraps
     i = next(k for k, ln in enumerate(lines) if ln.startswith("│ trec7 ") and "│ AP " in ln)
     cell = " ".join(ln.rstrip(" │").rsplit("│", 1)[1].strip() for ln in lines[i : i + 4])
     assert "official 103 (automatic 86, manual 17)" in " ".join(cell.split())
-    assert lines[-1] == (
-        "Every audit uses one null: N equally good systems, each measured with the model's "
-        "standard error sd / sqrt(n) (published results spread sqrt(n) times wider, because "
-        "they are not equally good); `audit best --se` takes another. The alpha 0.05 "
-        "threshold of the max lies within 0.25 between-system sd of the mean, so the chance "
-        "check is uninformative, in 174 of 277 populations."
+    null = next(ln for ln in lines if ln.startswith("Every audit uses one null"))
+    assert null == (
+        "Every audit uses one null: N equally good systems, each measured with the "
+        "population's standard error (kinds: measured 6, bound 297; measured from per-topic "
+        "scores where the store has them, else the [0, 1] bound sqrt(m (1 - m) / n), else the "
+        "model's sd / sqrt(n)); `audit best --se` takes another. The published results spread "
+        "at least 3 times the largest se one of them can have, so that the null is false by "
+        "inspection and no p is given, in 169 of 303 populations (alpha 0.05)."
     )
+    # the papers' BEIR tables (seeds/results/literature.csv.gz) hold 1 to 4 values a dataset
+    assert "7 group(s) skipped:" in lines
     assert "rejected in" not in r.output
     n = _n_audits(db)
     assert n > 40
@@ -397,7 +429,10 @@ def test_too_few_results_counts_the_retracted_ones(cli, db):
 def test_se_option_and_history_reference(cli, db):
     bad = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.3", "--se", "x", db=db)
     assert bad.exit_code == 1 and len(bad.output.strip().splitlines()) == 1
-    assert "--se: 'x' is not one of model, interaction or a standard error" in bad.output
+    assert (
+        "--se: 'x' is not one of model, interaction, measured, bound or a standard error"
+        in bad.output
+    )
     given = cli(
         "audit", "best", "-c", "trec7", "-m", "AP", "--se", "0.0155", "--no-save", db=db
     ).output

@@ -45,6 +45,8 @@ LOCATIONS = {
     "beir_averages.csv.gz": r"(mteb_beir_retrieval\.csv: lines \d+(,\d+){11,}, column "
     r"|pyserini_2cr\.csv: lines \d+(,\d+){11,}$)",
     "pyserini_2cr.csv.gz": r"pyserini_2cr\.csv: line \d+ \(pyserini/2cr/[\w.-]+\.yaml, line \d+\)$",
+    # seeds/literature.py: repository/path@commit, line (tests/curation/test_literature_seeds.py)
+    "literature.csv.gz": r"[\w.-]+/[\w.-]+/\S+@[0-9a-f]{12}: line \d+",
 }
 
 
@@ -151,7 +153,8 @@ def test_every_row_names_its_source_and_provenance():
         for col in ("url", "code_url"):
             assert not r[col] or re.match(r"https?://\S+$", r[col]), where
         dt.date.fromisoformat(r["transcribed_at"])
-        assert r["transcribed_by"] == "litaudit seeds (transcribe.py)", where
+        script = "literature.py" if name == "literature.csv.gz" else "transcribe.py"
+        assert r["transcribed_by"] == f"litaudit seeds ({script})", where
 
 
 def test_values_parse_and_keep_their_printed_form():
@@ -174,7 +177,13 @@ def test_enumerations_are_valid():
         assert r["status"] in STATUSES and r["status"] == "draft", where
         assert r["standard"] in ("true", "false"), where
         assert int(r["n_topics"]) > 0 and 1950 <= int(r["year"]) <= 2100, where
-        if r["source"] == "paper":
+        if name == "literature.csv.gz":  # papers' own tables: named systems
+            assert r["source"] == "paper" and r["role"] in (
+                "proposed",
+                "baseline",
+                "reproduction",
+            ), where
+        elif r["source"] == "paper":
             assert (r["role"], r["system"]) in {
                 ("proposed", "best (proposed)"),
                 ("baseline", "best baseline"),

@@ -29,6 +29,16 @@ def _git(cwd: Path, *args: str) -> str:
     ).stdout
 
 
+def _set_count(folder: Path, rel: str, n: int) -> None:
+    """The manifest's count of results for ``rel`` set to ``n`` (a change meant)."""
+    m = folder / "litaudit-store.jsonl"
+    lines = [json.loads(x) for x in m.read_text().splitlines() if x.strip()]
+    for x in lines:
+        if x.get("file") == rel:
+            x["results"] = n
+    m.write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
 def _tree_text(folder: Path) -> dict[str, str]:
     return {
         p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8")
@@ -65,20 +75,28 @@ def test_export_tree_layout_and_one_result_a_line(cli, small, tmp_path):
     out = tmp_path / "store"
     r = cli("export-tree", str(out))
     assert r.exit_code == 0, r.output
-    assert "3 results and 1 papers in 2 files (2 written, 0 unchanged, 0 removed" in r.stdout
+    # the two store files, their history, git's merge rule for it, and the manifest
+    assert "3 results and 1 papers in 6 files (6 written, 0 unchanged, 0 removed" in r.stdout
     files = _tree_text(out)
     assert sorted(files) == [
+        "history/official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl",
+        "history/papers/zz2005test.jsonl",
+        "litaudit-store.jsonl",
         "official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl",
         "papers/zz2005test.jsonl",
     ]
-    lines = files["papers/zz2005test.jsonl"].splitlines()
+    assert (out / "history/.gitattributes").read_text().endswith("*.jsonl merge=union\n")
+    lines = [x for x in files["papers/zz2005test.jsonl"].splitlines() if x.strip()]
     assert json.loads(lines[0])["paper"]["citation"] == "Liu et al. (CIKM 2005)"
     results = [json.loads(x) for x in lines[1:]]
     assert [(x["measure"], x["value"]) for x in results] == [("AP", "0.3574"), ("P@20", "0.30")]
     assert results[0]["notes"] == 'Table 3, "best"'
-    assert [h["action"] for h in results[0]["history"]] == ["import", "edit"]
+    # each result's history in the history file, one entry a line, by its uid
+    log = [json.loads(x) for x in files["history/papers/zz2005test.jsonl"].splitlines()]
+    assert [h["action"] for h in log if h.get("uid") == results[0]["uid"]] == ["import", "edit"]
+    assert all("history" not in x for x in results)
     # unchanged store: nothing rewritten
-    assert "(0 written, 2 unchanged" in cli("export-tree", str(out)).stdout
+    assert "(0 written, 6 unchanged" in cli("export-tree", str(out)).stdout
 
 
 @pytest.mark.slow
@@ -105,9 +123,13 @@ def test_sync_retracts_what_the_folder_no_longer_holds_and_names_the_change(cli,
     out = tmp_path / "store"
     cli("export-tree", str(out))
     p = out / "papers/zz2005test.jsonl"
-    lines = p.read_text().splitlines(keepends=True)
+    lines = [x for x in p.read_text().splitlines(keepends=True) if x.strip()]
     p.write_text(lines[0] + lines[1].replace('"0.3574"', '"0.3575"'))  # P@20 line removed
-    r = cli("sync", str(out), "--who", "carol")
+    _set_count(out, "papers/zz2005test.jsonl", 1)
+    gone = json.loads(lines[2])["uid"]  # and its history
+    h = out / "history/papers/zz2005test.jsonl"
+    h.write_text("".join(x for x in h.read_text().splitlines(keepends=True) if gone not in x))
+    r = cli("sync", str(out), "--who", "carol", "--prune")
     assert r.exit_code == 0, r.output
     assert "update 1 results" in r.stdout and "retract 1" in r.stdout
     h = json.loads(cli("results", "history", str(small["bestAP"]), "--json").stdout)
@@ -127,15 +149,16 @@ def test_sync_retracts_what_the_folder_no_longer_holds_and_names_the_change(cli,
 @pytest.mark.parametrize(
     "edit, where, message",
     [
-        (lambda s: s.replace('"0.3574"', '"1.5"'), 2, "1.5 is outside the range of AP"),
+        # (lines: 1 the paper, 3 and 5 its results, each after a blank line)
+        (lambda s: s.replace('"0.3574"', '"1.5"'), 3, "1.5 is outside the range of AP"),
         (
             lambda s: s.replace('"measure": "AP"', '"measure": "P@99999999999999999999"'),
-            2,
+            3,
             "measure",
         ),
-        (lambda s: s.replace('"role": "proposed"', '"rle": "proposed"'), 2, "unknown key 'rle'"),
-        (lambda s: s + "{not json\n", 4, "not a JSON object on one line"),
-        (lambda s: s.replace('"P@20"', '"AP"'), 3, "duplicate of line"),
+        (lambda s: s.replace('"role": "proposed"', '"rle": "proposed"'), 3, "unknown key 'rle'"),
+        (lambda s: s + "{not json\n", 6, "not a JSON object on one line"),
+        (lambda s: s.replace('"P@20"', '"AP"'), 5, "duplicate of line"),
     ],
     ids=["range", "cutoff", "key", "json", "duplicate"],
 )
@@ -227,8 +250,8 @@ def test_two_curators_edit_two_clones_and_merge_with_git(cli, small, tmp_path):
     )
     assert r.exit_code == 0
     cli("export-tree", str(b), db=db_b)
-    # (git merges changes to different lines; a line next to another's change conflicts,
-    # so B edits the official file, A the paper's)
+    # (git merges changes to lines an unchanged line apart; these are in different files
+    # anyway: B edits the official file, A the paper's)
     p = b / "official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl"
     p.write_text(
         p.read_text().replace('"role": "official"', '"role": "official", "location": "p. 5"')

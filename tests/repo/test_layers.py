@@ -38,7 +38,7 @@ RENDER_MAY_READ = {
         "luck_sentence",
         "summary_null_sentence",
         "history_reference_sentence",
-        "uninformative_sentence",
+        "best_chance_sentence",
         "interaction_sentence",
         "population_sentence",
         "cited",

@@ -279,7 +279,16 @@ def test_json_holds_every_section_and_full_fingerprints(cli, fixture_db):
     values = [float(r[3]) for r in RESULTS]
     mean = sum(values) / len(values)
     assert lit["n"] == 12 and lit["mean"] == pytest.approx(mean, abs=1e-12)
-    assert [c["system"] for c in lit["candidates"]] == ["NeuralX", "DeepY", "BM25+RM3", "runF"]
+    # under TREC-7's measured se (the store's reference noise, 0.0155)
+    assert [c["system"] for c in lit["candidates"]] == [
+        "NeuralX",
+        "DeepY",
+        "BM25+RM3",
+        "runF",
+        "SDM",
+        "runC",
+        "QL",
+    ]
     assert lit["candidates"][0]["doi"] == "10.1145/0000001"
     assert [h["year"] for h in lit["history"]] == [1998, 2019, 2021]
     c = d["claims"][0]
@@ -287,7 +296,9 @@ def test_json_holds_every_section_and_full_fingerprints(cli, fixture_db):
     assert [a.split(":")[0] for a in c["answers"]] == [
         "Against the record",
         "Against chance",
+        "Gap to the record",
         "The claim's own interval",
+        "How much of the record is luck",
         "Reference model",
     ]
     assert c["p_value"] == 1e-6 and c["p_below_floor"] is True and c["n_star_capped"] is True
@@ -346,18 +357,20 @@ def test_claim_section_says_what_the_terminal_says(cli, fixture_db):
         "--no-save",
         db=fixture_db,
     )
-    answers = without_verdict(term.output)[1:5]
+    answers = without_verdict(term.output)[1:7]
     md = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", db=fixture_db).stdout
     start = md.index("## Claim audit: AP = 0.36")
     section = md[start : md.index("\n## ", start)]
     paras = [
-        p for p in section.split("\n\n") if p.startswith(("Against", "The claim", "Reference"))
+        p
+        for p in section.split("\n\n")
+        if p.startswith(("Against", "Gap to", "The claim", "How much", "Reference"))
     ]
     assert [_unmarkdown(p) for p in paras] == answers  # the same words, escaped as Markdown
     assert answers[0].startswith(
         "Against the record: 0.3600 is above the record, 0.3010 "
-        "(NeuralX, Smith et al. (SIGIR 2019)), which lies below the claim's 60% band "
-        "[0.3307, 0.3600] under the reference model"
+        "(NeuralX, Smith et al. (SIGIR 2019)), which lies within the claim's 60% band "
+        "[0.2942, 0.3600] under the reference model"
     )
     order = [
         section.index(t)
@@ -368,7 +381,7 @@ def test_claim_section_says_what_the_terminal_says(cli, fixture_db):
         )
     ]
     assert order == sorted(order)
-    assert "| 13 | 0.05 | 0.2561 | yes | 0.051 | 5 | &lt; 1e-6 | &gt; 1e+12 (capped) |" in section
+    assert "| 13 | 0.05 | 0.2790 | yes | 0.051 | 3 | &lt; 1e-6 | &gt; 1e+12 (capped) |" in section
     assert "beyond chance" not in md.lower() and "false positive" not in md
 
 

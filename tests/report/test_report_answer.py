@@ -109,8 +109,8 @@ def test_conclusions_are_the_audits_sentences(cli, lit_db):
     (best,) = [x for x in json.loads(res.stdout)["conclusions"] if x["question"] == "best"]
     # no claim: the record and the candidates that cannot be told apart from it
     assert best["sentence"] == (
-        "The record for AP: 0.3010 by NeuralX (Smith et al. (SIGIR 2019)); 3 of the other "
-        "11 published results lie at or above 0.2721, the lower end of its 60% interval, "
+        "The record for AP: 0.3010 by NeuralX (Smith et al. (SIGIR 2019)); 6 of the other "
+        "11 published results lie at or above 0.2362, the lower end of its 60% interval, "
         "and cannot be told apart from it. What the record covers: TREC trec7/adhoc 1998 "
         "(7); papers 2019-2021 (5); no published result after 2021."
     )

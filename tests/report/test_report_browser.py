@@ -107,7 +107,7 @@ def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
     for words in (
         "Data and provenance",
         "The best published AP against the best of N",
-        "Candidate best systems (4)",
+        "Candidate best systems (7)",  # under TREC-7's measured se 0.0155
         "NeuralX",
         "Smith et al. (SIGIR 2019)",
         "Against the record: 0.3600 is above the record, 0.3010 (NeuralX",
@@ -196,7 +196,7 @@ def test_beir_scifact_report_renders(scifact_report, tmp_path):
     # the candidate best systems of MTEB's SciFact population, by name
     for words in (
         "SciFact, test (BEIR)",
-        "Candidate best systems (9)",
+        "Candidate best systems (133)",  # under the [0, 1] bound on 300 queries
         "openbmb/MiniCPM-Embedding",
         "Salesforce/SFR-Embedding-2_R",
         "mteb/retrieval",

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TypeVar
 
 from litaudit import defaults
@@ -35,7 +36,15 @@ from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_re
 from litaudit.analyses.extreme import claim_evidence, wording
 from litaudit.analyses.extreme.claim_evidence import Asked, ClaimEvidence
 from litaudit.analyses.extreme.coverage import record_coverage
-from litaudit.analyses.extreme.noise import NoiseChoice, NoiseLookups, RobustCheck, choose_se
+from litaudit.analyses.extreme.noise import (
+    NoiseChoice,
+    NoiseLookups,
+    RecordGap,
+    RobustCheck,
+    choose_se,
+    record_gap,
+)
+from litaudit.analyses.extreme.per_dataset import PerDatasetComparison, compare_per_dataset
 from litaudit.analyses.extreme.population import (
     Filters,
     Population,
@@ -45,12 +54,22 @@ from litaudit.analyses.extreme.population import (
     results_fingerprint,
     summarize,
 )
+from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
+from litaudit.analyses.extreme.resolution import ClaimResolution, claim_resolution
 from litaudit.analyses.extreme.verdict import VerdictLine, claim_verdict
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
 from litaudit.stats.extreme import Sampling
-from litaudit.stats.noise import Shrinkage, shrink
+from litaudit.stats.noise import (
+    Shrinkage,
+    SpreadCheck,
+    WinnersBias,
+    shrink,
+    spread_check,
+    winners_bias,
+)
+from litaudit.stats.winner import WinnerCorrection, correct_winner
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
@@ -161,8 +180,10 @@ class BestReport:
     left out because they use another topic count. ``population`` states what the audit
     used; ``noise`` the standard error of the reference model and its source;
     ``shrinkage`` the random-effects estimate of the best's true mean (None under the
-    model's se, where it would be a function of n alone). ``fingerprint`` identifies the
-    input rows.
+    model's se, where it would be a function of n alone); ``spread`` whether the null of
+    equally good systems is false by inspection (None under the model's se, whose ratio
+    is sqrt(n) by construction); ``winners_bias`` the resampling estimate of the best's
+    luck beside the shrinkage. ``fingerprint`` identifies the input rows.
     """
 
     collection_id: str
@@ -180,6 +201,10 @@ class BestReport:
     citation: str
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
     shrinkage: Shrinkage | None = None
+    spread: SpreadCheck | None = None  # (None: stored before issue 30, or the model's se)
+    winners_bias: WinnersBias | None = None
+    ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
+    winner: WinnerCorrection | None = None  # issue 34 (None under the model's se)
     coverage: str | None = None  # what the record covers (issue 32)
 
 
@@ -196,6 +221,9 @@ def run_best(
     ``save=False``."""
     pop = population(con, collection, measure, filters)
     rep = compute_best(con, pop, filters, model)
+    rep = dataclasses.replace(
+        rep, ranks=ranks_section(con, pop.collection_id, pop.measure, filters)
+    )
     if not save:
         return Audited(rep, None)
     params = population_params(pop, filters, **model.params())
@@ -230,6 +258,27 @@ def _shrinkage(noise: NoiseChoice, mu: float, value: float) -> Shrinkage | None:
     return shrink(value, mu, noise.sd, noise.se)
 
 
+def _spread(noise: NoiseChoice, values) -> SpreadCheck | None:
+    """The spread check (not under the model's se: its ratio is sqrt(n) by construction)."""
+    if noise.kind == "model" or noise.se_max is None:
+        return None
+    return spread_check(values, noise.se_max, min_ratio=defaults.BY_INSPECTION_RATIO)
+
+
+def _winners_bias(noise: NoiseChoice, values, shrunk: Shrinkage | None) -> WinnersBias | None:
+    """The resampling estimate of the best's luck, beside the shrinkage."""
+    if shrunk is None:
+        return None
+    return winners_bias(
+        values,
+        noise.se,
+        weight=shrunk.weight,
+        run_ses=noise.run_ses,
+        trials=defaults.WINNERS_BIAS_TRIALS,
+        seed=defaults.WINNERS_BIAS_SEED,
+    )
+
+
 def se_param(se) -> str | float:
     """The standard error option as stored with an audit."""
     return "default" if se is None else se
@@ -262,6 +311,8 @@ def compute_best(
         Candidate(k + 1, best_value - rows[i].value, rows[i]) for k, i in enumerate(st.candidates)
     )
     fp = results_fingerprint(rows)
+    values = [r.value for r in rows]
+    shrunk = _shrinkage(noise, st.reference.mu, best_value)
     return BestReport(
         **population_fields(pop, filters),
         stats=st,
@@ -270,9 +321,25 @@ def compute_best(
         fingerprint=fp,
         citation=SOURCE,
         noise=noise,
-        shrinkage=_shrinkage(noise, st.reference.mu, best_value),
+        shrinkage=shrunk,
+        spread=_spread(noise, values),
+        winners_bias=_winners_bias(noise, values, shrunk) if lookups is None else None,
+        winner=_winner(noise, values, model) if lookups is None else None,
         coverage=record_coverage(rows).sentence,
     )
+
+
+def _winner(noise: NoiseChoice, values: list[float], model: AuditModel) -> WinnerCorrection | None:
+    """The best published result corrected for selection among the N, the N means taken
+    as independent with the measured or given se (:mod:`litaudit.stats.winner`; None
+    under the model's se, as the shrinkage)."""
+    import numpy as np
+
+    if noise.source == "model" or len(values) < 2:
+        return None
+    sigma = np.eye(len(values)) * noise.se**2
+    seed = model.sampling.seed if model.sampling.seed is not None else defaults.WINNER_SEED
+    return correct_winner(values, sigma, alpha=model.alpha, seed=seed)
 
 
 # ----------------------------------------------------------------------------- claim
@@ -299,8 +366,10 @@ class ClaimReport:
 
     ``answers``: the audit in plain words, in this order: (a) against the record (with
     the robust-spread sensitivity line when it changes the standing), (b) against chance
-    (or "uninformative"), (c) the claim's own interval, how much of the record is luck
-    (where the se is measured), then the reference model with its standard error
+    (or "false by inspection", with no p), the gap to the record in se of a difference,
+    (c) the claim's own interval, how much of the record is luck (random-effects
+    reliability and a resampling estimate), then the reference model with its se, kind and
+    source
     (:mod:`litaudit.analyses.extreme.wording`). ``stats`` holds every number
     (:class:`litaudit.stats.claim.ClaimAudit`: ``record``, ``chance``, ``interval``,
     ``reference``). ``subject``: the published result audited as one of the N (None for a
@@ -329,6 +398,12 @@ class ClaimReport:
     robust: RobustCheck | None = None
     shrinkage: Shrinkage | None = None
     evidence: ClaimEvidence | None = None
+    spread: SpreadCheck | None = None  # (None: stored before issue 30, or the model's se)
+    record_gap: RecordGap | None = None
+    winners_bias: WinnersBias | None = None
+    per_dataset: PerDatasetComparison | None = None  # --per-dataset FILE (issue 30)
+    ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
+    resolution: ClaimResolution | None = None  # issue 34: None without per-topic scores
     value_text: str | None = None  # the claim as printed (None: stored before issue 32)
     coverage: str | None = None  # what the record covers (issue 32)
     verdict: tuple[VerdictLine, ...] = ()  # one line per question (issue 32)
@@ -385,6 +460,7 @@ class Claim:
     system: str | None = None
     n: int | None = None
     hidden_multiplier: float = 1.0
+    per_dataset: str | None = None  # a file of the claim's per-dataset values
 
 
 def _check_one_subject(value, result_id, system) -> None:
@@ -473,11 +549,23 @@ def run_claim(
     claimed = subject.value_text if subject else claimed
     ev, ca = claim_evidence.attach(con, pop, ca, evidence, claim_run, claimed, subject, holder)
     fp = fp if ev is None else fingerprint([fp, ev.fingerprint])
+    spread = _spread(noise, values)
+    gap = record_gap(noise, ca.value, holder.value)
+    bias = _winners_bias(noise, values, shrunk)
+    found = wording.Found(
+        noise=noise, robust=robust, shrinkage=shrunk, spread=spread, gap=gap, bias=bias
+    )
+    per = None
+    if claim.per_dataset is not None:
+        per = compare_per_dataset(
+            con, pop.collection_id, pop.measure, holder, claim.per_dataset, filters
+        )
+        fp = fingerprint([fp, per.file_sha256])
     rep = ClaimReport(
         **population_fields(pop, filters),
         value=ca.value,
         subject=subject,
-        answers=wording.claim_answers(ca, holder, subject, noise, robust, shrunk),
+        answers=wording.claim_answers(ca, holder, subject, found),
         record_holder=holder,
         stats=ca,
         fingerprint=fp,
@@ -486,6 +574,14 @@ def run_claim(
         robust=robust,
         shrinkage=shrunk,
         evidence=ev,
+        spread=spread,
+        record_gap=gap,
+        winners_bias=bias,
+        per_dataset=per,
+        ranks=ranks_section(
+            con, pop.collection_id, pop.measure, filters, () if per is None else per.given
+        ),
+        resolution=claim_resolution(con, pop.collection_id, pop.measure, ca.value, holder.value),
         value_text=_value_text(claimed, ev),
         coverage=record_coverage(rows).sentence,
     )
@@ -493,5 +589,7 @@ def run_claim(
     if not save:
         return Audited(rep, None)
     params = _claim_params(pop, filters, claim, value, subject, model, rep.value_text)
+    if per is not None:
+        params["per_dataset"] = Path(per.file).name
     params.update(claim_evidence.evidence_params(evidence, claim_run))
     return stored_audit(con, "claim", pop, rep, fp, params, model.sampling)

@@ -6,6 +6,7 @@ and the stored audit are those of :mod:`litaudit.analyses.extreme.best`.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from litaudit import defaults
@@ -27,6 +28,7 @@ from litaudit.analyses.extreme.population import (
     population,
     results_fingerprint,
 )
+from litaudit.analyses.extreme.record_steps import RecordSteps, StepSettings, record_steps
 from litaudit.errors import ParameterError
 from litaudit.stats import sequential
 from litaudit.stats.extreme import Sampling
@@ -60,6 +62,7 @@ class HistoryReport:
     citation: str
     by: str = "year"
     noise: NoiseChoice | None = None  # (None: stored before issue 19)
+    record_steps: RecordSteps | None = None  # (None: stored before issue 34)
 
 
 HISTORY_STEPS = ("auto", "date", "year")
@@ -84,15 +87,18 @@ def run_history(
     filters: Filters = Filters(),
     alpha: float = DEFAULT_ALPHA,
     reference: str = "running",
-    by: str = "auto",
     se: str | float | None = None,
     save: bool = True,
+    steps: StepSettings = StepSettings(),
 ) -> Audited[HistoryReport]:
-    """Replay the results of a collection and measure over time, ``by`` date or year;
-    ``auto``: by date when every result carries one, else by year. ``reference``:
+    """Replay the results of a collection and measure over time, ``steps.by`` date or
+    year; ``auto``: by date when every result carries one, else by year. ``reference``:
     'running' (the results so far: no later result is used) or 'final' (all results: a
-    look-ahead). ``se``: see :mod:`litaudit.analyses.extreme.noise`. Stored unless
+    look-ahead). ``se``: see :mod:`litaudit.analyses.extreme.noise`. Each record step is
+    tested against the record it replaced (:mod:`~litaudit.analyses.extreme.record_steps`,
+    ``steps``: its alpha is ``alpha``; its online rule and sign patterns). Stored unless
     ``save=False``."""
+    by = steps.by
     if by not in HISTORY_STEPS:
         raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")
     pop = population(con, collection, measure, filters)
@@ -118,18 +124,21 @@ def run_history(
         n_model=noise.n_model,
     )
     fp = results_fingerprint(rows)
+    st = dataclasses.replace(steps, alpha=alpha)
+    holders = tuple(rows[pt.record_index] for pt in h.points)
     rep = HistoryReport(
         **population_fields(pop, filters),
         history=h,
-        records=tuple(rows[pt.record_index] for pt in h.points),
+        records=holders,
         fingerprint=fp,
         citation=SOURCE,
         by=by,
         noise=noise,
+        record_steps=record_steps(con, pop, h, holders, noise, st),
     )
     if not save:
         return Audited(rep, None)
     params = population_params(
-        pop, filters, alpha=alpha, reference=reference, by=by, se=se_param(se)
+        pop, filters, alpha=alpha, reference=reference, by=by, se=se_param(se), **st.params()
     )
     return stored_audit(con, "history", pop, rep, fp, params, Sampling())

@@ -23,6 +23,7 @@ from litaudit.analyses.extreme.best import AuditModel
 from litaudit.errors import LitauditError
 from litaudit.stats.intervals import BestAudit, audit_best
 from litaudit.stats.noise import TopicInteraction, topic_interaction
+from litaudit.stats.winner import WinnerCorrection, correct_winner, mean_covariance
 
 KIND = "best-matrix"
 
@@ -49,6 +50,7 @@ class MatrixAudit:
     candidates: tuple[tuple[str, float], ...]
     interaction: TopicInteraction | None = None  # (None: stored before issue 19)
     se_source: str = "model"
+    winner: WinnerCorrection | None = None  # (None: stored before issue 34, or incomplete)
 
 
 def read_matrix(paths: list[Path], fmt: str, measure: str):
@@ -162,7 +164,19 @@ def _compute(
         candidates=tuple((matrix.runs[i], float(means[i])) for i in stats.candidates),
         interaction=inter,
         se_source=source,
+        winner=_winner(scores, model),
     )
+
+
+def _winner(scores: np.ndarray, model: AuditModel) -> WinnerCorrection | None:
+    """The best run's mean corrected for selection (:mod:`litaudit.stats.winner`) on the
+    topics every run has (None with fewer than 2)."""
+    x = scores[:, np.isfinite(scores).all(axis=0)]
+    if x.shape[1] < 2:
+        return None
+    means, sigma = mean_covariance(x)
+    seed = model.sampling.seed if model.sampling.seed is not None else defaults.WINNER_SEED
+    return correct_winner(means, sigma, scores=x, alpha=model.alpha, seed=seed)
 
 
 def run_matrix(

@@ -55,10 +55,13 @@ class SummaryRow:
     n_above: int
     expected_max: float
     population: PopulationSummary
-    gap_sd: float  # (threshold - mu) / sd
-    uninformative: bool  # the threshold lies within defaults.UNINFORMATIVE_GAP_SD sd of mu
+    gap_sd: float  # (threshold - mu) / sd, descriptive
     audit_id: int | None
     se_source: str = "model"  # the se of the group's reference model (analyses.extreme.noise)
+    se_kind: str = "model"  # measured, bound, model or given
+    se: float = float("nan")  # the se the audit used
+    reliability: float | None = None  # B = tau^2 / (tau^2 + se^2) (None under the model)
+    false_by_inspection: bool = False  # the spread is >= BY_INSPECTION_RATIO x se_max
 
 
 @dataclass(frozen=True)
@@ -167,9 +170,12 @@ def run_summary(
                 expected_max=s.mxvd.expected_max,
                 population=rep.population,
                 gap_sd=s.thresholds.gap_sd,
-                uninformative=not s.thresholds.informative,
                 audit_id=aid,
                 se_source=rep.noise.source if rep.noise is not None else "model",
+                se_kind=rep.noise.kind if rep.noise is not None else "model",
+                se=s.reference.se,
+                reliability=None if rep.shrinkage is None else rep.shrinkage.weight,
+                false_by_inspection=rep.spread is not None and rep.spread.false_by_inspection,
             )
         )
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)

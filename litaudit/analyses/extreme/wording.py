@@ -1,7 +1,7 @@
 """The extreme-value audits in plain words (Carterette, SIGIR 2015).
 
 One place for the sentences a reader sees in the terminal, in ``--json`` and in every
-report: a claim audit's answers (against the record, against chance or "uninformative",
+report: a claim audit's answers (against the record, against chance or "false by inspection",
 its own interval, how much of the record is luck), the reference model with the standard
 error it used and why, and the population an audit used. Each sentence says what was
 computed and no more (docs/STATISTICS.md, "Claims"): a claim within the record's band is
@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from dataclasses import dataclass
 
 from litaudit import defaults
-from litaudit.analyses.extreme.noise import NoiseChoice, RobustCheck
+from litaudit.analyses.extreme.noise import NoiseChoice, RecordGap, RobustCheck
 from litaudit.analyses.extreme.population import PopulationSummary, ResultRow, track_label
 from litaudit.analyses.wording import fmt_p, sci
 from litaudit.stats.claim import ClaimAudit
-from litaudit.stats.noise import Shrinkage, TopicInteraction
+from litaudit.stats.noise import Shrinkage, SpreadCheck, TopicInteraction, WinnersBias
 
 
 def fmt_n_star(n: float, capped: bool, cap: float | None) -> str:
@@ -167,9 +168,9 @@ def draws_phrase(a: ClaimAudit) -> str:
     return f"the claim and {c.n_other} other experiments (--n)"
 
 
-def chance_sentence(a: ClaimAudit, claim: str) -> str:
-    """(b) The claim against chance, or "uninformative" when the threshold lies within
-    ``defaults.UNINFORMATIVE_GAP_SD`` between-system sd of the mean."""
+def chance_sentence(a: ClaimAudit, claim: str, spread: SpreadCheck | None = None) -> str:
+    """(b) The claim against chance; where the published results spread too widely to be
+    N equally good systems (``spread.false_by_inspection``), that, with no p and no N*."""
     c = a.chance
     ref = a.reference
     where = (
@@ -177,13 +178,17 @@ def chance_sentence(a: ClaimAudit, claim: str) -> str:
         f"each measured with standard error {_f(c.se)} around the mean {_f(c.mu)}, "
         f"exceeds with probability {c.alpha:g}"
     )
-    if c.informative is False:
+    if spread is not None and spread.false_by_inspection:
         return (
-            f"Against chance: uninformative for this population. The threshold "
-            f"{_f(c.threshold)}, {where}, lies {c.gap_sd:.2f} between-system sd above the "
-            f"mean (less than {defaults.UNINFORMATIVE_GAP_SD:g}): "
-            f"{c.n_published_above} of the {ref.n_results} published results pass it, so "
-            f"passing it ({claim} {'does' if c.passes else 'does not'}) says nothing here."
+            f"Against chance: the null of {ref.n_results} equally good systems is false by "
+            f"inspection: the published results spread with sd {_f(spread.sd)}, "
+            f"{spread.ratio:.1f} times the largest standard error {_f(spread.se_max)} one "
+            f"of them can have (at least {spread.min_ratio:g} times: under that null a "
+            f"spread this wide has probability below {sci(defaults.P_FLOOR)}), so no p "
+            f"and no N* are given. {claim} {'is' if c.passes else 'is not'} above "
+            f"{_f(c.threshold)}, {where}; {c.n_published_above} of the {ref.n_results} "
+            "published results are above it: passing it says only that a result is not "
+            "one of N equally good systems, which these are not."
         )
     p = fmt_p(c.p_value, c.p_below_floor, c.p_floor)
     if c.passes:
@@ -203,12 +208,41 @@ def chance_sentence(a: ClaimAudit, claim: str) -> str:
     )
 
 
-def uninformative_sentence(threshold: float, gap_sd: float, n_pass: int, n: int) -> str:
-    """`audit best`: the threshold of the max lies too close to the mean to tell anything."""
+def best_chance_sentence(
+    spread: SpreadCheck | None, threshold: float, n_pass: int, n: int
+) -> str | None:
+    """`audit best`: the null is false by inspection (None when it is not, or under the
+    model's se)."""
+    if spread is None or not spread.false_by_inspection:
+        return None
     return (
-        f"Against chance: uninformative for this population: the threshold of the max "
-        f"{_f(threshold)} lies {gap_sd:.2f} between-system sd above the mean (less than "
-        f"{defaults.UNINFORMATIVE_GAP_SD:g}); {n_pass} of the {n} published results pass it."
+        f"Against chance: the null of {n} equally good systems is false by inspection: the "
+        f"published results spread with sd {_f(spread.sd)}, {spread.ratio:.1f} times the "
+        f"largest standard error {_f(spread.se_max)} one of them can have (at least "
+        f"{spread.min_ratio:g} times: probability below {sci(defaults.P_FLOOR)} under that "
+        f"null); {n_pass} of the {n} published results pass the threshold of the max "
+        f"{_f(threshold)}, which says only that they are not equally good."
+    )
+
+
+def gap_sentence(g: RecordGap, record: ResultRow) -> str:
+    """'0.4400 is 0.0230 below the record 0.4630, 2.7 se of a difference (...)'."""
+    how = (
+        "paired over the same topics: sqrt(2) x the measured se"
+        if g.paired
+        else "unpaired, from the [0, 1] bound at each value: an upper bound, so the gap is "
+        "at least this many se"
+        if g.kind == "bound"
+        else f"sqrt(2) x the {g.kind} se"
+    )
+    if g.gap == 0:
+        return f"Gap to the record: {_f(g.value)} equals the record {record.value_text}."
+    side = "above" if g.gap > 0 else "below"
+    many = f"more than {g.z:.1f}" if g.kind == "bound" else f"{g.z:.1f}"
+    return (
+        f"Gap to the record: {_f(g.value)} is {abs(g.gap):.4f} {side} the record "
+        f"{record.value_text} ({who(record)}), {many} se of a difference (se "
+        f"{_f(g.se_diff)}, {how})."
     )
 
 
@@ -218,6 +252,8 @@ def interaction_sentence(it: TopicInteraction, source: str, se: float) -> str:
     used = {
         "interaction": "the thresholds and intervals use it",
         "model": f"the thresholds and intervals use the model's sd / sqrt(n) = {_f(se)} (--se model)",
+        "reference": f"the thresholds and intervals use the reference noise {_f(se)}",
+        "bound": f"the thresholds and intervals use the bound {_f(se)} (--se bound)",
         "given": f"the thresholds and intervals use the given {_f(se)} (--se)",
     }[source]
     dropped = (
@@ -244,15 +280,24 @@ def interval_sentence(a: ClaimAudit, claim: str) -> str:
     )
 
 
-def luck_sentence(s: Shrinkage, what: str = "the record") -> str:
-    """How much of the best is luck: the random-effects estimate of its true mean."""
+def luck_sentence(s: Shrinkage, what: str = "the record", bias: WinnersBias | None = None) -> str:
+    """How much of the best is luck: the reliability of the population's spread, the
+    random-effects estimate of its true mean, and the resampling estimate beside it."""
+    extra = (
+        ""
+        if bias is None
+        else f" Beside it, the winner's bias by resampling is {bias.bias:.4f} (Monte Carlo "
+        f"se {bias.bias_se:.4f}; {bias.method})."
+    )
     return (
-        f"How much of {what} is luck: with the true means of the published systems spread "
+        f"How much of {what} is luck: the reliability of the published spread is B = "
+        f"tau^2 / (tau^2 + se^2) = {s.weight:.3f}; "
+        f"with the true means of the published systems spread "
         f"by tau = {_f(s.tau)} (sd {_f(s.sd)} of the results less the noise se {_f(s.se)}), "
         f"the random-effects estimate of {what}'s true mean is {_f(s.estimate)} (posterior "
         f"sd {_f(s.posterior_sd)}) for the observed {_f(s.value)}: {s.luck:.4f} of it, "
-        f"{100 * (1 - s.weight):.1f}% of its distance from the mean {_f(s.mu)}, is what "
-        "the noise explains."
+        f"{100 * (1 - s.weight):.1f}% of its distance from the mean {_f(s.mu)} "
+        "((1 - B)(record - mean)), is what the noise explains." + extra
     )
 
 
@@ -260,6 +305,20 @@ def se_source_sentence(nc: NoiseChoice) -> str:
     """Which standard error the audit used and why (`--se`)."""
     if nc.source == "given":
         return f"the standard error {_f(nc.se)} given with --se (the model's would be {_f(nc.model_se)})"
+    if nc.source == "reference":
+        return (
+            f"the standard error {_f(nc.se)}, measured (kind measured: the store's reference "
+            f"noise) as "
+            f"sqrt(MS_interaction / n) from {nc.origin}; its runs' own se range to "
+            f"{_f(nc.se_max or nc.se)} (the model's sd / sqrt(n) would be {_f(nc.model_se)})"
+            + (f"; not the stored archive's: {nc.unavailable}" if nc.unavailable else "")
+        )
+    if nc.source == "bound":
+        return (
+            f"the standard error {_f(nc.se)}, a bound (kind bound): {nc.origin}; it is an "
+            f"upper bound, so the chance answers are conservative (the model's sd / sqrt(n) "
+            f"would be {_f(nc.model_se)}, --se model)"
+        )
     if nc.source == "interaction":
         it, pt = nc.interaction, nc.per_topic
         assert it is not None and pt is not None
@@ -288,7 +347,8 @@ def se_source_sentence(nc: NoiseChoice) -> str:
         if nc.asked == "model"
         else nc.unavailable
         if nc.unavailable
-        else "no per-topic scores of this population are stored"
+        else "no per-topic scores of this population are stored, and the measure has no "
+        "[0, 1] bound"
     )
     return (
         f"the model's standard error sd / sqrt(n) = {_f(nc.sd)} / sqrt({nc.n_model:,.0f}) = "
@@ -313,25 +373,22 @@ def reference_sentence(nc: NoiseChoice, n_results: int) -> str:
 
 
 def summary_null_sentence(
-    n_rows: int, n_uninformative: int, alpha: float, n_measured: int = 0
+    n_rows: int, n_by_inspection: int, alpha: float, kinds: dict[str, int] | None = None
 ) -> str:
-    """`audit summary`: the one null every audit uses, and where the chance part is
-    uninformative. ``n_measured``: groups whose se was measured from stored per-topic
-    scores instead of the model's."""
-    se = (
-        "the model's standard error sd / sqrt(n) (published results spread sqrt(n) times "
-        "wider, because they are not equally good)"
+    """`audit summary`: the one null every audit uses, the kinds of se it was measured
+    with, and where it is false by inspection."""
+    k = kinds or {}
+    told = ", ".join(
+        f"{kind} {k[kind]}" for kind in ("measured", "bound", "model", "given") if k.get(kind)
     )
-    if n_measured:
-        se += (
-            f", or in {n_measured} of {n_rows} groups the standard error measured from "
-            "stored per-topic scores"
-        )
     return (
-        f"Every audit uses one null: N equally good systems, each measured with {se}; "
-        f"`audit best --se` takes another. The alpha {alpha:g} threshold of the max lies within "
-        f"{defaults.UNINFORMATIVE_GAP_SD:g} between-system sd of the mean, so the chance "
-        f"check is uninformative, in {n_uninformative} of {n_rows} populations."
+        f"Every audit uses one null: N equally good systems, each measured with the "
+        f"population's standard error (kinds: {told or 'none'}; measured from per-topic "
+        f"scores where the store has them, else the [0, 1] bound sqrt(m (1 - m) / n), "
+        f"else the model's sd / sqrt(n)); `audit best --se` takes another. The published "
+        f"results spread at least {defaults.BY_INSPECTION_RATIO:g} times the largest se one "
+        f"of them can have, so that the null is false by inspection and no p is given, in "
+        f"{n_by_inspection} of {n_rows} populations (alpha {alpha:g})."
     )
 
 
@@ -348,29 +405,42 @@ def history_reference_sentence(reference: str) -> str:
     )
 
 
+@dataclass(frozen=True, kw_only=True)
+class Found:
+    """What a claim audit found besides its three parts, for :func:`claim_answers`."""
+
+    noise: NoiseChoice | None = None
+    robust: RobustCheck | None = None
+    shrinkage: Shrinkage | None = None
+    spread: SpreadCheck | None = None
+    gap: RecordGap | None = None
+    bias: WinnersBias | None = None
+
+
 def claim_answers(
     a: ClaimAudit,
     record: ResultRow,
     subject: ResultRow | None = None,
-    noise: NoiseChoice | None = None,
-    robust: RobustCheck | None = None,
-    shrinkage: Shrinkage | None = None,
+    found: Found = Found(),
 ) -> tuple[str, ...]:
-    """(a) with its sensitivity line, (b), (c), the luck of the record and the reference
-    model, in this order. ``subject``: the published result audited (None for a new
-    value)."""
+    """(a) with its sensitivity line, (b), the gap to the record in se of a difference,
+    (c), the luck of the record and the reference model, in this order. ``subject``: the
+    published result audited (None for a new value)."""
     value = _f(a.value)
     full = value if subject is None else result_label(subject)
     out = [record_sentence(a, full, record)]
-    if robust is not None:
-        line = robust_sentence(robust, a)
+    if found.robust is not None:
+        line = robust_sentence(found.robust, a)
         if line:
             out.append(line)
-    out += [chance_sentence(a, value), interval_sentence(a, value)]
-    if shrinkage is not None:
-        out.append(luck_sentence(shrinkage))
-    if noise is not None:
-        out.append(reference_sentence(noise, a.reference.n_results))
+    out.append(chance_sentence(a, value, found.spread))
+    if found.gap is not None:
+        out.append(gap_sentence(found.gap, record))
+    out.append(interval_sentence(a, value))
+    if found.shrinkage is not None:
+        out.append(luck_sentence(found.shrinkage, bias=found.bias))
+    if found.noise is not None:
+        out.append(reference_sentence(found.noise, a.reference.n_results))
     return tuple(out)
 
 

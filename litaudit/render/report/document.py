@@ -319,6 +319,10 @@ def _literature(lit: LiteratureSection, claim: float | None = None) -> list:
     )
     if lit.model_fit:
         out.append(Para(lit.model_fit))
+    if lit.ranks:
+        out.append(Para(lit.ranks))
+        head = ("rank", "system", "mean", "95% rank interval", "P(first)", "set of the best")
+        out.append(Table(head, lit.ranks_rows, caption="Rank resolution"))
     out += _literature_tables(lit, src)
     for fig in (F.mxvd_figure(lit, claim), F.expected_max_figure(lit, claim)):
         if fig is not None:

@@ -17,6 +17,7 @@ from litaudit.analyses.audits import StoredAudit
 from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.population import ResultRow
+from litaudit.analyses.extreme.ranks import RanksAudit
 from litaudit.analyses.extreme.wording import cited, population_sentence, reference_sentence
 from litaudit.analyses.report_audits import Prepared
 from litaudit.analyses.wording import printed_number as printed
@@ -112,6 +113,31 @@ def section(
         history_error=hist.error,
         population=population_sentence(r.population),
         model_fit=None if r.noise is None else reference_sentence(r.noise, rf.n_results),
+        ranks=None if r.ranks is None else ranks_sentence(r.ranks),
+        ranks_rows=() if r.ranks is None else ranks_rows(r.ranks),
+    )
+
+
+def ranks_sentence(rk: RanksAudit) -> str:
+    """The rank resolution's finding, its input and method, in words."""
+    noise = f"; {rk.noise}" if rk.noise else ""
+    return f"Ranks: {rk.answer}. Input: {rk.what}{noise}. Method: {rk.resolution.method}."
+
+
+def ranks_rows(rk: RanksAudit, shown: int = 10) -> tuple[tuple[str, ...], ...]:
+    """The top ``shown`` systems and every member of the set of the best, as table rows."""
+    r = rk.resolution
+    top = list(r.order[:shown]) + [i for i in r.best_set if i not in r.order[:shown]]
+    return tuple(
+        (
+            str(r.rank[i]),
+            rk.systems[i],
+            f"{r.means[i]:.4f}",
+            f"{r.rank_low[i]}-{r.rank_high[i]}",
+            f"{r.p_first[i]:.3f}",
+            "yes" if r.in_best_set[i] else "",
+        )
+        for i in top
     )
 
 

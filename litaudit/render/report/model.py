@@ -154,6 +154,8 @@ class LiteratureSection:
     history_error: str | None
     population: str | None = None  # the population the audit used, in words
     model_fit: str | None = None  # the reference model against the data, in words
+    ranks: str | None = None  # the rank resolution on shared topics or datasets, in words
+    ranks_rows: tuple[tuple[str, ...], ...] = ()  # its top systems and set of the best
     record: Candidate | None = None  # the best published result, cited
     history_by: str | None = None  # history steps: date | year
     record_covers: str | None = None  # what the record covers (issue 32)

@@ -1,0 +1,48 @@
+"""`litaudit check-change`: the Markdown verdict on the results a change to a store folder
+adds, for a pull request's check (issue 34, item 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from litaudit.cli.common import Json, open_read
+
+
+def check_change(
+    ctx: typer.Context,
+    folder: Path = typer.Argument(..., help="The store folder (papers/, official/) in git."),
+    base: str = typer.Option(..., "--base", help="The revision the change is against."),
+    output: Path = typer.Option(
+        None,
+        "--output",
+        "-o",
+        help="Write the Markdown here (default: print it).",
+        show_default=False,
+    ),
+    json_out: Json = False,
+):
+    """The Markdown verdict on the results a change adds to a store folder, for CI.
+
+    Each result the folder adds or changes relative to --base (read with git), audited in
+    the database the folder was synced into (`litaudit sync FOLDER` first): against the
+    record and chance, paired against the record holder where per-topic or per-dataset
+    scores exist, and what the collection can resolve."""
+    from litaudit.analyses.extreme.change import check_change as run
+    from litaudit.render.change import markdown
+    from litaudit.render.console import out, print_json
+
+    with open_read(ctx) as store:
+        cv = run(store.con, folder, base)
+    if json_out:
+        print_json(cv)
+        return
+    text = markdown(cv)
+    if output is None:
+        out.print(text, markup=False, highlight=False, soft_wrap=True)
+        return
+    tmp = output.with_name(output.name + ".part")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(output)
+    out.print(f"{output}: {len(cv.verdicts)} result(s) audited")

@@ -1,0 +1,433 @@
+"""Rank resolution of systems scored on the same units (topics, or a benchmark's datasets):
+the confidence set of the best, simultaneous rank intervals, and the share of resamples
+in which each system is first.
+
+Input: a K x T matrix ``y`` of K systems' scores on T shared units (paired), optionally
+with ``unit_se`` (K x T), each cell's own sampling error (a dataset's score is itself a
+mean over its queries). Units are the resampling unit.
+
+* **Paired bootstrap over units** (Efron and Tibshirani, *An Introduction to the
+  Bootstrap*, 1993, Ch. 6): B multinomial resamples of the T units, the same for every
+  system, give the K x B resampled means S*. With ``unit_se``, each resample adds to
+  system k's mean a Normal error of variance sum_d w_d se_kd^2 / T^2 (w_d: how often unit
+  d was drawn), so a mean over datasets carries each dataset's own noise besides the
+  choice of datasets. The covariance of the K means is
+  Sigma = R R' / (T (T - 1)) + diag(sum_d se_kd^2 / T^2) (R: the scores centred by
+  system); the se of a difference is se_ij = sqrt(Sigma_ii + Sigma_jj - 2 Sigma_ij).
+  The noise is added independently per system, which ignores that systems of one dataset
+  share its queries: the se of a difference is then too large, never too small.
+* **Confidence set of the best**: multiple comparisons with the best (Hsu, *Multiple
+  Comparisons: Theory and Methods*, 1996, Sec. 4.1: the constrained MCB set of systems
+  not significantly worse than the best of the others), with a studentized paired
+  bootstrap in place of the equal-variance t: M_i = max_{j != i}
+  [(S*_j - S*_i) - (m_j - m_i)] / se_ij, c = max_i q_{1-alpha}(M_i), and the set
+  {i : m_j - m_i <= c se_ij for every j}. The truly best system b is in it whenever
+  M_b <= c, which has probability >= 1 - alpha (asymptotically in T; the same
+  construction as Mogstad, Romano, Shaikh and Wilhelm's confidence set for the best,
+  "Inference for Ranks with Applications to Mobility across Neighbourhoods and Academic
+  Achievement across Countries", Review of Economic Studies 91(1), 2024, Sec. 4, with the
+  largest of the K one-sided quantiles since b is unknown). This is honestboard's
+  ``Board.confidence_set_best(method="mcb")`` when studentized by the sample's se.
+* **Simultaneous rank intervals**: Mogstad et al. (2024), Sec. 3 (simultaneous confidence
+  sets for all ranks): every ordered pair (i, j) is a hypothesis theta_i <= theta_j,
+  rejected when (m_i - m_j) / se_ij exceeds the 1 - alpha quantile of the bootstrap max
+  over the pairs still in play of [(S*_i - S*_j) - (m_i - m_j)] / se*_ij, stepwise (the
+  step-down of Romano and Wolf, Econometrica 73(4), 2005, their Sec. 3.3 refinement):
+  rejected pairs leave, the quantile is recomputed, until nothing more is rejected. The
+  rank interval of i (1 = best) is [1 + #{j rejected better than i}, K - #{j rejected
+  worse than i}]; all K intervals hold at once with probability >= 1 - alpha.
+* **P(first)**: the share of resamples in which a system has the largest mean, a resample
+  tied at the top split among the tied (honestboard's ``p_best``); its Monte Carlo se is
+  sqrt(p (1 - p) / B).
+
+Studentization (``studentize``): 'sample' divides every resample's deviation by the
+sample's se_ij (honestboard's choice; equal results on the same resamples); 'resample' is
+the bootstrap-t (Hall, *The Bootstrap and Edgeworth Expansion*, 1992, Sec. 3.5): each
+resample's deviation by that resample's own se of the difference, floored at half the
+sample's (ours: pairs of near-identical runs otherwise give a resample se near zero and an
+unbounded max). Under equal-means nulls resampled from the real residuals (top 30 runs,
+150 samples, 2 Monte Carlo se 3.6%; bench/bench_ranks.py), 'sample' left a true best out
+of the set in up to 9% (TREC-6 AP), 10% (Web 2010), 11% (TREC-7) of samples and separated
+some pair in 15-21%; 'resample' in 3%, 6%, 5% and 1-6%. On BEIR-13's 13 datasets both
+fall short: 'sample' 37% and 65%, 'resample' 16% and 29% (13 units are few for any
+bootstrap; its sets are too small, if less so). 'auto' (the default) is 'resample' up to
+60 units and 'sample' beyond (the t and Normal tails agree there, and the resample se
+costs K^2 T per resample). The resample se is computed in single precision (a quantile
+to 1e-3 needs no more).
+
+Monte Carlo error of the set: the critical value c is a bootstrap quantile; its 95%
+order-statistic interval [c_lo, c_hi] (the quantile's binomial interval) is stated, and
+systems whose membership differs between c_lo and c_hi are listed as ``unsure``.
+
+Pure: arrays in, a frozen dataclass out.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from litaudit.errors import ParameterError
+
+SE_FLOOR = 0.5  # ours: a resample's se of a difference is at least half the sample's
+BOOTSTRAP_T_MAX_UNITS = 60  # ours: "auto" studentizes each resample up to 60 units
+STUDENTIZE = {
+    "resample": "bootstrap-t: each resample studentized by its own se (at least half the sample's)",
+    "sample": "studentized by the sample's se",
+}
+METHOD = (
+    "paired bootstrap over {units} ({B} resamples, seed {seed}{noise}; {t}); confidence set "
+    "of the best: multiple comparisons with the best (Hsu 1996); rank "
+    "intervals: simultaneous, step-down (Mogstad, Romano, Shaikh and Wilhelm 2024)"
+)
+_CELLS_PER_CHUNK = 4_000_000  # ours: K*K*columns per temporary array (32 MB of doubles)
+_TIE = 1e-12  # ours: resampled means this close to the top are tied for first
+
+
+@dataclass(frozen=True, kw_only=True)
+class RankResolution:
+    """How well a K x T paired score matrix resolves its systems' ranks.
+
+    Per system, in input order: ``means`` (over the T units), ``se`` (sqrt(Sigma_ii)),
+    ``rank`` (observed, 1 = best, ties sharing the better rank), ``rank_low``/``rank_high``
+    (simultaneous 1 - alpha rank interval), ``p_first`` (share of resamples first),
+    ``in_best_set``. ``best_set``: the indices of the confidence set of the best, best
+    first; ``critical``: its critical value c, with the 95% Monte Carlo interval
+    [``critical_low``, ``critical_high``]; ``unsure``: systems in the set at one end of
+    that interval and not at the other. ``rank_critical``: the first step's critical value
+    of the rank intervals, ``rank_steps``: the steps taken. ``noise_added``: each unit's
+    own se was added to the resamples. ``method``: the methods in words."""
+
+    n_systems: int
+    n_units: int
+    units: str
+    alpha: float
+    resamples: int
+    seed: int
+    means: tuple[float, ...]
+    se: tuple[float, ...]
+    rank: tuple[int, ...]
+    rank_low: tuple[int, ...]
+    rank_high: tuple[int, ...]
+    p_first: tuple[float, ...]
+    in_best_set: tuple[bool, ...]
+    best_set: tuple[int, ...]
+    critical: float
+    critical_low: float
+    critical_high: float
+    unsure: tuple[int, ...]
+    rank_critical: float
+    rank_steps: int
+    noise_added: bool
+    method: str
+
+    @property
+    def p_first_mc_se(self) -> float:
+        """The largest Monte Carlo se of a P(first): max sqrt(p (1 - p) / B)."""
+        return max(math.sqrt(p * (1.0 - p) / self.resamples) for p in self.p_first)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """System indices by mean, best first (ties in input order)."""
+        return tuple(int(i) for i in np.argsort(-np.asarray(self.means), kind="stable"))
+
+
+def _checked(y, unit_se, alpha: float, resamples: int) -> tuple[np.ndarray, np.ndarray | None]:
+    x = np.asarray(y, dtype=np.float64)
+    if x.ndim != 2:
+        raise ParameterError(f"scores must be a systems x units matrix, got {x.ndim} dimensions")
+    k, t = x.shape
+    if k < 2:
+        raise ParameterError(f"ranks need at least 2 systems, got {k}")
+    if t < 2:
+        raise ParameterError(f"ranks need at least 2 shared units (topics or datasets), got {t}")
+    if not np.all(np.isfinite(x)):
+        raise ParameterError("scores must be finite (a system without a score on a unit?)")
+    if not (0.0 < alpha < 0.5):
+        raise ParameterError(f"alpha must be in (0, 0.5), got {alpha!r}")
+    if resamples < 100:
+        raise ParameterError(f"at least 100 resamples, got {resamples}")
+    if unit_se is None:
+        return x, None
+    s = np.asarray(unit_se, dtype=np.float64)
+    if s.shape != x.shape:
+        raise ParameterError(f"unit_se must be {k} x {t} like the scores, got {s.shape}")
+    if not (np.all(np.isfinite(s)) and np.all(s >= 0.0)):
+        raise ParameterError("unit_se must be finite and >= 0")
+    return x, s
+
+
+@dataclass(frozen=True)
+class _Resamples:
+    """The B resamples: unit ``counts`` (B x T, the same units for every system) and,
+    with each unit's own se, the standard Normal draws of the added noise (B x K)."""
+
+    y: np.ndarray
+    counts: np.ndarray
+    unit_var: np.ndarray | None
+    draws: np.ndarray | None
+
+    @classmethod
+    def draw(cls, y, resamples: int, rng: np.random.Generator, unit_se) -> _Resamples:
+        k, t = y.shape
+        counts = rng.multinomial(t, np.full(t, 1.0 / t), size=resamples).astype(np.float64)
+        if unit_se is None:
+            return cls(y, counts, None, None)
+        return cls(y, counts, unit_se**2, rng.standard_normal((k, resamples)).T.copy())
+
+    def noise_var(self, rows) -> np.ndarray | None:
+        """Per resample and system, the variance of the added noise (c x K)."""
+        if self.unit_var is None:
+            return None
+        return (self.counts[rows] @ self.unit_var.T) / float(self.y.shape[1]) ** 2
+
+    def means(self, rows) -> np.ndarray:
+        """The resampled means (c x K) of the resamples ``rows``."""
+        w = self.counts[rows]
+        s = (w @ self.y.T) / w.sum(axis=1)[:, None]
+        nv = self.noise_var(rows)
+        if nv is not None and self.draws is not None:
+            s = s + self.draws[rows] * np.sqrt(nv)
+        return s
+
+    def pair_se(self, rows, s: np.ndarray) -> np.ndarray:
+        """Each resample's own se of every difference (c x K x K): the paired variance of
+        the resampled units, plus the resample's noise (the bootstrap-t's studentization);
+        computed on the scores centred by system (the same variance, less cancellation)."""
+        f4 = np.float32
+        w = self.counts[rows].astype(f4)
+        k, n = self.y.shape
+        t = float(n)
+        r = (self.y - self.y.mean(axis=1, keepdims=True)).astype(f4)
+        # sum_d w_d r_id r_jd for every resample at once: W (c x T) @ the units' outer
+        # products (T x K^2), one matrix product
+        var = (w @ (r.T[:, :, None] * r.T[:, None, :]).reshape(n, k * k)).reshape(-1, k, k)
+        dq = np.einsum("bii->bi", var).copy()
+        var *= -2.0
+        var += dq[:, :, None]
+        var += dq[:, None, :]
+        m0 = (w @ r.T) / t  # the resampled mean of the centred scores, noise left out
+        d = m0[:, :, None] - m0[:, None, :]
+        d *= d
+        d *= t
+        var -= d
+        var /= t * (t - 1.0)
+        nv = self.noise_var(rows)
+        if nv is not None:
+            nv = nv.astype(f4)
+            var += nv[:, :, None]
+            var += nv[:, None, :]
+        np.maximum(var, 1e-18, out=var)
+        return np.sqrt(var, out=var)
+
+
+def bootstrap_means(
+    y: np.ndarray, resamples: int, rng: np.random.Generator, unit_se: np.ndarray | None = None
+) -> np.ndarray:
+    """K x B resampled means: units drawn with replacement (one multinomial draw of counts
+    per resample, the same units for every system), plus each unit's own noise."""
+    r = _Resamples.draw(y, resamples, rng, unit_se)
+    return r.means(slice(None)).T
+
+
+def mean_covariance(y: np.ndarray, unit_se: np.ndarray | None = None) -> np.ndarray:
+    """Sigma, the K x K covariance of the K means under unit sampling (module doc)."""
+    t = y.shape[1]
+    r = y - y.mean(axis=1, keepdims=True)
+    sig = (r @ r.T) / (t * (t - 1))
+    if unit_se is not None:
+        sig = sig + np.diag((unit_se**2).sum(axis=1) / float(t) ** 2)
+    return sig
+
+
+def _pair_se(sig: np.ndarray) -> np.ndarray:
+    d = np.diag(sig)
+    se = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2.0 * sig, 1e-18))
+    np.fill_diagonal(se, 1.0)
+    return se
+
+
+def _chunk(k: int) -> int:
+    return max(1, _CELLS_PER_CHUNK // (k * k))
+
+
+def _studentized(
+    r: _Resamples, rows, gap: np.ndarray, inv_se: np.ndarray | None, floor: np.ndarray
+) -> np.ndarray:
+    """Z[b, i, j] = [(S*_i - S*_j) - (m_i - m_j)] / se_ij for the resamples ``rows``
+    (``gap[i, j]`` = m_i - m_j), se_ij the resample's own (bootstrap-t) or, given
+    ``inv_se``, the sample's; the diagonal -inf."""
+    st = r.means(rows)
+    if inv_se is None:  # single precision: a quantile to 1e-3 needs no more, and it is faster
+        st = st.astype(np.float32)
+        gap, floor = gap.astype(np.float32), floor.astype(np.float32)
+    z = st[:, :, None] - st[:, None, :]
+    z -= gap[None, :, :]
+    if inv_se is None:
+        se = r.pair_se(rows, st)
+        np.maximum(se, floor[None, :, :], out=se)
+        z /= se
+    else:
+        z *= inv_se[None, :, :]
+    idx = np.arange(st.shape[1])
+    z[:, idx, idx] = -np.inf
+    return z
+
+
+def _first_pass(
+    r: _Resamples, gap: np.ndarray, inv_se: np.ndarray | None, floor: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One pass over the resamples: (M[i, b] = max_j Z[b, j, i], the MCB statistic of i;
+    the max of Z over all pairs per resample; its flat pair)."""
+    k = gap.shape[0]
+    b = r.counts.shape[0]
+    m = np.empty((k, b))
+    top = np.empty(b)
+    arg = np.empty(b, dtype=np.int64)
+    step = _chunk(k)
+    for a in range(0, b, step):
+        z = _studentized(r, slice(a, a + step), gap, inv_se, floor)
+        m[:, a : a + step] = z.max(axis=1).T
+        flat = z.reshape(z.shape[0], k * k)
+        am = flat.argmax(axis=1)
+        arg[a : a + step] = am
+        top[a : a + step] = flat[np.arange(flat.shape[0]), am]
+    return m, top, arg
+
+
+def _mcb(m: np.ndarray, alpha: float) -> tuple[float, float, float]:
+    """(c, c_lo, c_hi) of the MCB set from its statistics ``m`` (K x B): c the largest
+    of the K (1 - alpha) quantiles, [c_lo, c_hi] its 95% order-statistic interval."""
+    b = m.shape[1]
+    crit = float(np.max(np.quantile(m, 1.0 - alpha, axis=1)))
+    half = 1.96 * math.sqrt(b * alpha * (1.0 - alpha))
+    lo_k = max(0, int(math.floor(b * (1.0 - alpha) - half)) - 1)
+    hi_k = min(b - 1, int(math.ceil(b * (1.0 - alpha) + half)))
+    srt = np.sort(m, axis=1)
+    c_lo, c_hi = float(np.max(srt[:, lo_k])), float(np.max(srt[:, hi_k]))
+    return crit, min(c_lo, crit), max(c_hi, crit)
+
+
+def _members(means: np.ndarray, se: np.ndarray, crit: float) -> np.ndarray:
+    """Systems i with m_j - m_i <= crit * se_ij for every j."""
+    gap = means[None, :] - means[:, None]  # [i, j] = m_j - m_i
+    ok = gap <= crit * se + 1e-15
+    np.fill_diagonal(ok, True)
+    return np.all(ok, axis=1)
+
+
+def _column_max(r: _Resamples, gap, inv_se, floor, active, cols: np.ndarray):
+    """Per resample in ``cols``: the max of Z over the active pairs and its flat pair."""
+    k = gap.shape[0]
+    top = np.empty(cols.size)
+    arg = np.empty(cols.size, dtype=np.int64)
+    step = _chunk(k)
+    for a in range(0, cols.size, step):
+        z = _studentized(r, cols[a : a + step], gap, inv_se, floor)
+        z[:, ~active] = -np.inf
+        flat = z.reshape(z.shape[0], k * k)
+        am = flat.argmax(axis=1)
+        arg[a : a + step] = am
+        top[a : a + step] = flat[np.arange(flat.shape[0]), am]
+    return top, arg
+
+
+def _stepdown(r, gap, se, inv_se, top, arg, alpha: float) -> tuple[np.ndarray, float, int]:
+    """(rejected[i, j]: system i is better than j, first-step c, steps) of Mogstad et al.'s
+    simultaneous pairwise comparisons, step-down; ``top``/``arg``: the first pass's max
+    over all pairs per resample and its pair."""
+    k = gap.shape[0]
+    t_obs = gap / se
+    active = ~np.eye(k, dtype=bool)
+    rejected = np.zeros((k, k), dtype=bool)
+    first = None
+    steps = 0
+    while True:
+        steps += 1
+        crit = float(np.quantile(top, 1.0 - alpha))
+        first = crit if first is None else first
+        new = active & (t_obs > crit)
+        if not new.any():
+            return rejected, float(first), steps
+        rejected |= new
+        active &= ~new
+        if not active.any():
+            return rejected, float(first), steps
+        stale = ~active.reshape(-1)[arg]
+        if stale.any():
+            top[stale], arg[stale] = _column_max(
+                r, gap, inv_se, SE_FLOOR * se, active, np.flatnonzero(stale)
+            )
+
+
+def _observed_rank(means: np.ndarray) -> np.ndarray:
+    return 1 + (means[None, :] > means[:, None]).sum(axis=1)
+
+
+def p_first(s: np.ndarray) -> np.ndarray:
+    """The share of resamples in which each system is first (ties at the top split)."""
+    top = s >= s.max(axis=0, keepdims=True) - _TIE
+    return (top / top.sum(axis=0, keepdims=True)).mean(axis=1)
+
+
+def resolve_ranks(
+    y,
+    *,
+    alpha: float = 0.05,
+    resamples: int = 2000,
+    seed: int = 0,
+    unit_se=None,
+    units: str = "topics",
+    studentize: str = "auto",
+) -> RankResolution:
+    """The confidence set of the best, simultaneous rank intervals and P(first) of the K
+    systems of the K x T matrix ``y`` (module doc); ``unit_se``: each cell's own se, added
+    to the resamples; ``units``: what the columns are ('topics', 'datasets')."""
+    x, use = _checked(y, unit_se, alpha, resamples)
+    if studentize not in (*STUDENTIZE, "auto"):
+        raise ParameterError(f"studentize: {studentize!r} is not auto, resample or sample")
+    k, t = x.shape
+    r = _Resamples.draw(x, resamples, np.random.default_rng(seed), use)
+    s = r.means(slice(None)).T
+    means = x.mean(axis=1)
+    sig = mean_covariance(x, use)
+    se = _pair_se(sig)
+    gap = means[:, None] - means[None, :]
+    if studentize == "auto":
+        studentize = "resample" if t <= BOOTSTRAP_T_MAX_UNITS else "sample"
+    inv_se = 1.0 / se if studentize == "sample" else None
+    m, top, arg = _first_pass(r, gap, inv_se, SE_FLOOR * se)
+    crit, c_lo, c_hi = _mcb(m, alpha)
+    keep = _members(means, se, crit)
+    at_lo, at_hi = _members(means, se, c_lo), _members(means, se, c_hi)
+    rejected, rank_crit, steps = _stepdown(r, gap, se, inv_se, top, arg, alpha)
+    order = np.argsort(-means, kind="stable")
+    noise = "" if use is None else ", each unit's own se added"
+    return RankResolution(
+        n_systems=k,
+        n_units=t,
+        units=units,
+        alpha=alpha,
+        resamples=resamples,
+        seed=seed,
+        means=tuple(float(v) for v in means),
+        se=tuple(float(math.sqrt(max(v, 0.0))) for v in np.diag(sig)),
+        rank=tuple(int(r) for r in _observed_rank(means)),
+        rank_low=tuple(int(1 + v) for v in rejected.sum(axis=0)),
+        rank_high=tuple(int(k - v) for v in rejected.sum(axis=1)),
+        p_first=tuple(float(v) for v in p_first(s)),
+        in_best_set=tuple(bool(v) for v in keep),
+        best_set=tuple(int(i) for i in order if keep[i]),
+        critical=crit,
+        critical_low=c_lo,
+        critical_high=c_hi,
+        unsure=tuple(int(i) for i in order if at_lo[i] != at_hi[i]),
+        rank_critical=rank_crit,
+        rank_steps=steps,
+        noise_added=use is not None,
+        method=METHOD.format(
+            units=units, B=resamples, seed=seed, noise=noise, t=STUDENTIZE[studentize]
+        ),
+    )
