@@ -120,7 +120,7 @@ def _cited(r) -> str:
     return cited(r)
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
 
 
 def chance_line(answers: tuple[str, ...]) -> VerdictLine | None:
@@ -139,6 +139,8 @@ def chance_line(answers: tuple[str, ...]) -> VerdictLine | None:
     text = " ".join(kept).rstrip(".")
     low = text.lower()
     if low.startswith("uninformative"):
+        answer = "not decidable"
+    elif "false by inspection" in low:
         answer = "not decidable"
     elif " is not above " in low:
         answer = "within chance"
