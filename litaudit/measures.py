@@ -209,7 +209,7 @@ def parse_measure(text: str) -> MeasureName:
     elif _BARE.match(s):
         fam = _FAMILY_OF.get(s.lower())
     if fam is None:
-        raise NotFound(f"unknown measure {text!r}{did_you_mean(text, KNOWN_NAMES)}")
+        raise NotFound(f"unknown measure {text!r}{suggest_measure(s)}")
     decl = FAMILIES[fam]
     if k is not None and decl.cutoff == NO:
         raise NotFound(f"measure {text!r}: {fam} takes no cutoff")
@@ -224,6 +224,22 @@ def parse_measure(text: str) -> MeasureName:
     if rel is not None and rel < 1:
         raise NotFound(f"measure {text!r}: the relevance level must be at least 1")
     return MeasureName(fam, k, None if rel == 1 else rel)
+
+
+def suggest_measure(text: str) -> str:
+    """'' or "; did you mean 'AP'?": the closest declared measure, named canonically
+    (``MAPP`` -> ``AP``, not the alias ``map``), with the cutoff given (``Judgd@10``
+    -> ``Judged@10`` when Judged is declared), else the closest known name."""
+    m = re.match(r"^(?P<fam>[A-Za-z][A-Za-z_\-]*?)(?:[@_.](?P<k>\d+))?$", text.strip())
+    if m:
+        fams = {a: f for a, f in _FAMILY_OF.items()}
+        hit = difflib.get_close_matches(m.group("fam").lower(), list(fams), n=1, cutoff=0.6)
+        if hit:
+            fam = fams[hit[0]]
+            k = m.group("k")
+            name = f"{fam}@{k}" if k and FAMILIES[fam].cutoff != NO else fam
+            return f"; did you mean {name!r}?"
+    return did_you_mean(text, KNOWN_NAMES)
 
 
 def did_you_mean(text: str, choices) -> str:

@@ -32,3 +32,14 @@ def some(value: T | None) -> T:
     """``value``, failing the test where it is None."""
     assert value is not None
     return value
+
+
+def without_verdict(output: str) -> list[str]:
+    """A claim audit's terminal lines without its verdict block ("Verdict:", its lines,
+    the blank line after them): the answers and tables that follow it (issue 32)."""
+    lines = output.splitlines()
+    if "Verdict:" not in lines:
+        return lines
+    start = lines.index("Verdict:")
+    end = lines.index("", start)
+    return lines[:start] + lines[end + 1 :]

@@ -83,7 +83,7 @@ def prepare_report(
     collection: str,
     *,
     measure: str | None = None,
-    claim: float | None = None,
+    claim: float | str | None = None,
     note: Note | None = None,
     subcollections: bool | ReuseAsked = False,
     filters: Filters = Filters(),
@@ -126,12 +126,14 @@ def prepare_report(
             f"--claim needs --measure: {ref.name} has results for "
             f"{len(measures)} measures ({', '.join(measures) or 'none'})"
         )
+    claim_value: float | None = None
     if claim is not None:
         from litaudit.analyses.extreme.best import check_claimed_value
 
-        check_claimed_value(con, measures[0], claim)
+        claim_value = check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
-    history = tuple(_literature(con, "history", ref.id, m, note, filters=filters) for m in measures)
+    hf = published_only(filters) if _has_reproductions(con, ref.id) else filters
+    history = tuple(_literature(con, "history", ref.id, m, note, filters=hf) for m in measures)
     from litaudit.analyses.extreme.best import Claim
 
     kw: dict[str, Any] = {"evidence": evidence} if asked else {}
@@ -145,7 +147,7 @@ def prepare_report(
     if claimed is not None and claim is None and claimed.audit_id is not None:
         from litaudit.analyses.audits import get_audit
 
-        claim = get_audit(con, claimed.audit_id).result.value  # the run's value
+        claim_value = get_audit(con, claimed.audit_id).result.value  # the run's value
     reuse = subcollections if isinstance(subcollections, ReuseAsked) else None
     reuse = reuse or ReuseAsked(subcollections=bool(subcollections))
     n_runs, verdict, notes = _reuse(con, ref.id, note, reuse, progress)
@@ -154,7 +156,7 @@ def prepare_report(
         measures,
         best,
         history,
-        claim,
+        claim_value,
         claimed,
         n_runs,
         verdict,
@@ -162,6 +164,25 @@ def prepare_report(
         tuple(notes) if n_runs else (),
         filters,
     )
+
+
+def _has_reproductions(con, collection_id: str) -> bool:
+    from litaudit.store.results import has_role
+
+    return has_role(con, collection_id, "reproduction")
+
+
+def published_only(filters: Filters) -> Filters:
+    """The history's filters: published results only, reproductions left out unless roles
+    are asked for (a reproduction is dated by when it was read, not when it was published:
+    a 2026 reproduction of a 2019 system would draw a seven-year record line; issue 32)."""
+    import dataclasses
+
+    from litaudit.curation.fields import ROLES
+
+    if filters.roles:
+        return filters
+    return dataclasses.replace(filters, roles=tuple(r for r in ROLES if r != "reproduction"))
 
 
 def n_stored_runs(con, collection_id: str) -> int:

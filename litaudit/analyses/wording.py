@@ -27,3 +27,13 @@ def fmt_p(p: float | None, below_floor: bool = False, floor: float | None = None
     """'p = 0.0123', or 'p < 1e-6' when the value is below the floor."""
     t = p_text(p, below_floor, floor)
     return f"p {t}" if t.startswith("<") else f"p = {t}"
+
+
+def printed_number(text: str | None) -> str | None:
+    """A value as printed, unless it is a float's binary noise (0.7766199999999999, a
+    mean computed by a script): then to 6 decimals (0.77662); never 16 digits."""
+    import re
+
+    if text is None or not re.fullmatch(r"-?\d+\.\d{9,}", text.strip()):
+        return text
+    return f"{float(text):.6f}".rstrip("0").rstrip(".")

@@ -337,16 +337,17 @@ def baselines(
     baseline_system: str = _optional(
         "--baseline-system", "Its model (BM25, ...), to find its reproductions."
     ),
-    claim_value: float = _optional("--claim", "The claimed value, for its gains."),
+    claim_value: str = _optional("--claim", "The claimed value, as printed, for its gains."),
     no_save: bool = NoSaveOpt,
     json_out: Json = False,
 ):
     """A baseline against the published baselines, the same model's reproductions and the
     best official run (Armstrong et al., CIKM 2009)."""
     from litaudit.analyses.extreme.baselines import run_baselines
+    from litaudit.analyses.extreme.printed import printed
     from litaudit.render.audits import emit
 
-    kw = dict(value=baseline, model=baseline_system, claim=claim_value)
+    kw = dict(value=baseline, model=baseline_system, claim=printed(claim_value, "--claim")[0])
     done = _run(ctx, no_save, run_baselines, collection, measure, **kw)
     emit(done, json_out)
 

@@ -132,10 +132,11 @@ def list_(
             desc=desc,
             limit=PAGE if page else limit,
         )
-    _print_listing(rows, total)
+    given = tuple(h for h, v in (("collection", collection), ("measure", measure)) if v)
+    _print_listing(rows, total, given)
 
 
-def _print_listing(rows: list[tuple], total: int) -> None:
+def _print_listing(rows: list[tuple], total: int, given: tuple[str, ...] = ()) -> None:
     """`results list`'s rows: a table that fits the terminal, or plain lines."""
     import sys
 
@@ -148,14 +149,20 @@ def _print_listing(rows: list[tuple], total: int) -> None:
         for i in range(0, len(lines), 4096):  # as --json: pieces, a closed pipe stops it
             sys.stdout.write("".join(line + "\n" for line in lines[i : i + 4096]))
         return
-    shown = [headers.index(h) for h in TERMINAL_COLUMNS]
-    title = f"{total} results" + (f", the first {len(rows)}" if len(rows) < total else "")
+    # the collection or measure asked for goes in the title (every row has it), so that
+    # 80 columns leave room for whole words
+    same = [h for h in given if rows and len({r[headers.index(h)] for r in rows}) == 1]
+    cols = [h for h in TERMINAL_COLUMNS if h not in same]
+    shown = [headers.index(h) for h in cols]
+    of = " ".join(str(rows[0][headers.index(h)]) for h in same)
+    title = f"{total} results" + (f" ({of})" if of else "")
+    title += f", the first {len(rows)}" if len(rows) < total else ""
     out.print(
         table(
             title,
-            TERMINAL_COLUMNS,
+            cols,
             [[r[i] for i in shown] for r in rows],
-            keep=("id", "measure", "year", "status"),
+            keep=tuple(h for h in ("id", "measure", "year", "status") if h in cols),
         )
     )
     if len(rows) < total:

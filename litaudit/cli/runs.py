@@ -52,6 +52,10 @@ def import_(
             lenient=lenient,
             progress=lambda n, lines: bar.advance(n, lines=lines),
         )
+    from litaudit.render.console import err
+
+    for w in rep.warnings:  # on stderr, with --json too
+        err.print(f"warning: {w}", markup=False)
     if json_out:
         print_json(rep)
         return

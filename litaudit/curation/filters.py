@@ -123,9 +123,14 @@ class Filters:
         )
 
     def resolved(self, con, collection: str | None, measure: str | None) -> Filters:
-        """The same filters with a collection and a measure resolved by any name."""
+        """The same filters with a collection and a measure resolved by any name; a paper
+        that is not stored is an error with the nearest bibkey (never an empty list)."""
         from litaudit.store.refdata import resolve_collection, resolve_measure
 
+        if self.paper:
+            from litaudit.store.papers import get
+
+            get(con, self.paper)
         return dataclasses.replace(
             self,
             collection_id=resolve_collection(con, collection).id if collection else None,

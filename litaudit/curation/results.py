@@ -35,7 +35,7 @@ def query_results(
 ) -> list[ResultRecord]:
     """Results passing ``f`` (a collection and a measure given by any name are resolved
     first), ordered by collection, measure, year, id."""
-    if collection or measure:
+    if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
     cond, args = where(f)
     return R.query(con, cond, args, limit=limit)
@@ -53,7 +53,7 @@ def list_table(
 ) -> tuple[list[tuple], int]:
     """The rows of ``results list`` (:data:`LIST_COLUMNS`, sorted by ``sort``: a key of
     :data:`SORT_KEYS`, default collection; ties by id) and how many pass ``f`` in all."""
-    if collection or measure:
+    if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
     cond, args = where(f)
     return R.list_table(con, cond, args, sort=sort, desc=desc, limit=limit)
@@ -73,7 +73,7 @@ def list_json(
     """``results list --json`` in pieces to write one after the other: the rows of
     :func:`query_results` (every field, keys sorted) as a JSON array, one object a line,
     each object written by DuckDB (31k rows: a third of the time of Python's json)."""
-    if collection or measure:
+    if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
     cond, args = where(f)
     return R.list_json(con, cond, args, sort=sort, desc=desc, limit=limit, chunk=chunk)

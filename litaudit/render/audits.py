@@ -213,6 +213,8 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
     ref, th, iv, mx = s.reference, s.thresholds, s.interval, s.mxvd
     line(_head(rep, "Best-result audit", audit_id) + f"  method: {_method(s)}")
     line(population_sentence(rep.population))
+    if rep.coverage:
+        line(f"What the record covers: {rep.coverage}.")
     wide(
         table(
             "Table 2: the published population",
@@ -293,6 +295,11 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     """`audit claim`: the answers first, then the population and the tables (a)-(c)."""
     method = _method(rep.stats)
     line(_head(rep, "Claim audit", audit_id) + ("" if method == "exact" else f"  method: {method}"))
+    if rep.verdict:  # the verdict first, one line per question (issue 32)
+        line("Verdict:")
+        for v in rep.verdict:
+            line(f"- {v.line()}")
+        line("")
     for sentence in rep.answers:  # the answers first (issue 20), then what they rest on
         line(sentence)
     if rep.resolution is not None:

@@ -150,6 +150,16 @@ def _fitted_widths(columns, rows, keep, digits) -> dict[str, int]:
     room = out.width - (3 * len(columns) + 1) - sum(natural[c] for c in keep)
     # a short cell (a value such as 0.12345) is not folded when there is room
     got = {c: natural[c] if c in keep else max(len(c), min(natural[c], 7)) for c in columns}
+    # then, where the room allows, no word is cut ('best (proposed)' wraps at its space):
+    # each column widened to its longest word (up to 16 characters), shortest need first
+    longest = {
+        c: min(16, max([len(w) for r in rows for w in fmt(r[i], digits).split()] + [0]))
+        for i, c in enumerate(columns)
+    }
+    for c in sorted(free, key=lambda c: (longest[c] - got[c], c)):
+        need = longest[c] - got[c]
+        if 0 < need <= room - sum(got[x] for x in free):
+            got[c] += need
     spare = room - sum(got[c] for c in free)
     want = {c: natural[c] - got[c] for c in free}
     total = sum(want.values())

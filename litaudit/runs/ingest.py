@@ -71,6 +71,9 @@ class ImportReport:
     unchanged: tuple[str, ...]  # run files already stored (same sha256)
     lines: int  # ranking lines written
     skipped: int  # bad lines skipped (--lenient)
+    qrels_topics: int = 0  # topics the stored qrels judge
+    collection_topics: int | None = None  # the collection's default topic set
+    warnings: tuple[str, ...] = ()  # said, not refused (issue 32: qrels of another set)
 
 
 def import_archive(
@@ -186,7 +189,36 @@ def _import_once(attempt: _Attempt, paths: list[Path], qrels_path) -> ImportRepo
     finally:
         if memory is not None:
             con.execute(f"SET memory_limit = {_lit(memory)}")
-    return _import_report(collection_id, qrels_state, n_judg, tally)
+    rep = _import_report(collection_id, qrels_state, n_judg, tally)
+    return qrels_coverage(con, rep)
+
+
+# the share of a collection's default topics below which its qrels are said to be of
+# another topic set (a qrels file of a sibling collection: issue 32)
+QRELS_COVERAGE_WARN = 0.9
+
+
+def qrels_coverage(con, rep: ImportReport) -> ImportReport:
+    """``rep`` with the topics the stored qrels judge against the collection's default
+    topic set, and a warning when they cover less than ``QRELS_COVERAGE_WARN`` of it
+    (``runs import -c robust04 --qrels qrels.robust03.txt``: 100 of 249 topics)."""
+    import dataclasses
+
+    row = con.execute(
+        "SELECT n_topics FROM run_qrels_files WHERE collection_id = ?", [rep.collection_id]
+    ).fetchone()
+    from litaudit.store.refdata import resolve_collection
+
+    n_q = int(row[0]) if row else 0
+    n_c = resolve_collection(con, rep.collection_id).default_topics
+    warnings: tuple[str, ...] = ()
+    if n_q and n_c and n_q < QRELS_COVERAGE_WARN * n_c:
+        warnings = (
+            f"the qrels judge {n_q} topics, {n_q / n_c:.0%} of the {n_c} of "
+            f"{rep.collection_id}'s topic set: are they the qrels of this collection? "
+            "Evaluations and claims on it are over these topics only",
+        )
+    return dataclasses.replace(rep, qrels_topics=n_q, collection_topics=n_c, warnings=warnings)
 
 
 def _import_report(collection_id: str, qrels_state: str, n_judg, tally: Tally) -> ImportReport:

@@ -51,6 +51,7 @@ class CollectionNames:
         """The id ``name`` names, or None; an ambiguous prefix raises NotFound."""
         key = name.strip().lower()
         if key in self.aliases:
+            self._refuse_family(name, key, self.aliases[key])
             return self.aliases[key]
         if not key:
             return None
@@ -61,6 +62,28 @@ class CollectionNames:
                 f"{', '.join(hits[:8])}{' ...' if len(hits) > 8 else ''}"
             )
         return hits[0] if hits else None
+
+    def averages(self, key: str) -> list[str]:
+        """Collections whose short names are ``key`` and an average's name (``beir-mean``,
+        ``beir-18``, ``beir-14``, ``beir-13``): the averages of one benchmark."""
+        pat = re.compile(re.escape(key) + r"-(\d+|mean|average)")
+        return sorted(
+            (c for c, n in self.short.items() if pat.fullmatch(n.lower())),
+            key=lambda c: (not self.short[c].lower().endswith(("mean", "average")), c),
+        )
+
+    def _refuse_family(self, name: str, key: str, cid: str) -> None:
+        """An alias that is no collection's own name but the benchmark's (``beir``) names
+        one of several averages: refused, naming each (issue 32: papers average BEIR over
+        13, 14, 15 or 18 datasets)."""
+        if key in (cid.lower(), self.short.get(cid, "").lower()):
+            return
+        family = self.averages(key)
+        if len(family) > 1 and cid in family:
+            listed = "; ".join(f"{self.short[c]} ({self.titles[c]})" for c in family)
+            raise NotFound(
+                f"collection {name!r} could mean {len(family)} averages: {listed}; name one"
+            )
 
     def resolve(self, name: str) -> str:
         """The id ``name`` names; else NotFound naming the collections it could mean."""
@@ -97,7 +120,10 @@ class CollectionNames:
             return []
         order = lambda c: (self.short[c].lower(), c)  # noqa: E731
         runs = {
-            cid for alias, cid in self.aliases.items() if _has_run(_TOKEN.findall(alias), words)
+            cid
+            for alias, cid in self.aliases.items()
+            for w in _spellings(words)
+            if _has_run(_TOKEN.findall(alias), w)
         }
         if runs:
             return sorted(runs, key=order)
@@ -108,6 +134,24 @@ class CollectionNames:
             (c for c, t in self.titles.items() if set(words) <= set(_TOKEN.findall(t.lower()))),
             key=order,
         )
+
+
+def _spellings(words: list[str]) -> list[list[str]]:
+    """The words, and the same with a word and the number after it joined (``dl-19`` ->
+    ``dl19``) or a two-digit year after a word written out (``dl 19`` -> ``dl 2019``)."""
+    out = [words]
+    joined: list[str] = []
+    for w in words:
+        if joined and w.isdigit() and joined[-1].isalpha():
+            joined[-1] += w
+        else:
+            joined.append(w)
+    if joined != words:
+        out.append(joined)
+    years = [f"20{w}" if w.isdigit() and len(w) == 2 and i else w for i, w in enumerate(words)]
+    if years != words:
+        out.append(years)
+    return out
 
 
 def _has_run(tokens: list[str], words: list[str]) -> bool:

@@ -322,6 +322,16 @@ def measures_with(con, collection_id: str, at_least: int) -> tuple[str, ...]:
     return tuple(r[0] for r in rows)
 
 
+def has_role(con, collection_id: str, role: str) -> bool:
+    """Does the collection hold a result of ``role`` (retracted ones counted)?"""
+    return bool(
+        con.execute(
+            "SELECT 1 FROM results WHERE collection_id = ? AND role = ? LIMIT 1",
+            [collection_id, role],
+        ).fetchall()
+    )
+
+
 def official_runs(con, collection_id: str) -> list[tuple[str, str | None, str | None]]:
     """(system, participant, run type) of a collection's official results, one a system."""
     return con.execute(

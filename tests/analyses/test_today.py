@@ -449,7 +449,15 @@ def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_fi
     assert top["provenance"].startswith("mteb/retrieval/derived, mteb_beir_retrieval.csv: lines ")
     mean = _audit(
         cli(
-            "audit", "best", "-c", "beir", "-m", "nDCG@10", "--no-save", "--json", db=seeded_db_file
+            "audit",
+            "best",
+            "-c",
+            "beir-mean",
+            "-m",
+            "nDCG@10",
+            "--no-save",
+            "--json",
+            db=seeded_db_file,
         )
     )
     assert mean["collection_id"] == "beir/mean" and mean["n_topics"] == 53359

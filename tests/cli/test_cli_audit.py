@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tests.typed import some
+from tests.typed import some, without_verdict
 
 
 @pytest.fixture
@@ -99,7 +99,7 @@ def test_claim_ok7ax(cli, db):
         "audit", "claim", "-c", "trec7", "-m", "AP", "--system", "ok7ax", "--se", "model", db=db
     )
     assert r.exit_code == 0, r.output
-    lines = r.output.splitlines()
+    lines = without_verdict(r.output)
     assert lines[1] == (
         "Against the record: 0.3033 (ok7ax, TREC trec7/adhoc) is below the record, 0.3702 "
         "(CLARIT98COMB, TREC trec7/adhoc), and below the record's 60% band [0.3052, 0.3702] "
@@ -197,7 +197,7 @@ def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
     # Cormack et al., SIGIR 2009) lies in the claim's own 60% interval
     r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.3720", db=db)
     assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[:8] == ROBUST_0372
+    assert without_verdict(r.output)[:8] == ROBUST_0372
     low = r.output.lower()
     for word in ("beyond chance", "state of the art", "beats", "better than", "significant"):
         assert word not in low
@@ -235,13 +235,13 @@ def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
     assert d["noise"]["kind"] == "measured" and "robust2004_ap.csv" in d["noise"]["origin"]
     # audit show prints the stored audit as the command did
     shown = cli("audit", "show", "1", db=db)
-    assert shown.output.splitlines()[1:9] == ROBUST_0372
+    assert without_verdict(shown.output)[1:9] == ROBUST_0372
 
 
 def test_a_claim_below_the_record_is_not_above_it(cli, db):
     r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.36", "--no-save", db=db)
     assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[1] == (
+    assert without_verdict(r.output)[1] == (
         "Against the record: 0.3600 is below the record, 0.3686 (best (proposed), Cormack et "
         "al. (SIGIR 2009)), within the record's 60% band [0.3220, 0.3686] under the reference "
         "model: a gap of 0.0086 is within what picking the best of 328 equally good systems "
@@ -297,7 +297,7 @@ def test_history(cli, db):
     assert r.exit_code == 0, r.output
     assert "Sequential-testing history: robust04 AP (papers), 249 topics" in r.output
     assert "│ 2005 │" in r.output and "3 records over 15 years" in r.output
-    assert r.output.splitlines()[1].startswith(
+    assert without_verdict(r.output)[1].startswith(
         "Population: N = 218 results on 249 topics; sources: papers 218 (from 109 papers)"
     )
     # p-values 30+ standard errors out print as the floor, next to the reference model

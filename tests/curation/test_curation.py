@@ -157,7 +157,7 @@ def test_import_keeps_values_as_printed_and_resolves_names(mem_store, tmp_path):
                 "a",
                 "2026-11-20",
             ],
-            "measure: unknown measure 'MAPP'; did you mean 'map'?",
+            "measure: unknown measure 'MAPP'; did you mean 'AP'?",
         ),
         (
             [

@@ -29,7 +29,7 @@ RENDER_MAY_READ = {
         "result_type",
         "fingerprint",
     },
-    "litaudit.analyses.wording": {"p_text", "fmt_p", "sci"},
+    "litaudit.analyses.wording": {"p_text", "fmt_p", "sci", "printed_number"},
     "litaudit.analyses.extreme.wording": {
         "fmt_n_star",
         "who",

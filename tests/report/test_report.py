@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.typed import some
+from tests.typed import some, without_verdict
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 COLLECTION = "trec7"
@@ -357,7 +357,7 @@ def test_claim_section_says_what_the_terminal_says(cli, fixture_db):
         "--no-save",
         db=fixture_db,
     )
-    answers = term.output.splitlines()[1:7]
+    answers = without_verdict(term.output)[1:7]
     md = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", db=fixture_db).stdout
     start = md.index("## Claim audit: AP = 0.36")
     section = md[start : md.index("\n## ", start)]

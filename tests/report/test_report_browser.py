@@ -217,6 +217,8 @@ _BOXES = """<script>window.addEventListener('load', () => {
     return [r.top + scrollY, r.bottom + scrollY, r.left, r.right]; };
   const out = {heading: box(document.getElementById('conclusions')),
     list: box(document.querySelector('ul.conclusions')),
+    verdict: box(document.getElementById('verdict-ap')),
+    verdict_list: box(document.querySelector('ul.verdict')),
     first_figure: box(document.querySelector('figure')),
     viewport: [innerWidth, innerHeight]};
   const pre = document.createElement('pre'); pre.id = 'BOXES';
@@ -243,8 +245,8 @@ def layout_boxes(report: Path, folder: Path, width: int, height: int) -> tuple[d
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
 def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
     """A reviewer opening the report sees its answers without scrolling: at 1280x800 the
-    Conclusions (heading and every sentence) end above 800 px, before any plot; the
-    screenshot of that first screen is taken too."""
+    verdict (heading and every line) ends above 800 px, the Conclusions follow it, all
+    before any plot; the screenshot of that first screen is taken too."""
     shot = tmp_path / "first-screen.png"
     res = _run(
         f"--screenshot={shot}", "--window-size=1280,800", "--hide-scrollbars", html_report.as_uri()
@@ -259,11 +261,13 @@ def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
     # 800 px window, the window's own bars taken off) is stricter than the screenshot's
     width, inner = boxes["viewport"]
     assert width == 1280 and inner <= 800
-    top, bottom = boxes["heading"][0], boxes["list"][1]
+    top, bottom = boxes["verdict"][0], boxes["verdict_list"][1]
     assert 0 < top < bottom <= inner, boxes
-    assert bottom < boxes["first_figure"][0]
+    assert bottom < boxes["heading"][0] < boxes["list"][1] < boxes["first_figure"][0]
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
     for words in (
+        "Verdict: AP = 0.36 on trec7",
+        "Above the record? Yes: 0.36 is 0.0590 above the record 0.3010",
         "Conclusions",
         "The claim AP = 0.36 on TREC-7 ad hoc",
         "Against the record: 0.3600 is above the record, 0.3010",
@@ -271,3 +275,35 @@ def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
         "Reusability:",
     ):
         assert words in text, words
+
+
+_WIDTHS = """<script>window.addEventListener('load', () => {
+  const body = document.body.getBoundingClientRect();
+  const tables = [...document.querySelectorAll('table')].map((t) => {
+    const r = t.getBoundingClientRect(); return [r.left, r.right]; });
+  const pre = document.createElement('pre'); pre.id = 'WIDTHS';
+  pre.textContent = JSON.stringify({body: [body.left, body.right], tables});
+  document.body.appendChild(pre); });</script>"""
+
+
+@pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
+def test_tables_fit_the_page_and_carry_result_ids(scifact_report, tmp_path):
+    """Issue 32: the candidate table ran off the page (raw URLs as link text); at
+    1280 px every table now lies within the page's body, its links short, and the cited
+    results carry their ids."""
+    import html as _html
+
+    page = scifact_report.read_text(encoding="utf-8")
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+    probe = tmp_path / "probe.html"
+    probe.write_text(page.replace("</body>", _WIDTHS + "</body>"), encoding="utf-8")
+    res = _run("--window-size=1280,1000", "--hide-scrollbars", "--dump-dom", probe.as_uri())
+    assert res.returncode == 0, res.stderr[-2000:]
+    m = re.search(r'<pre id="WIDTHS">(.*?)</pre>', res.stdout, flags=re.S)
+    assert m, res.stdout[-2000:]
+    got = json.loads(_html.unescape(m.group(1)))
+    left, right = got["body"]
+    assert got["tables"] and all(a >= left - 1 and b <= right + 1 for a, b in got["tables"]), got
+    links = re.findall(r'<a href="https?://[^"]+" rel="noreferrer">([^<]+)</a>', page)
+    assert links and all(len(t) <= 40 and "://" not in t for t in links), links[:5]
+    assert "<th>result</th>" in page

@@ -15,11 +15,16 @@ Examining the Neural Hype", SIGIR 2019). The references read from the store:
   "BM25+RM3" is another);
 * the best official run (role ``official``).
 
-A baseline is weak when it lies below the median published baseline, or below the
-strongest reproduction of the same model by more than rounding (half a unit in the last
-digit of each value as printed). The claim's gain is given over its own baseline and
-over the strongest baseline of the same kind (the same model's reproductions and
-published baselines; every published baseline when no model is named).
+A baseline is judged against its own model first (issue 32, item 6): weak when it lies
+below every reproduction of the same model (tuned and default) by more than rounding
+(half a unit in the last digit of each value as printed); within rounding of one of them,
+or above the strongest, it is never weak. Without a reproduction, against the published
+baselines of the same model (weak below their median). The median of all published
+baselines, of any model, is context only, named as such: half of them lie below it by
+construction. Without a model named there is nothing to judge against. The claim's gain
+is given over its own baseline and over the strongest baseline of the same kind (the same
+model's reproductions and published baselines; every published baseline when no model
+is named).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from decimal import Decimal
 
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.extreme.population import ResultRow, load_results, results_fingerprint
+from litaudit.analyses.extreme.printed import check_range, printed
 from litaudit.curation.filters import Filters
 from litaudit.errors import ParameterError
 
@@ -89,14 +95,18 @@ class BaselineStanding:
 
     ``value``/``value_text``: the paper's baseline (None for the view alone), ``model``
     its model's name as given (``model_key`` the name matched). ``published``: the
-    published baselines, best first; ``rank`` of the baseline among them and itself (1 =
-    best; ``n_published`` + 1 in all), ``median`` of the published ones, ``below_median``.
+    published baselines of any model, best first; ``rank`` of the baseline among them and
+    itself (1 = best; ``n_published`` + 1 in all), ``median`` of them and ``below_median``
+    (context only, never the judgement). ``same_model_published`` and
+    ``same_model_median``: the published baselines of the same model. ``matches``: the
+    reproduction of the same model the baseline is within rounding of.
     ``reproductions``: the reproductions of the same model (every reproduction of the
     collection and measure when no model is named), best first; ``reproducible``: the
     strongest of the same model, ``reproducible_gap`` = value - it, ``rounding`` the gap
     that rounding explains, ``below_reproducible``. ``best_official`` and
-    ``official_gap`` = value - it. ``weak``: below the median or below the reproducible
-    value by more than rounding (None when there is neither to judge against);
+    ``official_gap`` = value - it. ``weak``: below every reproduction of its model (tuned
+    and default) by more than rounding, else (no reproduction) below the median of its
+    model's published baselines (None when there is neither to judge against);
     ``weak_because`` says which. ``claim``: the claimed value when given;
     ``gain_over_own`` = claim - value; ``strongest``: the strongest baseline of the same
     kind, ``gain_over_strongest`` = claim - it. ``sentences``: the judgement in words.
@@ -128,6 +138,9 @@ class BaselineStanding:
     gain_over_strongest: float | None
     sentences: tuple[str, ...]
     fingerprint: str
+    same_model_published: tuple[BaselineRef, ...] = ()  # (issue 32: its own model first)
+    same_model_median: float | None = None
+    matches: BaselineRef | None = None  # a reproduction of the model within rounding
 
 
 def _rows(con, cid: str, measure: str, role: str) -> list[ResultRow]:
@@ -138,17 +151,6 @@ def _f(x: float) -> str:
     return f"{x:.4f}"
 
 
-def _printed(value) -> tuple[float | None, str | None]:
-    """A value and its text as printed (a float's shortest repr)."""
-    if value is None:
-        return None, None
-    text = value.strip() if isinstance(value, str) else repr(float(value))
-    try:
-        return float(text), text
-    except ValueError:
-        raise ParameterError(f"--baseline: {value!r} is not a number") from None
-
-
 def _against_reproducible(v, text, ref: BaselineRef | None):
     """(gap, rounding, below by more than rounding) of the baseline against ``ref``:
     rounding is half a unit in the last printed digit of each value."""
@@ -157,6 +159,35 @@ def _against_reproducible(v, text, ref: BaselineRef | None):
     gap = v - ref.value
     rounding = 0.5 * 10.0 ** -_digits(text) + 0.5 * 10.0 ** -_digits(ref.value_text)
     return gap, rounding, gap < -rounding - 1e-12
+
+
+def _within_rounding(v, text, refs: list[BaselineRef]) -> BaselineRef | None:
+    """The strongest of ``refs`` the baseline ``v`` (printed ``text``) is within rounding
+    of (half a unit in the last printed digit of each), or None."""
+    if v is None or text is None:
+        return None
+    for r in sorted(refs, key=lambda r: -r.value):
+        rounding = 0.5 * 10.0 ** -_digits(text) + 0.5 * 10.0 ** -_digits(r.value_text)
+        if abs(v - r.value) <= rounding + 1e-12:
+            return r
+    return None
+
+
+def _judge(v, below_all, matches, own_median) -> tuple[bool | None, tuple[str, ...]]:
+    """(weak, why): against the model's reproductions first (below every one of them by
+    more than rounding; within rounding of one, or between them, is never weak: monotone
+    in the value), else against the median of its own published baselines."""
+    if v is None:
+        return None, ()
+    if below_all is not None:
+        weak = below_all and matches is None
+        return weak, (
+            "below every reproduction of its model by more than rounding",
+        ) if weak else ()
+    if own_median is not None:
+        weak = v < own_median
+        return weak, ("below the median of its model's published baselines",) if weak else ()
+    return None, ()
 
 
 def baseline_standing(
@@ -177,7 +208,11 @@ def baseline_standing(
     if model is not None and not key:
         raise ParameterError(f"--baseline-system {model!r} names no model")
     repro = [r for r in repro_all if key is None or model_key(r.system) == key]
-    v, text = _printed(value)
+    v, text = printed(value, "--baseline")
+    if v is not None:
+        check_range(con, measure, v, f"baseline {measure}")
+    if claim is not None:
+        check_range(con, measure, claim, f"claimed {measure}")
     pub_vals = [r.value for r in published]
     median = statistics.median(pub_vals) if pub_vals else None
     rank = below_median = None
@@ -188,13 +223,17 @@ def baseline_standing(
     gap, rounding, below_rep = _against_reproducible(v, text, reproducible)
     best_off = _ref("official", official[0]) if official else None
     off_gap = None if (v is None or best_off is None) else v - best_off.value
-    judged = [x for x in (below_median, below_rep) if x is not None]
-    weak = any(judged) if judged else None
-    because = tuple(
-        w
-        for w, x in (("below the median", below_median), ("below the reproducible", below_rep))
-        if x
-    )
+    own_pub = [
+        _ref("published baseline", r) for r in published if key and model_key(r.system) == key
+    ]
+    own_median = statistics.median([r.value for r in own_pub]) if own_pub else None
+    refs = [_ref("reproduction", r) for r in repro] if key else []
+    matches = _within_rounding(v, text, refs)
+    below_all = None
+    if refs and v is not None and text is not None:
+        weakest = min(refs, key=lambda r: r.value)
+        below_all = _against_reproducible(v, text, weakest)[2]
+    weak, because = _judge(v, below_all, matches, own_median)
     same = [_ref("reproduction", r) for r in repro] if key else []
     same += [
         _ref("published baseline", r)
@@ -231,16 +270,80 @@ def baseline_standing(
         gain_over_strongest=gain_strong,
         sentences=(),
         fingerprint=results_fingerprint(published + repro_all + official),
+        same_model_published=tuple(own_pub),
+        same_model_median=own_median,
+        matches=matches,
     )
     import dataclasses
 
     return dataclasses.replace(rep, sentences=baseline_sentences(rep))
 
 
+def _gap(x: float) -> str:
+    return f"{_f(abs(x))} {'below' if x < 0 else 'above' if x > 0 else 'from'}"
+
+
+def _origin(r: BaselineRef) -> str:
+    """Where a reference comes from, short: its source without the file and line."""
+    return r.source.split(", ", 1)[0]
+
+
+def verdict_text(b: BaselineStanding) -> tuple[str, str]:
+    """(answer, figure) of "Is the baseline weak?": against its own model first; the
+    median of all published baselines only as context, named so."""
+    own = f"{b.value_text}" + (f" ({b.model})" if b.model else "")
+    context = (
+        f"; as context only, the median of all {b.n_published} published baselines of any "
+        f"model is {_f(b.median)}"
+        if b.median is not None
+        else ""
+    )
+    if b.reproducible is not None and b.reproducible_gap is not None:
+        r = b.reproducible
+        if b.matches is not None:
+            m = b.matches
+            text = f"{own} is within rounding of {m.system}, {m.value_text} ({_origin(m)})"
+            if m.result_id != r.result_id:
+                text += f"; the strongest reproduction of the model is {r.value_text} ({r.system})"
+            return "no", text + context
+        weakest = min(b.reproductions, key=lambda x: x.value)
+        if b.weak:
+            text = (
+                f"{own} is {_f(weakest.value - (b.value or 0.0))} below every reproduction of "
+                f"the model (the closest: {weakest.value_text}, {weakest.system}, "
+                f"{_origin(weakest)}), more than rounding"
+            )
+            return "yes", text + context
+        if b.reproducible_gap >= 0:
+            text = (
+                f"{own} is {_gap(b.reproducible_gap)} the strongest reproduction of the model, "
+                f"{r.value_text} ({r.system}, {_origin(r)})"
+            )
+        else:
+            text = (
+                f"{own} lies between the model's reproductions, {weakest.value_text} "
+                f"({weakest.system}) and {r.value_text} ({r.system}, {_origin(r)})"
+            )
+        return "no", text + context
+    if b.same_model_median is not None:
+        n = len(b.same_model_published)
+        where = "below" if b.weak else "not below"
+        text = (
+            f"{own} is {where} the median {_f(b.same_model_median)} of the {n} published "
+            f"baseline{'s' if n != 1 else ''} of the same model (no reproduction of it stored)"
+        )
+        return ("yes" if b.weak else "no"), text + context
+    why = (
+        f"no reproduction or published baseline of {b.model} is stored"
+        if b.model
+        else "no model named (--baseline-system), so no reproduction to judge it against"
+    )
+    return "not judged", f"{own}: {why}" + context
+
+
 def baseline_sentences(b: BaselineStanding) -> tuple[str, ...]:
-    """The standing in words: what was compared, and nothing more."""
+    """The standing in words, its own model first: what was compared, and nothing more."""
     out: list[str] = []
-    name = f"{b.model} " if b.model else ""
     if b.value is None:
         out.append(
             f"{b.n_published} published baselines, {len(b.reproductions)} reproductions"
@@ -249,46 +352,41 @@ def baseline_sentences(b: BaselineStanding) -> tuple[str, ...]:
             f"{b.collection_id} {b.measure}."
         )
         return tuple(out)
+    name = f"{b.model} " if b.model else ""
     own = f"The baseline ({name}{b.value_text})"
-    if b.median is not None:
-        out.append(
-            f"{own} ranks {b.rank} of {b.n_published + 1} among the {b.n_published} published "
-            f"baselines and itself; their median is {_f(b.median)}"
-            + (", and it lies below it." if b.below_median else ", and it is not below it.")
-        )
-    else:
-        out.append(f"No published baseline of {b.collection_id} {b.measure} is stored.")
+    answer, text = verdict_text(b)
+    head = {
+        "yes": "Weak baseline",
+        "no": "The baseline is not weak",
+        "not judged": "The baseline is not judged",
+    }[answer]
+    out.append(f"{head}: {text}.")
     if b.reproducible is not None and b.reproducible_gap is not None:
         r = b.reproducible
         out.append(
-            f"The strongest reproduction of the same model is {r.value_text} ({r.system}, "
-            f"{r.source}): the baseline is {_f(abs(b.reproducible_gap))} "
-            f"{'below' if b.reproducible_gap < 0 else 'above' if b.reproducible_gap > 0 else 'from'}"
-            f" it, "
-            + (
-                f"more than rounding ({_f(b.rounding or 0.0)})."
-                if b.below_reproducible
-                else f"within rounding ({_f(b.rounding or 0.0)}) or above."
-            )
+            f"Against its own model: the strongest reproduction is {r.value_text} ({r.system}, "
+            f"{r.source}); the baseline is {_gap(b.reproducible_gap)} it (rounding "
+            f"{_f(b.rounding or 0.0)}); {len(b.reproductions)} reproduction"
+            f"{'s' if len(b.reproductions) != 1 else ''} of the model "
+            f"{'are' if len(b.reproductions) != 1 else 'is'} stored."
         )
-    elif b.model:
-        out.append(f"No reproduction of {b.model} on {b.collection_id} {b.measure} is stored.")
+    if b.same_model_median is not None:
+        n = len(b.same_model_published)
+        out.append(f"Published baselines of the same model: {n}, median {_f(b.same_model_median)}.")
+    if b.median is not None:
+        out.append(
+            f"Context, not a judgement: {own[0].lower()}{own[1:]} ranks {b.rank} of {b.n_published + 1} among "
+            f"the {b.n_published} published baselines of any model and itself; their median "
+            f"is {_f(b.median)} (half of them lie below it by construction)."
+        )
     else:
-        out.append("No model named (--baseline-system): no reproduction to compare with.")
+        out.append(f"No published baseline of {b.collection_id} {b.measure} is stored.")
     if b.best_official is not None and b.official_gap is not None:
         o = b.best_official
         out.append(
             f"The best official run is {o.value_text} ({o.system}, {o.source}); the baseline "
-            f"is {_f(abs(b.official_gap))} {'below' if b.official_gap < 0 else 'above'} it."
+            f"is {_gap(b.official_gap)} it."
         )
-    if b.weak is None:
-        out.append(
-            "Nothing to judge the baseline against: neither published baselines nor a reproduction."
-        )
-    elif b.weak:
-        out.append(f"Weak baseline: {' and '.join(b.weak_because)} value.")
-    else:
-        out.append("The baseline is not weak by these references.")
     if b.gain_over_own is not None:
         s = f"The claim's gain over its own baseline is {b.gain_over_own:+.4f}"
         if b.strongest is not None and b.gain_over_strongest is not None:

@@ -35,6 +35,7 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
 from litaudit.analyses.extreme import claim_evidence, wording
 from litaudit.analyses.extreme.claim_evidence import Asked, ClaimEvidence
+from litaudit.analyses.extreme.coverage import record_coverage
 from litaudit.analyses.extreme.noise import (
     NoiseChoice,
     NoiseLookups,
@@ -55,6 +56,7 @@ from litaudit.analyses.extreme.population import (
 )
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
 from litaudit.analyses.extreme.resolution import ClaimResolution, claim_resolution
+from litaudit.analyses.extreme.verdict import VerdictLine, claim_verdict
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
@@ -204,6 +206,7 @@ class BestReport:
     winners_bias: WinnersBias | None = None
     ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
     winner: WinnerCorrection | None = None  # issue 34 (None under the model's se)
+    coverage: str | None = None  # what the record covers (issue 32)
 
 
 def run_best(
@@ -323,6 +326,7 @@ def compute_best(
         spread=spread_of(noise, values),
         winners_bias=_winners_bias(noise, values, shrunk) if lookups is None else None,
         winner=_winner(noise, values, model) if lookups is None else None,
+        coverage=record_coverage(rows).sentence,
     )
 
 
@@ -402,33 +406,18 @@ class ClaimReport:
     per_dataset: PerDatasetComparison | None = None  # --per-dataset FILE (issue 30)
     ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
     resolution: ClaimResolution | None = None  # issue 34: None without per-topic scores
+    value_text: str | None = None  # the claim as printed (None: stored before issue 32)
+    coverage: str | None = None  # what the record covers (issue 32)
+    verdict: tuple[VerdictLine, ...] = ()  # one line per question (issue 32)
 
 
-def check_claimed_value(con, measure: str, value: float) -> float:
-    """A claimed value within the measure's range (a percentage gets a suggestion)."""
-    import math
+def check_claimed_value(con, measure: str, value: float | str) -> float:
+    """A claimed value within the measure's range (a percentage gets a suggestion); a
+    text is read as printed."""
+    from litaudit.analyses.extreme.printed import check_range, printed
 
-    value = float(value)
-    if not math.isfinite(value):
-        raise ParameterError(f"claimed {measure} must be a finite number, got {value!r}")
-    row = con.execute(
-        "SELECT min_value, max_value FROM measures WHERE name = ?", [measure]
-    ).fetchone()
-    lo, hi = (0.0, 1.0) if row is None else (float(row[0]), float(row[1]))
-    span = f"{measure} lies between {lo:g} and {hi:g}"
-    if value < lo:
-        raise ParameterError(
-            f"claimed {measure} {value:g} is "
-            f"{'negative' if value < 0 else 'below the range'}; {span}"
-        )
-    if value > hi:
-        if lo == 0.0 and hi == 1.0 and value <= 100:
-            raise ParameterError(
-                f"claimed {measure} {value:g} is not a fraction; did you "
-                f"mean {value / 100:g}? ({span})"
-            )
-        raise ParameterError(f"claimed {measure} {value:g} is above the range; {span}")
-    return value
+    v, _ = printed(value, f"claimed {measure}")
+    return check_range(con, measure, v if v is not None else float("nan"), f"claimed {measure}")
 
 
 def _subject_index(
@@ -485,17 +474,35 @@ def _check_one_subject(value, result_id, system) -> None:
         )
 
 
-def _claim_params(pop, filters, claim: Claim, value, subject, model: AuditModel) -> dict:
-    """The stored parameters of a claim audit."""
+def _claim_params(
+    pop, filters, claim: Claim, value, subject, model: AuditModel, value_text: str | None
+) -> dict:
+    """The stored parameters of a claim audit (the value as printed too, where its digits
+    are not the float's own: 0.3100 and 0.31 are two claims to a run that gives 0.3101)."""
+    printed = (
+        {}
+        if value_text is None or value is None or value_text == repr(value)
+        else {"value_text": value_text}
+    )
     return population_params(
         pop,
         filters,
         value=value,
+        **printed,
         result_id=None if subject is None else subject.id,
         n=claim.n,
         hidden_multiplier=claim.hidden_multiplier,
         **model.params(),
     )
+
+
+def _value_text(claimed: str | None, ev: ClaimEvidence | None) -> str | None:
+    """The claim as printed, or its run's value as trec_eval prints it."""
+    if claimed is not None:
+        return claimed
+    if ev is not None and ev.run is not None and ev.value_from_run:
+        return ev.run.compared_text
+    return None
 
 
 def run_claim(
@@ -591,10 +598,13 @@ def run_claim(
         ),
         resolution=claim_resolution(con, pop.collection_id, pop.measure, ca.value, holder.value),
         mixed=mixed,
+        value_text=_value_text(claimed, ev),
+        coverage=record_coverage(rows).sentence,
     )
+    rep = dataclasses.replace(rep, verdict=claim_verdict(rep))
     if not save:
         return Audited(rep, None)
-    params = _claim_params(pop, filters, claim, value, subject, model)
+    params = _claim_params(pop, filters, claim, value, subject, model, rep.value_text)
     if per is not None:
         params["per_dataset"] = Path(per.file).name
     params.update(claim_evidence.evidence_params(evidence, claim_run))

@@ -27,6 +27,7 @@ from litaudit.analyses.extreme.claim_run import (
     archive_tag,
     check_reproduction,
     evaluate_claim_run,
+    identical_runs,
     same_topic,
 )
 from litaudit.analyses.extreme.population import Population
@@ -64,20 +65,16 @@ def claim_value(
 ) -> tuple[ClaimRun | None, float | None, str | None]:
     """The claim's run (read and evaluated when given), the claim's value (the run's
     when nothing else names it; a printed value parsed) and the claim as printed (None
-    when it is the run's, or when there is no run to check it with)."""
-    claim_run = claimed = None
+    when it is the run's or when none is given)."""
+    from litaudit.analyses.extreme.printed import printed
+
+    claim_run = None
     if run is not None:
         ev, scores = evaluate_claim_run(con, collection_id, measure, run)
         claim_run = ClaimRun(ev, scores)
         if value is None and not named:
-            value = ev.value
-        elif value is not None:
-            claimed = value.strip() if isinstance(value, str) else repr(float(value))
-    if isinstance(value, str):
-        try:
-            value = float(value)
-        except ValueError:
-            raise ParameterError(f"--value: {value.strip()!r} is not a number") from None
+            return claim_run, ev.compared_value, None
+    value, claimed = printed(value, "--value")
     return claim_run, value, claimed
 
 
@@ -144,6 +141,9 @@ def gather(
         run = claim_run.evaluation
         if claimed is not None:
             run = check_reproduction(run, claimed)
+        same = identical_runs(con, collection_id, measure, claim_run.scores)
+        own = archive_tag(con, collection_id, subject_system)  # the result audited: its own
+        run = dataclasses.replace(run, identical=tuple(t for t in same if t != own))
     st, note = _same_topic(
         con, collection_id, measure, claim_run, subject_system, record_system, asked
     )
@@ -239,12 +239,39 @@ def _p(p: float | None) -> str:
     return "-" if p is None else fmt_p(p, p < defaults.P_FLOOR, defaults.P_FLOOR)
 
 
+def run_check_sentence(r: RunEvaluation) -> str | None:
+    """What is wrong with the claim's run before it is believed (None when nothing is):
+    judged topics it lacks, with both means and which one stands for it; archive runs it
+    is a copy of."""
+    parts = []
+    if r.n_missing and r.value_all is not None:
+        parts.append(
+            f"it lacks {r.n_missing} of the {r.n_qrels_topics} judged topics: {r.measure} "
+            f"{r.value_all:.4f} over all {r.n_qrels_topics} with those as 0 (trec_eval -c), "
+            f"the mean compared here, and {r.value:.4f} over its {r.n_topics} topics"
+        )
+    if r.identical:
+        names = ", ".join(r.identical)
+        on = f"on the {r.n_topics} topics it was evaluated on" if r.n_missing else "on every topic"
+        parts.append(
+            f"its per-topic {r.measure} equals archived run{'s' if len(r.identical) > 1 else ''}"
+            f" {names} {on}"
+        )
+    if not parts:
+        return None
+    return f"Run check ({r.file}): " + "; ".join(parts) + "."
+
+
 def run_sentence(r: RunEvaluation, value_from_run: bool) -> str:
     """The claim's run against the claimed value."""
-    head = (
-        f"{r.measure} {r.value_text} over {r.n_topics} of the {r.n_qrels_topics} judged "
-        f"topics (run {r.tag}, file {r.file}, evaluated as trec_eval does)"
+    shown = r.compared_text if r.n_missing else r.value_text
+    over = (
+        f"over all {r.n_qrels_topics} judged topics, the {r.n_missing} it lacks as 0 "
+        f"({r.value_text} over its {r.n_topics})"
+        if r.n_missing
+        else f"over {r.n_topics} of the {r.n_qrels_topics} judged topics"
     )
+    head = f"{r.measure} {shown} {over} (run {r.tag}, file {r.file}, evaluated as trec_eval does)"
     if value_from_run or r.reproduces is None:
         return f"The claim's value is its run's: {head}."
     if r.reproduces:
@@ -285,6 +312,9 @@ def comparison_sentence(c, st: SameTopic) -> str:
         if sig_r
         else "significant by neither test"
     )
+    # the direction, always (issue 32): a significant difference is never said without it
+    side = "higher" if pt.mean > 0 else "lower" if pt.mean < 0 else "equal"
+    verdict = f"the claim is {side}, {verdict}"
     s = (
         f"Against {_WHY[c.why]} {c.tag} on {pt.n} topics: the claim wins {pt.wins}, ties "
         f"{pt.ties}, loses {pt.losses}; mean difference {pt.mean:+.4f} ({lvl} CI "
@@ -305,6 +335,8 @@ def comparison_sentence(c, st: SameTopic) -> str:
 def evidence_sentences(ev: ClaimEvidence) -> tuple[str, ...]:
     out: list[str] = []
     if ev.run is not None:
+        check = run_check_sentence(ev.run)
+        out += [check] if check else []
         out.append(run_sentence(ev.run, ev.value_from_run))
     if ev.same_topic is not None:
         out.append(f"Same-topic comparison of the claim's scores ({ev.same_topic.claim_from}):")

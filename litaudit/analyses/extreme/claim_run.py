@@ -48,6 +48,13 @@ class RunEvaluation:
     the exact binary value); ``reproduces``: rounded == claimed; ``difference``: value -
     claimed, also in units of the claim's last digit (``difference_units``). All of these
     are None when the claim's value was taken from the run.
+
+    A run that lacks judged topics (issue 32, item 4): ``n_missing`` of the
+    ``n_qrels_topics`` judged topics have no ranking in it; ``value_all`` is its mean over
+    every judged topic, the missing ones as 0 (``trec_eval -c``), the mean the published
+    results of the collection are; ``compared`` says which mean stands for the run
+    ("all judged topics" when topics are missing, else "run's topics"). ``identical``:
+    archive runs whose per-topic scores equal the run's on every topic it was evaluated on.
     """
 
     file: str
@@ -66,6 +73,19 @@ class RunEvaluation:
     reproduces: bool | None = None
     difference: float | None = None
     difference_units: float | None = None
+    n_missing: int = 0
+    value_all: float | None = None
+    identical: tuple[str, ...] = ()
+
+    @property
+    def compared_value(self) -> float:
+        """The mean that stands for the run: over every judged topic (missing as 0) when
+        topics are missing, as the collection's published results are; else its mean."""
+        return self.value_all if self.n_missing and self.value_all is not None else self.value
+
+    @property
+    def compared_text(self) -> str:
+        return f"{self.compared_value:.4f}"
 
 
 def printed_digits(text: str) -> int:
@@ -86,9 +106,9 @@ def check_reproduction(ev: RunEvaluation, claimed: str) -> RunEvaluation:
 
     digits = printed_digits(claimed)
     quantum = Decimal(1).scaleb(-digits)
-    rounded = Decimal(ev.value).quantize(quantum, rounding=ROUND_HALF_EVEN)
+    rounded = Decimal(ev.compared_value).quantize(quantum, rounding=ROUND_HALF_EVEN)
     want = Decimal(claimed.strip()).quantize(quantum)
-    diff = ev.value - float(want)
+    diff = ev.compared_value - float(want)
     return dataclasses.replace(
         ev,
         claimed_text=claimed.strip(),
@@ -141,6 +161,7 @@ def evaluate_claim_run(con, collection_id: str, measure: str, path) -> tuple[Run
         )
     mean = float(row[ok].mean())
     n_q = len(set(qrels.topic.tolist()))
+    n_ok = int(ok.sum())
     out = RunEvaluation(
         file=p.name,
         sha256=_sha256(p),
@@ -149,9 +170,11 @@ def evaluate_claim_run(con, collection_id: str, measure: str, path) -> tuple[Run
         measure=measure,
         value=mean,
         value_text=f"{mean:.4f}",
-        n_topics=int(ok.sum()),
+        n_topics=n_ok,
         n_qrels_topics=n_q,
         n_lines=len(run),
+        n_missing=max(0, n_q - n_ok),
+        value_all=float(row[ok].sum()) / n_q if n_q else None,
     )
     scores = {t: float(v) for t, v in zip(ev.topics, row, strict=True) if not math.isnan(v)}
     return out, Scored(run.tag, scores)
@@ -330,7 +353,12 @@ def _targets(
         for t in against:
             tag = archive_tag(con, collection_id, t)
             if tag is None:
-                raise NotFound(f"--against: run {t!r} is not stored for {collection_id}")
+                from litaudit.measures import did_you_mean
+
+                hint = did_you_mean(t, list(by_tag)) or (
+                    f"; `litaudit runs list -c {collection_id}` lists the {len(by_tag)} stored"
+                )
+                raise NotFound(f"--against: run {t!r} is not stored for {collection_id}{hint}")
             todo.append((tag, "against"))
         return todo
     if record_tag is not None and record_tag != claim_tag:
@@ -378,6 +406,24 @@ def run_se(ev, measure: str, claim: Scored) -> TopicInteraction | None:
         return None
     x = np.vstack([m[np.ix_(keep, cols)], [[claim.scores[ev.topics[j]] for j in cols]]])
     return topic_interaction(x)
+
+
+def identical_runs(con, collection_id: str, measure: str, claim: Scored) -> tuple[str, ...]:
+    """The archive's runs (other than one of the claim's tag) whose per-topic scores equal
+    the claim's on every topic the claim was evaluated on: a copy of an archived run, or
+    one with topics renamed or dropped (issue 32, item 4)."""
+    if not con.execute(
+        "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
+    ).fetchall():
+        return ()
+    ev = _archive(con, collection_id, measure)
+    m = ev.matrix(measure)
+    cols = [j for j, t in enumerate(ev.topics) if t in claim.scores]
+    if len(cols) < 2:
+        return ()
+    mine = np.array([claim.scores[ev.topics[j]] for j in cols])
+    same = np.all(np.abs(m[:, cols] - mine) <= 1e-12, axis=1)
+    return tuple(sorted(t for t, hit in zip(ev.runs, same, strict=True) if hit))
 
 
 def archive_scores(con, collection_id: str, measure: str, tag: str) -> Scored:

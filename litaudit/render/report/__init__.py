@@ -12,6 +12,7 @@ from litaudit.render.report.build import build_report
 from litaudit.render.report.html import render_html
 from litaudit.render.report.markdown import render_markdown
 from litaudit.render.report.model import Report
+from litaudit.render.report.text import render_text
 
 
 def render_json(rep: Report) -> str:
@@ -21,4 +22,4 @@ def render_json(rep: Report) -> str:
     return dumps(rep) + "\n"
 
 
-__all__ = ["Report", "build_report", "render_html", "render_json", "render_markdown"]
+__all__ = ["Report", "build_report", "render_html", "render_json", "render_markdown", "render_text"]

@@ -21,6 +21,7 @@ class Bullets:
     """A list; each item a text and the links after it, (label, '#anchor' or URL)."""
 
     items: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+    kind: str = "conclusions"  # the list's class in HTML: conclusions | verdict
 
 
 @dataclass(frozen=True)

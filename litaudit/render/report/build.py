@@ -158,7 +158,7 @@ def _conclusions(
         # the record sentence, with its sensitivity line when the robust spread changes it
         record = " ".join(
             a for a in c.answers if a.startswith(("Against the record", "Sensitivity"))
-        )
+        ) + (f" What the record covers: {c.record_covers}." if c.record_covers else "")
         out.append(Conclusion("record", record, f"claim audit #{c.audit}, {n}", where))
         # the audit's own sentence (analyses.extreme.wording): it says "uninformative" itself
         # where the comparison with chance tells nothing
@@ -183,7 +183,9 @@ def _conclusions(
                 f"{'lies' if k == 1 else 'lie'} at or above {band}, and cannot be told "
                 "apart from it"
             )
-            sentence = f"The record for {s.measure}: {_of(s.record)}; {others}."
+            sentence = f"The record for {s.measure}: {_of(s.record)}; {others}." + (
+                f" What the record covers: {s.record_covers}." if s.record_covers else ""
+            )
             out.append(
                 Conclusion(
                     "best",

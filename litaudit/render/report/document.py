@@ -35,6 +35,7 @@ from litaudit.render.report.model import (
 def blocks(rep: Report) -> list:
     """Everything the Markdown and HTML reports show, in order: the answer first."""
     out: list = [Heading(1, rep.title)]
+    out += verdict_blocks(rep)
     out += _conclusions(rep)
     # Optional sections that answer a question of their own (a baseline, a same-topic
     # comparison) go here, after the conclusions, each with its conclusion in
@@ -57,6 +58,24 @@ def blocks(rep: Report) -> list:
     return out
 
 
+def claim_text(c: ClaimSection) -> str:
+    """The claim as printed (0.3100 keeps its digits), else as typed."""
+    return c.value_text or f"{c.value:g}"
+
+
+def verdict_blocks(rep: Report) -> list:
+    """The verdict, first: per claim, one line per question with its plain answer and the
+    figure behind it (the claim audit's own verdict lines); the explanations follow."""
+    out: list = []
+    for c in rep.claims:
+        if not c.verdict:
+            continue
+        head = f"Verdict: {c.measure} = {claim_text(c)} on {rep.data.collection_name}"
+        items = tuple((v.line(), ()) for v in c.verdict)
+        out += [Heading(2, head, anchor("verdict", c.measure)), Bullets(items, "verdict")]
+    return out
+
+
 def scope(rep: Report) -> str:
     """The report's first paragraph: what was checked against which published results,
     and the filters as words and as options."""
@@ -70,7 +89,7 @@ def scope(rep: Report) -> str:
         c = rep.claims[0]
         n = "the" if c.n_results is None else f"the {c.n_results}"
         head = (
-            f"The claim {c.measure} = {c.value:g} on {where} is checked against {n} "
+            f"The claim {c.measure} = {claim_text(c)} on {where} is checked against {n} "
             f"published {c.measure} results in the litaudit store {which}."
         )
     else:
@@ -130,15 +149,25 @@ def _lookups(c: Candidate, whose: str) -> list[tuple[str, str]]:
     return out
 
 
-def _short(url: str | None) -> str:
-    """A URL as a cell shows it: without its scheme."""
-    return "-" if not url else url.split("://", 1)[-1].rstrip("/")
+def _short(url: str | None, doi: str | None = None) -> str:
+    """A link's text in a table: short (a DOI as 'doi:...', else the URL's host), never
+    the raw URL that runs a table off the page."""
+    if not url:
+        return "-"
+    if doi and url.endswith(doi):
+        return f"doi:{doi}"
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url).netloc or url.split("://", 1)[-1]
+    return host.removeprefix("www.")
 
 
 def _claim(c: ClaimSection) -> list:
     """The claim audit: its sentences in order (record, chance, own interval, reference model),
     then a table for each of (a), (b) and (c)."""
-    out: list = [Heading(2, f"Claim audit: {c.measure} = {c.value:g}", anchor("claim", c.measure))]
+    out: list = [
+        Heading(2, f"Claim audit: {c.measure} = {claim_text(c)}", anchor("claim", c.measure))
+    ]
     if c.population:
         out.append(Para(c.population))
     out += [Para(s) for s in c.answers]
@@ -406,13 +435,14 @@ def _cited_table(cs: tuple[Candidate, ...], measure: str, caption: str) -> Table
                 c.value_text or f4(c.value),
                 c.system or "-",
                 cite_text(c),
-                _short(paper),
+                _short(paper, c.doi),
                 _short(code),
+                "-" if c.result_id is None else str(c.result_id),
             )
         )
-        links.append((None, None, None, None, paper, code))
+        links.append((None, None, None, None, paper, code, None))
     return Table(
-        ("#", measure, "system", "cited as", "paper or page", "code"),
+        ("#", measure, "system", "cited as", "paper or page", "code", "result"),
         tuple(rows),
         caption,
         tuple(links),

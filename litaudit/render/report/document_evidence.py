@@ -94,7 +94,7 @@ def baseline_blocks(b, audit: int | None) -> list:
             (
                 "baseline",
                 "rank",
-                "median published",
+                "median of all published (context)",
                 "gap to reproducible",
                 "rounding",
                 "gap to best official",
@@ -167,7 +167,7 @@ def evidence_conclusions(c) -> list:
             s
             for s in b.sentences
             if s.startswith(("Weak baseline", "The baseline is not weak", "Nothing to judge",
-                             "The claim's gain"))
+                             "The baseline is not judged", "The claim's gain"))
         ]  # fmt: skip
         refs = len(b.reproductions) + b.n_published
         out.append(("baseline", " ".join(said), f"{src}, {refs} reference values", "baseline"))

@@ -28,13 +28,13 @@ code { background: #f3f3f3; padding: 0 .2em; border-radius: 3px; word-break: bre
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: .5rem 0 1rem; }
 table { border-collapse: collapse; font-size: .9rem; }
 th, td { border: 1px solid #d0d0d0; padding: .25rem .5rem; text-align: left;
-  vertical-align: top; }
+  vertical-align: top; overflow-wrap: anywhere; }
 th { background: #f5f5f5; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 caption { caption-side: top; text-align: left; font-style: italic; padding: .25rem 0; }
 figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; display: block; }
 figcaption { font-size: .9rem; color: #444; }
-ul.conclusions li { margin: .35rem 0; }
+ul.conclusions li, ul.verdict li { margin: .35rem 0; }
 ul.conclusions .ev { color: #444; font-size: .9rem; }
 @media (max-width: 600px) { body { padding: .5rem; } table { font-size: .8rem; } }
 """
@@ -60,7 +60,7 @@ def _href(href: str) -> str | None:
 
 
 def _bullets(b: Bullets) -> list[str]:
-    out = ['<ul class="conclusions">']
+    out = [f'<ul class="{escape(b.kind, quote=True)}">']
     for text, links in b.items:
         ls = []
         for label, href in links:
@@ -109,6 +109,11 @@ def _table(t: Table) -> list[str]:
 
 
 def render_html(rep: Report) -> str:
+    return render_html_blocks(rep.title, blocks(rep))
+
+
+def render_html_blocks(title: str, bs: list) -> str:
+    """One HTML page of report blocks (one report's, or a claims file's)."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -116,12 +121,12 @@ def render_html(rep: Report) -> str:
         '<meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta http-equiv="Content-Security-Policy" content="{CSP}">',
-        f"<title>{escape(rep.title)}</title>",
+        f"<title>{escape(title)}</title>",
         f"<style>{CSS}</style>",
         "</head>",
         "<body>",
     ]
-    for b in blocks(rep):
+    for b in bs:
         if isinstance(b, Heading):
             out.append(f"<h{b.level}{_id(b.anchor)}>{_inline(b.text)}</h{b.level}>")
         elif isinstance(b, Bullets):

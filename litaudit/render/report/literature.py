@@ -20,6 +20,7 @@ from litaudit.analyses.extreme.population import ResultRow
 from litaudit.analyses.extreme.ranks import RanksAudit
 from litaudit.analyses.extreme.wording import cited, population_sentence, reference_sentence
 from litaudit.analyses.report_audits import Prepared
+from litaudit.analyses.wording import printed_number as printed
 from litaudit.render.report.model import (
     Candidate,
     ClaimSection,
@@ -106,6 +107,7 @@ def section(
         candidates=_candidates(r),
         record=cited_result(r.best, 0),
         history_by=by,
+        record_covers=r.coverage,
         history_audit=h.id if h else None,
         history=history,
         history_error=hist.error,
@@ -144,7 +146,7 @@ def cited_result(row: ResultRow, rank: int) -> Candidate:
     return Candidate(
         rank=rank,
         value=row.value,
-        value_text=row.value_text,
+        value_text=printed(row.value_text),
         system=row.system,
         source=row.source,
         citation=cited(row),
@@ -159,6 +161,7 @@ def cited_result(row: ResultRow, rank: int) -> Candidate:
         code_url=row.code_url,
         location=row.location,
         status=row.status,
+        result_id=row.id,
     )
 
 
@@ -178,7 +181,7 @@ def _history(r: HistoryReport) -> tuple[HistoryPoint, ...]:
             when=p.when,
             new_record=p.new_record,
             beyond=bool(p.beyond_chance),
-            holder=f"{rec.value_text} {rec.system} ({cited(rec)})",
+            holder=f"{printed(rec.value_text)} {rec.system} ({cited(rec)})",
         )
         for p, rec in zip(r.history.points, r.records, strict=True)
     )
@@ -214,7 +217,7 @@ def claim_section(
         value=value,
         answers=r.answers,
         population=population_sentence(r.population),
-        record_text=f"{r.record_holder.value_text} {r.record_holder.system} "
+        record_text=f"{printed(r.record_holder.value_text)} {r.record_holder.system} "
         f"({cited(r.record_holder)})",
         record_value=_num(rc.record),
         record_lower=_num(rc.record_interval.lower),
@@ -239,6 +242,9 @@ def claim_section(
         record_holder=cited_result(r.record_holder, 0),
         n_results=st.reference.n_results,
         evidence=r.evidence,
+        value_text=r.value_text,
+        verdict=r.verdict,
+        record_covers=r.coverage,
     )
 
 

@@ -108,10 +108,15 @@ def render_markdown(rep: Report, image_prefix: str | None) -> tuple[str, dict[st
     With ``image_prefix=None`` (Markdown on stdout) plots are left out with a note, since
     there is no place to write them.
     """
+    return render_markdown_blocks(blocks(rep), image_prefix)
+
+
+def render_markdown_blocks(bs: list, image_prefix: str | None) -> tuple[str, dict[str, str]]:
+    """:func:`render_markdown` of report blocks (one report's, or a claims file's)."""
     lines: list[str] = []
     files: dict[str, str] = {}
     skipped = 0
-    for b in blocks(rep):
+    for b in bs:
         if isinstance(b, Heading):
             lines += _anchor(b.anchor)
             lines.append("#" * b.level + " " + _inline(b.text))

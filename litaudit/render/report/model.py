@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from litaudit.analyses.extreme.claim_evidence import ClaimEvidence
+    from litaudit.analyses.extreme.verdict import VerdictLine
     from litaudit.analyses.reuse.verdict import Verdict
 
 import re
@@ -106,6 +107,7 @@ class Candidate:
     code_url: str | None = None
     location: str | None = None
     status: str | None = None
+    result_id: int | None = None  # the store's id (`results show ID`)
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,7 @@ class LiteratureSection:
     ranks_rows: tuple[tuple[str, ...], ...] = ()  # its top systems and set of the best
     record: Candidate | None = None  # the best published result, cited
     history_by: str | None = None  # history steps: date | year
+    record_covers: str | None = None  # what the record covers (issue 32)
 
 
 @dataclass(frozen=True)
@@ -200,6 +203,9 @@ class ClaimSection:
     record_holder: Candidate | None = None
     n_results: int | None = None  # N, the published results of the population
     evidence: ClaimEvidence | None = None  # its run, same-topic tests, baseline (issue 21)
+    value_text: str | None = None  # the claim as printed (issue 32)
+    verdict: tuple[VerdictLine, ...] = ()  # one line per question, first in the report
+    record_covers: str | None = None  # what the record covers (issue 32)
 
 
 @dataclass(frozen=True)
