@@ -1,7 +1,7 @@
 """Published results of papers since 2019 (TREC DL, MS MARCO, BEIR) from authors' repositories.
 
 A developer script, never run by `litaudit init`: it writes ``seeds/results/literature.csv.gz``
-(the results import format) and ``seeds/literature_lines.csv``, the source lines every
+(the results import format) and ``seeds/literature_lines.csv.gz``, the source lines every
 value was read from (repository, path, commit, line, the date git blame gives the line at
 that commit, and the line's text), so that each value can be re-read without the sources.
 
@@ -39,7 +39,7 @@ from litaudit.curation.rows import COLUMNS as RESULT_COLUMNS
 
 SEEDS = Path(__file__).resolve().parent
 OUT_CSV = SEEDS / "results" / "literature.csv.gz"
-LINES_CSV = SEEDS / "literature_lines.csv"
+LINES_CSV = SEEDS / "literature_lines.csv.gz"  # gzipped since 606 rows: seeds/ < 3 MB
 DEFAULT_MIRRORS = Path("/work/.mirror")
 COLUMNS = list(RESULT_COLUMNS)
 LINE_COLUMNS = ["repo", "path", "commit", "line", "date", "text"]
@@ -79,6 +79,7 @@ COLLECTIONS: dict[str, tuple[str, int]] = {
     "beir/bioasq": ("test", 500),
     "beir/cqadupstack": ("12-forums", 13145),
     "beir/18": ("18-datasets", 47282),
+    "beir/13": ("13-datasets", 33234),
 }
 
 DL19P = "msmarco-passage/trec-dl-2019/judged"
@@ -1176,6 +1177,401 @@ LINES: list[Line] = [
 ]
 
 
+# ---------------------------------------------------------------- second batch (literature2)
+REPCONC_C = "64f3f8ac265e33a8abcd8d9d750e8a170b739f3b"
+REPCONC = _src("jingtaozhan/RepCONC", "README.md", REPCONC_C, 3)
+PYGAGGLE_C = "08339dd31f58ef40fbaa109726402e164eeba125"
+PG_ENTIRE = _src(
+    "castorini/pygaggle", "docs/experiments-msmarco-passage-entire.md", PYGAGGLE_C, 52, 53
+)
+PG_MONOT5 = _src("castorini/pygaggle", "docs/experiments-monot5-gpu.md", PYGAGGLE_C, 5)
+PG_DUOT5 = _src("castorini/pygaggle", "docs/experiments-duot5-tpu.md", PYGAGGLE_C, 7)
+PG_ROBUST = _src("castorini/pygaggle", "docs/experiments-robust04-monot5-gpu.md", PYGAGGLE_C, 5)
+TEV_C = "dd063104c81a76d6a77c845f667b46b9e5abd625"
+TEV_SPLADE = _src("texttron/tevatron", "examples/splade/README.md", TEV_C)
+TEV_MARCO = _src("texttron/tevatron", "examples/example_msmarco.md", TEV_C)
+TEV_REPLLAMA = _src("texttron/tevatron", "examples/example_repllama.md", TEV_C, 90, 91)
+TEV_LACONIC = _src("texttron/tevatron", "examples/laconic/README.md", TEV_C, 3, 4, 5)
+RANKLLM_C = "1b3cabbc3564441bdcda6c6a2e92137b9faa0660"
+RANKLLM_README = _src("castorini/rank_llm", "README.md", RANKLLM_C, 460, 465, 466)
+RANKLLM_RZ = _src("castorini/rank_llm", "docs/onboarding-rz.md", RANKLLM_C)
+ST_SPARSE = _src(
+    "UKPLab/sentence-transformers", "docs/sparse_encoder/pretrained_models.md", ST_C, 1
+)
+ST_V2 = _src("UKPLab/sentence-transformers", "docs/pretrained-models/msmarco-v2.md", ST_C, 1)
+
+P_REPCONC = Paper(
+    "zhan2022wsdm",
+    "Zhan et al. (WSDM 2022)",
+    "Learning Discrete Representations via Constrained Clustering for Effective and Efficient "
+    "Dense Retrieval",
+    "Jingtao Zhan, Jiaxin Mao, Yiqun Liu, Jiafeng Guo, Min Zhang, Shaoping Ma",
+    "WSDM",
+    2022,
+    "https://arxiv.org/pdf/2110.05789.pdf",
+    "dense",
+)
+P_MONOBERT = Paper(
+    "nogueira2019arxiv",
+    "Nogueira et al. (arXiv 2019)",
+    "Passage Re-ranking with BERT",
+    "",
+    "arXiv",
+    2019,
+    "https://arxiv.org/pdf/1901.04085.pdf",
+    "reranking",
+)
+P_MONOT5 = Paper(
+    "nogueira2020emnlp",
+    "Nogueira et al. (EMNLP Findings 2020)",
+    "Document Ranking with a Pretrained Sequence-to-Sequence Model",
+    "",
+    "EMNLP Findings",
+    2020,
+    "https://www.aclweb.org/anthology/2020.findings-emnlp.63.pdf",
+    "reranking",
+)
+P_DUOT5 = Paper(
+    "pradeep2021arxiv",
+    "Pradeep et al. (arXiv 2021)",
+    "The Expando-Mono-Duo Design Pattern for Text Ranking with Pretrained Sequence-to-Sequence "
+    "Models",
+    "",
+    "arXiv",
+    2021,
+    "https://arxiv.org/pdf/2101.05667.pdf",
+    "reranking",
+)
+P_TEVATRON = Paper(
+    "gao2022tevatron",
+    "Gao et al. (arXiv 2022)",
+    "Tevatron: An Efficient and Flexible Toolkit for Dense Retrieval",
+    "Luyu Gao, Xueguang Ma, Jimmy J. Lin, Jamie Callan",
+    "arXiv",
+    2022,
+    "https://arxiv.org/abs/2203.05765",
+    "toolkit",
+)
+P_LACONIC = Paper(
+    "laconic2026arxiv",
+    "LACONIC (arXiv 2026)",
+    "Dense-Level Effectiveness for Scalable Sparse Retrieval via a Two-Phase Training Curriculum",
+    "",
+    "arXiv",
+    2026,
+    "https://arxiv.org/abs/2601.01684",
+    "sparse",
+)
+P_RANKZEPHYR = Paper(
+    "pradeep2023rankzephyr",
+    "Pradeep et al. (arXiv 2023)",
+    "RankZephyr: Effective and Robust Zero-Shot Listwise Reranking is a Breeze!",
+    "Ronak Pradeep, Sahel Sharifymoghaddam, Jimmy Lin",
+    "arXiv",
+    2023,
+    "https://arxiv.org/abs/2312.02724",
+    "llm-reranking",
+)
+P_ST_SPARSE = Paper(
+    "sbert2025sparse",
+    "sentence-transformers (Sparse Encoder pretrained models)",
+    "Pretrained Models",
+    "",
+    "sentence-transformers documentation",
+    2025,
+    f"https://github.com/UKPLab/sentence-transformers/blob/{ST_C}/docs/sparse_encoder/pretrained_models.md",
+    "documentation sparse",
+)
+P_ST_V2 = Paper(
+    "sbert2021msmarcov2",
+    "sentence-transformers (MSMARCO Models, v2)",
+    "MSMARCO Models (Version 2)",
+    "",
+    "sentence-transformers documentation",
+    2021,
+    f"https://github.com/UKPLab/sentence-transformers/blob/{ST_C}/docs/pretrained-models/msmarco-v2.md",
+    "documentation dense",
+)
+
+_REPCONC_COLS = {
+    "MS MARCO Dev (MRR@10)": (DEVP, "RR@10", ""),
+    "TREC 19 DL (NDCG@10)": (DL19P, "nDCG@10", ""),
+    "TREC 20 DL (NDCG@10)": (DL20P, "nDCG@10", ""),
+}
+TABLES += [
+    *[
+        Table(
+            _src("jingtaozhan/RepCONC", f"examples/{path}/README.md", REPCONC_C),
+            P_REPCONC,
+            header,
+            (header + 2, last),
+            _REPCONC_COLS,
+            proposed=frozenset({"RepCONC"}),
+            system_from=(0, 1),
+            suffix=f" (compressing {model})",
+            evidence=(1, 3),
+            evidence_from=((REPCONC, 3),),
+            note=f"{model} compressed; the system names the method and its PQ sub-vectors "
+            "('-': uncompressed)",
+        )
+        for path, header, last, model in (
+            ("ance/msmarco-passage", 9, 14, "ANCE"),
+            ("cocondenser", 11, 19, "coCondenser"),
+            ("sentence-bert", 9, 17, "SBERT"),
+            ("tas-balanced", 9, 17, "TAS-B"),
+            ("tct-colbert/msmarco-passage", 9, 17, "TCT-ColBERT-v2"),
+        )
+    ],
+    Table(
+        ST_SPARSE,
+        P_ST_SPARSE,
+        44,
+        (46, 60),
+        {"BEIR-13 avg nDCG@10": ("beir/13", "nDCG@10", "")},
+        proposed=frozenset({"/"}),
+        percent=True,
+        evidence=(36,),
+        note="BEIR-13 average as the header names it (beir/13); the MS MARCO MRR@10 column "
+        "names no split and is left out",
+    ),
+    Table(
+        ST_SPARSE,
+        P_ST_SPARSE,
+        68,
+        (70, 75),
+        {"BEIR-13 avg nDCG@10": ("beir/13", "nDCG@10", "")},
+        proposed=frozenset({"/"}),
+        percent=True,
+        evidence=(62,),
+        note="inference-free SPLADE models; BEIR-13 average as the header names it (beir/13)",
+    ),
+    Table(
+        ST_V2,
+        P_ST_V2,
+        27,
+        (29, 32),
+        {
+            "NDCG@10 (TREC DL 19 Reranking)": (DL19P, "nDCG@10", ""),
+            "MRR@10 (MS Marco Dev)": (DEVP, "RR@10", ""),
+        },
+        proposed=frozenset({"-v2"}),
+        percent=True,
+        evidence=(22,),
+    ),
+]
+
+_MARCO_EVAL = r"^MRR @10: (?P<v>0\.\d+)\s*$"
+_MRR10 = r"^mrr@10\s+(?P<v>0\.\d+)\s*$"
+_TEV_NDCG = r"^# ndcg_cut_10\s+all\s+(?P<v>0\.\d+)\s*$"
+_TEV_R100 = r"^# recall_100\s+all\s+(?P<v>0\.\d+)\s*$"
+_RERANK_BM25 = "re-ranking BM25's top 1000 (MS MARCO passage dev, 6,980 queries)"
+LINES += [
+    Line(
+        PG_ENTIRE,
+        P_MONOBERT,
+        77,
+        _MARCO_EVAL,
+        DEVP,
+        "RR@10",
+        "BM25",
+        "baseline",
+        (1, 67, 70),
+        "the first stage, MS MARCO's evaluation script on the entire dev set (small)",
+    ),
+    Line(
+        PG_ENTIRE,
+        P_MONOBERT,
+        113,
+        _MRR10,
+        DEVP,
+        "RR@10",
+        "monoBERT-Large (castorini/monobert-large-msmarco)",
+        "proposed",
+        (1, 91, 98),
+        _RERANK_BM25,
+    ),
+    Line(
+        PG_ENTIRE,
+        P_MONOT5,
+        155,
+        _MRR10,
+        DEVP,
+        "RR@10",
+        "monoT5-base (castorini/monot5-base-msmarco)",
+        "proposed",
+        (1, 131, 138),
+        _RERANK_BM25,
+    ),
+    *[
+        Line(
+            PG_MONOT5,
+            P_MONOT5,
+            n,
+            _MARCO_EVAL,
+            DEVP,
+            "RR@10",
+            f"monoT5-{size}",
+            "proposed",
+            (1, 10, 210, n - 4),
+            _RERANK_BM25 + "; MS MARCO's evaluation script",
+        )
+        for n, size in ((217, "3B"), (225, "large"), (233, "base (GPU mesh)"))
+    ],
+    *[
+        Line(
+            PG_DUOT5,
+            P_DUOT5,
+            n,
+            _MARCO_EVAL,
+            DEVP,
+            "RR@10",
+            system,
+            role,
+            ev,
+            "MS MARCO's evaluation script on the dev set (small)",
+        )
+        for n, system, role, ev in (
+            (92, "monoT5-3B", "baseline", (82, 85, 88)),
+            (101, "monoT5-base", "baseline", (82, 85, 97)),
+            (248, "monoT5-3B + duoT5-3B (sym-sum)", "proposed", (234, 235, 236, 241, 244)),
+            (257, "monoT5-base + duoT5-base (sym-sum)", "proposed", (234, 235, 236, 241, 253)),
+        )
+    ],
+    *[
+        Line(
+            PG_ROBUST,
+            P_MONOT5,
+            n,
+            pat,
+            "disks45/nocr/trec-robust-2004",
+            measure,
+            system,
+            role,
+            (1, 18, 33, 34, ev),
+            "zero-shot (not trained on Robust04); trec_eval with "
+            "qrels.robust04.txt over the topics the qrels judge",
+        )
+        for n, pat, measure, system, role, ev in (
+            (59, _MAP, "AP", "BM25 (Anserini)", "baseline", 54),
+            (
+                60,
+                r"^ndcg_cut_20\s+all\s+(?P<v>\d\.\d+)\s*$",
+                "nDCG@20",
+                "BM25 (Anserini)",
+                "baseline",
+                54,
+            ),
+            (
+                96,
+                r"^map\s+all\s+(?P<v>\d\.\d+)\s*$",
+                "AP",
+                "monoT5-base re-ranking BM25",
+                "proposed",
+                90,
+            ),
+            (
+                97,
+                r"^ndcg_cut_20\s+all\s+(?P<v>\d\.\d+)\s*$",
+                "nDCG@20",
+                "monoT5-base re-ranking BM25",
+                "proposed",
+                90,
+            ),
+        )
+    ],
+    Line(
+        TEV_SPLADE,
+        P_TEVATRON,
+        100,
+        r"^# recip_rank\s+all\s+(?P<v>0\.\d+)\s*$",
+        DEVP,
+        "RR@10",
+        "SPLADE trained with Tevatron (model_msmarco_splade)",
+        "reproduction",
+        (1, 4, 98),
+        "pyserini trec_eval -M 10 -m recip_rank on msmarco-passage-dev-subset",
+    ),
+    *[
+        Line(
+            TEV_SPLADE,
+            P_TEVATRON,
+            n,
+            pat,
+            "beir/scifact/test",
+            measure,
+            "SPLADE trained with Tevatron (model_msmarco_splade)",
+            "reproduction",
+            (1, 4, 107, 167),
+            "zero-shot, dataset=scifact (line 107)",
+        )
+        for n, pat, measure in ((169, _TEV_R100, "R@100"), (170, _TEV_NDCG, "nDCG@10"))
+    ],
+    Line(
+        TEV_MARCO,
+        P_TEVATRON,
+        82,
+        r"`MRR@10: (?P<v>0\.\d+)`",
+        DEVP,
+        "RR@10",
+        "dense retriever from bert-base-uncased trained with Tevatron",
+        "reproduction",
+        (3, 9, 11, 79),
+        "pyserini msmarco_passage_eval on msmarco-passage-dev-subset",
+    ),
+    *[
+        Line(
+            TEV_REPLLAMA,
+            P_RANKLLAMA,
+            n,
+            pat,
+            "beir/scifact/test",
+            measure,
+            "RepLLaMA (Tevatron v2)",
+            "proposed",
+            (1, 4, 81),
+            "zero-shot SciFact, retrieval depth 100",
+        )
+        for n, pat, measure in ((83, _TEV_R100, "R@100"), (84, _TEV_NDCG, "nDCG@10"))
+    ],
+    Line(
+        TEV_LACONIC,
+        P_LACONIC,
+        47,
+        r"^\| Paper \| (?P<v>0\.\d+) \|$",
+        "beir/scifact/test",
+        "nDCG@10",
+        "LACONIC (utahnlp/laconic-1b), as the paper prints",
+        "proposed",
+        (40, 42),
+        "the paper's value the Tevatron port is compared with",
+    ),
+    Line(
+        TEV_LACONIC,
+        P_LACONIC,
+        46,
+        r"\| \*\*(?P<v>0\.\d+)\*\* \|$",
+        "beir/scifact/test",
+        "nDCG@10",
+        "LACONIC (utahnlp/laconic-1b) in Tevatron, no BOS, query:/passage: prefixes",
+        "reproduction",
+        (40, 42, 49),
+        "Tevatron's reproduction (Seismic approximate search)",
+    ),
+    Line(
+        RANKLLM_RZ,
+        P_RANKZEPHYR,
+        180,
+        _NDCG,
+        DL20P,
+        "nDCG@10",
+        "RankZephyr (castorini/rank_zephyr_7b_v1_full) re-ranking SPLADE++ ED top 100",
+        "proposed",
+        (169, 170, 171, 172, 176, 183),
+        "rank_llm's onboarding guide: 'should be something like' this (LLM runs vary)",
+    ),
+]
+
+
 def build_rows(  # noqa: C901
     tables: list[Table], lines: list[Line], read
 ) -> tuple[list[dict], set]:
@@ -1417,9 +1813,11 @@ def _blame_dates(git: Path, src: Source):
 
 
 def read_kept(path: Path = LINES_CSV):
-    """``read(source)`` from the kept lines (``literature_lines.csv``)."""
+    """``read(source)`` from the kept lines (``literature_lines.csv.gz``; gzipped or not)."""
     kept: dict[tuple[str, str, str], dict[int, tuple[str, str]]] = {}
-    with path.open(newline="", encoding="utf-8") as f:
+    if not path.exists() and path.suffix == ".gz" and path.with_suffix("").exists():
+        path = path.with_suffix("")  # the plain file of before (literature_lines.csv)
+    with io.StringIO(read_text(path), newline="") as f:
         for r in csv.DictReader(f):
             kept.setdefault((r["repo"], r["path"], r["commit"]), {})[int(r["line"])] = (
                 r["text"],
@@ -1447,7 +1845,7 @@ def render(rows: list[dict], columns: list[str]) -> str:
 
 
 def build(read) -> tuple[str, str]:
-    """(literature.csv, literature_lines.csv) as text."""
+    """(literature.csv, literature_lines.csv) as text (both written gzipped)."""
     rows, used = build_rows(TABLES, LINES, read)
     kept = []
     by_src: dict = {}
