@@ -108,7 +108,7 @@ def folder_findings(folder: Path) -> list[Finding]:
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
 
-    files, _ = read_tree(folder)
+    files, _, _ = read_tree(folder)
     out: list[Finding] = []
     with open_store(":memory:") as store:
         load_reference_data(store.con)

@@ -104,7 +104,7 @@ def _rows(files: list[TreeFile], root: str) -> dict[tuple, tuple[str, int, dict]
 
 
 def _read(folder: Path) -> list[TreeFile]:
-    files, problems = read_tree(folder)
+    files, problems, _ = read_tree(folder)
     if problems:
         raise ValidationFailed(problems)
     return files
