@@ -56,13 +56,13 @@ def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
     assert r.exit_code == 0, r.output
     assert "Claim audit: msmarco-passage-dev RR@10 (all sources), 6980 topics" in r.output
     assert (
-        "Population: N = 328 results on 6980 topics; sources: papers 129 (from 19 papers), "
+        "Population: N = 343 results on 6980 topics; sources: papers 144 (from 28 papers), "
         "msmarco-passage/leaderboard/" in r.output
     )
     # the leaderboard's 155, Pyserini's 44 reproductions and 81 values of 13 papers'
     # repositories (seeds/README.md)
     assert (
-        "reported by leaderboard 155, authors 129, pyserini 44; dated 2018-11-01 to 2026-08-07."
+        "reported by leaderboard 155, authors 144, pyserini 44; dated 2018-11-01 to 2026-08-07."
         in r.output
     )
     best = _audit(
@@ -132,10 +132,12 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
         for c in cands
         if c["role"] == "official"
     )
-    # and Pyserini's reproductions (e.g. SPLADE-v3 w/ Rocchio, 0.7406)
+    # and Pyserini's reproductions (e.g. SPLADE-v3 w/ Rocchio, 0.7406; and the papers' pages
+    # of Pyserini's docs, e.g. ANCE-PRF: seeds/results/literature.csv.gz)
     assert {c["role"] for c in cands} == {"official", "reproduction", "proposed", "baseline"}
     assert all(
         c["provenance"].startswith("pyserini/2cr/msmarco-v1-passage, pyserini_2cr.csv: line ")
+        or "castorini/pyserini/docs/experiments-" in c["provenance"]
         for c in cands
         if c["role"] == "reproduction"
     )
@@ -382,7 +384,7 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
     assert d["by"] == "date" and d["history"]["reference"] == "final"
     pts = d["history"]["points"]
     assert pts[0]["when"] == "2018-11-01" and pts[0]["N"] == 1
-    assert [p["N"] for p in pts] == sorted(p["N"] for p in pts) and pts[-1]["N"] == 328
+    assert [p["N"] for p in pts] == sorted(p["N"] for p in pts) and pts[-1]["N"] == 343
     records = [(p["when"], p["record"]) for p in pts if p["new_record"]]
     assert records[0] == ("2018-11-01", 0.167) and records[-1] == ("2022-03-17", 0.463)
     assert all(b > a for (_, a), (_, b) in zip(records, records[1:], strict=False))
@@ -401,9 +403,9 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
     ).output
     assert "Records (dates that set a new record)" in text
     # the default running reference: each date judged by the results so far (no look-ahead);
-    # 127 leaderboard dates, 2026-08-07 (the date of Pyserini's reproductions) and 25 dates
+    # 127 leaderboard dates, 2026-08-07 (the date of Pyserini's reproductions) and 34 dates
     # of the papers' repositories (seeds/results/literature.csv.gz)
-    assert "18 records over 153 dates; 17 of them above the 0.05 threshold" in text
+    assert "18 records over 162 dates; 17 of them above the 0.05 threshold" in text
     # no per-topic RR@10 of the dev set: the [0, 1] bound on 6,980 queries, said as a bound
     assert "each measured with the standard error 0.0057, a bound (kind bound)" in text
 

@@ -100,8 +100,8 @@ def test_percent_becomes_the_same_digits():
 
 def test_counts_and_spread():
     rs = rows()
-    assert len(rs) == 606
-    assert len({r["paper"] for r in rs}) == 33
+    assert len(rs) == 632
+    assert len({r["paper"] for r in rs}) == 42
     assert len({r["collection"] for r in rs}) == 29
     assert {r["role"] for r in rs} == {"proposed", "baseline", "reproduction"}
     assert all(r["reporter"] == "authors" and r["source"] == "paper" for r in rs)
