@@ -1186,7 +1186,6 @@ PG_ENTIRE = _src(
 )
 PG_MONOT5 = _src("castorini/pygaggle", "docs/experiments-monot5-gpu.md", PYGAGGLE_C, 5)
 PG_DUOT5 = _src("castorini/pygaggle", "docs/experiments-duot5-tpu.md", PYGAGGLE_C, 7)
-PG_ROBUST = _src("castorini/pygaggle", "docs/experiments-robust04-monot5-gpu.md", PYGAGGLE_C, 5)
 TEV_C = "dd063104c81a76d6a77c845f667b46b9e5abd625"
 TEV_SPLADE = _src("texttron/tevatron", "examples/splade/README.md", TEV_C)
 TEV_MARCO = _src("texttron/tevatron", "examples/example_msmarco.md", TEV_C)
@@ -1435,48 +1434,6 @@ LINES += [
             (101, "monoT5-base", "baseline", (82, 85, 97)),
             (248, "monoT5-3B + duoT5-3B (sym-sum)", "proposed", (234, 235, 236, 241, 244)),
             (257, "monoT5-base + duoT5-base (sym-sum)", "proposed", (234, 235, 236, 241, 253)),
-        )
-    ],
-    *[
-        Line(
-            PG_ROBUST,
-            P_MONOT5,
-            n,
-            pat,
-            "disks45/nocr/trec-robust-2004",
-            measure,
-            system,
-            role,
-            (1, 18, 33, 34, ev),
-            "zero-shot (not trained on Robust04); trec_eval with "
-            "qrels.robust04.txt over the topics the qrels judge",
-        )
-        for n, pat, measure, system, role, ev in (
-            (59, _MAP, "AP", "BM25 (Anserini)", "baseline", 54),
-            (
-                60,
-                r"^ndcg_cut_20\s+all\s+(?P<v>\d\.\d+)\s*$",
-                "nDCG@20",
-                "BM25 (Anserini)",
-                "baseline",
-                54,
-            ),
-            (
-                96,
-                r"^map\s+all\s+(?P<v>\d\.\d+)\s*$",
-                "AP",
-                "monoT5-base re-ranking BM25",
-                "proposed",
-                90,
-            ),
-            (
-                97,
-                r"^ndcg_cut_20\s+all\s+(?P<v>\d\.\d+)\s*$",
-                "nDCG@20",
-                "monoT5-base re-ranking BM25",
-                "proposed",
-                90,
-            ),
         )
     ],
     Line(

@@ -68,5 +68,5 @@ def test_sets_equal_honestboards_on_beir13(seeded_store):
     from litaudit.curation.filters import Filters
 
     inp = from_datasets(seeded_store.con, "beir/13", "nDCG@10", Filters(), "none")
-    assert inp is not None and inp.scores.shape == (225, 13)
+    assert inp is not None and inp.scores.shape == (228, 13)
     _compare(list(inp.systems), inp.scores, 3)

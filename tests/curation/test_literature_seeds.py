@@ -100,7 +100,7 @@ def test_percent_becomes_the_same_digits():
 
 def test_counts_and_spread():
     rs = rows()
-    assert len(rs) == 632
+    assert len(rs) == 628
     assert len({r["paper"] for r in rs}) == 42
     assert len({r["collection"] for r in rs}) == 29
     assert {r["role"] for r in rs} == {"proposed", "baseline", "reproduction"}
