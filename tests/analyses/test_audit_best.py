@@ -413,7 +413,7 @@ def test_summary_audits_every_group(seeded_store):
     assert all(r.lower <= r.mu0 <= r.best and r.n_candidates >= 1 for r in s.rows)
     # every audit stored, each under its own id (one insert each)
     assert len(list_audits(con)) == before + len(s.rows)
-    assert len(s.rows) == 303 and len({r.audit_id for r in s.rows}) == 303
+    assert len(s.rows) == 304 and len({r.audit_id for r in s.rows}) == 304
     for r in s.rows[::17]:
         a = get_audit(con, some(r.audit_id))
         assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)

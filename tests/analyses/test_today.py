@@ -56,13 +56,13 @@ def test_mrr_0440_on_msmarco_passage_dev(cli, seeded_db_file):
     assert r.exit_code == 0, r.output
     assert "Claim audit: msmarco-passage-dev RR@10 (all sources), 6980 topics" in r.output
     assert (
-        "Population: N = 280 results on 6980 topics; sources: papers 81 (from 13 papers), "
+        "Population: N = 343 results on 6980 topics; sources: papers 144 (from 28 papers), "
         "msmarco-passage/leaderboard/" in r.output
     )
     # the leaderboard's 155, Pyserini's 44 reproductions and 81 values of 13 papers'
     # repositories (seeds/README.md)
     assert (
-        "reported by leaderboard 155, authors 81, pyserini 44; dated 2018-11-01 to 2026-08-07."
+        "reported by leaderboard 155, authors 144, pyserini 44; dated 2018-11-01 to 2026-08-07."
         in r.output
     )
     best = _audit(
@@ -132,10 +132,12 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
         for c in cands
         if c["role"] == "official"
     )
-    # and Pyserini's reproductions (e.g. SPLADE-v3 w/ Rocchio, 0.7406)
+    # and Pyserini's reproductions (e.g. SPLADE-v3 w/ Rocchio, 0.7406; and the papers' pages
+    # of Pyserini's docs, e.g. ANCE-PRF: seeds/results/literature.csv.gz)
     assert {c["role"] for c in cands} == {"official", "reproduction", "proposed", "baseline"}
     assert all(
         c["provenance"].startswith("pyserini/2cr/msmarco-v1-passage, pyserini_2cr.csv: line ")
+        or "castorini/pyserini/docs/experiments-" in c["provenance"]
         for c in cands
         if c["role"] == "reproduction"
     )
@@ -236,7 +238,7 @@ def test_ndcg_080_on_beir_scifact(cli, seeded_db_file):
     )
     assert r.exit_code == 0, r.output
     assert "Claim audit: beir-scifact nDCG@10 (all sources), 300 topics" in r.output
-    assert "reported by mteb 132, authors 105, unknown 7" in r.output
+    assert "reported by mteb 132, authors 109, unknown 7" in r.output
     best = _audit(
         cli(
             "audit",
@@ -277,15 +279,15 @@ def test_population_is_described_and_a_mixed_one_warned_about(cli, seeded_db_fil
         )
     )
     note = d["population"]
-    assert note["n"] == 250 and note["n_topics"] == 300
+    assert note["n"] == 254 and note["n_topics"] == 300
     assert {t["label"]: t["n"] for t in note["reporters"]} == {
         "mteb": 132,
-        "authors": 105,
+        "authors": 109,
         "unknown": 7,
         "pyserini": 6,
     }
     assert note["first_date"] == "2019-11-01" and note["n_undated"] == 0
-    assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 250 values")
+    assert note["shape"]["skewness"] < -1.5 and note["warning"].startswith("the 254 values")
     # Carterette's TREC-7 example is near Normal: no warning
     t7 = _audit(
         cli("audit", "best", "-c", "trec7", "-m", "AP", "--no-save", "--json", db=seeded_db_file)
@@ -300,10 +302,10 @@ def test_date_window_and_reporter_narrow_every_audit(cli, seeded_db_file):
     assert recent["stats"]["reference"]["n_results"] < 235
     assert all(c["result"]["date"] >= "2025-01-01" for c in recent["candidates"])
     authors = _audit(cli("audit", "best", *base, "--reporter", "authors", db=seeded_db_file))
-    assert authors["stats"]["reference"]["n_results"] == 105
+    assert authors["stats"]["reference"]["n_results"] == 109
     assert authors["population"]["filters"]["reporters"] == ["authors"]
     text = cli("audit", "best", *base[:-1], "--reporter", "authors", db=seeded_db_file).output
-    assert "reported by authors 105; dated " in text and "; filters: reporter authors." in text
+    assert "reported by authors 109; dated " in text and "; filters: reporter authors." in text
     window = _audit(
         cli(
             "audit",
@@ -382,7 +384,7 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
     assert d["by"] == "date" and d["history"]["reference"] == "final"
     pts = d["history"]["points"]
     assert pts[0]["when"] == "2018-11-01" and pts[0]["N"] == 1
-    assert [p["N"] for p in pts] == sorted(p["N"] for p in pts) and pts[-1]["N"] == 280
+    assert [p["N"] for p in pts] == sorted(p["N"] for p in pts) and pts[-1]["N"] == 343
     records = [(p["when"], p["record"]) for p in pts if p["new_record"]]
     assert records[0] == ("2018-11-01", 0.167) and records[-1] == ("2022-03-17", 0.463)
     assert all(b > a for (_, a), (_, b) in zip(records, records[1:], strict=False))
@@ -401,9 +403,9 @@ def test_history_of_msmarco_passage_dev_is_replayed_date_by_date(cli, seeded_db_
     ).output
     assert "Records (dates that set a new record)" in text
     # the default running reference: each date judged by the results so far (no look-ahead);
-    # 127 leaderboard dates, 2026-08-07 (the date of Pyserini's reproductions) and 17 dates
+    # 127 leaderboard dates, 2026-08-07 (the date of Pyserini's reproductions) and 34 dates
     # of the papers' repositories (seeds/results/literature.csv.gz)
-    assert "18 records over 145 dates; 17 of them above the 0.05 threshold" in text
+    assert "18 records over 162 dates; 17 of them above the 0.05 threshold" in text
     # no per-topic RR@10 of the dev set: the [0, 1] bound on 6,980 queries, said as a bound
     assert "each measured with the standard error 0.0057, a bound (kind bound)" in text
 

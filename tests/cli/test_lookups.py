@@ -30,23 +30,23 @@ def test_the_issue_lookups_say_what_the_store_holds(seeded):
     assert r.exit_code == 1
     assert r.stderr == (
         "Error: msmarco-passage-dev RR: 0 result(s); recip_rank is RR without cutoff; "
-        "msmarco-passage-dev holds RR@10 (280); its other measures: R@1000 (70), "
+        "msmarco-passage-dev holds RR@10 (343); its other measures: R@1000 (78), "
         "R@100 (6); "
         "no collection holds RR\n"
     )
     r = _claim(seeded, "-c", "dl19-passage", "-m", "RR@10", "--value", "0.397")
     assert r.exit_code == 1
     assert r.stderr == (
-        "Error: dl19-passage RR@10: 0 result(s); dl19-passage holds nDCG@10 (187), "
+        "Error: dl19-passage RR@10: 0 result(s); dl19-passage holds nDCG@10 (224), "
         "R(rel=2)@1000 (47), AP(rel=2) (45), AP (41), P@10 (37); RR@10 is held by "
-        "msmarco-passage-dev (280), msmarco-passage-eval (174), beir-arguana (269), "
+        "msmarco-passage-dev (343), msmarco-passage-eval (174), beir-arguana (269), "
         "beir-trec-covid (269), beir-scidocs (268) and 27 more\n"
     )
     r = _claim(seeded, "-c", "scifact", "-m", "ndcg", "--value", "0.78")
     assert r.exit_code == 1
     assert r.stderr == (
         "Error: beir-scifact nDCG: 0 result(s); ndcg is nDCG without cutoff; beir-scifact "
-        "holds nDCG@10 (250); its other measures: R@100 (234), AP@10 (228), RR@10 (223), "
+        "holds nDCG@10 (254); its other measures: R@100 (236), AP@10 (228), RR@10 (223), "
         "R@1000 (6); no collection holds nDCG\n"
     )
     r = _claim(seeded, "-c", "dl19", "-m", "nDCG@10", "--value", "0.745")
@@ -214,8 +214,8 @@ def test_results_list_in_a_terminal_shows_a_page(seeded, monkeypatch):
     r = seeded("results", "list", "--sort", "value", "--desc")
     assert r.exit_code == 0
     lines = re.sub(r"\x1b\[[0-9;]*m", "", r.stdout).splitlines()  # no bold headers
-    assert lines[0] == "34953 results, the first 40"
-    assert lines[-1] == "34913 more: --all (or --limit N, --sort, a filter)"
+    assert lines[0] == "35123 results, the first 40"
+    assert lines[-1] == "35083 more: --all (or --limit N, --sort, a filter)"
     header = next(x for x in lines if "collection" in x)
     for h in ("id", "collection", "measure", "value", "system", "source", "year", "status"):
         assert re.search(rf"\b{h}\b", header), h

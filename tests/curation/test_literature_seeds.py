@@ -1,6 +1,6 @@
 """seeds/results/literature.csv.gz: every value re-read from the kept source lines.
 
-The lines come from authors' repositories at pinned commits (seeds/literature_lines.csv);
+The lines come from authors' repositories at pinned commits (seeds/literature_lines.csv.gz);
 seeds/literature.py turns them into rows. Here the rows are rebuilt from the kept lines
 alone and compared with the committed file, each value is found again in the cell its
 location names, and, where the repository mirrors are on this machine, the kept lines are
@@ -40,7 +40,8 @@ def rows() -> list[dict]:
 
 
 def kept() -> dict[tuple[str, str, str, int], dict]:
-    with (SEEDS / "literature_lines.csv").open(newline="", encoding="utf-8") as f:
+    text = load().read_text(SEEDS / "literature_lines.csv.gz")
+    with io.StringIO(text, newline="") as f:
         return {(r["repo"], r["path"], r["commit"], int(r["line"])): r for r in csv.DictReader(f)}
 
 
@@ -48,7 +49,7 @@ def test_committed_rows_are_what_the_kept_lines_give():
     lit = load()
     results, lines = lit.build(lit.read_kept())
     assert lit.read_text(SEEDS / "results" / "literature.csv.gz") == results
-    assert (SEEDS / "literature_lines.csv").read_text(encoding="utf-8") == lines
+    assert lit.read_text(SEEDS / "literature_lines.csv.gz") == lines
 
 
 def test_check_mode_passes_on_the_committed_files():
@@ -99,9 +100,9 @@ def test_percent_becomes_the_same_digits():
 
 def test_counts_and_spread():
     rs = rows()
-    assert len(rs) == 458
-    assert len({r["paper"] for r in rs}) == 24
-    assert len({r["collection"] for r in rs}) == 28
+    assert len(rs) == 628
+    assert len({r["paper"] for r in rs}) == 42
+    assert len({r["collection"] for r in rs}) == 29
     assert {r["role"] for r in rs} == {"proposed", "baseline", "reproduction"}
     assert all(r["reporter"] == "authors" and r["source"] == "paper" for r in rs)
     assert min(int(r["paper_year"]) for r in rs) >= 2019

@@ -164,6 +164,10 @@ def test_values_parse_and_keep_their_printed_form():
         assert 0.0 <= value <= 1.0, f"{name}:{line}"
         if name.startswith("mteb"):  # the source JSON's digits, float noise included
             continue
+        if name.startswith("literature") and r["location"].startswith(
+            ("castorini/pygaggle/", "castorini/pyserini/")
+        ):
+            continue  # MS MARCO's evaluation script prints the float in full (0.1873...)
         assert re.fullmatch(r"[01]\.\d{1,5}|[01]", printed), f"{name}:{line}: {printed!r}"
         # a float round trip would print 0.1 + 0.2 style artefacts or drop digits
         assert len(printed) <= 7, f"{name}:{line}: {printed!r}"

@@ -92,7 +92,7 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     assert r.returncode == 0, r.stderr
     # what init prints on a new database (and, stderr not being a terminal, no bar)
     # every seed file read from the wheel, the gzipped ones too (their rows are in the count)
-    assert r.stdout.startswith(f"{db}: added 34953 results, 154 papers, 73 collections")
+    assert r.stdout.startswith(f"{db}: added 35123 results, 172 papers, 73 collections")
     assert "Results per collection and measure" in r.stdout
     assert not any(m in r.stderr for m in BAR_MARKS), r.stderr
     r = _run(exe, "--db", db, "audit", "best", "-c", "trec7", "-m", "AP", "--json", cwd=work)
