@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from litaudit.measures import parse_measure
 
@@ -215,3 +216,42 @@ def save(con, pending: Pending) -> bool:
         raise
     con.execute("COMMIT")
     return True
+
+
+@dataclass(frozen=True, kw_only=True)
+class TopicMatrix:
+    """The stored per-topic scores of one measure (rel_level 1) of a collection's run
+    archive, read back while the archive is unchanged: ``x`` runs x topics (NaN where a
+    run has no score), ``complete``: evaluated as `runs eval -c` (every judged topic);
+    ``fingerprint``: the archive's, which the scores were read under."""
+
+    runs: list[str]
+    topics: list[str]
+    x: Any
+    complete: bool
+    fingerprint: str
+
+
+def topic_matrix(con, collection_id: str, measure: str) -> TopicMatrix | None:
+    """The archive's per-topic ``measure`` (canonical name) as a matrix, the `-c`
+    evaluation where both are stored; None when none is stored for the archive as it is."""
+    import numpy as np
+
+    fp = fingerprint(con, collection_id)
+    rows = con.execute(
+        "SELECT complete, run, topic, value FROM run_eval_topics WHERE collection_id = ? "
+        "AND fingerprint = ? AND measure = ? AND rel_level = 1 ORDER BY complete DESC",
+        [collection_id, fp, measure],
+    ).fetchall()
+    if not rows:
+        return None
+    complete = rows[0][0]
+    runs = sorted({r[1] for r in rows if r[0] == complete})
+    topics = sorted({r[2] for r in rows if r[0] == complete})
+    ri = {r: i for i, r in enumerate(runs)}
+    ti = {t: i for i, t in enumerate(topics)}
+    x = np.full((len(runs), len(topics)), np.nan)
+    for c, run, topic, value in rows:
+        if c == complete:
+            x[ri[run], ti[topic]] = value
+    return TopicMatrix(runs=runs, topics=topics, x=x, complete=bool(complete), fingerprint=fp)

@@ -178,9 +178,9 @@ def test_runs_import_warns_when_the_qrels_cover_few_of_the_collections_topics(
         (
             "dl19-passage",
             "nDCG@10",
-            "papers 2020-2025 (105); TREC trec28/deep/passages 2019 (37); reproductions "
-            "pyserini/2cr/msmarco-v1-passage (45, dated 2026 when read); no published result "
-            "after 2025",
+            "papers 2020-2025 (141); TREC trec28/deep/passages 2019 (37); reproductions "
+            "pyserini/2cr/msmarco-v1-passage (45, dated 2026 when read), papers (1, dated 2021 "
+            "when read); no published result after 2025",
         ),
     ],
 )

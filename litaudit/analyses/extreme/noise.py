@@ -211,26 +211,13 @@ def stored_per_topic(con, collection_id: str, measure: str, n_topics: int):
     from litaudit.runs import evalcache
 
     m = str(parse_measure(measure))
-    fp = evalcache.fingerprint(con, collection_id)
-    rows = con.execute(
-        "SELECT complete, run, topic, value FROM run_eval_topics WHERE collection_id = ? "
-        "AND fingerprint = ? AND measure = ? AND rel_level = 1 ORDER BY complete DESC",
-        [collection_id, fp, m],
-    ).fetchall()
-    if not rows:
+    tm = evalcache.topic_matrix(con, collection_id, m)
+    if tm is None:
         return None, (
             f"the collection's stored run archive has no per-topic {m}; "
             f"`litaudit runs eval -c {collection_id} -m {m}` stores it"
         )
-    complete = rows[0][0]
-    runs = sorted({r[1] for r in rows if r[0] == complete})
-    topics = sorted({r[2] for r in rows if r[0] == complete})
-    ri = {r: i for i, r in enumerate(runs)}
-    ti = {t: i for i, t in enumerate(topics)}
-    x = np.full((len(runs), len(topics)), np.nan)
-    for c, run, topic, value in rows:
-        if c == complete:
-            x[ri[run], ti[topic]] = value
+    runs, topics, x, complete = tm.runs, tm.topics, tm.x, tm.complete
     if len(topics) != n_topics:
         return None, (
             f"the stored archive's per-topic {m} covers {len(topics)} topics, the "

@@ -111,23 +111,10 @@ def from_archive(con, collection_id: str, measure: str) -> RankInput | None:
 
     if not con.execute("SELECT 1 FROM runs WHERE collection_id = ?", [collection_id]).fetchone():
         return None
-    fp = evalcache.fingerprint(con, collection_id)
-    rows = con.execute(
-        "SELECT complete, run, topic, value FROM run_eval_topics WHERE collection_id = ? "
-        "AND fingerprint = ? AND measure = ? AND rel_level = 1 ORDER BY complete DESC",
-        [collection_id, fp, measure],
-    ).fetchall()
-    if not rows:
+    tm = evalcache.topic_matrix(con, collection_id, measure)
+    if tm is None:
         return None
-    complete = rows[0][0]
-    runs = sorted({r[1] for r in rows if r[0] == complete})
-    topics = sorted({r[2] for r in rows if r[0] == complete})
-    ri = {r: i for i, r in enumerate(runs)}
-    ti = {t: i for i, t in enumerate(topics)}
-    x = np.full((len(runs), len(topics)), np.nan)
-    for c, run, topic, value in rows:
-        if c == complete:
-            x[ri[run], ti[topic]] = value
+    runs, topics, x, complete, fp = tm.runs, tm.topics, tm.x, tm.complete, tm.fingerprint
     scores, kept, dropped = _complete_topics(x, topics)
     what = (
         f"the stored run archive of {collection_id}: {len(runs)} runs x {len(kept)} topics, "

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from litaudit.analyses.extreme.claim_evidence import ClaimEvidence, run_check_sentence
 from litaudit.analyses.extreme.claim_run import Comparison, RunEvaluation, SameTopic
+from litaudit.analyses.extreme.wording import band_place
 from litaudit.analyses.wording import printed_number
 
 
@@ -92,26 +93,8 @@ def record_line(rep) -> VerdictLine:
     robust = getattr(rep, "robust", None)
     if robust is not None and robust.changes:
         rr = robust.record
-        text += (
-            f" (with the robust spread of the published results instead of their sd, {_where(rr)})"
-        )
+        text += f" (with the robust spread of the published results instead of their sd, {band_place(rr)})"
     return VerdictLine(question="record", label="Above the record?", answer=answer, text=text)
-
-
-def _where(r) -> str:
-    if r.standing.startswith("above"):
-        return (
-            "the record lies within the claim's band"
-            if r.record_in_claim_interval
-            else "the record lies below the claim's band"
-        )
-    if r.standing == "equal":
-        return "the claim equals the record"
-    return (
-        "the claim lies within the record's band"
-        if r.claim_in_record_interval
-        else "the claim lies below the record's band"
-    )
 
 
 def _cited(r) -> str:

@@ -118,9 +118,10 @@ def record_sentence(a: ClaimAudit, claim: str, record: ResultRow) -> str:
     return f"Against the record: {claim} {s}; {tail}."
 
 
-def _place(r, claim_band: bool) -> str:
-    """Where the claim lies against the record's band (or the record against the claim's)."""
-    if r.standing in ("above-within", "above-apart"):
+def band_place(r) -> str:
+    """Where the claim lies against the record's band (or, above the record, the record
+    against the claim's): the audit's sentence and the verdict line share it."""
+    if r.standing.startswith("above"):
         return (
             "the record lies within the claim's band"
             if r.record_in_claim_interval
@@ -148,7 +149,7 @@ def robust_sentence(rc: RobustCheck, a: ClaimAudit) -> str | None:
     return (
         f"Sensitivity: with the robust spread 1.4826 x MAD = {_f(rc.robust_sd)} of the "
         f"published results instead of their sd {_f(a.reference.sd)} (se {_f(rc.se)}), "
-        f"{_place(r, True)} {band}, where with the sd {_place(a.record, True)}: the tail of "
+        f"{band_place(r)} {band}, where with the sd {band_place(a.record)}: the tail of "
         "weak results that widens the sd decides the standing."
     )
 
