@@ -49,7 +49,7 @@ def section(
 ) -> LiteratureSection:
     """Tables 2-3, thresholds, candidates (with provenance) and history of one measure."""
     h = _stored(con, hist, used)
-    history = _history(h.result) if h is not None else ()
+    history = history_points(h.result) if h is not None else ()
     by = h.result.by if h is not None else None
     b = _stored(con, best, used)
     if b is None:
@@ -170,7 +170,9 @@ def _candidates(r: BestReport) -> tuple[Candidate, ...]:
     return tuple(cited_result(c.result, c.rank) for c in r.candidates)
 
 
-def _history(r: HistoryReport) -> tuple[HistoryPoint, ...]:
+def history_points(r: HistoryReport) -> tuple[HistoryPoint, ...]:
+    """The history audit's steps as the history plot takes them (the report's and the
+    site's)."""
     return tuple(
         HistoryPoint(
             p.year,

@@ -17,11 +17,11 @@ from typing import Any
 from litaudit import defaults
 from litaudit.analyses.audits import StoredAudit
 from litaudit.analyses.extreme.history import HistoryReport
-from litaudit.analyses.extreme.wording import cited
 from litaudit.analyses.site_audits import SiteAudits, SitePopulation
 from litaudit.analyses.wording import p_text
 from litaudit.render.report.figures import Figure, history_figure
-from litaudit.render.report.model import HistoryPoint, LiteratureSection
+from litaudit.render.report.literature import history_points
+from litaudit.render.report.model import LiteratureSection
 from litaudit.render.site import pages, population
 from litaudit.render.site.html import slug
 from litaudit.render.site.population import PopulationPage, Record
@@ -38,28 +38,6 @@ def _unique(stems: list[str]) -> list[str]:
     return out
 
 
-def _points(r: HistoryReport) -> tuple[HistoryPoint, ...]:
-    """The history audit's steps as the report's plot takes them."""
-
-    def num(x: float | None) -> float | None:
-        return None if x is None or x != x else float(x)
-
-    return tuple(
-        HistoryPoint(
-            p.year,
-            p.N,
-            num(p.record),
-            num(p.expected_max),
-            num(p.threshold),
-            when=p.when,
-            new_record=p.new_record,
-            beyond=bool(p.beyond_chance),
-            holder=f"{rec.value_text} {rec.system} ({cited(rec)})",
-        )
-        for p, rec in zip(r.history.points, r.records, strict=True)
-    )
-
-
 def _figure(measure: str, h: StoredAudit) -> Figure | None:
     """The report's plot of the record over time (render.report.figures), of audit ``h``."""
     empty: dict[str, Any] = dict.fromkeys(
@@ -68,7 +46,11 @@ def _figure(measure: str, h: StoredAudit) -> Figure | None:
         "coverage history_error".split()
     )
     lit = LiteratureSection(
-        measure=measure, candidates=(), history_audit=h.id, history=_points(h.result), **empty
+        measure=measure,
+        candidates=(),
+        history_audit=h.id,
+        history=history_points(h.result),
+        **empty,
     )
     return history_figure(lit)
 
