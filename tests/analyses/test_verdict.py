@@ -340,3 +340,5 @@ def test_history_shows_published_results_unless_reproductions_are_asked_for(
     n = json.loads(cli(*hist, db=db).stdout)["result"]["population"]["n"]
     n_all = json.loads(cli(*hist, "--with-reproductions", db=db).stdout)["result"]["population"]
     assert (n, n_all["n"]) == (178, 224)
+    text = cli(*hist[:-2], "--no-save", db=db).output
+    assert "filters: published results only (reproductions left out)" in text
