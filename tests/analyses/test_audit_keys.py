@@ -25,7 +25,7 @@ PINNED = {
     "claim": (3, "f7b6b9b20d70132f", "cd01330b296a578f"),
     "history": (2, "082b66bdb5f35111", "6007963600b296f6"),
     "baselines": (1, "7738d92f4971817d", "e19e8e7cf6a45598"),
-    "best-matrix": (2, "2701d3d7cf56a78a", "044d0a24eac2c4a0"),
+    "best-matrix": (2, "2701d3d7cf56a78a", "f25ea9264d402ce9"),  # +max_t (#30, calibrated)
     "reuse-rao": (1, "47ef9addd5861c89", "-"),
     "reuse-lou": (1, "de17885f0d3fde48", "-"),
     "reuse-subcollections": (2, "7eaeb633ad9e6c09", "-"),  # its own and the verdict's

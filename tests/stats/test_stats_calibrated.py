@@ -121,3 +121,51 @@ def test_mixed_noise_max_with_one_se_is_the_normal_max():
     assert het.threshold > m.threshold
     with pytest.raises(ParameterError, match="> 0"):
         C.mixed_noise_max(0.3, 0.2, 5, [0.0], alpha=0.05, trials=100, seed=1)
+
+
+def test_max_t_replications_follow_the_counts():
+    # a replication's studentized max from W R^T and W R^2: check against resampling the
+    # residual matrix's columns directly and studentizing each run by its own sd
+    x = _noise(6, 12, 9, sds=[0.05, 0.1, 0.1, 0.2, 0.1, 0.3])
+    r = residuals(x)
+    got = C.resampled_max_t(r, 3, np.random.default_rng(10))
+    rng = np.random.default_rng(10)
+    for b in range(3):
+        y = r[:, np.repeat(np.arange(12), rng.multinomial(12, np.full(12, 1 / 12)))]
+        t = np.abs(y.mean(axis=1)) / (y.std(axis=1, ddof=1) / math.sqrt(12))
+        assert got[b] == pytest.approx(t.max(), rel=1e-9)
+
+
+def test_max_t_finds_a_shifted_run_and_is_scale_free():
+    x = _noise(12, 40, 21, sds=np.linspace(0.05, 0.2, 12))
+    x[2] += 0.08  # 0.08 is 5.7 of run 2's se (sd 0.064 / sqrt(40))
+    mt = C.max_t_test(x, trials=999, seed=22)
+    assert mt.row == 2 and mt.p == pytest.approx(1 / 1000) and mt.statistic > mt.threshold
+    # studentized: the statistic and its null do not change when scores are rescaled
+    scaled = C.max_t_test(3 * x + 1, trials=999, seed=22)
+    assert scaled.statistic == pytest.approx(mt.statistic, rel=1e-9)
+    assert scaled.threshold == pytest.approx(mt.threshold, rel=1e-9)
+    # and resampled_null carries it on the same seed
+    assert C.resampled_null(x, trials=999, seed=22).max_t == mt
+
+
+@pytest.mark.slow
+def test_max_t_holds_its_level_where_the_f_does_not():
+    # runs differ 3x in noise: equal-means nulls resampled from the matrix, as in
+    # bench_calibration; the studentized max-t rejects about 5% (8 of 150), the F on its
+    # df 16 of 150
+    from scipy import stats as sps
+
+    x = _noise(30, 40, 31, np.linspace(0.05, 0.15, 30))
+    r = residuals(x)
+    k, n = r.shape
+    f_crit = float(sps.f.isf(0.05, k - 1, (k - 1) * (n - 1)))
+    rng = np.random.default_rng(33)
+    f_test = max_t = 0
+    cases = 150
+    for i in range(cases):
+        y = r[:, rng.integers(0, n, size=n)]
+        f_test += topic_interaction(y).f_systems > f_crit
+        max_t += C.max_t_test(y, trials=200, seed=2000 + i).p <= 0.05
+    assert f_test / cases > 0.10
+    assert max_t / cases <= 0.07 and max_t < f_test

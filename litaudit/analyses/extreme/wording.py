@@ -308,10 +308,23 @@ def resampled_sentence(rn: ResampledNull, normal_threshold: float) -> str:
         f"threshold of the max at alpha {rn.alpha:g} is {_f(rn.max_threshold)} (Monte Carlo "
         f"se {rn.max_offset_se:.4f}; the Normal threshold with one pooled se is "
         f"{_f(normal_threshold)}); the best mean {_f(rn.best_mean)} is {above} it "
-        f"(p = {rn.p_max:.3g}, +1 rule). F = {rn.f:.1f} against its resampled {1 - rn.alpha:g} "
-        f"point {rn.f_threshold:.2f}: p = {rn.p_f:.3g} by resampling "
-        "(bench/bench_calibration.py: the Normal threshold and the F test on its df reject "
+        f"(p = {rn.p_max:.3g}, +1 rule). "
+        + _equal_means(rn)
+        + "(bench/bench_calibration.py: the Normal threshold and the F test on its df reject "
         "6-29% of such nulls at 5%, these about 5%)."
+    )
+
+
+def _equal_means(rn: ResampledNull) -> str:
+    """The test of equal means: the studentized max-t where stored, else the F."""
+    f = f"F = {rn.f:.1f} against its resampled {1 - rn.alpha:g} point {rn.f_threshold:.2f}"
+    if rn.max_t is None:
+        return f + f": p = {rn.p_f:.3g} by resampling "
+    mt = rn.max_t
+    return (
+        f"Equal means by the studentized max-t (max |mean - grand mean| / the run's own se, "
+        f"bootstrap-t): {mt.statistic:.2f} against {mt.threshold:.2f}, p = {mt.p:.3g} "
+        f"({f}, p = {rn.p_f:.3g}: shown, not calibrated when runs differ in noise) "
     )
 
 
