@@ -307,6 +307,11 @@ class MixedNoiseMax:
     threshold_se: float
     value: float
     p_value: float
+    # 'normal' (each draw Normal with a run's se) or 'resampled' (:func:`resampled_max`;
+    # then ``n_runs`` x ``n_topics`` is the residual matrix the draws come from)
+    method: str = "normal"
+    n_runs: int | None = None
+    n_topics: int | None = None
 
 
 def mixed_noise_max(
@@ -337,4 +342,54 @@ def mixed_noise_max(
         threshold_se=_quantile_se(s, 1 - alpha),
         value=float(value),
         p_value=float((1 + np.sum(mx >= float(value) - float(mu))) / (trials + 1)),
+    )
+
+
+def resampled_max(
+    value: float, mu: float, n_draws: int, scores, *, alpha: float, trials: int, seed: int
+) -> MixedNoiseMax:
+    """The threshold of the max of ``n_draws`` equally good systems resampled from the
+    residuals of a per-topic matrix (``scores``, systems in rows; a run archive): each
+    draw is a run of the matrix drawn at random, its mean over the topics of its residual
+    row resampled with replacement (times sqrt(n / (n - 1)), as in :func:`resampled_stats`),
+    around ``mu``. So every draw has a real run's noise, shape included, and the draws are
+    independent, as the N systems of Carterette's model are (the matrix's own runs are
+    correlated within a topic; independent draws have the larger max). With the matrix's
+    runs as the draws and their correlation kept, the threshold is
+    :func:`resampled_null`'s. ``trials`` replications (``seed``): a table of ``trials``
+    resampled means per run (one B x n by n x k product), then ``n_draws`` (run,
+    replication) cells picked at random per replication."""
+    alpha = check_prob("alpha", alpha)
+    if trials < 19 or n_draws < 1:
+        raise ParameterError(f"need >= 19 trials and >= 1 draw, got {trials} and {n_draws}")
+    x = _clean(scores)
+    k, n = x.shape
+    r = residuals(x)
+    rng = np.random.default_rng(seed)
+    table = np.empty((trials, k))
+    for start in range(0, trials, CHUNK):
+        b = min(CHUNK, trials - start)
+        w = rng.multinomial(n, np.full(n, 1.0 / n), size=b).astype(np.float64)
+        table[start : start + b] = w @ r.T / n
+    table *= math.sqrt(n / (n - 1))
+    flat = table.ravel()
+    mx = np.empty(trials)
+    step = max(1, 2_000_000 // n_draws)
+    for start in range(0, trials, step):
+        b = min(step, trials - start)
+        mx[start : start + b] = flat[rng.integers(0, flat.size, size=(b, n_draws))].max(axis=1)
+    s = np.sort(mx)
+    return MixedNoiseMax(
+        n_draws=int(n_draws),
+        mu=float(mu),
+        alpha=alpha,
+        trials=int(trials),
+        seed=int(seed),
+        threshold=float(mu) + float(np.quantile(mx, 1 - alpha)),
+        threshold_se=_quantile_se(s, 1 - alpha),
+        value=float(value),
+        p_value=float((1 + np.sum(mx >= float(value) - float(mu))) / (trials + 1)),
+        method="resampled",
+        n_runs=k,
+        n_topics=n,
     )

@@ -169,3 +169,24 @@ def test_max_t_holds_its_level_where_the_f_does_not():
         max_t += C.max_t_test(y, trials=200, seed=2000 + i).p <= 0.05
     assert f_test / cases > 0.10
     assert max_t / cases <= 0.07 and max_t < f_test
+
+
+@pytest.mark.slow
+def test_resampled_max_of_equal_normal_runs_is_the_normal_max():
+    # 30 runs with the same Normal noise on 400 topics: each draw's resampled mean is
+    # Normal with the run's se, so the threshold of the max of 50 independent draws is
+    # mu + se z_50(0.95) within the bootstrap's error
+    x = _noise(30, 400, 41)
+    m = C.resampled_max(0.35, 0.3, 50, x, alpha=0.05, trials=8000, seed=42)
+    se = float(np.mean(np.std(residuals(x), axis=1, ddof=1))) / math.sqrt(400)
+    zq = StdExtremes.make(50, "exact", None, None).max_q(0.95)[0]
+    assert m.threshold == pytest.approx(0.3 + se * zq, rel=0.01)
+    assert (m.method, m.n_runs, m.n_topics, m.n_draws) == ("resampled", 30, 400, 50)
+    assert m.p_value == pytest.approx(1 / 8001)  # 0.05 is 10 se above the mean
+    # one noisy run among quiet ones raises it, as with mixed_noise_max
+    y = _noise(30, 400, 41, sds=[0.1] * 29 + [0.3])
+    assert C.resampled_max(0.35, 0.3, 50, y, alpha=0.05, trials=8000, seed=42).threshold > (
+        m.threshold + 5 * m.threshold_se
+    )
+    with pytest.raises(ParameterError, match="19 trials"):
+        C.resampled_max(0.35, 0.3, 50, x, alpha=0.05, trials=10, seed=1)

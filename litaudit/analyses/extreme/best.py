@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
 from litaudit.analyses.extreme import claim_evidence, wording
+from litaudit.analyses.extreme.chance_max import archive_max, claim_max
 from litaudit.analyses.extreme.claim_evidence import Asked, ClaimEvidence
 from litaudit.analyses.extreme.coverage import record_coverage
 from litaudit.analyses.extreme.noise import (
@@ -60,7 +61,7 @@ from litaudit.analyses.extreme.verdict import VerdictLine, claim_verdict
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
 from litaudit.stats import intervals
-from litaudit.stats.calibrated import MixedNoiseMax, mixed_noise_max
+from litaudit.stats.calibrated import MixedNoiseMax
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import (
     Shrinkage,
@@ -185,6 +186,9 @@ class BestReport:
     equally good systems is false by inspection (None under the model's se, whose ratio
     is sqrt(n) by construction); ``winners_bias`` the resampling estimate of the best's
     luck beside the shrinkage. ``fingerprint`` identifies the input rows.
+    ``resampled_max``: the threshold of the max of N resampled from the stored run
+    archive's residuals (:mod:`litaudit.analyses.extreme.chance_max`; None without an
+    archive, in `audit summary`, and in audits stored before it).
     """
 
     collection_id: str
@@ -207,6 +211,8 @@ class BestReport:
     ranks: RanksAudit | None = None  # shared topics or datasets in the store (issue 30)
     winner: WinnerCorrection | None = None  # issue 34 (None under the model's se)
     coverage: str | None = None  # what the record covers (issue 32)
+    # the threshold of the max resampled from the stored archive's residuals (#30)
+    resampled_max: MixedNoiseMax | None = None
 
 
 def run_best(
@@ -327,6 +333,18 @@ def compute_best(
         winners_bias=_winners_bias(noise, values, shrunk) if lookups is None else None,
         winner=_winner(noise, values, model) if lookups is None else None,
         coverage=record_coverage(rows).sentence,
+        resampled_max=None
+        if lookups is not None  # (`audit summary`: the Normal threshold, for speed)
+        else archive_max(
+            con,
+            pop.collection_id,
+            pop.measure,
+            noise,
+            value=best_value,
+            mu=st.reference.mu,
+            n_draws=st.reference.n_results,
+            alpha=model.alpha,
+        ),
     )
 
 
@@ -554,18 +572,15 @@ def run_claim(
     spread = spread_of(noise, values)
     gap = record_gap(noise, ca.value, holder.value)
     bias = _winners_bias(noise, values, shrunk)
-    mixed = (
-        mixed_noise_max(
-            ca.value,
-            ca.chance.mu,
-            ca.chance.n_draws,
-            noise.run_ses,
-            alpha=model.alpha,
-            trials=defaults.RESAMPLED_NULL_TRIALS,
-            seed=defaults.RESAMPLED_NULL_SEED,
-        )
-        if noise.run_ses
-        else None
+    mixed = claim_max(
+        con,
+        pop.collection_id,
+        pop.measure,
+        noise,
+        value=ca.value,
+        mu=ca.chance.mu,
+        n_draws=ca.chance.n_draws,
+        alpha=model.alpha,
     )
     found = wording.Found(
         mixed=mixed, noise=noise, robust=robust, shrinkage=shrunk, spread=spread, gap=gap, bias=bias
