@@ -366,8 +366,8 @@ def _equal_means(rn: ResampledNull) -> str:
     mt = rn.max_t
     return (
         f"Equal means by the studentized max-t (max |mean - grand mean| / the run's own se, "
-        f"bootstrap-t): {mt.statistic:.2f} against {mt.threshold:.2f}, p = {mt.p:.3g} "
-        f"({f}, p = {rn.p_f:.3g}: shown, not calibrated when runs differ in noise) "
+        f"bootstrap-t): {mt.statistic:.2f} against {mt.threshold:.2f}, p = {mt.p:.3g}; "
+        f"{f} (p = {rn.p_f:.3g}) is shown, not calibrated when runs differ in noise "
     )
 
 
