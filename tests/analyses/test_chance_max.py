@@ -5,6 +5,7 @@ the Normal one on the measured se beside it."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 
@@ -131,3 +132,45 @@ def test_trec7_claim_with_an_archive_answers_on_the_resampled_threshold(seeded_s
             0.3702, b.stats.reference.mu, 103, stored, alpha=0.05, trials=4000, seed=2018
         ).threshold
     )
+
+
+def test_audits_stored_before_decode_with_the_normal_threshold():
+    # a claim's `mixed` and a matrix audit's `resampled` as stored before this change:
+    # no method (the Normal draws), no studentized max-t
+    from litaudit.codec import decode
+
+    old = dict(
+        n_draws=104,
+        mu=0.1992,
+        alpha=0.05,
+        trials=4000,
+        seed=2018,
+        threshold=0.2602,
+        threshold_se=0.0006,
+        value=0.245,
+        p_value=0.3,
+    )
+    m = decode(C.MixedNoiseMax, old)
+    assert (m.method, m.n_runs, m.n_topics) == ("normal", None, None)
+    rn = dict(
+        n_systems=103,
+        n_topics=50,
+        alpha=0.05,
+        trials=4000,
+        seed=2018,
+        grand_mean=0.1992,
+        best_mean=0.3702,
+        t_max=0.171,
+        f=27.0,
+        max_offset=0.061,
+        max_offset_se=0.0006,
+        max_threshold=0.2600,
+        f_threshold=1.4,
+        p_max=1 / 4001,
+        p_f=1 / 4001,
+    )
+    assert decode(C.ResampledNull, rn).max_t is None
+    from litaudit.analyses.extreme.best import BestReport
+
+    (field,) = [f for f in dataclasses.fields(BestReport) if f.name == "resampled_max"]
+    assert field.default is None  # a best audit stored before has none
