@@ -10,8 +10,14 @@ to 2x) and the runs' correlation within a topic. Each test sees only the case's 
   measured from the case's interaction, sqrt(MS_interaction / n), exact quantile of the
   max of k Normals; the F test of the two-way ANOVA on (k - 1, (k - 1)(n - 1)) df;
 * after: the threshold of the max and the F by resampling the case's own residual matrix
-  (litaudit.stats.calibrated, ``inner`` replications each), and the permutation F
-  (``perms`` permutations within topics).
+  (litaudit.stats.calibrated, ``inner`` replications each), the studentized max-t test of
+  equal means (``max_i |m_i - m| / se_i``, each run's own se, by the bootstrap-t on the
+  same residuals: the calibrated test of equal means since the F, resampled or permuted,
+  is not calibrated when runs differ in noise), and the permutation F (``perms``
+  permutations within topics).
+
+The requirement (``AFTER``) is on the resampled max and the studentized max-t; the
+resampled F and the permutation F are shown as measured.
 
 A false alarm is a rejection at alpha = 0.05. Rates carry a 95% Wilson interval.
 """
@@ -26,6 +32,9 @@ from pathlib import Path
 import numpy as np
 
 ALPHA = 0.05
+# the calibrated tests the requirement is on: the threshold of the max, and the test of
+# equal means (the studentized max-t; the resampled and permutation F are shown beside it)
+AFTER = ("resampled max", "studentized max-t")
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,8 @@ def family(path: Path, cases: int, inner: int, perms: int, seed: int) -> Rates:
     zq = StdExtremes.make(k, "exact", None, None).max_q(1 - ALPHA)[0]
     f_crit = float(sps.f.isf(ALPHA, k - 1, (k - 1) * (n - 1)))
     rng = np.random.default_rng(seed)
-    counts = dict.fromkeys(("normal max", "F test", "resampled max", "resampled F", "perm F"), 0)
+    names = ("normal max", "F test", "resampled max", "resampled F", "studentized max-t", "perm F")
+    counts = dict.fromkeys(names, 0)
     for i in range(cases):
         y = r[:, rng.integers(0, n, size=n)]
         it = topic_interaction(y)
@@ -79,6 +89,8 @@ def family(path: Path, cases: int, inner: int, perms: int, seed: int) -> Rates:
         null = C.resampled_null(y, alpha=ALPHA, trials=inner, seed=seed * 100_003 + i)
         counts["resampled max"] += null.p_max <= ALPHA
         counts["resampled F"] += null.p_f <= ALPHA
+        mt = C.max_t_test(y, alpha=ALPHA, trials=inner, seed=seed * 100_003 + i)
+        counts["studentized max-t"] += mt.p <= ALPHA
         if perms:
             counts["perm F"] += C.permutation_f(y, trials=perms, seed=seed * 7_919 + i) <= ALPHA
     if not perms:
@@ -93,7 +105,7 @@ def show(rates: Rates) -> bool:
     for test, k in rates.counts.items():
         lo, hi = wilson(k, rates.cases)
         parts.append(f"{test} {100 * k / rates.cases:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]")
-        if test.startswith(("resampled", "perm")) and lo > ALPHA:
+        if test in AFTER and lo > ALPHA:
             ok = False
     print(f"  {rates.name}, {rates.cases} cases [{rates.seconds:.0f} s]: " + "; ".join(parts))
     return ok
@@ -109,5 +121,11 @@ def run(data: Path, cases: int, inner: int, perms: int, seed: int) -> bool:
     )
     ok = True
     for f, path in enumerate(sorted(folder.glob("*.csv"))):
-        ok &= show(family(path, cases, inner, perms, seed + 1000 + f))
+        rates = family(path, cases, inner, perms, seed + 1000 + f)
+        if any(rates.counts[t] > ALPHA * cases for t in AFTER):
+            # above 5%: the same family with 2.5 times the cases (the first ``cases`` are
+            # the same ones), so that its interval says whether it is over
+            show(rates)
+            rates = family(path, cases * 5 // 2, inner, perms, seed + 1000 + f)
+        ok &= show(rates)
     return ok

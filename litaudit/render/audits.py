@@ -31,6 +31,7 @@ from litaudit.analyses.extreme.resolution import ResolutionReport
 from litaudit.analyses.extreme.summary import Summary
 from litaudit.analyses.extreme.wording import (
     best_chance_sentence,
+    best_threshold_sentence,
     cited,
     fmt_n_star,
     history_chance_sentence,
@@ -251,7 +252,13 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
             digits=4,
         )
     )
-    inspected = best_chance_sentence(rep.spread, th.max_threshold, th.n_above, ref.n_results)
+    rm = rep.resampled_max
+    if rm is None:
+        inspected = best_chance_sentence(rep.spread, th.max_threshold, th.n_above, n)
+    else:
+        line(best_threshold_sentence(rm, s.values, th.max_threshold, rep.spread))
+        above = sum(1 for v in s.values if v > rm.threshold)
+        inspected = best_chance_sentence(rep.spread, rm.threshold, above, n)
     if inspected:
         line(inspected)
     if rep.noise is not None:

@@ -1,7 +1,8 @@
 """The key of every stored audit kind (its parameters, method, seed, trials and input
 fingerprint) is pinned: an audit stored by an earlier version with the same call is still
 found and reused. The results' digests of best, claim, history and best-matrix changed with issue 30
-(the measured reference noise by default, the 0.25-sd rule removed); their keys did not. The digests were computed with main at 0d6203e, before the audit
+(the measured reference noise by default, the 0.25-sd rule removed; then best's resampled_max,
+claim's mixed.method and best-matrix's studentized max-t); their keys did not. The digests were computed with main at 0d6203e, before the audit
 parameters became parameter objects (issue 23, item 5); a change here orphans every
 stored audit of the kind. The results' digests say that every stored result is the same
 too (the reuse kinds' results hold their input fingerprint, which varies: see _keys).
@@ -21,11 +22,11 @@ from tests.analyses.test_reuse_runs import write_tiny_files
 
 # kind -> (audits stored, the digests of their keys and results) (see _keys)
 PINNED = {
-    "best": (7, "05962c09314283ca", "1a2eeea683b0dbac"),  # 3 of `audit best`, 4 of summary
-    "claim": (3, "f7b6b9b20d70132f", "f6a56050428174af"),  # wording of issue 32 (results)
+    "best": (7, "05962c09314283ca", "67e182e30f87f477"),  # 3 of `audit best`, 4 of summary
+    "claim": (3, "f7b6b9b20d70132f", "def3493d9c33b4c4"),  # +resampled_max, mixed.method
     "history": (2, "082b66bdb5f35111", "6007963600b296f6"),
     "baselines": (1, "7738d92f4971817d", "e19e8e7cf6a45598"),
-    "best-matrix": (2, "2701d3d7cf56a78a", "044d0a24eac2c4a0"),
+    "best-matrix": (2, "2701d3d7cf56a78a", "f25ea9264d402ce9"),  # +max_t (#30, calibrated)
     "reuse-rao": (1, "47ef9addd5861c89", "-"),
     "reuse-lou": (1, "de17885f0d3fde48", "-"),
     "reuse-subcollections": (2, "7eaeb633ad9e6c09", "-"),  # its own and the verdict's

@@ -43,6 +43,10 @@ def test_trec7_matrix_reproduces_the_official_population(cli, shared_data, seede
     assert rn["trials"] == 4000 and rn["seed"] == 2018
     assert 0.2503 + 0.005 < rn["max_threshold"] < 0.2503 + 0.02
     assert rn["best_mean"] == pytest.approx(0.3702, abs=1e-4) and rn["p_max"] == 1 / 4001
+    # the calibrated test of equal means: the studentized max-t on the same replications
+    mt = rn["max_t"]
+    assert (mt["trials"], mt["seed"]) == (4000, 2018) and mt["p"] == 1 / 4001
+    assert mt["statistic"] > mt["threshold"] > 2
     text = cli(
         "audit",
         "matrix",
@@ -53,6 +57,7 @@ def test_trec7_matrix_reproduces_the_official_population(cli, shared_data, seede
     ).stdout
     assert "Measured noise: the system x topic interaction of the 103 runs x 50 topics" in text
     assert "Calibrated on the matrix's residuals (topics resampled with all means equal" in text
+    assert "Equal means by the studentized max-t" in text
     # --se model: the paper's reference, threshold about 0.2375 with 35 above
     model = json.loads(
         cli(

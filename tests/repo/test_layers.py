@@ -40,6 +40,7 @@ RENDER_MAY_READ = {
         "history_reference_sentence",
         "best_chance_sentence",
         "resampled_sentence",
+        "best_threshold_sentence",
         "history_chance_sentence",
         "interaction_sentence",
         "population_sentence",

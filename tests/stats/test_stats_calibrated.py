@@ -121,3 +121,72 @@ def test_mixed_noise_max_with_one_se_is_the_normal_max():
     assert het.threshold > m.threshold
     with pytest.raises(ParameterError, match="> 0"):
         C.mixed_noise_max(0.3, 0.2, 5, [0.0], alpha=0.05, trials=100, seed=1)
+
+
+def test_max_t_replications_follow_the_counts():
+    # a replication's studentized max from W R^T and W R^2: check against resampling the
+    # residual matrix's columns directly and studentizing each run by its own sd
+    x = _noise(6, 12, 9, sds=[0.05, 0.1, 0.1, 0.2, 0.1, 0.3])
+    r = residuals(x)
+    got = C.resampled_max_t(r, 3, np.random.default_rng(10))
+    rng = np.random.default_rng(10)
+    for b in range(3):
+        y = r[:, np.repeat(np.arange(12), rng.multinomial(12, np.full(12, 1 / 12)))]
+        t = np.abs(y.mean(axis=1)) / (y.std(axis=1, ddof=1) / math.sqrt(12))
+        assert got[b] == pytest.approx(t.max(), rel=1e-9)
+
+
+def test_max_t_finds_a_shifted_run_and_is_scale_free():
+    x = _noise(12, 40, 21, sds=np.linspace(0.05, 0.2, 12))
+    x[2] += 0.08  # 0.08 is 5.7 of run 2's se (sd 0.064 / sqrt(40))
+    mt = C.max_t_test(x, trials=999, seed=22)
+    assert mt.row == 2 and mt.p == pytest.approx(1 / 1000) and mt.statistic > mt.threshold
+    # studentized: the statistic and its null do not change when scores are rescaled
+    scaled = C.max_t_test(3 * x + 1, trials=999, seed=22)
+    assert scaled.statistic == pytest.approx(mt.statistic, rel=1e-9)
+    assert scaled.threshold == pytest.approx(mt.threshold, rel=1e-9)
+    # and resampled_null carries it on the same seed
+    assert C.resampled_null(x, trials=999, seed=22).max_t == mt
+
+
+@pytest.mark.slow
+def test_max_t_holds_its_level_where_the_f_does_not():
+    # runs differ 3x in noise: equal-means nulls resampled from the matrix, as in
+    # bench_calibration; the studentized max-t rejects about 5% (8 of 150), the F on its
+    # df 16 of 150
+    from scipy import stats as sps
+
+    x = _noise(30, 40, 31, np.linspace(0.05, 0.15, 30))
+    r = residuals(x)
+    k, n = r.shape
+    f_crit = float(sps.f.isf(0.05, k - 1, (k - 1) * (n - 1)))
+    rng = np.random.default_rng(33)
+    f_test = max_t = 0
+    cases = 150
+    for i in range(cases):
+        y = r[:, rng.integers(0, n, size=n)]
+        f_test += topic_interaction(y).f_systems > f_crit
+        max_t += C.max_t_test(y, trials=200, seed=2000 + i).p <= 0.05
+    assert f_test / cases > 0.10
+    assert max_t / cases <= 0.07 and max_t < f_test
+
+
+@pytest.mark.slow
+def test_resampled_max_of_equal_normal_runs_is_the_normal_max():
+    # 30 runs with the same Normal noise on 400 topics: each draw's resampled mean is
+    # Normal with the run's se, so the threshold of the max of 50 independent draws is
+    # mu + se z_50(0.95) within the bootstrap's error
+    x = _noise(30, 400, 41)
+    m = C.resampled_max(0.35, 0.3, 50, x, alpha=0.05, trials=8000, seed=42)
+    se = float(np.mean(np.std(residuals(x), axis=1, ddof=1))) / math.sqrt(400)
+    zq = StdExtremes.make(50, "exact", None, None).max_q(0.95)[0]
+    assert m.threshold == pytest.approx(0.3 + se * zq, rel=0.01)
+    assert (m.method, m.n_runs, m.n_topics, m.n_draws) == ("resampled", 30, 400, 50)
+    assert m.p_value == pytest.approx(1 / 8001)  # 0.05 is 10 se above the mean
+    # one noisy run among quiet ones raises it, as with mixed_noise_max
+    y = _noise(30, 400, 41, sds=[0.1] * 29 + [0.3])
+    assert C.resampled_max(0.35, 0.3, 50, y, alpha=0.05, trials=8000, seed=42).threshold > (
+        m.threshold + 5 * m.threshold_se
+    )
+    with pytest.raises(ParameterError, match="19 trials"):
+        C.resampled_max(0.35, 0.3, 50, x, alpha=0.05, trials=10, seed=1)

@@ -200,6 +200,11 @@ def chance_sentence(
             f"{_f(c.threshold)}, {where}; {c.n_published_above} of the {ref.n_results} "
             "published results are above it: passing it says only that a result is not "
             "one of N equally good systems, which these are not."
+            + (
+                f" Threshold used, resampled: {resampled_max_phrase(mixed, claim, with_p=False)}."
+                if mixed is not None and mixed.method == "resampled"
+                else ""
+            )
         )
     p = fmt_p(c.p_value, c.p_below_floor, c.p_floor)
     if c.passes:
@@ -211,6 +216,15 @@ def chance_sentence(
         )
     ns = fmt_n_star(c.n_star, c.n_star_capped, c.n_star_cap)
     ns = f"N* {ns}" if ns.startswith(">") else f"N* = {ns}"
+    if mixed is not None and mixed.method == "resampled":
+        return (
+            f"Against chance: {resampled_max_phrase(mixed, claim)}. With the Normal threshold "
+            f"on the measured se instead: {head}; under it {c.expected_above_under_null:.3f} "
+            f"of the {c.n_draws} draws are expected above {_f(c.threshold)}; "
+            f"{c.n_published_above} of the {ref.n_results} published results are above it. "
+            f"{ns}: the number of experiments whose best reaches {claim} with probability "
+            f"{c.alpha:g}."
+        )
     runs = (
         ""
         if mixed is None
@@ -225,6 +239,35 @@ def chance_sentence(
         f"the {c.n_draws} draws are expected above {_f(c.threshold)}; {c.n_published_above} "
         f"of the {ref.n_results} published results are above it. {ns}: the number of "
         f"experiments whose best reaches {claim} with probability {c.alpha:g}.{runs}"
+    )
+
+
+def resampled_max_phrase(m: MixedNoiseMax, claim: str, *, with_p: bool = True) -> str:
+    """'0.3100 is above 0.2569, the value that the best of 79 ... resampled from the
+    archive's residuals (...; p = ...)' (:func:`litaudit.stats.calibrated.resampled_max`);
+    no p where the null is false by inspection."""
+    p = f"; p = {m.p_value:.3g}, +1 rule" if with_p else ""
+    return (
+        f"{claim} {'is' if m.value > m.threshold else 'is not'} above {_f(m.threshold)}, the "
+        f"value that the best of {m.n_draws} equally good systems exceeds with probability "
+        f"{m.alpha:g}, resampled from the stored run archive's residuals (each system one of "
+        f"its {m.n_runs} runs drawn at random, its residuals over the {m.n_topics} topics "
+        f"resampled; {m.trials:,} replications, seed {m.seed}, Monte Carlo se "
+        f"{m.threshold_se:.4f}{p})"
+    )
+
+
+def best_threshold_sentence(
+    m: MixedNoiseMax, values, normal_threshold: float, spread: SpreadCheck | None
+) -> str:
+    """`audit best` with a stored archive: the threshold of the max it used."""
+    n_above = sum(1 for v in values if v > m.threshold)
+    inspected = spread is not None and spread.false_by_inspection
+    best = resampled_max_phrase(m, "the best " + _f(m.value), with_p=not inspected)
+    return (
+        f"Threshold of the max used: {best}; {n_above} of the {len(values)} published "
+        f"results are above it. The table's {_f(normal_threshold)} is the Normal threshold "
+        "on the measured se, one se for every run."
     )
 
 
@@ -312,10 +355,23 @@ def resampled_sentence(rn: ResampledNull, normal_threshold: float) -> str:
         f"threshold of the max at alpha {rn.alpha:g} is {_f(rn.max_threshold)} (Monte Carlo "
         f"se {rn.max_offset_se:.4f}; the Normal threshold with one pooled se is "
         f"{_f(normal_threshold)}); the best mean {_f(rn.best_mean)} is {above} it "
-        f"(p = {rn.p_max:.3g}, +1 rule). F = {rn.f:.1f} against its resampled {1 - rn.alpha:g} "
-        f"point {rn.f_threshold:.2f}: p = {rn.p_f:.3g} by resampling "
-        "(bench/bench_calibration.py: the Normal threshold and the F test on its df reject "
+        f"(p = {rn.p_max:.3g}, +1 rule). "
+        + _equal_means(rn)
+        + "(bench/bench_calibration.py: the Normal threshold and the F test on its df reject "
         "6-29% of such nulls at 5%, these about 5%)."
+    )
+
+
+def _equal_means(rn: ResampledNull) -> str:
+    """The test of equal means: the studentized max-t where stored, else the F."""
+    f = f"F = {rn.f:.1f} against its resampled {1 - rn.alpha:g} point {rn.f_threshold:.2f}"
+    if rn.max_t is None:
+        return f + f": p = {rn.p_f:.3g} by resampling "
+    mt = rn.max_t
+    return (
+        f"Equal means by the studentized max-t (max |mean - grand mean| / the run's own se, "
+        f"bootstrap-t): {mt.statistic:.2f} against {mt.threshold:.2f}, p = {mt.p:.3g}; "
+        f"{f} (p = {rn.p_f:.3g}) is shown, not calibrated when runs differ in noise "
     )
 
 
