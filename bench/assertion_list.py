@@ -68,16 +68,18 @@ def compare(before: list[str], after: list[str]) -> str:
         f"{sum((b & a).values())} the same expression in both; "
         f"{sum(gone.values())} only before, {sum(come.values())} only after"
     ]
-    where_before = {row.split("\t", 1)[1]: row.split("\t", 1)[0] for row in before}
-    where_after = {row.split("\t", 1)[1]: row.split("\t", 1)[0] for row in after}
-    for title, diff, where in (
-        ("only before", gone, where_before),
-        ("only after", come, where_after),
+    rows_b, rows_a = collections.Counter(before), collections.Counter(after)
+    for title, diff, moved in (
+        ("only before", gone, rows_b - rows_a),
+        ("only after", come, rows_a - rows_b),
     ):
         if diff:
-            out.append(f"-- {title}:")
-            for expr, n in sorted(diff.items(), key=lambda kv: where[kv[0]]):
-                out.append(f"{n}x {where[expr]}\t{expr}")
+            out.append(f"-- {title} (and where the count of each changed):")
+            for row, n in sorted(moved.items()):
+                if row.split("\t", 1)[1] in diff:
+                    out.append(f"{n}x {row}")
+    moved_only = [r for r in (rows_b - rows_a) if r.split("\t", 1)[1] not in gone]
+    out.append(f"-- {len(moved_only)} checks moved to another function (same expression)")
     return "\n".join(out)
 
 
