@@ -44,8 +44,8 @@ test test-fast: export PYTHONDONTWRITEBYTECODE :=
 test: $(STAMP) browser  ## run the test suite
 	$(BIN)/python -m pytest $(XDIST)
 
-test-fast: $(STAMP)  ## the tests not marked slow (the loop while editing)
-	$(BIN)/python -m pytest $(XDIST) -m "not slow" --hypothesis-profile=fast
+test-fast: $(STAMP)  ## the tests not marked slow, and the repository's contracts (the loop while editing)
+	$(BIN)/python -m pytest $(XDIST) -m "not slow or contract" --hypothesis-profile=fast
 
 BENCH_STAMP := $(VENV)/.bench-installed
 

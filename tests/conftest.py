@@ -11,6 +11,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from collections.abc import Callable
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,15 @@ def shared_papers() -> Path:
     return SHARED_PAPERS
 
 
+def _run_folder(tmp_path_factory) -> Path:
+    """The run's temp folder, which every xdist worker of the run shares (the parent of
+    each one's own), or this process's own without xdist."""
+    import os
+
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
 def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
     """This process's copy of a database file that ``build`` writes once per run.
 
@@ -65,11 +75,9 @@ def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> P
     so a test that opens it for writing cannot lock another worker out.
     """
     import fcntl
-    import os
     import shutil
 
-    base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    shared = _run_folder(tmp_path_factory)
     built = shared / f"built-{name}"
     with open(shared / f"built-{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -167,6 +175,50 @@ def seeded_db_file(tmp_path_factory) -> Path:
     return _built_once(tmp_path_factory, "seeded.duckdb", build)
 
 
+@dataclass(frozen=True)
+class Summarized:
+    """The seeded database after `litaudit audit summary` (every population's best audit
+    stored, as `make run` leaves it), with what that command printed (``text``: its
+    output, stderr too) and the ``--json`` stdout of a second `audit summary` on it (which
+    reuses the stored audits)."""
+
+    db: Path  # this process's copy: read-only (copy it to write)
+    text: str
+    json: dict[str, Any]
+
+
+@pytest.fixture(scope="session")
+def summarized(seeded_db_file, tmp_path_factory) -> Summarized:
+    """The seeded database summarized once per run (:class:`Summarized`): a test of what
+    `audit summary` prints, stores or leaves for the commands after it reads this rather
+    than summarizing the whole seeded store again (3.6 s of CPU each time)."""
+    import json
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    shared = _run_folder(tmp_path_factory)
+
+    def build(path: Path) -> None:
+        shutil.copy(seeded_db_file, path)
+        runner = CliRunner()
+        res = runner.invoke(app, ["--db", str(path), "audit", "summary"])
+        assert res.exit_code == 0, res.output
+        (shared / "built-summarized.txt").write_text(res.output, encoding="utf-8")
+        res = runner.invoke(app, ["--db", str(path), "audit", "summary", "--json"])
+        assert res.exit_code == 0, res.output
+        (shared / "built-summarized.json").write_text(res.stdout, encoding="utf-8")
+
+    db = _built_once(tmp_path_factory, "summarized.duckdb", build)
+    return Summarized(
+        db=db,
+        text=(shared / "built-summarized.txt").read_text(encoding="utf-8"),
+        json=json.loads((shared / "built-summarized.json").read_text(encoding="utf-8")),
+    )
+
+
 ROBUST03 = "trec-robust-2003"
 
 
@@ -262,14 +314,48 @@ def cli(tmp_path) -> Cli:
 SLOW_CPU = 0.25
 
 
+FILE_SECONDS = "litaudit/file-seconds"  # pytest's cache: a test file's seconds, last timed
+
+
+def _file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
 def pytest_collection_modifyitems(config, items):
-    """The files with the most slow tests first (each file's tests in their order): under
-    `--dist loadfile` a worker takes a whole file, and a long file handed out last keeps
-    one worker busy after the other has finished."""
+    """The costliest files first (each file's tests in their order): under `--dist
+    loadfile` a worker takes a whole file whenever it runs short of work, so handing out
+    the longest first keeps the two workers busy to the end, where a long file handed out
+    last keeps one busy after the other has finished. A file's cost is its seconds in the
+    last run that ran it (its tests' setup, call and teardown, the fixtures it built
+    included), kept in pytest's cache (.pytest_cache, :func:`pytest_sessionfinish`); a
+    file no run has timed yet counts a second per slow test."""
     import collections
 
-    slow = collections.Counter(item.path for item in items if item.get_closest_marker("slow"))
-    items.sort(key=lambda item: -slow[item.path])
+    slow = collections.Counter(
+        _file_of(item.nodeid) for item in items if item.get_closest_marker("slow")
+    )
+    cache = getattr(config, "cache", None)
+    timed: dict[str, float] = cache.get(FILE_SECONDS, {}) if cache is not None else {}
+
+    def cost(item) -> float:
+        name = _file_of(item.nodeid)
+        return timed.get(name, float(slow[name]))
+
+    items.sort(key=lambda item: -cost(item))
+
+
+_file_seconds: dict[str, float] = {}  # this run's seconds by test file (the controller's)
+
+
+def pytest_sessionfinish(session):
+    """Keep each file's seconds of this run in pytest's cache, for the order of the next
+    (under xdist the controller, which sees every worker's reports, writes them)."""
+    cache = getattr(session.config, "cache", None)
+    if cache is None or hasattr(session.config, "workerinput") or not _file_seconds:
+        return
+    timed = dict(cache.get(FILE_SECONDS, {}))
+    timed.update({name: round(s, 2) for name, s in _file_seconds.items()})
+    cache.set(FILE_SECONDS, timed)
 
 
 def pytest_collection_finish(session):
@@ -363,6 +449,8 @@ _slow_reason: dict[str, str] = {}  # a slow mark's reason, when it is not the te
 
 
 def pytest_runtest_logreport(report):
+    name = _file_of(report.nodeid)
+    _file_seconds[name] = _file_seconds.get(name, 0.0) + report.duration
     if report.when != "teardown":
         return
     props = report.user_properties

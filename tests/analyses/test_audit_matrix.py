@@ -7,6 +7,7 @@ import json
 import pytest
 
 
+@pytest.mark.slow
 def test_trec7_matrix_reproduces_the_official_population(cli, shared_data, seeded_db_file):
     import shutil
 

@@ -244,6 +244,7 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
     assert not some(r04.robust).changes and not r04.answers[1].startswith("Sensitivity")
 
 
+@pytest.mark.slow
 def test_equal_weight_means_use_their_effective_queries(seeded_store):
     con = seeded_store.con
     model = B.AuditModel(se="model")

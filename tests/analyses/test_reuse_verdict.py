@@ -666,6 +666,7 @@ def test_verdict_renderer_escapes_stored_text():
 # ------------------------------------------------------------------ issue 31
 
 
+@pytest.mark.slow
 def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli):
     assert cli("init").exit_code == 0
     r = cli("collections", "depth", "robust03", "100")

@@ -433,6 +433,7 @@ def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
 
 
 # ------------------------------------------------------------------ averages over sub-tasks
+@pytest.mark.slow
 def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_file):
     d = _audit(
         cli(

@@ -330,11 +330,11 @@ def test_history(cli, db):
     ]
 
 
-@pytest.mark.slow
-def test_summary_is_what_make_run_prints(cli, db):
-    r = cli("audit", "summary", db=db)
-    assert r.exit_code == 0, r.output
-    lines = r.output.splitlines()
+@pytest.mark.slow(reason="the summarized seeded store (a session fixture, 6 s of CPU)")
+def test_summary_is_what_make_run_prints(cli, summarized):
+    # `audit summary` on the seeded store, run once for the session (conftest.py)
+    output, db = summarized.text, summarized.db
+    lines = output.splitlines()
     assert lines[0] == (
         "Extreme-value audits (Carterette, SIGIR 2015): alpha = 0.05, p = 0.2, N >= 5"
     )
@@ -345,7 +345,7 @@ def test_summary_is_what_make_run_prints(cli, db):
         ln.startswith("│ trec7 ") and "│ AP " in ln and "│ official │ 103 │" in ln for ln in lines
     )
     assert any(ln.startswith("│ robust04 ") and "│ AP " in ln and "│ papers " in ln for ln in lines)
-    assert "types)" in header and "roles (run" in r.output and "se (kind)" in header
+    assert "types)" in header and "roles (run" in output and "se (kind)" in header
     # the seeded BEIR/MS MARCO names and leaderboard digits widen the table: the cell wraps
     i = next(k for k, ln in enumerate(lines) if ln.startswith("│ trec7 ") and "│ AP " in ln)
     cell = " ".join(ln.rstrip(" │").rsplit("│", 1)[1].strip() for ln in lines[i : i + 4])
@@ -362,7 +362,7 @@ def test_summary_is_what_make_run_prints(cli, db):
     # the papers' BEIR tables (seeds/results/literature.csv.gz) hold 1 to 4 values a dataset
     # (and Tevatron's two SciFact R@100 lines: beir-scifact R@100, paper, N = 2)
     assert "8 group(s) skipped:" in lines
-    assert "rejected in" not in r.output
+    assert "rejected in" not in output
     n = _n_audits(db)
     assert n > 40
     listed = cli("audit", "list", "--kind", "best", "--json", db=db)

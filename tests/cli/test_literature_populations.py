@@ -73,15 +73,9 @@ def test_papers_population_on_a_beir_dataset(cli, seeded_db_file):
     assert {t["label"] for t in d["population"]["reporters"]} == {"authors"}
 
 
-@pytest.mark.slow
-def test_summary_audits_the_papers_groups(cli, seeded_db_file, tmp_path):
-    import shutil
-
-    db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
-    r = cli("audit", "summary", "--json", db=db)
-    assert r.exit_code == 0, r.output
-    out = json.loads(r.stdout)
+@pytest.mark.slow(reason="the summarized seeded store (a session fixture, 6 s of CPU)")
+def test_summary_audits_the_papers_groups(summarized):
+    out = summarized.json  # `audit summary --json` on the seeded store (conftest.py)
     rows = out["result"]["rows"] if "result" in out else out["rows"]
     papers = {(x["collection_name"], x["measure"]) for x in rows if x["source"] == "paper"}
     # Robust04 (the meta-analysis) and now TREC DL and MS MARCO from the papers' tables

@@ -108,6 +108,7 @@ def test_counts_and_spread():
     assert min(int(r["paper_year"]) for r in rs) >= 2019
 
 
+@pytest.mark.slow
 def test_kept_lines_equal_the_repositories():
     """Where the mirrors are on this machine, each kept line is the repository's line at
     its commit (and every source resolves)."""

@@ -5,7 +5,6 @@ counts, and BEIR SciFact's page ties the 133 candidates of its official populati
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
@@ -16,20 +15,21 @@ pytestmark = pytest.mark.slow(reason="a site of the whole seeded store (~20 s of
 
 
 @pytest.fixture(scope="module")
-def seeded_site(tmp_path_factory, seeded_db_file) -> tuple[Path, Path, dict]:
+def seeded_site(tmp_path_factory, summarized) -> tuple[Path, Path, dict]:
+    """The site of the seeded store, built on the session's summarized copy (conftest.py:
+    the site reuses the summary's stored best audits, as it does after `make run`), and
+    that summary's --json."""
     from typer.testing import CliRunner
 
     from litaudit.cli.main import app
 
     folder = tmp_path_factory.mktemp("seeded-site")
     db, out = folder / "seeded.duckdb", folder / "site"
-    shutil.copy(seeded_db_file, db)
+    shutil.copy(summarized.db, db)
     runner = CliRunner()
     res = runner.invoke(app, ["--db", str(db), "site", str(out), "--json"])
     assert res.exit_code == 0, res.output
-    res = runner.invoke(app, ["--db", str(db), "audit", "summary", "--json"])
-    assert res.exit_code == 0, res.output
-    return db, out, json.loads(res.stdout)
+    return db, out, summarized.json
 
 
 def _cells(tr: str) -> list[str]:
