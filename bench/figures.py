@@ -1,0 +1,165 @@
+"""The figures README.md and docs/*.md quote, measured and written into the docs.
+
+Each quoted figure sits between markers, `<!-- fig:NAME -->0.7 s<!-- /fig -->`, and has an
+entry in docs/figures.json (text, value, unit, source, command, commit, date, load
+average, machine). This script runs the measurements it knows (MEASURED below, each
+reusing a bench script's `measure` function), records them with the commit and the load,
+then rewrites the text between every marker from the file, as cog does:
+
+    .venv/bin/python bench/figures.py                 # measure all, rewrite the docs
+    .venv/bin/python bench/figures.py --only help_ratio
+    .venv/bin/python bench/figures.py --docs-only     # rewrite the docs from the file
+
+An entry whose `source` is "carried" was measured before this file existed (by the
+command named, or by hand) and typed into the docs at `commit`; nothing here re-runs it,
+and it keeps that commit and date until a measurement replaces it. Blocks between
+`<!-- figs:BENCH -->` and `<!-- /figs -->` hold the calibration percentages printed by
+that bench script (`blocks` in the file). tests/repo/test_doc_figures.py fails when a
+quoted figure has no entry or differs from it; it never runs a measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FIGURES = ROOT / "docs" / "figures.json"
+DOCS = ("README.md", "docs/DEVELOPING.md", "docs/STATISTICS.md")
+MARKER = re.compile(r"<!-- fig:(?P<name>[\w.]+) -->(?P<text>.*?)<!-- /fig -->", re.S)
+
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Measured:
+    """A figure this script measures: `run` returns {name: (value, text)}."""
+
+    names: tuple[str, ...]
+    command: str
+    run: Callable[[], dict[str, tuple[float, str]]]
+
+
+def _help_ratio() -> dict[str, tuple[float, str]]:
+    import bench_help
+
+    ours, peer, _heavy = bench_help.measure()
+    ratio = ours / peer
+    return {"developing.help_ratio": (round(ratio, 2), f"{ratio:.2f}x")}
+
+
+def _results_list() -> dict[str, tuple[float, str]]:
+    import bench_results_list
+
+    with tempfile.TemporaryDirectory() as d:
+        got = bench_results_list.measure(bench_results_list.seeded_db(Path(d)))
+    # "either takes about X s of CPU": the slower of the pipe and --json cases
+    cpu = max(got["results list | (pipe)"][1], got["results list --json"][1])
+    return {"readme.results_list_cpu": (round(cpu, 1), f"{cpu:.1f} s")}
+
+
+MEASURED = {
+    "help_ratio": Measured(
+        names=("developing.help_ratio",),
+        command="python bench/bench_help.py",
+        run=_help_ratio,
+    ),
+    "results_list": Measured(
+        names=("readme.results_list_cpu",),
+        command="python bench/bench_results_list.py",
+        run=_results_list,
+    ),
+}
+
+
+def load() -> dict:
+    return json.loads(FIGURES.read_text())
+
+
+def save(data: dict) -> None:
+    """One figure a line, sorted by name: a new measurement is a one-line diff."""
+    figs = data["figures"]
+    lines = [f"  {json.dumps(k)}: {json.dumps(figs[k], ensure_ascii=False)}" for k in sorted(figs)]
+    head = {k: v for k, v in data.items() if k != "figures"}
+    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
+    FIGURES.write_text(text + ',\n "figures": {\n' + ",\n".join(lines) + "\n }\n}\n")
+
+
+def _commit() -> str:
+    out = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short=7", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return out.stdout.strip()
+
+
+def measure(data: dict, which: list[str]) -> None:
+    """Run the measurements named (all if none) and record them in `data`."""
+    for key in which or list(MEASURED):
+        m = MEASURED[key]
+        load_before = os.getloadavg()[0]
+        got = m.run()
+        load_after = os.getloadavg()[0]
+        for name in m.names:
+            value, text = got[name]
+            data["figures"][name] = {
+                "text": text,
+                "value": value,
+                "unit": data["figures"].get(name, {}).get("unit"),
+                "source": "measured",
+                "command": m.command,
+                "commit": _commit(),
+                "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d"),
+                "load": f"{load_before:.1f}-{load_after:.1f}",
+                "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, {platform.system()}",
+            }
+            print(f"{name}: {text} (load {load_before:.1f}-{load_after:.1f})")
+
+
+def rewrite_docs(data: dict) -> list[str]:
+    """Write each marker's text from `data`; returns the files changed."""
+    figs, changed = data["figures"], []
+    for rel in DOCS:
+        path = ROOT / rel
+        old = path.read_text()
+        missing = sorted({m.group("name") for m in MARKER.finditer(old)} - set(figs))
+        if missing:
+            raise SystemExit(f"{rel}: no entry in {FIGURES.name} for {', '.join(missing)}")
+        new = MARKER.sub(
+            lambda m: f"<!-- fig:{m.group('name')} -->{figs[m.group('name')]['text']}<!-- /fig -->",
+            old,
+        )
+        if new != old:
+            path.write_text(new)
+            changed.append(rel)
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", action="append", choices=sorted(MEASURED), default=[])
+    ap.add_argument("--docs-only", action="store_true", help="rewrite the docs, measure nothing")
+    args = ap.parse_args(argv)
+    data = load()
+    if not args.docs_only:
+        measure(data, args.only)
+        save(data)
+    changed = rewrite_docs(data)
+    print(f"docs rewritten: {', '.join(changed) or 'none changed'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
