@@ -48,9 +48,9 @@ class ReportAudits:
 def report_measures(con, collection_id: str) -> tuple[str, ...]:
     """Measures with at least ``defaults.MIN_N`` non-retracted results, most results first
     (fewer make no population: the audits would refuse them)."""
-    from litaudit.store import results as R
+    from litaudit.store import results as result_store
 
-    return R.measures_with(con, collection_id, defaults.MIN_N)
+    return result_store.measures_with(con, collection_id, defaults.MIN_N)
 
 
 def _last_id(con) -> int:

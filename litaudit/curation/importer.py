@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields
 from litaudit.curation.apply import ImportReport, apply_plan
 from litaudit.curation.plan import ON_EXISTING, ImportPlan, ImportProgress, plan_import
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
@@ -54,7 +54,7 @@ def import_files(
         raise LitauditError(
             f"--on-existing: {on_existing!r} is not one of {', '.join(ON_EXISTING)}"
         )
-    who = who or F.current_user()
+    who = who or fields.current_user()
     problems: list[Problem] = []
     out: list[tuple[ImportReport, ImportPlan]] = []
 

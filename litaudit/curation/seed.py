@@ -18,8 +18,8 @@ from litaudit.curation.apply import apply_plan
 from litaudit.curation.fields import text_or_none
 from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.rows import read_table
-from litaudit.store import history as H
-from litaudit.store import results as R
+from litaudit.store import history as history_store
+from litaudit.store import results as result_store
 from litaudit.store import seeded
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
@@ -100,7 +100,7 @@ def load_seeds(
                 "counts": [],
             }
         sync = _load_files(store, seeds_dir, added, files, progress)
-    counts = R.counts(store.con)
+    counts = result_store.counts(store.con)
     return {
         "path": store.path,
         "added": added,
@@ -192,10 +192,10 @@ def _sync_notes(con, notes: dict[int, str | None]) -> int:
     diff = seeded.notes_differing(con, notes)
     if not diff:
         return 0
-    now = H.now()
+    now = history_store.now()
     ids, old, new = (list(c) for c in zip(*diff, strict=True))
-    R.set_many(con, "notes", ids, new, at=now)
-    H.record_many(
+    result_store.set_many(con, "notes", ids, new, at=now)
+    history_store.record_many(
         con,
         ("result", ids),
         "edit",
@@ -217,9 +217,9 @@ def _change_roles(con, reasons: list[str]) -> int:
         ids = seeded.role_changes(con, track, old, new, who=SEED_USER, reasons=reasons)
         if not ids:
             continue
-        now = H.now()
-        R.set_many(con, "role", ids, new, at=now)
-        H.record_many(
+        now = history_store.now()
+        result_store.set_many(con, "role", ids, new, at=now)
+        history_store.record_many(
             con,
             ("result", ids),
             "edit",
@@ -237,7 +237,7 @@ def _change_roles(con, reasons: list[str]) -> int:
 def _touched(con) -> set[int]:
     """Results with a history entry by someone other than ``init``: edited, verified,
     retracted or imported over by a user. ``init`` leaves them as they are."""
-    return H.ids_changed_by_others(con, SEED_USER)
+    return history_store.ids_changed_by_others(con, SEED_USER)
 
 
 def _seeded_reasons(tables: list) -> list[str]:
@@ -295,15 +295,15 @@ def _set_statuses(con, changes: list[tuple[int, str, str, str, str]]) -> None:
     """(id, action, old status, new status, reason): one UPDATE and one history INSERT."""
     if not changes:
         return
-    now = H.now()
+    now = history_store.now()
     ids, actions, old, new, reasons = (list(c) for c in zip(*changes, strict=True))
-    R.set_many(con, "status", ids, new, at=now)
+    result_store.set_many(con, "status", ids, new, at=now)
     order = sorted(range(len(ids)), key=ids.__getitem__)  # the history by id
 
     def by_id(xs):
         return [xs[i] for i in order]
 
-    H.record_many(
+    history_store.record_many(
         con,
         ("result", by_id(ids)),
         by_id(actions),

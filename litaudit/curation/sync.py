@@ -16,14 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields as field_parsers
 from litaudit.curation.plan import UPDATABLE, PreparedResult, plan_import
 from litaudit.curation.rows import Row
 from litaudit.curation.tree import PAPER_KEYS, TreeFile, is_tool_name, read_tree
 from litaudit.errors import LitauditError, Problem, ValidationFailed
-from litaudit.store import history as H
-from litaudit.store import papers as P
-from litaudit.store import results as R
+from litaudit.store import history as history_store
+from litaudit.store import papers as paper_store
+from litaudit.store import results as result_store
 
 if TYPE_CHECKING:
     from litaudit.curation.tree_manifest import Manifest
@@ -156,7 +156,7 @@ def _sync(
             Change(f"#{rid} ({_at(tf, line)})", c.field, c.old, c.new) for c in changes[before:]
         ]
     _take_uids(con, plan, where, new_ids, changes)
-    absent = [rid for rid, _ in R.not_retracted(con) if rid not in kept]
+    absent = [rid for rid, _ in result_store.not_retracted(con) if rid not in kept]
     retracted = _retract_absent(con, absent, folder, hist, who, now) if prune else 0
     if prune:
         changes += [Change(f"#{rid}", "status", None, "retracted") for rid in absent]
@@ -181,7 +181,7 @@ def _sync(
 def _take_uids(con, plan, where, new_ids: list[int], changes: list[Change]) -> None:
     """The results take the uids their lines give (the identity every clone shares): a
     new result, and a stored one whose uid differs (made apart, or before uids)."""
-    have = R.uids(con)
+    have = result_store.uids(con)
     taken: dict[int, str] = {}
     new = set(new_ids)
     pairs = [(r, rid) for r, rid in zip(plan.results, new_ids, strict=True)]
@@ -199,7 +199,7 @@ def _take_uids(con, plan, where, new_ids: list[int], changes: list[Change]) -> N
             f"uid {sorted(clash)[0]} names another result of this database; the folder and "
             "the database disagree on which result it is"
         )
-    R.set_uids(con, taken)
+    result_store.set_uids(con, taken)
 
 
 def _at(tf: TreeFile, line: int) -> str:
@@ -259,7 +259,7 @@ def _stored_values(con) -> dict[int, dict]:
     """id -> the updatable fields of every stored result (one query)."""
     return {
         rid: dict(zip(UPDATABLE, rest, strict=True))
-        for rid, rest in R.values(con, UPDATABLE).items()
+        for rid, rest in result_store.values(con, UPDATABLE).items()
     }
 
 
@@ -315,7 +315,7 @@ def _sync_papers(
     from litaudit.curation.bundle import read_papers
 
     problems: list[Problem] = []
-    existing = P.by_bibkey(con, PAPER_KEYS[1:-1])
+    existing = paper_store.by_bibkey(con, PAPER_KEYS[1:-1])
     added = updated = 0
     for tf in files:
         if tf.paper is None:
@@ -328,7 +328,7 @@ def _sync_papers(
         vals = got[0]
         old = existing.get(vals["bibkey"])
         if old is None:
-            (pid,) = P.insert_many(con, [vals], at=now)
+            (pid,) = paper_store.insert_many(con, [vals], at=now)
             changes.append(Change(f"paper {vals['bibkey']}", "(new paper)", None, None))
             added += 1
             hist.copy("paper", pid, tf.paper_history)
@@ -339,9 +339,13 @@ def _sync_papers(
             local.append(f"paper {vals['bibkey']} ({tf.path}:1): {', '.join(mine)}")
             continue
         hist.copy("paper", old["id"], tf.paper_history)
-        P.update(con, old["id"], changed)
+        paper_store.update(con, old["id"], changed)
         for k, v in changed.items():
-            changes.append(Change(f"paper {vals['bibkey']}", k, H.text(old[k]), H.text(v)))
+            changes.append(
+                Change(
+                    f"paper {vals['bibkey']}", k, history_store.text(old[k]), history_store.text(v)
+                )
+            )
             if not _explained(tf.paper_history, k, v):
                 reason = f"synced from {tf.path}"
                 hist.record("paper", old["id"], "edit", k, old[k], v, reason, who, now)
@@ -409,15 +413,22 @@ def _update_result(
     if not changes:
         return False
     for c, v in changes.items():
-        listed.append(Change("", "value" if c == "value_text" else c, H.text(old[c]), H.text(v)))
+        listed.append(
+            Change(
+                "",
+                "value" if c == "value_text" else c,
+                history_store.text(old[c]),
+                history_store.text(v),
+            )
+        )
     if "value_text" in changes:
         changes["value"] = r.values["value"]
-    R.update(con, rid, changes, at=_file_time(tf, line, 1) or up.now)
+    result_store.update(con, rid, changes, at=_file_time(tf, line, 1) or up.now)
     for c in fields:
         if c not in changes:
             continue
         fld = "value" if c == "value_text" else c
-        new = H.text(changes[c])
+        new = history_store.text(changes[c])
         if _explained(entries, fld, new):
             continue
         action = _STATUS_ACTION.get(changes[c], "edit") if c == "status" else "edit"
@@ -432,16 +443,16 @@ def _file_time(tf: TreeFile, line: int, i: int):
     if t is None or t[i] is None:
         return None
     try:
-        return F.parse_timestamp(t[i], "created_at" if i == 0 else "updated_at")
-    except F.FieldError as e:
+        return field_parsers.parse_timestamp(t[i], "created_at" if i == 0 else "updated_at")
+    except field_parsers.FieldError as e:
         raise ValidationFailed([Problem(tf.path, line, str(e))]) from None
 
 
 def _retract_absent(con, absent: list[int], folder: Path, hist: _History, who: str, now) -> int:
     """Retract the results the folder does not hold (retracted ones stay so)."""
     ids = set(absent)
-    gone = [(rid, status) for rid, status in R.not_retracted(con) if rid in ids]
-    R.set_many(con, "status", [rid for rid, _ in gone], "retracted", at=now)
+    gone = [(rid, status) for rid, status in result_store.not_retracted(con) if rid in ids]
+    result_store.set_many(con, "status", [rid for rid, _ in gone], "retracted", at=now)
     reason = f"not in {folder} (synced)"
     for rid, status in gone:
         hist.record("result", rid, "retract", "status", status, "retracted", reason, who, now)
@@ -458,7 +469,7 @@ class _History:
     def __init__(self, con):
         self.con = con
         self.have: dict[tuple[str, int], set[tuple]] = {}
-        for _, entity, eid, *key in H.every(con):
+        for _, entity, eid, *key in history_store.every(con):
             self.have.setdefault((entity, eid), set()).add(tuple(key))
         self.pending: list[tuple] = []
         self.copied = 0
@@ -471,7 +482,7 @@ class _History:
             if key in have:
                 continue
             have.add(key)
-            at = F.parse_timestamp(key[-1], "changed_at")
+            at = field_parsers.parse_timestamp(key[-1], "changed_at")
             self.pending.append((entity, eid, *key[:-1], at))
             self.copied += 1
 
@@ -490,10 +501,22 @@ class _History:
         )
 
     def record(self, entity, eid, action, fld, old, new, reason, who, at) -> None:
-        self.pending.append((entity, eid, action, fld, H.text(old), H.text(new), reason, who, at))
+        self.pending.append(
+            (
+                entity,
+                eid,
+                action,
+                fld,
+                history_store.text(old),
+                history_store.text(new),
+                reason,
+                who,
+                at,
+            )
+        )
 
     def flush(self) -> None:
-        H.record_rows(self.con, self.pending)
+        history_store.record_rows(self.con, self.pending)
         self.pending = []
 
 
@@ -502,6 +525,8 @@ def _explained(entries: list[dict], fld: str, new) -> bool:
     entry under litaudit's own name explains nothing: the change is recorded as the
     syncing curator's, so that `init` never takes it for its own)."""
     return any(
-        h.get("field") == fld and h.get("new_value") == H.text(new) and not is_tool_name(h["who"])
+        h.get("field") == fld
+        and h.get("new_value") == history_store.text(new)
+        and not is_tool_name(h["who"])
         for h in entries
     )

@@ -98,6 +98,8 @@ def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
 
 def official_metadata(con, collection_id: str) -> dict[str, RunInfo]:
     """Participant and run type of official TREC runs seeded in ``results``."""
-    from litaudit.store import results as R
+    from litaudit.store import results as result_store
 
-    return {s: RunInfo(s, p, rt, None) for s, p, rt in R.official_runs(con, collection_id)}
+    return {
+        s: RunInfo(s, p, rt, None) for s, p, rt in result_store.official_runs(con, collection_id)
+    }

@@ -72,11 +72,11 @@ class ChangeVerdict:
 
 def _result_id(con, cid: str, measure: str, d: dict) -> int | None:
     """The stored id of the folder's row ``d`` (its natural key), or None."""
-    from litaudit.store import results as R
+    from litaudit.store import results as result_store
 
     want = (d.get("source"), d.get("paper") or "", d.get("track") or "", cid)
     rest = (measure, d.get("system"), d.get("role"))
-    for key, (rid, text) in R.natural_keys(con, [cid]).items():
+    for key, (rid, text) in result_store.natural_keys(con, [cid]).items():
         n_ok = not d.get("n_topics") or str(key[4]) == str(d.get("n_topics"))
         if key[:4] == want and key[5:] == rest and n_ok and text == d.get("value"):
             return int(rid)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from litaudit.analyses.audits import fingerprint
 from litaudit.curation.filters import Filters, where
-from litaudit.defaults import MIN_N
+from litaudit.defaults import MIN_N, NORMAL_FIT_ALPHA, NORMAL_FIT_MAX_KURTOSIS, NORMAL_FIT_MAX_SKEW
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.shape import Shape
 
@@ -95,10 +95,12 @@ def load_population(
     con, collection_id: str | None, measure: str | None, filters: Filters
 ) -> list[Loaded]:
     """load_results with its collection and measure; None means all (one query)."""
-    from litaudit.store import results as R
+    from litaudit.store import results as result_store
 
     cond, args = where(dataclasses.replace(filters, collection_id=collection_id, measure=measure))
-    return [Loaded(r[26], r[27], ResultRow(*r[:26])) for r in R.population(con, cond, args)]
+    return [
+        Loaded(r[26], r[27], ResultRow(*r[:26])) for r in result_store.population(con, cond, args)
+    ]
 
 
 def results_fingerprint(rows: list[ResultRow]) -> str:
@@ -350,17 +352,14 @@ def shape_warning(shape: Shape) -> str | None:
     """Skewness or excess kurtosis beyond litaudit.defaults NORMAL_FIT_* with Shapiro-Wilk
     rejecting normality at NORMAL_FIT_ALPHA (at most 5% of Normal samples at any N >= 5:
     bench/bench_shape.py), else None."""
-    from litaudit import defaults as D
     from litaudit.stats.shape import far_from_normal
 
-    if not far_from_normal(
-        shape, D.NORMAL_FIT_MAX_SKEW, D.NORMAL_FIT_MAX_KURTOSIS, D.NORMAL_FIT_ALPHA
-    ):
+    if not far_from_normal(shape, NORMAL_FIT_MAX_SKEW, NORMAL_FIT_MAX_KURTOSIS, NORMAL_FIT_ALPHA):
         return None
     far = []
-    if shape.skewness is not None and abs(shape.skewness) > D.NORMAL_FIT_MAX_SKEW:
+    if shape.skewness is not None and abs(shape.skewness) > NORMAL_FIT_MAX_SKEW:
         far.append(f"skewness {shape.skewness:.2f}")
-    if shape.excess_kurtosis is not None and abs(shape.excess_kurtosis) > D.NORMAL_FIT_MAX_KURTOSIS:
+    if shape.excess_kurtosis is not None and abs(shape.excess_kurtosis) > NORMAL_FIT_MAX_KURTOSIS:
         far.append(f"excess kurtosis {shape.excess_kurtosis:.2f}")
     return (
         f"the {shape.n} values are far from the Normal distribution the audit assumes "

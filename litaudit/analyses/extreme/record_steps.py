@@ -31,7 +31,7 @@ import numpy as np
 from litaudit.analyses.extreme.noise import NoiseChoice, NoiseLookups
 from litaudit.analyses.extreme.population import Filters, Population, ResultRow, load_results
 from litaudit.errors import ParameterError
-from litaudit.stats import records as R
+from litaudit.stats import records as record_stats
 from litaudit.stats.holm import holm
 from litaudit.stats.sequential import History
 
@@ -61,7 +61,7 @@ class RecordStepTest:
     step_results: int
     basis: str
     n_shared: int | None
-    signflip: R.SignFlip | None
+    signflip: record_stats.SignFlip | None
     z: float | None
     se_difference: float | None
     p_raw: float
@@ -121,13 +121,13 @@ class StepSettings:
     alpha: float = 0.05
     certify: str | None = None
     seed: int = 0
-    draws: int = R.DRAWS
+    draws: int = record_stats.DRAWS
 
     def params(self) -> dict:
         """The stored audit's parameters beyond the defaults (none by default, so that the
         key of a plain `audit history` stays what it was)."""
         given = {"certify": self.certify, "step_seed": self.seed, "step_draws": self.draws}
-        default = {"certify": None, "step_seed": 0, "step_draws": R.DRAWS}
+        default = {"certify": None, "step_seed": 0, "step_draws": record_stats.DRAWS}
         return {k: v for k, v in given.items() if v != default[k]}
 
 
@@ -202,13 +202,13 @@ def _step(pairs, old, new, when, group, noise, rng, draws) -> RecordStepTest:
     basis, d, note = pairs.paired(old, new)
     margin = float(new.value - old.value)
     if d is not None:
-        sf = R.selective_signflip(d, rng=rng, draws=draws)
+        sf = record_stats.selective_signflip(d, rng=rng, draws=draws)
         p_raw = sf.p_selective
         z = se_d = None
     else:
         sf = None
         se_d = math.sqrt(2.0) * noise.se
-        z, p_raw = R.normal_selective_p(margin, se_d)
+        z, p_raw = record_stats.normal_selective_p(margin, se_d)
     return RecordStepTest(
         when=when,
         previous=old,
@@ -221,7 +221,7 @@ def _step(pairs, old, new, when, group, noise, rng, draws) -> RecordStepTest:
         z=z,
         se_difference=se_d,
         p_raw=float(p_raw),
-        p=R.step_adjusted(p_raw, group),
+        p=record_stats.step_adjusted(p_raw, group),
         p_holm=1.0,
         note=note,
     )
@@ -240,8 +240,10 @@ def record_steps(
     import dataclasses
 
     alpha, certify, draws = settings.alpha, settings.certify, settings.draws
-    if certify is not None and certify not in R.CERTIFY_RULES:
-        raise ParameterError(f"--certify: {certify!r} is not one of {', '.join(R.CERTIFY_RULES)}")
+    if certify is not None and certify not in record_stats.CERTIFY_RULES:
+        raise ParameterError(
+            f"--certify: {certify!r} is not one of {', '.join(record_stats.CERTIFY_RULES)}"
+        )
     pairs = pairing(con, pop.collection_id, pop.measure, pop.rows)
     rng = np.random.default_rng(settings.seed)
     steps = []
@@ -255,7 +257,7 @@ def record_steps(
     levels: tuple[float | None, ...] = (None,) * len(steps)
     certified: tuple[bool | None, ...] = (None,) * len(steps)
     if certify is not None:
-        levels, certified = R.online_levels([s.p for s in steps], alpha, certify)
+        levels, certified = record_stats.online_levels([s.p for s in steps], alpha, certify)
     out = tuple(
         dataclasses.replace(s, p_holm=float(h), level=lv, certified=c)
         for s, h, lv, c in zip(steps, adjusted, levels, certified, strict=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from litaudit.render.report import figures as F
+from litaudit.render.report import figures
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class Table:
 
 @dataclass(frozen=True)
 class FigureBlock:
-    figure: F.Figure
+    figure: figures.Figure
 
 
 def http_url(url: str | None) -> str | None:

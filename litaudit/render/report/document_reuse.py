@@ -7,7 +7,7 @@ significance over random hold-out assignments (Carterette et al. 2010)."""
 
 from __future__ import annotations
 
-from litaudit.render.report import figures as F
+from litaudit.render.report import figures
 from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, cite, f2, f4
 from litaudit.render.report.model import ReuseSection, anchor
 
@@ -143,7 +143,7 @@ def _reuse_rao(r: ReuseSection, a) -> list:
             ),
         ),
     ]
-    _fig(out, F.rao_figure(r))
+    _fig(out, figures.rao_figure(r))
     return out
 
 
@@ -175,7 +175,7 @@ def _reuse_lou(r: ReuseSection, u) -> list:
             ),
         ),
     ]
-    _fig(out, F.lou_figure(r))
+    _fig(out, figures.lou_figure(r))
     return out
 
 
