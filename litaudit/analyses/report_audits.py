@@ -9,13 +9,19 @@ parameters and version), so a second report on the same database runs nothing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from litaudit import defaults
+from litaudit.analyses.audits import code_digest, get_audit
+from litaudit.curation.fields import ROLES
 from litaudit.curation.filters import Filters
-from litaudit.errors import LitauditError
+from litaudit.errors import LitauditError, StoreError
+from litaudit.store import results as result_store
+from litaudit.store.refdata import resolve_collection, resolve_measure
+from litaudit.store.results import has_role
 
 Note = Callable[[str], None]
 
@@ -48,7 +54,6 @@ class ReportAudits:
 def report_measures(con, collection_id: str) -> tuple[str, ...]:
     """Measures with at least ``defaults.MIN_N`` non-retracted results, most results first
     (fewer make no population: the audits would refuse them)."""
-    from litaudit.store import results as result_store
 
     return result_store.measures_with(con, collection_id, defaults.MIN_N)
 
@@ -60,6 +65,7 @@ def _last_id(con) -> int:
 def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Prepared:
     """The default-parameter audit of ``kind``: the stored one for the current results,
     else run and stored."""
+    # start-up: numpy, scipy (through litaudit.analyses.extreme.best, litaudit.analyses.extreme.history)
     from litaudit.analyses.extreme import best, history
 
     runners: dict[str, Callable[..., Any]] = {
@@ -110,7 +116,6 @@ def prepare_report(
     reusability verdict's steps when it is run, ``progress(0, total=n)`` first, then
     ``progress(k)`` as ``k`` more are done (a :class:`litaudit.render.progress.Bar` is one).
     """
-    from litaudit.store.refdata import resolve_collection, resolve_measure
 
     note = note or (lambda _msg: None)
     ref = resolve_collection(con, collection)
@@ -134,6 +139,7 @@ def prepare_report(
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
     hf = published_only(filters) if _has_reproductions(con, ref.id) else filters
     history = tuple(_literature(con, "history", ref.id, m, note, filters=hf) for m in measures)
+    # start-up: numpy, scipy (through litaudit.analyses.extreme.best)
     from litaudit.analyses.extreme.best import Claim
 
     kw: dict[str, Any] = {"evidence": evidence} if asked else {}
@@ -167,7 +173,6 @@ def prepare_report(
 
 
 def _has_reproductions(con, collection_id: str) -> bool:
-    from litaudit.store.results import has_role
 
     return has_role(con, collection_id, "reproduction")
 
@@ -176,9 +181,6 @@ def published_only(filters: Filters) -> Filters:
     """The history's filters: published results only, reproductions left out unless roles
     are asked for (a reproduction is dated by when it was read, not when it was published:
     a 2026 reproduction of a 2019 system would draw a seven-year record line; issue 32)."""
-    import dataclasses
-
-    from litaudit.curation.fields import ROLES
 
     if filters.roles:
         return filters
@@ -220,8 +222,13 @@ def _reuse(
                 "section (import one with `litaudit runs import`)"
             ],
         )
+    # start-up: numpy (through litaudit.analyses.reuse.archive_ranges)
     from litaudit.analyses.reuse.archive_ranges import load_ranged
+
+    # start-up: numpy (through litaudit.analyses.reuse.coded_archive)
     from litaudit.analyses.reuse.coded_archive import load_coded
+
+    # start-up: numpy, scipy (through litaudit.analyses.reuse.verdict)
     from litaudit.analyses.reuse.verdict import VerdictSettings, run_verdict, verdict_steps
 
     subcollections, depth = reuse.subcollections, reuse.depth
@@ -248,10 +255,8 @@ def _stored_verdict(
 ) -> int | None:
     """The newest stored verdict of the report's parameters for this archive, made by this
     code (one stored by other code is passed over)."""
-    from litaudit import defaults
-    from litaudit.analyses.audits import code_digest, get_audit
+    # start-up: numpy, scipy (through litaudit.analyses.reuse.verdict)
     from litaudit.analyses.reuse.verdict import KIND, collection_depth
-    from litaudit.errors import StoreError
 
     depth, source = collection_depth(con, cid, given)
 

@@ -13,12 +13,16 @@ history of the rows the import creates is copied.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from litaudit.curation import fields as field_parsers
 from litaudit.curation.apply import apply_plan
+from litaudit.curation.export import export_row
 from litaudit.curation.fields import PAPER_KEYS
+from litaudit.curation.filters import CURATION
 from litaudit.curation.plan import ImportProgress, plan_import
+from litaudit.curation.results import query_results
 from litaudit.curation.rows import DUPLICATES, Table
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.measures import did_you_mean
@@ -49,8 +53,6 @@ def _ts(v) -> str | None:
 
 def export_bundle(con, f) -> dict:
     """Papers, results (filtered by ``f``) and their history as one JSON-ready object."""
-    from litaudit.curation.export import export_row
-    from litaudit.curation.results import query_results
 
     results = query_results(con, f)
     times = result_store.times(con)
@@ -60,7 +62,6 @@ def export_bundle(con, f) -> dict:
         row["created_at"], row["updated_at"] = times[r.id]
         rows.append(row)
         position[r.id] = i
-    from litaudit.curation.filters import CURATION
 
     filtered = f != CURATION
     papers = paper_store.every(con, PAPER_KEYS[:-1], order="id")
@@ -216,7 +217,6 @@ def apply_bundle(
     if hist_problems:
         raise ValidationFailed(hist_problems)
     history_store.record_rows(con, pending)
-    import dataclasses
 
     report = dataclasses.replace(
         report, added_papers=report.added_papers + len(new_papers), history=len(pending)

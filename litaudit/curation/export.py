@@ -7,6 +7,9 @@ Values are written as the printed text (``value`` = ``value_text``) in every for
 from __future__ import annotations
 
 import functools
+import io
+import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +18,7 @@ from litaudit.curation.filters import CURATION, Filters
 from litaudit.curation.results import query_results
 from litaudit.curation.rows import COLUMNS, NUMERIC_COLUMNS, spreadsheet_safe
 from litaudit.errors import LitauditError
+from litaudit.files import STDOUT, atomic_path
 from litaudit.store.results import ResultRecord
 
 FORMATS = ("csv", "json", "parquet")
@@ -82,7 +86,6 @@ def json_chunks(obj, indent: int = 1, level: int = 0, tick=None) -> Iterator[str
     indentation of their level (a JSON string holds no raw newline, so nothing else
     changes), and only the containers around them are walked in Python. ``tick()``, when
     given, is called after each item of an array of containers (each row)."""
-    import json
 
     pad = "\n" + " " * (indent * (level + 1))
     close = "\n" + " " * (indent * level)
@@ -117,7 +120,6 @@ def json_chunks(obj, indent: int = 1, level: int = 0, tick=None) -> Iterator[str
 @functools.lru_cache(maxsize=64)
 def _encoder(pad: str):
     """json's encoder without indent (the C encoder) with items separated by ``,pad``."""
-    import json
 
     return json.JSONEncoder(ensure_ascii=False, separators=("," + pad, ": ")).encode
 
@@ -167,10 +169,6 @@ def write_export(
     standard output. JSON with ``bundle`` writes the curation export (papers, results,
     history) instead of the bare list of rows. ``progress(steps)``: the rows written, in
     steps of up to :data:`PROGRESS_ROWS` (:func:`export_steps` of them in all)."""
-    import io
-    import sys
-
-    from litaudit.files import STDOUT, atomic_path
 
     def write(fh_path):
         if fmt == "csv":

@@ -25,6 +25,7 @@ from typing import TypedDict, Unpack
 from litaudit.curation import fields
 from litaudit.errors import LitauditError
 from litaudit.measures import did_you_mean
+from litaudit.store.refdata import resolve_collection, resolve_measure
 
 REPORTERS = fields.REPORTERS
 _SOURCE_SPELLINGS = {
@@ -125,7 +126,6 @@ class Filters:
     def resolved(self, con, collection: str | None, measure: str | None) -> Filters:
         """The same filters with a collection and a measure resolved by any name; a paper
         that is not stored is an error with the nearest bibkey (never an empty list)."""
-        from litaudit.store.refdata import resolve_collection, resolve_measure
 
         if self.paper:
             from litaudit.store.papers import get

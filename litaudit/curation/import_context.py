@@ -15,6 +15,7 @@ from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
+from litaudit.store.collection_names import CollectionNames
 
 
 class Context:
@@ -22,7 +23,6 @@ class Context:
 
     def __init__(self, con, rows: Sequence[Row] = ()):
         self.con = con
-        from litaudit.store.collection_names import CollectionNames
 
         self.collections = CollectionNames.load(con)  # the resolver every command uses
         self.default_topics = {

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from litaudit.curation import fields
+from litaudit.curation import bundle, fields
 from litaudit.curation.apply import ImportReport, apply_plan
+from litaudit.curation.consistency_rows import CONSISTENCY_MODES
 from litaudit.curation.plan import ON_EXISTING, ImportPlan, ImportProgress, plan_import
+from litaudit.curation.rows import read_table
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 
 
@@ -44,7 +46,6 @@ def import_files(
     ``consistency``: values the arithmetic of their measure does not allow
     (:mod:`litaudit.curation.consistency`) are ``flag``-ged in the plan's ``findings``,
     ``refuse``-d as problems (nothing is written), or not checked (``off``)."""
-    from litaudit.curation.consistency_rows import CONSISTENCY_MODES
 
     if consistency not in CONSISTENCY_MODES:
         raise LitauditError(
@@ -98,8 +99,6 @@ def _import_one(  # noqa: PLR0913
 ) -> tuple[ImportReport, ImportPlan] | None:
     """One file of :func:`import_files`: read, validated and (when ``write``: no earlier
     file had a problem) written, so that the next file sees it."""
-    from litaudit.curation import bundle
-    from litaudit.curation.rows import read_table
 
     table = read_table(path)
     if progress is not None:

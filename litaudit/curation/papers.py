@@ -7,13 +7,19 @@ Papers are read and written by :mod:`litaudit.store.papers` as typed rows
 
 from __future__ import annotations
 
+import csv
+import io
+import logging
 import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from litaudit.curation import fields as field_parsers
+from litaudit.curation.filters import parse_years
+from litaudit.curation.rows import decode_utf8
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
+from litaudit.measures import did_you_mean
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
 
@@ -101,6 +107,7 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
         texts["url"] = field_parsers.parse_url(texts["url"])
     except field_parsers.FieldError as e:
         raise LitauditError(f"url: {e}") from None
+    # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
     from litaudit.store.models import Paper
 
     now = history_store.now()
@@ -126,7 +133,6 @@ def list_papers(
     collection: str | None = None,
 ) -> list[paper_store.PaperListed]:
     """Papers by year, venue, tag or collection (with results on it), by year and bibkey."""
-    from litaudit.curation.filters import parse_years
 
     where: list[str] = []
     args: list[object] = []
@@ -205,6 +211,7 @@ def _line_of(block) -> int | None:
 def _bibtex_reason(block) -> str:
     """Why bibtexparser could not use a block, in words (its exceptions carry the reason
     that it otherwise only logs)."""
+    # start-up: bibtexparser
     from bibtexparser import model
 
     if isinstance(block, model.DuplicateBlockKeyBlock):
@@ -225,7 +232,6 @@ def _bibtex_reason(block) -> str:
 def _quiet_bibtexparser():
     """Every bibtexparser logger off for the block (its splitter logs each failed block
     on a logger of its own, which a disabled parent does not silence)."""
-    import logging
 
     loggers = [logging.getLogger("bibtexparser")] + [
         logging.getLogger(n)
@@ -248,7 +254,10 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
     LaTeX in the fields (accents, braces protecting capitals) becomes Unicode through
     bibtexparser's own LatexDecodingMiddleware; its log lines are kept off the terminal
     and its reasons reported as problems instead."""
+    # start-up: bibtexparser
     import bibtexparser
+
+    # start-up: bibtexparser
     from bibtexparser.middlewares import LatexDecodingMiddleware
 
     path = Path(path)
@@ -270,7 +279,6 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
 
 def _bib_text(path: Path) -> str:
     """The text of a .bib file (UTF-8, no NUL byte)."""
-    from litaudit.curation.rows import decode_utf8
 
     if path.is_dir():
         raise InputError(str(path), None, "is a directory, not a BibTeX file")
@@ -330,10 +338,6 @@ PAPER_CSV_COLUMNS = tuple(k for k in field_parsers.PAPER_KEYS if k != "created_a
 
 def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
     """Paper records from a CSV with the columns of PAPER_CSV_COLUMNS (bibkey, citation required)."""
-    import csv
-    import io
-
-    from litaudit.curation.rows import decode_utf8
 
     path = Path(path)
     if path.is_dir():
@@ -375,7 +379,6 @@ def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
 
 def _csv_header_problems(path: Path, names: list[str]) -> list[Problem]:
     """A papers CSV's columns that appear twice or are not PAPER_CSV_COLUMNS."""
-    from litaudit.measures import did_you_mean
 
     problems = []
     for i, c in enumerate(names):

@@ -7,6 +7,7 @@ writes a plan (all or nothing) and reads files.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -20,6 +21,7 @@ from litaudit.curation.row_fields import (
 )
 from litaudit.curation.rows import Row
 from litaudit.errors import Problem, ValidationFailed
+from litaudit.store import results as result_store
 
 
 class ImportProgress(Protocol):
@@ -201,8 +203,6 @@ def _filled(
 ) -> tuple[list[Row], set[str]]:
     """The rows with a blank transcribed_by made ``who``, a blank transcribed_at today
     (when ``who`` is given), and the required columns the file lacks (each reported)."""
-    import dataclasses
-    import datetime as dt
 
     if who is None:
         return rows, _absent_columns(columns, file, header_line, problems)
@@ -252,7 +252,6 @@ def _unchanged(con, stored: list[tuple[int, int, str, dict]], columns: tuple[str
     given = list(given_fields(columns))
     if "value_text" not in given:
         given.append("value_text")
-    from litaudit.store import results as result_store
 
     found = result_store.values(con, given, [rid for _, rid, _, _ in stored])
     return [

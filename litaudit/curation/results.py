@@ -11,13 +11,14 @@ from collections.abc import Iterator
 
 from litaudit.curation import fields
 from litaudit.curation.apply import apply_plan
-from litaudit.curation.filters import CURATION, Filters, where
+from litaudit.curation.filters import CURATION, Filters, parse_date, where
 from litaudit.curation.plan import plan_import
 from litaudit.curation.rows import Row
-from litaudit.errors import LitauditError
+from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 from litaudit.store import history as history_store
 from litaudit.store import results as result_store
+from litaudit.store.refdata import resolve_collection, resolve_measure
 from litaudit.store.results import ResultRecord
 
 # the columns and sort keys of `results list` (the SQL lives with the table's owner)
@@ -86,7 +87,6 @@ def get_result(con, result_id: int) -> ResultRecord:
 
 def add_result(store, data: dict, *, who: str) -> int:
     """Add one result (fields as in the import format); the same validation as import."""
-    from litaudit.errors import Problem, ValidationFailed
 
     data = {"transcribed_by": who, "transcribed_at": dt.date.today().isoformat(), **data}
     try:
@@ -104,7 +104,6 @@ def add_result(store, data: dict, *, who: str) -> int:
 
 # fields that `results edit` may change, with their parsers
 def _parse_for_edit(con, fld: str, text: str):
-    from litaudit.store.refdata import resolve_collection, resolve_measure
 
     why = fields.check_text(text)
     if why:
@@ -275,8 +274,6 @@ def history_window(
     made from ``since`` to ``until`` (YYYY, YYYY-MM or YYYY-MM-DD, inclusive; the day a
     change was made, UTC), oldest first, each with its result's id, collection, measure
     and system."""
-    from litaudit.curation.filters import parse_date
-    from litaudit.store.refdata import resolve_collection
 
     lo = parse_date(since, "--since", end=False)
     hi = parse_date(until, "--until", end=True)

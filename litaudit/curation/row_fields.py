@@ -12,6 +12,7 @@ from typing import Any
 
 from litaudit.curation import fields
 from litaudit.curation.import_context import Context
+from litaudit.curation.papers import short_citation, short_venue
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, Problem
 from litaudit.measures import did_you_mean, parse_measure
@@ -322,7 +323,6 @@ def _prepare_paper(
     """A new paper from the row's paper_* columns. ``paper_citation`` is optional: without
     it the short citation is made from the authors, venue and year (as `papers add`
     does); a row with none of citation, title and authors names an unknown paper."""
-    from litaudit.curation.papers import short_citation, short_venue
 
     vals: dict[str, Any] = {f: fields.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
     why = fields.check_bibkey(bibkey)

@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from litaudit.curation.columns import SYNONYMS
 from litaudit.defaults import MAX_CSV_FIELD
 from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
@@ -193,7 +194,6 @@ def _unknown(name: str, columns, line: int | None) -> list[Problem]:
 def _suggest(column: str) -> str:
     """'' or "; did you mean 'X'?": the column a curator's name stands for (dataset,
     metric, score, model, ...), else the nearest by spelling."""
-    from litaudit.curation.columns import SYNONYMS
 
     key = column.strip().lower().replace(" ", "_").replace("-", "_")
     if key in SYNONYMS:
@@ -457,7 +457,10 @@ def _text(v) -> str:
 
 
 def _parquet(name: str, raw: bytes) -> Table:
+    # start-up: pyarrow
     import pyarrow as pa
+
+    # start-up: pyarrow
     import pyarrow.parquet as pq
 
     try:
@@ -488,6 +491,7 @@ def _parquet(name: str, raw: bytes) -> Table:
 def _arrow_text(col) -> list[str]:
     """A Parquet column as text: strings as they are, decimals with their scale, integers,
     booleans, dates; binary floats by their shortest round-trip form at their own width."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     t = col.type

@@ -12,10 +12,14 @@ as it is and listed. All in one transaction. The loader reads only ``seeds/`` (n
 
 from __future__ import annotations
 
+import csv
+import gzip
+import io
 from pathlib import Path
 
 from litaudit.curation.apply import apply_plan
 from litaudit.curation.fields import text_or_none
+from litaudit.curation.papers import import_bibtex
 from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.rows import read_table
 from litaudit.store import history as history_store
@@ -54,9 +58,6 @@ def load_zero_shot(con, seeds_dir: Path = SEEDS_DIR) -> int:
     """The zero-shot flags of ``seeds/zero_shot.csv.gz`` (what MTEB's model metadata says
     each model was trained on) replace those stored: reference data, which nobody edits.
     The number of rows; 0 when the seeds hold no such file."""
-    import csv
-    import gzip
-    import io
 
     path = seeds_dir / ZERO_SHOT_FILE
     if not path.is_file():
@@ -117,7 +118,6 @@ def _load_files(
     store, seeds_dir: Path, added: dict, files: list[dict], progress: ImportProgress | None
 ) -> dict:
     """The seed papers and results (inside the caller's transaction), then :func:`_sync`."""
-    from litaudit.curation.papers import import_bibtex
 
     for path in sorted((seeds_dir / "papers").glob("*.csv")):
         bib = import_bibtex(store, path, who=SEED_USER, skip_existing=True)

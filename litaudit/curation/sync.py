@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from litaudit.curation import fields as field_parsers
+from litaudit.curation.apply import apply_plan
+from litaudit.curation.bundle import read_papers
 from litaudit.curation.plan import UPDATABLE, PreparedResult, plan_import
 from litaudit.curation.rows import Row
 from litaudit.curation.tree import PAPER_KEYS, TreeFile, is_tool_name, read_tree
@@ -24,6 +26,13 @@ from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
+from litaudit.store.db import open_store
+from litaudit.store.refdata import (
+    NewCollection,
+    add_collection,
+    collection_details,
+    load_reference_data,
+)
 
 if TYPE_CHECKING:
     from litaudit.curation.tree_manifest import Manifest
@@ -101,8 +110,6 @@ def check_tree(folder: Path) -> list[Problem]:
     """Every problem of a folder, checked as `sync` checks it, against a database holding
     only the reference data (collections, topic sets, measures) and the collections the
     folder carries."""
-    from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data
 
     files, problems, _ = read_tree(folder)
     if problems:
@@ -119,7 +126,6 @@ def check_tree(folder: Path) -> list[Problem]:
 def _sync(
     store, folder: Path, files: list[TreeFile], manifest: Manifest, who: str, prune: bool
 ) -> SyncReport:
-    from litaudit.store.refdata import load_reference_data
 
     con = store.con
     load_reference_data(con)  # a new database: the collections and measures rows name
@@ -210,7 +216,6 @@ def _add_collections(con, manifest: Manifest, name: str, who: str) -> list[str]:
     """The collections the folder carries (its manifest ``name``) that the database
     lacks, added (a collection of the same id with another query count is a problem):
     their ids."""
-    from litaudit.store.refdata import NewCollection, add_collection, collection_details
 
     added = []
     problems = []
@@ -312,7 +317,6 @@ def _sync_papers(
     """Add or update the folder's papers (before the results that name them): (added,
     updated). A paper changed here since its export is named in ``local`` and kept
     (``local`` None: --prune, the folder's version is taken)."""
-    from litaudit.curation.bundle import read_papers
 
     problems: list[Problem] = []
     existing = paper_store.by_bibkey(con, PAPER_KEYS[1:-1])
@@ -358,7 +362,6 @@ def _sync_papers(
 def _add_results(store, plan, where, hist: _History, who: str, now) -> tuple[int, list[int]]:
     """Insert the plan's new results with their times and the history their lines give
     (a result with none gets a "create" entry): (added, their ids)."""
-    from litaudit.curation.apply import apply_plan
 
     times = {}
     for r in plan.results:

@@ -417,6 +417,7 @@ def with_qrels(
 ) -> tuple[Any, Any, set[str], list]:
     """The qrels read beside the first group (table, docno words, topics) and the group's
     results checked against their topics; the qrels' problems (and the group's) raised."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     if isinstance(qread, list):
@@ -435,6 +436,7 @@ def release_memory() -> None:
     """Hand the memory freed by a step back to the system: Arrow's pool (jemalloc keeps
     freed pages for reuse by Arrow alone) and the C library's heap (glibc's malloc_trim).
     Without it, the memory an import holds grows by a few hundred MB with each group."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     pa.default_memory_pool().release_unused()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import math
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -304,7 +305,10 @@ def _slow_run(path: Path, qrels_topics, lenient) -> RunTable:
 
 def run_table(pr: ParsedRun) -> RunTable:
     """A :class:`ParsedRun` as the importer's Arrow columns."""
+    # start-up: pyarrow
     import pyarrow as pa
+
+    # start-up: pyarrow
     import pyarrow.compute as pc
 
     r = pr.run
@@ -358,7 +362,6 @@ def read_run_tables(
 ) -> list[RunTable]:
     """Several run files, read by ``threads`` threads (decompression and parsing release
     the GIL). Every file's problems are collected before failing."""
-    from concurrent.futures import ThreadPoolExecutor
 
     paths = [Path(p) for p in paths]
 
@@ -400,6 +403,7 @@ def read_qrels_table(path, *, lenient: bool = False, check_duplicates: bool = Tr
 
 def read_slow_qrels_table(path, *, lenient: bool = False):
     """A qrels file read line by line (every problem named with its line)."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     q = parse_qrels_file(path, lenient=lenient).qrels

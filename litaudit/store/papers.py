@@ -59,6 +59,7 @@ class PaperRecord(NamedTuple):
 def insert(con, paper: Paper) -> int:
     """Insert one paper, validated again (a model built without validation, as SQLModel's
     table classes are by their constructor, is checked here); its new id."""
+    # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
     from litaudit.store.models import Paper, validated
 
     paper = validated(Paper, paper.model_dump(), f"paper {paper.bibkey!r}")

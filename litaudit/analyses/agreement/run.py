@@ -20,6 +20,14 @@ from litaudit.analyses.agreement import input as agin
 from litaudit.analyses.agreement.analysis import Randomization, RandomizedAnalysis
 from litaudit.analyses.audits import Audited
 from litaudit.errors import LitauditError, ParameterError
+from litaudit.measures import parse_measure
+from litaudit.runs.trec_io import read_qrels, read_run
+from litaudit.stats.agreement_null import (
+    agreement_statistics,
+    pair_sets,
+    randomization_pvalue,
+)
+from litaudit.stats.design import assign_holdouts
 
 
 @dataclass(frozen=True)
@@ -109,7 +117,6 @@ def _pool_inputs(req: AgreementRequest, store):
         run_list, q = list(archive.runs), archive.qrels
         sites = tuple(i.participant or i.tag for i in archive.info)
         return cid, q, run_list, sites
-    from litaudit.runs.trec_io import read_qrels, read_run
 
     paths = list(req.runs)
     if req.runs_dir is not None:
@@ -139,7 +146,6 @@ def run_agreement(
     :func:`~litaudit.analyses.agreement.input.simulate_pooling`) and around the
     randomization test (unit ``assignments``), which may yield their ``progress`` callback
     (``progress(steps, total=more, **counts)``)."""
-    from litaudit.measures import parse_measure
 
     req.check()
     req = AgreementRequest(**{**req.__dict__, "measure": str(parse_measure(req.measure))})
@@ -227,12 +233,6 @@ def randomization_test(
     randomized that way; the design must hold out the same number of sites of every
     non-baseline topic. ``progress(steps, total=more)``: the ``assignments`` announced
     first, then one step after each."""
-    from litaudit.stats.agreement_null import (
-        agreement_statistics,
-        pair_sets,
-        randomization_pvalue,
-    )
-    from litaudit.stats.design import assign_holdouts
 
     if assignments < 1:
         raise ParameterError("--randomize needs at least 1 assignment")

@@ -7,6 +7,7 @@ and the stored audit are those of :mod:`litaudit.analyses.extreme.best`.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from dataclasses import dataclass
 
 from litaudit import defaults
@@ -76,7 +77,6 @@ HISTORY_STEPS = ("auto", "date", "year")
 def _steps(rows: list[ResultRow], by: str) -> tuple[list[int], list[str]] | None:
     """(times, labels) of a replay by date (date ordinals and ISO dates), or None for a
     replay by year."""
-    import datetime as dt
 
     if by != "date":
         return None

@@ -21,6 +21,8 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.extreme.best import AuditModel
 from litaudit.errors import LitauditError
+from litaudit.measures import parse_measure
+from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 from litaudit.stats.calibrated import ResampledNull, resampled_null
 from litaudit.stats.intervals import BestAudit, audit_best
 from litaudit.stats.noise import TopicInteraction, topic_interaction
@@ -58,7 +60,6 @@ class MatrixAudit:
 
 
 def read_matrix(paths: list[Path], fmt: str, measure: str):
-    from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 
     if fmt == "csv":
         if len(paths) != 1:
@@ -90,7 +91,6 @@ def _sha256_of(paths: list[Path]) -> str:
 
 def _check_range(scores: np.ndarray, matrix, paths: list[Path], fmt: str, m: str) -> None:
     """An error naming the first score outside the range of the measure ``m``."""
-    from litaudit.measures import parse_measure
 
     pm = parse_measure(m)
     bad = np.isinf(scores) | (scores < pm.min_value) | (scores > pm.max_value)
@@ -205,7 +205,6 @@ def run_matrix(
     'interaction', measured from the matrix; 'model'; or a value); stored (kind
     ``best-matrix``) unless ``save=False``, or the stored audit of the same files and
     parameters reused."""
-    from litaudit.measures import parse_measure
 
     paths = _existing_paths(paths)
     m = str(parse_measure(measure))

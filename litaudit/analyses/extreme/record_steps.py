@@ -22,12 +22,14 @@ or LORD++) in the order the records came.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from litaudit.analyses.extreme.claim_run import archive_tag
 from litaudit.analyses.extreme.noise import NoiseChoice, NoiseLookups
 from litaudit.analyses.extreme.population import Filters, Population, ResultRow, load_results
 from litaudit.errors import ParameterError
@@ -166,7 +168,6 @@ class _Pairing:
         return "means", None, None
 
     def _topics(self, old: ResultRow, new: ResultRow) -> np.ndarray | None:
-        from litaudit.analyses.extreme.claim_run import archive_tag
 
         ta = archive_tag(self.con, self.collection_id, old.system)
         tb = archive_tag(self.con, self.collection_id, new.system)
@@ -237,7 +238,6 @@ def record_steps(
 ) -> RecordSteps:
     """The record audit of a replayed history of ``pop`` (``records[i]`` holds the record
     at ``history.points[i]``)."""
-    import dataclasses
 
     alpha, certify, draws = settings.alpha, settings.certify, settings.draws
     if certify is not None and certify not in record_stats.CERTIFY_RULES:

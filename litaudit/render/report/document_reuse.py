@@ -7,6 +7,7 @@ significance over random hold-out assignments (Carterette et al. 2010)."""
 
 from __future__ import annotations
 
+from litaudit.analyses.wording import p_text
 from litaudit.render.report import figures
 from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, cite, f2, f4
 from litaudit.render.report.model import ReuseSection, anchor
@@ -47,6 +48,7 @@ def reuse_blocks(r: ReuseSection) -> list:
 
 def _new_site(r) -> tuple[str, str, str]:
     """A new site's shift, interval and outcome ("-": stored before they were computed)."""
+    # start-up: scipy (through litaudit.analyses.reuse.wording)
     from litaudit.analyses.reuse.wording import outcome_words
 
     c = r.new_site_ci
@@ -62,6 +64,7 @@ def _new_site(r) -> tuple[str, str, str]:
 def _reuse_verdict(r: ReuseSection, v) -> list:
     """The reusability decision in one sentence first, then its rows and the papers'
     reference values."""
+    # start-up: scipy (through litaudit.analyses.reuse.wording)
     from litaudit.analyses.reuse.wording import (
         decision_sentence,
         interval_sentence,
@@ -182,7 +185,6 @@ def _reuse_lou(r: ReuseSection, u) -> list:
 def _agreement(r: ReuseSection) -> list:
     """The verdict's agreement in significance over random hold-out assignments
     (descriptive, not a gate), as `reuse verdict` prints it."""
-    from litaudit.analyses.wording import p_text
 
     a = r.verdict.agreement if r.verdict is not None else None
     if a is None:
