@@ -133,6 +133,7 @@ def prepare_report(
         )
     claim_value: float | None = None
     if claim is not None:
+        # start-up: numpy, scipy (through litaudit.analyses.extreme.best)
         from litaudit.analyses.extreme.best import check_claimed_value
 
         claim_value = check_claimed_value(con, measures[0], claim)
@@ -151,8 +152,6 @@ def prepare_report(
         else None
     )
     if claimed is not None and claim is None and claimed.audit_id is not None:
-        from litaudit.analyses.audits import get_audit
-
         claim_value = get_audit(con, claimed.audit_id).result.value  # the run's value
     reuse = subcollections if isinstance(subcollections, ReuseAsked) else None
     reuse = reuse or ReuseAsked(subcollections=bool(subcollections))

@@ -18,6 +18,7 @@ from litaudit.errors import Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
+from litaudit.store.refdata import ensure_measures
 
 
 @dataclass(frozen=True)
@@ -65,8 +66,6 @@ def apply_plan(
     now = history_store.now()
     how = Recording(who, reason or f"imported from {Path(plan.file).name}", action, record)
     with store.transaction():
-        from litaudit.store.refdata import ensure_measures
-
         ensure_measures(con, sorted(plan.new_measures))
         paper_ids = _insert_papers(con, plan, how, now)
         ids = _insert_results(con, plan, paper_ids, how, now, times)

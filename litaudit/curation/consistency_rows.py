@@ -25,7 +25,7 @@ from litaudit.errors import LitauditError, Problem
 from litaudit.measures import parse_measure
 from litaudit.store.consistency import check_rows
 from litaudit.store.db import open_store
-from litaudit.store.refdata import load_reference_data
+from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
 CONSISTENCY_MODES = ("flag", "refuse", "off")
 ANNOTATION = "consistency:"  # in a result's notes: the finding was curated
@@ -140,8 +140,6 @@ def seed_annotations(seeds_dir: Path | None = None) -> dict[tuple[str, str, str,
     measure, value) -> "consistency: <verdict>: <reason>"."""
 
     if seeds_dir is None:
-        from litaudit.store.refdata import SEEDS_DIR
-
         seeds_dir = SEEDS_DIR
     path = Path(seeds_dir) / SEED_ANNOTATIONS
     if not path.exists():

@@ -10,6 +10,7 @@ import functools
 import io
 import json
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -176,7 +177,10 @@ def write_export(
         elif fmt == "json":
             _write_json(fh_path, rows if bundle is None else bundle, progress)
         else:
+            # start-up: pyarrow
             import pyarrow as pa
+
+            # start-up: pyarrow
             import pyarrow.parquet as pq
 
             table = pa.table({c: pa.array([r[c] for r in rows], type=pa.string()) for c in COLUMNS})
@@ -187,12 +191,11 @@ def write_export(
     if str(path) == STDOUT:
         buf = io.BytesIO()
         if fmt == "parquet":
+            # start-up: pyarrow
             import pyarrow.parquet as pq  # noqa: F401
 
             write(buf)
         else:
-            import tempfile
-
             with tempfile.TemporaryDirectory() as d:
                 write(f"{d}/out")
                 buf.write(open(f"{d}/out", "rb").read())

@@ -25,6 +25,7 @@ from typing import TypedDict, Unpack
 from litaudit.curation import fields
 from litaudit.errors import LitauditError
 from litaudit.measures import did_you_mean
+from litaudit.store.papers import get
 from litaudit.store.refdata import resolve_collection, resolve_measure
 
 REPORTERS = fields.REPORTERS
@@ -128,8 +129,6 @@ class Filters:
         that is not stored is an error with the nearest bibkey (never an empty list)."""
 
         if self.paper:
-            from litaudit.store.papers import get
-
             get(con, self.paper)
         return dataclasses.replace(
             self,

@@ -8,11 +8,12 @@ Papers named by a new bibkey are created from the row's ``paper_*`` columns.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from litaudit.curation import bundle, fields
 from litaudit.curation.apply import ImportReport, apply_plan
-from litaudit.curation.consistency_rows import CONSISTENCY_MODES
+from litaudit.curation.consistency_rows import CONSISTENCY_MODES, as_problems, row_findings
 from litaudit.curation.plan import ON_EXISTING, ImportPlan, ImportProgress, plan_import
 from litaudit.curation.rows import read_table
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
@@ -82,8 +83,6 @@ def import_files(
             if dry_run:  # everything was checked against the writes; undo them
                 raise _Rollback
     except _Rollback:
-        import dataclasses
-
         out = [(dataclasses.replace(r, dry_run=True, result_ids=()), p) for r, p in out]
     return out
 
@@ -121,8 +120,6 @@ def _import_one(  # noqa: PLR0913
         who=who,
     )
     if consistency != "off":
-        from litaudit.curation.consistency_rows import as_problems, row_findings
-
         plan.findings = row_findings(store.con, table.rows, str(path))
         if consistency == "refuse" and plan.findings:
             raise ValidationFailed(as_problems(plan.findings))

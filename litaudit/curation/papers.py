@@ -22,6 +22,7 @@ from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
+from litaudit.store.refdata import resolve_collection
 
 EDITABLE = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags", "notes")
 VENUES = (
@@ -148,8 +149,6 @@ def list_papers(
         args.append(tag)
     cid = None
     if collection:
-        from litaudit.store.refdata import resolve_collection
-
         cid = resolve_collection(con, collection).id
     return paper_store.listing(con, where, args, collection_id=cid)
 
@@ -161,8 +160,6 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
     log, updates = [], {}
     for fld, text in changes.items():
         if fld not in EDITABLE:
-            from litaudit.measures import did_you_mean
-
             raise LitauditError(f"field {fld!r} cannot be edited{did_you_mean(fld, EDITABLE)}")
         if field_parsers.check_text(text):
             raise LitauditError(f"--set {fld}: {field_parsers.check_text(text)}")
@@ -181,6 +178,7 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
             updates[fld] = new
             log.append((fld, history_store.text(old), history_store.text(new)))
     if updates:
+        # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
         from litaudit.store.models import Paper, validated
 
         # the edited paper as a whole, validated before it is written

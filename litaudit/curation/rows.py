@@ -16,8 +16,10 @@ values; a file that cannot be read at all raises :class:`~litaudit.errors.InputE
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -141,9 +143,6 @@ def read_table(path: Path) -> Table:
     except OSError as exc:
         raise InputError(name, None, f"cannot read: {exc.strerror or exc}") from None
     if gz:
-        import gzip
-        import zlib
-
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError, zlib.error) as exc:
@@ -500,6 +499,7 @@ def _arrow_text(col) -> list[str]:
         t = t.value_type
     values = col.to_pylist()
     if pa.types.is_floating(t):
+        # start-up: numpy
         import numpy as np
 
         width = {16: np.float16, 32: np.float32}.get(t.bit_width)

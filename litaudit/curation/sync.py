@@ -10,6 +10,7 @@ FILE``. A second sync of the same folder changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -100,8 +101,6 @@ def sync_tree(
             if dry_run:
                 raise _Rollback
     except _Rollback:
-        import dataclasses
-
         return dataclasses.replace(done[0], dry_run=True)
     return done[0]
 

@@ -161,8 +161,6 @@ def _code_docs(
     sizes = ([qtable.num_rows] if qtable is not None else []) + [rt.table.num_rows for rt in tables]
     pool = None
     if threads > 1 and len(parts) > 1:
-        from concurrent.futures import ThreadPoolExecutor
-
         pool = ThreadPoolExecutor(max_workers=threads)
     try:
         codes, n_uniq = strcodes.byte_order_codes(

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from litaudit.runs import strcodes
 from litaudit.runs.columns import from_numpy, string_buffers, to_numpy
 from litaudit.runs.model import Run
 
@@ -198,8 +199,6 @@ def _fast_run_of(
     ):
         return None
     if check_duplicates:
-        from litaudit.runs import strcodes
-
         enc = pc.dictionary_encode(docno)
         if strcodes.has_duplicate_pairs(
             to_numpy(topic.indices), to_numpy(enc.indices), len(enc.dictionary)

@@ -7,9 +7,11 @@ missing from qrels read beside them).
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -318,8 +320,6 @@ def read_group(
         return _run_job(first)
 
     if threads > 1 and (len(group) > 1 or (first is not None and group)):
-        from concurrent.futures import ThreadPoolExecutor
-
         # largest files first, so that the two threads finish together
         order = sorted(range(len(group)), key=lambda i: -_item_size(group[i]))
         with ThreadPoolExecutor(max_workers=threads) as pool:
@@ -448,8 +448,6 @@ def _malloc_trim() -> None:
     if _trim is None:
         _trim = False
         try:
-            import ctypes
-
             libc = ctypes.CDLL(None)
             if hasattr(libc, "gnu_get_libc_version"):
                 _trim = libc.malloc_trim

@@ -14,6 +14,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, NamedTuple
 
 from litaudit.errors import NotFound
+from litaudit.measures import did_you_mean
 
 if TYPE_CHECKING:
     from litaudit.store.models import Paper
@@ -108,8 +109,6 @@ def get(con, key: str) -> PaperRecord:
         cur = con.execute(f"SELECT {cols} FROM papers WHERE bibkey = ?", [key])
     r = cur.fetchone()
     if r is None:
-        from litaudit.measures import did_you_mean
-
         keys = [k for (k,) in con.execute("SELECT bibkey FROM papers").fetchall()]
         raise NotFound(f"no paper {key!r}{did_you_mean(key, keys)}")
     return PaperRecord._make(r)

@@ -21,6 +21,7 @@ from litaudit.analyses.agreement.analysis import Randomization, RandomizedAnalys
 from litaudit.analyses.audits import Audited
 from litaudit.errors import LitauditError, ParameterError
 from litaudit.measures import parse_measure
+from litaudit.runs.archive import load_archive
 from litaudit.runs.trec_io import read_qrels, read_run
 from litaudit.stats.agreement_null import (
     agreement_statistics,
@@ -28,6 +29,7 @@ from litaudit.stats.agreement_null import (
     randomization_pvalue,
 )
 from litaudit.stats.design import assign_holdouts
+from litaudit.store.refdata import resolve_collection
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,6 @@ def _from_scores(req: AgreementRequest, rng):
         source = f"scores {req.scores.name}, design {req.design.name}"
         what = f"design {req.design}"
     else:
-        from litaudit.stats.design import assign_holdouts
-
         a = assign_holdouts(topics, sorted(set(sites)), req.held_out, req.baseline, rng=rng)
         held = dict(zip(a.topics, a.held_out, strict=True))
         source = f"scores {req.scores.name}, round robin k={req.held_out}, baseline {req.baseline}"
@@ -107,9 +107,6 @@ def _pool_inputs(req: AgreementRequest, store):
     """The collection id (None for files), qrels, runs and sites of the pooling simulation:
     a stored archive (``req.collection``) or TREC files."""
     if req.collection is not None:
-        from litaudit.runs.archive import load_archive
-        from litaudit.store.refdata import resolve_collection
-
         if store is None:
             raise ParameterError("a stored archive needs an open store")
         cid = resolve_collection(store.con, req.collection).id

@@ -31,6 +31,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.errors import InputError, NotFound, ParameterError
+from litaudit.measures import did_you_mean
 from litaudit.runs.archive import load_qrels
 from litaudit.runs.evaluate import evaluate
 from litaudit.runs.ingest_read import sha256_file
@@ -353,8 +354,6 @@ def _targets(
         for t in against:
             tag = archive_tag(con, collection_id, t)
             if tag is None:
-                from litaudit.measures import did_you_mean
-
                 hint = did_you_mean(t, list(by_tag)) or (
                     f"; `litaudit runs list -c {collection_id}` lists the {len(by_tag)} stored"
                 )

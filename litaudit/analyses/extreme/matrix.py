@@ -20,6 +20,7 @@ import numpy as np
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.extreme.best import AuditModel
+from litaudit.analyses.extreme.population import too_few_message
 from litaudit.errors import LitauditError
 from litaudit.measures import parse_measure
 from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
@@ -27,6 +28,7 @@ from litaudit.stats.calibrated import ResampledNull, resampled_null
 from litaudit.stats.intervals import BestAudit, audit_best
 from litaudit.stats.noise import TopicInteraction, topic_interaction
 from litaudit.stats.winner import WinnerCorrection, correct_winner, mean_covariance
+from litaudit.store.refdata import resolve_collection
 
 KIND = "best-matrix"
 
@@ -122,8 +124,6 @@ def _resolve_collection(con, collection: str | None, save: bool) -> str | None:
     """The collection id of ``collection`` (needed to store the audit)."""
     cid = None
     if collection is not None:
-        from litaudit.store.refdata import resolve_collection
-
         cid = resolve_collection(con, collection).id
     if save and cid is None:
         raise LitauditError("--collection is needed to store the audit (or use --no-save)")
@@ -141,8 +141,6 @@ def _compute(
     _check_range(scores, matrix, paths, fmt, m)
     means = np.nanmean(scores, axis=1)
     if means.size < defaults.MIN_N:
-        from litaudit.analyses.extreme.population import too_few_message
-
         raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
     inter, source, use = _matrix_se(scores, model.se, model.alpha)
     s = model.sampling

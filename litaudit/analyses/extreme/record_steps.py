@@ -174,6 +174,7 @@ class _Pairing:
         if ta is None or tb is None:
             return None
         if self.archive is None:  # evaluated once for the history's steps
+            # start-up: duckdb (through litaudit.runs.archive_eval)
             from litaudit.runs.archive_eval import evaluate_cached
 
             self.archive = evaluate_cached(self.con, self.collection_id, [self.measure])[0]

@@ -169,6 +169,7 @@ def _conclusions(
         evidence = f"claim audit #{c.audit}, the max of {c.n_draws} draws"
         out.append(Conclusion("chance", chance, evidence, anchor("chance", c.measure)))
     for c in claims:  # the claim's evidence (issue 21): its run, its baseline
+        # cycle: litaudit.render.report.build -> litaudit.render.report -> litaudit.render.report.build
         from litaudit.render.report.document_evidence import evidence_conclusions
 
         out += [Conclusion(q, t, e, anchor(a)) for q, t, e, a in evidence_conclusions(c)]
@@ -198,6 +199,7 @@ def _conclusions(
                 )
             )
     if reuse is not None and reuse.verdict is not None:
+        # start-up: scipy (through litaudit.analyses.reuse.wording)
         from litaudit.analyses.reuse.wording import decision_sentence
 
         out.append(
