@@ -32,6 +32,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 FIGURES = ROOT / "docs" / "figures.json"
@@ -47,7 +48,7 @@ class Measured:
 
     names: tuple[str, ...]
     command: str
-    run: Callable[[], dict[str, tuple[float, str]]]
+    run: Callable[[], dict[str, tuple[Any, str]]]
 
 
 def _help_ratio() -> dict[str, tuple[float, str]]:
@@ -68,11 +69,69 @@ def _results_list() -> dict[str, tuple[float, str]]:
     return {"readme.results_list_cpu": (round(cpu, 1), f"{cpu:.1f} s")}
 
 
+_SEEDS_LINE = re.compile(
+    r"^\s*(?P<what>\S.*?)\s{2,}(?P<med>[\d.]+) (?P<unit>m?s)\s+\((?P<rest>.*)\)$"
+)
+
+
+def _seeds() -> dict[str, tuple[Any, str]]:
+    """bench_seeds.py as printed (its lines parsed: the bench keeps its own layout)."""
+    import contextlib
+    import io
+
+    import bench_seeds
+
+    before = os.getloadavg()[0]
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        bench_seeds.main([])
+    after = os.getloadavg()[0]
+    text = buf.getvalue()
+    lines = [m for m in map(_SEEDS_LINE.match, text.splitlines()) if m]
+    ranges = [re.match(r"range ([\d.]+)-([\d.]+)", m["rest"]) for m in lines]
+    got = [
+        (float(m["med"]), r and (float(r[1]), float(r[2])))
+        for m, r in zip(lines, ranges, strict=True)
+    ]
+    # order of bench_seeds' lines: init wall, its CPU, summary wall, its CPU,
+    # audit within the summary median, its slowest, one exact audit median, its slowest
+    (iw, iwr), (ic, _), (sw, swr), (sc, scr), (am, _), (ax, _), (om, _), _ = got
+    n, pops = re.search(r"every seed: (\d+) results; (\d+) collection", text).groups()
+    load = f"load {before:.1f}-{after:.1f}"
+    return {
+        "readme.seeds_results": (int(n), f"{int(n):,}"),
+        "readme.seeds_populations": (int(pops), pops),
+        "readme.seeds_init": (
+            [iw, ic],
+            f"{iw:.1f} s wall ({iwr[0]:.1f}-{iwr[1]:.1f}), {ic:.1f} s CPU at {load}",
+        ),
+        "readme.seeds_summary": (
+            [sw, sc],
+            f"{sw:.1f} s wall ({swr[0]:.1f}-{swr[1]:.1f}), {sc:.1f} s CPU "
+            f"({scr[0]:.1f}-{scr[1]:.1f}) at {load}",
+        ),
+        "readme.seeds_audit_inner": ([am, ax], f"{am:.1f} ms median, {ax:.1f} ms at most"),
+        "readme.seeds_audit_one": (om, f"{om:.0f} ms median"),
+    }
+
+
 MEASURED = {
     "help_ratio": Measured(
         names=("developing.help_ratio",),
         command="python bench/bench_help.py",
         run=_help_ratio,
+    ),
+    "seeds": Measured(
+        names=(
+            "readme.seeds_results",
+            "readme.seeds_populations",
+            "readme.seeds_init",
+            "readme.seeds_summary",
+            "readme.seeds_audit_inner",
+            "readme.seeds_audit_one",
+        ),
+        command="python bench/bench_seeds.py",
+        run=_seeds,
     ),
     "results_list": Measured(
         names=("readme.results_list_cpu",),
