@@ -9,6 +9,7 @@ then rewrites the text between every marker from the file, as cog does:
     .venv/bin/python bench/figures.py                 # measure all, rewrite the docs
     .venv/bin/python bench/figures.py --only help_ratio
     .venv/bin/python bench/figures.py --docs-only     # rewrite the docs from the file
+    .venv/bin/python bench/figures.py --adopt         # mark figures typed since, as carried
 
 An entry whose `source` is "carried" was measured before this file existed (by the
 command named, or by hand) and typed into the docs at `commit`; nothing here re-runs it,
@@ -206,12 +207,100 @@ def rewrite_docs(data: dict) -> list[str]:
     return changed
 
 
+def _blame(rel: str) -> list[tuple[str, str]]:
+    """(commit, date) that last changed each line of `rel`, from git blame."""
+    out = subprocess.run(
+        ["git", "-C", str(ROOT), "blame", "--line-porcelain", "--", rel],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    dates: dict[str, str] = {}
+    lines: list[tuple[str, str]] = []
+    commit = ""
+    for line in out.splitlines():
+        if line.startswith("\t"):
+            lines.append((commit[:7], dates[commit]))
+        elif re.match(r"^[0-9a-f]{40} ", line):
+            commit = line.split()[0]
+        elif line.startswith("committer-time "):
+            when = datetime.datetime.fromtimestamp(int(line.split()[1]), datetime.UTC)
+            dates[commit] = when.strftime("%Y-%m-%d")
+    return lines
+
+
+def adopt(data: dict) -> int:
+    """Mark every figure the docs test finds unmarked, as carried from the commit that
+    typed its line (uncommitted lines: HEAD, today). Returns how many were marked."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "test_doc_figures", ROOT / "tests" / "repo" / "test_doc_figures.py"
+    )
+    assert spec is not None and spec.loader is not None
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+    figs, count = data["figures"], 0
+    for rel in check.DOCS:
+        path = ROOT / rel
+        text = path.read_text()
+        spans = check.unmarked_spans(rel, text)
+        if not spans:
+            continue
+        blamed = _blame(rel)
+        masked = re.sub(r"```.*?```", lambda m: re.sub(r"[^\n]", " ", m[0]), text, flags=re.S)
+        doc = Path(rel).stem.lower()
+        out, pos = [], 0
+        for a, z in spans:
+            heads = list(re.finditer(r"^##+ (.*)$", masked[:a], flags=re.M))
+            title = text[heads[-1].start(1) : heads[-1].end(1)] if heads else "top"
+            section = "_".join(re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_").split("_")[:3])
+            k = 1
+            while f"{doc}.{section}.{k}" in figs:
+                k += 1
+            name = f"{doc}.{section}.{k}"
+            line = text.count("\n", 0, a)
+            commit, date = blamed[line] if line < len(blamed) else (_commit(), "")
+            if set(commit) == {"0"}:  # not committed yet
+                commit = _commit()
+                date = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
+            quoted = text[a:z].replace("\n", " ")
+            nums = [float(x.replace(",", "")) for x in re.findall(r"\d[\d,]*(?:\.\d+)?", quoted)]
+            unit = re.sub(r"^[\d.,\s-]+", "", quoted)
+            figs[name] = {
+                "text": quoted,
+                "value": nums[0] if len(nums) == 1 else nums,
+                "unit": unit,
+                "source": "carried",
+                "command": None,
+                "commit": commit,
+                "date": date,
+                "load": None,
+                "machine": None,
+            }
+            out.append(text[pos:a] + f"<!-- fig:{name} -->{quoted}<!-- /fig -->")
+            pos, count = z, count + 1
+        out.append(text[pos:])
+        path.write_text("".join(out))
+        print(f"{rel}: {len(spans)} figures marked as carried")
+    return count
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", action="append", choices=sorted(MEASURED), default=[])
     ap.add_argument("--docs-only", action="store_true", help="rewrite the docs, measure nothing")
+    ap.add_argument(
+        "--adopt",
+        action="store_true",
+        help="mark the figures typed without a marker as carried (after a merge), measure nothing",
+    )
     args = ap.parse_args(argv)
     data = load()
+    if args.adopt:
+        adopt(data)
+        save(data)
+        return 0
     if not args.docs_only:
         measure(data, args.only)
         save(data)

@@ -7,7 +7,8 @@ entry, which says how it was measured (bench/figures.py writes both; `source: ca
 keeps a figure measured before the file existed with its commit and date). The
 calibration percentages of a `<!-- figs:BENCH -->` block come from that bench script.
 ALLOW lists the numbers with a unit that are no measurement (targets, settings,
-statistical levels), by the text around them. No measurement runs here.
+statistical levels), by the text around them. No measurement runs here; `python
+bench/figures.py --adopt` marks the figures this test finds unmarked (as carried).
 """
 
 from __future__ import annotations
@@ -84,8 +85,9 @@ def _blank(text: str, a: int, z: int) -> str:
     return text[:a] + re.sub(r"[^\n]", " ", text[a:z]) + text[z:]
 
 
-def unmarked_figures(rel: str, text: str) -> list[str]:
-    """The figures of `text` outside markers, code, allowed snippets and (for %) blocks."""
+def unmarked_spans(rel: str, text: str) -> list[tuple[int, int]]:
+    """Where the figures of `text` outside markers, code, allowed snippets and (for %)
+    blocks are (bench/figures.py --adopt marks them)."""
     spans = [m.span() for m in re.finditer(r"```.*?```|`[^`\n]*`", text, flags=re.S)]
     spans += [m.span() for m in MARKER.finditer(text)]
     for snippet in ALLOW.get(rel, {}):
@@ -93,15 +95,22 @@ def unmarked_figures(rel: str, text: str) -> list[str]:
     blocks = [m.span() for m in BLOCK.finditer(text)]
     for a, z in spans:
         text = _blank(text, a, z)
-    found = []
-    for m in FIGURE.finditer(text):
-        if m.group().endswith("%") and (
-            rel not in PERCENT_CHECKED or any(a <= m.start() < z for a, z in blocks)
-        ):
-            continue
-        line = text.count("\n", 0, m.start()) + 1
-        found.append(f"{rel}:{line}: {m.group()!r}")
-    return found
+    return [
+        m.span()
+        for m in FIGURE.finditer(text)
+        if not (
+            m.group().endswith("%")
+            and (rel not in PERCENT_CHECKED or any(a <= m.start() < z for a, z in blocks))
+        )
+    ]
+
+
+def unmarked_figures(rel: str, text: str) -> list[str]:
+    """The unmarked figures of `text`, as 'file:line: text'."""
+    return [
+        f"{rel}:{text.count(chr(10), 0, a) + 1}: {text[a:z]!r}"
+        for a, z in unmarked_spans(rel, text)
+    ]
 
 
 @pytest.mark.parametrize("rel", DOCS)
