@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 DB     ?= litaudit.duckdb
 
 .DEFAULT_GOAL := help
-.PHONY: help venv run test test-fast bench lint clean browser
+.PHONY: help venv run test test-fast bench figures lint clean browser
 
 help:  ## list the targets
 	@echo "litaudit targets:"
@@ -55,6 +55,10 @@ $(BENCH_STAMP): $(STAMP)
 
 bench: $(BENCH_STAMP)  ## run the benchmarks in bench/ (figures and ratios against peers)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+	$(BIN)/python bench/figures.py
+
+figures: $(BENCH_STAMP)  ## measure the figures the docs quote (docs/figures.json) and rewrite them
+	$(BIN)/python bench/figures.py
 
 lint: $(STAMP)  ## ruff check (with complexity and argument-count rules), ruff format --check, mypy
 	$(BIN)/ruff check litaudit tests bench seeds setup.py

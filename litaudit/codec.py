@@ -209,6 +209,7 @@ def _scalar(tp: Any, data: Any, where: str) -> Any:
     if tp in (Path, Decimal):
         return tp(data)
     if getattr(tp, "__name__", "") == "ndarray":  # numpy arrays: lists of numbers
+        # start-up: numpy
         import numpy as np
 
         return np.asarray(

@@ -46,6 +46,7 @@ def tune_allocator() -> bool:
 def _apply() -> bool:
     if not sys.platform.startswith("linux"):
         return False
+    # start-up: `litaudit --help` imports this module
     import ctypes
 
     try:

@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from litaudit import defaults
+from litaudit.analyses.audits import code_digest, get_audit
 from litaudit.curation.filters import Filters
-from litaudit.errors import LitauditError
+from litaudit.errors import LitauditError, StoreError
+from litaudit.store import results as result_store
+from litaudit.store.refdata import resolve_collection, resolve_measure
 
 Note = Callable[[str], None]
 
@@ -48,9 +51,8 @@ class ReportAudits:
 def report_measures(con, collection_id: str) -> tuple[str, ...]:
     """Measures with at least ``defaults.MIN_N`` non-retracted results, most results first
     (fewer make no population: the audits would refuse them)."""
-    from litaudit.store import results as R
 
-    return R.measures_with(con, collection_id, defaults.MIN_N)
+    return result_store.measures_with(con, collection_id, defaults.MIN_N)
 
 
 def _last_id(con) -> int:
@@ -60,6 +62,7 @@ def _last_id(con) -> int:
 def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Prepared:
     """The default-parameter audit of ``kind``: the stored one for the current results,
     else run and stored."""
+    # start-up: numpy, scipy (through litaudit.analyses.extreme.best, litaudit.analyses.extreme.history)
     from litaudit.analyses.extreme import best, history
 
     runners: dict[str, Callable[..., Any]] = {
@@ -113,8 +116,8 @@ def prepare_report(  # noqa: PLR0913 - the report's questions, each a keyword
     reusability verdict's steps when it is run, ``progress(0, total=n)`` first, then
     ``progress(k)`` as ``k`` more are done (a :class:`litaudit.render.progress.Bar` is one).
     """
+    # start-up: numpy (through litaudit.analyses.extreme.record_steps)
     from litaudit.analyses.extreme.record_steps import StepSettings
-    from litaudit.store.refdata import resolve_collection, resolve_measure
 
     note = note or (lambda _msg: None)
     ref = resolve_collection(con, collection)
@@ -132,12 +135,14 @@ def prepare_report(  # noqa: PLR0913 - the report's questions, each a keyword
         )
     claim_value: float | None = None
     if claim is not None:
+        # start-up: numpy, scipy (through litaudit.analyses.extreme.best)
         from litaudit.analyses.extreme.best import check_claimed_value
 
         claim_value = check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
     hf = dict(filters=filters, steps=StepSettings(reproductions=with_reproductions))
     history = tuple(_literature(con, "history", ref.id, m, note, **hf) for m in measures)
+    # start-up: numpy, scipy (through litaudit.analyses.extreme.best)
     from litaudit.analyses.extreme.best import Claim
 
     kw: dict[str, Any] = {"evidence": evidence} if asked else {}
@@ -149,8 +154,6 @@ def prepare_report(  # noqa: PLR0913 - the report's questions, each a keyword
         else None
     )
     if claimed is not None and claim is None and claimed.audit_id is not None:
-        from litaudit.analyses.audits import get_audit
-
         claim_value = get_audit(con, claimed.audit_id).result.value  # the run's value
     reuse = subcollections if isinstance(subcollections, ReuseAsked) else None
     reuse = reuse or ReuseAsked(subcollections=bool(subcollections))
@@ -205,8 +208,13 @@ def _reuse(
                 "section (import one with `litaudit runs import`)"
             ],
         )
+    # start-up: numpy (through litaudit.analyses.reuse.archive_ranges)
     from litaudit.analyses.reuse.archive_ranges import load_ranged
+
+    # start-up: numpy (through litaudit.analyses.reuse.coded_archive)
     from litaudit.analyses.reuse.coded_archive import load_coded
+
+    # start-up: numpy, scipy (through litaudit.analyses.reuse.verdict)
     from litaudit.analyses.reuse.verdict import VerdictSettings, run_verdict, verdict_steps
 
     subcollections, depth = reuse.subcollections, reuse.depth
@@ -233,10 +241,8 @@ def _stored_verdict(
 ) -> int | None:
     """The newest stored verdict of the report's parameters for this archive, made by this
     code (one stored by other code is passed over)."""
-    from litaudit import defaults
-    from litaudit.analyses.audits import code_digest, get_audit
+    # start-up: numpy, scipy (through litaudit.analyses.reuse.verdict)
     from litaudit.analyses.reuse.verdict import KIND, collection_depth
-    from litaudit.errors import StoreError
 
     depth, source = collection_depth(con, cid, given)
 

@@ -27,6 +27,7 @@ from litaudit.analyses.audits import (
     save_audits,
 )
 from litaudit.analyses.extreme.best import DEFAULT_ALPHA, population_params, se_param
+from litaudit.analyses.extreme.history import run_history
 from litaudit.analyses.extreme.population import (
     Filters,
     Loaded,
@@ -36,6 +37,8 @@ from litaudit.analyses.extreme.population import (
     results_fingerprint,
     select_population,
 )
+from litaudit.analyses.extreme.ranks import run_ranks
+from litaudit.analyses.extreme.summary import run_summary
 from litaudit.errors import LitauditError, NotFound
 from litaudit.stats.extreme import Sampling
 
@@ -121,7 +124,6 @@ def _ranks(con, pops, tick) -> list[int | None]:
     """The `ranks` audit (default settings, stored) of each population whose collection
     has shared scores in the store (a benchmark's datasets, a run archive's per-topic
     scores; :mod:`litaudit.analyses.extreme.ranks`), else None."""
-    from litaudit.analyses.extreme.ranks import run_ranks
 
     tick(total=len(pops))
     out: list[int | None] = []
@@ -139,8 +141,6 @@ def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAud
     """Run (or find) the `best`, `history` and (where the store has shared scores)
     `ranks` audits of every population and store them, then read them back;
     ``progress(total=n)`` is told the number of steps, then ``progress(1)`` per step."""
-    from litaudit.analyses.extreme.history import run_history
-    from litaudit.analyses.extreme.summary import run_summary
 
     tick = progress or (lambda *a, **k: None)
     summary = run_summary(con)

@@ -6,6 +6,8 @@ its sub-package (:mod:`litaudit.analyses.extreme.wording`,
 
 from __future__ import annotations
 
+import re
+
 
 def sci(x: float) -> str:
     """1e-06 -> '1e-6', 1e12 -> '1e+12' (a floor or a cap as people write it)."""
@@ -32,7 +34,6 @@ def fmt_p(p: float | None, below_floor: bool = False, floor: float | None = None
 def printed_number(text: str | None) -> str | None:
     """A value as printed, unless it is a float's binary noise (0.7766199999999999, a
     mean computed by a script): then to 6 decimals (0.77662); never 16 digits."""
-    import re
 
     if text is None or not re.fullmatch(r"-?\d+\.\d{9,}", text.strip()):
         return text

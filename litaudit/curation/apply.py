@@ -15,9 +15,10 @@ from pathlib import Path
 from litaudit.curation.plan import ImportPlan, ImportProgress, PreparedResult, given_fields
 from litaudit.curation.row_fields import PAPER_FIELDS
 from litaudit.errors import Problem, ValidationFailed
-from litaudit.store import history as H
-from litaudit.store import papers as P
-from litaudit.store import results as R
+from litaudit.store import history as history_store
+from litaudit.store import papers as paper_store
+from litaudit.store import results as result_store
+from litaudit.store.refdata import ensure_measures
 
 
 @dataclass(frozen=True)
@@ -62,11 +63,9 @@ def apply_plan(
     history); ``times`` maps a row's line to its (created_at, updated_at); ``progress``
     is told the results written."""
     con = store.con
-    now = H.now()
+    now = history_store.now()
     how = Recording(who, reason or f"imported from {Path(plan.file).name}", action, record)
     with store.transaction():
-        from litaudit.store.refdata import ensure_measures
-
         ensure_measures(con, sorted(plan.new_measures))
         paper_ids = _insert_papers(con, plan, how, now)
         ids = _insert_results(con, plan, paper_ids, how, now, times)
@@ -93,12 +92,14 @@ def _insert_papers(con, plan: ImportPlan, how: Recording, now) -> dict[str, int]
         records = [
             {"bibkey": p.bibkey, **{f: p.values[f] for f in PAPER_FIELDS}} for p in plan.papers
         ]
-        ids = P.insert_many(con, records, at=now)
+        ids = paper_store.insert_many(con, records, at=now)
         paper_ids.update(zip((p.bibkey for p in plan.papers), ids, strict=True))
         if how.record:
-            H.record_many(con, ("paper", ids), "create", reason=how.reason, who=how.who, at=now)
+            history_store.record_many(
+                con, ("paper", ids), "create", reason=how.reason, who=how.who, at=now
+            )
     if any(r.bibkey and r.bibkey not in paper_ids for r in plan.results):
-        for k, (i, _) in P.ids_and_years(con).items():
+        for k, (i, _) in paper_store.ids_and_years(con).items():
             paper_ids.setdefault(k, i)
     return paper_ids
 
@@ -114,7 +115,7 @@ def _insert_results(
     """Insert the plan's new results in one statement (and their history): their ids."""
     if not plan.results:
         return []
-    ids = R.new_ids(con, len(plan.results))
+    ids = result_store.new_ids(con, len(plan.results))
     records = []
     for rid, r in zip(ids, plan.results, strict=True):
         v = dict(r.values)
@@ -122,9 +123,9 @@ def _insert_results(
         v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
         v["created_at"], v["updated_at"] = (times or {}).get(r.line, (now, now))
         records.append(v)
-    R.insert(con, records)
+    result_store.insert(con, records)
     if how.record:
-        H.record_many(
+        history_store.record_many(
             con,
             ("result", ids),
             how.action,
@@ -147,7 +148,7 @@ def _update_all(con, plan: ImportPlan, *, who: str, now) -> int:
     for r in plan.updates:
         assert r.existing_id is not None  # plan_import names the stored row of an update
         if "status" in given and r.values["status"] != "retracted":
-            (status,) = R.values(con, ("status",), [r.existing_id])[r.existing_id]
+            (status,) = result_store.values(con, ("status",), [r.existing_id])[r.existing_id]
             if status == "retracted":
                 back.append(r)
     if back:
@@ -172,21 +173,23 @@ def _update_existing(con, r: PreparedResult, given, *, who: str, reason: str, no
     """Write the fields of ``given`` that the row changes in its stored result, each in
     the history. Returns 1 when something changed."""
     assert r.existing_id is not None  # plan_import names the stored row of an update
-    old = dict(zip(given, R.values(con, given, [r.existing_id])[r.existing_id], strict=True))
+    old = dict(
+        zip(given, result_store.values(con, given, [r.existing_id])[r.existing_id], strict=True)
+    )
     changes = {c: r.values[c] for c in given if old[c] != r.values[c]}
     if not changes:
         return 0
     if "value_text" in changes:
         changes["value"] = r.values["value"]
-    R.update(con, r.existing_id, changes, at=now)
+    result_store.update(con, r.existing_id, changes, at=now)
     fields = [c for c in given if c in changes]
-    H.record_many(
+    history_store.record_many(
         con,
         ("result", [r.existing_id] * len(fields)),
         "edit",
         field=["value" if c == "value_text" else c for c in fields],
-        old=[H.text(old[c]) for c in fields],
-        new=[H.text(changes[c]) for c in fields],
+        old=[history_store.text(old[c]) for c in fields],
+        new=[history_store.text(changes[c]) for c in fields],
         reason=reason,
         who=who,
         at=now,

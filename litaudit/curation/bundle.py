@@ -13,18 +13,22 @@ history of the rows the import creates is copied.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields as field_parsers
 from litaudit.curation.apply import apply_plan
+from litaudit.curation.export import export_row
 from litaudit.curation.fields import PAPER_KEYS
+from litaudit.curation.filters import CURATION
 from litaudit.curation.plan import ImportProgress, plan_import
+from litaudit.curation.results import query_results
 from litaudit.curation.rows import DUPLICATES, Table
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.measures import did_you_mean
-from litaudit.store import history as H
-from litaudit.store import papers as P
-from litaudit.store import results as R
+from litaudit.store import history as history_store
+from litaudit.store import papers as paper_store
+from litaudit.store import results as result_store
 
 FORMAT = "litaudit-curation"
 VERSION = 1
@@ -40,7 +44,7 @@ HISTORY_KEYS = (
     "who",
     "changed_at",
 )
-ACTIONS = H.ACTIONS
+ACTIONS = history_store.ACTIONS
 
 
 def _ts(v) -> str | None:
@@ -49,27 +53,24 @@ def _ts(v) -> str | None:
 
 def export_bundle(con, f) -> dict:
     """Papers, results (filtered by ``f``) and their history as one JSON-ready object."""
-    from litaudit.curation.export import export_row
-    from litaudit.curation.results import query_results
 
     results = query_results(con, f)
-    times = R.times(con)
+    times = result_store.times(con)
     rows, position = [], {}
     for i, r in enumerate(results, start=1):
         row = export_row(r)
         row["created_at"], row["updated_at"] = times[r.id]
         rows.append(row)
         position[r.id] = i
-    from litaudit.curation.filters import CURATION
 
     filtered = f != CURATION
-    papers = P.every(con, PAPER_KEYS[:-1], order="id")
+    papers = paper_store.every(con, PAPER_KEYS[:-1], order="id")
     if filtered:
         used = {r.bibkey for r in results if r.bibkey}
         papers = [p for p in papers if p[1] in used]
     bibkey = {p[0]: p[1] for p in papers}
     history = []
-    for _id, entity, entity_id, action, fld, old, new, reason, who, at in H.every(con):
+    for _id, entity, entity_id, action, fld, old, new, reason, who, at in history_store.every(con):
         if entity == "result" and entity_id in position:
             ref = {"result": position[entity_id]}
         elif entity == "paper" and entity_id in bibkey:
@@ -127,22 +128,26 @@ def read_papers(b: dict, name: str, problems: list[Problem]) -> list[dict]:
         for k, v in vals.items():
             if v is not None and not isinstance(v, str) and not (k == "year"):
                 bad("must be text", k)
-            elif F.check_text(v):
-                bad(F.check_text(v), k)
-        if F.blank(vals["bibkey"]) or F.blank(vals["citation"]):
+            elif field_parsers.check_text(v):
+                bad(field_parsers.check_text(v), k)
+        if field_parsers.blank(vals["bibkey"]) or field_parsers.blank(vals["citation"]):
             bad("a paper needs a bibkey and a citation")
         try:
-            vals["year"] = None if F.blank(vals["year"]) else F.parse_year(vals["year"])
+            vals["year"] = (
+                None
+                if field_parsers.blank(vals["year"])
+                else field_parsers.parse_year(vals["year"])
+            )
             vals["created_at"] = (
                 None
-                if F.blank(vals["created_at"])
-                else F.parse_timestamp(vals["created_at"], "created_at")
+                if field_parsers.blank(vals["created_at"])
+                else field_parsers.parse_timestamp(vals["created_at"], "created_at")
             )
-        except F.FieldError as e:
+        except field_parsers.FieldError as e:
             bad(str(e))
         try:
-            vals["url"] = F.parse_url(vals["url"])
-        except F.FieldError as e:
+            vals["url"] = field_parsers.parse_url(vals["url"])
+        except field_parsers.FieldError as e:
             bad(str(e), "url")
         if len(problems) == n0:
             out.append(vals)
@@ -183,7 +188,7 @@ def apply_bundle(
     papers = read_papers(b, name, problems)
     history = _list(b, "history", name, problems)
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-    existing = P.by_bibkey(con, PAPER_KEYS[1:-1])
+    existing = paper_store.by_bibkey(con, PAPER_KEYS[1:-1])
     seen = _check_papers(papers, existing, name, on_existing, problems)
     if problems:
         raise ValidationFailed(problems)
@@ -211,8 +216,7 @@ def apply_bundle(
     hist_problems, pending = _history_rows(history, raw, ids, new_papers, seen, name)
     if hist_problems:
         raise ValidationFailed(hist_problems)
-    H.record_rows(con, pending)
-    import dataclasses
+    history_store.record_rows(con, pending)
 
     report = dataclasses.replace(
         report, added_papers=report.added_papers + len(new_papers), history=len(pending)
@@ -256,21 +260,21 @@ def _write_papers(
     """Insert the new papers (bibkey -> new id returned); with on_existing="update", write
     a stored paper's changed fields, each in the history."""
     new = [p for p in papers if p["bibkey"] not in existing]
-    ids = P.insert_many(con, new, at=now)
+    ids = paper_store.insert_many(con, new, at=now)
     if on_existing == "update":
         for p in papers:
             old = existing.get(p["bibkey"])
             if old is None:
                 continue
             changed = {k: p[k] for k in PAPER_KEYS[1:-1] if p[k] != old[k]}
-            P.update(con, old["id"], changed)
-            H.record_many(
+            paper_store.update(con, old["id"], changed)
+            history_store.record_many(
                 con,
                 ("paper", [old["id"]] * len(changed)),
                 "edit",
                 field=list(changed),
-                old=[H.text(old[k]) for k in changed],
-                new=[H.text(v) for v in changed.values()],
+                old=[history_store.text(old[k]) for k in changed],
+                new=[history_store.text(v) for v in changed.values()],
                 reason=f"updated from {name}",
                 who=who,
                 at=now,
@@ -290,10 +294,10 @@ def _result_times(
             c = x.get("created_at")
             u = x.get("updated_at")
             if c is not None or u is not None:
-                c = F.parse_timestamp(c, "created_at") if c is not None else now
-                u = F.parse_timestamp(u, "updated_at") if u is not None else c
+                c = field_parsers.parse_timestamp(c, "created_at") if c is not None else now
+                u = field_parsers.parse_timestamp(u, "updated_at") if u is not None else c
                 times[row.line] = (c, u)
-        except F.FieldError as e:
+        except field_parsers.FieldError as e:
             time_problems.append(Problem(name, row.line, str(e)))
     return times, time_problems
 
@@ -353,8 +357,8 @@ def _history_rows(
             continue
         texts = [h.get(k) for k in ("field", "old_value", "new_value", "reason", "who")]
         if any(
-            t is not None and (not isinstance(t, str) or F.check_text(t)) for t in texts
-        ) or F.blank(h.get("who")):
+            t is not None and (not isinstance(t, str) or field_parsers.check_text(t)) for t in texts
+        ) or field_parsers.blank(h.get("who")):
             hist_problems.append(
                 Problem(
                     name,
@@ -365,8 +369,8 @@ def _history_rows(
             )
             continue
         try:
-            at = F.parse_timestamp(h.get("changed_at"), "changed_at")
-        except F.FieldError as e:
+            at = field_parsers.parse_timestamp(h.get("changed_at"), "changed_at")
+        except field_parsers.FieldError as e:
             hist_problems.append(Problem(name, None, f"{where}: {e}"))
             continue
         if eid is None:  # a row that was there already keeps its own history

@@ -12,13 +12,20 @@ file's rows, a store folder, or the whole store.
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from litaudit.curation.consistency import Finding, Value, check_values
+from litaudit.curation.import_context import Context
 from litaudit.curation.rows import Row
+from litaudit.curation.tree import read_tree
 from litaudit.errors import LitauditError, Problem
+from litaudit.measures import parse_measure
+from litaudit.store.consistency import check_rows
+from litaudit.store.db import open_store
+from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
 CONSISTENCY_MODES = ("flag", "refuse", "off")
 ANNOTATION = "consistency:"  # in a result's notes: the finding was curated
@@ -28,8 +35,6 @@ def values_of_rows(con, rows: Sequence[Row], file: str, group: tuple = ()) -> li
     """The rows as the check sees them: measures canonical, topic counts from the
     collection's topic set where the row leaves them out. Rows that do not parse are left
     to the import's own problems."""
-    from litaudit.curation.import_context import Context
-    from litaudit.measures import parse_measure
 
     ctx = Context(con, rows)
     out: list[Value] = []
@@ -104,9 +109,6 @@ def as_problems(findings: Sequence[Finding]) -> list[Problem]:
 
 def folder_findings(folder: Path) -> list[Finding]:
     """The findings of every file of a store folder (each file its own group)."""
-    from litaudit.curation.tree import read_tree
-    from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data
 
     files, _problems, _manifest = read_tree(folder)
     out: list[Finding] = []
@@ -136,11 +138,8 @@ SEED_ANNOTATIONS = "consistency.csv"  # in the seeds folder: the seeds' curated 
 def seed_annotations(seeds_dir: Path | None = None) -> dict[tuple[str, str, str, str], str]:
     """The curated findings of the seeds (``seeds/consistency.csv``): (location, system,
     measure, value) -> "consistency: <verdict>: <reason>"."""
-    import csv
 
     if seeds_dir is None:
-        from litaudit.store.refdata import SEEDS_DIR
-
         seeds_dir = SEEDS_DIR
     path = Path(seeds_dir) / SEED_ANNOTATIONS
     if not path.exists():
@@ -164,7 +163,6 @@ def store_findings(
     ``annotations``: curated findings by (location, system, measure, value), as
     :func:`seed_annotations` reads them (a result's own notes are read too)."""
     annotations = annotations or {}
-    from litaudit.store.consistency import check_rows
 
     rows = check_rows(con)
     info = {}

@@ -7,6 +7,10 @@ Values are written as the printed text (``value`` = ``value_text``) in every for
 from __future__ import annotations
 
 import functools
+import io
+import json
+import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +19,7 @@ from litaudit.curation.filters import CURATION, Filters
 from litaudit.curation.results import query_results
 from litaudit.curation.rows import COLUMNS, NUMERIC_COLUMNS, spreadsheet_safe
 from litaudit.errors import LitauditError
+from litaudit.files import STDOUT, atomic_path
 from litaudit.store.results import ResultRecord
 
 FORMATS = ("csv", "json", "parquet")
@@ -82,7 +87,6 @@ def json_chunks(obj, indent: int = 1, level: int = 0, tick=None) -> Iterator[str
     indentation of their level (a JSON string holds no raw newline, so nothing else
     changes), and only the containers around them are walked in Python. ``tick()``, when
     given, is called after each item of an array of containers (each row)."""
-    import json
 
     pad = "\n" + " " * (indent * (level + 1))
     close = "\n" + " " * (indent * level)
@@ -117,7 +121,6 @@ def json_chunks(obj, indent: int = 1, level: int = 0, tick=None) -> Iterator[str
 @functools.lru_cache(maxsize=64)
 def _encoder(pad: str):
     """json's encoder without indent (the C encoder) with items separated by ``,pad``."""
-    import json
 
     return json.JSONEncoder(ensure_ascii=False, separators=("," + pad, ": ")).encode
 
@@ -167,10 +170,6 @@ def write_export(
     standard output. JSON with ``bundle`` writes the curation export (papers, results,
     history) instead of the bare list of rows. ``progress(steps)``: the rows written, in
     steps of up to :data:`PROGRESS_ROWS` (:func:`export_steps` of them in all)."""
-    import io
-    import sys
-
-    from litaudit.files import STDOUT, atomic_path
 
     def write(fh_path):
         if fmt == "csv":
@@ -178,7 +177,10 @@ def write_export(
         elif fmt == "json":
             _write_json(fh_path, rows if bundle is None else bundle, progress)
         else:
+            # start-up: pyarrow
             import pyarrow as pa
+
+            # start-up: pyarrow
             import pyarrow.parquet as pq
 
             table = pa.table({c: pa.array([r[c] for r in rows], type=pa.string()) for c in COLUMNS})
@@ -189,12 +191,11 @@ def write_export(
     if str(path) == STDOUT:
         buf = io.BytesIO()
         if fmt == "parquet":
+            # start-up: pyarrow
             import pyarrow.parquet as pq  # noqa: F401
 
             write(buf)
         else:
-            import tempfile
-
             with tempfile.TemporaryDirectory() as d:
                 write(f"{d}/out")
                 buf.write(open(f"{d}/out", "rb").read())

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from litaudit.errors import LitauditError
 from litaudit.store.papers import COLUMNS as PAPERS_COLUMNS
 
 SOURCES = ("paper", "official")
@@ -255,7 +256,6 @@ TOOL_USERS = ("litaudit init", "litaudit sync")
 def check_user(name: str, where: str) -> str:
     """``name`` (from ``where``: --who or $LITAUDIT_USER) stripped, or LitauditError when
     it is blank, holds a control character or is a name the tool writes under."""
-    from litaudit.errors import LitauditError
 
     s = name.strip()
     why = check_text(s) or ("is empty" if not s else None)

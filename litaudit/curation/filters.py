@@ -22,11 +22,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TypedDict, Unpack
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields
 from litaudit.errors import LitauditError
 from litaudit.measures import did_you_mean
+from litaudit.store.papers import get
+from litaudit.store.refdata import resolve_collection, resolve_measure
 
-REPORTERS = F.REPORTERS
+REPORTERS = fields.REPORTERS
 _SOURCE_SPELLINGS = {
     "paper": "paper",
     "papers": "paper",
@@ -107,9 +109,9 @@ class Filters:
             raise LitauditError(f"--since {since} is after --until {until}")
         return cls(
             source=src,
-            roles=_choices(g.get("roles", ()), F.ROLES, "--role"),
-            run_types=_choices(g.get("run_types", ()), F.RUN_TYPES, "--run-type"),
-            statuses=_choices(g.get("statuses", ()), F.STATUSES, "--status"),
+            roles=_choices(g.get("roles", ()), fields.ROLES, "--role"),
+            run_types=_choices(g.get("run_types", ()), fields.RUN_TYPES, "--run-type"),
+            statuses=_choices(g.get("statuses", ()), fields.STATUSES, "--status"),
             reporters=_choices(g.get("reporters", ()), REPORTERS, "--reporter"),
             years=parse_years(g.get("years")),
             since=lo,
@@ -125,11 +127,8 @@ class Filters:
     def resolved(self, con, collection: str | None, measure: str | None) -> Filters:
         """The same filters with a collection and a measure resolved by any name; a paper
         that is not stored is an error with the nearest bibkey (never an empty list)."""
-        from litaudit.store.refdata import resolve_collection, resolve_measure
 
         if self.paper:
-            from litaudit.store.papers import get
-
             get(con, self.paper)
         return dataclasses.replace(
             self,
@@ -146,7 +145,7 @@ class Filters:
             ("status", self.statuses),
             ("reporter", self.reporters),
         ):
-            if name == "role" and set(vals) == set(F.ROLES) - {"reproduction"}:
+            if name == "role" and set(vals) == set(fields.ROLES) - {"reproduction"}:
                 # the history's default (issue 32): said as what it means
                 parts.append("published results only (reproductions left out)")
             elif vals:
@@ -252,11 +251,11 @@ def parse_years(text: str | None) -> tuple[int, int] | None:
         raise bad
     try:
         if len(parts) == 1:
-            y = F.parse_year(parts[0])
+            y = fields.parse_year(parts[0])
             return y, y
-        lo = F.parse_year(parts[0]) if parts[0].strip() else 1950
-        hi = F.parse_year(parts[1]) if parts[1].strip() else 2100
-    except F.FieldError as e:
+        lo = fields.parse_year(parts[0]) if parts[0].strip() else 1950
+        hi = fields.parse_year(parts[1]) if parts[1].strip() else 2100
+    except fields.FieldError as e:
         raise LitauditError(f"--years: {e}") from None
     if lo > hi:
         raise LitauditError(

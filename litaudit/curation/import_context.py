@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError
-from litaudit.store import papers as P
-from litaudit.store import results as R
+from litaudit.store import papers as paper_store
+from litaudit.store import results as result_store
+from litaudit.store.collection_names import CollectionNames
 
 
 class Context:
@@ -22,7 +23,6 @@ class Context:
 
     def __init__(self, con, rows: Sequence[Row] = ()):
         self.con = con
-        from litaudit.store.collection_names import CollectionNames
 
         self.collections = CollectionNames.load(con)  # the resolver every command uses
         self.default_topics = {
@@ -43,7 +43,7 @@ class Context:
                 "SELECT name, min_value, max_value FROM measures"
             ).fetchall()
         }
-        self.papers = P.ids_and_years(con)
+        self.papers = paper_store.ids_and_years(con)
         # the stored results' keys, by collection id: read in one query for the collections
         # the rows name (those a row can collide with; a file of one track into a large
         # store reads that track's, and each seed file its own), a collection at a time
@@ -53,7 +53,7 @@ class Context:
         ids = sorted({cid for cid in map(self._resolved, named) if cid is not None})
         if ids:
             self._existing = {cid: {} for cid in ids}
-            for key, found in R.natural_keys(con, ids).items():
+            for key, found in result_store.natural_keys(con, ids).items():
                 self._existing[key[3]][key] = found
         # each field's text parsed once: (name, type, text) -> (True, value) or (False,
         # problem); the type, since True == 1 in a dict but not to the parsers' messages
@@ -67,12 +67,12 @@ class Context:
         (:func:`natural_key`), if any."""
         keys = self._existing.get(key[3])
         if keys is None:
-            keys = self._existing[key[3]] = R.natural_keys(self.con, [key[3]])
+            keys = self._existing[key[3]] = result_store.natural_keys(self.con, [key[3]])
         return keys.get(key)
 
     def _resolved(self, text: str) -> str | None:
         """The collection id a row's collection names, if it names one."""
-        if F.blank(text):
+        if fields.blank(text):
             return None
         try:
             return self.collections.lookup(text)
@@ -114,9 +114,9 @@ class Context:
         if hit is None:
             try:
                 hit = (True, fn(text))
-            except F.FieldError as e:
+            except fields.FieldError as e:
                 hit = (False, str(e))
             self.parsed[key] = hit
         if hit[0]:
             return hit[1]
-        raise F.FieldError(hit[1])
+        raise fields.FieldError(hit[1])

@@ -8,11 +8,14 @@ Papers named by a new bibkey are created from the row's ``paper_*`` columns.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from litaudit.curation import fields as F
+from litaudit.curation import bundle, fields
 from litaudit.curation.apply import ImportReport, apply_plan
+from litaudit.curation.consistency_rows import CONSISTENCY_MODES, as_problems, row_findings
 from litaudit.curation.plan import ON_EXISTING, ImportPlan, ImportProgress, plan_import
+from litaudit.curation.rows import read_table
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 
 
@@ -44,7 +47,6 @@ def import_files(
     ``consistency``: values the arithmetic of their measure does not allow
     (:mod:`litaudit.curation.consistency`) are ``flag``-ged in the plan's ``findings``,
     ``refuse``-d as problems (nothing is written), or not checked (``off``)."""
-    from litaudit.curation.consistency_rows import CONSISTENCY_MODES
 
     if consistency not in CONSISTENCY_MODES:
         raise LitauditError(
@@ -54,7 +56,7 @@ def import_files(
         raise LitauditError(
             f"--on-existing: {on_existing!r} is not one of {', '.join(ON_EXISTING)}"
         )
-    who = who or F.current_user()
+    who = who or fields.current_user()
     problems: list[Problem] = []
     out: list[tuple[ImportReport, ImportPlan]] = []
 
@@ -81,8 +83,6 @@ def import_files(
             if dry_run:  # everything was checked against the writes; undo them
                 raise _Rollback
     except _Rollback:
-        import dataclasses
-
         out = [(dataclasses.replace(r, dry_run=True, result_ids=()), p) for r, p in out]
     return out
 
@@ -98,8 +98,6 @@ def _import_one(  # noqa: PLR0913
 ) -> tuple[ImportReport, ImportPlan] | None:
     """One file of :func:`import_files`: read, validated and (when ``write``: no earlier
     file had a problem) written, so that the next file sees it."""
-    from litaudit.curation import bundle
-    from litaudit.curation.rows import read_table
 
     table = read_table(path)
     if progress is not None:
@@ -122,8 +120,6 @@ def _import_one(  # noqa: PLR0913
         who=who,
     )
     if consistency != "off":
-        from litaudit.curation.consistency_rows import as_problems, row_findings
-
         plan.findings = row_findings(store.con, table.rows, str(path))
         if consistency == "refuse" and plan.findings:
             raise ValidationFailed(as_problems(plan.findings))

@@ -7,15 +7,22 @@ Papers are read and written by :mod:`litaudit.store.papers` as typed rows
 
 from __future__ import annotations
 
+import csv
+import io
+import logging
 import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields as field_parsers
+from litaudit.curation.filters import parse_years
+from litaudit.curation.rows import decode_utf8
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
-from litaudit.store import history as H
-from litaudit.store import papers as P
+from litaudit.measures import did_you_mean
+from litaudit.store import history as history_store
+from litaudit.store import papers as paper_store
+from litaudit.store.refdata import resolve_collection
 
 EDITABLE = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags", "notes")
 VENUES = (
@@ -75,44 +82,47 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
     if not bibkey:
         raise LitauditError("a paper needs a bibkey")
     for k, v in values.items():
-        why = F.check_text(v)
+        why = field_parsers.check_text(v)
         if why:
             raise LitauditError(f"{k}: {why}")
-    if bibkey in P.bibkeys(store.con):
+    if bibkey in paper_store.bibkeys(store.con):
         raise LitauditError(f"paper {bibkey!r} already exists")
-    why = F.check_bibkey(bibkey, {k.casefold(): k for k in P.bibkeys(store.con)})
+    why = field_parsers.check_bibkey(
+        bibkey, {k.casefold(): k for k in paper_store.bibkeys(store.con)}
+    )
     if why:
         raise LitauditError(why)
     year = values.get("year")
     try:
-        year = F.parse_year(year) if not F.blank(year) else None
-    except F.FieldError as e:
+        year = field_parsers.parse_year(year) if not field_parsers.blank(year) else None
+    except field_parsers.FieldError as e:
         raise LitauditError(f"year: {e}") from None
     citation = values.get("citation") or short_citation(
         values.get("authors"), values.get("venue"), year
     )
     texts: dict[str, Any] = {
-        k: F.text_or_none(values.get(k))
+        k: field_parsers.text_or_none(values.get(k))
         for k in ("title", "authors", "venue", "doi", "url", "tags", "notes")
     }
     try:
-        texts["url"] = F.parse_url(texts["url"])
-    except F.FieldError as e:
+        texts["url"] = field_parsers.parse_url(texts["url"])
+    except field_parsers.FieldError as e:
         raise LitauditError(f"url: {e}") from None
+    # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
     from litaudit.store.models import Paper
 
-    now = H.now()
+    now = history_store.now()
     paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=now, **texts)
     con = store.con
     with store.transaction():  # the row and its history, or neither
-        pid = P.insert(con, paper)
-        H.record(con, ("paper", pid), "create", reason=reason, who=who, at=now)
+        pid = paper_store.insert(con, paper)
+        history_store.record(con, ("paper", pid), "create", reason=reason, who=who, at=now)
     return pid
 
 
-def get_paper(con, key: str) -> P.PaperRecord:
+def get_paper(con, key: str) -> paper_store.PaperRecord:
     """A paper by bibkey or numeric id (typed)."""
-    return P.get(con, key)
+    return paper_store.get(con, key)
 
 
 def list_papers(
@@ -122,9 +132,8 @@ def list_papers(
     venue: str | None = None,
     tag: str | None = None,
     collection: str | None = None,
-) -> list[P.PaperListed]:
+) -> list[paper_store.PaperListed]:
     """Papers by year, venue, tag or collection (with results on it), by year and bibkey."""
-    from litaudit.curation.filters import parse_years
 
     where: list[str] = []
     args: list[object] = []
@@ -140,48 +149,45 @@ def list_papers(
         args.append(tag)
     cid = None
     if collection:
-        from litaudit.store.refdata import resolve_collection
-
         cid = resolve_collection(con, collection).id
-    return P.listing(con, where, args, collection_id=cid)
+    return paper_store.listing(con, where, args, collection_id=cid)
 
 
 def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: str) -> list[tuple]:
-    if F.blank(reason):
+    if field_parsers.blank(reason):
         raise LitauditError("an edit needs a reason (--reason)")
     paper = get_paper(store.con, key)
     log, updates = [], {}
     for fld, text in changes.items():
         if fld not in EDITABLE:
-            from litaudit.measures import did_you_mean
-
             raise LitauditError(f"field {fld!r} cannot be edited{did_you_mean(fld, EDITABLE)}")
-        if F.check_text(text):
-            raise LitauditError(f"--set {fld}: {F.check_text(text)}")
+        if field_parsers.check_text(text):
+            raise LitauditError(f"--set {fld}: {field_parsers.check_text(text)}")
         try:
             new = (
-                (F.parse_year(text) if not F.blank(text) else None)
+                (field_parsers.parse_year(text) if not field_parsers.blank(text) else None)
                 if fld == "year"
-                else F.text_or_none(text)
+                else field_parsers.text_or_none(text)
             )
-        except F.FieldError as e:
+        except field_parsers.FieldError as e:
             raise LitauditError(f"--set {fld}: {e}") from None
         if fld == "citation" and new is None:
             raise LitauditError("--set citation: a paper needs a citation")
         old = getattr(paper, fld)
         if old != new:
             updates[fld] = new
-            log.append((fld, H.text(old), H.text(new)))
+            log.append((fld, history_store.text(old), history_store.text(new)))
     if updates:
+        # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
         from litaudit.store.models import Paper, validated
 
         # the edited paper as a whole, validated before it is written
         validated(Paper, {**paper.as_dict(), **updates}, f"paper {paper.bibkey!r}")
-        now = H.now()
+        now = history_store.now()
         with store.transaction():
-            P.update(store.con, paper.id, updates)
+            paper_store.update(store.con, paper.id, updates)
             for fld, old, new in log:
-                H.record(
+                history_store.record(
                     store.con,
                     ("paper", paper.id),
                     "edit",
@@ -203,6 +209,7 @@ def _line_of(block) -> int | None:
 def _bibtex_reason(block) -> str:
     """Why bibtexparser could not use a block, in words (its exceptions carry the reason
     that it otherwise only logs)."""
+    # start-up: bibtexparser
     from bibtexparser import model
 
     if isinstance(block, model.DuplicateBlockKeyBlock):
@@ -223,7 +230,6 @@ def _bibtex_reason(block) -> str:
 def _quiet_bibtexparser():
     """Every bibtexparser logger off for the block (its splitter logs each failed block
     on a logger of its own, which a disabled parent does not silence)."""
-    import logging
 
     loggers = [logging.getLogger("bibtexparser")] + [
         logging.getLogger(n)
@@ -246,7 +252,10 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
     LaTeX in the fields (accents, braces protecting capitals) becomes Unicode through
     bibtexparser's own LatexDecodingMiddleware; its log lines are kept off the terminal
     and its reasons reported as problems instead."""
+    # start-up: bibtexparser
     import bibtexparser
+
+    # start-up: bibtexparser
     from bibtexparser.middlewares import LatexDecodingMiddleware
 
     path = Path(path)
@@ -268,7 +277,6 @@ def read_bibtex(path: Path) -> tuple[list[dict], list[Problem]]:
 
 def _bib_text(path: Path) -> str:
     """The text of a .bib file (UTF-8, no NUL byte)."""
-    from litaudit.curation.rows import decode_utf8
 
     if path.is_dir():
         raise InputError(str(path), None, "is a directory, not a BibTeX file")
@@ -297,13 +305,13 @@ def _bib_record(path: Path, e, problems: list[Problem]) -> dict | None:
             problems.append(Problem(str(path), line, f"entry {e.key!r}: missing {need}"))
             bad = True
     for k, v in f.items():
-        why = F.check_text(v)
+        why = field_parsers.check_text(v)
         if why:
             problems.append(Problem(str(path), line, f"entry {e.key!r}: {k} {why}"))
             bad = True
     try:
-        year = F.parse_year(f["year"]) if f.get("year") else None
-    except F.FieldError as err:
+        year = field_parsers.parse_year(f["year"]) if f.get("year") else None
+    except field_parsers.FieldError as err:
         problems.append(Problem(str(path), line, f"entry {e.key!r}: {err}"))
         bad = True
     if bad:
@@ -323,15 +331,11 @@ def _bib_record(path: Path, e, problems: list[Problem]) -> dict | None:
     }
 
 
-PAPER_CSV_COLUMNS = tuple(k for k in F.PAPER_KEYS if k != "created_at")
+PAPER_CSV_COLUMNS = tuple(k for k in field_parsers.PAPER_KEYS if k != "created_at")
 
 
 def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
     """Paper records from a CSV with the columns of PAPER_CSV_COLUMNS (bibkey, citation required)."""
-    import csv
-    import io
-
-    from litaudit.curation.rows import decode_utf8
 
     path = Path(path)
     if path.is_dir():
@@ -373,7 +377,6 @@ def read_papers_csv(path: Path) -> tuple[list[dict], list[Problem]]:
 
 def _csv_header_problems(path: Path, names: list[str]) -> list[Problem]:
     """A papers CSV's columns that appear twice or are not PAPER_CSV_COLUMNS."""
-    from litaudit.measures import did_you_mean
 
     problems = []
     for i, c in enumerate(names):
@@ -393,8 +396,15 @@ def _paper_row(path: Path, line: int, rec: dict, problems: list[Problem]) -> dic
             Problem(str(path), line, "the row's cells do not match the header's columns")
         )
         return None
-    r: dict[str, Any] = {c: F.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
-    why = next((f"{c}: {F.check_text(v)}" for c, v in r.items() if F.check_text(v)), None)
+    r: dict[str, Any] = {c: field_parsers.text_or_none(rec.get(c)) for c in PAPER_CSV_COLUMNS}
+    why = next(
+        (
+            f"{c}: {field_parsers.check_text(v)}"
+            for c, v in r.items()
+            if field_parsers.check_text(v)
+        ),
+        None,
+    )
     if why:
         problems.append(Problem(str(path), line, why))
         return None
@@ -402,8 +412,8 @@ def _paper_row(path: Path, line: int, rec: dict, problems: list[Problem]) -> dic
         problems.append(Problem(str(path), line, "a paper needs a bibkey and a citation"))
         return None
     try:
-        r["year"] = F.parse_year(r["year"]) if r["year"] else None
-    except F.FieldError as e:
+        r["year"] = field_parsers.parse_year(r["year"]) if r["year"] else None
+    except field_parsers.FieldError as e:
         problems.append(Problem(str(path), line, str(e), "year"))
         return None
     r["line"] = line
@@ -418,7 +428,7 @@ def import_bibtex(
         records, problems = read_papers_csv(path)
     else:
         records, problems = read_bibtex(path)
-    existing = P.bibkeys(store.con)
+    existing = paper_store.bibkeys(store.con)
     folded = {k.casefold(): k for k in existing}
     seen: dict[str, int] = {}
     todo, skipped = [], 0
@@ -433,10 +443,10 @@ def import_bibtex(
             )
             continue
         seen[r["bibkey"]] = r["line"]
-        why = r["bibkey"] not in existing and F.check_bibkey(r["bibkey"], folded)
+        why = r["bibkey"] not in existing and field_parsers.check_bibkey(r["bibkey"], folded)
         try:
-            F.parse_url(r.get("url"))
-        except F.FieldError as e:
+            field_parsers.parse_url(r.get("url"))
+        except field_parsers.FieldError as e:
             why = why or f"url: {e}"
         folded.setdefault(r["bibkey"].casefold(), r["bibkey"])
         if why:
@@ -460,10 +470,10 @@ def import_bibtex(
     if not records:
         raise LitauditError(f"{path}: no papers found")
     if not dry_run and todo:
-        now, con = H.now(), store.con
+        now, con = history_store.now(), store.con
         with store.transaction():  # all or nothing; one statement per table (bulk)
-            ids = P.insert_many(con, todo, at=now)
-            H.record_many(
+            ids = paper_store.insert_many(con, todo, at=now)
+            history_store.record_many(
                 con,
                 ("paper", ids),
                 "import",

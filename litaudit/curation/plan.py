@@ -7,10 +7,11 @@ writes a plan (all or nothing) and reads files.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields
 from litaudit.curation.import_context import Context
 from litaudit.curation.row_fields import (
     REQUIRED,
@@ -20,6 +21,7 @@ from litaudit.curation.row_fields import (
 )
 from litaudit.curation.rows import Row
 from litaudit.errors import Problem, ValidationFailed
+from litaudit.store import results as result_store
 
 
 class ImportProgress(Protocol):
@@ -182,7 +184,9 @@ def _described(rows: list[Row]) -> set[str]:
     return {
         str(r.data.get("paper")).strip()
         for r in rows
-        if any(F.text_or_none(r.data.get(f"paper_{f}")) for f in ("citation", "title", "authors"))
+        if any(
+            fields.text_or_none(r.data.get(f"paper_{f}")) for f in ("citation", "title", "authors")
+        )
     }
 
 
@@ -199,8 +203,6 @@ def _filled(
 ) -> tuple[list[Row], set[str]]:
     """The rows with a blank transcribed_by made ``who``, a blank transcribed_at today
     (when ``who`` is given), and the required columns the file lacks (each reported)."""
-    import dataclasses
-    import datetime as dt
 
     if who is None:
         return rows, _absent_columns(columns, file, header_line, problems)
@@ -212,10 +214,10 @@ def _filled(
     out = []
     for r in rows:
         by, at = r.data.get("transcribed_by"), r.data.get("transcribed_at")
-        if F.blank(by) or F.blank(at):
+        if fields.blank(by) or fields.blank(at):
             data = dict(r.data)
-            data["transcribed_by"] = who if F.blank(by) else by
-            data["transcribed_at"] = today if F.blank(at) else at
+            data["transcribed_by"] = who if fields.blank(by) else by
+            data["transcribed_at"] = today if fields.blank(at) else at
             r = dataclasses.replace(r, data=data)
         out.append(r)
     return out, absent
@@ -250,9 +252,8 @@ def _unchanged(con, stored: list[tuple[int, int, str, dict]], columns: tuple[str
     given = list(given_fields(columns))
     if "value_text" not in given:
         given.append("value_text")
-    from litaudit.store import results as R
 
-    found = R.values(con, given, [rid for _, rid, _, _ in stored])
+    found = result_store.values(con, given, [rid for _, rid, _, _ in stored])
     return [
         (line, rid, vt, found.get(rid) == tuple(v.get(c) for c in given))
         for line, rid, vt, v in stored

@@ -9,20 +9,21 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields
 from litaudit.curation.apply import apply_plan
-from litaudit.curation.filters import CURATION, Filters, where
+from litaudit.curation.filters import CURATION, Filters, parse_date, where
 from litaudit.curation.plan import plan_import
 from litaudit.curation.rows import Row
-from litaudit.errors import LitauditError
+from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
-from litaudit.store import history as H
-from litaudit.store import results as R
+from litaudit.store import history as history_store
+from litaudit.store import results as result_store
+from litaudit.store.refdata import resolve_collection, resolve_measure
 from litaudit.store.results import ResultRecord
 
 # the columns and sort keys of `results list` (the SQL lives with the table's owner)
-LIST_COLUMNS = R.LIST_COLUMNS
-SORT_KEYS = R.SORT_KEYS
+LIST_COLUMNS = result_store.LIST_COLUMNS
+SORT_KEYS = result_store.SORT_KEYS
 
 
 def query_results(
@@ -38,7 +39,7 @@ def query_results(
     if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
     cond, args = where(f)
-    return R.query(con, cond, args, limit=limit)
+    return result_store.query(con, cond, args, limit=limit)
 
 
 def list_table(
@@ -56,7 +57,7 @@ def list_table(
     if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
     cond, args = where(f)
-    return R.list_table(con, cond, args, sort=sort, desc=desc, limit=limit)
+    return result_store.list_table(con, cond, args, sort=sort, desc=desc, limit=limit)
 
 
 def list_json(
@@ -76,17 +77,16 @@ def list_json(
     if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
     cond, args = where(f)
-    return R.list_json(con, cond, args, sort=sort, desc=desc, limit=limit, chunk=chunk)
+    return result_store.list_json(con, cond, args, sort=sort, desc=desc, limit=limit, chunk=chunk)
 
 
 def get_result(con, result_id: int) -> ResultRecord:
     """One result with its paper and collection (typed)."""
-    return R.get(con, result_id)
+    return result_store.get(con, result_id)
 
 
 def add_result(store, data: dict, *, who: str) -> int:
     """Add one result (fields as in the import format); the same validation as import."""
-    from litaudit.errors import Problem, ValidationFailed
 
     data = {"transcribed_by": who, "transcribed_at": dt.date.today().isoformat(), **data}
     try:
@@ -104,21 +104,20 @@ def add_result(store, data: dict, *, who: str) -> int:
 
 # fields that `results edit` may change, with their parsers
 def _parse_for_edit(con, fld: str, text: str):
-    from litaudit.store.refdata import resolve_collection, resolve_measure
 
-    why = F.check_text(text)
+    why = fields.check_text(text)
     if why:
-        raise F.FieldError(why)
+        raise fields.FieldError(why)
     if fld == "value":
-        return F.parse_value(text)
+        return fields.parse_value(text)
     parsers = {
-        **F.FIELD_PARSERS,  # the same rules as an import's
+        **fields.FIELD_PARSERS,  # the same rules as an import's
         "collection": lambda s: resolve_collection(con, s).id,
         "measure": lambda s: resolve_measure(con, s),
-        "standard": F.parse_bool,
+        "standard": fields.parse_bool,
         "system": lambda s: _nonblank(s, "system"),
         "transcribed_by": lambda s: _nonblank(s, "transcribed_by"),
-        "date": lambda s: None if F.blank(s) else F.parse_date(s).isoformat(),
+        "date": lambda s: None if fields.blank(s) else fields.parse_date(s).isoformat(),
     }
     if fld not in parsers:
         raise LitauditError(
@@ -129,8 +128,8 @@ def _parse_for_edit(con, fld: str, text: str):
 
 
 def _nonblank(s: str, what: str) -> str:
-    if F.blank(s):
-        raise F.FieldError(f"{what} cannot be empty")
+    if fields.blank(s):
+        raise fields.FieldError(f"{what} cannot be empty")
     return s.strip()
 
 
@@ -152,11 +151,11 @@ def edit_result(
     store, result_id: int, changes: dict[str, str], *, reason: str, who: str
 ) -> list[tuple]:
     """Apply field changes to one result; each goes to history. Returns (field, old, new)."""
-    if F.blank(reason):
+    if fields.blank(reason):
         raise LitauditError("an edit needs a reason (--reason)")
     if not changes:
         raise LitauditError("nothing to change: give --set FIELD=VALUE")
-    why = F.check_text(reason)
+    why = fields.check_text(reason)
     if why:
         raise LitauditError(f"--reason: {why}")
     con = store.con
@@ -168,11 +167,11 @@ def edit_result(
         # the verification was of the old values: an edited result is a draft again
         updates["status"] = "draft"
         log.append(("status", "verified", "draft"))
-    now = H.now()
+    now = history_store.now()
     with store.transaction():
-        R.update(con, result_id, updates, at=now)
+        result_store.update(con, result_id, updates, at=now)
         for fld, old, new in log:
-            H.record(
+            history_store.record(
                 con,
                 ("result", result_id),
                 "edit",
@@ -197,7 +196,7 @@ def _edits(con, result_id: int, current, changes: dict[str, str]) -> tuple[dict,
     for fld, text in changes.items():
         try:
             new = _parse_for_edit(con, fld, text)
-        except F.FieldError as e:
+        except fields.FieldError as e:
             raise LitauditError(f"--set {fld}: {e}") from None
         if fld == "value":
             value, value_text = new
@@ -217,7 +216,7 @@ def _edits(con, result_id: int, current, changes: dict[str, str]) -> tuple[dict,
         old = getattr(current, col)
         if old != new:
             updates[col] = new
-            log.append((fld, H.text(old), H.text(new)))
+            log.append((fld, history_store.text(old), history_store.text(new)))
     return updates, log
 
 
@@ -226,10 +225,10 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
     again, with a reason). Returns False when the result already had that status.
 
     A retracted result is not verified: it is reinstated first, explicitly."""
-    if status in ("retracted", "draft") and F.blank(reason):
+    if status in ("retracted", "draft") and fields.blank(reason):
         verb = "retracting" if status == "retracted" else "reinstating"
         raise LitauditError(f"{verb} needs a reason (--reason)")
-    why = F.check_text(reason)
+    why = fields.check_text(reason)
     if why:
         raise LitauditError(f"--reason: {why}")
     con = store.con
@@ -245,11 +244,11 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
         )
     if current.status == status:
         return False
-    now = H.now()
+    now = history_store.now()
     action = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}[status]
     with store.transaction():
-        R.update(con, result_id, {"status": status}, at=now)
-        H.record(
+        result_store.update(con, result_id, {"status": status}, at=now)
+        history_store.record(
             con,
             ("result", result_id),
             action,
@@ -263,20 +262,18 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
     return True
 
 
-def history(con, entity: str, entity_id: int) -> list[H.Entry]:
+def history(con, entity: str, entity_id: int) -> list[history_store.Entry]:
     """The history of one result or paper, oldest first (typed entries)."""
-    return H.entries(con, entity, entity_id)
+    return history_store.entries(con, entity, entity_id)
 
 
 def history_window(
     con, *, collection: str | None = None, since: str | None = None, until: str | None = None
-) -> list[H.WindowEntry]:
+) -> list[history_store.WindowEntry]:
     """Every change to the results of ``collection`` (any name; default every collection)
     made from ``since`` to ``until`` (YYYY, YYYY-MM or YYYY-MM-DD, inclusive; the day a
     change was made, UTC), oldest first, each with its result's id, collection, measure
     and system."""
-    from litaudit.curation.filters import parse_date
-    from litaudit.store.refdata import resolve_collection
 
     lo = parse_date(since, "--since", end=False)
     hi = parse_date(until, "--until", end=True)
@@ -292,4 +289,4 @@ def history_window(
     if hi:
         cond.append("CAST(h.changed_at AS DATE) <= CAST(? AS DATE)")
         args.append(hi)
-    return H.window(con, cond, args)
+    return history_store.window(con, cond, args)

@@ -10,8 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields
 from litaudit.curation.import_context import Context
+from litaudit.curation.papers import short_citation, short_venue
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, Problem
 from litaudit.measures import did_you_mean, parse_measure
@@ -63,13 +64,13 @@ def parse_row(
     """One row's typed values, its bibkey and its missing required fields; its problems
     reported through ``bad`` (every field is checked, so that all are reported at once)."""
     d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
-    if F.has_control(d.values()):  # one search of the row; then the fields, to name them
+    if fields.has_control(d.values()):  # one search of the row; then the fields, to name them
         for k, text in d.items():
-            why = F.check_text(text)
+            why = fields.check_text(text)
             if why:
                 bad(why, k)
                 d[k] = ""
-    missing = [c for c in REQUIRED if F.blank(d.get(c))]
+    missing = [c for c in REQUIRED if fields.blank(d.get(c))]
     for c in missing:
         if c not in absent:
             bad("missing provenance" if c.startswith("transcribed") else "missing value", c)
@@ -77,13 +78,13 @@ def parse_row(
     v: dict = {"source": None}
     try:
         if "source" not in missing:
-            v["source"] = F.parse_choice(d["source"], F.SOURCES, "source")
-    except F.FieldError as e:
+            v["source"] = fields.parse_choice(d["source"], fields.SOURCES, "source")
+    except fields.FieldError as e:
         bad(str(e), "source")
-    bibkey = F.text_or_none(d.get("paper"))
+    bibkey = fields.text_or_none(d.get("paper"))
     try:
-        v["track"] = F.parse_track(d.get("track"))
-    except F.FieldError as e:
+        v["track"] = fields.parse_track(d.get("track"))
+    except fields.FieldError as e:
         v["track"] = None
         bad(str(e), "track")
     _check_provenance(
@@ -108,15 +109,15 @@ def parse_row(
         )
     _parse_value(ctx, d, v, missing, bad)
     v["system"] = d.get("system")
-    v["participant"] = F.text_or_none(d.get("participant"))
+    v["participant"] = fields.text_or_none(d.get("participant"))
     own = ("own", *[d.get(name, "") for name, _ in _OWN_PARSERS])
     if "role" in missing or "transcribed_at" in missing:
         _own_fields(ctx, own, missing, v, bad)
     else:
         _grouped(ctx, own, lambda out, b: _own_fields(ctx, own, (), out, b), v, bad)
     v["transcribed_by"] = d.get("transcribed_by")
-    v["location"] = F.text_or_none(d.get("location"))
-    v["notes"] = F.text_or_none(d.get("notes"))
+    v["location"] = fields.text_or_none(d.get("location"))
+    v["notes"] = fields.text_or_none(d.get("notes"))
     _grouped(
         ctx,
         ("topics", cid, d.get("topic_set"), d.get("n_topics")),
@@ -130,15 +131,15 @@ def parse_row(
 
 # the fields whose value is a function of their own text alone, in the order checked
 _OWN_PARSERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
-    ("role", F.FIELD_PARSERS["role"]),
-    ("run_type", F.FIELD_PARSERS["run_type"]),
-    ("status", lambda s: F.parse_choice(s or "draft", F.STATUSES, "status")),
-    ("standard", lambda s: True if F.blank(s) else F.parse_bool(s)),
-    ("transcribed_at", F.FIELD_PARSERS["transcribed_at"]),
-    ("date", lambda s: None if F.blank(s) else F.parse_date(s)),
-    ("reporter", F.FIELD_PARSERS["reporter"]),
-    ("url", F.FIELD_PARSERS["url"]),
-    ("code_url", F.FIELD_PARSERS["code_url"]),
+    ("role", fields.FIELD_PARSERS["role"]),
+    ("run_type", fields.FIELD_PARSERS["run_type"]),
+    ("status", lambda s: fields.parse_choice(s or "draft", fields.STATUSES, "status")),
+    ("standard", lambda s: True if fields.blank(s) else fields.parse_bool(s)),
+    ("transcribed_at", fields.FIELD_PARSERS["transcribed_at"]),
+    ("date", lambda s: None if fields.blank(s) else fields.parse_date(s)),
+    ("reporter", fields.FIELD_PARSERS["reporter"]),
+    ("url", fields.FIELD_PARSERS["url"]),
+    ("code_url", fields.FIELD_PARSERS["code_url"]),
 )
 
 
@@ -150,7 +151,7 @@ def _own_fields(ctx: Context, own: tuple, missing, v: dict, bad) -> None:
             continue
         try:
             v[name] = ctx.parse(name, fn, text)
-        except F.FieldError as e:
+        except fields.FieldError as e:
             bad(str(e), name)
 
 
@@ -181,7 +182,7 @@ def _check_provenance(
         elif (
             bibkey not in ctx.papers
             and bibkey in described
-            and not any(F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS)
+            and not any(fields.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS)
         ):
             pass  # described on another line of the file
         elif bibkey not in ctx.papers:
@@ -229,7 +230,7 @@ def _parse_value(ctx: Context, d: dict, v: dict, missing: list[str], bad) -> Non
     if "value" in missing:
         return
     try:
-        v["value"], v["value_text"] = F.parse_value(d["value"])
+        v["value"], v["value_text"] = fields.parse_value(d["value"])
         if v["measure"]:
             lo, hi = ctx.measures[v["measure"]]
             if not lo <= v["value"] <= hi:
@@ -243,14 +244,14 @@ def _parse_value(ctx: Context, d: dict, v: dict, missing: list[str], bad) -> Non
                     f"[{lo:g}, {hi:g}]{hint}",
                     "value",
                 )
-    except F.FieldError as e:
+    except fields.FieldError as e:
         bad(str(e), "value")
 
 
 def _parse_topics(ctx: Context, d: dict, v: dict, cid: str | None, bad) -> None:
     """``topic_set`` and ``n_topics`` (the collection's default topic set when neither
     is given)."""
-    v["topic_set"] = F.FIELD_PARSERS["topic_set"](d.get("topic_set"))
+    v["topic_set"] = fields.FIELD_PARSERS["topic_set"](d.get("topic_set"))
     try:
         known = cid and v["topic_set"] and (cid, v["topic_set"]) in ctx.topic_sets
         if cid and v["topic_set"] and not known:
@@ -260,8 +261,8 @@ def _parse_topics(ctx: Context, d: dict, v: dict, cid: str | None, bad) -> None:
                 f"{did_you_mean(v['topic_set'], names) or ' (known: ' + (', '.join(names) or 'none') + ')'}",
                 "topic_set",
             )
-        if not F.blank(d.get("n_topics")):
-            v["n_topics"] = F.FIELD_PARSERS["n_topics"](d["n_topics"])
+        if not fields.blank(d.get("n_topics")):
+            v["n_topics"] = fields.FIELD_PARSERS["n_topics"](d["n_topics"])
             if known and ctx.topic_sets[(cid, v["topic_set"])] != v["n_topics"]:
                 bad(
                     f"topic set {v['topic_set']!r} has "
@@ -278,7 +279,7 @@ def _parse_topics(ctx: Context, d: dict, v: dict, cid: str | None, bad) -> None:
             v["n_topics"] = None
             if cid and not v["topic_set"]:
                 bad("missing number of topics and the collection has no default", "n_topics")
-    except F.FieldError as e:
+    except fields.FieldError as e:
         bad(str(e), "n_topics")
         v["n_topics"] = None
 
@@ -288,8 +289,8 @@ def _parse_year(
 ) -> None:
     """``year``: given, else the date's, the paper's, or a TREC track's (trec7: 1998)."""
     try:
-        if not F.blank(d.get("year")):
-            v["year"] = ctx.parse("year", F.FIELD_PARSERS["year"], d["year"])
+        if not fields.blank(d.get("year")):
+            v["year"] = ctx.parse("year", fields.FIELD_PARSERS["year"], d["year"])
         elif v.get("date"):
             v["year"] = v["date"].year
         elif (
@@ -307,12 +308,12 @@ def _parse_year(
             and v["track"][4:].split("/")[0].isdigit()
         ):
             v["year"] = 1991 + int(v["track"][4:].split("/")[0])
-            F.parse_year(v["year"])
+            fields.parse_year(v["year"])
         else:
             if v["source"]:
                 bad("missing year (of the paper or the submission)", "year")
             v["year"] = None
-    except F.FieldError as e:
+    except fields.FieldError as e:
         bad(str(e), "year")
 
 
@@ -322,10 +323,9 @@ def _prepare_paper(
     """A new paper from the row's paper_* columns. ``paper_citation`` is optional: without
     it the short citation is made from the authors, venue and year (as `papers add`
     does); a row with none of citation, title and authors names an unknown paper."""
-    from litaudit.curation.papers import short_citation, short_venue
 
-    vals: dict[str, Any] = {f: F.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
-    why = F.check_bibkey(bibkey)
+    vals: dict[str, Any] = {f: fields.text_or_none(d.get(f"paper_{f}")) for f in PAPER_FIELDS}
+    why = fields.check_bibkey(bibkey)
     if why:
         problems.append(Problem(file, line, why, "paper"))
         return None
@@ -342,14 +342,14 @@ def _prepare_paper(
         )
         return None
     try:
-        vals["url"] = F.parse_url(vals["url"])
-    except F.FieldError as e:
+        vals["url"] = fields.parse_url(vals["url"])
+    except fields.FieldError as e:
         problems.append(Problem(file, line, str(e), "paper_url"))
         return None
     if vals["year"] is not None:
         try:
-            vals["year"] = F.parse_year(vals["year"])
-        except F.FieldError as e:
+            vals["year"] = fields.parse_year(vals["year"])
+        except fields.FieldError as e:
             problems.append(Problem(file, line, str(e), "paper_year"))
             return None
     if not vals["citation"]:

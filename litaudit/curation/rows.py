@@ -16,11 +16,14 @@ values; a file that cannot be read at all raises :class:`~litaudit.errors.InputE
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from litaudit.curation.columns import SYNONYMS
 from litaudit.defaults import MAX_CSV_FIELD
 from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
@@ -140,9 +143,6 @@ def read_table(path: Path) -> Table:
     except OSError as exc:
         raise InputError(name, None, f"cannot read: {exc.strerror or exc}") from None
     if gz:
-        import gzip
-        import zlib
-
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError, zlib.error) as exc:
@@ -193,7 +193,6 @@ def _unknown(name: str, columns, line: int | None) -> list[Problem]:
 def _suggest(column: str) -> str:
     """'' or "; did you mean 'X'?": the column a curator's name stands for (dataset,
     metric, score, model, ...), else the nearest by spelling."""
-    from litaudit.curation.columns import SYNONYMS
 
     key = column.strip().lower().replace(" ", "_").replace("-", "_")
     if key in SYNONYMS:
@@ -457,7 +456,10 @@ def _text(v) -> str:
 
 
 def _parquet(name: str, raw: bytes) -> Table:
+    # start-up: pyarrow
     import pyarrow as pa
+
+    # start-up: pyarrow
     import pyarrow.parquet as pq
 
     try:
@@ -488,6 +490,7 @@ def _parquet(name: str, raw: bytes) -> Table:
 def _arrow_text(col) -> list[str]:
     """A Parquet column as text: strings as they are, decimals with their scale, integers,
     booleans, dates; binary floats by their shortest round-trip form at their own width."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     t = col.type
@@ -496,6 +499,7 @@ def _arrow_text(col) -> list[str]:
         t = t.value_type
     values = col.to_pylist()
     if pa.types.is_floating(t):
+        # start-up: numpy
         import numpy as np
 
         width = {16: np.float16, 32: np.float32}.get(t.bit_width)

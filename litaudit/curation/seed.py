@@ -12,14 +12,18 @@ as it is and listed. All in one transaction. The loader reads only ``seeds/`` (n
 
 from __future__ import annotations
 
+import csv
+import gzip
+import io
 from pathlib import Path
 
 from litaudit.curation.apply import apply_plan
 from litaudit.curation.fields import text_or_none
+from litaudit.curation.papers import import_bibtex
 from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.rows import read_table
-from litaudit.store import history as H
-from litaudit.store import results as R
+from litaudit.store import history as history_store
+from litaudit.store import results as result_store
 from litaudit.store import seeded
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
@@ -54,9 +58,6 @@ def load_zero_shot(con, seeds_dir: Path = SEEDS_DIR) -> int:
     """The zero-shot flags of ``seeds/zero_shot.csv.gz`` (what MTEB's model metadata says
     each model was trained on) replace those stored: reference data, which nobody edits.
     The number of rows; 0 when the seeds hold no such file."""
-    import csv
-    import gzip
-    import io
 
     path = seeds_dir / ZERO_SHOT_FILE
     if not path.is_file():
@@ -100,7 +101,7 @@ def load_seeds(
                 "counts": [],
             }
         sync = _load_files(store, seeds_dir, added, files, progress)
-    counts = R.counts(store.con)
+    counts = result_store.counts(store.con)
     return {
         "path": store.path,
         "added": added,
@@ -117,7 +118,6 @@ def _load_files(
     store, seeds_dir: Path, added: dict, files: list[dict], progress: ImportProgress | None
 ) -> dict:
     """The seed papers and results (inside the caller's transaction), then :func:`_sync`."""
-    from litaudit.curation.papers import import_bibtex
 
     for path in sorted((seeds_dir / "papers").glob("*.csv")):
         bib = import_bibtex(store, path, who=SEED_USER, skip_existing=True)
@@ -198,10 +198,10 @@ def _sync_notes(con, notes: dict[int, str | None]) -> int:
     diff = seeded.notes_differing(con, notes)
     if not diff:
         return 0
-    now = H.now()
+    now = history_store.now()
     ids, old, new = (list(c) for c in zip(*diff, strict=True))
-    R.set_many(con, "notes", ids, new, at=now)
-    H.record_many(
+    result_store.set_many(con, "notes", ids, new, at=now)
+    history_store.record_many(
         con,
         ("result", ids),
         "edit",
@@ -234,14 +234,14 @@ def _sync_dated(con, dated: dict[int, tuple]) -> int:
     diff = seeded.dated_differing(con, dated)
     if not diff:
         return 0
-    now = H.now()
-    R.set_dated(con, [(i, new) for i, _, new in diff], at=now)
+    now = history_store.now()
+    result_store.set_dated(con, [(i, new) for i, _, new in diff], at=now)
     for k, field in enumerate(seeded.DATED):
         changed = [(i, old[k], new[k]) for i, old, new in diff if old[k] != new[k]]
         if not changed:
             continue
         ids, old_v, new_v = (list(c) for c in zip(*changed, strict=True))
-        H.record_many(
+        history_store.record_many(
             con,
             ("result", ids),
             "edit",
@@ -263,9 +263,9 @@ def _change_roles(con, reasons: list[str]) -> int:
         ids = seeded.role_changes(con, track, old, new, who=SEED_USER, reasons=reasons)
         if not ids:
             continue
-        now = H.now()
-        R.set_many(con, "role", ids, new, at=now)
-        H.record_many(
+        now = history_store.now()
+        result_store.set_many(con, "role", ids, new, at=now)
+        history_store.record_many(
             con,
             ("result", ids),
             "edit",
@@ -283,7 +283,7 @@ def _change_roles(con, reasons: list[str]) -> int:
 def _touched(con) -> set[int]:
     """Results with a history entry by someone other than ``init``: edited, verified,
     retracted or imported over by a user. ``init`` leaves them as they are."""
-    return H.ids_changed_by_others(con, SEED_USER)
+    return history_store.ids_changed_by_others(con, SEED_USER)
 
 
 def _seeded_reasons(tables: list) -> list[str]:
@@ -341,15 +341,15 @@ def _set_statuses(con, changes: list[tuple[int, str, str, str, str]]) -> None:
     """(id, action, old status, new status, reason): one UPDATE and one history INSERT."""
     if not changes:
         return
-    now = H.now()
+    now = history_store.now()
     ids, actions, old, new, reasons = (list(c) for c in zip(*changes, strict=True))
-    R.set_many(con, "status", ids, new, at=now)
+    result_store.set_many(con, "status", ids, new, at=now)
     order = sorted(range(len(ids)), key=ids.__getitem__)  # the history by id
 
     def by_id(xs):
         return [xs[i] for i in order]
 
-    H.record_many(
+    history_store.record_many(
         con,
         ("result", by_id(ids)),
         by_id(actions),

@@ -10,20 +10,30 @@ FILE``. A second sync of the same folder changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litaudit.curation import fields as F
+from litaudit.curation import fields as field_parsers
+from litaudit.curation.apply import apply_plan
+from litaudit.curation.bundle import read_papers
 from litaudit.curation.plan import UPDATABLE, PreparedResult, plan_import
 from litaudit.curation.rows import Row
 from litaudit.curation.tree import PAPER_KEYS, TreeFile, is_tool_name, read_tree
 from litaudit.errors import LitauditError, Problem, ValidationFailed
-from litaudit.store import history as H
-from litaudit.store import papers as P
-from litaudit.store import results as R
+from litaudit.store import history as history_store
+from litaudit.store import papers as paper_store
+from litaudit.store import results as result_store
+from litaudit.store.db import open_store
+from litaudit.store.refdata import (
+    NewCollection,
+    add_collection,
+    collection_details,
+    load_reference_data,
+)
 
 if TYPE_CHECKING:
     from litaudit.curation.tree_manifest import Manifest
@@ -91,8 +101,6 @@ def sync_tree(
             if dry_run:
                 raise _Rollback
     except _Rollback:
-        import dataclasses
-
         return dataclasses.replace(done[0], dry_run=True)
     return done[0]
 
@@ -101,8 +109,6 @@ def check_tree(folder: Path) -> list[Problem]:
     """Every problem of a folder, checked as `sync` checks it, against a database holding
     only the reference data (collections, topic sets, measures) and the collections the
     folder carries."""
-    from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data
 
     files, problems, _ = read_tree(folder)
     if problems:
@@ -119,7 +125,6 @@ def check_tree(folder: Path) -> list[Problem]:
 def _sync(
     store, folder: Path, files: list[TreeFile], manifest: Manifest, who: str, prune: bool
 ) -> SyncReport:
-    from litaudit.store.refdata import load_reference_data
 
     con = store.con
     load_reference_data(con)  # a new database: the collections and measures rows name
@@ -156,7 +161,7 @@ def _sync(
             Change(f"#{rid} ({_at(tf, line)})", c.field, c.old, c.new) for c in changes[before:]
         ]
     _take_uids(con, plan, where, new_ids, changes)
-    absent = [rid for rid, _ in R.not_retracted(con) if rid not in kept]
+    absent = [rid for rid, _ in result_store.not_retracted(con) if rid not in kept]
     retracted = _retract_absent(con, absent, folder, hist, who, now) if prune else 0
     if prune:
         changes += [Change(f"#{rid}", "status", None, "retracted") for rid in absent]
@@ -181,7 +186,7 @@ def _sync(
 def _take_uids(con, plan, where, new_ids: list[int], changes: list[Change]) -> None:
     """The results take the uids their lines give (the identity every clone shares): a
     new result, and a stored one whose uid differs (made apart, or before uids)."""
-    have = R.uids(con)
+    have = result_store.uids(con)
     taken: dict[int, str] = {}
     new = set(new_ids)
     pairs = [(r, rid) for r, rid in zip(plan.results, new_ids, strict=True)]
@@ -199,7 +204,7 @@ def _take_uids(con, plan, where, new_ids: list[int], changes: list[Change]) -> N
             f"uid {sorted(clash)[0]} names another result of this database; the folder and "
             "the database disagree on which result it is"
         )
-    R.set_uids(con, taken)
+    result_store.set_uids(con, taken)
 
 
 def _at(tf: TreeFile, line: int) -> str:
@@ -210,7 +215,6 @@ def _add_collections(con, manifest: Manifest, name: str, who: str) -> list[str]:
     """The collections the folder carries (its manifest ``name``) that the database
     lacks, added (a collection of the same id with another query count is a problem):
     their ids."""
-    from litaudit.store.refdata import NewCollection, add_collection, collection_details
 
     added = []
     problems = []
@@ -259,7 +263,7 @@ def _stored_values(con) -> dict[int, dict]:
     """id -> the updatable fields of every stored result (one query)."""
     return {
         rid: dict(zip(UPDATABLE, rest, strict=True))
-        for rid, rest in R.values(con, UPDATABLE).items()
+        for rid, rest in result_store.values(con, UPDATABLE).items()
     }
 
 
@@ -312,10 +316,9 @@ def _sync_papers(
     """Add or update the folder's papers (before the results that name them): (added,
     updated). A paper changed here since its export is named in ``local`` and kept
     (``local`` None: --prune, the folder's version is taken)."""
-    from litaudit.curation.bundle import read_papers
 
     problems: list[Problem] = []
-    existing = P.by_bibkey(con, PAPER_KEYS[1:-1])
+    existing = paper_store.by_bibkey(con, PAPER_KEYS[1:-1])
     added = updated = 0
     for tf in files:
         if tf.paper is None:
@@ -328,7 +331,7 @@ def _sync_papers(
         vals = got[0]
         old = existing.get(vals["bibkey"])
         if old is None:
-            (pid,) = P.insert_many(con, [vals], at=now)
+            (pid,) = paper_store.insert_many(con, [vals], at=now)
             changes.append(Change(f"paper {vals['bibkey']}", "(new paper)", None, None))
             added += 1
             hist.copy("paper", pid, tf.paper_history)
@@ -339,9 +342,13 @@ def _sync_papers(
             local.append(f"paper {vals['bibkey']} ({tf.path}:1): {', '.join(mine)}")
             continue
         hist.copy("paper", old["id"], tf.paper_history)
-        P.update(con, old["id"], changed)
+        paper_store.update(con, old["id"], changed)
         for k, v in changed.items():
-            changes.append(Change(f"paper {vals['bibkey']}", k, H.text(old[k]), H.text(v)))
+            changes.append(
+                Change(
+                    f"paper {vals['bibkey']}", k, history_store.text(old[k]), history_store.text(v)
+                )
+            )
             if not _explained(tf.paper_history, k, v):
                 reason = f"synced from {tf.path}"
                 hist.record("paper", old["id"], "edit", k, old[k], v, reason, who, now)
@@ -354,7 +361,6 @@ def _sync_papers(
 def _add_results(store, plan, where, hist: _History, who: str, now) -> tuple[int, list[int]]:
     """Insert the plan's new results with their times and the history their lines give
     (a result with none gets a "create" entry): (added, their ids)."""
-    from litaudit.curation.apply import apply_plan
 
     times = {}
     for r in plan.results:
@@ -409,15 +415,22 @@ def _update_result(
     if not changes:
         return False
     for c, v in changes.items():
-        listed.append(Change("", "value" if c == "value_text" else c, H.text(old[c]), H.text(v)))
+        listed.append(
+            Change(
+                "",
+                "value" if c == "value_text" else c,
+                history_store.text(old[c]),
+                history_store.text(v),
+            )
+        )
     if "value_text" in changes:
         changes["value"] = r.values["value"]
-    R.update(con, rid, changes, at=_file_time(tf, line, 1) or up.now)
+    result_store.update(con, rid, changes, at=_file_time(tf, line, 1) or up.now)
     for c in fields:
         if c not in changes:
             continue
         fld = "value" if c == "value_text" else c
-        new = H.text(changes[c])
+        new = history_store.text(changes[c])
         if _explained(entries, fld, new):
             continue
         action = _STATUS_ACTION.get(changes[c], "edit") if c == "status" else "edit"
@@ -432,16 +445,16 @@ def _file_time(tf: TreeFile, line: int, i: int):
     if t is None or t[i] is None:
         return None
     try:
-        return F.parse_timestamp(t[i], "created_at" if i == 0 else "updated_at")
-    except F.FieldError as e:
+        return field_parsers.parse_timestamp(t[i], "created_at" if i == 0 else "updated_at")
+    except field_parsers.FieldError as e:
         raise ValidationFailed([Problem(tf.path, line, str(e))]) from None
 
 
 def _retract_absent(con, absent: list[int], folder: Path, hist: _History, who: str, now) -> int:
     """Retract the results the folder does not hold (retracted ones stay so)."""
     ids = set(absent)
-    gone = [(rid, status) for rid, status in R.not_retracted(con) if rid in ids]
-    R.set_many(con, "status", [rid for rid, _ in gone], "retracted", at=now)
+    gone = [(rid, status) for rid, status in result_store.not_retracted(con) if rid in ids]
+    result_store.set_many(con, "status", [rid for rid, _ in gone], "retracted", at=now)
     reason = f"not in {folder} (synced)"
     for rid, status in gone:
         hist.record("result", rid, "retract", "status", status, "retracted", reason, who, now)
@@ -458,7 +471,7 @@ class _History:
     def __init__(self, con):
         self.con = con
         self.have: dict[tuple[str, int], set[tuple]] = {}
-        for _, entity, eid, *key in H.every(con):
+        for _, entity, eid, *key in history_store.every(con):
             self.have.setdefault((entity, eid), set()).add(tuple(key))
         self.pending: list[tuple] = []
         self.copied = 0
@@ -471,7 +484,7 @@ class _History:
             if key in have:
                 continue
             have.add(key)
-            at = F.parse_timestamp(key[-1], "changed_at")
+            at = field_parsers.parse_timestamp(key[-1], "changed_at")
             self.pending.append((entity, eid, *key[:-1], at))
             self.copied += 1
 
@@ -490,10 +503,22 @@ class _History:
         )
 
     def record(self, entity, eid, action, fld, old, new, reason, who, at) -> None:
-        self.pending.append((entity, eid, action, fld, H.text(old), H.text(new), reason, who, at))
+        self.pending.append(
+            (
+                entity,
+                eid,
+                action,
+                fld,
+                history_store.text(old),
+                history_store.text(new),
+                reason,
+                who,
+                at,
+            )
+        )
 
     def flush(self) -> None:
-        H.record_rows(self.con, self.pending)
+        history_store.record_rows(self.con, self.pending)
         self.pending = []
 
 
@@ -502,6 +527,8 @@ def _explained(entries: list[dict], fld: str, new) -> bool:
     entry under litaudit's own name explains nothing: the change is recorded as the
     syncing curator's, so that `init` never takes it for its own)."""
     return any(
-        h.get("field") == fld and h.get("new_value") == H.text(new) and not is_tool_name(h["who"])
+        h.get("field") == fld
+        and h.get("new_value") == history_store.text(new)
+        and not is_tool_name(h["who"])
         for h in entries
     )

@@ -51,8 +51,8 @@ from litaudit.codec import to_jsonable
 from litaudit.render import audits_evidence as evidence
 from litaudit.render import audits_ranks as ranks
 from litaudit.render import audits_reuse as reuse
-from litaudit.render.audits_records import render_resolution
-from litaudit.render.console import out, print_json, table
+from litaudit.render.audits_records import render_record_steps, render_resolution, winner_sentence
+from litaudit.render.console import SafeConsole, out, print_json, table
 
 Renderer = Callable[[Any, int | None], None]
 
@@ -165,8 +165,6 @@ def render_matrix(rep: MatrixAudit, audit_id: int | None) -> None:
     if rep.interaction is not None:
         line(interaction_sentence(rep.interaction, rep.se_source, ref.se))
     if rep.winner is not None:
-        from litaudit.render.audits_records import winner_sentence
-
         line(winner_sentence(rep.winner, rep.runs[rep.winner.winner]))
     if rep.resampled is not None:
         line(resampled_sentence(rep.resampled, th.max_threshold))
@@ -179,8 +177,6 @@ def wide(renderable) -> None:
     if out.is_terminal:
         out.print(renderable)
     else:
-        from litaudit.render.console import SafeConsole
-
         SafeConsole(soft_wrap=True, width=160).print(renderable)
 
 
@@ -266,8 +262,6 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
     if rep.shrinkage is not None:
         line(luck_sentence(rep.shrinkage, "the best", rep.winners_bias))
     if rep.winner is not None:
-        from litaudit.render.audits_records import winner_sentence
-
         line(winner_sentence(rep.winner, rep.best.system))
     g = mx.gumbel
     line(
@@ -467,8 +461,6 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
     if rep.noise is not None:
         line(reference_sentence(rep.noise, h.N))
     if rep.record_steps is not None:
-        from litaudit.render.audits_records import render_record_steps
-
         render_record_steps(rep.record_steps)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from litaudit.analyses.extreme.baselines import BaselineStanding
 from litaudit.analyses.extreme.claim_evidence import ClaimEvidence
-from litaudit.render.console import out, table
+from litaudit.render.console import SafeConsole, out, table
 
 
 def line(text: str) -> None:
@@ -21,8 +21,6 @@ def wide(renderable) -> None:
     if out.is_terminal:
         out.print(renderable)
     else:
-        from litaudit.render.console import SafeConsole
-
         SafeConsole(soft_wrap=True, width=160).print(renderable)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from litaudit.analyses.extreme.per_dataset import PerDatasetComparison
 from litaudit.analyses.extreme.ranks import RanksAudit
-from litaudit.render.console import out, table
+from litaudit.render.console import SafeConsole, out, table
 
 SHOWN = 15  # ours: systems listed (the set of the best always in full)
 
@@ -24,8 +24,6 @@ def _wide(renderable) -> None:
     if out.is_terminal:
         out.print(renderable)
     else:
-        from litaudit.render.console import SafeConsole
-
         SafeConsole(soft_wrap=True, width=160).print(renderable)
 
 

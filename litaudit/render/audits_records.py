@@ -8,7 +8,7 @@ from litaudit import defaults
 from litaudit.analyses.extreme.record_steps import RecordSteps, RecordStepTest
 from litaudit.analyses.extreme.resolution import ResolutionReport
 from litaudit.analyses.wording import p_text
-from litaudit.render.console import out, table
+from litaudit.render.console import SafeConsole, out, table
 from litaudit.stats.winner import WinnerCorrection
 
 
@@ -17,8 +17,6 @@ def _wide(renderable) -> None:
     if out.is_terminal:
         out.print(renderable)
     else:
-        from litaudit.render.console import SafeConsole
-
         SafeConsole(soft_wrap=True, width=160).print(renderable)
 
 

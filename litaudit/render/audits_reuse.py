@@ -12,7 +12,16 @@ from litaudit.analyses.agreement.analysis import ReuseAgreement
 from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
 from litaudit.analyses.reuse.verdict import Verdict
-from litaudit.render.console import out, table
+from litaudit.analyses.reuse.wording import (
+    decision_sentence,
+    interval_sentence,
+    next_step,
+    site_counts,
+    sites_sentence,
+    these_words,
+)
+from litaudit.analyses.wording import p_text
+from litaudit.render.console import fmt, out, table
 
 
 def _pct(x: float | None) -> float | None:
@@ -210,12 +219,6 @@ def render_agreement(result: ReuseAgreement, audit_id: int | None) -> None:
 def render_verdict(v: Verdict, audit_id: int | None) -> None:
     """The reusability verdict (`reuse verdict`, `audit show`): the decision in one
     sentence first, then its rows, then what is shown beside them."""
-    from litaudit.analyses.reuse.wording import (
-        decision_sentence,
-        interval_sentence,
-        next_step,
-        sites_sentence,
-    )
 
     out.print(decision_sentence(v))
     if v.decision is not None:
@@ -239,7 +242,6 @@ def render_verdict(v: Verdict, audit_id: int | None) -> None:
 
 def _verdict_tests(v: Verdict) -> None:
     """The shift at every depth computed, with its interval and outcome."""
-    from litaudit.analyses.reuse.wording import site_counts, these_words
 
     if not v.tests:
         return
@@ -296,7 +298,6 @@ def _verdict_tests(v: Verdict) -> None:
 
 def _verdict_agreement(v: Verdict) -> None:
     """The agreement-in-significance table beside the verdict (descriptive)."""
-    from litaudit.analyses.wording import p_text
 
     a = v.agreement
     if a is not None:
@@ -340,7 +341,6 @@ def _verdict_agreement(v: Verdict) -> None:
 def _verdict_descriptive(v: Verdict) -> None:
     """What is shown beside the verdict: leave-out-uniques, run average overlap,
     sub-collections, the papers' reference values and notes."""
-    from litaudit.render.console import fmt
 
     if v.lou:
         out.print(

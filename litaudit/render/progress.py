@@ -23,6 +23,15 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
 from litaudit.render import console  # its consoles read when used (tests replace them)
 
 
@@ -110,14 +119,6 @@ def progress_bar(
     if not shows(quiet):
         yield Bar()
         return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
 
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
     if unit:

@@ -9,6 +9,7 @@ trec_eval order by :mod:`litaudit.runs.ingest`, which writes them).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -299,7 +300,6 @@ def stored_fingerprint(con, collection_id: str) -> str:
     and of each run file, with each run's tag, participant, type and lines kept and
     skipped. Read from the small tables only (no rankings), so the same files imported
     into any database give the same fingerprint."""
-    import hashlib
 
     q = con.execute(
         "SELECT sha256 FROM run_qrels_files WHERE collection_id = ?", [collection_id]

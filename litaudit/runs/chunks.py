@@ -24,6 +24,11 @@ from litaudit.errors import InputError
 from litaudit.runs import trec_io
 from litaudit.runs.fastread import RunTable, fast_run
 
+try:  # python-isal (a dependency) decompresses gzip ~2x faster; plain gzip where it is missing
+    from isal import igzip
+except ImportError:  # pragma: no cover
+    igzip = None  # type: ignore[assignment]
+
 READ_BLOCK = 1 << 20  # bytes read at a time past a piece's size, looking for its end
 
 
@@ -168,12 +173,9 @@ class PieceReader:
 
 
 def _gzip_reader(raw: Any):
-    try:
-        from isal import igzip
-
-        return igzip.IGzipFile(fileobj=raw, mode="rb")
-    except ImportError:
+    if igzip is None:
         return gzip.GzipFile(fileobj=raw, mode="rb")
+    return igzip.IGzipFile(fileobj=raw, mode="rb")
 
 
 def read_piece(

@@ -6,6 +6,7 @@ order on worker threads (:class:`Coded`), for :mod:`litaudit.runs.ingest` to wri
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from litaudit.errors import InputError
 from litaudit.runs import strcodes
 from litaudit.runs.columns import from_numpy, from_strings, to_numpy
 from litaudit.runs.model import sort_topics
+from litaudit.runs.order import trec_order
 from litaudit.store.db import sql_string as _lit
 
 
@@ -46,7 +48,6 @@ class Coded:
     def start_ranking(self, n_runs: int, threads: int) -> None:
         """Rank the runs on ``threads`` worker threads from now on,
         while the caller writes the other tables (DuckDB releases the GIL)."""
-        from concurrent.futures import ThreadPoolExecutor
 
         rank = self.rank
         if rank is None:
@@ -67,6 +68,7 @@ class Coded:
         """The runs' rows (run_id, topic_id, doc_id, score) as one Arrow table (one chunk:
         DuckDB takes it twice as fast as one batch per run), each run in trec_eval order,
         from the workers of :meth:`start_ranking`."""
+        # start-up: pyarrow
         import pyarrow as pa
 
         sizes = [f.result() for f in self._futures]
@@ -86,6 +88,7 @@ class Coded:
 def _code_topics(qtable, tables: list, stored_topics: dict[str, int]):
     """Each run's topic dictionary, the qrels' dictionary-encoded topics, the topic ids
     (new topics numbered after the stored ones) and the table of new topics."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     # topics: few; a first import numbers them in trec_eval's natural order
@@ -116,6 +119,7 @@ def _code_qrels(
 ):
     """The coded qrels table (or None) and whether a document is judged twice in a topic;
     ``q_doc``: the qrels' docno codes."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     qrels = None
@@ -148,6 +152,7 @@ def _code_docs(
     """Doc ids of the import (stored ones looked up, new ones numbered after them), the
     runs' topic ids, and which runs hold a document twice in a topic (checked in threads
     while the docnos are coded)."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     # docnos: every docno of the import coded at once, in byte order (strcmp), from the
@@ -156,8 +161,6 @@ def _code_docs(
     sizes = ([qtable.num_rows] if qtable is not None else []) + [rt.table.num_rows for rt in tables]
     pool = None
     if threads > 1 and len(parts) > 1:
-        from concurrent.futures import ThreadPoolExecutor
-
         pool = ThreadPoolExecutor(max_workers=threads)
     try:
         codes, n_uniq = strcodes.byte_order_codes(
@@ -213,7 +216,6 @@ def code_import(
     """Topic and doc ids for the qrels and runs being imported (new ones numbered after
     the collection's stored ones), duplicate checks, and (``Coded.rank``) each run in
     trec_eval order."""
-    from litaudit.runs.order import trec_order
 
     run_topic_dicts, q_topic_enc, topic_ids, new_topics = _code_topics(
         qtable, tables, stored_topics
@@ -264,6 +266,7 @@ def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
     """Doc ids of ``uniq`` (docnos) in a collection that has some stored: stored ones
     looked up (a join in DuckDB, within its memory limit: the stored docnos of a large
     archive are not read into this process), new ones numbered from ``n_stored`` on."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     new = pa.table({"i": from_numpy(np.arange(len(uniq), dtype=np.int32)), "docno": uniq})

@@ -36,6 +36,7 @@ def to_numpy(array) -> np.ndarray:
 
 def from_numpy(a: np.ndarray):
     """A numeric numpy array as an Arrow array, zero copy when it is contiguous."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     a = np.ascontiguousarray(a)
@@ -44,6 +45,7 @@ def from_numpy(a: np.ndarray):
 
 def from_strings(values: Sequence[str]):
     """A short list of str as an Arrow string array."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     data = [v.encode("utf-8") for v in values]

@@ -99,6 +99,7 @@ def lookup(
 def store(con, collection_id: str, fp: str, ev, rel_level: int, complete: bool) -> None:
     """Keep an :class:`~litaudit.runs.evaluate.Evaluation` of the archive whose
     fingerprint is ``fp`` (replacing what is stored for its measures and runs)."""
+    # start-up: numpy
     import numpy as np
 
     if not ev.runs or not ev.measures:
@@ -154,9 +155,13 @@ def assemble(
 ):
     """One Evaluation of ``measures`` (canonical) over ``tags`` from stored values and
     (for the measures not stored) a computed Evaluation of the same runs."""
+    # start-up: numpy
     import numpy as np
 
+    # start-up: numpy (through litaudit.runs.evaluate)
     from litaudit.runs.evaluate import Evaluation
+
+    # start-up: numpy (through litaudit.runs.model)
     from litaudit.runs.model import sort_topics
 
     topics_seen: set[str] = set()
@@ -235,6 +240,7 @@ class TopicMatrix:
 def topic_matrix(con, collection_id: str, measure: str) -> TopicMatrix | None:
     """The archive's per-topic ``measure`` (canonical name) as a matrix, the `-c`
     evaluation where both are stored; None when none is stored for the archive as it is."""
+    # start-up: numpy
     import numpy as np
 
     fp = fingerprint(con, collection_id)

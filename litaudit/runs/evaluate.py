@@ -22,6 +22,7 @@ Measure names follow ``litaudit.measures`` (ir_measures syntax; trec_eval names 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -200,7 +201,6 @@ def evaluate_coded(
         return _join_measures([str(m) for m in names], parts)
     if threads < 2 or len(coded.tags) < 2 or len(coded.run) < PARALLEL_MIN_ROWS:
         return _evaluate(coded, cq, names, rel_level, complete, check_duplicates, ranked, None)
-    from concurrent.futures import ThreadPoolExecutor
 
     halves = _split_runs(coded)
     # one qrels look-up for both halves, over the doc codes of all the runs

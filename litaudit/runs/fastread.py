@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from litaudit.runs import strcodes
 from litaudit.runs.columns import from_numpy, string_buffers, to_numpy
 from litaudit.runs.model import Run
 
@@ -27,11 +28,13 @@ class RunTable:
 
     @property
     def topics(self) -> int:
+        # start-up: pyarrow
         import pyarrow.compute as pc
 
         return len(pc.unique(self.table.column("topic")))
 
     def to_run(self) -> Run:
+        # start-up: pyarrow
         import pyarrow as pa
 
         t = self.table
@@ -90,6 +93,7 @@ def _delimited(data: bytes):
 
 def _no_empty(column) -> bool:
     """No empty string in a string column (dictionary columns: in their dictionary)."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     if pa.types.is_dictionary(column.type):
@@ -104,7 +108,10 @@ def _no_empty(column) -> bool:
 
 def _fast_table(data: bytes, names: list[str], types: dict, delimiter: bytes):
     """Arrow table of a well-formed file, or None when any line needs a closer look."""
+    # start-up: pyarrow
     import pyarrow as pa
+
+    # start-up: pyarrow
     import pyarrow.csv as pcsv
 
     try:
@@ -160,7 +167,10 @@ def fast_run(
 def _fast_run_of(
     data: bytes, delim: bytes, qrels_topics: set[str] | None, check_duplicates: bool
 ) -> RunTable | None:
+    # start-up: pyarrow
     import pyarrow as pa
+
+    # start-up: pyarrow
     import pyarrow.compute as pc
 
     # rank: an int32 is checked and dropped (a larger rank goes to the line-by-line
@@ -189,8 +199,6 @@ def _fast_run_of(
     ):
         return None
     if check_duplicates:
-        from litaudit.runs import strcodes
-
         enc = pc.dictionary_encode(docno)
         if strcodes.has_duplicate_pairs(
             to_numpy(topic.indices), to_numpy(enc.indices), len(enc.dictionary)
@@ -222,7 +230,10 @@ def _topic_codes(topic):
     """A string column as a dictionary array (dictionary in order of first appearance),
     coded through its runs of equal values: a run file's few hundred topics cost a few
     hundred hashes, not one per line."""
+    # start-up: pyarrow
     import pyarrow as pa
+
+    # start-up: pyarrow
     import pyarrow.compute as pc
 
     ree = pc.run_end_encode(topic)
@@ -237,7 +248,10 @@ def fast_qrels(data: bytes, check_duplicates: bool = True):
     """The qrels as an Arrow table (topic, docno, rel) when every line is well formed,
     else None. ``check_duplicates=False`` leaves "a document judged twice in a topic" to
     the caller."""
+    # start-up: pyarrow
     import pyarrow as pa
+
+    # start-up: pyarrow
     import pyarrow.compute as pc
 
     for delim, text in _delimited(data) if b"\0" not in data else ():

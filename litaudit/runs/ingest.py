@@ -13,6 +13,9 @@ skipped, so re-importing changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
+import errno
+import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +41,7 @@ from litaudit.runs.ingest_write import GroupWrite, Undo, commit_group, limit_duc
 from litaudit.runs.model import RunInfo
 from litaudit.runs.run_metadata import official_metadata, read_metadata_csv
 from litaudit.store.db import sql_string as _lit
+from litaudit.store.refdata import resolve_collection
 
 __all__ = [
     "Grouping",
@@ -202,12 +206,10 @@ def qrels_coverage(con, rep: ImportReport) -> ImportReport:
     """``rep`` with the topics the stored qrels judge against the collection's default
     topic set, and a warning when they cover less than ``QRELS_COVERAGE_WARN`` of it
     (``runs import -c robust04 --qrels qrels.robust03.txt``: 100 of 249 topics)."""
-    import dataclasses
 
     row = con.execute(
         "SELECT n_topics FROM run_qrels_files WHERE collection_id = ?", [rep.collection_id]
     ).fetchone()
-    from litaudit.store.refdata import resolve_collection
 
     n_q = int(row[0]) if row else 0
     n_c = resolve_collection(con, rep.collection_id).default_topics
@@ -399,7 +401,6 @@ def _raise_if_out_of_memory(exc: BaseException, collection_id: str) -> None:
 
 def _disk_full(exc: BaseException) -> bool:
     """Is this (or what caused it) the system's "no space left on device"?"""
-    import errno
 
     seen = 0
     e: BaseException | None = exc
@@ -419,7 +420,6 @@ def _raise_if_disk_full(exc: BaseException, store, collection_id: str, *, undone
     its temporary files), its free space, and what was kept."""
     if not _disk_full(exc):
         return
-    import shutil
 
     folder = Path(store.path).resolve().parent if store.path != ":memory:" else Path.cwd()
     try:

@@ -7,9 +7,11 @@ missing from qrels read beside them).
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import re
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -318,8 +320,6 @@ def read_group(
         return _run_job(first)
 
     if threads > 1 and (len(group) > 1 or (first is not None and group)):
-        from concurrent.futures import ThreadPoolExecutor
-
         # largest files first, so that the two threads finish together
         order = sorted(range(len(group)), key=lambda i: -_item_size(group[i]))
         with ThreadPoolExecutor(max_workers=threads) as pool:
@@ -417,6 +417,7 @@ def with_qrels(
 ) -> tuple[Any, Any, set[str], list]:
     """The qrels read beside the first group (table, docno words, topics) and the group's
     results checked against their topics; the qrels' problems (and the group's) raised."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     if isinstance(qread, list):
@@ -435,6 +436,7 @@ def release_memory() -> None:
     """Hand the memory freed by a step back to the system: Arrow's pool (jemalloc keeps
     freed pages for reuse by Arrow alone) and the C library's heap (glibc's malloc_trim).
     Without it, the memory an import holds grows by a few hundred MB with each group."""
+    # start-up: pyarrow
     import pyarrow as pa
 
     pa.default_memory_pool().release_unused()
@@ -446,8 +448,6 @@ def _malloc_trim() -> None:
     if _trim is None:
         _trim = False
         try:
-            import ctypes
-
             libc = ctypes.CDLL(None)
             if hasattr(libc, "gnu_get_libc_version"):
                 _trim = libc.malloc_trim

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit.runs.order import codes_in_byte_order, trec_order
+
 
 def _str_array(values) -> np.ndarray:
     arr = np.asarray(values, dtype=object)
@@ -69,7 +71,6 @@ class Run:
         """Row order that trec_eval ranks by: topic (as text), score descending as a C
         float (float32: scores equal there are ties, as trec_eval and the stored archive
         see them), docno descending (strcmp)."""
-        from litaudit.runs.order import codes_in_byte_order, trec_order
 
         if len(self) == 0:
             return np.zeros(0, dtype=np.int64)

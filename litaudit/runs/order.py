@@ -12,6 +12,7 @@ import numpy as np
 
 def codes_in_byte_order(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(codes, uniques) with uniques in code-point order (= UTF-8 byte order = strcmp)."""
+    # start-up: pandas
     import pandas as pd
 
     # hashed unsorted, then only the distinct values sorted, as fixed-width code points

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from litaudit.errors import InputError, Problem, ValidationFailed
+from litaudit.measures import parse_measure
 from litaudit.runs.model import sort_topics
 
 
@@ -98,7 +99,6 @@ def read_trec_eval_q(paths, measure: str) -> PerTopicMatrix:
     """``trec_eval -q`` output files (``measure topic value``), one run per file (named by
     its ``runid`` line, else by the file name). ``measure`` in trec_eval or
     ir_measures spelling picks the rows; the ``all`` rows are ignored."""
-    from litaudit.measures import parse_measure
 
     want = parse_measure(measure)
     per_run: dict[str, dict[str, float]] = {}
@@ -160,7 +160,6 @@ def _read_q_file(path: Path, want) -> tuple[str, dict[str, float]]:
 
 def _is_measure(name: str, want) -> bool:
     """Whether the trec_eval measure ``name`` is ``want`` (unknown measures are not)."""
-    from litaudit.measures import parse_measure
 
     try:
         return parse_measure(name) == want

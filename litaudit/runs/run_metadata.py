@@ -4,10 +4,14 @@ from a CSV file the user gives or from the official results seeded for the colle
 from __future__ import annotations
 
 import csv
+import io
 from pathlib import Path
 
+from litaudit.curation.rows import decode_utf8
 from litaudit.errors import InputError, Problem, ValidationFailed
+from litaudit.measures import did_you_mean
 from litaudit.runs.model import RunInfo
+from litaudit.store import results as result_store
 
 RUN_TYPES = {
     "automatic": "automatic",
@@ -37,10 +41,6 @@ def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
     ``site``), ``run_type`` (automatic|manual), ``pooled`` (true|false|yes|no|1|0)."""
     problems: list[Problem] = []
     out: dict[str, RunInfo] = {}
-    import io
-
-    from litaudit.curation.rows import decode_utf8
-    from litaudit.measures import did_you_mean
 
     try:
         text = decode_utf8(str(path), Path(path).read_bytes())
@@ -98,6 +98,7 @@ def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
 
 def official_metadata(con, collection_id: str) -> dict[str, RunInfo]:
     """Participant and run type of official TREC runs seeded in ``results``."""
-    from litaudit.store import results as R
 
-    return {s: RunInfo(s, p, rt, None) for s, p, rt in R.official_runs(con, collection_id)}
+    return {
+        s: RunInfo(s, p, rt, None) for s, p, rt in result_store.official_runs(con, collection_id)
+    }

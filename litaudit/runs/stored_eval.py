@@ -40,6 +40,7 @@ def load_coded(
     # import numbers them so already (then nothing to map), later imports append
     doc_rank = None
     if len(t.docnos) > 1:
+        # start-up: pyarrow
         import pyarrow.compute as pc  # here: its import is only for the docnos
 
         if pc.any(pc.less_equal(t.docnos[1:], t.docnos[:-1])).as_py():

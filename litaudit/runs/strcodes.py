@@ -70,6 +70,7 @@ def words_of(array, n_words: int | None = None) -> list[np.ndarray] | None:
 def _dictionary(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(int32 indices, distinct uint64 values): through a sort when most values are
     distinct (see :func:`_mostly_distinct`), else Arrow's hash."""
+    # start-up: pyarrow
     import pyarrow.compute as pc
 
     if _mostly_distinct(values):

@@ -50,9 +50,11 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import integrate  # imported here: most audits never need it
 from scipy.special import log_ndtr, ndtri_exp
 
 from litaudit import defaults
+from litaudit.defaults import MAX_TRIALS
 from litaudit.errors import ParameterError
 
 EULER_GAMMA = float(np.euler_gamma)
@@ -267,7 +269,6 @@ def std_max_moments(N: int, *, adaptive: bool = False) -> tuple[float, float]:
         return ndtri_exp(math.log(t) / N)
 
     opts = {"limit": 200, "epsabs": 1e-12, "epsrel": 1e-12}
-    from scipy import integrate  # imported here: most audits never need it
 
     m1 = integrate.quad(q, 0.0, 1.0, **opts)[0]
     m2 = integrate.quad(lambda t: q(t) ** 2, 0.0, 1.0, **opts)[0]
@@ -314,7 +315,6 @@ def simulate_std_extremes(N: int, trials: int, seed: int | None) -> tuple[np.nda
 
 
 def _check_trials(trials) -> int:
-    from litaudit.defaults import MAX_TRIALS
 
     if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)) or trials < 100:
         raise ParameterError(f"trials must be an integer >= 100, got {trials!r}")

@@ -30,6 +30,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats as sps  # imported here: an audit without per-topic scores skips it
+from scipy.special import chdtrc  # the chi-square upper tail (scipy.stats is slow to import)
 
 from litaudit.errors import ParameterError
 from litaudit.stats.extreme import check_prob, floor_p
@@ -73,7 +75,6 @@ def topic_interaction(
 ) -> TopicInteraction:
     """The ANOVA of ``scores`` (systems in rows, topics in columns; NaN = no score: such
     topics are left out). Needs at least 2 systems and 2 complete topics."""
-    from scipy import stats as sps  # imported here: an audit without per-topic scores skips it
 
     alpha = check_prob("alpha", alpha)
     x = np.asarray(scores, dtype=np.float64)
@@ -257,7 +258,6 @@ class SpreadCheck:
 
 def spread_check(values, se_max: float, *, min_ratio: float) -> SpreadCheck:
     """The spread of ``values`` against ``se_max`` (see :class:`SpreadCheck`)."""
-    from scipy.special import chdtrc  # the chi-square upper tail (scipy.stats is slow to import)
 
     v = np.asarray(values, dtype=np.float64).ravel()
     if v.size < 2:

@@ -153,6 +153,7 @@ def selective_signflip(
 def normal_selective_p(margin: float, se_difference: float) -> tuple[float, float]:
     """(z, P(Z >= z | Z > 0)) of a record step of ``margin`` when only means are known:
     z = margin / se_difference, and the selective p-value 2 (1 - Phi(z)) (1 when z <= 0)."""
+    # start-up: scipy
     from scipy.special import ndtr
 
     if not (math.isfinite(se_difference) and se_difference > 0):

@@ -27,6 +27,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import brentq
+from scipy.stats import norm
 
 from litaudit.errors import ParameterError
 from litaudit.stats.power import paired_t_power
@@ -69,7 +71,6 @@ def _check(alpha: float, power: float) -> None:
 
 
 def _z(alpha: float, power: float) -> tuple[float, float]:
-    from scipy.stats import norm
 
     return float(norm.isf(alpha / 2)), float(norm.ppf(power))
 
@@ -77,7 +78,6 @@ def _z(alpha: float, power: float) -> tuple[float, float]:
 def min_detectable_effect(n: int, alpha: float = 0.05, power: float = 0.8) -> float:
     """The effect size d = delta / sigma_d the two-sided paired t-test over ``n`` units
     detects with ``power`` (exact, noncentral t)."""
-    from scipy.optimize import brentq
 
     _check(alpha, power)
     if n < 2:

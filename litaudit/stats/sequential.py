@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit.errors import ParameterError
-from litaudit.stats import extreme as E
+from litaudit.stats import extreme
 
 REFERENCES = ("final", "running")
 
@@ -137,9 +137,9 @@ def _step_chance(
     the step has no reference."""
     if se is None or mu is None:
         return None, None, None, False, None
-    thr = E.max_quantile(1.0 - alpha, mu, se, N)
-    pv, low = E.floor_p(float(E.max_sf(record, mu, se, N)), p_floor)
-    return E.expected_max(mu, se, N), thr, pv, low, bool(record > thr)
+    thr = extreme.max_quantile(1.0 - alpha, mu, se, N)
+    pv, low = extreme.floor_p(float(extreme.max_sf(record, mu, se, N)), p_floor)
+    return extreme.expected_max(mu, se, N), thr, pv, low, bool(record > thr)
 
 
 def replay(
@@ -170,7 +170,7 @@ def replay(
     n_m = float(n_topics if n_model is None else n_model)
     if not (math.isfinite(n_m) and n_m > 0):
         raise ParameterError(f"n_model must be a number > 0, got {n_model!r}")
-    final = E.reference(v, n_topics, se if se is not None else None)
+    final = extreme.reference(v, n_topics, se if se is not None else None)
     if se is None and n_model is not None:
         final = dataclasses.replace(final, se=final.sd / math.sqrt(n_m))
     y = y.astype(np.int64)

@@ -19,6 +19,7 @@ departures. Together at most ``alpha`` of Normal samples are flagged at any N >=
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -53,8 +54,7 @@ def normal_shape(values, *, shapiro: bool = True) -> Shape:
     kurt = (n - 1) / ((n - 2) * (n - 3)) * ((n + 1) * g2 + 6.0)
     w = p = None
     if shapiro:
-        import warnings
-
+        # start-up: scipy
         from scipy import stats as sps  # imported here: 0.4 s a stored audit never needs
 
         with warnings.catch_warnings():  # N > 5000: scipy warns its p may be inaccurate

@@ -28,6 +28,7 @@ sub-collections at once.
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 
 import numpy as np
@@ -328,8 +329,6 @@ def subcollection_test(
             if progress is not None:
                 progress(hi - lo)
     else:
-        from concurrent.futures import ThreadPoolExecutor, as_completed
-
         with ThreadPoolExecutor(max_workers=workers) as pool:
             for fut in as_completed([pool.submit(batch, lo, hi) for lo, hi in bounds]):
                 lo, hi, r = fut.result()

@@ -109,6 +109,7 @@ def truncation(x: np.ndarray, sigma: np.ndarray, w: int) -> tuple[float, float]:
 
 def _log_ndtr_diff(a: float, b: float) -> float:
     """log(Phi(b) - Phi(a)), a < b, stable in both tails."""
+    # start-up: scipy
     from scipy.special import log_ndtr
 
     if a > 0:
@@ -130,6 +131,7 @@ def truncated_cdf(x: float, theta: float, sd: float, lo: float, hi: float) -> fl
 def _solve(f, q: float, left: float, right: float) -> float | None:
     """theta in [left, right] with f(theta) = q (f decreasing), or None when q is outside
     f's range there."""
+    # start-up: scipy
     from scipy.optimize import brentq
 
     fl, fr = f(left) - q, f(right) - q
@@ -142,6 +144,7 @@ def simultaneous_quantile(sigma: np.ndarray, tail: float, *, draws: int, seed: i
     """c with P(max_j |Z_j| > c) = ``tail``, Z ~ N(0, corr(sigma)), by ``draws`` Monte
     Carlo draws (from ``numpy.random.default_rng(seed)``, through the eigen decomposition,
     as honestboard draws them); exact for a diagonal ``sigma`` (independent means)."""
+    # start-up: scipy
     from scipy.stats import norm
 
     s = np.asarray(sigma, dtype=np.float64)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -23,6 +24,7 @@ def default_db_path() -> Path:
 
 
 def _connect(path: str, read_only: bool):
+    # start-up: duckdb
     import duckdb
 
     try:
@@ -101,6 +103,7 @@ class Store:
         :class:`~litaudit.errors.LitauditError`), so DOUBLE columns come back as Python
         floats (never through a float32 column type).
         """
+        # cycle: litaudit.store.db -> litaudit.store -> litaudit.store.db
         from litaudit.store.models import validated
 
         cols = list(model.model_fields)
@@ -204,7 +207,6 @@ def open_store(
 def _check_regular(p: str) -> None:
     """Refuse at once a path that is not a regular file (DuckDB would wait forever on a
     FIFO, or read a device)."""
-    import stat
 
     try:
         mode = os.stat(p).st_mode

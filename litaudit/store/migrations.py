@@ -68,6 +68,7 @@ def ensure_table(con) -> None:
 def applied(con) -> list[tuple[int, str, object]]:
     """(version, name, applied_at) of the migrations recorded in the database (one query;
     none when the database has no ``_migrations`` table yet)."""
+    # start-up: duckdb
     import duckdb
 
     try:

@@ -28,11 +28,14 @@ table's CHECKs still hold them. A DOI's or URL's shape is not checked.
 from __future__ import annotations
 
 import datetime as dt
+import re
 
+import pydantic
 from pydantic import field_validator, model_validator
 from sqlalchemy import ARRAY, Column, Double, String
 from sqlmodel import Field, SQLModel
 
+from litaudit.errors import LitauditError
 from litaudit.store.history import ACTIONS, ENTITIES
 
 # the values the schema's CHECKs allow (001, 006, 007)
@@ -137,7 +140,6 @@ class Paper(SQLModel, table=True):
     @field_validator("url")
     @classmethod
     def _web(cls, v):
-        import re
 
         if v is not None and not re.match(r"^https?://\S+$", v, re.IGNORECASE):
             raise ValueError(f"expected an http(s) URL, got {v!r}")
@@ -270,9 +272,6 @@ def validated(model, data: dict, what: str):
     """``model.model_validate(data)``, or :class:`~litaudit.errors.LitauditError` naming
     ``what`` and the first field refused: ``paper 'x': year: year 3000 is out of range
     1950-2100``."""
-    import pydantic
-
-    from litaudit.errors import LitauditError
 
     try:
         return model.model_validate(data)

@@ -14,6 +14,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, NamedTuple
 
 from litaudit.errors import NotFound
+from litaudit.measures import did_you_mean
 
 if TYPE_CHECKING:
     from litaudit.store.models import Paper
@@ -59,6 +60,7 @@ class PaperRecord(NamedTuple):
 def insert(con, paper: Paper) -> int:
     """Insert one paper, validated again (a model built without validation, as SQLModel's
     table classes are by their constructor, is checked here); its new id."""
+    # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
     from litaudit.store.models import Paper, validated
 
     paper = validated(Paper, paper.model_dump(), f"paper {paper.bibkey!r}")
@@ -107,8 +109,6 @@ def get(con, key: str) -> PaperRecord:
         cur = con.execute(f"SELECT {cols} FROM papers WHERE bibkey = ?", [key])
     r = cur.fetchone()
     if r is None:
-        from litaudit.measures import did_you_mean
-
         keys = [k for (k,) in con.execute("SELECT bibkey FROM papers").fetchall()]
         raise NotFound(f"no paper {key!r}{did_you_mean(key, keys)}")
     return PaperRecord._make(r)

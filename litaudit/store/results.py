@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from typing import NamedTuple
 
 from litaudit.errors import LitauditError, NotFound
+from litaudit.measures import did_you_mean
 
 LIST_SQL = """
 SELECT r.id, r.source, p.bibkey, p.citation, r.track, c.name AS collection, r.collection_id,
@@ -197,7 +198,6 @@ def get(con, result_id: int) -> ResultRecord:
 
 def _listing_sql(cond: str, sort: str | None, desc: bool, limit: int | None):
     """(FROM ... WHERE, ORDER BY expression, LIMIT clause) of a listing."""
-    from litaudit.measures import did_you_mean
 
     key = (sort or "collection").strip().lower()
     if key not in SORT_KEYS:
@@ -426,6 +426,7 @@ def insert(con, records: list[dict]) -> None:
     fraction of pandas' time)."""
     if not records:
         return
+    # start-up: pyarrow
     import pyarrow as pa
 
     types = _arrow_types(pa)
@@ -442,6 +443,7 @@ def insert(con, records: list[dict]) -> None:
 def update(con, result_id: int, changes: dict, *, at: dt.datetime) -> None:
     """Write ``changes`` (column -> value) to one result, and its ``updated_at``. A change
     that makes it another stored result is refused."""
+    # start-up: duckdb
     import duckdb
 
     sets = ", ".join(f"{c} = ?" for c in changes)

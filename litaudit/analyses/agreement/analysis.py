@@ -31,8 +31,9 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.agreement.input import ScoreDesign, Simulation, simulate_pooling
-from litaudit.analyses.audits import Audited
+from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
 from litaudit.errors import NotFound, ParameterError
+from litaudit.runs.archive import load_archive
 from litaudit.stats.agreement import (
     AgreementTable,
     PairTests,
@@ -435,7 +436,6 @@ def simulate_archive(
     progress=None,
 ) -> tuple[Simulation, tuple[str, ...]]:
     """Load a stored run archive and run the pooling simulation; sites = participants."""
-    from litaudit.runs.archive import load_archive
 
     archive = load_archive(con, collection_id)
     if len(archive.runs) < 2:
@@ -486,7 +486,6 @@ def save(
 ) -> Audited[ReuseAgreement]:
     """Store the analysis as an audit of kind 'reuse-agreement' (or hand back the stored
     audit of an identical call: same design, scores, parameters, seed and version)."""
-    from litaudit.analyses.audits import AuditKey, fingerprint, store_or_reuse
 
     rows: list[list[object]] = [
         [r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]

@@ -8,6 +8,7 @@ themselves are in :mod:`litaudit.analyses.agreement.analysis`.
 from __future__ import annotations
 
 import csv
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,6 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from litaudit.errors import InputError, ParameterError
+from litaudit.files import STDOUT, atomic_write
+from litaudit.runs.evaluate import CodedQrels, encode, evaluate_coded
+from litaudit.runs.order import trec_order
+from litaudit.runs.pertopic import read_pertopic_csv
 from litaudit.stats.design import Design, HoldoutAssignment, assign_holdouts, design
 
 # ------------------------------------------------------------------ input
@@ -76,7 +81,6 @@ def read_score_matrix(path) -> tuple[tuple[str, ...], tuple[str, ...], np.ndarra
     A leading ``topic`` column names the topics; without it topics are numbered 1, 2, ...
     Blank or NA cells are missing scores (NaN). Read by :mod:`litaudit.runs.pertopic`.
     """
-    from litaudit.runs.pertopic import read_pertopic_csv
 
     path = Path(path)
     if not path.is_file():
@@ -153,9 +157,6 @@ def read_holdouts(path, sites: Sequence[str] | None = None) -> dict[str, tuple[s
 def write_holdouts(path, assignment: HoldoutAssignment) -> int:
     """Write ``topic,held_out_site`` (atomically: nothing half-written; ``-`` is standard
     output). Returns rows."""
-    import sys
-
-    from litaudit.files import STDOUT, atomic_write
 
     rows = []
     for t, held in zip(assignment.topics, assignment.held_out, strict=True):
@@ -220,7 +221,6 @@ def _pools(coded, sites, held: dict, depth: int, n_docs: int, tell) -> np.ndarra
     sorted keys ``topic code * n_docs + doc code`` of ``coded`` (the runs coded with the
     qrels; ``n_docs`` above every doc code of both); ``tell(1, pooled=n)`` after each run
     (n pairs new to the pools)."""
-    from litaudit.runs.order import trec_order
 
     names = coded.topic_names
     bounds = np.searchsorted(coded.run, np.arange(len(coded.tags) + 1))
@@ -268,7 +268,6 @@ def simulate_pooling(
     pairs it added to the pools), and evaluated on the reduced qrels (as the first), with
     the ``judged`` qrels lines kept once the pools are complete.
     """
-    from litaudit.runs.evaluate import CodedQrels, encode, evaluate_coded
 
     if len(runs) != len(sites):
         raise ParameterError("one site per run is needed")

@@ -20,6 +20,16 @@ from litaudit.analyses.agreement import input as agin
 from litaudit.analyses.agreement.analysis import Randomization, RandomizedAnalysis
 from litaudit.analyses.audits import Audited
 from litaudit.errors import LitauditError, ParameterError
+from litaudit.measures import parse_measure
+from litaudit.runs.archive import load_archive
+from litaudit.runs.trec_io import read_qrels, read_run
+from litaudit.stats.agreement_null import (
+    agreement_statistics,
+    pair_sets,
+    randomization_pvalue,
+)
+from litaudit.stats.design import assign_holdouts
+from litaudit.store.refdata import resolve_collection
 
 
 @dataclass(frozen=True)
@@ -76,8 +86,6 @@ def _from_scores(req: AgreementRequest, rng):
         source = f"scores {req.scores.name}, design {req.design.name}"
         what = f"design {req.design}"
     else:
-        from litaudit.stats.design import assign_holdouts
-
         a = assign_holdouts(topics, sorted(set(sites)), req.held_out, req.baseline, rng=rng)
         held = dict(zip(a.topics, a.held_out, strict=True))
         source = f"scores {req.scores.name}, round robin k={req.held_out}, baseline {req.baseline}"
@@ -99,9 +107,6 @@ def _pool_inputs(req: AgreementRequest, store):
     """The collection id (None for files), qrels, runs and sites of the pooling simulation:
     a stored archive (``req.collection``) or TREC files."""
     if req.collection is not None:
-        from litaudit.runs.archive import load_archive
-        from litaudit.store.refdata import resolve_collection
-
         if store is None:
             raise ParameterError("a stored archive needs an open store")
         cid = resolve_collection(store.con, req.collection).id
@@ -109,7 +114,6 @@ def _pool_inputs(req: AgreementRequest, store):
         run_list, q = list(archive.runs), archive.qrels
         sites = tuple(i.participant or i.tag for i in archive.info)
         return cid, q, run_list, sites
-    from litaudit.runs.trec_io import read_qrels, read_run
 
     paths = list(req.runs)
     if req.runs_dir is not None:
@@ -139,7 +143,6 @@ def run_agreement(
     :func:`~litaudit.analyses.agreement.input.simulate_pooling`) and around the
     randomization test (unit ``assignments``), which may yield their ``progress`` callback
     (``progress(steps, total=more, **counts)``)."""
-    from litaudit.measures import parse_measure
 
     req.check()
     req = AgreementRequest(**{**req.__dict__, "measure": str(parse_measure(req.measure))})
@@ -227,12 +230,6 @@ def randomization_test(
     randomized that way; the design must hold out the same number of sites of every
     non-baseline topic. ``progress(steps, total=more)``: the ``assignments`` announced
     first, then one step after each."""
-    from litaudit.stats.agreement_null import (
-        agreement_statistics,
-        pair_sets,
-        randomization_pvalue,
-    )
-    from litaudit.stats.design import assign_holdouts
 
     if assignments < 1:
         raise ParameterError("--randomize needs at least 1 assignment")

@@ -29,6 +29,7 @@ is named).
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import statistics
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from litaudit.analyses.extreme.population import ResultRow, load_results, result
 from litaudit.analyses.extreme.printed import check_range, printed
 from litaudit.curation.filters import Filters
 from litaudit.errors import ParameterError
+from litaudit.store.refdata import resolve_collection, resolve_measure
 
 _RUNTIMES = {"pytorch", "onnx", "default", "tuned", "flat", "multifield", "cached"}
 
@@ -274,7 +276,6 @@ def baseline_standing(
         same_model_median=own_median,
         matches=matches,
     )
-    import dataclasses
 
     return dataclasses.replace(rep, sentences=baseline_sentences(rep))
 
@@ -409,7 +410,6 @@ def run_baselines(
     save: bool = True,
 ) -> Audited[BaselineStanding]:
     """`audit baselines`: the standing stored as an audit of kind ``baselines``."""
-    from litaudit.store.refdata import resolve_collection, resolve_measure
 
     cid = resolve_collection(con, collection).id
     m = resolve_measure(con, measure)

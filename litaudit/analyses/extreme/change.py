@@ -24,6 +24,8 @@ from litaudit.analyses.extreme.record_steps import pairing
 from litaudit.curation.tree_diff import AddedRow, diff_folder
 from litaudit.errors import LitauditError
 from litaudit.stats.records import SignFlip, selective_signflip
+from litaudit.store import results as result_store
+from litaudit.store.refdata import resolve_collection, resolve_measure
 
 SEED = 34  # the sign patterns of a paired test on more than 16 units
 
@@ -72,11 +74,10 @@ class ChangeVerdict:
 
 def _result_id(con, cid: str, measure: str, d: dict) -> int | None:
     """The stored id of the folder's row ``d`` (its natural key), or None."""
-    from litaudit.store import results as R
 
     want = (d.get("source"), d.get("paper") or "", d.get("track") or "", cid)
     rest = (measure, d.get("system"), d.get("role"))
-    for key, (rid, text) in R.natural_keys(con, [cid]).items():
+    for key, (rid, text) in result_store.natural_keys(con, [cid]).items():
         n_ok = not d.get("n_topics") or str(key[4]) == str(d.get("n_topics"))
         if key[:4] == want and key[5:] == rest and n_ok and text == d.get("value"):
             return int(rid)
@@ -98,7 +99,6 @@ def _paired(con, rep: ClaimReport) -> PairedAgainstRecord | None:
 
 def verdict_of(con, row: AddedRow) -> AddedVerdict:
     """The verdict on one added row (errors of its audit become its ``problem``)."""
-    from litaudit.store.refdata import resolve_collection, resolve_measure
 
     d = row.data
     base = dict(

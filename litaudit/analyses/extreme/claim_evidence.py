@@ -31,7 +31,10 @@ from litaudit.analyses.extreme.claim_run import (
     same_topic,
 )
 from litaudit.analyses.extreme.population import Population
+from litaudit.analyses.extreme.printed import printed
+from litaudit.analyses.wording import fmt_p
 from litaudit.errors import ParameterError
+from litaudit.runs.evalcache import fingerprint as archive_fingerprint
 from litaudit.stats import claim as claim_stats
 from litaudit.stats.extreme import Sampling
 
@@ -66,7 +69,6 @@ def claim_value(
     """The claim's run (read and evaluated when given), the claim's value (the run's
     when nothing else names it; a printed value parsed) and the claim as printed (None
     when it is the run's or when none is given)."""
-    from litaudit.analyses.extreme.printed import printed
 
     claim_run = None
     if run is not None:
@@ -234,7 +236,6 @@ def _f(x: float) -> str:
 
 
 def _p(p: float | None) -> str:
-    from litaudit.analyses.wording import fmt_p
 
     return "-" if p is None else fmt_p(p, p < defaults.P_FLOOR, defaults.P_FLOOR)
 
@@ -357,7 +358,6 @@ def evidence_sentences(ev: ClaimEvidence) -> tuple[str, ...]:
 
 
 def _archive_fp(con, collection_id: str) -> str:
-    from litaudit.runs.evalcache import fingerprint as archive_fingerprint
 
     return archive_fingerprint(con, collection_id)
 

@@ -21,6 +21,7 @@ compared topic by topic with the archive's runs (issue 21, items 1 and 2).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
@@ -29,7 +30,13 @@ from pathlib import Path
 import numpy as np
 
 from litaudit import defaults
-from litaudit.errors import NotFound, ParameterError
+from litaudit.errors import InputError, NotFound, ParameterError
+from litaudit.measures import did_you_mean
+from litaudit.runs.archive import load_qrels
+from litaudit.runs.evaluate import evaluate
+from litaudit.runs.ingest_read import sha256_file
+from litaudit.runs.model import sort_topics
+from litaudit.runs.trec_io import read_run
 from litaudit.stats.holm import holm
 from litaudit.stats.noise import TopicInteraction, topic_interaction
 from litaudit.stats.paired import PairedT, paired_t
@@ -102,7 +109,6 @@ def claimed_text(value) -> str:
 
 def check_reproduction(ev: RunEvaluation, claimed: str) -> RunEvaluation:
     """``ev`` with the claim ``claimed`` (as printed) checked against its value."""
-    import dataclasses
 
     digits = printed_digits(claimed)
     quantum = Decimal(1).scaleb(-digits)
@@ -129,17 +135,12 @@ class Scored:
 
 
 def _sha256(path: Path) -> str:
-    from litaudit.runs.ingest_read import sha256_file
 
     return sha256_file(path)
 
 
 def evaluate_claim_run(con, collection_id: str, measure: str, path) -> tuple[RunEvaluation, Scored]:
     """Evaluate the run file ``path`` on the qrels stored for ``collection_id``."""
-    from litaudit.errors import InputError
-    from litaudit.runs.archive import load_qrels
-    from litaudit.runs.evaluate import evaluate
-    from litaudit.runs.trec_io import read_run
 
     p = Path(path)
     if not p.is_file():
@@ -251,6 +252,7 @@ class SameTopic:
 
 def _archive(con, collection_id: str, measure: str):
     """The archive's per-topic scores (computed, or read back from the evaluation store)."""
+    # start-up: duckdb (through litaudit.runs.archive_eval)
     from litaudit.runs.archive_eval import evaluate_cached
 
     ev, _ = evaluate_cached(con, collection_id, [measure])
@@ -274,7 +276,6 @@ def archive_tag(con, collection_id: str, system: str | None) -> str | None:
 
 
 def _pair(claim: dict[str, float], other: dict[str, float]) -> list[str]:
-    from litaudit.runs.model import sort_topics
 
     return list(sort_topics(set(claim) & set(other)))
 
@@ -353,8 +354,6 @@ def _targets(
         for t in against:
             tag = archive_tag(con, collection_id, t)
             if tag is None:
-                from litaudit.measures import did_you_mean
-
                 hint = did_you_mean(t, list(by_tag)) or (
                     f"; `litaudit runs list -c {collection_id}` lists the {len(by_tag)} stored"
                 )

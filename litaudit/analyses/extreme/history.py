@@ -7,6 +7,7 @@ and the stored audit are those of :mod:`litaudit.analyses.extreme.best`.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 from dataclasses import dataclass
 
 from litaudit import defaults
@@ -30,10 +31,13 @@ from litaudit.analyses.extreme.population import (
     results_fingerprint,
 )
 from litaudit.analyses.extreme.record_steps import RecordSteps, StepSettings, record_steps
+from litaudit.curation.fields import ROLES
 from litaudit.errors import ParameterError
 from litaudit.stats import sequential
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import SpreadCheck
+from litaudit.store.refdata import resolve_collection
+from litaudit.store.results import has_role
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,7 +80,6 @@ HISTORY_STEPS = ("auto", "date", "year")
 def _steps(rows: list[ResultRow], by: str) -> tuple[list[int], list[str]] | None:
     """(times, labels) of a replay by date (date ordinals and ISO dates), or None for a
     replay by year."""
-    import datetime as dt
 
     if by != "date":
         return None
@@ -157,8 +160,6 @@ def run_history(
 def published_history_filters(con, collection: str, filters: Filters) -> Filters:
     """``filters`` without the reproductions where ``collection`` holds any (else as
     given, so the history of a collection without them keeps its stored audit)."""
-    from litaudit.store.refdata import resolve_collection
-    from litaudit.store.results import has_role
 
     if not has_role(con, resolve_collection(con, collection).id, "reproduction"):
         return filters
@@ -170,7 +171,6 @@ def published_only(filters: Filters) -> Filters:
     are asked for. A reproduction re-runs a model published earlier: Pyserini's are dated
     by the commit that added each value (2021-2026), so a record line through them would
     show a re-run of a 2019 system as a 2025 result (issue 32)."""
-    from litaudit.curation.fields import ROLES
 
     if filters.roles:
         return filters

@@ -20,11 +20,15 @@ import numpy as np
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.extreme.best import AuditModel
+from litaudit.analyses.extreme.population import too_few_message
 from litaudit.errors import LitauditError
+from litaudit.measures import parse_measure
+from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 from litaudit.stats.calibrated import ResampledNull, resampled_null
 from litaudit.stats.intervals import BestAudit, audit_best
 from litaudit.stats.noise import TopicInteraction, topic_interaction
 from litaudit.stats.winner import WinnerCorrection, correct_winner, mean_covariance
+from litaudit.store.refdata import resolve_collection
 
 KIND = "best-matrix"
 
@@ -58,7 +62,6 @@ class MatrixAudit:
 
 
 def read_matrix(paths: list[Path], fmt: str, measure: str):
-    from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 
     if fmt == "csv":
         if len(paths) != 1:
@@ -90,7 +93,6 @@ def _sha256_of(paths: list[Path]) -> str:
 
 def _check_range(scores: np.ndarray, matrix, paths: list[Path], fmt: str, m: str) -> None:
     """An error naming the first score outside the range of the measure ``m``."""
-    from litaudit.measures import parse_measure
 
     pm = parse_measure(m)
     bad = np.isinf(scores) | (scores < pm.min_value) | (scores > pm.max_value)
@@ -122,8 +124,6 @@ def _resolve_collection(con, collection: str | None, save: bool) -> str | None:
     """The collection id of ``collection`` (needed to store the audit)."""
     cid = None
     if collection is not None:
-        from litaudit.store.refdata import resolve_collection
-
         cid = resolve_collection(con, collection).id
     if save and cid is None:
         raise LitauditError("--collection is needed to store the audit (or use --no-save)")
@@ -141,8 +141,6 @@ def _compute(
     _check_range(scores, matrix, paths, fmt, m)
     means = np.nanmean(scores, axis=1)
     if means.size < defaults.MIN_N:
-        from litaudit.analyses.extreme.population import too_few_message
-
         raise LitauditError(too_few_message(f"{paths[0].name} {m}", int(means.size)))
     inter, source, use = _matrix_se(scores, model.se, model.alpha)
     s = model.sampling
@@ -205,7 +203,6 @@ def run_matrix(
     'interaction', measured from the matrix; 'model'; or a value); stored (kind
     ``best-matrix``) unless ``save=False``, or the stored audit of the same files and
     parameters reused."""
-    from litaudit.measures import parse_measure
 
     paths = _existing_paths(paths)
     m = str(parse_measure(measure))

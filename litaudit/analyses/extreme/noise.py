@@ -39,6 +39,8 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.errors import ParameterError
+from litaudit.measures import parse_measure
+from litaudit.runs import evalcache
 from litaudit.stats.claim import RecordCheck
 from litaudit.stats.noise import (
     TopicInteraction,
@@ -207,8 +209,6 @@ def stored_per_topic(con, collection_id: str, measure: str, n_topics: int):
     """(systems x topics scores, PerTopic) of the collection's stored run archive for
     ``measure``, or (None, why not) when there are none to use. The caller has checked
     that the store holds an archive of the collection (:attr:`NoiseLookups.archived`)."""
-    from litaudit.measures import parse_measure
-    from litaudit.runs import evalcache
 
     m = str(parse_measure(measure))
     tm = evalcache.topic_matrix(con, collection_id, m)

@@ -25,11 +25,14 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 from litaudit import defaults
-from litaudit.analyses.extreme.population import ResultRow
+from litaudit.analyses.extreme.population import ResultRow, load_population
+from litaudit.analyses.extreme.ranks_input import dataset_parts
 from litaudit.curation.filters import Filters
 from litaudit.errors import InputError, LitauditError, NotFound, ParameterError
+from litaudit.measures import parse_measure
 from litaudit.stats.paired import PairedT, paired_t
 from litaudit.stats.signtest import SignTest, sign_test
+from litaudit.store.collection_names import CollectionNames
 
 DATASET_COLUMNS = ("dataset", "task", "collection")
 VALUE_COLUMNS = ("value", "score")
@@ -177,7 +180,6 @@ def read_per_dataset(path: Path) -> list[_Given]:
 
 def _resolve(con, path: Path, given: _Given, parts: list[str], cid: str) -> str:
     """The part of the benchmark a file's dataset names."""
-    from litaudit.store.collection_names import CollectionNames
 
     if given.name in parts:
         return given.name
@@ -198,7 +200,6 @@ def _resolve(con, path: Path, given: _Given, parts: list[str], cid: str) -> str:
 
 
 def _checked_rows(con, path: Path, rows: list[_Given], parts: list[str], cid: str, m: str):
-    from litaudit.measures import parse_measure
 
     pm = parse_measure(m)
     seen: dict[str, int] = {}
@@ -226,7 +227,6 @@ def _checked_rows(con, path: Path, rows: list[_Given], parts: list[str], cid: st
 def holder_values(con, holder: ResultRow, parts: list[str], measure: str, filters: Filters):
     """The record holder's published values (as printed) on the parts: its rows of the
     same system name, those of its own track (or a track its track extends) first."""
-    from litaudit.analyses.extreme.population import load_population
 
     wanted = dataclasses.replace(filters, topics=None, track=None)
     best: dict[str, tuple[int, str, str]] = {}
@@ -263,7 +263,6 @@ def compare_per_dataset(
     con, cid: str, measure: str, holder: ResultRow, file: str | Path, filters: Filters
 ) -> PerDatasetComparison:
     """The claim's per-dataset values of ``file`` against ``holder``'s (module doc)."""
-    from litaudit.analyses.extreme.ranks_input import dataset_parts
 
     path = Path(file)
     found = dataset_parts(con, cid, filters.topics)

@@ -11,9 +11,17 @@ from dataclasses import dataclass
 
 from litaudit.analyses.audits import fingerprint
 from litaudit.curation.filters import Filters, where
-from litaudit.defaults import MIN_N
+from litaudit.defaults import MIN_N, NORMAL_FIT_ALPHA, NORMAL_FIT_MAX_KURTOSIS, NORMAL_FIT_MAX_SKEW
 from litaudit.errors import NotFound, ParameterError
-from litaudit.stats.shape import Shape
+from litaudit.measures import parse_measure
+from litaudit.stats.shape import Shape, far_from_normal, normal_shape
+from litaudit.store import results as result_store
+from litaudit.store.refdata import (
+    collections_holding,
+    measures_held,
+    resolve_collection,
+    resolve_measure,
+)
 
 __all__ = [
     "Filters",
@@ -95,10 +103,11 @@ def load_population(
     con, collection_id: str | None, measure: str | None, filters: Filters
 ) -> list[Loaded]:
     """load_results with its collection and measure; None means all (one query)."""
-    from litaudit.store import results as R
 
     cond, args = where(dataclasses.replace(filters, collection_id=collection_id, measure=measure))
-    return [Loaded(r[26], r[27], ResultRow(*r[:26])) for r in R.population(con, cond, args)]
+    return [
+        Loaded(r[26], r[27], ResultRow(*r[:26])) for r in result_store.population(con, cond, args)
+    ]
 
 
 def results_fingerprint(rows: list[ResultRow]) -> str:
@@ -169,7 +178,6 @@ def check_min_n(min_n: int) -> int:
 def population(
     con, collection: str, measure: str, filters: Filters, min_n: int = MIN_N
 ) -> Population:
-    from litaudit.store.refdata import resolve_collection, resolve_measure
 
     coll = resolve_collection(con, collection)
     meas = resolve_measure(con, measure)
@@ -190,8 +198,6 @@ def _held_note(con, coll, asked: str, meas: str, filters: Filters) -> str:
     filters, or the measures the collection holds (a measure of the asked family named
     first: 'recip_rank is RR without cutoff; msmarco-passage-dev holds RR@10 (155)')
     and the collections that hold the asked measure."""
-    from litaudit.measures import parse_measure
-    from litaudit.store.refdata import collections_holding, measures_held
 
     held = measures_held(con, coll.id)
     if held.get(meas):
@@ -350,17 +356,13 @@ def shape_warning(shape: Shape) -> str | None:
     """Skewness or excess kurtosis beyond litaudit.defaults NORMAL_FIT_* with Shapiro-Wilk
     rejecting normality at NORMAL_FIT_ALPHA (at most 5% of Normal samples at any N >= 5:
     bench/bench_shape.py), else None."""
-    from litaudit import defaults as D
-    from litaudit.stats.shape import far_from_normal
 
-    if not far_from_normal(
-        shape, D.NORMAL_FIT_MAX_SKEW, D.NORMAL_FIT_MAX_KURTOSIS, D.NORMAL_FIT_ALPHA
-    ):
+    if not far_from_normal(shape, NORMAL_FIT_MAX_SKEW, NORMAL_FIT_MAX_KURTOSIS, NORMAL_FIT_ALPHA):
         return None
     far = []
-    if shape.skewness is not None and abs(shape.skewness) > D.NORMAL_FIT_MAX_SKEW:
+    if shape.skewness is not None and abs(shape.skewness) > NORMAL_FIT_MAX_SKEW:
         far.append(f"skewness {shape.skewness:.2f}")
-    if shape.excess_kurtosis is not None and abs(shape.excess_kurtosis) > D.NORMAL_FIT_MAX_KURTOSIS:
+    if shape.excess_kurtosis is not None and abs(shape.excess_kurtosis) > NORMAL_FIT_MAX_KURTOSIS:
         far.append(f"excess kurtosis {shape.excess_kurtosis:.2f}")
     return (
         f"the {shape.n} values are far from the Normal distribution the audit assumes "
@@ -387,7 +389,6 @@ def mix_warning(rows: list[ResultRow]) -> str | None:
 def summarize(pop: Population, filters: Filters) -> PopulationSummary:
     """What ``pop`` is made of (sources, roles, run types, topic sets, reporters, dates,
     N of each) and how far its values are from the Normal model."""
-    from litaudit.stats.shape import normal_shape
 
     rows = pop.rows
     dates = sorted(r.date[:10] for r in rows if r.date)

@@ -17,12 +17,23 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
-from litaudit.analyses.extreme.ranks_input import RankInput, bound_note
+from litaudit.analyses.extreme.ranks_input import (
+    RankInput,
+    bound_note,
+    existing_files,
+    from_archive,
+    from_datasets,
+    from_files,
+)
 from litaudit.curation.filters import Filters
 from litaudit.errors import NotFound, ParameterError
+from litaudit.measures import parse_measure
 from litaudit.stats.ranks import RankResolution, resolve_ranks
+from litaudit.store.refdata import resolve_collection
 
 KIND = "ranks"
 
@@ -116,7 +127,6 @@ def compute(inp: RankInput, settings: RankSettings, cid: str | None, measure: st
 def store_input(con, cid: str, measure: str, filters: Filters, noise: str) -> RankInput:
     """The store's shared scores of a collection: its datasets' published values when it
     is a mean of datasets, else its run archive's per-topic scores."""
-    from litaudit.analyses.extreme.ranks_input import from_archive, from_datasets
 
     inp = from_datasets(con, cid, measure, filters, noise)
     if inp is None:
@@ -151,9 +161,6 @@ def run_ranks(
     """Rank resolution of a score matrix's runs (``files``) or of the store's shared
     scores of ``collection`` (see :func:`store_input`); stored (kind ``ranks``) unless
     ``save=False``, or the stored audit of the identical call reused."""
-    from litaudit.analyses.extreme.ranks_input import existing_files, from_files
-    from litaudit.measures import parse_measure
-    from litaudit.store.refdata import resolve_collection
 
     _checked(settings)
     m = str(parse_measure(measure))
@@ -191,7 +198,6 @@ CLAIM = "(the claim)"
 def with_claim(inp: RankInput, given: tuple[tuple[str, str], ...], measure: str) -> RankInput:
     """``inp`` with the claim's per-dataset values as one more system, when they give every
     dataset (its own bound se added as the others' are)."""
-    import numpy as np
 
     values = dict(given)
     if inp.source != "datasets" or any(u not in values for u in inp.units):
@@ -220,7 +226,6 @@ def ranks_section(
     population filters apply to the datasets' rows, except the topic set and track (a
     benchmark's mean is derived on another track than its datasets' values); ``claim``: a
     claim's (dataset, value) pairs, ranked with the others when they give every dataset."""
-    from litaudit.analyses.extreme.ranks_input import from_archive, from_datasets
 
     wanted = dataclasses.replace(filters, track=None)
     settings = RankSettings()

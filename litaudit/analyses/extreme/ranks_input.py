@@ -23,8 +23,12 @@ from pathlib import Path
 import numpy as np
 
 from litaudit.analyses.audits import fingerprint
+from litaudit.analyses.extreme.population import load_population
 from litaudit.curation.filters import Filters
 from litaudit.errors import NotFound, ParameterError
+from litaudit.measures import parse_measure
+from litaudit.runs import evalcache
+from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 
 NOISE_MODES = ("bound", "none")
 
@@ -64,7 +68,6 @@ def existing_files(files) -> tuple[list[Path], str]:
 
 
 def _check_range(scores: np.ndarray, matrix, paths: list[Path], measure: str) -> None:
-    from litaudit.measures import parse_measure
 
     pm = parse_measure(measure)
     bad = np.isinf(scores) | (scores < pm.min_value) | (scores > pm.max_value)
@@ -79,7 +82,6 @@ def _check_range(scores: np.ndarray, matrix, paths: list[Path], measure: str) ->
 
 def from_files(paths: list[Path], fmt: str, measure: str, digest: str) -> RankInput:
     """A score matrix's runs x topics (``digest``: the SHA-256 of the files)."""
-    from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 
     if fmt not in ("csv", "trec_eval"):
         raise ParameterError(f"--format: {fmt!r} is not one of csv, trec_eval")
@@ -107,7 +109,6 @@ def from_archive(con, collection_id: str, measure: str) -> RankInput | None:
     """The stored run archive's per-topic scores of ``measure`` (rel_level 1, read back
     only while the archive is unchanged, as the interaction se reads them), or None when
     the store holds none (no archive, or `runs eval` not run for the measure)."""
-    from litaudit.runs import evalcache
 
     if not con.execute("SELECT 1 FROM runs WHERE collection_id = ?", [collection_id]).fetchone():
         return None
@@ -141,7 +142,6 @@ def dataset_parts(con, collection_id: str, topics: str | None) -> tuple[str, lis
 
 
 def _bounded(measure: str) -> bool:
-    from litaudit.measures import parse_measure
 
     pm = parse_measure(measure)
     return pm.min_value == 0.0 and pm.max_value == 1.0
@@ -161,7 +161,6 @@ def from_datasets(
     """Every system's published values on each part of the collection's topic set (None
     when the topic set is not a mean of parts); ``noise`` 'bound' adds each value's bound
     se (measures in [0, 1]), 'none' adds none."""
-    from litaudit.analyses.extreme.population import load_population
 
     if noise not in NOISE_MODES:
         raise ParameterError(f"--noise: {noise!r} is not one of {', '.join(NOISE_MODES)}")

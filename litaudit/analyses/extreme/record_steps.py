@@ -22,16 +22,18 @@ or LORD++) in the order the records came.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from litaudit.analyses.extreme.claim_run import archive_tag
 from litaudit.analyses.extreme.noise import NoiseChoice, NoiseLookups
 from litaudit.analyses.extreme.population import Filters, Population, ResultRow, load_results
 from litaudit.errors import ParameterError
-from litaudit.stats import records as R
+from litaudit.stats import records as record_stats
 from litaudit.stats.holm import holm
 from litaudit.stats.sequential import History
 
@@ -61,7 +63,7 @@ class RecordStepTest:
     step_results: int
     basis: str
     n_shared: int | None
-    signflip: R.SignFlip | None
+    signflip: record_stats.SignFlip | None
     z: float | None
     se_difference: float | None
     p_raw: float
@@ -123,14 +125,14 @@ class StepSettings:
     alpha: float = 0.05
     certify: str | None = None
     seed: int = 0
-    draws: int = R.DRAWS
+    draws: int = record_stats.DRAWS
     reproductions: bool = True
 
     def params(self) -> dict:
         """The stored audit's parameters beyond the defaults (none by default, so that the
         key of a plain `audit history` stays what it was)."""
         given = {"certify": self.certify, "step_seed": self.seed, "step_draws": self.draws}
-        default = {"certify": None, "step_seed": 0, "step_draws": R.DRAWS}
+        default = {"certify": None, "step_seed": 0, "step_draws": record_stats.DRAWS}
         return {k: v for k, v in given.items() if v != default[k]}
 
 
@@ -169,13 +171,13 @@ class _Pairing:
         return "means", None, None
 
     def _topics(self, old: ResultRow, new: ResultRow) -> np.ndarray | None:
-        from litaudit.analyses.extreme.claim_run import archive_tag
 
         ta = archive_tag(self.con, self.collection_id, old.system)
         tb = archive_tag(self.con, self.collection_id, new.system)
         if ta is None or tb is None:
             return None
         if self.archive is None:  # evaluated once for the history's steps
+            # start-up: duckdb (through litaudit.runs.archive_eval)
             from litaudit.runs.archive_eval import evaluate_cached
 
             self.archive = evaluate_cached(self.con, self.collection_id, [self.measure])[0]
@@ -205,13 +207,13 @@ def _step(pairs, old, new, when, group, noise, rng, draws) -> RecordStepTest:
     basis, d, note = pairs.paired(old, new)
     margin = float(new.value - old.value)
     if d is not None:
-        sf = R.selective_signflip(d, rng=rng, draws=draws)
+        sf = record_stats.selective_signflip(d, rng=rng, draws=draws)
         p_raw = sf.p_selective
         z = se_d = None
     else:
         sf = None
         se_d = math.sqrt(2.0) * noise.se
-        z, p_raw = R.normal_selective_p(margin, se_d)
+        z, p_raw = record_stats.normal_selective_p(margin, se_d)
     return RecordStepTest(
         when=when,
         previous=old,
@@ -224,7 +226,7 @@ def _step(pairs, old, new, when, group, noise, rng, draws) -> RecordStepTest:
         z=z,
         se_difference=se_d,
         p_raw=float(p_raw),
-        p=R.step_adjusted(p_raw, group),
+        p=record_stats.step_adjusted(p_raw, group),
         p_holm=1.0,
         note=note,
     )
@@ -240,11 +242,12 @@ def record_steps(
 ) -> RecordSteps:
     """The record audit of a replayed history of ``pop`` (``records[i]`` holds the record
     at ``history.points[i]``)."""
-    import dataclasses
 
     alpha, certify, draws = settings.alpha, settings.certify, settings.draws
-    if certify is not None and certify not in R.CERTIFY_RULES:
-        raise ParameterError(f"--certify: {certify!r} is not one of {', '.join(R.CERTIFY_RULES)}")
+    if certify is not None and certify not in record_stats.CERTIFY_RULES:
+        raise ParameterError(
+            f"--certify: {certify!r} is not one of {', '.join(record_stats.CERTIFY_RULES)}"
+        )
     pairs = pairing(con, pop.collection_id, pop.measure, pop.rows)
     rng = np.random.default_rng(settings.seed)
     steps = []
@@ -258,7 +261,7 @@ def record_steps(
     levels: tuple[float | None, ...] = (None,) * len(steps)
     certified: tuple[bool | None, ...] = (None,) * len(steps)
     if certify is not None:
-        levels, certified = R.online_levels([s.p for s in steps], alpha, certify)
+        levels, certified = record_stats.online_levels([s.p for s in steps], alpha, certify)
     out = tuple(
         dataclasses.replace(s, p_holm=float(h), level=lv, certified=c)
         for s, h, lv, c in zip(steps, adjusted, levels, certified, strict=True)

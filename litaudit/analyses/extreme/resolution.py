@@ -17,8 +17,14 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
+from litaudit.analyses.extreme.noise import NoiseLookups
+from litaudit.analyses.extreme.population import Filters, load_results
+from litaudit.analyses.extreme.record_steps import pick_part
 from litaudit.errors import NotFound, ParameterError
+from litaudit.measures import parse_measure
+from litaudit.runs.pertopic import read_pertopic_csv
 from litaudit.stats.resolution import Resolution, resolution
+from litaudit.store.refdata import resolve_collection
 
 KIND = "resolution"
 CITATION = 'Sakai, "Topic set size design", Information Retrieval Journal 19(3), 2016'
@@ -68,7 +74,6 @@ class Scores:
 
 
 def _from_matrix(path: Path, measure: str) -> Scores:
-    from litaudit.runs.pertopic import read_pertopic_csv
 
     if not path.is_file():
         raise NotFound(f"{path}: no such file")
@@ -78,8 +83,6 @@ def _from_matrix(path: Path, measure: str) -> Scores:
 
 
 def _from_parts(con, cid: str, measure: str, parts: tuple[str, ...]) -> Scores | None:
-    from litaudit.analyses.extreme.population import Filters, load_results
-    from litaudit.analyses.extreme.record_steps import pick_part
 
     rows = load_results(con, cid, measure, Filters())
     by_part = {p: load_results(con, p, measure, Filters()) for p in parts}
@@ -96,6 +99,7 @@ def _from_parts(con, cid: str, measure: str, parts: tuple[str, ...]) -> Scores |
 
 
 def _from_archive(con, cid: str, measure: str) -> Scores:
+    # start-up: duckdb (through litaudit.runs.archive_eval)
     from litaudit.runs.archive_eval import evaluate_cached
 
     ev = evaluate_cached(con, cid, [measure])[0]
@@ -108,8 +112,6 @@ def scores_of(
     con, collection: str | None, measure: str, matrix: Path | None
 ) -> tuple[str | None, Scores]:
     """(the collection id, its scores) by the module doc's order."""
-    from litaudit.analyses.extreme.noise import NoiseLookups
-    from litaudit.store.refdata import resolve_collection
 
     cid = resolve_collection(con, collection).id if collection else None
     if matrix is not None:
@@ -166,7 +168,6 @@ def run_resolution(
     """The resolution of a collection's measure (see the module doc); stored as an audit
     of kind ``resolution`` unless ``save=False`` (a matrix without a collection is not
     stored)."""
-    from litaudit.measures import parse_measure
 
     m = str(parse_measure(measure))
     cid, s = scores_of(con, collection, m, matrix)

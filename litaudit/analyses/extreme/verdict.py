@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from litaudit.analyses.extreme.baselines import verdict_text
 from litaudit.analyses.extreme.claim_evidence import ClaimEvidence, run_check_sentence
 from litaudit.analyses.extreme.claim_run import Comparison, RunEvaluation, SameTopic
-from litaudit.analyses.extreme.wording import band_place
+from litaudit.analyses.extreme.wording import band_place, cited
 from litaudit.analyses.wording import printed_number
 
 
@@ -98,7 +99,6 @@ def record_line(rep) -> VerdictLine:
 
 
 def _cited(r) -> str:
-    from litaudit.analyses.extreme.wording import cited
 
     return cited(r)
 
@@ -138,7 +138,6 @@ def baseline_line(b) -> VerdictLine | None:
     """Is the baseline weak? The standing's own judgement with its figure."""
     if b is None or b.value is None:
         return None
-    from litaudit.analyses.extreme.baselines import verdict_text
 
     answer, text = verdict_text(b)
     return VerdictLine(question="baseline", label="Baseline weak?", answer=answer, text=text)

@@ -17,6 +17,7 @@ from litaudit.render.report.text import render_text
 
 def render_json(rep: Report) -> str:
     """Everything in the report model as canonical JSON (sorted keys)."""
+    # start-up: rich (through litaudit.render.console)
     from litaudit.render.console import dumps
 
     return dumps(rep) + "\n"

@@ -5,8 +5,9 @@ read by :mod:`.markdown` and :mod:`.html`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import quote, urlsplit
 
-from litaudit.render.report import figures as F
+from litaudit.render.report import figures
 
 
 @dataclass(frozen=True)
@@ -40,14 +41,13 @@ class Table:
 
 @dataclass(frozen=True)
 class FigureBlock:
-    figure: F.Figure
+    figure: figures.Figure
 
 
 def http_url(url: str | None) -> str | None:
     """``url`` when it is an http(s) URL with a host, else None: stored text never
     becomes a javascript:, data: or relative link. Characters that would end a link
     (spaces, quotes, angle brackets, controls) are percent-encoded."""
-    from urllib.parse import quote, urlsplit
 
     if not url:
         return None

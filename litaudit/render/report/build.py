@@ -8,11 +8,14 @@ data section is read from the results table, fingerprinted like an audit input.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import Counter
 from typing import Any
 
-from litaudit.analyses.audits import StoredAudit
+from litaudit.analyses.audits import StoredAudit, fingerprint, get_audit
 from litaudit.analyses.report_audits import ReportAudits
+from litaudit.curation.filters import CURATION
+from litaudit.curation.results import query_results
 from litaudit.render.report.model import (
     AuditRef,
     Candidate,
@@ -26,6 +29,7 @@ from litaudit.render.report.model import (
     Source,
     anchor,
 )
+from litaudit.store.refdata import resolve_collection
 
 
 def audit_ref(a, *, timestamp: bool = False) -> AuditRef:
@@ -48,10 +52,9 @@ def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Repor
     """The report of the collection whose audits ``audits`` names (from
     :func:`~litaudit.analyses.report_audits.prepare_report`): data, literature, claim,
     reuse."""
-    import datetime as dt
 
+    # cycle: litaudit.render.report.build -> litaudit.render.report -> litaudit.render.report.build
     from litaudit.render.report import literature
-    from litaudit.store.refdata import resolve_collection
 
     ref = resolve_collection(con, audits.collection_id)
     data = data_section(con, ref)
@@ -166,6 +169,7 @@ def _conclusions(
         evidence = f"claim audit #{c.audit}, the max of {c.n_draws} draws"
         out.append(Conclusion("chance", chance, evidence, anchor("chance", c.measure)))
     for c in claims:  # the claim's evidence (issue 21): its run, its baseline
+        # cycle: litaudit.render.report.build -> litaudit.render.report -> litaudit.render.report.build
         from litaudit.render.report.document_evidence import evidence_conclusions
 
         out += [Conclusion(q, t, e, anchor(a)) for q, t, e, a in evidence_conclusions(c)]
@@ -195,6 +199,7 @@ def _conclusions(
                 )
             )
     if reuse is not None and reuse.verdict is not None:
+        # start-up: scipy (through litaudit.analyses.reuse.wording)
         from litaudit.analyses.reuse.wording import decision_sentence
 
         out.append(
@@ -222,9 +227,6 @@ def _conclusions(
 
 def data_section(con, ref) -> DataSection:
     """Sources, counts, years, transcribers and statuses of the collection's results."""
-    from litaudit.analyses.audits import fingerprint
-    from litaudit.curation.filters import CURATION
-    from litaudit.curation.results import query_results
 
     rows = query_results(con, CURATION, collection=ref.id)
     live = [r for r in rows if r.status != "retracted"]
@@ -286,7 +288,6 @@ def data_section(con, ref) -> DataSection:
 def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
     """Verdict, RAO, LOU and sub-collections audits, when runs are stored (the agreement
     in significance is the verdict's own)."""
-    from litaudit.analyses.audits import get_audit
 
     if audits.verdict is None:
         return None

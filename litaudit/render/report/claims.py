@@ -84,6 +84,7 @@ def _is_verdict(b) -> bool:
 
 def claims_json(reports: list[Report], source: str) -> str:
     """Every claim's report model as canonical JSON."""
+    # start-up: rich (through litaudit.render.console)
     from litaudit.render.console import dumps
 
     return dumps({"title": TITLE, "source": source, "claims": list(reports)}) + "\n"

@@ -10,6 +10,7 @@ appendices (:mod:`.document_appendix`)."""
 
 from __future__ import annotations
 
+from litaudit.analyses.wording import p_text
 from litaudit.render.report.blocks import (
     Bullets,
     Heading,
@@ -187,8 +188,8 @@ def _claim(c: ClaimSection) -> list:
 
 def _claim_chance(c: ClaimSection, src: str) -> Table:
     """Table (b) of the claim audit: the claim against chance."""
+    # start-up: scipy (through litaudit.analyses.extreme.wording)
     from litaudit.analyses.extreme.wording import fmt_n_star
-    from litaudit.analyses.wording import p_text
 
     ns = "-" if c.n_star is None else fmt_n_star(c.n_star, c.n_star_capped, c.n_star_cap)
     return Table(

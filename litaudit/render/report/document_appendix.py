@@ -4,6 +4,7 @@ no behaviour changed)."""
 
 from __future__ import annotations
 
+from litaudit.curation.filters import Filters
 from litaudit.render.report.blocks import Heading, Table, f4
 from litaudit.render.report.build import cite_text
 from litaudit.render.report.model import Candidate, Report, anchor
@@ -11,7 +12,6 @@ from litaudit.render.report.model import Candidate, Report, anchor
 
 def params_text(params: dict) -> str:
     """An audit's parameters in words: 'alpha 0.05; p 0.2; filters: dated up to ...'."""
-    from litaudit.curation.filters import Filters
 
     parts = []
     for k in sorted(params):

@@ -6,7 +6,9 @@ changed)."""
 
 from __future__ import annotations
 
-from litaudit.render.report import figures as F
+from urllib.parse import urlsplit
+
+from litaudit.render.report import figures
 from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, cite, f3, f4, http_url
 from litaudit.render.report.build import cite_text
 from litaudit.render.report.model import Candidate, LiteratureSection, anchor
@@ -37,7 +39,6 @@ def short_link(url: str | None, doi: str | None = None) -> str:
         return "-"
     if doi and url.endswith(doi):
         return f"doi:{doi}"
-    from urllib.parse import urlsplit
 
     host = urlsplit(url).netloc or url.split("://", 1)[-1]
     return host.removeprefix("www.")
@@ -75,12 +76,12 @@ def literature_blocks(lit: LiteratureSection, claim: float | None = None) -> lis
         head = ("rank", "system", "mean", "95% rank interval", "P(first)", "set of the best")
         out.append(Table(head, lit.ranks_rows, caption="Rank resolution"))
     out += _literature_tables(lit, src)
-    for fig in (F.mxvd_figure(lit, claim), F.expected_max_figure(lit, claim)):
+    for fig in (figures.mxvd_figure(lit, claim), figures.expected_max_figure(lit, claim)):
         if fig is not None:
             out.append(FigureBlock(fig))
     if lit.candidates:
         out += _candidates(lit, src)
-    fig = F.history_figure(lit, claim)
+    fig = figures.history_figure(lit, claim)
     if fig is not None:
         out += [
             Heading(3, "The record over time", anchor("history", lit.measure)),

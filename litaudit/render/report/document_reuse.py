@@ -7,7 +7,8 @@ significance over random hold-out assignments (Carterette et al. 2010)."""
 
 from __future__ import annotations
 
-from litaudit.render.report import figures as F
+from litaudit.analyses.wording import p_text
+from litaudit.render.report import figures
 from litaudit.render.report.blocks import FigureBlock, Heading, Para, Table, cite, f2, f4
 from litaudit.render.report.model import ReuseSection, anchor
 
@@ -47,6 +48,7 @@ def reuse_blocks(r: ReuseSection) -> list:
 
 def _new_site(r) -> tuple[str, str, str]:
     """A new site's shift, interval and outcome ("-": stored before they were computed)."""
+    # start-up: scipy (through litaudit.analyses.reuse.wording)
     from litaudit.analyses.reuse.wording import outcome_words
 
     c = r.new_site_ci
@@ -62,6 +64,7 @@ def _new_site(r) -> tuple[str, str, str]:
 def _reuse_verdict(r: ReuseSection, v) -> list:
     """The reusability decision in one sentence first, then its rows and the papers'
     reference values."""
+    # start-up: scipy (through litaudit.analyses.reuse.wording)
     from litaudit.analyses.reuse.wording import (
         decision_sentence,
         interval_sentence,
@@ -143,7 +146,7 @@ def _reuse_rao(r: ReuseSection, a) -> list:
             ),
         ),
     ]
-    _fig(out, F.rao_figure(r))
+    _fig(out, figures.rao_figure(r))
     return out
 
 
@@ -175,14 +178,13 @@ def _reuse_lou(r: ReuseSection, u) -> list:
             ),
         ),
     ]
-    _fig(out, F.lou_figure(r))
+    _fig(out, figures.lou_figure(r))
     return out
 
 
 def _agreement(r: ReuseSection) -> list:
     """The verdict's agreement in significance over random hold-out assignments
     (descriptive, not a gate), as `reuse verdict` prints it."""
-    from litaudit.analyses.wording import p_text
 
     a = r.verdict.agreement if r.verdict is not None else None
     if a is None:

@@ -7,6 +7,7 @@ is computed here.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,6 +40,7 @@ def mxvd_figure(lit: LiteratureSection, claim: float | None = None) -> Figure | 
     """Normal, MxVD and MnVD of N draws around mu0 with the 1-2p band (2015, Figure 3);
     the claimed value (of this population) marked, at the edge when it lies off the
     curves."""
+    # start-up: scipy (through litaudit.stats.extreme)
     from litaudit.stats.extreme import extreme_pdfs
 
     if (
@@ -102,6 +104,7 @@ def _claim_place(claim: float, lo: float, hi: float) -> str:
 def expected_max_figure(lit: LiteratureSection, claim: float | None = None) -> Figure | None:
     """Expected max and the alpha threshold against N (2015, Figure 2), with the claimed
     value as a horizontal line."""
+    # start-up: scipy (through litaudit.stats.extreme)
     from litaudit.stats.extreme import expected_max, max_quantile
 
     mean, se, n, alpha = lit.mean, lit.se, lit.n, lit.alpha
@@ -140,7 +143,6 @@ def expected_max_figure(lit: LiteratureSection, claim: float | None = None) -> F
 
 def _day(h) -> float:
     """A dated history step as a day number (the date axis of :mod:`.svg`)."""
-    import datetime as dt
 
     return float(dt.date.fromisoformat(h.when).toordinal())
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 
-from litaudit.analyses.audits import StoredAudit
+from litaudit.analyses.audits import StoredAudit, get_audit
 from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.population import ResultRow
@@ -30,7 +30,6 @@ from litaudit.render.report.model import (
 
 
 def _stored(con, prepared: Prepared, used: dict[int, StoredAudit]) -> StoredAudit | None:
-    from litaudit.analyses.audits import get_audit
 
     if prepared.audit_id is None:
         return None

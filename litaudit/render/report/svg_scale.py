@@ -4,6 +4,7 @@ seams; no behaviour changed)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 from collections.abc import Sequence
@@ -82,7 +83,6 @@ def padded(
 def date_ticks(lo: float, hi: float, target: int = 6) -> list[tuple[float, str]]:
     """Ticks of a date axis over day numbers [lo, hi]: (day number, label), at whole
     years ('2019'), months ('2019-06') or days ('2003-07-30') as the span needs."""
-    import datetime as dt
 
     first, last = dt.date.fromordinal(math.ceil(lo)), dt.date.fromordinal(math.floor(hi))
     span = hi - lo

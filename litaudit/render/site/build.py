@@ -26,6 +26,8 @@ from litaudit.render.site import pages, population
 from litaudit.render.site.html import slug
 from litaudit.render.site.population import PopulationPage, Record
 from litaudit.render.site.ranks import standing
+from litaudit.store import history as HS
+from litaudit.store import papers as PS
 
 
 def _unique(stems: list[str]) -> list[str]:
@@ -98,8 +100,6 @@ def build_site(
     con, audits: SiteAudits, *, progress: Callable[..., None] | None = None
 ) -> dict[str, str]:
     """Every page of the site by its path relative to the site's folder."""
-    from litaudit.store import history as HS
-    from litaudit.store import papers as PS
 
     tick = progress or (lambda *a, **k: None)
     listed = PS.listing(con, [], [])

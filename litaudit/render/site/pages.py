@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from litaudit.analyses.extreme.population import ResultRow
 from litaudit.analyses.extreme.wording import summary_null_sentence, who
-from litaudit.render.site import html as H
+from litaudit.render.site import html
 from litaudit.render.site.population import PopulationPage, paper_url, title
 from litaudit.store.history import Entry
 from litaudit.store.papers import PaperListed
@@ -46,20 +46,22 @@ def _index_row(p: PopulationPage) -> str:
     text = f"{p.collection_name} {p.collection_id} {p.measure} {rec.system} {who(rec)}".lower()
     src = SOURCE_SHORT.get(p.source, p.source)
     cells = [
-        H.cell(f'<a href="{p.path}">{H.esc(p.collection_name)}</a>', v=p.collection_name, raw=True),
-        H.cell(p.measure),
-        H.cell(src),
-        H.cell(str(b.stats.reference.n_results), v=b.stats.reference.n_results, num=True),
-        H.cell(rec.value_text, v=repr(rec.value), num=True),
-        H.cell(who(rec)),
-        H.cell(str(k), v=k, num=True),
-        H.cell(f"{se:.4f}", v=se, num=True),
-        H.cell(NOISE_WORDS.get(kind, kind)),
-        H.cell(f"{first} to {last}" if first != last else first, v=first, cls="nowrap"),
+        html.cell(
+            f'<a href="{p.path}">{html.esc(p.collection_name)}</a>', v=p.collection_name, raw=True
+        ),
+        html.cell(p.measure),
+        html.cell(src),
+        html.cell(str(b.stats.reference.n_results), v=b.stats.reference.n_results, num=True),
+        html.cell(rec.value_text, v=repr(rec.value), num=True),
+        html.cell(who(rec)),
+        html.cell(str(k), v=k, num=True),
+        html.cell(f"{se:.4f}", v=se, num=True),
+        html.cell(NOISE_WORDS.get(kind, kind)),
+        html.cell(f"{first} to {last}" if first != last else first, v=first, cls="nowrap"),
     ]
     return (
-        f'<tr data-source="{H.esc(src)}" data-year="{H.esc(last[:4])}" '
-        f'data-text="{H.esc(text)}">' + "".join(cells) + "</tr>"
+        f'<tr data-source="{html.esc(src)}" data-year="{html.esc(last[:4])}" '
+        f'data-text="{html.esc(text)}">' + "".join(cells) + "</tr>"
     )
 
 
@@ -83,16 +85,16 @@ def index(
         k = x.best.noise.kind if x.best.noise is not None else "model"
         kinds[k] = kinds.get(k, 0) + 1
     heads = [
-        H.sort_head("collection"),
-        H.sort_head("measure"),
-        H.sort_head("source"),
-        H.sort_head("N", "num"),
-        H.sort_head("record", "num"),
-        H.sort_head("held by"),
-        H.sort_head("cannot be told apart", "num"),
-        H.sort_head("se", "num"),
-        H.sort_head("noise"),
-        H.sort_head("dates"),
+        html.sort_head("collection"),
+        html.sort_head("measure"),
+        html.sort_head("source"),
+        html.sort_head("N", "num"),
+        html.sort_head("record", "num"),
+        html.sort_head("held by"),
+        html.sort_head("cannot be told apart", "num"),
+        html.sort_head("se", "num"),
+        html.sort_head("noise"),
+        html.sort_head("dates"),
     ]
     n_results = sum(x.best.stats.reference.n_results for x in pops)
     body = [
@@ -101,17 +103,17 @@ def index(
         "collection, measure and source with its record, the results that cannot be told "
         "apart from the record (the candidate best set, Carterette, SIGIR 2015, Table 3, "
         f"at p = {p:g}) and the noise the audit used.</p>",
-        f"<p>{H.inline(summary_null_sentence(len(pops), n_false, alpha, kinds))}</p>",
+        f"<p>{html.inline(summary_null_sentence(len(pops), n_false, alpha, kinds))}</p>",
         '<section aria-labelledby="pops-h">',
         '<h2 id="pops-h">Collections and measures</h2>',
-        H.filter_form(
+        html.filter_form(
             "pops",
             [
-                H.search_field("collection, measure, system"),
-                H.select(
+                html.search_field("collection, measure, system"),
+                html.select(
                     "source", "Source", sorted({SOURCE_SHORT.get(x.source, x.source) for x in pops})
                 ),
-                *H.year_fields(),
+                *html.year_fields(),
             ],
         ),
         '<div class="scroll"><table class="sortable" id="pops">',
@@ -128,14 +130,14 @@ def index(
             '<h2 id="skipped-h">Too few results to audit</h2>',
             "<ul>",
             *(
-                f"<li>{H.esc(s.collection)} {H.esc(s.measure)} ({H.esc(s.source)}, N = {s.n}): "
-                f"{H.esc(s.why)}</li>"
+                f"<li>{html.esc(s.collection)} {html.esc(s.measure)} ({html.esc(s.source)}, N = {s.n}): "
+                f"{html.esc(s.why)}</li>"
                 for s in skipped
             ),
             "</ul>",
             "</section>",
         ]
-    return H.page(
+    return html.page(
         "Audited leaderboards",
         body,
         root="",
@@ -145,28 +147,30 @@ def index(
 
 def papers_index(papers: Sequence[PaperListed], pages: dict[str, str]) -> str:
     heads = [
-        H.sort_head("paper"),
-        H.sort_head("venue"),
-        H.sort_head("year", "num"),
-        H.sort_head("results", "num"),
-        H.sort_head("link", sortable=False),
+        html.sort_head("paper"),
+        html.sort_head("venue"),
+        html.sort_head("year", "num"),
+        html.sort_head("results", "num"),
+        html.sort_head("link", sortable=False),
     ]
     rows = []
     for x in papers:
         u = x.url or (f"https://doi.org/{x.doi}" if x.doi else None)
         rows.append(
-            f'<tr data-year="{x.year or ""}" data-text="{H.esc((x.citation + " " + x.bibkey).lower())}">'
-            + H.cell(f'<a href="{pages[x.bibkey]}">{H.esc(x.citation)}</a>', v=x.citation, raw=True)
-            + H.cell(x.venue or "-")
-            + H.cell(str(x.year or "-"), v=x.year or 0, num=True)
-            + H.cell(str(x.results), v=x.results, num=True)
-            + H.cell(H.link("paper", u) if u else "-", raw=True)
+            f'<tr data-year="{x.year or ""}" data-text="{html.esc((x.citation + " " + x.bibkey).lower())}">'
+            + html.cell(
+                f'<a href="{pages[x.bibkey]}">{html.esc(x.citation)}</a>', v=x.citation, raw=True
+            )
+            + html.cell(x.venue or "-")
+            + html.cell(str(x.year or "-"), v=x.year or 0, num=True)
+            + html.cell(str(x.results), v=x.results, num=True)
+            + html.cell(html.link("paper", u) if u else "-", raw=True)
             + "</tr>"
         )
     body = [
         "<h1>Papers</h1>",
         f"<p>{len(papers)} papers whose published results are in the store.</p>",
-        H.filter_form("papers", [H.search_field("author, venue"), *H.year_fields()]),
+        html.filter_form("papers", [html.search_field("author, venue"), *html.year_fields()]),
         '<div class="scroll"><table class="sortable" id="papers">',
         "<caption>Every paper; its page lists its results and their audits</caption>",
         "<thead><tr>" + "".join(heads) + "</tr></thead>",
@@ -174,7 +178,7 @@ def papers_index(papers: Sequence[PaperListed], pages: dict[str, str]) -> str:
         *rows,
         "</tbody></table></div>",
     ]
-    return H.page("Papers", body, root="", description="Papers and their audited results.")
+    return html.page("Papers", body, root="", description="Papers and their audited results.")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -192,21 +196,21 @@ def paper_page(
 ) -> str:
     u = paper.url or (f"https://doi.org/{paper.doi}" if paper.doi else None)
     body = [
-        f"<h1>{H.esc(paper.citation)}</h1>",
-        f"<p>{H.esc(paper.venue or '')}{' ' + str(paper.year) if paper.year else ''}"
-        + (f" · {H.link('the paper', u)}" if u else "")
-        + f" · bibkey <code>{H.esc(paper.bibkey)}</code></p>",
+        f"<h1>{html.esc(paper.citation)}</h1>",
+        f"<p>{html.esc(paper.venue or '')}{' ' + str(paper.year) if paper.year else ''}"
+        + (f" · {html.link('the paper', u)}" if u else "")
+        + f" · bibkey <code>{html.esc(paper.bibkey)}</code></p>",
     ]
     heads = [
-        H.sort_head("collection"),
-        H.sort_head("measure"),
-        H.sort_head("system"),
-        H.sort_head("role"),
-        H.sort_head("value", "num"),
-        H.sort_head("status"),
-        H.sort_head("rank", "num"),
-        H.sort_head("tied", "num"),
-        H.sort_head("source line", sortable=False),
+        html.sort_head("collection"),
+        html.sort_head("measure"),
+        html.sort_head("system"),
+        html.sort_head("role"),
+        html.sort_head("value", "num"),
+        html.sort_head("status"),
+        html.sort_head("rank", "num"),
+        html.sort_head("tied", "num"),
+        html.sort_head("source line", sortable=False),
     ]
     rows = []
     for x in results:
@@ -220,16 +224,16 @@ def paper_page(
         else:
             rank, rv, tied = "not audited", 10**9, False
         rows.append(
-            f'<tr data-text="{H.esc((r.system + " " + x.collection_id + " " + x.measure).lower())}">'
-            + H.cell(x.collection_id)
-            + H.cell(x.measure)
-            + H.cell(r.system)
-            + H.cell(r.role)
-            + H.cell(r.value_text, v=repr(r.value), num=True)
-            + H.cell(r.status + ("" if r.standard else ", non-standard"))
-            + H.cell(rank, v=rv, num=True, raw=True)
-            + H.cell("★" if tied else "", v=0 if tied else 1)
-            + H.location(r.location)
+            f'<tr data-text="{html.esc((r.system + " " + x.collection_id + " " + x.measure).lower())}">'
+            + html.cell(x.collection_id)
+            + html.cell(x.measure)
+            + html.cell(r.system)
+            + html.cell(r.role)
+            + html.cell(r.value_text, v=repr(r.value), num=True)
+            + html.cell(r.status + ("" if r.standard else ", non-standard"))
+            + html.cell(rank, v=rv, num=True, raw=True)
+            + html.cell("★" if tied else "", v=0 if tied else 1)
+            + html.location(r.location)
             + "</tr>"
         )
     body += [
@@ -238,7 +242,7 @@ def paper_page(
     ]
     if results:
         body += [
-            H.filter_form("results", [H.search_field("system, collection, measure")]),
+            html.filter_form("results", [html.search_field("system, collection, measure")]),
             '<div class="scroll"><table class="sortable" id="results">',
             "<caption>Each result with its rank in the population it was audited in</caption>",
             "<thead><tr>" + "".join(heads) + "</tr></thead>",
@@ -253,14 +257,14 @@ def paper_page(
     body += ['<section aria-labelledby="pops-h">', '<h2 id="pops-h">Populations</h2>']
     if pops:
         body.append("<ul>")
-        body += [f'<li><a href="../{path}">{H.esc(title(p))}</a></li>' for path, p in pops]
+        body += [f'<li><a href="../{path}">{html.esc(title(p))}</a></li>' for path, p in pops]
         body.append("</ul>")
     else:
         body.append("<p>None of its results is in an audited population.</p>")
     body.append("</section>")
     body += _records(results)
     body += _history(results, history)
-    return H.page(
+    return html.page(
         paper.citation, body, root="../", description=f"Results of {paper.citation}, audited."
     )
 
@@ -278,8 +282,8 @@ def _records(results: Sequence[PaperResult]) -> list[str]:
             if rec.row.id == x.row.id:
                 above = {True: "above", False: "not above", None: "no"}[rec.beyond]
                 items.append(
-                    f"<li>{H.esc(rec.when)}: {H.esc(x.row.value_text)} {H.esc(x.row.system)} "
-                    f'set the record of <a href="../{pop.path}#r{x.row.id}">{H.esc(title(pop))}'
+                    f"<li>{html.esc(rec.when)}: {html.esc(x.row.value_text)} {html.esc(x.row.system)} "
+                    f'set the record of <a href="../{pop.path}#r{x.row.id}">{html.esc(title(pop))}'
                     f"</a> (N = {rec.n} so far; {above} the alpha threshold of their max: "
                     "its page cites the history audit)</li>"
                 )
@@ -295,9 +299,9 @@ def _history(results: Sequence[PaperResult], history: dict[int, list[Entry]]) ->
         for e in history.get(x.row.id, []):
             change = f"{e.field}: {e.old_value} → {e.new_value}" if e.field else (e.new_value or "")
             items.append(
-                f"<li>{H.esc(e.changed_at[:19])} · result #{x.row.id} {H.esc(x.row.system)} "
-                f"({H.esc(x.measure)}): {H.esc(e.action)} {H.esc(change)}"
-                f"{' (' + H.esc(e.reason) + ')' if e.reason else ''} · {H.esc(e.who)}</li>"
+                f"<li>{html.esc(e.changed_at[:19])} · result #{x.row.id} {html.esc(x.row.system)} "
+                f"({html.esc(x.measure)}): {html.esc(e.action)} {html.esc(change)}"
+                f"{' (' + html.esc(e.reason) + ')' if e.reason else ''} · {html.esc(e.who)}</li>"
             )
     if items:
         out += ["<ul>", *items, "</ul>"]

@@ -19,7 +19,7 @@ from litaudit.analyses.extreme.wording import (
     who,
 )
 from litaudit.render.report.figures import Figure
-from litaudit.render.site import html as H
+from litaudit.render.site import html
 from litaudit.render.site.ranks import Standing
 
 TIED_SHOWN = 12  # tied results named on the first screen (the table marks them all)
@@ -84,17 +84,17 @@ def paper_url(r: ResultRow) -> str | None:
 def _cite(r: ResultRow, papers: dict[str, str], root: str) -> str:
     """The result's source, linked to its paper's page on the site when it has one."""
     if r.source == "paper" and r.bibkey and r.bibkey in papers:
-        return f'<a href="{root}{papers[r.bibkey]}">{H.esc(cited(r))}</a>'
-    return H.esc(cited(r))
+        return f'<a href="{root}{papers[r.bibkey]}">{html.esc(cited(r))}</a>'
+    return html.esc(cited(r))
 
 
 def _links(r: ResultRow) -> str:
     parts = []
     u = paper_url(r)
     if u:  # a paper, or for an official run or leaderboard entry its description
-        parts.append(H.link("paper" if r.source == "paper" else "description", u))
+        parts.append(html.link("paper" if r.source == "paper" else "description", u))
     if r.code_url:
-        parts.append(H.link("code", r.code_url))
+        parts.append(html.link("code", r.code_url))
     return " · ".join(p for p in parts if "<a " in p) or "-"
 
 
@@ -108,9 +108,9 @@ def _record(p: PopulationPage) -> list[str]:
     out = [
         '<section class="record" id="record" aria-labelledby="record-h">',
         '<h2 id="record-h">The record</h2>',
-        f'<p><span class="value">{H.esc(rec.value_text)}</span> by '
-        f"<strong>{H.esc(rec.system)}</strong> ({_cite(rec, p.papers, '../')}"
-        f"{', ' + H.esc(rec.date[:10]) if rec.date else ''}). {H.esc(st.sentence)}</p>",
+        f'<p><span class="value">{html.esc(rec.value_text)}</span> by '
+        f"<strong>{html.esc(rec.system)}</strong> ({_cite(rec, p.papers, '../')}"
+        f"{', ' + html.esc(rec.date[:10]) if rec.date else ''}). {html.esc(st.sentence)}</p>",
         f"<p>Record band ({cov} interval under the reference model, p = {iv.p:g}): "
         f"[{iv.lower:.4f}, {iv.value:.4f}], mu0 = {iv.mu0:.4f} "
         f'<span class="note">(best audit #{p.best_audit})</span>.</p>',
@@ -122,7 +122,7 @@ def _record(p: PopulationPage) -> list[str]:
         )
         out.append('<ol class="tied" id="tied" aria-labelledby="tied-h">')
         for r in tied[:TIED_SHOWN]:
-            out.append(f"<li>{H.esc(r.value_text)} {H.esc(who(r))}</li>")
+            out.append(f"<li>{html.esc(r.value_text)} {html.esc(who(r))}</li>")
         out.append("</ol>")
         if len(tied) > TIED_SHOWN:
             out.append(
@@ -131,7 +131,7 @@ def _record(p: PopulationPage) -> list[str]:
             )
     else:
         out.append('<p id="tied">No other result is tied with the top.</p>')
-    out.append(f"<p>{H.inline(chance_line(b))}</p>")
+    out.append(f"<p>{html.inline(chance_line(b))}</p>")
     out.append("</section>")
     return out
 
@@ -155,14 +155,14 @@ def chance_line(b: BestReport) -> str:
 def _controls(p: PopulationPage) -> str:
     roles = sorted({r.role for r in p.rows})
     sources = sorted({row_source(r) for r in p.rows})
-    fields = [H.search_field("system, team, paper"), H.select("role", "Role", roles)]
+    fields = [html.search_field("system, team, paper"), html.select("role", "Role", roles)]
     if len(sources) > 1:
-        fields.append(H.select("source", "Source", sources))
-    fields += H.year_fields()
+        fields.append(html.select("source", "Source", sources))
+    fields += html.year_fields()
     if p.zero_shot:
-        fields.append(H.check_field("zs", "zero-shot only"))
-    fields.append(H.check_field("tied", "tied with the top"))
-    return H.filter_form("board", fields)
+        fields.append(html.check_field("zs", "zero-shot only"))
+    fields.append(html.check_field("tied", "tied with the top"))
+    return html.filter_form("board", fields)
 
 
 def _row(p: PopulationPage, r: ResultRow) -> str:
@@ -171,53 +171,53 @@ def _row(p: PopulationPage, r: ResultRow) -> str:
     iv = st.interval.get(r.id)
     text = " ".join(x for x in (r.system, r.participant or "", cited(r), r.role) if x).lower()
     attrs = (
-        f'data-role="{H.esc(r.role)}" data-source="{H.esc(row_source(r))}" '
+        f'data-role="{html.esc(r.role)}" data-source="{html.esc(row_source(r))}" '
         f'data-year="{r.year}" data-zs="{1 if r.id in p.zero_shot else 0}" '
-        f'data-tied="{1 if tied else 0}" data-text="{H.esc(text)}"'
+        f'data-tied="{1 if tied else 0}" data-text="{html.esc(text)}"'
     )
     cls = ' class="top"' if tied else ""
     cells = [
-        H.cell(str(st.rank[r.id]), v=st.rank[r.id], num=True),
-        H.cell(f"{iv[0]}–{iv[1]}" if iv else "-", v=iv[0] if iv else 10**9, num=True),
-        H.cell(
+        html.cell(str(st.rank[r.id]), v=st.rank[r.id], num=True),
+        html.cell(f"{iv[0]}–{iv[1]}" if iv else "-", v=iv[0] if iv else 10**9, num=True),
+        html.cell(
             '<span aria-label="tied with the top" title="tied with the top">★</span>'
             if tied
             else "",
             v=0 if tied else 1,
             raw=True,
         ),
-        H.cell(r.value_text, v=repr(r.value), num=True),
-        H.cell(r.system + (f" ({r.participant})" if r.participant else "")),
-        H.cell(r.role + (", zero-shot" if r.id in p.zero_shot else ""), v=r.role),
-        H.cell(_cite(r, p.papers, "../"), v=cited(r), raw=True),
-        H.cell(r.date[:10] if r.date else str(r.year), v=r.date[:10] if r.date else str(r.year)),
-        H.cell(_links(r), raw=True),
-        H.location(r.location),
+        html.cell(r.value_text, v=repr(r.value), num=True),
+        html.cell(r.system + (f" ({r.participant})" if r.participant else "")),
+        html.cell(r.role + (", zero-shot" if r.id in p.zero_shot else ""), v=r.role),
+        html.cell(_cite(r, p.papers, "../"), v=cited(r), raw=True),
+        html.cell(r.date[:10] if r.date else str(r.year), v=r.date[:10] if r.date else str(r.year)),
+        html.cell(_links(r), raw=True),
+        html.location(r.location),
     ]
     return f'<tr id="r{r.id}"{cls} {attrs}>' + "".join(cells) + "</tr>"
 
 
 def _board(p: PopulationPage) -> list[str]:
     heads = [
-        H.sort_head("rank", "num"),
-        H.sort_head("rank interval", "num"),
-        H.sort_head("tied", "num"),
-        H.sort_head(p.measure, "num"),
-        H.sort_head("system"),
-        H.sort_head("role"),
-        H.sort_head("source"),
-        H.sort_head("date"),
-        H.sort_head("links", sortable=False),
-        H.sort_head("source line", sortable=False),
+        html.sort_head("rank", "num"),
+        html.sort_head("rank interval", "num"),
+        html.sort_head("tied", "num"),
+        html.sort_head(p.measure, "num"),
+        html.sort_head("system"),
+        html.sort_head("role"),
+        html.sort_head("source"),
+        html.sort_head("date"),
+        html.sort_head("links", sortable=False),
+        html.sort_head("source line", sortable=False),
     ]
     return [
         '<section aria-labelledby="board-h">',
         f'<h2 id="board-h">Leaderboard ({len(p.rows)} results)</h2>',
-        f'<p class="note">Rank intervals and the tied group: {H.esc(p.standing.method)} '
+        f'<p class="note">Rank intervals and the tied group: {html.esc(p.standing.method)} '
         f"({p.standing.kind} audit #{p.standing.audit}).</p>",
         _controls(p),
         '<div class="scroll"><table class="sortable" id="board">',
-        f"<caption>{H.esc(title(p))}: every published result the audit read, best first</caption>",
+        f"<caption>{html.esc(title(p))}: every published result the audit read, best first</caption>",
         "<thead><tr>" + "".join(heads) + "</tr></thead>",
         "<tbody>",
         *(_row(p, r) for r in p.rows),
@@ -231,12 +231,12 @@ def _history(p: PopulationPage) -> list[str]:
     f = p.figure
     if f is None:
         why = p.history_error or "no step of the history holds a record"
-        out.append(f"<p>No history plot: {H.esc(why)}.</p>")
+        out.append(f"<p>No history plot: {html.esc(why)}.</p>")
     else:
         out += [
             "<figure>",
             f.svg.rstrip("\n"),
-            f"<figcaption>{H.esc(f.caption)} (history audit #{f.audit})</figcaption>",
+            f"<figcaption>{html.esc(f.caption)} (history audit #{f.audit})</figcaption>",
             "</figure>",
         ]
     if p.records:
@@ -248,7 +248,7 @@ def _history(p: PopulationPage) -> list[str]:
             "that set a new record, as "
             "<code>litaudit audit history</code> lists them)</caption>",
             "<thead><tr>"
-            + "".join(H.sort_head(h, sortable=False) for h in heads)
+            + "".join(html.sort_head(h, sortable=False) for h in heads)
             + "</tr></thead>",
             "<tbody>",
         ]
@@ -256,17 +256,17 @@ def _history(p: PopulationPage) -> list[str]:
             above = {True: "yes", False: "no", None: "-"}[rec.beyond]
             out.append(
                 "<tr>"
-                + H.cell(rec.when, cls="nowrap")
-                + H.cell(str(rec.n), num=True)
-                + H.cell(
-                    f'<a href="#r{rec.row.id}">{H.esc(rec.row.value_text)}</a> '
-                    f"{H.esc(who(rec.row))}",
+                + html.cell(rec.when, cls="nowrap")
+                + html.cell(str(rec.n), num=True)
+                + html.cell(
+                    f'<a href="#r{rec.row.id}">{html.esc(rec.row.value_text)}</a> '
+                    f"{html.esc(who(rec.row))}",
                     raw=True,
                 )
-                + H.cell(H.f4(rec.expected_max), num=True)
-                + H.cell(H.f4(rec.threshold), num=True)
-                + H.cell(rec.p, num=True)
-                + H.cell(above)
+                + html.cell(html.f4(rec.expected_max), num=True)
+                + html.cell(html.f4(rec.threshold), num=True)
+                + html.cell(rec.p, num=True)
+                + html.cell(above)
                 + "</tr>"
             )
         out.append("</tbody></table></div>")
@@ -281,20 +281,20 @@ def _audit(p: PopulationPage) -> list[str]:
     out = [
         '<section aria-labelledby="audit-h">',
         '<h2 id="audit-h">What the audit rests on</h2>',
-        f"<p>{H.inline(population_sentence(b.population))}</p>",
+        f"<p>{html.inline(population_sentence(b.population))}</p>",
     ]
     if b.noise is not None:
-        out.append(f"<p>{H.inline(reference_sentence(b.noise, ref.n_results))}</p>")
+        out.append(f"<p>{html.inline(reference_sentence(b.noise, ref.n_results))}</p>")
     if b.shrinkage is not None:
-        out.append(f"<p>{H.inline(luck_sentence(b.shrinkage, 'the best', b.winners_bias))}</p>")
+        out.append(f"<p>{html.inline(luck_sentence(b.shrinkage, 'the best', b.winners_bias))}</p>")
     out.append(
         f"<p>Table 2: N = {ref.n_results}, mean {ref.mu:.4f}, sd {ref.sd:.4f}, "
         f"se {ref.se:.4f}, min {ref.minimum:.4f}, max {ref.maximum:.4f} "
-        f"(best audit #{p.best_audit}, {H.esc(b.citation)}).</p>"
+        f"(best audit #{p.best_audit}, {html.esc(b.citation)}).</p>"
     )
     out.append(
         "<p>Reproduce: <code>litaudit audit best -c "
-        f"{H.esc(p.collection_id)} -m {H.esc(p.measure)} --source {src}</code>; "
+        f"{html.esc(p.collection_id)} -m {html.esc(p.measure)} --source {src}</code>; "
         f"<code>litaudit audit show {p.best_audit}</code>"
         + (f"; <code>litaudit audit show {p.history_audit}</code>" if p.history_audit else "")
         + ".</p>"
@@ -305,6 +305,6 @@ def _audit(p: PopulationPage) -> list[str]:
 
 def render(p: PopulationPage) -> str:
     t = title(p)
-    body = [f"<h1>{H.esc(t)}</h1>", *_record(p), *_board(p), *_history(p), *_audit(p)]
+    body = [f"<h1>{html.esc(t)}</h1>", *_record(p), *_board(p), *_history(p), *_audit(p)]
     desc = f"Audited leaderboard of {t}: the record, the results tied with it, every result."
-    return H.page(f"{t} — audited leaderboard", body, root="../", description=desc)
+    return html.page(f"{t} — audited leaderboard", body, root="../", description=desc)
