@@ -8,6 +8,7 @@ and the verdict (:class:`ClaimReport`, :func:`run_claim`). Split out of ``best.p
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from litaudit.analyses.extreme.population import (
     population,
     results_fingerprint,
 )
+from litaudit.analyses.extreme.printed import check_range, printed
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
 from litaudit.analyses.extreme.resolution import ClaimResolution, claim_resolution
 from litaudit.analyses.extreme.verdict import VerdictLine, claim_verdict
@@ -59,8 +61,6 @@ from litaudit.stats.noise import (
 # ----------------------------------------------------------------------------- claim
 def _robust_check(values, pop, noise: NoiseChoice, ca, kw: dict[str, Any]) -> RobustCheck | None:
     """The record check with the robust spread (only where the se is the model's)."""
-    import math
-
     if noise.source != "model" or not noise.robust_sd > 0:
         return None
     se = noise.robust_sd / math.sqrt(noise.n_model)
@@ -127,8 +127,6 @@ class ClaimReport:
 def check_claimed_value(con, measure: str, value: float | str) -> float:
     """A claimed value within the measure's range (a percentage gets a suggestion); a
     text is read as printed."""
-    from litaudit.analyses.extreme.printed import check_range, printed
-
     v, _ = printed(value, f"claimed {measure}")
     return check_range(con, measure, v if v is not None else float("nan"), f"claimed {measure}")
 
