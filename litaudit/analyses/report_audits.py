@@ -249,22 +249,20 @@ def _stored_verdict(
     """The newest stored verdict of the report's parameters for this archive, made by this
     code (one stored by other code is passed over)."""
     from litaudit import defaults
-    from litaudit.analyses.audits import code_digest, get_audit
+    from litaudit.analyses.audits import list_audits
     from litaudit.analyses.reuse.verdict import KIND, collection_depth
-    from litaudit.errors import StoreError
 
     depth, source = collection_depth(con, cid, given)
 
-    rows = con.execute(
-        "SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND input_fingerprint = ? AND code_digest = ? ORDER BY id DESC",
-        [KIND, cid, fingerprint, code_digest()],
-    ).fetchall()
-    for (vid,) in rows:
-        try:
-            a = get_audit(con, int(vid))
-        except StoreError:
-            continue
+    made = list_audits(
+        con,
+        kind=KIND,
+        collection_id=cid,
+        input_fingerprint=fingerprint,
+        this_code=True,
+        decodable=True,
+    )
+    for a in reversed(made):  # the newest first
         if (
             a.params.get("depth") == depth
             and a.params.get("depth_source") == source

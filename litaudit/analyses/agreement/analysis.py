@@ -486,7 +486,7 @@ def save(
 ) -> Audited[ReuseAgreement]:
     """Store the analysis as an audit of kind 'reuse-agreement' (or hand back the stored
     audit of an identical call: same design, scores, parameters, seed and version)."""
-    from litaudit.analyses.audits import AuditKey, fingerprint, store_or_reuse
+    from litaudit.analyses.audits import AuditKey, fingerprint, run_or_reuse
 
     rows: list[list[object]] = [
         [r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
@@ -504,4 +504,4 @@ def save(
         input_fingerprint=fingerprint(rows),
         seed=seed,
     )
-    return store_or_reuse(con, key, result)
+    return run_or_reuse(con, key, lambda: result)

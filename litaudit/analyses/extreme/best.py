@@ -2,7 +2,7 @@
 
 Reads the results of one collection and measure (with filters), runs
 ``litaudit.stats.extreme`` / ``litaudit.stats.sequential`` and saves each audit with
-``litaudit.analyses.audits.save_audit`` under the kinds
+``litaudit.analyses.audits.run_or_reuse`` under the kinds
 
 * ``best``: Tables 2 and 3 of the paper for the population (:class:`BestReport`);
 * ``claim``: a claimed value against the population (:class:`ClaimReport`);
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
 from litaudit.analyses.extreme import claim_evidence, wording
 from litaudit.analyses.extreme.claim_evidence import Asked, ClaimEvidence
 from litaudit.analyses.extreme.coverage import record_coverage
@@ -118,7 +118,7 @@ def stored_audit(
         seed=sampling.seed,
         trials=sampling.trials,
     )
-    return store_or_reuse(con, key, rep)
+    return run_or_reuse(con, key, lambda: rep)
 
 
 def filter_params(filters: Filters) -> dict:
