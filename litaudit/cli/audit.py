@@ -20,15 +20,16 @@ import typer
 
 from litaudit import defaults
 from litaudit.cli import audit_records, audit_store
-from litaudit.cli.common import (
+from litaudit.cli.common import open_read, open_write
+from litaudit.cli.options import (
     Alpha,
     CollectionOpt,
     Json,
+    OldResampleSeed,
     PInterval,
+    ResampleSeed,
     Seed,
     Trials,
-    open_read,
-    open_write,
 )
 
 if TYPE_CHECKING:
@@ -456,7 +457,8 @@ def ranks(
     resamples: int = typer.Option(
         defaults.RANKS_RESAMPLES, "--resamples", help="Bootstrap resamples of the units."
     ),
-    seed: int = typer.Option(defaults.RANKS_SEED, "--seed", help="Seed of the resamples."),
+    seed: ResampleSeed = defaults.RANKS_SEED,
+    _old_seed: OldResampleSeed = None,
     noise: str = typer.Option(
         "bound",
         "--noise",

@@ -10,7 +10,8 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import Alpha, Json, OptCollection, open_read, open_write
+from litaudit.cli.common import open_read, open_write
+from litaudit.cli.options import Alpha, Json, OptCollection
 
 
 def resolution(

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from litaudit.cli.common import Json, open_read, open_write
+from litaudit.cli.common import open_read, open_write
+from litaudit.cli.options import Json
 
 app = typer.Typer(
     help="Test collections (ir_datasets ids, aliases, topic sets).", no_args_is_help=True

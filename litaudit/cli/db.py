@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from litaudit.cli.common import Json, db_path, existing_db
+from litaudit.cli.common import db_path, existing_db
+from litaudit.cli.options import Json
 
 app = typer.Typer(help="Create, migrate and inspect the database.", no_args_is_help=True)
 
@@ -80,7 +81,7 @@ def init(
         help="Reference data only (collections, measures): "
         "a database to import a curation export into.",
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    json_out: Json = False,
 ):
     """Create the database (if needed) and load seeds/, or bring an existing one up to them.
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from litaudit.cli.common import Json, open_read
+from litaudit.cli.common import open_read
+from litaudit.cli.options import Json
 
 app = typer.Typer(
     help="Measures in ir_measures syntax, with trec_eval aliases.", no_args_is_help=True

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import Json, open_read, open_write, parse_assignments
+from litaudit.cli.common import open_read, open_write, parse_assignments
+from litaudit.cli.options import Json
 
 app = typer.Typer(help="Add, list, show, edit and import (BibTeX) papers.", no_args_is_help=True)
 

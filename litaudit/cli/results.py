@@ -6,14 +6,8 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import (
-    CollectionOpt,
-    Json,
-    OptCollection,
-    open_read,
-    open_write,
-    parse_assignments,
-)
+from litaudit.cli.common import open_read, open_write, parse_assignments
+from litaudit.cli.options import CollectionOpt, Json, OptCollection
 
 app = typer.Typer(
     help="Add, import, edit, verify, retract and export published results.", no_args_is_help=True

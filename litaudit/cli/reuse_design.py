@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import Json
+from litaudit.cli.options import Json, OldTopicSeed, TopicSeed
 from litaudit.errors import ParameterError
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
@@ -161,9 +161,8 @@ def holdout_cmd(
     held_out: int = typer.Option(
         defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."
     ),
-    seed: int = typer.Option(
-        None, "--seed", help="Shuffle the topic order first (randomized design)."
-    ),
+    seed: TopicSeed = None,
+    _old_seed: OldTopicSeed = None,
     json_out: Json = False,
 ):
     """Write the round-robin assignment of held-out sites to topics (Table 1) as CSV."""
@@ -228,7 +227,8 @@ def agreement_cmd(
         "--min-topics",
         help="Skip pairs with fewer baseline or reuse topics.",
     ),
-    seed: int = typer.Option(None, "--seed", help="Shuffle topics before assigning hold-outs."),
+    seed: TopicSeed = None,
+    _old_seed: OldTopicSeed = None,
     pairs: bool = typer.Option(False, "--pairs", help="Also list every tested pair."),
     randomize: int = typer.Option(
         0,

@@ -12,7 +12,16 @@ import os
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import CollectionOpt, Json, OptCollection, open_write
+from litaudit.cli.common import open_write
+from litaudit.cli.options import (
+    AssignmentSeed,
+    CollectionOpt,
+    Json,
+    OldAssignmentSeed,
+    OldSplitSeed,
+    OptCollection,
+    SplitSeed,
+)
 
 DepthOpt = typer.Option(
     defaults.REUSE_DEPTH,
@@ -34,7 +43,6 @@ PermOpt = typer.Option(
     min=1,
     help="Random splits for the randomization test.",
 )
-SeedOpt = typer.Option(defaults.SUBCOLLECTION_SEED, "--seed", help="Seed of the random splits.")
 # the verdict's own options are in `verdict` below (defaults in litaudit.defaults)
 WorkersOpt = typer.Option(
     0, "--workers", min=0, help="Threads for the randomization test (0: one per core, max 2)."
@@ -150,7 +158,8 @@ def subcollections_cmd(
     collection: str = CollectionOpt,
     split: str = SplitOpt,
     permutations: int = PermOpt,
-    seed: int = SeedOpt,
+    seed: SplitSeed = None,
+    _old_seed: OldSplitSeed = None,
     all_types: bool = typer.Option(
         False, "--all-types", help="Rank manual runs too (paper: automatic only)."
     ),
@@ -175,7 +184,7 @@ def subcollections_cmd(
         test = SubcollectionTest(
             split=split,
             permutations=permutations,
-            seed=seed,
+            seed=defaults.SUBCOLLECTION_SEED if seed is None else seed,
             automatic_only=not all_types,
             drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
         )
@@ -217,10 +226,9 @@ def verdict_cmd(
     ),
     split: str = SplitOpt,
     permutations: int = PermOpt,
-    split_seed: int = typer.Option(
-        None, "--split-seed", help="Seed of the sub-collection random splits."
-    ),
-    seed: int = typer.Option(None, "--seed", help="Seed of the random hold-out assignments."),
+    split_seed: SplitSeed = None,
+    seed: AssignmentSeed = None,
+    _old_seed: OldAssignmentSeed = None,
     assignments: int = typer.Option(
         None, "--assignments", min=1, help="Random hold-out assignments of the agreement analysis."
     ),

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import CollectionOpt, Json, OptCollection, db_path, open_read, open_write
+from litaudit.cli.common import db_path, open_read, open_write
+from litaudit.cli.options import CollectionOpt, Json, OptCollection
 
 app = typer.Typer(
     help="Import TREC run archives and evaluate them as trec_eval does.", no_args_is_help=True

@@ -241,7 +241,7 @@ def test_cli_subcollections_and_verdict(tiny_cli):
         "--keep-bottom",
         "-R",
         "20",
-        "--seed",
+        "--split-seed",
         "5",
         "--json",
     )
