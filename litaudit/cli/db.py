@@ -7,10 +7,7 @@ import typer
 from litaudit.cli.common import db_path, existing_db
 from litaudit.cli.options import Json
 
-app = typer.Typer(help="Create, migrate and inspect the database.", no_args_is_help=True)
 
-
-@app.command("migrate")
 def migrate(
     ctx: typer.Context,
     list_: bool = typer.Option(False, "--list", help="List migrations and exit."),
@@ -56,7 +53,6 @@ def migrate(
         out.print(f"{path}: schema {after} is up to date")
 
 
-@app.command("info")
 def info(ctx: typer.Context, json_out: Json = False):
     """Schema version and row counts per table."""
     from litaudit.render.console import out, print_json, table

@@ -26,6 +26,7 @@ Light: typer, stdlib and litaudit.defaults only (imported by every command modul
 
 from __future__ import annotations
 
+import os
 from typing import Annotated, Any
 
 import typer
@@ -122,3 +123,32 @@ ResampleSeed = Annotated[
     typer.Option("--resample-seed", help="Seed of the bootstrap resamples."),
 ]
 OldResampleSeed = renamed("--seed", "--resample-seed", "seed of the bootstrap resamples")
+
+# the reusability commands' sub-collection test (reuse subcollections, reuse verdict)
+SplitOpt = typer.Option(
+    "prefix",
+    "--split",
+    help="Sub-collections: 'prefix' (docno's leading letters), 'prefix:FBIS,FR94,FT,LA' "
+    "(listed prefixes) or a FILE of 'docno sub-collection' lines.",
+)
+PermOpt = typer.Option(
+    defaults.SUBCOLLECTION_PERMUTATIONS,
+    "--permutations",
+    "-R",
+    min=1,
+    help="Random splits for the randomization test.",
+)
+WorkersOpt = typer.Option(
+    0, "--workers", min=0, help="Threads for the randomization test (0: one per core, max 2)."
+)
+
+
+def workers_of(n: int) -> int:
+    """--workers: 0 is one thread per core, at most 2."""
+    return n or max(1, min(2, os.cpu_count() or 1))
+
+
+# published results (results list/show/export and the commands that write them)
+MeasureFilter = typer.Option(None, "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
+ID_HELP = "Result id: the local number, or the uid every clone shares (r-...)."
+IDS_HELP = "Result ids: local numbers, or uids every clone shares (r-...)."

@@ -1,4 +1,4 @@
-"""Commands registered on `litaudit reuse` (see litaudit/cli/reuse.py): the held-out-site
+"""`litaudit reuse power`, `table`, `design`, `holdout`, `agreement`: the held-out-site
 design of Carterette, Kanoulas, Pavlu and Fang, SIGIR 2010 (`design`, `holdout`) and its
 agreement-in-significance analysis (`agreement`)."""
 
@@ -445,12 +445,3 @@ def table_cmd(
     if res.note:
         out.print(f"note: {res.note}")
     out.print("the p-values treat the pairs as independent (as the paper does)")
-
-
-def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `reuse` sub-app."""
-    app.command("power")(power_cmd)
-    app.command("table")(table_cmd)
-    app.command("design")(design_cmd)
-    app.command("holdout")(holdout_cmd)
-    app.command("agreement")(agreement_cmd)
