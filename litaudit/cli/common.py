@@ -5,10 +5,14 @@ The options several commands share are in :mod:`litaudit.cli.options`."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from litaudit.errors import LitauditError
+
+if TYPE_CHECKING:
+    from litaudit.store.db import Store
 
 
 def db_path(ctx: typer.Context) -> Path:
@@ -43,7 +47,7 @@ def existing_db(ctx: typer.Context) -> Path:
     raise StoreError(f"no database at {path.absolute()} ({how}); create one with `{create}`")
 
 
-def open_read(ctx: typer.Context):
+def open_read(ctx: typer.Context) -> Store:
     """Open the existing database read-only (never creates or modifies it)."""
     from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
@@ -53,7 +57,7 @@ def open_read(ctx: typer.Context):
     return open_store(path, read_only=True)
 
 
-def open_write(ctx: typer.Context, *, migrate: bool = True):
+def open_write(ctx: typer.Context, *, migrate: bool = True) -> Store:
     """Open the existing database for writing, migrating it as needed (never creates
     one: that is `litaudit init`'s, which opens the store itself). ``migrate=False`` (a
     dry run, which writes nothing): an outdated database is refused, not migrated."""

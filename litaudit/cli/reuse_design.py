@@ -291,70 +291,20 @@ def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
 
 
 def _render(done, json_out: bool, show_pairs: bool) -> None:
-    from litaudit.analyses.agreement.analysis import checks_for
+    """The analysis as `audit show` prints it (render_agreement), its pairs with --pairs,
+    then where it is stored; --json without --pairs leaves the pairs out."""
     from litaudit.render.audits import emit, line, render_result, saved_footer
-    from litaudit.render.console import out, table
+    from litaudit.render.audits_reuse import render_agreement_pairs
 
-    result = done.result
     if json_out:
-        emit(done if show_pairs else dataclasses.replace(done, result=_without_pairs(result)), True)
+        emit(
+            done if show_pairs else dataclasses.replace(done, result=_without_pairs(done.result)),
+            True,
+        )
         return
-    seed, rand = result.seed, result.randomization
-    checks = result.checks or checks_for(result)  # an audit stored before checks were kept
-    render_result(result)
-    line(f"topic-order seed: {seed if seed is not None else 'none (topic order as given)'}")
+    render_result(done.result)
     if show_pairs:
-        for a in result.analyses:
-            if a.pairs:
-                out.print(
-                    table(
-                        f"{a.analysis} pairs",
-                        [
-                            "group",
-                            "run a",
-                            "run b",
-                            "n base",
-                            "n reuse",
-                            "effect",
-                            "p base",
-                            "p reuse",
-                            "power base",
-                            "power reuse",
-                        ],
-                        [
-                            [
-                                p.group,
-                                p.run_a,
-                                p.run_b,
-                                p.n_baseline,
-                                p.n_reuse,
-                                p.effect,
-                                p.p_baseline,
-                                p.p_reuse,
-                                p.power_baseline,
-                                p.power_reuse,
-                            ]
-                            for p in a.pairs
-                        ],
-                    )
-                )
-    out.print(
-        table(
-            "Checks (the chi-square p treats the pairs as independent)",
-            ["check", "value", "rule", "passed", "note"],
-            [[c.name, c.value, c.rule, c.passed, c.note] for c in checks],
-        )
-    )
-    if rand is not None:
-        out.print(
-            table(
-                f"Randomization test: X^2 against {rand.assignments} random assignments of the "
-                f"same design (k = {rand.k}, {rand.baseline} all-site topics; seed {rand.seed}); "
-                "p = (1 + #{X^2_r >= X^2}) / (1 + R)",
-                ["analysis", "pairs", "X^2", "mean X^2 random", "p"],
-                [[x.analysis, x.pairs, x.x2, x.x2_null_mean, x.p_value] for x in rand.analyses],
-            )
-        )
+        render_agreement_pairs(done.result)
     foot = saved_footer(done.audit_id, done.reused)
     if foot:
         line(foot)
@@ -413,14 +363,14 @@ def table_cmd(
     """Observed against expected agreement in significance: expected table, exact and
     asymptotic chi-square p (Carterette et al. 2010, Section 3.2.1, Tables 3-5)."""
     from litaudit import defaults
-    from litaudit.analyses.agreement import tables as T
+    from litaudit.analyses.agreement.tables import parse_cells, parse_pair, table_test
     from litaudit.render.console import out, print_json, table
 
     a = defaults.REUSE_ALPHA if alpha is None else alpha
-    pairs = tuple(T.parse_pair(p, a) for p in pair or ())
-    res = T.table_test(
-        T.parse_cells(observed, "--observed"),
-        T.parse_cells(expected, "--expected") if expected else None,
+    pairs = tuple(parse_pair(p, a) for p in pair or ())
+    res = table_test(
+        parse_cells(observed, "--observed"),
+        parse_cells(expected, "--expected") if expected else None,
         pairs,
     )
     if json_out:

@@ -53,7 +53,7 @@ def rao_cmd(
             depth=depth,
             measure=measure,
             loaded=loaded,
-            progress=bar.advance,
+            progress=bar,
         )
     emit(done, json_out)
 
@@ -71,7 +71,7 @@ def _load(store, collection: str, bar, what: str):
     load, then expecting the audit's pass over its ranges."""
     from litaudit.analyses.reuse.archive_ranges import load_ranged
 
-    loaded = load_ranged(store.con, collection, progress=bar.advance)
+    loaded = load_ranged(store.con, collection, progress=bar)
     bar.expect(len(loaded[1].ranges))
     bar.update(description=f"{what} of {loaded[1].n_lines:,} ranked documents, by topic ranges")
     return loaded
@@ -90,7 +90,7 @@ def _load_whole(store, collection: str, bar, what: str):
     advanced through its steps, then labelled for the audit."""
     from litaudit.analyses.reuse.coded_archive import load_coded
 
-    loaded = load_coded(store.con, collection, bar.advance)
+    loaded = load_coded(store.con, collection, bar)
     bar.update(description=f"{what} of {len(loaded[1].run):,} ranked documents")
     return loaded
 
@@ -124,7 +124,7 @@ def lou_cmd(
             min_map=min_map,
             noise_pct=noise,
             loaded=loaded,
-            progress=bar.advance,
+            progress=bar,
         )
     emit(done, json_out)
 
@@ -170,6 +170,6 @@ def subcollections_cmd(
             test,
             workers=workers_of(workers),
             loaded=loaded,
-            progress=bar.advance,
+            progress=bar,
         )
     emit(done, json_out)

@@ -134,7 +134,7 @@ def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alp
 
     from litaudit.analyses.agreement import input as agin
     from litaudit.analyses.audits import Audited
-    from litaudit.analyses.reuse import verdict as V
+    from litaudit.analyses.reuse import verdict
     from litaudit.errors import ParameterError
     from litaudit.render.progress import progress_bar
 
@@ -150,7 +150,7 @@ def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alp
     else:
         raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
     with progress_bar("hold-out assignments", assignments, quiet=quiet) as bar:
-        v = V.matrix_verdict(
+        v = verdict.matrix_verdict(
             matrix,
             sites,
             names=tuple(sorted(set(sites))),
@@ -159,7 +159,7 @@ def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alp
             seed=seed,
             assignments=assignments,
             alpha=alpha,
-            progress=bar.advance,
+            progress=bar,
         )
     return Audited(v, None)
 
@@ -181,18 +181,20 @@ def _stored_verdict(
     topics: str | None = None,
 ):
     """`reuse verdict --collection`: the verdict of a stored run archive, saved as an audit."""
-    from litaudit.analyses.reuse import verdict as V
+    from litaudit.analyses.reuse import verdict
     from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
     from litaudit.render.progress import progress_bar
 
-    total = V.verdict_steps(V.verdict_depths(depth), assignments, permutations, with_sub)
+    total = verdict.verdict_steps(
+        verdict.verdict_depths(depth), assignments, permutations, with_sub
+    )
     with open_write(ctx) as store, progress_bar("reusability", total, quiet=quiet) as bar:
         test = SubcollectionTest(
             split=split,
             permutations=permutations,
-            seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
+            seed=verdict.SUBCOLLECTION_SEED if split_seed is None else split_seed,
         )
-        asked = V.VerdictSettings(
+        asked = verdict.VerdictSettings(
             depth=depth,
             margin_pct=margin,
             alpha=alpha,
@@ -202,6 +204,6 @@ def _stored_verdict(
             splits=test,
             topics=topics,
         )
-        return V.run_verdict(
-            store.con, collection, asked, workers=workers_of(workers), progress=bar.advance
+        return verdict.run_verdict(
+            store.con, collection, asked, workers=workers_of(workers), progress=bar
         )

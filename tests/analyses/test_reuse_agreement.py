@@ -553,6 +553,10 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
         .splitlines()[-1]
         .startswith(f"audit #{data['audit_id']}: stored earlier by an identical call")
     )
+    # the command's text is `audit show`'s, after its provenance line (issue 37): the
+    # topic-order seed, the checks and the randomization test are the renderer's
+    assert shown.output.rstrip().splitlines()[1:] == again.output.rstrip().splitlines()[:-1]
+    assert "topic-order seed: 3" in shown.output and "Checks (the chi-square p" in shown.output
     with open_store(cli.db) as store:
         (a,) = list_audits(store.con, kind="reuse-agreement")
         assert a.seed == 3 and a.params["depth"] == 10 and a.params["k"] == 1
