@@ -31,11 +31,8 @@ def _filter(role, status, source, years, paper, track, since=None, until=None, r
     )
 
 
-# the first page in a terminal; more rows than PAGE_MAX are printed as plain lines
+# the first page in a terminal (more than render.curation.PAGE_MAX are plain lines)
 PAGE = 40
-PAGE_MAX = 500
-# the columns of the terminal's table: what a curator needs at 80 columns
-TERMINAL_COLUMNS = ["id", "collection", "measure", "value", "system", "source", "year", "status"]
 
 
 def list_(
@@ -113,40 +110,9 @@ def list_(
             limit=PAGE if page else limit,
         )
     given = tuple(h for h, v in (("collection", collection), ("measure", measure)) if v)
-    _print_listing(rows, total, given)
+    from litaudit.render.curation import print_listing
 
-
-def _print_listing(rows: list[tuple], total: int, given: tuple[str, ...] = ()) -> None:
-    """`results list`'s rows: a table that fits the terminal, or plain lines."""
-    import sys
-
-    from litaudit.curation.results import LIST_COLUMNS
-    from litaudit.render.console import out, plain_rows, table
-
-    headers = [h for h, _ in LIST_COLUMNS]
-    if not out.is_terminal or len(rows) > PAGE_MAX:  # rich lays out ~1,000 rows a second
-        lines = list(plain_rows(headers, rows))
-        for i in range(0, len(lines), 4096):  # as --json: pieces, a closed pipe stops it
-            sys.stdout.write("".join(line + "\n" for line in lines[i : i + 4096]))
-        return
-    # the collection or measure asked for goes in the title (every row has it), so that
-    # 80 columns leave room for whole words
-    same = [h for h in given if rows and len({r[headers.index(h)] for r in rows}) == 1]
-    cols = [h for h in TERMINAL_COLUMNS if h not in same]
-    shown = [headers.index(h) for h in cols]
-    of = " ".join(str(rows[0][headers.index(h)]) for h in same)
-    title = f"{total} results" + (f" ({of})" if of else "")
-    title += f", the first {len(rows)}" if len(rows) < total else ""
-    out.print(
-        table(
-            title,
-            cols,
-            [[r[i] for i in shown] for r in rows],
-            keep=tuple(h for h in ("id", "measure", "year", "status") if h in cols),
-        )
-    )
-    if len(rows) < total:
-        out.print(f"{total - len(rows)} more: --all (or --limit N, --sort, a filter)")
+    print_listing(rows, total, given)
 
 
 def show(
@@ -220,7 +186,9 @@ def history_(
         if json_out:
             print_json([x.as_dict() for x in rows])
             return
-        _print_window(rows)
+        from litaudit.render.curation import print_window
+
+        print_window(rows)
         return
     if collection or since or until:
         raise LitauditError("give a result id or --collection/--since/--until, not both")
@@ -248,34 +216,6 @@ def history_(
                     x.reason,
                 )
                 for x in h
-            ],
-        )
-    )
-
-
-def _print_window(rows: list) -> None:
-    from litaudit.render.console import out, table
-
-    out.print(
-        table(
-            f"{len(rows)} changes",
-            ["when", "who", "result", "collection", "measure", "system", "action", "field"]
-            + ["old", "new", "reason"],
-            [
-                (
-                    x.changed_at,
-                    x.who,
-                    x.result_id,
-                    x.collection_id,
-                    x.measure,
-                    x.system,
-                    x.action,
-                    x.field,
-                    x.old_value,
-                    x.new_value,
-                    x.reason,
-                )
-                for x in rows
             ],
         )
     )

@@ -155,7 +155,9 @@ def import_(
             progress=bar,
             consistency=consistency.strip().lower(),
         )
-    _print_import(reports, json_out)
+    from litaudit.render.curation import print_import
+
+    print_import(reports, json_out)
 
 
 def template(
@@ -176,68 +178,6 @@ def template(
         out.print(
             f"wrote {len(rows)} example rows to {output}; see `litaudit results import --help`"
         )
-
-
-def _print_import(reports, json_out: bool) -> None:
-    """What `results import` did (or would do), file by file."""
-    from litaudit.render.console import out, print_json, table
-    from litaudit.render.findings import finding_json
-
-    if json_out:
-        print_json(
-            [
-                {
-                    "file": r.file,
-                    "results": r.added_results,
-                    "papers": r.added_papers,
-                    "skipped": r.skipped,
-                    "updated": r.updated,
-                    "unchanged": r.unchanged,
-                    "history": r.history,
-                    "dry_run": r.dry_run,
-                    "flagged": [finding_json(f) for f in p.findings],
-                }
-                for r, p in reports
-            ]
-        )
-        return
-    for rep, plan in reports:
-        verb = "would add" if rep.dry_run else "added"
-        extra = "".join(
-            f", {'would ' if rep.dry_run else ''}{w} {n} {what}"
-            for w, n, what in (
-                ("skipped", rep.skipped, "already present"),
-                ("updated", rep.updated, "existing"),
-                ("left", rep.unchanged, "unchanged"),
-                ("copied", rep.history, "history entries"),
-            )
-            if n
-        )
-        out.print(
-            f"{rep.file}: {verb} {rep.added_results} results and {rep.added_papers} papers{extra}"
-        )
-        if rep.dry_run and plan.results:
-            out.print(
-                table(
-                    None,
-                    ["line", "collection", "measure", "value", "system", "role"],
-                    [
-                        (
-                            p.line,
-                            p.values["collection_id"],
-                            p.values["measure"],
-                            p.values["value_text"],
-                            p.values["system"],
-                            p.values["role"],
-                        )
-                        for p in plan.results[:50]
-                    ],
-                )
-            )
-            if len(plan.results) > 50:
-                out.print(f"... and {len(plan.results) - 50} more")
-        for f in plan.findings:
-            out.print(f"flagged: {f.line()}" + (f" [other value: {f.other}]" if f.other else ""))
 
 
 def edit(
