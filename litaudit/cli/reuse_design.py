@@ -45,54 +45,20 @@ def design_cmd(
     json_out: Json = False,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
+    from litaudit.render.console import print_json
+    from litaudit.render.design import render_design_table, render_partial_design
+
     if partial:
         if held_out is None:
             raise ParameterError("--partial needs --held-out K")
-        _partial_design(sites, topics, baseline_min, held_out, json_out)
+        from litaudit.stats.design import partial_design
+
+        part = partial_design(sites, topics, baseline_min, held_out)
+        if json_out:
+            print_json({"design": part})
+        else:
+            render_partial_design(part)
         return
-    _design_table(sites, topics, baseline_min, held_out, json_out)
-
-
-def _partial_design(sites: int, topics: int, baseline_min: int, held_out: int, json_out: bool):
-    """`reuse design --partial`: the partial-cycle design and its topic-set sizes."""
-    from litaudit.render.console import out, print_json, table
-    from litaudit.stats.design import partial_design
-
-    d = partial_design(sites, topics, baseline_min, held_out)
-    if json_out:
-        print_json({"design": d})
-        return
-    out.print(
-        f"m={d.sites} sites, N={d.topics} topics, n={d.baseline} all-site "
-        f"baseline, k={d.held_out} held out of every other topic"
-    )
-    out.print(
-        f"{d.full_cycles} full cycle(s) of C({d.sites},{d.held_out})={d.blocks} "
-        f"topics and a partial cycle of {d.partial}"
-        + ("" if d.partial else " (balanced: Table 2's sizes)")
-    )
-
-    def span(v):
-        return str(v[0]) if v[0] == v[1] else f"{v[0]}-{v[1]}"
-
-    out.print(
-        table(
-            "Topic sets (min-max over sites or site pairs)",
-            ["set", "topics"],
-            [
-                ["within-site baseline", span(d.within_site_baseline)],
-                ["within-site reuse", span(d.within_site_reuse)],
-                ["between-site baseline", span(d.between_site_baseline)],
-                ["between-site reuse", span(d.between_site_reuse)],
-                ["participant comparison", span(d.participant_comparison)],
-            ],
-        )
-    )
-
-
-def _design_table(sites: int, topics: int, baseline_min: int, held_out, json_out: bool):
-    """`reuse design`: the chosen k's design (with --held-out) and the table of feasible k."""
-    from litaudit.render.console import out, print_json, table
     from litaudit.stats.design import design, design_table
 
     chosen = design(sites, topics, baseline_min, held_out) if held_out is not None else None
@@ -100,50 +66,7 @@ def _design_table(sites: int, topics: int, baseline_min: int, held_out, json_out
     if json_out:
         print_json({"design": chosen, "table": rows})
         return
-    cols = ["k", "b", "n", "w/in base", "w/in reuse", "btw base", "btw reuse", "partic."]
-
-    def row(d):
-        return [
-            d.held_out,
-            d.subsets,
-            d.baseline,
-            d.within_site_baseline,
-            d.within_site_reuse,
-            d.between_site_baseline,
-            d.between_site_reuse,
-            d.participant_comparison,
-        ]
-
-    if chosen is not None:
-        c = chosen
-        out.print(
-            f"m={c.sites} sites, N={c.topics} topics, n0={c.baseline_min}, "
-            f"k={c.held_out} held out per topic"
-        )
-        out.print(
-            f"b={c.subsets} subsets of C({c.sites},{c.held_out})={c.blocks} topics, "
-            f"all-site baseline n={c.baseline}"
-        )
-        out.print(
-            table(
-                "Topic sets (Table 2)",
-                ["set", "topics"],
-                [
-                    ["within-site baseline", c.within_site_baseline],
-                    ["within-site reuse", c.within_site_reuse],
-                    ["between-site baseline", c.between_site_baseline],
-                    ["between-site reuse", c.between_site_reuse],
-                    ["participant comparison", c.participant_comparison],
-                ],
-            )
-        )
-    out.print(
-        table(
-            f"Feasible k for m={sites}, N={topics}, n0={baseline_min}", cols, [row(d) for d in rows]
-        )
-    )
-    if not rows:
-        out.print("no k is feasible: N - n0 is smaller than every C(m, k)")
+    render_design_table(chosen, rows, sites, topics, baseline_min)
 
 
 def holdout_cmd(
