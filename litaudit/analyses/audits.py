@@ -7,10 +7,11 @@ canonical JSON result. Reports are built only from stored audits.
 The pipeline (docs/DEVELOPING.md, "Adding an audit kind"): an analysis returns a frozen
 dataclass whose type is listed for its kind in :data:`KINDS`; :func:`run_or_reuse` stores it
 under its :class:`AuditKey` (kind, collection, measure, parameters, method, seed, trials,
-input fingerprint), or hands back the stored audit of an identical call (the same key and
-software version), decoded into the same type (:mod:`litaudit.codec`), and returns it as
-:class:`Audited`. ``get_audit`` / ``find_audit``
-/ ``list_audits`` decode every listed kind; an unlisted kind's result stays the plain JSON.
+input fingerprint), or hands back the stored audit of an identical call (the same key,
+made by the same code), decoded into the same type (:mod:`litaudit.codec`), and returns it
+as :class:`Audited`: the one way an audit is stored (:func:`run_or_reuse_many` for many at
+once) and :func:`identical_ids` the one way it is located. ``get_audit`` / ``get_audits`` /
+``list_audits`` decode every listed kind; an unlisted kind's result stays the plain JSON.
 """
 
 from __future__ import annotations
@@ -156,20 +157,12 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def save_audit(con, key: AuditKey, result: Any) -> int:
-    """Insert an audit row and return its id."""
-    row = con.execute(
-        f"INSERT INTO audits ({', '.join(_KEY)}, software_version, code_digest, result) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        [*key.values(), __version__, code_digest(), dumps(result)],
-    ).fetchone()
-    return int(row[0])
-
-
-def save_audits(con, audits: list[tuple[AuditKey, Any]]) -> list[int]:
-    """Insert many audits (each its key and result) in one statement; their ids, in order.
+def _insert(con, audits: list[tuple[AuditKey, Any]]) -> list[int]:
+    """Insert audit rows (each its key and result) in one statement; their ids, in order.
+    The one writer of ``audits``, called by :func:`run_or_reuse` and
+    :func:`run_or_reuse_many` only (tests call it to store a result of an older shape).
     DuckDB runs single-row inserts slowly (`audit summary` stores one audit per
-    population)."""
+    population), hence one statement for many."""
     if not audits:
         return []
     cols = (*_KEY, "result")
@@ -242,30 +235,42 @@ def get_audits(con, audit_ids) -> dict[int, StoredAudit]:
     return found
 
 
-def find_audit(
-    con, *, kind: str, collection_id: str, measure: str | None, params: dict, input_fingerprint: str
-) -> StoredAudit | None:
-    """The newest stored audit with exactly these inputs, made by this code (for reuse by
-    reports), or None."""
-    r = con.execute(
-        f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND measure IS NOT DISTINCT FROM ? AND params = ? AND input_fingerprint = ? "
-        "AND code_digest = ? ORDER BY id DESC LIMIT 1",
-        [kind, collection_id, measure, dumps(params), input_fingerprint, code_digest()],
-    ).fetchone()
-    return _row(r) if r else None
-
-
 def list_audits(
-    con, *, kind: str | None = None, collection_id: str | None = None, measure: str | None = None
+    con,
+    *,
+    kind: str | None = None,
+    collection_id: str | None = None,
+    measure: str | None = None,
+    input_fingerprint: str | None = None,
+    this_code: bool = False,
+    decodable: bool = False,
 ) -> list[StoredAudit]:
+    """The stored audits that match every filter given, oldest first (``this_code``: only
+    those made by this code, :func:`code_digest`; ``decodable``: only those whose result
+    decodes into its kind's type, one stored in an older shape passed over, else that
+    one is a StoreError)."""
     where, args = [], []
-    for col, val in (("kind", kind), ("collection_id", collection_id), ("measure", measure)):
+    for col, val in (
+        ("kind", kind),
+        ("collection_id", collection_id),
+        ("measure", measure),
+        ("input_fingerprint", input_fingerprint),
+        ("code_digest", code_digest() if this_code else None),
+    ):
         if val is not None:
             where.append(f"{col} = ?")
             args.append(val)
     sql = f"SELECT {_COLS} FROM audits" + (f" WHERE {' AND '.join(where)}" if where else "")
-    return [_row(r) for r in con.execute(sql + " ORDER BY id", args).fetchall()]
+    rows = con.execute(sql + " ORDER BY id", args).fetchall()
+    if not decodable:
+        return [_row(r) for r in rows]
+    out = []
+    for r in rows:
+        try:
+            out.append(_row(r))
+        except StoreError:
+            continue
+    return out
 
 
 @dataclass(frozen=True)
@@ -282,20 +287,19 @@ class Audited(Generic[T]):
     reused: bool = False
 
 
-def _identical(con, key: AuditKey) -> StoredAudit | None:
-    r = con.execute(
-        f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND measure IS NOT DISTINCT FROM ? AND params = ? AND method = ? "
-        "AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
-        "AND input_fingerprint = ? AND code_digest = ? ORDER BY id DESC LIMIT 1",
-        [*key.values(), code_digest()],
-    ).fetchone()
-    return _row(r) if r is not None else None
-
-
 def identical_ids(con, keys: list[AuditKey]) -> list[int | None]:
-    """The id of the stored audit identical to each of ``keys`` (as in
-    :func:`run_or_reuse`), or None; one query a kind."""
+    """The id of the newest stored audit identical to each of ``keys`` (an equal key, made
+    by this code), or None: the one way an audit is located. One query for one key, else
+    one query a kind."""
+    if len(keys) == 1:
+        r = con.execute(
+            "SELECT max(id) FROM audits WHERE kind = ? AND collection_id = ? "
+            "AND measure IS NOT DISTINCT FROM ? AND params = ? AND method = ? "
+            "AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
+            "AND input_fingerprint = ? AND code_digest = ?",
+            [*keys[0].values(), code_digest()],
+        ).fetchone()
+        return [None if r is None or r[0] is None else int(r[0])]
     found: dict[tuple, int] = {}
     for kind in {k.kind for k in keys}:
         rows = con.execute(
@@ -308,29 +312,54 @@ def identical_ids(con, keys: list[AuditKey]) -> list[int | None]:
     return [found.get(k.values()) for k in keys]
 
 
-def run_or_reuse(con, key: AuditKey, compute: Callable[[], T], *, save: bool = True) -> Audited[T]:
-    """The stored audit of an identical call, else ``compute()`` stored as a new audit.
-
-    Identical: an equal :class:`AuditKey` (parameters as canonical JSON) and the same
-    software version. ``save=False`` computes and stores nothing.
-    """
-    if not save:
-        return Audited(compute(), None)
+def _check_kind(key: AuditKey, result: Any) -> None:
     tp = result_type(key.kind)
     if tp is None:
         raise ValueError(f"audit kind {key.kind!r} has no registered result type (not in KINDS)")
-    found = _identical(con, key)
-    if found is not None:
-        return Audited(found.result, found.id, reused=True)
-    result = compute()
     if not isinstance(result, tp):
         raise TypeError(
             f"audit kind {key.kind!r} computed a {type(result).__name__}, listed {tp.__name__}"
         )
-    return Audited(result, save_audit(con, key, result))
 
 
-def store_or_reuse(con, key: AuditKey, result: T) -> Audited[T]:
-    """:func:`run_or_reuse` for a result already computed (when computing is cheaper than
-    knowing the fingerprint without it): the identical stored audit's id, else a new one."""
-    return run_or_reuse(con, key, lambda: result)
+def run_or_reuse(con, key: AuditKey, compute: Callable[[], T], *, save: bool = True) -> Audited[T]:
+    """The stored audit of an identical call, else ``compute()`` stored as a new audit: the
+    one way an audit is stored (:func:`run_or_reuse_many` for many at once).
+
+    Identical: an equal :class:`AuditKey` (parameters as canonical JSON), made by the same
+    code (:func:`code_digest`). ``save=False`` computes and stores nothing. A result
+    already computed is stored with ``compute=lambda: result``.
+    """
+    if not save:
+        return Audited(compute(), None)
+    if result_type(key.kind) is None:
+        raise ValueError(f"audit kind {key.kind!r} has no registered result type (not in KINDS)")
+    (found,) = identical_ids(con, [key])
+    if found is not None:
+        return Audited(get_audit(con, found).result, found, reused=True)
+    result = compute()
+    _check_kind(key, result)
+    (added,) = _insert(con, [(key, result)])
+    return Audited(result, added)
+
+
+def run_or_reuse_many(
+    con, keys: list[AuditKey], compute: Callable[[int], T | None]
+) -> list[tuple[int, bool] | None]:
+    """:func:`run_or_reuse` of many keys at once, for the commands that store one audit
+    per population (`audit summary`, `site`): each key's (audit id, reused), the identical
+    stored audit's, else ``compute(i)`` stored (all of them in one insert); None where
+    ``compute(i)`` returns None (nothing to store). Located in one query a kind."""
+    found = identical_ids(con, keys)
+    out: list[tuple[int, bool] | None] = [None if i is None else (i, True) for i in found]
+    todo: list[tuple[int, Any]] = []
+    for i, aid in enumerate(found):
+        if aid is None:
+            result = compute(i)
+            if result is not None:
+                _check_kind(keys[i], result)
+                todo.append((i, result))
+    added = _insert(con, [(keys[i], result) for i, result in todo])
+    for (i, _result), aid in zip(todo, added, strict=True):
+        out[i] = (aid, False)
+    return out

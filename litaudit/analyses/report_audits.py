@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from litaudit import defaults
-from litaudit.analyses.audits import code_digest, get_audit
+from litaudit.analyses.audits import code_digest, get_audit, list_audits
 from litaudit.curation.filters import Filters
 from litaudit.errors import LitauditError, StoreError
 from litaudit.store import results as result_store
@@ -246,16 +246,15 @@ def _stored_verdict(
 
     depth, source = collection_depth(con, cid, given)
 
-    rows = con.execute(
-        "SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND input_fingerprint = ? AND code_digest = ? ORDER BY id DESC",
-        [KIND, cid, fingerprint, code_digest()],
-    ).fetchall()
-    for (vid,) in rows:
-        try:
-            a = get_audit(con, int(vid))
-        except StoreError:
-            continue
+    made = list_audits(
+        con,
+        kind=KIND,
+        collection_id=cid,
+        input_fingerprint=fingerprint,
+        this_code=True,
+        decodable=True,
+    )
+    for a in reversed(made):  # the newest first
         if (
             a.params.get("depth") == depth
             and a.params.get("depth_source") == source

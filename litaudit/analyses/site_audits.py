@@ -23,11 +23,10 @@ from litaudit.analyses.audits import (
     AuditKey,
     StoredAudit,
     get_audits,
-    identical_ids,
-    save_audits,
+    run_or_reuse_many,
 )
 from litaudit.analyses.extreme.best import DEFAULT_ALPHA, population_params, se_param
-from litaudit.analyses.extreme.history import run_history
+from litaudit.analyses.extreme.history import HistoryReport, run_history
 from litaudit.analyses.extreme.population import (
     Filters,
     Loaded,
@@ -155,20 +154,22 @@ def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAud
         pop = select_population(cid, colls[cid][0], colls[cid][1], meas, rows, f, summary.min_n)
         pops.append((s, pop, f))
     keys = [history_key(pop, f) for _s, pop, f in pops]
-    hist: list[tuple[int | None, str | None]] = [(i, None) for i in identical_ids(con, keys)]
-    todo = []  # the histories not stored yet: replayed, then stored in one insert
-    for k, (_s, pop, f) in enumerate(pops):
+    errors: dict[int, str] = {}
+
+    def replay(k: int) -> HistoryReport | None:  # a history not stored yet
         tick(1)
-        if hist[k][0] is not None:
-            continue
+        _s, pop, f = pops[k]
         try:
-            rep = run_history(con, pop.collection_id, pop.measure, filters=f, save=False)
-            todo.append((k, rep.result))
+            return run_history(con, pop.collection_id, pop.measure, filters=f, save=False).result
         except LitauditError as exc:
-            hist[k] = (None, str(exc))
-    added = save_audits(con, [(keys[k], rep) for k, rep in todo])
-    for (k, _rep), aid in zip(todo, added, strict=True):
-        hist[k] = (aid, None)
+            errors[k] = str(exc)
+            return None
+
+    stored = run_or_reuse_many(con, keys, replay)  # the new ones stored in one insert
+    tick(sum(1 for s in stored if s is not None and s[1]))  # the reused ones
+    hist: list[tuple[int | None, str | None]] = [
+        (None if s is None else s[0], errors.get(k)) for k, s in enumerate(stored)
+    ]
     ranks = _ranks(con, pops, tick)
     ids = [s.audit_id for s, _p, _f in pops] + [h for h, _e in hist]
     if any(i is None for i in ids[: len(pops)]):  # run_summary stores every audit it reports

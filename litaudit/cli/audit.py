@@ -5,7 +5,7 @@ result) unless ``--no-save``; with ``--no-save`` the database is opened read-onl
 Rendering (litaudit.render.audits) works on the typed report, the same type a stored
 audit decodes into, so `audit show` prints a stored audit exactly as the command that
 made it did. The stored audits' commands (list, show, matrix) are in cli/audit_store.py,
-which registers them on the same app.
+`audit resolution` in cli/audit_records.py; cli/main.py's _COMMANDS lists them all.
 """
 
 from __future__ import annotations
@@ -19,25 +19,20 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from litaudit import defaults
-from litaudit.cli import audit_records, audit_store
-from litaudit.cli.common import (
+from litaudit.cli.common import open_read, open_write
+from litaudit.cli.options import (
     Alpha,
     CollectionOpt,
     Json,
+    OldResampleSeed,
     PInterval,
+    ResampleSeed,
     Seed,
     Trials,
-    open_read,
-    open_write,
 )
 
 if TYPE_CHECKING:
     from litaudit.curation.filters import Filters
-
-app = typer.Typer(
-    help="Published results against the record and against chance (Carterette, SIGIR 2015)",
-    no_args_is_help=True,
-)
 
 
 def _optional(flag: str, text: str) -> Any:
@@ -178,15 +173,6 @@ def with_filters(fn):
     return command
 
 
-def _command(name: str):
-    """app.command(name) of :func:`with_filters` (fn)."""
-
-    def register(fn):
-        return app.command(name)(with_filters(fn))
-
-    return register
-
-
 def _model(alpha: float, p: float, method: str, trials, seed, se: str | None):
     """The AuditModel of the model options (the Monte Carlo defaults filled in)."""
     from litaudit.analyses.extreme.best import AuditModel
@@ -217,7 +203,7 @@ def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):
         return analysis(con, *args, save=True, **kw)
 
 
-@_command("best")
+@with_filters
 def best(
     ctx: typer.Context,
     collection: str = CollectionOpt,
@@ -244,7 +230,7 @@ def best(
     emit(done, json_out)
 
 
-@_command("claim")
+@with_filters
 def claim(
     ctx: typer.Context,
     collection: str = CollectionOpt,
@@ -328,7 +314,6 @@ def claim(
     emit(done, json_out)
 
 
-@app.command("baselines")
 def baselines(
     ctx: typer.Context,
     collection: str = CollectionOpt,
@@ -352,7 +337,7 @@ def baselines(
     emit(done, json_out)
 
 
-@_command("history")
+@with_filters
 def history(
     ctx: typer.Context,
     collection: str = CollectionOpt,
@@ -405,7 +390,7 @@ def history(
         render_history(done.result, done.audit_id, every=True)
 
 
-@_command("summary")
+@with_filters
 def summary(
     ctx: typer.Context,
     min_n: int = typer.Option(
@@ -436,7 +421,7 @@ def summary(
     render_summary(rep)
 
 
-@_command("ranks")
+@with_filters
 def ranks(
     ctx: typer.Context,
     files: list[Path] = typer.Argument(
@@ -460,7 +445,8 @@ def ranks(
     resamples: int = typer.Option(
         defaults.RANKS_RESAMPLES, "--resamples", help="Bootstrap resamples of the units."
     ),
-    seed: int = typer.Option(defaults.RANKS_SEED, "--seed", help="Seed of the resamples."),
+    seed: ResampleSeed = defaults.RANKS_SEED,
+    _old_seed: OldResampleSeed = None,
     noise: str = typer.Option(
         "bound",
         "--noise",
@@ -481,7 +467,3 @@ def ranks(
     kw = dict(measure=measure, collection=collection, files=files or None, fmt=fmt)
     done = _run(ctx, no_save, run_ranks, filters=filters, settings=settings, **kw)
     emit(done, json_out)
-
-
-audit_store.register(app)
-audit_records.register(app)

@@ -1,6 +1,6 @@
 """`litaudit audit resolution`: what a collection can resolve (issue 34, item 3).
 
-Registered on cli/audit.py's app (see :func:`register`), after its commands.
+Listed in cli/main.py's _COMMANDS, after cli/audit.py's commands.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import Alpha, Json, OptCollection, open_read, open_write
+from litaudit.cli.common import open_read, open_write
+from litaudit.cli.options import Alpha, Json, OptCollection
 
 
 def resolution(
@@ -48,8 +49,3 @@ def resolution(
             store.con, collection, measure, matrix=matrix, settings=settings, save=not no_save
         )
     emit(done, json_out)
-
-
-def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `audit` sub-app."""
-    app.command("resolution")(resolution)

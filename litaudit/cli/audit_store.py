@@ -1,6 +1,6 @@
 """`litaudit audit list/show/matrix`: the stored audits, and the audit of a score matrix.
 
-Registered on cli/audit.py's app (see :func:`register`), after its commands.
+Listed in cli/main.py's _COMMANDS, after cli/audit.py's commands.
 """
 
 from __future__ import annotations
@@ -10,16 +10,8 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import (
-    Alpha,
-    Json,
-    OptCollection,
-    PInterval,
-    Seed,
-    Trials,
-    open_read,
-    open_write,
-)
+from litaudit.cli.common import open_read, open_write
+from litaudit.cli.options import Alpha, Json, OptCollection, PInterval, Seed, Trials
 
 
 def list_(
@@ -143,10 +135,3 @@ def matrix(
             save=not no_save,
         )
     emit(done, json_out)
-
-
-def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `audit` sub-app."""
-    app.command("list")(list_)
-    app.command("show")(show)
-    app.command("matrix")(matrix)

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import Json, open_read
+from litaudit.cli.common import open_read
+from litaudit.cli.options import Json
 
 
 def check_change(

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import typer
 
-from litaudit.cli.common import Json, open_read, open_write
-
-app = typer.Typer(
-    help="Test collections (ir_datasets ids, aliases, topic sets).", no_args_is_help=True
-)
+from litaudit.cli.common import open_read, open_write
+from litaudit.cli.options import Json
 
 
-@app.command("list")
 def list_(ctx: typer.Context, json_out: Json = False):
     """Collections with their default topic set and how many results they hold."""
     from litaudit.render.console import out, print_json, table
@@ -40,7 +36,6 @@ def list_(ctx: typer.Context, json_out: Json = False):
     )
 
 
-@app.command("show")
 def show(
     ctx: typer.Context,
     name: str = typer.Argument(..., help="Id or any alias."),
@@ -80,7 +75,6 @@ def show(
     out.print(table("Results (not retracted)", ["measure", "source", "count"], per))
 
 
-@app.command("add")
 def add(
     ctx: typer.Context,
     collection_id: str = typer.Argument(
@@ -127,7 +121,6 @@ def add(
         out.print(f"added collection {ref.id} ({ref.default_topics} queries)", markup=False)
 
 
-@app.command("depth")
 def depth_cmd(
     ctx: typer.Context,
     collection: str = typer.Argument(..., help="The collection (id, name or alias)."),

@@ -1,52 +1,18 @@
-"""Helpers shared by the CLI sub-apps: the database option, opening the store, errors."""
+"""Helpers shared by the CLI sub-apps: the database path, opening the store, assignments.
+
+The options several commands share are in :mod:`litaudit.cli.options`."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING
 
 import typer
 
-from litaudit import defaults
 from litaudit.errors import LitauditError
 
-# The options several commands share, said once (Typer's Annotated form): a command takes
-# ``json_out: Json = False``, ``collection: OptCollection = None``; a required collection is
-# ``collection: str = CollectionOpt`` (an Annotated alias would need the default ``...``,
-# which mypy refuses for a ``str``). An option that means something else in one command
-# (a filter, a target to store under) keeps its own help there.
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-_COLLECTION_HELP = "Collection id or alias."
-CollectionOpt = typer.Option(..., "--collection", "-c", help=_COLLECTION_HELP)
-OptCollection = Annotated[str | None, typer.Option("--collection", "-c", help=_COLLECTION_HELP)]
-# the extreme-value audits' parameters (audit best/claim/history/summary/matrix)
-Alpha = Annotated[
-    float,
-    typer.Option("--alpha", help="Level of the thresholds of the max and min (0 < alpha < 1)."),
-]
-PInterval = Annotated[
-    float,
-    typer.Option(
-        "--p",
-        help="Probability defining mu0 and the lower bound (0 < p < 0.5; interval coverage 1-2p).",
-    ),
-]
-Trials = Annotated[
-    int | None,
-    typer.Option(
-        "--trials",
-        help=f"Monte Carlo trials (default: {defaults.MONTECARLO_TRIALS}).",
-        show_default=False,
-    ),
-]
-Seed = Annotated[
-    int | None,
-    typer.Option(
-        "--seed",
-        help=f"Monte Carlo seed (default: {defaults.MONTECARLO_SEED}).",
-        show_default=False,
-    ),
-]
+if TYPE_CHECKING:
+    from litaudit.store.db import Store
 
 
 def db_path(ctx: typer.Context) -> Path:
@@ -81,7 +47,7 @@ def existing_db(ctx: typer.Context) -> Path:
     raise StoreError(f"no database at {path.absolute()} ({how}); create one with `{create}`")
 
 
-def open_read(ctx: typer.Context):
+def open_read(ctx: typer.Context) -> Store:
     """Open the existing database read-only (never creates or modifies it)."""
     from litaudit.runtime import tune_allocator
     from litaudit.store.db import open_store
@@ -91,7 +57,7 @@ def open_read(ctx: typer.Context):
     return open_store(path, read_only=True)
 
 
-def open_write(ctx: typer.Context, *, migrate: bool = True):
+def open_write(ctx: typer.Context, *, migrate: bool = True) -> Store:
     """Open the existing database for writing, migrating it as needed (never creates
     one: that is `litaudit init`'s, which opens the store itself). ``migrate=False`` (a
     dry run, which writes nothing): an outdated database is refused, not migrated."""

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import typer
 
-from litaudit.cli.common import Json, db_path, existing_db
+from litaudit.cli.common import db_path, existing_db
+from litaudit.cli.options import Json
 
-app = typer.Typer(help="Create, migrate and inspect the database.", no_args_is_help=True)
 
-
-@app.command("migrate")
 def migrate(
     ctx: typer.Context,
     list_: bool = typer.Option(False, "--list", help="List migrations and exit."),
@@ -55,7 +53,6 @@ def migrate(
         out.print(f"{path}: schema {after} is up to date")
 
 
-@app.command("info")
 def info(ctx: typer.Context, json_out: Json = False):
     """Schema version and row counts per table."""
     from litaudit.render.console import out, print_json, table
@@ -80,7 +77,7 @@ def init(
         help="Reference data only (collections, measures): "
         "a database to import a curation export into.",
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print JSON instead of text."),
+    json_out: Json = False,
 ):
     """Create the database (if needed) and load seeds/, or bring an existing one up to them.
 

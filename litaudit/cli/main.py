@@ -82,27 +82,71 @@ class _Group(TyperGroup):
             raise typer.Exit(1) from None
 
 
-# (name, module of litaudit.cli, attribute): the root's sub-apps (a Typer app) and
-# commands (a function), in the order --help lists them. Each is imported and turned into
-# a click command only when it is used (see _LazyCommands): a command loads its own module
-# and nothing of the others (less start-up per command than converting them all).
-_SUBCOMMANDS: tuple[tuple[str, str, str], ...] = (
+# Every command: (its words, module of litaudit.cli, function), in the order --help lists
+# them; the one way a command is registered. A command of two words belongs to the group
+# named by its first (`audit best`), whose help is _LISTED_HELP's; a group's commands may
+# live in several modules, each module named after its commands. A group or command is
+# imported and turned into a click command only when it is used (see _LazyCommands): a
+# command loads its group's modules and nothing of the others.
+_COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("init", "db", "init"),
     ("report", "report", "report"),
-    ("db", "db", "app"),
-    ("collections", "collections", "app"),
-    ("measures", "measures", "app"),
-    ("papers", "papers", "app"),
-    ("results", "results", "app"),
+    ("db migrate", "db", "migrate"),
+    ("db info", "db", "info"),
+    ("collections list", "collections", "list_"),
+    ("collections show", "collections", "show"),
+    ("collections add", "collections", "add"),
+    ("collections depth", "collections", "depth_cmd"),
+    ("measures list", "measures", "list_"),
+    ("papers add", "papers", "add"),
+    ("papers list", "papers", "list_"),
+    ("papers show", "papers", "show"),
+    ("papers edit", "papers", "edit"),
+    ("papers import", "papers", "import_"),
+    ("results list", "results_read", "list_"),
+    ("results show", "results_read", "show"),
+    ("results add", "results_write", "add"),
+    ("results import", "results_write", "import_"),
+    ("results template", "results_write", "template"),
+    ("results edit", "results_write", "edit"),
+    ("results verify", "results_write", "verify"),
+    ("results retract", "results_write", "retract"),
+    ("results reinstate", "results_write", "reinstate"),
+    ("results history", "results_read", "history_"),
+    ("results export", "results_read", "export"),
+    ("results consistency", "results_read", "consistency_"),
     ("export-tree", "tree", "export_tree"),
     ("sync", "tree", "sync"),
     ("check", "tree", "check"),
     ("check-change", "change", "check_change"),
-    ("runs", "runs", "app"),
-    ("audit", "audit", "app"),
-    ("reuse", "reuse", "app"),
+    ("runs import", "runs", "import_"),
+    ("runs list", "runs", "list_"),
+    ("runs show", "runs", "show"),
+    ("runs delete", "runs", "delete"),
+    ("runs eval", "runs", "eval_"),
+    ("audit best", "audit", "best"),
+    ("audit claim", "audit", "claim"),
+    ("audit baselines", "audit", "baselines"),
+    ("audit history", "audit", "history"),
+    ("audit summary", "audit", "summary"),
+    ("audit ranks", "audit", "ranks"),
+    ("audit list", "audit_store", "list_"),
+    ("audit show", "audit_store", "show"),
+    ("audit matrix", "audit_store", "matrix"),
+    ("audit resolution", "audit_records", "resolution"),
+    ("reuse rao", "reuse_overlap", "rao_cmd"),
+    ("reuse lou", "reuse_overlap", "lou_cmd"),
+    ("reuse subcollections", "reuse_overlap", "subcollections_cmd"),
+    ("reuse verdict", "reuse_verdict", "verdict_cmd"),
+    ("reuse power", "reuse_design", "power_cmd"),
+    ("reuse table", "reuse_design", "table_cmd"),
+    ("reuse design", "reuse_design", "design_cmd"),
+    ("reuse holdout", "reuse_design", "holdout_cmd"),
+    ("reuse agreement", "reuse_design", "agreement_cmd"),
     ("site", "site", "site"),
 )
+# the root's commands and groups, in --help order
+_TOP: tuple[str, ...] = tuple(dict.fromkeys(words.split()[0] for words, _, _ in _COMMANDS))
 
 
 # What the root's --help lists for each (the first paragraph of its help): listing them
@@ -138,19 +182,27 @@ class _LazyCommands(dict):
 
     def __init__(self, eager):
         super().__init__(eager)
-        self._todo = {name: (mod, attr) for name, mod, attr in _SUBCOMMANDS if name not in eager}
+        self._todo = {name for name in _TOP if name not in eager}
         self.listing = False  # the root's --help is being written: names and help suffice
 
     def _load(self, name: str) -> None:
         import importlib
 
-        mod, attr = self._todo.pop(name)
-        obj = getattr(importlib.import_module(f"litaudit.cli.{mod}"), attr)
+        self._todo.discard(name)
         holder = _typer()
-        if isinstance(obj, typer.Typer):
-            holder.add_typer(obj, name=name)
-        else:
-            holder.command(name)(obj)
+        group = None
+        for words, mod, attr in _COMMANDS:
+            first, _, sub = words.partition(" ")
+            if first != name:
+                continue
+            fn = getattr(importlib.import_module(f"litaudit.cli.{mod}"), attr)
+            if not sub:
+                holder.command(name)(fn)
+                continue
+            if group is None:
+                group = typer.Typer(help=_LISTED_HELP[name], no_args_is_help=True)
+                holder.add_typer(group, name=name)
+            group.command(sub)(fn)
         super().__setitem__(name, typer.main.get_group(holder).commands[name])
 
     def __getitem__(self, name):
@@ -167,13 +219,13 @@ class _LazyCommands(dict):
         return name in self._todo or super().__contains__(name)
 
     def keys(self):
-        return [name for name, _, _ in _SUBCOMMANDS]
+        return list(_TOP)
 
     def __iter__(self):
         return iter(self.keys())
 
     def __len__(self) -> int:
-        return len(_SUBCOMMANDS)
+        return len(_TOP)
 
     def items(self):
         return [(name, self[name]) for name in self.keys()]
@@ -183,7 +235,7 @@ class _LazyCommands(dict):
 
 
 class _Root(_Group):
-    """The root group: its sub-commands come from _SUBCOMMANDS, made when used."""
+    """The root group: its sub-commands come from _COMMANDS, made when used."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

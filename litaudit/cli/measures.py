@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import typer
 
-from litaudit.cli.common import Json, open_read
-
-app = typer.Typer(
-    help="Measures in ir_measures syntax, with trec_eval aliases.", no_args_is_help=True
-)
+from litaudit.cli.common import open_read
+from litaudit.cli.options import Json
 
 
-@app.command("list")
 def list_(ctx: typer.Context, json_out: Json = False):
     """Registered measures, their aliases and value ranges."""
     from litaudit.render.console import out, print_json, table

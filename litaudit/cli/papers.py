@@ -7,9 +7,8 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import Json, open_read, open_write, parse_assignments
-
-app = typer.Typer(help="Add, list, show, edit and import (BibTeX) papers.", no_args_is_help=True)
+from litaudit.cli.common import open_read, open_write, parse_assignments
+from litaudit.cli.options import Json
 
 
 def _who(who):
@@ -18,7 +17,6 @@ def _who(who):
     return current_user(who)
 
 
-@app.command("add")
 def add(
     ctx: typer.Context,
     bibkey: str = typer.Argument(..., help="BibTeX key."),
@@ -59,7 +57,6 @@ def add(
         out.print(f"added paper #{pid} {bibkey}")
 
 
-@app.command("list")
 def list_(
     ctx: typer.Context,
     year: str = typer.Option(None, "--year", "--years", help="YEAR or FROM-TO"),
@@ -98,7 +95,6 @@ def list_(
     )
 
 
-@app.command("show")
 def show(
     ctx: typer.Context,
     key: str = typer.Argument(..., help="Bibkey or id."),
@@ -151,7 +147,6 @@ def show(
     )
 
 
-@app.command("edit")
 def edit(
     ctx: typer.Context,
     key: str = typer.Argument(..., help="Bibkey or id."),
@@ -172,7 +167,6 @@ def edit(
         out.print(f"{key}: nothing changed")
 
 
-@app.command("import")
 def import_(
     ctx: typer.Context,
     file: Path = typer.Argument(

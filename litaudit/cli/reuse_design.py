@@ -1,4 +1,4 @@
-"""Commands registered on `litaudit reuse` (see litaudit/cli/reuse.py): the held-out-site
+"""`litaudit reuse power`, `table`, `design`, `holdout`, `agreement`: the held-out-site
 design of Carterette, Kanoulas, Pavlu and Fang, SIGIR 2010 (`design`, `holdout`) and its
 agreement-in-significance analysis (`agreement`)."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import Json
+from litaudit.cli.options import Json, OldTopicSeed, TopicSeed
 from litaudit.errors import ParameterError
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
@@ -45,54 +45,20 @@ def design_cmd(
     json_out: Json = False,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
+    from litaudit.render.console import print_json
+    from litaudit.render.design import render_design_table, render_partial_design
+
     if partial:
         if held_out is None:
             raise ParameterError("--partial needs --held-out K")
-        _partial_design(sites, topics, baseline_min, held_out, json_out)
+        from litaudit.stats.design import partial_design
+
+        part = partial_design(sites, topics, baseline_min, held_out)
+        if json_out:
+            print_json({"design": part})
+        else:
+            render_partial_design(part)
         return
-    _design_table(sites, topics, baseline_min, held_out, json_out)
-
-
-def _partial_design(sites: int, topics: int, baseline_min: int, held_out: int, json_out: bool):
-    """`reuse design --partial`: the partial-cycle design and its topic-set sizes."""
-    from litaudit.render.console import out, print_json, table
-    from litaudit.stats.design import partial_design
-
-    d = partial_design(sites, topics, baseline_min, held_out)
-    if json_out:
-        print_json({"design": d})
-        return
-    out.print(
-        f"m={d.sites} sites, N={d.topics} topics, n={d.baseline} all-site "
-        f"baseline, k={d.held_out} held out of every other topic"
-    )
-    out.print(
-        f"{d.full_cycles} full cycle(s) of C({d.sites},{d.held_out})={d.blocks} "
-        f"topics and a partial cycle of {d.partial}"
-        + ("" if d.partial else " (balanced: Table 2's sizes)")
-    )
-
-    def span(v):
-        return str(v[0]) if v[0] == v[1] else f"{v[0]}-{v[1]}"
-
-    out.print(
-        table(
-            "Topic sets (min-max over sites or site pairs)",
-            ["set", "topics"],
-            [
-                ["within-site baseline", span(d.within_site_baseline)],
-                ["within-site reuse", span(d.within_site_reuse)],
-                ["between-site baseline", span(d.between_site_baseline)],
-                ["between-site reuse", span(d.between_site_reuse)],
-                ["participant comparison", span(d.participant_comparison)],
-            ],
-        )
-    )
-
-
-def _design_table(sites: int, topics: int, baseline_min: int, held_out, json_out: bool):
-    """`reuse design`: the chosen k's design (with --held-out) and the table of feasible k."""
-    from litaudit.render.console import out, print_json, table
     from litaudit.stats.design import design, design_table
 
     chosen = design(sites, topics, baseline_min, held_out) if held_out is not None else None
@@ -100,50 +66,7 @@ def _design_table(sites: int, topics: int, baseline_min: int, held_out, json_out
     if json_out:
         print_json({"design": chosen, "table": rows})
         return
-    cols = ["k", "b", "n", "w/in base", "w/in reuse", "btw base", "btw reuse", "partic."]
-
-    def row(d):
-        return [
-            d.held_out,
-            d.subsets,
-            d.baseline,
-            d.within_site_baseline,
-            d.within_site_reuse,
-            d.between_site_baseline,
-            d.between_site_reuse,
-            d.participant_comparison,
-        ]
-
-    if chosen is not None:
-        c = chosen
-        out.print(
-            f"m={c.sites} sites, N={c.topics} topics, n0={c.baseline_min}, "
-            f"k={c.held_out} held out per topic"
-        )
-        out.print(
-            f"b={c.subsets} subsets of C({c.sites},{c.held_out})={c.blocks} topics, "
-            f"all-site baseline n={c.baseline}"
-        )
-        out.print(
-            table(
-                "Topic sets (Table 2)",
-                ["set", "topics"],
-                [
-                    ["within-site baseline", c.within_site_baseline],
-                    ["within-site reuse", c.within_site_reuse],
-                    ["between-site baseline", c.between_site_baseline],
-                    ["between-site reuse", c.between_site_reuse],
-                    ["participant comparison", c.participant_comparison],
-                ],
-            )
-        )
-    out.print(
-        table(
-            f"Feasible k for m={sites}, N={topics}, n0={baseline_min}", cols, [row(d) for d in rows]
-        )
-    )
-    if not rows:
-        out.print("no k is feasible: N - n0 is smaller than every C(m, k)")
+    render_design_table(chosen, rows, sites, topics, baseline_min)
 
 
 def holdout_cmd(
@@ -161,9 +84,8 @@ def holdout_cmd(
     held_out: int = typer.Option(
         defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."
     ),
-    seed: int = typer.Option(
-        None, "--seed", help="Shuffle the topic order first (randomized design)."
-    ),
+    seed: TopicSeed = None,
+    _old_seed: OldTopicSeed = None,
     json_out: Json = False,
 ):
     """Write the round-robin assignment of held-out sites to topics (Table 1) as CSV."""
@@ -228,7 +150,8 @@ def agreement_cmd(
         "--min-topics",
         help="Skip pairs with fewer baseline or reuse topics.",
     ),
-    seed: int = typer.Option(None, "--seed", help="Shuffle topics before assigning hold-outs."),
+    seed: TopicSeed = None,
+    _old_seed: OldTopicSeed = None,
     pairs: bool = typer.Option(False, "--pairs", help="Also list every tested pair."),
     randomize: int = typer.Option(
         0,
@@ -291,70 +214,20 @@ def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
 
 
 def _render(done, json_out: bool, show_pairs: bool) -> None:
-    from litaudit.analyses.agreement.analysis import checks_for
+    """The analysis as `audit show` prints it (render_agreement), its pairs with --pairs,
+    then where it is stored; --json without --pairs leaves the pairs out."""
     from litaudit.render.audits import emit, line, render_result, saved_footer
-    from litaudit.render.console import out, table
+    from litaudit.render.audits_reuse import render_agreement_pairs
 
-    result = done.result
     if json_out:
-        emit(done if show_pairs else dataclasses.replace(done, result=_without_pairs(result)), True)
+        emit(
+            done if show_pairs else dataclasses.replace(done, result=_without_pairs(done.result)),
+            True,
+        )
         return
-    seed, rand = result.seed, result.randomization
-    checks = result.checks or checks_for(result)  # an audit stored before checks were kept
-    render_result(result)
-    line(f"topic-order seed: {seed if seed is not None else 'none (topic order as given)'}")
+    render_result(done.result)
     if show_pairs:
-        for a in result.analyses:
-            if a.pairs:
-                out.print(
-                    table(
-                        f"{a.analysis} pairs",
-                        [
-                            "group",
-                            "run a",
-                            "run b",
-                            "n base",
-                            "n reuse",
-                            "effect",
-                            "p base",
-                            "p reuse",
-                            "power base",
-                            "power reuse",
-                        ],
-                        [
-                            [
-                                p.group,
-                                p.run_a,
-                                p.run_b,
-                                p.n_baseline,
-                                p.n_reuse,
-                                p.effect,
-                                p.p_baseline,
-                                p.p_reuse,
-                                p.power_baseline,
-                                p.power_reuse,
-                            ]
-                            for p in a.pairs
-                        ],
-                    )
-                )
-    out.print(
-        table(
-            "Checks (the chi-square p treats the pairs as independent)",
-            ["check", "value", "rule", "passed", "note"],
-            [[c.name, c.value, c.rule, c.passed, c.note] for c in checks],
-        )
-    )
-    if rand is not None:
-        out.print(
-            table(
-                f"Randomization test: X^2 against {rand.assignments} random assignments of the "
-                f"same design (k = {rand.k}, {rand.baseline} all-site topics; seed {rand.seed}); "
-                "p = (1 + #{X^2_r >= X^2}) / (1 + R)",
-                ["analysis", "pairs", "X^2", "mean X^2 random", "p"],
-                [[x.analysis, x.pairs, x.x2, x.x2_null_mean, x.p_value] for x in rand.analyses],
-            )
-        )
+        render_agreement_pairs(done.result)
     foot = saved_footer(done.audit_id, done.reused)
     if foot:
         line(foot)
@@ -413,14 +286,14 @@ def table_cmd(
     """Observed against expected agreement in significance: expected table, exact and
     asymptotic chi-square p (Carterette et al. 2010, Section 3.2.1, Tables 3-5)."""
     from litaudit import defaults
-    from litaudit.analyses.agreement import tables as T
+    from litaudit.analyses.agreement.tables import parse_cells, parse_pair, table_test
     from litaudit.render.console import out, print_json, table
 
     a = defaults.REUSE_ALPHA if alpha is None else alpha
-    pairs = tuple(T.parse_pair(p, a) for p in pair or ())
-    res = T.table_test(
-        T.parse_cells(observed, "--observed"),
-        T.parse_cells(expected, "--expected") if expected else None,
+    pairs = tuple(parse_pair(p, a) for p in pair or ())
+    res = table_test(
+        parse_cells(observed, "--observed"),
+        parse_cells(expected, "--expected") if expected else None,
         pairs,
     )
     if json_out:
@@ -445,12 +318,3 @@ def table_cmd(
     if res.note:
         out.print(f"note: {res.note}")
     out.print("the p-values treat the pairs as independent (as the paper does)")
-
-
-def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `reuse` sub-app."""
-    app.command("power")(power_cmd)
-    app.command("table")(table_cmd)
-    app.command("design")(design_cmd)
-    app.command("holdout")(holdout_cmd)
-    app.command("agreement")(agreement_cmd)

@@ -1,18 +1,24 @@
-"""Commands registered on `litaudit reuse` (see litaudit/cli/reuse.py).
-
-`rao` and `lou` (Voorhees, Lin, Efron, SIGIR 2014), `subcollections` (Sanderson, Turpin,
-Zhang, Scholer, CIKM 2012) and `verdict` (all of them, and the significance agreement of
-Carterette et al. 2010 when available). Each saves its result as an audit.
+"""`litaudit reuse rao`, `lou` (Voorhees, Lin, Efron, SIGIR 2014) and `subcollections`
+(Sanderson, Turpin, Zhang, Scholer, CIKM 2012). Each saves its result as an audit; the
+verdict that joins them is `reuse verdict` (cli/reuse_verdict.py).
 """
 
 from __future__ import annotations
 
-import os
-
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import CollectionOpt, Json, OptCollection, open_write
+from litaudit.cli.common import open_write
+from litaudit.cli.options import (
+    CollectionOpt,
+    Json,
+    OldSplitSeed,
+    PermOpt,
+    SplitOpt,
+    SplitSeed,
+    WorkersOpt,
+    workers_of,
+)
 
 DepthOpt = typer.Option(
     defaults.REUSE_DEPTH,
@@ -21,28 +27,6 @@ DepthOpt = typer.Option(
     min=1,
     help="Pool depth K: a run 'retrieves' its top K documents per topic.",
 )
-SplitOpt = typer.Option(
-    "prefix",
-    "--split",
-    help="Sub-collections: 'prefix' (docno's leading letters), 'prefix:FBIS,FR94,FT,LA' "
-    "(listed prefixes) or a FILE of 'docno sub-collection' lines.",
-)
-PermOpt = typer.Option(
-    defaults.SUBCOLLECTION_PERMUTATIONS,
-    "--permutations",
-    "-R",
-    min=1,
-    help="Random splits for the randomization test.",
-)
-SeedOpt = typer.Option(defaults.SUBCOLLECTION_SEED, "--seed", help="Seed of the random splits.")
-# the verdict's own options are in `verdict` below (defaults in litaudit.defaults)
-WorkersOpt = typer.Option(
-    0, "--workers", min=0, help="Threads for the randomization test (0: one per core, max 2)."
-)
-
-
-def _workers(n: int) -> int:
-    return n or max(1, min(2, os.cpu_count() or 1))
 
 
 def rao_cmd(
@@ -69,7 +53,7 @@ def rao_cmd(
             depth=depth,
             measure=measure,
             loaded=loaded,
-            progress=bar.advance,
+            progress=bar,
         )
     emit(done, json_out)
 
@@ -87,7 +71,7 @@ def _load(store, collection: str, bar, what: str):
     load, then expecting the audit's pass over its ranges."""
     from litaudit.analyses.reuse.archive_ranges import load_ranged
 
-    loaded = load_ranged(store.con, collection, progress=bar.advance)
+    loaded = load_ranged(store.con, collection, progress=bar)
     bar.expect(len(loaded[1].ranges))
     bar.update(description=f"{what} of {loaded[1].n_lines:,} ranked documents, by topic ranges")
     return loaded
@@ -106,7 +90,7 @@ def _load_whole(store, collection: str, bar, what: str):
     advanced through its steps, then labelled for the audit."""
     from litaudit.analyses.reuse.coded_archive import load_coded
 
-    loaded = load_coded(store.con, collection, bar.advance)
+    loaded = load_coded(store.con, collection, bar)
     bar.update(description=f"{what} of {len(loaded[1].run):,} ranked documents")
     return loaded
 
@@ -140,7 +124,7 @@ def lou_cmd(
             min_map=min_map,
             noise_pct=noise,
             loaded=loaded,
-            progress=bar.advance,
+            progress=bar,
         )
     emit(done, json_out)
 
@@ -150,7 +134,8 @@ def subcollections_cmd(
     collection: str = CollectionOpt,
     split: str = SplitOpt,
     permutations: int = PermOpt,
-    seed: int = SeedOpt,
+    seed: SplitSeed = None,
+    _old_seed: OldSplitSeed = None,
     all_types: bool = typer.Option(
         False, "--all-types", help="Rank manual runs too (paper: automatic only)."
     ),
@@ -175,7 +160,7 @@ def subcollections_cmd(
         test = SubcollectionTest(
             split=split,
             permutations=permutations,
-            seed=seed,
+            seed=defaults.SUBCOLLECTION_SEED if seed is None else seed,
             automatic_only=not all_types,
             drop_bottom=0.0 if keep_bottom else SUBCOLLECTION_BOTTOM,
         )
@@ -183,202 +168,8 @@ def subcollections_cmd(
             store.con,
             collection,
             test,
-            workers=_workers(workers),
+            workers=workers_of(workers),
             loaded=loaded,
-            progress=bar.advance,
+            progress=bar,
         )
     emit(done, json_out)
-
-
-def verdict_cmd(
-    ctx: typer.Context,
-    collection: OptCollection = None,
-    scores: str = typer.Option(
-        None,
-        "--scores",
-        help="Per-topic score matrix CSV (topics x runs) instead of a stored archive.",
-    ),
-    pseudo_sites: int = typer.Option(
-        None, "--pseudo-sites", help="With --scores: group runs into M sites."
-    ),
-    run_sites: str = typer.Option(None, "--run-sites", help="With --scores: CSV run,site."),
-    depth: int = typer.Option(
-        None,
-        "--depth",
-        "-k",
-        min=1,
-        help="Pool depth to decide at (default: the collection's recorded one; when "
-        "unknown, one row per depth and no decision).",
-    ),
-    margin: float = typer.Option(
-        None,
-        "--margin",
-        help="Evaluation noise, % of the mean score (default 1, Voorhees et al. 2014).",
-    ),
-    split: str = SplitOpt,
-    permutations: int = PermOpt,
-    split_seed: int = typer.Option(
-        None, "--split-seed", help="Seed of the sub-collection random splits."
-    ),
-    seed: int = typer.Option(None, "--seed", help="Seed of the random hold-out assignments."),
-    assignments: int = typer.Option(
-        None, "--assignments", min=1, help="Random hold-out assignments of the agreement analysis."
-    ),
-    alpha: float = typer.Option(
-        None, "--alpha", help="Level of each one-sided test (intervals at 1 - 2 alpha)."
-    ),
-    with_sub: bool = typer.Option(
-        False,
-        "--subcollections",
-        help="Also show sub-collection tau (descriptive; R random splits).",
-    ),
-    topics: str = typer.Option(
-        None,
-        "--topics",
-        help="Decide on these topics only: ids and ranges, e.g. 601-650 or 303,310-320.",
-    ),
-    workers: int = WorkersOpt,
-    json_out: Json = False,
-):
-    """Would a new system's score be off by more than evaluation noise? Reusable within
-    1%, new systems lose more than 1%, or inconclusive (docs/STATISTICS.md, reusability)."""
-    from litaudit import defaults
-    from litaudit.render.audits import emit
-    from litaudit.render.console import err
-
-    seed = defaults.AGREEMENT_SEED if seed is None else seed
-    assignments = assignments or defaults.AGREEMENT_ASSIGNMENTS
-    alpha, margin = _decision_options(alpha, margin, collection, scores, depth)
-    if scores is not None and topics is not None:
-        from litaudit.errors import ParameterError
-
-        raise ParameterError("--topics applies to a stored archive (--collection), not --scores")
-    quiet = json_out or not err.is_terminal
-    if scores is not None:
-        done = _scores_verdict(
-            scores, run_sites, pseudo_sites, seed, assignments, alpha, margin, quiet
-        )
-    else:
-        done = _stored_verdict(
-            ctx,
-            collection,
-            depth,
-            margin,
-            split,
-            permutations,
-            split_seed,
-            seed,
-            assignments,
-            alpha,
-            workers,
-            with_sub,
-            quiet,
-            topics,
-        )
-    emit(done, json_out)
-
-
-def _decision_options(alpha, margin, collection, scores, depth) -> tuple[float, float]:
-    """--alpha and --margin, checked, with their defaults; the input options checked."""
-    from litaudit import defaults
-    from litaudit.errors import ParameterError
-
-    if (collection is None) == (scores is None):
-        raise ParameterError("give --collection or --scores")
-    if scores is not None and depth is not None:
-        raise ParameterError("--depth applies to a stored archive (--collection), not --scores")
-
-    alpha = defaults.REUSE_ALPHA if alpha is None else alpha
-    margin = defaults.REUSE_MARGIN_PCT if margin is None else margin
-    if not margin > 0:
-        raise ParameterError(f"--margin must be a positive percentage, got {margin}")
-    if not 0 < alpha < 0.5:
-        raise ParameterError(f"--alpha must be in (0, 0.5), got {alpha}")
-    return alpha, margin
-
-
-def _scores_verdict(scores: str, run_sites, pseudo_sites, seed, assignments, alpha, margin, quiet):
-    """`reuse verdict --scores`: the verdict of a per-topic score matrix (not stored)."""
-    from pathlib import Path
-
-    from litaudit.analyses.agreement import input as agin
-    from litaudit.analyses.audits import Audited
-    from litaudit.analyses.reuse import verdict as V
-    from litaudit.errors import ParameterError
-    from litaudit.render.progress import progress_bar
-
-    tags, _, matrix = agin.read_score_matrix(Path(scores))
-    if run_sites is not None:
-        mapping = agin.read_run_sites(Path(run_sites))
-        missing = [t for t in tags if t not in mapping]
-        if missing:
-            raise ParameterError(f"{run_sites}: no site for run {missing[0]!r}")
-        sites = tuple(mapping[t] for t in tags)
-    elif pseudo_sites is not None:
-        sites = agin.pseudo_sites(tags, pseudo_sites)
-    else:
-        raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
-    with progress_bar("hold-out assignments", assignments, quiet=quiet) as bar:
-        v = V.matrix_verdict(
-            matrix,
-            sites,
-            names=tuple(sorted(set(sites))),
-            source=Path(scores).name,
-            margin_pct=margin,
-            seed=seed,
-            assignments=assignments,
-            alpha=alpha,
-            progress=bar.advance,
-        )
-    return Audited(v, None)
-
-
-def _stored_verdict(
-    ctx: typer.Context,
-    collection: str,
-    depth: int | None,
-    margin: float,
-    split,
-    permutations,
-    split_seed,
-    seed,
-    assignments,
-    alpha,
-    workers,
-    with_sub: bool,
-    quiet: bool,
-    topics: str | None = None,
-):
-    """`reuse verdict --collection`: the verdict of a stored run archive, saved as an audit."""
-    from litaudit.analyses.reuse import verdict as V
-    from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
-    from litaudit.render.progress import progress_bar
-
-    total = V.verdict_steps(V.verdict_depths(depth), assignments, permutations, with_sub)
-    with open_write(ctx) as store, progress_bar("reusability", total, quiet=quiet) as bar:
-        test = SubcollectionTest(
-            split=split,
-            permutations=permutations,
-            seed=V.SUBCOLLECTION_SEED if split_seed is None else split_seed,
-        )
-        asked = V.VerdictSettings(
-            depth=depth,
-            margin_pct=margin,
-            alpha=alpha,
-            assignments=assignments,
-            seed=seed,
-            subcollections=with_sub,
-            splits=test,
-            topics=topics,
-        )
-        return V.run_verdict(
-            store.con, collection, asked, workers=_workers(workers), progress=bar.advance
-        )
-
-
-def register(app: typer.Typer) -> None:
-    """Add this module's commands to the `reuse` sub-app."""
-    app.command("rao")(rao_cmd)
-    app.command("lou")(lou_cmd)
-    app.command("subcollections")(subcollections_cmd)
-    app.command("verdict")(verdict_cmd)

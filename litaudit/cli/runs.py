@@ -6,14 +6,10 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import CollectionOpt, Json, OptCollection, db_path, open_read, open_write
-
-app = typer.Typer(
-    help="Import TREC run archives and evaluate them as trec_eval does.", no_args_is_help=True
-)
+from litaudit.cli.common import db_path, open_read, open_write
+from litaudit.cli.options import CollectionOpt, Json, OptCollection
 
 
-@app.command("import")
 def import_(
     ctx: typer.Context,
     files: list[Path] = typer.Argument(..., help="Run files (plain or .gz) or directories."),
@@ -67,7 +63,6 @@ def import_(
     )
 
 
-@app.command("list")
 def list_(
     ctx: typer.Context,
     collection: OptCollection = None,
@@ -115,7 +110,6 @@ def list_(
         out.print(incomplete_message(bad[0].collection_id, bad[0].tag, bad[0].path), markup=False)
 
 
-@app.command("show")
 def show(
     ctx: typer.Context,
     tag: str = typer.Argument(..., help="Run tag."),
@@ -155,7 +149,6 @@ def show(
         out.print(incomplete_message(r.collection_id, r.tag, r.path), markup=False)
 
 
-@app.command("delete")
 def delete(
     ctx: typer.Context,
     tags: list[str] = typer.Argument(None, help="Run tags to delete."),
@@ -186,7 +179,6 @@ def delete(
     out.print(f"{cid}: deleted {n} run(s)" + (" and the qrels" if all_ else ""))
 
 
-@app.command("eval")
 def eval_(
     ctx: typer.Context,
     collection: str = CollectionOpt,

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import Json, db_path, open_write
+from litaudit.cli.common import db_path, open_write
+from litaudit.cli.options import Json
 
 DirArg = typer.Argument(..., help="The site's folder (new, empty, or a site written before).")
 

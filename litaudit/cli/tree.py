@@ -7,7 +7,8 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import Json, open_read, open_write
+from litaudit.cli.common import open_read, open_write
+from litaudit.cli.options import Json
 
 FolderArg = typer.Argument(..., help="The store folder (papers/, official/).")
 

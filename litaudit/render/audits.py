@@ -91,13 +91,14 @@ def render_result(result: Any, audit_id: int | None = None) -> None:
 def emit(audited: Audited, json_out: bool) -> None:
     """Print an audit command's outcome: ``--json`` the envelope ``{"audit_id", "reused",
     "result"}``; else the result's renderer, then where it is stored (the extreme-value
-    reports say their audit id in their first line instead)."""
+    reports say their audit id in their header instead), and, for every kind, that an
+    identical call's stored audit was handed back (``reused``), as the JSON says."""
     if json_out:
         print_json(envelope(audited))
         return
     render_result(audited.result, audited.audit_id)
-    if isinstance(audited.result, ID_IN_HEAD):
-        return
+    if isinstance(audited.result, ID_IN_HEAD) and not audited.reused:
+        return  # its header says where it is stored; a reused one still says so below
     foot = saved_footer(audited.audit_id, audited.reused)
     if foot:
         line(foot)
@@ -201,6 +202,21 @@ def _head(rep: BestReport | ClaimReport | HistoryReport, what: str, audit_id: in
     return f"{what}: {rep.collection_name} {rep.measure} ({src}), {rep.n_topics} topics{other}{aid}"
 
 
+def population_header(
+    rep: BestReport | ClaimReport | HistoryReport,
+    what: str,
+    audit_id: int | None,
+    *,
+    method: str | None = None,
+    extra: str = "",
+) -> None:
+    """The one header of the extreme-value reports (`audit best`, `claim`, `history`):
+    what was audited, its audit id and method (``extra`` after them), then the population
+    it used (:func:`litaudit.analyses.extreme.wording.population_sentence`)."""
+    line(_head(rep, what, audit_id) + (f"  method: {method}" if method else "") + extra)
+    line(population_sentence(rep.population))
+
+
 def _method(st) -> str:
     return st.method + (f" ({st.trials} trials, seed {st.seed})" if st.trials else "")
 
@@ -208,8 +224,7 @@ def _method(st) -> str:
 def render_best(rep: BestReport, audit_id: int | None) -> None:
     s = rep.stats
     ref, th, iv, mx = s.reference, s.thresholds, s.interval, s.mxvd
-    line(_head(rep, "Best-result audit", audit_id) + f"  method: {_method(s)}")
-    line(population_sentence(rep.population))
+    population_header(rep, "Best-result audit", audit_id, method=_method(s))
     if rep.coverage:
         line(f"What the record covers: {rep.coverage}.")
     wide(
@@ -295,7 +310,7 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
 def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
     """`audit claim`: the answers first, then the population and the tables (a)-(c)."""
     method = _method(rep.stats)
-    line(_head(rep, "Claim audit", audit_id) + ("" if method == "exact" else f"  method: {method}"))
+    population_header(rep, "Claim audit", audit_id, method=None if method == "exact" else method)
     if rep.verdict:  # the verdict first, one line per question (issue 32)
         line("Verdict:")
         for v in rep.verdict:
@@ -305,7 +320,6 @@ def render_claim(rep: ClaimReport, audit_id: int | None) -> None:
         line(sentence)
     if rep.resolution is not None:
         line(rep.resolution.sentence)
-    line(population_sentence(rep.population))
     _claim_record_table(rep)
     _claim_chance_tables(rep)
     if rep.per_dataset is not None:
@@ -406,12 +420,13 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
     then the count of records and of those beyond the running threshold."""
     h = rep.history
     step = rep.by
-    line(
-        _head(rep, "Sequential-testing history", audit_id)
-        + f"  {history_reference_sentence(h.reference)}; all {h.N} results: mean "
-        f"{_f(h.mu)}, sd {_f(h.sd)}"
+    population_header(
+        rep,
+        "Sequential-testing history",
+        audit_id,
+        extra=f"  {history_reference_sentence(h.reference)}; all {h.N} results: mean "
+        f"{_f(h.mu)}, sd {_f(h.sd)}",
     )
-    line(population_sentence(rep.population))
     rows = [
         (
             pt.when or pt.year,

@@ -214,6 +214,67 @@ def render_agreement(result: ReuseAgreement, audit_id: int | None) -> None:
             f"reuse vs full-judgment means: tau {result.true_tau.tau:.3f}, "
             f"RMSE {result.true_rmse:.4f}"
         )
+    seed, rand = result.seed, result.randomization
+    out.print(
+        f"topic-order seed: {seed if seed is not None else 'none (topic order as given)'}",
+        markup=False,
+    )
+    if result.checks:  # (none in an audit stored before the analysis kept its checks)
+        out.print(
+            table(
+                "Checks (the chi-square p treats the pairs as independent)",
+                ["check", "value", "rule", "passed", "note"],
+                [[c.name, c.value, c.rule, c.passed, c.note] for c in result.checks],
+            )
+        )
+    if rand is not None:
+        out.print(
+            table(
+                f"Randomization test: X^2 against {rand.assignments} random assignments of the "
+                f"same design (k = {rand.k}, {rand.baseline} all-site topics; seed {rand.seed}); "
+                "p = (1 + #{X^2_r >= X^2}) / (1 + R)",
+                ["analysis", "pairs", "X^2", "mean X^2 random", "p"],
+                [[x.analysis, x.pairs, x.x2, x.x2_null_mean, x.p_value] for x in rand.analyses],
+            )
+        )
+
+
+def render_agreement_pairs(result: ReuseAgreement) -> None:
+    """Every tested pair of each analysis (`reuse agreement --pairs`)."""
+    for a in result.analyses:
+        if a.pairs:
+            out.print(
+                table(
+                    f"{a.analysis} pairs",
+                    [
+                        "group",
+                        "run a",
+                        "run b",
+                        "n base",
+                        "n reuse",
+                        "effect",
+                        "p base",
+                        "p reuse",
+                        "power base",
+                        "power reuse",
+                    ],
+                    [
+                        [
+                            p.group,
+                            p.run_a,
+                            p.run_b,
+                            p.n_baseline,
+                            p.n_reuse,
+                            p.effect,
+                            p.p_baseline,
+                            p.p_reuse,
+                            p.power_baseline,
+                            p.power_reuse,
+                        ]
+                        for p in a.pairs
+                    ],
+                )
+            )
 
 
 def render_verdict(v: Verdict, audit_id: int | None) -> None:

@@ -159,7 +159,8 @@ def test_stored_audit_keys_do_not_change(cli, shared_data, tmp_path):
     for args in (
         ("reuse", "rao", "-c", "robust03", "-k", "2"),
         ("reuse", "lou", "-c", "robust03", "-k", "2"),
-        ("reuse", "subcollections", "-c", "robust03", "--all-types", "-R", "20", "--seed", "5"),
+        ("reuse", "subcollections", "-c", "robust03", "--all-types", "-R", "20", "--split-seed",
+         "5"),
         ("reuse", "verdict", "-c", "robust03", "-k", "2", "-R", "20", "--subcollections",
          "--split-seed", "5"),
     ):  # fmt: skip

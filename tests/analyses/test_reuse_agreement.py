@@ -404,7 +404,7 @@ def test_cli_holdout_then_agreement(cli, tmp_path):
         "1",
         "-o",
         out,
-        "--seed",
+        "--topic-seed",
         "5",
     )
     assert res.exit_code == 0, res.output
@@ -515,7 +515,7 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
         "1",
         "--depth",
         "10",
-        "--seed",
+        "--topic-seed",
         "3",
         "--min-topics",
         "3",
@@ -542,7 +542,7 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
         "1",
         "--depth",
         "10",
-        "--seed",
+        "--topic-seed",
         "3",
         "--min-topics",
         "3",
@@ -553,6 +553,10 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
         .splitlines()[-1]
         .startswith(f"audit #{data['audit_id']}: stored earlier by an identical call")
     )
+    # the command's text is `audit show`'s, after its provenance line (issue 37): the
+    # topic-order seed, the checks and the randomization test are the renderer's
+    assert shown.output.rstrip().splitlines()[1:] == again.output.rstrip().splitlines()[:-1]
+    assert "topic-order seed: 3" in shown.output and "Checks (the chi-square p" in shown.output
     with open_store(cli.db) as store:
         (a,) = list_audits(store.con, kind="reuse-agreement")
         assert a.seed == 3 and a.params["depth"] == 10 and a.params["k"] == 1
@@ -566,7 +570,7 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     # the stored audit holds what the command printed: its checks, seed and, with
     # --randomize, the randomization test (a new audit: its parameters differ)
     assert a.result.checks == ag.checks_for(a.result) and a.result.randomization is None
-    args = ["-k", "1", "--depth", "10", "--seed", "3", "--min-topics", "3", "--json"]
+    args = ["-k", "1", "--depth", "10", "--topic-seed", "3", "--min-topics", "3", "--json"]
     res = cli("reuse", "agreement", "--collection", "robust03", *args, "--randomize", "4")
     assert res.exit_code == 0, res.output
     rand = json.loads(res.output)

@@ -241,7 +241,7 @@ def test_cli_subcollections_and_verdict(tiny_cli):
         "--keep-bottom",
         "-R",
         "20",
-        "--seed",
+        "--split-seed",
         "5",
         "--json",
     )
@@ -310,6 +310,8 @@ def test_cli_subcollections_and_verdict(tiny_cli):
     shown = tiny_cli("audit", "show", str(vid))
     assert shown.exit_code == 0, shown.output
     assert shown.output.splitlines()[1].startswith("Not enough data for a reusability decision")
+    # the command's text is `audit show`'s, after its provenance line (issue 37)
+    assert shown.output.rstrip().splitlines()[1:] == res.output.rstrip().splitlines()[:-1]
     assert '"outcome"' not in shown.output
     # another alpha is another call; its components are reused (same inputs, seed and R)
     res = tiny_cli(

@@ -65,11 +65,12 @@ def test_a_run_missing_judged_topics_is_the_first_line(rcli, shared_data, tmp_pa
         "67 topics" in first["text"]
     )
     assert "equals archived run uwmtCR0 on the 67 topics it was evaluated on" in first["text"]
-    # the terminal: the verdict first, its first line the run check
+    # the terminal: the verdict first after the header, its first line the run check
     text = rcli("audit", "claim", "-c", "robust03", "-m", "AP", "--run", run, "--no-save")
     lines = text.output.splitlines()
-    assert lines[1] == "Verdict:" and lines[2].startswith("- Run renamed.txt sound? No, topics")
-    assert without_verdict(text.output)[1].startswith("Against the record: 0.2264 is below")
+    assert lines[1].startswith("Population: ")
+    assert lines[2] == "Verdict:" and lines[3].startswith("- Run renamed.txt sound? No, topics")
+    assert without_verdict(text.output)[2].startswith("Against the record: 0.2264 is below")
 
 
 @pytest.mark.slow

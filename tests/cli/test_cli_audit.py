@@ -100,28 +100,28 @@ def test_claim_ok7ax(cli, db):
     )
     assert r.exit_code == 0, r.output
     lines = without_verdict(r.output)
-    assert lines[1] == (
+    assert lines[2] == (
         "Against the record: 0.3033 (ok7ax, TREC trec7/adhoc) is below the record, 0.3702 "
         "(CLARIT98COMB, TREC trec7/adhoc), and below the record's 60% band [0.3052, 0.3702] "
         "under the reference model: a gap of 0.067 is wider than the band that picking the "
         "best of 103 equally good systems spans with probability 0.6; a paired test on the "
         "same topics is what would confirm it; 6 other published results are at or above it."
     )
-    assert lines[2].startswith(
+    assert lines[3].startswith(
         "Against chance: 0.3033 is above 0.2367, the value that the best of 103 equally good "
         "systems (the claim as one of the 103 published results), each measured with standard "
         "error 0.0114 around the mean 0.1992, exceeds with probability 0.05 (p < 1e-6). Under "
         "that null 0.051 of the 103 draws are expected above 0.2367; 35 of the 103 published "
         "results are above it."
     )
-    assert lines[3].startswith("Gap to the record: 0.3033 is 0.0669 below the record 0.3702")
-    assert lines[4] == (
+    assert lines[4].startswith("Gap to the record: 0.3033 is 0.0669 below the record 0.3702")
+    assert lines[5] == (
         "The claim's own interval: the lowest population mean whose best of "
         "103 draws reaches 0.3033 with probability 0.2 is mu0 = 0.2708, 10.7% "
         "lower; the claim's 60% interval is [0.2383, 0.3033]."
     )
-    assert lines[5].startswith("Reference model: a null of 103 equally good systems")
-    assert lines[6].startswith("Population: N = 103 results on 50 topics")
+    assert lines[6].startswith("Reference model: a null of 103 equally good systems")
+    assert lines[1].startswith("Population: N = 103 results on 50 topics")
     assert "│ mu0          │ 0.2708           │" in r.output
     j = json.loads(
         cli(
@@ -147,6 +147,10 @@ def test_claim_ok7ax(cli, db):
 
 ROBUST_0372 = [
     "Claim audit: robust04 AP (all sources), 249 topics  [audit #1]",
+    "Population: N = 328 results on 249 topics; sources: papers 218 (from 109 papers), "
+    "TREC trec13/robust 110; roles: official 110, baseline 109, proposed 109; run types: "
+    "- 218, automatic 110; topic sets: judged 328; reported by authors 218, nist 110; "
+    "dated 2004-07-30 to 2004-08-06 (218 undated).",
     "Against the record: 0.3720 is above the record, 0.3686 (best (proposed), Cormack et "
     "al. (SIGIR 2009)), which lies within the claim's 60% band [0.3253, 0.3720] under "
     "the reference model: a gap of 0.0034 is within what picking the best of 329 equally "
@@ -185,10 +189,6 @@ ROBUST_0372 = [
     "its runs' own se range to 0.0099 (the model's sd / sqrt(n) would be 0.0027). The "
     "328 published results spread with sd 0.0433, 5.9 times that, because they are not "
     "equally good; the thresholds and bands say what equally good systems would reach.",
-    "Population: N = 328 results on 249 topics; sources: papers 218 (from 109 papers), "
-    "TREC trec13/robust 110; roles: official 110, baseline 109, proposed 109; run types: "
-    "- 218, automatic 110; topic sets: judged 328; reported by authors 218, nist 110; "
-    "dated 2004-07-30 to 2004-08-06 (218 undated).",
 ]
 
 
@@ -221,7 +221,7 @@ def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
             db=db,
         ).output
     )["result"]
-    assert list(d["answers"]) == ROBUST_0372[1:7]
+    assert list(d["answers"]) == ROBUST_0372[2:8]
     ch = d["stats"]["chance"]
     assert ch["n_star"] == 1e12 and ch["n_star_capped"] is True and ch["n_star_cap"] == 1e12
     assert ch["p_value"] == 1e-6 and ch["p_below_floor"] is True
@@ -241,7 +241,7 @@ def test_claim_above_the_record_but_in_its_interval_says_so(cli, db):
 def test_a_claim_below_the_record_is_not_above_it(cli, db):
     r = cli("audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.36", "--no-save", db=db)
     assert r.exit_code == 0, r.output
-    assert without_verdict(r.output)[1] == (
+    assert without_verdict(r.output)[2] == (
         "Against the record: 0.3600 is below the record, 0.3686 (best (proposed), Cormack et "
         "al. (SIGIR 2009)), within the record's 60% band [0.3220, 0.3686] under the reference "
         "model: a gap of 0.0086 is within what picking the best of 328 equally good systems "

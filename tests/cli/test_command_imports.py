@@ -91,10 +91,10 @@ def test_help_lists_every_command():
     """--help lists every sub-command, in order, so none is lost by loading late."""
     from typer.testing import CliRunner
 
-    from litaudit.cli.main import _SUBCOMMANDS, app
+    from litaudit.cli.main import _TOP, app
 
     out = CliRunner().invoke(app, ["--help"], terminal_width=100).output
-    listed = [name for name, _, _ in _SUBCOMMANDS]
+    listed = list(_TOP)
     assert all(f"│ {name} " in out for name in listed)
     assert [out.index(f"│ {name} ") for name in listed] == sorted(
         out.index(f"│ {name} ") for name in listed
@@ -116,7 +116,7 @@ def test_the_root_help_is_the_loaded_commands_own_and_loads_none(monkeypatch):
     quick = CliRunner().invoke(M.app, ["--help"], terminal_width=100).output
     group = typer.main.get_command(M.app)
     assert isinstance(group, M._Root) and isinstance(group.commands, M._LazyCommands)
-    loaded = {name: group.commands[name] for name, _, _ in M._SUBCOMMANDS}  # loads them all
+    loaded = {name: group.commands[name] for name in M._TOP}  # loads them all
     assert set(M._LISTED_HELP) == set(loaded)
     for name, cmd in loaded.items():
         assert M._LISTED_HELP[name] == inspect.cleandoc(cmd.help or "").split("\n\n")[0], name

@@ -334,7 +334,7 @@ AGREEMENT = ("reuse", "agreement", "-c", "robust03", "-k", "1", "-d", "10", "--m
 @pytest.mark.slow
 def test_agreement_draws_a_bar_for_the_simulation_and_the_randomization(cli, tmp_path, terminal):
     _agreement_db(cli, tmp_path)
-    r = cli(*AGREEMENT, "--randomize", "5", "--seed", "2")
+    r = cli(*AGREEMENT, "--randomize", "5", "--topic-seed", "2")
     assert r.exit_code == 0, r.output
     frames = terminal.getvalue()
     assert "simulating depth-10 pools, 1 sites held out" in frames

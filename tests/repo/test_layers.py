@@ -24,7 +24,6 @@ RENDER_MAY_READ = {
         "Audited",
         "get_audit",
         "list_audits",
-        "find_audit",
         "kinds",
         "result_type",
         "fingerprint",
@@ -174,7 +173,7 @@ def test_every_module_keeps_its_layer():
         ("litaudit.analyses.x", "litaudit.render.console", ["out"], True),
         ("litaudit.render.x", "litaudit.analyses.extreme.best", ["run_best"], True),
         ("litaudit.render.x", "litaudit.analyses.extreme.best", ["BestReport"], False),
-        ("litaudit.render.x", "litaudit.analyses.audits", ["save_audit"], True),
+        ("litaudit.render.x", "litaudit.analyses.audits", ["run_or_reuse"], True),
         ("litaudit.store.x", "litaudit.analyses.audits", ["fingerprint"], True),
     ],
 )

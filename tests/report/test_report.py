@@ -357,7 +357,7 @@ def test_claim_section_says_what_the_terminal_says(cli, fixture_db):
         "--no-save",
         db=fixture_db,
     )
-    answers = without_verdict(term.output)[1:7]
+    answers = without_verdict(term.output)[2:8]  # after the header
     md = cli("report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", db=fixture_db).stdout
     start = md.index("## Claim audit: AP = 0.36")
     section = md[start : md.index("\n## ", start)]
@@ -492,7 +492,7 @@ def test_ticks_are_nice_increasing_and_inside(lo, span):
 def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
     """A verdict stored by an earlier version (another JSON shape) with the same
     parameters is not used (it no longer decodes); the report uses the current one."""
-    from litaudit.analyses.audits import AuditKey, get_audit, save_audit
+    from litaudit.analyses.audits import AuditKey, _insert, get_audit
     from litaudit.analyses.report_audits import prepare_report
     from litaudit.store.db import open_store
 
@@ -511,7 +511,7 @@ def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
             seed=old.seed,
             trials=old.trials,
         )
-        save_audit(con, key, {"checks": [], "passed": None})
+        _insert(con, [(key, {"checks": [], "passed": None})])
         after = prepare_report(con, COLLECTION, measure="AP")
     assert after.verdict == before.verdict
 

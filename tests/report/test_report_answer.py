@@ -169,7 +169,7 @@ def test_report_takes_the_audits_filters_and_says_them(cli, lit_db):
         "--no-save",
         db=lit_db,
     )
-    record = without_verdict(term.output)[1]  # the answers come first (issue 20)
+    record = without_verdict(term.output)[2]  # the answers first after the header (issue 20)
     assert record.startswith("Against the record: 0.3600 is above the record, 0.2750 (runF")
     assert record in _unmd(res.stdout)
 

@@ -73,7 +73,7 @@ def test_a_stored_result_that_does_not_fit_is_an_error():
 
 
 def test_a_stored_audit_of_another_shape_is_one_clear_error(mem_store):
-    from litaudit.analyses.audits import AuditKey, get_audit, save_audit
+    from litaudit.analyses.audits import AuditKey, _insert, get_audit
     from litaudit.errors import StoreError
     from litaudit.store.refdata import resolve_collection
 
@@ -86,7 +86,7 @@ def test_a_stored_audit_of_another_shape_is_one_clear_error(mem_store):
         method="exact",
         input_fingerprint="f" * 64,
     )
-    aid = save_audit(con, key, {"collection_id": "x", "depth": 1})
+    (aid,) = _insert(con, [(key, {"collection_id": "x", "depth": 1})])
     with pytest.raises(StoreError, match=rf"audit #{aid} \(reuse-rao.*RAOReport: no measure"):
         get_audit(con, aid)
 
@@ -219,7 +219,7 @@ def test_the_kinds_tuple_lists_every_kind_the_code_stores():
 
 
 def test_audit_show_renders_a_kind_without_renderer_field_by_field(cli):
-    from litaudit.analyses.audits import AuditKey, save_audit
+    from litaudit.analyses.audits import AuditKey, _insert
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data, resolve_collection
 
@@ -234,8 +234,8 @@ def test_audit_show_renders_a_kind_without_renderer_field_by_field(cli):
             method="exact",
             input_fingerprint="f" * 64,
         )
-        aid = save_audit(
-            store.con, key, {"passed": True, "checks": [{"name": "tau", "value": 0.9}]}
+        (aid,) = _insert(
+            store.con, [(key, {"passed": True, "checks": [{"name": "tau", "value": 0.9}]})]
         )
     r = cli("audit", "show", str(aid))
     assert r.exit_code == 0, r.output

@@ -31,7 +31,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.agreement.input import ScoreDesign, Simulation, simulate_pooling
-from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
 from litaudit.errors import NotFound, ParameterError
 from litaudit.runs.archive import load_archive
 from litaudit.stats.agreement import (
@@ -503,4 +503,4 @@ def save(
         input_fingerprint=fingerprint(rows),
         seed=seed,
     )
-    return store_or_reuse(con, key, result)
+    return run_or_reuse(con, key, lambda: result)

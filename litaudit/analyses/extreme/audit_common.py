@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, AuditKey, store_or_reuse
+from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.extreme.noise import (
     NoiseChoice,
     NoiseLookups,
@@ -80,7 +80,7 @@ def stored_audit(
         seed=sampling.seed,
         trials=sampling.trials,
     )
-    return store_or_reuse(con, key, rep)
+    return run_or_reuse(con, key, lambda: rep)
 
 
 def filter_params(filters: Filters) -> dict:

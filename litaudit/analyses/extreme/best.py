@@ -2,7 +2,7 @@
 
 Reads the results of one collection and measure (with filters), runs
 ``litaudit.stats.extreme`` / ``litaudit.stats.sequential`` and saves each audit with
-``litaudit.analyses.audits.save_audit`` under the kinds
+``litaudit.analyses.audits.run_or_reuse`` under the kinds
 
 * ``best``: Tables 2 and 3 of the paper for the population (:class:`BestReport`);
 * ``claim``: a claimed value against the population (:class:`ClaimReport`, in

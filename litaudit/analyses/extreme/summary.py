@@ -11,7 +11,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from litaudit.analyses.audits import AuditKey, identical_ids, save_audits
+from litaudit.analyses.audits import AuditKey, run_or_reuse_many
 from litaudit.analyses.extreme.best import (
     DEFAULT_ALPHA,
     DEFAULT_P,
@@ -90,11 +90,8 @@ def _summary_audit_ids(con, reps, model: AuditModel, save: bool) -> list[int | N
             )
             for pop, _src, rep in reps
         ]
-        ids = identical_ids(con, keys)
-        new = [i for i, found in enumerate(ids) if found is None]
-        todo = [(keys[i], reps[i][2]) for i in new]
-        for i, added in zip(new, save_audits(con, todo), strict=True):
-            ids[i] = added
+        stored = run_or_reuse_many(con, keys, lambda i: reps[i][2])
+        ids = [None if s is None else s[0] for s in stored]
     return ids
 
 

@@ -1,0 +1,154 @@
+"""The options several commands share, each defined once with one meaning per name.
+
+A command takes ``json_out: Json = False``, ``collection: OptCollection = None``, a
+required collection ``collection: str = CollectionOpt`` (an Annotated alias would need
+the default ``...``, which mypy refuses for a ``str``). An option that means something
+else in one command (a filter, a target to store under) keeps its own help there, under
+a name no other command gives another meaning.
+
+Seeds, one name per meaning (each stored with the audit it drives):
+
+* ``--seed``: the Monte Carlo seed of the extreme-value audits (`audit best`, `claim`,
+  `history`, `matrix`);
+* ``--resample-seed``: the bootstrap resamples of `audit ranks`;
+* ``--split-seed``: the random sub-collection splits (`reuse subcollections`, `verdict`);
+* ``--topic-seed``: the shuffle of the topic order before hold-outs are assigned
+  (`reuse design`, `reuse agreement`);
+* ``--assignment-seed``: the random hold-out assignments of `reuse verdict`'s agreement
+  analysis;
+* ``--randomize-seed``: the random assignments of `reuse agreement --randomize` (its own).
+
+A command whose seed had another name refuses the old one with the new one
+(:func:`renamed`).
+
+Light: typer, stdlib and litaudit.defaults only (imported by every command module).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+import typer
+
+from litaudit import defaults
+
+Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+_COLLECTION_HELP = "Collection id or alias."
+CollectionOpt = typer.Option(..., "--collection", "-c", help=_COLLECTION_HELP)
+OptCollection = Annotated[str | None, typer.Option("--collection", "-c", help=_COLLECTION_HELP)]
+# the extreme-value audits' parameters (audit best/claim/history/summary/matrix)
+Alpha = Annotated[
+    float,
+    typer.Option("--alpha", help="Level of the thresholds of the max and min (0 < alpha < 1)."),
+]
+PInterval = Annotated[
+    float,
+    typer.Option(
+        "--p",
+        help="Probability defining mu0 and the lower bound (0 < p < 0.5; interval coverage 1-2p).",
+    ),
+]
+Trials = Annotated[
+    int | None,
+    typer.Option(
+        "--trials",
+        help=f"Monte Carlo trials (default: {defaults.MONTECARLO_TRIALS}).",
+        show_default=False,
+    ),
+]
+Seed = Annotated[
+    int | None,
+    typer.Option(
+        "--seed",
+        help=f"Monte Carlo seed (default: {defaults.MONTECARLO_SEED}).",
+        show_default=False,
+    ),
+]
+NoSave = Annotated[
+    bool,
+    typer.Option("--no-save", help="Do not store the audit (the database is opened read-only)."),
+]
+
+
+def renamed(old: str, new: str, meaning: str) -> Any:
+    """A hidden ``old`` option that refuses itself, naming ``new`` (the option's name in
+    this command since ``old`` was given one meaning across commands), as the type of a
+    parameter ``_old_seed: OldTopicSeed = None``, which the command never receives."""
+
+    def refuse(value: object) -> None:
+        if value is not None:
+            raise typer.BadParameter(
+                f"this command's {meaning} is {new} ({old} is the Monte Carlo seed of the "
+                f"extreme-value audits); use {new} {value}"
+            )
+
+    option = typer.Option(old, hidden=True, callback=refuse, expose_value=False, show_default=False)
+    return Annotated[int | None, option]
+
+
+SplitSeed = Annotated[
+    int | None,
+    typer.Option(
+        "--split-seed",
+        help=f"Seed of the random sub-collection splits (default: {defaults.SUBCOLLECTION_SEED}).",
+        show_default=False,
+    ),
+]
+OldSplitSeed = renamed("--seed", "--split-seed", "seed of the random sub-collection splits")
+TopicSeed = Annotated[
+    int | None,
+    typer.Option(
+        "--topic-seed",
+        help="Shuffle the topic order first, with this seed (randomized design; default: the "
+        "topic order as given).",
+        show_default=False,
+    ),
+]
+OldTopicSeed = renamed("--seed", "--topic-seed", "seed of the topic shuffle")
+AssignmentSeed = Annotated[
+    int | None,
+    typer.Option(
+        "--assignment-seed",
+        help="Seed of the random hold-out assignments of the agreement analysis (default: "
+        f"{defaults.AGREEMENT_SEED}).",
+        show_default=False,
+    ),
+]
+OldAssignmentSeed = renamed(
+    "--seed", "--assignment-seed", "seed of the random hold-out assignments"
+)
+ResampleSeed = Annotated[
+    int,
+    typer.Option("--resample-seed", help="Seed of the bootstrap resamples."),
+]
+OldResampleSeed = renamed("--seed", "--resample-seed", "seed of the bootstrap resamples")
+
+# the reusability commands' sub-collection test (reuse subcollections, reuse verdict)
+SplitOpt = typer.Option(
+    "prefix",
+    "--split",
+    help="Sub-collections: 'prefix' (docno's leading letters), 'prefix:FBIS,FR94,FT,LA' "
+    "(listed prefixes) or a FILE of 'docno sub-collection' lines.",
+)
+PermOpt = typer.Option(
+    defaults.SUBCOLLECTION_PERMUTATIONS,
+    "--permutations",
+    "-R",
+    min=1,
+    help="Random splits for the randomization test.",
+)
+WorkersOpt = typer.Option(
+    0, "--workers", min=0, help="Threads for the randomization test (0: one per core, max 2)."
+)
+
+
+def workers_of(n: int) -> int:
+    """--workers: 0 is one thread per core, at most 2."""
+    return n or max(1, min(2, os.cpu_count() or 1))
+
+
+# published results (results list/show/export and the commands that write them)
+MeasureFilter = typer.Option(None, "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
+ID_HELP = "Result id: the local number, or the uid every clone shares (r-...)."
+IDS_HELP = "Result ids: local numbers, or uids every clone shares (r-...)."

@@ -1,0 +1,132 @@
+"""What the curation commands print: `results list`'s rows, `results history`'s window
+and what `results import` did (moved out of the commands, which only parse and call)."""
+
+from __future__ import annotations
+
+# more rows than this are printed as plain lines (rich lays out ~1,000 rows a second)
+PAGE_MAX = 500
+# the columns of the terminal's table: what a curator needs at 80 columns
+TERMINAL_COLUMNS = ["id", "collection", "measure", "value", "system", "source", "year", "status"]
+
+
+def print_listing(rows: list[tuple], total: int, given: tuple[str, ...] = ()) -> None:
+    """`results list`'s rows: a table that fits the terminal, or plain lines."""
+    import sys
+
+    from litaudit.curation.results import LIST_COLUMNS
+    from litaudit.render.console import out, plain_rows, table
+
+    headers = [h for h, _ in LIST_COLUMNS]
+    if not out.is_terminal or len(rows) > PAGE_MAX:  # rich lays out ~1,000 rows a second
+        lines = list(plain_rows(headers, rows))
+        for i in range(0, len(lines), 4096):  # as --json: pieces, a closed pipe stops it
+            sys.stdout.write("".join(line + "\n" for line in lines[i : i + 4096]))
+        return
+    # the collection or measure asked for goes in the title (every row has it), so that
+    # 80 columns leave room for whole words
+    same = [h for h in given if rows and len({r[headers.index(h)] for r in rows}) == 1]
+    cols = [h for h in TERMINAL_COLUMNS if h not in same]
+    shown = [headers.index(h) for h in cols]
+    of = " ".join(str(rows[0][headers.index(h)]) for h in same)
+    title = f"{total} results" + (f" ({of})" if of else "")
+    title += f", the first {len(rows)}" if len(rows) < total else ""
+    out.print(
+        table(
+            title,
+            cols,
+            [[r[i] for i in shown] for r in rows],
+            keep=tuple(h for h in ("id", "measure", "year", "status") if h in cols),
+        )
+    )
+    if len(rows) < total:
+        out.print(f"{total - len(rows)} more: --all (or --limit N, --sort, a filter)")
+
+
+def print_window(rows: list) -> None:
+    from litaudit.render.console import out, table
+
+    out.print(
+        table(
+            f"{len(rows)} changes",
+            ["when", "who", "result", "collection", "measure", "system", "action", "field"]
+            + ["old", "new", "reason"],
+            [
+                (
+                    x.changed_at,
+                    x.who,
+                    x.result_id,
+                    x.collection_id,
+                    x.measure,
+                    x.system,
+                    x.action,
+                    x.field,
+                    x.old_value,
+                    x.new_value,
+                    x.reason,
+                )
+                for x in rows
+            ],
+        )
+    )
+
+
+def print_import(reports, json_out: bool) -> None:
+    """What `results import` did (or would do), file by file."""
+    from litaudit.render.console import out, print_json, table
+    from litaudit.render.findings import finding_json
+
+    if json_out:
+        print_json(
+            [
+                {
+                    "file": r.file,
+                    "results": r.added_results,
+                    "papers": r.added_papers,
+                    "skipped": r.skipped,
+                    "updated": r.updated,
+                    "unchanged": r.unchanged,
+                    "history": r.history,
+                    "dry_run": r.dry_run,
+                    "flagged": [finding_json(f) for f in p.findings],
+                }
+                for r, p in reports
+            ]
+        )
+        return
+    for rep, plan in reports:
+        verb = "would add" if rep.dry_run else "added"
+        extra = "".join(
+            f", {'would ' if rep.dry_run else ''}{w} {n} {what}"
+            for w, n, what in (
+                ("skipped", rep.skipped, "already present"),
+                ("updated", rep.updated, "existing"),
+                ("left", rep.unchanged, "unchanged"),
+                ("copied", rep.history, "history entries"),
+            )
+            if n
+        )
+        out.print(
+            f"{rep.file}: {verb} {rep.added_results} results and {rep.added_papers} papers{extra}"
+        )
+        if rep.dry_run and plan.results:
+            out.print(
+                table(
+                    None,
+                    ["line", "collection", "measure", "value", "system", "role"],
+                    [
+                        (
+                            p.line,
+                            p.values["collection_id"],
+                            p.values["measure"],
+                            p.values["value_text"],
+                            p.values["system"],
+                            p.values["role"],
+                        )
+                        for p in plan.results[:50]
+                    ],
+                )
+            )
+            if len(plan.results) > 50:
+                out.print(f"... and {len(plan.results) - 50} more")
+        for f in plan.findings:
+            out.print(f"flagged: {f.line()}" + (f" [other value: {f.other}]" if f.other else ""))

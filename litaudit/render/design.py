@@ -1,0 +1,87 @@
+"""What `reuse design` prints: the held-out-site design of Carterette, Kanoulas, Pavlu
+and Fang (SIGIR 2010, Table 2 and Section 4.3), computed by litaudit.stats.design."""
+
+from __future__ import annotations
+
+from litaudit.render.console import out, table
+from litaudit.stats.design import Design, PartialDesign
+
+
+def render_partial_design(d: PartialDesign) -> None:
+    """`reuse design --partial`: the partial-cycle design and its topic-set sizes."""
+    out.print(
+        f"m={d.sites} sites, N={d.topics} topics, n={d.baseline} all-site "
+        f"baseline, k={d.held_out} held out of every other topic"
+    )
+    out.print(
+        f"{d.full_cycles} full cycle(s) of C({d.sites},{d.held_out})={d.blocks} "
+        f"topics and a partial cycle of {d.partial}"
+        + ("" if d.partial else " (balanced: Table 2's sizes)")
+    )
+
+    def span(v):
+        return str(v[0]) if v[0] == v[1] else f"{v[0]}-{v[1]}"
+
+    out.print(
+        table(
+            "Topic sets (min-max over sites or site pairs)",
+            ["set", "topics"],
+            [
+                ["within-site baseline", span(d.within_site_baseline)],
+                ["within-site reuse", span(d.within_site_reuse)],
+                ["between-site baseline", span(d.between_site_baseline)],
+                ["between-site reuse", span(d.between_site_reuse)],
+                ["participant comparison", span(d.participant_comparison)],
+            ],
+        )
+    )
+
+
+def render_design_table(
+    chosen: Design | None, rows: tuple[Design, ...], sites: int, topics: int, baseline_min: int
+) -> None:
+    """`reuse design`: the chosen k's design (with --held-out) and the table of feasible k."""
+    cols = ["k", "b", "n", "w/in base", "w/in reuse", "btw base", "btw reuse", "partic."]
+
+    def row(d):
+        return [
+            d.held_out,
+            d.subsets,
+            d.baseline,
+            d.within_site_baseline,
+            d.within_site_reuse,
+            d.between_site_baseline,
+            d.between_site_reuse,
+            d.participant_comparison,
+        ]
+
+    if chosen is not None:
+        c = chosen
+        out.print(
+            f"m={c.sites} sites, N={c.topics} topics, n0={c.baseline_min}, "
+            f"k={c.held_out} held out per topic"
+        )
+        out.print(
+            f"b={c.subsets} subsets of C({c.sites},{c.held_out})={c.blocks} topics, "
+            f"all-site baseline n={c.baseline}"
+        )
+        out.print(
+            table(
+                "Topic sets (Table 2)",
+                ["set", "topics"],
+                [
+                    ["within-site baseline", c.within_site_baseline],
+                    ["within-site reuse", c.within_site_reuse],
+                    ["between-site baseline", c.between_site_baseline],
+                    ["between-site reuse", c.between_site_reuse],
+                    ["participant comparison", c.participant_comparison],
+                ],
+            )
+        )
+    out.print(
+        table(
+            f"Feasible k for m={sites}, N={topics}, n0={baseline_min}", cols, [row(d) for d in rows]
+        )
+    )
+    if not rows:
+        out.print("no k is feasible: N - n0 is smaller than every C(m, k)")
