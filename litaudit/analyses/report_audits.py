@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from litaudit import defaults
-from litaudit.analyses.audits import code_digest, get_audit, list_audits
+from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.curation.filters import Filters
-from litaudit.errors import LitauditError, StoreError
+from litaudit.errors import LitauditError
 from litaudit.store import results as result_store
 from litaudit.store.refdata import resolve_collection, resolve_measure
 

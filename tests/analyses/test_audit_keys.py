@@ -23,7 +23,11 @@ from tests.analyses.test_reuse_runs import write_tiny_files
 # kind -> (audits stored, the digests of their keys and results) (see _keys)
 PINNED = {
     "best": (7, "05962c09314283ca", "67e182e30f87f477"),  # 3 of `audit best`, 4 of summary
-    "claim": (3, "f7b6b9b20d70132f", "e7483e4a64305b5e"),  # +resampled_max, mixed.method; #32 wording
+    "claim": (
+        3,
+        "f7b6b9b20d70132f",
+        "e7483e4a64305b5e",
+    ),  # +resampled_max, mixed.method; #32 wording
     "history": (2, "082b66bdb5f35111", "6007963600b296f6"),
     "baselines": (1, "7738d92f4971817d", "e19e8e7cf6a45598"),
     "best-matrix": (2, "2701d3d7cf56a78a", "f25ea9264d402ce9"),  # +max_t (#30, calibrated)
