@@ -3,6 +3,12 @@ and what `results import` did (moved out of the commands, which only parse and c
 
 from __future__ import annotations
 
+import sys
+
+from litaudit.curation.results import LIST_COLUMNS
+from litaudit.render.console import out, plain_rows, print_json, table
+from litaudit.render.findings import finding_json
+
 # more rows than this are printed as plain lines (rich lays out ~1,000 rows a second)
 PAGE_MAX = 500
 # the columns of the terminal's table: what a curator needs at 80 columns
@@ -11,11 +17,6 @@ TERMINAL_COLUMNS = ["id", "collection", "measure", "value", "system", "source", 
 
 def print_listing(rows: list[tuple], total: int, given: tuple[str, ...] = ()) -> None:
     """`results list`'s rows: a table that fits the terminal, or plain lines."""
-    import sys
-
-    from litaudit.curation.results import LIST_COLUMNS
-    from litaudit.render.console import out, plain_rows, table
-
     headers = [h for h, _ in LIST_COLUMNS]
     if not out.is_terminal or len(rows) > PAGE_MAX:  # rich lays out ~1,000 rows a second
         lines = list(plain_rows(headers, rows))
@@ -43,7 +44,6 @@ def print_listing(rows: list[tuple], total: int, given: tuple[str, ...] = ()) ->
 
 
 def print_window(rows: list) -> None:
-    from litaudit.render.console import out, table
 
     out.print(
         table(
@@ -72,8 +72,6 @@ def print_window(rows: list) -> None:
 
 def print_import(reports, json_out: bool) -> None:
     """What `results import` did (or would do), file by file."""
-    from litaudit.render.console import out, print_json, table
-    from litaudit.render.findings import finding_json
 
     if json_out:
         print_json(

@@ -22,8 +22,6 @@ REASONS = ("# cycle:", "# start-up:")
 
 # one-letter aliases left in files other branches are rewriting (cli: the cli branch)
 ALIAS_ALLOWED = {
-    "litaudit/cli/reuse_design.py",
-    "litaudit/cli/reuse_overlap.py",
     "litaudit/curation/tree.py",
 }
 
