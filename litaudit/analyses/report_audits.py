@@ -110,7 +110,8 @@ def prepare_report(
     reusability verdict's steps when it is run, ``progress(0, total=n)`` first, then
     ``progress(k)`` as ``k`` more are done (a :class:`litaudit.render.progress.Bar` is one).
     """
-    from litaudit.store.refdata import resolve_collection, resolve_measure
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.measures import resolve_measure
 
     note = note or (lambda _msg: None)
     ref = resolve_collection(con, collection)
@@ -186,12 +187,10 @@ def published_only(filters: Filters) -> Filters:
 
 
 def n_stored_runs(con, collection_id: str) -> int:
+    from litaudit.runs.archive import count_runs
+
     try:
-        return int(
-            con.execute(
-                "SELECT count(*) FROM runs WHERE collection_id = ?", [collection_id]
-            ).fetchone()[0]
-        )
+        return count_runs(con, collection_id)
     except Exception:  # noqa: BLE001 - a store without the runs schema has no runs
         return 0
 

@@ -38,6 +38,8 @@ from litaudit.analyses.extreme.population import (
 )
 from litaudit.errors import LitauditError, NotFound
 from litaudit.stats.extreme import Sampling
+from litaudit.store.collections import names_and_default_topics
+from litaudit.store.zero_shot import zero_shot_pairs
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,13 +78,7 @@ class SiteAudits:
 def _groups(con) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[ResultRow]]]:
     """The collections (name, default topic count) and the audited rows by (collection,
     measure, source), as `audit summary` groups them."""
-    colls = {
-        r[0]: (r[1], r[2])
-        for r in con.execute(
-            "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
-            "ON t.collection_id = c.id AND t.is_default"
-        ).fetchall()
-    }
+    colls = names_and_default_topics(con)
     groups: dict[tuple, list[ResultRow]] = {}
     for x in load_population(con, None, None, Filters()):
         groups.setdefault((x.collection_id, x.measure, x.row.source), []).append(x.row)
@@ -90,10 +86,7 @@ def _groups(con) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[Re
 
 
 def _zero_shot(con) -> frozenset[tuple[str, str]]:
-    rows = con.execute(
-        "SELECT system, collection_id FROM zero_shot WHERE zero_shot ORDER BY 1, 2"
-    ).fetchall()
-    return frozenset((str(s), str(c)) for s, c in rows)
+    return zero_shot_pairs(con)
 
 
 def history_key(pop: Population, filters: Filters) -> AuditKey:

@@ -65,7 +65,7 @@ def apply_plan(
     now = H.now()
     how = Recording(who, reason or f"imported from {Path(plan.file).name}", action, record)
     with store.transaction():
-        from litaudit.store.refdata import ensure_measures
+        from litaudit.store.measures import ensure_measures
 
         ensure_measures(con, sorted(plan.new_measures))
         paper_ids = _insert_papers(con, plan, how, now)

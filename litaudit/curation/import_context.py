@@ -15,6 +15,8 @@ from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError
 from litaudit.store import papers as P
 from litaudit.store import results as R
+from litaudit.store.collections import topic_sets
+from litaudit.store.measures import ranges as measure_ranges
 
 
 class Context:
@@ -25,24 +27,12 @@ class Context:
         from litaudit.store.collection_names import CollectionNames
 
         self.collections = CollectionNames.load(con)  # the resolver every command uses
+        sets = topic_sets(con)
         self.default_topics = {
-            cid: (name, n)
-            for cid, name, n in con.execute(
-                "SELECT collection_id, name, n_topics FROM topic_sets WHERE is_default"
-            ).fetchall()
+            ts.collection_id: (ts.name, ts.n_topics) for ts in sets if ts.is_default
         }
-        self.topic_sets = {
-            (cid, name): n
-            for cid, name, n in con.execute(
-                "SELECT collection_id, name, n_topics FROM topic_sets"
-            ).fetchall()
-        }
-        self.measures = {
-            name: (lo, hi)
-            for name, lo, hi in con.execute(
-                "SELECT name, min_value, max_value FROM measures"
-            ).fetchall()
-        }
+        self.topic_sets = {(ts.collection_id, ts.name): ts.n_topics for ts in sets}
+        self.measures = measure_ranges(con)
         self.papers = P.ids_and_years(con)
         # the stored results' keys, by collection id: read in one query for the collections
         # the rows name (those a row can collide with; a file of one track into a large

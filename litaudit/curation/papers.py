@@ -140,7 +140,7 @@ def list_papers(
         args.append(tag)
     cid = None
     if collection:
-        from litaudit.store.refdata import resolve_collection
+        from litaudit.store.collections import resolve_collection
 
         cid = resolve_collection(con, collection).id
     return P.listing(con, where, args, collection_id=cid)

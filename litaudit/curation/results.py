@@ -11,13 +11,14 @@ from collections.abc import Iterator
 
 from litaudit.curation import fields as F
 from litaudit.curation.apply import apply_plan
-from litaudit.curation.filters import CURATION, Filters, where
+from litaudit.curation.filters import CURATION, Filters
 from litaudit.curation.plan import plan_import
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError
 from litaudit.measures import did_you_mean
 from litaudit.store import history as H
 from litaudit.store import results as R
+from litaudit.store.measures import value_range
 from litaudit.store.results import ResultRecord
 
 # the columns and sort keys of `results list` (the SQL lives with the table's owner)
@@ -37,8 +38,7 @@ def query_results(
     first), ordered by collection, measure, year, id."""
     if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
-    cond, args = where(f)
-    return R.query(con, cond, args, limit=limit)
+    return R.query(con, f, limit=limit)
 
 
 def list_table(
@@ -55,8 +55,7 @@ def list_table(
     :data:`SORT_KEYS`, default collection; ties by id) and how many pass ``f`` in all."""
     if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
-    cond, args = where(f)
-    return R.list_table(con, cond, args, sort=sort, desc=desc, limit=limit)
+    return R.list_table(con, f, sort=sort, desc=desc, limit=limit)
 
 
 def list_json(
@@ -75,8 +74,7 @@ def list_json(
     each object written by DuckDB (31k rows: a third of the time of Python's json)."""
     if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
-    cond, args = where(f)
-    return R.list_json(con, cond, args, sort=sort, desc=desc, limit=limit, chunk=chunk)
+    return R.list_json(con, f, sort=sort, desc=desc, limit=limit, chunk=chunk)
 
 
 def get_result(con, result_id: int) -> ResultRecord:
@@ -104,7 +102,8 @@ def add_result(store, data: dict, *, who: str) -> int:
 
 # fields that `results edit` may change, with their parsers
 def _parse_for_edit(con, fld: str, text: str):
-    from litaudit.store.refdata import resolve_collection, resolve_measure
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.measures import resolve_measure
 
     why = F.check_text(text)
     if why:
@@ -201,9 +200,7 @@ def _edits(con, result_id: int, current, changes: dict[str, str]) -> tuple[dict,
             raise LitauditError(f"--set {fld}: {e}") from None
         if fld == "value":
             value, value_text = new
-            lo, hi = con.execute(
-                "SELECT min_value, max_value FROM measures WHERE name = ?", [current.measure]
-            ).fetchone()
+            lo, hi = value_range(con, current.measure) or (0.0, 1.0)
             if not lo <= value <= hi:
                 raise LitauditError(
                     f"--set value: {value_text} is outside the range of "
@@ -276,7 +273,7 @@ def history_window(
     change was made, UTC), oldest first, each with its result's id, collection, measure
     and system."""
     from litaudit.curation.filters import parse_date
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     lo = parse_date(since, "--since", end=False)
     hi = parse_date(until, "--until", end=True)

@@ -22,6 +22,7 @@ from litaudit.store import history as H
 from litaudit.store import results as R
 from litaudit.store import seeded
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
+from litaudit.store.zero_shot import replace_all as replace_zero_shot
 
 SEED_USER = "litaudit init"
 SEED_REASON = "seeded from seeds/results/"  # + the file's name: the reason of a seeded row
@@ -62,17 +63,7 @@ def load_zero_shot(con, seeds_dir: Path = SEEDS_DIR) -> int:
     if not path.is_file():
         return 0
     rows = list(csv.DictReader(io.StringIO(gzip.decompress(path.read_bytes()).decode("utf-8"))))
-    con.execute("DELETE FROM zero_shot")
-    if rows:
-        cols = ("system", "collection", "zero_shot", "trained_on", "source")
-        values = [[r[c] for r in rows] for c in cols]
-        values[2] = [v == "true" for v in values[2]]
-        con.execute(
-            "INSERT INTO zero_shot (system, collection_id, zero_shot, trained_on, source) "
-            "SELECT unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::BOOLEAN[]), "
-            "nullif(unnest(?::VARCHAR[]), ''), unnest(?::VARCHAR[])",
-            values,
-        )
+    replace_zero_shot(con, rows)
     return len(rows)
 
 

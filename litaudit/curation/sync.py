@@ -210,7 +210,7 @@ def _add_collections(con, manifest: Manifest, name: str, who: str) -> list[str]:
     """The collections the folder carries (its manifest ``name``) that the database
     lacks, added (a collection of the same id with another query count is a problem):
     their ids."""
-    from litaudit.store.refdata import NewCollection, add_collection, collection_details
+    from litaudit.store.collections import NewCollection, add_collection, collection_details
 
     added = []
     problems = []

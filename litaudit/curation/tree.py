@@ -145,7 +145,7 @@ def tree_files(con) -> dict[str, str]:
     from litaudit.curation.tree_manifest import MANIFEST, manifest_text
     from litaudit.store import papers as P
     from litaudit.store import results as R
-    from litaudit.store.refdata import user_collections
+    from litaudit.store.collections import user_collections
 
     hist = _history(con)
     times = R.times(con)

@@ -274,11 +274,7 @@ def delete_runs(
     statement a run: an MS MARCO run holds 7M rows)."""
     con = store.con
     rows = run_rows(con, collection_id, tags, incomplete=True)
-    sizes = dict(
-        con.execute(
-            "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]
-        ).fetchall()
-    )
+    sizes = run_sizes(con, collection_id)
     ids = [r[0] for r in rows]
     with store.transaction():
         invalidate(con, collection_id)
@@ -289,8 +285,10 @@ def delete_runs(
         if ids:
             con.execute(f"DELETE FROM runs WHERE id IN ({', '.join(map(str, ids))})")
         if tags is None:
-            for t in ("run_qrels", "run_qrels_files", "run_docs", "run_topics"):
-                con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [collection_id])
+            con.execute("DELETE FROM run_qrels WHERE collection_id = ?", [collection_id])
+            con.execute("DELETE FROM run_qrels_files WHERE collection_id = ?", [collection_id])
+            con.execute("DELETE FROM run_docs WHERE collection_id = ?", [collection_id])
+            con.execute("DELETE FROM run_topics WHERE collection_id = ?", [collection_id])
     return len(ids)
 
 
@@ -310,3 +308,147 @@ def stored_fingerprint(con, collection_id: str) -> str:
         [collection_id],
     ).fetchall()
     return hashlib.sha256(repr((collection_id, q, runs)).encode("utf-8")).hexdigest()
+
+
+# ------------------------------------------------------------- reads for other modules
+# The archive's tables (runs, run_topics, run_docs, run_qrels, run_qrels_files,
+# run_rankings) are read here and written by runs/ingest_write.py (docs/DEVELOPING.md,
+# "Who owns which table").
+
+
+@dataclass(frozen=True)
+class QrelsFile:
+    """The qrels file a collection's stored judgments came from (``run_qrels_files``)."""
+
+    path: str
+    sha256: str
+    n_judgments: int
+    n_topics: int
+
+
+def qrels_file(con, collection_id: str) -> QrelsFile | None:
+    """The collection's stored qrels file, or None when it has none."""
+    row = con.execute(
+        "SELECT path, sha256, n_judgments, n_topics FROM run_qrels_files WHERE collection_id = ?",
+        [collection_id],
+    ).fetchone()
+    return None if row is None else QrelsFile(*row)
+
+
+def has_qrels(con, collection_id: str) -> bool:
+    """Whether the collection has stored qrels (a run archive)."""
+    return bool(
+        con.execute(
+            "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
+        ).fetchall()
+    )
+
+
+def archived_collections(con) -> frozenset[str]:
+    """The collections whose archive holds runs."""
+    found = con.execute("SELECT list(DISTINCT collection_id) FROM runs").fetchone()[0]
+    return frozenset(found or ())
+
+
+def run_tags(con, collection_id: str) -> list[str]:
+    """The tags of the collection's stored runs, sorted."""
+    return [
+        r[0]
+        for r in con.execute(
+            "SELECT tag FROM runs WHERE collection_id = ? ORDER BY tag", [collection_id]
+        ).fetchall()
+    ]
+
+
+def run_sizes(con, collection_id: str) -> dict[int, int]:
+    """Each stored run's lines kept, by run id."""
+    return dict(
+        con.execute(
+            "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]
+        ).fetchall()
+    )
+
+
+def stored_run_files(con, collection_id: str) -> list[tuple[str, str, str]]:
+    """(tag, sha256, path) of the collection's stored runs whose import finished (a run
+    whose import did not has an empty sha256)."""
+    return con.execute(
+        "SELECT tag, sha256, path FROM runs WHERE collection_id = ? AND sha256 <> ''",
+        [collection_id],
+    ).fetchall()
+
+
+def topic_ids(con, collection_id: str) -> dict[str, int]:
+    """The collection's stored topics: name -> topic id."""
+    return dict(
+        con.execute(
+            "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?", [collection_id]
+        ).fetchall()
+    )
+
+
+def n_topic_ids(con, collection_id: str) -> int:
+    """One more than the largest stored topic id of the collection (0: none)."""
+    return int(
+        con.execute(
+            "SELECT coalesce(max(topic_id), -1) + 1 FROM run_topics WHERE collection_id = ?",
+            [collection_id],
+        ).fetchall()[0][0]
+    )
+
+
+def judged_topics(con, collection_id: str) -> set[str]:
+    """The topics the collection's stored qrels judge."""
+    return {
+        t
+        for (t,) in con.execute(
+            "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
+            "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
+            "WHERE q.collection_id = ?",
+            [collection_id],
+        ).fetchall()
+    }
+
+
+def n_docs(con, collection_id: str) -> int:
+    """How many docnos the collection's archive has stored."""
+    return int(
+        con.execute(
+            "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
+        ).fetchall()[0][0]
+    )
+
+
+def docnos(con, collection_id: str):
+    """The collection's stored docnos in doc id order, as one Arrow array."""
+    return (
+        con.sql(
+            f"SELECT docno FROM run_docs WHERE collection_id = {_lit(collection_id)} "
+            "ORDER BY doc_id"
+        )
+        .to_arrow_table()
+        .column(0)
+        .combine_chunks()
+    )
+
+
+def stored_doc_ids(con, collection_id: str, view: str):
+    """(i, doc_id) of the docnos of ``view`` (a registered table of columns ``i`` and
+    ``docno``) that the collection has stored, as an Arrow table (a join in DuckDB: the
+    stored docnos of a large archive are not read into this process)."""
+    return con.sql(
+        f"SELECT n.i, d.doc_id FROM {view} n JOIN run_docs d ON "
+        f"d.collection_id = {_lit(collection_id)} AND d.docno = n.docno"
+    ).to_arrow_table()
+
+
+def lines_per_topic(con, collection_id: str, run_ids: Sequence[int]) -> list[tuple[int, int]]:
+    """(topic id, ranking lines of the runs ``run_ids``) of every stored topic of the
+    collection, by topic id."""
+    ids = ", ".join(str(int(i)) for i in run_ids)
+    return con.execute(
+        "SELECT t.topic_id, coalesce(n, 0) FROM run_topics t LEFT JOIN "
+        f"(SELECT topic_id, count(*) AS n FROM run_rankings WHERE run_id IN ({ids}) "
+        "GROUP BY topic_id) r USING (topic_id) WHERE t.collection_id = ? ORDER BY t.topic_id",
+        [collection_id],
+    ).fetchall()

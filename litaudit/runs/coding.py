@@ -13,9 +13,9 @@ import numpy as np
 
 from litaudit.errors import InputError
 from litaudit.runs import strcodes
+from litaudit.runs.archive import n_docs, stored_doc_ids
 from litaudit.runs.columns import from_numpy, from_strings, to_numpy
 from litaudit.runs.model import sort_topics
-from litaudit.store.db import sql_string as _lit
 
 
 def docno_words(path: Path, table) -> list:
@@ -181,9 +181,7 @@ def _code_docs(
             [pool.submit(check, i) for i in range(len(tables))] if pool is not None else None
         )
         uniq = docnos.take(from_numpy(strcodes.row_per_code(codes, n_uniq)))  # byte order
-        n_stored = con.execute(
-            "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
-        ).fetchall()[0][0]
+        n_stored = n_docs(con, collection_id)
         if n_stored == 0:  # a first import: doc ids are the byte-order codes
             doc_of = np.arange(n_uniq, dtype=np.int32)
             new_docs = pa.table({"doc_id": from_numpy(doc_of), "docno": uniq})
@@ -269,10 +267,7 @@ def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
     new = pa.table({"i": from_numpy(np.arange(len(uniq), dtype=np.int32)), "docno": uniq})
     con.register("_new_docnos", new)
     try:
-        found = con.sql(
-            "SELECT n.i, d.doc_id FROM _new_docnos n JOIN run_docs d ON "
-            f"d.collection_id = {_lit(collection_id)} AND d.docno = n.docno"
-        ).to_arrow_table()
+        found = stored_doc_ids(con, collection_id, "_new_docnos")
     except BaseException:
         try:  # (the transaction may be aborted: keep the first error)
             con.unregister("_new_docnos")

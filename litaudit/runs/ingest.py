@@ -21,6 +21,7 @@ from typing import Any
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, IMPORT_CHUNK_BYTES, IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, ValidationFailed
 from litaudit.runs import trec_io
+from litaudit.runs.archive import judged_topics, qrels_file, stored_run_files, topic_ids
 from litaudit.runs.chunks import Piece
 from litaudit.runs.coding import docno_words
 from litaudit.runs.ingest_read import (
@@ -204,12 +205,10 @@ def qrels_coverage(con, rep: ImportReport) -> ImportReport:
     (``runs import -c robust04 --qrels qrels.robust03.txt``: 100 of 249 topics)."""
     import dataclasses
 
-    row = con.execute(
-        "SELECT n_topics FROM run_qrels_files WHERE collection_id = ?", [rep.collection_id]
-    ).fetchone()
-    from litaudit.store.refdata import resolve_collection
+    stored = qrels_file(con, rep.collection_id)
+    from litaudit.store.collections import resolve_collection
 
-    n_q = int(row[0]) if row else 0
+    n_q = stored.n_topics if stored else 0
     n_c = resolve_collection(con, rep.collection_id).default_topics
     warnings: tuple[str, ...] = ()
     if n_q and n_c and n_q < QRELS_COVERAGE_WARN * n_c:
@@ -309,19 +308,9 @@ def _stored_runs(
     """The collection's stored run files (sha256 -> (tag, path)), their tags (tag ->
     sha256) and its topics (name -> id). A run whose import did not finish (empty sha256)
     is not among them: importing its tag again replaces it (see ingest_write)."""
-    existing = {
-        sha: (tag, path)
-        for tag, sha, path in con.execute(
-            "SELECT tag, sha256, path FROM runs WHERE collection_id = ? AND sha256 <> ''",
-            [collection_id],
-        ).fetchall()
-    }
+    existing = {sha: (tag, path) for tag, sha, path in stored_run_files(con, collection_id)}
     existing_tags = {tag: sha for sha, (tag, _) in existing.items()}
-    stored_topics = dict(
-        con.execute(
-            "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?", [collection_id]
-        ).fetchall()
-    )
+    stored_topics = topic_ids(con, collection_id)
     return existing, existing_tags, stored_topics
 
 
@@ -331,11 +320,8 @@ def _qrels_plan(
     """The collection's stored qrels file (path, sha256, judgments) if any, what the
     import does with the qrels ("stored", "unchanged" or "imported"), and the qrels file
     given with its sha256."""
-    found_q = con.execute(
-        "SELECT path, sha256, n_judgments FROM run_qrels_files WHERE collection_id = ?",
-        [collection_id],
-    ).fetchall()
-    stored_q = found_q[0] if found_q else None
+    found_q = qrels_file(con, collection_id)
+    stored_q = None if found_q is None else (found_q.path, found_q.sha256, found_q.n_judgments)
     if qrels_path is None:
         if stored_q is None:
             raise LitauditError(f"collection {collection_id} has no qrels yet; give --qrels FILE")
@@ -377,15 +363,7 @@ def _qrels_source(
         return read_qrels, None, 0
     if stored_q is None:
         raise LitauditError(f"internal error: collection {collection_id} has no stored qrels")
-    qtopics = {
-        t
-        for (t,) in con.execute(
-            "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
-            "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
-            "WHERE q.collection_id = ?",
-            [collection_id],
-        ).fetchall()
-    }
+    qtopics = judged_topics(con, collection_id)
     return None, qtopics, stored_q[2]
 
 

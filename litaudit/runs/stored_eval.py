@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, EVAL_GROUP_LINES
-from litaudit.runs.archive import load_tables, run_rows
+from litaudit.runs.archive import load_tables, n_topic_ids, run_rows, run_sizes
 from litaudit.runs.columns import to_numpy
 from litaudit.runs.evaluate import (
     CodedQrels,
@@ -79,11 +79,7 @@ def evaluate_stored(
     independent in trec_eval), so that memory does not grow with the archive;
     ``progress(runs, lines)`` is called after each group."""
     rows = run_rows(con, collection_id, tags)
-    sizes = dict(
-        con.execute(
-            "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]
-        ).fetchall()
-    )
+    sizes = run_sizes(con, collection_id)
     jobs = _eval_jobs(con, collection_id, rows, sizes, group_lines)
     if len(jobs) <= 1:
         ev = _evaluate_group(con, collection_id, measures, tags, rel_level, complete)
@@ -129,13 +125,7 @@ def _eval_jobs(
         n = int(sizes.get(r[0], 0))
         if n > group_lines:
             if n_ids is None:
-                n_ids = int(
-                    con.execute(
-                        "SELECT coalesce(max(topic_id), -1) + 1 FROM run_topics "
-                        "WHERE collection_id = ?",
-                        [collection_id],
-                    ).fetchall()[0][0]
-                )
+                n_ids = n_topic_ids(con, collection_id)
             k = min(-(-n // group_lines), max(n_ids, 1))
             cuts = [n_ids * j // k for j in range(k + 1)]
             jobs += [

@@ -10,9 +10,13 @@ import os
 import re
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.errors import SchemaOutdated, SchemaTooNew, StoreError, StoreLocked
 from litaudit.store import migrations
+
+if TYPE_CHECKING:
+    import duckdb
 
 DEFAULT_DB = "litaudit.duckdb"
 
@@ -231,3 +235,31 @@ def _check_regular(p: str) -> None:
 def sql_string(text: str) -> str:
     """``text`` as a SQL string literal (quotes doubled), for values inlined in SQL."""
     return "'" + text.replace("'", "''") + "'"
+
+
+def insert_columns(
+    con: duckdb.DuckDBPyConnection, insert: str, rows: list[list], conflict: str
+) -> None:
+    """Run ``insert`` (``INSERT INTO table (columns)``, written out by the table's owner)
+    on ``rows`` in one statement, their columns passed as lists and unnested (DuckDB runs
+    single-row statements and executemany slowly); ``conflict``: an ``ON CONFLICT``
+    clause, or ''."""
+    cols = list(zip(*rows, strict=True))
+    sel = ", ".join(f"unnest(?::{t})" for t in _column_types(cols))
+    con.execute(f"{insert} SELECT {sel}{conflict}", [list(c) for c in cols])
+
+
+def _column_types(cols) -> list[str]:
+    out = []
+    for col in cols:
+        kinds = {type(v) for v in col if v is not None}
+        out.append(
+            "BOOLEAN[]"
+            if kinds == {bool}
+            else "BIGINT[]"
+            if kinds == {int}
+            else "VARCHAR[][]"
+            if kinds == {list}
+            else "VARCHAR[]"
+        )
+    return out

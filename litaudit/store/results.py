@@ -8,17 +8,20 @@ of ``init`` or an import); their rows were validated field by field before
 ~3 s). Results are read as typed :class:`ResultRecord` rows; ``results list`` and the
 audits' populations take tuples (the columns they show or compute on).
 
-Conditions come as SQL on ``results r LEFT JOIN papers p`` with their arguments, as
-:func:`litaudit.curation.filters.where` writes them.
+The listings take a :class:`~litaudit.curation.filters.Filters` (which results to keep);
+:func:`where` turns it into SQL on ``results r LEFT JOIN papers p``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from litaudit.errors import LitauditError, NotFound
+
+if TYPE_CHECKING:
+    from litaudit.curation.filters import Filters
 
 LIST_SQL = """
 SELECT r.id, r.source, p.bibkey, p.citation, r.track, c.name AS collection, r.collection_id,
@@ -119,8 +122,66 @@ def _limit(limit: int | None) -> str:
 # ---------------------------------------------------------------- reading
 
 
-def query(con, cond: str, args: list, *, limit: int | None = None) -> list[ResultRecord]:
-    """Results passing ``cond``, ordered by collection, measure, year, id."""
+def where(f: Filters) -> tuple[str, list]:
+    """SQL conditions (joined with AND, '' when none) and their parameters, on
+    ``results r LEFT JOIN papers p``: what ``f`` keeps (the one writer of a WHERE clause
+    on results; the listings below take the filters, not SQL)."""
+    conds: list[str] = []
+    args: list = []
+
+    def eq(col: str, value) -> None:
+        conds.append(f"{col} = ?")
+        args.append(value)
+
+    def any_of(col: str, values) -> None:
+        if values:
+            conds.append(f"{col} IN ({', '.join('?' * len(values))})")
+            args.extend(values)
+
+    if f.collection_id is not None:
+        eq("r.collection_id", f.collection_id)
+    if f.measure is not None:
+        eq("r.measure", f.measure)
+    if f.source:
+        eq("r.source", f.source)
+    any_of("r.role", f.roles)
+    any_of("r.run_type", f.run_types)
+    any_of("r.status", f.statuses)
+    any_of("r.reporter", f.reporters)
+    _window(f, conds, args)
+    if f.paper:
+        eq("p.bibkey", f.paper)
+    if f.track:
+        conds.append("starts_with(r.track, ?)" if f.track.endswith("/") else "r.track = ?")
+        args.append(f.track)
+    if not f.include_retracted:
+        conds.append("r.status <> 'retracted'")
+    if not f.include_nonstandard:
+        conds.append("r.standard")
+    if f.zero_shot:  # declared not trained on the collection (unknown: left out)
+        conds.append(
+            "EXISTS (SELECT 1 FROM zero_shot z WHERE z.system = r.system "
+            "AND z.collection_id = r.collection_id AND z.zero_shot)"
+        )
+    return " AND ".join(conds), args
+
+
+def _window(f: Filters, conds: list[str], args: list) -> None:
+    """The years and the date window of ``f`` as conditions of :func:`where`."""
+    if f.years:
+        conds.append("r.year BETWEEN ? AND ?")
+        args.extend(f.years)
+    if f.since:
+        conds.append("(r.date >= CAST(? AS DATE) OR (r.date IS NULL AND r.year >= ?))")
+        args.extend([f.since, int(f.since[:4])])
+    if f.until:
+        conds.append("(r.date <= CAST(? AS DATE) OR (r.date IS NULL AND r.year <= ?))")
+        args.extend([f.until, int(f.until[:4])])
+
+
+def query(con, f: Filters, *, limit: int | None = None) -> list[ResultRecord]:
+    """Results ``f`` keeps, ordered by collection, measure, year, id."""
+    cond, args = where(f)
     sql = (
         LIST_SQL
         + (f" WHERE {cond}" if cond else "")
@@ -214,10 +275,11 @@ def _listing_sql(cond: str, sort: str | None, desc: bool, limit: int | None):
 
 
 def list_table(
-    con, cond: str, args: list, *, sort: str | None, desc: bool, limit: int | None
+    con, f: Filters, *, sort: str | None, desc: bool, limit: int | None
 ) -> tuple[list[tuple], int]:
     """The rows of ``results list`` (:data:`LIST_COLUMNS`, sorted by ``sort``: a key of
-    :data:`SORT_KEYS`, default collection; ties by id) and how many pass in all."""
+    :data:`SORT_KEYS`, default collection; ties by id) and how many ``f`` keeps in all."""
+    cond, args = where(f)
     body, order, tail = _listing_sql(cond, sort, desc, limit)
     cols = ", ".join(x for _, x in LIST_COLUMNS)
     rows = con.execute(f"SELECT count(*) OVER (), {cols}{body} ORDER BY {order}{tail}", args)
@@ -227,8 +289,7 @@ def list_table(
 
 def list_json(
     con,
-    cond: str,
-    args: list,
+    f: Filters,
     *,
     sort: str | None,
     desc: bool,
@@ -238,6 +299,7 @@ def list_json(
     """``results list --json`` in pieces to write one after the other: the rows of
     :func:`query` (every field, keys sorted) as a JSON array, one object a line, each
     object written by DuckDB (31k rows: a third of the time of Python's json)."""
+    cond, args = where(f)
     body, order, tail = _listing_sql(cond, sort, desc, limit)
     names = [d[0] for d in con.execute(LIST_SQL + " LIMIT 0").description]
     inner = LIST_SQL.split("FROM results r")[0].strip().removeprefix("SELECT")
@@ -367,12 +429,13 @@ FROM results r LEFT JOIN papers p ON p.id = r.paper_id
 """
 
 
-def population(con, cond: str, args: list) -> list[tuple]:
-    """The rows of an audit's population passing ``cond``: (id, source, system,
+def population(con, f: Filters) -> list[tuple]:
+    """The rows of an audit's population ``f`` keeps: (id, source, system,
     participant, value, value_text, role, run_type, year, n_topics, topic_set, standard,
     status, location, track, bibkey, citation, title, venue, doi, url, provenance, date,
     reporter, url, code_url, collection_id, measure), best first (ties by provenance,
     system, id: byte order, as Python compares str)."""
+    cond, args = where(f)
     sql = (
         _POPULATION
         + (f" WHERE {cond}" if cond else "")
@@ -473,3 +536,34 @@ def set_many(con, column: str, ids: list[int], new, *, at: dt.datetime) -> None:
         f"(SELECT unnest(?::BIGINT[]) AS id, {value} AS new) s WHERE results.id = s.id",
         [at, ids, new],
     )
+
+
+def measures_held(con, collection_id: str) -> dict[str, int]:
+    """The measures a collection holds results in (not retracted), most results first."""
+    rows = con.execute(
+        "SELECT measure, count(*) FROM results WHERE collection_id = ? AND status <> "
+        "'retracted' GROUP BY measure ORDER BY 2 DESC, 1",
+        [collection_id],
+    ).fetchall()
+    return dict(rows)
+
+
+def collections_holding(con, measure: str) -> list[tuple[str, str, int]]:
+    """(short name, id, results) of the collections that hold ``measure`` (results not
+    retracted), most results first."""
+    return con.execute(
+        "SELECT c.name, c.id, count(*) FROM results r JOIN collections c "
+        "ON c.id = r.collection_id WHERE r.measure = ? AND r.status <> 'retracted' "
+        "GROUP BY ALL ORDER BY 3 DESC, 1",
+        [measure],
+    ).fetchall()
+
+
+def counts_by_measure_and_source(con, collection_id: str) -> list[tuple[str, str, int]]:
+    """(measure, source, results) of a collection's results (not retracted), by measure
+    and source."""
+    return con.execute(
+        "SELECT measure, source, count(*) FROM results WHERE collection_id = ? "
+        "AND status <> 'retracted' GROUP BY ALL ORDER BY 1, 2",
+        [collection_id],
+    ).fetchall()

@@ -184,7 +184,8 @@ def test_natural_key_is_unique(mem_store):
 
 def test_any_alias_resolves(mem_store):
     from litaudit.errors import NotFound
-    from litaudit.store.refdata import resolve_collection, resolve_measure
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.measures import resolve_measure
 
     for alias in ("robust04", "Robust04", "disks45/nocr/trec-robust-2004", "ROBUST2004"):
         c = resolve_collection(mem_store.con, alias)
@@ -202,7 +203,7 @@ def test_an_unregistered_cutoff_names_the_registered_ones(mem_store):
     """MAP@1000 is a common spelling of trec_eval's map: the error says what the family
     is registered as instead of suggesting the nearest string (AP@100)."""
     from litaudit.errors import NotFound
-    from litaudit.store.refdata import resolve_measure
+    from litaudit.store.measures import resolve_measure
 
     with pytest.raises(NotFound) as e:
         resolve_measure(mem_store.con, "map@1000")

@@ -100,7 +100,7 @@ def _pool_inputs(req: AgreementRequest, store):
     a stored archive (``req.collection``) or TREC files."""
     if req.collection is not None:
         from litaudit.runs.archive import load_archive
-        from litaudit.store.refdata import resolve_collection
+        from litaudit.store.collections import resolve_collection
 
         if store is None:
             raise ParameterError("a stored archive needs an open store")

@@ -409,7 +409,8 @@ def run_baselines(
     save: bool = True,
 ) -> Audited[BaselineStanding]:
     """`audit baselines`: the standing stored as an audit of kind ``baselines``."""
-    from litaudit.store.refdata import resolve_collection, resolve_measure
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.measures import resolve_measure
 
     cid = resolve_collection(con, collection).id
     m = resolve_measure(con, measure)

@@ -98,7 +98,8 @@ def _paired(con, rep: ClaimReport) -> PairedAgainstRecord | None:
 
 def verdict_of(con, row: AddedRow) -> AddedVerdict:
     """The verdict on one added row (errors of its audit become its ``problem``)."""
-    from litaudit.store.refdata import resolve_collection, resolve_measure
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.measures import resolve_measure
 
     d = row.data
     base = dict(

@@ -211,9 +211,9 @@ def _same_topic(
                 "or name a published result whose run the archive holds (--system)"
             )
         return None, "no per-topic scores of the claim (give its run with --run FILE)"
-    if not con.execute(
-        "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
-    ).fetchall():
+    from litaudit.runs.archive import has_qrels
+
+    if not has_qrels(con, collection_id):
         return None, f"no run archive stored for {collection_id}"
     st = same_topic(
         con,

@@ -261,12 +261,9 @@ def archive_tag(con, collection_id: str, system: str | None) -> str | None:
     """The tag of the archive's run named ``system`` (exactly, else ignoring case), or None."""
     if not system:
         return None
-    rows = [
-        r[0]
-        for r in con.execute(
-            "SELECT tag FROM runs WHERE collection_id = ? ORDER BY tag", [collection_id]
-        ).fetchall()
-    ]
+    from litaudit.runs.archive import run_tags
+
+    rows = run_tags(con, collection_id)
     if system in rows:
         return system
     low = [t for t in rows if t.lower() == system.lower()]
@@ -412,9 +409,9 @@ def identical_runs(con, collection_id: str, measure: str, claim: Scored) -> tupl
     """The archive's runs (other than one of the claim's tag) whose per-topic scores equal
     the claim's on every topic the claim was evaluated on: a copy of an archived run, or
     one with topics renamed or dropped (issue 32, item 4)."""
-    if not con.execute(
-        "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
-    ).fetchall():
+    from litaudit.runs.archive import has_qrels
+
+    if not has_qrels(con, collection_id):
         return ()
     ev = _archive(con, collection_id, measure)
     m = ev.matrix(measure)

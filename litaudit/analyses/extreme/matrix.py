@@ -122,7 +122,7 @@ def _resolve_collection(con, collection: str | None, save: bool) -> str | None:
     """The collection id of ``collection`` (needed to store the audit)."""
     cid = None
     if collection is not None:
-        from litaudit.store.refdata import resolve_collection
+        from litaudit.store.collections import resolve_collection
 
         cid = resolve_collection(con, collection).id
     if save and cid is None:

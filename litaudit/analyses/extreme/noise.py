@@ -48,7 +48,9 @@ from litaudit.stats.noise import (
     robust_spread,
     topic_interaction,
 )
-from litaudit.store.refdata import ReferenceNoise, reference_noise
+from litaudit.store.collections import topic_sets
+from litaudit.store.measures import bounded as bounded_measures
+from litaudit.store.reference_noise import ReferenceNoise, reference_noise
 
 SE_MODES = ("model", "interaction", "measured", "bound")
 # the kind of each source of a standard error (NoiseChoice.source -> NoiseChoice.kind)
@@ -165,22 +167,18 @@ class NoiseLookups:
     def load(cls, con) -> NoiseLookups:
         sets: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
         defaults_: dict[str, tuple[str, int]] = {}
-        for cid, name, n, is_default, parts in con.execute(
-            "SELECT collection_id, name, n_topics, is_default, parts FROM topic_sets"
-        ).fetchall():
-            sets[(cid, name)] = (n, tuple(parts or ()))
-            if is_default:
-                defaults_[cid] = (name, n)
-        archived = con.execute("SELECT list(DISTINCT collection_id) FROM runs").fetchone()[0]
-        bounded = con.execute(
-            "SELECT list(name) FROM measures WHERE min_value = 0 AND max_value = 1"
-        ).fetchone()[0]
+        for ts in topic_sets(con):
+            sets[(ts.collection_id, ts.name)] = (ts.n_topics, ts.parts)
+            if ts.is_default:
+                defaults_[ts.collection_id] = (ts.name, ts.n_topics)
+        from litaudit.runs.archive import archived_collections
+
         return cls(
             sets,
             defaults_,
-            frozenset(archived or ()),
+            archived_collections(con),
             reference_noise(con),
-            frozenset(bounded or ()),
+            bounded_measures(con),
         )
 
 

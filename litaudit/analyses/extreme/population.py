@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from litaudit.analyses.audits import fingerprint
-from litaudit.curation.filters import Filters, where
+from litaudit.curation.filters import Filters
 from litaudit.defaults import MIN_N
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.shape import Shape
@@ -97,8 +97,8 @@ def load_population(
     """load_results with its collection and measure; None means all (one query)."""
     from litaudit.store import results as R
 
-    cond, args = where(dataclasses.replace(filters, collection_id=collection_id, measure=measure))
-    return [Loaded(r[26], r[27], ResultRow(*r[:26])) for r in R.population(con, cond, args)]
+    f = dataclasses.replace(filters, collection_id=collection_id, measure=measure)
+    return [Loaded(r[26], r[27], ResultRow(*r[:26])) for r in R.population(con, f)]
 
 
 def results_fingerprint(rows: list[ResultRow]) -> str:
@@ -169,7 +169,8 @@ def check_min_n(min_n: int) -> int:
 def population(
     con, collection: str, measure: str, filters: Filters, min_n: int = MIN_N
 ) -> Population:
-    from litaudit.store.refdata import resolve_collection, resolve_measure
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.measures import resolve_measure
 
     coll = resolve_collection(con, collection)
     meas = resolve_measure(con, measure)
@@ -191,7 +192,7 @@ def _held_note(con, coll, asked: str, meas: str, filters: Filters) -> str:
     first: 'recip_rank is RR without cutoff; msmarco-passage-dev holds RR@10 (155)')
     and the collections that hold the asked measure."""
     from litaudit.measures import parse_measure
-    from litaudit.store.refdata import collections_holding, measures_held
+    from litaudit.store.results import collections_holding, measures_held
 
     held = measures_held(con, coll.id)
     if held.get(meas):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 from litaudit.errors import ParameterError
+from litaudit.store.measures import value_range
 
 
 def printed(value: float | str | None, what: str) -> tuple[float | None, str | None]:
@@ -33,9 +34,7 @@ def check_range(con, measure: str, value: float, what: str) -> float:
     value = float(value)
     if not math.isfinite(value):
         raise ParameterError(f"{what} must be a finite number, got {value!r}")
-    row = con.execute(
-        "SELECT min_value, max_value FROM measures WHERE name = ?", [measure]
-    ).fetchone()
+    row = value_range(con, measure)
     lo, hi = (0.0, 1.0) if row is None else (float(row[0]), float(row[1]))
     span = f"{measure} lies between {lo:g} and {hi:g}"
     if value < lo:

@@ -153,7 +153,7 @@ def run_ranks(
     ``save=False``, or the stored audit of the identical call reused."""
     from litaudit.analyses.extreme.ranks_input import existing_files, from_files
     from litaudit.measures import parse_measure
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     _checked(settings)
     m = str(parse_measure(measure))

@@ -25,6 +25,7 @@ import numpy as np
 from litaudit.analyses.audits import fingerprint
 from litaudit.curation.filters import Filters
 from litaudit.errors import NotFound, ParameterError
+from litaudit.store.collections import topic_sets
 
 NOISE_MODES = ("bound", "none")
 
@@ -108,8 +109,9 @@ def from_archive(con, collection_id: str, measure: str) -> RankInput | None:
     only while the archive is unchanged, as the interaction se reads them), or None when
     the store holds none (no archive, or `runs eval` not run for the measure)."""
     from litaudit.runs import evalcache
+    from litaudit.runs.archive import count_runs
 
-    if not con.execute("SELECT 1 FROM runs WHERE collection_id = ?", [collection_id]).fetchone():
+    if not count_runs(con, collection_id):
         return None
     tm = evalcache.topic_matrix(con, collection_id, measure)
     if tm is None:
@@ -129,14 +131,9 @@ def from_archive(con, collection_id: str, measure: str) -> RankInput | None:
 def dataset_parts(con, collection_id: str, topics: str | None) -> tuple[str, list[str]] | None:
     """(topic set, its parts) when the collection's topic set (``topics``, else its
     default) is an equal-weight mean of other collections, else None."""
-    rows = con.execute(
-        "SELECT name, parts, n_topics FROM topic_sets WHERE collection_id = ? "
-        "ORDER BY is_default DESC",
-        [collection_id],
-    ).fetchall()
-    for name, parts, n in rows:
-        if topics is None or topics in (name, str(n)):
-            return (name, list(parts)) if parts else None
+    for ts in topic_sets(con, collection_id):
+        if topics is None or topics in (ts.name, str(ts.n_topics)):
+            return (ts.name, list(ts.parts)) if ts.parts else None
     return None
 
 

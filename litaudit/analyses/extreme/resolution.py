@@ -109,7 +109,7 @@ def scores_of(
 ) -> tuple[str | None, Scores]:
     """(the collection id, its scores) by the module doc's order."""
     from litaudit.analyses.extreme.noise import NoiseLookups
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     cid = resolve_collection(con, collection).id if collection else None
     if matrix is not None:

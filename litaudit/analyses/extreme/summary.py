@@ -30,6 +30,7 @@ from litaudit.analyses.extreme.population import (
     select_population,
 )
 from litaudit.errors import NotFound, ParameterError
+from litaudit.store.collections import names_and_default_topics
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -114,13 +115,7 @@ def run_summary(
     ``filters`` (a date window, reporters ...) narrows every group. ``progress(total=n)``
     is told the number of groups, then ``progress(1)`` as each is audited."""
     check_min_n(min_n)
-    colls = {
-        r[0]: (r[1], r[2])
-        for r in con.execute(
-            "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
-            "ON t.collection_id = c.id AND t.is_default"
-        ).fetchall()
-    }
+    colls = names_and_default_topics(con)
     base = (
         filters
         if filters is not None

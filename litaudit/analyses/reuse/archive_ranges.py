@@ -122,37 +122,19 @@ def load_ranged(
     qrels' topics, and ranges of stored topic ids of about ``range_lines`` ranked documents
     each (a topic is never split). Reads no rankings (one count per topic); ``progress(1)``
     once done."""
-    from litaudit.runs.archive import require_qrels, run_rows
+    from litaudit.runs.archive import docnos as stored_docnos
+    from litaudit.runs.archive import judged_topics, lines_per_topic, require_qrels, run_rows
     from litaudit.runs.model import sort_topics
-    from litaudit.store.db import sql_string
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     cid = resolve_collection(con, collection).id
     require_qrels(con, cid)
     rows = run_rows(con, cid, None)
     if not rows:
         raise NotFound(f"the run archive of {cid} has no runs")
-    ids = ", ".join(str(r[0]) for r in rows)
-    per_topic = con.execute(
-        "SELECT t.topic_id, coalesce(n, 0) FROM run_topics t LEFT JOIN "
-        f"(SELECT topic_id, count(*) AS n FROM run_rankings WHERE run_id IN ({ids}) "
-        "GROUP BY topic_id) r USING (topic_id) WHERE t.collection_id = ? ORDER BY t.topic_id",
-        [cid],
-    ).fetchall()
-    q_topics = con.execute(
-        "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t "
-        "ON t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
-        "WHERE q.collection_id = ?",
-        [cid],
-    ).fetchall()
-    docnos = (
-        con.sql(
-            f"SELECT docno FROM run_docs WHERE collection_id = {sql_string(cid)} ORDER BY doc_id"
-        )
-        .to_arrow_table()
-        .column(0)
-        .combine_chunks()
-    )
+    per_topic = lines_per_topic(con, cid, [r[0] for r in rows])
+    q_topics = judged_topics(con, cid)
+    docnos = stored_docnos(con, cid)
     ranges: list[tuple[int, int]] = []
     size = 0
     for topic_id, n in per_topic:
@@ -170,7 +152,7 @@ def load_ranged(
         run_types=tuple(r[3] for r in rows),
         participant_names=part_names,
         participant_of_run=np.array([part_names.index(p) for p in parts]),
-        topic_names=sort_topics({t for (t,) in q_topics}),
+        topic_names=sort_topics(q_topics),
         fingerprint=stored_fingerprint(con, cid),
         ranges=tuple(ranges),
         n_lines=sum(int(n) for _, n in per_topic),

@@ -255,7 +255,7 @@ def load_coded(
     import pyarrow as pa
 
     from litaudit.runs.archive import load_tables, stored_fingerprint
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     cid = resolve_collection(con, collection).id
     tables = load_tables(con, cid)

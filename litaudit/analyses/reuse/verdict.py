@@ -147,7 +147,7 @@ def collection_depth(con, cid: str, depth: int | None = None) -> tuple[int | Non
     recorded pool depth, else (None, None)."""
     if depth is not None:
         return depth, "given with --depth"
-    from litaudit.store.refdata import pool_depth
+    from litaudit.store.pool_depths import pool_depth
 
     found = pool_depth(con, cid)
     return (None, None) if found is None else found

@@ -51,7 +51,7 @@ def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Repor
     import datetime as dt
 
     from litaudit.render.report import literature
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     ref = resolve_collection(con, audits.collection_id)
     data = data_section(con, ref)
