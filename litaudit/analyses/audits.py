@@ -27,6 +27,7 @@ from typing import Any, Generic, TypeVar
 from litaudit import __version__
 from litaudit.codec import DecodeError, decode, dumps, to_jsonable
 from litaudit.errors import NotFound, StoreError
+from litaudit.store import audits as stored
 
 T = TypeVar("T")
 
@@ -115,8 +116,8 @@ class AuditKey:
     trials: int | None = None
 
     def values(self) -> tuple:
-        """The key as its columns store it (params as canonical JSON), in :data:`_KEY`
-        order."""
+        """The key as its columns store it (params as canonical JSON), in the order of
+        :data:`litaudit.store.audits.KEY_COLUMNS`."""
         return (
             self.kind,
             self.collection_id,
@@ -127,19 +128,6 @@ class AuditKey:
             self.trials,
             self.input_fingerprint,
         )
-
-
-# the key's columns, in AuditKey.values() order
-_KEY = (
-    "kind",
-    "collection_id",
-    "measure",
-    "params",
-    "method",
-    "seed",
-    "trials",
-    "input_fingerprint",
-)
 
 
 @functools.cache
@@ -158,39 +146,24 @@ def code_digest() -> str:
 
 def save_audit(con, key: AuditKey, result: Any) -> int:
     """Insert an audit row and return its id."""
-    row = con.execute(
-        f"INSERT INTO audits ({', '.join(_KEY)}, software_version, code_digest, result) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-        [*key.values(), __version__, code_digest(), dumps(result)],
-    ).fetchone()
-    return int(row[0])
+    return stored.insert(
+        con, key.values(), dumps(result), version=__version__, code_digest=code_digest()
+    )
 
 
 def save_audits(con, audits: list[tuple[AuditKey, Any]]) -> list[int]:
     """Insert many audits (each its key and result) in one statement; their ids, in order.
     DuckDB runs single-row inserts slowly (`audit summary` stores one audit per
     population)."""
-    if not audits:
-        return []
-    cols = (*_KEY, "result")
-    data = [list(col) for col in zip(*(k.values() + (dumps(r),) for k, r in audits), strict=True)]
-    types = {"seed": "BIGINT[]", "trials": "INTEGER[]"}
-    sel = ", ".join(f"unnest(?::{types.get(c, 'VARCHAR[]')})" for c in cols)
-    rows = con.execute(
-        f"INSERT INTO audits ({', '.join(cols)}, software_version, code_digest) "
-        f"SELECT {sel}, ?, ? RETURNING id",
-        [*data, __version__, code_digest()],
-    ).fetchall()
-    return sorted(int(r[0]) for r in rows)  # ids come from the sequence in row order
+    return stored.insert_many(
+        con,
+        [k.values() + (dumps(r),) for k, r in audits],
+        version=__version__,
+        code_digest=code_digest(),
+    )
 
 
-_COLS = (
-    "id, kind, collection_id, measure, params, method, seed, trials, input_fingerprint, "
-    "software_version, result, CAST(created_at AS VARCHAR)"
-)
-
-
-def _row(r) -> StoredAudit:
+def _row(r: stored.AuditRow) -> StoredAudit:
     result = json.loads(r[10])
     tp = result_type(r[1])
     if tp is not None:
@@ -219,7 +192,7 @@ def _row(r) -> StoredAudit:
 
 
 def get_audit(con, audit_id: int) -> StoredAudit:
-    r = con.execute(f"SELECT {_COLS} FROM audits WHERE id = ?", [audit_id]).fetchone()
+    r = stored.get(con, audit_id)
     if r is None:
         raise NotFound(f"no audit with id {audit_id}")
     return _row(r)
@@ -232,10 +205,7 @@ def get_audits(con, audit_ids) -> dict[int, StoredAudit]:
     ids = sorted({int(i) for i in audit_ids})
     if not ids:
         return {}
-    rows = con.execute(
-        f"SELECT {_COLS} FROM audits WHERE id IN (SELECT unnest(?::INTEGER[]))", [ids]
-    ).fetchall()
-    found = {int(r[0]): _row(r) for r in rows}
+    found = {int(r[0]): _row(r) for r in stored.get_many(con, ids)}
     missing = [i for i in ids if i not in found]
     if missing:
         raise NotFound(f"no audit with id {missing[0]}")
@@ -247,25 +217,23 @@ def find_audit(
 ) -> StoredAudit | None:
     """The newest stored audit with exactly these inputs, made by this code (for reuse by
     reports), or None."""
-    r = con.execute(
-        f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND measure IS NOT DISTINCT FROM ? AND params = ? AND input_fingerprint = ? "
-        "AND code_digest = ? ORDER BY id DESC LIMIT 1",
-        [kind, collection_id, measure, dumps(params), input_fingerprint, code_digest()],
-    ).fetchone()
+    r = stored.newest(
+        con,
+        kind=kind,
+        collection_id=collection_id,
+        measure=measure,
+        params=dumps(params),
+        input_fingerprint=input_fingerprint,
+        code_digest=code_digest(),
+    )
     return _row(r) if r else None
 
 
 def list_audits(
     con, *, kind: str | None = None, collection_id: str | None = None, measure: str | None = None
 ) -> list[StoredAudit]:
-    where, args = [], []
-    for col, val in (("kind", kind), ("collection_id", collection_id), ("measure", measure)):
-        if val is not None:
-            where.append(f"{col} = ?")
-            args.append(val)
-    sql = f"SELECT {_COLS} FROM audits" + (f" WHERE {' AND '.join(where)}" if where else "")
-    return [_row(r) for r in con.execute(sql + " ORDER BY id", args).fetchall()]
+    rows = stored.listing(con, kind=kind, collection_id=collection_id, measure=measure)
+    return [_row(r) for r in rows]
 
 
 @dataclass(frozen=True)
@@ -283,13 +251,7 @@ class Audited(Generic[T]):
 
 
 def _identical(con, key: AuditKey) -> StoredAudit | None:
-    r = con.execute(
-        f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND measure IS NOT DISTINCT FROM ? AND params = ? AND method = ? "
-        "AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
-        "AND input_fingerprint = ? AND code_digest = ? ORDER BY id DESC LIMIT 1",
-        [*key.values(), code_digest()],
-    ).fetchone()
+    r = stored.identical(con, key.values(), code_digest())
     return _row(r) if r is not None else None
 
 
@@ -298,13 +260,7 @@ def identical_ids(con, keys: list[AuditKey]) -> list[int | None]:
     :func:`run_or_reuse`), or None; one query a kind."""
     found: dict[tuple, int] = {}
     for kind in {k.kind for k in keys}:
-        rows = con.execute(
-            f"SELECT max(id), {', '.join(_KEY[1:])} FROM audits "
-            "WHERE kind = ? AND code_digest = ? GROUP BY ALL",
-            [kind, code_digest()],
-        ).fetchall()
-        for r in rows:
-            found[(kind, *r[1:])] = int(r[0])
+        found.update(stored.newest_ids_by_key(con, kind, code_digest()))
     return [found.get(k.values()) for k in keys]
 
 

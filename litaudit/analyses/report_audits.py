@@ -54,7 +54,9 @@ def report_measures(con, collection_id: str) -> tuple[str, ...]:
 
 
 def _last_id(con) -> int:
-    return int(con.execute("SELECT coalesce(max(id), 0) FROM audits").fetchone()[0])
+    from litaudit.store.audits import last_id
+
+    return last_id(con)
 
 
 def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Prepared:
@@ -254,12 +256,12 @@ def _stored_verdict(
 
     depth, source = collection_depth(con, cid, given)
 
-    rows = con.execute(
-        "SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
-        "AND input_fingerprint = ? AND code_digest = ? ORDER BY id DESC",
-        [KIND, cid, fingerprint, code_digest()],
-    ).fetchall()
-    for (vid,) in rows:
+    from litaudit.store.audits import ids_of
+
+    rows = ids_of(
+        con, kind=KIND, collection_id=cid, input_fingerprint=fingerprint, code_digest=code_digest()
+    )
+    for vid in rows:
         try:
             a = get_audit(con, int(vid))
         except StoreError:
