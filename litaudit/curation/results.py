@@ -279,14 +279,5 @@ def history_window(
     hi = parse_date(until, "--until", end=True)
     if lo and hi and lo > hi:
         raise LitauditError(f"--since {since} is after --until {until}")
-    cond, args = [], []
-    if collection:
-        cond.append("r.collection_id = ?")
-        args.append(resolve_collection(con, collection).id)
-    if lo:
-        cond.append("CAST(h.changed_at AS DATE) >= CAST(? AS DATE)")
-        args.append(lo)
-    if hi:
-        cond.append("CAST(h.changed_at AS DATE) <= CAST(? AS DATE)")
-        args.append(hi)
-    return H.window(con, cond, args)
+    cid = resolve_collection(con, collection).id if collection else None
+    return H.window(con, collection_id=cid, since=lo, until=hi)

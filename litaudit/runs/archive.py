@@ -432,14 +432,25 @@ def docnos(con, collection_id: str):
     )
 
 
-def stored_doc_ids(con, collection_id: str, view: str):
-    """(i, doc_id) of the docnos of ``view`` (a registered table of columns ``i`` and
-    ``docno``) that the collection has stored, as an Arrow table (a join in DuckDB: the
-    stored docnos of a large archive are not read into this process)."""
-    return con.sql(
-        f"SELECT n.i, d.doc_id FROM {view} n JOIN run_docs d ON "
-        f"d.collection_id = {_lit(collection_id)} AND d.docno = n.docno"
-    ).to_arrow_table()
+def stored_doc_ids(con, collection_id: str, new):
+    """(i, doc_id) of the docnos of ``new`` (an Arrow table of columns ``i`` and
+    ``docno``) that the collection has stored, as an Arrow table (a join in DuckDB,
+    within its memory limit: the stored docnos of a large archive are not read into this
+    process)."""
+    con.register("_new_docnos", new)
+    try:
+        found = con.sql(
+            "SELECT n.i, d.doc_id FROM _new_docnos n JOIN run_docs d ON "
+            f"d.collection_id = {_lit(collection_id)} AND d.docno = n.docno"
+        ).to_arrow_table()
+    except BaseException:
+        try:  # (the transaction may be aborted: keep the first error)
+            con.unregister("_new_docnos")
+        except Exception:
+            pass
+        raise
+    con.unregister("_new_docnos")
+    return found
 
 
 def lines_per_topic(con, collection_id: str, run_ids: Sequence[int]) -> list[tuple[int, int]]:

@@ -265,16 +265,7 @@ def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
     import pyarrow as pa
 
     new = pa.table({"i": from_numpy(np.arange(len(uniq), dtype=np.int32)), "docno": uniq})
-    con.register("_new_docnos", new)
-    try:
-        found = stored_doc_ids(con, collection_id, "_new_docnos")
-    except BaseException:
-        try:  # (the transaction may be aborted: keep the first error)
-            con.unregister("_new_docnos")
-        except Exception:
-            pass
-        raise
-    con.unregister("_new_docnos")
+    found = stored_doc_ids(con, collection_id, new)
     doc_of = np.full(len(uniq), -1, dtype=np.int32)
     if found.num_rows:
         doc_of[to_numpy(found.column("i"))] = to_numpy(found.column("doc_id"))

@@ -42,8 +42,8 @@ def fingerprint(con, collection_id: str) -> str:
 
 def invalidate(con, collection_id: str) -> None:
     """Delete the stored evaluations of a collection's archive (it is being changed)."""
-    for t in ("run_eval_topics", "run_eval_runs"):
-        con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [collection_id])
+    con.execute("DELETE FROM run_eval_topics WHERE collection_id = ?", [collection_id])
+    con.execute("DELETE FROM run_eval_runs WHERE collection_id = ?", [collection_id])
 
 
 def canonical(measures: Sequence[str]) -> list[str]:
@@ -106,13 +106,13 @@ def store(con, collection_id: str, fp: str, ev, rel_level: int, complete: bool) 
     key = [collection_id, fp, rel_level, complete]
     m_list = ", ".join("?" * len(ev.measures))
     r_list = ", ".join("?" * len(ev.runs))
-    for t in ("run_eval_topics", "run_eval_runs"):
-        con.execute(
-            f"DELETE FROM {t} WHERE collection_id = ? AND fingerprint = ? AND "
-            f"rel_level = ? AND complete = ? AND measure IN ({m_list}) AND "
-            f"run IN ({r_list})",
-            key + list(ev.measures) + list(ev.runs),
-        )
+    same = (
+        f"WHERE collection_id = ? AND fingerprint = ? AND rel_level = ? AND complete = ? "
+        f"AND measure IN ({m_list}) AND run IN ({r_list})"
+    )
+    args = key + list(ev.measures) + list(ev.runs)
+    con.execute(f"DELETE FROM run_eval_topics {same}", args)
+    con.execute(f"DELETE FROM run_eval_runs {same}", args)
     # one statement per table, the rows as lists zipped by unnest (no row-by-row inserts)
     con.execute(
         "INSERT INTO run_eval_runs (collection_id, fingerprint, measure, rel_level, "

@@ -55,8 +55,8 @@ class Undo:
                 con.execute(f"DELETE FROM run_rankings WHERE run_id IN ({ids})")
                 con.execute(f"DELETE FROM runs WHERE id IN ({ids})")
             if self.qrels:
-                for t in ("run_qrels", "run_qrels_files"):
-                    con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [cid])
+                con.execute("DELETE FROM run_qrels WHERE collection_id = ?", [cid])
+                con.execute("DELETE FROM run_qrels_files WHERE collection_id = ?", [cid])
             con.execute(
                 "DELETE FROM run_docs WHERE collection_id = ? AND doc_id >= ?", [cid, self.n_docs]
             )

@@ -85,37 +85,14 @@ def describe_error(exc: BaseException, path: str | None) -> str:
 
 
 class Store:
-    """An open litaudit database: ``con`` is the raw DuckDB connection.
-
-    ``fetch(Model, where, params)`` gives typed rows (SQLModel classes of store.models).
-    """
+    """An open litaudit database: ``con`` is the raw DuckDB connection, which the
+    tables' owners (docs/DEVELOPING.md, "Who owns which table") read and write."""
 
     def __init__(self, con, path: str, read_only: bool):
         self.con = con
         self.path = path
         self.read_only = read_only
         self._depth = 0
-
-    def fetch(self, model, where: str = "", params: list | None = None) -> list:
-        """Typed rows: ``model`` instances (SQLModel classes of store.models) for a query
-        on the model's table, e.g. ``store.fetch(Paper, "year >= ?", [2015])``.
-
-        Rows are read with DuckDB and validated into the model (the rules of
-        :mod:`litaudit.store.models`; a row they refuse raises a one-line
-        :class:`~litaudit.errors.LitauditError`), so DOUBLE columns come back as Python
-        floats (never through a float32 column type).
-        """
-        from litaudit.store.models import validated
-
-        cols = list(model.model_fields)
-        sql = f"SELECT {', '.join(cols)} FROM {model.__tablename__}"
-        if where:
-            sql += f" WHERE {where}"
-        rows = self.con.execute(sql, params or []).fetchall()
-        table = model.__tablename__
-        return [
-            validated(model, dict(zip(cols, r, strict=True)), f"{table} row {r[0]!r}") for r in rows
-        ]
 
     @contextmanager
     def transaction(self):

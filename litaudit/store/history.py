@@ -214,9 +214,25 @@ def entries(con, entity: str, entity_id: int) -> list[Entry]:
     return [Entry._make(r) for r in cur.fetchall()]
 
 
-def window(con, cond: list[str], args: list) -> list[WindowEntry]:
-    """Changes to results passing ``cond`` (SQL on ``history h`` joined to its result
-    ``r``), oldest first."""
+def window(
+    con,
+    *,
+    collection_id: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> list[WindowEntry]:
+    """Changes to the results of ``collection_id`` (None: every collection) made from
+    ``since`` to ``until`` (ISO days, inclusive; None: open), oldest first."""
+    cond, args = [], []
+    if collection_id is not None:
+        cond.append("r.collection_id = ?")
+        args.append(collection_id)
+    if since:
+        cond.append("CAST(h.changed_at AS DATE) >= CAST(? AS DATE)")
+        args.append(since)
+    if until:
+        cond.append("CAST(h.changed_at AS DATE) <= CAST(? AS DATE)")
+        args.append(until)
     cur = con.execute(
         "SELECT h.id, h.entity_id AS result_id, r.collection_id, r.measure, r.system, "
         "h.action, h.field, h.old_value, h.new_value, h.reason, h.who, "

@@ -135,10 +135,10 @@ def test_models_and_tables_agree(mem_store):
 
 
 def test_values_are_stored_as_double_not_float32(mem_store):
-    from litaudit.store.models import Measure
+    from litaudit.store.measures import value_range
 
-    (m,) = mem_store.fetch(Measure, "name = ?", ["AP"])
-    assert isinstance(m, Measure) and isinstance(m.max_value, float) and m.max_value == 1.0
+    lo, hi = value_range(mem_store.con, "AP")
+    assert isinstance(lo, float) and isinstance(hi, float) and (lo, hi) == (0.0, 1.0)
     mem_store.con.execute("CREATE TEMP TABLE probe AS SELECT CAST('0.2531' AS DOUBLE) v")
     (v,) = mem_store.con.execute("SELECT v FROM probe").fetchone()
     assert repr(v) == "0.2531"
