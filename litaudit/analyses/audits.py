@@ -22,12 +22,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from litaudit import __version__
 from litaudit.codec import DecodeError, decode, dumps, to_jsonable
 from litaudit.errors import NotFound, StoreError
 from litaudit.store import audits as stored
+
+if TYPE_CHECKING:
+    import duckdb
 
 T = TypeVar("T")
 
@@ -144,14 +147,14 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def save_audit(con, key: AuditKey, result: Any) -> int:
+def save_audit(con: duckdb.DuckDBPyConnection, key: AuditKey, result: Any) -> int:
     """Insert an audit row and return its id."""
     return stored.insert(
         con, key.values(), dumps(result), version=__version__, code_digest=code_digest()
     )
 
 
-def save_audits(con, audits: list[tuple[AuditKey, Any]]) -> list[int]:
+def save_audits(con: duckdb.DuckDBPyConnection, audits: list[tuple[AuditKey, Any]]) -> list[int]:
     """Insert many audits (each its key and result) in one statement; their ids, in order.
     DuckDB runs single-row inserts slowly (`audit summary` stores one audit per
     population)."""
@@ -191,14 +194,14 @@ def _row(r: stored.AuditRow) -> StoredAudit:
     )
 
 
-def get_audit(con, audit_id: int) -> StoredAudit:
+def get_audit(con: duckdb.DuckDBPyConnection, audit_id: int) -> StoredAudit:
     r = stored.get(con, audit_id)
     if r is None:
         raise NotFound(f"no audit with id {audit_id}")
     return _row(r)
 
 
-def get_audits(con, audit_ids) -> dict[int, StoredAudit]:
+def get_audits(con: duckdb.DuckDBPyConnection, audit_ids) -> dict[int, StoredAudit]:
     """Several stored audits by id, in one query (a look-up of one id reads its block of
     the result column: ~25 ms an audit on a seeded store, against 0.1 s for 554 at once:
     bench/bench_site.py)."""
@@ -213,7 +216,13 @@ def get_audits(con, audit_ids) -> dict[int, StoredAudit]:
 
 
 def find_audit(
-    con, *, kind: str, collection_id: str, measure: str | None, params: dict, input_fingerprint: str
+    con: duckdb.DuckDBPyConnection,
+    *,
+    kind: str,
+    collection_id: str,
+    measure: str | None,
+    params: dict,
+    input_fingerprint: str,
 ) -> StoredAudit | None:
     """The newest stored audit with exactly these inputs, made by this code (for reuse by
     reports), or None."""
@@ -230,7 +239,11 @@ def find_audit(
 
 
 def list_audits(
-    con, *, kind: str | None = None, collection_id: str | None = None, measure: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    *,
+    kind: str | None = None,
+    collection_id: str | None = None,
+    measure: str | None = None,
 ) -> list[StoredAudit]:
     rows = stored.listing(con, kind=kind, collection_id=collection_id, measure=measure)
     return [_row(r) for r in rows]
@@ -250,12 +263,12 @@ class Audited(Generic[T]):
     reused: bool = False
 
 
-def _identical(con, key: AuditKey) -> StoredAudit | None:
+def _identical(con: duckdb.DuckDBPyConnection, key: AuditKey) -> StoredAudit | None:
     r = stored.identical(con, key.values(), code_digest())
     return _row(r) if r is not None else None
 
 
-def identical_ids(con, keys: list[AuditKey]) -> list[int | None]:
+def identical_ids(con: duckdb.DuckDBPyConnection, keys: list[AuditKey]) -> list[int | None]:
     """The id of the stored audit identical to each of ``keys`` (as in
     :func:`run_or_reuse`), or None; one query a kind."""
     found: dict[tuple, int] = {}
@@ -264,7 +277,9 @@ def identical_ids(con, keys: list[AuditKey]) -> list[int | None]:
     return [found.get(k.values()) for k in keys]
 
 
-def run_or_reuse(con, key: AuditKey, compute: Callable[[], T], *, save: bool = True) -> Audited[T]:
+def run_or_reuse(
+    con: duckdb.DuckDBPyConnection, key: AuditKey, compute: Callable[[], T], *, save: bool = True
+) -> Audited[T]:
     """The stored audit of an identical call, else ``compute()`` stored as a new audit.
 
     Identical: an equal :class:`AuditKey` (parameters as canonical JSON) and the same
@@ -286,7 +301,7 @@ def run_or_reuse(con, key: AuditKey, compute: Callable[[], T], *, save: bool = T
     return Audited(result, save_audit(con, key, result))
 
 
-def store_or_reuse(con, key: AuditKey, result: T) -> Audited[T]:
+def store_or_reuse(con: duckdb.DuckDBPyConnection, key: AuditKey, result: T) -> Audited[T]:
     """:func:`run_or_reuse` for a result already computed (when computing is cheaper than
     knowing the fingerprint without it): the identical stored audit's id, else a new one."""
     return run_or_reuse(con, key, lambda: result)

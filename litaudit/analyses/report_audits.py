@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit import defaults
 from litaudit.curation.filters import Filters
 from litaudit.errors import LitauditError
+
+if TYPE_CHECKING:
+    import duckdb
 
 Note = Callable[[str], None]
 
@@ -45,7 +48,7 @@ class ReportAudits:
     filters: Filters = Filters()  # the published results' filters (not the runs')
 
 
-def report_measures(con, collection_id: str) -> tuple[str, ...]:
+def report_measures(con: duckdb.DuckDBPyConnection, collection_id: str) -> tuple[str, ...]:
     """Measures with at least ``defaults.MIN_N`` non-retracted results, most results first
     (fewer make no population: the audits would refuse them)."""
     from litaudit.store import results as R
@@ -53,13 +56,15 @@ def report_measures(con, collection_id: str) -> tuple[str, ...]:
     return R.measures_with(con, collection_id, defaults.MIN_N)
 
 
-def _last_id(con) -> int:
+def _last_id(con: duckdb.DuckDBPyConnection) -> int:
     from litaudit.store.audits import last_id
 
     return last_id(con)
 
 
-def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Prepared:
+def _literature(
+    con: duckdb.DuckDBPyConnection, kind: str, cid: str, measure: str, note: Note, **kw
+) -> Prepared:
     """The default-parameter audit of ``kind``: the stored one for the current results,
     else run and stored."""
     from litaudit.analyses.extreme import best, history
@@ -81,7 +86,7 @@ def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Pre
 
 
 def prepare_report(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     *,
     measure: str | None = None,
@@ -169,7 +174,7 @@ def prepare_report(
     )
 
 
-def _has_reproductions(con, collection_id: str) -> bool:
+def _has_reproductions(con: duckdb.DuckDBPyConnection, collection_id: str) -> bool:
     from litaudit.store.results import has_role
 
     return has_role(con, collection_id, "reproduction")
@@ -188,7 +193,7 @@ def published_only(filters: Filters) -> Filters:
     return dataclasses.replace(filters, roles=tuple(r for r in ROLES if r != "reproduction"))
 
 
-def n_stored_runs(con, collection_id: str) -> int:
+def n_stored_runs(con: duckdb.DuckDBPyConnection, collection_id: str) -> int:
     from litaudit.runs.archive import count_runs
 
     try:
@@ -207,7 +212,7 @@ class ReuseAsked:
 
 
 def _reuse(
-    con, cid: str, note: Note, reuse: ReuseAsked, progress=None
+    con: duckdb.DuckDBPyConnection, cid: str, note: Note, reuse: ReuseAsked, progress=None
 ) -> tuple[int, int | None, list[str]]:
     """(runs stored, verdict audit, notes): the reusability audits. The agreement in
     significance the report shows is the verdict's own (over its random assignments)."""
@@ -245,7 +250,11 @@ def _reuse(
 
 
 def _stored_verdict(
-    con, cid: str, fingerprint: str, subcollections: bool, given: int | None = None
+    con: duckdb.DuckDBPyConnection,
+    cid: str,
+    fingerprint: str,
+    subcollections: bool,
+    given: int | None = None,
 ) -> int | None:
     """The newest stored verdict of the report's parameters for this archive, made by this
     code (one stored by other code is passed over)."""

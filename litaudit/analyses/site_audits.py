@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit.analyses.audits import (
     AuditKey,
@@ -40,6 +41,9 @@ from litaudit.errors import LitauditError, NotFound
 from litaudit.stats.extreme import Sampling
 from litaudit.store.collections import names_and_default_topics
 from litaudit.store.zero_shot import zero_shot_pairs
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,7 +79,9 @@ class SiteAudits:
     min_n: int
 
 
-def _groups(con) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[ResultRow]]]:
+def _groups(
+    con: duckdb.DuckDBPyConnection,
+) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[ResultRow]]]:
     """The collections (name, default topic count) and the audited rows by (collection,
     measure, source), as `audit summary` groups them."""
     colls = names_and_default_topics(con)
@@ -85,7 +91,7 @@ def _groups(con) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[Re
     return colls, groups
 
 
-def _zero_shot(con) -> frozenset[tuple[str, str]]:
+def _zero_shot(con: duckdb.DuckDBPyConnection) -> frozenset[tuple[str, str]]:
     return zero_shot_pairs(con)
 
 
@@ -110,7 +116,7 @@ def history_key(pop: Population, filters: Filters) -> AuditKey:
     )
 
 
-def _ranks(con, pops, tick) -> list[int | None]:
+def _ranks(con: duckdb.DuckDBPyConnection, pops, tick) -> list[int | None]:
     """The `ranks` audit (default settings, stored) of each population whose collection
     has shared scores in the store (a benchmark's datasets, a run archive's per-topic
     scores; :mod:`litaudit.analyses.extreme.ranks`), else None."""
@@ -128,7 +134,9 @@ def _ranks(con, pops, tick) -> list[int | None]:
     return out
 
 
-def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAudits:
+def prepare_site(
+    con: duckdb.DuckDBPyConnection, *, progress: Callable[..., None] | None = None
+) -> SiteAudits:
     """Run (or find) the `best`, `history` and (where the store has shared scores)
     `ranks` audits of every population and store them, then read them back;
     ``progress(total=n)`` is told the number of steps, then ``progress(1)`` per step."""

@@ -14,6 +14,7 @@ history of the rows the import creates is copied.
 from __future__ import annotations
 
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from litaudit.curation import fields as F
 from litaudit.curation.apply import apply_plan
@@ -25,6 +26,9 @@ from litaudit.measures import did_you_mean
 from litaudit.store import history as H
 from litaudit.store import papers as P
 from litaudit.store import results as R
+
+if TYPE_CHECKING:
+    import duckdb
 
 FORMAT = "litaudit-curation"
 VERSION = 1
@@ -47,7 +51,7 @@ def _ts(v) -> str | None:
     return None if v is None else str(v)
 
 
-def export_bundle(con, f) -> dict:
+def export_bundle(con: duckdb.DuckDBPyConnection, f) -> dict:
     """Papers, results (filtered by ``f``) and their history as one JSON-ready object."""
     from litaudit.curation.export import export_row
     from litaudit.curation.results import query_results
@@ -251,7 +255,13 @@ def _check_papers(
 
 
 def _write_papers(
-    con, papers: list[dict], existing: dict, name: str, on_existing: str, who: str, now: dt.datetime
+    con: duckdb.DuckDBPyConnection,
+    papers: list[dict],
+    existing: dict,
+    name: str,
+    on_existing: str,
+    who: str,
+    now: dt.datetime,
 ) -> dict[str, int]:
     """Insert the new papers (bibkey -> new id returned); with on_existing="update", write
     a stored paper's changed fields, each in the history."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.codec import escape_json_text
 from litaudit.curation.filters import CURATION, Filters
@@ -16,6 +17,9 @@ from litaudit.curation.results import query_results
 from litaudit.curation.rows import COLUMNS, NUMERIC_COLUMNS, spreadsheet_safe
 from litaudit.errors import LitauditError
 from litaudit.store.results import ResultRecord
+
+if TYPE_CHECKING:
+    import duckdb
 
 FORMATS = ("csv", "json", "parquet")
 
@@ -59,7 +63,11 @@ def export_row(r: ResultRecord) -> dict:
 
 
 def export_rows(
-    con, f: Filters = CURATION, *, collection: str | None = None, measure: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    f: Filters = CURATION,
+    *,
+    collection: str | None = None,
+    measure: str | None = None,
 ) -> list[dict]:
     return [export_row(r) for r in query_results(con, f, collection=collection, measure=measure)]
 

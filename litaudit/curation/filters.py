@@ -21,11 +21,14 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypedDict, Unpack
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from litaudit.curation import fields as F
 from litaudit.errors import LitauditError
 from litaudit.measures import did_you_mean
+
+if TYPE_CHECKING:
+    import duckdb
 
 REPORTERS = F.REPORTERS
 _SOURCE_SPELLINGS = {
@@ -123,7 +126,9 @@ class Filters:
             zero_shot=bool(g.get("zero_shot", False)),
         )
 
-    def resolved(self, con, collection: str | None, measure: str | None) -> Filters:
+    def resolved(
+        self, con: duckdb.DuckDBPyConnection, collection: str | None, measure: str | None
+    ) -> Filters:
         """The same filters with a collection and a measure resolved by any name; a paper
         that is not stored is an error with the nearest bibkey (never an empty list)."""
         from litaudit.store.collections import resolve_collection

@@ -8,7 +8,7 @@ file repeat their measures, topic sets, roles and dates). For
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.curation import fields as F
 from litaudit.curation.rows import Row
@@ -18,11 +18,14 @@ from litaudit.store import results as R
 from litaudit.store.collections import topic_sets
 from litaudit.store.measures import ranges as measure_ranges
 
+if TYPE_CHECKING:
+    import duckdb
+
 
 class Context:
     """Lookups cached once per import: aliases, measures, papers, existing keys."""
 
-    def __init__(self, con, rows: Sequence[Row] = ()):
+    def __init__(self, con: duckdb.DuckDBPyConnection, rows: Sequence[Row] = ()):
         self.con = con
         from litaudit.store.collection_names import CollectionNames
 
@@ -31,7 +34,9 @@ class Context:
         self.default_topics = {
             ts.collection_id: (ts.name, ts.n_topics) for ts in sets if ts.is_default
         }
-        self.topic_sets = {(ts.collection_id, ts.name): ts.n_topics for ts in sets}
+        self.topic_sets: dict[tuple[Any, Any], int] = {
+            (ts.collection_id, ts.name): ts.n_topics for ts in sets
+        }
         self.measures = measure_ranges(con)
         self.papers = P.ids_and_years(con)
         # the stored results' keys, by collection id: read in one query for the collections

@@ -10,12 +10,15 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.curation import fields as F
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.store import history as H
 from litaudit.store import papers as P
+
+if TYPE_CHECKING:
+    import duckdb
 
 EDITABLE = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags", "notes")
 VENUES = (
@@ -110,13 +113,13 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
     return pid
 
 
-def get_paper(con, key: str) -> P.PaperRecord:
+def get_paper(con: duckdb.DuckDBPyConnection, key: str) -> P.PaperRecord:
     """A paper by bibkey or numeric id (typed)."""
     return P.get(con, key)
 
 
 def list_papers(
-    con,
+    con: duckdb.DuckDBPyConnection,
     *,
     year: str | None = None,
     venue: str | None = None,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from litaudit.curation import fields as F
 from litaudit.curation.import_context import Context
@@ -20,6 +20,9 @@ from litaudit.curation.row_fields import (
 )
 from litaudit.curation.rows import Row
 from litaudit.errors import Problem, ValidationFailed
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 class ImportProgress(Protocol):
@@ -92,7 +95,7 @@ ON_EXISTING = ("fail", "skip", "update")
 
 
 def plan_import(
-    con,
+    con: duckdb.DuckDBPyConnection,
     rows: list[Row],
     file: str,
     *,
@@ -222,7 +225,7 @@ def _filled(
 
 
 def _sort_stored(
-    con,
+    con: duckdb.DuckDBPyConnection,
     plan: ImportPlan,
     stored: list[tuple[int, int, str, dict]],
     columns: tuple[str, ...] | None,
@@ -241,7 +244,11 @@ def _sort_stored(
         problems.append(_conflicts_problem(file=plan.file, conflicts=conflicts))
 
 
-def _unchanged(con, stored: list[tuple[int, int, str, dict]], columns: tuple[str, ...] | None):
+def _unchanged(
+    con: duckdb.DuckDBPyConnection,
+    stored: list[tuple[int, int, str, dict]],
+    columns: tuple[str, ...] | None,
+):
     """(line, id, stored value, the row is the stored result) for the rows of ``stored``
     (line, id, stored value, the row's values): a row is the stored result when its value
     and every field of :data:`UPDATABLE` the file has a column for are the stored ones."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from litaudit.curation import fields as F
 from litaudit.curation.apply import apply_plan
@@ -21,13 +22,16 @@ from litaudit.store import results as R
 from litaudit.store.measures import value_range
 from litaudit.store.results import ResultRecord
 
+if TYPE_CHECKING:
+    import duckdb
+
 # the columns and sort keys of `results list` (the SQL lives with the table's owner)
 LIST_COLUMNS = R.LIST_COLUMNS
 SORT_KEYS = R.SORT_KEYS
 
 
 def query_results(
-    con,
+    con: duckdb.DuckDBPyConnection,
     f: Filters = CURATION,
     *,
     collection: str | None = None,
@@ -42,7 +46,7 @@ def query_results(
 
 
 def list_table(
-    con,
+    con: duckdb.DuckDBPyConnection,
     f: Filters = CURATION,
     *,
     collection: str | None = None,
@@ -59,7 +63,7 @@ def list_table(
 
 
 def list_json(
-    con,
+    con: duckdb.DuckDBPyConnection,
     f: Filters = CURATION,
     *,
     collection: str | None = None,
@@ -77,7 +81,7 @@ def list_json(
     return R.list_json(con, f, sort=sort, desc=desc, limit=limit, chunk=chunk)
 
 
-def get_result(con, result_id: int) -> ResultRecord:
+def get_result(con: duckdb.DuckDBPyConnection, result_id: int) -> ResultRecord:
     """One result with its paper and collection (typed)."""
     return R.get(con, result_id)
 
@@ -101,7 +105,7 @@ def add_result(store, data: dict, *, who: str) -> int:
 
 
 # fields that `results edit` may change, with their parsers
-def _parse_for_edit(con, fld: str, text: str):
+def _parse_for_edit(con: duckdb.DuckDBPyConnection, fld: str, text: str):
     from litaudit.store.collections import resolve_collection
     from litaudit.store.measures import resolve_measure
 
@@ -185,7 +189,9 @@ def edit_result(
     return log
 
 
-def _edits(con, result_id: int, current, changes: dict[str, str]) -> tuple[dict, list[tuple]]:
+def _edits(
+    con: duckdb.DuckDBPyConnection, result_id: int, current, changes: dict[str, str]
+) -> tuple[dict, list[tuple]]:
     """(the columns to write, the (field, old, new) to record) of ``changes`` to the
     result ``current``; a field that cannot change, or a bad value, is an error."""
     updates: dict[str, object] = {}
@@ -260,13 +266,17 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
     return True
 
 
-def history(con, entity: str, entity_id: int) -> list[H.Entry]:
+def history(con: duckdb.DuckDBPyConnection, entity: str, entity_id: int) -> list[H.Entry]:
     """The history of one result or paper, oldest first (typed entries)."""
     return H.entries(con, entity, entity_id)
 
 
 def history_window(
-    con, *, collection: str | None = None, since: str | None = None, until: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    *,
+    collection: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
 ) -> list[H.WindowEntry]:
     """Every change to the results of ``collection`` (any name; default every collection)
     made from ``since`` to ``until`` (YYYY, YYYY-MM or YYYY-MM-DD, inclusive; the day a

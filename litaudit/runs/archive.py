@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
 from litaudit.runs.evalcache import invalidate
 from litaudit.runs.model import Archive, Qrels, Run, RunInfo
 from litaudit.store.db import sql_string as _lit
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,11 @@ def incomplete_message(collection_id: str, tag: str, path: str) -> str:
 
 
 def run_rows(
-    con, collection_id: str, tags: Sequence[str] | None, *, incomplete: bool = False
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    tags: Sequence[str] | None,
+    *,
+    incomplete: bool = False,
 ) -> list[tuple]:
     """(id, tag, participant, run_type, pooled) of the collection's runs ``tags`` (default
     all) in tag order; a run whose import did not finish is refused (IncompleteRun)
@@ -78,7 +85,7 @@ def run_rows(
     return [r[:5] for r in rows]
 
 
-def require_qrels(con, collection_id: str) -> None:
+def require_qrels(con: duckdb.DuckDBPyConnection, collection_id: str) -> None:
     if not con.execute(
         "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
     ).fetchall():
@@ -87,7 +94,7 @@ def require_qrels(con, collection_id: str) -> None:
         )
 
 
-def load_qrels(con, collection_id: str) -> Qrels:
+def load_qrels(con: duckdb.DuckDBPyConnection, collection_id: str) -> Qrels:
     require_qrels(con, collection_id)
     cid = _lit(collection_id)
     tbl = con.sql(
@@ -103,7 +110,9 @@ def load_qrels(con, collection_id: str) -> Qrels:
     )
 
 
-def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> Archive:
+def load_archive(
+    con: duckdb.DuckDBPyConnection, collection_id: str, tags: Sequence[str] | None = None
+) -> Archive:
     """The stored archive of a collection: qrels, runs (in trec_eval order) and metadata.
 
     Each distinct topic and docno is one Python string, shared by every row that holds
@@ -164,7 +173,7 @@ class StoredTables:
 
 
 def load_tables(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     tags: Sequence[str] | None = None,
     *,
@@ -218,7 +227,7 @@ def load_tables(
     )
 
 
-def _columns(con, sql: str) -> dict[str, np.ndarray]:
+def _columns(con: duckdb.DuckDBPyConnection, sql: str) -> dict[str, np.ndarray]:
     """A query's numeric, non-null columns as numpy arrays (through Arrow: no masked
     arrays, no copy when a column comes in one chunk)."""
     tbl = con.sql(sql).to_arrow_table()
@@ -230,7 +239,7 @@ def _columns(con, sql: str) -> dict[str, np.ndarray]:
     }
 
 
-def list_runs(con, collection_id: str | None = None) -> list[StoredRun]:
+def list_runs(con: duckdb.DuckDBPyConnection, collection_id: str | None = None) -> list[StoredRun]:
     where = "WHERE collection_id = ?" if collection_id else ""
     rows = con.execute(
         "SELECT id, collection_id, tag, participant, run_type, pooled, path, sha256, n_lines, "
@@ -240,14 +249,16 @@ def list_runs(con, collection_id: str | None = None) -> list[StoredRun]:
     return [StoredRun(*r) for r in rows]
 
 
-def count_runs(con, collection_id: str) -> int:
+def count_runs(con: duckdb.DuckDBPyConnection, collection_id: str) -> int:
     """How many runs the collection's archive holds."""
     return con.execute(
         "SELECT count(*) FROM runs WHERE collection_id = ?", [collection_id]
     ).fetchall()[0][0]
 
 
-def get_run(con, tag: str, collection_id: str | None = None) -> StoredRun:
+def get_run(
+    con: duckdb.DuckDBPyConnection, tag: str, collection_id: str | None = None
+) -> StoredRun:
     found = [r for r in list_runs(con, collection_id) if r.tag == tag]
     if not found:
         raise NotFound(
@@ -292,7 +303,7 @@ def delete_runs(
     return len(ids)
 
 
-def stored_fingerprint(con, collection_id: str) -> str:
+def stored_fingerprint(con: duckdb.DuckDBPyConnection, collection_id: str) -> str:
     """The stored archive as the reusability audits see it: the sha256 of its qrels file
     and of each run file, with each run's tag, participant, type and lines kept and
     skipped. Read from the small tables only (no rankings), so the same files imported
@@ -326,7 +337,7 @@ class QrelsFile:
     n_topics: int
 
 
-def qrels_file(con, collection_id: str) -> QrelsFile | None:
+def qrels_file(con: duckdb.DuckDBPyConnection, collection_id: str) -> QrelsFile | None:
     """The collection's stored qrels file, or None when it has none."""
     row = con.execute(
         "SELECT path, sha256, n_judgments, n_topics FROM run_qrels_files WHERE collection_id = ?",
@@ -335,7 +346,7 @@ def qrels_file(con, collection_id: str) -> QrelsFile | None:
     return None if row is None else QrelsFile(*row)
 
 
-def has_qrels(con, collection_id: str) -> bool:
+def has_qrels(con: duckdb.DuckDBPyConnection, collection_id: str) -> bool:
     """Whether the collection has stored qrels (a run archive)."""
     return bool(
         con.execute(
@@ -344,13 +355,13 @@ def has_qrels(con, collection_id: str) -> bool:
     )
 
 
-def archived_collections(con) -> frozenset[str]:
+def archived_collections(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     """The collections whose archive holds runs."""
-    found = con.execute("SELECT list(DISTINCT collection_id) FROM runs").fetchone()[0]
+    found = con.execute("SELECT list(DISTINCT collection_id) FROM runs").fetchall()[0][0]
     return frozenset(found or ())
 
 
-def run_tags(con, collection_id: str) -> list[str]:
+def run_tags(con: duckdb.DuckDBPyConnection, collection_id: str) -> list[str]:
     """The tags of the collection's stored runs, sorted."""
     return [
         r[0]
@@ -360,7 +371,7 @@ def run_tags(con, collection_id: str) -> list[str]:
     ]
 
 
-def run_sizes(con, collection_id: str) -> dict[int, int]:
+def run_sizes(con: duckdb.DuckDBPyConnection, collection_id: str) -> dict[int, int]:
     """Each stored run's lines kept, by run id."""
     return dict(
         con.execute(
@@ -369,7 +380,9 @@ def run_sizes(con, collection_id: str) -> dict[int, int]:
     )
 
 
-def stored_run_files(con, collection_id: str) -> list[tuple[str, str, str]]:
+def stored_run_files(
+    con: duckdb.DuckDBPyConnection, collection_id: str
+) -> list[tuple[str, str, str]]:
     """(tag, sha256, path) of the collection's stored runs whose import finished (a run
     whose import did not has an empty sha256)."""
     return con.execute(
@@ -378,7 +391,7 @@ def stored_run_files(con, collection_id: str) -> list[tuple[str, str, str]]:
     ).fetchall()
 
 
-def topic_ids(con, collection_id: str) -> dict[str, int]:
+def topic_ids(con: duckdb.DuckDBPyConnection, collection_id: str) -> dict[str, int]:
     """The collection's stored topics: name -> topic id."""
     return dict(
         con.execute(
@@ -387,7 +400,7 @@ def topic_ids(con, collection_id: str) -> dict[str, int]:
     )
 
 
-def n_topic_ids(con, collection_id: str) -> int:
+def n_topic_ids(con: duckdb.DuckDBPyConnection, collection_id: str) -> int:
     """One more than the largest stored topic id of the collection (0: none)."""
     return int(
         con.execute(
@@ -397,7 +410,7 @@ def n_topic_ids(con, collection_id: str) -> int:
     )
 
 
-def judged_topics(con, collection_id: str) -> set[str]:
+def judged_topics(con: duckdb.DuckDBPyConnection, collection_id: str) -> set[str]:
     """The topics the collection's stored qrels judge."""
     return {
         t
@@ -410,7 +423,7 @@ def judged_topics(con, collection_id: str) -> set[str]:
     }
 
 
-def n_docs(con, collection_id: str) -> int:
+def n_docs(con: duckdb.DuckDBPyConnection, collection_id: str) -> int:
     """How many docnos the collection's archive has stored."""
     return int(
         con.execute(
@@ -419,7 +432,7 @@ def n_docs(con, collection_id: str) -> int:
     )
 
 
-def docnos(con, collection_id: str):
+def docnos(con: duckdb.DuckDBPyConnection, collection_id: str):
     """The collection's stored docnos in doc id order, as one Arrow array."""
     return (
         con.sql(
@@ -432,7 +445,7 @@ def docnos(con, collection_id: str):
     )
 
 
-def stored_doc_ids(con, collection_id: str, new):
+def stored_doc_ids(con: duckdb.DuckDBPyConnection, collection_id: str, new):
     """(i, doc_id) of the docnos of ``new`` (an Arrow table of columns ``i`` and
     ``docno``) that the collection has stored, as an Arrow table (a join in DuckDB,
     within its memory limit: the stored docnos of a large archive are not read into this
@@ -453,7 +466,9 @@ def stored_doc_ids(con, collection_id: str, new):
     return found
 
 
-def lines_per_topic(con, collection_id: str, run_ids: Sequence[int]) -> list[tuple[int, int]]:
+def lines_per_topic(
+    con: duckdb.DuckDBPyConnection, collection_id: str, run_ids: Sequence[int]
+) -> list[tuple[int, int]]:
     """(topic id, ranking lines of the runs ``run_ids``) of every stored topic of the
     collection, by topic id."""
     ids = ", ".join(str(int(i)) for i in run_ids)

@@ -98,7 +98,7 @@ def open_for_eval(db: Path, cache: bool) -> Store:
 
 
 def evaluate_cached(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measures: Sequence[str],
     *,

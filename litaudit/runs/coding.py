@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,6 +17,9 @@ from litaudit.runs import strcodes
 from litaudit.runs.archive import n_docs, stored_doc_ids
 from litaudit.runs.columns import from_numpy, from_strings, to_numpy
 from litaudit.runs.model import sort_topics
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def docno_words(path: Path, table) -> list:
@@ -135,7 +139,7 @@ def _code_qrels(
 
 
 def _code_docs(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     qtable,
     qwords,
@@ -199,7 +203,7 @@ def _code_docs(
 
 
 def code_import(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     qtable,
     qwords,
@@ -258,7 +262,7 @@ def code_import(
     )
 
 
-def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
+def _map_stored_docs(con: duckdb.DuckDBPyConnection, collection_id: str, uniq, n_stored: int):
     """Doc ids of ``uniq`` (docnos) in a collection that has some stored: stored ones
     looked up (a join in DuckDB, within its memory limit: the stored docnos of a large
     archive are not read into this process), new ones numbered from ``n_stored`` on."""

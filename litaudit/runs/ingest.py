@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, IMPORT_CHUNK_BYTES, IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, ValidationFailed
@@ -39,6 +39,9 @@ from litaudit.runs.ingest_write import GroupWrite, Undo, commit_group, limit_duc
 from litaudit.runs.model import RunInfo
 from litaudit.runs.run_metadata import official_metadata, read_metadata_csv
 from litaudit.store.db import sql_string as _lit
+
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = [
     "Grouping",
@@ -199,7 +202,7 @@ def _import_once(attempt: _Attempt, paths: list[Path], qrels_path) -> ImportRepo
 QRELS_COVERAGE_WARN = 0.9
 
 
-def qrels_coverage(con, rep: ImportReport) -> ImportReport:
+def qrels_coverage(con: duckdb.DuckDBPyConnection, rep: ImportReport) -> ImportReport:
     """``rep`` with the topics the stored qrels judge against the collection's default
     topic set, and a warning when they cover less than ``QRELS_COVERAGE_WARN`` of it
     (``runs import -c robust04 --qrels qrels.robust03.txt``: 100 of 249 topics)."""
@@ -303,7 +306,7 @@ def _drop_text(group: list) -> None:
 
 
 def _stored_runs(
-    con, collection_id: str
+    con: duckdb.DuckDBPyConnection, collection_id: str
 ) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, int]]:
     """The collection's stored run files (sha256 -> (tag, path)), their tags (tag ->
     sha256) and its topics (name -> id). A run whose import did not finish (empty sha256)
@@ -315,7 +318,7 @@ def _stored_runs(
 
 
 def _qrels_plan(
-    con, collection_id: str, qrels_path: str | Path | None
+    con: duckdb.DuckDBPyConnection, collection_id: str, qrels_path: str | Path | None
 ) -> tuple[tuple[str, str, int] | None, str, Path | None, str | None]:
     """The collection's stored qrels file (path, sha256, judgments) if any, what the
     import does with the qrels ("stored", "unchanged" or "imported"), and the qrels file
@@ -342,7 +345,7 @@ def _qrels_plan(
 
 
 def _qrels_source(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     qrels_state: str,
     qp: Path | None,

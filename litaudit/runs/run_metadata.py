@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.runs.model import RunInfo
+
+if TYPE_CHECKING:
+    import duckdb
 
 RUN_TYPES = {
     "automatic": "automatic",
@@ -96,7 +100,7 @@ def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
     return out
 
 
-def official_metadata(con, collection_id: str) -> dict[str, RunInfo]:
+def official_metadata(con: duckdb.DuckDBPyConnection, collection_id: str) -> dict[str, RunInfo]:
     """Participant and run type of official TREC runs seeded in ``results``."""
     from litaudit.store import results as R
 

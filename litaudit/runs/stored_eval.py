@@ -6,6 +6,7 @@ groups of runs, a large run by ranges of its topics) for ``runs eval`` and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,9 +23,12 @@ from litaudit.runs.evaluate import (
 )
 from litaudit.store.db import sql_string as _lit
 
+if TYPE_CHECKING:
+    import duckdb
+
 
 def load_coded(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     tags: Sequence[str] | None = None,
     *,
@@ -60,7 +64,7 @@ def load_coded(
 
 
 def evaluate_stored(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measures: Sequence[str],
     *,
@@ -111,7 +115,7 @@ def evaluate_stored(
 
 
 def _eval_jobs(
-    con, collection_id: str, rows: list, sizes: dict, group_lines: int
+    con: duckdb.DuckDBPyConnection, collection_id: str, rows: list, sizes: dict, group_lines: int
 ) -> list[tuple[list[int], tuple[int, int] | None, int, int]]:
     """The evaluation's steps: (runs' positions, topic id range or None, runs finished,
     lines). Runs go together up to ``group_lines`` lines; a run larger than that is
@@ -143,7 +147,7 @@ def _eval_jobs(
 
 
 def _evaluate_group(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measures: Sequence[str],
     tags: Sequence[str] | None,

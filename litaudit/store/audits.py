@@ -58,8 +58,8 @@ def insert(
         f"INSERT INTO audits ({', '.join(KEY_COLUMNS)}, software_version, code_digest, result) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         [*key, version, code_digest, result],
-    ).fetchone()
-    return int(row[0])
+    ).fetchall()
+    return int(row[0][0])
 
 
 def insert_many(
@@ -186,4 +186,4 @@ def ids_of(
 
 def last_id(con: duckdb.DuckDBPyConnection) -> int:
     """The largest audit id (0: none stored)."""
-    return int(con.execute("SELECT coalesce(max(id), 0) FROM audits").fetchone()[0])
+    return int(con.execute("SELECT coalesce(max(id), 0) FROM audits").fetchall()[0][0])

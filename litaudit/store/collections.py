@@ -40,7 +40,7 @@ class CollectionRef:
 def insert_seeded(con: duckdb.DuckDBPyConnection, collections: list[dict]) -> int:
     """Insert the collections of ``seeds/collections.json`` (``collections``: its list)
     that are not there yet, with their aliases and topic sets; how many were added."""
-    have = con.execute("SELECT list(id), list(name) FROM collections").fetchone()
+    have = con.execute("SELECT list(id), list(name) FROM collections").fetchall()[0]
     present = set(have[0] or ()) | set(have[1] or ())
     colls: list[list] = []
     aliases: dict[str, str] = {}
@@ -97,7 +97,7 @@ def insert_seeded(con: duckdb.DuckDBPyConnection, collections: list[dict]) -> in
     return len(colls)
 
 
-def _insert_aliases(con, aliases: dict[str, str]) -> None:
+def _insert_aliases(con: duckdb.DuckDBPyConnection, aliases: dict[str, str]) -> None:
     """Aliases (lower-case alias -> collection id); an alias present already is kept."""
     insert_columns(
         con,
@@ -126,11 +126,11 @@ _REF_SQL = (
 )
 
 
-def resolve_collection(con, name: str) -> CollectionRef:
+def resolve_collection(con: duckdb.DuckDBPyConnection, name: str) -> CollectionRef:
     """A collection by any name :class:`CollectionNames` accepts; a miss suggests the
     collections the name could mean."""
     cid = CollectionNames.load(con).resolve(name)
-    return CollectionRef(*con.execute(_REF_SQL, [cid]).fetchone())
+    return CollectionRef(*con.execute(_REF_SQL, [cid]).fetchall()[0])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -150,7 +150,9 @@ class NewCollection:
     provenance: str | None = None
 
 
-def add_collection(con, new: NewCollection, *, who: str = "unknown") -> CollectionRef:
+def add_collection(
+    con: duckdb.DuckDBPyConnection, new: NewCollection, *, who: str = "unknown"
+) -> CollectionRef:
     """Add ``new`` with its one (default) topic set.
 
     The id, name and aliases must be new; the provenance defaults to who added it when.
@@ -206,7 +208,7 @@ def add_collection(con, new: NewCollection, *, who: str = "unknown") -> Collecti
     return CollectionRef(cid, name, (title or cid).strip(), int(n_topics))
 
 
-def list_collections(con) -> list[dict]:
+def list_collections(con: duckdb.DuckDBPyConnection) -> list[dict]:
     """Every collection with its default topic count and how many results it holds."""
     cur = con.execute(
         "SELECT c.id, c.name, c.title, c.ir_datasets, t.n_topics, c.provenance, "
@@ -218,7 +220,7 @@ def list_collections(con) -> list[dict]:
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 
 
-def collection_details(con, collection_id: str) -> dict:
+def collection_details(con: duckdb.DuckDBPyConnection, collection_id: str) -> dict:
     """One collection: its fields, aliases, topic sets and results per measure and source."""
     c = con.execute(
         "SELECT id, name, title, documents, ir_datasets, notes, provenance "
@@ -251,7 +253,9 @@ def collection_details(con, collection_id: str) -> dict:
     }
 
 
-def user_collections(con, ids, seeds_dir: Path = SEEDS_DIR) -> list[dict]:
+def user_collections(
+    con: duckdb.DuckDBPyConnection, ids, seeds_dir: Path = SEEDS_DIR
+) -> list[dict]:
     """The collections of ``ids`` that the seeds do not define (added with `collections
     add`), as :class:`NewCollection`'s fields (a store folder carries them), by id."""
     seeded = {

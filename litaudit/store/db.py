@@ -88,7 +88,7 @@ class Store:
     """An open litaudit database: ``con`` is the raw DuckDB connection, which the
     tables' owners (docs/DEVELOPING.md, "Who owns which table") read and write."""
 
-    def __init__(self, con, path: str, read_only: bool):
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str, read_only: bool):
         self.con = con
         self.path = path
         self.read_only = read_only

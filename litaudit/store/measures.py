@@ -17,10 +17,10 @@ if TYPE_CHECKING:
     import duckdb
 
 
-def ensure_measures(con, names) -> int:
+def ensure_measures(con: duckdb.DuckDBPyConnection, names) -> int:
     """Register the measures ``names`` (by any spelling) that are absent, with their
     aliases, in one statement per table. Returns how many were added."""
-    have = set(con.execute("SELECT list(name) FROM measures").fetchone()[0] or ())
+    have = set(con.execute("SELECT list(name) FROM measures").fetchall()[0][0] or ())
     rows: list[list] = []
     aliases: list[list] = []
     for name in names:
@@ -59,7 +59,7 @@ def ensure_measures(con, names) -> int:
     return len(rows)
 
 
-def resolve_measure(con, name: str) -> str:
+def resolve_measure(con: duckdb.DuckDBPyConnection, name: str) -> str:
     """The canonical measure name for any spelling, checked against the store."""
     parsed = parse_measure(name)
     m = str(parsed)
@@ -94,7 +94,7 @@ def _parsed(name: str):
         return None
 
 
-def list_measures(con) -> list[dict]:
+def list_measures(con: duckdb.DuckDBPyConnection) -> list[dict]:
     """The registered measures with their aliases and value ranges."""
     rows = con.execute(
         "SELECT m.name, m.family, m.cutoff, m.min_value, m.max_value, m.description, "
@@ -134,5 +134,5 @@ def bounded(con: duckdb.DuckDBPyConnection) -> frozenset[str]:
     """The registered measures whose values lie in [0, 1]."""
     found = con.execute(
         "SELECT list(name) FROM measures WHERE min_value = 0 AND max_value = 1"
-    ).fetchone()[0]
+    ).fetchall()[0][0]
     return frozenset(found or ())

@@ -12,10 +12,12 @@ from litaudit.errors import ParameterError
 from litaudit.store.db import insert_columns
 
 if TYPE_CHECKING:
+    import duckdb
+
     pass
 
 
-def insert_seeded(con, collections: list[dict]) -> None:
+def insert_seeded(con: duckdb.DuckDBPyConnection, collections: list[dict]) -> None:
     """The pool depths of the file's collections (schema 005), present before or not."""
     depths = [
         [c["id"], c["pool_depth"]["depth"], c["pool_depth"]["source"]]
@@ -31,7 +33,7 @@ def insert_seeded(con, collections: list[dict]) -> None:
         )
 
 
-def pool_depth(con, collection_id: str) -> tuple[int, str] | None:
+def pool_depth(con: duckdb.DuckDBPyConnection, collection_id: str) -> tuple[int, str] | None:
     """The recorded pool depth of a collection and its source (None: not recorded)."""
     row = con.execute(
         "SELECT depth, source FROM pool_depths WHERE collection_id = ?", [collection_id]
@@ -54,7 +56,13 @@ class DepthChange:
 
 
 def set_pool_depth(
-    con, collection_id: str, depth: int, source: str, *, who: str, reason: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    depth: int,
+    source: str,
+    *,
+    who: str,
+    reason: str | None = None,
 ) -> DepthChange:
     """Record ``collection_id``'s pool depth with its ``source`` (the value in force in
     pool_depths, the change in pool_depth_history). Run it inside a transaction."""
@@ -87,7 +95,7 @@ def set_pool_depth(
     )
 
 
-def pool_depth_history(con, collection_id: str) -> list[DepthChange]:
+def pool_depth_history(con: duckdb.DuckDBPyConnection, collection_id: str) -> list[DepthChange]:
     """The recorded changes of ``collection_id``'s pool depth, oldest first."""
     rows = con.execute(
         "SELECT collection_id, old_depth, old_source, depth, source, reason, who, "

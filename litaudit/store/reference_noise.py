@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import duckdb
+
     pass
 
 
-def load_seeded(con, seeds_dir: Path) -> None:
+def load_seeded(con: duckdb.DuckDBPyConnection, seeds_dir: Path) -> None:
     """The reference noise of seeds/reference_noise.json (schema 012; derived by
     seeds/noise.py): the file's rows replace the seeded ones (derived figures, which
     nobody edits)."""
@@ -48,7 +50,7 @@ class ReferenceNoise:
     source: str
 
 
-def reference_noise(con) -> dict[tuple[str, str, int], ReferenceNoise]:
+def reference_noise(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str, int], ReferenceNoise]:
     """Every stored reference noise by (collection id, measure, topics), read at once."""
     out = {}
     for row in con.execute(

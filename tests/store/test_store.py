@@ -137,7 +137,9 @@ def test_models_and_tables_agree(mem_store):
 def test_values_are_stored_as_double_not_float32(mem_store):
     from litaudit.store.measures import value_range
 
-    lo, hi = value_range(mem_store.con, "AP")
+    found = value_range(mem_store.con, "AP")
+    assert found is not None
+    lo, hi = found
     assert isinstance(lo, float) and isinstance(hi, float) and (lo, hi) == (0.0, 1.0)
     mem_store.con.execute("CREATE TEMP TABLE probe AS SELECT CAST('0.2531' AS DOUBLE) v")
     (v,) = mem_store.con.execute("SELECT v FROM probe").fetchone()

@@ -29,7 +29,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, store_or_reuse
@@ -72,6 +72,9 @@ from litaudit.stats.noise import (
 )
 from litaudit.stats.winner import WinnerCorrection, correct_winner
 
+if TYPE_CHECKING:
+    import duckdb
+
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
 DEFAULT_P = defaults.P_INTERVAL
@@ -105,7 +108,13 @@ class AuditModel:
 
 
 def stored_audit(
-    con, kind: str, pop: Population, rep: R, fp: str, params: dict, sampling: Sampling
+    con: duckdb.DuckDBPyConnection,
+    kind: str,
+    pop: Population,
+    rep: R,
+    fp: str,
+    params: dict,
+    sampling: Sampling,
 ) -> Audited[R]:
     """Save ``rep`` as an audit of ``kind`` (or find the identical stored one)."""
     key = AuditKey(
@@ -210,7 +219,7 @@ class BestReport:
 
 
 def run_best(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     measure: str,
     *,
@@ -232,7 +241,11 @@ def run_best(
 
 
 def population_noise(
-    con, pop: Population, se, alpha: float, lookups: NoiseLookups | None = None
+    con: duckdb.DuckDBPyConnection,
+    pop: Population,
+    se,
+    alpha: float,
+    lookups: NoiseLookups | None = None,
 ) -> NoiseChoice:
     """The standard error of ``pop``'s reference model (:func:`noise.choose_se`)."""
     sets: dict[str | None, int] = {}
@@ -286,7 +299,7 @@ def se_param(se) -> str | float:
 
 
 def compute_best(
-    con,
+    con: duckdb.DuckDBPyConnection,
     pop: Population,
     filters: Filters,
     model: AuditModel,
@@ -411,7 +424,7 @@ class ClaimReport:
     verdict: tuple[VerdictLine, ...] = ()  # one line per question (issue 32)
 
 
-def check_claimed_value(con, measure: str, value: float | str) -> float:
+def check_claimed_value(con: duckdb.DuckDBPyConnection, measure: str, value: float | str) -> float:
     """A claimed value within the measure's range (a percentage gets a suggestion); a
     text is read as printed."""
     from litaudit.analyses.extreme.printed import check_range, printed
@@ -506,7 +519,7 @@ def _value_text(claimed: str | None, ev: ClaimEvidence | None) -> str | None:
 
 
 def run_claim(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     measure: str,
     claim: Claim = Claim(),

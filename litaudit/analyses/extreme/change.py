@@ -15,6 +15,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,6 +25,9 @@ from litaudit.analyses.extreme.record_steps import pairing
 from litaudit.curation.tree_diff import AddedRow, diff_folder
 from litaudit.errors import LitauditError
 from litaudit.stats.records import SignFlip, selective_signflip
+
+if TYPE_CHECKING:
+    import duckdb
 
 SEED = 34  # the sign patterns of a paired test on more than 16 units
 
@@ -70,7 +74,7 @@ class ChangeVerdict:
     n_unchanged: int
 
 
-def _result_id(con, cid: str, measure: str, d: dict) -> int | None:
+def _result_id(con: duckdb.DuckDBPyConnection, cid: str, measure: str, d: dict) -> int | None:
     """The stored id of the folder's row ``d`` (its natural key), or None."""
     from litaudit.store import results as R
 
@@ -83,7 +87,7 @@ def _result_id(con, cid: str, measure: str, d: dict) -> int | None:
     return None
 
 
-def _paired(con, rep: ClaimReport) -> PairedAgainstRecord | None:
+def _paired(con: duckdb.DuckDBPyConnection, rep: ClaimReport) -> PairedAgainstRecord | None:
     if rep.subject is None:
         return None
     pop = population(con, rep.collection_id, rep.measure, rep.filters)
@@ -96,7 +100,7 @@ def _paired(con, rep: ClaimReport) -> PairedAgainstRecord | None:
     return PairedAgainstRecord(basis=basis, n=int(d.size), test=test, note=note)
 
 
-def verdict_of(con, row: AddedRow) -> AddedVerdict:
+def verdict_of(con: duckdb.DuckDBPyConnection, row: AddedRow) -> AddedVerdict:
     """The verdict on one added row (errors of its audit become its ``problem``)."""
     from litaudit.store.collections import resolve_collection
     from litaudit.store.measures import resolve_measure
@@ -125,7 +129,7 @@ def verdict_of(con, row: AddedRow) -> AddedVerdict:
         return AddedVerdict(**base, claim=None, paired=None, problem=str(exc))
 
 
-def check_change(con, folder: Path, base: str) -> ChangeVerdict:
+def check_change(con: duckdb.DuckDBPyConnection, folder: Path, base: str) -> ChangeVerdict:
     """The verdicts on every result ``folder`` adds or changes relative to ``base``."""
     with tempfile.TemporaryDirectory(prefix="litaudit-base-") as tmp:
         diff = diff_folder(Path(folder), base, Path(tmp) / "base")

@@ -25,6 +25,7 @@ import math
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -34,6 +35,9 @@ from litaudit.stats.holm import holm
 from litaudit.stats.noise import TopicInteraction, topic_interaction
 from litaudit.stats.paired import PairedT, paired_t
 from litaudit.stats.randomization import Randomization, randomization_test
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 # ------------------------------------------------------------------------ the claim's run
@@ -134,7 +138,9 @@ def _sha256(path: Path) -> str:
     return sha256_file(path)
 
 
-def evaluate_claim_run(con, collection_id: str, measure: str, path) -> tuple[RunEvaluation, Scored]:
+def evaluate_claim_run(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, path
+) -> tuple[RunEvaluation, Scored]:
     """Evaluate the run file ``path`` on the qrels stored for ``collection_id``."""
     from litaudit.errors import InputError
     from litaudit.runs.archive import load_qrels
@@ -249,7 +255,7 @@ class SameTopic:
     se: TopicInteraction | None = None
 
 
-def _archive(con, collection_id: str, measure: str):
+def _archive(con: duckdb.DuckDBPyConnection, collection_id: str, measure: str):
     """The archive's per-topic scores (computed, or read back from the evaluation store)."""
     from litaudit.runs.archive_eval import evaluate_cached
 
@@ -257,7 +263,9 @@ def _archive(con, collection_id: str, measure: str):
     return ev
 
 
-def archive_tag(con, collection_id: str, system: str | None) -> str | None:
+def archive_tag(
+    con: duckdb.DuckDBPyConnection, collection_id: str, system: str | None
+) -> str | None:
     """The tag of the archive's run named ``system`` (exactly, else ignoring case), or None."""
     if not system:
         return None
@@ -277,7 +285,7 @@ def _pair(claim: dict[str, float], other: dict[str, float]) -> list[str]:
 
 
 def same_topic(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
     *,
@@ -341,7 +349,12 @@ def same_topic(
 
 
 def _targets(
-    con, collection_id: str, by_tag: dict, claim_tag: str, record_tag: str | None, against
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    by_tag: dict,
+    claim_tag: str,
+    record_tag: str | None,
+    against,
 ) -> list[tuple[str, str]]:
     """The runs to compare with and why: those named, else the record's run (when stored)
     and the archive's best run by mean other than the claim's."""
@@ -405,7 +418,9 @@ def run_se(ev, measure: str, claim: Scored) -> TopicInteraction | None:
     return topic_interaction(x)
 
 
-def identical_runs(con, collection_id: str, measure: str, claim: Scored) -> tuple[str, ...]:
+def identical_runs(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, claim: Scored
+) -> tuple[str, ...]:
     """The archive's runs (other than one of the claim's tag) whose per-topic scores equal
     the claim's on every topic the claim was evaluated on: a copy of an archived run, or
     one with topics renamed or dropped (issue 32, item 4)."""
@@ -423,7 +438,9 @@ def identical_runs(con, collection_id: str, measure: str, claim: Scored) -> tupl
     return tuple(sorted(t for t, hit in zip(ev.runs, same, strict=True) if hit))
 
 
-def archive_scores(con, collection_id: str, measure: str, tag: str) -> Scored:
+def archive_scores(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, tag: str
+) -> Scored:
     """The per-topic scores of the archive's run ``tag``."""
     ev = _archive(con, collection_id, measure)
     row = ev.matrix(measure)[ev.runs.index(tag)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited
@@ -34,6 +35,9 @@ from litaudit.errors import ParameterError
 from litaudit.stats import sequential
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import SpreadCheck
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -85,7 +89,7 @@ def _steps(rows: list[ResultRow], by: str) -> tuple[list[int], list[str]] | None
 
 
 def run_history(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     measure: str,
     *,

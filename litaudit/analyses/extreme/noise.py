@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -51,6 +51,9 @@ from litaudit.stats.noise import (
 from litaudit.store.collections import topic_sets
 from litaudit.store.measures import bounded as bounded_measures
 from litaudit.store.reference_noise import ReferenceNoise, reference_noise
+
+if TYPE_CHECKING:
+    import duckdb
 
 SE_MODES = ("model", "interaction", "measured", "bound")
 # the kind of each source of a standard error (NoiseChoice.source -> NoiseChoice.kind)
@@ -164,7 +167,7 @@ class NoiseLookups:
     bounded: frozenset[str] = frozenset()  # measures whose values lie in [0, 1]
 
     @classmethod
-    def load(cls, con) -> NoiseLookups:
+    def load(cls, con: duckdb.DuckDBPyConnection) -> NoiseLookups:
         sets: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
         defaults_: dict[str, tuple[str, int]] = {}
         for ts in topic_sets(con):
@@ -201,7 +204,9 @@ def effective_topics(
     return effective_n(counts), len(counts)
 
 
-def stored_per_topic(con, collection_id: str, measure: str, n_topics: int):
+def stored_per_topic(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, n_topics: int
+):
     """(systems x topics scores, PerTopic) of the collection's stored run archive for
     ``measure``, or (None, why not) when there are none to use. The caller has checked
     that the store holds an archive of the collection (:attr:`NoiseLookups.archived`)."""
@@ -229,7 +234,7 @@ def stored_per_topic(con, collection_id: str, measure: str, n_topics: int):
 
 
 def choose_se(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
     topic_set: str | None,
@@ -319,7 +324,7 @@ def _bound(asked: str, v: np.ndarray, n_model: float, base: dict[str, Any]) -> N
 
 
 def _measured(
-    con,
+    con: duckdb.DuckDBPyConnection,
     lookups: NoiseLookups,
     collection_id: str,
     measure: str,

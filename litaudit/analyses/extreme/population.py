@@ -8,12 +8,16 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit.analyses.audits import fingerprint
 from litaudit.curation.filters import Filters
 from litaudit.defaults import MIN_N
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.shape import Shape
+
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = [
     "Filters",
@@ -78,7 +82,9 @@ def track_label(track: str | None) -> str | None:
     return f"TREC {track}" if re.match(r"trec[\d-]", track) else track
 
 
-def load_results(con, collection_id: str, measure: str, filters: Filters) -> list[ResultRow]:
+def load_results(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, filters: Filters
+) -> list[ResultRow]:
     """The filtered results of a collection and measure, best first (ties by provenance,
     system, id)."""
     return [x.row for x in load_population(con, collection_id, measure, filters)]
@@ -92,7 +98,7 @@ class Loaded:
 
 
 def load_population(
-    con, collection_id: str | None, measure: str | None, filters: Filters
+    con: duckdb.DuckDBPyConnection, collection_id: str | None, measure: str | None, filters: Filters
 ) -> list[Loaded]:
     """load_results with its collection and measure; None means all (one query)."""
     from litaudit.store import results as R
@@ -167,7 +173,11 @@ def check_min_n(min_n: int) -> int:
 
 
 def population(
-    con, collection: str, measure: str, filters: Filters, min_n: int = MIN_N
+    con: duckdb.DuckDBPyConnection,
+    collection: str,
+    measure: str,
+    filters: Filters,
+    min_n: int = MIN_N,
 ) -> Population:
     from litaudit.store.collections import resolve_collection
     from litaudit.store.measures import resolve_measure
@@ -186,7 +196,9 @@ def population(
         raise TooFew(f"{exc}{note}") from None
 
 
-def _held_note(con, coll, asked: str, meas: str, filters: Filters) -> str:
+def _held_note(
+    con: duckdb.DuckDBPyConnection, coll, asked: str, meas: str, filters: Filters
+) -> str:
     """What the store does hold when a population is empty: the results without the
     filters, or the measures the collection holds (a measure of the asked family named
     first: 'recip_rank is RR without cutoff; msmarco-passage-dev holds RR@10 (155)')
@@ -240,7 +252,9 @@ def _counts(keys: list[str], n: dict[str, int], limit: int = 8) -> str:
     return shown + (f" and {len(keys) - limit} more" if len(keys) > limit else "")
 
 
-def _retracted_note(con, cid: str, meas: str, filters: Filters, n_now: int) -> str:
+def _retracted_note(
+    con: duckdb.DuckDBPyConnection, cid: str, meas: str, filters: Filters, n_now: int
+) -> str:
     """'; N retracted result(s) ... left out' when retracted results would add to a
     population too small to audit (e.g. rows that `init` retracted from the seeds)."""
     if filters.include_retracted:

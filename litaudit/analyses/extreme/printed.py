@@ -6,9 +6,13 @@ claim and for a baseline (issue 32, item 3)."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from litaudit.errors import ParameterError
 from litaudit.store.measures import value_range
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def printed(value: float | str | None, what: str) -> tuple[float | None, str | None]:
@@ -27,7 +31,7 @@ def printed(value: float | str | None, what: str) -> tuple[float | None, str | N
     return v, text
 
 
-def check_range(con, measure: str, value: float, what: str) -> float:
+def check_range(con: duckdb.DuckDBPyConnection, measure: str, value: float, what: str) -> float:
     """``value`` when it lies in ``measure``'s range; a value in (1, 100] of a measure
     between 0 and 1 is refused as a percentage with the fraction it may mean. ``what``:
     'claimed AP', 'baseline AP'."""

@@ -19,6 +19,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from litaudit.analyses.audits import fingerprint
 from litaudit.curation.filters import Filters
 from litaudit.errors import NotFound, ParameterError
 from litaudit.store.collections import topic_sets
+
+if TYPE_CHECKING:
+    import duckdb
 
 NOISE_MODES = ("bound", "none")
 
@@ -104,7 +108,9 @@ def from_files(paths: list[Path], fmt: str, measure: str, digest: str) -> RankIn
     )
 
 
-def from_archive(con, collection_id: str, measure: str) -> RankInput | None:
+def from_archive(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str
+) -> RankInput | None:
     """The stored run archive's per-topic scores of ``measure`` (rel_level 1, read back
     only while the archive is unchanged, as the interaction se reads them), or None when
     the store holds none (no archive, or `runs eval` not run for the measure)."""
@@ -128,7 +134,9 @@ def from_archive(con, collection_id: str, measure: str) -> RankInput | None:
     )
 
 
-def dataset_parts(con, collection_id: str, topics: str | None) -> tuple[str, list[str]] | None:
+def dataset_parts(
+    con: duckdb.DuckDBPyConnection, collection_id: str, topics: str | None
+) -> tuple[str, list[str]] | None:
     """(topic set, its parts) when the collection's topic set (``topics``, else its
     default) is an equal-weight mean of other collections, else None."""
     for ts in topic_sets(con, collection_id):
@@ -153,7 +161,7 @@ def _labels(keys: list[tuple[str, str]]) -> tuple[str, ...]:
 
 
 def from_datasets(
-    con, collection_id: str, measure: str, filters: Filters, noise: str
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, filters: Filters, noise: str
 ) -> RankInput | None:
     """Every system's published values on each part of the collection's topic set (None
     when the topic set is not a mean of parts); ``noise`` 'bound' adds each value's bound

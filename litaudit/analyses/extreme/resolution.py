@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats.resolution import Resolution, resolution
+
+if TYPE_CHECKING:
+    import duckdb
 
 KIND = "resolution"
 CITATION = 'Sakai, "Topic set size design", Information Retrieval Journal 19(3), 2016'
@@ -77,7 +81,9 @@ def _from_matrix(path: Path, measure: str) -> Scores:
     return Scores("matrix", str(path), "topics", tuple(m.runs), tuple(m.topics), x)
 
 
-def _from_parts(con, cid: str, measure: str, parts: tuple[str, ...]) -> Scores | None:
+def _from_parts(
+    con: duckdb.DuckDBPyConnection, cid: str, measure: str, parts: tuple[str, ...]
+) -> Scores | None:
     from litaudit.analyses.extreme.population import Filters, load_results
     from litaudit.analyses.extreme.record_steps import pick_part
 
@@ -95,7 +101,7 @@ def _from_parts(con, cid: str, measure: str, parts: tuple[str, ...]) -> Scores |
     return Scores("datasets", what, "datasets", tuple(systems), parts, np.asarray(table))
 
 
-def _from_archive(con, cid: str, measure: str) -> Scores:
+def _from_archive(con: duckdb.DuckDBPyConnection, cid: str, measure: str) -> Scores:
     from litaudit.runs.archive_eval import evaluate_cached
 
     ev = evaluate_cached(con, cid, [measure])[0]
@@ -105,7 +111,7 @@ def _from_archive(con, cid: str, measure: str) -> Scores:
 
 
 def scores_of(
-    con, collection: str | None, measure: str, matrix: Path | None
+    con: duckdb.DuckDBPyConnection, collection: str | None, measure: str, matrix: Path | None
 ) -> tuple[str | None, Scores]:
     """(the collection id, its scores) by the module doc's order."""
     from litaudit.analyses.extreme.noise import NoiseLookups
@@ -155,7 +161,7 @@ def resolution_of(
 
 
 def run_resolution(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str | None,
     measure: str,
     *,
@@ -198,7 +204,7 @@ class ClaimResolution:
 
 
 def claim_resolution(
-    con, collection_id: str, measure: str, value: float, record: float
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, value: float, record: float
 ) -> ClaimResolution | None:
     """The resolution line of a claim of ``value`` against the ``record`` (None where the
     store has no per-topic or per-dataset scores of the collection, or no margin)."""

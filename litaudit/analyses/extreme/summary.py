@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit.analyses.audits import AuditKey, identical_ids, save_audits
 from litaudit.analyses.extreme.best import (
@@ -31,6 +32,9 @@ from litaudit.analyses.extreme.population import (
 )
 from litaudit.errors import NotFound, ParameterError
 from litaudit.store.collections import names_and_default_topics
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,7 +80,9 @@ class Summary:
     p: float
 
 
-def _summary_audit_ids(con, reps, model: AuditModel, save: bool) -> list[int | None]:
+def _summary_audit_ids(
+    con: duckdb.DuckDBPyConnection, reps, model: AuditModel, save: bool
+) -> list[int | None]:
     """The audit ids of the summary's reports (None each without ``save``)."""
     ids: list[int | None] = [None] * len(reps)
     if save:  # an identical stored audit is reused; the others go in one insert
@@ -100,7 +106,7 @@ def _summary_audit_ids(con, reps, model: AuditModel, save: bool) -> list[int | N
 
 
 def run_summary(
-    con,
+    con: duckdb.DuckDBPyConnection,
     *,
     min_n: int = SUMMARY_MIN_N,
     alpha: float = DEFAULT_ALPHA,

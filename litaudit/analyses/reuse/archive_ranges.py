@@ -22,12 +22,16 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from litaudit.analyses.reuse.coded_archive import CodedArchive, code_stored
 from litaudit.errors import NotFound
 from litaudit.runs.archive import stored_fingerprint
+
+if TYPE_CHECKING:
+    import duckdb
 
 RANGE_LINES = 2_000_000  # ours: a range holds about this many ranked documents (~200 MB)
 
@@ -49,7 +53,7 @@ class RangedArchive:
     )
     ranges: tuple[tuple[int, int], ...]  # stored topic id ranges [lo, hi)
     n_lines: int  # ranked documents of the archive (all topics)
-    _con: object = field(repr=False, compare=False)
+    _con: duckdb.DuckDBPyConnection = field(repr=False, compare=False)
     _docnos: object = field(repr=False, compare=False)  # pyarrow strings, by doc id
     _cache: tempfile.TemporaryDirectory = field(repr=False, compare=False)
 
@@ -112,7 +116,7 @@ class RangedArchive:
 
 
 def load_ranged(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     *,
     range_lines: int = RANGE_LINES,

@@ -9,7 +9,7 @@ data section is read from the results table, fingerprinted like an audit input.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.analyses.audits import StoredAudit
 from litaudit.analyses.report_audits import ReportAudits
@@ -26,6 +26,9 @@ from litaudit.render.report.model import (
     Source,
     anchor,
 )
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def audit_ref(a, *, timestamp: bool = False) -> AuditRef:
@@ -44,7 +47,9 @@ def audit_ref(a, *, timestamp: bool = False) -> AuditRef:
     )
 
 
-def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Report:
+def build_report(
+    con: duckdb.DuckDBPyConnection, audits: ReportAudits, *, timestamp: bool = False
+) -> Report:
     """The report of the collection whose audits ``audits`` names (from
     :func:`~litaudit.analyses.report_audits.prepare_report`): data, literature, claim,
     reuse."""
@@ -220,7 +225,7 @@ def _conclusions(
 # ---------------------------------------------------------------------------- data section
 
 
-def data_section(con, ref) -> DataSection:
+def data_section(con: duckdb.DuckDBPyConnection, ref) -> DataSection:
     """Sources, counts, years, transcribers and statuses of the collection's results."""
     from litaudit.analyses.audits import fingerprint
     from litaudit.curation.filters import CURATION
@@ -283,7 +288,9 @@ def data_section(con, ref) -> DataSection:
 # --------------------------------------------------------------------------- reusability
 
 
-def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
+def reuse_section(
+    con: duckdb.DuckDBPyConnection, audits: ReportAudits, used: dict
+) -> ReuseSection | None:
     """Verdict, RAO, LOU and sub-collections audits, when runs are stored (the agreement
     in significance is the verdict's own)."""
     from litaudit.analyses.audits import get_audit

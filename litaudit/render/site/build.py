@@ -12,7 +12,7 @@ changed result changes only the pages it appears on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit import defaults
 from litaudit.analyses.audits import StoredAudit
@@ -26,6 +26,9 @@ from litaudit.render.site import pages, population
 from litaudit.render.site.html import slug
 from litaudit.render.site.population import PopulationPage, Record
 from litaudit.render.site.ranks import standing
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def _unique(stems: list[str]) -> list[str]:
@@ -95,7 +98,10 @@ def _records(r: HistoryReport) -> tuple[Record, ...]:
 
 
 def build_site(
-    con, audits: SiteAudits, *, progress: Callable[..., None] | None = None
+    con: duckdb.DuckDBPyConnection,
+    audits: SiteAudits,
+    *,
+    progress: Callable[..., None] | None = None,
 ) -> dict[str, str]:
     """Every page of the site by its path relative to the site's folder."""
     from litaudit.store import history as HS
