@@ -14,7 +14,7 @@ import numpy as np
 
 from litaudit.errors import InputError
 from litaudit.runs import strcodes
-from litaudit.runs.archive import n_docs, stored_doc_ids
+from litaudit.runs.archive_lookups import n_docs, stored_doc_ids
 from litaudit.runs.columns import from_numpy, from_strings, to_numpy
 from litaudit.runs.model import sort_topics
 

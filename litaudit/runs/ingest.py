@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, IMPORT_CHUNK_BYTES, IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, ValidationFailed
 from litaudit.runs import trec_io
-from litaudit.runs.archive import judged_topics, qrels_file, stored_run_files, topic_ids
+from litaudit.runs.archive_lookups import judged_topics, qrels_file, stored_run_files, topic_ids
 from litaudit.runs.chunks import Piece
 from litaudit.runs.coding import docno_words
 from litaudit.runs.ingest_read import (

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, EVAL_GROUP_LINES
-from litaudit.runs.archive import load_tables, n_topic_ids, run_rows, run_sizes
+from litaudit.runs.archive import load_tables, run_rows
+from litaudit.runs.archive_lookups import n_topic_ids, run_sizes
 from litaudit.runs.columns import to_numpy
 from litaudit.runs.evaluate import (
     CodedQrels,

@@ -32,13 +32,12 @@ OWNERS: dict[str, tuple[str, ...]] = {
     "reference_noise": ("store/reference_noise.py",),
     "zero_shot": ("store/zero_shot.py",),
     "audits": ("store/audits.py",),
-    # the run archive: read (and deleted) by runs/archive.py, written by an import
-    "runs": ("runs/archive.py", "runs/ingest_write.py"),
-    "run_topics": ("runs/archive.py", "runs/ingest_write.py"),
-    "run_docs": ("runs/archive.py", "runs/ingest_write.py"),
-    "run_qrels": ("runs/archive.py", "runs/ingest_write.py"),
-    "run_qrels_files": ("runs/archive.py", "runs/ingest_write.py"),
-    "run_rankings": ("runs/archive.py", "runs/ingest_write.py"),
+    # the run archive: loaded, listed and deleted by runs/archive.py, looked up in by
+    # runs/archive_lookups.py, written by an import
+    **{
+        t: ("runs/archive.py", "runs/archive_lookups.py", "runs/ingest_write.py")
+        for t in ("runs", "run_topics", "run_docs", "run_qrels", "run_qrels_files", "run_rankings")
+    },
     "run_eval_runs": ("runs/evalcache.py",),
     "run_eval_topics": ("runs/evalcache.py",),
 }

@@ -217,7 +217,7 @@ def _same_topic(
                 "or name a published result whose run the archive holds (--system)"
             )
         return None, "no per-topic scores of the claim (give its run with --run FILE)"
-    from litaudit.runs.archive import has_qrels
+    from litaudit.runs.archive_lookups import has_qrels
 
     if not has_qrels(con, collection_id):
         return None, f"no run archive stored for {collection_id}"

@@ -269,7 +269,7 @@ def archive_tag(
     """The tag of the archive's run named ``system`` (exactly, else ignoring case), or None."""
     if not system:
         return None
-    from litaudit.runs.archive import run_tags
+    from litaudit.runs.archive_lookups import run_tags
 
     rows = run_tags(con, collection_id)
     if system in rows:
@@ -424,7 +424,7 @@ def identical_runs(
     """The archive's runs (other than one of the claim's tag) whose per-topic scores equal
     the claim's on every topic the claim was evaluated on: a copy of an archived run, or
     one with topics renamed or dropped (issue 32, item 4)."""
-    from litaudit.runs.archive import has_qrels
+    from litaudit.runs.archive_lookups import has_qrels
 
     if not has_qrels(con, collection_id):
         return ()

@@ -174,7 +174,7 @@ class NoiseLookups:
             sets[(ts.collection_id, ts.name)] = (ts.n_topics, ts.parts)
             if ts.is_default:
                 defaults_[ts.collection_id] = (ts.name, ts.n_topics)
-        from litaudit.runs.archive import archived_collections
+        from litaudit.runs.archive_lookups import archived_collections
 
         return cls(
             sets,

@@ -126,8 +126,9 @@ def load_ranged(
     qrels' topics, and ranges of stored topic ids of about ``range_lines`` ranked documents
     each (a topic is never split). Reads no rankings (one count per topic); ``progress(1)``
     once done."""
-    from litaudit.runs.archive import docnos as stored_docnos
-    from litaudit.runs.archive import judged_topics, lines_per_topic, require_qrels, run_rows
+    from litaudit.runs.archive import require_qrels, run_rows
+    from litaudit.runs.archive_lookups import docnos as stored_docnos
+    from litaudit.runs.archive_lookups import judged_topics, lines_per_topic
     from litaudit.runs.model import sort_topics
     from litaudit.store.collections import resolve_collection
 
