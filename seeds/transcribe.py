@@ -687,6 +687,22 @@ def _mean(values: list[Decimal]) -> Decimal:
 PYSERINI_FILE = "pyserini_2cr.csv"
 PYSERINI_REPO = "https://github.com/castorini/pyserini/blob"
 PYSERINI_DATE = "2026-08-07"  # the commit the YAML files were read at (data README)
+# each score's YAML line and the date git blame gives it at that commit, written by
+# seeds/pyserini_dates.py from a mirror of castorini/pyserini: a row is dated by the
+# commit that put its value in the file, not by the day the files were read
+PYSERINI_LINES = "pyserini_lines.csv.gz"
+
+
+def pyserini_lines(seeds: Path) -> dict[tuple[str, str, str, str], dict]:
+    """(file, condition line, topics, measure) -> the score's kept YAML line."""
+    text = gzip.decompress((seeds / PYSERINI_LINES).read_bytes()).decode("utf-8")
+    with io.StringIO(text, newline="") as f:
+        return {
+            (r["file"], r["condition_line"], r["topics"], r["measure"]): r
+            for r in csv.DictReader(f)
+        }
+
+
 # Pyserini's qrels key (eval_key; BEIR rows: the topic key) -> (collection, topic set,
 # queries). MS MARCO v2 'dev' is ir_datasets' dev1. Query counts: seeds/collections.json.
 PYSERINI_TOPICS = {
@@ -798,6 +814,7 @@ def pyserini_rows(data: Path) -> tuple[list[dict], dict]:
     """One row per model, qrels and measure (runtimes folded, see RUNTIME_SUFFIXES); what
     was folded (condition -> the condition kept)."""
     recs = _read_lines(data / "published" / PYSERINI_FILE)
+    dated = pyserini_lines(Path(__file__).resolve().parent)
     stem = {r["file"]: Path(r["file"]).stem for r in recs}
     models: dict[tuple[str, str], list[str]] = defaultdict(list)  # (file, model) -> conditions
     first_line: dict[tuple[str, str], int] = {}
@@ -823,6 +840,9 @@ def pyserini_rows(data: Path) -> tuple[list[dict], dict]:
         key = r["eval_key"] or r["topics"]
         cid, topic_set, n = PYSERINI_TOPICS[key]
         measure = pyserini_measure(key, r["measure"])
+        kept_line = dated[(f, r["line"], r["topics"], r["measure"])]
+        if Decimal(kept_line["value"]) != Decimal(r["value"]) or kept_line["commit"] != r["commit"]:
+            raise SystemExit(f"{PYSERINI_LINES}: {f} line {kept_line['line']} is out of date")
         notes = [
             f"Pyserini 2CR condition {cond}"
             + (f" ({r['display']})" if r["display"] else "")
@@ -849,13 +869,14 @@ def pyserini_rows(data: Path) -> tuple[list[dict], dict]:
                 "system": pyserini_system(r["display"], cond),
                 "participant": "",
                 "role": "reproduction",
-                "year": PYSERINI_DATE[:4],
+                "year": kept_line["date"][:4],
                 "standard": "true",
-                "location": f"{PYSERINI_FILE}: line {r['_line']} ({f}, line {r['line']})",
+                "location": f"{PYSERINI_FILE}: line {r['_line']} ({f}, line {r['line']}; "
+                f"value on line {kept_line['line']})",
                 "notes": "; ".join(notes),
-                "date": PYSERINI_DATE,
+                "date": kept_line["date"],
                 "reporter": "pyserini",
-                "url": f"{PYSERINI_REPO}/{r['commit']}/{f}#L{r['line']}",
+                "url": f"{PYSERINI_REPO}/{r['commit']}/{f}#L{kept_line['line']}",
             }
         )
     return rows, folded
@@ -999,6 +1020,9 @@ def pyserini_derived_rows(rows: list[dict]) -> list[dict]:
                     "arithmetic on the printed values, rounded half-even to 5 decimals; "
                     + parts[0]["notes"].split(", topics ")[0],
                     "url": parts[0]["url"],
+                    # the average exists from the day its last part entered the file
+                    "date": max(p["date"] for p in parts),
+                    "year": max(p["date"] for p in parts)[:4],
                 }
             )
     return out

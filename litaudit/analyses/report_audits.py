@@ -85,7 +85,7 @@ def _literature(
     return Prepared(done.audit_id)
 
 
-def prepare_report(
+def prepare_report(  # noqa: PLR0913 - the report's questions, each a keyword
     con: duckdb.DuckDBPyConnection,
     collection: str,
     *,
@@ -96,6 +96,7 @@ def prepare_report(
     filters: Filters = Filters(),
     evidence: Any = None,
     progress: Callable[..., None] | None = None,
+    with_reproductions: bool = False,
 ) -> ReportAudits:
     """Run (and store) the audits missing for the report of ``collection``.
 
@@ -113,10 +114,13 @@ def prepare_report(
     pool depth to decide at (`report --depth`). ``evidence``
     (:class:`litaudit.analyses.extreme.claim_evidence.Asked`): the claim's run, runs to compare
     with and its baseline, for the claim audit (a claim given only as a run takes its
-    value from it). The connection must be writable. ``progress``: told of the
+    value from it). ``with_reproductions``: the history plot's record line through
+    the reproductions too (default: published results only). The connection must be
+    writable. ``progress``: told of the
     reusability verdict's steps when it is run, ``progress(0, total=n)`` first, then
     ``progress(k)`` as ``k`` more are done (a :class:`litaudit.render.progress.Bar` is one).
     """
+    from litaudit.analyses.extreme.record_steps import StepSettings
     from litaudit.store.collections import resolve_collection
     from litaudit.store.measures import resolve_measure
 
@@ -140,8 +144,8 @@ def prepare_report(
 
         claim_value = check_claimed_value(con, measures[0], claim)
     best = tuple(_literature(con, "best", ref.id, m, note, filters=filters) for m in measures)
-    hf = published_only(filters) if _has_reproductions(con, ref.id) else filters
-    history = tuple(_literature(con, "history", ref.id, m, note, filters=hf) for m in measures)
+    hf = dict(filters=filters, steps=StepSettings(reproductions=with_reproductions))
+    history = tuple(_literature(con, "history", ref.id, m, note, **hf) for m in measures)
     from litaudit.analyses.extreme.best import Claim
 
     kw: dict[str, Any] = {"evidence": evidence} if asked else {}
@@ -172,25 +176,6 @@ def prepare_report(
         tuple(notes) if n_runs else (),
         filters,
     )
-
-
-def _has_reproductions(con: duckdb.DuckDBPyConnection, collection_id: str) -> bool:
-    from litaudit.store.results import has_role
-
-    return has_role(con, collection_id, "reproduction")
-
-
-def published_only(filters: Filters) -> Filters:
-    """The history's filters: published results only, reproductions left out unless roles
-    are asked for (a reproduction is dated by when it was read, not when it was published:
-    a 2026 reproduction of a 2019 system would draw a seven-year record line; issue 32)."""
-    import dataclasses
-
-    from litaudit.curation.fields import ROLES
-
-    if filters.roles:
-        return filters
-    return dataclasses.replace(filters, roles=tuple(r for r in ROLES if r != "reproduction"))
 
 
 def n_stored_runs(con: duckdb.DuckDBPyConnection, collection_id: str) -> int:

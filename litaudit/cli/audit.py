@@ -382,6 +382,9 @@ def history(
     step_seed: int = typer.Option(
         0, "--step-seed", help="Seed of the sign patterns of record steps on many topics."
     ),
+    with_reproductions: bool = typer.Option(
+        False, "--with-reproductions", help="Replay the reproductions too (default: published)."
+    ),
     json_out: Json = False,
 ):
     """The record over time against the expected max and its threshold for the N so far;
@@ -391,7 +394,8 @@ def history(
     from litaudit.analyses.extreme.record_steps import StepSettings
 
     kw = dict(filters=filters, alpha=alpha, reference=reference, se=parse_se(se))
-    kw.update(steps=StepSettings(by=by, certify=certify, seed=step_seed))
+    steps = StepSettings(by=by, certify=certify, seed=step_seed, reproductions=with_reproductions)
+    kw.update(steps=steps)
     done = _run(ctx, no_save, run_history, collection, measure, **kw)
     from litaudit.render.audits import emit, render_history
 

@@ -96,6 +96,9 @@ def report(
         "database).",
     ),
     _window: None = WINDOW,
+    with_reproductions: bool = typer.Option(
+        False, "--with-reproductions", help="The history plot through the reproductions too."
+    ),
     claims: Path = typer.Option(
         None,
         "--claims",
@@ -136,7 +139,8 @@ def report(
     # and the reusability verdict's steps when it is run (announced by it)
     with progress_bar("report: audits", unit="steps", quiet=fmt == "json") as bar:
         if lines is not None:
-            reps = _build_claims(ctx, lines, subcollections, timestamp, bar, filters)
+            kw = dict(filters=filters, with_reproductions=with_reproductions)
+            reps = _build_claims(ctx, lines, subcollections, timestamp, bar, kw)
             bar.update(description="report: rendering")
             text, files = _render_claims(reps, fmt, target, str(claims))
         else:
@@ -148,7 +152,7 @@ def report(
                 (subcollections, depth),
                 timestamp,
                 bar,
-                filters,
+                dict(filters=filters, with_reproductions=with_reproductions),
                 asked,
             )
             bar.update(description="report: rendering")
@@ -210,7 +214,7 @@ def _build(
             claim=claim,
             note=note,
             subcollections=ReuseAsked(subcollections=subcollections[0], depth=subcollections[1]),
-            filters=filters,
+            **filters,  # the filters and whether the history takes reproductions
             evidence=asked,
             progress=bar,
         )
@@ -245,7 +249,7 @@ def _build_claims(ctx: typer.Context, lines, subcollections, timestamp, bar, fil
                     claim=c.value,
                     note=note,
                     subcollections=subcollections,
-                    filters=filters,
+                    **filters,  # the filters and whether the history takes reproductions
                     evidence=asked,
                     progress=bar,
                 )

@@ -153,7 +153,10 @@ class Filters:
             ("status", self.statuses),
             ("reporter", self.reporters),
         ):
-            if vals:
+            if name == "role" and set(vals) == set(F.ROLES) - {"reproduction"}:
+                # the history's default (issue 32): said as what it means
+                parts.append("published results only (reproductions left out)")
+            elif vals:
                 parts.append(f"{name} {' or '.join(vals)}")
         if self.years:
             parts.append(f"years {self.years[0]}-{self.years[1]}")

@@ -126,6 +126,7 @@ def _load_files(
     roles_changed = _change_roles(store.con, _seeded_reasons(tables))
     touched = _touched(store.con)
     notes: dict[int, str | None] = {}  # the seeds' notes of the rows they hold
+    dated: dict[int, tuple] = {}  # ... and their date, year, location and url
     held: list[int] = []  # the database's rows that the seeds hold
     left: list[int] = []  # ... with another value, changed by a user: left as they are
     new: list[int] = []
@@ -148,6 +149,9 @@ def _load_files(
             for line, rid in plan.existing
             if rid not in touched
         )
+        dated.update(
+            (rid, _dated(by_line[line])) for line, rid in plan.existing if rid not in touched
+        )
         for r in plan.differs:  # the seeds' value changed: a row nobody changed follows
             assert r.existing_id is not None  # plan_import names the row it differs from
             held.append(r.existing_id)
@@ -167,11 +171,13 @@ def _load_files(
         )
     sync = _sync(store.con, held, new, touched, _seeded_reasons(tables))
     renoted = _sync_notes(store.con, notes)
+    redated = _sync_dated(store.con, dated)
     return {
         "added": added["results"],
         "unchanged": len(held) - updated - len(left) - sync["restored"],
         "updated": updated,
         "notes_updated": renoted,
+        "dates_updated": redated,
         "roles_changed": roles_changed,
         **sync,
         "left": sorted(set(sync["left"]) | set(left)),
@@ -201,6 +207,46 @@ def _sync_notes(con: duckdb.DuckDBPyConnection, notes: dict[int, str | None]) ->
         who=SEED_USER,
         at=now,
     )
+    return len(diff)
+
+
+def _dated(data: dict) -> tuple:
+    """A seed row's (date, year, location, url) as the store holds them."""
+    year = text_or_none(data.get("year"))
+    return (
+        text_or_none(data.get("date")),
+        int(year) if year is not None else None,
+        text_or_none(data.get("location")),
+        text_or_none(data.get("url")),
+    )
+
+
+def _sync_dated(con: duckdb.DuckDBPyConnection, dated: dict[int, tuple]) -> int:
+    """The seeds' date, year, location and url on the rows they hold with the same value
+    and nobody changed (issue 32: Pyserini's reproductions, seeded dated 2026-08-07, the
+    day they were read, are now dated by the commits that added their values): one
+    UPDATE, and one history INSERT per field that changed; the number of rows changed."""
+    diff = seeded.dated_differing(con, dated)
+    if not diff:
+        return 0
+    now = H.now()
+    R.set_dated(con, [(i, new) for i, _, new in diff], at=now)
+    for k, field in enumerate(seeded.DATED):
+        changed = [(i, old[k], new[k]) for i, old, new in diff if old[k] != new[k]]
+        if not changed:
+            continue
+        ids, old_v, new_v = (list(c) for c in zip(*changed, strict=True))
+        H.record_many(
+            con,
+            ("result", ids),
+            "edit",
+            field=field,
+            old=[None if v is None else str(v) for v in old_v],
+            new=[None if v is None else str(v) for v in new_v],
+            reason=f"the seeds' {field} changed: see seeds/README.md",
+            who=SEED_USER,
+            at=now,
+        )
     return len(diff)
 
 

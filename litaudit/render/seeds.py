@@ -13,6 +13,10 @@ def seed_sync_lines(sync: dict) -> list[str]:
         parts.append(f"{sync['updated']:,} updated to the seeds' values (history says so)")
     if sync.get("notes_updated"):
         parts.append(f"{sync['notes_updated']:,} with the seeds' new notes (history says so)")
+    if sync.get("dates_updated"):
+        parts.append(
+            f"{sync['dates_updated']:,} with the seeds' new dates or sources (history says so)"
+        )
     if sync.get("roles_changed"):
         parts.append(
             f"{sync['roles_changed']:,} with the seeds' new role (history says so; seeds/README.md)"

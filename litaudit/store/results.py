@@ -539,6 +539,25 @@ def update(
 _SET_MANY = ("status", "notes", "role")  # VARCHAR columns
 
 
+def set_dated(
+    con: duckdb.DuckDBPyConnection, rows: list[tuple[int, tuple]], *, at: dt.datetime
+) -> None:
+    """The date (ISO text), year, location and url of many results, (id, (date, year,
+    location, url)) each, in one statement."""
+    if not rows:
+        return
+    ids = [i for i, _ in rows]
+    cols = [list(c) for c in zip(*(v for _, v in rows), strict=True)]
+    con.execute(
+        "UPDATE results SET date = CAST(s.date AS DATE), year = s.year, location = s.location, "
+        "url = s.url, updated_at = ? FROM (SELECT unnest(?::BIGINT[]) AS id, "
+        "unnest(?::VARCHAR[]) AS date, unnest(?::INTEGER[]) AS year, "
+        "unnest(?::VARCHAR[]) AS location, unnest(?::VARCHAR[]) AS url) s "
+        "WHERE results.id = s.id",
+        [at, ids, *cols],
+    )
+
+
 def set_many(
     con: duckdb.DuckDBPyConnection, column: str, ids: list[int], new, *, at: dt.datetime
 ) -> None:

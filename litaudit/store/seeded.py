@@ -32,6 +32,35 @@ def notes_differing(
     ).fetchall()
 
 
+# the fields that date a seeded result and say where its value was read (issue 32: the
+# reproductions dated by the commits that added them), as `init` brings them up to date
+DATED = ("date", "year", "location", "url")
+
+
+def dated_differing(
+    con: duckdb.DuckDBPyConnection, dated: dict[int, tuple]
+) -> list[tuple[int, tuple, tuple]]:
+    """(id, stored fields, ``dated[id]``) of the results of ``dated`` whose DATED fields
+    (date as ISO text, year, location, url) differ, by id."""
+    if not dated:
+        return []
+    cols = [list(c) for c in zip(*dated.values(), strict=True)]
+    s_cols = (
+        "SELECT unnest(?::BIGINT[]) AS id, unnest(?::VARCHAR[]) AS date, "
+        "unnest(?::INTEGER[]) AS year, unnest(?::VARCHAR[]) AS location, "
+        "unnest(?::VARCHAR[]) AS url"
+    )
+    rows = con.execute(
+        "SELECT r.id, CAST(r.date AS VARCHAR), r.year, r.location, r.url, s.date, s.year, "
+        f"s.location, s.url FROM results r JOIN ({s_cols}) s ON s.id = r.id "
+        "WHERE CAST(r.date AS VARCHAR) IS DISTINCT FROM s.date OR r.year IS DISTINCT FROM "
+        "s.year OR r.location IS DISTINCT FROM s.location OR r.url IS DISTINCT FROM s.url "
+        "ORDER BY r.id",
+        [list(dated), *cols],
+    ).fetchall()
+    return [(int(r[0]), tuple(r[1:5]), tuple(r[5:9])) for r in rows]
+
+
 def role_changes(
     con: duckdb.DuckDBPyConnection, track: str, old: str, new: str, *, who: str, reasons: list[str]
 ) -> list[int]:

@@ -287,7 +287,7 @@ def test_claim_and_history(lit):
         "Against the record: 0.3100 is above the record, 0.3010 "
         "(sys4, Author4 et al. (SIGIR 2009)), which lies below the claim's 60% band "
     )
-    assert "this is not a test of the claim against the record" in c.answers[0]
+    assert "a paired test on the same topics is what would confirm it" in c.answers[0]
     # the model's se, said once as what it is; no robust change here
     assert [a.split(":")[0] for a in c.answers] == [
         "Against the record",

@@ -228,8 +228,8 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
         "Against the record: 0.8000 is below the record, 0.866 (openbmb/MiniCPM-Embedding, "
         "mteb/retrieval), within the record's 60% band [0.7986, 0.8660] under the reference "
         "model: a gap of 0.066 is within what picking the best of 235 equally good systems "
-        "produces; this is not a test of the claim against the record; 9 published results "
-        "are at or above it."
+        "produces; only a paired test on the same topics can tell the two apart; 9 published "
+        "results are at or above it."
     )
     assert c.answers[1].startswith("Sensitivity: with the robust spread 1.4826 x MAD = 0.0898")
     # robust04 0.3720: the robust spread keeps the standing, so no sensitivity line

@@ -178,9 +178,11 @@ def test_runs_import_warns_when_the_qrels_cover_few_of_the_collections_topics(
         (
             "dl19-passage",
             "nDCG@10",
+            # Pyserini's reproductions dated by the commits that added their values (git
+            # blame, seeds/pyserini_dates.py), a paper's reproduction named by its paper
             "papers 2020-2025 (141); TREC trec28/deep/passages 2019 (37); reproductions "
-            "pyserini/2cr/msmarco-v1-passage (45, dated 2026 when read), papers (1, dated 2021 "
-            "when read); no published result after 2025",
+            "pyserini/2cr/msmarco-v1-passage 2022-2025 (45), Yu et al. (arXiv 2021) (1); no "
+            "published result after 2025",
         ),
     ],
 )
@@ -203,11 +205,11 @@ def test_coverage_keeps_reproductions_apart():
     from litaudit.analyses.extreme.coverage import record_coverage
     from litaudit.analyses.extreme.population import ResultRow
 
-    def row(i, source, role, year, date=None, track=None):
+    def row(i, source, role, year, date=None, track=None, citation=None, bibkey=None):
         return ResultRow(
             id=i, source=source, system=f"s{i}", participant=None, value=0.3, value_text="0.3",
             role=role, run_type=None, year=year, n_topics=50, topic_set=None, standard=True,
-            status="verified", location=None, track=track, bibkey=None, citation=None,
+            status="verified", location=None, track=track, bibkey=bibkey, citation=citation,
             title=None, venue=None, doi=None, url=None, provenance="-", date=date,
         )  # fmt: skip
 
@@ -215,13 +217,27 @@ def test_coverage_keeps_reproductions_apart():
         row(1, "paper", "proposed", 2015),
         row(2, "paper", "baseline", 2018, "2018-07-01"),
         row(3, "official", "official", 2004, track="trec13/robust"),
-        row(4, "official", "reproduction", 2026, "2026-08-07", track="pyserini/2cr/x"),
+        row(4, "official", "reproduction", 2024, "2024-03-05", track="pyserini/2cr/x"),
+        row(5, "official", "reproduction", 2022, "2022-01-10", track="pyserini/2cr/x"),
+        row(6, "paper", "reproduction", 2021, "2021-05-01", citation="Yu et al. (arXiv 2021)"),
+        row(7, "paper", "reproduction", 2020, bibkey="lin2020"),
+        row(8, "paper", "reproduction", 2024, "2024-10-03", citation="Hofstätter (SIGIR 2021)"),
     ]
     c = record_coverage(rows)
-    assert c.last_published == 2018  # the 2026 reproduction does not move it
+    assert c.last_published == 2018  # the 2024 reproduction does not move it
+    # reproductions by their dates (a commit's), a paper's named by its paper: dated by
+    # the paper's year, or by the commit of its repository's line when later
     assert c.sentence == (
         "papers 2015-2018 (2); TREC trec13/robust 2004 (1); reproductions pyserini/2cr/x "
-        "(1, dated 2026 when read); no published result after 2018"
+        "2022-2024 (2), Hofstätter (SIGIR 2021) (1, dated 2024), Yu et al. (arXiv 2021) (1), "
+        "lin2020 (1, dated 2020); no published result after 2018"
+    )
+    many = [
+        row(10 + i, "paper", "reproduction", 2022, citation=f"P{i} (arXiv 2022)") for i in range(8)
+    ]
+    c = record_coverage(many)
+    assert c.sentence.endswith(
+        "P5 (arXiv 2022) (1), 2 other papers (2, dated 2022); no published result"
     )
 
 
@@ -300,3 +316,29 @@ def test_the_baseline_judgement_is_monotone_in_the_value(seeded_db_file):
     if weak[0] is None:
         pytest.skip("the seeds hold no BM25 reproduction of DL 2019 passage nDCG@10")
     assert weak == [True, True, True, False, False, False, False, False]
+
+
+@pytest.mark.slow
+def test_history_shows_published_results_unless_reproductions_are_asked_for(
+    cli, seeded_db_file, tmp_path
+):
+    """Issue 32, item 5: DL 2019's 46 reproductions (Pyserini's 45, one of a paper's
+    repository) are left out of the history plot by default, and said so in its caption;
+    `--with-reproductions` draws them (224 results, as the record audit reads)."""
+    db = tmp_path / "s.duckdb"
+    shutil.copy(seeded_db_file, db)
+    args = ("report", "-c", "dl19-passage", "-m", "nDCG@10", "-f", "json")
+    lit = json.loads(cli(*args, db=db).stdout)["literature"][0]
+    assert (lit["n"], lit["history"][-1]["n"], lit["history_left_out"]) == (224, 178, 46)
+    both = json.loads(cli(*args, "--with-reproductions", db=db).stdout)["literature"][0]
+    assert (both["history"][-1]["n"], both["history_left_out"]) == (224, 0)
+    out = tmp_path / "r.md"
+    assert cli(*args[:-2], "-o", out, db=db).exit_code == 0
+    assert "Published results only: the 46 reproductions of the population" in out.read_text()
+    # `audit history` the same way
+    hist = ("audit", "history", "-c", "dl19-passage", "-m", "nDCG@10", "--json", "--no-save")
+    n = json.loads(cli(*hist, db=db).stdout)["result"]["population"]["n"]
+    n_all = json.loads(cli(*hist, "--with-reproductions", db=db).stdout)["result"]["population"]
+    assert (n, n_all["n"]) == (178, 224)
+    text = cli(*hist[:-2], "--no-save", db=db).output
+    assert "filters: published results only (reproductions left out)" in text

@@ -104,8 +104,8 @@ def test_claim_ok7ax(cli, db):
         "Against the record: 0.3033 (ok7ax, TREC trec7/adhoc) is below the record, 0.3702 "
         "(CLARIT98COMB, TREC trec7/adhoc), and below the record's 60% band [0.3052, 0.3702] "
         "under the reference model: a gap of 0.067 is wider than the band that picking the "
-        "best of 103 equally good systems spans with probability 0.6; this is not a test of "
-        "the claim against the record; 6 other published results are at or above it."
+        "best of 103 equally good systems spans with probability 0.6; a paired test on the "
+        "same topics is what would confirm it; 6 other published results are at or above it."
     )
     assert lines[2].startswith(
         "Against chance: 0.3033 is above 0.2367, the value that the best of 103 equally good "
@@ -150,8 +150,8 @@ ROBUST_0372 = [
     "Against the record: 0.3720 is above the record, 0.3686 (best (proposed), Cormack et "
     "al. (SIGIR 2009)), which lies within the claim's 60% band [0.3253, 0.3720] under "
     "the reference model: a gap of 0.0034 is within what picking the best of 329 equally "
-    "good systems produces; this is not a test of the claim against the record; no "
-    "published result is at or above it.",
+    "good systems produces; only a paired test on the same topics can tell the two apart; "
+    "no published result is at or above it.",
     "Against chance: the null of 328 equally good systems is false by inspection: the "
     "published results spread with sd 0.0433, 4.4 times the largest standard error "
     "0.0099 one of them can have (at least 3 times: under that null a spread this wide "
@@ -245,8 +245,8 @@ def test_a_claim_below_the_record_is_not_above_it(cli, db):
         "Against the record: 0.3600 is below the record, 0.3686 (best (proposed), Cormack et "
         "al. (SIGIR 2009)), within the record's 60% band [0.3220, 0.3686] under the reference "
         "model: a gap of 0.0086 is within what picking the best of 328 equally good systems "
-        "produces; this is not a test of the claim against the record; 3 published results "
-        "are at or above it."
+        "produces; only a paired test on the same topics can tell the two apart; 3 published "
+        "results are at or above it."
     )
 
 

@@ -89,6 +89,7 @@ def test_rows_the_seeds_no_longer_hold_are_retracted_with_the_reason(mem_store, 
         "unchanged": 206,
         "updated": 0,
         "notes_updated": 0,
+        "dates_updated": 0,
         "roles_changed": 0,
         "retracted": 103,
         "restored": 0,
@@ -232,6 +233,50 @@ def test_a_changed_seed_note_is_written_once_and_never_over_a_users_note(mem_sto
     assert history(con, "result", ap[1])[-1] == last
 
 
+def test_seed_dates_follow_the_seeds_unless_a_user_changed_the_row(mem_store, tmp_path):
+    """Issue 32: rows seeded with the day their source was read (Pyserini's reproductions,
+    2026-08-07) take the seeds' new dates, years, locations and urls (the commit that added
+    each value) on the next `init`, with history; a row a user changed is left alone."""
+    from litaudit.curation.results import edit_result, history
+
+    fields, rows = _official("trec7/adhoc")
+    assert {"date", "year", "location", "url"} <= set(fields)
+    read_day = [
+        {**r, "date": "2026-08-07", "year": "2026", "location": r["location"] + " (read)"}
+        if r["measure"] == "AP"
+        else r
+        for r in rows
+    ]
+    load_seeds(mem_store, _seeds_dir(tmp_path, "old", fields, read_day))
+    con = mem_store.con
+    ap = _ids(con, "trec7/adhoc", "AP")
+    edit_result(mem_store, ap[0], {"notes": "checked"}, reason="read the paper", who="ann")
+    new = _seeds_dir(tmp_path, "new", fields, rows)
+    sync = load_seeds(mem_store, new)["seeds"]
+    assert (sync["dates_updated"], sync["unchanged"], sync["left"]) == (102, len(rows), [])
+    got = dict(
+        con.execute(
+            "SELECT id, CAST(date AS VARCHAR) || ' ' || year FROM results "
+            "WHERE id IN (SELECT unnest(?::BIGINT[]))",
+            [ap],
+        ).fetchall()
+    )
+    want = {r["system"]: f"{r['date']} {r['year']}" for r in rows if r["measure"] == "AP"}
+    systems = dict(con.execute("SELECT id, system FROM results").fetchall())
+    assert got[ap[0]] == "2026-08-07 2026"  # the user's row: as it was
+    assert all(got[i] == want[systems[i]] for i in ap[1:])
+    fields_changed = [h.field for h in history(con, "result", ap[1])[-3:]]
+    assert fields_changed == ["date", "year", "location"]
+    last = history(con, "result", ap[1])[-3]
+    assert (last.old_value, last.new_value, last.who) == (
+        "2026-08-07",
+        want[systems[ap[1]]][:10],
+        SEED_USER,
+    )
+    again = load_seeds(mem_store, new)["seeds"]  # a second run changes nothing
+    assert again["dates_updated"] == 0
+
+
 def test_a_row_back_in_the_seeds_gets_its_status_back(mem_store, trec7):
     from litaudit.curation.results import history
 
@@ -315,6 +360,7 @@ def test_init_says_what_it_did(cli, trec7):
         "unchanged": 35123,
         "updated": 0,
         "notes_updated": 0,
+        "dates_updated": 0,
         "roles_changed": 0,
         "retracted": 0,
         "restored": 0,

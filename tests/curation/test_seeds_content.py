@@ -15,6 +15,7 @@ import importlib.util
 import json
 import re
 from collections import Counter, defaultdict
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,8 @@ LOCATIONS = {
     "mteb_beir.csv.gz": r"mteb_beir_retrieval\.csv: line \d+, column ",
     "beir_averages.csv.gz": r"(mteb_beir_retrieval\.csv: lines \d+(,\d+){11,}, column "
     r"|pyserini_2cr\.csv: lines \d+(,\d+){11,}$)",
-    "pyserini_2cr.csv.gz": r"pyserini_2cr\.csv: line \d+ \(pyserini/2cr/[\w.-]+\.yaml, line \d+\)$",
+    "pyserini_2cr.csv.gz": r"pyserini_2cr\.csv: line \d+ \(pyserini/2cr/[\w.-]+\.yaml, line \d+; "
+    r"value on line \d+\)$",
     # seeds/literature.py: repository/path@commit, line (tests/curation/test_literature_seeds.py)
     "literature.csv.gz": r"[\w.-]+/[\w.-]+/\S+@[0-9a-f]{12}: line \d+",
 }
@@ -820,16 +822,28 @@ def test_pyserini_values_equal_the_source_digit_for_digit(shared_data):
     qrels and measure), whose notes keep its value."""
     t = load_transcribe()
     src = _source_lines(shared_data / "published" / "pyserini_2cr.csv")
+    dated = t.pyserini_lines(SEEDS)
     rows = read(PYSERINI_CSV)
     seen = set()
     for r in rows:
-        m = some(re.match(r"pyserini_2cr\.csv: line (\d+) \((\S+), line (\d+)\)$", r["location"]))
+        m = some(
+            re.match(
+                r"pyserini_2cr\.csv: line (\d+) \((\S+), line (\d+); value on line (\d+)\)$",
+                r["location"],
+            )
+        )
         s = src[int(m[1])]
         assert (s["file"], s["line"], s["value"]) == (m[2], m[3], r["value"])
         key = s["eval_key"] or s["topics"]
         assert t.PYSERINI_TOPICS[key][0] == r["collection"]
         assert t.pyserini_measure(key, s["measure"]) == r["measure"]
-        assert r["url"].endswith(f"{s['commit']}/{s['file']}#L{s['line']}")
+        # dated by the commit that put the value on its YAML line (git blame, kept lines)
+        kept_line = dated[(s["file"], s["line"], s["topics"], s["measure"])]
+        assert kept_line["line"] == m[4] and kept_line["commit"] == s["commit"]
+        label, printed = kept_line["text"].lstrip("- ").split(": ")
+        assert label == s["measure"] and Decimal(printed) == Decimal(s["value"])
+        assert (r["date"], r["year"]) == (kept_line["date"], kept_line["date"][:4])
+        assert r["url"].endswith(f"{s['commit']}/{s['file']}#L{m[4]}")
         assert f"condition {s['condition']}" in r["notes"]
         seen.add(int(m[1]))
     folded = set(src) - seen
@@ -851,6 +865,65 @@ def test_pyserini_values_equal_the_source_digit_for_digit(shared_data):
         assert f"{s['condition']} (line {s['line']} of " in row["notes"]
         assert f": {s['value']}, not a separate result" in row["notes"]
     assert kept  # (used above)
+
+
+def _pyserini_dates():
+    spec = some(importlib.util.spec_from_file_location("seeds_pys", SEEDS / "pyserini_dates.py"))
+    mod = importlib.util.module_from_spec(spec)
+    some(spec.loader).exec_module(mod)
+    return mod
+
+
+def test_pyserini_score_lines_are_found_under_their_condition_and_topics():
+    d = _pyserini_dates()
+    yaml = [
+        "conditions:",
+        "  - name: a",
+        "    topics:",
+        "      - topic_key: dl19-passage",
+        "        scores:",
+        "          - MAP: 0.3013",
+        "            nDCG@10: 0.5058",
+        "      - topic_key: dl20-passage",
+        "        scores:",
+        "          - nDCG@10: 0.4796",
+        "  - name: b",
+        "    datasets:",
+        "      - dataset: dl19-passage",
+        "        scores:",
+        "          - nDCG@10: 0.986",
+    ]
+    assert d.score_line(yaml, 2, "dl19-passage", "nDCG@10", "0.5058") == 7
+    assert d.score_line(yaml, 2, "dl20-passage", "nDCG@10", "0.4796") == 10
+    assert d.score_line(yaml, 11, "dl19-passage", "nDCG@10", "0.9860") == 15  # 0.986 printed
+    with pytest.raises(d.NotFound, match="line 7 holds 0.5058, the data 0.5059"):
+        d.score_line(yaml, 2, "dl19-passage", "nDCG@10", "0.5059")
+    with pytest.raises(d.NotFound, match="no R@1K of dl19-passage in the condition at line 2"):
+        d.score_line(yaml, 2, "dl19-passage", "R@1K", "0.7")  # not read from condition b
+
+
+def test_pyserini_rows_are_dated_by_the_commits_that_added_their_values():
+    """Issue 32: a reproduction's date is the day its value entered Pyserini's YAML file
+    (git blame at the pinned commit), not the day the files were read (2026-08-07)."""
+    rows = read(PYSERINI_CSV)
+    dates = Counter(r["date"] for r in rows)
+    assert len(dates) == 34 and (min(dates), max(dates)) == ("2022-04-27", "2026-06-06")
+    assert "2026-08-07" not in dates
+    assert Counter(r["year"] for r in rows) == {
+        "2022": 568, "2023": 402, "2024": 283, "2025": 16, "2026": 60
+    }  # fmt: skip
+    kept = _pyserini_dates().read_kept()
+    assert len(kept) == 1496  # every score of the data file, folded runtimes too
+    for r in kept.values():
+        label, printed = r["text"].lstrip("- ").split(": ")
+        assert label == r["measure"] and Decimal(printed) == Decimal(r["value"])
+        assert "2022-01-01" <= r["date"] <= "2026-08-07"  # not after the pinned commit
+    derived = [r for r in read(DERIVED_CSV) if r["track"] == "pyserini/2cr/beir/derived"]
+    by_line = {r["location"].split(" (")[0]: r["date"] for r in rows}
+    for r in derived:  # an average is dated by its latest part
+        lines = some(re.match(r"pyserini_2cr\.csv: lines ([\d,]+)$", r["location"]))[1]
+        parts = [by_line.get(f"pyserini_2cr.csv: line {x}") for x in lines.split(",")]
+        assert r["date"] == max(p for p in parts if p is not None)
 
 
 def test_runtime_rule_keeps_one_row_per_model():

@@ -105,8 +105,12 @@ def run_history(
     'running' (the results so far: no later result is used) or 'final' (all results: a
     look-ahead). ``se``: see :mod:`litaudit.analyses.extreme.noise`. Each record step is
     tested against the record it replaced (:mod:`~litaudit.analyses.extreme.record_steps`,
-    ``steps``: its alpha is ``alpha``; its online rule and sign patterns). Stored unless
-    ``save=False``."""
+    ``steps``: its alpha is ``alpha``; its online rule and sign patterns).
+    ``steps.reproductions=False``: published results only where the collection holds
+    reproductions (:func:`published_only`; `audit history` and `report` unless asked).
+    Stored unless ``save=False``."""
+    if not steps.reproductions:
+        filters = published_history_filters(con, collection, filters)
     by = steps.by
     if by not in HISTORY_STEPS:
         raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")
@@ -152,3 +156,28 @@ def run_history(
         pop, filters, alpha=alpha, reference=reference, by=by, se=se_param(se), **st.params()
     )
     return stored_audit(con, "history", pop, rep, fp, params, Sampling())
+
+
+def published_history_filters(
+    con: duckdb.DuckDBPyConnection, collection: str, filters: Filters
+) -> Filters:
+    """``filters`` without the reproductions where ``collection`` holds any (else as
+    given, so the history of a collection without them keeps its stored audit)."""
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.results import has_role
+
+    if not has_role(con, resolve_collection(con, collection).id, "reproduction"):
+        return filters
+    return published_only(filters)
+
+
+def published_only(filters: Filters) -> Filters:
+    """The history's filters: published results only, reproductions left out unless roles
+    are asked for. A reproduction re-runs a model published earlier: Pyserini's are dated
+    by the commit that added each value (2021-2026), so a record line through them would
+    show a re-run of a 2019 system as a 2025 result (issue 32)."""
+    from litaudit.curation.fields import ROLES
+
+    if filters.roles:
+        return filters
+    return dataclasses.replace(filters, roles=tuple(r for r in ROLES if r != "reproduction"))

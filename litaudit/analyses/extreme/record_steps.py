@@ -120,13 +120,16 @@ class StepSettings:
     """The steps of a history and how its record steps are tested: ``by`` 'auto', 'date'
     or 'year' (the replay's steps, :func:`litaudit.analyses.extreme.history.run_history`);
     Holm and the online rule at ``alpha``; ``certify``: None, 'spending' or 'lord';
-    ``seed``/``draws``: the Monte Carlo sign patterns."""
+    ``seed``/``draws``: the Monte Carlo sign patterns; ``reproductions``: whether the
+    reproductions make steps too (False: published results only where the collection
+    holds reproductions; the population's filters then say so, so no parameter here)."""
 
     by: str = "auto"
     alpha: float = 0.05
     certify: str | None = None
     seed: int = 0
     draws: int = R.DRAWS
+    reproductions: bool = True
 
     def params(self) -> dict:
         """The stored audit's parameters beyond the defaults (none by default, so that the

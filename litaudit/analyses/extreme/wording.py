@@ -5,7 +5,7 @@ report: a claim audit's answers (against the record, against chance or "false by
 its own interval, how much of the record is luck), the reference model with the standard
 error it used and why, and the population an audit used. Each sentence says what was
 computed and no more (docs/STATISTICS.md, "Claims"): a claim within the record's band is
-within what picking the best of N equally good systems produces, which is not a test of
+within what picking the best of N equally good systems produces, which is not a paired test of
 the claim against the record; being above the alpha threshold says the value is not
 explained by N equally good systems, which is not "better than the record".
 """
@@ -71,20 +71,24 @@ def _band(lo: float, hi: float) -> str:
 def record_sentence(a: ClaimAudit, claim: str, record: ResultRow) -> str:
     """(a) The claim against the record, in one sentence: where it lies against the 1 - 2p
     bands of the reference model (the record's as the max of N, the claim's as the max of
-    M), saying that this is what the model's noise produces, not a test of the claim."""
+    M), saying that this is what the model's noise produces and that only a paired test on
+    the same topics tells the two apart."""
     r, iv, c = a.record, a.interval, a.chance
     cov = _pct(iv.coverage)
     rec = result_label(record)
     n = a.reference.n_results
     gap = f"{abs(r.value - r.record):.2g}"
-    not_test = "this is not a test of the claim against the record"
+    # the band is the reference model's noise, not a paired test: said without denying
+    # the record comparison the sentence makes (issue 32: no sentence contradicts another)
+    not_test = "only a paired test on the same topics can tell the two apart"
     within = (
         f"a gap of {gap} is within what picking the best of {{m}} equally good systems "
         f"produces; {not_test}"
     )
     beyond = (
         f"a gap of {gap} is wider than the band that picking the best of {{m}} equally "
-        f"good systems spans with probability {iv.coverage:g}; {not_test}"
+        f"good systems spans with probability {iv.coverage:g}; a paired test on the same "
+        "topics is what would confirm it"
     )
     existing = a.index is not None
     tail = _count(r.n_at_or_above, existing)

@@ -3,30 +3,28 @@ tables, figures), rendered by :mod:`.markdown` and :mod:`.html`. Numbers are for
 here, once, with a fixed number of digits (the block types and formats: :mod:`.blocks`). Here: the order of the
 sections, the answer first (the conclusions, then the claim), the literature sections (the
 best published result, its candidates and history: Carterette 2015), the data, and the
-appendices (the audits' parameters, where each cited value was transcribed); the
-reusability section is built by :mod:`.document_reuse`."""
+appendices (the audits' parameters, where each cited value was transcribed). Built
+elsewhere: the literature sections (:mod:`.document_literature`), the reusability section
+(:mod:`.document_reuse`), the claim's evidence (:mod:`.document_evidence`) and the
+appendices (:mod:`.document_appendix`)."""
 
 from __future__ import annotations
 
-from litaudit.render.report import figures as F
 from litaudit.render.report.blocks import (
     Bullets,
-    FigureBlock,
     Heading,
     Para,
     Table,
     cite,
-    f3,
     f4,
-    http_url,
 )
 from litaudit.render.report.build import cite_text
+from litaudit.render.report.document_appendix import audits_appendix, provenance_appendix
 from litaudit.render.report.document_evidence import evidence_blocks
+from litaudit.render.report.document_literature import cited_table, literature_blocks, lookups
 from litaudit.render.report.document_reuse import reuse_blocks
 from litaudit.render.report.model import (
-    Candidate,
     ClaimSection,
-    LiteratureSection,
     Report,
     anchor,
 )
@@ -47,12 +45,12 @@ def blocks(rep: Report) -> list:
     claim = rep.claims[0] if rep.claims else None
     for lit in rep.literature:
         value = claim.value if claim is not None and claim.measure == lit.measure else None
-        out += _literature(lit, value)
+        out += literature_blocks(lit, value)
     if rep.reuse is not None:
         out += reuse_blocks(rep.reuse)
     out += _data(rep)
-    out += _audits(rep)
-    out += _provenance(rep)
+    out += audits_appendix(rep)
+    out += provenance_appendix(rep)
     if rep.notes:
         out += [Heading(2, "Notes", anchor("notes"))] + [Para(n) for n in rep.notes]
     return out
@@ -117,7 +115,7 @@ def _conclusions(rep: Report) -> list:
             holder = rep.claims[0].record_holder
             if holder.source != "paper":  # a paper's citation is in the sentence already
                 links.append((f"the record: {cite_text(holder)}", ""))
-            links += _lookups(holder, "its")
+            links += lookups(holder, "its")
         items.append((c.sentence, tuple(links)))
     return [
         Heading(2, "Conclusions", anchor("conclusions")),
@@ -129,37 +127,6 @@ def _conclusions(rep: Report) -> list:
             "appendices."
         ),
     ]
-
-
-def paper_url(c: Candidate) -> str | None:
-    """The paper (or the submission's description) of a cited result: its DOI, else its
-    link, else its URL; http(s) only."""
-    for u in (f"https://doi.org/{c.doi}" if c.doi else None, c.link, c.url):
-        if http_url(u):
-            return http_url(u)
-    return None
-
-
-def _lookups(c: Candidate, whose: str) -> list[tuple[str, str]]:
-    out = []
-    if paper_url(c):
-        out.append((f"{whose} paper", paper_url(c) or ""))
-    if http_url(c.code_url):
-        out.append((f"{whose} code", http_url(c.code_url) or ""))
-    return out
-
-
-def _short(url: str | None, doi: str | None = None) -> str:
-    """A link's text in a table: short (a DOI as 'doi:...', else the URL's host), never
-    the raw URL that runs a table off the page."""
-    if not url:
-        return "-"
-    if doi and url.endswith(doi):
-        return f"doi:{doi}"
-    from urllib.parse import urlsplit
-
-    host = urlsplit(url).netloc or url.split("://", 1)[-1]
-    return host.removeprefix("www.")
 
 
 def _claim(c: ClaimSection) -> list:
@@ -207,7 +174,7 @@ def _claim(c: ClaimSection) -> list:
     )
     out.append(_claim_chance(c, src))
     if c.record_holder is not None:
-        out.append(_cited_table((c.record_holder,), c.measure, "The record holder"))
+        out.append(cited_table((c.record_holder,), c.measure, "The record holder"))
     out.append(
         Table(
             ("claim", "mu0", f"{cov} interval", "source"),
@@ -290,273 +257,3 @@ def _data(rep: Report) -> list:
         ),
     ]
     return out
-
-
-def _literature(lit: LiteratureSection, claim: float | None = None) -> list:
-    out: list = [
-        Heading(
-            2,
-            f"The best published {lit.measure} against the best of N equally good systems",
-            anchor("best", lit.measure),
-        )
-    ]
-    if lit.best_audit is None:
-        out.append(Para(f"No extreme-value audit for {lit.measure}: {lit.error}."))
-        return out
-    src = cite(lit.best_audit)
-    if lit.population:
-        out.append(Para(lit.population))
-    out.append(
-        Para(
-            f"The {lit.n} published {lit.measure} values are treated as {lit.n} draws from one "
-            f"normal distribution (mean {f4(lit.mean)}, standard error {f4(lit.se)} over "
-            f"{lit.n_topics} topics; Carterette, SIGIR 2015). The best of {lit.n} equally good "
-            f"systems is expected to reach {f4(lit.expected_max)} by chance; {lit.n_above} "
-            f"published results lie above {f4(lit.max_threshold)}, the value that best exceeds "
-            f"with probability {lit.alpha:g}; if all {lit.n} were draws from that distribution, "
-            f"{f3(lit.expected_above_under_null)} would be expected above it."
-        )
-    )
-    if lit.model_fit:
-        out.append(Para(lit.model_fit))
-    if lit.ranks:
-        out.append(Para(lit.ranks))
-        head = ("rank", "system", "mean", "95% rank interval", "P(first)", "set of the best")
-        out.append(Table(head, lit.ranks_rows, caption="Rank resolution"))
-    out += _literature_tables(lit, src)
-    for fig in (F.mxvd_figure(lit, claim), F.expected_max_figure(lit, claim)):
-        if fig is not None:
-            out.append(FigureBlock(fig))
-    if lit.candidates:
-        out += _candidates(lit, src)
-    fig = F.history_figure(lit, claim)
-    if fig is not None:
-        out += [
-            Heading(3, "The record over time", anchor("history", lit.measure)),
-            FigureBlock(fig),
-        ]
-    elif lit.history_error:
-        out.append(Para(f"No history: {lit.history_error}."))
-    return out
-
-
-def _literature_tables(lit: LiteratureSection, src: str) -> list:
-    """Tables 2 and 3 of Carterette (2015) and the thresholds of the max and min of N."""
-    out: list = []
-    out.append(
-        Table(
-            ("N", "topics", "mean", "sd", "max", "expected max", "source"),
-            (
-                (
-                    str(lit.n),
-                    str(lit.n_topics),
-                    f4(lit.mean),
-                    f4(lit.sd),
-                    f4(lit.maximum),
-                    f4(lit.expected_max),
-                    src,
-                ),
-            ),
-            "Table 2 of Carterette (2015): the published results",
-        )
-    )
-    out.append(
-        Table(
-            (
-                "alpha",
-                "max threshold",
-                "published above",
-                "min threshold",
-                "published below",
-                "expected above under the model",
-                "source",
-            ),
-            (
-                (
-                    f"{lit.alpha:g}",
-                    f4(lit.max_threshold),
-                    str(lit.n_above),
-                    f4(lit.min_threshold),
-                    str(lit.n_below),
-                    f3(lit.expected_above_under_null),
-                    src,
-                ),
-            ),
-            "Thresholds of the max and min of N",
-        )
-    )
-    cover = "-" if lit.coverage is None else f"{lit.coverage:.0%}"
-    out.append(
-        Table(
-            ("best", "p", "mu0", "interval", "coverage", "candidates", "source"),
-            (
-                (
-                    f4(lit.value),
-                    f"{lit.p:g}",
-                    f4(lit.mu0),
-                    f"[{f4(lit.lower)}, {f4(lit.value)}]",
-                    cover,
-                    str(len(lit.candidates)),
-                    src,
-                ),
-            ),
-            "Table 3 of Carterette (2015): intrinsic effectiveness of the best",
-        )
-    )
-    return out
-
-
-def _candidates(lit: LiteratureSection, src: str) -> list:
-    """The candidate best systems: every result at or above the lower bound."""
-    out: list = [
-        Heading(
-            3, f"Candidate best systems ({len(lit.candidates)})", anchor("candidates", lit.measure)
-        )
-    ]
-    out.append(
-        Para(
-            f"Every result at or above the lower bound {f4(lit.lower)} could be "
-            "the truly best system; they cannot be told apart by these numbers."
-        )
-    )
-    out.append(_cited_table(lit.candidates, lit.measure, f"Candidate best set ({src})"))
-    return out
-
-
-def _cited_table(cs: tuple[Candidate, ...], measure: str, caption: str) -> Table:
-    """Published results as a reader cites them, linked to their paper and code (where
-    they were transcribed from is in the appendix)."""
-    rows, links = [], []
-    for c in cs:
-        paper, code = paper_url(c), http_url(c.code_url)
-        rows.append(
-            (
-                str(c.rank) if c.rank else "-",
-                c.value_text or f4(c.value),
-                c.system or "-",
-                cite_text(c),
-                _short(paper, c.doi),
-                _short(code),
-                "-" if c.result_id is None else str(c.result_id),
-            )
-        )
-        links.append((None, None, None, None, paper, code, None))
-    return Table(
-        ("#", measure, "system", "cited as", "paper or page", "code", "result"),
-        tuple(rows),
-        caption,
-        tuple(links),
-    )
-
-
-def params_text(params: dict) -> str:
-    """An audit's parameters in words: 'alpha 0.05; p 0.2; filters: dated up to ...'."""
-    from litaudit.curation.filters import Filters
-
-    parts = []
-    for k in sorted(params):
-        v = params[k]
-        if k in ("collection", "measure", "method") or v is None:
-            continue  # said elsewhere (the method has its column), or not given
-        if k == "filters" and isinstance(v, dict):
-            known = {f: v[f] for f in Filters.__dataclass_fields__ if f in v}
-            for f in ("roles", "run_types", "statuses", "reporters"):
-                if known.get(f) is not None:
-                    known[f] = tuple(known[f])
-            if known.get("years") is not None:
-                known["years"] = tuple(known["years"])
-            try:
-                words = Filters(**known).describe()
-            except TypeError:  # a stored shape this version does not know
-                words = ", ".join(f"{a} {b}" for a, b in sorted(v.items()) if b)
-            parts.append(f"filters: {words or 'none'}")
-        elif isinstance(v, dict):
-            inner = ", ".join(f"{a} {_value(b)}" for a, b in sorted(v.items()))
-            parts.append(f"{k.replace('_', ' ')}: {inner or 'none'}")
-        else:
-            parts.append(f"{k.replace('_', ' ')} {_value(v)}")
-    return "; ".join(parts) or "-"
-
-
-def _value(v) -> str:
-    if v is None:
-        return "-"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, (list, tuple)):
-        return ", ".join(_value(x) for x in v) or "none"
-    if isinstance(v, dict):
-        return ", ".join(f"{a} {_value(b)}" for a, b in sorted(v.items())) or "none"
-    return f"{v:g}" if isinstance(v, float) else str(v)
-
-
-def _audits(rep: Report) -> list:
-    """Appendix A: the audits cited, their parameters in words (the JSON report has them
-    as stored)."""
-    rows = []
-    for a in rep.audits:
-        row = (
-            f"#{a.id}",
-            a.kind,
-            a.measure or "-",
-            params_text(a.params),
-            a.method,
-            "-" if a.seed is None else str(a.seed),
-            "-" if a.trials is None else str(a.trials),
-            a.input_fingerprint[:16],
-            a.software_version,
-        )
-        rows.append(row + ((a.created_at or "-",) if rep.generated_at else ()))
-    cols = (
-        "audit",
-        "kind",
-        "measure",
-        "parameters",
-        "method",
-        "seed",
-        "trials",
-        "input fingerprint",
-        "version",
-    ) + (("created",) if rep.generated_at else ())
-    return [
-        Heading(2, "Appendix A: the audits cited", anchor("audits")),
-        Table(
-            cols,
-            tuple(rows),
-            "Input fingerprints are SHA-256 (first 16 hex digits "
-            "shown; the JSON report has them in full, with the parameters as stored).",
-        ),
-    ]
-
-
-def _provenance(rep: Report) -> list:
-    """Appendix B: where each cited value was transcribed from (file, line, column, or
-    track), and its curation status."""
-    seen: dict[tuple, Candidate] = {}
-    for c in rep.claims:
-        if c.record_holder is not None:
-            seen.setdefault(_key(c.record_holder), c.record_holder)
-    for lit in rep.literature:
-        for x in ((lit.record,) if lit.record else ()) + lit.candidates:
-            seen.setdefault(_key(x), x)
-    if not seen:
-        return []
-    rows = tuple(
-        (
-            c.value_text or f4(c.value),
-            c.system or "-",
-            cite_text(c),
-            c.location or c.track or "-",
-            c.reporter or "-",
-            c.status or "-",
-        )
-        for c in seen.values()
-    )
-    return [
-        Heading(2, "Appendix B: where the cited values were transcribed", anchor("provenance")),
-        Table(("value", "system", "cited as", "transcribed from", "reported by", "status"), rows),
-    ]
-
-
-def _key(c: Candidate) -> tuple:
-    return (c.value_text, c.system, c.citation, c.location, c.date)

@@ -193,6 +193,13 @@ def history_figure(lit: LiteratureSection, claim: float | None = None) -> Figure
         f"{len(rec)} records over {len(lit.history)} {step}s; {len(above)} of them above "
         f"that value; {n_beyond} {step}s with the record above it."
     )
+    if lit.history_left_out:
+        k = lit.history_left_out
+        cap += (
+            f" Published results only: the {k} reproduction{'s' if k != 1 else ''} of the "
+            "population, re-runs of models published earlier, are left out "
+            "(report --with-reproductions draws them)."
+        )
     if claim is not None:
         cap += f" The claim, {claim:.4f}, is the labelled horizontal line."
     return Figure(

@@ -117,6 +117,7 @@ def section(
         candidates=_candidates(r),
         record=cited_result(r.best, 0),
         history_by=by,
+        history_left_out=_left_out(r, h.result if h is not None else None),
         record_covers=r.coverage,
         history_audit=h.id if h else None,
         history=history,
@@ -126,6 +127,15 @@ def section(
         ranks=None if r.ranks is None else ranks_sentence(r.ranks),
         ranks_rows=() if r.ranks is None else ranks_rows(r.ranks),
     )
+
+
+def _left_out(best: BestReport, hist: HistoryReport | None) -> int:
+    """The reproductions of the best audit's population that the history left out (its
+    roles leave out 'reproduction', as `report` does unless --with-reproductions)."""
+    roles = hist.filters.roles if hist is not None else ()
+    if hist is None or not roles or "reproduction" in roles:
+        return 0
+    return max(0, best.stats.reference.n_results - hist.population.n)
 
 
 def ranks_sentence(rk: RanksAudit) -> str:

@@ -159,6 +159,7 @@ class LiteratureSection:
     record: Candidate | None = None  # the best published result, cited
     history_by: str | None = None  # history steps: date | year
     record_covers: str | None = None  # what the record covers (issue 32)
+    history_left_out: int = 0  # reproductions left out of the history (report's default)
 
 
 @dataclass(frozen=True)
