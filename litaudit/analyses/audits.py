@@ -23,11 +23,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from litaudit import __version__
 from litaudit.codec import DecodeError, decode, dumps, to_jsonable
 from litaudit.errors import NotFound, StoreError
+from litaudit.store import audits as stored
+
+if TYPE_CHECKING:
+    import duckdb
 
 T = TypeVar("T")
 
@@ -116,8 +120,8 @@ class AuditKey:
     trials: int | None = None
 
     def values(self) -> tuple:
-        """The key as its columns store it (params as canonical JSON), in :data:`_KEY`
-        order."""
+        """The key as its columns store it (params as canonical JSON), in the order of
+        :data:`litaudit.store.audits.KEY_COLUMNS`."""
         return (
             self.kind,
             self.collection_id,
@@ -128,19 +132,6 @@ class AuditKey:
             self.trials,
             self.input_fingerprint,
         )
-
-
-# the key's columns, in AuditKey.values() order
-_KEY = (
-    "kind",
-    "collection_id",
-    "measure",
-    "params",
-    "method",
-    "seed",
-    "trials",
-    "input_fingerprint",
-)
 
 
 @functools.cache
@@ -157,33 +148,23 @@ def code_digest() -> str:
     return h.hexdigest()
 
 
-def _insert(con, audits: list[tuple[AuditKey, Any]]) -> list[int]:
+def _insert(con: duckdb.DuckDBPyConnection, audits: list[tuple[AuditKey, Any]]) -> list[int]:
     """Insert audit rows (each its key and result) in one statement; their ids, in order.
-    The one writer of ``audits``, called by :func:`run_or_reuse` and
-    :func:`run_or_reuse_many` only (tests call it to store a result of an older shape).
-    DuckDB runs single-row inserts slowly (`audit summary` stores one audit per
-    population), hence one statement for many."""
+    The one writer of ``audits`` through its owner (:mod:`litaudit.store.audits`), called
+    by :func:`run_or_reuse` and :func:`run_or_reuse_many` only (tests call it to store a
+    result of an older shape). DuckDB runs single-row inserts slowly (`audit summary`
+    stores one audit per population), hence one statement for many."""
     if not audits:
         return []
-    cols = (*_KEY, "result")
-    data = [list(col) for col in zip(*(k.values() + (dumps(r),) for k, r in audits), strict=True)]
-    types = {"seed": "BIGINT[]", "trials": "INTEGER[]"}
-    sel = ", ".join(f"unnest(?::{types.get(c, 'VARCHAR[]')})" for c in cols)
-    rows = con.execute(
-        f"INSERT INTO audits ({', '.join(cols)}, software_version, code_digest) "
-        f"SELECT {sel}, ?, ? RETURNING id",
-        [*data, __version__, code_digest()],
-    ).fetchall()
-    return sorted(int(r[0]) for r in rows)  # ids come from the sequence in row order
+    return stored.insert_many(
+        con,
+        [k.values() + (dumps(r),) for k, r in audits],
+        version=__version__,
+        code_digest=code_digest(),
+    )
 
 
-_COLS = (
-    "id, kind, collection_id, measure, params, method, seed, trials, input_fingerprint, "
-    "software_version, result, CAST(created_at AS VARCHAR)"
-)
-
-
-def _row(r) -> StoredAudit:
+def _row(r: stored.AuditRow) -> StoredAudit:
     result = json.loads(r[10])
     tp = result_type(r[1])
     if tp is not None:
@@ -211,24 +192,21 @@ def _row(r) -> StoredAudit:
     )
 
 
-def get_audit(con, audit_id: int) -> StoredAudit:
-    r = con.execute(f"SELECT {_COLS} FROM audits WHERE id = ?", [audit_id]).fetchone()
+def get_audit(con: duckdb.DuckDBPyConnection, audit_id: int) -> StoredAudit:
+    r = stored.get(con, audit_id)
     if r is None:
         raise NotFound(f"no audit with id {audit_id}")
     return _row(r)
 
 
-def get_audits(con, audit_ids) -> dict[int, StoredAudit]:
+def get_audits(con: duckdb.DuckDBPyConnection, audit_ids) -> dict[int, StoredAudit]:
     """Several stored audits by id, in one query (a look-up of one id reads its block of
     the result column: ~25 ms an audit on a seeded store, against 0.1 s for 554 at once:
     bench/bench_site.py)."""
     ids = sorted({int(i) for i in audit_ids})
     if not ids:
         return {}
-    rows = con.execute(
-        f"SELECT {_COLS} FROM audits WHERE id IN (SELECT unnest(?::INTEGER[]))", [ids]
-    ).fetchall()
-    found = {int(r[0]): _row(r) for r in rows}
+    found = {int(r[0]): _row(r) for r in stored.get_many(con, ids)}
     missing = [i for i in ids if i not in found]
     if missing:
         raise NotFound(f"no audit with id {missing[0]}")
@@ -236,7 +214,7 @@ def get_audits(con, audit_ids) -> dict[int, StoredAudit]:
 
 
 def list_audits(
-    con,
+    con: duckdb.DuckDBPyConnection,
     *,
     kind: str | None = None,
     collection_id: str | None = None,
@@ -249,19 +227,14 @@ def list_audits(
     those made by this code, :func:`code_digest`; ``decodable``: only those whose result
     decodes into its kind's type, one stored in an older shape passed over, else that
     one is a StoreError)."""
-    where, args = [], []
-    for col, val in (
-        ("kind", kind),
-        ("collection_id", collection_id),
-        ("measure", measure),
-        ("input_fingerprint", input_fingerprint),
-        ("code_digest", code_digest() if this_code else None),
-    ):
-        if val is not None:
-            where.append(f"{col} = ?")
-            args.append(val)
-    sql = f"SELECT {_COLS} FROM audits" + (f" WHERE {' AND '.join(where)}" if where else "")
-    rows = con.execute(sql + " ORDER BY id", args).fetchall()
+    rows = stored.listing(
+        con,
+        kind=kind,
+        collection_id=collection_id,
+        measure=measure,
+        input_fingerprint=input_fingerprint,
+        code_digest=code_digest() if this_code else None,
+    )
     if not decodable:
         return [_row(r) for r in rows]
     out = []
@@ -287,28 +260,16 @@ class Audited(Generic[T]):
     reused: bool = False
 
 
-def identical_ids(con, keys: list[AuditKey]) -> list[int | None]:
+def identical_ids(con: duckdb.DuckDBPyConnection, keys: list[AuditKey]) -> list[int | None]:
     """The id of the newest stored audit identical to each of ``keys`` (an equal key, made
     by this code), or None: the one way an audit is located. One query for one key, else
     one query a kind."""
     if len(keys) == 1:
-        r = con.execute(
-            "SELECT max(id) FROM audits WHERE kind = ? AND collection_id = ? "
-            "AND measure IS NOT DISTINCT FROM ? AND params = ? AND method = ? "
-            "AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
-            "AND input_fingerprint = ? AND code_digest = ?",
-            [*keys[0].values(), code_digest()],
-        ).fetchone()
-        return [None if r is None or r[0] is None else int(r[0])]
+        r = stored.identical(con, keys[0].values(), code_digest())
+        return [None if r is None else int(r[0])]
     found: dict[tuple, int] = {}
     for kind in {k.kind for k in keys}:
-        rows = con.execute(
-            f"SELECT max(id), {', '.join(_KEY[1:])} FROM audits "
-            "WHERE kind = ? AND code_digest = ? GROUP BY ALL",
-            [kind, code_digest()],
-        ).fetchall()
-        for r in rows:
-            found[(kind, *r[1:])] = int(r[0])
+        found.update(stored.newest_ids_by_key(con, kind, code_digest()))
     return [found.get(k.values()) for k in keys]
 
 
@@ -322,7 +283,9 @@ def _check_kind(key: AuditKey, result: Any) -> None:
         )
 
 
-def run_or_reuse(con, key: AuditKey, compute: Callable[[], T], *, save: bool = True) -> Audited[T]:
+def run_or_reuse(
+    con: duckdb.DuckDBPyConnection, key: AuditKey, compute: Callable[[], T], *, save: bool = True
+) -> Audited[T]:
     """The stored audit of an identical call, else ``compute()`` stored as a new audit: the
     one way an audit is stored (:func:`run_or_reuse_many` for many at once).
 
@@ -344,7 +307,7 @@ def run_or_reuse(con, key: AuditKey, compute: Callable[[], T], *, save: bool = T
 
 
 def run_or_reuse_many(
-    con, keys: list[AuditKey], compute: Callable[[int], T | None]
+    con: duckdb.DuckDBPyConnection, keys: list[AuditKey], compute: Callable[[int], T | None]
 ) -> list[tuple[int, bool] | None]:
     """:func:`run_or_reuse` of many keys at once, for the commands that store one audit
     per population (`audit summary`, `site`): each key's (audit id, reused), the identical

@@ -11,14 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit import defaults
 from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.curation.filters import Filters
 from litaudit.errors import LitauditError
 from litaudit.store import results as result_store
-from litaudit.store.refdata import resolve_collection, resolve_measure
+from litaudit.store.collections import resolve_collection
+from litaudit.store.measures import resolve_measure
+
+if TYPE_CHECKING:
+    import duckdb
 
 Note = Callable[[str], None]
 
@@ -48,18 +52,22 @@ class ReportAudits:
     filters: Filters = Filters()  # the published results' filters (not the runs')
 
 
-def report_measures(con, collection_id: str) -> tuple[str, ...]:
+def report_measures(con: duckdb.DuckDBPyConnection, collection_id: str) -> tuple[str, ...]:
     """Measures with at least ``defaults.MIN_N`` non-retracted results, most results first
     (fewer make no population: the audits would refuse them)."""
 
     return result_store.measures_with(con, collection_id, defaults.MIN_N)
 
 
-def _last_id(con) -> int:
-    return int(con.execute("SELECT coalesce(max(id), 0) FROM audits").fetchone()[0])
+def _last_id(con: duckdb.DuckDBPyConnection) -> int:
+    from litaudit.store.audits import last_id
+
+    return last_id(con)
 
 
-def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Prepared:
+def _literature(
+    con: duckdb.DuckDBPyConnection, kind: str, cid: str, measure: str, note: Note, **kw
+) -> Prepared:
     """The default-parameter audit of ``kind``: the stored one for the current results,
     else run and stored."""
     # start-up: numpy, scipy (through litaudit.analyses.extreme.best, litaudit.analyses.extreme.history)
@@ -82,7 +90,7 @@ def _literature(con, kind: str, cid: str, measure: str, note: Note, **kw) -> Pre
 
 
 def prepare_report(  # noqa: PLR0913 - the report's questions, each a keyword
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     *,
     measure: str | None = None,
@@ -173,13 +181,11 @@ def prepare_report(  # noqa: PLR0913 - the report's questions, each a keyword
     )
 
 
-def n_stored_runs(con, collection_id: str) -> int:
+def n_stored_runs(con: duckdb.DuckDBPyConnection, collection_id: str) -> int:
+    from litaudit.runs.archive import count_runs
+
     try:
-        return int(
-            con.execute(
-                "SELECT count(*) FROM runs WHERE collection_id = ?", [collection_id]
-            ).fetchone()[0]
-        )
+        return count_runs(con, collection_id)
     except Exception:  # noqa: BLE001 - a store without the runs schema has no runs
         return 0
 
@@ -194,7 +200,7 @@ class ReuseAsked:
 
 
 def _reuse(
-    con, cid: str, note: Note, reuse: ReuseAsked, progress=None
+    con: duckdb.DuckDBPyConnection, cid: str, note: Note, reuse: ReuseAsked, progress=None
 ) -> tuple[int, int | None, list[str]]:
     """(runs stored, verdict audit, notes): the reusability audits. The agreement in
     significance the report shows is the verdict's own (over its random assignments)."""
@@ -237,7 +243,11 @@ def _reuse(
 
 
 def _stored_verdict(
-    con, cid: str, fingerprint: str, subcollections: bool, given: int | None = None
+    con: duckdb.DuckDBPyConnection,
+    cid: str,
+    fingerprint: str,
+    subcollections: bool,
+    given: int | None = None,
 ) -> int | None:
     """The newest stored verdict of the report's parameters for this archive, made by this
     code (one stored by other code is passed over)."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit.analyses.audits import (
     AuditKey,
@@ -40,6 +41,11 @@ from litaudit.analyses.extreme.ranks import run_ranks
 from litaudit.analyses.extreme.summary import run_summary
 from litaudit.errors import LitauditError, NotFound
 from litaudit.stats.extreme import Sampling
+from litaudit.store.collections import names_and_default_topics
+from litaudit.store.zero_shot import zero_shot_pairs
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,27 +81,20 @@ class SiteAudits:
     min_n: int
 
 
-def _groups(con) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[ResultRow]]]:
+def _groups(
+    con: duckdb.DuckDBPyConnection,
+) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[ResultRow]]]:
     """The collections (name, default topic count) and the audited rows by (collection,
     measure, source), as `audit summary` groups them."""
-    colls = {
-        r[0]: (r[1], r[2])
-        for r in con.execute(
-            "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
-            "ON t.collection_id = c.id AND t.is_default"
-        ).fetchall()
-    }
+    colls = names_and_default_topics(con)
     groups: dict[tuple, list[ResultRow]] = {}
     for x in load_population(con, None, None, Filters()):
         groups.setdefault((x.collection_id, x.measure, x.row.source), []).append(x.row)
     return colls, groups
 
 
-def _zero_shot(con) -> frozenset[tuple[str, str]]:
-    rows = con.execute(
-        "SELECT system, collection_id FROM zero_shot WHERE zero_shot ORDER BY 1, 2"
-    ).fetchall()
-    return frozenset((str(s), str(c)) for s, c in rows)
+def _zero_shot(con: duckdb.DuckDBPyConnection) -> frozenset[tuple[str, str]]:
+    return zero_shot_pairs(con)
 
 
 def history_key(pop: Population, filters: Filters) -> AuditKey:
@@ -119,7 +118,7 @@ def history_key(pop: Population, filters: Filters) -> AuditKey:
     )
 
 
-def _ranks(con, pops, tick) -> list[int | None]:
+def _ranks(con: duckdb.DuckDBPyConnection, pops, tick) -> list[int | None]:
     """The `ranks` audit (default settings, stored) of each population whose collection
     has shared scores in the store (a benchmark's datasets, a run archive's per-topic
     scores; :mod:`litaudit.analyses.extreme.ranks`), else None."""
@@ -136,7 +135,9 @@ def _ranks(con, pops, tick) -> list[int | None]:
     return out
 
 
-def prepare_site(con, *, progress: Callable[..., None] | None = None) -> SiteAudits:
+def prepare_site(
+    con: duckdb.DuckDBPyConnection, *, progress: Callable[..., None] | None = None
+) -> SiteAudits:
     """Run (or find) the `best`, `history` and (where the store has shared scores)
     `ranks` audits of every population and store them, then read them back;
     ``progress(total=n)`` is told the number of steps, then ``progress(1)`` per step."""

@@ -25,7 +25,8 @@ def list_(
     from litaudit.analyses.audits import list_audits
     from litaudit.render.audits import wide
     from litaudit.render.console import print_json, table
-    from litaudit.store.refdata import resolve_collection, resolve_measure
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.measures import resolve_measure
 
     with open_read(ctx) as store:
         cid = resolve_collection(store.con, collection).id if collection else None

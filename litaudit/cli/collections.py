@@ -11,7 +11,7 @@ from litaudit.cli.options import Json
 def list_(ctx: typer.Context, json_out: Json = False):
     """Collections with their default topic set and how many results they hold."""
     from litaudit.render.console import out, print_json, table
-    from litaudit.store.refdata import list_collections
+    from litaudit.store.collections import list_collections
 
     with open_read(ctx) as store:
         rows = list_collections(store.con)
@@ -43,7 +43,7 @@ def show(
 ):
     """One collection: aliases, topic sets, results per measure."""
     from litaudit.render.console import escape, out, print_json, table
-    from litaudit.store.refdata import collection_details, resolve_collection
+    from litaudit.store.collections import collection_details, resolve_collection
 
     with open_read(ctx) as store:
         data = collection_details(store.con, resolve_collection(store.con, name).id)
@@ -101,7 +101,7 @@ def add(
     """Add a collection (its id, query count and title) that the seeds do not have."""
     from litaudit.curation.fields import current_user
     from litaudit.render.console import out, print_json
-    from litaudit.store.refdata import NewCollection, add_collection
+    from litaudit.store.collections import NewCollection, add_collection
 
     new = NewCollection(
         id=collection_id,
@@ -138,12 +138,8 @@ def depth_cmd(
     from litaudit.curation.fields import current_user
     from litaudit.errors import ParameterError
     from litaudit.render.console import out, print_json
-    from litaudit.store.refdata import (
-        pool_depth,
-        pool_depth_history,
-        resolve_collection,
-        set_pool_depth,
-    )
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.pool_depths import pool_depth, pool_depth_history, set_pool_depth
 
     if depth is None:
         if source is not None or reason is not None:

@@ -11,7 +11,7 @@ from litaudit.cli.options import Json
 def list_(ctx: typer.Context, json_out: Json = False):
     """Registered measures, their aliases and value ranges."""
     from litaudit.render.console import out, print_json, table
-    from litaudit.store.refdata import list_measures
+    from litaudit.store.measures import list_measures
 
     with open_read(ctx) as store:
         data = list_measures(store.con)

@@ -29,7 +29,7 @@ def import_(
     from litaudit.render.console import out, print_json
     from litaudit.render.progress import progress_bar
     from litaudit.runs.ingest import expand_paths, import_archive
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     paths = expand_paths(files)
     with (
@@ -71,7 +71,7 @@ def list_(
     """List the stored runs."""
     from litaudit.render.console import out, print_json, table
     from litaudit.runs.archive import list_runs
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     with open_read(ctx) as store:
         cid = resolve_collection(store.con, collection).id if collection else None
@@ -119,7 +119,7 @@ def show(
     """Show one stored run's metadata."""
     from litaudit.render.console import out, print_json
     from litaudit.runs.archive import get_run
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     with open_read(ctx) as store:
         cid = resolve_collection(store.con, collection).id if collection else None
@@ -162,7 +162,7 @@ def delete(
     from litaudit.render.console import out
     from litaudit.render.progress import progress_bar
     from litaudit.runs.archive import delete_runs, list_runs
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     if bool(tags) == all_:
         raise ParameterError("give run tags or --all (not both)")

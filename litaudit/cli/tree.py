@@ -21,7 +21,7 @@ def export_tree(ctx: typer.Context, folder: Path = FolderArg, json_out: Json = F
     longer has loses its file. Format: docs/DEVELOPING.md, "Store folder"."""
     from dataclasses import asdict
 
-    from litaudit.curation.tree import write_tree
+    from litaudit.curation.tree_write import write_tree
     from litaudit.render.console import out, print_json
 
     with open_read(ctx) as store:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.curation.plan import ImportPlan, ImportProgress, PreparedResult, given_fields
 from litaudit.curation.row_fields import PAPER_FIELDS
@@ -18,7 +19,10 @@ from litaudit.errors import Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
-from litaudit.store.refdata import ensure_measures
+from litaudit.store.measures import ensure_measures
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True)
@@ -84,7 +88,9 @@ def apply_plan(
     )
 
 
-def _insert_papers(con, plan: ImportPlan, how: Recording, now) -> dict[str, int]:
+def _insert_papers(
+    con: duckdb.DuckDBPyConnection, plan: ImportPlan, how: Recording, now
+) -> dict[str, int]:
     """Insert the plan's new papers (and their history): paper id by bibkey, with the
     existing papers its results name."""
     paper_ids: dict[str, int] = {}
@@ -105,7 +111,7 @@ def _insert_papers(con, plan: ImportPlan, how: Recording, now) -> dict[str, int]
 
 
 def _insert_results(
-    con,
+    con: duckdb.DuckDBPyConnection,
     plan: ImportPlan,
     paper_ids: dict[str, int],
     how: Recording,
@@ -137,7 +143,7 @@ def _insert_results(
     return ids
 
 
-def _update_all(con, plan: ImportPlan, *, who: str, now) -> int:
+def _update_all(con: duckdb.DuckDBPyConnection, plan: ImportPlan, *, who: str, now) -> int:
     """Update the stored results the plan's rows name (``--on-existing update``): only the
     fields the file has columns for. A retracted result is not brought back by an import
     (that is `results reinstate`'s, with a reason): such a row is a problem, and nothing
@@ -169,7 +175,9 @@ def _update_all(con, plan: ImportPlan, *, who: str, now) -> int:
     )
 
 
-def _update_existing(con, r: PreparedResult, given, *, who: str, reason: str, now) -> int:
+def _update_existing(
+    con: duckdb.DuckDBPyConnection, r: PreparedResult, given, *, who: str, reason: str, now
+) -> int:
     """Write the fields of ``given`` that the row changes in its stored result, each in
     the history. Returns 1 when something changed."""
     assert r.existing_id is not None  # plan_import names the stored row of an update

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from typing import TYPE_CHECKING
 
 from litaudit.curation import fields as field_parsers
 from litaudit.curation.apply import apply_plan
@@ -29,6 +30,9 @@ from litaudit.measures import did_you_mean
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
+
+if TYPE_CHECKING:
+    import duckdb
 
 FORMAT = "litaudit-curation"
 VERSION = 1
@@ -51,7 +55,7 @@ def _ts(v) -> str | None:
     return None if v is None else str(v)
 
 
-def export_bundle(con, f) -> dict:
+def export_bundle(con: duckdb.DuckDBPyConnection, f) -> dict:
     """Papers, results (filtered by ``f``) and their history as one JSON-ready object."""
 
     results = query_results(con, f)
@@ -255,7 +259,13 @@ def _check_papers(
 
 
 def _write_papers(
-    con, papers: list[dict], existing: dict, name: str, on_existing: str, who: str, now: dt.datetime
+    con: duckdb.DuckDBPyConnection,
+    papers: list[dict],
+    existing: dict,
+    name: str,
+    on_existing: str,
+    who: str,
+    now: dt.datetime,
 ) -> dict[str, int]:
     """Insert the new papers (bibkey -> new id returned); with on_existing="update", write
     a stored paper's changed fields, each in the history."""

@@ -16,22 +16,28 @@ import csv
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.curation.consistency import Finding, Value, check_values
 from litaudit.curation.import_context import Context
 from litaudit.curation.rows import Row
-from litaudit.curation.tree import read_tree
+from litaudit.curation.tree_read import read_tree
 from litaudit.errors import LitauditError, Problem
 from litaudit.measures import parse_measure
 from litaudit.store.consistency import check_rows
 from litaudit.store.db import open_store
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 
+if TYPE_CHECKING:
+    import duckdb
+
 CONSISTENCY_MODES = ("flag", "refuse", "off")
 ANNOTATION = "consistency:"  # in a result's notes: the finding was curated
 
 
-def values_of_rows(con, rows: Sequence[Row], file: str, group: tuple = ()) -> list[Value]:
+def values_of_rows(
+    con: duckdb.DuckDBPyConnection, rows: Sequence[Row], file: str, group: tuple = ()
+) -> list[Value]:
     """The rows as the check sees them: measures canonical, topic counts from the
     collection's topic set where the row leaves them out. Rows that do not parse are left
     to the import's own problems."""
@@ -90,7 +96,7 @@ def _topics(ctx, d: dict, cid: str) -> int | None:
     return None
 
 
-def row_findings(con, rows: Sequence[Row], file: str) -> list[Finding]:
+def row_findings(con: duckdb.DuckDBPyConnection, rows: Sequence[Row], file: str) -> list[Finding]:
     """The findings of one import file's rows."""
     return check_values(values_of_rows(con, rows, file))
 
@@ -154,7 +160,7 @@ def seed_annotations(seeds_dir: Path | None = None) -> dict[tuple[str, str, str,
 
 
 def store_findings(
-    con,
+    con: duckdb.DuckDBPyConnection,
     *,
     include_curated: bool = True,
     annotations: dict[tuple[str, str, str, str], str] | None = None,

@@ -13,6 +13,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.codec import escape_json_text
 from litaudit.curation.filters import CURATION, Filters
@@ -21,6 +22,9 @@ from litaudit.curation.rows import COLUMNS, NUMERIC_COLUMNS, spreadsheet_safe
 from litaudit.errors import LitauditError
 from litaudit.files import STDOUT, atomic_path
 from litaudit.store.results import ResultRecord
+
+if TYPE_CHECKING:
+    import duckdb
 
 FORMATS = ("csv", "json", "parquet")
 
@@ -64,7 +68,11 @@ def export_row(r: ResultRecord) -> dict:
 
 
 def export_rows(
-    con, f: Filters = CURATION, *, collection: str | None = None, measure: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    f: Filters = CURATION,
+    *,
+    collection: str | None = None,
+    measure: str | None = None,
 ) -> list[dict]:
     return [export_row(r) for r in query_results(con, f, collection=collection, measure=measure)]
 

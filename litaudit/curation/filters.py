@@ -1,8 +1,9 @@
-"""One filter over published results and one SQL builder, for curation and audits.
+"""One filter over published results, for curation and audits.
 
 `results list/export` and every audit (`audit best/claim/history/summary`, reports) say
-which results they read with the same :class:`Filters`; :func:`where` turns it into SQL on
-``results r LEFT JOIN papers p``. The spellings accepted from users are the same
+which results they read with the same :class:`Filters`, passed to the results' owner
+(:mod:`litaudit.store.results`, whose :func:`~litaudit.store.results.where` turns it into
+SQL). The spellings accepted from users are the same
 everywhere (``papers`` or ``paper``, roles and run types repeatable, years ``2005-2010``,
 dates ``2020``, ``2020-06`` or ``2020-06-15``). Only the defaults differ by use: curation
 shows retracted and non-standard results, audits leave them out (:data:`CURATION`,
@@ -20,13 +21,17 @@ import datetime as dt
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypedDict, Unpack
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 from litaudit.curation import fields
 from litaudit.errors import LitauditError
 from litaudit.measures import did_you_mean
+from litaudit.store.collections import resolve_collection
+from litaudit.store.measures import resolve_measure
 from litaudit.store.papers import get
-from litaudit.store.refdata import resolve_collection, resolve_measure
+
+if TYPE_CHECKING:
+    import duckdb
 
 REPORTERS = fields.REPORTERS
 _SOURCE_SPELLINGS = {
@@ -124,7 +129,9 @@ class Filters:
             zero_shot=bool(g.get("zero_shot", False)),
         )
 
-    def resolved(self, con, collection: str | None, measure: str | None) -> Filters:
+    def resolved(
+        self, con: duckdb.DuckDBPyConnection, collection: str | None, measure: str | None
+    ) -> Filters:
         """The same filters with a collection and a measure resolved by any name; a paper
         that is not stored is an error with the nearest bibkey (never an empty list)."""
 
@@ -177,62 +184,6 @@ class Filters:
 # Curation lists everything; audits leave retracted and non-standard results out.
 CURATION = Filters(include_retracted=True, include_nonstandard=True)
 AUDIT = Filters()
-
-
-def where(f: Filters) -> tuple[str, list]:
-    """SQL conditions (joined with AND, '' when none) and their parameters, on
-    ``results r LEFT JOIN papers p``."""
-    conds: list[str] = []
-    args: list = []
-
-    def eq(col: str, value) -> None:
-        conds.append(f"{col} = ?")
-        args.append(value)
-
-    def any_of(col: str, values) -> None:
-        if values:
-            conds.append(f"{col} IN ({', '.join('?' * len(values))})")
-            args.extend(values)
-
-    if f.collection_id is not None:
-        eq("r.collection_id", f.collection_id)
-    if f.measure is not None:
-        eq("r.measure", f.measure)
-    if f.source:
-        eq("r.source", f.source)
-    any_of("r.role", f.roles)
-    any_of("r.run_type", f.run_types)
-    any_of("r.status", f.statuses)
-    any_of("r.reporter", f.reporters)
-    _window(f, conds, args)
-    if f.paper:
-        eq("p.bibkey", f.paper)
-    if f.track:
-        conds.append("starts_with(r.track, ?)" if f.track.endswith("/") else "r.track = ?")
-        args.append(f.track)
-    if not f.include_retracted:
-        conds.append("r.status <> 'retracted'")
-    if not f.include_nonstandard:
-        conds.append("r.standard")
-    if f.zero_shot:  # declared not trained on the collection (unknown: left out)
-        conds.append(
-            "EXISTS (SELECT 1 FROM zero_shot z WHERE z.system = r.system "
-            "AND z.collection_id = r.collection_id AND z.zero_shot)"
-        )
-    return " AND ".join(conds), args
-
-
-def _window(f: Filters, conds: list[str], args: list) -> None:
-    """The years and the date window of ``f`` as conditions of :func:`where`."""
-    if f.years:
-        conds.append("r.year BETWEEN ? AND ?")
-        args.extend(f.years)
-    if f.since:
-        conds.append("(r.date >= CAST(? AS DATE) OR (r.date IS NULL AND r.year >= ?))")
-        args.extend([f.since, int(f.since[:4])])
-    if f.until:
-        conds.append("(r.date <= CAST(? AS DATE) OR (r.date IS NULL AND r.year <= ?))")
-        args.extend([f.until, int(f.until[:4])])
 
 
 def parse_years(text: str | None) -> tuple[int, int] | None:

@@ -8,7 +8,7 @@ file repeat their measures, topic sets, roles and dates). For
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.curation import fields
 from litaudit.curation.rows import Row
@@ -16,33 +16,28 @@ from litaudit.errors import LitauditError
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
 from litaudit.store.collection_names import CollectionNames
+from litaudit.store.collections import topic_sets
+from litaudit.store.measures import ranges as measure_ranges
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 class Context:
     """Lookups cached once per import: aliases, measures, papers, existing keys."""
 
-    def __init__(self, con, rows: Sequence[Row] = ()):
+    def __init__(self, con: duckdb.DuckDBPyConnection, rows: Sequence[Row] = ()):
         self.con = con
 
         self.collections = CollectionNames.load(con)  # the resolver every command uses
+        sets = topic_sets(con)
         self.default_topics = {
-            cid: (name, n)
-            for cid, name, n in con.execute(
-                "SELECT collection_id, name, n_topics FROM topic_sets WHERE is_default"
-            ).fetchall()
+            ts.collection_id: (ts.name, ts.n_topics) for ts in sets if ts.is_default
         }
-        self.topic_sets = {
-            (cid, name): n
-            for cid, name, n in con.execute(
-                "SELECT collection_id, name, n_topics FROM topic_sets"
-            ).fetchall()
+        self.topic_sets: dict[tuple[Any, Any], int] = {
+            (ts.collection_id, ts.name): ts.n_topics for ts in sets
         }
-        self.measures = {
-            name: (lo, hi)
-            for name, lo, hi in con.execute(
-                "SELECT name, min_value, max_value FROM measures"
-            ).fetchall()
-        }
+        self.measures = measure_ranges(con)
         self.papers = paper_store.ids_and_years(con)
         # the stored results' keys, by collection id: read in one query for the collections
         # the rows name (those a row can collide with; a file of one track into a large

@@ -13,7 +13,7 @@ import logging
 import re
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.curation import fields as field_parsers
 from litaudit.curation.filters import parse_years
@@ -22,7 +22,10 @@ from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
-from litaudit.store.refdata import resolve_collection
+from litaudit.store.collections import resolve_collection
+
+if TYPE_CHECKING:
+    import duckdb
 
 EDITABLE = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags", "notes")
 VENUES = (
@@ -120,13 +123,13 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
     return pid
 
 
-def get_paper(con, key: str) -> paper_store.PaperRecord:
+def get_paper(con: duckdb.DuckDBPyConnection, key: str) -> paper_store.PaperRecord:
     """A paper by bibkey or numeric id (typed)."""
     return paper_store.get(con, key)
 
 
 def list_papers(
-    con,
+    con: duckdb.DuckDBPyConnection,
     *,
     year: str | None = None,
     venue: str | None = None,

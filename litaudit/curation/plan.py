@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from litaudit.curation import fields
 from litaudit.curation.import_context import Context
@@ -22,6 +22,9 @@ from litaudit.curation.row_fields import (
 from litaudit.curation.rows import Row
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.store import results as result_store
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 class ImportProgress(Protocol):
@@ -94,7 +97,7 @@ ON_EXISTING = ("fail", "skip", "update")
 
 
 def plan_import(
-    con,
+    con: duckdb.DuckDBPyConnection,
     rows: list[Row],
     file: str,
     *,
@@ -224,7 +227,7 @@ def _filled(
 
 
 def _sort_stored(
-    con,
+    con: duckdb.DuckDBPyConnection,
     plan: ImportPlan,
     stored: list[tuple[int, int, str, dict]],
     columns: tuple[str, ...] | None,
@@ -243,7 +246,11 @@ def _sort_stored(
         problems.append(_conflicts_problem(file=plan.file, conflicts=conflicts))
 
 
-def _unchanged(con, stored: list[tuple[int, int, str, dict]], columns: tuple[str, ...] | None):
+def _unchanged(
+    con: duckdb.DuckDBPyConnection,
+    stored: list[tuple[int, int, str, dict]],
+    columns: tuple[str, ...] | None,
+):
     """(line, id, stored value, the row is the stored result) for the rows of ``stored``
     (line, id, stored value, the row's values): a row is the stored result when its value
     and every field of :data:`UPDATABLE` the file has a column for are the stored ones."""

@@ -8,18 +8,23 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from litaudit.curation import fields
 from litaudit.curation.apply import apply_plan
-from litaudit.curation.filters import CURATION, Filters, parse_date, where
+from litaudit.curation.filters import CURATION, Filters, parse_date
 from litaudit.curation.plan import plan_import
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 from litaudit.store import history as history_store
 from litaudit.store import results as result_store
-from litaudit.store.refdata import resolve_collection, resolve_measure
+from litaudit.store.collections import resolve_collection
+from litaudit.store.measures import resolve_measure, value_range
 from litaudit.store.results import ResultRecord
+
+if TYPE_CHECKING:
+    import duckdb
 
 # the columns and sort keys of `results list` (the SQL lives with the table's owner)
 LIST_COLUMNS = result_store.LIST_COLUMNS
@@ -27,7 +32,7 @@ SORT_KEYS = result_store.SORT_KEYS
 
 
 def query_results(
-    con,
+    con: duckdb.DuckDBPyConnection,
     f: Filters = CURATION,
     *,
     collection: str | None = None,
@@ -38,12 +43,11 @@ def query_results(
     first), ordered by collection, measure, year, id."""
     if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
-    cond, args = where(f)
-    return result_store.query(con, cond, args, limit=limit)
+    return result_store.query(con, f, limit=limit)
 
 
 def list_table(
-    con,
+    con: duckdb.DuckDBPyConnection,
     f: Filters = CURATION,
     *,
     collection: str | None = None,
@@ -56,12 +60,11 @@ def list_table(
     :data:`SORT_KEYS`, default collection; ties by id) and how many pass ``f`` in all."""
     if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
-    cond, args = where(f)
-    return result_store.list_table(con, cond, args, sort=sort, desc=desc, limit=limit)
+    return result_store.list_table(con, f, sort=sort, desc=desc, limit=limit)
 
 
 def list_json(
-    con,
+    con: duckdb.DuckDBPyConnection,
     f: Filters = CURATION,
     *,
     collection: str | None = None,
@@ -76,11 +79,10 @@ def list_json(
     each object written by DuckDB (31k rows: a third of the time of Python's json)."""
     if collection or measure or f.paper:
         f = f.resolved(con, collection, measure)
-    cond, args = where(f)
-    return result_store.list_json(con, cond, args, sort=sort, desc=desc, limit=limit, chunk=chunk)
+    return result_store.list_json(con, f, sort=sort, desc=desc, limit=limit, chunk=chunk)
 
 
-def get_result(con, result_id: int) -> ResultRecord:
+def get_result(con: duckdb.DuckDBPyConnection, result_id: int) -> ResultRecord:
     """One result with its paper and collection (typed)."""
     return result_store.get(con, result_id)
 
@@ -103,7 +105,7 @@ def add_result(store, data: dict, *, who: str) -> int:
 
 
 # fields that `results edit` may change, with their parsers
-def _parse_for_edit(con, fld: str, text: str):
+def _parse_for_edit(con: duckdb.DuckDBPyConnection, fld: str, text: str):
 
     why = fields.check_text(text)
     if why:
@@ -185,7 +187,9 @@ def edit_result(
     return log
 
 
-def _edits(con, result_id: int, current, changes: dict[str, str]) -> tuple[dict, list[tuple]]:
+def _edits(
+    con: duckdb.DuckDBPyConnection, result_id: int, current, changes: dict[str, str]
+) -> tuple[dict, list[tuple]]:
     """(the columns to write, the (field, old, new) to record) of ``changes`` to the
     result ``current``; a field that cannot change, or a bad value, is an error."""
     updates: dict[str, object] = {}
@@ -200,9 +204,7 @@ def _edits(con, result_id: int, current, changes: dict[str, str]) -> tuple[dict,
             raise LitauditError(f"--set {fld}: {e}") from None
         if fld == "value":
             value, value_text = new
-            lo, hi = con.execute(
-                "SELECT min_value, max_value FROM measures WHERE name = ?", [current.measure]
-            ).fetchone()
+            lo, hi = value_range(con, current.measure) or (0.0, 1.0)
             if not lo <= value <= hi:
                 raise LitauditError(
                     f"--set value: {value_text} is outside the range of "
@@ -262,13 +264,19 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
     return True
 
 
-def history(con, entity: str, entity_id: int) -> list[history_store.Entry]:
+def history(
+    con: duckdb.DuckDBPyConnection, entity: str, entity_id: int
+) -> list[history_store.Entry]:
     """The history of one result or paper, oldest first (typed entries)."""
     return history_store.entries(con, entity, entity_id)
 
 
 def history_window(
-    con, *, collection: str | None = None, since: str | None = None, until: str | None = None
+    con: duckdb.DuckDBPyConnection,
+    *,
+    collection: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
 ) -> list[history_store.WindowEntry]:
     """Every change to the results of ``collection`` (any name; default every collection)
     made from ``since`` to ``until`` (YYYY, YYYY-MM or YYYY-MM-DD, inclusive; the day a
@@ -279,14 +287,5 @@ def history_window(
     hi = parse_date(until, "--until", end=True)
     if lo and hi and lo > hi:
         raise LitauditError(f"--since {since} is after --until {until}")
-    cond, args = [], []
-    if collection:
-        cond.append("r.collection_id = ?")
-        args.append(resolve_collection(con, collection).id)
-    if lo:
-        cond.append("CAST(h.changed_at AS DATE) >= CAST(? AS DATE)")
-        args.append(lo)
-    if hi:
-        cond.append("CAST(h.changed_at AS DATE) <= CAST(? AS DATE)")
-        args.append(hi)
-    return history_store.window(con, cond, args)
+    cid = resolve_collection(con, collection).id if collection else None
+    return history_store.window(con, collection_id=cid, since=lo, until=hi)

@@ -16,6 +16,7 @@ import csv
 import gzip
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.curation.apply import apply_plan
 from litaudit.curation.fields import text_or_none
@@ -26,6 +27,10 @@ from litaudit.store import history as history_store
 from litaudit.store import results as result_store
 from litaudit.store import seeded
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
+from litaudit.store.zero_shot import replace_all as replace_zero_shot
+
+if TYPE_CHECKING:
+    import duckdb
 
 SEED_USER = "litaudit init"
 SEED_REASON = "seeded from seeds/results/"  # + the file's name: the reason of a seeded row
@@ -54,7 +59,7 @@ def seed_files(seeds_dir: Path = SEEDS_DIR) -> list[Path]:
 ZERO_SHOT_FILE = "zero_shot.csv.gz"
 
 
-def load_zero_shot(con, seeds_dir: Path = SEEDS_DIR) -> int:
+def load_zero_shot(con: duckdb.DuckDBPyConnection, seeds_dir: Path = SEEDS_DIR) -> int:
     """The zero-shot flags of ``seeds/zero_shot.csv.gz`` (what MTEB's model metadata says
     each model was trained on) replace those stored: reference data, which nobody edits.
     The number of rows; 0 when the seeds hold no such file."""
@@ -63,17 +68,7 @@ def load_zero_shot(con, seeds_dir: Path = SEEDS_DIR) -> int:
     if not path.is_file():
         return 0
     rows = list(csv.DictReader(io.StringIO(gzip.decompress(path.read_bytes()).decode("utf-8"))))
-    con.execute("DELETE FROM zero_shot")
-    if rows:
-        cols = ("system", "collection", "zero_shot", "trained_on", "source")
-        values = [[r[c] for r in rows] for c in cols]
-        values[2] = [v == "true" for v in values[2]]
-        con.execute(
-            "INSERT INTO zero_shot (system, collection_id, zero_shot, trained_on, source) "
-            "SELECT unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::BOOLEAN[]), "
-            "nullif(unnest(?::VARCHAR[]), ''), unnest(?::VARCHAR[])",
-            values,
-        )
+    replace_zero_shot(con, rows)
     return len(rows)
 
 
@@ -189,7 +184,7 @@ def _load_files(
     }
 
 
-def _sync_notes(con, notes: dict[int, str | None]) -> int:
+def _sync_notes(con: duckdb.DuckDBPyConnection, notes: dict[int, str | None]) -> int:
     """The seeds' notes on the rows they hold with the same value and nobody changed (a
     note the seeds added since, e.g. which qrels NIST's DL passage summaries used): one
     UPDATE and one history INSERT (field 'notes'); the number of rows changed."""
@@ -226,7 +221,7 @@ def _dated(data: dict) -> tuple:
     )
 
 
-def _sync_dated(con, dated: dict[int, tuple]) -> int:
+def _sync_dated(con: duckdb.DuckDBPyConnection, dated: dict[int, tuple]) -> int:
     """The seeds' date, year, location and url on the rows they hold with the same value
     and nobody changed (issue 32: Pyserini's reproductions, seeded dated 2026-08-07, the
     day they were read, are now dated by the commits that added their values): one
@@ -255,7 +250,7 @@ def _sync_dated(con, dated: dict[int, tuple]) -> int:
     return len(diff)
 
 
-def _change_roles(con, reasons: list[str]) -> int:
+def _change_roles(con: duckdb.DuckDBPyConnection, reasons: list[str]) -> int:
     """:data:`ROLE_CHANGES` on the rows seeded from today's files: one UPDATE and one
     history INSERT per change; the number of rows changed."""
     n = 0
@@ -280,7 +275,7 @@ def _change_roles(con, reasons: list[str]) -> int:
     return n
 
 
-def _touched(con) -> set[int]:
+def _touched(con: duckdb.DuckDBPyConnection) -> set[int]:
     """Results with a history entry by someone other than ``init``: edited, verified,
     retracted or imported over by a user. ``init`` leaves them as they are."""
     return history_store.ids_changed_by_others(con, SEED_USER)
@@ -295,7 +290,11 @@ def _seeded_reasons(tables: list) -> list[str]:
 
 
 def _sync(
-    con, held: list[int], new: tuple[int, ...] | list[int], touched: set[int], reasons: list[str]
+    con: duckdb.DuckDBPyConnection,
+    held: list[int],
+    new: tuple[int, ...] | list[int],
+    touched: set[int],
+    reasons: list[str],
 ) -> dict:
     """Rows an earlier ``init`` seeded that the seeds no longer hold are retracted (with
     the reason in the history); rows it retracted that the seeds hold again get their
@@ -337,7 +336,9 @@ def _sync(
     }
 
 
-def _set_statuses(con, changes: list[tuple[int, str, str, str, str]]) -> None:
+def _set_statuses(
+    con: duckdb.DuckDBPyConnection, changes: list[tuple[int, str, str, str, str]]
+) -> None:
     """(id, action, old status, new status, reason): one UPDATE and one history INSERT."""
     if not changes:
         return

@@ -20,22 +20,21 @@ from typing import TYPE_CHECKING
 from litaudit.curation import fields as field_parsers
 from litaudit.curation.apply import apply_plan
 from litaudit.curation.bundle import read_papers
+from litaudit.curation.fields import PAPER_KEYS
 from litaudit.curation.plan import UPDATABLE, PreparedResult, plan_import
 from litaudit.curation.rows import Row
-from litaudit.curation.tree import PAPER_KEYS, TreeFile, is_tool_name, read_tree
+from litaudit.curation.tree_read import TreeFile, is_tool_name, read_tree
 from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
+from litaudit.store.collections import NewCollection, add_collection, collection_details
 from litaudit.store.db import open_store
-from litaudit.store.refdata import (
-    NewCollection,
-    add_collection,
-    collection_details,
-    load_reference_data,
-)
+from litaudit.store.refdata import load_reference_data
 
 if TYPE_CHECKING:
+    import duckdb
+
     from litaudit.curation.tree_manifest import Manifest
 
 _STATUS_ACTION = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}
@@ -183,7 +182,9 @@ def _sync(
     )
 
 
-def _take_uids(con, plan, where, new_ids: list[int], changes: list[Change]) -> None:
+def _take_uids(
+    con: duckdb.DuckDBPyConnection, plan, where, new_ids: list[int], changes: list[Change]
+) -> None:
     """The results take the uids their lines give (the identity every clone shares): a
     new result, and a stored one whose uid differs (made apart, or before uids)."""
     have = result_store.uids(con)
@@ -211,7 +212,9 @@ def _at(tf: TreeFile, line: int) -> str:
     return f"{tf.path}:{line}"
 
 
-def _add_collections(con, manifest: Manifest, name: str, who: str) -> list[str]:
+def _add_collections(
+    con: duckdb.DuckDBPyConnection, manifest: Manifest, name: str, who: str
+) -> list[str]:
     """The collections the folder carries (its manifest ``name``) that the database
     lacks, added (a collection of the same id with another query count is a problem):
     their ids."""
@@ -259,7 +262,7 @@ def _add_collections(con, manifest: Manifest, name: str, who: str) -> list[str]:
     return added
 
 
-def _stored_values(con) -> dict[int, dict]:
+def _stored_values(con: duckdb.DuckDBPyConnection) -> dict[int, dict]:
     """id -> the updatable fields of every stored result (one query)."""
     return {
         rid: dict(zip(UPDATABLE, rest, strict=True))
@@ -305,7 +308,7 @@ def _locate(p: Problem, where: dict[int, tuple[TreeFile, int]]) -> Problem:
 
 
 def _sync_papers(
-    con,
+    con: duckdb.DuckDBPyConnection,
     files: list[TreeFile],
     hist: _History,
     who: str,
@@ -396,7 +399,7 @@ class _Update:
 
 
 def _update_result(
-    con,
+    con: duckdb.DuckDBPyConnection,
     r: PreparedResult,
     up: _Update,
     old: dict,
@@ -450,7 +453,9 @@ def _file_time(tf: TreeFile, line: int, i: int):
         raise ValidationFailed([Problem(tf.path, line, str(e))]) from None
 
 
-def _retract_absent(con, absent: list[int], folder: Path, hist: _History, who: str, now) -> int:
+def _retract_absent(
+    con: duckdb.DuckDBPyConnection, absent: list[int], folder: Path, hist: _History, who: str, now
+) -> int:
     """Retract the results the folder does not hold (retracted ones stay so)."""
     ids = set(absent)
     gone = [(rid, status) for rid, status in result_store.not_retracted(con) if rid in ids]
@@ -468,7 +473,7 @@ class _History:
     """The history a sync writes: entries the database has (read once, by content),
     and those to insert, in order, with one statement at the end."""
 
-    def __init__(self, con):
+    def __init__(self, con: duckdb.DuckDBPyConnection):
         self.con = con
         self.have: dict[tuple[str, int], set[tuple]] = {}
         for _, entity, eid, *key in history_store.every(con):

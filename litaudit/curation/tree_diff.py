@@ -16,7 +16,7 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from litaudit.curation.tree import TreeFile, read_tree
+from litaudit.curation.tree_read import TreeFile, read_tree
 from litaudit.errors import LitauditError, ValidationFailed
 
 KEY = (

@@ -12,15 +12,19 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from litaudit.errors import IncompleteRun, LitauditError, NotFound
+from litaudit.runs.archive_lookups import run_sizes
 from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
 from litaudit.runs.evalcache import invalidate
 from litaudit.runs.model import Archive, Qrels, Run, RunInfo
 from litaudit.store.db import sql_string as _lit
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,11 @@ def incomplete_message(collection_id: str, tag: str, path: str) -> str:
 
 
 def run_rows(
-    con, collection_id: str, tags: Sequence[str] | None, *, incomplete: bool = False
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    tags: Sequence[str] | None,
+    *,
+    incomplete: bool = False,
 ) -> list[tuple]:
     """(id, tag, participant, run_type, pooled) of the collection's runs ``tags`` (default
     all) in tag order; a run whose import did not finish is refused (IncompleteRun)
@@ -79,7 +87,7 @@ def run_rows(
     return [r[:5] for r in rows]
 
 
-def require_qrels(con, collection_id: str) -> None:
+def require_qrels(con: duckdb.DuckDBPyConnection, collection_id: str) -> None:
     if not con.execute(
         "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
     ).fetchall():
@@ -88,7 +96,7 @@ def require_qrels(con, collection_id: str) -> None:
         )
 
 
-def load_qrels(con, collection_id: str) -> Qrels:
+def load_qrels(con: duckdb.DuckDBPyConnection, collection_id: str) -> Qrels:
     require_qrels(con, collection_id)
     cid = _lit(collection_id)
     tbl = con.sql(
@@ -104,7 +112,9 @@ def load_qrels(con, collection_id: str) -> Qrels:
     )
 
 
-def load_archive(con, collection_id: str, tags: Sequence[str] | None = None) -> Archive:
+def load_archive(
+    con: duckdb.DuckDBPyConnection, collection_id: str, tags: Sequence[str] | None = None
+) -> Archive:
     """The stored archive of a collection: qrels, runs (in trec_eval order) and metadata.
 
     Each distinct topic and docno is one Python string, shared by every row that holds
@@ -165,7 +175,7 @@ class StoredTables:
 
 
 def load_tables(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     tags: Sequence[str] | None = None,
     *,
@@ -219,7 +229,7 @@ def load_tables(
     )
 
 
-def _columns(con, sql: str) -> dict[str, np.ndarray]:
+def _columns(con: duckdb.DuckDBPyConnection, sql: str) -> dict[str, np.ndarray]:
     """A query's numeric, non-null columns as numpy arrays (through Arrow: no masked
     arrays, no copy when a column comes in one chunk)."""
     tbl = con.sql(sql).to_arrow_table()
@@ -231,7 +241,7 @@ def _columns(con, sql: str) -> dict[str, np.ndarray]:
     }
 
 
-def list_runs(con, collection_id: str | None = None) -> list[StoredRun]:
+def list_runs(con: duckdb.DuckDBPyConnection, collection_id: str | None = None) -> list[StoredRun]:
     where = "WHERE collection_id = ?" if collection_id else ""
     rows = con.execute(
         "SELECT id, collection_id, tag, participant, run_type, pooled, path, sha256, n_lines, "
@@ -241,14 +251,16 @@ def list_runs(con, collection_id: str | None = None) -> list[StoredRun]:
     return [StoredRun(*r) for r in rows]
 
 
-def count_runs(con, collection_id: str) -> int:
+def count_runs(con: duckdb.DuckDBPyConnection, collection_id: str) -> int:
     """How many runs the collection's archive holds."""
     return con.execute(
         "SELECT count(*) FROM runs WHERE collection_id = ?", [collection_id]
     ).fetchall()[0][0]
 
 
-def get_run(con, tag: str, collection_id: str | None = None) -> StoredRun:
+def get_run(
+    con: duckdb.DuckDBPyConnection, tag: str, collection_id: str | None = None
+) -> StoredRun:
     found = [r for r in list_runs(con, collection_id) if r.tag == tag]
     if not found:
         raise NotFound(
@@ -275,11 +287,7 @@ def delete_runs(
     statement a run: an MS MARCO run holds 7M rows)."""
     con = store.con
     rows = run_rows(con, collection_id, tags, incomplete=True)
-    sizes = dict(
-        con.execute(
-            "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]
-        ).fetchall()
-    )
+    sizes = run_sizes(con, collection_id)
     ids = [r[0] for r in rows]
     with store.transaction():
         invalidate(con, collection_id)
@@ -290,12 +298,14 @@ def delete_runs(
         if ids:
             con.execute(f"DELETE FROM runs WHERE id IN ({', '.join(map(str, ids))})")
         if tags is None:
-            for t in ("run_qrels", "run_qrels_files", "run_docs", "run_topics"):
-                con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [collection_id])
+            con.execute("DELETE FROM run_qrels WHERE collection_id = ?", [collection_id])
+            con.execute("DELETE FROM run_qrels_files WHERE collection_id = ?", [collection_id])
+            con.execute("DELETE FROM run_docs WHERE collection_id = ?", [collection_id])
+            con.execute("DELETE FROM run_topics WHERE collection_id = ?", [collection_id])
     return len(ids)
 
 
-def stored_fingerprint(con, collection_id: str) -> str:
+def stored_fingerprint(con: duckdb.DuckDBPyConnection, collection_id: str) -> str:
     """The stored archive as the reusability audits see it: the sha256 of its qrels file
     and of each run file, with each run's tag, participant, type and lines kept and
     skipped. Read from the small tables only (no rankings), so the same files imported

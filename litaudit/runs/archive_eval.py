@@ -20,9 +20,9 @@ from litaudit.runs.evalcache import Pending, assemble, canonical, fingerprint, l
 from litaudit.runs.evaluate import Evaluation
 from litaudit.runs.stored_eval import evaluate_stored
 from litaudit.runtime import tune_allocator
+from litaudit.store.collections import resolve_collection
 from litaudit.store.db import Store, open_store
 from litaudit.store.migrations import pending as pending_migrations
-from litaudit.store.refdata import resolve_collection
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ def open_for_eval(db: Path, cache: bool) -> Store:
 
 
 def evaluate_cached(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measures: Sequence[str],
     *,

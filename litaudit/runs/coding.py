@@ -9,15 +9,19 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from litaudit.errors import InputError
 from litaudit.runs import strcodes
+from litaudit.runs.archive_lookups import n_docs, stored_doc_ids
 from litaudit.runs.columns import from_numpy, from_strings, to_numpy
 from litaudit.runs.model import sort_topics
 from litaudit.runs.order import trec_order
-from litaudit.store.db import sql_string as _lit
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def docno_words(path: Path, table) -> list:
@@ -139,7 +143,7 @@ def _code_qrels(
 
 
 def _code_docs(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     qtable,
     qwords,
@@ -184,9 +188,7 @@ def _code_docs(
             [pool.submit(check, i) for i in range(len(tables))] if pool is not None else None
         )
         uniq = docnos.take(from_numpy(strcodes.row_per_code(codes, n_uniq)))  # byte order
-        n_stored = con.execute(
-            "SELECT count(*) FROM run_docs WHERE collection_id = ?", [collection_id]
-        ).fetchall()[0][0]
+        n_stored = n_docs(con, collection_id)
         if n_stored == 0:  # a first import: doc ids are the byte-order codes
             doc_of = np.arange(n_uniq, dtype=np.int32)
             new_docs = pa.table({"doc_id": from_numpy(doc_of), "docno": uniq})
@@ -204,7 +206,7 @@ def _code_docs(
 
 
 def code_import(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     qtable,
     qwords,
@@ -262,7 +264,7 @@ def code_import(
     )
 
 
-def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
+def _map_stored_docs(con: duckdb.DuckDBPyConnection, collection_id: str, uniq, n_stored: int):
     """Doc ids of ``uniq`` (docnos) in a collection that has some stored: stored ones
     looked up (a join in DuckDB, within its memory limit: the stored docnos of a large
     archive are not read into this process), new ones numbered from ``n_stored`` on."""
@@ -270,19 +272,7 @@ def _map_stored_docs(con, collection_id: str, uniq, n_stored: int):
     import pyarrow as pa
 
     new = pa.table({"i": from_numpy(np.arange(len(uniq), dtype=np.int32)), "docno": uniq})
-    con.register("_new_docnos", new)
-    try:
-        found = con.sql(
-            "SELECT n.i, d.doc_id FROM _new_docnos n JOIN run_docs d ON "
-            f"d.collection_id = {_lit(collection_id)} AND d.docno = n.docno"
-        ).to_arrow_table()
-    except BaseException:
-        try:  # (the transaction may be aborted: keep the first error)
-            con.unregister("_new_docnos")
-        except Exception:
-            pass
-        raise
-    con.unregister("_new_docnos")
+    found = stored_doc_ids(con, collection_id, new)
     doc_of = np.full(len(uniq), -1, dtype=np.int32)
     if found.num_rows:
         doc_of[to_numpy(found.column("i"))] = to_numpy(found.column("doc_id"))

@@ -21,12 +21,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.measures import parse_measure
 
+if TYPE_CHECKING:
+    import duckdb
 
-def fingerprint(con, collection_id: str) -> str:
+
+def fingerprint(con: duckdb.DuckDBPyConnection, collection_id: str) -> str:
     """The archive's state: its qrels file (sha256 and import time) and its runs (id, tag,
     sha256). Any import or delete changes it (a run imported again gets a new id)."""
     q = con.execute(
@@ -40,10 +43,10 @@ def fingerprint(con, collection_id: str) -> str:
     return h.hexdigest()
 
 
-def invalidate(con, collection_id: str) -> None:
+def invalidate(con: duckdb.DuckDBPyConnection, collection_id: str) -> None:
     """Delete the stored evaluations of a collection's archive (it is being changed)."""
-    for t in ("run_eval_topics", "run_eval_runs"):
-        con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [collection_id])
+    con.execute("DELETE FROM run_eval_topics WHERE collection_id = ?", [collection_id])
+    con.execute("DELETE FROM run_eval_runs WHERE collection_id = ?", [collection_id])
 
 
 def canonical(measures: Sequence[str]) -> list[str]:
@@ -60,7 +63,7 @@ class Cached:
 
 
 def lookup(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     fp: str,
     measures: Sequence[str],
@@ -96,7 +99,9 @@ def lookup(
     return out
 
 
-def store(con, collection_id: str, fp: str, ev, rel_level: int, complete: bool) -> None:
+def store(
+    con: duckdb.DuckDBPyConnection, collection_id: str, fp: str, ev, rel_level: int, complete: bool
+) -> None:
     """Keep an :class:`~litaudit.runs.evaluate.Evaluation` of the archive whose
     fingerprint is ``fp`` (replacing what is stored for its measures and runs)."""
     # start-up: numpy
@@ -107,13 +112,13 @@ def store(con, collection_id: str, fp: str, ev, rel_level: int, complete: bool) 
     key = [collection_id, fp, rel_level, complete]
     m_list = ", ".join("?" * len(ev.measures))
     r_list = ", ".join("?" * len(ev.runs))
-    for t in ("run_eval_topics", "run_eval_runs"):
-        con.execute(
-            f"DELETE FROM {t} WHERE collection_id = ? AND fingerprint = ? AND "
-            f"rel_level = ? AND complete = ? AND measure IN ({m_list}) AND "
-            f"run IN ({r_list})",
-            key + list(ev.measures) + list(ev.runs),
-        )
+    same = (
+        f"WHERE collection_id = ? AND fingerprint = ? AND rel_level = ? AND complete = ? "
+        f"AND measure IN ({m_list}) AND run IN ({r_list})"
+    )
+    args = key + list(ev.measures) + list(ev.runs)
+    con.execute(f"DELETE FROM run_eval_topics {same}", args)
+    con.execute(f"DELETE FROM run_eval_runs {same}", args)
     # one statement per table, the rows as lists zipped by unnest (no row-by-row inserts)
     con.execute(
         "INSERT INTO run_eval_runs (collection_id, fingerprint, measure, rel_level, "
@@ -201,7 +206,7 @@ class Pending:
     complete: bool
 
 
-def save(con, pending: Pending) -> bool:
+def save(con: duckdb.DuckDBPyConnection, pending: Pending) -> bool:
     """Store what :func:`~litaudit.runs.archive_eval.evaluate_cached` computed, if the archive has not changed since
     (True when stored)."""
     if fingerprint(con, pending.collection_id) != pending.fingerprint:
@@ -237,7 +242,9 @@ class TopicMatrix:
     fingerprint: str
 
 
-def topic_matrix(con, collection_id: str, measure: str) -> TopicMatrix | None:
+def topic_matrix(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str
+) -> TopicMatrix | None:
     """The archive's per-topic ``measure`` (canonical name) as a matrix, the `-c`
     evaluation where both are stored; None when none is stored for the archive as it is."""
     # start-up: numpy

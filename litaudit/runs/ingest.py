@@ -19,11 +19,12 @@ import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, IMPORT_CHUNK_BYTES, IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, ValidationFailed
 from litaudit.runs import trec_io
+from litaudit.runs.archive_lookups import judged_topics, qrels_file, stored_run_files, topic_ids
 from litaudit.runs.chunks import Piece
 from litaudit.runs.coding import docno_words
 from litaudit.runs.ingest_read import (
@@ -40,8 +41,11 @@ from litaudit.runs.ingest_read import (
 from litaudit.runs.ingest_write import GroupWrite, Undo, commit_group, limit_duckdb_memory
 from litaudit.runs.model import RunInfo
 from litaudit.runs.run_metadata import official_metadata, read_metadata_csv
+from litaudit.store.collections import resolve_collection
 from litaudit.store.db import sql_string as _lit
-from litaudit.store.refdata import resolve_collection
+
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = [
     "Grouping",
@@ -202,16 +206,14 @@ def _import_once(attempt: _Attempt, paths: list[Path], qrels_path) -> ImportRepo
 QRELS_COVERAGE_WARN = 0.9
 
 
-def qrels_coverage(con, rep: ImportReport) -> ImportReport:
+def qrels_coverage(con: duckdb.DuckDBPyConnection, rep: ImportReport) -> ImportReport:
     """``rep`` with the topics the stored qrels judge against the collection's default
     topic set, and a warning when they cover less than ``QRELS_COVERAGE_WARN`` of it
     (``runs import -c robust04 --qrels qrels.robust03.txt``: 100 of 249 topics)."""
 
-    row = con.execute(
-        "SELECT n_topics FROM run_qrels_files WHERE collection_id = ?", [rep.collection_id]
-    ).fetchone()
+    stored = qrels_file(con, rep.collection_id)
 
-    n_q = int(row[0]) if row else 0
+    n_q = stored.n_topics if stored else 0
     n_c = resolve_collection(con, rep.collection_id).default_topics
     warnings: tuple[str, ...] = ()
     if n_q and n_c and n_q < QRELS_COVERAGE_WARN * n_c:
@@ -306,38 +308,25 @@ def _drop_text(group: list) -> None:
 
 
 def _stored_runs(
-    con, collection_id: str
+    con: duckdb.DuckDBPyConnection, collection_id: str
 ) -> tuple[dict[str, tuple[str, str]], dict[str, str], dict[str, int]]:
     """The collection's stored run files (sha256 -> (tag, path)), their tags (tag ->
     sha256) and its topics (name -> id). A run whose import did not finish (empty sha256)
     is not among them: importing its tag again replaces it (see ingest_write)."""
-    existing = {
-        sha: (tag, path)
-        for tag, sha, path in con.execute(
-            "SELECT tag, sha256, path FROM runs WHERE collection_id = ? AND sha256 <> ''",
-            [collection_id],
-        ).fetchall()
-    }
+    existing = {sha: (tag, path) for tag, sha, path in stored_run_files(con, collection_id)}
     existing_tags = {tag: sha for sha, (tag, _) in existing.items()}
-    stored_topics = dict(
-        con.execute(
-            "SELECT topic, topic_id FROM run_topics WHERE collection_id = ?", [collection_id]
-        ).fetchall()
-    )
+    stored_topics = topic_ids(con, collection_id)
     return existing, existing_tags, stored_topics
 
 
 def _qrels_plan(
-    con, collection_id: str, qrels_path: str | Path | None
+    con: duckdb.DuckDBPyConnection, collection_id: str, qrels_path: str | Path | None
 ) -> tuple[tuple[str, str, int] | None, str, Path | None, str | None]:
     """The collection's stored qrels file (path, sha256, judgments) if any, what the
     import does with the qrels ("stored", "unchanged" or "imported"), and the qrels file
     given with its sha256."""
-    found_q = con.execute(
-        "SELECT path, sha256, n_judgments FROM run_qrels_files WHERE collection_id = ?",
-        [collection_id],
-    ).fetchall()
-    stored_q = found_q[0] if found_q else None
+    found_q = qrels_file(con, collection_id)
+    stored_q = None if found_q is None else (found_q.path, found_q.sha256, found_q.n_judgments)
     if qrels_path is None:
         if stored_q is None:
             raise LitauditError(f"collection {collection_id} has no qrels yet; give --qrels FILE")
@@ -358,7 +347,7 @@ def _qrels_plan(
 
 
 def _qrels_source(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     qrels_state: str,
     qp: Path | None,
@@ -379,15 +368,7 @@ def _qrels_source(
         return read_qrels, None, 0
     if stored_q is None:
         raise LitauditError(f"internal error: collection {collection_id} has no stored qrels")
-    qtopics = {
-        t
-        for (t,) in con.execute(
-            "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t ON "
-            "t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
-            "WHERE q.collection_id = ?",
-            [collection_id],
-        ).fetchall()
-    }
+    qtopics = judged_topics(con, collection_id)
     return None, qtopics, stored_q[2]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.errors import LitauditError, ValidationFailed
 from litaudit.runs import trec_io
@@ -18,6 +18,9 @@ from litaudit.runs.ingest_read import Tally, item_path, release_memory, reread_s
 from litaudit.runs.model import RunInfo
 from litaudit.runs.run_metadata import RUN_TYPES
 from litaudit.store.db import sql_string as _lit
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass
@@ -32,7 +35,9 @@ class Undo:
     run_of: dict[Path, int] = field(default_factory=dict)  # files written in pieces so far
 
     @classmethod
-    def before(cls, con, collection_id: str, stored_topics: dict[str, int]) -> Undo:
+    def before(
+        cls, con: duckdb.DuckDBPyConnection, collection_id: str, stored_topics: dict[str, int]
+    ) -> Undo:
         """Nothing to undo yet: the collection's docs and topics before the import."""
         return cls(
             collection_id,
@@ -55,8 +60,8 @@ class Undo:
                 con.execute(f"DELETE FROM run_rankings WHERE run_id IN ({ids})")
                 con.execute(f"DELETE FROM runs WHERE id IN ({ids})")
             if self.qrels:
-                for t in ("run_qrels", "run_qrels_files"):
-                    con.execute(f"DELETE FROM {t} WHERE collection_id = ?", [cid])
+                con.execute("DELETE FROM run_qrels WHERE collection_id = ?", [cid])
+                con.execute("DELETE FROM run_qrels_files WHERE collection_id = ?", [cid])
             con.execute(
                 "DELETE FROM run_docs WHERE collection_id = ? AND doc_id >= ?", [cid, self.n_docs]
             )
@@ -66,7 +71,7 @@ class Undo:
             )
 
 
-def limit_duckdb_memory(con, limit: str) -> str:
+def limit_duckdb_memory(con: duckdb.DuckDBPyConnection, limit: str) -> str:
     """Set DuckDB's memory limit (its cache of the blocks written would otherwise grow
     with the archive); the previous setting, to restore."""
     before = con.execute("SELECT current_setting('memory_limit')").fetchall()[0][0]
@@ -183,7 +188,7 @@ def _import_group(
 
 
 def _write(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     coded,
     qtable,
@@ -218,7 +223,14 @@ def _write(
         )
 
 
-def _write_runs(con, collection_id: str, coded, todo: list, info_of: dict, run_of: dict) -> list:
+def _write_runs(
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    coded,
+    todo: list,
+    info_of: dict,
+    run_of: dict,
+) -> list:
     """Write a group's runs (``runs``: a row per run, a piece after a file's first adding
     its counts; ``run_rankings``: the rows, ranked meanwhile, see coding.Coded) in the
     caller's transaction; their ids (``run_of``: of the files written in pieces)."""
@@ -269,7 +281,7 @@ def _write_runs(con, collection_id: str, coded, todo: list, info_of: dict, run_o
     return run_ids
 
 
-def _drop_incomplete(con, collection_id: str, tags: list[str]) -> None:
+def _drop_incomplete(con: duckdb.DuckDBPyConnection, collection_id: str, tags: list[str]) -> None:
     """Delete the runs ``tags`` of the collection whose import did not finish (empty
     sha256; a finished run of one of these tags was refused before anything was written)."""
     marks = ", ".join("?" * len(tags))
@@ -286,7 +298,7 @@ def _drop_incomplete(con, collection_id: str, tags: list[str]) -> None:
         con.execute(f"DELETE FROM runs WHERE id IN ({listed})")
 
 
-def _insert(con, sql: str, data) -> None:
+def _insert(con: duckdb.DuckDBPyConnection, sql: str, data) -> None:
     con.register("_arrow_in", data)
     try:
         con.execute(sql)

@@ -6,12 +6,16 @@ from __future__ import annotations
 import csv
 import io
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.curation.rows import decode_utf8
 from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 from litaudit.runs.model import RunInfo
 from litaudit.store import results as result_store
+
+if TYPE_CHECKING:
+    import duckdb
 
 RUN_TYPES = {
     "automatic": "automatic",
@@ -96,7 +100,7 @@ def read_metadata_csv(path: Path) -> dict[str, RunInfo]:
     return out
 
 
-def official_metadata(con, collection_id: str) -> dict[str, RunInfo]:
+def official_metadata(con: duckdb.DuckDBPyConnection, collection_id: str) -> dict[str, RunInfo]:
     """Participant and run type of official TREC runs seeded in ``results``."""
 
     return {

@@ -6,11 +6,13 @@ groups of runs, a large run by ranges of its topics) for ``runs eval`` and
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, EVAL_GROUP_LINES
 from litaudit.runs.archive import load_tables, run_rows
+from litaudit.runs.archive_lookups import n_topic_ids, run_sizes
 from litaudit.runs.columns import to_numpy
 from litaudit.runs.evaluate import (
     CodedQrels,
@@ -22,9 +24,12 @@ from litaudit.runs.evaluate import (
 )
 from litaudit.store.db import sql_string as _lit
 
+if TYPE_CHECKING:
+    import duckdb
+
 
 def load_coded(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     tags: Sequence[str] | None = None,
     *,
@@ -61,7 +66,7 @@ def load_coded(
 
 
 def evaluate_stored(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measures: Sequence[str],
     *,
@@ -80,11 +85,7 @@ def evaluate_stored(
     independent in trec_eval), so that memory does not grow with the archive;
     ``progress(runs, lines)`` is called after each group."""
     rows = run_rows(con, collection_id, tags)
-    sizes = dict(
-        con.execute(
-            "SELECT id, n_lines FROM runs WHERE collection_id = ?", [collection_id]
-        ).fetchall()
-    )
+    sizes = run_sizes(con, collection_id)
     jobs = _eval_jobs(con, collection_id, rows, sizes, group_lines)
     if len(jobs) <= 1:
         ev = _evaluate_group(con, collection_id, measures, tags, rel_level, complete)
@@ -116,7 +117,7 @@ def evaluate_stored(
 
 
 def _eval_jobs(
-    con, collection_id: str, rows: list, sizes: dict, group_lines: int
+    con: duckdb.DuckDBPyConnection, collection_id: str, rows: list, sizes: dict, group_lines: int
 ) -> list[tuple[list[int], tuple[int, int] | None, int, int]]:
     """The evaluation's steps: (runs' positions, topic id range or None, runs finished,
     lines). Runs go together up to ``group_lines`` lines; a run larger than that is
@@ -130,13 +131,7 @@ def _eval_jobs(
         n = int(sizes.get(r[0], 0))
         if n > group_lines:
             if n_ids is None:
-                n_ids = int(
-                    con.execute(
-                        "SELECT coalesce(max(topic_id), -1) + 1 FROM run_topics "
-                        "WHERE collection_id = ?",
-                        [collection_id],
-                    ).fetchall()[0][0]
-                )
+                n_ids = n_topic_ids(con, collection_id)
             k = min(-(-n // group_lines), max(n_ids, 1))
             cuts = [n_ids * j // k for j in range(k + 1)]
             jobs += [
@@ -154,7 +149,7 @@ def _eval_jobs(
 
 
 def _evaluate_group(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measures: Sequence[str],
     tags: Sequence[str] | None,

@@ -12,8 +12,12 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit.errors import NotFound
+
+if TYPE_CHECKING:
+    import duckdb
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -37,7 +41,7 @@ class CollectionNames:
     titles: dict[str, str]  # id -> title
 
     @classmethod
-    def load(cls, con) -> CollectionNames:
+    def load(cls, con: duckdb.DuckDBPyConnection) -> CollectionNames:
         rows = con.execute("SELECT id, name, title FROM collections").fetchall()
         aliases = dict(
             con.execute("SELECT alias, collection_id FROM collection_aliases").fetchall()

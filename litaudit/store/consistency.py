@@ -3,8 +3,13 @@ results table: every result that is not retracted, with its paper's bibkey."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 
-def check_rows(con) -> list[tuple]:
+if TYPE_CHECKING:
+    import duckdb
+
+
+def check_rows(con: duckdb.DuckDBPyConnection) -> list[tuple]:
     """(id, source, bibkey, track, collection, n_topics, measure, value_text, system, role,
     location, notes) of every result not retracted, in id order ('' for a missing text)."""
     return con.execute(

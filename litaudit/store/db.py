@@ -11,9 +11,13 @@ import re
 import stat
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.errors import SchemaOutdated, SchemaTooNew, StoreError, StoreLocked
 from litaudit.store import migrations
+
+if TYPE_CHECKING:
+    import duckdb
 
 DEFAULT_DB = "litaudit.duckdb"
 
@@ -83,38 +87,14 @@ def describe_error(exc: BaseException, path: str | None) -> str:
 
 
 class Store:
-    """An open litaudit database: ``con`` is the raw DuckDB connection.
+    """An open litaudit database: ``con`` is the raw DuckDB connection, which the
+    tables' owners (docs/DEVELOPING.md, "Who owns which table") read and write."""
 
-    ``fetch(Model, where, params)`` gives typed rows (SQLModel classes of store.models).
-    """
-
-    def __init__(self, con, path: str, read_only: bool):
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str, read_only: bool):
         self.con = con
         self.path = path
         self.read_only = read_only
         self._depth = 0
-
-    def fetch(self, model, where: str = "", params: list | None = None) -> list:
-        """Typed rows: ``model`` instances (SQLModel classes of store.models) for a query
-        on the model's table, e.g. ``store.fetch(Paper, "year >= ?", [2015])``.
-
-        Rows are read with DuckDB and validated into the model (the rules of
-        :mod:`litaudit.store.models`; a row they refuse raises a one-line
-        :class:`~litaudit.errors.LitauditError`), so DOUBLE columns come back as Python
-        floats (never through a float32 column type).
-        """
-        # cycle: litaudit.store.db -> litaudit.store -> litaudit.store.db
-        from litaudit.store.models import validated
-
-        cols = list(model.model_fields)
-        sql = f"SELECT {', '.join(cols)} FROM {model.__tablename__}"
-        if where:
-            sql += f" WHERE {where}"
-        rows = self.con.execute(sql, params or []).fetchall()
-        table = model.__tablename__
-        return [
-            validated(model, dict(zip(cols, r, strict=True)), f"{table} row {r[0]!r}") for r in rows
-        ]
 
     @contextmanager
     def transaction(self):
@@ -233,3 +213,31 @@ def _check_regular(p: str) -> None:
 def sql_string(text: str) -> str:
     """``text`` as a SQL string literal (quotes doubled), for values inlined in SQL."""
     return "'" + text.replace("'", "''") + "'"
+
+
+def insert_columns(
+    con: duckdb.DuckDBPyConnection, insert: str, rows: list[list], conflict: str
+) -> None:
+    """Run ``insert`` (``INSERT INTO table (columns)``, written out by the table's owner)
+    on ``rows`` in one statement, their columns passed as lists and unnested (DuckDB runs
+    single-row statements and executemany slowly); ``conflict``: an ``ON CONFLICT``
+    clause, or ''."""
+    cols = list(zip(*rows, strict=True))
+    sel = ", ".join(f"unnest(?::{t})" for t in _column_types(cols))
+    con.execute(f"{insert} SELECT {sel}{conflict}", [list(c) for c in cols])
+
+
+def _column_types(cols) -> list[str]:
+    out = []
+    for col in cols:
+        kinds = {type(v) for v in col if v is not None}
+        out.append(
+            "BOOLEAN[]"
+            if kinds == {bool}
+            else "BIGINT[]"
+            if kinds == {int}
+            else "VARCHAR[][]"
+            if kinds == {list}
+            else "VARCHAR[]"
+        )
+    return out

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from litaudit.errors import LitauditError
+
+if TYPE_CHECKING:
+    import duckdb
 
 ENTITIES = ("result", "paper")
 # the CHECK of schema 006
@@ -89,7 +92,7 @@ def now() -> dt.datetime:
 
 
 def record(
-    con,
+    con: duckdb.DuckDBPyConnection,
     of: tuple[str, int],
     action: str,
     *,
@@ -118,7 +121,7 @@ def record(
 
 
 def record_many(
-    con,
+    con: duckdb.DuckDBPyConnection,
     of: tuple,
     action,
     *,
@@ -171,7 +174,7 @@ def record_many(
     return n
 
 
-def record_rows(con, rows: Sequence[tuple]) -> int:
+def record_rows(con: duckdb.DuckDBPyConnection, rows: Sequence[tuple]) -> int:
     """Write history entries given as rows of :data:`COLUMNS` (entity, entity_id, action,
     field, old_value, new_value, reason, who, changed_at), in order, in one statement."""
     if not rows:
@@ -203,7 +206,7 @@ def _check(given: dict, lists: dict) -> None:
 # ---------------------------------------------------------------- reading
 
 
-def entries(con, entity: str, entity_id: int) -> list[Entry]:
+def entries(con: duckdb.DuckDBPyConnection, entity: str, entity_id: int) -> list[Entry]:
     """The history of one result or paper, oldest first."""
     cur = con.execute(
         "SELECT id, action, field, old_value, new_value, reason, who, "
@@ -214,9 +217,25 @@ def entries(con, entity: str, entity_id: int) -> list[Entry]:
     return [Entry._make(r) for r in cur.fetchall()]
 
 
-def window(con, cond: list[str], args: list) -> list[WindowEntry]:
-    """Changes to results passing ``cond`` (SQL on ``history h`` joined to its result
-    ``r``), oldest first."""
+def window(
+    con: duckdb.DuckDBPyConnection,
+    *,
+    collection_id: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+) -> list[WindowEntry]:
+    """Changes to the results of ``collection_id`` (None: every collection) made from
+    ``since`` to ``until`` (ISO days, inclusive; None: open), oldest first."""
+    cond, args = [], []
+    if collection_id is not None:
+        cond.append("r.collection_id = ?")
+        args.append(collection_id)
+    if since:
+        cond.append("CAST(h.changed_at AS DATE) >= CAST(? AS DATE)")
+        args.append(since)
+    if until:
+        cond.append("CAST(h.changed_at AS DATE) <= CAST(? AS DATE)")
+        args.append(until)
     cur = con.execute(
         "SELECT h.id, h.entity_id AS result_id, r.collection_id, r.measure, r.system, "
         "h.action, h.field, h.old_value, h.new_value, h.reason, h.who, "
@@ -229,7 +248,7 @@ def window(con, cond: list[str], args: list) -> list[WindowEntry]:
     return [WindowEntry._make(r) for r in cur.fetchall()]
 
 
-def every(con, *, order: str = "id") -> list[tuple]:
+def every(con: duckdb.DuckDBPyConnection, *, order: str = "id") -> list[tuple]:
     """Every entry as (id, entity, entity_id, action, field, old_value, new_value,
     reason, who, changed_at as text), ordered by ``id`` or by ``time`` (changed_at,
     then id): the curation export and the store folder copy them all."""
@@ -240,7 +259,7 @@ def every(con, *, order: str = "id") -> list[tuple]:
     ).fetchall()
 
 
-def ids_changed_by_others(con, who: str) -> set[int]:
+def ids_changed_by_others(con: duckdb.DuckDBPyConnection, who: str) -> set[int]:
     """Results with a history entry by someone other than ``who``."""
     return {
         i

@@ -10,9 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.errors import SchemaTooNew, StoreError
 from litaudit.resources import data_dir
+
+if TYPE_CHECKING:
+    import duckdb
 
 SCHEMA_DIR = data_dir("schema")
 _NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
@@ -57,7 +61,7 @@ def code_version() -> int:
     return max((m.version for m in available()), default=0)
 
 
-def ensure_table(con) -> None:
+def ensure_table(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(
         "CREATE TABLE IF NOT EXISTS _migrations ("
         " version INTEGER PRIMARY KEY, name VARCHAR NOT NULL,"
@@ -65,7 +69,7 @@ def ensure_table(con) -> None:
     )
 
 
-def applied(con) -> list[tuple[int, str, object]]:
+def applied(con: duckdb.DuckDBPyConnection) -> list[tuple[int, str, object]]:
     """(version, name, applied_at) of the migrations recorded in the database (one query;
     none when the database has no ``_migrations`` table yet)."""
     # start-up: duckdb
@@ -79,12 +83,12 @@ def applied(con) -> list[tuple[int, str, object]]:
         return []
 
 
-def db_version(con) -> int:
+def db_version(con: duckdb.DuckDBPyConnection) -> int:
     rows = applied(con)
     return rows[-1][0] if rows else 0
 
 
-def check_not_newer(con, path: str) -> int:
+def check_not_newer(con: duckdb.DuckDBPyConnection, path: str) -> int:
     version = db_version(con)
     known = code_version()
     if version > known:
@@ -95,7 +99,7 @@ def check_not_newer(con, path: str) -> int:
     return version
 
 
-def pending(con, done: set[int] | None = None) -> list[Migration]:
+def pending(con: duckdb.DuckDBPyConnection, done: set[int] | None = None) -> list[Migration]:
     """The shipped migrations not recorded in the database (or not in ``done``, the
     versions recorded, when the caller has read them), in order."""
     if done is None:
@@ -103,7 +107,7 @@ def pending(con, done: set[int] | None = None) -> list[Migration]:
     return [m for m in available() if m.version not in done]
 
 
-def migrate(con, path: str) -> list[Migration]:
+def migrate(con: duckdb.DuckDBPyConnection, path: str) -> list[Migration]:
     """Apply every pending migration, each in its own transaction (on a new database, all
     in one: it gets the whole schema or none of it). Returns those applied."""
     check_not_newer(con, path)

@@ -7,9 +7,8 @@ values never round-trip through float32.
 
 What is validated, and when: ``Model.model_validate(...)`` checks each field's type and
 the rules below (the DDL's CHECKs, so that a bad row is refused with a sentence naming
-the field before DuckDB sees it, through :func:`validated`); it runs on every row
-``Store.fetch`` reads and on the paper ``papers add`` and ``papers edit`` write
-(:mod:`litaudit.store.papers`). SQLModel's table classes do *not* validate in their
+the field before DuckDB sees it, through :func:`validated`); it runs on the paper
+``papers add`` and ``papers edit`` write (:mod:`litaudit.store.papers`). SQLModel's table classes do *not* validate in their
 constructor (``Paper(year=3000)`` is accepted): build them with ``model_validate``.
 Results and history entries are written in bulk (an import's or ``init``'s 34k) and not
 validated through these classes: ``model_validate`` of the seeded database's 34,495

@@ -17,6 +17,8 @@ from litaudit.errors import NotFound
 from litaudit.measures import did_you_mean
 
 if TYPE_CHECKING:
+    import duckdb
+
     from litaudit.store.models import Paper
 
 # the columns of a paper (the DDL's order; its id comes from the table's sequence)
@@ -57,7 +59,7 @@ class PaperRecord(NamedTuple):
         return self._asdict()
 
 
-def insert(con, paper: Paper) -> int:
+def insert(con: duckdb.DuckDBPyConnection, paper: Paper) -> int:
     """Insert one paper, validated again (a model built without validation, as SQLModel's
     table classes are by their constructor, is checked here); its new id."""
     # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
@@ -68,10 +70,12 @@ def insert(con, paper: Paper) -> int:
         f"INSERT INTO papers ({', '.join(COLUMNS)}) VALUES "
         f"({', '.join('?' * len(COLUMNS))}) RETURNING id",
         [getattr(paper, c) for c in COLUMNS],
-    ).fetchone()[0]
+    ).fetchall()[0][0]
 
 
-def insert_many(con, records: list[dict], *, at: dt.datetime) -> list[int]:
+def insert_many(
+    con: duckdb.DuckDBPyConnection, records: list[dict], *, at: dt.datetime
+) -> list[int]:
     """Insert papers (dicts of :data:`COLUMNS`; a record without ``created_at`` is
     created ``at``) in one statement; their new ids, in order."""
     if not records:
@@ -90,7 +94,7 @@ def insert_many(con, records: list[dict], *, at: dt.datetime) -> list[int]:
     ]
 
 
-def update(con, paper_id: int, changes: dict) -> None:
+def update(con: duckdb.DuckDBPyConnection, paper_id: int, changes: dict) -> None:
     """Write ``changes`` (column -> value) to one paper."""
     if changes:
         con.execute(
@@ -99,7 +103,7 @@ def update(con, paper_id: int, changes: dict) -> None:
         )
 
 
-def get(con, key: str) -> PaperRecord:
+def get(con: duckdb.DuckDBPyConnection, key: str) -> PaperRecord:
     """A paper by bibkey or numeric id (:class:`~litaudit.errors.NotFound`, with the
     nearest bibkey, if there is none)."""
     cols = ", ".join(KEYS)
@@ -114,16 +118,16 @@ def get(con, key: str) -> PaperRecord:
     return PaperRecord._make(r)
 
 
-def bibkeys(con) -> set[str]:
+def bibkeys(con: duckdb.DuckDBPyConnection) -> set[str]:
     return {k for (k,) in con.execute("SELECT bibkey FROM papers").fetchall()}
 
 
-def ids_and_years(con) -> dict[str, tuple[int, int | None]]:
+def ids_and_years(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[int, int | None]]:
     """bibkey -> (id, year) of every paper."""
     return {k: (i, y) for i, k, y in con.execute("SELECT id, bibkey, year FROM papers").fetchall()}
 
 
-def by_bibkey(con, keys: tuple[str, ...]) -> dict[str, dict]:
+def by_bibkey(con: duckdb.DuckDBPyConnection, keys: tuple[str, ...]) -> dict[str, dict]:
     """bibkey -> {id and ``keys``} of every paper."""
     return {
         k: dict(zip(keys, rest, strict=True)) | {"id": i}
@@ -133,7 +137,7 @@ def by_bibkey(con, keys: tuple[str, ...]) -> dict[str, dict]:
     }
 
 
-def every(con, keys: tuple[str, ...], *, order: str) -> list[tuple]:
+def every(con: duckdb.DuckDBPyConnection, keys: tuple[str, ...], *, order: str) -> list[tuple]:
     """(id, ``keys``..., created_at as text) of every paper, ordered by ``id`` or
     ``bibkey``."""
     by = {"id": "id", "bibkey": "bibkey"}[order]
@@ -160,7 +164,7 @@ class PaperListed(NamedTuple):
 
 
 def listing(
-    con, cond: list[str], args: list, *, collection_id: str | None = None
+    con: duckdb.DuckDBPyConnection, cond: list[str], args: list, *, collection_id: str | None = None
 ) -> list[PaperListed]:
     """``papers list``: the papers passing ``cond`` (SQL on ``papers p``) with results on
     ``collection_id`` if given, by year and bibkey, each with its number of results."""

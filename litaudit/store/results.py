@@ -8,18 +8,23 @@ of ``init`` or an import); their rows were validated field by field before
 ~3 s). Results are read as typed :class:`ResultRecord` rows; ``results list`` and the
 audits' populations take tuples (the columns they show or compute on).
 
-Conditions come as SQL on ``results r LEFT JOIN papers p`` with their arguments, as
-:func:`litaudit.curation.filters.where` writes them.
+The listings take a :class:`~litaudit.curation.filters.Filters` (which results to keep);
+:func:`where` turns it into SQL on ``results r LEFT JOIN papers p``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from litaudit.errors import LitauditError, NotFound
 from litaudit.measures import did_you_mean
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from litaudit.curation.filters import Filters
 
 LIST_SQL = """
 SELECT r.id, r.source, p.bibkey, p.citation, r.track, c.name AS collection, r.collection_id,
@@ -120,8 +125,68 @@ def _limit(limit: int | None) -> str:
 # ---------------------------------------------------------------- reading
 
 
-def query(con, cond: str, args: list, *, limit: int | None = None) -> list[ResultRecord]:
-    """Results passing ``cond``, ordered by collection, measure, year, id."""
+def where(f: Filters) -> tuple[str, list]:
+    """SQL conditions (joined with AND, '' when none) and their parameters, on
+    ``results r LEFT JOIN papers p``: what ``f`` keeps (the one writer of a WHERE clause
+    on results; the listings below take the filters, not SQL)."""
+    conds: list[str] = []
+    args: list = []
+
+    def eq(col: str, value) -> None:
+        conds.append(f"{col} = ?")
+        args.append(value)
+
+    def any_of(col: str, values) -> None:
+        if values:
+            conds.append(f"{col} IN ({', '.join('?' * len(values))})")
+            args.extend(values)
+
+    if f.collection_id is not None:
+        eq("r.collection_id", f.collection_id)
+    if f.measure is not None:
+        eq("r.measure", f.measure)
+    if f.source:
+        eq("r.source", f.source)
+    any_of("r.role", f.roles)
+    any_of("r.run_type", f.run_types)
+    any_of("r.status", f.statuses)
+    any_of("r.reporter", f.reporters)
+    _window(f, conds, args)
+    if f.paper:
+        eq("p.bibkey", f.paper)
+    if f.track:
+        conds.append("starts_with(r.track, ?)" if f.track.endswith("/") else "r.track = ?")
+        args.append(f.track)
+    if not f.include_retracted:
+        conds.append("r.status <> 'retracted'")
+    if not f.include_nonstandard:
+        conds.append("r.standard")
+    if f.zero_shot:  # declared not trained on the collection (unknown: left out)
+        conds.append(
+            "EXISTS (SELECT 1 FROM zero_shot z WHERE z.system = r.system "
+            "AND z.collection_id = r.collection_id AND z.zero_shot)"
+        )
+    return " AND ".join(conds), args
+
+
+def _window(f: Filters, conds: list[str], args: list) -> None:
+    """The years and the date window of ``f`` as conditions of :func:`where`."""
+    if f.years:
+        conds.append("r.year BETWEEN ? AND ?")
+        args.extend(f.years)
+    if f.since:
+        conds.append("(r.date >= CAST(? AS DATE) OR (r.date IS NULL AND r.year >= ?))")
+        args.extend([f.since, int(f.since[:4])])
+    if f.until:
+        conds.append("(r.date <= CAST(? AS DATE) OR (r.date IS NULL AND r.year <= ?))")
+        args.extend([f.until, int(f.until[:4])])
+
+
+def query(
+    con: duckdb.DuckDBPyConnection, f: Filters, *, limit: int | None = None
+) -> list[ResultRecord]:
+    """Results ``f`` keeps, ordered by collection, measure, year, id."""
+    cond, args = where(f)
     sql = (
         LIST_SQL
         + (f" WHERE {cond}" if cond else "")
@@ -139,7 +204,7 @@ UID_SQL = (
 )
 
 
-def resolve_id(con, text: str | int) -> int:
+def resolve_id(con: duckdb.DuckDBPyConnection, text: str | int) -> int:
     """A result's local id from its id (``34499`` or ``#34499``) or its uid
     (``r-0123456789abcdef``, the same in every clone); NotFound for an unknown uid."""
     s = str(text).strip().removeprefix("#")
@@ -153,12 +218,12 @@ def resolve_id(con, text: str | int) -> int:
     raise LitauditError(f"{text!r} is not a result id (a number, or a uid r-0123456789abcdef)")
 
 
-def uids(con) -> dict[int, str]:
+def uids(con: duckdb.DuckDBPyConnection) -> dict[int, str]:
     """id -> uid of every result."""
     return dict(con.execute("SELECT id, uid FROM results").fetchall())
 
 
-def fill_uids(con) -> None:
+def fill_uids(con: duckdb.DuckDBPyConnection) -> None:
     """Give the results without a uid theirs (:data:`UID_SQL`); one that another result
     holds already (a result created with a key another one had when it was created)
     takes the next of the key's salted hashes."""
@@ -169,7 +234,7 @@ def fill_uids(con) -> None:
             "WHERE results.id = k.id AND k.uid NOT IN "
             "(SELECT uid FROM results WHERE uid IS NOT NULL)"
         )
-        if not con.execute("SELECT count(*) FROM results WHERE uid IS NULL").fetchone()[0]:
+        if not con.execute("SELECT count(*) FROM results WHERE uid IS NULL").fetchall()[0][0]:
             return
     raise LitauditError("results: no free uid for a new result")  # 2^-64 per result
 
@@ -178,7 +243,7 @@ def _salt(i: int) -> str:
     return "" if i == 0 else f"{chr(31)}{i}"
 
 
-def set_uids(con, uids: dict[int, str]) -> None:
+def set_uids(con: duckdb.DuckDBPyConnection, uids: dict[int, str]) -> None:
     """Give results the uids a store folder names (id -> uid)."""
     if uids:
         con.execute(
@@ -188,7 +253,7 @@ def set_uids(con, uids: dict[int, str]) -> None:
         )
 
 
-def get(con, result_id: int) -> ResultRecord:
+def get(con: duckdb.DuckDBPyConnection, result_id: int) -> ResultRecord:
     """One result by id (:class:`~litaudit.errors.NotFound` if there is none)."""
     row = con.execute(LIST_SQL + " WHERE r.id = ?", [result_id]).fetchone()
     if row is None:
@@ -214,10 +279,11 @@ def _listing_sql(cond: str, sort: str | None, desc: bool, limit: int | None):
 
 
 def list_table(
-    con, cond: str, args: list, *, sort: str | None, desc: bool, limit: int | None
+    con: duckdb.DuckDBPyConnection, f: Filters, *, sort: str | None, desc: bool, limit: int | None
 ) -> tuple[list[tuple], int]:
     """The rows of ``results list`` (:data:`LIST_COLUMNS`, sorted by ``sort``: a key of
-    :data:`SORT_KEYS`, default collection; ties by id) and how many pass in all."""
+    :data:`SORT_KEYS`, default collection; ties by id) and how many ``f`` keeps in all."""
+    cond, args = where(f)
     body, order, tail = _listing_sql(cond, sort, desc, limit)
     cols = ", ".join(x for _, x in LIST_COLUMNS)
     rows = con.execute(f"SELECT count(*) OVER (), {cols}{body} ORDER BY {order}{tail}", args)
@@ -226,9 +292,8 @@ def list_table(
 
 
 def list_json(
-    con,
-    cond: str,
-    args: list,
+    con: duckdb.DuckDBPyConnection,
+    f: Filters,
     *,
     sort: str | None,
     desc: bool,
@@ -238,6 +303,7 @@ def list_json(
     """``results list --json`` in pieces to write one after the other: the rows of
     :func:`query` (every field, keys sorted) as a JSON array, one object a line, each
     object written by DuckDB (31k rows: a third of the time of Python's json)."""
+    cond, args = where(f)
     body, order, tail = _listing_sql(cond, sort, desc, limit)
     names = [d[0] for d in con.execute(LIST_SQL + " LIMIT 0").description]
     inner = LIST_SQL.split("FROM results r")[0].strip().removeprefix("SELECT")
@@ -251,7 +317,11 @@ def list_json(
     yield "[]\n" if sep == "[\n" else "\n]\n"
 
 
-def values(con, columns: tuple[str, ...] | list[str], ids: list[int] | None = None) -> dict:
+def values(
+    con: duckdb.DuckDBPyConnection,
+    columns: tuple[str, ...] | list[str],
+    ids: list[int] | None = None,
+) -> dict:
     """id -> the tuple of ``columns`` of every stored result (or of those of ``ids``,
     asked 10,000 at a time)."""
     sql = f"SELECT id, {', '.join(columns)} FROM results"
@@ -266,7 +336,7 @@ def values(con, columns: tuple[str, ...] | list[str], ids: list[int] | None = No
     return found
 
 
-def times(con) -> dict[int, tuple[str, str]]:
+def times(con: duckdb.DuckDBPyConnection) -> dict[int, tuple[str, str]]:
     """id -> (created_at, updated_at) as text, of every result."""
     return {
         i: (c, u)
@@ -276,7 +346,9 @@ def times(con) -> dict[int, tuple[str, str]]:
     }
 
 
-def natural_keys(con, collection_ids: list[str]) -> dict[tuple, tuple[int, str]]:
+def natural_keys(
+    con: duckdb.DuckDBPyConnection, collection_ids: list[str]
+) -> dict[tuple, tuple[int, str]]:
     """(source, bibkey or '', track or '', collection id, topics, measure, system, role)
     -> (id, value as printed), of every result of ``collection_ids``: what an import checks
     its rows against."""
@@ -292,14 +364,14 @@ def natural_keys(con, collection_ids: list[str]) -> dict[tuple, tuple[int, str]]
     }
 
 
-def not_retracted(con) -> list[tuple[int, str]]:
+def not_retracted(con: duckdb.DuckDBPyConnection) -> list[tuple[int, str]]:
     """(id, status) of every result not retracted, by id."""
     return con.execute(
         "SELECT id, status FROM results WHERE status <> 'retracted' ORDER BY id"
     ).fetchall()
 
 
-def counts(con) -> list[tuple[str, str, int, int]]:
+def counts(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, int, int]]:
     """(collection name, measure, paper results, official results) of the results not
     retracted, by collection and measure."""
     return con.execute(
@@ -310,7 +382,9 @@ def counts(con) -> list[tuple[str, str, int, int]]:
     ).fetchall()
 
 
-def measures_with(con, collection_id: str, at_least: int) -> tuple[str, ...]:
+def measures_with(
+    con: duckdb.DuckDBPyConnection, collection_id: str, at_least: int
+) -> tuple[str, ...]:
     """Measures of a collection with at least ``at_least`` results not retracted, most
     results first."""
     rows = con.execute(
@@ -322,7 +396,7 @@ def measures_with(con, collection_id: str, at_least: int) -> tuple[str, ...]:
     return tuple(r[0] for r in rows)
 
 
-def has_role(con, collection_id: str, role: str) -> bool:
+def has_role(con: duckdb.DuckDBPyConnection, collection_id: str, role: str) -> bool:
     """Does the collection hold a result of ``role`` (retracted ones counted)?"""
     return bool(
         con.execute(
@@ -332,7 +406,9 @@ def has_role(con, collection_id: str, role: str) -> bool:
     )
 
 
-def official_runs(con, collection_id: str) -> list[tuple[str, str | None, str | None]]:
+def official_runs(
+    con: duckdb.DuckDBPyConnection, collection_id: str
+) -> list[tuple[str, str | None, str | None]]:
     """(system, participant, run type) of a collection's official results, one a system."""
     return con.execute(
         "SELECT system, any_value(participant), any_value(run_type) FROM results "
@@ -341,7 +417,7 @@ def official_runs(con, collection_id: str) -> list[tuple[str, str | None, str | 
     ).fetchall()
 
 
-def official_count(con, collection_id: str) -> tuple[int, int]:
+def official_count(con: duckdb.DuckDBPyConnection, collection_id: str) -> tuple[int, int]:
     """Distinct official runs and participants listed for a collection (not retracted)."""
     r = con.execute(
         "SELECT count(DISTINCT system), count(DISTINCT participant) FROM results "
@@ -367,12 +443,13 @@ FROM results r LEFT JOIN papers p ON p.id = r.paper_id
 """
 
 
-def population(con, cond: str, args: list) -> list[tuple]:
-    """The rows of an audit's population passing ``cond``: (id, source, system,
+def population(con: duckdb.DuckDBPyConnection, f: Filters) -> list[tuple]:
+    """The rows of an audit's population ``f`` keeps: (id, source, system,
     participant, value, value_text, role, run_type, year, n_topics, topic_set, standard,
     status, location, track, bibkey, citation, title, venue, doi, url, provenance, date,
     reporter, url, code_url, collection_id, measure), best first (ties by provenance,
     system, id: byte order, as Python compares str)."""
+    cond, args = where(f)
     sql = (
         _POPULATION
         + (f" WHERE {cond}" if cond else "")
@@ -414,13 +491,13 @@ def _arrow_types(pa) -> dict:
     return _ARROW_TYPES
 
 
-def new_ids(con, n: int) -> list[int]:
+def new_ids(con: duckdb.DuckDBPyConnection, n: int) -> list[int]:
     """``n`` ids for new results, from the table's sequence."""
     got = con.execute("SELECT nextval('results_id_seq') FROM range(?)", [n]).fetchall()
     return [r[0] for r in got]
 
 
-def insert(con, records: list[dict]) -> None:
+def insert(con: duckdb.DuckDBPyConnection, records: list[dict]) -> None:
     """Insert results (dicts of :data:`COLUMNS`, ids from :func:`new_ids`) in one
     statement, from an Arrow table (DuckDB's executemany is slow; pyarrow imports in a
     fraction of pandas' time)."""
@@ -440,7 +517,9 @@ def insert(con, records: list[dict]) -> None:
     fill_uids(con)
 
 
-def update(con, result_id: int, changes: dict, *, at: dt.datetime) -> None:
+def update(
+    con: duckdb.DuckDBPyConnection, result_id: int, changes: dict, *, at: dt.datetime
+) -> None:
     """Write ``changes`` (column -> value) to one result, and its ``updated_at``. A change
     that makes it another stored result is refused."""
     # start-up: duckdb
@@ -462,7 +541,9 @@ def update(con, result_id: int, changes: dict, *, at: dt.datetime) -> None:
 _SET_MANY = ("status", "notes", "role")  # VARCHAR columns
 
 
-def set_dated(con, rows: list[tuple[int, tuple]], *, at: dt.datetime) -> None:
+def set_dated(
+    con: duckdb.DuckDBPyConnection, rows: list[tuple[int, tuple]], *, at: dt.datetime
+) -> None:
     """The date (ISO text), year, location and url of many results, (id, (date, year,
     location, url)) each, in one statement."""
     if not rows:
@@ -479,7 +560,9 @@ def set_dated(con, rows: list[tuple[int, tuple]], *, at: dt.datetime) -> None:
     )
 
 
-def set_many(con, column: str, ids: list[int], new, *, at: dt.datetime) -> None:
+def set_many(
+    con: duckdb.DuckDBPyConnection, column: str, ids: list[int], new, *, at: dt.datetime
+) -> None:
     """One column of many results in one statement: ``new`` one value for all, or a list
     of one per id (``column``: status, notes or role)."""
     if column not in _SET_MANY:
@@ -492,3 +575,36 @@ def set_many(con, column: str, ids: list[int], new, *, at: dt.datetime) -> None:
         f"(SELECT unnest(?::BIGINT[]) AS id, {value} AS new) s WHERE results.id = s.id",
         [at, ids, new],
     )
+
+
+def measures_held(con: duckdb.DuckDBPyConnection, collection_id: str) -> dict[str, int]:
+    """The measures a collection holds results in (not retracted), most results first."""
+    rows = con.execute(
+        "SELECT measure, count(*) FROM results WHERE collection_id = ? AND status <> "
+        "'retracted' GROUP BY measure ORDER BY 2 DESC, 1",
+        [collection_id],
+    ).fetchall()
+    return dict(rows)
+
+
+def collections_holding(con: duckdb.DuckDBPyConnection, measure: str) -> list[tuple[str, str, int]]:
+    """(short name, id, results) of the collections that hold ``measure`` (results not
+    retracted), most results first."""
+    return con.execute(
+        "SELECT c.name, c.id, count(*) FROM results r JOIN collections c "
+        "ON c.id = r.collection_id WHERE r.measure = ? AND r.status <> 'retracted' "
+        "GROUP BY ALL ORDER BY 3 DESC, 1",
+        [measure],
+    ).fetchall()
+
+
+def counts_by_measure_and_source(
+    con: duckdb.DuckDBPyConnection, collection_id: str
+) -> list[tuple[str, str, int]]:
+    """(measure, source, results) of a collection's results (not retracted), by measure
+    and source."""
+    return con.execute(
+        "SELECT measure, source, count(*) FROM results WHERE collection_id = ? "
+        "AND status <> 'retracted' GROUP BY ALL ORDER BY 1, 2",
+        [collection_id],
+    ).fetchall()

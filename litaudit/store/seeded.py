@@ -8,13 +8,20 @@ whose reason is one of ``reasons`` (one per seed file).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import duckdb
+
 _SEEDED = (
     "SELECT DISTINCT entity_id AS id FROM history WHERE entity = 'result' "
     "AND action = 'import' AND who = ? AND list_contains(?::VARCHAR[], reason)"
 )
 
 
-def notes_differing(con, notes: dict[int, str | None]) -> list[tuple[int, str | None, str | None]]:
+def notes_differing(
+    con: duckdb.DuckDBPyConnection, notes: dict[int, str | None]
+) -> list[tuple[int, str | None, str | None]]:
     """(id, stored notes, ``notes[id]``) of the results of ``notes`` whose notes differ,
     by id."""
     pairs = "SELECT unnest(?::BIGINT[]) AS id, unnest(?::VARCHAR[]) AS notes"
@@ -30,7 +37,9 @@ def notes_differing(con, notes: dict[int, str | None]) -> list[tuple[int, str | 
 DATED = ("date", "year", "location", "url")
 
 
-def dated_differing(con, dated: dict[int, tuple]) -> list[tuple[int, tuple, tuple]]:
+def dated_differing(
+    con: duckdb.DuckDBPyConnection, dated: dict[int, tuple]
+) -> list[tuple[int, tuple, tuple]]:
     """(id, stored fields, ``dated[id]``) of the results of ``dated`` whose DATED fields
     (date as ISO text, year, location, url) differ, by id."""
     if not dated:
@@ -52,7 +61,9 @@ def dated_differing(con, dated: dict[int, tuple]) -> list[tuple[int, tuple, tupl
     return [(int(r[0]), tuple(r[1:5]), tuple(r[5:9])) for r in rows]
 
 
-def role_changes(con, track: str, old: str, new: str, *, who: str, reasons: list[str]) -> list[int]:
+def role_changes(
+    con: duckdb.DuckDBPyConnection, track: str, old: str, new: str, *, who: str, reasons: list[str]
+) -> list[int]:
     """Results of ``track`` with role ``old`` that ``who`` seeded, whose role nobody else
     edited, and whose key with role ``new`` is free: by id."""
     return [
@@ -72,7 +83,9 @@ def role_changes(con, track: str, old: str, new: str, *, who: str, reasons: list
     ]
 
 
-def gone(con, held: list[int], *, who: str, reasons: list[str]) -> list[tuple]:
+def gone(
+    con: duckdb.DuckDBPyConnection, held: list[int], *, who: str, reasons: list[str]
+) -> list[tuple]:
     """(id, status, the measure the seeds now hold its value under or None, that row's id)
     of the results ``who`` seeded, not retracted, that are not among ``held``, by id. The
     measure is given when exactly one held row seeded after it has the same key but the
@@ -94,7 +107,7 @@ def gone(con, held: list[int], *, who: str, reasons: list[str]) -> list[tuple]:
     ).fetchall()
 
 
-def retracted_by(con, who: str) -> list[tuple[int, str | None]]:
+def retracted_by(con: duckdb.DuckDBPyConnection, who: str) -> list[tuple[int, str | None]]:
     """(id, the status before ``who``'s last retraction of it) of the retracted results
     ``who`` retracted."""
     return con.execute(

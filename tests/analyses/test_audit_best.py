@@ -43,7 +43,7 @@ _RESULT = dict(
 
 def _result(con, *, value: float, system: str, **given) -> None:
     """Insert one result of ``value`` by ``system`` (the other columns: _RESULT)."""
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     unknown = set(given) - set(_RESULT)
     assert not unknown, unknown

@@ -60,8 +60,8 @@ ROWS = [
 
 def _write_results(db) -> None:
     """ROWS as robust04 AP results on 249 topics (the papers: p05 ... p13)."""
+    from litaudit.store.collections import resolve_collection
     from litaudit.store.db import open_store
-    from litaudit.store.refdata import resolve_collection
 
     with open_store(db) as store:
         con = store.con

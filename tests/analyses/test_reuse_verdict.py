@@ -593,7 +593,7 @@ def test_verdict_bad_options(args, message):
 
 def test_pool_depths_are_recorded_with_their_source(seeded_db_file):
     from litaudit.store.db import open_store
-    from litaudit.store.refdata import pool_depth
+    from litaudit.store.pool_depths import pool_depth
 
     with open_store(seeded_db_file, read_only=True) as store:
         depth, source = some(pool_depth(store.con, "disks45/nocr/trec8"))

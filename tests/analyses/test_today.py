@@ -15,8 +15,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from litaudit.curation.filters import AUDIT, Filters, parse_date, where
+from litaudit.curation.filters import AUDIT, Filters, parse_date
 from litaudit.errors import LitauditError
+from litaudit.store.results import where
 from tests.conftest import examples
 
 
@@ -471,7 +472,7 @@ def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_fi
 
 # ------------------------------------------------------------------ collections
 def test_collections_resolve_by_id_alias_and_unique_prefix(seeded_store):
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     con = seeded_store.con
     assert resolve_collection(con, "msmarco-passage/dev").id == "msmarco-passage/dev/small"
@@ -483,7 +484,7 @@ def test_collections_resolve_by_id_alias_and_unique_prefix(seeded_store):
 
 
 def test_a_near_miss_suggests_only_the_same_query_set(seeded_store):
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     con = seeded_store.con
     with pytest.raises(LitauditError) as exc:

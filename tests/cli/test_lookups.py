@@ -127,7 +127,8 @@ def test_one_naming_rule_for_short_names():
 
 
 def test_a_database_seeded_before_gets_the_new_short_names(seeded_store):
-    from litaudit.store.refdata import load_reference_data, resolve_collection
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.refdata import load_reference_data
 
     con = seeded_store.con
     con.execute("DELETE FROM collection_aliases WHERE alias IN ('beir-scifact', 'beir-nq')")

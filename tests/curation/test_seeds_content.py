@@ -232,7 +232,8 @@ def test_natural_keys_are_unique():
 
 @pytest.mark.slow
 def test_collections_measures_and_topic_counts_resolve(mem_store):
-    from litaudit.store.refdata import ensure_measures, resolve_collection, resolve_measure
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.measures import ensure_measures, resolve_measure
 
     con = mem_store.con
     assert ensure_measures(con, ("AP@10", "P@15", "p@15", "P@25")) == 2  # as imports do

@@ -48,7 +48,7 @@ def test_reference_noise_rows_are_consistent():
 
 
 def test_init_loads_the_reference_noise(seeded_store):
-    from litaudit.store.refdata import reference_noise
+    from litaudit.store.reference_noise import reference_noise
 
     ref = reference_noise(seeded_store.con)
     assert len(ref) == 20

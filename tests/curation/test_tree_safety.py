@@ -195,7 +195,7 @@ def test_an_interrupted_export_leaves_a_folder_that_is_refused(cli, store, monke
 
     monkeypatch.setattr(tree_fs, "write_file", dies_after_one)
     with pytest.raises(KeyboardInterrupt):
-        from litaudit.curation.tree import write_tree
+        from litaudit.curation.tree_write import write_tree
         from litaudit.store.db import open_store
 
         with open_store(cli.db, read_only=True) as s:

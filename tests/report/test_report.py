@@ -133,7 +133,7 @@ def make_fixture_db(path: Path, *, runs: bool = True) -> Path:
         import_file(store, _results_csv(path.parent / "results.csv"), who="fixture")
         if runs:
             from litaudit.runs.ingest import import_archive
-            from litaudit.store.refdata import resolve_collection
+            from litaudit.store.collections import resolve_collection
 
             q, rs, meta = _archive(path.parent / "archive")
             import_archive(

@@ -55,8 +55,9 @@ def results_csv(path: Path) -> Path:
 def make_site_db(path: Path) -> Path:
     """The store above in a new database file at ``path``."""
     from litaudit.curation.importer import import_file
+    from litaudit.store.collections import resolve_collection
     from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data, resolve_collection
+    from litaudit.store.refdata import load_reference_data
 
     with open_store(path) as store:
         load_reference_data(store.con)

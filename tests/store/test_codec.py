@@ -75,7 +75,7 @@ def test_a_stored_result_that_does_not_fit_is_an_error():
 def test_a_stored_audit_of_another_shape_is_one_clear_error(mem_store):
     from litaudit.analyses.audits import AuditKey, _insert, get_audit
     from litaudit.errors import StoreError
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     con = mem_store.con
     key = AuditKey(
@@ -96,7 +96,7 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
     from litaudit.analyses.reuse.overlap import RAOReport
 
     assert kinds()["reuse-rao"] is RAOReport and "best" in kinds()
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     con = mem_store.con
     cid = resolve_collection(con, "trec7").id
@@ -220,8 +220,9 @@ def test_the_kinds_tuple_lists_every_kind_the_code_stores():
 
 def test_audit_show_renders_a_kind_without_renderer_field_by_field(cli):
     from litaudit.analyses.audits import AuditKey, _insert
+    from litaudit.store.collections import resolve_collection
     from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data, resolve_collection
+    from litaudit.store.refdata import load_reference_data
 
     with open_store(cli.db) as store:
         load_reference_data(store.con)

@@ -153,15 +153,16 @@ def test_the_models_refuse_what_the_schema_refuses():
         )
 
 
-def test_store_fetch_refuses_a_stored_row_the_model_refuses(mem_store):
-    from litaudit.store.models import Paper
+def test_the_model_refuses_a_stored_row_its_owner_reads(mem_store):
+    from litaudit.store.models import Paper, validated
 
     con = mem_store.con
     con.execute("INSERT INTO papers (bibkey, citation) VALUES ('ok2020', 'Ok (2020)')")
-    assert [p.bibkey for p in mem_store.fetch(Paper)] == ["ok2020"]
     con.execute("INSERT INTO papers (bibkey, citation) VALUES ('blank2020', ' ')")
+    ok, blank = P.get(con, "ok2020"), P.get(con, "blank2020")
+    assert validated(Paper, ok.as_dict(), f"papers row {ok.id}").bibkey == "ok2020"
     with pytest.raises(LitauditError, match=r"^papers row \d+: citation cannot be empty$"):
-        mem_store.fetch(Paper)
+        validated(Paper, blank.as_dict(), f"papers row {blank.id}")
 
 
 def test_set_many_writes_one_column_of_many_results_in_one_statement(seeded_store):

@@ -135,10 +135,12 @@ def test_models_and_tables_agree(mem_store):
 
 
 def test_values_are_stored_as_double_not_float32(mem_store):
-    from litaudit.store.models import Measure
+    from litaudit.store.measures import value_range
 
-    (m,) = mem_store.fetch(Measure, "name = ?", ["AP"])
-    assert isinstance(m, Measure) and isinstance(m.max_value, float) and m.max_value == 1.0
+    found = value_range(mem_store.con, "AP")
+    assert found is not None
+    lo, hi = found
+    assert isinstance(lo, float) and isinstance(hi, float) and (lo, hi) == (0.0, 1.0)
     mem_store.con.execute("CREATE TEMP TABLE probe AS SELECT CAST('0.2531' AS DOUBLE) v")
     (v,) = mem_store.con.execute("SELECT v FROM probe").fetchone()
     assert repr(v) == "0.2531"
@@ -184,7 +186,8 @@ def test_natural_key_is_unique(mem_store):
 
 def test_any_alias_resolves(mem_store):
     from litaudit.errors import NotFound
-    from litaudit.store.refdata import resolve_collection, resolve_measure
+    from litaudit.store.collections import resolve_collection
+    from litaudit.store.measures import resolve_measure
 
     for alias in ("robust04", "Robust04", "disks45/nocr/trec-robust-2004", "ROBUST2004"):
         c = resolve_collection(mem_store.con, alias)
@@ -202,7 +205,7 @@ def test_an_unregistered_cutoff_names_the_registered_ones(mem_store):
     """MAP@1000 is a common spelling of trec_eval's map: the error says what the family
     is registered as instead of suggesting the nearest string (AP@100)."""
     from litaudit.errors import NotFound
-    from litaudit.store.refdata import resolve_measure
+    from litaudit.store.measures import resolve_measure
 
     with pytest.raises(NotFound) as e:
         resolve_measure(mem_store.con, "map@1000")

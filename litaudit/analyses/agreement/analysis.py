@@ -26,6 +26,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -43,6 +44,9 @@ from litaudit.stats.agreement import (
     table,
 )
 from litaudit.stats.rankcorr import Tau, kendall_tau, participant_tau, rmse
+
+if TYPE_CHECKING:
+    import duckdb
 
 KIND = "reuse-agreement"
 ANALYSES = ("within-site", "between-site", "participant-comparison")
@@ -426,7 +430,7 @@ def checks_for(
 
 
 def simulate_archive(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     *,
     k: int = defaults.AGREEMENT_K,
@@ -477,7 +481,7 @@ def audit_params(
 
 
 def save(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     result: ReuseAgreement,
     params: dict,

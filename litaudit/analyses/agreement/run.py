@@ -29,7 +29,7 @@ from litaudit.stats.agreement_null import (
     randomization_pvalue,
 )
 from litaudit.stats.design import assign_holdouts
-from litaudit.store.refdata import resolve_collection
+from litaudit.store.collections import resolve_collection
 
 
 @dataclass(frozen=True)

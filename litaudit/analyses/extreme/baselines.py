@@ -34,13 +34,18 @@ import re
 import statistics
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.extreme.population import ResultRow, load_results, results_fingerprint
 from litaudit.analyses.extreme.printed import check_range, printed
 from litaudit.curation.filters import Filters
 from litaudit.errors import ParameterError
-from litaudit.store.refdata import resolve_collection, resolve_measure
+from litaudit.store.collections import resolve_collection
+from litaudit.store.measures import resolve_measure
+
+if TYPE_CHECKING:
+    import duckdb
 
 _RUNTIMES = {"pytorch", "onnx", "default", "tuned", "flat", "multifield", "cached"}
 
@@ -145,7 +150,7 @@ class BaselineStanding:
     matches: BaselineRef | None = None  # a reproduction of the model within rounding
 
 
-def _rows(con, cid: str, measure: str, role: str) -> list[ResultRow]:
+def _rows(con: duckdb.DuckDBPyConnection, cid: str, measure: str, role: str) -> list[ResultRow]:
     return load_results(con, cid, measure, Filters(roles=(role,)))
 
 
@@ -193,7 +198,7 @@ def _judge(v, below_all, matches, own_median) -> tuple[bool | None, tuple[str, .
 
 
 def baseline_standing(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
     *,
@@ -400,7 +405,7 @@ def baseline_sentences(b: BaselineStanding) -> tuple[str, ...]:
 
 
 def run_baselines(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     measure: str,
     *,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -25,7 +26,11 @@ from litaudit.curation.tree_diff import AddedRow, diff_folder
 from litaudit.errors import LitauditError
 from litaudit.stats.records import SignFlip, selective_signflip
 from litaudit.store import results as result_store
-from litaudit.store.refdata import resolve_collection, resolve_measure
+from litaudit.store.collections import resolve_collection
+from litaudit.store.measures import resolve_measure
+
+if TYPE_CHECKING:
+    import duckdb
 
 SEED = 34  # the sign patterns of a paired test on more than 16 units
 
@@ -72,7 +77,7 @@ class ChangeVerdict:
     n_unchanged: int
 
 
-def _result_id(con, cid: str, measure: str, d: dict) -> int | None:
+def _result_id(con: duckdb.DuckDBPyConnection, cid: str, measure: str, d: dict) -> int | None:
     """The stored id of the folder's row ``d`` (its natural key), or None."""
 
     want = (d.get("source"), d.get("paper") or "", d.get("track") or "", cid)
@@ -84,7 +89,7 @@ def _result_id(con, cid: str, measure: str, d: dict) -> int | None:
     return None
 
 
-def _paired(con, rep: ClaimReport) -> PairedAgainstRecord | None:
+def _paired(con: duckdb.DuckDBPyConnection, rep: ClaimReport) -> PairedAgainstRecord | None:
     if rep.subject is None:
         return None
     pop = population(con, rep.collection_id, rep.measure, rep.filters)
@@ -97,7 +102,7 @@ def _paired(con, rep: ClaimReport) -> PairedAgainstRecord | None:
     return PairedAgainstRecord(basis=basis, n=int(d.size), test=test, note=note)
 
 
-def verdict_of(con, row: AddedRow) -> AddedVerdict:
+def verdict_of(con: duckdb.DuckDBPyConnection, row: AddedRow) -> AddedVerdict:
     """The verdict on one added row (errors of its audit become its ``problem``)."""
 
     d = row.data
@@ -124,7 +129,7 @@ def verdict_of(con, row: AddedRow) -> AddedVerdict:
         return AddedVerdict(**base, claim=None, paired=None, problem=str(exc))
 
 
-def check_change(con, folder: Path, base: str) -> ChangeVerdict:
+def check_change(con: duckdb.DuckDBPyConnection, folder: Path, base: str) -> ChangeVerdict:
     """The verdicts on every result ``folder`` adds or changes relative to ``base``."""
     with tempfile.TemporaryDirectory(prefix="litaudit-base-") as tmp:
         diff = diff_folder(Path(folder), base, Path(tmp) / "base")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit import defaults
 from litaudit.analyses.audits import fingerprint
@@ -37,6 +38,9 @@ from litaudit.errors import ParameterError
 from litaudit.runs.evalcache import fingerprint as archive_fingerprint
 from litaudit.stats import claim as claim_stats
 from litaudit.stats.extreme import Sampling
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,7 @@ class Asked:
 
 
 def claim_value(
-    con, collection_id: str, measure: str, value, named: bool, run
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, value, named: bool, run
 ) -> tuple[ClaimRun | None, float | None, str | None]:
     """The claim's run (read and evaluated when given), the claim's value (the run's
     when nothing else names it; a printed value parsed) and the claim as printed (None
@@ -80,7 +84,9 @@ def claim_value(
     return claim_run, value, claimed
 
 
-def attach(con, pop, audit, asked: Asked, claim_run, claimed, subject, holder):
+def attach(
+    con: duckdb.DuckDBPyConnection, pop, audit, asked: Asked, claim_run, claimed, subject, holder
+):
     """(evidence or None, audit): :func:`gather` when evidence was asked for, or when the
     published result audited has its run in the archive (a same-topic comparison)."""
     if not asked.given() and subject is None:
@@ -123,7 +129,7 @@ class ClaimEvidence:
 
 
 def gather(
-    con,
+    con: duckdb.DuckDBPyConnection,
     pop: Population,
     audit: claim_stats.ClaimAudit,
     *,
@@ -189,7 +195,7 @@ def gather(
 
 
 def _same_topic(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
     claim_run: ClaimRun | None,
@@ -213,9 +219,9 @@ def _same_topic(
                 "or name a published result whose run the archive holds (--system)"
             )
         return None, "no per-topic scores of the claim (give its run with --run FILE)"
-    if not con.execute(
-        "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
-    ).fetchall():
+    from litaudit.runs.archive_lookups import has_qrels
+
+    if not has_qrels(con, collection_id):
         return None, f"no run archive stored for {collection_id}"
     st = same_topic(
         con,
@@ -357,7 +363,7 @@ def evidence_sentences(ev: ClaimEvidence) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _archive_fp(con, collection_id: str) -> str:
+def _archive_fp(con: duckdb.DuckDBPyConnection, collection_id: str) -> str:
 
     return archive_fingerprint(con, collection_id)
 

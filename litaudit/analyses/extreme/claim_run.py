@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 from decimal import ROUND_HALF_EVEN, Decimal
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,6 +42,9 @@ from litaudit.stats.holm import holm
 from litaudit.stats.noise import TopicInteraction, topic_interaction
 from litaudit.stats.paired import PairedT, paired_t
 from litaudit.stats.randomization import Randomization, randomization_test
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 # ------------------------------------------------------------------------ the claim's run
@@ -139,7 +143,9 @@ def _sha256(path: Path) -> str:
     return sha256_file(path)
 
 
-def evaluate_claim_run(con, collection_id: str, measure: str, path) -> tuple[RunEvaluation, Scored]:
+def evaluate_claim_run(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, path
+) -> tuple[RunEvaluation, Scored]:
     """Evaluate the run file ``path`` on the qrels stored for ``collection_id``."""
 
     p = Path(path)
@@ -250,7 +256,7 @@ class SameTopic:
     se: TopicInteraction | None = None
 
 
-def _archive(con, collection_id: str, measure: str):
+def _archive(con: duckdb.DuckDBPyConnection, collection_id: str, measure: str):
     """The archive's per-topic scores (computed, or read back from the evaluation store)."""
     # start-up: duckdb (through litaudit.runs.archive_eval)
     from litaudit.runs.archive_eval import evaluate_cached
@@ -259,16 +265,15 @@ def _archive(con, collection_id: str, measure: str):
     return ev
 
 
-def archive_tag(con, collection_id: str, system: str | None) -> str | None:
+def archive_tag(
+    con: duckdb.DuckDBPyConnection, collection_id: str, system: str | None
+) -> str | None:
     """The tag of the archive's run named ``system`` (exactly, else ignoring case), or None."""
     if not system:
         return None
-    rows = [
-        r[0]
-        for r in con.execute(
-            "SELECT tag FROM runs WHERE collection_id = ? ORDER BY tag", [collection_id]
-        ).fetchall()
-    ]
+    from litaudit.runs.archive_lookups import run_tags
+
+    rows = run_tags(con, collection_id)
     if system in rows:
         return system
     low = [t for t in rows if t.lower() == system.lower()]
@@ -281,7 +286,7 @@ def _pair(claim: dict[str, float], other: dict[str, float]) -> list[str]:
 
 
 def same_topic(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
     *,
@@ -345,7 +350,12 @@ def same_topic(
 
 
 def _targets(
-    con, collection_id: str, by_tag: dict, claim_tag: str, record_tag: str | None, against
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    by_tag: dict,
+    claim_tag: str,
+    record_tag: str | None,
+    against,
 ) -> list[tuple[str, str]]:
     """The runs to compare with and why: those named, else the record's run (when stored)
     and the archive's best run by mean other than the claim's."""
@@ -407,13 +417,15 @@ def run_se(ev, measure: str, claim: Scored) -> TopicInteraction | None:
     return topic_interaction(x)
 
 
-def identical_runs(con, collection_id: str, measure: str, claim: Scored) -> tuple[str, ...]:
+def identical_runs(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, claim: Scored
+) -> tuple[str, ...]:
     """The archive's runs (other than one of the claim's tag) whose per-topic scores equal
     the claim's on every topic the claim was evaluated on: a copy of an archived run, or
     one with topics renamed or dropped (issue 32, item 4)."""
-    if not con.execute(
-        "SELECT 1 FROM run_qrels_files WHERE collection_id = ?", [collection_id]
-    ).fetchall():
+    from litaudit.runs.archive_lookups import has_qrels
+
+    if not has_qrels(con, collection_id):
         return ()
     ev = _archive(con, collection_id, measure)
     m = ev.matrix(measure)
@@ -425,7 +437,9 @@ def identical_runs(con, collection_id: str, measure: str, claim: Scored) -> tupl
     return tuple(sorted(t for t, hit in zip(ev.runs, same, strict=True) if hit))
 
 
-def archive_scores(con, collection_id: str, measure: str, tag: str) -> Scored:
+def archive_scores(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, tag: str
+) -> Scored:
     """The per-topic scores of the archive's run ``tag``."""
     ev = _archive(con, collection_id, measure)
     row = ev.matrix(measure)[ev.runs.index(tag)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited
@@ -36,8 +37,11 @@ from litaudit.errors import ParameterError
 from litaudit.stats import sequential
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import SpreadCheck
-from litaudit.store.refdata import resolve_collection
+from litaudit.store.collections import resolve_collection
 from litaudit.store.results import has_role
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -88,7 +92,7 @@ def _steps(rows: list[ResultRow], by: str) -> tuple[list[int], list[str]] | None
 
 
 def run_history(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     measure: str,
     *,
@@ -157,7 +161,9 @@ def run_history(
     return stored_audit(con, "history", pop, rep, fp, params, Sampling())
 
 
-def published_history_filters(con, collection: str, filters: Filters) -> Filters:
+def published_history_filters(
+    con: duckdb.DuckDBPyConnection, collection: str, filters: Filters
+) -> Filters:
     """``filters`` without the reproductions where ``collection`` holds any (else as
     given, so the history of a collection without them keeps its stored audit)."""
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,7 +29,10 @@ from litaudit.stats.calibrated import ResampledNull, resampled_null
 from litaudit.stats.intervals import BestAudit, audit_best
 from litaudit.stats.noise import TopicInteraction, topic_interaction
 from litaudit.stats.winner import WinnerCorrection, correct_winner, mean_covariance
-from litaudit.store.refdata import resolve_collection
+from litaudit.store.collections import resolve_collection
+
+if TYPE_CHECKING:
+    import duckdb
 
 KIND = "best-matrix"
 
@@ -120,7 +124,9 @@ def _matrix_se(scores: np.ndarray, se, alpha: float) -> tuple[TopicInteraction, 
     return inter, "interaction", inter.se
 
 
-def _resolve_collection(con, collection: str | None, save: bool) -> str | None:
+def _resolve_collection(
+    con: duckdb.DuckDBPyConnection, collection: str | None, save: bool
+) -> str | None:
     """The collection id of ``collection`` (needed to store the audit)."""
     cid = None
     if collection is not None:
@@ -190,7 +196,7 @@ def _winner(scores: np.ndarray, model: AuditModel) -> WinnerCorrection | None:
 
 
 def run_matrix(
-    con,
+    con: duckdb.DuckDBPyConnection,
     paths,
     *,
     measure: str,

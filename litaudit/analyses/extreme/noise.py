@@ -33,7 +33,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -50,7 +50,12 @@ from litaudit.stats.noise import (
     robust_spread,
     topic_interaction,
 )
-from litaudit.store.refdata import ReferenceNoise, reference_noise
+from litaudit.store.collections import topic_sets
+from litaudit.store.measures import bounded as bounded_measures
+from litaudit.store.reference_noise import ReferenceNoise, reference_noise
+
+if TYPE_CHECKING:
+    import duckdb
 
 SE_MODES = ("model", "interaction", "measured", "bound")
 # the kind of each source of a standard error (NoiseChoice.source -> NoiseChoice.kind)
@@ -164,25 +169,21 @@ class NoiseLookups:
     bounded: frozenset[str] = frozenset()  # measures whose values lie in [0, 1]
 
     @classmethod
-    def load(cls, con) -> NoiseLookups:
+    def load(cls, con: duckdb.DuckDBPyConnection) -> NoiseLookups:
         sets: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
         defaults_: dict[str, tuple[str, int]] = {}
-        for cid, name, n, is_default, parts in con.execute(
-            "SELECT collection_id, name, n_topics, is_default, parts FROM topic_sets"
-        ).fetchall():
-            sets[(cid, name)] = (n, tuple(parts or ()))
-            if is_default:
-                defaults_[cid] = (name, n)
-        archived = con.execute("SELECT list(DISTINCT collection_id) FROM runs").fetchone()[0]
-        bounded = con.execute(
-            "SELECT list(name) FROM measures WHERE min_value = 0 AND max_value = 1"
-        ).fetchone()[0]
+        for ts in topic_sets(con):
+            sets[(ts.collection_id, ts.name)] = (ts.n_topics, ts.parts)
+            if ts.is_default:
+                defaults_[ts.collection_id] = (ts.name, ts.n_topics)
+        from litaudit.runs.archive_lookups import archived_collections
+
         return cls(
             sets,
             defaults_,
-            frozenset(archived or ()),
+            archived_collections(con),
             reference_noise(con),
-            frozenset(bounded or ()),
+            bounded_measures(con),
         )
 
 
@@ -205,7 +206,9 @@ def effective_topics(
     return effective_n(counts), len(counts)
 
 
-def stored_per_topic(con, collection_id: str, measure: str, n_topics: int):
+def stored_per_topic(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, n_topics: int
+):
     """(systems x topics scores, PerTopic) of the collection's stored run archive for
     ``measure``, or (None, why not) when there are none to use. The caller has checked
     that the store holds an archive of the collection (:attr:`NoiseLookups.archived`)."""
@@ -231,7 +234,7 @@ def stored_per_topic(con, collection_id: str, measure: str, n_topics: int):
 
 
 def choose_se(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
     topic_set: str | None,
@@ -321,7 +324,7 @@ def _bound(asked: str, v: np.ndarray, n_model: float, base: dict[str, Any]) -> N
 
 
 def _measured(
-    con,
+    con: duckdb.DuckDBPyConnection,
     lookups: NoiseLookups,
     collection_id: str,
     measure: str,

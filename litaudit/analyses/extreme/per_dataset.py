@@ -23,6 +23,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit import defaults
 from litaudit.analyses.extreme.population import ResultRow, load_population
@@ -33,6 +34,9 @@ from litaudit.measures import parse_measure
 from litaudit.stats.paired import PairedT, paired_t
 from litaudit.stats.signtest import SignTest, sign_test
 from litaudit.store.collection_names import CollectionNames
+
+if TYPE_CHECKING:
+    import duckdb
 
 DATASET_COLUMNS = ("dataset", "task", "collection")
 VALUE_COLUMNS = ("value", "score")
@@ -178,7 +182,9 @@ def read_per_dataset(path: Path) -> list[_Given]:
     return rows
 
 
-def _resolve(con, path: Path, given: _Given, parts: list[str], cid: str) -> str:
+def _resolve(
+    con: duckdb.DuckDBPyConnection, path: Path, given: _Given, parts: list[str], cid: str
+) -> str:
     """The part of the benchmark a file's dataset names."""
 
     if given.name in parts:
@@ -199,7 +205,14 @@ def _resolve(con, path: Path, given: _Given, parts: list[str], cid: str) -> str:
     )
 
 
-def _checked_rows(con, path: Path, rows: list[_Given], parts: list[str], cid: str, m: str):
+def _checked_rows(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    rows: list[_Given],
+    parts: list[str],
+    cid: str,
+    m: str,
+):
 
     pm = parse_measure(m)
     seen: dict[str, int] = {}
@@ -224,7 +237,13 @@ def _checked_rows(con, path: Path, rows: list[_Given], parts: list[str], cid: st
     return out
 
 
-def holder_values(con, holder: ResultRow, parts: list[str], measure: str, filters: Filters):
+def holder_values(
+    con: duckdb.DuckDBPyConnection,
+    holder: ResultRow,
+    parts: list[str],
+    measure: str,
+    filters: Filters,
+):
     """The record holder's published values (as printed) on the parts: its rows of the
     same system name, those of its own track (or a track its track extends) first."""
 
@@ -260,7 +279,12 @@ def _answer(c: PairedT, s: SignTest, holder: str, level: float) -> str:
 
 
 def compare_per_dataset(
-    con, cid: str, measure: str, holder: ResultRow, file: str | Path, filters: Filters
+    con: duckdb.DuckDBPyConnection,
+    cid: str,
+    measure: str,
+    holder: ResultRow,
+    file: str | Path,
+    filters: Filters,
 ) -> PerDatasetComparison:
     """The claim's per-dataset values of ``file`` against ``holder``'s (module doc)."""
 

@@ -8,20 +8,21 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit.analyses.audits import fingerprint
-from litaudit.curation.filters import Filters, where
+from litaudit.curation.filters import Filters
 from litaudit.defaults import MIN_N, NORMAL_FIT_ALPHA, NORMAL_FIT_MAX_KURTOSIS, NORMAL_FIT_MAX_SKEW
 from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import parse_measure
 from litaudit.stats.shape import Shape, far_from_normal, normal_shape
 from litaudit.store import results as result_store
-from litaudit.store.refdata import (
-    collections_holding,
-    measures_held,
-    resolve_collection,
-    resolve_measure,
-)
+from litaudit.store.collections import resolve_collection
+from litaudit.store.measures import resolve_measure
+from litaudit.store.results import collections_holding, measures_held
+
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = [
     "Filters",
@@ -86,7 +87,9 @@ def track_label(track: str | None) -> str | None:
     return f"TREC {track}" if re.match(r"trec[\d-]", track) else track
 
 
-def load_results(con, collection_id: str, measure: str, filters: Filters) -> list[ResultRow]:
+def load_results(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, filters: Filters
+) -> list[ResultRow]:
     """The filtered results of a collection and measure, best first (ties by provenance,
     system, id)."""
     return [x.row for x in load_population(con, collection_id, measure, filters)]
@@ -100,14 +103,12 @@ class Loaded:
 
 
 def load_population(
-    con, collection_id: str | None, measure: str | None, filters: Filters
+    con: duckdb.DuckDBPyConnection, collection_id: str | None, measure: str | None, filters: Filters
 ) -> list[Loaded]:
     """load_results with its collection and measure; None means all (one query)."""
 
-    cond, args = where(dataclasses.replace(filters, collection_id=collection_id, measure=measure))
-    return [
-        Loaded(r[26], r[27], ResultRow(*r[:26])) for r in result_store.population(con, cond, args)
-    ]
+    f = dataclasses.replace(filters, collection_id=collection_id, measure=measure)
+    return [Loaded(r[26], r[27], ResultRow(*r[:26])) for r in result_store.population(con, f)]
 
 
 def results_fingerprint(rows: list[ResultRow]) -> str:
@@ -176,7 +177,11 @@ def check_min_n(min_n: int) -> int:
 
 
 def population(
-    con, collection: str, measure: str, filters: Filters, min_n: int = MIN_N
+    con: duckdb.DuckDBPyConnection,
+    collection: str,
+    measure: str,
+    filters: Filters,
+    min_n: int = MIN_N,
 ) -> Population:
 
     coll = resolve_collection(con, collection)
@@ -193,7 +198,9 @@ def population(
         raise TooFew(f"{exc}{note}") from None
 
 
-def _held_note(con, coll, asked: str, meas: str, filters: Filters) -> str:
+def _held_note(
+    con: duckdb.DuckDBPyConnection, coll, asked: str, meas: str, filters: Filters
+) -> str:
     """What the store does hold when a population is empty: the results without the
     filters, or the measures the collection holds (a measure of the asked family named
     first: 'recip_rank is RR without cutoff; msmarco-passage-dev holds RR@10 (155)')
@@ -245,7 +252,9 @@ def _counts(keys: list[str], n: dict[str, int], limit: int = 8) -> str:
     return shown + (f" and {len(keys) - limit} more" if len(keys) > limit else "")
 
 
-def _retracted_note(con, cid: str, meas: str, filters: Filters, n_now: int) -> str:
+def _retracted_note(
+    con: duckdb.DuckDBPyConnection, cid: str, meas: str, filters: Filters, n_now: int
+) -> str:
     """'; N retracted result(s) ... left out' when retracted results would add to a
     population too small to audit (e.g. rows that `init` retracted from the seeds)."""
     if filters.include_retracted:

@@ -6,8 +6,13 @@ claim and for a baseline (issue 32, item 3)."""
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from litaudit.errors import ParameterError
+from litaudit.store.measures import value_range
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def printed(value: float | str | None, what: str) -> tuple[float | None, str | None]:
@@ -26,16 +31,14 @@ def printed(value: float | str | None, what: str) -> tuple[float | None, str | N
     return v, text
 
 
-def check_range(con, measure: str, value: float, what: str) -> float:
+def check_range(con: duckdb.DuckDBPyConnection, measure: str, value: float, what: str) -> float:
     """``value`` when it lies in ``measure``'s range; a value in (1, 100] of a measure
     between 0 and 1 is refused as a percentage with the fraction it may mean. ``what``:
     'claimed AP', 'baseline AP'."""
     value = float(value)
     if not math.isfinite(value):
         raise ParameterError(f"{what} must be a finite number, got {value!r}")
-    row = con.execute(
-        "SELECT min_value, max_value FROM measures WHERE name = ?", [measure]
-    ).fetchone()
+    row = value_range(con, measure)
     lo, hi = (0.0, 1.0) if row is None else (float(row[0]), float(row[1]))
     span = f"{measure} lies between {lo:g} and {hi:g}"
     if value < lo:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -33,7 +34,10 @@ from litaudit.curation.filters import Filters
 from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import parse_measure
 from litaudit.stats.ranks import RankResolution, resolve_ranks
-from litaudit.store.refdata import resolve_collection
+from litaudit.store.collections import resolve_collection
+
+if TYPE_CHECKING:
+    import duckdb
 
 KIND = "ranks"
 
@@ -124,7 +128,9 @@ def compute(inp: RankInput, settings: RankSettings, cid: str | None, measure: st
     )
 
 
-def store_input(con, cid: str, measure: str, filters: Filters, noise: str) -> RankInput:
+def store_input(
+    con: duckdb.DuckDBPyConnection, cid: str, measure: str, filters: Filters, noise: str
+) -> RankInput:
     """The store's shared scores of a collection: its datasets' published values when it
     is a mean of datasets, else its run archive's per-topic scores."""
 
@@ -148,7 +154,7 @@ def _checked(settings: RankSettings) -> None:
 
 
 def run_ranks(
-    con,
+    con: duckdb.DuckDBPyConnection,
     *,
     measure: str,
     collection: str | None = None,
@@ -219,7 +225,11 @@ def with_claim(inp: RankInput, given: tuple[tuple[str, str], ...], measure: str)
 
 
 def ranks_section(
-    con, cid: str, measure: str, filters: Filters, claim: tuple[tuple[str, str], ...] = ()
+    con: duckdb.DuckDBPyConnection,
+    cid: str,
+    measure: str,
+    filters: Filters,
+    claim: tuple[tuple[str, str], ...] = (),
 ) -> RanksAudit | None:
     """The ranks audit (default settings, not stored on its own) of a collection's shared
     scores for `audit best`/`audit claim`, or None when the store has none. The

@@ -19,6 +19,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,7 +29,12 @@ from litaudit.curation.filters import Filters
 from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import parse_measure
 from litaudit.runs import evalcache
+from litaudit.runs.archive import count_runs
 from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
+from litaudit.store.collections import topic_sets
+
+if TYPE_CHECKING:
+    import duckdb
 
 NOISE_MODES = ("bound", "none")
 
@@ -105,12 +111,14 @@ def from_files(paths: list[Path], fmt: str, measure: str, digest: str) -> RankIn
     )
 
 
-def from_archive(con, collection_id: str, measure: str) -> RankInput | None:
+def from_archive(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str
+) -> RankInput | None:
     """The stored run archive's per-topic scores of ``measure`` (rel_level 1, read back
     only while the archive is unchanged, as the interaction se reads them), or None when
     the store holds none (no archive, or `runs eval` not run for the measure)."""
 
-    if not con.execute("SELECT 1 FROM runs WHERE collection_id = ?", [collection_id]).fetchone():
+    if not count_runs(con, collection_id):
         return None
     tm = evalcache.topic_matrix(con, collection_id, measure)
     if tm is None:
@@ -127,17 +135,14 @@ def from_archive(con, collection_id: str, measure: str) -> RankInput | None:
     )
 
 
-def dataset_parts(con, collection_id: str, topics: str | None) -> tuple[str, list[str]] | None:
+def dataset_parts(
+    con: duckdb.DuckDBPyConnection, collection_id: str, topics: str | None
+) -> tuple[str, list[str]] | None:
     """(topic set, its parts) when the collection's topic set (``topics``, else its
     default) is an equal-weight mean of other collections, else None."""
-    rows = con.execute(
-        "SELECT name, parts, n_topics FROM topic_sets WHERE collection_id = ? "
-        "ORDER BY is_default DESC",
-        [collection_id],
-    ).fetchall()
-    for name, parts, n in rows:
-        if topics is None or topics in (name, str(n)):
-            return (name, list(parts)) if parts else None
+    for ts in topic_sets(con, collection_id):
+        if topics is None or topics in (ts.name, str(ts.n_topics)):
+            return (ts.name, list(ts.parts)) if ts.parts else None
     return None
 
 
@@ -156,7 +161,7 @@ def _labels(keys: list[tuple[str, str]]) -> tuple[str, ...]:
 
 
 def from_datasets(
-    con, collection_id: str, measure: str, filters: Filters, noise: str
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, filters: Filters, noise: str
 ) -> RankInput | None:
     """Every system's published values on each part of the collection's topic set (None
     when the topic set is not a mean of parts); ``noise`` 'bound' adds each value's bound

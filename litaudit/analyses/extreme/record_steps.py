@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from litaudit.errors import ParameterError
 from litaudit.stats import records as record_stats
 from litaudit.stats.holm import holm
 from litaudit.stats.sequential import History
+
+if TYPE_CHECKING:
+    import duckdb
 
 BASES = ("datasets", "topics", "means")
 METHOD = (
@@ -98,7 +101,9 @@ def _family(track: str | None) -> str:
     return t[: -len("/derived")] if t.endswith("/derived") else t
 
 
-def _part_scores(con, parts: tuple[str, ...], measure: str) -> dict[str, list[ResultRow]]:
+def _part_scores(
+    con: duckdb.DuckDBPyConnection, parts: tuple[str, ...], measure: str
+) -> dict[str, list[ResultRow]]:
     """Every result of ``measure`` on each part, by part."""
     return {p: load_results(con, p, measure, Filters()) for p in parts}
 
@@ -140,7 +145,7 @@ class StepSettings:
 class _Pairing:
     """Where a history's steps find paired scores (read once per history)."""
 
-    con: object
+    con: duckdb.DuckDBPyConnection
     collection_id: str
     measure: str
     parts: tuple[str, ...] | None
@@ -190,7 +195,9 @@ class _Pairing:
         return b[shared] - a[shared]
 
 
-def pairing(con, collection_id: str, measure: str, rows: list[ResultRow]) -> _Pairing:
+def pairing(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, rows: list[ResultRow]
+) -> _Pairing:
     """Where the record steps of a population (its ``rows``) find paired scores."""
     lookups = NoiseLookups.load(con)
     sets: dict[str | None, int] = {}
@@ -233,7 +240,7 @@ def _step(pairs, old, new, when, group, noise, rng, draws) -> RecordStepTest:
 
 
 def record_steps(
-    con,
+    con: duckdb.DuckDBPyConnection,
     pop: Population,
     history: History,
     records: tuple[ResultRow, ...],

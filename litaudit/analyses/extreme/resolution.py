@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,7 +25,10 @@ from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import parse_measure
 from litaudit.runs.pertopic import read_pertopic_csv
 from litaudit.stats.resolution import Resolution, resolution
-from litaudit.store.refdata import resolve_collection
+from litaudit.store.collections import resolve_collection
+
+if TYPE_CHECKING:
+    import duckdb
 
 KIND = "resolution"
 CITATION = 'Sakai, "Topic set size design", Information Retrieval Journal 19(3), 2016'
@@ -82,7 +86,9 @@ def _from_matrix(path: Path, measure: str) -> Scores:
     return Scores("matrix", str(path), "topics", tuple(m.runs), tuple(m.topics), x)
 
 
-def _from_parts(con, cid: str, measure: str, parts: tuple[str, ...]) -> Scores | None:
+def _from_parts(
+    con: duckdb.DuckDBPyConnection, cid: str, measure: str, parts: tuple[str, ...]
+) -> Scores | None:
 
     rows = load_results(con, cid, measure, Filters())
     by_part = {p: load_results(con, p, measure, Filters()) for p in parts}
@@ -98,7 +104,7 @@ def _from_parts(con, cid: str, measure: str, parts: tuple[str, ...]) -> Scores |
     return Scores("datasets", what, "datasets", tuple(systems), parts, np.asarray(table))
 
 
-def _from_archive(con, cid: str, measure: str) -> Scores:
+def _from_archive(con: duckdb.DuckDBPyConnection, cid: str, measure: str) -> Scores:
     # start-up: duckdb (through litaudit.runs.archive_eval)
     from litaudit.runs.archive_eval import evaluate_cached
 
@@ -109,7 +115,7 @@ def _from_archive(con, cid: str, measure: str) -> Scores:
 
 
 def scores_of(
-    con, collection: str | None, measure: str, matrix: Path | None
+    con: duckdb.DuckDBPyConnection, collection: str | None, measure: str, matrix: Path | None
 ) -> tuple[str | None, Scores]:
     """(the collection id, its scores) by the module doc's order."""
 
@@ -157,7 +163,7 @@ def resolution_of(
 
 
 def run_resolution(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str | None,
     measure: str,
     *,
@@ -199,7 +205,7 @@ class ClaimResolution:
 
 
 def claim_resolution(
-    con, collection_id: str, measure: str, value: float, record: float
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, value: float, record: float
 ) -> ClaimResolution | None:
     """The resolution line of a claim of ``value`` against the ``record`` (None where the
     store has no per-topic or per-dataset scores of the collection, or no margin)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from litaudit.analyses.audits import AuditKey, run_or_reuse_many
 from litaudit.analyses.extreme.best import (
@@ -30,6 +31,10 @@ from litaudit.analyses.extreme.population import (
     select_population,
 )
 from litaudit.errors import NotFound, ParameterError
+from litaudit.store.collections import names_and_default_topics
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -75,7 +80,9 @@ class Summary:
     p: float
 
 
-def _summary_audit_ids(con, reps, model: AuditModel, save: bool) -> list[int | None]:
+def _summary_audit_ids(
+    con: duckdb.DuckDBPyConnection, reps, model: AuditModel, save: bool
+) -> list[int | None]:
     """The audit ids of the summary's reports (None each without ``save``)."""
     ids: list[int | None] = [None] * len(reps)
     if save:  # an identical stored audit is reused; the others go in one insert
@@ -96,7 +103,7 @@ def _summary_audit_ids(con, reps, model: AuditModel, save: bool) -> list[int | N
 
 
 def run_summary(
-    con,
+    con: duckdb.DuckDBPyConnection,
     *,
     min_n: int = SUMMARY_MIN_N,
     alpha: float = DEFAULT_ALPHA,
@@ -111,13 +118,7 @@ def run_summary(
     ``filters`` (a date window, reporters ...) narrows every group. ``progress(total=n)``
     is told the number of groups, then ``progress(1)`` as each is audited."""
     check_min_n(min_n)
-    colls = {
-        r[0]: (r[1], r[2])
-        for r in con.execute(
-            "SELECT c.id, c.name, t.n_topics FROM collections c LEFT JOIN topic_sets t "
-            "ON t.collection_id = c.id AND t.is_default"
-        ).fetchall()
-    }
+    colls = names_and_default_topics(con)
     base = (
         filters
         if filters is not None

@@ -22,12 +22,16 @@ import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from litaudit.analyses.reuse.coded_archive import CodedArchive, code_stored
 from litaudit.errors import NotFound
 from litaudit.runs.archive import stored_fingerprint
+
+if TYPE_CHECKING:
+    import duckdb
 
 RANGE_LINES = 2_000_000  # ours: a range holds about this many ranked documents (~200 MB)
 
@@ -49,7 +53,7 @@ class RangedArchive:
     )
     ranges: tuple[tuple[int, int], ...]  # stored topic id ranges [lo, hi)
     n_lines: int  # ranked documents of the archive (all topics)
-    _con: object = field(repr=False, compare=False)
+    _con: duckdb.DuckDBPyConnection = field(repr=False, compare=False)
     _docnos: object = field(repr=False, compare=False)  # pyarrow strings, by doc id
     _cache: tempfile.TemporaryDirectory = field(repr=False, compare=False)
 
@@ -112,7 +116,7 @@ class RangedArchive:
 
 
 def load_ranged(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     *,
     range_lines: int = RANGE_LINES,
@@ -123,36 +127,19 @@ def load_ranged(
     each (a topic is never split). Reads no rankings (one count per topic); ``progress(1)``
     once done."""
     from litaudit.runs.archive import require_qrels, run_rows
+    from litaudit.runs.archive_lookups import docnos as stored_docnos
+    from litaudit.runs.archive_lookups import judged_topics, lines_per_topic
     from litaudit.runs.model import sort_topics
-    from litaudit.store.db import sql_string
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     cid = resolve_collection(con, collection).id
     require_qrels(con, cid)
     rows = run_rows(con, cid, None)
     if not rows:
         raise NotFound(f"the run archive of {cid} has no runs")
-    ids = ", ".join(str(r[0]) for r in rows)
-    per_topic = con.execute(
-        "SELECT t.topic_id, coalesce(n, 0) FROM run_topics t LEFT JOIN "
-        f"(SELECT topic_id, count(*) AS n FROM run_rankings WHERE run_id IN ({ids}) "
-        "GROUP BY topic_id) r USING (topic_id) WHERE t.collection_id = ? ORDER BY t.topic_id",
-        [cid],
-    ).fetchall()
-    q_topics = con.execute(
-        "SELECT DISTINCT t.topic FROM run_qrels q JOIN run_topics t "
-        "ON t.collection_id = q.collection_id AND t.topic_id = q.topic_id "
-        "WHERE q.collection_id = ?",
-        [cid],
-    ).fetchall()
-    docnos = (
-        con.sql(
-            f"SELECT docno FROM run_docs WHERE collection_id = {sql_string(cid)} ORDER BY doc_id"
-        )
-        .to_arrow_table()
-        .column(0)
-        .combine_chunks()
-    )
+    per_topic = lines_per_topic(con, cid, [r[0] for r in rows])
+    q_topics = judged_topics(con, cid)
+    docnos = stored_docnos(con, cid)
     ranges: list[tuple[int, int]] = []
     size = 0
     for topic_id, n in per_topic:
@@ -170,7 +157,7 @@ def load_ranged(
         run_types=tuple(r[3] for r in rows),
         participant_names=part_names,
         participant_of_run=np.array([part_names.index(p) for p in parts]),
-        topic_names=sort_topics({t for (t,) in q_topics}),
+        topic_names=sort_topics(q_topics),
         fingerprint=stored_fingerprint(con, cid),
         ranges=tuple(ranges),
         n_lines=sum(int(n) for _, n in per_topic),

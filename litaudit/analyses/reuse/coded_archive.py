@@ -10,10 +10,14 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from litaudit.errors import NotFound
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True)
@@ -240,7 +244,7 @@ def _rank_in_list(run: np.ndarray, topic: np.ndarray) -> np.ndarray:
 
 
 def load_coded(
-    con, collection: str, progress: Callable[[int], None] | None = None
+    con: duckdb.DuckDBPyConnection, collection: str, progress: Callable[[int], None] | None = None
 ) -> tuple[str, CodedArchive]:
     """(collection id, coded archive) of a stored collection (any alias), built from the
     stored integer tables (:func:`code_stored`); ``progress(1)`` after each of its
@@ -255,7 +259,7 @@ def load_coded(
     import pyarrow as pa
 
     from litaudit.runs.archive import load_tables, stored_fingerprint
-    from litaudit.store.refdata import resolve_collection
+    from litaudit.store.collections import resolve_collection
 
     cid = resolve_collection(con, collection).id
     tables = load_tables(con, cid)

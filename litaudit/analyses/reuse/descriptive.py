@@ -11,6 +11,7 @@ analysis is :mod:`litaudit.analyses.reuse.holdout_agreement`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,9 @@ from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest, run_sub
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement import adjust_pvalues
 from litaudit.store.results import official_count
+
+if TYPE_CHECKING:
+    import duckdb
 
 SOURCE_2010 = "Carterette, Kanoulas, Pavlu, Fang, SIGIR 2010"
 SOURCE_2014 = "Voorhees, Lin, Efron, SIGIR 2014"
@@ -84,7 +88,7 @@ class Reference:
 # ------------------------------------------------------------------ coverage
 
 
-def official_counts(con, cid: str) -> tuple[int | None, int | None]:
+def official_counts(con: duckdb.DuckDBPyConnection, cid: str) -> tuple[int | None, int | None]:
     """Distinct official runs and participants the store lists for the collection."""
     try:
         runs, participants = official_count(con, cid)
@@ -188,7 +192,15 @@ def lou_depths(reports: dict, lou_main, depth: int, depths) -> list[LOUDepth]:
 
 
 def subcollection_summary(
-    con, cid, test: SubcollectionTest, workers, save, loaded, alpha, notes, tick
+    con: duckdb.DuckDBPyConnection,
+    cid,
+    test: SubcollectionTest,
+    workers,
+    save,
+    loaded,
+    alpha,
+    notes,
+    tick,
 ):
     """Sub-collection tau (its own audit, reused when an identical call stored it) as the
     verdict summarises it, with its audit id; (None, None) and a note when it cannot be

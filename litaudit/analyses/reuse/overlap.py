@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,6 +29,9 @@ from litaudit.analyses.reuse.coded_archive import (
 from litaudit.analyses.reuse.lou_ranges import lou_by_ranges, top_rows
 from litaudit.errors import ParameterError
 from litaudit.stats import overlap
+
+if TYPE_CHECKING:
+    import duckdb
 
 # ---------------------------------------------------------------------- thresholds, defaults
 
@@ -339,7 +342,7 @@ def _lou_report(c, depth, measure, min_map, noise_pct, uni, before, after) -> LO
 
 
 def run_rao(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     *,
     depth: int = DEFAULT_DEPTH,
@@ -371,7 +374,7 @@ def run_rao(
 
 
 def run_lou(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     *,
     depth: int = DEFAULT_DEPTH,
@@ -413,7 +416,9 @@ def _lou_params(depth: int, min_map: float, noise_pct: float) -> dict:
     return {"depth": depth, "min_map": min_map, "noise_pct": noise_pct}
 
 
-def store_lou(con, report: LOUReport, fingerprint: str, *, save: bool = True) -> Audited[LOUReport]:
+def store_lou(
+    con: duckdb.DuckDBPyConnection, report: LOUReport, fingerprint: str, *, save: bool = True
+) -> Audited[LOUReport]:
     """``report`` stored as :func:`run_lou` stores its own (the stored one of an identical
     call handed back instead): for a caller that computed it already (the verdict's
     pass over every depth)."""

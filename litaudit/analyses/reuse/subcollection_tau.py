@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +22,9 @@ from litaudit.analyses.reuse.coded_archive import CodedArchive, as_coded, evalua
 from litaudit.analyses.reuse.overlap import optional_float as _f
 from litaudit.errors import InputError, ParameterError
 from litaudit.stats import subcollections
+
+if TYPE_CHECKING:
+    import duckdb
 
 # Sub-collections: automatic runs only, the bottom 25% by MAP discarded (Sanderson et al.
 # 2012, Section 3, after Voorhees and Buckley, SIGIR 2002); 1,000 random splits (Section
@@ -327,7 +331,7 @@ class SubcollectionTest:
 
 
 def run_subcollections(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     test: SubcollectionTest = SubcollectionTest(),
     *,

@@ -29,6 +29,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -74,6 +75,9 @@ from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
 from litaudit.analyses.reuse.wording import decision_sentence
 from litaudit.errors import ParameterError
 from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
+
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = [
     "INCONCLUSIVE",
@@ -142,12 +146,14 @@ def verdict_depths(depth: int | None) -> tuple[int, ...]:
     return tuple(sorted(set(defaults.LOU_DEPTHS) | ({depth} if depth else set())))
 
 
-def collection_depth(con, cid: str, depth: int | None = None) -> tuple[int | None, str | None]:
+def collection_depth(
+    con: duckdb.DuckDBPyConnection, cid: str, depth: int | None = None
+) -> tuple[int | None, str | None]:
     """The depth to decide at and its source: the one given, else the collection's
     recorded pool depth, else (None, None)."""
     if depth is not None:
         return depth, "given with --depth"
-    from litaudit.store.refdata import pool_depth
+    from litaudit.store.pool_depths import pool_depth
 
     found = pool_depth(con, cid)
     return (None, None) if found is None else found
@@ -174,7 +180,7 @@ class VerdictSettings:
 
 
 def run_verdict(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     settings: VerdictSettings = VerdictSettings(),
     *,
@@ -297,7 +303,7 @@ def _agreement(coded, m: int, shown: int, assignments: int, seed: int, alpha: fl
 
 
 def _archive_verdict(
-    con,
+    con: duckdb.DuckDBPyConnection,
     loaded,
     settings: VerdictSettings,
     *,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit.analyses.audits import StoredAudit, fingerprint, get_audit
 from litaudit.analyses.report_audits import ReportAudits
@@ -29,7 +29,10 @@ from litaudit.render.report.model import (
     Source,
     anchor,
 )
-from litaudit.store.refdata import resolve_collection
+from litaudit.store.collections import resolve_collection
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def audit_ref(a, *, timestamp: bool = False) -> AuditRef:
@@ -48,7 +51,9 @@ def audit_ref(a, *, timestamp: bool = False) -> AuditRef:
     )
 
 
-def build_report(con, audits: ReportAudits, *, timestamp: bool = False) -> Report:
+def build_report(
+    con: duckdb.DuckDBPyConnection, audits: ReportAudits, *, timestamp: bool = False
+) -> Report:
     """The report of the collection whose audits ``audits`` names (from
     :func:`~litaudit.analyses.report_audits.prepare_report`): data, literature, claim,
     reuse."""
@@ -225,7 +230,7 @@ def _conclusions(
 # ---------------------------------------------------------------------------- data section
 
 
-def data_section(con, ref) -> DataSection:
+def data_section(con: duckdb.DuckDBPyConnection, ref) -> DataSection:
     """Sources, counts, years, transcribers and statuses of the collection's results."""
 
     rows = query_results(con, CURATION, collection=ref.id)
@@ -285,7 +290,9 @@ def data_section(con, ref) -> DataSection:
 # --------------------------------------------------------------------------- reusability
 
 
-def reuse_section(con, audits: ReportAudits, used: dict) -> ReuseSection | None:
+def reuse_section(
+    con: duckdb.DuckDBPyConnection, audits: ReportAudits, used: dict
+) -> ReuseSection | None:
     """Verdict, RAO, LOU and sub-collections audits, when runs are stored (the agreement
     in significance is the verdict's own)."""
 

@@ -12,6 +12,7 @@ terminal prints (:mod:`litaudit.analyses.extreme.wording`).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from litaudit.analyses.audits import StoredAudit, get_audit
 from litaudit.analyses.extreme.best import BestReport, ClaimReport
@@ -28,8 +29,13 @@ from litaudit.render.report.model import (
     LiteratureSection,
 )
 
+if TYPE_CHECKING:
+    import duckdb
 
-def _stored(con, prepared: Prepared, used: dict[int, StoredAudit]) -> StoredAudit | None:
+
+def _stored(
+    con: duckdb.DuckDBPyConnection, prepared: Prepared, used: dict[int, StoredAudit]
+) -> StoredAudit | None:
 
     if prepared.audit_id is None:
         return None
@@ -44,7 +50,11 @@ def _num(x: float | None) -> float | None:
 
 
 def section(
-    con, measure: str, best: Prepared, hist: Prepared, used: dict[int, StoredAudit]
+    con: duckdb.DuckDBPyConnection,
+    measure: str,
+    best: Prepared,
+    hist: Prepared,
+    used: dict[int, StoredAudit],
 ) -> LiteratureSection:
     """Tables 2-3, thresholds, candidates (with provenance) and history of one measure."""
     h = _stored(con, hist, used)
@@ -202,7 +212,11 @@ def history_points(r: HistoryReport) -> tuple[HistoryPoint, ...]:
 
 
 def claim_section(
-    con, measure: str, value: float, prepared: Prepared, used: dict[int, StoredAudit]
+    con: duckdb.DuckDBPyConnection,
+    measure: str,
+    value: float,
+    prepared: Prepared,
+    used: dict[int, StoredAudit],
 ) -> ClaimSection:
     """The claim audit of ``value`` from its stored 'claim' audit.
 

@@ -12,7 +12,7 @@ changed result changes only the pages it appears on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit import defaults
 from litaudit.analyses.audits import StoredAudit
@@ -28,6 +28,9 @@ from litaudit.render.site.population import PopulationPage, Record
 from litaudit.render.site.ranks import standing
 from litaudit.store import history as HS
 from litaudit.store import papers as PS
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 def _unique(stems: list[str]) -> list[str]:
@@ -97,7 +100,10 @@ def _records(r: HistoryReport) -> tuple[Record, ...]:
 
 
 def build_site(
-    con, audits: SiteAudits, *, progress: Callable[..., None] | None = None
+    con: duckdb.DuckDBPyConnection,
+    audits: SiteAudits,
+    *,
+    progress: Callable[..., None] | None = None,
 ) -> dict[str, str]:
     """Every page of the site by its path relative to the site's folder."""
 
