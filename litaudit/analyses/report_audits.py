@@ -17,7 +17,9 @@ from litaudit import defaults
 from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.curation.filters import Filters
 from litaudit.errors import LitauditError
+from litaudit.runs.archive import count_runs
 from litaudit.store import results as result_store
+from litaudit.store.audits import last_id
 from litaudit.store.collections import resolve_collection
 from litaudit.store.measures import resolve_measure
 
@@ -60,7 +62,6 @@ def report_measures(con: duckdb.DuckDBPyConnection, collection_id: str) -> tuple
 
 
 def _last_id(con: duckdb.DuckDBPyConnection) -> int:
-    from litaudit.store.audits import last_id
 
     return last_id(con)
 
@@ -182,7 +183,6 @@ def prepare_report(  # noqa: PLR0913 - the report's questions, each a keyword
 
 
 def n_stored_runs(con: duckdb.DuckDBPyConnection, collection_id: str) -> int:
-    from litaudit.runs.archive import count_runs
 
     try:
         return count_runs(con, collection_id)

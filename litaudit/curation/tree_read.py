@@ -292,13 +292,13 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
     tf.rows.append(Row(n, data))
     c, u = obj.get("created_at"), obj.get("updated_at")
     if c is not None or u is not None:
-        from litaudit.curation import fields as F
+        from litaudit.curation import fields as field_parsers
 
         for k, t in (("created_at", c), ("updated_at", u)):
             try:
                 if t is not None:
-                    F.parse_timestamp(t, k)
-            except F.FieldError as e:
+                    field_parsers.parse_timestamp(t, k)
+            except field_parsers.FieldError as e:
                 problems.append(Problem(name, n, str(e), k))
                 return
         tf.times[n] = (c, u)
@@ -316,11 +316,11 @@ def _read_uid(uid, n: int, tf: TreeFile, problems: list[Problem]) -> bool:
 
 
 def _track_problem(track: str) -> str | None:
-    from litaudit.curation import fields as F
+    from litaudit.curation import fields as field_parsers
 
     try:
-        F.parse_track(track)
-    except F.FieldError as e:
+        field_parsers.parse_track(track)
+    except field_parsers.FieldError as e:
         return str(e)
     return None
 
@@ -364,7 +364,7 @@ def _read_history(folder: Path, tf: TreeFile, rel: str, problems: list[Problem])
 
 def _entry(h: dict, name: str, n: int, problems: list[Problem]) -> dict | None:
     """A history entry checked: known keys, text values, an action, a who and a time."""
-    from litaudit.curation import fields as F
+    from litaudit.curation import fields as field_parsers
     from litaudit.store.history import ACTIONS
 
     if any(k not in HISTORY_KEYS for k in h):
@@ -373,15 +373,17 @@ def _entry(h: dict, name: str, n: int, problems: list[Problem]) -> dict | None:
         )
         return None
     texts = [h.get(k) for k in HISTORY_KEYS]
-    if any(t is not None and (not isinstance(t, str) or F.check_text(t)) for t in texts):
+    if any(
+        t is not None and (not isinstance(t, str) or field_parsers.check_text(t)) for t in texts
+    ):
         problems.append(Problem(name, n, "values must be text"))
         return None
-    if h.get("action") not in ACTIONS or F.blank(h.get("who")):
+    if h.get("action") not in ACTIONS or field_parsers.blank(h.get("who")):
         problems.append(Problem(name, n, f"needs an action ({', '.join(ACTIONS)}) and a who"))
         return None
     try:
-        F.parse_timestamp(h.get("changed_at"), "changed_at")
-    except F.FieldError as e:
+        field_parsers.parse_timestamp(h.get("changed_at"), "changed_at")
+    except field_parsers.FieldError as e:
         problems.append(Problem(name, n, str(e)))
         return None
     why = _tool_entry_problem(h)

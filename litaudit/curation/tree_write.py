@@ -43,14 +43,14 @@ def tree_files(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     from litaudit.curation.export import export_row
     from litaudit.curation.filters import CURATION
     from litaudit.curation.results import query_results
-    from litaudit.store import papers as P
-    from litaudit.store import results as R
+    from litaudit.store import papers as paper_store
+    from litaudit.store import results as result_store
     from litaudit.store.collections import user_collections
 
     hist = _history(con)
-    times = R.times(con)
-    uids = R.uids(con)
-    papers = P.every(con, PAPER_KEYS[:-1], order="bibkey")
+    times = result_store.times(con)
+    uids = result_store.uids(con)
+    papers = paper_store.every(con, PAPER_KEYS[:-1], order="bibkey")
     paths = paper_paths(vals[0] for _, *vals in papers)
     groups: dict[str, list[tuple]] = {}
     logs: dict[str, list[tuple]] = {}
@@ -100,10 +100,10 @@ def _history_lines(logs: dict, path: str, whose: dict, entries: list[dict]) -> N
 
 def _history(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, int], list[dict]]:
     """(entity, id) -> its history entries, oldest first."""
-    from litaudit.store import history as H
+    from litaudit.store import history as history_store
 
     out: dict[tuple[str, int], list[dict]] = {}
-    for _, entity, eid, *vals in H.every(con, order="time"):
+    for _, entity, eid, *vals in history_store.every(con, order="time"):
         out.setdefault((entity, eid), []).append(
             {k: v for k, v in zip(HISTORY_KEYS, vals, strict=True) if v is not None}
         )

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from litaudit.errors import LitauditError, NotFound
 from litaudit.resources import data_dir
-from litaudit.store import results as R
+from litaudit.store import results as result_store
 from litaudit.store.collection_names import CollectionNames
 from litaudit.store.db import insert_columns
 
@@ -241,7 +241,7 @@ def collection_details(con: duckdb.DuckDBPyConnection, collection_id: str) -> di
         "WHERE collection_id = ? ORDER BY name",
         [collection_id],
     ).fetchall()
-    per = R.counts_by_measure_and_source(con, collection_id)
+    per = result_store.counts_by_measure_and_source(con, collection_id)
     keys = ("id", "name", "title", "documents", "ir_datasets", "notes", "provenance")
     return {
         **dict(zip(keys, c, strict=True)),

@@ -35,6 +35,7 @@ from litaudit.analyses.extreme.population import Population
 from litaudit.analyses.extreme.printed import printed
 from litaudit.analyses.wording import fmt_p
 from litaudit.errors import ParameterError
+from litaudit.runs.archive_lookups import has_qrels
 from litaudit.runs.evalcache import fingerprint as archive_fingerprint
 from litaudit.stats import claim as claim_stats
 from litaudit.stats.extreme import Sampling
@@ -219,7 +220,6 @@ def _same_topic(
                 "or name a published result whose run the archive holds (--system)"
             )
         return None, "no per-topic scores of the claim (give its run with --run FILE)"
-    from litaudit.runs.archive_lookups import has_qrels
 
     if not has_qrels(con, collection_id):
         return None, f"no run archive stored for {collection_id}"

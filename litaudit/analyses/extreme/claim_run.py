@@ -34,6 +34,7 @@ from litaudit import defaults
 from litaudit.errors import InputError, NotFound, ParameterError
 from litaudit.measures import did_you_mean
 from litaudit.runs.archive import load_qrels
+from litaudit.runs.archive_lookups import has_qrels, run_tags
 from litaudit.runs.evaluate import evaluate
 from litaudit.runs.ingest_read import sha256_file
 from litaudit.runs.model import sort_topics
@@ -271,7 +272,6 @@ def archive_tag(
     """The tag of the archive's run named ``system`` (exactly, else ignoring case), or None."""
     if not system:
         return None
-    from litaudit.runs.archive_lookups import run_tags
 
     rows = run_tags(con, collection_id)
     if system in rows:
@@ -423,7 +423,6 @@ def identical_runs(
     """The archive's runs (other than one of the claim's tag) whose per-topic scores equal
     the claim's on every topic the claim was evaluated on: a copy of an archived run, or
     one with topics renamed or dropped (issue 32, item 4)."""
-    from litaudit.runs.archive_lookups import has_qrels
 
     if not has_qrels(con, collection_id):
         return ()

@@ -41,6 +41,7 @@ from litaudit import defaults
 from litaudit.errors import ParameterError
 from litaudit.measures import parse_measure
 from litaudit.runs import evalcache
+from litaudit.runs.archive_lookups import archived_collections
 from litaudit.stats.claim import RecordCheck
 from litaudit.stats.noise import (
     TopicInteraction,
@@ -176,7 +177,6 @@ class NoiseLookups:
             sets[(ts.collection_id, ts.name)] = (ts.n_topics, ts.parts)
             if ts.is_default:
                 defaults_[ts.collection_id] = (ts.name, ts.n_topics)
-        from litaudit.runs.archive_lookups import archived_collections
 
         return cls(
             sets,
