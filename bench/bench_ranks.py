@@ -171,11 +171,11 @@ def main(argv: list[str] | None = None) -> int:
     if not a.no_speed:
         speed(None)
     names = [p.stem for p in sorted((DATA / "pertopic").glob("*.csv"))] + ["BEIR-13"]
-    if a.only:
-        names = [n for n in names if n in a.only.split(",")]
     nulls = ("equal", "best") if a.null == "both" else (a.null,)
     ok = True
-    for f, name in enumerate(names):
+    for f, name in enumerate(names):  # f: the family's seed, the same with --only
+        if a.only and name not in a.only.split(","):
+            continue
         if name == "BEIR-13":
             inp = beir13("bound")
             y, se = inp.scores, inp.unit_se
