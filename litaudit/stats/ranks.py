@@ -43,17 +43,30 @@ mean over its queries). Units are the resampling unit.
 Studentization (``studentize``): 'sample' divides every resample's deviation by the
 sample's se_ij (honestboard's choice; equal results on the same resamples); 'resample' is
 the bootstrap-t (Hall, *The Bootstrap and Edgeworth Expansion*, 1992, Sec. 3.5): each
-resample's deviation by that resample's own se of the difference, floored at half the
-sample's (ours: pairs of near-identical runs otherwise give a resample se near zero and an
-unbounded max). Under equal-means nulls resampled from the real residuals (top 30 runs,
-150 samples, 2 Monte Carlo se 3.6%; bench/bench_ranks.py), 'sample' left a true best out
-of the set in up to 9% (TREC-6 AP), 10% (Web 2010), 11% (TREC-7) of samples and separated
-some pair in 15-21%; 'resample' in 3%, 6%, 5% and 1-6%. On BEIR-13's 13 datasets both
-fall short: 'sample' 37% and 65%, 'resample' 16% and 29% (13 units are few for any
-bootstrap; its sets are too small, if less so). 'auto' (the default) is 'resample' up to
-60 units and 'sample' beyond (the t and Normal tails agree there, and the resample se
-costs K^2 T per resample). The resample se is computed in single precision (a quantile
-to 1e-3 needs no more).
+resample's deviation by that resample's own se of the difference. 'auto' (the default) is
+the bootstrap-t wherever T K^2 <= 2e7 (the resample se costs K^2 T per resample; it is
+computed in single precision: a quantile to 1e-3 needs no more), else 'sample'.
+
+Two floors (ours), both named in ``method``:
+* **The se of a difference** is at least ``se_floor`` (1/4) of the median pair's, in the
+  sample and in every resample. A pair of near-identical runs (TREC-7's runs 20 and 21:
+  equal on 22 topics, within 0.01 on 27, 0.08 apart on one) has a near-zero se; a sample
+  without the one topic where they differ shows a consistent offset that a studentized
+  test takes for a real one (left out of the set in 25% of equal-means samples). Floored,
+  such a pair weighs as an unstudentized difference of its size.
+* **A resample's own se** is at least 1/4 of the sample's (``SE_FLOOR``): the
+  bootstrap-t's heavy upper tail (resamples with a small se) is what widens its critical
+  value over a small number of units (BEIR-13's 13 datasets); at half the sample's the
+  step-down separated some pair of equally good systems in 10-20% of samples.
+
+Consistency (``consistent``, default): a system whose simultaneous rank interval starts at
+1 joins the set, and every system of the set has its rank interval start at 1. Both only
+widen (a set holding the MCB set, intervals holding the step-down's), so both guarantees
+hold and the two never contradict each other; the set is then larger than MCB's alone.
+
+Calibration on whole matrices (bench/bench_ranks.py, docs/STATISTICS.md): every one of the
+20 shared per-topic matrices and BEIR-13 nDCG@10 (each dataset's bound se), under
+equal-means nulls and a one-clear-best-plus-ties null resampled from their real residuals.
 
 Monte Carlo error of the set: the critical value c is a bootstrap quantile; its 95%
 order-statistic interval [c_lo, c_hi] (the quantile's binomial interval) is stated, and
@@ -71,17 +84,21 @@ import numpy as np
 
 from litaudit.errors import ParameterError
 
-SE_FLOOR = 0.5  # ours: a resample's se of a difference is at least half the sample's
-BOOTSTRAP_T_MAX_UNITS = 60  # ours: "auto" studentizes each resample up to 60 units
+SE_FLOOR = 0.25  # ours: a resample's se of a difference is at least 1/4 of the sample's
+SE_FLOOR_SHARE = 0.25  # ours: no se of a difference below 1/4 of the median pair's
+BOOTSTRAP_T_MAX_CELLS = 20_000_000  # ours: "auto" is the bootstrap-t while T K^2 <= this
+# (the units' outer products, 80 MB in single precision; robust04's 110 x 249: 3.0e6)
 STUDENTIZE = {
-    "resample": "bootstrap-t: each resample studentized by its own se (at least half the sample's)",
+    "resample": "bootstrap-t: each resample studentized by its own se (at least 1/4 of the sample's)",
     "sample": "studentized by the sample's se",
 }
 METHOD = (
-    "paired bootstrap over {units} ({B} resamples, seed {seed}{noise}; {t}); confidence set "
-    "of the best: multiple comparisons with the best (Hsu 1996); rank "
-    "intervals: simultaneous, step-down (Mogstad, Romano, Shaikh and Wilhelm 2024)"
+    "paired bootstrap over {units} ({B} resamples, seed {seed}{noise}; {t}{floor}); "
+    "confidence set of the best: multiple comparisons with the best (Hsu 1996); rank "
+    "intervals: simultaneous, step-down (Mogstad, Romano, Shaikh and Wilhelm 2024){joint}"
 )
+FLOOR_WORDS = "; no se of a difference below {share:g} of the median pair's"
+JOINT_WORDS = "; a system is in the set exactly when its rank interval starts at 1"
 _CELLS_PER_CHUNK = 4_000_000  # ours: K*K*columns per temporary array (32 MB of doubles)
 _TIE = 1e-12  # ours: resampled means this close to the top are tied for first
 
@@ -334,10 +351,10 @@ def _column_max(r: _Resamples, gap, inv_se, floor, active, cols: np.ndarray):
     return top, arg
 
 
-def _stepdown(r, gap, se, inv_se, top, arg, alpha: float) -> tuple[np.ndarray, float, int]:
+def _stepdown(r, gap, se, inv_se, top, arg, alpha: float, floor) -> tuple[np.ndarray, float, int]:
     """(rejected[i, j]: system i is better than j, first-step c, steps) of Mogstad et al.'s
     simultaneous pairwise comparisons, step-down; ``top``/``arg``: the first pass's max
-    over all pairs per resample and its pair."""
+    over all pairs per resample and its pair; ``floor``: the resample se's floor."""
     k = gap.shape[0]
     t_obs = gap / se
     active = ~np.eye(k, dtype=bool)
@@ -358,8 +375,19 @@ def _stepdown(r, gap, se, inv_se, top, arg, alpha: float) -> tuple[np.ndarray, f
         stale = ~active.reshape(-1)[arg]
         if stale.any():
             top[stale], arg[stale] = _column_max(
-                r, gap, inv_se, SE_FLOOR * se, active, np.flatnonzero(stale)
+                r, gap, inv_se, floor, active, np.flatnonzero(stale)
             )
+
+
+def _floor_of(se: np.ndarray, share: float) -> float:
+    """The least se of a difference: ``share`` times the median pair's (ours: a pair of
+    near-identical systems has a near-zero se, and the studentized difference of such a
+    pair is unstable: a sample without the one topic where they differ shows a consistent
+    offset that any studentized test takes for a real one); 0 with ``share`` 0."""
+    if share <= 0.0:
+        return 0.0
+    k = se.shape[0]
+    return share * float(np.median(se[~np.eye(k, dtype=bool)]))
 
 
 def _observed_rank(means: np.ndarray) -> np.ndarray:
@@ -381,6 +409,8 @@ def resolve_ranks(
     unit_se=None,
     units: str = "topics",
     studentize: str = "auto",
+    se_floor: float = SE_FLOOR_SHARE,
+    consistent: bool = True,
 ) -> RankResolution:
     """The confidence set of the best, simultaneous rank intervals and P(first) of the K
     systems of the K x T matrix ``y`` (module doc); ``unit_se``: each cell's own se, added
@@ -388,21 +418,31 @@ def resolve_ranks(
     x, use = _checked(y, unit_se, alpha, resamples)
     if studentize not in (*STUDENTIZE, "auto"):
         raise ParameterError(f"studentize: {studentize!r} is not auto, resample or sample")
+    if not (0.0 <= se_floor < 1.0):
+        raise ParameterError(f"se_floor must be in [0, 1), got {se_floor!r}")
     k, t = x.shape
     r = _Resamples.draw(x, resamples, np.random.default_rng(seed), use)
     s = r.means(slice(None)).T
     means = x.mean(axis=1)
     sig = mean_covariance(x, use)
     se = _pair_se(sig)
+    phi = _floor_of(se, se_floor)
+    se = np.maximum(se, phi)
     gap = means[:, None] - means[None, :]
     if studentize == "auto":
-        studentize = "resample" if t <= BOOTSTRAP_T_MAX_UNITS else "sample"
+        studentize = "resample" if t * k * k <= BOOTSTRAP_T_MAX_CELLS else "sample"
     inv_se = 1.0 / se if studentize == "sample" else None
-    m, top, arg = _first_pass(r, gap, inv_se, SE_FLOOR * se)
+    m, top, arg = _first_pass(r, gap, inv_se, np.maximum(SE_FLOOR * se, phi))
     crit, c_lo, c_hi = _mcb(m, alpha)
     keep = _members(means, se, crit)
     at_lo, at_hi = _members(means, se, c_lo), _members(means, se, c_hi)
-    rejected, rank_crit, steps = _stepdown(r, gap, se, inv_se, top, arg, alpha)
+    rejected, rank_crit, steps = _stepdown(
+        r, gap, se, inv_se, top, arg, alpha, np.maximum(SE_FLOOR * se, phi)
+    )
+    low = 1 + rejected.sum(axis=0)
+    if consistent:  # both only widen, so both guarantees hold
+        keep, at_lo, at_hi = (v | (low == 1) for v in (keep, at_lo, at_hi))
+        low[keep] = 1
     order = np.argsort(-means, kind="stable")
     noise = "" if use is None else ", each unit's own se added"
     return RankResolution(
@@ -415,7 +455,7 @@ def resolve_ranks(
         means=tuple(float(v) for v in means),
         se=tuple(float(math.sqrt(max(v, 0.0))) for v in np.diag(sig)),
         rank=tuple(int(r) for r in _observed_rank(means)),
-        rank_low=tuple(int(1 + v) for v in rejected.sum(axis=0)),
+        rank_low=tuple(int(v) for v in low),
         rank_high=tuple(int(k - v) for v in rejected.sum(axis=1)),
         p_first=tuple(float(v) for v in p_first(s)),
         in_best_set=tuple(bool(v) for v in keep),
@@ -428,6 +468,12 @@ def resolve_ranks(
         rank_steps=steps,
         noise_added=use is not None,
         method=METHOD.format(
-            units=units, B=resamples, seed=seed, noise=noise, t=STUDENTIZE[studentize]
+            units=units,
+            B=resamples,
+            seed=seed,
+            noise=noise,
+            t=STUDENTIZE[studentize],
+            floor=FLOOR_WORDS.format(share=se_floor) if se_floor > 0 else "",
+            joint=JOINT_WORDS if consistent else "",
         ),
     )

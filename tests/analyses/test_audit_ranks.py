@@ -17,14 +17,15 @@ def _ranks(cli, *args):
 @pytest.mark.slow
 def test_trec6_has_a_near_clear_best_and_web2010_a_wide_tie(cli, shared_data, reference_db_file):
     # both ways on real data (issue 30, item 4): TREC-6 ad hoc AP's top run stands out
-    # (run70, 0.4631 against 0.3742 next), Web 2010 AP's top is a wide tie
+    # (run70, 0.4631 against 0.3742 next), Web 2010 AP's top is a wide tie. TREC-6's set:
+    # 3 runs by MCB alone, 4 joined with the runs whose rank interval starts at 1 (run14)
     shutil.copy(reference_db_file, cli.db)
     pt = shared_data / "pertopic"
     six = _ranks(cli, pt / "adhoc6_ap.csv", "-m", "AP", "--no-save", "--resamples", "2000")
     web = _ranks(cli, pt / "web2010_ap.csv", "-m", "AP", "--no-save", "--resamples", "2000")
     s6, sw = six["result"]["resolution"], web["result"]["resolution"]
     names6 = [six["result"]["systems"][i] for i in s6["best_set"]]
-    assert names6[0] == "run70" and len(names6) <= 3
+    assert names6[0] == "run70" and len(names6) <= 4
     assert s6["p_first"][six["result"]["systems"].index("run70")] > 0.99
     assert len(sw["best_set"]) >= 25  # of 88 runs
     assert max(sw["p_first"]) < 0.35
@@ -103,7 +104,7 @@ def test_the_report_carries_the_ranks_section(cli, seeded_db_file, tmp_path):
     r = cli("report", "-c", "beir-13", "-m", "nDCG@10", "-o", out)
     assert r.exit_code == 0, r.output
     text = out.read_text(encoding="utf-8")
-    assert "Ranks: 30 of 228 systems cannot be told apart from the best" in text
+    assert "Ranks: 174 of 228 systems cannot be told apart from the best" in text
     assert "| rank | system | mean | 95% rank interval | P(first) | set of the best |" in text
 
 
