@@ -74,6 +74,7 @@ from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
 from litaudit.analyses.reuse.wording import decision_sentence
 from litaudit.errors import ParameterError
 from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
+from litaudit.stats.reuse_sites import FEW_SITES
 
 __all__ = [
     "INCONCLUSIVE",
@@ -213,6 +214,7 @@ def run_verdict(
     if settings.topics is not None:
         params["topics"] = settings.topics
     params.update(resamples=settings.resamples, boot_seed=settings.boot_seed)
+    params["new_site_sites"] = defaults.REUSE_NEW_SITE_SITES
     if not split.startswith("prefix") and Path(split).is_file():
         # the mapping file is input too (as in run_subcollections)
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
@@ -257,7 +259,8 @@ def _params(depth, source, depths, margin_pct, split, alpha, assignments) -> dic
 
 METHOD = (
     "hold-out shift over equally weighted site subsets, equivalence (TOST) to a margin; "
-    "relative shift's interval by the studentized bootstrap over topics"
+    "relative shift's interval by the studentized bootstrap over topics; a new site's by "
+    "the wider of the pigeonhole bootstrap-t and Hall's skewness-corrected t"
 )
 
 
@@ -268,7 +271,10 @@ def _outcome(rows: tuple[DepthShift, ...], depth: int | None) -> tuple[str, Dept
     if depth is None:
         return NO_DEPTH, None
     row = next(r for r in rows if r.depth == depth)
-    return row.result.new_site_outcome or row.result.outcome, row  # about a new site's runs
+    r = row.result
+    if r.new_site_outcome is None or r.new_site_outcome == FEW_SITES:
+        return r.outcome, row  # about these sites' runs (a new site's: too few sites)
+    return r.new_site_outcome, row  # about a new site's runs
 
 
 def _depth_notes(cid: str, depth: int | None, depths, shown: int) -> list[str]:

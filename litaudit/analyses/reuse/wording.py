@@ -16,6 +16,7 @@ from litaudit.stats.holdout_shift import (
     REUSABLE,
     HoldoutShift,
 )
+from litaudit.stats.reuse_sites import FEW_SITES as UNDECIDED_FEW
 
 NOISE_SOURCE = "Voorhees et al. 2014"
 FEW_SITES = 8  # ours: under 8 sites the site-level answer is about these sites only
@@ -27,7 +28,18 @@ def outcome_words(outcome: str, margin_pct: float) -> str:
         return f"reusable within {margin_pct:g}%"
     if outcome == LOSE:
         return f"new systems lose more than {margin_pct:g}%"
+    if outcome == UNDECIDED_FEW:
+        return "undecided: too few sites"
     return outcome
+
+
+def few_sites_words(r: HoldoutShift) -> str:
+    """Why a new site's runs are undecided though their interval lies within the margin
+    (:data:`~litaudit.stats.reuse_sites.FEW_SITES`)."""
+    return (
+        f'undecided, {len(r.sites)} sites are too few to say "reusable" about a new site '
+        f"(skewed site effects: about {r.new_site_min_sites} sites would decide it)"
+    )
 
 
 def _pct(x: float) -> str:
@@ -65,6 +77,8 @@ def these_words(outcome: str, margin_pct: float) -> str:
         return f"within {margin_pct:g}%"
     if outcome == LOSE:
         return f"lose more than {margin_pct:g}%"
+    if outcome == UNDECIDED_FEW:
+        return "undecided: too few sites"
     return outcome
 
 
@@ -81,6 +95,14 @@ def depth_sentence(depth: int | None, r: HoldoutShift, measure: str | None = Non
             f"topics it did not judge; {noise}: {outcome_words(r.outcome, r.margin_pct)}."
         )
     n = len(r.sites)
+    if decided == UNDECIDED_FEW:  # the decision is about these sites' runs
+        return (
+            f"{where}these {n} sites' runs left out of judging {shift_words(r, measure)} on "
+            f"the topics they did not judge, the topics the only sample; {noise}: "
+            f"{outcome_words(r.outcome, r.margin_pct)} for these {n} sites' runs. A new "
+            f"site's runs would {_ci_words(new.estimate, new.low, new.high, r.level, None)}, "
+            f"the sites and topics taken as samples: {few_sites_words(r)}."
+        )
     return (
         f"{where}a new site's runs left out of judging would "
         f"{_ci_words(new.estimate, new.low, new.high, r.level, measure)} on the topics the "
@@ -172,6 +194,10 @@ def interval_sentence(r: HoldoutShift) -> str:
             f"; se of the relative shift {r.se_pct:.3f}% by the delta method, "
             f"{r.se_known_mean_pct:.3f}% with the mean score taken as known"
         )
+    if r.new_site_method is not None:
+        how += f"; a new site's: {r.new_site_method}"
+        if r.new_site_min_sites is not None:
+            how += f', "reusable" only from {r.new_site_min_sites} sites'
     return f"Interval: {how}."
 
 
@@ -206,10 +232,17 @@ def next_step(v) -> str:
                 f"(shift {t.result.shift_pct:+.2f}% at depth {t.depth}, computed on the same archive)"
             )
     if v.outcome == REUSABLE:
-        return (
+        text = (
             f"Next step: the collection can be reused for {m} at pool depth {v.depth}; report "
-            f"new systems' {m} with the pool depth and its source ({v.depth_source})."
+            f"new systems' {m} with the pool depth and its source ({v.depth_source})"
         )
+        r = v.decision.result if v.decision is not None else None
+        if r is not None and r.new_site_outcome == UNDECIDED_FEW:
+            text += (
+                f"; this holds for runs like these {len(r.sites)} sites'; to vouch for a new "
+                f"site's, run the verdict on an archive of about {r.new_site_min_sites} sites"
+            )
+        return text + "."
     if v.outcome == LOSE:
         tail = f"; {deeper}" if deeper else "; no depth computed here makes it reusable"
         return (
@@ -224,6 +257,8 @@ def next_step(v) -> str:
         if r.new_site_ci is not None:  # the decision is a new site's: more sites
             c, n, unit = r.new_site_ci, len(r.sites), "sites"
         need = _needed(c.estimate, c.low, c.high, r.margin_pct, n)
+        if unit == "sites" and r.new_site_method is not None:
+            need = r.new_site_needs  # with the floor on the sites a "reusable" needs
         more = (
             f"about {need} {unit} at this variance would decide it ({n} now, the interval "
             f"taken to narrow as 1/sqrt({unit}))"
