@@ -710,7 +710,14 @@ def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
     assert (
         "Next step: about 210 sites at this variance would decide it (16 now, the interval "
         "taken to narrow as 1/sqrt(sites)); or judging to depth 1000 would make it reusable "
-        "within 1% (shift -0.05% at depth 1000, computed on the same archive)." in flat
+        "within 1% (shift -0.05% at depth 1000, computed on the same archive); or report a "
+        "measure that tolerates unjudged documents beside AP (computed on the same archive "
+        "at depth 100, 90% CI, % of each measure's mean): with bpref the shift is +2.22% "
+        "[+1.84, +2.71]: gain more than 1% (inconclusive) for these sites' runs (a new "
+        "site's [+0.93, +3.70]: inconclusive); with AP on condensed lists the shift is "
+        "+1.83% [+1.55, +2.16]: gain more than 1% (inconclusive) for these sites' runs (a "
+        "new site's [+0.82, +2.98]: inconclusive); with Judged@10 the shift is -3.83% "
+        "[-4.54, -3.34]." in flat
     )
     assert "Interval: studentized bootstrap over topics" in flat
     flat = " ".join(_cli(path).split())
@@ -761,3 +768,52 @@ def test_topics_is_for_a_stored_archive(cli, tmp_path):
     r = cli("reuse", "verdict", "--scores", str(scores), "--pseudo-sites", "3", "--topics", "1-2")
     assert r.exit_code == 1
     assert "--topics applies to a stored archive (--collection), not --scores" in r.stderr
+
+
+@pytest.mark.slow
+def test_unjudged_measures_equal_ir_measures_on_robust03(robust03):
+    """bpref, AP on condensed lists and Judged@10 of every robust03 run and topic, with
+    nothing held out and with one site pair held out (depth 100), equal ir_measures 0.4.3
+    (pytrec_eval) given the reduced qrels: the judged documents in the top 100 of some
+    run of a site not held out."""
+    ir_measures = pytest.importorskip("ir_measures")
+    from litaudit.analyses.reuse.unjudged import BPREF, CONDENSED, JUDGED, unjudged_tables
+
+    _, c, _ = robust03
+    site = np.asarray(c.participant_of_run)
+    tabs = unjudged_tables(c, site, k=2, depth=100)
+    topic, doc = np.asarray(c.topic), np.asarray(c.doc)
+    rank, run = np.asarray(c.rank), np.asarray(c.run)
+    subsets = ((),) + tuple(combinations(range(int(site.max()) + 1), 2))
+    measures = {
+        BPREF: ir_measures.Bpref,
+        CONDENSED: ir_measures.AP(judged_only=True),
+        JUDGED: ir_measures.Judged @ 10,
+    }
+    qrel_rows = list(zip(c.q_topic.tolist(), c.q_doc.tolist(), c.q_rel.tolist(), strict=True))
+    for s_idx in (0, 37):
+        held = set(subsets[s_idx])
+        top = (rank < 100) & ~np.isin(site[run], list(held))
+        pooled = set(zip(topic[top].tolist(), doc[top].tolist(), strict=True))
+        qrels = [
+            ir_measures.Qrel(c.topic_names[t], str(d), int(r))
+            for t, d, r in qrel_rows
+            if t >= 0 and (t, d) in pooled
+        ]
+        compared = 0
+        for r in range(len(c.tags)):
+            mine = run == r
+            docs = [
+                ir_measures.ScoredDoc(c.topic_names[t], str(d), float(-k))
+                for t, d, k in zip(topic[mine], doc[mine], rank[mine], strict=True)
+            ]
+            got = {}
+            for x in ir_measures.iter_calc(list(measures.values()), qrels, docs):
+                got[(str(x.measure), x.query_id)] = x.value
+            for name, m in measures.items():
+                for t, tn in enumerate(c.topic_names):
+                    value = tabs[name][t, s_idx, r]
+                    if (str(m), tn) in got and np.isfinite(value):
+                        assert value == pytest.approx(got[(str(m), tn)], abs=1e-12)
+                        compared += 1
+        assert compared > 3 * 1600

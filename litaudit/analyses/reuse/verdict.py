@@ -71,6 +71,7 @@ from litaudit.analyses.reuse.subcollection_tau import (
     DEFAULT_SEED as SUBCOLLECTION_SEED,
 )
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
+from litaudit.analyses.reuse.unjudged import MeasureShift, unjudged_shifts
 from litaudit.analyses.reuse.wording import decision_sentence
 from litaudit.errors import ParameterError
 from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
@@ -127,6 +128,7 @@ class Verdict:
     audits: tuple[tuple[str, int], ...]  # (kind, audit id) of the components stored
     notes: tuple[str, ...]
     topics: str | None = None  # the topics decided on (--topics; None: all)
+    unjudged: tuple[MeasureShift, ...] = ()  # inconclusive: bpref, condensed AP, Judged@10
 
 
 # ------------------------------------------------------------------ archive verdict
@@ -358,6 +360,16 @@ def _archive_verdict(
     )
     passes[2].finish()
     outcome, decision = _outcome(rows, depth)
+    unjudged: tuple[MeasureShift, ...] = ()
+    if outcome == INCONCLUSIVE and depth is not None:  # the next step's figures
+        unjudged = unjudged_shifts(
+            coded,
+            depth,
+            margin_pct=margin_pct,
+            alpha=alpha,
+            bootstrap=Bootstrap(resamples=settings.resamples, seed=settings.boot_seed),
+            topics=chosen,
+        )
     # descriptive: the paper's agreement analysis over random assignments
     agreement = _agreement(coded, m, shown, assignments, seed, alpha, tick, pools)
     sub = None
@@ -389,6 +401,7 @@ def _archive_verdict(
         audits=tuple((k, i) for k, i in audits if i is not None),
         notes=tuple(notes),
         topics=settings.topics,
+        unjudged=unjudged,
     )
 
 

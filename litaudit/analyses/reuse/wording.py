@@ -212,6 +212,37 @@ def _needed(est: float, lo: float, hi: float, margin: float, n: int) -> int | No
     return int(-(-n * (half / gap) ** 2 // 1))
 
 
+def unjudged_words(v) -> str:
+    """The shift with measures that tolerate unjudged documents, computed on the same
+    archive and pools (``v.unjudged``; "" when not computed): "with bpref the shift is
+    -0.40% [-0.90, +0.10]: within 1% for these sites' runs (a new site's: ...)"."""
+    if not v.unjudged or v.decision is None:
+        return ""
+    level = f"{100 * v.decision.result.level:.0f}% CI"
+    parts = []
+    for u in v.unjudged:
+        c = u.ci
+        name = "AP on condensed lists" if u.measure.startswith("AP(judged_only") else u.measure
+        text = f"with {name} the shift is {c.estimate:+.2f}% [{c.low:+.2f}, {c.high:+.2f}]"
+        if not u.measure.startswith("Judged@"):
+            words = these_words(u.outcome, v.margin_pct)
+            if c.low > v.margin_pct:  # wholly above the margin: the measure favours them
+                words = f"gain more than {v.margin_pct:g}% (inconclusive)"
+            text += f": {words} for these sites' runs"
+            n = u.new_site_ci
+            if n is not None and u.new_site_outcome is not None:
+                text += (
+                    f" (a new site's [{n.low:+.2f}, {n.high:+.2f}]: "
+                    f"{these_words(u.new_site_outcome, v.margin_pct)})"
+                )
+        parts.append(text)
+    return (
+        "report a measure that tolerates unjudged documents beside "
+        f"{v.measure} (computed on the same archive at depth {v.unjudged[0].depth}, {level}, "
+        "% of each measure's mean): " + "; ".join(parts)
+    )
+
+
 def next_step(v) -> str:
     """What to do next, for every outcome, with the figures behind it (``v``: a
     :class:`~.verdict.Verdict`)."""
@@ -265,7 +296,7 @@ def next_step(v) -> str:
             if need is not None
             else f"the estimate lies on the margin: no number of {unit} decides it"
         )
-        return "Next step: " + "; or ".join(x for x in (more, deeper) if x) + "."
+        return "Next step: " + "; or ".join(x for x in (more, deeper, unjudged_words(v)) if x) + "."
     if v.outcome == NO_DEPTH:
         return (
             f"Next step: record the pool depth with its source (`litaudit collections depth "
