@@ -263,7 +263,7 @@ def _verdict_tests(v: Verdict) -> None:
             )
         )
     decided = "* decides; " if v.depth is not None else ""
-    floors = {t.result.new_site_min_sites for t in v.tests} - {None}
+    floors = [f for t in v.tests if (f := t.result.new_site_min_sites) is not None]
     floor = (
         f', widened against skewed site effects; "reusable" only from {min(floors)} sites'
         if floors
