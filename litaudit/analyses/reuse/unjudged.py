@@ -96,18 +96,39 @@ def _topic_scores(rows, q_doc, q_rel, site, sub_keep, depth: int, n_r: int):
     jidx[j_run, col] = j_pos
     valid = jidx >= 0
     safe = np.where(valid, jidx, 0)
-    k = kept[:, safe] & valid[None]  # subsets x runs x judged entries: kept judged
-    rel = k & qr[safe][None]
-    n_above = np.cumsum(k & ~rel, axis=2, dtype=np.int32)  # judged non-relevant at or above
-    n_kept = np.cumsum(k, axis=2, dtype=np.int32)  # condensed rank
-    si, ri, ei = np.nonzero(rel)  # only the relevant entries add a term
-    above, crank = n_above[si, ri, ei], n_kept[si, ri, ei]
+    n_s = kept.shape[0]
+    # subset 0 (nothing held out) per run; every other subset keeps a part of its entries
+    k0 = kept[0][safe] & valid
+    rel0 = k0 & qr[safe]
+    kept0 = np.cumsum(k0, axis=1)  # condensed rank
+    non0 = np.cumsum(k0 & ~rel0, axis=1)  # judged non-relevant at or above
+    # the entries a subset drops from subset 0's: (subset, run, position) keys, sorted
+    kr, ke = np.nonzero(k0)
+    kd = safe[kr, ke]
+    vul = ~kept[:, kd].all(axis=0)  # entries some subset drops
+    kr, ke, kd = kr[vul], ke[vul], kd[vul]
+    ls, li = np.nonzero(~kept[:, kd])
+    lkey = (ls * n_r + kr[li]) * width + ke[li]
+    lnon = np.sort(lkey[~qr[kd[li]]])
+    lkey = np.sort(lkey)
+    # every subset at subset 0's relevant entries, with the dropped entries above them
+    er, ee = np.nonzero(rel0)
+    ed = safe[er, ee]
+    on = kept[:, ed]  # subsets x entries: the relevant document kept
+    sq, eq = np.nonzero(on)
+    run_q = er[eq]
+    group = (sq * n_r + run_q) * width
+    q = group + ee[eq]
+    drop_all = np.searchsorted(lkey, q, side="right") - np.searchsorted(lkey, group)
+    drop_non = np.searchsorted(lnon, q, side="right") - np.searchsorted(lnon, group)
+    crank = (kept0[er, ee][eq] - drop_all).astype(float)
+    above = (non0[er, ee][eq] - drop_non).astype(float)
     crel = crank - above  # relevant at or above
-    r_e, d_e = r_s[si], np.minimum(r_s, n_ns)[si]
+    r_e, d_e = r_s[sq], np.minimum(r_s, n_ns)[sq]
     with np.errstate(divide="ignore", invalid="ignore"):
         b_term = np.where(above > 0, 1.0 - np.minimum(above, r_e) / np.where(d_e > 0, d_e, 1), 1.0)
-        flat = si * n_r + ri
-        size = kept.shape[0] * n_r
+        flat = sq * n_r + run_q
+        size = n_s * n_r
         bpref = np.bincount(flat, weights=b_term, minlength=size).reshape(-1, n_r) / r_s[:, None]
         cap = np.bincount(flat, weights=crel / crank, minlength=size).reshape(-1, n_r)
         cap = cap / r_s[:, None]
