@@ -68,10 +68,11 @@ def _two_way(zs: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     d = zs - r[..., None, None] * b[..., :, None]
     g = d.mean(axis=(-2, -1))
     dt, ds = d.mean(axis=-1), d.mean(axis=-2)
-    ms_s = n * ((ds - g[..., None]) ** 2).sum(axis=-1) / (m - 1)
-    ms_t = m * ((dt - g[..., None]) ** 2).sum(axis=-1) / (n - 1)
-    e = d - dt[..., :, None] - ds[..., None, :] + g[..., None, None]
-    ms_e = (e**2).sum(axis=(-2, -1)) / ((n - 1) * (m - 1))
+    ss_s = n * ((ds - g[..., None]) ** 2).sum(axis=-1)
+    ss_t = m * ((dt - g[..., None]) ** 2).sum(axis=-1)
+    ss = ((d - g[..., None, None]) ** 2).sum(axis=(-2, -1))
+    ms_s, ms_t = ss_s / (m - 1), ss_t / (n - 1)
+    ms_e = np.maximum(ss - ss_s - ss_t, 0.0) / ((n - 1) * (m - 1))  # the residual's
     total = np.maximum(ms_s + ms_t - ms_e, np.maximum(ms_s, ms_t))
     return r, np.sqrt(total / (n * m)) / np.abs(mb)
 
