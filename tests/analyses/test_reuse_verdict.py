@@ -719,6 +719,18 @@ def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
         "new site's [+0.82, +2.98]: inconclusive); with Judged@10 the shift is -3.83% "
         "[-4.54, -3.34]." in flat
     )
+    # stored with the verdict, and decoded back the same (old audits: an empty tuple)
+    from litaudit.analyses.audits import list_audits
+    from litaudit.codec import decode, to_jsonable
+    from litaudit.store.db import open_store
+
+    with open_store(path, read_only=True) as store:
+        stored = list_audits(store.con, kind=V.KIND)[-1].result
+    assert [u.measure for u in stored.unjudged] == ["bpref", "AP(judged_only=True)", "Judged@10"]
+    assert to_jsonable(decode(V.Verdict, to_jsonable(stored))) == to_jsonable(stored)
+    old_json = to_jsonable(stored)
+    del old_json["unjudged"]
+    assert decode(V.Verdict, old_json).unjudged == ()
     assert "Interval: studentized bootstrap over topics" in flat
     flat = " ".join(_cli(path).split())
     assert "Next step: record the pool depth with its source (`litaudit collections depth" in flat
@@ -817,3 +829,25 @@ def test_unjudged_measures_equal_ir_measures_on_robust03(robust03):
                         assert value == pytest.approx(got[(str(m), tn)], abs=1e-12)
                         compared += 1
         assert compared > 3 * 1600
+
+
+def test_site_case_floor_and_methods():
+    """A sites-as-a-sample case (calibration.site_case) on a synthetic skewed population:
+    the four intervals, the verdict's with the 32-site floor (within the margin below 32
+    sites: undecided, never "reusable")."""
+    from litaudit.stats.reuse_sites import FEW_SITES
+
+    rng = np.random.default_rng(8)
+    b = rng.uniform(0.2, 0.4, size=40)
+    effects = np.array([-0.02] + [0.0005] * 11)  # one site far below, the rest near 0
+    zs = effects[None, :] * b[:, None] / b.mean() + rng.normal(0, 0.0005, size=(40, 12))
+    pop = cal.SiteSample(depth=100, target_pct=-0.1, zs=zs, b=b)
+    outs = [cal.site_case(pop, np.random.default_rng(i), sites=8, resamples=99) for i in range(6)]
+    names = list(outs[0])
+    assert names[0].startswith("the verdict's") and len(names) == 4
+    for o in outs:
+        verdict, no_floor = o[names[0]], o[names[1]]
+        assert verdict[1:] == no_floor[1:]  # the same interval
+        assert verdict[0] != "reusable"
+        assert (verdict[0] == FEW_SITES) == (no_floor[0] == "reusable")
+    assert any(o[names[1]][0] == "reusable" for o in outs)  # the floor did something
