@@ -60,6 +60,9 @@ LOU_NOISE_PCT = 1.0  # Voorhees et al. 2014, Sec. 4: a change within 1% is noise
 REUSE_BOOTSTRAP = 1999  # ours: resamples of the verdict's studentized bootstrap over topics
 # (issue 31; bench/bench_calibration.py, the margin families)
 REUSE_BOOTSTRAP_SEED = 31  # ours: its seed (its own procedure)
+REUSE_NEW_SITE_SITES = 32  # ours: sites a "reusable within the margin" about a new site
+# needs (the smallest number at which bench_calibration's sites-as-a-sample family, robust03's
+# skewed site effects, holds its 5%; litaudit/stats/reuse_sites.py)
 SUBCOLLECTION_PERMUTATIONS = 1000  # Sanderson et al. 2012, Sec. 3.2: 1,000 random splits
 LOU_DEPTHS = (10, 20, 50, 100, 1000)  # ours: pool depths tried when the depth is unknown
 # (Carterette et al. 2010 Sec. 4.3 tried 10, 20, 50, 100; 1000 =

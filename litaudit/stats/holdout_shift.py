@@ -55,7 +55,8 @@ Sites as a sample: the interval above is about these sites' runs (the topics the
 sample). A new site's runs differ from these by the site's own effect, so the decision
 about a new site (:func:`site_sample_interval`, ``new_site_ci``) takes the sites as a
 sample too: the two-way crossed random-effects interval of the mean over sites and
-topics, each site weighing the same.
+topics, each site weighing the same; the verdict widens it against skewed site effects
+and sets a floor on the sites a "reusable" needs (:mod:`litaudit.stats.reuse_sites`).
 """
 
 from __future__ import annotations
@@ -125,6 +126,9 @@ class HoldoutShift:
     se_known_mean_pct: float | None = None  # 100 se / mean score, beside it
     new_site_ci: Interval | None = None  # sites and topics as samples (None: stored before)
     new_site_outcome: str | None = None  # the decision for a new site's runs
+    new_site_method: str | None = None  # how new_site_ci was computed (None: two-way t)
+    new_site_min_sites: int | None = None  # sites a "reusable" about a new site needs
+    new_site_needs: int | None = None  # sites that would decide it (not decided; else None)
 
 
 def _sorted_sum(a: np.ndarray, axis: int) -> np.ndarray:
@@ -419,7 +423,8 @@ def shift_of_sums(
     """:func:`holdout_shift` from the table's :class:`TopicSums` (``n_subsets`` subsets,
     the empty one included): the same result to the digit. With ``bootstrap`` the
     interval of the relative shift is the studentized bootstrap's over topics, else the
-    delta method's (module doc)."""
+    delta method's (module doc); a new site's interval is the two-way t
+    (:func:`litaudit.stats.reuse_sites.with_new_site` replaces it by the skew-safe one)."""
     site = np.asarray(site_of_run, dtype=np.int64)
     n_t = sums.g.shape[0]
     _check(n_t, margin_pct, alpha)

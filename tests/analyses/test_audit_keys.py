@@ -34,7 +34,7 @@ PINNED = {
     "reuse-rao": (1, "47ef9addd5861c89", "-"),
     "reuse-lou": (1, "de17885f0d3fde48", "-"),
     "reuse-subcollections": (2, "7eaeb633ad9e6c09", "-"),  # its own and the verdict's
-    "reuse-verdict": (1, "09e166dd09811b78", "-"),
+    "reuse-verdict": (1, "3133b86aa505eec1", "-"),  # issue 31: a new site's interval
 }
 
 # (system, value, year, role, bibkey or None for an official run of trec13/robust)

@@ -391,24 +391,35 @@ def site_case(
     sites: int,
     alpha: float = defaults.REUSE_ALPHA,
     margin_pct: float = defaults.REUSE_MARGIN_PCT,
+    resamples: int = defaults.REUSE_BOOTSTRAP,
+    min_sites: int = defaults.REUSE_NEW_SITE_SITES,
 ) -> dict[str, tuple[str, float, float]]:
     """One case: ``sites`` sites and the topics drawn with replacement; the decision
-    (outcome, interval) for a new site (two-way random effects) and, beside it, the
-    interval over topics alone (the drawn sites taken as fixed)."""
+    (outcome, interval) for a new site with each interval: the verdict's (the wider of
+    the pigeonhole bootstrap-t, ``resamples``, and Hall's, "reusable" from ``min_sites``
+    sites on; :mod:`litaudit.stats.reuse_sites`), the same interval without the floor,
+    the two-way t interval (the verdict's before), and the interval over topics alone
+    (the drawn sites taken as fixed)."""
     from litaudit.stats.holdout_shift import decide_interval, ratio_interval, site_sample_interval
+    from litaudit.stats.reuse_sites import new_site_interval, new_site_outcome
 
     n_t, m = pop.zs.shape
     ti, si = rng.integers(0, n_t, size=n_t), rng.integers(0, m, size=sites)
     zs, b = pop.zs[ti][:, si], pop.b[ti]
     level = 1 - 2 * alpha
+    boot = Bootstrap(resamples=resamples, seed=int(rng.integers(2**31)))
+    safe = new_site_interval(zs, b, float(b.mean()), level, boot)[0]
+    decided = new_site_outcome(safe, sites, margin_pct, min_sites)[0]
     two = site_sample_interval(zs, b, float(b.mean()), level)
     one = ratio_interval(zs.mean(axis=1), b, float(b.mean()), level, None)[0]
     return {
-        "a new site (sites and topics as samples)": (
-            decide_interval(two, margin_pct),
-            two.low,
-            two.high,
+        f"the verdict's (skew-safe interval, reusable from {min_sites} sites)": (
+            decided,
+            safe.low,
+            safe.high,
         ),
+        "skew-safe interval, no floor": (decide_interval(safe, margin_pct), safe.low, safe.high),
+        "two-way random effects t (before)": (decide_interval(two, margin_pct), two.low, two.high),
         "topics only (the drawn sites as fixed)": (
             decide_interval(one, margin_pct),
             one.low,

@@ -35,6 +35,7 @@ from litaudit.stats.holdout_shift import (
     shift_of_sums,
     topic_sums,
 )
+from litaudit.stats.reuse_sites import with_new_site
 
 NO_DEPTH = "pool depth unknown"
 NOT_ENOUGH = "not enough data"
@@ -99,21 +100,23 @@ def pool_shifts(
         kept[0].full[:, pos] = part.full
 
     pool_tables(coded, site, k=defaults.AGREEMENT_K, depths=depths, each=each, progress=tick)
-    rows = tuple(
-        DepthShift(
-            d,
-            shift_of_sums(
-                sums[d] if topics is None else sums[d].take(topics),
-                site,
-                n_s[0],
-                names=names,
-                margin_pct=margin_pct,
-                alpha=alpha,
-                bootstrap=bootstrap,
-            ),
+
+    def shift(d: int) -> HoldoutShift:
+        chosen = sums[d] if topics is None else sums[d].take(topics)
+        r = shift_of_sums(
+            chosen,
+            site,
+            n_s[0],
+            names=names,
+            margin_pct=margin_pct,
+            alpha=alpha,
+            bootstrap=bootstrap,
         )
-        for d in depths
-    )
+        if bootstrap is None:
+            return r
+        return with_new_site(r, chosen, site, n_s[0], bootstrap, defaults.REUSE_NEW_SITE_SITES)
+
+    rows = tuple(DepthShift(d, shift(d)) for d in depths)
     return design, rows, (kept[0] if kept else None)
 
 

@@ -72,9 +72,11 @@ from litaudit.analyses.reuse.subcollection_tau import (
     DEFAULT_SEED as SUBCOLLECTION_SEED,
 )
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
+from litaudit.analyses.reuse.unjudged import MeasureShift, unjudged_shifts
 from litaudit.analyses.reuse.wording import decision_sentence
 from litaudit.errors import ParameterError
 from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
+from litaudit.stats.reuse_sites import FEW_SITES
 
 if TYPE_CHECKING:
     import duckdb
@@ -130,6 +132,7 @@ class Verdict:
     audits: tuple[tuple[str, int], ...]  # (kind, audit id) of the components stored
     notes: tuple[str, ...]
     topics: str | None = None  # the topics decided on (--topics; None: all)
+    unjudged: tuple[MeasureShift, ...] = ()  # inconclusive: bpref, condensed AP, Judged@10
 
 
 # ------------------------------------------------------------------ archive verdict
@@ -219,6 +222,7 @@ def run_verdict(
     if settings.topics is not None:
         params["topics"] = settings.topics
     params.update(resamples=settings.resamples, boot_seed=settings.boot_seed)
+    params["new_site_sites"] = defaults.REUSE_NEW_SITE_SITES
     if not split.startswith("prefix") and Path(split).is_file():
         # the mapping file is input too (as in run_subcollections)
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
@@ -263,7 +267,8 @@ def _params(depth, source, depths, margin_pct, split, alpha, assignments) -> dic
 
 METHOD = (
     "hold-out shift over equally weighted site subsets, equivalence (TOST) to a margin; "
-    "relative shift's interval by the studentized bootstrap over topics"
+    "relative shift's interval by the studentized bootstrap over topics; a new site's by "
+    "the wider of the pigeonhole bootstrap-t and Hall's skewness-corrected t"
 )
 
 
@@ -274,7 +279,10 @@ def _outcome(rows: tuple[DepthShift, ...], depth: int | None) -> tuple[str, Dept
     if depth is None:
         return NO_DEPTH, None
     row = next(r for r in rows if r.depth == depth)
-    return row.result.new_site_outcome or row.result.outcome, row  # about a new site's runs
+    r = row.result
+    if r.new_site_outcome is None or r.new_site_outcome == FEW_SITES:
+        return r.outcome, row  # about these sites' runs (a new site's: too few sites)
+    return r.new_site_outcome, row  # about a new site's runs
 
 
 def _depth_notes(cid: str, depth: int | None, depths, shown: int) -> list[str]:
@@ -358,6 +366,16 @@ def _archive_verdict(
     )
     passes[2].finish()
     outcome, decision = _outcome(rows, depth)
+    unjudged: tuple[MeasureShift, ...] = ()
+    if outcome == INCONCLUSIVE and depth is not None:  # the next step's figures
+        unjudged = unjudged_shifts(
+            coded,
+            depth,
+            margin_pct=margin_pct,
+            alpha=alpha,
+            bootstrap=Bootstrap(resamples=settings.resamples, seed=settings.boot_seed),
+            topics=chosen,
+        )
     # descriptive: the paper's agreement analysis over random assignments
     agreement = _agreement(coded, m, shown, assignments, seed, alpha, tick, pools)
     sub = None
@@ -389,6 +407,7 @@ def _archive_verdict(
         audits=tuple((k, i) for k, i in audits if i is not None),
         notes=tuple(notes),
         topics=settings.topics,
+        unjudged=unjudged,
     )
 
 

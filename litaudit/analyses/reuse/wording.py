@@ -16,6 +16,7 @@ from litaudit.stats.holdout_shift import (
     REUSABLE,
     HoldoutShift,
 )
+from litaudit.stats.reuse_sites import FEW_SITES as UNDECIDED_FEW
 
 NOISE_SOURCE = "Voorhees et al. 2014"
 FEW_SITES = 8  # ours: under 8 sites the site-level answer is about these sites only
@@ -27,7 +28,18 @@ def outcome_words(outcome: str, margin_pct: float) -> str:
         return f"reusable within {margin_pct:g}%"
     if outcome == LOSE:
         return f"new systems lose more than {margin_pct:g}%"
+    if outcome == UNDECIDED_FEW:
+        return "undecided: too few sites"
     return outcome
+
+
+def few_sites_words(r: HoldoutShift) -> str:
+    """Why a new site's runs are undecided though their interval lies within the margin
+    (:data:`~litaudit.stats.reuse_sites.FEW_SITES`)."""
+    return (
+        f'undecided, {len(r.sites)} sites are too few to say "reusable" about a new site '
+        f"(skewed site effects: about {r.new_site_min_sites} sites would decide it)"
+    )
 
 
 def _pct(x: float) -> str:
@@ -65,6 +77,8 @@ def these_words(outcome: str, margin_pct: float) -> str:
         return f"within {margin_pct:g}%"
     if outcome == LOSE:
         return f"lose more than {margin_pct:g}%"
+    if outcome == UNDECIDED_FEW:
+        return "undecided: too few sites"
     return outcome
 
 
@@ -81,6 +95,14 @@ def depth_sentence(depth: int | None, r: HoldoutShift, measure: str | None = Non
             f"topics it did not judge; {noise}: {outcome_words(r.outcome, r.margin_pct)}."
         )
     n = len(r.sites)
+    if decided == UNDECIDED_FEW:  # the decision is about these sites' runs
+        return (
+            f"{where}these {n} sites' runs left out of judging {shift_words(r, measure)} on "
+            f"the topics they did not judge, the topics the only sample; {noise}: "
+            f"{outcome_words(r.outcome, r.margin_pct)} for these {n} sites' runs. A new "
+            f"site's runs would {_ci_words(new.estimate, new.low, new.high, r.level, None)}, "
+            f"the sites and topics taken as samples: {few_sites_words(r)}."
+        )
     return (
         f"{where}a new site's runs left out of judging would "
         f"{_ci_words(new.estimate, new.low, new.high, r.level, measure)} on the topics the "
@@ -172,6 +194,10 @@ def interval_sentence(r: HoldoutShift) -> str:
             f"; se of the relative shift {r.se_pct:.3f}% by the delta method, "
             f"{r.se_known_mean_pct:.3f}% with the mean score taken as known"
         )
+    if r.new_site_method is not None:
+        how += f"; a new site's: {r.new_site_method}"
+        if r.new_site_min_sites is not None:
+            how += f', "reusable" only from {r.new_site_min_sites} sites'
     return f"Interval: {how}."
 
 
@@ -184,6 +210,37 @@ def _needed(est: float, lo: float, hi: float, margin: float, n: int) -> int | No
     if not (gap > 0 and half > 0):
         return None
     return int(-(-n * (half / gap) ** 2 // 1))
+
+
+def unjudged_words(v) -> str:
+    """The shift with measures that tolerate unjudged documents, computed on the same
+    archive and pools (``v.unjudged``; "" when not computed): "with bpref the shift is
+    -0.40% [-0.90, +0.10]: within 1% for these sites' runs (a new site's: ...)"."""
+    if not v.unjudged or v.decision is None:
+        return ""
+    level = f"{100 * v.decision.result.level:.0f}% CI"
+    parts = []
+    for u in v.unjudged:
+        c = u.ci
+        name = "AP on condensed lists" if u.measure.startswith("AP(judged_only") else u.measure
+        text = f"with {name} the shift is {c.estimate:+.2f}% [{c.low:+.2f}, {c.high:+.2f}]"
+        if not u.measure.startswith("Judged@"):
+            words = these_words(u.outcome, v.margin_pct)
+            if c.low > v.margin_pct:  # wholly above the margin: the measure favours them
+                words = f"gain more than {v.margin_pct:g}% (inconclusive)"
+            text += f": {words} for these sites' runs"
+            n = u.new_site_ci
+            if n is not None and u.new_site_outcome is not None:
+                text += (
+                    f" (a new site's [{n.low:+.2f}, {n.high:+.2f}]: "
+                    f"{these_words(u.new_site_outcome, v.margin_pct)})"
+                )
+        parts.append(text)
+    return (
+        "report a measure that tolerates unjudged documents beside "
+        f"{v.measure} (computed on the same archive at depth {v.unjudged[0].depth}, {level}, "
+        "% of each measure's mean): " + "; ".join(parts)
+    )
 
 
 def next_step(v) -> str:
@@ -206,10 +263,17 @@ def next_step(v) -> str:
                 f"(shift {t.result.shift_pct:+.2f}% at depth {t.depth}, computed on the same archive)"
             )
     if v.outcome == REUSABLE:
-        return (
+        text = (
             f"Next step: the collection can be reused for {m} at pool depth {v.depth}; report "
-            f"new systems' {m} with the pool depth and its source ({v.depth_source})."
+            f"new systems' {m} with the pool depth and its source ({v.depth_source})"
         )
+        r = v.decision.result if v.decision is not None else None
+        if r is not None and r.new_site_outcome == UNDECIDED_FEW:
+            text += (
+                f"; this holds for runs like these {len(r.sites)} sites'; to vouch for a new "
+                f"site's, run the verdict on an archive of about {r.new_site_min_sites} sites"
+            )
+        return text + "."
     if v.outcome == LOSE:
         tail = f"; {deeper}" if deeper else "; no depth computed here makes it reusable"
         return (
@@ -224,13 +288,15 @@ def next_step(v) -> str:
         if r.new_site_ci is not None:  # the decision is a new site's: more sites
             c, n, unit = r.new_site_ci, len(r.sites), "sites"
         need = _needed(c.estimate, c.low, c.high, r.margin_pct, n)
+        if unit == "sites" and r.new_site_method is not None:
+            need = r.new_site_needs  # with the floor on the sites a "reusable" needs
         more = (
             f"about {need} {unit} at this variance would decide it ({n} now, the interval "
             f"taken to narrow as 1/sqrt({unit}))"
             if need is not None
             else f"the estimate lies on the margin: no number of {unit} decides it"
         )
-        return "Next step: " + "; or ".join(x for x in (more, deeper) if x) + "."
+        return "Next step: " + "; or ".join(x for x in (more, deeper, unjudged_words(v)) if x) + "."
     if v.outcome == NO_DEPTH:
         return (
             f"Next step: record the pool depth with its source (`litaudit collections depth "
