@@ -27,6 +27,7 @@ by :mod:`litaudit.curation.tree_write` and read by :mod:`litaudit.curation.tree_
 
 from __future__ import annotations
 
+import hashlib
 import re
 
 from litaudit.curation.rows import COLUMNS
@@ -86,7 +87,6 @@ def file_name(text: str) -> str:
 
 
 def _digest(text: str) -> str:
-    import hashlib
 
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LEN]
 

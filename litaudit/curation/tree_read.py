@@ -9,8 +9,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from litaudit.curation import fields as field_parsers
 from litaudit.curation import tree_fs as fs
-from litaudit.curation.rows import Row
+from litaudit.curation.fields import TOOL_USERS
+from litaudit.curation.rows import Row, decode_utf8
 from litaudit.curation.tree import (
     ATTRIBUTES,
     FIELD_KEYS,
@@ -26,6 +28,8 @@ from litaudit.curation.tree import (
 )
 from litaudit.curation.tree_manifest import MANIFEST, Manifest, compare, parse_manifest
 from litaudit.errors import LitauditError, Problem
+from litaudit.measures import did_you_mean
+from litaudit.store.history import ACTIONS
 
 _UID = re.compile(r"r-[0-9a-f]{16}")
 
@@ -156,7 +160,6 @@ _CONFLICT = re.compile(r"(<{7}|>{7}|\|{7})( .*)?|={7}")
 
 
 def _lines(data: bytes, name: str, problems: list[Problem]) -> Iterator[tuple[int, dict]]:
-    from litaudit.curation.rows import decode_utf8
 
     try:
         text = decode_utf8(name, data)
@@ -257,8 +260,6 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
     name = tf.path
     bad = [k for k in obj if k not in RESULT_KEYS]
     if bad:
-        from litaudit.measures import did_you_mean
-
         problems.append(
             Problem(name, n, f"unknown key {bad[0]!r}{did_you_mean(bad[0], RESULT_KEYS)}", bad[0])
         )
@@ -292,8 +293,6 @@ def _read_result(obj: dict, n: int, tf: TreeFile, problems: list[Problem]) -> No
     tf.rows.append(Row(n, data))
     c, u = obj.get("created_at"), obj.get("updated_at")
     if c is not None or u is not None:
-        from litaudit.curation import fields as field_parsers
-
         for k, t in (("created_at", c), ("updated_at", u)):
             try:
                 if t is not None:
@@ -316,7 +315,6 @@ def _read_uid(uid, n: int, tf: TreeFile, problems: list[Problem]) -> bool:
 
 
 def _track_problem(track: str) -> str | None:
-    from litaudit.curation import fields as field_parsers
 
     try:
         field_parsers.parse_track(track)
@@ -364,8 +362,6 @@ def _read_history(folder: Path, tf: TreeFile, rel: str, problems: list[Problem])
 
 def _entry(h: dict, name: str, n: int, problems: list[Problem]) -> dict | None:
     """A history entry checked: known keys, text values, an action, a who and a time."""
-    from litaudit.curation import fields as field_parsers
-    from litaudit.store.history import ACTIONS
 
     if any(k not in HISTORY_KEYS for k in h):
         problems.append(
@@ -395,7 +391,6 @@ def _entry(h: dict, name: str, n: int, problems: list[Problem]) -> dict | None:
 
 def is_tool_name(who: str) -> bool:
     """A name litaudit records its own changes under (``litaudit init``)."""
-    from litaudit.curation.fields import TOOL_USERS
 
     s = who.strip().lower()
     return s in TOOL_USERS or s.startswith("litaudit ")

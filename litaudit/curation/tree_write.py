@@ -10,7 +10,10 @@ from typing import TYPE_CHECKING
 
 from litaudit.codec import escape_json_text
 from litaudit.curation import tree_fs as fs
+from litaudit.curation.export import export_row
 from litaudit.curation.fields import PAPER_KEYS
+from litaudit.curation.filters import CURATION
+from litaudit.curation.results import query_results
 from litaudit.curation.tree import (
     ATTRIBUTES,
     ATTRIBUTES_TEXT,
@@ -27,6 +30,10 @@ from litaudit.curation.tree import (
 )
 from litaudit.curation.tree_manifest import MANIFEST, manifest_text
 from litaudit.errors import LitauditError
+from litaudit.store import history as history_store
+from litaudit.store import papers as paper_store
+from litaudit.store import results as result_store
+from litaudit.store.collections import user_collections
 
 if TYPE_CHECKING:
     import duckdb
@@ -40,12 +47,6 @@ def _line(obj: dict) -> str:
 def tree_files(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """Every file of the store's folder: relative path -> text (the manifest included,
     :data:`~litaudit.curation.tree_manifest.MANIFEST`)."""
-    from litaudit.curation.export import export_row
-    from litaudit.curation.filters import CURATION
-    from litaudit.curation.results import query_results
-    from litaudit.store import papers as paper_store
-    from litaudit.store import results as result_store
-    from litaudit.store.collections import user_collections
 
     hist = _history(con)
     times = result_store.times(con)
@@ -100,7 +101,6 @@ def _history_lines(logs: dict, path: str, whose: dict, entries: list[dict]) -> N
 
 def _history(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, int], list[dict]]:
     """(entity, id) -> its history entries, oldest first."""
-    from litaudit.store import history as history_store
 
     out: dict[tuple[str, int], list[dict]] = {}
     for _, entity, eid, *vals in history_store.every(con, order="time"):

@@ -33,6 +33,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+import numpy as np
+
 from litaudit import defaults
 from litaudit.analyses.audits import Audited
 from litaudit.analyses.extreme.audit_common import (
@@ -250,7 +252,6 @@ def _winner(noise: NoiseChoice, values: list[float], model: AuditModel) -> Winne
     """The best published result corrected for selection among the N, the N means taken
     as independent with the measured or given se (:mod:`litaudit.stats.winner`; None
     under the model's se, as the shrinkage)."""
-    import numpy as np
 
     if noise.source == "model" or len(values) < 2:
         return None

@@ -18,6 +18,7 @@ reductions add them in the same order): tests compare both on robust03.
 
 from __future__ import annotations
 
+import pickle
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, fields, replace
@@ -28,7 +29,11 @@ import numpy as np
 
 from litaudit.analyses.reuse.coded_archive import CodedArchive, code_stored
 from litaudit.errors import NotFound
-from litaudit.runs.archive import stored_fingerprint
+from litaudit.runs.archive import load_tables, require_qrels, run_rows, stored_fingerprint
+from litaudit.runs.archive_lookups import docnos as stored_docnos
+from litaudit.runs.archive_lookups import judged_topics, lines_per_topic
+from litaudit.runs.model import sort_topics
+from litaudit.store.collections import resolve_collection
 
 if TYPE_CHECKING:
     import duckdb
@@ -81,7 +86,6 @@ class RangedArchive:
         """Range ``n``: read from DuckDB and coded the first time, then from its numpy
         files (memory-mapped: a pass costs the pages it reads). Its ``docnos`` are not
         kept (empty): the analyses read by ranges use the codes only."""
-        import pickle
 
         folder = Path(self._cache.name) / str(n)
         if folder.is_dir():
@@ -94,7 +98,6 @@ class RangedArchive:
                 if f.name not in meta
             }
             return CodedArchive(**arrays, **meta)
-        from litaudit.runs.archive import load_tables
 
         folder.mkdir()
         t = load_tables(self._con, self.collection_id, docnos=False, topic_ids=(lo, hi))
@@ -126,11 +129,6 @@ def load_ranged(
     qrels' topics, and ranges of stored topic ids of about ``range_lines`` ranked documents
     each (a topic is never split). Reads no rankings (one count per topic); ``progress(1)``
     once done."""
-    from litaudit.runs.archive import require_qrels, run_rows
-    from litaudit.runs.archive_lookups import docnos as stored_docnos
-    from litaudit.runs.archive_lookups import judged_topics, lines_per_topic
-    from litaudit.runs.model import sort_topics
-    from litaudit.store.collections import resolve_collection
 
     cid = resolve_collection(con, collection).id
     require_qrels(con, cid)

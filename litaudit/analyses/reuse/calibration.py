@@ -28,20 +28,31 @@ from itertools import combinations
 
 import numpy as np
 from scipy import stats
+from scipy import stats as st
 
 from litaudit import defaults
+from litaudit.analyses.reuse.holdout_pools import pool_scores
 from litaudit.stats.agreement_null import agreement_statistics, pair_sets
 from litaudit.stats.design import round_robin
 from litaudit.stats.holdout_shift import (
+    BOOT_T,
+    DELTA,
     INCONCLUSIVE,
+    KNOWN_MEAN,
     LOSE,
     REUSABLE,
     Bootstrap,
+    Interval,
     TopicSums,
+    decide_interval,
     holdout_shift,
+    ratio_interval,
     shift_of_sums,
+    site_sample_interval,
+    site_topic_shifts,
     topic_sums,
 )
+from litaudit.stats.reuse_sites import new_site_interval, new_site_outcome
 
 
 @dataclass(frozen=True)
@@ -176,7 +187,6 @@ def archive_case(
     """A run archive case: ``depth`` None scores with the full judgments (no bias by
     construction; ``noise`` as in :func:`matrix_case`), else the depth-``depth`` pools of
     the sites not held out."""
-    from litaudit.analyses.reuse.holdout_pools import pool_scores
 
     site = _groups(len(coded.tags), sites, rng)
     ps = pool_scores(coded, site, k=defaults.AGREEMENT_K, depth=depth or 1)
@@ -247,7 +257,6 @@ class ScaledLoss:
 def scaled_loss(coded, *, depth: int, target_pct: float) -> ScaledLoss:
     """The real loss pattern of ``coded``'s depth-``depth`` pools (its own sites held out
     in pairs) scaled so that the relative shift over all its topics is ``target_pct``."""
-    from litaudit.analyses.reuse.holdout_pools import pool_scores
 
     site = np.asarray(coded.participant_of_run, dtype=np.int64)
     ps = pool_scores(coded, site, k=defaults.AGREEMENT_K, depth=depth)
@@ -330,9 +339,6 @@ def scaled_case(
     the decision on them (outcome, interval) with each interval: the verdict's
     (studentized bootstrap, ``resamples``), the delta method's, and the mean score taken
     as known (the interval before issue 31)."""
-    from scipy import stats as st
-
-    from litaudit.stats.holdout_shift import BOOT_T, DELTA, KNOWN_MEAN, Interval, decide_interval
 
     idx = rng.integers(0, loss.topics, size=loss.topics)
     boot = Bootstrap(resamples=resamples, seed=int(rng.integers(2**31)))
@@ -374,8 +380,6 @@ class SiteSample:
 
 def site_sample(coded, *, depth: int, target_pct: float) -> SiteSample:
     """:class:`SiteSample` of ``coded``'s depth-``depth`` pools (its own sites)."""
-    from litaudit.analyses.reuse.holdout_pools import pool_scores
-    from litaudit.stats.holdout_shift import site_topic_shifts
 
     site = np.asarray(coded.participant_of_run, dtype=np.int64)
     ps = pool_scores(coded, site, k=defaults.AGREEMENT_K, depth=depth)
@@ -400,8 +404,6 @@ def site_case(
     sites on; :mod:`litaudit.stats.reuse_sites`), the same interval without the floor,
     the two-way t interval (the verdict's before), and the interval over topics alone
     (the drawn sites taken as fixed)."""
-    from litaudit.stats.holdout_shift import decide_interval, ratio_interval, site_sample_interval
-    from litaudit.stats.reuse_sites import new_site_interval, new_site_outcome
 
     n_t, m = pop.zs.shape
     ti, si = rng.integers(0, n_t, size=n_t), rng.integers(0, m, size=sites)

@@ -13,8 +13,15 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pyarrow as pa
 
 from litaudit.errors import NotFound
+from litaudit.runs.archive import load_tables, stored_fingerprint
+from litaudit.runs.columns import from_numpy
+from litaudit.runs.evaluate import CodedQrels, CodedRuns, Evaluation, evaluate_coded
+from litaudit.runs.model import sort_topics
+from litaudit.runs.order import codes_in_byte_order, trec_order
+from litaudit.store.collections import resolve_collection
 
 if TYPE_CHECKING:
     import duckdb
@@ -46,7 +53,6 @@ class CodedArchive:
 
 def code_archive(archive) -> CodedArchive:
     """Integer-code an :class:`~litaudit.runs.model.Archive` (runs in trec_eval order)."""
-    from litaudit.runs.order import codes_in_byte_order
 
     runs = archive.runs
     if not runs:
@@ -95,7 +101,6 @@ def code_stored(
     Memory: the sort key is built from int32 codes where they fit and each column is
     gathered into order straight from the stored one (robust03's 1.5M rows: 107 MB of
     numpy at the peak, 76 MB kept, instead of 166 MB)."""
-    from litaudit.runs.columns import from_numpy  # pa.array would import pandas
 
     t = tables
     if not t.runs:
@@ -153,7 +158,6 @@ def code_stored(
 def _stored_order(t, run_pos, top_code, doc_code, n_topics: int) -> np.ndarray:
     """The rows' order: run, topic code, then trec_eval's ranking (float32 score
     descending, docno code descending); codes looked up as int32 where they fit."""
-    from litaudit.runs.order import trec_order
 
     small = max(len(run_pos) * max(n_topics, 1), len(doc_code)) < 2**31
     ct = np.int32 if small else np.int64
@@ -177,7 +181,6 @@ def _assemble(
     (run, topic as text, trec_eval's ranking) whose topics are coded by their rank as text
     (``top_names``), and ``qrels`` (topic, doc, relevance): topics recoded to the qrels'
     topics in trec_eval's order, rows of other topics dropped."""
-    from litaudit.runs.model import sort_topics
 
     run, topic, doc, score = rows
     q_topic, q_doc, q_rel = qrels
@@ -256,10 +259,6 @@ def load_coded(
     fingerprint is the stored archive's state
     (:func:`~litaudit.runs.archive.stored_fingerprint`), as a ranged archive's,
     so that audits stored by either path are found by the other."""
-    import pyarrow as pa
-
-    from litaudit.runs.archive import load_tables, stored_fingerprint
-    from litaudit.store.collections import resolve_collection
 
     cid = resolve_collection(con, collection).id
     tables = load_tables(con, cid)
@@ -313,7 +312,6 @@ def evaluate_topics(
     qrels_keep: np.ndarray | None = None,
 ):
     """The :class:`~litaudit.runs.evaluate.Evaluation` behind :func:`evaluate_means`."""
-    from litaudit.runs.evaluate import CodedQrels, CodedRuns, evaluate_coded
 
     if runs is None:  # every run: the archive's own columns, no row selection
         coded = CodedRuns(
@@ -364,7 +362,6 @@ class TopicColumns:
         self.evaluated[pos] = True
 
     def mean(self, measure: str) -> np.ndarray:
-        from litaudit.runs.evaluate import Evaluation
 
         cols = np.flatnonzero(self.evaluated)
         m = np.ascontiguousarray(self.values[:, cols])

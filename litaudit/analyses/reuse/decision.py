@@ -19,11 +19,14 @@ matrix; their words are in :mod:`litaudit.analyses.reuse.wording`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.reuse.holdout_agreement import holdout_design
+from litaudit.analyses.reuse.holdout_pools import PoolScores, pool_tables
+from litaudit.errors import ParameterError
 from litaudit.stats.holdout_shift import (
     INCONCLUSIVE,
     LOSE,
@@ -70,7 +73,6 @@ def pool_shifts(
     (:class:`~litaudit.stats.holdout_shift.TopicSums`), only ``keep``'s is kept whole.
     ``topics``: the positions of the topics the shift is computed on (None: all);
     ``bootstrap``: the interval's (None: the delta method's)."""
-    from litaudit.analyses.reuse.holdout_pools import PoolScores, pool_tables
 
     site = coded.participant_of_run
     names = coded.participant_names
@@ -123,7 +125,6 @@ def pool_shifts(
 def matrix_shift(x, site, names, *, margin_pct: float, alpha: float) -> DepthShift:
     """The shift on a runs x topics matrix of full-judgment scores (``site``: each run's
     site index): every subset of sites held out sees the same scores."""
-    from itertools import combinations
 
     m = int(site.max()) + 1
     n_r, n_t = x.shape
@@ -137,7 +138,6 @@ def topic_positions(names, spec: str) -> np.ndarray:
     """The positions in ``names`` (an archive's topic ids) of the topics ``spec`` selects:
     comma-separated ids and inclusive numeric ranges ("601-650", "303,310-320"). A
     ParameterError names the part that selects nothing or does not parse."""
-    from litaudit.errors import ParameterError
 
     chosen: set[int] = set()
     numeric = {n: int(n) for n in names if n.strip().isdigit()}

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 from scipy import stats
 
 from litaudit import defaults
+from litaudit.analyses.reuse.holdout_pools import pool_scores
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement_null import (
     ANALYSES,
@@ -50,7 +52,6 @@ class HoldoutDesign:
 
 def holdout_design(m: int, n_topics: int, k: int, baseline: int = 0) -> HoldoutDesign:
     """Describe the round-robin design of ``n_topics`` topics over m sites, k held out."""
-    from math import comb
 
     if not 1 <= k < m:
         raise ParameterError(f"held-out (k) must be between 1 and m - 1 = {m - 1}, got {k}")
@@ -448,7 +449,6 @@ def archive_agreement(
     the full judgments on both sides instead (reusable by construction). ``pools``: the
     :func:`~litaudit.analyses.reuse.holdout_pools.pool_scores` table of these sites, ``k`` and
     ``depth`` when the caller made it already."""
-    from litaudit.analyses.reuse.holdout_pools import pool_scores
 
     k = settings.k
     site = coded.participant_of_run if site_of_run is None else np.asarray(site_of_run)

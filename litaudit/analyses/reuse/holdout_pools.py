@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from litaudit.analyses.reuse.archive_ranges import RangedArchive
 from litaudit.analyses.reuse.coded_archive import CodedArchive, find_sorted
 from litaudit.errors import ParameterError
 
@@ -84,7 +85,6 @@ def pool_tables(
     (their positions in ``c.topic_names``; the whole archive at once for a coded one).
     What does not depend on the depth (the relevant documents each run retrieves) is
     found once a range; ``progress(1)`` after each range."""
-    from litaudit.analyses.reuse.archive_ranges import RangedArchive
 
     site = np.asarray(site_of_run, dtype=np.int64)
     if site.size != len(c.tags):

@@ -28,6 +28,7 @@ from litaudit.analyses.reuse.coded_archive import (
 )
 from litaudit.analyses.reuse.lou_ranges import lou_by_ranges, top_rows
 from litaudit.errors import ParameterError
+from litaudit.measures import parse_measure
 from litaudit.stats import overlap
 
 if TYPE_CHECKING:
@@ -107,7 +108,6 @@ def rao_of_archive(
     """RAO of every run; ``archive`` may be a :class:`RangedArchive` (read a range of
     topics at a time; ``progress(1)`` after each range)."""
     _check_depth(depth)
-    from litaudit.measures import parse_measure
 
     measure = str(parse_measure(measure))
     c = archive if isinstance(archive, RangedArchive) else as_coded(archive, coded)
@@ -255,7 +255,6 @@ def lou_of_archive(
     (it does not depend on the depth). ``archive`` may be a :class:`RangedArchive` (read a
     range of topics at a time; ``progress(1)`` after each range)."""
     _check_depth(depth)
-    from litaudit.measures import parse_measure
 
     measure = str(parse_measure(measure))
     c = archive if isinstance(archive, RangedArchive) else as_coded(archive, coded)
@@ -289,7 +288,6 @@ def lou_depths_of_archive(
     for all of them (``progress(1)`` after each range), a coded one depth by depth."""
     for d in depths:
         _check_depth(d)
-    from litaudit.measures import parse_measure
 
     measure = str(parse_measure(measure))
     kw: dict[str, Any] = dict(measure=measure, min_map=min_map, noise_pct=noise_pct)
@@ -354,7 +352,6 @@ def run_rao(
     """RAO of a stored archive, stored as an audit (or the stored audit of an identical call).
     ``loaded``: (collection id, coded or ranged archive); ``progress(1)`` after each range
     of a ranged archive."""
-    from litaudit.measures import parse_measure
 
     cid, coded = loaded or load_coded(con, collection)
     key = AuditKey(
@@ -386,7 +383,6 @@ def run_lou(
     progress: Callable[[int], None] | None = None,
 ) -> Audited[LOUReport]:
     """Leave-out-uniques of a stored archive, stored as an audit (or reused, as run_rao)."""
-    from litaudit.measures import parse_measure
 
     cid, coded = loaded or load_coded(con, collection)
     key = AuditKey(

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from litaudit.analyses.reuse.archive_ranges import RangedArchive
+
 PASS_STEPS = 100  # progress units of one pass over the archive
 PASSES = 4  # reading the ranges, RAO, LOU at every depth, the pool tables at every depth
 
@@ -38,7 +40,6 @@ class Pass:
 
 def n_parts(coded) -> int:
     """The ranges a pass over ``coded`` goes through (1 for an archive in memory)."""
-    from litaudit.analyses.reuse.archive_ranges import RangedArchive
 
     return len(coded.ranges) if isinstance(coded, RangedArchive) else 1
 
@@ -47,7 +48,6 @@ def read_ranges(coded, tick: Callable[[int], None]) -> None:
     """The first reading of a ranged archive's ranges (from DuckDB: the costly pass), as
     one pass of units; nothing for a coded archive (loaded already, its units counted by
     the load)."""
-    from litaudit.analyses.reuse.archive_ranges import RangedArchive
 
     if not isinstance(coded, RangedArchive):
         return

@@ -7,6 +7,7 @@ seeded randomization test against random splits of the same sizes
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
@@ -54,7 +56,6 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
     """Sub-collection of every docno: ``prefix`` (leading letters, e.g. FBIS, FR, FT, LA),
     ``prefix:FBIS,FR94,FT,LA`` (the longest listed prefix; others in none) or a mapping file
     with lines ``docno sub-collection`` (spaces, tabs or a comma; # comments)."""
-    import pandas as pd
 
     docs = pd.Series(np.asarray(docnos, dtype=object), dtype=object)
     if rule == "prefix":
@@ -347,8 +348,6 @@ def run_subcollections(
     rule = split if split.startswith("prefix") else str(Path(split))
     params = subcollection_params(rule, test.automatic_only, test.drop_bottom)
     if not split.startswith("prefix") and Path(split).is_file():
-        import hashlib
-
         # the mapping file is input too: a changed file is a different call
         params["split_sha256"] = hashlib.sha256(Path(split).read_bytes()).hexdigest()
     key = AuditKey(

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit import defaults
+from litaudit.analyses.reuse.archive_ranges import RangedArchive
 from litaudit.stats.holdout_shift import Bootstrap, Interval, TopicSums, shift_of_sums, topic_sums
 
 BPREF = "bpref"
@@ -141,7 +142,6 @@ def unjudged_tables(c, site_of_run, *, k: int, depth: int, progress=None) -> dic
     """Per measure of :data:`MEASURES`, its table (topics x subsets x runs; subset 0 holds
     nothing out, the others as :func:`~.holdout_pools.pool_tables`) at ``depth``; ``c`` a
     coded or ranged archive."""
-    from litaudit.analyses.reuse.archive_ranges import RangedArchive
 
     site = np.asarray(site_of_run, dtype=np.int64)
     m = int(site.max()) + 1

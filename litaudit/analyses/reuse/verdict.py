@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited
+from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
+from litaudit.analyses.reuse.archive_ranges import RangedArchive, load_ranged
 from litaudit.analyses.reuse.coded_archive import LOAD_STEPS, load_coded
 from litaudit.analyses.reuse.decision import (
     NO_DEPTH,
@@ -77,6 +78,7 @@ from litaudit.analyses.reuse.wording import decision_sentence
 from litaudit.errors import ParameterError
 from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
 from litaudit.stats.reuse_sites import FEW_SITES
+from litaudit.store.pool_depths import pool_depth
 
 if TYPE_CHECKING:
     import duckdb
@@ -156,7 +158,6 @@ def collection_depth(
     recorded pool depth, else (None, None)."""
     if depth is not None:
         return depth, "given with --depth"
-    from litaudit.store.pool_depths import pool_depth
 
     found = pool_depth(con, cid)
     return (None, None) if found is None else found
@@ -196,7 +197,6 @@ def run_verdict(
     stored as an audit; an identical call (same parameters, seeds, archive and version)
     hands back the stored one. ``loaded``: the (collection id, coded archive) of
     ``collection`` when the caller has it already (as :func:`load_coded` returns it)."""
-    from litaudit.analyses.audits import AuditKey, run_or_reuse
 
     depth, margin_pct, alpha = settings.depth, settings.margin_pct, settings.alpha
     seed, assignments, subcollections = settings.seed, settings.assignments, settings.subcollections
@@ -206,7 +206,6 @@ def run_verdict(
         raise ParameterError(f"alpha must be in (0, 0.5), got {alpha}")
     if not margin_pct > 0:
         raise ParameterError(f"the margin must be a positive percentage, got {margin_pct}")
-    from litaudit.analyses.reuse.archive_ranges import RangedArchive, load_ranged
 
     if loaded is None and not subcollections:  # read by topic ranges (issue 24)
         loaded = load_ranged(con, collection)  # its ranges are read by _archive_verdict

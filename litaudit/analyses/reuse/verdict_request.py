@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from litaudit import defaults
+from litaudit.analyses.agreement import input as agreement_input
 from litaudit.analyses.audits import Audited
 from litaudit.analyses.reuse import verdict
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
@@ -110,7 +111,6 @@ def answer_verdict(
 
 def _matrix_verdict(req: VerdictRequest, progress) -> verdict.Verdict:
     """`reuse verdict --scores`: the verdict of a per-topic score matrix (not stored)."""
-    from litaudit.analyses.agreement import input as agreement_input
 
     assert req.scores is not None and req.alpha is not None and req.margin is not None
     assert req.seed is not None and req.assignments is not None

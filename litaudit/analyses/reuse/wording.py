@@ -7,7 +7,7 @@ the same words.
 
 from __future__ import annotations
 
-from litaudit.analyses.reuse.decision import NO_DEPTH, NO_POOLS
+from litaudit.analyses.reuse.decision import NO_DEPTH, NO_POOLS, NOT_ENOUGH
 from litaudit.stats.holdout_shift import (
     BOOT_T,
     INCONCLUSIVE,
@@ -246,7 +246,6 @@ def unjudged_words(v) -> str:
 def next_step(v) -> str:
     """What to do next, for every outcome, with the figures behind it (``v``: a
     :class:`~.verdict.Verdict`)."""
-    from litaudit.analyses.reuse.decision import NO_POOLS, NOT_ENOUGH
 
     m = v.measure
     deeper = ""
