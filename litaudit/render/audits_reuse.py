@@ -15,6 +15,7 @@ from litaudit.analyses.reuse.verdict import Verdict
 from litaudit.analyses.reuse.wording import (
     decision_sentence,
     interval_sentence,
+    new_site_method_words,
     next_step,
     site_counts,
     sites_sentence,
@@ -326,20 +327,13 @@ def _verdict_tests(v: Verdict) -> None:
             )
         )
     decided = "* decides; " if v.depth is not None else ""
-    floors = [f for t in v.tests if (f := t.result.new_site_min_sites) is not None]
-    floor = (
-        f', widened against skewed site effects; "reusable" only from {min(floors)} sites'
-        if floors
-        else ""
-    )
     out.print(
         table(
             f"Shift of held-out sites' runs, % of the mean score (Carterette et al. 2010 "
             f"pooling simulation, k = 2, every site pair held out with equal weight); "
             f"{decided}margin {v.margin_pct:g}% (Voorhees et al. 2014), two one-sided tests "
-            f"at {v.alpha:g}; a new site's runs: sites and topics as samples (two-way random "
-            f"effects{floor}); sites column: each site's runs by their own interval over "
-            "topics",
+            f"at {v.alpha:g}; a new site's runs: {new_site_method_words(v.tests)}; sites "
+            "column: each site's runs by their own interval over topics",
             [
                 "pool depth",
                 "these sites %",

@@ -713,11 +713,12 @@ def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
         "taken to narrow as 1/sqrt(sites)); or judging to depth 1000 would make it reusable "
         "within 1% (shift -0.05% at depth 1000, computed on the same archive); or report a "
         "measure that tolerates unjudged documents beside AP (computed on the same archive "
-        "at depth 100, 90% CI, % of each measure's mean): with bpref the shift is +2.22% "
-        "[+1.84, +2.71]: gain more than 1% (inconclusive) for these sites' runs (a new "
-        "site's [+0.93, +3.70]: inconclusive); with AP on condensed lists the shift is "
-        "+1.83% [+1.55, +2.16]: gain more than 1% (inconclusive) for these sites' runs (a "
-        "new site's [+0.82, +2.98]: inconclusive); with Judged@10 the shift is -3.83% "
+        "at depth 100, 90% CI, % of each measure's mean; a new site's interval computed as "
+        "AP's): with bpref the shift is +2.22% [+1.84, +2.71]: gain more than 1% "
+        "(inconclusive) for these sites' runs (a new site's [+1.28, +8.13]: gain more than "
+        "1% (inconclusive)); with AP on condensed lists the shift is +1.83% [+1.55, +2.16]: "
+        "gain more than 1% (inconclusive) for these sites' runs (a new site's [+1.08, "
+        "+6.36]: gain more than 1% (inconclusive)); with Judged@10 the shift is -3.83% "
         "[-4.54, -3.34]." in flat
     )
     # stored with the verdict, and decoded back the same (old audits: an empty tuple)
@@ -728,6 +729,12 @@ def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
     with open_store(path, read_only=True) as store:
         stored = list_audits(store.con, kind=V.KIND)[-1].result
     assert [u.measure for u in stored.unjudged] == ["bpref", "AP(judged_only=True)", "Judged@10"]
+    # a new site's interval and outcome as the verdict's AP has them (issue 31): the
+    # skew-safe interval, and "reusable" only from the site floor
+    from litaudit.stats.reuse_sites import SKEW_SAFE
+
+    assert {u.new_site_method for u in stored.unjudged} == {SKEW_SAFE}
+    assert stored.decision.result.new_site_method == SKEW_SAFE
     assert to_jsonable(decode(V.Verdict, to_jsonable(stored))) == to_jsonable(stored)
     old_json = to_jsonable(stored)
     del old_json["unjudged"]

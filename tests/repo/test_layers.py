@@ -55,6 +55,7 @@ RENDER_MAY_READ = {
         "next_step",
         "site_counts",
         "these_words",
+        "new_site_method_words",
     },
 }
 

@@ -29,6 +29,7 @@ import numpy as np
 from litaudit import defaults
 from litaudit.analyses.reuse.archive_ranges import RangedArchive
 from litaudit.stats.holdout_shift import Bootstrap, Interval, TopicSums, shift_of_sums, topic_sums
+from litaudit.stats.reuse_sites import with_new_site
 
 BPREF = "bpref"
 CONDENSED = "AP(judged_only=True)"
@@ -41,7 +42,11 @@ MEASURES = (BPREF, CONDENSED, JUDGED)
 class MeasureShift:
     """The hold-out shift of one measure at the deciding depth: these sites' relative
     shift (% of the measure's mean) with its interval over topics and its outcome, and a
-    new site's interval (two-way t, sites and topics as samples) and outcome."""
+    new site's interval (sites and topics as samples) and outcome, computed as the
+    verdict's own (:func:`litaudit.stats.reuse_sites.with_new_site`: with a bootstrap the
+    wider of the pigeonhole bootstrap-t and Hall's t, "reusable" only from
+    ``defaults.REUSE_NEW_SITE_SITES`` sites) and how (``new_site_method``; None: two-way t,
+    stored before issue 31's leftovers)."""
 
     measure: str
     depth: int
@@ -50,6 +55,7 @@ class MeasureShift:
     outcome: str
     new_site_ci: Interval | None
     new_site_outcome: str | None
+    new_site_method: str | None = None
 
 
 def _topic_scores(rows, q_doc, q_rel, site, sub_keep, depth: int, n_r: int):
@@ -192,7 +198,8 @@ def unjudged_shifts(
 ) -> tuple[MeasureShift, ...]:
     """The shift of every measure of :data:`MEASURES` at ``depth`` (module doc), on the
     ``topics`` positions (None: all), with the verdict's interval over topics
-    (``bootstrap``) and a new site's two-way t interval."""
+    (``bootstrap``) and a new site's interval and outcome as the verdict's AP has them
+    (:func:`~litaudit.stats.reuse_sites.with_new_site`, with a bootstrap)."""
     site = np.asarray(c.participant_of_run, dtype=np.int64)
     tables = unjudged_tables(c, site, k=defaults.AGREEMENT_K, depth=depth, progress=progress)
     out = []
@@ -204,6 +211,8 @@ def unjudged_shifts(
         if topics is not None:
             sums = sums.take(topics)
         r = shift_of_sums(sums, site, n_s, margin_pct=margin_pct, alpha=alpha, bootstrap=bootstrap)
+        if bootstrap is not None:
+            r = with_new_site(r, sums, site, n_s, bootstrap, defaults.REUSE_NEW_SITE_SITES)
         out.append(
             MeasureShift(
                 measure=name,
@@ -213,6 +222,7 @@ def unjudged_shifts(
                 outcome=r.outcome,
                 new_site_ci=r.new_site_ci,
                 new_site_outcome=r.new_site_outcome,
+                new_site_method=r.new_site_method,
             )
         )
     return tuple(out)

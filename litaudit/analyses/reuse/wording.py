@@ -201,6 +201,18 @@ def interval_sentence(r: HoldoutShift) -> str:
     return f"Interval: {how}."
 
 
+def new_site_method_words(tests) -> str:
+    """How the rows' new-site intervals were computed, for a table's caption ("two-way
+    random effects" for rows stored before the skew-safe interval): the sites and topics
+    as samples, with the method the rows name and the site floor of a "reusable"."""
+    methods = sorted({m for t in tests if (m := t.result.new_site_method) is not None})
+    floors = [f for t in tests if (f := t.result.new_site_min_sites) is not None]
+    how = "; ".join(methods) if methods else "two-way random effects"
+    if floors:
+        how += f'; "reusable" only from {min(floors)} sites'
+    return f"the sites and topics as samples ({how})"
+
+
 def _needed(est: float, lo: float, hi: float, margin: float, n: int) -> int | None:
     """The sample size that would make the interval narrow enough to decide at this
     estimate and this variance (half-width shrinking as 1 / sqrt(n)); None: none does
@@ -231,15 +243,19 @@ def unjudged_words(v) -> str:
             text += f": {words} for these sites' runs"
             n = u.new_site_ci
             if n is not None and u.new_site_outcome is not None:
-                text += (
-                    f" (a new site's [{n.low:+.2f}, {n.high:+.2f}]: "
-                    f"{these_words(u.new_site_outcome, v.margin_pct)})"
-                )
+                new = these_words(u.new_site_outcome, v.margin_pct)
+                if n.low > v.margin_pct:
+                    new = f"gain more than {v.margin_pct:g}% (inconclusive)"
+                text += f" (a new site's [{n.low:+.2f}, {n.high:+.2f}]: {new})"
         parts.append(text)
+    same = any(u.new_site_method is not None for u in v.unjudged)
     return (
         "report a measure that tolerates unjudged documents beside "
         f"{v.measure} (computed on the same archive at depth {v.unjudged[0].depth}, {level}, "
-        "% of each measure's mean): " + "; ".join(parts)
+        "% of each measure's mean"
+        + (f"; a new site's interval computed as {v.measure}'s" if same else "")
+        + "): "
+        + "; ".join(parts)
     )
 
 

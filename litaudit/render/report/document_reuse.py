@@ -68,6 +68,7 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
     from litaudit.analyses.reuse.wording import (
         decision_sentence,
         interval_sentence,
+        new_site_method_words,
         next_step,
         site_counts,
         sites_sentence,
@@ -111,7 +112,7 @@ def _reuse_verdict(r: ReuseSection, v) -> list:
             ),
             f"Shift of held-out sites' runs, % of the mean score; margin {v.margin_pct:g}% "
             f"(Voorhees et al. 2014), two one-sided tests at {v.alpha:g}; a new site's runs: "
-            "the sites and topics as samples (two-way random effects); the sites column: "
+            f"{new_site_method_words(v.tests)}; the sites column: "
             "each site's runs by their own interval over topics",
         )
     )
