@@ -4,7 +4,10 @@ before it is rendered.
 Every population of `audit summary` (each collection, measure and source with at least
 ``defaults.MIN_N`` results: Carterette, SIGIR 2015, Tables 2-3) gets its `best` audit
 (stored by :func:`litaudit.analyses.extreme.summary.run_summary`), its `history` audit
-(:func:`litaudit.analyses.extreme.history.run_history`, Sec. 2 and Fig. 2) and, where the
+(:func:`litaudit.analyses.extreme.history.run_history`, Sec. 2 and Fig. 2; published
+results only where the collection holds reproductions, as `audit history` and `report`
+unless asked: :func:`~litaudit.analyses.extreme.history.published_history_filters`) and,
+where the
 store has shared scores, its `ranks` audit (the confidence set of the best and rank
 intervals: :func:`litaudit.analyses.extreme.ranks.run_ranks`), with the
 default parameters, so that a second build on the same store runs nothing and reuses the
@@ -27,7 +30,11 @@ from litaudit.analyses.audits import (
     run_or_reuse_many,
 )
 from litaudit.analyses.extreme.best import DEFAULT_ALPHA, population_params, se_param
-from litaudit.analyses.extreme.history import HistoryReport, run_history
+from litaudit.analyses.extreme.history import (
+    HistoryReport,
+    published_history_filters,
+    run_history,
+)
 from litaudit.analyses.extreme.population import (
     Filters,
     Loaded,
@@ -38,6 +45,7 @@ from litaudit.analyses.extreme.population import (
     select_population,
 )
 from litaudit.analyses.extreme.ranks import run_ranks
+from litaudit.analyses.extreme.record_steps import StepSettings
 from litaudit.analyses.extreme.summary import run_summary
 from litaudit.errors import LitauditError, NotFound
 from litaudit.stats.extreme import Sampling
@@ -63,6 +71,7 @@ class SitePopulation:
     history_error: str | None
     rows: tuple[ResultRow, ...]
     ranks: StoredAudit | None = None  # the `ranks` audit where the store has shared scores
+    history_left_out: int = 0  # reproductions of ``rows`` the history leaves out
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -118,6 +127,18 @@ def history_key(pop: Population, filters: Filters) -> AuditKey:
     )
 
 
+def published_history(
+    con: duckdb.DuckDBPyConnection, pop: Population, filters: Filters
+) -> tuple[Filters, list[ResultRow]]:
+    """The filters and rows of ``pop``'s history: published results only where the
+    collection holds reproductions (``filters`` itself and every row where it holds none),
+    as `audit history` replays it unless asked."""
+    hf = published_history_filters(con, pop.collection_id, filters)
+    if hf is filters or not hf.roles:
+        return filters, list(pop.rows)
+    return hf, [r for r in pop.rows if r.role in hf.roles]
+
+
 def _ranks(con: duckdb.DuckDBPyConnection, pops, tick) -> list[int | None]:
     """The `ranks` audit (default settings, stored) of each population whose collection
     has shared scores in the store (a benchmark's datasets, a run archive's per-topic
@@ -154,22 +175,55 @@ def prepare_site(
         rows = groups[(cid, meas, s.source)]
         pop = select_population(cid, colls[cid][0], colls[cid][1], meas, rows, f, summary.min_n)
         pops.append((s, pop, f))
-    keys = [history_key(pop, f) for _s, pop, f in pops]
     errors: dict[int, str] = {}
+    left_out: list[int] = []
+    keyed: list[tuple[int, AuditKey]] = []  # (population, its history's key)
+    for k, (_s, pop, f) in enumerate(pops):
+        hf, rows = published_history(con, pop, f)
+        left_out.append(len(pop.rows) - len(rows))
+        try:
+            hp = (
+                pop
+                if hf is f
+                else select_population(
+                    pop.collection_id,
+                    pop.collection_name,
+                    colls[pop.collection_id][1],
+                    pop.measure,
+                    rows,
+                    hf,
+                    summary.min_n,
+                )
+            )
+        except LitauditError as exc:  # too few published results to replay
+            errors[k] = str(exc)
+            tick(1)
+            continue
+        keyed.append((k, history_key(hp, hf)))
 
-    def replay(k: int) -> HistoryReport | None:  # a history not stored yet
+    def replay(j: int) -> HistoryReport | None:  # a history not stored yet
         tick(1)
+        k = keyed[j][0]
         _s, pop, f = pops[k]
         try:
-            return run_history(con, pop.collection_id, pop.measure, filters=f, save=False).result
+            return run_history(
+                con,
+                pop.collection_id,
+                pop.measure,
+                filters=f,
+                save=False,
+                steps=StepSettings(reproductions=False),
+            ).result
         except LitauditError as exc:
             errors[k] = str(exc)
             return None
 
-    stored = run_or_reuse_many(con, keys, replay)  # the new ones stored in one insert
+    # the new ones stored in one insert
+    stored = run_or_reuse_many(con, [key for _k, key in keyed], replay)
     tick(sum(1 for s in stored if s is not None and s[1]))  # the reused ones
+    found = {k: s[0] for (k, _key), s in zip(keyed, stored, strict=True) if s is not None}
     hist: list[tuple[int | None, str | None]] = [
-        (None if s is None else s[0], errors.get(k)) for k, s in enumerate(stored)
+        (found.get(k), errors.get(k)) for k in range(len(pops))
     ]
     ranks = _ranks(con, pops, tick)
     ids = [s.audit_id for s, _p, _f in pops] + [h for h, _e in hist]
@@ -187,8 +241,9 @@ def prepare_site(
             history_error=err,
             rows=tuple(pop.rows),
             ranks=read[r] if r is not None else None,
+            history_left_out=n_out,
         )
-        for (s, pop, _f), (h, err), r in zip(pops, hist, ranks, strict=True)
+        for (s, pop, _f), (h, err), r, n_out in zip(pops, hist, ranks, left_out, strict=True)
     )
     every = Filters(include_retracted=True, include_nonstandard=True, source="paper")
     return SiteAudits(

@@ -372,3 +372,41 @@ def test_standing_from_a_ranks_audit():
     assert st.rank == {1: 1, 2: 2, 3: 3, 4: 4}
     assert "1 of the 4 results are not ranked by it" in st.method
     assert st.sentence == f"Ranks: {ra.answer}."
+
+
+def test_history_leaves_out_reproductions_and_says_how_many(cli, site_db, tmp_path):
+    """Where a collection holds reproductions the site's history replays the published
+    results only, as `audit history` does unless asked (issue 32): the history audit is
+    the one `audit history` stores, and the page says how many reproductions it left out."""
+    from tests.site.fixture import COLUMNS
+
+    rows = [COLUMNS] + [
+        f"paper,repro2024,Repro et al. (2024),,2024,,{COLLECTION},MAP,{value},{system},,"
+        "reproduction,automatic,2024,alice,2024-03-01,verified"
+        for system, value in (("NeuralX", "0.4210"), ("BM25+RM3", "0.2790"))
+    ]
+    csv = tmp_path / "repro.csv"
+    csv.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    assert cli("results", "import", csv, db=site_db).exit_code == 0
+    out = tmp_path / "out"
+    _build(cli, site_db, out)
+    page = (out / "pop" / "trec7-ap-paper.html").read_text(encoding="utf-8")
+    text = _text(page)
+    assert "0.4210" in text  # the leaderboard lists the reproductions
+    assert (
+        "Published results only: the 2 reproductions of this population (re-runs of models "
+        "published earlier, dated by when they were re-run) are left out of the record over "
+        "time" in text
+    )
+    hist = re.search(r"history audit #(\d+)", page)
+    assert hist is not None
+    res = cli(
+        "audit", "history", "-c", COLLECTION, "-m", "AP", "--source", "paper", "--json", db=site_db
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["reused"] is True and data["audit_id"] == int(hist.group(1))
+    assert data["result"]["population"]["n"] == 7  # the 7 published, not the 9
+    # the official runs' population holds no reproduction: nothing said
+    official = _text((out / "pop" / "trec7-ap-official.html").read_text(encoding="utf-8"))
+    assert "reproduction" not in official

@@ -79,6 +79,7 @@ def _population(sp: SitePopulation, path: str, zero_shot, papers: dict[str, str]
         papers=papers,
         records=_records(sp.history.result) if sp.history is not None else (),
         history_alpha=sp.history.result.history.alpha if sp.history is not None else None,
+        history_left_out=sp.history_left_out,
     )
 
 

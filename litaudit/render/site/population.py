@@ -46,6 +46,7 @@ class PopulationPage:
     papers: dict[str, str]  # bibkey -> the paper's page (from the site's top)
     records: tuple[Record, ...] = ()  # the steps of the history audit that set a record
     history_alpha: float | None = None
+    history_left_out: int = 0  # reproductions the history leaves out (published only)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -239,6 +240,14 @@ def _history(p: PopulationPage) -> list[str]:
             f"<figcaption>{html.esc(f.caption)} (history audit #{f.audit})</figcaption>",
             "</figure>",
         ]
+    if p.history_left_out:
+        k = p.history_left_out
+        out.append(
+            f"<p>Published results only: the {k} reproduction{'s' if k != 1 else ''} of "
+            "this population (re-runs of models published earlier, dated by when they were "
+            "re-run) are left out of the record over time; the leaderboard lists them "
+            "(<code>litaudit audit history --with-reproductions</code> replays them).</p>"
+        )
     if p.records:
         alpha = f" ({p.history_alpha:g})" if p.history_alpha is not None else ""
         heads = ["step", "N", "record", "expected max", f"threshold{alpha}", "p", "above"]
