@@ -181,6 +181,10 @@ def prepare_site(
     for k, (_s, pop, f) in enumerate(pops):
         hf, rows = published_history(con, pop, f)
         left_out.append(len(pop.rows) - len(rows))
+        if not rows:  # nothing but reproductions: no published history to replay
+            errors[k] = "every result of the population is a reproduction"
+            tick(1)
+            continue
         try:
             hp = (
                 pop

@@ -385,6 +385,11 @@ def test_history_leaves_out_reproductions_and_says_how_many(cli, site_db, tmp_pa
         "reproduction,automatic,2024,alice,2024-03-01,verified"
         for system, value in (("NeuralX", "0.4210"), ("BM25+RM3", "0.2790"))
     ]
+    rows += [  # a population of reproductions only (P@10): no history to replay
+        f"paper,repro2024,Repro et al. (2024),,2024,,{COLLECTION},P@10,0.4{k}00,Sys{k},,"
+        "reproduction,automatic,2024,alice,2024-03-01,verified"
+        for k in range(5)
+    ]
     csv = tmp_path / "repro.csv"
     csv.write_text("\n".join(rows) + "\n", encoding="utf-8")
     assert cli("results", "import", csv, db=site_db).exit_code == 0
@@ -407,6 +412,11 @@ def test_history_leaves_out_reproductions_and_says_how_many(cli, site_db, tmp_pa
     data = json.loads(res.stdout)
     assert data["reused"] is True and data["audit_id"] == int(hist.group(1))
     assert data["result"]["population"]["n"] == 7  # the 7 published, not the 9
+    only = _text((out / "pop" / "trec7-p-10-paper.html").read_text(encoding="utf-8"))
+    assert (
+        "No history plot: every result of the population is a reproduction. Published "
+        "results only: the 5 reproductions of this population" in only
+    )
     # the official runs' population holds no reproduction: nothing said
     official = _text((out / "pop" / "trec7-ap-official.html").read_text(encoding="utf-8"))
     assert "reproduction" not in official
