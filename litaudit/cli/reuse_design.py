@@ -206,11 +206,8 @@ def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
     from litaudit.render.progress import progress_bar
 
     with open_write(ctx) if req.collection is not None else nullcontext() as store:
-        return run_agreement(
-            req,
-            store=store,
-            status=lambda label, unit: progress_bar(label.rstrip("."), unit=unit, quiet=quiet),
-        )
+        with progress_bar("reuse agreement", quiet=quiet) as bar:
+            return run_agreement(req, store=store, progress=bar)
 
 
 def _render(done, json_out: bool, show_pairs: bool) -> None:

@@ -46,7 +46,7 @@ def import_(
             qrels_path=qrels,
             metadata=metadata,
             lenient=lenient,
-            progress=lambda n, lines: bar.advance(n, lines=lines),
+            progress=bar,
         )
     from litaudit.render.console import err
 
@@ -170,12 +170,7 @@ def delete(
         cid = resolve_collection(store.con, collection).id
         total = len(tags) if tags else len(list_runs(store.con, cid))
         with progress_bar("deleting runs", total, unit="runs", counts=("lines",)) as bar:
-            n = delete_runs(
-                store,
-                cid,
-                None if all_ else tags,
-                progress=lambda k, lines: bar.advance(k, lines=lines),
-            )
+            n = delete_runs(store, cid, None if all_ else tags, progress=bar)
     out.print(f"{cid}: deleted {n} run(s)" + (" and the qrels" if all_ else ""))
 
 
@@ -209,16 +204,15 @@ def eval_(
     from litaudit.render.runs import print_evaluation
     from litaudit.runs.archive_eval import evaluate_archive
 
-    res = evaluate_archive(
-        db_path(ctx),
-        collection,
-        measure,
-        tags=run or None,
-        rel_level=rel_level,
-        complete=complete,
-        cache=cache,
-        progress=lambda n_runs: progress_bar(
-            "evaluating runs", n_runs, unit="runs", counts=("lines",), quiet=json_out
-        ),
-    )
+    with progress_bar("evaluating runs", unit="runs", counts=("lines",), quiet=json_out) as bar:
+        res = evaluate_archive(
+            db_path(ctx),
+            collection,
+            measure,
+            tags=run or None,
+            rel_level=rel_level,
+            complete=complete,
+            cache=cache,
+            progress=bar,
+        )
     print_evaluation(res, per_topic=per_topic, json_out=json_out)
