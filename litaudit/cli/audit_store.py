@@ -116,23 +116,18 @@ def matrix(
 ):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics),
     with the standard error measured from its system x topic interaction."""
-    from litaudit.analyses.extreme.best import AuditModel
-    from litaudit.analyses.extreme.matrix import run_matrix
-    from litaudit.analyses.extreme.noise import parse_se
+    from litaudit.analyses.extreme.requests import MatrixRequest, ModelOptions, answer_matrix
     from litaudit.render.audits import emit
-    from litaudit.stats.extreme import Sampling
 
-    sampling = Sampling(method=method, trials=trials, seed=seed)
-    model = AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
+    req = MatrixRequest(
+        files=tuple(files),
+        measure=measure,
+        collection=collection,
+        fmt=fmt,
+        options=ModelOptions(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=se),
+        save=not no_save,
+    ).checked()
     opener = open_read if no_save else open_write
     with opener(ctx) as store:
-        done = run_matrix(
-            store.con,
-            files,
-            measure=measure,
-            collection=collection,
-            fmt=fmt,
-            model=model,
-            save=not no_save,
-        )
+        done = answer_matrix(store.con, req)
     emit(done, json_out)

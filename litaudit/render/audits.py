@@ -88,15 +88,19 @@ def render_result(result: Any, audit_id: int | None = None) -> None:
         fn(result, audit_id)
 
 
-def emit(audited: Audited, json_out: bool) -> None:
+def emit(audited: Audited, json_out: bool, *, every: bool = False) -> None:
     """Print an audit command's outcome: ``--json`` the envelope ``{"audit_id", "reused",
     "result"}``; else the result's renderer, then where it is stored (the extreme-value
     reports say their audit id in their header instead), and, for every kind, that an
-    identical call's stored audit was handed back (``reused``), as the JSON says."""
+    identical call's stored audit was handed back (``reused``), as the JSON says.
+    ``every``: a history shows every step, not only the record steps (`--all`)."""
     if json_out:
         print_json(envelope(audited))
         return
-    render_result(audited.result, audited.audit_id)
+    if every and isinstance(audited.result, HistoryReport):
+        render_history(audited.result, audited.audit_id, every=True)
+    else:
+        render_result(audited.result, audited.audit_id)
     if isinstance(audited.result, ID_IN_HEAD) and not audited.reused:
         return  # its header says where it is stored; a reused one still says so below
     foot = saved_footer(audited.audit_id, audited.reused)
@@ -477,6 +481,15 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
         line(reference_sentence(rep.noise, h.N))
     if rep.record_steps is not None:
         render_record_steps(rep.record_steps)
+
+
+def emit_summary(rep: Summary, json_out: bool) -> None:
+    """`audit summary`: ``--json`` the summary itself (not an audit: each row carries the
+    id of its stored 'best' audit), else its table (:func:`render_summary`)."""
+    if json_out:
+        print_json(rep)
+        return
+    render_summary(rep)
 
 
 def render_summary(rep: Summary) -> None:
