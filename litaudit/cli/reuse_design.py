@@ -4,7 +4,6 @@ agreement-in-significance analysis (`agreement`)."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import typer
@@ -166,8 +165,13 @@ def agreement_cmd(
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
     (Carterette et al. 2010, Section 3.2)."""
+    from contextlib import nullcontext
+
     from litaudit import defaults
-    from litaudit.analyses.agreement.run import AgreementRequest
+    from litaudit.analyses.agreement.run import AgreementRequest, run_agreement
+    from litaudit.cli.common import open_write
+    from litaudit.render.audits import emit_agreement
+    from litaudit.render.progress import progress_bar
 
     req = AgreementRequest(
         collection=collection,
@@ -192,48 +196,12 @@ def agreement_cmd(
         ),
     )
     req.check()
-    done = _run_agreement(ctx, req, quiet=json_out)
-    _render(done, json_out, pairs)
-
-
-def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
-    """Run the agreement analysis; a stored archive's (--collection) in a write store.
-    The pooling simulation and the randomization test each show a bar with their counts."""
-    from contextlib import nullcontext
-
-    from litaudit.analyses.agreement.run import run_agreement
-    from litaudit.cli.common import open_write
-    from litaudit.render.progress import progress_bar
-
-    with open_write(ctx) if req.collection is not None else nullcontext() as store:
-        with progress_bar("reuse agreement", quiet=quiet) as bar:
-            return run_agreement(req, store=store, progress=bar)
-
-
-def _render(done, json_out: bool, show_pairs: bool) -> None:
-    """The analysis as `audit show` prints it (render_agreement), its pairs with --pairs,
-    then where it is stored; --json without --pairs leaves the pairs out."""
-    from litaudit.render.audits import emit, line, render_result, saved_footer
-    from litaudit.render.audits_reuse import render_agreement_pairs
-
-    if json_out:
-        emit(
-            done if show_pairs else dataclasses.replace(done, result=_without_pairs(done.result)),
-            True,
-        )
-        return
-    render_result(done.result)
-    if show_pairs:
-        render_agreement_pairs(done.result)
-    foot = saved_footer(done.audit_id, done.reused)
-    if foot:
-        line(foot)
-
-
-def _without_pairs(result):
-    return dataclasses.replace(
-        result, analyses=tuple(dataclasses.replace(a, pairs=()) for a in result.analyses)
-    )
+    with (
+        open_write(ctx) if req.collection is not None else nullcontext() as store,
+        progress_bar("reuse agreement", quiet=json_out) as bar,
+    ):
+        done = run_agreement(req, store=store, progress=bar)
+    emit_agreement(done, json_out, pairs=pairs)
 
 
 def power_cmd(

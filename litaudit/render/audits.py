@@ -14,6 +14,7 @@ Imports only types from the analyses (never runs one).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from typing import Any
@@ -104,6 +105,25 @@ def emit(audited: Audited, json_out: bool, *, every: bool = False) -> None:
     if isinstance(audited.result, ID_IN_HEAD) and not audited.reused:
         return  # its header says where it is stored; a reused one still says so below
     foot = saved_footer(audited.audit_id, audited.reused)
+    if foot:
+        line(foot)
+
+
+def emit_agreement(done: Audited[ReuseAgreement], json_out: bool, *, pairs: bool) -> None:
+    """`reuse agreement`: the analysis as `audit show` prints it, its tested pairs with
+    ``pairs`` (`--pairs`), then where it is stored; ``--json`` without ``pairs`` leaves the
+    pairs out."""
+    if json_out:
+        if not pairs:
+            result = done.result
+            analyses = tuple(dataclasses.replace(a, pairs=()) for a in result.analyses)
+            done = dataclasses.replace(done, result=dataclasses.replace(result, analyses=analyses))
+        print_json(envelope(done))
+        return
+    render_result(done.result)
+    if pairs:
+        reuse.render_agreement_pairs(done.result)
+    foot = saved_footer(done.audit_id, done.reused)
     if foot:
         line(foot)
 

@@ -67,7 +67,6 @@ NOT_YET: frozenset[str] = frozenset(
         "reuse table",
         "reuse design",
         "reuse holdout",
-        "reuse agreement",
         "site",
     }
 )
