@@ -434,6 +434,7 @@ def test_a_phase_restarts_the_drawn_bar_under_its_label_and_unit(terminal):
     assert "second phase" in frames and "4/4 assignments" in frames
 
 
+@pytest.mark.slow
 def test_runs_import_delete_and_eval_keep_the_protocol(tmp_path):
     """The three run commands' work reports as every long function does: steps and
     running line counts (``progress(k, lines=n)``), the eval's total announced first."""
@@ -481,3 +482,38 @@ def test_agreement_reports_its_phases_through_status(cli, tmp_path):
         ("randomization test, 5 assignments", "assignments"),
     ]
     assert rec.total() == rec.steps() == 24 + 5
+
+
+@pytest.mark.slow
+def test_archive_audits_report_their_load_and_their_pass_as_phases(tmp_path, mem_store):
+    """`reuse rao` / `reuse subcollections`: the archive's load a phase, the audit's pass
+    over its ranges (or random splits) the next; each phase's steps add up to its total."""
+    from litaudit.analyses.reuse.archive_requests import (
+        RaoRequest,
+        SubcollectionsRequest,
+        answer_rao,
+        answer_subcollections,
+    )
+    from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
+    from litaudit.runs.ingest import import_archive
+    from tests.runs.test_runs_cache import CID, _write_archive
+
+    q, paths = _write_archive(tmp_path)
+    rep = import_archive(mem_store, CID, paths, qrels_path=q)
+    rec = Recorder()
+    answer_rao(mem_store.con, RaoRequest(collection=CID, depth=10), progress=rec)
+    assert rec.phases == [
+        ("RAO: reading the archive", "ranges"),
+        (f"RAO of {rep.lines:,} ranked documents, by topic ranges", "ranges"),
+    ]
+    assert rec.steps() == rec.total() > 1
+    rec = Recorder()
+    req = SubcollectionsRequest(
+        collection=CID, test=SubcollectionTest(permutations=20, automatic_only=False)
+    )
+    answer_subcollections(mem_store.con, req, progress=rec)
+    assert [label for label, _ in rec.phases] == [
+        "sub-collections: loading the archive",
+        f"sub-collections of {rep.lines:,} ranked documents: random splits",
+    ]
+    assert rec.steps() == rec.total()
