@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from litaudit import defaults
@@ -126,6 +126,53 @@ def emit_agreement(done: Audited[ReuseAgreement], json_out: bool, *, pairs: bool
     foot = saved_footer(done.audit_id, done.reused)
     if foot:
         line(foot)
+
+
+def show_stored(a: StoredAudit, json_out: bool) -> None:
+    """`audit show`: the full record (``--json``) or :func:`render_stored`."""
+    if json_out:
+        print_json(a)
+        return
+    render_stored(a)
+
+
+def print_audit_list(rows: Sequence[StoredAudit], json_out: bool) -> None:
+    """`audit list`: the stored audits' records without their results (a table, or JSON)."""
+    if json_out:
+        print_json([{k: v for k, v in a.__dict__.items() if k != "result"} for a in rows])
+        return
+    wide(
+        table(
+            f"{len(rows)} stored audits",
+            [
+                "id",
+                "kind",
+                "collection",
+                "measure",
+                "method",
+                "seed",
+                "trials",
+                "input",
+                "version",
+                "created",
+            ],
+            [
+                (
+                    a.id,
+                    a.kind,
+                    a.collection_id,
+                    a.measure or "-",
+                    a.method,
+                    a.seed,
+                    a.trials,
+                    a.input_fingerprint[:12],
+                    a.software_version,
+                    a.created_at[:19],
+                )
+                for a in rows
+            ],
+        )
+    )
 
 
 def render_stored(a: StoredAudit) -> None:

@@ -54,8 +54,6 @@ NOT_YET: frozenset[str] = frozenset(
         "sync",
         "check",
         "check-change",
-        "audit list",
-        "audit show",
         "reuse power",
         "reuse table",
         "reuse design",
