@@ -215,19 +215,10 @@ def power_cmd(
     """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
     from litaudit import defaults
     from litaudit.analyses.agreement.tables import power_rows
-    from litaudit.render.console import out, print_json, table
+    from litaudit.render.design import print_power
 
     rows = power_rows(effect, topics, defaults.REUSE_ALPHA if alpha is None else alpha)
-    if json_out:
-        print_json(rows)
-        return
-    out.print(
-        table(
-            "Power of the two-sided paired t-test (noncentral t)",
-            ["effect", "topics", "alpha", "power"],
-            [[r.effect, r.topics, r.alpha, r.power] for r in rows],
-        )
-    )
+    print_power(rows, json_out)
 
 
 def table_cmd(
@@ -251,35 +242,9 @@ def table_cmd(
     """Observed against expected agreement in significance: expected table, exact and
     asymptotic chi-square p (Carterette et al. 2010, Section 3.2.1, Tables 3-5)."""
     from litaudit import defaults
-    from litaudit.analyses.agreement.tables import parse_cells, parse_pair, table_test
-    from litaudit.render.console import out, print_json, table
+    from litaudit.analyses.agreement.tables import table_of_options
+    from litaudit.render.design import print_table_test
 
     a = defaults.REUSE_ALPHA if alpha is None else alpha
-    pairs = tuple(parse_pair(p, a) for p in pair or ())
-    res = table_test(
-        parse_cells(observed, "--observed"),
-        parse_cells(expected, "--expected") if expected else None,
-        pairs,
-    )
-    if json_out:
-        print_json(res)
-        return
-    o, e = res.observed, res.expected
-    out.print(
-        table(
-            "Observed / expected (rows: baseline p < alpha, p >= alpha)",
-            ["", "reuse p < alpha", "reuse p >= alpha"],
-            [
-                ["baseline p < alpha", f"{o[0]} / {e[0]:.3f}", f"{o[1]} / {e[1]:.3f}"],
-                ["baseline p >= alpha", f"{o[2]} / {e[2]:.3f}", f"{o[3]} / {e[3]:.3f}"],
-            ],
-        )
-    )
-    exact = "-" if res.p_exact is None else f"{res.p_exact:.4f}"
-    out.print(
-        f"chi-square {res.statistic:.4f}, df {res.df}: exact p {exact} "
-        f"({res.outcomes} outcomes), asymptotic p {res.p_asymptotic:.4g}"
-    )
-    if res.note:
-        out.print(f"note: {res.note}")
-    out.print("the p-values treat the pairs as independent (as the paper does)")
+    res = table_of_options(observed, expected, pair or (), a)
+    print_table_test(res, json_out)

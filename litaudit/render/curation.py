@@ -128,3 +128,14 @@ def print_import(reports, json_out: bool) -> None:
                 out.print(f"... and {len(plan.results) - 50} more")
         for f in plan.findings:
             out.print(f"flagged: {f.line()}" + (f" [other value: {f.other}]" if f.other else ""))
+
+
+def print_db_info(info: dict, json_out: bool) -> None:
+    """`db info`: the database's path, schema versions and row counts per table."""
+    if json_out:
+        print_json(info)
+        return
+    out.print(
+        f"{info['path']}: schema version {info['schema_version']} (code {info['code_version']})"
+    )
+    out.print(table(None, ["table", "rows"], sorted(info["tables"].items())))
