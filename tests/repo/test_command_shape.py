@@ -50,8 +50,6 @@ NOT_YET: frozenset[str] = frozenset(
         "results history",
         "results export",
         "results consistency",
-        "sync",
-        "check",
         "check-change",
         "reuse design",
         "reuse holdout",
