@@ -50,7 +50,6 @@ NOT_YET: frozenset[str] = frozenset(
         "results history",
         "results export",
         "results consistency",
-        "check-change",
         "reuse design",
         "reuse holdout",
         "site",
