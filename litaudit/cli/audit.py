@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import open_read, open_write
+from litaudit.cli.common import open_for_audit
 from litaudit.cli.options import (
     Alpha,
     CollectionOpt,
@@ -173,36 +173,6 @@ def with_filters(fn):
     return command
 
 
-def _model(alpha: float, p: float, method: str, trials, seed, se: str | None):
-    """The AuditModel of the model options (the Monte Carlo defaults filled in)."""
-    from litaudit.analyses.extreme.best import AuditModel
-    from litaudit.analyses.extreme.noise import parse_se
-    from litaudit.stats.extreme import Sampling
-
-    sampling = Sampling(method=method, trials=trials, seed=seed)
-    return AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
-
-
-def _result_id(ctx: typer.Context, text: str) -> int:
-    """A result's local id from its id or its uid (the same in every clone)."""
-    from litaudit.store.results import resolve_id
-
-    if text.strip().isdigit():
-        return int(text)
-    with open_read(ctx) as store:
-        return resolve_id(store.con, text)
-
-
-def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):
-    """analysis(con, *args, save=not no_save, **kw) on a read-only store (--no-save) or
-    inside a write transaction."""
-    if no_save:
-        with open_read(ctx) as store:
-            return analysis(store.con, *args, save=False, **kw)
-    with open_write(ctx) as store, store.transaction() as con:
-        return analysis(con, *args, save=True, **kw)
-
-
 @with_filters
 def best(
     ctx: typer.Context,
@@ -221,12 +191,15 @@ def best(
 ):
     """The population, the thresholds of its max and min, and the candidate best systems
     (Tables 2-3)."""
-    from litaudit.analyses.extreme.best import run_best
-
-    model = _model(alpha, p, method, trials, seed, se)
-    done = _run(ctx, no_save, run_best, collection, measure, filters=filters, model=model)
+    from litaudit.analyses.extreme.requests import BestRequest, ModelOptions, answer_best
     from litaudit.render.audits import emit
 
+    options = ModelOptions(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=se)
+    req = BestRequest(
+        collection=collection, measure=measure, filters=filters, options=options, save=not no_save
+    ).checked()
+    with open_for_audit(ctx, req.save) as con:
+        done = answer_best(con, req)
     emit(done, json_out)
 
 
@@ -293,24 +266,32 @@ def claim(
     """A claim against the record, against chance (the max of N+1, or of N for a published
     result) and its own mu0 and interval; with its run, the same-topic comparison; with
     its baseline, the baseline's strength."""
-    from litaudit.analyses.extreme.best import Claim, run_claim
+    from litaudit.analyses.extreme.best import Claim
     from litaudit.analyses.extreme.claim_evidence import Asked
-
-    asked = Asked(run, tuple(against or ()), baseline, baseline_system, permutations)
-    claimed = Claim(
-        value=value,
-        result_id=None if result is None else _result_id(ctx, result),
-        system=system,
-        n=n,
-        hidden_multiplier=hidden_multiplier,
-    )
-    if per_dataset is not None:
-        claimed = dataclasses.replace(claimed, per_dataset=str(per_dataset))
-    kw = dict(filters=filters, model=_model(alpha, p, method, trials, seed, se))
-    kw.update(evidence=dataclasses.replace(asked, seed=permutation_seed))
-    done = _run(ctx, no_save, run_claim, collection, measure, claimed, **kw)
+    from litaudit.analyses.extreme.requests import ClaimRequest, ModelOptions, answer_claim
     from litaudit.render.audits import emit
 
+    req = ClaimRequest(
+        collection=collection,
+        measure=measure,
+        claim=Claim(
+            value=value,
+            system=system,
+            n=n,
+            hidden_multiplier=hidden_multiplier,
+            per_dataset=None if per_dataset is None else str(per_dataset),
+        ),
+        result=result,
+        evidence=dataclasses.replace(
+            Asked(run, tuple(against or ()), baseline, baseline_system, permutations),
+            seed=permutation_seed,
+        ),
+        filters=filters,
+        options=ModelOptions(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=se),
+        save=not no_save,
+    ).checked()
+    with open_for_audit(ctx, req.save) as con:
+        done = answer_claim(con, req)
     emit(done, json_out)
 
 
@@ -328,12 +309,19 @@ def baselines(
 ):
     """A baseline against the published baselines, the same model's reproductions and the
     best official run (Armstrong et al., CIKM 2009)."""
-    from litaudit.analyses.extreme.baselines import run_baselines
-    from litaudit.analyses.extreme.printed import printed
+    from litaudit.analyses.extreme.requests import BaselinesRequest, answer_baselines
     from litaudit.render.audits import emit
 
-    kw = dict(value=baseline, model=baseline_system, claim=printed(claim_value, "--claim")[0])
-    done = _run(ctx, no_save, run_baselines, collection, measure, **kw)
+    req = BaselinesRequest(
+        collection=collection,
+        measure=measure,
+        value=baseline,
+        model=baseline_system,
+        claim=claim_value,
+        save=not no_save,
+    ).checked()
+    with open_for_audit(ctx, req.save) as con:
+        done = answer_baselines(con, req)
     emit(done, json_out)
 
 
@@ -374,20 +362,25 @@ def history(
 ):
     """The record over time against the expected max and its threshold for the N so far;
     each record step tested against the record it replaced."""
-    from litaudit.analyses.extreme.history import run_history
-    from litaudit.analyses.extreme.noise import parse_se
     from litaudit.analyses.extreme.record_steps import StepSettings
+    from litaudit.analyses.extreme.requests import HistoryRequest, answer_history
+    from litaudit.render.audits import emit
 
-    kw = dict(filters=filters, alpha=alpha, reference=reference, se=parse_se(se))
-    steps = StepSettings(by=by, certify=certify, seed=step_seed, reproductions=with_reproductions)
-    kw.update(steps=steps)
-    done = _run(ctx, no_save, run_history, collection, measure, **kw)
-    from litaudit.render.audits import emit, render_history
-
-    if json_out or not every:
-        emit(done, json_out)
-    else:
-        render_history(done.result, done.audit_id, every=True)
+    req = HistoryRequest(
+        collection=collection,
+        measure=measure,
+        reference=reference,
+        filters=filters,
+        alpha=alpha,
+        se=se,
+        steps=StepSettings(
+            by=by, certify=certify, seed=step_seed, reproductions=with_reproductions
+        ),
+        save=not no_save,
+    ).checked()
+    with open_for_audit(ctx, req.save) as con:
+        done = answer_history(con, req)
+    emit(done, json_out, every=every)
 
 
 @with_filters
@@ -404,21 +397,17 @@ def summary(
     json_out: Json = False,
 ):
     """`audit best` (exact) for every collection, measure and source; one table."""
+    from litaudit.analyses.extreme.requests import SummaryRequest, answer_summary
+    from litaudit.render.audits import emit_summary
     from litaudit.render.progress import progress_bar
 
-    with progress_bar("audit best", unit="groups", quiet=json_out) as bar:
-        from litaudit.analyses.extreme.summary import run_summary
-
-        kw = dict(min_n=min_n, alpha=alpha, p=p, filters=filters, progress=bar)
-        rep = _run(ctx, no_save, run_summary, **kw)
-    if json_out:  # not an audit: each row carries the id of its stored 'best' audit
-        from litaudit.render.console import print_json
-
-        print_json(rep)
-        return
-    from litaudit.render.audits import render_summary
-
-    render_summary(rep)
+    req = SummaryRequest(min_n=min_n, alpha=alpha, p=p, filters=filters, save=not no_save)
+    with (
+        progress_bar("audit best", unit="groups", quiet=json_out) as bar,
+        open_for_audit(ctx, req.save) as con,
+    ):
+        rep = answer_summary(con, req, progress=bar)
+    emit_summary(rep, json_out)
 
 
 @with_filters
@@ -460,10 +449,19 @@ def ranks(
     """Which systems cannot be told apart from the top: the confidence set of the best
     (multiple comparisons with the best), simultaneous rank intervals (Mogstad et al. 2024)
     and P(first), on shared topics or datasets."""
-    from litaudit.analyses.extreme.ranks import RankSettings, run_ranks
+    from litaudit.analyses.extreme.ranks import RankSettings
+    from litaudit.analyses.extreme.requests import RanksRequest, answer_ranks
     from litaudit.render.audits import emit
 
-    settings = RankSettings(alpha=alpha, resamples=resamples, seed=seed, noise=noise)
-    kw = dict(measure=measure, collection=collection, files=files or None, fmt=fmt)
-    done = _run(ctx, no_save, run_ranks, filters=filters, settings=settings, **kw)
+    req = RanksRequest(
+        measure=measure,
+        collection=collection,
+        files=tuple(files or ()),
+        fmt=fmt,
+        filters=filters,
+        settings=RankSettings(alpha=alpha, resamples=resamples, seed=seed, noise=noise),
+        save=not no_save,
+    )
+    with open_for_audit(ctx, req.save) as con:
+        done = answer_ranks(con, req)
     emit(done, json_out)

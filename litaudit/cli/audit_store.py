@@ -22,51 +22,12 @@ def list_(
     json_out: Json = False,
 ):
     """List stored audits (all kinds unless --kind)."""
-    from litaudit.analyses.audits import list_audits
-    from litaudit.render.audits import wide
-    from litaudit.render.console import print_json, table
-    from litaudit.store.collections import resolve_collection
-    from litaudit.store.measures import resolve_measure
+    from litaudit.analyses.stored_audits import stored_audits
+    from litaudit.render.audits import print_audit_list
 
     with open_read(ctx) as store:
-        cid = resolve_collection(store.con, collection).id if collection else None
-        meas = resolve_measure(store.con, measure) if measure else None
-        rows = list_audits(store.con, kind=kind, collection_id=cid, measure=meas)
-    if json_out:
-        print_json([{k: v for k, v in a.__dict__.items() if k != "result"} for a in rows])
-        return
-    wide(
-        table(
-            f"{len(rows)} stored audits",
-            [
-                "id",
-                "kind",
-                "collection",
-                "measure",
-                "method",
-                "seed",
-                "trials",
-                "input",
-                "version",
-                "created",
-            ],
-            [
-                (
-                    a.id,
-                    a.kind,
-                    a.collection_id,
-                    a.measure or "-",
-                    a.method,
-                    a.seed,
-                    a.trials,
-                    a.input_fingerprint[:12],
-                    a.software_version,
-                    a.created_at[:19],
-                )
-                for a in rows
-            ],
-        )
-    )
+        rows = stored_audits(store.con, kind=kind, collection=collection, measure=measure)
+    print_audit_list(rows, json_out)
 
 
 def show(
@@ -76,15 +37,11 @@ def show(
 ):
     """Show a stored audit as its command printed it (or its full record with --json)."""
     from litaudit.analyses.audits import get_audit
-    from litaudit.render.audits import render_stored
-    from litaudit.render.console import print_json
+    from litaudit.render.audits import show_stored
 
     with open_read(ctx) as store:
         a = get_audit(store.con, audit_id)
-    if json_out:
-        print_json(a)
-        return
-    render_stored(a)
+    show_stored(a, json_out)
 
 
 def matrix(
@@ -116,23 +73,18 @@ def matrix(
 ):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics),
     with the standard error measured from its system x topic interaction."""
-    from litaudit.analyses.extreme.best import AuditModel
-    from litaudit.analyses.extreme.matrix import run_matrix
-    from litaudit.analyses.extreme.noise import parse_se
+    from litaudit.analyses.extreme.requests import MatrixRequest, ModelOptions, answer_matrix
     from litaudit.render.audits import emit
-    from litaudit.stats.extreme import Sampling
 
-    sampling = Sampling(method=method, trials=trials, seed=seed)
-    model = AuditModel(alpha=alpha, p=p, se=parse_se(se), sampling=sampling)
+    req = MatrixRequest(
+        files=tuple(files),
+        measure=measure,
+        collection=collection,
+        fmt=fmt,
+        options=ModelOptions(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=se),
+        save=not no_save,
+    ).checked()
     opener = open_read if no_save else open_write
     with opener(ctx) as store:
-        done = run_matrix(
-            store.con,
-            files,
-            measure=measure,
-            collection=collection,
-            fmt=fmt,
-            model=model,
-            save=not no_save,
-        )
+        done = answer_matrix(store.con, req)
     emit(done, json_out)

@@ -31,19 +31,8 @@ def check_change(
     record and chance, paired against the record holder where per-topic or per-dataset
     scores exist, and what the collection can resolve."""
     from litaudit.analyses.extreme.change import check_change as run
-    from litaudit.render.change import markdown
-    from litaudit.render.console import out, print_json
+    from litaudit.render.change import emit_change
 
     with open_read(ctx) as store:
         cv = run(store.con, folder, base)
-    if json_out:
-        print_json(cv)
-        return
-    text = markdown(cv)
-    if output is None:
-        out.print(text, markup=False, highlight=False, soft_wrap=True)
-        return
-    tmp = output.with_name(output.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(output)
-    out.print(f"{output}: {len(cv.verdicts)} result(s) audited")
+    emit_change(cv, json_out, output=output)

@@ -4,6 +4,8 @@ The options several commands share are in :mod:`litaudit.cli.options`."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -12,6 +14,8 @@ import typer
 from litaudit.errors import LitauditError
 
 if TYPE_CHECKING:
+    import duckdb
+
     from litaudit.store.db import Store
 
 
@@ -78,6 +82,18 @@ def open_write(ctx: typer.Context, *, migrate: bool = True) -> Store:
         store.close()
         raise SchemaOutdated(why)
     return store
+
+
+@contextmanager
+def open_for_audit(ctx: typer.Context, save: bool) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The connection an audit command runs on: read-only when it stores nothing
+    (``--no-save``), else inside one write transaction."""
+    if not save:
+        with open_read(ctx) as store:
+            yield store.con
+        return
+    with open_write(ctx) as store, store.transaction() as con:
+        yield con
 
 
 def parse_assignments(items: list[str], option: str = "--set") -> dict[str, str]:

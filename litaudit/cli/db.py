@@ -55,18 +55,10 @@ def migrate(
 
 def info(ctx: typer.Context, json_out: Json = False):
     """Schema version and row counts per table."""
-    from litaudit.render.console import out, print_json, table
+    from litaudit.render.curation import print_db_info
     from litaudit.store.info import db_info
 
-    with_info = db_info(existing_db(ctx))
-    if json_out:
-        print_json(with_info)
-        return
-    out.print(
-        f"{with_info['path']}: schema version {with_info['schema_version']} "
-        f"(code {with_info['code_version']})"
-    )
-    out.print(table(None, ["table", "rows"], sorted(with_info["tables"].items())))
+    print_db_info(db_info(existing_db(ctx)), json_out)
 
 
 def init(

@@ -4,7 +4,6 @@ agreement-in-significance analysis (`agreement`)."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import typer
@@ -166,8 +165,13 @@ def agreement_cmd(
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
     (Carterette et al. 2010, Section 3.2)."""
+    from contextlib import nullcontext
+
     from litaudit import defaults
-    from litaudit.analyses.agreement.run import AgreementRequest
+    from litaudit.analyses.agreement.run import AgreementRequest, run_agreement
+    from litaudit.cli.common import open_write
+    from litaudit.render.audits import emit_agreement
+    from litaudit.render.progress import progress_bar
 
     req = AgreementRequest(
         collection=collection,
@@ -192,51 +196,12 @@ def agreement_cmd(
         ),
     )
     req.check()
-    done = _run_agreement(ctx, req, quiet=json_out)
-    _render(done, json_out, pairs)
-
-
-def _run_agreement(ctx: typer.Context, req, quiet: bool = False):
-    """Run the agreement analysis; a stored archive's (--collection) in a write store.
-    The pooling simulation and the randomization test each show a bar with their counts."""
-    from contextlib import nullcontext
-
-    from litaudit.analyses.agreement.run import run_agreement
-    from litaudit.cli.common import open_write
-    from litaudit.render.progress import progress_bar
-
-    with open_write(ctx) if req.collection is not None else nullcontext() as store:
-        return run_agreement(
-            req,
-            store=store,
-            status=lambda label, unit: progress_bar(label.rstrip("."), unit=unit, quiet=quiet),
-        )
-
-
-def _render(done, json_out: bool, show_pairs: bool) -> None:
-    """The analysis as `audit show` prints it (render_agreement), its pairs with --pairs,
-    then where it is stored; --json without --pairs leaves the pairs out."""
-    from litaudit.render.audits import emit, line, render_result, saved_footer
-    from litaudit.render.audits_reuse import render_agreement_pairs
-
-    if json_out:
-        emit(
-            done if show_pairs else dataclasses.replace(done, result=_without_pairs(done.result)),
-            True,
-        )
-        return
-    render_result(done.result)
-    if show_pairs:
-        render_agreement_pairs(done.result)
-    foot = saved_footer(done.audit_id, done.reused)
-    if foot:
-        line(foot)
-
-
-def _without_pairs(result):
-    return dataclasses.replace(
-        result, analyses=tuple(dataclasses.replace(a, pairs=()) for a in result.analyses)
-    )
+    with (
+        open_write(ctx) if req.collection is not None else nullcontext() as store,
+        progress_bar("reuse agreement", quiet=json_out) as bar,
+    ):
+        done = run_agreement(req, store=store, progress=bar)
+    emit_agreement(done, json_out, pairs=pairs)
 
 
 def power_cmd(
@@ -250,19 +215,10 @@ def power_cmd(
     """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
     from litaudit import defaults
     from litaudit.analyses.agreement.tables import power_rows
-    from litaudit.render.console import out, print_json, table
+    from litaudit.render.design import print_power
 
     rows = power_rows(effect, topics, defaults.REUSE_ALPHA if alpha is None else alpha)
-    if json_out:
-        print_json(rows)
-        return
-    out.print(
-        table(
-            "Power of the two-sided paired t-test (noncentral t)",
-            ["effect", "topics", "alpha", "power"],
-            [[r.effect, r.topics, r.alpha, r.power] for r in rows],
-        )
-    )
+    print_power(rows, json_out)
 
 
 def table_cmd(
@@ -286,35 +242,9 @@ def table_cmd(
     """Observed against expected agreement in significance: expected table, exact and
     asymptotic chi-square p (Carterette et al. 2010, Section 3.2.1, Tables 3-5)."""
     from litaudit import defaults
-    from litaudit.analyses.agreement.tables import parse_cells, parse_pair, table_test
-    from litaudit.render.console import out, print_json, table
+    from litaudit.analyses.agreement.tables import table_of_options
+    from litaudit.render.design import print_table_test
 
     a = defaults.REUSE_ALPHA if alpha is None else alpha
-    pairs = tuple(parse_pair(p, a) for p in pair or ())
-    res = table_test(
-        parse_cells(observed, "--observed"),
-        parse_cells(expected, "--expected") if expected else None,
-        pairs,
-    )
-    if json_out:
-        print_json(res)
-        return
-    o, e = res.observed, res.expected
-    out.print(
-        table(
-            "Observed / expected (rows: baseline p < alpha, p >= alpha)",
-            ["", "reuse p < alpha", "reuse p >= alpha"],
-            [
-                ["baseline p < alpha", f"{o[0]} / {e[0]:.3f}", f"{o[1]} / {e[1]:.3f}"],
-                ["baseline p >= alpha", f"{o[2]} / {e[2]:.3f}", f"{o[3]} / {e[3]:.3f}"],
-            ],
-        )
-    )
-    exact = "-" if res.p_exact is None else f"{res.p_exact:.4f}"
-    out.print(
-        f"chi-square {res.statistic:.4f}, df {res.df}: exact p {exact} "
-        f"({res.outcomes} outcomes), asymptotic p {res.p_asymptotic:.4g}"
-    )
-    if res.note:
-        out.print(f"note: {res.note}")
-    out.print("the p-values treat the pairs as independent (as the paper does)")
+    res = table_of_options(observed, expected, pair or (), a)
+    print_table_test(res, json_out)

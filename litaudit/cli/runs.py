@@ -26,41 +26,19 @@ def import_(
     json_out: Json = False,
 ):
     """Validate and store run files (and the collection's qrels); all or nothing."""
-    from litaudit.render.console import out, print_json
     from litaudit.render.progress import progress_bar
-    from litaudit.runs.ingest import expand_paths, import_archive
-    from litaudit.store.collections import resolve_collection
+    from litaudit.render.runs import print_runs_import
+    from litaudit.runs.requests import RunsImport, answer_import
 
-    paths = expand_paths(files)
+    req = RunsImport(
+        collection=collection, files=tuple(files), qrels=qrels, metadata=metadata, lenient=lenient
+    ).checked()
     with (
         open_write(ctx) as store,
-        progress_bar(
-            "importing runs", len(paths), unit="files", counts=("lines",), quiet=json_out
-        ) as bar,
+        progress_bar("importing runs", unit="files", counts=("lines",), quiet=json_out) as bar,
     ):
-        coll = resolve_collection(store.con, collection)
-        rep = import_archive(
-            store,
-            coll.id,
-            paths,
-            qrels_path=qrels,
-            metadata=metadata,
-            lenient=lenient,
-            progress=lambda n, lines: bar.advance(n, lines=lines),
-        )
-    from litaudit.render.console import err
-
-    for w in rep.warnings:  # on stderr, with --json too
-        err.print(f"warning: {w}", markup=False)
-    if json_out:
-        print_json(rep)
-        return
-    out.print(
-        f"{coll.id}: qrels {rep.qrels} ({rep.n_judgments} judgments); "
-        f"{len(rep.imported)} run(s) imported ({rep.lines} lines"
-        f"{f', {rep.skipped} bad lines skipped' if rep.skipped else ''}), "
-        f"{len(rep.unchanged)} unchanged"
-    )
+        rep = answer_import(store, req, progress=bar)
+    print_runs_import(rep, json_out)
 
 
 def list_(
@@ -69,45 +47,12 @@ def list_(
     json_out: Json = False,
 ):
     """List the stored runs."""
-    from litaudit.render.console import out, print_json, table
-    from litaudit.runs.archive import list_runs
-    from litaudit.store.collections import resolve_collection
+    from litaudit.render.runs import print_runs
+    from litaudit.runs.requests import stored_runs
 
     with open_read(ctx) as store:
-        cid = resolve_collection(store.con, collection).id if collection else None
-        rows = list_runs(store.con, cid)
-    if json_out:
-        from dataclasses import asdict
-
-        print_json([{**asdict(r), "complete": r.complete} for r in rows])
-        return
-    if not rows:
-        out.print("no runs stored")
-        return
-    out.print(
-        table(
-            None,
-            ["collection", "tag", "participant", "type", "pooled", "topics", "lines", "status"],
-            [
-                [
-                    r.collection_id,
-                    r.tag,
-                    r.participant,
-                    r.run_type,
-                    r.pooled,
-                    r.n_topics,
-                    r.n_lines,
-                    "complete" if r.complete else "INCOMPLETE",
-                ]
-                for r in rows
-            ],
-        )
-    )
-    bad = [r for r in rows if not r.complete]
-    if bad:
-        from litaudit.runs.archive import incomplete_message
-
-        out.print(incomplete_message(bad[0].collection_id, bad[0].tag, bad[0].path), markup=False)
+        rows = stored_runs(store.con, collection)
+    print_runs(rows, json_out)
 
 
 def show(
@@ -117,36 +62,12 @@ def show(
     json_out: Json = False,
 ):
     """Show one stored run's metadata."""
-    from litaudit.render.console import out, print_json
-    from litaudit.runs.archive import get_run
-    from litaudit.store.collections import resolve_collection
+    from litaudit.render.runs import print_run
+    from litaudit.runs.requests import stored_run
 
     with open_read(ctx) as store:
-        cid = resolve_collection(store.con, collection).id if collection else None
-        r = get_run(store.con, tag, cid)
-    if json_out:
-        from dataclasses import asdict
-
-        print_json({**asdict(r), "complete": r.complete})
-        return
-    for k, v in [
-        ("tag", r.tag),
-        ("collection", r.collection_id),
-        ("participant", r.participant),
-        ("run type", r.run_type),
-        ("pooled", r.pooled),
-        ("topics", r.n_topics),
-        ("lines", r.n_lines),
-        ("bad lines skipped", r.n_skipped),
-        ("file", r.path),
-        ("sha256", r.sha256),
-        ("status", "complete" if r.complete else "INCOMPLETE"),
-    ]:
-        out.print(f"{k:>18}: {'' if v is None else v}", markup=False)
-    if not r.complete:
-        from litaudit.runs.archive import incomplete_message
-
-        out.print(incomplete_message(r.collection_id, r.tag, r.path), markup=False)
+        r = stored_run(store.con, tag, collection)
+    print_run(r, json_out)
 
 
 def delete(
@@ -158,25 +79,17 @@ def delete(
     ),
 ):
     """Delete stored runs (or, with --all, a collection's whole archive)."""
-    from litaudit.errors import ParameterError
-    from litaudit.render.console import out
     from litaudit.render.progress import progress_bar
-    from litaudit.runs.archive import delete_runs, list_runs
-    from litaudit.store.collections import resolve_collection
+    from litaudit.render.runs import print_deleted
+    from litaudit.runs.requests import RunsDelete, answer_delete
 
-    if bool(tags) == all_:
-        raise ParameterError("give run tags or --all (not both)")
-    with open_write(ctx) as store:
-        cid = resolve_collection(store.con, collection).id
-        total = len(tags) if tags else len(list_runs(store.con, cid))
-        with progress_bar("deleting runs", total, unit="runs", counts=("lines",)) as bar:
-            n = delete_runs(
-                store,
-                cid,
-                None if all_ else tags,
-                progress=lambda k, lines: bar.advance(k, lines=lines),
-            )
-    out.print(f"{cid}: deleted {n} run(s)" + (" and the qrels" if all_ else ""))
+    req = RunsDelete(collection=collection, tags=tuple(tags or ()), everything=all_).checked()
+    with (
+        open_write(ctx) as store,
+        progress_bar("deleting runs", unit="runs", counts=("lines",)) as bar,
+    ):
+        done = answer_delete(store, req, progress=bar)
+    print_deleted(done)
 
 
 def eval_(
@@ -209,16 +122,15 @@ def eval_(
     from litaudit.render.runs import print_evaluation
     from litaudit.runs.archive_eval import evaluate_archive
 
-    res = evaluate_archive(
-        db_path(ctx),
-        collection,
-        measure,
-        tags=run or None,
-        rel_level=rel_level,
-        complete=complete,
-        cache=cache,
-        progress=lambda n_runs: progress_bar(
-            "evaluating runs", n_runs, unit="runs", counts=("lines",), quiet=json_out
-        ),
-    )
+    with progress_bar("evaluating runs", unit="runs", counts=("lines",), quiet=json_out) as bar:
+        res = evaluate_archive(
+            db_path(ctx),
+            collection,
+            measure,
+            tags=run or None,
+            rel_level=rel_level,
+            complete=complete,
+            cache=cache,
+            progress=bar,
+        )
     print_evaluation(res, per_topic=per_topic, json_out=json_out)

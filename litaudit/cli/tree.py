@@ -61,48 +61,12 @@ def sync(
     kept and named; --prune retracts those results and takes the folder's version.
     Validated like `results import`, and refused whenever `check` refuses: any problem
     writes nothing. A second sync of the same folder changes nothing."""
-    from dataclasses import asdict
+    from litaudit.curation.tree_requests import answer_sync
+    from litaudit.render.curation import print_sync
 
-    from litaudit.curation.fields import current_user
-    from litaudit.curation.sync import sync_tree
-    from litaudit.render.console import out, print_json
-
-    name = current_user(who)
     with open_write(ctx, migrate=not dry_run) as store:
-        rep = sync_tree(store, folder, who=name, dry_run=dry_run, prune=prune)
-    if json_out:
-        print_json(asdict(rep))
-        return
-    would = "would " if rep.dry_run else ""
-    out.print(
-        f"{folder}: {rep.files} files; {would}add {rep.added} results and "
-        f"{rep.papers_added} papers, {would}update {rep.updated} results and "
-        f"{rep.papers_updated} papers, {would}retract {rep.retracted}; {rep.unchanged} "
-        f"unchanged; {rep.history} history entries copied",
-    )
-    if rep.collections_added:
-        out.print(f"collections {would}added: {', '.join(rep.collections_added)}")
-    if rep.dry_run:
-        for c in rep.changes:
-            change = "" if c.old is None and c.new is None else f": {c.old!r} -> {c.new!r}"
-            out.print(f"  {c.what} {c.field}{change}")
-    if rep.not_in_folder:
-        ids = ", ".join(f"#{i}" for i in rep.not_in_folder[:20])
-        more = f" and {len(rep.not_in_folder) - 20} more" if len(rep.not_in_folder) > 20 else ""
-        out.print(
-            f"{len(rep.not_in_folder)} results of the database are not in the folder, kept: "
-            f"{ids}{more} (`export-tree` adds them to it; `sync --prune` retracts them)",
-            markup=False,
-        )
-    if rep.local_changes:
-        out.print(
-            f"{len(rep.local_changes)} results or papers changed here since the folder's version, "
-            "kept as they are (`export-tree` to share them; `sync --prune` takes the "
-            "folder's):",
-            markup=False,
-        )
-        for line in rep.local_changes:
-            out.print(f"  {line}")
+        rep = answer_sync(store, folder, who=who, dry_run=dry_run, prune=prune)
+    print_sync(folder, rep, json_out)
 
 
 def check(
@@ -121,28 +85,7 @@ def check(
     Every problem with its file and line, exit code 1 if there is any (with --json, a
     JSON list on stderr); values that fail the consistency check are flagged or refused
     (--consistency)."""
-    from litaudit.curation.sync import check_tree
-    from litaudit.errors import ValidationFailed
-    from litaudit.render.console import out, print_json
+    from litaudit.curation.tree_requests import answer_check
+    from litaudit.render.curation import print_check
 
-    mode = consistency.strip().lower()
-    if mode not in ("flag", "refuse", "off"):
-        from litaudit.errors import ParameterError
-
-        raise ParameterError(f"--consistency: {consistency!r} is not one of flag, refuse, off")
-    problems = check_tree(folder)
-    flagged = []
-    if mode != "off" and not problems:
-        from litaudit.curation.consistency_rows import as_problems, folder_findings
-
-        flagged = folder_findings(folder)
-        if mode == "refuse" and flagged:
-            problems = as_problems(flagged)
-    if problems:
-        raise ValidationFailed(problems)
-    if json_out:
-        print_json([{"flagged": f.line(), "other": f.other} for f in flagged])
-    else:
-        out.print(f"{folder}: no problems")
-        for f in flagged:
-            out.print(f"flagged: {f.line()}" + (f" [other value: {f.other}]" if f.other else ""))
+    print_check(folder, answer_check(folder, consistency), json_out)

@@ -14,8 +14,9 @@ Imports only types from the analyses (never runs one).
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from litaudit import defaults
@@ -88,20 +89,90 @@ def render_result(result: Any, audit_id: int | None = None) -> None:
         fn(result, audit_id)
 
 
-def emit(audited: Audited, json_out: bool) -> None:
+def emit(audited: Audited, json_out: bool, *, every: bool = False) -> None:
     """Print an audit command's outcome: ``--json`` the envelope ``{"audit_id", "reused",
     "result"}``; else the result's renderer, then where it is stored (the extreme-value
     reports say their audit id in their header instead), and, for every kind, that an
-    identical call's stored audit was handed back (``reused``), as the JSON says."""
+    identical call's stored audit was handed back (``reused``), as the JSON says.
+    ``every``: a history shows every step, not only the record steps (`--all`)."""
     if json_out:
         print_json(envelope(audited))
         return
-    render_result(audited.result, audited.audit_id)
+    if every and isinstance(audited.result, HistoryReport):
+        render_history(audited.result, audited.audit_id, every=True)
+    else:
+        render_result(audited.result, audited.audit_id)
     if isinstance(audited.result, ID_IN_HEAD) and not audited.reused:
         return  # its header says where it is stored; a reused one still says so below
     foot = saved_footer(audited.audit_id, audited.reused)
     if foot:
         line(foot)
+
+
+def emit_agreement(done: Audited[ReuseAgreement], json_out: bool, *, pairs: bool) -> None:
+    """`reuse agreement`: the analysis as `audit show` prints it, its tested pairs with
+    ``pairs`` (`--pairs`), then where it is stored; ``--json`` without ``pairs`` leaves the
+    pairs out."""
+    if json_out:
+        if not pairs:
+            result = done.result
+            analyses = tuple(dataclasses.replace(a, pairs=()) for a in result.analyses)
+            done = dataclasses.replace(done, result=dataclasses.replace(result, analyses=analyses))
+        print_json(envelope(done))
+        return
+    render_result(done.result)
+    if pairs:
+        reuse.render_agreement_pairs(done.result)
+    foot = saved_footer(done.audit_id, done.reused)
+    if foot:
+        line(foot)
+
+
+def show_stored(a: StoredAudit, json_out: bool) -> None:
+    """`audit show`: the full record (``--json``) or :func:`render_stored`."""
+    if json_out:
+        print_json(a)
+        return
+    render_stored(a)
+
+
+def print_audit_list(rows: Sequence[StoredAudit], json_out: bool) -> None:
+    """`audit list`: the stored audits' records without their results (a table, or JSON)."""
+    if json_out:
+        print_json([{k: v for k, v in a.__dict__.items() if k != "result"} for a in rows])
+        return
+    wide(
+        table(
+            f"{len(rows)} stored audits",
+            [
+                "id",
+                "kind",
+                "collection",
+                "measure",
+                "method",
+                "seed",
+                "trials",
+                "input",
+                "version",
+                "created",
+            ],
+            [
+                (
+                    a.id,
+                    a.kind,
+                    a.collection_id,
+                    a.measure or "-",
+                    a.method,
+                    a.seed,
+                    a.trials,
+                    a.input_fingerprint[:12],
+                    a.software_version,
+                    a.created_at[:19],
+                )
+                for a in rows
+            ],
+        )
+    )
 
 
 def render_stored(a: StoredAudit) -> None:
@@ -477,6 +548,15 @@ def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False
         line(reference_sentence(rep.noise, h.N))
     if rep.record_steps is not None:
         render_record_steps(rep.record_steps)
+
+
+def emit_summary(rep: Summary, json_out: bool) -> None:
+    """`audit summary`: ``--json`` the summary itself (not an audit: each row carries the
+    id of its stored 'best' audit), else its table (:func:`render_summary`)."""
+    if json_out:
+        print_json(rep)
+        return
+    render_summary(rep)
 
 
 def render_summary(rep: Summary) -> None:

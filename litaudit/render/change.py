@@ -5,9 +5,11 @@ types; text from the audits is escaped for Markdown."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from litaudit.analyses.extreme.change import AddedVerdict, ChangeVerdict, PairedAgainstRecord
 from litaudit.analyses.wording import p_text
+from litaudit.render.console import out, print_json
 
 _MD = re.compile(r"([\\`*_\[\]<>|~])")
 
@@ -104,3 +106,19 @@ def markdown(cv: ChangeVerdict) -> str:
     for v in cv.verdicts:
         out += _section(v)
     return "\n".join(out).rstrip() + "\n"
+
+
+def emit_change(cv: ChangeVerdict, json_out: bool, *, output: Path | None = None) -> None:
+    """`check-change`: the verdict as JSON, or its Markdown printed or written to
+    ``output`` (whole or not at all: through a ``.part`` file), then how many results."""
+    if json_out:
+        print_json(cv)
+        return
+    text = markdown(cv)
+    if output is None:
+        out.print(text, markup=False, highlight=False, soft_wrap=True)
+        return
+    tmp = output.with_name(output.name + ".part")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(output)
+    out.print(f"{output}: {len(cv.verdicts)} result(s) audited")

@@ -3,11 +3,19 @@ and what `results import` did (moved out of the commands, which only parse and c
 
 from __future__ import annotations
 
+import dataclasses
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit.curation.results import LIST_COLUMNS
 from litaudit.render.console import out, plain_rows, print_json, table
 from litaudit.render.findings import finding_json
+
+if TYPE_CHECKING:
+    from litaudit.curation.consistency_rows import Finding
+    from litaudit.curation.sync import SyncReport
 
 # more rows than this are printed as plain lines (rich lays out ~1,000 rows a second)
 PAGE_MAX = 500
@@ -128,3 +136,62 @@ def print_import(reports, json_out: bool) -> None:
                 out.print(f"... and {len(plan.results) - 50} more")
         for f in plan.findings:
             out.print(f"flagged: {f.line()}" + (f" [other value: {f.other}]" if f.other else ""))
+
+
+def print_db_info(info: dict, json_out: bool) -> None:
+    """`db info`: the database's path, schema versions and row counts per table."""
+    if json_out:
+        print_json(info)
+        return
+    out.print(
+        f"{info['path']}: schema version {info['schema_version']} (code {info['code_version']})"
+    )
+    out.print(table(None, ["table", "rows"], sorted(info["tables"].items())))
+
+
+def print_sync(folder: Path, rep: SyncReport, json_out: bool) -> None:
+    """`sync`: what it did (or, with --dry-run, would do), each change of a dry run, and
+    what it kept: results the folder lacks, results changed here since."""
+    if json_out:
+        print_json(dataclasses.asdict(rep))
+        return
+    would = "would " if rep.dry_run else ""
+    out.print(
+        f"{folder}: {rep.files} files; {would}add {rep.added} results and "
+        f"{rep.papers_added} papers, {would}update {rep.updated} results and "
+        f"{rep.papers_updated} papers, {would}retract {rep.retracted}; {rep.unchanged} "
+        f"unchanged; {rep.history} history entries copied",
+    )
+    if rep.collections_added:
+        out.print(f"collections {would}added: {', '.join(rep.collections_added)}")
+    if rep.dry_run:
+        for c in rep.changes:
+            change = "" if c.old is None and c.new is None else f": {c.old!r} -> {c.new!r}"
+            out.print(f"  {c.what} {c.field}{change}")
+    if rep.not_in_folder:
+        ids = ", ".join(f"#{i}" for i in rep.not_in_folder[:20])
+        more = f" and {len(rep.not_in_folder) - 20} more" if len(rep.not_in_folder) > 20 else ""
+        out.print(
+            f"{len(rep.not_in_folder)} results of the database are not in the folder, kept: "
+            f"{ids}{more} (`export-tree` adds them to it; `sync --prune` retracts them)",
+            markup=False,
+        )
+    if rep.local_changes:
+        out.print(
+            f"{len(rep.local_changes)} results or papers changed here since the folder's version, "
+            "kept as they are (`export-tree` to share them; `sync --prune` takes the "
+            "folder's):",
+            markup=False,
+        )
+        for line in rep.local_changes:
+            out.print(f"  {line}")
+
+
+def print_check(folder: Path, flagged: Sequence[Finding], json_out: bool) -> None:
+    """`check` of a folder without problems: the values flagged (a line each, or JSON)."""
+    if json_out:
+        print_json([{"flagged": f.line(), "other": f.other} for f in flagged])
+        return
+    out.print(f"{folder}: no problems")
+    for f in flagged:
+        out.print(f"flagged: {f.line()}" + (f" [other value: {f.other}]" if f.other else ""))

@@ -3,7 +3,10 @@ and Fang (SIGIR 2010, Table 2 and Section 4.3), computed by litaudit.stats.desig
 
 from __future__ import annotations
 
-from litaudit.render.console import out, table
+from collections.abc import Sequence
+
+from litaudit.analyses.agreement.tables import PowerRow, TableTest
+from litaudit.render.console import out, print_json, table
 from litaudit.stats.design import Design, PartialDesign
 
 
@@ -85,3 +88,43 @@ def render_design_table(
     )
     if not rows:
         out.print("no k is feasible: N - n0 is smaller than every C(m, k)")
+
+
+def print_power(rows: Sequence[PowerRow], json_out: bool) -> None:
+    """`reuse power`: the power of each effect and topic count (a table, or JSON)."""
+    if json_out:
+        print_json(rows)
+        return
+    out.print(
+        table(
+            "Power of the two-sided paired t-test (noncentral t)",
+            ["effect", "topics", "alpha", "power"],
+            [[r.effect, r.topics, r.alpha, r.power] for r in rows],
+        )
+    )
+
+
+def print_table_test(res: TableTest, json_out: bool) -> None:
+    """`reuse table`: observed / expected counts and the chi-square p-values."""
+    if json_out:
+        print_json(res)
+        return
+    o, e = res.observed, res.expected
+    out.print(
+        table(
+            "Observed / expected (rows: baseline p < alpha, p >= alpha)",
+            ["", "reuse p < alpha", "reuse p >= alpha"],
+            [
+                ["baseline p < alpha", f"{o[0]} / {e[0]:.3f}", f"{o[1]} / {e[1]:.3f}"],
+                ["baseline p >= alpha", f"{o[2]} / {e[2]:.3f}", f"{o[3]} / {e[3]:.3f}"],
+            ],
+        )
+    )
+    exact = "-" if res.p_exact is None else f"{res.p_exact:.4f}"
+    out.print(
+        f"chi-square {res.statistic:.4f}, df {res.df}: exact p {exact} "
+        f"({res.outcomes} outcomes), asymptotic p {res.p_asymptotic:.4g}"
+    )
+    if res.note:
+        out.print(f"note: {res.note}")
+    out.print("the p-values treat the pairs as independent (as the paper does)")

@@ -1,19 +1,21 @@
 """Progress bars on stderr for the commands that can take more than a few seconds.
 
 One helper for every command: :func:`progress_bar` is a context manager that yields a
-:class:`Bar`, whose :meth:`Bar.advance` the library's ``progress`` callbacks call (from any
-thread). The bar shows the steps done of the total (files, runs, splits, ...) and, when
+:class:`Bar`, the one implementation of the library's :class:`~litaudit.progress.Progress`
+protocol (``bar(steps, total=more, **counts)``, ``bar.status(text, unit=...)``), called
+from any thread. The bar shows the steps done of the total (files, runs, splits, ...) and, when
 asked, running counts of other things (lines, ...). It is drawn on the stderr console only
 when stderr is a terminal and the command was not asked for ``--json`` (``quiet``); then
 it costs nothing, and the callbacks stay harmless. It disappears when the work is done.
 
     with progress_bar("importing", total=len(files), unit="files",
                       counts=("lines",), quiet=json_) as bar:
-        import_archive(..., progress=lambda files, lines: bar.advance(files, lines=lines))
+        import_archive(..., progress=bar)
 
-The bar is itself such a callback where the work finds its size as it goes (``init``'s
-seed files, ``results import``'s files, ``audit summary``'s groups):
-``bar(steps, total=more_to_come, **counts)``, e.g. ``load_seeds(..., progress=bar)``.
+The work may find its size as it goes (``init``'s seed files, ``results import``'s
+files, ``audit summary``'s groups): ``bar(steps, total=more_to_come, **counts)``; and it
+may go through phases, each with its own label and unit (``reuse agreement``'s pooling
+simulation, then its randomization test): ``bar.status(label, unit=...)``.
 """
 
 from __future__ import annotations
@@ -80,6 +82,19 @@ class Bar:
             self._total = (self._done if self._total is None else self._total) + steps
             self._prog.update(self._task, total=self._total)
 
+    def status(self, text: str, *, unit: str = "") -> None:
+        """A new phase of the work (:class:`~litaudit.progress.Progress`): the last frame
+        of the phase before drawn, then the bar back to 0 steps of a total to be announced,
+        under a new label and unit, with no counts."""
+        if self._prog is None:
+            return
+        with self._lock:
+            self._prog.refresh()
+            self._done = 0.0
+            self._total = None
+            self._counts = {}
+            self._prog.reset(self._task, total=None, description=text, unit=unit, counts="")
+
     def restart(self, description: str) -> None:
         """The next pass over the same steps: the bar back to 0 under a new label."""
         if self._prog is not None:
@@ -121,11 +136,10 @@ def progress_bar(
         return
 
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
-    if unit:
-        columns.append(TextColumn(unit))
-    columns += [TextColumn("{task.fields[counts]}"), TimeElapsedColumn(), TimeRemainingColumn()]
+    columns += [TextColumn("{task.fields[unit]}"), TextColumn("{task.fields[counts]}")]
+    columns += [TimeElapsedColumn(), TimeRemainingColumn()]
     prog = Progress(*columns, console=console.err, transient=True, refresh_per_second=8)
-    task = prog.add_task(description, total=total, counts="")
+    task = prog.add_task(description, total=total, counts="", unit=unit)
     bar = Bar(prog, task, counts, total)
     with prog:
         yield bar

@@ -10,13 +10,14 @@ trec_eval order by :mod:`litaudit.runs.ingest`, which writes them).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from litaudit.errors import IncompleteRun, LitauditError, NotFound
+from litaudit.progress import Progress
 from litaudit.runs.archive_lookups import run_sizes
 from litaudit.runs.columns import from_strings, numpy_dtype, to_numpy
 from litaudit.runs.evalcache import invalidate
@@ -279,11 +280,11 @@ def delete_runs(
     collection_id: str,
     tags: Sequence[str] | None = None,
     *,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> int:
     """Delete runs by tag, or (tags=None) the whole archive of a collection with its qrels
     (and the evaluations stored for it, see :mod:`litaudit.runs.evalcache`), in one
-    transaction; ``progress(1, lines)`` after each run's rankings are deleted (one
+    transaction; ``progress(1, lines=lines)`` after each run's rankings are deleted (one
     statement a run: an MS MARCO run holds 7M rows)."""
     con = store.con
     rows = run_rows(con, collection_id, tags, incomplete=True)
@@ -294,7 +295,7 @@ def delete_runs(
         for rid in ids:
             con.execute("DELETE FROM run_rankings WHERE run_id = ?", [rid])
             if progress is not None:
-                progress(1, int(sizes.get(rid, 0)))
+                progress(1, lines=int(sizes.get(rid, 0)))
         if ids:
             con.execute(f"DELETE FROM runs WHERE id IN ({', '.join(map(str, ids))})")
         if tags is None:

@@ -6,15 +6,14 @@ written."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import duckdb
 
 from litaudit.errors import ParameterError, StoreError
+from litaudit.progress import Progress
 from litaudit.runs.archive import count_runs, require_qrels, run_rows
 from litaudit.runs.evalcache import Pending, assemble, canonical, fingerprint, lookup, save
 from litaudit.runs.evaluate import Evaluation
@@ -43,28 +42,29 @@ def evaluate_archive(
     rel_level: int = 1,
     complete: bool = False,
     cache: bool = True,
-    progress: Callable[[int], AbstractContextManager[Any]] | None = None,
+    progress: Progress | None = None,
 ) -> ArchiveEvaluation:
     """Evaluate the stored runs of ``collection`` (any alias) in the database ``db``, as
     trec_eval does. With ``cache``, the values stored for the archive's current state are
     read back and the values computed are kept (when the database can be written, see
     :func:`open_for_eval`; a failure to keep them loses nothing: they are returned all the
-    same). ``progress(runs)``: a context manager for the evaluation, given the number of
-    runs, yielding a bar whose ``advance(runs, lines=lines)`` is called after each group."""
+    same). ``progress``: told the number of runs (``progress(total=runs)``), then
+    ``progress(runs, lines=lines)`` after each group."""
     with open_for_eval(db, cache) as store:
         cid = resolve_collection(store.con, collection).id
         n_runs = len(tags) if tags else count_runs(store.con, cid)
-        with progress(n_runs) if progress is not None else nullcontext(None) as bar:
-            ev, pending = evaluate_cached(
-                store.con,
-                cid,
-                measures,
-                tags=tags or None,
-                rel_level=rel_level,
-                complete=complete,
-                use_cache=cache,
-                progress=None if bar is None else (lambda n, lines: bar.advance(n, lines=lines)),
-            )
+        if progress is not None:
+            progress(total=n_runs)
+        ev, pending = evaluate_cached(
+            store.con,
+            cid,
+            measures,
+            tags=tags or None,
+            rel_level=rel_level,
+            complete=complete,
+            use_cache=cache,
+            progress=progress,
+        )
         if pending is not None and cache and not store.read_only:
             try:
                 save(store.con, pending)
@@ -112,7 +112,7 @@ def evaluate_cached(
     the measures stored for the archive's current fingerprint read back instead of
     computed. The measures computed come back as ``Pending`` for the caller to
     :func:`~litaudit.runs.evalcache.save` (on a connection that may write: this function only reads).
-    ``progress(runs, lines)``: see :func:`~litaudit.runs.stored_eval.evaluate_stored`."""
+    ``progress(runs, lines=lines)``: see :func:`~litaudit.runs.stored_eval.evaluate_stored`."""
     if rel_level < 1:
         raise ParameterError(f"rel_level must be at least 1, got {rel_level}")
     if not measures:

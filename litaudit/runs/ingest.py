@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, IMPORT_CHUNK_BYTES, IMPORT_GROUP_BYTES
 from litaudit.errors import InputError, LitauditError, ValidationFailed
+from litaudit.progress import Progress
 from litaudit.runs import trec_io
 from litaudit.runs.archive_lookups import judged_topics, qrels_file, stored_run_files, topic_ids
 from litaudit.runs.chunks import Piece
@@ -92,7 +93,7 @@ def import_archive(
     qrels_path: str | Path | None = None,
     metadata: Path | None = None,
     lenient: bool = False,
-    progress: Callable[[float, int], None] | None = None,
+    progress: Progress | None = None,
     grouping: Grouping = Grouping(),
 ) -> ImportReport:
     """Validate and store a qrels file and run files for ``collection_id``, all or nothing.
@@ -121,7 +122,7 @@ def import_archive(
     nothing to sort. A file with problems does not stop the reading: every file is read
     so that every problem is listed, and nothing is written.
 
-    ``progress(files, lines)`` is called (from the reader threads) as each run file, or
+    ``progress(files, lines=lines)`` is called (from the reader threads) as each run file, or
     piece of one, has been read, with the files it stands for (1, or a piece's share of
     its file's text) and its number of lines.
     """
@@ -153,7 +154,7 @@ class _Attempt:
     collection_id: str
     meta: dict[str, RunInfo] | None
     lenient: bool
-    progress: Callable[[float, int], None] | None
+    progress: Progress | None
     grouping: Grouping
     whole: set[Path]  # files that cannot be read in pieces
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
+from litaudit.progress import Progress
 from litaudit.runs import trec_io
 from litaudit.runs.chunks import Piece, PieceReader, read_piece
 from litaudit.runs.coding import docno_words
@@ -284,7 +285,7 @@ def read_group(
     lenient: bool,
     threads: int,
     first: Callable | None = None,
-    progress: Callable[[float, int], None] | None = None,
+    progress: Progress | None = None,
     release: bool = False,
     tally: Tally | None = None,
 ) -> tuple[list, object]:
@@ -304,12 +305,12 @@ def read_group(
             return item
         if isinstance(item, Stored):
             if progress is not None:
-                progress(1, 0)
+                progress(1)
             return item.sha, None, None
         if isinstance(item, Piece):
             got = _read_piece(item, qtopics, lenient, sent[i])
             if progress is not None and not isinstance(got, list):
-                progress(item.share, got[1].lines)
+                progress(item.share, lines=got[1].lines)
         else:
             got = _read_file(item, existing, qtopics, lenient, progress)
         if release:
@@ -368,14 +369,14 @@ def _read_file(p: Path, existing: dict, qtopics, lenient: bool, progress):
         sha = hashlib.sha256(raw).hexdigest()
         if sha in existing:
             if progress is not None:
-                progress(1, 0)
+                progress(1)
             return sha, None, None
         rt = trec_io.read_run_table(
             p, qrels_topics=qtopics, lenient=lenient, check_duplicates=False, raw=raw
         )
         del raw  # before the docno words: one file's bytes less in memory
         if progress is not None:
-            progress(1, rt.lines)
+            progress(1, lines=rt.lines)
         return sha, rt, docno_words(p, rt.table)
     except ValidationFailed as exc:
         return exc.problems

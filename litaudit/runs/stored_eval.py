@@ -5,12 +5,13 @@ groups of runs, a large run by ranges of its topics) for ``runs eval`` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from litaudit.defaults import DUCKDB_MEMORY_LIMIT, EVAL_GROUP_LINES
+from litaudit.progress import Progress
 from litaudit.runs.archive import load_tables, run_rows
 from litaudit.runs.archive_lookups import n_topic_ids, run_sizes
 from litaudit.runs.columns import to_numpy
@@ -74,7 +75,7 @@ def evaluate_stored(
     rel_level: int = 1,
     complete: bool = False,
     group_lines: int = EVAL_GROUP_LINES,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
 ) -> Evaluation:
     """Evaluate a stored archive (fast path: integer codes straight from DuckDB).
 
@@ -83,14 +84,14 @@ def evaluate_stored(
     scores descending); only if that fails are the docnos read to sort the rows again.
     Runs are read and evaluated in groups of about ``group_lines`` lines (runs are
     independent in trec_eval), so that memory does not grow with the archive;
-    ``progress(runs, lines)`` is called after each group."""
+    ``progress(runs, lines=lines)`` is called after each group."""
     rows = run_rows(con, collection_id, tags)
     sizes = run_sizes(con, collection_id)
     jobs = _eval_jobs(con, collection_id, rows, sizes, group_lines)
     if len(jobs) <= 1:
         ev = _evaluate_group(con, collection_id, measures, tags, rel_level, complete)
         if progress is not None:
-            progress(len(rows), sum(int(sizes.get(r[0], 0)) for r in rows))
+            progress(len(rows), lines=sum(int(sizes.get(r[0], 0)) for r in rows))
         return ev
     parts = []
     # DuckDB's cache of the blocks read would otherwise grow with the archive
@@ -110,7 +111,7 @@ def evaluate_stored(
                 )
             )
             if progress is not None:
-                progress(runs_done, lines)
+                progress(runs_done, lines=lines)
     finally:
         con.execute(f"SET memory_limit = {_lit(before)}")
     return join_runs(tuple(r[1] for r in rows), [np.array(j[0]) for j in jobs], parts)

@@ -16,9 +16,13 @@ class Recorder:
 
     def __init__(self):
         self.calls: list[tuple[float, float, dict]] = []
+        self.phases: list[tuple[str, str]] = []  # (label, unit) of each status call
 
     def __call__(self, steps=0, /, *, total=0, **counts):
         self.calls.append((steps, total, counts))
+
+    def status(self, text, *, unit=""):
+        self.phases.append((text, unit))
 
     def total(self) -> float:
         return sum(t for _, t, _ in self.calls)
@@ -398,3 +402,118 @@ def test_the_reports_verdict_announces_its_steps_and_does_them(tmp_path, mem_sto
     announced = [t for _, t in calls if t]
     assert len(announced) == 1 and calls[0] == (0, announced[0])
     assert sum(s for s, _ in calls) == announced[0] and len(calls) > 10
+
+
+def test_the_bar_and_the_tests_recorder_keep_the_one_progress_protocol():
+    """litaudit.progress.Progress: the Rich bar (drawn or silent) is its one
+    implementation; this file's Recorder keeps it too."""
+    from litaudit.progress import Progress
+    from litaudit.render.progress import Bar, progress_bar
+
+    with progress_bar("x", quiet=True) as bar:
+        assert isinstance(bar, Progress) and isinstance(Recorder(), Progress)
+        bar(total=3)
+        bar(1, lines=5)
+        bar.status("next phase", unit="steps")  # silent: harmless
+    assert not isinstance(lambda *a: None, Progress)
+    assert isinstance(Bar(), Progress)
+
+
+def test_a_phase_restarts_the_drawn_bar_under_its_label_and_unit(terminal):
+    from litaudit.render.progress import progress_bar
+
+    with progress_bar("first", 2, unit="files", counts=("lines",)) as bar:
+        bar(2, lines=7)
+        bar.status("second phase", unit="assignments")
+        bar(total=4)
+        bar(4)
+        assert bar._total == 4 and bar._done == 4 and bar._counts == {}
+        bar._prog.refresh()
+    frames = terminal.getvalue()
+    assert "first" in frames and "2/2 files" in frames and "7 lines" in frames
+    assert "second phase" in frames and "4/4 assignments" in frames
+
+
+@pytest.mark.slow
+def test_runs_import_delete_and_eval_keep_the_protocol(tmp_path):
+    """The three run commands' work reports as every long function does: steps and
+    running line counts (``progress(k, lines=n)``), the eval's total announced first."""
+    from litaudit.runs.archive import delete_runs
+    from litaudit.runs.archive_eval import evaluate_archive
+    from litaudit.runs.ingest import import_archive
+    from litaudit.store.db import open_store
+    from litaudit.store.refdata import load_reference_data
+    from tests.runs.test_runs_cache import CID, _write_archive
+
+    q, paths = _write_archive(tmp_path)
+    db = tmp_path / "runs.duckdb"
+    with open_store(db) as store:
+        load_reference_data(store.con)
+        rec = Recorder()
+        rep = import_archive(store, CID, paths, qrels_path=q, progress=rec)
+        assert rec.steps() == pytest.approx(len(paths)) and rec.count("lines") == rep.lines
+    rec = Recorder()
+    ev = evaluate_archive(db, CID, ["AP"], cache=False, progress=rec)
+    assert rec.calls[0] == (0, len(paths), {}), "the total is announced first"
+    assert rec.steps() == rec.total() == len(ev.evaluation.runs)
+    assert rec.count("lines") == rep.lines
+    with open_store(db) as store:
+        rec = Recorder()
+        assert delete_runs(store, CID, progress=rec) == len(paths)
+        assert rec.steps() == len(paths) and rec.count("lines") == rep.lines
+
+
+@pytest.mark.slow
+def test_agreement_reports_its_phases_through_status(cli, tmp_path):
+    """`reuse agreement`: one progress for the analysis, a phase (label, unit) for the
+    pooling simulation and one for the randomization test, each announcing its total."""
+    from litaudit.analyses.agreement.run import AgreementRequest, run_agreement
+    from litaudit.store.db import open_store
+
+    _agreement_db(cli, tmp_path)
+    req = AgreementRequest(
+        collection="robust03", held_out=1, depth=10, min_topics=3, seed=2, randomize=5
+    )
+    rec = Recorder()
+    with open_store(cli.db) as store:
+        run_agreement(req, store=store, progress=rec)
+    assert rec.phases == [
+        ("simulating depth-10 pools, 1 sites held out", "steps"),
+        ("randomization test, 5 assignments", "assignments"),
+    ]
+    assert rec.total() == rec.steps() == 24 + 5
+
+
+@pytest.mark.slow
+def test_archive_audits_report_their_load_and_their_pass_as_phases(tmp_path, mem_store):
+    """`reuse rao` / `reuse subcollections`: the archive's load a phase, the audit's pass
+    over its ranges (or random splits) the next; each phase's steps add up to its total."""
+    from litaudit.analyses.reuse.archive_requests import (
+        RaoRequest,
+        SubcollectionsRequest,
+        answer_rao,
+        answer_subcollections,
+    )
+    from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
+    from litaudit.runs.ingest import import_archive
+    from tests.runs.test_runs_cache import CID, _write_archive
+
+    q, paths = _write_archive(tmp_path)
+    rep = import_archive(mem_store, CID, paths, qrels_path=q)
+    rec = Recorder()
+    answer_rao(mem_store.con, RaoRequest(collection=CID, depth=10), progress=rec)
+    assert rec.phases == [
+        ("RAO: reading the archive", "ranges"),
+        (f"RAO of {rep.lines:,} ranked documents, by topic ranges", "ranges"),
+    ]
+    assert rec.steps() == rec.total() > 1
+    rec = Recorder()
+    req = SubcollectionsRequest(
+        collection=CID, test=SubcollectionTest(permutations=20, automatic_only=False)
+    )
+    answer_subcollections(mem_store.con, req, progress=rec)
+    assert [label for label, _ in rec.phases] == [
+        "sub-collections: loading the archive",
+        f"sub-collections of {rep.lines:,} ranked documents: random splits",
+    ]
+    assert rec.steps() == rec.total()

@@ -101,9 +101,14 @@ def test_delete_reports_each_run_deleted(mem_store, files):
         [files["a.run"], files["b.run"]],
         qrels_path=files["qrels.txt"],
     )
-    calls = []
-    assert delete_runs(mem_store, "trec-robust-2003", progress=lambda *a: calls.append(a)) == 2
-    assert calls == [(1, 3), (1, 2)]  # runs A and B, in tag order
+    from tests.cli.test_progress import Recorder
+
+    rec = Recorder()
+    assert delete_runs(mem_store, "trec-robust-2003", progress=rec) == 2
+    assert [(n, c["lines"]) for n, _, c in rec.calls] == [
+        (1, 3),
+        (1, 2),
+    ]  # runs A and B, in tag order
     assert counts(mem_store.con) == (0, 0, 0, 0)
 
 

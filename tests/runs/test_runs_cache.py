@@ -14,6 +14,7 @@ from litaudit.runs import archive_eval, evalcache
 from litaudit.runs.archive import delete_runs, load_archive
 from litaudit.runs.ingest import Grouping, file_groups, import_archive
 from litaudit.runs.stored_eval import evaluate_stored
+from tests.cli.test_progress import Recorder
 
 CID = "trec-robust-2003"
 
@@ -83,15 +84,16 @@ def test_grouped_import_stores_what_one_group_does(tmp_path, mem_store, group_by
     import_archive(mem_store, CID, paths, qrels_path=q)
     with open_store(":memory:") as other:
         load_reference_data(other.con)
-        seen = []
+        rec = Recorder()
         rep = import_archive(
             other,
             CID,
             paths,
             qrels_path=q,
             grouping=Grouping(group_bytes=group_bytes),
-            progress=lambda n, lines: seen.append((n, lines)),
+            progress=rec,
         )
+        seen = [(n, c.get("lines", 0)) for n, _, c in rec.calls]
         assert len(file_groups(paths, group_bytes)) > 1
         # (files larger than a group come in pieces: one call each, for its share)
         assert rep.lines == sum(x[1] for x in seen)
@@ -288,10 +290,7 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
     measures = ["AP", "P@10", "Rprec", "nDCG", "Bpref"]
     for complete in (False, True):
         for tags in (None, ["run4", "run1", "run2"]):
-            seen: list[tuple[int, int]] = []
-
-            def record(r: int, n: int, seen: list[tuple[int, int]] = seen) -> None:
-                seen.append((r, n))
+            record = Recorder()
 
             grouped = evaluate_stored(
                 mem_store.con,
@@ -302,6 +301,7 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
                 group_lines=150,
                 progress=record,
             )
+            seen = [(n, c["lines"]) for n, _, c in record.calls]
             assert len(seen) > 1 and sum(r for r, _ in seen) == len(grouped.runs)
             _same_evaluation(
                 grouped, evaluate_stored(mem_store.con, CID, measures, tags=tags, complete=complete)
@@ -327,10 +327,7 @@ def test_a_run_larger_than_a_group_is_evaluated_by_topic_ranges(tmp_path, mem_st
     )
     measures = ["AP", "P@10", "Rprec", "nDCG", "Bpref", "RR"]
     for complete in (False, True):
-        seen: list[tuple[int, int]] = []
-
-        def record(r: int, n: int, seen: list[tuple[int, int]] = seen) -> None:
-            seen.append((r, n))
+        record = Recorder()
 
         ranged = evaluate_stored(
             con,
@@ -340,6 +337,7 @@ def test_a_run_larger_than_a_group_is_evaluated_by_topic_ranges(tmp_path, mem_st
             group_lines=20,
             progress=record,
         )
+        seen = [(n, c["lines"]) for n, _, c in record.calls]
         assert sum(r for r, _ in seen) == 5 and sum(n for _, n in seen) == sum(sizes.values())
         _same_evaluation(ranged, evaluate_stored(con, CID, measures, complete=complete))
 

@@ -7,8 +7,6 @@ the Section 3.2 analysis of Carterette, Kanoulas, Pavlu and Fang (SIGIR 2010,
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +19,7 @@ from litaudit.analyses.agreement.analysis import Randomization, RandomizedAnalys
 from litaudit.analyses.audits import Audited
 from litaudit.errors import LitauditError, ParameterError
 from litaudit.measures import parse_measure
+from litaudit.progress import Progress
 from litaudit.runs.archive import load_archive
 from litaudit.runs.trec_io import read_qrels, read_run
 from litaudit.stats.agreement_null import (
@@ -134,15 +133,15 @@ def run_agreement(
     req: AgreementRequest,
     *,
     store=None,
-    status: Callable[[str, str], AbstractContextManager] | None = None,
+    progress: Progress | None = None,
 ) -> Audited[ag.ReuseAgreement]:
     """The analysis of ``req`` with its checks (for a stored archive, ``store`` open for
     writing, saved as an audit in one transaction, or the stored audit of an identical
-    call), and with ``req.randomize`` the randomization test of the same design inside it. ``status(label, unit)``:
-    a context around the pooling simulation (unit ``steps``: three per run, see
-    :func:`~litaudit.analyses.agreement.input.simulate_pooling`) and around the
-    randomization test (unit ``assignments``), which may yield their ``progress`` callback
-    (``progress(steps, total=more, **counts)``)."""
+    call), and with ``req.randomize`` the randomization test of the same design inside it.
+    ``progress`` (:class:`~litaudit.progress.Progress`): a phase for the pooling simulation
+    (unit ``steps``: three per run, see
+    :func:`~litaudit.analyses.agreement.input.simulate_pooling`) and one for the
+    randomization test (unit ``assignments``)."""
 
     req.check()
     req = AgreementRequest(**{**req.__dict__, "measure": str(parse_measure(req.measure))})
@@ -152,19 +151,20 @@ def run_agreement(
         design, true_scores, measure, source, params = _from_scores(req, rng)
     else:
         cid, q, run_list, sites = _pool_inputs(req, store)
-        label = f"simulating depth-{req.depth} pools, {req.held_out} sites held out..."
-        with status(label, "steps") if status is not None else nullcontext() as bar:
-            sim = agin.simulate_pooling(
-                q,
-                run_list,
-                sites,
-                k=req.held_out,
-                depth=req.depth,
-                baseline=req.baseline,
-                measure=req.measure,
-                rng=rng,
-                progress=bar,
-            )
+        if progress is not None:
+            label = f"simulating depth-{req.depth} pools, {req.held_out} sites held out"
+            progress.status(label, unit="steps")
+        sim = agin.simulate_pooling(
+            q,
+            run_list,
+            sites,
+            k=req.held_out,
+            depth=req.depth,
+            baseline=req.baseline,
+            measure=req.measure,
+            rng=rng,
+            progress=progress,
+        )
         design, true_scores, measure = sim.design, sim.true_scores, sim.measure
         source = (
             f"pooling simulation, k={req.held_out}, depth={req.depth}; kept "
@@ -188,7 +188,7 @@ def run_agreement(
         measure=measure,
         true_scores=true_scores,
     )
-    rand = _randomize(req, design, status) if req.randomize else None
+    rand = _randomize(req, design, progress) if req.randomize else None
     result = dataclasses.replace(
         result, seed=req.seed, checks=ag.checks_for(result), randomization=rand
     )
@@ -201,18 +201,18 @@ def run_agreement(
         return ag.save(store.con, cid, result, params, design, req.seed)
 
 
-def _randomize(req: AgreementRequest, design, status) -> Randomization:
-    """`reuse agreement --randomize R`: the randomization test of the design, in its bar."""
-    label = f"randomization test, {req.randomize} assignments..."
-    with status(label, "assignments") if status is not None else nullcontext() as bar:
-        return randomization_test(
-            design,
-            assignments=req.randomize,
-            seed=req.randomize_seed,
-            alpha=req.alpha,
-            min_topics=req.min_topics,
-            progress=bar,
-        )
+def _randomize(req: AgreementRequest, design, progress: Progress | None) -> Randomization:
+    """`reuse agreement --randomize R`: the randomization test of the design, its phase."""
+    if progress is not None:
+        progress.status(f"randomization test, {req.randomize} assignments", unit="assignments")
+    return randomization_test(
+        design,
+        assignments=req.randomize,
+        seed=req.randomize_seed,
+        alpha=req.alpha,
+        min_topics=req.min_topics,
+        progress=progress,
+    )
 
 
 def randomization_test(

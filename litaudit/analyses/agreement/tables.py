@@ -140,3 +140,16 @@ def table_test(
         p_asymptotic=asym.p_value,
         note=note,
     )
+
+
+def table_of_options(
+    observed: str, expected: str | None, pairs: Sequence[str], alpha: float
+) -> TableTest:
+    """`reuse table` asked once: its options as typed (``--observed a,b,c,d``, then
+    ``--expected a,b,c,d`` or ``--pair effect:baseline_topics:reuse_topics`` repeated, at
+    level ``alpha``), parsed and tested (:func:`table_test`)."""
+    return table_test(
+        parse_cells(observed, "--observed"),
+        parse_cells(expected, "--expected") if expected else None,
+        tuple(parse_pair(p, alpha) for p in pairs),
+    )

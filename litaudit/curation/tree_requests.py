@@ -1,0 +1,39 @@
+"""`sync` and `check` asked once (issue 37 item 1): the one call each makes on a store
+folder, returning what its renderer prints (render/curation.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from litaudit.curation.consistency_rows import Finding, as_problems, folder_findings
+from litaudit.curation.fields import current_user
+from litaudit.curation.sync import SyncReport, check_tree, sync_tree
+from litaudit.errors import ParameterError, ValidationFailed
+
+CONSISTENCY_MODES = ("flag", "refuse", "off")
+
+
+def answer_sync(
+    store, folder: Path, *, who: str | None, dry_run: bool = False, prune: bool = False
+) -> SyncReport:
+    """`sync`: the database brought to ``folder`` as curator ``who`` (default: $LITAUDIT_USER
+    or the login), in one transaction (:func:`~litaudit.curation.sync.sync_tree`)."""
+    return sync_tree(store, folder, who=current_user(who), dry_run=dry_run, prune=prune)
+
+
+def answer_check(folder: Path, consistency: str = "flag") -> tuple[Finding, ...]:
+    """`check`: the folder checked as `sync` checks it; every problem raised at once
+    (ValidationFailed); the values the consistency check flags returned (``consistency``
+    'flag'), refused as problems ('refuse') or not looked for ('off')."""
+    mode = consistency.strip().lower()
+    if mode not in CONSISTENCY_MODES:
+        raise ParameterError(f"--consistency: {consistency!r} is not one of flag, refuse, off")
+    problems = check_tree(folder)
+    flagged: list[Finding] = []
+    if mode != "off" and not problems:
+        flagged = folder_findings(folder)
+        if mode == "refuse" and flagged:
+            problems = as_problems(flagged)
+    if problems:
+        raise ValidationFailed(problems)
+    return tuple(flagged)
