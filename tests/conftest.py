@@ -175,6 +175,84 @@ def seeded_db_file(tmp_path_factory) -> Path:
     return _built_once(tmp_path_factory, "seeded.duckdb", build)
 
 
+# The collections of the small seed set: whole collections (every seed row of each), so a
+# population of them holds in it what it holds in the full seeds.
+SMALL_SEED_COLLECTIONS = (
+    "disks45/nocr/trec-robust-2004",
+    "disks45/nocr/trec7",
+    "msmarco-passage/dev/small",
+)
+
+
+def write_small_seeds(folder: Path, collections=SMALL_SEED_COLLECTIONS) -> Path:
+    """A seeds folder (as ``load_seeds`` reads one) holding the reference data and papers
+    of seeds/ and, of its result files, the rows of ``collections`` only: real seed rows,
+    each file under its own name (the seeded rows' reasons name it)."""
+    import csv
+    import gzip
+    import io
+    import shutil
+
+    from litaudit.curation.seed import seed_files
+    from litaudit.store.refdata import SEEDS_DIR
+
+    for item in SEEDS_DIR.iterdir():
+        if item.is_file():
+            shutil.copy(item, folder / item.name)
+    shutil.copytree(SEEDS_DIR / "papers", folder / "papers")
+    (folder / "results").mkdir()
+    for path in seed_files(SEEDS_DIR):
+        gz = path.name.endswith(".gz")
+        text = gzip.decompress(path.read_bytes()).decode("utf-8") if gz else path.read_text("utf-8")
+        reader = csv.DictReader(io.StringIO(text))
+        rows = [row for row in reader if row["collection"] in collections]
+        if not rows:
+            continue
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=reader.fieldnames or [], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        data = out.getvalue().encode("utf-8")
+        (folder / "results" / path.name).write_bytes(gzip.compress(data) if gz else data)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def small_seeded_db_file(tmp_path_factory) -> Path:
+    """A database file built by ``load_seeds`` from a small seed set (built once per run;
+    treat as read-only): the reference data and papers of seeds/ and every seed result of
+    robust04, TREC-7 and MS MARCO passage dev/small (SMALL_SEED_COLLECTIONS; ~1,500 of the
+    seeds' ~35,000 results). For a test of a command over the whole store (a summary, an
+    export, a listing, progress) whose checks hold on any seeded store: the full seeds
+    prove nothing more there, at some 20 times the rows."""
+
+    def build(path: Path) -> None:
+        import tempfile
+
+        from litaudit.curation.seed import load_seeds
+        from litaudit.store.db import open_store
+
+        seeds = write_small_seeds(Path(tempfile.mkdtemp(prefix="small-seeds", dir=path.parent)))
+        with open_store(path) as store:
+            load_seeds(store, seeds)
+
+    return _built_once(tmp_path_factory, "small-seeded.duckdb", build)
+
+
+@pytest.fixture
+def small_seeded_store(small_seeded_db_file, tmp_path):
+    """A writable copy of the small seeded database (:func:`small_seeded_db_file`)."""
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    path = tmp_path / "small-seeded.duckdb"
+    shutil.copy(small_seeded_db_file, path)
+    store = open_store(path)
+    yield store
+    store.close()
+
+
 @dataclass(frozen=True)
 class Summarized:
     """The seeded database after `litaudit audit summary` (every population's best audit

@@ -370,6 +370,48 @@ def robust03(robust03_db_file):
     return robust03_db_file, coded, SHARED_DATA
 
 
+class _Verdicts:
+    """`reuse verdict -c robust03 --assignments 2 ARGS` on one copy of the robust03
+    database, each ARGS run once for the module (a verdict is ~1.8 s of CPU): the tests
+    that check what one set of options prints share its output, and find its stored audit
+    by what it was asked (:meth:`stored`)."""
+
+    def __init__(self, path):
+        self.path = path
+        self._outputs: dict[tuple[str, ...], str] = {}
+
+    def __call__(self, *args: str) -> str:
+        if args not in self._outputs:
+            self._outputs[args] = _cli(self.path, *args)
+        return self._outputs[args]
+
+    def stored(self, *args: str, depth: int, margin_pct: float = 1.0, topics=None):
+        """The verdict ``ARGS`` stored (run it first if this module has not)."""
+        from litaudit.analyses.audits import list_audits
+        from litaudit.store.db import open_store
+
+        self(*args)
+        with open_store(self.path, read_only=True) as store:
+            found = [
+                a.result
+                for a in list_audits(store.con, kind=V.KIND)
+                if (a.result.depth, a.result.margin_pct, a.result.topics)
+                == (depth, margin_pct, topics)
+            ]
+        assert len(found) == 1, found
+        return found[0]
+
+
+@pytest.fixture(scope="module")
+def verdicts(robust03, tmp_path_factory) -> _Verdicts:
+    """The CLI verdicts of robust03, each set of options computed once (:class:`_Verdicts`)."""
+    import shutil
+
+    path = tmp_path_factory.mktemp("verdicts") / "r03.duckdb"
+    shutil.copy(robust03[0], path)
+    return _Verdicts(path)
+
+
 @pytest.mark.slow
 def test_pool_scores_equal_the_pooling_simulation(robust03):
     from litaudit.analyses.agreement.input import simulate_pooling
@@ -462,16 +504,11 @@ def _cli(path, *args):
 
 
 @pytest.mark.slow
-def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
-    import shutil
-
-    from litaudit.analyses.audits import list_audits
+def test_robust03_verdict_cli_and_stability(verdicts):
     from litaudit.store.db import open_store
 
-    path = tmp_path / "r03.duckdb"
-    shutil.copy(robust03[0], path)
     # no recorded pool depth: one row per depth, no decision (the first line says so)
-    text = _cli(path)
+    text = verdicts()
     first = " ".join(text.split("\n\n")[0].split())
     assert first.startswith(
         "No decision: the pool depth of trec-robust-2003 is not recorded, so no depth is the "
@@ -482,7 +519,7 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
     assert "the archive holds 17 of the 78 official runs" in flat
     assert "Sites as the unit" not in flat
     # at the depths given: the three outcomes, the first line one sentence
-    text = _cli(path, "--depth", "100")
+    text = verdicts("--depth", "100")
     lines = " ".join(text.split()).split(" Pool depth 100: given with --depth. ")
     assert lines[0] == (
         "At pool depth 100, a new site's runs left out of judging would score 1.29% lower in "
@@ -496,7 +533,7 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
         "than 1%, 6 are within 1%, 6 are undecided; the mean over sites is -1.29% (90% CI "
         "-1.93% to -0.65%, 15 df)."
     )
-    flat = " ".join(_cli(path, "--depth", "1000").split())
+    flat = " ".join(verdicts("--depth", "1000").split())
     # within the margin for these 16 sites; a new site's "reusable" needs 32 sites
     assert flat.startswith(
         "At pool depth 1000, these 16 sites' runs left out of judging score 0.05% lower in "
@@ -508,23 +545,22 @@ def test_robust03_verdict_cli_and_stability(robust03, tmp_path):
         "decide it)."
     )
     assert "to vouch for a new site's, run the verdict on an archive of about 32 sites" in flat
-    flat = " ".join(_cli(path, "--depth", "10").split())
+    flat = " ".join(verdicts("--depth", "10").split())
     assert flat.startswith("At pool depth 10, ") and "new systems lose more than 1%." in flat
-    flat = " ".join(_cli(path, "--depth", "100", "--margin", "3").split())
+    flat = " ".join(verdicts("--depth", "100", "--margin", "3").split())
     assert "evaluation noise is 3% (Voorhees et al. 2014): reusable within 3% for these" in flat
-    # the decision does not depend on the seed of the (descriptive) assignments
-    with open_store(path) as store:
-        runs = [
-            V.run_verdict(
-                store.con,
-                "robust03",
-                V.VerdictSettings(depth=100, seed=s, assignments=1),
-                save=False,
-            )
-            for s in (1, 2)
-        ]
-        stored = list_audits(store.con, kind=V.KIND)[-1].result
-    assert len({r.result.decision for r in runs}) == 1
+    # the decision does not depend on the seed of the (descriptive) assignments: seed 1
+    # decides as the CLI's default seed did (its stored `--depth 100` verdict)
+    with open_store(verdicts.path, read_only=True) as store:
+        other = V.run_verdict(
+            store.con,
+            "robust03",
+            V.VerdictSettings(depth=100, seed=1, assignments=1),
+            save=False,
+        )
+    default = verdicts.stored("--depth", "100", depth=100)
+    assert default.decision is not None and other.result.decision == default.decision
+    stored = verdicts.stored("--depth", "100", "--margin", "3", depth=100, margin_pct=3.0)
     # the stored audit decodes back into the same typed verdict (registered kind)
     from litaudit.codec import decode, to_jsonable
 
@@ -702,12 +738,8 @@ def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli):
 
 
 @pytest.mark.slow
-def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
-    import shutil
-
-    path = tmp_path / "r03.duckdb"
-    shutil.copy(robust03[0], path)
-    flat = " ".join(_cli(path, "--depth", "100").split())
+def test_robust03_next_steps_and_topic_subsets(verdicts):
+    flat = " ".join(verdicts("--depth", "100").split())
     assert (
         "Next step: about 210 sites at this variance would decide it (16 now, the interval "
         "taken to narrow as 1/sqrt(sites)); or judging to depth 1000 would make it reusable "
@@ -722,12 +754,9 @@ def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
         "[-4.54, -3.34]." in flat
     )
     # stored with the verdict, and decoded back the same (old audits: an empty tuple)
-    from litaudit.analyses.audits import list_audits
     from litaudit.codec import decode, to_jsonable
-    from litaudit.store.db import open_store
 
-    with open_store(path, read_only=True) as store:
-        stored = list_audits(store.con, kind=V.KIND)[-1].result
+    stored = verdicts.stored("--depth", "100", depth=100)
     assert [u.measure for u in stored.unjudged] == ["bpref", "AP(judged_only=True)", "Judged@10"]
     # a new site's interval and outcome as the verdict's AP has them (issue 31): the
     # skew-safe interval, and "reusable" only from the site floor
@@ -740,10 +769,10 @@ def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
     del old_json["unjudged"]
     assert decode(V.Verdict, old_json).unjudged == ()
     assert "Interval: studentized bootstrap over topics" in flat
-    flat = " ".join(_cli(path).split())
+    flat = " ".join(verdicts().split())
     assert "Next step: record the pool depth with its source (`litaudit collections depth" in flat
     # the new topics (2003) and the old ones (TREC 6-8) decided apart
-    new = " ".join(_cli(path, "--depth", "100", "--topics", "601-650").split())
+    new = " ".join(verdicts("--depth", "100", "--topics", "601-650").split())
     assert new.startswith("On topics 601-650 (50 topics): at pool depth 100, ")
     head = new.split(" Pool depth")[0]
     # these sites' runs within 1% on the new topics; a new site's interval reaches -1.98%
@@ -754,7 +783,7 @@ def test_robust03_next_steps_and_topic_subsets(robust03, tmp_path):
         "These 16 sites' runs score 0.52% lower (90% CI 0.35-0.77%), the topics the only "
         "sample: within 1%."
     )
-    old = " ".join(_cli(path, "--depth", "100", "--topics", "1-600").split())
+    old = " ".join(verdicts("--depth", "100", "--topics", "1-600").split())
     assert old.startswith("On topics 1-600 (50 topics): ")
     assert "new systems lose more than 1%." in old.split(" Pool depth")[0]
 

@@ -352,12 +352,13 @@ NASTY = "[/bold]sys :100: [red]x\x1b[2J\x1b]0;title\x07\x9b31m<script>alert(1)</
 
 
 @pytest.fixture
-def nasty_db(seeded_db_file, tmp_path):
-    """The seeded database with a result and a paper holding markup, escapes and HTML."""
+def nasty_db(small_seeded_db_file, tmp_path):
+    """The small seeded database (conftest.py: TREC-7 whole) with a result and a paper
+    holding markup, escapes and HTML."""
     import duckdb
 
     db = tmp_path / "nasty.duckdb"
-    shutil.copy(seeded_db_file, db)
+    shutil.copy(small_seeded_db_file, db)
     con = duckdb.connect(str(db))
     rid = some(
         con.execute(
@@ -535,13 +536,14 @@ def test_the_same_problem_on_many_lines_reports_once(mem_store, tmp_path):
 
 
 @pytest.mark.slow
-def test_curation_export_carries_dates_reporters_and_links(seeded_db_file, cli, tmp_path):
+def test_curation_export_carries_dates_reporters_and_links(small_seeded_db_file, cli, tmp_path):
     """Schema 003's columns (date, reporter, url, code_url) go through the curation export
-    and back digit for digit; `--on-existing update` writes a changed reporter and date."""
+    and back digit for digit; `--on-existing update` writes a changed reporter and date.
+    (MS MARCO passage dev/small is whole in the small seed set: conftest.py.)"""
     out, again = tmp_path / "dev.json", tmp_path / "again.json"
     assert (
         cli(
-            "results", "export", out, "-c", "msmarco-passage/dev/small", db=seeded_db_file
+            "results", "export", out, "-c", "msmarco-passage/dev/small", db=small_seeded_db_file
         ).exit_code
         == 0
     )

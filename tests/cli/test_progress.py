@@ -112,11 +112,11 @@ def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_stor
 
 
 @pytest.mark.slow
-def test_audit_summary_reports_each_group(seeded_store):
+def test_audit_summary_reports_each_group(small_seeded_store):
     from litaudit.analyses.extreme.summary import run_summary
 
     rec = Recorder()
-    rep = run_summary(seeded_store.con, save=False, progress=rec)
+    rep = run_summary(small_seeded_store.con, save=False, progress=rec)
     groups = rec.total()
     assert groups >= len(rep.rows) > 0
     assert [s for s, _, _ in rec.calls if s] == [1] * int(groups)
@@ -204,7 +204,7 @@ def test_quiet_bar_as_callback_is_harmless():
 
 
 @pytest.mark.slow
-def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path):
+def test_no_bar_text_when_stderr_is_not_a_terminal(cli, small_seeded_db_file, tmp_path):
     """CliRunner's stderr is not a terminal: the commands with bars print none of it, and
     --json stays one JSON document. (Whether a bar shows depends on stderr alone, not on
     how much work there is: a part of the store will do. `init` on a new database is
@@ -212,7 +212,7 @@ def test_no_bar_text_when_stderr_is_not_a_terminal(cli, seeded_db_file, tmp_path
     import shutil
 
     db = tmp_path / "db.duckdb"
-    shutil.copy(seeded_db_file, db)
+    shutil.copy(small_seeded_db_file, db)
     for args in (
         ("results", "list", "-c", "robust04", "--limit", "20"),
         ("audit", "summary", "--no-save", "--until", "2005"),
