@@ -227,14 +227,14 @@ def _add_collections(
         except LitauditError:
             have = None
         if have is not None:
-            n = [t["n_topics"] for t in have["topic_sets"] if t["default"]]
-            if n and n[0] != c["n_topics"]:
+            n = have.default_topics
+            if n is not None and n != c["n_topics"]:
                 problems.append(
                     Problem(
                         name,
                         None,
                         f"collection {c['id']!r}: {c['n_topics']} topics in the folder, "
-                        f"{n[0]} in the database",
+                        f"{n} in the database",
                     )
                 )
             continue
