@@ -28,6 +28,7 @@ from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
+from litaudit.store import results_write
 from litaudit.store.collections import NewCollection, add_collection, collection_details
 from litaudit.store.db import open_store
 from litaudit.store.refdata import load_reference_data
@@ -205,7 +206,7 @@ def _take_uids(
             f"uid {sorted(clash)[0]} names another result of this database; the folder and "
             "the database disagree on which result it is"
         )
-    result_store.set_uids(con, taken)
+    results_write.set_uids(con, taken)
 
 
 def _at(tf: TreeFile, line: int) -> str:
@@ -428,7 +429,7 @@ def _update_result(
         )
     if "value_text" in changes:
         changes["value"] = r.values["value"]
-    result_store.update(con, rid, changes, at=_file_time(tf, line, 1) or up.now)
+    results_write.update(con, rid, changes, at=_file_time(tf, line, 1) or up.now)
     for c in fields:
         if c not in changes:
             continue
@@ -459,7 +460,7 @@ def _retract_absent(
     """Retract the results the folder does not hold (retracted ones stay so)."""
     ids = set(absent)
     gone = [(rid, status) for rid, status in result_store.not_retracted(con) if rid in ids]
-    result_store.set_many(con, "status", [rid for rid, _ in gone], "retracted", at=now)
+    results_write.set_many(con, "status", [rid for rid, _ in gone], "retracted", at=now)
     reason = f"not in {folder} (synced)"
     for rid, status in gone:
         hist.record("result", rid, "retract", "status", status, "retracted", reason, who, now)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from litaudit.errors import LitauditError, NotFound
 from litaudit.resources import data_dir
-from litaudit.store import results as result_store
+from litaudit.store import results_counts
 from litaudit.store.collection_names import CollectionNames
 from litaudit.store.db import insert_columns
 
@@ -300,7 +300,7 @@ def collection_details(con: duckdb.DuckDBPyConnection, collection_id: str) -> Co
         "WHERE collection_id = ? ORDER BY name",
         [collection_id],
     ).fetchall()
-    per = result_store.counts_by_measure_and_source(con, collection_id)
+    per = results_counts.counts_by_measure_and_source(con, collection_id)
     return CollectionDetails(
         id=c[0],
         name=c[1],
