@@ -25,7 +25,6 @@ NOT_SPLIT_YET: dict[str, str] = {
     "analyses/agreement/analysis.py": "not reached by the split branch (issue 37 item 6)",
     "curation/papers.py": "not reached by the split branch (issue 37 item 6)",
     "stats/holdout_shift.py": "not reached by the split branch (issue 37 item 6)",
-    "stats/extreme.py": "not reached by the split branch (issue 37 item 6)",
     "analyses/reuse/verdict.py": "not reached by the split branch (issue 37 item 6)",
     "stats/ranks.py": "not reached by the split branch (issue 37 item 6)",
     "runs/evaluate.py": "not reached by the split branch (issue 37 item 6)",
