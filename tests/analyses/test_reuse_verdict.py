@@ -25,12 +25,8 @@ from hypothesis import strategies as st
 from litaudit.analyses.agreement import tables as T
 from litaudit.analyses.reuse import calibration as cal
 from litaudit.analyses.reuse import verdict as V
-from litaudit.analyses.reuse.holdout_agreement import (
-    AgreementSettings,
-    _held_matrix,
-    _shift,
-    matrix_agreement,
-)
+from litaudit.analyses.reuse.holdout_agreement import _held_matrix, _shift, matrix_agreement
+from litaudit.analyses.reuse.holdout_result import AgreementSettings
 from litaudit.stats import holdout_shift as H
 from litaudit.stats.agreement_null import (
     fast_power,

@@ -21,7 +21,6 @@ NOT_SPLIT_YET: dict[str, str] = {
     "render/audits.py": "the shape branch (issue 37 item 1) is rewriting it",
     "render/audits_reuse.py": "the polish branch (issues 31, 32) is rewriting it",
     "analyses/extreme/wording.py": "not reached by the split branch (issue 37 item 6)",
-    "analyses/reuse/holdout_agreement.py": "not reached by the split branch (issue 37 item 6)",
     "stats/holdout_shift.py": "not reached by the split branch (issue 37 item 6)",
     "analyses/reuse/verdict.py": "not reached by the split branch (issue 37 item 6)",
     "stats/ranks.py": "not reached by the split branch (issue 37 item 6)",

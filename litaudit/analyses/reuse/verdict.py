@@ -59,14 +59,9 @@ from litaudit.analyses.reuse.descriptive import (
     references,
     subcollection_summary,
 )
-from litaudit.analyses.reuse.holdout_agreement import (
-    AgreementSettings,
-    AgreementTest,
-    HoldoutDesign,
-    archive_agreement,
-    holdout_design,
-    matrix_agreement,
-)
+from litaudit.analyses.reuse.holdout_agreement import archive_agreement, matrix_agreement
+from litaudit.analyses.reuse.holdout_design import HoldoutDesign, holdout_design
+from litaudit.analyses.reuse.holdout_result import AgreementSettings, AgreementTest
 from litaudit.analyses.reuse.overlap import lou_depths_of_archive, run_rao, store_lou
 from litaudit.analyses.reuse.progress import PASS_STEPS, PASSES, Pass, n_parts, read_ranges
 from litaudit.analyses.reuse.subcollection_tau import (
