@@ -22,7 +22,6 @@ NOT_SPLIT_YET: dict[str, str] = {
     "render/audits_reuse.py": "the polish branch (issues 31, 32) is rewriting it",
     "analyses/extreme/wording.py": "not reached by the split branch (issue 37 item 6)",
     "stats/holdout_shift.py": "not reached by the split branch (issue 37 item 6)",
-    "analyses/reuse/verdict.py": "not reached by the split branch (issue 37 item 6)",
     "stats/ranks.py": "not reached by the split branch (issue 37 item 6)",
     "runs/evaluate.py": "not reached by the split branch (issue 37 item 6)",
     "runs/ingest_read.py": "not reached by the split branch (issue 37 item 6)",
