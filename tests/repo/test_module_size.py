@@ -24,7 +24,6 @@ NOT_SPLIT_YET: dict[str, str] = {
     "stats/holdout_shift.py": "not reached by the split branch (issue 37 item 6)",
     "stats/ranks.py": "not reached by the split branch (issue 37 item 6)",
     "runs/evaluate.py": "not reached by the split branch (issue 37 item 6)",
-    "runs/ingest_read.py": "not reached by the split branch (issue 37 item 6)",
 }
 
 
