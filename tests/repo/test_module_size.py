@@ -20,10 +20,14 @@ NOT_SPLIT_YET: dict[str, str] = {
     "cli/audit.py": "the shape branch (issue 37 item 1) is rewriting cli/",
     "render/audits.py": "the shape branch (issue 37 item 1) is rewriting it",
     "render/audits_reuse.py": "the polish branch (issues 31, 32) is rewriting it",
-    "analyses/extreme/wording.py": "not reached by the split branch (issue 37 item 6)",
-    "stats/holdout_shift.py": "not reached by the split branch (issue 37 item 6)",
-    "stats/ranks.py": "not reached by the split branch (issue 37 item 6)",
-    "runs/evaluate.py": "not reached by the split branch (issue 37 item 6)",
+    "analyses/extreme/wording.py": "not split this round: a shared file other branches edit "
+    "(a split would conflict with their changes); split it after they merge",
+    "stats/holdout_shift.py": "not split yet: its result types, intervals and sums share "
+    "private helpers both ways, and analyses/reuse/unjudged.py (another branch's) imports it",
+    "stats/ranks.py": "not split yet: one procedure on a private resampling engine "
+    "(_Resamples and its step-down); the seam is the engine, its names made public",
+    "runs/evaluate.py": "not split yet (452 lines): its two-thread split of the runs and "
+    "the join of the halves need its types and it needs them (a cycle to cut first)",
 }
 
 
