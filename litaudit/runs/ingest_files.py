@@ -1,7 +1,6 @@
 """The files of a run import, before any is read (for :mod:`litaudit.runs.ingest` and
-:mod:`litaudit.runs.ingest_read`): the paths given expanded (a folder to its files), their
-SHA-256, their size as text (a gzipped file's uncompressed size), and their cut into
-groups of bounded text.
+:mod:`litaudit.runs.ingest_read`): their SHA-256, their size as text (a gzipped file's
+uncompressed size), and their cut into groups of bounded text.
 """
 
 from __future__ import annotations
@@ -10,8 +9,6 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from litaudit.errors import InputError
-
 
 def sha256_file(path: Path) -> str:
     h = hashlib.sha256()
@@ -19,30 +16,6 @@ def sha256_file(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()
-
-
-def expand_paths(items: Sequence[str | Path]) -> list[Path]:
-    """Run files given as files or directories (every regular, non-hidden file inside)."""
-    out: list[Path] = []
-    for item in items:
-        p = Path(item)
-        if p.is_dir():
-            found = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
-            if not found:
-                raise InputError(str(p), None, "directory has no run files")
-            out.extend(found)
-        elif p.is_file():
-            out.append(p)
-        else:
-            raise InputError(str(p), None, "no such file or directory")
-    seen: set[Path] = set()
-    uniq = []
-    for p in out:
-        r = p.resolve()
-        if r not in seen:
-            seen.add(r)
-            uniq.append(p)
-    return uniq
 
 
 def file_groups(paths: Sequence[Path], group_bytes: int) -> list[list[Path]]:

@@ -2,7 +2,7 @@
 files given, cut into groups of bounded text, a file larger
 than a group read in pieces (:mod:`litaudit.runs.chunks`), each group's files read on
 threads, and the checks that span files and groups (run tags, a file's pieces, topics
-missing from qrels read beside them). The files' paths, hashes, sizes and groups are in
+missing from qrels read beside them). The files' hashes, sizes and groups are in
 :mod:`litaudit.runs.ingest_files`.
 """
 
@@ -22,6 +22,30 @@ from litaudit.runs import trec_io
 from litaudit.runs.chunks import Piece, PieceReader, read_piece
 from litaudit.runs.coding import docno_words
 from litaudit.runs.ingest_files import file_groups, sha256_file, text_size
+
+
+def expand_paths(items: Sequence[str | Path]) -> list[Path]:
+    """Run files given as files or directories (every regular, non-hidden file inside)."""
+    out: list[Path] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            found = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
+            if not found:
+                raise InputError(str(p), None, "directory has no run files")
+            out.extend(found)
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise InputError(str(p), None, "no such file or directory")
+    seen: set[Path] = set()
+    uniq = []
+    for p in out:
+        r = p.resolve()
+        if r not in seen:
+            seen.add(r)
+            uniq.append(p)
+    return uniq
 
 
 @dataclass(frozen=True)
