@@ -18,7 +18,7 @@ from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.curation.filters import Filters
 from litaudit.errors import LitauditError
 from litaudit.runs.archive import count_runs
-from litaudit.store import results as result_store
+from litaudit.store import results_counts
 from litaudit.store.audits import last_id
 from litaudit.store.collections import resolve_collection
 from litaudit.store.measures import resolve_measure
@@ -58,7 +58,7 @@ def report_measures(con: duckdb.DuckDBPyConnection, collection_id: str) -> tuple
     """Measures with at least ``defaults.MIN_N`` non-retracted results, most results first
     (fewer make no population: the audits would refuse them)."""
 
-    return result_store.measures_with(con, collection_id, defaults.MIN_N)
+    return results_counts.measures_with(con, collection_id, defaults.MIN_N)
 
 
 def _last_id(con: duckdb.DuckDBPyConnection) -> int:

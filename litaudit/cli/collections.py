@@ -24,10 +24,10 @@ def list_(ctx: typer.Context, json_out: Json = False):
             ["name / id", "title", "queries", "results"],
             [
                 (
-                    r["name"] if r["name"] == r["id"] else f"{r['name']}\n{r['id']}",
-                    r["title"],
-                    r["n_topics"],
-                    r["results"],
+                    r.name if r.name == r.id else f"{r.name}\n{r.id}",
+                    r.title,
+                    r.n_topics,
+                    r.results,
                 )
                 for r in rows
             ],
@@ -51,27 +51,24 @@ def show(
         print_json(data)
         return
     out.print(
-        f"[bold]{escape(data['title'])}[/] ({escape(data['name'])})  id {escape(data['id'])}"
-        + ("  \\[ir_datasets]" if data["ir_datasets"] else ""),
+        f"[bold]{escape(data.title)}[/] ({escape(data.name)})  id {escape(data.id)}"
+        + ("  \\[ir_datasets]" if data.ir_datasets else ""),
         markup=True,
     )
-    out.print(f"documents: {data['documents']}")
-    if data["provenance"]:
-        out.print(f"query count and title from: {data['provenance']}")
-    if data["notes"]:
-        out.print(f"notes: {data['notes']}")
-    out.print(f"aliases: {', '.join(data['aliases'])}")
+    out.print(f"documents: {data.documents}")
+    if data.provenance:
+        out.print(f"query count and title from: {data.provenance}")
+    if data.notes:
+        out.print(f"notes: {data.notes}")
+    out.print(f"aliases: {', '.join(data.aliases)}")
     out.print(
         table(
             "Topic sets",
             ["name", "topics", "default", "description"],
-            [
-                (t["name"], t["n_topics"], t["default"], t["description"])
-                for t in data["topic_sets"]
-            ],
+            [(t.name, t.n_topics, t.default, t.description) for t in data.topic_sets],
         )
     )
-    per = [(r["measure"], r["source"], r["count"]) for r in data["results"]]
+    per = [(r.measure, r.source, r.count) for r in data.results]
     out.print(table("Results (not retracted)", ["measure", "source", "count"], per))
 
 

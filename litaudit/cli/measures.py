@@ -23,12 +23,7 @@ def list_(ctx: typer.Context, json_out: Json = False):
             f"{len(data)} measures",
             ["name", "aliases", "range", "description"],
             [
-                (
-                    d["name"],
-                    ", ".join(d["aliases"]),
-                    f"[{d['min']:g}, {d['max']:g}]",
-                    d["description"],
-                )
+                (d.name, ", ".join(d.aliases), f"[{d.min:g}, {d.max:g}]", d.description)
                 for d in data
             ],
         )

@@ -19,6 +19,7 @@ from litaudit.errors import Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
+from litaudit.store import results_write
 from litaudit.store.measures import ensure_measures
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def _insert_results(
     """Insert the plan's new results in one statement (and their history): their ids."""
     if not plan.results:
         return []
-    ids = result_store.new_ids(con, len(plan.results))
+    ids = results_write.new_ids(con, len(plan.results))
     records = []
     for rid, r in zip(ids, plan.results, strict=True):
         v = dict(r.values)
@@ -129,7 +130,7 @@ def _insert_results(
         v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
         v["created_at"], v["updated_at"] = (times or {}).get(r.line, (now, now))
         records.append(v)
-    result_store.insert(con, records)
+    results_write.insert(con, records)
     if how.record:
         history_store.record_many(
             con,
@@ -189,7 +190,7 @@ def _update_existing(
         return 0
     if "value_text" in changes:
         changes["value"] = r.values["value"]
-    result_store.update(con, r.existing_id, changes, at=now)
+    results_write.update(con, r.existing_id, changes, at=now)
     fields = [c for c in given if c in changes]
     history_store.record_many(
         con,

@@ -24,7 +24,8 @@ from litaudit.curation.fields import PAPER_KEYS
 from litaudit.curation.filters import CURATION
 from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.results import query_results
-from litaudit.curation.rows import DUPLICATES, Table
+from litaudit.curation.rows import Table
+from litaudit.curation.rows_json import DUPLICATES
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 from litaudit.store import history as history_store

@@ -19,6 +19,7 @@ from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 from litaudit.store import history as history_store
 from litaudit.store import results as result_store
+from litaudit.store import results_write
 from litaudit.store.collections import resolve_collection
 from litaudit.store.measures import resolve_measure, value_range
 from litaudit.store.results import ResultRecord
@@ -171,7 +172,7 @@ def edit_result(
         log.append(("status", "verified", "draft"))
     now = history_store.now()
     with store.transaction():
-        result_store.update(con, result_id, updates, at=now)
+        results_write.update(con, result_id, updates, at=now)
         for fld, old, new in log:
             history_store.record(
                 con,
@@ -249,7 +250,7 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
     now = history_store.now()
     action = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}[status]
     with store.transaction():
-        result_store.update(con, result_id, {"status": status}, at=now)
+        results_write.update(con, result_id, {"status": status}, at=now)
         history_store.record(
             con,
             ("result", result_id),

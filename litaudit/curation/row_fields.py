@@ -12,7 +12,7 @@ from typing import Any
 
 from litaudit.curation import fields
 from litaudit.curation.import_context import Context
-from litaudit.curation.papers import short_citation, short_venue
+from litaudit.curation.papers_read import short_citation, short_venue
 from litaudit.curation.rows import Row
 from litaudit.errors import LitauditError, Problem
 from litaudit.measures import did_you_mean, parse_measure

@@ -24,8 +24,7 @@ from litaudit.curation.papers import import_bibtex
 from litaudit.curation.plan import ImportProgress, plan_import
 from litaudit.curation.rows import read_table
 from litaudit.store import history as history_store
-from litaudit.store import results as result_store
-from litaudit.store import seeded
+from litaudit.store import results_counts, results_write, seeded
 from litaudit.store.refdata import SEEDS_DIR, load_reference_data
 from litaudit.store.zero_shot import replace_all as replace_zero_shot
 
@@ -96,7 +95,7 @@ def load_seeds(
                 "counts": [],
             }
         sync = _load_files(store, seeds_dir, added, files, progress)
-    counts = result_store.counts(store.con)
+    counts = results_counts.counts(store.con)
     return {
         "path": store.path,
         "added": added,
@@ -195,7 +194,7 @@ def _sync_notes(con: duckdb.DuckDBPyConnection, notes: dict[int, str | None]) ->
         return 0
     now = history_store.now()
     ids, old, new = (list(c) for c in zip(*diff, strict=True))
-    result_store.set_many(con, "notes", ids, new, at=now)
+    results_write.set_many(con, "notes", ids, new, at=now)
     history_store.record_many(
         con,
         ("result", ids),
@@ -230,7 +229,7 @@ def _sync_dated(con: duckdb.DuckDBPyConnection, dated: dict[int, tuple]) -> int:
     if not diff:
         return 0
     now = history_store.now()
-    result_store.set_dated(con, [(i, new) for i, _, new in diff], at=now)
+    results_write.set_dated(con, [(i, new) for i, _, new in diff], at=now)
     for k, field in enumerate(seeded.DATED):
         changed = [(i, old[k], new[k]) for i, old, new in diff if old[k] != new[k]]
         if not changed:
@@ -259,7 +258,7 @@ def _change_roles(con: duckdb.DuckDBPyConnection, reasons: list[str]) -> int:
         if not ids:
             continue
         now = history_store.now()
-        result_store.set_many(con, "role", ids, new, at=now)
+        results_write.set_many(con, "role", ids, new, at=now)
         history_store.record_many(
             con,
             ("result", ids),
@@ -344,7 +343,7 @@ def _set_statuses(
         return
     now = history_store.now()
     ids, actions, old, new, reasons = (list(c) for c in zip(*changes, strict=True))
-    result_store.set_many(con, "status", ids, new, at=now)
+    results_write.set_many(con, "status", ids, new, at=now)
     order = sorted(range(len(ids)), key=ids.__getitem__)  # the history by id
 
     def by_id(xs):

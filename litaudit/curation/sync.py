@@ -5,7 +5,8 @@ Papers and results the folder has are added or updated; a result the database ha
 the folder does not is retracted. The history a file gives is copied (entries the
 database lacks, by content); a change the file's history does not explain (a file edited
 by hand) is recorded as made by the syncing curator with the reason ``synced from
-FILE``. A second sync of the same folder changes nothing.
+FILE``. A second sync of the same folder changes nothing. A stored result's update, the
+retractions and the history written are in :mod:`litaudit.curation.sync_update`.
 """
 
 from __future__ import annotations
@@ -17,17 +18,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from litaudit.curation import fields as field_parsers
 from litaudit.curation.apply import apply_plan
 from litaudit.curation.bundle import read_papers
 from litaudit.curation.fields import PAPER_KEYS
-from litaudit.curation.plan import UPDATABLE, PreparedResult, plan_import
+from litaudit.curation.plan import UPDATABLE, plan_import
 from litaudit.curation.rows import Row
-from litaudit.curation.tree_read import TreeFile, is_tool_name, read_tree
+from litaudit.curation.sync_update import (
+    Change,
+    ResultUpdate,
+    SyncHistory,
+    explained,
+    file_time,
+    retract_absent,
+    update_result,
+)
+from litaudit.curation.tree_read import TreeFile, read_tree
 from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
+from litaudit.store import results_write
 from litaudit.store.collections import NewCollection, add_collection, collection_details
 from litaudit.store.db import open_store
 from litaudit.store.refdata import load_reference_data
@@ -36,19 +46,6 @@ if TYPE_CHECKING:
     import duckdb
 
     from litaudit.curation.tree_manifest import Manifest
-
-_STATUS_ACTION = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}
-
-
-@dataclass(frozen=True)
-class Change:
-    """One change a sync makes (listed by ``--dry-run``): a result (its file and line,
-    and its local number when stored) or a paper, the field, old and new text."""
-
-    what: str
-    field: str
-    old: str | None
-    new: str | None
 
 
 @dataclass(frozen=True)
@@ -129,7 +126,7 @@ def _sync(
     load_reference_data(con)  # a new database: the collections and measures rows name
     colls = _add_collections(con, manifest, str(folder / "litaudit-store.jsonl"), who)
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
-    hist = _History(con)
+    hist = SyncHistory(con)
     changes: list[Change] = []
     local: list[str] = []
     p_added, p_updated = _sync_papers(con, files, hist, who, now, changes, None if prune else local)
@@ -154,14 +151,14 @@ def _sync(
             local.append(f"#{rid} ({_at(tf, line)}): {', '.join(mine)}")
             continue
         before = len(changes)
-        up = _Update(rid, tf, line, who, now)
-        updated += _update_result(con, r, up, stored[rid], fields, hist, changes)
+        up = ResultUpdate(rid, tf, line, who, now)
+        updated += update_result(con, r, up, stored[rid], fields, hist, changes)
         changes[before:] = [
             Change(f"#{rid} ({_at(tf, line)})", c.field, c.old, c.new) for c in changes[before:]
         ]
     _take_uids(con, plan, where, new_ids, changes)
     absent = [rid for rid, _ in result_store.not_retracted(con) if rid not in kept]
-    retracted = _retract_absent(con, absent, folder, hist, who, now) if prune else 0
+    retracted = retract_absent(con, absent, folder, hist, who, now) if prune else 0
     if prune:
         changes += [Change(f"#{rid}", "status", None, "retracted") for rid in absent]
     hist.flush()
@@ -205,7 +202,7 @@ def _take_uids(
             f"uid {sorted(clash)[0]} names another result of this database; the folder and "
             "the database disagree on which result it is"
         )
-    result_store.set_uids(con, taken)
+    results_write.set_uids(con, taken)
 
 
 def _at(tf: TreeFile, line: int) -> str:
@@ -227,14 +224,14 @@ def _add_collections(
         except LitauditError:
             have = None
         if have is not None:
-            n = [t["n_topics"] for t in have["topic_sets"] if t["default"]]
-            if n and n[0] != c["n_topics"]:
+            n = have.default_topics
+            if n is not None and n != c["n_topics"]:
                 problems.append(
                     Problem(
                         name,
                         None,
                         f"collection {c['id']!r}: {c['n_topics']} topics in the folder, "
-                        f"{n[0]} in the database",
+                        f"{n} in the database",
                     )
                 )
             continue
@@ -310,7 +307,7 @@ def _locate(p: Problem, where: dict[int, tuple[TreeFile, int]]) -> Problem:
 def _sync_papers(
     con: duckdb.DuckDBPyConnection,
     files: list[TreeFile],
-    hist: _History,
+    hist: SyncHistory,
     who: str,
     now,
     changes: list[Change],
@@ -352,7 +349,7 @@ def _sync_papers(
                     f"paper {vals['bibkey']}", k, history_store.text(old[k]), history_store.text(v)
                 )
             )
-            if not _explained(tf.paper_history, k, v):
+            if not explained(tf.paper_history, k, v):
                 reason = f"synced from {tf.path}"
                 hist.record("paper", old["id"], "edit", k, old[k], v, reason, who, now)
         updated += bool(changed)
@@ -361,15 +358,15 @@ def _sync_papers(
     return added, updated
 
 
-def _add_results(store, plan, where, hist: _History, who: str, now) -> tuple[int, list[int]]:
+def _add_results(store, plan, where, hist: SyncHistory, who: str, now) -> tuple[int, list[int]]:
     """Insert the plan's new results with their times and the history their lines give
     (a result with none gets a "create" entry): (added, their ids)."""
 
     times = {}
     for r in plan.results:
         tf, line = where[r.line]
-        c = _file_time(tf, line, 0)
-        u = _file_time(tf, line, 1)
+        c = file_time(tf, line, 0)
+        u = file_time(tf, line, 1)
         if c is not None or u is not None:
             times[r.line] = (c or now, u or c or now)
     updates, plan.updates = plan.updates, []
@@ -385,155 +382,3 @@ def _add_results(store, plan, where, hist: _History, who: str, now) -> tuple[int
                 "result", rid, "create", None, None, None, f"synced from {tf.path}", who, now
             )
     return report.added_results, list(report.result_ids)
-
-
-@dataclass(frozen=True)
-class _Update:
-    """A stored result and the line of the folder that updates it, by whom, when."""
-
-    rid: int
-    tf: TreeFile
-    line: int
-    who: str
-    now: dt.datetime
-
-
-def _update_result(
-    con: duckdb.DuckDBPyConnection,
-    r: PreparedResult,
-    up: _Update,
-    old: dict,
-    fields: tuple[str, ...],
-    hist: _History,
-    listed: list[Change],
-) -> bool:
-    """Write the ``fields`` of a stored result that its line changes (a field the
-    folder's format does not give is kept), copy the history the line gives that the
-    database lacks, and record a change the history does not explain: whether a field
-    changed."""
-    tf, line, rid = up.tf, up.line, up.rid
-    entries = tf.history.get(line, [])
-    hist.copy("result", rid, entries)
-    changes = {c: r.values[c] for c in fields if old[c] != r.values[c]}
-    if not changes:
-        return False
-    for c, v in changes.items():
-        listed.append(
-            Change(
-                "",
-                "value" if c == "value_text" else c,
-                history_store.text(old[c]),
-                history_store.text(v),
-            )
-        )
-    if "value_text" in changes:
-        changes["value"] = r.values["value"]
-    result_store.update(con, rid, changes, at=_file_time(tf, line, 1) or up.now)
-    for c in fields:
-        if c not in changes:
-            continue
-        fld = "value" if c == "value_text" else c
-        new = history_store.text(changes[c])
-        if _explained(entries, fld, new):
-            continue
-        action = _STATUS_ACTION.get(changes[c], "edit") if c == "status" else "edit"
-        reason = f"synced from {tf.path}"
-        hist.record("result", rid, action, fld, old[c], new, reason, up.who, up.now)
-    return True
-
-
-def _file_time(tf: TreeFile, line: int, i: int):
-    """A result line's created_at (``i`` 0) or updated_at (1), if it gives one."""
-    t = tf.times.get(line)
-    if t is None or t[i] is None:
-        return None
-    try:
-        return field_parsers.parse_timestamp(t[i], "created_at" if i == 0 else "updated_at")
-    except field_parsers.FieldError as e:
-        raise ValidationFailed([Problem(tf.path, line, str(e))]) from None
-
-
-def _retract_absent(
-    con: duckdb.DuckDBPyConnection, absent: list[int], folder: Path, hist: _History, who: str, now
-) -> int:
-    """Retract the results the folder does not hold (retracted ones stay so)."""
-    ids = set(absent)
-    gone = [(rid, status) for rid, status in result_store.not_retracted(con) if rid in ids]
-    result_store.set_many(con, "status", [rid for rid, _ in gone], "retracted", at=now)
-    reason = f"not in {folder} (synced)"
-    for rid, status in gone:
-        hist.record("result", rid, "retract", "status", status, "retracted", reason, who, now)
-    return len(gone)
-
-
-_KEY = ("action", "field", "old_value", "new_value", "reason", "who", "changed_at")
-
-
-class _History:
-    """The history a sync writes: entries the database has (read once, by content),
-    and those to insert, in order, with one statement at the end."""
-
-    def __init__(self, con: duckdb.DuckDBPyConnection):
-        self.con = con
-        self.have: dict[tuple[str, int], set[tuple]] = {}
-        for _, entity, eid, *key in history_store.every(con):
-            self.have.setdefault((entity, eid), set()).add(tuple(key))
-        self.pending: list[tuple] = []
-        self.copied = 0
-
-    def copy(self, entity: str, eid: int, entries: list[dict]) -> None:
-        """The file's entries for this entity that the database lacks, in their order."""
-        have = self.have.setdefault((entity, eid), set())
-        for h in entries:
-            key = tuple(h.get(k) for k in _KEY)
-            if key in have:
-                continue
-            have.add(key)
-            at = field_parsers.parse_timestamp(key[-1], "changed_at")
-            self.pending.append((entity, eid, *key[:-1], at))
-            self.copied += 1
-
-    def local(self, eid: int, entries: list[dict], entity: str = "result") -> list[str]:
-        """The fields changed by entries of the database for result (or paper) ``eid``
-        that the folder lacks (work not exported yet), a sync's own entries left out."""
-        theirs = {tuple(h.get(k) for k in _KEY) for h in entries}
-        return sorted(
-            {
-                str(key[1] or key[0])
-                for key in self.have.get((entity, eid), ())
-                if key not in theirs
-                and key[0] not in ("import", "create")
-                and not str(key[4] or "").startswith(("synced from ", "not in "))
-            }
-        )
-
-    def record(self, entity, eid, action, fld, old, new, reason, who, at) -> None:
-        self.pending.append(
-            (
-                entity,
-                eid,
-                action,
-                fld,
-                history_store.text(old),
-                history_store.text(new),
-                reason,
-                who,
-                at,
-            )
-        )
-
-    def flush(self) -> None:
-        history_store.record_rows(self.con, self.pending)
-        self.pending = []
-
-
-def _explained(entries: list[dict], fld: str, new) -> bool:
-    """The file's history has an entry by a curator that set ``fld`` to ``new`` (an
-    entry under litaudit's own name explains nothing: the change is recorded as the
-    syncing curator's, so that `init` never takes it for its own)."""
-    return any(
-        h.get("field") == fld
-        and h.get("new_value") == history_store.text(new)
-        and not is_tool_name(h["who"])
-        for h in entries
-    )

@@ -28,15 +28,13 @@ from litaudit.runs import trec_io
 from litaudit.runs.archive_lookups import judged_topics, qrels_file, stored_run_files, topic_ids
 from litaudit.runs.chunks import Piece
 from litaudit.runs.coding import docno_words
+from litaudit.runs.ingest_files import file_groups, sha256_file, text_size
 from litaudit.runs.ingest_read import (
     ReadWhole,
     Tally,
     expand_paths,
-    file_groups,
     import_groups,
     read_group,
-    sha256_file,
-    text_size,
     with_qrels,
 )
 from litaudit.runs.ingest_write import GroupWrite, Undo, commit_group, limit_duckdb_memory

@@ -2,7 +2,8 @@
 files given, cut into groups of bounded text, a file larger
 than a group read in pieces (:mod:`litaudit.runs.chunks`), each group's files read on
 threads, and the checks that span files and groups (run tags, a file's pieces, topics
-missing from qrels read beside them).
+missing from qrels read beside them). The files' hashes, sizes and groups are in
+:mod:`litaudit.runs.ingest_files`.
 """
 
 from __future__ import annotations
@@ -21,14 +22,7 @@ from litaudit.progress import Progress
 from litaudit.runs import trec_io
 from litaudit.runs.chunks import Piece, PieceReader, read_piece
 from litaudit.runs.coding import docno_words
-
-
-def sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+from litaudit.runs.ingest_files import file_groups, sha256_file, text_size
 
 
 def expand_paths(items: Sequence[str | Path]) -> list[Path]:
@@ -53,38 +47,6 @@ def expand_paths(items: Sequence[str | Path]) -> list[Path]:
             seen.add(r)
             uniq.append(p)
     return uniq
-
-
-def file_groups(paths: Sequence[Path], group_bytes: int) -> list[list[Path]]:
-    """The files in order, cut into groups of at most ``group_bytes`` bytes of text each
-    (a larger file is a group of its own): gzip files count their uncompressed size, read
-    from their last four bytes (ISIZE, RFC 1952; modulo 4 GiB, so never less than the
-    compressed size)."""
-    groups: list[list[Path]] = []
-    size = 0
-    for p in paths:
-        n = text_size(p)
-        if not groups or size + n > group_bytes:
-            groups.append([])
-            size = 0
-        groups[-1].append(p)
-        size += n
-    return groups
-
-
-def text_size(path: Path) -> int:
-    try:
-        n = path.stat().st_size
-        with open(path, "rb") as fh:
-            if fh.read(2) != b"\x1f\x8b" or n < 18:
-                return n
-            fh.seek(-4, 2)
-            isize = int.from_bytes(fh.read(4), "little")
-    except OSError:
-        return 0  # reported by the reader
-    while isize < n:
-        isize += 1 << 32
-    return isize
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from litaudit.curation.rows import decode_utf8
 from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
 from litaudit.runs.model import RunInfo
-from litaudit.store import results as result_store
+from litaudit.store import results_counts
 
 if TYPE_CHECKING:
     import duckdb
@@ -104,5 +104,5 @@ def official_metadata(con: duckdb.DuckDBPyConnection, collection_id: str) -> dic
     """Participant and run type of official TREC runs seeded in ``results``."""
 
     return {
-        s: RunInfo(s, p, rt, None) for s, p, rt in result_store.official_runs(con, collection_id)
+        s: RunInfo(s, p, rt, None) for s, p, rt in results_counts.official_runs(con, collection_id)
     }

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit.errors import ParameterError
-from litaudit.stats.extreme import check_prob
+from litaudit.stats.extreme_checks import check_prob
 from litaudit.stats.noise import residuals
 
 CHUNK = 256  # replications computed at once (memory: CHUNK x n counts, CHUNK x k means)

@@ -28,17 +28,8 @@ import numpy as np
 from scipy.special import log_ndtr
 
 from litaudit.errors import ParameterError
-from litaudit.stats.extreme import (
-    Reference,
-    Sampling,
-    StdExtremes,
-    check_interval_p,
-    check_mu,
-    check_prob,
-    check_se,
-    floor_p,
-    reference,
-)
+from litaudit.stats.extreme import Reference, Sampling, StdExtremes, reference
+from litaudit.stats.extreme_checks import check_interval_p, check_mu, check_prob, check_se, floor_p
 from litaudit.stats.intervals import IntrinsicInterval, gap_in_sd, interval_from_extremes
 
 # (a) where the claim stands against the record; each is one plain sentence in the output

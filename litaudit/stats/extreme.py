@@ -41,7 +41,10 @@ Methods: ``exact`` (default: the closed forms and quadrature above) and ``montec
 ``numpy.random.Generator``, take max and min; estimates carry a standard error). All
 functions are pure: arrays in, frozen dataclasses out. The audits built on these
 distributions (thresholds, intrinsic-effectiveness interval, the best-result audit) are in
-:mod:`litaudit.stats.intervals`.
+:mod:`litaudit.stats.intervals`. The exact distributions are in
+:mod:`litaudit.stats.extreme_exact`, the parameter checks in
+:mod:`litaudit.stats.extreme_checks`; this module holds the reference distribution, the
+Monte Carlo simulation and the result types.
 """
 
 from __future__ import annotations
@@ -50,15 +53,25 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import integrate  # imported here: most audits never need it
-from scipy.special import log_ndtr, ndtri_exp
+from scipy.special import log_ndtr
 
 from litaudit import defaults
 from litaudit.defaults import MAX_TRIALS
 from litaudit.errors import ParameterError
+from litaudit.stats.extreme_checks import (
+    check_method,
+    check_mu,
+    check_n_draws,
+    check_prob,
+    check_se,
+)
+from litaudit.stats.extreme_exact import (
+    std_max_moments,
+    std_max_quantile,
+    std_min_quantile,
+)
 
 EULER_GAMMA = float(np.euler_gamma)
-METHODS = ("exact", "montecarlo")
 DEFAULT_TRIALS = defaults.MONTECARLO_TRIALS
 DEFAULT_SEED = defaults.MONTECARLO_SEED
 _CHUNK = 2_000_000  # draws per simulation chunk (bounds memory at ~16 MB)
@@ -82,62 +95,6 @@ class Sampling:
         seed = (DEFAULT_SEED if self.seed is None else self.seed) if montecarlo else None
         object.__setattr__(self, "trials", trials)  # (frozen: set once, here)
         object.__setattr__(self, "seed", seed)
-
-
-# ----------------------------------------------------------------------------- checks
-def _check_n_draws(N) -> int:
-    if isinstance(N, bool) or not isinstance(N, (int, np.integer)) or N < 1:
-        raise ParameterError(f"number of draws N must be an integer >= 1, got {N!r}")
-    return int(N)
-
-
-def check_prob(name: str, q) -> float:
-    q = float(q)
-    if not (0.0 < q < 1.0):
-        raise ParameterError(f"{name} must be strictly between 0 and 1, got {q!r}")
-    return q
-
-
-def check_se(se) -> float:
-    se = float(se)
-    if not (math.isfinite(se) and se > 0):
-        raise ParameterError(f"standard error must be finite and > 0, got {se!r}")
-    return se
-
-
-def check_mu(mu) -> float:
-    mu = float(mu)
-    if not math.isfinite(mu):
-        raise ParameterError(f"mean must be finite, got {mu!r}")
-    return mu
-
-
-def check_interval_p(p) -> float:
-    """p of the intrinsic-effectiveness interval: 0 < p < 0.5 (the interval covers 1 - 2p)."""
-    p = float(p)
-    if not (0.0 < p < 0.5):
-        raise ParameterError(
-            f"p must be strictly between 0 and 0.5 (the interval covers 1 - 2p), got {p!r}"
-        )
-    return p
-
-
-def floor_p(p: float, floor: float | None) -> tuple[float, bool]:
-    """(max(p, floor), whether p was below the floor); no floor when ``floor`` is None.
-
-    A p-value below the floor is reported as "< floor": its digits come from the normal
-    tail of the reference model, which the data cannot check (docs/STATISTICS.md).
-    """
-    p = float(p)
-    if floor is None or p >= floor:
-        return p, False
-    return float(floor), True
-
-
-def _check_method(method: str) -> str:
-    if method not in METHODS:
-        raise ParameterError(f"unknown method {method!r}: choose one of {', '.join(METHODS)}")
-    return method
 
 
 # ------------------------------------------------------------------ reference distribution
@@ -192,94 +149,6 @@ def reference(values, n_topics: int, se: float | None = None) -> Reference:
     )
 
 
-# ------------------------------------------------------------------- exact distributions
-def max_cdf(x, mu: float, se: float, N: int):
-    """P(max of N draws <= x) = Phi((x - mu) / se) ** N (the MxVD CDF)."""
-    N, se = _check_n_draws(N), check_se(se)
-    return np.exp(N * log_ndtr((np.asarray(x, dtype=np.float64) - mu) / se))
-
-
-def max_sf(x, mu: float, se: float, N: int):
-    """P(max of N draws > x) = 1 - Phi(z) ** N, accurate in the far upper tail."""
-    N, se = _check_n_draws(N), check_se(se)
-    return -np.expm1(N * log_ndtr((np.asarray(x, dtype=np.float64) - mu) / se))
-
-
-def min_cdf(x, mu: float, se: float, N: int):
-    """P(min of N draws <= x) = 1 - (1 - Phi(z)) ** N (the MnVD CDF)."""
-    N, se = _check_n_draws(N), check_se(se)
-    return -np.expm1(N * log_ndtr(-(np.asarray(x, dtype=np.float64) - mu) / se))
-
-
-def extreme_pdfs(x, mu: float, se: float, N: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Densities at ``x`` of one draw from Normal(mu, se), of the max of N draws (MxVD:
-    N phi(z) Phi(z)^(N-1) / se) and of the min (MnVD): Figure 3 of the paper."""
-    N, se = _check_n_draws(N), check_se(se)
-    z = (np.asarray(x, dtype=np.float64) - mu) / se
-    phi = np.exp(-0.5 * z * z) / math.sqrt(2 * math.pi) / se
-    return phi, N * phi * np.exp((N - 1) * log_ndtr(z)), N * phi * np.exp((N - 1) * log_ndtr(-z))
-
-
-def std_max_quantile(q: float, N: int) -> float:
-    """q-quantile of the max of N standard normals: Phi^-1(q ** (1/N))."""
-    q, N = check_prob("quantile level", q), _check_n_draws(N)
-    return float(ndtri_exp(math.log(q) / N))
-
-
-def std_min_quantile(q: float, N: int) -> float:
-    """q-quantile of the min of N standard normals: -Phi^-1((1 - q) ** (1/N))."""
-    q, N = check_prob("quantile level", q), _check_n_draws(N)
-    return -float(ndtri_exp(math.log1p(-q) / N))
-
-
-def max_quantile(q: float, mu: float, se: float, N: int) -> float:
-    """q-quantile of the MxVD: mu + se * Phi^-1(q ** (1/N))."""
-    return check_mu(mu) + check_se(se) * std_max_quantile(q, N)
-
-
-def min_quantile(q: float, mu: float, se: float, N: int) -> float:
-    """q-quantile of the MnVD: mu - se * Phi^-1((1 - q) ** (1/N))."""
-    return check_mu(mu) + check_se(se) * std_min_quantile(q, N)
-
-
-_GRID_H = 0.004
-_GRID = np.arange(-10.0, 12.0 + _GRID_H / 2, _GRID_H)
-_GRID_LOGPDF = -0.5 * _GRID * _GRID - 0.5 * math.log(2 * math.pi)
-_GRID_LOGCDF = log_ndtr(_GRID)
-_GRID_MAX_N = 10**12  # the density of the max of N <= 1e12 normals is negligible beyond 12
-
-
-def std_max_moments(N: int, *, adaptive: bool = False) -> tuple[float, float]:
-    """Mean and standard deviation of the max of N standard normals, by integration.
-
-    ``E[Z_(N)**k] = int z**k N phi(z) Phi(z)**(N-1) dz``. For N <= 1e12 the trapezoid rule
-    on a 0.004 grid over [-10, 12] (exponentially accurate for this smooth integrand that
-    vanishes at both ends, ~0.1 ms); otherwise, or with ``adaptive=True``, adaptive
-    quadrature of the quantile form ``int_0^1 Phi^-1(t**(1/N))**k dt`` (t = Phi(z)**N).
-    Both agree to 1e-10 and give the known closed forms (N = 2: 1/sqrt(pi)).
-    """
-    N = _check_n_draws(N)
-    if N <= _GRID_MAX_N and not adaptive:
-        w = np.exp(math.log(N) + _GRID_LOGPDF + (N - 1) * _GRID_LOGCDF) * _GRID_H
-        m1 = float(np.dot(w, _GRID))
-        m2 = float(np.dot(w, _GRID * _GRID))
-        return m1, math.sqrt(max(m2 - m1 * m1, 0.0))
-
-    def q(t):
-        return ndtri_exp(math.log(t) / N)
-
-    opts = {"limit": 200, "epsabs": 1e-12, "epsrel": 1e-12}
-
-    m1 = integrate.quad(q, 0.0, 1.0, **opts)[0]
-    m2 = integrate.quad(lambda t: q(t) ** 2, 0.0, 1.0, **opts)[0]
-    return float(m1), float(math.sqrt(max(m2 - m1 * m1, 0.0)))
-
-
-def expected_max(mu: float, se: float, N: int) -> float:
-    """Expected maximum of N draws from Normal(mu, se) (Sec. 2, Figures 1 and 2)."""
-    return check_mu(mu) + check_se(se) * std_max_moments(N)[0]
-
-
 # ------------------------------------------------------------------------ Monte Carlo
 def simulate_std_extremes(N: int, trials: int, seed: int | None) -> tuple[np.ndarray, np.ndarray]:
     """The paper's sampling procedure on the standard scale (Sec. 2).
@@ -289,7 +158,7 @@ def simulate_std_extremes(N: int, trials: int, seed: int | None) -> tuple[np.nda
     and min. Returns (sorted maxima, sorted minima). ``seed`` seeds a
     ``numpy.random.default_rng``; the same seed gives the same arrays.
     """
-    N = _check_n_draws(N)
+    N = check_n_draws(N)
     trials = _check_trials(trials)
     seed = _check_seed(seed)
     rng = np.random.default_rng(seed)
@@ -360,7 +229,7 @@ class StdExtremes:
 
     @classmethod
     def make(cls, N: int, method: str, trials: int | None, seed: int | None) -> StdExtremes:
-        N, method = _check_n_draws(N), _check_method(method)
+        N, method = check_n_draws(N), check_method(method)
         if method == "exact":
             return cls(N, method)
         zmax, zmin = simulate_std_extremes(

@@ -17,13 +17,10 @@ from litaudit.stats.extreme import (
     MaxValueDistribution,
     Reference,
     StdExtremes,
-    check_interval_p,
-    check_mu,
-    check_prob,
-    check_se,
     mvd_from_extremes,
     reference,
 )
+from litaudit.stats.extreme_checks import check_interval_p, check_mu, check_prob, check_se
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,7 @@ from scipy import stats as sps  # imported here: an audit without per-topic scor
 from scipy.special import chdtrc  # the chi-square upper tail (scipy.stats is slow to import)
 
 from litaudit.errors import ParameterError
-from litaudit.stats.extreme import check_prob, floor_p
+from litaudit.stats.extreme_checks import check_prob, floor_p
 
 MAD_SCALE = 1.4826  # 1 / Phi^-1(3/4): 1.4826 * MAD estimates sd for a Normal sample
 

@@ -5,7 +5,7 @@ Reported Effectiveness", SIGIR 2015, Sec. 2 and Figure 2: as experiments accumul
 collection, the expected maximum grows (logarithmically in N) even when no system is
 better than the baseline. Replaying results in year order, each year's record (the best
 value so far) is set against the expected max of the N results so far and the
-alpha-threshold of that max (``extreme.max_quantile(1 - alpha)``), both under the
+alpha-threshold of that max (``extreme_exact.max_quantile(1 - alpha)``), both under the
 reference Normal(mu, sd / sqrt(n)).
 
 The steps are years, or dates for a dated population (a leaderboard: every submission
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit.errors import ParameterError
-from litaudit.stats import extreme
+from litaudit.stats import extreme, extreme_checks, extreme_exact
 
 REFERENCES = ("final", "running")
 
@@ -137,9 +137,9 @@ def _step_chance(
     the step has no reference."""
     if se is None or mu is None:
         return None, None, None, False, None
-    thr = extreme.max_quantile(1.0 - alpha, mu, se, N)
-    pv, low = extreme.floor_p(float(extreme.max_sf(record, mu, se, N)), p_floor)
-    return extreme.expected_max(mu, se, N), thr, pv, low, bool(record > thr)
+    thr = extreme_exact.max_quantile(1.0 - alpha, mu, se, N)
+    pv, low = extreme_checks.floor_p(float(extreme_exact.max_sf(record, mu, se, N)), p_floor)
+    return extreme_exact.expected_max(mu, se, N), thr, pv, low, bool(record > thr)
 
 
 def replay(
@@ -158,7 +158,7 @@ def replay(
     ``steps`` when given: (times, labels), the times sortable integers (e.g. date
     ordinals) and their labels.
 
-    p-values below ``p_floor`` are reported as the floor (see ``extreme.floor_p``).
+    p-values below ``p_floor`` are reported as the floor (see ``extreme_checks.floor_p``).
     ``n_model``: the n of the model's sd / sqrt(n) when it is not ``n_topics`` (the
     effective queries of an equal-weight mean); ignored when ``se`` is given.
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from litaudit.errors import LitauditError, NotFound
 from litaudit.resources import data_dir
-from litaudit.store import results as result_store
+from litaudit.store import results_counts
 from litaudit.store.collection_names import CollectionNames
 from litaudit.store.db import insert_columns
 
@@ -208,19 +208,78 @@ def add_collection(
     return CollectionRef(cid, name, (title or cid).strip(), int(n_topics))
 
 
-def list_collections(con: duckdb.DuckDBPyConnection) -> list[dict]:
+@dataclass(frozen=True, kw_only=True)
+class CollectionListing:
+    """One row of ``collections list``: a collection, its default topic count (None: no
+    default topic set) and how many results it holds."""
+
+    id: str
+    name: str
+    title: str
+    ir_datasets: bool
+    n_topics: int | None
+    provenance: str | None
+    results: int
+
+
+def list_collections(con: duckdb.DuckDBPyConnection) -> list[CollectionListing]:
     """Every collection with its default topic count and how many results it holds."""
-    cur = con.execute(
+    rows = con.execute(
         "SELECT c.id, c.name, c.title, c.ir_datasets, t.n_topics, c.provenance, "
         " (SELECT count(*) FROM results r WHERE r.collection_id = c.id) AS results "
         "FROM collections c LEFT JOIN topic_sets t ON t.collection_id = c.id AND t.is_default "
         "ORDER BY c.name"
-    )
-    names = [d[0] for d in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    ).fetchall()
+    return [
+        CollectionListing(
+            id=i, name=n, title=t, ir_datasets=bool(d), n_topics=k, provenance=p, results=r
+        )
+        for i, n, t, d, k, p, r in rows
+    ]
 
 
-def collection_details(con: duckdb.DuckDBPyConnection, collection_id: str) -> dict:
+@dataclass(frozen=True, kw_only=True)
+class TopicSetListing:
+    """One topic set of a collection, as ``collections show`` lists it."""
+
+    name: str
+    n_topics: int
+    default: bool
+    description: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultCount:
+    """How many (not retracted) results a collection holds for one measure and source."""
+
+    measure: str
+    source: str
+    count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class CollectionDetails:
+    """One collection as ``collections show`` gives it: its fields, aliases, topic sets
+    and results per measure and source."""
+
+    id: str
+    name: str
+    title: str
+    documents: str | None
+    ir_datasets: bool
+    notes: str | None
+    provenance: str | None
+    aliases: tuple[str, ...]
+    topic_sets: tuple[TopicSetListing, ...]
+    results: tuple[ResultCount, ...]
+
+    @property
+    def default_topics(self) -> int | None:
+        """The query count of its default topic set (None: it has none)."""
+        return next((t.n_topics for t in self.topic_sets if t.default), None)
+
+
+def collection_details(con: duckdb.DuckDBPyConnection, collection_id: str) -> CollectionDetails:
     """One collection: its fields, aliases, topic sets and results per measure and source."""
     c = con.execute(
         "SELECT id, name, title, documents, ir_datasets, notes, provenance "
@@ -229,28 +288,34 @@ def collection_details(con: duckdb.DuckDBPyConnection, collection_id: str) -> di
     ).fetchone()
     if c is None:
         raise NotFound(f"no collection {collection_id!r}")
-    aliases = [
+    aliases = tuple(
         a
         for (a,) in con.execute(
             "SELECT alias FROM collection_aliases WHERE collection_id = ? ORDER BY alias",
             [collection_id],
         ).fetchall()
-    ]
+    )
     topics = con.execute(
         "SELECT name, n_topics, is_default, description FROM topic_sets "
         "WHERE collection_id = ? ORDER BY name",
         [collection_id],
     ).fetchall()
-    per = result_store.counts_by_measure_and_source(con, collection_id)
-    keys = ("id", "name", "title", "documents", "ir_datasets", "notes", "provenance")
-    return {
-        **dict(zip(keys, c, strict=True)),
-        "aliases": aliases,
-        "topic_sets": [
-            {"name": t[0], "n_topics": t[1], "default": t[2], "description": t[3]} for t in topics
-        ],
-        "results": [{"measure": m, "source": s, "count": n} for m, s, n in per],
-    }
+    per = results_counts.counts_by_measure_and_source(con, collection_id)
+    return CollectionDetails(
+        id=c[0],
+        name=c[1],
+        title=c[2],
+        documents=c[3],
+        ir_datasets=bool(c[4]),
+        notes=c[5],
+        provenance=c[6],
+        aliases=aliases,
+        topic_sets=tuple(
+            TopicSetListing(name=n, n_topics=k, default=bool(d), description=desc)
+            for n, k, d, desc in topics
+        ),
+        results=tuple(ResultCount(measure=m, source=s, count=n) for m, s, n in per),
+    )
 
 
 def user_collections(
@@ -267,18 +332,17 @@ def user_collections(
     out = []
     for cid in sorted(set(ids) - seeded):
         d = collection_details(con, cid)
-        default = [t["n_topics"] for t in d["topic_sets"] if t["default"]]
-        lower = {cid.lower(), str(d["name"]).lower()}
+        lower = {cid.lower(), d.name.lower()}
         out.append(
             {
                 "id": cid,
-                "name": d["name"],
-                "title": d["title"],
-                "documents": d["documents"],
-                "aliases": [a for a in d["aliases"] if a not in lower],
-                "ir_datasets": bool(d["ir_datasets"]),
-                "provenance": d["provenance"],
-                "n_topics": default[0] if default else None,
+                "name": d.name,
+                "title": d.title,
+                "documents": d.documents,
+                "aliases": [a for a in d.aliases if a not in lower],
+                "ir_datasets": d.ir_datasets,
+                "provenance": d.provenance,
+                "n_topics": d.default_topics,
             }
         )
     return out

@@ -7,6 +7,7 @@ by imports that name a measure not registered yet (:func:`ensure_measures`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from litaudit.errors import NotFound
@@ -94,7 +95,21 @@ def _parsed(name: str):
         return None
 
 
-def list_measures(con: duckdb.DuckDBPyConnection) -> list[dict]:
+@dataclass(frozen=True, kw_only=True)
+class MeasureListing:
+    """One registered measure as ``measures list`` gives it: its family, cutoff, value
+    range (``min``, ``max``), description and aliases."""
+
+    name: str
+    family: str
+    cutoff: int | None
+    min: float
+    max: float
+    description: str
+    aliases: tuple[str, ...]
+
+
+def list_measures(con: duckdb.DuckDBPyConnection) -> list[MeasureListing]:
     """The registered measures with their aliases and value ranges."""
     rows = con.execute(
         "SELECT m.name, m.family, m.cutoff, m.min_value, m.max_value, m.description, "
@@ -103,15 +118,15 @@ def list_measures(con: duckdb.DuckDBPyConnection) -> list[dict]:
         "ORDER BY m.family, m.cutoff NULLS FIRST"
     ).fetchall()
     return [
-        {
-            "name": r[0],
-            "family": r[1],
-            "cutoff": r[2],
-            "min": r[3],
-            "max": r[4],
-            "description": r[5],
-            "aliases": (r[6] or "").split(", "),
-        }
+        MeasureListing(
+            name=r[0],
+            family=r[1],
+            cutoff=r[2],
+            min=r[3],
+            max=r[4],
+            description=r[5],
+            aliases=tuple((r[6] or "").split(", ")),
+        )
         for r in rows
     ]
 

@@ -1,12 +1,8 @@
-"""The ``results`` table: every read and write of published results.
-
-Curation, the analyses and the runs ask this module; no other module outside the store
-writes SQL on ``results``. Bulk paths stay set-based (one statement for the 34k seed rows
-of ``init`` or an import); their rows were validated field by field before
-(:mod:`litaudit.curation.plan`), so they are not validated again row by row through
-``models.Result`` here (34,495 ``model_validate`` calls take 2.7 s of CPU, an ``init``
-~3 s). Results are read as typed :class:`ResultRecord` rows; ``results list`` and the
-audits' populations take tuples (the columns they show or compute on).
+"""The ``results`` table: every read of published results (its writes are in
+:mod:`litaudit.store.results_write`, its counts and small look-ups in
+:mod:`litaudit.store.results_counts`; no other module outside the store holds SQL on
+``results``). Results are read as typed :class:`ResultRecord` rows; ``results list`` and
+the audits' populations take tuples (the columns they show or compute on).
 
 The listings take a :class:`~litaudit.curation.filters.Filters` (which results to keep);
 :func:`where` turns it into SQL on ``results r LEFT JOIN papers p``.
@@ -14,7 +10,6 @@ The listings take a :class:`~litaudit.curation.filters.Filters` (which results t
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -196,14 +191,6 @@ def query(
     return [ResultRecord._make(row) for row in con.execute(sql, args).fetchall()]
 
 
-# a result's uid from its natural key (schema/017_result_uids.sql writes the same)
-UID_SQL = (
-    "'r-' || substr(sha256(concat_ws(chr(31), r.source, coalesce(p.bibkey, ''), "
-    "coalesce(r.track, ''), r.collection_id, CAST(r.n_topics AS VARCHAR), r.measure, "
-    "r.system, r.role) || {salt}), 1, 16)"
-)
-
-
 def resolve_id(con: duckdb.DuckDBPyConnection, text: str | int) -> int:
     """A result's local id from its id (``34499`` or ``#34499``) or its uid
     (``r-0123456789abcdef``, the same in every clone); NotFound for an unknown uid."""
@@ -221,36 +208,6 @@ def resolve_id(con: duckdb.DuckDBPyConnection, text: str | int) -> int:
 def uids(con: duckdb.DuckDBPyConnection) -> dict[int, str]:
     """id -> uid of every result."""
     return dict(con.execute("SELECT id, uid FROM results").fetchall())
-
-
-def fill_uids(con: duckdb.DuckDBPyConnection) -> None:
-    """Give the results without a uid theirs (:data:`UID_SQL`); one that another result
-    holds already (a result created with a key another one had when it was created)
-    takes the next of the key's salted hashes."""
-    for salt in range(8):
-        con.execute(
-            f"UPDATE results SET uid = k.uid FROM (SELECT r.id, {UID_SQL.format(salt=repr(_salt(salt)))} AS uid "
-            "FROM results r LEFT JOIN papers p ON p.id = r.paper_id WHERE r.uid IS NULL) k "
-            "WHERE results.id = k.id AND k.uid NOT IN "
-            "(SELECT uid FROM results WHERE uid IS NOT NULL)"
-        )
-        if not con.execute("SELECT count(*) FROM results WHERE uid IS NULL").fetchall()[0][0]:
-            return
-    raise LitauditError("results: no free uid for a new result")  # 2^-64 per result
-
-
-def _salt(i: int) -> str:
-    return "" if i == 0 else f"{chr(31)}{i}"
-
-
-def set_uids(con: duckdb.DuckDBPyConnection, uids: dict[int, str]) -> None:
-    """Give results the uids a store folder names (id -> uid)."""
-    if uids:
-        con.execute(
-            "UPDATE results SET uid = k.u FROM (SELECT unnest(?::INTEGER[]) AS i, "
-            "unnest(?::VARCHAR[]) AS u) k WHERE results.id = k.i",
-            [list(uids), list(uids.values())],
-        )
 
 
 def get(con: duckdb.DuckDBPyConnection, result_id: int) -> ResultRecord:
@@ -371,62 +328,6 @@ def not_retracted(con: duckdb.DuckDBPyConnection) -> list[tuple[int, str]]:
     ).fetchall()
 
 
-def counts(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, int, int]]:
-    """(collection name, measure, paper results, official results) of the results not
-    retracted, by collection and measure."""
-    return con.execute(
-        "SELECT c.name, r.measure, count(*) FILTER (WHERE r.source = 'paper'), "
-        "count(*) FILTER (WHERE r.source = 'official') FROM results r "
-        "JOIN collections c ON c.id = r.collection_id WHERE r.status <> 'retracted' "
-        "GROUP BY ALL ORDER BY 1, 2"
-    ).fetchall()
-
-
-def measures_with(
-    con: duckdb.DuckDBPyConnection, collection_id: str, at_least: int
-) -> tuple[str, ...]:
-    """Measures of a collection with at least ``at_least`` results not retracted, most
-    results first."""
-    rows = con.execute(
-        "SELECT measure, count(*) AS n FROM results WHERE collection_id = ? "
-        "AND status <> 'retracted' GROUP BY measure HAVING count(*) >= ? "
-        "ORDER BY n DESC, measure",
-        [collection_id, at_least],
-    ).fetchall()
-    return tuple(r[0] for r in rows)
-
-
-def has_role(con: duckdb.DuckDBPyConnection, collection_id: str, role: str) -> bool:
-    """Does the collection hold a result of ``role`` (retracted ones counted)?"""
-    return bool(
-        con.execute(
-            "SELECT 1 FROM results WHERE collection_id = ? AND role = ? LIMIT 1",
-            [collection_id, role],
-        ).fetchall()
-    )
-
-
-def official_runs(
-    con: duckdb.DuckDBPyConnection, collection_id: str
-) -> list[tuple[str, str | None, str | None]]:
-    """(system, participant, run type) of a collection's official results, one a system."""
-    return con.execute(
-        "SELECT system, any_value(participant), any_value(run_type) FROM results "
-        "WHERE source = 'official' AND collection_id = ? GROUP BY system",
-        [collection_id],
-    ).fetchall()
-
-
-def official_count(con: duckdb.DuckDBPyConnection, collection_id: str) -> tuple[int, int]:
-    """Distinct official runs and participants listed for a collection (not retracted)."""
-    r = con.execute(
-        "SELECT count(DISTINCT system), count(DISTINCT participant) FROM results "
-        "WHERE collection_id = ? AND source = 'official' AND status <> 'retracted'",
-        [collection_id],
-    ).fetchone()
-    return (int(r[0]), int(r[1])) if r else (0, 0)
-
-
 # provenance as analyses.extreme.population words it, computed in SQL so that rows come sorted
 _PROVENANCE = """
     CASE WHEN r.source = 'paper' AND p.citation IS NOT NULL THEN p.citation
@@ -456,155 +357,3 @@ def population(con: duckdb.DuckDBPyConnection, f: Filters) -> list[tuple]:
         + " ORDER BY r.value DESC, provenance, r.system, r.id"
     )
     return con.execute(sql, args).fetchall()
-
-
-# ---------------------------------------------------------------- writing
-
-# the columns of a stored result, in the DDL's order (schemas 001, 003, 007)
-COLUMNS = tuple(
-    "id source paper_id track collection_id topic_set n_topics measure value value_text "
-    "system participant role run_type year standard location transcribed_by "
-    "transcribed_at status notes created_at updated_at date reporter url code_url".split()
-)
-# Arrow types of the bulk insert's columns (filled on first use; default: string)
-_ARROW_TYPES: dict = {}
-
-
-def _arrow_types(pa) -> dict:
-    if not _ARROW_TYPES:
-        _ARROW_TYPES.update(
-            {
-                "id": pa.int64(),
-                "paper_id": pa.int64(),
-                "n_topics": pa.int64(),
-                "value": pa.float64(),
-                "year": pa.int64(),
-                "standard": pa.bool_(),
-                "transcribed_at": pa.date32(),
-                "date": pa.date32(),
-                "created_at": pa.timestamp("us"),
-                "updated_at": pa.timestamp("us"),
-            }
-        )
-        for c in COLUMNS:
-            _ARROW_TYPES.setdefault(c, pa.string())
-    return _ARROW_TYPES
-
-
-def new_ids(con: duckdb.DuckDBPyConnection, n: int) -> list[int]:
-    """``n`` ids for new results, from the table's sequence."""
-    got = con.execute("SELECT nextval('results_id_seq') FROM range(?)", [n]).fetchall()
-    return [r[0] for r in got]
-
-
-def insert(con: duckdb.DuckDBPyConnection, records: list[dict]) -> None:
-    """Insert results (dicts of :data:`COLUMNS`, ids from :func:`new_ids`) in one
-    statement, from an Arrow table (DuckDB's executemany is slow; pyarrow imports in a
-    fraction of pandas' time)."""
-    if not records:
-        return
-    # start-up: pyarrow
-    import pyarrow as pa
-
-    types = _arrow_types(pa)
-    table = pa.table({c: pa.array([r.get(c) for r in records], type=types[c]) for c in COLUMNS})
-    con.register("_insert_results", table)
-    try:
-        cols = ", ".join(COLUMNS)
-        con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _insert_results")
-    finally:
-        con.unregister("_insert_results")
-    fill_uids(con)
-
-
-def update(
-    con: duckdb.DuckDBPyConnection, result_id: int, changes: dict, *, at: dt.datetime
-) -> None:
-    """Write ``changes`` (column -> value) to one result, and its ``updated_at``. A change
-    that makes it another stored result is refused."""
-    # start-up: duckdb
-    import duckdb
-
-    sets = ", ".join(f"{c} = ?" for c in changes)
-    try:
-        con.execute(
-            f"UPDATE results SET {sets}, updated_at = ? WHERE id = ?",
-            [*changes.values(), at, result_id],
-        )
-    except duckdb.ConstraintException as exc:
-        raise LitauditError(
-            f"result #{result_id}: the change would duplicate another result "
-            f"({str(exc).splitlines()[0]})"
-        ) from None
-
-
-_SET_MANY = ("status", "notes", "role")  # VARCHAR columns
-
-
-def set_dated(
-    con: duckdb.DuckDBPyConnection, rows: list[tuple[int, tuple]], *, at: dt.datetime
-) -> None:
-    """The date (ISO text), year, location and url of many results, (id, (date, year,
-    location, url)) each, in one statement."""
-    if not rows:
-        return
-    ids = [i for i, _ in rows]
-    cols = [list(c) for c in zip(*(v for _, v in rows), strict=True)]
-    con.execute(
-        "UPDATE results SET date = CAST(s.date AS DATE), year = s.year, location = s.location, "
-        "url = s.url, updated_at = ? FROM (SELECT unnest(?::BIGINT[]) AS id, "
-        "unnest(?::VARCHAR[]) AS date, unnest(?::INTEGER[]) AS year, "
-        "unnest(?::VARCHAR[]) AS location, unnest(?::VARCHAR[]) AS url) s "
-        "WHERE results.id = s.id",
-        [at, ids, *cols],
-    )
-
-
-def set_many(
-    con: duckdb.DuckDBPyConnection, column: str, ids: list[int], new, *, at: dt.datetime
-) -> None:
-    """One column of many results in one statement: ``new`` one value for all, or a list
-    of one per id (``column``: status, notes or role)."""
-    if column not in _SET_MANY:
-        raise LitauditError(f"set_many: {column!r} is not one of {', '.join(_SET_MANY)}")
-    if not ids:
-        return
-    value = "unnest(?::VARCHAR[])" if isinstance(new, list) else "CAST(? AS VARCHAR)"
-    con.execute(
-        f"UPDATE results SET {column} = s.new, updated_at = ? FROM "
-        f"(SELECT unnest(?::BIGINT[]) AS id, {value} AS new) s WHERE results.id = s.id",
-        [at, ids, new],
-    )
-
-
-def measures_held(con: duckdb.DuckDBPyConnection, collection_id: str) -> dict[str, int]:
-    """The measures a collection holds results in (not retracted), most results first."""
-    rows = con.execute(
-        "SELECT measure, count(*) FROM results WHERE collection_id = ? AND status <> "
-        "'retracted' GROUP BY measure ORDER BY 2 DESC, 1",
-        [collection_id],
-    ).fetchall()
-    return dict(rows)
-
-
-def collections_holding(con: duckdb.DuckDBPyConnection, measure: str) -> list[tuple[str, str, int]]:
-    """(short name, id, results) of the collections that hold ``measure`` (results not
-    retracted), most results first."""
-    return con.execute(
-        "SELECT c.name, c.id, count(*) FROM results r JOIN collections c "
-        "ON c.id = r.collection_id WHERE r.measure = ? AND r.status <> 'retracted' "
-        "GROUP BY ALL ORDER BY 3 DESC, 1",
-        [measure],
-    ).fetchall()
-
-
-def counts_by_measure_and_source(
-    con: duckdb.DuckDBPyConnection, collection_id: str
-) -> list[tuple[str, str, int]]:
-    """(measure, source, results) of a collection's results (not retracted), by measure
-    and source."""
-    return con.execute(
-        "SELECT measure, source, count(*) FROM results WHERE collection_id = ? "
-        "AND status <> 'retracted' GROUP BY ALL ORDER BY 1, 2",
-        [collection_id],
-    ).fetchall()

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from litaudit.analyses.agreement import analysis as ag
+from litaudit.analyses.agreement import audit
 from litaudit.analyses.agreement import input as agin
 from litaudit.errors import InputError, ParameterError
 from litaudit.stats.design import assign_holdouts
@@ -343,11 +344,11 @@ def test_save_audit(mem_store):
 
     d = _three_site_design()
     r = ag.analyze(d, correction="holm")
-    params = ag.audit_params(
+    params = audit.audit_params(
         source="scores", k=1, depth=None, alpha=0.05, correction="holm", min_topics=5
     )
     cid = mem_store.con.execute("SELECT id FROM collections LIMIT 1").fetchone()[0]
-    done = ag.save(mem_store.con, cid, r, params, d, seed=11)
+    done = audit.save(mem_store.con, cid, r, params, d, seed=11)
     (a,) = list_audits(mem_store.con, kind="reuse-agreement")
     assert a.id == done.audit_id and not done.reused
     assert a.seed == 11 and a.params["correction"] == "holm"
@@ -356,7 +357,7 @@ def test_save_audit(mem_store):
     stored, fresh = a.result.analysis("within-site").aggregate, r.analysis("within-site").aggregate
     assert stored is not None and fresh is not None and stored.observed == fresh.observed
     # an identical call reuses the stored audit
-    again = ag.save(mem_store.con, cid, r, params, d, seed=11)
+    again = audit.save(mem_store.con, cid, r, params, d, seed=11)
     assert again.reused and again.audit_id == done.audit_id
     assert len(list_audits(mem_store.con, kind="reuse-agreement")) == 1
 
@@ -569,7 +570,7 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     assert checks["Kendall tau"]["rule"] == "reported only"
     # the stored audit holds what the command printed: its checks, seed and, with
     # --randomize, the randomization test (a new audit: its parameters differ)
-    assert a.result.checks == ag.checks_for(a.result) and a.result.randomization is None
+    assert a.result.checks == audit.checks_for(a.result) and a.result.randomization is None
     args = ["-k", "1", "--depth", "10", "--topic-seed", "3", "--min-topics", "3", "--json"]
     res = cli("reuse", "agreement", "--collection", "robust03", *args, "--randomize", "4")
     assert res.exit_code == 0, res.output

@@ -25,12 +25,9 @@ from hypothesis import strategies as st
 from litaudit.analyses.agreement import tables as T
 from litaudit.analyses.reuse import calibration as cal
 from litaudit.analyses.reuse import verdict as V
-from litaudit.analyses.reuse.holdout_agreement import (
-    AgreementSettings,
-    _held_matrix,
-    _shift,
-    matrix_agreement,
-)
+from litaudit.analyses.reuse import verdict_matrix
+from litaudit.analyses.reuse.holdout_agreement import _held_matrix, _shift, matrix_agreement
+from litaudit.analyses.reuse.holdout_result import AgreementSettings
 from litaudit.stats import holdout_shift as H
 from litaudit.stats.agreement_null import (
     fast_power,
@@ -207,7 +204,7 @@ def test_decision_sentence():
         f"lower (90% CI {lo:.2f}-{hi:.2f}%) on the topics it did not judge; evaluation "
         "noise is 1% (Voorhees et al. 2014): new systems lose more than 1%."
     )
-    v = V.matrix_verdict(base.T, site, assignments=2, seed=1)
+    v = verdict_matrix.matrix_verdict(base.T, site, assignments=2, seed=1)
     assert v.outcome == V.NO_POOLS and v.decision is None and v.tests
     assert v.tests[0].result.shift_pct == 0  # what it cannot support: a decision
     assert decision_sentence(v).startswith(
@@ -487,7 +484,10 @@ def test_the_matrix_verdict_decides_nothing_across_20_seeds(robust03):
     data = robust03[2]
     tags, _, x = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
     sites = pseudo_sites(tags, 14)
-    seen = {decision_sentence(V.matrix_verdict(x, sites, seed=s, assignments=1)) for s in range(20)}
+    seen = {
+        decision_sentence(verdict_matrix.matrix_verdict(x, sites, seed=s, assignments=1))
+        for s in range(20)
+    }
     assert len(seen) == 1 and next(iter(seen)).startswith("No decision from these scores")
 
 
@@ -691,7 +691,9 @@ def test_verdict_renderer_escapes_stored_text():
     rng = np.random.default_rng(4)
     sites = ("[bold]s1[/bold]", "s2\x1b[31m", "s3", "s4")
     x = rng.uniform(0.1, 0.6, size=(8, 24))
-    v = V.matrix_verdict(x, tuple(sites[i % 4] for i in range(8)), assignments=3, seed=1)
+    v = verdict_matrix.matrix_verdict(
+        x, tuple(sites[i % 4] for i in range(8)), assignments=3, seed=1
+    )
     assert v.tests and v.tests[0].result.sites
     v = dataclasses.replace(
         v, collection_id="c\x1b]0;title\x07[red]x[/red]", decision=v.tests[0]

@@ -29,14 +29,14 @@ def test_a_truncated_database_is_named_as_such(cli, db):
 def test_a_full_disk_while_adding_a_result_is_named_and_keeps_nothing(cli, db, monkeypatch):
     import duckdb
 
-    from litaudit.store import results as R
+    from litaudit.store import results_write
 
     def full(con, records):
         raise duckdb.IOException(
             f'IO Error: Could not write file "{db}.wal": No space left on device'
         )
 
-    monkeypatch.setattr(R, "insert", full)
+    monkeypatch.setattr(results_write, "insert", full)
     r = cli(
         "results", "add", "-c", "trec7", "-m", "AP", "--value", "0.3", "--system", "s",
         "--role", "official", "--track", "trec7/adhoc", "--who", "ann",

@@ -477,7 +477,7 @@ def test_a_uid_on_two_lines_is_refused(cli, store):
 
 def test_the_migration_and_new_rows_compute_the_same_uids(cli, small):
     """schema/017 fills the uids of rows stored before it with the expression that
-    store.results.fill_uids gives new rows."""
+    store.results_write.fill_uids gives new rows."""
     from litaudit.resources import data_dir
     from litaudit.store import results as R
     from litaudit.store.db import open_store

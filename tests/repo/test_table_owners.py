@@ -19,7 +19,13 @@ PKG = ROOT / "litaudit"
 # table -> the modules (paths under litaudit/) that hold SQL on it: its owner first, then
 # the modules the owner's own docs name as part of it (a write path, a seeding read).
 OWNERS: dict[str, tuple[str, ...]] = {
-    "results": ("store/results.py", "store/seeded.py", "store/consistency.py"),
+    "results": (
+        "store/results.py",
+        "store/results_write.py",
+        "store/results_counts.py",
+        "store/seeded.py",
+        "store/consistency.py",
+    ),
     "papers": ("store/papers.py",),
     "history": ("store/history.py", "store/seeded.py"),
     "collections": ("store/collections.py", "store/collection_names.py"),
@@ -48,6 +54,8 @@ JOIN_READS: dict[str, str] = {
     "store/results.py: collections": "a result's collection name in its listings",
     "store/results.py: papers": "a result's paper in its listings",
     "store/results.py: zero_shot": "the --zero-shot filter (where)",
+    "store/results_write.py: papers": "a new result's paper in its uid",
+    "store/results_counts.py: collections": "the collections holding a measure",
     "store/consistency.py: papers": "a result's paper in the consistency check",
     "store/papers.py: results": "a paper's results (listing, delete check)",
     "store/history.py: results": "a change's result in the history window",

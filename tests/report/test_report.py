@@ -546,7 +546,7 @@ def test_agreement_rows_are_the_verdicts_numbers():
     test, with its numbers as stored (a score-matrix verdict: 12 runs of 6 sites)."""
     import numpy as np
 
-    from litaudit.analyses.reuse.verdict import matrix_verdict
+    from litaudit.analyses.reuse.verdict_matrix import matrix_verdict
     from litaudit.render.report.blocks import Para, Table
     from litaudit.render.report.document_reuse import _agreement
     from litaudit.render.report.model import ReuseSection

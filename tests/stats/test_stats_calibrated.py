@@ -109,7 +109,7 @@ def test_mixed_noise_max_with_one_se_is_the_normal_max():
     zq = StdExtremes.make(50, "exact", None, None).max_q(0.95)[0]
     m = C.mixed_noise_max(0.3, 0.2, 50, [0.02], alpha=0.05, trials=20_000, seed=1)
     assert m.threshold == pytest.approx(0.2 + 0.02 * zq, abs=3 * m.threshold_se + 1e-4)
-    from litaudit.stats.extreme import max_sf
+    from litaudit.stats.extreme_exact import max_sf
 
     # value 0.3 is 5 se above the mean: P(max of 50 >= it) = 1.4e-5, below the +1 floor
     assert float(max_sf(0.3, 0.2, 0.02, 50)) < 1 / 20_001

@@ -13,7 +13,7 @@ from scipy import stats as sps
 from litaudit.errors import ParameterError
 from litaudit.stats import claim as C
 from litaudit.stats import extreme as E
-from litaudit.stats import intervals
+from litaudit.stats import extreme_exact, intervals
 from tests.conftest import examples
 
 MC1000 = E.Sampling(method="montecarlo", trials=1000, seed=1)
@@ -23,32 +23,36 @@ MC1000 = E.Sampling(method="montecarlo", trials=1000, seed=1)
 def test_expected_max_known_closed_forms():
     # E[max of 2 std normals] = 1/sqrt(pi), of 3 = 3/(2 sqrt(pi)) (David & Nagaraja, Order
     # Statistics, 2003, Sec. 3.2); of 5 = 1.16296; of 100 = 2.50759 (tabulated values).
-    assert E.std_max_moments(1)[0] == pytest.approx(0.0, abs=1e-12)
-    assert E.std_max_moments(2)[0] == pytest.approx(1 / math.sqrt(math.pi), abs=1e-12)
-    assert E.std_max_moments(3)[0] == pytest.approx(1.5 / math.sqrt(math.pi), abs=1e-12)
-    assert E.std_max_moments(5)[0] == pytest.approx(1.16296, abs=1e-5)
-    assert E.std_max_moments(100)[0] == pytest.approx(2.50759, abs=1e-5)
+    assert extreme_exact.std_max_moments(1)[0] == pytest.approx(0.0, abs=1e-12)
+    assert extreme_exact.std_max_moments(2)[0] == pytest.approx(1 / math.sqrt(math.pi), abs=1e-12)
+    assert extreme_exact.std_max_moments(3)[0] == pytest.approx(1.5 / math.sqrt(math.pi), abs=1e-12)
+    assert extreme_exact.std_max_moments(5)[0] == pytest.approx(1.16296, abs=1e-5)
+    assert extreme_exact.std_max_moments(100)[0] == pytest.approx(2.50759, abs=1e-5)
     # variance of the max of 2 is 1 - 1/pi
-    assert E.std_max_moments(2)[1] ** 2 == pytest.approx(1 - 1 / math.pi, abs=1e-10)
+    assert extreme_exact.std_max_moments(2)[1] ** 2 == pytest.approx(1 - 1 / math.pi, abs=1e-10)
 
 
 def test_cdfs_match_definitions():
     x = np.linspace(0.15, 0.3, 7)
     phi = sps.norm.cdf(x, 0.2, 0.0114)
-    np.testing.assert_allclose(E.max_cdf(x, 0.2, 0.0114, 103), phi**103, rtol=1e-12)
+    np.testing.assert_allclose(extreme_exact.max_cdf(x, 0.2, 0.0114, 103), phi**103, rtol=1e-12)
     np.testing.assert_allclose(
-        E.min_cdf(x, 0.2, 0.0114, 103), 1 - (1 - phi) ** 103, rtol=1e-10, atol=1e-12
+        extreme_exact.min_cdf(x, 0.2, 0.0114, 103), 1 - (1 - phi) ** 103, rtol=1e-10, atol=1e-12
     )  # the naive form loses digits
     np.testing.assert_allclose(
-        E.max_sf(x, 0.2, 0.0114, 103), 1 - phi**103, rtol=1e-10, atol=1e-12
+        extreme_exact.max_sf(x, 0.2, 0.0114, 103), 1 - phi**103, rtol=1e-10, atol=1e-12
     )  # the naive form loses digits
 
 
 @pytest.mark.parametrize("q", [0.01, 0.2, 0.5, 0.8, 0.95, 0.999])
 @pytest.mark.parametrize("N", [1, 2, 103, 10_000])
 def test_quantiles_invert_cdfs(q, N):
-    assert E.max_cdf(E.max_quantile(q, 0.2, 0.01, N), 0.2, 0.01, N) == pytest.approx(q, rel=1e-9)
-    assert E.min_cdf(E.min_quantile(q, 0.2, 0.01, N), 0.2, 0.01, N) == pytest.approx(q, rel=1e-9)
+    assert extreme_exact.max_cdf(
+        extreme_exact.max_quantile(q, 0.2, 0.01, N), 0.2, 0.01, N
+    ) == pytest.approx(q, rel=1e-9)
+    assert extreme_exact.min_cdf(
+        extreme_exact.min_quantile(q, 0.2, 0.01, N), 0.2, 0.01, N
+    ) == pytest.approx(q, rel=1e-9)
 
 
 # ----------------------------------------------------------------- the paper's numbers
@@ -63,13 +67,13 @@ def test_figure1_mean_of_max_of_100():
     # the moment-matched Gumbel has exactly that mean: location + gamma * scale
     assert d.gumbel.location + E.EULER_GAMMA * d.gumbel.scale == pytest.approx(d.expected_max)
     # "only 0.6% of the distribution is greater than 0.267" (of the normal: 0.65%)
-    assert float(E.max_sf(0.267, 0.2, 0.027, 1)) == pytest.approx(0.006, abs=1e-3)
+    assert float(extreme_exact.max_sf(0.267, 0.2, 0.027, 1)) == pytest.approx(0.006, abs=1e-3)
 
 
 def test_figure2_expected_max_grows_like_log_n():
     # Figure 2: the expected max increases (logarithmically) with the number of samples.
     ns = [10, 100, 1000, 10_000]
-    em = [E.expected_max(0.2, 0.027, n) for n in ns]
+    em = [extreme_exact.expected_max(0.2, 0.027, n) for n in ns]
     assert all(a < b for a, b in zip(em, em[1:], strict=False))
     steps = np.diff(em)
     assert all(a > b for a, b in zip(steps, steps[1:], strict=False))  # concave in log N
@@ -80,8 +84,8 @@ def test_trec7_with_the_papers_rounded_inputs():
     # mu = 0.2 (rounded from 0.1992) and se = 0.0114 (its Figure 3 caption: 0.0806/sqrt(50)),
     # with the best automatic run as 0.303. With those inputs the exact method gives the
     # paper's numbers to within 0.0003 (the rest is its simulation and linear search).
-    assert E.max_quantile(0.95, 0.2, 0.0114, 103) == pytest.approx(0.2375, abs=3e-4)
-    assert E.min_quantile(0.05, 0.2, 0.0114, 103) == pytest.approx(0.1625, abs=3e-4)
+    assert extreme_exact.max_quantile(0.95, 0.2, 0.0114, 103) == pytest.approx(0.2375, abs=3e-4)
+    assert extreme_exact.min_quantile(0.05, 0.2, 0.0114, 103) == pytest.approx(0.1625, abs=3e-4)
     iv = intervals.intrinsic_interval(0.303, 0.0114, 103, p=0.2)
     assert iv.mu0 == pytest.approx(0.2705, abs=3e-4)
     assert iv.lower == pytest.approx(0.2378, abs=3e-4)
@@ -172,7 +176,11 @@ def test_n_star_is_the_least_number_of_draws():
     mu, se = 0.2, 0.0114
     k = C.n_star(0.25, mu, se, alpha=0.05)
     assert isinstance(k, float) and k == int(k)
-    assert E.max_sf(0.25, mu, se, int(k)) >= 0.05 > E.max_sf(0.25, mu, se, int(k) - 1)
+    assert (
+        extreme_exact.max_sf(0.25, mu, se, int(k))
+        >= 0.05
+        > extreme_exact.max_sf(0.25, mu, se, int(k) - 1)
+    )
     assert C.n_star(0.19, mu, se) == 1  # below the mean: beyond chance for no N
     assert C.n_star(5.0, mu, se) == math.inf  # 400 standard errors up: never by chance
 
@@ -209,8 +217,8 @@ def test_claim_hidden_multiplier_makes_claims_less_surprising():
             lambda: intervals.audit_best([0.2, 0.3], 50, method="montecarlo", seed=1, trials=5),
             "trials",
         ),
-        (lambda: E.max_quantile(0.5, 0.2, 0.0, 10), "standard error"),
-        (lambda: E.max_quantile(0.5, 0.2, 0.01, 0), "number of draws"),
+        (lambda: extreme_exact.max_quantile(0.5, 0.2, 0.0, 10), "standard error"),
+        (lambda: extreme_exact.max_quantile(0.5, 0.2, 0.01, 0), "number of draws"),
         (
             lambda: C.chance_check(0.3, 0.2, 0.01, 10, model=C.ChanceModel(hidden_multiplier=0.5)),
             "hidden multiplier",
@@ -248,7 +256,9 @@ def test_interval_orders_lower_mu0_value(values, n, p):
     assert a.candidates[0] == int(np.argmax(values))
     assert a.n_candidates == sum(v >= iv.lower for v in values)
     # and mu0 really is the mean whose max reaches the value with probability p
-    assert float(E.max_sf(iv.value, iv.mu0, iv.se, len(values))) == pytest.approx(p, rel=1e-6)
+    assert float(extreme_exact.max_sf(iv.value, iv.mu0, iv.se, len(values))) == pytest.approx(
+        p, rel=1e-6
+    )
 
 
 @settings(max_examples=examples(40), deadline=None)
@@ -268,14 +278,21 @@ def test_results_independent_of_row_order(values, seed):
 @given(n1=st.integers(1, 5000), n2=st.integers(1, 5000), alpha=st.floats(0.001, 0.5))
 def test_threshold_and_expected_max_monotone_in_n(n1, n2, alpha):
     lo, hi = sorted((n1, n2))
-    assert E.max_quantile(1 - alpha, 0.2, 0.01, lo) <= E.max_quantile(1 - alpha, 0.2, 0.01, hi)
-    assert E.min_quantile(alpha, 0.2, 0.01, lo) >= E.min_quantile(alpha, 0.2, 0.01, hi)
-    assert E.expected_max(0.2, 0.01, lo) <= E.expected_max(0.2, 0.01, hi) + 1e-12
+    assert extreme_exact.max_quantile(1 - alpha, 0.2, 0.01, lo) <= extreme_exact.max_quantile(
+        1 - alpha, 0.2, 0.01, hi
+    )
+    assert extreme_exact.min_quantile(alpha, 0.2, 0.01, lo) >= extreme_exact.min_quantile(
+        alpha, 0.2, 0.01, hi
+    )
+    assert (
+        extreme_exact.expected_max(0.2, 0.01, lo)
+        <= extreme_exact.expected_max(0.2, 0.01, hi) + 1e-12
+    )
 
 
 @pytest.mark.parametrize("N", [1, 2, 7, 103, 5000, 10**9])
 def test_grid_integration_agrees_with_adaptive_quadrature(N):
-    fast, slow = E.std_max_moments(N), E.std_max_moments(N, adaptive=True)
+    fast, slow = extreme_exact.std_max_moments(N), extreme_exact.std_max_moments(N, adaptive=True)
     assert fast[0] == pytest.approx(slow[0], abs=1e-10)
     assert fast[1] == pytest.approx(slow[1], abs=1e-10)
 

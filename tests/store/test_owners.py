@@ -166,16 +166,16 @@ def test_the_model_refuses_a_stored_row_its_owner_reads(mem_store):
 
 
 def test_set_many_writes_one_column_of_many_results_in_one_statement(seeded_store):
-    from litaudit.store import results as R
+    from litaudit.store import results_write
 
     con = seeded_store.con
     ids = [i for (i,) in con.execute("SELECT id FROM results ORDER BY id LIMIT 3").fetchall()]
-    R.set_many(con, "notes", ids, ["a", None, "c"], at=AT)
-    R.set_many(con, "status", ids[:2], "verified", at=AT)
+    results_write.set_many(con, "notes", ids, ["a", None, "c"], at=AT)
+    results_write.set_many(con, "status", ids[:2], "verified", at=AT)
     got = con.execute(
         "SELECT notes, status, updated_at FROM results WHERE id IN (?, ?, ?) ORDER BY id", ids
     ).fetchall()
     assert [(n, s) for n, s, _ in got] == [("a", "verified"), (None, "verified"), ("c", "draft")]
     assert {u for _, _, u in got} == {AT}
     with pytest.raises(LitauditError, match="'value' is not one of status, notes, role"):
-        R.set_many(con, "value", ids, "1", at=AT)
+        results_write.set_many(con, "value", ids, "1", at=AT)

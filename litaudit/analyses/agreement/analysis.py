@@ -16,7 +16,8 @@ runs, the site of every run, and the sites held out of every topic
 pairs, the observed and expected agreement tables (aggregated over sites) and their
 chi-square fit (:mod:`litaudit.stats.agreement`), Kendall's tau overall and per site, the
 participant-comparison tau and the RMSE (:mod:`litaudit.stats.rankcorr`).
-`reuse agreement` runs it on one assignment with the checks of :func:`checks_for`;
+`reuse agreement` runs it on one assignment with the checks of
+:func:`~litaudit.analyses.agreement.audit.checks_for`;
 `reuse verdict` and `report` show the agreement over random assignments of
 :mod:`litaudit.analyses.reuse.holdout_agreement` instead.
 """
@@ -31,10 +32,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.agreement.input import ScoreDesign, Simulation, simulate_pooling
-from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
+from litaudit.analyses.agreement.input import ScoreDesign
 from litaudit.errors import NotFound, ParameterError
-from litaudit.runs.archive import load_archive
 from litaudit.stats.agreement import (
     AgreementTable,
     PairTests,
@@ -46,7 +45,7 @@ from litaudit.stats.agreement import (
 from litaudit.stats.rankcorr import Tau, kendall_tau, participant_tau, rmse
 
 if TYPE_CHECKING:
-    import duckdb
+    pass
 
 KIND = "reuse-agreement"
 ANALYSES = ("within-site", "between-site", "participant-comparison")
@@ -348,163 +347,3 @@ class Check:
     rule: str  # e.g. "p >= 0.05"
     passed: bool | None
     note: str
-
-
-def checks_for(
-    result: ReuseAgreement,
-    *,
-    p_min: float = 0.05,
-    tau_min: float | None = None,
-    rmse_max: float | None = None,
-) -> tuple[Check, ...]:
-    """Pass/fail of each number.
-
-    The chi-square p-value of every analysis is the test (Section 3.2.1: reject
-    reusability when p < p_min); an analysis with fewer than
-    ``defaults.AGREEMENT_MIN_PAIRS`` pairs is not enough data (passed None), never a pass.
-    The p-value treats the pairs as independent (see docs/STATISTICS.md: the verdict
-    does not gate on it). Kendall's tau and the RMSE have no reference distribution
-    (Sections 3.2.2-3.2.3: "its interpretation is somewhat subjective"): they are reported
-    with ``passed = None`` unless a threshold is given.
-    """
-    out = []
-    for a in result.analyses:
-        fit = a.aggregate.fit if a.aggregate else None
-        rule = f"p >= {p_min:g}"
-        if fit is None:
-            out.append(
-                Check(
-                    f"{a.analysis} chi-square p",
-                    None,
-                    p_min,
-                    rule,
-                    None,
-                    f"no pair with >= {result.min_topics} baseline and reuse topics",
-                )
-            )
-        elif a.pairs_tested < defaults.AGREEMENT_MIN_PAIRS:
-            out.append(
-                Check(
-                    f"{a.analysis} chi-square p",
-                    fit.p_value,
-                    p_min,
-                    rule,
-                    None,
-                    f"not enough data: {a.pairs_tested} pair(s), fewer than "
-                    f"{defaults.AGREEMENT_MIN_PAIRS}",
-                )
-            )
-        else:
-            out.append(
-                Check(
-                    f"{a.analysis} chi-square p",
-                    fit.p_value,
-                    p_min,
-                    rule,
-                    fit.p_value >= p_min,
-                    f"{a.pairs_tested} pairs, {fit.method}, correction {result.correction}",
-                )
-            )
-
-    def info(name, value, threshold, op, note):
-        if value is None:
-            return Check(name, None, threshold, "", None, note)
-        if threshold is None:
-            return Check(name, value, None, "reported only", None, note)
-        ok = value >= threshold if op == ">=" else value <= threshold
-        return Check(name, value, threshold, f"{op} {threshold:g}", ok, note)
-
-    out.append(
-        info(
-            "Kendall tau",
-            result.tau.tau if result.tau else None,
-            tau_min,
-            ">=",
-            "baseline vs reuse mean scores of every run",
-        )
-    )
-    out.append(
-        info("RMSE", result.rmse, rmse_max, "<=", "baseline vs reuse mean scores of every run")
-    )
-    return tuple(out)
-
-
-def simulate_archive(
-    con: duckdb.DuckDBPyConnection,
-    collection_id: str,
-    *,
-    k: int = defaults.AGREEMENT_K,
-    depth: int = defaults.AGREEMENT_DEPTH,
-    measure: str = "AP",
-    seed: int | None = None,
-    progress=None,
-) -> tuple[Simulation, tuple[str, ...]]:
-    """Load a stored run archive and run the pooling simulation; sites = participants."""
-
-    archive = load_archive(con, collection_id)
-    if len(archive.runs) < 2:
-        raise NotFound(f"collection {collection_id} has fewer than 2 stored runs")
-    sites = tuple(i.participant or i.tag for i in archive.info)
-    rng = np.random.default_rng(seed) if seed is not None else None
-    sim = simulate_pooling(
-        archive.qrels,
-        archive.runs,
-        sites,
-        k=k,
-        depth=depth,
-        measure=measure,
-        rng=rng,
-        progress=progress,
-    )
-    return sim, sites
-
-
-def audit_params(
-    *,
-    source: str,
-    k: int | None,
-    depth: int | None,
-    alpha: float,
-    correction: str,
-    min_topics: int,
-    **extra,
-) -> dict:
-    return {
-        "source": source,
-        "k": k,
-        "depth": depth,
-        "alpha": alpha,
-        "correction": correction,
-        "min_topics": min_topics,
-        **extra,
-    }
-
-
-def save(
-    con: duckdb.DuckDBPyConnection,
-    collection_id: str,
-    result: ReuseAgreement,
-    params: dict,
-    design: ScoreDesign,
-    seed: int | None,
-) -> Audited[ReuseAgreement]:
-    """Store the analysis as an audit of kind 'reuse-agreement' (or hand back the stored
-    audit of an identical call: same design, scores, parameters, seed and version)."""
-
-    rows: list[list[object]] = [
-        [r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
-        for r, s, row in zip(design.runs, design.sites, design.scores, strict=True)
-    ]
-    rows.append(["topics", *design.topics])
-    rows.append(["held_out", *[list(h) for h in design.held_out]])
-    method = "exact+asymptotic chi-square, noncentral t power"
-    key = AuditKey(
-        kind=KIND,
-        collection_id=collection_id,
-        measure=result.measure,
-        params=params,
-        method=method,
-        input_fingerprint=fingerprint(rows),
-        seed=seed,
-    )
-    return run_or_reuse(con, key, lambda: result)

@@ -14,6 +14,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.agreement import analysis as ag
+from litaudit.analyses.agreement import audit
 from litaudit.analyses.agreement import input as agin
 from litaudit.analyses.agreement.analysis import Randomization, RandomizedAnalysis
 from litaudit.analyses.audits import Audited
@@ -90,7 +91,7 @@ def _from_scores(req: AgreementRequest, rng):
         source = f"scores {req.scores.name}, round robin k={req.held_out}, baseline {req.baseline}"
         what = "generated design"
     design = agin.design_from_scores(tags, sites, topics, matrix, held, source=what)
-    params = ag.audit_params(
+    params = audit.audit_params(
         source="scores",
         k=None if req.design else req.held_out,
         depth=None,
@@ -170,7 +171,7 @@ def run_agreement(
             f"pooling simulation, k={req.held_out}, depth={req.depth}; kept "
             f"{sim.judged_kept} of {sim.judged_total} judgments"
         )
-        params = ag.audit_params(
+        params = audit.audit_params(
             source="simulation",
             k=req.held_out,
             depth=req.depth,
@@ -190,7 +191,7 @@ def run_agreement(
     )
     rand = _randomize(req, design, progress) if req.randomize else None
     result = dataclasses.replace(
-        result, seed=req.seed, checks=ag.checks_for(result), randomization=rand
+        result, seed=req.seed, checks=audit.checks_for(result), randomization=rand
     )
     if cid is None:
         return Audited(result, None)
@@ -198,7 +199,7 @@ def run_agreement(
     if rand is not None:  # without --randomize the parameters stay as they were
         params.update(randomize=rand.assignments, randomize_seed=rand.seed)
     with store.transaction():
-        return ag.save(store.con, cid, result, params, design, req.seed)
+        return audit.save(store.con, cid, result, params, design, req.seed)
 
 
 def _randomize(req: AgreementRequest, design, progress: Progress | None) -> Randomization:

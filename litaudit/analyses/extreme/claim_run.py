@@ -36,7 +36,7 @@ from litaudit.measures import did_you_mean
 from litaudit.runs.archive import load_qrels
 from litaudit.runs.archive_lookups import has_qrels, run_tags
 from litaudit.runs.evaluate import evaluate
-from litaudit.runs.ingest_read import sha256_file
+from litaudit.runs.ingest_files import sha256_file
 from litaudit.runs.model import sort_topics
 from litaudit.runs.trec_io import read_run
 from litaudit.stats.holm import holm

@@ -38,7 +38,7 @@ from litaudit.stats import sequential
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import SpreadCheck
 from litaudit.store.collections import resolve_collection
-from litaudit.store.results import has_role
+from litaudit.store.results_counts import has_role
 
 if TYPE_CHECKING:
     import duckdb

@@ -19,7 +19,7 @@ from litaudit.stats.shape import Shape, far_from_normal, normal_shape
 from litaudit.store import results as result_store
 from litaudit.store.collections import resolve_collection
 from litaudit.store.measures import resolve_measure
-from litaudit.store.results import collections_holding, measures_held
+from litaudit.store.results_counts import collections_holding, measures_held
 
 if TYPE_CHECKING:
     import duckdb

@@ -24,7 +24,7 @@ from itertools import combinations
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.reuse.holdout_agreement import holdout_design
+from litaudit.analyses.reuse.holdout_design import holdout_design
 from litaudit.analyses.reuse.holdout_pools import PoolScores, pool_tables
 from litaudit.errors import ParameterError
 from litaudit.stats.holdout_shift import (

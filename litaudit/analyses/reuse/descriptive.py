@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from litaudit.analyses.reuse.holdout_agreement import AgreementTest
+from litaudit.analyses.reuse.holdout_result import AgreementTest
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest, run_subcollections
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement import adjust_pvalues
-from litaudit.store.results import official_count
+from litaudit.store.results_counts import official_count
 
 if TYPE_CHECKING:
     import duckdb

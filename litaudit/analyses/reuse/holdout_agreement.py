@@ -10,19 +10,28 @@ X^2 of observed against expected agreement with A_b and with A'_b on the same sc
 Per analysis (within-site, between-site, participant comparison) the mean of
 D_b = X^2(A_b) - X^2(A'_b) is tested by sign flips. The per-assignment chi-square(3)
 p-values of the paper are kept as a description (their distribution), not as the test.
+The design is in :mod:`litaudit.analyses.reuse.holdout_design`, the result types in
+:mod:`litaudit.analyses.reuse.holdout_result`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import comb
 
 import numpy as np
 from scipy import stats
 
 from litaudit import defaults
+from litaudit.analyses.reuse.holdout_design import HoldoutDesign, holdout_design
 from litaudit.analyses.reuse.holdout_pools import pool_scores
+from litaudit.analyses.reuse.holdout_result import (
+    AgreementPart,
+    AgreementSettings,
+    AgreementTest,
+    Quantiles,
+    ShiftPart,
+)
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement_null import (
     ANALYSES,
@@ -32,149 +41,7 @@ from litaudit.stats.agreement_null import (
 )
 from litaudit.stats.design import assign_holdouts
 
-
-@dataclass(kw_only=True, frozen=True)
-class HoldoutDesign:
-    """The hold-out design the assignments follow (Section 3.1), and its balance."""
-
-    sites: int  # m
-    topics: int  # N
-    k: int
-    baseline: int  # all-site baseline topics
-    subsets: int  # C(m, k)
-    full_cycles: int  # b: complete round-robin cycles
-    partial: int  # topics of the last, partial cycle
-    held_per_site_min: int  # topics each site is held out of (min and max)
-    held_per_site_max: int
-    balanced: bool
-    note: str  # why it is not balanced, or ""
-
-
-def holdout_design(m: int, n_topics: int, k: int, baseline: int = 0) -> HoldoutDesign:
-    """Describe the round-robin design of ``n_topics`` topics over m sites, k held out."""
-
-    if not 1 <= k < m:
-        raise ParameterError(f"held-out (k) must be between 1 and m - 1 = {m - 1}, got {k}")
-    c = comb(m, k)
-    rest = n_topics - baseline
-    b, r = divmod(rest, c)
-    a = assign_holdouts([str(t) for t in range(n_topics)], [str(s) for s in range(m)], k, baseline)
-    per_site = np.zeros(m, dtype=int)
-    for h in a.held_out:
-        for s in h:
-            per_site[int(s)] += 1
-    note = ""
-    if r:
-        note = (
-            f"unbalanced: {rest} held-out topics are {b} full cycle(s) of C({m},{k}) = "
-            f"{c} site subsets and a partial cycle of {r}; "
-        )
-        if b == 0:
-            note += (
-                f"fewer topics than subsets, so {c - r} of the {c} subsets are never "
-                f"held out together; "
-            )
-        note += (
-            f"each site is held out of {per_site.min()} to {per_site.max()} topics "
-            "(the topic order is random, so which subsets miss out is random too)"
-        )
-    return HoldoutDesign(
-        sites=m,
-        topics=n_topics,
-        k=k,
-        baseline=baseline,
-        subsets=c,
-        full_cycles=b,
-        partial=r,
-        held_per_site_min=int(per_site.min()),
-        held_per_site_max=int(per_site.max()),
-        balanced=r == 0,
-        note=note,
-    )
-
-
-@dataclass(frozen=True)
-class Quantiles:
-    minimum: float
-    median: float
-    maximum: float
-
-
-@dataclass(kw_only=True, frozen=True)
-class AgreementPart:
-    """One analysis of the agreement test over B assignments."""
-
-    analysis: str
-    status: str  # "tested" | "not enough data"
-    reason: str
-    pairs_min: int  # pairs tested per assignment (min, max)
-    pairs_max: int
-    disagreement_real: float | None  # mean share of pairs whose two tests disagree
-    disagreement_null: float | None  # ... with the random assignments A'_b
-    expected_disagreement: float | None  # the paper's expectation (powers), real A_b
-    x2_real: float | None  # mean X^2 with A_b and with A'_b
-    x2_null: float | None
-    p_value: float | None  # sign-flip test of mean(X^2(A_b) - X^2(A'_b)) > 0
-    paper_p: Quantiles | None  # the paper's chi-square(3) p over the B real assignments
-    paper_rejections: int | None  # assignments where that p < alpha (descriptive)
-
-
-@dataclass(kw_only=True, frozen=True)
-class ShiftPart:
-    """Score agreement (Section 3.2.3): how far each run's mean over the topics its site
-    was held out of falls from its mean over the other topics, against random hold-outs."""
-
-    status: str  # "tested" | "not enough data"
-    reason: str
-    runs: int  # runs with both kinds of topics
-    shift_real: float | None  # mean over runs and assignments of reuse - baseline mean
-    shift_null: float | None  # ... with the random assignments A'_b
-    effect: float | None  # shift_real - shift_null (score points)
-    effect_pct: float | None  # effect as a % of the mean score
-    rmse_real: float | None  # the paper's RMSE between baseline and reuse means
-    rmse_null: float | None
-    p_value: float | None  # two-sided sign-flip test of mean(shift(A_b) - shift(A'_b))
-
-
-@dataclass(frozen=True, kw_only=True)
-class AgreementSettings:
-    """The agreement test as asked: ``k`` sites held out per topic (``baseline`` topics
-    hold out none), ``assignments`` random hold-out assignments from ``seed``, ``flips``
-    random sign flips from ``flip_seed``, the level ``alpha`` of each pair's t-tests, and
-    a pair set tested only with ``min_pairs`` pairs per assignment on average that have
-    ``min_topics`` baseline and reuse topics each (Carterette et al. 2010, Section 4.3)."""
-
-    k: int = defaults.AGREEMENT_K
-    baseline: int = 0
-    assignments: int = defaults.AGREEMENT_ASSIGNMENTS
-    seed: int = defaults.AGREEMENT_SEED
-    flips: int = defaults.AGREEMENT_FLIPS
-    flip_seed: int = defaults.AGREEMENT_FLIP_SEED
-    alpha: float = defaults.REUSE_ALPHA
-    min_topics: int = defaults.AGREEMENT_MIN_TOPICS
-    min_pairs: int = defaults.AGREEMENT_MIN_PAIRS
-
-
-@dataclass(frozen=True)
-class AgreementTest:
-    """The agreement test of one collection (or score matrix)."""
-
-    source: str  # e.g. "pooling simulation, depth 100"
-    measure: str
-    alpha: float
-    k: int
-    depth: int | None
-    assignments: int  # B
-    flips: int
-    seed: int  # of the hold-out assignments
-    flip_seed: int  # of the sign flips
-    min_topics: int
-    min_pairs: int
-    design: HoldoutDesign
-    parts: tuple[AgreementPart, ...]
-    shift: ShiftPart
-    held_out_bias: float | None  # simulation only: mean (reduced - full) AP of held-out
-    # runs minus that of the other runs, same topics
+# runs minus that of the other runs, same topics
 
 
 def _quantiles(x: np.ndarray) -> Quantiles:

@@ -19,7 +19,8 @@ paper's agreement-in-significance analysis over random assignments
 (Voorhees, Lin, Efron, SIGIR 2014); sub-collection tau (Sanderson, Turpin, Zhang,
 Scholer, CIKM 2012); each with the papers' reference values (in
 :mod:`litaudit.analyses.reuse.descriptive`). This module assembles them into the stored
-:class:`Verdict` (of a run archive, or of a score matrix).
+:class:`Verdict` of a run archive (of a score matrix:
+:mod:`litaudit.analyses.reuse.verdict_matrix`).
 """
 
 from __future__ import annotations
@@ -31,8 +32,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.reuse.archive_ranges import RangedArchive, load_ranged
@@ -43,7 +42,6 @@ from litaudit.analyses.reuse.decision import (
     NOT_ENOUGH,
     OUTCOMES,
     DepthShift,
-    matrix_shift,
     pool_shifts,
     topic_positions,
 )
@@ -59,14 +57,9 @@ from litaudit.analyses.reuse.descriptive import (
     references,
     subcollection_summary,
 )
-from litaudit.analyses.reuse.holdout_agreement import (
-    AgreementSettings,
-    AgreementTest,
-    HoldoutDesign,
-    archive_agreement,
-    holdout_design,
-    matrix_agreement,
-)
+from litaudit.analyses.reuse.holdout_agreement import archive_agreement
+from litaudit.analyses.reuse.holdout_design import HoldoutDesign
+from litaudit.analyses.reuse.holdout_result import AgreementSettings, AgreementTest
 from litaudit.analyses.reuse.overlap import lou_depths_of_archive, run_rao, store_lou
 from litaudit.analyses.reuse.progress import PASS_STEPS, PASSES, Pass, n_parts, read_ranges
 from litaudit.analyses.reuse.subcollection_tau import (
@@ -102,7 +95,6 @@ __all__ = [
     "Verdict",
     "VerdictSettings",
     "decision_sentence",
-    "matrix_verdict",
     "official_counts",
     "run_verdict",
     "verdict_steps",
@@ -411,68 +403,3 @@ def _archive_verdict(
 
 
 # ------------------------------------------------------------------ score-matrix verdict
-
-
-def matrix_verdict(
-    scores,
-    sites,
-    *,
-    names=None,
-    source: str = "scores",
-    margin_pct: float = defaults.REUSE_MARGIN_PCT,
-    seed: int = defaults.AGREEMENT_SEED,
-    assignments: int = defaults.AGREEMENT_ASSIGNMENTS,
-    alpha: float = defaults.REUSE_ALPHA,
-    progress: Callable[[int], None] | None = None,
-) -> Verdict:
-    """The verdict on a runs x topics matrix of full-judgment scores (e.g. the per-topic
-    files of shared/data) with run sites: every run is scored with the same judgments
-    whichever sites are held out, so the shift is 0 by construction and decides nothing
-    (outcome NO_POOLS, its row shown); the agreement analysis over random assignments is
-    shown beside it."""
-    x = np.asarray(scores, dtype=float)
-    site = np.unique(np.asarray(sites), return_inverse=True)[1]
-    labels = names or tuple(str(s) for s in sorted(set(sites)))
-    m = int(site.max()) + 1
-    n_r, n_t = x.shape
-    cov = coverage(n_r, m, n_t, (None, None))
-    notes = [
-        "one score per run and topic: the scores do not depend on which sites are held "
-        "out, so the shift is 0 whatever the data: no decision"
-    ]
-    design = agreement = None
-    rows: tuple[DepthShift, ...] = ()
-    if m < 3:
-        notes.append(f"{m} site(s): the hold-out design needs at least 3")
-    else:
-        design = holdout_design(m, n_t, defaults.AGREEMENT_K)
-        rows = (matrix_shift(x, site, labels, margin_pct=margin_pct, alpha=alpha),)
-        agreement = matrix_agreement(
-            x,
-            site,
-            AgreementSettings(assignments=assignments, seed=seed, alpha=alpha),
-            source=source,
-            progress=progress,
-        )
-    outcome = NO_POOLS if rows else NOT_ENOUGH
-    decision = None
-    return Verdict(
-        collection_id=None,
-        outcome=outcome,
-        alpha=alpha,
-        margin_pct=margin_pct,
-        measure="AP",
-        depth=None,
-        depth_source=None,
-        coverage=cov,
-        design=design,
-        tests=rows,
-        decision=decision,
-        agreement=agreement,
-        lou=(),
-        rao=None,
-        subcollections=None,
-        references=references(rows, (), None, agreement),
-        audits=(),
-        notes=tuple(notes),
-    )

@@ -19,7 +19,7 @@ from pathlib import Path
 from litaudit import defaults
 from litaudit.analyses.agreement import input as agreement_input
 from litaudit.analyses.audits import Audited
-from litaudit.analyses.reuse import verdict
+from litaudit.analyses.reuse import verdict, verdict_matrix
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
 from litaudit.errors import ParameterError
 
@@ -125,7 +125,7 @@ def _matrix_verdict(req: VerdictRequest, progress) -> verdict.Verdict:
         sites = agreement_input.pseudo_sites(tags, req.pseudo_sites)
     else:
         raise ParameterError("--scores needs --run-sites FILE or --pseudo-sites M")
-    return verdict.matrix_verdict(
+    return verdict_matrix.matrix_verdict(
         matrix,
         sites,
         names=tuple(sorted(set(sites))),

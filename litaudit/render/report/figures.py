@@ -41,7 +41,7 @@ def mxvd_figure(lit: LiteratureSection, claim: float | None = None) -> Figure | 
     the claimed value (of this population) marked, at the edge when it lies off the
     curves."""
     # start-up: scipy (through litaudit.stats.extreme)
-    from litaudit.stats.extreme import extreme_pdfs
+    from litaudit.stats.extreme_exact import extreme_pdfs
 
     if (
         lit.mu0 is None
@@ -105,7 +105,7 @@ def expected_max_figure(lit: LiteratureSection, claim: float | None = None) -> F
     """Expected max and the alpha threshold against N (2015, Figure 2), with the claimed
     value as a horizontal line."""
     # start-up: scipy (through litaudit.stats.extreme)
-    from litaudit.stats.extreme import expected_max, max_quantile
+    from litaudit.stats.extreme_exact import expected_max, max_quantile
 
     mean, se, n, alpha = lit.mean, lit.se, lit.n, lit.alpha
     if mean is None or se is None or n is None or alpha is None or not se > 0:

@@ -1,0 +1,175 @@
+"""Writes of the ``results`` table (its owner with :mod:`litaudit.store.results`, which
+reads it): the bulk insert of new results, one result's update, the set-based updates of
+many, and the results' uids (the same in every clone).
+
+Bulk paths stay set-based (one statement for the 34k seed rows of ``init`` or an import);
+their rows were validated field by field before (:mod:`litaudit.curation.plan`), so they
+are not validated again row by row through ``models.Result`` here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING
+
+from litaudit.errors import LitauditError
+
+if TYPE_CHECKING:
+    import duckdb
+
+
+# a result's uid from its natural key (schema/017_result_uids.sql writes the same)
+UID_SQL = (
+    "'r-' || substr(sha256(concat_ws(chr(31), r.source, coalesce(p.bibkey, ''), "
+    "coalesce(r.track, ''), r.collection_id, CAST(r.n_topics AS VARCHAR), r.measure, "
+    "r.system, r.role) || {salt}), 1, 16)"
+)
+
+
+def fill_uids(con: duckdb.DuckDBPyConnection) -> None:
+    """Give the results without a uid theirs (:data:`UID_SQL`); one that another result
+    holds already (a result created with a key another one had when it was created)
+    takes the next of the key's salted hashes."""
+    for salt in range(8):
+        con.execute(
+            f"UPDATE results SET uid = k.uid FROM (SELECT r.id, {UID_SQL.format(salt=repr(_salt(salt)))} AS uid "
+            "FROM results r LEFT JOIN papers p ON p.id = r.paper_id WHERE r.uid IS NULL) k "
+            "WHERE results.id = k.id AND k.uid NOT IN "
+            "(SELECT uid FROM results WHERE uid IS NOT NULL)"
+        )
+        if not con.execute("SELECT count(*) FROM results WHERE uid IS NULL").fetchall()[0][0]:
+            return
+    raise LitauditError("results: no free uid for a new result")  # 2^-64 per result
+
+
+def _salt(i: int) -> str:
+    return "" if i == 0 else f"{chr(31)}{i}"
+
+
+def set_uids(con: duckdb.DuckDBPyConnection, uids: dict[int, str]) -> None:
+    """Give results the uids a store folder names (id -> uid)."""
+    if uids:
+        con.execute(
+            "UPDATE results SET uid = k.u FROM (SELECT unnest(?::INTEGER[]) AS i, "
+            "unnest(?::VARCHAR[]) AS u) k WHERE results.id = k.i",
+            [list(uids), list(uids.values())],
+        )
+
+
+# the columns of a stored result, in the DDL's order (schemas 001, 003, 007)
+COLUMNS = tuple(
+    "id source paper_id track collection_id topic_set n_topics measure value value_text "
+    "system participant role run_type year standard location transcribed_by "
+    "transcribed_at status notes created_at updated_at date reporter url code_url".split()
+)
+
+
+# Arrow types of the bulk insert's columns (filled on first use; default: string)
+_ARROW_TYPES: dict = {}
+
+
+def _arrow_types(pa) -> dict:
+    if not _ARROW_TYPES:
+        _ARROW_TYPES.update(
+            {
+                "id": pa.int64(),
+                "paper_id": pa.int64(),
+                "n_topics": pa.int64(),
+                "value": pa.float64(),
+                "year": pa.int64(),
+                "standard": pa.bool_(),
+                "transcribed_at": pa.date32(),
+                "date": pa.date32(),
+                "created_at": pa.timestamp("us"),
+                "updated_at": pa.timestamp("us"),
+            }
+        )
+        for c in COLUMNS:
+            _ARROW_TYPES.setdefault(c, pa.string())
+    return _ARROW_TYPES
+
+
+def new_ids(con: duckdb.DuckDBPyConnection, n: int) -> list[int]:
+    """``n`` ids for new results, from the table's sequence."""
+    got = con.execute("SELECT nextval('results_id_seq') FROM range(?)", [n]).fetchall()
+    return [r[0] for r in got]
+
+
+def insert(con: duckdb.DuckDBPyConnection, records: list[dict]) -> None:
+    """Insert results (dicts of :data:`COLUMNS`, ids from :func:`new_ids`) in one
+    statement, from an Arrow table (DuckDB's executemany is slow; pyarrow imports in a
+    fraction of pandas' time)."""
+    if not records:
+        return
+    # start-up: pyarrow
+    import pyarrow as pa
+
+    types = _arrow_types(pa)
+    table = pa.table({c: pa.array([r.get(c) for r in records], type=types[c]) for c in COLUMNS})
+    con.register("_insert_results", table)
+    try:
+        cols = ", ".join(COLUMNS)
+        con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _insert_results")
+    finally:
+        con.unregister("_insert_results")
+    fill_uids(con)
+
+
+def update(
+    con: duckdb.DuckDBPyConnection, result_id: int, changes: dict, *, at: dt.datetime
+) -> None:
+    """Write ``changes`` (column -> value) to one result, and its ``updated_at``. A change
+    that makes it another stored result is refused."""
+    # start-up: duckdb
+    import duckdb
+
+    sets = ", ".join(f"{c} = ?" for c in changes)
+    try:
+        con.execute(
+            f"UPDATE results SET {sets}, updated_at = ? WHERE id = ?",
+            [*changes.values(), at, result_id],
+        )
+    except duckdb.ConstraintException as exc:
+        raise LitauditError(
+            f"result #{result_id}: the change would duplicate another result "
+            f"({str(exc).splitlines()[0]})"
+        ) from None
+
+
+_SET_MANY = ("status", "notes", "role")  # VARCHAR columns
+
+
+def set_dated(
+    con: duckdb.DuckDBPyConnection, rows: list[tuple[int, tuple]], *, at: dt.datetime
+) -> None:
+    """The date (ISO text), year, location and url of many results, (id, (date, year,
+    location, url)) each, in one statement."""
+    if not rows:
+        return
+    ids = [i for i, _ in rows]
+    cols = [list(c) for c in zip(*(v for _, v in rows), strict=True)]
+    con.execute(
+        "UPDATE results SET date = CAST(s.date AS DATE), year = s.year, location = s.location, "
+        "url = s.url, updated_at = ? FROM (SELECT unnest(?::BIGINT[]) AS id, "
+        "unnest(?::VARCHAR[]) AS date, unnest(?::INTEGER[]) AS year, "
+        "unnest(?::VARCHAR[]) AS location, unnest(?::VARCHAR[]) AS url) s "
+        "WHERE results.id = s.id",
+        [at, ids, *cols],
+    )
+
+
+def set_many(
+    con: duckdb.DuckDBPyConnection, column: str, ids: list[int], new, *, at: dt.datetime
+) -> None:
+    """One column of many results in one statement: ``new`` one value for all, or a list
+    of one per id (``column``: status, notes or role)."""
+    if column not in _SET_MANY:
+        raise LitauditError(f"set_many: {column!r} is not one of {', '.join(_SET_MANY)}")
+    if not ids:
+        return
+    value = "unnest(?::VARCHAR[])" if isinstance(new, list) else "CAST(? AS VARCHAR)"
+    con.execute(
+        f"UPDATE results SET {column} = s.new, updated_at = ? FROM "
+        f"(SELECT unnest(?::BIGINT[]) AS id, {value} AS new) s WHERE results.id = s.id",
+        [at, ids, new],
+    )
