@@ -16,7 +16,15 @@ import duckdb
 
 from litaudit.errors import ParameterError, StoreError
 from litaudit.runs.archive import count_runs, require_qrels, run_rows
-from litaudit.runs.evalcache import Pending, assemble, canonical, fingerprint, lookup, save
+from litaudit.runs.evalcache import (
+    Pending,
+    TopicMatrix,
+    assemble,
+    canonical,
+    fingerprint,
+    lookup,
+    save,
+)
 from litaudit.runs.evaluate import Evaluation
 from litaudit.runs.stored_eval import evaluate_stored
 from litaudit.runtime import tune_allocator
@@ -142,3 +150,63 @@ def evaluate_cached(
     return ev, (
         Pending(collection_id, fp, computed, rel_level, complete) if computed is not None else None
     )
+
+
+def archive_matrix(
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    measure: str,
+    *,
+    progress: Callable[[int], AbstractContextManager[Any]] | None = None,
+) -> TopicMatrix | None:
+    """The per-topic ``measure`` of every stored run of the collection's archive, as
+    ``runs eval`` computes it by default (rel_level 1, not ``--complete``): read back from
+    the store of evaluations, else evaluated and kept there (when ``con`` can write; else
+    only returned). The same matrix whatever the store held before, so that an audit
+    resting on it does not depend on what ran before it (issue 30). None when the store
+    holds no run of the collection. ``progress(runs)``: as :func:`evaluate_archive`'s,
+    entered only when the runs must be evaluated."""
+    if not count_runs(con, collection_id):
+        return None
+    m = canonical([measure])[0]
+    tags = [r[1] for r in run_rows(con, collection_id, None)]
+    fp = fingerprint(con, collection_id)
+    cached = lookup(con, collection_id, fp, [m], tags, 1, False)
+    if m in cached:
+        ev = assemble([m], tags, cached)
+    else:
+        with progress(len(tags)) if progress is not None else nullcontext(None) as bar:
+            ev, pending = evaluate_cached(
+                con,
+                collection_id,
+                [m],
+                use_cache=False,
+                progress=None if bar is None else (lambda n, lines: bar.advance(n, lines=lines)),
+            )
+        if pending is not None:
+            # on a connection of its own: kept in a transaction of their own, whether or
+            # not the caller's connection is inside one (an audit's save is)
+            cur = con.cursor()
+            try:
+                save(cur, pending)
+            except duckdb.Error:  # a read-only store: the values are used all the same
+                pass
+            finally:
+                cur.close()
+    return matrix_of(ev, fp)
+
+
+def matrix_of(ev: Evaluation, fp: str) -> TopicMatrix:
+    """A one-measure Evaluation as :func:`~litaudit.runs.evalcache.topic_matrix` reads it
+    back: runs and topics sorted as strings, topics with no value in any run left out."""
+    # start-up: numpy
+    import numpy as np
+
+    scores = ev.scores[0]
+    seen = ~np.all(np.isnan(scores), axis=0)
+    topics = sorted(t for t, s in zip(ev.topics, seen, strict=True) if s)
+    runs = sorted(ev.runs)
+    ri = [ev.runs.index(r) for r in runs]
+    ti = [ev.topics.index(t) for t in topics]
+    x = np.array(scores[np.ix_(ri, ti)], dtype=np.float64)
+    return TopicMatrix(runs=runs, topics=topics, x=x, complete=False, fingerprint=fp)
