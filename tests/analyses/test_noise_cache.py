@@ -49,5 +49,6 @@ def test_best_is_the_same_on_a_fresh_import_and_after_runs_eval(cli, robust03_db
     assert cli("runs", "eval", "-c", "robust03", "-m", "AP", db=db).exit_code == 0
     again = json.loads(cli(*best, db=db).stdout)["result"]
     assert first["noise"]["source"] == "interaction"
-    for key in ("noise", "resampled_max", "stats"):
+    assert first["ranks"] is not None
+    for key in ("noise", "resampled_max", "stats", "ranks"):
         assert first[key] == again[key]
