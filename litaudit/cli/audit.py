@@ -195,12 +195,23 @@ def _result_id(ctx: typer.Context, text: str) -> int:
 
 def _run(ctx: typer.Context, no_save: bool, analysis, *args, **kw):
     """analysis(con, *args, save=not no_save, **kw) on a read-only store (--no-save) or
-    inside a write transaction."""
-    if no_save:
-        with open_read(ctx) as store:
-            return analysis(store.con, *args, save=False, **kw)
-    with open_write(ctx) as store, store.transaction() as con:
-        return analysis(con, *args, save=True, **kw)
+    inside a write transaction; a run archive it must evaluate shows a bar, as `runs eval`."""
+    from litaudit.render.progress import progress_bar
+    from litaudit.runs.archive_eval import evaluation_progress
+
+    quiet = bool(ctx.params.get("json_out"))
+
+    def bar(n_runs: int):
+        return progress_bar(
+            "evaluating the run archive", n_runs, unit="runs", counts=("lines",), quiet=quiet
+        )
+
+    with evaluation_progress(bar):
+        if no_save:
+            with open_read(ctx) as store:
+                return analysis(store.con, *args, save=False, **kw)
+        with open_write(ctx) as store, store.transaction() as con:
+            return analysis(con, *args, save=True, **kw)
 
 
 @with_filters

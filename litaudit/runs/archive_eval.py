@@ -6,8 +6,9 @@ written."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -152,12 +153,37 @@ def evaluate_cached(
     )
 
 
+Progress = Callable[[int], AbstractContextManager[Any]]
+# the progress of the archive evaluations an audit makes (:func:`evaluation_progress`)
+_PROGRESS: ContextVar[Progress | None] = ContextVar("archive_eval_progress", default=None)
+
+
+@contextmanager
+def evaluation_progress(progress: Progress | None) -> Iterator[None]:
+    """Within it, :func:`archive_matrix` shows its evaluations with ``progress(runs)`` (as
+    :func:`evaluate_archive`'s) when not given one: the CLI's audit commands set it, so
+    that an audit that must evaluate a run archive shows a bar as `runs eval` does,
+    without threading a callback through every analysis."""
+    token = _PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+# the last matrices archive_matrix gave, by (collection, measure, archive fingerprint): the
+# fingerprint names the archive's content (its qrels' and runs' sha256), so they are the
+# values the store would give back
+_MATRICES: dict[tuple[str, str, str], TopicMatrix] = {}
+_MATRICES_KEPT = 8
+
+
 def archive_matrix(
     con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
     *,
-    progress: Callable[[int], AbstractContextManager[Any]] | None = None,
+    progress: Progress | None = None,
 ) -> TopicMatrix | None:
     """The per-topic ``measure`` of every stored run of the collection's archive, as
     ``runs eval`` computes it by default (rel_level 1, not ``--complete``): read back from
@@ -165,16 +191,20 @@ def archive_matrix(
     only returned). The same matrix whatever the store held before, so that an audit
     resting on it does not depend on what ran before it (issue 30). None when the store
     holds no run of the collection. ``progress(runs)``: as :func:`evaluate_archive`'s,
-    entered only when the runs must be evaluated."""
+    entered only when the runs must be evaluated (default: :func:`evaluation_progress`'s)."""
     if not count_runs(con, collection_id):
         return None
     m = canonical([measure])[0]
     tags = [r[1] for r in run_rows(con, collection_id, None)]
     fp = fingerprint(con, collection_id)
+    key = (collection_id, m, fp)
+    if key in _MATRICES:  # evaluated by this process (an audit's own transaction does
+        return _MATRICES[key]  # not see the values it kept on another connection)
     cached = lookup(con, collection_id, fp, [m], tags, 1, False)
     if m in cached:
         ev = assemble([m], tags, cached)
     else:
+        progress = progress or _PROGRESS.get()
         with progress(len(tags)) if progress is not None else nullcontext(None) as bar:
             ev, pending = evaluate_cached(
                 con,
@@ -193,7 +223,11 @@ def archive_matrix(
                 pass
             finally:
                 cur.close()
-    return matrix_of(ev, fp)
+    found = matrix_of(ev, fp)
+    if len(_MATRICES) >= _MATRICES_KEPT:
+        _MATRICES.pop(next(iter(_MATRICES)))
+    _MATRICES[key] = found
+    return found
 
 
 def matrix_of(ev: Evaluation, fp: str) -> TopicMatrix:

@@ -10,6 +10,16 @@ import shutil
 
 import pytest
 
+
+@pytest.fixture(autouse=True)
+def _forget_matrices():
+    """Each test starts with no archive matrix in this process's memory (an earlier test's
+    copy of the same archive would answer from it)."""
+    from litaudit.runs import archive_eval
+
+    archive_eval._MATRICES.clear()
+
+
 CLAIM = ("audit", "claim", "-c", "robust03", "-m", "AP", "--value", "0.31", "--json")
 
 
@@ -52,3 +62,45 @@ def test_best_is_the_same_on_a_fresh_import_and_after_runs_eval(cli, robust03_db
     assert first["ranks"] is not None
     for key in ("noise", "resampled_max", "stats", "ranks"):
         assert first[key] == again[key]
+
+
+class _Bars:
+    """A progress factory that records the bars asked for and their advances."""
+
+    def __init__(self):
+        self.totals: list[int] = []
+        self.runs = 0
+
+    def __call__(self, n_runs: int):
+        from contextlib import contextmanager
+
+        self.totals.append(n_runs)
+
+        @contextmanager
+        def bar():
+            yield self
+
+        return bar()
+
+    def advance(self, n: int, lines: int = 0) -> None:
+        self.runs += n
+
+
+@pytest.mark.slow
+def test_the_audit_evaluates_the_archive_once_with_a_progress_bar(robust03_db_file, tmp_path):
+    from litaudit.analyses.extreme import best as B
+    from litaudit.runs import archive_eval
+    from litaudit.runs.archive_eval import evaluation_progress
+    from litaudit.store.db import open_store
+
+    db = tmp_path / "copy.duckdb"
+    shutil.copy(robust03_db_file, db)
+    bars = _Bars()
+    with open_store(db) as store, evaluation_progress(bars):
+        first = B.run_best(store.con, "robust03", "AP", save=False).result
+        assert bars.totals == [17] and bars.runs == 17  # evaluated: the 17 runs
+        archive_eval._MATRICES.clear()  # not this process's memory: the store's
+        again = B.run_best(store.con, "robust03", "AP", save=False).result
+        assert bars.totals == [17]  # kept, read back: no second evaluation
+    assert first.noise == again.noise and first.noise is not None
+    assert first.noise.source == "interaction"
