@@ -87,13 +87,25 @@ def open_write(ctx: typer.Context, *, migrate: bool = True) -> Store:
 @contextmanager
 def open_for_audit(ctx: typer.Context, save: bool) -> Iterator[duckdb.DuckDBPyConnection]:
     """The connection an audit command runs on: read-only when it stores nothing
-    (``--no-save``), else inside one write transaction."""
-    if not save:
-        with open_read(ctx) as store:
-            yield store.con
-        return
-    with open_write(ctx) as store, store.transaction() as con:
-        yield con
+    (``--no-save``), else inside one write transaction. A run archive the audit must
+    evaluate (its measured noise, issue 30) shows a bar, as `runs eval` does."""
+    from litaudit.render.progress import progress_bar
+    from litaudit.runs.archive_eval import evaluation_progress
+
+    quiet = bool(ctx.params.get("json_out"))
+
+    def bar(n_runs: int):
+        return progress_bar(
+            "evaluating the run archive", n_runs, unit="runs", counts=("lines",), quiet=quiet
+        )
+
+    with evaluation_progress(bar):
+        if not save:
+            with open_read(ctx) as store:
+                yield store.con
+            return
+        with open_write(ctx) as store, store.transaction() as con:
+            yield con
 
 
 def parse_assignments(items: list[str], option: str = "--set") -> dict[str, str]:

@@ -6,16 +6,27 @@ written."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
 from litaudit.errors import ParameterError, StoreError
 from litaudit.progress import Progress
 from litaudit.runs.archive import count_runs, require_qrels, run_rows
-from litaudit.runs.evalcache import Pending, assemble, canonical, fingerprint, lookup, save
+from litaudit.runs.evalcache import (
+    Pending,
+    TopicMatrix,
+    assemble,
+    canonical,
+    fingerprint,
+    lookup,
+    save,
+)
 from litaudit.runs.evaluate import Evaluation
 from litaudit.runs.stored_eval import evaluate_stored
 from litaudit.runtime import tune_allocator
@@ -142,3 +153,97 @@ def evaluate_cached(
     return ev, (
         Pending(collection_id, fp, computed, rel_level, complete) if computed is not None else None
     )
+
+
+# a bar factory: entered with the number of runs to evaluate
+BarFactory = Callable[[int], AbstractContextManager[Any]]
+# the progress of the archive evaluations an audit makes (:func:`evaluation_progress`)
+_PROGRESS: ContextVar[BarFactory | None] = ContextVar("archive_eval_progress", default=None)
+
+
+@contextmanager
+def evaluation_progress(progress: BarFactory | None) -> Iterator[None]:
+    """Within it, :func:`archive_matrix` shows its evaluations with ``progress(runs)`` (as
+    :func:`evaluate_archive`'s) when not given one: the CLI's audit commands set it, so
+    that an audit that must evaluate a run archive shows a bar as `runs eval` does,
+    without threading a callback through every analysis."""
+    token = _PROGRESS.set(progress)
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+# the last matrices archive_matrix gave, by (collection, measure, archive fingerprint): the
+# fingerprint names the archive's content (its qrels' and runs' sha256), so they are the
+# values the store would give back
+_MATRICES: dict[tuple[str, str, str], TopicMatrix] = {}
+_MATRICES_KEPT = 8
+
+
+def archive_matrix(
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    measure: str,
+    *,
+    progress: BarFactory | None = None,
+) -> TopicMatrix | None:
+    """The per-topic ``measure`` of every stored run of the collection's archive, as
+    ``runs eval`` computes it by default (rel_level 1, not ``--complete``): read back from
+    the store of evaluations, else evaluated and kept there (when ``con`` can write; else
+    only returned). The same matrix whatever the store held before, so that an audit
+    resting on it does not depend on what ran before it (issue 30). None when the store
+    holds no run of the collection. ``progress(runs)``: as :func:`evaluate_archive`'s,
+    entered only when the runs must be evaluated (default: :func:`evaluation_progress`'s)."""
+    if not count_runs(con, collection_id):
+        return None
+    m = canonical([measure])[0]
+    tags = [r[1] for r in run_rows(con, collection_id, None)]
+    fp = fingerprint(con, collection_id)
+    key = (collection_id, m, fp)
+    if key in _MATRICES:  # evaluated by this process (an audit's own transaction does
+        return _MATRICES[key]  # not see the values it kept on another connection)
+    cached = lookup(con, collection_id, fp, [m], tags, 1, False)
+    if m in cached:
+        ev = assemble([m], tags, cached)
+    else:
+        progress = progress or _PROGRESS.get()
+        with progress(len(tags)) if progress is not None else nullcontext(None) as bar:
+            ev, pending = evaluate_cached(
+                con,
+                collection_id,
+                [m],
+                use_cache=False,
+                progress=None if bar is None else (lambda n, lines: bar.advance(n, lines=lines)),
+            )
+        if pending is not None:
+            # on a connection of its own: kept in a transaction of their own, whether or
+            # not the caller's connection is inside one (an audit's save is)
+            cur = con.cursor()
+            try:
+                save(cur, pending)
+            except duckdb.Error:  # a read-only store: the values are used all the same
+                pass
+            finally:
+                cur.close()
+    found = matrix_of(ev, fp)
+    if len(_MATRICES) >= _MATRICES_KEPT:
+        _MATRICES.pop(next(iter(_MATRICES)))
+    _MATRICES[key] = found
+    return found
+
+
+def matrix_of(ev: Evaluation, fp: str) -> TopicMatrix:
+    """A one-measure Evaluation as :func:`~litaudit.runs.evalcache.topic_matrix` reads it
+    back: runs and topics sorted as strings, topics with no value in any run left out."""
+    # start-up: numpy
+    import numpy as np
+
+    scores = ev.scores[0]
+    seen = ~np.all(np.isnan(scores), axis=0)
+    topics = sorted(t for t, s in zip(ev.topics, seen, strict=True) if s)
+    runs = sorted(ev.runs)
+    ri = [ev.runs.index(r) for r in runs]
+    ti = [ev.topics.index(t) for t in topics]
+    x = np.array(scores[np.ix_(ri, ti)], dtype=np.float64)
+    return TopicMatrix(runs=runs, topics=topics, x=x, complete=False, fingerprint=fp)

@@ -3,10 +3,11 @@
 Every answer names its se, its kind and its source (issue 30). The kinds, in the order
 the default rule tries them:
 
-* ``measured`` from the collection's stored run archive (source ``interaction``): its
-  runs evaluated per topic by `runs eval` for the same measure (rel_level 1, trec_eval's
-  default), read back only while the archive is unchanged (the evaluation store's
-  fingerprint) and only when they cover as many topics as the population;
+* ``measured`` from the collection's stored run archive (source ``interaction``): all its
+  runs evaluated per topic for the same measure as `runs eval` does by default (rel_level
+  1, trec_eval's default), read back while the archive is unchanged (the evaluation
+  store's fingerprint), else evaluated by the audit and kept, so that the answer does not
+  depend on what ran before it; used when they cover as many topics as the population;
   ``sqrt(MS_interaction / n)`` of a two-way ANOVA (:mod:`litaudit.stats.noise`);
 * ``measured`` from the store's reference noise of the collection and measure (source
   ``reference``, schema 012: seeded from the per-topic matrices of Urbano's archives by
@@ -38,9 +39,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from litaudit import defaults
-from litaudit.errors import ParameterError
+from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import parse_measure
-from litaudit.runs import evalcache
+from litaudit.runs.archive_eval import archive_matrix
 from litaudit.runs.archive_lookups import archived_collections
 from litaudit.stats.claim import RecordCheck
 from litaudit.stats.noise import (
@@ -211,15 +212,22 @@ def stored_per_topic(
 ):
     """(systems x topics scores, PerTopic) of the collection's stored run archive for
     ``measure``, or (None, why not) when there are none to use. The caller has checked
-    that the store holds an archive of the collection (:attr:`NoiseLookups.archived`)."""
+    that the store holds an archive of the collection (:attr:`NoiseLookups.archived`).
+    Every run of the archive, evaluated as `runs eval` does by default: read back from the
+    store of evaluations, else evaluated here and kept
+    (:func:`~litaudit.runs.archive_eval.archive_matrix`), so that the answer is the same
+    whatever ran before it."""
 
     m = str(parse_measure(measure))
-    tm = evalcache.topic_matrix(con, collection_id, m)
-    if tm is None:
+    try:
+        tm = archive_matrix(con, collection_id, m)
+    except NotFound:  # runs without qrels
         return None, (
-            f"the collection's stored run archive has no per-topic {m}; "
-            f"`litaudit runs eval -c {collection_id} -m {m}` stores it"
+            f"the stored run archive of {collection_id} has no qrels to evaluate its runs; "
+            "`litaudit runs import` them"
         )
+    if tm is None:
+        return None, f"the store holds no run of {collection_id}"
     runs, topics, x, complete = tm.runs, tm.topics, tm.x, tm.complete
     if len(topics) != n_topics:
         return None, (

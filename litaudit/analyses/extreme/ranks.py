@@ -140,8 +140,8 @@ def store_input(
     if inp is None:
         raise NotFound(
             f"{cid} {measure}: no shared scores in the store (no per-dataset values of a "
-            f"benchmark and no per-topic scores of a run archive: `litaudit runs eval -c "
-            f"{cid} -m {measure}` stores them); or give a score matrix: `audit ranks FILE`"
+            f"benchmark and no run archive with qrels: `litaudit runs import -c {cid}` "
+            f"stores one); or give a score matrix: `audit ranks FILE`"
         )
     return inp
 

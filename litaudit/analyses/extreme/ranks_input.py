@@ -28,8 +28,8 @@ from litaudit.analyses.extreme.population import load_population
 from litaudit.curation.filters import Filters
 from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import parse_measure
-from litaudit.runs import evalcache
 from litaudit.runs.archive import count_runs
+from litaudit.runs.archive_eval import archive_matrix
 from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
 from litaudit.store.collections import topic_sets
 
@@ -114,13 +114,17 @@ def from_files(paths: list[Path], fmt: str, measure: str, digest: str) -> RankIn
 def from_archive(
     con: duckdb.DuckDBPyConnection, collection_id: str, measure: str
 ) -> RankInput | None:
-    """The stored run archive's per-topic scores of ``measure`` (rel_level 1, read back
-    only while the archive is unchanged, as the interaction se reads them), or None when
-    the store holds none (no archive, or `runs eval` not run for the measure)."""
+    """The stored run archive's per-topic scores of ``measure`` (every run, rel_level 1,
+    read back while the archive is unchanged, else evaluated and kept, as the interaction
+    se reads them: :func:`~litaudit.runs.archive_eval.archive_matrix`), or None when the
+    store holds no run of the collection, or no qrels to evaluate them with."""
 
     if not count_runs(con, collection_id):
         return None
-    tm = evalcache.topic_matrix(con, collection_id, measure)
+    try:
+        tm = archive_matrix(con, collection_id, str(parse_measure(measure)))
+    except NotFound:  # runs without qrels
+        return None
     if tm is None:
         return None
     runs, topics, x, complete, fp = tm.runs, tm.topics, tm.x, tm.complete, tm.fingerprint

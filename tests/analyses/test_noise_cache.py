@@ -1,0 +1,106 @@
+"""An audit's answer does not depend on what ran before it in the store (issue 30's bug):
+where a run archive of the collection is stored, the measured se, the band and the
+threshold come from its per-topic scores whether `runs eval` stored them before or not
+(the audit evaluates and keeps them when missing)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _forget_matrices():
+    """Each test starts with no archive matrix in this process's memory (an earlier test's
+    copy of the same archive would answer from it)."""
+    from litaudit.runs import archive_eval
+
+    archive_eval._MATRICES.clear()
+
+
+CLAIM = ("audit", "claim", "-c", "robust03", "-m", "AP", "--value", "0.31", "--json")
+
+
+def _answer(out: str) -> dict:
+    r = json.loads(out)["result"]
+    return {
+        "noise": r["noise"],
+        "mixed": r["mixed"],
+        "stats": r["stats"],
+        "answers": r["answers"],
+    }
+
+
+@pytest.mark.slow
+def test_claim_is_the_same_on_a_fresh_import_and_after_runs_eval(cli, robust03_db_file, tmp_path):
+    db = tmp_path / "copy.duckdb"
+    shutil.copy(robust03_db_file, db)
+    # saved: the audit keeps the evaluations it made beside its own transaction
+    first = cli(*CLAIM, db=db)
+    assert first.exit_code == 0, first.output
+    # a subset of the runs, and every topic scored (-c's cache): neither is the audit's
+    for extra in (("--run", "InexpC2"), ("--complete",)):
+        assert cli("runs", "eval", "-c", "robust03", "-m", "AP", *extra, db=db).exit_code == 0
+    again = cli(*CLAIM, "--no-save", db=db)
+    assert again.exit_code == 0, again.output
+    a, b = _answer(first.stdout), _answer(again.stdout)
+    assert a["noise"]["source"] == "interaction" and a["noise"]["kind"] == "measured"
+    assert a == b
+
+
+@pytest.mark.slow
+def test_best_is_the_same_on_a_fresh_import_and_after_runs_eval(cli, robust03_db_file, tmp_path):
+    db = tmp_path / "copy.duckdb"
+    shutil.copy(robust03_db_file, db)
+    best = ("audit", "best", "-c", "robust03", "-m", "AP", "--json", "--no-save")
+    first = json.loads(cli(*best, db=db).stdout)["result"]
+    assert cli("runs", "eval", "-c", "robust03", "-m", "AP", db=db).exit_code == 0
+    again = json.loads(cli(*best, db=db).stdout)["result"]
+    assert first["noise"]["source"] == "interaction"
+    assert first["ranks"] is not None
+    for key in ("noise", "resampled_max", "stats", "ranks"):
+        assert first[key] == again[key]
+
+
+class _Bars:
+    """A progress factory that records the bars asked for and their advances."""
+
+    def __init__(self):
+        self.totals: list[int] = []
+        self.runs = 0
+
+    def __call__(self, n_runs: int):
+        from contextlib import contextmanager
+
+        self.totals.append(n_runs)
+
+        @contextmanager
+        def bar():
+            yield self
+
+        return bar()
+
+    def advance(self, n: int, lines: int = 0) -> None:
+        self.runs += n
+
+
+@pytest.mark.slow
+def test_the_audit_evaluates_the_archive_once_with_a_progress_bar(robust03_db_file, tmp_path):
+    from litaudit.analyses.extreme import best as B
+    from litaudit.runs import archive_eval
+    from litaudit.runs.archive_eval import evaluation_progress
+    from litaudit.store.db import open_store
+
+    db = tmp_path / "copy.duckdb"
+    shutil.copy(robust03_db_file, db)
+    bars = _Bars()
+    with open_store(db) as store, evaluation_progress(bars):
+        first = B.run_best(store.con, "robust03", "AP", save=False).result
+        assert bars.totals == [17] and bars.runs == 17  # evaluated: the 17 runs
+        archive_eval._MATRICES.clear()  # not this process's memory: the store's
+        again = B.run_best(store.con, "robust03", "AP", save=False).result
+        assert bars.totals == [17]  # kept, read back: no second evaluation
+    assert first.noise == again.noise and first.noise is not None
+    assert first.noise.source == "interaction"
