@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
@@ -33,6 +33,9 @@ from litaudit.stats.noise import (
     spread_check,
     winners_bias,
 )
+
+if TYPE_CHECKING:
+    import duckdb
 
 # the defaults and where they come from: litaudit/defaults.py
 DEFAULT_ALPHA = defaults.ALPHA
@@ -67,7 +70,13 @@ class AuditModel:
 
 
 def stored_audit(
-    con, kind: str, pop: Population, rep: R, fp: str, params: dict, sampling: Sampling
+    con: duckdb.DuckDBPyConnection,
+    kind: str,
+    pop: Population,
+    rep: R,
+    fp: str,
+    params: dict,
+    sampling: Sampling,
 ) -> Audited[R]:
     """Save ``rep`` as an audit of ``kind`` (or find the identical stored one)."""
     key = AuditKey(
@@ -117,7 +126,11 @@ def population_fields(pop: Population, filters: Filters) -> dict[str, Any]:
 
 
 def population_noise(
-    con, pop: Population, se, alpha: float, lookups: NoiseLookups | None = None
+    con: duckdb.DuckDBPyConnection,
+    pop: Population,
+    se,
+    alpha: float,
+    lookups: NoiseLookups | None = None,
 ) -> NoiseChoice:
     """The standard error of ``pop``'s reference model (:func:`noise.choose_se`)."""
     sets: dict[str | None, int] = {}

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -82,6 +83,9 @@ from litaudit.stats.noise import (
     WinnersBias,
 )
 from litaudit.stats.winner import WinnerCorrection, correct_winner
+
+if TYPE_CHECKING:
+    import duckdb
 
 # re-exported: the audits before the split into audit_common and claim_audit import them here
 __all__ = [
@@ -170,7 +174,7 @@ class BestReport:
 
 
 def run_best(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     measure: str,
     *,
@@ -192,7 +196,7 @@ def run_best(
 
 
 def compute_best(
-    con,
+    con: duckdb.DuckDBPyConnection,
     pop: Population,
     filters: Filters,
     model: AuditModel,

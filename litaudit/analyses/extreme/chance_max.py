@@ -13,13 +13,18 @@ audit's se stands alone.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from litaudit import defaults
 from litaudit.analyses.extreme.noise import NoiseChoice, stored_per_topic
 from litaudit.stats.calibrated import MixedNoiseMax, mixed_noise_max, resampled_max
 
+if TYPE_CHECKING:
+    import duckdb
+
 
 def archive_max(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
     noise: NoiseChoice,
@@ -48,7 +53,7 @@ def archive_max(
 
 
 def claim_max(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
     noise: NoiseChoice,

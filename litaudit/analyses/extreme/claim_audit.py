@@ -11,7 +11,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, fingerprint
@@ -56,6 +56,9 @@ from litaudit.stats.noise import (
     SpreadCheck,
     WinnersBias,
 )
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 # ----------------------------------------------------------------------------- claim
@@ -124,7 +127,7 @@ class ClaimReport:
     verdict: tuple[VerdictLine, ...] = ()  # one line per question (issue 32)
 
 
-def check_claimed_value(con, measure: str, value: float | str) -> float:
+def check_claimed_value(con: duckdb.DuckDBPyConnection, measure: str, value: float | str) -> float:
     """A claimed value within the measure's range (a percentage gets a suggestion); a
     text is read as printed."""
     v, _ = printed(value, f"claimed {measure}")
@@ -217,7 +220,7 @@ def _value_text(claimed: str | None, ev: ClaimEvidence | None) -> str | None:
 
 
 def run_claim(
-    con,
+    con: duckdb.DuckDBPyConnection,
     collection: str,
     measure: str,
     claim: Claim = Claim(),

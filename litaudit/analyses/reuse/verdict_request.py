@@ -15,6 +15,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from litaudit import defaults
 from litaudit.analyses.agreement import input as agreement_input
@@ -22,6 +23,9 @@ from litaudit.analyses.audits import Audited
 from litaudit.analyses.reuse import verdict, verdict_matrix
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
 from litaudit.errors import ParameterError
+
+if TYPE_CHECKING:
+    import duckdb
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,7 +85,10 @@ class VerdictRequest:
 
 
 def answer_verdict(
-    con, req: VerdictRequest, *, progress: Callable[..., None] | None = None
+    con: duckdb.DuckDBPyConnection | None,
+    req: VerdictRequest,
+    *,
+    progress: Callable[..., None] | None = None,
 ) -> Audited[verdict.Verdict]:
     """The verdict of a :meth:`VerdictRequest.checked` request: a stored archive's, saved
     as an audit on ``con`` (a write connection), or a score matrix's (``con`` unused, not
@@ -90,7 +97,7 @@ def answer_verdict(
     assert req.seed is not None and req.assignments is not None
     if req.scores is not None:
         return Audited(_matrix_verdict(req, progress), None)
-    assert req.collection is not None
+    assert req.collection is not None and con is not None
     test = SubcollectionTest(
         split=req.split,
         permutations=req.permutations,
