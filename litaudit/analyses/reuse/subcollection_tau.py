@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
@@ -56,6 +55,8 @@ def split_documents(docnos: np.ndarray, rule: str) -> Split:
     """Sub-collection of every docno: ``prefix`` (leading letters, e.g. FBIS, FR, FT, LA),
     ``prefix:FBIS,FR94,FT,LA`` (the longest listed prefix; others in none) or a mapping file
     with lines ``docno sub-collection`` (spaces, tabs or a comma; # comments)."""
+    # start-up: pandas (render.audits imports this module for its report type)
+    import pandas as pd
 
     docs = pd.Series(np.asarray(docnos, dtype=object), dtype=object)
     if rule == "prefix":
