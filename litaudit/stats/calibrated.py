@@ -316,6 +316,26 @@ class MixedNoiseMax:
     n_topics: int | None = None
 
 
+def _max_of(
+    mx: np.ndarray, *, value: float, mu: float, n_draws: int, alpha: float, seed: int, **how
+) -> MixedNoiseMax:
+    """The threshold, its Monte Carlo se and the p-value of ``value`` from ``mx``, the
+    simulated maxima of ``n_draws`` draws around ``mu`` (one a replication)."""
+    trials = mx.size
+    return MixedNoiseMax(
+        n_draws=int(n_draws),
+        mu=float(mu),
+        alpha=alpha,
+        trials=int(trials),
+        seed=int(seed),
+        threshold=float(mu) + float(np.quantile(mx, 1 - alpha)),
+        threshold_se=_quantile_se(np.sort(mx), 1 - alpha),
+        value=float(value),
+        p_value=float((1 + np.sum(mx >= float(value) - float(mu))) / (trials + 1)),
+        **how,
+    )
+
+
 def mixed_noise_max(
     value: float, mu: float, n_draws: int, run_ses, *, alpha: float, trials: int, seed: int
 ) -> MixedNoiseMax:
@@ -333,18 +353,7 @@ def mixed_noise_max(
         b = min(step, trials - start)
         se = ses[rng.integers(0, ses.size, size=(b, n_draws))]
         mx[start : start + b] = (rng.standard_normal((b, n_draws)) * se).max(axis=1)
-    s = np.sort(mx)
-    return MixedNoiseMax(
-        n_draws=int(n_draws),
-        mu=float(mu),
-        alpha=alpha,
-        trials=int(trials),
-        seed=int(seed),
-        threshold=float(mu) + float(np.quantile(mx, 1 - alpha)),
-        threshold_se=_quantile_se(s, 1 - alpha),
-        value=float(value),
-        p_value=float((1 + np.sum(mx >= float(value) - float(mu))) / (trials + 1)),
-    )
+    return _max_of(mx, value=value, mu=mu, n_draws=n_draws, alpha=alpha, seed=seed)
 
 
 def resampled_max(
@@ -380,17 +389,13 @@ def resampled_max(
     for start in range(0, trials, step):
         b = min(step, trials - start)
         mx[start : start + b] = flat[rng.integers(0, flat.size, size=(b, n_draws))].max(axis=1)
-    s = np.sort(mx)
-    return MixedNoiseMax(
-        n_draws=int(n_draws),
-        mu=float(mu),
+    return _max_of(
+        mx,
+        value=value,
+        mu=mu,
+        n_draws=n_draws,
         alpha=alpha,
-        trials=int(trials),
-        seed=int(seed),
-        threshold=float(mu) + float(np.quantile(mx, 1 - alpha)),
-        threshold_se=_quantile_se(s, 1 - alpha),
-        value=float(value),
-        p_value=float((1 + np.sum(mx >= float(value) - float(mu))) / (trials + 1)),
+        seed=seed,
         method="resampled",
         n_runs=k,
         n_topics=n,
