@@ -140,24 +140,9 @@ def show(
             justify_numbers=False,
         )
     )
-    out.print(
-        table(
-            "History",
-            ["when", "who", "action", "field", "old", "new", "reason"],
-            [
-                (
-                    x.changed_at,
-                    x.who,
-                    x.action,
-                    x.field,
-                    x.old_value,
-                    x.new_value,
-                    x.reason,
-                )
-                for x in h
-            ],
-        )
-    )
+    from litaudit.render.curation import print_history
+
+    print_history("History", h)
 
 
 def history_(
@@ -176,7 +161,7 @@ def history_(
     (`results history -c robust04 --since 2026-11-18`)."""
     from litaudit.curation.results import get_result, history, history_window
     from litaudit.errors import LitauditError
-    from litaudit.render.console import out, print_json, table
+    from litaudit.render.console import print_json
 
     if result_id is None:
         if not (collection or since or until):
@@ -201,24 +186,9 @@ def history_(
     if json_out:
         print_json([x.as_dict() for x in h])
         return
-    out.print(
-        table(
-            f"History of result #{result_id}",
-            ["when", "who", "action", "field", "old", "new", "reason"],
-            [
-                (
-                    x.changed_at,
-                    x.who,
-                    x.action,
-                    x.field,
-                    x.old_value,
-                    x.new_value,
-                    x.reason,
-                )
-                for x in h
-            ],
-        )
-    )
+    from litaudit.render.curation import print_history
+
+    print_history(f"History of result #{result_id}", h)
 
 
 def export(

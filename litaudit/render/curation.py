@@ -51,6 +51,16 @@ def print_listing(rows: list[tuple], total: int, given: tuple[str, ...] = ()) ->
         out.print(f"{total - len(rows)} more: --all (or --limit N, --sort, a filter)")
 
 
+def print_history(title: str, entries: Sequence) -> None:
+    """A result's history (`results show`, `results history ID`): one row a change."""
+    columns = ["when", "who", "action", "field", "old", "new", "reason"]
+    rows = [
+        (x.changed_at, x.who, x.action, x.field, x.old_value, x.new_value, x.reason)
+        for x in entries
+    ]
+    out.print(table(title, columns, rows))
+
+
 def print_window(rows: list) -> None:
 
     out.print(
