@@ -20,7 +20,7 @@ def _line(text: str) -> None:
 
 def _wide(renderable) -> None:
     """At the terminal's width, or unwrapped (160 columns) when piped or captured (as
-    render.audits.wide)."""
+    render.audits_evidence.wide)."""
     if out.is_terminal:
         out.print(renderable)
     else:
