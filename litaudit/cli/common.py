@@ -1,4 +1,4 @@
-"""Helpers shared by the CLI sub-apps: the database path, opening the store, assignments.
+"""Helpers shared by the CLI sub-apps: the database path, opening the store.
 
 The options several commands share are in :mod:`litaudit.cli.options`."""
 
@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-
-from litaudit.errors import LitauditError
 
 if TYPE_CHECKING:
     import duckdb
@@ -106,14 +104,3 @@ def open_for_audit(ctx: typer.Context, save: bool) -> Iterator[duckdb.DuckDBPyCo
             return
         with open_write(ctx) as store, store.transaction() as con:
             yield con
-
-
-def parse_assignments(items: list[str], option: str = "--set") -> dict[str, str]:
-    """['value=0.31', 'location=Table 4'] -> {'value': '0.31', 'location': 'Table 4'}."""
-    changes: dict[str, str] = {}
-    for item in items:
-        if "=" not in item:
-            raise LitauditError(f"{option} {item!r}: expected FIELD=VALUE")
-        k, v = item.split("=", 1)
-        changes[k.strip()] = v
-    return changes

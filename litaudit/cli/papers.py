@@ -1,20 +1,15 @@
-"""`litaudit papers ...`: the papers results are transcribed from."""
+"""`litaudit papers ...`: the papers results are transcribed from. Each command parses
+its options into one request of :mod:`litaudit.curation.paper_requests` and prints its
+answer through :mod:`litaudit.render.papers`."""
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import open_read, open_write, parse_assignments
+from litaudit.cli.common import open_read, open_write
 from litaudit.cli.options import Json
-
-
-def _who(who):
-    from litaudit.curation.fields import current_user
-
-    return current_user(who)
 
 
 def add(
@@ -32,29 +27,24 @@ def add(
     json_out: Json = False,
 ):
     """Add a paper."""
-    from litaudit.curation.papers import add_paper
-    from litaudit.render.console import out, print_json
+    from litaudit.curation.paper_requests import PaperAdd, answer_add
+    from litaudit.render.papers import print_added
 
+    req = PaperAdd(
+        bibkey=bibkey,
+        citation=citation,
+        title=title,
+        authors=authors,
+        venue=venue,
+        year=year,
+        doi=doi,
+        url=url,
+        tags=tags,
+        who=who,
+    ).checked()
     with open_write(ctx) as store:
-        pid = add_paper(
-            store,
-            {
-                "bibkey": bibkey,
-                "citation": citation,
-                "title": title,
-                "authors": authors,
-                "venue": venue,
-                "year": year,
-                "doi": doi,
-                "url": url,
-                "tags": tags,
-            },
-            who=_who(who),
-        )
-    if json_out:
-        print_json({"id": pid, "bibkey": bibkey})
-    else:
-        out.print(f"added paper #{pid} {bibkey}")
+        added = answer_add(store, req)
+    print_added(added, json_out)
 
 
 def list_(
@@ -68,31 +58,13 @@ def list_(
     json_out: Json = False,
 ):
     """List papers."""
-    from litaudit.curation.papers import list_papers
-    from litaudit.render.console import out, print_json, table
+    from litaudit.curation.paper_requests import PapersList, answer_list
+    from litaudit.render.papers import print_papers
 
+    req = PapersList(year=year, venue=venue, tag=tag, collection=collection).checked()
     with open_read(ctx) as store:
-        rows = list_papers(store.con, year=year, venue=venue, tag=tag, collection=collection)
-    if json_out:
-        print_json([r.as_dict() for r in rows])
-        return
-    out.print(
-        table(
-            f"{len(rows)} papers",
-            ["id", "bibkey", "citation", "year", "results", "link"],
-            [
-                (
-                    r.id,
-                    r.bibkey,
-                    r.citation,
-                    r.year,
-                    r.results,
-                    r.doi and f"doi:{r.doi}" or r.url,
-                )
-                for r in rows
-            ],
-        )
-    )
+        rows = answer_list(store.con, req)
+    print_papers(rows, json_out)
 
 
 def show(
@@ -101,50 +73,12 @@ def show(
     json_out: Json = False,
 ):
     """A paper with its results and history."""
-    from litaudit.curation.filters import CURATION
-    from litaudit.curation.papers import get_paper
-    from litaudit.curation.results import history, query_results
-    from litaudit.render.console import out, print_json, table
+    from litaudit.curation.paper_requests import paper_details
+    from litaudit.render.papers import print_paper
 
     with open_read(ctx) as store:
-        p = get_paper(store.con, key)
-        results = query_results(store.con, dataclasses.replace(CURATION, paper=p.bibkey))
-        h = history(store.con, "paper", p.id)
-    if json_out:
-        print_json(
-            {
-                **p.as_dict(),
-                "results": [r.as_dict() for r in results],
-                "history": [x.as_dict() for x in h],
-            }
-        )
-        return
-    out.print(
-        table(
-            f"Paper {p.bibkey}",
-            ["field", "value"],
-            list(p.as_dict().items()),
-            justify_numbers=False,
-        )
-    )
-    out.print(
-        table(
-            "Results",
-            ["id", "collection", "measure", "value", "system", "role", "status"],
-            [
-                (
-                    r.id,
-                    r.collection,
-                    r.measure,
-                    r.value_text,
-                    r.system,
-                    r.role,
-                    r.status,
-                )
-                for r in results
-            ],
-        )
-    )
+        details = paper_details(store.con, key)
+    print_paper(details, json_out)
 
 
 def edit(
@@ -155,16 +89,13 @@ def edit(
     who: str = typer.Option(None, help="Curator name."),
 ):
     """Change fields of a paper; every change goes to history."""
-    from litaudit.curation.papers import edit_paper
-    from litaudit.render.console import out
+    from litaudit.curation.paper_requests import PaperEdit, answer_edit
+    from litaudit.render.papers import print_edited
 
-    changes = parse_assignments(set_)
+    req = PaperEdit(key=key, assignments=tuple(set_), reason=reason, who=who).checked()
     with open_write(ctx) as store:
-        log = edit_paper(store, key, changes, reason=reason, who=_who(who))
-    for f, o, n in log:
-        out.print(f"{key} {f}: {o} -> {n}")
-    if not log:
-        out.print(f"{key}: nothing changed")
+        edited = answer_edit(store, req)
+    print_edited(edited)
 
 
 def import_(
@@ -179,18 +110,10 @@ def import_(
     json_out: Json = False,
 ):
     """Import papers from BibTeX or CSV (validated whole; all or nothing)."""
-    from litaudit.curation.papers import import_bibtex
-    from litaudit.render.console import out, print_json
+    from litaudit.curation.paper_requests import PapersImport, answer_import
+    from litaudit.render.papers import print_imported
 
+    req = PapersImport(file=file, dry_run=dry_run, skip_existing=skip_existing, who=who).checked()
     with open_write(ctx) as store:
-        rep = import_bibtex(
-            store, file, who=_who(who), dry_run=dry_run, skip_existing=skip_existing
-        )
-    if json_out:
-        print_json(rep)
-    else:
-        verb = "would add" if dry_run else "added"
-        out.print(
-            f"{file}: {verb} {rep['would_add']} papers"
-            + (f", skipped {rep['skipped']} already present" if rep["skipped"] else "")
-        )
+        rep = answer_import(store, req)
+    print_imported(rep, json_out)

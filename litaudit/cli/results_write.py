@@ -1,6 +1,8 @@
 """`litaudit results add`, `import`, `template`, `edit`, `verify`, `retract` and
 `reinstate`: the commands that write published results (each in one transaction). The
-commands that read them are in cli/results_read.py."""
+commands that read them are in cli/results_read.py. Each parses its options into one
+request of :mod:`litaudit.curation.result_requests` and prints its answer through
+:mod:`litaudit.render.results_write`."""
 
 from __future__ import annotations
 
@@ -8,18 +10,13 @@ from pathlib import Path
 
 import typer
 
-from litaudit.cli.common import open_write, parse_assignments
+from litaudit.cli.common import open_write
 from litaudit.cli.options import ID_HELP, IDS_HELP, CollectionOpt, Json
+from litaudit.curation.columns import import_help
 
 WhoOpt = typer.Option(
     None, "--who", help="Curator name (default: $LITAUDIT_USER or login).", show_default=False
 )
-
-
-def _who(who):
-    from litaudit.curation.fields import current_user
-
-    return current_user(who)
 
 
 def add(
@@ -57,63 +54,34 @@ def add(
     json_out: Json = False,
 ):
     """Add one result (validated like an import)."""
-    from litaudit.curation.results import add_result
-    from litaudit.render.console import out, print_json
-    from litaudit.render.findings import finding_json
+    from litaudit.curation.result_requests import ResultAdd, answer_add
+    from litaudit.render.results_write import print_added
 
-    data = {
-        "source": "official" if track and not paper else "paper",
-        "paper": paper,
-        "track": track,
-        "collection": collection,
-        "measure": measure,
-        "value": value,
-        "system": system,
-        "role": role,
-        "run_type": run_type,
-        "n_topics": n_topics,
-        "topic_set": topic_set,
-        "year": year,
-        "participant": participant,
-        "location": location,
-        "standard": "false" if nonstandard else "true",
-        "notes": notes,
-        "date": date,
-        "reporter": reporter,
-        "url": url,
-        "code_url": code_url,
-    }
-    data = {k: ("" if v is None else str(v)) for k, v in data.items()}
+    req = ResultAdd(
+        collection=collection,
+        measure=measure,
+        value=value,
+        system=system,
+        role=role,
+        paper=paper,
+        track=track,
+        run_type=run_type,
+        n_topics=n_topics,
+        topic_set=topic_set,
+        year=year,
+        participant=participant,
+        location=location,
+        nonstandard=nonstandard,
+        notes=notes,
+        date=date,
+        reporter=reporter,
+        url=url,
+        code_url=code_url,
+        who=who,
+    ).checked()
     with open_write(ctx) as store:
-        rid = add_result(store, data, who=_who(who))
-        from dataclasses import replace
-
-        from litaudit.curation.consistency import check_values
-        from litaudit.curation.consistency_rows import values_of_rows
-        from litaudit.curation.rows import Row
-
-        vals = values_of_rows(store.con, [Row(1, data)], "")
-        flagged = check_values([replace(v, where=f"result #{rid}") for v in vals])
-    if json_out:
-        print_json({"id": rid, "flagged": [finding_json(f) for f in flagged]})
-    else:
-        out.print(f"added result #{rid}")
-        for f in flagged:  # the value consistency check (README, "Value consistency")
-            out.print(f"flagged: {f.line()}")
-
-
-def _import_help() -> str:
-    from litaudit.curation.columns import column_help
-
-    return (
-        "Import results: every file is validated whole, and all files are written in one "
-        "transaction: any problem in any file writes nothing.\n\n"
-        "A CSV (or .tsv), JSON list or Parquet file of rows with these columns (a JSON "
-        "curation export also brings papers and history); `litaudit results template "
-        "FILE` writes an example. A row already stored exactly so is left unchanged. In a "
-        "CSV, a text cell written with an apostrophe before =, +, -, @, tab or CR (as "
-        "`results export` writes them) is read without it.\n\n\b\n" + column_help()
-    )
+        added = answer_add(store, req)
+    print_added(added, json_out)
 
 
 def import_(
@@ -139,24 +107,22 @@ def import_(
     ),
     json_out: Json = False,
 ):
-    from litaudit.curation.importer import import_files
+    from litaudit.curation.result_requests import ResultsImport, answer_import
+    from litaudit.render.curation import print_import
     from litaudit.render.progress import progress_bar
 
+    req = ResultsImport(
+        files=tuple(files),
+        dry_run=dry_run,
+        on_existing=on_existing,
+        consistency=consistency,
+        who=who,
+    ).checked()
     with (
-        open_write(ctx, migrate=not dry_run) as store,
+        open_write(ctx, migrate=not req.dry_run) as store,
         progress_bar("importing results", unit="rows", counts=("added",), quiet=json_out) as bar,
     ):
-        reports = import_files(
-            store,
-            files,
-            who=_who(who),
-            dry_run=dry_run,
-            on_existing=on_existing.strip().lower(),
-            progress=bar,
-            consistency=consistency.strip().lower(),
-        )
-    from litaudit.render.curation import print_import
-
+        reports = answer_import(store, req, progress=bar)
     print_import(reports, json_out)
 
 
@@ -165,19 +131,11 @@ def template(
     output: str = typer.Argument("-", help="Output CSV file, or - for standard output."),
 ):
     """Write an example results file (CSV) to fill in: every column, two real rows."""
-    from litaudit.curation.export import write_export
-    from litaudit.curation.template import template_rows
-    from litaudit.files import STDOUT, check_target
-    from litaudit.render.console import out
+    from litaudit.curation.result_requests import ResultsTemplate, answer_template
+    from litaudit.render.results_write import print_template
 
-    if output != STDOUT:
-        check_target(output, [])
-    rows = template_rows()
-    write_export(rows, output, "csv")
-    if output != STDOUT:
-        out.print(
-            f"wrote {len(rows)} example rows to {output}; see `litaudit results import --help`"
-        )
+    req = ResultsTemplate(output=output).checked()
+    print_template(answer_template(req))
 
 
 def edit(
@@ -189,21 +147,13 @@ def edit(
     json_out: Json = False,
 ):
     """Change fields of a result; every change goes to history with the reason."""
-    from litaudit.curation.results import edit_result
-    from litaudit.render.console import out, print_json
-    from litaudit.store.results import resolve_id
+    from litaudit.curation.result_requests import ResultEdit, answer_edit
+    from litaudit.render.results_write import print_edited
 
-    changes = parse_assignments(set_)
+    req = ResultEdit(result_id=result_id, assignments=tuple(set_), reason=reason, who=who).checked()
     with open_write(ctx) as store:
-        result_id = str(rid := resolve_id(store.con, result_id))
-        log = edit_result(store, rid, changes, reason=reason, who=_who(who))
-    if json_out:
-        print_json([{"field": f, "old": o, "new": n} for f, o, n in log])
-    elif log:
-        for f, o, n in log:
-            out.print(f"#{result_id} {f}: {o} -> {n}")
-    else:
-        out.print(f"#{result_id}: nothing changed")
+        edited = answer_edit(store, req)
+    print_edited(edited, json_out)
 
 
 def verify(
@@ -213,7 +163,22 @@ def verify(
     who: str = WhoOpt,
 ):
     """Mark results as verified against their source."""
-    _set_statuses(ctx, result_ids, "verified", reason=reason, who=_who(who))
+    from litaudit.curation.result_requests import ResultsStatus, answer_status
+    from litaudit.render.progress import progress_bar
+    from litaudit.render.results_write import DOING, print_statuses
+
+    req = ResultsStatus(
+        result_ids=tuple(result_ids), status="verified", reason=reason, who=who
+    ).checked()
+    done: list = []
+    try:
+        with (
+            open_write(ctx) as store,
+            progress_bar(DOING[req.status], len(req.result_ids), unit="results") as bar,
+        ):
+            answer_status(store, req, progress=bar, done=done.append)
+    finally:
+        print_statuses(done)
 
 
 def retract(
@@ -223,7 +188,22 @@ def retract(
     who: str = WhoOpt,
 ):
     """Retract results: they stay queryable but audits leave them out."""
-    _set_statuses(ctx, result_ids, "retracted", reason=reason, who=_who(who))
+    from litaudit.curation.result_requests import ResultsStatus, answer_status
+    from litaudit.render.progress import progress_bar
+    from litaudit.render.results_write import DOING, print_statuses
+
+    req = ResultsStatus(
+        result_ids=tuple(result_ids), status="retracted", reason=reason, who=who
+    ).checked()
+    done: list = []
+    try:
+        with (
+            open_write(ctx) as store,
+            progress_bar(DOING[req.status], len(req.result_ids), unit="results") as bar,
+        ):
+            answer_status(store, req, progress=bar, done=done.append)
+    finally:
+        print_statuses(done)
 
 
 def reinstate(
@@ -233,38 +213,22 @@ def reinstate(
     who: str = WhoOpt,
 ):
     """Make retracted results drafts again (to verify them anew); history records it."""
-    _set_statuses(ctx, result_ids, "draft", reason=reason, who=_who(who))
-
-
-_DOING = {"verified": "verifying", "retracted": "retracting", "draft": "reinstating"}
-_DONE = {"verified": "verified", "retracted": "retracted", "draft": "reinstated (a draft)"}
-
-
-def _set_statuses(ctx: typer.Context, result_ids, status: str, *, reason, who: str) -> None:
-    """verify / retract each result (one transaction each, ~20 ms: a bar for many); a
-    line per result, printed after the bar (and up to a failure, before its error)."""
-    from litaudit.curation.results import set_status
-    from litaudit.render.console import out
+    from litaudit.curation.result_requests import ResultsStatus, answer_status
     from litaudit.render.progress import progress_bar
-    from litaudit.store.results import resolve_id
+    from litaudit.render.results_write import DOING, print_statuses
 
-    lines = []
+    req = ResultsStatus(
+        result_ids=tuple(result_ids), status="draft", reason=reason, who=who
+    ).checked()
+    done: list = []
     try:
         with (
             open_write(ctx) as store,
-            progress_bar(_DOING[status], len(result_ids), unit="results") as bar,
+            progress_bar(DOING[req.status], len(req.result_ids), unit="results") as bar,
         ):
-            for rid in [resolve_id(store.con, x) for x in result_ids]:
-                changed = set_status(store, rid, status, reason=reason, who=who)
-                lines.append(
-                    f"#{rid} {_DONE[status]}" if changed else f"#{rid} was already {status}"
-                )
-                bar(1)
+            answer_status(store, req, progress=bar, done=done.append)
     finally:
-        for line in lines:
-            out.print(line)
+        print_statuses(done)
 
 
-import_.__doc__ = (
-    _import_help()
-)  # the import format, in --help (the columns read from their registry)
+import_.__doc__ = import_help()  # the import format, in --help (the columns from their registry)

@@ -90,3 +90,16 @@ def column_help() -> str:
         mark = "" if not req else " (required)" if req == "yes" else f" (required for {req})"
         lines.append(f"{c:<{width}}  {what}{mark}")
     return "\n".join(lines)
+
+
+def import_help() -> str:
+    """`results import --help`: what an import does, then the columns."""
+    return (
+        "Import results: every file is validated whole, and all files are written in one "
+        "transaction: any problem in any file writes nothing.\n\n"
+        "A CSV (or .tsv), JSON list or Parquet file of rows with these columns (a JSON "
+        "curation export also brings papers and history); `litaudit results template "
+        "FILE` writes an example. A row already stored exactly so is left unchanged. In a "
+        "CSV, a text cell written with an apostrophe before =, +, -, @, tab or CR (as "
+        "`results export` writes them) is read without it.\n\n\b\n" + column_help()
+    )

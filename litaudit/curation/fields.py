@@ -278,3 +278,15 @@ def current_user(who: str | None = None) -> str:
         return getpass.getuser()
     except Exception:  # no passwd entry (containers)
         return "unknown"
+
+
+def parse_assignments(items, option: str = "--set") -> tuple[tuple[str, str], ...]:
+    """['value=0.31', 'location=Table 4'] -> (('value', '0.31'), ('location', 'Table 4'))
+    (a field given twice: its last value, where it was first given)."""
+    changes: dict[str, str] = {}
+    for item in items:
+        if "=" not in item:
+            raise LitauditError(f"{option} {item!r}: expected FIELD=VALUE")
+        k, v = item.split("=", 1)
+        changes[k.strip()] = v
+    return tuple(changes.items())

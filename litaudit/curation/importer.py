@@ -19,6 +19,18 @@ from litaudit.curation.rows import read_table
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 
 
+def check_modes(on_existing: str, consistency: str) -> None:
+    """--on-existing and --consistency, each one of its modes (LitauditError naming it)."""
+    if consistency not in CONSISTENCY_MODES:
+        raise LitauditError(
+            f"--consistency: {consistency!r} is not one of {', '.join(CONSISTENCY_MODES)}"
+        )
+    if on_existing not in ON_EXISTING:
+        raise LitauditError(
+            f"--on-existing: {on_existing!r} is not one of {', '.join(ON_EXISTING)}"
+        )
+
+
 def import_file(
     store, path, *, who: str | None = None, dry_run: bool = False, on_existing: str = "fail"
 ) -> tuple[ImportReport, ImportPlan]:
@@ -48,14 +60,7 @@ def import_files(
     (:mod:`litaudit.curation.consistency`) are ``flag``-ged in the plan's ``findings``,
     ``refuse``-d as problems (nothing is written), or not checked (``off``)."""
 
-    if consistency not in CONSISTENCY_MODES:
-        raise LitauditError(
-            f"--consistency: {consistency!r} is not one of {', '.join(CONSISTENCY_MODES)}"
-        )
-    if on_existing not in ON_EXISTING:
-        raise LitauditError(
-            f"--on-existing: {on_existing!r} is not one of {', '.join(ON_EXISTING)}"
-        )
+    check_modes(on_existing, consistency)
     who = who or fields.current_user()
     problems: list[Problem] = []
     out: list[tuple[ImportReport, ImportPlan]] = []

@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 EDITABLE = ("citation", "title", "authors", "venue", "year", "doi", "url", "tags", "notes")
 
 
-def add_paper(store, values: dict, *, who: str, reason: str = "added with `papers add`") -> int:
-    """Insert one paper (a validated :class:`~litaudit.store.models.Paper`). Raises on a
-    duplicate bibkey."""
+def check_paper_values(values: dict) -> str:
+    """The bibkey of a new paper's ``values`` (stripped), after what needs no database:
+    a bibkey given, no control character in any field (LitauditError naming it)."""
     bibkey = (values.get("bibkey") or "").strip()
     if not bibkey:
         raise LitauditError("a paper needs a bibkey")
@@ -36,6 +36,13 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
         why = field_parsers.check_text(v)
         if why:
             raise LitauditError(f"{k}: {why}")
+    return bibkey
+
+
+def add_paper(store, values: dict, *, who: str, reason: str = "added with `papers add`") -> int:
+    """Insert one paper (a validated :class:`~litaudit.store.models.Paper`). Raises on a
+    duplicate bibkey."""
+    bibkey = check_paper_values(values)
     if bibkey in paper_store.bibkeys(store.con):
         raise LitauditError(f"paper {bibkey!r} already exists")
     why = field_parsers.check_bibkey(
@@ -104,9 +111,16 @@ def list_papers(
     return paper_store.listing(con, where, args, collection_id=cid)
 
 
-def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: str) -> list[tuple]:
+def check_paper_edit(reason: str | None) -> None:
+    """An edit of a paper needs a reason."""
     if field_parsers.blank(reason):
         raise LitauditError("an edit needs a reason (--reason)")
+
+
+def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: str) -> list[tuple]:
+    """Apply field changes to one paper (bibkey or id); each goes to history. Returns
+    (field, old, new)."""
+    check_paper_edit(reason)
     paper = get_paper(store.con, key)
     log, updates = [], {}
     for fld, text in changes.items():

@@ -101,6 +101,10 @@ def add_result(store, data: dict, *, who: str) -> int:
                 for p in exc.problems
             ]
         ) from None
+    if plan.existing and not plan.results:  # stored exactly so already: nothing to add
+        raise LitauditError(
+            f"result #{plan.existing[0][1]} is already stored with these values; nothing was added"
+        )
     report = apply_plan(store, plan, who=who, reason="added with `results add`", action="create")
     return report.result_ids[0]
 
@@ -137,6 +141,9 @@ def _nonblank(s: str, what: str) -> str:
 
 
 _COLUMN = {"collection": "collection_id"}
+# the statuses a curator sets (a retracted result made a draft again: reinstated), and
+# the action each is recorded as in the history
+STATUS_ACTIONS = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}
 # what a result is a value of: changing one makes it another result (retract and add)
 IDENTITY = ("collection", "measure", "system", "topic_set", "n_topics")
 
@@ -154,13 +161,7 @@ def edit_result(
     store, result_id: int, changes: dict[str, str], *, reason: str, who: str
 ) -> list[tuple]:
     """Apply field changes to one result; each goes to history. Returns (field, old, new)."""
-    if fields.blank(reason):
-        raise LitauditError("an edit needs a reason (--reason)")
-    if not changes:
-        raise LitauditError("nothing to change: give --set FIELD=VALUE")
-    why = fields.check_text(reason)
-    if why:
-        raise LitauditError(f"--reason: {why}")
+    check_edit(changes, reason)
     con = store.con
     current = get_result(con, result_id)
     updates, log = _edits(con, result_id, current, changes)
@@ -186,6 +187,18 @@ def edit_result(
                 at=now,
             )
     return log
+
+
+def check_edit(changes, reason: str | None) -> None:
+    """What an edit needs before any result is read: a reason (no control character)
+    and a change."""
+    if fields.blank(reason):
+        raise LitauditError("an edit needs a reason (--reason)")
+    if not changes:
+        raise LitauditError("nothing to change: give --set FIELD=VALUE")
+    why = fields.check_text(reason)
+    if why:
+        raise LitauditError(f"--reason: {why}")
 
 
 def _edits(
@@ -228,12 +241,7 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
     again, with a reason). Returns False when the result already had that status.
 
     A retracted result is not verified: it is reinstated first, explicitly."""
-    if status in ("retracted", "draft") and fields.blank(reason):
-        verb = "retracting" if status == "retracted" else "reinstating"
-        raise LitauditError(f"{verb} needs a reason (--reason)")
-    why = fields.check_text(reason)
-    if why:
-        raise LitauditError(f"--reason: {why}")
+    check_status_reason(status, reason)
     con = store.con
     current = get_result(con, result_id)
     if status == "draft" and current.status != "retracted":
@@ -248,7 +256,7 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
     if current.status == status:
         return False
     now = history_store.now()
-    action = {"verified": "verify", "retracted": "retract", "draft": "reinstate"}[status]
+    action = STATUS_ACTIONS[status]
     with store.transaction():
         results_write.update(con, result_id, {"status": status}, at=now)
         history_store.record(
@@ -263,6 +271,19 @@ def set_status(store, result_id: int, status: str, *, reason: str | None, who: s
             at=now,
         )
     return True
+
+
+def check_status_reason(status: str, reason: str | None) -> None:
+    """The reason a change to ``status`` needs (retracting and reinstating: one; none
+    with a control character)."""
+    if status not in STATUS_ACTIONS:
+        raise LitauditError(f"{status!r} is not one of {', '.join(STATUS_ACTIONS)}")
+    if status in ("retracted", "draft") and fields.blank(reason):
+        verb = "retracting" if status == "retracted" else "reinstating"
+        raise LitauditError(f"{verb} needs a reason (--reason)")
+    why = fields.check_text(reason)
+    if why:
+        raise LitauditError(f"--reason: {why}")
 
 
 def history(
