@@ -11,7 +11,8 @@ float column by the shortest text that reads back as the same float of its own w
 twice, an unknown column, a row with too many or too few cells, an unterminated quote)
 are returned with the rows, so that they are reported together with the problems of the
 values; a file that cannot be read at all raises :class:`~litaudit.errors.InputError`.
-JSON is decoded with its lines by :mod:`litaudit.curation.rows_json`.
+JSON is decoded with its lines by :mod:`litaudit.curation.rows_json`, Parquet read by
+:mod:`litaudit.curation.rows_parquet`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 
 from litaudit.curation.columns import SYNONYMS
 from litaudit.curation.rows_json import DUPLICATES, decode_json
+from litaudit.curation.rows_parquet import cell_text, read_parquet
 from litaudit.defaults import MAX_CSV_FIELD
 from litaudit.errors import InputError, Problem, ValidationFailed
 from litaudit.measures import did_you_mean
@@ -325,7 +327,7 @@ def _json_values(name: str, i: int, x: dict, problems: list[Problem]) -> dict[st
                 )
             )
             continue
-        vals[k] = _text(v)
+        vals[k] = cell_text(v)
     return vals
 
 
@@ -333,72 +335,8 @@ def _json_values(name: str, i: int, x: dict, problems: list[Problem]) -> dict[st
 BUNDLE_RESULT_KEYS = ("created_at", "updated_at")
 
 
-def _text(v) -> str:
-    if v is None:
-        return ""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return str(v)
-
-
 def _parquet(name: str, raw: bytes) -> Table:
-    # start-up: pyarrow
-    import pyarrow as pa
-
-    # start-up: pyarrow
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.ParquetFile(pa.BufferReader(raw)).read()  # keeps duplicate names
-    except (pa.ArrowException, OSError, ValueError) as exc:
-        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise InputError(
-            name, None, f"not a readable Parquet file (corrupt or truncated?): {msg}"
-        ) from None
-    problems = _unknown(name, table.column_names, None)
-    names = [
-        c
-        for i, c in enumerate(table.column_names)
-        if c in COLUMNS and table.column_names.index(c) == i
-    ]
-    columns = {}
-    for c in names:
-        col = table.column(table.column_names.index(c))
-        try:
-            columns[c] = _arrow_text(col)
-        except TypeError as exc:
-            problems.append(Problem(name, None, str(exc), c))
-    n = table.num_rows
+    names, columns, n, type_problems = read_parquet(name, raw, COLUMNS)
+    problems = _unknown(name, names, None) + type_problems
     rows = [Row(i + 2, {c: columns[c][i] for c in columns}) for i in range(n)]
-    return Table(rows, tuple(names), problems)
-
-
-def _arrow_text(col) -> list[str]:
-    """A Parquet column as text: strings as they are, decimals with their scale, integers,
-    booleans, dates; binary floats by their shortest round-trip form at their own width."""
-    # start-up: pyarrow
-    import pyarrow as pa
-
-    t = col.type
-    if pa.types.is_dictionary(t):
-        col = col.cast(t.value_type)
-        t = t.value_type
-    values = col.to_pylist()
-    if pa.types.is_floating(t):
-        # start-up: numpy
-        import numpy as np
-
-        width = {16: np.float16, 32: np.float32}.get(t.bit_width)
-        return ["" if v is None else (str(width(v)) if width else repr(float(v))) for v in values]
-    if (
-        pa.types.is_string(t)
-        or pa.types.is_large_string(t)
-        or pa.types.is_integer(t)
-        or pa.types.is_decimal(t)
-        or pa.types.is_boolean(t)
-        or pa.types.is_date(t)
-        or pa.types.is_null(t)
-        or pa.types.is_timestamp(t)
-    ):
-        return [_text(v.isoformat() if hasattr(v, "isoformat") else v) for v in values]
-    raise TypeError(f"a column of type {t} cannot hold this field (use strings)")
+    return Table(rows, tuple(c for c in dict.fromkeys(names) if c in COLUMNS), problems)
