@@ -20,9 +20,11 @@ from litaudit.curation.papers import (
     get_paper,
     import_bibtex,
     list_papers,
+    read_papers,
 )
 from litaudit.curation.result_requests import FieldChange
 from litaudit.curation.results import history, query_results
+from litaudit.errors import Problem
 from litaudit.store.history import Entry
 from litaudit.store.papers import PaperListed, PaperRecord
 from litaudit.store.results import ResultRecord
@@ -172,10 +174,15 @@ class PapersImport:
     dry_run: bool = False
     skip_existing: bool = False
     who: str | None = None
+    read: tuple[tuple[dict, ...], tuple[Problem, ...]] | None = None
 
     def checked(self) -> PapersImport:
-        """The curator named."""
-        return dataclasses.replace(self, who=fields.current_user(self.who))
+        """The curator named, and the file read (a file that cannot be read at all: an
+        InputError naming it); the problems in its entries are reported with those the
+        stored papers show (a bibkey already there)."""
+        who = fields.current_user(self.who)
+        records, problems = read_papers(self.file)
+        return dataclasses.replace(self, who=who, read=(tuple(records), tuple(problems)))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -200,6 +207,7 @@ def answer_import(store, req: PapersImport) -> ImportedPapers:
         who=fields.current_user(req.who),
         dry_run=req.dry_run,
         skip_existing=req.skip_existing,
+        read=req.read,
     )
     return ImportedPapers(
         file=rep["file"],

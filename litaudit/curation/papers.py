@@ -8,6 +8,7 @@ Papers are read and written by :mod:`litaudit.store.papers` as typed rows
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -166,14 +167,29 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
     return log
 
 
-def import_bibtex(
-    store, path: Path, *, who: str, dry_run: bool = False, skip_existing: bool = False
-) -> dict:
-    """Import papers from a .bib file (or a papers .csv): validated whole, all or nothing."""
+def read_papers(path: Path) -> tuple[list[dict], list[Problem]]:
+    """The paper records of a .bib file (or a papers .csv, by its suffix) with the
+    problems found in them (each with its line); a file that cannot be read at all
+    raises InputError."""
     if Path(path).suffix.lower() == ".csv":
-        records, problems = read_papers_csv(path)
-    else:
-        records, problems = read_bibtex(path)
+        return read_papers_csv(path)
+    return read_bibtex(path)
+
+
+def import_bibtex(
+    store,
+    path: Path,
+    *,
+    who: str,
+    dry_run: bool = False,
+    skip_existing: bool = False,
+    read: tuple[Sequence[dict], Sequence[Problem]] | None = None,
+) -> dict:
+    """Import papers from a .bib file (or a papers .csv): validated whole, all or nothing.
+    ``read``: the file's records and problems as :func:`read_papers` gave them (None:
+    read it now)."""
+    records, problems = read if read is not None else read_papers(path)
+    records, problems = list(records), list(problems)
     existing = paper_store.bibkeys(store.con)
     folded = {k.casefold(): k for k in existing}
     seen: dict[str, int] = {}

@@ -76,13 +76,28 @@ def test_template_refuses_an_output_in_no_folder_before_writing(cli, tmp_path):
     assert not (tmp_path / "no").exists() and not (tmp_path / "absent.duckdb").exists()
 
 
+def test_papers_import_reads_the_file_before_the_store_opens(cli, tmp_path):
+    db = tmp_path / "absent.duckdb"
+    for target, why in (
+        (tmp_path / "missing.bib", "no such file"),
+        (tmp_path, "is a directory, not a BibTeX file"),
+        (tmp_path / "missing.csv", "no such file"),
+    ):
+        r = cli("papers", "import", str(target), db=db)
+        assert (r.exit_code, r.stderr) == (1, f"Error: {target}: {why}\n")
+    bib = tmp_path / "p.bib"
+    bib.write_text("@article{k2020,\n title={T},\n author={A, B},\n year={2020}\n}\n")
+    req = PapersImport(file=bib, who="a").checked()
+    assert req.read is not None and [r["bibkey"] for r in req.read[0]] == ["k2020"]
+    assert req.read[1] == () and not db.exists()
+
+
 def test_checked_requests_name_the_curator_and_read_the_modes(monkeypatch):
     monkeypatch.setenv("LITAUDIT_USER", "erin")
     req = ResultsImport(files=(Path("r.csv"),), on_existing=" Skip ", consistency="OFF")
     got = req.checked()
     assert (got.on_existing, got.consistency, got.who) == ("skip", "off", "erin")
     assert ResultsStatus(result_ids=("1",), status="verified").checked().who == "erin"
-    assert PapersImport(file=Path("p.bib"), who=" bob ").checked().who == "bob"
     edit = ResultEdit(
         result_id="1", assignments=("value=0.3", "location=T=4", "value=0.4"), reason="r"
     )
