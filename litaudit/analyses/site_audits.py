@@ -133,7 +133,7 @@ def published_history(
     """The filters and rows of ``pop``'s history: published results only where the
     collection holds reproductions (``filters`` itself and every row where it holds none),
     as `audit history` replays it unless asked."""
-    hf = published_history_filters(con, pop.collection_id, filters)
+    hf = published_history_filters(con, pop.collection_id, filters, pop.measure)
     if hf is filters or not hf.roles:
         return filters, list(pop.rows)
     return hf, [r for r in pop.rows if r.role in hf.roles]

@@ -344,6 +344,13 @@ FROM results r LEFT JOIN papers p ON p.id = r.paper_id
 """
 
 
+def holds_any(con: duckdb.DuckDBPyConnection, f: Filters) -> bool:
+    """Does any result pass the filters ``f`` (their collection and measure resolved)?"""
+    cond, args = where(f)
+    sql = "SELECT 1 FROM results r LEFT JOIN papers p ON p.id = r.paper_id"
+    return bool(con.execute(sql + (f" WHERE {cond}" if cond else "") + " LIMIT 1", args).fetchall())
+
+
 def population(con: duckdb.DuckDBPyConnection, f: Filters) -> list[tuple]:
     """The rows of an audit's population ``f`` keeps: (id, source, system,
     participant, value, value_text, role, run_type, year, n_topics, topic_set, standard,

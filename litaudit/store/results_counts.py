@@ -1,7 +1,7 @@
 """Counts and small look-ups on the ``results`` table (its owner with
 :mod:`litaudit.store.results`, the listings, and :mod:`litaudit.store.results_write`, the
 writes): results per collection, measure and source, the measures a collection holds,
-its roles and official runs. Results not retracted, unless a function says otherwise.
+its official runs. Results not retracted, unless a function says otherwise.
 """
 
 from __future__ import annotations
@@ -35,16 +35,6 @@ def measures_with(
         [collection_id, at_least],
     ).fetchall()
     return tuple(r[0] for r in rows)
-
-
-def has_role(con: duckdb.DuckDBPyConnection, collection_id: str, role: str) -> bool:
-    """Does the collection hold a result of ``role`` (retracted ones counted)?"""
-    return bool(
-        con.execute(
-            "SELECT 1 FROM results WHERE collection_id = ? AND role = ? LIMIT 1",
-            [collection_id, role],
-        ).fetchall()
-    )
 
 
 def official_runs(

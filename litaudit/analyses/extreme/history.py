@@ -37,8 +37,7 @@ from litaudit.errors import ParameterError
 from litaudit.stats import sequential
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import SpreadCheck
-from litaudit.store.collections import resolve_collection
-from litaudit.store.results_counts import has_role
+from litaudit.store.results import holds_any
 
 if TYPE_CHECKING:
     import duckdb
@@ -113,7 +112,7 @@ def run_history(
     reproductions (:func:`published_only`; `audit history` and `report` unless asked).
     Stored unless ``save=False``."""
     if not steps.reproductions:
-        filters = published_history_filters(con, collection, filters)
+        filters = published_history_filters(con, collection, filters, measure)
     by = steps.by
     if by not in HISTORY_STEPS:
         raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")
@@ -162,12 +161,20 @@ def run_history(
 
 
 def published_history_filters(
-    con: duckdb.DuckDBPyConnection, collection: str, filters: Filters
+    con: duckdb.DuckDBPyConnection,
+    collection: str,
+    filters: Filters,
+    measure: str | None = None,
 ) -> Filters:
-    """``filters`` without the reproductions where ``collection`` holds any (else as
-    given, so the history of a collection without them keeps its stored audit)."""
+    """``filters`` without the reproductions where the results they keep of ``collection``
+    (and ``measure``) hold any; else as given, so a history without reproductions (a
+    collection without them, or a track, paper or window without them) keeps its stored
+    audit and its caption says nothing of reproductions left out."""
 
-    if not has_role(con, resolve_collection(con, collection).id, "reproduction"):
+    if filters.roles:
+        return filters
+    probe = dataclasses.replace(filters, roles=("reproduction",))
+    if not holds_any(con, probe.resolved(con, collection, measure)):
         return filters
     return published_only(filters)
 
