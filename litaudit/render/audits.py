@@ -42,6 +42,7 @@ from litaudit.render.audits_extreme import (
     render_summary,
 )
 from litaudit.render.audits_records import render_resolution
+from litaudit.render.audits_verdict import render_verdict
 from litaudit.render.console import print_json, table
 
 Renderer = Callable[[Any, int | None], None]
@@ -190,7 +191,7 @@ RENDERERS: dict[type, Renderer] = {
     LOUReport: reuse.render_lou,
     SubcollectionReport: reuse.render_subcollections,
     ReuseAgreement: reuse.render_agreement,
-    Verdict: reuse.render_verdict,
+    Verdict: render_verdict,
     BaselineStanding: evidence.render_baselines,
     RanksAudit: ranks.render_ranks,
     ResolutionReport: render_resolution,
