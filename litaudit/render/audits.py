@@ -77,8 +77,8 @@ def render_result(result: Any, audit_id: int | None = None) -> None:
 def emit(audited: Audited, json_out: bool, *, every: bool = False) -> None:
     """Print an audit command's outcome: ``--json`` the envelope ``{"audit_id", "reused",
     "result"}`` (the whole result, as `audit show --json` gives it); else the result's
-    renderer, then where it is stored (the extreme-value reports say their audit id in their
-    header instead), and, for every kind, that an identical call's stored audit was handed
+    renderer, then where it is stored (the reports of :data:`ID_IN_HEAD` say their audit id
+    in their header instead), and, for every kind, that an identical call's stored audit was handed
     back (``reused``), as the JSON says. ``every``: the text shows the parts its summary
     leaves out too (:data:`EVERY`): a history's every step, not only the record steps
     (`audit history --all`); an agreement's every tested pair (`reuse agreement --pairs`)."""
@@ -210,5 +210,6 @@ def _every_pair(rep: ReuseAgreement, audit_id: int | None) -> None:
 # the renderers of the result types whose text can show more than `audit show` does,
 # when asked (emit's ``every``): the parts `--json` always has
 EVERY: dict[type, Renderer] = {HistoryReport: _every_step, ReuseAgreement: _every_pair}
-# the results whose renderer says the audit id in its first line (no footer after them)
-ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)
+# the results whose renderer says the audit id in its first line (no footer after them:
+# tests/cli/test_show_equals_command.py checks that one line says it, never two)
+ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport, RanksAudit, ResolutionReport)

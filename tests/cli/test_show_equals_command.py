@@ -12,9 +12,9 @@ The texts differ in one line each, the line that says where the audit is stored:
 `audit show` opens with its provenance (``Audit #N (kind), created, version, method,
 input``: what the stored record adds to the result); the command ends with ``saved as audit
 #N``, or, when an identical call's stored audit is handed back, with ``audit #N: stored
-earlier by an identical call ...``. The extreme-value reports (best, claim, history) say
-their audit id in their first line instead of a fresh footer; a reused one still ends with
-the "stored earlier" line, as its ``--json`` says ``"reused": true``.
+earlier by an identical call ...``. The reports that say their audit id in their first
+line (best, claim, history, ranks, resolution) have no fresh footer; a reused one still ends
+with the "stored earlier" line, as its ``--json`` says ``"reused": true``.
 """
 
 from __future__ import annotations
@@ -172,11 +172,12 @@ def test_show_prints_what_the_command_printed(outcomes, kind):
     head, *shown = outcome.shown
     assert head.startswith(f"Audit #{audit_id} ({outcome.kind}), ")
     fresh = outcome.fresh
-    if fresh[-1] == f"saved as audit #{audit_id}":
-        fresh = fresh[:-1]  # the fresh command's footer: where it stored the audit
-    else:  # an extreme-value report: its first line says its audit id
-        assert f"[audit #{audit_id}]" in fresh[0]
-    assert shown == fresh
+    # one line of the fresh command says where it stored the audit, never two: its footer,
+    # or (a report that names its audit in its first line: best, claim, history, ranks,
+    # resolution) that first line
+    footer = fresh[-1] == f"saved as audit #{audit_id}"
+    assert footer != (f"[audit #{audit_id}]" in fresh[0])
+    assert shown == (fresh[:-1] if footer else fresh)
 
 
 @pytest.mark.slow
