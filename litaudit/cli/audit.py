@@ -25,6 +25,7 @@ from litaudit.cli.options import (
     Alpha,
     CollectionOpt,
     Json,
+    NoSave,
     OldResampleSeed,
     PInterval,
     ResampleSeed,
@@ -38,7 +39,6 @@ if TYPE_CHECKING:
 
 MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
 SeOpt = optional(
     "--se",
     "Standard error of one result: measured (from a stored run archive's per-topic scores, "
@@ -60,7 +60,7 @@ def best(
     trials: Trials = None,
     seed: Seed = None,
     se: str = SeOpt,
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     _window: None = WINDOW,
     json_out: Json = False,
 ):
@@ -134,7 +134,7 @@ def claim(
     trials: Trials = None,
     seed: Seed = None,
     se: str = SeOpt,
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     _window: None = WINDOW,
     json_out: Json = False,
 ):
@@ -179,7 +179,7 @@ def baselines(
         "--baseline-system", "Its model (BM25, ...), to find its reproductions."
     ),
     claim_value: str = optional("--claim", "The claimed value, as printed, for its gains."),
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     json_out: Json = False,
 ):
     """A baseline against the published baselines, the same model's reproductions and the
@@ -214,7 +214,7 @@ def history(
     filters: Filters = POPULATION,
     alpha: Alpha = defaults.ALPHA,
     se: str = SeOpt,
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     _window: None = WINDOW,
     every: bool = typer.Option(
         False, "--all", help="Show every step, not only the ones that set a record."
@@ -267,7 +267,7 @@ def summary(
     alpha: Alpha = defaults.ALPHA,
     p: PInterval = defaults.P_INTERVAL,
     filters: Filters = filter_options("include_retracted", "include_nonstandard"),
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     _window: None = filter_options("since", "until", "reporter", "zero_shot"),
     json_out: Json = False,
 ):
@@ -317,7 +317,7 @@ def ranks(
         help="Per-dataset values: bound (add each dataset's bound se sqrt(v(1-v)/n) of its "
         "query count) | none.",
     ),
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     _window: None = WINDOW,
     json_out: Json = False,
 ):
