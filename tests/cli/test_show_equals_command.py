@@ -172,6 +172,7 @@ def test_show_prints_what_the_command_printed(outcomes, kind):
     head, *shown = outcome.shown
     assert head.startswith(f"Audit #{audit_id} ({outcome.kind}), ")
     fresh = outcome.fresh
+    assert REUSED not in fresh[-1]  # the first run stored the audit
     # one line of the fresh command says where it stored the audit, never two: its footer,
     # or (a report that names its audit in its first line: best, claim, history, ranks,
     # resolution) that first line
