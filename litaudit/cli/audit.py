@@ -5,25 +5,27 @@ result) unless ``--no-save``; with ``--no-save`` the database is opened read-onl
 Rendering (litaudit.render.audits) works on the typed report, the same type a stored
 audit decodes into, so `audit show` prints a stored audit exactly as the command that
 made it did. The stored audits' commands (list, show, matrix) are in cli/audit_store.py,
-`audit resolution` in cli/audit_records.py; cli/main.py's _COMMANDS lists them all.
+`audit resolution` in cli/audit_records.py; cli/main.py's _COMMANDS lists them all. The
+population filters' options (and `with_filters`, which turns them into one Filters) are in
+cli/filter_options.py, shared with `report`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import functools
-import inspect
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
 from litaudit import defaults
 from litaudit.cli.common import open_for_audit
+from litaudit.cli.filter_options import POPULATION, WINDOW, filter_options, optional, with_filters
 from litaudit.cli.options import (
     Alpha,
     CollectionOpt,
     Json,
+    NoSave,
     OldResampleSeed,
     PInterval,
     ResampleSeed,
@@ -35,142 +37,15 @@ if TYPE_CHECKING:
     from litaudit.curation.filters import Filters
 
 
-def _optional(flag: str, text: str) -> Any:
-    """An option left unset by default, its default said in its help ("(default: all)")."""
-    return typer.Option(None, flag, help=text, show_default=False)
-
-
 MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
-SourceOpt = _optional("--source", "papers | official (default: both).")
-RoleOpt = _optional(
-    "--role",
-    "proposed | baseline | official | reproduction | leaderboard (repeatable) (default: all).",
-)
-RunTypeOpt = _optional("--run-type", "automatic | manual (repeatable) (default: all).")
-YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
-SinceOpt = typer.Option(
-    None,
-    "--since",
-    help="Results dated on or after YYYY, YYYY-MM or YYYY-MM-DD (undated results by their year).",
-)
-UntilOpt = typer.Option(
-    None,
-    "--until",
-    help="Results dated on or before YYYY, YYYY-MM or YYYY-MM-DD (undated results by their year).",
-)
-ReporterOpt = _optional(
-    "--reporter",
-    "Who reported the value: authors, nist, leaderboard, mteb, pyserini, unknown (repeatable) "
-    "(default: all).",
-)
-TrackOpt = _optional(
-    "--track",
-    "A track or leaderboard, or a prefix ending in '/' (msmarco-passage/leaderboard/full-ranking).",
-)
-TopicsOpt = _optional(
-    "--topics",
-    "Topic count (50) or topic-set name (default: the only one, else the collection's default set).",
-)
-RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
-ZeroShotOpt = typer.Option(
-    False,
-    "--zero-shot",
-    help="Only results of models whose declared training data leave out the collection "
-    "(MTEB's model metadata; undeclared ones left out).",
-)
-NonstandardOpt = typer.Option(
-    False, "--include-nonstandard", help="Include results flagged non-standard."
-)
 MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-NoSaveOpt = typer.Option(False, "--no-save", help="Do not store the audit (read-only).")
-SeOpt = _optional(
+SeOpt = optional(
     "--se",
     "Standard error of one result: measured (from a stored run archive's per-topic scores, "
     "else the store's reference noise; 'interaction' is its older name), bound "
     "(sqrt(m(1-m)/n) of a measure between 0 and 1), model (sd/sqrt(n)), or a value such as 0.0059 "
     "(default: measured where stored, else bound, else model).",
 )
-
-
-# the population filters' options, as best/claim/history/summary take them:
-# parameter -> (its type, its option); _filters turns them into one Filters
-_FILTER_OPTIONS: dict[str, tuple[Any, Any]] = {
-    "source": (str, SourceOpt),
-    "role": (list[str], RoleOpt),
-    "run_type": (list[str], RunTypeOpt),
-    "years": (str, YearsOpt),
-    "topics": (str, TopicsOpt),
-    "include_retracted": (bool, RetractedOpt),
-    "include_nonstandard": (bool, NonstandardOpt),
-    "since": (str, SinceOpt),
-    "until": (str, UntilOpt),
-    "reporter": (list[str], ReporterOpt),
-    "track": (str, TrackOpt),
-    "zero_shot": (bool, ZeroShotOpt),
-}
-
-
-class _FilterOptions(tuple):
-    """A command parameter's default that stands for these filter options (see _command)."""
-
-
-def _filter_options(*names: str) -> Any:
-    """The default of a command parameter that stands for these filter options."""
-    return _FilterOptions(names)
-
-
-POPULATION = _filter_options(
-    "source", "role", "run_type", "years", "topics", "include_retracted", "include_nonstandard"
-)
-WINDOW = _filter_options("since", "until", "reporter", "track", "zero_shot")
-
-
-def _filters(role=None, run_type=None, reporter=None, **given):
-    """The Filters of the filter options given (the others at Filters.parse's defaults)."""
-    from litaudit.curation.filters import Filters
-
-    roles, run_types, reporters = role or (), run_type or (), reporter or ()
-    return Filters.parse(roles=roles, run_types=run_types, reporters=reporters, **given)
-
-
-def _resolved(fn, q: inspect.Parameter) -> inspect.Parameter:
-    """The parameter with its annotation evaluated (a shared option of cli/common, an
-    ``Annotated`` alias, is what typer reads); a type named only for type checkers (the
-    Filters a marked parameter receives) stays a string."""
-    if not isinstance(q.annotation, str):
-        return q
-    try:
-        return q.replace(annotation=eval(q.annotation, fn.__globals__))  # noqa: S307
-    except NameError:
-        return q
-
-
-def with_filters(fn):
-    """``fn`` as a command whose parameters with a _filter_options(...) default stand for
-    those options, in that place of its --help (one --help order, said in its signature);
-    the function gets one Filters of them all in the first such parameter, parsed before
-    it runs (a bad --years fails before the store opens). `report` takes them so too."""
-    sig = inspect.signature(fn)
-    sig = sig.replace(parameters=[_resolved(fn, q) for q in sig.parameters.values()])
-    marks = [q for q in sig.parameters.values() if isinstance(q.default, _FilterOptions)]
-    params: list[inspect.Parameter] = []
-    for q in sig.parameters.values():
-        if q not in marks:
-            params.append(q)
-            continue
-        for n in q.default:
-            kind, opt = _FILTER_OPTIONS[n]
-            params.append(inspect.Parameter(n, q.kind, default=opt, annotation=kind))
-    names = [n for m in marks for n in m.default]
-
-    @functools.wraps(fn)
-    def command(**kw):
-        kw[marks[0].name] = _filters(**{n: kw.pop(n) for n in names})
-        return fn(**kw)  # the other marked parameters keep their (unused) default
-
-    command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
-    command.__annotations__ = {q.name: q.annotation for q in params}  # what typer reads
-    return command
 
 
 @with_filters
@@ -185,7 +60,7 @@ def best(
     trials: Trials = None,
     seed: Seed = None,
     se: str = SeOpt,
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     _window: None = WINDOW,
     json_out: Json = False,
 ):
@@ -208,35 +83,35 @@ def claim(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    value: str = _optional(
+    value: str = optional(
         "--value",
         "A new claimed value, as printed (judged as one more draw besides the N published).",
     ),
-    result: str = _optional(
+    result: str = optional(
         "--result", "A published result's id or uid, r-... (judged as one of the N)."
     ),
-    system: str = _optional(
+    system: str = optional(
         "--system", "A published result by its system name (judged as one of the N)."
     ),
-    n: int = _optional(
+    n: int = optional(
         "--n",
         "Experiments besides the claim (default: N for --value, N - 1 for --result/--system).",
     ),
     hidden_multiplier: float = typer.Option(
         1.0, "--hidden-multiplier", help="Experiments run per experiment published."
     ),
-    run: str = _optional(
+    run: str = optional(
         "--run",
         "The claim's TREC run: evaluated on the stored qrels, checked against the claimed "
         "value (its value when none is given) and compared topic by topic.",
     ),
-    against: list[str] = _optional(
+    against: list[str] = optional(
         "--against",
         "Archive run to compare with on the same topics (repeatable) (default: the "
         "record's run when stored and the archive's best run).",
     ),
-    baseline: str = _optional("--baseline", "The paper's baseline value, as printed."),
-    baseline_system: str = _optional(
+    baseline: str = optional("--baseline", "The paper's baseline value, as printed."),
+    baseline_system: str = optional(
         "--baseline-system", "The baseline's model (BM25, ...), to find its reproductions."
     ),
     permutations: int = typer.Option(
@@ -247,7 +122,7 @@ def claim(
     permutation_seed: int = typer.Option(
         defaults.RANDOMIZATION_SEED, "--permutation-seed", help="Seed of those assignments."
     ),
-    per_dataset: Path = _optional(
+    per_dataset: Path = optional(
         "--per-dataset",
         "The claim's value on each dataset of the benchmark (CSV or JSON: dataset, value as "
         "printed), paired with the record holder's: wins, ties, losses, paired t and sign tests.",
@@ -259,7 +134,7 @@ def claim(
     trials: Trials = None,
     seed: Seed = None,
     se: str = SeOpt,
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     _window: None = WINDOW,
     json_out: Json = False,
 ):
@@ -299,12 +174,12 @@ def baselines(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    baseline: str = _optional("--baseline", "A paper's baseline value, as printed."),
-    baseline_system: str = _optional(
+    baseline: str = optional("--baseline", "A paper's baseline value, as printed."),
+    baseline_system: str = optional(
         "--baseline-system", "Its model (BM25, ...), to find its reproductions."
     ),
-    claim_value: str = _optional("--claim", "The claimed value, as printed, for its gains."),
-    no_save: bool = NoSaveOpt,
+    claim_value: str = optional("--claim", "The claimed value, as printed, for its gains."),
+    no_save: NoSave = False,
     json_out: Json = False,
 ):
     """A baseline against the published baselines, the same model's reproductions and the
@@ -339,7 +214,7 @@ def history(
     filters: Filters = POPULATION,
     alpha: Alpha = defaults.ALPHA,
     se: str = SeOpt,
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     _window: None = WINDOW,
     every: bool = typer.Option(
         False, "--all", help="Show every step, not only the ones that set a record."
@@ -347,7 +222,7 @@ def history(
     by: str = typer.Option(
         "auto", "--by", help="Steps: date, year, or auto (by date when every result has one)."
     ),
-    certify: str = _optional(
+    certify: str = optional(
         "--certify",
         "Also certify the record steps online as they came: spending (alpha-spending) "
         "or lord (LORD++) (default: Holm over the steps only).",
@@ -391,9 +266,9 @@ def summary(
     ),
     alpha: Alpha = defaults.ALPHA,
     p: PInterval = defaults.P_INTERVAL,
-    filters: Filters = _filter_options("include_retracted", "include_nonstandard"),
-    no_save: bool = NoSaveOpt,
-    _window: None = _filter_options("since", "until", "reporter", "zero_shot"),
+    filters: Filters = filter_options("include_retracted", "include_nonstandard"),
+    no_save: NoSave = False,
+    _window: None = filter_options("since", "until", "reporter", "zero_shot"),
     json_out: Json = False,
 ):
     """`audit best` (exact) for every collection, measure and source; one table."""
@@ -442,7 +317,7 @@ def ranks(
         help="Per-dataset values: bound (add each dataset's bound se sqrt(v(1-v)/n) of its "
         "query count) | none.",
     ),
-    no_save: bool = NoSaveOpt,
+    no_save: NoSave = False,
     _window: None = WINDOW,
     json_out: Json = False,
 ):

@@ -10,8 +10,8 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import open_read, open_write
-from litaudit.cli.options import Alpha, Json, OptCollection
+from litaudit.cli.common import open_for_audit
+from litaudit.cli.options import Alpha, Json, NoSave, OptCollection
 
 
 def resolution(
@@ -33,7 +33,7 @@ def resolution(
         help="A topic-by-run CSV to read instead of the store (stored with --collection).",
         show_default=False,
     ),
-    no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),
+    no_save: NoSave = False,
     json_out: Json = False,
 ):
     """The smallest difference between systems like the top ones that a paired t-test
@@ -43,9 +43,8 @@ def resolution(
     from litaudit.render.audits import emit
 
     settings = ResolutionSettings(top=top, alpha=alpha, power=power, gap=gap)
-    opener = open_read if no_save else open_write
-    with opener(ctx) as store:
+    with open_for_audit(ctx, not no_save) as con:
         done = run_resolution(
-            store.con, collection, measure, matrix=matrix, settings=settings, save=not no_save
+            con, collection, measure, matrix=matrix, settings=settings, save=not no_save
         )
     emit(done, json_out)

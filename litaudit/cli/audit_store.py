@@ -10,8 +10,8 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.common import open_read, open_write
-from litaudit.cli.options import Alpha, Json, OptCollection, PInterval, Seed, Trials
+from litaudit.cli.common import open_for_audit, open_read
+from litaudit.cli.options import Alpha, Json, NoSave, OptCollection, PInterval, Seed, Trials
 
 
 def list_(
@@ -68,7 +68,7 @@ def matrix(
         "(sd/sqrt(n)) or a value (default: interaction).",
         show_default=False,
     ),
-    no_save: bool = typer.Option(False, "--no-save", help="Do not store the audit."),
+    no_save: NoSave = False,
     json_out: Json = False,
 ):
     """Extreme-value audit of run means from a per-topic score matrix (N runs, n topics),
@@ -84,7 +84,6 @@ def matrix(
         options=ModelOptions(alpha=alpha, p=p, method=method, trials=trials, seed=seed, se=se),
         save=not no_save,
     ).checked()
-    opener = open_read if no_save else open_write
-    with opener(ctx) as store:
-        done = answer_matrix(store.con, req)
+    with open_for_audit(ctx, req.save) as con:
+        done = answer_matrix(con, req)
     emit(done, json_out)

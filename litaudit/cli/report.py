@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from litaudit.cli.audit import POPULATION, WINDOW, with_filters
 from litaudit.cli.common import db_path, existing_db
+from litaudit.cli.filter_options import POPULATION, WINDOW, with_filters
 from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError
 

@@ -151,7 +151,9 @@ def agreement_cmd(
     ),
     seed: TopicSeed = None,
     _old_seed: OldTopicSeed = None,
-    pairs: bool = typer.Option(False, "--pairs", help="Also list every tested pair."),
+    pairs: bool = typer.Option(
+        False, "--pairs", help="Also list every tested pair (--json always has them)."
+    ),
     randomize: int = typer.Option(
         0,
         "--randomize",
@@ -170,7 +172,7 @@ def agreement_cmd(
     from litaudit import defaults
     from litaudit.analyses.agreement.run import AgreementRequest, run_agreement
     from litaudit.cli.common import open_write
-    from litaudit.render.audits import emit_agreement
+    from litaudit.render.audits import emit
     from litaudit.render.progress import progress_bar
 
     req = AgreementRequest(
@@ -201,7 +203,7 @@ def agreement_cmd(
         progress_bar("reuse agreement", quiet=json_out) as bar,
     ):
         done = run_agreement(req, store=store, progress=bar)
-    emit_agreement(done, json_out, pairs=pairs)
+    emit(done, json_out, every=pairs)
 
 
 def power_cmd(

@@ -14,7 +14,6 @@ Imports only types from the analyses (never runs one).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,6 +42,7 @@ from litaudit.render.audits_extreme import (
     render_summary,
 )
 from litaudit.render.audits_records import render_resolution
+from litaudit.render.audits_verdict import render_verdict
 from litaudit.render.console import print_json, table
 
 Renderer = Callable[[Any, int | None], None]
@@ -76,39 +76,20 @@ def render_result(result: Any, audit_id: int | None = None) -> None:
 
 def emit(audited: Audited, json_out: bool, *, every: bool = False) -> None:
     """Print an audit command's outcome: ``--json`` the envelope ``{"audit_id", "reused",
-    "result"}``; else the result's renderer, then where it is stored (the extreme-value
-    reports say their audit id in their header instead), and, for every kind, that an
-    identical call's stored audit was handed back (``reused``), as the JSON says.
-    ``every``: a history shows every step, not only the record steps (`--all`)."""
+    "result"}`` (the whole result, as `audit show --json` gives it); else the result's
+    renderer, then where it is stored (the reports of :data:`ID_IN_HEAD` say their audit id
+    in their header instead), and, for every kind, that an identical call's stored audit was handed
+    back (``reused``), as the JSON says. ``every``: the text shows the parts its summary
+    leaves out too (:data:`EVERY`): a history's every step, not only the record steps
+    (`audit history --all`); an agreement's every tested pair (`reuse agreement --pairs`)."""
     if json_out:
         print_json(envelope(audited))
         return
-    if every and isinstance(audited.result, HistoryReport):
-        render_history(audited.result, audited.audit_id, every=True)
-    else:
-        render_result(audited.result, audited.audit_id)
+    long = EVERY.get(type(audited.result)) if every else None
+    (long or render_result)(audited.result, audited.audit_id)
     if isinstance(audited.result, ID_IN_HEAD) and not audited.reused:
         return  # its header says where it is stored; a reused one still says so below
     foot = saved_footer(audited.audit_id, audited.reused)
-    if foot:
-        line(foot)
-
-
-def emit_agreement(done: Audited[ReuseAgreement], json_out: bool, *, pairs: bool) -> None:
-    """`reuse agreement`: the analysis as `audit show` prints it, its tested pairs with
-    ``pairs`` (`--pairs`), then where it is stored; ``--json`` without ``pairs`` leaves the
-    pairs out."""
-    if json_out:
-        if not pairs:
-            result = done.result
-            analyses = tuple(dataclasses.replace(a, pairs=()) for a in result.analyses)
-            done = dataclasses.replace(done, result=dataclasses.replace(result, analyses=analyses))
-        print_json(envelope(done))
-        return
-    render_result(done.result)
-    if pairs:
-        reuse.render_agreement_pairs(done.result)
-    foot = saved_footer(done.audit_id, done.reused)
     if foot:
         line(foot)
 
@@ -210,10 +191,25 @@ RENDERERS: dict[type, Renderer] = {
     LOUReport: reuse.render_lou,
     SubcollectionReport: reuse.render_subcollections,
     ReuseAgreement: reuse.render_agreement,
-    Verdict: reuse.render_verdict,
+    Verdict: render_verdict,
     BaselineStanding: evidence.render_baselines,
     RanksAudit: ranks.render_ranks,
     ResolutionReport: render_resolution,
 }
-# the results whose renderer says the audit id in its first line (no footer after them)
-ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport)
+
+
+def _every_step(rep: HistoryReport, audit_id: int | None) -> None:
+    render_history(rep, audit_id, every=True)
+
+
+def _every_pair(rep: ReuseAgreement, audit_id: int | None) -> None:
+    reuse.render_agreement(rep, audit_id)
+    reuse.render_agreement_pairs(rep)
+
+
+# the renderers of the result types whose text can show more than `audit show` does,
+# when asked (emit's ``every``): the parts `--json` always has
+EVERY: dict[type, Renderer] = {HistoryReport: _every_step, ReuseAgreement: _every_pair}
+# the results whose renderer says the audit id in its first line (no footer after them:
+# tests/cli/test_show_equals_command.py checks that one line says it, never two)
+ID_IN_HEAD = (BestReport, ClaimReport, HistoryReport, RanksAudit, ResolutionReport)

@@ -1,0 +1,142 @@
+"""The population filters' options of the extreme-value audits (`audit best`, `claim`,
+`history`, `summary`, `ranks`) and of `report`: each defined once here, and
+:func:`with_filters`, which turns a command's marked parameters into those options and
+hands the command one :class:`~litaudit.curation.filters.Filters` of them all (parsed before
+it runs). The other options several commands share are in cli/options.py.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any
+
+import typer
+
+
+def optional(flag: str, text: str) -> Any:
+    """An option left unset by default, its default said in its help ("(default: all)")."""
+    return typer.Option(None, flag, help=text, show_default=False)
+
+
+SourceOpt = optional("--source", "papers | official (default: both).")
+RoleOpt = optional(
+    "--role",
+    "proposed | baseline | official | reproduction | leaderboard (repeatable) (default: all).",
+)
+RunTypeOpt = optional("--run-type", "automatic | manual (repeatable) (default: all).")
+YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
+SinceOpt = typer.Option(
+    None,
+    "--since",
+    help="Results dated on or after YYYY, YYYY-MM or YYYY-MM-DD (undated results by their year).",
+)
+UntilOpt = typer.Option(
+    None,
+    "--until",
+    help="Results dated on or before YYYY, YYYY-MM or YYYY-MM-DD (undated results by their year).",
+)
+ReporterOpt = optional(
+    "--reporter",
+    "Who reported the value: authors, nist, leaderboard, mteb, pyserini, unknown (repeatable) "
+    "(default: all).",
+)
+TrackOpt = optional(
+    "--track",
+    "A track or leaderboard, or a prefix ending in '/' (msmarco-passage/leaderboard/full-ranking).",
+)
+TopicsOpt = optional(
+    "--topics",
+    "Topic count (50) or topic-set name (default: the only one, else the collection's default set).",
+)
+RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
+ZeroShotOpt = typer.Option(
+    False,
+    "--zero-shot",
+    help="Only results of models whose declared training data leave out the collection "
+    "(MTEB's model metadata; undeclared ones left out).",
+)
+NonstandardOpt = typer.Option(
+    False, "--include-nonstandard", help="Include results flagged non-standard."
+)
+
+
+# the population filters' options, as best/claim/history/summary take them:
+# parameter -> (its type, its option); _filters turns them into one Filters
+_FILTER_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "source": (str, SourceOpt),
+    "role": (list[str], RoleOpt),
+    "run_type": (list[str], RunTypeOpt),
+    "years": (str, YearsOpt),
+    "topics": (str, TopicsOpt),
+    "include_retracted": (bool, RetractedOpt),
+    "include_nonstandard": (bool, NonstandardOpt),
+    "since": (str, SinceOpt),
+    "until": (str, UntilOpt),
+    "reporter": (list[str], ReporterOpt),
+    "track": (str, TrackOpt),
+    "zero_shot": (bool, ZeroShotOpt),
+}
+
+
+class _FilterOptions(tuple):
+    """A command parameter's default that stands for these filter options (see with_filters)."""
+
+
+def filter_options(*names: str) -> Any:
+    """The default of a command parameter that stands for these filter options."""
+    return _FilterOptions(names)
+
+
+POPULATION = filter_options(
+    "source", "role", "run_type", "years", "topics", "include_retracted", "include_nonstandard"
+)
+WINDOW = filter_options("since", "until", "reporter", "track", "zero_shot")
+
+
+def _filters(role=None, run_type=None, reporter=None, **given):
+    """The Filters of the filter options given (the others at Filters.parse's defaults)."""
+    from litaudit.curation.filters import Filters
+
+    roles, run_types, reporters = role or (), run_type or (), reporter or ()
+    return Filters.parse(roles=roles, run_types=run_types, reporters=reporters, **given)
+
+
+def _resolved(fn, q: inspect.Parameter) -> inspect.Parameter:
+    """The parameter with its annotation evaluated (a shared option of cli/common, an
+    ``Annotated`` alias, is what typer reads); a type named only for type checkers (the
+    Filters a marked parameter receives) stays a string."""
+    if not isinstance(q.annotation, str):
+        return q
+    try:
+        return q.replace(annotation=eval(q.annotation, fn.__globals__))  # noqa: S307
+    except NameError:
+        return q
+
+
+def with_filters(fn):
+    """``fn`` as a command whose parameters with a filter_options(...) default stand for
+    those options, in that place of its --help (one --help order, said in its signature);
+    the function gets one Filters of them all in the first such parameter, parsed before
+    it runs (a bad --years fails before the store opens). `report` takes them so too."""
+    sig = inspect.signature(fn)
+    sig = sig.replace(parameters=[_resolved(fn, q) for q in sig.parameters.values()])
+    marks = [q for q in sig.parameters.values() if isinstance(q.default, _FilterOptions)]
+    params: list[inspect.Parameter] = []
+    for q in sig.parameters.values():
+        if q not in marks:
+            params.append(q)
+            continue
+        for n in q.default:
+            kind, opt = _FILTER_OPTIONS[n]
+            params.append(inspect.Parameter(n, q.kind, default=opt, annotation=kind))
+    names = [n for m in marks for n in m.default]
+
+    @functools.wraps(fn)
+    def command(**kw):
+        kw[marks[0].name] = _filters(**{n: kw.pop(n) for n in names})
+        return fn(**kw)  # the other marked parameters keep their (unused) default
+
+    command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+    command.__annotations__ = {q.name: q.annotation for q in params}  # what typer reads
+    return command
