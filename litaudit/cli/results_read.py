@@ -81,9 +81,8 @@ def list_(
         terminal=out.is_terminal,
         json=json_out,
     ).checked()
-    with open_read(ctx) as store:
-        listing = answer_list(store.con, req)
-    print_results(listing)
+    with open_read(ctx) as store:  # --json: its rows are read as they are written
+        print_results(answer_list(store.con, req))
 
 
 def show(
