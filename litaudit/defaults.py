@@ -101,6 +101,7 @@ MAX_CSV_FIELD = 1 << 20  # ours: characters in one CSV field (csv's own limit, 1
 MAX_PROBLEMS_SHOWN = 50  # ours: problems listed on the terminal (--json lists them all)
 SEED_IDS_SHOWN = 20  # ours: ids `init` lists of the seeded rows a user changed that the
 # seeds no longer hold as they are (--json lists them all)
+RESULTS_PAGE = 40  # ours: rows `results list` shows in a terminal (--all, --limit: more)
 MAX_TRIALS = 10_000_000  # ours: Monte Carlo trials; more would not fit in memory
 
 # --- claims with evidence (issue 21) ---------------------------------------------------

@@ -10,30 +10,12 @@ from litaudit.cli.options import Json
 
 def list_(ctx: typer.Context, json_out: Json = False):
     """Collections with their default topic set and how many results they hold."""
-    from litaudit.render.console import out, print_json, table
-    from litaudit.store.collections import list_collections
+    from litaudit.curation.refdata_requests import listed_collections
+    from litaudit.render.refdata import print_collections
 
     with open_read(ctx) as store:
-        rows = list_collections(store.con)
-    if json_out:
-        print_json(rows)
-        return
-    out.print(
-        table(
-            f"{len(rows)} collections",
-            ["name / id", "title", "queries", "results"],
-            [
-                (
-                    r.name if r.name == r.id else f"{r.name}\n{r.id}",
-                    r.title,
-                    r.n_topics,
-                    r.results,
-                )
-                for r in rows
-            ],
-            keep=("name / id",),
-        )
-    )
+        rows = listed_collections(store.con)
+    print_collections(rows, json_out)
 
 
 def show(
@@ -42,34 +24,12 @@ def show(
     json_out: Json = False,
 ):
     """One collection: aliases, topic sets, results per measure."""
-    from litaudit.render.console import escape, out, print_json, table
-    from litaudit.store.collections import collection_details, resolve_collection
+    from litaudit.curation.refdata_requests import shown_collection
+    from litaudit.render.refdata import print_collection
 
     with open_read(ctx) as store:
-        data = collection_details(store.con, resolve_collection(store.con, name).id)
-    if json_out:
-        print_json(data)
-        return
-    out.print(
-        f"[bold]{escape(data.title)}[/] ({escape(data.name)})  id {escape(data.id)}"
-        + ("  \\[ir_datasets]" if data.ir_datasets else ""),
-        markup=True,
-    )
-    out.print(f"documents: {data.documents}")
-    if data.provenance:
-        out.print(f"query count and title from: {data.provenance}")
-    if data.notes:
-        out.print(f"notes: {data.notes}")
-    out.print(f"aliases: {', '.join(data.aliases)}")
-    out.print(
-        table(
-            "Topic sets",
-            ["name", "topics", "default", "description"],
-            [(t.name, t.n_topics, t.default, t.description) for t in data.topic_sets],
-        )
-    )
-    per = [(r.measure, r.source, r.count) for r in data.results]
-    out.print(table("Results (not retracted)", ["measure", "source", "count"], per))
+        data = shown_collection(store.con, name)
+    print_collection(data, json_out)
 
 
 def add(
@@ -96,26 +56,25 @@ def add(
     json_out: Json = False,
 ):
     """Add a collection (its id, query count and title) that the seeds do not have."""
-    from litaudit.curation.fields import current_user
-    from litaudit.render.console import out, print_json
-    from litaudit.store.collections import NewCollection, add_collection
+    from litaudit.curation.refdata_requests import CollectionAdd, answer_add
+    from litaudit.render.refdata import print_added_collection
+    from litaudit.store.collections import NewCollection
 
-    new = NewCollection(
-        id=collection_id,
-        n_topics=topics,
-        title=title,
-        name=name,
-        documents=documents,
-        aliases=tuple(alias or ()),
-        ir_datasets=ir_datasets,
-        provenance=provenance,
-    )
-    with open_write(ctx) as store, store.transaction() as con:
-        ref = add_collection(con, new, who=current_user())
-    if json_out:
-        print_json(ref)
-    else:
-        out.print(f"added collection {ref.id} ({ref.default_topics} queries)", markup=False)
+    req = CollectionAdd(
+        new=NewCollection(
+            id=collection_id,
+            n_topics=topics,
+            title=title,
+            name=name,
+            documents=documents,
+            aliases=tuple(alias or ()),
+            ir_datasets=ir_datasets,
+            provenance=provenance,
+        )
+    ).checked()
+    with open_write(ctx) as store:
+        ref = answer_add(store, req)
+    print_added_collection(ref, json_out)
 
 
 def depth_cmd(
@@ -132,39 +91,12 @@ def depth_cmd(
 ):
     """Record a collection's pool depth with its source (`reuse verdict` decides at it;
     the history of every change is kept), or show it and its history."""
-    from litaudit.curation.fields import current_user
-    from litaudit.errors import ParameterError
-    from litaudit.render.console import out, print_json
-    from litaudit.store.collections import resolve_collection
-    from litaudit.store.pool_depths import pool_depth, pool_depth_history, set_pool_depth
+    from litaudit.curation.refdata_requests import PoolDepthRequest, answer_depth
+    from litaudit.render.refdata import print_pool_depth
 
-    if depth is None:
-        if source is not None or reason is not None:
-            raise ParameterError("--source and --reason go with a DEPTH to record")
-        with open_read(ctx) as store:
-            cid = resolve_collection(store.con, collection).id
-            now, past = pool_depth(store.con, cid), pool_depth_history(store.con, cid)
-        if json_out:
-            print_json({"collection_id": cid, "depth": now, "history": past})
-            return
-        out.print(
-            f"{cid}: pool depth " + ("not recorded" if now is None else f"{now[0]} ({now[1]})"),
-            markup=False,
-        )
-        for c in past:
-            was = "none" if c.old_depth is None else str(c.old_depth)
-            why = f": {c.reason}" if c.reason else ""
-            out.print(
-                f"  {c.changed_at} {c.who}: {was} -> {c.depth} ({c.source}){why}", markup=False
-            )
-        return
-    if source is None:
-        raise ParameterError("give --source: where the pool depth is stated")
-    with open_write(ctx) as store, store.transaction() as con:
-        cid = resolve_collection(con, collection).id
-        change = set_pool_depth(con, cid, depth, source, who=current_user(), reason=reason)
-    if json_out:
-        print_json(change)
-    else:
-        was = "none" if change.old_depth is None else str(change.old_depth)
-        out.print(f"{cid}: pool depth {was} -> {depth} ({source})", markup=False)
+    req = PoolDepthRequest(
+        collection=collection, depth=depth, source=source, reason=reason
+    ).checked()
+    with open_write(ctx) if req.records else open_read(ctx) as store:
+        answer = answer_depth(store, req)
+    print_pool_depth(answer, json_out)

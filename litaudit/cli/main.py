@@ -89,7 +89,7 @@ class _Group(TyperGroup):
 # imported and turned into a click command only when it is used (see _LazyCommands): a
 # command loads its group's modules and nothing of the others.
 _COMMANDS: tuple[tuple[str, str, str], ...] = (
-    ("init", "db", "init"),
+    ("init", "init", "init"),
     ("report", "report", "report"),
     ("db migrate", "db", "migrate"),
     ("db info", "db", "info"),

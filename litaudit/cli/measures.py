@@ -10,21 +10,9 @@ from litaudit.cli.options import Json
 
 def list_(ctx: typer.Context, json_out: Json = False):
     """Registered measures, their aliases and value ranges."""
-    from litaudit.render.console import out, print_json, table
-    from litaudit.store.measures import list_measures
+    from litaudit.curation.refdata_requests import listed_measures
+    from litaudit.render.refdata import print_measures
 
     with open_read(ctx) as store:
-        data = list_measures(store.con)
-    if json_out:
-        print_json(data)
-        return
-    out.print(
-        table(
-            f"{len(data)} measures",
-            ["name", "aliases", "range", "description"],
-            [
-                (d.name, ", ".join(d.aliases), f"[{d.min:g}, {d.max:g}]", d.description)
-                for d in data
-            ],
-        )
-    )
+        data = listed_measures(store.con)
+    print_measures(data, json_out)

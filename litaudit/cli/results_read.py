@@ -4,35 +4,11 @@ are in cli/results_write.py."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
 from litaudit.cli.common import open_read
 from litaudit.cli.options import ID_HELP, Json, MeasureFilter, OptCollection
-
-
-def _filter(role, status, source, years, paper, track, since=None, until=None, reporter=None):
-    """The curation filter (retracted and non-standard results shown) from the options."""
-    from litaudit.curation.filters import Filters
-
-    return Filters.parse(
-        roles=[role] if role else (),
-        statuses=[status] if status else (),
-        source=source,
-        years=years,
-        paper=paper,
-        track=track,
-        since=since,
-        until=until,
-        reporters=reporter or (),
-        include_retracted=True,
-        include_nonstandard=True,
-    )
-
-
-# the first page in a terminal (more than render.curation.PAGE_MAX are plain lines)
-PAGE = 40
+from litaudit.defaults import RESULTS_PAGE
 
 
 def list_(
@@ -72,7 +48,7 @@ def list_(
     ),
     desc: bool = typer.Option(False, "--desc", help="Largest first (--sort value --desc)."),
     all_: bool = typer.Option(
-        False, "--all", help=f"In a terminal, every result (default: the first {PAGE})."
+        False, "--all", help=f"In a terminal, every result (default: the first {RESULTS_PAGE})."
     ),
     json_out: Json = False,
 ):
@@ -80,39 +56,33 @@ def list_(
 
     In a terminal, the first 40 as a table (--all, --limit: more); to a pipe or a
     file, every result as plain aligned columns; --json: every field."""
-    import sys
+    from litaudit.curation.results_requests import ResultFilter, ResultsList, answer_list
+    from litaudit.render.console import out
+    from litaudit.render.results_read import print_results
 
-    from litaudit.curation.results import list_json, list_table
-    from litaudit.render.console import out, terminal_json
-
-    filt = _filter(role, status, source, years, paper, track, since, until, reporter)
-    with open_read(ctx) as store:
-        if json_out:
-            for piece in list_json(
-                store.con,
-                filt,
-                collection=collection,
-                measure=measure,
-                sort=sort,
-                desc=desc,
-                limit=limit,
-            ):
-                sys.stdout.write(terminal_json(piece))
-            return
-        page = out.is_terminal and not all_ and limit is None
-        rows, total = list_table(
-            store.con,
-            filt,
-            collection=collection,
-            measure=measure,
-            sort=sort,
-            desc=desc,
-            limit=PAGE if page else limit,
-        )
-    given = tuple(h for h, v in (("collection", collection), ("measure", measure)) if v)
-    from litaudit.render.curation import print_listing
-
-    print_listing(rows, total, given)
+    req = ResultsList(
+        given=ResultFilter(
+            role=role,
+            status=status,
+            source=source,
+            years=years,
+            paper=paper,
+            track=track,
+            since=since,
+            until=until,
+            reporters=tuple(reporter or ()),
+        ),
+        collection=collection,
+        measure=measure,
+        sort=sort,
+        desc=desc,
+        limit=limit,
+        all_=all_,
+        terminal=out.is_terminal,
+        json=json_out,
+    ).checked()
+    with open_read(ctx) as store:  # --json: its rows are read as they are written
+        print_results(answer_list(store.con, req))
 
 
 def show(
@@ -121,28 +91,12 @@ def show(
     json_out: Json = False,
 ):
     """One result with its full provenance and history."""
-    from litaudit.curation.results import get_result, history
-    from litaudit.render.console import out, print_json, table
-    from litaudit.store.results import resolve_id
+    from litaudit.curation.results_requests import shown_result
+    from litaudit.render.results_read import print_result
 
     with open_read(ctx) as store:
-        rid = resolve_id(store.con, result_id)
-        r = get_result(store.con, rid)
-        h = history(store.con, "result", rid)
-    if json_out:
-        print_json({**r.as_dict(), "history": [x.as_dict() for x in h]})
-        return
-    out.print(
-        table(
-            f"Result #{rid} ({r.uid})",
-            ["field", "value"],
-            [(k, v) for k, v in r.as_dict().items() if k != "value"],
-            justify_numbers=False,
-        )
-    )
-    from litaudit.render.curation import print_history
-
-    print_history("History", h)
+        shown = shown_result(store.con, result_id)
+    print_result(shown, json_out)
 
 
 def history_(
@@ -159,36 +113,15 @@ def history_(
 ):
     """Every change to a result, or to a collection's results in a date window
     (`results history -c robust04 --since 2026-11-18`)."""
-    from litaudit.curation.results import get_result, history, history_window
-    from litaudit.errors import LitauditError
-    from litaudit.render.console import print_json
+    from litaudit.curation.results_requests import HistoryRequest, answer_history
+    from litaudit.render.results_read import print_result_history
 
-    if result_id is None:
-        if not (collection or since or until):
-            raise LitauditError("give a result id, or --collection and/or --since/--until")
-        with open_read(ctx) as store:
-            rows = history_window(store.con, collection=collection, since=since, until=until)
-        if json_out:
-            print_json([x.as_dict() for x in rows])
-            return
-        from litaudit.render.curation import print_window
-
-        print_window(rows)
-        return
-    if collection or since or until:
-        raise LitauditError("give a result id or --collection/--since/--until, not both")
-    from litaudit.store.results import resolve_id
-
+    req = HistoryRequest(
+        result_id=result_id, collection=collection, since=since, until=until
+    ).checked()
     with open_read(ctx) as store:
-        result_id = str(rid := resolve_id(store.con, result_id))
-        get_result(store.con, rid)
-        h = history(store.con, "result", rid)
-    if json_out:
-        print_json([x.as_dict() for x in h])
-        return
-    from litaudit.render.curation import print_history
-
-    print_history(f"History of result #{result_id}", h)
+        answer = answer_history(store.con, req)
+    print_result_history(answer, json_out)
 
 
 def export(
@@ -212,35 +145,26 @@ def export(
     without results; with a filter, the papers of the results exported) and the whole
     history (edits, reasons, verifications, retractions)."""
     from litaudit.cli.common import db_path
-    from litaudit.curation.export import export_rows, export_steps, format_for, write_export
-    from litaudit.files import STDOUT, check_target
-    from litaudit.render.console import err, out
+    from litaudit.curation.results_requests import ResultFilter, ResultsExport, answer_export
     from litaudit.render.progress import progress_bar
+    from litaudit.render.results_read import print_export
 
-    f = format_for(Path(output), fmt)
-    if output != STDOUT:
-        check_target(output, [db_path(ctx)])  # before any work
-    filt = _filter(role, status, source, years, paper, track)
-    with progress_bar(f"export {f}: reading", unit="rows") as bar:
-        with open_read(ctx) as store:
-            filt = filt.resolved(store.con, collection, measure)
-            bundle = None
-            if f == "json":  # the curation export: its results are the rows
-                from litaudit.curation.bundle import export_bundle
-
-                bundle = export_bundle(store.con, filt)
-                rows = bundle["results"]
-            else:
-                rows = export_rows(store.con, filt)
-        bar.update(description=f"export {f}: writing", total=export_steps(rows, f, bundle))
-        write_export(rows, output, f, protect=[db_path(ctx)], bundle=bundle, progress=bar)
-    extra = (
-        f", {len(bundle['papers'])} papers and {len(bundle['history'])} history entries"
-        if bundle
-        else ""
-    )
-    msg = f"wrote {len(rows)} results{extra} to {output} ({f})"
-    (err if output == STDOUT else out).print(msg)
+    req = ResultsExport(
+        output=output,
+        fmt=fmt,
+        given=ResultFilter(
+            role=role, status=status, source=source, years=years, paper=paper, track=track
+        ),
+        collection=collection,
+        measure=measure,
+        protect=(db_path(ctx),),
+    ).checked()
+    with (
+        progress_bar(f"export {req.fmt}: reading", unit="rows") as bar,
+        open_read(ctx) as store,
+    ):
+        done = answer_export(store, req, progress=bar)
+    print_export(done)
 
 
 def consistency_(
@@ -257,49 +181,11 @@ def consistency_(
     the possible explanations (transcription slip, another topic count, truncation,
     mislabelled measure). Curated findings (the seeds' in seeds/consistency.csv, or a
     result whose notes hold 'consistency: ...') are listed as such."""
-    from litaudit.curation.consistency_rows import seed_annotations, store_findings
-    from litaudit.render.console import out, print_json, table
-    from litaudit.render.findings import finding_json
+    from litaudit.curation.results_requests import answer_consistency
+    from litaudit.render.results_read import print_consistency
 
     with open_read(ctx) as store:
-        found = store_findings(
-            store.con, include_curated=not open_only, annotations=seed_annotations()
-        )
-    n_open = sum(1 for f in found if not f.curated)
-    if json_out:
-        print_json(
-            [
-                {
-                    "id": f.result_id,
-                    "location": f.location,
-                    "collection": f.collection,
-                    "system": f.system,
-                    **finding_json(f.finding),
-                    "curated": f.curated,
-                }
-                for f in found
-            ]
-        )
-    else:
-        out.print(f"{len(found)} finding(s), {n_open} open, {len(found) - n_open} curated")
-        if found:
-            out.print(
-                table(
-                    None,
-                    ["id", "collection", "measure", "value", "system", "finding", "curated"],
-                    [
-                        (
-                            f.result_id,
-                            f.collection,
-                            f.finding.measure,
-                            f.finding.value,
-                            f.system,
-                            f.finding.line().split(": ", 1)[1],
-                            f.curated.removeprefix("consistency: ") or "open",
-                        )
-                        for f in found
-                    ],
-                )
-            )
-    if strict and n_open:
+        rep = answer_consistency(store.con, open_only=open_only, strict=strict)
+    print_consistency(rep, json_out)
+    if rep.failed:
         raise typer.Exit(1)
