@@ -32,7 +32,7 @@ def _connect(path: str, read_only: bool):
     import duckdb
 
     try:
-        return duckdb.connect(path, read_only=read_only)
+        con = duckdb.connect(path, read_only=read_only)
     except duckdb.IOException as exc:
         msg = str(exc)
         if "lock" in msg.lower():
@@ -42,6 +42,10 @@ def _connect(path: str, read_only: bool):
         raise StoreError(_cannot_open(path, exc)) from None
     except duckdb.Error as exc:
         raise StoreError(_cannot_open(path, exc)) from None
+    # DuckDB draws its own progress bar on stdout for a query over 2 s where it thinks it
+    # is interactive (under `python -c`): it would land in --json and CSV output
+    con.execute("SET enable_progress_bar = false")
+    return con
 
 
 def _cannot_open(path: str, exc: BaseException) -> str:

@@ -115,7 +115,7 @@ def list_measures(con: duckdb.DuckDBPyConnection) -> list[MeasureListing]:
         "SELECT m.name, m.family, m.cutoff, m.min_value, m.max_value, m.description, "
         " string_agg(a.alias, ', ' ORDER BY a.alias) FROM measures m "
         "LEFT JOIN measure_aliases a ON a.measure = m.name GROUP BY ALL "
-        "ORDER BY m.family, m.cutoff NULLS FIRST"
+        "ORDER BY m.family, m.cutoff NULLS FIRST, m.name"
     ).fetchall()
     return [
         MeasureListing(

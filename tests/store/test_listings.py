@@ -81,3 +81,13 @@ def test_list_measures_gives_typed_rows_with_ranges_and_aliases(mem_store):
         "description",
         "aliases",
     }
+
+
+def test_measures_are_listed_in_one_order(mem_store):
+    """Measures of one family and cutoff (AP, AP(rel=2)) are ordered by name: the listing
+    is the same from run to run (`measures list --json` flipped them once)."""
+    keys = [
+        (m.family, m.cutoff is not None, m.cutoff or 0, m.name)
+        for m in list_measures(mem_store.con)
+    ]
+    assert keys == sorted(keys)

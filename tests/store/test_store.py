@@ -218,3 +218,12 @@ def test_an_unregistered_cutoff_names_the_registered_ones(mem_store):
         resolve_measure(mem_store.con, "P(rel=2)@20")
     with pytest.raises(NotFound, match="registered P measures: P@5, P@10, P@20, P@30, P@100$"):
         resolve_measure(mem_store.con, "P@7")
+
+
+def test_a_store_never_draws_duckdbs_progress_bar(tmp_path):
+    """DuckDB draws a progress bar on stdout for a query over 2 s when it thinks it is
+    interactive (under `python -c`): it landed in `results list --json` output."""
+    for read_only in (False, True):
+        with open_store(tmp_path / "s.duckdb", read_only=read_only) as store:
+            got = store.con.execute("SELECT current_setting('enable_progress_bar')").fetchone()
+            assert got == (False,)
