@@ -221,9 +221,19 @@ def test_an_unregistered_cutoff_names_the_registered_ones(mem_store):
 
 
 def test_a_store_never_draws_duckdbs_progress_bar(tmp_path):
-    """DuckDB draws a progress bar on stdout for a query over 2 s when it thinks it is
-    interactive (under `python -c`): it landed in `results list --json` output."""
-    for read_only in (False, True):
-        with open_store(tmp_path / "s.duckdb", read_only=read_only) as store:
-            got = store.con.execute("SELECT current_setting('enable_progress_bar')").fetchone()
-            assert got == (False,)
+    """DuckDB draws a progress bar on stdout for a query over 2 s where it thinks it is
+    interactive, as under `python -c` (there its default is on): it landed in `results
+    list --json` output. Asked of a store opened under `python -c`, both ways."""
+    code = (
+        "import sys; from litaudit.store.db import open_store\n"
+        "for ro in (False, True):\n"
+        "    with open_store(sys.argv[1], read_only=ro) as s:\n"
+        "        print(s.con.execute(\"SELECT current_setting('enable_progress_bar')\").fetchone()[0])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "s.duckdb")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert out.stdout.split() == ["False", "False"]
