@@ -26,7 +26,6 @@ PLUMBING = ("litaudit.render.progress", "litaudit.cli")
 NOT_YET: frozenset[str] = frozenset(
     {
         "init",
-        "report",
         "db migrate",
         "collections list",
         "collections show",
@@ -50,9 +49,6 @@ NOT_YET: frozenset[str] = frozenset(
         "results history",
         "results export",
         "results consistency",
-        "reuse design",
-        "reuse holdout",
-        "site",
     }
 )
 
