@@ -128,11 +128,9 @@ def report(
         database=db_path(ctx),
     ).checked()  # every problem of the options and the claims file before the store opens
     # the audits a report runs are not known ahead: the bar counts them as they are run,
-    # and the reusability verdict's steps when it is run (announced by it)
-    with (
-        progress_bar("report: audits", unit="steps", quiet=req.fmt == "json") as bar,
-        open_write(ctx) as store,
-    ):
-        done = answer_report(store.con, req, note=noting(bar), progress=bar)
-        bar.update(description="report: rendering")
+    # and the reusability verdict's steps when it is run (announced by it); the report
+    # is built under a bar of its own and printed when the bars are gone
+    with open_write(ctx) as store:
+        with progress_bar("report: audits", unit="steps", quiet=req.fmt == "json") as bar:
+            done = answer_report(store.con, req, note=noting(bar), progress=bar)
         print_report(store.con, done)

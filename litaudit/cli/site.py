@@ -27,10 +27,7 @@ def site(ctx: typer.Context, directory: Path = DirArg, json_out: Json = False):
     from litaudit.render.site.output import print_site
 
     req = SiteRequest(directory=directory, database=db_path(ctx)).checked()
-    with (
-        progress_bar("site: audits", unit="steps", quiet=json_out) as bar,
-        open_write(ctx) as store,
-    ):
-        done = answer_site(store.con, req, progress=bar)
-        bar.update(description="site: pages")
-        print_site(store.con, done, json_out=json_out, progress=bar)
+    with open_write(ctx) as store:
+        with progress_bar("site: audits", unit="steps", quiet=json_out) as bar:
+            done = answer_site(store.con, req, progress=bar)
+        print_site(store.con, done, json_out=json_out)

@@ -245,3 +245,34 @@ def test_holdout_writes_nothing_on_a_bad_design(cli, tmp_path):
     assert res.exit_code == 0, res.output
     assert out.read_text().splitlines()[0] == "topic,held_out_site"
     assert '"rows": 6' in res.output
+
+
+# ------------------------------------------------------------------ under a drawn bar
+
+
+@pytest.mark.slow
+def test_output_goes_to_stdout_under_a_drawn_bar(cli, small_seeded_db_file, tmp_path, monkeypatch):
+    """With bars drawn (stderr a terminal), the report and the site's summary still go to
+    standard output and stderr gets only the bars and the notes of the audits run (so
+    `report > r.md` in a terminal gets the report)."""
+    import shutil
+
+    from rich.console import Console
+
+    import litaudit.render.console as console
+
+    db = tmp_path / "small.duckdb"
+    shutil.copy(small_seeded_db_file, db)
+    buf = io.StringIO()
+    term = Console(file=buf, force_terminal=True, width=120, color_system=None)
+    monkeypatch.setattr(console, "err", term)
+    res = cli("report", "-c", "trec7", "-m", "AP", "-f", "text", db=db)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.startswith("Audit report: ") and "Conclusions" in res.stdout
+    drawn = buf.getvalue()
+    assert "ran the 'best' audit of disks45/nocr/trec7 / AP" in drawn
+    assert "Conclusions" not in drawn
+    res = cli("site", tmp_path / "site", db=db)
+    assert res.exit_code == 0, res.output
+    assert f"{tmp_path / 'site'}: " in res.stdout and "pages (" in res.stdout
+    assert "pages (" not in buf.getvalue()

@@ -16,6 +16,7 @@ import typer
 from litaudit.analyses.report_request import ReportAnswer
 from litaudit.files import write_files
 from litaudit.render.console import err, terminal_json
+from litaudit.render.progress import progress_bar
 from litaudit.render.report import render_json
 from litaudit.render.report.build import build_report
 from litaudit.render.report.claims import TITLE, claims_blocks, claims_json
@@ -51,11 +52,12 @@ def report_document(con: duckdb.DuckDBPyConnection, done: ReportAnswer) -> Repor
 
 
 def print_report(con: duckdb.DuckDBPyConnection, done: ReportAnswer) -> None:
-    """Build and format the report of ``done`` (:func:`report_document`); print it on
-    standard output, or write it with its plots (the report last, so it never points at
+    """Build and format the report of ``done`` (:func:`report_document`, under a bar of
+    its own); print it on standard output, or write it with its plots (the report last, so it never points at
     a missing image) and say so on stderr."""
     req = done.request
-    doc = report_document(con, done)
+    with progress_bar("report: rendering", unit="steps", quiet=req.fmt == "json"):
+        doc = report_document(con, done)
     target = req.target
     if target is None:
         typer.echo(doc.text, nl=False)

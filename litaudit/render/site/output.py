@@ -9,8 +9,8 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from litaudit.analyses.site_request import SiteAnswer
-from litaudit.progress import Progress
 from litaudit.render.console import out, print_json
+from litaudit.render.progress import progress_bar
 from litaudit.render.site.build import build_site
 from litaudit.render.site.write import write_site
 
@@ -23,15 +23,15 @@ def print_site(
     done: SiteAnswer,
     *,
     json_out: bool = False,
-    progress: Progress | None = None,
 ) -> None:
-    """Make every page of ``done`` (reading its stored audits on ``con``; ``progress``:
-    a step per page), write the changed ones, and say what was written: the folder, the
-    pages, written, unchanged and removed, and the bytes (JSON: :class:`~litaudit.render.
-    site.write.Written` and ``pages``)."""
+    """Make every page of ``done`` (reading its stored audits on ``con``) and write the
+    changed ones, under a bar of pages (quiet with ``json_out``), then say what was
+    written: the folder, the pages, written, unchanged and removed, and the bytes (JSON:
+    :class:`~litaudit.render.site.write.Written` and ``pages``)."""
     req = done.request
-    files = build_site(con, done.audits, progress=progress)
-    written = write_site(req.directory, files, [req.database])
+    with progress_bar("site: pages", unit="steps", quiet=json_out) as bar:
+        files = build_site(con, done.audits, progress=bar)
+        written = write_site(req.directory, files, [req.database])
     if json_out:
         print_json({**asdict(written), "pages": len(files)})
         return
