@@ -276,3 +276,38 @@ def test_output_goes_to_stdout_under_a_drawn_bar(cli, small_seeded_db_file, tmp_
     assert res.exit_code == 0, res.output
     assert f"{tmp_path / 'site'}: " in res.stdout and "pages (" in res.stdout
     assert "pages (" not in buf.getvalue()
+
+
+@pytest.mark.slow
+def test_report_answer_is_typed_and_its_document_is_what_the_command_prints(
+    cli, small_seeded_store, tmp_path
+):
+    from litaudit.analyses.report_audits import ReportAudits
+    from litaudit.analyses.report_request import ReportAnswer, answer_report
+    from litaudit.render.report.output import report_document
+    from litaudit.store.db import open_store
+
+    con = small_seeded_store.con
+    req = ReportRequest(collection="trec7", measure="AP", claim="0.36", fmt="text").checked()
+    notes: list[str] = []
+    done = answer_report(con, req, note=notes.append)
+    assert isinstance(done, ReportAnswer) and len(done.audits) == 1
+    [one] = done.audits
+    assert isinstance(one, ReportAudits) and one.measures == ("AP",) and one.claim_value == 0.36
+    assert notes[0] == "ran the 'best' audit of disks45/nocr/trec7 / AP"
+    doc = report_document(con, done)
+    assert doc.plots == {} and doc.text.startswith("Audit report: ")
+    small_seeded_store.close()
+    res = cli("report", "-c", "trec7", "-m", "AP", "--claim", "0.36", "-f", "text",
+              db=tmp_path / "small-seeded.duckdb")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert res.stdout == doc.text  # the audits reused: the same bytes
+
+    claims = _claims(tmp_path, "collection,measure,value\ntrec7,AP,0.36\ntrec7,AP,0.2900\n")
+    req = ReportRequest(claims=claims, fmt="md", output=str(tmp_path / "r.md")).checked()
+    with open_store(tmp_path / "small-seeded.duckdb") as store:
+        done = answer_report(store.con, req)
+        doc = report_document(store.con, done)
+    assert len(done.audits) == 2 and [a.claim_value for a in done.audits] == [0.36, 0.29]
+    assert "Claim 2: " in doc.text and doc.plots
+    assert all(Path(p).parent == tmp_path and (".c1-" in p or ".c2-" in p) for p in doc.plots)
