@@ -2,29 +2,17 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 
-from litaudit.cli.common import db_path, existing_db
+from litaudit.cli.common import db_path, open_write
 from litaudit.cli.filter_options import POPULATION, WINDOW, with_filters
 from litaudit.defaults import MIN_N
-from litaudit.errors import LitauditError
 
 if TYPE_CHECKING:
     from litaudit.curation.filters import Filters
-
-_SUFFIX_FORMAT = {
-    ".md": "md",
-    ".markdown": "md",
-    ".html": "html",
-    ".htm": "html",
-    ".json": "json",
-    ".txt": "text",
-}
-
 
 # the claim's evidence (issue 21): the 'Same-topic comparison' and 'Baseline' sections
 _RunOpt = typer.Option(
@@ -117,203 +105,32 @@ def report(
     2021-12: the record when a paper was submitted). Missing audits are run
     and stored first.
     """
-    from litaudit.analyses.extreme.claim_evidence import Asked
-    from litaudit.render.progress import progress_bar
+    from litaudit.analyses.report_request import ReportRequest, answer_report
+    from litaudit.render.progress import noting, progress_bar
+    from litaudit.render.report.output import print_report
 
-    one = (collection, measure, claim, run, baseline, baseline_system)
-    if claims is not None and (any(x is not None for x in one) or against):
-        raise LitauditError(
-            "--claims takes every claim from its file: leave out -c, -m, --claim, --run, "
-            "--against, --baseline and --baseline-system"
-        )
-    if claims is None and collection is None:
-        raise LitauditError("give the collection (-c COLLECTION) or a claims file (--claims FILE)")
-    target, fmt, path = _checked_target(ctx, claim, fmt, output)
-    lines = None
-    if claims is not None:
-        from litaudit.analyses.claims_file import read_claims
-
-        lines = read_claims(claims)  # every problem before any audit
-    asked = Asked(run, tuple(against or ()), baseline, baseline_system)
+    req = ReportRequest(
+        collection=collection,
+        measure=measure,
+        claim=claim,
+        filters=filters,
+        fmt=fmt,
+        output=output,
+        run=run,
+        against=tuple(against or ()),
+        baseline=baseline,
+        baseline_system=baseline_system,
+        subcollections=subcollections,
+        depth=depth,
+        timestamp=timestamp,
+        with_reproductions=with_reproductions,
+        claims=claims,
+        database=db_path(ctx),
+    ).checked()  # every problem of the options and the claims file before the store opens
     # the audits a report runs are not known ahead: the bar counts them as they are run,
-    # and the reusability verdict's steps when it is run (announced by it)
-    with progress_bar("report: audits", unit="steps", quiet=fmt == "json") as bar:
-        if lines is not None:
-            kw = dict(filters=filters, with_reproductions=with_reproductions)
-            reps = _build_claims(ctx, lines, subcollections, timestamp, bar, kw)
-            bar.update(description="report: rendering")
-            text, files = _render_claims(reps, fmt, target, str(claims))
-        else:
-            rep = _build(
-                ctx,
-                collection,
-                measure,
-                claim,
-                (subcollections, depth),
-                timestamp,
-                bar,
-                dict(filters=filters, with_reproductions=with_reproductions),
-                asked,
-            )
-            bar.update(description="report: rendering")
-            text, files = _render(rep, fmt, target)
-    if target is None:
-        from litaudit.render.console import terminal_json
-
-        typer.echo(terminal_json(text) if fmt == "json" else text, nl=False)
-        return
-    if fmt == "json":  # escaped as --json and standard output are
-        from litaudit.render.console import terminal_json
-
-        text = terminal_json(text)
-    files[str(target)] = text  # last, so the report never points at missing images
-    _write_all(files, [path])
-    from litaudit.render.console import err
-
-    err.print(
-        f"wrote {target}" + (f" and {len(files) - 1} plot(s) beside it" if len(files) > 1 else ""),
-        markup=False,
-    )
-
-
-def _checked_target(ctx: typer.Context, claim, fmt, output):
-    """Check --claim and the output before any audit: (target path or None, format, db path)."""
-    from litaudit.analyses.extreme.printed import printed
-    from litaudit.files import STDOUT, check_target
-
-    printed(claim, "--claim")  # a bad value refused before any audit
-
-    target = None if output is None or output == STDOUT else Path(output)
-    fmt = _format(fmt, target)
-    path = db_path(ctx)
-    if target is not None:
-        check_target(output, [path])  # refused before any audit is run or stored
-    existing_db(ctx)  # only `litaudit init` creates a database
-    return target, fmt, path
-
-
-def _build(
-    ctx: typer.Context, collection, measure, claim, subcollections, timestamp, bar, filters, asked
-):
-    """Run and store the missing audits (each note a step of ``bar``), then build the
-    report from the stored ones."""
-    from litaudit.analyses.report_audits import ReuseAsked, prepare_report
-    from litaudit.cli.common import open_write
-    from litaudit.render.console import err
-    from litaudit.render.report import build_report
-
-    def note(message: str) -> None:
-        err.print(message, markup=False)
-        bar(1)
-
+    # and the reusability verdict's steps when it is run (announced by it); the report
+    # is built under a bar of its own and printed when the bars are gone
     with open_write(ctx) as store:
-        audits = prepare_report(
-            store.con,
-            collection,
-            measure=measure,
-            claim=claim,
-            note=note,
-            subcollections=ReuseAsked(subcollections=subcollections[0], depth=subcollections[1]),
-            **filters,  # the filters and whether the history takes reproductions
-            evidence=asked,
-            progress=bar,
-        )
-        return build_report(store.con, audits, timestamp=timestamp)
-
-
-def _build_claims(ctx: typer.Context, lines, subcollections, timestamp, bar, filters) -> list:
-    """One report per claim of the file, its audits run and stored first; a claim that
-    cannot be audited is named by its file and line."""
-    from litaudit.analyses.claims_file import ClaimLine
-    from litaudit.analyses.extreme.claim_evidence import Asked
-    from litaudit.analyses.report_audits import prepare_report
-    from litaudit.cli.common import open_write
-    from litaudit.errors import InputError
-    from litaudit.render.console import err
-    from litaudit.render.report import build_report
-
-    def note(message: str) -> None:
-        err.print(message, markup=False)
-        bar(1)
-
-    reps = []
-    with open_write(ctx) as store:
-        for c in lines:
-            assert isinstance(c, ClaimLine)
-            asked = Asked(c.run, c.against, c.baseline, c.baseline_system)
-            try:
-                audits = prepare_report(
-                    store.con,
-                    c.collection,
-                    measure=c.measure,
-                    claim=c.value,
-                    note=note,
-                    subcollections=subcollections,
-                    **filters,  # the filters and whether the history takes reproductions
-                    evidence=asked,
-                    progress=bar,
-                )
-                reps.append(build_report(store.con, audits, timestamp=timestamp))
-            except InputError:
-                raise
-            except LitauditError as exc:
-                raise InputError(c.file, c.line, f"{c.label()}: {exc}") from None
-    return reps
-
-
-def _render_claims(reps, fmt, target, source: str):
-    """The claims document's text and, for Markdown to a file, its plots by path."""
-    from litaudit.render.report.claims import TITLE, claims_blocks, claims_json
-    from litaudit.render.report.html import render_html_blocks
-    from litaudit.render.report.markdown import render_markdown_blocks
-    from litaudit.render.report.text import render_text_blocks
-
-    files: dict[str | os.PathLike, str] = {}
-    if fmt == "json":
-        return claims_json(reps, source), files
-    bs = claims_blocks(reps, source)
-    if fmt == "md":
-        text, images = render_markdown_blocks(bs, target.stem if target else None)
-        if target:
-            files = {str(target.parent / name): svg for name, svg in images.items()}
-    elif fmt == "html":
-        text = render_html_blocks(TITLE, bs)
-    else:
-        text = render_text_blocks(bs)
-    return text, files
-
-
-def _render(rep, fmt, target):
-    """The report's text and, for Markdown to a file, its plots by path."""
-    from litaudit.render.report import render_html, render_json, render_markdown, render_text
-
-    files: dict[str | os.PathLike, str] = {}
-    if fmt == "md":
-        text, images = render_markdown(rep, target.stem if target else None)
-        if target:
-            files = {str(target.parent / name): svg for name, svg in images.items()}
-    elif fmt == "html":
-        text = render_html(rep)
-    elif fmt == "text":
-        text = render_text(rep)
-    else:
-        text = render_json(rep)
-    return text, files
-
-
-def _format(fmt: str | None, output: Path | None) -> str:
-    if fmt is None:
-        return _SUFFIX_FORMAT.get(output.suffix.lower(), "md") if output else "md"
-    f = fmt.strip().lower().lstrip(".")
-    f = {"markdown": "md", "htm": "html", "txt": "text"}.get(f, f)
-    if f not in ("md", "html", "json", "text"):
-        raise LitauditError(f"--format: {fmt!r} is not one of md, html, json, text")
-    return f
-
-
-def _write_all(files: dict[str | os.PathLike, str], protect) -> None:
-    """Write every file through a temporary beside it, then rename: nothing half-written,
-    nothing left behind, never over the database."""
-    from litaudit.files import write_files
-
-    write_files(files, protect)
+        with progress_bar("report: audits", unit="steps", quiet=req.fmt == "json") as bar:
+            done = answer_report(store.con, req, note=noting(bar), progress=bar)
+        print_report(store.con, done)

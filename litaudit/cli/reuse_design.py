@@ -10,21 +10,8 @@ import typer
 
 from litaudit import defaults
 from litaudit.cli.options import Json, OldTopicSeed, TopicSeed
-from litaudit.errors import ParameterError
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
-
-
-def _sites_option(sites: int | None, names: str | None) -> list[str]:
-    if names:
-        out = [s.strip() for s in names.split(",") if s.strip()]
-        if sites is not None and sites != len(out):
-            raise ParameterError(f"--sites {sites} but --site-names lists {len(out)} sites")
-        return out
-    if sites is None:
-        raise ParameterError("give --sites M or --site-names A,B,...")
-    width = len(str(sites))
-    return [f"S{i:0{width}d}" if width > 1 else f"S{i}" for i in range(1, sites + 1)]
 
 
 def design_cmd(
@@ -44,28 +31,13 @@ def design_cmd(
     json_out: Json = False,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
-    from litaudit.render.console import print_json
-    from litaudit.render.design import render_design_table, render_partial_design
+    from litaudit.analyses.agreement.design_request import DesignRequest, answer_design
+    from litaudit.render.design import print_design
 
-    if partial:
-        if held_out is None:
-            raise ParameterError("--partial needs --held-out K")
-        from litaudit.stats.design import partial_design
-
-        part = partial_design(sites, topics, baseline_min, held_out)
-        if json_out:
-            print_json({"design": part})
-        else:
-            render_partial_design(part)
-        return
-    from litaudit.stats.design import design, design_table
-
-    chosen = design(sites, topics, baseline_min, held_out) if held_out is not None else None
-    rows = design_table(sites, topics, baseline_min)
-    if json_out:
-        print_json({"design": chosen, "table": rows})
-        return
-    render_design_table(chosen, rows, sites, topics, baseline_min)
+    req = DesignRequest(
+        sites=sites, topics=topics, baseline_min=baseline_min, held_out=held_out, partial=partial
+    ).checked()
+    print_design(answer_design(req), json_out)
 
 
 def holdout_cmd(
@@ -88,30 +60,22 @@ def holdout_cmd(
     json_out: Json = False,
 ):
     """Write the round-robin assignment of held-out sites to topics (Table 1) as CSV."""
-    from litaudit.analyses.agreement.input import holdout_topic_ids, write_holdout_design
+    from litaudit.analyses.agreement.design_request import HoldoutRequest, answer_holdout
     from litaudit.cli.common import db_path
-    from litaudit.files import STDOUT, check_target
-    from litaudit.render.console import out, print_json
+    from litaudit.render.design import print_holdout
 
-    to_stdout = str(output) == STDOUT
-    if not to_stdout:
-        check_target(output, [db_path(ctx)])  # never the database, a directory or a FIFO
-    names = _sites_option(sites, site_names)
-    ids = holdout_topic_ids(topics, topic_file)
-    res = write_holdout_design(
-        output, names, ids, baseline_min=baseline_min, held_out=held_out, seed=seed
-    )
-    if json_out and not to_stdout:
-        print_json(res)
-        return
-    if to_stdout:
-        return
-    d = res.design
-    out.print(
-        f"wrote {output}: {len(ids)} topics, {d.baseline} all-site baseline, "
-        f"b={d.subsets} subsets of {d.blocks}, k={held_out} of {len(names)} sites held out "
-        f"({res.rows} rows; topic order {res.topic_order})"
-    )
+    req = HoldoutRequest(
+        output=output,
+        sites=sites,
+        site_names=site_names,
+        topics=topics,
+        topic_file=topic_file,
+        baseline_min=baseline_min,
+        held_out=held_out,
+        seed=seed,
+        database=db_path(ctx),
+    ).checked()
+    print_holdout(answer_holdout(req), json_out)
 
 
 def agreement_cmd(

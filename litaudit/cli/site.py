@@ -22,27 +22,12 @@ def site(ctx: typer.Context, directory: Path = DirArg, json_out: Json = False):
     request outside the site (it opens from file:// or any static host). Missing audits
     are run and stored first. Only the pages whose bytes changed are written: a second
     run on an unchanged store writes nothing."""
-    from dataclasses import asdict
-
-    from litaudit.analyses.site_audits import prepare_site
-    from litaudit.render.console import out, print_json
+    from litaudit.analyses.site_request import SiteRequest, answer_site
     from litaudit.render.progress import progress_bar
-    from litaudit.render.site.build import build_site
-    from litaudit.render.site.write import check_folder, write_site
+    from litaudit.render.site.output import print_site
 
-    check_folder(directory)  # refused before any audit is run or stored
-    with progress_bar("site: audits", unit="steps", quiet=json_out) as bar:
-        with open_write(ctx) as store:
-            audits = prepare_site(store.con, progress=bar)
-            bar.update(description="site: pages")
-            files = build_site(store.con, audits, progress=bar)
-        done = write_site(directory, files, [db_path(ctx)])
-    if json_out:
-        print_json({**asdict(done), "pages": len(files)})
-        return
-    out.print(
-        f"{directory}: {len(files)} pages ({len(done.written)} written, {done.unchanged} "
-        f"unchanged, {len(done.removed)} removed; {done.total_bytes} bytes); open "
-        f"{directory / 'index.html'}",
-        markup=False,
-    )
+    req = SiteRequest(directory=directory, database=db_path(ctx)).checked()
+    with open_write(ctx) as store:
+        with progress_bar("site: audits", unit="steps", quiet=json_out) as bar:
+            done = answer_site(store.con, req, progress=bar)
+        print_site(store.con, done, json_out=json_out)

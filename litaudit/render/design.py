@@ -3,11 +3,51 @@ and Fang (SIGIR 2010, Table 2 and Section 4.3), computed by litaudit.stats.desig
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
+from litaudit.analyses.agreement.design_request import DesignAnswer, HoldoutPlan
+from litaudit.analyses.agreement.input import HoldoutFile
 from litaudit.analyses.agreement.tables import PowerRow, TableTest
+from litaudit.files import write_files
 from litaudit.render.console import out, print_json, table
 from litaudit.stats.design import Design, PartialDesign
+
+
+def print_design(done: DesignAnswer, json_out: bool) -> None:
+    """`reuse design`: the partial-cycle design, or the chosen k's design and the table of
+    feasible k (text, or JSON: ``design``, and ``table`` but with --partial)."""
+    if done.partial is not None:
+        if json_out:
+            print_json({"design": done.partial})
+        else:
+            render_partial_design(done.partial)
+        return
+    if json_out:
+        print_json({"design": done.chosen, "table": done.table})
+        return
+    req = done.request
+    render_design_table(done.chosen, done.table, req.sites, req.topics, req.baseline_min)
+
+
+def print_holdout(plan: HoldoutPlan, json_out: bool) -> None:
+    """`reuse holdout`: the CSV written to its file (all or nothing, never over the
+    database) and what was written said, or JSON; with ``-o -`` the CSV on standard output
+    and nothing else."""
+    req = plan.request
+    if req.to_stdout:
+        sys.stdout.write(plan.text)
+        return
+    write_files({req.output: plan.text}, [req.database])
+    if json_out:
+        print_json(HoldoutFile(str(req.output), plan.rows, plan.design, req.seed, plan.topic_order))
+        return
+    d = plan.design
+    out.print(
+        f"wrote {req.output}: {len(req.topic_ids)} topics, {d.baseline} all-site baseline, "
+        f"b={d.subsets} subsets of {d.blocks}, k={req.held_out} of {len(req.names)} sites held "
+        f"out ({plan.rows} rows; topic order {plan.topic_order})"
+    )
 
 
 def render_partial_design(d: PartialDesign) -> None:

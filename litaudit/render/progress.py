@@ -21,7 +21,7 @@ simulation, then its randomization test): ``bar.status(label, unit=...)``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -111,6 +111,17 @@ class Bar:
             if total is not None:
                 self._total = total
             self._prog.update(self._task, **kw)
+
+
+def noting(bar: Bar) -> Callable[[str], None]:
+    """A library's ``note(message)`` (an audit it runs, a step of its work): the message
+    on stderr, and one step of ``bar``."""
+
+    def note(message: str) -> None:
+        console.err.print(message, markup=False)
+        bar(1)
+
+    return note
 
 
 def shows(quiet: bool = False) -> bool:

@@ -8,6 +8,7 @@ themselves are in :mod:`litaudit.analyses.agreement.analysis`.
 from __future__ import annotations
 
 import csv
+import io
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from litaudit.files import STDOUT, atomic_write
 from litaudit.runs.evaluate import CodedQrels, encode, evaluate_coded
 from litaudit.runs.order import trec_order
 from litaudit.runs.pertopic import read_pertopic_csv
-from litaudit.stats.design import Design, HoldoutAssignment, assign_holdouts, design
+from litaudit.stats.design import Design, HoldoutAssignment, assign_holdouts
 
 # ------------------------------------------------------------------ input
 
@@ -154,24 +155,29 @@ def read_holdouts(path, sites: Sequence[str] | None = None) -> dict[str, tuple[s
     return {t: tuple(h) for t, h in out.items()}
 
 
-def write_holdouts(path, assignment: HoldoutAssignment) -> int:
-    """Write ``topic,held_out_site`` (atomically: nothing half-written; ``-`` is standard
-    output). Returns rows."""
-
+def holdout_csv(assignment: HoldoutAssignment) -> tuple[str, int]:
+    """The CSV of a hold-out assignment, ``topic,held_out_site`` (a baseline topic: one row
+    with no site), and its number of rows."""
     rows = []
     for t, held in zip(assignment.topics, assignment.held_out, strict=True):
         rows.extend([(t, s) for s in held] or [(t, "")])
-    header = ["topic", "held_out_site"]
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["topic", "held_out_site"])
+    w.writerows(rows)
+    return buf.getvalue(), len(rows)
+
+
+def write_holdouts(path, assignment: HoldoutAssignment) -> int:
+    """Write :func:`holdout_csv` (atomically: nothing half-written; ``-`` is standard
+    output). Returns rows."""
+    text, n_rows = holdout_csv(assignment)
     if str(path) == STDOUT:
-        w = csv.writer(sys.stdout, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
-        return len(rows)
+        sys.stdout.write(text)
+        return n_rows
     with atomic_write(Path(path), newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(header)
-        w.writerows(rows)
-    return len(rows)
+        fh.write(text)
+    return n_rows
 
 
 def design_from_scores(
@@ -359,23 +365,3 @@ def holdout_topic_ids(topics: int | None, topic_file: Path | None) -> list[str]:
     if topics is not None and topics != len(ids):
         raise ParameterError(f"--topics {topics} but {topic_file} lists {len(ids)} topics")
     return ids
-
-
-def write_holdout_design(
-    output: Path,
-    sites: Sequence[str],
-    topic_ids: Sequence[str],
-    *,
-    baseline_min: int,
-    held_out: int,
-    seed: int | None = None,
-) -> HoldoutFile:
-    """Design the hold-outs of ``sites`` over ``topic_ids`` (Carterette et al. 2010,
-    Table 1: round robin, the topic order shuffled first with ``seed``) and write them
-    (:func:`write_holdouts`)."""
-    d = design(len(sites), len(topic_ids), baseline_min, held_out)
-    rng = np.random.default_rng(seed) if seed is not None else None
-    a = assign_holdouts(list(topic_ids), list(sites), held_out, d.baseline, rng=rng)
-    n_rows = write_holdouts(output, a)
-    order = "shuffled" if seed is not None else "as given"
-    return HoldoutFile(str(output), n_rows, d, seed, order)

@@ -4,7 +4,7 @@ last build that the store no longer has removed.
 
 The folder's ``.litaudit-site`` lists the files the last build wrote, one a line; it
 marks the folder as a site, so that a build never writes into (or removes anything
-from) a folder that is not empty and is not one.
+from) a folder that is not empty and is not one (:mod:`litaudit.site_folder`).
 """
 
 from __future__ import annotations
@@ -14,10 +14,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from litaudit.errors import LitauditError
 from litaudit.files import atomic_write
-
-MANIFEST = ".litaudit-site"
+from litaudit.site_folder import MANIFEST, check_folder, manifest
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -30,30 +28,6 @@ class Written:
     unchanged: int
     removed: tuple[str, ...]
     total_bytes: int
-
-
-def _manifest(folder: Path) -> list[str] | None:
-    """The files of the last build, or None when ``folder`` holds no site."""
-    try:
-        text = (folder / MANIFEST).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    return [line for line in text.splitlines() if line and not line.startswith("#")]
-
-
-def check_folder(directory: str | os.PathLike) -> Path:
-    """The site's folder: new, empty, or one a build wrote (it holds ``.litaudit-site``)."""
-    folder = Path(directory)
-    if folder.exists() and not folder.is_dir():
-        raise LitauditError(f"{folder}: is not a directory; give a folder for the site")
-    if folder.is_dir() and _manifest(folder) is None and any(folder.iterdir()):
-        raise LitauditError(
-            f"{folder}: not empty and not a site written by litaudit (no {MANIFEST}); "
-            "give a new or empty folder"
-        )
-    if not folder.exists() and not folder.parent.is_dir():
-        raise LitauditError(f"{folder}: directory {folder.parent} does not exist")
-    return folder
 
 
 def _same(path: Path, data: bytes) -> bool:
@@ -70,7 +44,7 @@ def write_site(
     whose bytes differ from what is there; then remove the last build's files that are
     not in ``files``, and update the list."""
     folder = check_folder(directory)
-    old = _manifest(folder) or []
+    old = manifest(folder) or []
     protect = list(protect)
     written, unchanged, total = [], 0, 0
     for rel in sorted(files):
