@@ -77,19 +77,12 @@ def _summary(label: str, rows: list[tuple[float, float, float]]) -> None:
     )
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--before", type=Path, help="a folder holding older code to compare")
-    args = ap.parse_args()
-    if not (RUNS.is_dir() and QRELS.is_file()):
-        print(f"skipped: the robust03 runs and qrels are not in {DATA}")
-        return
-    if not LITAUDIT.exists():
-        sys.exit(f"no litaudit command beside {sys.executable}: run `make venv`")
+def measure(repeat: int, before: Path | None = None) -> dict[str, list[tuple[float, float, float]]]:
+    """(wall s, CPU s, peak KiB) of each repetition of ``report -c robust03`` on a fresh copy
+    of one imported database, for this tree (and ``before``'s code, alternating)."""
     trees = {"this tree": None}
-    if args.before is not None:
-        trees["before"] = args.before.resolve()
+    if before is not None:
+        trees["before"] = before.resolve()
     for tree in trees.values():
         src = (tree or REPO) / "litaudit"
         subprocess.run([sys.executable, "-m", "compileall", "-q", str(src)], check=True)
@@ -98,7 +91,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base.duckdb"
         build_database(base)
-        for i in range(args.repeat):
+        for i in range(repeat):
             for label, tree in trees.items():
                 env = dict(os.environ)
                 if tree is not None:
@@ -114,7 +107,20 @@ def main() -> None:
                     f"  {label}, run {i + 1}: {wall:.2f} s wall, {cpu:.2f} s CPU, peak RSS "
                     f"{kib / 1024:.0f} MiB ({kib * 1024 / 1e6:.0f} MB); load average {load:.2f}"
                 )
-    for label, r in rows.items():
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--before", type=Path, help="a folder holding older code to compare")
+    args = ap.parse_args()
+    if not (RUNS.is_dir() and QRELS.is_file()):
+        print(f"skipped: the robust03 runs and qrels are not in {DATA}")
+        return
+    if not LITAUDIT.exists():
+        sys.exit(f"no litaudit command beside {sys.executable}: run `make venv`")
+    for label, r in measure(args.repeat, args.before).items():
         _summary(label, r)
 
 

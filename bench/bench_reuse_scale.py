@@ -122,8 +122,13 @@ def run_child(cmd: list[str]) -> tuple[float, float, float]:
     return wall, ru.ru_utime + ru.ru_stime, float(ru.ru_maxrss)
 
 
-def one_size(tmp_root: Path, n_runs: int, n_groups: int, seed: int, target_s: float) -> None:
+def one_size(
+    tmp_root: Path, n_runs: int, n_groups: int, seed: int, target_s: float
+) -> dict[str, tuple[float, float, float]]:
+    """Write and import one archive, then time each command of COMMANDS on a fresh copy:
+    (wall s, CPU s, peak GiB) by command, and of the import under "import"."""
     tmp = Path(tempfile.mkdtemp(dir=tmp_root))
+    got: dict[str, tuple[float, float, float]] = {}
     try:
         t0 = time.perf_counter()
         run_dir, qrels, meta = synth(tmp, n_runs, n_groups, seed)
@@ -136,6 +141,7 @@ def one_size(tmp_root: Path, n_runs: int, n_groups: int, seed: int, target_s: fl
         imp += ["--qrels", str(qrels), "--metadata", str(meta), str(run_dir)]
         w, c, kib = run_child(imp)
         shutil.rmtree(run_dir)
+        got["import"] = (w, c, kib / 2**20)
         lines = n_runs * len(TOPICS) * DEPTH
         print(
             f"{n_runs} runs, {n_groups} groups ({n_groups * (n_groups - 1) // 2} site pairs), "
@@ -152,6 +158,7 @@ def one_size(tmp_root: Path, n_runs: int, n_groups: int, seed: int, target_s: fl
             after = os.getloadavg()[0]
             db.unlink()
             gib = kib / 2**20
+            got[name] = (wall, cpu, gib)
             ok = "PASS" if wall <= target_s and gib <= TARGET_GIB else "MISS"
             # CPU seconds are the steadier figure on a shared machine: wall time at load
             # ~1 on 2 cores is about the CPU time (DuckDB's reads use both cores)
@@ -164,6 +171,7 @@ def one_size(tmp_root: Path, n_runs: int, n_groups: int, seed: int, target_s: fl
             )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    return got
 
 
 def main() -> None:

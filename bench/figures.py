@@ -116,6 +116,144 @@ def _seeds() -> dict[str, tuple[Any, str]]:
     }
 
 
+def _load(before: float) -> str:
+    return f"load {before:.1f}-{os.getloadavg()[0]:.1f}"
+
+
+def _runs() -> dict[str, tuple[Any, str]]:
+    """bench_runs.py: the user's two commands on robust03, then the same in one process
+    against the peers (each peer's time as a multiple of litaudit's median)."""
+    import bench_runs
+
+    before = os.getloadavg()[0]
+    cli = bench_runs.cli_path(7)
+    own = bench_runs.in_process(7)
+    load = _load(before)
+    peers = ", ".join(
+        f"{label} {own[key]:.1f}x"
+        for key, label in (
+            ("pytrec_eval", "pytrec_eval"),
+            ("ir_measures", "ir_measures"),
+            ("ranx", "ranx (warm)"),
+        )
+        if key in own
+    )
+    return {
+        "readme.runs_cli": (
+            [cli["median"], cli["cpu"], cli["rss"]],
+            f"{cli['median']:.2f} s wall ({cli['low']:.2f}-{cli['high']:.2f}), "
+            f"{cli['cpu']:.2f} s CPU, peak {cli['rss']:,.0f} MiB at {load}",
+        ),
+        "readme.runs_cli_peer": (
+            [cli["peer"], cli["ratio"]],
+            f"{cli['peer']:.2f} s, {cli['ratio']:.2f}x litaudit's",
+        ),
+        "readme.runs_cli_again": (cli["again"], f"{cli['again']:.2f} s"),
+        "readme.runs_in_process": (
+            [own["median"], own["rss"]],
+            f"{own['median']:.2f} s ({own['low']:.2f}-{own['high']:.2f}), peak "
+            f"{own['rss']:,.0f} MiB at {load}",
+        ),
+        "readme.runs_peers": ([own.get(k) for k in ("pytrec_eval", "ir_measures", "ranx")], peers),
+    }
+
+
+def _report() -> dict[str, tuple[Any, str]]:
+    import statistics
+
+    import bench_report
+
+    before = os.getloadavg()[0]
+    rows = bench_report.measure(3)["this tree"]
+    wall = statistics.median(r[0] for r in rows)
+    cpu = statistics.median(r[1] for r in rows)
+    mib = statistics.median(r[2] for r in rows) / 1024
+    return {
+        "readme.report_robust03": (
+            [wall, cpu, mib],
+            f"{wall:.1f} s wall, {cpu:.1f} s CPU, peak {mib:,.0f} MiB "
+            f"({mib * 2**20 / 1e6:,.0f} MB) at {_load(before)}",
+        )
+    }
+
+
+def _site() -> dict[str, tuple[Any, str]]:
+    import bench_site
+
+    got = bench_site.measure()
+    (w1, c1), (w2, c2), (w3, c3) = got["builds"].values()
+    load = f"load {got['load'][0]:.1f}-{got['load'][1]:.1f}"
+    return {
+        "readme.site_build": (
+            [w1, c1, w2, c2, w3, c3],
+            f"first build {w1:.1f} s wall ({c1:.1f} s CPU), unchanged store {w2:.1f} s "
+            f"({c2:.1f} s), one result edited {w3:.1f} s ({c3:.1f} s) at {load}",
+        ),
+        "readme.site_size": (
+            [got["pages"], got["mb"]],
+            f"{got['pages']:,} pages, {got['mb']:.1f} MB on disk",
+        ),
+    }
+
+
+def _runs_scale() -> dict[str, tuple[Any, str]]:
+    """bench_runs_scale.py's 4-run size (27.9M lines), import then `runs eval -m AP`."""
+    import bench_runs_scale
+
+    before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base.duckdb"
+        subprocess.run(
+            [*bench_runs_scale.LITAUDIT, "--db", str(base), "init"],
+            check=True,
+            cwd=ROOT,
+            capture_output=True,
+        )
+        r = bench_runs_scale.one_size(Path(tmp), 4, base)
+    load = _load(before)
+    per = r["import"] / r["lines"] * 1e6
+    return {
+        "readme.scale_import": (
+            [r["import"], r["cpu_import"], r["rss_import"]],
+            f"{r['import']:.1f} s wall ({per:.2f} us a line), {r['cpu_import']:.1f} s CPU, "
+            f"peak {r['rss_import']:,.0f} MiB at {load}",
+        ),
+        "readme.scale_eval": (
+            [r["eval"], r["cpu_eval"], r["rss_eval"], r["eval_cached"]],
+            f"{r['eval']:.1f} s wall, {r['cpu_eval']:.1f} s CPU, peak {r['rss_eval']:,.0f} "
+            f"MiB; read back {r['eval_cached']:.2f} s",
+        ),
+    }
+
+
+def _reuse_scale() -> dict[str, tuple[Any, str]]:
+    """bench_reuse_scale.py's 110 runs from 14 groups (27.4M lines)."""
+    import bench_reuse_scale as scale
+
+    before = os.getloadavg()[0]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "litaudit")], check=True)
+    got = scale.one_size(Path(tempfile.gettempdir()), 110, 14, 24, scale.TARGET_S)
+    load = _load(before)
+    out: dict[str, tuple[Any, str]] = {}
+    for key, command in (
+        ("verdict", "reuse verdict"),
+        ("lou", "reuse lou"),
+        ("rao", "reuse rao"),
+        ("report", "report"),
+    ):
+        wall, cpu, gib = got[command]
+        out[f"readme.reuse_scale_{key}"] = (
+            [wall, cpu, gib],
+            f"{wall:.1f} s wall, {cpu:.1f} s CPU, {gib:.2f} GiB",
+        )
+    wall, cpu, gib = got["import"]
+    out["readme.reuse_scale_import"] = (
+        [wall, cpu, gib],
+        f"{wall:.0f} s wall, {cpu:.0f} s CPU, {gib:.2f} GiB at {load}",
+    )
+    return out
+
+
 MEASURED = {
     "help_ratio": Measured(
         names=("developing.help_ratio",),
@@ -138,6 +276,43 @@ MEASURED = {
         names=("readme.results_list_cpu",),
         command="python bench/bench_results_list.py",
         run=_results_list,
+    ),
+    "runs": Measured(
+        names=(
+            "readme.runs_cli",
+            "readme.runs_cli_peer",
+            "readme.runs_cli_again",
+            "readme.runs_in_process",
+            "readme.runs_peers",
+        ),
+        command="python bench/bench_runs.py",
+        run=_runs,
+    ),
+    "report": Measured(
+        names=("readme.report_robust03",),
+        command="python bench/bench_report.py",
+        run=_report,
+    ),
+    "site": Measured(
+        names=("readme.site_build", "readme.site_size"),
+        command="python bench/bench_site.py",
+        run=_site,
+    ),
+    "runs_scale": Measured(
+        names=("readme.scale_import", "readme.scale_eval"),
+        command="python bench/bench_runs_scale.py --runs 4",
+        run=_runs_scale,
+    ),
+    "reuse_scale": Measured(
+        names=(
+            "readme.reuse_scale_import",
+            "readme.reuse_scale_verdict",
+            "readme.reuse_scale_lou",
+            "readme.reuse_scale_rao",
+            "readme.reuse_scale_report",
+        ),
+        command="python bench/bench_reuse_scale.py --runs 110 --groups 14",
+        run=_reuse_scale,
     ),
 }
 
