@@ -34,24 +34,18 @@ from litaudit import defaults
 from litaudit.analyses.reuse.holdout_pools import pool_scores
 from litaudit.stats.agreement_null import agreement_statistics, pair_sets
 from litaudit.stats.design import round_robin
-from litaudit.stats.holdout_shift import (
-    BOOT_T,
-    DELTA,
+from litaudit.stats.holdout_intervals import (
     INCONCLUSIVE,
-    KNOWN_MEAN,
     LOSE,
     REUSABLE,
     Bootstrap,
     Interval,
-    TopicSums,
     decide_interval,
-    holdout_shift,
     ratio_interval,
-    shift_of_sums,
     site_sample_interval,
-    site_topic_shifts,
-    topic_sums,
 )
+from litaudit.stats.holdout_shift import BOOT_T, DELTA, KNOWN_MEAN, holdout_shift, shift_of_sums
+from litaudit.stats.holdout_sums import TopicSums, site_topic_shifts, topic_sums
 from litaudit.stats.reuse_sites import new_site_interval, new_site_outcome
 
 

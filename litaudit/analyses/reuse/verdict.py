@@ -69,7 +69,7 @@ from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
 from litaudit.analyses.reuse.unjudged import MeasureShift, unjudged_shifts
 from litaudit.analyses.reuse.wording import decision_sentence
 from litaudit.errors import ParameterError
-from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
+from litaudit.stats.holdout_intervals import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
 from litaudit.stats.reuse_sites import FEW_SITES
 from litaudit.store.pool_depths import pool_depth
 
