@@ -20,19 +20,21 @@ from litaudit import defaults
 from litaudit.analyses.audits import fingerprint
 from litaudit.analyses.extreme.baselines import BaselineStanding, baseline_standing
 from litaudit.analyses.extreme.claim_run import (
-    PairedSettings,
     RunEvaluation,
-    SameTopic,
     Scored,
-    archive_scores,
-    archive_tag,
     check_reproduction,
     evaluate_claim_run,
-    identical_runs,
-    same_topic,
 )
 from litaudit.analyses.extreme.population import Population
 from litaudit.analyses.extreme.printed import printed
+from litaudit.analyses.extreme.same_topic import (
+    PairedSettings,
+    SameTopic,
+    archive_scores,
+    archive_tag,
+    identical_runs,
+    same_topic,
+)
 from litaudit.analyses.wording import fmt_p
 from litaudit.errors import ParameterError
 from litaudit.runs.archive_lookups import has_qrels

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 
 from litaudit.analyses.extreme.baselines import verdict_text
 from litaudit.analyses.extreme.claim_evidence import ClaimEvidence, run_check_sentence
-from litaudit.analyses.extreme.claim_run import Comparison, RunEvaluation, SameTopic
+from litaudit.analyses.extreme.claim_run import RunEvaluation
+from litaudit.analyses.extreme.same_topic import Comparison, SameTopic
 from litaudit.analyses.extreme.wording import cited
 from litaudit.analyses.extreme.wording_claim import band_place
 from litaudit.analyses.wording import printed_number
