@@ -40,6 +40,7 @@ from litaudit.runs.ingest_read import (
 from litaudit.runs.ingest_write import GroupWrite, Undo, commit_group, limit_duckdb_memory
 from litaudit.runs.model import RunInfo
 from litaudit.runs.run_metadata import official_metadata, read_metadata_csv
+from litaudit.runs.trec_parse import cap_problems
 from litaudit.store.collections import resolve_collection
 from litaudit.store.db import sql_string as _lit
 
@@ -295,7 +296,7 @@ def _read_and_commit_groups(
         _drop_text(group)
         del todo, words, qtable, qwords, job
     if tally.problems:
-        raise ValidationFailed(trec_io.cap_problems(tally.problems))
+        raise ValidationFailed(cap_problems(tally.problems))
     return n_judg
 
 
