@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from litaudit.analyses.extreme.baselines import verdict_text
+from litaudit.analyses.extreme.baselines_wording import verdict_text
 from litaudit.analyses.extreme.claim_evidence import ClaimEvidence, run_check_sentence
 from litaudit.analyses.extreme.claim_run import RunEvaluation
 from litaudit.analyses.extreme.same_topic import Comparison, SameTopic
