@@ -60,7 +60,8 @@ from litaudit.analyses.reuse.descriptive import (
 from litaudit.analyses.reuse.holdout_agreement import archive_agreement
 from litaudit.analyses.reuse.holdout_design import HoldoutDesign
 from litaudit.analyses.reuse.holdout_result import AgreementSettings, AgreementTest
-from litaudit.analyses.reuse.overlap import lou_depths_of_archive, run_rao, store_lou
+from litaudit.analyses.reuse.lou import lou_depths_of_archive, store_lou
+from litaudit.analyses.reuse.overlap import run_rao
 from litaudit.analyses.reuse.progress import PASS_STEPS, PASSES, Pass, n_parts, read_ranges
 from litaudit.analyses.reuse.subcollection_tau import (
     DEFAULT_SEED as SUBCOLLECTION_SEED,
