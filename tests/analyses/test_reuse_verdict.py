@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 from litaudit.analyses.agreement import tables as T
 from litaudit.analyses.reuse import calibration as cal
+from litaudit.analyses.reuse import calibration_margin, verdict_matrix
 from litaudit.analyses.reuse import verdict as V
-from litaudit.analyses.reuse import verdict_matrix
 from litaudit.analyses.reuse.holdout_agreement import _held_matrix, _shift, matrix_agreement
 from litaudit.analyses.reuse.holdout_result import AgreementSettings
 from litaudit.stats import holdout_intervals
@@ -887,8 +887,11 @@ def test_site_case_floor_and_methods():
     b = rng.uniform(0.2, 0.4, size=40)
     effects = np.array([-0.02] + [0.0005] * 11)  # one site far below, the rest near 0
     zs = effects[None, :] * b[:, None] / b.mean() + rng.normal(0, 0.0005, size=(40, 12))
-    pop = cal.SiteSample(depth=100, target_pct=-0.1, zs=zs, b=b)
-    outs = [cal.site_case(pop, np.random.default_rng(i), sites=8, resamples=99) for i in range(6)]
+    pop = calibration_margin.SiteSample(depth=100, target_pct=-0.1, zs=zs, b=b)
+    outs = [
+        calibration_margin.site_case(pop, np.random.default_rng(i), sites=8, resamples=99)
+        for i in range(6)
+    ]
     names = list(outs[0])
     assert names[0].startswith("the verdict's") and len(names) == 4
     for o in outs:
