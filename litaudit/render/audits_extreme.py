@@ -10,7 +10,7 @@ from litaudit import defaults
 from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
-from litaudit.analyses.extreme.population import PopulationSummary
+from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.extreme.summary import Summary
 from litaudit.analyses.extreme.wording import cited, fmt_n_star, population_sentence
 from litaudit.analyses.extreme.wording_best import (

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from litaudit import defaults
-from litaudit.analyses.extreme.noise import NoiseChoice, stored_per_topic
+from litaudit.analyses.extreme.noise import NoiseChoice
+from litaudit.analyses.extreme.noise_inputs import stored_per_topic
 from litaudit.stats.calibrated import MixedNoiseMax, mixed_noise_max, resampled_max
 
 if TYPE_CHECKING:

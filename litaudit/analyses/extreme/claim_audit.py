@@ -37,13 +37,8 @@ from litaudit.analyses.extreme.noise import (
     record_gap,
 )
 from litaudit.analyses.extreme.per_dataset import PerDatasetComparison, compare_per_dataset
-from litaudit.analyses.extreme.population import (
-    Filters,
-    PopulationSummary,
-    ResultRow,
-    population,
-    results_fingerprint,
-)
+from litaudit.analyses.extreme.population import Filters, ResultRow, population, results_fingerprint
+from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.extreme.printed import check_range, printed
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
 from litaudit.analyses.extreme.resolution import ClaimResolution, claim_resolution

@@ -16,7 +16,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from litaudit.analyses.extreme.population import PopulationSummary, ResultRow, track_label
+from litaudit.analyses.extreme.population import ResultRow, track_label
+from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.wording import sci
 
 
