@@ -14,7 +14,8 @@ from litaudit.errors import LitauditError, ValidationFailed
 from litaudit.runs import trec_io
 from litaudit.runs.coding import code_import, docno_words
 from litaudit.runs.evalcache import invalidate
-from litaudit.runs.ingest_read import Tally, item_path, release_memory, reread_slowly, starts_run
+from litaudit.runs.ingest_files import item_path, starts_run
+from litaudit.runs.ingest_read import Tally, release_memory, reread_slowly
 from litaudit.runs.model import RunInfo
 from litaudit.runs.run_metadata import RUN_TYPES
 from litaudit.runs.trec_parse import cap_problems
