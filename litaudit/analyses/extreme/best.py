@@ -74,7 +74,7 @@ from litaudit.analyses.extreme.population import (
 from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
 from litaudit.stats import intervals
-from litaudit.stats.calibrated import MixedNoiseMax
+from litaudit.stats.calibrated_max import MixedNoiseMax
 from litaudit.stats.noise import (
     Shrinkage,
     SpreadCheck,

@@ -46,7 +46,7 @@ from litaudit.analyses.extreme.verdict import VerdictLine, claim_verdict
 from litaudit.analyses.extreme.wording_claim import Found, claim_answers
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
-from litaudit.stats.calibrated import MixedNoiseMax
+from litaudit.stats.calibrated_max import MixedNoiseMax
 from litaudit.stats.noise import (
     Shrinkage,
     SpreadCheck,

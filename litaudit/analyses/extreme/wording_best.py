@@ -10,13 +10,13 @@ from __future__ import annotations
 from litaudit import defaults
 from litaudit.analyses.extreme.wording import fmt_value
 from litaudit.analyses.wording import sci
-from litaudit.stats.calibrated import MixedNoiseMax
+from litaudit.stats.calibrated_max import MixedNoiseMax
 from litaudit.stats.noise import SpreadCheck
 
 
 def resampled_max_phrase(m: MixedNoiseMax, claim: str, *, with_p: bool = True) -> str:
     """'0.3100 is above 0.2569, the value that the best of 79 ... resampled from the
-    archive's residuals (...; p = ...)' (:func:`litaudit.stats.calibrated.resampled_max`);
+    archive's residuals (...; p = ...)' (:func:`litaudit.stats.calibrated_max.resampled_max`);
     no p where the null is false by inspection."""
     p = f"; p = {m.p_value:.3g}, +1 rule" if with_p else ""
     return (

@@ -20,7 +20,7 @@ from litaudit.analyses.extreme.wording import fmt_n_star, fmt_value, pct, result
 from litaudit.analyses.extreme.wording_best import resampled_max_phrase
 from litaudit.analyses.extreme.wording_noise import gap_sentence, luck_sentence, reference_sentence
 from litaudit.analyses.wording import fmt_p, sci
-from litaudit.stats.calibrated import MixedNoiseMax
+from litaudit.stats.calibrated_max import MixedNoiseMax
 from litaudit.stats.claim import ClaimAudit
 from litaudit.stats.noise import Shrinkage, SpreadCheck, WinnersBias
 
