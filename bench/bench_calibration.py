@@ -270,6 +270,7 @@ def order_free(db_path) -> bool:
     import numpy as np
 
     from litaudit.analyses.reuse import verdict as V
+    from litaudit.analyses.reuse import verdict_settings
     from litaudit.analyses.reuse.coded_archive import load_coded
     from litaudit.store.db import open_store
 
@@ -288,7 +289,7 @@ def order_free(db_path) -> bool:
         )
         out = []
         for c in (coded, other):
-            asked = V.VerdictSettings(depth=100, assignments=1)
+            asked = verdict_settings.VerdictSettings(depth=100, assignments=1)
             v = V.run_verdict(store.con, cid, asked, save=False, loaded=(cid, c)).result
             assert v.decision is not None
             out.append(v.decision.result.ci)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from litaudit.analyses.agreement import tables as T
 from litaudit.analyses.reuse import calibration as cal
-from litaudit.analyses.reuse import calibration_margin, verdict_matrix
+from litaudit.analyses.reuse import calibration_margin, verdict_matrix, verdict_settings
 from litaudit.analyses.reuse import verdict as V
 from litaudit.analyses.reuse.holdout_agreement import _held_matrix, _shift, matrix_agreement
 from litaudit.analyses.reuse.holdout_result import AgreementSettings
@@ -562,7 +562,7 @@ def test_robust03_verdict_cli_and_stability(verdicts):
         other = V.run_verdict(
             store.con,
             "robust03",
-            V.VerdictSettings(depth=100, seed=1, assignments=1),
+            verdict_settings.VerdictSettings(depth=100, seed=1, assignments=1),
             save=False,
         )
     default = verdicts.stored("--depth", "100", depth=100)
@@ -743,7 +743,7 @@ def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli):
     from litaudit.store.db import open_store
 
     with open_store(cli.db, read_only=True) as store:
-        assert V.collection_depth(store.con, "trec-robust-2003") == (100, "S")
+        assert verdict_settings.collection_depth(store.con, "trec-robust-2003") == (100, "S")
 
 
 @pytest.mark.slow

@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass
 
 from litaudit.analyses.extreme.baselines_wording import verdict_text
-from litaudit.analyses.extreme.claim_evidence import ClaimEvidence, run_check_sentence
+from litaudit.analyses.extreme.claim_evidence import ClaimEvidence
+from litaudit.analyses.extreme.claim_evidence_wording import run_check_sentence
 from litaudit.analyses.extreme.claim_run import RunEvaluation
 from litaudit.analyses.extreme.same_topic import Comparison, SameTopic
 from litaudit.analyses.extreme.wording import cited
