@@ -23,7 +23,6 @@ NOT_SPLIT_YET: dict[str, str] = {
     "rewriting render/audits*.py; split it after it merges",
     "curation/rows.py": "over 400 lines: the shapecur branch (issue 37 item 1) is "
     "rewriting curation/rows*.py; split it after it merges",
-    "curation/tree_read.py": "over 400 lines: the splits branch has not reached it yet",
 }
 
 
