@@ -26,7 +26,8 @@ from litaudit.analyses.extreme.matrix import MatrixAudit
 from litaudit.analyses.extreme.ranks import RanksAudit
 from litaudit.analyses.extreme.resolution import ResolutionReport
 from litaudit.analyses.extreme.summary import Summary
-from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
+from litaudit.analyses.reuse.lou import LOUReport
+from litaudit.analyses.reuse.overlap import RAOReport
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
 from litaudit.analyses.reuse.verdict import Verdict
 from litaudit.codec import to_jsonable

@@ -10,18 +10,18 @@ from litaudit import defaults
 from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
-from litaudit.analyses.extreme.population import PopulationSummary
+from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.extreme.summary import Summary
-from litaudit.analyses.extreme.wording import (
+from litaudit.analyses.extreme.wording import cited, fmt_n_star, population_sentence
+from litaudit.analyses.extreme.wording_best import (
     best_chance_sentence,
     best_threshold_sentence,
-    cited,
-    fmt_n_star,
     history_chance_sentence,
     history_reference_sentence,
+)
+from litaudit.analyses.extreme.wording_noise import (
     interaction_sentence,
     luck_sentence,
-    population_sentence,
     reference_sentence,
     resampled_sentence,
     summary_null_sentence,

@@ -9,7 +9,7 @@ from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.analyses.extreme import best as B
 from litaudit.analyses.extreme import history as H
 from litaudit.analyses.extreme import summary as S
-from litaudit.analyses.extreme.population import Tally
+from litaudit.analyses.extreme.population_summary import Tally
 from litaudit.codec import dumps
 from litaudit.errors import LitauditError, NotFound, ParameterError
 from litaudit.stats import extreme as E

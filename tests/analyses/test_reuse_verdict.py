@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 
 from litaudit.analyses.agreement import tables as T
 from litaudit.analyses.reuse import calibration as cal
+from litaudit.analyses.reuse import calibration_margin, verdict_matrix, verdict_settings
 from litaudit.analyses.reuse import verdict as V
-from litaudit.analyses.reuse import verdict_matrix
 from litaudit.analyses.reuse.holdout_agreement import _held_matrix, _shift, matrix_agreement
 from litaudit.analyses.reuse.holdout_result import AgreementSettings
-from litaudit.stats import holdout_shift as H
+from litaudit.stats import holdout_intervals
 from litaudit.stats.agreement_null import (
     fast_power,
     pair_sets,
@@ -36,7 +36,8 @@ from litaudit.stats.agreement_null import (
     signflip_pvalue,
 )
 from litaudit.stats.design import assign_holdouts, design, partial_design, round_robin
-from litaudit.stats.holdout_shift import Bootstrap, holdout_shift
+from litaudit.stats.holdout_intervals import Bootstrap
+from litaudit.stats.holdout_shift import holdout_shift
 from litaudit.stats.power import paired_t_power
 from tests.typed import some
 
@@ -60,7 +61,7 @@ def test_shift_is_zero_when_scores_ignore_the_holdouts():
     table, site, subsets, _ = _table(np.random.default_rng(1))
     r = holdout_shift(table, site, subsets)
     assert abs(r.shift) < 1e-12 and r.ci.low == r.ci.high == r.shift_pct
-    assert r.outcome == H.REUSABLE and r.p_equivalence == 0.0 and r.p_loss == 1.0
+    assert r.outcome == holdout_intervals.REUSABLE and r.p_equivalence == 0.0 and r.p_loss == 1.0
 
 
 @pytest.mark.slow
@@ -111,7 +112,11 @@ def _build(base, site, eps, bias, names):
 
 @pytest.mark.parametrize(
     ("bias", "noise", "outcome"),
-    [(0.0, 0.002, H.REUSABLE), (0.05, 0.002, H.LOSE), (0.0, 0.4, H.INCONCLUSIVE)],
+    [
+        (0.0, 0.002, holdout_intervals.REUSABLE),
+        (0.05, 0.002, holdout_intervals.LOSE),
+        (0.0, 0.4, holdout_intervals.INCONCLUSIVE),
+    ],
 )
 def test_three_outcomes(bias, noise, outcome):
     rng = np.random.default_rng(3)
@@ -128,13 +133,15 @@ def test_three_outcomes(bias, noise, outcome):
 
 def test_decide_interval():
     def iv(lo, hi):
-        return H.Interval((lo + hi) / 2, lo, hi, 9)
+        return holdout_intervals.Interval((lo + hi) / 2, lo, hi, 9)
 
-    assert H.decide_interval(iv(-0.5, 0.9), 1.0) == H.REUSABLE
-    assert H.decide_interval(iv(-1.5, -1.01), 1.0) == H.LOSE
-    assert H.decide_interval(iv(-1.5, -0.9), 1.0) == H.INCONCLUSIVE
-    assert H.decide_interval(iv(1.2, 1.5), 1.0) == H.INCONCLUSIVE  # a gain is not a loss
-    assert H.decide_interval(iv(-1.5, -0.9), 2.0) == H.REUSABLE
+    assert holdout_intervals.decide_interval(iv(-0.5, 0.9), 1.0) == holdout_intervals.REUSABLE
+    assert holdout_intervals.decide_interval(iv(-1.5, -1.01), 1.0) == holdout_intervals.LOSE
+    assert holdout_intervals.decide_interval(iv(-1.5, -0.9), 1.0) == holdout_intervals.INCONCLUSIVE
+    assert (
+        holdout_intervals.decide_interval(iv(1.2, 1.5), 1.0) == holdout_intervals.INCONCLUSIVE
+    )  # a gain is not a loss
+    assert holdout_intervals.decide_interval(iv(-1.5, -0.9), 2.0) == holdout_intervals.REUSABLE
 
 
 def test_renaming_the_sites_changes_no_digit():
@@ -555,7 +562,7 @@ def test_robust03_verdict_cli_and_stability(verdicts):
         other = V.run_verdict(
             store.con,
             "robust03",
-            V.VerdictSettings(depth=100, seed=1, assignments=1),
+            verdict_settings.VerdictSettings(depth=100, seed=1, assignments=1),
             save=False,
         )
     default = verdicts.stored("--depth", "100", depth=100)
@@ -736,7 +743,7 @@ def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli):
     from litaudit.store.db import open_store
 
     with open_store(cli.db, read_only=True) as store:
-        assert V.collection_depth(store.con, "trec-robust-2003") == (100, "S")
+        assert verdict_settings.collection_depth(store.con, "trec-robust-2003") == (100, "S")
 
 
 @pytest.mark.slow
@@ -880,8 +887,11 @@ def test_site_case_floor_and_methods():
     b = rng.uniform(0.2, 0.4, size=40)
     effects = np.array([-0.02] + [0.0005] * 11)  # one site far below, the rest near 0
     zs = effects[None, :] * b[:, None] / b.mean() + rng.normal(0, 0.0005, size=(40, 12))
-    pop = cal.SiteSample(depth=100, target_pct=-0.1, zs=zs, b=b)
-    outs = [cal.site_case(pop, np.random.default_rng(i), sites=8, resamples=99) for i in range(6)]
+    pop = calibration_margin.SiteSample(depth=100, target_pct=-0.1, zs=zs, b=b)
+    outs = [
+        calibration_margin.site_case(pop, np.random.default_rng(i), sites=8, resamples=99)
+        for i in range(6)
+    ]
     names = list(outs[0])
     assert names[0].startswith("the verdict's") and len(names) == 4
     for o in outs:

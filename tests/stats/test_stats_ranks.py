@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litaudit.errors import ParameterError
-from litaudit.stats.ranks import bootstrap_means, mean_covariance, p_first, resolve_ranks
+from litaudit.stats.rank_resamples import bootstrap_means, mean_covariance, p_first
+from litaudit.stats.ranks import resolve_ranks
 
 
 def _matrix(seed: int, k: int = 6, t: int = 30, spread: float = 0.0) -> np.ndarray:

@@ -28,7 +28,9 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.reuse.archive_ranges import RangedArchive
-from litaudit.stats.holdout_shift import Bootstrap, Interval, TopicSums, shift_of_sums, topic_sums
+from litaudit.stats.holdout_intervals import Bootstrap, Interval
+from litaudit.stats.holdout_shift import shift_of_sums
+from litaudit.stats.holdout_sums import TopicSums, topic_sums
 from litaudit.stats.reuse_sites import with_new_site
 
 BPREF = "bpref"
