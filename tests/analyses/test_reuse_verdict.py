@@ -907,3 +907,16 @@ def test_site_case_floor_and_methods():
         assert verdict[0] != "reusable"
         assert (verdict[0] == FEW_SITES) == (no_floor[0] == "reusable")
     assert any(o[names[1]][0] == "reusable" for o in outs)  # the floor did something
+
+
+@pytest.mark.parametrize("m", [1, 16, 64, 65])
+def test_kept_documents_by_bits_equal_the_matrix_product(m):
+    # unjudged._kept: a subset keeps a document when a site whose pool it counts
+    # retrieved it; bitwise up to 64 sites, a matrix product beyond
+    from litaudit.analyses.reuse.unjudged import _kept
+
+    rng = np.random.default_rng(m)
+    who = rng.random((300, m)) < 0.1
+    sub_keep = rng.random((40, m)) < 0.8
+    expected = (who[None, :, :] & sub_keep[:, None, :]).any(axis=2)
+    np.testing.assert_array_equal(_kept(who, sub_keep), expected)
