@@ -277,6 +277,7 @@ def _stored_verdict(
             and a.params.get("margin_pct") == defaults.REUSE_MARGIN_PCT
             and a.params.get("alpha") == defaults.REUSE_ALPHA
             and a.params.get("split") == "prefix"
+            and a.params.get("topics") is None  # decided on all topics, not a subset
             and (a.params.get("subcollections") or not subcollections)
         ):
             return a.id

@@ -603,15 +603,15 @@ def test_code_stored_equals_code_archive(mem_store, tmp_path):
 
 
 @pytest.mark.slow
-def test_code_stored_equals_code_archive_robust03(robust03_db_file):
-    # on the run's robust03 database (conftest.py: the 17 runs and qrels imported once)
-    from litaudit.runs.archive import load_archive, load_tables
+def test_code_stored_equals_code_archive_robust03(robust03_db_file, robust03):
+    # on the run's robust03 database (conftest.py: the 17 runs and qrels imported once);
+    # the string archive is the module's (load_archive of the same database)
+    from litaudit.runs.archive import load_tables
     from litaudit.store.db import open_store
 
+    arch = robust03[0]
     with open_store(robust03_db_file, read_only=True) as store:
-        _assert_same_coding(
-            coded_archive.code_stored(
-                load_tables(store.con, "trec-robust-2003"), "trec-robust-2003"
-            ),
-            coded_archive.code_archive(load_archive(store.con, "trec-robust-2003")),
-        )
+        tables = load_tables(store.con, "trec-robust-2003")
+    _assert_same_coding(
+        coded_archive.code_stored(tables, "trec-robust-2003"), coded_archive.code_archive(arch)
+    )

@@ -389,6 +389,29 @@ class _Verdicts:
             self._outputs[args] = _cli(self.path, *args)
         return self._outputs[args]
 
+    def report(self, *args: str) -> str:
+        """`report -c robust03 -m AP ARGS` on the same database once the verdict `ARGS`
+        is stored (the report takes the stored verdict of its depth instead of computing
+        one); its stdout."""
+        from typer.testing import CliRunner
+
+        from litaudit.cli.main import app
+
+        self(*args)
+        before = self._n_verdicts()
+        cmd = ["--db", str(self.path), "report", "-c", "robust03", "-m", "AP", *args]
+        res = CliRunner().invoke(app, cmd)
+        assert res.exit_code == 0, res.output
+        assert self._n_verdicts() == before  # the stored one shown, none computed
+        return res.stdout
+
+    def _n_verdicts(self) -> int:
+        from litaudit.analyses.audits import list_audits
+        from litaudit.store.db import open_store
+
+        with open_store(self.path, read_only=True) as store:
+            return len(list_audits(store.con, kind=V.KIND))
+
     def stored(self, *args: str, depth: int, margin_pct: float = 1.0, topics=None):
         """The verdict ``ARGS`` stored (run it first if this module has not)."""
         from litaudit.analyses.audits import list_audits
@@ -723,9 +746,10 @@ def test_verdict_renderer_escapes_stored_text():
 # ------------------------------------------------------------------ issue 31
 
 
-@pytest.mark.slow
-def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli):
-    assert cli("init").exit_code == 0
+def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli, reference_db_file):
+    import shutil
+
+    shutil.copy(reference_db_file, cli.db)  # robust03 needs the reference data only
     r = cli("collections", "depth", "robust03", "100")
     assert r.exit_code == 1 and "give --source" in r.stderr
     r = cli("collections", "depth", "robust03", "125", "--source", "first guess")
@@ -798,24 +822,19 @@ def test_robust03_next_steps_and_topic_subsets(verdicts):
 
 
 @pytest.mark.slow
-def test_report_depth_decides_and_names_its_source(robust03, tmp_path):
-    import shutil
-
-    from typer.testing import CliRunner
-
-    from litaudit.cli.main import app
-
-    path = tmp_path / "r03.duckdb"
-    shutil.copy(robust03[0], path)
-    args = ["--db", str(path), "report", "-c", "robust03", "-m", "AP"]
-    res = CliRunner().invoke(app, [*args, "--depth", "100"])
-    assert res.exit_code == 0, res.output
-    flat = " ".join(res.stdout.split())
+def test_report_depth_decides_and_names_its_source(verdicts):
+    # the report shows the verdict of its depth stored for the archive (the CLI's, any
+    # number of assignments): here the module's, so the report computes none
+    # (a verdict of the same depth on a subset of the topics, stored later, is passed over)
+    verdicts("--depth", "100")
+    verdicts("--depth", "100", "--topics", "601-650")
+    res = verdicts.report("--depth", "100")
+    flat = " ".join(res.split())
     assert "- Reusability: At pool depth 100, a new site's runs left out of judging" in flat
     assert "Pool depth 100: given with --depth." in flat
     assert "Next step: about 210 sites at this variance would decide it" in flat
-    res = CliRunner().invoke(app, args)  # no depth recorded: no decision, and what to do
-    flat = " ".join(res.stdout.split())
+    res = verdicts.report()  # no depth recorded: no decision, and what to do
+    flat = " ".join(res.split())
     assert "No decision: the pool depth of trec-robust-2003 is not recorded" in flat
     assert "Next step: record the pool depth with its source" in flat
 
@@ -848,32 +867,30 @@ def test_unjudged_measures_equal_ir_measures_on_robust03(robust03):
         CONDENSED: ir_measures.AP(judged_only=True),
         JUDGED: ir_measures.Judged @ 10,
     }
+    names = {str(m): name for name, m in measures.items()}
+    # every run as ir_measures' dict of dicts (topic -> doc -> score), built once for
+    # both hold-outs, and one evaluator per hold-out's qrels (not one per run)
+    runs: list[dict[str, dict[str, float]]] = [{} for _ in c.tags]
+    for r, t, d, k in zip(run.tolist(), topic.tolist(), doc.tolist(), rank.tolist(), strict=True):
+        runs[r].setdefault(c.topic_names[t], {})[str(d)] = float(-k)
+    position = {tn: t for t, tn in enumerate(c.topic_names)}
     qrel_rows = list(zip(c.q_topic.tolist(), c.q_doc.tolist(), c.q_rel.tolist(), strict=True))
     for s_idx in (0, 37):
         held = set(subsets[s_idx])
         top = (rank < 100) & ~np.isin(site[run], list(held))
         pooled = set(zip(topic[top].tolist(), doc[top].tolist(), strict=True))
-        qrels = [
-            ir_measures.Qrel(c.topic_names[t], str(d), int(r))
-            for t, d, r in qrel_rows
-            if t >= 0 and (t, d) in pooled
-        ]
+        qrels: dict[str, dict[str, int]] = {}
+        for t, d, rel in qrel_rows:
+            if t >= 0 and (t, d) in pooled:
+                qrels.setdefault(c.topic_names[t], {})[str(d)] = int(rel)
+        evaluator = ir_measures.evaluator(list(measures.values()), qrels)
         compared = 0
-        for r in range(len(c.tags)):
-            mine = run == r
-            docs = [
-                ir_measures.ScoredDoc(c.topic_names[t], str(d), float(-k))
-                for t, d, k in zip(topic[mine], doc[mine], rank[mine], strict=True)
-            ]
-            got = {}
-            for x in ir_measures.iter_calc(list(measures.values()), qrels, docs):
-                got[(str(x.measure), x.query_id)] = x.value
-            for name, m in measures.items():
-                for t, tn in enumerate(c.topic_names):
-                    value = tabs[name][t, s_idx, r]
-                    if (str(m), tn) in got and np.isfinite(value):
-                        assert value == pytest.approx(got[(str(m), tn)], abs=1e-12)
-                        compared += 1
+        for r, scored in enumerate(runs):
+            for x in evaluator.iter_calc(scored):
+                value = tabs[names[str(x.measure)]][position[x.query_id], s_idx, r]
+                if np.isfinite(value):
+                    assert value == pytest.approx(x.value, abs=1e-12)
+                    compared += 1
         assert compared > 3 * 1600
 
 
@@ -900,3 +917,16 @@ def test_site_case_floor_and_methods():
         assert verdict[0] != "reusable"
         assert (verdict[0] == FEW_SITES) == (no_floor[0] == "reusable")
     assert any(o[names[1]][0] == "reusable" for o in outs)  # the floor did something
+
+
+@pytest.mark.parametrize("m", [1, 16, 64, 65])
+def test_kept_documents_by_bits_equal_the_matrix_product(m):
+    # unjudged._kept: a subset keeps a document when a site whose pool it counts
+    # retrieved it; bitwise up to 64 sites, a matrix product beyond
+    from litaudit.analyses.reuse.unjudged import _kept
+
+    rng = np.random.default_rng(m)
+    who = rng.random((300, m)) < 0.1
+    sub_keep = rng.random((40, m)) < 0.8
+    expected = (who[None, :, :] & sub_keep[:, None, :]).any(axis=2)
+    np.testing.assert_array_equal(_kept(who, sub_keep), expected)

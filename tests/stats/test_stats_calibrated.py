@@ -26,7 +26,6 @@ def test_f_statistic_is_the_anovas():
     assert C.f_statistic(x) == pytest.approx(topic_interaction(x).f_systems, rel=1e-12)
 
 
-@pytest.mark.slow
 def test_equal_noise_gives_the_normal_threshold():
     # homoscedastic Normal noise: the resampled threshold of the max of k means is the
     # Normal one, se * z_k(0.95), within the bootstrap's error (a few percent at n = 200)
@@ -152,7 +151,6 @@ def test_max_t_finds_a_shifted_run_and_is_scale_free():
     assert C.resampled_null(x, trials=999, seed=22).max_t == mt
 
 
-@pytest.mark.slow
 def test_max_t_holds_its_level_where_the_f_does_not():
     # runs differ 3x in noise: equal-means nulls resampled from the matrix, as in
     # bench_calibration; the studentized max-t rejects about 5% (8 of 150), the F on its

@@ -133,7 +133,6 @@ def test_the_true_best_is_left_out_at_most_alpha_of_the_time():
     assert separated / sims <= 0.09
 
 
-@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([0.0, 0.01, 0.03]), st.sampled_from([8, 13, 40]))
 def test_the_set_and_the_rank_intervals_agree(seed, spread, t):
