@@ -71,20 +71,26 @@ NoSave = Annotated[
 ]
 
 
-def renamed(old: str, new: str, meaning: str) -> Any:
+def renamed(
+    old: str,
+    new: str,
+    meaning: str,
+    elsewhere: str = "the Monte Carlo seed of the extreme-value audits",
+    kind: type = int,
+) -> Any:
     """A hidden ``old`` option that refuses itself, naming ``new`` (the option's name in
-    this command since ``old`` was given one meaning across commands), as the type of a
-    parameter ``_old_seed: OldTopicSeed = None``, which the command never receives."""
+    this command since ``old`` was given one meaning across commands: ``elsewhere``), as
+    the type of a parameter ``_old_seed: OldTopicSeed = None``, which the command never
+    receives."""
 
     def refuse(value: object) -> None:
         if value is not None:
             raise typer.BadParameter(
-                f"this command's {meaning} is {new} ({old} is the Monte Carlo seed of the "
-                f"extreme-value audits); use {new} {value}"
+                f"this command's {meaning} is {new} ({old} is {elsewhere}); use {new} {value}"
             )
 
     option = typer.Option(old, hidden=True, callback=refuse, expose_value=False, show_default=False)
-    return Annotated[int | None, option]
+    return Annotated[kind | None, option]
 
 
 SplitSeed = Annotated[
@@ -123,6 +129,11 @@ ResampleSeed = Annotated[
     typer.Option("--resample-seed", help="Seed of the bootstrap resamples."),
 ]
 OldResampleSeed = renamed("--seed", "--resample-seed", "seed of the bootstrap resamples")
+
+# short flags with one meaning across commands: -m is --measure, -k --depth, -o --output
+OldSitesFlag = renamed("-m", "--sites", "number of sites", "--measure elsewhere")
+OldHeldOutFlag = renamed("-k", "--held-out", "sites held out of each topic", "--depth elsewhere")
+OldObservedFlag = renamed("-o", "--observed", "observed counts", "--output elsewhere", str)
 
 # the reusability commands' sub-collection test (reuse subcollections, reuse verdict)
 SplitOpt = typer.Option(
