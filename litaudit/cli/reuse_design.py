@@ -16,6 +16,8 @@ from litaudit.cli.options import (
     OldSitesFlag,
     OldTopicSeed,
     TopicSeed,
+    collection_option,
+    measure_option,
 )
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
@@ -91,8 +93,8 @@ def holdout_cmd(
 
 def agreement_cmd(
     ctx: typer.Context,
-    collection: str = typer.Option(
-        None, "--collection", "-c", help="Stored run archive to simulate on (saves an audit)."
+    collection: str = collection_option(
+        None, "its stored run archive to simulate on (saves an audit)"
     ),
     qrels: Path = typer.Option(None, "--qrels", help="Qrels file for a simulation from files."),
     runs: list[Path] = typer.Option(None, "--run", help="Run file (repeat) for --qrels."),
@@ -114,7 +116,7 @@ def agreement_cmd(
     depth: int = typer.Option(
         defaults.AGREEMENT_DEPTH, "--depth", "-d", help="Pool depth of the simulation."
     ),
-    measure: str = typer.Option("AP", "--measure", help="Measure (simulation only)."),
+    measure: str = measure_option("AP", "of the simulation only"),
     alpha: float = typer.Option(
         defaults.REUSE_ALPHA, "--alpha", help="Significance level of the t-tests."
     ),
