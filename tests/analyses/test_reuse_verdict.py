@@ -306,7 +306,7 @@ def test_cli_power_reproduces_the_apl_example(cli):
 
 
 def test_cli_table_reproduces_the_apl_example(cli):
-    res = cli("reuse", "table", "-o", "6,3,0,1", "--expected", "7.098,2.043,0.073,0.786")
+    res = cli("reuse", "table", "--observed", "6,3,0,1", "--expected", "7.098,2.043,0.073,0.786")
     assert res.exit_code == 0, res.output
     # exact enumeration 0.8928; the paper's randomized exact test printed 0.88
     assert "exact p 0.8928 (286 outcomes), asymptotic p 0.8615" in res.output
@@ -323,7 +323,7 @@ def test_cli_table_reproduces_the_apl_example(cli):
     ],
 )
 def test_cli_table_3_and_4(cli, obs, exp, paper_p, exact):
-    res = cli("reuse", "table", "-o", obs, "--expected", exp, "--json")
+    res = cli("reuse", "table", "--observed", obs, "--expected", exp, "--json")
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     # the expected cells are printed to 0.1: p within 0.02 of the paper's
@@ -334,7 +334,7 @@ def test_cli_table_3_and_4(cli, obs, exp, paper_p, exact):
 
 def test_cli_table_5(cli):
     res = cli(
-        "reuse", "table", "-o", "257,133,41,100", "--expected", "302.5,85.1,26.2,117.2", "--json"
+        "reuse", "table", "--observed", "257,133,41,100", "--expected", "302.5,85.1,26.2,117.2", "--json"
     )
     out = json.loads(res.output)
     assert out["statistic"] == pytest.approx(44.69, abs=0.01) and out["p_asymptotic"] < 1e-8
@@ -344,11 +344,11 @@ def test_cli_table_5(cli):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("reuse", "table", "-o", "6,3,0"), "expected four numbers"),
-        (("reuse", "table", "-o", "6,3,0,1"), "give the expected table or the pairs"),
-        (("reuse", "table", "-o", "6,3,0,1", "--pair", "0.2:10"), "effect:baseline_topics"),
+        (("reuse", "table", "--observed", "6,3,0"), "expected four numbers"),
+        (("reuse", "table", "--observed", "6,3,0,1"), "give the expected table or the pairs"),
+        (("reuse", "table", "--observed", "6,3,0,1", "--pair", "0.2:10"), "effect:baseline_topics"),
         (
-            ("reuse", "design", "-m", "14", "-N", "249", "--baseline-min", "0", "--partial"),
+            ("reuse", "design", "--sites", "14", "-N", "249", "--baseline-min", "0", "--partial"),
             "--partial needs --held-out",
         ),
     ],
