@@ -18,7 +18,7 @@ import numpy as np
 
 from litaudit.analyses.agreement import analysis as ag
 from litaudit.analyses.agreement import input as agin
-from litaudit.stats.agreement import chisq_gof
+from litaudit.stats.agreement_chisq import chisq_gof
 from litaudit.stats.design import assign_holdouts
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"

@@ -44,6 +44,7 @@ import time
 from pathlib import Path
 
 from litaudit.analyses.reuse import calibration as cal
+from litaudit.analyses.reuse import calibration_margin
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 SEED = 11_2026  # the bench's own seed (case i of family f: [SEED + f, i])
@@ -198,10 +199,14 @@ def margin(coded, n: int) -> bool:
     print(f"at the margin: robust03's loss pattern scaled, 100 topics resampled, {n} cases")
     for f, (depth, target) in enumerate(MARGIN_FAMILIES):
         t = time.perf_counter()
-        loss = cal.scaled_loss(coded, depth=depth, target_pct=target)
+        loss = calibration_margin.scaled_loss(coded, depth=depth, target_pct=target)
         name = f"depth-{depth} loss x {loss.scale:.3f}: true shift {target:+.2f}%"
-        fams = cal.margin_family(
-            name, n, target, lambda rng, x=loss: cal.scaled_case(x, rng), seed=SEED + 100 + f
+        fams = calibration_margin.margin_family(
+            name,
+            n,
+            target,
+            lambda rng, x=loss: calibration_margin.scaled_case(x, rng),
+            seed=SEED + 100 + f,
         )
         print(f"{name} [{time.perf_counter() - t:.0f} s]")
         for method, r in fams.items():
@@ -235,15 +240,15 @@ def sites_as_sample(coded, n: int, resamples: int = 1999) -> bool:
         f"sites as a sample: robust03 depth 100, a new site loses exactly 1%, {n} cases, "
         f"pigeonhole bootstrap {resamples} resamples"
     )
-    pop = cal.site_sample(coded, depth=100, target_pct=-1.0)
+    pop = calibration_margin.site_sample(coded, depth=100, target_pct=-1.0)
     ok = True
     for f, m in enumerate(SITE_COUNTS):
         t = time.perf_counter()
-        fams = cal.margin_family(
+        fams = calibration_margin.margin_family(
             f"{m} sites drawn",
             n,
             -1.0,
-            lambda rng, k=m: cal.site_case(pop, rng, sites=k, resamples=resamples),
+            lambda rng, k=m: calibration_margin.site_case(pop, rng, sites=k, resamples=resamples),
             seed=SEED + 200 + f,
         )
         print(f"  {m} sites drawn [{time.perf_counter() - t:.0f} s]")
@@ -265,6 +270,7 @@ def order_free(db_path) -> bool:
     import numpy as np
 
     from litaudit.analyses.reuse import verdict as V
+    from litaudit.analyses.reuse import verdict_settings
     from litaudit.analyses.reuse.coded_archive import load_coded
     from litaudit.store.db import open_store
 
@@ -283,7 +289,7 @@ def order_free(db_path) -> bool:
         )
         out = []
         for c in (coded, other):
-            asked = V.VerdictSettings(depth=100, assignments=1)
+            asked = verdict_settings.VerdictSettings(depth=100, assignments=1)
             v = V.run_verdict(store.con, cid, asked, save=False, loaded=(cid, c)).result
             assert v.decision is not None
             out.append(v.decision.result.ci)

@@ -88,7 +88,7 @@ def speed(resamples: int | None) -> None:
 
 def _null(y: np.ndarray, null: str) -> tuple[np.ndarray, int | None]:
     """The residuals of the null and its true best (None: all equal)."""
-    from litaudit.stats.ranks import mean_covariance
+    from litaudit.stats.rank_resamples import mean_covariance
 
     res = y - y.mean(axis=1, keepdims=True)
     if null == "equal":

@@ -1,6 +1,6 @@
 """False warnings of the population shape check on truly Normal samples, by N (issue 19).
 
-The check (litaudit.analyses.extreme.population.shape_warning, stats.shape.far_from_normal) warns
+The check (litaudit.analyses.extreme.population_summary.shape_warning, stats.shape.far_from_normal) warns
 when the sample skewness or excess kurtosis exceeds litaudit.defaults NORMAL_FIT_MAX_SKEW /
 NORMAL_FIT_MAX_KURTOSIS *and* Shapiro-Wilk rejects normality at NORMAL_FIT_ALPHA. Printed
 for each N: the rate of the sizes alone (the rule before issue 19), of Shapiro-Wilk alone,

@@ -44,7 +44,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("history", "litaudit.analyses.extreme.history:HistoryReport"),
     ("best-matrix", "litaudit.analyses.extreme.matrix:MatrixAudit"),
     ("reuse-rao", "litaudit.analyses.reuse.overlap:RAOReport"),
-    ("reuse-lou", "litaudit.analyses.reuse.overlap:LOUReport"),
+    ("reuse-lou", "litaudit.analyses.reuse.lou:LOUReport"),
     ("reuse-subcollections", "litaudit.analyses.reuse.subcollection_tau:SubcollectionReport"),
     ("reuse-agreement", "litaudit.analyses.agreement.analysis:ReuseAgreement"),
     ("reuse-verdict", "litaudit.analyses.reuse.verdict:Verdict"),

@@ -221,7 +221,10 @@ def _reuse(
     from litaudit.analyses.reuse.coded_archive import load_coded
 
     # start-up: numpy, scipy (through litaudit.analyses.reuse.verdict)
-    from litaudit.analyses.reuse.verdict import VerdictSettings, run_verdict, verdict_steps
+    from litaudit.analyses.reuse.verdict import run_verdict
+
+    # start-up: numpy, scipy (through litaudit.analyses.reuse.verdict_settings)
+    from litaudit.analyses.reuse.verdict_settings import VerdictSettings, verdict_steps
 
     subcollections, depth = reuse.subcollections, reuse.depth
     # by topic ranges (issue 24), unless the sub-collection analysis needs it whole
@@ -252,7 +255,10 @@ def _stored_verdict(
     """The newest stored verdict of the report's parameters for this archive, made by this
     code (one stored by other code is passed over)."""
     # start-up: numpy, scipy (through litaudit.analyses.reuse.verdict)
-    from litaudit.analyses.reuse.verdict import KIND, collection_depth
+    from litaudit.analyses.reuse.verdict import KIND
+
+    # start-up: numpy, scipy (through litaudit.analyses.reuse.verdict_settings)
+    from litaudit.analyses.reuse.verdict_settings import collection_depth
 
     depth, source = collection_depth(con, cid, given)
 
@@ -271,6 +277,7 @@ def _stored_verdict(
             and a.params.get("margin_pct") == defaults.REUSE_MARGIN_PCT
             and a.params.get("alpha") == defaults.REUSE_ALPHA
             and a.params.get("split") == "prefix"
+            and a.params.get("topics") is None  # decided on all topics, not a subset
             and (a.params.get("subcollections") or not subcollections)
         ):
             return a.id

@@ -25,27 +25,20 @@ from litaudit.cli.options import (
     Alpha,
     CollectionOpt,
     Json,
+    MeasureOpt,
+    MethodOpt,
     NoSave,
     OldResampleSeed,
     PInterval,
     ResampleSeed,
     Seed,
+    SeOpt,
     Trials,
+    collection_option,
 )
 
 if TYPE_CHECKING:
     from litaudit.curation.filters import Filters
-
-
-MeasureOpt = typer.Option(..., "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
-MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
-SeOpt = optional(
-    "--se",
-    "Standard error of one result: measured (from a stored run archive's per-topic scores, "
-    "else the store's reference noise; 'interaction' is its older name), bound "
-    "(sqrt(m(1-m)/n) of a measure between 0 and 1), model (sd/sqrt(n)), or a value such as 0.0059 "
-    "(default: measured where stored, else bound, else model).",
-)
 
 
 @with_filters
@@ -295,13 +288,10 @@ def ranks(
         show_default=False,
     ),
     measure: str = MeasureOpt,
-    collection: str = typer.Option(
+    collection: str = collection_option(
         None,
-        "--collection",
-        "-c",
-        show_default=False,
-        help="Collection: its datasets' published values (a benchmark such as beir-13) or its "
-        "run archive's per-topic scores; with FILES, the collection to store the audit under.",
+        "its datasets' published values (a benchmark such as beir-13) or its run archive's "
+        "per-topic scores; with FILES, the collection to store the audit under",
     ),
     fmt: str = typer.Option("csv", "--format", help="csv | trec_eval (for FILES)."),
     filters: Filters = POPULATION,

@@ -11,13 +11,13 @@ import typer
 
 from litaudit import defaults
 from litaudit.cli.common import open_for_audit
-from litaudit.cli.options import Alpha, Json, NoSave, OptCollection
+from litaudit.cli.options import Alpha, Json, MeasureOpt, NoSave, OptCollection
 
 
 def resolution(
     ctx: typer.Context,
     collection: OptCollection = None,
-    measure: str = typer.Option(..., "--measure", "-m", help="Measure (AP, nDCG@10, ...)."),
+    measure: str = MeasureOpt,
     gap: float = typer.Option(
         None,
         "--gap",

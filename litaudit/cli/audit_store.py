@@ -11,14 +11,27 @@ import typer
 
 from litaudit import defaults
 from litaudit.cli.common import open_for_audit, open_read
-from litaudit.cli.options import Alpha, Json, NoSave, OptCollection, PInterval, Seed, Trials
+from litaudit.cli.options import (
+    Alpha,
+    Json,
+    MeasureFilter,
+    MethodOpt,
+    NoSave,
+    OptCollection,
+    PInterval,
+    Seed,
+    Trials,
+    collection_option,
+    measure_option,
+    se_option,
+)
 
 
 def list_(
     ctx: typer.Context,
     kind: str = typer.Option(None, "--kind", help="best | claim | history | ..."),
     collection: OptCollection = None,
-    measure: str = typer.Option(None, "--measure", "-m", help="Measure."),
+    measure: str = MeasureFilter,
     json_out: Json = False,
 ):
     """List stored audits (all kinds unless --kind)."""
@@ -49,24 +62,17 @@ def matrix(
     files: list[Path] = typer.Argument(
         ..., help="A topic-by-run CSV, or trec_eval -q outputs (one run per file)."
     ),
-    measure: str = typer.Option(
-        ..., "--measure", "-m", help="Measure of the scores (picks the trec_eval rows)."
-    ),
-    collection: str = typer.Option(
-        None, "--collection", "-c", help="Collection the runs were evaluated on (to store)."
-    ),
+    measure: str = measure_option(..., "of the scores (picks the trec_eval rows)"),
+    collection: str = collection_option(None, "the one the runs were evaluated on (to store)"),
     fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
     alpha: Alpha = defaults.ALPHA,
     p: PInterval = defaults.P_INTERVAL,
-    method: str = typer.Option("exact", help="exact | montecarlo"),
+    method: str = MethodOpt,
     trials: Trials = None,
     seed: Seed = None,
-    se: str = typer.Option(
-        None,
-        "--se",
-        help="Standard error of one run mean: interaction (measured from the matrix), model "
-        "(sd/sqrt(n)) or a value (default: interaction).",
-        show_default=False,
+    se: str = se_option(
+        "interaction (measured from the matrix), model (sd/sqrt(n)) or a value (default: "
+        "interaction)."
     ),
     no_save: NoSave = False,
     json_out: Json = False,

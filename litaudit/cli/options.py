@@ -34,9 +34,20 @@ import typer
 from litaudit import defaults
 
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-_COLLECTION_HELP = "Collection id or alias."
-CollectionOpt = typer.Option(..., "--collection", "-c", help=_COLLECTION_HELP)
-OptCollection = Annotated[str | None, typer.Option("--collection", "-c", help=_COLLECTION_HELP)]
+_COLLECTION_HELP = "Collection, by its ir_datasets id or an alias (robust04)"
+
+
+def collection_option(default: Any = ..., use: str = "") -> Any:
+    """`--collection`/`-c`, defined once; ``use``: what this command does with it
+    (``default=None``: optional; :data:`OptCollection` is the same as a type)."""
+    text = _COLLECTION_HELP + (f": {use}" if use else "") + "."
+    return typer.Option(default, "--collection", "-c", help=text)
+
+
+CollectionOpt = collection_option()
+OptCollection = Annotated[
+    str | None, typer.Option("--collection", "-c", help=_COLLECTION_HELP + ".")
+]
 # the extreme-value audits' parameters (audit best/claim/history/summary/matrix)
 Alpha = Annotated[
     float,
@@ -71,20 +82,26 @@ NoSave = Annotated[
 ]
 
 
-def renamed(old: str, new: str, meaning: str) -> Any:
+def renamed(
+    old: str,
+    new: str,
+    meaning: str,
+    elsewhere: str = "the Monte Carlo seed of the extreme-value audits",
+    kind: type = int,
+) -> Any:
     """A hidden ``old`` option that refuses itself, naming ``new`` (the option's name in
-    this command since ``old`` was given one meaning across commands), as the type of a
-    parameter ``_old_seed: OldTopicSeed = None``, which the command never receives."""
+    this command since ``old`` was given one meaning across commands: ``elsewhere``), as
+    the type of a parameter ``_old_seed: OldTopicSeed = None``, which the command never
+    receives."""
 
     def refuse(value: object) -> None:
         if value is not None:
             raise typer.BadParameter(
-                f"this command's {meaning} is {new} ({old} is the Monte Carlo seed of the "
-                f"extreme-value audits); use {new} {value}"
+                f"this command's {meaning} is {new} ({old} is {elsewhere}); use {new} {value}"
             )
 
     option = typer.Option(old, hidden=True, callback=refuse, expose_value=False, show_default=False)
-    return Annotated[int | None, option]
+    return Annotated[kind | None, option]
 
 
 SplitSeed = Annotated[
@@ -124,6 +141,11 @@ ResampleSeed = Annotated[
 ]
 OldResampleSeed = renamed("--seed", "--resample-seed", "seed of the bootstrap resamples")
 
+# short flags with one meaning across commands: -m is --measure, -k --depth, -o --output
+OldSitesFlag = renamed("-m", "--sites", "number of sites", "--measure elsewhere")
+OldHeldOutFlag = renamed("-k", "--held-out", "sites held out of each topic", "--depth elsewhere")
+OldObservedFlag = renamed("-o", "--observed", "observed counts", "--output elsewhere", str)
+
 # the reusability commands' sub-collection test (reuse subcollections, reuse verdict)
 SplitOpt = typer.Option(
     "prefix",
@@ -148,7 +170,37 @@ def workers_of(n: int) -> int:
     return n or max(1, min(2, os.cpu_count() or 1))
 
 
+# the measure: one option, one meaning (a measure by any of its names), each command's
+# default and use said in its help
+MEASURE_HELP = "Measure, by its ir_measures or trec_eval name (AP, MAP, P@10, P_10, nDCG@20, ...)"
+
+
+def measure_option(default: Any = ..., use: str = "") -> Any:
+    """`--measure`/`-m`, defined once; ``use``: what this command does with it."""
+    return typer.Option(
+        default, "--measure", "-m", help=MEASURE_HELP + (f": {use}" if use else "") + "."
+    )
+
+
+MeasureOpt = measure_option()
+MeasureFilter = measure_option(None, "only results of this measure (default: all)")
+MethodOpt = typer.Option("exact", "--method", help="exact | montecarlo (the paper's sampling).")
+
+
+def se_option(values: str) -> Any:
+    """`--se`, defined once: the standard error of one result; ``values``: what it takes here."""
+    return typer.Option(
+        None, "--se", help=f"Standard error of one result: {values}", show_default=False
+    )
+
+
+SeOpt = se_option(
+    "measured (from a stored run archive's per-topic scores, else the store's reference "
+    "noise; 'interaction' is its older name), bound (sqrt(m(1-m)/n) of a measure between 0 "
+    "and 1), model (sd/sqrt(n)), or a value such as 0.0059 (default: measured where stored, "
+    "else bound, else model)."
+)
+
 # published results (results list/show/export and the commands that write them)
-MeasureFilter = typer.Option(None, "--measure", "-m", help="Measure (AP, MAP, P@10, P_10, ...).")
 ID_HELP = "Result id: the local number, or the uid every clone shares (r-...)."
 IDS_HELP = "Result ids: local numbers, or uids every clone shares (r-...)."

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import open_read, open_write
-from litaudit.cli.options import Json
+from litaudit.cli.options import Json, collection_option
 
 
 def add(
@@ -52,9 +52,7 @@ def list_(
     year: str = typer.Option(None, "--year", "--years", help="YEAR or FROM-TO"),
     venue: str = typer.Option(None),
     tag: str = typer.Option(None),
-    collection: str = typer.Option(
-        None, "--collection", "-c", help="Only papers with results on this collection."
-    ),
+    collection: str = collection_option(None, "only papers with results on it"),
     json_out: Json = False,
 ):
     """List papers."""

@@ -9,6 +9,7 @@ import typer
 
 from litaudit.cli.common import db_path, open_write
 from litaudit.cli.filter_options import POPULATION, WINDOW, with_filters
+from litaudit.cli.options import collection_option, measure_option
 from litaudit.defaults import MIN_N
 
 if TYPE_CHECKING:
@@ -30,14 +31,9 @@ _BaselineSystemOpt = typer.Option(
 @with_filters
 def report(
     ctx: typer.Context,
-    collection: str = typer.Option(
-        None, "--collection", "-c", help="Collection id or alias (or the claims of --claims)."
-    ),
-    measure: str = typer.Option(
-        None,
-        "--measure",
-        "-m",
-        help=f"One measure (default: every measure with at least {MIN_N} results).",
+    collection: str = collection_option(None, "the report's (or the claims of --claims)"),
+    measure: str = measure_option(
+        None, f"one measure (default: every measure with at least {MIN_N} results)"
     ),
     claim: str = typer.Option(
         None,

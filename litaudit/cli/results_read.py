@@ -7,7 +7,7 @@ from __future__ import annotations
 import typer
 
 from litaudit.cli.common import open_read
-from litaudit.cli.options import ID_HELP, Json, MeasureFilter, OptCollection
+from litaudit.cli.options import ID_HELP, Json, MeasureFilter, OptCollection, collection_option
 from litaudit.defaults import RESULTS_PAGE
 
 
@@ -102,9 +102,7 @@ def show(
 def history_(
     ctx: typer.Context,
     result_id: str = typer.Argument(None, help="Result id or uid (or --collection / a window)."),
-    collection: str = typer.Option(
-        None, "--collection", "-c", help="Changes to this collection's results."
-    ),
+    collection: str = collection_option(None, "changes to its results"),
     since: str = typer.Option(
         None, "--since", help="Changes made on or after (YYYY, YYYY-MM or YYYY-MM-DD, UTC)."
     ),

@@ -11,7 +11,7 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import open_write
-from litaudit.cli.options import ID_HELP, IDS_HELP, CollectionOpt, Json
+from litaudit.cli.options import ID_HELP, IDS_HELP, CollectionOpt, Json, MeasureOpt
 from litaudit.curation.columns import import_help
 
 WhoOpt = typer.Option(
@@ -22,7 +22,7 @@ WhoOpt = typer.Option(
 def add(
     ctx: typer.Context,
     collection: str = CollectionOpt,
-    measure: str = typer.Option(..., "--measure", "-m", help="Measure, e.g. AP or P@10."),
+    measure: str = MeasureOpt,
     value: str = typer.Option(..., help="The value exactly as printed, e.g. 0.2531."),
     system: str = typer.Option(..., help="System label or run id."),
     role: str = typer.Option(

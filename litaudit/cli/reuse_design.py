@@ -9,17 +9,26 @@ from pathlib import Path
 import typer
 
 from litaudit import defaults
-from litaudit.cli.options import Json, OldTopicSeed, TopicSeed
+from litaudit.cli.options import (
+    Json,
+    OldHeldOutFlag,
+    OldObservedFlag,
+    OldSitesFlag,
+    OldTopicSeed,
+    TopicSeed,
+    collection_option,
+    measure_option,
+)
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
 
 
 def design_cmd(
-    sites: int = typer.Option(..., "--sites", "-m", help="Number of sites m."),
+    sites: int = typer.Option(..., "--sites", help="Number of sites m."),
     topics: int = typer.Option(..., "--topics", "-N", help="Total number of topics N."),
     baseline_min: int = typer.Option(..., "--baseline-min", help="Minimum all-site baseline n0."),
     held_out: int = typer.Option(
-        None, "--held-out", "-k", help="Sites held out of each topic (default: table only)."
+        None, "--held-out", help="Sites held out of each topic (default: table only)."
     ),
     partial: bool = typer.Option(
         False,
@@ -28,6 +37,8 @@ def design_cmd(
         "topic holds out k sites, the last cycle partial "
         "(Section 4.3; what `reuse agreement --baseline` uses).",
     ),
+    _old_sites: OldSitesFlag = None,
+    _old_held_out: OldHeldOutFlag = None,
     json_out: Json = False,
 ):
     """b, n and the topic-set sizes of the held-out-site design (Carterette et al. 2010, Table 2)."""
@@ -45,7 +56,7 @@ def holdout_cmd(
     output: Path = typer.Option(
         ..., "--output", "-o", help="CSV to write (topic,held_out_site); - for standard output."
     ),
-    sites: int = typer.Option(None, "--sites", "-m", help="Number of sites m (named S1..Sm)."),
+    sites: int = typer.Option(None, "--sites", help="Number of sites m (named S1..Sm)."),
     site_names: str = typer.Option(None, "--site-names", help="Comma-separated site names."),
     topics: int = typer.Option(None, "--topics", "-N", help="Number of topics (named 1..N)."),
     topic_file: Path = typer.Option(
@@ -53,10 +64,12 @@ def holdout_cmd(
     ),
     baseline_min: int = typer.Option(0, "--baseline-min", help="Minimum all-site baseline n0."),
     held_out: int = typer.Option(
-        defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."
+        defaults.AGREEMENT_K, "--held-out", help="Sites held out of each topic."
     ),
     seed: TopicSeed = None,
     _old_seed: OldTopicSeed = None,
+    _old_sites: OldSitesFlag = None,
+    _old_held_out: OldHeldOutFlag = None,
     json_out: Json = False,
 ):
     """Write the round-robin assignment of held-out sites to topics (Table 1) as CSV."""
@@ -80,8 +93,8 @@ def holdout_cmd(
 
 def agreement_cmd(
     ctx: typer.Context,
-    collection: str = typer.Option(
-        None, "--collection", "-c", help="Stored run archive to simulate on (saves an audit)."
+    collection: str = collection_option(
+        None, "its stored run archive to simulate on (saves an audit)"
     ),
     qrels: Path = typer.Option(None, "--qrels", help="Qrels file for a simulation from files."),
     runs: list[Path] = typer.Option(None, "--run", help="Run file (repeat) for --qrels."),
@@ -97,13 +110,13 @@ def agreement_cmd(
         None, "--pseudo-sites", help="Group --scores runs into M pseudo-sites of adjacent runs."
     ),
     held_out: int = typer.Option(
-        defaults.AGREEMENT_K, "--held-out", "-k", help="Sites held out of each topic."
+        defaults.AGREEMENT_K, "--held-out", help="Sites held out of each topic."
     ),
     baseline: int = typer.Option(0, "--baseline", help="All-site baseline topics (generated)."),
     depth: int = typer.Option(
         defaults.AGREEMENT_DEPTH, "--depth", "-d", help="Pool depth of the simulation."
     ),
-    measure: str = typer.Option("AP", "--measure", help="Measure (simulation only)."),
+    measure: str = measure_option("AP", "of the simulation only"),
     alpha: float = typer.Option(
         defaults.REUSE_ALPHA, "--alpha", help="Significance level of the t-tests."
     ),
@@ -127,6 +140,7 @@ def agreement_cmd(
         "dependence; see docs).",
     ),
     randomize_seed: int = typer.Option(None, "--randomize-seed", help="Seed of those assignments."),
+    _old_held_out: OldHeldOutFlag = None,
     json_out: Json = False,
 ):
     """Agreement in significance, tau and RMSE between baseline and reuse topics
@@ -191,7 +205,6 @@ def table_cmd(
     observed: str = typer.Option(
         ...,
         "--observed",
-        "-o",
         help="Observed counts a,b,c,d: both significant, baseline only, reuse only, neither.",
     ),
     expected: str = typer.Option(
@@ -203,6 +216,7 @@ def table_cmd(
         help="Instead of --expected: a pair as effect:baseline_topics:reuse_topics (repeat).",
     ),
     alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-tests."),
+    _old_observed: OldObservedFlag = None,
     json_out: Json = False,
 ):
     """Observed against expected agreement in significance: expected table, exact and

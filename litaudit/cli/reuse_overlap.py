@@ -17,6 +17,7 @@ from litaudit.cli.options import (
     SplitOpt,
     SplitSeed,
     WorkersOpt,
+    measure_option,
     workers_of,
 )
 
@@ -33,11 +34,8 @@ def rao_cmd(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     depth: int = DepthOpt,
-    measure: str = typer.Option(
-        defaults.RAO_MEASURE,
-        "--measure",
-        "-m",
-        help="Effectiveness shown beside RAO (default: the paper's).",
+    measure: str = measure_option(
+        defaults.RAO_MEASURE, "the effectiveness shown beside RAO (default: the paper's)"
     ),
     json_out: Json = False,
 ):
@@ -56,9 +54,7 @@ def lou_cmd(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     depth: int = DepthOpt,
-    measure: str = typer.Option(
-        defaults.LOU_MEASURE, "--measure", "-m", help="Measure re-evaluated (default: the paper's)."
-    ),
+    measure: str = measure_option(defaults.LOU_MEASURE, "re-evaluated (default: the paper's)"),
     min_map: float = typer.Option(
         defaults.LOU_MIN_MAP, "--min-map", help="Table 2 includes automatic runs above this."
     ),

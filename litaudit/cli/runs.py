@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import db_path, open_read, open_write
-from litaudit.cli.options import CollectionOpt, Json, OptCollection
+from litaudit.cli.options import CollectionOpt, Json, OptCollection, measure_option
 
 
 def import_(
@@ -95,9 +95,7 @@ def delete(
 def eval_(
     ctx: typer.Context,
     collection: str = CollectionOpt,
-    measure: list[str] = typer.Option(
-        ["AP"], "--measure", "-m", help="Measure (ir_measures or trec_eval name); repeat."
-    ),
+    measure: list[str] = measure_option(["AP"], "repeat for several"),
     run: list[str] = typer.Option(None, "--run", help="Only these run tags; repeat."),
     per_topic: bool = typer.Option(False, "--per-topic", help="One row per run and topic."),
     rel_level: int = typer.Option(1, "--rel-level", help="Lowest relevant grade (-l)."),

@@ -3,33 +3,29 @@
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from litaudit.curation import fields as field_parsers
 from litaudit.curation import tree_fs as fs
-from litaudit.curation.fields import TOOL_USERS
-from litaudit.curation.rows import Row, decode_utf8
+from litaudit.curation.rows import Row
 from litaudit.curation.tree import (
     ATTRIBUTES,
     FIELD_KEYS,
     HISTORY,
-    HISTORY_KEYS,
     OFFICIAL,
     PAPERS,
     RESULT_KEYS,
     SUFFIX,
-    history_path,
     paper_path,
     track_path,
 )
+from litaudit.curation.tree_history import read_history
+from litaudit.curation.tree_lines import json_lines
 from litaudit.curation.tree_manifest import MANIFEST, Manifest, compare, parse_manifest
 from litaudit.errors import LitauditError, Problem
 from litaudit.measures import did_you_mean
-from litaudit.store.history import ACTIONS
 
 _UID = re.compile(r"r-[0-9a-f]{16}")
 
@@ -74,7 +70,7 @@ def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem], Manifest | N
             continue
         tf = TreeFile(str(folder / rel))
         _read_file(fs.read_bytes(folder, rel), rel, tf, problems)
-        _read_history(folder, tf, rel, problems)
+        read_history(folder, tf, rel, problems)
         files.append(tf)
         counts[rel] = len(tf.rows)
     problems += _stray_history(folder, present, counts)
@@ -155,59 +151,11 @@ def _duplicate_uids(files: list[TreeFile]) -> list[Problem]:
     return out
 
 
-# the lines git leaves in a file whose merge conflicts
-_CONFLICT = re.compile(r"(<{7}|>{7}|\|{7})( .*)?|={7}")
-
-
-def _lines(data: bytes, name: str, problems: list[Problem]) -> Iterator[tuple[int, dict]]:
-
-    try:
-        text = decode_utf8(name, data)
-    except LitauditError as exc:
-        problems.append(Problem(name, None, str(exc).removeprefix(f"{name}: ")))
-        return
-    for n, raw in enumerate(text.split("\n"), start=1):
-        if not raw.strip():
-            continue
-        if _CONFLICT.fullmatch(raw.rstrip("\r")):
-            problems.append(
-                Problem(
-                    name,
-                    n,
-                    "a git merge conflict marker: resolve the conflict (keep the lines "
-                    "meant, remove the markers), then `litaudit check`",
-                )
-            )
-            continue
-        try:
-            obj = json.loads(raw, object_pairs_hook=_no_duplicates)
-        except (ValueError, _Duplicate) as exc:
-            problems.append(Problem(name, n, f"not a JSON object on one line ({exc})"))
-            continue
-        if not isinstance(obj, dict):
-            problems.append(Problem(name, n, "not a JSON object"))
-            continue
-        yield n, obj
-
-
-class _Duplicate(ValueError):
-    pass
-
-
-def _no_duplicates(pairs):
-    seen = {}
-    for k, v in pairs:
-        if k in seen:
-            raise _Duplicate(f"key {k!r} appears twice")
-        seen[k] = v
-    return seen
-
-
 def _read_file(data: bytes, rel: str, tf: TreeFile, problems: list[Problem]) -> None:
     name = tf.path
     parts = rel.split("/")
     first = True
-    for n, obj in _lines(data, name, problems):
+    for n, obj in json_lines(data, name, problems):
         if first:
             first = False
             _read_head(obj, n, parts, rel, tf, problems)
@@ -321,95 +269,3 @@ def _track_problem(track: str) -> str | None:
     except field_parsers.FieldError as e:
         return str(e)
     return None
-
-
-def _read_history(folder: Path, tf: TreeFile, rel: str, problems: list[Problem]) -> None:
-    """The history file of ``tf`` (if any): each entry checked and given to its paper
-    (``{"paper": bibkey, ...}``) or result (``{"uid": ..., ...}``), oldest first; an
-    entry the same on two lines (both sides of a merge kept it) counted once."""
-    hrel = history_path(rel)
-    if not (folder / hrel).is_file():
-        return
-    name = str(folder / hrel)
-    line_of = {uid: line for line, uid in tf.uids.items()}
-    seen: set[tuple] = set()
-    for n, obj in _lines(fs.read_bytes(folder, hrel), name, problems):
-        whose = {k: obj.pop(k) for k in ("uid", "paper") if k in obj}
-        h = _entry(obj, name, n, problems)
-        if h is None:
-            continue
-        key = (tuple(sorted(whose.items())), tuple(h.values()))
-        if key in seen:
-            continue
-        seen.add(key)
-        if list(whose) == ["uid"] and whose["uid"] in line_of:
-            tf.history.setdefault(line_of[whose["uid"]], []).append(h)
-        elif tf.paper is not None and whose == {"paper": tf.paper.get("bibkey")}:
-            tf.paper_history.append(h)
-        else:
-            what = ", ".join(f"{k} {v!r}" for k, v in whose.items()) or "no uid or paper"
-            problems.append(
-                Problem(
-                    name,
-                    n,
-                    f"history of {what}, which {tf.path} does not hold (a result's line "
-                    "removed: remove its history with it, or keep it and retract the result)",
-                )
-            )
-    for entries in [tf.paper_history, *tf.history.values()]:
-        entries.sort(key=lambda h: h["changed_at"])
-
-
-def _entry(h: dict, name: str, n: int, problems: list[Problem]) -> dict | None:
-    """A history entry checked: known keys, text values, an action, a who and a time."""
-
-    if any(k not in HISTORY_KEYS for k in h):
-        problems.append(
-            Problem(name, n, f"an entry has uid or paper, and {', '.join(HISTORY_KEYS)}")
-        )
-        return None
-    texts = [h.get(k) for k in HISTORY_KEYS]
-    if any(
-        t is not None and (not isinstance(t, str) or field_parsers.check_text(t)) for t in texts
-    ):
-        problems.append(Problem(name, n, "values must be text"))
-        return None
-    if h.get("action") not in ACTIONS or field_parsers.blank(h.get("who")):
-        problems.append(Problem(name, n, f"needs an action ({', '.join(ACTIONS)}) and a who"))
-        return None
-    try:
-        field_parsers.parse_timestamp(h.get("changed_at"), "changed_at")
-    except field_parsers.FieldError as e:
-        problems.append(Problem(name, n, str(e)))
-        return None
-    why = _tool_entry_problem(h)
-    if why:
-        problems.append(Problem(name, n, why))
-        return None
-    return {k: h.get(k) for k in HISTORY_KEYS}
-
-
-def is_tool_name(who: str) -> bool:
-    """A name litaudit records its own changes under (``litaudit init``)."""
-
-    s = who.strip().lower()
-    return s in TOOL_USERS or s.startswith("litaudit ")
-
-
-def _tool_entry_problem(h: dict) -> str | None:
-    """Why an entry under a tool's name is not one the tool writes: `init` imports the
-    seeds and changes their roles, notes and statuses (its reasons name the seeds); any
-    other change under its name would be taken for its own (the next `init` undoes
-    those)."""
-    if not is_tool_name(h["who"]):
-        return None
-    action, fld = h["action"], h.get("field")
-    if action in ("import", "create") and fld is None:
-        return None
-    if fld in ("role", "notes", "status") and "seeds" in (h.get("reason") or ""):
-        return None
-    return (
-        f"who {h['who']!r} is the name litaudit records its own changes under, and "
-        f"{action}{' of ' + fld if fld else ''} is not a change it makes: give the "
-        "curator's name"
-    )

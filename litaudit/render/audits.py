@@ -26,7 +26,8 @@ from litaudit.analyses.extreme.matrix import MatrixAudit
 from litaudit.analyses.extreme.ranks import RanksAudit
 from litaudit.analyses.extreme.resolution import ResolutionReport
 from litaudit.analyses.extreme.summary import Summary
-from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
+from litaudit.analyses.reuse.lou import LOUReport
+from litaudit.analyses.reuse.overlap import RAOReport
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
 from litaudit.analyses.reuse.verdict import Verdict
 from litaudit.codec import to_jsonable
@@ -34,14 +35,10 @@ from litaudit.render import audits_evidence as evidence
 from litaudit.render import audits_ranks as ranks
 from litaudit.render import audits_reuse as reuse
 from litaudit.render.audits_evidence import line, wide
-from litaudit.render.audits_extreme import (
-    render_best,
-    render_claim,
-    render_history,
-    render_matrix,
-    render_summary,
-)
+from litaudit.render.audits_extreme import render_best, render_claim, render_matrix
+from litaudit.render.audits_history import render_history
 from litaudit.render.audits_records import render_resolution
+from litaudit.render.audits_summary import render_summary
 from litaudit.render.audits_verdict import render_verdict
 from litaudit.render.console import print_json, table
 

@@ -1,5 +1,7 @@
 """The terminal text of the extreme-value audits (Carterette, SIGIR 2015): `audit best`,
-`audit claim`, `audit history`, `audit matrix` and `audit summary`, listed by result type in
+`audit claim` and `audit matrix`, and the header every extreme-value report opens with;
+`audit history` in :mod:`litaudit.render.audits_history`, `audit summary` in
+:mod:`litaudit.render.audits_summary`; listed by result type in
 :data:`litaudit.render.audits.RENDERERS`."""
 
 from __future__ import annotations
@@ -10,27 +12,22 @@ from litaudit import defaults
 from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.matrix import MatrixAudit
-from litaudit.analyses.extreme.population import PopulationSummary
-from litaudit.analyses.extreme.summary import Summary
-from litaudit.analyses.extreme.wording import (
+from litaudit.analyses.extreme.wording import cited, fmt_n_star, population_sentence
+from litaudit.analyses.extreme.wording_best import (
     best_chance_sentence,
     best_threshold_sentence,
-    cited,
-    fmt_n_star,
-    history_chance_sentence,
-    history_reference_sentence,
+)
+from litaudit.analyses.extreme.wording_noise import (
     interaction_sentence,
     luck_sentence,
-    population_sentence,
     reference_sentence,
     resampled_sentence,
-    summary_null_sentence,
 )
 from litaudit.analyses.wording import p_text
 from litaudit.render import audits_evidence as evidence
 from litaudit.render import audits_ranks as ranks
 from litaudit.render.audits_evidence import line, wide
-from litaudit.render.audits_records import render_record_steps, winner_sentence
+from litaudit.render.audits_records import winner_sentence
 from litaudit.render.console import out, table
 
 
@@ -72,11 +69,13 @@ def render_matrix(rep: MatrixAudit, audit_id: int | None) -> None:
 
 
 # ------------------------------------------------- audit best / claim / history / summary
-def _f(x: float | None, digits: int = 4) -> str:
+def value_text(x: float | None, digits: int = 4) -> str:
     return "-" if x is None or x != x else f"{x:.{digits}f}"
 
 
-def _p(x: float | None, below: bool = False, floor: float | None = defaults.P_FLOOR) -> str:
+def p_value_text(
+    x: float | None, below: bool = False, floor: float | None = defaults.P_FLOOR
+) -> str:
     """A p-value: 3 significant digits, or '< 1e-6' below its floor (defaults.P_FLOOR)."""
     return p_text(None if x is None or x != x else x, below, floor)
 
@@ -134,7 +133,7 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
                 (
                     iv.value,
                     iv.mu0,
-                    f"[{_f(iv.lower)}, {_f(iv.upper)}]",
+                    f"[{value_text(iv.lower)}, {value_text(iv.upper)}]",
                     f"{100 * iv.drop:.1f}%",
                     s.n_candidates,
                 )
@@ -171,13 +170,13 @@ def render_best(rep: BestReport, audit_id: int | None) -> None:
         line(winner_sentence(rep.winner, rep.best.system))
     g = mx.gumbel
     line(
-        f"Expected max of {ref.n_results} draws: {_f(mx.expected_max)} "
+        f"Expected max of {ref.n_results} draws: {value_text(mx.expected_max)} "
         f"(+{100 * mx.lift:.1f}% over the mean; Gumbel location "
-        f"{_f(g.location)}, scale {_f(g.scale)})"
+        f"{value_text(g.location)}, scale {value_text(g.scale)})"
     )
     wide(
         table(
-            f"Candidate best systems (>= {_f(iv.lower)})",
+            f"Candidate best systems (>= {value_text(iv.lower)})",
             ["rank", "value", "system", "role", "type", "year", "source", "location"],
             [
                 (
@@ -230,10 +229,10 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
     wide(
         table(
             f"(b) against chance: the max of M = {ch.n_draws} equally good systems, each "
-            f"Normal({_f(ch.mu)}, {_f(ch.se)})",
+            f"Normal({value_text(ch.mu)}, {value_text(ch.se)})",
             ["", "value"],
             [
-                (f"threshold (exceeded with probability {ch.alpha:g})", _f(ch.threshold)),
+                (f"threshold (exceeded with probability {ch.alpha:g})", value_text(ch.threshold)),
                 ("claim above the threshold", "yes" if ch.passes else "no"),
                 (
                     "threshold above the mean, in between-system sd",
@@ -246,7 +245,7 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
                 ("published results above it", str(ch.n_published_above)),
                 (
                     "p = P(max of M >= claim), descriptive",
-                    _p(ch.p_value, ch.p_below_floor, ch.p_floor) if informative else gone,
+                    p_value_text(ch.p_value, ch.p_below_floor, ch.p_floor) if informative else gone,
                 ),
                 (
                     "N* (experiments whose max reaches the claim with probability alpha)",
@@ -261,8 +260,8 @@ def _claim_chance_tables(rep: ClaimReport) -> None:
             f"(c) the claim's own interval (max of M, p = {iv.p:g})",
             ["", "value"],
             [
-                ("mu0", _f(iv.mu0)),
-                (f"{cov} interval", f"[{_f(iv.lower)}, {_f(iv.upper)}]"),
+                ("mu0", value_text(iv.mu0)),
+                (f"{cov} interval", f"[{value_text(iv.lower)}, {value_text(iv.upper)}]"),
             ],
             justify_numbers=False,
         )
@@ -292,7 +291,7 @@ def _claim_record_table(rep: ClaimReport) -> None:
                 ("record", f"{rec.value_text} {rec.system} ({cited(rec)})"),
                 (
                     f"record's {cov} band (max of {st.reference.n_results})",
-                    f"[{_f(riv.lower)}, {_f(riv.upper)}]",
+                    f"[{value_text(riv.lower)}, {value_text(riv.upper)}]",
                 ),
                 ("claim in the record's band", where),
                 ("record in the claim's band", "yes" if rc.record_in_claim_interval else "no"),
@@ -304,139 +303,3 @@ def _claim_record_table(rep: ClaimReport) -> None:
             justify_numbers=False,
         )
     )
-
-
-def render_history(rep: HistoryReport, audit_id: int | None, every: bool = False) -> None:
-    """The steps that set a record (every step with ``every``: `audit history --all`),
-    then the count of records and of those beyond the running threshold."""
-    h = rep.history
-    step = rep.by
-    population_header(
-        rep,
-        "Sequential-testing history",
-        audit_id,
-        extra=f"  {history_reference_sentence(h.reference)}; all {h.N} results: mean "
-        f"{_f(h.mu)}, sd {_f(h.sd)}",
-    )
-    rows = [
-        (
-            pt.when or pt.year,
-            pt.n_new,
-            pt.N,
-            pt.record,
-            "*" if pt.new_record else "",
-            pt.expected_max,
-            pt.threshold,
-            _p(pt.p_value, pt.p_below_floor),
-            pt.beyond_chance,
-            f"{rec.value_text} {rec.system} ({cited(rec)})",
-        )
-        for pt, rec in zip(h.points, rep.records, strict=True)
-        if every or pt.new_record
-    ]
-    title = None if every else f"Records ({step}s that set a new record)"
-    wide(
-        table(
-            title,
-            [
-                step,
-                "new",
-                "N",
-                "record",
-                "new",
-                "expected max",
-                f"threshold ({h.alpha})",
-                "p",
-                "above",
-                "record holder",
-            ],
-            rows,
-        )
-    )
-    above = [pt for pt in h.points if pt.new_record and pt.beyond_chance]
-    line(
-        f"{h.n_records} records over {len(h.points)} {step}s; "
-        f"{len(above)} of them above the {h.alpha:g} threshold of the max of the N "
-        "published so far"
-        + (f" ({', '.join(str(pt.when or pt.year) for pt in above)})" if above else "")
-        + f"; {h.n_beyond} {step}s with the record above it."
-    )
-    inspected = history_chance_sentence(rep.spread)
-    if inspected:
-        line(inspected)
-    if rep.noise is not None:
-        line(reference_sentence(rep.noise, h.N))
-    if rep.record_steps is not None:
-        render_record_steps(rep.record_steps)
-
-
-def render_summary(rep: Summary) -> None:
-    """`audit summary` (not an audit kind: each of its rows is a stored 'best' audit)."""
-    rows = [
-        (
-            r.collection_name,
-            r.measure,
-            {"paper": "papers"}.get(r.source, r.source),
-            r.N,
-            r.n_topics,
-            r.best_text,
-            r.mu0,
-            r.lower,
-            r.n_candidates,
-            r.threshold,
-            r.n_above,
-            f"{r.se:.4f} {r.se_kind}",
-            "-" if r.reliability is None else f"{r.reliability:.2f}",
-            _composition(r.population),
-        )
-        for r in rep.rows
-    ]
-    wide(
-        table(
-            f"Extreme-value audits (Carterette, SIGIR 2015): alpha = {rep.alpha}, "
-            f"p = {rep.p}, N >= {rep.min_n}",
-            [
-                "collection",
-                "measure",
-                "source",
-                "N",
-                "n",
-                "best",
-                "mu0",
-                "lower",
-                "candidates",
-                "threshold",
-                "above",
-                "se (kind)",
-                "B",
-                "roles (run types)",
-            ],
-            rows,
-        )
-    )
-    far = [f"{r.collection_name} {r.measure}" for r in rep.rows if r.population.warning]
-    if far:
-        line(
-            f"{len(far)} of {len(rep.rows)} populations far from the Normal model "
-            f"(`audit best` says why): {', '.join(far[:6])}"
-            + (f" and {len(far) - 6} more" if len(far) > 6 else "")
-        )
-    kinds: dict[str, int] = {}
-    for r in rep.rows:
-        kinds[r.se_kind] = kinds.get(r.se_kind, 0) + 1
-    line(
-        summary_null_sentence(
-            len(rep.rows), sum(r.false_by_inspection for r in rep.rows), rep.alpha, kinds
-        )
-    )
-    if rep.skipped:
-        line(f"{len(rep.skipped)} group(s) skipped:")
-        for cname, meas, src, n, why in rep.skipped:
-            line(f"  {cname} {meas} ({src}, N = {n}): {why}")
-
-
-def _composition(ps: PopulationSummary) -> str:
-    """'official 103 (automatic 86, manual 17)': roles, and run types where recorded."""
-    roles = ", ".join(f"{t.label} {t.n}" for t in ps.roles)
-    types = [t for t in ps.run_types if t.label != "-"]
-    return roles + (f" ({', '.join(f'{t.label} {t.n}' for t in types)})" if types else "")

@@ -10,7 +10,8 @@ Imports only types from the analyses (never runs one).
 from __future__ import annotations
 
 from litaudit.analyses.agreement.analysis import ReuseAgreement
-from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
+from litaudit.analyses.reuse.lou import LOUReport
+from litaudit.analyses.reuse.overlap import RAOReport
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
 from litaudit.render.console import out, table
 

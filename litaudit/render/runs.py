@@ -12,7 +12,7 @@ from litaudit.runs.archive import incomplete_message
 if TYPE_CHECKING:
     from litaudit.runs.archive import StoredRun
     from litaudit.runs.archive_eval import ArchiveEvaluation
-    from litaudit.runs.evaluate import Evaluation
+    from litaudit.runs.coded import Evaluation
     from litaudit.runs.ingest import ImportReport
     from litaudit.runs.requests import DeletedRuns
 

@@ -18,6 +18,7 @@ import duckdb
 from litaudit.errors import ParameterError, StoreError
 from litaudit.progress import Progress
 from litaudit.runs.archive import count_runs, require_qrels, run_rows
+from litaudit.runs.coded import Evaluation
 from litaudit.runs.evalcache import (
     Pending,
     TopicMatrix,
@@ -27,7 +28,6 @@ from litaudit.runs.evalcache import (
     lookup,
     save,
 )
-from litaudit.runs.evaluate import Evaluation
 from litaudit.runs.stored_eval import evaluate_stored
 from litaudit.runtime import tune_allocator
 from litaudit.store.collections import resolve_collection

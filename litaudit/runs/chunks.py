@@ -23,6 +23,7 @@ from typing import Any
 from litaudit.errors import InputError
 from litaudit.runs import trec_io
 from litaudit.runs.fastread import RunTable, fast_run
+from litaudit.runs.trec_parse import parse_run_text
 
 try:  # python-isal (a dependency) decompresses gzip ~2x faster; plain gzip where it is missing
     from isal import igzip
@@ -196,7 +197,7 @@ def read_piece(
         if rt is not None and (tag is None or rt.tag == tag):
             return rt
     name = str(piece.path)
-    pr, col = trec_io.parse_run_text(
+    pr, col = parse_run_text(
         name, piece.data, first_line=piece.first_line, tag=tag, qrels_topics=qrels_topics
     )
     if not lenient:

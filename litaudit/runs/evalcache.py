@@ -102,7 +102,7 @@ def lookup(
 def store(
     con: duckdb.DuckDBPyConnection, collection_id: str, fp: str, ev, rel_level: int, complete: bool
 ) -> None:
-    """Keep an :class:`~litaudit.runs.evaluate.Evaluation` of the archive whose
+    """Keep an :class:`~litaudit.runs.coded.Evaluation` of the archive whose
     fingerprint is ``fp`` (replacing what is stored for its measures and runs)."""
     # start-up: numpy
     import numpy as np
@@ -163,8 +163,8 @@ def assemble(
     # start-up: numpy
     import numpy as np
 
-    # start-up: numpy (through litaudit.runs.evaluate)
-    from litaudit.runs.evaluate import Evaluation
+    # start-up: numpy (through litaudit.runs.coded)
+    from litaudit.runs.coded import Evaluation
 
     # start-up: numpy (through litaudit.runs.model)
     from litaudit.runs.model import sort_topics
@@ -201,7 +201,7 @@ class Pending:
 
     collection_id: str
     fingerprint: str
-    evaluation: object  # litaudit.runs.evaluate.Evaluation
+    evaluation: object  # litaudit.runs.coded.Evaluation
     rel_level: int
     complete: bool
 

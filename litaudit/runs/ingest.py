@@ -14,8 +14,6 @@ skipped, so re-importing changes nothing.
 from __future__ import annotations
 
 import dataclasses
-import errno
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,18 +26,19 @@ from litaudit.runs import trec_io
 from litaudit.runs.archive_lookups import judged_topics, qrels_file, stored_run_files, topic_ids
 from litaudit.runs.chunks import Piece
 from litaudit.runs.coding import docno_words
-from litaudit.runs.ingest_files import file_groups, sha256_file, text_size
-from litaudit.runs.ingest_read import (
-    ReadWhole,
-    Tally,
+from litaudit.runs.ingest_failures import raise_if_disk_full, raise_if_out_of_memory
+from litaudit.runs.ingest_files import (
     expand_paths,
+    file_groups,
     import_groups,
-    read_group,
-    with_qrels,
+    sha256_file,
+    text_size,
 )
+from litaudit.runs.ingest_read import ReadWhole, Tally, read_group, with_qrels
 from litaudit.runs.ingest_write import GroupWrite, Undo, commit_group, limit_duckdb_memory
 from litaudit.runs.model import RunInfo
 from litaudit.runs.run_metadata import official_metadata, read_metadata_csv
+from litaudit.runs.trec_parse import cap_problems
 from litaudit.store.collections import resolve_collection
 from litaudit.store.db import sql_string as _lit
 
@@ -188,10 +187,10 @@ def _import_once(attempt: _Attempt, paths: list[Path], qrels_path) -> ImportRepo
         try:
             undo.apply(store)
         except Exception as again:
-            _raise_if_disk_full(exc, store, collection_id, undone=False)
+            raise_if_disk_full(exc, store, collection_id, undone=False)
             raise again from exc
-        _raise_if_disk_full(exc, store, collection_id, undone=True)
-        _raise_if_out_of_memory(exc, collection_id)
+        raise_if_disk_full(exc, store, collection_id, undone=True)
+        raise_if_out_of_memory(exc, collection_id)
         raise
     finally:
         if memory is not None:
@@ -295,7 +294,7 @@ def _read_and_commit_groups(
         _drop_text(group)
         del todo, words, qtable, qwords, job
     if tally.problems:
-        raise ValidationFailed(trec_io.cap_problems(tally.problems))
+        raise ValidationFailed(cap_problems(tally.problems))
     return n_judg
 
 
@@ -369,49 +368,3 @@ def _qrels_source(
         raise LitauditError(f"internal error: collection {collection_id} has no stored qrels")
     qtopics = judged_topics(con, collection_id)
     return None, qtopics, stored_q[2]
-
-
-def _raise_if_out_of_memory(exc: BaseException, collection_id: str) -> None:
-    if type(exc).__name__ == "OutOfMemoryException":  # duckdb's, within its limit
-        raise LitauditError(
-            f"DuckDB ran out of memory importing into {collection_id} "
-            f"({str(exc).splitlines()[0]}); nothing was kept"
-        ) from None
-
-
-def _disk_full(exc: BaseException) -> bool:
-    """Is this (or what caused it) the system's "no space left on device"?"""
-
-    seen = 0
-    e: BaseException | None = exc
-    while e is not None and seen < 10:
-        if isinstance(e, OSError) and e.errno == errno.ENOSPC:
-            return True
-        text = str(e).lower()
-        if "no space left on device" in text or "disk is full" in text:
-            return True
-        e = e.__cause__ or e.__context__
-        seen += 1
-    return False
-
-
-def _raise_if_disk_full(exc: BaseException, store, collection_id: str, *, undone: bool) -> None:
-    """A full disk, said as such: the folder of the database (where DuckDB writes it and
-    its temporary files), its free space, and what was kept."""
-    if not _disk_full(exc):
-        return
-
-    folder = Path(store.path).resolve().parent if store.path != ":memory:" else Path.cwd()
-    try:
-        free = f"{shutil.disk_usage(folder).free / 2**20:.1f} MiB free"
-    except OSError:
-        free = "free space unknown"
-    kept = (
-        "nothing was written"
-        if undone
-        else f"the runs written before it stay (see `litaudit runs list -c {collection_id}`)"
-    )
-    raise LitauditError(
-        f"the disk holding {folder} is full ({free}) while importing runs into "
-        f"{collection_id}; {kept}; free some space and import again"
-    ) from None

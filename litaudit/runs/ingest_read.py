@@ -1,9 +1,8 @@
-"""Reading an import's run files, group by group, for :mod:`litaudit.runs.ingest`: the
-files given, cut into groups of bounded text, a file larger
-than a group read in pieces (:mod:`litaudit.runs.chunks`), each group's files read on
-threads, and the checks that span files and groups (run tags, a file's pieces, topics
-missing from qrels read beside them). The files' hashes, sizes and groups are in
-:mod:`litaudit.runs.ingest_files`.
+"""Reading an import's run files, group by group, for :mod:`litaudit.runs.ingest`: a file
+larger than a group read in pieces (:mod:`litaudit.runs.chunks`), each group's files read
+on threads, and the checks that span files and groups (run tags, a file's pieces, topics
+missing from qrels read beside them). The files' hashes, sizes and groups (the files given,
+cut into groups of bounded text) are in :mod:`litaudit.runs.ingest_files`.
 """
 
 from __future__ import annotations
@@ -11,7 +10,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -20,42 +19,13 @@ from typing import Any
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.progress import Progress
 from litaudit.runs import trec_io
-from litaudit.runs.chunks import Piece, PieceReader, read_piece
+from litaudit.runs.chunks import Piece, read_piece
 from litaudit.runs.coding import docno_words
-from litaudit.runs.ingest_files import file_groups, sha256_file, text_size
-
-
-def expand_paths(items: Sequence[str | Path]) -> list[Path]:
-    """Run files given as files or directories (every regular, non-hidden file inside)."""
-    out: list[Path] = []
-    for item in items:
-        p = Path(item)
-        if p.is_dir():
-            found = sorted(f for f in p.iterdir() if f.is_file() and not f.name.startswith("."))
-            if not found:
-                raise InputError(str(p), None, "directory has no run files")
-            out.extend(found)
-        elif p.is_file():
-            out.append(p)
-        else:
-            raise InputError(str(p), None, "no such file or directory")
-    seen: set[Path] = set()
-    uniq = []
-    for p in out:
-        r = p.resolve()
-        if r not in seen:
-            seen.add(r)
-            uniq.append(p)
-    return uniq
-
-
-@dataclass(frozen=True)
-class Stored:
-    """A file too large to read whole that is stored already (same sha256)."""
-
-    path: Path
-    sha: str
-
+from litaudit.runs.ingest_files import (
+    Stored,
+    item_path,
+    starts_run,
+)
 
 # what a run tag may not hold: C0 and C1 controls, DEL, bidirectional controls
 _TAG_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
@@ -68,66 +38,6 @@ class ReadWhole(Exception):
     def __init__(self, path: Path):
         super().__init__(str(path))
         self.path = path
-
-
-def item_path(item) -> Path:
-    """The file of an item of a group: a file (Path), a piece of one, or a stored one."""
-    return item.path if isinstance(item, (Piece, Stored)) else item
-
-
-def starts_run(item) -> bool:
-    """Does this item of a group start a run (a file, or its first piece)?"""
-    return not isinstance(item, Piece) or item.index == 0
-
-
-def import_groups(
-    paths: Sequence[Path],
-    group_bytes: int,
-    chunk_bytes: int,
-    *,
-    whole: set[Path],
-    existing: dict,
-) -> Iterator[list]:
-    """The groups of an import, one after the other: the files (Path) as
-    :func:`file_groups` makes them, except that a file of more than ``group_bytes`` bytes
-    of text (and not in ``whole``) comes as groups of its pieces (at least
-    ``chunk_bytes`` each, ``group_bytes // chunk_bytes`` to a group; see
-    :mod:`litaudit.runs.chunks`), each read when its group is due; :class:`Stored` when
-    its sha256 is in ``existing``, and a list of its problems when it cannot be read."""
-    for group in file_groups(paths, group_bytes):
-        p = group[0]
-        if len(group) > 1 or p in whole or text_size(p) <= group_bytes:
-            yield group
-        else:
-            yield from _piece_groups(p, group_bytes, min(chunk_bytes, group_bytes), existing)
-
-
-def _piece_groups(path: Path, group_bytes: int, chunk_bytes: int, existing: dict):
-    try:
-        sha = None
-        if existing:  # (else the pieces' reader hashes the file on the way)
-            try:
-                sha = sha256_file(path)
-            except OSError as exc:
-                raise InputError(str(path), None, f"cannot read file: {exc.strerror}") from None
-            if sha in existing:
-                yield [Stored(path, sha)]
-                return
-        per = max(1, group_bytes // max(1, chunk_bytes))
-        batch: list = []
-        total, done = max(1, text_size(path)), 0.0
-        for piece in PieceReader(path, chunk_bytes, hashed=sha is None):
-            piece.sha = piece.sha or sha
-            piece.share = 1 - done if piece.last else min(piece.size / total, 1 - done)
-            done += piece.share
-            batch.append(piece)
-            if len(batch) == per:
-                yield batch
-                batch = []
-        if batch:
-            yield batch
-    except InputError as exc:
-        yield [[exc.problem]]
 
 
 @dataclass

@@ -14,9 +14,11 @@ from litaudit.errors import LitauditError, ValidationFailed
 from litaudit.runs import trec_io
 from litaudit.runs.coding import code_import, docno_words
 from litaudit.runs.evalcache import invalidate
-from litaudit.runs.ingest_read import Tally, item_path, release_memory, reread_slowly, starts_run
+from litaudit.runs.ingest_files import item_path, starts_run
+from litaudit.runs.ingest_read import Tally, release_memory, reread_slowly
 from litaudit.runs.model import RunInfo
 from litaudit.runs.run_metadata import RUN_TYPES
+from litaudit.runs.trec_parse import cap_problems
 from litaudit.store.db import sql_string as _lit
 
 if TYPE_CHECKING:
@@ -163,7 +165,7 @@ def _import_group(
             except ValidationFailed as exc:
                 redo.extend(exc.problems)
         if redo:
-            raise ValidationFailed(trec_io.cap_problems(redo))
+            raise ValidationFailed(cap_problems(redo))
     words.clear()  # the caller's list too: the words are not needed past coding
     if todo:
         coded.start_ranking(len(todo), job.threads)

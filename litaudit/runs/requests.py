@@ -14,7 +14,7 @@ from litaudit.errors import ParameterError
 from litaudit.progress import Progress
 from litaudit.runs.archive import StoredRun, count_runs, delete_runs, get_run, list_runs
 from litaudit.runs.ingest import ImportReport, import_archive
-from litaudit.runs.ingest_read import expand_paths
+from litaudit.runs.ingest_files import expand_paths
 from litaudit.store.collections import resolve_collection
 
 

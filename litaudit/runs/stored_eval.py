@@ -14,15 +14,9 @@ from litaudit.defaults import DUCKDB_MEMORY_LIMIT, EVAL_GROUP_LINES
 from litaudit.progress import Progress
 from litaudit.runs.archive import load_tables, run_rows
 from litaudit.runs.archive_lookups import n_topic_ids, run_sizes
+from litaudit.runs.coded import CodedQrels, CodedRuns, Evaluation, join_runs
 from litaudit.runs.columns import to_numpy
-from litaudit.runs.evaluate import (
-    CodedQrels,
-    CodedRuns,
-    Evaluation,
-    NotRanked,
-    evaluate_coded,
-    join_runs,
-)
+from litaudit.runs.evaluate import NotRanked, evaluate_coded
 from litaudit.store.db import sql_string as _lit
 
 if TYPE_CHECKING:

@@ -78,7 +78,9 @@ class ResampledNull:
     max_t: MaxTTest | None = None  # the calibrated test of equal means (None: before #30's F)
 
 
-def _clean(scores) -> np.ndarray:
+def clean_scores(scores) -> np.ndarray:
+    """A systems x topics table as floats, the topics some system lacks (NaN) left out;
+    ParameterError when it is not one, holds an infinity, or has under 2 x 2 left."""
     x = np.asarray(scores, dtype=np.float64)
     if x.ndim != 2:
         raise ParameterError(f"per-topic scores must be a systems x topics table, got {x.ndim}-d")
@@ -95,7 +97,7 @@ def _clean(scores) -> np.ndarray:
 
 def f_statistic(scores) -> float:
     """MS_systems / MS_interaction of a complete systems x topics table."""
-    x = _clean(scores)
+    x = clean_scores(scores)
     k, n = x.shape
     r = residuals(x)
     m = x.mean(axis=1)
@@ -198,7 +200,7 @@ def max_t_test(scores, *, alpha: float = 0.05, trials: int, seed: int) -> MaxTTe
     alpha = check_prob("alpha", alpha)
     if trials < 19:
         raise ParameterError(f"need at least 19 replications, got {trials}")
-    x = _clean(scores)
+    x = clean_scores(scores)
     k, n = x.shape
     r = residuals(x)
     m = x.mean(axis=1) - x.mean()
@@ -220,7 +222,7 @@ def max_t_test(scores, *, alpha: float = 0.05, trials: int, seed: int) -> MaxTTe
     )
 
 
-def _quantile_se(sorted_x: np.ndarray, q: float) -> float:
+def quantile_se(sorted_x: np.ndarray, q: float) -> float:
     """Monte Carlo se of the q-quantile of B draws: half the spread between the order
     statistics B q -+ sqrt(B q (1 - q)) (the binomial count's sd)."""
     b = sorted_x.size
@@ -235,7 +237,7 @@ def resampled_null(scores, *, alpha: float = 0.05, trials: int, seed: int) -> Re
     alpha = check_prob("alpha", alpha)
     if trials < 19:
         raise ParameterError(f"need at least 19 replications, got {trials}")
-    x = _clean(scores)
+    x = clean_scores(scores)
     k, n = x.shape
     r = residuals(x)
     grand = float(x.mean())
@@ -255,7 +257,7 @@ def resampled_null(scores, *, alpha: float = 0.05, trials: int, seed: int) -> Re
         t_max=best - grand,
         f=f_obs,
         max_offset=q,
-        max_offset_se=_quantile_se(t_sorted, 1 - alpha),
+        max_offset_se=quantile_se(t_sorted, 1 - alpha),
         max_threshold=grand + q,
         f_threshold=float(np.quantile(f_star, 1 - alpha)),
         p_max=float((1 + np.sum(t_star >= best - grand)) / (trials + 1)),
@@ -269,7 +271,7 @@ def permutation_f(scores, *, trials: int, seed: int) -> float:
     the systems within each topic."""
     if trials < 19:
         raise ParameterError(f"need at least 19 permutations, got {trials}")
-    x = _clean(scores)
+    x = clean_scores(scores)
     k, n = x.shape
     rng = np.random.default_rng(seed)
     xc = x - x.mean(axis=0)  # topic effects out: a permutation within a topic keeps them
@@ -290,113 +292,3 @@ def _f_from_means(m: np.ndarray, total_ss: float, k: int, n: int) -> float:
     ss_s = n * float(np.sum(m * m))
     ss_r = total_ss - ss_s
     return (ss_s / (k - 1)) / (ss_r / ((k - 1) * (n - 1))) if ss_r > 0 else math.inf
-
-
-@dataclass(frozen=True, kw_only=True)
-class MixedNoiseMax:
-    """The max of ``n_draws`` equally good systems whose noise differs as measured runs'
-    does: each draw Normal(``mu``, se_i) with se_i one of ``run_ses`` drawn at random (the
-    pooled Normal threshold takes one se for all, and the max picks the noisy ones).
-    ``threshold``: the (1 - alpha) quantile over ``trials`` simulations (``seed``), with
-    its Monte Carlo se; ``p_value``: the +1 share of simulated maxima >= ``value``."""
-
-    n_draws: int
-    mu: float
-    alpha: float
-    trials: int
-    seed: int
-    threshold: float
-    threshold_se: float
-    value: float
-    p_value: float
-    # 'normal' (each draw Normal with a run's se) or 'resampled' (:func:`resampled_max`;
-    # then ``n_runs`` x ``n_topics`` is the residual matrix the draws come from)
-    method: str = "normal"
-    n_runs: int | None = None
-    n_topics: int | None = None
-
-
-def _max_of(
-    mx: np.ndarray, *, value: float, mu: float, n_draws: int, alpha: float, seed: int, **how
-) -> MixedNoiseMax:
-    """The threshold, its Monte Carlo se and the p-value of ``value`` from ``mx``, the
-    simulated maxima of ``n_draws`` draws around ``mu`` (one a replication)."""
-    trials = mx.size
-    return MixedNoiseMax(
-        n_draws=int(n_draws),
-        mu=float(mu),
-        alpha=alpha,
-        trials=int(trials),
-        seed=int(seed),
-        threshold=float(mu) + float(np.quantile(mx, 1 - alpha)),
-        threshold_se=_quantile_se(np.sort(mx), 1 - alpha),
-        value=float(value),
-        p_value=float((1 + np.sum(mx >= float(value) - float(mu))) / (trials + 1)),
-        **how,
-    )
-
-
-def mixed_noise_max(
-    value: float, mu: float, n_draws: int, run_ses, *, alpha: float, trials: int, seed: int
-) -> MixedNoiseMax:
-    """See :class:`MixedNoiseMax`."""
-    alpha = check_prob("alpha", alpha)
-    ses = np.asarray(run_ses, dtype=np.float64).ravel()
-    if ses.size == 0 or not np.all(np.isfinite(ses)) or np.any(ses <= 0):
-        raise ParameterError("run standard errors must be finite numbers > 0")
-    if trials < 19 or n_draws < 1:
-        raise ParameterError(f"need >= 19 trials and >= 1 draw, got {trials} and {n_draws}")
-    rng = np.random.default_rng(seed)
-    mx = np.empty(trials)
-    step = max(1, 2_000_000 // n_draws)
-    for start in range(0, trials, step):
-        b = min(step, trials - start)
-        se = ses[rng.integers(0, ses.size, size=(b, n_draws))]
-        mx[start : start + b] = (rng.standard_normal((b, n_draws)) * se).max(axis=1)
-    return _max_of(mx, value=value, mu=mu, n_draws=n_draws, alpha=alpha, seed=seed)
-
-
-def resampled_max(
-    value: float, mu: float, n_draws: int, scores, *, alpha: float, trials: int, seed: int
-) -> MixedNoiseMax:
-    """The threshold of the max of ``n_draws`` equally good systems resampled from the
-    residuals of a per-topic matrix (``scores``, systems in rows; a run archive): each
-    draw is a run of the matrix drawn at random, its mean over the topics of its residual
-    row resampled with replacement (times sqrt(n / (n - 1)), as in :func:`resampled_stats`),
-    around ``mu``. So every draw has a real run's noise, shape included, and the draws are
-    independent, as the N systems of Carterette's model are (the matrix's own runs are
-    correlated within a topic; independent draws have the larger max). With the matrix's
-    runs as the draws and their correlation kept, the threshold is
-    :func:`resampled_null`'s. ``trials`` replications (``seed``): a table of ``trials``
-    resampled means per run (one B x n by n x k product), then ``n_draws`` (run,
-    replication) cells picked at random per replication."""
-    alpha = check_prob("alpha", alpha)
-    if trials < 19 or n_draws < 1:
-        raise ParameterError(f"need >= 19 trials and >= 1 draw, got {trials} and {n_draws}")
-    x = _clean(scores)
-    k, n = x.shape
-    r = residuals(x)
-    rng = np.random.default_rng(seed)
-    table = np.empty((trials, k))
-    for start in range(0, trials, CHUNK):
-        b = min(CHUNK, trials - start)
-        w = rng.multinomial(n, np.full(n, 1.0 / n), size=b).astype(np.float64)
-        table[start : start + b] = w @ r.T / n
-    table *= math.sqrt(n / (n - 1))
-    flat = table.ravel()
-    mx = np.empty(trials)
-    step = max(1, 2_000_000 // n_draws)
-    for start in range(0, trials, step):
-        b = min(step, trials - start)
-        mx[start : start + b] = flat[rng.integers(0, flat.size, size=(b, n_draws))].max(axis=1)
-    return _max_of(
-        mx,
-        value=value,
-        mu=mu,
-        n_draws=n_draws,
-        alpha=alpha,
-        seed=seed,
-        method="resampled",
-        n_runs=k,
-        n_topics=n,
-    )

@@ -67,23 +67,25 @@ import numpy as np
 from scipy import stats
 
 from litaudit.errors import ParameterError
+from litaudit.stats.holdout_intervals import (
+    Bootstrap,
+    Interval,
+    decide_interval,
+    ratio_interval,
+    site_sample_interval,
+    topic_means,
+)
+from litaudit.stats.holdout_sums import (
+    TopicSums,
+    site_topic_shifts,
+    sorted_sum,
+    topic_run_shifts,
+    topic_sums,
+)
 
-REUSABLE = "reusable"
-LOSE = "lose"
-INCONCLUSIVE = "inconclusive"
 KNOWN_MEAN = "mean score taken as known"  # what audits stored before issue 31 used
 DELTA = "delta method, mean score estimated"
 BOOT_T = "studentized bootstrap over topics, mean score estimated"
-
-
-@dataclass(frozen=True)
-class Interval:
-    """A shift in percent of the mean score with its two-sided interval."""
-
-    estimate: float
-    low: float
-    high: float
-    df: int
 
 
 @dataclass(frozen=True)
@@ -131,19 +133,6 @@ class HoldoutShift:
     new_site_needs: int | None = None  # sites that would decide it (not decided; else None)
 
 
-def _sorted_sum(a: np.ndarray, axis: int) -> np.ndarray:
-    """Sum along ``axis`` in sorted order: the same digits whatever the order."""
-    return np.sort(a, axis=axis).sum(axis=axis)
-
-
-def _sorted_row_sums(a: np.ndarray) -> np.ndarray:
-    """Each row's sum in sorted order, added one value after the other (a cumulative sum):
-    the same digits whatever the number of rows (numpy's ``sum`` adds a single row
-    pairwise, several rows of this layout one column after the other)."""
-    s = np.sort(a, axis=1)
-    return np.cumsum(s, axis=1)[:, -1] if s.shape[1] else np.zeros(s.shape[0])
-
-
 def _interval(values: np.ndarray, level: float, scale: float) -> tuple[Interval, float, float]:
     """Mean of ``values`` with its t interval in units of ``scale``; the mean and se."""
     v = np.sort(values)
@@ -155,108 +144,6 @@ def _interval(values: np.ndarray, level: float, scale: float) -> tuple[Interval,
     return Interval(scale * mean, lo, hi, n - 1), mean, se
 
 
-@dataclass(frozen=True, kw_only=True)
-class Bootstrap:
-    """The studentized bootstrap over topics (module doc): ``resamples`` resamples drawn
-    from ``numpy.random.default_rng(seed)``."""
-
-    resamples: int
-    seed: int
-
-
-def _ratio_se(z: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """R = mean(z) / mean(b) and its delta-method se along the last axis (module doc)."""
-    n = z.shape[-1]
-    mb = b.mean(axis=-1, keepdims=True)
-    r = z.mean(axis=-1, keepdims=True) / mb
-    se = (z - r * b).std(axis=-1, ddof=1) / np.sqrt(n) / np.abs(mb[..., 0])
-    return r[..., 0], se
-
-
-def _boot_t(z: np.ndarray, b: np.ndarray, r: float, se: float, boot: Bootstrap) -> np.ndarray:
-    """The sorted studentized statistics (R* - R) / se* of ``boot.resamples`` resamples
-    of the topics (a resample with no spread is left out)."""
-    rng = np.random.default_rng(boot.seed)
-    n = z.size
-    out = []
-    for start in range(0, boot.resamples, 256):
-        j = rng.integers(0, n, size=(min(256, boot.resamples - start), n))
-        rs, ses = _ratio_se(z[j], b[j])
-        ok = ses > 0
-        out.append((rs[ok] - r) / ses[ok])
-    return np.sort(np.concatenate(out))
-
-
-def ratio_interval(
-    z: np.ndarray, b: np.ndarray, mean_score: float, level: float, boot: Bootstrap | None
-) -> tuple[Interval, float, np.ndarray | None]:
-    """100 mean(z) / mean score with its interval (module doc), in percent, and its se
-    (%): the delta method's t interval, or with ``boot`` the studentized bootstrap's
-    (then also the sorted bootstrap statistics). ``z`` and ``b`` (:func:`topic_means`):
-    one value per topic."""
-    n = z.size
-    r = float(np.sort(z).sum() / n) / mean_score
-    d = np.sort(z - r * b)
-    se = float(d.std(ddof=1)) / np.sqrt(n) / mean_score if n > 1 else float("nan")
-    if boot is not None and n > 2 and se > 0:
-        t = _boot_t(z, b, r, se, boot)
-        q_lo, q_hi = np.quantile(t, [0.5 - level / 2, 0.5 + level / 2])
-        lo, hi = r - float(q_hi) * se, r - float(q_lo) * se
-        return Interval(100 * r, 100 * lo, 100 * hi, n - 1), 100 * se, t
-    q = float(stats.t.ppf(0.5 + level / 2, n - 1)) if n > 1 else float("nan")
-    return Interval(100 * r, 100 * (r - q * se), 100 * (r + q * se), n - 1), 100 * se, None
-
-
-def site_sample_interval(
-    zs: np.ndarray, b: np.ndarray, mean_score: float, level: float
-) -> Interval:
-    """The relative shift of a new site's runs, in percent, with its interval when both the
-    topics and the sites are samples (module doc, "sites as a sample"): ``zs`` is topics x
-    sites (each site's mean shift on each topic), ``b`` the topics' :func:`topic_means`.
-
-    The estimate is R = mean_ts zs / mean score (every site weighs the same). Its
-    variance is that of the grand mean of d_ts = zs_ts - R b_t in the two-way crossed
-    random-effects model without replication (Searle, Casella, McCulloch, Variance
-    Components, 1992, Section 4.5): (MS_sites + MS_topics - MS_residual) / (N m), with
-    Satterthwaite's (1946) degrees of freedom, divided by the mean score (the delta
-    method, as for the topics' interval)."""
-    n, m = zs.shape
-    r = float(np.sort(zs.ravel()).sum() / zs.size) / mean_score
-    d = zs - r * b[:, None]
-    grand = d.mean()
-    dt, ds = d.mean(axis=1), d.mean(axis=0)
-    ms_s = n * float(((ds - grand) ** 2).sum()) / (m - 1)
-    ms_t = m * float(((dt - grand) ** 2).sum()) / (n - 1)
-    e = d - dt[:, None] - ds[None, :] + grand
-    ms_e = float((e**2).sum()) / ((n - 1) * (m - 1))
-    total = max(ms_s + ms_t - ms_e, max(ms_s, ms_t))  # a negative component counts as 0
-    df_den = ms_s**2 / (m - 1) + ms_t**2 / (n - 1) + ms_e**2 / ((n - 1) * (m - 1))
-    df = total**2 / df_den if df_den > 0 else float(n * m - 1)
-    se = np.sqrt(total / (n * m)) / mean_score
-    q = float(stats.t.ppf(0.5 + level / 2, df))
-    return Interval(100 * r, 100 * (r - q * se), 100 * (r + q * se), int(round(df)))
-
-
-def topic_means(base: np.ndarray) -> np.ndarray:
-    """b_t of the module doc: topic t's contribution to the mean score (``base``: topics x
-    runs, NaN: not scored), whose mean over topics is the mean score."""
-    ok = np.isfinite(base)
-    c_t = ok.sum(axis=1).astype(float)
-    s_t = np.sort(np.where(ok, base, 0.0), axis=1).sum(axis=1)
-    n, c = base.shape[0], float(c_t.sum())
-    mean = float(np.sort(s_t).sum()) / c
-    return n * s_t / c + mean * (1.0 - n * c_t / c)
-
-
-def decide_interval(ci: Interval, margin_pct: float) -> str:
-    """REUSABLE, LOSE or INCONCLUSIVE from the interval (see the module doc)."""
-    if ci.high < -margin_pct:
-        return LOSE
-    if -margin_pct < ci.low and ci.high < margin_pct:
-        return REUSABLE
-    return INCONCLUSIVE
-
-
 def _site_shifts(zr, use, site, labels, level, b, margin_pct) -> tuple[SiteShift, ...]:
     """Each site's runs: their mean shift with its interval over topics (``zr``: topics x
     runs; ``b``: :func:`topic_means`), most negative first."""
@@ -265,7 +152,7 @@ def _site_shifts(zr, use, site, labels, level, b, margin_pct) -> tuple[SiteShift
         cols = np.flatnonzero(use & (site == s))
         if cols.size == 0:
             continue
-        zs = _sorted_sum(zr[:, cols], 1) / cols.size
+        zs = sorted_sum(zr[:, cols], 1) / cols.size
         sc = ratio_interval(zs, b, float(np.mean(b)), level, None)[0]
         if not np.isfinite(sc.low):
             sc = Interval(sc.estimate, sc.estimate, sc.estimate, sc.df)
@@ -278,79 +165,6 @@ def _site_shifts(zr, use, site, labels, level, b, margin_pct) -> tuple[SiteShift
         )
     sites.sort(key=lambda x: (x.shift_pct, x.site))
     return tuple(sites)
-
-
-@dataclass(frozen=True)
-class TopicSums:
-    """The per-topic part of :func:`holdout_shift` (module doc): g and h of every topic
-    and run, the scores with nothing held out, and per topic and run the counts of scored
-    subset cells of each kind. Topics can be taken a range at a time (:func:`topic_sums`
-    of each range, placed by :meth:`put`): every value of a topic depends on that topic
-    alone and the counts are integers, so the result is the whole table's to the digit.
-    :meth:`take` keeps some of the topics (a subset, or a resample with repeats)."""
-
-    g: np.ndarray  # (topics, runs): sum over subsets holding the run's site out / C
-    h: np.ndarray  # (topics, runs): likewise over the other subsets
-    base: np.ndarray  # (topics, runs): scores with nothing held out
-    n_held: np.ndarray  # (topics, runs) scored subset cells holding the run's site out
-    n_other: np.ndarray  # (topics, runs) ... not holding it out
-
-    @classmethod
-    def empty(cls, n_t: int, n_r: int) -> TopicSums:
-        """The sums of an all-NaN table (what a topic never :meth:`put` stays)."""
-        z = np.zeros((n_t, n_r))
-        g, h, base = np.zeros((n_t, n_r)), np.zeros((n_t, n_r)), np.full((n_t, n_r), np.nan)
-        return cls(g, h, base, z, z.copy())
-
-    def put(self, pos: np.ndarray, part: TopicSums) -> None:
-        """``part``'s topics at the positions ``pos`` of this (whole) table."""
-        self.g[pos], self.h[pos], self.base[pos] = part.g, part.h, part.base
-        self.n_held[pos], self.n_other[pos] = part.n_held, part.n_other
-
-    def take(self, topics) -> TopicSums:
-        """The sums of the topics at the positions ``topics`` (in that order, repeats
-        allowed): what :func:`topic_sums` gives on the table of those topics."""
-        i = np.asarray(topics, dtype=np.int64)
-        return TopicSums(self.g[i], self.h[i], self.base[i], self.n_held[i], self.n_other[i])
-
-
-def topic_sums(y: np.ndarray, site: np.ndarray, subsets) -> TopicSums:
-    """:class:`TopicSums` of the table ``y`` (topics x subsets x runs, any topics)."""
-    n_t, n_s, n_r = y.shape
-    m = int(site.max()) + 1
-    ok = np.isfinite(y)
-    n_ok = ok.sum(axis=2, keepdims=True)
-    centre = _sorted_sum(np.where(ok, y, 0.0), 2)[:, :, None] / np.maximum(n_ok, 1)
-    yc = np.where(ok, y - centre, 0.0)[:, 1:, :]
-    okf = ok[:, 1:, :].astype(float)
-    contains = np.zeros((n_s - 1, m), dtype=bool)
-    for n, s in enumerate(subsets[1:]):
-        contains[n, list(s)] = True
-    held = contains[:, site]  # (subsets, runs)
-    c = float(n_s - 1)  # each subset weighs 1 / C(m, k)
-    g = np.empty((n_t, n_r))
-    h = np.empty((n_t, n_r))
-    for r in range(n_r):
-        g[:, r] = _sorted_row_sums(yc[:, held[:, r], r]) / c
-        h[:, r] = _sorted_row_sums(yc[:, ~held[:, r], r]) / c
-    n_held = np.einsum("tsr,sr->tr", okf, held)  # counts: exact in any order
-    n_other = np.einsum("tsr,sr->tr", okf, ~held)
-    return TopicSums(g, h, y[:, 0, :].copy(), n_held, n_other)
-
-
-def _topic_run_shifts(sums: TopicSums, n_s: int):
-    """z[t, r] = N g_tr / n_r - N h_tr / n'_r (module doc) for the runs with both kinds of
-    topics (``use``); NaN for the others."""
-    n_t, n_r = sums.g.shape
-    c = float(n_s - 1)
-    nh = sums.n_held.sum(axis=0) / c
-    nn = sums.n_other.sum(axis=0) / c
-    use = (nh > 0) & (nn > 0)
-    if use.sum() < 1:
-        raise ParameterError("no run has both held-out and other topics")
-    zr = np.full((n_t, n_r), np.nan)
-    zr[:, use] = sums.g[:, use] / nh[use] * n_t - sums.h[:, use] / nn[use] * n_t
-    return zr, use
 
 
 def holdout_shift(
@@ -430,9 +244,9 @@ def shift_of_sums(
     _check(n_t, margin_pct, alpha)
     m = int(site.max()) + 1
     labels = tuple(names) if names is not None else tuple(str(s) for s in range(m))
-    zr, use = _topic_run_shifts(sums, n_subsets)
+    zr, use = topic_run_shifts(sums, n_subsets)
     per_run = np.full(site.size, np.nan)
-    per_run[use] = _sorted_sum(zr[:, use], 0) / n_t
+    per_run[use] = sorted_sum(zr[:, use], 0) / n_t
     z = zr[:, use].mean(axis=1)
     base = sums.base
     mean_score = float(np.nanmean(base)) if np.isfinite(base).any() else float("nan")
@@ -485,14 +299,3 @@ def shift_of_sums(
         new_site_ci=new_ci,
         new_site_outcome=None if new_ci is None else decide_interval(new_ci, margin_pct),
     )
-
-
-def site_topic_shifts(sums: TopicSums, site_of_run, n_subsets: int):
-    """(zs, b): each site's mean shift on each topic (topics x sites with a scored run,
-    score points) and the topics' :func:`topic_means`, the input of
-    :func:`site_sample_interval`."""
-    site = np.asarray(site_of_run, dtype=np.int64)
-    zr, use = _topic_run_shifts(sums, n_subsets)
-    cols = [np.flatnonzero(use & (site == k)) for k in range(int(site.max()) + 1)]
-    zs = np.stack([_sorted_sum(zr[:, c], 1) / c.size for c in cols if c.size], axis=1)
-    return zs, topic_means(sums.base)

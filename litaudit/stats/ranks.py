@@ -83,6 +83,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from litaudit.errors import ParameterError
+from litaudit.stats.rank_resamples import (
+    Resamples,
+    column_max,
+    difference_se,
+    first_pass,
+    mean_covariance,
+    p_first,
+)
 
 SE_FLOOR = 0.25  # ours: a resample's se of a difference is at least 1/4 of the sample's
 SE_FLOOR_SHARE = 0.25  # ours: no se of a difference below 1/4 of the median pair's
@@ -99,8 +107,6 @@ METHOD = (
 )
 FLOOR_WORDS = "; no se of a difference below {share:g} of the median pair's"
 JOINT_WORDS = "; a system is in the set exactly when its rank interval starts at 1"
-_CELLS_PER_CHUNK = 4_000_000  # ours: K*K*columns per temporary array (32 MB of doubles)
-_TIE = 1e-12  # ours: resampled means this close to the top are tied for first
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -176,144 +182,6 @@ def _checked(y, unit_se, alpha: float, resamples: int) -> tuple[np.ndarray, np.n
     return x, s
 
 
-@dataclass(frozen=True)
-class _Resamples:
-    """The B resamples: unit ``counts`` (B x T, the same units for every system) and,
-    with each unit's own se, the standard Normal draws of the added noise (B x K)."""
-
-    y: np.ndarray
-    counts: np.ndarray
-    unit_var: np.ndarray | None
-    draws: np.ndarray | None
-
-    @classmethod
-    def draw(cls, y, resamples: int, rng: np.random.Generator, unit_se) -> _Resamples:
-        k, t = y.shape
-        counts = rng.multinomial(t, np.full(t, 1.0 / t), size=resamples).astype(np.float64)
-        if unit_se is None:
-            return cls(y, counts, None, None)
-        return cls(y, counts, unit_se**2, rng.standard_normal((k, resamples)).T.copy())
-
-    def noise_var(self, rows) -> np.ndarray | None:
-        """Per resample and system, the variance of the added noise (c x K)."""
-        if self.unit_var is None:
-            return None
-        return (self.counts[rows] @ self.unit_var.T) / float(self.y.shape[1]) ** 2
-
-    def means(self, rows) -> np.ndarray:
-        """The resampled means (c x K) of the resamples ``rows``."""
-        w = self.counts[rows]
-        s = (w @ self.y.T) / w.sum(axis=1)[:, None]
-        nv = self.noise_var(rows)
-        if nv is not None and self.draws is not None:
-            s = s + self.draws[rows] * np.sqrt(nv)
-        return s
-
-    def pair_se(self, rows, s: np.ndarray) -> np.ndarray:
-        """Each resample's own se of every difference (c x K x K): the paired variance of
-        the resampled units, plus the resample's noise (the bootstrap-t's studentization);
-        computed on the scores centred by system (the same variance, less cancellation)."""
-        f4 = np.float32
-        w = self.counts[rows].astype(f4)
-        k, n = self.y.shape
-        t = float(n)
-        r = (self.y - self.y.mean(axis=1, keepdims=True)).astype(f4)
-        # sum_d w_d r_id r_jd for every resample at once: W (c x T) @ the units' outer
-        # products (T x K^2), one matrix product
-        var = (w @ (r.T[:, :, None] * r.T[:, None, :]).reshape(n, k * k)).reshape(-1, k, k)
-        dq = np.einsum("bii->bi", var).copy()
-        var *= -2.0
-        var += dq[:, :, None]
-        var += dq[:, None, :]
-        m0 = (w @ r.T) / t  # the resampled mean of the centred scores, noise left out
-        d = m0[:, :, None] - m0[:, None, :]
-        d *= d
-        d *= t
-        var -= d
-        var /= t * (t - 1.0)
-        nv = self.noise_var(rows)
-        if nv is not None:
-            nv = nv.astype(f4)
-            var += nv[:, :, None]
-            var += nv[:, None, :]
-        np.maximum(var, 1e-18, out=var)
-        return np.sqrt(var, out=var)
-
-
-def bootstrap_means(
-    y: np.ndarray, resamples: int, rng: np.random.Generator, unit_se: np.ndarray | None = None
-) -> np.ndarray:
-    """K x B resampled means: units drawn with replacement (one multinomial draw of counts
-    per resample, the same units for every system), plus each unit's own noise."""
-    r = _Resamples.draw(y, resamples, rng, unit_se)
-    return r.means(slice(None)).T
-
-
-def mean_covariance(y: np.ndarray, unit_se: np.ndarray | None = None) -> np.ndarray:
-    """Sigma, the K x K covariance of the K means under unit sampling (module doc)."""
-    t = y.shape[1]
-    r = y - y.mean(axis=1, keepdims=True)
-    sig = (r @ r.T) / (t * (t - 1))
-    if unit_se is not None:
-        sig = sig + np.diag((unit_se**2).sum(axis=1) / float(t) ** 2)
-    return sig
-
-
-def _pair_se(sig: np.ndarray) -> np.ndarray:
-    d = np.diag(sig)
-    se = np.sqrt(np.maximum(d[:, None] + d[None, :] - 2.0 * sig, 1e-18))
-    np.fill_diagonal(se, 1.0)
-    return se
-
-
-def _chunk(k: int) -> int:
-    return max(1, _CELLS_PER_CHUNK // (k * k))
-
-
-def _studentized(
-    r: _Resamples, rows, gap: np.ndarray, inv_se: np.ndarray | None, floor: np.ndarray
-) -> np.ndarray:
-    """Z[b, i, j] = [(S*_i - S*_j) - (m_i - m_j)] / se_ij for the resamples ``rows``
-    (``gap[i, j]`` = m_i - m_j), se_ij the resample's own (bootstrap-t) or, given
-    ``inv_se``, the sample's; the diagonal -inf."""
-    st = r.means(rows)
-    if inv_se is None:  # single precision: a quantile to 1e-3 needs no more, and it is faster
-        st = st.astype(np.float32)
-        gap, floor = gap.astype(np.float32), floor.astype(np.float32)
-    z = st[:, :, None] - st[:, None, :]
-    z -= gap[None, :, :]
-    if inv_se is None:
-        se = r.pair_se(rows, st)
-        np.maximum(se, floor[None, :, :], out=se)
-        z /= se
-    else:
-        z *= inv_se[None, :, :]
-    idx = np.arange(st.shape[1])
-    z[:, idx, idx] = -np.inf
-    return z
-
-
-def _first_pass(
-    r: _Resamples, gap: np.ndarray, inv_se: np.ndarray | None, floor: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One pass over the resamples: (M[i, b] = max_j Z[b, j, i], the MCB statistic of i;
-    the max of Z over all pairs per resample; its flat pair)."""
-    k = gap.shape[0]
-    b = r.counts.shape[0]
-    m = np.empty((k, b))
-    top = np.empty(b)
-    arg = np.empty(b, dtype=np.int64)
-    step = _chunk(k)
-    for a in range(0, b, step):
-        z = _studentized(r, slice(a, a + step), gap, inv_se, floor)
-        m[:, a : a + step] = z.max(axis=1).T
-        flat = z.reshape(z.shape[0], k * k)
-        am = flat.argmax(axis=1)
-        arg[a : a + step] = am
-        top[a : a + step] = flat[np.arange(flat.shape[0]), am]
-    return m, top, arg
-
-
 def _mcb(m: np.ndarray, alpha: float) -> tuple[float, float, float]:
     """(c, c_lo, c_hi) of the MCB set from its statistics ``m`` (K x B): c the largest
     of the K (1 - alpha) quantiles, [c_lo, c_hi] its 95% order-statistic interval."""
@@ -333,22 +201,6 @@ def _members(means: np.ndarray, se: np.ndarray, crit: float) -> np.ndarray:
     ok = gap <= crit * se + 1e-15
     np.fill_diagonal(ok, True)
     return np.all(ok, axis=1)
-
-
-def _column_max(r: _Resamples, gap, inv_se, floor, active, cols: np.ndarray):
-    """Per resample in ``cols``: the max of Z over the active pairs and its flat pair."""
-    k = gap.shape[0]
-    top = np.empty(cols.size)
-    arg = np.empty(cols.size, dtype=np.int64)
-    step = _chunk(k)
-    for a in range(0, cols.size, step):
-        z = _studentized(r, cols[a : a + step], gap, inv_se, floor)
-        z[:, ~active] = -np.inf
-        flat = z.reshape(z.shape[0], k * k)
-        am = flat.argmax(axis=1)
-        arg[a : a + step] = am
-        top[a : a + step] = flat[np.arange(flat.shape[0]), am]
-    return top, arg
 
 
 def _stepdown(r, gap, se, inv_se, top, arg, alpha: float, floor) -> tuple[np.ndarray, float, int]:
@@ -374,7 +226,7 @@ def _stepdown(r, gap, se, inv_se, top, arg, alpha: float, floor) -> tuple[np.nda
             return rejected, float(first), steps
         stale = ~active.reshape(-1)[arg]
         if stale.any():
-            top[stale], arg[stale] = _column_max(
+            top[stale], arg[stale] = column_max(
                 r, gap, inv_se, floor, active, np.flatnonzero(stale)
             )
 
@@ -392,12 +244,6 @@ def _floor_of(se: np.ndarray, share: float) -> float:
 
 def _observed_rank(means: np.ndarray) -> np.ndarray:
     return 1 + (means[None, :] > means[:, None]).sum(axis=1)
-
-
-def p_first(s: np.ndarray) -> np.ndarray:
-    """The share of resamples in which each system is first (ties at the top split)."""
-    top = s >= s.max(axis=0, keepdims=True) - _TIE
-    return (top / top.sum(axis=0, keepdims=True)).mean(axis=1)
 
 
 def resolve_ranks(
@@ -421,18 +267,18 @@ def resolve_ranks(
     if not (0.0 <= se_floor < 1.0):
         raise ParameterError(f"se_floor must be in [0, 1), got {se_floor!r}")
     k, t = x.shape
-    r = _Resamples.draw(x, resamples, np.random.default_rng(seed), use)
+    r = Resamples.draw(x, resamples, np.random.default_rng(seed), use)
     s = r.means(slice(None)).T
     means = x.mean(axis=1)
     sig = mean_covariance(x, use)
-    se = _pair_se(sig)
+    se = difference_se(sig)
     phi = _floor_of(se, se_floor)
     se = np.maximum(se, phi)
     gap = means[:, None] - means[None, :]
     if studentize == "auto":
         studentize = "resample" if t * k * k <= BOOTSTRAP_T_MAX_CELLS else "sample"
     inv_se = 1.0 / se if studentize == "sample" else None
-    m, top, arg = _first_pass(r, gap, inv_se, np.maximum(SE_FLOOR * se, phi))
+    m, top, arg = first_pass(r, gap, inv_se, np.maximum(SE_FLOOR * se, phi))
     crit, c_lo, c_hi = _mcb(m, alpha)
     keep = _members(means, se, crit)
     at_lo, at_hi = _members(means, se, c_lo), _members(means, se, c_hi)

@@ -1,9 +1,9 @@
 """The relative shift of a new site's runs when few sites, with skewed effects, are the
-sample (issue 31; after :func:`litaudit.stats.holdout_shift.site_sample_interval`).
+sample (issue 31; after :func:`litaudit.stats.holdout_intervals.site_sample_interval`).
 
 Input: ``zs`` (topics x sites), each site's mean shift of its held-out runs on each topic
 (score points), and ``b`` (topics), each topic's contribution to the mean score
-(:func:`~litaudit.stats.holdout_shift.topic_means`). The quantity is R = mean over the
+(:func:`~litaudit.stats.holdout_intervals.topic_means`). The quantity is R = mean over the
 population of sites and topics of zs / mean score, every site weighing the same.
 
 The symmetric two-way random-effects t interval (Satterthwaite df) assumes the site
@@ -40,18 +40,17 @@ import dataclasses
 import numpy as np
 from scipy import stats
 
-from litaudit.stats.holdout_shift import (
+from litaudit.stats.holdout_intervals import (
     INCONCLUSIVE,
     LOSE,
     REUSABLE,
     Bootstrap,
-    HoldoutShift,
     Interval,
-    TopicSums,
     decide_interval,
     site_sample_interval,
-    site_topic_shifts,
 )
+from litaudit.stats.holdout_shift import HoldoutShift
+from litaudit.stats.holdout_sums import TopicSums, site_topic_shifts
 
 FEW_SITES = "undecided: too few sites"  # a new site's outcome within the margin, < min_sites
 TWO_WAY_T = "two-way random effects t interval (Satterthwaite df)"
@@ -60,7 +59,7 @@ SKEW_SAFE = "wider of the pigeonhole bootstrap-t and Hall's skewness-corrected t
 
 def _two_way(zs: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """R and its two-way random-effects se (delta method, as
-    :func:`~litaudit.stats.holdout_shift.site_sample_interval`) along the last two axes
+    :func:`~litaudit.stats.holdout_intervals.site_sample_interval`) along the last two axes
     (topics, sites); leading axes are resamples."""
     n, m = zs.shape[-2:]
     mb = b.mean(axis=-1)
@@ -136,7 +135,7 @@ def new_site_interval(
 ) -> tuple[Interval, str]:
     """The interval of a new site's relative shift in percent and how it was computed:
     without ``boot`` the two-way t interval
-    (:func:`~litaudit.stats.holdout_shift.site_sample_interval`), with it the wider of
+    (:func:`~litaudit.stats.holdout_intervals.site_sample_interval`), with it the wider of
     the pigeonhole bootstrap-t and Hall's interval (module doc); the estimate and the
     degrees of freedom (Satterthwaite's) are the two-way t interval's."""
     zs = canonical_columns(zs)  # every sum in an order set by the values: order-free
@@ -154,7 +153,7 @@ def new_site_outcome(
     """The decision about a new site's runs and, when it is not decided, about how many
     sites would decide it (None: no figure): REUSABLE only from ``min_sites`` sites on,
     else :data:`FEW_SITES` naming ``min_sites``; LOSE and INCONCLUSIVE from the interval
-    (:func:`~litaudit.stats.holdout_shift.decide_interval`)."""
+    (:func:`~litaudit.stats.holdout_intervals.decide_interval`)."""
     out = decide_interval(ci, margin_pct)
     if out == REUSABLE and min_sites is not None and sites < min_sites:
         return FEW_SITES, min_sites

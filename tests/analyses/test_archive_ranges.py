@@ -9,7 +9,7 @@ import functools
 import numpy as np
 import pytest
 
-from litaudit.analyses.reuse import overlap
+from litaudit.analyses.reuse import lou, overlap
 from litaudit.analyses.reuse.archive_ranges import load_ranged
 from litaudit.analyses.reuse.coded_archive import load_coded
 from litaudit.analyses.reuse.holdout_pools import pool_scores
@@ -43,7 +43,7 @@ def on_whole(robust03_store):
         if what == "rao":
             return overlap.rao_of_archive(whole, depth=depth)
         if what == "lou":
-            return overlap.lou_of_archive(whole, depth=depth)
+            return lou.lou_of_archive(whole, depth=depth)
         assert what == "pool_scores"
         return pool_scores(whole, whole.participant_of_run, k=2, depth=depth)
 
@@ -66,7 +66,7 @@ def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, on_who
     for depth in (10, 100):
         rao = overlap.rao_of_archive(ranged, depth=depth, progress=ticks.append)
         assert rao == on_whole("rao", depth)
-        assert overlap.lou_of_archive(ranged, depth=depth) == on_whole("lou", depth)
+        assert lou.lou_of_archive(ranged, depth=depth) == on_whole("lou", depth)
     assert sum(ticks) == 2 * len(ranged.ranges)
     a = pool_scores(ranged, whole.participant_of_run, k=2, depth=20)
     b = on_whole("pool_scores", 20)
@@ -100,7 +100,7 @@ def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store
             np.testing.assert_array_equal(kept.ap, ps.ap)
             np.testing.assert_array_equal(kept.full, ps.full)
     ticks.clear()
-    got = overlap.lou_depths_of_archive(ranged, depths, progress=ticks.append)
+    got = lou.lou_depths_of_archive(ranged, depths, progress=ticks.append)
     assert sum(ticks) == len(ranged.ranges)
     for d in depths:
         assert got[d] == on_whole("lou", d)

@@ -9,7 +9,7 @@ from litaudit.analyses.audits import get_audit, list_audits
 from litaudit.analyses.extreme import best as B
 from litaudit.analyses.extreme import history as H
 from litaudit.analyses.extreme import summary as S
-from litaudit.analyses.extreme.population import Tally
+from litaudit.analyses.extreme.population_summary import Tally
 from litaudit.codec import dumps
 from litaudit.errors import LitauditError, NotFound, ParameterError
 from litaudit.stats import extreme as E
@@ -400,11 +400,28 @@ def test_robust04_literature_end_to_end(seeded_store):
     assert h.history.points[-1].record == rep.best.value
 
 
-@pytest.mark.slow
-def test_summary_audits_every_group(seeded_store):
-    con = seeded_store.con
-    before = len(list_audits(con))
-    with seeded_store.transaction():
+@pytest.mark.slow(reason="the summarized seeded store (a session fixture, 6 s of CPU)")
+def test_summary_audits_every_group(summarized, seeded_db_file, tmp_path):
+    # `audit summary` (min_n 5) stored every group's audit on the seeded store
+    # (summarized, conftest.py); the same summary on it again reuses every one
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    with open_store(seeded_db_file, read_only=True) as seeded:
+        before = len(list_audits(seeded.con))
+    path = tmp_path / "summarized.duckdb"
+    shutil.copy(summarized.db, path)
+    out = summarized.json
+    printed = [row["audit_id"] for row in (out["result"] if "result" in out else out)["rows"]]
+    with open_store(path) as store:
+        _check_summary(store, before, printed)
+
+
+def _check_summary(store, before: int, printed: list[int]) -> None:
+    con = store.con
+    stored = len(list_audits(con))
+    with store.transaction():
         s = S.run_summary(con, min_n=5)
     groups = {(r.collection_name, r.measure, r.source): r for r in s.rows}
     assert ("trec7", "AP", "official") in groups and ("robust04", "AP", "paper") in groups
@@ -413,19 +430,18 @@ def test_summary_audits_every_group(seeded_store):
     assert t7.n_above == 29 and t7.se_kind == "measured" and round(t7.se, 4) == 0.0155
     assert all(r.N >= 5 for r in s.rows)
     assert all(r.lower <= r.mu0 <= r.best and r.n_candidates >= 1 for r in s.rows)
-    # every audit stored, each under its own id (one insert each)
-    assert len(list_audits(con)) == before + len(s.rows)
+    # every audit stored (by the summary that made them), each under its own id
+    assert stored == before + len(s.rows)
     assert len(s.rows) == 304 and len({r.audit_id for r in s.rows}) == 304
     for r in s.rows[::17]:
         a = get_audit(con, some(r.audit_id))
         assert (a.kind, a.collection_id, a.measure) == ("best", r.collection_id, r.measure)
         assert a.result.stats.reference.n_results == r.N
         assert a.params["filters"]["source"] == r.source
-    # the same summary again reuses every stored audit (analyses.audits.run_or_reuse)
-    with seeded_store.transaction():
-        again = S.run_summary(con, min_n=5)
-    assert [r.audit_id for r in again.rows] == [r.audit_id for r in s.rows]
-    assert len(list_audits(con)) == before + len(s.rows)
+    # the same summary again reuses every stored audit (analyses.audits.run_or_reuse):
+    # the ids `audit summary --json` printed, and nothing more stored
+    assert [r.audit_id for r in s.rows] == printed
+    assert len(list_audits(con)) == stored
     assert all(n < 5 for _, _, _, n, why in s.skipped if why.startswith("fewer"))
     with pytest.raises(ParameterError, match="--min-n"):
         S.run_summary(con, min_n=1)

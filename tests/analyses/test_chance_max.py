@@ -1,6 +1,6 @@
 """The threshold of the max that `audit best` and `audit claim` use where a run archive
 of the collection is stored (issue 30, item 3): resampled from the archive's residuals
-(litaudit.stats.calibrated.resampled_max), named in the answer with its Monte Carlo se;
+(litaudit.stats.calibrated_max.resampled_max), named in the answer with its Monte Carlo se;
 the Normal one on the measured se beside it."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import pytest
 from litaudit import defaults
 from litaudit.analyses.extreme import best as B
 from litaudit.stats import calibrated as C
+from litaudit.stats import calibrated_max
 from tests.analyses.test_claim_noise import PERTOPIC, TREC7, _store_per_topic
 from tests.typed import some
 
@@ -48,7 +49,7 @@ def test_robust03_best_and_claim_use_the_archive_resampled_threshold(rcli, cli, 
     # the same threshold as stats/calibrated.py's on the archive's matrix and seed
     x = _archive_ap(cli.db.parent / "copy.duckdb")
     assert x.shape == (17, 100)
-    want = C.resampled_max(
+    want = calibrated_max.resampled_max(
         ref["maximum"],
         ref["mu"],
         ref["n_results"],
@@ -77,7 +78,7 @@ def test_robust03_best_and_claim_use_the_archive_resampled_threshold(rcli, cli, 
         rcli("audit", "claim", "-c", "robust03", "-m", "AP", "--value", "0.31", "--json").stdout
     )["result"]
     mx = c["mixed"]
-    want = C.resampled_max(
+    want = calibrated_max.resampled_max(
         0.31,
         c["stats"]["chance"]["mu"],
         79,
@@ -116,7 +117,7 @@ def test_trec7_claim_with_an_archive_answers_on_the_resampled_threshold(seeded_s
     stored = np.asarray(some(evalcache.topic_matrix(con, TREC7, "AP")).x)  # (runs by tag)
     assert (
         mx.threshold
-        == C.resampled_max(
+        == calibrated_max.resampled_max(
             0.245, c.stats.chance.mu, 104, stored, alpha=0.05, trials=4000, seed=2018
         ).threshold
     )
@@ -128,7 +129,7 @@ def test_trec7_claim_with_an_archive_answers_on_the_resampled_threshold(seeded_s
     b = B.run_best(con, "trec7", "AP", save=False).result
     assert (
         some(b.resampled_max).threshold
-        == C.resampled_max(
+        == calibrated_max.resampled_max(
             0.3702, b.stats.reference.mu, 103, stored, alpha=0.05, trials=4000, seed=2018
         ).threshold
     )
@@ -150,7 +151,7 @@ def test_audits_stored_before_decode_with_the_normal_threshold():
         value=0.245,
         p_value=0.3,
     )
-    m = decode(C.MixedNoiseMax, old)
+    m = decode(calibrated_max.MixedNoiseMax, old)
     assert (m.method, m.n_runs, m.n_topics) == ("normal", None, None)
     rn = dict(
         n_systems=103,

@@ -5,6 +5,7 @@ and Pyserini's 2CR values."""
 from __future__ import annotations
 
 import csv
+import functools
 import json
 import math
 import shutil
@@ -125,7 +126,9 @@ def test_a_claim_given_only_as_a_run_takes_its_value(rcli, shared_data):
     assert "0.2763 is above 0.2532" in chance and "0.2763 is above 0.2569" in chance
 
 
+@functools.cache
 def _matrix(db: Path) -> tuple[list[str], list[str], np.ndarray]:
+    """(runs, topics, AP matrix) of the stored archive, evaluated once (read-only)."""
     from litaudit.runs.stored_eval import evaluate_stored
     from litaudit.store.db import open_store
 

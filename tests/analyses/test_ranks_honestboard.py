@@ -67,11 +67,13 @@ def test_sets_equal_honestboards_on_the_shared_matrices(shared_data, name):
 
 
 @pytest.mark.slow
-def test_sets_equal_honestboards_on_beir13(seeded_store):
+def test_sets_equal_honestboards_on_beir13(seeded_db_file):
     from litaudit.analyses.extreme.ranks_input import from_datasets
     from litaudit.curation.filters import Filters
+    from litaudit.store.db import open_store
 
     # MTEB's and Pyserini's rows (source official): the population the issue ran honestboard on
-    inp = from_datasets(seeded_store.con, "beir/13", "nDCG@10", Filters(source="official"), "none")
+    with open_store(seeded_db_file, read_only=True) as store:  # a read: no copy
+        inp = from_datasets(store.con, "beir/13", "nDCG@10", Filters(source="official"), "none")
     assert inp is not None and inp.scores.shape == (225, 13)
     _compare(list(inp.systems), inp.scores, 3)

@@ -129,9 +129,9 @@ def test_a_history_stored_before_the_record_steps_decodes(beir13):
 def test_a_step_between_archived_runs_is_paired_on_their_topics(robust03_db_file):
     """robust03's archive holds 17 of the 78 official runs: a step between two of them is
     paired on the 100 topics, the differences those of the archive's per-topic AP."""
-    from litaudit.analyses.extreme.claim_run import archive_scores
     from litaudit.analyses.extreme.population import Filters, population
     from litaudit.analyses.extreme.record_steps import pairing
+    from litaudit.analyses.extreme.same_topic import archive_scores
     from litaudit.store.db import open_store
 
     with open_store(robust03_db_file, read_only=True) as store:

@@ -175,7 +175,7 @@ def test_audit_matrix_corrects_its_winner(cli, seeded_db_file, shared_data):
     ]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="the seeded database (a session fixture)")
 def test_audit_best_corrects_its_winner_with_a_measured_se(cli, seeded_db_file):
     args = ("audit", "best", "-c", "trec7", "-m", "AP", "--source", "official", "--no-save")
     plain = _json(cli(*args, "--se", "model", "--json", db=seeded_db_file))

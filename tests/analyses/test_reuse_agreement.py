@@ -378,7 +378,7 @@ def test_cli_design(cli):
     assert res.exit_code == 0, res.output
     assert "b=10 subsets of C(9,2)=36 topics, all-site baseline n=204" in res.output
     res = cli(
-        "reuse", "design", "-m", "9", "-N", "564", "--baseline-min", "200", "-k", "2", "--json"
+        "reuse", "design", "--sites", "9", "-N", "564", "--baseline-min", "200", "--held-out", "2", "--json"
     )
     data = json.loads(res.output)
     assert data["design"]["subsets"] == 10 and data["design"]["within_site_reuse"] == 80
@@ -386,7 +386,7 @@ def test_cli_design(cli):
 
 
 def test_cli_design_error(cli):
-    res = cli("reuse", "design", "-m", "9", "-N", "230", "--baseline-min", "200", "-k", "2")
+    res = cli("reuse", "design", "--sites", "9", "-N", "230", "--baseline-min", "200", "--held-out", "2")
     assert res.exit_code == 1
     assert "needs at least n0 + C(9,2) = 236 topics" in res.output
     assert res.output.strip().count("\n") == 0  # one line
@@ -435,7 +435,7 @@ def test_cli_holdout_then_agreement(cli, tmp_path):
     within = data["result"]["analyses"][0]
     assert within["analysis"] == "within-site" and within["pairs_tested"] == 3
     assert len(within["pairs"]) == 3  # every tested pair (the text lists them with --pairs)
-    res = cli("reuse", "agreement", "--scores", scores, "--pseudo-sites", "3", "-k", "1")
+    res = cli("reuse", "agreement", "--scores", scores, "--pseudo-sites", "3", "--held-out", "1")
     assert res.exit_code == 0, res.output
     assert "multiple-comparison correction: none" in res.output
     assert "within-site: 3 pairs (0 skipped)" in res.output
@@ -460,7 +460,7 @@ def test_cli_agreement_bad_input(cli, tmp_path):
         "reuse", "agreement", "--scores", scores, "--pseudo-sites", "3", "--correction", "fdr"
     )
     assert res.exit_code == 1 and "unknown correction 'fdr'" in res.output
-    res = cli("reuse", "holdout", "-m", "3", "-o", tmp_path / "x.csv")
+    res = cli("reuse", "holdout", "--sites", "3", "-o", tmp_path / "x.csv")
     assert res.exit_code == 1 and "--topics N or --topic-file" in res.output
     assert not (tmp_path / "x.csv").exists()
 
@@ -512,7 +512,7 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
         "agreement",
         "--collection",
         "robust03",
-        "-k",
+        "--held-out",
         "1",
         "--depth",
         "10",
@@ -539,7 +539,7 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
         "agreement",
         "--collection",
         "robust03",
-        "-k",
+        "--held-out",
         "1",
         "--depth",
         "10",
@@ -571,7 +571,7 @@ def test_cli_agreement_on_stored_archive_and_component(cli, tmp_path):
     # the stored audit holds what the command printed: its checks, seed and, with
     # --randomize, the randomization test (a new audit: its parameters differ)
     assert a.result.checks == audit.checks_for(a.result) and a.result.randomization is None
-    args = ["-k", "1", "--depth", "10", "--topic-seed", "3", "--min-topics", "3", "--json"]
+    args = ["--held-out", "1", "--depth", "10", "--topic-seed", "3", "--min-topics", "3", "--json"]
     res = cli("reuse", "agreement", "--collection", "robust03", *args, "--randomize", "4")
     assert res.exit_code == 0, res.output
     rand = json.loads(res.output)

@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 from litaudit.analyses.reuse import coded_archive, overlap, subcollection_tau
+from litaudit.analyses.reuse.lou import lou_of_archive
 from litaudit.errors import InputError, ParameterError
 from litaudit.runs.model import Archive, RunInfo
 from tests.typed import make_qrels, make_run, some
@@ -96,7 +97,7 @@ def test_rao_and_lou_on_the_tiny_archive():
     r3 = ((1 / 2 + 1 / 2) / 2 + (1 / 2 + 1 / 2) / 2) / 2
     assert [r.rao for r in rao.runs] == pytest.approx([r1, r2, r3], abs=1e-15)
     assert rao.n_participants == 2 and rao.lower_bound == 0.5
-    lou = overlap.lou_of_archive(arch, depth=2)
+    lou = lou_of_archive(arch, depth=2)
     # relevant: 1/AA1 (siteA only), 1/BB1 (both), 1/BB2 (siteA only), 2/AA3 (both),
     # 2/BB3 (both)
     assert (lou.n_relevant, lou.n_unique) == (5, 2)
@@ -485,7 +486,7 @@ def test_robust03_rao_and_uniques_against_sets(shared_data, robust03, robust03_t
     unique: dict[str, int] = {}
     for (p, t), docs in top.items():
         unique[p] = unique.get(p, 0) + sum((t, d) in relevant and count[(t, d)] == 1 for d in docs)
-    lou = overlap.lou_of_archive(arch, depth=depth, coded=c)
+    lou = lou_of_archive(arch, depth=depth, coded=c)
     assert {p.participant: p.unique_relevant for p in lou.participants} == unique
     assert (lou.n_relevant, lou.n_unique) == (len(relevant), sum(unique.values()))
     assert lou.largest_participant == max(unique, key=unique.__getitem__)
@@ -496,7 +497,7 @@ def test_robust03_lou_against_pytrec_eval(shared_data, robust03, robust03_top100
     import pytrec_eval
 
     arch, c, _ = robust03
-    lou = overlap.lou_of_archive(arch, depth=100, coded=c)
+    lou = lou_of_archive(arch, depth=100, coded=c)
     # every run is automatic; rutcor03100 (MAP 0.0737) is below 0.1: 16 considered
     assert lou.n_considered == 16 and lou.n_unknown_type == 0
     row = {r.tag: r for r in lou.runs}
@@ -602,15 +603,15 @@ def test_code_stored_equals_code_archive(mem_store, tmp_path):
 
 
 @pytest.mark.slow
-def test_code_stored_equals_code_archive_robust03(robust03_db_file):
-    # on the run's robust03 database (conftest.py: the 17 runs and qrels imported once)
-    from litaudit.runs.archive import load_archive, load_tables
+def test_code_stored_equals_code_archive_robust03(robust03_db_file, robust03):
+    # on the run's robust03 database (conftest.py: the 17 runs and qrels imported once);
+    # the string archive is the module's (load_archive of the same database)
+    from litaudit.runs.archive import load_tables
     from litaudit.store.db import open_store
 
+    arch = robust03[0]
     with open_store(robust03_db_file, read_only=True) as store:
-        _assert_same_coding(
-            coded_archive.code_stored(
-                load_tables(store.con, "trec-robust-2003"), "trec-robust-2003"
-            ),
-            coded_archive.code_archive(load_archive(store.con, "trec-robust-2003")),
-        )
+        tables = load_tables(store.con, "trec-robust-2003")
+    _assert_same_coding(
+        coded_archive.code_stored(tables, "trec-robust-2003"), coded_archive.code_archive(arch)
+    )

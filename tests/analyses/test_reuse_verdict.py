@@ -24,11 +24,11 @@ from hypothesis import strategies as st
 
 from litaudit.analyses.agreement import tables as T
 from litaudit.analyses.reuse import calibration as cal
+from litaudit.analyses.reuse import calibration_margin, verdict_matrix, verdict_settings
 from litaudit.analyses.reuse import verdict as V
-from litaudit.analyses.reuse import verdict_matrix
 from litaudit.analyses.reuse.holdout_agreement import _held_matrix, _shift, matrix_agreement
 from litaudit.analyses.reuse.holdout_result import AgreementSettings
-from litaudit.stats import holdout_shift as H
+from litaudit.stats import holdout_intervals
 from litaudit.stats.agreement_null import (
     fast_power,
     pair_sets,
@@ -36,7 +36,8 @@ from litaudit.stats.agreement_null import (
     signflip_pvalue,
 )
 from litaudit.stats.design import assign_holdouts, design, partial_design, round_robin
-from litaudit.stats.holdout_shift import Bootstrap, holdout_shift
+from litaudit.stats.holdout_intervals import Bootstrap
+from litaudit.stats.holdout_shift import holdout_shift
 from litaudit.stats.power import paired_t_power
 from tests.typed import some
 
@@ -60,7 +61,7 @@ def test_shift_is_zero_when_scores_ignore_the_holdouts():
     table, site, subsets, _ = _table(np.random.default_rng(1))
     r = holdout_shift(table, site, subsets)
     assert abs(r.shift) < 1e-12 and r.ci.low == r.ci.high == r.shift_pct
-    assert r.outcome == H.REUSABLE and r.p_equivalence == 0.0 and r.p_loss == 1.0
+    assert r.outcome == holdout_intervals.REUSABLE and r.p_equivalence == 0.0 and r.p_loss == 1.0
 
 
 @pytest.mark.slow
@@ -111,7 +112,11 @@ def _build(base, site, eps, bias, names):
 
 @pytest.mark.parametrize(
     ("bias", "noise", "outcome"),
-    [(0.0, 0.002, H.REUSABLE), (0.05, 0.002, H.LOSE), (0.0, 0.4, H.INCONCLUSIVE)],
+    [
+        (0.0, 0.002, holdout_intervals.REUSABLE),
+        (0.05, 0.002, holdout_intervals.LOSE),
+        (0.0, 0.4, holdout_intervals.INCONCLUSIVE),
+    ],
 )
 def test_three_outcomes(bias, noise, outcome):
     rng = np.random.default_rng(3)
@@ -128,13 +133,15 @@ def test_three_outcomes(bias, noise, outcome):
 
 def test_decide_interval():
     def iv(lo, hi):
-        return H.Interval((lo + hi) / 2, lo, hi, 9)
+        return holdout_intervals.Interval((lo + hi) / 2, lo, hi, 9)
 
-    assert H.decide_interval(iv(-0.5, 0.9), 1.0) == H.REUSABLE
-    assert H.decide_interval(iv(-1.5, -1.01), 1.0) == H.LOSE
-    assert H.decide_interval(iv(-1.5, -0.9), 1.0) == H.INCONCLUSIVE
-    assert H.decide_interval(iv(1.2, 1.5), 1.0) == H.INCONCLUSIVE  # a gain is not a loss
-    assert H.decide_interval(iv(-1.5, -0.9), 2.0) == H.REUSABLE
+    assert holdout_intervals.decide_interval(iv(-0.5, 0.9), 1.0) == holdout_intervals.REUSABLE
+    assert holdout_intervals.decide_interval(iv(-1.5, -1.01), 1.0) == holdout_intervals.LOSE
+    assert holdout_intervals.decide_interval(iv(-1.5, -0.9), 1.0) == holdout_intervals.INCONCLUSIVE
+    assert (
+        holdout_intervals.decide_interval(iv(1.2, 1.5), 1.0) == holdout_intervals.INCONCLUSIVE
+    )  # a gain is not a loss
+    assert holdout_intervals.decide_interval(iv(-1.5, -0.9), 2.0) == holdout_intervals.REUSABLE
 
 
 def test_renaming_the_sites_changes_no_digit():
@@ -299,7 +306,7 @@ def test_cli_power_reproduces_the_apl_example(cli):
 
 
 def test_cli_table_reproduces_the_apl_example(cli):
-    res = cli("reuse", "table", "-o", "6,3,0,1", "--expected", "7.098,2.043,0.073,0.786")
+    res = cli("reuse", "table", "--observed", "6,3,0,1", "--expected", "7.098,2.043,0.073,0.786")
     assert res.exit_code == 0, res.output
     # exact enumeration 0.8928; the paper's randomized exact test printed 0.88
     assert "exact p 0.8928 (286 outcomes), asymptotic p 0.8615" in res.output
@@ -316,7 +323,7 @@ def test_cli_table_reproduces_the_apl_example(cli):
     ],
 )
 def test_cli_table_3_and_4(cli, obs, exp, paper_p, exact):
-    res = cli("reuse", "table", "-o", obs, "--expected", exp, "--json")
+    res = cli("reuse", "table", "--observed", obs, "--expected", exp, "--json")
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     # the expected cells are printed to 0.1: p within 0.02 of the paper's
@@ -327,7 +334,7 @@ def test_cli_table_3_and_4(cli, obs, exp, paper_p, exact):
 
 def test_cli_table_5(cli):
     res = cli(
-        "reuse", "table", "-o", "257,133,41,100", "--expected", "302.5,85.1,26.2,117.2", "--json"
+        "reuse", "table", "--observed", "257,133,41,100", "--expected", "302.5,85.1,26.2,117.2", "--json"
     )
     out = json.loads(res.output)
     assert out["statistic"] == pytest.approx(44.69, abs=0.01) and out["p_asymptotic"] < 1e-8
@@ -337,11 +344,11 @@ def test_cli_table_5(cli):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (("reuse", "table", "-o", "6,3,0"), "expected four numbers"),
-        (("reuse", "table", "-o", "6,3,0,1"), "give the expected table or the pairs"),
-        (("reuse", "table", "-o", "6,3,0,1", "--pair", "0.2:10"), "effect:baseline_topics"),
+        (("reuse", "table", "--observed", "6,3,0"), "expected four numbers"),
+        (("reuse", "table", "--observed", "6,3,0,1"), "give the expected table or the pairs"),
+        (("reuse", "table", "--observed", "6,3,0,1", "--pair", "0.2:10"), "effect:baseline_topics"),
         (
-            ("reuse", "design", "-m", "14", "-N", "249", "--baseline-min", "0", "--partial"),
+            ("reuse", "design", "--sites", "14", "-N", "249", "--baseline-min", "0", "--partial"),
             "--partial needs --held-out",
         ),
     ],
@@ -381,6 +388,29 @@ class _Verdicts:
         if args not in self._outputs:
             self._outputs[args] = _cli(self.path, *args)
         return self._outputs[args]
+
+    def report(self, *args: str) -> str:
+        """`report -c robust03 -m AP ARGS` on the same database once the verdict `ARGS`
+        is stored (the report takes the stored verdict of its depth instead of computing
+        one); its stdout."""
+        from typer.testing import CliRunner
+
+        from litaudit.cli.main import app
+
+        self(*args)
+        before = self._n_verdicts()
+        cmd = ["--db", str(self.path), "report", "-c", "robust03", "-m", "AP", *args]
+        res = CliRunner().invoke(app, cmd)
+        assert res.exit_code == 0, res.output
+        assert self._n_verdicts() == before  # the stored one shown, none computed
+        return res.stdout
+
+    def _n_verdicts(self) -> int:
+        from litaudit.analyses.audits import list_audits
+        from litaudit.store.db import open_store
+
+        with open_store(self.path, read_only=True) as store:
+            return len(list_audits(store.con, kind=V.KIND))
 
     def stored(self, *args: str, depth: int, margin_pct: float = 1.0, topics=None):
         """The verdict ``ARGS`` stored (run it first if this module has not)."""
@@ -555,7 +585,7 @@ def test_robust03_verdict_cli_and_stability(verdicts):
         other = V.run_verdict(
             store.con,
             "robust03",
-            V.VerdictSettings(depth=100, seed=1, assignments=1),
+            verdict_settings.VerdictSettings(depth=100, seed=1, assignments=1),
             save=False,
         )
     default = verdicts.stored("--depth", "100", depth=100)
@@ -716,9 +746,10 @@ def test_verdict_renderer_escapes_stored_text():
 # ------------------------------------------------------------------ issue 31
 
 
-@pytest.mark.slow
-def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli):
-    assert cli("init").exit_code == 0
+def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli, reference_db_file):
+    import shutil
+
+    shutil.copy(reference_db_file, cli.db)  # robust03 needs the reference data only
     r = cli("collections", "depth", "robust03", "100")
     assert r.exit_code == 1 and "give --source" in r.stderr
     r = cli("collections", "depth", "robust03", "125", "--source", "first guess")
@@ -736,7 +767,7 @@ def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli):
     from litaudit.store.db import open_store
 
     with open_store(cli.db, read_only=True) as store:
-        assert V.collection_depth(store.con, "trec-robust-2003") == (100, "S")
+        assert verdict_settings.collection_depth(store.con, "trec-robust-2003") == (100, "S")
 
 
 @pytest.mark.slow
@@ -791,24 +822,19 @@ def test_robust03_next_steps_and_topic_subsets(verdicts):
 
 
 @pytest.mark.slow
-def test_report_depth_decides_and_names_its_source(robust03, tmp_path):
-    import shutil
-
-    from typer.testing import CliRunner
-
-    from litaudit.cli.main import app
-
-    path = tmp_path / "r03.duckdb"
-    shutil.copy(robust03[0], path)
-    args = ["--db", str(path), "report", "-c", "robust03", "-m", "AP"]
-    res = CliRunner().invoke(app, [*args, "--depth", "100"])
-    assert res.exit_code == 0, res.output
-    flat = " ".join(res.stdout.split())
+def test_report_depth_decides_and_names_its_source(verdicts):
+    # the report shows the verdict of its depth stored for the archive (the CLI's, any
+    # number of assignments): here the module's, so the report computes none
+    # (a verdict of the same depth on a subset of the topics, stored later, is passed over)
+    verdicts("--depth", "100")
+    verdicts("--depth", "100", "--topics", "601-650")
+    res = verdicts.report("--depth", "100")
+    flat = " ".join(res.split())
     assert "- Reusability: At pool depth 100, a new site's runs left out of judging" in flat
     assert "Pool depth 100: given with --depth." in flat
     assert "Next step: about 210 sites at this variance would decide it" in flat
-    res = CliRunner().invoke(app, args)  # no depth recorded: no decision, and what to do
-    flat = " ".join(res.stdout.split())
+    res = verdicts.report()  # no depth recorded: no decision, and what to do
+    flat = " ".join(res.split())
     assert "No decision: the pool depth of trec-robust-2003 is not recorded" in flat
     assert "Next step: record the pool depth with its source" in flat
 
@@ -841,32 +867,30 @@ def test_unjudged_measures_equal_ir_measures_on_robust03(robust03):
         CONDENSED: ir_measures.AP(judged_only=True),
         JUDGED: ir_measures.Judged @ 10,
     }
+    names = {str(m): name for name, m in measures.items()}
+    # every run as ir_measures' dict of dicts (topic -> doc -> score), built once for
+    # both hold-outs, and one evaluator per hold-out's qrels (not one per run)
+    runs: list[dict[str, dict[str, float]]] = [{} for _ in c.tags]
+    for r, t, d, k in zip(run.tolist(), topic.tolist(), doc.tolist(), rank.tolist(), strict=True):
+        runs[r].setdefault(c.topic_names[t], {})[str(d)] = float(-k)
+    position = {tn: t for t, tn in enumerate(c.topic_names)}
     qrel_rows = list(zip(c.q_topic.tolist(), c.q_doc.tolist(), c.q_rel.tolist(), strict=True))
     for s_idx in (0, 37):
         held = set(subsets[s_idx])
         top = (rank < 100) & ~np.isin(site[run], list(held))
         pooled = set(zip(topic[top].tolist(), doc[top].tolist(), strict=True))
-        qrels = [
-            ir_measures.Qrel(c.topic_names[t], str(d), int(r))
-            for t, d, r in qrel_rows
-            if t >= 0 and (t, d) in pooled
-        ]
+        qrels: dict[str, dict[str, int]] = {}
+        for t, d, rel in qrel_rows:
+            if t >= 0 and (t, d) in pooled:
+                qrels.setdefault(c.topic_names[t], {})[str(d)] = int(rel)
+        evaluator = ir_measures.evaluator(list(measures.values()), qrels)
         compared = 0
-        for r in range(len(c.tags)):
-            mine = run == r
-            docs = [
-                ir_measures.ScoredDoc(c.topic_names[t], str(d), float(-k))
-                for t, d, k in zip(topic[mine], doc[mine], rank[mine], strict=True)
-            ]
-            got = {}
-            for x in ir_measures.iter_calc(list(measures.values()), qrels, docs):
-                got[(str(x.measure), x.query_id)] = x.value
-            for name, m in measures.items():
-                for t, tn in enumerate(c.topic_names):
-                    value = tabs[name][t, s_idx, r]
-                    if (str(m), tn) in got and np.isfinite(value):
-                        assert value == pytest.approx(got[(str(m), tn)], abs=1e-12)
-                        compared += 1
+        for r, scored in enumerate(runs):
+            for x in evaluator.iter_calc(scored):
+                value = tabs[names[str(x.measure)]][position[x.query_id], s_idx, r]
+                if np.isfinite(value):
+                    assert value == pytest.approx(x.value, abs=1e-12)
+                    compared += 1
         assert compared > 3 * 1600
 
 
@@ -880,8 +904,11 @@ def test_site_case_floor_and_methods():
     b = rng.uniform(0.2, 0.4, size=40)
     effects = np.array([-0.02] + [0.0005] * 11)  # one site far below, the rest near 0
     zs = effects[None, :] * b[:, None] / b.mean() + rng.normal(0, 0.0005, size=(40, 12))
-    pop = cal.SiteSample(depth=100, target_pct=-0.1, zs=zs, b=b)
-    outs = [cal.site_case(pop, np.random.default_rng(i), sites=8, resamples=99) for i in range(6)]
+    pop = calibration_margin.SiteSample(depth=100, target_pct=-0.1, zs=zs, b=b)
+    outs = [
+        calibration_margin.site_case(pop, np.random.default_rng(i), sites=8, resamples=99)
+        for i in range(6)
+    ]
     names = list(outs[0])
     assert names[0].startswith("the verdict's") and len(names) == 4
     for o in outs:
@@ -890,3 +917,16 @@ def test_site_case_floor_and_methods():
         assert verdict[0] != "reusable"
         assert (verdict[0] == FEW_SITES) == (no_floor[0] == "reusable")
     assert any(o[names[1]][0] == "reusable" for o in outs)  # the floor did something
+
+
+@pytest.mark.parametrize("m", [1, 16, 64, 65])
+def test_kept_documents_by_bits_equal_the_matrix_product(m):
+    # unjudged._kept: a subset keeps a document when a site whose pool it counts
+    # retrieved it; bitwise up to 64 sites, a matrix product beyond
+    from litaudit.analyses.reuse.unjudged import _kept
+
+    rng = np.random.default_rng(m)
+    who = rng.random((300, m)) < 0.1
+    sub_keep = rng.random((40, m)) < 0.8
+    expected = (who[None, :, :] & sub_keep[:, None, :]).any(axis=2)
+    np.testing.assert_array_equal(_kept(who, sub_keep), expected)

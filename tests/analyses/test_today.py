@@ -161,6 +161,7 @@ def test_ndcg_0745_on_trec_dl_2019_passage(cli, seeded_db_file):
     assert old["collection_id"] == "msmarco-passage/trec-dl-2019/judged"
 
 
+@pytest.mark.slow
 def test_trec_dl_2021_best_names_its_run(cli, seeded_db_file):
     """TREC DL 2021 (trec30/deep): 63 passage runs on the 53 judged queries, 66 document
     runs on 57; the best AP and nDCG@10 are the file's maxima, with their runs. Passages

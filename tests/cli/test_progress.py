@@ -238,9 +238,9 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
     load's steps (read, docnos coded, rows ordered, assembled), and a verdict's units add
     up to its total."""
     from litaudit.analyses.reuse.coded_archive import LOAD_STEPS, load_coded
-    from litaudit.analyses.reuse.verdict import (
+    from litaudit.analyses.reuse.verdict import run_verdict
+    from litaudit.analyses.reuse.verdict_settings import (
         VerdictSettings,
-        run_verdict,
         verdict_depths,
         verdict_steps,
     )

@@ -127,9 +127,9 @@ def test_report_request_refuses_an_output_it_cannot_write(tmp_path):
         (("report", "--claims", "{tmp}/claims.csv", "-m", "AP"), "--claims takes every"),
         (("site", "{tmp}/claims.csv"), "is not a directory"),
         (("site", "{tmp}/no/site"), "does not exist"),
-        (("reuse", "holdout", "-m", "3", "-o", "{tmp}/h.csv"), "--topics N or --topic-file"),
+        (("reuse", "holdout", "--sites", "3", "-o", "{tmp}/h.csv"), "--topics N or --topic-file"),
         (("reuse", "holdout", "-N", "6", "-o", "{tmp}/h.csv"), "give --sites M"),
-        (("reuse", "holdout", "-m", "3", "-N", "6", "-o", "{tmp}"), "is a directory"),
+        (("reuse", "holdout", "--sites", "3", "-N", "6", "-o", "{tmp}"), "is a directory"),
     ],
 )
 def test_a_bad_option_is_refused_before_the_store_opens(cli, tmp_path, args, message):
@@ -188,7 +188,7 @@ def test_design_answer_is_the_papers_design():
 def test_design_request_partial_needs_held_out(cli, tmp_path):
     with pytest.raises(ParameterError, match="--partial needs --held-out K"):
         DesignRequest(sites=14, topics=249, baseline_min=0, partial=True).checked()
-    res = cli("reuse", "design", "-m", "14", "-N", "249", "--baseline-min", "0", "--partial")
+    res = cli("reuse", "design", "--sites", "14", "-N", "249", "--baseline-min", "0", "--partial")
     assert res.exit_code == 1 and "--partial needs --held-out K" in res.output
 
 
@@ -237,11 +237,22 @@ def test_holdout_answer_is_table_1s_round_robin_as_csv():
 def test_holdout_writes_nothing_on_a_bad_design(cli, tmp_path):
     out = tmp_path / "h.csv"
     res = cli(
-        "reuse", "holdout", "-m", "9", "-N", "30", "--baseline-min", "20", "-k", "2", "-o", out
+        "reuse",
+        "holdout",
+        "--sites",
+        "9",
+        "-N",
+        "30",
+        "--baseline-min",
+        "20",
+        "--held-out",
+        "2",
+        "-o",
+        out,
     )
     assert res.exit_code == 1 and "needs at least n0 + C(9,2)" in res.output
     assert not out.exists()
-    res = cli("reuse", "holdout", "-m", "3", "-N", "6", "-k", "1", "-o", out, "--json")
+    res = cli("reuse", "holdout", "--sites", "3", "-N", "6", "--held-out", "1", "-o", out, "--json")
     assert res.exit_code == 0, res.output
     assert out.read_text().splitlines()[0] == "topic,held_out_site"
     assert '"rows": 6' in res.output

@@ -83,7 +83,7 @@ def test_conclusions_come_first_and_link_their_evidence(cli, lit_db):
 
 def test_conclusions_are_the_audits_sentences(cli, lit_db):
     """The record and chance conclusions are the claim audit's own sentences
-    (analyses.extreme.wording), word for word; without a claim, the record and its candidates."""
+    (analyses.extreme.wording_claim), word for word; without a claim, the record and its candidates."""
     import json
 
     from litaudit.render.report.build import _conclusions

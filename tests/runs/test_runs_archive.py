@@ -185,16 +185,13 @@ def test_cli_bad_file_one_line_per_problem(cli, files, tmp_path):
 
 
 @pytest.fixture
-def robust03_store(robust03_db_file, tmp_path):
-    """A writable copy of the seeded database with the robust03 archive imported (the
-    session's file, conftest.py: import_archive of ../shared/data's 17 runs and qrels)."""
-    import shutil
-
+def robust03_store(robust03_db_file):
+    """The seeded database with the robust03 archive imported, read-only (the session's
+    file, conftest.py: import_archive of ../shared/data's 17 runs and qrels): a test that
+    only reads it needs no copy."""
     from litaudit.store.db import open_store
 
-    path = tmp_path / "r03.duckdb"
-    shutil.copy(robust03_db_file, path)
-    with open_store(path) as store:
+    with open_store(robust03_db_file, read_only=True) as store:
         yield store
 
 

@@ -275,7 +275,7 @@ def test_lenient_pieces_without_a_valid_line(tmp_path, bad_lines, stored):
 
 
 def test_problems_of_a_file_in_pieces_are_listed_as_for_a_whole_file(tmp_path, mem_store):
-    from litaudit.runs.trec_io import MAX_PROBLEMS
+    from litaudit.runs.trec_parse import MAX_PROBLEMS
 
     lines = _run_lines(range(1, 9), seed=13)
     bad = list(range(3, 96, 3))  # 32 bad lines, in every piece

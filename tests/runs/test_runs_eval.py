@@ -363,7 +363,8 @@ def test_property_two_threads_equal_one(arch, complete, interleave, sparse):
     # the runs split over two threads (cut at a run boundary, or picked by a mask when
     # rows of runs interleave) and joined by topic: the same grid as one pass
     from litaudit.runs import evaluate as ev_mod
-    from litaudit.runs.evaluate import CodedRuns, encode, evaluate_coded
+    from litaudit.runs.coded import CodedRuns, encode
+    from litaudit.runs.evaluate import evaluate_coded
 
     runs, qrels = arch
     coded, cq = encode(runs, qrels)

@@ -77,7 +77,7 @@ def test_topic_missing_from_qrels(tmp_path):
 
 
 def test_lenient_skips_and_counts(tmp_path):
-    from litaudit.runs.trec_io import parse_run_file
+    from litaudit.runs.trec_parse import parse_run_file
 
     p = write(tmp_path, "r.txt", GOOD + "3 Q0 d9 x 1 tagA\n1 Q0 d1 9 0.1 tagA\n")
     pr = parse_run_file(p, lenient=True)
@@ -97,7 +97,7 @@ def test_lines_that_are_not_text(tmp_path, raw, msg):
     p.write_bytes(GOOD.encode() + raw)
     with pytest.raises(ValidationFailed, match=f"r.txt:4: {msg}"):
         read_run(p)
-    from litaudit.runs.trec_io import parse_run_file
+    from litaudit.runs.trec_parse import parse_run_file
 
     pr = parse_run_file(p, lenient=True)
     assert (pr.lines, pr.skipped, len(pr.run)) == (4, 1, 3)
@@ -177,7 +177,7 @@ def test_fast_reader_agrees_with_line_reader(rows, seps, edge, eol, final_newlin
     # checked by counting line endings) either declines a file or reads exactly what the
     # line-by-line reader reads
     from litaudit.runs.fastread import fast_run as _fast_run
-    from litaudit.runs.trec_io import parse_run_file
+    from litaudit.runs.trec_parse import parse_run_file
 
     def line(fields):
         out = fields[0]

@@ -19,7 +19,6 @@ from litaudit.stats.agreement import (
     adjust_pvalues,
     aggregate,
     agreement,
-    chisq_gof,
     decide,
     effective_alpha,
     expected_table,
@@ -28,6 +27,7 @@ from litaudit.stats.agreement import (
     paired_t_pvalue,
     table,
 )
+from litaudit.stats.agreement_chisq import chisq_gof
 from litaudit.stats.power import effect_size, paired_t_power
 from litaudit.stats.rankcorr import kendall_tau, participant_tau, rmse
 from tests.conftest import examples

@@ -10,6 +10,7 @@ import pytest
 
 from litaudit.errors import ParameterError
 from litaudit.stats import calibrated as C
+from litaudit.stats import calibrated_max
 from litaudit.stats.extreme import StdExtremes
 from litaudit.stats.noise import residuals, topic_interaction
 
@@ -25,7 +26,6 @@ def test_f_statistic_is_the_anovas():
     assert C.f_statistic(x) == pytest.approx(topic_interaction(x).f_systems, rel=1e-12)
 
 
-@pytest.mark.slow
 def test_equal_noise_gives_the_normal_threshold():
     # homoscedastic Normal noise: the resampled threshold of the max of k means is the
     # Normal one, se * z_k(0.95), within the bootstrap's error (a few percent at n = 200)
@@ -107,20 +107,22 @@ def test_false_alarms_before_and_after_on_a_heteroscedastic_family():
 
 def test_mixed_noise_max_with_one_se_is_the_normal_max():
     zq = StdExtremes.make(50, "exact", None, None).max_q(0.95)[0]
-    m = C.mixed_noise_max(0.3, 0.2, 50, [0.02], alpha=0.05, trials=20_000, seed=1)
+    m = calibrated_max.mixed_noise_max(0.3, 0.2, 50, [0.02], alpha=0.05, trials=20_000, seed=1)
     assert m.threshold == pytest.approx(0.2 + 0.02 * zq, abs=3 * m.threshold_se + 1e-4)
     from litaudit.stats.extreme_exact import max_sf
 
     # value 0.3 is 5 se above the mean: P(max of 50 >= it) = 1.4e-5, below the +1 floor
     assert float(max_sf(0.3, 0.2, 0.02, 50)) < 1 / 20_001
     assert 1 / 20_001 <= m.p_value <= 5 / 20_001
-    near = C.mixed_noise_max(0.245, 0.2, 50, [0.02], alpha=0.05, trials=20_000, seed=2)
+    near = calibrated_max.mixed_noise_max(0.245, 0.2, 50, [0.02], alpha=0.05, trials=20_000, seed=2)
     assert near.p_value == pytest.approx(float(max_sf(0.245, 0.2, 0.02, 50)), abs=0.01)
     # unequal noise with the same mean square: a higher threshold
-    het = C.mixed_noise_max(0.3, 0.2, 50, [0.01, 0.0265], alpha=0.05, trials=20_000, seed=1)
+    het = calibrated_max.mixed_noise_max(
+        0.3, 0.2, 50, [0.01, 0.0265], alpha=0.05, trials=20_000, seed=1
+    )
     assert het.threshold > m.threshold
     with pytest.raises(ParameterError, match="> 0"):
-        C.mixed_noise_max(0.3, 0.2, 5, [0.0], alpha=0.05, trials=100, seed=1)
+        calibrated_max.mixed_noise_max(0.3, 0.2, 5, [0.0], alpha=0.05, trials=100, seed=1)
 
 
 def test_max_t_replications_follow_the_counts():
@@ -149,7 +151,6 @@ def test_max_t_finds_a_shifted_run_and_is_scale_free():
     assert C.resampled_null(x, trials=999, seed=22).max_t == mt
 
 
-@pytest.mark.slow
 def test_max_t_holds_its_level_where_the_f_does_not():
     # runs differ 3x in noise: equal-means nulls resampled from the matrix, as in
     # bench_calibration; the studentized max-t rejects about 5% (8 of 150), the F on its
@@ -177,7 +178,7 @@ def test_resampled_max_of_equal_normal_runs_is_the_normal_max():
     # Normal with the run's se, so the threshold of the max of 50 independent draws is
     # mu + se z_50(0.95) within the bootstrap's error
     x = _noise(30, 400, 41)
-    m = C.resampled_max(0.35, 0.3, 50, x, alpha=0.05, trials=8000, seed=42)
+    m = calibrated_max.resampled_max(0.35, 0.3, 50, x, alpha=0.05, trials=8000, seed=42)
     se = float(np.mean(np.std(residuals(x), axis=1, ddof=1))) / math.sqrt(400)
     zq = StdExtremes.make(50, "exact", None, None).max_q(0.95)[0]
     assert m.threshold == pytest.approx(0.3 + se * zq, rel=0.01)
@@ -185,8 +186,8 @@ def test_resampled_max_of_equal_normal_runs_is_the_normal_max():
     assert m.p_value == pytest.approx(1 / 8001)  # 0.05 is 10 se above the mean
     # one noisy run among quiet ones raises it, as with mixed_noise_max
     y = _noise(30, 400, 41, sds=[0.1] * 29 + [0.3])
-    assert C.resampled_max(0.35, 0.3, 50, y, alpha=0.05, trials=8000, seed=42).threshold > (
-        m.threshold + 5 * m.threshold_se
-    )
+    assert calibrated_max.resampled_max(
+        0.35, 0.3, 50, y, alpha=0.05, trials=8000, seed=42
+    ).threshold > (m.threshold + 5 * m.threshold_se)
     with pytest.raises(ParameterError, match="19 trials"):
-        C.resampled_max(0.35, 0.3, 50, x, alpha=0.05, trials=10, seed=1)
+        calibrated_max.resampled_max(0.35, 0.3, 50, x, alpha=0.05, trials=10, seed=1)

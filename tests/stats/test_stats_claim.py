@@ -158,7 +158,7 @@ values_st = st.lists(st.floats(0.0, 1.0, allow_nan=False), min_size=5, max_size=
 @settings(max_examples=examples(80), deadline=None)
 @given(values=values_st, frac=st.floats(0.0, 1.0), n_topics=st.integers(1, 300))
 def test_a_claim_at_or_below_the_record_is_never_above_it(values, frac, n_topics):
-    from litaudit.analyses.extreme.wording import record_sentence
+    from litaudit.analyses.extreme.wording_claim import record_sentence
 
     record = max(values)
     value = min(values) + frac * (record - min(values))

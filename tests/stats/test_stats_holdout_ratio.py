@@ -13,16 +13,9 @@ from hypothesis import strategies as st
 
 from litaudit.analyses.reuse.decision import topic_positions
 from litaudit.errors import ParameterError
-from litaudit.stats.holdout_shift import (
-    BOOT_T,
-    DELTA,
-    Bootstrap,
-    _topic_run_shifts,
-    holdout_shift,
-    shift_of_sums,
-    topic_means,
-    topic_sums,
-)
+from litaudit.stats.holdout_intervals import Bootstrap, topic_means
+from litaudit.stats.holdout_shift import BOOT_T, DELTA, holdout_shift, shift_of_sums
+from litaudit.stats.holdout_sums import topic_run_shifts, topic_sums
 from tests.conftest import examples
 
 
@@ -45,7 +38,7 @@ def test_delta_se_is_the_ratio_estimators_closed_form():
     ap, site, subsets = _table(3)
     r = holdout_shift(ap, site, subsets)
     sums = topic_sums(ap, site, subsets)
-    zr, use = _topic_run_shifts(sums, len(subsets))
+    zr, use = topic_run_shifts(sums, len(subsets))
     z = zr[:, use].mean(axis=1)
     b = ap[:, 0, :].mean(axis=1)  # every run scored: b_t is the topic's mean score
     n = z.size
@@ -119,7 +112,7 @@ def test_new_site_interval_without_site_effects_is_the_topics_one():
     """zs[t, s] the same for every site: MS_sites = MS_residual = 0, the two-way variance
     is MS_topics / (N m) = var_t / N, the delta method's over topics (Searle et al. 1992,
     Section 4.5)."""
-    from litaudit.stats.holdout_shift import ratio_interval, site_sample_interval
+    from litaudit.stats.holdout_intervals import ratio_interval, site_sample_interval
 
     rng = np.random.default_rng(2)
     b = rng.uniform(0.2, 0.4, size=40)
@@ -136,7 +129,7 @@ def test_new_site_interval_with_site_effects_only_is_the_sites_one():
     var_s(c) / m with m - 1 degrees of freedom, the t interval over sites."""
     from scipy import stats as st
 
-    from litaudit.stats.holdout_shift import site_sample_interval
+    from litaudit.stats.holdout_intervals import site_sample_interval
 
     c = np.array([-0.004, -0.001, -0.0005, -0.002, -0.009, 0.0])
     b = np.full(30, 0.25)

@@ -1,5 +1,5 @@
 """The hold-out shift from its per-topic sums taken a range of topics at a time
-(:class:`litaudit.stats.holdout_shift.TopicSums`): the whole table's result to the digit,
+(:class:`litaudit.stats.holdout_sums.TopicSums`): the whole table's result to the digit,
 whatever the cut (issue 24: the verdict reduces each depth's pool table range by range)."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from litaudit.stats.holdout_shift import TopicSums, holdout_shift, shift_of_sums, topic_sums
+from litaudit.stats.holdout_shift import holdout_shift, shift_of_sums
+from litaudit.stats.holdout_sums import TopicSums, topic_sums
 from tests.conftest import examples
 
 

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litaudit.errors import ParameterError
-from litaudit.stats.ranks import bootstrap_means, mean_covariance, p_first, resolve_ranks
+from litaudit.stats.rank_resamples import bootstrap_means, mean_covariance, p_first
+from litaudit.stats.ranks import resolve_ranks
 
 
 def _matrix(seed: int, k: int = 6, t: int = 30, spread: float = 0.0) -> np.ndarray:
@@ -132,7 +133,6 @@ def test_the_true_best_is_left_out_at_most_alpha_of_the_time():
     assert separated / sims <= 0.09
 
 
-@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from([0.0, 0.01, 0.03]), st.sampled_from([8, 13, 40]))
 def test_the_set_and_the_rank_intervals_agree(seed, spread, t):

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from litaudit.stats.holdout_shift import (
+from litaudit.stats.holdout_intervals import (
     INCONCLUSIVE,
     LOSE,
     REUSABLE,

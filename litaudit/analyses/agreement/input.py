@@ -18,7 +18,8 @@ import numpy as np
 
 from litaudit.errors import InputError, ParameterError
 from litaudit.files import STDOUT, atomic_write
-from litaudit.runs.evaluate import CodedQrels, encode, evaluate_coded
+from litaudit.runs.coded import CodedQrels, encode
+from litaudit.runs.evaluate import evaluate_coded
 from litaudit.runs.order import trec_order
 from litaudit.runs.pertopic import read_pertopic_csv
 from litaudit.stats.design import Design, HoldoutAssignment, assign_holdouts

@@ -23,7 +23,8 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.errors import ParameterError
-from litaudit.stats.agreement import MAX_EXACT_OUTCOMES, chisq_gof, expected_table
+from litaudit.stats.agreement import expected_table
+from litaudit.stats.agreement_chisq import MAX_EXACT_OUTCOMES, chisq_gof
 from litaudit.stats.power import paired_t_power
 
 

@@ -14,16 +14,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
-from litaudit.analyses.extreme.noise import (
-    NoiseChoice,
-    NoiseLookups,
-    choose_se,
-)
-from litaudit.analyses.extreme.population import (
-    Filters,
-    Population,
-    summarize,
-)
+from litaudit.analyses.extreme.noise import NoiseChoice, choose_se
+from litaudit.analyses.extreme.noise_inputs import NoiseLookups
+from litaudit.analyses.extreme.population import Filters, Population
+from litaudit.analyses.extreme.population_summary import summarize
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import (
     Shrinkage,

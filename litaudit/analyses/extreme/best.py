@@ -62,21 +62,19 @@ from litaudit.analyses.extreme.claim_audit import (
     run_claim,
 )
 from litaudit.analyses.extreme.coverage import record_coverage
-from litaudit.analyses.extreme.noise import (
-    NoiseChoice,
-    NoiseLookups,
-)
+from litaudit.analyses.extreme.noise import NoiseChoice
+from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import (
     Filters,
     Population,
-    PopulationSummary,
     ResultRow,
     population,
     results_fingerprint,
 )
+from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
 from litaudit.stats import intervals
-from litaudit.stats.calibrated import MixedNoiseMax
+from litaudit.stats.calibrated_max import MixedNoiseMax
 from litaudit.stats.noise import (
     Shrinkage,
     SpreadCheck,

@@ -4,9 +4,9 @@ Carterette's threshold (SIGIR 2015, Sec. 3.1) is the (1 - alpha) quantile of the
 N Normal draws with one se. Where the collection's run archive is stored and evaluated
 per topic (the se's source 'interaction', :mod:`litaudit.analyses.extreme.noise`), the
 threshold is resampled from the archive's residuals instead
-(:func:`litaudit.stats.calibrated.resampled_max`: each draw a run of the archive with its
+(:func:`litaudit.stats.calibrated_max.resampled_max`: each draw a run of the archive with its
 own noise, topics resampled), with its Monte Carlo se; `audit claim` falls back to Normal
-draws with the reference runs' own ses (:func:`~litaudit.stats.calibrated.mixed_noise_max`)
+draws with the reference runs' own ses (:func:`~litaudit.stats.calibrated_max.mixed_noise_max`)
 where only the seeded reference noise is measured. Elsewhere the Normal threshold on the
 audit's se stands alone.
 """
@@ -16,8 +16,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from litaudit import defaults
-from litaudit.analyses.extreme.noise import NoiseChoice, stored_per_topic
-from litaudit.stats.calibrated import MixedNoiseMax, mixed_noise_max, resampled_max
+from litaudit.analyses.extreme.noise import NoiseChoice
+from litaudit.analyses.extreme.noise_inputs import stored_per_topic
+from litaudit.stats.calibrated_max import MixedNoiseMax, mixed_noise_max, resampled_max
 
 if TYPE_CHECKING:
     import duckdb

@@ -37,20 +37,16 @@ from litaudit.analyses.extreme.noise import (
     record_gap,
 )
 from litaudit.analyses.extreme.per_dataset import PerDatasetComparison, compare_per_dataset
-from litaudit.analyses.extreme.population import (
-    Filters,
-    PopulationSummary,
-    ResultRow,
-    population,
-    results_fingerprint,
-)
+from litaudit.analyses.extreme.population import Filters, ResultRow, population, results_fingerprint
+from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.extreme.printed import check_range, printed
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
 from litaudit.analyses.extreme.resolution import ClaimResolution, claim_resolution
 from litaudit.analyses.extreme.verdict import VerdictLine, claim_verdict
+from litaudit.analyses.extreme.wording_claim import Found, claim_answers
 from litaudit.errors import NotFound, ParameterError
 from litaudit.stats import claim as claim_stats
-from litaudit.stats.calibrated import MixedNoiseMax
+from litaudit.stats.calibrated_max import MixedNoiseMax
 from litaudit.stats.noise import (
     Shrinkage,
     SpreadCheck,
@@ -87,7 +83,7 @@ class ClaimReport:
     (c) the claim's own interval, how much of the record is luck (random-effects
     reliability and a resampling estimate), then the reference model with its se, kind and
     source
-    (:mod:`litaudit.analyses.extreme.wording`). ``stats`` holds every number
+    (:mod:`litaudit.analyses.extreme.wording_claim`). ``stats`` holds every number
     (:class:`litaudit.stats.claim.ClaimAudit`: ``record``, ``chance``, ``interval``,
     ``reference``). ``subject``: the published result audited as one of the N (None for a
     new value, judged as one more draw); ``record_holder``: the best published result
@@ -278,7 +274,7 @@ def run_claim(
         n_draws=ca.chance.n_draws,
         alpha=model.alpha,
     )
-    found = wording.Found(
+    found = Found(
         mixed=mixed, noise=noise, robust=robust, shrinkage=shrunk, spread=spread, gap=gap, bias=bias
     )
     per = None
@@ -291,7 +287,7 @@ def run_claim(
         **population_fields(pop, filters),
         value=ca.value,
         subject=subject,
-        answers=wording.claim_answers(ca, holder, subject, found),
+        answers=claim_answers(ca, holder, subject, found),
         record_holder=holder,
         stats=ca,
         fingerprint=fp,

@@ -24,13 +24,8 @@ from litaudit.analyses.extreme.best import (
     stored_audit,
 )
 from litaudit.analyses.extreme.noise import NoiseChoice
-from litaudit.analyses.extreme.population import (
-    Filters,
-    PopulationSummary,
-    ResultRow,
-    population,
-    results_fingerprint,
-)
+from litaudit.analyses.extreme.population import Filters, ResultRow, population, results_fingerprint
+from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.extreme.record_steps import RecordSteps, StepSettings, record_steps
 from litaudit.curation.fields import ROLES
 from litaudit.errors import ParameterError

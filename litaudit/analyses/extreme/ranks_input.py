@@ -3,7 +3,7 @@
 * ``matrix``: a topic-by-run CSV or ``trec_eval -q`` outputs (as `audit matrix` reads
   them); topics some run lacks are left out (counted).
 * ``archive``: the per-topic scores of a collection's stored run archive (`runs eval`),
-  as the interaction se reads them (:func:`litaudit.analyses.extreme.noise.stored_per_topic`).
+  as the interaction se reads them (:func:`litaudit.analyses.extreme.noise_inputs.stored_per_topic`).
 * ``datasets``: a benchmark whose topic set is the equal-weight mean of other collections
   (``topic_sets.parts``, e.g. beir-13): every published result on each part, grouped by
   system (within its track or paper); systems without a value on every part are left out

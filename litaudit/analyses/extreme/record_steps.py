@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from litaudit.analyses.extreme.claim_run import archive_tag
-from litaudit.analyses.extreme.noise import NoiseChoice, NoiseLookups
+from litaudit.analyses.extreme.noise import NoiseChoice
+from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import Filters, Population, ResultRow, load_results
+from litaudit.analyses.extreme.same_topic import archive_tag
 from litaudit.errors import ParameterError
 from litaudit.stats import records as record_stats
 from litaudit.stats.holm import holm

@@ -18,7 +18,7 @@ import numpy as np
 
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
-from litaudit.analyses.extreme.noise import NoiseLookups
+from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import Filters, load_results
 from litaudit.analyses.extreme.record_steps import pick_part
 from litaudit.errors import NotFound, ParameterError

@@ -21,15 +21,15 @@ from litaudit.analyses.extreme.best import (
     compute_best,
     population_params,
 )
-from litaudit.analyses.extreme.noise import NoiseLookups
+from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import (
     Filters,
-    PopulationSummary,
     ResultRow,
     check_min_n,
     load_population,
     select_population,
 )
+from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.errors import NotFound, ParameterError
 from litaudit.store.collections import names_and_default_topics
 

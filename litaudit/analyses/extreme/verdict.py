@@ -6,7 +6,7 @@ missing, a copy of an archived run)? is the claim above the record (and what the
 covers)? is it explained by chance? is its baseline weak? does its run reproduce the printed
 value? and, for each run it was compared with topic by topic, is it better, worse or not
 distinguishable? Each line is made from the claim audit's own numbers; the chance line is
-the audit's own chance sentence (:func:`litaudit.analyses.extreme.wording.chance_sentence`,
+the audit's own chance sentence (:func:`litaudit.analyses.extreme.wording_claim.chance_sentence`,
 as stored in its answers), so the verdict never says more or other than the audit. The
 long explanations follow the verdict in every output.
 
@@ -20,10 +20,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from litaudit.analyses.extreme.baselines import verdict_text
-from litaudit.analyses.extreme.claim_evidence import ClaimEvidence, run_check_sentence
-from litaudit.analyses.extreme.claim_run import Comparison, RunEvaluation, SameTopic
-from litaudit.analyses.extreme.wording import band_place, cited
+from litaudit.analyses.extreme.baselines_wording import verdict_text
+from litaudit.analyses.extreme.claim_evidence import ClaimEvidence
+from litaudit.analyses.extreme.claim_evidence_wording import run_check_sentence
+from litaudit.analyses.extreme.claim_run import RunEvaluation
+from litaudit.analyses.extreme.same_topic import Comparison, SameTopic
+from litaudit.analyses.extreme.wording import cited
+from litaudit.analyses.extreme.wording_claim import band_place
 from litaudit.analyses.wording import printed_number
 
 

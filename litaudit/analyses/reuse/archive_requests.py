@@ -16,7 +16,8 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited
 from litaudit.analyses.reuse.archive_ranges import load_ranged
 from litaudit.analyses.reuse.coded_archive import LOAD_STEPS, load_coded
-from litaudit.analyses.reuse.overlap import LOUReport, RAOReport, run_lou, run_rao
+from litaudit.analyses.reuse.lou import LOUReport, run_lou
+from litaudit.analyses.reuse.overlap import RAOReport, run_rao
 from litaudit.analyses.reuse.subcollection_tau import (
     SubcollectionReport,
     SubcollectionTest,

@@ -17,8 +17,9 @@ import pyarrow as pa
 
 from litaudit.errors import NotFound
 from litaudit.runs.archive import load_tables, stored_fingerprint
+from litaudit.runs.coded import CodedQrels, CodedRuns, Evaluation
 from litaudit.runs.columns import from_numpy
-from litaudit.runs.evaluate import CodedQrels, CodedRuns, Evaluation, evaluate_coded
+from litaudit.runs.evaluate import evaluate_coded
 from litaudit.runs.model import sort_topics
 from litaudit.runs.order import codes_in_byte_order, trec_order
 from litaudit.store.collections import resolve_collection
@@ -311,7 +312,7 @@ def evaluate_topics(
     runs: np.ndarray | None = None,
     qrels_keep: np.ndarray | None = None,
 ):
-    """The :class:`~litaudit.runs.evaluate.Evaluation` behind :func:`evaluate_means`."""
+    """The :class:`~litaudit.runs.coded.Evaluation` behind :func:`evaluate_means`."""
 
     if runs is None:  # every run: the archive's own columns, no row selection
         coded = CodedRuns(

@@ -27,17 +27,9 @@ from litaudit import defaults
 from litaudit.analyses.reuse.holdout_design import holdout_design
 from litaudit.analyses.reuse.holdout_pools import PoolScores, pool_tables
 from litaudit.errors import ParameterError
-from litaudit.stats.holdout_shift import (
-    INCONCLUSIVE,
-    LOSE,
-    REUSABLE,
-    Bootstrap,
-    HoldoutShift,
-    TopicSums,
-    holdout_shift,
-    shift_of_sums,
-    topic_sums,
-)
+from litaudit.stats.holdout_intervals import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
+from litaudit.stats.holdout_shift import HoldoutShift, holdout_shift, shift_of_sums
+from litaudit.stats.holdout_sums import TopicSums, topic_sums
 from litaudit.stats.reuse_sites import with_new_site
 
 NO_DEPTH = "pool depth unknown"
@@ -70,7 +62,7 @@ def pool_shifts(
     note) and the pool table at depth ``keep`` (None when not made). One pass over the
     archive for every depth (``tick(1)`` after each range of a ranged archive): each
     depth's table is reduced to its per-topic sums range by range
-    (:class:`~litaudit.stats.holdout_shift.TopicSums`), only ``keep``'s is kept whole.
+    (:class:`~litaudit.stats.holdout_sums.TopicSums`), only ``keep``'s is kept whole.
     ``topics``: the positions of the topics the shift is computed on (None: all);
     ``bootstrap``: the interval's (None: the delta method's)."""
 

@@ -176,7 +176,7 @@ def references(
 
 def lou_depths(reports: dict, lou_main, depth: int, depths) -> list[LOUDepth]:
     """LOU at every depth of ``depths``: ``lou_main`` (stored) at ``depth``, ``reports``
-    (:func:`~litaudit.analyses.reuse.overlap.lou_depths_of_archive`) at the others."""
+    (:func:`~litaudit.analyses.reuse.lou.lou_depths_of_archive`) at the others."""
     reps = {**reports, depth: lou_main}
     return [
         LOUDepth(

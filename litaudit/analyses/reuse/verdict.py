@@ -60,18 +60,22 @@ from litaudit.analyses.reuse.descriptive import (
 from litaudit.analyses.reuse.holdout_agreement import archive_agreement
 from litaudit.analyses.reuse.holdout_design import HoldoutDesign
 from litaudit.analyses.reuse.holdout_result import AgreementSettings, AgreementTest
-from litaudit.analyses.reuse.overlap import lou_depths_of_archive, run_rao, store_lou
+from litaudit.analyses.reuse.lou import lou_depths_of_archive, store_lou
+from litaudit.analyses.reuse.overlap import run_rao
 from litaudit.analyses.reuse.progress import PASS_STEPS, PASSES, Pass, n_parts, read_ranges
 from litaudit.analyses.reuse.subcollection_tau import (
     DEFAULT_SEED as SUBCOLLECTION_SEED,
 )
-from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
 from litaudit.analyses.reuse.unjudged import MeasureShift, unjudged_shifts
+from litaudit.analyses.reuse.verdict_settings import (
+    VerdictSettings,
+    collection_depth,
+    verdict_depths,
+)
 from litaudit.analyses.reuse.wording import decision_sentence
 from litaudit.errors import ParameterError
-from litaudit.stats.holdout_shift import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
+from litaudit.stats.holdout_intervals import INCONCLUSIVE, LOSE, REUSABLE, Bootstrap
 from litaudit.stats.reuse_sites import FEW_SITES
-from litaudit.store.pool_depths import pool_depth
 
 if TYPE_CHECKING:
     import duckdb
@@ -93,11 +97,9 @@ __all__ = [
     "Reference",
     "SubcollectionSummary",
     "Verdict",
-    "VerdictSettings",
     "decision_sentence",
     "official_counts",
     "run_verdict",
-    "verdict_steps",
 ]
 
 KIND = "reuse-verdict"
@@ -130,49 +132,6 @@ class Verdict:
 
 
 # ------------------------------------------------------------------ archive verdict
-
-
-def verdict_steps(depths, assignments: int, permutations: int, subcollections: bool) -> int:
-    """Progress units of :func:`run_verdict` (for a progress bar)."""
-    return PASSES * PASS_STEPS + assignments + (permutations if subcollections else 0)
-
-
-def verdict_depths(depth: int | None) -> tuple[int, ...]:
-    """The depths at which the shift is computed: the deciding one and
-    ``defaults.LOU_DEPTHS`` beside it (all of them when the depth is unknown)."""
-    return tuple(sorted(set(defaults.LOU_DEPTHS) | ({depth} if depth else set())))
-
-
-def collection_depth(
-    con: duckdb.DuckDBPyConnection, cid: str, depth: int | None = None
-) -> tuple[int | None, str | None]:
-    """The depth to decide at and its source: the one given, else the collection's
-    recorded pool depth, else (None, None)."""
-    if depth is not None:
-        return depth, "given with --depth"
-
-    found = pool_depth(con, cid)
-    return (None, None) if found is None else found
-
-
-@dataclass(frozen=True, kw_only=True)
-class VerdictSettings:
-    """What the verdict of a stored run archive is asked with: the pool ``depth`` it
-    decides at (None: the collection's recorded one; no decision when unknown), the
-    equivalence margin ``margin_pct`` and the level ``alpha`` of each one-sided test; the
-    agreement analysis's ``assignments`` random hold-out assignments from ``seed``; and
-    with ``subcollections`` the sub-collection test as ``splits`` asks it (its own seed)."""
-
-    depth: int | None = None
-    margin_pct: float = defaults.REUSE_MARGIN_PCT
-    alpha: float = defaults.REUSE_ALPHA
-    assignments: int = defaults.AGREEMENT_ASSIGNMENTS
-    seed: int = defaults.AGREEMENT_SEED
-    subcollections: bool = False
-    splits: SubcollectionTest = SubcollectionTest(seed=SUBCOLLECTION_SEED)
-    topics: str | None = None  # decide on these topics only ("601-650"; None: all)
-    resamples: int = defaults.REUSE_BOOTSTRAP  # the interval's bootstrap over topics
-    boot_seed: int = defaults.REUSE_BOOTSTRAP_SEED
 
 
 def run_verdict(
@@ -400,6 +359,3 @@ def _archive_verdict(
         topics=settings.topics,
         unjudged=unjudged,
     )
-
-
-# ------------------------------------------------------------------ score-matrix verdict

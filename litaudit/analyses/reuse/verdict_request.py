@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from litaudit import defaults
 from litaudit.analyses.agreement import input as agreement_input
 from litaudit.analyses.audits import Audited
-from litaudit.analyses.reuse import verdict, verdict_matrix
+from litaudit.analyses.reuse import verdict, verdict_matrix, verdict_settings
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
 from litaudit.errors import ParameterError
 
@@ -79,8 +79,10 @@ class VerdictRequest:
         assignments = self.assignments or defaults.AGREEMENT_ASSIGNMENTS
         if self.scores is not None:
             return "hold-out assignments", assignments
-        depths = verdict.verdict_depths(self.depth)
-        total = verdict.verdict_steps(depths, assignments, self.permutations, self.subcollections)
+        depths = verdict_settings.verdict_depths(self.depth)
+        total = verdict_settings.verdict_steps(
+            depths, assignments, self.permutations, self.subcollections
+        )
         return "reusability", total
 
 
@@ -103,7 +105,7 @@ def answer_verdict(
         permutations=req.permutations,
         seed=verdict.SUBCOLLECTION_SEED if req.split_seed is None else req.split_seed,
     )
-    asked = verdict.VerdictSettings(
+    asked = verdict_settings.VerdictSettings(
         depth=req.depth,
         margin_pct=req.margin,
         alpha=req.alpha,

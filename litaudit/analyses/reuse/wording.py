@@ -8,14 +8,8 @@ the same words.
 from __future__ import annotations
 
 from litaudit.analyses.reuse.decision import NO_DEPTH, NO_POOLS, NOT_ENOUGH
-from litaudit.stats.holdout_shift import (
-    BOOT_T,
-    INCONCLUSIVE,
-    KNOWN_MEAN,
-    LOSE,
-    REUSABLE,
-    HoldoutShift,
-)
+from litaudit.stats.holdout_intervals import INCONCLUSIVE, LOSE, REUSABLE
+from litaudit.stats.holdout_shift import BOOT_T, KNOWN_MEAN, HoldoutShift
 from litaudit.stats.reuse_sites import FEW_SITES as UNDECIDED_FEW
 
 NOISE_SOURCE = "Voorhees et al. 2014"

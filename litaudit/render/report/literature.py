@@ -19,7 +19,8 @@ from litaudit.analyses.extreme.best import BestReport, ClaimReport
 from litaudit.analyses.extreme.history import HistoryReport
 from litaudit.analyses.extreme.population import ResultRow
 from litaudit.analyses.extreme.ranks import RanksAudit
-from litaudit.analyses.extreme.wording import cited, population_sentence, reference_sentence
+from litaudit.analyses.extreme.wording import cited, population_sentence
+from litaudit.analyses.extreme.wording_noise import reference_sentence
 from litaudit.analyses.report_audits import Prepared
 from litaudit.analyses.wording import printed_number as printed
 from litaudit.render.report.model import (

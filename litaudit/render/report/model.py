@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 import re
 from dataclasses import dataclass
 
-from litaudit.analyses.reuse.overlap import LOUReport, RAOReport
+from litaudit.analyses.reuse.lou import LOUReport
+from litaudit.analyses.reuse.overlap import RAOReport
 from litaudit.analyses.reuse.subcollection_tau import SubcollectionReport
 
 

@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from litaudit.analyses.extreme.population import ResultRow
-from litaudit.analyses.extreme.wording import summary_null_sentence, who
+from litaudit.analyses.extreme.wording import who
+from litaudit.analyses.extreme.wording_noise import summary_null_sentence
 from litaudit.render.site import html
 from litaudit.render.site.population import PopulationPage, paper_url, title
 from litaudit.store.history import Entry

@@ -10,14 +10,9 @@ from dataclasses import dataclass
 
 from litaudit.analyses.extreme.best import BestReport
 from litaudit.analyses.extreme.population import ResultRow
-from litaudit.analyses.extreme.wording import (
-    best_chance_sentence,
-    cited,
-    luck_sentence,
-    population_sentence,
-    reference_sentence,
-    who,
-)
+from litaudit.analyses.extreme.wording import cited, population_sentence, who
+from litaudit.analyses.extreme.wording_best import best_chance_sentence
+from litaudit.analyses.extreme.wording_noise import luck_sentence, reference_sentence
 from litaudit.render.report.figures import Figure
 from litaudit.render.site import html
 from litaudit.render.site.ranks import Standing

@@ -1,0 +1,165 @@
+"""The evaluator's input and output (:mod:`litaudit.runs.evaluate`): runs and qrels as
+integer codes over one docno and topic dictionary (:func:`encode`), the grid of per-topic
+scores it returns (:class:`Evaluation`: ``scores[measure, run, topic]``), and how the
+grids of parts join: runs cut in two halves for two threads (:func:`split_runs`, joined by
+:func:`join_runs`) and measures evaluated per relevance level (:func:`join_measures`),
+topics joined by name in trec_eval's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from litaudit.errors import NotFound
+from litaudit.measures import parse_measure
+from litaudit.runs.model import Qrels, Run, sort_topics
+from litaudit.runs.order import codes_in_byte_order
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Per-topic scores of runs: ``scores[measure, run, topic]``."""
+
+    measures: tuple[str, ...]  # canonical ir_measures names, e.g. ("AP", "P@10")
+    runs: tuple[str, ...]  # run tags
+    topics: tuple[str, ...]  # topics evaluated, decided as trec_eval decides
+    scores: np.ndarray  # (len(measures), len(runs), len(topics)), NaN = not evaluated
+
+    def _index(self, measure: str) -> int:
+        name = str(parse_measure(measure))
+        try:
+            return self.measures.index(name)
+        except ValueError:
+            raise NotFound(
+                f"measure {name!r} was not evaluated (have {', '.join(self.measures)})"
+            ) from None
+
+    def matrix(self, measure: str) -> np.ndarray:
+        """(runs, topics) scores of one measure."""
+        return self.scores[self._index(measure)]
+
+    def mean(self, measure: str) -> np.ndarray:
+        """Per run: the mean over the topics evaluated for that run (trec_eval's 'all')."""
+        m = self.matrix(measure)
+        n = np.sum(~np.isnan(m), axis=1)
+        total = np.nansum(m, axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(n > 0, total / np.maximum(n, 1), np.nan)
+
+    def topic_counts(self, measure: str | None = None) -> np.ndarray:
+        """Per run: how many topics were evaluated (trec_eval's num_q)."""
+        m = self.scores[0] if measure is None else self.matrix(measure)
+        return np.sum(~np.isnan(m), axis=1)
+
+
+@dataclass(frozen=True)
+class CodedRuns:
+    """Runs as integer codes: the evaluator's input (one row per retrieved document).
+
+    ``doc`` codes must be ordered as the docnos are by ``strcmp`` (byte order), so that
+    ties break on the code; ``topic`` codes index ``topic_names``.
+    """
+
+    tags: tuple[str, ...]
+    topic_names: tuple[str, ...]
+    run: np.ndarray  # int32 run index
+    topic: np.ndarray  # int32 topic code
+    doc: np.ndarray  # int32 or int64 docno code (byte order)
+    score: np.ndarray  # float64
+
+
+@dataclass(frozen=True)
+class CodedQrels:
+    topic: np.ndarray  # int32 topic code (same codes as CodedRuns.topic)
+    doc: np.ndarray  # int32 or int64 docno code
+    rel: np.ndarray  # int32 grade
+
+
+def encode(runs: Sequence[Run], qrels: Qrels) -> tuple[CodedRuns, CodedQrels]:
+    """Integer-code runs and qrels over a shared docno and topic dictionary."""
+    n = [len(r) for r in runs]
+    docs = np.concatenate([r.docno for r in runs] + [qrels.docno]) if runs else qrels.docno
+    tops = np.concatenate([r.topic for r in runs] + [qrels.topic]) if runs else qrels.topic
+    doc_codes, _ = codes_in_byte_order(docs)
+    top_codes, top_names = codes_in_byte_order(tops)
+    total = sum(n)
+    coded = CodedRuns(
+        tags=tuple(r.tag for r in runs),
+        topic_names=tuple(str(t) for t in top_names),
+        run=np.repeat(np.arange(len(runs), dtype=np.int32), n),
+        topic=top_codes[:total].astype(np.int32),
+        doc=doc_codes[:total],
+        score=np.concatenate([r.score for r in runs]) if runs else np.zeros(0),
+    )
+    cq = CodedQrels(top_codes[total:].astype(np.int32), doc_codes[total:], qrels.rel)
+    return coded, cq
+
+
+def split_runs(coded: CodedRuns) -> list[tuple[CodedRuns, np.ndarray]]:
+    """Two halves of the runs, each (its rows as CodedRuns, its runs' codes in
+    ``coded``), rows in their order. Rows stored run after run are cut at the run boundary
+    nearest the middle, without a copy; otherwise each half is picked by a mask."""
+    n_runs = len(coded.tags)
+    run = coded.run
+    n = len(run)
+    b = n // 2
+    ahead = np.flatnonzero(run[b:] != run[b - 1]) if n else np.zeros(0, np.int64)
+    cut = b + int(ahead[0]) if len(ahead) else n
+    first = np.bincount(run[:cut], minlength=n_runs) > 0
+    if 0 < cut < n and not np.any(first & (np.bincount(run[cut:], minlength=n_runs) > 0)):
+        pieces = [(slice(0, cut), np.flatnonzero(first)), (slice(cut, n), np.flatnonzero(~first))]
+    else:  # runs interleaved: half of the run codes each, rows by mask
+        codes = np.arange(n_runs)
+        in_first = codes < n_runs // 2
+        mask = in_first[run]
+        pieces = [(mask, codes[in_first]), (~mask, codes[~in_first])]
+    out = []
+    for rows, codes in pieces:
+        remap = np.full(n_runs, -1, dtype=np.int32)
+        remap[codes] = np.arange(len(codes), dtype=np.int32)
+        out.append(
+            (
+                CodedRuns(
+                    tuple(coded.tags[c] for c in codes),
+                    coded.topic_names,
+                    remap[run[rows]],
+                    coded.topic[rows],
+                    coded.doc[rows],
+                    coded.score[rows],
+                ),
+                codes,
+            )
+        )
+    return out
+
+
+def join_measures(names: list[str], parts: list[Evaluation]) -> Evaluation:
+    """One Evaluation of ``names`` (in that order) from Evaluations of groups of them
+    (one per relevance level); topics joined by name, in trec_eval's order."""
+    topics = sort_topics(set().union(*[p.topics for p in parts]))
+    col = {t: i for i, t in enumerate(topics)}
+    scores = np.full((len(names), len(parts[0].runs), len(topics)), np.nan)
+    for p in parts:
+        rows = np.array([names.index(m) for m in p.measures], dtype=np.int64)
+        cols = np.array([col[t] for t in p.topics], dtype=np.int64)
+        scores[np.ix_(rows, np.arange(len(p.runs)), cols)] = p.scores
+    return Evaluation(tuple(names), parts[0].runs, topics, scores)
+
+
+def join_runs(
+    tags: tuple[str, ...], codes: list[np.ndarray], parts: list[Evaluation]
+) -> Evaluation:
+    """One Evaluation of all ``tags`` from the Evaluations of groups of them (``codes``:
+    each group's positions in ``tags``); topics joined by name, in trec_eval's order."""
+    topics = sort_topics(set().union(*[p.topics for p in parts]))
+    col = {t: i for i, t in enumerate(topics)}
+    # a cell no group covers is a topic that group evaluated for none of its runs: NaN, as
+    # in one pass (with ``complete`` every group has every qrels topic)
+    scores = np.full((len(parts[0].measures), len(tags), len(topics)), np.nan)
+    for p, c in zip(parts, codes, strict=True):
+        cols = np.array([col[t] for t in p.topics], dtype=np.int64)
+        scores[np.ix_(np.arange(len(p.measures)), c, cols)] = p.scores
+    return Evaluation(parts[0].measures, tuple(tags), topics, scores)
