@@ -111,7 +111,9 @@ def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_stor
     assert rec2.steps() == len(rows) and rec2.count("added") == rep2.added_results == 0
 
 
-@pytest.mark.slow
+@pytest.mark.slow(
+    reason="the small seeded store (a session fixture make test-fast builds for no other test)"
+)
 def test_audit_summary_reports_each_group(small_seeded_store):
     from litaudit.analyses.extreme.summary import run_summary
 
