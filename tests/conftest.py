@@ -91,6 +91,33 @@ def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> P
     return mine
 
 
+_HELD: list[Any] = []  # read-only connections to the session's files, closed at its end
+
+
+def _read_only_for_the_run(path: Path) -> Path:
+    """``path``, with a read-only DuckDB connection to it kept open until the run ends.
+
+    DuckDB keeps one database instance per file and process while a connection to it is
+    open: another read-only connect to ``path`` (a `--no-save` audit, a listing, the
+    store a test reads) then reuses that instance and costs ~0 ms of CPU, where it costs
+    17-20 ms to start a new one (DuckDB 1.x-2.x registers its catalog anew; a test that
+    opens a store three times paid ~60 ms before doing anything). And a write open of a
+    session file fails at once ("different configuration than existing connections")
+    instead of changing what the tests after it read: copy it to write (``shutil.copy``).
+    """
+    import duckdb
+
+    _HELD.append(duckdb.connect(str(path), read_only=True))
+    return path
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _close_held_connections():
+    yield
+    while _HELD:
+        _HELD.pop().close()
+
+
 @pytest.fixture(scope="session")
 def reference_db_file(tmp_path_factory) -> Path:
     """A database file with the schema and reference data (built once per run)."""
@@ -103,7 +130,7 @@ def reference_db_file(tmp_path_factory) -> Path:
             with store.transaction():
                 load_reference_data(store.con)
 
-    return _built_once(tmp_path_factory, "reference.duckdb", build)
+    return _read_only_for_the_run(_built_once(tmp_path_factory, "reference.duckdb", build))
 
 
 @pytest.fixture
@@ -172,7 +199,7 @@ def seeded_db_file(tmp_path_factory) -> Path:
         with open_store(path) as store:
             load_seeds(store)
 
-    return _built_once(tmp_path_factory, "seeded.duckdb", build)
+    return _read_only_for_the_run(_built_once(tmp_path_factory, "seeded.duckdb", build))
 
 
 # The collections of the small seed set: whole collections (every seed row of each), so a
@@ -236,7 +263,7 @@ def small_seeded_db_file(tmp_path_factory) -> Path:
         with open_store(path) as store:
             load_seeds(store, seeds)
 
-    return _built_once(tmp_path_factory, "small-seeded.duckdb", build)
+    return _read_only_for_the_run(_built_once(tmp_path_factory, "small-seeded.duckdb", build))
 
 
 @pytest.fixture
@@ -289,7 +316,7 @@ def summarized(seeded_db_file, tmp_path_factory) -> Summarized:
         assert res.exit_code == 0, res.output
         (shared / "built-summarized.json").write_text(res.stdout, encoding="utf-8")
 
-    db = _built_once(tmp_path_factory, "summarized.duckdb", build)
+    db = _read_only_for_the_run(_built_once(tmp_path_factory, "summarized.duckdb", build))
     return Summarized(
         db=db,
         text=(shared / "built-summarized.txt").read_text(encoding="utf-8"),
@@ -323,7 +350,7 @@ def robust03_db_file(seeded_db_file, tmp_path_factory) -> Path:
                 qrels_path=trec / "qrels" / "qrels.robust03.txt",
             )
 
-    return _built_once(tmp_path_factory, "robust03.duckdb", build)
+    return _read_only_for_the_run(_built_once(tmp_path_factory, "robust03.duckdb", build))
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ holds, one naming rule for short names, tables that never cut an id, `results li
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -15,6 +16,15 @@ from tests.conftest import REPO
 
 @pytest.fixture
 def seeded(cli, seeded_db_file):
+    """The CLI on the session's seeded database, for read-only commands: no copy, and
+    each open reuses the DuckDB instance the run keeps open on it (tests/conftest.py)."""
+    return functools.partial(cli, db=seeded_db_file)
+
+
+@pytest.fixture
+def seeded_copy(cli, seeded_db_file):
+    """The CLI on a private copy of the seeded database (a command that opens it to
+    write, a dry run included)."""
     shutil.copy(seeded_db_file, cli.db)
     return cli
 
@@ -64,10 +74,12 @@ def test_the_issue_lookups_say_what_the_store_holds(seeded):
     )
 
 
-def test_unknown_names_get_suggestions_from_ids_aliases_and_titles(seeded_store):
+def test_unknown_names_get_suggestions_from_ids_aliases_and_titles(seeded_db_file):
     from litaudit.store.collection_names import CollectionNames
+    from litaudit.store.db import open_store
 
-    names = CollectionNames.load(seeded_store.con)
+    with open_store(seeded_db_file, read_only=True) as store:
+        names = CollectionNames.load(store.con)
     assert names.suggest("dl19") == [
         "msmarco-document/trec-dl-2019/judged",
         "msmarco-passage/trec-dl-2019/judged",
@@ -87,7 +99,8 @@ def test_unknown_names_get_suggestions_from_ids_aliases_and_titles(seeded_store)
 
 
 @pytest.mark.slow
-def test_every_command_accepts_the_same_names(seeded, tmp_path):
+def test_every_command_accepts_the_same_names(seeded_copy, tmp_path):
+    seeded = seeded_copy
     # `beir/scifact` (a prefix of the id beir/scifact/test) worked in `audit` but
     # `results import` refused it: imports now use the same resolver
     for name in ("beir/scifact", "beir-scifact", "scifact", "mteb/scifact", "BEIR/SciFact/test"):
@@ -156,9 +169,10 @@ def test_collections_list_never_cuts_an_id_at_80_columns(seeded, monkeypatch):
 
 
 @pytest.mark.slow
-def test_results_list_to_a_pipe_is_every_row_as_plain_lines(seeded, seeded_store):
+def test_results_list_to_a_pipe_is_every_row_as_plain_lines(seeded, seeded_db_file):
     from litaudit.curation.filters import CURATION
     from litaudit.curation.results import query_results
+    from litaudit.store.db import open_store
 
     r = seeded("results", "list")
     assert r.exit_code == 0
@@ -176,7 +190,8 @@ def test_results_list_to_a_pipe_is_every_row_as_plain_lines(seeded, seeded_store
         "year",
         "status",
     ]
-    everything = query_results(seeded_store.con, CURATION)
+    with open_store(seeded_db_file, read_only=True) as store:
+        everything = query_results(store.con, CURATION)
     assert len(lines) == 1 + len(everything) > 31000
     assert "…" not in r.stdout
     # the longest system name is whole

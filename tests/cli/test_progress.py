@@ -111,7 +111,9 @@ def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_stor
     assert rec2.steps() == len(rows) and rec2.count("added") == rep2.added_results == 0
 
 
-@pytest.mark.slow
+@pytest.mark.slow(
+    reason="the small seeded store (a session fixture make test-fast builds for no other test)"
+)
 def test_audit_summary_reports_each_group(small_seeded_store):
     from litaudit.analyses.extreme.summary import run_summary
 
@@ -362,11 +364,10 @@ def test_agreement_prints_no_bar_when_stderr_is_not_a_terminal(cli, tmp_path):
 def test_export_draws_a_bar_of_the_rows_written_on_a_terminal_only(
     cli, seeded_db_file, tmp_path, terminal
 ):
-    import shutil
-
-    shutil.copy(seeded_db_file, cli.db)
-    for fmt in ("csv", "json"):
-        r = cli("results", "export", str(tmp_path / f"r.{fmt}"), "-c", "robust04")
+    for fmt in ("csv", "json"):  # a read-only command: on the session's file, no copy
+        r = cli(
+            "results", "export", str(tmp_path / f"r.{fmt}"), "-c", "robust04", db=seeded_db_file
+        )
         assert r.exit_code == 0, r.output
         assert r.stderr == ""  # the bar went to the terminal (the fixture's)
         data = json.loads((tmp_path / "r.json").read_text()) if fmt == "json" else None

@@ -54,10 +54,11 @@ def test_report_and_audit_claim_agree_on_printed_digits(rcli, shared_data, tmp_p
         (("--baseline", "abc"), "--baseline: 'abc' is not a number"),
     ],
 )
-def test_baseline_percentages_are_refused_like_claims(cli, seeded_db_file, tmp_path, args, message):
-    db = tmp_path / "copy.duckdb"
-    shutil.copy(seeded_db_file, db)
-    res = cli("audit", "baselines", "-c", "robust04", "-m", "AP", *args, "--no-save", db=db)
+def test_baseline_percentages_are_refused_like_claims(cli, seeded_db_file, args, message):
+    # --no-save opens the store read-only: the session's file itself, no copy
+    res = cli(
+        "audit", "baselines", "-c", "robust04", "-m", "AP", *args, "--no-save", db=seeded_db_file
+    )
     assert res.exit_code == 1
     assert message in res.output
 

@@ -11,6 +11,8 @@ import json
 import math
 import os
 import re
+import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -156,25 +158,59 @@ def store_literature_audits(path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def fixture_db_file(tmp_path_factory) -> Path:
+def fresh_db_file(tmp_path_factory) -> Path:
+    """The fixture database with literature audits, before any report (built once a
+    module; treat as read-only, copy it to write)."""
+    path = make_fixture_db(tmp_path_factory.mktemp("fresh") / "fresh.duckdb")
+    store_literature_audits(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def fixture_db_file(fresh_db_file, tmp_path_factory) -> Path:
     """The fixture database with literature audits; the reuse audits are run by the first
     report (module-scoped: treat as read-only, copy it to write)."""
     from litaudit.analyses.report_audits import prepare_report
     from litaudit.store.db import open_store
 
-    path = make_fixture_db(tmp_path_factory.mktemp("report") / "fixture.duckdb")
-    store_literature_audits(path)
+    path = tmp_path_factory.mktemp("report") / "fixture.duckdb"
+    shutil.copy(fresh_db_file, path)
     with open_store(path) as store:  # runs and stores the reusability audits once
         prepare_report(store.con, COLLECTION, measure="AP", subcollections=True)
     return path
 
 
 @pytest.fixture
-def fresh_db(tmp_path) -> Path:
-    """The fixture database before any report: the reusability audits are missing."""
-    path = make_fixture_db(tmp_path / "fresh.duckdb")
-    store_literature_audits(path)
+def fresh_db(fresh_db_file, tmp_path) -> Path:
+    """The fixture database before any report: the reusability audits are missing (a
+    copy of the module's, to write)."""
+    path = tmp_path / "fresh.duckdb"
+    shutil.copy(fresh_db_file, path)
     return path
+
+
+@dataclass(frozen=True)
+class Reported:
+    """A fresh database after `report -c trec7 -m AP` (no sub-collections): ``db`` (treat
+    as read-only) and the Markdown it printed."""
+
+    db: Path
+    md: str
+
+
+@pytest.fixture(scope="module")
+def reported(fresh_db_file, tmp_path_factory) -> Reported:
+    """The first report on a fresh database, run once for the tests that read what it
+    ran, stored and printed (the verdict without sub-collections: 0.7 s of CPU)."""
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    db = tmp_path_factory.mktemp("reported") / "reported.duckdb"
+    shutil.copy(fresh_db_file, db)
+    res = CliRunner().invoke(app, ["--db", str(db), "report", "-c", COLLECTION, "-m", "AP"])
+    assert res.exit_code == 0, res.output
+    return Reported(db=db, md=res.stdout)
 
 
 @pytest.fixture
@@ -256,10 +292,13 @@ def test_same_database_gives_byte_identical_reports(cli, fresh_db):
     assert "| created |" in stamped.stdout
 
 
-@pytest.mark.slow
-def test_report_without_subcollections_runs_the_verdict_without_them(cli, fresh_db):
-    """As `reuse verdict`: the sub-collection test only when asked for."""
-    res = cli("report", "-c", COLLECTION, "-m", "AP", "--format", "json", db=fresh_db)
+@pytest.mark.slow(reason="the first report on a fresh database (a module fixture, 0.7 s)")
+def test_report_without_subcollections_runs_the_verdict_without_them(cli, reported, tmp_path):
+    """As `reuse verdict`: the sub-collection test only when asked for (the JSON of the
+    report on the database the first report, without --subcollections, left)."""
+    db = tmp_path / "reported.duckdb"
+    shutil.copy(reported.db, db)
+    res = cli("report", "-c", COLLECTION, "-m", "AP", "--format", "json", db=db)
     assert res.exit_code == 0, res.output
     kinds = sorted(a["kind"] for a in json.loads(res.stdout)["audits"])
     assert "reuse-verdict" in kinds and "reuse-subcollections" not in kinds
@@ -516,21 +555,19 @@ def test_report_passes_over_reuse_audits_stored_in_an_older_shape(fixture_db):
     assert after.verdict == before.verdict
 
 
-@pytest.mark.slow
-def test_report_agreement_is_the_verdicts_own(cli, fresh_db):
+@pytest.mark.slow(reason="the first report on a fresh database (a module fixture, 0.7 s)")
+def test_report_agreement_is_the_verdicts_own(reported):
     """The report's agreement section is the stored verdict's agreement over random
     assignments (the analysis `reuse verdict` prints), cited to the verdict's audit; no
     other agreement analysis is run or stored."""
     from litaudit.analyses.audits import get_audit, list_audits
     from litaudit.store.db import open_store
 
-    res = cli("report", "-c", COLLECTION, "-m", "AP", db=fresh_db)
-    assert res.exit_code == 0, res.output
-    with open_store(fresh_db, read_only=True) as store:
+    with open_store(reported.db, read_only=True) as store:
         assert list_audits(store.con, kind="reuse-agreement") == []
         (v,) = list_audits(store.con, kind="reuse-verdict")
         a = get_audit(store.con, v.id).result.agreement
-    md = res.stdout
+    md = reported.md
     section = md[md.index("### Agreement in significance over random assignments") :]
     section = section[: section.index("\n## ")]
     assert f"(audit #{v.id})" in section

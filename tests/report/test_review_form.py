@@ -76,6 +76,7 @@ def test_claims_file_gives_one_document_with_a_verdict_per_claim(cli, lit_db, tm
     assert "0.2900 is 0.0110 below the record 0.3010" in text  # digits as printed
 
 
+@pytest.mark.slow
 def test_claims_file_in_json_and_markdown(cli, lit_db, tmp_path):
     claims = tmp_path / "claims.json"
     claims.write_text(
