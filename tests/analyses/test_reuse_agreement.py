@@ -378,7 +378,17 @@ def test_cli_design(cli):
     assert res.exit_code == 0, res.output
     assert "b=10 subsets of C(9,2)=36 topics, all-site baseline n=204" in res.output
     res = cli(
-        "reuse", "design", "--sites", "9", "-N", "564", "--baseline-min", "200", "--held-out", "2", "--json"
+        "reuse",
+        "design",
+        "--sites",
+        "9",
+        "-N",
+        "564",
+        "--baseline-min",
+        "200",
+        "--held-out",
+        "2",
+        "--json",
     )
     data = json.loads(res.output)
     assert data["design"]["subsets"] == 10 and data["design"]["within_site_reuse"] == 80
@@ -386,7 +396,9 @@ def test_cli_design(cli):
 
 
 def test_cli_design_error(cli):
-    res = cli("reuse", "design", "--sites", "9", "-N", "230", "--baseline-min", "200", "--held-out", "2")
+    res = cli(
+        "reuse", "design", "--sites", "9", "-N", "230", "--baseline-min", "200", "--held-out", "2"
+    )
     assert res.exit_code == 1
     assert "needs at least n0 + C(9,2) = 236 topics" in res.output
     assert res.output.strip().count("\n") == 0  # one line

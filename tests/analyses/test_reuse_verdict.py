@@ -334,7 +334,13 @@ def test_cli_table_3_and_4(cli, obs, exp, paper_p, exact):
 
 def test_cli_table_5(cli):
     res = cli(
-        "reuse", "table", "--observed", "257,133,41,100", "--expected", "302.5,85.1,26.2,117.2", "--json"
+        "reuse",
+        "table",
+        "--observed",
+        "257,133,41,100",
+        "--expected",
+        "302.5,85.1,26.2,117.2",
+        "--json",
     )
     out = json.loads(res.output)
     assert out["statistic"] == pytest.approx(44.69, abs=0.01) and out["p_asymptotic"] < 1e-8

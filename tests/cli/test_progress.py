@@ -334,7 +334,18 @@ def _agreement_db(cli, tmp_path):
         )
 
 
-AGREEMENT = ("reuse", "agreement", "-c", "robust03", "-k", "1", "-d", "10", "--min-topics", "3")
+AGREEMENT = (
+    "reuse",
+    "agreement",
+    "-c",
+    "robust03",
+    "--held-out",
+    "1",
+    "-d",
+    "10",
+    "--min-topics",
+    "3",
+)
 
 
 @pytest.mark.slow
