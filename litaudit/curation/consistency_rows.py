@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from litaudit.curation.consistency import Finding, Value, check_values
 from litaudit.curation.import_context import Context
 from litaudit.curation.rows import Row
-from litaudit.curation.tree_read import read_tree
+from litaudit.curation.tree_read import TreeRead, read_tree
 from litaudit.errors import LitauditError, Problem
 from litaudit.measures import parse_measure
 from litaudit.store.consistency import check_rows
@@ -113,10 +113,11 @@ def as_problems(findings: Sequence[Finding]) -> list[Problem]:
     return out
 
 
-def folder_findings(folder: Path) -> list[Finding]:
-    """The findings of every file of a store folder (each file its own group)."""
+def folder_findings(folder: Path, read: TreeRead | None = None) -> list[Finding]:
+    """The findings of every file of a store folder (each file its own group); ``read``:
+    the folder as :func:`~litaudit.curation.tree_read.read_tree` read it (else it is read)."""
 
-    files, _problems, _manifest = read_tree(folder)
+    files, _problems, _manifest = read if read is not None else read_tree(folder)
     out: list[Finding] = []
     with open_store(":memory:") as store:
         load_reference_data(store.con)
