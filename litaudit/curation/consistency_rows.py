@@ -36,13 +36,19 @@ ANNOTATION = "consistency:"  # in a result's notes: the finding was curated
 
 
 def values_of_rows(
-    con: duckdb.DuckDBPyConnection, rows: Sequence[Row], file: str, group: tuple = ()
+    con: duckdb.DuckDBPyConnection,
+    rows: Sequence[Row],
+    file: str,
+    group: tuple = (),
+    ctx: Context | None = None,
 ) -> list[Value]:
     """The rows as the check sees them: measures canonical, topic counts from the
     collection's topic set where the row leaves them out. Rows that do not parse are left
-    to the import's own problems."""
+    to the import's own problems. ``ctx``: the look-ups of ``con`` (collection names,
+    topic sets), read once for many calls."""
 
-    ctx = Context(con, rows)
+    if ctx is None:
+        ctx = Context(con)
     out: list[Value] = []
     for row in rows:
         d = row.data
@@ -121,8 +127,9 @@ def folder_findings(folder: Path, read: TreeRead | None = None) -> list[Finding]
     out: list[Finding] = []
     with open_store(":memory:") as store:
         load_reference_data(store.con)
+        ctx = Context(store.con)  # the reference data's look-ups, once for every file
         for tf in files:
-            out += check_values(values_of_rows(store.con, tf.rows, tf.path, (tf.path,)))
+            out += check_values(values_of_rows(store.con, tf.rows, tf.path, (tf.path,), ctx))
     return out
 
 
