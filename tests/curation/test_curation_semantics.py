@@ -16,25 +16,19 @@ from tests.cli.test_cli_curation import GOOD
 from tests.curation.test_curation import write_csv
 
 
-def _with_one(seeded: Path, folder: Path) -> tuple[Path, int]:
-    """A copy of ``seeded`` with one draft result of alice's, imported through the CLI;
-    and the result's id."""
+@pytest.fixture(scope="module")
+def one_db(seeded_db_file, tmp_path_factory) -> tuple[Path, int]:
+    """A copy of the seeded database with one draft result of alice's, imported through
+    the CLI once for the module; and the result's id."""
     from tests.conftest import Cli
 
+    folder = tmp_path_factory.mktemp("one")
     cli = Cli(folder / "one.duckdb")
-    shutil.copy(seeded, cli.db)
+    shutil.copy(seeded_db_file, cli.db)
     r = cli("results", "import", str(write_csv(folder / "r.csv", [GOOD[1]])), "--who", "alice")
     assert r.exit_code == 0, r.output
     rows = json.loads(cli("results", "list", "--paper", "zz2005test", "--json").stdout)
     return cli.db, rows[0]["id"]
-
-
-@pytest.fixture(scope="module")
-def one_db(small_seeded_db_file, tmp_path_factory) -> tuple[Path, int]:
-    """The small seeded database (robust04, TREC-7 and MS MARCO dev's seed rows: the
-    collections these tests name) with one draft result of alice's, once for the
-    module; and the result's id."""
-    return _with_one(small_seeded_db_file, tmp_path_factory.mktemp("one"))
 
 
 @pytest.fixture
@@ -42,14 +36,6 @@ def one(cli, one_db) -> int:
     """The CLI on a copy of one_db: the draft result's id."""
     shutil.copy(one_db[0], cli.db)
     return one_db[1]
-
-
-@pytest.fixture
-def one_whole(cli, seeded_db_file, tmp_path) -> int:
-    """The CLI on the whole seeded database with the draft result: its id."""
-    db, rid = _with_one(seeded_db_file, tmp_path)
-    shutil.copy(db, cli.db)
-    return rid
 
 
 @pytest.mark.slow
@@ -93,9 +79,7 @@ def test_edit_refuses_a_change_of_identity_with_the_commands_to_use(cli, one, ch
 
 
 @pytest.mark.slow
-def test_reimporting_the_stores_own_export_adds_nothing_and_reports_unchanged(
-    cli, one_whole, tmp_path
-):
+def test_reimporting_the_stores_own_export_adds_nothing_and_reports_unchanged(cli, one, tmp_path):
     """The whole seeded store (~34,000 results) as CSV, the form curators edit; JSON and
     Parquet, whose readers are what differs, on Robust04's results (papers and TREC's)."""
 
