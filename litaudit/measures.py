@@ -29,6 +29,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from litaudit.errors import NotFound
 
@@ -195,6 +196,7 @@ def _cutoff(digits: str) -> int:
     return int(digits) if len(digits) <= 12 else _MAX_CUTOFF + 1
 
 
+@lru_cache(maxsize=1024)  # a file's rows name a few measures, each parsed once
 def parse_measure(text: str) -> MeasureName:
     """Parse an ir_measures or trec_eval measure name. Raises NotFound with a suggestion."""
     s = text.strip()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from litaudit.curation.consistency import Finding, Value, check_values
 from litaudit.curation.import_context import Context
 from litaudit.curation.rows import Row
-from litaudit.curation.tree_read import read_tree
+from litaudit.curation.tree_read import TreeRead, read_tree
 from litaudit.errors import LitauditError, Problem
 from litaudit.measures import parse_measure
 from litaudit.store.consistency import check_rows
@@ -36,13 +36,19 @@ ANNOTATION = "consistency:"  # in a result's notes: the finding was curated
 
 
 def values_of_rows(
-    con: duckdb.DuckDBPyConnection, rows: Sequence[Row], file: str, group: tuple = ()
+    con: duckdb.DuckDBPyConnection,
+    rows: Sequence[Row],
+    file: str,
+    group: tuple = (),
+    ctx: Context | None = None,
 ) -> list[Value]:
     """The rows as the check sees them: measures canonical, topic counts from the
     collection's topic set where the row leaves them out. Rows that do not parse are left
-    to the import's own problems."""
+    to the import's own problems. ``ctx``: the look-ups of ``con`` (collection names,
+    topic sets), read once for many calls."""
 
-    ctx = Context(con, rows)
+    if ctx is None:
+        ctx = Context(con)
     out: list[Value] = []
     for row in rows:
         d = row.data
@@ -113,15 +119,17 @@ def as_problems(findings: Sequence[Finding]) -> list[Problem]:
     return out
 
 
-def folder_findings(folder: Path) -> list[Finding]:
-    """The findings of every file of a store folder (each file its own group)."""
+def folder_findings(folder: Path, read: TreeRead | None = None) -> list[Finding]:
+    """The findings of every file of a store folder (each file its own group); ``read``:
+    the folder as :func:`~litaudit.curation.tree_read.read_tree` read it (else it is read)."""
 
-    files, _problems, _manifest = read_tree(folder)
+    files, _problems, _manifest = read if read is not None else read_tree(folder)
     out: list[Finding] = []
     with open_store(":memory:") as store:
         load_reference_data(store.con)
+        ctx = Context(store.con)  # the reference data's look-ups, once for every file
         for tf in files:
-            out += check_values(values_of_rows(store.con, tf.rows, tf.path, (tf.path,)))
+            out += check_values(values_of_rows(store.con, tf.rows, tf.path, (tf.path,), ctx))
     return out
 
 

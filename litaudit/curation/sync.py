@@ -32,7 +32,7 @@ from litaudit.curation.sync_update import (
     retract_absent,
     update_result,
 )
-from litaudit.curation.tree_read import TreeFile, read_tree
+from litaudit.curation.tree_read import TreeFile, TreeRead, read_tree
 from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store
@@ -71,14 +71,21 @@ class SyncReport:
 
 
 def sync_tree(
-    store, folder: Path, *, who: str, dry_run: bool = False, prune: bool = False
+    store,
+    folder: Path,
+    *,
+    who: str,
+    dry_run: bool = False,
+    prune: bool = False,
+    read: TreeRead | None = None,
 ) -> SyncReport:
     """Bring the database to ``folder`` in one transaction (``dry_run``: check and list
     the changes, then roll back). Every problem of every file is raised together
     (ValidationFailed). Work of the database the folder does not have (a result not in
     it, a result changed since) is kept and named, unless ``prune``: then the folder
-    wins (results it does not hold are retracted)."""
-    files, problems, manifest = read_tree(folder)
+    wins (results it does not hold are retracted). ``read``: the folder as
+    :func:`~litaudit.curation.tree_read.read_tree` read it already (else it is read)."""
+    files, problems, manifest = read if read is not None else read_tree(folder)
     if not files and not problems:  # a wrong folder would otherwise name every result
         raise LitauditError(
             f"{folder}: no store files here (papers/*.jsonl, official/**/*.jsonl); "
@@ -101,18 +108,19 @@ def sync_tree(
     return done[0]
 
 
-def check_tree(folder: Path) -> list[Problem]:
+def check_tree(folder: Path, read: TreeRead | None = None) -> list[Problem]:
     """Every problem of a folder, checked as `sync` checks it, against a database holding
     only the reference data (collections, topic sets, measures) and the collections the
-    folder carries."""
+    folder carries. ``read``: the folder as :func:`read_tree` read it (else it is read)."""
 
-    files, problems, _ = read_tree(folder)
-    if problems:
-        return problems
+    if read is None:
+        read = read_tree(folder)
+    if read[1]:
+        return read[1]
     with open_store(":memory:") as store:
         load_reference_data(store.con)
         try:
-            sync_tree(store, folder, who="check", dry_run=True)
+            sync_tree(store, folder, who="check", dry_run=True, read=read)
         except ValidationFailed as exc:
             return exc.problems
     return []

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 
 from litaudit.curation.rows import COLUMNS
 
@@ -48,6 +49,7 @@ FIELD_KEYS = tuple(
 RESULT_KEYS = ("uid", *FIELD_KEYS, "created_at", "updated_at")
 HISTORY_KEYS = ("action", "field", "old_value", "new_value", "reason", "who", "changed_at")
 _PLAIN = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
+_PLAIN_CHAR = re.compile(r"[A-Za-z0-9_-]")
 
 
 # names Windows keeps for devices, with any extension (``con.jsonl`` cannot be checked out)
@@ -59,17 +61,18 @@ NAME_MAX = 96  # a file name's length at most (bytes, before the suffix): ~ and 
 HASH_LEN = 12
 
 
+@lru_cache(maxsize=4096)
 def file_name(text: str) -> str:
     """A name as a file name every filesystem holds: kept where plain, else ``%XX``
     escapes (never ``.``/``..``, a device name such as ``con`` or a trailing ``.``);
     beyond :data:`NAME_MAX` characters, cut and ended with ``~`` and a hash of the whole
-    name."""
+    name. Cached: an export names each track and collection once per result."""
     if _PLAIN.fullmatch(text):
         out = text
     else:
         parts = []
         for i, ch in enumerate(text):
-            if re.fullmatch(r"[A-Za-z0-9_-]", ch) or (ch == "." and i > 0):
+            if _PLAIN_CHAR.fullmatch(ch) or (ch == "." and i > 0):
                 parts.append(ch)
             else:
                 parts.extend(f"%{b:02X}" for b in ch.encode("utf-8"))
@@ -91,6 +94,7 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LEN]
 
 
+@lru_cache(maxsize=4096)
 def track_path(track: str, collection: str) -> str:
     """A track's results on a collection: ``trec7/adhoc`` on ``disks45/nocr/trec7`` ->
     ``official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl`` (each part of the track a

@@ -46,7 +46,11 @@ class TreeFile:
     uids: dict[int, str] = field(default_factory=dict)  # line -> the result's uid
 
 
-def read_tree(folder: Path) -> tuple[list[TreeFile], list[Problem], Manifest | None]:
+# what read_tree returns: the files, their problems and the manifest
+TreeRead = tuple[list[TreeFile], list[Problem], Manifest | None]
+
+
+def read_tree(folder: Path) -> TreeRead:
     """Every file of a folder, read and checked for structure (not yet for values), and
     its manifest (None when it has problems)."""
     folder = Path(folder)

@@ -8,6 +8,7 @@ from pathlib import Path
 from litaudit.curation.consistency_rows import Finding, as_problems, folder_findings
 from litaudit.curation.fields import current_user
 from litaudit.curation.sync import SyncReport, check_tree, sync_tree
+from litaudit.curation.tree_read import read_tree
 from litaudit.errors import ParameterError, ValidationFailed
 
 CONSISTENCY_MODES = ("flag", "refuse", "off")
@@ -28,10 +29,11 @@ def answer_check(folder: Path, consistency: str = "flag") -> tuple[Finding, ...]
     mode = consistency.strip().lower()
     if mode not in CONSISTENCY_MODES:
         raise ParameterError(f"--consistency: {consistency!r} is not one of flag, refuse, off")
-    problems = check_tree(folder)
+    read = read_tree(folder)  # once: the check and the consistency findings share it
+    problems = check_tree(folder, read)
     flagged: list[Finding] = []
     if mode != "off" and not problems:
-        flagged = folder_findings(folder)
+        flagged = folder_findings(folder, read)
         if mode == "refuse" and flagged:
             problems = as_problems(flagged)
     if problems:

@@ -22,7 +22,6 @@ def _script():
     return mod
 
 
-@pytest.mark.slow
 def test_reference_noise_is_what_the_matrices_give(shared_data):
     mod = _script()
     assert (SEEDS / "reference_noise.json").read_text(encoding="utf-8") == mod.render(

@@ -24,12 +24,26 @@ OFFICIAL = "official/trec7/adhoc/disks45%2Fnocr%2Ftrec7.jsonl"
 MANIFEST = "litaudit-store.jsonl"
 
 
-@pytest.fixture
-def store(cli, small, tmp_path) -> Path:
-    """The small store exported to a folder."""
-    out = tmp_path / "store"
+@pytest.fixture(scope="module")
+def exported(small_db, tmp_path_factory) -> Path:
+    """The small store exported to a folder by `export-tree`, once for the module."""
+    from tests.conftest import Cli
+
+    folder = tmp_path_factory.mktemp("exported")
+    cli = Cli(folder / "small.duckdb")
+    shutil.copy(small_db[0], cli.db)
+    out = folder / "store"
     r = cli("export-tree", str(out))
     assert r.exit_code == 0, r.output
+    return out
+
+
+@pytest.fixture
+def store(cli, small, exported, tmp_path) -> Path:
+    """The small store (the cli's database) exported to a folder: a copy of
+    :func:`exported`, the bytes `export-tree` writes of that database."""
+    out = tmp_path / "store"
+    shutil.copytree(exported, out)
     return out
 
 

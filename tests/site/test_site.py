@@ -319,7 +319,6 @@ def test_without_a_database_nothing_is_made(cli, tmp_path):
     assert not db.exists() and not out.exists()
 
 
-@pytest.mark.slow
 def test_standing_from_a_ranks_audit():
     """Where a ranks audit exists, the tied group is the results of the systems in its
     confidence set of the best and each ranked result's interval is its system's; a
