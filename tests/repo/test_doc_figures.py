@@ -13,8 +13,10 @@ bench/figures.py --adopt` marks the figures this test finds unmarked (as carried
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -202,10 +204,6 @@ def _section(text: str, title: str) -> str:
 def test_what_a_bench_measures_is_measured_and_the_speed_table_is_all_measured():
     """A figure bench/figures.py knows how to measure is never carried, and README.md's
     Speed section quotes only measured figures (its history is in DEVELOPING.md)."""
-    import importlib.util
-
-    import sys
-
     spec = importlib.util.spec_from_file_location("bench_figures", ROOT / "bench" / "figures.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
