@@ -13,6 +13,8 @@ from typing import Any
 
 import typer
 
+from litaudit.cli.options import reporter_option, since_option, until_option, years_option
+
 
 def optional(flag: str, text: str) -> Any:
     """An option left unset by default, its default said in its help ("(default: all)")."""
@@ -25,22 +27,10 @@ RoleOpt = optional(
     "proposed | baseline | official | reproduction | leaderboard (repeatable) (default: all).",
 )
 RunTypeOpt = optional("--run-type", "automatic | manual (repeatable) (default: all).")
-YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
-SinceOpt = typer.Option(
-    None,
-    "--since",
-    help="Results dated on or after YYYY, YYYY-MM or YYYY-MM-DD (undated results by their year).",
-)
-UntilOpt = typer.Option(
-    None,
-    "--until",
-    help="Results dated on or before YYYY, YYYY-MM or YYYY-MM-DD (undated results by their year).",
-)
-ReporterOpt = optional(
-    "--reporter",
-    "Who reported the value: authors, nist, leaderboard, mteb, pyserini, unknown (repeatable) "
-    "(default: all).",
-)
+YearsOpt = years_option("")
+SinceOpt = since_option("results dated then or later (undated results by their year)")
+UntilOpt = until_option("results dated then or earlier (undated results by their year)")
+ReporterOpt = reporter_option("repeatable; default: all")
 TrackOpt = optional(
     "--track",
     "A track or leaderboard, or a prefix ending in '/' (msmarco-passage/leaderboard/full-ranking).",

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import open_read, open_write
-from litaudit.cli.options import Json, collection_option
+from litaudit.cli.options import DryRunOpt, Json, SetOpt, collection_option, years_option
 
 
 def add(
@@ -49,7 +49,7 @@ def add(
 
 def list_(
     ctx: typer.Context,
-    year: str = typer.Option(None, "--year", "--years", help="YEAR or FROM-TO"),
+    year: str = years_option("papers of those years", "--year"),
     venue: str = typer.Option(None),
     tag: str = typer.Option(None),
     collection: str = collection_option(None, "only papers with results on it"),
@@ -82,7 +82,7 @@ def show(
 def edit(
     ctx: typer.Context,
     key: str = typer.Argument(..., help="Bibkey or id."),
-    set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
+    set_: list[str] = SetOpt,
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = typer.Option(None, help="Curator name."),
 ):
@@ -102,7 +102,7 @@ def import_(
         ...,
         help="A .bib file, or a .csv with bibkey,citation,title,authors,venue,year,doi,url,tags,notes.",
     ),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
+    dry_run: bool = DryRunOpt,
     skip_existing: bool = typer.Option(False, help="Skip bibkeys already present."),
     who: str = typer.Option(None, help="Curator name."),
     json_out: Json = False,

@@ -7,7 +7,17 @@ from __future__ import annotations
 import typer
 
 from litaudit.cli.common import open_read
-from litaudit.cli.options import ID_HELP, Json, MeasureFilter, OptCollection, collection_option
+from litaudit.cli.filter_options import ReporterOpt, SinceOpt, UntilOpt
+from litaudit.cli.options import (
+    ID_HELP,
+    Json,
+    MeasureFilter,
+    OptCollection,
+    all_option,
+    collection_option,
+    since_option,
+    until_option,
+)
 from litaudit.defaults import RESULTS_PAGE
 
 
@@ -26,19 +36,9 @@ def list_(
         None,
         help="Track, e.g. trec7/adhoc, or a prefix ending in '/' (msmarco-passage/leaderboard/).",
     ),
-    since: str = typer.Option(
-        None,
-        "--since",
-        help="Dated on or after (YYYY, YYYY-MM or YYYY-MM-DD); undated results by year.",
-    ),
-    until: str = typer.Option(
-        None, "--until", help="Dated on or before (YYYY, YYYY-MM or YYYY-MM-DD)."
-    ),
-    reporter: list[str] = typer.Option(
-        None,
-        "--reporter",
-        help="Who reported: authors, nist, leaderboard, mteb, unknown (repeatable).",
-    ),
+    since: str = SinceOpt,
+    until: str = UntilOpt,
+    reporter: list[str] = ReporterOpt,
     limit: int = typer.Option(None, help="Show at most this many."),
     sort: str = typer.Option(
         "collection",
@@ -47,9 +47,7 @@ def list_(
         "| status | id (ties by id).",
     ),
     desc: bool = typer.Option(False, "--desc", help="Largest first (--sort value --desc)."),
-    all_: bool = typer.Option(
-        False, "--all", help=f"In a terminal, every result (default: the first {RESULTS_PAGE})."
-    ),
+    all_: bool = all_option(f"in a terminal, every result (default: the first {RESULTS_PAGE})"),
     json_out: Json = False,
 ):
     """List results (retracted ones included, marked; filter with --status).
@@ -103,10 +101,8 @@ def history_(
     ctx: typer.Context,
     result_id: str = typer.Argument(None, help="Result id or uid (or --collection / a window)."),
     collection: str = collection_option(None, "changes to its results"),
-    since: str = typer.Option(
-        None, "--since", help="Changes made on or after (YYYY, YYYY-MM or YYYY-MM-DD, UTC)."
-    ),
-    until: str = typer.Option(None, "--until", help="Changes made on or before (same forms)."),
+    since: str = since_option("changes made then or later (UTC)"),
+    until: str = until_option("changes made then or earlier (UTC)"),
     json_out: Json = False,
 ):
     """Every change to a result, or to a collection's results in a date window

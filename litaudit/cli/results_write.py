@@ -11,12 +11,19 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import open_write
-from litaudit.cli.options import ID_HELP, IDS_HELP, CollectionOpt, Json, MeasureOpt
-from litaudit.curation.columns import import_help
-
-WhoOpt = typer.Option(
-    None, "--who", help="Curator name (default: $LITAUDIT_USER or login).", show_default=False
+from litaudit.cli.options import (
+    ID_HELP,
+    IDS_HELP,
+    CollectionOpt,
+    ConsistencyOpt,
+    DryRunOpt,
+    Json,
+    MeasureOpt,
+    SetOpt,
+    WhoOpt,
+    reporter_option,
 )
+from litaudit.curation.columns import import_help
 
 
 def add(
@@ -43,11 +50,7 @@ def add(
         "--date",
         help="Publication or submission date (YYYY-MM-DD); the year defaults to its year.",
     ),
-    reporter: str = typer.Option(
-        None,
-        "--reporter",
-        help="Who reported the value: authors, nist, leaderboard, mteb, unknown.",
-    ),
+    reporter: str = reporter_option(""),
     url: str = typer.Option(None, "--url", help="The result's own source (http(s))."),
     code_url: str = typer.Option(None, "--code-url", help="Its code (http(s))."),
     who: str = WhoOpt,
@@ -89,7 +92,7 @@ def import_(
     files: list[Path] = typer.Argument(
         ..., help="CSV, JSON or Parquet files (a JSON curation export brings papers and history)."
     ),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
+    dry_run: bool = DryRunOpt,
     on_existing: str = typer.Option(
         "fail",
         "--on-existing",
@@ -98,13 +101,7 @@ def import_(
         "measure, system, role): fail | skip | update.",
     ),
     who: str = WhoOpt,
-    consistency: str = typer.Option(
-        "flag",
-        "--consistency",
-        help="A value its measure's arithmetic does not allow (P@k over n topics not a "
-        "multiple of 1/(k n) at its digits, out of range, R@100 above R@1000): flag | "
-        "refuse | off.",
-    ),
+    consistency: str = ConsistencyOpt,
     json_out: Json = False,
 ):
     from litaudit.curation.result_requests import ResultsImport, answer_import
@@ -141,7 +138,7 @@ def template(
 def edit(
     ctx: typer.Context,
     result_id: str = typer.Argument(..., help=ID_HELP),
-    set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
+    set_: list[str] = SetOpt,
     reason: str = typer.Option(..., help="Why (goes to history)."),
     who: str = WhoOpt,
     json_out: Json = False,

@@ -15,9 +15,16 @@ from litaudit.cli.options import (
     OldObservedFlag,
     OldSitesFlag,
     OldTopicSeed,
+    PseudoSitesOpt,
+    RunSitesOpt,
+    ScoresOpt,
     TopicSeed,
+    alpha_option,
     collection_option,
+    depth_option,
     measure_option,
+    output_option,
+    qrels_option,
 )
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
@@ -53,9 +60,7 @@ def design_cmd(
 
 def holdout_cmd(
     ctx: typer.Context,
-    output: Path = typer.Option(
-        ..., "--output", "-o", help="CSV to write (topic,held_out_site); - for standard output."
-    ),
+    output: Path = output_option(..., "the CSV (topic,held_out_site); - for standard output"),
     sites: int = typer.Option(None, "--sites", help="Number of sites m (named S1..Sm)."),
     site_names: str = typer.Option(None, "--site-names", help="Comma-separated site names."),
     topics: int = typer.Option(None, "--topics", "-N", help="Number of topics (named 1..N)."),
@@ -96,30 +101,22 @@ def agreement_cmd(
     collection: str = collection_option(
         None, "its stored run archive to simulate on (saves an audit)"
     ),
-    qrels: Path = typer.Option(None, "--qrels", help="Qrels file for a simulation from files."),
+    qrels: Path = qrels_option("for a simulation from files"),
     runs: list[Path] = typer.Option(None, "--run", help="Run file (repeat) for --qrels."),
     runs_dir: Path = typer.Option(None, "--runs-dir", help="Directory of run files for --qrels."),
-    scores: Path = typer.Option(
-        None, "--scores", help="Per-topic score matrix CSV (topics x runs) instead."
-    ),
+    scores: Path = ScoresOpt,
     design_csv: Path = typer.Option(
         None, "--design", help="Hold-out CSV (topic,held_out_site) for --scores."
     ),
-    run_sites: Path = typer.Option(None, "--run-sites", help="CSV run,site."),
-    pseudo: int = typer.Option(
-        None, "--pseudo-sites", help="Group --scores runs into M pseudo-sites of adjacent runs."
-    ),
+    run_sites: Path = RunSitesOpt,
+    pseudo: int = PseudoSitesOpt,
     held_out: int = typer.Option(
         defaults.AGREEMENT_K, "--held-out", help="Sites held out of each topic."
     ),
     baseline: int = typer.Option(0, "--baseline", help="All-site baseline topics (generated)."),
-    depth: int = typer.Option(
-        defaults.AGREEMENT_DEPTH, "--depth", "-d", help="Pool depth of the simulation."
-    ),
+    depth: int = depth_option(defaults.AGREEMENT_DEPTH, "of the simulation", "-d"),
     measure: str = measure_option("AP", "of the simulation only"),
-    alpha: float = typer.Option(
-        defaults.REUSE_ALPHA, "--alpha", help="Significance level of the t-tests."
-    ),
+    alpha: float = alpha_option(defaults.REUSE_ALPHA, "of the t-tests"),
     correction: str = typer.Option("none", "--correction", help=CORRECTION_HELP),
     min_topics: int = typer.Option(
         defaults.AGREEMENT_MIN_TOPICS,
@@ -189,7 +186,7 @@ def power_cmd(
         ..., "--effect", "-e", help="Effect size mean/sd of the paired differences (repeat)."
     ),
     topics: list[int] = typer.Option(..., "--topics", "-n", help="Number of topics (repeat)."),
-    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-test."),
+    alpha: float = alpha_option(defaults.REUSE_ALPHA, "of the t-test"),
     json_out: Json = False,
 ):
     """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
@@ -215,7 +212,7 @@ def table_cmd(
         "--pair",
         help="Instead of --expected: a pair as effect:baseline_topics:reuse_topics (repeat).",
     ),
-    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-tests."),
+    alpha: float = alpha_option(defaults.REUSE_ALPHA, "of the t-tests"),
     _old_observed: OldObservedFlag = None,
     json_out: Json = False,
 ):

@@ -7,14 +7,21 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import db_path, open_read, open_write
-from litaudit.cli.options import CollectionOpt, Json, OptCollection, measure_option
+from litaudit.cli.options import (
+    CollectionOpt,
+    Json,
+    OptCollection,
+    measure_option,
+    qrels_option,
+    run_option,
+)
 
 
 def import_(
     ctx: typer.Context,
     files: list[Path] = typer.Argument(..., help="Run files (plain or .gz) or directories."),
     collection: str = CollectionOpt,
-    qrels: Path = typer.Option(None, "--qrels", help="Qrels file (topic iter docno rel)."),
+    qrels: Path = qrels_option("the collection's judgments"),
     metadata: Path = typer.Option(
         None,
         "--metadata",
@@ -96,7 +103,7 @@ def eval_(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: list[str] = measure_option(["AP"], "repeat for several"),
-    run: list[str] = typer.Option(None, "--run", help="Only these run tags; repeat."),
+    run: list[str] = run_option("only these stored runs, by their tags (repeat)"),
     per_topic: bool = typer.Option(False, "--per-topic", help="One row per run and topic."),
     rel_level: int = typer.Option(1, "--rel-level", help="Lowest relevant grade (-l)."),
     complete: bool = typer.Option(

@@ -78,32 +78,9 @@ def _defined() -> dict[str, set[str]]:
 # The measure, the collection, the Monte Carlo options and the seeds are defined once, in
 # cli/options.py (with cli/filter_options.py for the population filters).
 SEVERAL: dict[str, str] = {
-    "--all": "three meanings: every history row, every result, every run (not one option)",
-    "--alpha": "the audits' alpha vs the t-tests' of the reusability commands",
-    "--against": "audit claim and report --claim: the same option, not yet shared",
-    "--baseline": "a baseline run (audit claim, report) vs a topic count (reuse agreement)",
-    "--baseline-system": "audit claim and report --claim: the same option, not yet shared",
-    "--claim": "a claim's value (report) vs claim (audit baselines): not yet reconciled",
-    "--consistency": "results import and sync: the same mode, not yet shared",
-    "--depth": "pool depth of a verdict vs of the agreement simulation (-d)",
-    "--dry-run": "papers import, results import, sync: not yet shared",
     "--format": "an output format (results export, report) vs an input format (FILES)",
-    "--output": "a report, a hold-out CSV, a check-change file: not yet shared",
-    "--pseudo-sites": "reuse agreement and verdict: not yet shared",
-    "--qrels": "runs import vs reuse agreement's simulation: not yet shared",
-    "--reporter": "a filter (audit, results list) vs who reported (results add)",
-    "--run": "a run tag (audit claim, runs eval) vs run files (reuse agreement)",
-    "--run-sites": "reuse agreement and verdict: not yet shared",
-    "--scores": "reuse agreement and verdict: not yet shared",
-    "--set": "papers edit and results edit: FIELD=VALUE of each, not yet shared",
-    "--since": "the population filter vs results history's window: not yet shared",
     "--source": "a result's source (filter) vs a pool depth's source (collections depth)",
-    "--subcollections": "report and reuse verdict: not yet shared",
     "--topics": "a topic count (design, collections add) vs a topic subset (filters, verdict)",
-    "--until": "the population filter vs results history's window: not yet shared",
-    "--who": "results import and sync: the curator, not yet shared",
-    "--with-reproductions": "audit history and report: not yet shared",
-    "--years": "the population filter vs papers list: not yet shared",
 }
 
 
