@@ -26,10 +26,12 @@ from litaudit.cli.options import (
     BaselineOpt,
     BaselineSystemOpt,
     CollectionOpt,
+    InputFormatOpt,
     Json,
     MeasureOpt,
     MethodOpt,
     NoSave,
+    OldInputFormat,
     OldResampleSeed,
     PInterval,
     ResampleSeed,
@@ -289,7 +291,8 @@ def ranks(
         "its datasets' published values (a benchmark such as beir-13) or its run archive's "
         "per-topic scores; with FILES, the collection to store the audit under",
     ),
-    fmt: str = typer.Option("csv", "--format", help="csv | trec_eval (for FILES)."),
+    fmt: str = InputFormatOpt,
+    _old_format: OldInputFormat = None,
     filters: Filters = POPULATION,
     alpha: Alpha = defaults.ALPHA,
     resamples: int = typer.Option(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from litaudit.cli.common import open_read, open_write
-from litaudit.cli.options import Json
+from litaudit.cli.options import Json, OldCitation, topics_option
 
 
 def list_(ctx: typer.Context, json_out: Json = False):
@@ -37,9 +37,7 @@ def add(
     collection_id: str = typer.Argument(
         ..., help="Its id: the ir_datasets id where one exists, e.g. beir/nfcorpus/dev."
     ),
-    topics: int = typer.Option(
-        ..., "--topics", help="Number of queries (judged topics) its results are means over."
-    ),
+    topics: int = topics_option(..., "the judged topics its results are means over"),
     title: str = typer.Option(None, "--title", help="Title (default: the id).", show_default=False),
     name: str = typer.Option(
         None, "--name", help="Short name (default: the id).", show_default=False
@@ -84,8 +82,9 @@ def depth_cmd(
         None, min=1, help="Its pool depth (omit: show it and its history)."
     ),
     source: str = typer.Option(
-        None, "--source", help="Where the depth is stated (a track overview, a paper's table)."
+        None, "--citation", help="Where the depth is stated (a track overview, a paper's table)."
     ),
+    _old_source: OldCitation = None,
     reason: str = typer.Option(None, "--reason", help="Why it is recorded or changed."),
     json_out: Json = False,
 ):

@@ -13,7 +13,13 @@ from typing import Any
 
 import typer
 
-from litaudit.cli.options import reporter_option, since_option, until_option, years_option
+from litaudit.cli.options import (
+    reporter_option,
+    since_option,
+    topics_option,
+    until_option,
+    years_option,
+)
 
 
 def optional(flag: str, text: str) -> Any:
@@ -35,9 +41,8 @@ TrackOpt = optional(
     "--track",
     "A track or leaderboard, or a prefix ending in '/' (msmarco-passage/leaderboard/full-ranking).",
 )
-TopicsOpt = optional(
-    "--topics",
-    "Topic count (50) or topic-set name (default: the only one, else the collection's default set).",
+TopicsOpt = topics_option(
+    None, "50, or its name (default: the only one, else the collection's default set)"
 )
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
 ZeroShotOpt = typer.Option(

@@ -95,9 +95,10 @@ def renamed(
     receives."""
 
     def refuse(value: object) -> None:
-        if value is not None:
+        if value is not None and value is not False:  # a flag (bool) unset is False
+            use = new if kind is bool else f"{new} {value}"
             raise typer.BadParameter(
-                f"this command's {meaning} is {new} ({old} is {elsewhere}); use {new} {value}"
+                f"this command's {meaning} is {new} ({old} is {elsewhere}); use {use}"
             )
 
     option = typer.Option(old, hidden=True, callback=refuse, expose_value=False, show_default=False)
@@ -221,8 +222,8 @@ def output_option(default: Any, use: str) -> Any:
 
 
 def run_option(use: str) -> Any:
-    """`--run`: a TREC run (a stored run's tag, or a run file to evaluate)."""
-    return typer.Option(None, "--run", help=_help("A TREC run", use), show_default=False)
+    """`--run`: a TREC run file (a stored run is named by its tag: `runs eval --run-tag`)."""
+    return typer.Option(None, "--run", help=_help("A TREC run file", use), show_default=False)
 
 
 def against_option(use: str) -> Any:
@@ -340,3 +341,48 @@ def depth_option(default: Any, use: str, short: str = "-k") -> Any:
 def all_option(use: str) -> Any:
     """`--all`: show every row, not only the first or the notable ones."""
     return typer.Option(False, "--all", help=_help("Show every row", use))
+
+
+def topics_option(default: Any, use: str, *short: str) -> Any:
+    """`--topics`: a topic set by its size (the number of topics, N); the population filter
+    also takes a topic set's name. A subset of topic ids is `--topic-ids`."""
+    meaning = "The topic set, by its number of topics"
+    return typer.Option(default, "--topics", *short, help=_help(meaning, use), show_default=False)
+
+
+def format_option(default: Any, use: str, *short: str) -> Any:
+    """`--format`: the format a command writes; the format of FILES read is `--input-format`."""
+    return typer.Option(default, "--format", *short, help=_help("Output format", use))
+
+
+InputFormatOpt = typer.Option("csv", "--input-format", help="Format of FILES: csv | trec_eval.")
+
+# long names with one meaning across commands: where an option had another meaning under a
+# shared name, it has a name of its own and the old one is refused, naming the new one
+OldRunTag = renamed("--run", "--run-tag", "choice of stored runs", "a run file elsewhere", str)
+OldBaselineTopics = renamed(
+    "--baseline",
+    "--baseline-topics",
+    "number of all-site baseline topics",
+    "a paper's baseline value elsewhere",
+)
+OldInputFormat = renamed(
+    "--format", "--input-format", "format of FILES", "an output format elsewhere", str
+)
+OldWholeArchive = renamed(
+    "--all", "--whole-archive", "deletion of a whole archive", "'show every row' elsewhere", bool
+)
+OldTopicIds = renamed(
+    "--topics",
+    "--topic-ids",
+    "subset of topics",
+    "a topic set by its number of topics elsewhere",
+    str,
+)
+OldCitation = renamed(
+    "--source",
+    "--citation",
+    "citation of the depth",
+    "a result's source, papers | official, elsewhere",
+    str,
+)

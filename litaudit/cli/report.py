@@ -16,6 +16,7 @@ from litaudit.cli.options import (
     claim_option,
     collection_option,
     depth_option,
+    format_option,
     measure_option,
     output_option,
     reproductions_option,
@@ -39,12 +40,11 @@ def report(
         "to check against the published results (needs --measure when there are several)"
     ),
     filters: Filters = POPULATION,
-    fmt: str = typer.Option(
+    fmt: str = format_option(
         None,
-        "--format",
+        "md, html, json or text (a review form: no markup, lines <= 100 characters) "
+        "(default: from the -o suffix, else md)",
         "-f",
-        help="md, html, json or text (a review form: no markup, lines <= 100 characters) "
-        "(default: from the -o suffix, else md).",
     ),
     output: str = output_option(
         None, "the report (Markdown plots go beside it as <stem>.fig-*.svg); - or none: stdout"

@@ -15,6 +15,7 @@ from litaudit.cli.options import (
     OptCollection,
     all_option,
     collection_option,
+    format_option,
     since_option,
     until_option,
 )
@@ -121,9 +122,7 @@ def history_(
 def export(
     ctx: typer.Context,
     output: str = typer.Argument(..., help="Output file, or - for standard output."),
-    fmt: str = typer.Option(
-        None, "--format", help="csv | json | parquet (default: from the suffix)."
-    ),
+    fmt: str = format_option(None, "csv | json | parquet (default: from the suffix)"),
     collection: OptCollection = None,
     measure: str = MeasureFilter,
     role: str = typer.Option(None),

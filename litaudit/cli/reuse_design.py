@@ -11,6 +11,7 @@ import typer
 from litaudit import defaults
 from litaudit.cli.options import (
     Json,
+    OldBaselineTopics,
     OldHeldOutFlag,
     OldObservedFlag,
     OldSitesFlag,
@@ -25,6 +26,8 @@ from litaudit.cli.options import (
     measure_option,
     output_option,
     qrels_option,
+    run_option,
+    topics_option,
 )
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
@@ -32,7 +35,7 @@ CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none
 
 def design_cmd(
     sites: int = typer.Option(..., "--sites", help="Number of sites m."),
-    topics: int = typer.Option(..., "--topics", "-N", help="Total number of topics N."),
+    topics: int = topics_option(..., "N, the total", "-N"),
     baseline_min: int = typer.Option(..., "--baseline-min", help="Minimum all-site baseline n0."),
     held_out: int = typer.Option(
         None, "--held-out", help="Sites held out of each topic (default: table only)."
@@ -42,7 +45,7 @@ def design_cmd(
         "--partial",
         help="Exactly --baseline-min all-site topics; every other "
         "topic holds out k sites, the last cycle partial "
-        "(Section 4.3; what `reuse agreement --baseline` uses).",
+        "(Section 4.3; what `reuse agreement --baseline-topics` uses).",
     ),
     _old_sites: OldSitesFlag = None,
     _old_held_out: OldHeldOutFlag = None,
@@ -63,7 +66,7 @@ def holdout_cmd(
     output: Path = output_option(..., "the CSV (topic,held_out_site); - for standard output"),
     sites: int = typer.Option(None, "--sites", help="Number of sites m (named S1..Sm)."),
     site_names: str = typer.Option(None, "--site-names", help="Comma-separated site names."),
-    topics: int = typer.Option(None, "--topics", "-N", help="Number of topics (named 1..N)."),
+    topics: int = topics_option(None, "N (topics named 1..N)", "-N"),
     topic_file: Path = typer.Option(
         None, "--topic-file", help="Topic ids, one per line (instead of --topics)."
     ),
@@ -102,7 +105,7 @@ def agreement_cmd(
         None, "its stored run archive to simulate on (saves an audit)"
     ),
     qrels: Path = qrels_option("for a simulation from files"),
-    runs: list[Path] = typer.Option(None, "--run", help="Run file (repeat) for --qrels."),
+    runs: list[Path] = run_option("for --qrels (repeat)"),
     runs_dir: Path = typer.Option(None, "--runs-dir", help="Directory of run files for --qrels."),
     scores: Path = ScoresOpt,
     design_csv: Path = typer.Option(
@@ -113,7 +116,10 @@ def agreement_cmd(
     held_out: int = typer.Option(
         defaults.AGREEMENT_K, "--held-out", help="Sites held out of each topic."
     ),
-    baseline: int = typer.Option(0, "--baseline", help="All-site baseline topics (generated)."),
+    baseline: int = typer.Option(
+        0, "--baseline-topics", help="All-site baseline topics (generated)."
+    ),
+    _old_baseline: OldBaselineTopics = None,
     depth: int = depth_option(defaults.AGREEMENT_DEPTH, "of the simulation", "-d"),
     measure: str = measure_option("AP", "of the simulation only"),
     alpha: float = alpha_option(defaults.REUSE_ALPHA, "of the t-tests"),
@@ -185,7 +191,7 @@ def power_cmd(
     effect: list[float] = typer.Option(
         ..., "--effect", "-e", help="Effect size mean/sd of the paired differences (repeat)."
     ),
-    topics: list[int] = typer.Option(..., "--topics", "-n", help="Number of topics (repeat)."),
+    topics: list[int] = topics_option(..., "n (repeat)", "-n"),
     alpha: float = alpha_option(defaults.REUSE_ALPHA, "of the t-test"),
     json_out: Json = False,
 ):

@@ -13,6 +13,7 @@ from litaudit.cli.options import (
     AssignmentSeed,
     Json,
     OldAssignmentSeed,
+    OldTopicIds,
     OptCollection,
     PermOpt,
     PseudoSitesOpt,
@@ -56,9 +57,10 @@ def verdict_cmd(
     with_sub: bool = subcollections_option("also show its tau (descriptive; R random splits)"),
     topics: str = typer.Option(
         None,
-        "--topics",
+        "--topic-ids",
         help="Decide on these topics only: ids and ranges, e.g. 601-650 or 303,310-320.",
     ),
+    _old_topics: OldTopicIds = None,
     workers: int = WorkersOpt,
     json_out: Json = False,
 ):

@@ -74,14 +74,11 @@ def _defined() -> dict[str, set[str]]:
     return found
 
 
-# Options still defined in several cli modules, each with why (shrink it; never grow it).
-# The measure, the collection, the Monte Carlo options and the seeds are defined once, in
-# cli/options.py (with cli/filter_options.py for the population filters).
-SEVERAL: dict[str, str] = {
-    "--format": "an output format (results export, report) vs an input format (FILES)",
-    "--source": "a result's source (filter) vs a pool depth's source (collections depth)",
-    "--topics": "a topic count (design, collections add) vs a topic subset (filters, verdict)",
-}
+# Options still defined in several cli modules, each with why: none is left. Every shared
+# option is defined once in cli/options.py (the population filters' in cli/filter_options.py,
+# made by options.py's factories); an option that meant something else under a shared name
+# has a name of its own (the renames below), the old name refused there.
+SEVERAL: dict[str, str] = {}
 
 
 def test_an_option_of_several_modules_is_defined_once_or_says_why():
@@ -91,3 +88,42 @@ def test_an_option_of_several_modules_is_defined_once_or_says_why():
     )
     gone = set(SEVERAL) - several
     assert not gone, f"now defined once: take {sorted(gone)} off SEVERAL"
+    assert SEVERAL == {}
+
+
+@pytest.mark.parametrize(
+    "args,use",
+    [
+        (("runs", "eval", "-c", "robust04", "--run", "InexpC2"), "--run-tag InexpC2"),
+        (("runs", "delete", "-c", "robust04", "--all"), "--whole-archive"),
+        (("reuse", "agreement", "-c", "robust03", "--baseline", "10"), "--baseline-topics 10"),
+        (("reuse", "verdict", "-c", "robust03", "--topics", "601-650"), "--topic-ids 601-650"),
+        (("audit", "matrix", "x.csv", "-m", "AP", "--format", "csv"), "--input-format csv"),
+        (("audit", "ranks", "-m", "AP", "--format", "trec_eval"), "--input-format trec_eval"),
+        (("collections", "depth", "robust04", "100", "--source", "TREC"), "--citation TREC"),
+    ],
+)
+def test_an_option_given_another_meaning_is_refused_naming_its_new_name(cli, args, use):
+    """One meaning per long name: where a command's option meant something else under a
+    name other commands share, the command refuses the old name, naming its own."""
+    res = cli(*args)
+    assert res.exit_code == 2, res.output
+    assert f"use {use}" in " ".join(res.output.replace("│", "").split())
+    assert not cli.db.exists()
+
+
+def test_a_renamed_option_is_gone_from_its_command_and_its_new_name_is_there():
+    longs: dict[str, set[str]] = collections.defaultdict(set)
+    for words, _shorts, names in _options():
+        longs[words].update(names)
+    renamed = {
+        "runs eval": ("--run", "--run-tag"),
+        "runs delete": ("--all", "--whole-archive"),
+        "reuse agreement": ("--baseline", "--baseline-topics"),
+        "reuse verdict": ("--topics", "--topic-ids"),
+        "audit matrix": ("--format", "--input-format"),
+        "audit ranks": ("--format", "--input-format"),
+        "collections depth": ("--source", "--citation"),
+    }
+    for words, (old, new) in renamed.items():
+        assert old not in longs[words] and new in longs[words], words
