@@ -45,6 +45,7 @@ from litaudit.cli.options import (
     reproductions_option,
     run_option,
 )
+from litaudit.cli.result_options import system_option, value_option
 
 if TYPE_CHECKING:
     from litaudit.curation.filters import Filters
@@ -85,16 +86,13 @@ def claim(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    value: str = optional(
-        "--value",
-        "A new claimed value, as printed (judged as one more draw besides the N published).",
+    value: str = value_option(
+        None, "a new claimed value, judged as one more draw besides the N published"
     ),
     result: str = optional(
         "--result", "A published result's id or uid, r-... (judged as one of the N)."
     ),
-    system: str = optional(
-        "--system", "A published result by its system name (judged as one of the N)."
-    ),
+    system: str = system_option(None, "a published result's, judged as one of the N"),
     n: int = optional(
         "--n",
         "Experiments besides the claim (default: N for --value, N - 1 for --result/--system).",

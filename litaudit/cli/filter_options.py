@@ -20,6 +20,12 @@ from litaudit.cli.options import (
     until_option,
     years_option,
 )
+from litaudit.cli.result_options import (
+    role_option,
+    run_type_option,
+    source_option,
+    track_option,
+)
 
 
 def optional(flag: str, text: str) -> Any:
@@ -27,19 +33,15 @@ def optional(flag: str, text: str) -> Any:
     return typer.Option(None, flag, help=text, show_default=False)
 
 
-SourceOpt = optional("--source", "papers | official (default: both).")
-RoleOpt = optional(
-    "--role",
-    "proposed | baseline | official | reproduction | leaderboard (repeatable) (default: all).",
-)
-RunTypeOpt = optional("--run-type", "automatic | manual (repeatable) (default: all).")
+SourceOpt = source_option(None, "default: both")
+RoleOpt = role_option(None, "repeatable; default: all")
+RunTypeOpt = run_type_option(None, "repeatable; default: all")
 YearsOpt = years_option("")
 SinceOpt = since_option("results dated then or later (undated results by their year)")
 UntilOpt = until_option("results dated then or earlier (undated results by their year)")
 ReporterOpt = reporter_option("repeatable; default: all")
-TrackOpt = optional(
-    "--track",
-    "A track or leaderboard, or a prefix ending in '/' (msmarco-passage/leaderboard/full-ranking).",
+TrackOpt = track_option(
+    None, "or a prefix ending in '/', msmarco-passage/leaderboard/full-ranking; default: all"
 )
 TopicsOpt = topics_option(
     None, "50, or its name (default: the only one, else the collection's default set)"

@@ -7,7 +7,14 @@ from __future__ import annotations
 import typer
 
 from litaudit.cli.common import open_read
-from litaudit.cli.filter_options import ReporterOpt, SinceOpt, UntilOpt
+from litaudit.cli.filter_options import (
+    ReporterOpt,
+    SinceOpt,
+    SourceOpt,
+    TrackOpt,
+    UntilOpt,
+    YearsOpt,
+)
 from litaudit.cli.options import (
     ID_HELP,
     Json,
@@ -19,24 +26,22 @@ from litaudit.cli.options import (
     since_option,
     until_option,
 )
+from litaudit.cli.result_options import paper_option, role_option
 from litaudit.defaults import RESULTS_PAGE
+
+StatusOpt = typer.Option(None, "--status", help="draft | verified | retracted.")
 
 
 def list_(
     ctx: typer.Context,
     collection: OptCollection = None,
     measure: str = MeasureFilter,
-    role: str = typer.Option(
-        None, help="proposed | baseline | official | reproduction | leaderboard"
-    ),
-    status: str = typer.Option(None, help="draft | verified | retracted"),
-    source: str = typer.Option(None, help="papers | official"),
-    years: str = typer.Option(None, help="YEAR or FROM-TO"),
-    paper: str = typer.Option(None, help="Paper bibkey."),
-    track: str = typer.Option(
-        None,
-        help="Track, e.g. trec7/adhoc, or a prefix ending in '/' (msmarco-passage/leaderboard/).",
-    ),
+    role: str = role_option(None, "default: all"),
+    status: str = StatusOpt,
+    source: str = SourceOpt,
+    years: str = YearsOpt,
+    paper: str = paper_option(None, "default: all"),
+    track: str = TrackOpt,
     since: str = SinceOpt,
     until: str = UntilOpt,
     reporter: list[str] = ReporterOpt,
@@ -125,12 +130,12 @@ def export(
     fmt: str = format_option(None, "csv | json | parquet (default: from the suffix)"),
     collection: OptCollection = None,
     measure: str = MeasureFilter,
-    role: str = typer.Option(None),
-    status: str = typer.Option(None),
-    source: str = typer.Option(None),
-    years: str = typer.Option(None),
-    paper: str = typer.Option(None),
-    track: str = typer.Option(None),
+    role: str = role_option(None, "default: all"),
+    status: str = StatusOpt,
+    source: str = SourceOpt,
+    years: str = YearsOpt,
+    paper: str = paper_option(None, "default: all"),
+    track: str = TrackOpt,
 ):
     """Export results in the import format (export then import reproduces every row).
 

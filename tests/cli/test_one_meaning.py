@@ -58,19 +58,31 @@ def test_a_short_flag_of_another_meaning_is_refused_naming_the_option(cli, args,
 
 def _defined() -> dict[str, set[str]]:
     """Each long option name -> the cli modules whose source defines it (a literal '--name'
-    in a typer.Option call, or filter_options.optional's), read by ast."""
+    in a typer.Option call or filter_options.optional's, or a command parameter's
+    typer.Option(...) default with no name, which typer names after the parameter), read
+    by ast."""
     import ast
     from pathlib import Path
+
+    def called(node: ast.AST) -> str | None:
+        fn = getattr(node, "func", None)
+        return getattr(fn, "attr", None) or getattr(fn, "id", None)
 
     found: dict[str, set[str]] = collections.defaultdict(set)
     for path in sorted((Path(__file__).resolve().parents[2] / "litaudit" / "cli").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            name = getattr(node, "func", None)
-            called = getattr(name, "attr", None) or getattr(name, "id", None)
-            if isinstance(node, ast.Call) and called in ("Option", "optional"):
+            if isinstance(node, ast.Call) and called(node) in ("Option", "optional"):
                 for arg in node.args:
                     if isinstance(arg, ast.Constant) and str(arg.value).startswith("--"):
                         found[str(arg.value)].add(path.stem)
+            if isinstance(node, ast.FunctionDef):
+                args = node.args.args[len(node.args.args) - len(node.args.defaults) :]
+                for param, default in zip(args, node.args.defaults, strict=True):
+                    if called(default) == "Option" and not any(
+                        isinstance(a, ast.Constant) and str(a.value).startswith("-")
+                        for a in getattr(default, "args", ())
+                    ):
+                        found["--" + param.arg.strip("_").replace("_", "-")].add(path.stem)
     return found
 
 
