@@ -322,8 +322,8 @@ REPORTERS = "authors, nist, leaderboard, mteb, pyserini, unknown"
 
 def reporter_option(use: str) -> Any:
     """`--reporter`: who reported a value."""
-    meaning = f"Who reported the value: {REPORTERS}"
-    return typer.Option(None, "--reporter", help=_help(meaning, use), show_default=False)
+    text = f"Who reported the value: {REPORTERS}" + (f" ({use})" if use else "") + "."
+    return typer.Option(None, "--reporter", help=text, show_default=False)
 
 
 def alpha_option(default: Any, use: str) -> Any:
