@@ -23,19 +23,29 @@ from litaudit.cli.common import open_for_audit
 from litaudit.cli.filter_options import POPULATION, WINDOW, filter_options, optional, with_filters
 from litaudit.cli.options import (
     Alpha,
+    BaselineOpt,
+    BaselineSystemOpt,
     CollectionOpt,
+    InputFormatOpt,
     Json,
     MeasureOpt,
     MethodOpt,
     NoSave,
+    OldInputFormat,
     OldResampleSeed,
     PInterval,
     ResampleSeed,
     Seed,
     SeOpt,
     Trials,
+    against_option,
+    all_option,
+    claim_option,
     collection_option,
+    reproductions_option,
+    run_option,
 )
+from litaudit.cli.result_options import system_option, value_option
 
 if TYPE_CHECKING:
     from litaudit.curation.filters import Filters
@@ -76,16 +86,13 @@ def claim(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    value: str = optional(
-        "--value",
-        "A new claimed value, as printed (judged as one more draw besides the N published).",
+    value: str = value_option(
+        None, "a new claimed value, judged as one more draw besides the N published"
     ),
     result: str = optional(
         "--result", "A published result's id or uid, r-... (judged as one of the N)."
     ),
-    system: str = optional(
-        "--system", "A published result by its system name (judged as one of the N)."
-    ),
+    system: str = system_option(None, "a published result's, judged as one of the N"),
     n: int = optional(
         "--n",
         "Experiments besides the claim (default: N for --value, N - 1 for --result/--system).",
@@ -93,20 +100,15 @@ def claim(
     hidden_multiplier: float = typer.Option(
         1.0, "--hidden-multiplier", help="Experiments run per experiment published."
     ),
-    run: str = optional(
-        "--run",
-        "The claim's TREC run: evaluated on the stored qrels, checked against the claimed "
-        "value (its value when none is given) and compared topic by topic.",
+    run: str = run_option(
+        "the claim's, evaluated on the stored qrels, checked against the claimed value (its "
+        "value when none is given) and compared topic by topic"
     ),
-    against: list[str] = optional(
-        "--against",
-        "Archive run to compare with on the same topics (repeatable) (default: the "
-        "record's run when stored and the archive's best run).",
+    against: list[str] = against_option(
+        "default: the record's run when stored and the archive's best run"
     ),
-    baseline: str = optional("--baseline", "The paper's baseline value, as printed."),
-    baseline_system: str = optional(
-        "--baseline-system", "The baseline's model (BM25, ...), to find its reproductions."
-    ),
+    baseline: str = BaselineOpt,
+    baseline_system: str = BaselineSystemOpt,
     permutations: int = typer.Option(
         defaults.RANDOMIZATION_PERMUTATIONS,
         "--permutations",
@@ -167,11 +169,9 @@ def baselines(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    baseline: str = optional("--baseline", "A paper's baseline value, as printed."),
-    baseline_system: str = optional(
-        "--baseline-system", "Its model (BM25, ...), to find its reproductions."
-    ),
-    claim_value: str = optional("--claim", "The claimed value, as printed, for its gains."),
+    baseline: str = BaselineOpt,
+    baseline_system: str = BaselineSystemOpt,
+    claim_value: str = claim_option("for its gains over the baseline"),
     no_save: NoSave = False,
     json_out: Json = False,
 ):
@@ -209,9 +209,7 @@ def history(
     se: str = SeOpt,
     no_save: NoSave = False,
     _window: None = WINDOW,
-    every: bool = typer.Option(
-        False, "--all", help="Show every step, not only the ones that set a record."
-    ),
+    every: bool = all_option("every step, not only the ones that set a record"),
     by: str = typer.Option(
         "auto", "--by", help="Steps: date, year, or auto (by date when every result has one)."
     ),
@@ -223,9 +221,7 @@ def history(
     step_seed: int = typer.Option(
         0, "--step-seed", help="Seed of the sign patterns of record steps on many topics."
     ),
-    with_reproductions: bool = typer.Option(
-        False, "--with-reproductions", help="Replay the reproductions too (default: published)."
-    ),
+    with_reproductions: bool = reproductions_option("replayed"),
     json_out: Json = False,
 ):
     """The record over time against the expected max and its threshold for the N so far;
@@ -293,7 +289,8 @@ def ranks(
         "its datasets' published values (a benchmark such as beir-13) or its run archive's "
         "per-topic scores; with FILES, the collection to store the audit under",
     ),
-    fmt: str = typer.Option("csv", "--format", help="csv | trec_eval (for FILES)."),
+    fmt: str = InputFormatOpt,
+    _old_format: OldInputFormat = None,
     filters: Filters = POPULATION,
     alpha: Alpha = defaults.ALPHA,
     resamples: int = typer.Option(

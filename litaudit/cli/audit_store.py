@@ -13,10 +13,12 @@ from litaudit import defaults
 from litaudit.cli.common import open_for_audit, open_read
 from litaudit.cli.options import (
     Alpha,
+    InputFormatOpt,
     Json,
     MeasureFilter,
     MethodOpt,
     NoSave,
+    OldInputFormat,
     OptCollection,
     PInterval,
     Seed,
@@ -64,7 +66,8 @@ def matrix(
     ),
     measure: str = measure_option(..., "of the scores (picks the trec_eval rows)"),
     collection: str = collection_option(None, "the one the runs were evaluated on (to store)"),
-    fmt: str = typer.Option("csv", "--format", help="csv | trec_eval"),
+    fmt: str = InputFormatOpt,
+    _old_format: OldInputFormat = None,
     alpha: Alpha = defaults.ALPHA,
     p: PInterval = defaults.P_INTERVAL,
     method: str = MethodOpt,

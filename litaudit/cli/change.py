@@ -8,20 +8,14 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import open_read
-from litaudit.cli.options import Json
+from litaudit.cli.options import Json, output_option
 
 
 def check_change(
     ctx: typer.Context,
     folder: Path = typer.Argument(..., help="The store folder (papers/, official/) in git."),
     base: str = typer.Option(..., "--base", help="The revision the change is against."),
-    output: Path = typer.Option(
-        None,
-        "--output",
-        "-o",
-        help="Write the Markdown here (default: print it).",
-        show_default=False,
-    ),
+    output: Path = output_option(None, "the Markdown (default: print it)"),
     json_out: Json = False,
 ):
     """The Markdown verdict on the results a change adds to a store folder, for CI.

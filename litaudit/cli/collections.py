@@ -5,7 +5,8 @@ from __future__ import annotations
 import typer
 
 from litaudit.cli.common import open_read, open_write
-from litaudit.cli.options import Json
+from litaudit.cli.options import Json, OldCitation, topics_option
+from litaudit.cli.result_options import citation_option, reason_option, title_option
 
 
 def list_(ctx: typer.Context, json_out: Json = False):
@@ -37,10 +38,8 @@ def add(
     collection_id: str = typer.Argument(
         ..., help="Its id: the ir_datasets id where one exists, e.g. beir/nfcorpus/dev."
     ),
-    topics: int = typer.Option(
-        ..., "--topics", help="Number of queries (judged topics) its results are means over."
-    ),
-    title: str = typer.Option(None, "--title", help="Title (default: the id).", show_default=False),
+    topics: int = topics_option(..., "the judged topics its results are means over"),
+    title: str = title_option(None, "default: the id"),
     name: str = typer.Option(
         None, "--name", help="Short name (default: the id).", show_default=False
     ),
@@ -83,10 +82,11 @@ def depth_cmd(
     depth: int = typer.Argument(
         None, min=1, help="Its pool depth (omit: show it and its history)."
     ),
-    source: str = typer.Option(
-        None, "--source", help="Where the depth is stated (a track overview, a paper's table)."
+    source: str = citation_option(
+        None, "where the depth is stated: a track overview, a paper's table"
     ),
-    reason: str = typer.Option(None, "--reason", help="Why it is recorded or changed."),
+    _old_source: OldCitation = None,
+    reason: str = reason_option(None, "why the depth is recorded or changed"),
     json_out: Json = False,
 ):
     """Record a collection's pool depth with its source (`reuse verdict` decides at it;

@@ -13,41 +13,38 @@ from typing import Any
 
 import typer
 
+from litaudit.cli.options import (
+    reporter_option,
+    since_option,
+    topics_option,
+    until_option,
+    years_option,
+)
+from litaudit.cli.result_options import (
+    role_option,
+    run_type_option,
+    source_option,
+    track_option,
+)
+
 
 def optional(flag: str, text: str) -> Any:
     """An option left unset by default, its default said in its help ("(default: all)")."""
     return typer.Option(None, flag, help=text, show_default=False)
 
 
-SourceOpt = optional("--source", "papers | official (default: both).")
-RoleOpt = optional(
-    "--role",
-    "proposed | baseline | official | reproduction | leaderboard (repeatable) (default: all).",
+SourceOpt = source_option(None, "default: both")
+RoleOpt = role_option(None, "repeatable; default: all")
+RunTypeOpt = run_type_option(None, "repeatable; default: all")
+YearsOpt = years_option("")
+SinceOpt = since_option("results dated then or later (undated results by their year)")
+UntilOpt = until_option("results dated then or earlier (undated results by their year)")
+ReporterOpt = reporter_option("repeatable; default: all")
+TrackOpt = track_option(
+    None, "or a prefix ending in '/', msmarco-passage/leaderboard/full-ranking; default: all"
 )
-RunTypeOpt = optional("--run-type", "automatic | manual (repeatable) (default: all).")
-YearsOpt = typer.Option(None, "--years", help="YEAR or FROM-TO.")
-SinceOpt = typer.Option(
-    None,
-    "--since",
-    help="Results dated on or after YYYY, YYYY-MM or YYYY-MM-DD (undated results by their year).",
-)
-UntilOpt = typer.Option(
-    None,
-    "--until",
-    help="Results dated on or before YYYY, YYYY-MM or YYYY-MM-DD (undated results by their year).",
-)
-ReporterOpt = optional(
-    "--reporter",
-    "Who reported the value: authors, nist, leaderboard, mteb, pyserini, unknown (repeatable) "
-    "(default: all).",
-)
-TrackOpt = optional(
-    "--track",
-    "A track or leaderboard, or a prefix ending in '/' (msmarco-passage/leaderboard/full-ranking).",
-)
-TopicsOpt = optional(
-    "--topics",
-    "Topic count (50) or topic-set name (default: the only one, else the collection's default set).",
+TopicsOpt = topics_option(
+    None, "50, or its name (default: the only one, else the collection's default set)"
 )
 RetractedOpt = typer.Option(False, "--include-retracted", help="Include retracted results.")
 ZeroShotOpt = typer.Option(

@@ -9,21 +9,28 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import open_read, open_write
-from litaudit.cli.options import Json, collection_option
+from litaudit.cli.options import DryRunOpt, Json, SetOpt, WhoOpt, collection_option, years_option
+from litaudit.cli.result_options import (
+    citation_option,
+    reason_option,
+    title_option,
+    url_option,
+    year_option,
+)
 
 
 def add(
     ctx: typer.Context,
     bibkey: str = typer.Argument(..., help="BibTeX key."),
-    citation: str = typer.Option(None, help="Short citation (default: from authors, venue, year)."),
-    title: str = typer.Option(None),
+    citation: str = citation_option(None, "default: from authors, venue, year"),
+    title: str = title_option(None, ""),
     authors: str = typer.Option(None, help="'A and B and C'"),
     venue: str = typer.Option(None),
-    year: int = typer.Option(None),
+    year: int = year_option(None, ""),
     doi: str = typer.Option(None),
-    url: str = typer.Option(None),
+    url: str = url_option(None, ""),
     tags: str = typer.Option(None, help="Comma-separated, e.g. neural."),
-    who: str = typer.Option(None, help="Curator name."),
+    who: str = WhoOpt,
     json_out: Json = False,
 ):
     """Add a paper."""
@@ -49,7 +56,7 @@ def add(
 
 def list_(
     ctx: typer.Context,
-    year: str = typer.Option(None, "--year", "--years", help="YEAR or FROM-TO"),
+    year: str = years_option("papers of those years", "--year"),
     venue: str = typer.Option(None),
     tag: str = typer.Option(None),
     collection: str = collection_option(None, "only papers with results on it"),
@@ -82,9 +89,9 @@ def show(
 def edit(
     ctx: typer.Context,
     key: str = typer.Argument(..., help="Bibkey or id."),
-    set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
-    reason: str = typer.Option(..., help="Why (goes to history)."),
-    who: str = typer.Option(None, help="Curator name."),
+    set_: list[str] = SetOpt,
+    reason: str = reason_option(..., ""),
+    who: str = WhoOpt,
 ):
     """Change fields of a paper; every change goes to history."""
     from litaudit.curation.paper_requests import PaperEdit, answer_edit
@@ -102,9 +109,9 @@ def import_(
         ...,
         help="A .bib file, or a .csv with bibkey,citation,title,authors,venue,year,doi,url,tags,notes.",
     ),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
+    dry_run: bool = DryRunOpt,
     skip_existing: bool = typer.Option(False, help="Skip bibkeys already present."),
-    who: str = typer.Option(None, help="Curator name."),
+    who: str = WhoOpt,
     json_out: Json = False,
 ):
     """Import papers from BibTeX or CSV (validated whole; all or nothing)."""

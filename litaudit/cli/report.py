@@ -9,23 +9,24 @@ import typer
 
 from litaudit.cli.common import db_path, open_write
 from litaudit.cli.filter_options import POPULATION, WINDOW, with_filters
-from litaudit.cli.options import collection_option, measure_option
+from litaudit.cli.options import (
+    BaselineOpt,
+    BaselineSystemOpt,
+    against_option,
+    claim_option,
+    collection_option,
+    depth_option,
+    format_option,
+    measure_option,
+    output_option,
+    reproductions_option,
+    run_option,
+    subcollections_option,
+)
 from litaudit.defaults import MIN_N
 
 if TYPE_CHECKING:
     from litaudit.curation.filters import Filters
-
-# the claim's evidence (issue 21): the 'Same-topic comparison' and 'Baseline' sections
-_RunOpt = typer.Option(
-    None, "--run", help="The claim's TREC run (its value when --claim is not given)."
-)
-_AgainstOpt = typer.Option(
-    None, "--against", help="Archive run to compare the claim's run with (repeatable)."
-)
-_BaselineOpt = typer.Option(None, "--baseline", help="The paper's baseline value, as printed.")
-_BaselineSystemOpt = typer.Option(
-    None, "--baseline-system", help="The baseline's model (BM25, ...)."
-)
 
 
 @with_filters
@@ -35,42 +36,28 @@ def report(
     measure: str = measure_option(
         None, f"one measure (default: every measure with at least {MIN_N} results)"
     ),
-    claim: str = typer.Option(
-        None,
-        "--claim",
-        help="A claimed value, as printed (0.3100 keeps its 4 digits), to check against the "
-        "published results (needs --measure when there are several).",
+    claim: str = claim_option(
+        "to check against the published results (needs --measure when there are several)"
     ),
     filters: Filters = POPULATION,
-    fmt: str = typer.Option(
+    fmt: str = format_option(
         None,
-        "--format",
+        "md, html, json or text (a review form: no markup, lines <= 100 characters) "
+        "(default: from the -o suffix, else md)",
         "-f",
-        help="md, html, json or text (a review form: no markup, lines <= 100 characters) "
-        "(default: from the -o suffix, else md).",
     ),
-    output: str = typer.Option(
+    output: str = output_option(
+        None, "the report (Markdown plots go beside it as <stem>.fig-*.svg); - or none: stdout"
+    ),
+    run: str = run_option("the claim's run (its value when --claim is not given)"),
+    against: list[str] = against_option(""),
+    baseline: str = BaselineOpt,
+    baseline_system: str = BaselineSystemOpt,
+    subcollections: bool = subcollections_option("added to the reusability section"),
+    depth: int = depth_option(
         None,
-        "--output",
-        "-o",
-        help="Write here (Markdown plots go beside it as <stem>.fig-*.svg); - or none: stdout.",
-    ),
-    run: str = _RunOpt,
-    against: list[str] = _AgainstOpt,
-    baseline: str = _BaselineOpt,
-    baseline_system: str = _BaselineSystemOpt,
-    subcollections: bool = typer.Option(
-        False,
-        "--subcollections",
-        help="Add the sub-collection test (Sanderson et al. 2012) to the reusability section.",
-    ),
-    depth: int = typer.Option(
-        None,
-        "--depth",
-        "-k",
-        min=1,
-        help="Pool depth the reusability verdict decides at (default: the collection's "
-        "recorded one; record it with `collections depth`).",
+        "the reusability verdict decides at it (default: the collection's recorded one; "
+        "record it with `collections depth`)",
     ),
     timestamp: bool = typer.Option(
         False,
@@ -80,9 +67,7 @@ def report(
         "database).",
     ),
     _window: None = WINDOW,
-    with_reproductions: bool = typer.Option(
-        False, "--with-reproductions", help="The history plot through the reproductions too."
-    ),
+    with_reproductions: bool = reproductions_option("in the history plot"),
     claims: Path = typer.Option(
         None,
         "--claims",

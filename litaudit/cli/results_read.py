@@ -7,38 +7,44 @@ from __future__ import annotations
 import typer
 
 from litaudit.cli.common import open_read
-from litaudit.cli.options import ID_HELP, Json, MeasureFilter, OptCollection, collection_option
+from litaudit.cli.filter_options import (
+    ReporterOpt,
+    SinceOpt,
+    SourceOpt,
+    TrackOpt,
+    UntilOpt,
+    YearsOpt,
+)
+from litaudit.cli.options import (
+    ID_HELP,
+    Json,
+    MeasureFilter,
+    OptCollection,
+    all_option,
+    collection_option,
+    format_option,
+    since_option,
+    until_option,
+)
+from litaudit.cli.result_options import paper_option, role_option
 from litaudit.defaults import RESULTS_PAGE
+
+StatusOpt = typer.Option(None, "--status", help="draft | verified | retracted.")
 
 
 def list_(
     ctx: typer.Context,
     collection: OptCollection = None,
     measure: str = MeasureFilter,
-    role: str = typer.Option(
-        None, help="proposed | baseline | official | reproduction | leaderboard"
-    ),
-    status: str = typer.Option(None, help="draft | verified | retracted"),
-    source: str = typer.Option(None, help="papers | official"),
-    years: str = typer.Option(None, help="YEAR or FROM-TO"),
-    paper: str = typer.Option(None, help="Paper bibkey."),
-    track: str = typer.Option(
-        None,
-        help="Track, e.g. trec7/adhoc, or a prefix ending in '/' (msmarco-passage/leaderboard/).",
-    ),
-    since: str = typer.Option(
-        None,
-        "--since",
-        help="Dated on or after (YYYY, YYYY-MM or YYYY-MM-DD); undated results by year.",
-    ),
-    until: str = typer.Option(
-        None, "--until", help="Dated on or before (YYYY, YYYY-MM or YYYY-MM-DD)."
-    ),
-    reporter: list[str] = typer.Option(
-        None,
-        "--reporter",
-        help="Who reported: authors, nist, leaderboard, mteb, unknown (repeatable).",
-    ),
+    role: str = role_option(None, "default: all"),
+    status: str = StatusOpt,
+    source: str = SourceOpt,
+    years: str = YearsOpt,
+    paper: str = paper_option(None, "default: all"),
+    track: str = TrackOpt,
+    since: str = SinceOpt,
+    until: str = UntilOpt,
+    reporter: list[str] = ReporterOpt,
     limit: int = typer.Option(None, help="Show at most this many."),
     sort: str = typer.Option(
         "collection",
@@ -47,9 +53,7 @@ def list_(
         "| status | id (ties by id).",
     ),
     desc: bool = typer.Option(False, "--desc", help="Largest first (--sort value --desc)."),
-    all_: bool = typer.Option(
-        False, "--all", help=f"In a terminal, every result (default: the first {RESULTS_PAGE})."
-    ),
+    all_: bool = all_option(f"in a terminal, every result (default: the first {RESULTS_PAGE})"),
     json_out: Json = False,
 ):
     """List results (retracted ones included, marked; filter with --status).
@@ -103,10 +107,8 @@ def history_(
     ctx: typer.Context,
     result_id: str = typer.Argument(None, help="Result id or uid (or --collection / a window)."),
     collection: str = collection_option(None, "changes to its results"),
-    since: str = typer.Option(
-        None, "--since", help="Changes made on or after (YYYY, YYYY-MM or YYYY-MM-DD, UTC)."
-    ),
-    until: str = typer.Option(None, "--until", help="Changes made on or before (same forms)."),
+    since: str = since_option("changes made then or later (UTC)"),
+    until: str = until_option("changes made then or earlier (UTC)"),
     json_out: Json = False,
 ):
     """Every change to a result, or to a collection's results in a date window
@@ -125,17 +127,15 @@ def history_(
 def export(
     ctx: typer.Context,
     output: str = typer.Argument(..., help="Output file, or - for standard output."),
-    fmt: str = typer.Option(
-        None, "--format", help="csv | json | parquet (default: from the suffix)."
-    ),
+    fmt: str = format_option(None, "csv | json | parquet (default: from the suffix)"),
     collection: OptCollection = None,
     measure: str = MeasureFilter,
-    role: str = typer.Option(None),
-    status: str = typer.Option(None),
-    source: str = typer.Option(None),
-    years: str = typer.Option(None),
-    paper: str = typer.Option(None),
-    track: str = typer.Option(None),
+    role: str = role_option(None, "default: all"),
+    status: str = StatusOpt,
+    source: str = SourceOpt,
+    years: str = YearsOpt,
+    paper: str = paper_option(None, "default: all"),
+    track: str = TrackOpt,
 ):
     """Export results in the import format (export then import reproduces every row).
 

@@ -11,29 +11,45 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import open_write
-from litaudit.cli.options import ID_HELP, IDS_HELP, CollectionOpt, Json, MeasureOpt
-from litaudit.curation.columns import import_help
-
-WhoOpt = typer.Option(
-    None, "--who", help="Curator name (default: $LITAUDIT_USER or login).", show_default=False
+from litaudit.cli.options import (
+    ID_HELP,
+    IDS_HELP,
+    CollectionOpt,
+    ConsistencyOpt,
+    DryRunOpt,
+    Json,
+    MeasureOpt,
+    SetOpt,
+    WhoOpt,
+    reporter_option,
 )
+from litaudit.cli.result_options import (
+    paper_option,
+    reason_option,
+    role_option,
+    run_type_option,
+    system_option,
+    track_option,
+    url_option,
+    value_option,
+    year_option,
+)
+from litaudit.curation.columns import import_help
 
 
 def add(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: str = MeasureOpt,
-    value: str = typer.Option(..., help="The value exactly as printed, e.g. 0.2531."),
-    system: str = typer.Option(..., help="System label or run id."),
-    role: str = typer.Option(
-        ..., help="proposed | baseline | official | reproduction | leaderboard"
-    ),
-    paper: str = typer.Option(None, help="Paper bibkey (source paper)."),
-    track: str = typer.Option(None, help="TREC track (source official), e.g. trec7/adhoc."),
-    run_type: str = typer.Option(None, help="automatic | manual"),
+    value: str = value_option(..., ""),
+    system: str = system_option(..., ""),
+    role: str = role_option(..., ""),
+    paper: str = paper_option(None, "source paper"),
+    track: str = track_option(None, "source official"),
+    run_type: str = run_type_option(None, ""),
     n_topics: int = typer.Option(None, help="Number of topics (default: the collection's)."),
     topic_set: str = typer.Option(None, help="Topic set name."),
-    year: int = typer.Option(None, help="Year (default: the paper's)."),
+    year: int = year_option(None, "default: the paper's"),
     participant: str = typer.Option(None, help="TREC group / site."),
     location: str = typer.Option(None, help="Where in the source: table, figure, page."),
     nonstandard: bool = typer.Option(False, help="Flag a non-standard experimental setting."),
@@ -43,12 +59,8 @@ def add(
         "--date",
         help="Publication or submission date (YYYY-MM-DD); the year defaults to its year.",
     ),
-    reporter: str = typer.Option(
-        None,
-        "--reporter",
-        help="Who reported the value: authors, nist, leaderboard, mteb, unknown.",
-    ),
-    url: str = typer.Option(None, "--url", help="The result's own source (http(s))."),
+    reporter: str = reporter_option(""),
+    url: str = url_option(None, "the result's own source"),
     code_url: str = typer.Option(None, "--code-url", help="Its code (http(s))."),
     who: str = WhoOpt,
     json_out: Json = False,
@@ -89,7 +101,7 @@ def import_(
     files: list[Path] = typer.Argument(
         ..., help="CSV, JSON or Parquet files (a JSON curation export brings papers and history)."
     ),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Validate and show; write nothing."),
+    dry_run: bool = DryRunOpt,
     on_existing: str = typer.Option(
         "fail",
         "--on-existing",
@@ -98,13 +110,7 @@ def import_(
         "measure, system, role): fail | skip | update.",
     ),
     who: str = WhoOpt,
-    consistency: str = typer.Option(
-        "flag",
-        "--consistency",
-        help="A value its measure's arithmetic does not allow (P@k over n topics not a "
-        "multiple of 1/(k n) at its digits, out of range, R@100 above R@1000): flag | "
-        "refuse | off.",
-    ),
+    consistency: str = ConsistencyOpt,
     json_out: Json = False,
 ):
     from litaudit.curation.result_requests import ResultsImport, answer_import
@@ -141,8 +147,8 @@ def template(
 def edit(
     ctx: typer.Context,
     result_id: str = typer.Argument(..., help=ID_HELP),
-    set_: list[str] = typer.Option(..., "--set", help="FIELD=VALUE (repeatable)."),
-    reason: str = typer.Option(..., help="Why (goes to history)."),
+    set_: list[str] = SetOpt,
+    reason: str = reason_option(..., ""),
     who: str = WhoOpt,
     json_out: Json = False,
 ):
@@ -159,7 +165,7 @@ def edit(
 def verify(
     ctx: typer.Context,
     result_ids: list[str] = typer.Argument(..., help=IDS_HELP),
-    reason: str = typer.Option(None, help="Note for the history."),
+    reason: str = reason_option(None, ""),
     who: str = WhoOpt,
 ):
     """Mark results as verified against their source."""
@@ -184,7 +190,7 @@ def verify(
 def retract(
     ctx: typer.Context,
     result_ids: list[str] = typer.Argument(..., help=IDS_HELP),
-    reason: str = typer.Option(..., help="Why (goes to history)."),
+    reason: str = reason_option(..., ""),
     who: str = WhoOpt,
 ):
     """Retract results: they stay queryable but audits leave them out."""
@@ -209,7 +215,7 @@ def retract(
 def reinstate(
     ctx: typer.Context,
     result_ids: list[str] = typer.Argument(..., help=IDS_HELP),
-    reason: str = typer.Option(..., help="Why (goes to history)."),
+    reason: str = reason_option(..., ""),
     who: str = WhoOpt,
 ):
     """Make retracted results drafts again (to verify them anew); history records it."""

@@ -11,13 +11,23 @@ import typer
 from litaudit import defaults
 from litaudit.cli.options import (
     Json,
+    OldBaselineTopics,
     OldHeldOutFlag,
     OldObservedFlag,
     OldSitesFlag,
     OldTopicSeed,
+    PseudoSitesOpt,
+    RunSitesOpt,
+    ScoresOpt,
     TopicSeed,
+    alpha_option,
     collection_option,
+    depth_option,
     measure_option,
+    output_option,
+    qrels_option,
+    run_option,
+    topics_option,
 )
 
 CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none, holm, bonferroni."
@@ -25,7 +35,7 @@ CORRECTION_HELP = "Multiple-comparison correction of the pairwise p-values: none
 
 def design_cmd(
     sites: int = typer.Option(..., "--sites", help="Number of sites m."),
-    topics: int = typer.Option(..., "--topics", "-N", help="Total number of topics N."),
+    topics: int = topics_option(..., "N, the total", "-N"),
     baseline_min: int = typer.Option(..., "--baseline-min", help="Minimum all-site baseline n0."),
     held_out: int = typer.Option(
         None, "--held-out", help="Sites held out of each topic (default: table only)."
@@ -35,7 +45,7 @@ def design_cmd(
         "--partial",
         help="Exactly --baseline-min all-site topics; every other "
         "topic holds out k sites, the last cycle partial "
-        "(Section 4.3; what `reuse agreement --baseline` uses).",
+        "(Section 4.3; what `reuse agreement --baseline-topics` uses).",
     ),
     _old_sites: OldSitesFlag = None,
     _old_held_out: OldHeldOutFlag = None,
@@ -53,12 +63,10 @@ def design_cmd(
 
 def holdout_cmd(
     ctx: typer.Context,
-    output: Path = typer.Option(
-        ..., "--output", "-o", help="CSV to write (topic,held_out_site); - for standard output."
-    ),
+    output: Path = output_option(..., "the CSV (topic,held_out_site); - for standard output"),
     sites: int = typer.Option(None, "--sites", help="Number of sites m (named S1..Sm)."),
     site_names: str = typer.Option(None, "--site-names", help="Comma-separated site names."),
-    topics: int = typer.Option(None, "--topics", "-N", help="Number of topics (named 1..N)."),
+    topics: int = topics_option(None, "N (topics named 1..N)", "-N"),
     topic_file: Path = typer.Option(
         None, "--topic-file", help="Topic ids, one per line (instead of --topics)."
     ),
@@ -96,30 +104,25 @@ def agreement_cmd(
     collection: str = collection_option(
         None, "its stored run archive to simulate on (saves an audit)"
     ),
-    qrels: Path = typer.Option(None, "--qrels", help="Qrels file for a simulation from files."),
-    runs: list[Path] = typer.Option(None, "--run", help="Run file (repeat) for --qrels."),
+    qrels: Path = qrels_option("for a simulation from files"),
+    runs: list[Path] = run_option("for --qrels (repeat)"),
     runs_dir: Path = typer.Option(None, "--runs-dir", help="Directory of run files for --qrels."),
-    scores: Path = typer.Option(
-        None, "--scores", help="Per-topic score matrix CSV (topics x runs) instead."
-    ),
+    scores: Path = ScoresOpt,
     design_csv: Path = typer.Option(
         None, "--design", help="Hold-out CSV (topic,held_out_site) for --scores."
     ),
-    run_sites: Path = typer.Option(None, "--run-sites", help="CSV run,site."),
-    pseudo: int = typer.Option(
-        None, "--pseudo-sites", help="Group --scores runs into M pseudo-sites of adjacent runs."
-    ),
+    run_sites: Path = RunSitesOpt,
+    pseudo: int = PseudoSitesOpt,
     held_out: int = typer.Option(
         defaults.AGREEMENT_K, "--held-out", help="Sites held out of each topic."
     ),
-    baseline: int = typer.Option(0, "--baseline", help="All-site baseline topics (generated)."),
-    depth: int = typer.Option(
-        defaults.AGREEMENT_DEPTH, "--depth", "-d", help="Pool depth of the simulation."
+    baseline: int = typer.Option(
+        0, "--baseline-topics", help="All-site baseline topics (generated)."
     ),
+    _old_baseline: OldBaselineTopics = None,
+    depth: int = depth_option(defaults.AGREEMENT_DEPTH, "of the simulation", "-d"),
     measure: str = measure_option("AP", "of the simulation only"),
-    alpha: float = typer.Option(
-        defaults.REUSE_ALPHA, "--alpha", help="Significance level of the t-tests."
-    ),
+    alpha: float = alpha_option(defaults.REUSE_ALPHA, "of the t-tests"),
     correction: str = typer.Option("none", "--correction", help=CORRECTION_HELP),
     min_topics: int = typer.Option(
         defaults.AGREEMENT_MIN_TOPICS,
@@ -188,8 +191,8 @@ def power_cmd(
     effect: list[float] = typer.Option(
         ..., "--effect", "-e", help="Effect size mean/sd of the paired differences (repeat)."
     ),
-    topics: list[int] = typer.Option(..., "--topics", "-n", help="Number of topics (repeat)."),
-    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-test."),
+    topics: list[int] = topics_option(..., "n (repeat)", "-n"),
+    alpha: float = alpha_option(defaults.REUSE_ALPHA, "of the t-test"),
     json_out: Json = False,
 ):
     """Power of the two-sided paired t-test (Carterette et al. 2010, Section 3.2.1)."""
@@ -215,7 +218,7 @@ def table_cmd(
         "--pair",
         help="Instead of --expected: a pair as effect:baseline_topics:reuse_topics (repeat).",
     ),
-    alpha: float = typer.Option(defaults.REUSE_ALPHA, "--alpha", help="Level of the t-tests."),
+    alpha: float = alpha_option(defaults.REUSE_ALPHA, "of the t-tests"),
     _old_observed: OldObservedFlag = None,
     json_out: Json = False,
 ):

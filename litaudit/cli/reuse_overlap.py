@@ -17,17 +17,12 @@ from litaudit.cli.options import (
     SplitOpt,
     SplitSeed,
     WorkersOpt,
+    depth_option,
     measure_option,
     workers_of,
 )
 
-DepthOpt = typer.Option(
-    defaults.REUSE_DEPTH,
-    "--depth",
-    "-k",
-    min=1,
-    help="Pool depth K: a run 'retrieves' its top K documents per topic.",
-)
+DepthOpt = depth_option(defaults.REUSE_DEPTH, "a run 'retrieves' its top K documents")
 
 
 def rao_cmd(

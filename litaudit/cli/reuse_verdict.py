@@ -13,11 +13,18 @@ from litaudit.cli.options import (
     AssignmentSeed,
     Json,
     OldAssignmentSeed,
+    OldTopicIds,
     OptCollection,
     PermOpt,
+    PseudoSitesOpt,
+    RunSitesOpt,
+    ScoresOpt,
     SplitOpt,
     SplitSeed,
     WorkersOpt,
+    alpha_option,
+    depth_option,
+    subcollections_option,
     workers_of,
 )
 
@@ -25,22 +32,13 @@ from litaudit.cli.options import (
 def verdict_cmd(
     ctx: typer.Context,
     collection: OptCollection = None,
-    scores: str = typer.Option(
+    scores: str = ScoresOpt,
+    pseudo_sites: int = PseudoSitesOpt,
+    run_sites: str = RunSitesOpt,
+    depth: int = depth_option(
         None,
-        "--scores",
-        help="Per-topic score matrix CSV (topics x runs) instead of a stored archive.",
-    ),
-    pseudo_sites: int = typer.Option(
-        None, "--pseudo-sites", help="With --scores: group runs into M sites."
-    ),
-    run_sites: str = typer.Option(None, "--run-sites", help="With --scores: CSV run,site."),
-    depth: int = typer.Option(
-        None,
-        "--depth",
-        "-k",
-        min=1,
-        help="Pool depth to decide at (default: the collection's recorded one; when "
-        "unknown, one row per depth and no decision).",
+        "to decide at (default: the collection's recorded one; when unknown, one row per "
+        "depth and no decision)",
     ),
     margin: float = typer.Option(
         None,
@@ -55,19 +53,14 @@ def verdict_cmd(
     assignments: int = typer.Option(
         None, "--assignments", min=1, help="Random hold-out assignments of the agreement analysis."
     ),
-    alpha: float = typer.Option(
-        None, "--alpha", help="Level of each one-sided test (intervals at 1 - 2 alpha)."
-    ),
-    with_sub: bool = typer.Option(
-        False,
-        "--subcollections",
-        help="Also show sub-collection tau (descriptive; R random splits).",
-    ),
+    alpha: float = alpha_option(None, "of each one-sided test (intervals at 1 - 2 alpha)"),
+    with_sub: bool = subcollections_option("also show its tau (descriptive; R random splits)"),
     topics: str = typer.Option(
         None,
-        "--topics",
+        "--topic-ids",
         help="Decide on these topics only: ids and ranges, e.g. 601-650 or 303,310-320.",
     ),
+    _old_topics: OldTopicIds = None,
     workers: int = WorkersOpt,
     json_out: Json = False,
 ):

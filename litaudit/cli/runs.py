@@ -7,14 +7,22 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import db_path, open_read, open_write
-from litaudit.cli.options import CollectionOpt, Json, OptCollection, measure_option
+from litaudit.cli.options import (
+    CollectionOpt,
+    Json,
+    OldRunTag,
+    OldWholeArchive,
+    OptCollection,
+    measure_option,
+    qrels_option,
+)
 
 
 def import_(
     ctx: typer.Context,
     files: list[Path] = typer.Argument(..., help="Run files (plain or .gz) or directories."),
     collection: str = CollectionOpt,
-    qrels: Path = typer.Option(None, "--qrels", help="Qrels file (topic iter docno rel)."),
+    qrels: Path = qrels_option("the collection's judgments"),
     metadata: Path = typer.Option(
         None,
         "--metadata",
@@ -75,10 +83,11 @@ def delete(
     tags: list[str] = typer.Argument(None, help="Run tags to delete."),
     collection: str = CollectionOpt,
     all_: bool = typer.Option(
-        False, "--all", help="Delete the collection's whole archive and qrels."
+        False, "--whole-archive", help="Delete the collection's whole archive and qrels."
     ),
+    _old_all: OldWholeArchive = None,
 ):
-    """Delete stored runs (or, with --all, a collection's whole archive)."""
+    """Delete stored runs (or, with --whole-archive, a collection's whole archive)."""
     from litaudit.render.progress import progress_bar
     from litaudit.render.runs import print_deleted
     from litaudit.runs.requests import RunsDelete, answer_delete
@@ -96,7 +105,10 @@ def eval_(
     ctx: typer.Context,
     collection: str = CollectionOpt,
     measure: list[str] = measure_option(["AP"], "repeat for several"),
-    run: list[str] = typer.Option(None, "--run", help="Only these run tags; repeat."),
+    run: list[str] = typer.Option(
+        None, "--run-tag", help="Only these stored runs, by tag; repeat."
+    ),
+    _old_run: OldRunTag = None,
     per_topic: bool = typer.Option(False, "--per-topic", help="One row per run and topic."),
     rel_level: int = typer.Option(1, "--rel-level", help="Lowest relevant grade (-l)."),
     complete: bool = typer.Option(

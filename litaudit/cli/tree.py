@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from litaudit.cli.common import open_read, open_write
-from litaudit.cli.options import Json
+from litaudit.cli.options import ConsistencyOpt, DryRunOpt, Json, WhoOpt
 
 FolderArg = typer.Argument(..., help="The store folder (papers/, official/).")
 
@@ -39,18 +39,14 @@ def export_tree(ctx: typer.Context, folder: Path = FolderArg, json_out: Json = F
 def sync(
     ctx: typer.Context,
     folder: Path = FolderArg,
-    dry_run: bool = typer.Option(
-        False, "--dry-run", help="Check and list each change; write nothing."
-    ),
+    dry_run: bool = DryRunOpt,
     prune: bool = typer.Option(
         False,
         "--prune",
         help="The folder wins: retract results it does not hold, take its version of "
         "results changed here since (default: keep and name them).",
     ),
-    who: str = typer.Option(
-        None, "--who", help="Curator name (default: $LITAUDIT_USER or login).", show_default=False
-    ),
+    who: str = WhoOpt,
     json_out: Json = False,
 ):
     """Bring the database to a store folder, in one transaction.
@@ -72,12 +68,7 @@ def sync(
 def check(
     ctx: typer.Context,
     folder: Path = FolderArg,
-    consistency: str = typer.Option(
-        "flag",
-        "--consistency",
-        help="Values their measure's arithmetic does not allow (see `results consistency`): "
-        "flag (listed, exit 0) | refuse (problems, exit 1) | off.",
-    ),
+    consistency: str = ConsistencyOpt,
     json_out: Json = False,
 ):
     """Check a store folder as `sync` would, for CI.

@@ -95,10 +95,10 @@ class PoolDepthRequest:
         below 1 refused before the store opens; the curator of a record named."""
         if self.depth is None:
             if self.source is not None or self.reason is not None:
-                raise ParameterError("--source and --reason go with a DEPTH to record")
+                raise ParameterError("--citation and --reason go with a DEPTH to record")
             return self
         if self.source is None:
-            raise ParameterError("give --source: where the pool depth is stated")
+            raise ParameterError("give --citation: where the pool depth is stated")
         if self.depth < 1:
             raise ParameterError(f"a pool depth is at least 1, got {self.depth}")
         return dataclasses.replace(self, who=current_user(self.who))
@@ -127,7 +127,7 @@ def answer_depth(store: Store, req: PoolDepthRequest) -> PoolDepthShown | DepthC
             history=tuple(pool_depth_history(store.con, cid)),
         )
     if source is None:  # checked() refuses it
-        raise ParameterError("give --source: where the pool depth is stated")
+        raise ParameterError("give --citation: where the pool depth is stated")
     with store.transaction() as con:
         cid = resolve_collection(con, req.collection).id
         return set_pool_depth(con, cid, depth, source, who=current_user(req.who), reason=req.reason)

@@ -88,7 +88,7 @@ def print_run(r: StoredRun, json_out: bool) -> None:
 
 
 def print_deleted(done: DeletedRuns) -> None:
-    """`runs delete`: how many runs went (and the qrels, with --all)."""
+    """`runs delete`: how many runs went (and the qrels, with --whole-archive)."""
     qrels = " and the qrels" if done.everything else ""
     out.print(f"{done.collection_id}: deleted {done.n} run(s){qrels}")
 

@@ -339,7 +339,7 @@ def _qrels_plan(
         raise LitauditError(
             f"{qp}: collection {collection_id} already has different qrels "
             f"(from {stored_q[0]}); delete the archive first with "
-            f"`litaudit runs delete --collection {collection_id} --all`"
+            f"`litaudit runs delete --collection {collection_id} --whole-archive`"
         )
     return stored_q, "unchanged" if stored_q else "imported", qp, q_sha
 

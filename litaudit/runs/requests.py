@@ -72,7 +72,7 @@ class RunsDelete:
 
     def checked(self) -> RunsDelete:
         if bool(self.tags) == self.everything:
-            raise ParameterError("give run tags or --all (not both)")
+            raise ParameterError("give run tags or --whole-archive (not both)")
         return self
 
 

@@ -125,17 +125,21 @@ def test_trec_eval_q_input_and_read_only_use(cli, tmp_path):
         f.write_text("\n".join(lines) + "\n")
         files.append(f)
     assert cli("init", "--no-seeds").exit_code == 0
-    r = cli("audit", "matrix", *files, "-m", "MAP", "--format", "trec_eval", "--no-save", "--json")
+    r = cli(
+        "audit", "matrix", *files, "-m", "MAP", "--input-format", "trec_eval", "--no-save", "--json"
+    )
     assert r.exit_code == 0, r.output
     done = json.loads(r.stdout)
     rep = done["result"]
     assert rep["runs"] == ["a", "b", "c", "d", "e"] and rep["n_topics"] == 5
     assert rep["means"] == pytest.approx([0.33, 0.23, 0.28, 0.25, 0.30])
     assert done["audit_id"] is None
-    few = cli("audit", "matrix", *files[:3], "-m", "MAP", "--format", "trec_eval", "--no-save")
+    few = cli(
+        "audit", "matrix", *files[:3], "-m", "MAP", "--input-format", "trec_eval", "--no-save"
+    )
     assert few.exit_code == 1
     assert "a.q AP: 3 result(s); an extreme-value audit needs at least 5" in few.stderr
-    r = cli("audit", "matrix", *files, "-m", "MAP", "--format", "trec_eval")
+    r = cli("audit", "matrix", *files, "-m", "MAP", "--input-format", "trec_eval")
     assert r.exit_code == 1 and "--collection is needed" in r.stderr
     r = cli("audit", "matrix", tmp_path / "none.csv", "-m", "AP", "--no-save")
     assert r.exit_code == 1 and "no such file" in r.stderr

@@ -41,7 +41,7 @@ def test_claim_is_the_same_on_a_fresh_import_and_after_runs_eval(cli, robust03_d
     first = cli(*CLAIM, db=db)
     assert first.exit_code == 0, first.output
     # a subset of the runs, and every topic scored (-c's cache): neither is the audit's
-    for extra in (("--run", "InexpC2"), ("--complete",)):
+    for extra in (("--run-tag", "InexpC2"), ("--complete",)):
         assert cli("runs", "eval", "-c", "robust03", "-m", "AP", *extra, db=db).exit_code == 0
     again = cli(*CLAIM, "--no-save", db=db)
     assert again.exit_code == 0, again.output

@@ -757,11 +757,11 @@ def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli, ref
 
     shutil.copy(reference_db_file, cli.db)  # robust03 needs the reference data only
     r = cli("collections", "depth", "robust03", "100")
-    assert r.exit_code == 1 and "give --source" in r.stderr
-    r = cli("collections", "depth", "robust03", "125", "--source", "first guess")
+    assert r.exit_code == 1 and "give --citation" in r.stderr
+    r = cli("collections", "depth", "robust03", "125", "--citation", "first guess")
     assert r.exit_code == 0, r.output
     assert r.stdout.strip() == "trec-robust-2003: pool depth none -> 125 (first guess)"
-    r = cli("collections", "depth", "robust03", "100", "--source", "S", "--reason", "read")
+    r = cli("collections", "depth", "robust03", "100", "--citation", "S", "--reason", "read")
     assert r.stdout.strip() == "trec-robust-2003: pool depth 125 -> 100 (S)"
     r = cli("collections", "depth", "robust03", "--json")
     data = json.loads(r.stdout)
@@ -811,7 +811,7 @@ def test_robust03_next_steps_and_topic_subsets(verdicts):
     flat = " ".join(verdicts().split())
     assert "Next step: record the pool depth with its source (`litaudit collections depth" in flat
     # the new topics (2003) and the old ones (TREC 6-8) decided apart
-    new = " ".join(verdicts("--depth", "100", "--topics", "601-650").split())
+    new = " ".join(verdicts("--depth", "100", "--topic-ids", "601-650").split())
     assert new.startswith("On topics 601-650 (50 topics): at pool depth 100, ")
     head = new.split(" Pool depth")[0]
     # these sites' runs within 1% on the new topics; a new site's interval reaches -1.98%
@@ -822,7 +822,7 @@ def test_robust03_next_steps_and_topic_subsets(verdicts):
         "These 16 sites' runs score 0.52% lower (90% CI 0.35-0.77%), the topics the only "
         "sample: within 1%."
     )
-    old = " ".join(verdicts("--depth", "100", "--topics", "1-600").split())
+    old = " ".join(verdicts("--depth", "100", "--topic-ids", "1-600").split())
     assert old.startswith("On topics 1-600 (50 topics): ")
     assert "new systems lose more than 1%." in old.split(" Pool depth")[0]
 
@@ -833,7 +833,7 @@ def test_report_depth_decides_and_names_its_source(verdicts):
     # number of assignments): here the module's, so the report computes none
     # (a verdict of the same depth on a subset of the topics, stored later, is passed over)
     verdicts("--depth", "100")
-    verdicts("--depth", "100", "--topics", "601-650")
+    verdicts("--depth", "100", "--topic-ids", "601-650")
     res = verdicts.report("--depth", "100")
     flat = " ".join(res.split())
     assert "- Reusability: At pool depth 100, a new site's runs left out of judging" in flat
@@ -848,9 +848,11 @@ def test_report_depth_decides_and_names_its_source(verdicts):
 def test_topics_is_for_a_stored_archive(cli, tmp_path):
     scores = tmp_path / "s.csv"
     scores.write_text("topic,a,b,c\n1,0.1,0.2,0.3\n2,0.2,0.3,0.1\n")
-    r = cli("reuse", "verdict", "--scores", str(scores), "--pseudo-sites", "3", "--topics", "1-2")
+    r = cli(
+        "reuse", "verdict", "--scores", str(scores), "--pseudo-sites", "3", "--topic-ids", "1-2"
+    )
     assert r.exit_code == 1
-    assert "--topics applies to a stored archive (--collection), not --scores" in r.stderr
+    assert "--topic-ids applies to a stored archive (--collection), not --scores" in r.stderr
 
 
 @pytest.mark.slow

@@ -58,53 +58,39 @@ def test_a_short_flag_of_another_meaning_is_refused_naming_the_option(cli, args,
 
 def _defined() -> dict[str, set[str]]:
     """Each long option name -> the cli modules whose source defines it (a literal '--name'
-    in a typer.Option call, or filter_options.optional's), read by ast."""
+    in a typer.Option call or filter_options.optional's, or a command parameter's
+    typer.Option(...) default with no name, which typer names after the parameter), read
+    by ast."""
     import ast
     from pathlib import Path
+
+    def called(node: ast.AST) -> str | None:
+        fn = getattr(node, "func", None)
+        return getattr(fn, "attr", None) or getattr(fn, "id", None)
 
     found: dict[str, set[str]] = collections.defaultdict(set)
     for path in sorted((Path(__file__).resolve().parents[2] / "litaudit" / "cli").glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            name = getattr(node, "func", None)
-            called = getattr(name, "attr", None) or getattr(name, "id", None)
-            if isinstance(node, ast.Call) and called in ("Option", "optional"):
+            if isinstance(node, ast.Call) and called(node) in ("Option", "optional"):
                 for arg in node.args:
                     if isinstance(arg, ast.Constant) and str(arg.value).startswith("--"):
                         found[str(arg.value)].add(path.stem)
+            if isinstance(node, ast.FunctionDef):
+                args = node.args.args[len(node.args.args) - len(node.args.defaults) :]
+                for param, default in zip(args, node.args.defaults, strict=True):
+                    if called(default) == "Option" and not any(
+                        isinstance(a, ast.Constant) and str(a.value).startswith("-")
+                        for a in getattr(default, "args", ())
+                    ):
+                        found["--" + param.arg.strip("_").replace("_", "-")].add(path.stem)
     return found
 
 
-# Options still defined in several cli modules, each with why (shrink it; never grow it).
-# The measure, the collection, the Monte Carlo options and the seeds are defined once, in
-# cli/options.py (with cli/filter_options.py for the population filters).
-SEVERAL: dict[str, str] = {
-    "--all": "three meanings: every history row, every result, every run (not one option)",
-    "--alpha": "the audits' alpha vs the t-tests' of the reusability commands",
-    "--against": "audit claim and report --claim: the same option, not yet shared",
-    "--baseline": "a baseline run (audit claim, report) vs a topic count (reuse agreement)",
-    "--baseline-system": "audit claim and report --claim: the same option, not yet shared",
-    "--claim": "a claim's value (report) vs claim (audit baselines): not yet reconciled",
-    "--consistency": "results import and sync: the same mode, not yet shared",
-    "--depth": "pool depth of a verdict vs of the agreement simulation (-d)",
-    "--dry-run": "papers import, results import, sync: not yet shared",
-    "--format": "an output format (results export, report) vs an input format (FILES)",
-    "--output": "a report, a hold-out CSV, a check-change file: not yet shared",
-    "--pseudo-sites": "reuse agreement and verdict: not yet shared",
-    "--qrels": "runs import vs reuse agreement's simulation: not yet shared",
-    "--reporter": "a filter (audit, results list) vs who reported (results add)",
-    "--run": "a run tag (audit claim, runs eval) vs run files (reuse agreement)",
-    "--run-sites": "reuse agreement and verdict: not yet shared",
-    "--scores": "reuse agreement and verdict: not yet shared",
-    "--set": "papers edit and results edit: FIELD=VALUE of each, not yet shared",
-    "--since": "the population filter vs results history's window: not yet shared",
-    "--source": "a result's source (filter) vs a pool depth's source (collections depth)",
-    "--subcollections": "report and reuse verdict: not yet shared",
-    "--topics": "a topic count (design, collections add) vs a topic subset (filters, verdict)",
-    "--until": "the population filter vs results history's window: not yet shared",
-    "--who": "results import and sync: the curator, not yet shared",
-    "--with-reproductions": "audit history and report: not yet shared",
-    "--years": "the population filter vs papers list: not yet shared",
-}
+# Options still defined in several cli modules, each with why: none is left. Every shared
+# option is defined once in cli/options.py (the population filters' in cli/filter_options.py,
+# made by options.py's factories); an option that meant something else under a shared name
+# has a name of its own (the renames below), the old name refused there.
+SEVERAL: dict[str, str] = {}
 
 
 def test_an_option_of_several_modules_is_defined_once_or_says_why():
@@ -114,3 +100,42 @@ def test_an_option_of_several_modules_is_defined_once_or_says_why():
     )
     gone = set(SEVERAL) - several
     assert not gone, f"now defined once: take {sorted(gone)} off SEVERAL"
+    assert SEVERAL == {}
+
+
+@pytest.mark.parametrize(
+    "args,use",
+    [
+        (("runs", "eval", "-c", "robust04", "--run", "InexpC2"), "--run-tag InexpC2"),
+        (("runs", "delete", "-c", "robust04", "--all"), "--whole-archive"),
+        (("reuse", "agreement", "-c", "robust03", "--baseline", "10"), "--baseline-topics 10"),
+        (("reuse", "verdict", "-c", "robust03", "--topics", "601-650"), "--topic-ids 601-650"),
+        (("audit", "matrix", "x.csv", "-m", "AP", "--format", "csv"), "--input-format csv"),
+        (("audit", "ranks", "-m", "AP", "--format", "trec_eval"), "--input-format trec_eval"),
+        (("collections", "depth", "robust04", "100", "--source", "TREC"), "--citation TREC"),
+    ],
+)
+def test_an_option_given_another_meaning_is_refused_naming_its_new_name(cli, args, use):
+    """One meaning per long name: where a command's option meant something else under a
+    name other commands share, the command refuses the old name, naming its own."""
+    res = cli(*args)
+    assert res.exit_code == 2, res.output
+    assert f"use {use}" in " ".join(res.output.replace("│", "").split())
+    assert not cli.db.exists()
+
+
+def test_a_renamed_option_is_gone_from_its_command_and_its_new_name_is_there():
+    longs: dict[str, set[str]] = collections.defaultdict(set)
+    for words, _shorts, names in _options():
+        longs[words].update(names)
+    renamed = {
+        "runs eval": ("--run", "--run-tag"),
+        "runs delete": ("--all", "--whole-archive"),
+        "reuse agreement": ("--baseline", "--baseline-topics"),
+        "reuse verdict": ("--topics", "--topic-ids"),
+        "audit matrix": ("--format", "--input-format"),
+        "audit ranks": ("--format", "--input-format"),
+        "collections depth": ("--source", "--citation"),
+    }
+    for words, (old, new) in renamed.items():
+        assert old not in longs[words] and new in longs[words], words

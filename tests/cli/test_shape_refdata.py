@@ -28,9 +28,9 @@ from litaudit.store.refdata import load_reference_data
     [
         (("collections", "add", "two words", "--topics", "5"), "give a non-empty id without"),
         (("collections", "add", "x/y", "--topics", "0"), "--topics must be at least 1, got 0"),
-        (("collections", "depth", "robust04", "--source", "x"), "--source and --reason go"),
-        (("collections", "depth", "robust04", "--reason", "x"), "--source and --reason go"),
-        (("collections", "depth", "robust04", "50"), "give --source: where the pool depth"),
+        (("collections", "depth", "robust04", "--citation", "x"), "--citation and --reason go"),
+        (("collections", "depth", "robust04", "--reason", "x"), "--citation and --reason go"),
+        (("collections", "depth", "robust04", "50"), "give --citation: where the pool depth"),
     ],
 )
 def test_bad_options_refused_before_the_store_opens(cli, args, message):

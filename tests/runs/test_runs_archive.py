@@ -166,7 +166,7 @@ def test_cli_import_list_show_eval_delete(cli, files):
     assert r.exit_code == 1 and "no stored run 'nosuch'" in r.stderr
     r = cli("runs", "delete", "-c", "robust03", "B")
     assert r.exit_code == 0 and "deleted 1 run(s)" in r.stdout
-    r = cli("runs", "delete", "-c", "robust03", "--all")
+    r = cli("runs", "delete", "-c", "robust03", "--whole-archive")
     assert r.exit_code == 0
     r = cli("runs", "eval", "-c", "robust03")
     assert r.exit_code == 1 and "no run archive stored" in r.stderr

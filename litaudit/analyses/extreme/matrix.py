@@ -71,12 +71,12 @@ def read_matrix(paths: list[Path], fmt: str, measure: str):
         if len(paths) != 1:
             raise LitauditError(
                 "a topic-by-run CSV is one file; several files are for "
-                "--format trec_eval (one run each)"
+                "--input-format trec_eval (one run each)"
             )
         return read_pertopic_csv(paths[0])
     if fmt == "trec_eval":
         return read_trec_eval_q(paths, measure)
-    raise LitauditError(f"--format: {fmt!r} is not one of csv, trec_eval")
+    raise LitauditError(f"--input-format: {fmt!r} is not one of csv, trec_eval")
 
 
 def _existing_paths(paths) -> list[Path]:

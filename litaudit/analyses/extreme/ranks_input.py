@@ -90,9 +90,11 @@ def from_files(paths: list[Path], fmt: str, measure: str, digest: str) -> RankIn
     """A score matrix's runs x topics (``digest``: the SHA-256 of the files)."""
 
     if fmt not in ("csv", "trec_eval"):
-        raise ParameterError(f"--format: {fmt!r} is not one of csv, trec_eval")
+        raise ParameterError(f"--input-format: {fmt!r} is not one of csv, trec_eval")
     if fmt == "csv" and len(paths) != 1:
-        raise ParameterError("a topic-by-run CSV is one file; several are for --format trec_eval")
+        raise ParameterError(
+            "a topic-by-run CSV is one file; several are for --input-format trec_eval"
+        )
     if fmt == "csv":
         matrix = read_pertopic_csv(paths[0])
     else:

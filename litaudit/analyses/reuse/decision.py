@@ -138,15 +138,15 @@ def topic_positions(names, spec: str) -> np.ndarray:
         if sep and lo.strip().isdigit() and hi.strip().isdigit():
             a, b = int(lo), int(hi)
             if a > b:
-                raise ParameterError(f"--topics {spec!r}: the range {part!r} runs backwards")
+                raise ParameterError(f"--topic-ids {spec!r}: the range {part!r} runs backwards")
             hit = {i for i, n in enumerate(names) if n in numeric and a <= numeric[n] <= b}
         elif part:
             hit = {i for i, n in enumerate(names) if n == part}
         else:
-            raise ParameterError(f"--topics {spec!r}: an empty part")
+            raise ParameterError(f"--topic-ids {spec!r}: an empty part")
         if not hit:
-            raise ParameterError(f"--topics {spec!r}: {part!r} selects no topic of the archive")
+            raise ParameterError(f"--topic-ids {spec!r}: {part!r} selects no topic of the archive")
         chosen |= hit
     if len(chosen) < 2:
-        raise ParameterError(f"--topics {spec!r}: the shift needs at least 2 topics")
+        raise ParameterError(f"--topic-ids {spec!r}: the shift needs at least 2 topics")
     return np.array(sorted(chosen), dtype=np.int64)

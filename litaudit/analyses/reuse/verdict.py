@@ -127,7 +127,7 @@ class Verdict:
     references: tuple[Reference, ...]
     audits: tuple[tuple[str, int], ...]  # (kind, audit id) of the components stored
     notes: tuple[str, ...]
-    topics: str | None = None  # the topics decided on (--topics; None: all)
+    topics: str | None = None  # the topics decided on (--topic-ids; None: all)
     unjudged: tuple[MeasureShift, ...] = ()  # inconclusive: bpref, condensed AP, Judged@10
 
 

@@ -64,7 +64,7 @@ class VerdictRequest:
             raise ParameterError(f"--alpha must be in (0, 0.5), got {alpha}")
         if self.scores is not None and self.topics is not None:
             raise ParameterError(
-                "--topics applies to a stored archive (--collection), not --scores"
+                "--topic-ids applies to a stored archive (--collection), not --scores"
             )
         return dataclasses.replace(
             self,

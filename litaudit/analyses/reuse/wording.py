@@ -309,7 +309,7 @@ def next_step(v) -> str:
     if v.outcome == NO_DEPTH:
         return (
             f"Next step: record the pool depth with its source (`litaudit collections depth "
-            f"{v.collection_id} K --source ...`) or give --depth K; the rows below show the "
+            f"{v.collection_id} K --citation ...`) or give --depth K; the rows below show the "
             "shift at each depth."
         )
     if v.outcome == NO_POOLS:
