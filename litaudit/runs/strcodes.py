@@ -26,6 +26,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from litaudit.runs.columns import from_numpy, string_buffers, to_numpy
+from litaudit.runs.order import distinct
 
 DENSE_MAX = 1 << 25  # product spaces up to this size are folded through a bitmap
 
@@ -93,7 +94,7 @@ def _mostly_distinct(values: np.ndarray) -> bool:
     if n < 8 * SAMPLE:
         return False
     sample = values[:: n // SAMPLE]
-    return len(np.unique(sample)) * 2 > len(sample)
+    return len(distinct(sample)) * 2 > len(sample)
 
 
 def _rank_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
