@@ -7,7 +7,8 @@ Each command runs in a fresh interpreter (what was imported before cannot hide a
 
 Nor what each command does not need of the libraries it uses: numpy.ma (8 ms, which
 ``np.unique`` loads to ask whether it was given a masked array), rich.progress (7 ms,
-only where a bar is drawn: not here, stderr is no terminal) and, for `runs eval`, pyarrow
+only where a bar is drawn: not here, stderr is no terminal), pyarrow.compute (26-38 ms:
+its kernels are called by name, litaudit.runs.arrow_calls) and, for `runs eval`, pyarrow
 (25-45 ms: the stored tables come to numpy straight from DuckDB).
 """
 
@@ -20,7 +21,7 @@ import sys
 import pytest
 
 HEAVY = ("pandas", "scipy", "sqlmodel", "sqlalchemy")
-UNUSED = ("numpy.ma", "rich.progress")  # loaded by neither command
+UNUSED = ("numpy.ma", "rich.progress", "pyarrow.compute")  # loaded by neither command
 NOT_BY_EVAL = ("pyarrow",)  # `runs import` reads the files with it
 # the other command groups: the root makes only the sub-command it runs (cli.main._LazyCommands)
 OTHER_GROUPS = tuple(
