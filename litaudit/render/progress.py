@@ -25,15 +25,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-
 from litaudit.render import console  # its consoles read when used (tests replace them)
 
 
@@ -145,6 +136,18 @@ def progress_bar(
     if not shows(quiet):
         yield Bar()
         return
+
+    # only where a bar is drawn: 7 ms of each command's start-up that `runs import` and
+    # `runs eval` piped or in a script do not pay
+    # start-up: rich.progress
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn()]
     columns += [TextColumn("{task.fields[unit]}"), TextColumn("{task.fields[counts]}")]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from litaudit.errors import InputError
-from litaudit.runs import strcodes
+from litaudit.runs import arrow_calls, strcodes
 from litaudit.runs.archive_lookups import n_docs, stored_doc_ids
 from litaudit.runs.columns import from_numpy, from_strings, to_numpy
 from litaudit.runs.model import sort_topics
@@ -98,7 +98,7 @@ def _code_topics(qtable, tables: list, stored_topics: dict[str, int]):
     # topics: few; a first import numbers them in trec_eval's natural order
     run_topic_dicts = [rt.table.column("topic").chunk(0).dictionary.to_pylist() for rt in tables]
     q_topic_enc = (
-        pa.compute.dictionary_encode(qtable.column("topic")).combine_chunks()
+        arrow_calls.dictionary_encode(qtable.column("topic")).combine_chunks()
         if qtable is not None
         else None
     )
@@ -187,7 +187,7 @@ def _code_docs(
         dup_futures = (
             [pool.submit(check, i) for i in range(len(tables))] if pool is not None else None
         )
-        uniq = docnos.take(from_numpy(strcodes.row_per_code(codes, n_uniq)))  # byte order
+        uniq = arrow_calls.take(docnos, from_numpy(strcodes.row_per_code(codes, n_uniq)))
         n_stored = n_docs(con, collection_id)
         if n_stored == 0:  # a first import: doc ids are the byte-order codes
             doc_of = np.arange(n_uniq, dtype=np.int32)
@@ -280,6 +280,6 @@ def _map_stored_docs(con: duckdb.DuckDBPyConnection, collection_id: str, uniq, n
     fresh = np.flatnonzero(doc_of < 0)
     doc_of[fresh] = n_stored + np.arange(len(fresh), dtype=np.int32)
     new_docs = pa.table(
-        {"doc_id": from_numpy(doc_of[fresh]), "docno": uniq.take(from_numpy(fresh))}
+        {"doc_id": from_numpy(doc_of[fresh]), "docno": arrow_calls.take(uniq, from_numpy(fresh))}
     )
     return doc_of, new_docs

@@ -39,7 +39,7 @@ from litaudit.runs.coded import (
 )
 from litaudit.runs.judged import judged_lookup
 from litaudit.runs.model import Qrels, Run, sort_topics
-from litaudit.runs.order import in_trec_order, position_in_group, trec_order
+from litaudit.runs.order import distinct, in_trec_order, position_in_group, trec_order
 from litaudit.runs.trec_measures import PROVIDERS, Judged, QrelsCounts
 
 
@@ -301,7 +301,7 @@ def _grid(
     if complete:
         topic_codes = np.flatnonzero(in_qrels)
     else:
-        topic_codes = np.unique(j.g_topic)
+        topic_codes = distinct(j.g_topic)
     names_t = [coded.topic_names[t] for t in topic_codes]
     ordered = sort_topics(names_t)
     col_of = np.full(n_top, -1, dtype=np.int64)

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from litaudit.runs import strcodes
+from litaudit.runs import arrow_calls, strcodes
 from litaudit.runs.columns import from_numpy, string_buffers, to_numpy
 from litaudit.runs.model import Run
 
@@ -28,10 +28,7 @@ class RunTable:
 
     @property
     def topics(self) -> int:
-        # start-up: pyarrow
-        import pyarrow.compute as pc
-
-        return len(pc.unique(self.table.column("topic")))
+        return len(arrow_calls.unique(self.table.column("topic")))
 
     def to_run(self) -> Run:
         # start-up: pyarrow
@@ -170,9 +167,6 @@ def _fast_run_of(
     # start-up: pyarrow
     import pyarrow as pa
 
-    # start-up: pyarrow
-    import pyarrow.compute as pc
-
     # rank: an int32 is checked and dropped (a larger rank goes to the line-by-line
     # reader, which accepts any integer)
     t = _fast_table(
@@ -192,14 +186,14 @@ def _fast_run_of(
     if not (_no_empty(topic.dictionary) and _no_empty(docno)):
         return None
     score = t.column("score")
-    if not pc.all(pc.is_finite(score)).as_py():
+    if not arrow_calls.call("all", arrow_calls.call("is_finite", score)).as_py():
         return None
     if qrels_topics is not None and any(
         x not in qrels_topics for x in topic.dictionary.to_pylist()
     ):
         return None
     if check_duplicates:
-        enc = pc.dictionary_encode(docno)
+        enc = arrow_calls.dictionary_encode(docno)
         if strcodes.has_duplicate_pairs(
             to_numpy(topic.indices), to_numpy(enc.indices), len(enc.dictionary)
         ):
@@ -233,12 +227,9 @@ def _topic_codes(topic):
     # start-up: pyarrow
     import pyarrow as pa
 
-    # start-up: pyarrow
-    import pyarrow.compute as pc
-
-    ree = pc.run_end_encode(topic)
+    ree = arrow_calls.call("run_end_encode", topic)
     values = ree.values
-    enc = pc.dictionary_encode(values)
+    enc = arrow_calls.dictionary_encode(values)
     lengths = np.diff(to_numpy(ree.run_ends), prepend=0)
     indices = np.repeat(to_numpy(enc.indices), lengths)
     return pa.DictionaryArray.from_arrays(from_numpy(indices), enc.dictionary)
@@ -250,9 +241,6 @@ def fast_qrels(data: bytes, check_duplicates: bool = True):
     the caller."""
     # start-up: pyarrow
     import pyarrow as pa
-
-    # start-up: pyarrow
-    import pyarrow.compute as pc
 
     for delim, text in _delimited(data) if b"\0" not in data else ():
         t = _fast_table(
@@ -269,7 +257,9 @@ def fast_qrels(data: bytes, check_duplicates: bool = True):
         ):
             if not check_duplicates:
                 return t
-            keys = pc.binary_join_element_wise(t.column("topic"), t.column("docno"), "\x00")
-            if len(pc.unique(keys)) == t.num_rows:
+            keys = arrow_calls.call(
+                "binary_join_element_wise", t.column("topic"), t.column("docno"), "\x00"
+            )
+            if len(arrow_calls.unique(keys)) == t.num_rows:
                 return t
     return None

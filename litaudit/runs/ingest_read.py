@@ -18,7 +18,7 @@ from typing import Any
 
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
 from litaudit.progress import Progress
-from litaudit.runs import trec_io
+from litaudit.runs import arrow_calls, trec_io
 from litaudit.runs.chunks import Piece, read_piece
 from litaudit.runs.coding import docno_words
 from litaudit.runs.ingest_files import (
@@ -290,13 +290,10 @@ def with_qrels(
 ) -> tuple[Any, Any, set[str], list]:
     """The qrels read beside the first group (table, docno words, topics) and the group's
     results checked against their topics; the qrels' problems (and the group's) raised."""
-    # start-up: pyarrow
-    import pyarrow as pa
-
     if isinstance(qread, list):
         raise ValidationFailed(qread + [p for r in read if isinstance(r, list) for p in r])
     qtable, qwords = qread
-    qtopics = set(pa.compute.unique(qtable.column("topic")).to_pylist())
+    qtopics = set(arrow_calls.unique(qtable.column("topic")).to_pylist())
     return (
         qtable,
         qwords,

@@ -25,7 +25,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from litaudit.runs import arrow_calls
 from litaudit.runs.columns import from_numpy, string_buffers, to_numpy
+from litaudit.runs.order import distinct
 
 DENSE_MAX = 1 << 25  # product spaces up to this size are folded through a bitmap
 
@@ -70,13 +72,10 @@ def words_of(array, n_words: int | None = None) -> list[np.ndarray] | None:
 def _dictionary(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(int32 indices, distinct uint64 values): through a sort when most values are
     distinct (see :func:`_mostly_distinct`), else Arrow's hash."""
-    # start-up: pyarrow
-    import pyarrow.compute as pc
-
     if _mostly_distinct(values):
         uniq, idx = np.unique(values, return_inverse=True)
         return idx.astype(np.int32), uniq
-    enc = pc.dictionary_encode(from_numpy(values.view(np.int64)))
+    enc = arrow_calls.dictionary_encode(from_numpy(values.view(np.int64)))
     return to_numpy(enc.indices), to_numpy(enc.dictionary).view(np.uint64)
 
 
@@ -93,7 +92,7 @@ def _mostly_distinct(values: np.ndarray) -> bool:
     if n < 8 * SAMPLE:
         return False
     sample = values[:: n // SAMPLE]
-    return len(np.unique(sample)) * 2 > len(sample)
+    return len(distinct(sample)) * 2 > len(sample)
 
 
 def _rank_codes(values: np.ndarray) -> tuple[np.ndarray, int]:
