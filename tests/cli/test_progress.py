@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -316,22 +318,31 @@ def test_randomization_test_reports_each_assignment():
     assert [s for s, _, _ in rec.calls if s] == [1] * 7
 
 
-def _agreement_db(cli, tmp_path):
+@pytest.fixture(scope="module")
+def agreement_db_file(reference_db_file, tmp_path_factory) -> Path:
+    """The reference data and the tiny robust03 archive of test_reuse_agreement, built
+    once for the module (treat as read-only: :func:`_agreement_db` copies it)."""
     from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data
     from tests.analyses.test_reuse_agreement import _tiny_archive
 
-    paths = _tiny_archive(tmp_path)
-    with open_store(cli.db) as store:
-        load_reference_data(store.con)
+    d = tmp_path_factory.mktemp("agreement")
+    path = d / "agreement.duckdb"
+    shutil.copy(reference_db_file, path)
+    paths = _tiny_archive(d)
+    with open_store(path) as store:
         import_archive(
             store,
             "trec-robust-2003",
             paths,
-            qrels_path=tmp_path / "qrels.txt",
-            metadata=tmp_path / "meta.csv",
+            qrels_path=d / "qrels.txt",
+            metadata=d / "meta.csv",
         )
+    return path
+
+
+def _agreement_db(cli, agreement_db_file):
+    shutil.copy(agreement_db_file, cli.db)
 
 
 AGREEMENT = (
@@ -349,8 +360,10 @@ AGREEMENT = (
 
 
 @pytest.mark.slow
-def test_agreement_draws_a_bar_for_the_simulation_and_the_randomization(cli, tmp_path, terminal):
-    _agreement_db(cli, tmp_path)
+def test_agreement_draws_a_bar_for_the_simulation_and_the_randomization(
+    cli, agreement_db_file, terminal
+):
+    _agreement_db(cli, agreement_db_file)
     r = cli(*AGREEMENT, "--randomize", "5", "--topic-seed", "2")
     assert r.exit_code == 0, r.output
     frames = terminal.getvalue()
@@ -364,8 +377,8 @@ def test_agreement_draws_a_bar_for_the_simulation_and_the_randomization(cli, tmp
     json.loads(r.stdout)
 
 
-def test_agreement_prints_no_bar_when_stderr_is_not_a_terminal(cli, tmp_path):
-    _agreement_db(cli, tmp_path)
+def test_agreement_prints_no_bar_when_stderr_is_not_a_terminal(cli, agreement_db_file):
+    _agreement_db(cli, agreement_db_file)
     r = cli(*AGREEMENT, "--randomize", "5")
     assert r.exit_code == 0, r.output
     assert r.stderr == ""
@@ -475,14 +488,13 @@ def test_runs_import_delete_and_eval_keep_the_protocol(tmp_path):
         assert rec.steps() == len(paths) and rec.count("lines") == rep.lines
 
 
-@pytest.mark.slow
-def test_agreement_reports_its_phases_through_status(cli, tmp_path):
+def test_agreement_reports_its_phases_through_status(cli, agreement_db_file):
     """`reuse agreement`: one progress for the analysis, a phase (label, unit) for the
     pooling simulation and one for the randomization test, each announcing its total."""
     from litaudit.analyses.agreement.run import AgreementRequest, run_agreement
     from litaudit.store.db import open_store
 
-    _agreement_db(cli, tmp_path)
+    _agreement_db(cli, agreement_db_file)
     req = AgreementRequest(
         collection="robust03", held_out=1, depth=10, min_topics=3, seed=2, randomize=5
     )
