@@ -38,7 +38,10 @@ from litaudit.store.collections import resolve_collection
 if TYPE_CHECKING:
     import duckdb
 
-RANGE_LINES = 2_000_000  # ours: a range holds about this many ranked documents (~200 MB)
+RANGE_LINES = 800_000  # ours: a range holds about this many ranked documents (~80 MB of
+# codes). 2M before: robust03's 1.5M lines were one range, whose reading set the peak of
+# `report -c robust03` (599 -> 521 MiB with 800k); at 110 runs x 27.4M lines the report's
+# first reading of the ranges took the same CPU (4.8 -> 4.2 s), its peak 999 -> 857 MiB
 
 
 @dataclass(frozen=True)
