@@ -35,6 +35,7 @@ from litaudit.analyses.extreme.history import (
     published_history_filters,
     run_history,
 )
+from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import (
     Filters,
     Loaded,
@@ -45,8 +46,10 @@ from litaudit.analyses.extreme.population import (
     select_population,
 )
 from litaudit.analyses.extreme.ranks import run_ranks
-from litaudit.analyses.extreme.record_steps import StepSettings
+from litaudit.analyses.extreme.ranks_input import Preread
+from litaudit.analyses.extreme.record_steps import Preloaded, StepSettings
 from litaudit.analyses.extreme.summary import run_summary
+from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError, NotFound
 from litaudit.stats.extreme import Sampling
 from litaudit.store.collections import names_and_default_topics
@@ -139,6 +142,28 @@ def published_history(
     return hf, [r for r in pop.rows if r.role in hf.roles]
 
 
+def _history_population(
+    pop: Population, rows: list[ResultRow], hf: Filters, colls: dict[str, tuple[str, int | None]]
+) -> Population | None:
+    """The population `run_history` replays under the history's filters ``hf``, from the
+    rows of its group (``rows``: the population's results of every topic set, best first,
+    as the store orders them), as :func:`~litaudit.analyses.extreme.population.population`
+    would load it; None when it is too small (`run_history` then loads it and says why)."""
+    kept = [r for r in rows if r.role in hf.roles] if hf.roles else rows
+    try:
+        return select_population(
+            pop.collection_id,
+            pop.collection_name,
+            colls[pop.collection_id][1],
+            pop.measure,
+            kept,
+            hf,
+            MIN_N,
+        )
+    except LitauditError:
+        return None
+
+
 def _ranks(con: duckdb.DuckDBPyConnection, pops, tick) -> list[int | None]:
     """The `ranks` audit (default settings, stored) of each population whose collection
     has shared scores in the store (a benchmark's datasets, a run archive's per-topic
@@ -146,10 +171,13 @@ def _ranks(con: duckdb.DuckDBPyConnection, pops, tick) -> list[int | None]:
 
     tick(total=len(pops))
     out: list[int | None] = []
+    preread = Preread.load(con)  # topic sets and results read once for every population
     for _s, pop, f in pops:
         tick(1)
         try:
-            done = run_ranks(con, measure=pop.measure, collection=pop.collection_id, filters=f)
+            done = run_ranks(
+                con, measure=pop.measure, collection=pop.collection_id, filters=f, preread=preread
+            )
             out.append(done.audit_id)
         except NotFound:  # no shared scores of this population
             out.append(None)
@@ -178,7 +206,8 @@ def prepare_site(
     errors: dict[int, str] = {}
     left_out: list[int] = []
     keyed: list[tuple[int, AuditKey]] = []  # (population, its history's key)
-    for k, (_s, pop, f) in enumerate(pops):
+    given: dict[int, tuple[Filters, Population | None]] = {}  # its filters and population
+    for k, (s, pop, f) in enumerate(pops):
         hf, rows = published_history(con, pop, f)
         left_out.append(len(pop.rows) - len(rows))
         if not rows:  # nothing but reproductions: no published history to replay
@@ -204,19 +233,26 @@ def prepare_site(
             tick(1)
             continue
         keyed.append((k, history_key(hp, hf)))
+        group = groups[(pop.collection_id, pop.measure, s.source)]
+        given[k] = (hf, _history_population(pop, group, hf, colls))
+
+    shared = Preloaded(NoiseLookups.load(con))  # read once for every history replayed
 
     def replay(j: int) -> HistoryReport | None:  # a history not stored yet
         tick(1)
         k = keyed[j][0]
         _s, pop, f = pops[k]
+        hf, hp = given[k]
         try:
             return run_history(
                 con,
                 pop.collection_id,
                 pop.measure,
-                filters=f,
+                filters=f if hp is None else hf,
                 save=False,
                 steps=StepSettings(reproductions=False),
+                given=hp,
+                shared=shared,
             ).result
         except LitauditError as exc:
             errors[k] = str(exc)

@@ -15,6 +15,7 @@ at a time (K^2 x columns cells per temporary array). Pure: arrays in, arrays out
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -55,6 +56,14 @@ class Resamples:
             s = s + self.draws[rows] * np.sqrt(nv)
         return s
 
+    @cached_property
+    def _centred(self) -> tuple[np.ndarray, np.ndarray]:
+        """The scores centred by system (T x K, single precision) and the units' outer
+        products (T x K^2), computed once for every chunk of resamples."""
+        k, n = self.y.shape
+        r = (self.y - self.y.mean(axis=1, keepdims=True)).astype(np.float32)
+        return r.T, (r.T[:, :, None] * r.T[:, None, :]).reshape(n, k * k)
+
     def pair_se(self, rows, s: np.ndarray) -> np.ndarray:
         """Each resample's own se of every difference (c x K x K): the paired variance of
         the resampled units, plus the resample's noise (the bootstrap-t's studentization);
@@ -63,15 +72,15 @@ class Resamples:
         w = self.counts[rows].astype(f4)
         k, n = self.y.shape
         t = float(n)
-        r = (self.y - self.y.mean(axis=1, keepdims=True)).astype(f4)
+        rt, outer = self._centred
         # sum_d w_d r_id r_jd for every resample at once: W (c x T) @ the units' outer
         # products (T x K^2), one matrix product
-        var = (w @ (r.T[:, :, None] * r.T[:, None, :]).reshape(n, k * k)).reshape(-1, k, k)
+        var = (w @ outer).reshape(-1, k, k)
         dq = np.einsum("bii->bi", var).copy()
         var *= -2.0
         var += dq[:, :, None]
         var += dq[:, None, :]
-        m0 = (w @ r.T) / t  # the resampled mean of the centred scores, noise left out
+        m0 = (w @ rt) / t  # the resampled mean of the centred scores, noise left out
         d = m0[:, :, None] - m0[:, None, :]
         d *= d
         d *= t

@@ -24,9 +24,20 @@ from litaudit.analyses.extreme.best import (
     stored_audit,
 )
 from litaudit.analyses.extreme.noise import NoiseChoice
-from litaudit.analyses.extreme.population import Filters, ResultRow, population, results_fingerprint
+from litaudit.analyses.extreme.population import (
+    Filters,
+    Population,
+    ResultRow,
+    population,
+    results_fingerprint,
+)
 from litaudit.analyses.extreme.population_summary import PopulationSummary
-from litaudit.analyses.extreme.record_steps import RecordSteps, StepSettings, record_steps
+from litaudit.analyses.extreme.record_steps import (
+    Preloaded,
+    RecordSteps,
+    StepSettings,
+    record_steps,
+)
 from litaudit.curation.fields import ROLES
 from litaudit.errors import ParameterError
 from litaudit.stats import sequential
@@ -85,7 +96,7 @@ def _steps(rows: list[ResultRow], by: str) -> tuple[list[int], list[str]] | None
     return [d.toordinal() for d in days], [d.isoformat() for d in days]
 
 
-def run_history(
+def run_history(  # noqa: PLR0913 - `given`: the site passes its rows through
     con: duckdb.DuckDBPyConnection,
     collection: str,
     measure: str,
@@ -96,6 +107,8 @@ def run_history(
     se: str | float | None = None,
     save: bool = True,
     steps: StepSettings = StepSettings(),
+    given: Population | None = None,
+    shared: Preloaded | None = None,
 ) -> Audited[HistoryReport]:
     """Replay the results of a collection and measure over time, ``steps.by`` date or
     year; ``auto``: by date when every result carries one, else by year. ``reference``:
@@ -105,13 +118,17 @@ def run_history(
     ``steps``: its alpha is ``alpha``; its online rule and sign patterns).
     ``steps.reproductions=False``: published results only where the collection holds
     reproductions (:func:`published_only`; `audit history` and `report` unless asked).
-    Stored unless ``save=False``."""
-    if not steps.reproductions:
+    Stored unless ``save=False``. ``given``: the population of ``filters`` (the published
+    ones already, as :func:`published_history_filters` gives them), as :func:`population`
+    would load it, when the caller holds its rows (`litaudit site`): neither is read
+    again; ``shared``: the lookups many histories read once
+    (:class:`~litaudit.analyses.extreme.record_steps.Preloaded`)."""
+    if not steps.reproductions and given is None:
         filters = published_history_filters(con, collection, filters, measure)
     by = steps.by
     if by not in HISTORY_STEPS:
         raise ParameterError(f"--by: {by!r} is not one of {', '.join(HISTORY_STEPS)}")
-    pop = population(con, collection, measure, filters)
+    pop = given if given is not None else population(con, collection, measure, filters)
     rows = pop.rows
     undated = sum(1 for r in rows if not r.date)
     if by == "date" and undated:
@@ -121,7 +138,7 @@ def run_history(
         )
     if by == "auto":
         by = "year" if undated else "date"
-    noise = population_noise(con, pop, se, alpha)
+    noise = population_noise(con, pop, se, alpha, None if shared is None else shared.lookups)
     h = sequential.replay(
         [r.value for r in rows],
         [r.year for r in rows],
@@ -144,7 +161,7 @@ def run_history(
         citation=SOURCE,
         by=by,
         noise=noise,
-        record_steps=record_steps(con, pop, h, holders, noise, st),
+        record_steps=record_steps(con, pop, h, holders, noise, st, shared),
         spread=spread_of(noise, [r.value for r in rows]),
     )
     if not save:

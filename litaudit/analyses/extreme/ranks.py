@@ -23,6 +23,7 @@ import numpy as np
 from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
 from litaudit.analyses.extreme.ranks_input import (
+    Preread,
     RankInput,
     bound_note,
     existing_files,
@@ -128,13 +129,18 @@ def compute(inp: RankInput, settings: RankSettings, cid: str | None, measure: st
     )
 
 
-def store_input(
-    con: duckdb.DuckDBPyConnection, cid: str, measure: str, filters: Filters, noise: str
+def store_input(  # noqa: PLR0913 - ``preread``: what the site reads once
+    con: duckdb.DuckDBPyConnection,
+    cid: str,
+    measure: str,
+    filters: Filters,
+    noise: str,
+    preread: Preread | None = None,
 ) -> RankInput:
     """The store's shared scores of a collection: its datasets' published values when it
     is a mean of datasets, else its run archive's per-topic scores."""
 
-    inp = from_datasets(con, cid, measure, filters, noise)
+    inp = from_datasets(con, cid, measure, filters, noise, preread)
     if inp is None:
         inp = from_archive(con, cid, measure)
     if inp is None:
@@ -163,10 +169,12 @@ def run_ranks(
     filters: Filters = Filters(),
     settings: RankSettings = RankSettings(),
     save: bool = True,
+    preread: Preread | None = None,
 ) -> Audited[RanksAudit]:
     """Rank resolution of a score matrix's runs (``files``) or of the store's shared
     scores of ``collection`` (see :func:`store_input`); stored (kind ``ranks``) unless
-    ``save=False``, or the stored audit of the identical call reused."""
+    ``save=False``, or the stored audit of the identical call reused; ``preread``: what
+    the ranks audits of many populations read once (`litaudit site`)."""
 
     _checked(settings)
     m = str(parse_measure(measure))
@@ -182,7 +190,7 @@ def run_ranks(
         if collection is None:
             raise ParameterError("give score matrix files or --collection")
         cid = resolve_collection(con, collection).id
-        inp = store_input(con, cid, m, filters, settings.noise)
+        inp = store_input(con, cid, m, filters, settings.noise, preread)
         kept = {k: v for k, v in dataclasses.asdict(filters).items() if k != "measure"}
         params.update(kept, input=inp.source)
     key = AuditKey(

@@ -24,14 +24,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from litaudit.analyses.audits import fingerprint
-from litaudit.analyses.extreme.population import load_population
+from litaudit.analyses.extreme.population import Loaded, load_population
 from litaudit.curation.filters import Filters
 from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import parse_measure
 from litaudit.runs.archive import count_runs
 from litaudit.runs.archive_eval import archive_matrix
 from litaudit.runs.pertopic import read_pertopic_csv, read_trec_eval_q
-from litaudit.store.collections import topic_sets
+from litaudit.store.collections import TopicSet, topic_sets
 
 if TYPE_CHECKING:
     import duckdb
@@ -141,12 +141,46 @@ def from_archive(
     )
 
 
+@dataclass(frozen=True)
+class Preread:
+    """What the ranks audits of many populations read of the store, read once for them
+    all (`litaudit site`): every topic set, by collection (a collection's default first,
+    as :func:`~litaudit.store.collections.topic_sets` lists them), and the published
+    results of each measure and filters (one query each, as :func:`from_datasets` reads
+    them)."""
+
+    sets: dict[str, list[TopicSet]]
+    results: dict[tuple[str, Filters], list[Loaded]] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def load(cls, con: duckdb.DuckDBPyConnection) -> Preread:
+        sets: dict[str, list[TopicSet]] = {}
+        for ts in topic_sets(con):
+            sets.setdefault(ts.collection_id, []).append(ts)
+        return cls(sets)
+
+    def population(
+        self, con: duckdb.DuckDBPyConnection, measure: str, filters: Filters
+    ) -> list[Loaded]:
+        """``load_population(con, None, measure, filters)``, read once."""
+        if (measure, filters) not in self.results:
+            self.results[(measure, filters)] = load_population(con, None, measure, filters)
+        return self.results[(measure, filters)]
+
+
 def dataset_parts(
-    con: duckdb.DuckDBPyConnection, collection_id: str, topics: str | None
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    topics: str | None,
+    preread: Preread | None = None,
 ) -> tuple[str, list[str]] | None:
     """(topic set, its parts) when the collection's topic set (``topics``, else its
-    default) is an equal-weight mean of other collections, else None."""
-    for ts in topic_sets(con, collection_id):
+    default) is an equal-weight mean of other collections, else None; ``preread``: the
+    topic sets read once."""
+    listed = (
+        topic_sets(con, collection_id) if preread is None else preread.sets.get(collection_id, [])
+    )
+    for ts in listed:
         if topics is None or topics in (ts.name, str(ts.n_topics)):
             return (ts.name, list(ts.parts)) if ts.parts else None
     return None
@@ -166,22 +200,33 @@ def _labels(keys: list[tuple[str, str]]) -> tuple[str, ...]:
     return tuple(s if count[s] == 1 else f"{s} ({g})" for g, s in keys)
 
 
-def from_datasets(
-    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, filters: Filters, noise: str
+def from_datasets(  # noqa: PLR0913 - ``preread``: what the site reads once
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    measure: str,
+    filters: Filters,
+    noise: str,
+    preread: Preread | None = None,
 ) -> RankInput | None:
     """Every system's published values on each part of the collection's topic set (None
     when the topic set is not a mean of parts); ``noise`` 'bound' adds each value's bound
-    se (measures in [0, 1]), 'none' adds none."""
+    se (measures in [0, 1]), 'none' adds none; ``preread``: the topic sets and results
+    read once for many populations (:class:`Preread`)."""
 
     if noise not in NOISE_MODES:
         raise ParameterError(f"--noise: {noise!r} is not one of {', '.join(NOISE_MODES)}")
-    found = dataset_parts(con, collection_id, filters.topics)
+    found = dataset_parts(con, collection_id, filters.topics, preread)
     if found is None:
         return None
     topic_set, parts = found
     wanted = dataclasses.replace(filters, topics=None)
     cells: dict[tuple[str, str], dict[str, tuple[float, int, str]]] = {}
-    for x in load_population(con, None, measure, wanted):
+    loaded = (
+        load_population(con, None, measure, wanted)
+        if preread is None
+        else preread.population(con, measure, wanted)
+    )
+    for x in loaded:
         if x.collection_id not in parts:
             continue
         r = x.row

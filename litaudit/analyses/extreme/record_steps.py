@@ -31,7 +31,13 @@ import numpy as np
 
 from litaudit.analyses.extreme.noise import NoiseChoice
 from litaudit.analyses.extreme.noise_inputs import NoiseLookups
-from litaudit.analyses.extreme.population import Filters, Population, ResultRow, load_results
+from litaudit.analyses.extreme.population import (
+    Filters,
+    Population,
+    ResultRow,
+    load_population,
+    load_results,
+)
 from litaudit.analyses.extreme.same_topic import archive_tag
 from litaudit.errors import ParameterError
 from litaudit.stats import records as record_stats
@@ -107,6 +113,27 @@ def _part_scores(
 ) -> dict[str, list[ResultRow]]:
     """Every result of ``measure`` on each part, by part."""
     return {p: load_results(con, p, measure, Filters()) for p in parts}
+
+
+@dataclass(frozen=True)
+class Preloaded:
+    """What the record steps of many histories read of the store besides their own rows,
+    read once for them all (`litaudit site`): the noise lookups and, per measure, every
+    result of each collection (best first, as :func:`load_results` orders them)."""
+
+    lookups: NoiseLookups
+    by_measure: dict[str, dict[str, list[ResultRow]]] = dataclasses.field(default_factory=dict)
+
+    def part_scores(
+        self, con: duckdb.DuckDBPyConnection, parts: tuple[str, ...], measure: str
+    ) -> dict[str, list[ResultRow]]:
+        """As :func:`_part_scores`, from one query per measure."""
+        if measure not in self.by_measure:
+            got: dict[str, list[ResultRow]] = {}
+            for x in load_population(con, None, measure, Filters()):
+                got.setdefault(x.collection_id, []).append(x.row)
+            self.by_measure[measure] = got
+        return {p: list(self.by_measure[measure].get(p, ())) for p in parts}
 
 
 def pick_part(rows: list[ResultRow], row: ResultRow) -> ResultRow | None:
@@ -197,17 +224,28 @@ class _Pairing:
 
 
 def pairing(
-    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, rows: list[ResultRow]
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    measure: str,
+    rows: list[ResultRow],
+    shared: Preloaded | None = None,
 ) -> _Pairing:
-    """Where the record steps of a population (its ``rows``) find paired scores."""
-    lookups = NoiseLookups.load(con)
+    """Where the record steps of a population (its ``rows``) find paired scores;
+    ``shared``: the lookups and part scores read once for many histories."""
+    lookups = NoiseLookups.load(con) if shared is None else shared.lookups
     sets: dict[str | None, int] = {}
     for r in rows:
         sets[r.topic_set] = sets.get(r.topic_set, 0) + 1
     topic_set = max(sets, key=lambda k: sets[k]) if sets else None
     found = lookups.topic_sets.get((collection_id, topic_set or ""))
     parts = found[1] if found and found[1] else None
-    by_part = _part_scores(con, parts, measure) if parts else None
+    by_part = None
+    if parts:
+        by_part = (
+            _part_scores(con, parts, measure)
+            if shared is None
+            else shared.part_scores(con, parts, measure)
+        )
     return _Pairing(con, collection_id, measure, parts, by_part, collection_id in lookups.archived)
 
 
@@ -247,16 +285,17 @@ def record_steps(
     records: tuple[ResultRow, ...],
     noise: NoiseChoice,
     settings: StepSettings = StepSettings(),
+    shared: Preloaded | None = None,
 ) -> RecordSteps:
     """The record audit of a replayed history of ``pop`` (``records[i]`` holds the record
-    at ``history.points[i]``)."""
+    at ``history.points[i]``); ``shared``: what many histories read once (:class:`Preloaded`)."""
 
     alpha, certify, draws = settings.alpha, settings.certify, settings.draws
     if certify is not None and certify not in record_stats.CERTIFY_RULES:
         raise ParameterError(
             f"--certify: {certify!r} is not one of {', '.join(record_stats.CERTIFY_RULES)}"
         )
-    pairs = pairing(con, pop.collection_id, pop.measure, pop.rows)
+    pairs = pairing(con, pop.collection_id, pop.measure, pop.rows, shared)
     rng = np.random.default_rng(settings.seed)
     steps = []
     for i in range(1, len(history.points)):
