@@ -174,29 +174,28 @@ def evaluation_progress(progress: BarFactory | None) -> Iterator[None]:
         _PROGRESS.reset(token)
 
 
-# the last matrices archive_matrix gave, by (collection, measure, archive fingerprint): the
-# fingerprint names the archive's content (its qrels' and runs' sha256), so they are the
-# values the store would give back
-_MATRICES: dict[tuple[str, str, str], TopicMatrix] = {}
+@dataclass(frozen=True)
+class _Kept:
+    """An archive's evaluation on one measure (every run, as ``runs eval`` by default) and
+    its matrix (:func:`matrix_of`; None without runs)."""
+
+    evaluation: Evaluation
+    matrix: TopicMatrix | None
+
+
+# the last evaluations archive_evaluation gave, by (collection, measure, archive
+# fingerprint): the fingerprint names the archive's content (its qrels' and runs' sha256),
+# so they are the values the store would give back
+_MATRICES: dict[tuple[str, str, str], _Kept] = {}
 _MATRICES_KEPT = 8
 
 
-def archive_matrix(
+def _kept(
     con: duckdb.DuckDBPyConnection,
     collection_id: str,
     measure: str,
-    *,
-    progress: BarFactory | None = None,
-) -> TopicMatrix | None:
-    """The per-topic ``measure`` of every stored run of the collection's archive, as
-    ``runs eval`` computes it by default (rel_level 1, not ``--complete``): read back from
-    the store of evaluations, else evaluated and kept there (when ``con`` can write; else
-    only returned). The same matrix whatever the store held before, so that an audit
-    resting on it does not depend on what ran before it (issue 30). None when the store
-    holds no run of the collection. ``progress(runs)``: as :func:`evaluate_archive`'s,
-    entered only when the runs must be evaluated (default: :func:`evaluation_progress`'s)."""
-    if not count_runs(con, collection_id):
-        return None
+    progress: BarFactory | None,
+) -> _Kept:
     m = canonical([measure])[0]
     tags = [r[1] for r in run_rows(con, collection_id, None)]
     fp = fingerprint(con, collection_id)
@@ -226,11 +225,48 @@ def archive_matrix(
                 pass
             finally:
                 cur.close()
-    found = matrix_of(ev, fp)
+    found = _Kept(ev, matrix_of(ev, fp) if ev.runs else None)
     if len(_MATRICES) >= _MATRICES_KEPT:
         _MATRICES.pop(next(iter(_MATRICES)))
     _MATRICES[key] = found
     return found
+
+
+def archive_evaluation(
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    measure: str,
+    *,
+    progress: BarFactory | None = None,
+) -> Evaluation:
+    """Every stored run of the collection's archive evaluated on ``measure`` as ``runs
+    eval`` does by default (rel_level 1, not ``--complete``): read back from the store of
+    evaluations, else evaluated and kept there (when ``con`` can write; else only
+    returned), and kept for the process by the archive's fingerprint, so that the audits
+    of one command (a claim's chance check, its same-topic comparisons, its copies)
+    evaluate the archive once. NotFound without qrels. ``progress(runs)``: as
+    :func:`archive_matrix`'s."""
+    require_qrels(con, collection_id)
+    return _kept(con, collection_id, measure, progress).evaluation
+
+
+def archive_matrix(
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    measure: str,
+    *,
+    progress: BarFactory | None = None,
+) -> TopicMatrix | None:
+    """The per-topic ``measure`` of every stored run of the collection's archive, as
+    ``runs eval`` computes it by default (rel_level 1, not ``--complete``): read back from
+    the store of evaluations, else evaluated and kept there (when ``con`` can write; else
+    only returned). The same matrix whatever the store held before, so that an audit
+    resting on it does not depend on what ran before it (issue 30). None when the store
+    holds no run of the collection. ``progress(runs)``: as :func:`evaluate_archive`'s,
+    entered only when the runs must be evaluated (default: :func:`evaluation_progress`'s)."""
+    if not count_runs(con, collection_id):
+        return None
+    return _kept(con, collection_id, measure, progress).matrix
 
 
 def matrix_of(ev: Evaluation, fp: str) -> TopicMatrix:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -95,6 +96,104 @@ def encode(runs: Sequence[Run], qrels: Qrels) -> tuple[CodedRuns, CodedQrels]:
         score=np.concatenate([r.score for r in runs]) if runs else np.zeros(0),
     )
     cq = CodedQrels(top_codes[total:].astype(np.int32), doc_codes[total:], qrels.rel)
+    return coded, cq
+
+
+@dataclass(frozen=True)
+class Known:
+    """Distinct text values in byte order (numpy str, to search) and a hash index of them
+    (pandas, to find a value's position)."""
+
+    text: np.ndarray
+    index: Any  # pandas.Index
+
+    @classmethod
+    def of(cls, uniques: np.ndarray) -> Known | None:
+        """``uniques`` (distinct, in byte order), or None when one is not text (then
+        :func:`codes_in_byte_order` orders them as pandas does, which no merge follows)."""
+        # start-up: pandas (as codes_in_byte_order)
+        import pandas as pd
+
+        text = _text(uniques)
+        return None if text is None else cls(text, pd.Index(uniques, dtype=object))
+
+
+@dataclass(frozen=True)
+class EncodedQrels:
+    """Qrels coded once for :func:`encode_against` (the claims of one collection, each with
+    its run, share them): their distinct docnos and topics (None when not all text) and
+    each judgment's codes into them."""
+
+    qrels: Qrels
+    docs: Known | None
+    topics: Known | None
+    doc: np.ndarray  # int64: each judgment's docno's position in ``docs``
+    topic: np.ndarray  # int64: each judgment's topic's position in ``topics``
+    n_topics: int  # distinct topics judged
+
+
+def _text(values: np.ndarray) -> np.ndarray | None:
+    """``values`` as numpy str, or None when one is not text."""
+    return values.astype(str) if all(type(v) is str for v in values) else None
+
+
+def encode_qrels(qrels: Qrels) -> EncodedQrels:
+    """``qrels`` coded for :func:`encode_against`."""
+    doc, docs = codes_in_byte_order(qrels.docno)
+    topic, topics = codes_in_byte_order(qrels.topic)
+    return EncodedQrels(qrels, Known.of(docs), Known.of(topics), doc, topic, len(topics))
+
+
+def _merged(known: Known, values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """``values`` coded over the union of their distinct values and ``known``: positions
+    in byte order, the codes :func:`codes_in_byte_order` gives both at once. (codes of
+    ``values``, codes of ``known``, the union in byte order); None when a value is not
+    text. Only the values not known are sorted."""
+    # start-up: pandas (as codes_in_byte_order)
+    import pandas as pd
+
+    codes, found = pd.factorize(values, sort=False)
+    uniques = np.asarray(found, dtype=object)
+    at = known.index.get_indexer(uniques)  # position in known, -1 when not there
+    miss = np.flatnonzero(at < 0)
+    new = _text(uniques[miss])
+    if new is None:
+        return None
+    order = np.argsort(new, kind="stable")
+    miss, new = miss[order], new[order]
+    n_known = len(known.text)
+    # a missing value's code (-1) stays -1: each array of codes ends with it
+    known_code = np.append(np.arange(n_known) + np.searchsorted(new, known.text), -1)
+    u_code = np.empty(len(uniques) + 1, dtype=np.int64)
+    hit = at >= 0
+    u_code[:-1][hit] = known_code[at[hit]]
+    u_code[miss] = np.arange(len(new)) + np.searchsorted(known.text, new)
+    u_code[-1] = -1
+    union = np.empty(n_known + len(new), dtype=object)
+    union[known_code[:-1]] = known.text
+    union[u_code[miss]] = new
+    return u_code[codes], known_code, union
+
+
+def encode_against(runs: Sequence[Run], eq: EncodedQrels) -> tuple[CodedRuns, CodedQrels]:
+    """:func:`encode` of ``runs`` and ``eq.qrels``, the same codes, with the qrels' docnos
+    and topics sorted once in ``eq``: only the runs' own are sorted here, then merged."""
+    docs = topics = None
+    if runs and eq.docs is not None and eq.topics is not None:
+        docs = _merged(eq.docs, np.concatenate([r.docno for r in runs]))
+        topics = _merged(eq.topics, np.concatenate([r.topic for r in runs]))
+    if docs is None or topics is None:
+        return encode(runs, eq.qrels)
+    (doc, q_doc, _), (top, q_top, names) = docs, topics
+    coded = CodedRuns(
+        tags=tuple(r.tag for r in runs),
+        topic_names=tuple(str(t) for t in names),
+        run=np.repeat(np.arange(len(runs), dtype=np.int32), [len(r) for r in runs]),
+        topic=top.astype(np.int32),
+        doc=doc,
+        score=np.concatenate([r.score for r in runs]),
+    )
+    cq = CodedQrels(q_top[eq.topic].astype(np.int32), q_doc[eq.doc], eq.qrels.rel)
     return coded, cq
 
 

@@ -104,3 +104,31 @@ def test_the_audit_evaluates_the_archive_once_with_a_progress_bar(robust03_db_fi
         assert bars.totals == [17]  # kept, read back: no second evaluation
     assert first.noise == again.noise and first.noise is not None
     assert first.noise.source == "interaction"
+
+
+@pytest.mark.slow
+def test_a_claim_with_its_run_evaluates_the_archive_once(
+    cli, robust03_db_file, shared_data, tmp_path, monkeypatch
+):
+    # the chance check's se, the claim's resolution, its same-topic comparisons and the
+    # search for a copy each read the archive's per-topic AP: on a store that holds no
+    # evaluation of it, one evaluation of the 17 runs serves them all
+    from litaudit.runs import archive_eval
+
+    db = tmp_path / "copy.duckdb"
+    shutil.copy(robust03_db_file, db)
+    evaluated: list[int] = []
+    real = archive_eval.evaluate_stored
+
+    def counted(*args, **kw):
+        ev = real(*args, **kw)
+        evaluated.append(len(ev.runs))
+        return ev
+
+    monkeypatch.setattr(archive_eval, "evaluate_stored", counted)
+    run = shared_data / "trec" / "runs" / "robust03" / "input.pircRBa1.gz"
+    res = cli(*CLAIM[:-3], "--system", "pircRBa1", "--run", str(run), "--json", db=db)
+    assert res.exit_code == 0, res.output
+    ev = json.loads(res.stdout)["result"]["evidence"]
+    assert ev["same_topic"]["comparisons"] and ev["run"]["identical"] == []
+    assert evaluated == [17]

@@ -17,7 +17,7 @@ from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.extreme.noise import NoiseChoice, choose_se
 from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import Filters, Population
-from litaudit.analyses.extreme.population_summary import summarize
+from litaudit.analyses.extreme.population_summary import PopulationSummary, summarize
 from litaudit.stats.extreme import Sampling
 from litaudit.stats.noise import (
     Shrinkage,
@@ -104,9 +104,12 @@ def population_params(pop: Population, filters: Filters, **kw) -> dict:
     }
 
 
-def population_fields(pop: Population, filters: Filters) -> dict[str, Any]:
+def population_fields(
+    pop: Population, filters: Filters, summary: PopulationSummary | None = None
+) -> dict[str, Any]:
     """The fields every extreme-value report opens with: the population audited and the
-    filters that made it (BestReport, ClaimReport, history.HistoryReport)."""
+    filters that made it (BestReport, ClaimReport, history.HistoryReport); ``summary``:
+    :func:`summarize` of them, when computed already."""
     return dict(
         collection_id=pop.collection_id,
         collection_name=pop.collection_name,
@@ -115,7 +118,7 @@ def population_fields(pop: Population, filters: Filters) -> dict[str, Any]:
         filters=filters,
         n_topics=pop.n_topics,
         n_other_topics=pop.n_other_topics,
-        population=summarize(pop, filters),
+        population=summarize(pop, filters) if summary is None else summary,
     )
 
 

@@ -71,7 +71,7 @@ from litaudit.analyses.extreme.population import (
     population,
     results_fingerprint,
 )
-from litaudit.analyses.extreme.population_summary import PopulationSummary
+from litaudit.analyses.extreme.population_summary import PopulationSummary, summarize
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
 from litaudit.stats import intervals
 from litaudit.stats.calibrated_max import MixedNoiseMax
@@ -193,20 +193,40 @@ def run_best(
     return stored_audit(con, "best", pop, rep, rep.fingerprint, params, model.sampling)
 
 
-def compute_best(
+@dataclass(frozen=True, kw_only=True)
+class BestParts:
+    """What :func:`compute_best` computes of a population before its candidates and its
+    coverage: all that `audit summary` prints of it, whether its audit is stored already
+    or not (the key's ``fingerprint`` included)."""
+
+    population: PopulationSummary
+    stats: intervals.BestAudit
+    noise: NoiseChoice
+    shrinkage: Shrinkage | None
+    spread: SpreadCheck | None
+    fingerprint: str
+
+    @property
+    def best(self) -> int:
+        """The index in the population's rows of the result whose interval is computed."""
+        return self.stats.candidates[0]
+
+
+def best_parts(
     con: duckdb.DuckDBPyConnection,
     pop: Population,
     filters: Filters,
     model: AuditModel,
     *,
     lookups: NoiseLookups | None = None,
-) -> BestReport:
-    """The best audit of ``pop`` under ``model``, not stored (``lookups``: the store's
-    topic sets and archives, when an audit of many populations has read them)."""
+) -> BestParts:
+    """The statistics of the best audit of ``pop`` under ``model`` (:func:`compute_best`
+    adds the rest of its report)."""
     rows = pop.rows
+    values = [r.value for r in rows]
     noise = population_noise(con, pop, model.se, model.alpha, lookups)
     st = intervals.audit_best(
-        [r.value for r in rows],
+        values,
         pop.n_topics,
         alpha=model.alpha,
         p=model.p,
@@ -215,23 +235,46 @@ def compute_best(
         seed=model.sampling.seed,
         se=noise.se,
     )
+    return BestParts(
+        population=summarize(pop, filters),
+        stats=st,
+        noise=noise,
+        shrinkage=shrinkage_of(noise, st.reference.mu, st.interval.value),
+        spread=spread_of(noise, values),
+        fingerprint=results_fingerprint(rows),
+    )
+
+
+def compute_best(
+    con: duckdb.DuckDBPyConnection,
+    pop: Population,
+    filters: Filters,
+    model: AuditModel,
+    *,
+    lookups: NoiseLookups | None = None,
+    parts: BestParts | None = None,
+) -> BestReport:
+    """The best audit of ``pop`` under ``model``, not stored (``lookups``: the store's
+    topic sets and archives, when an audit of many populations has read them; ``parts``:
+    its :func:`best_parts`, when computed already)."""
+    rows = pop.rows
+    got = parts if parts is not None else best_parts(con, pop, filters, model, lookups=lookups)
+    st, noise, shrunk = got.stats, got.noise, got.shrinkage
     best_value = st.interval.value
     cands = tuple(
         Candidate(k + 1, best_value - rows[i].value, rows[i]) for k, i in enumerate(st.candidates)
     )
-    fp = results_fingerprint(rows)
     values = [r.value for r in rows]
-    shrunk = shrinkage_of(noise, st.reference.mu, best_value)
     return BestReport(
-        **population_fields(pop, filters),
+        **population_fields(pop, filters, got.population),
         stats=st,
-        best=rows[st.candidates[0]],
+        best=rows[got.best],
         candidates=cands,
-        fingerprint=fp,
+        fingerprint=got.fingerprint,
         citation=SOURCE,
         noise=noise,
         shrinkage=shrunk,
-        spread=spread_of(noise, values),
+        spread=got.spread,
         winners_bias=winners_bias_of(noise, values, shrunk) if lookups is None else None,
         winner=_winner(noise, values, model) if lookups is None else None,
         coverage=record_coverage(rows).sentence,

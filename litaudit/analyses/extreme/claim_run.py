@@ -24,7 +24,9 @@ import numpy as np
 
 from litaudit.errors import InputError, NotFound, ParameterError
 from litaudit.runs.archive import load_qrels
-from litaudit.runs.evaluate import evaluate
+from litaudit.runs.coded import EncodedQrels, encode_against, encode_qrels
+from litaudit.runs.evalcache import fingerprint
+from litaudit.runs.evaluate import evaluate_coded
 from litaudit.runs.ingest_files import sha256_file
 from litaudit.runs.trec_io import read_run
 
@@ -128,6 +130,28 @@ def _sha256(path: Path) -> str:
     return sha256_file(path)
 
 
+# the qrels of the last collections a run was evaluated on, coded, by (collection, archive
+# fingerprint: its qrels' and runs' sha256): the claims of a claims file share them
+_QRELS: dict[tuple[str, str], EncodedQrels] = {}
+_QRELS_KEPT = 2
+
+
+def _coded_qrels(con: duckdb.DuckDBPyConnection, collection_id: str) -> EncodedQrels:
+    key = (collection_id, fingerprint(con, collection_id))
+    if key not in _QRELS:
+        try:
+            qrels = load_qrels(con, collection_id)
+        except NotFound:
+            raise NotFound(
+                f"--run needs the qrels of {collection_id}, and none are stored; import them "
+                "with `litaudit runs import -c ... --qrels FILE`"
+            ) from None
+        if len(_QRELS) >= _QRELS_KEPT:
+            _QRELS.pop(next(iter(_QRELS)))
+        _QRELS[key] = encode_qrels(qrels)
+    return _QRELS[key]
+
+
 def evaluate_claim_run(
     con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, path
 ) -> tuple[RunEvaluation, Scored]:
@@ -136,15 +160,9 @@ def evaluate_claim_run(
     p = Path(path)
     if not p.is_file():
         raise InputError(str(p), None, "no such run file")
-    try:
-        qrels = load_qrels(con, collection_id)
-    except NotFound:
-        raise NotFound(
-            f"--run needs the qrels of {collection_id}, and none are stored; import them "
-            "with `litaudit runs import -c ... --qrels FILE`"
-        ) from None
+    qrels = _coded_qrels(con, collection_id)
     run = read_run(p)
-    ev = evaluate([run], qrels, [measure])
+    ev = evaluate_coded(*encode_against([run], qrels), [measure])
     row = ev.matrix(measure)[0]
     ok = ~np.isnan(row)
     if not ok.any():
@@ -152,7 +170,7 @@ def evaluate_claim_run(
             f"{p}: none of the run's topics is judged in the qrels of {collection_id}"
         )
     mean = float(row[ok].mean())
-    n_q = len(set(qrels.topic.tolist()))
+    n_q = qrels.n_topics
     n_ok = int(ok.sum())
     out = RunEvaluation(
         file=p.name,

@@ -6,6 +6,7 @@ provenance, and a fingerprint of what was read (:mod:`litaudit.analyses.extreme.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -75,12 +76,16 @@ class ResultRow:
     code_url: str | None = None
 
 
+_TREC_TRACK = re.compile(r"trec[\d-]")
+
+
+@functools.lru_cache(maxsize=4096)  # a store holds few tracks; asked once a result row
 def track_label(track: str | None) -> str | None:
     """How a track is cited: TREC tracks as 'TREC trec7/adhoc', others (leaderboards,
     benchmarks: 'msmarco-passage/leaderboard/full-ranking', 'mteb/retrieval') as they are."""
     if not track:
         return None
-    return f"TREC {track}" if re.match(r"trec[\d-]", track) else track
+    return f"TREC {track}" if _TREC_TRACK.match(track) else track
 
 
 def load_results(

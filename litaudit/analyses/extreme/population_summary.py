@@ -7,6 +7,7 @@ model's shape, :mod:`litaudit.stats.shape`), or they mix kinds of results.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -62,9 +63,7 @@ class PopulationSummary:
 
 
 def _tally(labels) -> tuple[Tally, ...]:
-    counts: dict[str, int] = {}
-    for x in labels:
-        counts[x] = counts.get(x, 0) + 1
+    counts = Counter(labels)
     return tuple(Tally(k, n) for k, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
 
 

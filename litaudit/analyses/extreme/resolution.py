@@ -106,9 +106,9 @@ def _from_parts(
 
 def _from_archive(con: duckdb.DuckDBPyConnection, cid: str, measure: str) -> Scores:
     # start-up: duckdb (through litaudit.runs.archive_eval)
-    from litaudit.runs.archive_eval import evaluate_cached
+    from litaudit.runs.archive_eval import archive_evaluation
 
-    ev = evaluate_cached(con, cid, [measure])[0]
+    ev = archive_evaluation(con, cid, measure)
     x = np.asarray(ev.matrix(measure), dtype=np.float64)
     what = f"the stored run archive of {cid}: {len(ev.runs)} runs x {len(ev.topics)} topics"
     return Scores("archive", what, "topics", tuple(ev.runs), tuple(ev.topics), x)

@@ -107,12 +107,12 @@ class SameTopic:
 
 
 def _archive(con: duckdb.DuckDBPyConnection, collection_id: str, measure: str):
-    """The archive's per-topic scores (computed, or read back from the evaluation store)."""
+    """The archive's per-topic scores (computed, or read back from the evaluation store;
+    once a process for the archive as it stands)."""
     # start-up: duckdb (through litaudit.runs.archive_eval)
-    from litaudit.runs.archive_eval import evaluate_cached
+    from litaudit.runs.archive_eval import archive_evaluation
 
-    ev, _ = evaluate_cached(con, collection_id, [measure])
-    return ev
+    return archive_evaluation(con, collection_id, measure)
 
 
 def archive_tag(

@@ -18,12 +18,16 @@ from litaudit.analyses.extreme.best import (
     DEFAULT_P,
     SUMMARY_MIN_N,
     AuditModel,
+    BestParts,
+    BestReport,
+    best_parts,
     compute_best,
     population_params,
 )
 from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import (
     Filters,
+    Population,
     ResultRow,
     check_min_n,
     load_population,
@@ -81,25 +85,31 @@ class Summary:
 
 
 def _summary_audit_ids(
-    con: duckdb.DuckDBPyConnection, reps, model: AuditModel, save: bool
+    con: duckdb.DuckDBPyConnection,
+    audited: list[tuple[Population, Filters, BestParts]],
+    model: AuditModel,
+    lookups: NoiseLookups,
 ) -> list[int | None]:
-    """The audit ids of the summary's reports (None each without ``save``)."""
-    ids: list[int | None] = [None] * len(reps)
-    if save:  # an identical stored audit is reused; the others go in one insert
-        keys = [
-            AuditKey(
-                kind="best",
-                collection_id=pop.collection_id,
-                measure=pop.measure,
-                params=population_params(pop, rep.filters, **model.params()),
-                method="exact",
-                input_fingerprint=rep.fingerprint,
-            )
-            for pop, _src, rep in reps
-        ]
-        stored = run_or_reuse_many(con, keys, lambda i: reps[i][2])
-        ids = [None if s is None else s[0] for s in stored]
-    return ids
+    """The audit ids of the summary's populations: an identical stored audit's (all of
+    them located in one query), else that of its report computed and stored (all the new
+    ones in one insert)."""
+    keys = [
+        AuditKey(
+            kind="best",
+            collection_id=pop.collection_id,
+            measure=pop.measure,
+            params=population_params(pop, f, **model.params()),
+            method="exact",
+            input_fingerprint=parts.fingerprint,
+        )
+        for pop, f, parts in audited
+    ]
+
+    def report(i: int) -> BestReport:
+        pop, f, parts = audited[i]
+        return compute_best(con, pop, f, model, lookups=lookups, parts=parts)
+
+    return [None if s is None else s[0] for s in run_or_reuse_many(con, keys, report)]
 
 
 def run_summary(
@@ -129,7 +139,7 @@ def run_summary(
         groups.setdefault(
             (colls[x.collection_id][0], x.measure, x.row.source, x.collection_id), []
         ).append(x.row)
-    out, skipped, reps = [], [], []
+    out, skipped, audited, sources = [], [], [], []
     model = AuditModel(alpha=alpha, p=p)
     tick = progress or (lambda *a, **k: None)
     tick(total=len(groups))
@@ -142,38 +152,41 @@ def run_summary(
         except (ParameterError, NotFound) as exc:
             skipped.append((cname, meas, src, len(rows), str(exc)))
             continue
-        reps.append((pop, src, compute_best(con, pop, f, model, lookups=lookups)))
-    ids = _summary_audit_ids(con, reps, model, save)
-    for (_pop, src, rep), aid in zip(reps, ids, strict=True):
-        s = rep.stats
+        audited.append((pop, f, best_parts(con, pop, f, model, lookups=lookups)))
+        sources.append(src)
+    # a stored audit is not decoded (its report is larger than what a row prints): the
+    # rows are made of the parts, its full report computed only to store a new audit
+    ids = _summary_audit_ids(con, audited, model, lookups) if save else [None] * len(audited)
+    for (pop, _f, parts), src, aid in zip(audited, sources, ids, strict=True):
+        s, best = parts.stats, pop.rows[parts.best]
         out.append(
             SummaryRow(
-                collection_id=rep.collection_id,
-                collection_name=rep.collection_name,
-                measure=rep.measure,
+                collection_id=pop.collection_id,
+                collection_name=pop.collection_name,
+                measure=pop.measure,
                 source=src,
                 N=s.reference.n_results,
-                n_topics=rep.n_topics,
+                n_topics=pop.n_topics,
                 mu=s.reference.mu,
                 sd=s.reference.sd,
                 best=s.interval.value,
-                best_text=rep.best.value_text,
-                best_system=rep.best.system,
-                best_provenance=rep.best.provenance,
+                best_text=best.value_text,
+                best_system=best.system,
+                best_provenance=best.provenance,
                 mu0=s.interval.mu0,
                 lower=s.interval.lower,
                 n_candidates=s.n_candidates,
                 threshold=s.thresholds.max_threshold,
                 n_above=s.thresholds.n_above,
                 expected_max=s.mxvd.expected_max,
-                population=rep.population,
+                population=parts.population,
                 gap_sd=s.thresholds.gap_sd,
                 audit_id=aid,
-                se_source=rep.noise.source if rep.noise is not None else "model",
-                se_kind=rep.noise.kind if rep.noise is not None else "model",
+                se_source=parts.noise.source,
+                se_kind=parts.noise.kind,
                 se=s.reference.se,
-                reliability=None if rep.shrinkage is None else rep.shrinkage.weight,
-                false_by_inspection=rep.spread is not None and rep.spread.false_by_inspection,
+                reliability=None if parts.shrinkage is None else parts.shrinkage.weight,
+                false_by_inspection=parts.spread is not None and parts.spread.false_by_inspection,
             )
         )
     return Summary(tuple(out), tuple(skipped), min_n, alpha, p)
