@@ -32,7 +32,8 @@ from litaudit.curation.sync_update import (
     retract_absent,
     update_result,
 )
-from litaudit.curation.tree_read import TreeFile, TreeRead, read_tree
+from litaudit.curation.tree_file import TreeFile
+from litaudit.curation.tree_read import TreeRead, read_tree
 from litaudit.errors import LitauditError, Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import papers as paper_store

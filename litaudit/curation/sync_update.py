@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from litaudit.curation import fields as field_parsers
 from litaudit.curation.plan import PreparedResult
+from litaudit.curation.tree_file import TreeFile
 from litaudit.curation.tree_history import is_tool_name
-from litaudit.curation.tree_read import TreeFile
 from litaudit.errors import Problem, ValidationFailed
 from litaudit.store import history as history_store
 from litaudit.store import results as result_store

@@ -16,7 +16,8 @@ import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from litaudit.curation.tree_read import TreeFile, read_tree
+from litaudit.curation.tree_file import TreeFile
+from litaudit.curation.tree_read import read_tree
 from litaudit.errors import LitauditError, ValidationFailed
 
 KEY = (

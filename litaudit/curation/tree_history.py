@@ -8,18 +8,15 @@ merge counted once.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from litaudit.curation import fields as field_parsers
 from litaudit.curation import tree_fs as fs
 from litaudit.curation.fields import TOOL_USERS
 from litaudit.curation.tree import HISTORY_KEYS, history_path
+from litaudit.curation.tree_file import TreeFile
 from litaudit.curation.tree_lines import json_lines
 from litaudit.errors import Problem
 from litaudit.store.history import ACTIONS
-
-if TYPE_CHECKING:
-    from litaudit.curation.tree_read import TreeFile
 
 
 def read_history(folder: Path, tf: TreeFile, rel: str, problems: list[Problem]) -> None:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from litaudit.curation import fields as field_parsers
@@ -21,6 +20,7 @@ from litaudit.curation.tree import (
     paper_path,
     track_path,
 )
+from litaudit.curation.tree_file import TreeFile
 from litaudit.curation.tree_history import read_history
 from litaudit.curation.tree_lines import json_lines
 from litaudit.curation.tree_manifest import MANIFEST, Manifest, compare, parse_manifest
@@ -28,22 +28,6 @@ from litaudit.errors import LitauditError, Problem
 from litaudit.measures import did_you_mean
 
 _UID = re.compile(r"r-[0-9a-f]{16}")
-
-
-@dataclass
-class TreeFile:
-    """One file of a folder, read: its paper (or track), its results as import rows
-    (lines are the file's), each result's history and times, and its problems."""
-
-    path: str  # as given in problems: the folder's name joined with the relative path
-    paper: dict | None = None
-    paper_history: list[dict] = field(default_factory=list)
-    track: str | None = None
-    collection: str | None = None  # an official file's collection (line 1)
-    rows: list[Row] = field(default_factory=list)
-    history: dict[int, list[dict]] = field(default_factory=dict)  # line -> entries
-    times: dict[int, tuple] = field(default_factory=dict)  # line -> (created, updated)
-    uids: dict[int, str] = field(default_factory=dict)  # line -> the result's uid
 
 
 # what read_tree returns: the files, their problems and the manifest
