@@ -67,12 +67,20 @@ def _run_folder(tmp_path_factory) -> Path:
 
 
 def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
-    """This process's copy of a database file that ``build`` writes once per run.
+    """This process's copy of a database file that ``build`` writes once per run, or
+    once for as long as nothing it is built from changes (:func:`_build_key`).
 
     Under xdist the workers share the run's temp folder (the parent of each one's own):
     the first worker to need the file builds it under a lock, the others wait for it and
     copy it (a copy takes milliseconds; a build, seconds). Each worker gets its own copy,
     so a test that opens it for writing cannot lock another worker out.
+
+    A build also goes to pytest's cache (.pytest_cache), under the digest of everything
+    it is built from: the next run whose code, schema, seeds, shared data and libraries
+    are the same copies it from there instead of building it again (``build`` is
+    deterministic in these; its own tests, of init, import and summary, run their
+    commands themselves). ``--rebuild-fixtures`` or ``-p no:cacheprovider`` builds anew.
+    Files ``build`` writes beside the database as ``built-<stem>.*`` go with it.
     """
     import fcntl
     import shutil
@@ -82,13 +90,102 @@ def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> P
     with open(shared / f"built-{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not built.exists():
-            part = shared / f"building-{name}"
-            part.unlink(missing_ok=True)
-            build(part)
-            part.rename(built)
+            kept = _kept_builds()
+            if kept is None or not _restore(kept, shared, name):
+                part = shared / f"building-{name}"
+                part.unlink(missing_ok=True)
+                build(part)
+                part.rename(built)
+                if kept is not None:
+                    _keep(kept, shared, name)
     mine = tmp_path_factory.mktemp(name.split(".")[0]) / name
     shutil.copy(built, mine)
     return mine
+
+
+# ------------------------------------------------------------- builds kept across runs
+_KEY: list[Path | None] = []  # this process's folder of kept builds (None: keep none)
+
+
+def _build_key() -> str:
+    """The digest of what a session fixture's file is built from: the package, schema/,
+    seeds/, this conftest (the builders), the versions of Python and of the installed
+    distributions, and the size and time of each file of ../shared/data/trec (the robust03
+    archive). A change to any of them builds every fixture anew."""
+    import hashlib
+    import importlib.metadata
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256(sys.version.encode())
+    for dist in sorted(
+        (d.metadata["Name"] or "", d.version) for d in importlib.metadata.distributions()
+    ):
+        digest.update(f"{dist[0]}=={dist[1]}\n".encode())
+    for top in ("litaudit", "schema", "seeds"):
+        for path in sorted((root / top).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(root)).encode() + b"\0")
+                digest.update(path.read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    trec = SHARED_DATA / "trec"
+    if trec.is_dir():
+        for path in sorted(trec.rglob("*")):
+            if path.is_file():
+                st = path.stat()
+                digest.update(f"{path.relative_to(trec)} {st.st_size} {st.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:20]
+
+
+def _kept_builds() -> Path | None:
+    return _KEY[0] if _KEY else None
+
+
+def _restore(kept: Path, shared: Path, name: str) -> bool:
+    """Copy a kept build of ``name`` (and its companions) into the run's folder."""
+    import shutil
+
+    if not (kept / f"built-{name}").exists():
+        return False
+    stem = name.split(".")[0]
+    for path in kept.glob(f"built-{stem}.*"):
+        shutil.copy(path, shared / path.name)
+    return True
+
+
+def _keep(kept: Path, shared: Path, name: str) -> None:
+    """Put this run's build of ``name`` and its companions in the kept folder (the
+    database last, by rename, so a half-copied entry is never taken for a whole one)."""
+    import shutil
+
+    stem = name.split(".")[0]
+    for path in shared.glob(f"built-{stem}.*"):
+        if path.name == f"built-{name}" or path.suffix == ".lock":
+            continue
+        shutil.copy(path, kept / path.name)
+    part = kept / f"part-{os.getpid()}-{name}"
+    shutil.copy(shared / f"built-{name}", part)
+    part.rename(kept / f"built-{name}")
+
+
+def _configure_kept_builds(config) -> None:
+    """This run's folder of kept builds: ``.pytest_cache/d/litaudit-built/<digest>``;
+    the folders of other digests are removed (one set of builds is kept, ~60 MB)."""
+    import shutil
+
+    cache = getattr(config, "cache", None)
+    if cache is None or config.getoption("--rebuild-fixtures"):
+        _KEY.append(None)
+        return
+    root = cache.mkdir("litaudit-built")
+    key = _build_key()
+    if not hasattr(config, "workerinput"):  # the controller (or the only process)
+        for old in root.iterdir():
+            if old.name != key:
+                shutil.rmtree(old, ignore_errors=True)
+    kept = root / key
+    kept.mkdir(exist_ok=True)
+    _KEY.append(kept)
 
 
 _HELD: list[Any] = []  # read-only connections to the session's files, closed at its end
@@ -476,6 +573,12 @@ def pytest_collection_finish(session):
 
 def pytest_addoption(parser):
     parser.addoption(
+        "--rebuild-fixtures",
+        action="store_true",
+        help="build the session's database files anew, not from the builds .pytest_cache "
+        "keeps for unchanged code, seeds and data (tests/conftest.py, _built_once)",
+    )
+    parser.addoption(
         "--cpu-durations",
         type=int,
         default=None,
@@ -534,6 +637,7 @@ class _SharedFixtureTimer:
 
 
 def pytest_configure(config):
+    _configure_kept_builds(config)
     if config.getoption("--cpu-durations") is not None:
         config.pluginmanager.register(_SharedFixtureTimer(), "litaudit-shared-fixture-timer")
 
