@@ -369,16 +369,12 @@ def test_cli_table_bad_input(cli, args, message):
 
 
 @pytest.fixture(scope="module")
-def robust03(robust03_db_file):
+def robust03(robust03_db_file, robust03_coded):
     """The session's seeded database with the robust03 archive (conftest.py; read-only),
-    its coded archive, and ../shared/data."""
-    from litaudit.analyses.reuse.coded_archive import load_coded
-    from litaudit.store.db import open_store
+    its coded archive (the session's), and ../shared/data."""
     from tests.conftest import SHARED_DATA
 
-    with open_store(robust03_db_file, read_only=True) as store:
-        coded = load_coded(store.con, "trec-robust-2003")[1]
-    return robust03_db_file, coded, SHARED_DATA
+    return robust03_db_file, robust03_coded[1], SHARED_DATA
 
 
 class _Verdicts:
