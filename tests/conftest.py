@@ -709,3 +709,25 @@ def pytest_terminal_summary(terminalreporter, config):
             tr.write_sep("-", title)
             for nodeid, cpu in found:
                 tr.write_line(f"{cpu:7.2f}  {nodeid}")
+
+
+@pytest.fixture(scope="session")
+def robust03_coded(robust03_db_file):
+    """(collection id, coded archive) of the session's robust03 database
+    (:func:`litaudit.analyses.reuse.coded_archive.load_coded`): the reusability analyses'
+    input, read once for the run by the modules that check them on robust03. Shared: its
+    arrays are read-only (a test that wrote to one would change what the others see)."""
+    import dataclasses
+
+    import numpy as np
+
+    from litaudit.analyses.reuse.coded_archive import load_coded
+    from litaudit.store.db import open_store
+
+    with open_store(robust03_db_file, read_only=True) as store:
+        cid, coded = load_coded(store.con, ROBUST03)
+    for f in dataclasses.fields(coded):
+        value = getattr(coded, f.name)
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return cid, coded

@@ -11,14 +11,13 @@ import pytest
 
 from litaudit.analyses.reuse import lou, overlap
 from litaudit.analyses.reuse.archive_ranges import load_ranged
-from litaudit.analyses.reuse.coded_archive import load_coded
 from litaudit.analyses.reuse.holdout_pools import pool_scores
 
 CID = "trec-robust-2003"
 
 
 @pytest.fixture(scope="module")
-def robust03_store(robust03_db_file, tmp_path_factory):
+def robust03_store(robust03_db_file, robust03_coded, tmp_path_factory):
     """A copy of the session's database with the robust03 archive (conftest.py)."""
     import shutil
 
@@ -27,8 +26,7 @@ def robust03_store(robust03_db_file, tmp_path_factory):
     path = tmp_path_factory.mktemp("r") / "r.duckdb"
     shutil.copy(robust03_db_file, path)
     store = open_store(path)
-    whole = load_coded(store.con, "robust03")[1]
-    yield store, whole
+    yield store, robust03_coded[1]  # the whole archive, as the session's database holds it
     store.close()
 
 

@@ -348,7 +348,8 @@ def test_save_audit(mem_store):
         source="scores", k=1, depth=None, alpha=0.05, correction="holm", min_topics=5
     )
     cid = mem_store.con.execute("SELECT id FROM collections LIMIT 1").fetchone()[0]
-    done = audit.save(mem_store.con, cid, r, params, d, seed=11)
+    key = audit.archive_key(mem_store.con, cid, r.measure, params, seed=11)
+    done = audit.save(mem_store.con, key, lambda: r)
     (a,) = list_audits(mem_store.con, kind="reuse-agreement")
     assert a.id == done.audit_id and not done.reused
     assert a.seed == 11 and a.params["correction"] == "holm"
@@ -357,9 +358,14 @@ def test_save_audit(mem_store):
     stored, fresh = a.result.analysis("within-site").aggregate, r.analysis("within-site").aggregate
     assert stored is not None and fresh is not None and stored.observed == fresh.observed
     # an identical call reuses the stored audit
-    again = audit.save(mem_store.con, cid, r, params, d, seed=11)
+    # (found by its key before computing: the computation is not called)
+    again = audit.save(mem_store.con, key, lambda: pytest.fail("recomputed"))
     assert again.reused and again.audit_id == done.audit_id
     assert len(list_audits(mem_store.con, kind="reuse-agreement")) == 1
+    # the key names the measure before the analysis runs: a result of another one is refused
+    other = audit.archive_key(mem_store.con, cid, "P@10", params, seed=11)
+    with pytest.raises(ValueError, match="keyed 'P@10'"):
+        audit.save(mem_store.con, other, lambda: r)
 
 
 def test_cli_design(cli):

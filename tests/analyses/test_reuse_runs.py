@@ -406,12 +406,11 @@ def test_cli_errors(tiny_cli, args, message):
 
 
 @pytest.fixture(scope="module")
-def robust03(robust03_db_file):
+def robust03(robust03_db_file, robust03_coded):
     """(the robust03 archive, its coding, NIST's figures of each run): the archive and
     its coding as the session's robust03 database holds them (conftest.py: the 17 run
     files and the qrels of ../shared imported once; that the coding is what
     code_archive makes of the files' text: test_code_stored_equals_code_archive_robust03)."""
-    from litaudit.analyses.reuse.coded_archive import load_coded
     from litaudit.runs.archive import load_archive
     from litaudit.store.db import open_store
     from tests.conftest import SHARED_DATA
@@ -426,7 +425,7 @@ def robust03(robust03_db_file):
                 official[r["run_id"]][r["measure"]] = r["value"]
     with open_store(robust03_db_file, read_only=True) as store:
         arch = load_archive(store.con, "trec-robust-2003")
-        coded = load_coded(store.con, "trec-robust-2003")[1]
+    coded = robust03_coded[1]  # the session's
     assert [(i.tag, i.participant, i.run_type) for i in arch.info] == [
         (i.tag, official[i.tag]["participant"], official[i.tag]["run_type"]) for i in arch.info
     ]

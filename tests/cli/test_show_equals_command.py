@@ -181,7 +181,7 @@ def test_show_prints_what_the_command_printed(outcomes, kind):
     assert shown == (fresh[:-1] if footer else fresh)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="reads the outcomes the first test computed: the cases' commands")
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_a_reused_audit_says_so_in_text_as_in_json(outcomes, kind):
     outcome = outcomes[kind]
@@ -192,7 +192,7 @@ def test_a_reused_audit_says_so_in_text_as_in_json(outcomes, kind):
     assert body == outcome.shown[1:]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="reads the outcomes the first test computed: the cases' commands")
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_the_commands_json_is_the_stored_result(outcomes, kind):
     outcome = outcomes[kind]
@@ -201,7 +201,7 @@ def test_the_commands_json_is_the_stored_result(outcomes, kind):
     assert outcome.shown_json["id"] == outcome.envelope["audit_id"]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="reads the outcomes the first test computed: the cases' commands")
 @pytest.mark.parametrize("kind", sorted(VIEWS))
 def test_a_longer_view_adds_text_and_changes_no_json(outcomes, kind):
     outcome = outcomes[kind]

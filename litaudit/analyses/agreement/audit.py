@@ -7,19 +7,22 @@ kind ``reuse-agreement`` (:func:`save`, with :func:`audit_params`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.agreement.input import ScoreDesign, Simulation, simulate_pooling
-from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
+from litaudit.analyses.agreement.input import Simulation, simulate_pooling
+from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.errors import NotFound
-from litaudit.runs.archive import load_archive
+from litaudit.runs.archive import load_archive, stored_fingerprint
 
 if TYPE_CHECKING:
     import duckdb
 from litaudit.analyses.agreement.analysis import KIND, Check, ReuseAgreement
+
+METHOD = "exact+asymptotic chi-square, noncentral t power"
 
 
 def checks_for(
@@ -152,31 +155,43 @@ def audit_params(
     }
 
 
-def save(
+def archive_key(
     con: duckdb.DuckDBPyConnection,
     collection_id: str,
-    result: ReuseAgreement,
+    measure: str,
     params: dict,
-    design: ScoreDesign,
     seed: int | None,
-) -> Audited[ReuseAgreement]:
-    """Store the analysis as an audit of kind 'reuse-agreement' (or hand back the stored
-    audit of an identical call: same design, scores, parameters, seed and version)."""
-
-    rows: list[list[object]] = [
-        [r, s, *[None if np.isnan(v) else round(float(v), 12) for v in row]]
-        for r, s, row in zip(design.runs, design.sites, design.scores, strict=True)
-    ]
-    rows.append(["topics", *design.topics])
-    rows.append(["held_out", *[list(h) for h in design.held_out]])
-    method = "exact+asymptotic chi-square, noncentral t power"
-    key = AuditKey(
+) -> AuditKey:
+    """The key of `reuse agreement` on a stored archive: the archive's state
+    (:func:`~litaudit.runs.archive.stored_fingerprint`, as the other reuse kinds), the
+    measure, parameters and seed. The pooling simulation is a function of these alone (the
+    topic order is permuted only by ``seed``), so an identical call is found before it
+    runs: a repeated call reads the stored audit instead of loading and pooling the
+    archive again (robust03: 1.8 -> 0.06 s of CPU)."""
+    return AuditKey(
         kind=KIND,
         collection_id=collection_id,
-        measure=result.measure,
+        measure=measure,
         params=params,
-        method=method,
-        input_fingerprint=fingerprint(rows),
+        method=METHOD,
+        input_fingerprint=stored_fingerprint(con, collection_id),
         seed=seed,
     )
-    return run_or_reuse(con, key, lambda: result)
+
+
+def save(
+    con: duckdb.DuckDBPyConnection,
+    key: AuditKey,
+    compute: Callable[[], ReuseAgreement],
+) -> Audited[ReuseAgreement]:
+    """Store ``compute()`` as an audit of kind 'reuse-agreement' under ``key``
+    (:func:`archive_key`), or hand back the stored audit of an identical call (same
+    archive, parameters, seed and version) without computing."""
+
+    def checked() -> ReuseAgreement:
+        result = compute()
+        if result.measure != key.measure:  # the key names the measure before it is run
+            raise ValueError(f"computed {result.measure!r}, keyed {key.measure!r}")
+        return result
+
+    return run_or_reuse(con, key, checked)

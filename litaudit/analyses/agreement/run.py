@@ -91,29 +91,18 @@ def _from_scores(req: AgreementRequest, rng):
         source = f"scores {req.scores.name}, round robin k={req.held_out}, baseline {req.baseline}"
         what = "generated design"
     design = agin.design_from_scores(tags, sites, topics, matrix, held, source=what)
-    params = audit.audit_params(
-        source="scores",
-        k=None if req.design else req.held_out,
-        depth=None,
-        alpha=req.alpha,
-        correction=req.correction,
-        min_topics=req.min_topics,
-        file=req.scores.name,
-    )
-    return design, None, req.measure, source, params
+    return design, None, req.measure, source
 
 
 def _pool_inputs(req: AgreementRequest, store):
-    """The collection id (None for files), qrels, runs and sites of the pooling simulation:
-    a stored archive (``req.collection``) or TREC files."""
+    """The qrels, runs and sites of the pooling simulation: a stored archive
+    (``req.collection``, ``store`` open) or TREC files."""
     if req.collection is not None:
-        if store is None:
-            raise ParameterError("a stored archive needs an open store")
-        cid = resolve_collection(store.con, req.collection).id
-        archive = load_archive(store.con, cid)
+        assert store is not None
+        archive = load_archive(store.con, resolve_collection(store.con, req.collection).id)
         run_list, q = list(archive.runs), archive.qrels
         sites = tuple(i.participant or i.tag for i in archive.info)
-        return cid, q, run_list, sites
+        return q, run_list, sites
 
     paths = list(req.runs)
     if req.runs_dir is not None:
@@ -127,7 +116,7 @@ def _pool_inputs(req: AgreementRequest, store):
     run_list = [read_run(p) for p in paths]
     tags = [r.tag for r in run_list]
     sites = _sites_of(tags, req.run_sites) or tuple(tags)
-    return None, q, run_list, sites
+    return q, run_list, sites
 
 
 def run_agreement(
@@ -146,12 +135,36 @@ def run_agreement(
 
     req.check()
     req = AgreementRequest(**{**req.__dict__, "measure": str(parse_measure(req.measure))})
+    if req.collection is None:  # files: nothing stored
+        return Audited(_analysis(req, progress), None)
+    if store is None:
+        raise ParameterError("a stored archive needs an open store")
+    cid = resolve_collection(store.con, req.collection).id
+    params = audit.audit_params(
+        source="simulation",
+        k=req.held_out,
+        depth=req.depth,
+        alpha=req.alpha,
+        correction=req.correction,
+        min_topics=req.min_topics,
+        baseline=req.baseline,
+    )
+    params = {**params, "seed": req.seed}
+    if req.randomize:  # without --randomize the parameters stay as they were
+        params.update(randomize=req.randomize, randomize_seed=req.randomize_seed)
+    key = audit.archive_key(store.con, cid, req.measure, params, req.seed)
+    with store.transaction():
+        return audit.save(store.con, key, lambda: _analysis(req, progress, store))
+
+
+def _analysis(req: AgreementRequest, progress: Progress | None, store=None) -> ag.ReuseAgreement:
+    """The analysis of ``req`` (its measure parsed) with its checks and, with
+    ``req.randomize``, its randomization test."""
     rng = np.random.default_rng(req.seed) if req.seed is not None else None
-    cid = None
     if req.scores is not None:
-        design, true_scores, measure, source, params = _from_scores(req, rng)
+        design, true_scores, measure, source = _from_scores(req, rng)
     else:
-        cid, q, run_list, sites = _pool_inputs(req, store)
+        q, run_list, sites = _pool_inputs(req, store)
         if progress is not None:
             label = f"simulating depth-{req.depth} pools, {req.held_out} sites held out"
             progress.status(label, unit="steps")
@@ -171,15 +184,6 @@ def run_agreement(
             f"pooling simulation, k={req.held_out}, depth={req.depth}; kept "
             f"{sim.judged_kept} of {sim.judged_total} judgments"
         )
-        params = audit.audit_params(
-            source="simulation",
-            k=req.held_out,
-            depth=req.depth,
-            alpha=req.alpha,
-            correction=req.correction,
-            min_topics=req.min_topics,
-            baseline=req.baseline,
-        )
     result = ag.analyze(
         design,
         alpha=req.alpha,
@@ -190,16 +194,9 @@ def run_agreement(
         true_scores=true_scores,
     )
     rand = _randomize(req, design, progress) if req.randomize else None
-    result = dataclasses.replace(
+    return dataclasses.replace(
         result, seed=req.seed, checks=audit.checks_for(result), randomization=rand
     )
-    if cid is None:
-        return Audited(result, None)
-    params = {**params, "seed": req.seed}
-    if rand is not None:  # without --randomize the parameters stay as they were
-        params.update(randomize=rand.assignments, randomize_seed=rand.seed)
-    with store.transaction():
-        return audit.save(store.con, cid, result, params, design, req.seed)
 
 
 def _randomize(req: AgreementRequest, design, progress: Progress | None) -> Randomization:
