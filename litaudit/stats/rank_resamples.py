@@ -22,6 +22,7 @@ import numpy as np
 
 _CELLS_PER_CHUNK = 4_000_000  # ours: K*K*resamples per matrix product (16 MB of singles)
 _CELLS_PER_BLOCK = 131_072  # ours: K*K*resamples per elementwise array (512 KB of singles)
+_LEAST_SE = np.sqrt(np.float32(1e-18))  # the least se of a difference, 1e-9
 _TIE = 1e-12  # ours: resampled means this close to the top are tied for first
 
 
@@ -83,11 +84,14 @@ class Resamples:
         nv = self.noise_var(rows)
         return var, dq, m0, None if nv is None else nv.astype(f4)
 
-    def pair_se(self, parts, block: slice, scratch: np.ndarray) -> np.ndarray:
+    def pair_se(
+        self, parts, block: slice, scratch: np.ndarray, floor: np.ndarray, clamps: bool
+    ) -> np.ndarray:
         """Each resample's own se of every difference (c x K x K) of the resamples
         ``block`` of :meth:`pair_parts`'s, in place of their sums: the paired variance of
         the resampled units, plus the resample's noise (the bootstrap-t's
-        studentization); ``scratch``: room for one more c x K x K."""
+        studentization), at least ``floor`` (K x K) and sqrt(1e-18) (``clamps``: the floor
+        is never below it); ``scratch``: room for one more c x K x K."""
         var, dq, m0, nv = parts
         t = float(self.y.shape[1])
         v = var[block]
@@ -102,8 +106,13 @@ class Resamples:
         if nv is not None:
             v += nv[block, :, None]
             v += nv[block, None, :]
+        if clamps:  # the floor alone clamps (sqrt's NaN below 0 dropped): one pass less
+            with np.errstate(invalid="ignore"):
+                np.sqrt(v, out=v)
+            return np.fmax(v, floor[None, :, :], out=v)
         np.maximum(v, self._tiny, out=v)
-        return np.sqrt(v, out=v)
+        np.sqrt(v, out=v)
+        return np.maximum(v, floor[None, :, :], out=v)
 
     @cached_property
     def _tiny(self) -> np.ndarray:
@@ -160,6 +169,7 @@ def studentized(
         st = st.astype(np.float32)
         gap, floor = gap.astype(np.float32), floor.astype(np.float32)
         parts = r.pair_parts(rows)
+        clamps = bool(floor.min() >= _LEAST_SE)
     step = max(1, _CELLS_PER_BLOCK // (k * k))
     zbuf = np.empty((min(step, c), k, k), dtype=st.dtype)
     sbuf = np.empty_like(zbuf) if inv_se is None else zbuf
@@ -170,9 +180,7 @@ def studentized(
         z = np.subtract(st[block, :, None], st[block, None, :], out=zbuf[:n])
         z -= gap[None, :, :]
         if inv_se is None:
-            se = r.pair_se(parts, block, sbuf[:n])
-            np.maximum(se, floor[None, :, :], out=se)
-            z /= se
+            z /= r.pair_se(parts, block, sbuf[:n], floor, clamps)
         else:
             z *= inv_se[None, :, :]
         z[:, idx, idx] = -np.inf
