@@ -14,12 +14,15 @@ at a time (K^2 x columns cells per temporary array). Pure: arrays in, arrays out
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-_CELLS_PER_CHUNK = 4_000_000  # ours: K*K*columns per temporary array (32 MB of doubles)
+_CELLS_PER_CHUNK = 4_000_000  # ours: K*K*resamples per matrix product (16 MB of singles)
+_CELLS_PER_BLOCK = 131_072  # ours: K*K*resamples per elementwise array (512 KB of singles)
+_LEAST_SE = np.sqrt(np.float32(1e-18))  # the least se of a difference, 1e-9
 _TIE = 1e-12  # ours: resampled means this close to the top are tied for first
 
 
@@ -64,35 +67,59 @@ class Resamples:
         r = (self.y - self.y.mean(axis=1, keepdims=True)).astype(np.float32)
         return r.T, (r.T[:, :, None] * r.T[:, None, :]).reshape(n, k * k)
 
-    def pair_se(self, rows, s: np.ndarray) -> np.ndarray:
-        """Each resample's own se of every difference (c x K x K): the paired variance of
-        the resampled units, plus the resample's noise (the bootstrap-t's studentization);
-        computed on the scores centred by system (the same variance, less cancellation)."""
+    def pair_parts(self, rows) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """What :meth:`pair_se` finishes a block at a time, for the resamples ``rows``, in
+        single precision on the scores centred by system (the same variance, less
+        cancellation): sum_d w_d r_id r_jd (c x K x K: W (c x T) @ the units' outer
+        products (T x K^2), one matrix product), its diagonal (c x K), the resampled means
+        of the centred scores (c x K, noise left out) and the noise variance (c x K, or
+        None)."""
         f4 = np.float32
         w = self.counts[rows].astype(f4)
         k, n = self.y.shape
-        t = float(n)
         rt, outer = self._centred
-        # sum_d w_d r_id r_jd for every resample at once: W (c x T) @ the units' outer
-        # products (T x K^2), one matrix product
         var = (w @ outer).reshape(-1, k, k)
         dq = np.einsum("bii->bi", var).copy()
-        var *= -2.0
-        var += dq[:, :, None]
-        var += dq[:, None, :]
-        m0 = (w @ rt) / t  # the resampled mean of the centred scores, noise left out
-        d = m0[:, :, None] - m0[:, None, :]
+        m0 = (w @ rt) / float(n)
+        nv = self.noise_var(rows)
+        return var, dq, m0, None if nv is None else nv.astype(f4)
+
+    def pair_se(
+        self, parts, block: slice, scratch: np.ndarray, floor: np.ndarray, clamps: bool
+    ) -> np.ndarray:
+        """Each resample's own se of every difference (c x K x K) of the resamples
+        ``block`` of :meth:`pair_parts`'s, in place of their sums: the paired variance of
+        the resampled units, plus the resample's noise (the bootstrap-t's
+        studentization), at least ``floor`` (K x K) and sqrt(1e-18) (``clamps``: the floor
+        is never below it); ``scratch``: room for one more c x K x K."""
+        var, dq, m0, nv = parts
+        t = float(self.y.shape[1])
+        v = var[block]
+        v *= -2.0
+        v += dq[block, :, None]
+        v += dq[block, None, :]
+        d = np.subtract(m0[block, :, None], m0[block, None, :], out=scratch)
         d *= d
         d *= t
-        var -= d
-        var /= t * (t - 1.0)
-        nv = self.noise_var(rows)
+        v -= d
+        v /= t * (t - 1.0)
         if nv is not None:
-            nv = nv.astype(f4)
-            var += nv[:, :, None]
-            var += nv[:, None, :]
-        np.maximum(var, 1e-18, out=var)
-        return np.sqrt(var, out=var)
+            v += nv[block, :, None]
+            v += nv[block, None, :]
+        if clamps:  # the floor alone clamps (sqrt's NaN below 0 dropped): one pass less
+            with np.errstate(invalid="ignore"):
+                np.sqrt(v, out=v)
+            return np.fmax(v, floor[None, :, :], out=v)
+        np.maximum(v, self._tiny, out=v)
+        np.sqrt(v, out=v)
+        return np.maximum(v, floor[None, :, :], out=v)
+
+    @cached_property
+    def _tiny(self) -> np.ndarray:
+        """The least variance, 1e-18, as a K x K array (np.maximum is faster with an array
+        than with a scalar)."""
+        k = self.y.shape[0]
+        return np.full((k, k), 1e-18, dtype=np.float32)
 
 
 def bootstrap_means(
@@ -129,25 +156,35 @@ def _chunk(k: int) -> int:
 
 def studentized(
     r: Resamples, rows, gap: np.ndarray, inv_se: np.ndarray | None, floor: np.ndarray
-) -> np.ndarray:
+) -> Iterator[tuple[int, np.ndarray]]:
     """Z[b, i, j] = [(S*_i - S*_j) - (m_i - m_j)] / se_ij for the resamples ``rows``
     (``gap[i, j]`` = m_i - m_j), se_ij the resample's own (bootstrap-t) or, given
-    ``inv_se``, the sample's; the diagonal -inf."""
+    ``inv_se``, the sample's; the diagonal -inf. Yielded a block of resamples at a time
+    (its offset in ``rows``, its Z: a view valid until the next), each block's arrays
+    small enough for the cache; the matrix products are of all of ``rows`` at once (their
+    digits depend on how many)."""
     st = r.means(rows)
+    c, k = st.shape
     if inv_se is None:  # single precision: a quantile to 1e-3 needs no more, and it is faster
         st = st.astype(np.float32)
         gap, floor = gap.astype(np.float32), floor.astype(np.float32)
-    z = st[:, :, None] - st[:, None, :]
-    z -= gap[None, :, :]
-    if inv_se is None:
-        se = r.pair_se(rows, st)
-        np.maximum(se, floor[None, :, :], out=se)
-        z /= se
-    else:
-        z *= inv_se[None, :, :]
-    idx = np.arange(st.shape[1])
-    z[:, idx, idx] = -np.inf
-    return z
+        parts = r.pair_parts(rows)
+        clamps = bool(floor.min() >= _LEAST_SE)
+    step = max(1, _CELLS_PER_BLOCK // (k * k))
+    zbuf = np.empty((min(step, c), k, k), dtype=st.dtype)
+    sbuf = np.empty_like(zbuf) if inv_se is None else zbuf
+    idx = np.arange(k)
+    for a in range(0, c, step):
+        block = slice(a, a + step)
+        n = min(c, a + step) - a
+        z = np.subtract(st[block, :, None], st[block, None, :], out=zbuf[:n])
+        z -= gap[None, :, :]
+        if inv_se is None:
+            z /= r.pair_se(parts, block, sbuf[:n], floor, clamps)
+        else:
+            z *= inv_se[None, :, :]
+        z[:, idx, idx] = -np.inf
+        yield block.start, z
 
 
 def first_pass(
@@ -162,12 +199,13 @@ def first_pass(
     arg = np.empty(b, dtype=np.int64)
     step = _chunk(k)
     for a in range(0, b, step):
-        z = studentized(r, slice(a, a + step), gap, inv_se, floor)
-        m[:, a : a + step] = z.max(axis=1).T
-        flat = z.reshape(z.shape[0], k * k)
-        am = flat.argmax(axis=1)
-        arg[a : a + step] = am
-        top[a : a + step] = flat[np.arange(flat.shape[0]), am]
+        for o, z in studentized(r, slice(a, a + step), gap, inv_se, floor):
+            at = slice(a + o, a + o + z.shape[0])
+            m[:, at] = z.max(axis=1).T
+            flat = z.reshape(z.shape[0], k * k)
+            am = flat.argmax(axis=1)
+            arg[at] = am
+            top[at] = flat[np.arange(flat.shape[0]), am]
     return m, top, arg
 
 
@@ -176,14 +214,16 @@ def column_max(r: Resamples, gap, inv_se, floor, active, cols: np.ndarray):
     k = gap.shape[0]
     top = np.empty(cols.size)
     arg = np.empty(cols.size, dtype=np.int64)
+    cap = np.where(active, np.inf, -np.inf).astype(np.float32 if inv_se is None else np.float64)
     step = _chunk(k)
     for a in range(0, cols.size, step):
-        z = studentized(r, cols[a : a + step], gap, inv_se, floor)
-        z[:, ~active] = -np.inf
-        flat = z.reshape(z.shape[0], k * k)
-        am = flat.argmax(axis=1)
-        arg[a : a + step] = am
-        top[a : a + step] = flat[np.arange(flat.shape[0]), am]
+        for o, z in studentized(r, cols[a : a + step], gap, inv_se, floor):
+            at = slice(a + o, a + o + z.shape[0])
+            np.minimum(z, cap[None, :, :], out=z)
+            flat = z.reshape(z.shape[0], k * k)
+            am = flat.argmax(axis=1)
+            arg[at] = am
+            top[at] = flat[np.arange(flat.shape[0]), am]
     return top, arg
 
 

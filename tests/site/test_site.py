@@ -10,21 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.site.fixture import COLLECTION, make_site_db
+from tests.site.fixture import COLLECTION
 
 
 @pytest.fixture(scope="module")
-def site_db_file(tmp_path_factory) -> Path:
-    """The fixture store with its audits already run by one build (read-only: copy it)."""
-    from typer.testing import CliRunner
-
-    from litaudit.cli.main import app
-
-    folder = tmp_path_factory.mktemp("site")
-    db = make_site_db(folder / "site.duckdb")
-    res = CliRunner().invoke(app, ["--db", str(db), "site", str(folder / "out")])
-    assert res.exit_code == 0, res.output
-    return db
+def site_db_file(fixture_site) -> Path:
+    """The fixture store with its audits already run by one build (read-only: copy it;
+    tests/site/conftest.py)."""
+    return fixture_site[0]
 
 
 @pytest.fixture

@@ -21,23 +21,14 @@ from pathlib import Path
 import pytest
 
 from tests.report.test_report_browser import _run, page_requests
-from tests.site.fixture import make_site_db
 
 pytestmark = pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    from typer.testing import CliRunner
-
-    from litaudit.cli.main import app
-
-    folder = tmp_path_factory.mktemp("site-browser")
-    db = make_site_db(folder / "site.duckdb")
-    out = folder / "site"
-    res = CliRunner().invoke(app, ["--db", str(db), "site", str(out)])
-    assert res.exit_code == 0, res.output
-    return out
+def site(fixture_site) -> Path:
+    """The fixture store's site (tests/site/conftest.py), built once with test_site.py's."""
+    return fixture_site[1]
 
 
 def console_lines(stderr: str) -> list[str]:
