@@ -109,21 +109,25 @@ def sync_tree(
     return done[0]
 
 
-def check_tree(folder: Path, read: TreeRead | None = None) -> list[Problem]:
+def check_tree(folder: Path, read: TreeRead | None = None, reference=None) -> list[Problem]:
     """Every problem of a folder, checked as `sync` checks it, against a database holding
     only the reference data (collections, topic sets, measures) and the collections the
-    folder carries. ``read``: the folder as :func:`read_tree` read it (else it is read)."""
+    folder carries. ``read``: the folder as :func:`read_tree` read it (else it is read);
+    ``reference``: an open store holding only the reference data, left so (the check is
+    a dry run), else one is made."""
 
     if read is None:
         read = read_tree(folder)
     if read[1]:
         return read[1]
-    with open_store(":memory:") as store:
-        load_reference_data(store.con)
-        try:
-            sync_tree(store, folder, who="check", dry_run=True, read=read)
-        except ValidationFailed as exc:
-            return exc.problems
+    if reference is None:
+        with open_store(":memory:") as store:
+            load_reference_data(store.con)
+            return check_tree(folder, read, store)
+    try:
+        sync_tree(reference, folder, who="check", dry_run=True, read=read)
+    except ValidationFailed as exc:
+        return exc.problems
     return []
 
 
