@@ -83,17 +83,24 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path):
     assert running == sorted(running) and running[-1] == rec.total()
 
 
-@pytest.mark.slow
-def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_store, tmp_path):
-    """A curation export (papers, history) and a CSV of the same results: each file's rows
-    announced when read, checked in steps of PROGRESS_ROWS, the added ones counted."""
+def test_results_import_reports_rows_of_each_file_as_read(
+    small_seeded_db_file, mem_store, tmp_path, monkeypatch
+):
+    """A curation export (papers, history) of the small seeded store: each file's rows
+    announced when read, checked in steps of PROGRESS_ROWS (500 here, so that two whole
+    steps and a part take 1,007 of its rows), the added ones counted."""
+    from litaudit.curation import plan
     from litaudit.curation.bundle import export_bundle
     from litaudit.curation.filters import CURATION
     from litaudit.curation.importer import import_files
-    from litaudit.curation.plan import PROGRESS_ROWS
+    from litaudit.store.db import open_store
 
-    bundle = export_bundle(seeded_store.con, CURATION)
+    monkeypatch.setattr(plan, "PROGRESS_ROWS", 500)
+    PROGRESS_ROWS = plan.PROGRESS_ROWS
+    with open_store(small_seeded_db_file, read_only=True) as store:
+        bundle = export_bundle(store.con, CURATION)
     rows = bundle["results"][: 2 * PROGRESS_ROWS + 7]
+    assert len(rows) == 2 * PROGRESS_ROWS + 7
     bib = {r["paper"] for r in rows if r.get("paper")}
     part = {
         **bundle,
