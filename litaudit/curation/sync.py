@@ -333,6 +333,7 @@ def _sync_papers(
     problems: list[Problem] = []
     existing = paper_store.by_bibkey(con, PAPER_KEYS[1:-1])
     added = updated = 0
+    new: list[tuple[dict, TreeFile]] = []  # inserted in one statement after the loop
     for tf in files:
         if tf.paper is None:
             continue
@@ -344,10 +345,9 @@ def _sync_papers(
         vals = got[0]
         old = existing.get(vals["bibkey"])
         if old is None:
-            (pid,) = paper_store.insert_many(con, [vals], at=now)
+            new.append((vals, tf))
             changes.append(Change(f"paper {vals['bibkey']}", "(new paper)", None, None))
             added += 1
-            hist.copy("paper", pid, tf.paper_history)
             continue
         changed = {k: vals[k] for k in PAPER_KEYS[1:-1] if vals[k] != old[k]}
         mine = hist.local(old["id"], tf.paper_history, "paper")
@@ -368,6 +368,9 @@ def _sync_papers(
         updated += bool(changed)
     if problems:
         raise ValidationFailed(problems)
+    ids = paper_store.insert_many(con, [vals for vals, _ in new], at=now)
+    for pid, (_, tf) in zip(ids, new, strict=True):
+        hist.copy("paper", pid, tf.paper_history)
     return added, updated
 
 
