@@ -516,9 +516,9 @@ def test_the_seeded_store_is_a_folder_check_accepts(cli, seeded_db_file, tmp_pat
     tool's own history entries accepted, and `check` passes."""
     from litaudit.curation.tree import NAME_MAX
 
-    shutil.copy(seeded_db_file, cli.db)
     out = tmp_path / "store"
-    r = cli("export-tree", str(out), "--json")
+    # export-tree only reads: on the session's file itself (no copy of its 18 MB)
+    r = cli("export-tree", str(out), "--json", db=seeded_db_file)
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout)
     m = [json.loads(x) for x in _records((out / MANIFEST).read_text())]
