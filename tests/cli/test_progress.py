@@ -64,15 +64,18 @@ def terminal(monkeypatch):
 
 
 @pytest.mark.slow
-def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path):
-    """Seeds without their largest file (MTEB, 23,498 rows): ~11,000 rows, 11 steps."""
-    import shutil
-
+def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path, monkeypatch):
+    """The small seed set (~1,500 real rows in several seed files; tests/conftest.py),
+    checked in steps of 100 rows (plan.PROGRESS_ROWS made 100 here): more than 10 steps,
+    as the whole seeds without MTEB's file make at the 1,000 rows of a step."""
+    from litaudit.curation import plan
     from litaudit.curation.seed import load_seeds
-    from litaudit.store.refdata import SEEDS_DIR
+    from tests.conftest import write_small_seeds
 
+    monkeypatch.setattr(plan, "PROGRESS_ROWS", 100)
     seeds = tmp_path / "seeds"
-    shutil.copytree(SEEDS_DIR, seeds, ignore=shutil.ignore_patterns("mteb_beir.*", "__pycache__"))
+    seeds.mkdir()
+    write_small_seeds(seeds)
     rec = Recorder()
     summary = load_seeds(mem_store, seeds, progress=rec)
     assert rec.calls[0][1] > 0, "the total is announced before any row is checked"
