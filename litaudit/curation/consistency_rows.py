@@ -119,17 +119,21 @@ def as_problems(findings: Sequence[Finding]) -> list[Problem]:
     return out
 
 
-def folder_findings(folder: Path, read: TreeRead | None = None) -> list[Finding]:
+def folder_findings(folder: Path, read: TreeRead | None = None, reference=None) -> list[Finding]:
     """The findings of every file of a store folder (each file its own group); ``read``:
-    the folder as :func:`~litaudit.curation.tree_read.read_tree` read it (else it is read)."""
+    the folder as :func:`~litaudit.curation.tree_read.read_tree` read it (else it is read);
+    ``reference``: an open store holding only the reference data (else one is made)."""
 
     files, _problems, _manifest = read if read is not None else read_tree(folder)
+    if reference is None:
+        with open_store(":memory:") as store:
+            load_reference_data(store.con)
+            return folder_findings(folder, (files, _problems, _manifest), store)
     out: list[Finding] = []
-    with open_store(":memory:") as store:
-        load_reference_data(store.con)
-        ctx = Context(store.con)  # the reference data's look-ups, once for every file
-        for tf in files:
-            out += check_values(values_of_rows(store.con, tf.rows, tf.path, (tf.path,), ctx))
+    con = reference.con
+    ctx = Context(con)  # the reference data's look-ups, once for every file
+    for tf in files:
+        out += check_values(values_of_rows(con, tf.rows, tf.path, (tf.path,), ctx))
     return out
 
 

@@ -109,21 +109,25 @@ def sync_tree(
     return done[0]
 
 
-def check_tree(folder: Path, read: TreeRead | None = None) -> list[Problem]:
+def check_tree(folder: Path, read: TreeRead | None = None, reference=None) -> list[Problem]:
     """Every problem of a folder, checked as `sync` checks it, against a database holding
     only the reference data (collections, topic sets, measures) and the collections the
-    folder carries. ``read``: the folder as :func:`read_tree` read it (else it is read)."""
+    folder carries. ``read``: the folder as :func:`read_tree` read it (else it is read);
+    ``reference``: an open store holding only the reference data, left so (the check is
+    a dry run), else one is made."""
 
     if read is None:
         read = read_tree(folder)
     if read[1]:
         return read[1]
-    with open_store(":memory:") as store:
-        load_reference_data(store.con)
-        try:
-            sync_tree(store, folder, who="check", dry_run=True, read=read)
-        except ValidationFailed as exc:
-            return exc.problems
+    if reference is None:
+        with open_store(":memory:") as store:
+            load_reference_data(store.con)
+            return check_tree(folder, read, store)
+    try:
+        sync_tree(reference, folder, who="check", dry_run=True, read=read)
+    except ValidationFailed as exc:
+        return exc.problems
     return []
 
 
@@ -329,6 +333,7 @@ def _sync_papers(
     problems: list[Problem] = []
     existing = paper_store.by_bibkey(con, PAPER_KEYS[1:-1])
     added = updated = 0
+    new: list[tuple[dict, TreeFile]] = []  # inserted in one statement after the loop
     for tf in files:
         if tf.paper is None:
             continue
@@ -340,10 +345,9 @@ def _sync_papers(
         vals = got[0]
         old = existing.get(vals["bibkey"])
         if old is None:
-            (pid,) = paper_store.insert_many(con, [vals], at=now)
+            new.append((vals, tf))
             changes.append(Change(f"paper {vals['bibkey']}", "(new paper)", None, None))
             added += 1
-            hist.copy("paper", pid, tf.paper_history)
             continue
         changed = {k: vals[k] for k in PAPER_KEYS[1:-1] if vals[k] != old[k]}
         mine = hist.local(old["id"], tf.paper_history, "paper")
@@ -364,6 +368,9 @@ def _sync_papers(
         updated += bool(changed)
     if problems:
         raise ValidationFailed(problems)
+    ids = paper_store.insert_many(con, [vals for vals, _ in new], at=now)
+    for pid, (_, tf) in zip(ids, new, strict=True):
+        hist.copy("paper", pid, tf.paper_history)
     return added, updated
 
 

@@ -56,9 +56,11 @@ class _Duplicate(ValueError):
 
 
 def _no_duplicates(pairs):
-    seen = {}
-    for k, v in pairs:
-        if k in seen:
-            raise _Duplicate(f"key {k!r} appears twice")
-        seen[k] = v
-    return seen
+    obj = dict(pairs)
+    if len(obj) != len(pairs):  # a key twice: the first one repeated named
+        seen = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise _Duplicate(f"key {k!r} appears twice")
+            seen.add(k)
+    return obj

@@ -10,6 +10,8 @@ from litaudit.curation.fields import current_user
 from litaudit.curation.sync import SyncReport, check_tree, sync_tree
 from litaudit.curation.tree_read import read_tree
 from litaudit.errors import ParameterError, ValidationFailed
+from litaudit.store.db import open_store
+from litaudit.store.refdata import load_reference_data
 
 CONSISTENCY_MODES = ("flag", "refuse", "off")
 
@@ -30,12 +32,17 @@ def answer_check(folder: Path, consistency: str = "flag") -> tuple[Finding, ...]
     if mode not in CONSISTENCY_MODES:
         raise ParameterError(f"--consistency: {consistency!r} is not one of flag, refuse, off")
     read = read_tree(folder)  # once: the check and the consistency findings share it
-    problems = check_tree(folder, read)
+    if read[1]:
+        raise ValidationFailed(read[1])
     flagged: list[Finding] = []
-    if mode != "off" and not problems:
-        flagged = folder_findings(folder, read)
-        if mode == "refuse" and flagged:
-            problems = as_problems(flagged)
+    # one database of the reference data for both (the check's dry run leaves it so)
+    with open_store(":memory:") as reference:
+        load_reference_data(reference.con)
+        problems = check_tree(folder, read, reference)
+        if mode != "off" and not problems:
+            flagged = folder_findings(folder, read, reference)
+            if mode == "refuse" and flagged:
+                problems = as_problems(flagged)
     if problems:
         raise ValidationFailed(problems)
     return tuple(flagged)

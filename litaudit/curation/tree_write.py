@@ -39,9 +39,13 @@ if TYPE_CHECKING:
     import duckdb
 
 
+# json.dumps with these options builds an encoder a call: one for the ~70,000 lines
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
 def _line(obj: dict) -> str:
     """One JSON line; C1 and bidirectional controls escaped (as ``--json`` writes them)."""
-    return escape_json_text(json.dumps(obj, ensure_ascii=False, separators=(", ", ": "))) + "\n"
+    return escape_json_text(_ENCODER.encode(obj)) + "\n"
 
 
 def tree_files(con: duckdb.DuckDBPyConnection) -> dict[str, str]:

@@ -13,11 +13,13 @@ GOOD = [[("zz2005test" if c == "liu2005cikm" else c) for c in row] for row in GO
 
 
 @pytest.fixture
-def inited(cli, seeded_db_file):
-    """The CLI on a copy of the session's seeded database (built once by `load_seeds`)."""
+def inited(cli, small_seeded_db_file):
+    """The CLI on a copy of the session's small seeded database (built once by
+    `load_seeds`: every paper and the reference data of seeds/, the seed results of
+    robust04, TREC-7 and MS MARCO dev/small)."""
     import shutil
 
-    shutil.copy(seeded_db_file, cli.db)
+    shutil.copy(small_seeded_db_file, cli.db)
     return cli
 
 
@@ -233,8 +235,9 @@ def test_every_command_has_help():
     assert bracketed == []
 
 
-def test_every_robust04_paper_is_seeded_and_nonstandard_ones_are_flagged(inited):
-    papers = json.loads(inited("papers", "list", "--json").stdout)
+def test_every_robust04_paper_is_seeded_and_nonstandard_ones_are_flagged(cli, seeded_db_file):
+    # the whole seeds (a paper comes with its results): read-only, on the session's file
+    papers = json.loads(cli("papers", "list", "--json", db=seeded_db_file).stdout)
     robust = [p for p in papers if "robust04-analysis" in (p.get("url") or "") or p["results"]]
     # every paper of the SIGIR 2019 meta-analysis, and the 42 of seeds/literature.py
     assert len(papers) == 130 + 42

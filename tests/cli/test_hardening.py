@@ -271,9 +271,9 @@ def test_curation_round_trip_through_the_cli(cli, tmp_path):
 
 
 @pytest.mark.slow
-def test_csv_export_round_trips_into_a_seeded_database(seeded_db_file, cli, tmp_path):
+def test_csv_export_round_trips_into_a_seeded_database(small_seeded_db_file, cli, tmp_path):
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    shutil.copy(small_seeded_db_file, db)  # TREC-7's seed rows whole
     out = tmp_path / "trec7.csv"
     assert cli("results", "export", out, "-c", "trec7", db=db).exit_code == 0
     res = cli("results", "import", out, db=db)
@@ -484,8 +484,10 @@ def test_bibtex_latex_braces_and_equals(mem_store, tmp_path, capfd):
     assert capfd.readouterr().err == ""
 
 
-def test_editing_a_verified_result_returns_it_to_draft(seeded_store):
+def test_editing_a_verified_result_returns_it_to_draft(small_seeded_store):
     from litaudit.curation.results import edit_result, get_result, history, set_status
+
+    seeded_store = small_seeded_store
 
     rid = seeded_store.con.execute("SELECT min(id) FROM results").fetchone()[0]
     set_status(seeded_store, rid, "verified", reason=None, who="t")

@@ -64,15 +64,18 @@ def terminal(monkeypatch):
 
 
 @pytest.mark.slow
-def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path):
-    """Seeds without their largest file (MTEB, 23,498 rows): ~11,000 rows, 11 steps."""
-    import shutil
-
+def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path, monkeypatch):
+    """The small seed set (~1,500 real rows in several seed files; tests/conftest.py),
+    checked in steps of 100 rows (plan.PROGRESS_ROWS made 100 here): more than 10 steps,
+    as the whole seeds without MTEB's file make at the 1,000 rows of a step."""
+    from litaudit.curation import plan
     from litaudit.curation.seed import load_seeds
-    from litaudit.store.refdata import SEEDS_DIR
+    from tests.conftest import write_small_seeds
 
+    monkeypatch.setattr(plan, "PROGRESS_ROWS", 100)
     seeds = tmp_path / "seeds"
-    shutil.copytree(SEEDS_DIR, seeds, ignore=shutil.ignore_patterns("mteb_beir.*", "__pycache__"))
+    seeds.mkdir()
+    write_small_seeds(seeds)
     rec = Recorder()
     summary = load_seeds(mem_store, seeds, progress=rec)
     assert rec.calls[0][1] > 0, "the total is announced before any row is checked"
@@ -83,17 +86,24 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path):
     assert running == sorted(running) and running[-1] == rec.total()
 
 
-@pytest.mark.slow
-def test_results_import_reports_rows_of_each_file_as_read(seeded_store, mem_store, tmp_path):
-    """A curation export (papers, history) and a CSV of the same results: each file's rows
-    announced when read, checked in steps of PROGRESS_ROWS, the added ones counted."""
+def test_results_import_reports_rows_of_each_file_as_read(
+    small_seeded_db_file, mem_store, tmp_path, monkeypatch
+):
+    """A curation export (papers, history) of the small seeded store: each file's rows
+    announced when read, checked in steps of PROGRESS_ROWS (500 here, so that two whole
+    steps and a part take 1,007 of its rows), the added ones counted."""
+    from litaudit.curation import plan
     from litaudit.curation.bundle import export_bundle
     from litaudit.curation.filters import CURATION
     from litaudit.curation.importer import import_files
-    from litaudit.curation.plan import PROGRESS_ROWS
+    from litaudit.store.db import open_store
 
-    bundle = export_bundle(seeded_store.con, CURATION)
+    monkeypatch.setattr(plan, "PROGRESS_ROWS", 500)
+    PROGRESS_ROWS = plan.PROGRESS_ROWS
+    with open_store(small_seeded_db_file, read_only=True) as store:
+        bundle = export_bundle(store.con, CURATION)
     rows = bundle["results"][: 2 * PROGRESS_ROWS + 7]
+    assert len(rows) == 2 * PROGRESS_ROWS + 7
     bib = {r["paper"] for r in rows if r.get("paper")}
     part = {
         **bundle,

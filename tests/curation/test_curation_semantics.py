@@ -17,14 +17,16 @@ from tests.curation.test_curation import write_csv
 
 
 @pytest.fixture(scope="module")
-def one_db(seeded_db_file, tmp_path_factory) -> tuple[Path, int]:
-    """A copy of the seeded database with one draft result of alice's, imported through
-    the CLI once for the module; and the result's id."""
+def one_db(small_seeded_db_file, tmp_path_factory) -> tuple[Path, int]:
+    """A copy of the small seeded database (robust04, TREC-7 and MS MARCO's seed rows,
+    the papers of seeds/) with one draft result of alice's, imported through the CLI once
+    for the module; and the result's id. (The whole seeds' export, check and re-reading
+    is tests/curation/test_tree_safety.py's whole-seed test.)"""
     from tests.conftest import Cli
 
     folder = tmp_path_factory.mktemp("one")
     cli = Cli(folder / "one.duckdb")
-    shutil.copy(seeded_db_file, cli.db)
+    shutil.copy(small_seeded_db_file, cli.db)
     r = cli("results", "import", str(write_csv(folder / "r.csv", [GOOD[1]])), "--who", "alice")
     assert r.exit_code == 0, r.output
     rows = json.loads(cli("results", "list", "--paper", "zz2005test", "--json").stdout)
@@ -80,8 +82,9 @@ def test_edit_refuses_a_change_of_identity_with_the_commands_to_use(cli, one, ch
 
 @pytest.mark.slow
 def test_reimporting_the_stores_own_export_adds_nothing_and_reports_unchanged(cli, one, tmp_path):
-    """The whole seeded store (~34,000 results) as CSV, the form curators edit; JSON and
-    Parquet, whose readers are what differs, on Robust04's results (papers and TREC's)."""
+    """The whole (small) seeded store (~1,500 real seed results of three collections) as
+    CSV, the form curators edit; JSON and Parquet, whose readers are what differs, on
+    Robust04's results (papers and TREC's)."""
 
     def stored() -> int:
         return json.loads(cli("db", "info", "--json").stdout)["tables"]["results"]

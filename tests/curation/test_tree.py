@@ -64,6 +64,22 @@ def small_db(reference_db_file, tmp_path_factory) -> tuple[Path, dict[str, int]]
     return cli.db, ids
 
 
+@pytest.fixture(scope="module")
+def checked_folder(small_db, tmp_path_factory) -> tuple[Path, str]:
+    """The small store exported by `export-tree` and accepted by `check`, once for the
+    module; and the store's `results list --json`."""
+    from tests.conftest import Cli
+
+    work = tmp_path_factory.mktemp("checked")
+    cli = Cli(work / "small.duckdb")
+    shutil.copy(small_db[0], cli.db)
+    out = work / "store"
+    assert cli("export-tree", str(out)).exit_code == 0
+    r = cli("check", str(out))
+    assert r.exit_code == 0, r.output
+    return out, cli("results", "list", "--json").stdout
+
+
 @pytest.fixture
 def small(cli, small_db):
     """The cli fixture on a copy of small_db: the results' ids."""
@@ -145,7 +161,6 @@ def test_sync_retracts_what_the_folder_no_longer_holds_and_names_the_change(cli,
     assert h[-1]["reason"] == f"not in {out} (synced)"
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize(
     "edit, where, message",
     [
@@ -163,11 +178,11 @@ def test_sync_retracts_what_the_folder_no_longer_holds_and_names_the_change(cli,
     ids=["range", "cutoff", "key", "json", "duplicate"],
 )
 def test_check_names_file_and_line_and_sync_writes_nothing(
-    cli, small, tmp_path, edit, where, message
+    cli, small, checked_folder, tmp_path, edit, where, message
 ):
+    folder, before = checked_folder
     out = tmp_path / "store"
-    cli("export-tree", str(out))
-    assert cli("check", str(out)).exit_code == 0
+    shutil.copytree(folder, out)  # the small store's folder, which `check` accepts
     p = out / "papers/zz2005test.jsonl"
     p.write_text(edit(p.read_text()))
     r = cli("check", str(out), "--json")
@@ -175,7 +190,6 @@ def test_check_names_file_and_line_and_sync_writes_nothing(
     problems = json.loads(r.stderr)
     assert problems[0]["file"] == str(p) and problems[0]["line"] == where
     assert message in json.dumps(problems)
-    before = cli("results", "list", "--json").stdout
     r = cli("sync", str(out))
     assert r.exit_code == 1 and "nothing was written" in r.stderr
     assert cli("results", "list", "--json").stdout == before

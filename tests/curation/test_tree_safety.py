@@ -516,9 +516,9 @@ def test_the_seeded_store_is_a_folder_check_accepts(cli, seeded_db_file, tmp_pat
     tool's own history entries accepted, and `check` passes."""
     from litaudit.curation.tree import NAME_MAX
 
-    shutil.copy(seeded_db_file, cli.db)
     out = tmp_path / "store"
-    r = cli("export-tree", str(out), "--json")
+    # export-tree only reads: on the session's file itself (no copy of its 18 MB)
+    r = cli("export-tree", str(out), "--json", db=seeded_db_file)
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout)
     m = [json.loads(x) for x in _records((out / MANIFEST).read_text())]
@@ -650,8 +650,8 @@ def test_a_folder_of_the_format_before_manifests_is_one_clear_problem(cli, store
 
 
 @pytest.mark.slow
-def test_audit_claim_takes_a_result_by_its_uid(cli, seeded_db_file, tmp_path):
-    shutil.copy(seeded_db_file, cli.db)
+def test_audit_claim_takes_a_result_by_its_uid(cli, small_seeded_db_file, tmp_path):
+    shutil.copy(small_seeded_db_file, cli.db)  # TREC-7's seed rows whole
     rows = json.loads(cli("results", "list", "-c", "trec7", "-m", "AP", "--json").stdout)
     ok7 = next(x for x in rows if x["system"] == "ok7ax")
     args = ("audit", "claim", "-c", "trec7", "-m", "AP", "--no-save", "--json", "--result")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -226,17 +227,33 @@ def test_any_edit_of_the_archive_invalidates_stored_evaluations(tmp_path, mem_st
     assert not evalcache.save(con, pending) and _stored_rows(con) == 0
 
 
-@pytest.mark.slow
-def test_cli_eval_keeps_values_and_no_cache_neither_reads_nor_writes(cli, tmp_path):
-    import duckdb
+@pytest.fixture(scope="module")
+def archive_db(tmp_path_factory) -> tuple[Path, int]:
+    """`init --no-seeds` (the collections: no seeds needed) and `runs import` of the
+    synthetic archive through the CLI, once for the module: the database file (copy it
+    to use it) and the number of runs."""
+    from tests.conftest import Cli
 
-    q, paths = _write_archive(tmp_path)
-    assert cli("init", "--no-seeds").exit_code == 0  # the collections: no seeds needed
+    work = tmp_path_factory.mktemp("archive")
+    q, paths = _write_archive(work)
+    cli = Cli(work / "archive.duckdb")
+    assert cli("init", "--no-seeds").exit_code == 0
     r = cli("runs", "import", "-c", "robust03", "--qrels", q, *paths)
     assert r.exit_code == 0, r.output
     # no bar (stderr is not a terminal); the 6 synthetic topics are said to cover few of
     # robust03's 100 (issue 32)
     assert [x[:32] for x in r.stderr.splitlines()] == ["warning: the qrels judge 6 topic"]
+    return cli.db, len(paths)
+
+
+@pytest.mark.slow
+def test_cli_eval_keeps_values_and_no_cache_neither_reads_nor_writes(cli, archive_db):
+    import shutil
+
+    import duckdb
+
+    shutil.copy(archive_db[0], cli.db)
+    paths = range(archive_db[1])
     db = cli.db
     r1 = cli("runs", "eval", "-c", "robust03", "-m", "AP", "-m", "P@10", "--json", "--no-cache")
     assert r1.exit_code == 0 and r1.stderr == ""
@@ -363,17 +380,16 @@ def test_load_archive_reads_each_run_in_trec_eval_order(tmp_path, mem_store):
 
 
 @pytest.mark.slow
-def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp_path):
+def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, archive_db):
     """`runs eval` opens the database for writing to keep its values on the same
     connection; when another process has it open (read-only), the command falls back to a
     read-only open: the same values, nothing stored, the file unchanged."""
     import hashlib
+    import shutil
     import subprocess
     import sys
 
-    q, paths = _write_archive(tmp_path)
-    assert cli("init", "--no-seeds").exit_code == 0  # the collections: no seeds needed
-    assert cli("runs", "import", "-c", "robust03", "--qrels", q, *paths).exit_code == 0
+    shutil.copy(archive_db[0], cli.db)
     db = cli.db
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     reader = subprocess.Popen(
@@ -404,5 +420,5 @@ def test_cli_eval_beside_a_reader_evaluates_read_only_and_keeps_nothing(cli, tmp
     again = cli("runs", "eval", "-c", "robust03", "-m", "AP", "--json")  # now kept
     assert json.loads(again.stdout) == json.loads(r.stdout)
     con = duckdb.connect(str(db), read_only=True)
-    assert _stored_rows(con) == len(paths)
+    assert _stored_rows(con) == archive_db[1]  # a row a run
     con.close()

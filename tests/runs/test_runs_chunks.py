@@ -240,13 +240,28 @@ def test_a_topic_missing_from_the_qrels_in_a_later_piece(tmp_path, mem_store):
 )
 def test_byte_order_codes_of_mostly_distinct_words(strings, seed):
     # many distinct values take the sorting path of the word coding (over 8 samples'
-    # worth); the codes must still be the strings' byte order
+    # worth: strcodes.SAMPLE made 512 here, so 5,000 values do what 40,000 do at its
+    # 4,096); the codes must still be the strings' byte order
+    from unittest import mock
+
     rng = np.random.default_rng(seed)
-    tails = (strings * 40_000)[:40_000]
-    extra = [f"{x:09d}{s}" for x, s in zip(rng.integers(0, 10**9, 40_000), tails, strict=True)]
+    tails = (strings * 5_000)[:5_000]
+    extra = [f"{x:09d}{s}" for x, s in zip(rng.integers(0, 10**9, 5_000), tails, strict=True)]
     values = strings + extra
     words = some(strcodes.coded_words(pa.array(values, pa.string())))
-    (codes,), n = strcodes.byte_order_codes([words], [len(values)])
+    judged: list[bool] = []
+    real = strcodes._mostly_distinct
+
+    def recorded(v: np.ndarray) -> bool:
+        judged.append(real(v))
+        return judged[-1]
+
+    with (
+        mock.patch.object(strcodes, "SAMPLE", 512),
+        mock.patch.object(strcodes, "_mostly_distinct", recorded),
+    ):
+        (codes,), n = strcodes.byte_order_codes([words], [len(values)])
+    assert True in judged  # the sorting path taken
     uniq = sorted(set(v.encode() for v in values))
     assert n == len(uniq)
     rank = {v: i for i, v in enumerate(uniq)}
