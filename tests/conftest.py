@@ -188,23 +188,19 @@ def _configure_kept_builds(config) -> None:
     _KEY.append(kept)
 
 
-_HELD: list[Any] = []  # read-only connections to the session's files, closed at its end
+_HELD: list[Any] = []  # read-only stores of the session's files, closed at its end
 
 
 def _read_only_for_the_run(path: Path) -> Path:
-    """``path``, with a read-only DuckDB connection to it kept open until the run ends.
-
-    DuckDB keeps one database instance per file and process while a connection to it is
-    open: another read-only connect to ``path`` (a `--no-save` audit, a listing, the
-    store a test reads) then reuses that instance and costs ~0 ms of CPU, where it costs
-    17-20 ms to start a new one (DuckDB 1.x-2.x registers its catalog anew; a test that
-    opens a store three times paid ~60 ms before doing anything). And a write open of a
-    session file fails at once ("different configuration than existing connections")
-    instead of changing what the tests after it read: copy it to write (``shutil.copy``).
+    """``path``, held open read-only (:func:`litaudit.store.db.open_store`) until the run
+    ends, so that a write open of a session file fails at once ("this process has it open
+    read-only") instead of changing what the tests after it read: copy it to write
+    (``shutil.copy``). The file stays attached to the process's DuckDB instance
+    (``litaudit.store.instance``), so the tests' read-only opens of it skip the ATTACH.
     """
-    import duckdb
+    from litaudit.store.db import open_store
 
-    _HELD.append(duckdb.connect(str(path), read_only=True))
+    _HELD.append(open_store(path, read_only=True))
     return path
 
 

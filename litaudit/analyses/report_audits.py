@@ -25,6 +25,7 @@ from litaudit.runs.evalcache import save
 from litaudit.store import results_counts
 from litaudit.store.audits import last_id
 from litaudit.store.collections import resolve_collection
+from litaudit.store.db import cursor
 from litaudit.store.measures import resolve_measure
 
 Note = Callable[[str], None]
@@ -203,7 +204,7 @@ def evaluate_once(
         return
     if pending is None:
         return
-    cur = con.cursor()  # kept in a transaction of its own, as archive_matrix keeps them
+    cur = cursor(con)  # kept in a transaction of its own, as archive_matrix keeps them
     try:
         save(cur, pending)
     except duckdb.Error:  # a read-only store: each audit evaluates on its own

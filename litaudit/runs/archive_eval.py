@@ -31,7 +31,7 @@ from litaudit.runs.evalcache import (
 from litaudit.runs.stored_eval import evaluate_stored
 from litaudit.runtime import tune_allocator
 from litaudit.store.collections import resolve_collection
-from litaudit.store.db import Store, open_store
+from litaudit.store.db import Store, cursor, open_store
 from litaudit.store.migrations import pending as pending_migrations
 
 
@@ -218,7 +218,7 @@ def _kept(
         if pending is not None:
             # on a connection of its own: kept in a transaction of their own, whether or
             # not the caller's connection is inside one (an audit's save is)
-            cur = con.cursor()
+            cur = cursor(con)
             try:
                 save(cur, pending)
             except duckdb.Error:  # a read-only store: the values are used all the same

@@ -9,12 +9,14 @@ from __future__ import annotations
 import os
 import re
 import stat
+import weakref
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from litaudit.errors import SchemaOutdated, SchemaTooNew, StoreError, StoreLocked
-from litaudit.store import migrations
+from litaudit.store import instance, migrations
+from litaudit.store.instance import Attachment
 
 if TYPE_CHECKING:
     import duckdb
@@ -27,12 +29,14 @@ def default_db_path() -> Path:
     return Path(os.environ.get("LITAUDIT_DB") or DEFAULT_DB)
 
 
-def _connect(path: str, read_only: bool):
+def _connect(path: str, read_only: bool) -> tuple[duckdb.DuckDBPyConnection, Attachment]:
+    """A connection of the process's DuckDB instance to the file at ``path``, attached
+    to it (:mod:`litaudit.store.instance`), with DuckDB's errors said in our words."""
     # start-up: duckdb
     import duckdb
 
     try:
-        con = duckdb.connect(path, read_only=read_only)
+        con, attachment = instance.attach(path, read_only)
     except duckdb.IOException as exc:
         msg = str(exc)
         if "lock" in msg.lower():
@@ -45,7 +49,7 @@ def _connect(path: str, read_only: bool):
     # DuckDB draws its own progress bar on stdout for a query over 2 s where it thinks it
     # is interactive (under `python -c`): it would land in --json and CSV output
     con.execute("SET enable_progress_bar = false")
-    return con
+    return con, attachment
 
 
 def _cannot_open(path: str, exc: BaseException) -> str:
@@ -92,13 +96,21 @@ def describe_error(exc: BaseException, path: str | None) -> str:
 
 class Store:
     """An open litaudit database: ``con`` is the raw DuckDB connection, which the
-    tables' owners (docs/DEVELOPING.md, "Who owns which table") read and write."""
+    tables' owners (docs/DEVELOPING.md, "Who owns which table") read and write: a
+    connection of the process's one DuckDB instance whose default database is this
+    file (``alias``; a new connection of it: :func:`cursor`)."""
 
-    def __init__(self, con: duckdb.DuckDBPyConnection, path: str, read_only: bool):
+    def __init__(
+        self, con: duckdb.DuckDBPyConnection, path: str, read_only: bool, attachment: Attachment
+    ):
         self.con = con
         self.path = path
         self.read_only = read_only
+        self.alias = attachment.alias
         self._depth = 0
+        # a store dropped unclosed still detaches its file (as a dropped DuckDB
+        # connection closed its database)
+        self._close = weakref.finalize(self, instance.release, con, attachment)
 
     @contextmanager
     def transaction(self):
@@ -136,7 +148,7 @@ class Store:
         return migrations.db_version(self.con)
 
     def close(self) -> None:
-        self.con.close()
+        self._close()
 
     def __enter__(self):
         return self
@@ -161,11 +173,11 @@ def open_store(
         _check_regular(p)
     if read_only and p != ":memory:" and not Path(p).exists():
         raise StoreError(f"{p}: no database here; create it with `litaudit init`")
-    con = _connect(p, read_only=read_only and p != ":memory:")
+    con, attachment = _connect(p, read_only=read_only and p != ":memory:")
     try:
         # the recorded versions are read once (one query); a database whose schema is
         # current is not touched further
-        done = {v for v, _, _ in migrations.applied(con)}
+        done = migrations.recorded(con)
         version = max(done, default=0)
         known = migrations.code_version()
         if version > known:
@@ -183,9 +195,9 @@ def open_store(
         elif migrate and todo:
             migrations.migrate(con, p)
     except BaseException:
-        con.close()
+        instance.release(con, attachment)
         raise
-    return Store(con, p, read_only)
+    return Store(con, p, read_only, attachment)
 
 
 def _check_regular(p: str) -> None:
@@ -212,6 +224,21 @@ def _check_regular(p: str) -> None:
         else "not a regular file"
     )
     raise StoreError(f"{p}: is {what}, not a database file; give --db a file path")
+
+
+def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """A new connection to the database ``con`` uses, for work kept in a transaction of
+    its own (``con.cursor()`` alone would use the process instance's empty default
+    database: :mod:`litaudit.store.instance`). Close it after use."""
+    name = con.execute("SELECT current_database()").fetchall()[0][0]
+    cur = con.cursor()
+    cur.execute(f"USE {_identifier(name)}")
+    cur.execute("SET enable_progress_bar = false")
+    return cur
+
+
+def _identifier(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def sql_string(text: str) -> str:

@@ -15,7 +15,7 @@ def db_info(path: Path) -> dict:
             r[0]
             for r in con.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
-                "ORDER BY table_name"
+                "AND table_catalog = current_database() ORDER BY table_name"
             ).fetchall()
         ]
         counts = {n: con.execute(f'SELECT count(*) FROM "{n}"').fetchone()[0] for n in names}

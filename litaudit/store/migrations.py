@@ -7,6 +7,7 @@ applied. A database whose recorded version is above the newest file is refused
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,8 +41,23 @@ def available(schema_dir: Path | None = None) -> list[Migration]:
     each take their own number): a migration is pending while its number is not recorded,
     so one merged later with a lower number than some applied one is still applied."""
     schema_dir = schema_dir or SCHEMA_DIR
-    if not schema_dir.is_dir():
-        raise StoreError(f"schema folder not found: {schema_dir}")
+    try:
+        names = frozenset(os.listdir(schema_dir))
+    except OSError:
+        raise StoreError(f"schema folder not found: {schema_dir}") from None
+    # every open of a store asks: the files are parsed again only when their names change
+    seen = _AVAILABLE.get(schema_dir)
+    if seen is not None and seen[0] == names:
+        return list(seen[1])
+    found = _read_folder(schema_dir)
+    _AVAILABLE[schema_dir] = (names, tuple(found))
+    return found
+
+
+_AVAILABLE: dict[Path, tuple[frozenset[str], tuple[Migration, ...]]] = {}
+
+
+def _read_folder(schema_dir: Path) -> list[Migration]:
     found = []
     for p in sorted(schema_dir.glob("*.sql")):
         m = _NAME.match(p.name)
@@ -81,6 +97,18 @@ def applied(con: duckdb.DuckDBPyConnection) -> list[tuple[int, str, object]]:
         ).fetchall()
     except duckdb.CatalogException:
         return []
+
+
+def recorded(con: duckdb.DuckDBPyConnection) -> set[int]:
+    """The versions of the migrations recorded in the database (none when it has no
+    ``_migrations`` table yet): what an open checks, read in one query."""
+    # start-up: duckdb
+    import duckdb
+
+    try:
+        return {v for (v,) in con.execute("SELECT version FROM _migrations").fetchall()}
+    except duckdb.CatalogException:
+        return set()
 
 
 def db_version(con: duckdb.DuckDBPyConnection) -> int:

@@ -979,27 +979,28 @@ def test_the_cases_refused_before_the_store_are_cases():
 @pytest.fixture(scope="module")
 def shared_db(base_db, base_print, tmp_path_factory):
     """One copy of the base database for the cases that open the store, with a write
-    connection held open for the module: the CLI's own connect then reuses DuckDB's
-    instance (~1 ms where a new one costs ~25 ms; a copy costs ~2 ms more). Each case
-    leaves it as it was (:func:`held_unchanged`), and at the end its rows are the base's."""
-    import duckdb
+    store held open for the module: the CLI's own open then finds it attached to the
+    process's DuckDB instance (no ATTACH, no copy). Each case leaves it as it was
+    (:func:`held_unchanged`), and at the end its rows are the base's."""
+    from litaudit.store.db import open_store
 
     d = tmp_path_factory.mktemp("bad_inputs_shared")
     path = d / "db.duckdb"
     shutil.copy2(base_db, path)
-    con = duckdb.connect(str(path))
-    yield path, con
+    store = open_store(path)
+    yield path, store.con
     try:
-        assert held_fingerprint(con) == base_print, "a case changed the shared database"
+        assert held_fingerprint(store.con) == base_print, "a case changed the shared database"
     finally:
-        con.close()
+        store.close()
 
 
 def held_fingerprint(con) -> str:
     """:func:`fingerprint` through an open connection."""
     h = hashlib.sha256()
     for (t,) in con.execute(
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' ORDER BY 1"
+        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'main' "
+        "AND table_catalog = current_database() ORDER BY 1"
     ).fetchall():
         h.update(t.encode())
         for row in con.execute(f'SELECT * FROM "{t}" ORDER BY ALL').fetchall():

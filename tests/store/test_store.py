@@ -99,7 +99,8 @@ def _db_columns(con, table):
     return {
         r[0]: r[1]
         for r in con.execute(
-            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ?",
+            "SELECT column_name, data_type FROM information_schema.columns "
+            "WHERE table_name = ? AND table_catalog = current_database()",
             [table],
         ).fetchall()
     }
