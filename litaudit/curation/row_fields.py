@@ -63,14 +63,18 @@ def parse_row(
 ) -> tuple[dict, str | None, list[str]]:
     """One row's typed values, its bibkey and its missing required fields; its problems
     reported through ``bad`` (every field is checked, so that all are reported at once)."""
-    d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
+    d, texts = _stripped(row.data)
+
+    def opt(name: str) -> str | None:  # fields.text_or_none(d.get(name))
+        return (d.get(name) or None) if texts else fields.text_or_none(d.get(name))
+
     if fields.has_control(d.values()):  # one search of the row; then the fields, to name them
         for k, text in d.items():
             why = fields.check_text(text)
             if why:
                 bad(why, k)
                 d[k] = ""
-    missing = [c for c in REQUIRED if fields.blank(d.get(c))]
+    missing = [c for c in REQUIRED if (not d.get(c) if texts else fields.blank(d.get(c)))]
     for c in missing:
         if c not in absent:
             bad("missing provenance" if c.startswith("transcribed") else "missing value", c)
@@ -81,9 +85,9 @@ def parse_row(
             v["source"] = fields.parse_choice(d["source"], fields.SOURCES, "source")
     except fields.FieldError as e:
         bad(str(e), "source")
-    bibkey = fields.text_or_none(d.get("paper"))
+    bibkey = opt("paper")
     try:
-        v["track"] = fields.parse_track(d.get("track"))
+        v["track"] = ctx.parse("track", fields.parse_track, d.get("track"))
     except fields.FieldError as e:
         v["track"] = None
         bad(str(e), "track")
@@ -109,15 +113,15 @@ def parse_row(
         )
     _parse_value(ctx, d, v, missing, bad)
     v["system"] = d.get("system")
-    v["participant"] = fields.text_or_none(d.get("participant"))
+    v["participant"] = opt("participant")
     own = ("own", *[d.get(name, "") for name, _ in _OWN_PARSERS])
     if "role" in missing or "transcribed_at" in missing:
         _own_fields(ctx, own, missing, v, bad)
     else:
         _grouped(ctx, own, lambda out, b: _own_fields(ctx, own, (), out, b), v, bad)
     v["transcribed_by"] = d.get("transcribed_by")
-    v["location"] = fields.text_or_none(d.get("location"))
-    v["notes"] = fields.text_or_none(d.get("notes"))
+    v["location"] = opt("location")
+    v["notes"] = opt("notes")
     _grouped(
         ctx,
         ("topics", cid, d.get("topic_set"), d.get("n_topics")),
@@ -127,6 +131,15 @@ def parse_row(
     )
     _parse_year(ctx, d, v, bibkey, new_papers, bad)
     return v, bibkey, missing
+
+
+def _stripped(data: dict) -> tuple[dict, bool]:
+    """A row's fields with their texts stripped, and whether every field is a text (a
+    text file's row: then a blank field is "")."""
+    try:
+        return dict(zip(data, map(str.strip, data.values()), strict=True)), True
+    except TypeError:
+        return {k: (v.strip() if isinstance(v, str) else v) for k, v in data.items()}, False
 
 
 # the fields whose value is a function of their own text alone, in the order checked

@@ -218,6 +218,7 @@ def _csv(name: str, text: str, delimiter: str) -> Table:
     header = [h.strip() for h in header]
     problems += _unknown(name, header, 1)
     known = [c if c in COLUMNS and header.index(c) == i else None for i, c in enumerate(header)]
+    dropped = None in known  # an unknown or repeated column: its cells are left out
     rows: list[Row] = []
     while True:
         start = reader.line_num + 1
@@ -245,16 +246,12 @@ def _csv(name: str, text: str, delimiter: str) -> Table:
                 Problem(name, start, f"{len(rec)} cells but the header has {len(header)} columns")
             )
             continue
-        rows.append(
-            Row(
-                start,
-                {
-                    c: v if c in NUMERIC_COLUMNS else spreadsheet_text(v)
-                    for c, v in zip(known, rec, strict=True)
-                    if c
-                },
-            )
-        )
+        data = dict(zip(known, rec, strict=True))
+        if dropped:
+            del data[None]
+        if "\0'" in "\0" + "\0".join(rec):  # a cell starting with ' (rare): undo the escape
+            data = {c: v if c in NUMERIC_COLUMNS else spreadsheet_text(v) for c, v in data.items()}
+        rows.append(Row(start, data))
     return Table(rows, tuple(c for c in known if c), problems, header_line=1)
 
 

@@ -10,7 +10,10 @@ are not validated again row by row through ``models.Result`` here.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from litaudit.errors import LitauditError
 
@@ -64,29 +67,30 @@ COLUMNS = tuple(
 )
 
 
-# Arrow types of the bulk insert's columns (filled on first use; default: string)
-_ARROW_TYPES: dict = {}
+# SQL types of the bulk insert's columns (default: VARCHAR)
+_SQL_TYPES = {
+    "id": "INTEGER",
+    "paper_id": "INTEGER",
+    "n_topics": "INTEGER",
+    "value": "DOUBLE",
+    "year": "INTEGER",
+    "standard": "BOOLEAN",
+    "transcribed_at": "DATE",
+    "date": "DATE",
+    "created_at": "TIMESTAMP",
+    "updated_at": "TIMESTAMP",
+}
 
 
-def _arrow_types(pa) -> dict:
-    if not _ARROW_TYPES:
-        _ARROW_TYPES.update(
-            {
-                "id": pa.int64(),
-                "paper_id": pa.int64(),
-                "n_topics": pa.int64(),
-                "value": pa.float64(),
-                "year": pa.int64(),
-                "standard": pa.bool_(),
-                "transcribed_at": pa.date32(),
-                "date": pa.date32(),
-                "created_at": pa.timestamp("us"),
-                "updated_at": pa.timestamp("us"),
-            }
-        )
-        for c in COLUMNS:
-            _ARROW_TYPES.setdefault(c, pa.string())
-    return _ARROW_TYPES
+def uid(key: tuple) -> str:
+    """A new result's uid (:data:`UID_SQL` with no salt) from its natural key (source,
+    bibkey or None, track or None, collection id, number of topics, measure, system,
+    role)."""
+    source, bibkey, track, collection_id, n_topics, measure, system, role = key
+    text = chr(31).join(
+        (source, bibkey or "", track or "", collection_id, str(n_topics), measure, system, role)
+    )
+    return "r-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def new_ids(con: duckdb.DuckDBPyConnection, n: int) -> list[int]:
@@ -97,22 +101,55 @@ def new_ids(con: duckdb.DuckDBPyConnection, n: int) -> list[int]:
 
 def insert(con: duckdb.DuckDBPyConnection, records: list[dict]) -> None:
     """Insert results (dicts of :data:`COLUMNS`, ids from :func:`new_ids`) in one
-    statement, from an Arrow table (DuckDB's executemany is slow; pyarrow imports in a
-    fraction of pandas' time)."""
+    statement, from a dict of NumPy arrays DuckDB scans (DuckDB's executemany is slow;
+    Arrow from Python lists imports pandas, 0.2 s). Their uids are computed here
+    (:func:`uid`); one that a stored result holds already is left to :func:`fill_uids`,
+    which gives the next of the key's salted hashes."""
     if not records:
         return
-    # start-up: pyarrow
-    import pyarrow as pa
-
-    types = _arrow_types(pa)
-    table = pa.table({c: pa.array([r.get(c) for r in records], type=types[c]) for c in COLUMNS})
-    con.register("_insert_results", table)
+    n = len(records)
+    columns = {c: _objects([r.get(c) for r in records], n) for c in COLUMNS}
+    bibkeys = dict(con.execute("SELECT id, bibkey FROM papers").fetchall())
+    uids = [
+        uid(
+            (
+                r["source"],
+                bibkeys.get(r.get("paper_id")),
+                r.get("track"),
+                r["collection_id"],
+                r["n_topics"],
+                r["measure"],
+                r["system"],
+                r["role"],
+            )
+        )
+        for r in records
+    ]
+    taken = {
+        u
+        for (u,) in con.execute(
+            "SELECT uid FROM results WHERE uid IN (SELECT unnest(?::VARCHAR[]))", [uids]
+        ).fetchall()
+    }
+    columns["uid"] = _objects([None if u in taken else u for u in uids], n)
+    con.register("_insert_results", columns)
     try:
-        cols = ", ".join(COLUMNS)
-        con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _insert_results")
+        cols = ", ".join((*COLUMNS, "uid"))
+        typed = ", ".join(
+            f"CAST({c} AS {_SQL_TYPES.get(c, 'VARCHAR')}) AS {c}" for c in (*COLUMNS, "uid")
+        )
+        con.execute(f"INSERT INTO results ({cols}) SELECT {typed} FROM _insert_results")
     finally:
         con.unregister("_insert_results")
-    fill_uids(con)
+    if taken:
+        fill_uids(con)
+
+
+def _objects(values: list, n: int) -> np.ndarray:
+    """``values`` as a NumPy array of Python objects (one a row, never a nested array)."""
+    out = np.empty(n, dtype=object)
+    out[:] = values
+    return out
 
 
 def update(
