@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import operator
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -82,6 +83,10 @@ _SQL_TYPES = {
 }
 
 
+# the columns of a result's natural key, as :func:`uid` takes them (paper_id: its bibkey)
+UID_KEY = ("source", "paper_id", "track", "collection_id", "n_topics", "measure", "system", "role")
+
+
 def uid(key: tuple) -> str:
     """A new result's uid (:data:`UID_SQL` with no salt) from its natural key (source,
     bibkey or None, track or None, collection id, number of topics, measure, system,
@@ -108,23 +113,17 @@ def insert(con: duckdb.DuckDBPyConnection, records: list[dict]) -> None:
     if not records:
         return
     n = len(records)
-    columns = {c: _objects([r.get(c) for r in records], n) for c in COLUMNS}
+    try:  # each record holds every column (an import's): one C-level transpose
+        rows = list(map(operator.itemgetter(*COLUMNS), records))
+    except KeyError:
+        rows = [tuple(r.get(c) for c in COLUMNS) for r in records]
+    values = list(zip(*rows, strict=True))
+    columns = {c: _objects(list(v), n) for c, v in zip(COLUMNS, values, strict=True)}
     bibkeys = dict(con.execute("SELECT id, bibkey FROM papers").fetchall())
-    uids = [
-        uid(
-            (
-                r["source"],
-                bibkeys.get(r.get("paper_id")),
-                r.get("track"),
-                r["collection_id"],
-                r["n_topics"],
-                r["measure"],
-                r["system"],
-                r["role"],
-            )
-        )
-        for r in records
-    ]
+    at = {c: values[COLUMNS.index(c)] for c in UID_KEY}
+    paper = [bibkeys.get(i) for i in at["paper_id"]]
+    keys = zip(at["source"], paper, *(at[c] for c in UID_KEY[2:]), strict=True)
+    uids = list(map(uid, keys))
     taken = {
         u
         for (u,) in con.execute(
