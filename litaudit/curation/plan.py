@@ -139,8 +139,9 @@ def plan_import(
         def bad(msg, fld=None, _line=row.line):
             problems.append(Problem(file, _line, msg, fld))
 
+        missing: list[str] = []
         if fast is not None:
-            (v, bibkey), missing = fast[i], []
+            v, bibkey = fast[i]
         else:
             v, bibkey, missing = parse_row(
                 ctx, plan.new_measures, row, file, problems, bad, absent, described, new_papers
