@@ -162,7 +162,7 @@ def _load_files(
         held += [rid for _, rid in plan.existing]
         by_line = {row.line: row.data for row in table.rows}
         notes.update(
-            (rid, text_or_none(by_line[line].get("notes")))
+            (rid, _text(by_line[line].get("notes")))
             for line, rid in plan.existing
             if rid not in touched
         )
@@ -227,14 +227,19 @@ def _sync_notes(con: duckdb.DuckDBPyConnection, notes: dict[int, str | None]) ->
     return len(diff)
 
 
+def _text(cell) -> str | None:
+    """:func:`text_or_none`, a text cell's (a seed file's) at a method call's cost."""
+    return (cell.strip() or None) if type(cell) is str else text_or_none(cell)
+
+
 def _dated(data: dict) -> tuple:
     """A seed row's (date, year, location, url) as the store holds them."""
-    year = text_or_none(data.get("year"))
+    year = _text(data.get("year"))
     return (
-        text_or_none(data.get("date")),
+        _text(data.get("date")),
         int(year) if year is not None else None,
-        text_or_none(data.get("location")),
-        text_or_none(data.get("url")),
+        _text(data.get("location")),
+        _text(data.get("url")),
     )
 
 
