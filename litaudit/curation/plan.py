@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from litaudit.curation import fields
 from litaudit.curation.import_context import Context
+from litaudit.curation.row_columns import row_values
 from litaudit.curation.row_fields import (
     REQUIRED,
     PreparedPaper,
@@ -128,7 +129,8 @@ def plan_import(
     new_papers: dict[str, PreparedPaper] = {}
     rows, absent = _filled(rows, who, columns, file, header_line, problems)
     stored: list[tuple[int, int, str, dict]] = []  # rows already in the database (fail)
-    described = _described(rows)
+    fast = row_values(ctx, plan.new_measures, rows)  # the common case, column by column
+    described = _described(rows) if fast is None else set()
     for i, row in enumerate(rows):
         if progress is not None and i and not i % PROGRESS_ROWS:
             progress(PROGRESS_ROWS)
@@ -137,9 +139,13 @@ def plan_import(
         def bad(msg, fld=None, _line=row.line):
             problems.append(Problem(file, _line, msg, fld))
 
-        v, bibkey, missing = parse_row(
-            ctx, plan.new_measures, row, file, problems, bad, absent, described, new_papers
-        )
+        missing: list[str] = []
+        if fast is not None:
+            v, bibkey = fast[i]
+        else:
+            v, bibkey, missing = parse_row(
+                ctx, plan.new_measures, row, file, problems, bad, absent, described, new_papers
+            )
         if len(problems) > n_before or missing:
             continue
         key = natural_key(v, bibkey if v["source"] == "paper" else None)

@@ -63,14 +63,18 @@ def parse_row(
 ) -> tuple[dict, str | None, list[str]]:
     """One row's typed values, its bibkey and its missing required fields; its problems
     reported through ``bad`` (every field is checked, so that all are reported at once)."""
-    d = {k: (v.strip() if isinstance(v, str) else v) for k, v in row.data.items()}
+    d, texts = _stripped(row.data)
+
+    def opt(name: str) -> str | None:  # fields.text_or_none(d.get(name))
+        return (d.get(name) or None) if texts else fields.text_or_none(d.get(name))
+
     if fields.has_control(d.values()):  # one search of the row; then the fields, to name them
         for k, text in d.items():
             why = fields.check_text(text)
             if why:
                 bad(why, k)
                 d[k] = ""
-    missing = [c for c in REQUIRED if fields.blank(d.get(c))]
+    missing = [c for c in REQUIRED if (not d.get(c) if texts else fields.blank(d.get(c)))]
     for c in missing:
         if c not in absent:
             bad("missing provenance" if c.startswith("transcribed") else "missing value", c)
@@ -81,9 +85,9 @@ def parse_row(
             v["source"] = fields.parse_choice(d["source"], fields.SOURCES, "source")
     except fields.FieldError as e:
         bad(str(e), "source")
-    bibkey = fields.text_or_none(d.get("paper"))
+    bibkey = opt("paper")
     try:
-        v["track"] = fields.parse_track(d.get("track"))
+        v["track"] = ctx.parse("track", fields.parse_track, d.get("track"))
     except fields.FieldError as e:
         v["track"] = None
         bad(str(e), "track")
@@ -103,34 +107,43 @@ def parse_row(
         _grouped(
             ctx,
             ("measure", d["measure"]),
-            lambda out, b: out.update(measure=_parse_measure(ctx, new_measures, d, [], b)),
+            lambda out, b: out.update(measure=check_measure(ctx, new_measures, d, [], b)),
             v,
             bad,
         )
     _parse_value(ctx, d, v, missing, bad)
     v["system"] = d.get("system")
-    v["participant"] = fields.text_or_none(d.get("participant"))
-    own = ("own", *[d.get(name, "") for name, _ in _OWN_PARSERS])
+    v["participant"] = opt("participant")
+    own = ("own", *[d.get(name, "") for name, _ in OWN_PARSERS])
     if "role" in missing or "transcribed_at" in missing:
-        _own_fields(ctx, own, missing, v, bad)
+        own_fields(ctx, own, missing, v, bad)
     else:
-        _grouped(ctx, own, lambda out, b: _own_fields(ctx, own, (), out, b), v, bad)
+        _grouped(ctx, own, lambda out, b: own_fields(ctx, own, (), out, b), v, bad)
     v["transcribed_by"] = d.get("transcribed_by")
-    v["location"] = fields.text_or_none(d.get("location"))
-    v["notes"] = fields.text_or_none(d.get("notes"))
+    v["location"] = opt("location")
+    v["notes"] = opt("notes")
     _grouped(
         ctx,
         ("topics", cid, d.get("topic_set"), d.get("n_topics")),
-        lambda out, b: _parse_topics(ctx, d, out, cid, b),
+        lambda out, b: check_topics(ctx, d, out, cid, b),
         v,
         bad,
     )
-    _parse_year(ctx, d, v, bibkey, new_papers, bad)
+    check_year(ctx, d, v, bibkey, new_papers, bad)
     return v, bibkey, missing
 
 
+def _stripped(data: dict) -> tuple[dict, bool]:
+    """A row's fields with their texts stripped, and whether every field is a text (a
+    text file's row: then a blank field is "")."""
+    try:
+        return dict(zip(data, map(str.strip, data.values()), strict=True)), True
+    except TypeError:
+        return {k: (v.strip() if isinstance(v, str) else v) for k, v in data.items()}, False
+
+
 # the fields whose value is a function of their own text alone, in the order checked
-_OWN_PARSERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
+OWN_PARSERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
     ("role", fields.FIELD_PARSERS["role"]),
     ("run_type", fields.FIELD_PARSERS["run_type"]),
     ("status", lambda s: fields.parse_choice(s or "draft", fields.STATUSES, "status")),
@@ -143,10 +156,10 @@ _OWN_PARSERS: tuple[tuple[str, Callable[[Any], Any]], ...] = (
 )
 
 
-def _own_fields(ctx: Context, own: tuple, missing, v: dict, bad) -> None:
-    """The :data:`_OWN_PARSERS` fields from their texts (``own[1:]``), those missing
+def own_fields(ctx: Context, own: tuple, missing, v: dict, bad) -> None:
+    """The :data:`OWN_PARSERS` fields from their texts (``own[1:]``), those missing
     left out (reported as missing already)."""
-    for (name, fn), text in zip(_OWN_PARSERS, own[1:], strict=True):
+    for (name, fn), text in zip(OWN_PARSERS, own[1:], strict=True):
         if name in missing:
             continue
         try:
@@ -207,7 +220,7 @@ def _parse_collection(ctx: Context, d: dict, missing: list[str], bad) -> str | N
         return None
 
 
-def _parse_measure(ctx: Context, new_measures: set, d: dict, missing: list[str], bad) -> str | None:
+def check_measure(ctx: Context, new_measures: set, d: dict, missing: list[str], bad) -> str | None:
     """The measure's name; one parseable but not yet registered is added to
     ``new_measures`` (the plan's, registered when it is applied)."""
     if "measure" in missing:
@@ -248,7 +261,7 @@ def _parse_value(ctx: Context, d: dict, v: dict, missing: list[str], bad) -> Non
         bad(str(e), "value")
 
 
-def _parse_topics(ctx: Context, d: dict, v: dict, cid: str | None, bad) -> None:
+def check_topics(ctx: Context, d: dict, v: dict, cid: str | None, bad) -> None:
     """``topic_set`` and ``n_topics`` (the collection's default topic set when neither
     is given)."""
     v["topic_set"] = fields.FIELD_PARSERS["topic_set"](d.get("topic_set"))
@@ -284,7 +297,7 @@ def _parse_topics(ctx: Context, d: dict, v: dict, cid: str | None, bad) -> None:
         v["n_topics"] = None
 
 
-def _parse_year(
+def check_year(
     ctx: Context, d: dict, v: dict, bibkey: str | None, new_papers: dict[str, PreparedPaper], bad
 ) -> None:
     """``year``: given, else the date's, the paper's, or a TREC track's (trec7: 1998)."""

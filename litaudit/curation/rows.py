@@ -218,6 +218,10 @@ def _csv(name: str, text: str, delimiter: str) -> Table:
     header = [h.strip() for h in header]
     problems += _unknown(name, header, 1)
     known = [c if c in COLUMNS and header.index(c) == i else None for i, c in enumerate(header)]
+    dropped = None in known  # an unknown or repeated column: its cells are left out
+    # can a cell start with an apostrophe (at the start, after a delimiter, a line end or
+    # an opening quote)? Else no cell needs spreadsheet_text.
+    escapes = text.startswith("'") or any(s + "'" in text for s in (delimiter, "\n", "\r", '"'))
     rows: list[Row] = []
     while True:
         start = reader.line_num + 1
@@ -245,16 +249,12 @@ def _csv(name: str, text: str, delimiter: str) -> Table:
                 Problem(name, start, f"{len(rec)} cells but the header has {len(header)} columns")
             )
             continue
-        rows.append(
-            Row(
-                start,
-                {
-                    c: v if c in NUMERIC_COLUMNS else spreadsheet_text(v)
-                    for c, v in zip(known, rec, strict=True)
-                    if c
-                },
-            )
-        )
+        data = dict(zip(known, rec, strict=True))
+        if dropped:
+            del data[None]
+        if escapes and "\0'" in "\0" + "\0".join(rec):  # a cell starting with ': unescaped
+            data = {c: v if c in NUMERIC_COLUMNS else spreadsheet_text(v) for c, v in data.items()}
+        rows.append(Row(start, data))
     return Table(rows, tuple(c for c in known if c), problems, header_line=1)
 
 

@@ -12,9 +12,12 @@ as it is and listed. All in one transaction. The loader reads only ``seeds/`` (n
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import gc
 import gzip
 import io
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -83,7 +86,7 @@ def load_seeds(
     ``progress`` is told every seed row, when the files are read, checked and written."""
     added = {"results": 0, "papers": 0}
     files: list[dict] = []
-    with store.transaction():
+    with store.transaction(), _no_cycle_collection():
         added.update(load_reference_data(store.con, seeds_dir))
         zero_shot = load_zero_shot(store.con, seeds_dir)
         if not seeds:
@@ -106,6 +109,21 @@ def load_seeds(
             {"collection": c, "measure": m, "paper": p, "official": o} for c, m, p, o in counts
         ],
     }
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector held off while the seeds load: their 35,000 rows are
+    some 2 million objects that live until the load ends, and each full collection walks
+    them all (0.5 s of CPU in all, a quarter of the load); the load makes no cycles to
+    collect. Reference counting frees everything as usual."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _load_files(
@@ -144,7 +162,7 @@ def _load_files(
         held += [rid for _, rid in plan.existing]
         by_line = {row.line: row.data for row in table.rows}
         notes.update(
-            (rid, text_or_none(by_line[line].get("notes")))
+            (rid, _text(by_line[line].get("notes")))
             for line, rid in plan.existing
             if rid not in touched
         )
@@ -209,14 +227,19 @@ def _sync_notes(con: duckdb.DuckDBPyConnection, notes: dict[int, str | None]) ->
     return len(diff)
 
 
+def _text(cell) -> str | None:
+    """:func:`text_or_none`, a text cell's (a seed file's) at a method call's cost."""
+    return (cell.strip() or None) if type(cell) is str else text_or_none(cell)
+
+
 def _dated(data: dict) -> tuple:
     """A seed row's (date, year, location, url) as the store holds them."""
-    year = text_or_none(data.get("year"))
+    year = _text(data.get("year"))
     return (
-        text_or_none(data.get("date")),
+        _text(data.get("date")),
         int(year) if year is not None else None,
-        text_or_none(data.get("location")),
-        text_or_none(data.get("url")),
+        _text(data.get("location")),
+        _text(data.get("url")),
     )
 
 

@@ -10,7 +10,11 @@ are not validated again row by row through ``models.Result`` here.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import operator
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from litaudit.errors import LitauditError
 
@@ -64,29 +68,34 @@ COLUMNS = tuple(
 )
 
 
-# Arrow types of the bulk insert's columns (filled on first use; default: string)
-_ARROW_TYPES: dict = {}
+# SQL types of the bulk insert's columns (default: VARCHAR)
+_SQL_TYPES = {
+    "id": "INTEGER",
+    "paper_id": "INTEGER",
+    "n_topics": "INTEGER",
+    "value": "DOUBLE",
+    "year": "INTEGER",
+    "standard": "BOOLEAN",
+    "transcribed_at": "DATE",
+    "date": "DATE",
+    "created_at": "TIMESTAMP",
+    "updated_at": "TIMESTAMP",
+}
 
 
-def _arrow_types(pa) -> dict:
-    if not _ARROW_TYPES:
-        _ARROW_TYPES.update(
-            {
-                "id": pa.int64(),
-                "paper_id": pa.int64(),
-                "n_topics": pa.int64(),
-                "value": pa.float64(),
-                "year": pa.int64(),
-                "standard": pa.bool_(),
-                "transcribed_at": pa.date32(),
-                "date": pa.date32(),
-                "created_at": pa.timestamp("us"),
-                "updated_at": pa.timestamp("us"),
-            }
-        )
-        for c in COLUMNS:
-            _ARROW_TYPES.setdefault(c, pa.string())
-    return _ARROW_TYPES
+# the columns of a result's natural key, as :func:`uid` takes them (paper_id: its bibkey)
+UID_KEY = ("source", "paper_id", "track", "collection_id", "n_topics", "measure", "system", "role")
+
+
+def uid(key: tuple) -> str:
+    """A new result's uid (:data:`UID_SQL` with no salt) from its natural key (source,
+    bibkey or None, track or None, collection id, number of topics, measure, system,
+    role)."""
+    source, bibkey, track, collection_id, n_topics, measure, system, role = key
+    text = chr(31).join(
+        (source, bibkey or "", track or "", collection_id, str(n_topics), measure, system, role)
+    )
+    return "r-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def new_ids(con: duckdb.DuckDBPyConnection, n: int) -> list[int]:
@@ -97,22 +106,49 @@ def new_ids(con: duckdb.DuckDBPyConnection, n: int) -> list[int]:
 
 def insert(con: duckdb.DuckDBPyConnection, records: list[dict]) -> None:
     """Insert results (dicts of :data:`COLUMNS`, ids from :func:`new_ids`) in one
-    statement, from an Arrow table (DuckDB's executemany is slow; pyarrow imports in a
-    fraction of pandas' time)."""
+    statement, from a dict of NumPy arrays DuckDB scans (DuckDB's executemany is slow;
+    Arrow from Python lists imports pandas, 0.2 s). Their uids are computed here
+    (:func:`uid`); one that a stored result holds already is left to :func:`fill_uids`,
+    which gives the next of the key's salted hashes."""
     if not records:
         return
-    # start-up: pyarrow
-    import pyarrow as pa
-
-    types = _arrow_types(pa)
-    table = pa.table({c: pa.array([r.get(c) for r in records], type=types[c]) for c in COLUMNS})
-    con.register("_insert_results", table)
+    n = len(records)
+    try:  # each record holds every column (an import's): one C-level transpose
+        rows = list(map(operator.itemgetter(*COLUMNS), records))
+    except KeyError:
+        rows = [tuple(r.get(c) for c in COLUMNS) for r in records]
+    values = list(zip(*rows, strict=True))
+    columns = {c: _objects(list(v), n) for c, v in zip(COLUMNS, values, strict=True)}
+    bibkeys = dict(con.execute("SELECT id, bibkey FROM papers").fetchall())
+    at = {c: values[COLUMNS.index(c)] for c in UID_KEY}
+    paper = [bibkeys.get(i) for i in at["paper_id"]]
+    keys = zip(at["source"], paper, *(at[c] for c in UID_KEY[2:]), strict=True)
+    uids = list(map(uid, keys))
+    taken = {
+        u
+        for (u,) in con.execute(
+            "SELECT uid FROM results WHERE uid IN (SELECT unnest(?::VARCHAR[]))", [uids]
+        ).fetchall()
+    }
+    columns["uid"] = _objects([None if u in taken else u for u in uids], n)
+    con.register("_insert_results", columns)
     try:
-        cols = ", ".join(COLUMNS)
-        con.execute(f"INSERT INTO results ({cols}) SELECT {cols} FROM _insert_results")
+        cols = ", ".join((*COLUMNS, "uid"))
+        typed = ", ".join(
+            f"CAST({c} AS {_SQL_TYPES.get(c, 'VARCHAR')}) AS {c}" for c in (*COLUMNS, "uid")
+        )
+        con.execute(f"INSERT INTO results ({cols}) SELECT {typed} FROM _insert_results")
     finally:
         con.unregister("_insert_results")
-    fill_uids(con)
+    if taken:
+        fill_uids(con)
+
+
+def _objects(values: list, n: int) -> np.ndarray:
+    """``values`` as a NumPy array of Python objects (one a row, never a nested array)."""
+    out = np.empty(n, dtype=object)
+    out[:] = values
+    return out
 
 
 def update(
@@ -143,33 +179,64 @@ def set_dated(
     con: duckdb.DuckDBPyConnection, rows: list[tuple[int, tuple]], *, at: dt.datetime
 ) -> None:
     """The date (ISO text), year, location and url of many results, (id, (date, year,
-    location, url)) each, in one statement."""
+    location, url)) each, at once (inside the caller's transaction: :func:`_update_many`)."""
     if not rows:
         return
     ids = [i for i, _ in rows]
     cols = [list(c) for c in zip(*(v for _, v in rows), strict=True)]
-    con.execute(
-        "UPDATE results SET date = CAST(s.date AS DATE), year = s.year, location = s.location, "
-        "url = s.url, updated_at = ? FROM (SELECT unnest(?::BIGINT[]) AS id, "
-        "unnest(?::VARCHAR[]) AS date, unnest(?::INTEGER[]) AS year, "
-        "unnest(?::VARCHAR[]) AS location, unnest(?::VARCHAR[]) AS url) s "
-        "WHERE results.id = s.id",
-        [at, ids, *cols],
+    _update_many(
+        con,
+        "date = CAST(s.date AS DATE), year = s.year, location = s.location, url = s.url, "
+        "updated_at = ?",
+        [at],
+        "SELECT unnest(?::BIGINT[]) AS id, unnest(?::VARCHAR[]) AS date, "
+        "unnest(?::INTEGER[]) AS year, unnest(?::VARCHAR[]) AS location, "
+        "unnest(?::VARCHAR[]) AS url",
+        [ids, *cols],
     )
 
 
 def set_many(
     con: duckdb.DuckDBPyConnection, column: str, ids: list[int], new, *, at: dt.datetime
 ) -> None:
-    """One column of many results in one statement: ``new`` one value for all, or a list
-    of one per id (``column``: status, notes or role)."""
+    """One column of many results at once (inside the caller's transaction:
+    :func:`_update_many`): ``new`` one value for all, or a list of one per id (``column``:
+    status, notes or role)."""
     if column not in _SET_MANY:
         raise LitauditError(f"set_many: {column!r} is not one of {', '.join(_SET_MANY)}")
     if not ids:
         return
     value = "unnest(?::VARCHAR[])" if isinstance(new, list) else "CAST(? AS VARCHAR)"
-    con.execute(
-        f"UPDATE results SET {column} = s.new, updated_at = ? FROM "
-        f"(SELECT unnest(?::BIGINT[]) AS id, {value} AS new) s WHERE results.id = s.id",
-        [at, ids, new],
+    _update_many(
+        con,
+        f"{column} = s.new, updated_at = ?",
+        [at],
+        f"SELECT unnest(?::BIGINT[]) AS id, {value} AS new",
+        [ids, new],
     )
+
+
+def _update_many(
+    con: duckdb.DuckDBPyConnection, sets: str, set_args: list, new: str, new_args: list
+) -> None:
+    """``UPDATE results SET {sets} FROM ({new}) s WHERE results.id = s.id`` (``new``: the
+    rows' ids and new values), carried out as DuckDB carries out any update of this table
+    (its multi-column CHECK and its indexes make each updated row a deletion and an
+    insertion at the end) but in bulk: the rows copied out, updated there, deleted and
+    inserted again. The same rows in the same order; 0.9 s of CPU for 26,728 rows with the
+    commit, not 2.6 s (DuckDB 2.0). Only inside the caller's transaction
+    (``store.transaction()``, as every caller's): there the deletion and the insertion are
+    one change, all or nothing."""
+    con.execute(f"CREATE OR REPLACE TEMP TABLE _update_new AS {new}", new_args)
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _update_rows AS SELECT * FROM results "
+        "WHERE id IN (SELECT id FROM _update_new)"
+    )
+    con.execute(
+        f"UPDATE _update_rows SET {sets} FROM _update_new s WHERE _update_rows.id = s.id",
+        set_args,
+    )
+    con.execute("DELETE FROM results WHERE id IN (SELECT id FROM _update_rows)")
+    con.execute("INSERT INTO results SELECT * FROM _update_rows")
+    con.execute("DROP TABLE _update_rows")
+    con.execute("DROP TABLE _update_new")
