@@ -1,12 +1,14 @@
-"""The decoder litaudit.codec had before it was compiled per type (main at 0403802), kept
-as the reference the compiled one is compared with (tests/store/test_codec_reference.py):
-the same value, or the same error, for every input."""
+"""The decoder and encoder litaudit.codec had before they were compiled per type (main at
+0403802), kept as the references the new ones are compared with
+(tests/store/test_codec_reference.py): the same value, or the same error, for every input;
+the same text for every value."""
 
 from __future__ import annotations
 
 import collections.abc
 import dataclasses
 import datetime as dt
+import json
 import math
 import types
 import typing
@@ -16,7 +18,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from litaudit.codec import DecodeError
+from litaudit.codec import DecodeError, to_jsonable
+
+
+def dumps(obj: Any) -> str:
+    """Canonical JSON (sorted keys) used for --json output and stored audits."""
+    return json.dumps(to_jsonable(obj), sort_keys=True, indent=2, ensure_ascii=False)
 
 
 @cache

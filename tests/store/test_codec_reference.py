@@ -99,6 +99,7 @@ def _replaced(data: Any, at: tuple, value: Any) -> Any:
 def test_every_stored_kind_decodes_as_the_reference_does(kind, data):
     tp = kinds()[kind]
     x = data.draw(st.from_type(tp), label="result")
+    assert dumps(x) == codec_reference.dumps(x)
     stored = json.loads(dumps(x))
     outcome, value = _assert_same(tp, stored)
     assert outcome == "value" and type(value) is tp
@@ -193,3 +194,51 @@ def test_a_recursive_dataclass_and_top_level_annotations():
 def test_tuples_of_plain_values_decode_as_the_reference_does(items):
     for tp in (tuple[float, ...], tuple[int, ...], tuple[str, ...], tuple[float | None, ...]):
         _assert_same(tp, items)
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+
+
+class Name(enum.StrEnum):
+    A = "a\u2028b"
+
+
+def _python_values() -> st.SearchStrategy:
+    """What a result or a --json output may hold: JSON's types, their subclasses, numpy
+    scalars and arrays, dates, paths, Decimals, enums, sets, dicts of any keys."""
+    leaf = st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.floats(),  # NaN, infinities and -0.0 included
+        st.text(),
+        st.floats().map(np.float64),
+        st.integers(-(2**62), 2**62).map(np.int64),
+        st.booleans().map(np.bool_),
+        st.dates(),
+        st.datetimes(),
+        st.text(max_size=5).map(Path),
+        st.decimals(allow_nan=False),
+        st.sampled_from([Level.LOW, Name.A, Colour.RED]),
+        st.lists(st.floats(), max_size=4).map(np.array),
+    )
+    return st.recursive(
+        leaf,
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.lists(inner, max_size=3).map(tuple)
+            | st.frozensets(st.integers() | st.text(max_size=3), max_size=3)
+            | st.dictionaries(st.integers() | st.text(max_size=3), inner, max_size=3)
+            | st.builds(
+                Node, st.text(max_size=3), st.lists(st.just(Node("x")), max_size=2).map(tuple)
+            )
+        ),
+        max_leaves=8,
+    )
+
+
+@settings(max_examples=examples(100))
+@given(_python_values())
+def test_dumps_writes_the_reference_text_of_any_value(x):
+    assert dumps(x) == codec_reference.dumps(x)
