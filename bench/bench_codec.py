@@ -59,6 +59,8 @@ def measure(db: Path) -> None:
         )
         listed, audits = cpu(lambda: list_audits(store.con))
         print(f"list_audits ({len(audits)} audits)          {listed:6.3f} s")
+        heads, _audits = cpu(lambda: list_audits(store.con, results=False))
+        print(f"list_audits(results=False)      {heads:6.3f} s  (`audit list`)")
 
 
 def main() -> None:
