@@ -92,9 +92,9 @@ def _replaced(data: Any, at: tuple, value: Any) -> Any:
     return copy
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="random instances of a result type: 0.05-1.3 s a kind, 3.6 s for all")
 @pytest.mark.parametrize("kind", [k for k, _ in KINDS])
-@settings(max_examples=examples(20))
+@settings(max_examples=examples(10))
 @given(data=st.data())
 def test_every_stored_kind_decodes_as_the_reference_does(kind, data):
     tp = kinds()[kind]
