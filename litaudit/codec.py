@@ -17,21 +17,16 @@ Stdlib only (and litaudit.errors): analyses, the store and the renderers all imp
 
 from __future__ import annotations
 
-import collections.abc
 import dataclasses
 import datetime as dt
 import json
 import math
 import re
-import types
-import typing
-from collections.abc import Callable
 from decimal import Decimal
-from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
 
-from litaudit.errors import LitauditError
+from litaudit.codec_decode import DecodeError, decode  # noqa: F401  (re-exported: the codec's home)
 
 T = TypeVar("T")
 
@@ -72,8 +67,97 @@ def _other_jsonable(obj: Any) -> Any:
 
 
 def dumps(obj: Any) -> str:
-    """Canonical JSON (sorted keys) used for --json output and stored audits."""
-    return json.dumps(to_jsonable(obj), sort_keys=True, indent=2, ensure_ascii=False)
+    """Canonical JSON (sorted keys) used for --json output and stored audits: the text of
+    ``json.dumps(to_jsonable(obj), sort_keys=True, indent=2, ensure_ascii=False)``, written
+    directly (json's encoder runs in Python when it indents; this one skips the
+    intermediate plain structure and knows each dataclass's sorted fields:
+    bench/bench_codec.py)."""
+    return _text(obj, "\n")
+
+
+_encode_str = json.encoder.encode_basestring  # C, as json.dumps(ensure_ascii=False) uses
+_FIELDS: dict[type, tuple[tuple[str, str], ...] | None] = {}
+
+
+def _fields_text(t: type) -> tuple[tuple[str, str], ...] | None:
+    """A dataclass's field names in sorted order, each with its key's JSON text; None for
+    a type that is not a dataclass."""
+    try:
+        return _FIELDS[t]
+    except KeyError:
+        pass
+    out = None
+    if dataclasses.is_dataclass(t):
+        names = sorted(f.name for f in dataclasses.fields(t))
+        out = tuple((n, _encode_str(n) + ": ") for n in names)
+    _FIELDS[t] = out
+    return out
+
+
+def _text(obj: Any, nl: str) -> str:
+    """The JSON text of ``obj`` (see :func:`dumps`), ``nl`` the newline and indentation
+    of the line it starts on."""
+    t = type(obj)
+    if t is str:
+        return _encode_str(obj)
+    if t is float:
+        return float.__repr__(obj) if math.isfinite(obj) else "null"
+    if t is int:
+        return int.__repr__(obj)
+    if obj is None:
+        return "null"
+    if t is bool:
+        return "true" if obj else "false"
+    if t is list or t is tuple:
+        return _seq_text(obj, nl)
+    fields = _fields_text(t)
+    if fields is not None:
+        if not fields:
+            return "{}"
+        inner = nl + "  "
+        return (
+            "{"
+            + inner
+            + ("," + inner).join([k + _text(getattr(obj, n), inner) for n, k in fields])
+            + nl
+            + "}"
+        )
+    return _other_text(obj, nl)
+
+
+def _other_text(obj: Any, nl: str) -> str:
+    """:func:`_text` of a dict, a set, a subclass of a JSON type, or what
+    :func:`_other_jsonable` turns into JSON."""
+    if isinstance(obj, dict):
+        if not obj:
+            return "{}"
+        plain = {str(k): v for k, v in obj.items()}
+        inner = nl + "  "
+        return (
+            "{"
+            + inner
+            + ("," + inner).join(
+                [_encode_str(k) + ": " + _text(plain[k], inner) for k in sorted(plain)]
+            )
+            + nl
+            + "}"
+        )
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return _seq_text(list(obj), nl)
+    if isinstance(obj, float):
+        return float.__repr__(obj) if math.isfinite(obj) else "null"
+    if isinstance(obj, str):
+        return _encode_str(obj)
+    if isinstance(obj, int):  # bool is handled above; an int subclass (IntEnum)
+        return int.__repr__(obj)
+    return _text(_other_jsonable(obj), nl)
+
+
+def _seq_text(items: list | tuple, nl: str) -> str:
+    if not items:
+        return "[]"
+    inner = nl + "  "
+    return "[" + inner + ("," + inner).join([_text(x, inner) for x in items]) + nl + "]"
 
 
 # what json.dumps(ensure_ascii=False) leaves raw that a terminal or an editor acts on: the
@@ -86,135 +170,3 @@ def escape_json_text(text: str) -> str:
     ``\\u0085``-style escapes: the same JSON value, safe to show (every file output
     that writes JSON passes through this, as ``--json`` does)."""
     return _UNSAFE_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-
-
-class DecodeError(LitauditError, ValueError):
-    """Stored JSON does not fit the type it is decoded into."""
-
-
-@cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def decode(tp: Any, data: Any) -> Any:
-    """Rebuild a value of type ``tp`` from its JSON form (see the module docstring)."""
-    return _decode(tp, data, tp.__name__ if isinstance(tp, type) else str(tp))
-
-
-def _decode(tp: Any, data: Any, where: str) -> Any:
-    if tp is Any or tp is object:
-        return data
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin in (typing.Union, types.UnionType):
-        return _decode_union(tp, args, data, where)
-    if origin is typing.Literal:
-        return data
-    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
-        return _decode_dataclass(tp, data, where)
-    if origin is tuple:
-        return _decode_tuple(args, data, where)
-    if origin in (list, collections.abc.Sequence):
-        _seq(data, where)
-        inner = args[0] if args else Any
-        return [_decode(inner, x, f"{where}[{i}]") for i, x in enumerate(data)]
-    if origin is dict:
-        if not isinstance(data, dict):
-            raise DecodeError(f"{where}: expected an object")
-        vt = args[1] if len(args) == 2 else Any
-        return {k: _decode(vt, v, f"{where}.{k}") for k, v in data.items()}
-    return _scalar(tp, data, where)
-
-
-def _decode_union(tp: Any, args: tuple, data: Any, where: str) -> Any:
-    if data is None and type(None) in args:
-        return None
-    rest = [a for a in args if a is not type(None)]
-    if len(rest) == 1:
-        return _decode(rest[0], data, where)
-    for a in rest:  # a union of several types: the first that fits
-        try:
-            return _decode(a, data, where)
-        except (DecodeError, TypeError, ValueError):
-            continue
-    raise DecodeError(f"{where}: {data!r} fits none of {tp}")
-
-
-def _decode_dataclass(tp: type, data: Any, where: str) -> Any:
-    if not isinstance(data, dict):
-        raise DecodeError(f"{where}: expected an object, got {type(data).__name__}")
-    hints = _hints(tp)
-    fields = [f for f in dataclasses.fields(tp) if f.init]
-    missing = [
-        f.name
-        for f in fields
-        if f.name not in data
-        and f.default is dataclasses.MISSING
-        and f.default_factory is dataclasses.MISSING
-    ]
-    if missing:
-        raise DecodeError(f"{where}: no {', '.join(missing)}")
-    kw = {
-        f.name: _decode(hints[f.name], data[f.name], f"{where}.{f.name}")
-        for f in fields
-        if f.name in data
-    }
-    return tp(**kw)
-
-
-def _decode_tuple(args: tuple, data: Any, where: str) -> tuple:
-    _seq(data, where)
-    if len(args) == 2 and args[1] is Ellipsis:
-        return tuple(_decode(args[0], x, f"{where}[{i}]") for i, x in enumerate(data))
-    if args and len(args) != len(data):
-        raise DecodeError(f"{where}: expected {len(args)} items, got {len(data)}")
-    return (
-        tuple(
-            _decode(a, x, f"{where}[{i}]") for i, (a, x) in enumerate(zip(args, data, strict=True))
-        )
-        if args
-        else tuple(data)
-    )
-
-
-def _seq(data: Any, where: str) -> None:
-    if not isinstance(data, list):
-        raise DecodeError(f"{where}: expected a list, got {type(data).__name__}")
-
-
-# JSON's own values: what a stored value of the type must be, and what it is called
-_PLAIN: dict[Any, tuple[Callable[[Any], bool], str]] = {
-    bool: (lambda x: isinstance(x, bool), "true/false"),
-    int: (lambda x: isinstance(x, int) and not isinstance(x, bool), "an integer"),
-    str: (lambda x: isinstance(x, str), "a string"),
-    type(None): (lambda x: x is None, "null"),
-}
-
-
-def _scalar(tp: Any, data: Any, where: str) -> Any:
-    if tp is float:
-        if data is None:
-            return math.nan
-        if isinstance(data, bool) or not isinstance(data, (int, float)):
-            raise DecodeError(f"{where}: expected a number, got {data!r}")
-        return float(data)
-    plain = _PLAIN.get(tp)
-    if plain is not None:
-        if not plain[0](data):
-            raise DecodeError(f"{where}: expected {plain[1]}, got {data!r}")
-        return data
-    if tp in (dt.date, dt.datetime):
-        return tp.fromisoformat(data)
-    if tp in (Path, Decimal):
-        return tp(data)
-    if getattr(tp, "__name__", "") == "ndarray":  # numpy arrays: lists of numbers
-        # start-up: numpy
-        import numpy as np
-
-        return np.asarray(
-            [math.nan if x is None else x for x in data]
-            if isinstance(data, list) and data and not isinstance(data[0], list)
-            else data
-        )
-    return data

@@ -17,7 +17,8 @@ def stored_audits(
     collection: str | None = None,
     measure: str | None = None,
 ) -> tuple[StoredAudit, ...]:
-    """The stored audits matching every filter given, oldest first."""
+    """The stored audits matching every filter given, oldest first: their heads (each
+    result None, none decoded: `audit list` prints none)."""
     cid = resolve_collection(con, collection).id if collection else None
     meas = resolve_measure(con, measure) if measure else None
-    return tuple(list_audits(con, kind=kind, collection_id=cid, measure=meas))
+    return tuple(list_audits(con, kind=kind, collection_id=cid, measure=meas, results=False))

@@ -243,3 +243,47 @@ def test_audit_show_renders_a_kind_without_renderer_field_by_field(cli):
     lines = r.stdout.splitlines()
     assert lines[0].startswith(f"Audit #{aid} (some-new-kind)")
     assert lines[1:] == ["checks:", "  [0]", "    name: tau", "    value: 0.9", "passed: True"]
+
+
+def test_a_listing_of_heads_decodes_no_result(mem_store):
+    import dataclasses
+
+    from litaudit.analyses.audits import AuditKey, _insert, list_audits, run_or_reuse
+    from litaudit.analyses.reuse.overlap import RAOReport
+    from litaudit.analyses.stored_audits import stored_audits
+    from litaudit.errors import StoreError
+    from litaudit.store.collections import resolve_collection
+
+    con = mem_store.con
+    cid = resolve_collection(con, "trec7").id
+    key = AuditKey(
+        kind="reuse-rao",
+        collection_id=cid,
+        measure="Rprec",
+        params={},
+        method="exact",
+        input_fingerprint="f" * 64,
+    )
+    report = RAOReport(
+        collection_id=cid,
+        depth=2,
+        measure="Rprec",
+        n_runs=0,
+        n_participants=0,
+        lower_bound=0.5,
+        mean_rao=None,
+        min_rao=None,
+        max_rao=None,
+        runs=(),
+    )
+    fits = run_or_reuse(con, key, lambda: report).audit_id
+    (old,) = _insert(con, [(key, {"collection_id": "x", "depth": 1})])  # an older shape
+    with pytest.raises(StoreError, match=rf"audit #{old}"):
+        list_audits(con)
+    (decoded,) = list_audits(con, decodable=True)
+    assert decoded.id == fits and decoded.result == report
+    heads = list_audits(con, results=False)
+    assert [a.id for a in heads] == [fits, old] and {a.result for a in heads} == {None}
+    assert heads[0] == dataclasses.replace(decoded, result=None)
+    assert heads[1].kind == "reuse-rao" and heads[1].measure == "Rprec"
+    assert stored_audits(con, collection="trec7") == tuple(heads)  # what `audit list` prints
