@@ -105,6 +105,7 @@ def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> P
 
 # ------------------------------------------------------------- builds kept across runs
 _KEY: list[Path | None] = []  # this process's folder of kept builds (None: keep none)
+_KEY_VARIABLE = "LITAUDIT_TEST_BUILD_KEY"
 
 
 def _build_key() -> str:
@@ -118,8 +119,10 @@ def _build_key() -> str:
 
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256(sys.version.encode())
+    # a set: with the repository on sys.path (xdist's workers) litaudit.egg-info makes a
+    # second entry of the same distribution
     for dist in sorted(
-        (d.metadata["Name"] or "", d.version) for d in importlib.metadata.distributions()
+        {(d.metadata["Name"] or "", d.version) for d in importlib.metadata.distributions()}
     ):
         digest.update(f"{dist[0]}=={dist[1]}\n".encode())
     for top in ("litaudit", "schema", "seeds"):
@@ -178,8 +181,11 @@ def _configure_kept_builds(config) -> None:
         _KEY.append(None)
         return
     root = cache.mkdir("litaudit-built")
-    key = _build_key()
+    # the controller's digest, handed to the xdist workers it starts (their environment
+    # is a copy of its own): one digest a run, whatever a worker's sys.path holds
+    key = os.environ.get(_KEY_VARIABLE) or _build_key()
     if not hasattr(config, "workerinput"):  # the controller (or the only process)
+        os.environ[_KEY_VARIABLE] = key
         for old in root.iterdir():
             if old.name != key:
                 shutil.rmtree(old, ignore_errors=True)
