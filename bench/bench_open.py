@@ -35,15 +35,21 @@ def per_call_ms(fn: Callable[[], object], n: int) -> float:
     return (time.process_time() - t) / n * 1000
 
 
+def _open_work(con: duckdb.DuckDBPyConnection, write: bool) -> None:
+    """What open_store does on an open file (the migrations read), a write if asked,
+    then the close."""
+    con.execute("SET enable_progress_bar = false")
+    con.execute("SELECT version, name, applied_at FROM _migrations ORDER BY version")
+    con.fetchall()
+    if write:
+        con.execute("UPDATE _migrations SET name = name WHERE version = 1")
+    con.close()
+
+
 def by_connect(path: str, read_only: bool, write: bool) -> Callable[[], None]:
     def run() -> None:
         con = duckdb.connect(path, read_only=read_only)
-        con.execute("SET enable_progress_bar = false")
-        con.execute("SELECT version, name, applied_at FROM _migrations ORDER BY version")
-        con.fetchall()
-        if write:
-            con.execute("UPDATE _migrations SET name = name WHERE version = 1")
-        con.close()
+        _open_work(con, write)
 
     return run
 
@@ -56,12 +62,7 @@ def by_attach(root: duckdb.DuckDBPyConnection, path: str, read_only: bool, write
             cur.execute(f"ATTACH '{path}' AS bench{mode}")
         con = root.cursor()
         con.execute("USE bench")
-        con.execute("SET enable_progress_bar = false")
-        con.execute("SELECT version, name, applied_at FROM _migrations ORDER BY version")
-        con.fetchall()
-        if write:
-            con.execute("UPDATE _migrations SET name = name WHERE version = 1")
-        con.close()
+        _open_work(con, write)
         with root.cursor() as cur:
             cur.execute("DETACH bench")
 

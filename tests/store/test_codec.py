@@ -104,18 +104,7 @@ def test_registered_kinds_decode_and_identical_calls_reuse(mem_store):
 
     def compute():
         calls.append(1)
-        return RAOReport(
-            collection_id=cid,
-            depth=2,
-            measure="Rprec",
-            n_runs=0,
-            n_participants=0,
-            lower_bound=0.5,
-            mean_rao=None,
-            min_rao=None,
-            max_rao=None,
-            runs=(),
-        )
+        return _empty_rao(cid)
 
     def key(kind="reuse-rao", params=None, seed=None):
         params = {"depth": 2} if params is None else params
@@ -249,7 +238,6 @@ def test_a_listing_of_heads_decodes_no_result(mem_store):
     import dataclasses
 
     from litaudit.analyses.audits import AuditKey, _insert, list_audits, run_or_reuse
-    from litaudit.analyses.reuse.overlap import RAOReport
     from litaudit.analyses.stored_audits import stored_audits
     from litaudit.errors import StoreError
     from litaudit.store.collections import resolve_collection
@@ -264,18 +252,7 @@ def test_a_listing_of_heads_decodes_no_result(mem_store):
         method="exact",
         input_fingerprint="f" * 64,
     )
-    report = RAOReport(
-        collection_id=cid,
-        depth=2,
-        measure="Rprec",
-        n_runs=0,
-        n_participants=0,
-        lower_bound=0.5,
-        mean_rao=None,
-        min_rao=None,
-        max_rao=None,
-        runs=(),
-    )
+    report = _empty_rao(cid)
     fits = run_or_reuse(con, key, lambda: report).audit_id
     (old,) = _insert(con, [(key, {"collection_id": "x", "depth": 1})])  # an older shape
     with pytest.raises(StoreError, match=rf"audit #{old}"):
@@ -287,3 +264,21 @@ def test_a_listing_of_heads_decodes_no_result(mem_store):
     assert heads[0] == dataclasses.replace(decoded, result=None)
     assert heads[1].kind == "reuse-rao" and heads[1].measure == "Rprec"
     assert stored_audits(con, collection="trec7") == tuple(heads)  # what `audit list` prints
+
+
+def _empty_rao(cid: str):
+    """A Rao report of no runs on ``cid`` (the smallest stored result)."""
+    from litaudit.analyses.reuse.overlap import RAOReport
+
+    return RAOReport(
+        collection_id=cid,
+        depth=2,
+        measure="Rprec",
+        n_runs=0,
+        n_participants=0,
+        lower_bound=0.5,
+        mean_rao=None,
+        min_rao=None,
+        max_rao=None,
+        runs=(),
+    )
