@@ -25,9 +25,9 @@ PINNED = {
     "best": (7, "05962c09314283ca", "67e182e30f87f477"),  # 3 of `audit best`, 4 of summary
     "claim": (
         3,
-        "f7b6b9b20d70132f",
+        "66cd48228dcc6fb4",
         "e7483e4a64305b5e",
-    ),  # +resampled_max, mixed.method; #32 wording
+    ),  # +resampled_max, mixed.method; #32 wording; #37: its key read before it is computed
     "history": (2, "082b66bdb5f35111", "6007963600b296f6"),
     "baselines": (1, "7738d92f4971817d", "e19e8e7cf6a45598"),
     "best-matrix": (2, "2701d3d7cf56a78a", "f25ea9264d402ce9"),  # +max_t (#30, calibrated)

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited, fingerprint
-from litaudit.analyses.extreme import claim_evidence, wording
+from litaudit.analyses.audits import Audited, fingerprint, run_or_reuse
+from litaudit.analyses.extreme import claim_evidence, claim_key, wording
 from litaudit.analyses.extreme.audit_common import (
     SOURCE,
     AuditModel,
@@ -235,13 +235,53 @@ def run_claim(
         con, pop.collection_id, pop.measure, claim.value, named, evidence.run
     )
     _check_one_subject(value, claim.result_id, claim.system)
-    rows = pop.rows
     index = None
     if value is not None:
         value = check_claimed_value(con, pop.measure, value)
     else:
         where = f"{pop.collection_name} {pop.measure}"
-        index = _subject_index(rows, where, claim.result_id, claim.system)
+        index = _subject_index(pop.rows, where, claim.result_id, claim.system)
+    asked = _Asked(claim, value, index, claimed, claim_run, evidence)
+    if save and not evidence.given() and claim.per_dataset is None:
+        # the key before the audit: an identical call's stored audit is found uncomputed
+        subject = None if index is None else pop.rows[index]
+        text = subject.value_text if subject else claimed
+        params = _claim_params(pop, filters, claim, value, subject, model, text)
+        fp = claim_key.early_fingerprint(con, pop, filters)
+        key = claim_key.claim_key(pop, params, model.sampling, fp)
+        return run_or_reuse(con, key, lambda: _report(con, pop, asked, filters, model)[0])
+    rep, fp = _report(con, pop, asked, filters, model)
+    if not save:
+        return Audited(rep, None)
+    params = _claim_params(pop, filters, claim, value, rep.subject, model, rep.value_text)
+    if rep.per_dataset is not None:
+        params["per_dataset"] = Path(rep.per_dataset.file).name
+    params.update(claim_evidence.evidence_params(evidence, claim_run))
+    return stored_audit(con, "claim", pop, rep, fp, params, model.sampling)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """A claim as :func:`run_claim` read it: its value (None for a published one), the
+    published result's index in the population, the claim as printed, its run, the
+    evidence asked for."""
+
+    claim: Claim
+    value: float | None
+    index: int | None
+    claimed: str | None
+    claim_run: claim_evidence.ClaimRun | None
+    evidence: Asked
+
+
+def _report(
+    con: duckdb.DuckDBPyConnection, pop, asked: _Asked, filters: Filters, model: AuditModel
+) -> tuple[ClaimReport, str]:
+    """The claim audit of ``asked`` against ``pop`` and the fingerprint of its input (the
+    key of a claim with evidence files: :func:`run_claim`)."""
+    claim, value, index, claimed = asked.claim, asked.value, asked.index, asked.claimed
+    claim_run, evidence = asked.claim_run, asked.evidence
+    rows = pop.rows
     noise = population_noise(con, pop, model.se, model.alpha)
     chance = claim_stats.ChanceModel(
         alpha=model.alpha,
@@ -308,11 +348,4 @@ def run_claim(
         value_text=_value_text(claimed, ev),
         coverage=record_coverage(rows).sentence,
     )
-    rep = dataclasses.replace(rep, verdict=claim_verdict(rep))
-    if not save:
-        return Audited(rep, None)
-    params = _claim_params(pop, filters, claim, value, subject, model, rep.value_text)
-    if per is not None:
-        params["per_dataset"] = Path(per.file).name
-    params.update(claim_evidence.evidence_params(evidence, claim_run))
-    return stored_audit(con, "claim", pop, rep, fp, params, model.sampling)
+    return dataclasses.replace(rep, verdict=claim_verdict(rep)), fp
