@@ -32,7 +32,7 @@ from litaudit.analyses.audits import (
 from litaudit.analyses.extreme.best import DEFAULT_ALPHA, population_params, se_param
 from litaudit.analyses.extreme.history import (
     HistoryReport,
-    published_history_filters,
+    published_only,
     run_history,
 )
 from litaudit.analyses.extreme.noise_inputs import NoiseLookups
@@ -130,13 +130,24 @@ def history_key(pop: Population, filters: Filters) -> AuditKey:
     )
 
 
+def history_filters(filters: Filters, group: list[ResultRow]) -> Filters:
+    """The filters of a history: published results only where ``group`` (every result
+    ``filters`` keeps of its collection and measure: :func:`_groups`) holds reproductions,
+    as :func:`~litaudit.analyses.extreme.history.published_history_filters` decides by
+    asking the store (one query a population, which the site's rows already answer)."""
+    if filters.roles or not any(r.role == "reproduction" for r in group):
+        return filters
+    return published_only(filters)
+
+
 def published_history(
-    con: duckdb.DuckDBPyConnection, pop: Population, filters: Filters
+    pop: Population, filters: Filters, group: list[ResultRow]
 ) -> tuple[Filters, list[ResultRow]]:
-    """The filters and rows of ``pop``'s history: published results only where the
-    collection holds reproductions (``filters`` itself and every row where it holds none),
-    as `audit history` replays it unless asked."""
-    hf = published_history_filters(con, pop.collection_id, filters, pop.measure)
+    """The filters and rows of ``pop``'s history (:func:`history_filters` of its
+    ``group``): published results only where the collection holds reproductions
+    (``filters`` itself and every row where it holds none), as `audit history` replays it
+    unless asked."""
+    hf = history_filters(filters, group)
     if hf is filters or not hf.roles:
         return filters, list(pop.rows)
     return hf, [r for r in pop.rows if r.role in hf.roles]
@@ -208,7 +219,8 @@ def prepare_site(
     keyed: list[tuple[int, AuditKey]] = []  # (population, its history's key)
     given: dict[int, tuple[Filters, Population | None]] = {}  # its filters and population
     for k, (s, pop, f) in enumerate(pops):
-        hf, rows = published_history(con, pop, f)
+        group = groups[(pop.collection_id, pop.measure, s.source)]
+        hf, rows = published_history(pop, f, group)
         left_out.append(len(pop.rows) - len(rows))
         if not rows:  # nothing but reproductions: no published history to replay
             errors[k] = "every result of the population is a reproduction"
@@ -233,7 +245,6 @@ def prepare_site(
             tick(1)
             continue
         keyed.append((k, history_key(hp, hf)))
-        group = groups[(pop.collection_id, pop.measure, s.source)]
         given[k] = (hf, _history_population(pop, group, hf, colls))
 
     shared = Preloaded(NoiseLookups.load(con))  # read once for every history replayed
