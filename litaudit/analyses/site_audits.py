@@ -93,16 +93,24 @@ class SiteAudits:
     min_n: int
 
 
+Grouped = dict[tuple[str, str, str], list[ResultRow]]
+
+
 def _groups(
     con: duckdb.DuckDBPyConnection,
-) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[ResultRow]]]:
-    """The collections (name, default topic count) and the audited rows by (collection,
-    measure, source), as `audit summary` groups them."""
+) -> tuple[dict[str, tuple[str, int | None]], Grouped, dict[str, dict[str, list[ResultRow]]]]:
+    """The collections (name, default topic count), the audited rows by (collection,
+    measure, source), as `audit summary` groups them, and the same rows by measure and
+    collection, best first (both sources: what
+    :meth:`~litaudit.analyses.extreme.record_steps.Preloaded.part_scores` reads, one query
+    of the store ordered totally, so a measure's rows keep its order)."""
     colls = names_and_default_topics(con)
-    groups: dict[tuple, list[ResultRow]] = {}
+    groups: Grouped = {}
+    by_measure: dict[str, dict[str, list[ResultRow]]] = {}
     for x in load_population(con, None, None, Filters()):
         groups.setdefault((x.collection_id, x.measure, x.row.source), []).append(x.row)
-    return colls, groups
+        by_measure.setdefault(x.measure, {}).setdefault(x.collection_id, []).append(x.row)
+    return colls, groups, by_measure
 
 
 def _zero_shot(con: duckdb.DuckDBPyConnection) -> frozenset[tuple[str, str]]:
@@ -206,7 +214,7 @@ def prepare_site(
     summary = run_summary(con)
     tick(total=2 * len(summary.rows))
     tick(len(summary.rows))
-    colls, groups = _groups(con)
+    colls, groups, by_measure = _groups(con)
     pops = []
     for s in summary.rows:
         cid, meas = s.collection_id, s.measure
@@ -247,7 +255,8 @@ def prepare_site(
         keyed.append((k, history_key(hp, hf)))
         given[k] = (hf, _history_population(pop, group, hf, colls))
 
-    shared = Preloaded(NoiseLookups.load(con))  # read once for every history replayed
+    # read once for every history replayed
+    shared = Preloaded(NoiseLookups.load(con), by_measure=by_measure)
 
     def replay(j: int) -> HistoryReport | None:  # a history not stored yet
         tick(1)
