@@ -32,7 +32,7 @@ from litaudit.analyses.audits import (
 from litaudit.analyses.extreme.best import DEFAULT_ALPHA, population_params, se_param
 from litaudit.analyses.extreme.history import (
     HistoryReport,
-    published_history_filters,
+    published_only,
     run_history,
 )
 from litaudit.analyses.extreme.noise_inputs import NoiseLookups
@@ -93,16 +93,24 @@ class SiteAudits:
     min_n: int
 
 
+Grouped = dict[tuple[str, str, str], list[ResultRow]]
+
+
 def _groups(
     con: duckdb.DuckDBPyConnection,
-) -> tuple[dict[str, tuple[str, int | None]], dict[tuple, list[ResultRow]]]:
-    """The collections (name, default topic count) and the audited rows by (collection,
-    measure, source), as `audit summary` groups them."""
+) -> tuple[dict[str, tuple[str, int | None]], Grouped, dict[str, dict[str, list[ResultRow]]]]:
+    """The collections (name, default topic count), the audited rows by (collection,
+    measure, source), as `audit summary` groups them, and the same rows by measure and
+    collection, best first (both sources: what
+    :meth:`~litaudit.analyses.extreme.record_steps.Preloaded.part_scores` reads, one query
+    of the store ordered totally, so a measure's rows keep its order)."""
     colls = names_and_default_topics(con)
-    groups: dict[tuple, list[ResultRow]] = {}
+    groups: Grouped = {}
+    by_measure: dict[str, dict[str, list[ResultRow]]] = {}
     for x in load_population(con, None, None, Filters()):
         groups.setdefault((x.collection_id, x.measure, x.row.source), []).append(x.row)
-    return colls, groups
+        by_measure.setdefault(x.measure, {}).setdefault(x.collection_id, []).append(x.row)
+    return colls, groups, by_measure
 
 
 def _zero_shot(con: duckdb.DuckDBPyConnection) -> frozenset[tuple[str, str]]:
@@ -130,13 +138,24 @@ def history_key(pop: Population, filters: Filters) -> AuditKey:
     )
 
 
+def history_filters(filters: Filters, group: list[ResultRow]) -> Filters:
+    """The filters of a history: published results only where ``group`` (every result
+    ``filters`` keeps of its collection and measure: :func:`_groups`) holds reproductions,
+    as :func:`~litaudit.analyses.extreme.history.published_history_filters` decides by
+    asking the store (one query a population, which the site's rows already answer)."""
+    if filters.roles or not any(r.role == "reproduction" for r in group):
+        return filters
+    return published_only(filters)
+
+
 def published_history(
-    con: duckdb.DuckDBPyConnection, pop: Population, filters: Filters
+    pop: Population, filters: Filters, group: list[ResultRow]
 ) -> tuple[Filters, list[ResultRow]]:
-    """The filters and rows of ``pop``'s history: published results only where the
-    collection holds reproductions (``filters`` itself and every row where it holds none),
-    as `audit history` replays it unless asked."""
-    hf = published_history_filters(con, pop.collection_id, filters, pop.measure)
+    """The filters and rows of ``pop``'s history (:func:`history_filters` of its
+    ``group``): published results only where the collection holds reproductions
+    (``filters`` itself and every row where it holds none), as `audit history` replays it
+    unless asked."""
+    hf = history_filters(filters, group)
     if hf is filters or not hf.roles:
         return filters, list(pop.rows)
     return hf, [r for r in pop.rows if r.role in hf.roles]
@@ -195,7 +214,7 @@ def prepare_site(
     summary = run_summary(con)
     tick(total=2 * len(summary.rows))
     tick(len(summary.rows))
-    colls, groups = _groups(con)
+    colls, groups, by_measure = _groups(con)
     pops = []
     for s in summary.rows:
         cid, meas = s.collection_id, s.measure
@@ -208,7 +227,8 @@ def prepare_site(
     keyed: list[tuple[int, AuditKey]] = []  # (population, its history's key)
     given: dict[int, tuple[Filters, Population | None]] = {}  # its filters and population
     for k, (s, pop, f) in enumerate(pops):
-        hf, rows = published_history(con, pop, f)
+        group = groups[(pop.collection_id, pop.measure, s.source)]
+        hf, rows = published_history(pop, f, group)
         left_out.append(len(pop.rows) - len(rows))
         if not rows:  # nothing but reproductions: no published history to replay
             errors[k] = "every result of the population is a reproduction"
@@ -233,10 +253,10 @@ def prepare_site(
             tick(1)
             continue
         keyed.append((k, history_key(hp, hf)))
-        group = groups[(pop.collection_id, pop.measure, s.source)]
         given[k] = (hf, _history_population(pop, group, hf, colls))
 
-    shared = Preloaded(NoiseLookups.load(con))  # read once for every history replayed
+    # read once for every history replayed
+    shared = Preloaded(NoiseLookups.load(con), by_measure=by_measure)
 
     def replay(j: int) -> HistoryReport | None:  # a history not stored yet
         tick(1)

@@ -8,6 +8,7 @@ mean and standard deviation of the standardized max by quadrature on a fixed gri
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -96,7 +97,13 @@ def std_max_moments(N: int, *, adaptive: bool = False) -> tuple[float, float]:
     quadrature of the quantile form ``int_0^1 Phi^-1(t**(1/N))**k dt`` (t = Phi(z)**N).
     Both agree to 1e-10 and give the known closed forms (N = 2: 1/sqrt(pi)).
     """
-    N = check_n_draws(N)
+    return _std_max_moments(check_n_draws(N), adaptive)
+
+
+@functools.lru_cache(maxsize=4096)
+def _std_max_moments(N: int, adaptive: bool) -> tuple[float, float]:
+    """:func:`std_max_moments` of a checked ``N``, kept per (N, adaptive): a history
+    replay asks it at every step (the seeded site: ~18,000 calls, a few hundred N)."""
     if N <= _GRID_MAX_N and not adaptive:
         w = np.exp(math.log(N) + _GRID_LOGPDF + (N - 1) * _GRID_LOGCDF) * _GRID_H
         m1 = float(np.dot(w, _GRID))

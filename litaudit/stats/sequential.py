@@ -178,8 +178,10 @@ def replay(
     points: list[YearPoint] = []
     record, rec_i = -math.inf, -1
     seen: list[int] = []
-    for year in np.unique(y):
-        idx = [int(i) for i in order if y[i] == year]
+    steps_of = y[order]  # each step's results are contiguous in replay order
+    cuts = np.flatnonzero(steps_of[1:] != steps_of[:-1]) + 1
+    for run in np.split(order, cuts) if v.size else []:
+        idx = run.tolist()
         seen.extend(idx)
         best_new = max(idx, key=lambda i: (v[i], -i))
         new_record = bool(v[best_new] > record)

@@ -9,7 +9,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from tests.conftest import examples
 from tests.site.fixture import COLLECTION
 
 
@@ -242,6 +245,24 @@ def test_stored_text_is_escaped_and_links_are_http_only():
     assert link("code", "https://example.org/a b") == (
         '<a href="https://example.org/a%20b" rel="noreferrer">code</a>'
     )
+
+
+# markup, quotes, control characters (dropped) and their neighbours, and plain text
+_TEXT = st.text(
+    st.sampled_from(
+        "a&<>\"'\x00\x08\t\n\x0b\x0c\r\x0e\x1f \x7e\x7f\x9f\xa0\u202a\u202e\u202f\u2066\u2069\u206aé1."
+    )
+    | st.characters()
+)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(_TEXT)
+def test_esc_escapes_as_the_report_does(text):
+    from litaudit.render.report.svg import escape
+    from litaudit.render.site.html import esc
+
+    assert esc(text) == escape(text, quote=True)
 
 
 def test_site_help_is_listed(cli):

@@ -73,3 +73,35 @@ def test_scifact_ties_the_reports_candidates(seeded_site):
     assert "Against chance: the null of 241 equally good systems is false by inspection" in text
     assert page.count('<tr id="r') == page.count("data-role=") > 200
     assert page.count(' class="top" ') == 133
+
+
+def test_the_rows_read_once_are_the_stores(seeded_site):
+    """The site leaves reproductions out of a history where its group (the rows the site
+    read once) holds any, as `audit history` decides by asking the store: the same filters
+    for every eighth group of the seeded store, with and without reproductions; and the
+    record steps' per-measure rows the site hands them are those they read alone."""
+    import dataclasses
+
+    from litaudit.analyses.extreme.history import published_history_filters
+    from litaudit.analyses.extreme.noise_inputs import NoiseLookups
+    from litaudit.analyses.extreme.population import Filters
+    from litaudit.analyses.extreme.record_steps import Preloaded
+    from litaudit.analyses.site_audits import _groups, history_filters
+    from litaudit.store import open_store
+
+    db, _out, _summary = seeded_site
+    store = open_store(db, read_only=True)
+    try:
+        _colls, groups, by_measure = _groups(store.con)
+        loaded = Preloaded(NoiseLookups.load(store.con))  # as record steps read it alone
+        loaded.part_scores(store.con, (), "nDCG@10")
+        assert loaded.by_measure["nDCG@10"] == by_measure["nDCG@10"]
+        held = [0, 0]
+        for cid, meas, source in sorted(groups)[::8]:
+            f = dataclasses.replace(Filters(), source=source)
+            hf = history_filters(f, groups[(cid, meas, source)])
+            assert hf == published_history_filters(store.con, cid, f, meas), (cid, meas)
+            held[hf is not f] += 1
+    finally:
+        store.close()
+    assert min(held) >= 10, held  # both kinds of group checked
