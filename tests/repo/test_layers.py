@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.repo import syntax
+
 PKG = Path(__file__).resolve().parents[2] / "litaudit"
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
 # what render may take from the analyses: result types, constants, and reading stored
@@ -73,10 +75,9 @@ def _modules():
         yield ".".join(parts), path
 
 
-@functools.cache
 def _tree(path: Path) -> ast.Module:
-    """A module's syntax tree, parsed once for all the checks."""
-    return ast.parse(path.read_text(encoding="utf-8"))
+    """A module's syntax tree, parsed once for all the checks (tests/repo/syntax.py)."""
+    return syntax.tree(path)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -96,9 +97,8 @@ def _imports(name: str, path: Path) -> tuple[tuple[str, list[str] | None, int], 
 
 
 def _each_import(name: str, path: Path):
-    tree = _tree(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(tree):
+    for node in (site.node for site in syntax.imports(syntax.source(path))):
         if isinstance(node, ast.Import):
             for a in node.names:
                 yield a.name, None, node.lineno
@@ -230,22 +230,12 @@ def _edges(*, in_functions: bool) -> dict[str, set[str]]:
 @functools.cache
 def _import_lines(path: Path, in_functions: bool) -> frozenset[int]:
     """The lines of the import statements that run: not under ``if TYPE_CHECKING:``, and
-    (unless ``in_functions``) not inside a function. One pass over the tree."""
-    lines: set[int] = set()
-
-    def visit(node: ast.AST, in_function: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                continue  # not run
-            if isinstance(child, ast.Import | ast.ImportFrom):
-                if in_functions or not in_function:
-                    lines.add(child.lineno)
-            inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
-            if in_functions or not inner:
-                visit(child, inner)
-
-    visit(_tree(path), False)
-    return frozenset(lines)
+    (unless ``in_functions``) not inside a function (tests/repo/syntax.py's one pass)."""
+    return frozenset(
+        site.node.lineno
+        for site in syntax.imports(syntax.source(path))
+        if site.runs and (in_functions or not site.in_function)
+    )
 
 
 @functools.cache
