@@ -39,10 +39,10 @@ def _rel(path: Path) -> str:
 def one_letter_aliases(source: str) -> list[str]:
     """`import x as A` / `from x import y as A`, as 'line: y as A'."""
     return [
-        f"{site.node.lineno}: {a.name} as {a.asname}"
+        f"{site.line}: {name} as {asname}"
         for site in syntax.imports(source)
-        for a in site.node.names
-        if a.asname is not None and len(a.asname) == 1
+        for name, asname in site.names
+        if asname is not None and len(asname) == 1
     ]
 
 
@@ -53,10 +53,9 @@ def unexplained_function_imports(source: str) -> list[int]:
     for site in syntax.imports(source):
         if not site.in_function:
             continue
-        node = site.node
-        near = " ".join(lines[max(0, node.lineno - 2) : node.end_lineno])
+        near = " ".join(lines[max(0, site.line - 2) : site.end_line])
         if not any(r in near for r in REASONS):
-            found.add(node.lineno)
+            found.add(site.line)
     return sorted(found)
 
 
