@@ -118,8 +118,8 @@ def _build_key() -> str:
 
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256(sys.version.encode())
-    for dist in sorted(
-        (d.metadata["Name"] or "", d.version) for d in importlib.metadata.distributions()
+    for dist in sorted(  # a set: an xdist worker also sees the repo's litaudit.egg-info
+        {(d.metadata["Name"] or "", d.version) for d in importlib.metadata.distributions()}
     ):
         digest.update(f"{dist[0]}=={dist[1]}\n".encode())
     for top in ("litaudit", "schema", "seeds"):
