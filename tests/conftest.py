@@ -477,7 +477,11 @@ def _click_command_once():
     cache: dict[int, Any] = {}  # the command: typer's own click (typer._click), vendored
 
     def cached(typer_instance: typer.Typer) -> Any:
-        return cache.setdefault(id(typer_instance), original(typer_instance))
+        # not cache.setdefault(key, original(...)): that builds the command on every call
+        command = cache.get(id(typer_instance))
+        if command is None:
+            command = cache[id(typer_instance)] = original(typer_instance)
+        return command
 
     tt._get_command = cached
     yield

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 
 import pytest
@@ -34,25 +35,50 @@ def small_db(small_seeded_db_file, tmp_path):
     del _COPIED_FROM[str(path)]
 
 
+@pytest.fixture(scope="module")
+def _shared_copy(seeded_db_file, tmp_path_factory):
+    """One copy of the seeded database for the module's refused commands (not a 20 MB
+    copy per case). Each case checks it wrote nothing (:func:`_unchanged`)."""
+    path = tmp_path_factory.mktemp("cli_audit_refused") / "audit.duckdb"
+    shutil.copy2(seeded_db_file, path)
+    _COPIED_FROM[str(path)] = str(seeded_db_file)
+    yield path
+    del _COPIED_FROM[str(path)]
+
+
+@pytest.fixture
+def refused_db(_shared_copy):
+    """The seeded database for a command that must refuse and write nothing: the
+    module's shared copy (:func:`_shared_copy`)."""
+    return _shared_copy
+
+
+def _unchanged(path) -> bool:
+    """Nothing was written to ``path`` since it was copied: a commit while a connection
+    is held writes the write-ahead log (``path.wal``), a checkpoint the file itself; so
+    no log, and the size and modification time of the file it copies (``copy2``)."""
+    now, then = os.stat(path), os.stat(_COPIED_FROM[str(path)])
+    return not os.path.exists(f"{path}.wal") and (now.st_size, now.st_mtime_ns) == (
+        then.st_size,
+        then.st_mtime_ns,
+    )
+
+
 def _n_audits(path) -> int:
     """The audits stored in ``path``. A copy no command wrote (its size and modification
     time those of the file it copies: any write moves them) holds what that file holds:
-    counted there, on the connection the run keeps open to it (tests/conftest.py), not
-    on a new DuckDB instance (17-20 ms of CPU each)."""
-    import os
-
-    import duckdb
+    counted there, on the DuckDB instance the run keeps it attached to (tests/conftest.py),
+    and a written copy is attached to that instance too: not a new DuckDB instance per
+    count (40 ms of CPU each, 21 counts)."""
+    from litaudit.store.db import open_store
 
     source = _COPIED_FROM.get(str(path))
     if source is not None and not os.path.exists(f"{path}.wal"):
         now, then = os.stat(path), os.stat(source)
         if (now.st_size, now.st_mtime_ns) == (then.st_size, then.st_mtime_ns):
             path = source
-    con = duckdb.connect(str(path), read_only=True)
-    try:
-        return some(con.execute("SELECT count(*) FROM audits").fetchone())[0]
-    finally:
-        con.close()
+    with open_store(path, read_only=True) as store:
+        return some(store.con.execute("SELECT count(*) FROM audits").fetchone())[0]
 
 
 def test_best_prints_tables_2_and_3_and_candidates(cli, db):
@@ -300,16 +326,19 @@ def test_a_claim_below_the_record_is_not_above_it(cli, db):
         ((), "give exactly one of"),
     ],
 )
-def test_bad_claims_are_one_line_and_exit_1(cli, db, args, message):
+def test_bad_claims_are_one_line_and_exit_1(cli, refused_db, args, message):
+    db = refused_db
     r = cli("audit", "claim", "-c", "robust04", "-m", "AP", *args, db=db)
     assert r.exit_code == 1, r.output
     assert r.output.startswith("Error: ") and message in r.output
     assert len(r.output.strip().splitlines()) == 1
     assert _n_audits(db) == 0
+    assert _unchanged(db), "a refused claim wrote to the database"
 
 
 @pytest.mark.parametrize("cmd", ["best", "history"])
-def test_every_audit_needs_five_results(cli, db, cmd):
+def test_every_audit_needs_five_results(cli, refused_db, cmd):
+    db = refused_db
     r = cli("audit", cmd, "-c", "robust04", "-m", "AP", "--years", "2019", db=db)
     assert r.exit_code == 1
     assert (
@@ -317,6 +346,7 @@ def test_every_audit_needs_five_results(cli, db, cmd):
     ) in r.output
     s = cli("audit", "summary", "--min-n", "4", db=db)
     assert s.exit_code == 1 and "--min-n must be at least 5, got 4" in s.output
+    assert _unchanged(db), "a refused audit wrote to the database"
 
 
 def test_history(cli, db):
@@ -427,12 +457,14 @@ def test_no_save_opens_read_only(cli, small_db):
         (("show", "999"), "no audit with id 999"),
     ],
 )
-def test_errors_are_one_line_and_exit_1(cli, db, args, message):
+def test_errors_are_one_line_and_exit_1(cli, refused_db, args, message):
+    db = refused_db
     r = cli("audit", *args, db=db)
     assert r.exit_code == 1
     assert message in r.output
     assert "Traceback" not in r.output
     assert _n_audits(db) == 0
+    assert _unchanged(db), "a refused audit wrote to the database"
 
 
 def test_too_few_results_counts_the_retracted_ones(cli, small_db):

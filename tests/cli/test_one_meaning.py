@@ -64,13 +64,15 @@ def _defined() -> dict[str, set[str]]:
     import ast
     from pathlib import Path
 
+    from tests.repo import syntax
+
     def called(node: ast.AST) -> str | None:
         fn = getattr(node, "func", None)
         return getattr(fn, "attr", None) or getattr(fn, "id", None)
 
     found: dict[str, set[str]] = collections.defaultdict(set)
     for path in sorted((Path(__file__).resolve().parents[2] / "litaudit" / "cli").glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in syntax.nodes(syntax.source(path)):
             if isinstance(node, ast.Call) and called(node) in ("Option", "optional"):
                 for arg in node.args:
                     if isinstance(arg, ast.Constant) and str(arg.value).startswith("--"):

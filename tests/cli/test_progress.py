@@ -272,10 +272,12 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
     assert sum(seen) == verdict_steps(verdict_depths(None), 3, 0, False)
 
 
-def test_verify_prints_a_line_per_result_after_its_bar_and_up_to_a_failure(cli, seeded_db_file):
+def test_verify_prints_a_line_per_result_after_its_bar_and_up_to_a_failure(
+    cli, small_seeded_db_file
+):
     import shutil
 
-    shutil.copy(seeded_db_file, cli.db)
+    shutil.copy(small_seeded_db_file, cli.db)  # any three results: 9 MB to copy, not 20
     ids = [r["id"] for r in json.loads(cli("results", "list", "--limit", "3", "--json").stdout)]
     r = cli("results", "verify", *map(str, ids))
     assert r.exit_code == 0 and r.stdout.splitlines() == [f"#{i} verified" for i in ids]

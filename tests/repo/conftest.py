@@ -10,6 +10,15 @@ import pytest
 CONTRACTS = ("test_table_owners.py", "test_layers.py")
 
 
+def pytest_configure(config):
+    """The contract tests' import statements kept across runs in pytest's cache
+    (tests/repo/syntax.py), unless the cache is off (``-p no:cacheprovider``)."""
+    from tests.repo import syntax
+
+    cache = getattr(config, "cache", None)
+    syntax.KEPT = cache.mkdir("litaudit-import-sites") if cache is not None else None
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if item.path.name in CONTRACTS and item.path.parent.name == "repo":

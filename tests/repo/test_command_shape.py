@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from litaudit.cli.main import _COMMANDS
+from tests.repo import syntax
 
 CLI = Path(__file__).resolve().parents[2] / "litaudit" / "cli"
 LIBRARY = ("litaudit.analyses", "litaudit.curation", "litaudit.runs", "litaudit.store")
@@ -26,9 +27,14 @@ PLUMBING = ("litaudit.render.progress", "litaudit.cli")
 NOT_YET: frozenset[str] = frozenset()
 
 
-@functools.cache
 def _module(mod: str) -> ast.Module:
-    return ast.parse((CLI / f"{mod}.py").read_text(encoding="utf-8"))
+    return syntax.tree(CLI / f"{mod}.py")
+
+
+@functools.cache
+def _module_imports(mod: str) -> dict[str, str]:
+    """A cli module's ``from M import name`` names, walked once for all its commands."""
+    return _imported(_module(mod).body)
 
 
 def _imported(nodes) -> dict[str, str]:
@@ -48,7 +54,7 @@ def shape(mod: str, attr: str) -> dict[str, list[str]]:
     tree = _module(mod)
     helpers = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
     [fn] = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == attr]
-    names = {**_imported(tree.body), **_imported(fn.body)}
+    names = {**_module_imports(mod), **_imported(fn.body)}
     got: dict[str, list[str]] = {"library": [], "render": [], "helper": []}
     for sub in ast.walk(ast.Module(body=fn.body, type_ignores=[])):
         if not isinstance(sub, ast.Call) or not isinstance(sub.func, ast.Name):

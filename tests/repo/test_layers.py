@@ -3,13 +3,14 @@ and inside functions alike."""
 
 from __future__ import annotations
 
-import ast
 import functools
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.repo import syntax
 
 PKG = Path(__file__).resolve().parents[2] / "litaudit"
 STDLIB = set(sys.stdlib_module_names) | {"__future__"}
@@ -73,18 +74,13 @@ def _modules():
         yield ".".join(parts), path
 
 
-@functools.cache
-def _tree(path: Path) -> ast.Module:
-    """A module's syntax tree, parsed once for all the checks."""
-    return ast.parse(path.read_text(encoding="utf-8"))
-
-
 @pytest.fixture(scope="module", autouse=True)
 def _parsed() -> None:
-    """Every module parsed before the first check (a shared fixture: --cpu-durations
-    counts it apart from the tests)."""
+    """Every module's imports found before the first check (a shared fixture:
+    --cpu-durations counts it apart from the tests; tests/repo/syntax.py parses a module
+    only when a run before has not kept its import statements)."""
     for _, path in _modules():
-        _tree(path)
+        syntax.imports(syntax.source(path))
     _graph(False)
     _graph(True)
 
@@ -96,19 +92,18 @@ def _imports(name: str, path: Path) -> tuple[tuple[str, list[str] | None, int], 
 
 
 def _each_import(name: str, path: Path):
-    tree = _tree(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                yield a.name, None, node.lineno
-        elif isinstance(node, ast.ImportFrom):
-            mod = node.module or ""
-            if node.level:
+    for site in syntax.imports(syntax.source(path)):
+        if not site.is_from:
+            for n, _ in site.names:
+                yield n, None, site.line
+        else:
+            mod = site.module or ""
+            if site.level:
                 base = package.split(".")
-                base = base[: len(base) - node.level + 1]
+                base = base[: len(base) - site.level + 1]
                 mod = ".".join(base + ([mod] if mod else []))
-            names = [a.name for a in node.names]
+            names = [n for n, _ in site.names]
             submods = [
                 f"{mod}.{n}"
                 for n in names
@@ -117,9 +112,9 @@ def _each_import(name: str, path: Path):
             ]
             if submods:  # `from litaudit.analyses.extreme import best` imports a module
                 for sm in submods:
-                    yield sm, None, node.lineno
+                    yield sm, None, site.line
             else:
-                yield mod, names, node.lineno
+                yield mod, names, site.line
 
 
 def _layer(name: str) -> str:
@@ -230,22 +225,12 @@ def _edges(*, in_functions: bool) -> dict[str, set[str]]:
 @functools.cache
 def _import_lines(path: Path, in_functions: bool) -> frozenset[int]:
     """The lines of the import statements that run: not under ``if TYPE_CHECKING:``, and
-    (unless ``in_functions``) not inside a function. One pass over the tree."""
-    lines: set[int] = set()
-
-    def visit(node: ast.AST, in_function: bool) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                continue  # not run
-            if isinstance(child, ast.Import | ast.ImportFrom):
-                if in_functions or not in_function:
-                    lines.add(child.lineno)
-            inner = in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef)
-            if in_functions or not inner:
-                visit(child, inner)
-
-    visit(_tree(path), False)
-    return frozenset(lines)
+    (unless ``in_functions``) not inside a function (tests/repo/syntax.py's one pass)."""
+    return frozenset(
+        site.line
+        for site in syntax.imports(syntax.source(path))
+        if site.runs and (in_functions or not site.in_function)
+    )
 
 
 @functools.cache

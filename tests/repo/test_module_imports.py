@@ -13,11 +13,11 @@ they merge.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
+from tests.repo import syntax
+
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "litaudit"
 REASONS = ("# cycle:", "# start-up:")
 
 # one-letter aliases left in files other branches are rewriting (cli: the cli branch)
@@ -28,8 +28,8 @@ ALIAS_ALLOWED: set[str] = set()
 REWRITTEN_ELSEWHERE: tuple[str, ...] = ()
 
 
-def _modules() -> list[Path]:
-    return sorted(PACKAGE.rglob("*.py"))
+def _modules() -> tuple[Path, ...]:
+    return syntax.modules()
 
 
 def _rel(path: Path) -> str:
@@ -39,11 +39,10 @@ def _rel(path: Path) -> str:
 def one_letter_aliases(source: str) -> list[str]:
     """`import x as A` / `from x import y as A`, as 'line: y as A'."""
     return [
-        f"{node.lineno}: {a.name} as {a.asname}"
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, (ast.Import, ast.ImportFrom))
-        for a in node.names
-        if a.asname is not None and len(a.asname) == 1
+        f"{site.line}: {name} as {asname}"
+        for site in syntax.imports(source)
+        for name, asname in site.names
+        if asname is not None and len(asname) == 1
     ]
 
 
@@ -51,22 +50,19 @@ def unexplained_function_imports(source: str) -> list[int]:
     """Lines of imports inside a function with no `# cycle:`/`# start-up:` comment."""
     lines = source.splitlines()
     found: set[int] = set()
-    for fn in ast.walk(ast.parse(source)):
-        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    for site in syntax.imports(source):
+        if not site.in_function:
             continue
-        for node in ast.walk(fn):
-            if not isinstance(node, (ast.Import, ast.ImportFrom)):
-                continue
-            near = " ".join(lines[max(0, node.lineno - 2) : node.end_lineno])
-            if not any(r in near for r in REASONS):
-                found.add(node.lineno)
+        near = " ".join(lines[max(0, site.line - 2) : site.end_line])
+        if not any(r in near for r in REASONS):
+            found.add(site.line)
     return sorted(found)
 
 
 def test_no_module_has_a_one_letter_alias():
     bad = {}
     for path in _modules():
-        got = one_letter_aliases(path.read_text(encoding="utf-8"))
+        got = one_letter_aliases(syntax.source(path))
         if got and _rel(path) not in ALIAS_ALLOWED:
             bad[_rel(path)] = got
     assert bad == {}
@@ -87,7 +83,7 @@ def test_imports_inside_functions_say_why():
         rel = _rel(path)
         if rel.startswith(("litaudit/cli/", *REWRITTEN_ELSEWHERE)):
             continue
-        lines = unexplained_function_imports(path.read_text(encoding="utf-8"))
+        lines = unexplained_function_imports(syntax.source(path))
         if lines:
             bad[rel] = lines
     assert bad == {}

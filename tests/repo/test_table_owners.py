@@ -13,6 +13,8 @@ import functools
 import re
 from pathlib import Path
 
+from tests.repo import syntax
+
 ROOT = Path(__file__).resolve().parents[2]
 PKG = ROOT / "litaudit"
 
@@ -123,7 +125,7 @@ def sql_on_tables(name: str, text: str, tables: set[str]) -> list[tuple[int, str
     rx = re.compile(r"\b" + KEYWORD + r"\s+(" + "|".join(sorted(tables)) + r")\b")
     if not rx.search(text) and not RUNTIME_IN_SOURCE.search(text):
         return []  # no SQL on a table here: not parsed
-    strings, before_value = _strings(ast.parse(text, name))
+    strings, before_value = _strings(syntax.parse(text))
     found = [
         (line, m.group(1).split()[0], m.group(2), m.group(0))
         for line, s in strings
@@ -164,7 +166,7 @@ def _found() -> dict[str, list[tuple[int, str, str, str]]]:
     out = {}
     for path in sorted(PKG.rglob("*.py")):
         rel = path.relative_to(PKG).as_posix()
-        out[rel] = sql_on_tables(rel, path.read_text(encoding="utf-8"), tables)
+        out[rel] = sql_on_tables(rel, syntax.source(path), tables)
     return out
 
 

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
 from litaudit.errors import ParameterError
+
+if TYPE_CHECKING:
+    import pandas as pd
 from litaudit.stats.agreement import (
     PairTests,
     adjust_pvalues,
@@ -124,6 +127,8 @@ def _paper_table(csv: pd.DataFrame, number: int):
 
 @pytest.fixture
 def paper_csv(shared_papers):
+    import pandas as pd  # only these real-data tests read a CSV: not at collection (0.5 s)
+
     return pd.read_csv(shared_papers / "carterette2010-sentences-with-tables.csv")
 
 

@@ -163,10 +163,12 @@ def _kinds_stored_by_the_code() -> dict[str, str]:
     import ast
     from pathlib import Path
 
+    from tests.repo import syntax
+
     pkg = Path(__file__).resolve().parents[2] / "litaudit" / "analyses"
     found: dict[str, str] = {}
     for path in sorted(pkg.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = syntax.tree(path)
         consts = {
             t.id: n.value.value
             for n in tree.body
@@ -176,7 +178,7 @@ def _kinds_stored_by_the_code() -> dict[str, str]:
             for t in n.targets
             if isinstance(t, ast.Name)
         }
-        for node in ast.walk(tree):
+        for node in syntax.nodes(syntax.source(path)):
             if not isinstance(node, ast.Call):
                 continue
             name = getattr(node.func, "id", "")
