@@ -29,6 +29,7 @@ from litaudit.analyses.audits import (
     get_audits,
     run_or_reuse_many,
 )
+from litaudit.analyses.extreme.audit_common import population_key
 from litaudit.analyses.extreme.best import DEFAULT_ALPHA, population_params, se_param
 from litaudit.analyses.extreme.history import (
     HistoryReport,
@@ -126,16 +127,7 @@ def history_key(pop: Population, filters: Filters) -> AuditKey:
         pop, filters, alpha=DEFAULT_ALPHA, reference="running", by=by, se=se_param(None)
     )
     sampling = Sampling()
-    return AuditKey(
-        kind="history",
-        collection_id=pop.collection_id,
-        measure=pop.measure,
-        params=params,
-        method=sampling.method,
-        input_fingerprint=results_fingerprint(pop.rows),
-        seed=sampling.seed,
-        trials=sampling.trials,
-    )
+    return population_key("history", pop, params, sampling, results_fingerprint(pop.rows))
 
 
 def history_filters(filters: Filters, group: list[ResultRow]) -> Filters:

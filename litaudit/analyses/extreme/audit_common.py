@@ -73,7 +73,15 @@ def stored_audit(
     sampling: Sampling,
 ) -> Audited[R]:
     """Save ``rep`` as an audit of ``kind`` (or find the identical stored one)."""
-    key = AuditKey(
+    return run_or_reuse(con, population_key(kind, pop, params, sampling, fp), lambda: rep)
+
+
+def population_key(
+    kind: str, pop: Population, params: dict, sampling: Sampling, fp: str
+) -> AuditKey:
+    """The key of an audit of ``kind`` over the population ``pop``: its collection and
+    measure, ``params``, the sampling's method, seed and trials, input fingerprint ``fp``."""
+    return AuditKey(
         kind=kind,
         collection_id=pop.collection_id,
         measure=pop.measure,
@@ -83,7 +91,6 @@ def stored_audit(
         seed=sampling.seed,
         trials=sampling.trials,
     )
-    return run_or_reuse(con, key, lambda: rep)
 
 
 def filter_params(filters: Filters) -> dict:

@@ -10,6 +10,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from litaudit.analyses.audits import AuditKey, fingerprint
+from litaudit.analyses.extreme.audit_common import population_key
 from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import (
     Filters,
@@ -80,15 +81,5 @@ def early_fingerprint(con: duckdb.DuckDBPyConnection, pop: Population, filters: 
 def claim_key(
     pop: Population, params: dict, sampling: Sampling, input_fingerprint: str
 ) -> AuditKey:
-    """The key of a claim audit (as :func:`~litaudit.analyses.extreme.audit_common.
-    stored_audit` builds it, with the input fingerprint given)."""
-    return AuditKey(
-        kind="claim",
-        collection_id=pop.collection_id,
-        measure=pop.measure,
-        params=params,
-        method=sampling.method,
-        input_fingerprint=input_fingerprint,
-        seed=sampling.seed,
-        trials=sampling.trials,
-    )
+    """The key of a claim audit, with the input fingerprint given."""
+    return population_key("claim", pop, params, sampling, input_fingerprint)
