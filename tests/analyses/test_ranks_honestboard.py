@@ -23,10 +23,12 @@ import numpy as np
 import pytest
 
 from litaudit.stats.ranks import resolve_ranks
+from tests.kept_oracle import kept
 
 hb = pytest.importorskip("honestboard", reason="honestboard (test extra) not installed")
 
 B = 4000
+KEPT = ("name", "p_best", "rank_lo", "rank_hi")  # what of rank_summary's rows is compared
 ISSUE_SETS = {"adhoc6_ap": 2, "adhoc7_ap": 9, "web2010_ap": 26, "robust2004_ap": 4}
 
 
@@ -38,16 +40,34 @@ def _matrix(shared_data, name: str) -> tuple[list[str], np.ndarray]:
     return list(m.runs), y[:, np.all(np.isfinite(y), axis=0)]
 
 
-def _compare(names: list[str], y: np.ndarray, expected: int) -> None:
+def _honestboard(names: list[str], y: np.ndarray) -> dict:
+    """honestboard's set of the best and rank summary (JSON: kept across runs)."""
     board = hb.Board(names, y)
     theirs = board.confidence_set_best(B=B, seed=0)
+    return {
+        "members": [str(n) for n in theirs["members"]],
+        "critical_value": float(theirs["critical_value"]),
+        "summary": [
+            {k: (str(v) if k == "name" else float(v)) for k, v in r.items() if k in KEPT}
+            for r in board.rank_summary(B=B, seed=0)
+        ],
+    }
+
+
+def _compare(config, names: list[str], y: np.ndarray, expected: int) -> None:
+    # honestboard's answer depends on honestboard, numpy and the matrix alone: it is kept
+    # across runs under their digest (tests/kept_oracle.py); ours is computed every run
+    theirs = kept(
+        config, "honestboard", f"confidence_set_best+rank_summary B={B} seed=0",
+        (names, y), lambda: _honestboard(names, y),
+    )  # fmt: skip
     same = resolve_ranks(
         y, resamples=B, seed=0, studentize="sample", se_floor=0.0, consistent=False
     )
     assert sorted(names[i] for i in same.best_set) == sorted(theirs["members"])
     assert len(same.best_set) == expected
     assert same.critical == pytest.approx(theirs["critical_value"], rel=1e-9)
-    summary = {r["name"]: r for r in board.rank_summary(B=B, seed=0)}
+    summary = {r["name"]: r for r in theirs["summary"]}
     p_best = np.array([summary[n]["p_best"] for n in names])
     assert np.allclose(same.p_first, p_best, atol=1e-12)
     for i, n in enumerate(names):  # simultaneous intervals hold the marginal ones
@@ -61,13 +81,13 @@ def _compare(names: list[str], y: np.ndarray, expected: int) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(ISSUE_SETS))
-def test_sets_equal_honestboards_on_the_shared_matrices(shared_data, name):
+def test_sets_equal_honestboards_on_the_shared_matrices(pytestconfig, shared_data, name):
     names, y = _matrix(shared_data, name)
-    _compare(names, y, ISSUE_SETS[name])
+    _compare(pytestconfig, names, y, ISSUE_SETS[name])
 
 
 @pytest.mark.slow
-def test_sets_equal_honestboards_on_beir13(seeded_db_file):
+def test_sets_equal_honestboards_on_beir13(pytestconfig, seeded_db_file):
     from litaudit.analyses.extreme.ranks_input import from_datasets
     from litaudit.curation.filters import Filters
     from litaudit.store.db import open_store
@@ -76,4 +96,4 @@ def test_sets_equal_honestboards_on_beir13(seeded_db_file):
     with open_store(seeded_db_file, read_only=True) as store:  # a read: no copy
         inp = from_datasets(store.con, "beir/13", "nDCG@10", Filters(source="official"), "none")
     assert inp is not None and inp.scores.shape == (225, 13)
-    _compare(list(inp.systems), inp.scores, 3)
+    _compare(pytestconfig, list(inp.systems), inp.scores, 3)
