@@ -81,25 +81,9 @@ def test_every_archive_run_reproduces_its_official_map(robust03_db, shared_data,
     assert loads == [ROBUST03]
 
 
-@pytest.mark.slow
-def test_claim_of_a_published_run_with_its_run(rcli, shared_data):
-    res = rcli(
-        "audit", "claim", "-c", "robust03", "-m", "AP", "--system", "pircRBa1",
-        "--run", _run_file(shared_data, "pircRBa1"), "--json",
-    )  # fmt: skip
-    assert res.exit_code == 0, res.output
-    ev = json.loads(res.output)["result"]["evidence"]
-    run = ev["run"]
-    assert (run["claimed_text"], run["rounded"], run["reproduces"]) == ("0.3101", "0.3101", True)
-    assert run["value"] == pytest.approx(0.310052, abs=1e-6)
-    # default comparison: the record holder (pircRBa2) is not in the archive; the
-    # archive's best run other than the claim's own is aplrob03a (0.2998)
-    (c,) = ev["same_topic"]["comparisons"]
-    assert (c["tag"], c["why"]) == ("aplrob03a", "best run")
-    assert c["holm_t"] == pytest.approx(c["paired"]["p_value"])  # one comparison
-    # the run is the archive's pircRBa1, the published result audited: not a copy to flag
-    assert ev["run"]["identical"] == []
-    assert "reproduces the claimed 0.3101" in ev["sentences"][0]
+# A published result's claim with its run (--system pircRBa1 --run its file): checked in
+# tests/analyses/test_noise_cache.py::test_a_claim_with_its_run_evaluates_the_archive_once,
+# which runs that same claim on a fresh copy and counts its evaluations of the archive.
 
 
 @pytest.mark.slow
@@ -111,13 +95,9 @@ def test_a_claim_the_run_does_not_reproduce(rcli, shared_data):
     assert res.exit_code == 0, res.output
     assert "does not reproduce the claimed 0.3200" in res.output
     assert "0.0099 lower (99.5 units of the last digit)" in res.output
-    # a claim printed with 2 digits is reproduced when the run rounds to it
-    res = rcli(
-        "audit", "claim", "-c", "robust03", "-m", "AP", "--value", "0.31",
-        "--run", _run_file(shared_data, "pircRBa1"), "--no-save", "--json",
-    )  # fmt: skip
-    run = json.loads(res.output)["result"]["evidence"]["run"]
-    assert (run["digits"], run["rounded"], run["reproduces"]) == (2, "0.31", True)
+    # a claim printed with 2 digits is reproduced when the run rounds to it: the same
+    # claim (0.31, pircRBa1's run) is computed and checked in
+    # tests/report/test_printed_digits.py beside the report's
 
 
 @pytest.mark.slow

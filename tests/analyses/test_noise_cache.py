@@ -132,3 +132,14 @@ def test_a_claim_with_its_run_evaluates_the_archive_once(
     ev = json.loads(res.stdout)["result"]["evidence"]
     assert ev["same_topic"]["comparisons"] and ev["run"]["identical"] == []
     assert evaluated == [17]
+    # the claim's evidence (issue 21; once test_claim_evidence.py's own claim of it)
+    run = ev["run"]
+    assert (run["claimed_text"], run["rounded"], run["reproduces"]) == ("0.3101", "0.3101", True)
+    assert run["value"] == pytest.approx(0.310052, abs=1e-6)
+    # default comparison: the record holder (pircRBa2) is not in the archive; the
+    # archive's best run other than the claim's own is aplrob03a (0.2998)
+    (c,) = ev["same_topic"]["comparisons"]
+    assert (c["tag"], c["why"]) == ("aplrob03a", "best run")
+    assert c["holm_t"] == pytest.approx(c["paired"]["p_value"])  # one comparison
+    # the run is the archive's pircRBa1, the published result audited: not a copy to flag
+    assert "reproduces the claimed 0.3101" in ev["sentences"][0]

@@ -66,11 +66,15 @@ def test_a_run_missing_judged_topics_is_the_first_line(rcli, shared_data, tmp_pa
     )
     assert "equals archived run uwmtCR0 on the 67 topics it was evaluated on" in first["text"]
     # the terminal: the verdict first after the header, its first line the run check
-    text = rcli("audit", "claim", "-c", "robust03", "-m", "AP", "--run", run, "--no-save")
-    lines = text.output.splitlines()
+    # (`audit show` of the stored audit prints what the command printed:
+    # tests/cli/test_show_equals_command.py; the claim is computed once)
+    aid = json.loads(res.output)["audit_id"]
+    head, shown = rcli("audit", "show", str(aid)).output.split("\n", 1)
+    assert head.startswith(f"Audit #{aid} (claim), ")  # show's provenance line, then the text
+    lines = shown.splitlines()
     assert lines[1].startswith("Population: ")
     assert lines[2] == "Verdict:" and lines[3].startswith("- Run renamed.txt sound? No, topics")
-    assert without_verdict(text.output)[2].startswith("Against the record: 0.2264 is below")
+    assert without_verdict(shown)[2].startswith("Against the record: 0.2264 is below")
 
 
 @pytest.mark.slow
@@ -337,9 +341,14 @@ def test_history_shows_published_results_unless_reproductions_are_asked_for(
     assert cli(*args[:-2], "-o", out, db=db).exit_code == 0
     assert "Published results only: the 46 reproductions of the population" in out.read_text()
     # `audit history` the same way
-    hist = ("audit", "history", "-c", "dl19-passage", "-m", "nDCG@10", "--json", "--no-save")
-    n = json.loads(cli(*hist, db=db).stdout)["result"]["population"]["n"]
-    n_all = json.loads(cli(*hist, "--with-reproductions", db=db).stdout)["result"]["population"]
+    hist = ("audit", "history", "-c", "dl19-passage", "-m", "nDCG@10", "--json")
+    published = json.loads(cli(*hist, db=db).stdout)
+    n = published["result"]["population"]["n"]
+    n_all = json.loads(cli(*hist, "--with-reproductions", "--no-save", db=db).stdout)["result"][
+        "population"
+    ]
     assert (n, n_all["n"]) == (178, 224)
-    text = cli(*hist[:-2], "--no-save", db=db).output
+    # its text: `audit show` of the stored audit prints what the command printed
+    # (tests/cli/test_show_equals_command.py); the history is computed once
+    text = cli("audit", "show", str(published["audit_id"]), db=db).output
     assert "filters: published results only (reproductions left out)" in text

@@ -25,7 +25,13 @@ def test_report_and_audit_claim_agree_on_printed_digits(rcli, shared_data, tmp_p
     # pircRBa1's AP is 0.310052 (official 0.3101): a claim printed 0.3100 is not
     # reproduced (4 digits), one printed 0.31 is (2 digits); a float would lose the zeros
     run = _run_file(shared_data, "pircRBa1")
-    for printed, verdict in (("0.3100", False), ("0.31", True)):
+    # (a claim printed with 2 digits is reproduced when the run rounds to it: the checks
+    # of its digits and rounding, once in test_claim_evidence.py, are made here on the
+    # same claim)
+    for printed, verdict, digits, rounded in (
+        ("0.3100", False, 4, "0.3101"),
+        ("0.31", True, 2, "0.31"),
+    ):
         res = rcli(
             "audit", "claim", "-c", "robust03", "-m", "AP", "--value", printed,
             "--run", run, "--json",
@@ -33,6 +39,10 @@ def test_report_and_audit_claim_agree_on_printed_digits(rcli, shared_data, tmp_p
         assert res.exit_code == 0, res.output
         out = json.loads(res.output)["result"]
         assert out["evidence"]["run"]["reproduces"] is verdict
+        assert (out["evidence"]["run"]["digits"], out["evidence"]["run"]["rounded"]) == (
+            digits,
+            rounded,
+        )
         assert out["value_text"] == printed
         target = tmp_path / f"report-{printed}.json"
         res = rcli(
