@@ -13,10 +13,8 @@ import numpy as np
 import pytest
 
 from litaudit import defaults
-from litaudit.analyses.extreme import best as B
 from litaudit.stats import calibrated as C
 from litaudit.stats import calibrated_max
-from tests.analyses.test_claim_noise import PERTOPIC, TREC7, _store_per_topic
 from tests.typed import some
 
 ROBUST03 = "trec-robust-2003"
@@ -96,46 +94,11 @@ def test_robust03_best_and_claim_use_the_archive_resampled_threshold(rcli, cli, 
     assert "p = " not in chance.split("Threshold used")[1]
 
 
-@pytest.mark.slow
-def test_trec7_claim_with_an_archive_answers_on_the_resampled_threshold(seeded_store):
-    # TREC-7's per-topic AP stored as an archive's evaluation: the spread is not false by
-    # inspection (2.95 < 3), so the chance answer leads with the resampled threshold and p,
-    # the Normal one on the measured se beside it; without the archive (the seeded
-    # reference noise) the claim keeps Normal draws with each reference run's se
-    from litaudit.runs.pertopic import read_pertopic_csv
-
-    path = PERTOPIC / "adhoc7_ap.csv"
-    if not path.is_file():
-        pytest.skip(f"{path} not present (../shared/data)")
-    con = seeded_store.con
-    before = B.run_claim(con, "trec7", "AP", B.Claim(value=0.245), save=False).result
-    assert some(before.mixed).method == "normal"
-    scores = np.asarray(read_pertopic_csv(path).scores, dtype=np.float64)
-    _store_per_topic(con, TREC7, "AP", scores)
-    c = B.run_claim(con, "trec7", "AP", B.Claim(value=0.245), save=False).result
-    mx = some(c.mixed)
-    assert mx.method == "resampled" and (mx.n_runs, mx.n_topics, mx.n_draws) == (103, 50, 104)
-    from litaudit.runs import evalcache
-
-    stored = np.asarray(some(evalcache.topic_matrix(con, TREC7, "AP")).x)  # (runs by tag)
-    assert (
-        mx.threshold
-        == calibrated_max.resampled_max(
-            0.245, c.stats.chance.mu, 104, stored, alpha=0.05, trials=4000, seed=2018
-        ).threshold
-    )
-    assert mx.threshold > c.stats.chance.threshold + 5 * mx.threshold_se
-    chance = c.answers[1]
-    assert chance.startswith(f"Against chance: 0.2450 is not above {mx.threshold:.4f}")
-    assert f"p = {mx.p_value:.3g}, +1 rule" in chance
-    assert "With the Normal threshold on the measured se instead: 0.2450 is not above" in chance
-    b = B.run_best(con, "trec7", "AP", save=False).result
-    assert (
-        some(b.resampled_max).threshold
-        == calibrated_max.resampled_max(
-            0.3702, b.stats.reference.mu, 103, stored, alpha=0.05, trials=4000, seed=2018
-        ).threshold
-    )
+# TREC-7's claim with its per-topic AP stored as an archive's evaluation (the resampled
+# threshold leads the chance answer): checked in tests/analyses/test_claim_noise.py's
+# test_trec7_uses_the_stored_interaction_by_default, on the same store and archive (its
+# claim without the archive, in test_trec7_claim_uses_the_measured_se): the archive is
+# stored and the best audit computed once for both.
 
 
 def test_audits_stored_before_decode_with_the_normal_threshold():

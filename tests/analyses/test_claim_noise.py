@@ -13,6 +13,8 @@ from litaudit.analyses.extreme import best as B
 from litaudit.analyses.extreme import history as H
 from litaudit.analyses.extreme.noise import parse_se
 from litaudit.errors import ParameterError
+from litaudit.runs import evalcache
+from litaudit.stats import calibrated_max
 from tests.conftest import SHARED_DATA
 from tests.typed import some
 
@@ -112,6 +114,31 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
     # per-topic scores of another topic count are not this population's
     b = B.run_best(con, "trec7", "AP", save=False).result
     assert some(b.noise).source == "interaction" and some(b.shrinkage).value == 0.3702
+    # the threshold of the max (issue 30, item 3; once test_chance_max.py's): the spread is
+    # not false by inspection (2.95 < 3), so the chance answer leads with the threshold
+    # resampled from the archive's residuals and p, the Normal one on the measured se
+    # beside it (without the archive: Normal draws, test_trec7_claim_uses_the_measured_se)
+    c245 = B.run_claim(con, "trec7", "AP", B.Claim(value=0.245), save=False).result
+    mx = some(c245.mixed)
+    assert mx.method == "resampled" and (mx.n_runs, mx.n_topics, mx.n_draws) == (103, 50, 104)
+    stored = np.asarray(some(evalcache.topic_matrix(con, TREC7, "AP")).x)  # (runs by tag)
+    assert (
+        mx.threshold
+        == calibrated_max.resampled_max(
+            0.245, c245.stats.chance.mu, 104, stored, alpha=0.05, trials=4000, seed=2018
+        ).threshold
+    )
+    assert mx.threshold > c245.stats.chance.threshold + 5 * mx.threshold_se
+    chance = c245.answers[1]
+    assert chance.startswith(f"Against chance: 0.2450 is not above {mx.threshold:.4f}")
+    assert f"p = {mx.p_value:.3g}, +1 rule" in chance
+    assert "With the Normal threshold on the measured se instead: 0.2450 is not above" in chance
+    assert (
+        some(b.resampled_max).threshold
+        == calibrated_max.resampled_max(
+            0.3702, b.stats.reference.mu, 103, stored, alpha=0.05, trials=4000, seed=2018
+        ).threshold
+    )
 
 
 def test_interaction_asked_without_per_topic_scores_is_an_error(seeded_store):
@@ -190,6 +217,7 @@ def test_trec7_claim_uses_the_measured_se(seeded_store):
     # reference run drawn at random is the one `audit matrix` finds by resampling the
     # matrix's residuals (0.2600), above the pooled Normal one (0.2503)
     mx = some(c.mixed)
+    assert mx.method == "normal"  # no archive stored: Normal draws (test_chance_max.py's)
     assert mx.n_draws == 104 and abs(mx.threshold - 0.2600) < 0.003
     assert mx.threshold > c.stats.chance.threshold and 0.25 < mx.p_value < 0.35
     assert "Runs differ in noise: with each system's se" in c.answers[1]
