@@ -139,7 +139,24 @@ class Preloaded:
 def pick_part(rows: list[ResultRow], row: ResultRow) -> ResultRow | None:
     """The result among ``rows`` (one part's) of ``row``'s system: of several, the one of
     its track (a derived mean's track read as its parts')."""
-    same = [r for r in rows if r.system == row.system]
+    return _pick([r for r in rows if r.system == row.system], row)
+
+
+def by_system(rows: list[ResultRow]) -> dict[str, list[ResultRow]]:
+    """``rows`` (one part's) by system, each system's in their order: for
+    :func:`pick_from`, which picks as :func:`pick_part` does without a scan of every row."""
+    out: dict[str, list[ResultRow]] = {}
+    for r in rows:
+        out.setdefault(r.system, []).append(r)
+    return out
+
+
+def pick_from(index: dict[str, list[ResultRow]], row: ResultRow) -> ResultRow | None:
+    """:func:`pick_part` of a part's rows indexed by :func:`by_system`."""
+    return _pick(index.get(row.system, []), row)
+
+
+def _pick(same: list[ResultRow], row: ResultRow) -> ResultRow | None:
     if len(same) > 1:
         same = [r for r in same if _family(r.track) == _family(row.track)] or same[:1]
     return same[0] if same else None

@@ -20,7 +20,7 @@ from litaudit import defaults
 from litaudit.analyses.audits import Audited, AuditKey, fingerprint, run_or_reuse
 from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import Filters, load_results
-from litaudit.analyses.extreme.record_steps import pick_part
+from litaudit.analyses.extreme.record_steps import by_system, pick_from
 from litaudit.errors import NotFound, ParameterError
 from litaudit.measures import parse_measure
 from litaudit.runs.pertopic import read_pertopic_csv
@@ -91,10 +91,10 @@ def _from_parts(
 ) -> Scores | None:
 
     rows = load_results(con, cid, measure, Filters())
-    by_part = {p: load_results(con, p, measure, Filters()) for p in parts}
+    by_part = {p: by_system(load_results(con, p, measure, Filters())) for p in parts}
     systems, table = [], []
     for r in rows:
-        vals = [pick_part(by_part[p], r) for p in parts]
+        vals = [pick_from(by_part[p], r) for p in parts]
         if r.system not in systems and all(v is not None for v in vals):
             systems.append(r.system)
             table.append([v.value for v in vals if v is not None])
