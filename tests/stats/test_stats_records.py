@@ -18,6 +18,7 @@ from litaudit.errors import ParameterError
 from litaudit.stats import records as R
 from litaudit.stats.holm import holm
 from tests.conftest import SHARED_DATA, examples
+from tests.kept_oracle import kept
 
 PERTOPIC = SHARED_DATA / "pertopic"
 
@@ -153,14 +154,34 @@ def _board(x: np.ndarray, per_date: int):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["adhoc7_ap.csv", "web2012_ndcg20.csv"])
-def test_record_audit_equals_honestboard(name):
+def test_record_audit_equals_honestboard(pytestconfig, name):
     """The record chain, each step's selective p-value and Holm's verdicts equal
     honestboard's Board.record_audit (sided='selective', date correction, Holm): the same
     method, and the same sign patterns (its seed convention 7 b + a of the pair)."""
     x = _matrix(name)
     x = x[:, np.isfinite(x).all(axis=0)]
-    hb, board = _board(x, per_date=3)
-    theirs = board.record_audit(alpha=0.05)
+    _, board = _board(x, per_date=3)
+
+    def audit() -> dict:
+        steps = board.record_audit(alpha=0.05)["steps"]
+        return {
+            "steps": [
+                {
+                    "new": str(step["new"]),
+                    "p_selective": float(step["p_selective"]),
+                    "date_group": int(step["date_group"]),
+                    "p": float(step["p"]),
+                    "significant_holm": bool(step["significant_holm"]),
+                }
+                for step in steps
+            ]
+        }
+
+    # honestboard's chain depends on honestboard, numpy and the matrix alone: kept across
+    # runs under their digest (tests/kept_oracle.py); ours is computed every run
+    theirs = kept(
+        pytestconfig, "honestboard", "record_audit alpha=0.05", (x, board.names, board.dates), audit
+    )
     means = x.mean(axis=1)
     chain, groups = R.record_chain(means, board.dates)
     assert [board.names[k] for k in chain[1:]] == [s["new"] for s in theirs["steps"]]

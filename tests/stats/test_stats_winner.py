@@ -13,6 +13,7 @@ from scipy import stats as sps
 from litaudit.errors import ParameterError
 from litaudit.stats import winner as W
 from tests.conftest import SHARED_DATA
+from tests.kept_oracle import kept
 from tests.typed import some
 
 PERTOPIC = SHARED_DATA / "pertopic"
@@ -65,18 +66,44 @@ def test_bad_inputs():
         W.mean_covariance(np.array([[0.1, np.nan], [0.2, 0.3]]))
 
 
+def _their_winner(y: np.ndarray, p: np.ndarray, s: np.ndarray) -> dict:
+    """honestboard's four winner corrections of ``y`` (JSON: kept across runs)."""
+    hb = pytest.importorskip("honestboard")
+    from honestboard import selective
+
+    board = hb.Board([f"r{i}" for i in range(y.shape[0])], y)
+    keep = ("winner", "estimate", "ci", "projection_ci")
+    calls = {
+        "adjusted": lambda: selective.winner_adjusted(p, s),
+        "hybrid": lambda: selective.winner_hybrid(p, s, seed=0),
+        "bootstrap": lambda: board.winner_bootstrap(B=2000, seed=0),
+        "iterated": lambda: board.winner_bootstrap(
+            B=500, seed=0, iterate=True, B_outer=40, B_inner=40
+        ),
+    }
+    out = {}
+    for what, call in calls.items():
+        got = call()
+        out[what] = {
+            k: int(v) if k == "winner" else [float(x) for x in v] if k.endswith("ci") else float(v)
+            for k, v in got.items()
+            if k in keep
+        }
+    return out
+
+
 @pytest.mark.parametrize(
     "name",
     [
-        pytest.param("adhoc7_ap.csv", marks=pytest.mark.slow),
+        # honestboard's answers kept (tests/kept_oracle.py): ~0.1 s each but robust04's
+        "adhoc7_ap.csv",
         pytest.param("robust2004_ap.csv", marks=pytest.mark.slow),
-        "web2010_ndcg20.csv",  # ~0.1 s: the smaller matrices run in test-fast
+        "web2010_ndcg20.csv",
         "adhoc5_p10.csv",
     ],
 )
-def test_equal_to_honestboard(name):
+def test_equal_to_honestboard(pytestconfig, name):
     hb = pytest.importorskip("honestboard")
-    from honestboard import selective
 
     y = _matrix(name)
     p, s = W.mean_covariance(y)
@@ -84,9 +111,12 @@ def test_equal_to_honestboard(name):
     assert np.allclose(s, board.sigma(), rtol=1e-12, atol=0)
     wc = W.correct_winner(p, s, scores=y, seed=0, resamples=2000)
     cond, hyb, boot = (some(wc.get(m)) for m in ("conditional", "hybrid", "bootstrap"))
-    a = selective.winner_adjusted(p, s)
-    h = selective.winner_hybrid(p, s, seed=0)
-    b = board.winner_bootstrap(B=2000, seed=0)
+    # honestboard's corrections depend on honestboard, numpy and the matrix alone: kept
+    # across runs under their digest (tests/kept_oracle.py); ours are computed every run
+    their = kept(
+        pytestconfig, "honestboard", "winner corrections", (y, p, s), lambda: _their_winner(y, p, s)
+    )
+    a, h, b = their["adjusted"], their["hybrid"], their["bootstrap"]
     assert wc.winner == a["winner"] == h["winner"] == b["winner"]
     assert (some(cond.estimate), some(cond.lower), some(cond.upper)) == pytest.approx(
         (a["estimate"], *a["ci"]), abs=1e-9
@@ -100,8 +130,7 @@ def test_equal_to_honestboard(name):
     )
     # the iterated bootstrap draws its second level from the same stream too
     bi = W.bootstrap(y, wc.winner, 0.05, resamples=500, seed=0, iterate=True, inner=40)
-    theirs = board.winner_bootstrap(B=500, seed=0, iterate=True, B_outer=40, B_inner=40)
-    assert some(bi.estimate) == pytest.approx(theirs["estimate"], abs=1e-12)
+    assert some(bi.estimate) == pytest.approx(their["iterated"]["estimate"], abs=1e-12)
 
 
 def test_the_correction_removes_most_of_the_winners_curse():
