@@ -294,6 +294,12 @@ def test_equal_weight_means_use_their_effective_queries(seeded_store):
     )
     cqa = B.run_best(con, "beir/cqadupstack", "nDCG@10", save=False).result
     assert round(some(some(cqa.noise).n_effective)) == 10429 and some(cqa.noise).n_parts == 12
+    # a mean of forums is a population with its query count (once test_today.py's)
+    assert cqa.n_topics == 13145  # the 12 forums' queries, ir_datasets metadata
+    assert cqa.stats.reference.n_results > 150
+    top = cqa.candidates[0].result
+    assert top.track == "mteb/retrieval/derived"
+    assert top.provenance.startswith("mteb/retrieval/derived, mteb_beir_retrieval.csv: lines ")
     plain = B.run_best(con, "beir/scifact/test", "nDCG@10", save=False).result
     assert some(plain.noise).n_effective is None
     h = H.run_history(con, "beir/mean", "nDCG@10", reference="final", se="model", save=False).result

@@ -437,24 +437,9 @@ def test_undated_population_is_replayed_by_year(cli, seeded_db_file):
 # ------------------------------------------------------------------ averages over sub-tasks
 @pytest.mark.slow
 def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_file):
-    d = _audit(
-        cli(
-            "audit",
-            "best",
-            "-c",
-            "beir/cqadupstack",
-            "-m",
-            "nDCG@10",
-            "--no-save",
-            "--json",
-            db=seeded_db_file,
-        )
-    )
-    assert d["n_topics"] == 13145  # the 12 forums' queries, ir_datasets metadata
-    assert d["stats"]["reference"]["n_results"] > 150
-    top = d["candidates"][0]["result"]
-    assert top["track"] == "mteb/retrieval/derived"
-    assert top["provenance"].startswith("mteb/retrieval/derived, mteb_beir_retrieval.csv: lines ")
+    # beir/cqadupstack's best audit (the 12 forums' queries, its derived MTEB rows) is
+    # checked in test_claim_noise.py's test_equal_weight_means_use_their_effective_queries,
+    # which computes it: here the mean of BEIR, by its alias
     mean = _audit(
         cli(
             "audit",
