@@ -4,19 +4,50 @@ baselines as for claims."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import inspect
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.analyses.test_claim_evidence import _run_file
+from tests.conftest import _built_once
+
+
+def _report_audits(robust03_db_file: Path, path: Path) -> None:
+    """Build: the robust03 database with the audits a report of robust03 AP stores (its
+    best, history and reusability verdict: what the claims' reports reuse)."""
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    shutil.copy(robust03_db_file, path)
+    with tempfile.TemporaryDirectory() as out:
+        args = ["--db", str(path), "report", "-c", "robust03", "-m", "AP", "-o", f"{out}/r.md"]
+        res = CliRunner().invoke(app, args)
+    assert res.exit_code == 0, res.output
+
+
+@pytest.fixture(scope="module")
+def reported_db_file(robust03_db_file, tmp_path_factory) -> Path:
+    """:func:`_report_audits`'s database, built once and kept across runs as the session's
+    databases are (tests/conftest.py ``_built_once``: under the digest of the package,
+    schema, seeds and shared data; its name carries the digest of this build's source).
+    The report's collection audits are not what this module checks: the claims are, and
+    each report computes its claim."""
+    src = inspect.getsource(_report_audits).encode()
+    name = f"robust03-reported-{hashlib.sha256(src).hexdigest()[:12]}.duckdb"
+    return _built_once(tmp_path_factory, name, functools.partial(_report_audits, robust03_db_file))
 
 
 @pytest.fixture
-def rcli(cli, robust03_db_file, tmp_path):
+def rcli(cli, reported_db_file, tmp_path):
     db = tmp_path / "copy.duckdb"
-    shutil.copy(robust03_db_file, db)
+    shutil.copy(reported_db_file, db)
     return lambda *a: cli(*a, db=db)
 
 
