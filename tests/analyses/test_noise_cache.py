@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 
+import numpy as np
 import pytest
 
 
@@ -143,3 +144,30 @@ def test_a_claim_with_its_run_evaluates_the_archive_once(
     assert c["holm_t"] == pytest.approx(c["paired"]["p_value"])  # one comparison
     # the run is the archive's pircRBa1, the published result audited: not a copy to flag
     assert "reproduces the claimed 0.3101" in ev["sentences"][0]
+
+
+def test_a_kept_rank_resolution_is_the_one_computed():
+    # `audit best` and `audit claim` of a collection rank the same shared scores: the
+    # process computes the resolution once per input (litaudit.analyses.extreme.ranks)
+    from litaudit.analyses.extreme import ranks
+    from litaudit.analyses.extreme.ranks_input import RankInput
+    from litaudit.stats.ranks import resolve_ranks
+
+    y = np.random.default_rng(4).normal(0.3, 0.05, (6, 20))
+
+    def inp(scores):
+        return RankInput(
+            tuple(f"r{i}" for i in range(6)), tuple(f"t{j}" for j in range(20)), "topics",
+            scores, None, "archive", "six runs", 0, "x",
+        )  # fmt: skip
+
+    settings = ranks.RankSettings(resamples=200)
+    ranks._RESOLVED.clear()
+    first = ranks.resolved(inp(y), settings)
+    assert first == resolve_ranks(y, resamples=200, seed=settings.seed)  # as computed
+    assert ranks.resolved(inp(y.copy()), settings) is first  # the same numbers: kept
+    other = y.copy()
+    other[0, 0] += 1e-9  # any other number is another input
+    assert ranks.resolved(inp(other), settings) is not first
+    assert ranks.resolved(inp(y), ranks.RankSettings(resamples=200, seed=1)) is not first
+    assert len(ranks._RESOLVED) == 3

@@ -14,6 +14,7 @@ when the store has shared scores for their collection.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -104,16 +105,45 @@ def answer(res: RankResolution, systems: tuple[str, ...]) -> str:
     )
 
 
+_RESOLVED: dict[str, RankResolution] = {}  # this process's resolutions, by their inputs
+_RESOLVED_KEPT = 16
+
+
+def resolution_key(inp: RankInput, settings: RankSettings) -> str:
+    """The digest of what :func:`resolve_ranks` reads of ``inp`` and ``settings``: the
+    scores and unit se as it reads them (float64) and the settings."""
+    h = hashlib.sha256()
+    for a in (inp.scores, inp.unit_se):
+        x = None if a is None else np.ascontiguousarray(a, dtype=np.float64)
+        h.update(b"none" if x is None else repr(x.shape).encode() + x.tobytes())
+    h.update(repr((inp.unit_kind, settings.alpha, settings.resamples, settings.seed)).encode())
+    return h.hexdigest()
+
+
+def resolved(inp: RankInput, settings: RankSettings) -> RankResolution:
+    """:func:`resolve_ranks` of ``inp`` under ``settings``, computed once per process for
+    the same numbers: `audit best` and `audit claim` of a collection rank the same shared
+    scores with the same seed (a report computes both; `report --claims` one claim after
+    another). A pure function of its key (:func:`resolution_key`) with an immutable
+    result, so a kept resolution is the one a computation gives."""
+    key = resolution_key(inp, settings)
+    if key not in _RESOLVED:
+        if len(_RESOLVED) >= _RESOLVED_KEPT:
+            _RESOLVED.pop(next(iter(_RESOLVED)))
+        _RESOLVED[key] = resolve_ranks(
+            inp.scores,
+            alpha=settings.alpha,
+            resamples=settings.resamples,
+            seed=settings.seed,
+            unit_se=inp.unit_se,
+            units=inp.unit_kind,
+        )
+    return _RESOLVED[key]
+
+
 def compute(inp: RankInput, settings: RankSettings, cid: str | None, measure: str) -> RanksAudit:
     """The ranks audit of ``inp`` (not stored)."""
-    res = resolve_ranks(
-        inp.scores,
-        alpha=settings.alpha,
-        resamples=settings.resamples,
-        seed=settings.seed,
-        unit_se=inp.unit_se,
-        units=inp.unit_kind,
-    )
+    res = resolved(inp, settings)
     return RanksAudit(
         collection_id=cid,
         measure=measure,
