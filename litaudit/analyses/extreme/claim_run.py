@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from litaudit.errors import InputError, NotFound, ParameterError
-from litaudit.runs.archive import load_qrels
+from litaudit.runs.archive import list_runs, load_qrels
+from litaudit.runs.archive_eval import archive_matrix
 from litaudit.runs.coded import EncodedQrels, encode_against, encode_qrels
 from litaudit.runs.evalcache import fingerprint
 from litaudit.runs.evaluate import evaluate_coded
@@ -161,9 +162,14 @@ def evaluate_claim_run(
     if not p.is_file():
         raise InputError(str(p), None, "no such run file")
     qrels = _coded_qrels(con, collection_id)
-    run = read_run(p)
-    ev = evaluate_coded(*encode_against([run], qrels), [measure])
-    row = ev.matrix(measure)[0]
+    sha = _sha256(p)
+    archived = _archived(con, collection_id, measure, sha)
+    if archived is not None:
+        tag, n_lines, topics, row = archived
+    else:
+        run = read_run(p)
+        ev = evaluate_coded(*encode_against([run], qrels), [measure])
+        tag, n_lines, topics, row = run.tag, len(run), ev.topics, ev.matrix(measure)[0]
     ok = ~np.isnan(row)
     if not ok.any():
         raise ParameterError(
@@ -174,17 +180,37 @@ def evaluate_claim_run(
     n_ok = int(ok.sum())
     out = RunEvaluation(
         file=p.name,
-        sha256=_sha256(p),
-        tag=run.tag,
+        sha256=sha,
+        tag=tag,
         collection_id=collection_id,
         measure=measure,
         value=mean,
         value_text=f"{mean:.4f}",
         n_topics=n_ok,
         n_qrels_topics=n_q,
-        n_lines=len(run),
+        n_lines=n_lines,
         n_missing=max(0, n_q - n_ok),
         value_all=float(row[ok].sum()) / n_q if n_q else None,
     )
-    scores = {t: float(v) for t, v in zip(ev.topics, row, strict=True) if not math.isnan(v)}
-    return out, Scored(run.tag, scores)
+    scores = {t: float(v) for t, v in zip(topics, row, strict=True) if not math.isnan(v)}
+    return out, Scored(tag, scores)
+
+
+def _archived(
+    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, sha: str
+) -> tuple[str, int, list[str], np.ndarray] | None:
+    """(tag, lines, topics, per-topic ``measure``) of the stored archive run that is the
+    file ``sha`` (imported whole, no line skipped), read from the archive's evaluation
+    (:func:`~litaudit.runs.archive_eval.archive_matrix`, which the claim audit reads
+    anyway: its noise, same-topic comparisons and copies), not evaluated a second time:
+    the same evaluator on the same rows, the same values to the last bit (the robust03
+    archive's 17 runs, tests/analyses/test_claim_evidence.py); None when no stored run is
+    that file."""
+    found = [r for r in list_runs(con, collection_id) if r.sha256 == sha and r.n_skipped == 0]
+    if len(found) != 1:
+        return None
+    m = archive_matrix(con, collection_id, measure)
+    if m is None or found[0].tag not in m.runs:
+        return None
+    row = np.asarray(m.x[m.runs.index(found[0].tag)], dtype=np.float64)
+    return found[0].tag, found[0].n_lines, list(m.topics), row
