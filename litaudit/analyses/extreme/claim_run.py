@@ -169,7 +169,7 @@ def evaluate_claim_run(
     else:
         run = read_run(p)
         ev = evaluate_coded(*encode_against([run], qrels), [measure])
-        tag, n_lines, topics, row = run.tag, len(run), ev.topics, ev.matrix(measure)[0]
+        tag, n_lines, topics, row = run.tag, len(run), list(ev.topics), ev.matrix(measure)[0]
     ok = ~np.isnan(row)
     if not ok.any():
         raise ParameterError(
