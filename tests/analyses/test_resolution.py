@@ -78,7 +78,7 @@ def test_matrix_file_equals_the_stats(cli, seeded_db_file, shared_data):
     assert r["mdd"] == pytest.approx(want.mdd) and r["units_needed"] == want.units_needed == 2264
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="evaluates the robust03 archive unless a test before it did")
 def test_a_run_archive_is_read_per_topic(cli, robust03_db_file):
     d = _json(
         cli(

@@ -273,7 +273,7 @@ def test_an_unknown_bibkey_is_an_error_with_a_suggestion(cli, seeded_db_file, tm
         assert "no paper 'cormak2009'; did you mean 'cormack2009sigir'?" in res.output
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="evaluates the robust03 archive unless a test before it did")
 def test_against_typo_suggests_the_stored_run(rcli, shared_data, tmp_path):
     run = _run_file(shared_data, "uwmtCR0")
     res = rcli(
