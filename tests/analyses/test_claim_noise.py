@@ -25,33 +25,41 @@ PERTOPIC = SHARED_DATA / "pertopic"
 
 def _store_per_topic(con, collection_id: str, measure: str, scores: np.ndarray) -> None:
     """Store per-topic values as `runs eval` would for an archive of these runs (rows of
-    the runs table and of run_eval_topics under the archive's fingerprint)."""
+    the runs table and of run_eval_topics under the archive's fingerprint), one statement
+    per table, rows in the order of run after run."""
     from litaudit.runs import evalcache
 
-    for i in range(scores.shape[0]):
-        con.execute(
-            "INSERT INTO runs (collection_id, tag, path, sha256, n_lines, n_topics) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            [collection_id, f"run{i}", f"run{i}.txt", f"{i:064x}", 1000, scores.shape[1]],
-        )
+    n_runs, n_topics = scores.shape
+    tags = [f"run{i}" for i in range(n_runs)]
+    con.execute(
+        "INSERT INTO runs (collection_id, tag, path, sha256, n_lines, n_topics) "
+        "SELECT ?, unnest(?), unnest(?), unnest(?), 1000, ?",
+        [
+            collection_id,
+            tags,
+            [f"{t}.txt" for t in tags],
+            [f"{i:064x}" for i in range(n_runs)],
+            n_topics,
+        ],
+    )
     fp = evalcache.fingerprint(con, collection_id)
-    for i, row in enumerate(scores):
-        con.execute(
-            "INSERT INTO run_eval_runs (collection_id, fingerprint, measure, rel_level, "
-            "complete, run) VALUES (?, ?, ?, 1, false, ?)",
-            [collection_id, fp, measure, f"run{i}"],
-        )
-        con.execute(
-            "INSERT INTO run_eval_topics SELECT ?, ?, ?, 1, false, ?, unnest(?), unnest(?)",
-            [
-                collection_id,
-                fp,
-                measure,
-                f"run{i}",
-                [str(351 + t) for t in range(len(row))],
-                list(row),
-            ],
-        )
+    con.execute(
+        "INSERT INTO run_eval_runs (collection_id, fingerprint, measure, rel_level, "
+        "complete, run) SELECT ?, ?, ?, 1, false, unnest(?)",
+        [collection_id, fp, measure, tags],
+    )
+    topics = [str(351 + t) for t in range(n_topics)]
+    con.execute(
+        "INSERT INTO run_eval_topics SELECT ?, ?, ?, 1, false, unnest(?), unnest(?), unnest(?)",
+        [
+            collection_id,
+            fp,
+            measure,
+            [t for t in tags for _ in range(n_topics)],
+            topics * n_runs,
+            [float(v) for v in np.asarray(scores, dtype=np.float64).ravel()],
+        ],
+    )
 
 
 def test_parse_se():
