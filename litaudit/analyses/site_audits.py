@@ -47,11 +47,12 @@ from litaudit.analyses.extreme.population import (
     select_population,
 )
 from litaudit.analyses.extreme.ranks import run_ranks
-from litaudit.analyses.extreme.ranks_input import Preread
+from litaudit.analyses.extreme.ranks_input import Preread, dataset_parts
 from litaudit.analyses.extreme.record_steps import Preloaded, StepSettings
 from litaudit.analyses.extreme.summary import run_summary
 from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError, NotFound
+from litaudit.runs.archive import count_runs
 from litaudit.stats.extreme import Sampling
 from litaudit.store.collections import names_and_default_topics
 from litaudit.store.zero_shot import zero_shot_pairs
@@ -183,8 +184,17 @@ def _ranks(con: duckdb.DuckDBPyConnection, pops, tick) -> list[int | None]:
     tick(total=len(pops))
     out: list[int | None] = []
     preread = Preread.load(con)  # topic sets and results read once for every population
+    has_runs: dict[str, bool] = {}
     for _s, pop, f in pops:
         tick(1)
+        cid = pop.collection_id
+        if cid not in has_runs:
+            has_runs[cid] = count_runs(con, cid) > 0
+        if not has_runs[cid] and dataset_parts(con, cid, f.topics, preread) is None:
+            # neither a mean of datasets nor a run archive: no shared scores, as
+            # run_ranks would find (store_input's NotFound) after resolving the collection
+            out.append(None)
+            continue
         try:
             done = run_ranks(
                 con, measure=pop.measure, collection=pop.collection_id, filters=f, preread=preread
