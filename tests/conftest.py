@@ -171,19 +171,24 @@ def _keep(kept: Path, shared: Path, name: str) -> None:
     part.rename(kept / f"built-{name}")
 
 
-def _built_folder_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
+def _built_folder_once(
+    tmp_path_factory, name: str, build: Callable[[Path], None], also: tuple[Path, ...] = ()
+) -> Path:
     """This process's copy of a folder that ``build`` fills once per run, or once for as
     long as nothing it is built from changes: :func:`_built_once` for a folder (the
     seeded site, with the database its build stored audits in). Kept across runs under
-    the digest of :func:`_build_key` and of the source file that defines ``build`` (a
-    test module's builder is not in this conftest)."""
+    the digest of :func:`_build_key`, of the source file that defines ``build`` (a test
+    module's builder is not in this conftest) and of the files ``also`` names (modules
+    it calls)."""
     import fcntl
     import hashlib
     import inspect
     import shutil
 
-    source = Path(inspect.getfile(build)).read_bytes()
-    name = f"{name}-{hashlib.sha256(source).hexdigest()[:12]}"
+    digest = hashlib.sha256()
+    for path in (Path(inspect.getfile(build)), *also):
+        digest.update(path.read_bytes())
+    name = f"{name}-{digest.hexdigest()[:12]}"
     shared = _run_folder(tmp_path_factory)
     built = shared / f"built-{name}"
     with open(shared / f"built-{name}.lock", "w") as lock:
