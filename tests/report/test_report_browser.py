@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import _built_folder_once
 from tests.report.test_report import COLLECTION, reported_folder
+
+REPORT = Path(__file__).with_name("test_report.py")
 
 FLAGS = (
     "--headless",
@@ -68,34 +71,25 @@ def page_requests(netlog: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def html_report(tmp_path_factory) -> Path:
     """The HTML report with a claim of 0.36, on a copy of test_report.py's reported
-    database (its literature audits and the verdict the first report stored, reused here:
-    built once a run, kept across runs)."""
-    from typer.testing import CliRunner
+    database (its literature audits and the verdict the first report stored, reused here).
+    Built once a run and kept across runs while nothing it is built from changes
+    (tests/conftest.py ``_built_folder_once``: the package, this module, test_report.py)."""
 
-    from litaudit.cli.main import app
+    def build(folder: Path) -> None:
+        from typer.testing import CliRunner
 
-    folder = tmp_path_factory.mktemp("browser")
-    db = folder / "fixture.duckdb"
-    shutil.copy(reported_folder(tmp_path_factory) / "reported.duckdb", db)
-    out = folder / "report.html"
-    res = CliRunner().invoke(
-        app,
-        [
-            "--db",
-            str(db),
-            "report",
-            "-c",
-            COLLECTION,
-            "-m",
-            "AP",
-            "--claim",
-            "0.36",
-            "-o",
-            str(out),
-        ],
+        from litaudit.cli.main import app
+
+        db = folder / "fixture.duckdb"
+        shutil.copy(reported_folder(tmp_path_factory) / "reported.duckdb", db)
+        args = ["report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", "-o"]
+        res = CliRunner().invoke(app, ["--db", str(db), *args, str(folder / "report.html")])
+        assert res.exit_code == 0, res.output
+        db.unlink()  # the page is what the tests read
+
+    return _built_folder_once(tmp_path_factory, "html-report", build, also=(REPORT,)) / (
+        "report.html"
     )
-    assert res.exit_code == 0, res.output
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -162,35 +156,21 @@ def test_phone_width_screenshot(html_report, tmp_path):
 def scifact_report(tmp_path_factory, seeded_db_file) -> Path:
     """A report on a database seeded as `litaudit init` seeds it (every seed; a copy of
     the session's file, conftest.py): BEIR SciFact nDCG@10, the MTEB population, with a
-    claim of 0.80."""
-    import shutil
+    claim of 0.80. Kept across runs as :func:`html_report` is."""
 
-    from typer.testing import CliRunner
+    def build(folder: Path) -> None:
+        from typer.testing import CliRunner
 
-    from litaudit.cli.main import app
+        from litaudit.cli.main import app
 
-    folder = tmp_path_factory.mktemp("scifact")
-    db, out = folder / "seeded.duckdb", folder / "scifact.html"
-    shutil.copy(seeded_db_file, db)
-    runner = CliRunner()
-    res = runner.invoke(
-        app,
-        [
-            "--db",
-            str(db),
-            "report",
-            "-c",
-            "beir/scifact/test",
-            "-m",
-            "nDCG@10",
-            "--claim",
-            "0.80",
-            "-o",
-            str(out),
-        ],
-    )
-    assert res.exit_code == 0, res.output
-    return out
+        db = folder / "seeded.duckdb"
+        shutil.copy(seeded_db_file, db)
+        args = ["report", "-c", "beir/scifact/test", "-m", "nDCG@10", "--claim", "0.80", "-o"]
+        res = CliRunner().invoke(app, ["--db", str(db), *args, str(folder / "scifact.html")])
+        assert res.exit_code == 0, res.output
+        db.unlink()  # the page is what the tests read
+
+    return _built_folder_once(tmp_path_factory, "scifact-report", build) / "scifact.html"
 
 
 @pytest.fixture(scope="module")
