@@ -99,17 +99,20 @@ Grouped = dict[tuple[str, str, str], list[ResultRow]]
 
 
 def _groups(
-    con: duckdb.DuckDBPyConnection,
+    con: duckdb.DuckDBPyConnection, loaded: list[Loaded] | None = None
 ) -> tuple[dict[str, tuple[str, int | None]], Grouped, dict[str, dict[str, list[ResultRow]]]]:
     """The collections (name, default topic count), the audited rows by (collection,
     measure, source), as `audit summary` groups them, and the same rows by measure and
     collection, best first (both sources: what
     :meth:`~litaudit.analyses.extreme.record_steps.Preloaded.part_scores` reads, one query
-    of the store ordered totally, so a measure's rows keep its order)."""
+    of the store ordered totally, so a measure's rows keep its order); ``loaded``: that
+    query's rows, when read already."""
     colls = names_and_default_topics(con)
     groups: Grouped = {}
     by_measure: dict[str, dict[str, list[ResultRow]]] = {}
-    for x in load_population(con, None, None, Filters()):
+    if loaded is None:
+        loaded = load_population(con, None, None, Filters())
+    for x in loaded:
         groups.setdefault((x.collection_id, x.measure, x.row.source), []).append(x.row)
         by_measure.setdefault(x.measure, {}).setdefault(x.collection_id, []).append(x.row)
     return colls, groups, by_measure
@@ -213,10 +216,11 @@ def prepare_site(
     ``progress(total=n)`` is told the number of steps, then ``progress(1)`` per step."""
 
     tick = progress or (lambda *a, **k: None)
-    summary = run_summary(con)
+    loaded = load_population(con, None, None, Filters())  # read once for both
+    summary = run_summary(con, loaded=loaded)
     tick(total=2 * len(summary.rows))
     tick(len(summary.rows))
-    colls, groups, by_measure = _groups(con)
+    colls, groups, by_measure = _groups(con, loaded)
     pops = []
     for s in summary.rows:
         cid, meas = s.collection_id, s.measure
