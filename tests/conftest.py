@@ -188,7 +188,7 @@ def _built_folder_once(
     digest = hashlib.sha256()
     for path in (Path(inspect.getfile(build)), *also):
         digest.update(path.read_bytes())
-    name = f"{name}-{digest.hexdigest()[:12]}"
+    base, name = name, f"{name}-{digest.hexdigest()[:12]}"
     shared = _run_folder(tmp_path_factory)
     built = shared / f"built-{name}"
     with open(shared / f"built-{name}.lock", "w") as lock:
@@ -204,6 +204,8 @@ def _built_folder_once(
                 build(part)
                 part.rename(built)
                 if kept is not None:  # whole or not at all: copied aside, then renamed
+                    for old in kept.glob(f"built-{base}-" + "?" * 12):  # of older sources
+                        shutil.rmtree(old, ignore_errors=True)
                     aside = kept / f"part-{os.getpid()}-{name}"
                     shutil.copytree(built, aside)
                     try:
