@@ -171,6 +171,52 @@ def _keep(kept: Path, shared: Path, name: str) -> None:
     part.rename(kept / f"built-{name}")
 
 
+def _built_folder_once(
+    tmp_path_factory, name: str, build: Callable[[Path], None], also: tuple[Path, ...] = ()
+) -> Path:
+    """This process's copy of a folder that ``build`` fills once per run, or once for as
+    long as nothing it is built from changes: :func:`_built_once` for a folder (the
+    seeded site, with the database its build stored audits in). Kept across runs under
+    the digest of :func:`_build_key`, of the source file that defines ``build`` (a test
+    module's builder is not in this conftest) and of the files ``also`` names (modules
+    it calls)."""
+    import fcntl
+    import hashlib
+    import inspect
+    import shutil
+
+    digest = hashlib.sha256()
+    for path in (Path(inspect.getfile(build)), *also):
+        digest.update(path.read_bytes())
+    base, name = name, f"{name}-{digest.hexdigest()[:12]}"
+    shared = _run_folder(tmp_path_factory)
+    built = shared / f"built-{name}"
+    with open(shared / f"built-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not built.exists():
+            kept = _kept_builds()
+            if kept is not None and (kept / f"built-{name}").is_dir():
+                shutil.copytree(kept / f"built-{name}", built)
+            else:
+                part = shared / f"building-{name}"
+                shutil.rmtree(part, ignore_errors=True)
+                part.mkdir()
+                build(part)
+                part.rename(built)
+                if kept is not None:  # whole or not at all: copied aside, then renamed
+                    for old in kept.glob(f"built-{base}-" + "?" * 12):  # of older sources
+                        shutil.rmtree(old, ignore_errors=True)
+                    aside = kept / f"part-{os.getpid()}-{name}"
+                    shutil.copytree(built, aside)
+                    try:
+                        aside.rename(kept / f"built-{name}")
+                    except OSError:  # another run kept the same build first
+                        shutil.rmtree(aside, ignore_errors=True)
+    mine = tmp_path_factory.mktemp(name.split("-")[0]) / name
+    shutil.copytree(built, mine)
+    return mine
+
+
 def _configure_kept_builds(config) -> None:
     """This run's folder of kept builds: ``.pytest_cache/d/litaudit-built/<digest>``;
     the folders of other digests are removed (one set of builds is kept, ~60 MB)."""

@@ -47,11 +47,12 @@ from litaudit.analyses.extreme.population import (
     select_population,
 )
 from litaudit.analyses.extreme.ranks import run_ranks
-from litaudit.analyses.extreme.ranks_input import Preread
+from litaudit.analyses.extreme.ranks_input import Preread, dataset_parts
 from litaudit.analyses.extreme.record_steps import Preloaded, StepSettings
 from litaudit.analyses.extreme.summary import run_summary
 from litaudit.defaults import MIN_N
 from litaudit.errors import LitauditError, NotFound
+from litaudit.runs.archive import count_runs
 from litaudit.stats.extreme import Sampling
 from litaudit.store.collections import names_and_default_topics
 from litaudit.store.zero_shot import zero_shot_pairs
@@ -98,17 +99,20 @@ Grouped = dict[tuple[str, str, str], list[ResultRow]]
 
 
 def _groups(
-    con: duckdb.DuckDBPyConnection,
+    con: duckdb.DuckDBPyConnection, loaded: list[Loaded] | None = None
 ) -> tuple[dict[str, tuple[str, int | None]], Grouped, dict[str, dict[str, list[ResultRow]]]]:
     """The collections (name, default topic count), the audited rows by (collection,
     measure, source), as `audit summary` groups them, and the same rows by measure and
     collection, best first (both sources: what
     :meth:`~litaudit.analyses.extreme.record_steps.Preloaded.part_scores` reads, one query
-    of the store ordered totally, so a measure's rows keep its order)."""
+    of the store ordered totally, so a measure's rows keep its order); ``loaded``: that
+    query's rows, when read already."""
     colls = names_and_default_topics(con)
     groups: Grouped = {}
     by_measure: dict[str, dict[str, list[ResultRow]]] = {}
-    for x in load_population(con, None, None, Filters()):
+    if loaded is None:
+        loaded = load_population(con, None, None, Filters())
+    for x in loaded:
         groups.setdefault((x.collection_id, x.measure, x.row.source), []).append(x.row)
         by_measure.setdefault(x.measure, {}).setdefault(x.collection_id, []).append(x.row)
     return colls, groups, by_measure
@@ -183,8 +187,17 @@ def _ranks(con: duckdb.DuckDBPyConnection, pops, tick) -> list[int | None]:
     tick(total=len(pops))
     out: list[int | None] = []
     preread = Preread.load(con)  # topic sets and results read once for every population
+    has_runs: dict[str, bool] = {}
     for _s, pop, f in pops:
         tick(1)
+        cid = pop.collection_id
+        if cid not in has_runs:
+            has_runs[cid] = count_runs(con, cid) > 0
+        if not has_runs[cid] and dataset_parts(con, cid, f.topics, preread) is None:
+            # neither a mean of datasets nor a run archive: no shared scores, as
+            # run_ranks would find (store_input's NotFound) after resolving the collection
+            out.append(None)
+            continue
         try:
             done = run_ranks(
                 con, measure=pop.measure, collection=pop.collection_id, filters=f, preread=preread
@@ -203,10 +216,11 @@ def prepare_site(
     ``progress(total=n)`` is told the number of steps, then ``progress(1)`` per step."""
 
     tick = progress or (lambda *a, **k: None)
-    summary = run_summary(con)
+    loaded = load_population(con, None, None, Filters())  # read once for both
+    summary = run_summary(con, loaded=loaded)
     tick(total=2 * len(summary.rows))
     tick(len(summary.rows))
-    colls, groups, by_measure = _groups(con)
+    colls, groups, by_measure = _groups(con, loaded)
     pops = []
     for s in summary.rows:
         cid, meas = s.collection_id, s.measure

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.conftest import _built_folder_once
 from tests.typed import some, without_verdict
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -157,27 +158,60 @@ def store_literature_audits(path: Path) -> None:
         run_history(store.con, COLLECTION, "AP")
 
 
+def _build_fresh(folder: Path) -> None:
+    store_literature_audits(make_fixture_db(folder / "fresh.duckdb"))
+
+
+def fresh_folder(tmp_path_factory) -> Path:
+    """This process's copy of the fixture database with literature audits, before any
+    report: built once a run, and kept across runs while nothing it is built from changes
+    (tests/conftest.py ``_built_folder_once``: the package, the seeds, this module)."""
+    return _built_folder_once(tmp_path_factory, "report-fresh", _build_fresh)
+
+
+def reported_folder(tmp_path_factory) -> Path:
+    """This process's copy of a fresh database after `report -c trec7 -m AP` (no
+    sub-collections): ``reported.duckdb`` and the Markdown it printed, ``reported.md``;
+    built once a run (test_report_browser.py's report starts from it too) and kept across
+    runs as :func:`fresh_folder` is."""
+
+    def build(folder: Path) -> None:
+        from typer.testing import CliRunner
+
+        from litaudit.cli.main import app
+
+        db = folder / "reported.duckdb"
+        shutil.copy(fresh_folder(tmp_path_factory) / "fresh.duckdb", db)
+        res = CliRunner().invoke(app, ["--db", str(db), "report", "-c", COLLECTION, "-m", "AP"])
+        assert res.exit_code == 0, res.output
+        (folder / "reported.md").write_text(res.stdout, encoding="utf-8")
+
+    return _built_folder_once(tmp_path_factory, "report-reported", build)
+
+
 @pytest.fixture(scope="module")
 def fresh_db_file(tmp_path_factory) -> Path:
-    """The fixture database with literature audits, before any report (built once a
-    module; treat as read-only, copy it to write)."""
-    path = make_fixture_db(tmp_path_factory.mktemp("fresh") / "fresh.duckdb")
-    store_literature_audits(path)
-    return path
+    """The fixture database with literature audits, before any report (treat as
+    read-only, copy it to write)."""
+    return fresh_folder(tmp_path_factory) / "fresh.duckdb"
 
 
 @pytest.fixture(scope="module")
 def fixture_db_file(fresh_db_file, tmp_path_factory) -> Path:
     """The fixture database with literature audits; the reuse audits are run by the first
-    report (module-scoped: treat as read-only, copy it to write)."""
-    from litaudit.analyses.report_audits import prepare_report
-    from litaudit.store.db import open_store
+    report (module-scoped: treat as read-only, copy it to write; kept across runs as
+    :func:`fresh_folder` is)."""
 
-    path = tmp_path_factory.mktemp("report") / "fixture.duckdb"
-    shutil.copy(fresh_db_file, path)
-    with open_store(path) as store:  # runs and stores the reusability audits once
-        prepare_report(store.con, COLLECTION, measure="AP", subcollections=True)
-    return path
+    def build(folder: Path) -> None:
+        from litaudit.analyses.report_audits import prepare_report
+        from litaudit.store.db import open_store
+
+        path = folder / "fixture.duckdb"
+        shutil.copy(fresh_db_file, path)
+        with open_store(path) as store:  # runs and stores the reusability audits once
+            prepare_report(store.con, COLLECTION, measure="AP", subcollections=True)
+
+    return _built_folder_once(tmp_path_factory, "report-fixture", build) / "fixture.duckdb"
 
 
 @pytest.fixture
@@ -199,18 +233,11 @@ class Reported:
 
 
 @pytest.fixture(scope="module")
-def reported(fresh_db_file, tmp_path_factory) -> Reported:
+def reported(tmp_path_factory) -> Reported:
     """The first report on a fresh database, run once for the tests that read what it
     ran, stored and printed (the verdict without sub-collections: 0.7 s of CPU)."""
-    from typer.testing import CliRunner
-
-    from litaudit.cli.main import app
-
-    db = tmp_path_factory.mktemp("reported") / "reported.duckdb"
-    shutil.copy(fresh_db_file, db)
-    res = CliRunner().invoke(app, ["--db", str(db), "report", "-c", COLLECTION, "-m", "AP"])
-    assert res.exit_code == 0, res.output
-    return Reported(db=db, md=res.stdout)
+    folder = reported_folder(tmp_path_factory)
+    return Reported(db=folder / "reported.duckdb", md=(folder / "reported.md").read_text("utf-8"))
 
 
 @pytest.fixture

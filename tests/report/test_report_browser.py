@@ -16,7 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.report.test_report import COLLECTION, make_fixture_db, store_literature_audits
+from tests.conftest import _built_folder_once
+from tests.report.test_report import COLLECTION, reported_folder
+
+REPORT = Path(__file__).with_name("test_report.py")
 
 FLAGS = (
     "--headless",
@@ -67,42 +70,42 @@ def page_requests(netlog: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def html_report(tmp_path_factory) -> Path:
-    from typer.testing import CliRunner
+    """The HTML report with a claim of 0.36, on a copy of test_report.py's reported
+    database (its literature audits and the verdict the first report stored, reused here).
+    Built once a run and kept across runs while nothing it is built from changes
+    (tests/conftest.py ``_built_folder_once``: the package, this module, test_report.py)."""
 
-    from litaudit.cli.main import app
+    def build(folder: Path) -> None:
+        from typer.testing import CliRunner
 
-    folder = tmp_path_factory.mktemp("browser")
-    db = make_fixture_db(folder / "fixture.duckdb")
-    store_literature_audits(db)
-    out = folder / "report.html"
-    res = CliRunner().invoke(
-        app,
-        [
-            "--db",
-            str(db),
-            "report",
-            "-c",
-            COLLECTION,
-            "-m",
-            "AP",
-            "--claim",
-            "0.36",
-            "-o",
-            str(out),
-        ],
+        from litaudit.cli.main import app
+
+        db = folder / "fixture.duckdb"
+        shutil.copy(reported_folder(tmp_path_factory) / "reported.duckdb", db)
+        args = ["report", "-c", COLLECTION, "-m", "AP", "--claim", "0.36", "-o"]
+        res = CliRunner().invoke(app, ["--db", str(db), *args, str(folder / "report.html")])
+        assert res.exit_code == 0, res.output
+        db.unlink()  # the page is what the tests read
+
+    return _built_folder_once(tmp_path_factory, "html-report", build, also=(REPORT,)) / (
+        "report.html"
     )
-    assert res.exit_code == 0, res.output
-    return out
+
+
+@pytest.fixture(scope="module")
+def laid_out(html_report, tmp_path_factory) -> tuple[dict, str, list[str]]:
+    """The report loaded once at 1280x800 (:func:`layout_boxes`: the conclusions' boxes,
+    the DOM as laid out, and the requests the page made) for the render and first-screen
+    tests: one Chromium for both."""
+    return layout_boxes(html_report, tmp_path_factory.mktemp("laid-out"), 1280, 800)
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
-def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
-    netlog = tmp_path / "net.json"
-    res = _run(
-        f"--log-net-log={netlog}", "--window-size=390,2000", "--dump-dom", html_report.as_uri()
-    )
-    assert res.returncode == 0, res.stderr[-2000:]
-    dom = res.stdout
+def test_page_renders_text_and_plots_without_requests(laid_out):
+    """The page's text and every plot drawn, and no request (the copy laid_out loads has
+    no Content-Security-Policy, so nothing the report holds is blocked from asking)."""
+    _boxes, dom, requests = laid_out
+    dom = dom[: dom.index('<pre id="BOXES">')]  # the page's own, not the probe's output
     text = re.sub(r"<[^>]+>", " ", dom)
     for words in (
         "Data and provenance",
@@ -122,7 +125,7 @@ def test_page_renders_text_and_plots_without_requests(html_report, tmp_path):
         assert re.search(r'<path d="M\d', fig), fig[:200]
         assert "<figcaption>" in fig
     assert dom.count("<circle ") > 0
-    assert page_requests(netlog) == []
+    assert requests == []
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
@@ -153,45 +156,54 @@ def test_phone_width_screenshot(html_report, tmp_path):
 def scifact_report(tmp_path_factory, seeded_db_file) -> Path:
     """A report on a database seeded as `litaudit init` seeds it (every seed; a copy of
     the session's file, conftest.py): BEIR SciFact nDCG@10, the MTEB population, with a
-    claim of 0.80."""
-    import shutil
+    claim of 0.80. Kept across runs as :func:`html_report` is."""
 
-    from typer.testing import CliRunner
+    def build(folder: Path) -> None:
+        from typer.testing import CliRunner
 
-    from litaudit.cli.main import app
+        from litaudit.cli.main import app
 
-    folder = tmp_path_factory.mktemp("scifact")
-    db, out = folder / "seeded.duckdb", folder / "scifact.html"
-    shutil.copy(seeded_db_file, db)
-    runner = CliRunner()
-    res = runner.invoke(
-        app,
-        [
-            "--db",
-            str(db),
-            "report",
-            "-c",
-            "beir/scifact/test",
-            "-m",
-            "nDCG@10",
-            "--claim",
-            "0.80",
-            "-o",
-            str(out),
-        ],
+        db = folder / "seeded.duckdb"
+        shutil.copy(seeded_db_file, db)
+        args = ["report", "-c", "beir/scifact/test", "-m", "nDCG@10", "--claim", "0.80", "-o"]
+        res = CliRunner().invoke(app, ["--db", str(db), *args, str(folder / "scifact.html")])
+        assert res.exit_code == 0, res.output
+        db.unlink()  # the page is what the tests read
+
+    return _built_folder_once(tmp_path_factory, "scifact-report", build) / "scifact.html"
+
+
+@pytest.fixture(scope="module")
+def scifact_laid_out(scifact_report, tmp_path_factory) -> tuple[dict, str, list[str]]:
+    """The SciFact report loaded once at 1280x1000 for the render and table-width tests:
+    a copy with the widths' script added and the CSP that forbids scripts removed (so
+    nothing the report holds is blocked from asking), its DOM with the script's output
+    parsed off, and the requests it made."""
+    import html as _html
+
+    folder = tmp_path_factory.mktemp("scifact-laid-out")
+    page = scifact_report.read_text(encoding="utf-8")
+    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
+    probe = folder / "probe.html"
+    probe.write_text(page.replace("</body>", _WIDTHS + "</body>"), encoding="utf-8")
+    netlog = folder / "net.json"
+    res = _run(
+        f"--log-net-log={netlog}",
+        "--window-size=1280,1000",
+        "--hide-scrollbars",
+        "--dump-dom",
+        probe.as_uri(),
     )
-    assert res.exit_code == 0, res.output
-    return out
+    assert res.returncode == 0, res.stderr[-2000:]
+    m = re.search(r'<pre id="WIDTHS">(.*?)</pre>', res.stdout, flags=re.S)
+    assert m, res.stdout[-2000:]
+    dom = res.stdout[: m.start()]
+    return json.loads(_html.unescape(m.group(1))), dom, page_requests(netlog)
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
-def test_beir_scifact_report_renders(scifact_report, tmp_path):
-    netlog = tmp_path / "net.json"
-    res = _run(
-        f"--log-net-log={netlog}", "--window-size=1200,3000", "--dump-dom", scifact_report.as_uri()
-    )
-    assert res.returncode == 0, res.stderr[-2000:]
-    dom = res.stdout
+def test_beir_scifact_report_renders(scifact_laid_out):
+    _widths, dom, requests = scifact_laid_out
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", dom))
     # the candidate best systems of MTEB's SciFact population, by name
     for words in (
@@ -207,7 +219,7 @@ def test_beir_scifact_report_renders(scifact_report, tmp_path):
     assert len(plots) == 3  # interval, expected max, record over time (no run archive)
     for fig in plots:
         assert re.search(r'<path d="M\d', fig), fig[:200]
-    assert page_requests(netlog) == []
+    assert requests == []
 
 
 # the boxes of the conclusions in the page as laid out (a copy of the report with this
@@ -225,25 +237,35 @@ _BOXES = """<script>window.addEventListener('load', () => {
   pre.textContent = JSON.stringify(out); document.body.appendChild(pre); });</script>"""
 
 
-def layout_boxes(report: Path, folder: Path, width: int, height: int) -> tuple[dict, str]:
+def layout_boxes(
+    report: Path, folder: Path, width: int, height: int
+) -> tuple[dict, str, list[str]]:
     """Bounding boxes (top, bottom, left, right in CSS px from the page's top) of the
     conclusions' heading and list and of the first figure, at a window of width x height;
-    and the page's DOM as laid out (the report's, with the boxes' script and its output)."""
+    the page's DOM as laid out (the report's, with the boxes' script and its output); and
+    the requests it made (:func:`page_requests`)."""
     import html as _html
 
     page = report.read_text(encoding="utf-8")
     page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
     probe = folder / "probe.html"
     probe.write_text(page.replace("</body>", _BOXES + "</body>"), encoding="utf-8")
-    res = _run(f"--window-size={width},{height}", "--hide-scrollbars", "--dump-dom", probe.as_uri())
+    netlog = folder / "net-probe.json"
+    res = _run(
+        f"--log-net-log={netlog}",
+        f"--window-size={width},{height}",
+        "--hide-scrollbars",
+        "--dump-dom",
+        probe.as_uri(),
+    )
     assert res.returncode == 0, res.stderr[-2000:]
     m = re.search(r'<pre id="BOXES">(.*?)</pre>', res.stdout, flags=re.S)
     assert m, res.stdout[-2000:]
-    return json.loads(_html.unescape(m.group(1))), res.stdout
+    return json.loads(_html.unescape(m.group(1))), res.stdout, page_requests(netlog)
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
-def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
+def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, laid_out, tmp_path):
     """A reviewer opening the report sees its answers without scrolling: at 1280x800 the
     verdict (heading and every line) ends above 800 px, the Conclusions follow it, all
     before any plot; the screenshot of that first screen is taken too."""
@@ -256,7 +278,7 @@ def test_conclusions_are_in_the_first_screen_at_1280x800(html_report, tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert (int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")) == (1280, 800)
 
-    boxes, dom = layout_boxes(html_report, tmp_path, 1280, 800)
+    boxes, dom, _requests = laid_out
     # headless Chromium lays the page out 1280 px wide; its inner height (657 px for an
     # 800 px window, the window's own bars taken off) is stricter than the screenshot's
     width, inner = boxes["viewport"]
@@ -287,21 +309,12 @@ _WIDTHS = """<script>window.addEventListener('load', () => {
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
-def test_tables_fit_the_page_and_carry_result_ids(scifact_report, tmp_path):
+def test_tables_fit_the_page_and_carry_result_ids(scifact_report, scifact_laid_out):
     """Issue 32: the candidate table ran off the page (raw URLs as link text); at
     1280 px every table now lies within the page's body, its links short, and the cited
     results carry their ids."""
-    import html as _html
-
+    got, _dom, _requests = scifact_laid_out
     page = scifact_report.read_text(encoding="utf-8")
-    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
-    probe = tmp_path / "probe.html"
-    probe.write_text(page.replace("</body>", _WIDTHS + "</body>"), encoding="utf-8")
-    res = _run("--window-size=1280,1000", "--hide-scrollbars", "--dump-dom", probe.as_uri())
-    assert res.returncode == 0, res.stderr[-2000:]
-    m = re.search(r'<pre id="WIDTHS">(.*?)</pre>', res.stdout, flags=re.S)
-    assert m, res.stdout[-2000:]
-    got = json.loads(_html.unescape(m.group(1)))
     left, right = got["body"]
     assert got["tables"] and all(a >= left - 1 and b <= right + 1 for a, b in got["tables"]), got
     links = re.findall(r'<a href="https?://[^"]+" rel="noreferrer">([^<]+)</a>', page)

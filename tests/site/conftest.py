@@ -6,21 +6,28 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import _built_folder_once
 from tests.site.fixture import make_site_db
+
+FIXTURE = Path(__file__).with_name("fixture.py")
 
 
 @pytest.fixture(scope="session")
 def fixture_site(tmp_path_factory) -> tuple[Path, Path]:
     """(the fixture store with its audits run by one build of its site, that site's
     folder): test_site.py copies the store, test_site_browser.py reads the pages (and adds
-    its self-test copies of them beside them). One build, not one per module."""
+    its self-test copies of them beside them). One build, not one per module; kept across
+    runs while nothing it is built from changes (tests/conftest.py ``_built_folder_once``:
+    the package, this file and fixture.py)."""
+    folder = _built_folder_once(tmp_path_factory, "fixture-site", _build, also=(FIXTURE,))
+    return folder / "site.duckdb", folder / "site"
+
+
+def _build(folder: Path) -> None:
     from typer.testing import CliRunner
 
     from litaudit.cli.main import app
 
-    folder = tmp_path_factory.mktemp("site")
     db = make_site_db(folder / "site.duckdb")
-    out = folder / "site"
-    res = CliRunner().invoke(app, ["--db", str(db), "site", str(out)])
+    res = CliRunner().invoke(app, ["--db", str(db), "site", str(folder / "site")])
     assert res.exit_code == 0, res.output
-    return db, out

@@ -52,36 +52,69 @@ def _open(page: Path, tmp_path: Path, size: str = "1280,800") -> tuple[str, list
     return res.stdout, console_lines(res.stderr), page_requests(netlog)
 
 
-def _selftest(page: Path, body: str, tmp_path: Path, size: str = "1280,800") -> dict:
-    """Run ``body`` (JavaScript setting ``out``) in a copy of ``page`` once it has loaded;
-    return ``out``."""
+def _selftest(
+    page: Path, bodies: dict[str, str], folder: Path, size: str = "1280,800"
+) -> tuple[str, dict[str, dict]]:
+    """Run each of ``bodies`` (JavaScript setting ``out``), in their order, in one copy of
+    ``page`` once it has loaded: one Chromium for several checks of one page. Returns the
+    DOM after them and each body's ``out`` by its name."""
+    parts = "".join(
+        "(function () { var out = {}; try { " + body + " } catch (e) { out.error = String(e); } "
+        f"all[{json.dumps(name)}] = out; }})(); "
+        for name, body in bodies.items()
+    )
     js = (
-        'window.addEventListener("load", function () { var out = {}; '
-        "try { " + body + " } catch (e) { out.error = String(e); } var pre = document."
-        'createElement("pre"); pre.id = "selftest"; pre.textContent = JSON.stringify(out); '
-        "document.body.appendChild(pre); });"
+        'window.addEventListener("load", function () { var all = {}; ' + parts + "var pre = "
+        'document.createElement("pre"); pre.id = "selftest"; pre.textContent = '
+        "JSON.stringify(all); document.body.appendChild(pre); });"
     )
     digest = "sha256-" + base64.b64encode(hashlib.sha256(js.encode()).digest()).decode()
     text = page.read_text(encoding="utf-8")
     text = text.replace("script-src '", f"script-src '{digest}' '", 1)
     text = text.replace("</body>", f"<script>{js}</script>\n</body>", 1)
-    copy = page.with_name(page.stem + ".selftest.html")
+    copy = page.with_name(f"{page.stem}.selftest-{size.replace(',', 'x')}.html")
     copy.write_text(text, encoding="utf-8")
-    dom, console, requests = _open(copy, tmp_path, size)
-    assert console == [] and requests == []
+    dom, console, requests = _open(copy, folder, size)
+    assert console == [] and requests == [], (page.name, console, requests)
     m = re.search(r'<pre id="selftest">(.*?)</pre>', dom, flags=re.S)
     assert m, dom[-2000:]
-    out = json.loads(html.unescape(m.group(1)))
-    assert "error" not in out, out
-    return out
+    outs = json.loads(html.unescape(m.group(1)))
+    for name, out in outs.items():
+        assert "error" not in out, (page.name, name, out)
+    assert list(outs) == list(bodies), outs
+    return dom, outs
 
 
-def test_every_page_renders_without_console_messages_or_requests(site, tmp_path):
-    pages = ["index.html", "papers.html", "pop/trec7-ap-paper.html", "paper/smith2019.html"]
-    for name in pages:
+POP = "pop/trec7-ap-paper.html"
+
+
+@pytest.fixture(scope="module")
+def pop_page(site, tmp_path_factory) -> tuple[str, dict[str, dict]]:
+    """The population page loaded once at 1280x800 for four tests' checks, run in this
+    order: the first screen (before a focus scrolls anything), keyboard (focus only),
+    sorting (which ends sorted by rank, the order the page starts in), the filters."""
+    bodies = {"first": FIRST_SCREEN, "keyboard": KEYBOARD, "sorting": SORTING, "filters": FILTERS}
+    return _selftest(site / POP, bodies, tmp_path_factory.mktemp("pop"))
+
+
+@pytest.fixture(scope="module")
+def index_page(site, tmp_path_factory) -> tuple[str, dict[str, dict]]:
+    """The index loaded once for the render and keyboard tests."""
+    return _selftest(site / "index.html", {"keyboard": KEYBOARD}, tmp_path_factory.mktemp("index"))
+
+
+def test_every_page_renders_without_console_messages_or_requests(
+    site, pop_page, index_page, tmp_path
+):
+    """No page logs a console message or requests anything (the population page and the
+    index: _selftest asserts both of the copy it loads, the pages' own script in it)."""
+    doms = {POP: pop_page[0], "index.html": index_page[0]}
+    for name in ("papers.html", "paper/smith2019.html"):
         dom, console, requests = _open(site / name, tmp_path)
         assert console == [], (name, console)
         assert requests == [], (name, requests)
+        doms[name] = dom
+    for name, dom in doms.items():
         # the script ran: the filter form is shown and counts the rows
         assert re.search(r"<output[^>]*>showing \d+ of \d+</output>", dom), name
 
@@ -106,9 +139,16 @@ out.tied = Array.prototype.map.call(tied.querySelectorAll("li"), function (li) {
 """
 
 
-def test_first_screen_shows_the_record_and_the_tied_group(site, tmp_path):
-    for size in ("1280,800", "1024,768"):
-        out = _selftest(site / "pop" / "trec7-ap-paper.html", FIRST_SCREEN, tmp_path, size)
+@pytest.fixture(scope="module")
+def pop_page_1024(site, tmp_path_factory) -> tuple[str, dict[str, dict]]:
+    return _selftest(
+        site / POP, {"first": FIRST_SCREEN}, tmp_path_factory.mktemp("pop1024"), "1024,768"
+    )
+
+
+def test_first_screen_shows_the_record_and_the_tied_group(pop_page, pop_page_1024):
+    for size, (_dom, outs) in (("1280,800", pop_page), ("1024,768", pop_page_1024)):
+        out = outs["first"]
         assert out["tiedInRecord"]
         assert out["recordBottom"] <= out["height"], (size, out)
         assert "0.4010 by NeuralX" in out["record"]
@@ -138,8 +178,8 @@ out.rankUp = col(0);
 """
 
 
-def test_sorting(site, tmp_path):
-    out = _selftest(site / "pop" / "trec7-ap-paper.html", SORTING, tmp_path)
+def test_sorting(pop_page):
+    out = pop_page[1]["sorting"]
     systems = ["NeuralX", "Dense", "DeepY", "BM25+RM3", "SDM", "QL", "BM25"]
     assert out["start"] == systems
     assert out["systemUp"] == sorted(systems, key=str.lower) and out["sortUp"] == "ascending"
@@ -178,8 +218,8 @@ out.zs = Array.prototype.filter.call(table.tBodies[0].rows, function (r) { retur
 """
 
 
-def test_filters_and_search(site, tmp_path):
-    out = _selftest(site / "pop" / "trec7-ap-paper.html", FILTERS, tmp_path)
+def test_filters_and_search(site, pop_page, tmp_path):
+    out = pop_page[1]["filters"]
     assert out["hiddenForm"] is False  # the script shows the form
     assert out["role"] == ["BM25+RM3", "SDM", "QL", "BM25"] and out["count"] == "showing 4 of 7"
     assert out["since2021"] == ["Dense", "DeepY", "SDM", "QL", "BM25"]
@@ -188,8 +228,8 @@ def test_filters_and_search(site, tmp_path):
     assert out["twoWords"] == []  # every word must match
     assert out["tied"] == ["NeuralX", "Dense", "DeepY"]
     assert len(out["all"]) == 7
-    out = _selftest(site / "pop" / "trec7-ap-official.html", ZERO_SHOT, tmp_path)
-    assert out["zs"] == ["runC (grpC)", "runA (grpA)"]
+    _dom, outs = _selftest(site / "pop" / "trec7-ap-official.html", {"zs": ZERO_SHOT}, tmp_path)
+    assert outs["zs"]["zs"] == ["runC (grpC)", "runA (grpA)"]
 
 
 KEYBOARD = """
@@ -216,9 +256,10 @@ out.duplicateIds = ids.filter(function (x, i) { return ids.indexOf(x) !== i; });
 """
 
 
-def test_keyboard_navigation_and_headings(site, tmp_path):
-    for name in ("pop/trec7-ap-paper.html", "index.html", "paper/jones2021.html"):
-        out = _selftest(site / name, KEYBOARD, tmp_path)
+def test_keyboard_navigation_and_headings(site, pop_page, index_page, tmp_path):
+    jones = _selftest(site / "paper" / "jones2021.html", {"keyboard": KEYBOARD}, tmp_path)
+    for name, (_dom, outs) in ((POP, pop_page), ("index.html", index_page), ("jones", jones)):
+        out = outs["keyboard"]
         h = out["heads"]
         assert h[0] == 1 and h.count(1) == 1, (name, h)
         assert all(b - a <= 1 for a, b in zip(h, h[1:], strict=False)), (

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import _built_folder_once
+
 pytestmark = pytest.mark.slow(reason="a site of the whole seeded store (~20 s of CPU)")
 
 
@@ -18,18 +20,25 @@ pytestmark = pytest.mark.slow(reason="a site of the whole seeded store (~20 s of
 def seeded_site(tmp_path_factory, summarized) -> tuple[Path, Path, dict]:
     """The site of the seeded store, built on the session's summarized copy (conftest.py:
     the site reuses the summary's stored best audits, as it does after `make run`), and
-    that summary's --json."""
-    from typer.testing import CliRunner
+    that summary's --json. Built once and kept across runs while nothing it is built from
+    changes (conftest.py, ``_built_folder_once``): its store with the audits the build
+    stored, and its folder."""
+    folder = _built_folder_once(tmp_path_factory, "seeded-site", _build_seeded_site(summarized))
+    return folder / "seeded.duckdb", folder / "site", summarized.json
 
-    from litaudit.cli.main import app
 
-    folder = tmp_path_factory.mktemp("seeded-site")
-    db, out = folder / "seeded.duckdb", folder / "site"
-    shutil.copy(summarized.db, db)
-    runner = CliRunner()
-    res = runner.invoke(app, ["--db", str(db), "site", str(out), "--json"])
-    assert res.exit_code == 0, res.output
-    return db, out, summarized.json
+def _build_seeded_site(summarized):
+    def build(folder: Path) -> None:
+        from typer.testing import CliRunner
+
+        from litaudit.cli.main import app
+
+        db = folder / "seeded.duckdb"
+        shutil.copy(summarized.db, db)
+        res = CliRunner().invoke(app, ["--db", str(db), "site", str(folder / "site"), "--json"])
+        assert res.exit_code == 0, res.output
+
+    return build
 
 
 def _cells(tr: str) -> list[str]:

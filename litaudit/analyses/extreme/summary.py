@@ -27,6 +27,7 @@ from litaudit.analyses.extreme.best import (
 from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import (
     Filters,
+    Loaded,
     Population,
     ResultRow,
     check_min_n,
@@ -112,7 +113,7 @@ def _summary_audit_ids(
     return [None if s is None else s[0] for s in run_or_reuse_many(con, keys, report)]
 
 
-def run_summary(
+def run_summary(  # noqa: PLR0913 - ``loaded``: what the site reads once
     con: duckdb.DuckDBPyConnection,
     *,
     min_n: int = SUMMARY_MIN_N,
@@ -123,10 +124,13 @@ def run_summary(
     filters: Filters | None = None,
     save: bool = True,
     progress: Callable[..., None] | None = None,
+    loaded: list[Loaded] | None = None,
 ) -> Summary:
     """`audit best` for every collection, measure and source in the store (exact method);
     ``filters`` (a date window, reporters ...) narrows every group. ``progress(total=n)``
-    is told the number of groups, then ``progress(1)`` as each is audited."""
+    is told the number of groups, then ``progress(1)`` as each is audited. ``loaded``:
+    the store's results under these filters, ``load_population(con, None, None,
+    filters)``, when the caller has read them already (`litaudit site`)."""
     check_min_n(min_n)
     colls = names_and_default_topics(con)
     base = (
@@ -135,7 +139,7 @@ def run_summary(
         else Filters(include_retracted=include_retracted, include_nonstandard=include_nonstandard)
     )
     groups: dict[tuple[str, str, str, str], list[ResultRow]] = {}
-    for x in load_population(con, None, None, base):
+    for x in load_population(con, None, None, base) if loaded is None else loaded:
         groups.setdefault(
             (colls[x.collection_id][0], x.measure, x.row.source, x.collection_id), []
         ).append(x.row)
