@@ -17,6 +17,7 @@ import dataclasses
 import itertools
 import json
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -379,34 +380,31 @@ def robust03(robust03_db_file, robust03_coded):
 
 class _Verdicts:
     """`reuse verdict -c robust03 --assignments 2 ARGS` on one copy of the robust03
-    database, each ARGS run once for the module (a verdict is ~1.8 s of CPU): the tests
-    that check what one set of options prints share its output, and find its stored audit
-    by what it was asked (:meth:`stored`). :meth:`recorded`: the verdict without --depth
-    on a second copy that records a pool depth (1000), run once for the module too."""
+    database: every ARGS of :data:`VERDICT_ARGS` run once (a verdict is 1-2 s of CPU) by
+    :func:`_build_verdicts`, the tests that check what one set of options prints sharing
+    its output and finding its stored audit by what it was asked (:meth:`stored`); any
+    other ARGS run on first use. :meth:`recorded`: the verdict without --depth on a copy
+    that records a pool depth (1000), run by the build too."""
 
-    def __init__(self, path, recorded_path):
+    def __init__(self, path, outputs: dict[str, str]):
         self.path = path
-        self.recorded_path = recorded_path
-        self._outputs: dict[tuple[str, ...], str] = {}
-        self._recorded: str | None = None
+        self._outputs = {tuple(k.split()): v for k, v in outputs.items() if k != RECORDED}
+        self._recorded = outputs[RECORDED]
+        self._recorded_copy: Path | None = None
 
     def recorded(self) -> str:
         """`reuse verdict -c robust03 --assignments 2` on a copy of this module's database
         (made once its `--depth 10 --assignment-seed 1` verdict is stored) where the pool
         depth of trec-robust-2003 is recorded as 1000 with the source 'a test source'."""
-        import shutil
-
-        from litaudit.store.db import open_store
-
-        if self._recorded is None:
-            self(*SEEDED_DEPTH_10)
-            shutil.copy(self.path, self.recorded_path)
-            with open_store(self.recorded_path) as store:
-                store.con.execute(
-                    "INSERT INTO pool_depths VALUES ('trec-robust-2003', 1000, 'a test source')"
-                )
-            self._recorded = _cli(self.recorded_path)
         return self._recorded
+
+    def recorded_copy(self) -> Path:
+        """A copy of this module's database that records the pool depth 1000 (as the one
+        :meth:`recorded` ran on; made on first use)."""
+        if self._recorded_copy is None:
+            self._recorded_copy = self.path.with_name("r03-recorded.duckdb")
+            _record_depth_1000(self.path, self._recorded_copy)
+        return self._recorded_copy
 
     def __call__(self, *args: str) -> str:
         if args not in self._outputs:
@@ -453,19 +451,69 @@ class _Verdicts:
         return found[0]
 
 
-@pytest.fixture(scope="module")
-def verdicts(robust03, tmp_path_factory) -> _Verdicts:
-    """The CLI verdicts of robust03, each set of options computed once (:class:`_Verdicts`)."""
-    import shutil
-
-    folder = tmp_path_factory.mktemp("verdicts")
-    shutil.copy(robust03[0], folder / "r03.duckdb")
-    return _Verdicts(folder / "r03.duckdb", folder / "r03-recorded.duckdb")
-
-
 # the module's depth-10 verdict, with another seed of the (descriptive) assignments than
 # the CLI's default: its shift rows show the decision does not read that seed
 SEEDED_DEPTH_10 = ("--depth", "10", "--assignment-seed", "1")
+# every set of options the module's tests ask the CLI verdict for
+VERDICT_ARGS: tuple[tuple[str, ...], ...] = (
+    (),
+    ("--depth", "100"),
+    SEEDED_DEPTH_10,
+    ("--depth", "100", "--margin", "3"),
+    ("--depth", "100", "--topic-ids", "601-650"),
+    ("--depth", "100", "--topic-ids", "1-600"),
+)
+RECORDED = "recorded"  # the build's key of the verdict on the copy recording depth 1000
+
+
+def _record_depth_1000(path: Path, copy: Path) -> None:
+    import shutil
+
+    from litaudit.store.db import open_store
+
+    shutil.copy(path, copy)
+    with open_store(copy) as store:
+        store.con.execute(
+            "INSERT INTO pool_depths VALUES ('trec-robust-2003', 1000, 'a test source')"
+        )
+
+
+def _build_verdicts(robust03_db: Path, part: Path, outputs_file: Path) -> None:
+    """The module's database (``part``: robust03's with every verdict of
+    :data:`VERDICT_ARGS` stored) and the CLI's output of each (``outputs_file``, JSON),
+    the recorded-depth verdict's too (run on a copy, then removed)."""
+    import shutil
+
+    shutil.copy(robust03_db, part)
+    outputs = {" ".join(args): _cli(part, *args) for args in VERDICT_ARGS}
+    copy = part.with_name(part.name + "-recorded")
+    _record_depth_1000(part, copy)
+    outputs[RECORDED] = _cli(copy)
+    copy.unlink()
+    outputs_file.write_text(json.dumps(outputs))
+
+
+@pytest.fixture(scope="module")
+def verdicts(robust03, tmp_path_factory) -> _Verdicts:
+    """The CLI verdicts of robust03, each set of options computed once (:class:`_Verdicts`):
+    built once for as long as nothing they are made from changes, as the session's
+    databases are (tests/conftest.py ``_built_once``: the package, schema, seeds, shared
+    data and libraries; here also the source of the build, of ``_cli`` and the options)."""
+    import hashlib
+    import inspect
+
+    from tests.conftest import _built_once, _run_folder
+
+    made_from = [inspect.getsource(f) for f in (_build_verdicts, _record_depth_1000, _cli)]
+    digest = hashlib.sha256(repr((made_from, VERDICT_ARGS, RECORDED)).encode()).hexdigest()
+    stem = f"r03verdicts-{digest[:12]}"
+    outputs = _run_folder(tmp_path_factory) / f"built-{stem}.outputs.json"
+    path = _built_once(
+        tmp_path_factory,
+        f"{stem}.duckdb",
+        lambda part: _build_verdicts(robust03[0], part, outputs),
+    )
+    return _Verdicts(path, json.loads(outputs.read_text()))
 
 
 @pytest.mark.slow
@@ -584,7 +632,7 @@ def _cli(path, *args):
     return res.output
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="the module's robust03 verdicts (a shared build, ~9 s of CPU when made)")
 def test_robust03_verdict_cli_and_stability(verdicts):
     # no recorded pool depth: one row per depth, no decision (the first line says so)
     text = verdicts()
@@ -679,7 +727,7 @@ def test_robust03_renamed_participants_same_interval(robust03):
     assert [x.result.new_site_ci for x in a] == [x.result.new_site_ci for x in b]
 
 
-@pytest.mark.slow(reason="the verdicts of a module fixture (two robust03 verdicts, ~3 s)")
+@pytest.mark.slow(reason="the module's robust03 verdicts (a shared build, ~9 s of CPU when made)")
 def test_recorded_pool_depth_decides(verdicts):
     # issue 19, item 9: a collection's recorded depth (with its source) is the one
     # decided at; --depth overrides it. On the module's copy that records depth 1000
@@ -691,7 +739,7 @@ def test_recorded_pool_depth_decides(verdicts):
     assert lines[0].endswith("about 32 sites would decide it).") and lines[1] == (
         "Pool depth 1000: a test source."
     )
-    lines = _cli(verdicts.recorded_path, *SEEDED_DEPTH_10).splitlines()
+    lines = _cli(verdicts.recorded_copy(), *SEEDED_DEPTH_10).splitlines()
     assert lines[0].startswith("At pool depth 10,") and lines[1].endswith("given with --depth.")
     assert lines[-1].endswith(
         "stored earlier by an identical call (same parameters, input and version), not recomputed"
@@ -816,7 +864,7 @@ def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli, ref
         assert verdict_settings.collection_depth(store.con, "trec-robust-2003") == (100, "S")
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="the module's robust03 verdicts (a shared build, ~9 s of CPU when made)")
 def test_robust03_next_steps_and_topic_subsets(verdicts):
     flat = " ".join(verdicts("--depth", "100").split())
     assert (
