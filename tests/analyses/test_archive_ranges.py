@@ -30,31 +30,74 @@ def robust03_store(robust03_db_file, robust03_coded, tmp_path_factory):
     store.close()
 
 
+# the references the module's tests compare with, (analysis, depth)
+WHOLE = (
+    *(("rao", d) for d in (10, 100)),
+    *(("lou", d) for d in (10, 50, 100)),
+    *(("pool_scores", d) for d in (10, 20, 50, 100)),
+)
+
+
+def _on_whole(whole, what: str, depth: int):
+    if what == "rao":
+        return overlap.rao_of_archive(whole, depth=depth)
+    if what == "lou":
+        return lou.lou_of_archive(whole, depth=depth)
+    assert what == "pool_scores"
+    return pool_scores(whole, whole.participant_of_run, k=2, depth=depth)
+
+
 @pytest.fixture(scope="module")
-def on_whole(robust03_store):
+def on_whole(robust03_store, tmp_path_factory):
     """The analyses of the whole archive in memory, the reference every ranged one must
-    equal: each computed once for the module (``on_whole("lou", 100)``)."""
+    equal (``on_whole("lou", 100)``): each of :data:`WHOLE` computed once, and kept
+    across runs for as long as nothing they are made from changes, as the session's
+    databases are (tests/conftest.py ``_built_once``: the package, the robust03 archive,
+    the libraries; here also the source of :func:`_on_whole` and :data:`WHOLE`)."""
+    import hashlib
+    import inspect
+    import pickle
+
+    from tests.conftest import _built_once
+
     _, whole = robust03_store
 
-    @functools.cache
+    def build(part) -> None:
+        part.write_bytes(pickle.dumps({key: _on_whole(whole, *key) for key in WHOLE}))
+
+    made_from = repr((inspect.getsource(_on_whole), WHOLE)).encode()
+    name = f"r03whole-{hashlib.sha256(made_from).hexdigest()[:12]}.pickle"
+    kept = pickle.loads(_built_once(tmp_path_factory, name, build).read_bytes())
+
     def compute(what: str, depth: int):
-        if what == "rao":
-            return overlap.rao_of_archive(whole, depth=depth)
-        if what == "lou":
-            return lou.lou_of_archive(whole, depth=depth)
-        assert what == "pool_scores"
-        return pool_scores(whole, whole.participant_of_run, k=2, depth=depth)
+        return kept[what, depth]
 
     return compute
 
 
+@pytest.fixture(scope="module")
+def ranged_of(robust03_store):
+    """``ranged_of(range_lines)``: the (collection id, ranged archive) of robust03 for
+    the module's tests, one per range size (its ranges read from DuckDB on its first
+    pass, by the first test that uses it)."""
+    store, _ = robust03_store
+
+    @functools.cache
+    def load(range_lines: int):
+        return load_ranged(store.con, "robust03", range_lines=range_lines)
+
+    return load
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("range_lines", [1, 400_000])
-def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, on_whole, range_lines):
+def test_ranged_analyses_equal_the_whole_archive_robust03(
+    robust03_store, on_whole, ranged_of, range_lines
+):
     # one topic a range (range_lines=1: 100 ranges), then a few ranges of many topics
     store, whole = robust03_store
     ticks: list[int] = []
-    cid, ranged = load_ranged(store.con, "robust03", range_lines=range_lines)
+    cid, ranged = ranged_of(range_lines)
     assert cid == CID and ranged.topic_names == whole.topic_names
     assert ranged.tags == whole.tags and ranged.participant_names == whole.participant_names
     np.testing.assert_array_equal(ranged.participant_of_run, whole.participant_of_run)
@@ -74,15 +117,17 @@ def test_ranged_analyses_equal_the_whole_archive_robust03(robust03_store, on_who
 
 
 @pytest.mark.slow
-def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(robust03_store, on_whole):
+def test_one_pass_over_the_ranges_gives_each_depths_shift_and_lou(
+    robust03_store, on_whole, ranged_of
+):
     # the verdict's single passes (issue 24): every depth's shift from its table's
     # per-topic sums gathered range by range, LOU at every depth from one reading; both
     # as computed depth by depth on the whole archive
     from litaudit.analyses.reuse.decision import pool_shifts
     from litaudit.stats.holdout_shift import holdout_shift
 
-    store, whole = robust03_store
-    _, ranged = load_ranged(store.con, "robust03", range_lines=300_000)
+    _, whole = robust03_store
+    _, ranged = ranged_of(400_000)  # the other test's (its ranges read there)
     depths = (10, 50, 100)
     ticks: list[int] = []
     design, rows, kept = pool_shifts(
