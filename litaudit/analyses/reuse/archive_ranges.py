@@ -107,28 +107,34 @@ class RangedArchive:
         c = code_stored(replace(t, docnos=self._docnos), self.collection_id, fingerprint=False)
         del t
         c = replace(c, docnos=np.zeros(0, dtype=object))
-        meta: dict = {}
-        layout: dict[str, tuple[str, tuple[int, ...], int]] = {}
-        end = 0
-        with open(folder / "arrays.bin", "wb") as out:
-            for f in fields(CodedArchive):
-                x = getattr(c, f.name)
-                if isinstance(x, np.ndarray) and x.dtype != object:
-                    x = np.ascontiguousarray(x)
-                    out.write(b"\0" * (-end % _ALIGN))  # each array starts aligned
-                    end += -end % _ALIGN
-                    layout[f.name] = (x.dtype.str, x.shape, end)
-                    out.write(x.tobytes())
-                    end += x.nbytes
-                else:
-                    meta[f.name] = x
-        meta[_LAYOUT] = layout
-        (folder / "meta.pickle").write_bytes(pickle.dumps(meta))
+        _write_range(folder, c)
         return c
 
 
 _LAYOUT = "_layout"  # meta.pickle's key of the arrays' (dtype, shape, offset) in arrays.bin
 _ALIGN = 64
+
+
+def _write_range(folder: Path, c: CodedArchive) -> None:
+    """``c``'s numeric arrays one after the other in ``folder``/arrays.bin (each aligned),
+    the rest and where each array lies in ``folder``/meta.pickle."""
+    meta: dict = {}
+    layout: dict[str, tuple[str, tuple[int, ...], int]] = {}
+    end = 0
+    with open(folder / "arrays.bin", "wb") as out:
+        for f in fields(CodedArchive):
+            x = getattr(c, f.name)
+            if isinstance(x, np.ndarray) and x.dtype != object:
+                x = np.ascontiguousarray(x)
+                out.write(b"\0" * (-end % _ALIGN))  # each array starts aligned
+                end += -end % _ALIGN
+                layout[f.name] = (x.dtype.str, x.shape, end)
+                x.tofile(out)
+                end += x.nbytes
+            else:
+                meta[f.name] = x
+    meta[_LAYOUT] = layout
+    (folder / "meta.pickle").write_bytes(pickle.dumps(meta))
 
 
 def _mapped(path: Path, layout: dict[str, tuple[str, tuple[int, ...], int]]) -> dict:
