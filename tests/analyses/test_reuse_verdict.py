@@ -378,6 +378,27 @@ def robust03(robust03_db_file, robust03_coded):
     return robust03_db_file, robust03_coded[1], SHARED_DATA
 
 
+def _kept_reference(tmp_path_factory, make, *args):
+    """``make(*args)``, a reference a real-data test compares the product with, made
+    once and kept across runs for as long as nothing it is made from changes, as the
+    session's databases are (tests/conftest.py ``_built_once``: the package, schema,
+    seeds, the robust03 archive, the libraries; here also ``make``'s source, in the
+    kept file's name). ``args`` come from the session's fixtures (made from those)."""
+    import hashlib
+    import inspect
+    import pickle
+
+    from tests.conftest import _built_once
+
+    digest = hashlib.sha256(inspect.getsource(make).encode()).hexdigest()[:12]
+    name = f"{make.__name__.strip('_').replace('_', '-')}-{digest}.pickle"
+
+    def build(part: Path) -> None:
+        part.write_bytes(pickle.dumps(make(*args)))
+
+    return pickle.loads(_built_once(tmp_path_factory, name, build).read_bytes())
+
+
 class _Verdicts:
     """`reuse verdict -c robust03 --assignments 2 ARGS` on one copy of the robust03
     database: every ARGS of :data:`VERDICT_ARGS` run once (a verdict is 1-2 s of CPU) by
@@ -516,23 +537,18 @@ def verdicts(robust03, tmp_path_factory) -> _Verdicts:
     return _Verdicts(path, json.loads(outputs.read_text()))
 
 
-@pytest.mark.slow
-def test_pool_scores_equal_the_pooling_simulation(robust03):
+def _pooling_simulation(path, topic_names, participants) -> dict:
+    """simulate_pooling (the general evaluator: Carterette et al. 2010, Section 4.3) of
+    robust03's archive at ``path`` on every 4th topic, 2 sites held out, depth 20, seed
+    5: its topics, hold-outs, scores and full-qrels scores."""
     from litaudit.analyses.agreement.input import simulate_pooling
-    from litaudit.analyses.reuse.holdout_pools import pool_scores
     from litaudit.runs.archive import load_archive
     from litaudit.runs.model import Run
     from litaudit.store.db import open_store
 
-    path, c, _ = robust03
-    ps = pool_scores(c, c.participant_of_run, k=2, depth=20)
     with open_store(path, read_only=True) as store:
         arch = load_archive(store.con, "trec-robust-2003")
-    # the simulation on every 4th topic (25 of the 100, TREC 6-8's and 2003's): a topic's
-    # pools and scores depend on its own rows alone, and the claim is per topic (the
-    # general evaluator on all 100 topics cost 1.2 s of CPU)
-    chosen = set(c.topic_names[::4])
-    assert {t[0] for t in chosen} == {"3", "4", "6"}
+    chosen = set(topic_names[::4])
 
     def some_topics(topic: np.ndarray) -> np.ndarray:
         return np.fromiter((t in chosen for t in topic.tolist()), dtype=bool, count=topic.size)
@@ -544,19 +560,42 @@ def test_pool_scores_equal_the_pooling_simulation(robust03):
     sim = simulate_pooling(
         arch.qrels.filter(some_topics(arch.qrels.topic)),
         runs,
-        c.participants,
+        participants,
         k=2,
         depth=20,
         rng=np.random.default_rng(5),
     )
-    assert 20 <= len(sim.design.topics) <= 25 and set(sim.design.topics) <= chosen
-    held = dict(zip(sim.assignment.topics, sim.assignment.held_out, strict=True))
+    return {
+        "topics": sim.design.topics,
+        "held": dict(zip(sim.assignment.topics, sim.assignment.held_out, strict=True)),
+        "scores": sim.design.scores,
+        "true_scores": sim.true_scores,
+    }
+
+
+@pytest.mark.slow(reason="the simulation, kept across runs (1.1 s of CPU when made)")
+def test_pool_scores_equal_the_pooling_simulation(robust03, tmp_path_factory):
+    # the simulation on every 4th topic (25 of the 100, TREC 6-8's and 2003's): a topic's
+    # pools and scores depend on its own rows alone, and the claim is per topic (the
+    # general evaluator on all 100 topics cost 1.2 s of CPU); made once and kept across
+    # runs (:func:`_kept_reference`), the pool table computed every run
+    from litaudit.analyses.reuse.holdout_pools import pool_scores
+
+    path, c, _ = robust03
+    ps = pool_scores(c, c.participant_of_run, k=2, depth=20)
+    chosen = set(c.topic_names[::4])
+    assert {t[0] for t in chosen} == {"3", "4", "6"}
+    sim = _kept_reference(
+        tmp_path_factory, _pooling_simulation, path, c.topic_names, c.participants
+    )
+    assert 20 <= len(sim["topics"]) <= 25 and set(sim["topics"]) <= chosen
+    held = sim["held"]
     names = c.participant_names
     # (a topic not simulated: no hold-out, column 0, not compared)
     sub = [ps.index(tuple(names.index(x) for x in held.get(t, ()))) for t in c.topic_names]
-    cols = [c.topic_names.index(t) for t in sim.design.topics]
-    np.testing.assert_allclose(ps.scores(np.array(sub))[:, cols], sim.design.scores, atol=1e-12)
-    np.testing.assert_allclose(ps.full[:, cols], sim.true_scores, atol=1e-12)
+    cols = [c.topic_names.index(t) for t in sim["topics"]]
+    np.testing.assert_allclose(ps.scores(np.array(sub))[:, cols], sim["scores"], atol=1e-12)
+    np.testing.assert_allclose(ps.full[:, cols], sim["true_scores"], atol=1e-12)
 
 
 @pytest.mark.slow
@@ -943,19 +982,15 @@ def test_topics_is_for_a_stored_archive(cli, tmp_path):
     assert "--topic-ids applies to a stored archive (--collection), not --scores" in r.stderr
 
 
-@pytest.mark.slow
-def test_unjudged_measures_equal_ir_measures_on_robust03(robust03):
-    """bpref, AP on condensed lists and Judged@10 of every robust03 run on every 4th topic
-    (25 of the 100, old and new ones: the claim is per run and topic, the tables are of
-    the whole archive), with nothing held out and with one site pair held out (depth
-    100), equal ir_measures 0.4.3 (pytrec_eval) given the reduced qrels: the judged
-    documents in the top 100 of some run of a site not held out."""
-    ir_measures = pytest.importorskip("ir_measures")
-    from litaudit.analyses.reuse.unjudged import BPREF, CONDENSED, JUDGED, unjudged_tables
+def _ir_measures_unjudged(c) -> dict[int, list[tuple[str, str, int, float]]]:
+    """ir_measures' bpref, AP(judged_only=True) and Judged@10 of every run of ``c`` (a
+    coded archive) on every 4th topic at depth 100, with the held-out subsets 0 (none)
+    and 37: per subset, (our measure's name, topic, run, value) rows."""
+    import ir_measures
 
-    _, c, _ = robust03
+    from litaudit.analyses.reuse.unjudged import BPREF, CONDENSED, JUDGED
+
     site = np.asarray(c.participant_of_run)
-    tabs = unjudged_tables(c, site, k=2, depth=100)
     topic, doc = np.asarray(c.topic), np.asarray(c.doc)
     rank, run = np.asarray(c.rank), np.asarray(c.run)
     subsets = ((),) + tuple(combinations(range(int(site.max()) + 1), 2))
@@ -972,18 +1007,16 @@ def test_unjudged_measures_equal_ir_measures_on_robust03(robust03):
     runs: list[dict[str, dict[str, float]]] = [{} for _ in c.tags]
     tops: list[dict[str, dict[str, float]]] = [{} for _ in c.tags]
     checked = np.arange(0, len(c.topic_names), 4)
-    assert {c.topic_names[t][0] for t in checked} == {"3", "4", "6"}  # TREC 6-8 and 2003's
     rows = np.isin(topic, checked)
     topic, doc, rank, run = topic[rows], doc[rows], rank[rows], run[rows]
     for r, t, d, k in zip(run.tolist(), topic.tolist(), doc.tolist(), rank.tolist(), strict=True):
         runs[r].setdefault(c.topic_names[t], {})[str(d)] = float(-k)
         if k < 10:
             tops[r].setdefault(c.topic_names[t], {})[str(d)] = float(-k)
-    judged_only = {m for name, m in measures.items() if name == JUDGED}
-    assert judged_only == {ir_measures.Judged @ 10}
-    position = {tn: t for t, tn in enumerate(c.topic_names)}
+    judged_only = [measures[JUDGED]]
     qrel_rows = list(zip(c.q_topic.tolist(), c.q_doc.tolist(), c.q_rel.tolist(), strict=True))
     checked_set = set(checked.tolist())
+    out: dict[int, list[tuple[str, str, int, float]]] = {}
     for s_idx in (0, 37):
         held = set(subsets[s_idx])
         top = (rank < 100) & ~np.isin(site[run], list(held))
@@ -993,14 +1026,44 @@ def test_unjudged_measures_equal_ir_measures_on_robust03(robust03):
             if t in checked_set and (t, d) in pooled:
                 qrels.setdefault(c.topic_names[t], {})[str(d)] = int(rel)
         whole = ir_measures.evaluator([m for m in measures.values() if m not in judged_only], qrels)
-        first10 = ir_measures.evaluator(list(judged_only), qrels)
+        first10 = ir_measures.evaluator(judged_only, qrels)
+        out[s_idx] = [
+            (names[str(x.measure)], x.query_id, r, float(x.value))
+            for r, scored in enumerate(runs)
+            for x in itertools.chain(whole.iter_calc(scored), first10.iter_calc(tops[r]))
+        ]
+    return out
+
+
+@pytest.mark.slow
+def test_unjudged_measures_equal_ir_measures_on_robust03(robust03, tmp_path_factory):
+    """bpref, AP on condensed lists and Judged@10 of every robust03 run on every 4th topic
+    (25 of the 100, old and new ones: the claim is per run and topic, the tables are of
+    the whole archive), with nothing held out and with one site pair held out (depth
+    100), equal ir_measures 0.4.3 (pytrec_eval) given the reduced qrels: the judged
+    documents in the top 100 of some run of a site not held out. ir_measures' values
+    are made once and kept across runs (:func:`_kept_reference`); ours every run."""
+    ir_measures = pytest.importorskip("ir_measures")
+    from litaudit.analyses.reuse.unjudged import JUDGED, JUDGED_K, MEASURES, unjudged_tables
+
+    _, c, _ = robust03
+    site = np.asarray(c.participant_of_run)
+    tabs = unjudged_tables(c, site, k=2, depth=100)
+    checked = np.arange(0, len(c.topic_names), 4)
+    assert {c.topic_names[t][0] for t in checked} == {"3", "4", "6"}  # TREC 6-8 and 2003's
+    judged_only = {ir_measures.Judged @ 10}
+    assert judged_only == {ir_measures.Judged @ JUDGED_K} and JUDGED == "Judged@10"
+    reference = _kept_reference(tmp_path_factory, _ir_measures_unjudged, c)
+    position = {tn: t for t, tn in enumerate(c.topic_names)}
+    for s_idx in (0, 37):
+        assert {name for name, *_ in reference[s_idx]} == set(MEASURES)
+        assert {position[t] for _, t, _, _ in reference[s_idx]} <= set(checked.tolist())
         compared = 0
-        for r, scored in enumerate(runs):
-            for x in itertools.chain(whole.iter_calc(scored), first10.iter_calc(tops[r])):
-                value = tabs[names[str(x.measure)]][position[x.query_id], s_idx, r]
-                if np.isfinite(value):
-                    assert value == pytest.approx(x.value, abs=1e-12)
-                    compared += 1
+        for name, query_id, r, x_value in reference[s_idx]:
+            value = tabs[name][position[query_id], s_idx, r]
+            if np.isfinite(value):
+                assert value == pytest.approx(x_value, abs=1e-12)
+                compared += 1
         assert compared > 3 * 400  # of 3 x 17 runs x 25 topics (NaN: no relevant left)
 
 
