@@ -382,15 +382,20 @@ def _kept_reference(tmp_path_factory, make, *args):
     """``make(*args)``, a reference a real-data test compares the product with, made
     once and kept across runs for as long as nothing it is made from changes, as the
     session's databases are (tests/conftest.py ``_built_once``: the package, schema,
-    seeds, the robust03 archive, the libraries; here also ``make``'s source, in the
-    kept file's name). ``args`` come from the session's fixtures (made from those)."""
+    seeds, the robust03 archive, the libraries; here also ``make``'s source and the
+    size and time of each file given in ``args``, in the kept file's name). The other
+    ``args`` come from the session's fixtures (made from those)."""
     import hashlib
     import inspect
     import pickle
 
     from tests.conftest import _built_once
 
-    digest = hashlib.sha256(inspect.getsource(make).encode()).hexdigest()[:12]
+    made_from = hashlib.sha256(inspect.getsource(make).encode())
+    for a in args:
+        if isinstance(a, Path):
+            made_from.update(f"{a} {a.stat().st_size} {a.stat().st_mtime_ns}\n".encode())
+    digest = made_from.hexdigest()[:12]
     name = f"{make.__name__.strip('_').replace('_', '-')}-{digest}.pickle"
 
     def build(part: Path) -> None:
@@ -598,43 +603,76 @@ def test_pool_scores_equal_the_pooling_simulation(robust03, tmp_path_factory):
     np.testing.assert_allclose(ps.full[:, cols], sim["true_scores"], atol=1e-12)
 
 
-@pytest.mark.slow
-def test_calibration_smoke(robust03):
-    # a small version of each family of bench/bench_calibration.py
+def _calibration_families(c, r04_path: Path) -> list[cal.FamilyResult]:
+    """A small version of each family of bench/bench_calibration.py: judging noise on the
+    robust04 matrix at ``r04_path``, then robust03's archive ``c`` (a coded archive)
+    with full judgments, shallow (10) and deep (1000) pools."""
     from litaudit.analyses.agreement.input import read_score_matrix
 
+    _, _, r04 = read_score_matrix(r04_path)
+    return [
+        cal.run_family(
+            "noise", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6, noise=0.02), seed=2
+        ),
+        cal.run_family(
+            "r03 full",
+            4,
+            lambda rng: cal.archive_case(c, rng, depth=None, sites=5, topics=50),
+            seed=3,
+        ),
+        cal.run_family(
+            "r03 shallow",
+            4,
+            lambda rng: cal.archive_case(c, rng, depth=10, sites=5, topics=50),
+            seed=4,
+        ),
+        cal.run_family("r03 deep", 3, lambda rng: cal.archive_case(c, rng, depth=1000, sites=5), 5),
+    ]
+
+
+@pytest.mark.slow(reason="the families kept across runs (0.8 s of CPU when made)")
+def test_calibration_smoke(robust03, tmp_path_factory):
+    # a small version of each family of bench/bench_calibration.py, made once and kept
+    # across runs (:func:`_kept_reference`)
     _, c, data = robust03
-    _, _, r04 = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
+    families = _kept_reference(
+        tmp_path_factory, _calibration_families, c, data / "pertopic" / "robust2004_ap.csv"
+    )
+    assert [f.family for f in families] == ["noise", "r03 full", "r03 shallow", "r03 deep"]
     # (issue 30: no family whose shift is 0 by construction) judging noise makes the
     # held-out scores differ from the others: the interval must still lie within the margin
-    r = cal.run_family(
-        "noise", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6, noise=0.02), seed=2
-    )
+    r = families[0]
     assert r.cases == 6 and r.lose.count == 0 and 0 < abs(r.mean_shift_pct) < 1
     assert 0 < r.mean_width_pct < 2 and r.reusable.count >= 5
-    r = cal.run_family(
-        "r03 full", 4, lambda rng: cal.archive_case(c, rng, depth=None, sites=5, topics=50), seed=3
-    )
+    r = families[1]
     assert r.reusable.count == 4
-    r = cal.run_family(
-        "r03 shallow", 4, lambda rng: cal.archive_case(c, rng, depth=10, sites=5, topics=50), seed=4
-    )
+    r = families[2]
     assert r.lose.count == 4 and r.mean_shift_pct < -1 and r.lose.lower95 > 0
-    r = cal.run_family("r03 deep", 3, lambda rng: cal.archive_case(c, rng, depth=1000, sites=5), 5)
+    r = families[3]
     assert r.reusable.count == 3 and -1 < r.mean_shift_pct < 0
 
 
-@pytest.mark.slow
-def test_robust04_under_judging_noise_is_reusable_across_20_seeds(shared_data):
+def _robust04_noise_cases(path: Path) -> list[cal.CaseResult]:
+    """calibration.matrix_case of the robust04 AP matrix at ``path``, 14 sites, judging
+    noise sd 0.02 AP, seeds 0-19."""
+    from litaudit.analyses.agreement.input import read_score_matrix
+
+    _, _, x = read_score_matrix(path)
+    return [cal.matrix_case(x, np.random.default_rng(s), sites=14, noise=0.02) for s in range(20)]
+
+
+@pytest.mark.slow(reason="20 cases kept across runs (2.7 s of CPU when made)")
+def test_robust04_under_judging_noise_is_reusable_across_20_seeds(shared_data, tmp_path_factory):
     # issue 30: the matrix verdict is reusable by construction (its shift is 0 whatever
     # the seed), so "stable across 20 seeds" could not fail. With independent judging
     # noise (sd 0.02 AP) on every (topic, hold-out, run) score the shift is no longer 0:
     # the 90% interval must still lie within the 1% margin, and lie wholly below 0 (a
-    # one-sided 5% test of no shift) in few of the 20 cases
-    from litaudit.analyses.agreement.input import read_score_matrix
-
-    _, _, x = read_score_matrix(shared_data / "pertopic" / "robust2004_ap.csv")
-    cases = [cal.matrix_case(x, np.random.default_rng(s), sites=14, noise=0.02) for s in range(20)]
+    # one-sided 5% test of no shift) in few of the 20 cases. The cases are made once
+    # and kept across runs (:func:`_kept_reference`: while the package, the libraries and
+    # the matrix's file are the same)
+    path = shared_data / "pertopic" / "robust2004_ap.csv"
+    cases = _kept_reference(tmp_path_factory, _robust04_noise_cases, path)
+    assert len(cases) == 20 and all(isinstance(c, cal.CaseResult) for c in cases)
     assert all(c.outcome == cal.REUSABLE for c in cases), [c.outcome for c in cases]
     assert all(c.shift_pct != 0 and c.low < c.high for c in cases)
     assert sum(c.high < 0 for c in cases) <= 3
