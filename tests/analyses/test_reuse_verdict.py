@@ -412,10 +412,13 @@ class _Verdicts:
     other ARGS run on first use. :meth:`recorded`: the verdict without --depth on a copy
     that records a pool depth (1000), run by the build too."""
 
-    def __init__(self, path, outputs: dict[str, str]):
+    def __init__(self, path, outputs: dict):
         self.path = path
-        self._outputs = {tuple(k.split()): v for k, v in outputs.items() if k != RECORDED}
+        self._outputs = {
+            tuple(k.split()): v for k, v in outputs.items() if k not in (RECORDED, REPORTS)
+        }
         self._recorded = outputs[RECORDED]
+        self._reports = {tuple(k.split()): tuple(v) for k, v in outputs[REPORTS].items()}
         self._recorded_copy: Path | None = None
 
     def recorded(self) -> str:
@@ -440,25 +443,14 @@ class _Verdicts:
     def report(self, *args: str) -> str:
         """`report -c robust03 -m AP ARGS` on the same database once the verdict `ARGS`
         is stored (the report takes the stored verdict of its depth instead of computing
-        one); its stdout."""
-        from typer.testing import CliRunner
-
-        from litaudit.cli.main import app
-
-        self(*args)
-        before = self._n_verdicts()
-        cmd = ["--db", str(self.path), "report", "-c", "robust03", "-m", "AP", *args]
-        res = CliRunner().invoke(app, cmd)
-        assert res.exit_code == 0, res.output
-        assert self._n_verdicts() == before  # the stored one shown, none computed
-        return res.stdout
-
-    def _n_verdicts(self) -> int:
-        from litaudit.analyses.audits import list_audits
-        from litaudit.store.db import open_store
-
-        with open_store(self.path, read_only=True) as store:
-            return len(list_audits(store.con, kind=V.KIND))
+        one); its stdout. Those of :data:`REPORT_ARGS` made by the build (after every
+        verdict of :data:`VERDICT_ARGS`), any other on first use."""
+        if args not in self._reports:
+            self(*args)
+            self._reports[args] = _report(self.path, *args)
+        stdout, before, after = self._reports[args]
+        assert after == before  # the stored one shown, none computed
+        return stdout
 
     def stored(self, *args: str, depth: int, margin_pct: float = 1.0, topics=None):
         """The verdict ``ARGS`` stored (run it first if this module has not)."""
@@ -490,6 +482,31 @@ VERDICT_ARGS: tuple[tuple[str, ...], ...] = (
     ("--depth", "100", "--topic-ids", "1-600"),
 )
 RECORDED = "recorded"  # the build's key of the verdict on the copy recording depth 1000
+REPORTS = "reports"  # the build's key of the reports (stdout, verdicts before, after)
+# the reports the module's tests read, made once the verdicts are stored
+REPORT_ARGS: tuple[tuple[str, ...], ...] = (("--depth", "100"), ())
+
+
+def _n_verdicts(path: Path) -> int:
+    from litaudit.analyses.audits import list_audits
+    from litaudit.store.db import open_store
+
+    with open_store(path, read_only=True) as store:
+        return len(list_audits(store.con, kind=V.KIND))
+
+
+def _report(path: Path, *args: str) -> tuple[str, int, int]:
+    """`report -c robust03 -m AP ARGS` on the database ``path``: its stdout, and the
+    verdicts stored before and after it."""
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    before = _n_verdicts(path)
+    cmd = ["--db", str(path), "report", "-c", "robust03", "-m", "AP", *args]
+    res = CliRunner().invoke(app, cmd)
+    assert res.exit_code == 0, res.output
+    return res.stdout, before, _n_verdicts(path)
 
 
 def _record_depth_1000(path: Path, copy: Path) -> None:
@@ -511,11 +528,12 @@ def _build_verdicts(robust03_db: Path, part: Path, outputs_file: Path) -> None:
     import shutil
 
     shutil.copy(robust03_db, part)
-    outputs = {" ".join(args): _cli(part, *args) for args in VERDICT_ARGS}
+    outputs: dict = {" ".join(args): _cli(part, *args) for args in VERDICT_ARGS}
     copy = part.with_name(part.name + "-recorded")
     _record_depth_1000(part, copy)
     outputs[RECORDED] = _cli(copy)
     copy.unlink()
+    outputs[REPORTS] = {" ".join(args): _report(part, *args) for args in REPORT_ARGS}
     outputs_file.write_text(json.dumps(outputs))
 
 
@@ -530,8 +548,13 @@ def verdicts(robust03, tmp_path_factory) -> _Verdicts:
 
     from tests.conftest import _built_once, _run_folder
 
-    made_from = [inspect.getsource(f) for f in (_build_verdicts, _record_depth_1000, _cli)]
-    digest = hashlib.sha256(repr((made_from, VERDICT_ARGS, RECORDED)).encode()).hexdigest()
+    made_from = [
+        inspect.getsource(f)
+        for f in (_build_verdicts, _record_depth_1000, _cli, _report, _n_verdicts)
+    ]
+    digest = hashlib.sha256(
+        repr((made_from, VERDICT_ARGS, RECORDED, REPORTS, REPORT_ARGS)).encode()
+    ).hexdigest()
     stem = f"r03verdicts-{digest[:12]}"
     outputs = _run_folder(tmp_path_factory) / f"built-{stem}.outputs.json"
     path = _built_once(
@@ -992,7 +1015,7 @@ def test_robust03_next_steps_and_topic_subsets(verdicts):
     assert "new systems lose more than 1%." in old.split(" Pool depth")[0]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="the module's robust03 verdicts (a shared build, ~9 s of CPU when made)")
 def test_report_depth_decides_and_names_its_source(verdicts):
     # the report shows the verdict of its depth stored for the archive (the CLI's, any
     # number of assignments): here the module's, so the report computes none
