@@ -702,18 +702,27 @@ def test_robust04_under_judging_noise_is_reusable_across_20_seeds(shared_data, t
     # (the matrix verdict itself decides nothing: the next test)
 
 
-@pytest.mark.slow
-def test_the_matrix_verdict_decides_nothing_whatever_the_seed(shared_data):
+def _robust04_matrix_verdicts(path: Path) -> list[V.Verdict]:
+    """The matrix verdict of the robust04 AP matrix at ``path`` in 14 pseudo-sites, one
+    assignment, seeds 0, 7 and 19."""
+    from litaudit.analyses.agreement.input import pseudo_sites, read_score_matrix
+
+    tags, _, x = read_score_matrix(path)
+    sites = pseudo_sites(tags, 14)
+    return [verdict_matrix.matrix_verdict(x, sites, seed=s, assignments=1) for s in (0, 7, 19)]
+
+
+@pytest.mark.slow(reason="the three verdicts kept across runs (0.5 s of CPU when made)")
+def test_the_matrix_verdict_decides_nothing_whatever_the_seed(shared_data, tmp_path_factory):
     # issue 31: a score matrix without pools gives no decision it cannot support, whatever
     # the seed. The seed draws only the agreement analysis's random assignments, which the
     # decision does not read (verdict_matrix: the outcome is NO_POOLS from the matrix's
-    # form, its shift row takes no seed): three seeds show that as 20 did (0.1 s each)
-    from litaudit.analyses.agreement.input import pseudo_sites, read_score_matrix
+    # form, its shift row takes no seed): three seeds show that as 20 did (0.1 s each);
+    # made once and kept across runs (:func:`_kept_reference`), worded every run
     from litaudit.analyses.reuse.wording import decision_sentence
 
-    tags, _, x = read_score_matrix(shared_data / "pertopic" / "robust2004_ap.csv")
-    sites = pseudo_sites(tags, 14)
-    verdicts = [verdict_matrix.matrix_verdict(x, sites, seed=s, assignments=1) for s in (0, 7, 19)]
+    path = shared_data / "pertopic" / "robust2004_ap.csv"
+    verdicts = _kept_reference(tmp_path_factory, _robust04_matrix_verdicts, path)
     seen = {decision_sentence(v) for v in verdicts}
     assert len(seen) == 1 and next(iter(seen)).startswith("No decision from these scores")
     # (the seeds did draw different assignments: the sentence is the same regardless)
