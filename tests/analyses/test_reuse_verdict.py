@@ -17,6 +17,7 @@ import dataclasses
 import itertools
 import json
 from itertools import combinations
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -377,15 +378,62 @@ def robust03(robust03_db_file, robust03_coded):
     return robust03_db_file, robust03_coded[1], SHARED_DATA
 
 
+def _kept_reference(tmp_path_factory, make, *args):
+    """``make(*args)``, a reference a real-data test compares the product with, made
+    once and kept across runs for as long as nothing it is made from changes, as the
+    session's databases are (tests/conftest.py ``_built_once``: the package, schema,
+    seeds, the robust03 archive, the libraries; here also ``make``'s source and the
+    size and time of each file given in ``args``, in the kept file's name). The other
+    ``args`` come from the session's fixtures (made from those)."""
+    import hashlib
+    import inspect
+    import pickle
+
+    from tests.conftest import _built_once
+
+    made_from = hashlib.sha256(inspect.getsource(make).encode())
+    for a in args:
+        if isinstance(a, Path):
+            made_from.update(f"{a} {a.stat().st_size} {a.stat().st_mtime_ns}\n".encode())
+    digest = made_from.hexdigest()[:12]
+    name = f"{make.__name__.strip('_').replace('_', '-')}-{digest}.pickle"
+
+    def build(part: Path) -> None:
+        part.write_bytes(pickle.dumps(make(*args)))
+
+    return pickle.loads(_built_once(tmp_path_factory, name, build).read_bytes())
+
+
 class _Verdicts:
     """`reuse verdict -c robust03 --assignments 2 ARGS` on one copy of the robust03
-    database, each ARGS run once for the module (a verdict is ~1.8 s of CPU): the tests
-    that check what one set of options prints share its output, and find its stored audit
-    by what it was asked (:meth:`stored`)."""
+    database: every ARGS of :data:`VERDICT_ARGS` run once (a verdict is 1-2 s of CPU) by
+    :func:`_build_verdicts`, the tests that check what one set of options prints sharing
+    its output and finding its stored audit by what it was asked (:meth:`stored`); any
+    other ARGS run on first use. :meth:`recorded`: the verdict without --depth on a copy
+    that records a pool depth (1000), run by the build too."""
 
-    def __init__(self, path):
+    def __init__(self, path, outputs: dict):
         self.path = path
-        self._outputs: dict[tuple[str, ...], str] = {}
+        self._outputs = {
+            tuple(k.split()): v for k, v in outputs.items() if k not in (RECORDED, REPORTS)
+        }
+        self._recorded = outputs[RECORDED]
+        self._reports = {tuple(k.split()): tuple(v) for k, v in outputs[REPORTS].items()}
+        self._recorded_copy: Path | None = None
+
+    def recorded(self) -> str:
+        """`reuse verdict -c robust03 --assignments 2` on a copy of this module's database
+        (made once its `--depth 10 --assignment-seed 1` verdict is stored) where the pool
+        depth of trec-robust-2003 is recorded as 1000 with the source 'a test source'."""
+        return self._recorded
+
+    def recorded_copy(self) -> Path:
+        """A copy of this module's database that records the pool depth 1000 (as the one
+        :meth:`recorded` ran on; made on first use)."""
+        if self._recorded_copy is None:
+            self._recorded_copy = self.path.with_name("r03-recorded.duckdb")
+            _record_depth_1000(self.path, self._recorded_copy)
+        return self._recorded_copy
 
     def __call__(self, *args: str) -> str:
         if args not in self._outputs:
@@ -395,25 +443,14 @@ class _Verdicts:
     def report(self, *args: str) -> str:
         """`report -c robust03 -m AP ARGS` on the same database once the verdict `ARGS`
         is stored (the report takes the stored verdict of its depth instead of computing
-        one); its stdout."""
-        from typer.testing import CliRunner
-
-        from litaudit.cli.main import app
-
-        self(*args)
-        before = self._n_verdicts()
-        cmd = ["--db", str(self.path), "report", "-c", "robust03", "-m", "AP", *args]
-        res = CliRunner().invoke(app, cmd)
-        assert res.exit_code == 0, res.output
-        assert self._n_verdicts() == before  # the stored one shown, none computed
-        return res.stdout
-
-    def _n_verdicts(self) -> int:
-        from litaudit.analyses.audits import list_audits
-        from litaudit.store.db import open_store
-
-        with open_store(self.path, read_only=True) as store:
-            return len(list_audits(store.con, kind=V.KIND))
+        one); its stdout. Those of :data:`REPORT_ARGS` made by the build (after every
+        verdict of :data:`VERDICT_ARGS`), any other on first use."""
+        if args not in self._reports:
+            self(*args)
+            self._reports[args] = _report(self.path, *args)
+        stdout, before, after = self._reports[args]
+        assert after == before  # the stored one shown, none computed
+        return stdout
 
     def stored(self, *args: str, depth: int, margin_pct: float = 1.0, topics=None):
         """The verdict ``ARGS`` stored (run it first if this module has not)."""
@@ -432,93 +469,260 @@ class _Verdicts:
         return found[0]
 
 
-@pytest.fixture(scope="module")
-def verdicts(robust03, tmp_path_factory) -> _Verdicts:
-    """The CLI verdicts of robust03, each set of options computed once (:class:`_Verdicts`)."""
+# the module's depth-10 verdict, with another seed of the (descriptive) assignments than
+# the CLI's default: its shift rows show the decision does not read that seed
+SEEDED_DEPTH_10 = ("--depth", "10", "--assignment-seed", "1")
+# every set of options the module's tests ask the CLI verdict for
+VERDICT_ARGS: tuple[tuple[str, ...], ...] = (
+    (),
+    ("--depth", "100"),
+    SEEDED_DEPTH_10,
+    ("--depth", "100", "--margin", "3"),
+    ("--depth", "100", "--topic-ids", "601-650"),
+    ("--depth", "100", "--topic-ids", "1-600"),
+)
+RECORDED = "recorded"  # the build's key of the verdict on the copy recording depth 1000
+REPORTS = "reports"  # the build's key of the reports (stdout, verdicts before, after)
+# the reports the module's tests read, made once the verdicts are stored
+REPORT_ARGS: tuple[tuple[str, ...], ...] = (("--depth", "100"), ())
+
+
+def _n_verdicts(path: Path) -> int:
+    from litaudit.analyses.audits import list_audits
+    from litaudit.store.db import open_store
+
+    with open_store(path, read_only=True) as store:
+        return len(list_audits(store.con, kind=V.KIND))
+
+
+def _report(path: Path, *args: str) -> tuple[str, int, int]:
+    """`report -c robust03 -m AP ARGS` on the database ``path``: its stdout, and the
+    verdicts stored before and after it."""
+    from typer.testing import CliRunner
+
+    from litaudit.cli.main import app
+
+    before = _n_verdicts(path)
+    cmd = ["--db", str(path), "report", "-c", "robust03", "-m", "AP", *args]
+    res = CliRunner().invoke(app, cmd)
+    assert res.exit_code == 0, res.output
+    return res.stdout, before, _n_verdicts(path)
+
+
+def _record_depth_1000(path: Path, copy: Path) -> None:
     import shutil
 
-    path = tmp_path_factory.mktemp("verdicts") / "r03.duckdb"
-    shutil.copy(robust03[0], path)
-    return _Verdicts(path)
-
-
-@pytest.mark.slow
-def test_pool_scores_equal_the_pooling_simulation(robust03):
-    from litaudit.analyses.agreement.input import simulate_pooling
-    from litaudit.analyses.reuse.holdout_pools import pool_scores
-    from litaudit.runs.archive import load_archive
     from litaudit.store.db import open_store
+
+    shutil.copy(path, copy)
+    with open_store(copy) as store:
+        store.con.execute(
+            "INSERT INTO pool_depths VALUES ('trec-robust-2003', 1000, 'a test source')"
+        )
+
+
+def _build_verdicts(robust03_db: Path, part: Path, outputs_file: Path) -> None:
+    """The module's database (``part``: robust03's with every verdict of
+    :data:`VERDICT_ARGS` stored) and the CLI's output of each (``outputs_file``, JSON),
+    the recorded-depth verdict's too (run on a copy, then removed)."""
+    import shutil
+
+    shutil.copy(robust03_db, part)
+    outputs: dict = {" ".join(args): _cli(part, *args) for args in VERDICT_ARGS}
+    copy = part.with_name(part.name + "-recorded")
+    _record_depth_1000(part, copy)
+    outputs[RECORDED] = _cli(copy)
+    copy.unlink()
+    outputs[REPORTS] = {" ".join(args): _report(part, *args) for args in REPORT_ARGS}
+    outputs_file.write_text(json.dumps(outputs))
+
+
+@pytest.fixture(scope="module")
+def verdicts(robust03, tmp_path_factory) -> _Verdicts:
+    """The CLI verdicts of robust03, each set of options computed once (:class:`_Verdicts`):
+    built once for as long as nothing they are made from changes, as the session's
+    databases are (tests/conftest.py ``_built_once``: the package, schema, seeds, shared
+    data and libraries; here also the source of the build, of ``_cli`` and the options)."""
+    import hashlib
+    import inspect
+
+    from tests.conftest import _built_once, _run_folder
+
+    made_from = [
+        inspect.getsource(f)
+        for f in (_build_verdicts, _record_depth_1000, _cli, _report, _n_verdicts)
+    ]
+    digest = hashlib.sha256(
+        repr((made_from, VERDICT_ARGS, RECORDED, REPORTS, REPORT_ARGS)).encode()
+    ).hexdigest()
+    stem = f"r03verdicts-{digest[:12]}"
+    outputs = _run_folder(tmp_path_factory) / f"built-{stem}.outputs.json"
+    path = _built_once(
+        tmp_path_factory,
+        f"{stem}.duckdb",
+        lambda part: _build_verdicts(robust03[0], part, outputs),
+    )
+    return _Verdicts(path, json.loads(outputs.read_text()))
+
+
+def _pooling_simulation(path, topic_names, participants) -> dict:
+    """simulate_pooling (the general evaluator: Carterette et al. 2010, Section 4.3) of
+    robust03's archive at ``path`` on every 4th topic, 2 sites held out, depth 20, seed
+    5: its topics, hold-outs, scores and full-qrels scores."""
+    from litaudit.analyses.agreement.input import simulate_pooling
+    from litaudit.runs.archive import load_archive
+    from litaudit.runs.model import Run
+    from litaudit.store.db import open_store
+
+    with open_store(path, read_only=True) as store:
+        arch = load_archive(store.con, "trec-robust-2003")
+    chosen = set(topic_names[::4])
+
+    def some_topics(topic: np.ndarray) -> np.ndarray:
+        return np.fromiter((t in chosen for t in topic.tolist()), dtype=bool, count=topic.size)
+
+    runs = [
+        Run(r.tag, *(x[some_topics(r.topic)] for x in (r.topic, r.docno, r.score)))
+        for r in arch.runs
+    ]
+    sim = simulate_pooling(
+        arch.qrels.filter(some_topics(arch.qrels.topic)),
+        runs,
+        participants,
+        k=2,
+        depth=20,
+        rng=np.random.default_rng(5),
+    )
+    return {
+        "topics": sim.design.topics,
+        "held": dict(zip(sim.assignment.topics, sim.assignment.held_out, strict=True)),
+        "scores": sim.design.scores,
+        "true_scores": sim.true_scores,
+    }
+
+
+@pytest.mark.slow(reason="the simulation, kept across runs (1.1 s of CPU when made)")
+def test_pool_scores_equal_the_pooling_simulation(robust03, tmp_path_factory):
+    # the simulation on every 4th topic (25 of the 100, TREC 6-8's and 2003's): a topic's
+    # pools and scores depend on its own rows alone, and the claim is per topic (the
+    # general evaluator on all 100 topics cost 1.2 s of CPU); made once and kept across
+    # runs (:func:`_kept_reference`), the pool table computed every run
+    from litaudit.analyses.reuse.holdout_pools import pool_scores
 
     path, c, _ = robust03
     ps = pool_scores(c, c.participant_of_run, k=2, depth=20)
-    with open_store(path, read_only=True) as store:
-        arch = load_archive(store.con, "trec-robust-2003")
-    sim = simulate_pooling(
-        arch.qrels, arch.runs, c.participants, k=2, depth=20, rng=np.random.default_rng(5)
+    chosen = set(c.topic_names[::4])
+    assert {t[0] for t in chosen} == {"3", "4", "6"}
+    sim = _kept_reference(
+        tmp_path_factory, _pooling_simulation, path, c.topic_names, c.participants
     )
-    held = dict(zip(sim.assignment.topics, sim.assignment.held_out, strict=True))
+    assert 20 <= len(sim["topics"]) <= 25 and set(sim["topics"]) <= chosen
+    held = sim["held"]
     names = c.participant_names
-    sub = [ps.index(tuple(names.index(x) for x in held[t])) for t in c.topic_names]
-    cols = [c.topic_names.index(t) for t in sim.design.topics]
-    np.testing.assert_allclose(ps.scores(np.array(sub))[:, cols], sim.design.scores, atol=1e-12)
-    np.testing.assert_allclose(ps.full[:, cols], sim.true_scores, atol=1e-12)
+    # (a topic not simulated: no hold-out, column 0, not compared)
+    sub = [ps.index(tuple(names.index(x) for x in held.get(t, ()))) for t in c.topic_names]
+    cols = [c.topic_names.index(t) for t in sim["topics"]]
+    np.testing.assert_allclose(ps.scores(np.array(sub))[:, cols], sim["scores"], atol=1e-12)
+    np.testing.assert_allclose(ps.full[:, cols], sim["true_scores"], atol=1e-12)
 
 
-@pytest.mark.slow
-def test_calibration_smoke(robust03):
-    # a small version of each family of bench/bench_calibration.py
+def _calibration_families(c, r04_path: Path) -> list[cal.FamilyResult]:
+    """A small version of each family of bench/bench_calibration.py: judging noise on the
+    robust04 matrix at ``r04_path``, then robust03's archive ``c`` (a coded archive)
+    with full judgments, shallow (10) and deep (1000) pools."""
     from litaudit.analyses.agreement.input import read_score_matrix
 
+    _, _, r04 = read_score_matrix(r04_path)
+    return [
+        cal.run_family(
+            "noise", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6, noise=0.02), seed=2
+        ),
+        cal.run_family(
+            "r03 full",
+            4,
+            lambda rng: cal.archive_case(c, rng, depth=None, sites=5, topics=50),
+            seed=3,
+        ),
+        cal.run_family(
+            "r03 shallow",
+            4,
+            lambda rng: cal.archive_case(c, rng, depth=10, sites=5, topics=50),
+            seed=4,
+        ),
+        cal.run_family("r03 deep", 3, lambda rng: cal.archive_case(c, rng, depth=1000, sites=5), 5),
+    ]
+
+
+@pytest.mark.slow(reason="the families kept across runs (0.8 s of CPU when made)")
+def test_calibration_smoke(robust03, tmp_path_factory):
+    # a small version of each family of bench/bench_calibration.py, made once and kept
+    # across runs (:func:`_kept_reference`)
     _, c, data = robust03
-    _, _, r04 = read_score_matrix(data / "pertopic" / "robust2004_ap.csv")
+    families = _kept_reference(
+        tmp_path_factory, _calibration_families, c, data / "pertopic" / "robust2004_ap.csv"
+    )
+    assert [f.family for f in families] == ["noise", "r03 full", "r03 shallow", "r03 deep"]
     # (issue 30: no family whose shift is 0 by construction) judging noise makes the
     # held-out scores differ from the others: the interval must still lie within the margin
-    r = cal.run_family(
-        "noise", 6, lambda rng: cal.matrix_case(r04[:40], rng, sites=6, noise=0.02), seed=2
-    )
+    r = families[0]
     assert r.cases == 6 and r.lose.count == 0 and 0 < abs(r.mean_shift_pct) < 1
     assert 0 < r.mean_width_pct < 2 and r.reusable.count >= 5
-    r = cal.run_family(
-        "r03 full", 4, lambda rng: cal.archive_case(c, rng, depth=None, sites=5, topics=50), seed=3
-    )
+    r = families[1]
     assert r.reusable.count == 4
-    r = cal.run_family(
-        "r03 shallow", 4, lambda rng: cal.archive_case(c, rng, depth=10, sites=5, topics=50), seed=4
-    )
+    r = families[2]
     assert r.lose.count == 4 and r.mean_shift_pct < -1 and r.lose.lower95 > 0
-    r = cal.run_family("r03 deep", 3, lambda rng: cal.archive_case(c, rng, depth=1000, sites=5), 5)
+    r = families[3]
     assert r.reusable.count == 3 and -1 < r.mean_shift_pct < 0
 
 
-@pytest.mark.slow
-def test_robust04_under_judging_noise_is_reusable_across_20_seeds(shared_data):
+def _robust04_noise_cases(path: Path) -> list[cal.CaseResult]:
+    """calibration.matrix_case of the robust04 AP matrix at ``path``, 14 sites, judging
+    noise sd 0.02 AP, seeds 0-19."""
+    from litaudit.analyses.agreement.input import read_score_matrix
+
+    _, _, x = read_score_matrix(path)
+    return [cal.matrix_case(x, np.random.default_rng(s), sites=14, noise=0.02) for s in range(20)]
+
+
+@pytest.mark.slow(reason="20 cases kept across runs (2.7 s of CPU when made)")
+def test_robust04_under_judging_noise_is_reusable_across_20_seeds(shared_data, tmp_path_factory):
     # issue 30: the matrix verdict is reusable by construction (its shift is 0 whatever
     # the seed), so "stable across 20 seeds" could not fail. With independent judging
     # noise (sd 0.02 AP) on every (topic, hold-out, run) score the shift is no longer 0:
     # the 90% interval must still lie within the 1% margin, and lie wholly below 0 (a
-    # one-sided 5% test of no shift) in few of the 20 cases
-    from litaudit.analyses.agreement.input import read_score_matrix
-
-    _, _, x = read_score_matrix(shared_data / "pertopic" / "robust2004_ap.csv")
-    cases = [cal.matrix_case(x, np.random.default_rng(s), sites=14, noise=0.02) for s in range(20)]
+    # one-sided 5% test of no shift) in few of the 20 cases. The cases are made once
+    # and kept across runs (:func:`_kept_reference`: while the package, the libraries and
+    # the matrix's file are the same)
+    path = shared_data / "pertopic" / "robust2004_ap.csv"
+    cases = _kept_reference(tmp_path_factory, _robust04_noise_cases, path)
+    assert len(cases) == 20 and all(isinstance(c, cal.CaseResult) for c in cases)
     assert all(c.outcome == cal.REUSABLE for c in cases), [c.outcome for c in cases]
     assert all(c.shift_pct != 0 and c.low < c.high for c in cases)
     assert sum(c.high < 0 for c in cases) <= 3
     # (the matrix verdict itself decides nothing: the next test)
 
 
-@pytest.mark.slow
-def test_the_matrix_verdict_decides_nothing_whatever_the_seed(shared_data):
+def _robust04_matrix_verdicts(path: Path) -> list[V.Verdict]:
+    """The matrix verdict of the robust04 AP matrix at ``path`` in 14 pseudo-sites, one
+    assignment, seeds 0, 7 and 19."""
+    from litaudit.analyses.agreement.input import pseudo_sites, read_score_matrix
+
+    tags, _, x = read_score_matrix(path)
+    sites = pseudo_sites(tags, 14)
+    return [verdict_matrix.matrix_verdict(x, sites, seed=s, assignments=1) for s in (0, 7, 19)]
+
+
+@pytest.mark.slow(reason="the three verdicts kept across runs (0.5 s of CPU when made)")
+def test_the_matrix_verdict_decides_nothing_whatever_the_seed(shared_data, tmp_path_factory):
     # issue 31: a score matrix without pools gives no decision it cannot support, whatever
     # the seed. The seed draws only the agreement analysis's random assignments, which the
     # decision does not read (verdict_matrix: the outcome is NO_POOLS from the matrix's
-    # form, its shift row takes no seed): three seeds show that as 20 did (0.1 s each)
-    from litaudit.analyses.agreement.input import pseudo_sites, read_score_matrix
+    # form, its shift row takes no seed): three seeds show that as 20 did (0.1 s each);
+    # made once and kept across runs (:func:`_kept_reference`), worded every run
     from litaudit.analyses.reuse.wording import decision_sentence
 
-    tags, _, x = read_score_matrix(shared_data / "pertopic" / "robust2004_ap.csv")
-    sites = pseudo_sites(tags, 14)
-    verdicts = [verdict_matrix.matrix_verdict(x, sites, seed=s, assignments=1) for s in (0, 7, 19)]
+    path = shared_data / "pertopic" / "robust2004_ap.csv"
+    verdicts = _kept_reference(tmp_path_factory, _robust04_matrix_verdicts, path)
     seen = {decision_sentence(v) for v in verdicts}
     assert len(seen) == 1 and next(iter(seen)).startswith("No decision from these scores")
     # (the seeds did draw different assignments: the sentence is the same regardless)
@@ -537,10 +741,8 @@ def _cli(path, *args):
     return res.output
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="the module's robust03 verdicts (a shared build, ~9 s of CPU when made)")
 def test_robust03_verdict_cli_and_stability(verdicts):
-    from litaudit.store.db import open_store
-
     # no recorded pool depth: one row per depth, no decision (the first line says so)
     text = verdicts()
     first = " ".join(text.split("\n\n")[0].split())
@@ -567,7 +769,9 @@ def test_robust03_verdict_cli_and_stability(verdicts):
         "than 1%, 6 are within 1%, 6 are undecided; the mean over sites is -1.29% (90% CI "
         "-1.93% to -0.65%, 15 df)."
     )
-    flat = " ".join(verdicts("--depth", "1000").split())
+    # at depth 1000 (here recorded with its source: the paragraph is the one `--depth
+    # 1000` prints, test_recorded_pool_depth_decides checks the source's line)
+    flat = " ".join(verdicts.recorded().split())
     # within the margin for these 16 sites; a new site's "reusable" needs 32 sites
     assert flat.startswith(
         "At pool depth 1000, these 16 sites' runs left out of judging score 0.05% lower in "
@@ -579,21 +783,20 @@ def test_robust03_verdict_cli_and_stability(verdicts):
         "decide it)."
     )
     assert "to vouch for a new site's, run the verdict on an archive of about 32 sites" in flat
-    flat = " ".join(verdicts("--depth", "10").split())
+    flat = " ".join(verdicts(*SEEDED_DEPTH_10).split())
     assert flat.startswith("At pool depth 10, ") and "new systems lose more than 1%." in flat
     flat = " ".join(verdicts("--depth", "100", "--margin", "3").split())
     assert "evaluation noise is 3% (Voorhees et al. 2014): reusable within 3% for these" in flat
-    # the decision does not depend on the seed of the (descriptive) assignments: seed 1
-    # decides as the CLI's default seed did (its stored `--depth 100` verdict)
-    with open_store(verdicts.path, read_only=True) as store:
-        other = V.run_verdict(
-            store.con,
-            "robust03",
-            verdict_settings.VerdictSettings(depth=100, seed=1, assignments=1),
-            save=False,
-        )
+    # the decision does not depend on the seed of the (descriptive) assignments: the
+    # stored depth-10 verdict of seed 1 has the shift rows, at every depth, of the CLI's
+    # default seed (its stored `--depth 100` verdict), so it decides at any depth as the
+    # default seed does (at depth 100: the same row)
     default = verdicts.stored("--depth", "100", depth=100)
-    assert default.decision is not None and other.result.decision == default.decision
+    other = verdicts.stored(*SEEDED_DEPTH_10, depth=10)
+    assert other.agreement is not None and other.agreement.seed == 1 != default.agreement.seed
+    decides_100 = next(r for r in other.tests if r.depth == 100)
+    assert default.decision is not None and decides_100 == default.decision
+    assert other.tests == default.tests and other.decision == other.tests[0]
     stored = verdicts.stored("--depth", "100", "--margin", "3", depth=100, margin_pct=3.0)
     # the stored audit decodes back into the same typed verdict (registered kind)
     from litaudit.codec import decode, to_jsonable
@@ -633,29 +836,19 @@ def test_robust03_renamed_participants_same_interval(robust03):
     assert [x.result.new_site_ci for x in a] == [x.result.new_site_ci for x in b]
 
 
-@pytest.mark.slow
-def test_recorded_pool_depth_decides(verdicts, tmp_path):
+@pytest.mark.slow(reason="the module's robust03 verdicts (a shared build, ~9 s of CPU when made)")
+def test_recorded_pool_depth_decides(verdicts):
     # issue 19, item 9: a collection's recorded depth (with its source) is the one
-    # decided at; --depth overrides it. On a copy of the module's database: `--depth 10`
-    # there finds the module's stored `--depth 10` verdict (the same key: the depth and
-    # its source "given with --depth" are what the recorded depth would have changed)
-    import shutil
-
-    from litaudit.store.db import open_store
-
-    verdicts("--depth", "10")
-    path = tmp_path / "r03.duckdb"
-    shutil.copy(verdicts.path, path)
-    with open_store(path) as store:
-        store.con.execute(
-            "INSERT INTO pool_depths VALUES ('trec-robust-2003', 1000, 'a test source')"
-        )
-    lines = _cli(path).splitlines()
+    # decided at; --depth overrides it. On the module's copy that records depth 1000
+    # (:meth:`_Verdicts.recorded`): `--depth 10` there finds the module's stored `--depth
+    # 10` verdict (the same key: the depth and its source "given with --depth" are what
+    # the recorded depth would have changed)
+    lines = verdicts.recorded().splitlines()
     assert lines[0].startswith("At pool depth 1000, these 16 sites' runs left out of judging")
     assert lines[0].endswith("about 32 sites would decide it).") and lines[1] == (
         "Pool depth 1000: a test source."
     )
-    lines = _cli(path, "--depth", "10").splitlines()
+    lines = _cli(verdicts.recorded_copy(), *SEEDED_DEPTH_10).splitlines()
     assert lines[0].startswith("At pool depth 10,") and lines[1].endswith("given with --depth.")
     assert lines[-1].endswith(
         "stored earlier by an identical call (same parameters, input and version), not recomputed"
@@ -780,7 +973,7 @@ def test_collections_depth_records_with_history_and_the_verdict_uses_it(cli, ref
         assert verdict_settings.collection_depth(store.con, "trec-robust-2003") == (100, "S")
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="the module's robust03 verdicts (a shared build, ~9 s of CPU when made)")
 def test_robust03_next_steps_and_topic_subsets(verdicts):
     flat = " ".join(verdicts("--depth", "100").split())
     assert (
@@ -831,7 +1024,7 @@ def test_robust03_next_steps_and_topic_subsets(verdicts):
     assert "new systems lose more than 1%." in old.split(" Pool depth")[0]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="the module's robust03 verdicts (a shared build, ~9 s of CPU when made)")
 def test_report_depth_decides_and_names_its_source(verdicts):
     # the report shows the verdict of its depth stored for the archive (the CLI's, any
     # number of assignments): here the module's, so the report computes none
@@ -859,18 +1052,15 @@ def test_topics_is_for_a_stored_archive(cli, tmp_path):
     assert "--topic-ids applies to a stored archive (--collection), not --scores" in r.stderr
 
 
-@pytest.mark.slow
-def test_unjudged_measures_equal_ir_measures_on_robust03(robust03):
-    """bpref, AP on condensed lists and Judged@10 of every robust03 run and topic, with
-    nothing held out and with one site pair held out (depth 100), equal ir_measures 0.4.3
-    (pytrec_eval) given the reduced qrels: the judged documents in the top 100 of some
-    run of a site not held out."""
-    ir_measures = pytest.importorskip("ir_measures")
-    from litaudit.analyses.reuse.unjudged import BPREF, CONDENSED, JUDGED, unjudged_tables
+def _ir_measures_unjudged(c) -> dict[int, list[tuple[str, str, int, float]]]:
+    """ir_measures' bpref, AP(judged_only=True) and Judged@10 of every run of ``c`` (a
+    coded archive) on every 4th topic at depth 100, with the held-out subsets 0 (none)
+    and 37: per subset, (our measure's name, topic, run, value) rows."""
+    import ir_measures
 
-    _, c, _ = robust03
+    from litaudit.analyses.reuse.unjudged import BPREF, CONDENSED, JUDGED
+
     site = np.asarray(c.participant_of_run)
-    tabs = unjudged_tables(c, site, k=2, depth=100)
     topic, doc = np.asarray(c.topic), np.asarray(c.doc)
     rank, run = np.asarray(c.rank), np.asarray(c.run)
     subsets = ((),) + tuple(combinations(range(int(site.max()) + 1), 2))
@@ -886,32 +1076,65 @@ def test_unjudged_measures_equal_ir_measures_on_robust03(robust03):
     # 10), which spares ir_measures' Python sort of every whole list (1.5 s of CPU)
     runs: list[dict[str, dict[str, float]]] = [{} for _ in c.tags]
     tops: list[dict[str, dict[str, float]]] = [{} for _ in c.tags]
+    checked = np.arange(0, len(c.topic_names), 4)
+    rows = np.isin(topic, checked)
+    topic, doc, rank, run = topic[rows], doc[rows], rank[rows], run[rows]
     for r, t, d, k in zip(run.tolist(), topic.tolist(), doc.tolist(), rank.tolist(), strict=True):
         runs[r].setdefault(c.topic_names[t], {})[str(d)] = float(-k)
         if k < 10:
             tops[r].setdefault(c.topic_names[t], {})[str(d)] = float(-k)
-    judged_only = {m for name, m in measures.items() if name == JUDGED}
-    assert judged_only == {ir_measures.Judged @ 10}
-    position = {tn: t for t, tn in enumerate(c.topic_names)}
+    judged_only = [measures[JUDGED]]
     qrel_rows = list(zip(c.q_topic.tolist(), c.q_doc.tolist(), c.q_rel.tolist(), strict=True))
+    checked_set = set(checked.tolist())
+    out: dict[int, list[tuple[str, str, int, float]]] = {}
     for s_idx in (0, 37):
         held = set(subsets[s_idx])
         top = (rank < 100) & ~np.isin(site[run], list(held))
         pooled = set(zip(topic[top].tolist(), doc[top].tolist(), strict=True))
         qrels: dict[str, dict[str, int]] = {}
         for t, d, rel in qrel_rows:
-            if t >= 0 and (t, d) in pooled:
+            if t in checked_set and (t, d) in pooled:
                 qrels.setdefault(c.topic_names[t], {})[str(d)] = int(rel)
         whole = ir_measures.evaluator([m for m in measures.values() if m not in judged_only], qrels)
-        first10 = ir_measures.evaluator(list(judged_only), qrels)
+        first10 = ir_measures.evaluator(judged_only, qrels)
+        out[s_idx] = [
+            (names[str(x.measure)], x.query_id, r, float(x.value))
+            for r, scored in enumerate(runs)
+            for x in itertools.chain(whole.iter_calc(scored), first10.iter_calc(tops[r]))
+        ]
+    return out
+
+
+@pytest.mark.slow
+def test_unjudged_measures_equal_ir_measures_on_robust03(robust03, tmp_path_factory):
+    """bpref, AP on condensed lists and Judged@10 of every robust03 run on every 4th topic
+    (25 of the 100, old and new ones: the claim is per run and topic, the tables are of
+    the whole archive), with nothing held out and with one site pair held out (depth
+    100), equal ir_measures 0.4.3 (pytrec_eval) given the reduced qrels: the judged
+    documents in the top 100 of some run of a site not held out. ir_measures' values
+    are made once and kept across runs (:func:`_kept_reference`); ours every run."""
+    ir_measures = pytest.importorskip("ir_measures")
+    from litaudit.analyses.reuse.unjudged import JUDGED, JUDGED_K, MEASURES, unjudged_tables
+
+    _, c, _ = robust03
+    site = np.asarray(c.participant_of_run)
+    tabs = unjudged_tables(c, site, k=2, depth=100)
+    checked = np.arange(0, len(c.topic_names), 4)
+    assert {c.topic_names[t][0] for t in checked} == {"3", "4", "6"}  # TREC 6-8 and 2003's
+    judged_only = {ir_measures.Judged @ 10}
+    assert judged_only == {ir_measures.Judged @ JUDGED_K} and JUDGED == "Judged@10"
+    reference = _kept_reference(tmp_path_factory, _ir_measures_unjudged, c)
+    position = {tn: t for t, tn in enumerate(c.topic_names)}
+    for s_idx in (0, 37):
+        assert {name for name, *_ in reference[s_idx]} == set(MEASURES)
+        assert {position[t] for _, t, _, _ in reference[s_idx]} <= set(checked.tolist())
         compared = 0
-        for r, scored in enumerate(runs):
-            for x in itertools.chain(whole.iter_calc(scored), first10.iter_calc(tops[r])):
-                value = tabs[names[str(x.measure)]][position[x.query_id], s_idx, r]
-                if np.isfinite(value):
-                    assert value == pytest.approx(x.value, abs=1e-12)
-                    compared += 1
-        assert compared > 3 * 1600
+        for name, query_id, r, x_value in reference[s_idx]:
+            value = tabs[name][position[query_id], s_idx, r]
+            if np.isfinite(value):
+                assert value == pytest.approx(x_value, abs=1e-12)
+                compared += 1
+        assert compared > 3 * 400  # of 3 x 17 runs x 25 topics (NaN: no relevant left)
 
 
 def test_site_case_floor_and_methods():

@@ -8,8 +8,9 @@ every topic (runs, participants, the qrels' topics in trec_eval order) and hands
 archive one range of topic ids at a time (:meth:`RangedArchive.parts`), each a
 :class:`~litaudit.analyses.reuse.coded_archive.CodedArchive` of those topics, as ``runs eval``
 reads large runs (its qrels cut to the same range). Each range is read from DuckDB once and
-kept in a temporary folder as numpy files (memory-mapped when read again), so the analyses' later passes (LOU at several
-depths, the pool table at several depths) read it back without DuckDB's sort work.
+kept in a temporary folder as one file of its arrays (memory-mapped when read again), so
+the analyses' later passes (LOU at several depths, the pool table at several depths) read
+it back without DuckDB's sort work.
 
 Peak memory follows the range's size (``range_lines``), not the archive's. The results are
 the whole-archive path's to the digit (the per-topic values are the same numbers; the
@@ -86,8 +87,8 @@ class RangedArchive:
             pass
 
     def _part(self, n: int, lo: int, hi: int) -> CodedArchive | None:
-        """Range ``n``: read from DuckDB and coded the first time, then from its numpy
-        files (memory-mapped: a pass costs the pages it reads). Its ``docnos`` are not
+        """Range ``n``: read from DuckDB and coded the first time, then from its file
+        of arrays (memory-mapped: a pass costs the pages it reads). Its ``docnos`` are not
         kept (empty): the analyses read by ranges use the codes only."""
 
         folder = Path(self._cache.name) / str(n)
@@ -95,12 +96,8 @@ class RangedArchive:
             meta = pickle.loads((folder / "meta.pickle").read_bytes())
             if meta is None:
                 return None
-            arrays = {
-                f.name: np.load(folder / f"{f.name}.npy", mmap_mode="r")
-                for f in fields(CodedArchive)
-                if f.name not in meta
-            }
-            return CodedArchive(**arrays, **meta)
+            layout = meta.pop(_LAYOUT)
+            return CodedArchive(**_mapped(folder / "arrays.bin", layout), **meta)
 
         folder.mkdir()
         t = load_tables(self._con, self.collection_id, docnos=False, topic_ids=(lo, hi))
@@ -110,15 +107,47 @@ class RangedArchive:
         c = code_stored(replace(t, docnos=self._docnos), self.collection_id, fingerprint=False)
         del t
         c = replace(c, docnos=np.zeros(0, dtype=object))
-        meta = {}
+        _write_range(folder, c)
+        return c
+
+
+_LAYOUT = "_layout"  # meta.pickle's key of the arrays' (dtype, shape, offset) in arrays.bin
+_ALIGN = 64
+
+
+def _write_range(folder: Path, c: CodedArchive) -> None:
+    """``c``'s numeric arrays one after the other in ``folder``/arrays.bin (each aligned),
+    the rest and where each array lies in ``folder``/meta.pickle."""
+    meta: dict = {}
+    layout: dict[str, tuple[str, tuple[int, ...], int]] = {}
+    end = 0
+    with open(folder / "arrays.bin", "wb") as out:
         for f in fields(CodedArchive):
             x = getattr(c, f.name)
             if isinstance(x, np.ndarray) and x.dtype != object:
-                np.save(folder / f"{f.name}.npy", x)
+                x = np.ascontiguousarray(x)
+                out.write(b"\0" * (-end % _ALIGN))  # each array starts aligned
+                end += -end % _ALIGN
+                layout[f.name] = (x.dtype.str, x.shape, end)
+                x.tofile(out)
+                end += x.nbytes
             else:
                 meta[f.name] = x
-        (folder / "meta.pickle").write_bytes(pickle.dumps(meta))
-        return c
+    meta[_LAYOUT] = layout
+    (folder / "meta.pickle").write_bytes(pickle.dumps(meta))
+
+
+def _mapped(path: Path, layout: dict[str, tuple[str, tuple[int, ...], int]]) -> dict:
+    """The arrays of a range's one file, memory-mapped once (one map per range and pass,
+    not one per array: a pass over robust03's 100 one-topic ranges 0.12 -> 0.0x s)."""
+    size = path.stat().st_size
+    whole = np.memmap(path, dtype=np.uint8, mode="r") if size else np.zeros(0, np.uint8)
+    out = {}
+    for name, (dtype, shape, offset) in layout.items():
+        dt = np.dtype(dtype)
+        count = int(np.prod(shape, dtype=np.int64))
+        out[name] = whole[offset : offset + count * dt.itemsize].view(dt).reshape(shape)
+    return out
 
 
 def load_ranged(

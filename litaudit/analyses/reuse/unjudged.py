@@ -132,8 +132,8 @@ def _topic_scores(rows, q_doc, q_rel, site, sub_keep, depth: int, n_r: int):
     g_first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if group.size else group
     g_of = np.cumsum(np.r_[False, group[1:] != group[:-1]]) if group.size else group
     starts = group[g_first]
-    drop_all = np.searchsorted(lkey, q, side="right") - np.searchsorted(lkey, starts)[g_of]
-    drop_non = np.searchsorted(lnon, q, side="right") - np.searchsorted(lnon, starts)[g_of]
+    drop_all = _at_or_below(lkey, q) - np.searchsorted(lkey, starts)[g_of]
+    drop_non = _at_or_below(lnon, q) - np.searchsorted(lnon, starts)[g_of]
     crank = (kept0[er, ee][eq] - drop_all).astype(float)
     above = (non0[er, ee][eq] - drop_non).astype(float)
     crel = crank - above  # relevant at or above
@@ -148,6 +148,15 @@ def _topic_scores(rows, q_doc, q_rel, site, sub_keep, depth: int, n_r: int):
     no_rel = r_s == 0
     bpref[no_rel], cap[no_rel] = np.nan, np.nan
     return bpref, cap, judged
+
+
+def _at_or_below(keys: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """For each of the sorted ``q``, how many of the sorted ``keys`` are at or below it:
+    ``np.searchsorted(keys, q, side="right")``, found the other way round (each key's
+    place among the q, counted up), since the q are the more numerous (robust03 at depth
+    100: 4.9M q, 1.6M keys; 0.31 -> 0.1 s)."""
+    at = np.bincount(np.searchsorted(q, keys), minlength=q.size + 1)
+    return np.cumsum(at[: q.size])
 
 
 def _kept(who: np.ndarray, sub_keep: np.ndarray) -> np.ndarray:
