@@ -621,3 +621,44 @@ def test_cli_holdout_to_standard_output(cli, tmp_path):
     lines = res.stdout.splitlines()
     assert lines[0] == "topic,held_out_site" and len(lines) == 7
     assert not (tmp_path / "-").exists() and not __import__("pathlib").Path("-").exists()
+
+
+def test_the_stored_archives_simulation_is_the_files_one(mem_store, tmp_path):
+    # `reuse agreement -c` simulates on the store's integer codes (run.stored_pool_inputs);
+    # the same archive as strings (load_archive, then simulate_pooling) gives the same
+    # simulation. Imported in two steps, the later one with the earlier tags (run ids out
+    # of tag order) and a new docno sorting before the stored ones (doc ids out of byte
+    # order), so both re-orderings of the stored codes are exercised.
+    from litaudit.analyses.agreement.run import stored_pool_inputs
+    from litaudit.runs.archive import load_archive
+    from litaudit.runs.ingest import import_archive
+
+    paths = _tiny_archive(tmp_path)
+    with open(paths[0], "a") as fh:
+        fh.write("300 Q0 C999 41 0.5 site0run0\n")
+    meta, qrels = tmp_path / "meta.csv", tmp_path / "qrels.txt"
+    import_archive(mem_store, "trec-robust-2003", paths[4:], qrels_path=qrels, metadata=meta)
+    import_archive(mem_store, "trec-robust-2003", paths[:4], metadata=meta)
+    con = mem_store.con
+    arch = load_archive(con, "trec-robust-2003")
+    coded, cq, sites = stored_pool_inputs(con, "robust03")
+    assert sites == tuple(i.participant for i in arch.info) and len(set(sites)) == 4
+    for k, depth, seed in [(1, 10, 3), (2, 3, None), (1, 40, 8)]:
+        settings = dict(k=k, depth=depth, baseline=2)
+        rng = None if seed is None else np.random.default_rng(seed)
+        want = agin.simulate_pooling(arch.qrels, list(arch.runs), sites, **settings, rng=rng)
+        rng = None if seed is None else np.random.default_rng(seed)
+        got = agin.simulate_coded(coded, cq, sites, **settings, rng=rng)
+        assert got.design.scores.tolist() == want.design.scores.tolist()
+        assert got.true_scores.tolist() == want.true_scores.tolist()
+        assert (got.design.runs, got.design.topics, got.design.held_out) == (
+            want.design.runs,
+            want.design.topics,
+            want.design.held_out,
+        )
+        assert (got.judged_kept, got.judged_total, got.topics_dropped) == (
+            want.judged_kept,
+            want.judged_total,
+            want.topics_dropped,
+        )
+        assert got.assignment == want.assignment and got.judged_kept < got.judged_total
