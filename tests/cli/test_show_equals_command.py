@@ -163,7 +163,7 @@ def outcomes(databases) -> dict[str, Outcome]:
     return Lazy()
 
 
-@pytest.mark.slow
+@pytest.mark.slow(reason="a case runs its command 3-5 times and `audit show` twice (0.1-0.2 s)")
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_show_prints_what_the_command_printed(outcomes, kind):
     outcome = outcomes[kind]

@@ -22,7 +22,9 @@ from litaudit.analyses.audits import Audited, AuditKey, run_or_reuse
 from litaudit.analyses.reuse.coded_archive import CodedArchive, as_coded, evaluate_means, load_coded
 from litaudit.analyses.reuse.overlap import optional_float as _f
 from litaudit.errors import InputError, ParameterError
+from litaudit.runs.archive import stored_fingerprint
 from litaudit.stats import subcollections
+from litaudit.store.collections import resolve_collection
 
 if TYPE_CHECKING:
     import duckdb
@@ -343,8 +345,18 @@ def run_subcollections(
     progress: Callable[[int], None] | None = None,
 ) -> Audited[SubcollectionReport]:
     """The sub-collection ``test`` of a stored archive, stored as an audit (or the stored
-    audit of an identical call: same split, selection, seed, permutations and archive)."""
-    cid, coded = loaded or load_coded(con, collection)
+    audit of an identical call: same split, selection, seed, permutations and archive).
+    ``loaded``: (collection id, coded archive), or a call that loads it (default
+    :func:`load_coded`), made only when no identical audit is stored: the key is the
+    stored archive's fingerprint, read first (an identical call 0.18 -> 0.03 s of CPU on
+    robust03)."""
+    if loaded is None or callable(loaded):
+        load = loaded or (lambda: load_coded(con, collection))
+        cid = resolve_collection(con, collection).id
+        fingerprint = stored_fingerprint(con, cid)  # load_coded's
+    else:
+        cid, fingerprint = loaded[0], loaded[1].fingerprint
+        load = lambda: loaded  # noqa: E731
     split, seed, permutations = test.split, test.seed, test.permutations
     rule = split if split.startswith("prefix") else str(Path(split))
     params = subcollection_params(rule, test.automatic_only, test.drop_bottom)
@@ -357,7 +369,7 @@ def run_subcollections(
         measure="AP",
         params=params,
         method="randomization",
-        input_fingerprint=coded.fingerprint,
+        input_fingerprint=fingerprint,
         seed=seed,
         trials=permutations,
     )
@@ -365,7 +377,7 @@ def run_subcollections(
         con,
         key,
         lambda: subcollections_of_archive(
-            coded,
+            load()[1],
             split=split,
             permutations=permutations,
             seed=seed,
