@@ -89,10 +89,13 @@ def descending_score_bits(score: np.ndarray) -> np.ndarray:
     return (np.uint32(0xFFFFFFFF) - asc).astype(np.uint64)
 
 
-def trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarray:
+def trec_order(
+    key: np.ndarray, score: np.ndarray, doc: np.ndarray, *, stable: bool = False
+) -> np.ndarray:
     """Row order by ``key`` ascending, float32 ``score`` descending, ``doc`` descending
     (trec_eval's ranking inside a run and topic): one sort of a packed 64-bit key when
-    the three fit in 64 bits, else a lexsort."""
+    the three fit in 64 bits, else a lexsort. ``stable``: rows equal in all three keep
+    their order (always a merge sort)."""
     if not len(key):
         return np.zeros(0, dtype=np.int64)
     key_bits = int(key.max()).bit_length()
@@ -105,7 +108,8 @@ def trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarra
         # run files usually come ranked already but for ties: a merge sort then costs
         # little more than a pass, where quicksort would do the full n log n
         descents = np.count_nonzero(packed[1:] < packed[:-1])
-        return np.argsort(packed, kind="stable" if descents * 16 < len(packed) else None)
+        merge = stable or descents * 16 < len(packed)
+        return np.argsort(packed, kind="stable" if merge else None)
     with np.errstate(over="ignore"):
         return np.lexsort((-doc, -score.astype(np.float32), key))
 
