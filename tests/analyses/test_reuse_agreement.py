@@ -273,16 +273,23 @@ def test_section_4_2_robust2004_is_not_rejected(shared_data):
 
 
 @pytest.mark.slow
-def test_robust03_pooling_simulation(shared_data):
+def test_robust03_pooling_simulation(robust03_db_file):
     # End to end on the robust03 archive: 17 runs from 17 groups (17 sites), k = 2 held
     # out per topic, depth-100 pools. One run per site: no within-site pairs; each pair of
     # sites is held out of one topic together at most, so between-site pairs are skipped;
     # the participant comparison (136 pairs of runs, each once) is what remains.
-    from litaudit.runs.trec_io import read_qrels, read_run
+    # The archive as `reuse agreement -c robust03` reads it: the session's database (the
+    # 17 files and qrels of ../shared imported once), its integer codes; each run its own
+    # site here (its tag). Reading the 17 files again and coding their 1.6M docnos cost
+    # this test 1.4 s; that files and store simulate alike is
+    # test_the_stored_archives_simulation_is_the_files_one.
+    from litaudit.analyses.agreement.run import stored_pool_inputs
+    from litaudit.store.db import open_store
 
-    qrels = read_qrels(shared_data / "trec/qrels/qrels.robust03.txt")
-    runs = [read_run(p) for p in sorted((shared_data / "trec/runs/robust03").glob("input.*"))]
-    sim = agin.simulate_pooling(qrels, runs, [r.tag for r in runs], k=2, depth=100)
+    with open_store(robust03_db_file, read_only=True) as store:
+        coded, cq, _ = stored_pool_inputs(store.con, "robust03")
+    assert len(coded.tags) == 17 and len(cq.topic) == 128796  # qrels.robust03.txt's lines
+    sim = agin.simulate_coded(coded, cq, list(coded.tags), k=2, depth=100)
     assert len(sim.design.topics) == 100 and sim.topics_dropped == ()
     assert sim.judged_kept < sim.judged_total
     r = ag.analyze(sim.design, true_scores=sim.true_scores)
