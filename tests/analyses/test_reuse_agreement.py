@@ -651,11 +651,12 @@ def test_the_stored_archives_simulation_is_the_files_one(mem_store, tmp_path):
     coded, cq, sites = stored_pool_inputs(con, "robust03")
     assert sites == tuple(i.participant for i in arch.info) and len(set(sites)) == 4
     for k, depth, seed in [(1, 10, 3), (2, 3, None), (1, 40, 8)]:
-        settings = dict(k=k, depth=depth, baseline=2)
         rng = None if seed is None else np.random.default_rng(seed)
-        want = agin.simulate_pooling(arch.qrels, list(arch.runs), sites, **settings, rng=rng)
+        want = agin.simulate_pooling(
+            arch.qrels, list(arch.runs), sites, k=k, depth=depth, baseline=2, rng=rng
+        )
         rng = None if seed is None else np.random.default_rng(seed)
-        got = agin.simulate_coded(coded, cq, sites, **settings, rng=rng)
+        got = agin.simulate_coded(coded, cq, sites, k=k, depth=depth, baseline=2, rng=rng)
         assert got.design.scores.tolist() == want.design.scores.tolist()
         assert got.true_scores.tolist() == want.true_scores.tolist()
         assert (got.design.runs, got.design.topics, got.design.held_out) == (

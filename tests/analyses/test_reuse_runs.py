@@ -206,16 +206,29 @@ def write_tiny_files(tmp_path: Path) -> tuple[list[Path], Path, Path]:
     return paths, q, meta
 
 
-@pytest.fixture
-def tiny_cli(cli, tmp_path):
+@pytest.fixture(scope="module")
+def tiny_db(reference_db_file, tmp_path_factory) -> Path:
+    """The tiny archive imported once for the module, into a copy of the reference
+    database (what `init --no-seeds` makes); each test writes to its own copy (tiny_cli)."""
+    import shutil
+
     from litaudit.runs.ingest import import_archive
     from litaudit.store.db import open_store
-    from litaudit.store.refdata import load_reference_data
 
-    paths, q, meta = write_tiny_files(tmp_path)
-    with open_store(cli.db) as store:
-        load_reference_data(store.con)
+    folder = tmp_path_factory.mktemp("tiny")
+    paths, q, meta = write_tiny_files(folder)
+    db = folder / "tiny.duckdb"
+    shutil.copy(reference_db_file, db)
+    with open_store(db) as store:
         import_archive(store, "trec-robust-2003", paths, qrels_path=q, metadata=meta)
+    return db
+
+
+@pytest.fixture
+def tiny_cli(cli, tiny_db):
+    import shutil
+
+    shutil.copy(tiny_db, cli.db)
     return cli
 
 

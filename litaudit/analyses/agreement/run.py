@@ -172,14 +172,20 @@ def _analysis(req: AgreementRequest, progress: Progress | None, store=None) -> a
         if progress is not None:
             label = f"simulating depth-{req.depth} pools, {req.held_out} sites held out"
             progress.status(label, unit="steps")
-        settings = dict(k=req.held_out, depth=req.depth, baseline=req.baseline, measure=req.measure)
+        k, depth, baseline, measure = req.held_out, req.depth, req.baseline, req.measure
         if req.collection is not None:
             assert store is not None
             coded, cq, sites = stored_pool_inputs(store.con, req.collection)
-            sim = agin.simulate_coded(coded, cq, sites, **settings, rng=rng, progress=progress)
+            sim = agin.simulate_coded(
+                coded, cq, sites, k=k, depth=depth, baseline=baseline, measure=measure, rng=rng,
+                progress=progress,
+            )  # fmt: skip
         else:
             q, run_list, sites = _pool_inputs(req)
-            sim = agin.simulate_pooling(q, run_list, sites, **settings, rng=rng, progress=progress)
+            sim = agin.simulate_pooling(
+                q, run_list, sites, k=k, depth=depth, baseline=baseline, measure=measure,
+                rng=rng, progress=progress,
+            )  # fmt: skip
         design, true_scores, measure = sim.design, sim.true_scores, sim.measure
         source = (
             f"pooling simulation, k={req.held_out}, depth={req.depth}; kept "
