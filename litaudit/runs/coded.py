@@ -9,7 +9,7 @@ topics joined by name in trec_eval's order.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -17,7 +17,7 @@ import numpy as np
 from litaudit.errors import NotFound
 from litaudit.measures import parse_measure
 from litaudit.runs.model import Qrels, Run, sort_topics
-from litaudit.runs.order import codes_in_byte_order
+from litaudit.runs.order import codes_in_byte_order, in_trec_order, trec_order
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,21 @@ def encode(runs: Sequence[Run], qrels: Qrels) -> tuple[CodedRuns, CodedQrels]:
     )
     cq = CodedQrels(top_codes[total:].astype(np.int32), doc_codes[total:], qrels.rel)
     return coded, cq
+
+
+def ranked(coded: CodedRuns) -> CodedRuns:
+    """``coded`` with its rows in trec_eval order, runs in code order (each run's rows one
+    block, each of its topics one block, ranked as trec_eval ranks them): the rows as
+    given when they are so (a stored archive's), else sorted once, for a caller that
+    evaluates and pools the same rows more than once."""
+    run = coded.run
+    key = run.astype(np.int64) * max(len(coded.topic_names), 1) + coded.topic
+    with np.errstate(over="ignore"):  # beyond FLT_MAX: +-inf, as C's (float)
+        score = coded.score.astype(np.float32)
+    if not np.any(run[1:] < run[:-1]) and in_trec_order(key, score, coded.doc):
+        return coded
+    o = trec_order(key, coded.score, coded.doc)
+    return replace(coded, run=run[o], topic=coded.topic[o], doc=coded.doc[o], score=coded.score[o])
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,9 @@ import numpy as np
 
 def codes_in_byte_order(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(codes, uniques) with uniques in code-point order (= UTF-8 byte order = strcmp)."""
+    codes = _arrow_codes(values)
+    if codes is not None:
+        return codes
     # start-up: pandas
     import pandas as pd
 
@@ -28,6 +31,31 @@ def codes_in_byte_order(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     rank[order] = np.arange(len(order))
     rank[-1] = -1  # pandas' code of a missing value stays -1
     return rank[codes], uniques[order]
+
+
+def _arrow_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`codes_in_byte_order` of text without a missing value, hashed and sorted by
+    Arrow (UTF-8 bytes, no Python hash of each value): robust03's 1.6M docnos 0.72 ->
+    0.30 s, the same codes; None for anything else (numbers, bytes, None, unencodable
+    text, more than one Arrow chunk)."""
+    # start-up: pyarrow (the modules that rank runs load it; `litaudit --help` does not)
+    import pyarrow as pa
+
+    # start-up: pyarrow.compute (26-38 ms to import)
+    import pyarrow.compute as pc
+
+    try:
+        text = pa.array(values)  # str values only: Arrow's string type, no missing value
+    except (pa.ArrowException, UnicodeError, TypeError, ValueError):
+        return None
+    if not isinstance(text, pa.Array) or text.null_count or text.type != pa.string():
+        return None
+    enc = text.dictionary_encode()
+    order = pc.sort_indices(enc.dictionary).to_numpy()
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    uniques = enc.dictionary.take(pa.array(order)).to_numpy(zero_copy_only=False)
+    return rank[enc.indices.to_numpy()], np.asarray(uniques, dtype=object)
 
 
 def in_trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray | None) -> bool:
@@ -61,10 +89,13 @@ def descending_score_bits(score: np.ndarray) -> np.ndarray:
     return (np.uint32(0xFFFFFFFF) - asc).astype(np.uint64)
 
 
-def trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarray:
+def trec_order(
+    key: np.ndarray, score: np.ndarray, doc: np.ndarray, *, stable: bool = False
+) -> np.ndarray:
     """Row order by ``key`` ascending, float32 ``score`` descending, ``doc`` descending
     (trec_eval's ranking inside a run and topic): one sort of a packed 64-bit key when
-    the three fit in 64 bits, else a lexsort."""
+    the three fit in 64 bits, else a lexsort. ``stable``: rows equal in all three keep
+    their order (always a merge sort)."""
     if not len(key):
         return np.zeros(0, dtype=np.int64)
     key_bits = int(key.max()).bit_length()
@@ -77,7 +108,8 @@ def trec_order(key: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarra
         # run files usually come ranked already but for ties: a merge sort then costs
         # little more than a pass, where quicksort would do the full n log n
         descents = np.count_nonzero(packed[1:] < packed[:-1])
-        return np.argsort(packed, kind="stable" if descents * 16 < len(packed) else None)
+        merge = stable or descents * 16 < len(packed)
+        return np.argsort(packed, kind="stable" if merge else None)
     with np.errstate(over="ignore"):
         return np.lexsort((-doc, -score.astype(np.float32), key))
 

@@ -273,16 +273,23 @@ def test_section_4_2_robust2004_is_not_rejected(shared_data):
 
 
 @pytest.mark.slow
-def test_robust03_pooling_simulation(shared_data):
+def test_robust03_pooling_simulation(robust03_db_file):
     # End to end on the robust03 archive: 17 runs from 17 groups (17 sites), k = 2 held
     # out per topic, depth-100 pools. One run per site: no within-site pairs; each pair of
     # sites is held out of one topic together at most, so between-site pairs are skipped;
     # the participant comparison (136 pairs of runs, each once) is what remains.
-    from litaudit.runs.trec_io import read_qrels, read_run
+    # The archive as `reuse agreement -c robust03` reads it: the session's database (the
+    # 17 files and qrels of ../shared imported once), its integer codes; each run its own
+    # site here (its tag). Reading the 17 files again and coding their 1.6M docnos cost
+    # this test 1.4 s; that files and store simulate alike is
+    # test_the_stored_archives_simulation_is_the_files_one.
+    from litaudit.analyses.agreement.run import stored_pool_inputs
+    from litaudit.store.db import open_store
 
-    qrels = read_qrels(shared_data / "trec/qrels/qrels.robust03.txt")
-    runs = [read_run(p) for p in sorted((shared_data / "trec/runs/robust03").glob("input.*"))]
-    sim = agin.simulate_pooling(qrels, runs, [r.tag for r in runs], k=2, depth=100)
+    with open_store(robust03_db_file, read_only=True) as store:
+        coded, cq, _ = stored_pool_inputs(store.con, "robust03")
+    assert len(coded.tags) == 17 and len(cq.topic) == 128796  # qrels.robust03.txt's lines
+    sim = agin.simulate_coded(coded, cq, list(coded.tags), k=2, depth=100)
     assert len(sim.design.topics) == 100 and sim.topics_dropped == ()
     assert sim.judged_kept < sim.judged_total
     r = ag.analyze(sim.design, true_scores=sim.true_scores)
@@ -621,3 +628,45 @@ def test_cli_holdout_to_standard_output(cli, tmp_path):
     lines = res.stdout.splitlines()
     assert lines[0] == "topic,held_out_site" and len(lines) == 7
     assert not (tmp_path / "-").exists() and not __import__("pathlib").Path("-").exists()
+
+
+def test_the_stored_archives_simulation_is_the_files_one(mem_store, tmp_path):
+    # `reuse agreement -c` simulates on the store's integer codes (run.stored_pool_inputs);
+    # the same archive as strings (load_archive, then simulate_pooling) gives the same
+    # simulation. Imported in two steps, the later one with the earlier tags (run ids out
+    # of tag order) and a new docno sorting before the stored ones (doc ids out of byte
+    # order), so both re-orderings of the stored codes are exercised.
+    from litaudit.analyses.agreement.run import stored_pool_inputs
+    from litaudit.runs.archive import load_archive
+    from litaudit.runs.ingest import import_archive
+
+    paths = _tiny_archive(tmp_path)
+    with open(paths[0], "a") as fh:
+        fh.write("300 Q0 C999 41 0.5 site0run0\n")
+    meta, qrels = tmp_path / "meta.csv", tmp_path / "qrels.txt"
+    import_archive(mem_store, "trec-robust-2003", paths[4:], qrels_path=qrels, metadata=meta)
+    import_archive(mem_store, "trec-robust-2003", paths[:4], metadata=meta)
+    con = mem_store.con
+    arch = load_archive(con, "trec-robust-2003")
+    coded, cq, sites = stored_pool_inputs(con, "robust03")
+    assert sites == tuple(i.participant for i in arch.info) and len(set(sites)) == 4
+    for k, depth, seed in [(1, 10, 3), (2, 3, None), (1, 40, 8)]:
+        rng = None if seed is None else np.random.default_rng(seed)
+        want = agin.simulate_pooling(
+            arch.qrels, list(arch.runs), sites, k=k, depth=depth, baseline=2, rng=rng
+        )
+        rng = None if seed is None else np.random.default_rng(seed)
+        got = agin.simulate_coded(coded, cq, sites, k=k, depth=depth, baseline=2, rng=rng)
+        assert got.design.scores.tolist() == want.design.scores.tolist()
+        assert got.true_scores.tolist() == want.true_scores.tolist()
+        assert (got.design.runs, got.design.topics, got.design.held_out) == (
+            want.design.runs,
+            want.design.topics,
+            want.design.held_out,
+        )
+        assert (got.judged_kept, got.judged_total, got.topics_dropped) == (
+            want.judged_kept,
+            want.judged_total,
+            want.topics_dropped,
+        )
+        assert got.assignment == want.assignment and got.judged_kept < got.judged_total

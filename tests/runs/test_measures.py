@@ -131,14 +131,14 @@ def robust03():
 
 def _qrels_dict(qrels) -> dict:
     qd: dict = {}
-    for t, d, r in zip(qrels.topic, qrels.docno, qrels.rel, strict=True):
+    for t, d, r in zip(qrels.topic.tolist(), qrels.docno.tolist(), qrels.rel.tolist(), strict=True):
         qd.setdefault(str(t), {})[str(d)] = int(r)
     return qd
 
 
 def _run_dict(run) -> dict:
     rd: dict = {}
-    for t, d, s in zip(run.topic, run.docno, run.score, strict=True):
+    for t, d, s in zip(run.topic.tolist(), run.docno.tolist(), run.score.tolist(), strict=True):
         rd.setdefault(str(t), {})[str(d)] = float(s)
     return rd
 
@@ -164,8 +164,9 @@ def _trec_ranked(run) -> dict:
     ties by docno descending), so that a reference breaking ties another way (ir_measures'
     msmarco provider for RR@k) sees the same ranking."""
     by_topic: dict = {}
-    for t, d, s in zip(run.topic, run.docno, run.score, strict=True):
-        by_topic.setdefault(str(t), []).append((float(np.float32(s)), str(d)))
+    score32 = run.score.astype(np.float32).astype(np.float64)  # as C float, all at once
+    for t, d, s in zip(run.topic.tolist(), run.docno.tolist(), score32.tolist(), strict=True):
+        by_topic.setdefault(str(t), []).append((s, str(d)))
     return {
         t: {d: float(len(docs) - i) for i, (_, d) in enumerate(sorted(docs, reverse=True))}
         for t, docs in by_topic.items()

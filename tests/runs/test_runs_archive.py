@@ -210,9 +210,16 @@ def test_robust03_equals_trec_eval_and_official_maps(robust03_store):
         qd.setdefault(t, {})[d] = int(r)
     oracle = pytrec_eval.RelevanceEvaluator(qd, {"map", "P_10", "Rprec"})
     for ri, run in enumerate(arch.runs):
-        rd: dict = {}
-        for t, d, s in zip(run.topic, run.docno, run.score, strict=True):
-            rd.setdefault(t, {})[d] = float(s)
+        # each topic's rows are together (load_archive's order): one dict of a topic's
+        # docnos and scores built at once (0.55 -> 0.34 s for the 17 runs)
+        cut = np.flatnonzero(run.topic[1:] != run.topic[:-1]) + 1
+        bounds = [0, *cut.tolist(), len(run)]
+        docs, scores = run.docno.tolist(), run.score.tolist()
+        rd = {
+            run.topic[a]: dict(zip(docs[a:b], scores[a:b], strict=True))
+            for a, b in zip(bounds[:-1], bounds[1:], strict=True)
+        }
+        assert sum(map(len, rd.values())) == len(run)  # no topic's rows apart
         want = oracle.evaluate(rd)
         for m, tm in [("AP", "map"), ("P@10", "P_10"), ("Rprec", "Rprec")]:
             got = ev.matrix(m)[ri]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from litaudit.runs import strcodes
@@ -84,3 +84,21 @@ def test_words_of_slices_and_nul():
 )
 def test_duplicate_pairs(a, b, dup):
     assert strcodes.has_duplicate_pairs(np.array(a, np.int32), np.array(b, np.int32), 10) is dup
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(st.lists(st.text(max_size=6) | _docno, max_size=40), st.booleans())
+@example(["\ud800", "a", "\ud800"], False)  # not UTF-8: pandas' path, the same order
+@example([], False)
+def test_codes_in_byte_order_are_pythons_order(values, with_none):
+    # litaudit.runs.order.codes_in_byte_order: text hashed and sorted by Arrow, anything
+    # else by pandas (here a None: code -1, as pandas gives a missing value)
+    from litaudit.runs.order import codes_in_byte_order
+
+    given_values = values + [None] if with_none else values
+    codes, uniques = codes_in_byte_order(np.array(given_values, dtype=object))
+    uniq = sorted(set(values))
+    assert uniques.dtype == object and uniques.tolist() == uniq
+    index = {u: i for i, u in enumerate(uniq)}
+    assert codes.dtype == np.int64
+    assert codes.tolist() == [index[v] for v in values] + ([-1] if with_none else [])

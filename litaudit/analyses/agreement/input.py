@@ -18,9 +18,9 @@ import numpy as np
 
 from litaudit.errors import InputError, ParameterError
 from litaudit.files import STDOUT, atomic_write
-from litaudit.runs.coded import CodedQrels, encode
+from litaudit.runs.coded import CodedQrels, CodedRuns, encode, ranked
 from litaudit.runs.evaluate import evaluate_coded
-from litaudit.runs.order import trec_order
+from litaudit.runs.order import distinct
 from litaudit.runs.pertopic import read_pertopic_csv
 from litaudit.stats.design import Design, HoldoutAssignment, assign_holdouts
 
@@ -224,8 +224,8 @@ def _silent(steps: float = 0, /, *, total: float = 0, **counts: int) -> None:
 
 
 def _pools(coded, sites, held: dict, depth: int, n_docs: int, tell) -> np.ndarray:
-    """The depth-``depth`` pools of the runs of the sites not held out of each topic, as
-    sorted keys ``topic code * n_docs + doc code`` of ``coded`` (the runs coded with the
+    """The depth-``depth`` pools of the runs (rows ranked) of the sites not held out of each
+    topic, as sorted keys ``topic code * n_docs + doc code`` of ``coded`` (the runs coded with the
     qrels; ``n_docs`` above every doc code of both); ``tell(1, pooled=n)`` after each run
     (n pairs new to the pools)."""
 
@@ -233,10 +233,8 @@ def _pools(coded, sites, held: dict, depth: int, n_docs: int, tell) -> np.ndarra
     bounds = np.searchsorted(coded.run, np.arange(len(coded.tags) + 1))
     pooled = np.zeros(0, dtype=np.int64)
     for r, site in enumerate(sites):
-        lo, hi = int(bounds[r]), int(bounds[r + 1])
-        topic, doc = coded.topic[lo:hi], coded.doc[lo:hi]
-        o = trec_order(topic.astype(np.int64), coded.score[lo:hi], doc)  # the run's ranking
-        topic, doc = topic[o].astype(np.int64), doc[o]
+        lo, hi = int(bounds[r]), int(bounds[r + 1])  # ranked (coded.ranked)
+        topic, doc = coded.topic[lo:hi].astype(np.int64), coded.doc[lo:hi]
         start = np.r_[True, topic[1:] != topic[:-1]]
         first = np.maximum.accumulate(np.where(start, np.arange(len(topic)), 0))
         out = np.array([site in held.get(names[t], ()) for t in range(len(names))], dtype=bool)
@@ -276,20 +274,53 @@ def simulate_pooling(
     the ``judged`` qrels lines kept once the pools are complete.
     """
 
-    if len(runs) != len(sites):
+    _check_simulation(len(runs), sites, depth, [r.tag for r in runs])
+    # one coding for both evaluations: the reduced qrels are rows of the full ones
+    coded, cq = encode(runs, qrels)
+    return simulate_coded(
+        coded,
+        cq,
+        sites,
+        k=k,
+        depth=depth,
+        baseline=baseline,
+        measure=measure,
+        rng=rng,
+        progress=progress,
+    )
+
+
+def _check_simulation(n_runs: int, sites: Sequence[str], depth: int, tags: Sequence[str]) -> None:
+    if n_runs != len(sites):
         raise ParameterError("one site per run is needed")
     if depth < 1:
         raise ParameterError(f"pool depth must be at least 1, got {depth}")
-    tell = progress or _silent
-    tell(total=3 * len(runs))
-    tags = [r.tag for r in runs]
     if len(set(tags)) != len(tags):
         dup = sorted({t for t in tags if tags.count(t) > 1})
         raise ParameterError(f"two runs share the tag {dup[0]!r}")
-    # one coding for both evaluations: the reduced qrels are rows of the full ones
-    coded, cq = encode(runs, qrels)
+
+
+def simulate_coded(
+    coded: CodedRuns,
+    cq: CodedQrels,
+    sites: Sequence[str],
+    *,
+    k: int = 2,
+    depth: int = 100,
+    baseline: int = 0,
+    measure: str = "AP",
+    rng: np.random.Generator | None = None,
+    progress=None,
+) -> Simulation:
+    """:func:`simulate_pooling` of runs and qrels coded already (a stored archive's codes,
+    :func:`litaudit.runs.stored_eval.load_coded`: doc codes in docno byte order, each
+    run's rows one block in run order): the same simulation, no string coded again."""
+    _check_simulation(len(coded.tags), sites, depth, list(coded.tags))
+    tell = progress or _silent
+    tell(total=3 * len(coded.tags))
+    coded = ranked(coded)  # sorted once for both evaluations and the pools
     full = evaluate_coded(coded, cq, [measure], complete=True)
-    tell(len(runs))
+    tell(len(coded.tags))
     name = full.measures[0]
     site_names = tuple(sorted(set(sites)))
     assignment = assign_holdouts(full.topics, site_names, k, baseline, rng=rng)
@@ -298,12 +329,11 @@ def simulate_pooling(
     pooled = _pools(coded, sites, held, depth, n_docs, tell)
     mask = np.isin(cq.topic.astype(np.int64) * n_docs + cq.doc, pooled)
     tell(judged=int(mask.sum()))
-    reduced = qrels.filter(mask)
-    red = evaluate_coded(
-        coded, CodedQrels(cq.topic[mask], cq.doc[mask], cq.rel[mask]), [measure], complete=True
-    )
-    tell(len(runs))
-    rel_topics = set(reduced.topic[reduced.rel >= 1].tolist())
+    reduced = CodedQrels(cq.topic[mask], cq.doc[mask], cq.rel[mask])
+    # the rows the full evaluation checked for a document twice
+    red = evaluate_coded(coded, reduced, [measure], complete=True, check_duplicates=False)
+    tell(len(coded.tags))
+    rel_topics = {coded.topic_names[t] for t in distinct(cq.topic[mask & (cq.rel >= 1)])}
     red_index = {t: i for i, t in enumerate(red.topics)}
     keep_topics = [t for t in full.topics if t in red_index and t in rel_topics]
     dropped = tuple(t for t in full.topics if t not in set(keep_topics))
@@ -316,7 +346,7 @@ def simulate_pooling(
     red_m = red.matrix(name)[:, [red_index[t] for t in keep_topics]]
     true_m = full.matrix(name)[:, [full_index[t] for t in keep_topics]]
     design = ScoreDesign(
-        tuple(r.tag for r in runs),
+        tuple(coded.tags),
         tuple(sites),
         tuple(keep_topics),
         red_m,
@@ -329,7 +359,7 @@ def simulate_pooling(
         measure=name,
         true_scores=true_m,
         judged_kept=int(mask.sum()),
-        judged_total=len(qrels),
+        judged_total=len(cq.topic),
         topics_dropped=dropped,
     )
 

@@ -21,7 +21,9 @@ from litaudit.analyses.audits import Audited
 from litaudit.errors import LitauditError, ParameterError
 from litaudit.measures import parse_measure
 from litaudit.progress import Progress
-from litaudit.runs.archive import load_archive
+from litaudit.runs.archive import run_rows
+from litaudit.runs.coded import CodedQrels, CodedRuns
+from litaudit.runs.stored_eval import load_coded
 from litaudit.runs.trec_io import read_qrels, read_run
 from litaudit.stats.agreement_null import (
     agreement_statistics,
@@ -94,16 +96,19 @@ def _from_scores(req: AgreementRequest, rng):
     return design, None, req.measure, source
 
 
-def _pool_inputs(req: AgreementRequest, store):
-    """The qrels, runs and sites of the pooling simulation: a stored archive
-    (``req.collection``, ``store`` open) or TREC files."""
-    if req.collection is not None:
-        assert store is not None
-        archive = load_archive(store.con, resolve_collection(store.con, req.collection).id)
-        run_list, q = list(archive.runs), archive.qrels
-        sites = tuple(i.participant or i.tag for i in archive.info)
-        return q, run_list, sites
+def stored_pool_inputs(con, collection: str) -> tuple[CodedRuns, CodedQrels, tuple[str, ...]]:
+    """The runs, qrels and sites of the pooling simulation of a stored archive, as the
+    store's integer codes (no docno coded again: robust03's simulation 2.0 -> 0.6 s of CPU,
+    the same scores); rows in stored order (simulate_coded ranks them by run)."""
+    cid = resolve_collection(con, collection).id
+    coded, cq = load_coded(con, cid)
+    rows = run_rows(con, cid, None)
+    assert tuple(r[1] for r in rows) == coded.tags
+    return coded, cq, tuple(r[2] or r[1] for r in rows)
 
+
+def _pool_inputs(req: AgreementRequest):
+    """The qrels, runs and sites of the pooling simulation of TREC files."""
     paths = list(req.runs)
     if req.runs_dir is not None:
         if not req.runs_dir.is_dir():
@@ -164,21 +169,23 @@ def _analysis(req: AgreementRequest, progress: Progress | None, store=None) -> a
     if req.scores is not None:
         design, true_scores, measure, source = _from_scores(req, rng)
     else:
-        q, run_list, sites = _pool_inputs(req, store)
         if progress is not None:
             label = f"simulating depth-{req.depth} pools, {req.held_out} sites held out"
             progress.status(label, unit="steps")
-        sim = agin.simulate_pooling(
-            q,
-            run_list,
-            sites,
-            k=req.held_out,
-            depth=req.depth,
-            baseline=req.baseline,
-            measure=req.measure,
-            rng=rng,
-            progress=progress,
-        )
+        k, depth, baseline, measure = req.held_out, req.depth, req.baseline, req.measure
+        if req.collection is not None:
+            assert store is not None
+            coded, cq, sites = stored_pool_inputs(store.con, req.collection)
+            sim = agin.simulate_coded(
+                coded, cq, sites, k=k, depth=depth, baseline=baseline, measure=measure, rng=rng,
+                progress=progress,
+            )  # fmt: skip
+        else:
+            q, run_list, sites = _pool_inputs(req)
+            sim = agin.simulate_pooling(
+                q, run_list, sites, k=k, depth=depth, baseline=baseline, measure=measure,
+                rng=rng, progress=progress,
+            )  # fmt: skip
         design, true_scores, measure = sim.design, sim.true_scores, sim.measure
         source = (
             f"pooling simulation, k={req.held_out}, depth={req.depth}; kept "

@@ -97,15 +97,19 @@ def answer_lou(
 def answer_subcollections(
     con: duckdb.DuckDBPyConnection, req: SubcollectionsRequest, progress: Progress | None = None
 ) -> Audited[SubcollectionReport]:
-    if progress is not None:
-        progress.status("sub-collections: loading the archive")
-        progress(total=LOAD_STEPS)
-    loaded = load_coded(con, req.collection, progress)
-    if progress is not None:
-        progress.status(
-            f"sub-collections of {len(loaded[1].run):,} ranked documents: random splits"
-        )
-        progress(total=req.test.permutations)
+
+    def loaded():  # only when no identical audit is stored
+        if progress is not None:
+            progress.status("sub-collections: loading the archive")
+            progress(total=LOAD_STEPS)
+        out = load_coded(con, req.collection, progress)
+        if progress is not None:
+            progress.status(
+                f"sub-collections of {len(out[1].run):,} ranked documents: random splits"
+            )
+            progress(total=req.test.permutations)
+        return out
+
     return run_subcollections(
         con, req.collection, req.test, workers=req.workers, loaded=loaded, progress=progress
     )

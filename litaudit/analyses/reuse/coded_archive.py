@@ -66,10 +66,15 @@ def code_archive(archive) -> CodedArchive:
     total = int(n.sum())
     run = np.repeat(np.arange(len(runs)), n)
     topic, doc = top_codes[:total], doc_codes[:total]
+    score = np.concatenate([r.score for r in runs]).astype(np.float64)
     with np.errstate(over="ignore"):  # beyond FLT_MAX: +-inf, as C's (float)
-        score32 = np.concatenate([r.score for r in runs]).astype(np.float32)
-    order = np.lexsort((-doc, -score32, topic, run))
-    score = np.concatenate([r.score for r in runs]).astype(np.float64)[order]
+        score32 = score.astype(np.float32)
+    if np.isnan(score32).any():  # NaN last, as lexsort places it
+        order = np.lexsort((-doc, -score32, topic, run))
+    else:  # the same order from one sort of packed keys: robust03 0.49 -> 0.04 s
+        key = run * (int(topic.max(initial=0)) + 1) + topic
+        order = trec_order(key, score, doc, stable=True)
+    score = score[order]
     infos = [(i.tag, i.participant, i.run_type) for i in archive.info]
     coded = _assemble(
         archive.collection_id,
