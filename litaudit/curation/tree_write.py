@@ -46,7 +46,9 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 def _line(obj: dict) -> str:
     """One JSON line; C1 and bidirectional controls escaped (as ``--json`` writes them)."""
-    return escape_json_text(_ENCODER.encode(obj)) + "\n"
+    text = _ENCODER.encode(obj)
+    # what escape_json_text escapes is all beyond ASCII: an ASCII line (most) is as it is
+    return (text if text.isascii() else escape_json_text(text)) + "\n"
 
 
 def tree_files(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
