@@ -27,9 +27,11 @@ it rows). Values are the printed text, compared exactly (``fractions.Fraction``)
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from litaudit.measures import MeasureName, parse_measure
 
@@ -81,6 +83,9 @@ class Finding:
         return f"{self.where}: {self.message}" + (f" (possible: {why})" if why else "")
 
 
+# a value's interval, worked out once per printed text (contradictions compare each value
+# with every other of its group)
+@lru_cache(maxsize=1 << 16)
 def _interval(printed: str) -> tuple[Fraction, Fraction, Fraction]:
     """(value, half a unit of its last digit, a unit): 0.2531 -> (0.2531, 0.00005, 0.0001)."""
     v = Fraction(printed.strip())
@@ -108,11 +113,34 @@ def per_topic_denominator(m: MeasureName) -> int | None:
 def fits(printed: str, denominator: int, *, truncated: bool = False) -> bool:
     """Whether some c / denominator (c an integer) prints as ``printed``: rounded to its
     digits (within half a unit, either rounding rule), or truncated (``truncated``)."""
+    scaled = _scaled(printed)
+    if scaled is not None:  # n / s: the same test in integers (no Fraction to build)
+        n, s = scaled
+        if truncated:  # c = ceil(n D / s) < (n + 1) D / s
+            return -(-n * denominator // s) * s < (n + 1) * denominator
+        # c = ceil((2n - 1) D / 2s) <= (2n + 1) D / 2s
+        return -(-(2 * n - 1) * denominator // (2 * s)) * 2 * s <= (2 * n + 1) * denominator
     v, half, unit = _interval(printed)
     lo, hi = (v, v + unit) if truncated else (v - half, v + half)
     c = math.ceil(lo * denominator)
     x = Fraction(c, denominator)
     return x <= hi and (x < hi or not truncated)
+
+
+_DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?")
+
+
+def _scaled(printed: str) -> tuple[int, int] | None:
+    """A plain decimal of at most FLOAT_DIGITS decimals as (n, 10**decimals), its value
+    n / 10**decimals; None for any other text (an exponent, a float's repr)."""
+    m = _DECIMAL.fullmatch(printed.strip())
+    if m is None or not (m[2] or m[3]):
+        return None
+    decimals = m[3] or ""
+    if len(decimals) > FLOAT_DIGITS:
+        return None
+    n = int((m[2] or "0") + decimals)
+    return (-n if m[1] == "-" else n), 10 ** len(decimals)
 
 
 def granularity(v: Value) -> Finding | None:
@@ -163,14 +191,23 @@ def _decimals(printed: str) -> int:
     return len(printed.split(".", 1)[1]) if "." in printed else 0
 
 
+def _in_range(printed: str, lo: float, hi: float) -> bool:
+    scaled = _scaled(printed)
+    if scaled is None:
+        return Fraction(lo) <= Fraction(printed.strip()) <= Fraction(hi)
+    n, s = scaled  # lo <= n / s <= hi in integers (lo and hi are exact binary fractions)
+    (a, b), (c, d) = lo.as_integer_ratio(), hi.as_integer_ratio()
+    return a * s <= n * b and n * d <= c * s
+
+
 def out_of_range(v: Value) -> Finding | None:
     try:
         m = parse_measure(v.measure)
     except Exception:  # noqa: BLE001
         return None
-    x = Fraction(v.value.strip())
-    if Fraction(m.min_value) <= x <= Fraction(m.max_value):
+    if _in_range(v.value, m.min_value, m.max_value):
         return None
+    x = Fraction(v.value.strip())
     why = ["a percentage (divide by 100)"] if 1 < x <= 100 and m.max_value == 1 else []
     why.append("a transcription slip")
     return Finding(

@@ -12,16 +12,14 @@ as it is and listed. All in one transaction. The loader reads only ``seeds/`` (n
 
 from __future__ import annotations
 
-import contextlib
 import csv
-import gc
 import gzip
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from litaudit.curation.apply import apply_plan
+from litaudit.curation.cycles import no_cycle_collection
 from litaudit.curation.fields import text_or_none
 from litaudit.curation.papers import import_bibtex
 from litaudit.curation.plan import ImportProgress, plan_import
@@ -86,7 +84,7 @@ def load_seeds(
     ``progress`` is told every seed row, when the files are read, checked and written."""
     added = {"results": 0, "papers": 0}
     files: list[dict] = []
-    with store.transaction(), _no_cycle_collection():
+    with store.transaction(), no_cycle_collection():
         added.update(load_reference_data(store.con, seeds_dir))
         zero_shot = load_zero_shot(store.con, seeds_dir)
         if not seeds:
@@ -109,21 +107,6 @@ def load_seeds(
             {"collection": c, "measure": m, "paper": p, "official": o} for c, m, p, o in counts
         ],
     }
-
-
-@contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
-    """Python's cycle collector held off while the seeds load: their 35,000 rows are
-    some 2 million objects that live until the load ends, and each full collection walks
-    them all (0.5 s of CPU in all, a quarter of the load); the load makes no cycles to
-    collect. Reference counting frees everything as usual."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _load_files(

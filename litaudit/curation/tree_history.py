@@ -18,6 +18,8 @@ from litaudit.curation.tree_lines import json_lines
 from litaudit.errors import Problem
 from litaudit.store.history import ACTIONS
 
+_KEYS = frozenset(HISTORY_KEYS)
+
 
 def read_history(folder: Path, tf: TreeFile, rel: str, problems: list[Problem]) -> None:
     """The history file of ``tf`` (if any): each entry checked and given to its paper
@@ -59,15 +61,14 @@ def read_history(folder: Path, tf: TreeFile, rel: str, problems: list[Problem]) 
 def _entry(h: dict, name: str, n: int, problems: list[Problem]) -> dict | None:
     """A history entry checked: known keys, text values, an action, a who and a time."""
 
-    if any(k not in HISTORY_KEYS for k in h):
+    if not _KEYS.issuperset(h):
         problems.append(
             Problem(name, n, f"an entry has uid or paper, and {', '.join(HISTORY_KEYS)}")
         )
         return None
-    texts = [h.get(k) for k in HISTORY_KEYS]
-    if any(
-        t is not None and (not isinstance(t, str) or field_parsers.check_text(t)) for t in texts
-    ):
+    # every value text and none with what check_text refuses (one search over them all)
+    texts = [t for t in (h.get(k) for k in HISTORY_KEYS) if t is not None]
+    if not all(isinstance(t, str) for t in texts) or field_parsers.has_control(texts):
         problems.append(Problem(name, n, "values must be text"))
         return None
     if h.get("action") not in ACTIONS or field_parsers.blank(h.get("who")):

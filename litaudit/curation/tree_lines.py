@@ -41,7 +41,9 @@ def json_lines(data: bytes, name: str, problems: list[Problem]) -> Iterator[tupl
             )
             continue
         try:
-            obj = json.loads(raw, object_pairs_hook=_no_duplicates)
+            # one decoder for every line (json.loads builds one a call when given a
+            # hook); its check of a leading BOM kept for a line that has one
+            obj = json.loads(raw) if raw.startswith("\ufeff") else _DECODER.decode(raw)
         except (ValueError, _Duplicate) as exc:
             problems.append(Problem(name, n, f"not a JSON object on one line ({exc})"))
             continue
@@ -64,3 +66,6 @@ def _no_duplicates(pairs):
                 raise _Duplicate(f"key {k!r} appears twice")
             seen.add(k)
     return obj
+
+
+_DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from litaudit.codec import escape_json_text
 from litaudit.curation import tree_fs as fs
+from litaudit.curation.cycles import no_cycle_collection
 from litaudit.curation.export import export_row
 from litaudit.curation.fields import PAPER_KEYS
 from litaudit.curation.filters import CURATION
@@ -45,7 +46,9 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
 
 def _line(obj: dict) -> str:
     """One JSON line; C1 and bidirectional controls escaped (as ``--json`` writes them)."""
-    return escape_json_text(_ENCODER.encode(obj)) + "\n"
+    text = _ENCODER.encode(obj)
+    # what escape_json_text escapes is all beyond ASCII: an ASCII line (most) is as it is
+    return (text if text.isascii() else escape_json_text(text)) + "\n"
 
 
 def tree_files(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
@@ -131,7 +134,8 @@ def write_tree(con: duckdb.DuckDBPyConnection, folder: Path) -> TreeWrite:
     link in it is followed (a link is refused with its path, before anything is
     written), and the manifest is removed before the first change and written last: a
     write that does not finish leaves a folder `check` and `sync` refuse."""
-    files = tree_files(con)
+    with no_cycle_collection():
+        files = tree_files(con)
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise LitauditError(f"{folder}: not a folder")

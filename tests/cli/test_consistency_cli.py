@@ -63,7 +63,6 @@ def test_good_rows_are_not_flagged(ref, tmp_path):
     assert r.exit_code == 0 and all(f["flagged"] == [] for f in json.loads(r.stdout))
 
 
-@pytest.mark.slow
 def test_store_check_lists_findings_and_reads_annotations(ref, tmp_path):
     ref("results", "import", str(write_csv(tmp_path / "odd.csv", ODD)))
     r = ref("results", "consistency", "--json")

@@ -270,7 +270,6 @@ def test_curation_round_trip_through_the_cli(cli, tmp_path):
     assert (last["action"], last["field"], last["who"]) == ("edit", "value", "erin")
 
 
-@pytest.mark.slow
 def test_csv_export_round_trips_into_a_seeded_database(small_seeded_db_file, cli, tmp_path):
     db = tmp_path / "s.duckdb"
     shutil.copy(small_seeded_db_file, db)  # TREC-7's seed rows whole

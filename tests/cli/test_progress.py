@@ -520,7 +520,6 @@ def test_agreement_reports_its_phases_through_status(cli, agreement_db_file):
     assert rec.total() == rec.steps() == 24 + 5
 
 
-@pytest.mark.slow
 def test_archive_audits_report_their_load_and_their_pass_as_phases(tmp_path, mem_store):
     """`reuse rao` / `reuse subcollections`: the archive's load a phase, the audit's pass
     over its ranges (or random splits) the next; each phase's steps add up to its total."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from decimal import ROUND_HALF_EVEN, Decimal
 from fractions import Fraction
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from litaudit.curation.consistency import (
@@ -18,6 +18,7 @@ from litaudit.curation.consistency import (
     per_topic_denominator,
 )
 from litaudit.measures import parse_measure
+from tests.conftest import examples
 
 
 def v(measure, value, n=50, group=("s",), where="f.csv:2"):
@@ -115,3 +116,35 @@ def test_every_true_mean_passes(n, k, data):
     printed = str(Decimal(x.numerator) / Decimal(x.denominator))  # 28 digits
     printed = str(Decimal(printed).quantize(Decimal("0.0001"), rounding=ROUND_HALF_EVEN))
     assert granularity(v(f"P@{k}", printed, n)) is None
+
+
+def _fits_by_fractions(printed: str, denominator: int, truncated: bool) -> bool:
+    """fits' definition, in Fractions: some c / D within half a unit of the printed
+    digits (or, truncated, in [value, value + unit))."""
+    value = Fraction(printed.strip())
+    digits = printed.strip().split(".", 1)[1] if "." in printed else ""
+    unit = Fraction(1, 10 ** len(digits))
+    lo, hi = (value, value + unit) if truncated else (value - unit / 2, value + unit / 2)
+    x = Fraction(-(-lo.numerator * denominator // lo.denominator), denominator)
+    return x <= hi and (x < hi or not truncated)
+
+
+@settings(max_examples=examples(200))
+@given(
+    sign=st.sampled_from(["", "-", "+"]),
+    whole=st.sampled_from(["", "0", "1", "12"]),
+    decimals=st.text("0123456789", min_size=0, max_size=12),
+    denominator=st.one_of(st.sampled_from([1, 10, 15 * 249, 2520 * 50]), st.integers(1, 10**7)),
+    truncated=st.booleans(),
+)
+def test_fits_in_integers_is_fits_in_fractions(sign, whole, decimals, denominator, truncated):
+    """fits and the range check work plain decimals out in integers: the same answers as
+    the Fractions they stand for, at the lattice's edges too."""
+    printed = sign + whole + ("." + decimals if decimals or not whole else "")
+    if not (whole or decimals):
+        return
+    assert fits(printed, denominator, truncated=truncated) == _fits_by_fractions(
+        printed, denominator, truncated
+    )
+    x = Fraction(printed)
+    assert (out_of_range(v("AP", printed)) is None) == (0 <= x <= 1)

@@ -107,7 +107,6 @@ def test_reimporting_the_stores_own_export_adds_nothing_and_reports_unchanged(cl
     assert stored() == n
 
 
-@pytest.mark.slow
 def test_an_update_import_neither_unretracts_nor_touches_absent_columns(cli, one, tmp_path):
     """`--on-existing update` changes only the fields the file has columns for, and does
     not bring a retracted result back (that is `results reinstate`'s, with a reason)."""

@@ -383,13 +383,33 @@ def _git_seeds(commit: str, dest: Path) -> Path:
     return dest / "seeds"
 
 
+@pytest.fixture
+def seeded_before_p15(tmp_path_factory) -> Path:
+    """A database seeded by `load_seeds` from the seeds of OLD_SEEDS_COMMIT (a copy for
+    the test). Built once, and kept across runs (tests/conftest.py `_built_once`: keyed by
+    the package, schema/, seeds/ and conftest) under a name that carries the commit and
+    the digest of the builders below, so a change to either builds it anew."""
+    import hashlib
+    import inspect
+
+    from tests.conftest import _built_once
+
+    def build(path: Path) -> None:
+        _old_database(path, _git_seeds(OLD_SEEDS_COMMIT, tmp_path_factory.mktemp("old")))
+
+    builders = "".join(inspect.getsource(f) for f in (_old_database, _git_seeds))
+    digest = hashlib.sha256(builders.encode()).hexdigest()[:12]
+    return _built_once(tmp_path_factory, f"seeded-{OLD_SEEDS_COMMIT}-{digest}.duckdb", build)
+
+
 @pytest.mark.slow
-def test_a_database_seeded_before_p15_and_the_dl2020_drop(cli, tmp_path):
+def test_a_database_seeded_before_p15_and_the_dl2020_drop(seeded_before_p15):
     """The real case: the seeds of 2cbf4fc, then today's: P_10 of the older tracks is P@15,
     DL 2020's passage nDCG@10 is gone, and its map and P_10 are AP(rel=2), P(rel=2)@10."""
     from litaudit.store.db import open_store
+    from tests.conftest import Cli
 
-    _old_database(cli.db, _git_seeds(OLD_SEEDS_COMMIT, tmp_path))
+    cli = Cli(seeded_before_p15)
     r = cli("init", "--json")
     assert r.exit_code == 0, r.output
     sync = json.loads(r.stdout)["seeds"]
