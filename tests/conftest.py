@@ -212,6 +212,16 @@ def _read_only_for_the_run(path: Path) -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def _close_held_connections():
+    """Closes the session's held stores at its end; and, at its start, sets the process's
+    DuckDB instance (``litaudit.store.instance``, which every store of the process joins)
+    to one thread, for the reason OPENBLAS_NUM_THREADS is 1 above: the suite's queries
+    are small, and under xdist two workers' second threads only contend for the two cores
+    and wake each other (`SET threads` is the instance's; ~8% of the CPU, user and sys,
+    of tests/cli and tests/store with or without xdist)."""
+    from litaudit.store.db import open_store
+
+    with open_store(":memory:") as store:
+        store.con.execute("SET threads = 1")
     yield
     while _HELD:
         _HELD.pop().close()
