@@ -11,7 +11,6 @@ import pytest
 from litaudit.errors import SchemaOutdated, SchemaTooNew, StoreError, StoreLocked
 from litaudit.store import migrations
 from litaudit.store.db import open_store
-from litaudit.store.models import ALL_MODELS
 
 
 def test_migrations_are_numbered_in_order():
@@ -114,6 +113,11 @@ def test_models_and_tables_agree(mem_store):
     import typing
 
     from sqlmodel import SQLModel
+
+    # here, not at the module's top: sqlmodel with pydantic and SQLAlchemy takes ~0.7 s
+    # to import, which every xdist worker paid to collect this file (the product loads
+    # it only to add papers)
+    from litaudit.store.models import ALL_MODELS
 
     for model in typing.cast("list[type[SQLModel]]", ALL_MODELS):
         table = str(model.__tablename__)
