@@ -4,9 +4,10 @@ population header (issue 37)."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
+
+from tests.conftest import copy_db
 
 REUSED = "stored earlier by an identical call"
 
@@ -15,7 +16,7 @@ REUSED = "stored earlier by an identical call"
 def db(seeded_db_file, tmp_path):
     """A private copy of the seeded database (audit commands write)."""
     path = tmp_path / "audit.duckdb"
-    shutil.copy(seeded_db_file, path)
+    copy_db(seeded_db_file, path)
     return path
 
 

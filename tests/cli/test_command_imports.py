@@ -15,11 +15,12 @@ its kernels are called by name, litaudit.runs.arrow_calls) and, for `runs eval`,
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 
 import pytest
+
+from tests.conftest import copy_db
 
 HEAVY = ("pandas", "scipy", "sqlmodel", "sqlalchemy")
 UNUSED = ("numpy.ma", "rich.progress", "pyarrow.compute")  # loaded by neither command
@@ -56,7 +57,7 @@ def test_runs_import_and_eval_load_no_pandas_scipy_sqlmodel_or_other_commands(
     reference_db_file, tmp_path
 ):
     db = str(tmp_path / "t.duckdb")
-    shutil.copy(reference_db_file, db)  # what `init --no-seeds` writes (its own interpreter)
+    copy_db(reference_db_file, db)  # what `init --no-seeds` writes (its own interpreter)
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"{t} 0 D{d} {d % 2}\n" for t in (1, 2) for d in range(6)))
     runs = []

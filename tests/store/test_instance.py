@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gc
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -17,6 +16,7 @@ from litaudit.errors import StoreError
 from litaudit.store import instance
 from litaudit.store.db import cursor, open_store
 from litaudit.store.info import db_info
+from tests.conftest import copy_db
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def new_db(reference_db_file, tmp_path):
 
     def make(name: str):
         path = tmp_path / name
-        shutil.copy(reference_db_file, path)
+        copy_db(reference_db_file, path)
         return path
 
     return make

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -12,6 +11,7 @@ import pytest
 from litaudit.errors import SchemaOutdated, SchemaTooNew, StoreError, StoreLocked
 from litaudit.store import migrations
 from litaudit.store.db import open_store
+from tests.conftest import copy_db
 
 
 def test_migrations_are_numbered_in_order():
@@ -50,7 +50,7 @@ def test_migrate_records_every_file_and_is_idempotent(tmp_path):
 
 def test_newer_database_is_refused(reference_db_file, tmp_path):
     path = tmp_path / "new.duckdb"
-    shutil.copy(reference_db_file, path)  # a current database (the migrations: ~50 ms)
+    copy_db(reference_db_file, path)  # a current database (the migrations: ~50 ms)
     with open_store(path) as s:
         s.con.execute("INSERT INTO _migrations (version, name) VALUES (999, 'future')")
     with pytest.raises(SchemaTooNew, match="newer than this litaudit knows"):
@@ -75,7 +75,7 @@ def test_read_only_on_outdated_schema_asks_for_migrate(tmp_path):
 
 def test_database_held_by_another_process_is_a_clear_error(reference_db_file, tmp_path):
     path = tmp_path / "held.duckdb"
-    shutil.copy(reference_db_file, path)  # a current database
+    copy_db(reference_db_file, path)  # a current database
     holder = subprocess.Popen(
         [
             sys.executable,
