@@ -575,48 +575,47 @@ def cli(tmp_path) -> Cli:
 SLOW_CPU = 0.25
 
 
-FILE_SECONDS = "litaudit/file-seconds"  # pytest's cache: a test file's seconds, last timed
+TEST_SECONDS = "litaudit/test-seconds"  # pytest's cache: each test's seconds, last timed
 
 
 def _file_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected: the tests that will run
 def pytest_collection_modifyitems(config, items):
     """The costliest files first (each file's tests in their order): under `--dist
     loadfile` a worker takes a whole file whenever it runs short of work, so handing out
     the longest first keeps the two workers busy to the end, where a long file handed out
-    last keeps one busy after the other has finished. A file's cost is its seconds in the
-    last run that ran it (its tests' setup, call and teardown, the fixtures it built
-    included), kept in pytest's cache (.pytest_cache, :func:`pytest_sessionfinish`); a
-    file no run has timed yet counts a second per slow test."""
-    import collections
-
-    slow = collections.Counter(
-        _file_of(item.nodeid) for item in items if item.get_closest_marker("slow")
-    )
+    last keeps one busy after the other has finished. A file's cost is the sum of the
+    seconds of its selected tests in the last run that ran each (setup, call and
+    teardown, the fixtures a test built included), kept in pytest's cache (.pytest_cache,
+    :func:`pytest_sessionfinish`); a test no run has timed yet counts a second if slow.
+    Kept by test, not by file: `make test-fast` times a file's fast tests only (2.6 s of
+    test_reuse_verdict.py's 25.7 s), and a file's sum kept from it put that file among
+    the last of the next `make test`."""
     cache = getattr(config, "cache", None)
-    timed: dict[str, float] = cache.get(FILE_SECONDS, {}) if cache is not None else {}
-
-    def cost(item) -> float:
+    timed: dict[str, float] = cache.get(TEST_SECONDS, {}) if cache is not None else {}
+    cost: dict[str, float] = {}
+    for item in items:
         name = _file_of(item.nodeid)
-        return timed.get(name, float(slow[name]))
+        default = 1.0 if item.get_closest_marker("slow") else 0.0
+        cost[name] = cost.get(name, 0.0) + timed.get(item.nodeid, default)
+    items.sort(key=lambda item: -cost[_file_of(item.nodeid)])
 
-    items.sort(key=lambda item: -cost(item))
 
-
-_file_seconds: dict[str, float] = {}  # this run's seconds by test file (the controller's)
+_test_seconds: dict[str, float] = {}  # this run's seconds by test (the controller's)
 
 
 def pytest_sessionfinish(session):
-    """Keep each file's seconds of this run in pytest's cache, for the order of the next
+    """Keep each test's seconds of this run in pytest's cache, for the order of the next
     (under xdist the controller, which sees every worker's reports, writes them)."""
     cache = getattr(session.config, "cache", None)
-    if cache is None or hasattr(session.config, "workerinput") or not _file_seconds:
+    if cache is None or hasattr(session.config, "workerinput") or not _test_seconds:
         return
-    timed = dict(cache.get(FILE_SECONDS, {}))
-    timed.update({name: round(s, 2) for name, s in _file_seconds.items()})
-    cache.set(FILE_SECONDS, timed)
+    timed = dict(cache.get(TEST_SECONDS, {}))
+    timed.update({nodeid: round(s, 3) for nodeid, s in _test_seconds.items()})
+    cache.set(TEST_SECONDS, timed)
 
 
 def pytest_collection_finish(session):
@@ -717,8 +716,7 @@ _slow_reason: dict[str, str] = {}  # a slow mark's reason, when it is not the te
 
 
 def pytest_runtest_logreport(report):
-    name = _file_of(report.nodeid)
-    _file_seconds[name] = _file_seconds.get(name, 0.0) + report.duration
+    _test_seconds[report.nodeid] = _test_seconds.get(report.nodeid, 0.0) + report.duration
     if report.when != "teardown":
         return
     props = report.user_properties
