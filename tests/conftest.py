@@ -192,14 +192,17 @@ def _kept_builds() -> Path | None:
 
 
 def _restore(kept: Path, shared: Path, name: str) -> bool:
-    """Copy a kept build of ``name`` (and its companions) into the run's folder."""
-    import shutil
-
+    """Link a kept build of ``name`` (and its companions) into the run's folder: the
+    run's file is only read (each process copies it, :func:`copy_db`), so a hard link
+    serves as a copy without writing its ~90 MB a run (a copy where links fail)."""
     if not (kept / f"built-{name}").exists():
         return False
     stem = name.split(".")[0]
     for path in kept.glob(f"built-{stem}.*"):
-        shutil.copy(path, shared / path.name)
+        try:
+            os.link(path, shared / path.name)
+        except OSError:  # another file system, or links refused
+            copy_db(path, shared / path.name)
     return True
 
 
