@@ -107,7 +107,7 @@ _PAGE = 4096
 _EXTENTS: dict[Path, tuple[tuple[int, int], list[tuple[int, memoryview]]]] = {}
 
 
-def copy_db(src: Path, dst: Path) -> Path:
+def copy_db(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Path:
     """``shutil.copy(src, dst)`` for a database file built once a run, written sparse:
     the same bytes, but the runs of 4 KiB pages that are all zeros are left as holes
     (read back as zeros), not written. DuckDB's files are mostly such pages (a block is
@@ -116,12 +116,12 @@ def copy_db(src: Path, dst: Path) -> Path:
     free only the rest (sys time of a copy, open, write, close and removal of the
     reference file ~4.7 -> ~2.6 ms). The file's pages are read once per process (``src``
     is a session file, never written: keyed by its size and time all the same)."""
-    src = Path(src)
-    st = src.stat()
+    source = Path(src)
+    st = source.stat()
     stamp = (st.st_size, st.st_mtime_ns)
-    known = _EXTENTS.get(src)
+    known = _EXTENTS.get(source)
     if known is None or known[0] != stamp:
-        known = _EXTENTS[src] = (stamp, _data_extents(src.read_bytes()))
+        known = _EXTENTS[source] = (stamp, _data_extents(source.read_bytes()))
     fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
         for offset, data in known[1]:
