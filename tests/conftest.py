@@ -83,7 +83,6 @@ def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> P
     Files ``build`` writes beside the database as ``built-<stem>.*`` go with it.
     """
     import fcntl
-    import shutil
 
     shared = _run_folder(tmp_path_factory)
     built = shared / f"built-{name}"
@@ -99,8 +98,56 @@ def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> P
                 if kept is not None:
                     _keep(kept, shared, name)
     mine = tmp_path_factory.mktemp(name.split(".")[0]) / name
-    shutil.copy(built, mine)
+    copy_db(built, mine)
     return mine
+
+
+# ------------------------------------------------------------- copies of database files
+_PAGE = 4096
+_EXTENTS: dict[Path, tuple[tuple[int, int], list[tuple[int, memoryview]]]] = {}
+
+
+def copy_db(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> Path:
+    """``shutil.copy(src, dst)`` for a database file built once a run, written sparse:
+    the same bytes, but the runs of 4 KiB pages that are all zeros are left as holes
+    (read back as zeros), not written. DuckDB's files are mostly such pages (a block is
+    256 KiB however little it holds): 96% of the reference database's 5 MB, 44% of the
+    seeded one's 17 MB; a copy, and the removal of the test's folder after it, write and
+    free only the rest (sys time of a copy, open, write, close and removal of the
+    reference file ~4.7 -> ~2.6 ms). The file's pages are read once per process (``src``
+    is a session file, never written: keyed by its size and time all the same)."""
+    source = Path(src)
+    st = source.stat()
+    stamp = (st.st_size, st.st_mtime_ns)
+    known = _EXTENTS.get(source)
+    if known is None or known[0] != stamp:
+        known = _EXTENTS[source] = (stamp, _data_extents(source.read_bytes()))
+    fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        for offset, data in known[1]:
+            os.pwrite(fd, data, offset)
+        os.ftruncate(fd, stamp[0])
+    finally:
+        os.close(fd)
+    return Path(dst)
+
+
+def _data_extents(data: bytes) -> list[tuple[int, memoryview]]:
+    """(offset, bytes) of each run of pages of ``data`` that are not all zeros (and of
+    a last partial page)."""
+    import numpy as np
+
+    whole = len(data) // _PAGE
+    nonzero = np.frombuffer(data, np.uint64, whole * _PAGE // 8).reshape(whole, -1).any(axis=1)
+    edges = np.flatnonzero(np.diff(np.concatenate(([False], nonzero, [False])).astype(np.int8)))
+    view = memoryview(data)
+    runs = [
+        (int(a) * _PAGE, view[int(a) * _PAGE : int(b) * _PAGE])
+        for a, b in zip(edges[::2], edges[1::2], strict=True)
+    ]
+    if len(data) > whole * _PAGE:
+        runs.append((whole * _PAGE, view[whole * _PAGE :]))
+    return runs
 
 
 # ------------------------------------------------------------- builds kept across runs
@@ -145,14 +192,17 @@ def _kept_builds() -> Path | None:
 
 
 def _restore(kept: Path, shared: Path, name: str) -> bool:
-    """Copy a kept build of ``name`` (and its companions) into the run's folder."""
-    import shutil
-
+    """Link a kept build of ``name`` (and its companions) into the run's folder: the
+    run's file is only read (each process copies it, :func:`copy_db`), so a hard link
+    serves as a copy without writing its ~90 MB a run (a copy where links fail)."""
     if not (kept / f"built-{name}").exists():
         return False
     stem = name.split(".")[0]
     for path in kept.glob(f"built-{stem}.*"):
-        shutil.copy(path, shared / path.name)
+        try:
+            os.link(path, shared / path.name)
+        except OSError:  # another file system, or links refused
+            copy_db(path, shared / path.name)
     return True
 
 
@@ -258,6 +308,16 @@ def _read_only_for_the_run(path: Path) -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def _close_held_connections():
+    """Closes the session's held stores at its end; and, at its start, sets the process's
+    DuckDB instance (``litaudit.store.instance``, which every store of the process joins)
+    to one thread, for the reason OPENBLAS_NUM_THREADS is 1 above: the suite's queries
+    are small, and under xdist two workers' second threads only contend for the two cores
+    and wake each other (`SET threads` is the instance's; ~8% of the CPU, user and sys,
+    of tests/cli and tests/store with or without xdist)."""
+    from litaudit.store.db import open_store
+
+    with open_store(":memory:") as store:
+        store.con.execute("SET threads = 1")
     yield
     while _HELD:
         _HELD.pop().close()
@@ -284,12 +344,11 @@ def mem_store(reference_db_file, tmp_path):
 
     (A copy of a session-built file: as isolated as an in-memory database, and fast.)
     """
-    import shutil
 
     from litaudit.store.db import open_store
 
     path = tmp_path / "store.duckdb"
-    shutil.copy(reference_db_file, path)
+    copy_db(reference_db_file, path)
     store = open_store(path)
     yield store
     store.close()
@@ -300,14 +359,13 @@ def shared_stores(reference_db_file, tmp_path_factory):
     """Two stores with the schema and reference data, shared by a module's tests: use them
     inside :func:`rolled_back`, which undoes every write at the end of the block (each
     example of a property test on fresh stores, without a copy and an open each)."""
-    import shutil
 
     from litaudit.store.db import open_store
 
     d = tmp_path_factory.mktemp("shared_stores")
     stores = []
     for name in ("a", "b"):
-        shutil.copy(reference_db_file, d / f"{name}.duckdb")
+        copy_db(reference_db_file, d / f"{name}.duckdb")
         stores.append(open_store(d / f"{name}.duckdb"))
     yield stores
     for store in stores:
@@ -414,12 +472,11 @@ def small_seeded_db_file(tmp_path_factory) -> Path:
 @pytest.fixture
 def small_seeded_store(small_seeded_db_file, tmp_path):
     """A writable copy of the small seeded database (:func:`small_seeded_db_file`)."""
-    import shutil
 
     from litaudit.store.db import open_store
 
     path = tmp_path / "small-seeded.duckdb"
-    shutil.copy(small_seeded_db_file, path)
+    copy_db(small_seeded_db_file, path)
     store = open_store(path)
     yield store
     store.close()
@@ -501,12 +558,11 @@ def robust03_db_file(seeded_db_file, tmp_path_factory) -> Path:
 @pytest.fixture
 def seeded_store(seeded_db_file, tmp_path):
     """A writable copy of the seeded database."""
-    import shutil
 
     from litaudit.store.db import open_store
 
     path = tmp_path / "seeded.duckdb"
-    shutil.copy(seeded_db_file, path)
+    copy_db(seeded_db_file, path)
     store = open_store(path)
     yield store
     store.close()
@@ -568,48 +624,47 @@ def cli(tmp_path) -> Cli:
 SLOW_CPU = 0.25
 
 
-FILE_SECONDS = "litaudit/file-seconds"  # pytest's cache: a test file's seconds, last timed
+TEST_SECONDS = "litaudit/test-seconds"  # pytest's cache: each test's seconds, last timed
 
 
 def _file_of(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
+@pytest.hookimpl(trylast=True)  # after -m and -k have deselected: the tests that will run
 def pytest_collection_modifyitems(config, items):
     """The costliest files first (each file's tests in their order): under `--dist
     loadfile` a worker takes a whole file whenever it runs short of work, so handing out
     the longest first keeps the two workers busy to the end, where a long file handed out
-    last keeps one busy after the other has finished. A file's cost is its seconds in the
-    last run that ran it (its tests' setup, call and teardown, the fixtures it built
-    included), kept in pytest's cache (.pytest_cache, :func:`pytest_sessionfinish`); a
-    file no run has timed yet counts a second per slow test."""
-    import collections
-
-    slow = collections.Counter(
-        _file_of(item.nodeid) for item in items if item.get_closest_marker("slow")
-    )
+    last keeps one busy after the other has finished. A file's cost is the sum of the
+    seconds of its selected tests in the last run that ran each (setup, call and
+    teardown, the fixtures a test built included), kept in pytest's cache (.pytest_cache,
+    :func:`pytest_sessionfinish`); a test no run has timed yet counts a second if slow.
+    Kept by test, not by file: `make test-fast` times a file's fast tests only (2.6 s of
+    test_reuse_verdict.py's 25.7 s), and a file's sum kept from it put that file among
+    the last of the next `make test`."""
     cache = getattr(config, "cache", None)
-    timed: dict[str, float] = cache.get(FILE_SECONDS, {}) if cache is not None else {}
-
-    def cost(item) -> float:
+    timed: dict[str, float] = cache.get(TEST_SECONDS, {}) if cache is not None else {}
+    cost: dict[str, float] = {}
+    for item in items:
         name = _file_of(item.nodeid)
-        return timed.get(name, float(slow[name]))
+        default = 1.0 if item.get_closest_marker("slow") else 0.0
+        cost[name] = cost.get(name, 0.0) + timed.get(item.nodeid, default)
+    items.sort(key=lambda item: -cost[_file_of(item.nodeid)])
 
-    items.sort(key=lambda item: -cost(item))
 
-
-_file_seconds: dict[str, float] = {}  # this run's seconds by test file (the controller's)
+_test_seconds: dict[str, float] = {}  # this run's seconds by test (the controller's)
 
 
 def pytest_sessionfinish(session):
-    """Keep each file's seconds of this run in pytest's cache, for the order of the next
+    """Keep each test's seconds of this run in pytest's cache, for the order of the next
     (under xdist the controller, which sees every worker's reports, writes them)."""
     cache = getattr(session.config, "cache", None)
-    if cache is None or hasattr(session.config, "workerinput") or not _file_seconds:
+    if cache is None or hasattr(session.config, "workerinput") or not _test_seconds:
         return
-    timed = dict(cache.get(FILE_SECONDS, {}))
-    timed.update({name: round(s, 2) for name, s in _file_seconds.items()})
-    cache.set(FILE_SECONDS, timed)
+    timed = dict(cache.get(TEST_SECONDS, {}))
+    timed.update({nodeid: round(s, 3) for nodeid, s in _test_seconds.items()})
+    cache.set(TEST_SECONDS, timed)
 
 
 def pytest_collection_finish(session):
@@ -710,8 +765,7 @@ _slow_reason: dict[str, str] = {}  # a slow mark's reason, when it is not the te
 
 
 def pytest_runtest_logreport(report):
-    name = _file_of(report.nodeid)
-    _file_seconds[name] = _file_seconds.get(name, 0.0) + report.duration
+    _test_seconds[report.nodeid] = _test_seconds.get(report.nodeid, 0.0) + report.duration
     if report.when != "teardown":
         return
     props = report.user_properties

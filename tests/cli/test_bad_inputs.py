@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import copy_db
+
 OK_DATE = "2024-05-01"
 BASE = {
     "source": "official",
@@ -50,7 +52,7 @@ def base_db(tmp_path_factory, reference_db_file) -> Path:
 
     d = tmp_path_factory.mktemp("bad_inputs_base")
     path = d / "base.duckdb"
-    shutil.copy(reference_db_file, path)
+    copy_db(reference_db_file, path)
     rows = [
         dict(BASE, system="existing"),
         dict(
@@ -1065,7 +1067,7 @@ def test_bad_input_is_one_clear_error_and_changes_nothing(
 
 def test_json_errors_are_a_list_on_stderr(cli, base_db, tmp_path):
     db = tmp_path / "db.duckdb"
-    shutil.copy(base_db, db)
+    copy_db(base_db, db)
     path = _write_csv(tmp_path / "r.csv", [dict(BASE, value="x", measure="MAPP")])
     res = cli("results", "import", path, "--json", db=db)
     assert res.exit_code == 1 and res.stdout == ""
@@ -1087,7 +1089,7 @@ def test_json_problems_name_the_line_the_object_starts_on(cli, base_db, tmp_path
     # an indented list (as `results export` writes it) and a curation export's "results":
     # each problem names the text line where its object begins, not its position
     db = tmp_path / "db.duckdb"
-    shutil.copy(base_db, db)
+    copy_db(base_db, db)
     rows = [dict(BASE, system="a"), dict(BASE, system="b", value="y")]
     for doc in (rows, {"results": rows}):
         path = tmp_path / "r.json"
@@ -1105,7 +1107,7 @@ def test_json_problems_name_the_line_the_object_starts_on(cli, base_db, tmp_path
 
 def test_a_problem_on_line_100_is_not_an_emoji(cli, base_db, tmp_path):
     db = tmp_path / "db.duckdb"
-    shutil.copy(base_db, db)
+    copy_db(base_db, db)
     rows = [dict(BASE, system=f"s{i}") for i in range(98)] + [dict(BASE, system="x", value="y")]
     path = _write_csv(tmp_path / "r.csv", rows)
     res = cli("results", "import", path, db=db)
@@ -1114,7 +1116,7 @@ def test_a_problem_on_line_100_is_not_an_emoji(cli, base_db, tmp_path):
 
 def test_a_missing_column_reports_once_and_header_problems_hide_nothing(cli, base_db, tmp_path):
     db = tmp_path / "db.duckdb"
-    shutil.copy(base_db, db)
+    copy_db(base_db, db)
     cols = [c for c in BASE if c != "role"] + ["colour"]
     rows = [dict(BASE, system=f"s{i}", colour="red") for i in range(20)]
     rows[5]["value"] = "bad"
@@ -1133,7 +1135,7 @@ def test_a_full_disk_is_named_and_leaves_nothing(cli, base_db, tmp_path, monkeyp
     import litaudit.files as files
 
     db = tmp_path / "db.duckdb"
-    shutil.copy(base_db, db)
+    copy_db(base_db, db)
     real = files.os.replace
 
     def full(src, dst):
@@ -1151,7 +1153,7 @@ def test_a_full_disk_is_named_and_leaves_nothing(cli, base_db, tmp_path, monkeyp
 
 def test_output_to_stdout_and_through_a_symlink(cli, base_db, tmp_path):
     db = tmp_path / "db.duckdb"
-    shutil.copy(base_db, db)
+    copy_db(base_db, db)
     res = cli("results", "export", "-", "--format", "csv", db=db)
     assert res.exit_code == 0 and res.stdout.splitlines()[0].startswith("source,paper,")
     assert len(res.stdout.splitlines()) == 3
@@ -1170,7 +1172,7 @@ def test_output_to_stdout_and_through_a_symlink(cli, base_db, tmp_path):
 
 def test_several_files_are_one_transaction(cli, base_db, base_print, tmp_path):
     db = tmp_path / "db.duckdb"
-    shutil.copy(base_db, db)
+    copy_db(base_db, db)
     a = _write_csv(tmp_path / "a.csv", [dict(BASE, system="a1")])
     b = _write_csv(tmp_path / "b.csv", [dict(BASE, system="b1", value="0.5x")])
     res = cli("results", "import", a, b, db=db)

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from tests.conftest import copy_db
 from tests.curation.test_curation import GOOD, write_csv
 
 # a bibkey the seeds do not have
@@ -17,9 +18,8 @@ def inited(cli, small_seeded_db_file):
     """The CLI on a copy of the session's small seeded database (built once by
     `load_seeds`: every paper and the reference data of seeds/, the seed results of
     robust04, TREC-7 and MS MARCO dev/small)."""
-    import shutil
 
-    shutil.copy(small_seeded_db_file, cli.db)
+    copy_db(small_seeded_db_file, cli.db)
     return cli
 
 
@@ -127,7 +127,6 @@ def test_import_error_is_one_line_per_problem_with_file_and_line(inited, tmp_pat
     assert "Traceback" not in r.output
 
 
-@pytest.mark.slow
 def test_import_dry_run_then_real(inited, tmp_path):
     f = write_csv(tmp_path / "r.csv", [GOOD[0], GOOD[1]])
     r = inited("results", "import", str(f), "--dry-run")
@@ -161,13 +160,13 @@ def test_edit_verify_retract_history(inited, tmp_path):
     assert r.exit_code == 1 and r.stderr.strip() == "Error: no result with id 999999"
 
 
-@pytest.mark.slow
-def test_export_round_trip_through_the_cli(inited, cli, tmp_path):
+def test_export_round_trip_through_the_cli(inited, cli, reference_db_file, tmp_path):
+
     out = tmp_path / "trec7.csv"
     r = inited("results", "export", str(out), "--collection", "trec7", "--measure", "AP")
     assert r.exit_code == 0 and "wrote 103 results" in r.stdout
     fresh = tmp_path / "fresh.duckdb"
-    assert cli("init", "--no-seeds", db=fresh).exit_code == 0
+    copy_db(reference_db_file, fresh)  # what `init --no-seeds` writes
     assert cli("results", "import", str(out), db=fresh).exit_code == 0
     again = tmp_path / "again.csv"
     cli("results", "export", str(again), db=fresh)
@@ -261,13 +260,12 @@ def test_an_unexpected_database_error_is_one_line(inited):
 def test_a_dry_run_import_does_not_migrate_an_outdated_database(cli, reference_db_file, tmp_path):
     """`results import --dry-run` writes nothing, a schema migration included: an outdated
     database is refused with the command that migrates it, and stays as it was."""
-    import shutil
 
     import duckdb
 
     from litaudit.store import migrations
 
-    shutil.copy(reference_db_file, cli.db)  # what `init --no-seeds` writes, built once a run
+    copy_db(reference_db_file, cli.db)  # what `init --no-seeds` writes, built once a run
     latest = migrations.code_version()
     con = duckdb.connect(str(cli.db))
     con.execute("DELETE FROM _migrations WHERE version = ?", [latest])  # as before it

@@ -20,6 +20,8 @@ import sys
 
 import pytest
 
+from tests.conftest import copy_db
+
 HEAVY = ("pandas", "scipy", "sqlmodel", "sqlalchemy")
 UNUSED = ("numpy.ma", "rich.progress", "pyarrow.compute")  # loaded by neither command
 NOT_BY_EVAL = ("pyarrow",)  # `runs import` reads the files with it
@@ -51,8 +53,11 @@ def _loaded(*args: str, probe: tuple[str, ...] = HEAVY + OTHER_GROUPS + UNUSED) 
 
 
 @pytest.mark.slow
-def test_runs_import_and_eval_load_no_pandas_scipy_sqlmodel_or_other_commands(tmp_path):
+def test_runs_import_and_eval_load_no_pandas_scipy_sqlmodel_or_other_commands(
+    reference_db_file, tmp_path
+):
     db = str(tmp_path / "t.duckdb")
+    copy_db(reference_db_file, db)  # what `init --no-seeds` writes (its own interpreter)
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"{t} 0 D{d} {d % 2}\n" for t in (1, 2) for d in range(6)))
     runs = []
@@ -66,12 +71,6 @@ def test_runs_import_and_eval_load_no_pandas_scipy_sqlmodel_or_other_commands(tm
             )
         )
         runs.append(str(p))
-    subprocess.run(
-        [sys.executable, "-m", "litaudit", "--db", db, "init", "--no-seeds"],
-        check=True,
-        capture_output=True,
-        timeout=120,
-    )
     assert (
         _loaded("--db", db, "runs", "import", "-c", "robust03", "--qrels", str(qrels), *runs) == []
     )

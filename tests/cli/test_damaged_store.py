@@ -4,14 +4,15 @@ was not written (issue 33), never DuckDB's bare words."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
+
+from tests.conftest import copy_db
 
 
 @pytest.fixture
 def db(cli, reference_db_file):
-    shutil.copy(reference_db_file, cli.db)
+    copy_db(reference_db_file, cli.db)
     return cli.db
 
 

@@ -7,11 +7,10 @@ from __future__ import annotations
 import functools
 import json
 import re
-import shutil
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, copy_db
 
 
 @pytest.fixture
@@ -31,7 +30,7 @@ def small_seeded(cli, small_seeded_db_file):
 def seeded_copy(cli, seeded_db_file):
     """The CLI on a private copy of the seeded database (a command that opens it to
     write, a dry run included)."""
-    shutil.copy(seeded_db_file, cli.db)
+    copy_db(seeded_db_file, cli.db)
     return cli
 
 

@@ -5,10 +5,10 @@ parser log lines."""
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
+from tests.conftest import copy_db
 from tests.curation.test_curation import GOOD, HEADER, write_csv
 
 
@@ -73,7 +73,7 @@ def test_a_full_disk_during_runs_import_names_the_disk_and_writes_nothing(
 
 
 def test_an_out_of_range_cutoff_is_named_with_file_and_line(cli, reference_db_file, tmp_path):
-    shutil.copy(reference_db_file, cli.db)
+    copy_db(reference_db_file, cli.db)
     row = list(GOOD[0])
     row[HEADER.index("measure")] = "P@99999999999999999999"
     f = write_csv(tmp_path / "r.csv", [GOOD[1], row])
@@ -87,7 +87,7 @@ def test_an_out_of_range_cutoff_is_named_with_file_and_line(cli, reference_db_fi
 
 
 def test_bibtex_parse_errors_print_no_parser_log_lines(cli, reference_db_file, tmp_path):
-    shutil.copy(reference_db_file, cli.db)
+    copy_db(reference_db_file, cli.db)
     bib = tmp_path / "bad.bib"
     bib.write_text(
         "@article{x,\n title = {A {Title},\n author = {Doe}\n}\n"
@@ -133,7 +133,7 @@ def test_the_template_imports_into_a_new_store_with_who_and_today(cli, reference
 
     from litaudit.curation.rows import COLUMNS
 
-    shutil.copy(reference_db_file, cli.db)
+    copy_db(reference_db_file, cli.db)
     t = tmp_path / "t.csv"
     r = cli("results", "template", str(t))
     assert r.exit_code == 0 and f"wrote 2 example rows to {t}" in r.stdout

@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from tests.conftest import copy_db
+
 
 def test_tune_allocator_applies_on_glibc_and_only_for_the_command():
     # a fresh process: importing the library leaves the allocator alone; the command's
@@ -27,11 +29,11 @@ def test_tune_allocator_applies_on_glibc_and_only_for_the_command():
     assert out[1] == "True True"
 
 
-@pytest.mark.slow
-def test_cli_opening_a_database_tunes(cli, monkeypatch):
+def test_cli_opening_a_database_tunes(cli, reference_db_file, monkeypatch):
+
     import litaudit.runtime as rt
 
-    assert cli("init", "--no-seeds").exit_code == 0  # reference data: all it opens
+    copy_db(reference_db_file, cli.db)  # what `init --no-seeds` writes
     calls = []
 
     def counted() -> bool:
@@ -80,10 +82,9 @@ def test_a_closed_stdout_stops_the_command_quietly(seeded_db_file, tmp_path, jso
     # plain lines or JSON, no rich table: ~1 s, where rich's table took ~55 s): the reader
     # goes away after one byte; the command ends quietly, nothing on stderr (no "Broken
     # pipe" error, no traceback, no message about flushing stdout at exit), exit code 1
-    import shutil
 
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     args = ["results", "list"] + (["--json"] if json_ else [])
     proc = subprocess.Popen(
         [sys.executable, "-m", "litaudit", "--db", str(db), *args],

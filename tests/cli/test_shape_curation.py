@@ -138,7 +138,6 @@ def test_result_add_row_is_the_import_format():
     assert paper["source"] == "paper" and paper["standard"] == "true"
 
 
-@pytest.mark.slow
 def test_paper_details_and_status_changes_heard_one_by_one_up_to_a_failure(mem_store):
     store = mem_store
     added = answer_add(

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 import shlex
-import shutil
 from pathlib import Path
 
 import pytest
 from typer.main import get_command
 
 from litaudit.cli.main import app
+from tests.conftest import copy_db
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -76,7 +76,7 @@ def test_readme_transcript_lines_are_found():
 @pytest.mark.slow
 def test_readme_transcripts_match_the_commands(cli, robust03_db_file, shared_data, tmp_path):
     db = tmp_path / "readme.duckdb"
-    shutil.copy(robust03_db_file, db)
+    copy_db(robust03_db_file, db)
     trec = shared_data / "trec"
     stale = []
     for command in TRANSCRIPTS:

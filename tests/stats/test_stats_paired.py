@@ -82,7 +82,6 @@ def test_exact_randomization_counts_equal_sums_as_extreme():
     assert randomization_test([0.0, 0.0]).p_value == 1.0
 
 
-@pytest.mark.slow
 def test_montecarlo_randomization_has_the_plus_one_and_its_seed():
     a, b = _scores(5, 40)
     d = a - b

@@ -16,6 +16,22 @@ from litaudit.errors import StoreError
 from litaudit.store import instance
 from litaudit.store.db import cursor, open_store
 from litaudit.store.info import db_info
+from tests.conftest import copy_db
+
+
+@pytest.fixture
+def new_db(reference_db_file, tmp_path):
+    """``name`` -> a path in tmp_path holding what ``open_store`` writes into a new file
+    (the schema, here with the reference data: a copy of the session's reference_db_file,
+    ~2 ms where the migrations take ~50 ms): these tests are of attaching files, not of
+    making them (tests/store/test_store.py makes them)."""
+
+    def make(name: str):
+        path = tmp_path / name
+        copy_db(reference_db_file, path)
+        return path
+
+    return make
 
 
 def _attached() -> set[str]:
@@ -37,8 +53,8 @@ def _opens_in_another_process(path) -> str:
     return done.stdout.strip() or done.stderr.strip().splitlines()[-1]
 
 
-def test_each_store_reads_and_writes_its_own_file(tmp_path):
-    with open_store(tmp_path / "a.duckdb") as a, open_store(tmp_path / "b.duckdb") as b:
+def test_each_store_reads_and_writes_its_own_file(tmp_path, new_db):
+    with open_store(new_db("a.duckdb")) as a, open_store(new_db("b.duckdb")) as b:
         assert a.alias != b.alias
         a.con.execute("CREATE TABLE only_a (x INTEGER)")
         with a.transaction():
@@ -53,8 +69,8 @@ def test_each_store_reads_and_writes_its_own_file(tmp_path):
         assert db_info(tmp_path / "a.duckdb")["tables"]["only_a"] == 2
 
 
-def test_a_rolled_back_transaction_leaves_nothing(tmp_path):
-    with open_store(tmp_path / "t.duckdb") as s:
+def test_a_rolled_back_transaction_leaves_nothing(new_db):
+    with open_store(new_db("t.duckdb")) as s:
         s.con.execute("CREATE TABLE t (x INTEGER)")
         with pytest.raises(RuntimeError), s.transaction():
             s.con.execute("INSERT INTO t VALUES (1)")
@@ -62,8 +78,8 @@ def test_a_rolled_back_transaction_leaves_nothing(tmp_path):
         assert s.con.execute("SELECT count(*) FROM t").fetchall() == [(0,)]
 
 
-def test_a_file_open_twice_is_attached_once_and_detached_with_its_last_store(tmp_path):
-    path = tmp_path / "twice.duckdb"
+def test_a_file_open_twice_is_attached_once_and_detached_with_its_last_store(new_db):
+    path = new_db("twice.duckdb")
     before = _attached()
     first = open_store(path)
     second = open_store(path)
@@ -77,8 +93,8 @@ def test_a_file_open_twice_is_attached_once_and_detached_with_its_last_store(tmp
     assert _opens_in_another_process(path) == "opened"
 
 
-def test_read_only_and_writing_opens_of_one_file_at_once_are_refused(tmp_path):
-    path = tmp_path / "both.duckdb"
+def test_read_only_and_writing_opens_of_one_file_at_once_are_refused(new_db):
+    path = new_db("both.duckdb")
     open_store(path).close()
     with open_store(path, read_only=True):
         with pytest.raises(
@@ -102,8 +118,8 @@ def test_memory_stores_are_separate_databases():
         ).fetchall() == [(0,)]
 
 
-def test_a_store_dropped_unclosed_releases_its_file(tmp_path):
-    path = tmp_path / "dropped.duckdb"
+def test_a_store_dropped_unclosed_releases_its_file(new_db):
+    path = new_db("dropped.duckdb")
     before = _attached()
     store = open_store(path)
     store.con.execute("CREATE TABLE kept (x INTEGER)")
@@ -113,8 +129,8 @@ def test_a_store_dropped_unclosed_releases_its_file(tmp_path):
     assert _opens_in_another_process(path) == "opened"
 
 
-def test_cursor_uses_the_stores_database_in_a_transaction_of_its_own(tmp_path):
-    with open_store(tmp_path / "c.duckdb") as s:
+def test_cursor_uses_the_stores_database_in_a_transaction_of_its_own(new_db):
+    with open_store(new_db("c.duckdb")) as s:
         s.con.execute("CREATE TABLE t (x INTEGER)")
         with s.transaction():
             s.con.execute("INSERT INTO t VALUES (1)")
@@ -127,9 +143,9 @@ def test_cursor_uses_the_stores_database_in_a_transaction_of_its_own(tmp_path):
         assert s.con.execute("SELECT list_sort(list(x)) FROM t").fetchall() == [([1, 2],)]
 
 
-def test_a_store_opened_in_one_thread_is_used_in_another(tmp_path):
+def test_a_store_opened_in_one_thread_is_used_in_another(new_db):
     got: list[object] = []
-    with open_store(tmp_path / "th.duckdb") as s:
+    with open_store(new_db("th.duckdb")) as s:
         s.con.execute("CREATE TABLE t AS SELECT 7 AS x")
 
         def read() -> None:
@@ -141,10 +157,10 @@ def test_a_store_opened_in_one_thread_is_used_in_another(tmp_path):
     assert got == [[(7,)]]
 
 
-def test_python_objects_are_scanned_by_name(tmp_path):
+def test_python_objects_are_scanned_by_name(tmp_path, new_db):
     pyarrow = pytest.importorskip("pyarrow")
     arrow_rows = pyarrow.table({"x": [1, 2, 3]})
-    with open_store(tmp_path / "py.duckdb") as s:
+    with open_store(new_db("py.duckdb")) as s:
         s.con.register("registered", arrow_rows)
         assert s.con.execute("SELECT sum(x) FROM registered").fetchall() == [(6,)]
         s.con.execute("CREATE TABLE copied AS SELECT * FROM arrow_rows")  # a replacement scan
@@ -156,8 +172,8 @@ def test_python_objects_are_scanned_by_name(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork on this platform")
-def test_a_forked_child_opens_stores_on_an_instance_of_its_own(tmp_path):
-    with open_store(tmp_path / "parent.duckdb"):
+def test_a_forked_child_opens_stores_on_an_instance_of_its_own(tmp_path, new_db):
+    with open_store(new_db("parent.duckdb")):
         pid = os.fork()
         if pid == 0:  # the child: the parent's instance is not its to use
             code = 1
@@ -173,8 +189,8 @@ def test_a_forked_child_opens_stores_on_an_instance_of_its_own(tmp_path):
         assert c.con.execute("SELECT x FROM t").fetchall() == [(1,)]
 
 
-def test_a_store_spills_beside_its_file_as_before(tmp_path):
-    path = tmp_path / "spill.duckdb"
+def test_a_store_spills_beside_its_file_as_before(new_db):
+    path = new_db("spill.duckdb")
     with open_store(path) as s:
         got = s.con.execute("SELECT current_setting('temp_directory')").fetchall()
     assert got == [(f"{path}.tmp",)]

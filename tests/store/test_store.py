@@ -11,7 +11,7 @@ import pytest
 from litaudit.errors import SchemaOutdated, SchemaTooNew, StoreError, StoreLocked
 from litaudit.store import migrations
 from litaudit.store.db import open_store
-from litaudit.store.models import ALL_MODELS
+from tests.conftest import copy_db
 
 
 def test_migrations_are_numbered_in_order():
@@ -48,8 +48,9 @@ def test_migrate_records_every_file_and_is_idempotent(tmp_path):
         assert [v for v, _, _ in migrations.applied(s.con)] == applied
 
 
-def test_newer_database_is_refused(tmp_path):
+def test_newer_database_is_refused(reference_db_file, tmp_path):
     path = tmp_path / "new.duckdb"
+    copy_db(reference_db_file, path)  # a current database (the migrations: ~50 ms)
     with open_store(path) as s:
         s.con.execute("INSERT INTO _migrations (version, name) VALUES (999, 'future')")
     with pytest.raises(SchemaTooNew, match="newer than this litaudit knows"):
@@ -72,9 +73,9 @@ def test_read_only_on_outdated_schema_asks_for_migrate(tmp_path):
         open_store(path, read_only=True)
 
 
-def test_database_held_by_another_process_is_a_clear_error(tmp_path):
+def test_database_held_by_another_process_is_a_clear_error(reference_db_file, tmp_path):
     path = tmp_path / "held.duckdb"
-    open_store(path).close()
+    copy_db(reference_db_file, path)  # a current database
     holder = subprocess.Popen(
         [
             sys.executable,
@@ -114,6 +115,11 @@ def test_models_and_tables_agree(mem_store):
     import typing
 
     from sqlmodel import SQLModel
+
+    # here, not at the module's top: sqlmodel with pydantic and SQLAlchemy takes ~0.7 s
+    # to import, which every xdist worker paid to collect this file (the product loads
+    # it only to add papers)
+    from litaudit.store.models import ALL_MODELS
 
     for model in typing.cast("list[type[SQLModel]]", ALL_MODELS):
         table = str(model.__tablename__)
