@@ -138,7 +138,8 @@ def _data_extents(data: bytes) -> list[tuple[int, memoryview]]:
     import numpy as np
 
     whole = len(data) // _PAGE
-    nonzero = np.frombuffer(data, np.uint64, whole * _PAGE // 8).reshape(whole, -1).any(axis=1)
+    words = np.frombuffer(data, np.uint64, whole * _PAGE // 8)  # none for a file under a page
+    nonzero = words.reshape(whole, _PAGE // 8).any(axis=1)
     edges = np.flatnonzero(np.diff(np.concatenate(([False], nonzero, [False])).astype(np.int8)))
     view = memoryview(data)
     runs = [
