@@ -19,6 +19,9 @@ with the "stored earlier" line, as its ``--json`` says ``"reused": true``.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+import inspect
 import json
 import shutil
 from dataclasses import dataclass
@@ -111,34 +114,14 @@ class Outcome:
     view_envelope: dict | None  # its --json
 
 
-@pytest.fixture(scope="module")
-def databases(tmp_path_factory, request) -> dict[str, Path]:
-    """This module's writable copies, made when a case first needs one."""
-
-    class Lazy(dict):
-        def __missing__(self, name: str) -> Path:
-            source = request.getfixturevalue(
-                "small_seeded_db_file" if name == SMALL else "robust03_db_file"
-            )
-            path = tmp_path_factory.mktemp("show") / f"{name}.duckdb"
-            shutil.copy(source, path)
-            self[name] = path
-            return path
-
-    return Lazy()
-
-
 def _lines(res) -> list[str]:
     assert res.exit_code == 0, res.output
     return res.stdout.rstrip("\n").splitlines()
 
 
-def _outcome(kind: str, databases: dict[str, Path]) -> Outcome:
-    where, args = CASES[kind]
-    if "{MATRIX}" in args and not MATRIX.is_file():
-        pytest.skip(f"shared data not found at {SHARED_DATA}: {MATRIX.name} is needed")
-    args = tuple(str(MATRIX) if a == "{MATRIX}" else a for a in args)
-    cli = Cli(databases[where])
+def _outcome(kind: str, db: Path) -> Outcome:
+    args = tuple(str(MATRIX) if a == "{MATRIX}" else a for a in CASES[kind][1])
+    cli = Cli(db)
     fresh = _lines(cli(*args))
     envelope = json.loads("\n".join(_lines(cli(*args, "--json"))))
     again = _lines(cli(*args))
@@ -153,19 +136,57 @@ def _outcome(kind: str, databases: dict[str, Path]) -> Outcome:
     return Outcome(kind, fresh, envelope, again, shown, shown_json, view, view_envelope)
 
 
+def _run_cases(where: str, source: Path, part: Path) -> None:
+    """Every case of the database ``where`` (in the order of the tests), run on one
+    writable copy of ``source``: their :class:`Outcome` fields, or null for a case whose
+    matrix is not in ../shared/data, written to ``part`` as JSON."""
+    copy = part.with_name(f"{part.name}-work.duckdb")
+    shutil.copy(source, copy)
+    try:
+        found = {
+            kind: None
+            if "{MATRIX}" in CASES[kind][1] and not MATRIX.is_file()
+            else dataclasses.asdict(_outcome(kind, copy))
+            for kind in sorted(CASES)
+            if CASES[kind][0] == where
+        }
+    finally:
+        copy.unlink(missing_ok=True)
+    part.write_text(json.dumps(found), encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
-def outcomes(databases) -> dict[str, Outcome]:
-    """Each case's :class:`Outcome`, computed when a test first asks for it."""
+def outcomes(tmp_path_factory, request) -> dict[str, Outcome]:
+    """Each case's :class:`Outcome`, the cases of one database computed together when a
+    test first asks for one of them, and kept across runs for as long as nothing they are
+    made from changes, as the session's databases are (tests/conftest.py ``_built_once``:
+    the package, schema, seeds, the robust03 archive, the libraries; here also the source
+    of this module's runner, the cases, and the size and time of the matrix file). The
+    first run computes them (4.8 s of CPU); the next read them back."""
+    from tests.conftest import _built_once
+
+    made_from = [inspect.getsource(f) for f in (_run_cases, _outcome, _lines)]
+    matrix = f"{MATRIX.stat().st_size} {MATRIX.stat().st_mtime_ns}" if MATRIX.is_file() else ""
+    digest = hashlib.sha256(repr((made_from, CASES, VIEWS, REUSED, matrix)).encode())
 
     class Lazy(dict):
         def __missing__(self, kind: str) -> Outcome:
-            self[kind] = _outcome(kind, databases)
+            where = CASES[kind][0]
+            fixture = "small_seeded_db_file" if where == SMALL else "robust03_db_file"
+            source = request.getfixturevalue(fixture)
+            name = f"show-{where}-{digest.hexdigest()[:12]}.json"
+            path = _built_once(tmp_path_factory, name, lambda part: _run_cases(where, source, part))
+            for case, fields in json.loads(path.read_text(encoding="utf-8")).items():
+                if fields is not None:
+                    self[case] = Outcome(**fields)
+            if kind not in self:
+                pytest.skip(f"shared data not found at {SHARED_DATA}: {MATRIX.name} is needed")
             return self[kind]
 
     return Lazy()
 
 
-@pytest.mark.slow(reason="a case runs its command 3-5 times and `audit show` twice (0.1-0.2 s)")
+@pytest.mark.slow(reason="the cases' commands, kept across runs (4.8 s of CPU when made)")
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_show_prints_what_the_command_printed(outcomes, kind):
     outcome = outcomes[kind]
@@ -183,7 +204,7 @@ def test_show_prints_what_the_command_printed(outcomes, kind):
     assert shown == (fresh[:-1] if footer else fresh)
 
 
-@pytest.mark.slow(reason="reads the outcomes the first test computed: the cases' commands")
+@pytest.mark.slow(reason="the cases' commands, kept across runs (4.8 s of CPU when made)")
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_a_reused_audit_says_so_in_text_as_in_json(outcomes, kind):
     outcome = outcomes[kind]
@@ -194,16 +215,17 @@ def test_a_reused_audit_says_so_in_text_as_in_json(outcomes, kind):
     assert body == outcome.shown[1:]
 
 
-@pytest.mark.slow(reason="reads the outcomes the first test computed: the cases' commands")
+@pytest.mark.slow(reason="the cases' commands, kept across runs (4.8 s of CPU when made)")
 @pytest.mark.parametrize("kind", sorted(CASES))
 def test_the_commands_json_is_the_stored_result(outcomes, kind):
     outcome = outcomes[kind]
     assert set(outcome.envelope) == {"audit_id", "reused", "result"}
     assert outcome.envelope["result"] == outcome.shown_json["result"]
     assert outcome.shown_json["id"] == outcome.envelope["audit_id"]
+    assert outcome.shown_json["kind"] == kind  # the case stores the kind it stands for
 
 
-@pytest.mark.slow(reason="reads the outcomes the first test computed: the cases' commands")
+@pytest.mark.slow(reason="the cases' commands, kept across runs (4.8 s of CPU when made)")
 @pytest.mark.parametrize("kind", sorted(VIEWS))
 def test_a_longer_view_adds_text_and_changes_no_json(outcomes, kind):
     outcome = outcomes[kind]
