@@ -24,6 +24,7 @@ import hashlib
 import inspect
 import json
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -140,7 +141,8 @@ def _run_cases(where: str, source: Path, part: Path) -> None:
     """Every case of the database ``where`` (in the order of the tests), run on one
     writable copy of ``source``: their :class:`Outcome` fields, or null for a case whose
     matrix is not in ../shared/data, written to ``part`` as JSON."""
-    copy = part.with_name(f"{part.name}-work.duckdb")
+    work = Path(tempfile.mkdtemp(prefix="show-", dir=part.parent))  # with its .wal, gone after
+    copy = work / source.name
     shutil.copy(source, copy)
     try:
         found = {
@@ -151,7 +153,7 @@ def _run_cases(where: str, source: Path, part: Path) -> None:
             if CASES[kind][0] == where
         }
     finally:
-        copy.unlink(missing_ok=True)
+        shutil.rmtree(work, ignore_errors=True)
     part.write_text(json.dumps(found), encoding="utf-8")
 
 
