@@ -138,6 +138,28 @@ def test_stored_audit_carries_everything_needed_to_cite_it(lit):
     assert (again.audit_id, again.reused, again.result) == (done.audit_id, True, rep)
 
 
+def test_a_reused_best_or_history_is_not_computed(lit, monkeypatch):
+    # the key comes before the audit, as a claim's (tests/analyses/test_claim_key.py): an
+    # identical call hands back the stored audit without computing it; another is computed
+    best = B.run_best(lit.con, ROBUST, "AP")
+    history = H.run_history(lit.con, ROBUST, "AP")
+
+    def computed(*args, **kw):
+        raise AssertionError("a reused audit was computed")
+
+    monkeypatch.setattr(B, "compute_best", computed)
+    monkeypatch.setattr(H, "population_noise", computed)
+    again = B.run_best(lit.con, ROBUST, "AP")
+    assert (again.audit_id, again.reused, again.result) == (best.audit_id, True, best.result)
+    again_h = H.run_history(lit.con, ROBUST, "AP")
+    assert (again_h.audit_id, again_h.reused) == (history.audit_id, True)
+    assert again_h.result == history.result
+    with pytest.raises(AssertionError, match="was computed"):
+        B.run_best(lit.con, ROBUST, "AP", model=B.AuditModel(alpha=0.1))
+    with pytest.raises(AssertionError, match="was computed"):
+        H.run_history(lit.con, ROBUST, "AP", alpha=0.1)
+
+
 def test_an_audit_stored_with_its_audit_id_inside_still_decodes(lit):
     # audits stored before issue 23 carry "audit_id": null inside best/claim/history
     # results; the codec passes over a field the type no longer has

@@ -119,12 +119,19 @@ def test_every_page_renders_without_console_messages_or_requests(
         assert re.search(r"<output[^>]*>showing \d+ of \d+</output>", dom), name
 
 
-def test_console_check_catches_an_error(tmp_path):
-    """The console check is not vacuous: a script error is seen."""
+def test_console_and_network_checks_catch_an_error_and_a_request(tmp_path):
+    """Neither check is vacuous: a script error is seen in the console, an <img> with an
+    http URL in the network log (one page with both: one Chromium for both checks; the
+    report's tests use the same network check, tests/report/test_report_browser.py)."""
     page = tmp_path / "error.html"
-    page.write_text("<!DOCTYPE html><p>x</p><script>undefined_fn();</script>", "utf-8")
-    _dom, console, _requests = _open(page, tmp_path)
+    page.write_text(
+        '<!DOCTYPE html><p>x</p><img src="http://example.invalid/x.png">'
+        "<script>undefined_fn();</script>",
+        "utf-8",
+    )
+    _dom, console, requests = _open(page, tmp_path)
     assert any("undefined_fn is not defined" in line for line in console)
+    assert requests == ["http://example.invalid/x.png"]
 
 
 FIRST_SCREEN = """

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited
+from litaudit.analyses.audits import Audited, run_or_reuse
 from litaudit.analyses.extreme.audit_common import (
     DEFAULT_ALPHA,
     DEFAULT_P,
@@ -46,6 +46,7 @@ from litaudit.analyses.extreme.audit_common import (
     AuditModel,
     filter_params,
     population_fields,
+    population_key,
     population_noise,
     population_params,
     se_param,
@@ -181,16 +182,22 @@ def run_best(
     save: bool = True,
 ) -> Audited[BestReport]:
     """Audit the best result of a collection and measure under ``model``; store it unless
-    ``save=False``."""
+    ``save=False``. The key comes before the audit: an identical call's stored audit is
+    found uncomputed (its ranks section alone is 1.1 s of CPU on BEIR-13)."""
     pop = population(con, collection, measure, filters)
-    rep = compute_best(con, pop, filters, model)
-    rep = dataclasses.replace(
-        rep, ranks=ranks_section(con, pop.collection_id, pop.measure, filters)
-    )
+
+    def compute() -> BestReport:
+        rep = compute_best(con, pop, filters, model)
+        return dataclasses.replace(
+            rep, ranks=ranks_section(con, pop.collection_id, pop.measure, filters)
+        )
+
     if not save:
-        return Audited(rep, None)
+        return Audited(compute(), None)
     params = population_params(pop, filters, **model.params())
-    return stored_audit(con, "best", pop, rep, rep.fingerprint, params, model.sampling)
+    # the fingerprint compute_best gives its report (best_parts): the rows' own
+    key = population_key("best", pop, params, model.sampling, results_fingerprint(pop.rows))
+    return run_or_reuse(con, key, compute)
 
 
 @dataclass(frozen=True, kw_only=True)

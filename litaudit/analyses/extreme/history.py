@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from litaudit import defaults
-from litaudit.analyses.audits import Audited
+from litaudit.analyses.audits import Audited, run_or_reuse
+from litaudit.analyses.extreme.audit_common import population_key
 from litaudit.analyses.extreme.best import (
     DEFAULT_ALPHA,
     SOURCE,
@@ -21,7 +22,6 @@ from litaudit.analyses.extreme.best import (
     population_params,
     se_param,
     spread_of,
-    stored_audit,
 )
 from litaudit.analyses.extreme.noise import NoiseChoice
 from litaudit.analyses.extreme.population import (
@@ -138,38 +138,42 @@ def run_history(  # noqa: PLR0913 - `given`: the site passes its rows through
         )
     if by == "auto":
         by = "year" if undated else "date"
-    noise = population_noise(con, pop, se, alpha, None if shared is None else shared.lookups)
-    h = sequential.replay(
-        [r.value for r in rows],
-        [r.year for r in rows],
-        pop.n_topics,
-        alpha=alpha,
-        reference=reference,
-        steps=_steps(rows, by),
-        p_floor=defaults.P_FLOOR,
-        se=None if noise.source == "model" else noise.se,
-        n_model=noise.n_model,
-    )
     fp = results_fingerprint(rows)
     st = dataclasses.replace(steps, alpha=alpha)
-    holders = tuple(rows[pt.record_index] for pt in h.points)
-    rep = HistoryReport(
-        **population_fields(pop, filters),
-        history=h,
-        records=holders,
-        fingerprint=fp,
-        citation=SOURCE,
-        by=by,
-        noise=noise,
-        record_steps=record_steps(con, pop, h, holders, noise, st, shared),
-        spread=spread_of(noise, [r.value for r in rows]),
-    )
+
+    def compute() -> HistoryReport:
+        noise = population_noise(con, pop, se, alpha, None if shared is None else shared.lookups)
+        h = sequential.replay(
+            [r.value for r in rows],
+            [r.year for r in rows],
+            pop.n_topics,
+            alpha=alpha,
+            reference=reference,
+            steps=_steps(rows, by),
+            p_floor=defaults.P_FLOOR,
+            se=None if noise.source == "model" else noise.se,
+            n_model=noise.n_model,
+        )
+        holders = tuple(rows[pt.record_index] for pt in h.points)
+        return HistoryReport(
+            **population_fields(pop, filters),
+            history=h,
+            records=holders,
+            fingerprint=fp,
+            citation=SOURCE,
+            by=by,
+            noise=noise,
+            record_steps=record_steps(con, pop, h, holders, noise, st, shared),
+            spread=spread_of(noise, [r.value for r in rows]),
+        )
+
     if not save:
-        return Audited(rep, None)
+        return Audited(compute(), None)
     params = population_params(
         pop, filters, alpha=alpha, reference=reference, by=by, se=se_param(se), **st.params()
     )
-    return stored_audit(con, "history", pop, rep, fp, params, Sampling())
+    # the key before the audit: an identical call's stored audit is found uncomputed
+    return run_or_reuse(con, population_key("history", pop, params, Sampling(), fp), compute)
 
 
 def published_history_filters(
