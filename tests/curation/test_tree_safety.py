@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli_curation import GOOD
+from tests.conftest import copy_db
 from tests.curation import test_tree
 from tests.curation.test_curation import write_csv
 
@@ -261,7 +262,7 @@ def test_a_key_the_manifest_does_not_list_is_not_given_and_kept(cli, store):
 
 
 @pytest.mark.slow
-def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path):
+def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path, reference_db_file):
     assert cli("collections", "add", "my/coll", "--topics", "7").exit_code == 0
     row = [["my/coll" if i == 5 else c for i, c in enumerate(GOOD[0])]]
     assert cli("results", "import", str(write_csv(tmp_path / "m.csv", row))).exit_code == 0
@@ -270,8 +271,7 @@ def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path):
     m = [json.loads(x) for x in _records((out / MANIFEST).read_text())]
     assert [x["collection"]["id"] for x in m if "collection" in x] == ["my/coll"]
     assert cli("check", str(out)).exit_code == 0
-    fresh = tmp_path / "fresh.duckdb"
-    assert cli("init", "--no-seeds", db=fresh).exit_code == 0
+    fresh = copy_db(reference_db_file, tmp_path / "fresh.duckdb")  # reference data only
     r = cli("sync", str(out), "--json", db=fresh)
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["collections_added"] == ["my/coll"]
@@ -430,9 +430,10 @@ def _by_uid(cli, db) -> dict[str, dict]:
 
 
 @pytest.mark.slow
-def test_a_result_has_the_same_uid_in_every_clone_and_is_named_by_it(cli, store, tmp_path):
-    other = tmp_path / "other.duckdb"
-    assert cli("init", "--no-seeds", db=other).exit_code == 0
+def test_a_result_has_the_same_uid_in_every_clone_and_is_named_by_it(
+    cli, store, tmp_path, reference_db_file
+):
+    other = copy_db(reference_db_file, tmp_path / "other.duckdb")  # reference data only
     # a result of its own first: the other database numbers the folder's results apart
     row = [["own" if i == 8 else c for i, c in enumerate(GOOD[2])]]
     assert (
@@ -464,8 +465,9 @@ def test_a_result_has_the_same_uid_in_every_clone_and_is_named_by_it(cli, store,
     assert r.exit_code == 1 and "is not a result id" in r.stderr
 
 
-@pytest.mark.slow
-def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(cli, store, tmp_path):
+def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(
+    cli, store, tmp_path, reference_db_file
+):
     before = _by_uid(cli, cli.db)
     r = cli("results", "edit", "1", "--set", "value=0.3575", "--reason", "pdf v2")
     assert r.exit_code == 0, r.output
@@ -474,8 +476,7 @@ def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(cli
     assert cli("export-tree", str(store)).exit_code == 0
     lines = [json.loads(x) for x in _records((store / PAPER).read_text())[1:]]
     assert {x["uid"] for x in lines} <= set(after) and all(list(x)[0] == "uid" for x in lines)
-    fresh = tmp_path / "fresh.duckdb"
-    assert cli("init", "--no-seeds", db=fresh).exit_code == 0
+    fresh = copy_db(reference_db_file, tmp_path / "fresh.duckdb")  # reference data only
     assert cli("sync", str(store), db=fresh).exit_code == 0
     assert set(_by_uid(cli, fresh)) == set(after)
 
@@ -562,7 +563,9 @@ def _git(cwd: Path, *args: str, check: bool = True) -> str:
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_two_clones_edit_one_result_merge_and_sync_to_one_store(cli, store, tmp_path):
+def test_two_clones_edit_one_result_merge_and_sync_to_one_store(
+    cli, store, tmp_path, reference_db_file
+):
     """Two curators, two clones numbering results apart: they name results by uid, both
     edit one result (a conflict of that result's line alone: its history merges by
     itself), resolve it, sync, and end with one store."""
@@ -577,7 +580,7 @@ def test_two_clones_edit_one_result_merge_and_sync_to_one_store(cli, store, tmp_
         _git(tmp_path, "clone", "-q", "-b", "main", str(origin), str(clone))
     db_a, db_b = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
     shutil.copy(cli.db, db_a)  # curator A: the database the folder came from
-    assert cli("init", "--no-seeds", db=db_b).exit_code == 0
+    copy_db(reference_db_file, db_b)  # reference data only
     own = [["own" if i == 8 else "0.2" if i == 7 else c for i, c in enumerate(GOOD[2])]]
     r = cli("results", "import", str(write_csv(tmp_path / "o.csv", own)), "--who", "ben", db=db_b)
     assert r.exit_code == 0
