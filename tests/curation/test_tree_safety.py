@@ -512,41 +512,54 @@ def test_the_migration_and_new_rows_compute_the_same_uids(cli, small):
 
 @pytest.fixture(scope="module")
 def seeded_tree(request, tmp_path_factory) -> Path:
-    """The seeded store (``seeded_db_file``) as `export-tree --json` writes it: the folder
-    ``store/`` and the command's report ``export.json``. Built once, and kept across runs
+    """The seeded store (``seeded_db_file``) exported by `export-tree --json` and checked
+    by `check --json`: what the test asserts of them, kept in a folder: the export's report
+    (``export.json``), its manifest, the relative paths of what it wrote (``paths.json``)
+    and check's exit code and output (``check.json``). Built once, and kept across runs
     under the digest of everything it is built from (tests/conftest.py
-    `_built_folder_once`: the package, schema/, seeds/, the libraries and this module), so
-    that a run with the same code checks the folder that code exports (1.3 s of CPU a run
-    saved); any change to them exports it anew."""
+    `_built_folder_once`: the package, schema/, seeds/, the libraries, conftest and this
+    module), so that a run with the same code asserts on what that code's export-tree and
+    check did (3.7 s of CPU a run saved: the export, the check, and a copy of the 35 MB
+    folder); any change to them exports and checks it anew."""
     from tests.conftest import Cli, _built_folder_once
 
     def build(folder: Path) -> None:
         # export-tree only reads: on the session's file itself (no copy of its 18 MB)
         db = request.getfixturevalue("seeded_db_file")
-        r = Cli(db)("export-tree", str(folder / "store"), "--json")
+        work = tmp_path_factory.mktemp("seeded-export")
+        out = work / "store"
+        r = Cli(db)("export-tree", str(out), "--json")
         assert r.exit_code == 0, r.output
         (folder / "export.json").write_text(r.stdout, encoding="utf-8")
+        shutil.copy(out / MANIFEST, folder / MANIFEST)
+        paths = [p.relative_to(out).as_posix() for p in out.rglob("*")]
+        (folder / "paths.json").write_text(json.dumps(paths), encoding="utf-8")
+        r = Cli(work / "check.duckdb")("check", str(out), "--json")
+        done = {"exit_code": r.exit_code, "stdout": r.stdout, "stderr": r.stderr}
+        (folder / "check.json").write_text(json.dumps(done), encoding="utf-8")
+        shutil.rmtree(work)
 
     return _built_folder_once(tmp_path_factory, "seeded-tree", build)
 
 
-@pytest.mark.slow
-def test_the_seeded_store_is_a_folder_check_accepts(cli, seeded_tree):
+@pytest.mark.slow(reason="the whole seeds' export-tree and check (a module fixture, 4.6 s built)")
+def test_the_seeded_store_is_a_folder_check_accepts(seeded_tree):
     """The repository's own corpus (34,495 seeded results, their `litaudit init`
     history): every file name plain and bounded, the manifest's counts its lines, the
     tool's own history entries accepted, and `check` passes."""
+    from pathlib import PurePosixPath
+
     from litaudit.curation.tree import NAME_MAX
 
-    out = seeded_tree / "store"
     rep = json.loads((seeded_tree / "export.json").read_text(encoding="utf-8"))
-    m = [json.loads(x) for x in _records((out / MANIFEST).read_text())]
+    m = [json.loads(x) for x in _records((seeded_tree / MANIFEST).read_text())]
     assert sum(x["results"] for x in m if "file" in x) == rep["results"] > 30_000
-    paths = list(out.rglob("*"))
+    paths = [PurePosixPath(x) for x in json.loads((seeded_tree / "paths.json").read_text())]
     assert all(len(p.name) <= NAME_MAX + 13 + len(".jsonl") for p in paths)
     folded = {(p.parent, p.name.lower()) for p in paths}
     assert len(folded) == len(paths)  # no two names of a folder equal but for case
-    r = cli("check", str(out), "--json")
-    assert r.exit_code == 0, r.stderr[:2000]
+    r = json.loads((seeded_tree / "check.json").read_text(encoding="utf-8"))
+    assert r["exit_code"] == 0, r["stderr"][:2000]
 
 
 def _git(cwd: Path, *args: str, check: bool = True) -> str:
