@@ -113,7 +113,6 @@ def test_a_temporary_name_linked_outside_is_not_written_through(cli, store, tmp_
     assert target.read_text() == "keep\n"
 
 
-@pytest.mark.slow
 def test_export_tree_leaves_no_temporary_file_behind(cli, store):
     cli("results", "edit", "1", "--set", "notes=changed", "--reason", "r")
     assert cli("export-tree", str(store)).exit_code == 0
