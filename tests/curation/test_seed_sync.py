@@ -325,7 +325,7 @@ def _old_database(path: Path, seeds_dir: Path) -> None:
 
 
 @pytest.mark.slow
-def test_init_says_what_it_did(cli, trec7, tmp_path, monkeypatch):
+def test_init_says_what_it_did(cli, trec7, tmp_path_factory, monkeypatch):
     """`init`'s report of a sync, and a second init that has nothing to do, on the small
     seed set (tests/conftest.py `write_small_seeds`: every real seed row of robust04,
     TREC-7 and MS MARCO passage dev/small): what init says and that a second one is a no-op
@@ -337,10 +337,11 @@ def test_init_says_what_it_did(cli, trec7, tmp_path, monkeypatch):
     from litaudit.curation import init_request
     from litaudit.curation.results import edit_result
     from litaudit.store.db import open_store
-    from tests.conftest import write_small_seeds
+    from tests.conftest import _built_folder_once, write_small_seeds
 
-    (tmp_path / "small").mkdir()
-    small = write_small_seeds(tmp_path / "small")
+    # written once (0.35 s of CPU), kept across runs under the digest of the seeds and
+    # of write_small_seeds (tests/conftest.py `_built_folder_once`)
+    small = _built_folder_once(tmp_path_factory, "small-seeds", write_small_seeds)
     monkeypatch.setattr(init_request, "load_seeds", functools.partial(load_seeds, seeds_dir=small))
     old, _, _ = trec7
     _old_database(cli.db, old)
