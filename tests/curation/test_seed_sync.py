@@ -313,6 +313,10 @@ def test_a_failure_while_retracting_leaves_the_database_as_it_was(mem_store, tre
     assert _status(con, "trec7/adhoc", "P@10") == {"draft": 103}
 
 
+# the result rows of the small seed set (tests/conftest.py SMALL_SEED_COLLECTIONS)
+SMALL = 1499
+
+
 def _old_database(path: Path, seeds_dir: Path) -> None:
     from litaudit.store.db import open_store
 
@@ -321,10 +325,24 @@ def _old_database(path: Path, seeds_dir: Path) -> None:
 
 
 @pytest.mark.slow
-def test_init_says_what_it_did(cli, trec7):
+def test_init_says_what_it_did(cli, trec7, tmp_path_factory, monkeypatch):
+    """`init`'s report of a sync, and a second init that has nothing to do, on the small
+    seed set (tests/conftest.py `write_small_seeds`: every real seed row of robust04,
+    TREC-7 and MS MARCO passage dev/small): what init says and that a second one is a no-op
+    are per row, and the full seeds prove nothing more here at some 20 times the rows (the
+    whole seeds' sync: test_a_database_seeded_before_p15_and_the_dl2020_drop; their count
+    on a new database: tests/repo/test_package.py)."""
+    import functools
+
+    from litaudit.curation import init_request
     from litaudit.curation.results import edit_result
     from litaudit.store.db import open_store
+    from tests.conftest import _built_folder_once, write_small_seeds
 
+    # written once (0.35 s of CPU), kept across runs under the digest of the seeds and
+    # of write_small_seeds (tests/conftest.py `_built_folder_once`)
+    small = _built_folder_once(tmp_path_factory, "small-seeds", write_small_seeds)
+    monkeypatch.setattr(init_request, "load_seeds", functools.partial(load_seeds, seeds_dir=small))
     old, _, _ = trec7
     _old_database(cli.db, old)
     with open_store(cli.db) as store:
@@ -333,7 +351,7 @@ def test_init_says_what_it_did(cli, trec7):
     r = cli("init")
     assert r.exit_code == 0, r.output
     lines = r.stdout.splitlines()
-    n = 35123 - 206  # every current seed row but trec7's AP and Rprec, there already
+    n = SMALL - 206  # every small seed row but trec7's AP and Rprec, there already
     assert lines[1] == (
         f"seeded results: {n:,} added, 206 unchanged, 102 retracted: no longer "
         "in the seeds (history says why; seeds/README.md)"
@@ -357,7 +375,7 @@ def test_init_says_what_it_did(cli, trec7):
     assert tables() == before
     assert data["seeds"] == {
         "added": 0,
-        "unchanged": 35123,
+        "unchanged": SMALL,
         "updated": 0,
         "notes_updated": 0,
         "dates_updated": 0,
@@ -402,17 +420,36 @@ def seeded_before_p15(tmp_path_factory) -> Path:
     return _built_once(tmp_path_factory, f"seeded-{OLD_SEEDS_COMMIT}-{digest}.duckdb", build)
 
 
+@pytest.fixture
+def synced_from_before_p15(request, tmp_path_factory) -> Path:
+    """:func:`seeded_before_p15` after today's `init --json` (the whole seeds' sync, 2.2 s
+    of CPU): the folder holding the database (``synced.duckdb``, this test's copy) and the
+    command's output (``init.json``). Built once, and kept across runs under the digest of
+    everything it is built from (tests/conftest.py `_built_folder_once`: the package,
+    schema/, seeds/, the libraries, conftest and this module, whose builders name
+    OLD_SEEDS_COMMIT), so that a run with the same code asserts on what that code's init
+    wrote; any change to them runs the init anew."""
+    from tests.conftest import Cli, _built_folder_once, copy_db
+
+    def build(folder: Path) -> None:
+        old = request.getfixturevalue("seeded_before_p15")  # this build's copy
+        r = Cli(old)("init", "--json")
+        assert r.exit_code == 0, r.output
+        copy_db(old, folder / "synced.duckdb")
+        (folder / "init.json").write_text(r.stdout, encoding="utf-8")
+
+    return _built_folder_once(tmp_path_factory, "synced-before-p15", build)
+
+
 @pytest.mark.slow
-def test_a_database_seeded_before_p15_and_the_dl2020_drop(seeded_before_p15):
+def test_a_database_seeded_before_p15_and_the_dl2020_drop(synced_from_before_p15):
     """The real case: the seeds of 2cbf4fc, then today's: P_10 of the older tracks is P@15,
     DL 2020's passage nDCG@10 is gone, and its map and P_10 are AP(rel=2), P(rel=2)@10."""
     from litaudit.store.db import open_store
     from tests.conftest import Cli
 
-    cli = Cli(seeded_before_p15)
-    r = cli("init", "--json")
-    assert r.exit_code == 0, r.output
-    sync = json.loads(r.stdout)["seeds"]
+    cli = Cli(synced_from_before_p15 / "synced.duckdb")
+    sync = json.loads((synced_from_before_p15 / "init.json").read_text(encoding="utf-8"))["seeds"]
     assert (sync["retracted"], sync["left"], sync["updated"]) == (946, [], 0)
     # the DL 2019/2020 passage AP and P@10 rows get the seeds' new note on NIST's qrels
     assert sync["notes_updated"] > 0
@@ -423,8 +460,8 @@ def test_a_database_seeded_before_p15_and_the_dl2020_drop(seeded_before_p15):
         ).fetchall()
     assert sum(n for _, n in renoted) == sync["notes_updated"]
     assert {t for t, _ in renoted} <= {"trec28/deep/passages", "trec29/deep/passages"}
-    # (that a second sync has nothing left to do: test_init_says_what_it_did on the real
-    # seeds, test_a_changed_seed_note_is_written_once_... on notes)
+    # (that a second sync has nothing left to do: test_init_says_what_it_did on real
+    # seed rows (the small set), test_a_changed_seed_note_is_written_once_... on notes)
     with open_store(cli.db, read_only=True) as store:
         gone = store.con.execute(
             "SELECT r.track, r.measure, regexp_extract(h.reason, 'which hold this value "

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli_curation import GOOD
+from tests.conftest import copy_db
 from tests.curation.test_curation import write_csv
 
 GIT = shutil.which("git")
@@ -116,11 +117,12 @@ def test_export_tree_layout_and_one_result_a_line(cli, small, tmp_path):
 
 
 @pytest.mark.slow
-def test_a_database_synced_from_the_folder_exports_the_same_bytes(cli, small, tmp_path):
+def test_a_database_synced_from_the_folder_exports_the_same_bytes(
+    cli, small, tmp_path, reference_db_file
+):
     out = tmp_path / "store"
     cli("export-tree", str(out))
-    fresh = tmp_path / "fresh.duckdb"
-    assert cli("init", "--no-seeds", db=fresh).exit_code == 0  # reference data only
+    fresh = copy_db(reference_db_file, tmp_path / "fresh.duckdb")  # reference data only
     r = cli("sync", str(out), "--json", db=fresh)
     assert r.exit_code == 0, r.output
     rep = json.loads(r.stdout)
@@ -197,7 +199,7 @@ def test_check_names_file_and_line_and_sync_writes_nothing(
 
 @pytest.mark.slow
 @pytest.mark.skipif(GIT is None, reason="git is not installed")
-def test_two_curators_edit_two_clones_and_merge_with_git(cli, small, tmp_path):
+def test_two_curators_edit_two_clones_and_merge_with_git(cli, small, tmp_path, reference_db_file):
     origin = tmp_path / "origin.git"
     seed = tmp_path / "seed"
     cli("export-tree", str(seed))
@@ -211,7 +213,7 @@ def test_two_curators_edit_two_clones_and_merge_with_git(cli, small, tmp_path):
         _git(tmp_path, "clone", "-q", "-b", "main", str(origin), str(clone))
     db_a, db_b = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
     for clone, db in ((a, db_a), (b, db_b)):
-        assert cli("init", "--no-seeds", db=db).exit_code == 0
+        copy_db(reference_db_file, db)  # reference data only
         assert cli("sync", str(clone), db=db).exit_code == 0
     ids_a = {
         x["system"] + x["measure"]: x["id"]

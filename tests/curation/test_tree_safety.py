@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli_curation import GOOD
+from tests.conftest import copy_db
 from tests.curation import test_tree
 from tests.curation.test_curation import write_csv
 
@@ -112,7 +113,6 @@ def test_a_temporary_name_linked_outside_is_not_written_through(cli, store, tmp_
     assert target.read_text() == "keep\n"
 
 
-@pytest.mark.slow
 def test_export_tree_leaves_no_temporary_file_behind(cli, store):
     cli("results", "edit", "1", "--set", "notes=changed", "--reason", "r")
     assert cli("export-tree", str(store)).exit_code == 0
@@ -261,7 +261,7 @@ def test_a_key_the_manifest_does_not_list_is_not_given_and_kept(cli, store):
 
 
 @pytest.mark.slow
-def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path):
+def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path, reference_db_file):
     assert cli("collections", "add", "my/coll", "--topics", "7").exit_code == 0
     row = [["my/coll" if i == 5 else c for i, c in enumerate(GOOD[0])]]
     assert cli("results", "import", str(write_csv(tmp_path / "m.csv", row))).exit_code == 0
@@ -270,8 +270,7 @@ def test_the_folder_carries_the_user_collections_it_uses(cli, small, tmp_path):
     m = [json.loads(x) for x in _records((out / MANIFEST).read_text())]
     assert [x["collection"]["id"] for x in m if "collection" in x] == ["my/coll"]
     assert cli("check", str(out)).exit_code == 0
-    fresh = tmp_path / "fresh.duckdb"
-    assert cli("init", "--no-seeds", db=fresh).exit_code == 0
+    fresh = copy_db(reference_db_file, tmp_path / "fresh.duckdb")  # reference data only
     r = cli("sync", str(out), "--json", db=fresh)
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["collections_added"] == ["my/coll"]
@@ -430,9 +429,10 @@ def _by_uid(cli, db) -> dict[str, dict]:
 
 
 @pytest.mark.slow
-def test_a_result_has_the_same_uid_in_every_clone_and_is_named_by_it(cli, store, tmp_path):
-    other = tmp_path / "other.duckdb"
-    assert cli("init", "--no-seeds", db=other).exit_code == 0
+def test_a_result_has_the_same_uid_in_every_clone_and_is_named_by_it(
+    cli, store, tmp_path, reference_db_file
+):
+    other = copy_db(reference_db_file, tmp_path / "other.duckdb")  # reference data only
     # a result of its own first: the other database numbers the folder's results apart
     row = [["own" if i == 8 else c for i, c in enumerate(GOOD[2])]]
     assert (
@@ -464,8 +464,9 @@ def test_a_result_has_the_same_uid_in_every_clone_and_is_named_by_it(cli, store,
     assert r.exit_code == 1 and "is not a result id" in r.stderr
 
 
-@pytest.mark.slow
-def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(cli, store, tmp_path):
+def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(
+    cli, store, tmp_path, reference_db_file
+):
     before = _by_uid(cli, cli.db)
     r = cli("results", "edit", "1", "--set", "value=0.3575", "--reason", "pdf v2")
     assert r.exit_code == 0, r.output
@@ -474,8 +475,7 @@ def test_a_uid_is_kept_when_the_result_is_edited_and_travels_with_the_folder(cli
     assert cli("export-tree", str(store)).exit_code == 0
     lines = [json.loads(x) for x in _records((store / PAPER).read_text())[1:]]
     assert {x["uid"] for x in lines} <= set(after) and all(list(x)[0] == "uid" for x in lines)
-    fresh = tmp_path / "fresh.duckdb"
-    assert cli("init", "--no-seeds", db=fresh).exit_code == 0
+    fresh = copy_db(reference_db_file, tmp_path / "fresh.duckdb")  # reference data only
     assert cli("sync", str(store), db=fresh).exit_code == 0
     assert set(_by_uid(cli, fresh)) == set(after)
 
@@ -509,26 +509,56 @@ def test_the_migration_and_new_rows_compute_the_same_uids(cli, small):
 # ---------------------------------------------------------------- 8: the repository's corpus
 
 
-@pytest.mark.slow
-def test_the_seeded_store_is_a_folder_check_accepts(cli, seeded_db_file, tmp_path):
+@pytest.fixture(scope="module")
+def seeded_tree(request, tmp_path_factory) -> Path:
+    """The seeded store (``seeded_db_file``) exported by `export-tree --json` and checked
+    by `check --json`: what the test asserts of them, kept in a folder: the export's report
+    (``export.json``), its manifest, the relative paths of what it wrote (``paths.json``)
+    and check's exit code and output (``check.json``). Built once, and kept across runs
+    under the digest of everything it is built from (tests/conftest.py
+    `_built_folder_once`: the package, schema/, seeds/, the libraries, conftest and this
+    module), so that a run with the same code asserts on what that code's export-tree and
+    check did (3.7 s of CPU a run saved: the export, the check, and a copy of the 35 MB
+    folder); any change to them exports and checks it anew."""
+    from tests.conftest import Cli, _built_folder_once
+
+    def build(folder: Path) -> None:
+        # export-tree only reads: on the session's file itself (no copy of its 18 MB)
+        db = request.getfixturevalue("seeded_db_file")
+        work = tmp_path_factory.mktemp("seeded-export")
+        out = work / "store"
+        r = Cli(db)("export-tree", str(out), "--json")
+        assert r.exit_code == 0, r.output
+        (folder / "export.json").write_text(r.stdout, encoding="utf-8")
+        shutil.copy(out / MANIFEST, folder / MANIFEST)
+        paths = [p.relative_to(out).as_posix() for p in out.rglob("*")]
+        (folder / "paths.json").write_text(json.dumps(paths), encoding="utf-8")
+        r = Cli(work / "check.duckdb")("check", str(out), "--json")
+        done = {"exit_code": r.exit_code, "stdout": r.stdout, "stderr": r.stderr}
+        (folder / "check.json").write_text(json.dumps(done), encoding="utf-8")
+        shutil.rmtree(work)
+
+    return _built_folder_once(tmp_path_factory, "seeded-tree", build)
+
+
+@pytest.mark.slow(reason="the whole seeds' export-tree and check (a module fixture, 4.6 s built)")
+def test_the_seeded_store_is_a_folder_check_accepts(seeded_tree):
     """The repository's own corpus (34,495 seeded results, their `litaudit init`
     history): every file name plain and bounded, the manifest's counts its lines, the
     tool's own history entries accepted, and `check` passes."""
+    from pathlib import PurePosixPath
+
     from litaudit.curation.tree import NAME_MAX
 
-    out = tmp_path / "store"
-    # export-tree only reads: on the session's file itself (no copy of its 18 MB)
-    r = cli("export-tree", str(out), "--json", db=seeded_db_file)
-    assert r.exit_code == 0, r.output
-    rep = json.loads(r.stdout)
-    m = [json.loads(x) for x in _records((out / MANIFEST).read_text())]
+    rep = json.loads((seeded_tree / "export.json").read_text(encoding="utf-8"))
+    m = [json.loads(x) for x in _records((seeded_tree / MANIFEST).read_text())]
     assert sum(x["results"] for x in m if "file" in x) == rep["results"] > 30_000
-    paths = list(out.rglob("*"))
+    paths = [PurePosixPath(x) for x in json.loads((seeded_tree / "paths.json").read_text())]
     assert all(len(p.name) <= NAME_MAX + 13 + len(".jsonl") for p in paths)
     folded = {(p.parent, p.name.lower()) for p in paths}
     assert len(folded) == len(paths)  # no two names of a folder equal but for case
-    r = cli("check", str(out), "--json")
-    assert r.exit_code == 0, r.stderr[:2000]
+    r = json.loads((seeded_tree / "check.json").read_text(encoding="utf-8"))
+    assert r["exit_code"] == 0, r["stderr"][:2000]
 
 
 def _git(cwd: Path, *args: str, check: bool = True) -> str:
@@ -545,7 +575,9 @@ def _git(cwd: Path, *args: str, check: bool = True) -> str:
 
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
-def test_two_clones_edit_one_result_merge_and_sync_to_one_store(cli, store, tmp_path):
+def test_two_clones_edit_one_result_merge_and_sync_to_one_store(
+    cli, store, tmp_path, reference_db_file
+):
     """Two curators, two clones numbering results apart: they name results by uid, both
     edit one result (a conflict of that result's line alone: its history merges by
     itself), resolve it, sync, and end with one store."""
@@ -560,7 +592,7 @@ def test_two_clones_edit_one_result_merge_and_sync_to_one_store(cli, store, tmp_
         _git(tmp_path, "clone", "-q", "-b", "main", str(origin), str(clone))
     db_a, db_b = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
     shutil.copy(cli.db, db_a)  # curator A: the database the folder came from
-    assert cli("init", "--no-seeds", db=db_b).exit_code == 0
+    copy_db(reference_db_file, db_b)  # reference data only
     own = [["own" if i == 8 else "0.2" if i == 7 else c for i, c in enumerate(GOOD[2])]]
     r = cli("results", "import", str(write_csv(tmp_path / "o.csv", own)), "--who", "ben", db=db_b)
     assert r.exit_code == 0
