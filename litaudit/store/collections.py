@@ -133,11 +133,11 @@ def resolve_collection(con: duckdb.DuckDBPyConnection, name: str) -> CollectionR
     key = name.strip().lower()
     alias = con.execute("SELECT collection_id FROM collection_aliases WHERE alias = ?", [key])
     for (cid,) in alias.fetchall():
-        own = con.execute("SELECT id, name, title FROM collections WHERE id = ?", [cid]).fetchall()
-        if own and key in (own[0][0].lower(), own[0][1].lower()):
+        own = con.execute("SELECT name, title FROM collections WHERE id = ?", [cid]).fetchall()
+        if own and key in (cid.lower(), own[0][0].lower()):
             sql = "SELECT n_topics FROM topic_sets WHERE collection_id = ? AND is_default"
             n = con.execute(sql, [cid]).fetchall()
-            return CollectionRef(*own[0], n[0][0] if n else None)
+            return CollectionRef(cid, own[0][0], own[0][1], n[0][0] if n else None)
     cid = CollectionNames.load(con).resolve(name)
     return CollectionRef(*con.execute(_REF_SQL, [cid]).fetchall()[0])
 
