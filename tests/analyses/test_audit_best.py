@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -14,6 +16,7 @@ from litaudit.codec import dumps
 from litaudit.errors import LitauditError, NotFound, ParameterError
 from litaudit.stats import extreme as E
 from litaudit.stats import extreme_exact, intervals
+from tests.conftest import copy_db
 from tests.typed import some
 
 ROBUST = "robust04"
@@ -77,21 +80,36 @@ def _result(con, *, value: float, system: str, **given) -> None:
 VALUES = [0.251, 0.262, 0.240, 0.275, 0.301, 0.255, 0.268, 0.249, 0.290, 0.258]
 
 
+@pytest.fixture(scope="module")
+def lit_file(reference_db_file, tmp_path_factory) -> Path:
+    """The database of :func:`lit`, written once for the module (its 20 inserts cost
+    more than a copy of the file: ~45 ms of each of its 7 tests)."""
+    from litaudit.store.db import open_store
+
+    path = copy_db(reference_db_file, tmp_path_factory.mktemp("lit") / "lit.duckdb")
+    with open_store(path) as store:
+        con = store.con
+        for i, v in enumerate(VALUES):
+            pid = _paper(con, f"p{i}", f"Author{i} et al. (SIGIR {2005 + i})", 2005 + i)
+            _result(
+                con,
+                value=v,
+                system=f"sys{i}",
+                year=2005 + i,
+                paper=pid,
+                role="proposed" if i % 2 == 0 else "baseline",
+            )
+    return path
+
+
 @pytest.fixture
-def lit(mem_store):
-    """Ten Robust04 papers, one AP result each, years 2005-2014."""
-    con = mem_store.con
-    for i, v in enumerate(VALUES):
-        pid = _paper(con, f"p{i}", f"Author{i} et al. (SIGIR {2005 + i})", 2005 + i)
-        _result(
-            con,
-            value=v,
-            system=f"sys{i}",
-            year=2005 + i,
-            paper=pid,
-            role="proposed" if i % 2 == 0 else "baseline",
-        )
-    return mem_store
+def lit(lit_file, tmp_path):
+    """Ten Robust04 papers, one AP result each, years 2005-2014 (a test's own copy)."""
+    from litaudit.store.db import open_store
+
+    store = open_store(copy_db(lit_file, tmp_path / "lit.duckdb"))
+    yield store
+    store.close()
 
 
 def test_best_matches_the_pure_statistics_and_keeps_provenance(lit):

@@ -86,6 +86,7 @@ def test_an_out_of_range_cutoff_is_named_with_file_and_line(cli, reference_db_fi
     assert "Conversion Error" not in r.stderr
 
 
+@pytest.mark.slow  # ~0.4 s of CPU (--cpu-durations): a litaudit subprocess
 def test_bibtex_parse_errors_print_no_parser_log_lines(cli, reference_db_file, tmp_path):
     copy_db(reference_db_file, cli.db)
     bib = tmp_path / "bad.bib"

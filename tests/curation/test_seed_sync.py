@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from litaudit.curation.seed import GONE_REASON, SEED_USER, load_seeds
+from tests.conftest import copy_db
 
 REPO = Path(__file__).resolve().parents[2]
 SEEDS = REPO / "seeds"
@@ -76,14 +77,40 @@ def trec7(tmp_path):
     return old, new, rows
 
 
-def test_rows_the_seeds_no_longer_hold_are_retracted_with_the_reason(mem_store, trec7):
+@pytest.fixture(scope="module")
+def trec7_seeded(tmp_path_factory, reference_db_file) -> tuple[Path, Path, Path]:
+    """(a database file `load_seeds` seeded from the old trec7 folder, the old folder,
+    the current one): the first step of five tests, done once for the module."""
+    from litaudit.store.db import open_store
+
+    root = tmp_path_factory.mktemp("trec7")
+    fields, rows = _official("trec7/adhoc")
+    assert sum(r["measure"] == "P@15" for r in rows) == 103 and len(rows) == 3 * 103
+    old = _seeds_dir(root, "old", fields, _as_p10(rows))
+    new = _seeds_dir(root, "new", fields, rows)
+    db = copy_db(reference_db_file, root / "old.duckdb")
+    with open_store(db) as store:
+        load_seeds(store, old)
+    return db, old, new
+
+
+@pytest.fixture
+def store(trec7_seeded, tmp_path):
+    """A test's own copy of the database seeded from the old trec7 folder."""
+    from litaudit.store.db import open_store
+
+    store = open_store(copy_db(trec7_seeded[0], tmp_path / "old.duckdb"))
+    yield store
+    store.close()
+
+
+def test_rows_the_seeds_no_longer_hold_are_retracted_with_the_reason(store, trec7_seeded):
     from litaudit.curation.filters import AUDIT
     from litaudit.curation.results import history, query_results
 
-    old, new, rows = trec7
-    load_seeds(mem_store, old)
-    p10 = _ids(mem_store.con, "trec7/adhoc", "P@10")
-    sync = load_seeds(mem_store, new)["seeds"]
+    _, _, new = trec7_seeded
+    p10 = _ids(store.con, "trec7/adhoc", "P@10")
+    sync = load_seeds(store, new)["seeds"]
     assert sync == {
         "added": 103,
         "unchanged": 206,
@@ -95,7 +122,7 @@ def test_rows_the_seeds_no_longer_hold_are_retracted_with_the_reason(mem_store, 
         "restored": 0,
         "left": [],
     }
-    con = mem_store.con
+    con = store.con
     assert _status(con, "trec7/adhoc", "P@10") == {"retracted": 103}
     assert _status(con, "trec7/adhoc", "P@15") == {"draft": 103}
     assert query_results(con, AUDIT, collection="trec7", measure="P@10") == []
@@ -118,7 +145,7 @@ def test_rows_the_seeds_no_longer_hold_are_retracted_with_the_reason(mem_store, 
         "see seeds/README.md"
     )
     # a second run changes nothing
-    again = load_seeds(mem_store, new)["seeds"]
+    again = load_seeds(store, new)["seeds"]
     assert (again["added"], again["unchanged"], again["retracted"]) == (0, 309, 0)
     assert len(history(con, "result", rid)) == 2
 
@@ -135,32 +162,29 @@ def test_a_row_dropped_without_a_replacement_names_the_seeds_readme(mem_store, t
     assert history(mem_store.con, "result", trec8[0])[-1].reason == GONE_REASON
 
 
-def test_a_seeds_folder_missing_a_file_retracts_nothing(mem_store, trec7, tmp_path):
-    old, _, _ = trec7
-    load_seeds(mem_store, old)
+def test_a_seeds_folder_missing_a_file_retracts_nothing(store, tmp_path):
     empty = tmp_path / "empty"
     (empty / "results").mkdir(parents=True)
     (empty / "papers").mkdir()
     shutil.copy(SEEDS / "collections.json", empty / "collections.json")
-    sync = load_seeds(mem_store, empty)["seeds"]
+    sync = load_seeds(store, empty)["seeds"]
     assert (sync["retracted"], sync["unchanged"]) == (0, 0)
-    assert _status(mem_store.con, "trec7/adhoc", "P@10") == {"draft": 103}
+    assert _status(store.con, "trec7/adhoc", "P@10") == {"draft": 103}
 
 
-def test_rows_a_user_changed_are_left_and_listed(mem_store, trec7):
+def test_rows_a_user_changed_are_left_and_listed(store, trec7_seeded):
     from litaudit.curation.results import edit_result, history, set_status
 
-    old, new, _ = trec7
-    load_seeds(mem_store, old)
-    edited, verified, retracted, *_ = _ids(mem_store.con, "trec7/adhoc", "P@10")
-    edit_result(mem_store, edited, {"location": "Table 3"}, reason="re-read", who="ann")
-    set_status(mem_store, verified, "verified", reason=None, who="bob")
-    set_status(mem_store, retracted, "retracted", reason="wrong run", who="ann")
-    sync = load_seeds(mem_store, new)["seeds"]
+    _, _, new = trec7_seeded
+    edited, verified, retracted, *_ = _ids(store.con, "trec7/adhoc", "P@10")
+    edit_result(store, edited, {"location": "Table 3"}, reason="re-read", who="ann")
+    set_status(store, verified, "verified", reason=None, who="bob")
+    set_status(store, retracted, "retracted", reason="wrong run", who="ann")
+    sync = load_seeds(store, new)["seeds"]
     # the one a user retracted already is out of the audits: not listed
     assert sync["left"] == [edited, verified]
     assert sync["retracted"] == 103 - 3
-    con = mem_store.con
+    con = store.con
     statuses = dict(
         con.execute(
             "SELECT id, status FROM results WHERE id IN (?, ?, ?)", [edited, verified, retracted]
@@ -277,15 +301,14 @@ def test_seed_dates_follow_the_seeds_unless_a_user_changed_the_row(mem_store, tm
     assert again["dates_updated"] == 0
 
 
-def test_a_row_back_in_the_seeds_gets_its_status_back(mem_store, trec7):
+def test_a_row_back_in_the_seeds_gets_its_status_back(store, trec7_seeded):
     from litaudit.curation.results import history
 
-    old, new, _ = trec7
-    load_seeds(mem_store, old)
-    load_seeds(mem_store, new)
-    sync = load_seeds(mem_store, old)["seeds"]
+    _, old, new = trec7_seeded
+    load_seeds(store, new)
+    sync = load_seeds(store, old)["seeds"]
     assert (sync["restored"], sync["retracted"], sync["unchanged"]) == (103, 103, 206)
-    con = mem_store.con
+    con = store.con
     assert _status(con, "trec7/adhoc", "P@10") == {"draft": 103}
     assert _status(con, "trec7/adhoc", "P@15") == {"retracted": 103}
     last = history(con, "result", _ids(con, "trec7/adhoc", "P@10")[0])[-1]
@@ -293,12 +316,11 @@ def test_a_row_back_in_the_seeds_gets_its_status_back(mem_store, trec7):
     assert last.reason == "back in the seeds: see seeds/README.md"
 
 
-def test_a_failure_while_retracting_leaves_the_database_as_it_was(mem_store, trec7, monkeypatch):
+def test_a_failure_while_retracting_leaves_the_database_as_it_was(store, trec7_seeded, monkeypatch):
     from litaudit.curation import seed
 
-    old, new, _ = trec7
-    load_seeds(mem_store, old)
-    con = mem_store.con
+    _, _, new = trec7_seeded
+    con = store.con
     counts = "SELECT (SELECT count(*) FROM results), (SELECT count(*) FROM history)"
     before = con.execute(counts).fetchone()
 
@@ -307,7 +329,7 @@ def test_a_failure_while_retracting_leaves_the_database_as_it_was(mem_store, tre
 
     monkeypatch.setattr(seed, "_set_statuses", fail)
     with pytest.raises(RuntimeError):
-        load_seeds(mem_store, new)
+        load_seeds(store, new)
     assert con.execute(counts).fetchone() == before
     assert _status(con, "trec7/adhoc", "P@15") == {}
     assert _status(con, "trec7/adhoc", "P@10") == {"draft": 103}

@@ -169,6 +169,17 @@ def fresh_folder(tmp_path_factory) -> Path:
     return _built_folder_once(tmp_path_factory, "report-fresh", _build_fresh)
 
 
+def _build_lit(folder: Path) -> None:
+    store_literature_audits(make_fixture_db(folder / "lit.duckdb", runs=False))
+
+
+def lit_folder(tmp_path_factory) -> Path:
+    """This process's copy of the fixture database without runs, with its literature
+    audits (``lit.duckdb``: test_report_answer.py's and test_review_form.py's): built
+    once a run and kept across runs as :func:`fresh_folder` is."""
+    return _built_folder_once(tmp_path_factory, "report-lit", _build_lit)
+
+
 def reported_folder(tmp_path_factory) -> Path:
     """This process's copy of a fresh database after `report -c trec7 -m AP` (no
     sub-collections): ``reported.duckdb`` and the Markdown it printed, ``reported.md``;

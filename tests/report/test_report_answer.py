@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.report.test_report import COLLECTION, make_fixture_db, store_literature_audits
+from tests.conftest import _built_folder_once
+from tests.report.test_report import COLLECTION, lit_folder
 from tests.typed import without_verdict
 
 
 @pytest.fixture(scope="module")
 def lit_db_file(tmp_path_factory) -> Path:
-    """The fixture database without runs, with its literature audits (read-only)."""
-    path = make_fixture_db(tmp_path_factory.mktemp("answer") / "lit.duckdb", runs=False)
-    store_literature_audits(path)
-    return path
+    """The fixture database without runs, with its literature audits (read-only; kept
+    across runs: tests/report/test_report.py ``lit_folder``)."""
+    return lit_folder(tmp_path_factory) / "lit.duckdb"
 
 
 @pytest.fixture
@@ -362,18 +362,26 @@ def test_run_points_are_named_and_the_notable_ones_labelled():
 
 @pytest.fixture(scope="module")
 def msmarco_md(seeded_db_file, tmp_path_factory) -> str:
-    from typer.testing import CliRunner
+    """The Markdown `report` prints of the seeded MS MARCO passage leaderboard: run once
+    a run, and kept across runs while nothing it is built from changes (the package, the
+    seeds, tests/conftest.py, this module: tests/conftest.py ``_built_folder_once``)."""
 
-    from litaudit.cli.main import app
+    def build(folder: Path) -> None:
+        from typer.testing import CliRunner
 
-    db = tmp_path_factory.mktemp("msmarco") / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
-    res = CliRunner().invoke(
-        app,
-        ["--db", str(db), "report", "-c", "msmarco-passage/dev", "-m", "RR@10", "--claim", "0.397"],
-    )
-    assert res.exit_code == 0, res.output
-    return res.stdout
+        from litaudit.cli.main import app
+
+        db = folder / "s.duckdb"
+        shutil.copy(seeded_db_file, db)
+        args = ["report", "-c", "msmarco-passage/dev", "-m", "RR@10", "--claim", "0.397"]
+        res = CliRunner().invoke(app, ["--db", str(db), *args])
+        assert res.exit_code == 0, res.output
+        (folder / "report.md").write_text(res.stdout, encoding="utf-8")
+        for path in folder.glob("s.duckdb*"):  # the database is not kept: 17 MB
+            path.unlink()
+
+    folder = _built_folder_once(tmp_path_factory, "report-msmarco", build)
+    return (folder / "report.md").read_text(encoding="utf-8")
 
 
 def test_record_holder_is_cited_as_a_reader_cites_it(msmarco_md):

@@ -11,16 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.report.test_report import COLLECTION, make_fixture_db, store_literature_audits
+from tests.report.test_report import COLLECTION, lit_folder
 from tests.report.test_report_browser import _run
 
 
 @pytest.fixture(scope="module")
 def lit_db_file(tmp_path_factory) -> Path:
-    """The fixture database without runs, with its literature audits (read-only)."""
-    path = make_fixture_db(tmp_path_factory.mktemp("review") / "lit.duckdb", runs=False)
-    store_literature_audits(path)
-    return path
+    """The fixture database without runs, with its literature audits (read-only; kept
+    across runs: tests/report/test_report.py ``lit_folder``)."""
+    return lit_folder(tmp_path_factory) / "lit.duckdb"
 
 
 @pytest.fixture

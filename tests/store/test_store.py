@@ -110,6 +110,7 @@ def _db_columns(con, table):
 _TYPES = {int: {"INTEGER", "BIGINT"}, str: {"VARCHAR"}, bool: {"BOOLEAN"}, float: {"DOUBLE"}}
 
 
+@pytest.mark.slow  # ~0.4 s of CPU (--cpu-durations): sqlmodel's import
 def test_models_and_tables_agree(mem_store):
     import datetime as dt
     import typing
