@@ -339,6 +339,12 @@ def test_a_failure_while_retracting_leaves_the_database_as_it_was(store, trec7_s
 SMALL = 1499
 
 
+def _small_seeds(folder: Path) -> None:
+    from tests.conftest import write_small_seeds
+
+    write_small_seeds(folder)
+
+
 def _old_database(path: Path, seeds_dir: Path) -> None:
     from litaudit.store.db import open_store
 
@@ -359,11 +365,11 @@ def test_init_says_what_it_did(cli, trec7, tmp_path_factory, monkeypatch):
     from litaudit.curation import init_request
     from litaudit.curation.results import edit_result
     from litaudit.store.db import open_store
-    from tests.conftest import _built_folder_once, write_small_seeds
+    from tests.conftest import _built_folder_once
 
     # written once (0.35 s of CPU), kept across runs under the digest of the seeds and
     # of write_small_seeds (tests/conftest.py `_built_folder_once`)
-    small = _built_folder_once(tmp_path_factory, "small-seeds", write_small_seeds)
+    small = _built_folder_once(tmp_path_factory, "small-seeds", _small_seeds)
     monkeypatch.setattr(init_request, "load_seeds", functools.partial(load_seeds, seeds_dir=small))
     old, _, _ = trec7
     _old_database(cli.db, old)
