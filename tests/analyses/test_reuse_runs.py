@@ -488,17 +488,17 @@ def robust03_top100(robust03) -> dict[tuple[str, str], set[str]]:
     trec_eval order: the order of DuckDB's ORDER BY topic, score::FLOAT DESC, docno DESC
     over the text (test_load_archive_reads_each_run_in_trec_eval_order checks it), apart
     from the coded one under test (Run.ranked() of each run, which sorts them again, cost
-    1.4 s of the fixture's 2.0 s); the first 100 of each topic counted along the rows in
-    Python."""
+    1.4 s of the fixture's 2.0 s); the first 100 rows of each topic's block, sliced in
+    Python (each topic's rows one block, asserted; counting along the 1.5M rows one by
+    one: 0.27 -> 0.06 s of CPU, the same sets)."""
     arch, _, _ = robust03
     top: dict[tuple[str, str], set[str]] = {}
     for r, i in zip(arch.runs, arch.info, strict=True):
-        taken: dict[str, int] = {}
-        for t, d in zip(r.topic.tolist(), r.docno.tolist(), strict=True):
-            n = taken.get(t, 0)
-            if n < 100:
-                taken[t] = n + 1
-                top.setdefault((i.participant, t), set()).add(d)
+        cuts = [0, *(np.flatnonzero(r.topic[1:] != r.topic[:-1]) + 1).tolist(), len(r)]
+        topics = r.topic[cuts[:-1]].tolist()
+        assert len(topics) == len(set(topics))  # no topic's rows apart
+        for t, a, b in zip(topics, cuts[:-1], cuts[1:], strict=True):
+            top.setdefault((i.participant, t), set()).update(r.docno[a : min(b, a + 100)].tolist())
     return top
 
 
