@@ -299,21 +299,24 @@ def test_duplicate_found_after_coding_names_the_line(mem_store, files, tmp_path)
 
 
 @pytest.mark.slow
-def test_import_and_eval_do_not_load_pandas(files, tmp_path):
+def test_import_and_eval_do_not_load_pandas(files, tmp_path, reference_db_file):
     # pandas costs 0.3 s to import; Arrow loads it when given a Python scalar or list
-    # (pc.equal(col, "x"), pa.array([...])), which the import path must not do
+    # (pc.equal(col, "x"), pa.array([...])), which the import path must not do. The store
+    # is a copy of the session's reference database (schema and reference data: creating
+    # them in the subprocess cost it 0.2 s of CPU)
     import subprocess
     import sys
     import textwrap
 
+    from tests.conftest import copy_db
+
+    copy_db(reference_db_file, tmp_path / "p.duckdb")
     script = textwrap.dedent(f"""
         import sys
         from litaudit.runs.stored_eval import evaluate_stored
         from litaudit.runs.ingest import import_archive
         from litaudit.store.db import open_store
-        from litaudit.store.refdata import load_reference_data
         with open_store({str(tmp_path / "p.duckdb")!r}) as store:
-            load_reference_data(store.con)
             import_archive(store, "trec-robust-2003", [{str(files["a.run"])!r},
                            {str(files["b.run"])!r}], qrels_path={str(files["qrels.txt"])!r})
             evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
