@@ -148,13 +148,31 @@ def _run_dict(run) -> dict:
     return rd
 
 
-@pytest.mark.shared
-def test_each_measure_equals_trec_eval_on_robust03(robust03):
+def _trec_eval_answers(qrels, runs) -> list[dict[str, dict[str, float]]]:
+    """pytrec_eval's value of each of TREC_EVAL on each run and topic."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    qrels, runs, ev = robust03
     oracle = pytrec_eval.RelevanceEvaluator(_qrels_dict(qrels), {t for _, t in TREC_EVAL})
+    return [oracle.evaluate(_run_dict(run)) for run in runs]
+
+
+@pytest.mark.shared
+def test_each_measure_equals_trec_eval_on_robust03(robust03, pytestconfig):
+    # pytrec_eval's answers kept across runs under the digest of what it is given, its
+    # version and the helpers that shape its input (tests/kept_oracle.py); ours computed
+    # every run
+    pytest.importorskip("pytrec_eval")
+    qrels, runs, ev = robust03
+    answers = kept(
+        pytestconfig,
+        "pytrec_eval-terrier",
+        f"{version('pytrec_eval-terrier')} {TREC_EVAL} "
+        + "".join(inspect.getsource(f) for f in (_trec_eval_answers, _run_dict, _qrels_dict)),
+        (archive_digest(runs, qrels),),
+        lambda: _trec_eval_answers(qrels, runs),
+    )
+    assert len(answers) == len(runs)
     for ri, run in enumerate(runs):
-        want = oracle.evaluate(_run_dict(run))
+        want = answers[ri]
         assert set(want) == {
             t for ti, t in enumerate(ev.topics) if not np.isnan(ev.scores[0, ri, ti])
         }
