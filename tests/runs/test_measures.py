@@ -4,11 +4,16 @@ TREC runs (robust03)."""
 
 from __future__ import annotations
 
+import inspect
+from importlib.metadata import version
+
 import numpy as np
 import pytest
 
 from litaudit.errors import NotFound
 from litaudit.measures import FAMILIES, MeasureName, aliases_for, parse_measure
+from tests.kept_oracle import kept
+from tests.runs.oracle_input import archive_digest
 
 
 @pytest.mark.parametrize(
@@ -143,13 +148,31 @@ def _run_dict(run) -> dict:
     return rd
 
 
-@pytest.mark.shared
-def test_each_measure_equals_trec_eval_on_robust03(robust03):
+def _trec_eval_answers(qrels, runs) -> list[dict[str, dict[str, float]]]:
+    """pytrec_eval's value of each of TREC_EVAL on each run and topic."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
-    qrels, runs, ev = robust03
     oracle = pytrec_eval.RelevanceEvaluator(_qrels_dict(qrels), {t for _, t in TREC_EVAL})
+    return [oracle.evaluate(_run_dict(run)) for run in runs]
+
+
+@pytest.mark.shared
+def test_each_measure_equals_trec_eval_on_robust03(robust03, pytestconfig):
+    # pytrec_eval's answers kept across runs under the digest of what it is given, its
+    # version and the helpers that shape its input (tests/kept_oracle.py); ours computed
+    # every run
+    pytest.importorskip("pytrec_eval")
+    qrels, runs, ev = robust03
+    answers = kept(
+        pytestconfig,
+        "pytrec_eval-terrier",
+        f"{version('pytrec_eval-terrier')} {TREC_EVAL} "
+        + "".join(inspect.getsource(f) for f in (_trec_eval_answers, _run_dict, _qrels_dict)),
+        (archive_digest(runs, qrels),),
+        lambda: _trec_eval_answers(qrels, runs),
+    )
+    assert len(answers) == len(runs)
     for ri, run in enumerate(runs):
-        want = oracle.evaluate(_run_dict(run))
+        want = answers[ri]
         assert set(want) == {
             t for ti, t in enumerate(ev.topics) if not np.isnan(ev.scores[0, ri, ti])
         }
@@ -173,20 +196,39 @@ def _trec_ranked(run) -> dict:
     }
 
 
-@pytest.mark.slow
-@pytest.mark.shared
-def test_each_measure_equals_ir_measures_on_robust03(robust03):
+def _ir_measures_answers(qrels, runs) -> list[dict[str, float]]:
+    """ir_measures' value of each of IR_MEASURES on each run and topic (by trec_eval's
+    ranking, :func:`_trec_ranked`), keyed "measure topic"."""
     ir_measures = pytest.importorskip("ir_measures")
-    qrels, runs, ev = robust03
     qd = _qrels_dict(qrels)
     metrics = [ir_measures.parse_measure(name) for _, name in IR_MEASURES]
+    return [
+        {f"{x.measure} {x.query_id}": x.value for x in ir_measures.iter_calc(metrics, qd, ranked)}
+        for ranked in map(_trec_ranked, runs)
+    ]
+
+
+@pytest.mark.shared
+def test_each_measure_equals_ir_measures_on_robust03(robust03, pytestconfig):
+    # ir_measures' answers kept across runs under the digest of what it is given, its
+    # code, pytrec_eval's version and the helpers that shape its input
+    # (tests/kept_oracle.py; ~0.6 s of CPU when made); ours computed every run
+    pytest.importorskip("ir_measures")
+    qrels, runs, ev = robust03
+    answers = kept(
+        pytestconfig,
+        "ir_measures",
+        f"{version('pytrec_eval-terrier')} {IR_MEASURES} "
+        + "".join(inspect.getsource(f) for f in (_ir_measures_answers, _trec_ranked, _qrels_dict)),
+        (archive_digest(runs, qrels),),
+        lambda: _ir_measures_answers(qrels, runs),
+    )
+    assert len(answers) == len(runs)
     for ri, run in enumerate(runs):
-        got_ref: dict = {}
-        for x in ir_measures.iter_calc(metrics, qd, _trec_ranked(run)):
-            got_ref[(str(x.measure), x.query_id)] = x.value
+        got_ref = answers[ri]
         for m, name in IR_MEASURES:
             for ti, t in enumerate(ev.topics):
                 ours = ev.matrix(m)[ri, ti]
                 if np.isnan(ours):
                     continue
-                assert ours == pytest.approx(got_ref[(name, t)], abs=1e-4), (run.tag, m, t)
+                assert ours == pytest.approx(got_ref[f"{name} {t}"], abs=1e-4), (run.tag, m, t)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+from importlib.metadata import version
 
 import numpy as np
 import pytest
@@ -12,6 +14,8 @@ from litaudit.runs.archive import delete_runs, load_archive
 from litaudit.runs.evaluate import evaluate
 from litaudit.runs.ingest import import_archive
 from litaudit.runs.stored_eval import evaluate_stored
+from tests.kept_oracle import kept
+from tests.runs.oracle_input import archive_digest
 
 QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 d1 0\n2 0 d4 1\n"
 RUN_A = "1 Q0 d1 1 3 A\n1 Q0 d2 2 2 A\n2 Q0 d4 1 1 A\n"
@@ -195,23 +199,16 @@ def robust03_store(robust03_db_file):
         yield store
 
 
-@pytest.mark.slow
-def test_robust03_equals_trec_eval_and_official_maps(robust03_store):
-    """All 17 robust03 runs: every run and topic equal to trec_eval (pytrec_eval) to 1e-4,
-    and the MAPs equal to NIST's official summaries seeded under trec12/robust (printed to
-    4 digits, so tolerance 5e-5)."""
-    pytrec_eval = pytest.importorskip("pytrec_eval")
-    store = robust03_store
-    ev = evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
-    assert len(ev.runs) == 17 and len(ev.topics) == 100
-    arch = load_archive(store.con, "trec-robust-2003")
+def _trec_eval_answers(pytrec_eval, arch) -> list[dict[str, dict[str, float]]]:
+    """pytrec_eval's map, P_10 and Rprec of each run of ``arch`` on each topic."""
     qd: dict = {}
     for t, d, r in zip(arch.qrels.topic, arch.qrels.docno, arch.qrels.rel, strict=True):
         qd.setdefault(t, {})[d] = int(r)
     oracle = pytrec_eval.RelevanceEvaluator(qd, {"map", "P_10", "Rprec"})
-    for ri, run in enumerate(arch.runs):
-        # each topic's rows are together (load_archive's order): one dict of a topic's
-        # docnos and scores built at once (0.55 -> 0.34 s for the 17 runs)
+    answers = []
+    for run in arch.runs:
+        # each topic's rows are together (load_archive's order, checked by the test): one
+        # dict of a topic's docnos and scores built at once (0.55 -> 0.34 s for 17 runs)
         cut = np.flatnonzero(run.topic[1:] != run.topic[:-1]) + 1
         bounds = [0, *cut.tolist(), len(run)]
         docs, scores = run.docno.tolist(), run.score.tolist()
@@ -219,8 +216,36 @@ def test_robust03_equals_trec_eval_and_official_maps(robust03_store):
             run.topic[a]: dict(zip(docs[a:b], scores[a:b], strict=True))
             for a, b in zip(bounds[:-1], bounds[1:], strict=True)
         }
-        assert sum(map(len, rd.values())) == len(run)  # no topic's rows apart
-        want = oracle.evaluate(rd)
+        answers.append(oracle.evaluate(rd))
+    return answers
+
+
+@pytest.mark.slow
+def test_robust03_equals_trec_eval_and_official_maps(robust03_store, pytestconfig):
+    """All 17 robust03 runs: every run and topic equal to trec_eval (pytrec_eval) to 1e-4,
+    and the MAPs equal to NIST's official summaries seeded under trec12/robust (printed to
+    4 digits, so tolerance 5e-5). pytrec_eval's answers are kept across runs under the
+    digest of the archive it is given (tests/kept_oracle.py; 1.1 s of CPU when made);
+    ours are computed every run."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    store = robust03_store
+    ev = evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
+    assert len(ev.runs) == 17 and len(ev.topics) == 100
+    arch = load_archive(store.con, "trec-robust-2003")
+    for run in arch.runs:
+        # no topic's rows apart: as many blocks of equal topics as distinct topics
+        blocks = 1 + np.count_nonzero(run.topic[1:] != run.topic[:-1])
+        assert blocks == len(set(run.topic.tolist()))
+    answers = kept(
+        pytestconfig,
+        "pytrec_eval-terrier",
+        # its evaluator is compiled code: its version in the key, beside its .py files
+        f"{version('pytrec_eval-terrier')} {inspect.getsource(_trec_eval_answers)}",
+        (archive_digest(arch.runs, arch.qrels),),
+        lambda: _trec_eval_answers(pytrec_eval, arch),
+    )
+    assert len(answers) == len(arch.runs)
+    for ri, want in enumerate(answers):
         for m, tm in [("AP", "map"), ("P@10", "P_10"), ("Rprec", "Rprec")]:
             got = ev.matrix(m)[ri]
             exp = np.array([want[t][tm] for t in ev.topics])
@@ -274,21 +299,24 @@ def test_duplicate_found_after_coding_names_the_line(mem_store, files, tmp_path)
 
 
 @pytest.mark.slow
-def test_import_and_eval_do_not_load_pandas(files, tmp_path):
+def test_import_and_eval_do_not_load_pandas(files, tmp_path, reference_db_file):
     # pandas costs 0.3 s to import; Arrow loads it when given a Python scalar or list
-    # (pc.equal(col, "x"), pa.array([...])), which the import path must not do
+    # (pc.equal(col, "x"), pa.array([...])), which the import path must not do. The store
+    # is a copy of the session's reference database (schema and reference data: creating
+    # them in the subprocess cost it 0.2 s of CPU)
     import subprocess
     import sys
     import textwrap
 
+    from tests.conftest import copy_db
+
+    copy_db(reference_db_file, tmp_path / "p.duckdb")
     script = textwrap.dedent(f"""
         import sys
         from litaudit.runs.stored_eval import evaluate_stored
         from litaudit.runs.ingest import import_archive
         from litaudit.store.db import open_store
-        from litaudit.store.refdata import load_reference_data
         with open_store({str(tmp_path / "p.duckdb")!r}) as store:
-            load_reference_data(store.con)
             import_archive(store, "trec-robust-2003", [{str(files["a.run"])!r},
                            {str(files["b.run"])!r}], qrels_path={str(files["qrels.txt"])!r})
             evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
