@@ -157,8 +157,8 @@ def test_every_listed_kind_has_a_renderer_typed_with_its_result_type():
 
 def _kinds_stored_by_the_code() -> dict[str, str]:
     """Every audit kind the analyses store (kind -> where): the kind of each AuditKey
-    built and the kind argument of the stored_audit calls (extreme/best.py, history.py;
-    a string, or a module constant), and a module's KIND constant, read from the source
+    built, the kind argument of the stored_audit and population_key calls
+    (extreme/best.py, history.py; a string, or a module constant), and a module's KIND constant, read from the source
     (ast)."""
     import ast
     from pathlib import Path
@@ -186,6 +186,8 @@ def _kinds_stored_by_the_code() -> dict[str, str]:
                 kind = next(k.value for k in node.keywords if k.arg == "kind")
             elif name == "stored_audit":
                 kind = node.args[1]
+            elif name == "population_key":
+                kind = node.args[0]
             else:
                 continue
             if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
