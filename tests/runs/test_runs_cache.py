@@ -75,14 +75,37 @@ def test_file_groups_bound_the_text_of_each_group(tmp_path):
     assert [len(g) for g in file_groups(paths, 1)] == [1] * len(paths)
 
 
+_MEASURES = ["AP", "P@10", "Rprec", "nDCG@10", "Bpref", "RR"]
+_N_DOCS = "SELECT count(*), count(DISTINCT docno) FROM run_docs"
+
+
+@pytest.fixture(scope="module")
+def one_group(tmp_path_factory, reference_db_file):
+    """The archive of :func:`_write_archive` imported in one group, and what that stores
+    (evaluations, complete or not; the runs; the docno counts), computed once for both
+    group sizes of test_grouped_import_stores_what_one_group_does."""
+    from litaudit.store.db import open_store
+    from tests.conftest import copy_db
+
+    root = tmp_path_factory.mktemp("one_group")
+    q, paths = _write_archive(root)
+    with open_store(copy_db(reference_db_file, root / "store.duckdb")) as store:
+        import_archive(store, CID, paths, qrels_path=q)
+        evaluations = {
+            c: evaluate_stored(store.con, CID, _MEASURES, complete=c) for c in (False, True)
+        }
+        runs = [(r.tag, list(r.docno)) for r in load_archive(store.con, CID).runs]
+        n_docs = store.con.execute(_N_DOCS).fetchall()
+    return q, paths, evaluations, runs, n_docs
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("group_bytes", [1, 6000])
-def test_grouped_import_stores_what_one_group_does(tmp_path, mem_store, group_bytes):
+def test_grouped_import_stores_what_one_group_does(one_group, group_bytes):
     from litaudit.store.db import open_store
     from litaudit.store.refdata import load_reference_data
 
-    q, paths = _write_archive(tmp_path)
-    import_archive(mem_store, CID, paths, qrels_path=q)
+    q, paths, evaluations, runs, n_docs = one_group
     with open_store(":memory:") as other:
         load_reference_data(other.con)
         rec = Recorder()
@@ -99,17 +122,16 @@ def test_grouped_import_stores_what_one_group_does(tmp_path, mem_store, group_by
         # (files larger than a group come in pieces: one call each, for its share)
         assert rep.lines == sum(x[1] for x in seen)
         assert sum(x[0] for x in seen) == pytest.approx(len(paths))
-        measures = ["AP", "P@10", "Rprec", "nDCG@10", "Bpref", "RR"]
         for complete in (False, True):
             _same_evaluation(
-                evaluate_stored(other.con, CID, measures, complete=complete),
-                evaluate_stored(mem_store.con, CID, measures, complete=complete),
+                evaluate_stored(other.con, CID, _MEASURES, complete=complete),
+                evaluations[complete],
             )
-        a, b = load_archive(other.con, CID), load_archive(mem_store.con, CID)
-        for ra, rb in zip(a.runs, b.runs, strict=True):
-            assert ra.tag == rb.tag and list(ra.docno) == list(rb.docno)
-        n_docs = "SELECT count(*), count(DISTINCT docno) FROM run_docs"
-        assert other.con.execute(n_docs).fetchall() == mem_store.con.execute(n_docs).fetchall()
+        a = load_archive(other.con, CID)
+        assert len(a.runs) == len(runs)
+        for ra, (tag, docno) in zip(a.runs, runs, strict=True):
+            assert ra.tag == tag and list(ra.docno) == docno
+        assert other.con.execute(_N_DOCS).fetchall() == n_docs
 
 
 def test_a_problem_in_a_later_group_writes_nothing_and_every_problem_is_listed(tmp_path, mem_store):
