@@ -298,32 +298,59 @@ def test_duplicate_found_after_coding_names_the_line(mem_store, files, tmp_path)
     assert rep.skipped == 1 and rep.lines == 5  # lines stored: A 3, D 2
 
 
-@pytest.mark.slow
-def test_import_and_eval_do_not_load_pandas(files, tmp_path, reference_db_file):
-    # pandas costs 0.3 s to import; Arrow loads it when given a Python scalar or list
-    # (pc.equal(col, "x"), pa.array([...])), which the import path must not do. The store
-    # is a copy of the session's reference database (schema and reference data: creating
-    # them in the subprocess cost it 0.2 s of CPU)
+def _pandas_probe(reference_db_file, path) -> None:
+    """Build: whether a fresh interpreter that imports this module's two runs and qrels
+    into a copy of the session's reference database (schema and reference data: creating
+    them in the subprocess cost it 0.2 s of CPU) and evaluates them has loaded pandas
+    ("True"/"False", written to ``path``)."""
     import subprocess
     import sys
+    import tempfile
     import textwrap
+    from pathlib import Path
 
     from tests.conftest import copy_db
 
-    copy_db(reference_db_file, tmp_path / "p.duckdb")
-    script = textwrap.dedent(f"""
-        import sys
-        from litaudit.runs.stored_eval import evaluate_stored
-        from litaudit.runs.ingest import import_archive
-        from litaudit.store.db import open_store
-        with open_store({str(tmp_path / "p.duckdb")!r}) as store:
-            import_archive(store, "trec-robust-2003", [{str(files["a.run"])!r},
-                           {str(files["b.run"])!r}], qrels_path={str(files["qrels.txt"])!r})
-            evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
-        print("pandas" in sys.modules)
-    """)
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for name, text in [("qrels.txt", QRELS), ("a.run", RUN_A), ("b.run", RUN_B)]:
+            (folder / name).write_text(text)
+        copy_db(reference_db_file, folder / "p.duckdb")
+        script = textwrap.dedent(f"""
+            import sys
+            from litaudit.runs.stored_eval import evaluate_stored
+            from litaudit.runs.ingest import import_archive
+            from litaudit.store.db import open_store
+            with open_store({str(folder / "p.duckdb")!r}) as store:
+                import_archive(store, "trec-robust-2003", [{str(folder / "a.run")!r},
+                               {str(folder / "b.run")!r}], qrels_path={str(folder / "qrels.txt")!r})
+                evaluate_stored(store.con, "trec-robust-2003", ["AP", "P@10", "Rprec"])
+            print("pandas" in sys.modules)
+        """)
+        out = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, check=True
+        )
+    path.write_text(out.stdout, encoding="utf-8")
+
+
+@pytest.mark.slow(reason="a fresh interpreter imports and evaluates (0.4 s) when code changed")
+def test_import_and_eval_do_not_load_pandas(tmp_path_factory, reference_db_file):
+    # pandas costs 0.3 s to import; Arrow loads it when given a Python scalar or list
+    # (pc.equal(col, "x"), pa.array([...])), which the import path must not do. The
+    # subprocess's answer is kept across runs while nothing it is built from changes
+    # (tests/conftest.py _built_once: the package, schema, libraries; the name carries
+    # the digest of the probe's source and of the runs and qrels it imports)
+    import functools
+    import hashlib
+
+    from tests.conftest import _built_once
+
+    digest = hashlib.sha256(
+        "\0".join([inspect.getsource(_pandas_probe), QRELS, RUN_A, RUN_B]).encode()
+    ).hexdigest()[:12]
+    probe = functools.partial(_pandas_probe, reference_db_file)
+    answer = _built_once(tmp_path_factory, f"pandas-probe-{digest}.txt", probe)
+    assert answer.read_text(encoding="utf-8").strip() == "False"
 
 
 def test_problems_of_runs_read_beside_their_qrels(mem_store, files, tmp_path):
