@@ -145,14 +145,17 @@ def test_the_claim_verdict_sets_its_gain_against_the_resolution(cli, seeded_db_f
 # ------------------------------------------------ the winner corrected (issue 34, item 2)
 @pytest.mark.slow
 def test_audit_matrix_corrects_its_winner(cli, seeded_db_file, shared_data):
+    from tests.conftest import copy_db
+
     path = shared_data / "pertopic" / "adhoc7_ap.csv"
-    r = cli("audit", "matrix", str(path), "-m", "AP", "--no-save", db=seeded_db_file)
+    copy_db(seeded_db_file, cli.db)
+    d = _json(cli("audit", "matrix", str(path), "-m", "AP", "-c", "trec7", "--json"))
+    # the terminal's text: `audit show` of the stored audit prints what the command
+    # printed (tests/cli/test_show_equals_command.py): the matrix is audited once
+    r = cli("audit", "show", str(d["audit_id"]))
     assert r.exit_code == 0, r.output
     assert "The winner's score corrected for selection (95%): run16 observed 0.3702" in r.output
     assert "conditional (Lee et al. 2016) 0.3632 [0.2720, 0.4219]" in r.output
-    d = _json(
-        cli("audit", "matrix", str(path), "-m", "AP", "--no-save", "--json", db=seeded_db_file)
-    )
     w = d["result"]["winner"]
     assert w["seed"] == 2024 and [e["method"] for e in w["estimates"]] == [
         "conditional",
