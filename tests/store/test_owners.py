@@ -179,3 +179,35 @@ def test_set_many_writes_one_column_of_many_results_in_one_statement(seeded_stor
     assert {u for _, _, u in got} == {AT}
     with pytest.raises(LitauditError, match="'value' is not one of status, notes, role"):
         results_write.set_many(con, "value", ids, "1", at=AT)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {},
+        {"bibkey": " "},
+        {"citation": ""},
+        {"year": 3000},
+        {"year": 1949, "url": "ftp://x"},
+        {"url": "ftp://x.org/a"},
+        {"url": "https://x.org/a b"},
+        {"year": "2020"},  # another type: through the model itself
+        {"year": "soon"},
+    ],
+)
+def test_the_light_paper_check_says_what_the_model_says(change):
+    from litaudit.store.models import Paper, validated
+
+    values = {"bibkey": "x2020", "citation": "X (2020)", "year": 2020, "created_at": AT}
+    values |= change
+
+    def said(check) -> str:
+        try:
+            check()
+        except LitauditError as exc:
+            return str(exc)
+        return "accepted"
+
+    model = said(lambda: validated(Paper, values, "paper 'x'"))
+    assert said(lambda: P.check_paper(values, "paper 'x'")) == model
+    assert (model == "accepted") == (change in ({}, {"year": "2020"}))
