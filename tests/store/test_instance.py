@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+import typing
 
 import pytest
 
@@ -62,15 +63,18 @@ def other_process():
     child = subprocess.Popen(
         [sys.executable, "-c", _OTHER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
     )
-    assert child.stdin is not None and child.stdout is not None
+    ask, answer = (
+        typing.cast(typing.IO[str], child.stdin),
+        typing.cast(typing.IO[str], child.stdout),
+    )
 
     def opens(path) -> str:
-        child.stdin.write(f"{path}\n")
-        child.stdin.flush()
-        return child.stdout.readline().strip() or f"the other process ended ({child.poll()})"
+        ask.write(f"{path}\n")
+        ask.flush()
+        return answer.readline().strip() or f"the other process ended ({child.poll()})"
 
     yield opens
-    child.stdin.close()
+    ask.close()
     child.wait(timeout=60)
 
 
