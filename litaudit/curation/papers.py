@@ -1,7 +1,8 @@
 """Papers: add, list, show, edit and import from BibTeX (bibtexparser v2).
 
 Papers are read and written by :mod:`litaudit.store.papers` as typed rows
-(``store.models.Paper``, validated); every creation and edit is recorded in ``history``
+(``store.models.Paper``'s rules, checked by :mod:`litaudit.store.paper_rules`); every
+creation and edit is recorded in ``history``
 (:mod:`litaudit.store.history`). Reading a BibTeX or papers CSV file is in
 :mod:`litaudit.curation.papers_read`.
 """
@@ -41,8 +42,8 @@ def check_paper_values(values: dict) -> str:
 
 
 def add_paper(store, values: dict, *, who: str, reason: str = "added with `papers add`") -> int:
-    """Insert one paper (a validated :class:`~litaudit.store.models.Paper`). Raises on a
-    duplicate bibkey."""
+    """Insert one paper (validated by :func:`~litaudit.store.papers.check_paper`).
+    Raises on a duplicate bibkey."""
     bibkey = check_paper_values(values)
     if bibkey in paper_store.bibkeys(store.con):
         raise LitauditError(f"paper {bibkey!r} already exists")
@@ -67,11 +68,8 @@ def add_paper(store, values: dict, *, who: str, reason: str = "added with `paper
         texts["url"] = field_parsers.parse_url(texts["url"])
     except field_parsers.FieldError as e:
         raise LitauditError(f"url: {e}") from None
-    # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
-    from litaudit.store.models import Paper
-
     now = history_store.now()
-    paper = Paper(bibkey=bibkey, citation=citation, year=year, created_at=now, **texts)
+    paper = {"bibkey": bibkey, "citation": citation, "year": year, "created_at": now, **texts}
     con = store.con
     with store.transaction():  # the row and its history, or neither
         pid = paper_store.insert(con, paper)
@@ -144,11 +142,8 @@ def edit_paper(store, key: str, changes: dict[str, str], *, reason: str, who: st
             updates[fld] = new
             log.append((fld, history_store.text(old), history_store.text(new)))
     if updates:
-        # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
-        from litaudit.store.models import Paper, validated
-
         # the edited paper as a whole, validated before it is written
-        validated(Paper, {**paper.as_dict(), **updates}, f"paper {paper.bibkey!r}")
+        paper_store.check_paper({**paper.as_dict(), **updates}, f"paper {paper.bibkey!r}")
         now = history_store.now()
         with store.transaction():
             paper_store.update(store.con, paper.id, updates)

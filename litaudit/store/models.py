@@ -27,7 +27,6 @@ table's CHECKs still hold them. A DOI's or URL's shape is not checked.
 from __future__ import annotations
 
 import datetime as dt
-import re
 
 import pydantic
 from pydantic import field_validator, model_validator
@@ -35,6 +34,7 @@ from sqlalchemy import ARRAY, Column, Double, String
 from sqlmodel import Field, SQLModel
 
 from litaudit.errors import LitauditError
+from litaudit.store import paper_rules
 from litaudit.store.history import ACTIONS, ENTITIES
 
 # the values the schema's CHECKs allow (001, 006, 007)
@@ -42,7 +42,7 @@ SOURCES = ("paper", "official")
 ROLES = ("proposed", "baseline", "official", "reproduction", "leaderboard")
 STATUSES = ("draft", "verified", "retracted")
 RUN_TYPES = ("automatic", "manual")
-YEARS = (1950, 2100)
+YEARS = paper_rules.YEARS
 
 
 def _one_of(value, allowed: tuple[str, ...], what: str):
@@ -51,16 +51,8 @@ def _one_of(value, allowed: tuple[str, ...], what: str):
     return value
 
 
-def _year(value):
-    if value is not None and not YEARS[0] <= value <= YEARS[1]:
-        raise ValueError(f"year {value} is out of range {YEARS[0]}-{YEARS[1]}")
-    return value
-
-
-def _not_blank(value, what: str):
-    if value is None or not str(value).strip():
-        raise ValueError(f"{what} cannot be empty")
-    return value
+_year = paper_rules.in_years
+_not_blank = paper_rules.not_blank
 
 
 def _double(nullable: bool = False):
@@ -139,10 +131,7 @@ class Paper(SQLModel, table=True):
     @field_validator("url")
     @classmethod
     def _web(cls, v):
-
-        if v is not None and not re.match(r"^https?://\S+$", v, re.IGNORECASE):
-            raise ValueError(f"expected an http(s) URL, got {v!r}")
-        return v
+        return paper_rules.web_url(v)
 
 
 class Result(SQLModel, table=True):

@@ -1,7 +1,8 @@
 """The ``papers`` table: every read and write of the papers results cite.
 
-One paper is written as a validated :class:`~litaudit.store.models.Paper`
-(``model_validate``: bibkey and citation not blank, year 1950-2100; a bad one is refused
+One paper is written validated by :func:`check_paper` (the rules of
+:class:`~litaudit.store.models.Paper`, from :mod:`litaudit.store.paper_rules`, without
+importing SQLModel: bibkey and citation not blank, year 1950-2100; a bad one is refused
 with a one-line error naming the field); a bulk import (``papers import``, ``init``'s
 seed papers) is written in one statement from records its reader checked field by field.
 One paper is read as a :class:`PaperRecord` (a NamedTuple: SQLModel, 0.6 s to import,
@@ -13,8 +14,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, NamedTuple
 
-from litaudit.errors import NotFound
+from litaudit.errors import LitauditError, NotFound
 from litaudit.measures import did_you_mean
+from litaudit.store import paper_rules
 
 if TYPE_CHECKING:
     import duckdb
@@ -37,6 +39,7 @@ KEYS = (
     "created_at",
 )
 COLUMNS = KEYS[1:]
+_TEXTS = ("bibkey", "citation", "title", "authors", "venue", "doi", "url", "tags", "notes")
 
 
 class PaperRecord(NamedTuple):
@@ -59,18 +62,54 @@ class PaperRecord(NamedTuple):
         return self._asdict()
 
 
-def insert(con: duckdb.DuckDBPyConnection, paper: Paper) -> int:
-    """Insert one paper, validated again (a model built without validation, as SQLModel's
-    table classes are by their constructor, is checked here); its new id."""
-    # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
-    from litaudit.store.models import Paper, validated
-
-    paper = validated(Paper, paper.model_dump(), f"paper {paper.bibkey!r}")
+def insert(con: duckdb.DuckDBPyConnection, paper: Paper | dict) -> int:
+    """Insert one paper (a :class:`~litaudit.store.models.Paper` or a dict of
+    :data:`COLUMNS`), validated again (a model built without validation, as SQLModel's
+    table classes are by their constructor, is checked here, by
+    :func:`check_paper`); its new id."""
+    values = paper if isinstance(paper, dict) else paper.model_dump()
+    check_paper(values, f"paper {values.get('bibkey')!r}")
     return con.execute(
         f"INSERT INTO papers ({', '.join(COLUMNS)}) VALUES "
         f"({', '.join('?' * len(COLUMNS))}) RETURNING id",
-        [getattr(paper, c) for c in COLUMNS],
+        [values.get(c) for c in COLUMNS],
     ).fetchall()[0][0]
+
+
+def _plain(values: dict) -> bool:
+    """Whether every field already has its column's Python type (no coercion to do)."""
+    year, at = values.get("year"), values.get("created_at")
+    return (
+        all(isinstance(values.get(k), str | None) for k in _TEXTS)
+        and (year is None or type(year) is int)
+        and (at is None or isinstance(at, dt.datetime))
+        and isinstance(values.get("bibkey"), str)
+        and isinstance(values.get("citation"), str)
+    )
+
+
+def check_paper(values: dict, what: str) -> None:
+    """Raise :class:`~litaudit.errors.LitauditError` naming ``what`` and the first field
+    refused, with the words :func:`litaudit.store.models.validated` gives for
+    :class:`~litaudit.store.models.Paper` (fields in its order). Values of another type
+    than their column's (to coerce or refuse) go through that model itself."""
+    if not _plain(values):
+        # start-up: pydantic, sqlalchemy, sqlmodel (through litaudit.store.models)
+        from litaudit.store.models import Paper, validated
+
+        validated(Paper, values, what)
+        return
+    checks = (
+        ("bibkey", lambda v: paper_rules.not_blank(v, "bibkey"), True),
+        ("citation", lambda v: paper_rules.not_blank(v, "citation"), True),
+        ("year", paper_rules.in_years, True),
+        ("url", paper_rules.web_url, False),
+    )
+    for field, check, named in checks:
+        try:
+            check(values.get(field))
+        except ValueError as exc:
+            raise LitauditError(f"{what}: {exc}" if named else f"{what}: {field}: {exc}") from None
 
 
 def insert_many(
