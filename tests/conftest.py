@@ -222,6 +222,17 @@ def _keep(kept: Path, shared: Path, name: str) -> None:
     part.rename(kept / f"built-{name}")
 
 
+def _link_or_copy(src: str, dst: str) -> None:
+    """``shutil.copytree``'s copy_function for a folder only read: a hard link, or a copy
+    where links fail (another file system, or links refused)."""
+    import shutil
+
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
 def _built_folder_once(
     tmp_path_factory, name: str, build: Callable[[Path], None], also: tuple[Path, ...] = ()
 ) -> Path:
@@ -247,7 +258,10 @@ def _built_folder_once(
         if not built.exists():
             kept = _kept_builds()
             if kept is not None and (kept / f"built-{name}").is_dir():
-                shutil.copytree(kept / f"built-{name}", built)
+                # linked, as _restore links a file: the run's folder is only copied from
+                # (each process's own copy below), so links serve without writing the
+                # folders' ~150 MB a run (0.30 -> 0.02 s of sys, 0.46 -> 0.02 s of wall)
+                shutil.copytree(kept / f"built-{name}", built, copy_function=_link_or_copy)
             else:
                 part = shared / f"building-{name}"
                 shutil.rmtree(part, ignore_errors=True)
