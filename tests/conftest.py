@@ -678,7 +678,16 @@ def pytest_sessionfinish(session):
     if cache is None or hasattr(session.config, "workerinput") or not _test_seconds:
         return
     timed = dict(cache.get(TEST_SECONDS, {}))
-    timed.update({nodeid: round(s, 3) for nodeid, s in _test_seconds.items()})
+    # at least half the seconds kept before: a test whose kept build is reused is cheap on
+    # the next run of the same tree and costly again after an edit (test_package.py's
+    # wheel fixture: 0.05 or 5 s); ordered by its cheap run only, its costly one would come
+    # last and keep one worker busy after the other has finished
+    timed.update(
+        {
+            nodeid: round(max(s, timed.get(nodeid, 0.0) / 2), 3)
+            for nodeid, s in _test_seconds.items()
+        }
+    )
     cache.set(TEST_SECONDS, timed)
 
 
