@@ -85,10 +85,15 @@ def _wheel_files(site: Path) -> set[str]:
     return {line.split(",", 1)[0] for line in record.read_text().splitlines() if line}
 
 
-@pytest.mark.slow
-def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
-    src = tmp_path / "src"
-    src.mkdir()
+def _install_and_run(folder: Path) -> None:
+    """Build the wheel of this tree, install it into a fresh virtual environment, and
+    run its `litaudit init` and an audit there, from a folder elsewhere; write what the
+    test checks to ``folder``: outcome.json (the installed wheel's RECORD, where
+    ``import litaudit`` found it, each command's exit status and output) and the installed
+    schema files (schema/). The environment and the database are removed after."""
+    tmp = folder / "work"
+    src = tmp / "src"
+    src.mkdir(parents=True)
     for name in TREE:
         p = REPO / name
         (
@@ -99,7 +104,7 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     # a fresh venv without pip; the dependencies come from this environment's
     # site-packages through a .pth line (its .pth files, e.g. the editable litaudit, are
     # not read from there), litaudit itself only from the wheel pip builds of the tree
-    env = tmp_path / "venv"
+    env = tmp / "venv"
     r = _run(sys.executable, "-m", "venv", "--without-pip", env)
     assert r.returncode == 0, r.stderr
     py = env / "bin" / "python"
@@ -108,30 +113,66 @@ def test_wheel_installs_and_runs_init_and_an_audit(tmp_path):
     )
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     _install(src, py)
-    names = _wheel_files(site)
+    shutil.copytree(site / "litaudit/_data/schema", folder / "schema")
+    work = tmp / "elsewhere"
+    work.mkdir()
+    where = _run(py, "-c", "import litaudit; print(litaudit.__file__)", cwd=work)
+    exe = env / "bin" / "litaudit"
+    db = work / "lit.duckdb"
+    init = _run(exe, "--db", db, "init", cwd=work)
+    audit = _run(exe, "--db", db, "audit", "best", "-c", "trec7", "-m", "AP", "--json", cwd=work)
+    outcome = {
+        "record": sorted(_wheel_files(site)),
+        "site": str(site),
+        "where": where.stdout.strip(),
+        "db": str(db),
+        **{
+            name: {"returncode": r.returncode, "stdout": r.stdout, "stderr": r.stderr}
+            for name, r in (("init", init), ("audit", audit))
+        },
+    }
+    (folder / "outcome.json").write_text(json.dumps(outcome))
+    shutil.rmtree(tmp)
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> tuple[dict, Path]:
+    """What :func:`_install_and_run` found, and the folder of the installed schema files.
+    Built once for as long as nothing it is built from changes (tests/conftest.py
+    ``_built_folder_once``: keyed by the package, schema/, seeds/, the installed
+    distributions and Python, this module and the other files of the tree the wheel is
+    built from): a run with the same tree checks the outcome the same build wrote (5.2 s
+    of CPU and a worker's wall saved a run); any change to them builds, installs and runs
+    anew."""
+    from tests.conftest import _built_folder_once
+
+    also = tuple(REPO / name for name in TREE if (REPO / name).is_file())
+    folder = _built_folder_once(tmp_path_factory, "wheel-installed", _install_and_run, also)
+    return json.loads((folder / "outcome.json").read_text()), folder / "schema"
+
+
+@pytest.mark.slow(reason="builds, installs and runs a wheel (5.2 s) when the tree changed")
+def test_wheel_installs_and_runs_init_and_an_audit(installed):
+    outcome, schema = installed
+    names = set(outcome["record"])
     assert "litaudit/__init__.py" in names
     for f in (REPO / "schema").glob("*.sql"):
         assert f"litaudit/_data/schema/{f.name}" in names
-        assert (site / "litaudit/_data/schema" / f.name).read_bytes() == f.read_bytes()
+        assert (schema / f.name).read_bytes() == f.read_bytes()
     seeds = [*(REPO / "seeds").rglob("*.csv"), *(REPO / "seeds").rglob("*.csv.gz")]
     assert any(f.name.endswith(".csv.gz") for f in seeds)  # the large seeds are gzipped
     for f in seeds:
         assert f"litaudit/_data/seeds/{f.relative_to(REPO / 'seeds').as_posix()}" in names
-    work = tmp_path / "elsewhere"
-    work.mkdir()
-    where = _run(py, "-c", "import litaudit; print(litaudit.__file__)", cwd=work)
-    assert where.stdout.strip().startswith(str(site)), where
-    exe = env / "bin" / "litaudit"
-    db = work / "lit.duckdb"
-    r = _run(exe, "--db", db, "init", cwd=work)
-    assert r.returncode == 0, r.stderr
+    assert outcome["where"].startswith(outcome["site"]), outcome["where"]
+    r, db = outcome["init"], outcome["db"]
+    assert r["returncode"] == 0, r["stderr"]
     # what init prints on a new database (and, stderr not being a terminal, no bar)
     # every seed file read from the wheel, the gzipped ones too (their rows are in the count)
-    assert r.stdout.startswith(f"{db}: added 35123 results, 172 papers, 73 collections")
-    assert "Results per collection and measure" in r.stdout
-    assert not any(m in r.stderr for m in BAR_MARKS), r.stderr
-    r = _run(exe, "--db", db, "audit", "best", "-c", "trec7", "-m", "AP", "--json", cwd=work)
-    assert r.returncode == 0, r.stderr
-    out = json.loads(r.stdout)
+    assert r["stdout"].startswith(f"{db}: added 35123 results, 172 papers, 73 collections")
+    assert "Results per collection and measure" in r["stdout"]
+    assert not any(m in r["stderr"] for m in BAR_MARKS), r["stderr"]
+    r = outcome["audit"]
+    assert r["returncode"] == 0, r["stderr"]
+    out = json.loads(r["stdout"])
     assert (out["audit_id"], out["reused"]) == (1, False)
     assert out["result"]["stats"]["reference"]["n_results"] == 103
