@@ -40,7 +40,6 @@ def one(cli, one_db) -> int:
     return one_db[1]
 
 
-@pytest.mark.slow
 def test_a_retracted_result_is_reinstated_with_a_reason_before_it_is_verified(cli, one):
     assert cli("results", "retract", str(one), "--reason", "wrong table").exit_code == 0
     r = cli("results", "verify", str(one))
