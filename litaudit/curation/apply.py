@@ -151,12 +151,15 @@ def _update_all(con: duckdb.DuckDBPyConnection, plan: ImportPlan, *, who: str, n
     of the import is written."""
     given = given_fields(plan.columns)
     reason = f"updated from {Path(plan.file).name}"
+    # the stored fields of every row updated, read in one query (each update writes its
+    # own result only, so what a row reads here is what it would read before its write)
+    ids = [r.existing_id for r in plan.updates if r.existing_id is not None]
+    stored = result_store.values(con, (*given, "status"), ids)  # status last
     back = []
     for r in plan.updates:
         assert r.existing_id is not None  # plan_import names the stored row of an update
         if "status" in given and r.values["status"] != "retracted":
-            (status,) = result_store.values(con, ("status",), [r.existing_id])[r.existing_id]
-            if status == "retracted":
+            if stored[r.existing_id][-1] == "retracted":
                 back.append(r)
     if back:
         raise ValidationFailed(
@@ -172,19 +175,27 @@ def _update_all(con: duckdb.DuckDBPyConnection, plan: ImportPlan, *, who: str, n
             ]
         )
     return sum(
-        _update_existing(con, r, given, who=who, reason=reason, now=now) for r in plan.updates
+        _update_existing(con, r, given, stored[r.existing_id], who=who, reason=reason, now=now)
+        for r in plan.updates
+        if r.existing_id is not None
     )
 
 
-def _update_existing(
-    con: duckdb.DuckDBPyConnection, r: PreparedResult, given, *, who: str, reason: str, now
+def _update_existing(  # noqa: PLR0913
+    con: duckdb.DuckDBPyConnection,
+    r: PreparedResult,
+    given,
+    stored: tuple,
+    *,
+    who: str,
+    reason: str,
+    now,
 ) -> int:
-    """Write the fields of ``given`` that the row changes in its stored result, each in
-    the history. Returns 1 when something changed."""
+    """Write the fields of ``given`` that the row changes in its stored result (whose
+    fields ``stored`` holds, ``given`` first), each in the history. Returns 1 when
+    something changed."""
     assert r.existing_id is not None  # plan_import names the stored row of an update
-    old = dict(
-        zip(given, result_store.values(con, given, [r.existing_id])[r.existing_id], strict=True)
-    )
+    old = dict(zip(given, stored[: len(given)], strict=True))
     changes = {c: r.values[c] for c in given if old[c] != r.values[c]}
     if not changes:
         return 0

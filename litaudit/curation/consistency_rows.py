@@ -102,9 +102,12 @@ def _topics(ctx, d: dict, cid: str) -> int | None:
     return None
 
 
-def row_findings(con: duckdb.DuckDBPyConnection, rows: Sequence[Row], file: str) -> list[Finding]:
-    """The findings of one import file's rows."""
-    return check_values(values_of_rows(con, rows, file))
+def row_findings(
+    con: duckdb.DuckDBPyConnection, rows: Sequence[Row], file: str, ctx: Context | None = None
+) -> list[Finding]:
+    """The findings of one import file's rows; ``ctx``: the look-ups of ``con`` (the
+    import's plan's, read once for both)."""
+    return check_values(values_of_rows(con, rows, file, ctx=ctx))
 
 
 def as_problems(findings: Sequence[Finding]) -> list[Problem]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from litaudit.curation import bundle, fields
 from litaudit.curation.apply import ImportReport, apply_plan
 from litaudit.curation.consistency_rows import CONSISTENCY_MODES, as_problems, row_findings
+from litaudit.curation.import_context import Context
 from litaudit.curation.plan import ON_EXISTING, ImportPlan, ImportProgress, plan_import
 from litaudit.curation.rows import read_table
 from litaudit.errors import InputError, LitauditError, Problem, ValidationFailed
@@ -113,6 +114,7 @@ def _import_one(  # noqa: PLR0913
         return bundle.apply_bundle(
             store, table, str(path), who=who, on_existing=on_existing, progress=progress
         )
+    ctx = Context(store.con, table.rows)  # the look-ups of the plan and the check, read once
     plan = plan_import(
         store.con,
         table.rows,
@@ -123,9 +125,10 @@ def _import_one(  # noqa: PLR0913
         problems=table.problems,
         progress=progress,
         who=who,
+        ctx=ctx,
     )
     if consistency != "off":
-        plan.findings = row_findings(store.con, table.rows, str(path))
+        plan.findings = row_findings(store.con, table.rows, str(path), ctx)
         if consistency == "refuse" and plan.findings:
             raise ValidationFailed(as_problems(plan.findings))
     return (apply_plan(store, plan, who=who, progress=progress), plan) if write else None

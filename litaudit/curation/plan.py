@@ -97,7 +97,7 @@ UPDATABLE = (
 ON_EXISTING = ("fail", "skip", "update")
 
 
-def plan_import(
+def plan_import(  # noqa: PLR0913
     con: duckdb.DuckDBPyConnection,
     rows: list[Row],
     file: str,
@@ -108,6 +108,7 @@ def plan_import(
     problems: list[Problem] | None = None,
     progress: ImportProgress | None = None,
     who: str | None = None,
+    ctx: Context | None = None,
 ) -> ImportPlan:
     """Validate every row; return the plan or raise ValidationFailed listing every problem.
 
@@ -120,9 +121,11 @@ def plan_import(
     once, not on every row); ``problems``: those found reading the file (reported with
     these); ``progress(rows)`` is called every :data:`PROGRESS_ROWS` rows checked;
     ``who``: fills ``transcribed_by`` where a row leaves it blank (``transcribed_at``:
-    today, UTC).
+    today, UTC); ``ctx``: the look-ups of ``con`` for these rows (``Context(con, rows)``,
+    made here when not given: a caller that checks the rows again passes its own).
     """
-    ctx = Context(con, rows)
+    if ctx is None:
+        ctx = Context(con, rows)
     plan = ImportPlan(file=file, columns=columns)
     problems = list(problems or [])
     seen: dict[tuple, int] = {}

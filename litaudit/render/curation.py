@@ -62,30 +62,34 @@ def print_history(title: str, entries: Sequence) -> None:
 
 
 def print_window(rows: list) -> None:
+    """`results history` of a window: a table, or (over :data:`PAGE_MAX` changes, which
+    rich would lay out at ~1,000 rows a second) its title and plain lines."""
 
-    out.print(
-        table(
-            f"{len(rows)} changes",
-            ["when", "who", "result", "collection", "measure", "system", "action", "field"]
-            + ["old", "new", "reason"],
-            [
-                (
-                    x.changed_at,
-                    x.who,
-                    x.result_id,
-                    x.collection_id,
-                    x.measure,
-                    x.system,
-                    x.action,
-                    x.field,
-                    x.old_value,
-                    x.new_value,
-                    x.reason,
-                )
-                for x in rows
-            ],
+    title = f"{len(rows)} changes"
+    columns = ["when", "who", "result", "collection", "measure", "system", "action", "field"]
+    columns += ["old", "new", "reason"]
+    cells = [
+        (
+            x.changed_at,
+            x.who,
+            x.result_id,
+            x.collection_id,
+            x.measure,
+            x.system,
+            x.action,
+            x.field,
+            x.old_value,
+            x.new_value,
+            x.reason,
         )
-    )
+        for x in rows
+    ]
+    if len(cells) > PAGE_MAX:
+        lines = [title, *plain_rows(columns, cells)]
+        for i in range(0, len(lines), 4096):  # in pieces: a closed pipe stops it
+            sys.stdout.write("".join(line + "\n" for line in lines[i : i + 4096]))
+        return
+    out.print(table(title, columns, cells))
 
 
 def print_import(reports, json_out: bool) -> None:

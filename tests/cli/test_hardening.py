@@ -537,10 +537,16 @@ def test_the_same_problem_on_many_lines_reports_once(mem_store, tmp_path):
 
 
 @pytest.mark.slow
-def test_curation_export_carries_dates_reporters_and_links(small_seeded_db_file, cli, tmp_path):
+def test_curation_export_carries_dates_reporters_and_links(
+    small_seeded_db_file, reference_db_file, cli, tmp_path
+):
     """Schema 003's columns (date, reporter, url, code_url) go through the curation export
     and back digit for digit; `--on-existing update` writes a changed reporter and date.
-    (MS MARCO passage dev/small is whole in the small seed set: conftest.py.)"""
+    (MS MARCO passage dev/small is whole in the small seed set: conftest.py.) The second
+    database is a copy of the reference one (what `init --no-seeds` makes: its own test
+    is test_curation_round_trip_through_the_cli)."""
+    from tests.conftest import copy_db
+
     out, again = tmp_path / "dev.json", tmp_path / "again.json"
     assert (
         cli(
@@ -552,8 +558,7 @@ def test_curation_export_carries_dates_reporters_and_links(small_seeded_db_file,
     assert all(r["date"] and r["reporter"] for r in rows)
     assert any(r["url"].startswith("http") for r in rows)
     assert any(r["code_url"].startswith("http") for r in rows)
-    b = tmp_path / "b.duckdb"
-    assert cli("init", "--no-seeds", db=b).exit_code == 0
+    b = copy_db(reference_db_file, tmp_path / "b.duckdb")
     res = cli("results", "import", out, db=b)
     assert res.exit_code == 0, res.stderr
     assert cli("results", "export", again, db=b).exit_code == 0

@@ -64,18 +64,19 @@ def terminal(monkeypatch):
 
 
 @pytest.mark.slow
-def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path, monkeypatch):
+def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path_factory, monkeypatch):
     """The small seed set (~1,500 real rows in several seed files; tests/conftest.py),
     checked in steps of 100 rows (plan.PROGRESS_ROWS made 100 here): more than 10 steps,
-    as the whole seeds without MTEB's file make at the 1,000 rows of a step."""
+    as the whole seeds without MTEB's file make at the 1,000 rows of a step. The folder
+    is test_seed_sync's (written once, kept across runs under the digest of the seeds and
+    of write_small_seeds: tests/conftest.py `_built_folder_once`)."""
     from litaudit.curation import plan
     from litaudit.curation.seed import load_seeds
-    from tests.conftest import write_small_seeds
+    from tests.conftest import _built_folder_once
+    from tests.curation.test_seed_sync import _small_seeds
 
     monkeypatch.setattr(plan, "PROGRESS_ROWS", 100)
-    seeds = tmp_path / "seeds"
-    seeds.mkdir()
-    write_small_seeds(seeds)
+    seeds = _built_folder_once(tmp_path_factory, "small-seeds", _small_seeds)
     rec = Recorder()
     summary = load_seeds(mem_store, seeds, progress=rec)
     assert rec.calls[0][1] > 0, "the total is announced before any row is checked"

@@ -681,7 +681,6 @@ def test_a_folder_of_the_format_before_manifests_is_one_clear_problem(cli, store
     assert len(problems) == 1
 
 
-@pytest.mark.slow
 def test_audit_claim_takes_a_result_by_its_uid(cli, small_seeded_db_file, tmp_path):
     shutil.copy(small_seeded_db_file, cli.db)  # TREC-7's seed rows whole
     rows = json.loads(cli("results", "list", "-c", "trec7", "-m", "AP", "--json").stdout)
