@@ -9,7 +9,7 @@ import os
 # of its CPU. Set before anything loads numpy.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +66,18 @@ def _run_folder(tmp_path_factory) -> Path:
     return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
+@contextmanager
+def _build_lock(shared: Path, name: str) -> Iterator[Path]:
+    """``shared/built-<name>``, held under the run's lock of that name while the body
+    runs: the first process of the run to get it builds (or restores) the output, the
+    others wait, then find it built."""
+    import fcntl
+
+    with open(shared / f"built-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield shared / f"built-{name}"
+
+
 def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> Path:
     """This process's copy of a database file that ``build`` writes once per run, or
     once for as long as nothing it is built from changes (:func:`_build_key`).
@@ -78,16 +90,13 @@ def _built_once(tmp_path_factory, name: str, build: Callable[[Path], None]) -> P
     A build also goes to pytest's cache (.pytest_cache), under the digest of everything
     it is built from: the next run whose code, schema, seeds, shared data and libraries
     are the same copies it from there instead of building it again (``build`` is
-    deterministic in these; its own tests, of init, import and summary, run their
-    commands themselves). ``--rebuild-fixtures`` or ``-p no:cacheprovider`` builds anew.
-    Files ``build`` writes beside the database as ``built-<stem>.*`` go with it.
+    deterministic in these; docs/DEVELOPING.md says which outputs are kept and which
+    tests run their commands every run). ``--rebuild-fixtures`` or ``-p no:cacheprovider``
+    builds anew. Files ``build`` writes beside the database as ``built-<stem>.*`` go with
+    it.
     """
-    import fcntl
-
     shared = _run_folder(tmp_path_factory)
-    built = shared / f"built-{name}"
-    with open(shared / f"built-{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with _build_lock(shared, name) as built:
         if not built.exists():
             kept = _kept_builds()
             if kept is None or not _restore(kept, shared, name):
@@ -242,7 +251,6 @@ def _built_folder_once(
     the digest of :func:`_build_key`, of the source file that defines ``build`` (a test
     module's builder is not in this conftest) and of the files ``also`` names (modules
     it calls)."""
-    import fcntl
     import hashlib
     import inspect
     import shutil
@@ -252,9 +260,7 @@ def _built_folder_once(
         digest.update(path.read_bytes())
     base, name = name, f"{name}-{digest.hexdigest()[:12]}"
     shared = _run_folder(tmp_path_factory)
-    built = shared / f"built-{name}"
-    with open(shared / f"built-{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with _build_lock(shared, name) as built:
         if not built.exists():
             kept = _kept_builds()
             if kept is not None and (kept / f"built-{name}").is_dir():
