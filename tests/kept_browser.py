@@ -138,8 +138,8 @@ def browse(
     if config is None or kept is None or getattr(config, "cache", None) is None:
         return _launch(page, args, netlog, shot)
     h = hashlib.sha256()
-    for part in (_browser_key(), str(page.relative_to(root)), repr(args), repr((netlog, shot))):
-        h.update(part.encode() + b"\0")
+    for item in (_browser_key(), str(page.relative_to(root)), repr(args), repr((netlog, shot))):
+        h.update(item.encode() + b"\0")
     h.update(_folder_digest(root, page).encode())
     path = kept / "browser" / f"{h.hexdigest()}.json"
     if path.exists():
