@@ -2,7 +2,10 @@
 
 Checks the rendered DOM (the page's text, every plot drawn as SVG with paths) and the
 browser's network log (the page itself requests nothing). `make test` installs chromium
-(`make browser`); without it these tests skip with the reason.
+(`make browser`); without it these tests skip with the reason. Chromium's answers (the
+DOM, the requests, the screenshots) are kept across runs under the digest of the pages,
+the probe scripts, the switches and the browser (tests/kept_browser.py ``browse``); the
+assertions run on them on every run.
 """
 
 from __future__ import annotations
@@ -10,62 +13,15 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import _built_folder_once
+from tests.kept_browser import browse
 from tests.report.test_report import COLLECTION, reported_folder
 
 REPORT = Path(__file__).with_name("test_report.py")
-
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-)
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser"):
-        path = shutil.which(name) or (
-            f"/usr/bin/{name}" if Path(f"/usr/bin/{name}").exists() else None
-        )
-        if path:
-            return path
-    pytest.skip("chromium not found (install it with `make browser`: Debian package chromium)")
-
-
-def _run(*args: str) -> subprocess.CompletedProcess:
-    with tempfile.TemporaryDirectory(prefix="litaudit-chromium-") as profile:
-        return subprocess.run(
-            [_chromium(), *FLAGS, f"--user-data-dir={profile}", *args],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-
-
-def page_requests(netlog: Path) -> list[str]:
-    """URLs the page asked for: requests whose initiator is the page (the browser's own
-    background traffic has initiator 'not an origin'), other than file: and data:."""
-    log = json.loads(netlog.read_text(encoding="utf-8"))
-    start = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
-    urls = []
-    for e in log["events"]:
-        p = e.get("params") or {}
-        if e["type"] == start and p.get("url") and p.get("initiator") != "not an origin":
-            if not p["url"].startswith(("file:", "data:")):
-                urls.append(p["url"])
-    return urls
 
 
 @pytest.fixture(scope="module")
@@ -99,12 +55,14 @@ def first_screen(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def laid_out(html_report, first_screen) -> tuple[dict, str, list[str]]:
+def laid_out(html_report, first_screen, pytestconfig) -> tuple[dict, str, list[str]]:
     """The report loaded once at 1280x800 (:func:`layout_boxes`: the conclusions' boxes,
     the DOM as laid out, and the requests the page made; the screenshot of its first
     screen as ``first_screen``) for the render and first-screen tests: one Chromium for
-    both."""
-    return layout_boxes(html_report, first_screen.parent, 1280, 800, shot=first_screen)
+    both (its answer, screenshot bytes included, kept across runs: ``browse``)."""
+    return layout_boxes(
+        html_report, first_screen.parent, 1280, 800, shot=first_screen, config=pytestconfig
+    )
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
@@ -140,13 +98,14 @@ def test_page_renders_text_and_plots_without_requests(laid_out):
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
-def test_phone_width_screenshot(html_report, tmp_path):
-    shot = tmp_path / "phone.png"
-    res = _run(
-        f"--screenshot={shot}", "--window-size=390,1400", "--hide-scrollbars", html_report.as_uri()
+def test_phone_width_screenshot(html_report, pytestconfig):
+    """The screenshot's bytes are Chromium's kept answer while the report is unchanged."""
+    res = browse(
+        pytestconfig, html_report, "--window-size=390,1400", "--hide-scrollbars", shot=True
     )
     assert res.returncode == 0, res.stderr[-2000:]
-    png = shot.read_bytes()
+    assert res.png is not None
+    png = res.png
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     width = int.from_bytes(png[16:20], "big")
     assert width == 390
@@ -174,11 +133,12 @@ def scifact_report(tmp_path_factory, seeded_db_file) -> Path:
 
 
 @pytest.fixture(scope="module")
-def scifact_laid_out(scifact_report, tmp_path_factory) -> tuple[dict, str, list[str]]:
+def scifact_laid_out(scifact_report, tmp_path_factory, pytestconfig) -> tuple[dict, str, list[str]]:
     """The SciFact report loaded once at 1280x1000 for the render and table-width tests:
     a copy with the widths' script added and the CSP that forbids scripts removed (so
     nothing the report holds is blocked from asking), its DOM with the script's output
-    parsed off, and the requests it made."""
+    parsed off, and the requests it made (Chromium's answer kept across runs while the
+    copy is unchanged: ``browse``)."""
     import html as _html
 
     folder = tmp_path_factory.mktemp("scifact-laid-out")
@@ -186,19 +146,20 @@ def scifact_laid_out(scifact_report, tmp_path_factory) -> tuple[dict, str, list[
     page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
     probe = folder / "probe.html"
     probe.write_text(page.replace("</body>", _WIDTHS + "</body>"), encoding="utf-8")
-    netlog = folder / "net.json"
-    res = _run(
-        f"--log-net-log={netlog}",
+    res = browse(
+        pytestconfig,
+        probe,
         "--window-size=1280,1000",
         "--hide-scrollbars",
         "--dump-dom",
-        probe.as_uri(),
+        netlog=True,
     )
     assert res.returncode == 0, res.stderr[-2000:]
     m = re.search(r'<pre id="WIDTHS">(.*?)</pre>', res.stdout, flags=re.S)
     assert m, res.stdout[-2000:]
     dom = res.stdout[: m.start()]
-    return json.loads(_html.unescape(m.group(1))), dom, page_requests(netlog)
+    assert res.requests is not None
+    return json.loads(_html.unescape(m.group(1))), dom, res.requests
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
@@ -238,33 +199,43 @@ _BOXES = """<script>window.addEventListener('load', () => {
 
 
 def layout_boxes(
-    report: Path, folder: Path, width: int, height: int, shot: Path | None = None
+    report: Path,
+    folder: Path,
+    width: int,
+    height: int,
+    shot: Path | None = None,
+    config: pytest.Config | None = None,
 ) -> tuple[dict, str, list[str]]:
     """Bounding boxes (top, bottom, left, right in CSS px from the page's top) of the
-    conclusions' heading and list and of the first figure, at a window of width x height;
-    the page's DOM as laid out (the report's, with the boxes' script and its output); and
-    the requests it made (:func:`page_requests`). ``shot``: a screenshot of the window
-    taken by the same Chromium (its first screen: the probe's output is appended at the
-    page's end; the boxes are the same with it or without)."""
+        conclusions' heading and list and of the first figure, at a window of width x height;
+        the page's DOM as laid out (the report's, with the boxes' script and its output); and
+        the requests it made (:func:`page_requests`). ``shot``: a screenshot of the window
+        taken by the same Chromium (its first screen: the probe's output is appended at the
+        page's end; the boxes are the same with it or without). With ``config``, Chromium's
+    answer is kept across runs while the probe is unchanged (tests/kept_browser.py)."""
     import html as _html
 
     page = report.read_text(encoding="utf-8")
     page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
     probe = folder / "probe.html"
     probe.write_text(page.replace("</body>", _BOXES + "</body>"), encoding="utf-8")
-    netlog = folder / "net-probe.json"
-    res = _run(
-        f"--log-net-log={netlog}",
+    res = browse(
+        config,
+        probe,
         f"--window-size={width},{height}",
         "--hide-scrollbars",
-        *([f"--screenshot={shot}"] if shot is not None else []),
         "--dump-dom",
-        probe.as_uri(),
+        netlog=True,
+        shot=shot is not None,
     )
     assert res.returncode == 0, res.stderr[-2000:]
+    if shot is not None:
+        assert res.png is not None
+        shot.write_bytes(res.png)
     m = re.search(r'<pre id="BOXES">(.*?)</pre>', res.stdout, flags=re.S)
     assert m, res.stdout[-2000:]
-    return json.loads(_html.unescape(m.group(1))), res.stdout, page_requests(netlog)
+    assert res.requests is not None
+    return json.loads(_html.unescape(m.group(1))), res.stdout, res.requests
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.kept_browser import browse
 from tests.report.test_report import COLLECTION, lit_folder
-from tests.report.test_report_browser import _run
 
 
 @pytest.fixture(scope="module")
@@ -126,11 +126,19 @@ def test_claims_and_a_single_claim_are_not_mixed(cli, lit_db, tmp_path):
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
-def test_claims_html_renders_with_unique_ids_in_chromium(cli, lit_db, tmp_path):
-    out = tmp_path / "review.html"
-    res = cli("report", "--claims", _claims_csv(tmp_path), "-o", out, db=lit_db)
+def test_claims_html_renders_with_unique_ids_in_chromium(
+    cli, lit_db, tmp_path, pytestconfig, monkeypatch
+):
+    """The report is written on every run; Chromium's DOM of it is kept across runs while
+    the page (its folder, written alone) is unchanged (tests/kept_browser.py). The claims
+    file is named relative to tmp_path, so the page (which names it) is the same from run
+    to run, not one per temp folder."""
+    out = tmp_path / "html" / "review.html"
+    out.parent.mkdir()
+    monkeypatch.chdir(tmp_path)
+    res = cli("report", "--claims", _claims_csv(Path(".")), "-o", out, db=lit_db)
     assert res.exit_code == 0, res.output
-    res = _run("--window-size=1280,2000", "--dump-dom", out.as_uri())
+    res = browse(pytestconfig, out, "--window-size=1280,2000", "--dump-dom")
     assert res.returncode == 0, res.stderr[-2000:]
     dom = res.stdout
     ids = re.findall(r' id="([^"]+)"', dom)

@@ -7,6 +7,10 @@ Interaction runs in the page itself: a copy of the page gets a test script (allo
 adding its hash to the page's Content-Security-Policy) that clicks, types and reads the
 DOM after the site's own script has set up, and writes what it saw into the page as
 JSON, which ``--dump-dom`` returns. Without chromium these tests skip with the reason.
+Chromium's answers (the DOM, the console lines, the requests) are kept across runs under
+the digest of the site's files, the page with its test script, the switches and the
+browser (tests/kept_browser.py ``browse``); the assertions run on them on every run, and
+a change to a page, a script or the launch launches Chromium again.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.report.test_report_browser import _run, page_requests
+from tests.kept_browser import browse
 
 pytestmark = pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
 
@@ -36,24 +40,29 @@ def console_lines(stderr: str) -> list[str]:
     return [line for line in stderr.splitlines() if ":CONSOLE" in line]
 
 
-def _open(page: Path, tmp_path: Path, size: str = "1280,800") -> tuple[str, list[str], list[str]]:
-    """(DOM after the scripts ran, console lines, requests outside the site)."""
-    netlog = tmp_path / f"net-{page.stem}.json"
-    res = _run(
-        f"--log-net-log={netlog}",
+def _open(
+    config: pytest.Config, page: Path, root: Path, size: str = "1280,800"
+) -> tuple[str, list[str], list[str]]:
+    """(DOM after the scripts ran, console lines, requests outside the site) of ``page``
+    under ``root`` (the site's folder: all the page can load), kept across runs."""
+    res = browse(
+        config,
+        page,
         "--enable-logging=stderr",
         "--v=0",
         f"--window-size={size}",
         "--virtual-time-budget=5000",
         "--dump-dom",
-        page.as_uri(),
+        root=root,
+        netlog=True,
     )
     assert res.returncode == 0, res.stderr[-2000:]
-    return res.stdout, console_lines(res.stderr), page_requests(netlog)
+    assert res.requests is not None
+    return res.stdout, console_lines(res.stderr), res.requests
 
 
 def _selftest(
-    page: Path, bodies: dict[str, str], folder: Path, size: str = "1280,800"
+    config: pytest.Config, page: Path, bodies: dict[str, str], root: Path, size: str = "1280,800"
 ) -> tuple[str, dict[str, dict]]:
     """Run each of ``bodies`` (JavaScript setting ``out``), in their order, in one copy of
     ``page`` once it has loaded: one Chromium for several checks of one page. Returns the
@@ -74,7 +83,7 @@ def _selftest(
     text = text.replace("</body>", f"<script>{js}</script>\n</body>", 1)
     copy = page.with_name(f"{page.stem}.selftest-{size.replace(',', 'x')}.html")
     copy.write_text(text, encoding="utf-8")
-    dom, console, requests = _open(copy, folder, size)
+    dom, console, requests = _open(config, copy, root, size)
     assert console == [] and requests == [], (page.name, console, requests)
     m = re.search(r'<pre id="selftest">(.*?)</pre>', dom, flags=re.S)
     assert m, dom[-2000:]
@@ -89,28 +98,28 @@ POP = "pop/trec7-ap-paper.html"
 
 
 @pytest.fixture(scope="module")
-def pop_page(site, tmp_path_factory) -> tuple[str, dict[str, dict]]:
+def pop_page(site, pytestconfig) -> tuple[str, dict[str, dict]]:
     """The population page loaded once at 1280x800 for four tests' checks, run in this
     order: the first screen (before a focus scrolls anything), keyboard (focus only),
     sorting (which ends sorted by rank, the order the page starts in), the filters."""
     bodies = {"first": FIRST_SCREEN, "keyboard": KEYBOARD, "sorting": SORTING, "filters": FILTERS}
-    return _selftest(site / POP, bodies, tmp_path_factory.mktemp("pop"))
+    return _selftest(pytestconfig, site / POP, bodies, site)
 
 
 @pytest.fixture(scope="module")
-def index_page(site, tmp_path_factory) -> tuple[str, dict[str, dict]]:
+def index_page(site, pytestconfig) -> tuple[str, dict[str, dict]]:
     """The index loaded once for the render and keyboard tests."""
-    return _selftest(site / "index.html", {"keyboard": KEYBOARD}, tmp_path_factory.mktemp("index"))
+    return _selftest(pytestconfig, site / "index.html", {"keyboard": KEYBOARD}, site)
 
 
 def test_every_page_renders_without_console_messages_or_requests(
-    site, pop_page, index_page, tmp_path
+    site, pop_page, index_page, pytestconfig
 ):
     """No page logs a console message or requests anything (the population page and the
     index: _selftest asserts both of the copy it loads, the pages' own script in it)."""
     doms = {POP: pop_page[0], "index.html": index_page[0]}
     for name in ("papers.html", "paper/smith2019.html"):
-        dom, console, requests = _open(site / name, tmp_path)
+        dom, console, requests = _open(pytestconfig, site / name, site)
         assert console == [], (name, console)
         assert requests == [], (name, requests)
         doms[name] = dom
@@ -119,17 +128,19 @@ def test_every_page_renders_without_console_messages_or_requests(
         assert re.search(r"<output[^>]*>showing \d+ of \d+</output>", dom), name
 
 
-def test_console_and_network_checks_catch_an_error_and_a_request(tmp_path):
+def test_console_and_network_checks_catch_an_error_and_a_request(tmp_path, pytestconfig):
     """Neither check is vacuous: a script error is seen in the console, an <img> with an
     http URL in the network log (one page with both: one Chromium for both checks; the
-    report's tests use the same network check, tests/report/test_report_browser.py)."""
+    report's tests use the same network check, tests/report/test_report_browser.py).
+    Chromium's answer to this page is kept as the site's are (the checks' logic runs on
+    it every run; a change to the page or the launch launches again)."""
     page = tmp_path / "error.html"
     page.write_text(
         '<!DOCTYPE html><p>x</p><img src="http://example.invalid/x.png">'
         "<script>undefined_fn();</script>",
         "utf-8",
     )
-    _dom, console, requests = _open(page, tmp_path)
+    _dom, console, requests = _open(pytestconfig, page, tmp_path)
     assert any("undefined_fn is not defined" in line for line in console)
     assert requests == ["http://example.invalid/x.png"]
 
@@ -147,10 +158,8 @@ out.tied = Array.prototype.map.call(tied.querySelectorAll("li"), function (li) {
 
 
 @pytest.fixture(scope="module")
-def pop_page_1024(site, tmp_path_factory) -> tuple[str, dict[str, dict]]:
-    return _selftest(
-        site / POP, {"first": FIRST_SCREEN}, tmp_path_factory.mktemp("pop1024"), "1024,768"
-    )
+def pop_page_1024(site, pytestconfig) -> tuple[str, dict[str, dict]]:
+    return _selftest(pytestconfig, site / POP, {"first": FIRST_SCREEN}, site, "1024,768")
 
 
 def test_first_screen_shows_the_record_and_the_tied_group(pop_page, pop_page_1024):
@@ -225,7 +234,7 @@ out.zs = Array.prototype.filter.call(table.tBodies[0].rows, function (r) { retur
 """
 
 
-def test_filters_and_search(site, pop_page, tmp_path):
+def test_filters_and_search(site, pop_page, pytestconfig):
     out = pop_page[1]["filters"]
     assert out["hiddenForm"] is False  # the script shows the form
     assert out["role"] == ["BM25+RM3", "SDM", "QL", "BM25"] and out["count"] == "showing 4 of 7"
@@ -235,7 +244,8 @@ def test_filters_and_search(site, pop_page, tmp_path):
     assert out["twoWords"] == []  # every word must match
     assert out["tied"] == ["NeuralX", "Dense", "DeepY"]
     assert len(out["all"]) == 7
-    _dom, outs = _selftest(site / "pop" / "trec7-ap-official.html", {"zs": ZERO_SHOT}, tmp_path)
+    official = site / "pop" / "trec7-ap-official.html"
+    _dom, outs = _selftest(pytestconfig, official, {"zs": ZERO_SHOT}, site)
     assert outs["zs"]["zs"] == ["runC (grpC)", "runA (grpA)"]
 
 
@@ -263,8 +273,8 @@ out.duplicateIds = ids.filter(function (x, i) { return ids.indexOf(x) !== i; });
 """
 
 
-def test_keyboard_navigation_and_headings(site, pop_page, index_page, tmp_path):
-    jones = _selftest(site / "paper" / "jones2021.html", {"keyboard": KEYBOARD}, tmp_path)
+def test_keyboard_navigation_and_headings(site, pop_page, index_page, pytestconfig):
+    jones = _selftest(pytestconfig, site / "paper" / "jones2021.html", {"keyboard": KEYBOARD}, site)
     for name, (_dom, outs) in ((POP, pop_page), ("index.html", index_page), ("jones", jones)):
         out = outs["keyboard"]
         h = out["heads"]
