@@ -23,7 +23,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from litaudit.errors import ParameterError
 from litaudit.stats.agreement_chisq import ChiSquareFit, chisq_gof
@@ -46,6 +45,9 @@ def paired_t_pvalue(differences) -> float:
     if e == 0.0 and not np.any(d):
         return 1.0
     t = e * np.sqrt(d.size)
+    # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+    from scipy import stats
+
     return float(2.0 * stats.t.sf(abs(t), d.size - 1))
 
 

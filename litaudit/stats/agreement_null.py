@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
 from litaudit.errors import ParameterError
 
@@ -81,6 +81,9 @@ def pair_sets(site_of_run, which=ANALYSES) -> tuple[PairSet, ...]:
 
 @lru_cache(maxsize=4096)
 def _power_grid(df: int, alpha: float) -> np.ndarray:
+    # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+    from scipy import stats
+
     ncp = np.arange(0.0, _NCP_MAX + _NCP_STEP, _NCP_STEP)
     crit = stats.t.isf(alpha / 2.0, df)
     return np.clip(stats.nct.sf(crit, df, ncp) + stats.nct.sf(crit, df, -ncp), 0.0, 1.0)

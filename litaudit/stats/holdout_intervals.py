@@ -15,7 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 REUSABLE = "reusable"
 
@@ -75,6 +74,9 @@ def ratio_interval(
     (%): the delta method's t interval, or with ``boot`` the studentized bootstrap's
     (then also the sorted bootstrap statistics). ``z`` and ``b`` (:func:`topic_means`):
     one value per topic."""
+    # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+    from scipy import stats
+
     n = z.size
     r = float(np.sort(z).sum() / n) / mean_score
     d = np.sort(z - r * b)
@@ -101,6 +103,9 @@ def site_sample_interval(
     Components, 1992, Section 4.5): (MS_sites + MS_topics - MS_residual) / (N m), with
     Satterthwaite's (1946) degrees of freedom, divided by the mean score (the delta
     method, as for the topics' interval)."""
+    # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+    from scipy import stats
+
     n, m = zs.shape
     r = float(np.sort(zs.ravel()).sum() / zs.size) / mean_score
     d = zs - r * b[:, None]

@@ -64,7 +64,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from litaudit.errors import ParameterError
 from litaudit.stats.holdout_intervals import (
@@ -135,6 +134,9 @@ class HoldoutShift:
 
 def _interval(values: np.ndarray, level: float, scale: float) -> tuple[Interval, float, float]:
     """Mean of ``values`` with its t interval in units of ``scale``; the mean and se."""
+    # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+    from scipy import stats
+
     v = np.sort(values)
     n = v.size
     mean = float(v.mean())
@@ -209,6 +211,9 @@ def _tost_p(t_low: float, t_high: float, n_t: int, boot_t: np.ndarray | None):
     """The one-sided p-values of H0: R <= -margin, H0: R >= margin and H0: R >= -margin
     from the studentized statistics at the margins: Student's t with N - 1 degrees of
     freedom, or the bootstrap's (with the +1 correction, never 0)."""
+    # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+    from scipy import stats
+
     if boot_t is None:
         sf, cdf = stats.t.sf, stats.t.cdf
         return (

@@ -27,8 +27,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
-from scipy.stats import norm
 
 from litaudit.errors import ParameterError
 from litaudit.stats.power import paired_t_power
@@ -71,6 +69,8 @@ def _check(alpha: float, power: float) -> None:
 
 
 def _z(alpha: float, power: float) -> tuple[float, float]:
+    # start-up: scipy.stats (0.9 s; `audit best` imports this module)
+    from scipy.stats import norm
 
     return float(norm.isf(alpha / 2)), float(norm.ppf(power))
 
@@ -84,6 +84,9 @@ def min_detectable_effect(n: int, alpha: float = 0.05, power: float = 0.8) -> fl
         raise ParameterError("the paired t-test needs at least 2 units")
     za, zb = _z(alpha, power)
     hi = 4 * (za + zb) / math.sqrt(n - 1) + 10.0
+    # start-up: scipy.optimize (0.1 s; `audit best` imports this module)
+    from scipy.optimize import brentq
+
     return float(brentq(lambda d: paired_t_power(d, n, alpha) - power, 0.0, hi, xtol=1e-12))
 
 

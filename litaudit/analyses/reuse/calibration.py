@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
-from scipy import stats
 
 from litaudit import defaults
 from litaudit.analyses.reuse.holdout_pools import pool_scores
@@ -79,6 +78,9 @@ class FamilyResult:
 
 def rate(count: int, cases: int) -> Rate:
     """``count`` of ``cases`` with its standard error and exact one-sided 95% bounds."""
+    # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+    from scipy import stats
+
     p = count / cases
     upper = float(stats.beta.ppf(0.95, count + 1, cases - count)) if count < cases else 1.0
     lower = float(stats.beta.ppf(0.05, count, cases - count + 1)) if count > 0 else 0.0
@@ -114,6 +116,9 @@ def _case(
     table: np.ndarray, site: np.ndarray, subsets, order, rng, alpha: float, margin_pct: float
 ) -> CaseResult:
     """``table``: (topics, subsets, runs) scores of the case."""
+    # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+    from scipy import stats
+
     n_t = table.shape[0]
     m = int(site.max()) + 1
     r = holdout_shift(table, site, subsets, margin_pct=margin_pct, alpha=alpha)

@@ -24,7 +24,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as st
 
 from litaudit import defaults
 from litaudit.analyses.reuse.calibration import Rate, rate
@@ -143,6 +142,9 @@ def scaled_case(
     the decision on them (outcome, interval) with each interval: the verdict's
     (studentized bootstrap, ``resamples``), the delta method's, and the mean score taken
     as known (the interval before issue 31)."""
+
+    # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+    from scipy import stats as st
 
     idx = rng.integers(0, loss.topics, size=loss.topics)
     boot = Bootstrap(resamples=resamples, seed=int(rng.integers(2**31)))

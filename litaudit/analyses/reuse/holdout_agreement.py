@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from litaudit import defaults
 from litaudit.analyses.reuse.holdout_design import HoldoutDesign, holdout_design
@@ -217,6 +216,9 @@ class _Draws:
     def record(self, b, scores, h, h2, site, sets, alpha, min_topics, full_scores) -> None:
         """Row ``b``: the statistics of ``scores`` under the assignment ``h`` and the
         independent ``h2``."""
+        # start-up: scipy.stats (0.9 s; render/audits.py imports this module for every audit)
+        from scipy import stats
+
         st, su = agreement_statistics_of(scores, (h, h2), sets, alpha=alpha, min_topics=min_topics)
         for n, (x, y) in enumerate(zip(st, su, strict=True)):
             self.real[b, n] = (x.disagreement, y.disagreement, x.expected_disagreement, 0)
