@@ -72,7 +72,8 @@ def pytest_unconfigure(config) -> None:
 
 def _report(folder: Path, start: float, wall: float, cpu: float) -> None:
     lasts = []
-    for path in sorted(folder.glob("*.json")):
+    paths = sorted(folder.glob("*.json"))
+    for path in paths:
         s = json.loads(path.read_text())
         line = f"{path.stem:>10}: configured {s['configured'][0] - start:5.2f} s"
         if "collected" in s:
@@ -83,7 +84,8 @@ def _report(folder: Path, start: float, wall: float, cpu: float) -> None:
         cpu_own = s["ended"][2]
         print(line + f", ended {s['ended'][0] - start:6.2f} s, own CPU {cpu_own:6.1f} s")
         files = s["files"]
-        if files and path.stem != "controller":  # the controller sees every worker's tests
+        # under xdist the controller sees every worker's tests: its own files are without -n
+        if files and (path.stem != "controller" or len(paths) == 1):
             lasts.append(max(f[2] for f in files.values()))
             costly = sorted(files.items(), key=lambda kv: kv[1][0] - kv[1][2])[:5]
             for name, (a, ca, b, cb) in costly:
