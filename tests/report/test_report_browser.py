@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import _built_folder_once
-from tests.kept_browser import browse
+from tests.kept_browser import Browsed, browse
 from tests.report.test_report import COLLECTION, reported_folder
 
 REPORT = Path(__file__).with_name("test_report.py")
@@ -139,27 +139,10 @@ def scifact_laid_out(scifact_report, tmp_path_factory, pytestconfig) -> tuple[di
     nothing the report holds is blocked from asking), its DOM with the script's output
     parsed off, and the requests it made (Chromium's answer kept across runs while the
     copy is unchanged: ``browse``)."""
-    import html as _html
-
     folder = tmp_path_factory.mktemp("scifact-laid-out")
-    page = scifact_report.read_text(encoding="utf-8")
-    page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
-    probe = folder / "probe.html"
-    probe.write_text(page.replace("</body>", _WIDTHS + "</body>"), encoding="utf-8")
-    res = browse(
-        pytestconfig,
-        probe,
-        "--window-size=1280,1000",
-        "--hide-scrollbars",
-        "--dump-dom",
-        netlog=True,
-    )
-    assert res.returncode == 0, res.stderr[-2000:]
-    m = re.search(r'<pre id="WIDTHS">(.*?)</pre>', res.stdout, flags=re.S)
-    assert m, res.stdout[-2000:]
-    dom = res.stdout[: m.start()]
+    widths, res, at = _probe(pytestconfig, scifact_report, folder, _WIDTHS, "WIDTHS", 1280, 1000)
     assert res.requests is not None
-    return json.loads(_html.unescape(m.group(1))), dom, res.requests
+    return widths, res.stdout[:at], res.requests
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
@@ -213,12 +196,34 @@ def layout_boxes(
         taken by the same Chromium (its first screen: the probe's output is appended at the
         page's end; the boxes are the same with it or without). With ``config``, Chromium's
     answer is kept across runs while the probe is unchanged (tests/kept_browser.py)."""
+    boxes, res, _at = _probe(config, report, folder, _BOXES, "BOXES", width, height, shot=shot)
+    assert res.requests is not None
+    return boxes, res.stdout, res.requests
+
+
+def _probe(
+    config: pytest.Config | None,
+    report: Path,
+    folder: Path,
+    script: str,
+    pre_id: str,
+    width: int,
+    height: int,
+    shot: Path | None = None,
+) -> tuple[dict, Browsed, int]:
+    """``report`` laid out by Chromium at a window of width x height, as a copy in
+    ``folder`` with ``script`` added and the CSP that forbids scripts removed (so nothing
+    the report holds is blocked from asking): what the script wrote into its
+    ``<pre id=pre_id>`` (JSON), Chromium's answer (:func:`tests.kept_browser.browse`, with
+    its network log; kept across runs while the copy is unchanged when ``config`` is
+    given) and where the script's output starts in the DOM. ``shot``: the window's
+    screenshot written there, taken by the same Chromium."""
     import html as _html
 
     page = report.read_text(encoding="utf-8")
     page = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", page)
     probe = folder / "probe.html"
-    probe.write_text(page.replace("</body>", _BOXES + "</body>"), encoding="utf-8")
+    probe.write_text(page.replace("</body>", script + "</body>"), encoding="utf-8")
     res = browse(
         config,
         probe,
@@ -232,10 +237,9 @@ def layout_boxes(
     if shot is not None:
         assert res.png is not None
         shot.write_bytes(res.png)
-    m = re.search(r'<pre id="BOXES">(.*?)</pre>', res.stdout, flags=re.S)
+    m = re.search(rf'<pre id="{pre_id}">(.*?)</pre>', res.stdout, flags=re.S)
     assert m, res.stdout[-2000:]
-    assert res.requests is not None
-    return json.loads(_html.unescape(m.group(1))), res.stdout, res.requests
+    return json.loads(_html.unescape(m.group(1))), res, m.start()
 
 
 @pytest.mark.slow(reason="a headless Chromium (make test-fast needs none)")
