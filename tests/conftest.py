@@ -334,11 +334,16 @@ def _close_held_connections():
     to one thread, for the reason OPENBLAS_NUM_THREADS is 1 above: the suite's queries
     are small, and under xdist two workers' second threads only contend for the two cores
     and wake each other (`SET threads` is the instance's; ~8% of the CPU, user and sys,
-    of tests/cli and tests/store with or without xdist)."""
+    of tests/cli and tests/store with or without xdist). And it does not fsync: a written
+    store's close checkpoints it, and the fsyncs of ~800 closes kept a worker waiting on
+    the disk (~1.5 s of `make test-fast`'s 21 s wall). Durability through an operating
+    system crash is DuckDB's to test, not this suite's; a test's CLI subprocesses (a
+    killed import, the installed wheel) keep DuckDB's default, as a user's commands do."""
     from litaudit.store.db import open_store
 
     with open_store(":memory:") as store:
         store.con.execute("SET threads = 1")
+        store.con.execute("SET fsync_mode = 'NONE'")
     yield
     while _HELD:
         _HELD.pop().close()
