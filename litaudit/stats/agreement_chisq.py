@@ -38,7 +38,52 @@ class ChiSquareFit:
     note: str
 
 
+# The most pairs of a four-cell table enumerated on one grid: the grid's (n+1)^3 cells
+# outgrow the enumeration's ~n^3/3 beyond (measured: 0.16 vs 0.93 ms at 20, 2.1 vs 2.5 at
+# 40, 8.8 vs 4.0 at 60).
+_GRID_MAX_PAIRS = 40
+
+
 def _exact_pvalue(obs: np.ndarray, prob: np.ndarray, x0: float) -> float:
+    """P(X^2 >= x0) under Multinomial(n, prob), summed over every outcome: four cells (an
+    agreement table) of at most ``_GRID_MAX_PAIRS`` by :func:`_exact_pvalue_four`, others
+    by :func:`_exact_pvalue_cells`."""
+    if prob.size == 4 and int(obs.sum()) <= _GRID_MAX_PAIRS:
+        return _exact_pvalue_four(obs, prob, x0)
+    return _exact_pvalue_cells(obs, prob, x0)
+
+
+def _exact_pvalue_four(obs: np.ndarray, prob: np.ndarray, x0: float) -> float:
+    """:func:`_exact_pvalue_cells` of four cells, the same sum to the last bit: the first
+    cell's counts j are a third axis of the grid of the next two, so the terms are those
+    of the enumeration, computed by the same operations, and the terms of each j are
+    summed as there (the selected ones in row order) and added up in j's order (an exact
+    p-value of 20 pairs: 0.93 -> 0.16 ms)."""
+    n = int(obs.sum())
+    e = n * prob
+    logf = gammaln(np.arange(n + 1) + 1.0)
+    logp = np.log(prob)
+    tol = 1e-9 * max(1.0, x0)
+    j = np.arange(n + 1)
+    a, b = j[None, :, None], j[None, None, :]
+    x_part = 0.0 + (j - e[0]) ** 2 / e[0]
+    lp_part = 0.0 - logf[j] + j * logp[0]
+    last = (n - j)[:, None, None] - a - b
+    ok = last >= 0
+    last = np.where(ok, last, 0)
+    cells = [(a, 1), (b, 2), (last, 3)]
+    x = x_part[:, None, None] + sum((v - e[i]) ** 2 / e[i] for v, i in cells)
+    lp = lp_part[:, None, None] + sum(v * logp[i] - logf[v] for v, i in cells)
+    sel = (x >= x0 - tol) & ok
+    terms = np.exp(lp + logf[n])
+    total = 0.0
+    for k in range(n + 1):
+        chosen = terms[k][sel[k]]
+        total += float(chosen.sum()) if chosen.size else 0.0
+    return min(1.0, total)
+
+
+def _exact_pvalue_cells(obs: np.ndarray, prob: np.ndarray, x0: float) -> float:
     """P(X^2 >= x0) under Multinomial(n, prob), summed over every outcome.
 
     The first c - 3 cells are enumerated in Python, the next two as a grid, the last one

@@ -207,6 +207,23 @@ def test_exact_p_in_unit_interval_and_at_least_observed_probability(cells, weigh
     )
 
 
+def test_four_cell_grid_is_the_enumeration_to_the_last_bit():
+    # an agreement table's exact p-value is summed on one grid (fast) up to 40 pairs: the
+    # very floats of the cell-by-cell enumeration, so no printed or stored digit moves
+    from litaudit.stats import agreement_chisq
+
+    rng = np.random.default_rng(37)
+    for n in [1, 2, 3, 7, 10, 19, 20, 33, 40]:
+        for _ in range(6):
+            p = rng.dirichlet(np.full(4, rng.uniform(0.2, 3.0)))
+            p = np.clip(p, 1e-3, None) / np.clip(p, 1e-3, None).sum()
+            o = rng.multinomial(n, p).astype(np.int64)
+            x0 = float(np.sum((o - n * p) ** 2 / (n * p)))
+            grid = agreement_chisq._exact_pvalue_four(o, p, x0)
+            assert grid == agreement_chisq._exact_pvalue_cells(o, p, x0)
+            assert grid == agreement_chisq._exact_pvalue(o, p, x0)
+
+
 # ---------------------------------------------------------------- power properties
 
 

@@ -241,6 +241,8 @@ def run_claim(
     else:
         where = f"{pop.collection_name} {pop.measure}"
         index = _subject_index(pop.rows, where, claim.result_id, claim.system)
+    subject_system = None if index is None else pop.rows[index].system
+    claim_evidence.check_against(con, pop.collection_id, claim_run, subject_system, evidence)
     asked = _Asked(claim, value, index, claimed, claim_run, evidence)
     if save and not evidence.given() and claim.per_dataset is None:
         # the key before the audit: an identical call's stored audit is found uncomputed

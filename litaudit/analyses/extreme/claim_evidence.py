@@ -197,6 +197,31 @@ def gather(
     return dataclasses.replace(ev, sentences=evidence_sentences(ev)), audit
 
 
+_AGAINST_NEEDS_SCORES = (
+    "--against needs the claim's per-topic scores: give its run (--run FILE), "
+    "or name a published result whose run the archive holds (--system)"
+)
+
+
+def check_against(
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    claim_run: ClaimRun | None,
+    subject_system: str | None,
+    asked: Asked,
+) -> None:
+    """Refuse ``--against`` before the audit is computed when the claim has no per-topic
+    scores: no run of its own and no archive run of the published result audited (the
+    error :func:`_same_topic` would raise after the population's noise was measured,
+    ~0.5 s on robust03)."""
+    if (
+        asked.against
+        and claim_run is None
+        and archive_tag(con, collection_id, subject_system) is None
+    ):
+        raise ParameterError(_AGAINST_NEEDS_SCORES)
+
+
 def _same_topic(
     con: duckdb.DuckDBPyConnection,
     collection_id: str,
@@ -217,10 +242,7 @@ def _same_topic(
             scores, origin = archive_scores(con, collection_id, measure, tag), f"archive run {tag}"
     if scores is None:
         if asked.against:
-            raise ParameterError(
-                "--against needs the claim's per-topic scores: give its run (--run FILE), "
-                "or name a published result whose run the archive holds (--system)"
-            )
+            raise ParameterError(_AGAINST_NEEDS_SCORES)
         return None, "no per-topic scores of the claim (give its run with --run FILE)"
 
     if not has_qrels(con, collection_id):
