@@ -66,6 +66,27 @@ def normal_shape(values, *, shapiro: bool = True) -> Shape:
     return Shape(n, skew, kurt, w, p)
 
 
+def sample_sizes(samples) -> tuple[np.ndarray, np.ndarray]:
+    """G1 and G2 of each row of ``samples`` (2-D, rows of n >= 4 values), as
+    :func:`normal_shape` computes them for one sample, equal to ~1e-12 (the means are
+    summed along the rows); NaN for a row without spread. For calibrations over many
+    samples (tests/stats/test_stats_noise.py): one pass instead of a call a sample."""
+    x = np.asarray(samples, dtype=np.float64)
+    if x.ndim != 2 or x.shape[1] < 4:
+        raise ValueError(f"need a 2-D array of rows of at least 4 values, got shape {x.shape}")
+    n = x.shape[1]
+    d = x - x.mean(axis=1, keepdims=True)
+    m2 = np.mean(d * d, axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g1 = np.mean(d**3, axis=1) / m2**1.5
+        g2 = np.mean(d**4, axis=1) / (m2 * m2) - 3.0
+    flat = m2 == 0.0
+    g1[flat] = g2[flat] = np.nan
+    skew = math.sqrt(n * (n - 1)) / (n - 2) * g1
+    kurt = (n - 1) / ((n - 2) * (n - 3)) * ((n + 1) * g2 + 6.0)
+    return skew, kurt
+
+
 def far_from_normal(shape: Shape, max_skew: float, max_kurtosis: float, alpha: float) -> bool:
     """|G1| > ``max_skew`` or |G2| > ``max_kurtosis``, and Shapiro-Wilk p < ``alpha``."""
     big = (shape.skewness is not None and abs(shape.skewness) > max_skew) or (
