@@ -151,8 +151,17 @@ class BaselineStanding:
     matches: BaselineRef | None = None  # a reproduction of the model within rounding
 
 
-def _rows(con: duckdb.DuckDBPyConnection, cid: str, measure: str, role: str) -> list[ResultRow]:
-    return load_results(con, cid, measure, Filters(roles=(role,)))
+_ROLES = ("baseline", "reproduction", "official")
+
+
+def _rows(con: duckdb.DuckDBPyConnection, cid: str, measure: str) -> dict[str, list[ResultRow]]:
+    """The published baselines, reproductions and official runs, each best first: one
+    query (the population's order kept within each role) rather than one a role (a
+    population query is ~4 ms: 12.8 -> 5.3 ms a baseline standing on DL 2019)."""
+    by_role: dict[str, list[ResultRow]] = {role: [] for role in _ROLES}
+    for r in load_results(con, cid, measure, Filters(roles=_ROLES)):
+        by_role[r.role].append(r)
+    return by_role
 
 
 def _against_reproducible(v, text, ref: BaselineRef | None):
@@ -205,9 +214,8 @@ def baseline_standing(
 ) -> BaselineStanding:
     """Where the baseline ``value`` (as printed, or a float) of ``model`` stands on
     ``collection_id`` and ``measure`` (canonical ids); ``claim``: the claimed value."""
-    published = _rows(con, collection_id, measure, "baseline")
-    repro_all = _rows(con, collection_id, measure, "reproduction")
-    official = _rows(con, collection_id, measure, "official")
+    rows = _rows(con, collection_id, measure)
+    published, repro_all, official = rows["baseline"], rows["reproduction"], rows["official"]
     key = model_key(model) if model else None
     if model is not None and not key:
         raise ParameterError(f"--baseline-system {model!r} names no model")
