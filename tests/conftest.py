@@ -872,3 +872,15 @@ def robust03_coded(robust03_db_file):
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
     return cid, coded
+
+
+@pytest.fixture(scope="module")
+def seeded_read_store(seeded_db_file):
+    """The session's seeded database opened read-only once for a module, for tests that
+    only read it (audits with ``save=False``, lookups): a write fails at once. It spares
+    each such test :func:`seeded_store`'s copy of the ~17 MB file and its open (~11 ms)."""
+    from litaudit.store.db import open_store
+
+    store = open_store(seeded_db_file, read_only=True)
+    yield store
+    store.close()

@@ -149,10 +149,10 @@ def test_trec7_uses_the_stored_interaction_by_default(seeded_store):
     )
 
 
-def test_interaction_asked_without_per_topic_scores_is_an_error(seeded_store):
+def test_interaction_asked_without_per_topic_scores_is_an_error(seeded_read_store):
     with pytest.raises(ParameterError, match="--se measured: no per-topic RR@10"):
         B.run_claim(
-            seeded_store.con,
+            seeded_read_store.con,
             "msmarco-passage/dev/small",
             "RR@10",
             B.Claim(value=0.372),
@@ -176,12 +176,16 @@ def test_an_archive_it_cannot_evaluate_says_why(seeded_store):
     assert some(b.noise).kind == "bound" and "a bound (kind bound)" in b.answers[-1]
 
 
-def test_msmarco_dev_null_is_false_by_inspection_and_the_tracks_are_named(seeded_store):
+def test_msmarco_dev_null_is_false_by_inspection_and_the_tracks_are_named(seeded_read_store):
     # RR@10 on 6,980 dev queries: the [0, 1] bound's largest se sqrt(0.25 / 6980) = 0.006,
     # the published results spread 0.07: the null of equally good systems is false by
     # inspection, and the answer gives no p and no N*
     c = B.run_claim(
-        seeded_store.con, "msmarco-passage/dev/small", "RR@10", B.Claim(value=0.397), save=False
+        seeded_read_store.con,
+        "msmarco-passage/dev/small",
+        "RR@10",
+        B.Claim(value=0.397),
+        save=False,
     ).result
     nc, sp = some(c.noise), some(c.spread)
     assert nc.kind == "bound" and some(nc.se_max) <= math.sqrt(0.25 / 6980) + 1e-12
@@ -198,7 +202,7 @@ def test_msmarco_dev_null_is_false_by_inspection_and_the_tracks_are_named(seeded
     assert "--track msmarco-passage/leaderboard/full-ranking" in mix
     assert "--track msmarco-passage/leaderboard/reranking" in mix
     one = B.run_claim(
-        seeded_store.con,
+        seeded_read_store.con,
         "msmarco-passage/dev/small",
         "RR@10",
         B.Claim(value=0.397),
@@ -208,10 +212,10 @@ def test_msmarco_dev_null_is_false_by_inspection_and_the_tracks_are_named(seeded
     assert one.population.mix_warning is None
 
 
-def test_trec7_claim_uses_the_measured_se(seeded_store):
+def test_trec7_claim_uses_the_measured_se(seeded_read_store):
     # issue 30: `audit claim -c trec7 -m AP --value 0.245` printed p = 0.003 with the
     # model's se 0.0114; with the measured 0.0155 (Urbano's adhoc7_ap.csv, seeded) p = 0.15
-    c = B.run_claim(seeded_store.con, "trec7", "AP", B.Claim(value=0.245), save=False).result
+    c = B.run_claim(seeded_read_store.con, "trec7", "AP", B.Claim(value=0.245), save=False).result
     assert round(c.stats.reference.se, 4) == 0.0155 and some(c.noise).kind == "measured"
     assert round(c.stats.chance.p_value, 2) == 0.15 and not c.stats.chance.passes
     assert not some(c.spread).false_by_inspection  # 0.0806 / 0.0273 = 2.95 < 3
@@ -233,7 +237,7 @@ def test_trec7_claim_uses_the_measured_se(seeded_store):
     assert "B = tau^2 / (tau^2 + se^2) = 0.963" in luck and "winner's bias by resampling" in luck
     # the paper's own example keeps the model's se under --se model
     m = B.run_claim(
-        seeded_store.con,
+        seeded_read_store.con,
         "trec7",
         "AP",
         B.Claim(system="ok7ax"),
@@ -243,13 +247,13 @@ def test_trec7_claim_uses_the_measured_se(seeded_store):
     assert "Against chance: 0.3033 is above 0.2367" in m.answers[1]
 
 
-def test_scifact_robust_spread_changes_the_standing(seeded_store):
+def test_scifact_robust_spread_changes_the_standing(seeded_read_store):
     # beir/scifact nDCG@10 0.80: within the record's band with sd 0.1878, below it with the
     # robust spread 1.4826 MAD = 0.0898 (issue 19): MTEB's 235 results (Pyserini's
     # reproductions, seeded since, are another track)
     mteb = B.Filters.parse(track="mteb/retrieval")
     c = B.run_claim(
-        seeded_store.con,
+        seeded_read_store.con,
         "beir/scifact/test",
         "nDCG@10",
         B.Claim(value=0.8),
@@ -272,7 +276,7 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
     assert c.answers[1].startswith("Sensitivity: with the robust spread 1.4826 x MAD = 0.0898")
     # robust04 0.3720: the robust spread keeps the standing, so no sensitivity line
     r04 = B.run_claim(
-        seeded_store.con,
+        seeded_read_store.con,
         "robust04",
         "AP",
         B.Claim(value=0.372),
@@ -283,8 +287,8 @@ def test_scifact_robust_spread_changes_the_standing(seeded_store):
 
 
 @pytest.mark.slow
-def test_equal_weight_means_use_their_effective_queries(seeded_store):
-    con = seeded_store.con
+def test_equal_weight_means_use_their_effective_queries(seeded_read_store):
+    con = seeded_read_store.con
     model = B.AuditModel(se="model")
     mean = B.run_claim(
         con, "beir/mean", "nDCG@10", B.Claim(value=0.6), model=model, save=False
@@ -314,8 +318,8 @@ def test_equal_weight_means_use_their_effective_queries(seeded_store):
     assert some(h.history).points[-1].se == pytest.approx(nc.sd / math.sqrt(some(nc.n_effective)))
 
 
-def test_history_says_when_the_null_is_false_by_inspection(seeded_store):
-    con = seeded_store.con
+def test_history_says_when_the_null_is_false_by_inspection(seeded_read_store):
+    con = seeded_read_store.con
     h = H.run_history(con, "msmarco-passage/dev/small", "RR@10", save=False).result
     sp = some(h.spread)
     assert some(h.noise).kind == "bound" and sp.false_by_inspection and sp.n_results == 343
@@ -327,12 +331,12 @@ def test_history_says_when_the_null_is_false_by_inspection(seeded_store):
     assert m.spread is None
 
 
-def test_dl19_passage_no_longer_gets_p_below_the_floor(seeded_store):
+def test_dl19_passage_no_longer_gets_p_below_the_floor(seeded_read_store):
     # issue 30: the TREC DL 2019 passage report opened with "p < 1e-6 ... N* = 63180116"
     # (the model's se 0.0159 on 43 queries). No per-topic nDCG@10 is stored: the [0, 1]
     # bound on 43 queries (0.0715) is what the data allow, and it is labelled as a bound
     c = B.run_claim(
-        seeded_store.con, "dl19-passage", "nDCG@10", B.Claim(value=0.74), save=False
+        seeded_read_store.con, "dl19-passage", "nDCG@10", B.Claim(value=0.74), save=False
     ).result
     nc = some(c.noise)
     assert nc.kind == "bound" and round(nc.se, 4) == 0.0715 and round(nc.model_se, 4) == 0.0121

@@ -457,10 +457,10 @@ def test_cqadupstack_mean_is_a_population_with_its_query_count(cli, seeded_db_fi
 
 
 # ------------------------------------------------------------------ collections
-def test_collections_resolve_by_id_alias_and_unique_prefix(seeded_store):
+def test_collections_resolve_by_id_alias_and_unique_prefix(seeded_read_store):
     from litaudit.store.collections import resolve_collection
 
-    con = seeded_store.con
+    con = seeded_read_store.con
     assert resolve_collection(con, "msmarco-passage/dev").id == "msmarco-passage/dev/small"
     assert resolve_collection(con, "MSMARCO-DEV").id == "msmarco-passage/dev/small"
     assert resolve_collection(con, "beir/msmarco").id == "beir/msmarco/dev"
@@ -469,10 +469,10 @@ def test_collections_resolve_by_id_alias_and_unique_prefix(seeded_store):
         resolve_collection(con, "beir/cqadupstack/")
 
 
-def test_a_near_miss_suggests_only_the_same_query_set(seeded_store):
+def test_a_near_miss_suggests_only_the_same_query_set(seeded_read_store):
     from litaudit.store.collections import resolve_collection
 
-    con = seeded_store.con
+    con = seeded_read_store.con
     with pytest.raises(LitauditError) as exc:
         resolve_collection(con, "msmarco-pasage/dev/smal")
     assert "did you mean 'msmarco-passage-dev' (msmarco-passage/dev/small)?" in str(exc.value)
@@ -545,10 +545,10 @@ def test_one_filter_builds_the_same_sql_for_curation_and_audits():
     assert parse_date("2024-02", "--until", end=True) == "2024-02-29"
 
 
-def test_undated_rows_fall_in_a_window_by_their_year(seeded_store):
+def test_undated_rows_fall_in_a_window_by_their_year(seeded_read_store):
     from litaudit.curation.results import query_results
 
-    con = seeded_store.con
+    con = seeded_read_store.con
     rows = query_results(
         con,
         Filters.parse(since="2009-06", until="2009-06", include_retracted=True),
