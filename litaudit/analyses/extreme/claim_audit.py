@@ -36,6 +36,7 @@ from litaudit.analyses.extreme.noise import (
     RobustCheck,
     record_gap,
 )
+from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.per_dataset import PerDatasetComparison, compare_per_dataset
 from litaudit.analyses.extreme.population import Filters, ResultRow, population, results_fingerprint
 from litaudit.analyses.extreme.population_summary import PopulationSummary
@@ -284,7 +285,8 @@ def _report(
     claim, value, index, claimed = asked.claim, asked.value, asked.index, asked.claimed
     claim_run, evidence = asked.claim_run, asked.evidence
     rows = pop.rows
-    noise = population_noise(con, pop, model.se, model.alpha)
+    lookups = NoiseLookups.load(con)  # once for the noise and the resolution line
+    noise = population_noise(con, pop, model.se, model.alpha, lookups)
     chance = claim_stats.ChanceModel(
         alpha=model.alpha,
         hidden_multiplier=claim.hidden_multiplier,
@@ -345,7 +347,9 @@ def _report(
         ranks=ranks_section(
             con, pop.collection_id, pop.measure, filters, () if per is None else per.given
         ),
-        resolution=claim_resolution(con, pop.collection_id, pop.measure, ca.value, holder.value),
+        resolution=claim_resolution(
+            con, pop.collection_id, pop.measure, ca.value, holder.value, lookups
+        ),
         mixed=mixed,
         value_text=_value_text(claimed, ev),
         coverage=record_coverage(rows).sentence,

@@ -124,15 +124,27 @@ def scores_of(
         return cid, _from_matrix(Path(matrix), measure)
     if cid is None:
         raise NotFound("give --collection (or a score matrix: --matrix FILE)")
-    lookups = NoiseLookups.load(con)
+    return cid, stored_scores(con, cid, measure)
+
+
+def stored_scores(
+    con: duckdb.DuckDBPyConnection,
+    cid: str,
+    measure: str,
+    lookups: NoiseLookups | None = None,
+) -> Scores:
+    """The stored scores of the collection ``cid`` (its id) by the module doc's order;
+    ``lookups``: the store's topic sets and archives when the caller has read them."""
+    if lookups is None:
+        lookups = NoiseLookups.load(con)
     default = lookups.default_sets.get(cid)
     found = lookups.topic_sets.get((cid, default[0])) if default else None
     if found and found[1]:
         got = _from_parts(con, cid, measure, found[1])
         if got is not None:
-            return cid, got
+            return got
     if cid in lookups.archived:
-        return cid, _from_archive(con, cid, measure)
+        return _from_archive(con, cid, measure)
     raise NotFound(
         f"{cid} {measure}: no per-topic or per-dataset scores in the store (import its run "
         "archive with `litaudit runs import`, or give a topic-by-run matrix: --matrix FILE)"
@@ -205,16 +217,22 @@ class ClaimResolution:
 
 
 def claim_resolution(
-    con: duckdb.DuckDBPyConnection, collection_id: str, measure: str, value: float, record: float
+    con: duckdb.DuckDBPyConnection,
+    collection_id: str,
+    measure: str,
+    value: float,
+    record: float,
+    lookups: NoiseLookups | None = None,
 ) -> ClaimResolution | None:
     """The resolution line of a claim of ``value`` against the ``record`` (None where the
-    store has no per-topic or per-dataset scores of the collection, or no margin)."""
+    store has no per-topic or per-dataset scores of the collection, or no margin);
+    ``collection_id``: the collection's id; ``lookups``: as :func:`stored_scores`'s."""
     gain = float(value) - float(record)
     if not abs(gain) > 0:
         return None
     try:
-        cid, s = scores_of(con, collection_id, measure, None)
-        rep = resolution_of(s, measure, cid, ResolutionSettings(gap=abs(gain)))
+        s = stored_scores(con, collection_id, measure, lookups)
+        rep = resolution_of(s, measure, collection_id, ResolutionSettings(gap=abs(gain)))
     except (NotFound, ParameterError):
         return None
     r = rep.resolution
