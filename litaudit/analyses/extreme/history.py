@@ -24,6 +24,7 @@ from litaudit.analyses.extreme.best import (
     spread_of,
 )
 from litaudit.analyses.extreme.noise import NoiseChoice
+from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.population import (
     Filters,
     Population,
@@ -142,7 +143,9 @@ def run_history(  # noqa: PLR0913 - `given`: the site passes its rows through
     st = dataclasses.replace(steps, alpha=alpha)
 
     def compute() -> HistoryReport:
-        noise = population_noise(con, pop, se, alpha, None if shared is None else shared.lookups)
+        # read once for the se and the record steps' pairing
+        lookups = NoiseLookups.load(con) if shared is None else shared.lookups
+        noise = population_noise(con, pop, se, alpha, lookups)
         h = sequential.replay(
             [r.value for r in rows],
             [r.year for r in rows],
@@ -163,7 +166,7 @@ def run_history(  # noqa: PLR0913 - `given`: the site passes its rows through
             citation=SOURCE,
             by=by,
             noise=noise,
-            record_steps=record_steps(con, pop, h, holders, noise, st, shared),
+            record_steps=record_steps(con, pop, h, holders, noise, st, shared, lookups),
             spread=spread_of(noise, [r.value for r in rows]),
         )
 

@@ -246,10 +246,15 @@ def pairing(
     measure: str,
     rows: list[ResultRow],
     shared: Preloaded | None = None,
+    lookups: NoiseLookups | None = None,
 ) -> _Pairing:
     """Where the record steps of a population (its ``rows``) find paired scores;
-    ``shared``: the lookups and part scores read once for many histories."""
-    lookups = NoiseLookups.load(con) if shared is None else shared.lookups
+    ``shared``: the lookups and part scores read once for many histories; ``lookups``:
+    the noise lookups of this one, when its caller has read them."""
+    if shared is not None:
+        lookups = shared.lookups
+    elif lookups is None:
+        lookups = NoiseLookups.load(con)
     sets: dict[str | None, int] = {}
     for r in rows:
         sets[r.topic_set] = sets.get(r.topic_set, 0) + 1
@@ -303,16 +308,18 @@ def record_steps(
     noise: NoiseChoice,
     settings: StepSettings = StepSettings(),
     shared: Preloaded | None = None,
+    lookups: NoiseLookups | None = None,
 ) -> RecordSteps:
     """The record audit of a replayed history of ``pop`` (``records[i]`` holds the record
-    at ``history.points[i]``); ``shared``: what many histories read once (:class:`Preloaded`)."""
+    at ``history.points[i]``); ``shared``: what many histories read once (:class:`Preloaded`);
+    ``lookups``: the noise lookups, when the history has read them (:func:`pairing`)."""
 
     alpha, certify, draws = settings.alpha, settings.certify, settings.draws
     if certify is not None and certify not in record_stats.CERTIFY_RULES:
         raise ParameterError(
             f"--certify: {certify!r} is not one of {', '.join(record_stats.CERTIFY_RULES)}"
         )
-    pairs = pairing(con, pop.collection_id, pop.measure, pop.rows, shared)
+    pairs = pairing(con, pop.collection_id, pop.measure, pop.rows, shared, lookups)
     rng = np.random.default_rng(settings.seed)
     steps = []
     for i in range(1, len(history.points)):
