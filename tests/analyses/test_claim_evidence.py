@@ -8,12 +8,13 @@ import csv
 import functools
 import json
 import math
-import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy import stats as sps
+
+from tests.conftest import copy_db
 
 ROBUST03 = "trec-robust-2003"
 DL19 = "msmarco-passage/trec-dl-2019/judged"
@@ -29,7 +30,7 @@ def robust03_db(robust03_db_file) -> Path:
 @pytest.fixture
 def rcli(cli, robust03_db, tmp_path):
     db = tmp_path / "copy.duckdb"
-    shutil.copy(robust03_db, db)
+    copy_db(robust03_db, db)
     return lambda *a: cli(*a, db=db)
 
 
@@ -259,7 +260,7 @@ def dl19_cli(cli, seeded_db_file, shared_data, tmp_path):
     from litaudit.store.db import open_store
 
     db = tmp_path / "dl19.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     with open_store(db, read_only=True) as store:
         seeded = store.con.execute(
             "SELECT count(*) FROM results WHERE collection_id = ? AND measure = 'nDCG@10' "
@@ -334,7 +335,7 @@ def test_baseline_among_the_published_baselines_of_robust04(cli, seeded_db_file,
     from litaudit.store.db import open_store
 
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     with open_store(db, read_only=True) as store:
         vals = [
             r[0]

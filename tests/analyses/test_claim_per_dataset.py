@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import shutil
 
 import pytest
 
@@ -13,6 +12,7 @@ from litaudit.analyses.audits import get_audit
 from litaudit.analyses.extreme.per_dataset import compare_per_dataset
 from litaudit.curation.filters import Filters
 from litaudit.store.db import open_store
+from tests.conftest import copy_db
 
 # TencentBAC/Conan-embedding-v2's published nDCG@10 on the 13 datasets of BEIR-13 (MTEB's
 # results repository, as seeded; its BEIR-13 mean 0.68651), as a paper's table would give
@@ -36,7 +36,7 @@ CONAN = {
 
 @pytest.fixture
 def beir(cli, seeded_db_file):
-    shutil.copy(seeded_db_file, cli.db)
+    copy_db(seeded_db_file, cli.db)
     return cli
 
 

@@ -9,7 +9,6 @@ write get a copy.
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 from hypothesis import assume, given, settings
@@ -18,13 +17,13 @@ from hypothesis import strategies as st
 from litaudit.curation.filters import AUDIT, Filters, parse_date
 from litaudit.errors import LitauditError
 from litaudit.store.results import where
-from tests.conftest import examples
+from tests.conftest import copy_db, examples
 
 
 @pytest.fixture
 def seeded_copy(seeded_db_file, tmp_path):
     path = tmp_path / "copy.duckdb"
-    shutil.copy(seeded_db_file, path)
+    copy_db(seeded_db_file, path)
     return path
 
 

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import gzip
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.analyses.test_claim_evidence import _run_file
+from tests.conftest import copy_db
 from tests.typed import without_verdict
 
 
 @pytest.fixture
 def rcli(cli, robust03_db_file, tmp_path):
     db = tmp_path / "copy.duckdb"
-    shutil.copy(robust03_db_file, db)
+    copy_db(robust03_db_file, db)
     return lambda *a: cli(*a, db=db)
 
 
@@ -97,7 +97,7 @@ def test_an_archived_run_given_as_the_claims_run_is_named(rcli, shared_data):
 
 def test_verdict_lines_of_a_claim_answer_each_question_once(cli, seeded_db_file, tmp_path):
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     res = cli(
         "audit", "claim", "-c", "robust04", "-m", "AP", "--value", "0.372", "--json",
         "--no-save", db=db,
@@ -137,7 +137,7 @@ def test_a_baseline_is_judged_against_its_own_model_first(
     cli, seeded_db_file, tmp_path, collection, measure, value, weak
 ):
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     res = cli(
         "audit", "baselines", "-c", collection, "-m", measure, "--baseline", value,
         "--baseline-system", "BM25", "--json", "--no-save", db=db,
@@ -160,7 +160,7 @@ def test_runs_import_warns_when_the_qrels_cover_few_of_the_collections_topics(
     cli, seeded_db_file, shared_data, tmp_path
 ):
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     trec = shared_data / "trec"
     run = _run_file(shared_data, "uwmtCR0")
     qrels = trec / "qrels" / "qrels.robust03.txt"
@@ -197,7 +197,7 @@ def test_what_the_record_covers_is_said_beside_it(
     cli, seeded_db_file, tmp_path, collection, measure, covers
 ):
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     res = cli(
         "audit", "claim", "-c", collection, "-m", measure, "--value", "0.5", "--json",
         "--no-save", db=db,
@@ -259,14 +259,14 @@ def test_coverage_keeps_reproductions_apart():
 )
 def test_lookups_of_a_review_suggest(cli, seeded_db_file, tmp_path, args, message):
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     res = cli("audit", "claim", *args, "--value", "0.5", "--no-save", db=db)
     assert res.exit_code == 1 and message in res.output, res.output
 
 
 def test_an_unknown_bibkey_is_an_error_with_a_suggestion(cli, seeded_db_file, tmp_path):
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     for cmd in (("results", "list"), ("results", "export", tmp_path / "x.csv")):
         res = cli(*cmd, "--paper", "cormak2009", db=db)
         assert res.exit_code == 1
@@ -333,7 +333,7 @@ def test_history_shows_published_results_unless_reproductions_are_asked_for(
     repository) are left out of the history plot by default, and said so in its caption;
     `--with-reproductions` draws them (224 results, as the record audit reads)."""
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     args = ("report", "-c", "dl19-passage", "-m", "nDCG@10", "-f", "json")
     lit = json.loads(cli(*args, db=db).stdout)["literature"][0]
     assert (lit["n"], lit["history"][-1]["n"], lit["history_left_out"]) == (224, 178, 46)

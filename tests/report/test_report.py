@@ -230,7 +230,7 @@ def fresh_db(fresh_db_file, tmp_path) -> Path:
     """The fixture database before any report: the reusability audits are missing (a
     copy of the module's, to write)."""
     path = tmp_path / "fresh.duckdb"
-    shutil.copy(fresh_db_file, path)
+    copy_db(fresh_db_file, path)
     return path
 
 
@@ -253,10 +253,9 @@ def reported(tmp_path_factory) -> Reported:
 
 @pytest.fixture
 def fixture_db(fixture_db_file, tmp_path) -> Path:
-    import shutil
 
     path = tmp_path / "fixture.duckdb"
-    shutil.copy(fixture_db_file, path)
+    copy_db(fixture_db_file, path)
     return path
 
 
@@ -509,10 +508,9 @@ def test_a_bad_claimed_value_is_an_error(cli, fixture_db, value, message):
 
 
 def test_claim_needs_a_measure_when_there_are_several(cli, seeded_db_file, tmp_path):
-    import shutil
 
     db = tmp_path / "s.duckdb"
-    shutil.copy(seeded_db_file, db)
+    copy_db(seeded_db_file, db)
     res = cli("report", "-c", "robust04", "--claim", "0.36", db=db)
     assert res.exit_code == 1 and "--claim needs --measure" in res.stderr
 

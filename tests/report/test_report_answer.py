@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import _built_folder_once
+from tests.conftest import _built_folder_once, copy_db
 from tests.report.test_report import COLLECTION, lit_folder
 from tests.typed import without_verdict
 
@@ -29,7 +29,7 @@ def lit_db_file(tmp_path_factory) -> Path:
 @pytest.fixture
 def lit_db(lit_db_file, tmp_path) -> Path:
     path = tmp_path / "lit.duckdb"
-    shutil.copy(lit_db_file, path)
+    copy_db(lit_db_file, path)
     return path
 
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import examples
+from tests.conftest import copy_db, examples
 from tests.site.fixture import COLLECTION
 
 
@@ -26,7 +25,7 @@ def site_db_file(fixture_site) -> Path:
 @pytest.fixture
 def site_db(site_db_file, tmp_path) -> Path:
     path = tmp_path / "site.duckdb"
-    shutil.copy(site_db_file, path)
+    copy_db(site_db_file, path)
     return path
 
 
