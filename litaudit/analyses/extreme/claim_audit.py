@@ -250,9 +250,10 @@ def run_claim(
         subject = None if index is None else pop.rows[index]
         text = subject.value_text if subject else claimed
         params = _claim_params(pop, filters, claim, value, subject, model, text)
-        fp = claim_key.early_fingerprint(con, pop, filters)
+        lookups = NoiseLookups.load(con)  # for the key and the audit (nothing writes between)
+        fp = claim_key.early_fingerprint(con, pop, filters, lookups)
         key = claim_key.claim_key(pop, params, model.sampling, fp)
-        return run_or_reuse(con, key, lambda: _report(con, pop, asked, filters, model)[0])
+        return run_or_reuse(con, key, lambda: _report(con, pop, asked, filters, model, lookups)[0])
     rep, fp = _report(con, pop, asked, filters, model)
     if not save:
         return Audited(rep, None)
@@ -278,14 +279,21 @@ class _Asked:
 
 
 def _report(
-    con: duckdb.DuckDBPyConnection, pop, asked: _Asked, filters: Filters, model: AuditModel
+    con: duckdb.DuckDBPyConnection,
+    pop,
+    asked: _Asked,
+    filters: Filters,
+    model: AuditModel,
+    lookups: NoiseLookups | None = None,
 ) -> tuple[ClaimReport, str]:
     """The claim audit of ``asked`` against ``pop`` and the fingerprint of its input (the
-    key of a claim with evidence files: :func:`run_claim`)."""
+    key of a claim with evidence files: :func:`run_claim`); ``lookups``: the store's noise
+    lookups when the key has read them."""
     claim, value, index, claimed = asked.claim, asked.value, asked.index, asked.claimed
     claim_run, evidence = asked.claim_run, asked.evidence
     rows = pop.rows
-    lookups = NoiseLookups.load(con)  # once for the noise and the resolution line
+    if lookups is None:  # once for the noise and the resolution line
+        lookups = NoiseLookups.load(con)
     noise = population_noise(con, pop, model.se, model.alpha, lookups)
     chance = claim_stats.ChanceModel(
         alpha=model.alpha,

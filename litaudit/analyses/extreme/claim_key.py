@@ -29,11 +29,10 @@ if TYPE_CHECKING:
 VERSION = "claim-input-2"
 
 
-def _lookups(con: duckdb.DuckDBPyConnection) -> list[list[str]]:
+def _lookups(lk: NoiseLookups) -> list[list[str]]:
     """What the reference model's se reads of the store besides the population's rows and
     the archive: topic sets (and their parts), the archived collections, the reference
     noise and the bounded measures (:class:`NoiseLookups`), each sorted."""
-    lk = NoiseLookups.load(con)
     return [
         sorted(repr(x) for x in lk.topic_sets.items()),
         sorted(repr(x) for x in lk.default_sets.items()),
@@ -59,7 +58,12 @@ def _datasets(con: duckdb.DuckDBPyConnection, pop: Population, filters: Filters)
     return [[p, results_fingerprint(rows[p])] for p in parts]
 
 
-def early_fingerprint(con: duckdb.DuckDBPyConnection, pop: Population, filters: Filters) -> str:
+def early_fingerprint(
+    con: duckdb.DuckDBPyConnection,
+    pop: Population,
+    filters: Filters,
+    lookups: NoiseLookups | None = None,
+) -> str:
     """The input of a claim audit without evidence files, read before it is computed: the
     population's rows (a changed or retracted row changes it), its collection's name and
     topic counts, the stored run archive of the collection
@@ -72,7 +76,7 @@ def early_fingerprint(con: duckdb.DuckDBPyConnection, pop: Population, filters: 
             results_fingerprint(pop.rows),
             [pop.collection_name, pop.n_topics, pop.n_other_topics],
             stored_fingerprint(con, pop.collection_id),
-            _lookups(con),
+            _lookups(NoiseLookups.load(con) if lookups is None else lookups),
             _datasets(con, pop, filters),
         ]
     )
