@@ -872,3 +872,21 @@ def robust03_coded(robust03_db_file):
         if isinstance(value, np.ndarray):
             value.flags.writeable = False
     return cid, coded
+
+
+_UNWRITTEN_NS = 1_000_000_000_000_000_000  # 2001-09-09: a time no write of this run sets
+
+
+@contextmanager
+def unwritten(db: Path) -> Iterator[None]:
+    """Asserts that the block writes nothing to the database file ``db`` (closed before
+    it): its modification time is set to a past one first, and after the block the file
+    has that time and its size and no write-ahead log beside it. Any commit writes the
+    log or, at the close's checkpoint, the file (a stat, where listing what a command
+    could have changed costs a CLI run: a check of every table, not of one listing)."""
+    os.utime(db, ns=(_UNWRITTEN_NS, _UNWRITTEN_NS))
+    size = db.stat().st_size
+    yield
+    now = db.stat()
+    assert not Path(f"{db}.wal").exists(), f"{db}: a write-ahead log was left behind"
+    assert (now.st_size, now.st_mtime_ns) == (size, _UNWRITTEN_NS), f"{db} was written"

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from litaudit.errors import LitauditError
-from tests.conftest import examples
+from tests.conftest import copy_db, examples
 from tests.typed import some
 
 SETTINGS = settings(
@@ -272,7 +271,7 @@ def test_curation_round_trip_through_the_cli(cli, tmp_path):
 
 def test_csv_export_round_trips_into_a_seeded_database(small_seeded_db_file, cli, tmp_path):
     db = tmp_path / "s.duckdb"
-    shutil.copy(small_seeded_db_file, db)  # TREC-7's seed rows whole
+    copy_db(small_seeded_db_file, db)  # TREC-7's seed rows whole
     out = tmp_path / "trec7.csv"
     assert cli("results", "export", out, "-c", "trec7", db=db).exit_code == 0
     res = cli("results", "import", out, db=db)
@@ -357,7 +356,7 @@ def nasty_db(small_seeded_db_file, tmp_path):
     import duckdb
 
     db = tmp_path / "nasty.duckdb"
-    shutil.copy(small_seeded_db_file, db)
+    copy_db(small_seeded_db_file, db)
     con = duckdb.connect(str(db))
     rid = some(
         con.execute(
@@ -590,7 +589,7 @@ def test_new_columns_are_checked_as_strictly_as_the_others(
     cli, reference_db_file, tmp_path, column, value, message
 ):
     db = tmp_path / "x.duckdb"
-    shutil.copy(reference_db_file, db)  # what `init --no-seeds` writes, built once a run
+    copy_db(reference_db_file, db)  # what `init --no-seeds` writes, built once a run
     f = tmp_path / "rows.csv"
     f.write_text(
         "source,track,collection,measure,value,system,role,transcribed_by,"

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import copy_db
 
 
 class Recorder:
@@ -224,10 +225,9 @@ def test_no_bar_text_when_stderr_is_not_a_terminal(cli, small_seeded_db_file, tm
     --json stays one JSON document. (Whether a bar shows depends on stderr alone, not on
     how much work there is: a part of the store will do. `init` on a new database is
     checked in tests/repo/test_package.py.)"""
-    import shutil
 
     db = tmp_path / "db.duckdb"
-    shutil.copy(small_seeded_db_file, db)
+    copy_db(small_seeded_db_file, db)
     for args in (
         ("results", "list", "-c", "robust04", "--limit", "20"),
         ("audit", "summary", "--no-save", "--until", "2005"),
@@ -276,9 +276,8 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
 def test_verify_prints_a_line_per_result_after_its_bar_and_up_to_a_failure(
     cli, small_seeded_db_file
 ):
-    import shutil
 
-    shutil.copy(small_seeded_db_file, cli.db)  # any three results: 9 MB to copy, not 20
+    copy_db(small_seeded_db_file, cli.db)  # any three results: 9 MB to copy, not 20
     ids = [r["id"] for r in json.loads(cli("results", "list", "--limit", "3", "--json").stdout)]
     r = cli("results", "verify", *map(str, ids))
     assert r.exit_code == 0 and r.stdout.splitlines() == [f"#{i} verified" for i in ids]
@@ -341,7 +340,7 @@ def agreement_db_file(reference_db_file, tmp_path_factory) -> Path:
 
     d = tmp_path_factory.mktemp("agreement")
     path = d / "agreement.duckdb"
-    shutil.copy(reference_db_file, path)
+    copy_db(reference_db_file, path)
     paths = _tiny_archive(d)
     with open_store(path) as store:
         import_archive(
@@ -355,7 +354,7 @@ def agreement_db_file(reference_db_file, tmp_path_factory) -> Path:
 
 
 def _agreement_db(cli, agreement_db_file):
-    shutil.copy(agreement_db_file, cli.db)
+    copy_db(agreement_db_file, cli.db)
 
 
 AGREEMENT = (

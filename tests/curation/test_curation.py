@@ -23,7 +23,7 @@ from litaudit.curation.results import (
 )
 from litaudit.curation.rows import COLUMNS
 from litaudit.errors import LitauditError, ValidationFailed
-from tests.conftest import examples, rolled_back
+from tests.conftest import copy_db, examples, rolled_back
 
 HEADER = [
     "source",
@@ -489,9 +489,8 @@ def test_export_then_import_into_an_empty_database_reproduces_every_row(
     out = tmp_path / f"export.{fmt}"
     write_export(rows, out, fmt)
     fresh_db = tmp_path / "fresh.duckdb"
-    import shutil
 
-    shutil.copy(reference_db_file, fresh_db)
+    copy_db(reference_db_file, fresh_db)
     with open_store(fresh_db) as fresh:
         import_file(fresh, out, who="t")
         assert export_rows(fresh.con, CURATION) == rows

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
 from tests.cli.test_cli_curation import GOOD
+from tests.conftest import copy_db
 from tests.curation.test_curation import write_csv
 
 
@@ -26,7 +26,7 @@ def one_db(small_seeded_db_file, tmp_path_factory) -> tuple[Path, int]:
 
     folder = tmp_path_factory.mktemp("one")
     cli = Cli(folder / "one.duckdb")
-    shutil.copy(small_seeded_db_file, cli.db)
+    copy_db(small_seeded_db_file, cli.db)
     r = cli("results", "import", str(write_csv(folder / "r.csv", [GOOD[1]])), "--who", "alice")
     assert r.exit_code == 0, r.output
     rows = json.loads(cli("results", "list", "--paper", "zz2005test", "--json").stdout)
@@ -36,7 +36,7 @@ def one_db(small_seeded_db_file, tmp_path_factory) -> tuple[Path, int]:
 @pytest.fixture
 def one(cli, one_db) -> int:
     """The CLI on a copy of one_db: the draft result's id."""
-    shutil.copy(one_db[0], cli.db)
+    copy_db(one_db[0], cli.db)
     return one_db[1]
 
 

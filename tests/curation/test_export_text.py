@@ -15,7 +15,7 @@ from litaudit.curation import fields as F
 from litaudit.curation.export import export_rows, write_export
 from litaudit.curation.importer import import_file
 from litaudit.curation.rows import COLUMNS
-from tests.conftest import examples, rolled_back
+from tests.conftest import copy_db, examples, rolled_back
 from tests.curation.test_curation import GOOD, HEADER, write_csv
 
 TEXT_FIELDS = ("system", "location", "notes", "participant")
@@ -78,7 +78,6 @@ def test_a_lone_carriage_return_is_quoted_in_csv(mem_store, tmp_path):
 def test_formulas_are_neutralised_in_csv_and_import_undoes_it(
     mem_store, reference_db_file, tmp_path, text
 ):
-    import shutil
 
     from litaudit.store.db import open_store
 
@@ -90,7 +89,7 @@ def test_formulas_are_neutralised_in_csv_and_import_undoes_it(
     (got,) = list(csv.DictReader(io.StringIO(out.read_text(), newline="")))
     assert got["system"] == "'" + text and got["value"] == "0.3574"
     assert list(got) == list(COLUMNS)
-    shutil.copy(reference_db_file, tmp_path / "b.duckdb")
+    copy_db(reference_db_file, tmp_path / "b.duckdb")
     with open_store(tmp_path / "b.duckdb") as b:
         import_file(b, out, who="t")
         assert _stored(b, ["system"]) == [(text,)]
