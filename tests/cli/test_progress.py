@@ -65,7 +65,7 @@ def terminal(monkeypatch):
 
 
 @pytest.mark.slow
-def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path_factory, monkeypatch):
+def test_init_reports_every_seed_row_checked_and_added(undone_store, tmp_path_factory, monkeypatch):
     """The small seed set (~1,500 real rows in several seed files; tests/conftest.py),
     checked in steps of 100 rows (plan.PROGRESS_ROWS made 100 here): more than 10 steps,
     as the whole seeds without MTEB's file make at the 1,000 rows of a step. The folder
@@ -79,7 +79,7 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path_facto
     monkeypatch.setattr(plan, "PROGRESS_ROWS", 100)
     seeds = _built_folder_once(tmp_path_factory, "small-seeds", _small_seeds)
     rec = Recorder()
-    summary = load_seeds(mem_store, seeds, progress=rec)
+    summary = load_seeds(undone_store, seeds, progress=rec)
     assert rec.calls[0][1] > 0, "the total is announced before any row is checked"
     assert rec.total() == rec.steps()  # every row announced is checked
     assert rec.count("added") == summary["added"]["results"] > 0
@@ -89,7 +89,7 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path_facto
 
 
 def test_results_import_reports_rows_of_each_file_as_read(
-    small_seeded_db_file, mem_store, tmp_path, monkeypatch
+    small_seeded_db_file, undone_store, tmp_path, monkeypatch
 ):
     """A curation export (papers, history) of the small seeded store: each file's rows
     announced when read, checked in steps of PROGRESS_ROWS (500 here, so that two whole
@@ -116,12 +116,12 @@ def test_results_import_reports_rows_of_each_file_as_read(
     path = tmp_path / "part.json"
     path.write_text(json.dumps(part))
     rec = Recorder()
-    [(rep, _)] = import_files(mem_store, [path], who="test", progress=rec)
+    [(rep, _)] = import_files(undone_store, [path], who="test", progress=rec)
     assert rec.total() == rec.steps() == len(rows)
     assert [s for s, _, _ in rec.calls if s] == [PROGRESS_ROWS, PROGRESS_ROWS, 7]
     assert rec.count("added") == rep.added_results == len(rows)
     rec2 = Recorder()
-    [(rep2, _)] = import_files(mem_store, [path], who="test", on_existing="skip", progress=rec2)
+    [(rep2, _)] = import_files(undone_store, [path], who="test", on_existing="skip", progress=rec2)
     assert rec2.steps() == len(rows) and rec2.count("added") == rep2.added_results == 0
 
 
