@@ -1066,7 +1066,7 @@ def test_mteb_registry_reader_follows_mtebs_rules(tmp_path):
 
 
 @pytest.mark.slow
-def test_zero_shot_filter_keeps_declared_zero_shot_results(mem_store, tmp_path):
+def test_zero_shot_filter_keeps_declared_zero_shot_results(undone_store, tmp_path):
     import gzip
     import shutil
 
@@ -1085,8 +1085,8 @@ def test_zero_shot_filter_keeps_declared_zero_shot_results(mem_store, tmp_path):
         w.writerows(nq)
     flags = [r for r in _zero_shot() if r["collection"] == "beir/nq"]
     (d / "zero_shot.csv.gz").write_bytes(gzip.compress(text(SEEDS / "zero_shot.csv.gz").encode()))
-    load_seeds(mem_store, d)
-    con = mem_store.con
+    load_seeds(undone_store, d)
+    con = undone_store.con
     everyone = query_results(con, AUDIT, collection="beir/nq", measure="nDCG@10")
     zs = query_results(
         con, dataclasses.replace(AUDIT, zero_shot=True), collection="beir/nq", measure="nDCG@10"
