@@ -7,6 +7,7 @@ file repeat their measures, topic sets, roles and dates). For
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ from litaudit.errors import LitauditError
 from litaudit.store import papers as paper_store
 from litaudit.store import results as result_store
 from litaudit.store.collection_names import CollectionNames
-from litaudit.store.collections import topic_sets
+from litaudit.store.collections import TopicSet, topic_sets
 from litaudit.store.measures import ranges as measure_ranges
 
 if TYPE_CHECKING:
@@ -24,32 +25,22 @@ if TYPE_CHECKING:
 
 
 class Context:
-    """Lookups cached once per import: aliases, measures, papers, existing keys."""
+    """Lookups cached once per import: aliases, measures, papers, existing keys. Each
+    but the collection names is read when first asked for (a file refused on its first
+    rows reads none of the stored results' keys), from a connection the import has not
+    written to yet: the plan and the check come before the writes."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, rows: Sequence[Row] = ()):
         self.con = con
 
         self.collections = CollectionNames.load(con)  # the resolver every command uses
-        sets = topic_sets(con)
-        self.default_topics = {
-            ts.collection_id: (ts.name, ts.n_topics) for ts in sets if ts.is_default
-        }
-        self.topic_sets: dict[tuple[Any, Any], int] = {
-            (ts.collection_id, ts.name): ts.n_topics for ts in sets
-        }
-        self.measures = measure_ranges(con)
-        self.papers = paper_store.ids_and_years(con)
         # the stored results' keys, by collection id: read in one query for the collections
         # the rows name (those a row can collide with; a file of one track into a large
         # store reads that track's, and each seed file its own), a collection at a time
         # for any other
         self._existing: dict[str, dict[tuple, tuple[int, str]]] = {}
         named = {t for r in rows if isinstance(t := r.data.get("collection"), str)}
-        ids = sorted({cid for cid in map(self._resolved, named) if cid is not None})
-        if ids:
-            self._existing = {cid: {} for cid in ids}
-            for key, found in result_store.natural_keys(con, ids).items():
-                self._existing[key[3]][key] = found
+        self._named = sorted({cid for cid in map(self._resolved, named) if cid is not None})
         # each field's text parsed once: (name, type, text) -> (True, value) or (False,
         # problem); the type, since True == 1 in a dict but not to the parsers' messages
         self.parsed: dict[tuple[str, type, Any], tuple[bool, Any]] = {}
@@ -57,9 +48,38 @@ class Context:
         # (rows of a file share a few measures, topic sets, roles and dates)
         self.groups: dict[tuple, tuple[dict, list[tuple[str, str | None]]]] = {}
 
+    @functools.cached_property
+    def _sets(self) -> list[TopicSet]:
+        return topic_sets(self.con)
+
+    @functools.cached_property
+    def default_topics(self) -> dict[Any, tuple[Any, Any]]:
+        """(name, number of topics) of each collection's default topic set, by its id."""
+        return {ts.collection_id: (ts.name, ts.n_topics) for ts in self._sets if ts.is_default}
+
+    @functools.cached_property
+    def topic_sets(self) -> dict[tuple[Any, Any], int]:
+        """The number of topics of each (collection id, topic set name)."""
+        return {(ts.collection_id, ts.name): ts.n_topics for ts in self._sets}
+
+    @functools.cached_property
+    def measures(self) -> dict[str, tuple[float, float]]:
+        """(min, max) of each known measure (the import adds the new ones it checks)."""
+        return measure_ranges(self.con)
+
+    @functools.cached_property
+    def papers(self) -> dict[str, tuple[int, int | None]]:
+        """(id, year) of each stored paper, by its bibkey."""
+        return paper_store.ids_and_years(self.con)
+
     def stored(self, key: tuple) -> tuple[int, str] | None:
         """(id, value as printed) of the stored result with natural ``key``
         (:func:`natural_key`), if any."""
+        if self._named:  # the first asked: the keys of every collection the rows name
+            ids, self._named = self._named, []
+            self._existing.update({cid: {} for cid in ids})
+            for found_key, found in result_store.natural_keys(self.con, ids).items():
+                self._existing[found_key[3]][found_key] = found
         keys = self._existing.get(key[3])
         if keys is None:
             keys = self._existing[key[3]] = result_store.natural_keys(self.con, [key[3]])

@@ -79,13 +79,15 @@ def sync_tree(
     dry_run: bool = False,
     prune: bool = False,
     read: TreeRead | None = None,
+    refdata: bool = True,
 ) -> SyncReport:
     """Bring the database to ``folder`` in one transaction (``dry_run``: check and list
     the changes, then roll back). Every problem of every file is raised together
     (ValidationFailed). Work of the database the folder does not have (a result not in
     it, a result changed since) is kept and named, unless ``prune``: then the folder
     wins (results it does not hold are retracted). ``read``: the folder as
-    :func:`~litaudit.curation.tree_read.read_tree` read it already (else it is read)."""
+    :func:`~litaudit.curation.tree_read.read_tree` read it already (else it is read);
+    ``refdata``: the reference data loaded first (False: the store holds it already)."""
     files, problems, manifest = read if read is not None else read_tree(folder)
     if not files and not problems:  # a wrong folder would otherwise name every result
         raise LitauditError(
@@ -101,6 +103,8 @@ def sync_tree(
     done: list[SyncReport] = []
     try:
         with store.transaction():
+            if refdata:  # a new database: the collections and measures rows name
+                load_reference_data(store.con)
             done.append(_sync(store, Path(folder), files, manifest, who, prune))
             if dry_run:
                 raise _Rollback
@@ -125,7 +129,7 @@ def check_tree(folder: Path, read: TreeRead | None = None, reference=None) -> li
             load_reference_data(store.con)
             return check_tree(folder, read, store)
     try:
-        sync_tree(reference, folder, who="check", dry_run=True, read=read)
+        sync_tree(reference, folder, who="check", dry_run=True, read=read, refdata=False)
     except ValidationFailed as exc:
         return exc.problems
     return []
@@ -134,9 +138,7 @@ def check_tree(folder: Path, read: TreeRead | None = None, reference=None) -> li
 def _sync(
     store, folder: Path, files: list[TreeFile], manifest: Manifest, who: str, prune: bool
 ) -> SyncReport:
-
     con = store.con
-    load_reference_data(con)  # a new database: the collections and measures rows name
     colls = _add_collections(con, manifest, str(folder / "litaudit-store.jsonl"), who)
     now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
     hist = SyncHistory(con)
@@ -225,10 +227,8 @@ def _at(tf: TreeFile, line: int) -> str:
 def _add_collections(
     con: duckdb.DuckDBPyConnection, manifest: Manifest, name: str, who: str
 ) -> list[str]:
-    """The collections the folder carries (its manifest ``name``) that the database
-    lacks, added (a collection of the same id with another query count is a problem):
-    their ids."""
-
+    """The collections the folder carries (its manifest ``name``) that the database lacks,
+    added (a collection of the same id with another query count is a problem): their ids."""
     added = []
     problems = []
     for c in manifest.collections:

@@ -8,9 +8,17 @@ import shutil
 
 import pytest
 
+from tests.conftest import copy_db
 from tests.typed import some, without_verdict
 
 _COPIED_FROM: dict[str, str] = {}  # a copy (its path) -> the session file it copies
+
+
+def _copy2(src, dst) -> None:
+    """``shutil.copy2``: the bytes, as a sparse copy (conftest.copy_db: 44% of the seeded
+    file is pages of zeros), and the source's modification time (see _n_audits)."""
+    copy_db(src, dst)
+    shutil.copystat(src, dst)
 
 
 @pytest.fixture
@@ -18,7 +26,7 @@ def db(seeded_db_file, tmp_path):
     """A private copy of the seeded database (audit commands write), with its
     modification time (see _n_audits)."""
     path = tmp_path / "audit.duckdb"
-    shutil.copy2(seeded_db_file, path)
+    _copy2(seeded_db_file, path)
     _COPIED_FROM[str(path)] = str(seeded_db_file)
     yield path
     del _COPIED_FROM[str(path)]
@@ -29,7 +37,7 @@ def small_db(small_seeded_db_file, tmp_path):
     """A private copy of the small seeded database (TREC-7, robust04 and MS MARCO
     dev/small whole: tests/conftest.py), for a check that holds on any population."""
     path = tmp_path / "small.duckdb"
-    shutil.copy2(small_seeded_db_file, path)
+    _copy2(small_seeded_db_file, path)
     _COPIED_FROM[str(path)] = str(small_seeded_db_file)
     yield path
     del _COPIED_FROM[str(path)]

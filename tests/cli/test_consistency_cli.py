@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 
+from tests.conftest import copy_db
 from tests.curation.test_curation import GOOD, write_csv
 
 # Liu et al.'s rows of the curation tests, with a P@20 over Robust04's 249 topics that no
@@ -22,7 +22,7 @@ ODD = [
 
 @pytest.fixture
 def ref(cli, reference_db_file):
-    shutil.copy(reference_db_file, cli.db)
+    copy_db(reference_db_file, cli.db)
     return cli
 
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from litaudit.errors import LitauditError
-from tests.conftest import examples
+from tests.conftest import copy_db, examples, unwritten
 from tests.typed import some
 
 SETTINGS = settings(
@@ -272,7 +271,7 @@ def test_curation_round_trip_through_the_cli(cli, tmp_path):
 
 def test_csv_export_round_trips_into_a_seeded_database(small_seeded_db_file, cli, tmp_path):
     db = tmp_path / "s.duckdb"
-    shutil.copy(small_seeded_db_file, db)  # TREC-7's seed rows whole
+    copy_db(small_seeded_db_file, db)  # TREC-7's seed rows whole
     out = tmp_path / "trec7.csv"
     assert cli("results", "export", out, "-c", "trec7", db=db).exit_code == 0
     res = cli("results", "import", out, db=db)
@@ -285,7 +284,7 @@ def test_csv_export_round_trips_into_a_seeded_database(small_seeded_db_file, cli
 # ------------------------------------------------------------------ digits
 
 
-def test_json_and_parquet_keep_printed_digits(mem_store, tmp_path):
+def test_json_and_parquet_keep_printed_digits(undone_store, tmp_path):
     from decimal import Decimal
 
     import pyarrow as pa
@@ -328,9 +327,9 @@ def test_json_and_parquet_keep_printed_digits(mem_store, tmp_path):
     f32 = f32.set_column(f32.column_names.index("system"), "system", pa.array(["f0", "f1", "f2"]))
     pq.write_table(f32, tmp_path / "f.parquet")
     import_files(
-        mem_store, [tmp_path / "j.json", tmp_path / "d.parquet", tmp_path / "f.parquet"], who="t"
+        undone_store, [tmp_path / "j.json", tmp_path / "d.parquet", tmp_path / "f.parquet"], who="t"
     )
-    got = {r.system: r.value_text for r in query_results(mem_store.con)}
+    got = {r.system: r.value_text for r in query_results(undone_store.con)}
     assert got == {
         "j0": "0.30",
         "j1": "0.2500",
@@ -357,7 +356,7 @@ def nasty_db(small_seeded_db_file, tmp_path):
     import duckdb
 
     db = tmp_path / "nasty.duckdb"
-    shutil.copy(small_seeded_db_file, db)
+    copy_db(small_seeded_db_file, db)
     con = duckdb.connect(str(db))
     rid = some(
         con.execute(
@@ -465,7 +464,7 @@ def test_console_clean_and_escape():
     assert escape("[/bold]") == "\\[/bold]"
 
 
-def test_bibtex_latex_braces_and_equals(mem_store, tmp_path, capfd):
+def test_bibtex_latex_braces_and_equals(undone_store, tmp_path, capfd):
     from litaudit.curation.papers import get_paper, import_bibtex
 
     p = tmp_path / "p.bib"
@@ -474,8 +473,8 @@ def test_bibtex_latex_braces_and_equals(mem_store, tmp_path, capfd):
         'and {\\"u}ber},\n  author = {M{\\"u}ller, J{\\"o}rg and Doe, Jane},\n'
         "  booktitle = {SIGIR},\n  year = {2020}\n}\n"
     )
-    assert import_bibtex(mem_store, p, who="t")["added"] == 1
-    paper = get_paper(mem_store.con, "ux2020")
+    assert import_bibtex(undone_store, p, who="t")["added"] == 1
+    paper = get_paper(undone_store.con, "ux2020")
     title = some(paper.title)
     assert title.startswith("UXTEST: Does") and "Café" in title and "über" in title
     assert "=" in title
@@ -502,7 +501,7 @@ def test_editing_a_verified_result_returns_it_to_draft(small_seeded_store):
     )
 
 
-def test_paper_citation_is_optional(mem_store, tmp_path):
+def test_paper_citation_is_optional(undone_store, tmp_path):
     from litaudit.curation.importer import import_file
     from litaudit.curation.papers import get_paper
 
@@ -513,11 +512,11 @@ def test_paper_citation_is_optional(mem_store, tmp_path):
         'paper,kim2018,"Kim, K and Lee, L and Park, P",Proc. CIKM 2018,2018,'
         "robust04,AP,0.25,s,proposed,t,2024-05-01\n"
     )
-    import_file(mem_store, p, who="t")
-    assert get_paper(mem_store.con, "kim2018").citation == "Kim et al. (CIKM 2018)"
+    import_file(undone_store, p, who="t")
+    assert get_paper(undone_store.con, "kim2018").citation == "Kim et al. (CIKM 2018)"
 
 
-def test_the_same_problem_on_many_lines_reports_once(mem_store, tmp_path):
+def test_the_same_problem_on_many_lines_reports_once(undone_store, tmp_path):
     from litaudit.curation.importer import import_file
     from litaudit.errors import ValidationFailed
 
@@ -530,7 +529,7 @@ def test_the_same_problem_on_many_lines_reports_once(mem_store, tmp_path):
         )
     )
     with pytest.raises(ValidationFailed) as exc:
-        import_file(mem_store, p, who="t")
+        import_file(undone_store, p, who="t")
     msgs = [str(x) for x in exc.value.problems]
     assert len(msgs) == 1, msgs  # the blank transcribed_by is filled from who
     assert msgs[0].startswith(f"{p}:2: ") and "(also on lines 3, 4, 5, 6, 7 and 16 more)" in msgs[0]
@@ -590,14 +589,14 @@ def test_new_columns_are_checked_as_strictly_as_the_others(
     cli, reference_db_file, tmp_path, column, value, message
 ):
     db = tmp_path / "x.duckdb"
-    shutil.copy(reference_db_file, db)  # what `init --no-seeds` writes, built once a run
+    copy_db(reference_db_file, db)  # what `init --no-seeds` writes, built once a run
     f = tmp_path / "rows.csv"
     f.write_text(
         "source,track,collection,measure,value,system,role,transcribed_by,"
         f"transcribed_at,{column}\n"
         f"official,trec7/adhoc,trec7,AP,0.3033,ok7ax,official,bob,2024-05-01,{value}\n"
     )
-    res = cli("results", "import", f, db=db)
+    with unwritten(db):
+        res = cli("results", "import", f, db=db)
     assert res.exit_code == 1 and message in res.stderr, res.stderr
     assert f"rows.csv:2: {column}: " in res.stderr
-    assert json.loads(cli("results", "list", "--json", db=db).stdout) == []

@@ -162,11 +162,11 @@ def test_the_template_imports_into_a_new_store_with_who_and_today(cli, reference
         ("colection", "collection"),
     ],
 )
-def test_column_names_curators_use_get_a_suggestion(mem_store, tmp_path, name, meant):
+def test_column_names_curators_use_get_a_suggestion(undone_store, tmp_path, name, meant):
     from litaudit.curation.importer import import_file
     from litaudit.errors import ValidationFailed
 
     header = [(name if h == meant else h) for h in HEADER]
     with pytest.raises(ValidationFailed) as e:
-        import_file(mem_store, write_csv(tmp_path / "c.csv", GOOD, header), who="t")
+        import_file(undone_store, write_csv(tmp_path / "c.csv", GOOD, header), who="t")
     assert f"unknown column {name!r}; did you mean {meant!r}?" in str(e.value)

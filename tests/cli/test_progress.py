@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import copy_db
 
 
 class Recorder:
@@ -64,7 +65,7 @@ def terminal(monkeypatch):
 
 
 @pytest.mark.slow
-def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path_factory, monkeypatch):
+def test_init_reports_every_seed_row_checked_and_added(undone_store, tmp_path_factory, monkeypatch):
     """The small seed set (~1,500 real rows in several seed files; tests/conftest.py),
     checked in steps of 100 rows (plan.PROGRESS_ROWS made 100 here): more than 10 steps,
     as the whole seeds without MTEB's file make at the 1,000 rows of a step. The folder
@@ -78,7 +79,7 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path_facto
     monkeypatch.setattr(plan, "PROGRESS_ROWS", 100)
     seeds = _built_folder_once(tmp_path_factory, "small-seeds", _small_seeds)
     rec = Recorder()
-    summary = load_seeds(mem_store, seeds, progress=rec)
+    summary = load_seeds(undone_store, seeds, progress=rec)
     assert rec.calls[0][1] > 0, "the total is announced before any row is checked"
     assert rec.total() == rec.steps()  # every row announced is checked
     assert rec.count("added") == summary["added"]["results"] > 0
@@ -88,7 +89,7 @@ def test_init_reports_every_seed_row_checked_and_added(mem_store, tmp_path_facto
 
 
 def test_results_import_reports_rows_of_each_file_as_read(
-    small_seeded_db_file, mem_store, tmp_path, monkeypatch
+    small_seeded_db_file, undone_store, tmp_path, monkeypatch
 ):
     """A curation export (papers, history) of the small seeded store: each file's rows
     announced when read, checked in steps of PROGRESS_ROWS (500 here, so that two whole
@@ -115,12 +116,12 @@ def test_results_import_reports_rows_of_each_file_as_read(
     path = tmp_path / "part.json"
     path.write_text(json.dumps(part))
     rec = Recorder()
-    [(rep, _)] = import_files(mem_store, [path], who="test", progress=rec)
+    [(rep, _)] = import_files(undone_store, [path], who="test", progress=rec)
     assert rec.total() == rec.steps() == len(rows)
     assert [s for s, _, _ in rec.calls if s] == [PROGRESS_ROWS, PROGRESS_ROWS, 7]
     assert rec.count("added") == rep.added_results == len(rows)
     rec2 = Recorder()
-    [(rep2, _)] = import_files(mem_store, [path], who="test", on_existing="skip", progress=rec2)
+    [(rep2, _)] = import_files(undone_store, [path], who="test", on_existing="skip", progress=rec2)
     assert rec2.steps() == len(rows) and rec2.count("added") == rep2.added_results == 0
 
 
@@ -224,10 +225,9 @@ def test_no_bar_text_when_stderr_is_not_a_terminal(cli, small_seeded_db_file, tm
     --json stays one JSON document. (Whether a bar shows depends on stderr alone, not on
     how much work there is: a part of the store will do. `init` on a new database is
     checked in tests/repo/test_package.py.)"""
-    import shutil
 
     db = tmp_path / "db.duckdb"
-    shutil.copy(small_seeded_db_file, db)
+    copy_db(small_seeded_db_file, db)
     for args in (
         ("results", "list", "-c", "robust04", "--limit", "20"),
         ("audit", "summary", "--no-save", "--until", "2005"),
@@ -276,9 +276,8 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
 def test_verify_prints_a_line_per_result_after_its_bar_and_up_to_a_failure(
     cli, small_seeded_db_file
 ):
-    import shutil
 
-    shutil.copy(small_seeded_db_file, cli.db)  # any three results: 9 MB to copy, not 20
+    copy_db(small_seeded_db_file, cli.db)  # any three results: 9 MB to copy, not 20
     ids = [r["id"] for r in json.loads(cli("results", "list", "--limit", "3", "--json").stdout)]
     r = cli("results", "verify", *map(str, ids))
     assert r.exit_code == 0 and r.stdout.splitlines() == [f"#{i} verified" for i in ids]
@@ -341,7 +340,7 @@ def agreement_db_file(reference_db_file, tmp_path_factory) -> Path:
 
     d = tmp_path_factory.mktemp("agreement")
     path = d / "agreement.duckdb"
-    shutil.copy(reference_db_file, path)
+    copy_db(reference_db_file, path)
     paths = _tiny_archive(d)
     with open_store(path) as store:
         import_archive(
@@ -355,7 +354,7 @@ def agreement_db_file(reference_db_file, tmp_path_factory) -> Path:
 
 
 def _agreement_db(cli, agreement_db_file):
-    shutil.copy(agreement_db_file, cli.db)
+    copy_db(agreement_db_file, cli.db)
 
 
 AGREEMENT = (

@@ -33,6 +33,16 @@ documents = st.recursive(
 )
 
 
+@pytest.fixture(scope="module")
+def small_seeded(small_seeded_db_file):
+    """The small seeded database (tests/conftest.py), open read-only for the module: these
+    tests read it (no private copy to write and open for each)."""
+    from litaudit.store.db import open_store
+
+    with open_store(small_seeded_db_file, read_only=True) as store:
+        yield store
+
+
 @pytest.mark.slow
 @settings(max_examples=examples(400))
 @given(documents, st.integers(0, 4))
@@ -41,14 +51,14 @@ def test_json_chunks_write_what_json_dump_writes(doc, indent):
     assert "".join(json_chunks(doc, indent)) == expected
 
 
-def test_the_whole_seeded_export_is_what_json_dump_writes(small_seeded_store, tmp_path):
+def test_the_whole_seeded_export_is_what_json_dump_writes(small_seeded, tmp_path):
     """The export of a seeded store (the small seed set: every seed row of three
     collections, their papers and history; the writer's bytes depend on the rows' shapes,
     which these hold, not on their number) is json.dump's, counted in steps."""
     from litaudit.curation.bundle import export_bundle
     from litaudit.curation.filters import CURATION
 
-    bundle = export_bundle(small_seeded_store.con, CURATION)
+    bundle = export_bundle(small_seeded.con, CURATION)
     assert len(bundle["results"]) > 1_000 and bundle["history"]
     out = tmp_path / "all.json"
     seen: list[int] = []
@@ -61,11 +71,11 @@ def test_the_whole_seeded_export_is_what_json_dump_writes(small_seeded_store, tm
     assert all(s == PROGRESS_ROWS for s in seen[:-1])
 
 
-def test_csv_and_a_bare_json_list_count_their_rows(small_seeded_store, tmp_path):
+def test_csv_and_a_bare_json_list_count_their_rows(small_seeded, tmp_path):
     from litaudit.curation.export import export_rows
     from litaudit.curation.filters import CURATION
 
-    rows = export_rows(small_seeded_store.con, CURATION)
+    rows = export_rows(small_seeded.con, CURATION)
     assert PROGRESS_ROWS < len(rows) < 2 * PROGRESS_ROWS + 3  # the small seed set's, twice:
     rows = (rows * 2)[: 2 * PROGRESS_ROWS + 3]  # two whole steps and a part
     for fmt in ("csv", "json"):

@@ -65,33 +65,28 @@ def test_any_accepted_text_round_trips_through_every_export(
         assert _stored(b, TEXT_FIELDS) == _stored(a, TEXT_FIELDS)
 
 
-def test_a_lone_carriage_return_is_quoted_in_csv(mem_store, tmp_path):
+def test_a_lone_carriage_return_is_quoted_in_csv(undone_store, tmp_path):
     row = list(GOOD[0])
     row[HEADER.index("location")] = "Table\r3"
-    import_file(mem_store, write_csv(tmp_path / "r.csv", [row]), who="t")
+    import_file(undone_store, write_csv(tmp_path / "r.csv", [row]), who="t")
     out = tmp_path / "out.csv"
-    write_export(export_rows(mem_store.con), out, "csv")
+    write_export(export_rows(undone_store.con), out, "csv")
     assert b'"Table\r3"' in out.read_bytes()
 
 
 @pytest.mark.parametrize("text", ['=HYPERLINK("http://x")', "+1", "-x", "@SUM(A1)"])
-def test_formulas_are_neutralised_in_csv_and_import_undoes_it(
-    mem_store, reference_db_file, tmp_path, text
-):
-    import shutil
-
-    from litaudit.store.db import open_store
-
+def test_formulas_are_neutralised_in_csv_and_import_undoes_it(shared_stores, tmp_path, text):
     row = list(GOOD[0])
     row[HEADER.index("system")] = text
-    import_file(mem_store, write_csv(tmp_path / "r.csv", [row]), who="t")
-    out = tmp_path / "out.csv"
-    write_export(export_rows(mem_store.con), out, "csv")
-    (got,) = list(csv.DictReader(io.StringIO(out.read_text(), newline="")))
-    assert got["system"] == "'" + text and got["value"] == "0.3574"
-    assert list(got) == list(COLUMNS)
-    shutil.copy(reference_db_file, tmp_path / "b.duckdb")
-    with open_store(tmp_path / "b.duckdb") as b:
+    a, b = shared_stores  # two databases of the reference data only
+    with rolled_back(a, b):
+        import_file(a, write_csv(tmp_path / "r.csv", [row]), who="t")
+        out = tmp_path / "out.csv"
+        write_export(export_rows(a.con), out, "csv")
+        (got,) = list(csv.DictReader(io.StringIO(out.read_text(), newline="")))
+        assert got["system"] == "'" + text and got["value"] == "0.3574"
+        assert list(got) == list(COLUMNS)
+        assert _stored(b, ["system"]) == []
         import_file(b, out, who="t")
         assert _stored(b, ["system"]) == [(text,)]
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_cli_curation import GOOD
-from tests.conftest import copy_db
+from tests.conftest import copy_db, unwritten
 from tests.curation.test_curation import write_csv
 
 GIT = shutil.which("git")
@@ -55,7 +55,7 @@ def small_db(reference_db_file, tmp_path_factory) -> tuple[Path, dict[str, int]]
 
     folder = tmp_path_factory.mktemp("small")
     cli = Cli(folder / "small.duckdb")
-    shutil.copy(reference_db_file, cli.db)
+    copy_db(reference_db_file, cli.db)
     r = cli("results", "import", str(write_csv(folder / "r.csv", GOOD)), "--who", "alice")
     assert r.exit_code == 0, r.output
     rows = json.loads(cli("results", "list", "--json").stdout)
@@ -66,25 +66,25 @@ def small_db(reference_db_file, tmp_path_factory) -> tuple[Path, dict[str, int]]
 
 
 @pytest.fixture(scope="module")
-def checked_folder(small_db, tmp_path_factory) -> tuple[Path, str]:
+def checked_folder(small_db, tmp_path_factory) -> Path:
     """The small store exported by `export-tree` and accepted by `check`, once for the
-    module; and the store's `results list --json`."""
+    module."""
     from tests.conftest import Cli
 
     work = tmp_path_factory.mktemp("checked")
     cli = Cli(work / "small.duckdb")
-    shutil.copy(small_db[0], cli.db)
+    copy_db(small_db[0], cli.db)
     out = work / "store"
     assert cli("export-tree", str(out)).exit_code == 0
     r = cli("check", str(out))
     assert r.exit_code == 0, r.output
-    return out, cli("results", "list", "--json").stdout
+    return out
 
 
 @pytest.fixture
 def small(cli, small_db):
     """The cli fixture on a copy of small_db: the results' ids."""
-    shutil.copy(small_db[0], cli.db)
+    copy_db(small_db[0], cli.db)
     return small_db[1]
 
 
@@ -182,9 +182,8 @@ def test_sync_retracts_what_the_folder_no_longer_holds_and_names_the_change(cli,
 def test_check_names_file_and_line_and_sync_writes_nothing(
     cli, small, checked_folder, tmp_path, edit, where, message
 ):
-    folder, before = checked_folder
     out = tmp_path / "store"
-    shutil.copytree(folder, out)  # the small store's folder, which `check` accepts
+    shutil.copytree(checked_folder, out)  # the small store's folder, which `check` accepts
     p = out / "papers/zz2005test.jsonl"
     p.write_text(edit(p.read_text()))
     r = cli("check", str(out), "--json")
@@ -192,9 +191,9 @@ def test_check_names_file_and_line_and_sync_writes_nothing(
     problems = json.loads(r.stderr)
     assert problems[0]["file"] == str(p) and problems[0]["line"] == where
     assert message in json.dumps(problems)
-    r = cli("sync", str(out))
+    with unwritten(cli.db):
+        r = cli("sync", str(out))
     assert r.exit_code == 1 and "nothing was written" in r.stderr
-    assert cli("results", "list", "--json").stdout == before
 
 
 @pytest.mark.slow
