@@ -898,11 +898,13 @@ class _RunFolderAside:
         if folder is None:
             return
         aside = sorted(folder.parent.glob(_ASIDE + "*"))
+
+        def remove() -> None:
+            for path in aside:
+                shutil.rmtree(path, ignore_errors=True)
+
         if aside:
-            self.removing = threading.Thread(
-                target=lambda: [shutil.rmtree(path, ignore_errors=True) for path in aside],
-                name="litaudit-remove-run-folders",
-            )
+            self.removing = threading.Thread(target=remove, name="litaudit-remove-run-folders")
             self.removing.start()
 
     @pytest.hookimpl(tryfirst=True)  # before pytest's tmpdir plugin removes the folder
