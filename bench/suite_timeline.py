@@ -94,6 +94,10 @@ def _report(folder: Path, start: float, wall: float, cpu: float) -> None:
                 )
     if len(lasts) > 1:
         print(f"gap between the workers' last tests: {max(lasts) - min(lasts):.2f} s")
+    controller = folder / "controller.json"
+    if lasts and controller.exists() and len(paths) > 1:
+        ended = json.loads(controller.read_text())["ended"][0]
+        print(f"end: the controller ended {ended - max(lasts):.2f} s after the last test")
     print(f"run: {wall:.1f} s wall, {cpu:.1f} s CPU (CPU / 2 = {cpu / 2:.1f} s)")
 
 
