@@ -25,27 +25,22 @@ if TYPE_CHECKING:
 # every field of a result as ``results show`` and ``results list --json`` give it, in
 # ResultRecord's order: NAME (``r.NAME``) or NAME=SQL, on ``results r JOIN collections c
 # LEFT JOIN papers p``
+_FIELD_TEXT = (
+    "id source bibkey=p.bibkey citation=p.citation track collection=c.name "
+    "collection_id topic_set n_topics measure value value_text system participant "
+    "role run_type year standard location transcribed_by "
+    "transcribed_at=r.transcribed_at::VARCHAR status notes paper_title=p.title "
+    "paper_authors=p.authors paper_venue=p.venue paper_year=p.year paper_doi=p.doi "
+    "paper_url=p.url paper_tags=p.tags date=r.date::VARCHAR reporter url code_url uid"
+)
 _FIELDS = tuple(
-    (name, sql or f"r.{name}")
-    for name, _, sql in (
-        item.partition("=")
-        for item in (
-            "id source bibkey=p.bibkey citation=p.citation track collection=c.name "
-            "collection_id topic_set n_topics measure value value_text system participant "
-            "role run_type year standard location transcribed_by "
-            "transcribed_at=r.transcribed_at::VARCHAR status notes paper_title=p.title "
-            "paper_authors=p.authors paper_venue=p.venue paper_year=p.year paper_doi=p.doi "
-            "paper_url=p.url paper_tags=p.tags date=r.date::VARCHAR reporter url "
-            "code_url uid"
-        ).split()
-    )
+    (n, sql or f"r.{n}") for n, _, sql in (t.partition("=") for t in _FIELD_TEXT.split())
 )
-LIST_SQL = (
-    "SELECT "
-    + ", ".join(f"{sql} AS {name}" for name, sql in _FIELDS)
-    + " FROM results r JOIN collections c ON c.id = r.collection_id"
-    + " LEFT JOIN papers p ON p.id = r.paper_id"
+_FROM = (
+    " FROM results r JOIN collections c ON c.id = r.collection_id"
+    " LEFT JOIN papers p ON p.id = r.paper_id"
 )
+LIST_SQL = "SELECT " + ", ".join(f"{sql} AS {name}" for name, sql in _FIELDS) + _FROM
 
 
 class ResultRecord(NamedTuple):
@@ -198,7 +193,7 @@ def query(
     cond, args = where(f)
     sql = (
         LIST_SQL
-        + (f" WHERE {cond}" if cond else "")
+        + _kept(f, cond)
         + " ORDER BY r.collection_id, r.measure, r.year, r.id"
         + _limit(limit)
     )
@@ -232,8 +227,25 @@ def get(con: duckdb.DuckDBPyConnection, result_id: int) -> ResultRecord:
     return ResultRecord._make(row)
 
 
-def _listing_sql(cond: str, sort: str | None, desc: bool, limit: int | None):
-    """(FROM ... WHERE, ORDER BY expression, LIMIT clause) of a listing."""
+def _kept(f: Filters, cond: str) -> str:
+    """`` WHERE cond`` (:func:`where` of ``f``) on ``results r LEFT JOIN papers p``, or ''.
+    A collection without a measure as a semi-join on rowids: DuckDB 2.0.1 reads the RLE
+    and dictionary columns of the rows such a filter alone keeps ~20 times slower than
+    whole columns (robust04: `results list` 32 -> 7 ms; natural keys 27 -> 4 ms); with a
+    measure (a population) it is fast as it is, and slower as a semi-join."""
+    if not cond:
+        return ""
+    if f.collection_id is None or f.measure is not None:
+        return f" WHERE {cond}"
+    return (
+        " WHERE r.rowid IN (SELECT r.rowid FROM results r "
+        f"LEFT JOIN papers p ON p.id = r.paper_id WHERE {cond})"
+    )
+
+
+def _listing_sql(kept: str, sort: str | None, desc: bool, limit: int | None):
+    """(FROM ... WHERE, ORDER BY expression, LIMIT clause) of a listing keeping ``kept``
+    (:func:`_kept`)."""
 
     key = (sort or "collection").strip().lower()
     if key not in SORT_KEYS:
@@ -244,10 +256,7 @@ def _listing_sql(cond: str, sort: str | None, desc: bool, limit: int | None):
     # the key's terms split at the commas between them, not those inside a call
     terms = re.split(r", (?![^()]*\))", SORT_KEYS[key])
     order = ", ".join(x + (way if x != "r.id" else "") for x in terms)
-    body = (
-        " FROM results r JOIN collections c ON c.id = r.collection_id "
-        "LEFT JOIN papers p ON p.id = r.paper_id" + (f" WHERE {cond}" if cond else "")
-    )
+    body = _FROM + kept
     return body, order, _limit(limit)
 
 
@@ -257,7 +266,7 @@ def list_table(
     """The rows of ``results list`` (:data:`LIST_COLUMNS`, sorted by ``sort``: a key of
     :data:`SORT_KEYS`, default collection; ties by id) and how many ``f`` keeps in all."""
     cond, args = where(f)
-    body, order, tail = _listing_sql(cond, sort, desc, limit)
+    body, order, tail = _listing_sql(_kept(f, cond), sort, desc, limit)
     cols = ", ".join(x for _, x in LIST_COLUMNS)
     rows = con.execute(f"SELECT count(*) OVER (), {cols}{body} ORDER BY {order}{tail}", args)
     got = rows.fetchall()
@@ -277,9 +286,8 @@ def list_json(
     :func:`query` (every field, keys sorted) as a JSON array, one object a line, each
     object written by DuckDB (31k rows: a third of the time of Python's json)."""
     cond, args = where(f)
-    body, order, tail = _listing_sql(cond, sort, desc, limit)
-    # one query, one sort (a subquery, its row numbers and a second sort took 50% more:
-    # robust04's AP results 8.7 -> 5.8 ms, the whole store 0.26 -> 0.16 s)
+    body, order, tail = _listing_sql(_kept(f, cond), sort, desc, limit)
+    # one query, one sort (robust04 AP 8.7 -> 5.8 ms, the whole store 0.26 -> 0.16 s)
     fields = ", ".join(f"{name} := {sql}" for name, sql in sorted(_FIELDS))
     cur = con.execute(f"SELECT to_json(struct_pack({fields})){body} ORDER BY {order}{tail}", args)
     sep = "[\n"
@@ -329,8 +337,8 @@ def natural_keys(
         for rid, src, bib, track, cid, n, m, sysl, role, vt in con.execute(
             "SELECT r.id, r.source, p.bibkey, r.track, r.collection_id, r.n_topics, "
             "r.measure, r.system, r.role, r.value_text FROM results r "
-            "LEFT JOIN papers p ON p.id = r.paper_id "
-            "WHERE r.collection_id IN (SELECT unnest(?::VARCHAR[]))",
+            "LEFT JOIN papers p ON p.id = r.paper_id WHERE r.rowid IN (SELECT rowid "
+            "FROM results WHERE collection_id IN (SELECT unnest(?::VARCHAR[])))",
             [collection_ids],
         ).fetchall()
     }
@@ -373,14 +381,13 @@ def population(con: duckdb.DuckDBPyConnection, f: Filters) -> list[tuple]:
     reporter, url, code_url, collection_id, measure), best first (ties by provenance,
     system, id: byte order, as Python compares str)."""
     cond, args = where(f)
-    sql = _POPULATION + (f" WHERE {cond}" if cond else "")
+    sql = _POPULATION + _kept(f, cond)
     if f.collection_id is None or f.measure is None:
         # the whole store's (the site's: 31k rows): DuckDB sorts them in half the time
         return con.execute(
             sql + " ORDER BY r.value DESC, provenance, r.system, r.id", args
         ).fetchall()
-    # one collection's results in one measure (an audit's: a few hundred rows), sorted
-    # here: a DuckDB sort costs ~0.8 ms of a 5 ms query whatever its size, Python's 0.15 ms
+    # an audit's (a few hundred rows) sorted here: DuckDB's sort cost 0.8 ms of 5
     rows = con.execute(sql, args).fetchall()
     rows.sort(key=_best_first)
     return rows

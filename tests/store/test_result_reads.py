@@ -69,3 +69,29 @@ def test_the_python_order_of_a_population_is_duckdbs_for_nan_zeros_and_ties(smal
     # a population row: id at 0, system at 2, value at 4, provenance at 21
     as_rows = [(i, None, s, None, v, *([None] * 16), p) for i, v, p, s in rows]
     assert [r[0] for r in sorted(as_rows, key=result_store._best_first)] == [i for (i,) in duck]
+
+
+def test_a_collections_results_read_through_the_semi_join_are_the_filters(small_con):
+    """A filter of a collection without a measure is read as a semi-join on rowids
+    (DuckDB reads such a filter's rows slowly): the rows are those the plain WHERE keeps,
+    with a paper's filter and the zero-shot one too; and an import's natural keys."""
+    got = small_con.execute("SELECT DISTINCT collection_id FROM results ORDER BY 1").fetchall()
+    cids = [c for (c,) in got]
+    bibkey = small_con.execute(
+        "SELECT p.bibkey FROM results r JOIN papers p ON p.id = r.paper_id LIMIT 1"
+    ).fetchall()[0][0]
+    order = " ORDER BY r.collection_id, r.measure, r.year, r.id"
+    for f in [Filters(collection_id=c) for c in cids] + [
+        Filters(collection_id=cids[0], paper=bibkey),
+        Filters(collection_id=cids[0], zero_shot=True, include_retracted=True),
+    ]:
+        cond, args = result_store.where(f)
+        assert "rowid" in result_store._kept(f, cond)
+        want = small_con.execute(f"{result_store.LIST_SQL} WHERE {cond}{order}", args).fetchall()
+        assert [tuple(r) for r in result_store.query(small_con, f)] == want
+    keys = result_store.natural_keys(small_con, cids[:2])
+    plain = small_con.execute(
+        "SELECT count(*) FROM results WHERE collection_id IN (?, ?)", cids[:2]
+    ).fetchall()[0][0]
+    assert len(keys) == plain > 0
+    assert {k[3] for k in keys} == set(cids[:2])
