@@ -6,12 +6,13 @@ database file, read-only and for writing, four ways: a DuckDB instance of its ow
 a live in-memory instance with ``ATTACH``/``USE``/``DETACH``, `open_store` itself (which
 attaches, checks the schema version and detaches on close), and `open_store` of a file
 another store of this process holds open (attached once, counted). Then the same for an
-open that writes one row (its close checkpoints). Then each statement's share of an
-open and a close (``--statements``), and the CPU of a few commands run in this process on
-the seeded store (``--commands``: the store open, the look-ups, the rendering). Builds a
-seeded database in a temporary folder unless given one (which is copied, never changed):
+open that writes one row (its close checkpoints). Then, if asked, each statement's share
+of an open and a close (``--statements``), the look-ups most commands make
+(``--lookups``) and a few commands run in this process (``--commands``: the open, the
+look-ups and the rendering). Builds a seeded database in a temporary folder unless given
+one (which is copied, never changed):
 
-    .venv/bin/python bench/bench_open.py [DB] [--n N] [--statements] [--commands]
+    .venv/bin/python bench/bench_open.py [DB] [--n N] [--statements] [--lookups] [--commands]
 """
 
 from __future__ import annotations
@@ -157,12 +158,44 @@ def commands(path: Path, n: int) -> None:
         print(f"{' '.join(argv):<36}{per_call_ms(lambda a=argv: run(a), n):>8.1f}")
 
 
+def lookups(path: str, n: int) -> None:
+    """The CPU of the store's look-ups most commands make, ms a call, on the seeded store
+    (robust04: its id, its AP population, its results listed and their natural keys)."""
+    from litaudit.curation.filters import Filters
+    from litaudit.store import results
+    from litaudit.store.collection_names import CollectionNames
+    from litaudit.store.collections import resolve_collection, topic_sets
+
+    with open_store(path, read_only=True) as store:
+        con = store.con
+        cid = resolve_collection(con, "robust04").id
+        pop, coll = Filters(collection_id=cid, measure="AP"), Filters(collection_id=cid)
+        calls: dict[str, Callable[[], object]] = {
+            "resolve_collection(robust04)": lambda: resolve_collection(con, "robust04"),
+            "CollectionNames.load": lambda: CollectionNames.load(con),
+            "topic_sets()": lambda: topic_sets(con),
+            "population(robust04, AP)": lambda: results.population(con, pop),
+            "list_table(robust04)": lambda: results.list_table(
+                con, coll, sort=None, desc=False, limit=None
+            ),
+            "list_json(robust04, AP)": lambda: list(
+                results.list_json(con, pop, sort=None, desc=False, limit=None)
+            ),
+            "query(robust04)": lambda: results.query(con, coll),
+            "natural_keys(robust04)": lambda: results.natural_keys(con, [cid]),
+        }
+        print("\nlook-up, ms CPU a call")
+        for label, fn in calls.items():
+            print(f"{label:<34}{per_call_ms(fn, n):>8.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("db", nargs="?", type=Path, help="a seeded database (copied)")
     ap.add_argument("--n", type=int, default=100, help="opens timed per figure")
     ap.add_argument("--statements", action="store_true", help="each statement's share")
     ap.add_argument("--commands", action="store_true", help="a few commands' CPU")
+    ap.add_argument("--lookups", action="store_true", help="the common look-ups' CPU")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "seeded.duckdb"
@@ -195,6 +228,8 @@ def main() -> None:
                 f"{label:<24}"
                 + "".join(f"{f:>{w}.2f}" for f, w in zip(figures, (9, 9, 12, 8), strict=True))
             )
+        if args.lookups:
+            lookups(p, max(args.n // 5, 5))
         if args.commands:
             commands(path, max(args.n // 10, 3))
         if args.statements:
