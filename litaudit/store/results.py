@@ -229,10 +229,9 @@ def get(con: duckdb.DuckDBPyConnection, result_id: int) -> ResultRecord:
 
 def _kept(f: Filters, cond: str) -> str:
     """`` WHERE cond`` (:func:`where` of ``f``) on ``results r LEFT JOIN papers p``, or ''.
-    A collection without a measure as a semi-join on rowids: DuckDB 2.0.1 reads the RLE
-    and dictionary columns of the rows such a filter alone keeps ~20 times slower than
-    whole columns (robust04: `results list` 32 -> 7 ms; natural keys 27 -> 4 ms); with a
-    measure (a population) it is fast as it is, and slower as a semi-join."""
+    A collection without a measure as a semi-join on rowids: DuckDB 2.0.1 reads the rows
+    such a filter keeps ~20 times slower than whole columns (robust04: `results list` 32
+    -> 7 ms, natural keys 27 -> 4); with a measure it is fast, and slower as a semi-join."""
     if not cond:
         return ""
     if f.collection_id is None or f.measure is not None:
@@ -253,8 +252,7 @@ def _listing_sql(kept: str, sort: str | None, desc: bool, limit: int | None):
             f"--sort: {sort!r} is not one of {', '.join(SORT_KEYS)}{did_you_mean(key, SORT_KEYS)}"
         )
     way = " DESC NULLS LAST" if desc else " NULLS LAST"
-    # the key's terms split at the commas between them, not those inside a call
-    terms = re.split(r", (?![^()]*\))", SORT_KEYS[key])
+    terms = re.split(r", (?![^()]*\))", SORT_KEYS[key])  # not at a comma inside a call
     order = ", ".join(x + (way if x != "r.id" else "") for x in terms)
     body = _FROM + kept
     return body, order, _limit(limit)
@@ -330,17 +328,19 @@ def natural_keys(
     con: duckdb.DuckDBPyConnection, collection_ids: list[str]
 ) -> dict[tuple, tuple[int, str]]:
     """(source, bibkey or '', track or '', collection id, topics, measure, system, role)
-    -> (id, value as printed), of every result of ``collection_ids``: what an import checks
-    its rows against."""
+    -> (id, value as printed), of every result of ``collection_ids`` by id: what an import
+    checks its rows against (in id order: a semi-join's rows come in the join's)."""
+    rows = con.execute(
+        "SELECT r.id, r.source, p.bibkey, r.track, r.collection_id, r.n_topics, "
+        "r.measure, r.system, r.role, r.value_text FROM results r "
+        "LEFT JOIN papers p ON p.id = r.paper_id WHERE r.rowid IN (SELECT rowid "
+        "FROM results WHERE collection_id IN (SELECT unnest(?::VARCHAR[])))",
+        [collection_ids],
+    ).fetchall()
+    rows.sort()  # ids are unique: by id alone
     return {
         (src, bib or "", track or "", cid, n, m, sysl, role): (rid, vt)
-        for rid, src, bib, track, cid, n, m, sysl, role, vt in con.execute(
-            "SELECT r.id, r.source, p.bibkey, r.track, r.collection_id, r.n_topics, "
-            "r.measure, r.system, r.role, r.value_text FROM results r "
-            "LEFT JOIN papers p ON p.id = r.paper_id WHERE r.rowid IN (SELECT rowid "
-            "FROM results WHERE collection_id IN (SELECT unnest(?::VARCHAR[])))",
-            [collection_ids],
-        ).fetchall()
+        for rid, src, bib, track, cid, n, m, sysl, role, vt in rows
     }
 
 

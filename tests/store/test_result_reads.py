@@ -95,3 +95,13 @@ def test_a_collections_results_read_through_the_semi_join_are_the_filters(small_
     ).fetchall()[0][0]
     assert len(keys) == plain > 0
     assert {k[3] for k in keys} == set(cids[:2])
+
+
+def test_natural_keys_come_in_id_order_on_the_seeded_store(seeded_db_file):
+    """In id order, as a plain scan gave them (`reuse change` takes a row's first match):
+    on the whole seeded store the semi-join's rows come in another order."""
+    with open_store(seeded_db_file, read_only=True) as store:
+        cids = ["disks45/nocr/trec-robust-2004", "beir/nfcorpus/test", "beir/scifact/test"]
+        for some in ([c] for c in cids):
+            ids = [rid for rid, _ in result_store.natural_keys(store.con, some).values()]
+            assert len(ids) > 100 and ids == sorted(ids)
