@@ -271,8 +271,7 @@ def identical_ids(con: duckdb.DuckDBPyConnection, keys: list[AuditKey]) -> list[
     by this code), or None: the one way an audit is located. One query for one key, else
     one query a kind."""
     if len(keys) == 1:
-        r = stored.identical(con, keys[0].values(), code_digest())
-        return [None if r is None else int(r[0])]
+        return [stored.identical_id(con, keys[0].values(), code_digest())]
     found: dict[tuple, int] = {}
     for kind in {k.kind for k in keys}:
         found.update(stored.newest_ids_by_key(con, kind, code_digest()))

@@ -148,17 +148,20 @@ def listing(
     return [AuditRow._make(r) for r in con.execute(sql + " ORDER BY id", args).fetchall()]
 
 
-def identical(con: duckdb.DuckDBPyConnection, key: tuple, code_digest: str) -> AuditRow | None:
-    """The newest audit of ``key`` (the values of :data:`KEY_COLUMNS`) made by source
-    ``code_digest``, or None."""
-    r = con.execute(
-        f"SELECT {_COLS} FROM audits WHERE kind = ? AND collection_id = ? "
+def identical_id(con: duckdb.DuckDBPyConnection, key: tuple, code_digest: str) -> int | None:
+    """The id of the newest audit of ``key`` (the values of :data:`KEY_COLUMNS`) made by
+    source ``code_digest``, or None: what every run of an audit asks first. Its ids only
+    (the result column of a large store is read by block), the newest picked here (there
+    is one or none: a second would have been a reuse), not by DuckDB's ORDER BY ... LIMIT 1
+    of the whole row (0.8 -> 0.4 ms a call)."""
+    rows = con.execute(
+        "SELECT id FROM audits WHERE kind = ? AND collection_id = ? "
         "AND measure IS NOT DISTINCT FROM ? AND params = ? AND method = ? "
         "AND seed IS NOT DISTINCT FROM ? AND trials IS NOT DISTINCT FROM ? "
-        "AND input_fingerprint = ? AND code_digest = ? ORDER BY id DESC LIMIT 1",
+        "AND input_fingerprint = ? AND code_digest = ?",
         [*key, code_digest],
-    ).fetchone()
-    return None if r is None else AuditRow._make(r)
+    ).fetchall()
+    return max(int(r[0]) for r in rows) if rows else None
 
 
 def newest_ids_by_key(

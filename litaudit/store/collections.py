@@ -385,11 +385,12 @@ def topic_sets(con: duckdb.DuckDBPyConnection, collection_id: str | None = None)
     """Every topic set (of ``collection_id`` if given), a collection's default first."""
     where = "" if collection_id is None else " WHERE collection_id = ?"
     rows = con.execute(
-        "SELECT collection_id, name, n_topics, is_default, parts FROM topic_sets"
-        + where
-        + " ORDER BY collection_id, is_default DESC",
+        "SELECT collection_id, name, n_topics, is_default, parts FROM topic_sets" + where,
         [] if collection_id is None else [collection_id],
     ).fetchall()
+    # sorted here as ORDER BY collection_id, is_default DESC would (stable: ties in
+    # the table's order): DuckDB's sort of these ~80 rows cost 0.3 ms of 0.7
+    rows.sort(key=lambda r: (r[0], not r[3]))
     return [
         TopicSet(collection_id=c, name=n, n_topics=k, is_default=bool(d), parts=tuple(p or ()))
         for c, n, k, d, p in rows

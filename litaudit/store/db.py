@@ -46,9 +46,7 @@ def _connect(path: str, read_only: bool) -> tuple[duckdb.DuckDBPyConnection, Att
         raise StoreError(_cannot_open(path, exc)) from None
     except duckdb.Error as exc:
         raise StoreError(_cannot_open(path, exc)) from None
-    # DuckDB draws its own progress bar on stdout for a query over 2 s where it thinks it
-    # is interactive (under `python -c`): it would land in --json and CSV output
-    con.execute("SET enable_progress_bar = false")
+    # (DuckDB's progress bar is off on every connection of the instance: instance._root)
     return con, attachment
 
 
@@ -233,7 +231,6 @@ def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     name = con.execute("SELECT current_database()").fetchall()[0][0]
     cur = con.cursor()
     cur.execute(f"USE {_identifier(name)}")
-    cur.execute("SET enable_progress_bar = false")
     return cur
 
 

@@ -165,12 +165,10 @@ def record_many(
         else:
             select.append(f"CAST(? AS {_LIST_TYPE.get(c, 'VARCHAR')}) AS {c}")
         args.append(lists.get(c, given[c]))
-    names = ", ".join(COLUMNS)
-    con.execute(
-        f"INSERT INTO history ({names}) SELECT {names} FROM "
-        f"(SELECT {', '.join(select)}, unnest(range(?)) AS _k) ORDER BY _k",
-        [*args, n],
-    )
+    # the lists unnested side by side, in their order (the one row they unnest from is
+    # one pipeline, and DuckDB keeps an insert's order): ids follow the entries. (A row
+    # number and an ORDER BY on it cost 0.25 ms of 1.45 a call.)
+    con.execute(f"INSERT INTO history ({', '.join(COLUMNS)}) SELECT {', '.join(select)}", args)
     return n
 
 

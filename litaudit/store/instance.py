@@ -55,6 +55,7 @@ class _Process:
         self.root: duckdb.DuckDBPyConnection | None = None
         self.files: dict[str, _Attached] = {}
         self.aliases = 0
+        self.temp_directory: str | None = None  # as last set on the instance
 
 
 _LOCK = threading.RLock()  # re-entrant: a store's finalizer may run in a GC on this thread
@@ -74,7 +75,14 @@ def _root() -> duckdb.DuckDBPyConnection:
         # start-up: duckdb
         import duckdb
 
-        _STATE.root = duckdb.connect(MEMORY)
+        root = duckdb.connect(MEMORY)
+        # DuckDB draws its own progress bar on stdout for a query over 2 s where it thinks
+        # it is interactive (under `python -c`): it would land in --json and CSV output.
+        # The setting is a connection's: off here, once, and a new connection of the
+        # instance (a store's) starts with it off (DuckDB 2.0.1; tests/store/test_store.py
+        # asks a store's connections)
+        root.execute("SET enable_progress_bar = false")
+        _STATE.root = root
     return _STATE.root
 
 
@@ -138,14 +146,19 @@ def _drop(key: str | None, held: _Attached) -> None:
 def _spill_beside(cur: duckdb.DuckDBPyConnection, path: str) -> None:
     """Spill to ``PATH.tmp`` beside the file last attached, where DuckDB spills for an
     instance of that file alone (an in-memory instance's default is ``.tmp`` in the
-    working folder)."""
+    working folder). The setting is the instance's: set when it changes (a command, and a
+    test, open one file again and again: 0.1 ms an open)."""
     # start-up: duckdb
     import duckdb
 
+    folder = path + ".tmp"
+    if folder == _STATE.temp_directory:
+        return
     try:
-        cur.execute(f"SET temp_directory = {_literal(path + '.tmp')}")
+        cur.execute(f"SET temp_directory = {_literal(folder)}")
     except duckdb.Error:  # DuckDB keeps the folder while a query spills to it
-        pass
+        return
+    _STATE.temp_directory = folder
 
 
 def _literal(text: str) -> str:

@@ -219,3 +219,13 @@ def test_a_store_spills_beside_its_file_as_before(new_db):
     with open_store(path) as s:
         got = s.con.execute("SELECT current_setting('temp_directory')").fetchall()
     assert got == [(f"{path}.tmp",)]
+
+
+def test_the_spill_folder_follows_the_file_last_attached(new_db):
+    """The setting is the instance's, made when it changes: after another file's store,
+    a file opened again spills beside itself once more."""
+    first, second = new_db("first.duckdb"), new_db("second.duckdb")
+    q = "SELECT current_setting('temp_directory')"
+    for path in (first, second, first, first):
+        with open_store(path, read_only=True) as s:
+            assert s.con.execute(q).fetchall() == [(f"{path}.tmp",)]

@@ -55,6 +55,26 @@ def test_record_many_writes_in_order_one_value_or_one_per_entry(mem_store):
     assert _rows(con)[-1] == ("paper", 9, "create", None, None, None, "why", "dee", AT)
 
 
+def test_record_many_writes_many_entries_in_order_on_several_threads(reference_db_file, tmp_path):
+    """Ids follow the entries' order without an ORDER BY, on an instance of several
+    threads too (the suite's is one thread: tests/conftest.py)."""
+    import duckdb
+
+    from tests.conftest import copy_db
+
+    path = tmp_path / "threads.duckdb"
+    copy_db(reference_db_file, path)
+    con = duckdb.connect(str(path), config={"threads": 4})
+    try:
+        ids = [(i * 7919) % 5003 for i in range(5003)]  # every id once, shuffled
+        reasons = [f"r{i}" for i in range(len(ids))]
+        assert H.record_many(con, ("result", ids), "edit", reason=reasons, who="ann", at=AT) == 5003
+        got = con.execute("SELECT entity_id, reason FROM history ORDER BY id").fetchall()
+    finally:
+        con.close()
+    assert got == list(zip(ids, reasons, strict=True))
+
+
 def test_history_reads_back_typed_entries(mem_store):
     con = mem_store.con
     H.record(con, ("paper", 4), "edit", field="year", old=2019, new=2020, who="ann", at=AT)
@@ -221,3 +241,22 @@ def test_the_light_paper_check_says_what_the_model_says(change, models):
     model = said(lambda: validated(Paper, values, "paper 'x'"))
     assert said(lambda: P.check_paper(values, "paper 'x'")) == model
     assert (model == "accepted") == (change in ({}, {"year": "2020"}))
+
+
+def test_the_identical_audit_is_the_newest_of_an_equal_key_and_code(mem_store):
+    """`identical_id`: the newest id of an equal key (NULLs equal too) made by the same
+    code; None for another code or another key."""
+    from litaudit.store import audits as A
+
+    con = mem_store.con
+    cid = con.execute("SELECT min(id) FROM collections").fetchall()[0][0]
+    key = ("best", cid, None, "{}", "exact", None, None, "fp")
+    first = A.insert(con, key, "{}", version="1", code_digest="c1")
+    second = A.insert(con, key, "{}", version="1", code_digest="c1")
+    A.insert(con, key, "{}", version="1", code_digest="c2")
+    A.insert(con, (*key[:5], 7, None, "fp"), "{}", version="1", code_digest="c1")
+    assert first < second
+    assert A.identical_id(con, key, "c1") == second
+    assert A.identical_id(con, key, "c3") is None
+    assert A.identical_id(con, (*key[:7], "other"), "c1") is None
+    assert A.identical_id(con, (*key[:5], 7, None, "fp"), "c1") == second + 2

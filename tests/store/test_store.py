@@ -231,12 +231,17 @@ def test_an_unregistered_cutoff_names_the_registered_ones(mem_store):
 def test_a_store_never_draws_duckdbs_progress_bar(tmp_path):
     """DuckDB draws a progress bar on stdout for a query over 2 s where it thinks it is
     interactive, as under `python -c` (there its default is on): it landed in `results
-    list --json` output. Asked of a store opened under `python -c`, both ways."""
+    list --json` output. Asked of a store opened under `python -c`, both ways, and of a
+    new connection of its file (`cursor`): the setting is made once, on the process's
+    instance, not on each connection."""
     code = (
-        "import sys; from litaudit.store.db import open_store\n"
+        "import sys; from litaudit.store.db import cursor, open_store\n"
+        "q = \"SELECT current_setting('enable_progress_bar')\"\n"
         "for ro in (False, True):\n"
         "    with open_store(sys.argv[1], read_only=ro) as s:\n"
-        "        print(s.con.execute(\"SELECT current_setting('enable_progress_bar')\").fetchone()[0])"
+        "        print(s.con.execute(q).fetchone()[0])\n"
+        "        with cursor(s.con) as c:\n"
+        "            print(c.execute(q).fetchone()[0])"
     )
     out = subprocess.run(
         [sys.executable, "-c", code, str(tmp_path / "s.duckdb")],
@@ -244,4 +249,4 @@ def test_a_store_never_draws_duckdbs_progress_bar(tmp_path):
         text=True,
         check=True,
     )
-    assert out.stdout.split() == ["False", "False"]
+    assert out.stdout.split() == ["False"] * 4
