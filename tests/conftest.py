@@ -1071,3 +1071,48 @@ def undone_store(shared_stores):
     store's own transactions join this one, so their rollback waits for the test's end."""
     with rolled_back(shared_stores[0]):
         yield shared_stores[0]
+
+
+@dataclass(frozen=True)
+class SyntheticArchive:
+    """The synthetic archive of tests/runs/test_runs_cache.py (``_write_archive``: five
+    runs with tied scores, six topics) imported as robust03's into a copy of the reference
+    database: ``db`` (read-only for the run: copy it to use it), its files and the lines
+    the import stored."""
+
+    db: Path
+    qrels: Path
+    paths: list[Path]
+    lines: int
+
+
+@pytest.fixture(scope="session")
+def synthetic_archive(reference_db_file, tmp_path_factory) -> SyntheticArchive:
+    """:class:`SyntheticArchive`, imported once per run: a test of what is done with the
+    archive once stored copies ``db`` (~3 ms) instead of importing it again into a new
+    store (~30 ms); a test of the import itself imports it."""
+    from litaudit.runs.ingest import import_archive
+    from litaudit.store.db import open_store
+    from tests.runs.test_runs_cache import CID, _write_archive
+
+    root = tmp_path_factory.mktemp("synthetic_archive")
+    qrels, paths = _write_archive(root)
+    db = copy_db(reference_db_file, root / "archive.duckdb")
+    with open_store(db) as store:
+        lines = import_archive(store, CID, paths, qrels_path=qrels).lines
+    return SyntheticArchive(_read_only_for_the_run(db), qrels, paths, lines)
+
+
+@pytest.fixture
+def archive_store(synthetic_archive, tmp_path, monkeypatch):
+    """A writable copy of :func:`synthetic_archive`'s database, open for the test. Its
+    copies share the archive's fingerprint (the import's time is the one import's), so
+    the process's kept matrices (``litaudit.runs.archive_eval``) start empty for the
+    test, as after an import of its own: what it evaluates is evaluated again."""
+    from litaudit.runs import archive_eval
+    from litaudit.store.db import open_store
+
+    monkeypatch.setattr(archive_eval, "_MATRICES", {})
+    store = open_store(copy_db(synthetic_archive.db, tmp_path / "archive.duckdb"))
+    yield store
+    store.close()

@@ -346,7 +346,7 @@ def _write_scores(path, n_runs=6, n_topics=30, seed=0):
     return path
 
 
-def test_save_audit(mem_store):
+def test_save_audit(undone_store):
     from litaudit.analyses.audits import list_audits
 
     d = _three_site_design()
@@ -354,10 +354,10 @@ def test_save_audit(mem_store):
     params = audit.audit_params(
         source="scores", k=1, depth=None, alpha=0.05, correction="holm", min_topics=5
     )
-    cid = mem_store.con.execute("SELECT id FROM collections LIMIT 1").fetchone()[0]
-    key = audit.archive_key(mem_store.con, cid, r.measure, params, seed=11)
-    done = audit.save(mem_store.con, key, lambda: r)
-    (a,) = list_audits(mem_store.con, kind="reuse-agreement")
+    cid = undone_store.con.execute("SELECT id FROM collections LIMIT 1").fetchone()[0]
+    key = audit.archive_key(undone_store.con, cid, r.measure, params, seed=11)
+    done = audit.save(undone_store.con, key, lambda: r)
+    (a,) = list_audits(undone_store.con, kind="reuse-agreement")
     assert a.id == done.audit_id and not done.reused
     assert a.seed == 11 and a.params["correction"] == "holm"
     # stored typed (registered kind): decodes back into the same analysis
@@ -366,13 +366,13 @@ def test_save_audit(mem_store):
     assert stored is not None and fresh is not None and stored.observed == fresh.observed
     # an identical call reuses the stored audit
     # (found by its key before computing: the computation is not called)
-    again = audit.save(mem_store.con, key, lambda: pytest.fail("recomputed"))
+    again = audit.save(undone_store.con, key, lambda: pytest.fail("recomputed"))
     assert again.reused and again.audit_id == done.audit_id
-    assert len(list_audits(mem_store.con, kind="reuse-agreement")) == 1
+    assert len(list_audits(undone_store.con, kind="reuse-agreement")) == 1
     # the key names the measure before the analysis runs: a result of another one is refused
-    other = audit.archive_key(mem_store.con, cid, "P@10", params, seed=11)
+    other = audit.archive_key(undone_store.con, cid, "P@10", params, seed=11)
     with pytest.raises(ValueError, match="keyed 'P@10'"):
-        audit.save(mem_store.con, other, lambda: r)
+        audit.save(undone_store.con, other, lambda: r)
 
 
 def test_cli_design(cli):
@@ -632,7 +632,7 @@ def test_cli_holdout_to_standard_output(cli, tmp_path):
     assert not (tmp_path / "-").exists() and not __import__("pathlib").Path("-").exists()
 
 
-def test_the_stored_archives_simulation_is_the_files_one(mem_store, tmp_path):
+def test_the_stored_archives_simulation_is_the_files_one(undone_store, tmp_path):
     # `reuse agreement -c` simulates on the store's integer codes (run.stored_pool_inputs);
     # the same archive as strings (load_archive, then simulate_pooling) gives the same
     # simulation. Imported in two steps, the later one with the earlier tags (run ids out
@@ -646,9 +646,9 @@ def test_the_stored_archives_simulation_is_the_files_one(mem_store, tmp_path):
     with open(paths[0], "a") as fh:
         fh.write("300 Q0 C999 41 0.5 site0run0\n")
     meta, qrels = tmp_path / "meta.csv", tmp_path / "qrels.txt"
-    import_archive(mem_store, "trec-robust-2003", paths[4:], qrels_path=qrels, metadata=meta)
-    import_archive(mem_store, "trec-robust-2003", paths[:4], metadata=meta)
-    con = mem_store.con
+    import_archive(undone_store, "trec-robust-2003", paths[4:], qrels_path=qrels, metadata=meta)
+    import_archive(undone_store, "trec-robust-2003", paths[:4], metadata=meta)
+    con = undone_store.con
     arch = load_archive(con, "trec-robust-2003")
     coded, cq, sites = stored_pool_inputs(con, "robust03")
     assert sites == tuple(i.participant for i in arch.info) and len(set(sites)) == 4

@@ -145,11 +145,12 @@ def test_one_naming_rule_for_short_names():
         assert old in by_id[cid]["aliases"]
 
 
-def test_a_database_seeded_before_gets_the_new_short_names(seeded_store):
+def test_a_database_seeded_before_gets_the_new_short_names(undone_store):
+    """(The aliases are the reference data's: a store holding them, rolled back after.)"""
     from litaudit.store.collections import resolve_collection
     from litaudit.store.refdata import load_reference_data
 
-    con = seeded_store.con
+    con = undone_store.con
     con.execute("DELETE FROM collection_aliases WHERE alias IN ('beir-scifact', 'beir-nq')")
     sql = (REPO / "schema" / "009_collection_short_names.sql").read_text()
     con.execute(sql)  # the migration adds them back

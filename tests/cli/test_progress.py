@@ -92,15 +92,16 @@ def test_results_import_reports_rows_of_each_file_as_read(
     small_seeded_db_file, undone_store, tmp_path, monkeypatch
 ):
     """A curation export (papers, history) of the small seeded store: each file's rows
-    announced when read, checked in steps of PROGRESS_ROWS (500 here, so that two whole
-    steps and a part take 1,007 of its rows), the added ones counted."""
+    announced when read, checked in steps of PROGRESS_ROWS (50 here, so that two whole
+    steps and a part take 107 of its rows: the steps are counted the same at any size,
+    and an import of 1,007 rows twice cost ~0.15 s of CPU more), the added ones counted."""
     from litaudit.curation import plan
     from litaudit.curation.bundle import export_bundle
     from litaudit.curation.filters import CURATION
     from litaudit.curation.importer import import_files
     from litaudit.store.db import open_store
 
-    monkeypatch.setattr(plan, "PROGRESS_ROWS", 500)
+    monkeypatch.setattr(plan, "PROGRESS_ROWS", 50)
     PROGRESS_ROWS = plan.PROGRESS_ROWS
     with open_store(small_seeded_db_file, read_only=True) as store:
         bundle = export_bundle(store.con, CURATION)
@@ -248,7 +249,7 @@ def test_no_bar_text_when_stderr_is_not_a_terminal(cli, small_seeded_db_file, tm
     assert json.loads(r.stdout)[0]["results"] > 0
 
 
-def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
+def test_loading_a_coded_archive_reports_its_steps(archive_store):
     """`reuse rao`/`lou`/`verdict` load a whole archive at once: the bar moves through the
     load's steps (read, docnos coded, rows ordered, assembled), and a verdict's units add
     up to its total."""
@@ -259,17 +260,14 @@ def test_loading_a_coded_archive_reports_its_steps(tmp_path, mem_store):
         verdict_depths,
         verdict_steps,
     )
-    from litaudit.runs.ingest import import_archive
-    from tests.runs.test_runs_cache import CID, _write_archive
+    from tests.runs.test_runs_cache import CID
 
-    q, paths = _write_archive(tmp_path)
-    import_archive(mem_store, CID, paths, qrels_path=q)
     seen: list[int] = []
-    cid, coded = load_coded(mem_store.con, CID, seen.append)
+    cid, coded = load_coded(archive_store.con, CID, seen.append)
     assert seen == [1] * LOAD_STEPS and cid == CID and len(coded.run) > 0
     seen.clear()
     asked = VerdictSettings(assignments=3)
-    run_verdict(mem_store.con, CID, asked, save=False, progress=seen.append)
+    run_verdict(archive_store.con, CID, asked, save=False, progress=seen.append)
     assert sum(seen) == verdict_steps(verdict_depths(None), 3, 0, False)
 
 
@@ -420,21 +418,18 @@ def test_export_draws_a_bar_of_the_rows_written_on_a_terminal_only(
         terminal.seek(0)
 
 
-def test_the_reports_verdict_announces_its_steps_and_does_them(tmp_path, mem_store):
+def test_the_reports_verdict_announces_its_steps_and_does_them(archive_store):
     """`report` runs the reusability verdict under its bar: the verdict's steps announced
     (``progress(0, total=n)``), then done range by range, adding up to n."""
     from litaudit.analyses.report_audits import prepare_report
-    from litaudit.runs.ingest import import_archive
-    from tests.runs.test_runs_cache import CID, _write_archive
+    from tests.runs.test_runs_cache import CID
 
-    q, paths = _write_archive(tmp_path)
-    import_archive(mem_store, CID, paths, qrels_path=q)
     calls: list[tuple[float, float]] = []
 
     def progress(steps: float = 0, /, *, total: float = 0) -> None:
         calls.append((steps, total))
 
-    rep = prepare_report(mem_store.con, CID, progress=progress)
+    rep = prepare_report(archive_store.con, CID, progress=progress)
     assert rep.verdict is not None
     announced = [t for _, t in calls if t]
     assert len(announced) == 1 and calls[0] == (0, announced[0])
@@ -520,7 +515,9 @@ def test_agreement_reports_its_phases_through_status(cli, agreement_db_file):
     assert rec.total() == rec.steps() == 24 + 5
 
 
-def test_archive_audits_report_their_load_and_their_pass_as_phases(tmp_path, mem_store):
+def test_archive_audits_report_their_load_and_their_pass_as_phases(
+    archive_store, synthetic_archive
+):
     """`reuse rao` / `reuse subcollections`: the archive's load a phase, the audit's pass
     over its ranges (or random splits) the next; each phase's steps add up to its total."""
     from litaudit.analyses.reuse.archive_requests import (
@@ -530,25 +527,23 @@ def test_archive_audits_report_their_load_and_their_pass_as_phases(tmp_path, mem
         answer_subcollections,
     )
     from litaudit.analyses.reuse.subcollection_tau import SubcollectionTest
-    from litaudit.runs.ingest import import_archive
-    from tests.runs.test_runs_cache import CID, _write_archive
+    from tests.runs.test_runs_cache import CID
 
-    q, paths = _write_archive(tmp_path)
-    rep = import_archive(mem_store, CID, paths, qrels_path=q)
+    lines = synthetic_archive.lines
     rec = Recorder()
-    answer_rao(mem_store.con, RaoRequest(collection=CID, depth=10), progress=rec)
+    answer_rao(archive_store.con, RaoRequest(collection=CID, depth=10), progress=rec)
     assert rec.phases == [
         ("RAO: reading the archive", "ranges"),
-        (f"RAO of {rep.lines:,} ranked documents, by topic ranges", "ranges"),
+        (f"RAO of {lines:,} ranked documents, by topic ranges", "ranges"),
     ]
     assert rec.steps() == rec.total() > 1
     rec = Recorder()
     req = SubcollectionsRequest(
         collection=CID, test=SubcollectionTest(permutations=20, automatic_only=False)
     )
-    answer_subcollections(mem_store.con, req, progress=rec)
+    answer_subcollections(archive_store.con, req, progress=rec)
     assert [label for label, _ in rec.phases] == [
         "sub-collections: loading the archive",
-        f"sub-collections of {rep.lines:,} ranked documents: random splits",
+        f"sub-collections of {lines:,} ranked documents: random splits",
     ]
     assert rec.steps() == rec.total()

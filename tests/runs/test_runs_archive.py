@@ -14,6 +14,7 @@ from litaudit.runs.archive import delete_runs, load_archive
 from litaudit.runs.evaluate import evaluate
 from litaudit.runs.ingest import import_archive
 from litaudit.runs.stored_eval import evaluate_stored
+from tests.conftest import copy_db
 from tests.kept_oracle import kept
 from tests.runs.oracle_input import archive_digest
 
@@ -38,27 +39,27 @@ def counts(con):
     )
 
 
-def test_import_load_and_reimport_changes_nothing(mem_store, files):
+def test_import_load_and_reimport_changes_nothing(undone_store, files):
     rep = import_archive(
-        mem_store,
+        undone_store,
         "trec-robust-2003",
         [files["a.run"], files["b.run"]],
         qrels_path=files["qrels.txt"],
     )
     assert rep.imported == ("A", "B") and rep.lines == 5 and rep.qrels == "imported"
-    before = counts(mem_store.con)
+    before = counts(undone_store.con)
     assert before == (2, 5, 5, 5)
     again = import_archive(
-        mem_store,
+        undone_store,
         "trec-robust-2003",
         [files["b.run"], files["a.run"]],
         qrels_path=files["qrels.txt"],
     )
     assert again.imported == () and set(again.unchanged) == {"A", "B"}
-    assert counts(mem_store.con) == before
-    arch = load_archive(mem_store.con, "trec-robust-2003")
+    assert counts(undone_store.con) == before
+    arch = load_archive(undone_store.con, "trec-robust-2003")
     assert arch.tags == ("A", "B") and len(arch.qrels) == 5
-    ev_store = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "Bpref", "nDCG@2"])
+    ev_store = evaluate_stored(undone_store.con, "trec-robust-2003", ["AP", "Bpref", "nDCG@2"])
     ev_mem = evaluate(arch.runs, arch.qrels, ["AP", "Bpref", "nDCG@2"])
     np.testing.assert_array_equal(ev_store.scores, ev_mem.scores)
     # A: topic 1 d1 rel of R=2 -> 1/2, topic 2 d4 first of R=1 -> 1; B: topic 1 -> 1/2
@@ -97,10 +98,10 @@ def test_conflicts_are_refused(mem_store, files, tmp_path):
     assert counts(mem_store.con)[:2] == (0, 0)
 
 
-def test_delete_reports_each_run_deleted(mem_store, files):
+def test_delete_reports_each_run_deleted(undone_store, files):
     # one statement per run, each reported (runs, lines): a bar moves on an MS MARCO archive
     import_archive(
-        mem_store,
+        undone_store,
         "trec-robust-2003",
         [files["a.run"], files["b.run"]],
         qrels_path=files["qrels.txt"],
@@ -108,12 +109,12 @@ def test_delete_reports_each_run_deleted(mem_store, files):
     from tests.cli.test_progress import Recorder
 
     rec = Recorder()
-    assert delete_runs(mem_store, "trec-robust-2003", progress=rec) == 2
+    assert delete_runs(undone_store, "trec-robust-2003", progress=rec) == 2
     assert [(n, c["lines"]) for n, _, c in rec.calls] == [
         (1, 3),
         (1, 2),
     ]  # runs A and B, in tag order
-    assert counts(mem_store.con) == (0, 0, 0, 0)
+    assert counts(undone_store.con) == (0, 0, 0, 0)
 
 
 def test_metadata_csv(mem_store, files, tmp_path):
@@ -176,8 +177,8 @@ def test_cli_import_list_show_eval_delete(cli, files):
     assert r.exit_code == 1 and "no run archive stored" in r.stderr
 
 
-def test_cli_bad_file_one_line_per_problem(cli, files, tmp_path):
-    assert cli("init", "--no-seeds").exit_code == 0
+def test_cli_bad_file_one_line_per_problem(cli, files, tmp_path, reference_db_file):
+    copy_db(reference_db_file, cli.db)  # what `init --no-seeds` writes: the collections
     bad = tmp_path / "bad.run"
     bad.write_text("1 Q0 d1 1 3 C\n1 Q0 d1 2 2 C\n")
     r = cli("runs", "import", "-c", "robust03", "--qrels", files["qrels.txt"], bad)
@@ -263,16 +264,18 @@ def test_robust03_equals_trec_eval_and_official_maps(robust03_store, pytestconfi
         assert value == pytest.approx(official[tag], abs=5e-5), tag
 
 
-def test_second_import_appends_docnos_and_still_ranks_by_docno(mem_store, files, tmp_path):
+def test_second_import_appends_docnos_and_still_ranks_by_docno(undone_store, files, tmp_path):
     """A later import numbers its new docnos after the stored ones (out of byte order):
     the stored evaluation must still break ties by docno as trec_eval does."""
-    import_archive(mem_store, "trec-robust-2003", [files["a.run"]], qrels_path=files["qrels.txt"])
+    import_archive(
+        undone_store, "trec-robust-2003", [files["a.run"]], qrels_path=files["qrels.txt"]
+    )
     tied = tmp_path / "c.run"  # d0 and dz are new; all three tie on the score
     tied.write_text("1 Q0 d0 1 1 C\n1 Q0 dz 2 1 C\n1 Q0 d3 3 1 C\n")
-    import_archive(mem_store, "trec-robust-2003", [tied, files["b.run"]])
-    arch = load_archive(mem_store.con, "trec-robust-2003")
+    import_archive(undone_store, "trec-robust-2003", [tied, files["b.run"]])
+    arch = load_archive(undone_store.con, "trec-robust-2003")
     assert list(arch.run("C").docno) == ["dz", "d3", "d0"]
-    ev_store = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1", "Bpref"])
+    ev_store = evaluate_stored(undone_store.con, "trec-robust-2003", ["AP", "P@1", "Bpref"])
     ev_mem = evaluate(arch.runs, arch.qrels, ["AP", "P@1", "Bpref"])
     np.testing.assert_array_equal(ev_store.scores, ev_mem.scores)
     # C, topic 1: dz (unjudged), d3 (relevant, rank 2), R = 2 (d1, d3) -> AP (1/2) / 2
@@ -374,7 +377,7 @@ def test_problems_of_runs_read_beside_their_qrels(mem_store, files, tmp_path):
     assert counts(mem_store.con) == (0, 0, 0, 0)
 
 
-def test_eval_of_rows_stored_out_of_order(mem_store, tmp_path, monkeypatch):
+def test_eval_of_rows_stored_out_of_order(undone_store, tmp_path, monkeypatch):
     # evaluate_stored takes the stored rows as ranked after a docno-free check; rows in
     # another order (ties included) send it back to the docnos and a full sort
     import litaudit.runs.stored_eval as archive
@@ -384,11 +387,11 @@ def test_eval_of_rows_stored_out_of_order(mem_store, tmp_path, monkeypatch):
         "1 Q0 a 1 2 T\n1 Q0 b 2 2 T\n1 Q0 c 3 2 T\n2 Q0 c 1 5 T\n2 Q0 a 2 4 T\n"
     )
     import_archive(
-        mem_store, "trec-robust-2003", [tmp_path / "t.run"], qrels_path=tmp_path / "q.txt"
+        undone_store, "trec-robust-2003", [tmp_path / "t.run"], qrels_path=tmp_path / "q.txt"
     )
     want = evaluate(
-        load_archive(mem_store.con, "trec-robust-2003").runs,
-        load_archive(mem_store.con, "trec-robust-2003").qrels,
+        load_archive(undone_store.con, "trec-robust-2003").runs,
+        load_archive(undone_store.con, "trec-robust-2003").qrels,
         ["AP", "P@1"],
     )
     # topic 1: three tied scores, ranked c, b, a (docno descending): AP (1/1 + 2/3) / 2
@@ -401,26 +404,26 @@ def test_eval_of_rows_stored_out_of_order(mem_store, tmp_path, monkeypatch):
         return real(*a, **k)
 
     monkeypatch.setattr(archive, "load_coded", counted)
-    got = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
+    got = evaluate_stored(undone_store.con, "trec-robust-2003", ["AP", "P@1"])
     np.testing.assert_array_equal(got.scores, want.scores)
     assert calls == [False]  # stored order held: no docnos read
-    con = mem_store.con
+    con = undone_store.con
     con.execute("CREATE TEMP TABLE r AS SELECT * FROM run_rankings")
     con.execute("DELETE FROM run_rankings")
     con.execute("INSERT INTO run_rankings SELECT * FROM r ORDER BY score, doc_id")
     calls.clear()
-    got = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
+    got = evaluate_stored(undone_store.con, "trec-robust-2003", ["AP", "P@1"])
     np.testing.assert_array_equal(got.scores, want.scores)
     assert calls == [False, True]  # not ranked: reloaded in byte order
 
 
-def test_scores_beyond_float_range_evaluate_as_trec_eval(mem_store, tmp_path):
+def test_scores_beyond_float_range_evaluate_as_trec_eval(undone_store, tmp_path):
     # trec_eval keeps scores as C float: 1e300 becomes inf and ranks first; the stored
     # archive is read back through the same rounding (DuckDB refuses that cast, numpy not)
     (tmp_path / "q.txt").write_text("1 0 a 1\n1 0 b 0\n")
     (tmp_path / "t.run").write_text("1 Q0 b 1 5 T\n1 Q0 a 2 1e300 T\n")
     import_archive(
-        mem_store, "trec-robust-2003", [tmp_path / "t.run"], qrels_path=tmp_path / "q.txt"
+        undone_store, "trec-robust-2003", [tmp_path / "t.run"], qrels_path=tmp_path / "q.txt"
     )
-    ev = evaluate_stored(mem_store.con, "trec-robust-2003", ["AP", "P@1"])
+    ev = evaluate_stored(undone_store.con, "trec-robust-2003", ["AP", "P@1"])
     assert ev.matrix("AP")[0].tolist() == [1.0] and ev.matrix("P@1")[0].tolist() == [1.0]

@@ -161,12 +161,8 @@ def test_a_problem_in_a_later_group_writes_nothing_and_every_problem_is_listed(t
     assert mem_store.con.execute("SELECT count(*) FROM runs").fetchall()[0][0] == 0
 
 
-def test_cached_evaluation_equals_a_fresh_one_and_is_not_recomputed(
-    tmp_path, mem_store, monkeypatch
-):
-    q, paths = _write_archive(tmp_path)
-    import_archive(mem_store, CID, paths, qrels_path=q)
-    con = mem_store.con
+def test_cached_evaluation_equals_a_fresh_one_and_is_not_recomputed(archive_store, monkeypatch):
+    con = archive_store.con
     cases = [
         (["AP", "P@10"], None, 1, False),
         (["map", "Rprec"], ["run2", "run0"], 1, True),
@@ -323,16 +319,14 @@ def test_progress_bar_counts_on_a_terminal(monkeypatch):
         assert "1,234 lines" in buf.getvalue() and "2/2" in buf.getvalue()
 
 
-def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
-    q, paths = _write_archive(tmp_path)
-    import_archive(mem_store, CID, paths, qrels_path=q)
+def test_evaluation_in_groups_of_runs_equals_one_pass(archive_store):
     measures = ["AP", "P@10", "Rprec", "nDCG", "Bpref"]
     for complete in (False, True):
         for tags in (None, ["run4", "run1", "run2"]):
             record = Recorder()
 
             grouped = evaluate_stored(
-                mem_store.con,
+                archive_store.con,
                 CID,
                 measures,
                 tags=tags,
@@ -343,7 +337,8 @@ def test_evaluation_in_groups_of_runs_equals_one_pass(tmp_path, mem_store):
             seen = [(n, c["lines"]) for n, _, c in record.calls]
             assert len(seen) > 1 and sum(r for r, _ in seen) == len(grouped.runs)
             _same_evaluation(
-                grouped, evaluate_stored(mem_store.con, CID, measures, tags=tags, complete=complete)
+                grouped,
+                evaluate_stored(archive_store.con, CID, measures, tags=tags, complete=complete),
             )
 
 

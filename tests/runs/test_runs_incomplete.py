@@ -5,6 +5,8 @@ command that fixes it, and importing the same file again completes it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -15,6 +17,7 @@ from litaudit.runs.archive_eval import evaluate_cached
 from litaudit.runs.ingest import Grouping, import_archive
 from litaudit.runs.ingest_write import Undo
 from litaudit.runs.stored_eval import evaluate_stored
+from tests.conftest import copy_db
 from tests.runs.test_runs_chunks import CHUNK, CID, GROUP, _qrels, _run_lines
 
 
@@ -41,17 +44,47 @@ def _killed_after_first_group(monkeypatch, store, paths, q):
     monkeypatch.undo()
 
 
-@pytest.fixture
-def half_imported(tmp_path, mem_store, monkeypatch):
-    q = _qrels(tmp_path / "q.txt")
-    big = tmp_path / "big.txt"  # several groups of pieces
+@pytest.fixture(scope="module")
+def half_imported_file(reference_db_file, tmp_path_factory) -> tuple[Path, Path, Path]:
+    """(database, run file, qrels): the database file an import killed after its first
+    group leaves, closed as the killed process left it; built once for the module (treat
+    as read-only: :func:`half_read` opens it read-only, :func:`half_imported` copies it)."""
+    from litaudit.store.db import open_store
+
+    d = tmp_path_factory.mktemp("half_imported")
+    q = _qrels(d / "q.txt")
+    big = d / "big.txt"  # several groups of pieces
     big.write_text("".join(_run_lines(range(1, 9), seed=3)))
-    _killed_after_first_group(monkeypatch, mem_store, [big], q)
-    return mem_store, big, q
+    db = copy_db(reference_db_file, d / "half.duckdb")
+    with pytest.MonkeyPatch.context() as mp, open_store(db) as store:
+        _killed_after_first_group(mp, store, [big], q)
+    return db, big, q
 
 
-def test_a_run_killed_between_groups_is_marked_incomplete(half_imported):
-    store, big, _ = half_imported
+@pytest.fixture(scope="module")
+def half_read(half_imported_file):
+    """(store, run file, qrels): :func:`half_imported_file` open read-only for the module's
+    tests that only read it (each a refusal or a listing: no copy and open each)."""
+    from litaudit.store.db import open_store
+
+    db, big, q = half_imported_file
+    with open_store(db, read_only=True) as store:
+        yield store, big, q
+
+
+@pytest.fixture
+def half_imported(half_imported_file, tmp_path):
+    """(store, run file, qrels): a writable copy of :func:`half_imported_file`, open."""
+    from litaudit.store.db import open_store
+
+    db, big, q = half_imported_file
+    store = open_store(copy_db(db, tmp_path / "half.duckdb"))
+    yield store, big, q
+    store.close()
+
+
+def test_a_run_killed_between_groups_is_marked_incomplete(half_read):
+    store, big, _ = half_read
     (run,) = list_runs(store.con, CID)
     assert run.tag == "tagA" and not run.complete and run.sha256 == ""
     assert 0 < run.n_topics < 8  # the first group's topics only
@@ -67,8 +100,8 @@ def test_a_run_killed_between_groups_is_marked_incomplete(half_imported):
     ],
     ids=["eval", "archive", "tables", "eval-store"],
 )
-def test_an_incomplete_run_is_refused_with_the_command_that_fixes_it(half_imported, use):
-    store, big, _ = half_imported
+def test_an_incomplete_run_is_refused_with_the_command_that_fixes_it(half_read, use):
+    store, big, _ = half_read
     with pytest.raises(IncompleteRun) as e:
         use(store.con)
     msg = str(e.value)

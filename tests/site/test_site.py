@@ -45,12 +45,23 @@ def _build(cli, db: Path, out: Path) -> dict:
     return json.loads(res.stdout)
 
 
+@pytest.fixture(scope="module")
+def built_site(site_db_file, tmp_path_factory) -> tuple[dict, dict[str, bytes]]:
+    """One `site --json` build of a copy of the fixture store into a new folder, for the
+    module: what it said and the files it wrote (the tests of the pages read them; a
+    test of a second build, or of a change, builds its own)."""
+    from tests.conftest import Cli
+
+    work = tmp_path_factory.mktemp("built_site")
+    db = copy_db(site_db_file, work / "site.duckdb")
+    done = _build(Cli(db), db, work / "out")
+    return done, _files(work / "out")
+
+
 # --------------------------------------------------------------------------- the pages
-def test_site_pages(cli, site_db, tmp_path):
-    out = tmp_path / "out"
-    done = _build(cli, site_db, out)
+def test_site_pages(built_site):
+    done, files = built_site
     assert done["pages"] == 7 and len(done["written"]) == 7 and done["removed"] == []
-    files = _files(out)
     assert sorted(files) == [
         ".litaudit-site",
         "index.html",
@@ -114,14 +125,13 @@ def test_site_pages(cli, site_db, tmp_path):
     assert "Records (1 step that set a new record" in text
 
 
-def test_pages_load_nothing_from_outside(cli, site_db, tmp_path):
+def test_pages_load_nothing_from_outside(built_site):
     """Every page forbids loads by its CSP, allows its one script by hash, and has no
     src= or stylesheet link; links out are <a> to http(s) only."""
     from litaudit.render.site.assets import SCRIPT, SCRIPT_HASH
 
-    out = tmp_path / "out"
-    _build(cli, site_db, out)
-    for name, data in _files(out).items():
+    _, files = built_site
+    for name, data in files.items():
         if not name.endswith(".html"):
             continue
         page = data.decode()

@@ -142,22 +142,22 @@ def test_models_and_tables_agree(mem_store):
                 assert cols[name] in _TYPES[t], (table, name, cols[name])
 
 
-def test_values_are_stored_as_double_not_float32(mem_store):
+def test_values_are_stored_as_double_not_float32(undone_store):
     from litaudit.store.measures import value_range
 
-    found = value_range(mem_store.con, "AP")
+    found = value_range(undone_store.con, "AP")
     assert found is not None
     lo, hi = found
     assert isinstance(lo, float) and isinstance(hi, float) and (lo, hi) == (0.0, 1.0)
-    mem_store.con.execute("CREATE TEMP TABLE probe AS SELECT CAST('0.2531' AS DOUBLE) v")
-    (v,) = mem_store.con.execute("SELECT v FROM probe").fetchone()
+    undone_store.con.execute("CREATE TEMP TABLE probe AS SELECT CAST('0.2531' AS DOUBLE) v")
+    (v,) = undone_store.con.execute("SELECT v FROM probe").fetchone()
     assert repr(v) == "0.2531"
 
 
 @pytest.mark.parametrize(
     "column,bad", [("role", "winner"), ("status", "done"), ("run_type", "semi"), ("source", "blog")]
 )
-def test_check_constraints_reject_bad_values(mem_store, column, bad):
+def test_check_constraints_reject_bad_values(undone_store, column, bad):
     row = {
         "source": "official",
         "track": "trec7/adhoc",
@@ -175,57 +175,57 @@ def test_check_constraints_reject_bad_values(mem_store, column, bad):
     row[column] = bad
     cols = ", ".join(row)
     with pytest.raises(duckdb.ConstraintException):
-        mem_store.con.execute(
+        undone_store.con.execute(
             f"INSERT INTO results ({cols}) VALUES ({', '.join('?' * len(row))})", list(row.values())
         )
 
 
-def test_natural_key_is_unique(mem_store):
+def test_natural_key_is_unique(undone_store):
     sql = (
         "INSERT INTO results (source, track, collection_id, n_topics, measure, value, "
         "value_text, system, role, year, transcribed_by, transcribed_at) VALUES "
         "('official', 'trec7/adhoc', 'disks45/nocr/trec7', 50, 'AP', 0.3, '0.3', 'x', "
         "'official', 1998, 't', DATE '2026-11-22')"
     )
-    mem_store.con.execute(sql)
+    undone_store.con.execute(sql)
     with pytest.raises(duckdb.ConstraintException):
-        mem_store.con.execute(sql)
+        undone_store.con.execute(sql)
 
 
-def test_any_alias_resolves(mem_store):
+def test_any_alias_resolves(undone_store):
     from litaudit.errors import NotFound
     from litaudit.store.collections import resolve_collection
     from litaudit.store.measures import resolve_measure
 
     for alias in ("robust04", "Robust04", "disks45/nocr/trec-robust-2004", "ROBUST2004"):
-        c = resolve_collection(mem_store.con, alias)
+        c = resolve_collection(undone_store.con, alias)
         assert c.id == "disks45/nocr/trec-robust-2004" and c.default_topics == 249
-    assert resolve_collection(mem_store.con, "trec7").default_topics == 50
+    assert resolve_collection(undone_store.con, "trec7").default_topics == 50
     with pytest.raises(NotFound, match="did you mean 'robust04'"):
-        resolve_collection(mem_store.con, "robust4")
-    assert resolve_measure(mem_store.con, "MAP") == "AP"
-    assert resolve_measure(mem_store.con, "map") == "AP"
-    assert resolve_measure(mem_store.con, "P_10") == "P@10"
-    assert resolve_measure(mem_store.con, "ndcg_cut_20") == "nDCG@20"
+        resolve_collection(undone_store.con, "robust4")
+    assert resolve_measure(undone_store.con, "MAP") == "AP"
+    assert resolve_measure(undone_store.con, "map") == "AP"
+    assert resolve_measure(undone_store.con, "P_10") == "P@10"
+    assert resolve_measure(undone_store.con, "ndcg_cut_20") == "nDCG@20"
 
 
-def test_an_unregistered_cutoff_names_the_registered_ones(mem_store):
+def test_an_unregistered_cutoff_names_the_registered_ones(undone_store):
     """MAP@1000 is a common spelling of trec_eval's map: the error says what the family
     is registered as instead of suggesting the nearest string (AP@100)."""
     from litaudit.errors import NotFound
     from litaudit.store.measures import resolve_measure
 
     with pytest.raises(NotFound) as e:
-        resolve_measure(mem_store.con, "map@1000")
+        resolve_measure(undone_store.con, "map@1000")
     assert str(e.value) == (
         "measure 'AP@1000' is not registered, so no result is stored under it; the registered "
         "AP measures: AP, AP@10, AP@100 (trec_eval's map is AP without a cutoff, over the "
         "whole ranking)"
     )
     with pytest.raises(NotFound, match=r"registered P\(rel=2\) measures: P\(rel=2\)@10$"):
-        resolve_measure(mem_store.con, "P(rel=2)@20")
+        resolve_measure(undone_store.con, "P(rel=2)@20")
     with pytest.raises(NotFound, match="registered P measures: P@5, P@10, P@20, P@30, P@100$"):
-        resolve_measure(mem_store.con, "P@7")
+        resolve_measure(undone_store.con, "P@7")
 
 
 def test_a_store_never_draws_duckdbs_progress_bar(tmp_path):
