@@ -130,7 +130,7 @@ def _insert_results(
         v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
         v["created_at"], v["updated_at"] = (times or {}).get(r.line, (now, now))
         records.append(v)
-    results_write.insert(con, records)
+    results_write.insert(con, records, bibkeys={i: k for k, i in paper_ids.items()})
     if how.record:
         history_store.record_many(
             con,
