@@ -10,7 +10,7 @@ from tests.conftest import rolled_back
 
 
 def _records() -> list[dict]:
-    base = {c: None for c in results_write.COLUMNS}
+    base: dict = dict.fromkeys(results_write.COLUMNS)
     base.update(
         source="official",
         track="trec13/robust",
