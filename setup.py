@@ -14,7 +14,7 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 DATA = {
-    "schema": ("*.sql",),
+    "schema": ("*.sql", "current/*.sql"),
     "seeds": ("**/*.csv", "**/*.csv.gz", "**/*.json", "**/*.md", "**/*.tsv"),
 }
 

@@ -130,7 +130,8 @@ def _insert_results(
         v["paper_id"] = paper_ids.get(r.bibkey) if r.bibkey else None
         v["created_at"], v["updated_at"] = (times or {}).get(r.line, (now, now))
         records.append(v)
-    results_write.insert(con, records)
+    bibkeys = {paper_ids[r.bibkey]: r.bibkey for r in plan.results if r.bibkey}
+    results_write.insert(con, records, bibkeys=bibkeys)
     if how.record:
         history_store.record_many(
             con,

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 def ensure_measures(con: duckdb.DuckDBPyConnection, names) -> int:
     """Register the measures ``names`` (by any spelling) that are absent, with their
     aliases, in one statement per table. Returns how many were added."""
+    if not names:
+        return 0
     have = set(con.execute("SELECT list(name) FROM measures").fetchall()[0][0] or ())
     rows: list[list] = []
     aliases: list[list] = []

@@ -7,6 +7,7 @@ applied. A database whose recorded version is above the newest file is refused
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -135,12 +136,63 @@ def pending(con: duckdb.DuckDBPyConnection, done: set[int] | None = None) -> lis
     return [m for m in available() if m.version not in done]
 
 
+# the schema snapshot (:mod:`litaudit.store.schema_snapshot`), under SCHEMA_DIR
+SNAPSHOT = Path("current", "schema.sql")
+
+
+def digest(ms: list[Migration]) -> str:
+    """The SHA-256 of the migrations ``ms`` (their numbers, names and text)."""
+    h = hashlib.sha256()
+    for m in ms:
+        h.update(f"{m.version}\0{m.name}\0{m.sql}\0".encode())
+    return h.hexdigest()
+
+
+def snapshot(ms: list[Migration]) -> str | None:
+    """The schema snapshot's DDL when it was generated from exactly ``ms``, else None."""
+    try:
+        text = (SCHEMA_DIR / SNAPSHOT).read_text(encoding="utf-8")
+    except OSError:
+        return None
+    return text if f"-- digest: {digest(ms)}" in text.splitlines() else None
+
+
 def migrate(con: duckdb.DuckDBPyConnection, path: str) -> list[Migration]:
     """Apply every pending migration, each in its own transaction (on a new database, all
-    in one: it gets the whole schema or none of it). Returns those applied."""
+    in one: it gets the whole schema or none of it, from the schema snapshot when it is
+    current). Returns those applied."""
     check_not_newer(con, path)
     ensure_table(con)
     todo = pending(con)
+    if len(todo) == len(available()) and todo:
+        ddl = snapshot(todo)
+        if ddl is not None:
+            _apply_snapshot(con, todo, ddl)
+            return todo
+    apply_files(con, todo)
+    return todo
+
+
+def _apply_snapshot(con: duckdb.DuckDBPyConnection, todo: list[Migration], ddl: str) -> None:
+    """A new database's whole schema from the snapshot, recorded as the migrations
+    ``todo``, in one transaction."""
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.execute(ddl)
+        con.execute(
+            "INSERT INTO _migrations (version, name) SELECT unnest(?::INTEGER[]), "
+            "unnest(?::VARCHAR[])",
+            [[m.version for m in todo], [m.name for m in todo]],
+        )
+        con.execute("COMMIT")
+    except Exception as exc:
+        con.execute("ROLLBACK")
+        raise StoreError(f"{SNAPSHOT}: migration failed: {str(exc).splitlines()[0]}") from exc
+
+
+def apply_files(con: duckdb.DuckDBPyConnection, todo: list[Migration]) -> None:
+    """Apply the migrations ``todo`` from their files, each in its own transaction (all
+    of a new database's in one)."""
     steps = [todo] if len(todo) == len(available()) else [[m] for m in todo]
     for step in steps:
         con.execute("BEGIN TRANSACTION")
@@ -157,4 +209,3 @@ def migrate(con: duckdb.DuckDBPyConnection, path: str) -> list[Migration]:
             raise StoreError(
                 f"{m.path.name}: migration failed: {str(exc).splitlines()[0]}"
             ) from exc
-    return todo

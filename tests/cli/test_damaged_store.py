@@ -32,7 +32,7 @@ def test_a_full_disk_while_adding_a_result_is_named_and_keeps_nothing(cli, db, m
 
     from litaudit.store import results_write
 
-    def full(con, records):
+    def full(con, records, bibkeys=None):
         raise duckdb.IOException(
             f'IO Error: Could not write file "{db}.wal": No space left on device'
         )

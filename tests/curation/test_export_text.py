@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from litaudit.curation import fields as F
 from litaudit.curation.export import export_rows, write_export
 from litaudit.curation.importer import import_file
-from litaudit.curation.rows import COLUMNS
+from litaudit.curation.rows import COLUMNS, may_escape
 from tests.conftest import examples, rolled_back
 from tests.curation.test_curation import GOOD, HEADER, write_csv
 
@@ -108,3 +108,12 @@ def test_neutralising_is_undone_exactly(text):
     safe = spreadsheet_safe(text)
     assert spreadsheet_text(safe) == text
     assert safe[:1] not in ("=", "+", "-", "@", "\t", "\r")
+
+
+@settings(max_examples=examples(100))
+@given(st.text(alphabet="a,;'\n\r\"\t", max_size=12), st.sampled_from([",", "\t", ";"]))
+def test_a_file_may_hold_an_escaped_cell_when_an_apostrophe_starts_one(text, delimiter):
+    # the CSV reader unescapes cells only when one can start with an apostrophe: at the
+    # start of the text, after a delimiter, a line end or an opening quote
+    starts = text.startswith("'") or any(s + "'" in text for s in (delimiter, "\n", "\r", '"'))
+    assert may_escape(text, delimiter) == starts

@@ -156,9 +156,10 @@ def test_wheel_installs_and_runs_init_and_an_audit(installed):
     outcome, schema = installed
     names = set(outcome["record"])
     assert "litaudit/__init__.py" in names
-    for f in (REPO / "schema").glob("*.sql"):
-        assert f"litaudit/_data/schema/{f.name}" in names
-        assert (schema / f.name).read_bytes() == f.read_bytes()
+    for f in (REPO / "schema").rglob("*.sql"):  # the migrations and their snapshot
+        name = f.relative_to(REPO / "schema").as_posix()
+        assert f"litaudit/_data/schema/{name}" in names
+        assert (schema / name).read_bytes() == f.read_bytes()
     seeds = [*(REPO / "seeds").rglob("*.csv"), *(REPO / "seeds").rglob("*.csv.gz")]
     assert any(f.name.endswith(".csv.gz") for f in seeds)  # the large seeds are gzipped
     for f in seeds:

@@ -48,6 +48,64 @@ def test_migrate_records_every_file_and_is_idempotent(tmp_path):
         assert [v for v, _, _ in migrations.applied(s.con)] == applied
 
 
+def _catalog(con) -> dict[str, list[tuple]]:
+    """A database's schema, for comparing two: every object's DDL, column, constraint and
+    sequence (with its state), and the recorded migrations."""
+    db = "WHERE database_name = current_database()"
+    return {
+        what: con.execute(query).fetchall()
+        for what, query in {
+            "tables": f"SELECT table_name, sql FROM duckdb_tables() {db} ORDER BY 1",
+            "views": f"SELECT view_name, sql FROM duckdb_views() {db} AND NOT internal ORDER BY 1",
+            "indexes": f"SELECT index_name, sql FROM duckdb_indexes() {db} ORDER BY 1",
+            "columns": "SELECT table_name, column_index, column_name, data_type, "
+            f"column_default, is_nullable FROM duckdb_columns() {db} ORDER BY ALL",
+            "constraints": "SELECT table_name, constraint_type, constraint_text, "
+            f"constraint_column_names FROM duckdb_constraints() {db} ORDER BY ALL",
+            "sequences": "SELECT sequence_name, sql, start_value, last_value "
+            f"FROM duckdb_sequences() {db} ORDER BY ALL",
+            "migrations": "SELECT version, name FROM _migrations ORDER BY ALL",
+        }.items()
+    }
+
+
+def test_the_schema_snapshot_is_current_and_builds_what_the_files_build():
+    from litaudit.store import schema_snapshot
+
+    ms = migrations.available()
+    by_files, by_snapshot = duckdb.connect(), duckdb.connect()
+    migrations.ensure_table(by_files)
+    migrations.apply_files(by_files, ms)
+    path = migrations.SCHEMA_DIR / migrations.SNAPSHOT
+    assert path.read_text(encoding="utf-8") == schema_snapshot.written(by_files, ms), (
+        f"{path} is not the snapshot of schema/: run `python -m litaudit.store.schema_snapshot`"
+    )
+    assert migrations.snapshot(ms) is not None  # what a new database runs
+    assert migrations.migrate(by_snapshot, ":memory:") == ms
+    assert _catalog(by_snapshot) == _catalog(by_files)
+    assert len(_catalog(by_files)["tables"]) == 22
+
+
+def test_a_snapshot_of_other_files_is_not_used(tmp_path, monkeypatch):
+    schema = tmp_path / "schema"
+    (schema / "current").mkdir(parents=True)
+    (schema / "001_core.sql").write_text("CREATE TABLE a (x INTEGER);")
+    monkeypatch.setattr(migrations, "SCHEMA_DIR", schema)
+    ms = migrations.available()
+    (schema / migrations.SNAPSHOT).write_text(
+        f"-- digest: {migrations.digest(ms)}\nCREATE TABLE b (x INTEGER);\n"
+    )
+    con = duckdb.connect()
+    assert migrations.migrate(con, "m") == ms
+    con.execute("SELECT * FROM b").fetchall()  # the snapshot of these files: used
+    (schema / "001_core.sql").write_text("CREATE TABLE c (x INTEGER);")  # the files changed
+    con = duckdb.connect()
+    assert migrations.migrate(con, "m") == migrations.available()
+    con.execute("SELECT * FROM c").fetchall()
+    with pytest.raises(duckdb.CatalogException):
+        con.execute("SELECT * FROM b")
+
+
 def test_newer_database_is_refused(reference_db_file, tmp_path):
     path = tmp_path / "new.duckdb"
     copy_db(reference_db_file, path)  # a current database (the migrations: ~50 ms)
