@@ -93,7 +93,8 @@ def load_results(
 ) -> list[ResultRow]:
     """The filtered results of a collection and measure, best first (ties by provenance,
     system, id)."""
-    return [x.row for x in load_population(con, collection_id, measure, filters)]
+    f = dataclasses.replace(filters, collection_id=collection_id, measure=measure)
+    return [ResultRow(*r[:26]) for r in result_store.population(con, f)]
 
 
 @dataclass(frozen=True)
