@@ -16,7 +16,11 @@ def test_memo_makes_once_a_key_and_drops_the_least_recently_used():
     memo: Memo[str] = Memo(2)
 
     def make(k: str):
-        return lambda: made.append(k) or k.upper()
+        def made_now() -> str:
+            made.append(k)
+            return k.upper()
+
+        return made_now
 
     assert memo.get("a", make("a")) == "A"
     assert memo.get("b", make("b")) == "B"
@@ -30,11 +34,14 @@ def test_memo_makes_once_a_key_and_drops_the_least_recently_used():
     assert made[-1] == "a"
 
 
+def _bias(v, se=0.02, *, weight=0.7, run_ses=(0.01, 0.02, 0.03), trials=300, seed=5):
+    return noise.winners_bias(v, se, weight=weight, run_ses=run_ses, trials=trials, seed=seed)
+
+
 def test_a_kept_winners_bias_is_a_fresh_ones_and_keyed_by_each_input(monkeypatch):
     monkeypatch.setattr(noise, "_BIAS_KEPT", Memo())
-    v, ses = [0.30, 0.31, 0.28, 0.35], [0.01, 0.02, 0.03]
-    kw = dict(weight=0.7, run_ses=ses, trials=300, seed=5)
-    first = noise.winners_bias(v, 0.02, **kw)
+    v = [0.30, 0.31, 0.28, 0.35]
+    first = _bias(v)
     calls: list[int] = []
     fresh = noise._winners_bias
 
@@ -43,40 +50,42 @@ def test_a_kept_winners_bias_is_a_fresh_ones_and_keyed_by_each_input(monkeypatch
         return fresh(*args)
 
     monkeypatch.setattr(noise, "_winners_bias", counted)
-    assert noise.winners_bias(np.array(v), 0.02, **kw) == first and not calls
+    assert _bias(np.array(v)) == first and not calls
     noise._BIAS_KEPT.clear()
-    assert noise.winners_bias(v, 0.02, **kw) == first and len(calls) == 1
+    assert _bias(v) == first and len(calls) == 1
     # every input is part of the key: each change is computed, and answers differently
     changed = [
-        noise.winners_bias(v[:3] + [0.36], 0.02, **kw),
-        noise.winners_bias(v, 0.02, **{**kw, "weight": 0.5}),
-        noise.winners_bias(v, 0.02, **{**kw, "run_ses": ses[:2]}),
-        noise.winners_bias(v, 0.02, **{**kw, "run_ses": ()}),
-        noise.winners_bias(v, 0.025, **{**kw, "run_ses": ()}),
-        noise.winners_bias(v, 0.02, **{**kw, "trials": 301}),
-        noise.winners_bias(v, 0.02, **{**kw, "seed": 6}),
+        _bias([*v[:3], 0.36]),
+        _bias(v, weight=0.5),
+        _bias(v, run_ses=(0.01, 0.02)),
+        _bias(v, run_ses=()),
+        _bias(v, 0.025, run_ses=()),
+        _bias(v, trials=301),
+        _bias(v, seed=6),
     ]
     assert len(calls) == 1 + len(changed)
     assert len({w.bias for w in [first, *changed]}) == 1 + len(changed)
 
 
+def _max(value, mu, n_draws=20, ses=(0.01, 0.02, 0.04), *, trials=400, seed=3):
+    return calibrated_max.mixed_noise_max(
+        value, mu, n_draws, ses, alpha=0.05, trials=trials, seed=seed
+    )
+
+
 def test_kept_maxima_serve_every_value_and_mean_as_fresh_ones_do(monkeypatch):
     monkeypatch.setattr(calibrated_max, "_MAXIMA_KEPT", Memo())
-    ses = [0.01, 0.02, 0.04]
-    kw = dict(alpha=0.05, trials=400, seed=3)
-    kept = [
-        calibrated_max.mixed_noise_max(x, m, 20, ses, **kw) for x, m in ((0.3, 0.2), (0.4, 0.25))
-    ]
+    kept = [_max(0.3, 0.2), _max(0.4, 0.25)]
     (mx,) = calibrated_max._MAXIMA_KEPT.kept()
     assert not mx.flags.writeable
     calibrated_max._MAXIMA_KEPT.clear()
-    fresh = calibrated_max.mixed_noise_max(0.4, 0.25, 20, ses, **kw)
+    fresh = _max(0.4, 0.25)
     assert fresh == kept[1] and kept[0].threshold - kept[1].threshold == pytest.approx(-0.05)
     other = [
-        calibrated_max.mixed_noise_max(0.4, 0.25, 21, ses, **kw),
-        calibrated_max.mixed_noise_max(0.4, 0.25, 20, ses[:2], **kw),
-        calibrated_max.mixed_noise_max(0.4, 0.25, 20, ses, **{**kw, "seed": 4}),
-        calibrated_max.mixed_noise_max(0.4, 0.25, 20, ses, **{**kw, "trials": 401}),
+        _max(0.4, 0.25, 21),
+        _max(0.4, 0.25, ses=(0.01, 0.02)),
+        _max(0.4, 0.25, seed=4),
+        _max(0.4, 0.25, trials=401),
     ]
     assert len(calibrated_max._MAXIMA_KEPT.kept()) == 1 + len(other)
     assert len({m.threshold for m in [fresh, *other]}) == 1 + len(other)
