@@ -73,7 +73,7 @@ def early_fingerprint(
     return fingerprint(
         [
             VERSION,
-            results_fingerprint(pop.rows),
+            pop.fingerprint,
             [pop.collection_name, pop.n_topics, pop.n_other_topics],
             stored_fingerprint(con, pop.collection_id),
             _lookups(NoiseLookups.load(con) if lookups is None else lookups),

@@ -133,6 +133,12 @@ class Population:
     rows: list[ResultRow]
     n_other_topics: int
 
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """:func:`results_fingerprint` of the rows, computed once (an audit's key and its
+        report both read it: 0.36 ms a population of 330 rows)."""
+        return results_fingerprint(self.rows)
+
 
 class TooFew(ParameterError):
     """A population below the minimum N (:func:`too_few_message`)."""
