@@ -43,7 +43,6 @@ from litaudit.analyses.extreme.population import (
     Population,
     ResultRow,
     load_population,
-    results_fingerprint,
     select_population,
 )
 from litaudit.analyses.extreme.ranks import run_ranks
@@ -131,7 +130,7 @@ def history_key(pop: Population, filters: Filters) -> AuditKey:
         pop, filters, alpha=DEFAULT_ALPHA, reference="running", by=by, se=se_param(None)
     )
     sampling = Sampling()
-    return population_key("history", pop, params, sampling, results_fingerprint(pop.rows))
+    return population_key("history", pop, params, sampling, pop.fingerprint)
 
 
 def history_filters(filters: Filters, group: list[ResultRow]) -> Filters:

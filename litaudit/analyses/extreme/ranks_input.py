@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -154,8 +155,13 @@ class Preread:
 
     @classmethod
     def load(cls, con: duckdb.DuckDBPyConnection) -> Preread:
+        return cls.of(topic_sets(con))
+
+    @classmethod
+    def of(cls, listed: Iterable[TopicSet]) -> Preread:
+        """A Preread of the topic sets ``listed`` (as ``topic_sets`` lists them)."""
         sets: dict[str, list[TopicSet]] = {}
-        for ts in topic_sets(con):
+        for ts in listed:
             sets.setdefault(ts.collection_id, []).append(ts)
         return cls(sets)
 
